@@ -1,0 +1,74 @@
+import { existsSync } from 'node:fs'
+import { resolve } from 'node:path'
+import type { Config } from '../config.js'
+import { openDatabase } from '../db/open.js'
+import { migrate, pendingMigrations } from '../db/migrate.js'
+import { systemClock } from '../clock.js'
+import { PLANS, type Plan } from '../../src/contract/limits.js'
+import { adminContext, bootstrap, ownerKeyBanner } from './context.js'
+
+type Out = (text: string) => void
+
+/** `linkd init`: create the data dir, master key, schema and the default organization. */
+export async function initCommand(config: Config, out: Out): Promise<void> {
+  const b = await bootstrap(config)
+  await b.db.close()
+  if (b.generatedMasterKey) out(`Generated master key ${resolve(config.dataDir, 'secret.key')} (mode 0600); back it up.\n`)
+  if (b.applied.length) out(`Applied migrations: ${b.applied.join(', ')}\n`)
+  if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey))
+  else out('Already initialized; the owner key was shown when it was created.\n')
+}
+
+/** `linkd migrate`: apply pending migrations and report. */
+export async function migrateCommand(config: Config, out: Out): Promise<void> {
+  const db = openDatabase(config.databaseUrl)
+  try {
+    const pending = pendingMigrations(db).map((m) => m.name)
+    migrate(db, systemClock.now())
+    out(pending.length ? `Applied: ${pending.join(', ')}\n` : 'Database is up to date.\n')
+  } finally {
+    await db.close()
+  }
+}
+
+/** `linkd backup <file>`: SQLite online backup, safe while the daemon runs. */
+export async function backupCommand(config: Config, file: string, out: Out): Promise<void> {
+  const target = resolve(file)
+  if (existsSync(target)) throw new Error(`${target} already exists; choose a new file`)
+  const db = openDatabase(config.databaseUrl)
+  try {
+    const started = performance.now()
+    await db.sqlite.backup(target)
+    out(`Backup written to ${target} in ${Math.round(performance.now() - started)} ms\n`)
+  } finally {
+    await db.close()
+  }
+}
+
+/** `linkd org create <name>`: a new organization and its owner key (printed once). */
+export async function orgCreateCommand(config: Config, name: string, plan: string | undefined, out: Out): Promise<void> {
+  if (plan !== undefined && !(PLANS as readonly string[]).includes(plan)) throw new Error(`plan must be one of ${PLANS.join(', ')}`)
+  const b = await bootstrap(config)
+  try {
+    if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey))
+    const { orgs, keys } = adminContext(config, b.db)
+    const org = await orgs.create(name, plan as Plan | undefined)
+    const key = await keys.createOwnerKey(org.id)
+    out(`Created organization "${org.name}" (${org.id}, plan ${org.plan}).\n`)
+    out(ownerKeyBanner(org.name, key.key))
+  } finally {
+    await b.db.close()
+  }
+}
+
+/** `linkd org set-plan <org> <plan>`. */
+export async function orgSetPlanCommand(config: Config, org: string, plan: string, out: Out): Promise<void> {
+  const db = openDatabase(config.databaseUrl)
+  try {
+    migrate(db, systemClock.now())
+    const updated = await adminContext(config, db).orgs.setPlan(org, plan)
+    out(`Organization "${updated.name}" is now on the ${updated.plan} plan.\n`)
+  } finally {
+    await db.close()
+  }
+}

@@ -1,0 +1,59 @@
+import type { Config } from '../config.js'
+import { systemClock } from '../clock.js'
+import { loadOrCreateMasterKey } from '../crypto.js'
+import { openDatabase, type Db } from '../db/open.js'
+import { migrate } from '../db/migrate.js'
+import { EventBus } from '../events.js'
+import { createOrgService, DEFAULT_ORG_NAME } from '../modules/orgs/service.js'
+import { createKeyService } from '../modules/keys/service.js'
+import type { Plan } from '../../src/contract/limits.js'
+
+/** Services for the offline subcommands, on the database directly (the daemon may be stopped). */
+export function adminContext(config: Config, db: Db) {
+  const clock = systemClock
+  const orgs = createOrgService({ db: db.kysely, clock, defaultPlan: config.defaultPlan as Plan })
+  const keys = createKeyService({ db: db.kysely, clock, events: new EventBus(), orgs })
+  return { orgs, keys }
+}
+
+export interface Bootstrap {
+  db: Db
+  masterKey: Buffer
+  generatedMasterKey: boolean
+  applied: string[]
+  /** Set when this call created the default organization: its owner key, to print once. */
+  ownerKey?: string
+}
+
+/**
+ * Opens the database, applies migrations and, on first start, creates organization `default`
+ * with an owner key holding every scope. Used by `linkd`, `linkd init` and tests.
+ */
+export async function bootstrap(config: Config): Promise<Bootstrap> {
+  const { key: masterKey, generated } = loadOrCreateMasterKey(config.secretKey, config.dataDir)
+  const db = openDatabase(config.databaseUrl)
+  try {
+    const applied = migrate(db, systemClock.now())
+    const { orgs, keys } = adminContext(config, db)
+    let ownerKey: string | undefined
+    if ((await orgs.count()) === 0) {
+      const org = await orgs.create(DEFAULT_ORG_NAME)
+      ownerKey = (await keys.createOwnerKey(org.id)).key
+    }
+    return { db, masterKey, generatedMasterKey: generated, applied, ...(ownerKey ? { ownerKey } : {}) }
+  } catch (err) {
+    await db.close()
+    throw err
+  }
+}
+
+export function ownerKeyBanner(orgName: string, key: string): string {
+  return [
+    `Owner API key of organization "${orgName}" (shown once; store it now):`,
+    '',
+    `  ${key}`,
+    '',
+    `Use it with: linkctl login --api-key ${key.slice(0, 8)}…`,
+    '',
+  ].join('\n')
+}

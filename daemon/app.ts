@@ -1,0 +1,170 @@
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import { sql } from 'kysely'
+import type { Config } from './config.js'
+import { systemClock, type Clock } from './clock.js'
+import type { Db } from './db/open.js'
+import { pendingMigrations } from './db/migrate.js'
+import { newId, createSecretBox, type SecretBox } from './crypto.js'
+import { EventBus } from './events.js'
+import { installErrorHandling } from './http/errors.js'
+import { installAccess } from './http/auth.js'
+import { createIdempotencyStore, installIdempotency } from './http/idempotency.js'
+import { installOpenApi } from './http/openapi.js'
+import { createMemoryRateLimitStore, type RateLimitStore } from './http/rate-limit.js'
+import { createOrgService } from './modules/orgs/service.js'
+import { createKeyService } from './modules/keys/service.js'
+import { keyRoutes } from './modules/keys/routes.js'
+import { createHealthService } from './modules/health/service.js'
+import { collectRoutes, healthRoutes } from './modules/health/routes.js'
+import { createScheduler } from './jobs/scheduler.js'
+import { expireKeysJob } from './jobs/expire-keys.js'
+import { pruneIdempotencyJob } from './jobs/prune-idempotency.js'
+import { pruneKeyActivityJob } from './jobs/prune-key-activity.js'
+import { VERSION } from './version.js'
+import type { Plan } from '../src/contract/limits.js'
+
+export interface AppDeps {
+  config: Config
+  db: Db
+  masterKey: Buffer
+  clock?: Clock
+  /** Pino options, or false for no logs (tests). */
+  logger?: FastifyServerOptions['logger']
+  limiter?: RateLimitStore
+}
+
+function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log']) {
+  const events = new EventBus((err, type) => log.error({ err, event: type }, 'event listener failed'))
+  const orgs = createOrgService({ db: deps.db.kysely, clock, defaultPlan: deps.config.defaultPlan as Plan })
+  const keys = createKeyService({ db: deps.db.kysely, clock, events, orgs })
+  const idempotency = createIdempotencyStore(deps.db.kysely)
+  const secrets: SecretBox = createSecretBox(deps.masterKey)
+  return { events, orgs, keys, idempotency, secrets }
+}
+export type Services = ReturnType<typeof services>
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    linkd: {
+      services: Services
+      scheduler: ReturnType<typeof createScheduler>
+      limiter: RateLimitStore
+      /** Starts the background work: job schedule and buffer flushers. Tests leave it off. */
+      startBackground(): void
+    }
+  }
+}
+
+/** true, false, a hop count, or a comma list of proxy addresses/CIDRs. */
+function trustProxy(value: Config['trustProxy']): boolean | string[] | ((addr: string, hop: number) => boolean) {
+  if (typeof value === 'string') return value.split(',').map((s) => s.trim()).filter(Boolean)
+  if (typeof value === 'number') return (_addr, hop) => hop < value
+  return value
+}
+
+/** Builds the whole HTTP application on the given database. Tests call `app.inject()` on it. */
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const clock = deps.clock ?? systemClock
+  const app = Fastify({
+    logger: deps.logger ?? false,
+    genReqId: () => newId('req'),
+    trustProxy: trustProxy(deps.config.trustProxy),
+    bodyLimit: deps.config.bodyLimitBytes,
+    ajv: {
+      customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true },
+    },
+  })
+  app.removeContentTypeParser('text/plain')
+
+  const svc = services(deps, clock, app.log)
+  const limiter = deps.limiter ?? createMemoryRateLimitStore()
+  const scheduler = createScheduler({ db: deps.db.kysely, clock, log: app.log })
+  scheduler.register(expireKeysJob(svc.keys))
+  scheduler.register(pruneIdempotencyJob(svc.idempotency, clock))
+  scheduler.register(pruneKeyActivityJob(svc.keys))
+
+  let sweeper: NodeJS.Timeout | undefined
+  app.decorate('linkd', {
+    services: svc,
+    scheduler,
+    limiter,
+    startBackground() {
+      svc.keys.usage.start((err) => app.log.error({ err }, 'usage flush failed'))
+      if (deps.config.jobs) scheduler.start()
+      const sweepable = limiter as Partial<{ sweep(now: number): void }>
+      if (sweepable.sweep) sweeper = setInterval(() => sweepable.sweep?.(clock.now()), 60_000).unref()
+    },
+  })
+  app.addHook('onClose', async () => {
+    if (sweeper) clearInterval(sweeper)
+    await scheduler.stop()
+    await svc.keys.usage.stop()
+  })
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id)
+    reply.header('x-content-type-options', 'nosniff')
+  })
+  installErrorHandling(app)
+  installAccess(app, {
+    clock,
+    limiter,
+    perIpPerMinute: deps.config.rateLimitPerIp,
+    perOrgPerMinute: deps.config.rateLimitPerOrg,
+    async authenticate(raw) {
+      const r = await svc.keys.authenticate(raw)
+      if (!r.ok) return r
+      const k = r.key
+      return {
+        ok: true,
+        principal: {
+          keyId: k.id,
+          organizationId: k.organizationId,
+          name: k.name,
+          permissions: k.permissions,
+          requestLimit: k.requestLimit,
+          timePeriod: k.timePeriod,
+          allowedIps: k.allowedIps,
+        },
+      }
+    },
+    onAuthenticatedResponse(request, reply) {
+      const p = request.principal
+      if (!p) return
+      const header = (name: string) => {
+        const v = request.headers[name]
+        return typeof v === 'string' ? v.slice(0, 512) : null
+      }
+      svc.keys.record({
+        keyId: p.keyId,
+        organizationId: p.organizationId,
+        endpoint: (request.url.split('?')[0] ?? request.url).slice(0, 512),
+        method: request.method,
+        statusCode: reply.statusCode,
+        responseTimeMs: Math.round(reply.elapsedTime * 100) / 100,
+        ip: request.ip,
+        userAgent: header('user-agent'),
+        referrer: header('referer'),
+        error: request.errorInfo?.slice(0, 500) ?? null,
+      })
+    },
+  })
+  installIdempotency(app, { store: svc.idempotency, clock })
+  await installOpenApi(app, { version: VERSION, publicUrl: deps.config.publicUrl })
+
+  const routes = collectRoutes(app)
+  const startedAt = clock.now()
+  const health = createHealthService({
+    clock,
+    version: VERSION,
+    startedAt,
+    pingDatabase: async () => {
+      await sql`SELECT 1`.execute(deps.db.kysely)
+    },
+    pendingMigrations: () => pendingMigrations(deps.db).length,
+    jobs: () => scheduler.status(),
+  })
+  await app.register(healthRoutes({ health, routes, publicUrl: deps.config.publicUrl }))
+  await app.register(keyRoutes({ keys: svc.keys, limiter, clock }))
+  return app
+}

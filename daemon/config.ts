@@ -1,0 +1,155 @@
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import Type, { type Static } from 'typebox'
+import { Compile } from 'typebox/compile'
+import { PLANS } from '../src/contract/limits.js'
+import { StringEnum } from '../src/contract/common.js'
+
+/**
+ * The one configuration schema. Sources, highest first: command-line flags, environment
+ * (LINKD_*), an optional JSON config file (--config / LINKD_CONFIG), defaults. Validated once.
+ */
+export const ConfigSchema = Type.Object(
+  {
+    host: Type.String({ minLength: 1 }),
+    port: Type.Integer({ minimum: 0, maximum: 65535 }),
+    dataDir: Type.String({ minLength: 1 }),
+    publicUrl: Type.String({ pattern: '^https?://' }),
+    shortDomain: Type.String({ minLength: 1 }),
+    databaseUrl: Type.String({ minLength: 1 }),
+    secretKey: Type.Optional(Type.String({ minLength: 1 })),
+    logLevel: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    trustProxy: Type.Union([Type.Boolean(), Type.Integer({ minimum: 0 }), Type.String()]),
+    defaultPlan: StringEnum(PLANS),
+    rateLimitPerIp: Type.Integer({ minimum: 1 }),
+    rateLimitPerOrg: Type.Integer({ minimum: 1 }),
+    bodyLimitBytes: Type.Integer({ minimum: 1024 }),
+    shutdownTimeoutMs: Type.Integer({ minimum: 100 }),
+    jobs: Type.Boolean(),
+  },
+  { additionalProperties: false },
+)
+export type Config = Readonly<Static<typeof ConfigSchema>>
+
+/** Every setting: its environment variable, flag and description (the README table mirrors it). */
+export const SETTINGS: ReadonlyArray<{ key: keyof Config; env: string; flag: string; doc: string }> = [
+  { key: 'host', env: 'LINKD_HOST', flag: '--host', doc: 'Listen address (default 127.0.0.1)' },
+  { key: 'port', env: 'LINKD_PORT', flag: '--port', doc: 'Listen port (default 8080; 0 picks a free port)' },
+  { key: 'dataDir', env: 'LINKD_DATA_DIR', flag: '--data-dir', doc: 'Data directory (default ./data)' },
+  { key: 'publicUrl', env: 'LINKD_PUBLIC_URL', flag: '--public-url', doc: 'Public base URL (default http://HOST:PORT)' },
+  { key: 'shortDomain', env: 'LINKD_SHORT_DOMAIN', flag: '--short-domain', doc: 'Shared short-link host (default host of the public URL)' },
+  { key: 'databaseUrl', env: 'LINKD_DATABASE_URL', flag: '--database-url', doc: 'Database (default sqlite file DATA_DIR/linkd.db)' },
+  { key: 'secretKey', env: 'LINKD_SECRET_KEY', flag: '--secret-key', doc: 'Master key for secrets at rest (64 hex chars or base64 of 32 bytes); generated into DATA_DIR/secret.key when unset' },
+  { key: 'logLevel', env: 'LINKD_LOG_LEVEL', flag: '--log-level', doc: 'fatal|error|warn|info|debug|trace|silent (default info)' },
+  { key: 'trustProxy', env: 'LINKD_TRUST_PROXY', flag: '--trust-proxy', doc: 'Trust X-Forwarded-For: true, a hop count, or comma list of proxy IPs/CIDRs (default false)' },
+  { key: 'defaultPlan', env: 'LINKD_DEFAULT_PLAN', flag: '--default-plan', doc: 'Plan of new organizations (default enterprise)' },
+  { key: 'rateLimitPerIp', env: 'LINKD_RATE_LIMIT_PER_IP', flag: '--rate-limit-per-ip', doc: 'Requests per minute per client IP (default 3000)' },
+  { key: 'rateLimitPerOrg', env: 'LINKD_RATE_LIMIT_PER_ORG', flag: '--rate-limit-per-org', doc: 'Requests per minute per organization (default 30000)' },
+  { key: 'bodyLimitBytes', env: 'LINKD_BODY_LIMIT', flag: '--body-limit-bytes', doc: 'Largest accepted request body in bytes (default 1048576)' },
+  { key: 'shutdownTimeoutMs', env: 'LINKD_SHUTDOWN_TIMEOUT_MS', flag: '--shutdown-timeout-ms', doc: 'Graceful shutdown bound (default 10000)' },
+  { key: 'jobs', env: 'LINKD_JOBS', flag: '--jobs', doc: 'Run the scheduled jobs in this process (default true)' },
+]
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+const NUMERIC: ReadonlySet<keyof Config> = new Set([
+  'port',
+  'rateLimitPerIp',
+  'rateLimitPerOrg',
+  'bodyLimitBytes',
+  'shutdownTimeoutMs',
+])
+
+function coerce(key: keyof Config, raw: unknown): unknown {
+  if (typeof raw !== 'string') return raw
+  if (NUMERIC.has(key)) return /^\d+$/.test(raw.trim()) ? Number(raw) : raw
+  if (key === 'jobs') return raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : raw
+  if (key === 'trustProxy') {
+    if (raw === 'true') return true
+    if (raw === 'false' || raw === '') return false
+    if (/^\d+$/.test(raw)) return Number(raw)
+  }
+  return raw
+}
+
+export interface ConfigSources {
+  /** Already-parsed flags, keyed by Config key. */
+  flags?: Partial<Record<keyof Config, unknown>>
+  env?: NodeJS.ProcessEnv
+  /** Path of a JSON config file; defaults to LINKD_CONFIG. */
+  file?: string | undefined
+}
+
+const validator = Compile(ConfigSchema)
+
+export function loadConfig(sources: ConfigSources = {}): Config {
+  const env = sources.env ?? process.env
+  const merged: Record<string, unknown> = {
+    host: '127.0.0.1',
+    port: 8080,
+    dataDir: './data',
+    logLevel: 'info',
+    trustProxy: false,
+    defaultPlan: 'enterprise',
+    rateLimitPerIp: 3000,
+    rateLimitPerOrg: 30000,
+    bodyLimitBytes: 1_048_576,
+    shutdownTimeoutMs: 10_000,
+    jobs: true,
+  }
+  const filePath = sources.file ?? env.LINKD_CONFIG
+  if (filePath) {
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(readFileSync(filePath, 'utf8'))
+    } catch (err) {
+      throw new ConfigError(`cannot read config file ${filePath}: ${(err as Error).message}`)
+    }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
+      throw new ConfigError(`config file ${filePath} must hold a JSON object`)
+    for (const [k, v] of Object.entries(parsed)) {
+      if (!SETTINGS.some((s) => s.key === k)) throw new ConfigError(`config file ${filePath}: unknown setting "${k}"`)
+      merged[k] = coerce(k as keyof Config, v)
+    }
+  }
+  for (const s of SETTINGS) {
+    const v = env[s.env]
+    if (v !== undefined && v !== '') merged[s.key] = coerce(s.key, v)
+  }
+  for (const [k, v] of Object.entries(sources.flags ?? {})) if (v !== undefined) merged[k] = coerce(k as keyof Config, v)
+
+  merged.dataDir = resolve(String(merged.dataDir))
+  if (merged.publicUrl === undefined) {
+    const h = String(merged.host)
+    const host = h === '0.0.0.0' || h === '::' ? '127.0.0.1' : h.includes(':') ? `[${h}]` : h
+    merged.publicUrl = `http://${host}:${String(merged.port)}`
+  }
+  if (typeof merged.publicUrl === 'string') merged.publicUrl = merged.publicUrl.replace(/\/+$/, '')
+  if (merged.shortDomain === undefined) {
+    try {
+      merged.shortDomain = new URL(String(merged.publicUrl)).host
+    } catch {
+      throw new ConfigError(`publicUrl is not a URL: ${String(merged.publicUrl)}`)
+    }
+  }
+  if (merged.databaseUrl === undefined) merged.databaseUrl = `sqlite:${resolve(String(merged.dataDir), 'linkd.db')}`
+
+  if (!validator.Check(merged)) {
+    const problems = [...validator.Errors(merged)].map((e) => {
+      const field = e.instancePath.replace(/^\//, '') || String((e.params as { additionalProperty?: string }).additionalProperty ?? '')
+      const setting = SETTINGS.find((s) => s.key === field)
+      return `${setting ? `${setting.env} / ${setting.flag}` : field}: ${e.message}`
+    })
+    throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`)
+  }
+  return Object.freeze(merged) as Config
+}
+
+/** Port changes after listen(0); the public URL default follows it. */
+export function withListenPort(config: Config, port: number, publicUrlWasSet: boolean): Config {
+  if (publicUrlWasSet || config.port !== 0) return config
+  const publicUrl = config.publicUrl.replace(/:0$/, `:${port}`)
+  return Object.freeze({ ...config, port, publicUrl, shortDomain: new URL(publicUrl).host })
+}

@@ -1,0 +1,49 @@
+import { EventEmitter } from 'node:events'
+
+/** Domain events. Each payload names its organization; `data` is what webhooks deliver. */
+export interface DomainEvents {
+  'api_key.created': { organizationId: string; data: { id: string; name: string; permissions: string[]; createdAt: string } }
+  'api_key.revoked': {
+    organizationId: string
+    data: { id: string; name: string; revokedAt: string; reason: 'revoked' | 'deleted' }
+  }
+}
+export type EventType = keyof DomainEvents
+export type EventEnvelope<K extends EventType = EventType> = { type: K; at: number } & DomainEvents[K]
+
+/**
+ * Typed in-process event bus. Services emit after their transaction commits; listeners (webhook
+ * outbox, metrics) must not throw into the emitter: a failing listener is logged and isolated.
+ */
+export class EventBus {
+  private readonly emitter = new EventEmitter({ captureRejections: false })
+  constructor(private readonly onListenerError: (err: unknown, type: EventType) => void = () => {}) {
+    this.emitter.setMaxListeners(100)
+  }
+
+  emit<K extends EventType>(type: K, payload: DomainEvents[K], at: number): void {
+    const envelope = { type, at, ...payload } as EventEnvelope<K>
+    for (const listener of this.emitter.listeners(type)) this.invoke(listener, envelope, type)
+    for (const listener of this.emitter.listeners('*')) this.invoke(listener, envelope, type)
+  }
+
+  on<K extends EventType>(type: K, listener: (event: EventEnvelope<K>) => void | Promise<void>): () => void {
+    this.emitter.on(type, listener)
+    return () => this.emitter.off(type, listener)
+  }
+
+  /** Every event, whatever its type. */
+  onAny(listener: (event: EventEnvelope) => void | Promise<void>): () => void {
+    this.emitter.on('*', listener)
+    return () => this.emitter.off('*', listener)
+  }
+
+  private invoke(listener: Function, event: EventEnvelope, type: EventType): void {
+    try {
+      const r: unknown = (listener as (e: EventEnvelope) => unknown)(event)
+      if (r instanceof Promise) r.catch((err: unknown) => this.onListenerError(err, type))
+    } catch (err) {
+      this.onListenerError(err, type)
+    }
+  }
+}

@@ -1,0 +1,148 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { Clock } from '../clock.js'
+import { canonicalScope, type Scope } from '../../src/contract/scopes.js'
+import { PERIOD_MS, type TimePeriod } from '../../src/contract/limits.js'
+import { AppError } from './errors.js'
+import { ipAllowed, parseAllowEntry, type AllowEntry } from './ip-allowlist.js'
+import { evaluate, setRateLimitHeaders, type LimitState, type RateLimitStore } from './rate-limit.js'
+
+/** The authenticated caller of a request. */
+export interface Principal {
+  keyId: string
+  organizationId: string
+  name: string
+  permissions: readonly string[]
+  requestLimit: number
+  timePeriod: TimePeriod
+  allowedIps: readonly string[]
+}
+
+export type AuthOutcome = { ok: true; principal: Principal } | { ok: false; reason: string }
+
+/**
+ * Per-route access declaration: `config: { auth: 'links:read' }` requires a key with that scope,
+ * `config: { auth: true }` any valid key. Routes without `auth` are public.
+ */
+export interface AccessConfig {
+  auth?: Scope | true
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig extends AccessConfig {}
+  interface FastifyRequest {
+    principal?: Principal
+  }
+}
+
+const REASON_TEXT: Record<string, string> = {
+  missing: 'an API key is required: send Authorization: Bearer <key> or X-API-Key: <key>',
+  malformed: 'the API key is malformed',
+  nonexistent: 'the API key is invalid',
+  revoked: 'the API key has been revoked',
+  expired: 'the API key has expired',
+  inactive: 'the API key is inactive',
+}
+
+export interface AccessDeps {
+  clock: Clock
+  limiter: RateLimitStore
+  perIpPerMinute: number
+  perOrgPerMinute: number
+  authenticate(raw: string | undefined): Promise<AuthOutcome>
+  /** Called for every response to an authenticated request (activity log, usage counters). */
+  onAuthenticatedResponse?(request: FastifyRequest, reply: FastifyReply): void
+}
+
+/** The presented key: `Authorization: Bearer <key>` or `X-API-Key: <key>`. */
+export function presentedKey(request: FastifyRequest): string | undefined {
+  const auth = request.headers.authorization
+  if (typeof auth === 'string' && auth.length > 0) {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(auth)
+    return m ? m[1] : 'malformed'
+  }
+  const header = request.headers['x-api-key']
+  return typeof header === 'string' && header.length > 0 ? header.trim() : undefined
+}
+
+/** The per-key window: `count` records this request, otherwise it only reads (key tester). */
+export function keyLimitState(
+  limiter: RateLimitStore,
+  k: { id: string; requestLimit: number; timePeriod: TimePeriod },
+  now: number,
+  count: boolean,
+): LimitState {
+  const windowMs = PERIOD_MS[k.timePeriod]
+  const hit = count ? limiter.hit(`key:${k.id}`, windowMs, now) : limiter.peek(`key:${k.id}`, windowMs, now)
+  return evaluate(hit, k.requestLimit, now)
+}
+
+function tooMany(s: LimitState, tier: string): AppError {
+  return new AppError('RateLimitExceeded', `rate limit exceeded (${tier}: ${s.limit} requests per window); retry after ${s.retryAfter} s`, undefined, {
+    'retry-after': String(s.retryAfter),
+  })
+}
+
+const allowlistCache = new WeakMap<readonly string[], AllowEntry[]>()
+function allowEntries(list: readonly string[]): AllowEntry[] {
+  let entries = allowlistCache.get(list)
+  if (!entries) {
+    entries = list.map(parseAllowEntry).filter((e): e is AllowEntry => e !== undefined)
+    allowlistCache.set(list, entries)
+  }
+  return entries
+}
+
+/**
+ * Rate limits (per IP on every request; per key and per organization once authenticated),
+ * authentication, IP allowlists and scopes, in that order, as one onRequest hook so that 401/403
+ * and 429 come before body parsing.
+ */
+export function installAccess(app: FastifyInstance, deps: AccessDeps): void {
+  app.decorateRequest('principal', undefined)
+
+  app.addHook('onRequest', async (request, reply) => {
+    const now = deps.clock.now()
+    const ipState = evaluate(deps.limiter.hit(`ip:${request.ip}`, 60_000, now), deps.perIpPerMinute, now)
+    setRateLimitHeaders(reply, ipState)
+    if (ipState.exceeded) throw tooMany(ipState, 'per IP')
+
+    const required = request.routeOptions.config.auth
+    if (required === undefined) return
+
+    const outcome = await deps.authenticate(presentedKey(request))
+    if (!outcome.ok) throw new AppError('Unauthorized', REASON_TEXT[outcome.reason] ?? 'the API key is invalid')
+    const p = outcome.principal
+    request.principal = p
+
+    const keyState = keyLimitState(deps.limiter, { id: p.keyId, requestLimit: p.requestLimit, timePeriod: p.timePeriod }, now, true)
+    setRateLimitHeaders(reply, keyState)
+    if (keyState.exceeded) throw tooMany(keyState, 'per API key')
+    const orgState = evaluate(deps.limiter.hit(`org:${p.organizationId}`, 60_000, now), deps.perOrgPerMinute, now)
+    if (orgState.exceeded) {
+      setRateLimitHeaders(reply, orgState)
+      throw tooMany(orgState, 'per organization')
+    }
+
+    if (p.allowedIps.length > 0 && !ipAllowed(request.ip, allowEntries(p.allowedIps)))
+      throw new AppError('Forbidden', `requests from ${request.ip} are not allowed for this API key`)
+    if (required !== true && !hasScope(p.permissions, required))
+      throw new AppError('Forbidden', `this API key lacks the ${required} permission`)
+  })
+
+  if (deps.onAuthenticatedResponse) {
+    const cb = deps.onAuthenticatedResponse
+    app.addHook('onResponse', async (request, reply) => {
+      if (request.principal) cb(request, reply)
+    })
+  }
+}
+
+export function hasScope(permissions: readonly string[], required: Scope): boolean {
+  return permissions.some((s) => canonicalScope(s) === required)
+}
+
+/** The principal of an authenticated route (the access hook guarantees it). */
+export function principalOf(request: FastifyRequest): Principal {
+  if (!request.principal) throw new AppError('Unauthorized', REASON_TEXT.missing!)
+  return request.principal
+}

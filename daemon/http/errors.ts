@@ -1,0 +1,135 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { ERROR_TYPES, type ErrorBody, type ErrorType } from '../../src/contract/common.js'
+
+export interface ErrorDetail {
+  field: string
+  message: string
+}
+
+/** The one error type services throw; the handler below turns it into the spec's error body. */
+export class AppError extends Error {
+  constructor(
+    readonly type: ErrorType,
+    message: string,
+    readonly details?: ErrorDetail[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message)
+    this.name = 'AppError'
+  }
+  get status(): number {
+    return ERROR_TYPES[this.type]
+  }
+}
+
+export const notFound = (what: string) => new AppError('NotFound', `${what} not found`)
+export const validation = (field: string, message: string) =>
+  new AppError('ValidationError', `${field}: ${message}`, [{ field, message }])
+
+export function errorBody(request: FastifyRequest, type: string, status: number, message: string, details?: ErrorDetail[]): ErrorBody {
+  return {
+    error: type,
+    message,
+    statusCode: status,
+    timestamp: new Date().toISOString(),
+    path: request.url.split('?')[0] ?? request.url,
+    ...(details ? { details } : {}),
+  }
+}
+
+interface AjvIssue {
+  instancePath?: string
+  keyword?: string
+  message?: string
+  params?: Record<string, unknown>
+}
+
+/** ajv issues → `{field, message}` with the field as a dotted path (`permissions.0`). */
+export function validationDetails(issues: AjvIssue[], context: string | undefined): ErrorDetail[] {
+  const seen = new Set<string>()
+  const out: ErrorDetail[] = []
+  for (const e of issues) {
+    let field = (e.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.')
+    const params = e.params ?? {}
+    let message = e.message ?? 'is invalid'
+    if (e.keyword === 'required' && typeof params.missingProperty === 'string') {
+      field = field ? `${field}.${params.missingProperty}` : params.missingProperty
+      message = 'is required'
+    } else if (e.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') {
+      field = field ? `${field}.${params.additionalProperty}` : params.additionalProperty
+      message = 'is not a known field'
+    } else if (e.keyword === 'enum' && Array.isArray(params.allowedValues)) {
+      message = `must be one of: ${params.allowedValues.join(', ')}`
+    }
+    if (!field) field = context === 'body' ? 'body' : (context ?? 'request')
+    const key = `${field}\u0000${message}`
+    if (seen.has(key)) continue
+    seen.add(key)
+    out.push({ field, message })
+  }
+  return out
+}
+
+const FASTIFY_CODES: Record<string, ErrorType> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'ValidationError',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'ValidationError',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PayloadTooLarge',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UnsupportedMediaType',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'ValidationError',
+  FST_ERR_CTP_INVALID_TYPE: 'ValidationError',
+}
+
+function send(reply: FastifyReply, request: FastifyRequest, type: string, status: number, message: string, details?: ErrorDetail[]) {
+  request.errorInfo = `${type}: ${message}`
+  return reply.code(status).type('application/json; charset=utf-8').send(errorBody(request, type, status, message, details))
+}
+
+/** Installs the error and not-found handlers: every non-2xx carries the error body, never a stack. */
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
+    if (err instanceof AppError) {
+      if (err.headers) reply.headers(err.headers)
+      return send(reply, request, err.type, err.status, err.message, err.details)
+    }
+    const fe = err as FastifyError & { validationContext?: string }
+    if (fe.validation) {
+      const details = validationDetails(fe.validation as AjvIssue[], fe.validationContext)
+      const first = details[0]
+      const message = first ? `${first.field} ${first.message}` + (details.length > 1 ? ` (and ${details.length - 1} more)` : '') : 'invalid request'
+      return send(reply, request, 'ValidationError', 400, message, details)
+    }
+    const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined
+    if (mapped) {
+      const status = ERROR_TYPES[mapped]
+      const message =
+        mapped === 'PayloadTooLarge'
+          ? 'request body is too large'
+          : mapped === 'UnsupportedMediaType'
+            ? `unsupported content type ${JSON.stringify(request.headers['content-type'] ?? '')}; send application/json`
+            : fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+              ? 'request body is empty but content-type is application/json'
+              : fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY'
+                ? 'request body is not valid JSON'
+                : fe.message
+      return send(reply, request, mapped, status, message, mapped === 'ValidationError' ? [{ field: 'body', message }] : undefined)
+    }
+    const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500
+    if (status >= 400 && status < 500) {
+      const type = (Object.entries(ERROR_TYPES).find(([, s]) => s === status)?.[0] ?? 'ValidationError') as ErrorType
+      return send(reply, request, type, status, fe.message, type === 'ValidationError' ? [{ field: 'request', message: fe.message }] : undefined)
+    }
+    request.log.error({ err }, 'unhandled error')
+    return send(reply, request, 'InternalError', 500, 'internal server error; the request id is in X-Request-Id')
+  })
+
+  app.setNotFoundHandler((request, reply) => {
+    return send(reply, request, 'NotFound', 404, `no route ${request.method} ${request.url.split('?')[0] ?? ''}`)
+  })
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Error type and message of a failed request, for the key activity log. */
+    errorInfo?: string
+  }
+}

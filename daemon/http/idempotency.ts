@@ -1,0 +1,107 @@
+import type { FastifyInstance } from 'fastify'
+import type { Kysely } from 'kysely'
+import type { Clock } from '../clock.js'
+import type { Database } from '../db/schema.js'
+import { sha256Hex } from '../crypto.js'
+import { IDEMPOTENCY_TTL_MS } from '../../src/contract/limits.js'
+import { AppError } from './errors.js'
+
+export interface IdempotencyRecord {
+  requestHash: string
+  statusCode: number
+  contentType: string | null
+  body: string
+  createdAt: number
+}
+
+/** Store of first responses by (owner, idempotency key). */
+export function createIdempotencyStore(db: Kysely<Database>) {
+  return {
+    async find(owner: string, key: string, since: number): Promise<IdempotencyRecord | undefined> {
+      const r = await db
+        .selectFrom('idempotency_records')
+        .selectAll()
+        .where('owner', '=', owner)
+        .where('idem_key', '=', key)
+        .where('created_at', '>', since)
+        .executeTakeFirst()
+      return r && { requestHash: r.request_hash, statusCode: r.status_code, contentType: r.content_type, body: r.body, createdAt: r.created_at }
+    },
+    async save(owner: string, key: string, rec: IdempotencyRecord): Promise<void> {
+      const row = { request_hash: rec.requestHash, status_code: rec.statusCode, content_type: rec.contentType, body: rec.body, created_at: rec.createdAt }
+      await db
+        .insertInto('idempotency_records')
+        .values({ owner, idem_key: key, ...row })
+        .onConflict((oc) => oc.columns(['owner', 'idem_key']).doUpdateSet(row))
+        .execute()
+    },
+    async prune(before: number): Promise<number> {
+      const r = await db.deleteFrom('idempotency_records').where('created_at', '<=', before).executeTakeFirst()
+      return Number(r.numDeletedRows)
+    },
+  }
+}
+export type IdempotencyStore = ReturnType<typeof createIdempotencyStore>
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotency?: { owner: string; key: string; hash: string }
+  }
+}
+
+const METHODS = new Set(['POST', 'PATCH', 'DELETE', 'PUT'])
+
+/**
+ * `X-Idempotency-Key` on POST/PATCH/DELETE of an authenticated caller: the first response (status
+ * and body) is stored for 24 h and replayed with `Idempotent-Replayed: true`; the same key with a
+ * different request is 422; a repeat while the first is still running is 409.
+ */
+export function installIdempotency(app: FastifyInstance, deps: { store: IdempotencyStore; clock: Clock }): void {
+  const inFlight = new Set<string>()
+  app.decorateRequest('idempotency', undefined)
+
+  app.addHook('preHandler', async (request, reply) => {
+    if (!METHODS.has(request.method) || !request.principal) return
+    const header = request.headers['x-idempotency-key']
+    if (header === undefined) return
+    const key = Array.isArray(header) ? header[0] : header
+    if (!key || key.length > 255)
+      throw new AppError('ValidationError', 'X-Idempotency-Key must be 1-255 characters', [{ field: 'X-Idempotency-Key', message: 'must be 1-255 characters' }])
+    const owner = request.principal.keyId
+    const hash = sha256Hex(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
+    const now = deps.clock.now()
+    const prior = await deps.store.find(owner, key, now - IDEMPOTENCY_TTL_MS)
+    if (prior) {
+      if (prior.requestHash !== hash)
+        throw new AppError('Unprocessable', 'this X-Idempotency-Key was already used with a different request')
+      reply.header('idempotent-replayed', 'true')
+      if (prior.contentType) reply.type(prior.contentType)
+      return reply.code(prior.statusCode).send(prior.body === '' ? undefined : prior.body)
+    }
+    const slot = `${owner}\u0000${key}`
+    if (inFlight.has(slot)) throw new AppError('Conflict', 'a request with this X-Idempotency-Key is still in progress')
+    inFlight.add(slot)
+    request.idempotency = { owner, key, hash }
+  })
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const idem = request.idempotency
+    if (!idem || reply.statusCode >= 500 || reply.getHeader('idempotent-replayed')) return payload
+    if (payload !== null && payload !== undefined && typeof payload !== 'string') return payload
+    const ct = reply.getHeader('content-type')
+    await deps.store.save(idem.owner, idem.key, {
+      requestHash: idem.hash,
+      statusCode: reply.statusCode,
+      contentType: typeof ct === 'string' ? ct : null,
+      body: payload ?? '',
+      createdAt: deps.clock.now(),
+    })
+    return payload
+  })
+
+  const release = async (request: { idempotency?: { owner: string; key: string } | undefined }) => {
+    if (request.idempotency) inFlight.delete(`${request.idempotency.owner}\u0000${request.idempotency.key}`)
+  }
+  app.addHook('onResponse', release)
+  app.addHook('onRequestAbort', release)
+}

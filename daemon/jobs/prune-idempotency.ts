@@ -1,0 +1,16 @@
+import type { Clock } from '../clock.js'
+import type { IdempotencyStore } from '../http/idempotency.js'
+import { IDEMPOTENCY_TTL_MS } from '../../src/contract/limits.js'
+import type { JobDefinition } from './scheduler.js'
+
+/** Drops idempotency records past their 24 h life. */
+export function pruneIdempotencyJob(store: IdempotencyStore, clock: Clock): JobDefinition {
+  return {
+    name: 'prune-idempotency',
+    schedule: '17 * * * *',
+    async run() {
+      const n = await store.prune(clock.now() - IDEMPOTENCY_TTL_MS)
+      return n ? `${n} idempotency records pruned` : undefined
+    },
+  }
+}

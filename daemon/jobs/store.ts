@@ -1,0 +1,59 @@
+import type { Kysely } from 'kysely'
+import type { Database } from '../db/schema.js'
+
+export interface JobRun {
+  name: string
+  lastRunAt: number | null
+  lastStatus: string | null
+  lastError: string | null
+  lastDurationMs: number | null
+  runCount: number
+}
+
+/** Job leases and run records (table job_runs). */
+export function createJobStore(db: Kysely<Database>) {
+  return {
+    /**
+     * Takes the job's lease until `until` unless another instance holds an unexpired one. Portable
+     * (SQLite and PostgreSQL): insert-if-missing, then a conditional update.
+     */
+    async acquire(name: string, owner: string, now: number, until: number): Promise<boolean> {
+      await db.insertInto('job_runs').values({ name, lease_owner: null, lease_until: 0 }).onConflict((oc) => oc.column('name').doNothing()).execute()
+      const r = await db
+        .updateTable('job_runs')
+        .set({ lease_owner: owner, lease_until: until })
+        .where('name', '=', name)
+        .where((eb) => eb.or([eb('lease_until', '<=', now), eb('lease_owner', '=', owner)]))
+        .executeTakeFirst()
+      return Number(r.numUpdatedRows) === 1
+    },
+    async finish(name: string, owner: string, at: number, status: 'ok' | 'error', error: string | null, durationMs: number): Promise<void> {
+      await db
+        .updateTable('job_runs')
+        .set((eb) => ({
+          lease_owner: null,
+          lease_until: 0,
+          last_run_at: at,
+          last_status: status,
+          last_error: error,
+          last_duration_ms: durationMs,
+          run_count: eb('run_count', '+', 1),
+        }))
+        .where('name', '=', name)
+        .where('lease_owner', '=', owner)
+        .execute()
+    },
+    async all(): Promise<JobRun[]> {
+      const rows = await db.selectFrom('job_runs').selectAll().orderBy('name').execute()
+      return rows.map((r) => ({
+        name: r.name,
+        lastRunAt: r.last_run_at,
+        lastStatus: r.last_status,
+        lastError: r.last_error,
+        lastDurationMs: r.last_duration_ms,
+        runCount: Number(r.run_count),
+      }))
+    },
+  }
+}
+export type JobStore = ReturnType<typeof createJobStore>

@@ -1,0 +1,104 @@
+import { Command, Option } from 'commander'
+import { ConfigError, loadConfig, SETTINGS, type Config } from './config.js'
+import { VERSION } from './version.js'
+
+/**
+ * The linkd process. `linkd` serves (config → db → migrate → servers → jobs → signals → graceful
+ * close); the subcommands are offline admin tasks on the database.
+ */
+const out = (text: string) => process.stdout.write(text)
+
+function configFrom(cmd: Command): Config {
+  const opts = cmd.optsWithGlobals<Record<string, unknown>>()
+  const flags: Record<string, unknown> = {}
+  for (const s of SETTINGS) if (opts[s.key] !== undefined) flags[s.key] = opts[s.key]
+  return loadConfig({ flags, file: typeof opts.config === 'string' ? opts.config : undefined })
+}
+
+async function serve(config: Config): Promise<void> {
+  const [{ bootstrap, ownerKeyBanner }, { buildApp }] = await Promise.all([import('./admin/context.js'), import('./app.js')])
+  const started = performance.now()
+  const b = await bootstrap(config)
+  const app = await buildApp({
+    config,
+    db: b.db,
+    masterKey: b.masterKey,
+    logger: {
+      level: config.logLevel,
+      redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]', '*.key', '*.secret', '*.apiKey'], censor: '[redacted]' },
+    },
+  })
+  if (b.generatedMasterKey) app.log.warn({ file: `${config.dataDir}/secret.key` }, 'generated a master key for secrets at rest; back it up')
+  if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey))
+
+  let closing = false
+  const shutdown = async (signal: string) => {
+    if (closing) return
+    closing = true
+    app.log.info({ signal }, 'shutting down')
+    const force = setTimeout(() => {
+      app.log.error({ timeoutMs: config.shutdownTimeoutMs }, 'graceful shutdown timed out; exiting')
+      process.exit(1)
+    }, config.shutdownTimeoutMs)
+    force.unref()
+    try {
+      await app.close() // stops accepting, waits for in-flight requests, stops jobs, flushes buffers
+      await b.db.close()
+      process.exit(0)
+    } catch (err) {
+      app.log.error({ err }, 'shutdown failed')
+      process.exit(1)
+    }
+  }
+  process.once('SIGINT', () => void shutdown('SIGINT'))
+  process.once('SIGTERM', () => void shutdown('SIGTERM'))
+
+  const address = await app.listen({ host: config.host, port: config.port })
+  app.linkd.startBackground()
+  app.log.info({ address, version: VERSION, startupMs: Math.round(performance.now() - started) }, 'linkd ready')
+  out(`linkd ${VERSION} listening on ${address} (database ${config.databaseUrl.replace(/\/\/[^@]*@/, '//***@')})\n`)
+}
+
+function program(): Command {
+  const p = new Command('linkd')
+    .description('linkd: self-hosted link management and game analytics daemon')
+    .version(VERSION, '-v, --version')
+    .option('--config <file>', 'JSON config file (also LINKD_CONFIG)')
+    .showHelpAfterError()
+  for (const s of SETTINGS) p.addOption(new Option(`${s.flag} <value>`, `${s.doc} [${s.env}]`))
+  p.action(async (_o, cmd: Command) => serve(configFrom(cmd)))
+
+  const load = () => import('./admin/commands.js')
+  p.command('init')
+    .description('create the data directory, master key, schema and the default organization (prints its owner key once)')
+    .action(async (_o, cmd: Command) => (await load()).initCommand(configFrom(cmd), out))
+  p.command('migrate')
+    .description('apply pending database migrations')
+    .action(async (_o, cmd: Command) => (await load()).migrateCommand(configFrom(cmd), out))
+  p.command('backup')
+    .argument('<file>', 'target file (must not exist)')
+    .description('online backup of the SQLite database, safe while linkd runs')
+    .action(async (file: string, _o, cmd: Command) => (await load()).backupCommand(configFrom(cmd), file, out))
+  const org = p.command('org').description('manage organizations')
+  org
+    .command('create')
+    .argument('<name>', 'organization name (lowercase letters, digits, hyphens)')
+    .option('--plan <plan>', 'free|starter|professional|enterprise (default LINKD_DEFAULT_PLAN)')
+    .description('create an organization and print its owner key once')
+    .action(async (name: string, o: { plan?: string }, cmd: Command) => (await load()).orgCreateCommand(configFrom(cmd), name, o.plan, out))
+  org
+    .command('set-plan')
+    .argument('<org>', 'organization id or name')
+    .argument('<plan>', 'free|starter|professional|enterprise')
+    .description("change an organization's plan")
+    .action(async (name: string, plan: string, _o, cmd: Command) => (await load()).orgSetPlanCommand(configFrom(cmd), name, plan, out))
+  return p
+}
+
+program()
+  .parseAsync(process.argv)
+  .catch((err: unknown) => {
+    const message = err instanceof ConfigError ? err.message : err instanceof Error ? err.message : String(err)
+    process.stderr.write(`linkd: ${message}\n`)
+    process.exit(err instanceof ConfigError ? 2 : 1)
+  })

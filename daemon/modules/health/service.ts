@@ -1,0 +1,59 @@
+import { iso, isoOrNull, type Clock } from '../../clock.js'
+import type { Health, JobStatus } from '../../../src/contract/health.js'
+import { AppError } from '../../http/errors.js'
+
+export interface HealthDeps {
+  clock: Clock
+  version: string
+  startedAt: number
+  /** Resolves when the database answers a trivial query. */
+  pingDatabase(): Promise<void>
+  pendingMigrations(): number
+  jobs(): Promise<Array<{ name: string; lastRunAt: number | null; lastStatus: string | null; lastError: string | null; lastDurationMs: number | null }>>
+}
+
+export function createHealthService(deps: HealthDeps) {
+  const uptime = () => Math.round((deps.clock.now() - deps.startedAt) / 1000)
+  async function checks() {
+    let database: 'ok' | 'down' = 'ok'
+    try {
+      await deps.pingDatabase()
+    } catch {
+      database = 'down'
+    }
+    let migrations: 'ok' | 'pending' = 'pending'
+    try {
+      migrations = deps.pendingMigrations() === 0 ? 'ok' : 'pending'
+    } catch {
+      database = 'down'
+    }
+    return { database, migrations }
+  }
+  return {
+    async summary(): Promise<Health> {
+      const c = await checks()
+      return { status: c.database === 'ok' && c.migrations === 'ok' ? 'ok' : 'down', version: deps.version, uptimeSeconds: uptime(), checks: c }
+    },
+    async ready(): Promise<Health> {
+      const c = await checks()
+      if (c.database !== 'ok' || c.migrations !== 'ok') {
+        const details = [
+          ...(c.database !== 'ok' ? [{ field: 'database', message: 'does not answer' }] : []),
+          ...(c.migrations !== 'ok' ? [{ field: 'migrations', message: 'pending; run linkd migrate' }] : []),
+        ]
+        throw new AppError('ServiceUnavailable', 'not ready', details)
+      }
+      const jobs: JobStatus[] = (await deps.jobs()).map((j) => ({
+        name: j.name,
+        lastRunAt: isoOrNull(j.lastRunAt),
+        lastStatus: j.lastStatus === 'ok' || j.lastStatus === 'error' ? j.lastStatus : null,
+        lastError: j.lastError,
+        lastDurationMs: j.lastDurationMs,
+      }))
+      const failing = jobs.some((j) => j.lastStatus === 'error')
+      return { status: failing ? 'degraded' : 'ok', version: deps.version, uptimeSeconds: uptime(), checks: c, jobs }
+    },
+    startedAt: () => iso(deps.startedAt),
+  }
+}
+export type HealthService = ReturnType<typeof createHealthService>

@@ -1,0 +1,114 @@
+import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Type from 'typebox'
+import { IdParams, Page, PageQuery } from '../../../src/contract/common.js'
+import {
+  ApiKey,
+  ApiKeyWithSecret,
+  CreateKeyBody,
+  KeyActivity,
+  KeyTestBody,
+  KeyTestResult,
+  ListKeysQuery,
+  UpdateKeyBody,
+} from '../../../src/contract/keys.js'
+import { keyLimitState, principalOf } from '../../http/auth.js'
+import type { RateLimitStore } from '../../http/rate-limit.js'
+import type { Clock } from '../../clock.js'
+import type { KeyService } from './service.js'
+
+const tags = ['API keys']
+
+export function keyRoutes(deps: { keys: KeyService; limiter: RateLimitStore; clock: Clock }) {
+  const { keys } = deps
+  return async function (fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
+
+    app.post(
+      '/api/keys',
+      {
+        config: { auth: 'keys:write' },
+        schema: { tags, summary: 'Create an API key (the full key is in this response only)', body: CreateKeyBody, response: { 201: ApiKeyWithSecret } },
+      },
+      async (req, reply) => {
+        const p = principalOf(req)
+        return reply.code(201).send(await keys.create(p.organizationId, req.body, p.permissions))
+      },
+    )
+
+    app.get(
+      '/api/keys',
+      { config: { auth: 'keys:read' }, schema: { tags, summary: 'List API keys', querystring: ListKeysQuery, response: { 200: Page(ApiKey) } } },
+      async (req) => keys.list(principalOf(req).organizationId, req.query),
+    )
+
+    app.get(
+      '/api/keys/:id',
+      { config: { auth: 'keys:read' }, schema: { tags, summary: 'Get an API key', params: IdParams, response: { 200: ApiKey } } },
+      async (req) => keys.get(principalOf(req).organizationId, req.params.id),
+    )
+
+    app.patch(
+      '/api/keys/:id',
+      {
+        config: { auth: 'keys:write' },
+        schema: { tags, summary: 'Update an API key (not allowed once revoked)', params: IdParams, body: UpdateKeyBody, response: { 200: ApiKey } },
+      },
+      async (req) => {
+        const p = principalOf(req)
+        return keys.update(p.organizationId, req.params.id, req.body, p.permissions)
+      },
+    )
+
+    app.delete(
+      '/api/keys/:id',
+      {
+        config: { auth: 'keys:write' },
+        schema: { tags, summary: 'Delete an API key and its activity log', params: IdParams, response: { 204: Type.Null({ description: 'Deleted' }) } },
+      },
+      async (req, reply) => {
+        await keys.delete(principalOf(req).organizationId, req.params.id)
+        return reply.code(204).send(null)
+      },
+    )
+
+    const action = (name: 'regenerate' | 'revoke' | 'activate' | 'deactivate', summary: string) =>
+      app.post(
+        `/api/keys/:id/${name}`,
+        {
+          config: { auth: 'keys:write' },
+          schema: { tags, summary, params: IdParams, response: { 200: name === 'regenerate' ? ApiKeyWithSecret : ApiKey } },
+        },
+        async (req) => keys[name](principalOf(req).organizationId, req.params.id),
+      )
+    action('regenerate', 'Regenerate the key value; the old value stops working at once')
+    action('revoke', 'Revoke the key permanently')
+    action('activate', 'Activate an inactive key')
+    action('deactivate', 'Deactivate a key (reversible)')
+
+    app.get(
+      '/api/keys/:id/activity',
+      {
+        config: { auth: 'keys:read' },
+        schema: { tags, summary: 'Request log of a key, newest first', params: IdParams, querystring: PageQuery, response: { 200: Page(KeyActivity) } },
+      },
+      async (req) => keys.activity(principalOf(req).organizationId, req.params.id, req.query),
+    )
+
+    app.post(
+      '/api/keys/test',
+      {
+        schema: {
+          tags,
+          summary: 'Key tester: validity, reason, name, permissions, status and rate limit of a key (no key needed)',
+          body: KeyTestBody,
+          response: { 200: KeyTestResult },
+        },
+      },
+      async (req) => keys.test(req.body.key, (k) => {
+        const s = keyLimitState(deps.limiter, k, deps.clock.now(), false)
+        return { limit: s.limit, period: k.timePeriod, remaining: s.remaining, reset: s.reset }
+      }),
+    )
+  }
+}

@@ -1,0 +1,175 @@
+import { request, type Dispatcher } from 'undici'
+import type { ErrorBody, PageOf } from '../contract/common.js'
+import type {
+  ApiKey,
+  ApiKeyWithSecret,
+  CreateKeyBody,
+  KeyActivity,
+  KeyTestResult,
+  ListKeysQuery,
+  UpdateKeyBody,
+} from '../contract/keys.js'
+import type { Discovery, Health } from '../contract/health.js'
+
+export interface ClientOptions {
+  baseUrl: string
+  apiKey?: string | undefined
+  /** Per-request timeout, ms. */
+  timeoutMs?: number
+  userAgent?: string
+  dispatcher?: Dispatcher
+}
+
+export interface RateLimitHeaders {
+  limit: number | null
+  remaining: number | null
+  reset: number | null
+}
+
+export interface ApiResponse<T> {
+  status: number
+  body: T
+  headers: Record<string, string | string[] | undefined>
+  rateLimit: RateLimitHeaders
+}
+
+/** A non-2xx answer from the daemon, carrying its error body (spec 2.14). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: ErrorBody,
+    readonly retryAfter: number | null,
+  ) {
+    super(body.message)
+    this.name = 'ApiError'
+  }
+}
+
+/** The daemon could not be reached at all. */
+export class ConnectionError extends Error {
+  constructor(
+    readonly baseUrl: string,
+    cause: unknown,
+  ) {
+    super(`cannot reach linkd at ${baseUrl}: ${cause instanceof Error ? cause.message : String(cause)}`)
+    this.name = 'ConnectionError'
+  }
+}
+
+type Query = Record<string, string | number | boolean | undefined>
+export interface RequestOptions {
+  query?: Query | undefined
+  body?: unknown
+  headers?: Record<string, string>
+  idempotencyKey?: string
+}
+
+function num(v: string | string[] | undefined): number | null {
+  const s = Array.isArray(v) ? v[0] : v
+  if (s === undefined) return null
+  const n = Number(s)
+  return Number.isFinite(n) ? n : null
+}
+
+/** Typed client of the linkd HTTP API, used by linkctl, the TUI and the tests. */
+export class LinkdClient {
+  readonly baseUrl: string
+  private readonly apiKey: string | undefined
+  private readonly timeoutMs: number
+  private readonly userAgent: string
+  private readonly dispatcher: Dispatcher | undefined
+
+  constructor(opts: ClientOptions) {
+    this.baseUrl = opts.baseUrl.replace(/\/+$/, '')
+    this.apiKey = opts.apiKey
+    this.timeoutMs = opts.timeoutMs ?? 30_000
+    this.userAgent = opts.userAgent ?? 'linkctl'
+    this.dispatcher = opts.dispatcher
+  }
+
+  /** Any endpoint; throws ApiError on non-2xx. */
+  async call<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const url = new URL(this.baseUrl + (path.startsWith('/') ? path : `/${path}`))
+    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v))
+    const headers: Record<string, string> = { 'user-agent': this.userAgent, accept: 'application/json' }
+    if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`
+    if (opts.idempotencyKey) headers['x-idempotency-key'] = opts.idempotencyKey
+    let body: string | undefined
+    if (opts.body !== undefined) {
+      body = JSON.stringify(opts.body)
+      headers['content-type'] = 'application/json'
+    }
+    Object.assign(headers, opts.headers)
+    let res: Dispatcher.ResponseData
+    try {
+      res = await request(url, {
+        method: method.toUpperCase() as Dispatcher.HttpMethod,
+        headers,
+        body,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+        ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}),
+      })
+    } catch (err) {
+      throw new ConnectionError(this.baseUrl, err)
+    }
+    const text = await res.body.text()
+    let parsed: unknown = undefined
+    if (text.length > 0) {
+      try {
+        parsed = JSON.parse(text)
+      } catch {
+        parsed = text
+      }
+    }
+    const rateLimit = {
+      limit: num(res.headers['x-ratelimit-limit']),
+      remaining: num(res.headers['x-ratelimit-remaining']),
+      reset: num(res.headers['x-ratelimit-reset']),
+    }
+    if (res.statusCode >= 400) {
+      const errBody: ErrorBody =
+        parsed && typeof parsed === 'object' && 'error' in parsed
+          ? (parsed as ErrorBody)
+          : {
+              error: 'HttpError',
+              message: `HTTP ${res.statusCode}`,
+              statusCode: res.statusCode,
+              timestamp: new Date().toISOString(),
+              path: url.pathname,
+            }
+      throw new ApiError(res.statusCode, errBody, num(res.headers['retry-after']))
+    }
+    return { status: res.statusCode, body: parsed as T, headers: res.headers, rateLimit }
+  }
+
+  private async data<T>(method: string, path: string, opts?: RequestOptions): Promise<T> {
+    return (await this.call<T>(method, path, opts)).body
+  }
+
+  // health and discovery
+  health = () => this.data<Health>('GET', '/health')
+  ready = () => this.data<Health>('GET', '/health/ready')
+  discovery = () => this.data<Discovery>('GET', '/api/use')
+
+  // API keys
+  keys = {
+    create: (body: CreateKeyBody, idempotencyKey?: string) =>
+      this.data<ApiKeyWithSecret>('POST', '/api/keys', { body, ...(idempotencyKey ? { idempotencyKey } : {}) }),
+    list: (query: ListKeysQuery = {}) => this.data<PageOf<ApiKey>>('GET', '/api/keys', { query }),
+    get: (id: string) => this.data<ApiKey>('GET', `/api/keys/${encodeURIComponent(id)}`),
+    update: (id: string, body: UpdateKeyBody) =>
+      this.data<ApiKey>('PATCH', `/api/keys/${encodeURIComponent(id)}`, { body }),
+    delete: async (id: string) => {
+      await this.call('DELETE', `/api/keys/${encodeURIComponent(id)}`)
+    },
+    regenerate: (id: string) =>
+      this.data<ApiKeyWithSecret>('POST', `/api/keys/${encodeURIComponent(id)}/regenerate`),
+    revoke: (id: string) => this.data<ApiKey>('POST', `/api/keys/${encodeURIComponent(id)}/revoke`),
+    activate: (id: string) => this.data<ApiKey>('POST', `/api/keys/${encodeURIComponent(id)}/activate`),
+    deactivate: (id: string) => this.data<ApiKey>('POST', `/api/keys/${encodeURIComponent(id)}/deactivate`),
+    activity: (id: string, query: { page?: number; limit?: number } = {}) =>
+      this.data<PageOf<KeyActivity>>('GET', `/api/keys/${encodeURIComponent(id)}/activity`, { query }),
+    test: (key: string) => this.data<KeyTestResult>('POST', '/api/keys/test', { body: { key } }),
+  }
+}

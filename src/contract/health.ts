@@ -1,0 +1,44 @@
+import Type, { type Static } from 'typebox'
+import { Nullable, StringEnum, Timestamp } from './common.js'
+
+export const JobStatus = Type.Object({
+  name: Type.String(),
+  lastRunAt: Nullable(Timestamp),
+  lastStatus: Nullable(StringEnum(['ok', 'error'])),
+  lastError: Nullable(Type.String()),
+  lastDurationMs: Nullable(Type.Integer()),
+})
+export type JobStatus = Static<typeof JobStatus>
+
+export const Health = Type.Object(
+  {
+    status: StringEnum(['ok', 'degraded', 'down']),
+    version: Type.String(),
+    uptimeSeconds: Type.Number(),
+    checks: Type.Optional(
+      Type.Object({
+        database: StringEnum(['ok', 'down']),
+        migrations: StringEnum(['ok', 'pending']),
+      }),
+    ),
+    jobs: Type.Optional(Type.Array(JobStatus)),
+  },
+  { $id: 'Health', title: 'Health' },
+)
+export type Health = Static<typeof Health>
+
+export const Discovery = Type.Object(
+  {
+    name: Type.String(),
+    version: Type.String({ description: 'Public API version (v1)' }),
+    serverVersion: Type.String(),
+    status: StringEnum(['ok', 'degraded', 'down']),
+    documentation: Type.Object({ openapi: Type.String(), ui: Type.String(), postman: Type.String() }),
+    authentication: Type.Array(Type.String()),
+    routes: Type.Array(
+      Type.Object({ method: Type.String(), path: Type.String(), permission: Nullable(Type.String()) }),
+    ),
+  },
+  { $id: 'Discovery', title: 'Discovery' },
+)
+export type Discovery = Static<typeof Discovery>

@@ -1,0 +1,5 @@
+export * from './common.js'
+export * from './scopes.js'
+export * from './limits.js'
+export * from './keys.js'
+export * from './health.js'

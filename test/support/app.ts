@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto'
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
+import { buildApp } from '../../daemon/app.js'
+import { loadConfig, type Config } from '../../daemon/config.js'
+import { openDatabase, type Db } from '../../daemon/db/open.js'
+import { migrate } from '../../daemon/db/migrate.js'
+import { FakeClock } from './clock.js'
+import type { ApiKeyWithSecret, CreateKeyBody } from '../../src/contract/keys.js'
+import type { Plan } from '../../src/contract/limits.js'
+
+export interface TestApp {
+  app: FastifyInstance
+  db: Db
+  clock: FakeClock
+  config: Config
+  /** Owner key of organization `default` (every scope). */
+  ownerKey: string
+  orgId: string
+  /** Authenticated inject with the owner key unless `key` is given. */
+  call(method: InjectOptions['method'], url: string, opts?: { body?: unknown; key?: string | null; headers?: Record<string, string> }): Promise<LightMyRequestResponse>
+  /** Creates a key through the API (owner key by default). */
+  createKey(body: Partial<CreateKeyBody>, key?: string): Promise<ApiKeyWithSecret>
+  /** A second organization with its own owner key. */
+  createOrg(name: string, plan?: Plan): Promise<{ orgId: string; ownerKey: string }>
+  close(): Promise<void>
+}
+
+/** The real app on an in-memory SQLite database with a fake clock. */
+export async function createTestApp(overrides: Record<string, unknown> = {}): Promise<TestApp> {
+  const clock = new FakeClock()
+  const config = loadConfig({ env: {}, flags: { dataDir: '/nonexistent-linkd-test', databaseUrl: 'sqlite::memory:', logLevel: 'silent', ...overrides } })
+  const db = openDatabase(config.databaseUrl)
+  migrate(db, clock.now())
+  const app = await buildApp({ config, db, clock, masterKey: randomBytes(32) })
+  const { orgs, keys } = app.linkd.services
+  const org = await orgs.create('default')
+  const ownerKey = (await keys.createOwnerKey(org.id)).key
+
+  const t: TestApp = {
+    app,
+    db,
+    clock,
+    config,
+    ownerKey,
+    orgId: org.id,
+    call(method, url, opts = {}) {
+      const headers: Record<string, string> = { ...(opts.headers ?? {}) }
+      const key = opts.key === undefined ? ownerKey : opts.key
+      if (key !== null) headers.authorization = `Bearer ${key}`
+      return app.inject({ method, url, headers, ...(opts.body !== undefined ? { payload: opts.body as object } : {}) })
+    },
+    async createKey(body, key) {
+      const res = await t.call('POST', '/api/keys', { body: { name: 'test key', ...body }, ...(key ? { key } : {}) })
+      if (res.statusCode !== 201) throw new Error(`create key failed: ${res.statusCode} ${res.body}`)
+      return res.json<ApiKeyWithSecret>()
+    },
+    async createOrg(name, plan) {
+      const o = await orgs.create(name, plan)
+      return { orgId: o.id, ownerKey: (await keys.createOwnerKey(o.id)).key }
+    },
+    async close() {
+      await app.close()
+      await db.close()
+    },
+  }
+  return t
+}
