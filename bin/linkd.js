@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-import '../dist/daemon/main.js'
+import '../dist/bundle/daemon/main.js'

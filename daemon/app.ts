@@ -6,7 +6,7 @@ import type { Db } from './db/open.js'
 import { pendingMigrations } from './db/migrate.js'
 import { newId, createSecretBox, type SecretBox } from './crypto.js'
 import { EventBus } from './events.js'
-import { installErrorHandling } from './http/errors.js'
+import { frameworkErrorHandler, installErrorHandling } from './http/errors.js'
 import { installAccess } from './http/auth.js'
 import { createIdempotencyStore, installIdempotency } from './http/idempotency.js'
 import { installOpenApi } from './http/openapi.js'
@@ -20,7 +20,8 @@ import { createScheduler } from './jobs/scheduler.js'
 import { expireKeysJob } from './jobs/expire-keys.js'
 import { pruneIdempotencyJob } from './jobs/prune-idempotency.js'
 import { pruneKeyActivityJob } from './jobs/prune-key-activity.js'
-import { VERSION } from './version.js'
+import { packageVersion } from '../src/version.js'
+import { openGeo, type Geo } from './geo.js'
 import type { Plan } from '../src/contract/limits.js'
 
 export interface AppDeps {
@@ -31,15 +32,24 @@ export interface AppDeps {
   /** Pino options, or false for no logs (tests). */
   logger?: FastifyServerOptions['logger']
   limiter?: RateLimitStore
+  /** IP geolocation; defaults to the database shipped in the npm package. */
+  geo?: Geo
 }
 
 function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log']) {
   const events = new EventBus((err, type) => log.error({ err, event: type }, 'event listener failed'))
   const orgs = createOrgService({ db: deps.db.kysely, clock, defaultPlan: deps.config.defaultPlan as Plan })
-  const keys = createKeyService({ db: deps.db.kysely, clock, events, orgs })
+  const geo = deps.geo ?? openGeo()
+  const keys = createKeyService({
+    db: deps.db.kysely,
+    clock,
+    events,
+    orgs,
+    countryOf: (ip) => geo.country(ip),
+  })
   const idempotency = createIdempotencyStore(deps.db.kysely)
   const secrets: SecretBox = createSecretBox(deps.masterKey)
-  return { events, orgs, keys, idempotency, secrets }
+  return { events, orgs, keys, idempotency, secrets, geo }
 }
 export type Services = ReturnType<typeof services>
 
@@ -56,8 +66,14 @@ declare module 'fastify' {
 }
 
 /** true, false, a hop count, or a comma list of proxy addresses/CIDRs. */
-function trustProxy(value: Config['trustProxy']): boolean | string[] | ((addr: string, hop: number) => boolean) {
-  if (typeof value === 'string') return value.split(',').map((s) => s.trim()).filter(Boolean)
+function trustProxy(
+  value: Config['trustProxy'],
+): boolean | string[] | ((addr: string, hop: number) => boolean) {
+  if (typeof value === 'string')
+    return value
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
   if (typeof value === 'number') return (_addr, hop) => hop < value
   return value
 }
@@ -65,11 +81,13 @@ function trustProxy(value: Config['trustProxy']): boolean | string[] | ((addr: s
 /** Builds the whole HTTP application on the given database. Tests call `app.inject()` on it. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const clock = deps.clock ?? systemClock
+  const access: { limitIp?: ReturnType<typeof installAccess>['limitIp'] } = {}
   const app = Fastify({
     logger: deps.logger ?? false,
     genReqId: () => newId('req'),
     trustProxy: trustProxy(deps.config.trustProxy),
     bodyLimit: deps.config.bodyLimitBytes,
+    frameworkErrors: frameworkErrorHandler(() => access.limitIp),
     ajv: {
       customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true },
     },
@@ -106,7 +124,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('x-content-type-options', 'nosniff')
   })
   installErrorHandling(app)
-  installAccess(app, {
+  access.limitIp = installAccess(app, {
     clock,
     limiter,
     perIpPerMinute: deps.config.rateLimitPerIp,
@@ -148,15 +166,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         error: request.errorInfo?.slice(0, 500) ?? null,
       })
     },
-  })
+  }).limitIp
   installIdempotency(app, { store: svc.idempotency, clock })
-  await installOpenApi(app, { version: VERSION, publicUrl: deps.config.publicUrl })
+  await installOpenApi(app, { version: packageVersion(), publicUrl: deps.config.publicUrl })
 
   const routes = collectRoutes(app)
   const startedAt = clock.now()
   const health = createHealthService({
     clock,
-    version: VERSION,
+    version: packageVersion(),
     startedAt,
     pingDatabase: async () => {
       await sql`SELECT 1`.execute(deps.db.kysely)

@@ -36,18 +36,78 @@ export const SETTINGS: ReadonlyArray<{ key: keyof Config; env: string; flag: str
   { key: 'host', env: 'LINKD_HOST', flag: '--host', doc: 'Listen address (default 127.0.0.1)' },
   { key: 'port', env: 'LINKD_PORT', flag: '--port', doc: 'Listen port (default 8080; 0 picks a free port)' },
   { key: 'dataDir', env: 'LINKD_DATA_DIR', flag: '--data-dir', doc: 'Data directory (default ./data)' },
-  { key: 'publicUrl', env: 'LINKD_PUBLIC_URL', flag: '--public-url', doc: 'Public base URL (default http://HOST:PORT)' },
-  { key: 'shortDomain', env: 'LINKD_SHORT_DOMAIN', flag: '--short-domain', doc: 'Shared short-link host (default host of the public URL)' },
-  { key: 'databaseUrl', env: 'LINKD_DATABASE_URL', flag: '--database-url', doc: 'Database (default sqlite file DATA_DIR/linkd.db)' },
-  { key: 'secretKey', env: 'LINKD_SECRET_KEY', flag: '--secret-key', doc: 'Master key for secrets at rest (64 hex chars or base64 of 32 bytes); generated into DATA_DIR/secret.key when unset' },
-  { key: 'logLevel', env: 'LINKD_LOG_LEVEL', flag: '--log-level', doc: 'fatal|error|warn|info|debug|trace|silent (default info)' },
-  { key: 'trustProxy', env: 'LINKD_TRUST_PROXY', flag: '--trust-proxy', doc: 'Trust X-Forwarded-For: true, a hop count, or comma list of proxy IPs/CIDRs (default false)' },
-  { key: 'defaultPlan', env: 'LINKD_DEFAULT_PLAN', flag: '--default-plan', doc: 'Plan of new organizations (default enterprise)' },
-  { key: 'rateLimitPerIp', env: 'LINKD_RATE_LIMIT_PER_IP', flag: '--rate-limit-per-ip', doc: 'Requests per minute per client IP (default 3000)' },
-  { key: 'rateLimitPerOrg', env: 'LINKD_RATE_LIMIT_PER_ORG', flag: '--rate-limit-per-org', doc: 'Requests per minute per organization (default 30000)' },
-  { key: 'bodyLimitBytes', env: 'LINKD_BODY_LIMIT', flag: '--body-limit-bytes', doc: 'Largest accepted request body in bytes (default 1048576)' },
-  { key: 'shutdownTimeoutMs', env: 'LINKD_SHUTDOWN_TIMEOUT_MS', flag: '--shutdown-timeout-ms', doc: 'Graceful shutdown bound (default 10000)' },
-  { key: 'jobs', env: 'LINKD_JOBS', flag: '--jobs', doc: 'Run the scheduled jobs in this process (default true)' },
+  {
+    key: 'publicUrl',
+    env: 'LINKD_PUBLIC_URL',
+    flag: '--public-url',
+    doc: 'Public base URL (default http://HOST:PORT)',
+  },
+  {
+    key: 'shortDomain',
+    env: 'LINKD_SHORT_DOMAIN',
+    flag: '--short-domain',
+    doc: 'Shared short-link host (default host of the public URL)',
+  },
+  {
+    key: 'databaseUrl',
+    env: 'LINKD_DATABASE_URL',
+    flag: '--database-url',
+    doc: 'Database (default sqlite file DATA_DIR/linkd.db)',
+  },
+  {
+    key: 'secretKey',
+    env: 'LINKD_SECRET_KEY',
+    flag: '--secret-key',
+    doc: 'Master key for secrets at rest (64 hex chars or base64 of 32 bytes); generated into DATA_DIR/secret.key when unset',
+  },
+  {
+    key: 'logLevel',
+    env: 'LINKD_LOG_LEVEL',
+    flag: '--log-level',
+    doc: 'fatal|error|warn|info|debug|trace|silent (default info)',
+  },
+  {
+    key: 'trustProxy',
+    env: 'LINKD_TRUST_PROXY',
+    flag: '--trust-proxy',
+    doc: 'Trust X-Forwarded-For: true, a hop count, or comma list of proxy IPs/CIDRs (default false)',
+  },
+  {
+    key: 'defaultPlan',
+    env: 'LINKD_DEFAULT_PLAN',
+    flag: '--default-plan',
+    doc: 'Plan of new organizations (default enterprise)',
+  },
+  {
+    key: 'rateLimitPerIp',
+    env: 'LINKD_RATE_LIMIT_PER_IP',
+    flag: '--rate-limit-per-ip',
+    doc: 'Requests per minute per client IP (default 3000)',
+  },
+  {
+    key: 'rateLimitPerOrg',
+    env: 'LINKD_RATE_LIMIT_PER_ORG',
+    flag: '--rate-limit-per-org',
+    doc: 'Requests per minute per organization (default 30000)',
+  },
+  {
+    key: 'bodyLimitBytes',
+    env: 'LINKD_BODY_LIMIT',
+    flag: '--body-limit-bytes',
+    doc: 'Largest accepted request body in bytes (default 1048576)',
+  },
+  {
+    key: 'shutdownTimeoutMs',
+    env: 'LINKD_SHUTDOWN_TIMEOUT_MS',
+    flag: '--shutdown-timeout-ms',
+    doc: 'Graceful shutdown bound (default 10000)',
+  },
+  {
+    key: 'jobs',
+    env: 'LINKD_JOBS',
+    flag: '--jobs',
+    doc: 'Run the scheduled jobs in this process (default true)',
+  },
 ]
 
 export class ConfigError extends Error {
@@ -65,7 +125,8 @@ const NUMERIC: ReadonlySet<keyof Config> = new Set([
 function coerce(key: keyof Config, raw: unknown): unknown {
   if (typeof raw !== 'string') return raw
   if (NUMERIC.has(key)) return /^\d+$/.test(raw.trim()) ? Number(raw) : raw
-  if (key === 'jobs') return raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : raw
+  if (key === 'jobs')
+    return raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : raw
   if (key === 'trustProxy') {
     if (raw === 'true') return true
     if (raw === 'false' || raw === '') return false
@@ -110,7 +171,8 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed))
       throw new ConfigError(`config file ${filePath} must hold a JSON object`)
     for (const [k, v] of Object.entries(parsed)) {
-      if (!SETTINGS.some((s) => s.key === k)) throw new ConfigError(`config file ${filePath}: unknown setting "${k}"`)
+      if (!SETTINGS.some((s) => s.key === k))
+        throw new ConfigError(`config file ${filePath}: unknown setting "${k}"`)
       merged[k] = coerce(k as keyof Config, v)
     }
   }
@@ -118,9 +180,18 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     const v = env[s.env]
     if (v !== undefined && v !== '') merged[s.key] = coerce(s.key, v)
   }
-  for (const [k, v] of Object.entries(sources.flags ?? {})) if (v !== undefined) merged[k] = coerce(k as keyof Config, v)
+  for (const [k, v] of Object.entries(sources.flags ?? {}))
+    if (v !== undefined) merged[k] = coerce(k as keyof Config, v)
 
   merged.dataDir = resolve(String(merged.dataDir))
+  // Validate what was given before deriving defaults from it, so that a bad LINKD_PORT is reported
+  // as such rather than as a broken derived public URL.
+  check({
+    publicUrl: 'http://placeholder',
+    shortDomain: 'placeholder',
+    databaseUrl: 'placeholder',
+    ...merged,
+  })
   if (merged.publicUrl === undefined) {
     const h = String(merged.host)
     const host = h === '0.0.0.0' || h === '::' ? '127.0.0.1' : h.includes(':') ? `[${h}]` : h
@@ -131,20 +202,28 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     try {
       merged.shortDomain = new URL(String(merged.publicUrl)).host
     } catch {
-      throw new ConfigError(`publicUrl is not a URL: ${String(merged.publicUrl)}`)
+      throw new ConfigError(
+        `invalid configuration:\n  LINKD_PUBLIC_URL / --public-url: not a URL: ${String(merged.publicUrl)}`,
+      )
     }
   }
-  if (merged.databaseUrl === undefined) merged.databaseUrl = `sqlite:${resolve(String(merged.dataDir), 'linkd.db')}`
+  if (merged.databaseUrl === undefined)
+    merged.databaseUrl = `sqlite:${resolve(String(merged.dataDir), 'linkd.db')}`
 
-  if (!validator.Check(merged)) {
-    const problems = [...validator.Errors(merged)].map((e) => {
-      const field = e.instancePath.replace(/^\//, '') || String((e.params as { additionalProperty?: string }).additionalProperty ?? '')
-      const setting = SETTINGS.find((s) => s.key === field)
-      return `${setting ? `${setting.env} / ${setting.flag}` : field}: ${e.message}`
-    })
-    throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`)
-  }
+  check(merged)
   return Object.freeze(merged) as Config
+}
+
+function check(value: Record<string, unknown>): void {
+  if (validator.Check(value)) return
+  const problems = [...validator.Errors(value)].map((e) => {
+    const field =
+      e.instancePath.replace(/^\//, '') ||
+      String((e.params as { additionalProperty?: string }).additionalProperty ?? '')
+    const setting = SETTINGS.find((s) => s.key === field)
+    return `${setting ? `${setting.env} / ${setting.flag}` : field}: ${e.message}`
+  })
+  throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`)
 }
 
 /** Port changes after listen(0); the public URL default follows it. */

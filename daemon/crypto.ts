@@ -42,11 +42,14 @@ export function createSecretBox(masterKey: Buffer): SecretBox {
       const iv = randomBytes(12)
       const cipher = createCipheriv('aes-256-gcm', masterKey, iv)
       const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()])
-      return ['v1', iv, cipher.getAuthTag(), ct].map((p) => (typeof p === 'string' ? p : p.toString('base64url'))).join('.')
+      return ['v1', iv, cipher.getAuthTag(), ct]
+        .map((p) => (typeof p === 'string' ? p : p.toString('base64url')))
+        .join('.')
     },
     decrypt(sealed) {
       const [v, iv, tag, ct] = sealed.split('.')
-      if (v !== 'v1' || iv === undefined || tag === undefined || ct === undefined) throw new Error('malformed sealed secret')
+      if (v !== 'v1' || iv === undefined || tag === undefined || ct === undefined)
+        throw new Error('malformed sealed secret')
       const decipher = createDecipheriv('aes-256-gcm', masterKey, Buffer.from(iv, 'base64url'))
       decipher.setAuthTag(Buffer.from(tag, 'base64url'))
       return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8')
@@ -66,7 +69,10 @@ export function parseMasterKey(text: string): Buffer {
  * The master key: LINKD_SECRET_KEY when set, else DATA_DIR/secret.key, generated (mode 0600) on
  * first start. Returns whether it was generated so the caller can say so once.
  */
-export function loadOrCreateMasterKey(secretKey: string | undefined, dataDir: string): { key: Buffer; generated: boolean } {
+export function loadOrCreateMasterKey(
+  secretKey: string | undefined,
+  dataDir: string,
+): { key: Buffer; generated: boolean } {
   if (secretKey) return { key: parseMasterKey(secretKey), generated: false }
   const file = join(dataDir, 'secret.key')
   if (existsSync(file)) return { key: parseMasterKey(readFileSync(file, 'utf8')), generated: false }

@@ -2,7 +2,10 @@ import { EventEmitter } from 'node:events'
 
 /** Domain events. Each payload names its organization; `data` is what webhooks deliver. */
 export interface DomainEvents {
-  'api_key.created': { organizationId: string; data: { id: string; name: string; permissions: string[]; createdAt: string } }
+  'api_key.created': {
+    organizationId: string
+    data: { id: string; name: string; permissions: string[]; createdAt: string }
+  }
   'api_key.revoked': {
     organizationId: string
     data: { id: string; name: string; revokedAt: string; reason: 'revoked' | 'deleted' }
@@ -38,7 +41,7 @@ export class EventBus {
     return () => this.emitter.off('*', listener)
   }
 
-  private invoke(listener: Function, event: EventEnvelope, type: EventType): void {
+  private invoke(listener: unknown, event: EventEnvelope, type: EventType): void {
     try {
       const r: unknown = (listener as (e: EventEnvelope) => unknown)(event)
       if (r instanceof Promise) r.catch((err: unknown) => this.onListenerError(err, type))

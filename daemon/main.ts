@@ -1,6 +1,6 @@
 import { Command, Option } from 'commander'
 import { ConfigError, loadConfig, SETTINGS, type Config } from './config.js'
-import { VERSION } from './version.js'
+import { packageVersion } from '../src/version.js'
 
 /**
  * The linkd process. `linkd` serves (config → db → migrate → servers → jobs → signals → graceful
@@ -16,7 +16,10 @@ function configFrom(cmd: Command): Config {
 }
 
 async function serve(config: Config): Promise<void> {
-  const [{ bootstrap, ownerKeyBanner }, { buildApp }] = await Promise.all([import('./admin/context.js'), import('./app.js')])
+  const [{ bootstrap, ownerKeyBanner }, { buildApp }] = await Promise.all([
+    import('./admin/context.js'),
+    import('./app.js'),
+  ])
   const started = performance.now()
   const b = await bootstrap(config)
   const app = await buildApp({
@@ -25,10 +28,17 @@ async function serve(config: Config): Promise<void> {
     masterKey: b.masterKey,
     logger: {
       level: config.logLevel,
-      redact: { paths: ['req.headers.authorization', 'req.headers["x-api-key"]', '*.key', '*.secret', '*.apiKey'], censor: '[redacted]' },
+      redact: {
+        paths: ['req.headers.authorization', 'req.headers["x-api-key"]', '*.key', '*.secret', '*.apiKey'],
+        censor: '[redacted]',
+      },
     },
   })
-  if (b.generatedMasterKey) app.log.warn({ file: `${config.dataDir}/secret.key` }, 'generated a master key for secrets at rest; back it up')
+  if (b.generatedMasterKey)
+    app.log.warn(
+      { file: `${config.dataDir}/secret.key` },
+      'generated a master key for secrets at rest; back it up',
+    )
   if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey))
 
   let closing = false
@@ -55,14 +65,19 @@ async function serve(config: Config): Promise<void> {
 
   const address = await app.listen({ host: config.host, port: config.port })
   app.linkd.startBackground()
-  app.log.info({ address, version: VERSION, startupMs: Math.round(performance.now() - started) }, 'linkd ready')
-  out(`linkd ${VERSION} listening on ${address} (database ${config.databaseUrl.replace(/\/\/[^@]*@/, '//***@')})\n`)
+  app.log.info(
+    { address, version: packageVersion(), startupMs: Math.round(performance.now() - started) },
+    'linkd ready',
+  )
+  out(
+    `linkd ${packageVersion()} listening on ${address} (database ${config.databaseUrl.replace(/\/\/[^@]*@/, '//***@')})\n`,
+  )
 }
 
 function program(): Command {
   const p = new Command('linkd')
     .description('linkd: self-hosted link management and game analytics daemon')
-    .version(VERSION, '-v, --version')
+    .version(packageVersion(), '-v, --version')
     .option('--config <file>', 'JSON config file (also LINKD_CONFIG)')
     .showHelpAfterError()
   for (const s of SETTINGS) p.addOption(new Option(`${s.flag} <value>`, `${s.doc} [${s.env}]`))
@@ -70,7 +85,9 @@ function program(): Command {
 
   const load = () => import('./admin/commands.js')
   p.command('init')
-    .description('create the data directory, master key, schema and the default organization (prints its owner key once)')
+    .description(
+      'create the data directory, master key, schema and the default organization (prints its owner key once)',
+    )
     .action(async (_o, cmd: Command) => (await load()).initCommand(configFrom(cmd), out))
   p.command('migrate')
     .description('apply pending database migrations')
@@ -78,27 +95,34 @@ function program(): Command {
   p.command('backup')
     .argument('<file>', 'target file (must not exist)')
     .description('online backup of the SQLite database, safe while linkd runs')
-    .action(async (file: string, _o, cmd: Command) => (await load()).backupCommand(configFrom(cmd), file, out))
+    .action(async (file: string, _o, cmd: Command) =>
+      (await load()).backupCommand(configFrom(cmd), file, out),
+    )
   const org = p.command('org').description('manage organizations')
   org
     .command('create')
     .argument('<name>', 'organization name (lowercase letters, digits, hyphens)')
     .option('--plan <plan>', 'free|starter|professional|enterprise (default LINKD_DEFAULT_PLAN)')
     .description('create an organization and print its owner key once')
-    .action(async (name: string, o: { plan?: string }, cmd: Command) => (await load()).orgCreateCommand(configFrom(cmd), name, o.plan, out))
+    .action(async (name: string, o: { plan?: string }, cmd: Command) =>
+      (await load()).orgCreateCommand(configFrom(cmd), name, o.plan, out),
+    )
   org
     .command('set-plan')
     .argument('<org>', 'organization id or name')
     .argument('<plan>', 'free|starter|professional|enterprise')
     .description("change an organization's plan")
-    .action(async (name: string, plan: string, _o, cmd: Command) => (await load()).orgSetPlanCommand(configFrom(cmd), name, plan, out))
+    .action(async (name: string, plan: string, _o, cmd: Command) =>
+      (await load()).orgSetPlanCommand(configFrom(cmd), name, plan, out),
+    )
   return p
 }
 
 program()
   .parseAsync(process.argv)
   .catch((err: unknown) => {
-    const message = err instanceof ConfigError ? err.message : err instanceof Error ? err.message : String(err)
+    const message =
+      err instanceof ConfigError ? err.message : err instanceof Error ? err.message : String(err)
     process.stderr.write(`linkd: ${message}\n`)
     process.exit(err instanceof ConfigError ? 2 : 1)
   })

@@ -13,7 +13,8 @@ type Out = (text: string) => void
 export async function initCommand(config: Config, out: Out): Promise<void> {
   const b = await bootstrap(config)
   await b.db.close()
-  if (b.generatedMasterKey) out(`Generated master key ${resolve(config.dataDir, 'secret.key')} (mode 0600); back it up.\n`)
+  if (b.generatedMasterKey)
+    out(`Generated master key ${resolve(config.dataDir, 'secret.key')} (mode 0600); back it up.\n`)
   if (b.applied.length) out(`Applied migrations: ${b.applied.join(', ')}\n`)
   if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey))
   else out('Already initialized; the owner key was shown when it was created.\n')
@@ -46,8 +47,14 @@ export async function backupCommand(config: Config, file: string, out: Out): Pro
 }
 
 /** `linkd org create <name>`: a new organization and its owner key (printed once). */
-export async function orgCreateCommand(config: Config, name: string, plan: string | undefined, out: Out): Promise<void> {
-  if (plan !== undefined && !(PLANS as readonly string[]).includes(plan)) throw new Error(`plan must be one of ${PLANS.join(', ')}`)
+export async function orgCreateCommand(
+  config: Config,
+  name: string,
+  plan: string | undefined,
+  out: Out,
+): Promise<void> {
+  if (plan !== undefined && !(PLANS as readonly string[]).includes(plan))
+    throw new Error(`plan must be one of ${PLANS.join(', ')}`)
   const b = await bootstrap(config)
   try {
     if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey))

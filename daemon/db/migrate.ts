@@ -1,8 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { packageRoot } from '../../src/version.js'
 import type { Db } from './open.js'
 
-const MIGRATIONS_DIR = fileURLToPath(new URL('./migrations/', import.meta.url))
+/** The SQL files ship with the package (also when the daemon runs from the bundle). */
+const migrationsDir = () => join(packageRoot(), 'daemon', 'db', 'migrations')
 
 export interface Migration {
   version: number
@@ -10,11 +12,15 @@ export interface Migration {
   sql: string
 }
 
-export function loadMigrations(dir = MIGRATIONS_DIR): Migration[] {
+export function loadMigrations(dir = migrationsDir()): Migration[] {
   return readdirSync(dir)
     .filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f))
     .sort()
-    .map((f) => ({ version: Number(f.slice(0, 4)), name: f.replace(/\.sql$/, ''), sql: readFileSync(dir + f, 'utf8') }))
+    .map((f) => ({
+      version: Number(f.slice(0, 4)),
+      name: f.replace(/\.sql$/, ''),
+      sql: readFileSync(join(dir, f), 'utf8'),
+    }))
 }
 
 function ensureTable(db: Db): void {

@@ -28,7 +28,9 @@ export interface AccessConfig {
 }
 
 declare module 'fastify' {
-  interface FastifyContextConfig extends AccessConfig {}
+  interface FastifyContextConfig {
+    auth?: AccessConfig['auth']
+  }
   interface FastifyRequest {
     principal?: Principal
   }
@@ -77,9 +79,14 @@ export function keyLimitState(
 }
 
 function tooMany(s: LimitState, tier: string): AppError {
-  return new AppError('RateLimitExceeded', `rate limit exceeded (${tier}: ${s.limit} requests per window); retry after ${s.retryAfter} s`, undefined, {
-    'retry-after': String(s.retryAfter),
-  })
+  return new AppError(
+    'RateLimitExceeded',
+    `rate limit exceeded (${tier}: ${s.limit} requests per window); retry after ${s.retryAfter} s`,
+    undefined,
+    {
+      'retry-after': String(s.retryAfter),
+    },
+  )
 }
 
 const allowlistCache = new WeakMap<readonly string[], AllowEntry[]>()
@@ -97,27 +104,46 @@ function allowEntries(list: readonly string[]): AllowEntry[] {
  * authentication, IP allowlists and scopes, in that order, as one onRequest hook so that 401/403
  * and 429 come before body parsing.
  */
-export function installAccess(app: FastifyInstance, deps: AccessDeps): void {
+export function installAccess(
+  app: FastifyInstance,
+  deps: AccessDeps,
+): { limitIp(request: FastifyRequest, reply: FastifyReply): void } {
   app.decorateRequest('principal', undefined)
 
-  app.addHook('onRequest', async (request, reply) => {
+  /** Counts the request against its IP's window, sets the headers, throws 429 over the limit. */
+  function limitIp(request: FastifyRequest, reply: FastifyReply): void {
     const now = deps.clock.now()
     const ipState = evaluate(deps.limiter.hit(`ip:${request.ip}`, 60_000, now), deps.perIpPerMinute, now)
     setRateLimitHeaders(reply, ipState)
     if (ipState.exceeded) throw tooMany(ipState, 'per IP')
+  }
+
+  app.addHook('onRequest', async (request, reply) => {
+    const now = deps.clock.now()
+    limitIp(request, reply)
 
     const required = request.routeOptions.config.auth
     if (required === undefined) return
 
     const outcome = await deps.authenticate(presentedKey(request))
-    if (!outcome.ok) throw new AppError('Unauthorized', REASON_TEXT[outcome.reason] ?? 'the API key is invalid')
+    if (!outcome.ok)
+      throw new AppError('Unauthorized', REASON_TEXT[outcome.reason] ?? 'the API key is invalid')
     const p = outcome.principal
     request.principal = p
 
-    const keyState = keyLimitState(deps.limiter, { id: p.keyId, requestLimit: p.requestLimit, timePeriod: p.timePeriod }, now, true)
+    const keyState = keyLimitState(
+      deps.limiter,
+      { id: p.keyId, requestLimit: p.requestLimit, timePeriod: p.timePeriod },
+      now,
+      true,
+    )
     setRateLimitHeaders(reply, keyState)
     if (keyState.exceeded) throw tooMany(keyState, 'per API key')
-    const orgState = evaluate(deps.limiter.hit(`org:${p.organizationId}`, 60_000, now), deps.perOrgPerMinute, now)
+    const orgState = evaluate(
+      deps.limiter.hit(`org:${p.organizationId}`, 60_000, now),
+      deps.perOrgPerMinute,
+      now,
+    )
     if (orgState.exceeded) {
       setRateLimitHeaders(reply, orgState)
       throw tooMany(orgState, 'per organization')
@@ -135,6 +161,7 @@ export function installAccess(app: FastifyInstance, deps: AccessDeps): void {
       if (request.principal) cb(request, reply)
     })
   }
+  return { limitIp }
 }
 
 export function hasScope(permissions: readonly string[], required: Scope): boolean {

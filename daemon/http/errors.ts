@@ -26,7 +26,13 @@ export const notFound = (what: string) => new AppError('NotFound', `${what} not 
 export const validation = (field: string, message: string) =>
   new AppError('ValidationError', `${field}: ${message}`, [{ field, message }])
 
-export function errorBody(request: FastifyRequest, type: string, status: number, message: string, details?: ErrorDetail[]): ErrorBody {
+export function errorBody(
+  request: FastifyRequest,
+  type: string,
+  status: number,
+  message: string,
+  details?: ErrorDetail[],
+): ErrorBody {
   return {
     error: type,
     message,
@@ -79,9 +85,19 @@ const FASTIFY_CODES: Record<string, ErrorType> = {
   FST_ERR_CTP_INVALID_TYPE: 'ValidationError',
 }
 
-function send(reply: FastifyReply, request: FastifyRequest, type: string, status: number, message: string, details?: ErrorDetail[]) {
+function send(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  type: string,
+  status: number,
+  message: string,
+  details?: ErrorDetail[],
+) {
   request.errorInfo = `${type}: ${message}`
-  return reply.code(status).type('application/json; charset=utf-8').send(errorBody(request, type, status, message, details))
+  return reply
+    .code(status)
+    .type('application/json; charset=utf-8')
+    .send(errorBody(request, type, status, message, details))
 }
 
 /** Installs the error and not-found handlers: every non-2xx carries the error body, never a stack. */
@@ -95,7 +111,9 @@ export function installErrorHandling(app: FastifyInstance): void {
     if (fe.validation) {
       const details = validationDetails(fe.validation as AjvIssue[], fe.validationContext)
       const first = details[0]
-      const message = first ? `${first.field} ${first.message}` + (details.length > 1 ? ` (and ${details.length - 1} more)` : '') : 'invalid request'
+      const message = first
+        ? `${first.field} ${first.message}` + (details.length > 1 ? ` (and ${details.length - 1} more)` : '')
+        : 'invalid request'
       return send(reply, request, 'ValidationError', 400, message, details)
     }
     const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined
@@ -111,20 +129,82 @@ export function installErrorHandling(app: FastifyInstance): void {
               : fe.code === 'FST_ERR_CTP_INVALID_JSON_BODY'
                 ? 'request body is not valid JSON'
                 : fe.message
-      return send(reply, request, mapped, status, message, mapped === 'ValidationError' ? [{ field: 'body', message }] : undefined)
+      return send(
+        reply,
+        request,
+        mapped,
+        status,
+        message,
+        mapped === 'ValidationError' ? [{ field: 'body', message }] : undefined,
+      )
     }
     const status = typeof fe.statusCode === 'number' ? fe.statusCode : 500
     if (status >= 400 && status < 500) {
-      const type = (Object.entries(ERROR_TYPES).find(([, s]) => s === status)?.[0] ?? 'ValidationError') as ErrorType
-      return send(reply, request, type, status, fe.message, type === 'ValidationError' ? [{ field: 'request', message: fe.message }] : undefined)
+      const type = (Object.entries(ERROR_TYPES).find(([, s]) => s === status)?.[0] ??
+        'ValidationError') as ErrorType
+      return send(
+        reply,
+        request,
+        type,
+        status,
+        fe.message,
+        type === 'ValidationError' ? [{ field: 'request', message: fe.message }] : undefined,
+      )
     }
     request.log.error({ err }, 'unhandled error')
-    return send(reply, request, 'InternalError', 500, 'internal server error; the request id is in X-Request-Id')
+    return send(
+      reply,
+      request,
+      'InternalError',
+      500,
+      'internal server error; the request id is in X-Request-Id',
+    )
   })
 
   app.setNotFoundHandler((request, reply) => {
-    return send(reply, request, 'NotFound', 404, `no route ${request.method} ${request.url.split('?')[0] ?? ''}`)
+    return send(
+      reply,
+      request,
+      'NotFound',
+      404,
+      `no route ${request.method} ${request.url.split('?')[0] ?? ''}`,
+    )
   })
+}
+
+/**
+ * Fastify's `frameworkErrors` option: a malformed URL or an over-long path parameter is rejected by
+ * the router before any hook runs; answer with the error body too (and the per-IP rate limit, via
+ * `beforeReply`) instead of Fastify's own body.
+ */
+export function frameworkErrorHandler(
+  beforeReply: () => ((request: FastifyRequest, reply: FastifyReply) => void) | undefined,
+) {
+  return (err: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    reply.header('x-request-id', request.id)
+    reply.header('x-content-type-options', 'nosniff')
+    try {
+      beforeReply()?.(request, reply)
+    } catch (e) {
+      if (e instanceof AppError) {
+        if (e.headers) reply.headers(e.headers)
+        return send(reply, request, e.type, e.status, e.message, e.details)
+      }
+      throw e
+    }
+    if (err.code === 'FST_ERR_BAD_URL' || err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+      const message = err.code === 'FST_ERR_BAD_URL' ? 'the URL is malformed' : 'a path parameter is too long'
+      return send(reply, request, 'ValidationError', 400, message, [{ field: 'url', message }])
+    }
+    request.log.error({ err }, 'router error')
+    return send(
+      reply,
+      request,
+      'InternalError',
+      500,
+      'internal server error; the request id is in X-Request-Id',
+    )
+  }
 }
 
 declare module 'fastify' {

@@ -25,10 +25,24 @@ export function createIdempotencyStore(db: Kysely<Database>) {
         .where('idem_key', '=', key)
         .where('created_at', '>', since)
         .executeTakeFirst()
-      return r && { requestHash: r.request_hash, statusCode: r.status_code, contentType: r.content_type, body: r.body, createdAt: r.created_at }
+      return (
+        r && {
+          requestHash: r.request_hash,
+          statusCode: r.status_code,
+          contentType: r.content_type,
+          body: r.body,
+          createdAt: r.created_at,
+        }
+      )
     },
     async save(owner: string, key: string, rec: IdempotencyRecord): Promise<void> {
-      const row = { request_hash: rec.requestHash, status_code: rec.statusCode, content_type: rec.contentType, body: rec.body, created_at: rec.createdAt }
+      const row = {
+        request_hash: rec.requestHash,
+        status_code: rec.statusCode,
+        content_type: rec.contentType,
+        body: rec.body,
+        created_at: rec.createdAt,
+      }
       await db
         .insertInto('idempotency_records')
         .values({ owner, idem_key: key, ...row })
@@ -36,7 +50,10 @@ export function createIdempotencyStore(db: Kysely<Database>) {
         .execute()
     },
     async prune(before: number): Promise<number> {
-      const r = await db.deleteFrom('idempotency_records').where('created_at', '<=', before).executeTakeFirst()
+      const r = await db
+        .deleteFrom('idempotency_records')
+        .where('created_at', '<=', before)
+        .executeTakeFirst()
       return Number(r.numDeletedRows)
     },
   }
@@ -56,7 +73,10 @@ const METHODS = new Set(['POST', 'PATCH', 'DELETE', 'PUT'])
  * and body) is stored for 24 h and replayed with `Idempotent-Replayed: true`; the same key with a
  * different request is 422; a repeat while the first is still running is 409.
  */
-export function installIdempotency(app: FastifyInstance, deps: { store: IdempotencyStore; clock: Clock }): void {
+export function installIdempotency(
+  app: FastifyInstance,
+  deps: { store: IdempotencyStore; clock: Clock },
+): void {
   const inFlight = new Set<string>()
   app.decorateRequest('idempotency', undefined)
 
@@ -66,20 +86,26 @@ export function installIdempotency(app: FastifyInstance, deps: { store: Idempote
     if (header === undefined) return
     const key = Array.isArray(header) ? header[0] : header
     if (!key || key.length > 255)
-      throw new AppError('ValidationError', 'X-Idempotency-Key must be 1-255 characters', [{ field: 'X-Idempotency-Key', message: 'must be 1-255 characters' }])
+      throw new AppError('ValidationError', 'X-Idempotency-Key must be 1-255 characters', [
+        { field: 'X-Idempotency-Key', message: 'must be 1-255 characters' },
+      ])
     const owner = request.principal.keyId
     const hash = sha256Hex(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
     const now = deps.clock.now()
     const prior = await deps.store.find(owner, key, now - IDEMPOTENCY_TTL_MS)
     if (prior) {
       if (prior.requestHash !== hash)
-        throw new AppError('Unprocessable', 'this X-Idempotency-Key was already used with a different request')
+        throw new AppError(
+          'Unprocessable',
+          'this X-Idempotency-Key was already used with a different request',
+        )
       reply.header('idempotent-replayed', 'true')
       if (prior.contentType) reply.type(prior.contentType)
       return reply.code(prior.statusCode).send(prior.body === '' ? undefined : prior.body)
     }
     const slot = `${owner}\u0000${key}`
-    if (inFlight.has(slot)) throw new AppError('Conflict', 'a request with this X-Idempotency-Key is still in progress')
+    if (inFlight.has(slot))
+      throw new AppError('Conflict', 'a request with this X-Idempotency-Key is still in progress')
     inFlight.add(slot)
     request.idempotency = { owner, key, hash }
   })

@@ -16,9 +16,9 @@ const ERROR_RESPONSES: Record<string, string> = {
 }
 
 const RATE_LIMIT_HEADERS = {
-  'X-RateLimit-Limit': { description: 'Requests allowed in the current window', schema: { type: 'integer' } },
-  'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
-  'X-RateLimit-Reset': { description: 'Unix seconds when the window resets', schema: { type: 'integer' } },
+  'X-RateLimit-Limit': { type: 'integer', description: 'Requests allowed in the current window' },
+  'X-RateLimit-Remaining': { type: 'integer', description: 'Requests left in the current window' },
+  'X-RateLimit-Reset': { type: 'integer', description: 'Unix seconds when the window resets' },
 }
 
 type Json = Record<string, unknown>
@@ -28,7 +28,10 @@ type Json = Record<string, unknown>
  * /api/docs/openapi.json, with the docs UI at /api/docs and a Postman collection at
  * /docs/postman/collection.json.
  */
-export async function installOpenApi(app: FastifyInstance, opts: { version: string; publicUrl: string }): Promise<void> {
+export async function installOpenApi(
+  app: FastifyInstance,
+  opts: { version: string; publicUrl: string },
+): Promise<void> {
   app.addSchema(ErrorBody)
   await app.register(swagger, {
     openapi: {
@@ -57,12 +60,14 @@ export async function installOpenApi(app: FastifyInstance, opts: { version: stri
         if (!(code in response)) response[code] = { description, ...ErrorBodyRef }
       }
       for (const [code, r] of Object.entries(response)) {
-        if (code.startsWith('2') && r && typeof r === 'object') response[code] = { ...(r as Json), headers: RATE_LIMIT_HEADERS }
+        if (code.startsWith('2') && r && typeof r === 'object')
+          response[code] = { ...(r as Json), headers: RATE_LIMIT_HEADERS }
       }
       s.response = response
       if (auth) {
         s.security = [{ bearerAuth: [] }, { apiKeyHeader: [] }]
-        if (auth !== true) s.description = `${typeof s.description === 'string' ? `${s.description}\n\n` : ''}Permission: \`${auth}\``
+        if (auth !== true)
+          s.description = `${typeof s.description === 'string' ? `${s.description}\n\n` : ''}Permission: \`${auth}\``
       }
       return { schema: s, url }
     },
@@ -84,17 +89,27 @@ interface PostmanConverter {
   convert(
     input: { type: 'json'; data: Json },
     options: Json,
-    cb: (err: Error | null, result: { result: boolean; reason?: string; output?: Array<{ data: unknown }> }) => void,
+    cb: (
+      err: Error | null,
+      result: { result: boolean; reason?: string; output?: Array<{ data: unknown }> },
+    ) => void,
   ): void
 }
 
 function toPostman(spec: Json): Promise<unknown> {
   const converter = require('openapi-to-postmanv2') as PostmanConverter
   return new Promise((resolve, reject) => {
-    converter.convert({ type: 'json', data: spec }, { folderStrategy: 'Paths', requestParametersResolution: 'Example' }, (err, res) => {
-      if (err) return reject(err)
-      if (!res.result || !res.output?.[0]) return reject(new AppError('InternalError', `Postman conversion failed: ${res.reason ?? 'unknown'}`))
-      resolve(res.output[0].data)
-    })
+    converter.convert(
+      { type: 'json', data: spec },
+      { folderStrategy: 'Paths', requestParametersResolution: 'Example' },
+      (err, res) => {
+        if (err) return reject(err)
+        if (!res.result || !res.output?.[0])
+          return reject(
+            new AppError('InternalError', `Postman conversion failed: ${res.reason ?? 'unknown'}`),
+          )
+        resolve(res.output[0].data)
+      },
+    )
   })
 }

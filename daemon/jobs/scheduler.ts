@@ -37,7 +37,8 @@ export function createScheduler(deps: { db: Kysely<Database>; clock: Clock; log:
     const job = jobs.get(name)
     if (!job) throw new Error(`unknown job ${name}`)
     const start = deps.clock.now()
-    if (!(await store.acquire(name, owner, start, start + (job.leaseMs ?? 10 * 60_000)))) return { ran: false }
+    if (!(await store.acquire(name, owner, start, start + (job.leaseMs ?? 10 * 60_000))))
+      return { ran: false }
     const t0 = performance.now()
     try {
       const summary = (await job.run()) ?? undefined
@@ -47,7 +48,14 @@ export function createScheduler(deps: { db: Kysely<Database>; clock: Clock; log:
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err)
       deps.log.error({ job: name, err }, 'job failed')
-      await store.finish(name, owner, deps.clock.now(), 'error', message.slice(0, 500), Math.round(performance.now() - t0))
+      await store.finish(
+        name,
+        owner,
+        deps.clock.now(),
+        'error',
+        message.slice(0, 500),
+        Math.round(performance.now() - t0),
+      )
       return { ran: true, status: 'error', error: message }
     }
   }
@@ -67,11 +75,15 @@ export function createScheduler(deps: { db: Kysely<Database>; clock: Clock; log:
     start(): void {
       for (const job of jobs.values()) {
         tasks.push(
-          cron.schedule(job.schedule, () => track(runNow(job.name).catch((err: unknown) => ({ ran: false, error: String(err) }))), {
-            name: job.name,
-            timezone: 'UTC',
-            noOverlap: true,
-          }),
+          cron.schedule(
+            job.schedule,
+            () => track(runNow(job.name).catch((err: unknown) => ({ ran: false, error: String(err) }))),
+            {
+              name: job.name,
+              timezone: 'UTC',
+              noOverlap: true,
+            },
+          ),
         )
       }
     },
@@ -82,9 +94,19 @@ export function createScheduler(deps: { db: Kysely<Database>; clock: Clock; log:
     },
     async status(): Promise<JobRun[]> {
       const runs = new Map((await store.all()).map((r) => [r.name, r]))
-      return [...jobs.keys()].sort().map(
-        (name) => runs.get(name) ?? { name, lastRunAt: null, lastStatus: null, lastError: null, lastDurationMs: null, runCount: 0 },
-      )
+      return [...jobs.keys()]
+        .sort()
+        .map(
+          (name) =>
+            runs.get(name) ?? {
+              name,
+              lastRunAt: null,
+              lastStatus: null,
+              lastError: null,
+              lastDurationMs: null,
+              runCount: 0,
+            },
+        )
     },
   }
 }

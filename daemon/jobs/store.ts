@@ -18,7 +18,11 @@ export function createJobStore(db: Kysely<Database>) {
      * (SQLite and PostgreSQL): insert-if-missing, then a conditional update.
      */
     async acquire(name: string, owner: string, now: number, until: number): Promise<boolean> {
-      await db.insertInto('job_runs').values({ name, lease_owner: null, lease_until: 0 }).onConflict((oc) => oc.column('name').doNothing()).execute()
+      await db
+        .insertInto('job_runs')
+        .values({ name, lease_owner: null, lease_until: 0 })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute()
       const r = await db
         .updateTable('job_runs')
         .set({ lease_owner: owner, lease_until: until })
@@ -27,7 +31,14 @@ export function createJobStore(db: Kysely<Database>) {
         .executeTakeFirst()
       return Number(r.numUpdatedRows) === 1
     },
-    async finish(name: string, owner: string, at: number, status: 'ok' | 'error', error: string | null, durationMs: number): Promise<void> {
+    async finish(
+      name: string,
+      owner: string,
+      at: number,
+      status: 'ok' | 'error',
+      error: string | null,
+      durationMs: number,
+    ): Promise<void> {
       await db
         .updateTable('job_runs')
         .set((eb) => ({

@@ -90,7 +90,8 @@ export class LinkdClient {
   /** Any endpoint; throws ApiError on non-2xx. */
   async call<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
     const url = new URL(this.baseUrl + (path.startsWith('/') ? path : `/${path}`))
-    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v))
+    for (const [k, v] of Object.entries(opts.query ?? {}))
+      if (v !== undefined) url.searchParams.set(k, String(v))
     const headers: Record<string, string> = { 'user-agent': this.userAgent, accept: 'application/json' }
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`
     if (opts.idempotencyKey) headers['x-idempotency-key'] = opts.idempotencyKey
@@ -155,7 +156,10 @@ export class LinkdClient {
   // API keys
   keys = {
     create: (body: CreateKeyBody, idempotencyKey?: string) =>
-      this.data<ApiKeyWithSecret>('POST', '/api/keys', { body, ...(idempotencyKey ? { idempotencyKey } : {}) }),
+      this.data<ApiKeyWithSecret>('POST', '/api/keys', {
+        body,
+        ...(idempotencyKey ? { idempotencyKey } : {}),
+      }),
     list: (query: ListKeysQuery = {}) => this.data<PageOf<ApiKey>>('GET', '/api/keys', { query }),
     get: (id: string) => this.data<ApiKey>('GET', `/api/keys/${encodeURIComponent(id)}`),
     update: (id: string, body: UpdateKeyBody) =>

@@ -1,7 +1,10 @@
 import Type, { type Static, type TSchema } from 'typebox'
 
 /** A string enum emitted as `{type: 'string', enum}` (valid OpenAPI 3.0, unlike `const` unions). */
-export function StringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}) {
+export function StringEnum<const T extends readonly string[]>(
+  values: T,
+  options: Record<string, unknown> = {},
+) {
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options })
 }
 

@@ -10,7 +10,9 @@ export const KEY_ENVIRONMENTS = ['live', 'test'] as const
 /** `lk_live_<32>` / `lk_test_<32>`. */
 export const API_KEY_PATTERN = /^lk_(live|test)_[A-Za-z0-9]{32}$/
 
-const ScopeString = StringEnum(ACCEPTED_SCOPES as readonly string[], { description: 'Scope, resource:action' })
+const ScopeString = StringEnum(ACCEPTED_SCOPES as readonly string[], {
+  description: 'Scope, resource:action',
+})
 const Name = Type.String({ minLength: 1, maxLength: KEY_LIMITS.nameMax, pattern: '\\S' })
 const Description = Type.String({ maxLength: KEY_LIMITS.descriptionMax })
 const AllowedIps = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
@@ -120,7 +122,10 @@ export const KeyActivity = Type.Object(
 )
 export type KeyActivity = Static<typeof KeyActivity>
 
-export const KeyTestBody = Type.Object({ key: Type.String({ maxLength: 200 }) }, { additionalProperties: false })
+export const KeyTestBody = Type.Object(
+  { key: Type.String({ maxLength: 200 }) },
+  { additionalProperties: false },
+)
 export type KeyTestBody = Static<typeof KeyTestBody>
 
 export const KEY_TEST_REASONS = ['nonexistent', 'malformed', 'revoked', 'expired', 'inactive'] as const

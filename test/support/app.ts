@@ -17,7 +17,11 @@ export interface TestApp {
   ownerKey: string
   orgId: string
   /** Authenticated inject with the owner key unless `key` is given. */
-  call(method: InjectOptions['method'], url: string, opts?: { body?: unknown; key?: string | null; headers?: Record<string, string> }): Promise<LightMyRequestResponse>
+  call(
+    method: InjectOptions['method'],
+    url: string,
+    opts?: { body?: unknown; key?: string | null; headers?: Record<string, string> },
+  ): Promise<LightMyRequestResponse>
   /** Creates a key through the API (owner key by default). */
   createKey(body: Partial<CreateKeyBody>, key?: string): Promise<ApiKeyWithSecret>
   /** A second organization with its own owner key. */
@@ -28,7 +32,15 @@ export interface TestApp {
 /** The real app on an in-memory SQLite database with a fake clock. */
 export async function createTestApp(overrides: Record<string, unknown> = {}): Promise<TestApp> {
   const clock = new FakeClock()
-  const config = loadConfig({ env: {}, flags: { dataDir: '/nonexistent-linkd-test', databaseUrl: 'sqlite::memory:', logLevel: 'silent', ...overrides } })
+  const config = loadConfig({
+    env: {},
+    flags: {
+      dataDir: '/nonexistent-linkd-test',
+      databaseUrl: 'sqlite::memory:',
+      logLevel: 'silent',
+      ...overrides,
+    },
+  })
   const db = openDatabase(config.databaseUrl)
   migrate(db, clock.now())
   const app = await buildApp({ config, db, clock, masterKey: randomBytes(32) })
@@ -47,10 +59,18 @@ export async function createTestApp(overrides: Record<string, unknown> = {}): Pr
       const headers: Record<string, string> = { ...(opts.headers ?? {}) }
       const key = opts.key === undefined ? ownerKey : opts.key
       if (key !== null) headers.authorization = `Bearer ${key}`
-      return app.inject({ method, url, headers, ...(opts.body !== undefined ? { payload: opts.body as object } : {}) })
+      return app.inject({
+        method,
+        url,
+        headers,
+        ...(opts.body !== undefined ? { payload: opts.body as object } : {}),
+      })
     },
     async createKey(body, key) {
-      const res = await t.call('POST', '/api/keys', { body: { name: 'test key', ...body }, ...(key ? { key } : {}) })
+      const res = await t.call('POST', '/api/keys', {
+        body: { name: 'test key', ...body },
+        ...(key ? { key } : {}),
+      })
       if (res.statusCode !== 201) throw new Error(`create key failed: ${res.statusCode} ${res.body}`)
       return res.json<ApiKeyWithSecret>()
     },

@@ -15,5 +15,12 @@ export interface TestDaemon {
 export async function startTestDaemon(overrides: Record<string, unknown> = {}): Promise<TestDaemon> {
   const t = await createTestApp(overrides)
   const address = await t.app.listen({ host: '127.0.0.1', port: 0 })
-  return { url: address, ownerKey: t.ownerKey, app: t.app, clock: t.clock, testApp: t, close: () => t.close() }
+  return {
+    url: address,
+    ownerKey: t.ownerKey,
+    app: t.app,
+    clock: t.clock,
+    testApp: t,
+    close: () => t.close(),
+  }
 }

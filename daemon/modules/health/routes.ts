@@ -19,7 +19,12 @@ export function collectRoutes(app: FastifyInstance): RouteInfo[] {
     const hidden = (r.schema as { hide?: boolean } | undefined)?.hide
     if (hidden || !r.url.startsWith('/api/') || r.url.startsWith('/api/docs')) return
     const auth = r.config?.auth
-    for (const method of methods) routes.push({ method, path: r.url, permission: auth === undefined ? null : auth === true ? 'any valid key' : auth })
+    for (const method of methods)
+      routes.push({
+        method,
+        path: r.url,
+        permission: auth === undefined ? null : auth === true ? 'any valid key' : auth,
+      })
   })
   return routes
 }
@@ -29,23 +34,43 @@ export function healthRoutes(deps: { health: HealthService; routes: RouteInfo[];
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
     const tags = ['Health']
 
-    app.get('/health', { schema: { tags, summary: 'Service health', response: { 200: Health } } }, async () => deps.health.summary())
+    app.get('/health', { schema: { tags, summary: 'Service health', response: { 200: Health } } }, async () =>
+      deps.health.summary(),
+    )
 
     app.get(
       '/health/live',
-      { schema: { tags, summary: 'Liveness: the process answers', response: { 200: Type.Object({ status: Type.String() }) } } },
+      {
+        schema: {
+          tags,
+          summary: 'Liveness: the process answers',
+          response: { 200: Type.Object({ status: Type.String() }) },
+        },
+      },
       async () => ({ status: 'ok' }),
     )
 
     app.get(
       '/health/ready',
-      { schema: { tags, summary: 'Readiness: the database answers and migrations are applied; job runs', response: { 200: Health, 503: ErrorBody } } },
+      {
+        schema: {
+          tags,
+          summary: 'Readiness: the database answers and migrations are applied; job runs',
+          response: { 200: Health, 503: ErrorBody },
+        },
+      },
       async () => deps.health.ready(),
     )
 
     app.get(
       '/api/use',
-      { schema: { tags: ['Discovery'], summary: 'Discovery: API version, routes and health (no key)', response: { 200: Discovery } } },
+      {
+        schema: {
+          tags: ['Discovery'],
+          summary: 'Discovery: API version, routes and health (no key)',
+          response: { 200: Discovery },
+        },
+      },
       async () => {
         const h = await deps.health.summary()
         return {
@@ -59,7 +84,9 @@ export function healthRoutes(deps: { health: HealthService; routes: RouteInfo[];
             postman: `${deps.publicUrl}/docs/postman/collection.json`,
           },
           authentication: ['Authorization: Bearer <API_KEY>', 'X-API-Key: <API_KEY>'],
-          routes: [...deps.routes].sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method)),
+          routes: [...deps.routes].sort(
+            (a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method),
+          ),
         }
       },
     )

@@ -9,7 +9,15 @@ export interface HealthDeps {
   /** Resolves when the database answers a trivial query. */
   pingDatabase(): Promise<void>
   pendingMigrations(): number
-  jobs(): Promise<Array<{ name: string; lastRunAt: number | null; lastStatus: string | null; lastError: string | null; lastDurationMs: number | null }>>
+  jobs(): Promise<
+    Array<{
+      name: string
+      lastRunAt: number | null
+      lastStatus: string | null
+      lastError: string | null
+      lastDurationMs: number | null
+    }>
+  >
 }
 
 export function createHealthService(deps: HealthDeps) {
@@ -32,7 +40,12 @@ export function createHealthService(deps: HealthDeps) {
   return {
     async summary(): Promise<Health> {
       const c = await checks()
-      return { status: c.database === 'ok' && c.migrations === 'ok' ? 'ok' : 'down', version: deps.version, uptimeSeconds: uptime(), checks: c }
+      return {
+        status: c.database === 'ok' && c.migrations === 'ok' ? 'ok' : 'down',
+        version: deps.version,
+        uptimeSeconds: uptime(),
+        checks: c,
+      }
     },
     async ready(): Promise<Health> {
       const c = await checks()
@@ -51,7 +64,13 @@ export function createHealthService(deps: HealthDeps) {
         lastDurationMs: j.lastDurationMs,
       }))
       const failing = jobs.some((j) => j.lastStatus === 'error')
-      return { status: failing ? 'degraded' : 'ok', version: deps.version, uptimeSeconds: uptime(), checks: c, jobs }
+      return {
+        status: failing ? 'degraded' : 'ok',
+        version: deps.version,
+        uptimeSeconds: uptime(),
+        checks: c,
+        jobs,
+      }
     },
     startedAt: () => iso(deps.startedAt),
   }

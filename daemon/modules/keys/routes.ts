@@ -28,7 +28,12 @@ export function keyRoutes(deps: { keys: KeyService; limiter: RateLimitStore; clo
       '/api/keys',
       {
         config: { auth: 'keys:write' },
-        schema: { tags, summary: 'Create an API key (the full key is in this response only)', body: CreateKeyBody, response: { 201: ApiKeyWithSecret } },
+        schema: {
+          tags,
+          summary: 'Create an API key (the full key is in this response only)',
+          body: CreateKeyBody,
+          response: { 201: ApiKeyWithSecret },
+        },
       },
       async (req, reply) => {
         const p = principalOf(req)
@@ -38,13 +43,24 @@ export function keyRoutes(deps: { keys: KeyService; limiter: RateLimitStore; clo
 
     app.get(
       '/api/keys',
-      { config: { auth: 'keys:read' }, schema: { tags, summary: 'List API keys', querystring: ListKeysQuery, response: { 200: Page(ApiKey) } } },
+      {
+        config: { auth: 'keys:read' },
+        schema: {
+          tags,
+          summary: 'List API keys',
+          querystring: ListKeysQuery,
+          response: { 200: Page(ApiKey) },
+        },
+      },
       async (req) => keys.list(principalOf(req).organizationId, req.query),
     )
 
     app.get(
       '/api/keys/:id',
-      { config: { auth: 'keys:read' }, schema: { tags, summary: 'Get an API key', params: IdParams, response: { 200: ApiKey } } },
+      {
+        config: { auth: 'keys:read' },
+        schema: { tags, summary: 'Get an API key', params: IdParams, response: { 200: ApiKey } },
+      },
       async (req) => keys.get(principalOf(req).organizationId, req.params.id),
     )
 
@@ -52,7 +68,13 @@ export function keyRoutes(deps: { keys: KeyService; limiter: RateLimitStore; clo
       '/api/keys/:id',
       {
         config: { auth: 'keys:write' },
-        schema: { tags, summary: 'Update an API key (not allowed once revoked)', params: IdParams, body: UpdateKeyBody, response: { 200: ApiKey } },
+        schema: {
+          tags,
+          summary: 'Update an API key (not allowed once revoked)',
+          params: IdParams,
+          body: UpdateKeyBody,
+          response: { 200: ApiKey },
+        },
       },
       async (req) => {
         const p = principalOf(req)
@@ -64,7 +86,12 @@ export function keyRoutes(deps: { keys: KeyService; limiter: RateLimitStore; clo
       '/api/keys/:id',
       {
         config: { auth: 'keys:write' },
-        schema: { tags, summary: 'Delete an API key and its activity log', params: IdParams, response: { 204: Type.Null({ description: 'Deleted' }) } },
+        schema: {
+          tags,
+          summary: 'Delete an API key and its activity log',
+          params: IdParams,
+          response: { 204: Type.Null({ description: 'Deleted' }) },
+        },
       },
       async (req, reply) => {
         await keys.delete(principalOf(req).organizationId, req.params.id)
@@ -77,7 +104,12 @@ export function keyRoutes(deps: { keys: KeyService; limiter: RateLimitStore; clo
         `/api/keys/:id/${name}`,
         {
           config: { auth: 'keys:write' },
-          schema: { tags, summary, params: IdParams, response: { 200: name === 'regenerate' ? ApiKeyWithSecret : ApiKey } },
+          schema: {
+            tags,
+            summary,
+            params: IdParams,
+            response: { 200: name === 'regenerate' ? ApiKeyWithSecret : ApiKey },
+          },
         },
         async (req) => keys[name](principalOf(req).organizationId, req.params.id),
       )
@@ -90,7 +122,13 @@ export function keyRoutes(deps: { keys: KeyService; limiter: RateLimitStore; clo
       '/api/keys/:id/activity',
       {
         config: { auth: 'keys:read' },
-        schema: { tags, summary: 'Request log of a key, newest first', params: IdParams, querystring: PageQuery, response: { 200: Page(KeyActivity) } },
+        schema: {
+          tags,
+          summary: 'Request log of a key, newest first',
+          params: IdParams,
+          querystring: PageQuery,
+          response: { 200: Page(KeyActivity) },
+        },
       },
       async (req) => keys.activity(principalOf(req).organizationId, req.params.id, req.query),
     )
@@ -100,15 +138,17 @@ export function keyRoutes(deps: { keys: KeyService; limiter: RateLimitStore; clo
       {
         schema: {
           tags,
-          summary: 'Key tester: validity, reason, name, permissions, status and rate limit of a key (no key needed)',
+          summary:
+            'Key tester: validity, reason, name, permissions, status and rate limit of a key (no key needed)',
           body: KeyTestBody,
           response: { 200: KeyTestResult },
         },
       },
-      async (req) => keys.test(req.body.key, (k) => {
-        const s = keyLimitState(deps.limiter, k, deps.clock.now(), false)
-        return { limit: s.limit, period: k.timePeriod, remaining: s.remaining, reset: s.reset }
-      }),
+      async (req) =>
+        keys.test(req.body.key, (k) => {
+          const s = keyLimitState(deps.limiter, k, deps.clock.now(), false)
+          return { limit: s.limit, period: k.timePeriod, remaining: s.remaining, reset: s.reset }
+        }),
     )
   }
 }

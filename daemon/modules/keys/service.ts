@@ -42,7 +42,8 @@ export function maskKey(lastFour: string): string {
 
 /** Status as users see it: an active or inactive key past its expiry is expired. */
 export function effectiveStatus(k: KeyRecord, now: number): KeyRecord['status'] {
-  if ((k.status === 'active' || k.status === 'inactive') && k.expiresAt !== null && k.expiresAt <= now) return 'expired'
+  if ((k.status === 'active' || k.status === 'inactive') && k.expiresAt !== null && k.expiresAt <= now)
+    return 'expired'
   return k.status
 }
 
@@ -83,13 +84,23 @@ function generateValue(environment: 'live' | 'test'): { raw: string; hash: strin
 function parseExpiry(value: string | null | undefined, now: number): number | null | undefined {
   if (value === undefined || value === null) return value
   const ms = Date.parse(value)
-  if (Number.isNaN(ms)) throw new AppError('ValidationError', 'expiresAt is not a valid date', [{ field: 'expiresAt', message: 'must be an ISO 8601 date-time' }])
-  if (ms <= now) throw new AppError('ValidationError', 'expiresAt must be in the future', [{ field: 'expiresAt', message: 'must be in the future' }])
+  if (Number.isNaN(ms))
+    throw new AppError('ValidationError', 'expiresAt is not a valid date', [
+      { field: 'expiresAt', message: 'must be an ISO 8601 date-time' },
+    ])
+  if (ms <= now)
+    throw new AppError('ValidationError', 'expiresAt must be in the future', [
+      { field: 'expiresAt', message: 'must be in the future' },
+    ])
   return ms
 }
 
 function parseIps(list: string[]): string[] {
-  const details = list.flatMap((v, i) => (parseAllowEntry(v) ? [] : [{ field: `allowedIps.${i}`, message: `"${v}" is not an IP address or CIDR range` }]))
+  const details = list.flatMap((v, i) =>
+    parseAllowEntry(v)
+      ? []
+      : [{ field: `allowedIps.${i}`, message: `"${v}" is not an IP address or CIDR range` }],
+  )
   if (details.length) throw new AppError('ValidationError', details[0]!.message, details)
   return [...new Set(list.map((v) => formatAllowEntry(parseAllowEntry(v)!)))]
 }
@@ -100,11 +111,22 @@ function parseOrigins(list: string[]): string[] {
     let origin: string | undefined
     try {
       const u = new URL(v)
-      if ((u.protocol === 'http:' || u.protocol === 'https:') && (u.pathname === '/' || u.pathname === '') && !u.search && !u.hash) origin = u.origin
+      if (
+        (u.protocol === 'http:' || u.protocol === 'https:') &&
+        (u.pathname === '/' || u.pathname === '') &&
+        !u.search &&
+        !u.hash
+      )
+        origin = u.origin
     } catch {
       origin = undefined
     }
-    if (!origin) throw new AppError('ValidationError', `allowedOrigins.${i}: "${v}" is not an origin like https://app.example.com`, [{ field: `allowedOrigins.${i}`, message: 'must be an origin such as https://app.example.com' }])
+    if (!origin)
+      throw new AppError(
+        'ValidationError',
+        `allowedOrigins.${i}: "${v}" is not an origin like https://app.example.com`,
+        [{ field: `allowedOrigins.${i}`, message: 'must be an origin such as https://app.example.com' }],
+      )
     out.push(origin)
   })
   return [...new Set(out)]
@@ -121,7 +143,11 @@ export interface KeyServiceDeps {
 
 export function createKeyService(deps: KeyServiceDeps) {
   const store = createKeyStore(deps.db)
-  const usage = createUsageRecorder({ store, clock: deps.clock, ...(deps.countryOf ? { countryOf: deps.countryOf } : {}) })
+  const usage = createUsageRecorder({
+    store,
+    clock: deps.clock,
+    ...(deps.countryOf ? { countryOf: deps.countryOf } : {}),
+  })
   const now = () => deps.clock.now()
 
   async function load(organizationId: string, id: string): Promise<KeyRecord> {
@@ -131,12 +157,24 @@ export function createKeyService(deps: KeyServiceDeps) {
     return k
   }
   function assertNotRevoked(k: KeyRecord, action: string): void {
-    if (k.status === 'revoked') throw new AppError('Conflict', `API key ${k.id} is revoked; it cannot be ${action}`)
+    if (k.status === 'revoked')
+      throw new AppError('Conflict', `API key ${k.id} is revoked; it cannot be ${action}`)
+  }
+  /** Refuses a new usable key (created, or an expired one brought back) beyond the plan's limit. */
+  async function assertPlanRoom(organizationId: string, t: number): Promise<void> {
+    const org = await deps.orgs.get(organizationId)
+    const max = API_KEYS_PER_PLAN[org.plan as Plan]
+    if (max !== null && max !== undefined && (await store.countUsable(organizationId, t)) >= max)
+      throw new AppError(
+        'Forbidden',
+        `the ${org.plan} plan allows ${max} API keys; revoke or delete one, or upgrade the plan`,
+      )
   }
   function checkGrantable(requested: Scope[], callerScopes: readonly string[] | undefined): void {
     if (!callerScopes) return
     const missing = requested.filter((s) => !callerScopes.includes(s))
-    if (missing.length) throw new AppError('Forbidden', `a key cannot grant scopes it does not hold: ${missing.join(', ')}`)
+    if (missing.length)
+      throw new AppError('Forbidden', `a key cannot grant scopes it does not hold: ${missing.join(', ')}`)
   }
 
   return {
@@ -146,16 +184,19 @@ export function createKeyService(deps: KeyServiceDeps) {
      * Creates a key. `callerScopes` (the creating key's own scopes) bounds what it may grant;
      * omit it for the owner key created by `linkd init` / `linkd org create`.
      */
-    async create(organizationId: string, body: CreateKeyBody, callerScopes?: readonly string[]): Promise<ApiKeyWithSecret> {
+    async create(
+      organizationId: string,
+      body: CreateKeyBody,
+      callerScopes?: readonly string[],
+    ): Promise<ApiKeyWithSecret> {
       const t = now()
       if (body.permissions && body.preset)
-        throw new AppError('ValidationError', 'give either permissions or preset, not both', [{ field: 'preset', message: 'cannot be combined with permissions' }])
+        throw new AppError('ValidationError', 'give either permissions or preset, not both', [
+          { field: 'preset', message: 'cannot be combined with permissions' },
+        ])
       const permissions = normalizeScopes(body.preset ? PRESETS[body.preset] : (body.permissions ?? []))
       checkGrantable(permissions, callerScopes)
-      const org = await deps.orgs.get(organizationId)
-      const max = API_KEYS_PER_PLAN[org.plan as Plan]
-      if (max !== null && max !== undefined && (await store.countUsable(organizationId, t)) >= max)
-        throw new AppError('Forbidden', `the ${org.plan} plan allows ${max} API keys; revoke or delete one, or upgrade the plan`)
+      await assertPlanRoom(organizationId, t)
       const environment = body.environment ?? 'live'
       const value = generateValue(environment)
       const record: KeyRecord = {
@@ -196,14 +237,26 @@ export function createKeyService(deps: KeyServiceDeps) {
 
     /** The owner key of an organization: every scope, no limit on what it may grant. */
     async createOwnerKey(organizationId: string): Promise<ApiKeyWithSecret> {
-      return this.create(organizationId, { name: 'owner', description: 'Owner key created at initialization', permissions: [...SCOPES], requestLimit: 100_000, timePeriod: 'hour' })
+      return this.create(organizationId, {
+        name: 'owner',
+        description: 'Owner key created at initialization',
+        permissions: [...SCOPES],
+        requestLimit: 100_000,
+        timePeriod: 'hour',
+      })
     },
 
     async list(organizationId: string, q: ListKeysQuery): Promise<PageOf<ApiKey>> {
       await usage.flush()
       const p = pageParams(q)
       const t = now()
-      const { rows, total } = await store.list(organizationId, { status: q.status, search: q.search, now: t, limit: p.perPage, offset: p.offset })
+      const { rows, total } = await store.list(organizationId, {
+        status: q.status,
+        search: q.search,
+        now: t,
+        limit: p.perPage,
+        offset: p.offset,
+      })
       return pageOf(
         rows.map((r) => presentKey(r, t)),
         total,
@@ -215,13 +268,21 @@ export function createKeyService(deps: KeyServiceDeps) {
       return presentKey(await load(organizationId, id), now())
     },
 
-    async update(organizationId: string, id: string, body: UpdateKeyBody, callerScopes?: readonly string[]): Promise<ApiKey> {
+    async update(
+      organizationId: string,
+      id: string,
+      body: UpdateKeyBody,
+      callerScopes?: readonly string[],
+    ): Promise<ApiKey> {
       const k = await load(organizationId, id)
       assertNotRevoked(k, 'edited')
       const t = now()
       const permissions = body.permissions ? normalizeScopes(body.permissions) : undefined
       if (permissions) checkGrantable(permissions, callerScopes)
       const expiresAt = parseExpiry(body.expiresAt, t)
+      // A new (or removed) expiry on an expired key makes it usable again: it needs room in the plan.
+      if (expiresAt !== undefined && effectiveStatus(k, t) === 'expired')
+        await assertPlanRoom(organizationId, t)
       const patch = {
         updatedAt: t,
         ...(body.name !== undefined && { name: body.name.trim() }),
@@ -242,7 +303,8 @@ export function createKeyService(deps: KeyServiceDeps) {
     async regenerate(organizationId: string, id: string): Promise<ApiKeyWithSecret> {
       const k = await load(organizationId, id)
       assertNotRevoked(k, 'regenerated')
-      if (effectiveStatus(k, now()) === 'expired') throw new AppError('Conflict', `API key ${k.id} is expired; set a new expiresAt first`)
+      if (effectiveStatus(k, now()) === 'expired')
+        throw new AppError('Conflict', `API key ${k.id} is expired; set a new expiresAt first`)
       const value = generateValue(k.environment)
       await store.update(k.id, { keyHash: value.hash, lastFour: value.lastFour, updatedAt: now() })
       return { ...(await this.get(organizationId, id)), key: value.raw }
@@ -253,14 +315,19 @@ export function createKeyService(deps: KeyServiceDeps) {
       if (k.status === 'revoked') return presentKey(k, now())
       const t = now()
       await store.update(k.id, { status: 'revoked', revokedAt: t, updatedAt: t })
-      deps.events.emit('api_key.revoked', { organizationId, data: { id: k.id, name: k.name, revokedAt: iso(t), reason: 'revoked' } }, t)
+      deps.events.emit(
+        'api_key.revoked',
+        { organizationId, data: { id: k.id, name: k.name, revokedAt: iso(t), reason: 'revoked' } },
+        t,
+      )
       return this.get(organizationId, id)
     },
 
     async activate(organizationId: string, id: string): Promise<ApiKey> {
       const k = await load(organizationId, id)
       assertNotRevoked(k, 'activated')
-      if (effectiveStatus(k, now()) === 'expired') throw new AppError('Conflict', `API key ${k.id} is expired; set a new expiresAt to reactivate it`)
+      if (effectiveStatus(k, now()) === 'expired')
+        throw new AppError('Conflict', `API key ${k.id} is expired; set a new expiresAt to reactivate it`)
       if (k.status !== 'active') await store.update(k.id, { status: 'active', updatedAt: now() })
       return this.get(organizationId, id)
     },
@@ -277,10 +344,18 @@ export function createKeyService(deps: KeyServiceDeps) {
       await store.delete(k.id)
       const t = now()
       if (k.status !== 'revoked')
-        deps.events.emit('api_key.revoked', { organizationId, data: { id: k.id, name: k.name, revokedAt: iso(t), reason: 'deleted' } }, t)
+        deps.events.emit(
+          'api_key.revoked',
+          { organizationId, data: { id: k.id, name: k.name, revokedAt: iso(t), reason: 'deleted' } },
+          t,
+        )
     },
 
-    async activity(organizationId: string, id: string, q: { page?: number; limit?: number; perPage?: number }): Promise<PageOf<KeyActivity>> {
+    async activity(
+      organizationId: string,
+      id: string,
+      q: { page?: number; limit?: number; perPage?: number },
+    ): Promise<PageOf<KeyActivity>> {
       const k = await load(organizationId, id)
       const p = pageParams(q)
       const { rows, total } = await store.activity(k.id, p.perPage, p.offset)
@@ -334,7 +409,8 @@ export function createKeyService(deps: KeyServiceDeps) {
         organization: { id: org.id, name: org.name, plan: org.plan },
       }
       const rl = rateLimit(k)
-      if (status !== 'active') return { valid: false, reason: status, key: info, ...(rl && { rateLimit: rl }) }
+      if (status !== 'active')
+        return { valid: false, reason: status, key: info, ...(rl && { rateLimit: rl }) }
       return { valid: true, key: info, ...(rl && { rateLimit: rl }) }
     },
 

@@ -167,12 +167,21 @@ export function createKeyStore(db: Kysely<Database>) {
 
     async list(
       organizationId: string,
-      q: { status?: string | undefined; search?: string | undefined; now: number; limit: number; offset: number },
+      q: {
+        status?: string | undefined
+        search?: string | undefined
+        now: number
+        limit: number
+        offset: number
+      },
     ): Promise<{ rows: KeyRecord[]; total: number }> {
       let base = db.selectFrom('api_keys').where('organization_id', '=', organizationId)
       if (q.status === 'expired') {
         base = base.where((eb) =>
-          eb.or([eb('status', '=', 'expired'), eb.and([eb('status', 'in', ['active', 'inactive']), eb('expires_at', '<=', q.now)])]),
+          eb.or([
+            eb('status', '=', 'expired'),
+            eb.and([eb('status', 'in', ['active', 'inactive']), eb('expires_at', '<=', q.now)]),
+          ]),
         )
       } else if (q.status === 'active' || q.status === 'inactive') {
         base = base
@@ -191,7 +200,13 @@ export function createKeyStore(db: Kysely<Database>) {
         )
       }
       const [rows, count] = await Promise.all([
-        base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit).offset(q.offset).execute(),
+        base
+          .selectAll()
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(q.limit)
+          .offset(q.offset)
+          .execute(),
         base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ])
       return { rows: rows.map(toRecord), total: Number(count.n) }
@@ -272,7 +287,11 @@ export function createKeyStore(db: Kysely<Database>) {
         // Rows of keys deleted meanwhile are dropped rather than failing the batch.
         const ids = [...new Set(activity.map((a) => a.keyId))]
         const existing = ids.length
-          ? new Set((await trx.selectFrom('api_keys').select('id').where('id', 'in', ids).execute()).map((r) => r.id))
+          ? new Set(
+              (await trx.selectFrom('api_keys').select('id').where('id', 'in', ids).execute()).map(
+                (r) => r.id,
+              ),
+            )
           : new Set<string>()
         const rows = activity.filter((a) => existing.has(a.keyId))
         for (let i = 0; i < rows.length; i += 200) {
@@ -300,7 +319,11 @@ export function createKeyStore(db: Kysely<Database>) {
       })
     },
 
-    async activity(keyId: string, limit: number, offset: number): Promise<{ rows: ActivityRecord[]; total: number }> {
+    async activity(
+      keyId: string,
+      limit: number,
+      offset: number,
+    ): Promise<{ rows: ActivityRecord[]; total: number }> {
       const base = db.selectFrom('api_key_activity').where('key_id', '=', keyId)
       const [rows, count] = await Promise.all([
         base.selectAll().orderBy('ts', 'desc').orderBy('id', 'desc').limit(limit).offset(offset).execute(),

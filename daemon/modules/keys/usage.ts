@@ -19,11 +19,25 @@ export interface RequestUsage {
 const MAX_BUFFER = 500
 const FLUSH_MS = 1000
 
+let seq = 0
+/**
+ * Activity ids sort like the requests arrived: time, then arrival order within one millisecond
+ * (the log is read newest first by (ts, id); a random id would shuffle requests of the same ms).
+ */
+function activityId(ts: number): string {
+  seq = (seq + 1) % 36 ** 4
+  return `act_${ts.toString(36).padStart(9, '0')}${seq.toString(36).padStart(4, '0')}${newId('act').slice(4, 12)}`
+}
+
 /**
  * Buffers per-request activity and usage so that a request never waits on a write; flushed at
  * least every second, when the buffer fills, before any read of keys, and on shutdown.
  */
-export function createUsageRecorder(deps: { store: KeyStore; clock: Clock; countryOf?: (ip: string) => string | null }) {
+export function createUsageRecorder(deps: {
+  store: KeyStore
+  clock: Clock
+  countryOf?: (ip: string) => string | null
+}) {
   let buffer: ActivityRecord[] = []
   let timer: NodeJS.Timeout | undefined
   let flushing: Promise<void> = Promise.resolve()
@@ -40,7 +54,15 @@ export function createUsageRecorder(deps: { store: KeyStore; clock: Clock; count
           d.lastUsedAt = a.ts
           d.lastUsedIp = a.ip
         }
-      } else byKeyDay.set(id, { keyId: a.keyId, day, month: utcMonth(a.ts), count: 1, lastUsedAt: a.ts, lastUsedIp: a.ip })
+      } else
+        byKeyDay.set(id, {
+          keyId: a.keyId,
+          day,
+          month: utcMonth(a.ts),
+          count: 1,
+          lastUsedAt: a.ts,
+          lastUsedIp: a.ip,
+        })
     }
     return [...byKeyDay.values()].sort((x, y) => x.lastUsedAt - y.lastUsedAt)
   }
@@ -64,10 +86,11 @@ export function createUsageRecorder(deps: { store: KeyStore; clock: Clock; count
 
   return {
     record(u: RequestUsage): void {
+      const ts = deps.clock.now()
       buffer.push({
         ...u,
-        id: newId('act'),
-        ts: deps.clock.now(),
+        id: activityId(ts),
+        ts,
         country: u.ip && deps.countryOf ? deps.countryOf(u.ip) : null,
       })
       if (buffer.length >= MAX_BUFFER) void flush().catch(() => {})

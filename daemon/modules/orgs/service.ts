@@ -15,9 +15,11 @@ export function createOrgService(deps: { db: Kysely<Database>; clock: Clock; def
   return {
     async create(name: string, plan: Plan = deps.defaultPlan): Promise<Organization> {
       if (!NAME_RE.test(name))
-        throw new AppError('ValidationError', 'organization name: lowercase letters, digits and hyphens, 1-63 characters', [
-          { field: 'name', message: 'lowercase letters, digits and hyphens, 1-63 characters' },
-        ])
+        throw new AppError(
+          'ValidationError',
+          'organization name: lowercase letters, digits and hyphens, 1-63 characters',
+          [{ field: 'name', message: 'lowercase letters, digits and hyphens, 1-63 characters' }],
+        )
       if (await store.byName(name)) throw new AppError('Conflict', `organization "${name}" already exists`)
       const now = deps.clock.now()
       const org: Organization = { id: newId('org'), name, plan, createdAt: now, updatedAt: now }
@@ -43,7 +45,9 @@ export function createOrgService(deps: { db: Kysely<Database>; clock: Clock; def
     },
     async setPlan(idOrName: string, plan: string): Promise<Organization> {
       if (!(PLANS as readonly string[]).includes(plan))
-        throw new AppError('ValidationError', `plan must be one of ${PLANS.join(', ')}`, [{ field: 'plan', message: `must be one of ${PLANS.join(', ')}` }])
+        throw new AppError('ValidationError', `plan must be one of ${PLANS.join(', ')}`, [
+          { field: 'plan', message: `must be one of ${PLANS.join(', ')}` },
+        ])
       const org = await this.resolve(idOrName)
       await store.setPlan(org.id, plan, deps.clock.now())
       return { ...org, plan }

@@ -34,7 +34,10 @@ export function createOrgStore(db: Kysely<Database>) {
       return r && toOrg(r)
     },
     async count(): Promise<number> {
-      const r = await db.selectFrom('organizations').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
+      const r = await db
+        .selectFrom('organizations')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
       return Number(r.n)
     },
     async setPlan(id: string, plan: string, now: number): Promise<void> {

@@ -1,0 +1,126 @@
+# bash completion for linkctl. Generated from the command tree by `linkctl completion bash`; do not edit.
+# Install: source this file, or copy it to ~/.local/share/bash-completion/completions/linkctl
+
+_linkctl_descend() {
+  case "$1|$2" in
+    '|login') echo 'login' ;;
+    '|logout') echo 'logout' ;;
+    '|profile') echo 'profile' ;;
+    '|status') echo 'status' ;;
+    '|keys') echo 'keys' ;;
+    '|api') echo 'api' ;;
+    '|completion') echo 'completion' ;;
+    '|help') echo 'help' ;;
+    'profile|list'|'profile|ls') echo 'profile list' ;;
+    'profile|use') echo 'profile use' ;;
+    'profile|help') echo 'profile help' ;;
+    'keys|create') echo 'keys create' ;;
+    'keys|list'|'keys|ls') echo 'keys list' ;;
+    'keys|get') echo 'keys get' ;;
+    'keys|update') echo 'keys update' ;;
+    'keys|regenerate') echo 'keys regenerate' ;;
+    'keys|revoke') echo 'keys revoke' ;;
+    'keys|activate') echo 'keys activate' ;;
+    'keys|deactivate') echo 'keys deactivate' ;;
+    'keys|delete'|'keys|rm') echo 'keys delete' ;;
+    'keys|test') echo 'keys test' ;;
+    'keys|activity') echo 'keys activity' ;;
+    'keys|help') echo 'keys help' ;;
+  esac
+}
+
+_linkctl_takes_value() {
+  case "$1|$2" in
+    *'|--url'|*'|--api-key'|*'|--profile'|'keys create|--name'|'keys create|--description'|'keys create|--expires-at'|'keys create|--permissions'|'keys create|--scope'|'keys create|--preset'|'keys create|--request-limit'|'keys create|--time-period'|'keys create|--allowed-ip'|'keys create|--allowed-origin'|'keys create|--environment'|'keys list|--status'|'keys list|--search'|'keys list|--page'|'keys list|--limit'|'keys update|--name'|'keys update|--description'|'keys update|--expires-at'|'keys update|--permissions'|'keys update|--scope'|'keys update|--preset'|'keys update|--request-limit'|'keys update|--time-period'|'keys update|--allowed-ip'|'keys update|--allowed-origin'|'keys activity|--page'|'keys activity|--limit'|'api|-F'|'api|--field'|'api|-f'|'api|--raw-field'|'api|-H'|'api|--header'|'api|--input'|'completion|--dir') return 0 ;;
+  esac
+  return 1
+}
+
+_linkctl_words() {
+  case "$1" in
+    '') echo 'login logout profile status keys api completion help' ;;
+    'profile') echo 'list ls use help' ;;
+    'keys') echo 'create list ls get update regenerate revoke activate deactivate delete rm test activity help' ;;
+    'completion') echo 'bash zsh fish all' ;;
+    'help') echo 'login logout profile status keys api completion exit-codes' ;;
+  esac
+}
+
+_linkctl_options() {
+  case "$1" in
+    '') echo '-V --version --url --api-key --profile -h --help' ;;
+    'login') echo '-h --help --url --api-key --profile' ;;
+    'logout') echo '-h --help --url --api-key --profile' ;;
+    'profile') echo '-h --help --url --api-key --profile' ;;
+    'profile list') echo '--json -h --help --url --api-key --profile' ;;
+    'profile use') echo '-h --help --url --api-key --profile' ;;
+    'profile help') echo '--url --api-key --profile -h --help' ;;
+    'status') echo '--json -h --help --url --api-key --profile' ;;
+    'keys') echo '-h --help --url --api-key --profile' ;;
+    'keys create') echo '--name --description --expires-at --permissions --scope --preset --request-limit --time-period --allowed-ip --allowed-origin --environment --json -h --help --url --api-key --profile' ;;
+    'keys list') echo '--status --search --page --limit --json -h --help --url --api-key --profile' ;;
+    'keys get') echo '--json -h --help --url --api-key --profile' ;;
+    'keys update') echo '--name --description --expires-at --permissions --scope --preset --request-limit --time-period --allowed-ip --allowed-origin --clear-allowed-ips --clear-allowed-origins --json -h --help --url --api-key --profile' ;;
+    'keys regenerate') echo '--json -h --help --url --api-key --profile' ;;
+    'keys revoke') echo '--json -h --help --url --api-key --profile' ;;
+    'keys activate') echo '--json -h --help --url --api-key --profile' ;;
+    'keys deactivate') echo '--json -h --help --url --api-key --profile' ;;
+    'keys delete') echo '-y --yes -h --help --url --api-key --profile' ;;
+    'keys test') echo '--json -h --help --url --api-key --profile' ;;
+    'keys activity') echo '--page --limit --json -h --help --url --api-key --profile' ;;
+    'keys help') echo '--url --api-key --profile -h --help' ;;
+    'api') echo '-F --field -f --raw-field -H --header --input -i --include --silent -h --help --url --api-key --profile' ;;
+    'completion') echo '--write --dir -h --help --url --api-key --profile' ;;
+    'help') echo '-h --help --url --api-key --profile' ;;
+  esac
+}
+
+_linkctl_values() {
+  case "$1|$2" in
+    'keys create|--scope') echo 'links:read links:write links:delete analytics:read qrCodes:read qrCodes:write qrCodes:delete domains:read domains:write domains:delete webhooks:read webhooks:write smartLinks:read smartLinks:write smartLinks:delete keys:read keys:write games:read games:write fraud:read fraud:write skan:read skan:write gdpr:read gdpr:write qr:read qr:write qr:delete' ;;
+    'keys create|--preset') echo 'read-only full analytics-only' ;;
+    'keys create|--time-period') echo 'minute hour day' ;;
+    'keys create|--environment') echo 'live test' ;;
+    'keys list|--status') echo 'active inactive revoked expired' ;;
+    'keys list|--limit') echo '10 20 50 100' ;;
+    'keys update|--scope') echo 'links:read links:write links:delete analytics:read qrCodes:read qrCodes:write qrCodes:delete domains:read domains:write domains:delete webhooks:read webhooks:write smartLinks:read smartLinks:write smartLinks:delete keys:read keys:write games:read games:write fraud:read fraud:write skan:read skan:write gdpr:read gdpr:write qr:read qr:write qr:delete' ;;
+    'keys update|--preset') echo 'read-only full analytics-only' ;;
+    'keys update|--time-period') echo 'minute hour day' ;;
+    'keys activity|--limit') echo '10 20 50 100' ;;
+    'api|--input') echo '__files' ;;
+    'completion|--dir') echo '__dirs' ;;
+  esac
+}
+
+_linkctl() {
+  local cur prev cmdpath="" next w i
+  cur="${COMP_WORDS[COMP_CWORD]}"
+  prev="${COMP_WORDS[COMP_CWORD-1]}"
+  if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then _get_comp_words_by_ref -n : cur prev; fi
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    w="${COMP_WORDS[i]}"
+    if [[ "$w" == -* ]]; then
+      _linkctl_takes_value "$cmdpath" "$w" && ((i++))
+      continue
+    fi
+    next="$(_linkctl_descend "$cmdpath" "$w")"
+    [[ -n "$next" ]] && cmdpath="$next"
+  done
+  COMPREPLY=()
+  if [[ "$prev" == -* ]] && _linkctl_takes_value "$cmdpath" "$prev"; then
+    local values
+    values="$(_linkctl_values "$cmdpath" "$prev")"
+    case "$values" in
+      __files) COMPREPLY=($(compgen -f -- "$cur")) ;;
+      __dirs) COMPREPLY=($(compgen -d -- "$cur")) ;;
+      *) COMPREPLY=($(compgen -W "$values" -- "$cur")) ;;
+    esac
+  elif [[ "$cur" == -* ]]; then
+    COMPREPLY=($(compgen -W "$(_linkctl_options "$cmdpath")" -- "$cur"))
+  else
+    COMPREPLY=($(compgen -W "$(_linkctl_words "$cmdpath")" -- "$cur"))
+  fi
+  if declare -F __ltrim_colon_completions >/dev/null 2>&1; then __ltrim_colon_completions "$cur"; fi
+}
+
+complete -F _linkctl linkctl

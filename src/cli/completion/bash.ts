@@ -1,0 +1,90 @@
+/** bash completion script, generated from the commander tree. */
+import type { Command } from 'commander'
+import { optionsAt, rootAndGlobals, shCases, sq, walk } from './model.js'
+
+export function bashCompletion(program: Command): string {
+  const { root, globals } = rootAndGlobals(program)
+  const { descend, takesValue } = shCases(root, globals)
+  const words: string[] = []
+  const opts: string[] = []
+  const values: string[] = []
+  walk(root, (c) => {
+    const w = [...c.children.flatMap((ch) => ch.names), ...c.args]
+    if (w.length) words.push(`    ${sq(c.path)}) echo ${sq(w.join(' '))} ;;`)
+    opts.push(
+      `    ${sq(c.path)}) echo ${sq(
+        optionsAt(c, root, globals)
+          .flatMap((o) => o.names)
+          .join(' '),
+      )} ;;`,
+    )
+    for (const o of optionsAt(c, root, globals)) {
+      if (o.values && o.values.length)
+        values.push(
+          `    ${o.names.map((n) => sq(`${c.path}|${n}`)).join('|')}) echo ${sq(o.values.join(' '))} ;;`,
+        )
+    }
+  })
+  return `# bash completion for linkctl. Generated from the command tree by \`linkctl completion bash\`; do not edit.
+# Install: source this file, or copy it to ~/.local/share/bash-completion/completions/linkctl
+
+_linkctl_descend() {
+${descend}
+}
+
+_linkctl_takes_value() {
+${takesValue}
+}
+
+_linkctl_words() {
+  case "$1" in
+${words.join('\n')}
+  esac
+}
+
+_linkctl_options() {
+  case "$1" in
+${opts.join('\n')}
+  esac
+}
+
+_linkctl_values() {
+  case "$1|$2" in
+${values.join('\n')}
+  esac
+}
+
+_linkctl() {
+  local cur prev cmdpath="" next w i
+  cur="\${COMP_WORDS[COMP_CWORD]}"
+  prev="\${COMP_WORDS[COMP_CWORD-1]}"
+  if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then _get_comp_words_by_ref -n : cur prev; fi
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    w="\${COMP_WORDS[i]}"
+    if [[ "$w" == -* ]]; then
+      _linkctl_takes_value "$cmdpath" "$w" && ((i++))
+      continue
+    fi
+    next="$(_linkctl_descend "$cmdpath" "$w")"
+    [[ -n "$next" ]] && cmdpath="$next"
+  done
+  COMPREPLY=()
+  if [[ "$prev" == -* ]] && _linkctl_takes_value "$cmdpath" "$prev"; then
+    local values
+    values="$(_linkctl_values "$cmdpath" "$prev")"
+    case "$values" in
+      __files) COMPREPLY=($(compgen -f -- "$cur")) ;;
+      __dirs) COMPREPLY=($(compgen -d -- "$cur")) ;;
+      *) COMPREPLY=($(compgen -W "$values" -- "$cur")) ;;
+    esac
+  elif [[ "$cur" == -* ]]; then
+    COMPREPLY=($(compgen -W "$(_linkctl_options "$cmdpath")" -- "$cur"))
+  else
+    COMPREPLY=($(compgen -W "$(_linkctl_words "$cmdpath")" -- "$cur"))
+  fi
+  if declare -F __ltrim_colon_completions >/dev/null 2>&1; then __ltrim_colon_completions "$cur"; fi
+}
+
+complete -F _linkctl linkctl
+`
+}

@@ -1,0 +1,94 @@
+/** The commander tree as plain data for the completion generators, plus shared shell helpers. */
+import type { Command, Option } from 'commander'
+import { HELP_TOPICS } from '../commands/help.js'
+
+export interface OptSpec {
+  names: string[]
+  description: string
+  /** undefined: a flag; [] free text; ['__files'] / ['__dirs'] paths; else the choices. */
+  values: string[] | undefined
+}
+export interface CmdSpec {
+  path: string
+  names: string[]
+  description: string
+  options: OptSpec[]
+  args: string[]
+  children: CmdSpec[]
+}
+
+function optSpec(o: Option): OptSpec {
+  const names = [o.short, o.long].filter((n): n is string => typeof n === 'string')
+  let values: string[] | undefined
+  if (o.required || o.optional) {
+    if (o.argChoices) values = [...o.argChoices]
+    else if (/<file>|\[file\]/.test(o.flags)) values = ['__files']
+    else if (/<dir>|\[dir\]/.test(o.flags)) values = ['__dirs']
+    else values = []
+  }
+  return { names, description: o.description, values }
+}
+
+/** The tree as plain data; global options (the root's) are kept on the root only. */
+function model(cmd: Command, parentPath: string | null): CmdSpec {
+  const help = cmd.createHelp()
+  const path = parentPath === null ? '' : parentPath ? `${parentPath} ${cmd.name()}` : cmd.name()
+  const children = help.visibleCommands(cmd).map((c) => model(c, path))
+  let args = cmd.registeredArguments.flatMap((a) => a.argChoices ?? [])
+  // `help [command...]` completes the top-level commands and the extra help topics.
+  if (cmd.name() === 'help' && cmd.parent && !cmd.parent.parent) {
+    args = [...cmd.parent.commands.filter((c) => c !== cmd).map((c) => c.name()), ...HELP_TOPICS]
+  }
+  return {
+    path,
+    names: [cmd.name(), ...cmd.aliases()],
+    description: cmd.description(),
+    options: help.visibleOptions(cmd).map(optSpec),
+    args,
+    children,
+  }
+}
+
+export function walk(spec: CmdSpec, fn: (c: CmdSpec) => void): void {
+  fn(spec)
+  for (const c of spec.children) walk(c, fn)
+}
+
+export const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
+export const fishq = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
+export const firstLine = (s: string) => (s.split('\n')[0] ?? '').trim()
+
+/** Shared shell functions (bash and zsh use the same case syntax). */
+export function shCases(root: CmdSpec, globals: OptSpec[]): { descend: string; takesValue: string } {
+  const descend: string[] = []
+  const takes: string[] = globals
+    .filter((o) => o.values)
+    .flatMap((o) => o.names.map((n) => `*${sq(`|${n}`)}`))
+  walk(root, (c) => {
+    for (const child of c.children) {
+      descend.push(`    ${child.names.map((n) => sq(`${c.path}|${n}`)).join('|')}) echo ${sq(child.path)} ;;`)
+    }
+    if (c !== root) {
+      for (const o of c.options) if (o.values) takes.push(...o.names.map((n) => sq(`${c.path}|${n}`)))
+    }
+  })
+  return {
+    descend: `  case "$1|$2" in\n${descend.join('\n')}\n  esac`,
+    takesValue: takes.length
+      ? `  case "$1|$2" in\n    ${takes.join('|')}) return 0 ;;\n  esac\n  return 1`
+      : '  return 1',
+  }
+}
+
+export function rootAndGlobals(program: Command): { root: CmdSpec; globals: OptSpec[] } {
+  const root = model(program, null)
+  const globals = root.options.filter((o) => !o.names.includes('--version') && !o.names.includes('-V'))
+  return { root, globals }
+}
+
+/** Options offered at a command: its own, plus the root's global ones below the root. */
+export function optionsAt(c: CmdSpec, root: CmdSpec, globals: OptSpec[]): OptSpec[] {
+  if (c === root) return c.options
+  const own = new Set(c.options.flatMap((o) => o.names))
+  return [...c.options, ...globals.filter((g) => !g.names.some((n) => own.has(n)))]
+}

@@ -1,0 +1,56 @@
+/** The linkctl profile store (conf), loaded on demand: never imported at start-up. */
+import { chmodSync } from 'node:fs'
+
+export interface Profile {
+  url: string
+  apiKey?: string | undefined
+}
+
+interface StoreShape {
+  currentProfile?: string
+  profiles: Record<string, Profile>
+}
+
+export interface ProfileStore {
+  readonly path: string
+  current(): string | undefined
+  setCurrent(name: string): void
+  get(name: string): Profile | undefined
+  all(): Record<string, Profile>
+  save(name: string, profile: Profile): void
+}
+
+export const CONFIG_FILE_MODE = 0o600
+
+/** Opens the store; `LINKCTL_CONFIG_DIR` (from `env`) puts it in another directory. */
+export async function openStore(env: NodeJS.ProcessEnv): Promise<ProfileStore> {
+  const { default: Conf } = await import('conf')
+  const dir = env.LINKCTL_CONFIG_DIR
+  const conf = new Conf<StoreShape>({
+    projectName: 'linkctl',
+    configFileMode: CONFIG_FILE_MODE,
+    defaults: { profiles: {} },
+    ...(dir ? { cwd: dir } : {}),
+  })
+  const secure = () => chmodSync(conf.path, CONFIG_FILE_MODE)
+  // Profile names are used as whole-object keys (never dot paths), so any name is safe.
+  const profiles = (): Record<string, Profile> => ({ ...conf.get('profiles') })
+  return {
+    path: conf.path,
+    current: () => conf.get('currentProfile'),
+    setCurrent(name) {
+      conf.set('currentProfile', name)
+      secure()
+    },
+    get: (name) => (Object.hasOwn(profiles(), name) ? profiles()[name] : undefined),
+    all: profiles,
+    save(name, profile) {
+      const next = profiles()
+      const clean: Profile = { url: profile.url }
+      if (profile.apiKey) clean.apiKey = profile.apiKey
+      next[name] = clean
+      conf.set('profiles', next)
+      secure()
+    },
+  }
+}

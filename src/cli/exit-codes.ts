@@ -1,0 +1,104 @@
+/**
+ * Exit codes of linkctl (`linkctl help exit-codes`) and the mapping of errors to them.
+ * Kept free of heavy imports: the client's error classes (which set their `name`) are
+ * recognised by name, so the client need not be loaded.
+ */
+import { CommanderError } from 'commander'
+
+export const EXIT = {
+  ok: 0,
+  error: 1,
+  usage: 2,
+  auth: 4,
+  notFound: 5,
+  conflict: 6,
+  rateLimited: 7,
+} as const
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
+
+export const EXIT_CODE_TABLE: readonly { code: ExitCode; meaning: string }[] = [
+  { code: EXIT.ok, meaning: 'success' },
+  { code: EXIT.error, meaning: 'error (daemon unreachable, validation failed, server error, invalid input)' },
+  { code: EXIT.usage, meaning: 'usage error: bad flags or arguments, or a prompt needed without a TTY' },
+  { code: EXIT.auth, meaning: 'authentication or permission failure (HTTP 401/403), or an invalid key' },
+  { code: EXIT.notFound, meaning: 'not found (HTTP 404)' },
+  { code: EXIT.conflict, meaning: 'conflict (HTTP 409)' },
+  { code: EXIT.rateLimited, meaning: 'rate limited (HTTP 429)' },
+]
+
+export function exitCodesHelp(): string {
+  const lines = EXIT_CODE_TABLE.map((r) => `  ${String(r.code).padEnd(4)} ${r.meaning}`)
+  return `Exit codes of linkctl:\n\n${lines.join('\n')}\n`
+}
+
+/** A mistake in how linkctl was invoked (exit 2). */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'UsageError'
+  }
+}
+
+/** A failure with a chosen exit code and a message for stderr. */
+export class CliError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode: ExitCode,
+  ) {
+    super(message)
+    this.name = 'CliError'
+  }
+}
+
+interface ApiErrorLike {
+  name: 'ApiError'
+  status: number
+  message: string
+  retryAfter: number | null
+  body: { details?: { field: string; message: string }[] }
+}
+
+function isApiError(err: unknown): err is ApiErrorLike {
+  return (
+    err instanceof Error &&
+    err.name === 'ApiError' &&
+    typeof (err as { status?: unknown }).status === 'number'
+  )
+}
+
+/** Commander's own errors (usage, help, version). By class: bundling may rename `name`. */
+export function isCommanderError(err: unknown): err is CommanderError {
+  return err instanceof CommanderError
+}
+
+export function exitCodeForStatus(status: number): ExitCode {
+  if (status === 401 || status === 403) return EXIT.auth
+  if (status === 404) return EXIT.notFound
+  if (status === 409) return EXIT.conflict
+  if (status === 429) return EXIT.rateLimited
+  return EXIT.error
+}
+
+/** The exit code for anything thrown by a command. */
+export function exitCodeFor(err: unknown): ExitCode {
+  if (err instanceof UsageError) return EXIT.usage
+  if (err instanceof CliError) return err.exitCode
+  if (isApiError(err)) return exitCodeForStatus(err.status)
+  if (isCommanderError(err)) {
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return EXIT.ok
+    return err.exitCode === 0 ? EXIT.ok : EXIT.usage
+  }
+  return EXIT.error
+}
+
+/** The lines printed to stderr for an error: `error: <message>`, then validation details. */
+export function formatError(err: unknown): string {
+  if (isApiError(err)) {
+    let text = `error: ${err.message} (HTTP ${err.status})`
+    if (err.status === 429 && err.retryAfter !== null) text += ` (retry after ${err.retryAfter}s)`
+    for (const d of err.body.details ?? []) text += `\n  ${d.field ? `${d.field}: ` : ''}${d.message}`
+    return `${text}\n`
+  }
+  const message = err instanceof Error ? err.message : String(err)
+  return `error: ${message}\n`
+}

@@ -1,0 +1,39 @@
+/**
+ * The commander tree of linkctl. Start-up cost matters (`linkctl --version` should take about
+ * as long as `node -e 0`), so this module and everything it imports statically load only
+ * commander and node builtins; the client (undici), conf and cli-table3 load inside actions.
+ */
+import { Command } from 'commander'
+import { DEFAULT_URL } from './context.js'
+import { register as registerApi } from './commands/api.js'
+import { register as registerAuth } from './commands/auth.js'
+import { register as registerCompletion } from './commands/completion.js'
+import { register as registerHelp } from './commands/help.js'
+import { register as registerKeys } from './commands/keys.js'
+import { register as registerProfile } from './commands/profile.js'
+import { register as registerStatus } from './commands/status.js'
+import { packageVersion } from '../version.js'
+
+export function buildProgram(): Command {
+  const program = new Command('linkctl')
+    .description('Command-line client of linkd: API keys, links, analytics and more.')
+    .version(packageVersion(), '-V, --version', 'print the linkctl version')
+    .option('--url <url>', `linkd base URL (env LINKCTL_URL; default ${DEFAULT_URL})`)
+    .option('--api-key <key>', 'API key (env LINKCTL_API_KEY)')
+    .option('--profile <name>', 'saved profile to use (env LINKCTL_PROFILE)')
+    .showSuggestionAfterError()
+    .addHelpText(
+      'after',
+      '\nSettings come from flags, then LINKCTL_URL / LINKCTL_API_KEY / LINKCTL_PROFILE, then the current profile.\n' +
+        'Output is a table on a terminal, tab-separated lines when piped, JSON with --json.\n' +
+        'Exit codes: linkctl help exit-codes',
+    )
+  registerAuth(program)
+  registerProfile(program)
+  registerStatus(program)
+  registerKeys(program)
+  registerApi(program)
+  registerCompletion(program)
+  registerHelp(program)
+  return program
+}

@@ -1,0 +1,16 @@
+/**
+ * `npm run bench`: every benchmark prints its figures and a ratio against a baseline measured in
+ * the same run (machines here are noisy, so absolute numbers alone mean little). Never part of
+ * `npm test`.
+ */
+import { startupBench } from './startup.js'
+
+const only = process.argv[2]
+const benches: Record<string, () => Promise<void>> = {
+  startup: () => startupBench(),
+}
+process.stdout.write(`linkd benchmarks — node ${process.version}, ${new Date().toISOString()}\n`)
+for (const [name, run] of Object.entries(benches)) {
+  if (only && only !== name) continue
+  await run()
+}

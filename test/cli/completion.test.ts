@@ -1,0 +1,100 @@
+import { execFileSync } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { buildProgram } from '../../src/cli/program.js'
+import { COMPLETION_FILES, completionScript, SHELLS } from '../../src/cli/completion/index.js'
+import { packageRoot } from '../../src/version.js'
+import { cli, tempDir } from './helpers.js'
+
+const hasShell = (sh: string) => {
+  try {
+    execFileSync(sh, ['-c', 'exit 0'], { stdio: 'ignore' })
+    return true
+  } catch {
+    return false
+  }
+}
+
+describe('shell completions', () => {
+  it.each(SHELLS)('completions/%s is what the current command tree generates', (shell) => {
+    const file = join(packageRoot(), 'completions', COMPLETION_FILES[shell])
+    const expected = completionScript(shell, buildProgram())
+    // If this fails, regenerate with: npm run completions
+    expect(readFileSync(file, 'utf8'), `${file} is stale: run npm run completions`).toBe(expected)
+  })
+
+  it('scripts follow the tree: a new command and its options appear without other changes', () => {
+    const program = buildProgram()
+    program.command('frobnicate').alias('frob').description('test only').option('--level <n>', 'how much')
+    for (const shell of SHELLS) {
+      const script = completionScript(shell, program)
+      expect(script).toContain('frobnicate')
+      expect(script).toContain('level')
+    }
+    expect(completionScript('bash', program)).toContain(`'|frobnicate'|'|frob') echo 'frobnicate' ;;`)
+  })
+
+  it('`completion <shell>` prints the script and `completion all --write` writes the three files', async () => {
+    const r = await cli(['completion', 'fish'])
+    expect(r.code).toBe(0)
+    expect(r.stdout).toBe(completionScript('fish', buildProgram()))
+    const tmp = tempDir()
+    const w = await cli(['completion', 'all', '--write', '--dir', tmp.dir])
+    expect(w.code).toBe(0)
+    for (const shell of SHELLS) {
+      expect(readFileSync(join(tmp.dir, COMPLETION_FILES[shell]), 'utf8')).toBe(
+        completionScript(shell, buildProgram()),
+      )
+    }
+    tmp.remove()
+    expect((await cli(['completion', 'all'])).code).toBe(2)
+  })
+
+  it.runIf(hasShell('bash'))('bash completes commands, options and option values', () => {
+    const tmp = tempDir()
+    const script = join(tmp.dir, 'linkctl.bash')
+    writeFileSync(script, completionScript('bash', buildProgram()))
+    const complete = (line: string) =>
+      execFileSync(
+        'bash',
+        [
+          '-c',
+          `source "$1"; read -ra COMP_WORDS <<< "$2"; [[ "$2" == *' ' ]] && COMP_WORDS+=('');` +
+            ' COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _linkctl; echo "${COMPREPLY[*]}"',
+          'bash',
+          script,
+          line,
+        ],
+        { encoding: 'utf8' },
+      ).trim()
+    expect(complete('linkctl ')).toBe('login logout profile status keys api completion help')
+    expect(complete('linkctl keys re')).toBe('regenerate revoke')
+    expect(complete('linkctl keys create --preset ')).toBe('read-only full analytics-only')
+    expect(complete('linkctl --url http://x keys ls --limit ')).toBe('10 20 50 100')
+    expect(complete('linkctl keys list --st')).toBe('--status')
+    tmp.remove()
+  })
+
+  it.runIf(hasShell('zsh'))('the zsh script parses', () => {
+    const tmp = tempDir()
+    writeFileSync(join(tmp.dir, '_linkctl'), completionScript('zsh', buildProgram()))
+    expect(() => execFileSync('zsh', ['-n', join(tmp.dir, '_linkctl')])).not.toThrow()
+    tmp.remove()
+  })
+
+  it.runIf(hasShell('fish'))('fish completes subcommands and choices', () => {
+    const tmp = tempDir()
+    const script = join(tmp.dir, 'linkctl.fish')
+    writeFileSync(script, completionScript('fish', buildProgram()))
+    const out = execFileSync(
+      'fish',
+      ['-c', `source ${script}; complete -C 'linkctl keys create --time-period '`],
+      {
+        encoding: 'utf8',
+      },
+    )
+    expect(out.split('\n').map((l) => l.split('\t')[0])).toEqual(['day', 'hour', 'minute', ''])
+    tmp.remove()
+  })
+})

@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { EXIT_CODE_TABLE } from '../../src/cli/exit-codes.js'
+import { cli, errorReply, OWNER_KEY, sampleKey, stubServer } from './helpers.js'
+
+describe('exit codes for daemon answers', () => {
+  let stub: Awaited<ReturnType<typeof stubServer>>
+  beforeAll(async () => {
+    stub = await stubServer({
+      'GET /api/keys/key_401': () => errorReply(401, 'Unauthorized', 'Invalid API key'),
+      'GET /api/keys/key_403': () => errorReply(403, 'Forbidden', 'Missing scope keys:read'),
+      'GET /api/keys/key_404': () => errorReply(404, 'NotFound', 'API key not found'),
+      'POST /api/keys/key_409/activate': () =>
+        errorReply(409, 'Conflict', 'A revoked key cannot be activated'),
+      'GET /api/keys/key_429': () => ({
+        ...errorReply(429, 'RateLimitExceeded', 'Rate limit exceeded'),
+        headers: { 'retry-after': '42' },
+      }),
+      'POST /api/keys': () =>
+        errorReply(400, 'ValidationError', 'Invalid request body', '/api/keys', [
+          { field: 'name', message: 'must not be blank' },
+          { field: 'requestLimit', message: 'must be >= 1' },
+        ]),
+      'GET /api/keys/key_500': () => errorReply(500, 'InternalError', 'Internal server error'),
+      'GET /api/keys/key_ok': () => ({ status: 200, body: sampleKey({ id: 'key_ok' }) }),
+    })
+  })
+  afterAll(() => stub.close())
+  const env = () => ({ LINKCTL_URL: stub.url, LINKCTL_API_KEY: OWNER_KEY })
+
+  it.each([
+    [['keys', 'get', 'key_ok'], 0, ''],
+    [['keys', 'get', 'key_401'], 4, 'error: Invalid API key (HTTP 401)\n'],
+    [['keys', 'get', 'key_403'], 4, 'error: Missing scope keys:read (HTTP 403)\n'],
+    [['keys', 'get', 'key_404'], 5, 'error: API key not found (HTTP 404)\n'],
+    [['keys', 'activate', 'key_409'], 6, 'error: A revoked key cannot be activated (HTTP 409)\n'],
+    [['keys', 'get', 'key_429'], 7, 'error: Rate limit exceeded (HTTP 429) (retry after 42s)\n'],
+    [['keys', 'get', 'key_500'], 1, 'error: Internal server error (HTTP 500)\n'],
+  ])('%j exits %i', async (argv, code, stderr) => {
+    const r = await cli(argv, { env: env() })
+    expect(r.code).toBe(code)
+    expect(r.stderr).toBe(stderr)
+  })
+
+  it('validation errors list their details, one per line, and exit 1', async () => {
+    const r = await cli(['keys', 'create', '--name', 'x'], { env: env() })
+    expect(r.code).toBe(1)
+    expect(r.stderr).toBe(
+      'error: Invalid request body (HTTP 400)\n  name: must not be blank\n  requestLimit: must be >= 1\n',
+    )
+    expect(r.stdout).toBe('')
+  })
+
+  it('api prints the error body on stdout and maps the status', async () => {
+    const r = await cli(['api', 'GET', '/api/keys/key_404'], { env: env() })
+    expect(r.code).toBe(5)
+    expect(JSON.parse(r.stdout)).toMatchObject({ error: 'NotFound', statusCode: 404 })
+    expect(r.stderr).toBe('error: API key not found (HTTP 404)\n')
+  })
+})
+
+describe('usage errors exit 2', () => {
+  const env = { LINKCTL_URL: 'http://127.0.0.1:9', LINKCTL_API_KEY: OWNER_KEY }
+  it.each([
+    [['keys', 'list', '--bogus'], /error: unknown option '--bogus'/],
+    [['keys', 'get'], /error: missing required argument 'id'/],
+    [['keys', 'list', '--limit', '7'], /error: option '--limit <n>' argument '7' is invalid/],
+    [['keys', 'list', '--page', '0'], /expected an integer from 1/],
+    [['keys', 'create', '--preset', 'full'], /required option '--name <name>' not specified/],
+    [
+      ['keys', 'create', '--name', 'x', '--scope', 'links:fly'],
+      /'--scope <scope>' argument 'links:fly' is invalid/,
+    ],
+    [['keys', 'create', '--name', 'x', '--expires-at', 'tomorrow'], /expected an ISO date/],
+    [
+      ['keys', 'create', '--name', 'x', '--preset', 'full', '--scope', 'links:read'],
+      /either --preset or --permissions/,
+    ],
+    [['keys', 'update', 'key_1'], /nothing to update/],
+    [['keys', 'delete', 'key_1'], /pass --yes/],
+    [['login'], /no API key: pass --api-key/],
+    [['nope'], /error: unknown command 'nope'/],
+    [['keys'], /Usage: linkctl keys/],
+    [['help', 'nope'], /unknown command or help topic/],
+    [['api', 'FETCH', '/x'], /unknown method "FETCH"/],
+    [['completion', 'tcsh'], /value 'tcsh' is invalid for argument 'shell'/],
+  ])('%j', async (argv, message) => {
+    const r = await cli(argv, { env: argv[0] === 'login' ? { LINKCTL_URL: env.LINKCTL_URL } : env })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(message)
+    expect(r.stderr).not.toMatch(/\n\s+at /)
+  })
+})
+
+describe('other exits', () => {
+  it('an unreachable daemon is a plain error (1) without a stack trace', async () => {
+    const r = await cli(['keys', 'list'], {
+      env: { LINKCTL_URL: 'http://127.0.0.1:9', LINKCTL_API_KEY: OWNER_KEY },
+    })
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/^error: cannot reach linkd at http:\/\/127\.0\.0\.1:9/)
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1)
+  })
+
+  it('no key configured is an auth failure (4) that says how to log in', async () => {
+    const r = await cli(['keys', 'list'], {
+      env: { LINKCTL_URL: 'http://127.0.0.1:9', LINKCTL_CONFIG_DIR: '/nonexistent/x' },
+    })
+    expect(r.code).toBe(4)
+    expect(r.stderr).toMatch(/linkctl login/)
+  })
+
+  it('help exit-codes prints the table; --help and --version exit 0', async () => {
+    const r = await cli(['help', 'exit-codes'])
+    expect(r.code).toBe(0)
+    for (const { code, meaning } of EXIT_CODE_TABLE) expect(r.stdout).toContain(`${code}    ${meaning}`)
+    expect((await cli(['--help'])).code).toBe(0)
+    expect((await cli(['keys', 'create', '--help'])).stdout).toMatch(/--request-limit <n>/)
+    expect((await cli(['help', 'keys', 'list'])).stdout).toMatch(/Usage: linkctl keys list/)
+    const v = await cli(['--version'])
+    expect([v.code, v.stdout]).toEqual([0, expect.stringMatching(/^\d+\.\d+\.\d+\n$/)])
+  })
+})

@@ -1,0 +1,99 @@
+/**
+ * What linkctl loads: nothing reachable from src/cli/main.ts may import ink or react (the TUI is
+ * loaded only by its own command), and the start-up path (everything loaded statically before a
+ * command runs) may use only commander and node builtins, so that the client (undici), conf,
+ * cli-table3 and typebox load inside the actions that need them.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { packageRoot } from '../../src/version.js'
+
+interface Edge {
+  from: string
+  specifier: string
+  dynamic: boolean
+}
+
+const IMPORT_RE =
+  /(?:^|\n)\s*(import|export)\s+(type\s+)?([^'";]*?)\s*from\s*['"]([^'"]+)['"]|(?:^|\n)\s*import\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g
+
+/** Import edges of one TypeScript file; type-only imports are left out (tsc erases them). */
+function edges(file: string): Edge[] {
+  const src = readFileSync(file, 'utf8')
+  const out: Edge[] = []
+  for (const m of src.matchAll(IMPORT_RE)) {
+    if (m[4]) {
+      if (m[2]) continue
+      const names = /\{([^}]*)\}/.exec(m[3] ?? '')?.[1]
+      const onlyTypes =
+        names !== undefined &&
+        !/^[\s\w$]+,/.test(m[3] ?? '') &&
+        names
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+          .every((s) => s.startsWith('type '))
+      if (!onlyTypes) out.push({ from: file, specifier: m[4], dynamic: false })
+    } else if (m[5]) out.push({ from: file, specifier: m[5], dynamic: false })
+    else if (m[6]) out.push({ from: file, specifier: m[6], dynamic: true })
+  }
+  return out
+}
+
+function resolveTs(from: string, specifier: string): string {
+  const target = resolve(dirname(from), specifier.replace(/\.js$/, '.ts'))
+  if (!existsSync(target)) throw new Error(`cannot resolve ${specifier} from ${from}`)
+  return target
+}
+
+/** Files and bare specifiers reachable from `entries`, following dynamic imports or not. */
+function reach(entries: string[], followDynamic: boolean) {
+  const files = new Set<string>()
+  const packages = new Map<string, string>()
+  const queue = [...entries]
+  for (let file = queue.shift(); file; file = queue.shift()) {
+    if (files.has(file)) continue
+    files.add(file)
+    for (const e of edges(file)) {
+      if (e.dynamic && !followDynamic) continue
+      if (e.specifier.startsWith('.')) queue.push(resolveTs(file, e.specifier))
+      else packages.set(e.specifier, relative(packageRoot(), e.from))
+    }
+  }
+  return { files: [...files].map((f) => relative(packageRoot(), f)), packages }
+}
+
+const cli = (p: string) => join(packageRoot(), 'src/cli', p)
+const pkgName = (s: string) =>
+  s.startsWith('@') ? s.split('/').slice(0, 2).join('/') : (s.split('/')[0] ?? s)
+
+describe('modules reachable from linkctl', () => {
+  it('the scanner sees static, dynamic and type-only imports correctly', () => {
+    const e = edges(cli('context.ts'))
+    expect(e).toContainEqual(expect.objectContaining({ specifier: './exit-codes.js', dynamic: false }))
+    expect(e).toContainEqual(expect.objectContaining({ specifier: '../client/index.js', dynamic: true }))
+    expect(e.map((x) => x.specifier)).not.toContain('commander')
+  })
+
+  it('never import ink or react, even lazily', () => {
+    const all = reach([cli('main.ts')], true)
+    expect(all.files).toContain('src/cli/commands/keys.ts')
+    const ui = [...all.packages.keys()].filter((p) => /^(ink|react|@inkjs\/|ink-|react-)/.test(pkgName(p)))
+    expect(ui).toEqual([])
+  })
+
+  it('start-up loads only commander, node builtins and light contract modules', () => {
+    const startup = reach([cli('main.ts'), cli('run.ts')], false)
+    const packages = [...startup.packages.keys()].filter((p) => !p.startsWith('node:'))
+    expect(packages).toEqual(['commander'])
+    const contract = startup.files.filter((f) => f.startsWith('src/contract/')).sort()
+    expect(contract).toEqual(['src/contract/limits.ts', 'src/contract/scopes.ts'])
+    expect(startup.files).not.toContain('src/client/index.ts')
+  })
+
+  it('the heavy packages are used lazily', () => {
+    const lazy = reach([cli('main.ts')], true)
+    for (const p of ['undici', 'conf', 'cli-table3']) expect([...lazy.packages.keys()]).toContain(p)
+  })
+})

@@ -1,0 +1,218 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { ConfigError, ConfigSchema, SETTINGS, loadConfig, withListenPort } from '../../daemon/config.js'
+
+describe('config', () => {
+  let dir: string
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'linkd-config-'))
+  })
+  afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+  const file = (content: unknown) => {
+    const path = join(dir, `config-${Math.random().toString(36).slice(2)}.json`)
+    writeFileSync(path, typeof content === 'string' ? content : JSON.stringify(content))
+    return path
+  }
+  const configError = (fn: () => unknown): string => {
+    try {
+      fn()
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError)
+      return (err as Error).message
+    }
+    throw new Error('expected a ConfigError')
+  }
+
+  it('defaults', () => {
+    const c = loadConfig({ env: {} })
+    expect(c).toMatchObject({
+      host: '127.0.0.1',
+      port: 8080,
+      dataDir: resolve('./data'),
+      publicUrl: 'http://127.0.0.1:8080',
+      shortDomain: '127.0.0.1:8080',
+      databaseUrl: `sqlite:${resolve('./data', 'linkd.db')}`,
+      logLevel: 'info',
+      trustProxy: false,
+      defaultPlan: 'enterprise',
+      rateLimitPerIp: 3000,
+      rateLimitPerOrg: 30000,
+      bodyLimitBytes: 1_048_576,
+      shutdownTimeoutMs: 10_000,
+      jobs: true,
+    })
+    expect(c.secretKey).toBeUndefined()
+    expect(Object.isFrozen(c)).toBe(true)
+  })
+
+  it('precedence: flags > environment > file > defaults', () => {
+    const path = file({ port: 1111, host: '10.0.0.1', logLevel: 'warn', rateLimitPerIp: 10 })
+    const env = { LINKD_PORT: '2222', LINKD_HOST: '10.0.0.2' }
+    const flags = { port: 3333 }
+
+    const all = loadConfig({ file: path, env, flags })
+    expect(all).toMatchObject({
+      port: 3333,
+      host: '10.0.0.2',
+      logLevel: 'warn',
+      rateLimitPerIp: 10,
+      rateLimitPerOrg: 30000,
+    })
+
+    expect(loadConfig({ file: path, env })).toMatchObject({ port: 2222, host: '10.0.0.2', logLevel: 'warn' })
+    expect(loadConfig({ file: path, env: {} })).toMatchObject({
+      port: 1111,
+      host: '10.0.0.1',
+      logLevel: 'warn',
+    })
+    expect(loadConfig({ env: {} })).toMatchObject({ port: 8080, host: '127.0.0.1', logLevel: 'info' })
+    // derived defaults follow the winning values
+    expect(all.publicUrl).toBe('http://10.0.0.2:3333')
+  })
+
+  it('LINKD_CONFIG names the file; an explicit file wins over it', () => {
+    const a = file({ port: 4000 })
+    const b = file({ port: 5000 })
+    expect(loadConfig({ env: { LINKD_CONFIG: a } }).port).toBe(4000)
+    expect(loadConfig({ env: { LINKD_CONFIG: a }, file: b }).port).toBe(5000)
+  })
+
+  it('every setting can come from its environment variable', () => {
+    const c = loadConfig({
+      env: {
+        LINKD_HOST: '0.0.0.0',
+        LINKD_PORT: '9000',
+        LINKD_DATA_DIR: dir,
+        LINKD_PUBLIC_URL: 'https://links.example.com/',
+        LINKD_SHORT_DOMAIN: 'lnk.example',
+        LINKD_DATABASE_URL: 'sqlite::memory:',
+        LINKD_SECRET_KEY: 'a'.repeat(64),
+        LINKD_LOG_LEVEL: 'debug',
+        LINKD_TRUST_PROXY: 'true',
+        LINKD_DEFAULT_PLAN: 'free',
+        LINKD_RATE_LIMIT_PER_IP: '10',
+        LINKD_RATE_LIMIT_PER_ORG: '20',
+        LINKD_BODY_LIMIT: '2048',
+        LINKD_SHUTDOWN_TIMEOUT_MS: '500',
+        LINKD_JOBS: 'false',
+      },
+    })
+    expect(c).toEqual({
+      host: '0.0.0.0',
+      port: 9000,
+      dataDir: dir,
+      publicUrl: 'https://links.example.com',
+      shortDomain: 'lnk.example',
+      databaseUrl: 'sqlite::memory:',
+      secretKey: 'a'.repeat(64),
+      logLevel: 'debug',
+      trustProxy: true,
+      defaultPlan: 'free',
+      rateLimitPerIp: 10,
+      rateLimitPerOrg: 20,
+      bodyLimitBytes: 2048,
+      shutdownTimeoutMs: 500,
+      jobs: false,
+    })
+  })
+
+  it('SETTINGS covers the schema, one variable and flag each', () => {
+    expect(SETTINGS.map((s) => s.key).sort()).toEqual(Object.keys(ConfigSchema.properties).sort())
+    for (const s of SETTINGS) {
+      expect(s.env).toMatch(/^LINKD_[A-Z_]+$/)
+      expect(s.flag).toMatch(/^--[a-z-]+$/)
+    }
+    expect(new Set(SETTINGS.map((s) => s.env)).size).toBe(SETTINGS.length)
+  })
+
+  it('coerces booleans, hop counts and proxy lists; empty variables are ignored', () => {
+    expect(loadConfig({ env: { LINKD_JOBS: '0' } }).jobs).toBe(false)
+    expect(loadConfig({ env: { LINKD_JOBS: '1' } }).jobs).toBe(true)
+    expect(loadConfig({ env: { LINKD_TRUST_PROXY: 'false' } }).trustProxy).toBe(false)
+    expect(loadConfig({ env: { LINKD_TRUST_PROXY: '2' } }).trustProxy).toBe(2)
+    expect(loadConfig({ env: { LINKD_TRUST_PROXY: '10.0.0.0/8,127.0.0.1' } }).trustProxy).toBe(
+      '10.0.0.0/8,127.0.0.1',
+    )
+    expect(loadConfig({ env: { LINKD_PORT: '' } }).port).toBe(8080)
+    expect(loadConfig({ env: {}, flags: { port: '7000' } }).port).toBe(7000)
+    expect(loadConfig({ env: {}, flags: { port: undefined } }).port).toBe(8080)
+  })
+
+  it('derives the public URL and short domain from host and port', () => {
+    expect(loadConfig({ env: { LINKD_HOST: '0.0.0.0', LINKD_PORT: '80' } }).publicUrl).toBe(
+      'http://127.0.0.1:80',
+    )
+    expect(loadConfig({ env: { LINKD_HOST: '::1' } }).publicUrl).toBe('http://[::1]:8080')
+    expect(loadConfig({ env: { LINKD_PUBLIC_URL: 'https://go.example.com' } }).shortDomain).toBe(
+      'go.example.com',
+    )
+    expect(loadConfig({ env: { LINKD_DATA_DIR: dir } }).databaseUrl).toBe(`sqlite:${join(dir, 'linkd.db')}`)
+  })
+
+  it('invalid values are a ConfigError naming the environment variable and flag', () => {
+    const cases: Array<[Record<string, string>, string]> = [
+      [{ LINKD_PORT: 'abc' }, 'LINKD_PORT / --port'],
+      [{ LINKD_PORT: '70000' }, 'LINKD_PORT / --port'],
+      [{ LINKD_PORT: '-1' }, 'LINKD_PORT / --port'],
+      [{ LINKD_RATE_LIMIT_PER_IP: '0' }, 'LINKD_RATE_LIMIT_PER_IP'],
+      [{ LINKD_RATE_LIMIT_PER_ORG: 'lots' }, 'LINKD_RATE_LIMIT_PER_ORG'],
+      [{ LINKD_BODY_LIMIT: '12' }, 'LINKD_BODY_LIMIT'],
+      [{ LINKD_DEFAULT_PLAN: 'gold' }, 'LINKD_DEFAULT_PLAN'],
+      [{ LINKD_LOG_LEVEL: 'loud' }, 'LINKD_LOG_LEVEL'],
+      [{ LINKD_JOBS: 'maybe' }, 'LINKD_JOBS'],
+      [{ LINKD_PUBLIC_URL: 'ftp://example.com' }, 'LINKD_PUBLIC_URL'],
+      [{ LINKD_PUBLIC_URL: 'http://' }, 'LINKD_PUBLIC_URL'],
+      [{ LINKD_SHUTDOWN_TIMEOUT_MS: '5' }, 'LINKD_SHUTDOWN_TIMEOUT_MS'],
+    ]
+    for (const [env, name] of cases)
+      expect(
+        configError(() => loadConfig({ env })),
+        JSON.stringify(env),
+      ).toContain(name)
+    // flags are reported the same way
+    expect(configError(() => loadConfig({ env: {}, flags: { port: 'x' } }))).toContain('--port')
+    // several problems are all reported
+    const both = configError(() => loadConfig({ env: { LINKD_PORT: 'x', LINKD_LOG_LEVEL: 'loud' } }))
+    expect(both).toContain('LINKD_PORT')
+    expect(both).toContain('LINKD_LOG_LEVEL')
+  })
+
+  it('a config file with an unknown key, bad JSON or not an object is refused', () => {
+    const unknown = file({ port: 8081, colour: 'blue' })
+    expect(configError(() => loadConfig({ file: unknown, env: {} }))).toMatch(/unknown setting "colour"/)
+    // environment variable names are not file keys
+    expect(configError(() => loadConfig({ file: file({ LINKD_PORT: 1 }), env: {} }))).toMatch(
+      /unknown setting "LINKD_PORT"/,
+    )
+    expect(configError(() => loadConfig({ file: file('{ "port": '), env: {} }))).toMatch(
+      /cannot read config file/,
+    )
+    expect(configError(() => loadConfig({ file: file([1, 2]), env: {} }))).toMatch(/must hold a JSON object/)
+    expect(configError(() => loadConfig({ file: file('null'), env: {} }))).toMatch(/must hold a JSON object/)
+    expect(configError(() => loadConfig({ file: join(dir, 'missing.json'), env: {} }))).toMatch(
+      /cannot read config file/,
+    )
+    // invalid values in the file are named too
+    expect(configError(() => loadConfig({ file: file({ port: 'eighty' }), env: {} }))).toContain(
+      'LINKD_PORT / --port',
+    )
+  })
+
+  it('withListenPort follows a port picked by listen(0) unless the public URL was set', () => {
+    const c = loadConfig({ env: { LINKD_PORT: '0' } })
+    expect(c.publicUrl).toBe('http://127.0.0.1:0')
+    const after = withListenPort(c, 43210, false)
+    expect(after).toMatchObject({
+      port: 43210,
+      publicUrl: 'http://127.0.0.1:43210',
+      shortDomain: '127.0.0.1:43210',
+    })
+    expect(Object.isFrozen(after)).toBe(true)
+    expect(withListenPort(c, 43210, true)).toBe(c)
+    const fixed = loadConfig({ env: {} })
+    expect(withListenPort(fixed, 43210, false)).toBe(fixed)
+  })
+})

@@ -1,0 +1,179 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { createTestApp, type TestApp } from '../support/app.js'
+import { detailFields, expectError, expectNoStack } from './support.js'
+
+describe('error bodies', () => {
+  let t: TestApp
+  afterEach(() => t.close())
+
+  const post = (payload: string, contentType = 'application/json', url = '/api/keys') =>
+    t.app.inject({
+      method: 'POST',
+      url,
+      headers: { authorization: `Bearer ${t.ownerKey}`, 'content-type': contentType },
+      payload,
+    })
+
+  it('unknown route is 404 NotFound with the error body', async () => {
+    t = await createTestApp()
+    const res = await t.call('GET', '/api/nothing-here?x=1', { key: null })
+    const body = expectError(res, 404, 'NotFound', '/api/nothing-here')
+    expect(body.details).toBeUndefined()
+    expect(body.message).toContain('/api/nothing-here')
+    const root = await t.call('GET', '/', { key: null })
+    expectError(root, 404, 'NotFound', '/')
+  })
+
+  it('wrong method on a known path is 404 NotFound', async () => {
+    t = await createTestApp()
+    expectError(await t.call('PUT', '/api/keys'), 404, 'NotFound', '/api/keys')
+    expectError(await t.call('DELETE', '/api/keys'), 404, 'NotFound', '/api/keys')
+    expectError(await t.call('POST', '/health'), 404, 'NotFound', '/health')
+  })
+
+  it('invalid JSON is 400 ValidationError with details', async () => {
+    t = await createTestApp()
+    const res = await post('{"name": "x",')
+    const body = expectError(res, 400, 'ValidationError', '/api/keys')
+    expect(body.details).toEqual([{ field: 'body', message: expect.stringMatching(/not valid JSON/) }])
+  })
+
+  it('a non-JSON content type is 415 UnsupportedMediaType', async () => {
+    t = await createTestApp()
+    const res = await post('name=x', 'text/plain')
+    const body = expectError(res, 415, 'UnsupportedMediaType', '/api/keys')
+    expect(body.message).toContain('text/plain')
+    expectError(await post('<a/>', 'application/xml'), 415, 'UnsupportedMediaType')
+    expectError(await post('name=x', 'application/x-www-form-urlencoded'), 415, 'UnsupportedMediaType')
+  })
+
+  it('an empty JSON body is 400 ValidationError', async () => {
+    t = await createTestApp()
+    const body = expectError(await post(''), 400, 'ValidationError', '/api/keys')
+    expect(body.details?.[0]?.field).toBe('body')
+  })
+
+  it('a body over the limit is 413 PayloadTooLarge; exactly at the limit passes', async () => {
+    t = await createTestApp({ bodyLimitBytes: 2048 })
+    const json = JSON.stringify({ name: 'at-limit' })
+    const atLimit = json + ' '.repeat(2048 - Buffer.byteLength(json))
+    expect(Buffer.byteLength(atLimit)).toBe(2048)
+    const ok = await post(atLimit)
+    expect(ok.statusCode, ok.body).toBe(201)
+    expect(ok.json().name).toBe('at-limit')
+
+    const over = await post(atLimit + ' ')
+    const body = expectError(over, 413, 'PayloadTooLarge', '/api/keys')
+    expect(body.details).toBeUndefined()
+    // multi-byte characters count as bytes
+    const wide = JSON.stringify({ name: 'x', description: '\u00e9'.repeat(1100) })
+    expectError(await post(wide), 413, 'PayloadTooLarge')
+  })
+
+  it('an unknown body field is 400 naming the field', async () => {
+    t = await createTestApp()
+    const res = await t.call('POST', '/api/keys', { body: { name: 'ok', colour: 'blue' } })
+    const body = expectError(res, 400, 'ValidationError', '/api/keys')
+    expect(body.details).toContainEqual({ field: 'colour', message: 'is not a known field' })
+    expect(body.message).toContain('colour')
+  })
+
+  it('a missing required field is 400 with a detail for it', async () => {
+    t = await createTestApp()
+    const res = await t.call('POST', '/api/keys', { body: { description: 'no name' } })
+    const body = expectError(res, 400, 'ValidationError')
+    expect(body.details).toEqual([{ field: 'name', message: 'is required' }])
+    expect(body.message).toBe('name is required')
+  })
+
+  it('several problems are all listed, with dotted paths into arrays', async () => {
+    t = await createTestApp()
+    const res = await t.call('POST', '/api/keys', {
+      body: { permissions: ['links:read', 'links:admin'], timePeriod: 'week', requestLimit: 0 },
+    })
+    expectError(res, 400, 'ValidationError')
+    const fields = detailFields(res)
+    expect(fields).toEqual(expect.arrayContaining(['name', 'permissions.1', 'timePeriod', 'requestLimit']))
+    const period = res.json().details.find((d: { field: string }) => d.field === 'timePeriod')
+    expect(period.message).toBe('must be one of: minute, hour, day')
+    expect(res.json().message).toMatch(/\(and \d+ more\)$/)
+  })
+
+  it('a wrong type is 400 naming the field', async () => {
+    t = await createTestApp()
+    const res = await t.call('POST', '/api/keys', {
+      body: { name: 'x', requestLimit: 'lots', allowedOrigins: { a: 1 } },
+    })
+    expectError(res, 400, 'ValidationError')
+    expect(detailFields(res)).toEqual(expect.arrayContaining(['requestLimit', 'allowedOrigins']))
+    const arr = await t.call('POST', '/api/keys', { body: [{ name: 'x' }] })
+    expectError(arr, 400, 'ValidationError')
+    expect(detailFields(arr)).toEqual(['body'])
+  })
+
+  it('invalid query parameters and path parameters are 400 with the field', async () => {
+    t = await createTestApp()
+    const res = await t.call('GET', '/api/keys?status=sleeping')
+    expectError(res, 400, 'ValidationError')
+    expect(detailFields(res)).toEqual(['status'])
+    const unknown = await t.call('GET', '/api/keys?colour=blue')
+    expectError(unknown, 400, 'ValidationError')
+    expect(detailFields(unknown)).toEqual(['colour'])
+  })
+
+  it('a path parameter too long for the router is 400 ValidationError with the error body', async () => {
+    t = await createTestApp()
+    const longId = await t.call('GET', `/api/keys/${'x'.repeat(101)}`)
+    expectError(longId, 400, 'ValidationError', `/api/keys/${'x'.repeat(101)}`)
+    expect(detailFields(longId)).toEqual(['url'])
+    expect(longId.headers['x-request-id']).toMatch(/^req_/)
+    expect(longId.headers['x-ratelimit-limit']).toBe('3000')
+    const atMax = await t.call('GET', `/api/keys/${'x'.repeat(100)}`)
+    expectError(atMax, 404, 'NotFound')
+  })
+
+  it('a malformed URL is 400 ValidationError with the error body', async () => {
+    t = await createTestApp()
+    const res = await t.call('GET', '/api/keys/%E0%A4%A')
+    expectError(res, 400, 'ValidationError')
+    expect(detailFields(res)).toEqual(['url'])
+    expect(res.headers['x-ratelimit-remaining']).toMatch(/^\d+$/)
+  })
+
+  it('an unexpected failure is 500 InternalError without internals', async () => {
+    t = await createTestApp()
+    t.app.get('/api/test-boom', async () => {
+      throw new Error('secret detail from /srv/linkd/daemon/thing.ts:42')
+    })
+    const res = await t.call('GET', '/api/test-boom', { key: null })
+    const body = expectError(res, 500, 'InternalError', '/api/test-boom')
+    expect(res.body).not.toContain('secret detail')
+    expect(body.message).toContain('X-Request-Id')
+    expect(res.headers['x-request-id']).toMatch(/^req_/)
+  })
+
+  it('error bodies carry the request path without the query string and a fresh ISO timestamp', async () => {
+    t = await createTestApp()
+    const res = await t.call('GET', '/api/keys/key_missing?verbose=1')
+    const body = expectError(res, 404, 'NotFound', '/api/keys/key_missing')
+    expect(Number.isNaN(Date.parse(body.timestamp))).toBe(false)
+  })
+
+  it('never returns a stack trace, whatever the failure', async () => {
+    t = await createTestApp({ bodyLimitBytes: 2048 })
+    const responses = await Promise.all([
+      t.call('GET', '/nope'),
+      post('{'),
+      post('x', 'text/plain'),
+      post('{"name":"' + 'a'.repeat(3000) + '"}'),
+      t.call('GET', '/api/keys', { key: 'lk_live_short' }),
+      t.call('POST', '/api/keys', { body: { nope: true } }),
+      t.call('GET', '/api/keys?limit=7'),
+    ])
+    for (const res of responses) {
+      expect(res.statusCode).toBeGreaterThanOrEqual(400)
+      expectNoStack(res)
+      expect(res.json()).toHaveProperty('error')
+    }
+  })
+})

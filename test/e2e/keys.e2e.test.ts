@@ -1,0 +1,172 @@
+/**
+ * End to end: the built `linkd` on a free port with a temp data dir, driven by the built `linkctl`
+ * binary. Needs `npm run build` first (`npm test` does it).
+ */
+import { spawn, execFile, type ChildProcess } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { packageRoot } from '../../src/version.js'
+
+const root = packageRoot()
+const OWNER_KEY_RE = /lk_live_[A-Za-z0-9]{32}/
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer()
+    srv.once('error', reject)
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address()
+      const port = typeof addr === 'object' && addr ? addr.port : 0
+      srv.close(() => resolve(port))
+    })
+  })
+}
+
+/** The environment without the developer's own LINKCTL_* / LINKD_* settings. */
+function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [k, v] of Object.entries(process.env)) if (!/^(LINKCTL_|LINKD_|NO_COLOR)/.test(k)) env[k] = v
+  return { ...env, ...extra }
+}
+
+let daemon: ChildProcess
+let daemonOut = ''
+let url = ''
+let ownerKey = ''
+let work = ''
+
+function linkctl(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [join(root, 'bin/linkctl.js'), ...args],
+      { env: cleanEnv({ LINKCTL_CONFIG_DIR: join(work, 'config'), ...env }), timeout: 20_000 },
+      (err, stdout, stderr) => {
+        const code = err && typeof err.code === 'number' ? err.code : err ? 1 : 0
+        resolve({ code, stdout, stderr })
+      },
+    )
+  })
+}
+
+async function waitFor(what: string, check: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
+  const until = Date.now() + ms
+  while (Date.now() < until) {
+    if (await check()) return
+    if (daemon.exitCode !== null)
+      throw new Error(`linkd exited (${daemon.exitCode}) before ${what}:\n${daemonOut}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error(`timed out waiting for ${what}; linkd output:\n${daemonOut}`)
+}
+
+beforeAll(async () => {
+  for (const f of ['bin/linkd.js', 'bin/linkctl.js']) expect(existsSync(join(root, f)), f).toBe(true)
+  work = mkdtempSync(join(tmpdir(), 'linkctl-e2e-'))
+  const port = await freePort()
+  daemon = spawn(process.execPath, [join(root, 'bin/linkd.js')], {
+    env: cleanEnv({
+      LINKD_HOST: '127.0.0.1',
+      LINKD_PORT: String(port),
+      LINKD_DATA_DIR: join(work, 'data'),
+      LINKD_LOG_LEVEL: 'warn',
+    }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  daemon.stdout?.on('data', (c: Buffer) => (daemonOut += c.toString()))
+  daemon.stderr?.on('data', (c: Buffer) => (daemonOut += c.toString()))
+  url = `http://127.0.0.1:${port}`
+  await waitFor('the owner key on stdout', () => OWNER_KEY_RE.test(daemonOut))
+  ownerKey = OWNER_KEY_RE.exec(daemonOut)?.[0] ?? ''
+  await waitFor('GET /health/ready 200', async () => {
+    try {
+      return (await fetch(`${url}/health/ready`)).status === 200
+    } catch {
+      return false
+    }
+  })
+}, 60_000)
+
+afterAll(async () => {
+  if (daemon && daemon.exitCode === null) daemon.kill('SIGKILL')
+  if (work) rmSync(work, { recursive: true, force: true })
+})
+
+describe('linkctl against a running linkd', () => {
+  let created = { id: '', key: '' }
+
+  it('logs in with the owner key and keeps it in a 0600 config file', async () => {
+    const r = await linkctl(['login', '--url', url, '--api-key', ownerKey])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toMatch(/Logged in to/)
+    expect(statSync(join(work, 'config', 'config.json')).mode & 0o777).toBe(0o600)
+  })
+
+  it('creates a key (the full key is printed once) and lists it', async () => {
+    const r = await linkctl(['keys', 'create', '--name', 'ci', '--preset', 'full', '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    const key = JSON.parse(r.stdout) as { id: string; key: string; name: string; status: string }
+    expect(key).toMatchObject({ name: 'ci', status: 'active' })
+    expect(key.key).toMatch(/^lk_live_[A-Za-z0-9]{32}$/)
+    expect(r.stderr).toMatch(/warning: .*only time/)
+    created = { id: key.id, key: key.key }
+
+    const list = await linkctl(['keys', 'list', '--json'])
+    expect(list.code, list.stderr).toBe(0)
+    const page = JSON.parse(list.stdout) as { data: { id: string }[]; total: number }
+    expect(page.data.map((k) => k.id)).toContain(created.id)
+    expect(page.total).toBe(2)
+    expect(list.stdout).not.toContain(created.key)
+
+    const tsv = await linkctl(['keys', 'list'])
+    expect(tsv.stdout.split('\n')[0]).toMatch(/^ID\tNAME\tSTATUS/)
+  })
+
+  it('status reports the daemon, readiness, jobs and the key', async () => {
+    const r = await linkctl(['status', '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    const s = JSON.parse(r.stdout) as {
+      daemon: { status: string }
+      ready: { ready: boolean; jobs: unknown[] }
+      auth: { valid: boolean; key: { organization: { name: string } } }
+    }
+    expect(s.daemon.status).toBe('ok')
+    expect(s.ready.ready).toBe(true)
+    expect(Array.isArray(s.ready.jobs)).toBe(true)
+    expect(s.auth).toMatchObject({ valid: true, key: { organization: { name: 'default' } } })
+  })
+
+  it('revokes the key; using it afterwards exits 4', async () => {
+    const ok = await linkctl(['--api-key', created.key, 'keys', 'list'])
+    expect(ok.code, ok.stderr).toBe(0)
+    const r = await linkctl(['keys', 'revoke', created.id])
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toMatch(/Revoked key ci/)
+    const refused = await linkctl(['--api-key', created.key, 'keys', 'list'])
+    expect(refused.code).toBe(4)
+    expect(refused.stderr).toMatch(/^error: .*\(HTTP 401\)\n$/)
+    const missing = await linkctl(['keys', 'get', 'key_doesnotexist'])
+    expect(missing.code).toBe(5)
+  })
+
+  it('usage errors exit 2 with one error line; help exit-codes documents the codes', async () => {
+    const r = await linkctl(['keys', 'list', '--limit', '7'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/^error: option '--limit <n>' argument '7' is invalid\. [^\n]*\n$/)
+    const help = await linkctl(['help', 'exit-codes'])
+    expect(help.code).toBe(0)
+    expect(help.stdout).toMatch(/^ {2}7 {4}rate limited/m)
+  })
+
+  it('linkd exits 0 on SIGTERM', async () => {
+    const exited = new Promise<number | null>((resolve) => daemon.once('exit', (code) => resolve(code)))
+    daemon.kill('SIGTERM')
+    expect(await exited).toBe(0)
+  })
+})
