@@ -89,14 +89,9 @@ function tooMany(s: LimitState, tier: string): AppError {
   )
 }
 
-const allowlistCache = new WeakMap<readonly string[], AllowEntry[]>()
+/** Entries were validated when the key was saved; anything unparsable is skipped, never widened. */
 function allowEntries(list: readonly string[]): AllowEntry[] {
-  let entries = allowlistCache.get(list)
-  if (!entries) {
-    entries = list.map(parseAllowEntry).filter((e): e is AllowEntry => e !== undefined)
-    allowlistCache.set(list, entries)
-  }
-  return entries
+  return list.map(parseAllowEntry).filter((e): e is AllowEntry => e !== undefined)
 }
 
 /**
@@ -130,6 +125,9 @@ export function installAccess(
       throw new AppError('Unauthorized', REASON_TEXT[outcome.reason] ?? 'the API key is invalid')
     const p = outcome.principal
     request.principal = p
+    // Before the key's quota is counted: requests from outside the allowlist must not use it up.
+    if (p.allowedIps.length > 0 && !ipAllowed(request.ip, allowEntries(p.allowedIps)))
+      throw new AppError('Forbidden', `requests from ${request.ip} are not allowed for this API key`)
 
     const keyState = keyLimitState(
       deps.limiter,
@@ -149,8 +147,6 @@ export function installAccess(
       throw tooMany(orgState, 'per organization')
     }
 
-    if (p.allowedIps.length > 0 && !ipAllowed(request.ip, allowEntries(p.allowedIps)))
-      throw new AppError('Forbidden', `requests from ${request.ip} are not allowed for this API key`)
     if (required !== true && !hasScope(p.permissions, required))
       throw new AppError('Forbidden', `this API key lacks the ${required} permission`)
   })

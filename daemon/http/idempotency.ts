@@ -66,6 +66,17 @@ declare module 'fastify' {
   }
 }
 
+/** JSON with object keys sorted, so that field order does not make two equal bodies differ. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        )
+      : v,
+  )
+}
+
 const METHODS = new Set(['POST', 'PATCH', 'DELETE', 'PUT'])
 
 /**
@@ -90,7 +101,7 @@ export function installIdempotency(
         { field: 'X-Idempotency-Key', message: 'must be 1-255 characters' },
       ])
     const owner = request.principal.keyId
-    const hash = sha256Hex(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
+    const hash = sha256Hex(`${request.method} ${request.url}\n${canonicalJson(request.body ?? null)}`)
     const now = deps.clock.now()
     const prior = await deps.store.find(owner, key, now - IDEMPOTENCY_TTL_MS)
     if (prior) {

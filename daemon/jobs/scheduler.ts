@@ -94,19 +94,17 @@ export function createScheduler(deps: { db: Kysely<Database>; clock: Clock; log:
     },
     async status(): Promise<JobRun[]> {
       const runs = new Map((await store.all()).map((r) => [r.name, r]))
-      return [...jobs.keys()]
-        .sort()
-        .map(
-          (name) =>
-            runs.get(name) ?? {
-              name,
-              lastRunAt: null,
-              lastStatus: null,
-              lastError: null,
-              lastDurationMs: null,
-              runCount: 0,
-            },
-        )
+      return [...jobs.keys()].sort().map(
+        (name) =>
+          runs.get(name) ?? {
+            name,
+            lastRunAt: null,
+            lastStatus: null,
+            lastError: null,
+            lastDurationMs: null,
+            runCount: 0,
+          },
+      )
     },
   }
 }

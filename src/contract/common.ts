@@ -16,8 +16,9 @@ export function Nullable<T extends TSchema>(schema: T) {
 /** ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-21T10:00:00.000Z. */
 export const Timestamp = Type.String({ format: 'date-time', examples: ['2026-11-21T10:00:00.000Z'] })
 
-export const PAGE_SIZES = [10, 20, 50, 100] as const
-export const DEFAULT_PAGE_SIZE = 20
+import { PAGE_SIZES } from './limits.js'
+
+export { PAGE_SIZES, DEFAULT_PAGE_SIZE } from './limits.js'
 
 export const PageQuery = Type.Object({
   page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number, starts at 1' })),

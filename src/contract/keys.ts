@@ -1,14 +1,15 @@
 import Type, { type Static } from 'typebox'
 import { Nullable, StringEnum, Timestamp, PageQuery } from './common.js'
 import { ACCEPTED_SCOPES, PRESET_NAMES } from './scopes.js'
-import { KEY_LIMITS, TIME_PERIODS } from './limits.js'
+import { KEY_ENVIRONMENTS, KEY_LIMITS, KEY_STATUSES, KEY_TEST_REASONS, TIME_PERIODS } from './limits.js'
 
-export const KEY_STATUSES = ['active', 'inactive', 'revoked', 'expired'] as const
-export type KeyStatus = (typeof KEY_STATUSES)[number]
-export const KEY_ENVIRONMENTS = ['live', 'test'] as const
-
-/** `lk_live_<32>` / `lk_test_<32>`. */
-export const API_KEY_PATTERN = /^lk_(live|test)_[A-Za-z0-9]{32}$/
+export {
+  API_KEY_PATTERN,
+  KEY_ENVIRONMENTS,
+  KEY_STATUSES,
+  KEY_TEST_REASONS,
+  type KeyStatus,
+} from './limits.js'
 
 const ScopeString = StringEnum(ACCEPTED_SCOPES as readonly string[], {
   description: 'Scope, resource:action',
@@ -127,8 +128,6 @@ export const KeyTestBody = Type.Object(
   { additionalProperties: false },
 )
 export type KeyTestBody = Static<typeof KeyTestBody>
-
-export const KEY_TEST_REASONS = ['nonexistent', 'malformed', 'revoked', 'expired', 'inactive'] as const
 
 export const RateLimitInfo = Type.Object({
   limit: Type.Integer(),

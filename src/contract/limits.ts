@@ -1,4 +1,7 @@
-/** Limits shared by the daemon (enforcement) and the CLI (help text). Spec section 8. */
+/**
+ * Plain values shared by the daemon (enforcement) and the CLI (choices, help text), spec section 8.
+ * Kept free of typebox so that linkctl can import them without loading it.
+ */
 export const PLANS = ['free', 'starter', 'professional', 'enterprise'] as const
 export type Plan = (typeof PLANS)[number]
 
@@ -29,3 +32,13 @@ export const KEY_LIMITS = {
 
 /** Idempotency keys are remembered this long (contract: 24 h). */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000
+
+export const PAGE_SIZES = [10, 20, 50, 100] as const
+export const DEFAULT_PAGE_SIZE = 20
+
+export const KEY_STATUSES = ['active', 'inactive', 'revoked', 'expired'] as const
+export type KeyStatus = (typeof KEY_STATUSES)[number]
+export const KEY_ENVIRONMENTS = ['live', 'test'] as const
+export const KEY_TEST_REASONS = ['nonexistent', 'malformed', 'revoked', 'expired', 'inactive'] as const
+/** `lk_live_<32>` / `lk_test_<32>`. */
+export const API_KEY_PATTERN = /^lk_(live|test)_[A-Za-z0-9]{32}$/

@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { createServer } from 'node:net'
+
+export { freePort } from '../support/processes.js'
 
 /** Shared helpers of the benchmarks: timing whole commands, spawning daemons, reading RSS. */
 
@@ -31,18 +32,6 @@ export function timeCommand(
     if (i > 0) times.push(dt)
   }
   return median(times)
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer()
-    s.once('error', reject)
-    s.listen(0, '127.0.0.1', () => {
-      const addr = s.address()
-      const port = typeof addr === 'object' && addr ? addr.port : 0
-      s.close(() => resolve(port))
-    })
-  })
 }
 
 /** Spawns a server and resolves once `url` answers 200, with the elapsed ms since spawn. */

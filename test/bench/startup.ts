@@ -1,12 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { LINKCTL, LINKD, root } from '../support/processes.js'
 import { fmt, freePort, median, report, rssMb, spawnUntilReady, stop, timeCommand } from './lib.js'
 
-const root = fileURLToPath(new URL('../../', import.meta.url))
-const linkd = join(root, 'bin/linkd.js')
-const linkctl = join(root, 'bin/linkctl.js')
+const linkd = LINKD
+const linkctl = LINKCTL
 const bareServer = join(root, 'test/bench/bare-fastify.js')
 
 /**

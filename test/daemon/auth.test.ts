@@ -247,6 +247,21 @@ describe('IP allowlist', () => {
     expectError(await from(k.key, '127.0.0.1'), 403, 'Forbidden')
   })
 
+  it("requests refused by the allowlist do not use up the key's quota", async () => {
+    t = await createTestApp()
+    const k = await t.createKey({
+      name: 'quota',
+      preset: 'full',
+      allowedIps: ['203.0.113.7'],
+      requestLimit: 2,
+      timePeriod: 'hour',
+    })
+    for (let i = 0; i < 5; i++) expectError(await from(k.key, '198.51.100.1'), 403, 'Forbidden')
+    const ok = await from(k.key, '203.0.113.7')
+    expect(ok.statusCode).toBe(200)
+    expect(ok.headers['x-ratelimit-remaining']).toBe('1')
+  })
+
   it('an IPv4 CIDR range', async () => {
     t = await createTestApp()
     const k = await t.createKey({

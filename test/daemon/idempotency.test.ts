@@ -35,6 +35,17 @@ describe('idempotency', () => {
     expect(again.headers['x-ratelimit-limit']).toBeDefined()
   })
 
+  it('the same body with its fields in another order is the same request', async () => {
+    t = await createTestApp()
+    const idem = randomUUID()
+    const first = await create(idem, { name: 'ordered', description: 'd', timePeriod: 'day' })
+    const again = await create(idem, { timePeriod: 'day', description: 'd', name: 'ordered' })
+    expect(again.statusCode).toBe(201)
+    expect(again.headers['idempotent-replayed']).toBe('true')
+    expect(again.json().id).toBe(first.json().id)
+    expect(await total()).toBe(2)
+  })
+
   it('the same key with a different body is 422 Unprocessable and creates nothing', async () => {
     t = await createTestApp()
     const idem = randomUUID()

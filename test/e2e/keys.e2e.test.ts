@@ -2,99 +2,30 @@
  * End to end: the built `linkd` on a free port with a temp data dir, driven by the built `linkctl`
  * binary. Needs `npm run build` first (`npm test` does it).
  */
-import { spawn, execFile, type ChildProcess } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs'
-import { createServer } from 'node:net'
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { packageRoot } from '../../src/version.js'
+import { LINKCTL, runBin, startLinkd, type RunningLinkd } from '../support/processes.js'
 
-const root = packageRoot()
-const OWNER_KEY_RE = /lk_live_[A-Za-z0-9]{32}/
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer()
-    srv.once('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address()
-      const port = typeof addr === 'object' && addr ? addr.port : 0
-      srv.close(() => resolve(port))
-    })
-  })
-}
-
-/** The environment without the developer's own LINKCTL_* / LINKD_* settings. */
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {}
-  for (const [k, v] of Object.entries(process.env)) if (!/^(LINKCTL_|LINKD_|NO_COLOR)/.test(k)) env[k] = v
-  return { ...env, ...extra }
-}
-
-let daemon: ChildProcess
-let daemonOut = ''
+let daemon: RunningLinkd
 let url = ''
 let ownerKey = ''
 let work = ''
 
-function linkctl(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [join(root, 'bin/linkctl.js'), ...args],
-      { env: cleanEnv({ LINKCTL_CONFIG_DIR: join(work, 'config'), ...env }), timeout: 20_000 },
-      (err, stdout, stderr) => {
-        const code = err && typeof err.code === 'number' ? err.code : err ? 1 : 0
-        resolve({ code, stdout, stderr })
-      },
-    )
-  })
-}
-
-async function waitFor(what: string, check: () => boolean | Promise<boolean>, ms = 20_000): Promise<void> {
-  const until = Date.now() + ms
-  while (Date.now() < until) {
-    if (await check()) return
-    if (daemon.exitCode !== null)
-      throw new Error(`linkd exited (${daemon.exitCode}) before ${what}:\n${daemonOut}`)
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  throw new Error(`timed out waiting for ${what}; linkd output:\n${daemonOut}`)
-}
+const linkctl = (args: string[], env: Record<string, string> = {}) =>
+  runBin(LINKCTL, args, { LINKCTL_CONFIG_DIR: join(work, 'config'), ...env })
 
 beforeAll(async () => {
-  for (const f of ['bin/linkd.js', 'bin/linkctl.js']) expect(existsSync(join(root, f)), f).toBe(true)
   work = mkdtempSync(join(tmpdir(), 'linkctl-e2e-'))
-  const port = await freePort()
-  daemon = spawn(process.execPath, [join(root, 'bin/linkd.js')], {
-    env: cleanEnv({
-      LINKD_HOST: '127.0.0.1',
-      LINKD_PORT: String(port),
-      LINKD_DATA_DIR: join(work, 'data'),
-      LINKD_LOG_LEVEL: 'warn',
-    }),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  daemon.stdout?.on('data', (c: Buffer) => (daemonOut += c.toString()))
-  daemon.stderr?.on('data', (c: Buffer) => (daemonOut += c.toString()))
-  url = `http://127.0.0.1:${port}`
-  await waitFor('the owner key on stdout', () => OWNER_KEY_RE.test(daemonOut))
-  ownerKey = OWNER_KEY_RE.exec(daemonOut)?.[0] ?? ''
-  await waitFor('GET /health/ready 200', async () => {
-    try {
-      return (await fetch(`${url}/health/ready`)).status === 200
-    } catch {
-      return false
-    }
-  })
+  daemon = await startLinkd(join(work, 'data'))
+  url = daemon.url
+  ownerKey = daemon.ownerKey() ?? ''
+  expect(ownerKey).toMatch(/^lk_live_[A-Za-z0-9]{32}$/)
 }, 60_000)
 
 afterAll(async () => {
-  if (daemon && daemon.exitCode === null) daemon.kill('SIGKILL')
+  if (daemon) await daemon.stop('SIGKILL')
   if (work) rmSync(work, { recursive: true, force: true })
 })
 
@@ -165,8 +96,6 @@ describe('linkctl against a running linkd', () => {
   })
 
   it('linkd exits 0 on SIGTERM', async () => {
-    const exited = new Promise<number | null>((resolve) => daemon.once('exit', (code) => resolve(code)))
-    daemon.kill('SIGTERM')
-    expect(await exited).toBe(0)
+    expect(await daemon.stop('SIGTERM')).toBe(0)
   })
 })

@@ -1,8 +1,14 @@
 /** `linkctl keys ...`: API key management over /api/keys. */
 import { Option, type Command } from 'commander'
-import type { KeyStatus } from '../../contract/keys.js'
 import { ACCEPTED_SCOPES, PRESET_NAMES } from '../../contract/scopes.js'
-import { KEY_LIMITS, TIME_PERIODS } from '../../contract/limits.js'
+import {
+  KEY_ENVIRONMENTS,
+  KEY_LIMITS,
+  KEY_STATUSES,
+  PAGE_SIZES,
+  TIME_PERIODS,
+  type KeyStatus,
+} from '../../contract/limits.js'
 import { action, jsonOption } from '../action.js'
 import { requireKey, type Ctx } from '../context.js'
 import { CliError, EXIT, UsageError } from '../exit-codes.js'
@@ -10,15 +16,7 @@ import { emit, note, printRecord, printRows, warn } from '../output.js'
 import { collect, commaChoices, expiryArg, intArg } from '../parse.js'
 import { activityColumns, createBody, keyColumns, keyFields, updateBody, type KeyFlags } from './keys-view.js'
 
-/** Mirrors KEY_STATUSES of src/contract/keys.ts (kept here so start-up never loads typebox; a test compares). */
-export const KEY_STATUS_CHOICES = [
-  'active',
-  'inactive',
-  'revoked',
-  'expired',
-] as const satisfies readonly KeyStatus[]
-export const KEY_ENVIRONMENT_CHOICES = ['live', 'test'] as const
-export const PAGE_SIZE_CHOICES = ['10', '20', '50', '100'] as const
+const PAGE_SIZE_CHOICES = PAGE_SIZES.map(String)
 
 export interface ListOpts {
   status?: KeyStatus
@@ -207,7 +205,7 @@ function keyFieldOptions(cmd: Command, mode: 'create' | 'update'): Command {
     .option('--allowed-ip <ip>', 'allow this IP or CIDR range (repeatable; none = any IP)', collect)
     .option('--allowed-origin <origin>', 'allowed origin URL (repeatable)', collect)
   if (mode === 'create') {
-    cmd.addOption(new Option('--environment <env>', 'key environment').choices(KEY_ENVIRONMENT_CHOICES))
+    cmd.addOption(new Option('--environment <env>', 'key environment').choices(KEY_ENVIRONMENTS))
   } else {
     cmd.option('--clear-allowed-ips', 'remove every allowed IP (any IP may use the key)')
     cmd.option('--clear-allowed-origins', 'remove every allowed origin')
@@ -235,7 +233,7 @@ export function register(program: Command): void {
   ).action(action<KeyFlags>((_args, opts, ctx) => runKeysCreate(opts, ctx)))
 
   const list = keys.command('list').alias('ls').description('list API keys')
-  list.addOption(new Option('--status <status>', 'only keys with this status').choices(KEY_STATUS_CHOICES))
+  list.addOption(new Option('--status <status>', 'only keys with this status').choices(KEY_STATUSES))
   list.option('--search <text>', 'match name or description')
   jsonOption(pageOptions(list)).action(action<ListOpts>((_args, opts, ctx) => runKeysList(opts, ctx)))
 

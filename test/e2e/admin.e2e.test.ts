@@ -1,0 +1,116 @@
+/**
+ * The offline `linkd` subcommands and the daemon's lifecycle, on the built binary with a temp
+ * data dir: init, org create / set-plan, migrate, backup, restart on an existing database, and
+ * the graceful shutdown that flushes buffered usage before closing the database.
+ */
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import SQLite from 'better-sqlite3'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { LINKD, OWNER_KEY_RE, runBin, startLinkd } from '../support/processes.js'
+
+let work = ''
+let dataDir = ''
+const linkd = (...args: string[]) => runBin(LINKD, args, { LINKD_DATA_DIR: dataDir, LINKD_LOG_LEVEL: 'warn' })
+const openDb = () => new SQLite(join(dataDir, 'linkd.db'), { readonly: true })
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'linkd-admin-e2e-'))
+  dataDir = join(work, 'data')
+})
+afterAll(() => rmSync(work, { recursive: true, force: true }))
+
+describe('linkd offline subcommands', () => {
+  let defaultKey = ''
+
+  it('init creates the master key (0600), the schema and the default organization, printing its key once', async () => {
+    const first = await linkd('init')
+    expect(first.code, first.stderr).toBe(0)
+    defaultKey = OWNER_KEY_RE.exec(first.stdout)?.[0] ?? ''
+    expect(defaultKey).toMatch(OWNER_KEY_RE)
+    expect(statSync(join(dataDir, 'secret.key')).mode & 0o777).toBe(0o600)
+
+    const again = await linkd('init')
+    expect(again.code).toBe(0)
+    expect(again.stdout).toMatch(/Already initialized/)
+    expect(again.stdout).not.toMatch(OWNER_KEY_RE)
+  })
+
+  it('org create prints the new owner key; a duplicate name fails with exit 1', async () => {
+    const r = await linkd('org', 'create', 'acme', '--plan', 'free')
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/Created organization "acme" \(org_[a-z0-9]+, plan free\)/)
+    expect(r.stdout).toMatch(OWNER_KEY_RE)
+    const dup = await linkd('org', 'create', 'acme')
+    expect(dup.code).toBe(1)
+    expect(dup.stderr).toMatch(/already exists/)
+    const badPlan = await linkd('org', 'create', 'beta', '--plan', 'gold')
+    expect(badPlan.code).toBe(1)
+    expect(badPlan.stderr).toMatch(/plan must be one of/)
+  })
+
+  it('org set-plan changes the plan by name', async () => {
+    const r = await linkd('org', 'set-plan', 'acme', 'starter')
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/"acme" is now on the starter plan/)
+    const db = openDb()
+    expect(db.prepare("SELECT plan FROM organizations WHERE name = 'acme'").get()).toEqual({
+      plan: 'starter',
+    })
+    db.close()
+    expect((await linkd('org', 'set-plan', 'nobody', 'free')).code).toBe(1)
+  })
+
+  it('migrate reports an up-to-date database', async () => {
+    const r = await linkd('migrate')
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/up to date/)
+  })
+
+  it('invalid configuration exits 2 naming the setting', async () => {
+    const r = await runBin(LINKD, ['migrate'], { LINKD_DATA_DIR: dataDir, LINKD_PORT: 'eighty' })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(/LINKD_PORT/)
+  })
+
+  it('the daemon restarts on the existing database without printing a key, and SIGTERM flushes usage', async () => {
+    const d = await startLinkd(dataDir)
+    expect(d.ownerKey()).toBeUndefined()
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${d.url}/api/keys`, { headers: { authorization: `Bearer ${defaultKey}` } })
+      expect(res.status).toBe(200)
+    }
+    // Shut down at once: the buffered activity must reach the database before it closes.
+    expect(await d.stop('SIGTERM')).toBe(0)
+    const db = openDb()
+    const row = db
+      .prepare(
+        "SELECT total_requests AS n FROM api_keys WHERE name = 'owner' AND organization_id = (SELECT id FROM organizations WHERE name = 'default')",
+      )
+      .get() as { n: number }
+    expect(row.n).toBe(3)
+    const activity = db
+      .prepare('SELECT endpoint, method, status_code FROM api_key_activity ORDER BY ts')
+      .all()
+    expect(activity).toHaveLength(3)
+    expect(activity[0]).toEqual({ endpoint: '/api/keys', method: 'GET', status_code: 200 })
+    db.close()
+  })
+
+  it('backup writes a consistent copy that opens as a database; an existing target is refused', async () => {
+    const target = join(work, 'backup.db')
+    const r = await linkd('backup', target)
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/Backup written to/)
+    const copy = new SQLite(target, { readonly: true })
+    expect(copy.prepare('SELECT name FROM organizations ORDER BY name').all()).toEqual([
+      { name: 'acme' },
+      { name: 'default' },
+    ])
+    copy.close()
+    const again = await linkd('backup', target)
+    expect(again.code).toBe(1)
+    expect(again.stderr).toMatch(/already exists/)
+  })
+})
