@@ -137,9 +137,11 @@ describe('key activity log', () => {
       headers: { authorization: `Bearer ${k.key}` },
       remoteAddress: '10.9.9.9',
     })
+    await t.call('GET', '/api/keys', { key: k.key })
     const log = await activity(k.id)
     expect(log.data.map((a) => [a.statusCode, a.error?.split(':')[0] ?? null])).toEqual([
       [429, 'RateLimitExceeded'],
+      [403, 'Forbidden'],
       [200, null],
     ])
   })
