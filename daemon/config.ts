@@ -226,9 +226,15 @@ function check(value: Record<string, unknown>): void {
   throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`)
 }
 
-/** Port changes after listen(0); the public URL default follows it. */
-export function withListenPort(config: Config, port: number, publicUrlWasSet: boolean): Config {
-  if (publicUrlWasSet || config.port !== 0) return config
-  const publicUrl = config.publicUrl.replace(/:0$/, `:${port}`)
-  return Object.freeze({ ...config, port, publicUrl, shortDomain: new URL(publicUrl).host })
+/**
+ * With port 0 the daemon picks a free port before it builds the app; the derived defaults (public
+ * URL, short domain) follow it, explicit ones are kept.
+ */
+export function withListenPort(config: Config, port: number): Config {
+  if (config.port !== 0) return config
+  const derivedUrl = /:0$/.test(config.publicUrl)
+  const publicUrl = derivedUrl ? config.publicUrl.replace(/:0$/, `:${port}`) : config.publicUrl
+  const derivedHost = config.shortDomain === new URL(config.publicUrl).host
+  const shortDomain = derivedHost ? new URL(publicUrl).host : config.shortDomain
+  return Object.freeze({ ...config, port, publicUrl, shortDomain })
 }

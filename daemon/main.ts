@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander'
-import { ConfigError, loadConfig, SETTINGS, type Config } from './config.js'
+import { createServer } from 'node:net'
+import { ConfigError, loadConfig, SETTINGS, withListenPort, type Config } from './config.js'
 import { packageVersion } from '../src/version.js'
 
 /**
@@ -15,7 +16,20 @@ function configFrom(cmd: Command): Config {
   return loadConfig({ flags, file: typeof opts.config === 'string' ? opts.config : undefined })
 }
 
-async function serve(config: Config): Promise<void> {
+/** A free port on the host, for LINKD_PORT=0 (chosen before the app is built so URLs are right). */
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer()
+    srv.once('error', reject)
+    srv.listen(0, host, () => {
+      const addr = srv.address()
+      srv.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0))
+    })
+  })
+}
+
+async function serve(requested: Config): Promise<void> {
+  const config = requested.port === 0 ? withListenPort(requested, await freePort(requested.host)) : requested
   const [{ bootstrap, ownerKeyBanner }, { buildApp }] = await Promise.all([
     import('./admin/context.js'),
     import('./app.js'),

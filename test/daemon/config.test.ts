@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ConfigError, ConfigSchema, SETTINGS, loadConfig, withListenPort } from '../../daemon/config.js'
+import { packageRoot } from '../../src/version.js'
 
 describe('config', () => {
   let dir: string
@@ -201,18 +202,30 @@ describe('config', () => {
     )
   })
 
-  it('withListenPort follows a port picked by listen(0) unless the public URL was set', () => {
+  it('withListenPort follows a port picked for port 0 unless the public URL was set', () => {
     const c = loadConfig({ env: { LINKD_PORT: '0' } })
     expect(c.publicUrl).toBe('http://127.0.0.1:0')
-    const after = withListenPort(c, 43210, false)
+    const after = withListenPort(c, 43210)
     expect(after).toMatchObject({
       port: 43210,
       publicUrl: 'http://127.0.0.1:43210',
       shortDomain: '127.0.0.1:43210',
     })
     expect(Object.isFrozen(after)).toBe(true)
-    expect(withListenPort(c, 43210, true)).toBe(c)
+    const explicit = loadConfig({ env: { LINKD_PORT: '0', LINKD_PUBLIC_URL: 'https://sho.rt' } })
+    expect(withListenPort(explicit, 43210)).toMatchObject({
+      port: 43210,
+      publicUrl: 'https://sho.rt',
+      shortDomain: 'sho.rt',
+    })
     const fixed = loadConfig({ env: {} })
-    expect(withListenPort(fixed, 43210, false)).toBe(fixed)
+    expect(withListenPort(fixed, 43210)).toBe(fixed)
+  })
+})
+
+describe('README', () => {
+  it('documents every setting with its environment variable and flag', () => {
+    const readme = readFileSync(join(packageRoot(), 'README.md'), 'utf8')
+    for (const s of SETTINGS) expect(readme, s.env).toContain(`| \`${s.env}\` | \`${s.flag}\` |`)
   })
 })
