@@ -39,10 +39,12 @@ function tsv(v: Field[1]): string {
 
 async function newTable(ctx: Ctx, head: string[] | undefined, colWidths?: number[]) {
   const { default: Table } = await import('cli-table3')
+  // Colour is decided by ctx (TTY and NO_COLOR), not by cli-table3's own detection of the
+  // process's stdout, so headers are made bold here.
   return new Table({
-    ...(head ? { head } : {}),
+    ...(head ? { head: head.map((h) => (ctx.color ? `\x1b[1m${h}\x1b[22m` : h)) } : {}),
     ...(colWidths ? { colWidths } : {}),
-    style: { head: ctx.color ? ['bold'] : [], border: ctx.color ? ['grey'] : [] },
+    style: { head: [], border: [] },
     wordWrap: true,
   })
 }
