@@ -1,4 +1,13 @@
 import { EventEmitter } from 'node:events'
+import type { Link } from '../src/contract/links.js'
+
+/** Visit details shared by link.clicked and qr_code.scanned (spec 6.2). */
+export interface VisitData {
+  country: string | null
+  device: string | null
+  browser: string | null
+  os: string | null
+}
 
 /** Domain events. Each payload names its organization; `data` is what webhooks deliver. */
 export interface DomainEvents {
@@ -9,6 +18,32 @@ export interface DomainEvents {
   'api_key.revoked': {
     organizationId: string
     data: { id: string; name: string; revokedAt: string; reason: 'revoked' | 'deleted' }
+  }
+  'link.created': { organizationId: string; data: Link }
+  'link.updated': { organizationId: string; data: Link }
+  'link.deleted': {
+    organizationId: string
+    data: { id: string; shortUrl: string; shortCode: string; deletedAt: string }
+  }
+  /** Human clicks only (bots and link previews are counted, never announced). */
+  'link.clicked': {
+    organizationId: string
+    data: VisitData & {
+      linkId: string
+      shortUrl: string
+      clickedAt: string
+      countryCode: string | null
+      city?: string
+      referrer?: string
+    }
+  }
+  'qr_code.created': {
+    organizationId: string
+    data: { qrCodeId: string; linkId: string; shortUrl: string; format: string; createdAt: string }
+  }
+  'qr_code.scanned': {
+    organizationId: string
+    data: VisitData & { qrCodeId: string; linkId: string; shortUrl: string; scannedAt: string }
   }
 }
 export type EventType = keyof DomainEvents

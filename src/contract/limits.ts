@@ -42,3 +42,32 @@ export const KEY_ENVIRONMENTS = ['live', 'test'] as const
 export const KEY_TEST_REASONS = ['nonexistent', 'malformed', 'revoked', 'expired', 'inactive'] as const
 /** `lk_live_<32>` / `lk_test_<32>`. */
 export const API_KEY_PATTERN = /^lk_(live|test)_[A-Za-z0-9]{32}$/
+
+export const LINK_STATUSES = ['active', 'inactive', 'expired'] as const
+export type LinkStatus = (typeof LINK_STATUSES)[number]
+export const REDIRECT_TYPES = [301, 302, 307, 308] as const
+export const LINK_SORT_FIELDS = ['createdAt', 'clicks'] as const
+export const SORT_ORDERS = ['asc', 'desc'] as const
+export const ANALYTICS_INTERVALS = ['hour', 'day', 'week'] as const
+export const QR_FORMATS = ['svg', 'png'] as const
+
+export const LINK_LIMITS = {
+  destinationUrlMax: 2048,
+  titleMax: 255,
+  /** Custom slugs: letters, digits, hyphens, underscores. */
+  slugMin: 3,
+  slugMax: 64,
+  /** Generated short codes. */
+  codeLength: 7,
+  tagsMax: 20,
+  tagMax: 50,
+  metadataKeysMax: 50,
+  metadataBytesMax: 10_240,
+  bulkMax: 1000,
+  /** Analytics time series points per response. */
+  seriesMax: 2000,
+} as const
+/** First path segments that are never short codes (compared case-insensitively). */
+export const RESERVED_CODES = ['api', 'health', 'docs', '.well-known'] as const
+/** Query marker the QR code encodes, so a scan is told apart from a click. */
+export const QR_MARKER = 'qr'

@@ -1,0 +1,186 @@
+import Type, { type Static } from 'typebox'
+import { Nullable, PageQuery, StringEnum, Timestamp } from './common.js'
+import {
+  ANALYTICS_INTERVALS,
+  LINK_LIMITS,
+  LINK_SORT_FIELDS,
+  LINK_STATUSES,
+  QR_FORMATS,
+  REDIRECT_TYPES,
+  SORT_ORDERS,
+} from './limits.js'
+
+const DestinationUrl = Type.String({
+  minLength: 1,
+  maxLength: LINK_LIMITS.destinationUrlMax,
+  pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
+  description: 'http:// or https:// URL, up to 2,048 characters',
+})
+const Title = Type.String({ maxLength: LINK_LIMITS.titleMax })
+const Slug = Type.String({
+  minLength: LINK_LIMITS.slugMin,
+  maxLength: LINK_LIMITS.slugMax,
+  pattern: '^[A-Za-z0-9_-]+$',
+  description: 'Letters, digits, hyphens and underscores',
+})
+const Tags = Type.Array(Type.String({ minLength: 1, maxLength: LINK_LIMITS.tagMax }), {
+  maxItems: LINK_LIMITS.tagsMax,
+})
+const Metadata = Type.Record(Type.String(), Type.Unknown(), {
+  description: 'Arbitrary key-value pairs (up to 50 keys, 10 KB as JSON)',
+})
+const RedirectType = Type.Integer({ enum: [...REDIRECT_TYPES], description: 'HTTP status of the redirect' })
+
+export const CreateLinkBody = Type.Object(
+  {
+    destinationUrl: DestinationUrl,
+    title: Type.Optional(Title),
+    customSlug: Type.Optional(Slug),
+    expiresAt: Type.Optional(Nullable(Timestamp)),
+    tags: Type.Optional(Tags),
+    metadata: Type.Optional(Metadata),
+    redirectType: Type.Optional(RedirectType),
+    customDomainId: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+  },
+  { additionalProperties: false },
+)
+export type CreateLinkBody = Static<typeof CreateLinkBody>
+
+export const UpdateLinkBody = Type.Object(
+  {
+    destinationUrl: Type.Optional(DestinationUrl),
+    title: Type.Optional(Nullable(Title)),
+    status: Type.Optional(StringEnum(['active', 'inactive'] as const)),
+    expiresAt: Type.Optional(Nullable(Timestamp)),
+    tags: Type.Optional(Tags),
+    metadata: Type.Optional(Metadata),
+    redirectType: Type.Optional(RedirectType),
+  },
+  { additionalProperties: false, minProperties: 1 },
+)
+export type UpdateLinkBody = Static<typeof UpdateLinkBody>
+
+export const Link = Type.Object(
+  {
+    id: Type.String(),
+    shortUrl: Type.String(),
+    shortCode: Type.String(),
+    destinationUrl: Type.String(),
+    title: Nullable(Type.String()),
+    status: StringEnum(LINK_STATUSES),
+    clicks: Type.Integer({ description: 'Human clicks (bots and link previews excluded)' }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    tags: Type.Array(Type.String()),
+    metadata: Type.Record(Type.String(), Type.Unknown()),
+    expiresAt: Nullable(Timestamp),
+    customDomainId: Nullable(Type.String()),
+    redirectType: Type.Integer({ enum: [...REDIRECT_TYPES] }),
+  },
+  { $id: 'Link', title: 'Link' },
+)
+export type Link = Static<typeof Link>
+
+export const ListLinksQuery = Type.Object(
+  {
+    ...PageQuery.properties,
+    search: Type.Optional(
+      Type.String({ maxLength: 200, description: 'Title, short code or destination URL' }),
+    ),
+    status: Type.Optional(StringEnum(LINK_STATUSES)),
+    tag: Type.Optional(Type.String({ maxLength: LINK_LIMITS.tagMax })),
+    sortBy: Type.Optional(StringEnum(LINK_SORT_FIELDS)),
+    sortOrder: Type.Optional(StringEnum(SORT_ORDERS)),
+  },
+  { additionalProperties: false },
+)
+export type ListLinksQuery = Static<typeof ListLinksQuery>
+
+export const BulkCreateBody = Type.Object(
+  { links: Type.Array(Type.Unknown(), { minItems: 1, maxItems: LINK_LIMITS.bulkMax }) },
+  { additionalProperties: false },
+)
+export type BulkCreateBody = Static<typeof BulkCreateBody>
+
+export const BulkItemError = Type.Object({
+  error: Type.String(),
+  message: Type.String(),
+  details: Type.Optional(Type.Array(Type.Object({ field: Type.String(), message: Type.String() }))),
+})
+export const BulkCreateResult = Type.Object(
+  {
+    created: Type.Integer(),
+    failed: Type.Integer(),
+    results: Type.Array(
+      Type.Object({
+        index: Type.Integer(),
+        status: StringEnum(['created', 'failed'] as const),
+        link: Type.Optional(Link),
+        error: Type.Optional(BulkItemError),
+      }),
+    ),
+  },
+  { $id: 'BulkCreateResult', title: 'BulkCreateResult' },
+)
+export type BulkCreateResult = Static<typeof BulkCreateResult>
+
+export const QrQuery = Type.Object(
+  {
+    format: Type.Optional(StringEnum(QR_FORMATS)),
+    size: Type.Optional(Type.Integer({ minimum: 64, maximum: 2048, description: 'PNG width in pixels' })),
+  },
+  { additionalProperties: false },
+)
+export type QrQuery = Static<typeof QrQuery>
+
+export const AnalyticsQuery = Type.Object(
+  {
+    startDate: Type.Optional(Type.String({ format: 'date-time' })),
+    endDate: Type.Optional(Type.String({ format: 'date-time' })),
+    interval: Type.Optional(StringEnum(ANALYTICS_INTERVALS)),
+  },
+  { additionalProperties: false },
+)
+export type AnalyticsQuery = Static<typeof AnalyticsQuery>
+
+const Share = (name: string) =>
+  Type.Object({ [name]: Type.String(), clicks: Type.Integer(), percentage: Type.Number() })
+const Counted = Type.Object({ value: Type.String(), clicks: Type.Integer() })
+
+export const LinkAnalytics = Type.Object(
+  {
+    linkId: Type.String(),
+    range: Type.Object({ startDate: Timestamp, endDate: Timestamp }),
+    interval: StringEnum(ANALYTICS_INTERVALS),
+    totalClicks: Type.Integer({
+      description: 'Human clicks in the range (QR scans included, bots excluded)',
+    }),
+    uniqueVisitors: Type.Integer({
+      description: 'Distinct daily-salted hashes of IP + user agent, summed per day',
+    }),
+    qrScans: Type.Integer(),
+    botDetection: Type.Object({ count: Type.Integer(), percentage: Type.Number() }),
+    responseTime: Type.Number({ description: 'Average server time to produce the redirect, ms' }),
+    bounceRate: Type.Number({ description: 'Percent of unique visitors with exactly one click' }),
+    geography: Type.Array(
+      Type.Object({
+        country: Type.String(),
+        region: Nullable(Type.String()),
+        clicks: Type.Integer(),
+        percentage: Type.Number(),
+      }),
+    ),
+    devices: Type.Array(Share('device')),
+    browsers: Type.Array(Share('browser')),
+    os: Type.Array(Share('os')),
+    referrers: Type.Array(Type.Object({ domain: Type.String(), clicks: Type.Integer() })),
+    timeSeries: Type.Array(
+      Type.Object({ timestamp: Timestamp, clicks: Type.Integer(), bots: Type.Integer() }),
+    ),
+    utmSources: Type.Array(Counted),
+    utmMediums: Type.Array(Counted),
+    utmCampaigns: Type.Array(Counted),
+  },
+  { $id: 'LinkAnalytics', title: 'LinkAnalytics' },
+)
+export type LinkAnalytics = Static<typeof LinkAnalytics>
