@@ -110,7 +110,13 @@ describe('API key events', () => {
     await t.call('DELETE', `/api/keys/${b.id}`)
     await t.call('POST', `/api/keys/${c.id}/revoke`)
     await t.call('DELETE', `/api/keys/${c.id}`)
-    expect(events.map((e) => [e.type, e.data.id, 'reason' in e.data ? e.data.reason : undefined])).toEqual([
+    expect(
+      events.map((e) => [
+        e.type,
+        'id' in e.data ? e.data.id : undefined,
+        'reason' in e.data ? e.data.reason : undefined,
+      ]),
+    ).toEqual([
       ['api_key.revoked', a.id, 'revoked'],
       ['api_key.revoked', b.id, 'deleted'],
       ['api_key.revoked', c.id, 'revoked'],
