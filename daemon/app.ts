@@ -14,12 +14,20 @@ import { createMemoryRateLimitStore, type RateLimitStore } from './http/rate-lim
 import { createOrgService } from './modules/orgs/service.js'
 import { createKeyService } from './modules/keys/service.js'
 import { keyRoutes } from './modules/keys/routes.js'
+import { createLinkService } from './modules/links/service.js'
+import { linkRoutes } from './modules/links/routes.js'
+import { createRedirectService } from './modules/redirect/service.js'
+import { createLocator } from './modules/redirect/location.js'
+import { redirectRoutes } from './modules/redirect/routes.js'
+import { createAnalyticsService } from './modules/analytics/service.js'
+import { analyticsRoutes } from './modules/analytics/routes.js'
 import { createHealthService } from './modules/health/service.js'
 import { collectRoutes, healthRoutes } from './modules/health/routes.js'
 import { createScheduler } from './jobs/scheduler.js'
 import { expireKeysJob } from './jobs/expire-keys.js'
 import { pruneIdempotencyJob } from './jobs/prune-idempotency.js'
 import { pruneKeyActivityJob } from './jobs/prune-key-activity.js'
+import { expireLinksJob } from './jobs/expire-links.js'
 import { packageVersion } from '../src/version.js'
 import { openGeo, type Geo } from './geo.js'
 import type { Plan } from '../src/contract/limits.js'
@@ -47,9 +55,26 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log']) {
     orgs,
     countryOf: (ip) => geo.country(ip),
   })
+  const links = createLinkService({ db: deps.db.kysely, clock, events, publicUrl: deps.config.publicUrl })
+  const redirect = createRedirectService({
+    links,
+    events,
+    clock,
+    sqlite: deps.db.sqlite,
+    masterKey: deps.masterKey,
+    shortDomain: deps.config.shortDomain,
+    locate: createLocator((ip) => geo.country(ip), deps.config.geoCityDb),
+    onError: (err) => log.error({ err }, 'click recording failed'),
+  })
+  const analytics = createAnalyticsService({
+    db: deps.db.kysely,
+    clock,
+    links,
+    flush: () => redirect.recorder.flush(),
+  })
   const idempotency = createIdempotencyStore(deps.db.kysely)
   const secrets: SecretBox = createSecretBox(deps.masterKey)
-  return { events, orgs, keys, idempotency, secrets, geo }
+  return { events, orgs, keys, links, redirect, analytics, idempotency, secrets, geo }
 }
 export type Services = ReturnType<typeof services>
 
@@ -100,6 +125,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   scheduler.register(expireKeysJob(svc.keys))
   scheduler.register(pruneIdempotencyJob(svc.idempotency, clock))
   scheduler.register(pruneKeyActivityJob(svc.keys))
+  scheduler.register(expireLinksJob(svc.links))
 
   let sweeper: NodeJS.Timeout | undefined
   app.decorate('linkd', {
@@ -108,6 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limiter,
     startBackground() {
       svc.keys.usage.start((err) => app.log.error({ err }, 'usage flush failed'))
+      svc.redirect.recorder.start()
       if (deps.config.jobs) scheduler.start()
       const sweepable = limiter as Partial<{ sweep(now: number): void }>
       if (sweepable.sweep) sweeper = setInterval(() => sweepable.sweep?.(clock.now()), 60_000).unref()
@@ -117,6 +144,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (sweeper) clearInterval(sweeper)
     await scheduler.stop()
     await svc.keys.usage.stop()
+    await svc.redirect.recorder.stop()
   })
 
   app.addHook('onRequest', async (request, reply) => {
@@ -128,6 +156,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     limiter,
     perIpPerMinute: deps.config.rateLimitPerIp,
+    redirectsPerIpPerMinute: deps.config.rateLimitRedirectsPerIp,
     perOrgPerMinute: deps.config.rateLimitPerOrg,
     async authenticate(raw) {
       const r = await svc.keys.authenticate(raw)
@@ -184,5 +213,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   })
   await app.register(healthRoutes({ health, routes, publicUrl: deps.config.publicUrl }))
   await app.register(keyRoutes({ keys: svc.keys, limiter, clock }))
+  await app.register(linkRoutes({ links: svc.links, bodyLimitBytes: deps.config.bodyLimitBytes }))
+  await app.register(analyticsRoutes({ analytics: svc.analytics }))
+  await app.register(redirectRoutes({ redirect: svc.redirect, clock }))
   return app
 }

@@ -23,9 +23,11 @@ export const ConfigSchema = Type.Object(
     defaultPlan: StringEnum(PLANS),
     rateLimitPerIp: Type.Integer({ minimum: 1 }),
     rateLimitPerOrg: Type.Integer({ minimum: 1 }),
+    rateLimitRedirectsPerIp: Type.Integer({ minimum: 1 }),
     bodyLimitBytes: Type.Integer({ minimum: 1024 }),
     shutdownTimeoutMs: Type.Integer({ minimum: 100 }),
     jobs: Type.Boolean(),
+    geoCityDb: Type.Optional(Type.String({ minLength: 1 })),
   },
   { additionalProperties: false },
 )
@@ -91,6 +93,12 @@ export const SETTINGS: ReadonlyArray<{ key: keyof Config; env: string; flag: str
     doc: 'Requests per minute per organization (default 30000)',
   },
   {
+    key: 'rateLimitRedirectsPerIp',
+    env: 'LINKD_RATE_LIMIT_REDIRECTS_PER_IP',
+    flag: '--rate-limit-redirects-per-ip',
+    doc: 'Short-link redirects per minute per client IP (default 60000)',
+  },
+  {
     key: 'bodyLimitBytes',
     env: 'LINKD_BODY_LIMIT',
     flag: '--body-limit-bytes',
@@ -108,6 +116,12 @@ export const SETTINGS: ReadonlyArray<{ key: keyof Config; env: string; flag: str
     flag: '--jobs',
     doc: 'Run the scheduled jobs in this process (default true)',
   },
+  {
+    key: 'geoCityDb',
+    env: 'LINKD_GEO_CITY_DB',
+    flag: '--geo-city-db',
+    doc: 'Optional MaxMind-format city database (.mmdb) giving clicks a region and city (default none: country only)',
+  },
 ]
 
 export class ConfigError extends Error {
@@ -118,6 +132,7 @@ const NUMERIC: ReadonlySet<keyof Config> = new Set([
   'port',
   'rateLimitPerIp',
   'rateLimitPerOrg',
+  'rateLimitRedirectsPerIp',
   'bodyLimitBytes',
   'shutdownTimeoutMs',
 ])
@@ -156,6 +171,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     defaultPlan: 'enterprise',
     rateLimitPerIp: 3000,
     rateLimitPerOrg: 30000,
+    rateLimitRedirectsPerIp: 60000,
     bodyLimitBytes: 1_048_576,
     shutdownTimeoutMs: 10_000,
     jobs: true,

@@ -65,6 +65,11 @@ export class EventBus {
     for (const listener of this.emitter.listeners('*')) this.invoke(listener, envelope, type)
   }
 
+  /** Whether anything listens to `type` (lets hot paths skip building payloads nobody reads). */
+  listening(type: EventType): boolean {
+    return this.emitter.listenerCount(type) > 0 || this.emitter.listenerCount('*') > 0
+  }
+
   on<K extends EventType>(type: K, listener: (event: EventEnvelope<K>) => void | Promise<void>): () => void {
     this.emitter.on(type, listener)
     return () => this.emitter.off(type, listener)

@@ -80,6 +80,92 @@ export interface SchemaMigrationsTable {
   applied_at: number
 }
 
+export interface LinksTable {
+  id: string
+  organization_id: string
+  domain_key: string
+  custom_domain_id: string | null
+  short_code: string
+  destination_url: string
+  title: string | null
+  status: string
+  redirect_type: number
+  tags: string
+  metadata: string
+  expires_at: number | null
+  clicks: Generated<number>
+  qr_created_at: number | null
+  created_at: number
+  updated_at: number
+}
+
+export interface LinkTagsTable {
+  link_id: string
+  organization_id: string
+  tag: string
+}
+
+/** One redirect (migration 0003). No raw IP: visitor_hash is SHA-256 of daily salt + IP + UA. */
+export interface ClicksTable {
+  link_id: string
+  organization_id: string
+  ts: number
+  visitor_hash: string
+  is_bot: number
+  bot_reason: string | null
+  is_qr: number
+  country: string | null
+  region: string | null
+  city: string | null
+  device: string
+  browser: string | null
+  os: string | null
+  referrer_domain: string | null
+  utm_source: string | null
+  utm_medium: string | null
+  utm_campaign: string | null
+  response_ms: number
+}
+
+export interface LinkClickHoursTable {
+  link_id: string
+  hour_start: number
+  clicks: number
+  bots: number
+  qr_scans: number
+  response_ms_sum: number
+}
+
+export interface LinkClickDimsTable {
+  link_id: string
+  day_start: number
+  dim: string
+  value: string
+  clicks: number
+}
+
+export interface LinkClickDimsMonthTable {
+  link_id: string
+  month_start: number
+  dim: string
+  value: string
+  clicks: number
+}
+
+export interface LinkDayVisitorsTable {
+  link_id: string
+  day_start: number
+  visitor_hash: string
+  clicks: number
+}
+
+export interface LinkDayTotalsTable {
+  link_id: string
+  day_start: number
+  visitors: number
+  single_click_visitors: number
+}
+
 export interface Database {
   organizations: OrganizationsTable
   api_keys: ApiKeysTable
@@ -87,4 +173,12 @@ export interface Database {
   idempotency_records: IdempotencyRecordsTable
   job_runs: JobRunsTable
   schema_migrations: SchemaMigrationsTable
+  links: LinksTable
+  link_tags: LinkTagsTable
+  clicks: ClicksTable
+  link_click_hours: LinkClickHoursTable
+  link_click_dims: LinkClickDimsTable
+  link_click_dims_month: LinkClickDimsMonthTable
+  link_day_visitors: LinkDayVisitorsTable
+  link_day_totals: LinkDayTotalsTable
 }

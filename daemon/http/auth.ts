@@ -25,11 +25,18 @@ export type AuthOutcome = { ok: true; principal: Principal } | { ok: false; reas
  */
 export interface AccessConfig {
   auth?: Scope | true
+  /**
+   * `false` for the short-link redirects: they are not API calls, so instead of the API's per-IP
+   * limit they count in their own, much larger per-IP window (one office behind a NAT must not
+   * exhaust a link, while a single flooding address is still stopped).
+   */
+  apiRateLimit?: false
 }
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AccessConfig['auth']
+    apiRateLimit?: AccessConfig['apiRateLimit']
   }
   interface FastifyRequest {
     principal?: Principal
@@ -49,6 +56,8 @@ export interface AccessDeps {
   clock: Clock
   limiter: RateLimitStore
   perIpPerMinute: number
+  /** Per-IP window of the redirect routes (`apiRateLimit: false`). */
+  redirectsPerIpPerMinute: number
   perOrgPerMinute: number
   authenticate(raw: string | undefined): Promise<AuthOutcome>
   /** Called for every response to an authenticated request (activity log, usage counters). */
@@ -108,7 +117,10 @@ export function installAccess(
   /** Counts the request against its IP's window, sets the headers, throws 429 over the limit. */
   function limitIp(request: FastifyRequest, reply: FastifyReply): void {
     const now = deps.clock.now()
-    const ipState = evaluate(deps.limiter.hit(`ip:${request.ip}`, 60_000, now), deps.perIpPerMinute, now)
+    const redirect = request.routeOptions.config.apiRateLimit === false
+    const ipState = redirect
+      ? evaluate(deps.limiter.hit(`rip:${request.ip}`, 60_000, now), deps.redirectsPerIpPerMinute, now)
+      : evaluate(deps.limiter.hit(`ip:${request.ip}`, 60_000, now), deps.perIpPerMinute, now)
     setRateLimitHeaders(reply, ipState)
     if (ipState.exceeded) throw tooMany(ipState, 'per IP')
   }

@@ -10,6 +10,17 @@ import type {
   UpdateKeyBody,
 } from '../contract/keys.js'
 import type { Discovery, Health } from '../contract/health.js'
+import type {
+  AnalyticsQuery,
+  BulkCreateBody,
+  BulkCreateResult,
+  CreateLinkBody,
+  Link,
+  LinkAnalytics,
+  ListLinksQuery,
+  QrQuery,
+  UpdateLinkBody,
+} from '../contract/links.js'
 
 export interface ClientOptions {
   baseUrl: string
@@ -18,6 +29,14 @@ export interface ClientOptions {
   timeoutMs?: number
   userAgent?: string
   dispatcher?: Dispatcher
+}
+
+/** A binary (or non-JSON) response body, e.g. a QR code image. */
+export interface BytesResponse {
+  status: number
+  contentType: string
+  body: Buffer
+  headers: Record<string, string | string[] | undefined>
 }
 
 export interface RateLimitHeaders {
@@ -144,6 +163,51 @@ export class LinkdClient {
     return { status: res.statusCode, body: parsed as T, headers: res.headers, rateLimit }
   }
 
+  /** Like `call`, but the 2xx body is returned as bytes with its content type (images, files). */
+  async bytes(method: string, path: string, opts: RequestOptions = {}): Promise<BytesResponse> {
+    const url = new URL(this.baseUrl + (path.startsWith('/') ? path : `/${path}`))
+    for (const [k, v] of Object.entries(opts.query ?? {}))
+      if (v !== undefined) url.searchParams.set(k, String(v))
+    const headers: Record<string, string> = { 'user-agent': this.userAgent, accept: '*/*' }
+    if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`
+    Object.assign(headers, opts.headers)
+    let res: Dispatcher.ResponseData
+    try {
+      res = await request(url, {
+        method: method.toUpperCase() as Dispatcher.HttpMethod,
+        headers,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
+        ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}),
+      })
+    } catch (err) {
+      throw new ConnectionError(this.baseUrl, err)
+    }
+    const body = Buffer.from(await res.body.arrayBuffer())
+    if (res.statusCode >= 400) {
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(body.toString('utf8'))
+      } catch {
+        parsed = undefined
+      }
+      const errBody: ErrorBody =
+        parsed && typeof parsed === 'object' && 'error' in parsed
+          ? (parsed as ErrorBody)
+          : {
+              error: 'HttpError',
+              message: `HTTP ${res.statusCode}`,
+              statusCode: res.statusCode,
+              timestamp: new Date().toISOString(),
+              path: url.pathname,
+            }
+      throw new ApiError(res.statusCode, errBody, num(res.headers['retry-after']))
+    }
+    const ct = res.headers['content-type']
+    const contentType = (Array.isArray(ct) ? ct[0] : ct) ?? 'application/octet-stream'
+    return { status: res.statusCode, contentType, body, headers: res.headers }
+  }
+
   private async data<T>(method: string, path: string, opts?: RequestOptions): Promise<T> {
     return (await this.call<T>(method, path, opts)).body
   }
@@ -175,5 +239,36 @@ export class LinkdClient {
     activity: (id: string, query: { page?: number; limit?: number } = {}) =>
       this.data<PageOf<KeyActivity>>('GET', `/api/keys/${encodeURIComponent(id)}/activity`, { query }),
     test: (key: string) => this.data<KeyTestResult>('POST', '/api/keys/test', { body: { key } }),
+  }
+
+  // short links (public API)
+  links = {
+    create: (body: CreateLinkBody, idempotencyKey?: string) =>
+      this.data<Link>('POST', '/api/use/links', {
+        body,
+        ...(idempotencyKey ? { idempotencyKey } : {}),
+      }),
+    list: (query: ListLinksQuery = {}) => this.data<PageOf<Link>>('GET', '/api/use/links', { query }),
+    get: (id: string) => this.data<Link>('GET', `/api/use/links/${encodeURIComponent(id)}`),
+    update: (id: string, body: UpdateLinkBody) =>
+      this.data<Link>('PATCH', `/api/use/links/${encodeURIComponent(id)}`, { body }),
+    delete: async (id: string) => {
+      await this.call('DELETE', `/api/use/links/${encodeURIComponent(id)}`)
+    },
+    /** The whole response: `headers['idempotent-replayed']` tells a replayed chunk. */
+    bulk: (body: BulkCreateBody, idempotencyKey?: string) =>
+      this.call<BulkCreateResult>('POST', '/api/use/links/bulk', {
+        body,
+        ...(idempotencyKey ? { idempotencyKey } : {}),
+      }),
+    /** The QR code image: SVG text or PNG bytes, with its content type. */
+    qr: (id: string, query: QrQuery = {}) =>
+      this.bytes('GET', `/api/use/links/${encodeURIComponent(id)}/qr`, { query }),
+  }
+
+  // analytics
+  analytics = {
+    link: (id: string, query: AnalyticsQuery = {}) =>
+      this.data<LinkAnalytics>('GET', `/api/use/analytics/links/${encodeURIComponent(id)}`, { query }),
   }
 }

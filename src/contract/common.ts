@@ -56,6 +56,7 @@ export const ERROR_TYPES = {
   NotFound: 404,
   MethodNotAllowed: 405,
   Conflict: 409,
+  Gone: 410,
   PayloadTooLarge: 413,
   UnsupportedMediaType: 415,
   Unprocessable: 422,

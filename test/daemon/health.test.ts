@@ -48,6 +48,7 @@ describe('health', () => {
     expect(body).toMatchObject({ status: 'ok', checks: { database: 'ok', migrations: 'ok' } })
     expect(body.jobs.map((j: { name: string }) => j.name)).toEqual([
       'expire-keys',
+      'expire-links',
       'prune-idempotency',
       'prune-key-activity',
     ])

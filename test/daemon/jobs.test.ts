@@ -145,6 +145,7 @@ describe('other jobs', () => {
     t = await createTestApp()
     expect(t.app.linkd.scheduler.names().sort()).toEqual([
       'expire-keys',
+      'expire-links',
       'prune-idempotency',
       'prune-key-activity',
     ])

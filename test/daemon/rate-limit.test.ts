@@ -170,7 +170,7 @@ describe('per-IP limit', () => {
     // authenticated requests from the same IP are refused before authentication
     expectError(await t.call('GET', '/api/keys'), 429, 'RateLimitExceeded')
     expectError(await t.call('GET', '/api/keys', { key: 'lk_live_short' }), 429, 'RateLimitExceeded')
-    expectError(await t.call('GET', '/nope'), 429, 'RateLimitExceeded')
+    expectError(await t.call('GET', '/api/nope'), 429, 'RateLimitExceeded')
 
     const other = await raw(t, { method: 'GET', url: '/health', remoteAddress: '198.51.100.20' })
     expect(other.statusCode).toBe(200)
@@ -178,6 +178,30 @@ describe('per-IP limit', () => {
 
     t.clock.set(START + MINUTE)
     expect((await t.call('GET', '/health', { key: null })).statusCode).toBe(200)
+  })
+
+  it('redirects count in their own per-IP window: API calls and redirects do not share a budget', async () => {
+    t = await createTestApp({ rateLimitPerIp: 2, rateLimitRedirectsPerIp: 3 })
+    const created = await t.call('POST', '/api/use/links', {
+      body: { destinationUrl: 'https://example.com/' },
+    })
+    const code = created.json().shortCode as string
+    const host = t.config.shortDomain
+    const visit = () => raw(t, { method: 'GET', url: `/${code}`, headers: { host } })
+    for (let i = 1; i <= 3; i++) {
+      const res = await visit()
+      expect(res.statusCode, `redirect ${i}`).toBe(302)
+      expect(rateHeaders(res)).toEqual({ limit: 3, remaining: 3 - i, reset: (START + MINUTE) / 1000 })
+    }
+    const over = await visit()
+    expectError(over, 429, 'RateLimitExceeded')
+    expect(over.headers['retry-after']).toBe('60')
+    // the API window of the same address was used once (the create) and still has room
+    const api = await t.call('GET', '/health', { key: null })
+    expect(api.statusCode).toBe(200)
+    expect(rateHeaders(api)).toMatchObject({ limit: 2, remaining: 0 })
+    t.clock.set(START + MINUTE)
+    expect((await visit()).statusCode).toBe(302)
   })
 
   it('with trustProxy the forwarded client address is the one limited', async () => {

@@ -1,0 +1,168 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Type from 'typebox'
+import { IdParams, Page } from '../../../src/contract/common.js'
+import {
+  BulkCreateBody,
+  BulkCreateResult,
+  CreateLinkBody,
+  Link,
+  ListLinksQuery,
+  QrQuery,
+  UpdateLinkBody,
+} from '../../../src/contract/links.js'
+import { LINK_LIMITS } from '../../../src/contract/limits.js'
+import { principalOf } from '../../http/auth.js'
+import { validationDetails } from '../../http/errors.js'
+import type { ItemValidator, LinkService } from './service.js'
+
+const tags = ['Links']
+
+/** Checks a bulk item with the app's own ajv (same options as a single create body). */
+function itemValidator(req: FastifyRequest): ItemValidator {
+  const validate = req.compileValidationSchema(CreateLinkBody, 'body')
+  return (item) => {
+    if (validate(item)) return undefined
+    const details = validationDetails(validate.errors ?? [], 'item')
+    return details.length ? details : [{ field: 'item', message: 'is invalid' }]
+  }
+}
+
+/** A bulk request may carry 1,000 full create bodies. */
+export const BULK_BODY_LIMIT = 16 * 1024 * 1024
+
+export function linkRoutes(deps: { links: LinkService; bodyLimitBytes: number }) {
+  const { links } = deps
+  return async function (fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
+
+    app.post(
+      '/api/use/links',
+      {
+        config: { auth: 'links:write' },
+        schema: {
+          tags,
+          summary: 'Create a short link',
+          description:
+            'Short code: the `customSlug` (3-64 letters, digits, hyphens, underscores) or 7 random characters. 409 when the code is taken on the domain.',
+          body: CreateLinkBody,
+          response: { 201: Link, 409: errorRef('Short code already in use on this domain') },
+        },
+      },
+      async (req, reply) =>
+        reply.code(201).send(await links.create(principalOf(req).organizationId, req.body)),
+    )
+
+    app.get(
+      '/api/use/links',
+      {
+        config: { auth: 'links:read' },
+        schema: {
+          tags,
+          summary: 'List links (newest first unless sorted otherwise)',
+          querystring: ListLinksQuery,
+          response: { 200: Page(Link) },
+        },
+      },
+      async (req) => links.list(principalOf(req).organizationId, req.query),
+    )
+
+    app.post(
+      '/api/use/links/bulk',
+      {
+        config: { auth: 'links:write' },
+        // 1,000 items of up to ~12 KB each (URL, title, tags, 10 KB of metadata).
+        bodyLimit: Math.max(deps.bodyLimitBytes, BULK_BODY_LIMIT),
+        schema: {
+          tags,
+          summary: `Create up to ${LINK_LIMITS.bulkMax} links; the valid ones commit together`,
+          description:
+            'Each item is a create body, validated on its own; `results` has one entry per item (by `index`) with the link or the error.',
+          body: BulkCreateBody,
+          response: { 200: BulkCreateResult },
+        },
+      },
+      async (req) => links.bulkCreate(principalOf(req).organizationId, req.body.links, itemValidator(req)),
+    )
+
+    app.get(
+      '/api/use/links/:id',
+      {
+        config: { auth: 'links:read' },
+        schema: { tags, summary: 'Get a link', params: IdParams, response: { 200: Link } },
+      },
+      async (req) => links.get(principalOf(req).organizationId, req.params.id),
+    )
+
+    app.patch(
+      '/api/use/links/:id',
+      {
+        config: { auth: 'links:write' },
+        schema: {
+          tags,
+          summary: 'Update a link',
+          description:
+            'status may be set to active or inactive. An expired link comes back (active) with a future expiresAt or expiresAt null.',
+          params: IdParams,
+          body: UpdateLinkBody,
+          response: { 200: Link, 422: errorRef('The link is expired: give a new expiresAt') },
+        },
+      },
+      async (req) => links.update(principalOf(req).organizationId, req.params.id, req.body),
+    )
+
+    app.delete(
+      '/api/use/links/:id',
+      {
+        config: { auth: 'links:delete' },
+        schema: {
+          tags,
+          summary: 'Delete a link',
+          params: IdParams,
+          response: { 204: Type.Null({ description: 'Deleted' }) },
+        },
+      },
+      async (req, reply) => {
+        await links.delete(principalOf(req).organizationId, req.params.id)
+        return reply.code(204).send(null)
+      },
+    )
+
+    app.get(
+      '/api/use/links/:id/qr',
+      {
+        config: { auth: 'qrCodes:read' },
+        schema: {
+          tags,
+          summary: 'QR code of the short link (SVG or PNG)',
+          description:
+            'Encodes the short URL with `?qr=1`, so a scan is counted as a QR scan. `size` is the width in pixels (default 300).',
+          params: IdParams,
+          querystring: QrQuery,
+          response: {
+            200: {
+              description: 'The QR image',
+              content: {
+                'image/svg+xml': { schema: Type.Unsafe<string | Buffer>({ type: 'string' }) },
+                'image/png': {
+                  schema: Type.Unsafe<string | Buffer>({ type: 'string', format: 'binary' }),
+                },
+              },
+            },
+          },
+        },
+      },
+      async (req, reply) => {
+        const image = await links.qr(principalOf(req).organizationId, req.params.id, req.query)
+        return reply
+          .type(image.contentType === 'image/svg+xml' ? 'image/svg+xml; charset=utf-8' : 'image/png')
+          .header('cache-control', 'private, max-age=3600')
+          .send(image.body)
+      },
+    )
+  }
+}
+
+function errorRef(description: string) {
+  return { description, content: { 'application/json': { schema: { $ref: 'ErrorBody#' } } } }
+}

@@ -1,0 +1,419 @@
+import type { Kysely } from 'kysely'
+import type { Clock } from '../../clock.js'
+import { iso, isoOrNull } from '../../clock.js'
+import type { Database } from '../../db/schema.js'
+import type { EventBus } from '../../events.js'
+import { newId } from '../../crypto.js'
+import { AppError, notFound, type ErrorDetail } from '../../http/errors.js'
+import { pageOf, pageParams } from '../../http/pagination.js'
+import type { PageOf } from '../../../src/contract/common.js'
+import type {
+  BulkCreateResult,
+  CreateLinkBody,
+  Link,
+  ListLinksQuery,
+  QrQuery,
+  UpdateLinkBody,
+} from '../../../src/contract/links.js'
+import { QR_MARKER, type LinkStatus } from '../../../src/contract/limits.js'
+import {
+  checkDestination,
+  checkMetadata,
+  checkSlug,
+  effectiveStatus,
+  normalizeTags,
+  normalizeTitle,
+  parseExpiry,
+} from './rules.js'
+import { renderQr, type QrImage } from './qr.js'
+import { assignCodes } from './codes.js'
+import { createLinkStore, isUniqueViolation, type LinkRecord } from './store.js'
+
+export type { LinkRecord }
+export { effectiveStatus }
+
+type RedirectType = Link['redirectType']
+
+/** What the redirect needs of a link (R's resolver and hot-link cache). */
+export interface ResolvedLink {
+  id: string
+  organizationId: string
+  shortCode: string
+  shortUrl: string
+  destinationUrl: string
+  redirectType: RedirectType
+  /** Effective status: expiry applied with clock.now() at resolve time. */
+  status: LinkStatus
+  expiresAt: number | null
+}
+
+export interface ClickDelta {
+  linkId: string
+  clicks: number
+}
+
+/** Domain key of the shared short domain. */
+export const SHARED_DOMAIN_KEY = ''
+
+/** Links expired per transaction by the expire-links job. */
+const EXPIRE_BATCH = 1000
+
+/** A create body that passed every rule, waiting for its short code. */
+interface Draft {
+  domainKey: string
+  customDomainId: string | null
+  customSlug: string | undefined
+  destinationUrl: string
+  title: string | null
+  redirectType: number
+  tags: string[]
+  metadata: Record<string, unknown>
+  expiresAt: number | null
+}
+
+export interface LinkServiceDeps {
+  db: Kysely<Database>
+  clock: Clock
+  events: EventBus
+  /** config.publicUrl without a trailing slash: shared-domain short URLs are `${publicUrl}/${code}`. */
+  publicUrl: string
+}
+
+/** Validates one bulk item against CreateLinkBody; returns its problems, or nothing when valid. */
+export type ItemValidator = (item: unknown) => ErrorDetail[] | undefined
+
+export function createLinkService(deps: LinkServiceDeps) {
+  const store = createLinkStore(deps.db)
+  const now = () => deps.clock.now()
+
+  /**
+   * The domain a new link lives on. Custom domains arrive with issue 5, which replaces this
+   * function: until then only the shared short domain exists.
+   */
+  async function linkDomain(
+    _organizationId: string,
+    customDomainId: string | null | undefined,
+  ): Promise<{ domainKey: string; customDomainId: string | null }> {
+    if (customDomainId === undefined || customDomainId === null)
+      return { domainKey: SHARED_DOMAIN_KEY, customDomainId: null }
+    throw new AppError('Unprocessable', `custom domain ${customDomainId} not found or not verified`, [
+      { field: 'customDomainId', message: 'not found or not verified' },
+    ])
+  }
+
+  /** Base URL of short links on a domain (issue 5 adds custom domains). */
+  function baseUrl(_domainKey: string): string {
+    return deps.publicUrl
+  }
+  const shortUrlOf = (l: Pick<LinkRecord, 'domainKey' | 'shortCode'>) =>
+    `${baseUrl(l.domainKey)}/${l.shortCode}`
+
+  function present(l: LinkRecord, t: number): Link {
+    return {
+      id: l.id,
+      shortUrl: shortUrlOf(l),
+      shortCode: l.shortCode,
+      destinationUrl: l.destinationUrl,
+      title: l.title,
+      status: effectiveStatus(l, t),
+      clicks: l.clicks,
+      createdAt: iso(l.createdAt),
+      updatedAt: iso(l.updatedAt),
+      tags: l.tags,
+      metadata: l.metadata,
+      expiresAt: isoOrNull(l.expiresAt),
+      customDomainId: l.customDomainId,
+      redirectType: l.redirectType as RedirectType,
+    }
+  }
+
+  async function load(organizationId: string, id: string): Promise<LinkRecord> {
+    const l = await store.byId(organizationId, id)
+    if (!l) throw notFound(`link ${id}`)
+    return l
+  }
+
+  /** Every rule of a create body except short-code uniqueness (checked when committing). */
+  async function draft(organizationId: string, body: CreateLinkBody, t: number): Promise<Draft> {
+    const domain = await linkDomain(organizationId, body.customDomainId)
+    return {
+      ...domain,
+      customSlug: body.customSlug === undefined ? undefined : checkSlug(body.customSlug),
+      destinationUrl: checkDestination(body.destinationUrl),
+      title: normalizeTitle(body.title) ?? null,
+      redirectType: body.redirectType ?? 302,
+      tags: normalizeTags(body.tags) ?? [],
+      metadata: checkMetadata(body.metadata) ?? {},
+      expiresAt: parseExpiry(body.expiresAt, t) ?? null,
+    }
+  }
+
+  /**
+   * Gives each draft its short code and inserts the ones that got one, in one transaction.
+   * A custom slug taken on its domain (already, or earlier in the batch) fails that item with 409.
+   */
+  async function commit(
+    organizationId: string,
+    drafts: Array<{ index: number; draft: Draft }>,
+    t: number,
+  ): Promise<Map<number, LinkRecord | AppError>> {
+    const out = new Map<number, LinkRecord | AppError>()
+    try {
+      await store.transaction(async (trx) => {
+        const byDomain = new Map<string, Array<{ index: number; draft: Draft }>>()
+        for (const d of drafts)
+          byDomain.set(d.draft.domainKey, [...(byDomain.get(d.draft.domainKey) ?? []), d])
+        const records: LinkRecord[] = []
+        for (const [domainKey, items] of byDomain) {
+          const codes = await assignCodes(
+            (list) => store.takenCodes(domainKey, list, trx),
+            items.map((i) => ({ index: i.index, customSlug: i.draft.customSlug })),
+          )
+          for (const { index, draft: d } of items) {
+            const code = codes.get(index)
+            if (code instanceof AppError || code === undefined) {
+              out.set(index, code ?? new AppError('InternalError', 'no short code'))
+              continue
+            }
+            const record: LinkRecord = {
+              id: newId('lnk'),
+              organizationId,
+              domainKey: d.domainKey,
+              customDomainId: d.customDomainId,
+              shortCode: code,
+              destinationUrl: d.destinationUrl,
+              title: d.title,
+              status: 'active',
+              redirectType: d.redirectType,
+              tags: d.tags,
+              metadata: d.metadata,
+              expiresAt: d.expiresAt,
+              clicks: 0,
+              qrCreatedAt: null,
+              createdAt: t,
+              updatedAt: t,
+            }
+            records.push(record)
+            out.set(index, record)
+          }
+        }
+        await store.insert(records, trx)
+      })
+    } catch (err) {
+      // Only another writer racing for the same code gets here (one process holds the connection).
+      if (isUniqueViolation(err))
+        throw new AppError('Conflict', 'a short code was taken concurrently; retry the request')
+      throw err
+    }
+    return out
+  }
+
+  function announceCreated(records: LinkRecord[], t: number): void {
+    for (const r of records)
+      deps.events.emit('link.created', { organizationId: r.organizationId, data: present(r, t) }, t)
+  }
+
+  return {
+    /** The short URL of a link on its domain. */
+    shortUrlOf,
+
+    async create(organizationId: string, body: CreateLinkBody): Promise<Link> {
+      const t = now()
+      const d = await draft(organizationId, body, t)
+      const result = (await commit(organizationId, [{ index: 0, draft: d }], t)).get(0)
+      if (!result) throw new AppError('InternalError', 'link was not created')
+      if (result instanceof AppError) throw result
+      announceCreated([result], t)
+      return present(result, t)
+    },
+
+    /**
+     * Up to 1,000 create bodies: each validated on its own (`validate` checks the CreateLinkBody
+     * schema), the valid ones committed together in one transaction, one result per item.
+     */
+    async bulkCreate(
+      organizationId: string,
+      items: unknown[],
+      validate: ItemValidator,
+    ): Promise<BulkCreateResult> {
+      const t = now()
+      const failures = new Map<number, AppError>()
+      const drafts: Array<{ index: number; draft: Draft }> = []
+      for (const [index, item] of items.entries()) {
+        const problems = validate(item)
+        if (problems?.length) {
+          const first = problems[0]!
+          failures.set(
+            index,
+            new AppError(
+              'ValidationError',
+              `${first.field} ${first.message}` +
+                (problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''),
+              problems,
+            ),
+          )
+          continue
+        }
+        try {
+          drafts.push({ index, draft: await draft(organizationId, item as CreateLinkBody, t) })
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err
+          failures.set(index, err)
+        }
+      }
+      const committed = drafts.length ? await commit(organizationId, drafts, t) : new Map()
+      const created: LinkRecord[] = []
+      const results: BulkCreateResult['results'] = items.map((_, index) => {
+        const r = failures.get(index) ?? committed.get(index)
+        if (r instanceof AppError || r === undefined) {
+          const e = r ?? new AppError('InternalError', 'not processed')
+          return {
+            index,
+            status: 'failed' as const,
+            error: { error: e.type, message: e.message, ...(e.details ? { details: e.details } : {}) },
+          }
+        }
+        created.push(r)
+        return { index, status: 'created' as const, link: present(r, t) }
+      })
+      announceCreated(created, t)
+      return { created: created.length, failed: items.length - created.length, results }
+    },
+
+    async list(organizationId: string, q: ListLinksQuery): Promise<PageOf<Link>> {
+      const p = pageParams(q)
+      const t = now()
+      const search = q.search?.trim()
+      const tag = q.tag?.trim()
+      const { rows, total } = await store.list(organizationId, {
+        status: q.status,
+        search: search || undefined,
+        tag: tag || undefined,
+        sortBy: q.sortBy ?? 'createdAt',
+        sortOrder: q.sortOrder ?? 'desc',
+        now: t,
+        limit: p.perPage,
+        offset: p.offset,
+      })
+      return pageOf(
+        rows.map((r) => present(r, t)),
+        total,
+        p,
+      )
+    },
+
+    async get(organizationId: string, id: string): Promise<Link> {
+      return present(await load(organizationId, id), now())
+    },
+
+    async update(organizationId: string, id: string, body: UpdateLinkBody): Promise<Link> {
+      const l = await load(organizationId, id)
+      const t = now()
+      const expiresAt = parseExpiry(body.expiresAt, t)
+      let status: LinkStatus | undefined = body.status
+      if (effectiveStatus(l, t) === 'expired') {
+        // A new expiry in the future, or none, brings an expired link back (active unless told).
+        if (expiresAt !== undefined) status = body.status ?? 'active'
+        else if (body.status !== undefined)
+          throw new AppError(
+            'Unprocessable',
+            `link ${id} expired at ${isoOrNull(l.expiresAt) ?? 'an earlier time'}; set a future expiresAt (or null) to reactivate it`,
+          )
+      }
+      const title = normalizeTitle(body.title)
+      const tags = normalizeTags(body.tags)
+      const metadata = checkMetadata(body.metadata)
+      const destinationUrl =
+        body.destinationUrl === undefined ? undefined : checkDestination(body.destinationUrl)
+      await store.update(l.id, {
+        ...(destinationUrl !== undefined && { destinationUrl }),
+        ...(title !== undefined && { title }),
+        ...(status !== undefined && { status }),
+        ...(body.redirectType !== undefined && { redirectType: body.redirectType }),
+        ...(tags !== undefined && { tags }),
+        ...(metadata !== undefined && { metadata }),
+        ...(expiresAt !== undefined && { expiresAt }),
+        updatedAt: t,
+      })
+      const link = present(await load(organizationId, id), t)
+      deps.events.emit('link.updated', { organizationId, data: link }, t)
+      return link
+    },
+
+    async delete(organizationId: string, id: string): Promise<void> {
+      const l = await load(organizationId, id)
+      const t = now()
+      await store.delete(l.id)
+      deps.events.emit(
+        'link.deleted',
+        {
+          organizationId,
+          data: { id: l.id, shortUrl: shortUrlOf(l), shortCode: l.shortCode, deletedAt: iso(t) },
+        },
+        t,
+      )
+    },
+
+    /** The QR image of `${shortUrl}?qr=1`; the first one generated for a link is announced. */
+    async qr(organizationId: string, id: string, q: QrQuery): Promise<QrImage> {
+      const l = await load(organizationId, id)
+      const format = q.format ?? 'svg'
+      const shortUrl = shortUrlOf(l)
+      const image = await renderQr(`${shortUrl}?${QR_MARKER}=1`, format, q.size)
+      const t = now()
+      if (l.qrCreatedAt === null && (await store.markQrCreated(l.id, t)))
+        deps.events.emit(
+          'qr_code.created',
+          {
+            organizationId,
+            data: { qrCodeId: qrCodeIdOf(l.id), linkId: l.id, shortUrl, format, createdAt: iso(t) },
+          },
+          t,
+        )
+      return image
+    },
+
+    /** For the redirect: the link behind a code on a domain, with its effective status. */
+    async resolve(domainKey: string, shortCode: string): Promise<ResolvedLink | undefined> {
+      const l = await store.byCode(domainKey, shortCode)
+      if (!l) return undefined
+      return {
+        id: l.id,
+        organizationId: l.organizationId,
+        shortCode: l.shortCode,
+        shortUrl: shortUrlOf(l),
+        destinationUrl: l.destinationUrl,
+        redirectType: l.redirectType as RedirectType,
+        status: effectiveStatus(l, now()),
+        expiresAt: l.expiresAt,
+      }
+    },
+
+    /**
+     * Adds human clicks to links.clicks: one UPDATE per link, inside the caller's transaction
+     * when `trx` is given, else on the database. Links deleted meanwhile are skipped.
+     */
+    async addClicks(deltas: ReadonlyArray<ClickDelta>, trx?: Kysely<Database>): Promise<void> {
+      await store.addClicks(deltas, trx)
+    },
+
+    /** Persists 'expired' for links past their expiry (the expire-links job); returns how many. */
+    async expireDue(): Promise<number> {
+      const t = now()
+      let total = 0
+      for (;;) {
+        const expired = await store.expireDue(t, EXPIRE_BATCH)
+        for (const r of expired)
+          deps.events.emit('link.updated', { organizationId: r.organizationId, data: present(r, t) }, t)
+        total += expired.length
+        if (expired.length < EXPIRE_BATCH) return total
+      }
+    },
+  }
+}
+export type LinkService = ReturnType<typeof createLinkService>
+
+/** `qr_` + the link id without its `lnk_` prefix. */
+export function qrCodeIdOf(linkId: string): string {
+  return `qr_${linkId.replace(/^lnk_/, '')}`
+}

@@ -1,0 +1,294 @@
+import { sql, type Kysely, type Selectable } from 'kysely'
+import type { Database, LinksTable } from '../../db/schema.js'
+import type { LinkStatus } from '../../../src/contract/limits.js'
+
+/** A link as stored: the store's domain object (status as stored, expiry not applied). */
+export interface LinkRecord {
+  id: string
+  organizationId: string
+  /** '' for the shared short domain, else the custom domain id. */
+  domainKey: string
+  customDomainId: string | null
+  shortCode: string
+  destinationUrl: string
+  title: string | null
+  status: LinkStatus
+  redirectType: number
+  tags: string[]
+  metadata: Record<string, unknown>
+  expiresAt: number | null
+  clicks: number
+  qrCreatedAt: number | null
+  createdAt: number
+  updatedAt: number
+}
+
+export interface LinkPatch {
+  destinationUrl?: string
+  title?: string | null
+  status?: LinkStatus
+  redirectType?: number
+  tags?: string[]
+  metadata?: Record<string, unknown>
+  expiresAt?: number | null
+  updatedAt: number
+}
+
+export interface LinkListQuery {
+  status?: LinkStatus | undefined
+  search?: string | undefined
+  tag?: string | undefined
+  sortBy: 'createdAt' | 'clicks'
+  sortOrder: 'asc' | 'desc'
+  now: number
+  limit: number
+  offset: number
+}
+
+/** Runs on the database handle or inside a transaction (a Kysely Transaction is a Kysely). */
+export type Executor = Kysely<Database>
+
+function toRecord(r: Selectable<LinksTable>): LinkRecord {
+  return {
+    id: r.id,
+    organizationId: r.organization_id,
+    domainKey: r.domain_key,
+    customDomainId: r.custom_domain_id,
+    shortCode: r.short_code,
+    destinationUrl: r.destination_url,
+    title: r.title,
+    status: r.status as LinkStatus,
+    redirectType: Number(r.redirect_type),
+    tags: JSON.parse(r.tags) as string[],
+    metadata: JSON.parse(r.metadata) as Record<string, unknown>,
+    expiresAt: r.expires_at === null ? null : Number(r.expires_at),
+    clicks: Number(r.clicks),
+    qrCreatedAt: r.qr_created_at === null ? null : Number(r.qr_created_at),
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
+  }
+}
+
+/** A unique-constraint violation on SQLite (better-sqlite3) or PostgreSQL. */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505'
+}
+
+const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+
+export function createLinkStore(db: Kysely<Database>) {
+  return {
+    /** Runs `fn` in one transaction. */
+    transaction<T>(fn: (trx: Executor) => Promise<T>): Promise<T> {
+      return db.transaction().execute(fn)
+    },
+
+    async byId(organizationId: string, id: string): Promise<LinkRecord | undefined> {
+      const r = await db
+        .selectFrom('links')
+        .selectAll()
+        .where('id', '=', id)
+        .where('organization_id', '=', organizationId)
+        .executeTakeFirst()
+      return r && toRecord(r)
+    },
+
+    async byCode(domainKey: string, shortCode: string): Promise<LinkRecord | undefined> {
+      const r = await db
+        .selectFrom('links')
+        .selectAll()
+        .where('domain_key', '=', domainKey)
+        .where('short_code', '=', shortCode)
+        .executeTakeFirst()
+      return r && toRecord(r)
+    },
+
+    /** Which of `codes` are already taken on the domain. */
+    async takenCodes(domainKey: string, codes: string[], ex: Executor = db): Promise<Set<string>> {
+      const taken = new Set<string>()
+      for (let i = 0; i < codes.length; i += 500) {
+        const rows = await ex
+          .selectFrom('links')
+          .select('short_code')
+          .where('domain_key', '=', domainKey)
+          .where('short_code', 'in', codes.slice(i, i + 500))
+          .execute()
+        for (const r of rows) taken.add(r.short_code)
+      }
+      return taken
+    },
+
+    /** Inserts links and their tag rows (call inside a transaction for several). */
+    async insert(links: LinkRecord[], ex: Executor = db): Promise<void> {
+      for (let i = 0; i < links.length; i += 100) {
+        const chunk = links.slice(i, i + 100)
+        await ex
+          .insertInto('links')
+          .values(
+            chunk.map((l) => ({
+              id: l.id,
+              organization_id: l.organizationId,
+              domain_key: l.domainKey,
+              custom_domain_id: l.customDomainId,
+              short_code: l.shortCode,
+              destination_url: l.destinationUrl,
+              title: l.title,
+              status: l.status,
+              redirect_type: l.redirectType,
+              tags: JSON.stringify(l.tags),
+              metadata: JSON.stringify(l.metadata),
+              expires_at: l.expiresAt,
+              clicks: l.clicks,
+              qr_created_at: l.qrCreatedAt,
+              created_at: l.createdAt,
+              updated_at: l.updatedAt,
+            })),
+          )
+          .execute()
+        const tags = chunk.flatMap((l) =>
+          l.tags.map((tag) => ({ link_id: l.id, organization_id: l.organizationId, tag })),
+        )
+        for (let j = 0; j < tags.length; j += 300)
+          await ex
+            .insertInto('link_tags')
+            .values(tags.slice(j, j + 300))
+            .execute()
+      }
+    },
+
+    async list(organizationId: string, q: LinkListQuery): Promise<{ rows: LinkRecord[]; total: number }> {
+      let base = db.selectFrom('links').where('organization_id', '=', organizationId)
+      if (q.status === 'expired') {
+        base = base.where((eb) =>
+          eb.or([
+            eb('status', '=', 'expired'),
+            eb.and([eb('status', 'in', ['active', 'inactive']), eb('expires_at', '<=', q.now)]),
+          ]),
+        )
+      } else if (q.status) {
+        base = base
+          .where('status', '=', q.status)
+          .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', q.now)]))
+      }
+      if (q.search) {
+        const pattern = likePattern(q.search)
+        base = base.where((eb) =>
+          eb.or([
+            sql<boolean>`lower(coalesce(title, '')) LIKE ${pattern} ESCAPE '\\'`,
+            sql<boolean>`lower(short_code) LIKE ${pattern} ESCAPE '\\'`,
+            sql<boolean>`lower(destination_url) LIKE ${pattern} ESCAPE '\\'`,
+          ]),
+        )
+      }
+      if (q.tag !== undefined) {
+        const tag = q.tag
+        base = base.where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom('link_tags')
+              .select('link_tags.link_id')
+              .whereRef('link_tags.link_id', '=', 'links.id')
+              .where('link_tags.organization_id', '=', organizationId)
+              .where('link_tags.tag', '=', tag),
+          ),
+        )
+      }
+      const column = q.sortBy === 'clicks' ? 'clicks' : 'created_at'
+      let ordered = base.selectAll().orderBy(column, q.sortOrder)
+      if (column === 'clicks') ordered = ordered.orderBy('created_at', q.sortOrder)
+      const [rows, count] = await Promise.all([
+        ordered.orderBy('id', q.sortOrder).limit(q.limit).offset(q.offset).execute(),
+        base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ])
+      return { rows: rows.map(toRecord), total: Number(count.n) }
+    },
+
+    async update(id: string, p: LinkPatch): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('links')
+          .set({
+            ...(p.destinationUrl !== undefined && { destination_url: p.destinationUrl }),
+            ...(p.title !== undefined && { title: p.title }),
+            ...(p.status !== undefined && { status: p.status }),
+            ...(p.redirectType !== undefined && { redirect_type: p.redirectType }),
+            ...(p.tags !== undefined && { tags: JSON.stringify(p.tags) }),
+            ...(p.metadata !== undefined && { metadata: JSON.stringify(p.metadata) }),
+            ...(p.expiresAt !== undefined && { expires_at: p.expiresAt }),
+            updated_at: p.updatedAt,
+          })
+          .where('id', '=', id)
+          .execute()
+        if (p.tags !== undefined) {
+          const row = await trx
+            .selectFrom('links')
+            .select('organization_id')
+            .where('id', '=', id)
+            .executeTakeFirstOrThrow()
+          await trx.deleteFrom('link_tags').where('link_id', '=', id).execute()
+          if (p.tags.length)
+            await trx
+              .insertInto('link_tags')
+              .values(p.tags.map((tag) => ({ link_id: id, organization_id: row.organization_id, tag })))
+              .execute()
+        }
+      })
+    },
+
+    /** Deletes the link and (by cascade, and explicitly for databases without it) its tags. */
+    async delete(id: string): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('link_tags').where('link_id', '=', id).execute()
+        await trx.deleteFrom('links').where('id', '=', id).execute()
+      })
+    },
+
+    /** Persists 'expired' on up to `limit` active/inactive links past their expiry; returns them. */
+    async expireDue(now: number, limit: number): Promise<LinkRecord[]> {
+      return db.transaction().execute(async (trx) => {
+        const due = await trx
+          .selectFrom('links')
+          .selectAll()
+          .where('status', 'in', ['active', 'inactive'])
+          .where('expires_at', '<=', now)
+          .limit(limit)
+          .execute()
+        if (due.length === 0) return []
+        const ids = due.map((r) => r.id)
+        for (let i = 0; i < ids.length; i += 500)
+          await trx
+            .updateTable('links')
+            .set({ status: 'expired', updated_at: now })
+            .where('id', 'in', ids.slice(i, i + 500))
+            .where('status', 'in', ['active', 'inactive'])
+            .execute()
+        return due.map((r) => ({ ...toRecord(r), status: 'expired' as const, updatedAt: now }))
+      })
+    },
+
+    /** Adds human clicks: one UPDATE per link, on `ex` (the caller's transaction) or the db. */
+    async addClicks(deltas: ReadonlyArray<{ linkId: string; clicks: number }>, ex: Executor = db) {
+      for (const d of deltas) {
+        if (d.clicks === 0) continue
+        await ex
+          .updateTable('links')
+          .set({ clicks: sql`clicks + ${d.clicks}` })
+          .where('id', '=', d.linkId)
+          .execute()
+      }
+    },
+
+    /** Records the first QR generation; true when this call was the first. */
+    async markQrCreated(id: string, now: number): Promise<boolean> {
+      const r = await db
+        .updateTable('links')
+        .set({ qr_created_at: now })
+        .where('id', '=', id)
+        .where('qr_created_at', 'is', null)
+        .executeTakeFirst()
+      return Number(r.numUpdatedRows) === 1
+    },
+  }
+}
+export type LinkStore = ReturnType<typeof createLinkStore>

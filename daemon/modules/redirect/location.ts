@@ -1,0 +1,109 @@
+import { readFileSync } from 'node:fs'
+import ipaddr from 'ipaddr.js'
+import { Reader, type Response } from 'maxmind'
+
+/** Where a click came from. Region and city only with a city database configured. */
+export interface Place {
+  /** ISO 3166-1 alpha-2, or null for private and unknown addresses. */
+  country: string | null
+  region: string | null
+  city: string | null
+}
+
+/**
+ * Both record shapes of the city databases people have: MaxMind's GeoIP2/GeoLite2-City
+ * (`country.iso_code`, `subdivisions[0].names.en`, `city.names.en`) and the flat one of the
+ * ip-location-db packages (`country_code`, `state1`, `city`).
+ */
+type CityRecord = Response & {
+  country?: { iso_code?: string }
+  subdivisions?: Array<{ names?: Record<string, string> }>
+  city?: { names?: Record<string, string> } | string
+  country_code?: string
+  state1?: string
+}
+
+const text = (v: unknown, max = 120): string | null =>
+  typeof v === 'string' && v.trim() !== '' ? v.trim().slice(0, max) : null
+
+function unmap(ip: string): string {
+  const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)
+  return m ? m[1]! : ip
+}
+
+export type Locate = (ip: string) => Place
+
+const NOWHERE: Place = { country: null, region: null, city: null }
+
+/**
+ * Whether an address is public. Private, loopback, CGNAT and other reserved ranges have no place
+ * (the bundled whois-based database assigns some of them, e.g. 192.168.0.0/16, a country).
+ */
+export function isPublicIp(ip: string): boolean {
+  try {
+    return ipaddr.process(ip).range() === 'unicast'
+  } catch {
+    return false
+  }
+}
+
+/**
+ * IP → place. The country comes from `countryOf` (the database shipped in the npm package, see
+ * daemon/geo.ts) unless the optional MaxMind-format city database knows better; that database is
+ * read once here, so a wrong path fails at start-up rather than on the first click.
+ */
+export function createLocator(countryOf: (ip: string) => string | null, cityDbPath?: string): Locate {
+  return memo(lookup(countryOf, cityDbPath))
+}
+
+const MEMO_MAX = 10_000
+
+/** Recent addresses repeat (the same visitors click again): remember their place for a while. */
+function memo(locate: Locate): Locate {
+  const places = new Map<string, Place>()
+  return (ip) => {
+    let p = places.get(ip)
+    if (!p) {
+      p = locate(ip)
+      if (places.size >= MEMO_MAX) places.clear()
+      places.set(ip, p)
+    }
+    return p
+  }
+}
+
+function lookup(countryOf: (ip: string) => string | null, cityDbPath?: string): Locate {
+  if (!cityDbPath)
+    return (ip) => (isPublicIp(ip) ? { country: countryOf(ip), region: null, city: null } : NOWHERE)
+  let reader: Reader<CityRecord>
+  try {
+    reader = new Reader<CityRecord>(readFileSync(cityDbPath))
+  } catch (err) {
+    throw new Error(`cannot read the city database ${cityDbPath}: ${(err as Error).message}`, { cause: err })
+  }
+  return (ip) => {
+    if (!isPublicIp(ip)) return NOWHERE
+    let rec: CityRecord | null
+    try {
+      rec = reader.get(unmap(ip))
+    } catch {
+      rec = null
+    }
+    if (!rec) return { country: countryOf(ip), region: null, city: null }
+    const country = text(rec.country?.iso_code ?? rec.country_code, 2)?.toUpperCase() ?? countryOf(ip)
+    const city = typeof rec.city === 'string' ? text(rec.city) : text(rec.city?.names?.en)
+    return { country, region: text(rec.subdivisions?.[0]?.names?.en ?? rec.state1), city }
+  }
+}
+
+const displayNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' })
+
+/** English name of an ISO 3166-1 alpha-2 code ("US" → "United States"). */
+export function countryName(code: string | null): string | null {
+  if (!code) return null
+  try {
+    return displayNames.of(code) ?? code
+  } catch {
+    return code
+  }
+}

@@ -1,0 +1,29 @@
+/** The small HTML bodies of the redirect: the 3xx body for GET and the 404/410 pages for browsers. */
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
+
+const page = (title: string, body: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>${title}</title></head><body>${body}</body></html>\n`
+
+export function redirectPage(location: string): string {
+  const href = escapeHtml(location)
+  return page('Redirecting…', `<p>Redirecting to <a href="${href}">${href}</a></p>`)
+}
+
+export function errorPage(status: 404 | 410, message: string): string {
+  const title = status === 410 ? 'Link expired' : 'Link not found'
+  return page(title, `<h1>${title}</h1><p>${escapeHtml(message)}</p>`)
+}
+
+/** Whether the client asked for HTML (browsers do; API clients and curl get the JSON error body). */
+export function wantsHtml(accept: string | undefined): boolean {
+  if (!accept) return false
+  for (const part of accept.split(',')) {
+    const [type, ...params] = part.trim().toLowerCase().split(';')
+    if (type?.trim() !== 'text/html') continue
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='))
+    return q === undefined || Number(q.slice(2)) > 0
+  }
+  return false
+}

@@ -1,0 +1,83 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { Clock } from '../../clock.js'
+import { AppError } from '../../http/errors.js'
+import { errorPage, redirectPage, wantsHtml } from './pages.js'
+import type { ResolvedLink } from './cache.js'
+import type { RedirectService } from './service.js'
+
+const CACHE_CONTROL = 'private, max-age=90'
+
+/** A header-safe Location: destinations with non-ASCII or unsafe characters in their encoded form. */
+function locationOf(url: string): string {
+  if (!/[^\x21-\x7e]|["<>\\^`{|}]/.test(url)) return url
+  try {
+    return new URL(url).href
+  } catch {
+    return encodeURI(url)
+  }
+}
+
+/** Location and body per resolved link, computed once while the link sits in the hot-link cache. */
+const answers = new WeakMap<ResolvedLink, { location: string; body: string }>()
+function answerOf(link: ResolvedLink): { location: string; body: string } {
+  let a = answers.get(link)
+  if (!a) {
+    const location = locationOf(link.destinationUrl)
+    answers.set(link, (a = { location, body: redirectPage(location) }))
+  }
+  return a
+}
+
+function fail(request: FastifyRequest, reply: FastifyReply, status: 404 | 410, message: string) {
+  reply.header('cache-control', 'no-store')
+  if (wantsHtml(request.headers.accept)) {
+    request.errorInfo = `${status === 410 ? 'Gone' : 'NotFound'}: ${message}`
+    return reply.code(status).type('text/html; charset=utf-8').send(errorPage(status, message))
+  }
+  throw new AppError(status === 410 ? 'Gone' : 'NotFound', message)
+}
+
+/**
+ * `GET|HEAD /:shortCode`: resolve by host + code, answer the link's redirect type with Location and
+ * `Cache-Control: private, max-age=90`, buffer the click, reply. 404 for unknown or inactive
+ * links, 410 for expired ones (JSON error body, or a small page when the client accepts HTML).
+ */
+export function redirectRoutes(deps: { redirect: RedirectService; clock: Clock }) {
+  const { redirect } = deps
+  return async function (app: FastifyInstance) {
+    app.route<{ Params: { shortCode: string }; Querystring: Record<string, unknown> }>({
+      method: ['GET', 'HEAD'],
+      url: '/:shortCode',
+      schema: { hide: true },
+      config: { apiRateLimit: false },
+      async handler(request, reply) {
+        const code = request.params.shortCode
+        const found = await redirect.lookup(request.host, code)
+        if (found.kind === 'reserved') return reply.callNotFound()
+        if (found.kind === 'not-found') return fail(request, reply, 404, `short link /${code} not found`)
+        if (found.kind === 'gone') return fail(request, reply, 410, `short link /${code} has expired`)
+
+        const link = found.link
+        const ua = request.headers['user-agent']
+        const referer = request.headers.referer
+        redirect.record({
+          link,
+          ts: deps.clock.now(),
+          method: request.method,
+          ip: request.ip,
+          userAgent: typeof ua === 'string' ? ua.slice(0, 1024) : '',
+          referer: typeof referer === 'string' ? referer.slice(0, 2048) : undefined,
+          query: request.query,
+          responseMs: reply.elapsedTime,
+        })
+        const answer = answerOf(link)
+        reply
+          .code(link.redirectType)
+          .header('location', answer.location)
+          .header('cache-control', CACHE_CONTROL)
+        if (request.method === 'HEAD') return reply.send()
+        return reply.type('text/html; charset=utf-8').send(answer.body)
+      },
+    })
+  }
+}

@@ -1,0 +1,86 @@
+import type SQLite from 'better-sqlite3'
+import type { Clock } from '../../clock.js'
+import type { EventBus } from '../../events.js'
+import { RESERVED_CODES } from '../../../src/contract/limits.js'
+import {
+  createHotLinkCache,
+  type HotLinkCacheOptions,
+  type LinkResolver,
+  type ResolvedLink,
+} from './cache.js'
+import { createVisitorHasher } from './classify.js'
+import { createDomainResolver } from './host.js'
+import type { Locate } from './location.js'
+import { createClickRecorder, type ClickInput } from './recorder.js'
+import { createClickStore } from './store.js'
+
+const RESERVED = new Set<string>(RESERVED_CODES.map((c) => c.toLowerCase()))
+/** Characters a short code can have (generated codes and custom slugs alike). */
+const CODE = /^[A-Za-z0-9_-]{1,64}$/
+
+export type Lookup =
+  | { kind: 'reserved' }
+  | { kind: 'redirect'; link: ResolvedLink }
+  | { kind: 'not-found' }
+  | { kind: 'gone'; link: ResolvedLink }
+
+export interface RedirectServiceDeps {
+  links: LinkResolver
+  events: EventBus
+  clock: Clock
+  sqlite: SQLite.Database
+  masterKey: Buffer
+  shortDomain: string
+  locate: Locate
+  onError?(err: unknown): void
+  cache?: HotLinkCacheOptions
+  maxBuffer?: number
+  flushMs?: number
+}
+
+/**
+ * Resolving a request (host + code) to a redirect through the hot-link cache, and the click
+ * recorder behind it. The cache forgets a link as soon as this process announces its update or
+ * deletion.
+ */
+export function createRedirectService(deps: RedirectServiceDeps) {
+  const domainOf = createDomainResolver(deps.shortDomain)
+  const cache = createHotLinkCache(deps.links, deps.clock, deps.cache)
+  deps.events.on('link.updated', (e) => cache.invalidate(e.data.id))
+  deps.events.on('link.deleted', (e) => cache.invalidate(e.data.id))
+  const recorder = createClickRecorder({
+    store: createClickStore(deps.sqlite),
+    links: deps.links,
+    events: deps.events,
+    locate: deps.locate,
+    visitorHash: createVisitorHasher(deps.masterKey),
+    ...(deps.onError ? { onError: deps.onError } : {}),
+    ...(deps.maxBuffer ? { maxBuffer: deps.maxBuffer } : {}),
+    ...(deps.flushMs ? { flushMs: deps.flushMs } : {}),
+  })
+
+  return {
+    domainOf,
+    cache,
+    recorder,
+
+    /** What `GET /:code` on `host` answers. Reserved first segments are never short codes. */
+    async lookup(host: string | undefined, code: string): Promise<Lookup> {
+      if (RESERVED.has(code.toLowerCase())) return { kind: 'reserved' }
+      const domainKey = domainOf(host)
+      if (domainKey === undefined || !CODE.test(code)) return { kind: 'not-found' }
+      const link = cache.peek(domainKey, code) ?? (await cache.get(domainKey, code))
+      if (!link || link.status === 'inactive') return { kind: 'not-found' }
+      // The cached copy may predate the expiry: check it against the clock on every request.
+      if (link.status === 'expired' || (link.expiresAt !== null && link.expiresAt <= deps.clock.now()))
+        return { kind: 'gone', link }
+      return { kind: 'redirect', link }
+    },
+
+    /** Buffers the click of a redirect; never waits on the disk. */
+    record(click: ClickInput): void {
+      recorder.record(click)
+    },
+  }
+}
+export type RedirectService = ReturnType<typeof createRedirectService>
