@@ -8,6 +8,7 @@ _linkctl_descend() {
     '|profile') echo 'profile' ;;
     '|status') echo 'status' ;;
     '|keys') echo 'keys' ;;
+    '|links') echo 'links' ;;
     '|api') echo 'api' ;;
     '|completion') echo 'completion' ;;
     '|help') echo 'help' ;;
@@ -26,23 +27,35 @@ _linkctl_descend() {
     'keys|test') echo 'keys test' ;;
     'keys|activity') echo 'keys activity' ;;
     'keys|help') echo 'keys help' ;;
+    'links|create') echo 'links create' ;;
+    'links|list'|'links|ls') echo 'links list' ;;
+    'links|get') echo 'links get' ;;
+    'links|update') echo 'links update' ;;
+    'links|delete'|'links|rm') echo 'links delete' ;;
+    'links|open') echo 'links open' ;;
+    'links|qr') echo 'links qr' ;;
+    'links|stats') echo 'links stats' ;;
+    'links|import') echo 'links import' ;;
+    'links|export') echo 'links export' ;;
+    'links|help') echo 'links help' ;;
   esac
 }
 
 _linkctl_takes_value() {
   case "$1|$2" in
-    *'|--url'|*'|--api-key'|*'|--profile'|'keys create|--name'|'keys create|--description'|'keys create|--expires-at'|'keys create|--permissions'|'keys create|--scope'|'keys create|--preset'|'keys create|--request-limit'|'keys create|--time-period'|'keys create|--allowed-ip'|'keys create|--allowed-origin'|'keys create|--environment'|'keys list|--status'|'keys list|--search'|'keys list|--page'|'keys list|--limit'|'keys update|--name'|'keys update|--description'|'keys update|--expires-at'|'keys update|--permissions'|'keys update|--scope'|'keys update|--preset'|'keys update|--request-limit'|'keys update|--time-period'|'keys update|--allowed-ip'|'keys update|--allowed-origin'|'keys activity|--page'|'keys activity|--limit'|'api|-F'|'api|--field'|'api|-f'|'api|--raw-field'|'api|-H'|'api|--header'|'api|--input'|'completion|--dir') return 0 ;;
+    *'|--url'|*'|--api-key'|*'|--profile'|'keys create|--name'|'keys create|--description'|'keys create|--expires-at'|'keys create|--permissions'|'keys create|--scope'|'keys create|--preset'|'keys create|--request-limit'|'keys create|--time-period'|'keys create|--allowed-ip'|'keys create|--allowed-origin'|'keys create|--environment'|'keys list|--status'|'keys list|--search'|'keys list|--page'|'keys list|--limit'|'keys update|--name'|'keys update|--description'|'keys update|--expires-at'|'keys update|--permissions'|'keys update|--scope'|'keys update|--preset'|'keys update|--request-limit'|'keys update|--time-period'|'keys update|--allowed-ip'|'keys update|--allowed-origin'|'keys activity|--page'|'keys activity|--limit'|'links create|-d'|'links create|--destination'|'links create|--title'|'links create|--slug'|'links create|--expires-at'|'links create|--tag'|'links create|--meta'|'links create|--redirect-type'|'links list|--search'|'links list|--status'|'links list|--tag'|'links list|--sort'|'links list|--order'|'links list|--page'|'links list|--limit'|'links update|-d'|'links update|--destination'|'links update|--title'|'links update|--expires-at'|'links update|--tag'|'links update|--meta'|'links update|--redirect-type'|'links update|--status'|'links qr|--format'|'links qr|-o'|'links qr|--output'|'links qr|--size'|'links stats|--start'|'links stats|--end'|'links stats|--interval'|'links import|--format'|'links import|--chunk-size'|'links export|--format'|'links export|-o'|'links export|--output'|'links export|--status'|'links export|--tag'|'links export|--search'|'api|-F'|'api|--field'|'api|-f'|'api|--raw-field'|'api|-H'|'api|--header'|'api|--input'|'completion|--dir') return 0 ;;
   esac
   return 1
 }
 
 _linkctl_words() {
   case "$1" in
-    '') echo 'login logout profile status keys api completion help' ;;
+    '') echo 'login logout profile status keys links api completion help' ;;
     'profile') echo 'list ls use help' ;;
     'keys') echo 'create list ls get update regenerate revoke activate deactivate delete rm test activity help' ;;
+    'links') echo 'create list ls get update delete rm open qr stats import export help' ;;
     'completion') echo 'bash zsh fish all' ;;
-    'help') echo 'login logout profile status keys api completion exit-codes' ;;
+    'help') echo 'login logout profile status keys links api completion exit-codes' ;;
   esac
 }
 
@@ -69,6 +82,18 @@ _linkctl_options() {
     'keys test') echo '--json -h --help --url --api-key --profile' ;;
     'keys activity') echo '--page --limit --json -h --help --url --api-key --profile' ;;
     'keys help') echo '--url --api-key --profile -h --help' ;;
+    'links') echo '-h --help --url --api-key --profile' ;;
+    'links create') echo '-d --destination --title --slug --expires-at --tag --meta --redirect-type --json -h --help --url --api-key --profile' ;;
+    'links list') echo '--search --status --tag --sort --order --page --limit --json -h --help --url --api-key --profile' ;;
+    'links get') echo '--json -h --help --url --api-key --profile' ;;
+    'links update') echo '-d --destination --title --expires-at --tag --meta --redirect-type --status --clear-tags --clear-meta --no-expiry --json -h --help --url --api-key --profile' ;;
+    'links delete') echo '-y --yes -h --help --url --api-key --profile' ;;
+    'links open') echo '--print -h --help --url --api-key --profile' ;;
+    'links qr') echo '--format -o --output --size -h --help --url --api-key --profile' ;;
+    'links stats') echo '--start --end --interval --json -h --help --url --api-key --profile' ;;
+    'links import') echo '--format --chunk-size --generate-codes --json -h --help --url --api-key --profile' ;;
+    'links export') echo '--format -o --output --status --tag --search -h --help --url --api-key --profile' ;;
+    'links help') echo '--url --api-key --profile -h --help' ;;
     'api') echo '-F --field -f --raw-field -H --header --input -i --include --silent -h --help --url --api-key --profile' ;;
     'completion') echo '--write --dir -h --help --url --api-key --profile' ;;
     'help') echo '-h --help --url --api-key --profile' ;;
@@ -87,6 +112,20 @@ _linkctl_values() {
     'keys update|--preset') echo 'read-only full analytics-only' ;;
     'keys update|--time-period') echo 'minute hour day' ;;
     'keys activity|--limit') echo '10 20 50 100' ;;
+    'links create|--redirect-type') echo '301 302 307 308' ;;
+    'links list|--status') echo 'active inactive expired' ;;
+    'links list|--sort') echo 'createdAt clicks' ;;
+    'links list|--order') echo 'asc desc' ;;
+    'links list|--limit') echo '10 20 50 100' ;;
+    'links update|--redirect-type') echo '301 302 307 308' ;;
+    'links update|--status') echo 'active inactive' ;;
+    'links qr|--format') echo 'svg png' ;;
+    'links qr|-o'|'links qr|--output') echo '__files' ;;
+    'links stats|--interval') echo 'hour day week' ;;
+    'links import|--format') echo 'csv jsonl' ;;
+    'links export|--format') echo 'csv json' ;;
+    'links export|-o'|'links export|--output') echo '__files' ;;
+    'links export|--status') echo 'active inactive expired' ;;
     'api|--input') echo '__files' ;;
     'completion|--dir') echo '__dirs' ;;
   esac

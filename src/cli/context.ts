@@ -12,7 +12,7 @@ export const DEFAULT_URL = 'http://127.0.0.1:8080'
 export const DEFAULT_PROFILE = 'default'
 
 export interface Writer {
-  write(chunk: string): unknown
+  write(chunk: string | Uint8Array): unknown
   isTTY?: boolean | undefined
   /** Terminal width, when a terminal. */
   columns?: number | undefined

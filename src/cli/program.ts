@@ -10,6 +10,7 @@ import { register as registerAuth } from './commands/auth.js'
 import { register as registerCompletion } from './commands/completion.js'
 import { register as registerHelp } from './commands/help.js'
 import { register as registerKeys } from './commands/keys.js'
+import { register as registerLinks } from './commands/links.js'
 import { register as registerProfile } from './commands/profile.js'
 import { register as registerStatus } from './commands/status.js'
 import { packageVersion } from '../version.js'
@@ -32,6 +33,7 @@ export function buildProgram(): Command {
   registerProfile(program)
   registerStatus(program)
   registerKeys(program)
+  registerLinks(program)
   registerApi(program)
   registerCompletion(program)
   registerHelp(program)

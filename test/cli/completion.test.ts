@@ -68,11 +68,14 @@ describe('shell completions', () => {
         ],
         { encoding: 'utf8' },
       ).trim()
-    expect(complete('linkctl ')).toBe('login logout profile status keys api completion help')
+    expect(complete('linkctl ')).toBe('login logout profile status keys links api completion help')
     expect(complete('linkctl keys re')).toBe('regenerate revoke')
     expect(complete('linkctl keys create --preset ')).toBe('read-only full analytics-only')
     expect(complete('linkctl --url http://x keys ls --limit ')).toBe('10 20 50 100')
     expect(complete('linkctl keys list --st')).toBe('--status')
+    expect(complete('linkctl links list --sort ')).toBe('createdAt clicks')
+    expect(complete('linkctl links update x --redirect-type ')).toBe('301 302 307 308')
+    expect(complete('linkctl links e')).toBe('export')
     tmp.remove()
   })
 

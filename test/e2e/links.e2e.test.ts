@@ -1,0 +1,129 @@
+/**
+ * End to end: the built `linkd` and `linkctl`. A link created with linkctl is followed with a
+ * real HTTP client; after the click flush, `linkctl links stats --json` counts the human click
+ * once and the HEAD request and the crawlers only as bots. Needs `npm run build` first.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Link, LinkAnalytics } from '../../src/contract/links.js'
+import { LINKCTL, runBin, startLinkd, type RunningLinkd } from '../support/processes.js'
+
+let daemon: RunningLinkd
+let work = ''
+let env: Record<string, string> = {}
+
+const linkctl = (args: string[]) => runBin(LINKCTL, args, env)
+const BROWSER_UA =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 Version/17.0 Safari/605.1.15'
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'linkctl-links-e2e-'))
+  daemon = await startLinkd(join(work, 'data'))
+  const ownerKey = daemon.ownerKey() ?? ''
+  expect(ownerKey).toMatch(/^lk_live_/)
+  env = { LINKCTL_URL: daemon.url, LINKCTL_API_KEY: ownerKey, LINKCTL_CONFIG_DIR: join(work, 'config') }
+}, 60_000)
+
+afterAll(async () => {
+  if (daemon) await daemon.stop('SIGKILL')
+  if (work) rmSync(work, { recursive: true, force: true })
+})
+
+describe('short links with the real binaries', () => {
+  let link: Link
+
+  it('creates a link; its short URL redirects (302 + Location) for a real HTTP client', async () => {
+    const r = await linkctl([
+      'links',
+      'create',
+      'https://example.com/landing?ref=e2e',
+      '--title',
+      'E2E',
+      '--json',
+    ])
+    expect(r.code, r.stderr).toBe(0)
+    link = JSON.parse(r.stdout) as Link
+    expect(link.shortUrl).toBe(`${daemon.url}/${link.shortCode}`)
+
+    const res = await fetch(link.shortUrl, { redirect: 'manual', headers: { 'user-agent': BROWSER_UA } })
+    expect(res.status).toBe(302)
+    expect(res.headers.get('location')).toBe('https://example.com/landing?ref=e2e')
+    expect(res.headers.get('cache-control')).toBe('private, max-age=90')
+  })
+
+  it('a HEAD request, Googlebot and Slackbot are redirected too', async () => {
+    const head = await fetch(link.shortUrl, {
+      method: 'HEAD',
+      redirect: 'manual',
+      headers: { 'user-agent': BROWSER_UA },
+    })
+    expect(head.status).toBe(302)
+    for (const ua of [
+      'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+      'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)',
+    ]) {
+      const res = await fetch(link.shortUrl, { redirect: 'manual', headers: { 'user-agent': ua } })
+      expect(res.status).toBe(302)
+      expect(res.headers.get('location')).toBe('https://example.com/landing?ref=e2e')
+    }
+  })
+
+  it('after the click flush, stats --json counts one human click and the rest as bots', async () => {
+    await sleep(1200)
+    const get = await linkctl(['links', 'get', link.shortCode, '--json'])
+    expect(get.code, get.stderr).toBe(0)
+    expect((JSON.parse(get.stdout) as Link).clicks).toBe(1)
+
+    const r = await linkctl(['links', 'stats', link.id, '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    const a = JSON.parse(r.stdout) as LinkAnalytics
+    expect(a).toMatchObject({
+      linkId: link.id,
+      totalClicks: 1,
+      uniqueVisitors: 1,
+      botDetection: { count: 3 },
+    })
+    expect(a.browsers.map((b) => b.browser)).toEqual(['Safari'])
+
+    const table = await linkctl(['links', 'stats', link.id])
+    expect(table.code, table.stderr).toBe(0)
+    expect(table.stdout.split('\n')[0]).toBe(
+      'LINK\tRANGE\tCLICKS\tUNIQUE VISITORS\tBOTS\tBOTS %\tQR SCANS\tBOUNCE RATE\tRESPONSE TIME',
+    )
+  })
+
+  it('import, export and qr through the binary', async () => {
+    const csv = join(work, 'in.csv')
+    writeFileSync(
+      csv,
+      'destinationUrl,title,tags\nhttps://example.com/i1,"One, 1",bulk\nnot-a-url,Two,bulk\n',
+    )
+    const imp = await linkctl(['links', 'import', csv])
+    expect(imp.code).toBe(1)
+    expect(imp.stdout).toBe('Created 1 link; 1 failed\n')
+    expect(imp.stderr).toMatch(/^line 3: .*destinationUrl/m)
+
+    const out = join(work, 'out.csv')
+    const exp = await linkctl(['links', 'export', '--output', out, '--tag', 'bulk'])
+    expect(exp.code, exp.stderr).toBe(0)
+    expect(readFileSync(out, 'utf8')).toMatch(
+      /^destinationUrl,title,customSlug,tags,expiresAt,id,shortUrl,clicks,status,createdAt\nhttps:\/\/example\.com\/i1,"One, 1",/,
+    )
+
+    const png = join(work, 'qr.png')
+    const qr = await linkctl(['links', 'qr', link.shortCode, '--output', png])
+    expect(qr.code, qr.stderr).toBe(0)
+    expect(readFileSync(png).subarray(1, 4).toString()).toBe('PNG')
+  })
+
+  it('delete without --yes and without a terminal exits 2; with --yes the short URL is gone', async () => {
+    expect((await linkctl(['links', 'delete', link.id])).code).toBe(2)
+    const r = await linkctl(['links', 'delete', link.id, '--yes'])
+    expect(r.code, r.stderr).toBe(0)
+    expect((await fetch(link.shortUrl, { redirect: 'manual' })).status).toBe(404)
+    expect((await linkctl(['links', 'get', link.id])).code).toBe(5)
+  })
+})
