@@ -79,3 +79,11 @@ export function report(name: string, rows: Array<[string, string]>): void {
   process.stdout.write(`\n## ${name}\n`)
   for (const [k, v] of rows) process.stdout.write(`  ${k.padEnd(44)} ${v}\n`)
 }
+
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux). */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  // utime and stime are fields 14 and 15 of the whole line, in clock ticks (100 per second).
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}

@@ -4,10 +4,14 @@
  * `npm test`.
  */
 import { startupBench } from './startup.js'
+import { redirectBench } from './redirect.js'
+import { analyticsBench } from './analytics.js'
 
 const only = process.argv[2]
 const benches: Record<string, () => Promise<void>> = {
   startup: () => startupBench(),
+  redirect: () => redirectBench(),
+  analytics: () => analyticsBench(),
 }
 process.stdout.write(`linkd benchmarks — node ${process.version}, ${new Date().toISOString()}\n`)
 for (const [name, run] of Object.entries(benches)) {

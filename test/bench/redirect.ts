@@ -1,0 +1,109 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { root, startLinkd } from '../support/processes.js'
+import { autocannon, countOf, type AutocannonResult } from './autocannon.js'
+import { cpuMs, fmt, freePort, report, spawnUntilReady, stop } from './lib.js'
+
+const bareServer = join(root, 'test/bench/bare-fastify.js')
+const CONNECTIONS = 50
+const SECONDS = 10
+const UA =
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36'
+
+interface Measured {
+  result: AutocannonResult
+  /** Server CPU (user + system) per request, µs: steadier than req/s on a shared machine. */
+  cpuUs: number
+}
+
+async function load(url: string, pid: number, seconds = SECONDS): Promise<Measured> {
+  const before = cpuMs(pid)
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: seconds,
+    headers: { 'user-agent': UA, accept: 'text/html' },
+  })
+  return { result, cpuUs: ((cpuMs(pid) - before) * 1000) / Math.max(1, result.requests.total) }
+}
+
+const line = (m: Measured) =>
+  `${fmt(m.result.requests.average, 0)} req/s, p50 ${m.result.latency.p50} ms, p99 ${m.result.latency.p99} ms, server CPU ${fmt(m.cpuUs)} µs/req`
+
+/**
+ * Redirect throughput and p99 of the built linkd with click recording on (a browser user agent,
+ * so every request is a human click: enriched, group-committed, added to links.clicks and
+ * announced), against the bare Fastify server's `/r` 302 started in the same run. Then checks that
+ * every redirect was recorded.
+ */
+export async function redirectBench(): Promise<void> {
+  const port = await freePort()
+  const bare = await spawnUntilReady(process.execPath, [bareServer], `http://127.0.0.1:${port}/health`, {
+    ...process.env,
+    PORT: String(port),
+  })
+  let baseline: Measured
+  try {
+    await load(`http://127.0.0.1:${port}/r`, bare.child.pid!, 3) // warm-up
+    baseline = await load(`http://127.0.0.1:${port}/r`, bare.child.pid!)
+  } finally {
+    await stop(bare.child)
+  }
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'linkd-bench-redirect-'))
+  const linkd = await startLinkd(dataDir, {
+    LINKD_LOG_LEVEL: 'warn',
+    // One client address sends everything: lift the per-IP limit (3,000/min by default).
+    LINKD_RATE_LIMIT_REDIRECTS_PER_IP: '1000000000',
+  })
+  try {
+    const key = linkd.ownerKey()
+    if (!key) throw new Error(`no owner key printed:\n${linkd.output()}`)
+    const auth = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
+    const created = await fetch(`${linkd.url}/api/use/links`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ destinationUrl: 'https://example.com/', customSlug: 'bench' }),
+    })
+    if (created.status !== 201) throw new Error(`create link: ${created.status} ${await created.text()}`)
+    const link = (await created.json()) as { id: string }
+
+    const pid = linkd.child.pid!
+    await load(`${linkd.url}/health/live`, pid, 3) // warm-up
+    const floor = await load(`${linkd.url}/health/live`, pid)
+    const warm = await load(`${linkd.url}/bench`, pid, 3)
+    const measured = await load(`${linkd.url}/bench`, pid)
+    const result = measured.result
+    const redirects = countOf(result, 302)
+    const stats = await fetch(`${linkd.url}/api/use/analytics/links/${link.id}?interval=hour`, {
+      headers: auth,
+    })
+    const analytics = (await stats.json()) as { totalClicks: number }
+    // autocannon counts the responses it read before stopping; the server may have answered a few more.
+    const counted = countOf(warm.result, 302) + redirects
+    const sent = warm.result.requests.sent + result.requests.sent
+
+    const ratio = result.requests.average / baseline.result.requests.average
+    report(`redirect throughput (autocannon ${CONNECTIONS} connections, ${SECONDS} s, same machine)`, [
+      ['bare Fastify 302 (baseline)', line(baseline)],
+      ['linkd GET /health/live (its HTTP floor)', line(floor)],
+      ['linkd GET /:code with click recording', line(measured)],
+      [
+        'ratio (req/s vs baseline)',
+        `${fmt(ratio, 2)}x (target >= 0.8x); /health/live alone ${fmt(floor.result.requests.average / baseline.result.requests.average, 2)}x; p99 target <= 10 ms`,
+      ],
+      [
+        'non-302 responses / errors',
+        `${result.requests.total - redirects} / ${result.errors + result.timeouts}`,
+      ],
+      [
+        'clicks recorded (analytics after flush)',
+        `${analytics.totalClicks}; autocannon read ${counted} redirects and sent ${sent}${analytics.totalClicks >= counted && analytics.totalClicks <= sent ? ' (all recorded)' : ' (MISMATCH)'}`,
+      ],
+    ])
+  } finally {
+    await linkd.stop()
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
