@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock.js'
 import { utcDay, utcMonth } from '../../clock.js'
 import { newId } from '../../crypto.js'
+import { createBatcher } from '../../batcher.js'
 import type { ActivityRecord, KeyStore, UsageDelta } from './store.js'
 
 export interface RequestUsage {
@@ -38,9 +39,7 @@ export function createUsageRecorder(deps: {
   clock: Clock
   countryOf?: (ip: string) => string | null
 }) {
-  let buffer: ActivityRecord[] = []
-  let timer: NodeJS.Timeout | undefined
-  let flushing: Promise<void> = Promise.resolve()
+  let reportError: (err: unknown) => void = () => {}
 
   function toDeltas(rows: ActivityRecord[]): UsageDelta[] {
     const byKeyDay = new Map<string, UsageDelta>()
@@ -67,46 +66,32 @@ export function createUsageRecorder(deps: {
     return [...byKeyDay.values()].sort((x, y) => x.lastUsedAt - y.lastUsedAt)
   }
 
-  function flush(): Promise<void> {
-    flushing = flushing
-      .catch(() => {})
-      .then(async () => {
-        if (buffer.length === 0) return
-        const rows = buffer
-        buffer = []
-        try {
-          await deps.store.applyUsage(rows, toDeltas(rows))
-        } catch (err) {
-          buffer = rows.concat(buffer).slice(-10 * MAX_BUFFER) // keep for the next try, bounded
-          throw err
-        }
-      })
-    return flushing
-  }
+  const batch = createBatcher<ActivityRecord>({
+    maxItems: MAX_BUFFER,
+    intervalMs: FLUSH_MS,
+    maxRetained: 10 * MAX_BUFFER,
+    write: (rows) => deps.store.applyUsage(rows, toDeltas(rows)),
+    onError: (err) => reportError(err),
+  })
 
   return {
     record(u: RequestUsage): void {
       const ts = deps.clock.now()
-      buffer.push({
+      batch.push({
         ...u,
         id: activityId(ts),
         ts,
         country: u.ip && deps.countryOf ? deps.countryOf(u.ip) : null,
       })
-      if (buffer.length >= MAX_BUFFER) void flush().catch(() => {})
     },
-    flush,
+    flush: () => batch.flush(),
     start(onError: (err: unknown) => void): void {
-      timer ??= setInterval(() => void flush().catch(onError), FLUSH_MS)
-      timer.unref()
+      reportError = onError
+      batch.start()
     },
-    async stop(): Promise<void> {
-      if (timer) clearInterval(timer)
-      timer = undefined
-      await flush()
-    },
+    stop: () => batch.stop(),
     get pending(): number {
-      return buffer.length
+      return batch.pending
     },
   }
 }

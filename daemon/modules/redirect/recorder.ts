@@ -6,6 +6,7 @@ import type { LinkResolver, ResolvedLink } from './cache.js'
 import { botReason, parseAgent, referrerDomain, utmOf } from './classify.js'
 import { countryName, type Locate } from './location.js'
 import type { ClickBatch, ClickRow, ClickStore, DimDelta, HourDelta, VisitorDelta } from './store.js'
+import { createBatcher } from '../../batcher.js'
 
 const HOUR = 3_600_000
 const DAY = 86_400_000
@@ -125,9 +126,6 @@ export function aggregate(rows: ClickRow[]): ClickBatch {
 export function createClickRecorder(deps: RecorderDeps) {
   const maxBuffer = deps.maxBuffer ?? 1000
   const flushMs = deps.flushMs ?? 1000
-  let buffer: ClickInput[] = []
-  let timer: NodeJS.Timeout | undefined
-  let flushing: Promise<void> = Promise.resolve()
   let recorded = 0
 
   function enrich(c: ClickInput): Enriched {
@@ -219,43 +217,26 @@ export function createClickRecorder(deps: RecorderDeps) {
     announce(clicks)
   }
 
-  function flush(): Promise<void> {
-    flushing = flushing
-      .catch(() => {})
-      .then(async () => {
-        if (buffer.length === 0) return
-        const inputs = buffer
-        buffer = []
-        try {
-          await write(inputs)
-        } catch (err) {
-          // Nothing was committed (one transaction): keep the clicks for the next try, bounded.
-          buffer = inputs.concat(buffer).slice(-20 * maxBuffer)
-          throw err
-        }
-      })
-    return flushing
-  }
+  // Nothing is committed when a write fails (one transaction): the batcher keeps the clicks.
+  const batch = createBatcher<ClickInput>({
+    maxItems: maxBuffer,
+    intervalMs: flushMs,
+    maxRetained: 20 * maxBuffer,
+    write,
+    onError: (err) => deps.onError?.(err),
+  })
 
   return {
     /** Buffers one redirect; never waits. */
     record(c: ClickInput): void {
-      buffer.push(c)
-      if (buffer.length >= maxBuffer) void flush().catch((err: unknown) => deps.onError?.(err))
+      batch.push(c)
     },
     /** Writes everything buffered so far (analytics reads call this first). */
-    flush,
-    start(): void {
-      timer ??= setInterval(() => void flush().catch((err: unknown) => deps.onError?.(err)), flushMs)
-      timer.unref()
-    },
-    async stop(): Promise<void> {
-      if (timer) clearInterval(timer)
-      timer = undefined
-      await flush()
-    },
+    flush: () => batch.flush(),
+    start: () => batch.start(),
+    stop: () => batch.stop(),
     get pending(): number {
-      return buffer.length
+      return batch.pending
     },
     /** Clicks written since start (benchmarks and tests). */
     get recorded(): number {
