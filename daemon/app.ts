@@ -79,6 +79,10 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log']) {
 export type Services = ReturnType<typeof services>
 
 declare module 'fastify' {
+  interface FastifyRequest {
+    /** performance.now() when the request arrived (server response time of redirects). */
+    receivedAt: number
+  }
   interface FastifyInstance {
     linkd: {
       services: Services
@@ -103,13 +107,20 @@ function trustProxy(
   return value
 }
 
+/** Request ids: a random per-process prefix and a counter (no randomness on the hot path). */
+function requestIds(): () => string {
+  const prefix = newId('req')
+  let n = 0
+  return () => `${prefix}${(++n).toString(36)}`
+}
+
 /** Builds the whole HTTP application on the given database. Tests call `app.inject()` on it. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const clock = deps.clock ?? systemClock
   const access: { limitIp?: ReturnType<typeof installAccess>['limitIp'] } = {}
   const app = Fastify({
     logger: deps.logger ?? false,
-    genReqId: () => newId('req'),
+    genReqId: requestIds(),
     trustProxy: trustProxy(deps.config.trustProxy),
     bodyLimit: deps.config.bodyLimitBytes,
     frameworkErrors: frameworkErrorHandler(() => access.limitIp),
@@ -147,9 +158,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await svc.redirect.recorder.stop()
   })
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.decorateRequest('receivedAt', 0)
+  app.addHook('onRequest', (request, reply, done) => {
+    request.receivedAt = performance.now()
     reply.header('x-request-id', request.id)
     reply.header('x-content-type-options', 'nosniff')
+    done()
   })
   installErrorHandling(app)
   access.limitIp = installAccess(app, {

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js'
 import { canonicalScope, type Scope } from '../../src/contract/scopes.js'
 import { PERIOD_MS, type TimePeriod } from '../../src/contract/limits.js'
 import { AppError } from './errors.js'
+import { addRouteHook } from './route-hooks.js'
 import { ipAllowed, parseAllowEntry, type AllowEntry } from './ip-allowlist.js'
 import { evaluate, setRateLimitHeaders, type LimitState, type RateLimitStore } from './rate-limit.js'
 
@@ -125,13 +126,13 @@ export function installAccess(
     if (ipState.exceeded) throw tooMany(ipState, 'per IP')
   }
 
-  app.addHook('onRequest', async (request, reply) => {
+  /** Authentication, allowlist, key and organization windows, scope: routes declaring `auth`. */
+  async function authorize(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    required: Scope | true,
+  ): Promise<void> {
     const now = deps.clock.now()
-    limitIp(request, reply)
-
-    const required = request.routeOptions.config.auth
-    if (required === undefined) return
-
     const outcome = await deps.authenticate(presentedKey(request))
     if (!outcome.ok)
       throw new AppError('Unauthorized', REASON_TEXT[outcome.reason] ?? 'the API key is invalid')
@@ -161,12 +162,33 @@ export function installAccess(
 
     if (required !== true && !hasScope(p.permissions, required))
       throw new AppError('Forbidden', `this API key lacks the ${required} permission`)
+  }
+
+  // A callback hook, synchronous for public routes and redirects (the hot path pays no promise).
+  app.addHook('onRequest', (request, reply, done) => {
+    try {
+      limitIp(request, reply)
+    } catch (err) {
+      done(err as Error)
+      return
+    }
+    const required = request.routeOptions.config.auth
+    if (required === undefined) {
+      done()
+      return
+    }
+    authorize(request, reply, required).then(() => done(), done)
   })
 
   if (deps.onAuthenticatedResponse) {
     const cb = deps.onAuthenticatedResponse
-    app.addHook('onResponse', async (request, reply) => {
-      if (request.principal) cb(request, reply)
+    // Only routes that authenticate get the hook.
+    app.addHook('onRoute', (route) => {
+      if (route.config?.auth === undefined) return
+      const hook = async (request: FastifyRequest, reply: FastifyReply) => {
+        if (request.principal) cb(request, reply)
+      }
+      addRouteHook(route, 'onResponse', hook)
     })
   }
   return { limitIp }

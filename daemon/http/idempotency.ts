@@ -1,10 +1,11 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
 import type { Database } from '../db/schema.js'
 import { sha256Hex } from '../crypto.js'
 import { IDEMPOTENCY_TTL_MS } from '../../src/contract/limits.js'
 import { AppError } from './errors.js'
+import { addRouteHook } from './route-hooks.js'
 
 export interface IdempotencyRecord {
   requestHash: string
@@ -91,7 +92,7 @@ export function installIdempotency(
   const inFlight = new Set<string>()
   app.decorateRequest('idempotency', undefined)
 
-  app.addHook('preHandler', async (request, reply) => {
+  const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!METHODS.has(request.method) || !request.principal) return
     const header = request.headers['x-idempotency-key']
     if (header === undefined) return
@@ -119,9 +120,9 @@ export function installIdempotency(
       throw new AppError('Conflict', 'a request with this X-Idempotency-Key is still in progress')
     inFlight.add(slot)
     request.idempotency = { owner, key, hash }
-  })
+  }
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const idem = request.idempotency
     if (!idem || reply.statusCode >= 500 || reply.getHeader('idempotent-replayed')) return payload
     if (payload !== null && payload !== undefined && typeof payload !== 'string') return payload
@@ -134,11 +135,18 @@ export function installIdempotency(
       createdAt: deps.clock.now(),
     })
     return payload
-  })
+  }
 
   const release = async (request: { idempotency?: { owner: string; key: string } | undefined }) => {
     if (request.idempotency) inFlight.delete(`${request.idempotency.owner}\u0000${request.idempotency.key}`)
   }
-  app.addHook('onResponse', release)
-  app.addHook('onRequestAbort', release)
+  // Only writes that authenticate can be replayed: the hooks go on those routes alone.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method]
+    if (route.config?.auth === undefined || !methods.some((m) => METHODS.has(m))) return
+    addRouteHook(route, 'preHandler', preHandler)
+    addRouteHook(route, 'onSend', onSend)
+    addRouteHook(route, 'onResponse', release)
+    addRouteHook(route, 'onRequestAbort', release)
+  })
 }

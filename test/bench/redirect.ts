@@ -55,6 +55,7 @@ export async function redirectBench(): Promise<void> {
   const linkd = await startLinkd(dataDir, {
     LINKD_LOG_LEVEL: 'warn',
     // One client address sends everything: lift the per-IP limit (3,000/min by default).
+    LINKD_RATE_LIMIT_PER_IP: '1000000000',
     LINKD_RATE_LIMIT_REDIRECTS_PER_IP: '1000000000',
   })
   try {

@@ -68,7 +68,7 @@ export function redirectRoutes(deps: { redirect: RedirectService; clock: Clock }
           userAgent: typeof ua === 'string' ? ua.slice(0, 1024) : '',
           referer: typeof referer === 'string' ? referer.slice(0, 2048) : undefined,
           query: request.query,
-          responseMs: reply.elapsedTime,
+          responseMs: performance.now() - request.receivedAt,
         })
         const answer = answerOf(link)
         reply
