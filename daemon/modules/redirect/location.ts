@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
-import ipaddr from 'ipaddr.js'
 import { Reader, type Response } from 'maxmind'
+import { isPublicIp, unmap } from '../../geo.js'
 
 /** Where a click came from. Region and city only with a city database configured. */
 export interface Place {
@@ -26,26 +26,9 @@ type CityRecord = Response & {
 const text = (v: unknown, max = 120): string | null =>
   typeof v === 'string' && v.trim() !== '' ? v.trim().slice(0, max) : null
 
-function unmap(ip: string): string {
-  const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)
-  return m ? m[1]! : ip
-}
-
 export type Locate = (ip: string) => Place
 
 const NOWHERE: Place = { country: null, region: null, city: null }
-
-/**
- * Whether an address is public. Private, loopback, CGNAT and other reserved ranges have no place
- * (the bundled whois-based database assigns some of them, e.g. 192.168.0.0/16, a country).
- */
-export function isPublicIp(ip: string): boolean {
-  try {
-    return ipaddr.process(ip).range() === 'unicast'
-  } catch {
-    return false
-  }
-}
 
 /**
  * IP → place. The country comes from `countryOf` (the database shipped in the npm package, see
