@@ -294,7 +294,7 @@ describe('group commit', () => {
   let t: TestApp
   afterEach(() => t.close())
 
-  it('writes when 1,000 clicks are buffered, not before', async () => {
+  it('writes when 250 clicks are buffered, not before', async () => {
     t = await createTestApp()
     const link = await makeLink(t)
     const { redirect } = t.app.linkd.services
@@ -309,15 +309,15 @@ describe('group commit', () => {
       query: {},
       responseMs: 0.1,
     })
-    for (let i = 0; i < 999; i++) redirect.record(click(i))
+    for (let i = 0; i < 249; i++) redirect.record(click(i))
     await new Promise((r) => setImmediate(r))
-    expect(redirect.recorder.pending).toBe(999)
-    redirect.record(click(999))
+    expect(redirect.recorder.pending).toBe(249)
+    redirect.record(click(249))
     await new Promise((r) => setImmediate(r))
     expect(redirect.recorder.pending).toBe(0)
     const n = (t.db.sqlite.prepare('SELECT COUNT(*) AS n FROM clicks').get() as { n: number }).n
-    expect(n).toBe(1000)
-    expect((await analytics(t, link.id)).uniqueVisitors).toBe(1000)
+    expect(n).toBe(250)
+    expect((await analytics(t, link.id)).uniqueVisitors).toBe(250)
   })
 })
 

@@ -31,7 +31,7 @@ export interface RecorderDeps {
   visitorHash(ts: number, ip: string, userAgent: string): string
   /** Failures after the clicks were committed (links.clicks update): logged, never retried. */
   onError?(err: unknown): void
-  /** Flush when this many clicks are buffered (default 1,000). */
+  /** Flush when this many clicks are buffered (default 250: keeps a flush under the p99 budget). */
   maxBuffer?: number
   /** Flush at least this often once started (default 1,000 ms). */
   flushMs?: number
@@ -124,7 +124,7 @@ export function aggregate(rows: ClickRow[]): ClickBatch {
  * links.clicks, and announced (link.clicked / qr_code.scanned; bots never).
  */
 export function createClickRecorder(deps: RecorderDeps) {
-  const maxBuffer = deps.maxBuffer ?? 1000
+  const maxBuffer = deps.maxBuffer ?? 250
   const flushMs = deps.flushMs ?? 1000
   let recorded = 0
 
