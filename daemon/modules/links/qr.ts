@@ -1,4 +1,3 @@
-import QRCode from 'qrcode'
 import type { QrQuery } from '../../../src/contract/links.js'
 
 export interface QrImage {
@@ -15,6 +14,8 @@ export async function renderQr(
   format: NonNullable<QrQuery['format']>,
   size: number = QR_DEFAULT_SIZE,
 ): Promise<QrImage> {
+  // Loaded on the first QR request: it is not needed for the daemon to start (start-up time).
+  const { default: QRCode } = await import('qrcode')
   const options = { errorCorrectionLevel: 'M' as const, margin: 4, width: size }
   if (format === 'png')
     return { contentType: 'image/png', body: await QRCode.toBuffer(text, { ...options, type: 'png' }) }
