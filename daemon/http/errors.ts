@@ -100,6 +100,17 @@ function send(
     .send(errorBody(request, type, status, message, details))
 }
 
+/** 500 without internals; the request id (in the logs with the error) is the way back to it. */
+function internalError(reply: FastifyReply, request: FastifyRequest) {
+  return send(
+    reply,
+    request,
+    'InternalError',
+    500,
+    'internal server error; the request id is in X-Request-Id',
+  )
+}
+
 /** Installs the error and not-found handlers: every non-2xx carries the error body, never a stack. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
@@ -152,13 +163,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       )
     }
     request.log.error({ err }, 'unhandled error')
-    return send(
-      reply,
-      request,
-      'InternalError',
-      500,
-      'internal server error; the request id is in X-Request-Id',
-    )
+    return internalError(reply, request)
   })
 
   app.setNotFoundHandler((request, reply) => {
@@ -197,13 +202,7 @@ export function frameworkErrorHandler(
       return send(reply, request, 'ValidationError', 400, message, [{ field: 'url', message }])
     }
     request.log.error({ err }, 'router error')
-    return send(
-      reply,
-      request,
-      'InternalError',
-      500,
-      'internal server error; the request id is in X-Request-Id',
-    )
+    return internalError(reply, request)
   }
 }
 

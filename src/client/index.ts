@@ -83,6 +83,15 @@ export interface RequestOptions {
   idempotencyKey?: string
 }
 
+/** JSON.parse, or undefined when the text is not JSON. */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown
+  } catch {
+    return undefined
+  }
+}
+
 function num(v: string | string[] | undefined): number | null {
   const s = Array.isArray(v) ? v[0] : v
   if (s === undefined) return null
@@ -106,12 +115,20 @@ export class LinkdClient {
     this.dispatcher = opts.dispatcher
   }
 
-  /** Any endpoint; throws ApiError on non-2xx. */
-  async call<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+  /**
+   * Sends one request and returns the raw answer with its body as bytes; a non-2xx answer
+   * becomes ApiError (with the error body when the daemon sent one), no answer ConnectionError.
+   */
+  private async send(
+    method: string,
+    path: string,
+    opts: RequestOptions,
+    accept: string,
+  ): Promise<{ res: Dispatcher.ResponseData; body: Buffer }> {
     const url = new URL(this.baseUrl + (path.startsWith('/') ? path : `/${path}`))
     for (const [k, v] of Object.entries(opts.query ?? {}))
       if (v !== undefined) url.searchParams.set(k, String(v))
-    const headers: Record<string, string> = { 'user-agent': this.userAgent, accept: 'application/json' }
+    const headers: Record<string, string> = { 'user-agent': this.userAgent, accept }
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`
     if (opts.idempotencyKey) headers['x-idempotency-key'] = opts.idempotencyKey
     let body: string | undefined
@@ -121,6 +138,7 @@ export class LinkdClient {
     }
     Object.assign(headers, opts.headers)
     let res: Dispatcher.ResponseData
+    let bytes: Buffer
     try {
       res = await request(url, {
         method: method.toUpperCase() as Dispatcher.HttpMethod,
@@ -130,79 +148,43 @@ export class LinkdClient {
         bodyTimeout: this.timeoutMs,
         ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}),
       })
+      bytes = Buffer.from(await res.body.arrayBuffer())
     } catch (err) {
       throw new ConnectionError(this.baseUrl, err)
     }
-    const text = await res.body.text()
-    let parsed: unknown = undefined
-    if (text.length > 0) {
-      try {
-        parsed = JSON.parse(text)
-      } catch {
-        parsed = text
-      }
+    if (res.statusCode >= 400) {
+      const parsed = parseJson(bytes.toString('utf8'))
+      const errBody: ErrorBody =
+        parsed && typeof parsed === 'object' && 'error' in parsed
+          ? (parsed as ErrorBody)
+          : {
+              error: 'HttpError',
+              message: `HTTP ${res.statusCode}`,
+              statusCode: res.statusCode,
+              timestamp: new Date().toISOString(),
+              path: url.pathname,
+            }
+      throw new ApiError(res.statusCode, errBody, num(res.headers['retry-after']))
     }
+    return { res, body: bytes }
+  }
+
+  /** Any endpoint; throws ApiError on non-2xx. */
+  async call<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
+    const { res, body } = await this.send(method, path, opts, 'application/json')
+    const text = body.toString('utf8')
     const rateLimit = {
       limit: num(res.headers['x-ratelimit-limit']),
       remaining: num(res.headers['x-ratelimit-remaining']),
       reset: num(res.headers['x-ratelimit-reset']),
     }
-    if (res.statusCode >= 400) {
-      const errBody: ErrorBody =
-        parsed && typeof parsed === 'object' && 'error' in parsed
-          ? (parsed as ErrorBody)
-          : {
-              error: 'HttpError',
-              message: `HTTP ${res.statusCode}`,
-              statusCode: res.statusCode,
-              timestamp: new Date().toISOString(),
-              path: url.pathname,
-            }
-      throw new ApiError(res.statusCode, errBody, num(res.headers['retry-after']))
-    }
+    const parsed = text.length > 0 ? (parseJson(text) ?? text) : undefined
     return { status: res.statusCode, body: parsed as T, headers: res.headers, rateLimit }
   }
 
   /** Like `call`, but the 2xx body is returned as bytes with its content type (images, files). */
   async bytes(method: string, path: string, opts: RequestOptions = {}): Promise<BytesResponse> {
-    const url = new URL(this.baseUrl + (path.startsWith('/') ? path : `/${path}`))
-    for (const [k, v] of Object.entries(opts.query ?? {}))
-      if (v !== undefined) url.searchParams.set(k, String(v))
-    const headers: Record<string, string> = { 'user-agent': this.userAgent, accept: '*/*' }
-    if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`
-    Object.assign(headers, opts.headers)
-    let res: Dispatcher.ResponseData
-    try {
-      res = await request(url, {
-        method: method.toUpperCase() as Dispatcher.HttpMethod,
-        headers,
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-        ...(this.dispatcher ? { dispatcher: this.dispatcher } : {}),
-      })
-    } catch (err) {
-      throw new ConnectionError(this.baseUrl, err)
-    }
-    const body = Buffer.from(await res.body.arrayBuffer())
-    if (res.statusCode >= 400) {
-      let parsed: unknown
-      try {
-        parsed = JSON.parse(body.toString('utf8'))
-      } catch {
-        parsed = undefined
-      }
-      const errBody: ErrorBody =
-        parsed && typeof parsed === 'object' && 'error' in parsed
-          ? (parsed as ErrorBody)
-          : {
-              error: 'HttpError',
-              message: `HTTP ${res.statusCode}`,
-              statusCode: res.statusCode,
-              timestamp: new Date().toISOString(),
-              path: url.pathname,
-            }
-      throw new ApiError(res.statusCode, errBody, num(res.headers['retry-after']))
-    }
+    const { res, body } = await this.send(method, path, opts, '*/*')
     const ct = res.headers['content-type']
     const contentType = (Array.isArray(ct) ? ct[0] : ct) ?? 'application/octet-stream'
     return { status: res.statusCode, contentType, body, headers: res.headers }

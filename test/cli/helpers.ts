@@ -56,6 +56,20 @@ export function testCtx(
   return { ...t, ctx: createContext({ ...opts, io: t.io }) }
 }
 
+/** A terminal context whose confirmation prompts are declined; `questions` records what was asked. */
+export function decliningCtx(url: string, apiKey: string): TestIo & { ctx: Ctx; questions: string[] } {
+  const questions: string[] = []
+  const t = testCtx({
+    flags: { url, apiKey },
+    canPrompt: true,
+    prompt: {
+      secret: () => Promise.resolve(''),
+      confirm: (q) => (questions.push(q), Promise.resolve(false)),
+    },
+  })
+  return { ...t, questions }
+}
+
 /** Runs the whole CLI (parsing included) and returns the exit code and output. */
 export async function cli(
   argv: string[],

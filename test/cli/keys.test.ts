@@ -14,7 +14,7 @@ import type { KeyFlags } from '../../src/cli/commands/keys-view.js'
 import { runApi } from '../../src/cli/commands/api.js'
 import { runStatus, type StatusReport } from '../../src/cli/commands/status.js'
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js'
-import { cli, testCtx } from './helpers.js'
+import { cli, decliningCtx, testCtx } from './helpers.js'
 
 let d: TestDaemon
 beforeAll(async () => {
@@ -194,15 +194,8 @@ describe('keys commands against linkd', () => {
   it('delete: needs --yes without a terminal, asks on one, then the key is gone (exit 5)', async () => {
     const k = await create()
     expect((await exit(() => keys.runKeysDelete({ id: k.id }, as().ctx))).code).toBe(2)
-    const questions: string[] = []
-    const declined = testCtx({
-      flags: { url: d.url, apiKey: d.ownerKey },
-      canPrompt: true,
-      prompt: {
-        secret: () => Promise.resolve(''),
-        confirm: (q) => (questions.push(q), Promise.resolve(false)),
-      },
-    })
+    const declined = decliningCtx(d.url, d.ownerKey)
+    const { questions } = declined
     expect((await exit(() => keys.runKeysDelete({ id: k.id }, declined.ctx))).code).toBe(1)
     expect(questions).toEqual([`Delete API key ${k.id}? This cannot be undone.`])
     expect((await exit(() => keys.runKeysGet({ id: k.id }, as().ctx))).code).toBe(0)

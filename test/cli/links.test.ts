@@ -10,7 +10,7 @@ import { runLinksOpen, runLinksQr } from '../../src/cli/commands/links-share.js'
 import { runLinksStats } from '../../src/cli/commands/links-stats.js'
 import { parseInstant, type LinkFlags } from '../../src/cli/commands/links-view.js'
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js'
-import { cli, tempDir, testCtx } from './helpers.js'
+import { cli, decliningCtx, tempDir, testCtx } from './helpers.js'
 
 let d: TestDaemon
 const tmp = tempDir('linkctl-links-')
@@ -179,15 +179,8 @@ describe('links commands against linkd', () => {
   it('delete: --yes needed without a terminal, asks on one, then the link is gone (exit 5)', async () => {
     const l = await create('https://example.com/del')
     expect((await exit(() => links.runLinksDelete({ ref: l.id }, as().ctx))).code).toBe(2)
-    const questions: string[] = []
-    const declined = testCtx({
-      flags: { url: d.url, apiKey: d.ownerKey },
-      canPrompt: true,
-      prompt: {
-        secret: () => Promise.resolve(''),
-        confirm: (q) => (questions.push(q), Promise.resolve(false)),
-      },
-    })
+    const declined = decliningCtx(d.url, d.ownerKey)
+    const { questions } = declined
     expect((await exit(() => links.runLinksDelete({ ref: l.shortCode }, declined.ctx))).code).toBe(1)
     expect(questions).toEqual([`Delete link ${l.shortCode}? Its short URL stops working.`])
     const reader = await d.testApp.createKey({ permissions: ['links:read', 'links:write'] })

@@ -1,22 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../support/app.js'
 import { raw } from './support.js'
+import type { KeyActivity } from '../../src/contract/keys.js'
 
 const DAY = 86_400_000
 
-interface Activity {
-  id: string
-  timestamp: string
-  endpoint: string
-  method: string
-  statusCode: number
-  responseTimeMs: number
-  ip: string | null
-  userAgent: string | null
-  referrer: string | null
-  country: string | null
-  error: string | null
-}
+type Activity = KeyActivity
 
 describe('key activity log', () => {
   let t: TestApp

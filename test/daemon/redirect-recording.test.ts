@@ -24,28 +24,10 @@ import {
   makeLink,
   visit,
 } from './redirect-support.js'
+import type { ClicksTable } from '../../daemon/db/schema.js'
 
-interface ClickRowShape {
-  link_id: string
-  ts: number
-  visitor_hash: string
-  is_bot: number
-  bot_reason: string | null
-  is_qr: number
-  country: string | null
-  region: string | null
-  city: string | null
-  device: string
-  browser: string | null
-  os: string | null
-  referrer_domain: string | null
-  utm_source: string | null
-  utm_medium: string | null
-  utm_campaign: string | null
-  response_ms: number
-}
 const clickRows = (t: TestApp) =>
-  t.db.sqlite.prepare('SELECT * FROM clicks ORDER BY ts, rowid').all() as ClickRowShape[]
+  t.db.sqlite.prepare('SELECT * FROM clicks ORDER BY ts, rowid').all() as ClicksTable[]
 const linkClicks = async (t: TestApp, id: string) =>
   (await t.call('GET', `/api/use/links/${id}`)).json<{ clicks: number }>().clicks
 
