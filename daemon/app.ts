@@ -10,7 +10,7 @@ import { frameworkErrorHandler, installErrorHandling } from './http/errors.js'
 import { installAccess } from './http/auth.js'
 import { createIdempotencyStore, installIdempotency } from './http/idempotency.js'
 import { installOpenApi } from './http/openapi.js'
-import { lazySerializers } from './http/lazy-serializers.js'
+import { lazyCompilers } from './http/lazy-compilers.js'
 import { createMemoryRateLimitStore, type RateLimitStore } from './http/rate-limit.js'
 import { createOrgService } from './modules/orgs/service.js'
 import { createKeyService } from './modules/keys/service.js'
@@ -122,7 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: deps.logger ?? false,
     genReqId: requestIds(),
-    schemaController: lazySerializers(),
+    schemaController: lazyCompilers(),
     trustProxy: trustProxy(deps.config.trustProxy),
     bodyLimit: deps.config.bodyLimitBytes,
     frameworkErrors: frameworkErrorHandler(() => access.limitIp),
@@ -213,7 +213,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   }).limitIp
   installIdempotency(app, { store: svc.idempotency, clock })
-  await installOpenApi(app, { version: packageVersion(), publicUrl: deps.config.publicUrl })
+  installOpenApi(app, { version: packageVersion(), publicUrl: deps.config.publicUrl })
 
   const routes = collectRoutes(app)
   const startedAt = clock.now()

@@ -29,6 +29,9 @@ export function collectRoutes(app: FastifyInstance): RouteInfo[] {
   return routes
 }
 
+/** Code-unit order: stable across machines and free of ICU collation. */
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
+
 export function healthRoutes(deps: { health: HealthService; routes: RouteInfo[]; publicUrl: string }) {
   return async function (fastify: FastifyInstance) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
@@ -84,9 +87,7 @@ export function healthRoutes(deps: { health: HealthService; routes: RouteInfo[];
             postman: `${deps.publicUrl}/docs/postman/collection.json`,
           },
           authentication: ['Authorization: Bearer <API_KEY>', 'X-API-Key: <API_KEY>'],
-          routes: [...deps.routes].sort(
-            (a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method),
-          ),
+          routes: [...deps.routes].sort((a, b) => compare(a.path, b.path) || compare(a.method, b.method)),
         }
       },
     )

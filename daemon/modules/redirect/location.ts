@@ -79,12 +79,14 @@ function lookup(countryOf: (ip: string) => string | null, cityDbPath?: string): 
   }
 }
 
-const displayNames = new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' })
+// Built on first use: ICU's region names are several MB of memory a daemon may never touch.
+let displayNames: Intl.DisplayNames | undefined
 
 /** English name of an ISO 3166-1 alpha-2 code ("US" → "United States"). */
 export function countryName(code: string | null): string | null {
   if (!code) return null
   try {
+    displayNames ??= new Intl.DisplayNames(['en'], { type: 'region', fallback: 'code' })
     return displayNames.of(code) ?? code
   } catch {
     return code

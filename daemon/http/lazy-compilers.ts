@@ -1,0 +1,45 @@
+import AjvCompiler from '@fastify/ajv-compiler'
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
+import type { FastifyServerOptions } from 'fastify'
+
+type Serialize = (data: unknown) => string
+type Validate = ((data: unknown) => unknown) & { errors?: unknown }
+type RouteSchema = { schema: unknown; method: string; url: string }
+type Factory = (externalSchemas: unknown, options: unknown) => (route: RouteSchema) => unknown
+
+/**
+ * Fastify's own validator and response-serializer factories, compiling each route's function on
+ * its first use instead of before the server is ready. Dozens of request and response schemas
+ * otherwise cost ~150 ms of start-up and several MB of generated code, mostly for routes a given
+ * process rarely serves. A schema error still surfaces, on the route's first request, as a 500
+ * that the tests of every route would catch.
+ */
+export function lazyCompilers(): NonNullable<FastifyServerOptions['schemaController']> {
+  const validators = AjvCompiler() as unknown as Factory
+  const serializers = SerializerSelector() as unknown as Factory
+  return {
+    compilersFactory: {
+      buildValidator(externalSchemas: unknown, options: unknown) {
+        const compile = validators(externalSchemas, options) as (r: RouteSchema) => Validate
+        return (route: RouteSchema): Validate => {
+          let validate: Validate | undefined
+          // Fastify reads `errors` off the function it was given, so mirror the compiled one's.
+          const lazy: Validate = (data) => {
+            validate ??= compile(route)
+            const result = validate(data)
+            lazy.errors = validate.errors
+            return result
+          }
+          return lazy
+        }
+      },
+      buildSerializer(externalSchemas: unknown, options: unknown) {
+        const compile = serializers(externalSchemas, options) as (r: RouteSchema) => Serialize
+        return (route: RouteSchema): Serialize => {
+          let serialize: Serialize | undefined
+          return (data) => (serialize ??= compile(route))(data)
+        }
+      },
+    },
+  } as NonNullable<FastifyServerOptions['schemaController']>
+}
