@@ -1,3 +1,4 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import { sql } from 'kysely'
 import type { Config } from './config.js'
@@ -20,6 +21,7 @@ import { linkRoutes } from './modules/links/routes.js'
 import { createRedirectService } from './modules/redirect/service.js'
 import { createLocator } from './modules/redirect/location.js'
 import { redirectRoutes } from './modules/redirect/routes.js'
+import { createFastRedirect } from './modules/redirect/fast-path.js'
 import { createAnalyticsService } from './modules/analytics/service.js'
 import { analyticsRoutes } from './modules/analytics/routes.js'
 import { createHealthService } from './modules/health/service.js'
@@ -119,11 +121,30 @@ function requestIds(): () => string {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const clock = deps.clock ?? systemClock
   const access: { limitIp?: ReturnType<typeof installAccess>['limitIp'] } = {}
+  const nextRequestId = requestIds()
+  const trust = trustProxy(deps.config.trustProxy)
+  /** Hot-link redirects answered before Fastify (set once the services exist). */
+  const fast: { redirect?: (req: IncomingMessage, res: ServerResponse) => boolean } = {}
   const app = Fastify({
     logger: deps.logger ?? false,
-    genReqId: requestIds(),
+    genReqId: nextRequestId,
+    serverFactory(handler, options) {
+      const server = createServer((req, res) => {
+        if (!fast.redirect?.(req, res)) handler(req, res)
+      })
+      // What Fastify sets on the server it creates itself (the options arrive with its defaults).
+      const o = options as Record<
+        'keepAliveTimeout' | 'requestTimeout' | 'connectionTimeout' | 'maxRequestsPerSocket',
+        number
+      >
+      server.keepAliveTimeout = o.keepAliveTimeout
+      server.requestTimeout = o.requestTimeout
+      server.setTimeout(o.connectionTimeout)
+      if (o.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = o.maxRequestsPerSocket
+      return server
+    },
     schemaController: lazyCompilers(),
-    trustProxy: trustProxy(deps.config.trustProxy),
+    trustProxy: trust,
     bodyLimit: deps.config.bodyLimitBytes,
     frameworkErrors: frameworkErrorHandler(() => access.limitIp),
     ajv: {
@@ -232,5 +253,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(linkRoutes({ links: svc.links, bodyLimitBytes: deps.config.bodyLimitBytes }))
   await app.register(analyticsRoutes({ analytics: svc.analytics }))
   await app.register(redirectRoutes({ redirect: svc.redirect, clock }))
+  fast.redirect = createFastRedirect({
+    redirect: svc.redirect,
+    clock,
+    limiter,
+    perIpPerMinute: deps.config.rateLimitRedirectsPerIp,
+    trustProxy: trust,
+    nextRequestId,
+    log: app.log,
+  })
   return app
 }

@@ -1,4 +1,5 @@
 /** The small HTML bodies of the redirect: the 3xx body for GET and the 404/410 pages for browsers. */
+import type { ResolvedLink } from './cache.js'
 
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
@@ -26,4 +27,35 @@ export function wantsHtml(accept: string | undefined): boolean {
     return q === undefined || Number(q.slice(2)) > 0
   }
   return false
+}
+
+export interface RedirectAnswer {
+  location: string
+  body: string
+  /** Content-Length of `body`. */
+  length: number
+}
+
+export const CACHE_CONTROL = 'private, max-age=90'
+
+/** A header-safe Location: destinations with non-ASCII or unsafe characters in their encoded form. */
+function locationOf(url: string): string {
+  if (!/[^\x21-\x7e]|["<>\\^`{|}]/.test(url)) return url
+  try {
+    return new URL(url).href
+  } catch {
+    return encodeURI(url)
+  }
+}
+
+/** Location and body per resolved link, computed once while the link sits in the hot-link cache. */
+const answers = new WeakMap<ResolvedLink, RedirectAnswer>()
+export function answerOf(link: ResolvedLink): RedirectAnswer {
+  let a = answers.get(link)
+  if (!a) {
+    const location = locationOf(link.destinationUrl)
+    const body = redirectPage(location)
+    answers.set(link, (a = { location, body, length: Buffer.byteLength(body) }))
+  }
+  return a
 }

@@ -1,32 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Clock } from '../../clock.js'
 import { AppError } from '../../http/errors.js'
-import { errorPage, redirectPage, wantsHtml } from './pages.js'
-import type { ResolvedLink } from './cache.js'
+import { answerOf, CACHE_CONTROL, errorPage, wantsHtml } from './pages.js'
 import type { RedirectService } from './service.js'
-
-const CACHE_CONTROL = 'private, max-age=90'
-
-/** A header-safe Location: destinations with non-ASCII or unsafe characters in their encoded form. */
-function locationOf(url: string): string {
-  if (!/[^\x21-\x7e]|["<>\\^`{|}]/.test(url)) return url
-  try {
-    return new URL(url).href
-  } catch {
-    return encodeURI(url)
-  }
-}
-
-/** Location and body per resolved link, computed once while the link sits in the hot-link cache. */
-const answers = new WeakMap<ResolvedLink, { location: string; body: string }>()
-function answerOf(link: ResolvedLink): { location: string; body: string } {
-  let a = answers.get(link)
-  if (!a) {
-    const location = locationOf(link.destinationUrl)
-    answers.set(link, (a = { location, body: redirectPage(location) }))
-  }
-  return a
-}
 
 function fail(request: FastifyRequest, reply: FastifyReply, status: 404 | 410, message: string) {
   reply.header('cache-control', 'no-store')

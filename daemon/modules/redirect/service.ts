@@ -59,22 +59,36 @@ export function createRedirectService(deps: RedirectServiceDeps) {
     ...(deps.flushMs ? { flushMs: deps.flushMs } : {}),
   })
 
+  const answer = (link: ResolvedLink | undefined): Lookup => {
+    if (!link || link.status === 'inactive') return { kind: 'not-found' }
+    // The cached copy may predate the expiry: check it against the clock on every request.
+    if (link.status === 'expired' || (link.expiresAt !== null && link.expiresAt <= deps.clock.now()))
+      return { kind: 'gone', link }
+    return { kind: 'redirect', link }
+  }
+
   return {
     domainOf,
     cache,
     recorder,
 
-    /** What `GET /:code` on `host` answers. Reserved first segments are never short codes. */
-    async lookup(host: string | undefined, code: string): Promise<Lookup> {
+    /**
+     * What `GET /:code` on `host` answers when that is known without I/O (reserved, malformed,
+     * or a link in the hot-link cache); undefined when the database must be asked.
+     */
+    lookupCached(host: string | undefined, code: string): Lookup | undefined {
       if (RESERVED.has(code.toLowerCase())) return { kind: 'reserved' }
       const domainKey = domainOf(host)
       if (domainKey === undefined || !CODE.test(code)) return { kind: 'not-found' }
-      const link = cache.peek(domainKey, code) ?? (await cache.get(domainKey, code))
-      if (!link || link.status === 'inactive') return { kind: 'not-found' }
-      // The cached copy may predate the expiry: check it against the clock on every request.
-      if (link.status === 'expired' || (link.expiresAt !== null && link.expiresAt <= deps.clock.now()))
-        return { kind: 'gone', link }
-      return { kind: 'redirect', link }
+      const link = cache.peek(domainKey, code)
+      return link ? answer(link) : undefined
+    },
+
+    /** What `GET /:code` on `host` answers. Reserved first segments are never short codes. */
+    async lookup(host: string | undefined, code: string): Promise<Lookup> {
+      const known = this.lookupCached(host, code)
+      if (known) return known
+      return answer(await cache.get(domainOf(host)!, code))
     },
 
     /** Buffers the click of a redirect; never waits on the disk. */
