@@ -15,5 +15,11 @@ if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${packageVersion()}\n`)
 } else {
   const { runCli } = await import('./run.js')
-  process.exitCode = await runCli(argv)
+  const code = await runCli(argv)
+  // Every command has finished when runCli resolves (long-running ones such as `webhooks listen`
+  // resolve when they stop). Exit now rather than when idle keep-alive sockets of fetch let the
+  // event loop drain, ~100 ms later; first let both streams flush (pipes can be asynchronous).
+  const flushed = (s: NodeJS.WriteStream) => new Promise((resolve) => s.write('', resolve))
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)])
+  process.exit(code)
 }
