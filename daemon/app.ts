@@ -31,6 +31,7 @@ import { expireKeysJob } from './jobs/expire-keys.js'
 import { pruneIdempotencyJob } from './jobs/prune-idempotency.js'
 import { pruneKeyActivityJob } from './jobs/prune-key-activity.js'
 import { expireLinksJob } from './jobs/expire-links.js'
+import { purgeDeletedLinkClicksJob } from './jobs/purge-deleted-link-clicks.js'
 import { packageVersion } from '../src/version.js'
 import { openGeo, type Geo } from './geo.js'
 import type { Plan } from '../src/contract/limits.js'
@@ -160,6 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   scheduler.register(pruneIdempotencyJob(svc.idempotency, clock))
   scheduler.register(pruneKeyActivityJob(svc.keys))
   scheduler.register(expireLinksJob(svc.links))
+  scheduler.register(purgeDeletedLinkClicksJob(svc.analytics))
 
   let sweeper: NodeJS.Timeout | undefined
   app.decorate('linkd', {

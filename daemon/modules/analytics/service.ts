@@ -80,6 +80,9 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
   }
 
   return {
+    /** Deletes the click data of deleted links, up to `budget` rows (the purge job). */
+    purgeDeletedLinks: (budget: number) => store.purgeDeletedLinks(budget),
+
     async link(organizationId: string, id: string, q: AnalyticsQuery): Promise<LinkAnalytics> {
       const link = await deps.links.get(organizationId, id)
       const { start, end, interval } = range(q)

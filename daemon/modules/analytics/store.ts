@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { sql, type Kysely } from 'kysely'
 import type { Database } from '../../db/schema.js'
 
 const DAY = 86_400_000
@@ -26,6 +26,20 @@ export interface DimRow {
   value: string
   clicks: number
 }
+
+/**
+ * Every table holding click data by link_id, with the columns that order its rows (its key after
+ * link_id; raw clicks have no key, and ties on ts are a handful of rows at most). The hourly
+ * counters come last: a purge finds deleted links by them, so an interrupted one is found again.
+ */
+const CLICK_TABLES = [
+  ['clicks', ['ts']],
+  ['link_click_dims', ['day_start', 'dim', 'value']],
+  ['link_click_dims_month', ['month_start', 'dim', 'value']],
+  ['link_day_visitors', ['day_start', 'visitor_hash']],
+  ['link_day_totals', ['day_start']],
+  ['link_click_hours', ['hour_start']],
+] as const
 
 /** Reads of link analytics: the pre-aggregated counters only, never raw clicks. */
 export function createAnalyticsStore(db: Kysely<Database>) {
@@ -112,6 +126,53 @@ export function createAnalyticsStore(db: Kysely<Database>) {
         .where('day_start', '<=', to)
         .executeTakeFirst()
       return { visitors: Number(r?.visitors ?? 0), singleClick: Number(r?.single ?? 0) }
+    },
+
+    /**
+     * Deletes the click data of links that no longer exist, at most `budget` rows per call, in
+     * statements of at most `chunk` rows (each its own short transaction, yielding in between,
+     * so redirects and their click flushes are never held up). Returns the rows deleted; a link
+     * whose data is only partly gone is finished by the next call.
+     */
+    async purgeDeletedLinks(budget: number, chunk = 10_000): Promise<number> {
+      let deleted = 0
+      // Every recorded click, human or bot, has an hourly row: the orphans show up there.
+      const orphans = await db
+        .selectFrom('link_click_hours')
+        .select('link_id')
+        .distinct()
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('links').select('id').whereRef('links.id', '=', 'link_click_hours.link_id'))),
+        )
+        .limit(100)
+        .execute()
+      for (const { link_id: linkId } of orphans)
+        for (const [table, columns] of CLICK_TABLES) {
+          for (;;) {
+            if (deleted >= budget) return deleted
+            const limit = Math.min(chunk, budget - deleted)
+            // The key of the chunk's last row; then every row up to it (a row-value comparison,
+            // which SQLite and PostgreSQL both support).
+            const last = (await db
+              .selectFrom(table)
+              .select(columns)
+              .where('link_id', '=', linkId)
+              .orderBy(columns)
+              .offset(limit - 1)
+              .limit(1)
+              .executeTakeFirst()) as Record<string, string | number> | undefined
+            let q = db.deleteFrom(table).where('link_id', '=', linkId)
+            if (last)
+              q = q.where(
+                sql<boolean>`(${sql.join(columns.map((c) => sql.ref(c)))}) <= (${sql.join(columns.map((c) => last[c]))})`,
+              )
+            const r = await q.executeTakeFirst()
+            deleted += Number(r.numDeletedRows)
+            await new Promise((resolve) => setImmediate(resolve))
+            if (!last) break
+          }
+        }
+      return deleted
     },
   }
 }
