@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
-import { buildApp } from '../../daemon/app.js'
+import { buildApp, type AppDeps } from '../../daemon/app.js'
 import { loadConfig, type Config } from '../../daemon/config.js'
 import { openDatabase, type Db } from '../../daemon/db/open.js'
 import { migrate } from '../../daemon/db/migrate.js'
@@ -30,7 +30,10 @@ export interface TestApp {
 }
 
 /** The real app on an in-memory SQLite database with a fake clock. */
-export async function createTestApp(overrides: Record<string, unknown> = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Record<string, unknown> = {},
+  deps: Pick<AppDeps, 'resolve'> = {},
+): Promise<TestApp> {
   const clock = new FakeClock()
   const config = loadConfig({
     env: {},
@@ -43,7 +46,7 @@ export async function createTestApp(overrides: Record<string, unknown> = {}): Pr
   })
   const db = openDatabase(config.databaseUrl)
   migrate(db, clock.now())
-  const app = await buildApp({ config, db, clock, masterKey: randomBytes(32) })
+  const app = await buildApp({ config, db, clock, masterKey: randomBytes(32), ...deps })
   const { orgs, keys } = app.linkd.services
   const org = await orgs.create('default')
   const ownerKey = (await keys.createOwnerKey(org.id)).key
