@@ -33,7 +33,7 @@ const Url = Type.String({
 const Events = Type.Array(EventType, {
   minItems: 1,
   maxItems: 50,
-  description: "Event types (duplicates are dropped)",
+  description: 'Event types (duplicates are dropped)',
 })
 const Policy = StringEnum(RETRY_POLICIES, {
   description: 'exponential (2, 4, 8 s…), linear (5 s), immediate (1 s) or none',
@@ -51,7 +51,9 @@ export const CreateWebhookBody = Type.Object(
     url: Url,
     events: Type.Optional(Events),
     template: Type.Optional(
-      StringEnum(WEBHOOK_TEMPLATE_IDS, { description: 'Built-in template: its events when `events` is left out' }),
+      StringEnum(WEBHOOK_TEMPLATE_IDS, {
+        description: 'Built-in template: its events when `events` is left out',
+      }),
     ),
     retryPolicy: Type.Optional(Policy),
     maxRetries: Type.Optional(MaxRetries),
@@ -204,9 +206,7 @@ export const WebhookAnalytics = Type.Object(
     successRate: Nullable(Type.Number()),
     averageResponseMs: Nullable(Type.Number()),
     consecutiveFailures: Type.Integer(),
-    events: Type.Array(
-      Type.Object({ event: Type.String(), count: Type.Integer(), percent: Type.Number() }),
-    ),
+    events: Type.Array(Type.Object({ event: Type.String(), count: Type.Integer(), percent: Type.Number() })),
   },
   { $id: 'WebhookAnalytics', title: 'WebhookAnalytics' },
 )

@@ -46,7 +46,8 @@ const expect400 = async (over: Record<string, unknown>, field: string) => {
   expectError(res, 400, 'ValidationError', '/api/webhooks')
   expect(detailFields(res), JSON.stringify(over).slice(0, 120)).toContain(field)
 }
-const headersOf = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`X-Custom-${i}`, `v${i}`]))
+const headersOf = (n: number) =>
+  Object.fromEntries(Array.from({ length: n }, (_, i) => [`X-Custom-${i}`, `v${i}`]))
 
 describe('webhooks API: create', () => {
   it('creates an active webhook with defaults; the secret is shown once and encrypted at rest', async () => {
@@ -72,7 +73,11 @@ describe('webhooks API: create', () => {
     expect(w.secret).toMatch(/^whsec_[A-Za-z0-9]{32}$/)
     const got = await t.call('GET', `/api/webhooks/${w.id}`)
     expect(Object.keys(got.json()).sort()).toEqual(WEBHOOK_FIELDS)
-    const row = await t.db.kysely.selectFrom('webhooks').selectAll().where('id', '=', w.id).executeTakeFirstOrThrow()
+    const row = await t.db.kysely
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('id', '=', w.id)
+      .executeTakeFirstOrThrow()
     expect(row.secret_sealed).not.toContain(w.secret)
     expect(JSON.stringify(row)).not.toContain(w.secret.slice(6))
   })
@@ -140,7 +145,14 @@ describe('webhooks API: create', () => {
   it('custom headers: 10 pass, 11 fail; reserved and invalid names are refused', async () => {
     expect((await create({ headers: headersOf(10) })).statusCode).toBe(201)
     await expect400({ headers: headersOf(11) }, 'headers')
-    for (const name of ['Content-Type', 'user-agent', 'X-Webhook-Signature', 'x-webhook-anything', 'Host', 'Content-Length'])
+    for (const name of [
+      'Content-Type',
+      'user-agent',
+      'X-Webhook-Signature',
+      'x-webhook-anything',
+      'Host',
+      'Content-Length',
+    ])
       await expect400({ headers: { [name]: 'x' } }, `headers.${name}`)
     await expect400({ headers: { 'Bad Name': 'x' } }, 'headers.Bad Name')
     await expect400({ headers: { 'X-Ok': 'line\r\nInjected: yes' } }, 'headers.X-Ok')
@@ -181,7 +193,13 @@ describe('webhooks API: list, get, update, delete', () => {
     const w = await created()
     t.clock.advance(5000)
     const res = await t.call('PATCH', `/api/webhooks/${w.id}`, {
-      body: { name: 'Renamed', events: ['link.deleted'], maxRetries: 0, headers: { 'X-A': '1' }, description: null },
+      body: {
+        name: 'Renamed',
+        events: ['link.deleted'],
+        maxRetries: 0,
+        headers: { 'X-A': '1' },
+        description: null,
+      },
     })
     expect(res.statusCode, res.body).toBe(200)
     expect(res.json()).toMatchObject({
@@ -237,7 +255,9 @@ describe('webhooks API: list, get, update, delete', () => {
       )
     expect((await t.call('GET', '/api/webhooks', { key: k })).json().total).toBe(0)
     for (const action of ['disable', 'delete'])
-      expect((await t.call('POST', '/api/webhooks/bulk', { key: k, body: { action, ids: [w.id] } })).json()).toEqual({
+      expect(
+        (await t.call('POST', '/api/webhooks/bulk', { key: k, body: { action, ids: [w.id] } })).json(),
+      ).toEqual({
         updated: 0,
       })
     expect((await t.call('GET', `/api/webhooks/${w.id}`)).json().status).toBe('active')
@@ -269,7 +289,8 @@ describe('webhooks API: status actions, secret rotation, bulk', () => {
 
   it('bulk enable, disable and delete report how many changed; delete removes delivery logs', async () => {
     const ids = [(await created()).id, (await created()).id, (await created()).id]
-    const bulk = (action: string, list: string[]) => t.call('POST', '/api/webhooks/bulk', { body: { action, ids: list } })
+    const bulk = (action: string, list: string[]) =>
+      t.call('POST', '/api/webhooks/bulk', { body: { action, ids: list } })
     expect((await bulk('disable', [ids[0]!, ids[1]!, 'wh_unknown'])).json()).toEqual({ updated: 2 })
     expect((await bulk('disable', [ids[0]!, ids[1]!])).json()).toEqual({ updated: 0 })
     expect((await t.call('GET', '/api/webhooks?status=disabled')).json().total).toBe(2)
@@ -285,8 +306,22 @@ describe('webhooks API: status actions, secret rotation, bulk', () => {
 
     expectError(await bulk('archive', ids), 400, 'ValidationError')
     expectError(await bulk('enable', []), 400, 'ValidationError')
-    expect((await bulk('enable', Array.from({ length: 100 }, (_, i) => `wh_${i}`))).statusCode).toBe(200)
-    expectError(await bulk('enable', Array.from({ length: 101 }, (_, i) => `wh_${i}`)), 400, 'ValidationError')
+    expect(
+      (
+        await bulk(
+          'enable',
+          Array.from({ length: 100 }, (_, i) => `wh_${i}`),
+        )
+      ).statusCode,
+    ).toBe(200)
+    expectError(
+      await bulk(
+        'enable',
+        Array.from({ length: 101 }, (_, i) => `wh_${i}`),
+      ),
+      400,
+      'ValidationError',
+    )
   })
 })
 
@@ -351,7 +386,13 @@ describe('webhooks API: templates and utilities', () => {
     const verify = async (over: Record<string, unknown>) =>
       (
         await t.call('POST', '/api/webhooks/utilities/verify-signature', {
-          body: { secret: 'whsec_test', payload, signature: g.signature, timestamp: String(g.timestamp), ...over },
+          body: {
+            secret: 'whsec_test',
+            payload,
+            signature: g.signature,
+            timestamp: String(g.timestamp),
+            ...over,
+          },
         })
       ).json()
     expect(await verify({})).toEqual({ valid: true })

@@ -44,10 +44,17 @@ export function createDispatcher(deps: {
     const hit = cache.get(organizationId)
     if (hit && hit.until > performance.now()) return hit.subs
     const subs = (async () => {
-      const [name, hooks] = await Promise.all([deps.orgName(organizationId), deps.store.active(organizationId)])
+      const [name, hooks] = await Promise.all([
+        deps.orgName(organizationId),
+        deps.store.active(organizationId),
+      ])
       return {
         organization: { id: organizationId, name },
-        hooks: hooks.map((h) => ({ id: h.id, events: new Set<string>(h.events), maxAttempts: attemptsFor(h) })),
+        hooks: hooks.map((h) => ({
+          id: h.id,
+          events: new Set<string>(h.events),
+          maxAttempts: attemptsFor(h),
+        })),
       }
     })()
     cache.set(organizationId, { until: performance.now() + CACHE_MS, subs })

@@ -58,7 +58,12 @@ export function webhookRoutes(deps: { webhooks: WebhookService; clock: Clock }) 
       '/api/webhooks',
       {
         config: { auth: 'webhooks:read' },
-        schema: { tags, summary: 'List webhooks, newest first', querystring: ListWebhooksQuery, response: { 200: Page(Webhook) } },
+        schema: {
+          tags,
+          summary: 'List webhooks, newest first',
+          querystring: ListWebhooksQuery,
+          response: { 200: Page(Webhook) },
+        },
       },
       async (req) => webhooks.list(org(req), req.query),
     )

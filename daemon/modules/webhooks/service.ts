@@ -77,15 +77,23 @@ function checkHeaders(headers: Record<string, string>): Record<string, string> {
     const lower = name.toLowerCase()
     const field = `headers.${name}`
     if (!TOKEN_RE.test(name) || name.length > WEBHOOK_LIMITS.headerNameMax)
-      details.push({ field, message: `not a valid header name (1-${WEBHOOK_LIMITS.headerNameMax} token characters)` })
+      details.push({
+        field,
+        message: `not a valid header name (1-${WEBHOOK_LIMITS.headerNameMax} token characters)`,
+      })
     else if (RESERVED_HEADERS.has(lower) || lower.startsWith('x-webhook-'))
-      details.push({ field, message: 'is reserved (Content-Type, User-Agent, X-Webhook-* and hop-by-hop headers)' })
-    else if (seen.has(lower)) details.push({ field, message: 'given twice (header names are case-insensitive)' })
+      details.push({
+        field,
+        message: 'is reserved (Content-Type, User-Agent, X-Webhook-* and hop-by-hop headers)',
+      })
+    else if (seen.has(lower))
+      details.push({ field, message: 'given twice (header names are case-insensitive)' })
     if (!VALUE_RE.test(headers[name] ?? ''))
       details.push({ field, message: 'the value may hold visible ASCII characters, spaces and tabs only' })
     seen.add(lower)
   }
-  if (details.length) throw new AppError('ValidationError', `${details[0]!.field}: ${details[0]!.message}`, details)
+  if (details.length)
+    throw new AppError('ValidationError', `${details[0]!.field}: ${details[0]!.message}`, details)
   return { ...headers }
 }
 
@@ -101,7 +109,13 @@ function checkUrl(url: string): string {
 }
 
 export function healthBand(score: number): HealthBand {
-  return score >= 80 ? HEALTH_BANDS[0] : score >= 60 ? HEALTH_BANDS[1] : score >= 40 ? HEALTH_BANDS[2] : HEALTH_BANDS[3]
+  return score >= 80
+    ? HEALTH_BANDS[0]
+    : score >= 60
+      ? HEALTH_BANDS[1]
+      : score >= 40
+        ? HEALTH_BANDS[2]
+        : HEALTH_BANDS[3]
 }
 
 const newSecret = () => `whsec_${randomToken()}`
@@ -274,7 +288,10 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     async suspend(organizationId: string, id: string): Promise<Webhook> {
       const w = await load(organizationId, id)
       if (w.status === 'disabled')
-        throw new AppError('Unprocessable', `webhook ${id} is disabled; only an active webhook can be suspended`)
+        throw new AppError(
+          'Unprocessable',
+          `webhook ${id} is disabled; only an active webhook can be suspended`,
+        )
       await setStatus(organizationId, [id], 'suspended')
       return present(await load(organizationId, id))
     },
@@ -292,7 +309,11 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         dispatcher.invalidate(organizationId)
         return { updated: deleted.length }
       }
-      const updated = await setStatus(organizationId, body.ids, body.action === 'enable' ? 'active' : 'disabled')
+      const updated = await setStatus(
+        organizationId,
+        body.ids,
+        body.action === 'enable' ? 'active' : 'disabled',
+      )
       if (body.action === 'enable') worker.wake()
       return { updated }
     },
@@ -349,9 +370,15 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       const w = await load(organizationId, id)
       const d = await deliveryOf(organizationId, w.id, deliveryId)
       if (d.status !== 'failed')
-        throw new AppError('Unprocessable', `delivery ${deliveryId} is ${d.status}; only a failed delivery can be retried`)
+        throw new AppError(
+          'Unprocessable',
+          `delivery ${deliveryId} is ${d.status}; only a failed delivery can be retried`,
+        )
       if (w.status !== 'active' && !d.isTest)
-        throw new AppError('Unprocessable', `webhook ${id} is ${w.status}; enable it before retrying deliveries`)
+        throw new AppError(
+          'Unprocessable',
+          `webhook ${id} is ${w.status}; enable it before retrying deliveries`,
+        )
       await store.requeue(d.id, d.attempts + 1, now())
       await worker.sendNow(d.id)
       return presentDelivery(await deliveryOf(organizationId, w.id, deliveryId))

@@ -172,7 +172,13 @@ export function createWebhookStore(db: Kysely<Database>) {
       if (q.status) base = base.where('status', '=', q.status)
       if (q.event) base = base.where('events', 'like', likeEvent(q.event))
       const [rows, count] = await Promise.all([
-        base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit).offset(q.offset).execute(),
+        base
+          .selectAll()
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(q.limit)
+          .offset(q.offset)
+          .execute(),
         base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ])
       return { rows: rows.map(toWebhook), total: Number(count.n) }
@@ -212,7 +218,12 @@ export function createWebhookStore(db: Kysely<Database>) {
      * Sets the status of the organization's webhooks among `ids` that are not in it already;
      * enabling resets the consecutive failures. Returns the ids changed.
      */
-    async setStatus(organizationId: string, ids: string[], status: WebhookStatus, now: number): Promise<string[]> {
+    async setStatus(
+      organizationId: string,
+      ids: string[],
+      status: WebhookStatus,
+      now: number,
+    ): Promise<string[]> {
       return db.transaction().execute(async (trx) => {
         const changed = await trx
           .selectFrom('webhooks')
@@ -251,7 +262,11 @@ export function createWebhookStore(db: Kysely<Database>) {
     },
 
     /** A failed delivery: +1 consecutive failure; suspends an active webhook at `suspendAfter`. */
-    async recordFailure(webhookId: string, suspendAfter: number, now: number): Promise<{ suspended: boolean }> {
+    async recordFailure(
+      webhookId: string,
+      suspendAfter: number,
+      now: number,
+    ): Promise<{ suspended: boolean }> {
       return db.transaction().execute(async (trx) => {
         await trx
           .updateTable('webhooks')
@@ -368,7 +383,13 @@ export function createWebhookStore(db: Kysely<Database>) {
     async requeue(id: string, maxAttempts: number, now: number): Promise<boolean> {
       const r = await db
         .updateTable('webhook_deliveries')
-        .set({ status: 'pending', max_attempts: maxAttempts, next_attempt_at: now, completed_at: null, locked_until: 0 })
+        .set({
+          status: 'pending',
+          max_attempts: maxAttempts,
+          next_attempt_at: now,
+          completed_at: null,
+          locked_until: 0,
+        })
         .where('id', '=', id)
         .where('status', '=', 'failed')
         .executeTakeFirst()
@@ -393,7 +414,13 @@ export function createWebhookStore(db: Kysely<Database>) {
       if (q.status) base = base.where('status', '=', q.status)
       if (q.event) base = base.where('event', '=', q.event)
       const [rows, count] = await Promise.all([
-        base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(q.limit).offset(q.offset).execute(),
+        base
+          .selectAll()
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(q.limit)
+          .offset(q.offset)
+          .execute(),
         base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ])
       return { rows: rows.map(toDelivery), total: Number(count.n) }

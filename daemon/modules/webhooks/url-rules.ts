@@ -35,14 +35,16 @@ export function checkWebhookUrl(text: string): ValidateUrlResult {
   const https = url.protocol === 'https:'
   const local = isLocalHost(url.hostname)
   if (url.protocol !== 'https:' && url.protocol !== 'http:') errors.push('the scheme must be https')
-  else if (!https && !local) errors.push('HTTPS is required (HTTP is allowed only for localhost and 127.0.0.1)')
+  else if (!https && !local)
+    errors.push('HTTPS is required (HTTP is allowed only for localhost and 127.0.0.1)')
   if (url.username || url.password) errors.push('credentials in the URL are not allowed; use a custom header')
   if (url.hash) errors.push('a fragment (#…) is not sent to the server; remove it')
   const ip = IPV4_RE.test(url.hostname) || url.hostname.startsWith('[')
   const standardPort = url.port === ''
   if (!standardPort) warnings.push(`non-standard port ${url.port}`)
   if (local) warnings.push('localhost is reachable only from the machine linkd runs on')
-  else if (ip) warnings.push('an IP address as host: a host name lets you move the receiver and use TLS properly')
+  else if (ip)
+    warnings.push('an IP address as host: a host name lets you move the receiver and use TLS properly')
   if (url.pathname === '/' || url.pathname === '')
     suggestions.push('use a dedicated path such as /webhooks/linkd rather than the root path')
   if (url.search) warnings.push('query string present: secrets in URLs end up in access logs')
@@ -53,5 +55,11 @@ export function checkWebhookUrl(text: string): ValidateUrlResult {
   if (standardPort) score += 10
   if (url.pathname !== '/' && url.pathname !== '') score += 5
   if (!url.search) score += 5
-  return { valid: errors.length === 0, errors, warnings, suggestions, securityScore: errors.length ? 0 : score }
+  return {
+    valid: errors.length === 0,
+    errors,
+    warnings,
+    suggestions,
+    securityScore: errors.length ? 0 : score,
+  }
 }

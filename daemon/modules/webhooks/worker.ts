@@ -92,7 +92,10 @@ export function createWorker(opts: WorkerOptions) {
     const elapsed = () => Math.round(performance.now() - t0)
     try {
       const url = new URL(d.url)
-      const target = await vetTarget(url, { resolve: opts.resolve, allowPrivateNetworks: opts.allowPrivateNetworks })
+      const target = await vetTarget(url, {
+        resolve: opts.resolve,
+        allowPrivateNetworks: opts.allowPrivateNetworks,
+      })
       const headers = {
         ...d.headers,
         ...deliveryHeaders({
