@@ -11,6 +11,7 @@ import { register as registerCompletion } from './commands/completion.js'
 import { register as registerHelp } from './commands/help.js'
 import { register as registerKeys } from './commands/keys.js'
 import { register as registerLinks } from './commands/links.js'
+import { register as registerWebhooks } from './commands/webhooks.js'
 import { register as registerProfile } from './commands/profile.js'
 import { register as registerStatus } from './commands/status.js'
 import { packageVersion } from '../version.js'
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   registerStatus(program)
   registerKeys(program)
   registerLinks(program)
+  registerWebhooks(program)
   registerApi(program)
   registerCompletion(program)
   registerHelp(program)
