@@ -60,7 +60,7 @@ function describe(err: unknown, timeoutSeconds: number): string {
 
 export function createWorker(opts: WorkerOptions) {
   const concurrency = opts.concurrency ?? 32
-  const perWebhook = opts.perWebhook ?? 4
+  const perWebhook = opts.perWebhook ?? 8
   const pollMs = opts.pollMs ?? 1000
   const inflight = new Map<string, Promise<void>>()
   const perHook = new Map<string, number>()
