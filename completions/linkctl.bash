@@ -9,6 +9,7 @@ _linkctl_descend() {
     '|status') echo 'status' ;;
     '|keys') echo 'keys' ;;
     '|links') echo 'links' ;;
+    '|webhooks') echo 'webhooks' ;;
     '|api') echo 'api' ;;
     '|completion') echo 'completion' ;;
     '|help') echo 'help' ;;
@@ -38,24 +39,43 @@ _linkctl_descend() {
     'links|import') echo 'links import' ;;
     'links|export') echo 'links export' ;;
     'links|help') echo 'links help' ;;
+    'webhooks|create') echo 'webhooks create' ;;
+    'webhooks|list'|'webhooks|ls') echo 'webhooks list' ;;
+    'webhooks|get') echo 'webhooks get' ;;
+    'webhooks|update') echo 'webhooks update' ;;
+    'webhooks|enable') echo 'webhooks enable' ;;
+    'webhooks|disable') echo 'webhooks disable' ;;
+    'webhooks|suspend') echo 'webhooks suspend' ;;
+    'webhooks|delete'|'webhooks|rm') echo 'webhooks delete' ;;
+    'webhooks|rotate-secret') echo 'webhooks rotate-secret' ;;
+    'webhooks|test') echo 'webhooks test' ;;
+    'webhooks|deliveries') echo 'webhooks deliveries' ;;
+    'webhooks|retry') echo 'webhooks retry' ;;
+    'webhooks|health') echo 'webhooks health' ;;
+    'webhooks|templates') echo 'webhooks templates' ;;
+    'webhooks|sign') echo 'webhooks sign' ;;
+    'webhooks|verify') echo 'webhooks verify' ;;
+    'webhooks|listen') echo 'webhooks listen' ;;
+    'webhooks|help') echo 'webhooks help' ;;
   esac
 }
 
 _linkctl_takes_value() {
   case "$1|$2" in
-    *'|--url'|*'|--api-key'|*'|--profile'|'keys create|--name'|'keys create|--description'|'keys create|--expires-at'|'keys create|--permissions'|'keys create|--scope'|'keys create|--preset'|'keys create|--request-limit'|'keys create|--time-period'|'keys create|--allowed-ip'|'keys create|--allowed-origin'|'keys create|--environment'|'keys list|--status'|'keys list|--search'|'keys list|--page'|'keys list|--limit'|'keys update|--name'|'keys update|--description'|'keys update|--expires-at'|'keys update|--permissions'|'keys update|--scope'|'keys update|--preset'|'keys update|--request-limit'|'keys update|--time-period'|'keys update|--allowed-ip'|'keys update|--allowed-origin'|'keys activity|--page'|'keys activity|--limit'|'links create|-d'|'links create|--destination'|'links create|--title'|'links create|--slug'|'links create|--expires-at'|'links create|--tag'|'links create|--meta'|'links create|--redirect-type'|'links list|--search'|'links list|--status'|'links list|--tag'|'links list|--sort'|'links list|--order'|'links list|--page'|'links list|--limit'|'links update|-d'|'links update|--destination'|'links update|--title'|'links update|--expires-at'|'links update|--tag'|'links update|--meta'|'links update|--redirect-type'|'links update|--status'|'links qr|--format'|'links qr|-o'|'links qr|--output'|'links qr|--size'|'links stats|--start'|'links stats|--end'|'links stats|--interval'|'links import|--format'|'links import|--chunk-size'|'links export|--format'|'links export|-o'|'links export|--output'|'links export|--status'|'links export|--tag'|'links export|--search'|'api|-F'|'api|--field'|'api|-f'|'api|--raw-field'|'api|-H'|'api|--header'|'api|--input'|'completion|--dir') return 0 ;;
+    *'|--url'|*'|--api-key'|*'|--profile'|'keys create|--name'|'keys create|--description'|'keys create|--expires-at'|'keys create|--permissions'|'keys create|--scope'|'keys create|--preset'|'keys create|--request-limit'|'keys create|--time-period'|'keys create|--allowed-ip'|'keys create|--allowed-origin'|'keys create|--environment'|'keys list|--status'|'keys list|--search'|'keys list|--page'|'keys list|--limit'|'keys update|--name'|'keys update|--description'|'keys update|--expires-at'|'keys update|--permissions'|'keys update|--scope'|'keys update|--preset'|'keys update|--request-limit'|'keys update|--time-period'|'keys update|--allowed-ip'|'keys update|--allowed-origin'|'keys activity|--page'|'keys activity|--limit'|'links create|-d'|'links create|--destination'|'links create|--title'|'links create|--slug'|'links create|--expires-at'|'links create|--tag'|'links create|--meta'|'links create|--redirect-type'|'links list|--search'|'links list|--status'|'links list|--tag'|'links list|--sort'|'links list|--order'|'links list|--page'|'links list|--limit'|'links update|-d'|'links update|--destination'|'links update|--title'|'links update|--expires-at'|'links update|--tag'|'links update|--meta'|'links update|--redirect-type'|'links update|--status'|'links qr|--format'|'links qr|-o'|'links qr|--output'|'links qr|--size'|'links stats|--start'|'links stats|--end'|'links stats|--interval'|'links import|--format'|'links import|--chunk-size'|'links export|--format'|'links export|-o'|'links export|--output'|'links export|--status'|'links export|--tag'|'links export|--search'|'webhooks create|--name'|'webhooks create|--description'|'webhooks create|--event'|'webhooks create|--retry-policy'|'webhooks create|--max-retries'|'webhooks create|--timeout'|'webhooks create|--header'|'webhooks create|--template'|'webhooks list|--status'|'webhooks list|--event'|'webhooks list|--page'|'webhooks list|--limit'|'webhooks update|--name'|'webhooks update|--endpoint'|'webhooks update|--description'|'webhooks update|--event'|'webhooks update|--retry-policy'|'webhooks update|--max-retries'|'webhooks update|--timeout'|'webhooks update|--header'|'webhooks test|--event'|'webhooks deliveries|--status'|'webhooks deliveries|--event'|'webhooks deliveries|--page'|'webhooks deliveries|--limit'|'webhooks sign|--secret'|'webhooks sign|--timestamp'|'webhooks sign|--payload'|'webhooks sign|--payload-file'|'webhooks verify|--secret'|'webhooks verify|--signature'|'webhooks verify|--timestamp'|'webhooks verify|--tolerance'|'webhooks verify|--payload'|'webhooks verify|--payload-file'|'webhooks listen|--port'|'webhooks listen|--host'|'webhooks listen|--secret'|'webhooks listen|--tolerance'|'api|-F'|'api|--field'|'api|-f'|'api|--raw-field'|'api|-H'|'api|--header'|'api|--input'|'completion|--dir') return 0 ;;
   esac
   return 1
 }
 
 _linkctl_words() {
   case "$1" in
-    '') echo 'login logout profile status keys links api completion help' ;;
+    '') echo 'login logout profile status keys links webhooks api completion help' ;;
     'profile') echo 'list ls use help' ;;
     'keys') echo 'create list ls get update regenerate revoke activate deactivate delete rm test activity help' ;;
     'links') echo 'create list ls get update delete rm open qr stats import export help' ;;
+    'webhooks') echo 'create list ls get update enable disable suspend delete rm rotate-secret test deliveries retry health templates sign verify listen help' ;;
     'completion') echo 'bash zsh fish all' ;;
-    'help') echo 'login logout profile status keys links api completion exit-codes' ;;
+    'help') echo 'login logout profile status keys links webhooks api completion exit-codes' ;;
   esac
 }
 
@@ -94,6 +114,25 @@ _linkctl_options() {
     'links import') echo '--format --chunk-size --generate-codes --json -h --help --url --api-key --profile' ;;
     'links export') echo '--format -o --output --status --tag --search -h --help --url --api-key --profile' ;;
     'links help') echo '--url --api-key --profile -h --help' ;;
+    'webhooks') echo '-h --help --url --api-key --profile' ;;
+    'webhooks create') echo '--name --description --event --retry-policy --max-retries --timeout --header --template --json -h --help --url --api-key --profile' ;;
+    'webhooks list') echo '--status --event --page --limit --json -h --help --url --api-key --profile' ;;
+    'webhooks get') echo '--json -h --help --url --api-key --profile' ;;
+    'webhooks update') echo '--name --endpoint --description --event --retry-policy --max-retries --timeout --header --clear-headers --json -h --help --url --api-key --profile' ;;
+    'webhooks enable') echo '--json -h --help --url --api-key --profile' ;;
+    'webhooks disable') echo '--json -h --help --url --api-key --profile' ;;
+    'webhooks suspend') echo '--json -h --help --url --api-key --profile' ;;
+    'webhooks delete') echo '-y --yes --json -h --help --url --api-key --profile' ;;
+    'webhooks rotate-secret') echo '--json -h --help --url --api-key --profile' ;;
+    'webhooks test') echo '--event --json -h --help --url --api-key --profile' ;;
+    'webhooks deliveries') echo '--status --event --page --limit --json -h --help --url --api-key --profile' ;;
+    'webhooks retry') echo '--json -h --help --url --api-key --profile' ;;
+    'webhooks health') echo '--json -h --help --url --api-key --profile' ;;
+    'webhooks templates') echo '--json -h --help --url --api-key --profile' ;;
+    'webhooks sign') echo '--secret --timestamp --payload --payload-file --json -h --help --url --api-key --profile' ;;
+    'webhooks verify') echo '--secret --signature --timestamp --tolerance --payload --payload-file --json -h --help --url --api-key --profile' ;;
+    'webhooks listen') echo '--port --host --secret --tolerance --json -h --help --url --api-key --profile' ;;
+    'webhooks help') echo '--url --api-key --profile -h --help' ;;
     'api') echo '-F --field -f --raw-field -H --header --input -i --include --silent -h --help --url --api-key --profile' ;;
     'completion') echo '--write --dir -h --help --url --api-key --profile' ;;
     'help') echo '-h --help --url --api-key --profile' ;;
@@ -126,6 +165,18 @@ _linkctl_values() {
     'links export|--format') echo 'csv json' ;;
     'links export|-o'|'links export|--output') echo '__files' ;;
     'links export|--status') echo 'active inactive expired' ;;
+    'webhooks create|--retry-policy') echo 'exponential linear immediate none' ;;
+    'webhooks create|--template') echo 'team-chat community-chat analytics team-notifications domain-management all-events' ;;
+    'webhooks list|--status') echo 'active disabled suspended' ;;
+    'webhooks list|--event') echo 'link.created link.updated link.deleted link.clicked qr_code.created qr_code.scanned domain.created domain.verified domain.deleted api_key.created api_key.revoked team.member_added team.member_removed' ;;
+    'webhooks list|--limit') echo '10 20 50 100' ;;
+    'webhooks update|--retry-policy') echo 'exponential linear immediate none' ;;
+    'webhooks test|--event') echo 'link.created link.updated link.deleted link.clicked qr_code.created qr_code.scanned domain.created domain.verified domain.deleted api_key.created api_key.revoked team.member_added team.member_removed' ;;
+    'webhooks deliveries|--status') echo 'pending success failed' ;;
+    'webhooks deliveries|--event') echo 'link.created link.updated link.deleted link.clicked qr_code.created qr_code.scanned domain.created domain.verified domain.deleted api_key.created api_key.revoked team.member_added team.member_removed' ;;
+    'webhooks deliveries|--limit') echo '10 20 50 100' ;;
+    'webhooks sign|--payload-file') echo '__files' ;;
+    'webhooks verify|--payload-file') echo '__files' ;;
     'api|--input') echo '__files' ;;
     'completion|--dir') echo '__dirs' ;;
   esac

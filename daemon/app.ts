@@ -26,7 +26,11 @@ import { createAnalyticsService } from './modules/analytics/service.js'
 import { analyticsRoutes } from './modules/analytics/routes.js'
 import { createHealthService } from './modules/health/service.js'
 import { collectRoutes, healthRoutes } from './modules/health/routes.js'
+import { createWebhookService } from './modules/webhooks/service.js'
+import { webhookRoutes } from './modules/webhooks/routes.js'
+import type { Resolver } from './modules/webhooks/ssrf.js'
 import { createScheduler } from './jobs/scheduler.js'
+import { pruneWebhookDeliveriesJob } from './jobs/prune-webhook-deliveries.js'
 import { expireKeysJob } from './jobs/expire-keys.js'
 import { pruneIdempotencyJob } from './jobs/prune-idempotency.js'
 import { pruneKeyActivityJob } from './jobs/prune-key-activity.js'
@@ -46,6 +50,8 @@ export interface AppDeps {
   limiter?: RateLimitStore
   /** IP geolocation; defaults to the database shipped in the npm package. */
   geo?: Geo
+  /** DNS resolution of webhook targets (tests pass their own). */
+  resolve?: Resolver
 }
 
 function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log']) {
@@ -78,7 +84,18 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log']) {
   })
   const idempotency = createIdempotencyStore(deps.db.kysely)
   const secrets: SecretBox = createSecretBox(deps.masterKey)
-  return { events, orgs, keys, links, redirect, analytics, idempotency, secrets, geo }
+  const webhooks = createWebhookService({
+    db: deps.db.kysely,
+    clock,
+    events,
+    secrets,
+    orgName: async (id) => (await orgs.get(id)).name,
+    publicUrl: deps.config.publicUrl,
+    allowPrivateNetworks: deps.config.webhookAllowPrivateNetworks,
+    log,
+    ...(deps.resolve ? { resolve: deps.resolve } : {}),
+  })
+  return { events, orgs, keys, links, redirect, analytics, idempotency, secrets, geo, webhooks }
 }
 export type Services = ReturnType<typeof services>
 
@@ -162,6 +179,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   scheduler.register(pruneKeyActivityJob(svc.keys))
   scheduler.register(expireLinksJob(svc.links))
   scheduler.register(purgeDeletedLinkClicksJob(svc.analytics))
+  scheduler.register(pruneWebhookDeliveriesJob(svc.webhooks))
 
   let sweeper: NodeJS.Timeout | undefined
   app.decorate('linkd', {
@@ -171,6 +189,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     startBackground() {
       svc.keys.usage.start((err) => app.log.error({ err }, 'usage flush failed'))
       svc.redirect.recorder.start()
+      svc.webhooks.start()
       if (deps.config.jobs) scheduler.start()
       const sweepable = limiter as Partial<{ sweep(now: number): void }>
       if (sweepable.sweep) sweeper = setInterval(() => sweepable.sweep?.(clock.now()), 60_000).unref()
@@ -181,6 +200,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scheduler.stop()
     await svc.keys.usage.stop()
     await svc.redirect.recorder.stop()
+    // After the click flush: its link.clicked events reach the outbox before the sender stops.
+    await svc.webhooks.stop()
   })
 
   app.decorateRequest('receivedAt', 0)
@@ -254,6 +275,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(keyRoutes({ keys: svc.keys, limiter, clock }))
   await app.register(linkRoutes({ links: svc.links, bodyLimitBytes: deps.config.bodyLimitBytes }))
   await app.register(analyticsRoutes({ analytics: svc.analytics }))
+  await app.register(webhookRoutes({ webhooks: svc.webhooks, clock }))
   await app.register(redirectRoutes({ redirect: svc.redirect, clock }))
   fast.redirect = createFastRedirect({
     redirect: svc.redirect,

@@ -28,6 +28,7 @@ export const ConfigSchema = Type.Object(
     shutdownTimeoutMs: Type.Integer({ minimum: 100 }),
     jobs: Type.Boolean(),
     geoCityDb: Type.Optional(Type.String({ minLength: 1 })),
+    webhookAllowPrivateNetworks: Type.Boolean(),
   },
   { additionalProperties: false },
 )
@@ -122,6 +123,12 @@ export const SETTINGS: ReadonlyArray<{ key: keyof Config; env: string; flag: str
     flag: '--geo-city-db',
     doc: 'Optional MaxMind-format city database (.mmdb) giving clicks a region and city (default none: country only)',
   },
+  {
+    key: 'webhookAllowPrivateNetworks',
+    env: 'LINKD_WEBHOOK_ALLOW_PRIVATE_NETWORKS',
+    flag: '--webhook-allow-private-networks',
+    doc: 'Let webhooks reach private, loopback and link-local addresses (receivers on your LAN); default false: only public addresses, plus loopback for the hosts localhost and 127.0.0.1',
+  },
 ]
 
 export class ConfigError extends Error {
@@ -140,7 +147,7 @@ const NUMERIC: ReadonlySet<keyof Config> = new Set([
 function coerce(key: keyof Config, raw: unknown): unknown {
   if (typeof raw !== 'string') return raw
   if (NUMERIC.has(key)) return /^\d+$/.test(raw.trim()) ? Number(raw) : raw
-  if (key === 'jobs')
+  if (key === 'jobs' || key === 'webhookAllowPrivateNetworks')
     return raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : raw
   if (key === 'trustProxy') {
     if (raw === 'true') return true
@@ -175,6 +182,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     bodyLimitBytes: 1_048_576,
     shutdownTimeoutMs: 10_000,
     jobs: true,
+    webhookAllowPrivateNetworks: false,
   }
   const filePath = sources.file ?? env.LINKD_CONFIG
   if (filePath) {

@@ -166,6 +166,46 @@ export interface LinkDayTotalsTable {
   single_click_visitors: number
 }
 
+export interface WebhooksTable {
+  id: string
+  organization_id: string
+  name: string
+  description: string | null
+  url: string
+  events: string
+  retry_policy: string
+  max_retries: number
+  timeout_seconds: number
+  headers: string
+  secret_sealed: string
+  status: string
+  consecutive_failures: Generated<number>
+  created_at: number
+  updated_at: number
+}
+
+/** The webhook outbox (migration 0004): one row per event per subscribed webhook. */
+export interface WebhookDeliveriesTable {
+  id: string
+  webhook_id: string
+  organization_id: string
+  event_id: string
+  event: string
+  payload: string
+  is_test: Generated<number>
+  status: string
+  attempts: Generated<number>
+  max_attempts: number
+  next_attempt_at: number | null
+  locked_until: Generated<number>
+  last_status_code: number | null
+  last_error: string | null
+  last_duration_ms: number | null
+  last_attempt_at: number | null
+  created_at: number
+  completed_at: number | null
+}
+
 export interface Database {
   organizations: OrganizationsTable
   api_keys: ApiKeysTable
@@ -181,4 +221,6 @@ export interface Database {
   link_click_dims_month: LinkClickDimsMonthTable
   link_day_visitors: LinkDayVisitorsTable
   link_day_totals: LinkDayTotalsTable
+  webhooks: WebhooksTable
+  webhook_deliveries: WebhookDeliveriesTable
 }

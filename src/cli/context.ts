@@ -1,6 +1,6 @@
 /**
  * The context a command runs with: output streams, TTY facts, the resolved target (url, key,
- * profile) and a lazily created client. Light at import time: conf and undici load on first use.
+ * profile) and a lazily created client. Light at import time: conf and the client load on first use.
  */
 import type { Command } from 'commander'
 import type { LinkdClient } from '../client/index.js'

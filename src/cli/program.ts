@@ -1,7 +1,7 @@
 /**
  * The commander tree of linkctl. Start-up cost matters (`linkctl --version` should take about
  * as long as `node -e 0`), so this module and everything it imports statically load only
- * commander and node builtins; the client (undici), conf and cli-table3 load inside actions.
+ * commander and node builtins; the client, conf and cli-table3 load inside actions.
  */
 import { Command } from 'commander'
 import { DEFAULT_URL } from './context.js'
@@ -11,6 +11,7 @@ import { register as registerCompletion } from './commands/completion.js'
 import { register as registerHelp } from './commands/help.js'
 import { register as registerKeys } from './commands/keys.js'
 import { register as registerLinks } from './commands/links.js'
+import { register as registerWebhooks } from './commands/webhooks.js'
 import { register as registerProfile } from './commands/profile.js'
 import { register as registerStatus } from './commands/status.js'
 import { packageVersion } from '../version.js'
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   registerStatus(program)
   registerKeys(program)
   registerLinks(program)
+  registerWebhooks(program)
   registerApi(program)
   registerCompletion(program)
   registerHelp(program)

@@ -20,6 +20,26 @@ import type {
   QrQuery,
   UpdateLinkBody,
 } from '../contract/links.js'
+import type {
+  BulkWebhookBody,
+  CreateWebhookBody,
+  DeliveriesPage,
+  Delivery,
+  GenerateSignatureResult,
+  ListDeliveriesQuery,
+  ListWebhooksQuery,
+  UpdateWebhookBody,
+  ValidateUrlResult,
+  VerifySignatureResult,
+  Webhook,
+  WebhookAnalytics,
+  WebhookTemplate,
+  WebhookWithSecret,
+} from '../contract/webhooks.js'
+import type { WebhookEvent } from '../contract/limits.js'
+
+/** Test and retry wait for the attempt, which may take the webhook's whole timeout (up to 60 s). */
+const ATTEMPT_TIMEOUT_MS = 90_000
 
 export interface ClientOptions {
   baseUrl: string
@@ -79,6 +99,8 @@ export interface RequestOptions {
   body?: unknown
   headers?: Record<string, string>
   idempotencyKey?: string
+  /** This request's timeout, ms (default the client's). */
+  timeoutMs?: number
 }
 
 /** What went wrong, from fetch's error ("fetch failed" carries the socket error as its cause). */
@@ -155,7 +177,7 @@ export class LinkdClient {
         headers,
         ...(body !== undefined ? { body } : {}),
         redirect: 'manual',
-        signal: AbortSignal.timeout(this.timeoutMs),
+        signal: AbortSignal.timeout(opts.timeoutMs ?? this.timeoutMs),
       })
       bytes = Buffer.from(await answer.arrayBuffer())
       res = { statusCode: answer.status, headers: Object.fromEntries(answer.headers) }
@@ -256,6 +278,50 @@ export class LinkdClient {
     /** The QR code image: SVG text or PNG bytes, with its content type. */
     qr: (id: string, query: QrQuery = {}) =>
       this.bytes('GET', `/api/use/links/${encodeURIComponent(id)}/qr`, { query }),
+  }
+
+  // webhooks
+  webhooks = {
+    create: (body: CreateWebhookBody) => this.data<WebhookWithSecret>('POST', '/api/webhooks', { body }),
+    list: (query: ListWebhooksQuery = {}) => this.data<PageOf<Webhook>>('GET', '/api/webhooks', { query }),
+    get: (id: string) => this.data<Webhook>('GET', `/api/webhooks/${encodeURIComponent(id)}`),
+    update: (id: string, body: UpdateWebhookBody) =>
+      this.data<Webhook>('PATCH', `/api/webhooks/${encodeURIComponent(id)}`, { body }),
+    delete: async (id: string) => {
+      await this.call('DELETE', `/api/webhooks/${encodeURIComponent(id)}`)
+    },
+    enable: (id: string) => this.data<Webhook>('POST', `/api/webhooks/${encodeURIComponent(id)}/enable`),
+    disable: (id: string) => this.data<Webhook>('POST', `/api/webhooks/${encodeURIComponent(id)}/disable`),
+    suspend: (id: string) => this.data<Webhook>('POST', `/api/webhooks/${encodeURIComponent(id)}/suspend`),
+    rotateSecret: (id: string) =>
+      this.data<WebhookWithSecret>('POST', `/api/webhooks/${encodeURIComponent(id)}/rotate-secret`),
+    bulk: (body: BulkWebhookBody) => this.data<{ updated: number }>('POST', '/api/webhooks/bulk', { body }),
+    test: (id: string, event?: WebhookEvent) =>
+      this.data<Delivery>('POST', `/api/webhooks/${encodeURIComponent(id)}/test`, {
+        body: event ? { event } : {},
+        timeoutMs: ATTEMPT_TIMEOUT_MS,
+      }),
+    deliveries: (id: string, query: ListDeliveriesQuery = {}) =>
+      this.data<DeliveriesPage>('GET', `/api/webhooks/${encodeURIComponent(id)}/deliveries`, { query }),
+    retry: (id: string, deliveryId: string) =>
+      this.data<Delivery>(
+        'POST',
+        `/api/webhooks/${encodeURIComponent(id)}/deliveries/${encodeURIComponent(deliveryId)}/retry`,
+        { timeoutMs: ATTEMPT_TIMEOUT_MS },
+      ),
+    analytics: (id: string) =>
+      this.data<WebhookAnalytics>('GET', `/api/webhooks/${encodeURIComponent(id)}/analytics`),
+    templates: () => this.data<{ data: WebhookTemplate[] }>('GET', '/api/webhooks/templates'),
+    validateUrl: (url: string) =>
+      this.data<ValidateUrlResult>('POST', '/api/webhooks/utilities/validate-url', { body: { url } }),
+    generateSignature: (body: { secret: string; payload: string; timestamp?: number }) =>
+      this.data<GenerateSignatureResult>('POST', '/api/webhooks/utilities/generate-signature', { body }),
+    verifySignature: (body: {
+      secret: string
+      payload: string
+      signature: string
+      timestamp: string | number
+    }) => this.data<VerifySignatureResult>('POST', '/api/webhooks/utilities/verify-signature', { body }),
   }
 
   // analytics

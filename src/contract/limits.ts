@@ -71,3 +71,64 @@ export const LINK_LIMITS = {
 export const RESERVED_CODES = ['api', 'health', 'docs', '.well-known'] as const
 /** Query marker the QR code encodes, so a scan is told apart from a click. */
 export const QR_MARKER = 'qr'
+
+/** Webhook event types (spec 6.1), in the spec's order. */
+export const WEBHOOK_EVENTS = [
+  'link.created',
+  'link.updated',
+  'link.deleted',
+  'link.clicked',
+  'qr_code.created',
+  'qr_code.scanned',
+  'domain.created',
+  'domain.verified',
+  'domain.deleted',
+  'api_key.created',
+  'api_key.revoked',
+  'team.member_added',
+  'team.member_removed',
+] as const
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
+export const RETRY_POLICIES = ['exponential', 'linear', 'immediate', 'none'] as const
+export type RetryPolicy = (typeof RETRY_POLICIES)[number]
+export const WEBHOOK_STATUSES = ['active', 'disabled', 'suspended'] as const
+export type WebhookStatus = (typeof WEBHOOK_STATUSES)[number]
+export const DELIVERY_STATUSES = ['pending', 'success', 'failed'] as const
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number]
+export const WEBHOOK_BULK_ACTIONS = ['enable', 'disable', 'delete'] as const
+export const SIGNATURE_REASONS = ['malformed', 'mismatch', 'stale'] as const
+export type SignatureReason = (typeof SIGNATURE_REASONS)[number]
+export const HEALTH_BANDS = ['Excellent', 'Good', 'Fair', 'Poor'] as const
+export type HealthBand = (typeof HEALTH_BANDS)[number]
+
+export const WEBHOOK_LIMITS = {
+  nameMax: 100,
+  descriptionMax: 500,
+  urlMax: 2048,
+  maxRetriesMax: 10,
+  maxRetriesDefault: 3,
+  timeoutMin: 1,
+  timeoutMax: 60,
+  timeoutDefault: 30,
+  headersMax: 10,
+  headerNameMax: 100,
+  headerValueMax: 1000,
+  /** Consecutive failed deliveries that suspend a webhook (spec 6.4.4). */
+  suspendAfter: 5,
+  /** Receivers reject a signature timestamp further than this from their clock (spec 6.3.3). */
+  toleranceMs: 5 * 60_000,
+  bulkMax: 100,
+  /** Delivery log rows are kept this many days (the prune-webhook-deliveries job). */
+  deliveryRetentionDays: 30,
+} as const
+
+/** Ids of the built-in templates (spec 6.4.8). */
+export const WEBHOOK_TEMPLATE_IDS = [
+  'team-chat',
+  'community-chat',
+  'analytics',
+  'team-notifications',
+  'domain-management',
+  'all-events',
+] as const
+export type WebhookTemplateId = (typeof WEBHOOK_TEMPLATE_IDS)[number]

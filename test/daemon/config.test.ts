@@ -100,6 +100,7 @@ describe('config', () => {
         LINKD_BODY_LIMIT: '2048',
         LINKD_SHUTDOWN_TIMEOUT_MS: '500',
         LINKD_JOBS: 'false',
+        LINKD_WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
       },
     })
     expect(c).toEqual({
@@ -119,6 +120,7 @@ describe('config', () => {
       bodyLimitBytes: 2048,
       shutdownTimeoutMs: 500,
       jobs: false,
+      webhookAllowPrivateNetworks: true,
     })
   })
 

@@ -51,6 +51,7 @@ describe('health', () => {
       'expire-links',
       'prune-idempotency',
       'prune-key-activity',
+      'prune-webhook-deliveries',
       'purge-deleted-link-clicks',
     ])
   })

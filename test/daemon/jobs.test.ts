@@ -148,6 +148,7 @@ describe('other jobs', () => {
       'expire-links',
       'prune-idempotency',
       'prune-key-activity',
+      'prune-webhook-deliveries',
       'purge-deleted-link-clicks',
     ])
     await expect(t.app.linkd.scheduler.runNow('nope')).rejects.toThrow(/unknown job/)

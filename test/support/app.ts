@@ -32,7 +32,7 @@ export interface TestApp {
 /** The real app on an in-memory SQLite database with a fake clock. */
 export async function createTestApp(
   overrides: Record<string, unknown> = {},
-  opts: { logger?: AppDeps['logger'] } = {},
+  deps: Pick<AppDeps, 'resolve' | 'logger'> = {},
 ): Promise<TestApp> {
   const clock = new FakeClock()
   const config = loadConfig({
@@ -46,13 +46,7 @@ export async function createTestApp(
   })
   const db = openDatabase(config.databaseUrl)
   migrate(db, clock.now())
-  const app = await buildApp({
-    config,
-    db,
-    clock,
-    masterKey: randomBytes(32),
-    ...(opts.logger ? { logger: opts.logger } : {}),
-  })
+  const app = await buildApp({ config, db, clock, masterKey: randomBytes(32), ...deps })
   const { orgs, keys } = app.linkd.services
   const org = await orgs.create('default')
   const ownerKey = (await keys.createOwnerKey(org.id)).key

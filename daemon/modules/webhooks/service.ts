@@ -1,0 +1,440 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { Kysely } from 'kysely'
+import type { Clock } from '../../clock.js'
+import { iso, isoOrNull } from '../../clock.js'
+import type { Database } from '../../db/schema.js'
+import type { EventBus } from '../../events.js'
+import { newId, randomToken, type SecretBox } from '../../crypto.js'
+import { AppError, notFound, type ErrorDetail } from '../../http/errors.js'
+import { pageOf, pageParams } from '../../http/pagination.js'
+import type { PageOf } from '../../../src/contract/common.js'
+import {
+  HEALTH_BANDS,
+  WEBHOOK_LIMITS,
+  type HealthBand,
+  type WebhookEvent,
+  type WebhookStatus,
+} from '../../../src/contract/limits.js'
+import type {
+  BulkWebhookBody,
+  CreateWebhookBody,
+  DeliveriesPage,
+  Delivery,
+  ListDeliveriesQuery,
+  ListWebhooksQuery,
+  UpdateWebhookBody,
+  Webhook,
+  WebhookAnalytics,
+  WebhookTemplate,
+  WebhookWithSecret,
+} from '../../../src/contract/webhooks.js'
+import { sampleData, TEMPLATES } from './catalog.js'
+import { createDispatcher } from './dispatcher.js'
+import { systemResolver, type Resolver } from './ssrf.js'
+import { createWebhookStore, type DeliveryRecord, type WebhookRecord } from './store.js'
+import { checkWebhookUrl } from './url-rules.js'
+import { createWorker } from './worker.js'
+
+export interface WebhookServiceDeps {
+  db: Kysely<Database>
+  clock: Clock
+  events: EventBus
+  secrets: SecretBox
+  orgName(organizationId: string): Promise<string>
+  publicUrl: string
+  allowPrivateNetworks: boolean
+  log: FastifyBaseLogger
+  /** DNS resolution of delivery targets (tests pass their own). */
+  resolve?: Resolver
+}
+
+/** Names a custom header may not use: the delivery's own headers and what HTTP manages itself. */
+const RESERVED_HEADERS = new Set([
+  'content-type',
+  'user-agent',
+  'host',
+  'content-length',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'proxy-connection',
+])
+const TOKEN_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+// Visible ASCII, space and tab: no line breaks (header injection) and nothing undici refuses.
+const VALUE_RE = /^[\t\x20-\x7e]*$/
+
+function checkHeaders(headers: Record<string, string>): Record<string, string> {
+  const details: ErrorDetail[] = []
+  const names = Object.keys(headers)
+  if (names.length > WEBHOOK_LIMITS.headersMax)
+    details.push({ field: 'headers', message: `at most ${WEBHOOK_LIMITS.headersMax} custom headers` })
+  const seen = new Set<string>()
+  for (const name of names) {
+    const lower = name.toLowerCase()
+    const field = `headers.${name}`
+    if (!TOKEN_RE.test(name) || name.length > WEBHOOK_LIMITS.headerNameMax)
+      details.push({
+        field,
+        message: `not a valid header name (1-${WEBHOOK_LIMITS.headerNameMax} token characters)`,
+      })
+    else if (RESERVED_HEADERS.has(lower) || lower.startsWith('x-webhook-'))
+      details.push({
+        field,
+        message: 'is reserved (Content-Type, User-Agent, X-Webhook-* and hop-by-hop headers)',
+      })
+    else if (seen.has(lower))
+      details.push({ field, message: 'given twice (header names are case-insensitive)' })
+    if (!VALUE_RE.test(headers[name] ?? ''))
+      details.push({ field, message: 'the value may hold visible ASCII characters, spaces and tabs only' })
+    seen.add(lower)
+  }
+  if (details.length)
+    throw new AppError('ValidationError', `${details[0]!.field}: ${details[0]!.message}`, details)
+  return { ...headers }
+}
+
+function checkUrl(url: string): string {
+  const r = checkWebhookUrl(url)
+  if (!r.valid)
+    throw new AppError(
+      'ValidationError',
+      `url: ${r.errors.join('; ')}`,
+      r.errors.map((message) => ({ field: 'url', message })),
+    )
+  return url
+}
+
+export function healthBand(score: number): HealthBand {
+  return score >= 80
+    ? HEALTH_BANDS[0]
+    : score >= 60
+      ? HEALTH_BANDS[1]
+      : score >= 40
+        ? HEALTH_BANDS[2]
+        : HEALTH_BANDS[3]
+}
+
+const newSecret = () => `whsec_${randomToken()}`
+
+export function createWebhookService(deps: WebhookServiceDeps) {
+  const store = createWebhookStore(deps.db)
+  const now = () => deps.clock.now()
+  const worker = createWorker({
+    store,
+    clock: deps.clock,
+    secrets: deps.secrets,
+    resolve: deps.resolve ?? systemResolver,
+    allowPrivateNetworks: deps.allowPrivateNetworks,
+    log: deps.log,
+    onSuspended: (organizationId) => dispatcher.invalidate(organizationId),
+  })
+  const dispatcher = createDispatcher({
+    store,
+    clock: deps.clock,
+    orgName: deps.orgName,
+    onWritten: () => worker.wake(),
+    log: deps.log,
+  })
+  deps.events.onAny((e) => dispatcher.listener(e))
+
+  function present(w: WebhookRecord): Webhook {
+    return {
+      id: w.id,
+      name: w.name,
+      description: w.description,
+      url: w.url,
+      events: w.events,
+      retryPolicy: w.retryPolicy,
+      maxRetries: w.maxRetries,
+      timeoutSeconds: w.timeoutSeconds,
+      headers: w.headers,
+      status: w.status,
+      consecutiveFailures: w.consecutiveFailures,
+      createdAt: iso(w.createdAt),
+      updatedAt: iso(w.updatedAt),
+    }
+  }
+
+  function presentDelivery(d: DeliveryRecord): Delivery {
+    return {
+      id: d.id,
+      webhookId: d.webhookId,
+      eventId: d.eventId,
+      event: d.event,
+      status: d.status,
+      attempt: d.attempts,
+      maxAttempts: d.maxAttempts,
+      responseStatusCode: d.lastStatusCode,
+      durationMs: d.lastDurationMs,
+      error: d.lastError,
+      test: d.isTest,
+      createdAt: iso(d.createdAt),
+      sentAt: isoOrNull(d.lastAttemptAt),
+      nextAttemptAt: d.status === 'pending' ? isoOrNull(d.nextAttemptAt) : null,
+      completedAt: isoOrNull(d.completedAt),
+      payload: JSON.parse(d.payload) as unknown,
+    }
+  }
+
+  async function load(organizationId: string, id: string): Promise<WebhookRecord> {
+    const w = await store.byId(organizationId, id)
+    if (!w) throw notFound(`webhook ${id}`)
+    return w
+  }
+
+  async function setStatus(organizationId: string, ids: string[], status: WebhookStatus): Promise<number> {
+    const changed = await store.setStatus(organizationId, [...new Set(ids)], status, now())
+    dispatcher.invalidate(organizationId)
+    return changed.length
+  }
+
+  async function deliveryOf(organizationId: string, webhookId: string, deliveryId: string) {
+    const d = await store.delivery(webhookId, deliveryId)
+    if (!d || d.organizationId !== organizationId) throw notFound(`delivery ${deliveryId}`)
+    return d
+  }
+
+  return {
+    worker,
+    dispatcher,
+    /** Every event received so far written to the outbox (tests). */
+    settle: () => dispatcher.settle(),
+
+    async create(organizationId: string, body: CreateWebhookBody): Promise<WebhookWithSecret> {
+      const template = body.template ? TEMPLATES.find((t) => t.id === body.template) : undefined
+      const events = body.events ?? (template?.events as WebhookEvent[] | undefined)
+      if (!events)
+        throw new AppError('ValidationError', 'events: give at least one event type, or a template', [
+          { field: 'events', message: 'is required (or give a template)' },
+        ])
+      const t = now()
+      const secret = newSecret()
+      const w: WebhookRecord = {
+        id: newId('wh'),
+        organizationId,
+        name: body.name.trim(),
+        description: body.description?.trim() || null,
+        url: checkUrl(body.url),
+        events: [...new Set(events)],
+        retryPolicy: body.retryPolicy ?? template?.retryPolicy ?? 'exponential',
+        maxRetries: body.maxRetries ?? template?.maxRetries ?? WEBHOOK_LIMITS.maxRetriesDefault,
+        timeoutSeconds: body.timeoutSeconds ?? template?.timeoutSeconds ?? WEBHOOK_LIMITS.timeoutDefault,
+        headers: checkHeaders(body.headers ?? {}),
+        secretSealed: deps.secrets.encrypt(secret),
+        status: 'active',
+        consecutiveFailures: 0,
+        createdAt: t,
+        updatedAt: t,
+      }
+      await store.insert(w)
+      dispatcher.invalidate(organizationId)
+      return { ...present(w), secret }
+    },
+
+    async list(organizationId: string, q: ListWebhooksQuery): Promise<PageOf<Webhook>> {
+      const p = pageParams(q)
+      const { rows, total } = await store.list(organizationId, {
+        status: q.status,
+        event: q.event,
+        limit: p.perPage,
+        offset: p.offset,
+      })
+      return pageOf(rows.map(present), total, p)
+    },
+
+    async get(organizationId: string, id: string): Promise<Webhook> {
+      return present(await load(organizationId, id))
+    },
+
+    async update(organizationId: string, id: string, body: UpdateWebhookBody): Promise<Webhook> {
+      const w = await load(organizationId, id)
+      await store.update(w.id, {
+        ...(body.name !== undefined && { name: body.name.trim() }),
+        ...(body.description !== undefined && { description: body.description?.trim() || null }),
+        ...(body.url !== undefined && { url: checkUrl(body.url) }),
+        ...(body.events !== undefined && { events: [...new Set(body.events)] }),
+        ...(body.retryPolicy !== undefined && { retryPolicy: body.retryPolicy }),
+        ...(body.maxRetries !== undefined && { maxRetries: body.maxRetries }),
+        ...(body.timeoutSeconds !== undefined && { timeoutSeconds: body.timeoutSeconds }),
+        ...(body.headers !== undefined && { headers: checkHeaders(body.headers) }),
+        updatedAt: now(),
+      })
+      dispatcher.invalidate(organizationId)
+      return present(await load(organizationId, id))
+    },
+
+    async delete(organizationId: string, id: string): Promise<void> {
+      if ((await store.delete(organizationId, [id])).length === 0) throw notFound(`webhook ${id}`)
+      dispatcher.invalidate(organizationId)
+    },
+
+    async enable(organizationId: string, id: string): Promise<Webhook> {
+      await load(organizationId, id)
+      await setStatus(organizationId, [id], 'active')
+      worker.wake() // deliveries left pending while it was off
+      return present(await load(organizationId, id))
+    },
+
+    async disable(organizationId: string, id: string): Promise<Webhook> {
+      await load(organizationId, id)
+      await setStatus(organizationId, [id], 'disabled')
+      return present(await load(organizationId, id))
+    },
+
+    async suspend(organizationId: string, id: string): Promise<Webhook> {
+      const w = await load(organizationId, id)
+      if (w.status === 'disabled')
+        throw new AppError(
+          'Unprocessable',
+          `webhook ${id} is disabled; only an active webhook can be suspended`,
+        )
+      await setStatus(organizationId, [id], 'suspended')
+      return present(await load(organizationId, id))
+    },
+
+    async rotateSecret(organizationId: string, id: string): Promise<WebhookWithSecret> {
+      const w = await load(organizationId, id)
+      const secret = newSecret()
+      await store.update(w.id, { secretSealed: deps.secrets.encrypt(secret), updatedAt: now() })
+      return { ...present(await load(organizationId, id)), secret }
+    },
+
+    async bulk(organizationId: string, body: BulkWebhookBody): Promise<{ updated: number }> {
+      if (body.action === 'delete') {
+        const deleted = await store.delete(organizationId, [...new Set(body.ids)])
+        dispatcher.invalidate(organizationId)
+        return { updated: deleted.length }
+      }
+      const updated = await setStatus(
+        organizationId,
+        body.ids,
+        body.action === 'enable' ? 'active' : 'disabled',
+      )
+      if (body.action === 'enable') worker.wake()
+      return { updated }
+    },
+
+    /** Sends a sample event of the chosen type now (whatever the webhook's status) and returns the delivery. */
+    async test(organizationId: string, id: string, event: WebhookEvent = 'link.created'): Promise<Delivery> {
+      const w = await load(organizationId, id)
+      const t = now()
+      const eventId = newId('evt')
+      const deliveryId = newId('dlv')
+      await store.insertDeliveries([
+        {
+          id: deliveryId,
+          webhookId: w.id,
+          organizationId,
+          eventId,
+          event,
+          payload: JSON.stringify({
+            id: eventId,
+            event,
+            timestamp: iso(t),
+            organizationId,
+            organization: { id: organizationId, name: await deps.orgName(organizationId) },
+            data: sampleData(event, deps.publicUrl, t),
+          }),
+          isTest: true,
+          status: 'pending',
+          maxAttempts: 1,
+          nextAttemptAt: t,
+          createdAt: t,
+        },
+      ])
+      await worker.sendNow(deliveryId)
+      return presentDelivery(await deliveryOf(organizationId, w.id, deliveryId))
+    },
+
+    async deliveries(organizationId: string, id: string, q: ListDeliveriesQuery): Promise<DeliveriesPage> {
+      const w = await load(organizationId, id)
+      const p = pageParams(q)
+      const [{ rows, total }, stats] = await Promise.all([
+        store.deliveries(w.id, { status: q.status, event: q.event, limit: p.perPage, offset: p.offset }),
+        store.stats(w.id),
+      ])
+      const totals = { total: 0, success: 0, failed: 0, pending: 0 }
+      for (const s of stats) {
+        totals.total += s.count
+        totals[s.status] += s.count
+      }
+      return { ...pageOf(rows.map(presentDelivery), total, p), totals }
+    },
+
+    /** A failed delivery gets one more attempt, at once (spec 3.7); returns it after that attempt. */
+    async retry(organizationId: string, id: string, deliveryId: string): Promise<Delivery> {
+      const w = await load(organizationId, id)
+      const d = await deliveryOf(organizationId, w.id, deliveryId)
+      if (d.status !== 'failed')
+        throw new AppError(
+          'Unprocessable',
+          `delivery ${deliveryId} is ${d.status}; only a failed delivery can be retried`,
+        )
+      if (w.status !== 'active' && !d.isTest)
+        throw new AppError(
+          'Unprocessable',
+          `webhook ${id} is ${w.status}; enable it before retrying deliveries`,
+        )
+      await store.requeue(d.id, d.attempts + 1, now())
+      await worker.sendNow(d.id)
+      return presentDelivery(await deliveryOf(organizationId, w.id, deliveryId))
+    },
+
+    /**
+     * Health: score = percent of finished (success or failed) deliveries that succeeded, null
+     * before any finished; bands Excellent >= 80, Good >= 60, Fair >= 40, Poor below.
+     */
+    async analytics(organizationId: string, id: string): Promise<WebhookAnalytics> {
+      const w = await load(organizationId, id)
+      const stats = await store.stats(w.id)
+      const count = { success: 0, failed: 0, pending: 0 }
+      const byEvent = new Map<string, number>()
+      let durationSum = 0
+      let timed = 0
+      for (const s of stats) {
+        count[s.status] += s.count
+        byEvent.set(s.event, (byEvent.get(s.event) ?? 0) + s.count)
+        durationSum += s.durationSum
+        timed += s.timed
+      }
+      const total = count.success + count.failed + count.pending
+      const finished = count.success + count.failed
+      const rate = finished ? Math.round((count.success / finished) * 10_000) / 100 : null
+      const score = rate === null ? null : Math.round(rate)
+      return {
+        webhookId: w.id,
+        status: w.status,
+        healthScore: score,
+        band: score === null ? null : healthBand(score),
+        totalDeliveries: total,
+        ...count,
+        successRate: rate,
+        averageResponseMs: timed ? Math.round((durationSum / timed) * 10) / 10 : null,
+        consecutiveFailures: w.consecutiveFailures,
+        events: [...byEvent]
+          .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+          .map(([event, n]) => ({ event, count: n, percent: Math.round((n / total) * 10_000) / 100 })),
+      }
+    },
+
+    templates(): WebhookTemplate[] {
+      return [...TEMPLATES]
+    },
+
+    /** Drops finished deliveries older than the retention (the prune-webhook-deliveries job). */
+    async pruneDeliveries(retentionDays: number = WEBHOOK_LIMITS.deliveryRetentionDays): Promise<number> {
+      return store.prune(now() - retentionDays * 86_400_000)
+    },
+
+    start: () => worker.start(),
+    async stop(): Promise<void> {
+      await dispatcher.settle()
+      await worker.stop()
+    },
+  }
+}
+export type WebhookService = ReturnType<typeof createWebhookService>
