@@ -90,15 +90,21 @@ export async function startPebble(opts: PebbleOptions): Promise<Pebble> {
       tlsPort,
       ocspResponderURL: '',
       externalAccountBindingRequired: false,
-      ...(opts.certificateValidityPeriod ? { certificateValidityPeriod: opts.certificateValidityPeriod } : {}),
+      ...(opts.certificateValidityPeriod
+        ? { certificateValidityPeriod: opts.certificateValidityPeriod }
+        : {}),
     },
   }
   writeFileSync(join(dir, 'pebble.json'), JSON.stringify(config))
   let out = ''
-  const child: ChildProcess = spawn(bin, ['-config', join(dir, 'pebble.json'), '-dnsserver', opts.dnsServer], {
-    env: { ...process.env, PEBBLE_VA_NOSLEEP: '1', PEBBLE_WFE_NONCEREJECT: '0', PEBBLE_AUTHZREUSE: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+  const child: ChildProcess = spawn(
+    bin,
+    ['-config', join(dir, 'pebble.json'), '-dnsserver', opts.dnsServer],
+    {
+      env: { ...process.env, PEBBLE_VA_NOSLEEP: '1', PEBBLE_WFE_NONCEREJECT: '0', PEBBLE_AUTHZREUSE: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  )
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()))
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()))
   const endpointCa = readFileSync(cert, 'utf8')
