@@ -51,6 +51,8 @@ describe('health', () => {
       'expire-links',
       'prune-idempotency',
       'prune-key-activity',
+      'recheck-domains',
+      'renew-certificates',
     ])
   })
 
