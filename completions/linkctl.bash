@@ -9,6 +9,7 @@ _linkctl_descend() {
     '|status') echo 'status' ;;
     '|keys') echo 'keys' ;;
     '|links') echo 'links' ;;
+    '|domains') echo 'domains' ;;
     '|api') echo 'api' ;;
     '|completion') echo 'completion' ;;
     '|help') echo 'help' ;;
@@ -38,24 +39,36 @@ _linkctl_descend() {
     'links|import') echo 'links import' ;;
     'links|export') echo 'links export' ;;
     'links|help') echo 'links help' ;;
+    'domains|add') echo 'domains add' ;;
+    'domains|list'|'domains|ls') echo 'domains list' ;;
+    'domains|get') echo 'domains get' ;;
+    'domains|verify') echo 'domains verify' ;;
+    'domains|check') echo 'domains check' ;;
+    'domains|ssl') echo 'domains ssl' ;;
+    'domains|set-default') echo 'domains set-default' ;;
+    'domains|update') echo 'domains update' ;;
+    'domains|delete'|'domains|rm') echo 'domains delete' ;;
+    'domains|stats') echo 'domains stats' ;;
+    'domains|help') echo 'domains help' ;;
   esac
 }
 
 _linkctl_takes_value() {
   case "$1|$2" in
-    *'|--url'|*'|--api-key'|*'|--profile'|'keys create|--name'|'keys create|--description'|'keys create|--expires-at'|'keys create|--permissions'|'keys create|--scope'|'keys create|--preset'|'keys create|--request-limit'|'keys create|--time-period'|'keys create|--allowed-ip'|'keys create|--allowed-origin'|'keys create|--environment'|'keys list|--status'|'keys list|--search'|'keys list|--page'|'keys list|--limit'|'keys update|--name'|'keys update|--description'|'keys update|--expires-at'|'keys update|--permissions'|'keys update|--scope'|'keys update|--preset'|'keys update|--request-limit'|'keys update|--time-period'|'keys update|--allowed-ip'|'keys update|--allowed-origin'|'keys activity|--page'|'keys activity|--limit'|'links create|-d'|'links create|--destination'|'links create|--title'|'links create|--slug'|'links create|--expires-at'|'links create|--tag'|'links create|--meta'|'links create|--redirect-type'|'links list|--search'|'links list|--status'|'links list|--tag'|'links list|--sort'|'links list|--order'|'links list|--page'|'links list|--limit'|'links update|-d'|'links update|--destination'|'links update|--title'|'links update|--expires-at'|'links update|--tag'|'links update|--meta'|'links update|--redirect-type'|'links update|--status'|'links qr|--format'|'links qr|-o'|'links qr|--output'|'links qr|--size'|'links stats|--start'|'links stats|--end'|'links stats|--interval'|'links import|--format'|'links import|--chunk-size'|'links export|--format'|'links export|-o'|'links export|--output'|'links export|--status'|'links export|--tag'|'links export|--search'|'api|-F'|'api|--field'|'api|-f'|'api|--raw-field'|'api|-H'|'api|--header'|'api|--input'|'completion|--dir') return 0 ;;
+    *'|--url'|*'|--api-key'|*'|--profile'|'keys create|--name'|'keys create|--description'|'keys create|--expires-at'|'keys create|--permissions'|'keys create|--scope'|'keys create|--preset'|'keys create|--request-limit'|'keys create|--time-period'|'keys create|--allowed-ip'|'keys create|--allowed-origin'|'keys create|--environment'|'keys list|--status'|'keys list|--search'|'keys list|--page'|'keys list|--limit'|'keys update|--name'|'keys update|--description'|'keys update|--expires-at'|'keys update|--permissions'|'keys update|--scope'|'keys update|--preset'|'keys update|--request-limit'|'keys update|--time-period'|'keys update|--allowed-ip'|'keys update|--allowed-origin'|'keys activity|--page'|'keys activity|--limit'|'links create|-d'|'links create|--destination'|'links create|--title'|'links create|--slug'|'links create|--expires-at'|'links create|--tag'|'links create|--meta'|'links create|--redirect-type'|'links list|--search'|'links list|--status'|'links list|--tag'|'links list|--sort'|'links list|--order'|'links list|--page'|'links list|--limit'|'links update|-d'|'links update|--destination'|'links update|--title'|'links update|--expires-at'|'links update|--tag'|'links update|--meta'|'links update|--redirect-type'|'links update|--status'|'links qr|--format'|'links qr|-o'|'links qr|--output'|'links qr|--size'|'links stats|--start'|'links stats|--end'|'links stats|--interval'|'links import|--format'|'links import|--chunk-size'|'links export|--format'|'links export|-o'|'links export|--output'|'links export|--status'|'links export|--tag'|'links export|--search'|'domains list|--page'|'domains list|--limit'|'domains list|--status'|'domains update|--root-redirect'|'api|-F'|'api|--field'|'api|-f'|'api|--raw-field'|'api|-H'|'api|--header'|'api|--input'|'completion|--dir') return 0 ;;
   esac
   return 1
 }
 
 _linkctl_words() {
   case "$1" in
-    '') echo 'login logout profile status keys links api completion help' ;;
+    '') echo 'login logout profile status keys links domains api completion help' ;;
     'profile') echo 'list ls use help' ;;
     'keys') echo 'create list ls get update regenerate revoke activate deactivate delete rm test activity help' ;;
     'links') echo 'create list ls get update delete rm open qr stats import export help' ;;
+    'domains') echo 'add list ls get verify check ssl set-default update delete rm stats help' ;;
     'completion') echo 'bash zsh fish all' ;;
-    'help') echo 'login logout profile status keys links api completion exit-codes' ;;
+    'help') echo 'login logout profile status keys links domains api completion exit-codes' ;;
   esac
 }
 
@@ -94,6 +107,18 @@ _linkctl_options() {
     'links import') echo '--format --chunk-size --generate-codes --json -h --help --url --api-key --profile' ;;
     'links export') echo '--format -o --output --status --tag --search -h --help --url --api-key --profile' ;;
     'links help') echo '--url --api-key --profile -h --help' ;;
+    'domains') echo '-h --help --url --api-key --profile' ;;
+    'domains add') echo '--json -h --help --url --api-key --profile' ;;
+    'domains list') echo '--page --limit --status --json -h --help --url --api-key --profile' ;;
+    'domains get') echo '--json -h --help --url --api-key --profile' ;;
+    'domains verify') echo '--json -h --help --url --api-key --profile' ;;
+    'domains check') echo '--json -h --help --url --api-key --profile' ;;
+    'domains ssl') echo '--json -h --help --url --api-key --profile' ;;
+    'domains set-default') echo '--json -h --help --url --api-key --profile' ;;
+    'domains update') echo '--default --no-default --root-redirect --json -h --help --url --api-key --profile' ;;
+    'domains delete') echo '-y --yes -h --help --url --api-key --profile' ;;
+    'domains stats') echo '--json -h --help --url --api-key --profile' ;;
+    'domains help') echo '--url --api-key --profile -h --help' ;;
     'api') echo '-F --field -f --raw-field -H --header --input -i --include --silent -h --help --url --api-key --profile' ;;
     'completion') echo '--write --dir -h --help --url --api-key --profile' ;;
     'help') echo '-h --help --url --api-key --profile' ;;
@@ -126,6 +151,8 @@ _linkctl_values() {
     'links export|--format') echo 'csv json' ;;
     'links export|-o'|'links export|--output') echo '__files' ;;
     'links export|--status') echo 'active inactive expired' ;;
+    'domains list|--limit') echo '10 20 50 100' ;;
+    'domains list|--status') echo 'pending verified failed' ;;
     'api|--input') echo '__files' ;;
     'completion|--dir') echo '__dirs' ;;
   esac
