@@ -148,6 +148,8 @@ describe('other jobs', () => {
       'expire-links',
       'prune-idempotency',
       'prune-key-activity',
+      'recheck-domains',
+      'renew-certificates',
     ])
     await expect(t.app.linkd.scheduler.runNow('nope')).rejects.toThrow(/unknown job/)
     expect(() =>
