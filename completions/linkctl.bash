@@ -9,6 +9,7 @@ _linkctl_descend() {
     '|status') echo 'status' ;;
     '|keys') echo 'keys' ;;
     '|links') echo 'links' ;;
+    '|domains') echo 'domains' ;;
     '|webhooks') echo 'webhooks' ;;
     '|api') echo 'api' ;;
     '|completion') echo 'completion' ;;
@@ -39,6 +40,17 @@ _linkctl_descend() {
     'links|import') echo 'links import' ;;
     'links|export') echo 'links export' ;;
     'links|help') echo 'links help' ;;
+    'domains|add') echo 'domains add' ;;
+    'domains|list'|'domains|ls') echo 'domains list' ;;
+    'domains|get') echo 'domains get' ;;
+    'domains|verify') echo 'domains verify' ;;
+    'domains|check') echo 'domains check' ;;
+    'domains|ssl') echo 'domains ssl' ;;
+    'domains|set-default') echo 'domains set-default' ;;
+    'domains|update') echo 'domains update' ;;
+    'domains|delete'|'domains|rm') echo 'domains delete' ;;
+    'domains|stats') echo 'domains stats' ;;
+    'domains|help') echo 'domains help' ;;
     'webhooks|create') echo 'webhooks create' ;;
     'webhooks|list'|'webhooks|ls') echo 'webhooks list' ;;
     'webhooks|get') echo 'webhooks get' ;;
@@ -62,20 +74,21 @@ _linkctl_descend() {
 
 _linkctl_takes_value() {
   case "$1|$2" in
-    *'|--url'|*'|--api-key'|*'|--profile'|'keys create|--name'|'keys create|--description'|'keys create|--expires-at'|'keys create|--permissions'|'keys create|--scope'|'keys create|--preset'|'keys create|--request-limit'|'keys create|--time-period'|'keys create|--allowed-ip'|'keys create|--allowed-origin'|'keys create|--environment'|'keys list|--status'|'keys list|--search'|'keys list|--page'|'keys list|--limit'|'keys update|--name'|'keys update|--description'|'keys update|--expires-at'|'keys update|--permissions'|'keys update|--scope'|'keys update|--preset'|'keys update|--request-limit'|'keys update|--time-period'|'keys update|--allowed-ip'|'keys update|--allowed-origin'|'keys activity|--page'|'keys activity|--limit'|'links create|-d'|'links create|--destination'|'links create|--title'|'links create|--slug'|'links create|--expires-at'|'links create|--tag'|'links create|--meta'|'links create|--redirect-type'|'links list|--search'|'links list|--status'|'links list|--tag'|'links list|--sort'|'links list|--order'|'links list|--page'|'links list|--limit'|'links update|-d'|'links update|--destination'|'links update|--title'|'links update|--expires-at'|'links update|--tag'|'links update|--meta'|'links update|--redirect-type'|'links update|--status'|'links qr|--format'|'links qr|-o'|'links qr|--output'|'links qr|--size'|'links stats|--start'|'links stats|--end'|'links stats|--interval'|'links import|--format'|'links import|--chunk-size'|'links export|--format'|'links export|-o'|'links export|--output'|'links export|--status'|'links export|--tag'|'links export|--search'|'webhooks create|--name'|'webhooks create|--description'|'webhooks create|--event'|'webhooks create|--retry-policy'|'webhooks create|--max-retries'|'webhooks create|--timeout'|'webhooks create|--header'|'webhooks create|--template'|'webhooks list|--status'|'webhooks list|--event'|'webhooks list|--page'|'webhooks list|--limit'|'webhooks update|--name'|'webhooks update|--endpoint'|'webhooks update|--description'|'webhooks update|--event'|'webhooks update|--retry-policy'|'webhooks update|--max-retries'|'webhooks update|--timeout'|'webhooks update|--header'|'webhooks test|--event'|'webhooks deliveries|--status'|'webhooks deliveries|--event'|'webhooks deliveries|--page'|'webhooks deliveries|--limit'|'webhooks sign|--secret'|'webhooks sign|--timestamp'|'webhooks sign|--payload'|'webhooks sign|--payload-file'|'webhooks verify|--secret'|'webhooks verify|--signature'|'webhooks verify|--timestamp'|'webhooks verify|--tolerance'|'webhooks verify|--payload'|'webhooks verify|--payload-file'|'webhooks listen|--port'|'webhooks listen|--host'|'webhooks listen|--secret'|'webhooks listen|--tolerance'|'api|-F'|'api|--field'|'api|-f'|'api|--raw-field'|'api|-H'|'api|--header'|'api|--input'|'completion|--dir') return 0 ;;
+    *'|--url'|*'|--api-key'|*'|--profile'|'keys create|--name'|'keys create|--description'|'keys create|--expires-at'|'keys create|--permissions'|'keys create|--scope'|'keys create|--preset'|'keys create|--request-limit'|'keys create|--time-period'|'keys create|--allowed-ip'|'keys create|--allowed-origin'|'keys create|--environment'|'keys list|--status'|'keys list|--search'|'keys list|--page'|'keys list|--limit'|'keys update|--name'|'keys update|--description'|'keys update|--expires-at'|'keys update|--permissions'|'keys update|--scope'|'keys update|--preset'|'keys update|--request-limit'|'keys update|--time-period'|'keys update|--allowed-ip'|'keys update|--allowed-origin'|'keys activity|--page'|'keys activity|--limit'|'links create|-d'|'links create|--destination'|'links create|--title'|'links create|--slug'|'links create|--expires-at'|'links create|--tag'|'links create|--meta'|'links create|--redirect-type'|'links list|--search'|'links list|--status'|'links list|--tag'|'links list|--sort'|'links list|--order'|'links list|--page'|'links list|--limit'|'links update|-d'|'links update|--destination'|'links update|--title'|'links update|--expires-at'|'links update|--tag'|'links update|--meta'|'links update|--redirect-type'|'links update|--status'|'links qr|--format'|'links qr|-o'|'links qr|--output'|'links qr|--size'|'links stats|--start'|'links stats|--end'|'links stats|--interval'|'links import|--format'|'links import|--chunk-size'|'links export|--format'|'links export|-o'|'links export|--output'|'links export|--status'|'links export|--tag'|'links export|--search'|'domains list|--page'|'domains list|--limit'|'domains list|--status'|'domains update|--root-redirect'|'webhooks create|--name'|'webhooks create|--description'|'webhooks create|--event'|'webhooks create|--retry-policy'|'webhooks create|--max-retries'|'webhooks create|--timeout'|'webhooks create|--header'|'webhooks create|--template'|'webhooks list|--status'|'webhooks list|--event'|'webhooks list|--page'|'webhooks list|--limit'|'webhooks update|--name'|'webhooks update|--endpoint'|'webhooks update|--description'|'webhooks update|--event'|'webhooks update|--retry-policy'|'webhooks update|--max-retries'|'webhooks update|--timeout'|'webhooks update|--header'|'webhooks test|--event'|'webhooks deliveries|--status'|'webhooks deliveries|--event'|'webhooks deliveries|--page'|'webhooks deliveries|--limit'|'webhooks sign|--secret'|'webhooks sign|--timestamp'|'webhooks sign|--payload'|'webhooks sign|--payload-file'|'webhooks verify|--secret'|'webhooks verify|--signature'|'webhooks verify|--timestamp'|'webhooks verify|--tolerance'|'webhooks verify|--payload'|'webhooks verify|--payload-file'|'webhooks listen|--port'|'webhooks listen|--host'|'webhooks listen|--secret'|'webhooks listen|--tolerance'|'api|-F'|'api|--field'|'api|-f'|'api|--raw-field'|'api|-H'|'api|--header'|'api|--input'|'completion|--dir') return 0 ;;
   esac
   return 1
 }
 
 _linkctl_words() {
   case "$1" in
-    '') echo 'login logout profile status keys links webhooks api completion help' ;;
+    '') echo 'login logout profile status keys links domains webhooks api completion help' ;;
     'profile') echo 'list ls use help' ;;
     'keys') echo 'create list ls get update regenerate revoke activate deactivate delete rm test activity help' ;;
     'links') echo 'create list ls get update delete rm open qr stats import export help' ;;
+    'domains') echo 'add list ls get verify check ssl set-default update delete rm stats help' ;;
     'webhooks') echo 'create list ls get update enable disable suspend delete rm rotate-secret test deliveries retry health templates sign verify listen help' ;;
     'completion') echo 'bash zsh fish all' ;;
-    'help') echo 'login logout profile status keys links webhooks api completion exit-codes' ;;
+    'help') echo 'login logout profile status keys links domains webhooks api completion exit-codes' ;;
   esac
 }
 
@@ -114,6 +127,18 @@ _linkctl_options() {
     'links import') echo '--format --chunk-size --generate-codes --json -h --help --url --api-key --profile' ;;
     'links export') echo '--format -o --output --status --tag --search -h --help --url --api-key --profile' ;;
     'links help') echo '--url --api-key --profile -h --help' ;;
+    'domains') echo '-h --help --url --api-key --profile' ;;
+    'domains add') echo '--json -h --help --url --api-key --profile' ;;
+    'domains list') echo '--page --limit --status --json -h --help --url --api-key --profile' ;;
+    'domains get') echo '--json -h --help --url --api-key --profile' ;;
+    'domains verify') echo '--json -h --help --url --api-key --profile' ;;
+    'domains check') echo '--json -h --help --url --api-key --profile' ;;
+    'domains ssl') echo '--json -h --help --url --api-key --profile' ;;
+    'domains set-default') echo '--json -h --help --url --api-key --profile' ;;
+    'domains update') echo '--default --no-default --root-redirect --json -h --help --url --api-key --profile' ;;
+    'domains delete') echo '-y --yes -h --help --url --api-key --profile' ;;
+    'domains stats') echo '--json -h --help --url --api-key --profile' ;;
+    'domains help') echo '--url --api-key --profile -h --help' ;;
     'webhooks') echo '-h --help --url --api-key --profile' ;;
     'webhooks create') echo '--name --description --event --retry-policy --max-retries --timeout --header --template --json -h --help --url --api-key --profile' ;;
     'webhooks list') echo '--status --event --page --limit --json -h --help --url --api-key --profile' ;;
@@ -165,6 +190,8 @@ _linkctl_values() {
     'links export|--format') echo 'csv json' ;;
     'links export|-o'|'links export|--output') echo '__files' ;;
     'links export|--status') echo 'active inactive expired' ;;
+    'domains list|--limit') echo '10 20 50 100' ;;
+    'domains list|--status') echo 'pending verified failed' ;;
     'webhooks create|--retry-policy') echo 'exponential linear immediate none' ;;
     'webhooks create|--template') echo 'team-chat community-chat analytics team-notifications domain-management all-events' ;;
     'webhooks list|--status') echo 'active disabled suspended' ;;

@@ -36,6 +36,12 @@ import { pruneIdempotencyJob } from './jobs/prune-idempotency.js'
 import { pruneKeyActivityJob } from './jobs/prune-key-activity.js'
 import { expireLinksJob } from './jobs/expire-links.js'
 import { purgeDeletedLinkClicksJob } from './jobs/purge-deleted-link-clicks.js'
+import { recheckDomainsJob, renewCertificatesJob, RENEW_CERTIFICATES_JOB } from './jobs/domains.js'
+import { createDomainDirectory } from './modules/domains/directory.js'
+import { createDomainService } from './modules/domains/service.js'
+import { createAcme } from './modules/domains/acme.js'
+import { parseResolvers } from './modules/domains/dns.js'
+import { domainRoutes, installDomainRedirects } from './modules/domains/routes.js'
 import { packageVersion } from '../src/version.js'
 import { openGeo, type Geo } from './geo.js'
 import type { Plan } from '../src/contract/limits.js'
@@ -65,7 +71,42 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log']) {
     orgs,
     countryOf: (ip) => geo.country(ip),
   })
-  const links = createLinkService({ db: deps.db.kysely, clock, events, publicUrl: deps.config.publicUrl })
+  const secrets: SecretBox = createSecretBox(deps.masterKey)
+  const directory = createDomainDirectory({ db: deps.db.kysely, secrets })
+  const links = createLinkService({
+    db: deps.db.kysely,
+    clock,
+    events,
+    publicUrl: deps.config.publicUrl,
+    domains: directory,
+  })
+  const c = deps.config
+  const domains = createDomainService({
+    db: deps.db.kysely,
+    clock,
+    events,
+    orgs,
+    secrets,
+    directory,
+    detachLinks: (id) => links.detachDomain(id),
+    resolvers: parseResolvers(c.dnsResolvers),
+    cnameTarget: c.cnameTarget ?? c.shortDomain,
+    aRecordIp: c.aRecordIp,
+    ownHosts: [c.shortDomain, new URL(c.publicUrl).host],
+    acme:
+      c.acmeDirectory === 'off'
+        ? undefined
+        : createAcme({
+            db: deps.db.kysely,
+            secrets,
+            clock,
+            directoryUrl: c.acmeDirectory,
+            email: c.acmeEmail,
+            caFile: c.acmeCaFile,
+            precheck: c.acmePrecheck,
+          }),
+    onError: (err, what) => log.error({ err, what }, 'custom domain work failed'),
+  })
   const redirect = createRedirectService({
     links,
     events,
@@ -73,6 +114,7 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log']) {
     sqlite: deps.db.sqlite,
     masterKey: deps.masterKey,
     shortDomain: deps.config.shortDomain,
+    customDomainOf: (host) => directory.keyOfHost(host),
     locate: createLocator((ip) => geo.country(ip), deps.config.geoCityDb),
     onError: (err) => log.error({ err }, 'click recording failed'),
   })
@@ -83,7 +125,6 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log']) {
     flush: () => redirect.recorder.flush(),
   })
   const idempotency = createIdempotencyStore(deps.db.kysely)
-  const secrets: SecretBox = createSecretBox(deps.masterKey)
   const webhooks = createWebhookService({
     db: deps.db.kysely,
     clock,
@@ -95,7 +136,20 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log']) {
     log,
     ...(deps.resolve ? { resolve: deps.resolve } : {}),
   })
-  return { events, orgs, keys, links, redirect, analytics, idempotency, secrets, geo, webhooks }
+  return {
+    events,
+    orgs,
+    keys,
+    links,
+    redirect,
+    analytics,
+    idempotency,
+    secrets,
+    geo,
+    webhooks,
+    directory,
+    domains,
+  }
 }
 export type Services = ReturnType<typeof services>
 
@@ -180,8 +234,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   scheduler.register(expireLinksJob(svc.links))
   scheduler.register(purgeDeletedLinkClicksJob(svc.analytics))
   scheduler.register(pruneWebhookDeliveriesJob(svc.webhooks))
+  scheduler.register(recheckDomainsJob(svc.domains))
+  scheduler.register(renewCertificatesJob(svc.domains))
+  await svc.directory.refresh()
 
   let sweeper: NodeJS.Timeout | undefined
+  let domainRefresh: NodeJS.Timeout | undefined
   app.decorate('linkd', {
     services: svc,
     scheduler,
@@ -190,14 +248,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       svc.keys.usage.start((err) => app.log.error({ err }, 'usage flush failed'))
       svc.redirect.recorder.start()
       svc.webhooks.start()
-      if (deps.config.jobs) scheduler.start()
+      if (deps.config.jobs) {
+        scheduler.start()
+        // A daemon that was down may have missed the daily renewal: run it once at start-up too.
+        void scheduler
+          .runNow(RENEW_CERTIFICATES_JOB)
+          .catch((err: unknown) => app.log.error({ err }, 'renewal failed'))
+      }
+      // Other instances' domain changes (verification, certificates) reach this one within 30 s.
+      domainRefresh = setInterval(() => {
+        svc.directory.refresh().catch((err: unknown) => app.log.error({ err }, 'domain refresh failed'))
+      }, 30_000).unref()
       const sweepable = limiter as Partial<{ sweep(now: number): void }>
       if (sweepable.sweep) sweeper = setInterval(() => sweepable.sweep?.(clock.now()), 60_000).unref()
     },
   })
   app.addHook('onClose', async () => {
     if (sweeper) clearInterval(sweeper)
+    if (domainRefresh) clearInterval(domainRefresh)
     await scheduler.stop()
+    await svc.domains.settled()
     await svc.keys.usage.stop()
     await svc.redirect.recorder.stop()
     // After the click flush: its link.clicked events reach the outbox before the sender stops.
@@ -257,6 +327,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   }).limitIp
   installIdempotency(app, { store: svc.idempotency, clock })
+  installDomainRedirects(app, svc.directory)
   installOpenApi(app, { version: packageVersion(), publicUrl: deps.config.publicUrl })
 
   const routes = collectRoutes(app)
@@ -276,6 +347,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(linkRoutes({ links: svc.links, bodyLimitBytes: deps.config.bodyLimitBytes }))
   await app.register(analyticsRoutes({ analytics: svc.analytics }))
   await app.register(webhookRoutes({ webhooks: svc.webhooks, clock }))
+  await app.register(domainRoutes({ domains: svc.domains }))
   await app.register(redirectRoutes({ redirect: svc.redirect, clock }))
   fast.redirect = createFastRedirect({
     redirect: svc.redirect,

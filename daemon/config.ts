@@ -4,6 +4,7 @@ import Type, { type Static } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { PLANS } from '../src/contract/limits.js'
 import { StringEnum } from '../src/contract/common.js'
+import { parseResolvers } from './modules/domains/dns.js'
 
 /**
  * The one configuration schema. Sources, highest first: command-line flags, environment
@@ -29,6 +30,16 @@ export const ConfigSchema = Type.Object(
     jobs: Type.Boolean(),
     geoCityDb: Type.Optional(Type.String({ minLength: 1 })),
     webhookAllowPrivateNetworks: Type.Boolean(),
+    dnsResolvers: Type.String({ minLength: 1 }),
+    cnameTarget: Type.Optional(Type.String({ pattern: '^[a-z0-9.:-]+$' })),
+    aRecordIp: Type.Optional(
+      Type.String({ pattern: '^(25[0-5]|2[0-4]\\d|1?\\d?\\d)(\\.(25[0-5]|2[0-4]\\d|1?\\d?\\d)){3}$' }),
+    ),
+    acmeDirectory: Type.String({ pattern: '^(https?://.+|off)$' }),
+    acmeEmail: Type.Optional(Type.String({ minLength: 3 })),
+    acmeCaFile: Type.Optional(Type.String({ minLength: 1 })),
+    acmePrecheck: Type.Boolean(),
+    httpsPort: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
   },
   { additionalProperties: false },
 )
@@ -129,7 +140,58 @@ export const SETTINGS: ReadonlyArray<{ key: keyof Config; env: string; flag: str
     flag: '--webhook-allow-private-networks',
     doc: 'Let webhooks reach private, loopback and link-local addresses (receivers on your LAN); default false: only public addresses, plus loopback for the hosts localhost and 127.0.0.1',
   },
+  {
+    key: 'dnsResolvers',
+    env: 'LINKD_DNS_RESOLVERS',
+    flag: '--dns-resolvers',
+    doc: "DNS servers (comma list of ip[:port]) that must all see a custom domain's records before it is verified (default 1.1.1.1,8.8.8.8,9.9.9.9)",
+  },
+  {
+    key: 'cnameTarget',
+    env: 'LINKD_CNAME_TARGET',
+    flag: '--cname-target',
+    doc: 'Host custom subdomains point their CNAME at (default the short domain without its port)',
+  },
+  {
+    key: 'aRecordIp',
+    env: 'LINKD_A_RECORD_IP',
+    flag: '--a-record-ip',
+    doc: 'Public IPv4 address apex custom domains point their A record at (default none: apex domains cannot be added)',
+  },
+  {
+    key: 'acmeDirectory',
+    env: 'LINKD_ACME_DIRECTORY',
+    flag: '--acme-directory',
+    doc: "ACME directory URL certificates are ordered from (default Let's Encrypt); off disables certificates",
+  },
+  {
+    key: 'acmeEmail',
+    env: 'LINKD_ACME_EMAIL',
+    flag: '--acme-email',
+    doc: 'Contact e-mail of the ACME account (optional; expiry notices from the CA)',
+  },
+  {
+    key: 'acmeCaFile',
+    env: 'LINKD_ACME_CA_FILE',
+    flag: '--acme-ca-file',
+    doc: 'Extra CA certificate (PEM file) to trust for the ACME directory, for a private or test CA',
+  },
+  {
+    key: 'acmePrecheck',
+    env: 'LINKD_ACME_PRECHECK',
+    flag: '--acme-precheck',
+    doc: 'Fetch the HTTP-01 challenge itself before asking the CA to validate it (default true)',
+  },
+  {
+    key: 'httpsPort',
+    env: 'LINKD_HTTPS_PORT',
+    flag: '--https-port',
+    doc: 'Port of the HTTPS listener serving custom domains by SNI, e.g. 443 (default none: no HTTPS listener)',
+  },
 ]
+
+/** Let's Encrypt's production ACME directory (the default of LINKD_ACME_DIRECTORY). */
+export const LETS_ENCRYPT_DIRECTORY = 'https://acme-v02.api.letsencrypt.org/directory'
 
 export class ConfigError extends Error {
   override name = 'ConfigError'
@@ -142,12 +204,13 @@ const NUMERIC: ReadonlySet<keyof Config> = new Set([
   'rateLimitRedirectsPerIp',
   'bodyLimitBytes',
   'shutdownTimeoutMs',
+  'httpsPort',
 ])
 
 function coerce(key: keyof Config, raw: unknown): unknown {
   if (typeof raw !== 'string') return raw
   if (NUMERIC.has(key)) return /^\d+$/.test(raw.trim()) ? Number(raw) : raw
-  if (key === 'jobs' || key === 'webhookAllowPrivateNetworks')
+  if (key === 'jobs' || key === 'webhookAllowPrivateNetworks' || key === 'acmePrecheck')
     return raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : raw
   if (key === 'trustProxy') {
     if (raw === 'true') return true
@@ -183,6 +246,9 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     shutdownTimeoutMs: 10_000,
     jobs: true,
     webhookAllowPrivateNetworks: false,
+    dnsResolvers: '1.1.1.1,8.8.8.8,9.9.9.9',
+    acmeDirectory: LETS_ENCRYPT_DIRECTORY,
+    acmePrecheck: true,
   }
   const filePath = sources.file ?? env.LINKD_CONFIG
   if (filePath) {
@@ -234,7 +300,19 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   if (merged.databaseUrl === undefined)
     merged.databaseUrl = `sqlite:${resolve(String(merged.dataDir), 'linkd.db')}`
 
+  if (merged.cnameTarget === undefined)
+    merged.cnameTarget = String(merged.shortDomain)
+      .replace(/:\d+$/, '')
+      .replace(/^\[|\]$/g, '')
+      .toLowerCase()
   check(merged)
+  try {
+    parseResolvers(String(merged.dnsResolvers))
+  } catch (err) {
+    throw new ConfigError(
+      `invalid configuration:\n  LINKD_DNS_RESOLVERS / --dns-resolvers: ${(err as Error).message}`,
+    )
+  }
   return Object.freeze(merged) as Config
 }
 

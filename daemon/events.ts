@@ -45,6 +45,22 @@ export interface DomainEvents {
     organizationId: string
     data: VisitData & { qrCodeId: string; linkId: string; shortUrl: string; scannedAt: string }
   }
+  'domain.created': {
+    organizationId: string
+    data: {
+      id: string
+      domain: string
+      verificationStatus: string
+      dnsRecords: Array<{ type: string; name: string; value: string; status: string }>
+      createdAt: string
+    }
+  }
+  /** Spec 6.2: id, domain, verifiedAt, sslStatus, sslExpiresAt. */
+  'domain.verified': {
+    organizationId: string
+    data: { id: string; domain: string; verifiedAt: string; sslStatus: string; sslExpiresAt: string | null }
+  }
+  'domain.deleted': { organizationId: string; data: { id: string; domain: string; deletedAt: string } }
 }
 export type EventType = keyof DomainEvents
 export type EventEnvelope<K extends EventType = EventType> = { type: K; at: number } & DomainEvents[K]

@@ -55,6 +55,7 @@ async function serve(requested: Config): Promise<void> {
     )
   if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey))
 
+  let https: { port: number; close(): Promise<void> } | undefined
   let closing = false
   const shutdown = async (signal: string) => {
     if (closing) return
@@ -66,6 +67,7 @@ async function serve(requested: Config): Promise<void> {
     }, config.shutdownTimeoutMs)
     force.unref()
     try {
+      await https?.close()
       await app.close() // stops accepting, waits for in-flight requests, stops jobs, flushes buffers
       await b.db.close()
       process.exit(0)
@@ -78,6 +80,14 @@ async function serve(requested: Config): Promise<void> {
   process.once('SIGTERM', () => void shutdown('SIGTERM'))
 
   const address = await app.listen({ host: config.host, port: config.port })
+  if (config.httpsPort !== undefined) {
+    const { listenHttps } = await import('./modules/domains/tls.js')
+    https = await listenHttps(app, app.linkd.services.directory, {
+      host: config.host,
+      port: config.httpsPort,
+    })
+    out(`linkd HTTPS for custom domains on port ${https.port}\n`)
+  }
   app.linkd.startBackground()
   app.log.info(
     { address, version: packageVersion(), startupMs: Math.round(performance.now() - started) },

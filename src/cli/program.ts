@@ -9,6 +9,7 @@ import { register as registerApi } from './commands/api.js'
 import { register as registerAuth } from './commands/auth.js'
 import { register as registerCompletion } from './commands/completion.js'
 import { register as registerHelp } from './commands/help.js'
+import { register as registerDomains } from './commands/domains.js'
 import { register as registerKeys } from './commands/keys.js'
 import { register as registerLinks } from './commands/links.js'
 import { register as registerWebhooks } from './commands/webhooks.js'
@@ -35,6 +36,7 @@ export function buildProgram(): Command {
   registerStatus(program)
   registerKeys(program)
   registerLinks(program)
+  registerDomains(program)
   registerWebhooks(program)
   registerApi(program)
   registerCompletion(program)

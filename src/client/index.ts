@@ -10,6 +10,15 @@ import type {
 } from '../contract/keys.js'
 import type { Discovery, Health } from '../contract/health.js'
 import type {
+  AddDomainBody,
+  Domain,
+  DomainStats,
+  ListDomainsQuery,
+  Propagation,
+  SslDetails,
+  UpdateDomainBody,
+} from '../contract/domains.js'
+import type {
   AnalyticsQuery,
   BulkCreateBody,
   BulkCreateResult,
@@ -328,5 +337,24 @@ export class LinkdClient {
   analytics = {
     link: (id: string, query: AnalyticsQuery = {}) =>
       this.data<LinkAnalytics>('GET', `/api/use/analytics/links/${encodeURIComponent(id)}`, { query }),
+  }
+
+  // custom domains
+  domains = {
+    add: (body: AddDomainBody) => this.data<Domain>('POST', '/api/domains', { body }),
+    list: (query: ListDomainsQuery = {}) => this.data<PageOf<Domain>>('GET', '/api/domains', { query }),
+    stats: () => this.data<DomainStats>('GET', '/api/domains/stats'),
+    get: (id: string) => this.data<Domain>('GET', `/api/domains/${encodeURIComponent(id)}`),
+    verify: (id: string) => this.data<Domain>('POST', `/api/domains/${encodeURIComponent(id)}/verify`),
+    update: (id: string, body: UpdateDomainBody) =>
+      this.data<Domain>('PATCH', `/api/domains/${encodeURIComponent(id)}`, { body }),
+    checkPropagation: (id: string) =>
+      this.data<Propagation>('POST', `/api/domains/${encodeURIComponent(id)}/check-propagation`),
+    ssl: (id: string) => this.data<SslDetails>('GET', `/api/domains/${encodeURIComponent(id)}/ssl`),
+    setDefault: (id: string) =>
+      this.data<Domain>('POST', `/api/domains/${encodeURIComponent(id)}/set-default`),
+    delete: async (id: string) => {
+      await this.call('DELETE', `/api/domains/${encodeURIComponent(id)}`)
+    },
   }
 }

@@ -132,3 +132,23 @@ export const WEBHOOK_TEMPLATE_IDS = [
   'all-events',
 ] as const
 export type WebhookTemplateId = (typeof WEBHOOK_TEMPLATE_IDS)[number]
+/** Custom domains per plan (spec 4.3: free none, starter one, professional "multiple"); null = unlimited. */
+export const DOMAINS_PER_PLAN: Readonly<Record<Plan, number | null>> = {
+  free: 0,
+  starter: 1,
+  professional: 10,
+  enterprise: null,
+}
+export const DOMAIN_VERIFICATION_STATUSES = ['pending', 'verified', 'failed'] as const
+export type DomainVerificationStatus = (typeof DOMAIN_VERIFICATION_STATUSES)[number]
+export const SSL_STATUSES = ['pending', 'active', 'renewing', 'expired', 'failed'] as const
+export type SslStatus = (typeof SSL_STATUSES)[number]
+export const DNS_RECORD_STATUSES = ['Verified', 'Pending', 'Failed'] as const
+export const DNS_RECORD_TYPES = ['TXT', 'CNAME', 'A'] as const
+export const DOMAIN_LIMITS = {
+  /** Pending domains are re-checked this long after being added (spec: propagation up to 48 h). */
+  propagationMs: 48 * 3_600_000,
+  /** Certificates are renewed this long before they expire. */
+  renewBeforeMs: 30 * 86_400_000,
+  domainMax: 253,
+} as const

@@ -41,6 +41,12 @@ export const CreateLinkBody = Type.Object(
     metadata: Type.Optional(Metadata),
     redirectType: Type.Optional(RedirectType),
     customDomainId: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+    domain: Type.Optional(
+      Type.String({
+        maxLength: 253,
+        description: 'A verified custom domain by name (instead of customDomainId)',
+      }),
+    ),
   },
   { additionalProperties: false },
 )

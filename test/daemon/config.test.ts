@@ -101,6 +101,14 @@ describe('config', () => {
         LINKD_SHUTDOWN_TIMEOUT_MS: '500',
         LINKD_JOBS: 'false',
         LINKD_WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        LINKD_DNS_RESOLVERS: '127.0.0.1:5353,9.9.9.9',
+        LINKD_CNAME_TARGET: 'cname.lnk.example',
+        LINKD_A_RECORD_IP: '203.0.113.7',
+        LINKD_ACME_DIRECTORY: 'https://acme.example/dir',
+        LINKD_ACME_EMAIL: 'ops@example.com',
+        LINKD_ACME_CA_FILE: '/etc/ca.pem',
+        LINKD_ACME_PRECHECK: 'false',
+        LINKD_HTTPS_PORT: '8443',
       },
     })
     expect(c).toEqual({
@@ -121,7 +129,30 @@ describe('config', () => {
       shutdownTimeoutMs: 500,
       jobs: false,
       webhookAllowPrivateNetworks: true,
+      dnsResolvers: '127.0.0.1:5353,9.9.9.9',
+      cnameTarget: 'cname.lnk.example',
+      aRecordIp: '203.0.113.7',
+      acmeDirectory: 'https://acme.example/dir',
+      acmeEmail: 'ops@example.com',
+      acmeCaFile: '/etc/ca.pem',
+      acmePrecheck: false,
+      httpsPort: 8443,
     })
+  })
+
+  it('custom domain settings: defaults, derived CNAME target, and bad resolver lists refused', () => {
+    const c = loadConfig({ env: { LINKD_SHORT_DOMAIN: 'Go.Example.com:8080' } })
+    expect(c).toMatchObject({
+      dnsResolvers: '1.1.1.1,8.8.8.8,9.9.9.9',
+      cnameTarget: 'go.example.com',
+      acmeDirectory: 'https://acme-v02.api.letsencrypt.org/directory',
+      acmePrecheck: true,
+    })
+    expect(c.httpsPort).toBeUndefined()
+    expect(c.aRecordIp).toBeUndefined()
+    expect(() => loadConfig({ env: { LINKD_DNS_RESOLVERS: 'dns.google' } })).toThrow(/LINKD_DNS_RESOLVERS/)
+    expect(() => loadConfig({ env: { LINKD_A_RECORD_IP: '999.1.1.1' } })).toThrow(/LINKD_A_RECORD_IP/)
+    expect(loadConfig({ env: { LINKD_ACME_DIRECTORY: 'off' } }).acmeDirectory).toBe('off')
   })
 
   it('SETTINGS covers the schema, one variable and flag each', () => {

@@ -53,6 +53,8 @@ describe('health', () => {
       'prune-key-activity',
       'prune-webhook-deliveries',
       'purge-deleted-link-clicks',
+      'recheck-domains',
+      'renew-certificates',
     ])
   })
 

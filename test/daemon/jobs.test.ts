@@ -150,6 +150,8 @@ describe('other jobs', () => {
       'prune-key-activity',
       'prune-webhook-deliveries',
       'purge-deleted-link-clicks',
+      'recheck-domains',
+      'renew-certificates',
     ])
     await expect(t.app.linkd.scheduler.runNow('nope')).rejects.toThrow(/unknown job/)
     expect(() =>

@@ -41,6 +41,9 @@ export async function createTestApp(
       dataDir: '/nonexistent-linkd-test',
       databaseUrl: 'sqlite::memory:',
       logLevel: 'silent',
+      // No network in tests: nothing answers DNS on port 1, and no ACME CA unless a test names one.
+      dnsResolvers: '127.0.0.1:1',
+      acmeDirectory: 'off',
       ...overrides,
     },
   })

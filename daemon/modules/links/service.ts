@@ -28,6 +28,7 @@ import {
 import { renderQr, type QrImage } from './qr.js'
 import { assignCodes } from './codes.js'
 import { createLinkStore, isUniqueViolation, type LinkRecord } from './store.js'
+import type { DomainDirectory } from '../domains/directory.js'
 
 export type { LinkRecord }
 export { effectiveStatus }
@@ -77,6 +78,8 @@ export interface LinkServiceDeps {
   events: EventBus
   /** config.publicUrl without a trailing slash: shared-domain short URLs are `${publicUrl}/${code}`. */
   publicUrl: string
+  /** Custom domains (absent: only the shared short domain exists). */
+  domains?: Pick<DomainDirectory, 'forLink' | 'hostOf'>
 }
 
 /** Validates one bulk item against CreateLinkBody; returns its problems, or nothing when valid. */
@@ -87,23 +90,35 @@ export function createLinkService(deps: LinkServiceDeps) {
   const now = () => deps.clock.now()
 
   /**
-   * The domain a new link lives on. Custom domains arrive with issue 5, which replaces this
-   * function: until then only the shared short domain exists.
+   * The domain a new link lives on: the verified custom domain named by customDomainId or
+   * domain, else the organization's default custom domain, else the shared short domain. The
+   * domain key of a custom domain is its id.
    */
   async function linkDomain(
-    _organizationId: string,
-    customDomainId: string | null | undefined,
+    organizationId: string,
+    body: Pick<CreateLinkBody, 'customDomainId' | 'domain'>,
   ): Promise<{ domainKey: string; customDomainId: string | null }> {
-    if (customDomainId === undefined || customDomainId === null)
-      return { domainKey: SHARED_DOMAIN_KEY, customDomainId: null }
-    throw new AppError('Unprocessable', `custom domain ${customDomainId} not found or not verified`, [
-      { field: 'customDomainId', message: 'not found or not verified' },
-    ])
+    if (!deps.domains) {
+      if (body.customDomainId === undefined || body.customDomainId === null)
+        return { domainKey: SHARED_DOMAIN_KEY, customDomainId: null }
+      throw new AppError('Unprocessable', `custom domain ${body.customDomainId} not found or not verified`, [
+        { field: 'customDomainId', message: 'not found or not verified' },
+      ])
+    }
+    const d = await deps.domains.forLink(organizationId, body)
+    return d
+      ? { domainKey: d.id, customDomainId: d.id }
+      : { domainKey: SHARED_DOMAIN_KEY, customDomainId: null }
   }
 
-  /** Base URL of short links on a domain (issue 5 adds custom domains). */
-  function baseUrl(_domainKey: string): string {
-    return deps.publicUrl
+  /**
+   * Base URL of short links on a domain: the public URL for the shared domain, https://<domain>
+   * for a custom domain (HTTP to it is redirected to HTTPS once its certificate is active).
+   */
+  function baseUrl(domainKey: string): string {
+    if (domainKey === SHARED_DOMAIN_KEY) return deps.publicUrl
+    const host = deps.domains?.hostOf(domainKey)
+    return host ? `https://${host}` : deps.publicUrl
   }
   const shortUrlOf = (l: Pick<LinkRecord, 'domainKey' | 'shortCode'>) =>
     `${baseUrl(l.domainKey)}/${l.shortCode}`
@@ -135,7 +150,7 @@ export function createLinkService(deps: LinkServiceDeps) {
 
   /** Every rule of a create body except short-code uniqueness (checked when committing). */
   async function draft(organizationId: string, body: CreateLinkBody, t: number): Promise<Draft> {
-    const domain = await linkDomain(organizationId, body.customDomainId)
+    const domain = await linkDomain(organizationId, body)
     return {
       ...domain,
       customSlug: body.customSlug === undefined ? undefined : checkSlug(body.customSlug),
@@ -395,6 +410,50 @@ export function createLinkService(deps: LinkServiceDeps) {
      */
     async addClicks(deltas: ReadonlyArray<ClickDelta>, trx?: Kysely<Database>): Promise<void> {
       await store.addClicks(deltas, trx)
+    },
+
+    /**
+     * A custom domain is being deleted: its links fall back to the shared short domain (spec
+     * 3.5). A link whose code is already taken there gets a new generated code. Returns how many.
+     */
+    async detachDomain(domainId: string): Promise<number> {
+      const t = now()
+      const moved = await store.transaction(async (trx) => {
+        const links = await store.onDomain(domainId, trx)
+        if (!links.length) return []
+        const clash = await store.takenCodes(
+          SHARED_DOMAIN_KEY,
+          links.map((l) => l.shortCode),
+          trx,
+        )
+        const renamed = await assignCodes(
+          (list) => store.takenCodes(SHARED_DOMAIN_KEY, list, trx),
+          links.filter((l) => clash.has(l.shortCode)).map((l, index) => ({ index, customSlug: undefined })),
+        )
+        const newCodes = [...renamed.values()]
+        let i = 0
+        const out: LinkRecord[] = []
+        for (const l of links) {
+          let code = l.shortCode
+          if (clash.has(l.shortCode)) {
+            const c = newCodes[i++]
+            if (typeof c !== 'string') throw new AppError('InternalError', 'no free short code')
+            code = c
+          }
+          await store.moveToDomain(l.id, SHARED_DOMAIN_KEY, null, code, t, trx)
+          out.push({
+            ...l,
+            domainKey: SHARED_DOMAIN_KEY,
+            customDomainId: null,
+            shortCode: code,
+            updatedAt: t,
+          })
+        }
+        return out
+      })
+      for (const l of moved)
+        deps.events.emit('link.updated', { organizationId: l.organizationId, data: present(l, t) }, t)
+      return moved.length
     },
 
     /** Persists 'expired' for links past their expiry (the expire-links job); returns how many. */

@@ -104,6 +104,32 @@ export function createLinkStore(db: Kysely<Database>) {
       return r && toRecord(r)
     },
 
+    /** Links on a domain (by domain key). */
+    async onDomain(domainKey: string, ex: Executor = db): Promise<LinkRecord[]> {
+      const rows = await ex.selectFrom('links').selectAll().where('domain_key', '=', domainKey).execute()
+      return rows.map(toRecord)
+    },
+
+    async moveToDomain(
+      id: string,
+      domainKey: string,
+      customDomainId: string | null,
+      shortCode: string,
+      now: number,
+      ex: Executor = db,
+    ): Promise<void> {
+      await ex
+        .updateTable('links')
+        .set({
+          domain_key: domainKey,
+          custom_domain_id: customDomainId,
+          short_code: shortCode,
+          updated_at: now,
+        })
+        .where('id', '=', id)
+        .execute()
+    },
+
     /** Which of `codes` are already taken on the domain. */
     async takenCodes(domainKey: string, codes: string[], ex: Executor = db): Promise<Set<string>> {
       const taken = new Set<string>()

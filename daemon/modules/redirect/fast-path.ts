@@ -4,6 +4,7 @@ import proxyAddr from '@fastify/proxy-addr'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../../clock.js'
 import { evaluate, type RateLimitStore } from '../../http/rate-limit.js'
+import { SHARED_DOMAIN } from './host.js'
 import { answerOf, CACHE_CONTROL } from './pages.js'
 import type { RedirectService } from './service.js'
 
@@ -24,8 +25,8 @@ export interface FastRedirectDeps {
 const SHORT_PATH = /^\/([A-Za-z0-9_-]{1,64})(?:\?|$)/
 
 /**
- * The redirect of a hot link, answered before the HTTP framework sees the request: a link that is
- * in the hot-link cache, active and unexpired, asked for with GET or HEAD by a client within its
+ * The redirect of a hot link, answered before the HTTP framework sees the request: a link on the
+ * shared short domain that is in the hot-link cache, active and unexpired, asked for with GET or HEAD by a client within its
  * per-IP window. Everything else (cache misses, 404/410, 429, every other route) returns false
  * and goes through Fastify, which answers the same request the same way, only slower: the
  * response here carries the same headers, status, body and logs as the route in routes.ts, which
@@ -56,6 +57,9 @@ export function createFastRedirect(
       if (typeof forwardedHost === 'string' && trust(socket.remoteAddress ?? '', 0))
         host = forwardedHost.slice(forwardedHost.lastIndexOf(',') + 1).trim()
     }
+    // The shared short domain only: custom domains go through Fastify, whose hooks upgrade plain
+    // HTTP to HTTPS for domains with a certificate and answer their root redirect.
+    if (redirect.domainOf(host) !== SHARED_DOMAIN) return false
     const code = m[1]!
     const found = redirect.lookupCached(host, code)
     if (found?.kind !== 'redirect') return false

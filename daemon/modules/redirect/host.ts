@@ -11,13 +11,21 @@ function split(hostPort: string): { host: string; port: string | undefined } {
   return { host: h.replace(/\.$/, ''), port: undefined }
 }
 
+/** A request host without port, lowercase, without a trailing dot. */
+export function hostName(hostPort: string): string {
+  return split(hostPort).host
+}
+
 /**
  * The one mapping from a request's Host to the domain key its short codes live under: '' for the
- * shared short domain (LINKD_SHORT_DOMAIN), undefined for a host that is not ours (404).
- * Case-insensitive; a port is compared only when both sides name one. Verified custom domains
- * (issue 5) will map to their domain id here.
+ * shared short domain (LINKD_SHORT_DOMAIN), a verified custom domain's id (`custom`, asked on
+ * every request: its answers change), undefined for a host that is not ours (404).
+ * Case-insensitive; a port is compared only when both sides name one (custom domains ignore it).
  */
-export function createDomainResolver(shortDomain: string): (host: string | undefined) => string | undefined {
+export function createDomainResolver(
+  shortDomain: string,
+  custom?: (host: string) => string | undefined,
+): (host: string | undefined) => string | undefined {
   const shared = split(shortDomain)
   const decide = (host: string): string | undefined => {
     const h = split(host)
@@ -29,10 +37,10 @@ export function createDomainResolver(shortDomain: string): (host: string | undef
   const known = new Map<string, string | undefined>()
   return (host) => {
     if (!host) return undefined
-    if (known.has(host)) return known.get(host)
+    if (known.has(host)) return known.get(host) ?? (custom ? custom(split(host).host) : undefined)
     const key = decide(host)
     if (known.size >= 1000) known.clear()
     known.set(host, key)
-    return key
+    return key ?? (custom ? custom(split(host).host) : undefined)
   }
 }

@@ -31,6 +31,8 @@ export interface RedirectServiceDeps {
   sqlite: SQLite.Database
   masterKey: Buffer
   shortDomain: string
+  /** Domain key (id) of a verified custom domain by host name. */
+  customDomainOf?: (host: string) => string | undefined
   locate: Locate
   onError?(err: unknown): void
   cache?: HotLinkCacheOptions
@@ -44,7 +46,7 @@ export interface RedirectServiceDeps {
  * deletion.
  */
 export function createRedirectService(deps: RedirectServiceDeps) {
-  const domainOf = createDomainResolver(deps.shortDomain)
+  const domainOf = createDomainResolver(deps.shortDomain, deps.customDomainOf)
   const cache = createHotLinkCache(deps.links, deps.clock, deps.cache)
   deps.events.on('link.updated', (e) => cache.invalidate(e.data.id))
   deps.events.on('link.deleted', (e) => cache.invalidate(e.data.id))

@@ -1,0 +1,124 @@
+import { createSecureContext, type SecureContext } from 'node:tls'
+import type { Kysely } from 'kysely'
+import type { SecretBox } from '../../crypto.js'
+import type { Database } from '../../db/schema.js'
+import { AppError } from '../../http/errors.js'
+import { createDomainStore, type DomainRecord } from './store.js'
+
+interface Entry {
+  id: string
+  organizationId: string
+  host: string
+  verified: boolean
+  /** A certificate is being served (SSL active or renewing). */
+  https: boolean
+  rootRedirectUrl: string | null
+  serial: string | null
+}
+
+/**
+ * The in-memory view of custom domains the hot paths need without a query: which host is which
+ * verified domain (redirects), a domain id's host (short URLs), whether HTTP goes to HTTPS, and
+ * the TLS context per host (SNI). A cache of the database: reloaded after every change this
+ * process makes and periodically (other instances' changes).
+ */
+export function createDomainDirectory(deps: { db: Kysely<Database>; secrets: SecretBox }) {
+  const store = createDomainStore(deps.db)
+  let byId = new Map<string, Entry>()
+  let byHost = new Map<string, Entry>()
+  let contexts = new Map<string, { serial: string; context: SecureContext }>()
+
+  function serving(r: DomainRecord): boolean {
+    return r.sslStatus === 'active' || r.sslStatus === 'renewing'
+  }
+
+  return {
+    /** Reloads every domain; TLS contexts are rebuilt only for certificates that changed. */
+    async refresh(): Promise<void> {
+      const rows = await store.all()
+      const nextId = new Map<string, Entry>()
+      const nextHost = new Map<string, Entry>()
+      const nextCtx = new Map<string, { serial: string; context: SecureContext }>()
+      for (const r of rows) {
+        const e: Entry = {
+          id: r.id,
+          organizationId: r.organizationId,
+          host: r.domain,
+          verified: r.verificationStatus === 'verified',
+          https: serving(r) && r.certPem !== null,
+          rootRedirectUrl: r.rootRedirectUrl,
+          serial: r.certSerial,
+        }
+        nextId.set(r.id, e)
+        nextHost.set(r.domain, e)
+        if (e.https && r.certPem && r.certKeyEnc && r.certSerial) {
+          const known = contexts.get(r.domain)
+          if (known && known.serial === r.certSerial) nextCtx.set(r.domain, known)
+          else
+            nextCtx.set(r.domain, {
+              serial: r.certSerial,
+              context: createSecureContext({ cert: r.certPem, key: deps.secrets.decrypt(r.certKeyEnc) }),
+            })
+        }
+      }
+      byId = nextId
+      byHost = nextHost
+      contexts = nextCtx
+    },
+
+    /** Host of a domain id (links keep their domain id as domain key). */
+    hostOf(id: string): string | undefined {
+      return byId.get(id)?.host
+    },
+
+    /** The domain key (id) of a verified custom domain named by a request's host; else undefined. */
+    keyOfHost(host: string): string | undefined {
+      const e = byHost.get(host)
+      return e?.verified ? e.id : undefined
+    },
+
+    /** Whether plain HTTP requests to this host go to HTTPS (a certificate is served). */
+    httpsOnly(host: string): boolean {
+      return byHost.get(host)?.https ?? false
+    },
+
+    rootRedirectOf(host: string): string | undefined {
+      const e = byHost.get(host)
+      return e?.verified ? (e.rootRedirectUrl ?? undefined) : undefined
+    },
+
+    /** TLS context of a host for SNI (only domains with an active certificate). */
+    context(servername: string): SecureContext | undefined {
+      return contexts.get(servername.toLowerCase())?.context
+    },
+
+    /**
+     * The domain a new link goes on: the verified domain named by id or name (422 when it is not
+     * one of the organization's verified domains), else the organization's default, else shared.
+     */
+    async forLink(
+      organizationId: string,
+      ref: { customDomainId?: string | null | undefined; domain?: string | undefined },
+    ): Promise<DomainRecord | undefined> {
+      const named = ref.customDomainId ?? ref.domain
+      if (named === undefined || named === null) {
+        const d = await store.defaultOf(organizationId)
+        return d?.verificationStatus === 'verified' ? d : undefined
+      }
+      const field = ref.customDomainId ? 'customDomainId' : 'domain'
+      const d = ref.customDomainId
+        ? await store.byId(organizationId, ref.customDomainId)
+        : await store.byName(organizationId, ref.domain!.trim().toLowerCase())
+      if (!d || d.verificationStatus !== 'verified')
+        throw new AppError('Unprocessable', `custom domain ${named} not found or not verified`, [
+          { field, message: 'not found or not verified' },
+        ])
+      if (ref.customDomainId && ref.domain && ref.domain.trim().toLowerCase() !== d.domain)
+        throw new AppError('Unprocessable', `customDomainId ${d.id} is ${d.domain}, not ${ref.domain}`, [
+          { field: 'domain', message: 'does not match customDomainId' },
+        ])
+      return d
+    },
+  }
+}
+export type DomainDirectory = ReturnType<typeof createDomainDirectory>

@@ -1,0 +1,202 @@
+import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Type from 'typebox'
+import { Page } from '../../../src/contract/common.js'
+import {
+  AddDomainBody,
+  Domain,
+  DomainStats,
+  ListDomainsQuery,
+  Propagation,
+  SslDetails,
+  UpdateDomainBody,
+} from '../../../src/contract/domains.js'
+import { principalOf } from '../../http/auth.js'
+import { hostName } from '../redirect/host.js'
+import type { DomainDirectory } from './directory.js'
+import type { DomainService } from './service.js'
+
+const tags = ['Custom domains']
+const DomainParams = Type.Object({ domainId: Type.String({ minLength: 1, maxLength: 100 }) })
+const ACME_PATH = '/.well-known/acme-challenge/'
+
+/** Spec 4.3. DOMAIN_CREATE/VERIFY/UPDATE map to domains:write, DOMAIN_DELETE to domains:delete. */
+export function domainRoutes(deps: { domains: DomainService }) {
+  const { domains } = deps
+  return async function (fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
+
+    app.post(
+      '/api/domains',
+      {
+        config: { auth: 'domains:write' },
+        schema: {
+          tags,
+          summary: 'Add a custom domain (its DNS records to create are in the response)',
+          body: AddDomainBody,
+          response: { 201: Domain },
+        },
+      },
+      async (req, reply) =>
+        reply.code(201).send(await domains.add(principalOf(req).organizationId, req.body)),
+    )
+    app.get(
+      '/api/domains',
+      {
+        config: { auth: 'domains:read' },
+        schema: {
+          tags,
+          summary: 'List custom domains',
+          querystring: ListDomainsQuery,
+          response: { 200: Page(Domain) },
+        },
+      },
+      async (req) => domains.list(principalOf(req).organizationId, req.query),
+    )
+    app.get(
+      '/api/domains/stats',
+      {
+        config: { auth: 'domains:read' },
+        schema: {
+          tags,
+          summary: 'Custom domain statistics of the organization',
+          response: { 200: DomainStats },
+        },
+      },
+      async (req) => domains.stats(principalOf(req).organizationId),
+    )
+    app.get(
+      '/api/domains/:domainId',
+      {
+        config: { auth: 'domains:read' },
+        schema: {
+          tags,
+          summary: 'Domain details with its DNS records and their status',
+          params: DomainParams,
+          response: { 200: Domain },
+        },
+      },
+      async (req) => domains.get(principalOf(req).organizationId, req.params.domainId),
+    )
+    app.post(
+      '/api/domains/:domainId/verify',
+      {
+        config: { auth: 'domains:write' },
+        schema: {
+          tags,
+          summary:
+            'Check the DNS records on every resolver; verified when all agree (SSL provisioning starts)',
+          params: DomainParams,
+          response: { 200: Domain },
+        },
+      },
+      async (req) => domains.verify(principalOf(req).organizationId, req.params.domainId),
+    )
+    app.patch(
+      '/api/domains/:domainId',
+      {
+        config: { auth: 'domains:write' },
+        schema: {
+          tags,
+          summary: 'Update domain settings (default flag, root redirect)',
+          params: DomainParams,
+          body: UpdateDomainBody,
+          response: { 200: Domain },
+        },
+      },
+      async (req) => domains.update(principalOf(req).organizationId, req.params.domainId, req.body),
+    )
+    app.post(
+      '/api/domains/:domainId/check-propagation',
+      {
+        config: { auth: 'domains:read' },
+        schema: {
+          tags,
+          summary: 'DNS propagation per resolver and record (does not change the verification status)',
+          params: DomainParams,
+          response: { 200: Propagation },
+        },
+      },
+      async (req) => domains.checkPropagation(principalOf(req).organizationId, req.params.domainId),
+    )
+    app.get(
+      '/api/domains/:domainId/ssl',
+      {
+        config: { auth: 'domains:read' },
+        schema: {
+          tags,
+          summary: 'SSL certificate details',
+          params: DomainParams,
+          response: { 200: SslDetails },
+        },
+      },
+      async (req) => domains.ssl(principalOf(req).organizationId, req.params.domainId),
+    )
+    app.post(
+      '/api/domains/:domainId/set-default',
+      {
+        config: { auth: 'domains:write' },
+        schema: {
+          tags,
+          summary: 'Make a verified domain the default for new links (unsets the previous default)',
+          params: DomainParams,
+          response: { 200: Domain },
+        },
+      },
+      async (req) => domains.setDefault(principalOf(req).organizationId, req.params.domainId),
+    )
+    app.delete(
+      '/api/domains/:domainId',
+      {
+        config: { auth: 'domains:delete' },
+        schema: {
+          tags,
+          summary: 'Delete a domain (not the default); its links fall back to the shared domain',
+          params: DomainParams,
+          response: { 204: Type.Null({ description: 'Deleted' }) },
+        },
+      },
+      async (req, reply) => {
+        await domains.delete(principalOf(req).organizationId, req.params.domainId)
+        return reply.code(204).send(null)
+      },
+    )
+
+    // ACME HTTP-01 responder: no key, answered on any host.
+    app.get<{ Params: { token: string } }>(
+      `${ACME_PATH}:token`,
+      { schema: { hide: true }, config: { apiRateLimit: false } },
+      async (req, reply) => {
+        const answer = /^[A-Za-z0-9_-]{1,256}$/.test(req.params.token)
+          ? await domains.challengeResponse(req.params.token)
+          : undefined
+        if (!answer) return reply.code(404).type('text/plain').send('not found')
+        return reply.type('text/plain').send(answer)
+      },
+    )
+  }
+}
+
+/**
+ * Plain HTTP to a custom domain with an active certificate → 308 to the same URL on HTTPS (the
+ * ACME challenge path excepted); GET / on a verified custom domain → its root redirect, if set.
+ */
+export function installDomainRedirects(app: FastifyInstance, directory: DomainDirectory): void {
+  app.addHook('onRequest', (request, reply, done) => {
+    const rawHost = request.host
+    if (!rawHost) return done()
+    const host = hostName(rawHost)
+    if (request.protocol === 'http' && directory.httpsOnly(host) && !request.url.startsWith(ACME_PATH)) {
+      void reply.code(308).header('location', `https://${host}${request.url}`).send()
+      return
+    }
+    if (request.url === '/' && (request.method === 'GET' || request.method === 'HEAD')) {
+      const target = directory.rootRedirectOf(host)
+      if (target) {
+        void reply.code(302).header('location', target).header('cache-control', 'private, max-age=90').send()
+        return
+      }
+    }
+    done()
+  })
+}

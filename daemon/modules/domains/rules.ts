@@ -1,0 +1,37 @@
+import { isIP } from 'node:net'
+import { AppError, type ErrorDetail } from '../../http/errors.js'
+import { DOMAIN_LIMITS } from '../../../src/contract/limits.js'
+
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
+
+/**
+ * Input rules 1-2 of spec 2.11 (no protocol, path or trailing slash; lowercase letters, digits,
+ * hyphens, dots), plus what makes a DNS host name: labels of 1-63 characters not starting or
+ * ending with a hyphen, at least two labels, not an IP address. 400 with the reasons otherwise.
+ */
+export function checkDomainName(input: string): string {
+  const d = input.trim()
+  const problems: string[] = []
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(d)) problems.push('must not include a protocol (like https://)')
+  if (d.includes('/')) problems.push('must not include a path or trailing slash')
+  if (/[^a-z0-9.\-/:]/.test(d.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')))
+    problems.push(
+      /[A-Z]/.test(d)
+        ? `must be lowercase (${d.toLowerCase()})`
+        : 'may contain only lowercase letters, digits, hyphens and dots',
+    )
+  if (!problems.length) {
+    const labels = d.split('.')
+    if (isIP(d)) problems.push('must be a domain name, not an IP address')
+    else if (d.length > DOMAIN_LIMITS.domainMax) problems.push('is longer than 253 characters')
+    else if (labels.length < 2) problems.push('needs at least two labels, like example.com')
+    else if (!labels.every((l) => LABEL.test(l)))
+      problems.push('each dot-separated label must be 1-63 characters and not start or end with a hyphen')
+    else if (/^\d+$/.test(labels[labels.length - 1]!)) problems.push('must end in a top-level domain')
+  }
+  if (problems.length) {
+    const details: ErrorDetail[] = problems.map((message) => ({ field: 'domain', message }))
+    throw new AppError('ValidationError', `domain ${problems.join('; ')}`, details)
+  }
+  return d
+}

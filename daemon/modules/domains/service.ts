@@ -1,0 +1,431 @@
+import type { Kysely } from 'kysely'
+import type { Clock } from '../../clock.js'
+import { iso, isoOrNull } from '../../clock.js'
+import { newId, randomToken, type SecretBox } from '../../crypto.js'
+import type { Database } from '../../db/schema.js'
+import type { EventBus } from '../../events.js'
+import { AppError, notFound } from '../../http/errors.js'
+import { pageOf, pageParams } from '../../http/pagination.js'
+import type { PageOf } from '../../../src/contract/common.js'
+import type {
+  AddDomainBody,
+  Domain,
+  DomainStats,
+  ListDomainsQuery,
+  Propagation,
+  SslDetails,
+  UpdateDomainBody,
+} from '../../../src/contract/domains.js'
+import { DOMAINS_PER_PLAN, DOMAIN_LIMITS, type Plan } from '../../../src/contract/limits.js'
+import type { OrgService } from '../orgs/service.js'
+import type { Acme } from './acme.js'
+import type { DomainDirectory } from './directory.js'
+import { createDnsChecker, expectedRecords, isApex, type RecordCheck, type RecordStatus } from './dns.js'
+import { checkDomainName } from './rules.js'
+import { createDomainStore, type DomainRecord } from './store.js'
+import { isUniqueViolation } from '../links/store.js'
+
+export interface DomainServiceDeps {
+  db: Kysely<Database>
+  clock: Clock
+  events: EventBus
+  orgs: Pick<OrgService, 'get'>
+  secrets: SecretBox
+  directory: DomainDirectory
+  /** Moves an organization's links off a domain being deleted (the links service). */
+  detachLinks(domainId: string): Promise<number>
+  resolvers: string[]
+  cnameTarget: string
+  aRecordIp: string | undefined
+  /** Hosts that are the service's own (the shared short domain): never a custom domain. */
+  ownHosts: string[]
+  /** ACME, or undefined when certificates are off (LINKD_ACME_DIRECTORY=off). */
+  acme: Acme | undefined
+  dnsTimeoutMs?: number
+  onError?(err: unknown, what: string): void
+}
+
+const DAY_MS = 86_400_000
+
+export function createDomainService(deps: DomainServiceDeps) {
+  const store = createDomainStore(deps.db)
+  const dns = createDnsChecker({
+    resolvers: deps.resolvers,
+    ...(deps.dnsTimeoutMs ? { timeoutMs: deps.dnsTimeoutMs } : {}),
+  })
+  const now = () => deps.clock.now()
+  const targets = { cnameTarget: deps.cnameTarget, aRecordIp: deps.aRecordIp }
+  /** Certificate orders in progress, by domain id (one at a time per domain). */
+  const inflight = new Map<string, Promise<void>>()
+
+  function records(d: DomainRecord): Domain['dnsRecords'] {
+    const checked = new Map((d.recordChecks ?? []).map((c) => [`${c.type} ${c.name}`, c.status]))
+    return expectedRecords(d.domain, d.challengeToken, targets).map((r) => ({
+      ...r,
+      status: checked.get(`${r.type} ${r.name}`) ?? 'Pending',
+    }))
+  }
+
+  function present(d: DomainRecord): Domain {
+    return {
+      id: d.id,
+      domain: d.domain,
+      verificationStatus: d.verificationStatus,
+      sslStatus: d.sslStatus,
+      isDefault: d.isDefault,
+      verificationMethod: d.verificationMethod,
+      dnsRecords: records(d),
+      rootRedirectUrl: d.rootRedirectUrl,
+      createdAt: iso(d.createdAt),
+      updatedAt: iso(d.updatedAt),
+      verifiedAt: isoOrNull(d.verifiedAt),
+      lastCheckedAt: isoOrNull(d.lastCheckedAt),
+      sslExpiresAt: isoOrNull(d.sslExpiresAt),
+    }
+  }
+
+  async function load(organizationId: string, id: string): Promise<DomainRecord> {
+    const d = await store.byId(organizationId, id)
+    if (!d) throw notFound(`domain ${id}`)
+    return d
+  }
+
+  async function changed(): Promise<void> {
+    await deps.directory.refresh()
+  }
+
+  /** Checks the records on every resolver and stores the per-record statuses. */
+  async function check(d: DomainRecord): Promise<{ checks: RecordCheck[]; status: RecordStatus }> {
+    const checks = await dns.check(expectedRecords(d.domain, d.challengeToken, targets))
+    const status: RecordStatus = checks.every((c) => c.status === 'Verified')
+      ? 'Verified'
+      : checks.some((c) => c.status === 'Failed')
+        ? 'Failed'
+        : 'Pending'
+    return { checks, status }
+  }
+
+  /**
+   * One verification attempt (the verify operation and the re-check job): all records on all
+   * resolvers → verified (SSL provisioning starts); a record missing or wrong everywhere →
+   * failed; otherwise (still propagating, a resolver not answering) the status stays.
+   */
+  async function attempt(d: DomainRecord, manual: boolean): Promise<DomainRecord> {
+    const { checks, status } = await check(d)
+    const t = now()
+    const patch: Partial<DomainRecord> = { recordChecks: checks, lastCheckedAt: t, updatedAt: t }
+    let verifiedNow = false
+    if (d.verificationStatus !== 'verified') {
+      if (status === 'Verified') {
+        Object.assign(patch, { verificationStatus: 'verified', verifiedAt: t, sslStatus: 'pending' })
+        verifiedNow = true
+      } else if (status === 'Failed' && manual) patch.verificationStatus = 'failed'
+    } else if (manual && status === 'Verified' && (d.sslStatus === 'expired' || d.sslStatus === 'failed')) {
+      // Re-verifying a verified domain whose certificate expired or failed re-provisions it.
+      Object.assign(patch, { sslStatus: 'pending', sslError: null })
+    }
+    await store.update(d.id, patch)
+    const next = { ...d, ...patch }
+    await changed()
+    if (verifiedNow)
+      deps.events.emit(
+        'domain.verified',
+        {
+          organizationId: d.organizationId,
+          data: {
+            id: d.id,
+            domain: d.domain,
+            verifiedAt: iso(t),
+            sslStatus: 'pending',
+            sslExpiresAt: null,
+          },
+        },
+        t,
+      )
+    if (next.verificationStatus === 'verified' && next.sslStatus === 'pending') provision(next)
+    return next
+  }
+
+  /** Orders a certificate in the background (the API answers with sslStatus pending). */
+  function provision(d: DomainRecord, renewal = false): Promise<void> {
+    const running = inflight.get(d.id)
+    if (running) return running
+    if (!deps.acme) return Promise.resolve()
+    const acme = deps.acme
+    const p = (async () => {
+      try {
+        if (renewal) await store.update(d.id, { sslStatus: 'renewing', updatedAt: now() })
+        const cert = await acme.issue(d.domain)
+        const t = now()
+        await store.update(d.id, {
+          sslStatus: 'active',
+          sslError: null,
+          certPem: cert.certPem,
+          certKeyEnc: deps.secrets.encrypt(cert.keyPem),
+          certIssuer: cert.issuer,
+          certSerial: cert.serial,
+          certNotBefore: cert.notBefore,
+          sslExpiresAt: cert.notAfter,
+          sslRenewedAt: renewal ? t : d.sslRenewedAt,
+          updatedAt: t,
+        })
+      } catch (err) {
+        deps.onError?.(err, `certificate for ${d.domain}`)
+        const t = now()
+        const message = (err instanceof Error ? err.message : String(err)).slice(0, 500)
+        // A failed renewal keeps serving the current certificate while it is valid (active, error
+        // recorded, retried by the next run); past its expiry the status is expired. A failed
+        // first issuance is failed (re-verify to try again).
+        const stillValid = renewal && d.sslExpiresAt !== null && d.sslExpiresAt > t
+        await store.update(d.id, {
+          sslStatus: !renewal ? 'failed' : stillValid ? 'active' : 'expired',
+          sslError: message,
+          updatedAt: t,
+        })
+      } finally {
+        inflight.delete(d.id)
+        await changed().catch((err: unknown) => deps.onError?.(err, 'domain directory refresh'))
+      }
+    })()
+    inflight.set(d.id, p)
+    return p
+  }
+
+  return {
+    present,
+
+    async add(organizationId: string, body: AddDomainBody): Promise<Domain> {
+      const domain = checkDomainName(body.domain)
+      const own = deps.ownHosts.map((h) => h.replace(/:\d+$/, '').toLowerCase())
+      if (own.includes(domain) || domain === deps.cnameTarget)
+        throw new AppError('Unprocessable', `${domain} is this service's own domain`, [
+          { field: 'domain', message: "is the service's own domain" },
+        ])
+      const apex = isApex(domain)
+      if (apex && !deps.aRecordIp)
+        throw new AppError(
+          'Unprocessable',
+          `${domain} is an apex domain, which needs an A record, but this server has no LINKD_A_RECORD_IP; use a subdomain (CNAME) such as go.${domain}`,
+          [{ field: 'domain', message: 'apex domains need LINKD_A_RECORD_IP on the server' }],
+        )
+      const org = await deps.orgs.get(organizationId)
+      const max = DOMAINS_PER_PLAN[org.plan as Plan]
+      if (max !== null && max !== undefined && (await store.count(organizationId)) >= max)
+        throw new AppError(
+          'Forbidden',
+          max === 0
+            ? `the ${org.plan} plan does not include custom domains; upgrade the plan`
+            : `the ${org.plan} plan allows ${max} custom domain${max === 1 ? '' : 's'}; delete one or upgrade the plan`,
+        )
+      const t = now()
+      const record: DomainRecord = {
+        id: newId('dom'),
+        organizationId,
+        domain,
+        verificationStatus: 'pending',
+        verificationMethod: apex ? 'TXT' : 'CNAME',
+        challengeToken: `linkd-verify=${randomToken()}`,
+        recordChecks: null,
+        lastCheckedAt: null,
+        verifiedAt: null,
+        isDefault: false,
+        rootRedirectUrl: null,
+        sslStatus: null,
+        sslError: null,
+        certPem: null,
+        certKeyEnc: null,
+        certIssuer: null,
+        certSerial: null,
+        certNotBefore: null,
+        sslExpiresAt: null,
+        sslRenewedAt: null,
+        createdAt: t,
+        updatedAt: t,
+      }
+      try {
+        await store.insert(record)
+      } catch (err) {
+        if (isUniqueViolation(err))
+          throw new AppError('Conflict', `domain ${domain} has already been added`, [
+            { field: 'domain', message: 'already added (domains are unique across organizations)' },
+          ])
+        throw err
+      }
+      await changed()
+      const out = present(record)
+      deps.events.emit(
+        'domain.created',
+        {
+          organizationId,
+          data: {
+            id: out.id,
+            domain,
+            verificationStatus: 'pending',
+            dnsRecords: out.dnsRecords,
+            createdAt: out.createdAt,
+          },
+        },
+        t,
+      )
+      return out
+    },
+
+    async list(organizationId: string, q: ListDomainsQuery): Promise<PageOf<Domain>> {
+      const p = pageParams(q)
+      const { rows, total } = await store.list(organizationId, {
+        verificationStatus: q.verificationStatus,
+        limit: p.perPage,
+        offset: p.offset,
+      })
+      return pageOf(rows.map(present), total, p)
+    },
+
+    async stats(organizationId: string): Promise<DomainStats> {
+      const all = (await store.list(organizationId, { limit: 1_000_000, offset: 0 })).rows
+      const serving = (d: DomainRecord) => d.sslStatus === 'active' || d.sslStatus === 'renewing'
+      return {
+        totalDomains: all.length,
+        activeDomains: all.filter((d) => d.verificationStatus === 'verified' && d.sslStatus === 'active')
+          .length,
+        totalClicks: await store.customDomainClicks(organizationId),
+        domainsWithSsl: all.filter(serving).length,
+      }
+    },
+
+    async get(organizationId: string, id: string): Promise<Domain> {
+      return present(await load(organizationId, id))
+    },
+
+    async verify(organizationId: string, id: string): Promise<Domain> {
+      return present(await attempt(await load(organizationId, id), true))
+    },
+
+    async checkPropagation(organizationId: string, id: string): Promise<Propagation> {
+      const d = await load(organizationId, id)
+      const { checks, status } = await check(d)
+      const t = now()
+      await store.update(d.id, { recordChecks: checks, lastCheckedAt: t, updatedAt: t })
+      return {
+        domain: d.domain,
+        propagated: status === 'Verified',
+        checkedAt: iso(t),
+        resolvers: [...dns.resolvers],
+        records: checks.map((c) => ({
+          type: c.type,
+          name: c.name,
+          value: c.value,
+          status: c.status,
+          resolvers: c.resolvers,
+        })),
+      }
+    },
+
+    async ssl(organizationId: string, id: string): Promise<SslDetails> {
+      const d = await load(organizationId, id)
+      const t = now()
+      const renewAt = d.sslExpiresAt === null ? null : d.sslExpiresAt - DOMAIN_LIMITS.renewBeforeMs
+      return {
+        domainId: d.id,
+        domain: d.domain,
+        sslStatus: d.sslStatus,
+        issuer: d.certIssuer,
+        serialNumber: d.certSerial,
+        validFrom: isoOrNull(d.certNotBefore),
+        validTo: isoOrNull(d.sslExpiresAt),
+        daysRemaining: d.sslExpiresAt === null ? null : Math.floor((d.sslExpiresAt - t) / DAY_MS),
+        // The daily job renews from 30 days before expiry; a due renewal is the next run.
+        nextRenewalAt: renewAt === null ? null : iso(Math.max(renewAt, t)),
+        renewedAt: isoOrNull(d.sslRenewedAt),
+        error: d.sslError,
+      }
+    },
+
+    async setDefault(organizationId: string, id: string): Promise<Domain> {
+      const d = await load(organizationId, id)
+      if (d.verificationStatus !== 'verified')
+        throw new AppError(
+          'Unprocessable',
+          `domain ${d.domain} is not verified; verify it before making it the default`,
+        )
+      await store.setDefault(organizationId, d.id, now())
+      await changed()
+      return present(await load(organizationId, id))
+    },
+
+    async update(organizationId: string, id: string, body: UpdateDomainBody): Promise<Domain> {
+      const d = await load(organizationId, id)
+      if (body.isDefault === true && !d.isDefault) {
+        if (d.verificationStatus !== 'verified')
+          throw new AppError(
+            'Unprocessable',
+            `domain ${d.domain} is not verified; verify it before making it the default`,
+          )
+        await store.setDefault(organizationId, d.id, now())
+      } else if (body.isDefault === false && d.isDefault) await store.setDefault(organizationId, null, now())
+      if (body.rootRedirectUrl !== undefined)
+        await store.update(d.id, { rootRedirectUrl: body.rootRedirectUrl, updatedAt: now() })
+      await changed()
+      return present(await load(organizationId, id))
+    },
+
+    async delete(organizationId: string, id: string): Promise<void> {
+      const d = await load(organizationId, id)
+      if (d.isDefault)
+        throw new AppError(
+          'Unprocessable',
+          `domain ${d.domain} is the default domain; set another default (or isDefault false) first`,
+        )
+      await inflight.get(d.id)
+      await deps.detachLinks(d.id)
+      await store.delete(d.id)
+      await changed()
+      const t = now()
+      deps.events.emit(
+        'domain.deleted',
+        { organizationId, data: { id: d.id, domain: d.domain, deletedAt: iso(t) } },
+        t,
+      )
+    },
+
+    /**
+     * The re-check job: pending domains added within the propagation window (48 h) are checked
+     * again (verified when all resolvers agree); older pending ones become failed. Verified
+     * domains whose certificate order was interrupted are ordered again.
+     */
+    async recheckPending(): Promise<{ verified: number; failed: number }> {
+      const t = now()
+      let verified = 0
+      for (const d of await store.pendingSince(t - DOMAIN_LIMITS.propagationMs)) {
+        const next = await attempt(d, false)
+        if (next.verificationStatus === 'verified') verified++
+      }
+      const failed = await store.failStalePending(t - DOMAIN_LIMITS.propagationMs, t)
+      if (failed) await changed()
+      for (const d of await store.awaitingCertificate()) if (!inflight.has(d.id)) void provision(d)
+      return { verified, failed }
+    },
+
+    /** The renewal job: certificates within 30 days of expiry are renewed (active → renewing → active). */
+    async renewDue(): Promise<{ renewed: number; failed: number }> {
+      const due = await store.expiringBy(now() + DOMAIN_LIMITS.renewBeforeMs)
+      let renewed = 0
+      for (const d of due) {
+        await provision(d, true)
+        const after = await store.byIdAnyOrg(d.id)
+        if (after && after.certSerial !== d.certSerial && after.sslStatus === 'active') renewed++
+      }
+      return { renewed, failed: due.length - renewed }
+    },
+
+    /** Resolves when no certificate order is running (tests, shutdown). */
+    async settled(): Promise<void> {
+      while (inflight.size) await Promise.allSettled([...inflight.values()])
+    },
+
+    /** The HTTP-01 answer for a token (served at /.well-known/acme-challenge/:token). */
+    async challengeResponse(token: string): Promise<string | undefined> {
+      return deps.acme?.challengeResponse(token)
+    },
+  }
+}
+export type DomainService = ReturnType<typeof createDomainService>

@@ -1,0 +1,268 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely'
+import type { CustomDomainsTable, Database } from '../../db/schema.js'
+import type { DomainVerificationStatus, SslStatus } from '../../../src/contract/limits.js'
+import type { RecordCheck } from './dns.js'
+
+export type Executor = Kysely<Database>
+
+export interface DomainRecord {
+  id: string
+  organizationId: string
+  domain: string
+  verificationStatus: DomainVerificationStatus
+  verificationMethod: 'CNAME' | 'TXT'
+  challengeToken: string
+  /** The last DNS check, per record and resolver (null before the first). */
+  recordChecks: RecordCheck[] | null
+  lastCheckedAt: number | null
+  verifiedAt: number | null
+  isDefault: boolean
+  rootRedirectUrl: string | null
+  sslStatus: SslStatus | null
+  sslError: string | null
+  certPem: string | null
+  certKeyEnc: string | null
+  certIssuer: string | null
+  certSerial: string | null
+  certNotBefore: number | null
+  sslExpiresAt: number | null
+  sslRenewedAt: number | null
+  createdAt: number
+  updatedAt: number
+}
+
+export type DomainPatch = Partial<Omit<DomainRecord, 'id' | 'organizationId' | 'domain' | 'createdAt'>>
+
+const num = (v: number | null) => (v === null ? null : Number(v))
+
+function toRecord(r: Selectable<CustomDomainsTable>): DomainRecord {
+  return {
+    id: r.id,
+    organizationId: r.organization_id,
+    domain: r.domain,
+    verificationStatus: r.verification_status as DomainVerificationStatus,
+    verificationMethod: r.verification_method as 'CNAME' | 'TXT',
+    challengeToken: r.challenge_token,
+    recordChecks: r.record_checks === null ? null : (JSON.parse(r.record_checks) as RecordCheck[]),
+    lastCheckedAt: num(r.last_checked_at),
+    verifiedAt: num(r.verified_at),
+    isDefault: Number(r.is_default) === 1,
+    rootRedirectUrl: r.root_redirect_url,
+    sslStatus: r.ssl_status as SslStatus | null,
+    sslError: r.ssl_error,
+    certPem: r.cert_pem,
+    certKeyEnc: r.cert_key_enc,
+    certIssuer: r.cert_issuer,
+    certSerial: r.cert_serial,
+    certNotBefore: num(r.cert_not_before),
+    sslExpiresAt: num(r.ssl_expires_at),
+    sslRenewedAt: num(r.ssl_renewed_at),
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
+  }
+}
+
+const COLUMNS: Record<keyof DomainPatch, keyof CustomDomainsTable> = {
+  verificationStatus: 'verification_status',
+  verificationMethod: 'verification_method',
+  challengeToken: 'challenge_token',
+  recordChecks: 'record_checks',
+  lastCheckedAt: 'last_checked_at',
+  verifiedAt: 'verified_at',
+  isDefault: 'is_default',
+  rootRedirectUrl: 'root_redirect_url',
+  sslStatus: 'ssl_status',
+  sslError: 'ssl_error',
+  certPem: 'cert_pem',
+  certKeyEnc: 'cert_key_enc',
+  certIssuer: 'cert_issuer',
+  certSerial: 'cert_serial',
+  certNotBefore: 'cert_not_before',
+  sslExpiresAt: 'ssl_expires_at',
+  sslRenewedAt: 'ssl_renewed_at',
+  updatedAt: 'updated_at',
+}
+
+function toRow(p: DomainPatch): Updateable<CustomDomainsTable> {
+  const row: Partial<Record<keyof CustomDomainsTable, unknown>> = {}
+  for (const [k, v] of Object.entries(p) as Array<[keyof DomainPatch, unknown]>) {
+    const col = COLUMNS[k]
+    if (v === undefined || !col) continue
+    row[col] =
+      k === 'recordChecks' ? (v === null ? null : JSON.stringify(v)) : k === 'isDefault' ? (v ? 1 : 0) : v
+  }
+  return row as Updateable<CustomDomainsTable>
+}
+
+export function createDomainStore(db: Kysely<Database>) {
+  return {
+    transaction<T>(fn: (trx: Executor) => Promise<T>): Promise<T> {
+      return db.transaction().execute(fn)
+    },
+
+    async insert(r: DomainRecord): Promise<void> {
+      await db
+        .insertInto('custom_domains')
+        .values({
+          ...toRow(r),
+          id: r.id,
+          organization_id: r.organizationId,
+          domain: r.domain,
+          created_at: r.createdAt,
+        } as Insertable<CustomDomainsTable>)
+        .execute()
+    },
+
+    async byId(organizationId: string, id: string): Promise<DomainRecord | undefined> {
+      const r = await db
+        .selectFrom('custom_domains')
+        .selectAll()
+        .where('id', '=', id)
+        .where('organization_id', '=', organizationId)
+        .executeTakeFirst()
+      return r && toRecord(r)
+    },
+
+    async byIdAnyOrg(id: string): Promise<DomainRecord | undefined> {
+      const r = await db.selectFrom('custom_domains').selectAll().where('id', '=', id).executeTakeFirst()
+      return r && toRecord(r)
+    },
+
+    async byName(organizationId: string, domain: string): Promise<DomainRecord | undefined> {
+      const r = await db
+        .selectFrom('custom_domains')
+        .selectAll()
+        .where('domain', '=', domain)
+        .where('organization_id', '=', organizationId)
+        .executeTakeFirst()
+      return r && toRecord(r)
+    },
+
+    async defaultOf(organizationId: string): Promise<DomainRecord | undefined> {
+      const r = await db
+        .selectFrom('custom_domains')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where('is_default', '=', 1)
+        .executeTakeFirst()
+      return r && toRecord(r)
+    },
+
+    async count(organizationId: string): Promise<number> {
+      const r = await db
+        .selectFrom('custom_domains')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('organization_id', '=', organizationId)
+        .executeTakeFirstOrThrow()
+      return Number(r.n)
+    },
+
+    async list(
+      organizationId: string,
+      q: { verificationStatus?: string | undefined; limit: number; offset: number },
+    ): Promise<{ rows: DomainRecord[]; total: number }> {
+      let base = db.selectFrom('custom_domains').where('organization_id', '=', organizationId)
+      if (q.verificationStatus) base = base.where('verification_status', '=', q.verificationStatus)
+      const [rows, total] = await Promise.all([
+        base
+          .selectAll()
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(q.limit)
+          .offset(q.offset)
+          .execute(),
+        base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ])
+      return { rows: rows.map(toRecord), total: Number(total.n) }
+    },
+
+    /** Every domain (the host index and the TLS certificates are built from it). */
+    async all(): Promise<DomainRecord[]> {
+      return (await db.selectFrom('custom_domains').selectAll().execute()).map(toRecord)
+    },
+
+    async update(id: string, p: DomainPatch, ex: Executor = db): Promise<void> {
+      await ex.updateTable('custom_domains').set(toRow(p)).where('id', '=', id).execute()
+    },
+
+    /** Makes `id` the organization's only default (or none when id is null), in one transaction. */
+    async setDefault(organizationId: string, id: string | null, now: number): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('custom_domains')
+          .set({ is_default: 0, updated_at: now })
+          .where('organization_id', '=', organizationId)
+          .where('is_default', '=', 1)
+          .execute()
+        if (id !== null)
+          await trx
+            .updateTable('custom_domains')
+            .set({ is_default: 1, updated_at: now })
+            .where('id', '=', id)
+            .where('organization_id', '=', organizationId)
+            .execute()
+      })
+    },
+
+    async delete(id: string, ex: Executor = db): Promise<void> {
+      await ex.deleteFrom('custom_domains').where('id', '=', id).execute()
+    },
+
+    /** Pending domains added after `since` (still within the propagation window). */
+    async pendingSince(since: number): Promise<DomainRecord[]> {
+      const rows = await db
+        .selectFrom('custom_domains')
+        .selectAll()
+        .where('verification_status', '=', 'pending')
+        .where('created_at', '>', since)
+        .execute()
+      return rows.map(toRecord)
+    },
+
+    /** Pending domains added at or before `before`: their propagation window is over. */
+    async failStalePending(before: number, now: number): Promise<number> {
+      const r = await db
+        .updateTable('custom_domains')
+        .set({ verification_status: 'failed', updated_at: now })
+        .where('verification_status', '=', 'pending')
+        .where('created_at', '<=', before)
+        .executeTakeFirst()
+      return Number(r.numUpdatedRows)
+    },
+
+    /** Verified domains whose certificate was never issued (provisioning interrupted). */
+    async awaitingCertificate(): Promise<DomainRecord[]> {
+      const rows = await db
+        .selectFrom('custom_domains')
+        .selectAll()
+        .where('verification_status', '=', 'verified')
+        .where('ssl_status', '=', 'pending')
+        .execute()
+      return rows.map(toRecord)
+    },
+
+    /** Verified domains with a certificate expiring at or before `before` (renewal candidates). */
+    async expiringBy(before: number): Promise<DomainRecord[]> {
+      const rows = await db
+        .selectFrom('custom_domains')
+        .selectAll()
+        .where('verification_status', '=', 'verified')
+        .where('ssl_status', 'in', ['active', 'renewing', 'expired'])
+        .where('ssl_expires_at', '<=', before)
+        .execute()
+      return rows.map(toRecord)
+    },
+
+    /** Clicks of the organization's links on custom domains. */
+    async customDomainClicks(organizationId: string): Promise<number> {
+      const r = await db
+        .selectFrom('links')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('clicks'), eb.lit(0)).as('n'))
+        .where('organization_id', '=', organizationId)
+        .where('custom_domain_id', 'is not', null)
+        .executeTakeFirstOrThrow()
+      return Number(r.n)
+    },
+  }
+}
+export type DomainStore = ReturnType<typeof createDomainStore>

@@ -1,0 +1,43 @@
+import { createServer, type Server } from 'node:https'
+import type { AddressInfo } from 'node:net'
+import type { FastifyInstance } from 'fastify'
+import type { DomainDirectory } from './directory.js'
+
+/**
+ * The HTTPS listener of custom domains: one port, the certificate chosen by SNI from the domain
+ * directory (so issued and renewed certificates are served without a restart), every request
+ * routed into the same Fastify app as plain HTTP.
+ */
+export async function listenHttps(
+  app: FastifyInstance,
+  directory: Pick<DomainDirectory, 'context'>,
+  opts: { host: string; port: number },
+): Promise<{ server: Server; port: number; close(): Promise<void> }> {
+  const server = createServer(
+    {
+      SNICallback(servername, cb) {
+        const context = directory.context(servername)
+        if (context) cb(null, context)
+        else cb(new Error(`no certificate for ${servername}`))
+      },
+    },
+    (req, res) => app.routing(req, res),
+  )
+  server.on('tlsClientError', (err) => app.log.debug({ err }, 'TLS handshake failed'))
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(opts.port, opts.host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  return {
+    server,
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeIdleConnections()
+      }),
+  }
+}

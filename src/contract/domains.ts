@@ -1,0 +1,124 @@
+import Type, { type Static } from 'typebox'
+import { Nullable, PageQuery, StringEnum, Timestamp } from './common.js'
+import {
+  DNS_RECORD_STATUSES,
+  DNS_RECORD_TYPES,
+  DOMAIN_LIMITS,
+  DOMAIN_VERIFICATION_STATUSES,
+  SSL_STATUSES,
+} from './limits.js'
+
+export const AddDomainBody = Type.Object(
+  {
+    domain: Type.String({
+      minLength: 1,
+      maxLength: DOMAIN_LIMITS.domainMax,
+      description:
+        'Host name only: no protocol, path or trailing slash; lowercase letters, digits, hyphens and dots',
+      examples: ['go.example.com'],
+    }),
+  },
+  { additionalProperties: false },
+)
+export type AddDomainBody = Static<typeof AddDomainBody>
+
+export const UpdateDomainBody = Type.Object(
+  {
+    isDefault: Type.Optional(
+      Type.Boolean({
+        description:
+          'true makes the (verified) domain the default for new links; false returns to the shared domain',
+      }),
+    ),
+    rootRedirectUrl: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 2048,
+          pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
+          description: 'Where the bare domain (path /) redirects; null: 404',
+        }),
+      ),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1 },
+)
+export type UpdateDomainBody = Static<typeof UpdateDomainBody>
+
+export const DnsRecord = Type.Object({
+  type: StringEnum(DNS_RECORD_TYPES),
+  name: Type.String({ description: 'Fully qualified record name' }),
+  value: Type.String(),
+  status: StringEnum(DNS_RECORD_STATUSES),
+})
+export type DnsRecord = Static<typeof DnsRecord>
+
+export const Domain = Type.Object(
+  {
+    id: Type.String(),
+    domain: Type.String(),
+    verificationStatus: StringEnum(DOMAIN_VERIFICATION_STATUSES),
+    sslStatus: Nullable(StringEnum(SSL_STATUSES)),
+    isDefault: Type.Boolean(),
+    verificationMethod: StringEnum(['CNAME', 'TXT'] as const, {
+      description: 'CNAME for subdomains (TXT challenge + CNAME), TXT for apex domains (TXT challenge + A)',
+    }),
+    dnsRecords: Type.Array(DnsRecord),
+    rootRedirectUrl: Nullable(Type.String()),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    verifiedAt: Nullable(Timestamp),
+    lastCheckedAt: Nullable(Timestamp),
+    sslExpiresAt: Nullable(Timestamp),
+  },
+  { $id: 'Domain', title: 'Domain' },
+)
+export type Domain = Static<typeof Domain>
+
+export const ListDomainsQuery = Type.Object(
+  {
+    ...PageQuery.properties,
+    verificationStatus: Type.Optional(StringEnum(DOMAIN_VERIFICATION_STATUSES)),
+  },
+  { additionalProperties: false },
+)
+export type ListDomainsQuery = Static<typeof ListDomainsQuery>
+
+export const DomainStats = Type.Object({
+  totalDomains: Type.Integer(),
+  activeDomains: Type.Integer({ description: 'Verified with active SSL' }),
+  totalClicks: Type.Integer({ description: 'Clicks of links on custom domains' }),
+  domainsWithSsl: Type.Integer({
+    description: 'Domains with a certificate being served (active or renewing)',
+  }),
+})
+export type DomainStats = Static<typeof DomainStats>
+
+const ResolverAnswer = Type.Object({
+  resolver: Type.String(),
+  status: StringEnum(DNS_RECORD_STATUSES),
+  found: Type.Array(Type.String()),
+  error: Type.Optional(Type.String()),
+})
+export const Propagation = Type.Object({
+  domain: Type.String(),
+  propagated: Type.Boolean({ description: 'Every resolver returns every record' }),
+  checkedAt: Timestamp,
+  resolvers: Type.Array(Type.String()),
+  records: Type.Array(Type.Object({ ...DnsRecord.properties, resolvers: Type.Array(ResolverAnswer) })),
+})
+export type Propagation = Static<typeof Propagation>
+
+export const SslDetails = Type.Object({
+  domainId: Type.String(),
+  domain: Type.String(),
+  sslStatus: Nullable(StringEnum(SSL_STATUSES)),
+  issuer: Nullable(Type.String()),
+  serialNumber: Nullable(Type.String()),
+  validFrom: Nullable(Timestamp),
+  validTo: Nullable(Timestamp),
+  daysRemaining: Nullable(Type.Integer()),
+  nextRenewalAt: Nullable(Timestamp),
+  renewedAt: Nullable(Timestamp),
+  error: Nullable(Type.String()),
+})
+export type SslDetails = Static<typeof SslDetails>
