@@ -71,6 +71,10 @@ export type EventEnvelope<K extends EventType = EventType> = { type: K; at: numb
  */
 export class EventBus {
   private readonly emitter = new EventEmitter({ captureRejections: false })
+  private readonly any = new Set<{
+    listener: (event: EventEnvelope) => void | Promise<void>
+    wants: (type: EventType) => boolean
+  }>()
   constructor(private readonly onListenerError: (err: unknown, type: EventType) => void = () => {}) {
     this.emitter.setMaxListeners(100)
   }
@@ -78,12 +82,14 @@ export class EventBus {
   emit<K extends EventType>(type: K, payload: DomainEvents[K], at: number): void {
     const envelope = { type, at, ...payload } as EventEnvelope<K>
     for (const listener of this.emitter.listeners(type)) this.invoke(listener, envelope, type)
-    for (const listener of this.emitter.listeners('*')) this.invoke(listener, envelope, type)
+    for (const a of this.any) if (a.wants(type)) this.invoke(a.listener, envelope, type)
   }
 
   /** Whether anything listens to `type` (lets hot paths skip building payloads nobody reads). */
   listening(type: EventType): boolean {
-    return this.emitter.listenerCount(type) > 0 || this.emitter.listenerCount('*') > 0
+    if (this.emitter.listenerCount(type) > 0) return true
+    for (const a of this.any) if (a.wants(type)) return true
+    return false
   }
 
   on<K extends EventType>(type: K, listener: (event: EventEnvelope<K>) => void | Promise<void>): () => void {
@@ -91,10 +97,18 @@ export class EventBus {
     return () => this.emitter.off(type, listener)
   }
 
-  /** Every event, whatever its type. */
-  onAny(listener: (event: EventEnvelope) => void | Promise<void>): () => void {
-    this.emitter.on('*', listener)
-    return () => this.emitter.off('*', listener)
+  /**
+   * Every event whose type `wants` accepts (default: all). `wants` is asked at each emit, so a
+   * listener whose interest changes (the webhook outbox follows its subscriptions) keeps hot
+   * paths from building payloads nobody reads.
+   */
+  onAny(
+    listener: (event: EventEnvelope) => void | Promise<void>,
+    wants: (type: EventType) => boolean = () => true,
+  ): () => void {
+    const entry = { listener, wants }
+    this.any.add(entry)
+    return () => this.any.delete(entry)
   }
 
   private invoke(listener: unknown, event: EventEnvelope, type: EventType): void {

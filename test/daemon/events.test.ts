@@ -27,6 +27,28 @@ describe('EventBus', () => {
     ])
   })
 
+  it('onAny with a filter gets only the types it wants, and listening() follows the filter', () => {
+    const bus = new EventBus()
+    const seen: string[] = []
+    let wanted = new Set<string>(['api_key.created'])
+    bus.onAny(
+      (e) => void seen.push(e.type),
+      (type) => wanted.has(type),
+    )
+    expect(bus.listening('api_key.created')).toBe(true)
+    expect(bus.listening('link.clicked')).toBe(false)
+    bus.emit('api_key.created', created('a'), 1)
+    bus.emit(
+      'api_key.revoked',
+      { organizationId: 'org_1', data: { id: 'a', name: 'k', revokedAt: 'x', reason: 'revoked' } },
+      2,
+    )
+    wanted = new Set(['api_key.revoked'])
+    expect(bus.listening('api_key.created')).toBe(false)
+    bus.emit('api_key.created', created('b'), 3)
+    expect(seen).toEqual(['api_key.created'])
+  })
+
   it('unsubscribes', () => {
     const bus = new EventBus()
     const seen: string[] = []

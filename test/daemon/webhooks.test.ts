@@ -412,3 +412,36 @@ describe('webhooks API: templates and utilities', () => {
     )
   })
 })
+
+describe('webhooks and the click hot path', () => {
+  /** Waits for the dispatcher's re-read of the subscribed types (one query). */
+  const settled = async (want: boolean) => {
+    for (let i = 0; i < 50 && t.app.linkd.services.events.listening('link.clicked') !== want; i++)
+      await new Promise((r) => setTimeout(r, 10))
+    return t.app.linkd.services.events.listening('link.clicked')
+  }
+
+  it('clicks are announced only while some active webhook subscribes to link.clicked', async () => {
+    expect(await settled(false)).toBe(false)
+    await created({ events: ['link.created'] })
+    expect(await settled(false)).toBe(false)
+
+    const hook = await created({ events: ['link.clicked'] })
+    // At once (no event emitted right after the create may be missed), and still after the re-read.
+    expect(t.app.linkd.services.events.listening('link.clicked')).toBe(true)
+    expect(await settled(true)).toBe(true)
+
+    expect((await t.call('POST', `/api/webhooks/${hook.id}/disable`)).statusCode).toBe(200)
+    expect(await settled(false)).toBe(false)
+    expect((await t.call('POST', `/api/webhooks/${hook.id}/enable`)).statusCode).toBe(200)
+    expect(await settled(true)).toBe(true)
+    expect((await t.call('DELETE', `/api/webhooks/${hook.id}`)).statusCode).toBe(204)
+    expect(await settled(false)).toBe(false)
+  })
+
+  it("another organization's subscription counts too (the filter is global; delivery stays per organization)", async () => {
+    const other = await t.createOrg('other')
+    await create({ events: ['link.clicked'] }, other.ownerKey)
+    expect(await settled(true)).toBe(true)
+  })
+})

@@ -35,6 +35,21 @@ export function createDispatcher(deps: {
   log: FastifyBaseLogger
 }) {
   const cache = new Map<string, { until: number; subs: Promise<Subscriptions> }>()
+  /**
+   * Event types some active webhook (of any organization) subscribes to; undefined while unknown,
+   * which means every type. Clicks are announced only when this says someone wants them.
+   */
+  let wanted: Set<string> | undefined
+  let generation = 0
+  async function refreshWanted(): Promise<void> {
+    const g = ++generation
+    const types = await deps.store.subscribedTypes()
+    if (g === generation) wanted = new Set(types)
+  }
+  const refresh = () => {
+    refreshWanted().catch((err: unknown) => deps.log.error({ err }, 'reading webhook subscriptions failed'))
+  }
+  refresh()
   let queue: NewDelivery[] = []
   let scheduled = false
   const inflight = new Set<Promise<unknown>>()
@@ -120,10 +135,19 @@ export function createDispatcher(deps: {
       void p.finally(() => inflight.delete(p)).catch(() => {})
       return p
     },
+    /** Whether any active webhook may want events of this type (EventBus.onAny's filter). */
+    wants(type: string): boolean {
+      return wanted === undefined || wanted.has(type)
+    },
     /** Drops the cached subscriptions of an organization (its webhooks changed). */
     invalidate(organizationId: string): void {
       cache.delete(organizationId)
+      // Everything is wanted until the new subscription list is read: no event is missed.
+      wanted = undefined
+      refresh()
     },
+    /** Re-reads which event types are wanted (other linkd processes' changes). */
+    refreshWanted,
     /** Waits until every event received so far is written (tests, shutdown). */
     async settle(): Promise<void> {
       await Promise.allSettled([...inflight])

@@ -139,7 +139,11 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     onWritten: () => worker.wake(),
     log: deps.log,
   })
-  deps.events.onAny((e) => dispatcher.listener(e))
+  let refresher: NodeJS.Timeout | undefined
+  deps.events.onAny(
+    (e) => dispatcher.listener(e),
+    (type) => dispatcher.wants(type),
+  )
 
   function present(w: WebhookRecord): Webhook {
     return {
@@ -430,8 +434,18 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       return store.prune(now() - retentionDays * 86_400_000)
     },
 
-    start: () => worker.start(),
+    start(): void {
+      worker.start()
+      // Subscription changes made by other linkd processes on the same database.
+      refresher ??= setInterval(() => {
+        dispatcher
+          .refreshWanted()
+          .catch((err: unknown) => deps.log.error({ err }, 'reading webhook subscriptions failed'))
+      }, 10_000).unref()
+    },
     async stop(): Promise<void> {
+      if (refresher) clearInterval(refresher)
+      refresher = undefined
       await dispatcher.settle()
       await worker.stop()
     },

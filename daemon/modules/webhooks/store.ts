@@ -184,6 +184,17 @@ export function createWebhookStore(db: Kysely<Database>) {
       return { rows: rows.map(toWebhook), total: Number(count.n) }
     },
 
+    /** Event types at least one active webhook subscribes to, across organizations. */
+    async subscribedTypes(): Promise<string[]> {
+      const rows = await db
+        .selectFrom('webhooks')
+        .select('events')
+        .distinct()
+        .where('status', '=', 'active')
+        .execute()
+      return [...new Set(rows.flatMap((r) => JSON.parse(r.events) as string[]))]
+    },
+
     /** Active webhooks of an organization (the dispatcher's subscription list). */
     async active(organizationId: string): Promise<WebhookRecord[]> {
       const rows = await db
