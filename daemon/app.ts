@@ -24,6 +24,8 @@ import { redirectRoutes } from './modules/redirect/routes.js'
 import { createFastRedirect } from './modules/redirect/fast-path.js'
 import { createAnalyticsService } from './modules/analytics/service.js'
 import { analyticsRoutes } from './modules/analytics/routes.js'
+import { createGameService } from './modules/games/service.js'
+import { gameRoutes } from './modules/games/routes.js'
 import { createHealthService } from './modules/health/service.js'
 import { collectRoutes, healthRoutes } from './modules/health/routes.js'
 import { createScheduler } from './jobs/scheduler.js'
@@ -77,7 +79,8 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log']) {
   })
   const idempotency = createIdempotencyStore(deps.db.kysely)
   const secrets: SecretBox = createSecretBox(deps.masterKey)
-  return { events, orgs, keys, links, redirect, analytics, idempotency, secrets, geo }
+  const games = createGameService({ db: deps.db.kysely, clock, secrets })
+  return { events, orgs, keys, links, redirect, analytics, idempotency, secrets, geo, games }
 }
 export type Services = ReturnType<typeof services>
 
@@ -252,6 +255,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(keyRoutes({ keys: svc.keys, limiter, clock }))
   await app.register(linkRoutes({ links: svc.links, bodyLimitBytes: deps.config.bodyLimitBytes }))
   await app.register(analyticsRoutes({ analytics: svc.analytics }))
+  await app.register(gameRoutes({ games: svc.games }))
   await app.register(redirectRoutes({ redirect: svc.redirect, clock }))
   fast.redirect = createFastRedirect({
     redirect: svc.redirect,
