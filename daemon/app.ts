@@ -26,6 +26,8 @@ import { createAnalyticsService } from './modules/analytics/service.js'
 import { analyticsRoutes } from './modules/analytics/routes.js'
 import { createGameService } from './modules/games/service.js'
 import { gameRoutes } from './modules/games/routes.js'
+import { createIngestService } from './modules/ingest/service.js'
+import { ingestRoutes } from './modules/ingest/routes.js'
 import { createHealthService } from './modules/health/service.js'
 import { collectRoutes, healthRoutes } from './modules/health/routes.js'
 import { createScheduler } from './jobs/scheduler.js'
@@ -49,7 +51,7 @@ export interface AppDeps {
   geo?: Geo
 }
 
-function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log']) {
+function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limiter: RateLimitStore) {
   const events = new EventBus((err, type) => log.error({ err, event: type }, 'event listener failed'))
   const orgs = createOrgService({ db: deps.db.kysely, clock, defaultPlan: deps.config.defaultPlan as Plan })
   const geo = deps.geo ?? openGeo()
@@ -80,7 +82,15 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log']) {
   const idempotency = createIdempotencyStore(deps.db.kysely)
   const secrets: SecretBox = createSecretBox(deps.masterKey)
   const games = createGameService({ db: deps.db.kysely, clock, secrets })
-  return { events, orgs, keys, links, redirect, analytics, idempotency, secrets, geo, games }
+  const ingest = createIngestService({
+    sqlite: deps.db.sqlite,
+    clock,
+    games,
+    limiter,
+    requestsPerMinute: deps.config.ingestRateLimitPerGame,
+    countryOf: (ip) => geo.country(ip),
+  })
+  return { events, orgs, keys, links, redirect, analytics, idempotency, secrets, geo, games, ingest }
 }
 export type Services = ReturnType<typeof services>
 
@@ -156,8 +166,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   })
   app.removeContentTypeParser('text/plain')
 
-  const svc = services(deps, clock, app.log)
   const limiter = deps.limiter ?? createMemoryRateLimitStore()
+  const svc = services(deps, clock, app.log, limiter)
   const scheduler = createScheduler({ db: deps.db.kysely, clock, log: app.log })
   scheduler.register(expireKeysJob(svc.keys))
   scheduler.register(pruneIdempotencyJob(svc.idempotency, clock))
@@ -256,6 +266,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(linkRoutes({ links: svc.links, bodyLimitBytes: deps.config.bodyLimitBytes }))
   await app.register(analyticsRoutes({ analytics: svc.analytics }))
   await app.register(gameRoutes({ games: svc.games }))
+  await app.register(ingestRoutes({ ingest: svc.ingest }))
   await app.register(redirectRoutes({ redirect: svc.redirect, clock }))
   fast.redirect = createFastRedirect({
     redirect: svc.redirect,

@@ -24,6 +24,7 @@ export const ConfigSchema = Type.Object(
     rateLimitPerIp: Type.Integer({ minimum: 1 }),
     rateLimitPerOrg: Type.Integer({ minimum: 1 }),
     rateLimitRedirectsPerIp: Type.Integer({ minimum: 1 }),
+    ingestRateLimitPerGame: Type.Integer({ minimum: 1 }),
     bodyLimitBytes: Type.Integer({ minimum: 1024 }),
     shutdownTimeoutMs: Type.Integer({ minimum: 100 }),
     jobs: Type.Boolean(),
@@ -99,6 +100,12 @@ export const SETTINGS: ReadonlyArray<{ key: keyof Config; env: string; flag: str
     doc: 'Short-link redirects per minute per client IP (default 60000)',
   },
   {
+    key: 'ingestRateLimitPerGame',
+    env: 'LINKD_INGEST_RATE_LIMIT_PER_GAME',
+    flag: '--ingest-rate-limit-per-game',
+    doc: 'Gaming ingestion requests per minute per game (default 1000, spec section 8)',
+  },
+  {
     key: 'bodyLimitBytes',
     env: 'LINKD_BODY_LIMIT',
     flag: '--body-limit-bytes',
@@ -133,6 +140,7 @@ const NUMERIC: ReadonlySet<keyof Config> = new Set([
   'rateLimitPerIp',
   'rateLimitPerOrg',
   'rateLimitRedirectsPerIp',
+  'ingestRateLimitPerGame',
   'bodyLimitBytes',
   'shutdownTimeoutMs',
 ])
@@ -172,6 +180,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     rateLimitPerIp: 3000,
     rateLimitPerOrg: 30000,
     rateLimitRedirectsPerIp: 60000,
+    ingestRateLimitPerGame: 1000,
     bodyLimitBytes: 1_048_576,
     shutdownTimeoutMs: 10_000,
     jobs: true,
