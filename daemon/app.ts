@@ -28,6 +28,8 @@ import { createGameService } from './modules/games/service.js'
 import { gameRoutes } from './modules/games/routes.js'
 import { createIngestService } from './modules/ingest/service.js'
 import { ingestRoutes } from './modules/ingest/routes.js'
+import { createGamingAnalyticsService } from './modules/gaming-analytics/service.js'
+import { gamingAnalyticsRoutes } from './modules/gaming-analytics/routes.js'
 import { createHealthService } from './modules/health/service.js'
 import { collectRoutes, healthRoutes } from './modules/health/routes.js'
 import { createScheduler } from './jobs/scheduler.js'
@@ -90,7 +92,21 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
     requestsPerMinute: deps.config.ingestRateLimitPerGame,
     countryOf: (ip) => geo.country(ip),
   })
-  return { events, orgs, keys, links, redirect, analytics, idempotency, secrets, geo, games, ingest }
+  const gamingAnalytics = createGamingAnalyticsService({ db: deps.db.kysely, clock, games })
+  return {
+    events,
+    orgs,
+    keys,
+    links,
+    redirect,
+    analytics,
+    idempotency,
+    secrets,
+    geo,
+    games,
+    ingest,
+    gamingAnalytics,
+  }
 }
 export type Services = ReturnType<typeof services>
 
@@ -267,6 +283,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(analyticsRoutes({ analytics: svc.analytics }))
   await app.register(gameRoutes({ games: svc.games }))
   await app.register(ingestRoutes({ ingest: svc.ingest }))
+  await app.register(gamingAnalyticsRoutes({ analytics: svc.gamingAnalytics }))
   await app.register(redirectRoutes({ redirect: svc.redirect, clock }))
   fast.redirect = createFastRedirect({
     redirect: svc.redirect,
