@@ -85,6 +85,22 @@ const REVENUE: Record<string, 'iap' | 'ad' | 'subscription'> = {
   ad_watched: 'ad',
   subscription_start: 'subscription',
 }
+const REVENUE_COLUMN = {
+  iap: 'revenue_iap_micros',
+  ad: 'revenue_ad_micros',
+  subscription: 'revenue_subscription_micros',
+} as const
+type Totals = Record<
+  | 'active_players'
+  | 'new_players'
+  | 'paying_players'
+  | 'sessions'
+  | 'session_seconds'
+  | 'events'
+  | 'transactions'
+  | (typeof REVENUE_COLUMN)[keyof typeof REVENUE_COLUMN],
+  number
+>
 const micros = (e: Ev) => Math.round(((e.data?.amount as number | undefined) ?? 0) * 1e6)
 
 /** Brute force over the raw events. */
@@ -108,8 +124,8 @@ function truth(events: Ev[]) {
       s.end = Math.max(s.end, e.ts)
     }
   }
-  const daily = new Map<number, Record<string, number>>()
-  const day = (d: number) => {
+  const daily = new Map<number, Totals>()
+  const day = (d: number): Totals => {
     let r = daily.get(d)
     if (!r)
       daily.set(
@@ -129,7 +145,7 @@ function truth(events: Ev[]) {
       )
     return r
   }
-  for (const [p, days] of activeDays) for (const d of days) day(d).active_players++
+  for (const days of activeDays.values()) for (const d of days) day(d).active_players++
   for (const [, d] of install) day(d).new_players++
   for (const [, days] of payDays) for (const d of days) day(d).paying_players++
   for (const s of sessions.values()) {
@@ -144,7 +160,7 @@ function truth(events: Ev[]) {
     const rt = REVENUE[e.event_type]
     if (rt) {
       r.transactions++
-      r[`revenue_${rt}_micros`] += micros(e)
+      r[REVENUE_COLUMN[rt]] += micros(e)
     }
     const named = !['boss_fight', 'custom'].includes(e.event_type)
     const k = `${dayNo(e.ts)}\n${named ? e.event_type : 'custom'}`
@@ -290,11 +306,11 @@ describe('aggregates against a brute-force computation', () => {
     for (let d = start; d <= end; d++) {
       const r = T.daily.get(d)
       if (!r) continue
-      rev.iap += r.revenue_iap_micros!
-      rev.ad += r.revenue_ad_micros!
-      rev.subscription += r.revenue_subscription_micros!
-      sessions += r.sessions!
-      seconds += r.session_seconds!
+      rev.iap += r.revenue_iap_micros
+      rev.ad += r.revenue_ad_micros
+      rev.subscription += r.revenue_subscription_micros
+      sessions += r.sessions
+      seconds += r.session_seconds
     }
     const total = rev.iap + rev.ad + rev.subscription
     const active = T.distinct(T.activeDays, start, end)
