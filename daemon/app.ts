@@ -30,6 +30,14 @@ import { createIngestService } from './modules/ingest/service.js'
 import { ingestRoutes } from './modules/ingest/routes.js'
 import { createGamingAnalyticsService } from './modules/gaming-analytics/service.js'
 import { gamingAnalyticsRoutes } from './modules/gaming-analytics/routes.js'
+import { createGdprService } from './modules/gdpr/service.js'
+import { gdprRoutes } from './modules/gdpr/routes.js'
+import {
+  gamingCompactionJob,
+  gamingRawRetentionJob,
+  gdprDeletionsJob,
+  gdprRecordsPurgeJob,
+} from './jobs/gaming.js'
 import { createHealthService } from './modules/health/service.js'
 import { collectRoutes, healthRoutes } from './modules/health/routes.js'
 import { createScheduler } from './jobs/scheduler.js'
@@ -86,6 +94,7 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
   const games = createGameService({ db: deps.db.kysely, clock, secrets })
   const ingest = createIngestService({
     sqlite: deps.db.sqlite,
+    db: deps.db.kysely,
     clock,
     games,
     limiter,
@@ -93,6 +102,7 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
     countryOf: (ip) => geo.country(ip),
   })
   const gamingAnalytics = createGamingAnalyticsService({ db: deps.db.kysely, clock, games })
+  const gdpr = createGdprService({ db: deps.db.kysely, clock, games, ingest })
   return {
     events,
     orgs,
@@ -106,6 +116,7 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
     games,
     ingest,
     gamingAnalytics,
+    gdpr,
   }
 }
 export type Services = ReturnType<typeof services>
@@ -189,6 +200,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   scheduler.register(pruneIdempotencyJob(svc.idempotency, clock))
   scheduler.register(pruneKeyActivityJob(svc.keys))
   scheduler.register(expireLinksJob(svc.links))
+  scheduler.register(gamingRawRetentionJob(svc.ingest))
+  scheduler.register(gamingCompactionJob(svc.ingest))
+  scheduler.register(gdprDeletionsJob(svc.gdpr))
+  scheduler.register(gdprRecordsPurgeJob(svc.gdpr))
 
   let sweeper: NodeJS.Timeout | undefined
   app.decorate('linkd', {
@@ -284,6 +299,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(gameRoutes({ games: svc.games }))
   await app.register(ingestRoutes({ ingest: svc.ingest }))
   await app.register(gamingAnalyticsRoutes({ analytics: svc.gamingAnalytics }))
+  await app.register(gdprRoutes({ gdpr: svc.gdpr }))
   await app.register(redirectRoutes({ redirect: svc.redirect, clock }))
   fast.redirect = createFastRedirect({
     redirect: svc.redirect,

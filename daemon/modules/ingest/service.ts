@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto'
 import { gunzipSync } from 'node:zlib'
 import type SQLite from 'better-sqlite3'
+import type { Kysely } from 'kysely'
+import type { Database } from '../../db/schema.js'
 import type { Clock } from '../../clock.js'
 import { safeEqual } from '../../crypto.js'
 import { AppError } from '../../http/errors.js'
@@ -11,6 +13,8 @@ import type { GameRecord, GameService } from '../games/service.js'
 import { createPipeline, type Judged, type Pipeline } from './pipeline.js'
 import { checkEvent, parseBatch } from './validate.js'
 import { createEventWriter } from './writer.js'
+import { createGamingMaintenance } from './maintenance.js'
+import { compactedCutoffDay } from '../games/service.js'
 
 export interface IngestRequest {
   game: GameRecord
@@ -26,6 +30,7 @@ export interface IngestRequest {
 
 export interface IngestDeps {
   sqlite: SQLite.Database
+  db: Kysely<Database>
   clock: Clock
   games: GameService
   limiter: RateLimitStore
@@ -60,9 +65,55 @@ export const tooLarge = (limit = L.batchBytes) =>
 export function createIngestService(deps: IngestDeps) {
   const writer = createEventWriter(deps.sqlite)
   const pipeline = deps.pipeline ?? createPipeline()
+  const maintenance = createGamingMaintenance(deps.db)
+  const purgers = new Map<string, (gameId: string, playerId: string) => Promise<number>>()
+  const DAY_MS = 86_400_000
 
   return {
     pipeline,
+
+    /** Raw events and sessions older than each game's raw retention (or its floor) are deleted. */
+    async expireRaw(): Promise<{ events: number; sessions: number }> {
+      const now = deps.clock.now()
+      const total = { events: 0, sessions: 0 }
+      for (const g of await deps.games.all()) {
+        const cutoff = Math.max(now - g.rawRetentionDays * DAY_MS, g.rawFloor)
+        const r = await maintenance.deleteRawBefore(g.id, cutoff)
+        total.events += r.events
+        total.sessions += r.sessions
+      }
+      return total
+    },
+
+    /** Aggregate days beyond each game's compacted retention (or its floor) are deleted. */
+    async compact(): Promise<number> {
+      const now = deps.clock.now()
+      let n = 0
+      for (const g of await deps.games.all()) {
+        const cutoff = Math.max(compactedCutoffDay(now, g.compactedRetentionMonths), g.compactedFloorDay)
+        n += await maintenance.deleteAggregatesBefore(g.id, cutoff)
+      }
+      return n
+    },
+
+    /** batch_id records older than the 24 h idempotency window. */
+    pruneBatches: () => maintenance.pruneBatches(deps.clock.now() - L.batchIdempotencyMs),
+
+    /**
+     * Irreversibly deletes one player's rows from every per-player layer (raw events with their IP
+     * and device data, sessions, profile with attribution and fingerprint, devices, player-days).
+     * Anonymous daily totals stay. Extra purgers (fraud records) run in the same call.
+     */
+    async purgePlayer(gameId: string, playerId: string): Promise<Record<string, number>> {
+      const out: Record<string, number> = await maintenance.purgePlayer(gameId, playerId)
+      for (const [name, purge] of purgers) out[name] = await purge(gameId, playerId)
+      return out
+    },
+
+    /** Registers another per-player store for the GDPR purge (the fraud issue adds its records). */
+    addPlayerPurger(name: string, purge: (gameId: string, playerId: string) => Promise<number>): void {
+      purgers.set(name, purge)
+    },
 
     /** 401 for missing headers, an unknown game, another organization or a wrong key. */
     async authenticate(headers: {
