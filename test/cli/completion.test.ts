@@ -68,7 +68,9 @@ describe('shell completions', () => {
         ],
         { encoding: 'utf8' },
       ).trim()
-    expect(complete('linkctl ')).toBe('login logout profile status keys links api completion help')
+    expect(complete('linkctl ')).toBe(
+      'login logout profile status keys links games events analytics gdpr api completion help',
+    )
     expect(complete('linkctl keys re')).toBe('regenerate revoke')
     expect(complete('linkctl keys create --preset ')).toBe('read-only full analytics-only')
     expect(complete('linkctl --url http://x keys ls --limit ')).toBe('10 20 50 100')
