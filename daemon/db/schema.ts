@@ -250,6 +250,7 @@ export interface GamePlayersTable {
   revenue_subscription_micros: number
   revenue_total_micros: number
   first_purchase_at: number | null
+  current_session_id: string | null
 }
 
 export interface GamePlayerDevicesTable {

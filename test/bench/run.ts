@@ -6,12 +6,14 @@
 import { startupBench } from './startup.js'
 import { redirectBench } from './redirect.js'
 import { analyticsBench } from './analytics.js'
+import { gamingBench } from './gaming.js'
 
 const only = process.argv[2]
 const benches: Record<string, () => Promise<void>> = {
   startup: () => startupBench(),
   redirect: () => redirectBench(),
   analytics: () => analyticsBench(),
+  gaming: () => gamingBench(),
 }
 process.stdout.write(`linkd benchmarks — node ${process.version}, ${new Date().toISOString()}\n`)
 for (const [name, run] of Object.entries(benches)) {

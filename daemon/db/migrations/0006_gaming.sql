@@ -80,9 +80,9 @@ CREATE TABLE game_sessions (
   events INTEGER NOT NULL,
   PRIMARY KEY (game_id, id)
 );
+-- ids start with the start time (base 36), so inserts append to the primary key.
 CREATE INDEX game_sessions_player ON game_sessions (game_id, player_id, session_id, started_at);
-CREATE INDEX game_sessions_last ON game_sessions (game_id, player_id, last_event_at);
-CREATE INDEX game_sessions_time ON game_sessions (game_id, last_event_at);
+CREATE INDEX game_sessions_time ON game_sessions (game_id, started_at);
 
 -- Layer 3: player profiles. First seen = install; platform, country, device fingerprint and
 -- attribution are first-touch (set when first known, never overwritten).
@@ -108,12 +108,13 @@ CREATE TABLE game_players (
   revenue_subscription_micros BIGINT NOT NULL,
   revenue_total_micros BIGINT NOT NULL,
   first_purchase_at BIGINT,
+  -- The session the player's next event without a session_id may join (latest by last event).
+  current_session_id TEXT,
   PRIMARY KEY (game_id, player_id)
 );
+-- Few indexes on purpose: every batch updates these rows (players by device: game_player_devices).
 CREATE INDEX game_players_revenue ON game_players (game_id, revenue_total_micros);
-CREATE INDEX game_players_active ON game_players (game_id, last_active_at);
 CREATE INDEX game_players_install ON game_players (game_id, install_day);
-CREATE INDEX game_players_device ON game_players (game_id, device_fingerprint);
 
 -- Every device fingerprint a player used (device farms: players per fingerprint).
 CREATE TABLE game_player_devices (

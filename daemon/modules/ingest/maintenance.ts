@@ -29,7 +29,7 @@ export function createGamingMaintenance(db: Kysely<Database>) {
     }
   }
   return {
-    /** Raw events and sessions (whose last event is) before `cutoff` (Unix ms). */
+    /** Raw events and sessions (started) before `cutoff` (Unix ms). */
     async deleteRawBefore(gameId: string, cutoff: number): Promise<{ events: number; sessions: number }> {
       const events = await chunked(async () => {
         const ids = await db
@@ -56,7 +56,7 @@ export function createGamingMaintenance(db: Kysely<Database>) {
           await db
             .deleteFrom('game_sessions')
             .where('game_id', '=', gameId)
-            .where('last_event_at', '<', cutoff)
+            .where('started_at', '<', cutoff)
             .executeTakeFirst()
         ).numDeletedRows,
       )

@@ -9,7 +9,7 @@
  * from the rows read in the transaction and written once at the end; counters are increments.
  */
 import type SQLite from 'better-sqlite3'
-import { newId } from '../../crypto.js'
+import { randomToken } from '../../crypto.js'
 import { INGEST_LIMITS } from '../../../src/contract/limits.js'
 import type { RevenueType } from '../../../src/contract/limits.js'
 import type { Judged } from './pipeline.js'
@@ -39,7 +39,11 @@ export interface ProfileRow {
   revenue_subscription_micros: number
   revenue_total_micros: number
   first_purchase_at: number | null
+  current_session_id: string | null
 }
+
+/** Session ids start with the start time so that inserts append to the primary key. */
+const sessionId = (ts: number) => `s${ts.toString(36).padStart(9, '0')}${randomToken().slice(0, 10)}`
 
 interface PlayerDayRow {
   player_id: string
@@ -59,6 +63,9 @@ interface SessionRow {
   ended_at: number | null
   events: number
 }
+
+/** A session as the batch sees it: new, or read from the table (and maybe changed). */
+type LiveSession = SessionRow & { isNew: boolean; touched: boolean; loadedStart: number }
 
 interface Counters {
   active_players: number
@@ -152,22 +159,25 @@ export function createEventWriter(sqlite: SQLite.Database) {
        ON CONFLICT (game_id, event_id) DO NOTHING`,
     ),
     player: sqlite.prepare('SELECT * FROM game_players WHERE game_id = ? AND player_id = ?'),
-    upsertPlayer: sqlite.prepare(
+    // New rows are plain INSERTs; existing ones get UPDATEs of the columns that changed, so that
+    // indexes on unchanged columns are not rewritten (SQLite updates the indexes of SET columns).
+    insertPlayer: sqlite.prepare(
       `INSERT INTO game_players (game_id, player_id, first_seen_at, install_day, last_active_at, last_active_day,
          platform, country, device_fingerprint, affiliate, campaign, source, medium, session_count, event_count,
          transactions, revenue_iap_micros, revenue_ad_micros, revenue_subscription_micros, revenue_total_micros,
-         first_purchase_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (game_id, player_id) DO UPDATE SET
-         first_seen_at = excluded.first_seen_at, install_day = excluded.install_day,
-         last_active_at = excluded.last_active_at, last_active_day = excluded.last_active_day,
-         platform = excluded.platform, country = excluded.country, device_fingerprint = excluded.device_fingerprint,
-         affiliate = excluded.affiliate, campaign = excluded.campaign, source = excluded.source,
-         medium = excluded.medium, session_count = excluded.session_count, event_count = excluded.event_count,
-         transactions = excluded.transactions, revenue_iap_micros = excluded.revenue_iap_micros,
-         revenue_ad_micros = excluded.revenue_ad_micros,
-         revenue_subscription_micros = excluded.revenue_subscription_micros,
-         revenue_total_micros = excluded.revenue_total_micros, first_purchase_at = excluded.first_purchase_at`,
+         first_purchase_at, current_session_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    updatePlayerActivity: sqlite.prepare(
+      `UPDATE game_players SET last_active_at = ?, last_active_day = ?, session_count = ?, event_count = ?,
+         current_session_id = ? WHERE game_id = ? AND player_id = ?`,
+    ),
+    updatePlayerAll: sqlite.prepare(
+      `UPDATE game_players SET first_seen_at = ?, install_day = ?, last_active_at = ?, last_active_day = ?,
+         country = ?, device_fingerprint = ?, affiliate = ?, campaign = ?, source = ?, medium = ?,
+         session_count = ?, event_count = ?, transactions = ?, revenue_iap_micros = ?, revenue_ad_micros = ?,
+         revenue_subscription_micros = ?, revenue_total_micros = ?, first_purchase_at = ?, current_session_id = ?
+       WHERE game_id = ? AND player_id = ?`,
     ),
     playerDay: sqlite.prepare(
       'SELECT player_id, day, install_day, events, revenue_micros, event_types FROM game_player_days WHERE game_id = ? AND player_id = ? AND day = ?',
@@ -188,23 +198,27 @@ export function createEventWriter(sqlite: SQLite.Database) {
     moveInstallDay: sqlite.prepare(
       'UPDATE game_player_days SET install_day = ? WHERE game_id = ? AND player_id = ?',
     ),
-    upsertPlayerDay: sqlite.prepare(
+    insertPlayerDay: sqlite.prepare(
       `INSERT INTO game_player_days (game_id, player_id, day, install_day, events, revenue_micros, event_types)
-       VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (game_id, player_id, day) DO UPDATE SET install_day = excluded.install_day,
-         events = excluded.events, revenue_micros = excluded.revenue_micros, event_types = excluded.event_types`,
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    updatePlayerDay: sqlite.prepare(
+      `UPDATE game_player_days SET events = ?, revenue_micros = ?, event_types = ?
+       WHERE game_id = ? AND player_id = ? AND day = ?`,
     ),
     sessionBySid: sqlite.prepare(
       'SELECT * FROM game_sessions WHERE game_id = ? AND player_id = ? AND session_id = ? ORDER BY started_at DESC LIMIT 1',
     ),
-    latestSession: sqlite.prepare(
-      'SELECT * FROM game_sessions WHERE game_id = ? AND player_id = ? ORDER BY last_event_at DESC LIMIT 1',
-    ),
-    upsertSession: sqlite.prepare(
+    sessionById: sqlite.prepare('SELECT * FROM game_sessions WHERE game_id = ? AND id = ?'),
+    insertSession: sqlite.prepare(
       `INSERT INTO game_sessions (game_id, id, player_id, session_id, started_at, last_event_at, ended_at, events)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (game_id, id) DO UPDATE SET started_at = excluded.started_at,
-         last_event_at = excluded.last_event_at, ended_at = excluded.ended_at, events = excluded.events`,
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    updateSession: sqlite.prepare(
+      'UPDATE game_sessions SET last_event_at = ?, ended_at = ?, events = ? WHERE game_id = ? AND id = ?',
+    ),
+    updateSessionStart: sqlite.prepare(
+      'UPDATE game_sessions SET started_at = ?, last_event_at = ?, ended_at = ?, events = ? WHERE game_id = ? AND id = ?',
     ),
     upsertDevice: sqlite.prepare(
       `INSERT INTO game_player_devices (game_id, device_fingerprint, player_id, first_seen_at, last_seen_at)
@@ -301,14 +315,32 @@ export function createEventWriter(sqlite: SQLite.Database) {
       }
     }
 
-    const profiles = new Map<string, ProfileRow & { known: boolean; loadedLastDay: number }>()
-    const days = new Map<string, PlayerDayRow & { payingBefore: boolean }>()
+    const profiles = new Map<string, ProfileRow & { known: boolean; loadedLastDay: number; dirty: boolean }>()
+    const days = new Map<string, PlayerDayRow & { payingBefore: boolean; isNew: boolean }>()
     /** Days added / made paying by this batch, per player (not yet in the table). */
     const batchDays = new Map<string, number[]>()
     const batchPayDays = new Map<string, number[]>()
-    const sessions = new Map<string, SessionRow>()
-    const bySid = new Map<string, SessionRow | null>()
-    const latest = new Map<string, SessionRow | null>()
+    const sessions = new Map<string, LiveSession>()
+    const bySid = new Map<string, LiveSession | null>()
+    const latest = new Map<string, LiveSession | null>()
+    /** A session row read from the table, or the batch's newer state of it. */
+    const loadSession = (row: unknown): LiveSession | null => {
+      const r = row as SessionRow | undefined
+      if (!r) return null
+      let live = sessions.get(r.id)
+      if (!live)
+        sessions.set(r.id, (live = { ...r, isNew: false, touched: false, loadedStart: r.started_at }))
+      return live
+    }
+    /** The player's current session (latest by last event): the profile names it. */
+    const latestOf = (p: ProfileRow & { known: boolean }): LiveSession | null => {
+      let s = latest.get(p.player_id)
+      if (s === undefined) {
+        s = p.known && p.current_session_id ? loadSession(q.sessionById.get(g, p.current_session_id)) : null
+        latest.set(p.player_id, s)
+      }
+      return s
+    }
     const devices = new Map<string, { player: string; fp: string; first: number; last: number }>()
     const daily = new Map<number, Counters>()
     const dims = new Map<string, { day: number; dim: string; value: string; c: DimCounters }>()
@@ -382,7 +414,7 @@ export function createEventWriter(sqlite: SQLite.Database) {
       if (!p) {
         const row = q.player.get(g, pk) as ProfileRow | undefined
         p = row
-          ? { ...row, known: true, loadedLastDay: row.last_active_day }
+          ? { ...row, known: true, loadedLastDay: row.last_active_day, dirty: false }
           : {
               player_id: pk,
               first_seen_at: e.ts,
@@ -404,8 +436,10 @@ export function createEventWriter(sqlite: SQLite.Database) {
               revenue_subscription_micros: 0,
               revenue_total_micros: 0,
               first_purchase_at: null,
+              current_session_id: null,
               known: false,
               loadedLastDay: NO_DAY,
+              dirty: false,
             }
         profiles.set(pk, p)
         if (!row) {
@@ -414,8 +448,9 @@ export function createEventWriter(sqlite: SQLite.Database) {
           profileDims(p, e.day, (c) => c.new_players++)
         }
       }
-      fillProfile(p, e)
+      if (fillProfile(p, e)) p.dirty = true
       if (e.ts < p.first_seen_at) {
+        p.dirty = true
         // An older event (up to 24 h) moves the install date back: cohorts and new players follow.
         if (e.day < p.install_day) {
           const oldI = p.install_day
@@ -446,7 +481,7 @@ export function createEventWriter(sqlite: SQLite.Database) {
       let pd = days.get(dk)
       if (!pd) {
         const row = p.known ? (q.playerDay.get(g, pk, e.day) as PlayerDayRow | undefined) : undefined
-        if (row) pd = { ...row, payingBefore: row.revenue_micros > 0 }
+        if (row) pd = { ...row, payingBefore: row.revenue_micros > 0, isNew: false }
         else {
           pd = {
             player_id: pk,
@@ -456,6 +491,7 @@ export function createEventWriter(sqlite: SQLite.Database) {
             revenue_micros: 0,
             event_types: 0,
             payingBefore: false,
+            isNew: true,
           }
           // A new active day: DAU, cohort, distinct-players counters.
           const extra = batchDays.get(pk)
@@ -502,6 +538,7 @@ export function createEventWriter(sqlite: SQLite.Database) {
           c.transactions++
           c[col] += e.revenueMicros
         })
+        p.dirty = true
         p.transactions++
         p[col] += e.revenueMicros
         p.revenue_total_micros += e.revenueMicros
@@ -526,7 +563,11 @@ export function createEventWriter(sqlite: SQLite.Database) {
       }
 
       // Devices.
-      if (e.deviceFingerprint) {
+      // A known player's own device seen again the same day: nothing new (last_seen_at is per day).
+      if (
+        e.deviceFingerprint &&
+        !(p.known && p.device_fingerprint === e.deviceFingerprint && p.loadedLastDay === e.day)
+      ) {
         const k = `${pk}\n${e.deviceFingerprint}`
         const d = devices.get(k)
         if (d) {
@@ -536,35 +577,28 @@ export function createEventWriter(sqlite: SQLite.Database) {
       }
 
       // Session (layer 2).
-      let s: SessionRow | null | undefined
+      let s: LiveSession | null | undefined
       if (e.sessionId) {
         const k = `${pk}\n${e.sessionId}`
         s = bySid.get(k)
         if (s === undefined) {
-          s = p.known ? ((q.sessionBySid.get(g, pk, e.sessionId) as SessionRow | undefined) ?? null) : null
-          if (s) s = sessions.get(s.id) ?? s
+          s = p.known ? loadSession(q.sessionBySid.get(g, pk, e.sessionId)) : null
           bySid.set(k, s)
         }
-      } else {
-        s = latest.get(pk)
-        if (s === undefined) {
-          s = p.known ? ((q.latestSession.get(g, pk) as SessionRow | undefined) ?? null) : null
-          if (s) s = sessions.get(s.id) ?? s
-          latest.set(pk, s)
-        }
-      }
-      const joins =
-        s !== null &&
+      } else s = latestOf(p)
+      if (
+        s &&
         !(s.ended_at !== null && e.ts > s.ended_at) &&
         e.ts >= s.started_at - GAP &&
         e.ts <= s.last_event_at + GAP
-      if (s && joins) {
+      ) {
         const oldDay = Math.floor(s.started_at / 86_400_000)
         const oldSec = sessionSeconds(s)
         if (e.ts < s.started_at) s.started_at = e.ts
         if (e.ts > s.last_event_at) s.last_event_at = e.ts
         if (e.type === 'session_end') s.ended_at = Math.max(s.ended_at ?? 0, e.ts, s.last_event_at)
         s.events++
+        s.touched = true
         const newDay = Math.floor(s.started_at / 86_400_000)
         const newSec = sessionSeconds(s)
         if (newDay !== oldDay) {
@@ -575,61 +609,59 @@ export function createEventWriter(sqlite: SQLite.Database) {
         } else dayC(newDay).session_seconds += newSec - oldSec
       } else {
         s = {
-          id: newId('ses'),
+          id: sessionId(e.ts),
           player_id: pk,
           session_id: e.sessionId,
           started_at: e.ts,
           last_event_at: e.ts,
           ended_at: e.type === 'session_end' ? e.ts : null,
           events: 1,
+          isNew: true,
+          touched: true,
+          loadedStart: e.ts,
         }
+        sessions.set(s.id, s)
         dayC(e.day).sessions++
         p.session_count++
         if (e.sessionId) bySid.set(`${pk}\n${e.sessionId}`, s)
       }
-      sessions.set(s.id, s)
-      const cur = latest.get(pk)
-      if (!cur || s.last_event_at >= cur.last_event_at) latest.set(pk, s)
+      const cur = latestOf(p)
+      if (!cur || s.last_event_at >= cur.last_event_at) {
+        latest.set(pk, s)
+        p.current_session_id = s.id
+      }
     }
 
     // Write the new state and the increments.
-    for (const p of profiles.values())
-      q.upsertPlayer.run(
-        g,
-        p.player_id,
-        p.first_seen_at,
-        p.install_day,
-        p.last_active_at,
-        p.last_active_day,
-        p.platform,
-        p.country,
-        p.device_fingerprint,
-        p.affiliate,
-        p.campaign,
-        p.source,
-        p.medium,
-        p.session_count,
-        p.event_count,
-        p.transactions,
-        p.revenue_iap_micros,
-        p.revenue_ad_micros,
-        p.revenue_subscription_micros,
-        p.revenue_total_micros,
-        p.first_purchase_at,
-      )
+    for (const p of profiles.values()) {
+      // prettier-ignore
+      if (!p.known)
+        q.insertPlayer.run(g, p.player_id, p.first_seen_at, p.install_day, p.last_active_at, p.last_active_day,
+          p.platform, p.country, p.device_fingerprint, p.affiliate, p.campaign, p.source, p.medium, p.session_count,
+          p.event_count, p.transactions, p.revenue_iap_micros, p.revenue_ad_micros, p.revenue_subscription_micros,
+          p.revenue_total_micros, p.first_purchase_at, p.current_session_id)
+      else if (p.dirty)
+        q.updatePlayerAll.run(p.first_seen_at, p.install_day, p.last_active_at, p.last_active_day, p.country,
+          p.device_fingerprint, p.affiliate, p.campaign, p.source, p.medium, p.session_count, p.event_count,
+          p.transactions, p.revenue_iap_micros, p.revenue_ad_micros, p.revenue_subscription_micros,
+          p.revenue_total_micros, p.first_purchase_at, p.current_session_id, g, p.player_id)
+      else
+        q.updatePlayerActivity.run(p.last_active_at, p.last_active_day, p.session_count, p.event_count,
+          p.current_session_id, g, p.player_id)
+    }
     for (const d of days.values())
-      q.upsertPlayerDay.run(g, d.player_id, d.day, d.install_day, d.events, d.revenue_micros, d.event_types)
-    for (const s of sessions.values())
-      q.upsertSession.run(
-        g,
-        s.id,
-        s.player_id,
-        s.session_id,
-        s.started_at,
-        s.last_event_at,
-        s.ended_at,
-        s.events,
-      )
+      if (d.isNew)
+        q.insertPlayerDay.run(g, d.player_id, d.day, d.install_day, d.events, d.revenue_micros, d.event_types)
+      else q.updatePlayerDay.run(d.events, d.revenue_micros, d.event_types, g, d.player_id, d.day)
+    for (const s of sessions.values()) {
+      // prettier-ignore
+      if (!s.touched) continue
+      else if (s.isNew)
+        q.insertSession.run(g, s.id, s.player_id, s.session_id, s.started_at, s.last_event_at, s.ended_at, s.events)
+      else if (s.started_at !== s.loadedStart)
+        q.updateSessionStart.run(s.started_at, s.last_event_at, s.ended_at, s.events, g, s.id)
+      else q.updateSession.run(s.last_event_at, s.ended_at, s.events, g, s.id)
+    }
     for (const d of devices.values()) q.upsertDevice.run(g, d.fp, d.player, d.first, d.last)
     for (const [day, c] of daily)
       q.daily.run(
@@ -707,11 +739,22 @@ function fillProfile(
       medium: string | null
     }
   },
-): void {
-  p.country ??= e.country
-  p.device_fingerprint ??= e.deviceFingerprint
-  p.affiliate ??= e.attribution.affiliate
-  p.campaign ??= e.attribution.campaign
-  p.source ??= e.attribution.source
-  p.medium ??= e.attribution.medium
+): boolean {
+  let changed = false
+  const fill = (
+    k: 'country' | 'device_fingerprint' | 'affiliate' | 'campaign' | 'source' | 'medium',
+    v: string | null,
+  ) => {
+    if (p[k] === null && v !== null) {
+      p[k] = v
+      changed = true
+    }
+  }
+  fill('country', e.country)
+  fill('device_fingerprint', e.deviceFingerprint)
+  fill('affiliate', e.attribution.affiliate)
+  fill('campaign', e.attribution.campaign)
+  fill('source', e.attribution.source)
+  fill('medium', e.attribution.medium)
+  return changed
 }
