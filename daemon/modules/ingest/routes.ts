@@ -10,7 +10,16 @@ declare module 'fastify' {
   interface FastifyRequest {
     game?: GameRecord
   }
+  interface FastifyContextConfig {
+    /** Authenticated by a game SDK key (not an API key): listed as such by discovery. */
+    sdkKey?: boolean
+  }
 }
+
+const errorRef = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: 'ErrorBody#' } } },
+})
 
 interface RawBody {
   wire: Buffer
@@ -55,6 +64,7 @@ export function ingestRoutes(deps: { ingest: IngestService }) {
     app.post(
       '/api/v1/gaming/events',
       {
+        config: { sdkKey: true },
         schema: {
           tags: ['Gaming ingestion'],
           summary: 'Send a batch of game events (SDK key, not an API key)',
@@ -65,7 +75,15 @@ export function ingestRoutes(deps: { ingest: IngestService }) {
             '401: missing headers, unknown game or organization, wrong SDK key, bad or missing signature. 403 GamePaused / GameArchived: nothing stored. 400 StaleBatch: batch_timestamp (or X-Timestamp) outside the replay window.',
             '202 once every accepted event is committed: counts and per-event errors. A repeated batch_id within 24 h returns the first response; a repeated event_id counts in duplicates.',
           ].join('\n\n'),
-          response: { 202: IngestResult },
+          response: {
+            202: IngestResult,
+            400: errorRef('Malformed batch (ValidationError) or outside the replay window (StaleBatch)'),
+            401: errorRef('Missing headers, unknown game or organization, wrong SDK key, bad signature'),
+            403: errorRef('GamePaused or GameArchived: nothing stored'),
+            413: errorRef('Over 1,000 events or 1 MB (after decompression)'),
+            415: errorRef('Not application/json, or an encoding other than gzip'),
+            429: errorRef('Over the per-game request rate; see Retry-After'),
+          },
         },
         onRequest: async (req, reply) => {
           const game = await ingest.authenticate({
