@@ -24,14 +24,7 @@ export const GameModules = Type.Object(
   { analytics: Type.Boolean(), fraud: Type.Boolean(), skan: Type.Boolean() },
   { additionalProperties: false },
 )
-const ModulesPatch = Type.Object(
-  {
-    analytics: Type.Optional(Type.Boolean()),
-    fraud: Type.Optional(Type.Boolean()),
-    skan: Type.Optional(Type.Boolean()),
-  },
-  { additionalProperties: false },
-)
+const ModulesPatch = Type.Partial(GameModules)
 
 export const CreateGameBody = Type.Object(
   {

@@ -7,23 +7,13 @@ import { loadConfig } from '../../daemon/config.js'
 import { migrate } from '../../daemon/db/migrate.js'
 import { openDatabase } from '../../daemon/db/open.js'
 import { startLinkd } from '../support/processes.js'
+import { prng } from '../support/prng.js'
 import { fmt, median, percentile, report } from './lib.js'
 
 const DAY = 86_400_000
 const BATCH = 1000
 const BATCHES = Number(process.env.BENCH_GAMING_BATCHES ?? 120)
 const SENDERS = 4
-
-/** Deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed
-  return () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const TYPES = [
   'session_start',

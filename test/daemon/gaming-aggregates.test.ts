@@ -10,6 +10,7 @@ import type { GameWithSecrets } from '../../src/contract/games.js'
 import type { GameEventInput, Overview } from '../../src/contract/gaming.js'
 import { createTestApp, type TestApp } from '../support/app.js'
 import { createGame, send } from './gaming-support.js'
+import { prng } from '../support/prng.js'
 
 const DAY = 86_400_000
 const MIN = 60_000
@@ -18,17 +19,7 @@ const DAYS = 45
 const PLAYERS = 1500
 const dayNo = (ms: number) => Math.floor(ms / DAY)
 
-/** Deterministic PRNG (mulberry32) so a failure can be reproduced. */
-function rng(seed: number) {
-  return () => {
-    seed |= 0
-    seed = (seed + 0x6d2b79f5) | 0
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-const rand = rng(42)
+const rand = prng(42)
 const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!
 
 interface Ev extends GameEventInput {

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { IngestResult } from '../../../src/contract/gaming.js'
 import { INGEST_LIMITS as L } from '../../../src/contract/limits.js'
 import { AppError } from '../../http/errors.js'
+import { errorRef } from '../../http/openapi.js'
 import { setRateLimitHeaders } from '../../http/rate-limit.js'
 import type { GameRecord } from '../games/service.js'
 import { gunzipCapped, tooLarge, type IngestService } from './service.js'
@@ -15,11 +16,6 @@ declare module 'fastify' {
     sdkKey?: boolean
   }
 }
-
-const errorRef = (description: string) => ({
-  description,
-  content: { 'application/json': { schema: { $ref: 'ErrorBody#' } } },
-})
 
 interface RawBody {
   wire: Buffer

@@ -53,12 +53,15 @@ export interface NormalizedEvent {
   currency: string | null
   country: string | null
   deviceFingerprint: string | null
-  attribution: {
-    affiliate: string | null
-    campaign: string | null
-    source: string | null
-    medium: string | null
-  }
+  attribution: Attribution
+}
+
+/** First-touch attribution fields read from `data`. */
+export interface Attribution {
+  affiliate: string | null
+  campaign: string | null
+  source: string | null
+  medium: string | null
 }
 
 export interface ParsedBatch {

@@ -9,60 +9,24 @@
  * from the rows read in the transaction and written once at the end; counters are increments.
  */
 import type SQLite from 'better-sqlite3'
+import type { GamePlayerDaysTable, GamePlayersTable, GameSessionsTable } from '../../db/schema.js'
 import { randomToken } from '../../crypto.js'
 import { INGEST_LIMITS } from '../../../src/contract/limits.js'
 import type { RevenueType } from '../../../src/contract/limits.js'
 import type { Judged } from './pipeline.js'
+import type { Attribution } from './validate.js'
 
 const GAP = INGEST_LIMITS.sessionGapMs
 /** prev_day of a first active (or paying) day. */
 export const NO_DAY = -1
 
-export interface ProfileRow {
-  player_id: string
-  first_seen_at: number
-  install_day: number
-  last_active_at: number
-  last_active_day: number
-  platform: string
-  country: string | null
-  device_fingerprint: string | null
-  affiliate: string | null
-  campaign: string | null
-  source: string | null
-  medium: string | null
-  session_count: number
-  event_count: number
-  transactions: number
-  revenue_iap_micros: number
-  revenue_ad_micros: number
-  revenue_subscription_micros: number
-  revenue_total_micros: number
-  first_purchase_at: number | null
-  current_session_id: string | null
-}
+/** Rows as read within the batch's game (the game_id column left out). */
+export type ProfileRow = Omit<GamePlayersTable, 'game_id'>
+type PlayerDayRow = Omit<GamePlayerDaysTable, 'game_id'>
+type SessionRow = Omit<GameSessionsTable, 'game_id'>
 
 /** Session ids start with the start time so that inserts append to the primary key. */
 const sessionId = (ts: number) => `s${ts.toString(36).padStart(9, '0')}${randomToken().slice(0, 10)}`
-
-interface PlayerDayRow {
-  player_id: string
-  day: number
-  install_day: number
-  events: number
-  revenue_micros: number
-  event_types: number
-}
-
-interface SessionRow {
-  id: string
-  player_id: string
-  session_id: string | null
-  started_at: number
-  last_event_at: number
-  ended_at: number | null
-  events: number
-}
 
 /** A session as the batch sees it: new, or read from the table (and maybe changed). */
 type LiveSession = SessionRow & { isNew: boolean; touched: boolean; loadedStart: number }
@@ -732,12 +696,7 @@ function fillProfile(
   e: {
     country: string | null
     deviceFingerprint: string | null
-    attribution: {
-      affiliate: string | null
-      campaign: string | null
-      source: string | null
-      medium: string | null
-    }
+    attribution: Attribution
   },
 ): boolean {
   let changed = false
