@@ -24,6 +24,20 @@ import { redirectRoutes } from './modules/redirect/routes.js'
 import { createFastRedirect } from './modules/redirect/fast-path.js'
 import { createAnalyticsService } from './modules/analytics/service.js'
 import { analyticsRoutes } from './modules/analytics/routes.js'
+import { createGameService } from './modules/games/service.js'
+import { gameRoutes } from './modules/games/routes.js'
+import { createIngestService } from './modules/ingest/service.js'
+import { ingestRoutes } from './modules/ingest/routes.js'
+import { createGamingAnalyticsService } from './modules/gaming-analytics/service.js'
+import { gamingAnalyticsRoutes } from './modules/gaming-analytics/routes.js'
+import { createGdprService } from './modules/gdpr/service.js'
+import { gdprRoutes } from './modules/gdpr/routes.js'
+import {
+  gamingCompactionJob,
+  gamingRawRetentionJob,
+  gdprDeletionsJob,
+  gdprRecordsPurgeJob,
+} from './jobs/gaming.js'
 import { createHealthService } from './modules/health/service.js'
 import { collectRoutes, healthRoutes } from './modules/health/routes.js'
 import { createWebhookService } from './modules/webhooks/service.js'
@@ -60,7 +74,7 @@ export interface AppDeps {
   resolve?: Resolver
 }
 
-function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log']) {
+function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limiter: RateLimitStore) {
   const events = new EventBus((err, type) => log.error({ err, event: type }, 'event listener failed'))
   const orgs = createOrgService({ db: deps.db.kysely, clock, defaultPlan: deps.config.defaultPlan as Plan })
   const geo = deps.geo ?? openGeo()
@@ -136,6 +150,18 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log']) {
     log,
     ...(deps.resolve ? { resolve: deps.resolve } : {}),
   })
+  const games = createGameService({ db: deps.db.kysely, clock, secrets })
+  const ingest = createIngestService({
+    sqlite: deps.db.sqlite,
+    db: deps.db.kysely,
+    clock,
+    games,
+    limiter,
+    requestsPerMinute: deps.config.ingestRateLimitPerGame,
+    countryOf: (ip) => geo.country(ip),
+  })
+  const gamingAnalytics = createGamingAnalyticsService({ db: deps.db.kysely, clock, games })
+  const gdpr = createGdprService({ db: deps.db.kysely, clock, games, ingest })
   return {
     events,
     orgs,
@@ -149,6 +175,10 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log']) {
     webhooks,
     directory,
     domains,
+    games,
+    ingest,
+    gamingAnalytics,
+    gdpr,
   }
 }
 export type Services = ReturnType<typeof services>
@@ -225,8 +255,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   })
   app.removeContentTypeParser('text/plain')
 
-  const svc = services(deps, clock, app.log)
   const limiter = deps.limiter ?? createMemoryRateLimitStore()
+  const svc = services(deps, clock, app.log, limiter)
   const scheduler = createScheduler({ db: deps.db.kysely, clock, log: app.log })
   scheduler.register(expireKeysJob(svc.keys))
   scheduler.register(pruneIdempotencyJob(svc.idempotency, clock))
@@ -237,6 +267,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   scheduler.register(recheckDomainsJob(svc.domains))
   scheduler.register(renewCertificatesJob(svc.domains))
   await svc.directory.refresh()
+  scheduler.register(gamingRawRetentionJob(svc.ingest))
+  scheduler.register(gamingCompactionJob(svc.ingest))
+  scheduler.register(gdprDeletionsJob(svc.gdpr))
+  scheduler.register(gdprRecordsPurgeJob(svc.gdpr))
 
   let sweeper: NodeJS.Timeout | undefined
   let domainRefresh: NodeJS.Timeout | undefined
@@ -348,6 +382,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(analyticsRoutes({ analytics: svc.analytics }))
   await app.register(webhookRoutes({ webhooks: svc.webhooks, clock }))
   await app.register(domainRoutes({ domains: svc.domains }))
+  await app.register(gameRoutes({ games: svc.games }))
+  await app.register(ingestRoutes({ ingest: svc.ingest }))
+  await app.register(gamingAnalyticsRoutes({ analytics: svc.gamingAnalytics }))
+  await app.register(gdprRoutes({ gdpr: svc.gdpr }))
   await app.register(redirectRoutes({ redirect: svc.redirect, clock }))
   fast.redirect = createFastRedirect({
     redirect: svc.redirect,

@@ -135,6 +135,11 @@ async function buildDocsApp(routes: DocRoute[], opts: { version: string; publicU
 
 const ErrorBodyRef = { content: { 'application/json': { schema: { $ref: 'ErrorBody#' } } } }
 
+/** A documented error answer of a route schema (the spec's error body). */
+export function errorRef(description: string) {
+  return { description, ...ErrorBodyRef }
+}
+
 interface PostmanConverter {
   convert(
     input: { type: 'json'; data: Json },

@@ -144,6 +144,7 @@ function lazyPrompter(io: Io): Prompter {
   return {
     secret: async (q) => (await load()).secret(q),
     confirm: async (q) => (await load()).confirm(q),
+    text: async (q) => (await (await load()).text?.(q)) ?? '',
   }
 }
 

@@ -5,9 +5,13 @@
  */
 import { Command } from 'commander'
 import { DEFAULT_URL } from './context.js'
+import { register as registerAnalytics } from './commands/analytics.js'
 import { register as registerApi } from './commands/api.js'
 import { register as registerAuth } from './commands/auth.js'
 import { register as registerCompletion } from './commands/completion.js'
+import { register as registerEvents } from './commands/events.js'
+import { register as registerGames } from './commands/games.js'
+import { register as registerGdpr } from './commands/gdpr.js'
 import { register as registerHelp } from './commands/help.js'
 import { register as registerDomains } from './commands/domains.js'
 import { register as registerKeys } from './commands/keys.js'
@@ -19,7 +23,7 @@ import { packageVersion } from '../version.js'
 
 export function buildProgram(): Command {
   const program = new Command('linkctl')
-    .description('Command-line client of linkd: API keys, links, analytics and more.')
+    .description('Command-line client of linkd: API keys, links, analytics, games and more.')
     .version(packageVersion(), '-V, --version', 'print the linkctl version')
     .option('--url <url>', `linkd base URL (env LINKCTL_URL; default ${DEFAULT_URL})`)
     .option('--api-key <key>', 'API key (env LINKCTL_API_KEY)')
@@ -38,6 +42,10 @@ export function buildProgram(): Command {
   registerLinks(program)
   registerDomains(program)
   registerWebhooks(program)
+  registerGames(program)
+  registerEvents(program)
+  registerAnalytics(program)
+  registerGdpr(program)
   registerApi(program)
   registerCompletion(program)
   registerHelp(program)

@@ -7,6 +7,8 @@ export interface Prompter {
   secret(question: string): Promise<string>
   /** y/N question; anything but y/yes is no. */
   confirm(question: string): Promise<boolean>
+  /** A line of text (echoed). */
+  text?(question: string): Promise<string>
 }
 
 export function terminalPrompter(input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Prompter {
@@ -20,6 +22,14 @@ export function terminalPrompter(input: NodeJS.ReadableStream, output: NodeJS.Wr
       } finally {
         rl.close()
         output.write('\n')
+      }
+    },
+    async text(question) {
+      const rl = createInterface({ input, output })
+      try {
+        return (await rl.question(question)).trim()
+      } finally {
+        rl.close()
       }
     },
     async confirm(question) {

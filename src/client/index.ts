@@ -19,6 +19,20 @@ import type {
   UpdateDomainBody,
 } from '../contract/domains.js'
 import type {
+  CreateGameBody,
+  Game,
+  GameWithSecrets,
+  ListGamesQuery,
+  UpdateGameBody,
+} from '../contract/games.js'
+import type {
+  GdprDeletion,
+  GdprDeletionBody,
+  IngestResult,
+  Overview,
+  OverviewQuery,
+} from '../contract/gaming.js'
+import type {
   AnalyticsQuery,
   BulkCreateBody,
   BulkCreateResult,
@@ -106,6 +120,8 @@ type Query = Record<string, string | number | boolean | undefined>
 export interface RequestOptions {
   query?: Query | undefined
   body?: unknown
+  /** Bytes sent as they are (signed or compressed bodies); set the content type in `headers`. */
+  rawBody?: Buffer | string
   headers?: Record<string, string>
   idempotencyKey?: string
   /** This request's timeout, ms (default the client's). */
@@ -171,8 +187,9 @@ export class LinkdClient {
     const headers: Record<string, string> = { 'user-agent': this.userAgent, accept }
     if (this.apiKey) headers.authorization = `Bearer ${this.apiKey}`
     if (opts.idempotencyKey) headers['x-idempotency-key'] = opts.idempotencyKey
-    let body: string | undefined
-    if (opts.body !== undefined) {
+    let body: string | Buffer | undefined
+    if (opts.rawBody !== undefined) body = opts.rawBody
+    else if (opts.body !== undefined) {
       body = JSON.stringify(opts.body)
       headers['content-type'] = 'application/json'
     }
@@ -337,6 +354,33 @@ export class LinkdClient {
   analytics = {
     link: (id: string, query: AnalyticsQuery = {}) =>
       this.data<LinkAnalytics>('GET', `/api/use/analytics/links/${encodeURIComponent(id)}`, { query }),
+    gameOverview: (gameId: string, query: OverviewQuery = {}) =>
+      this.data<Overview>('GET', `/api/v1/analytics/games/${encodeURIComponent(gameId)}/overview`, { query }),
+  }
+
+  // games (admin)
+  games = {
+    create: (body: CreateGameBody) => this.data<GameWithSecrets>('POST', '/api/v1/admin/games', { body }),
+    list: (query: ListGamesQuery = {}) => this.data<PageOf<Game>>('GET', '/api/v1/admin/games', { query }),
+    get: (id: string) => this.data<Game>('GET', `/api/v1/admin/games/${encodeURIComponent(id)}`),
+    update: (id: string, body: UpdateGameBody) =>
+      this.data<Game>('PATCH', `/api/v1/admin/games/${encodeURIComponent(id)}`, { body }),
+    regenerateKey: (id: string) =>
+      this.data<GameWithSecrets>('POST', `/api/v1/admin/games/${encodeURIComponent(id)}/sdk-key`),
+  }
+
+  // gaming ingestion (a client built with the SDK key) and GDPR
+  gaming = {
+    /** Sends one batch body as given; `headers` carry X-Game-ID, X-Organization-ID, signature. */
+    sendEvents: (body: Buffer, headers: Record<string, string>) =>
+      this.data<IngestResult>('POST', '/api/v1/gaming/events', {
+        rawBody: body,
+        headers: { 'content-type': 'application/json', ...headers },
+      }),
+    requestDeletion: (body: GdprDeletionBody) =>
+      this.data<GdprDeletion>('POST', '/api/v1/gaming/gdpr/deletions', { body }),
+    deletion: (id: string) =>
+      this.data<GdprDeletion>('GET', `/api/v1/gaming/gdpr/deletions/${encodeURIComponent(id)}`),
   }
 
   // custom domains

@@ -152,3 +152,83 @@ export const DOMAIN_LIMITS = {
   renewBeforeMs: 30 * 86_400_000,
   domainMax: 253,
 } as const
+/** Gaming (spec 2.1, 2.2, 8). */
+export const GAME_PLATFORMS = [
+  'ios',
+  'android',
+  'web',
+  'steam',
+  'playstation',
+  'xbox',
+  'switch',
+  'epic',
+  'discord',
+  'unity',
+] as const
+export type GamePlatform = (typeof GAME_PLATFORMS)[number]
+export const GAME_STATUSES = ['active', 'paused', 'archived'] as const
+export type GameStatus = (typeof GAME_STATUSES)[number]
+
+export const GAME_LIMITS = {
+  nameMin: 2,
+  nameMax: 120,
+  slugMin: 2,
+  slugMax: 64,
+  rawRetentionDaysMin: 1,
+  rawRetentionDaysMax: 3650,
+  rawRetentionDaysDefault: 30,
+  compactedRetentionMonthsMin: 1,
+  compactedRetentionMonthsMax: 120,
+  compactedRetentionMonthsDefault: 12,
+  replayWindowSecondsMin: 60,
+  replayWindowSecondsMax: 600,
+  replayWindowSecondsDefault: 300,
+} as const
+
+export const INGEST_LIMITS = {
+  eventsPerBatch: 1000,
+  batchBytes: 1_048_576,
+  eventBytes: 10_240,
+  maxEventAgeMs: 24 * 3_600_000,
+  maxEventFutureMs: 5 * 60_000,
+  requestsPerMinute: 1000,
+  /** A repeated batch_id within this time returns the first response. */
+  batchIdempotencyMs: 24 * 3_600_000,
+  /** Inactivity that ends a session. */
+  sessionGapMs: 30 * 60_000,
+  idMax: 128,
+  customTypeMax: 64,
+} as const
+
+/** The 20 named event types of spec 2.2 (plus `custom`; any other string is a custom type). */
+export const NAMED_EVENT_TYPES = [
+  'session_start',
+  'session_end',
+  'app_install',
+  'app_open',
+  'app_close',
+  'level_start',
+  'level_complete',
+  'achievement_unlocked',
+  'tutorial_complete',
+  'currency_spent',
+  'currency_earned',
+  'item_purchased',
+  'battle_won',
+  'tournament_join',
+  'friend_invited',
+  'purchase',
+  'subscription_start',
+  'subscription_renew',
+  'subscription_cancel',
+  'ad_watched',
+] as const
+export type NamedEventType = (typeof NAMED_EVENT_TYPES)[number]
+
+export const REVENUE_TYPES = ['iap', 'ad', 'subscription'] as const
+export type RevenueType = (typeof REVENUE_TYPES)[number]
+
+/** GDPR deletion (spec 2.8). */
+export const GDPR_CONFIRMATION = 'DELETE'
+export const GDPR_STATUSES = ['queued', 'processing', 'completed'] as const
+export const GDPR_RECORD_RETENTION_DAYS = 365

@@ -7,22 +7,12 @@ import { buildApp } from '../../daemon/app.js'
 import { loadConfig } from '../../daemon/config.js'
 import { migrate } from '../../daemon/db/migrate.js'
 import { openDatabase } from '../../daemon/db/open.js'
+import { prng } from '../support/prng.js'
 import { fmt, median, percentile, report } from './lib.js'
 
 const HOUR = 3_600_000
 const DAY = 86_400_000
 const DAYS = 365
-
-/** Deterministic PRNG (mulberry32), so every run loads the same data. */
-function prng(seed: number): () => number {
-  let a = seed
-  return () => {
-    a = (a + 0x6d2b79f5) | 0
-    let t = Math.imul(a ^ (a >>> 15), 1 | a)
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 const names = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`)
 const COUNTRIES = Array.from({ length: 60 }, (_, i) =>

@@ -7,6 +7,7 @@ import { startupBench } from './startup.js'
 import { redirectBench } from './redirect.js'
 import { analyticsBench } from './analytics.js'
 import { webhooksBench } from './webhooks.js'
+import { gamingBench } from './gaming.js'
 
 const only = process.argv[2]
 const benches: Record<string, () => Promise<void>> = {
@@ -14,6 +15,7 @@ const benches: Record<string, () => Promise<void>> = {
   redirect: () => redirectBench(),
   analytics: () => analyticsBench(),
   webhooks: () => webhooksBench(),
+  gaming: () => gamingBench(),
 }
 process.stdout.write(`linkd benchmarks — node ${process.version}, ${new Date().toISOString()}\n`)
 for (const [name, run] of Object.entries(benches)) {

@@ -49,6 +49,10 @@ describe('health', () => {
     expect(body.jobs.map((j: { name: string }) => j.name)).toEqual([
       'expire-keys',
       'expire-links',
+      'gaming-compaction',
+      'gaming-raw-retention',
+      'gdpr-deletions',
+      'gdpr-records-purge',
       'prune-idempotency',
       'prune-key-activity',
       'prune-webhook-deliveries',
@@ -113,6 +117,7 @@ describe('discovery GET /api/use', () => {
       { method: 'GET', path: '/api/keys/:id/activity', permission: 'keys:read' },
       { method: 'POST', path: '/api/keys/test', permission: null },
       { method: 'GET', path: '/api/use', permission: null },
+      { method: 'POST', path: '/api/v1/gaming/events', permission: 'game SDK key' },
     ]
     for (const r of expected) expect(routes).toContainEqual(r)
     // no HEAD duplicates, no docs routes, no non-API routes

@@ -146,6 +146,10 @@ describe('other jobs', () => {
     expect(t.app.linkd.scheduler.names().sort()).toEqual([
       'expire-keys',
       'expire-links',
+      'gaming-compaction',
+      'gaming-raw-retention',
+      'gdpr-deletions',
+      'gdpr-records-purge',
       'prune-idempotency',
       'prune-key-activity',
       'prune-webhook-deliveries',

@@ -23,7 +23,14 @@ export function collectRoutes(app: FastifyInstance): RouteInfo[] {
       routes.push({
         method,
         path: r.url,
-        permission: auth === undefined ? null : auth === true ? 'any valid key' : auth,
+        permission:
+          auth === undefined
+            ? r.config?.sdkKey
+              ? 'game SDK key'
+              : null
+            : auth === true
+              ? 'any valid key'
+              : auth,
       })
   })
   return routes

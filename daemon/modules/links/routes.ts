@@ -14,6 +14,7 @@ import {
 import { LINK_LIMITS } from '../../../src/contract/limits.js'
 import { principalOf } from '../../http/auth.js'
 import { validationDetails } from '../../http/errors.js'
+import { errorRef } from '../../http/openapi.js'
 import type { ItemValidator, LinkService } from './service.js'
 
 const tags = ['Links']
@@ -161,8 +162,4 @@ export function linkRoutes(deps: { links: LinkService; bodyLimitBytes: number })
       },
     )
   }
-}
-
-function errorRef(description: string) {
-  return { description, content: { 'application/json': { schema: { $ref: 'ErrorBody#' } } } }
 }

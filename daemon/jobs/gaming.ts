@@ -1,0 +1,58 @@
+import type { IngestService } from '../modules/ingest/service.js'
+import type { GdprService } from '../modules/gdpr/service.js'
+import type { JobDefinition } from './scheduler.js'
+
+/** Raw events and sessions past each game's raw retention; batch ids past their 24 h. */
+export function gamingRawRetentionJob(
+  ingest: Pick<IngestService, 'expireRaw' | 'pruneBatches'>,
+): JobDefinition {
+  return {
+    name: 'gaming-raw-retention',
+    schedule: '23 * * * *',
+    leaseMs: 30 * 60_000,
+    async run() {
+      const r = await ingest.expireRaw()
+      const b = await ingest.pruneBatches()
+      return r.events || r.sessions || b
+        ? `${r.events} events, ${r.sessions} sessions expired; ${b} batch ids pruned`
+        : undefined
+    },
+  }
+}
+
+/** Daily aggregates past each game's compacted retention. */
+export function gamingCompactionJob(ingest: Pick<IngestService, 'compact'>): JobDefinition {
+  return {
+    name: 'gaming-compaction',
+    schedule: '50 2 * * *',
+    leaseMs: 30 * 60_000,
+    async run() {
+      const n = await ingest.compact()
+      return n ? `${n} aggregate rows past the compacted retention deleted` : undefined
+    },
+  }
+}
+
+/** Queued GDPR deletions, every minute. */
+export function gdprDeletionsJob(gdpr: Pick<GdprService, 'processQueue'>): JobDefinition {
+  return {
+    name: 'gdpr-deletions',
+    schedule: '* * * * *',
+    async run() {
+      const n = await gdpr.processQueue()
+      return n ? `${n} GDPR deletions completed` : undefined
+    },
+  }
+}
+
+/** GDPR deletion records past their 365 days. */
+export function gdprRecordsPurgeJob(gdpr: Pick<GdprService, 'purgeExpiredRecords'>): JobDefinition {
+  return {
+    name: 'gdpr-records-purge',
+    schedule: '10 4 * * *',
+    async run() {
+      const n = await gdpr.purgeExpiredRecords()
+      return n ? `${n} GDPR deletion records purged` : undefined
+    },
+  }
+}

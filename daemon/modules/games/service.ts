@@ -1,0 +1,237 @@
+import type { Kysely } from 'kysely'
+import type { Clock } from '../../clock.js'
+import { iso } from '../../clock.js'
+import type { Database } from '../../db/schema.js'
+import { newId, randomToken, safeEqual, sha256Hex, type SecretBox } from '../../crypto.js'
+import { AppError, notFound } from '../../http/errors.js'
+import { pageOf, pageParams } from '../../http/pagination.js'
+import type { PageOf } from '../../../src/contract/common.js'
+import type {
+  CreateGameBody,
+  Game,
+  GameWithSecrets,
+  ListGamesQuery,
+  UpdateGameBody,
+} from '../../../src/contract/games.js'
+import { GAME_LIMITS as L } from '../../../src/contract/limits.js'
+import { createGameStore, type GameRecord } from './store.js'
+
+export type { GameRecord }
+
+const SDK_KEY_PREFIX = 'sdk'
+const DAY_MS = 86_400_000
+
+/** `sdk_•••` + last four characters. */
+export const maskSdkKey = (lastFour: string) => `${SDK_KEY_PREFIX}_\u2022\u2022\u2022${lastFour}`
+
+/** A slug from a display name: lowercase ASCII letters, digits and hyphens. */
+export function slugify(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, L.slugMax)
+    .replace(/-+$/, '')
+}
+
+export function presentGame(g: GameRecord): Game {
+  return {
+    id: g.slug,
+    name: g.name,
+    platform: g.platform,
+    status: g.status,
+    modules: { ...g.modules },
+    rawRetentionDays: g.rawRetentionDays,
+    compactedRetentionMonths: g.compactedRetentionMonths,
+    hmacRequired: g.hmacRequired,
+    replayWindowSeconds: g.replayWindowSeconds,
+    organizationId: g.organizationId,
+    sdkKeyPreview: maskSdkKey(g.sdkKeyLastFour),
+    createdAt: iso(g.createdAt),
+    updatedAt: iso(g.updatedAt),
+  }
+}
+
+function newSecrets(box: SecretBox) {
+  const sdkKey = `${SDK_KEY_PREFIX}_${randomToken()}`
+  const signingSecret = `sig_${randomToken()}${randomToken()}`
+  return {
+    sdkKey,
+    signingSecret,
+    sdkKeyHash: sha256Hex(sdkKey),
+    sdkKeyLastFour: sdkKey.slice(-4),
+    sealed: box.encrypt(signingSecret),
+  }
+}
+
+const readOnly = (field: string) =>
+  new AppError('ValidationError', `${field} cannot be changed after creation`, [
+    { field, message: 'is read-only after creation' },
+  ])
+
+export interface GameServiceDeps {
+  db: Kysely<Database>
+  clock: Clock
+  secrets: SecretBox
+}
+
+export function createGameService(deps: GameServiceDeps) {
+  const store = createGameStore(deps.db)
+  const now = () => deps.clock.now()
+
+  async function load(organizationId: string, slug: string): Promise<GameRecord> {
+    const g = await store.bySlug(organizationId, slug)
+    if (!g) throw notFound(`game ${slug}`)
+    return g
+  }
+
+  /** The slug asked for (409 when taken), or one generated from the name (suffixed when taken). */
+  async function chooseSlug(organizationId: string, body: CreateGameBody): Promise<string> {
+    if (body.slug) {
+      if (await store.bySlug(organizationId, body.slug))
+        throw new AppError('Conflict', `a game with id "${body.slug}" already exists`)
+      return body.slug
+    }
+    let base = slugify(body.name)
+    if (base.length < L.slugMin) base = `game-${randomToken().slice(0, 6).toLowerCase()}`
+    const taken = await store.slugsLike(organizationId, base)
+    if (!taken.has(base)) return base
+    for (let n = 2; ; n++) {
+      const suffix = `-${n}`
+      const candidate = base.slice(0, L.slugMax - suffix.length) + suffix
+      if (!taken.has(candidate)) return candidate
+    }
+  }
+
+  return {
+    async create(organizationId: string, body: CreateGameBody): Promise<GameWithSecrets> {
+      const t = now()
+      const slug = await chooseSlug(organizationId, body)
+      const s = newSecrets(deps.secrets)
+      const g: GameRecord = {
+        id: newId('gam'),
+        organizationId,
+        slug,
+        name: body.name.trim(),
+        platform: body.platform,
+        status: body.status ?? 'active',
+        modules: {
+          analytics: body.modules?.analytics ?? true,
+          fraud: body.modules?.fraud ?? false,
+          skan: body.modules?.skan ?? false,
+        },
+        rawRetentionDays: body.rawRetentionDays ?? L.rawRetentionDaysDefault,
+        compactedRetentionMonths: body.compactedRetentionMonths ?? L.compactedRetentionMonthsDefault,
+        hmacRequired: body.hmacRequired ?? false,
+        replayWindowSeconds: body.replayWindowSeconds ?? L.replayWindowSecondsDefault,
+        sdkKeyHash: s.sdkKeyHash,
+        sdkKeyLastFour: s.sdkKeyLastFour,
+        signingSecret: s.sealed,
+        rawFloor: 0,
+        compactedFloorDay: 0,
+        createdAt: t,
+        updatedAt: t,
+      }
+      try {
+        await store.insert(g)
+      } catch (err) {
+        if (/UNIQUE|unique/.test(String(err)))
+          throw new AppError('Conflict', `a game with id "${slug}" already exists`)
+        throw err
+      }
+      return { ...presentGame(g), sdkKey: s.sdkKey, signingSecret: s.signingSecret }
+    },
+
+    async list(organizationId: string, q: ListGamesQuery): Promise<PageOf<Game>> {
+      const p = pageParams(q)
+      const { rows, total } = await store.list(organizationId, {
+        status: q.status,
+        offset: p.offset,
+        limit: p.perPage,
+      })
+      return pageOf(rows.map(presentGame), total, p)
+    },
+
+    async get(organizationId: string, slug: string): Promise<Game> {
+      return presentGame(await load(organizationId, slug))
+    },
+
+    /** The record (internal id included) for other gaming modules; 404 in another organization. */
+    record: load,
+
+    async update(organizationId: string, slug: string, body: UpdateGameBody): Promise<Game> {
+      const g = await load(organizationId, slug)
+      if (body.slug !== undefined && body.slug !== g.slug) throw readOnly('slug')
+      if (body.platform !== undefined && body.platform !== g.platform) throw readOnly('platform')
+      const t = now()
+      // Extending a retention never brings back what the shorter one already expired.
+      if (body.rawRetentionDays !== undefined && body.rawRetentionDays > g.rawRetentionDays)
+        g.rawFloor = Math.max(g.rawFloor, t - g.rawRetentionDays * DAY_MS)
+      if (
+        body.compactedRetentionMonths !== undefined &&
+        body.compactedRetentionMonths > g.compactedRetentionMonths
+      )
+        g.compactedFloorDay = Math.max(g.compactedFloorDay, compactedCutoffDay(t, g.compactedRetentionMonths))
+      if (body.name !== undefined) g.name = body.name.trim()
+      if (body.status !== undefined) g.status = body.status
+      if (body.modules) g.modules = { ...g.modules, ...stripUndefined(body.modules) }
+      if (body.rawRetentionDays !== undefined) g.rawRetentionDays = body.rawRetentionDays
+      if (body.compactedRetentionMonths !== undefined)
+        g.compactedRetentionMonths = body.compactedRetentionMonths
+      if (body.hmacRequired !== undefined) g.hmacRequired = body.hmacRequired
+      if (body.replayWindowSeconds !== undefined) g.replayWindowSeconds = body.replayWindowSeconds
+      g.updatedAt = t
+      await store.save(g)
+      return presentGame(g)
+    },
+
+    /** New SDK key and signing secret; the old key is refused from this moment. */
+    async regenerateKey(organizationId: string, slug: string): Promise<GameWithSecrets> {
+      const g = await load(organizationId, slug)
+      const s = newSecrets(deps.secrets)
+      g.sdkKeyHash = s.sdkKeyHash
+      g.sdkKeyLastFour = s.sdkKeyLastFour
+      g.signingSecret = s.sealed
+      g.updatedAt = now()
+      await store.save(g)
+      return { ...presentGame(g), sdkKey: s.sdkKey, signingSecret: s.signingSecret }
+    },
+
+    /**
+     * The game an ingestion request names, when the SDK key matches (constant-time on the hash);
+     * undefined for an unknown game, another organization or a wrong key.
+     */
+    async authenticateSdk(
+      organizationId: string,
+      slug: string,
+      sdkKey: string,
+    ): Promise<GameRecord | undefined> {
+      const g = await store.bySlug(organizationId, slug)
+      const presented = sha256Hex(sdkKey)
+      if (!g) {
+        safeEqual(presented, presented)
+        return undefined
+      }
+      return safeEqual(presented, g.sdkKeyHash) ? g : undefined
+    },
+
+    signingSecretOf(g: GameRecord): string {
+      return deps.secrets.decrypt(g.signingSecret)
+    },
+
+    all: () => store.all(),
+  }
+}
+export type GameService = ReturnType<typeof createGameService>
+
+function stripUndefined<T extends object>(o: T): { [K in keyof T]: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as never
+}
+
+/** First UTC day number kept by a compacted retention of `months` at time `t`. */
+export function compactedCutoffDay(t: number, months: number): number {
+  const d = new Date(t)
+  return Math.floor(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() - months, d.getUTCDate()) / DAY_MS)
+}

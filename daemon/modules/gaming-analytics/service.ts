@@ -1,0 +1,92 @@
+import type { Kysely } from 'kysely'
+import type { Clock } from '../../clock.js'
+import type { Database } from '../../db/schema.js'
+import { AppError } from '../../http/errors.js'
+import type { Overview, OverviewQuery } from '../../../src/contract/gaming.js'
+import type { GameService } from '../games/service.js'
+import { createGamingAnalyticsStore } from './store.js'
+
+const DAY_MS = 86_400_000
+/** Longest range of one request (ten years of days). */
+const MAX_RANGE_DAYS = 3660
+
+const dayOf = (ms: number) => Math.floor(ms / DAY_MS)
+const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10)
+const money = (micros: number) => micros / 1_000_000
+const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits
+
+function parseDay(value: string | undefined, field: string): number | undefined {
+  if (value === undefined) return undefined
+  const ms = Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value)
+  if (!Number.isFinite(ms))
+    throw new AppError('ValidationError', `${field} is not a valid date`, [
+      { field, message: 'must be an ISO 8601 date or date-time' },
+    ])
+  return dayOf(ms)
+}
+
+/** The UTC day range of a request: default the last 30 days up to today, both ends included. */
+export function dayRange(q: OverviewQuery, now: number): { start: number; end: number } {
+  const end = parseDay(q.endDate, 'endDate') ?? dayOf(now)
+  const start = parseDay(q.startDate, 'startDate') ?? end - 29
+  if (start > end)
+    throw new AppError('ValidationError', 'startDate must not be after endDate', [
+      { field: 'startDate', message: 'must not be after endDate' },
+    ])
+  if (end - start + 1 > MAX_RANGE_DAYS)
+    throw new AppError('ValidationError', `the range is at most ${MAX_RANGE_DAYS} days`, [
+      { field: 'startDate', message: `at most ${MAX_RANGE_DAYS} days before endDate` },
+    ])
+  return { start, end }
+}
+
+export function createGamingAnalyticsService(deps: {
+  db: Kysely<Database>
+  clock: Clock
+  games: GameService
+}) {
+  const store = createGamingAnalyticsStore(deps.db)
+  return {
+    /**
+     * DAU (last day of the range), MAU (30 days to the range end), revenue, ARPU and ARPPU over
+     * the distinct active and paying players of the range, average session length, and classic
+     * D1/D7/D30 retention of the install cohorts of the range old enough to have reached day N.
+     */
+    async overview(organizationId: string, slug: string, q: OverviewQuery): Promise<Overview> {
+      const game = await deps.games.record(organizationId, slug)
+      const { start, end } = dayRange(q, deps.clock.now())
+      const today = dayOf(deps.clock.now())
+      const [totals, dau, mau, active, payers] = await Promise.all([
+        store.dailyTotals(game.id, start, end),
+        store.activeOn(game.id, end),
+        store.distinct(game.id, 'active', end - 29, end),
+        store.distinct(game.id, 'active', start, end),
+        store.distinct(game.id, 'paying', start, end),
+      ])
+      const retention = async (n: number) => {
+        const last = Math.min(end, today) - n
+        if (last < start) return null
+        const r = await store.retention(game.id, n, start, last)
+        return r.size === 0 ? null : round((100 * r.retained) / r.size, 2)
+      }
+      const [d1, d7, d30] = await Promise.all([retention(1), retention(7), retention(30)])
+      const totalMicros = totals.iap + totals.ad + totals.subscription
+      return {
+        dau,
+        mau,
+        revenue: {
+          total: money(totalMicros),
+          iap: money(totals.iap),
+          ad: money(totals.ad),
+          subscription: money(totals.subscription),
+        },
+        arpu: active ? round(money(totalMicros) / active, 6) : 0,
+        arppu: payers ? round(money(totalMicros) / payers, 6) : 0,
+        avgSessionSeconds: totals.sessions ? round(totals.sessionSeconds / totals.sessions, 2) : 0,
+        retention: { d1, d7, d30 },
+        range: { startDate: dateOf(start), endDate: dateOf(end) },
+      }
+    },
+  }
+}
+export type GamingAnalyticsService = ReturnType<typeof createGamingAnalyticsService>

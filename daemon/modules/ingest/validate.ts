@@ -1,0 +1,243 @@
+/**
+ * Batch and per-event checks of the ingestion (contract "Gaming ingestion"). A bad batch throws
+ * an AppError; a bad event becomes a per-event error and the rest of the batch goes on.
+ */
+import { AppError } from '../../http/errors.js'
+import { GAME_PLATFORMS, INGEST_LIMITS as L, NAMED_EVENT_TYPES } from '../../../src/contract/limits.js'
+import type { GamePlatform, RevenueType } from '../../../src/contract/limits.js'
+import type { IngestError } from '../../../src/contract/gaming.js'
+
+const DAY_MS = 86_400_000
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+/** ISO 8601 date-time with a zone (Z or ±hh:mm). */
+const DATETIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i
+const CUSTOM_TYPE_RE = /^[A-Za-z][A-Za-z0-9_.:-]*$/
+const PLATFORMS: ReadonlySet<string> = new Set(GAME_PLATFORMS)
+/** Bit of each named type in game_player_days.event_types; custom types share bit 20. */
+export const TYPE_BIT: ReadonlyMap<string, number> = new Map(NAMED_EVENT_TYPES.map((t, i) => [t, i]))
+export const CUSTOM_BIT = NAMED_EVENT_TYPES.length
+const CURRENCIES: ReadonlySet<string> = new Set(
+  (Intl as unknown as { supportedValuesOf(k: string): string[] }).supportedValuesOf('currency'),
+)
+
+/**
+ * Revenue of the monetization events: purchase, subscription_start and subscription_renew must
+ * carry data.amount and data.currency; item_purchased (IAP) and ad_watched (ad revenue) count
+ * revenue when they carry both.
+ */
+const REVENUE: Readonly<Record<string, { type: RevenueType; required: boolean }>> = {
+  purchase: { type: 'iap', required: true },
+  item_purchased: { type: 'iap', required: false },
+  subscription_start: { type: 'subscription', required: true },
+  subscription_renew: { type: 'subscription', required: true },
+  ad_watched: { type: 'ad', required: false },
+}
+
+/** An event that passed every check, normalized for the pipeline and the writer. */
+export interface NormalizedEvent {
+  index: number
+  eventId: string
+  type: string
+  /** Bit in event_types (named index, or CUSTOM_BIT). */
+  typeBit: number
+  custom: boolean
+  ts: number
+  day: number
+  playerId: string
+  sessionId: string | null
+  platform: GamePlatform
+  data: Record<string, unknown> | null
+  dataJson: string | null
+  revenueType: RevenueType | null
+  revenueMicros: number
+  currency: string | null
+  country: string | null
+  deviceFingerprint: string | null
+  attribution: Attribution
+}
+
+/** First-touch attribution fields read from `data`. */
+export interface Attribution {
+  affiliate: string | null
+  campaign: string | null
+  source: string | null
+  medium: string | null
+}
+
+export interface ParsedBatch {
+  batchId: string
+  batchTimestamp: number
+  events: unknown[]
+}
+
+const bad = (field: string, message: string) =>
+  new AppError('ValidationError', `${field}: ${message}`, [{ field, message }])
+
+export function parseTimestamp(v: unknown): number | undefined {
+  if (typeof v !== 'string' || !DATETIME_RE.test(v)) return undefined
+  const t = Date.parse(v)
+  return Number.isFinite(t) ? t : undefined
+}
+
+/** The batch envelope: malformed JSON or a missing field is 400, more than 1,000 events 413. */
+export function parseBatch(raw: Buffer): ParsedBatch {
+  let body: unknown
+  try {
+    body = JSON.parse(raw.toString('utf8'))
+  } catch {
+    throw bad('body', 'is not valid JSON')
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw bad('body', 'must be a JSON object')
+  const b = body as Record<string, unknown>
+  const details: { field: string; message: string }[] = []
+  if (typeof b.batch_id !== 'string' || !UUID_RE.test(b.batch_id))
+    details.push({ field: 'batch_id', message: b.batch_id === undefined ? 'is required' : 'must be a UUID' })
+  const batchTimestamp = parseTimestamp(b.batch_timestamp)
+  if (batchTimestamp === undefined)
+    details.push({
+      field: 'batch_timestamp',
+      message: b.batch_timestamp === undefined ? 'is required' : 'must be an ISO 8601 date-time',
+    })
+  if (!Array.isArray(b.events))
+    details.push({ field: 'events', message: b.events === undefined ? 'is required' : 'must be an array' })
+  if (details.length)
+    throw new AppError('ValidationError', `${details[0]!.field} ${details[0]!.message}`, details)
+  const events = b.events as unknown[]
+  if (events.length > L.eventsPerBatch)
+    throw new AppError(
+      'PayloadTooLarge',
+      `a batch holds at most ${L.eventsPerBatch} events (got ${events.length})`,
+    )
+  return { batchId: (b.batch_id as string).toLowerCase(), batchTimestamp: batchTimestamp!, events }
+}
+
+function str(v: unknown, max = L.idMax): string | null {
+  if (typeof v === 'number' && Number.isFinite(v)) v = String(v)
+  return typeof v === 'string' && v.length > 0 && v.length <= max ? v : null
+}
+
+function firstStr(d: Record<string, unknown> | null, keys: string[]): string | null {
+  if (!d) return null
+  for (const k of keys) {
+    const s = str(d[k])
+    if (s) return s
+  }
+  return null
+}
+
+type Check = { ok: true; event: NormalizedEvent } | { ok: false; error: IngestError }
+
+/**
+ * One event: at most 10 KB, required fields, platform, type, timestamp age (≤ 24 h old, ≤ 5 min
+ * ahead of `now`), session_id for session_start/end, amount and ISO 4217 currency of purchases.
+ */
+export function checkEvent(
+  raw: unknown,
+  index: number,
+  ctx: { now: number; gamePlatform: GamePlatform; countryOf(ip: string): string | null; ip: string },
+): Check {
+  const eventIdOf = (): string | null =>
+    raw && typeof raw === 'object' && typeof (raw as { event_id?: unknown }).event_id === 'string'
+      ? ((raw as { event_id: string }).event_id.slice(0, L.idMax) ?? null)
+      : null
+  const fail = (error: string, message: string): Check => ({
+    ok: false,
+    error: { index, eventId: eventIdOf(), error, message },
+  })
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    return fail('InvalidEvent', 'event must be an object')
+  const size = Buffer.byteLength(JSON.stringify(raw))
+  if (size > L.eventBytes)
+    return fail('EventTooLarge', `event is ${size} bytes; at most ${L.eventBytes} bytes per event`)
+  const e = raw as Record<string, unknown>
+  const missing = ['event_id', 'event_type', 'timestamp', 'player_id'].filter(
+    (k) => e[k] === undefined || e[k] === null || e[k] === '',
+  )
+  if (missing.length) return fail('InvalidEvent', `missing ${missing.join(', ')}`)
+  if (typeof e.event_id !== 'string' || !UUID_RE.test(e.event_id))
+    return fail('InvalidEvent', 'event_id must be a UUID')
+  const type = e.event_type
+  if (typeof type !== 'string' || type.length > L.customTypeMax || !CUSTOM_TYPE_RE.test(type))
+    return fail(
+      'InvalidEvent',
+      `event_type must be a named type or a custom name (a letter, then letters, digits, _ . : -; up to ${L.customTypeMax})`,
+    )
+  const playerId = str(e.player_id)
+  if (!playerId || typeof e.player_id !== 'string')
+    return fail('InvalidEvent', `player_id must be a string of 1-${L.idMax} characters`)
+  let sessionId: string | null = null
+  if (e.session_id !== undefined && e.session_id !== null) {
+    sessionId = typeof e.session_id === 'string' ? str(e.session_id) : null
+    if (!sessionId) return fail('InvalidEvent', `session_id must be a string of 1-${L.idMax} characters`)
+  }
+  if (!sessionId && (type === 'session_start' || type === 'session_end'))
+    return fail('InvalidEvent', `session_id is required for ${type}`)
+  let platform = ctx.gamePlatform
+  if (e.platform !== undefined && e.platform !== null) {
+    if (typeof e.platform !== 'string' || !PLATFORMS.has(e.platform))
+      return fail('InvalidEvent', `platform must be one of ${GAME_PLATFORMS.join(', ')}`)
+    platform = e.platform as GamePlatform
+  }
+  const ts = parseTimestamp(e.timestamp)
+  if (ts === undefined) return fail('InvalidEvent', 'timestamp must be an ISO 8601 date-time with a zone')
+  if (ts < ctx.now - L.maxEventAgeMs) return fail('EventTooOld', 'timestamp is more than 24 hours old')
+  if (ts > ctx.now + L.maxEventFutureMs)
+    return fail('EventInFuture', 'timestamp is more than 5 minutes in the future')
+  let data: Record<string, unknown> | null = null
+  if (e.data !== undefined && e.data !== null) {
+    if (typeof e.data !== 'object' || Array.isArray(e.data))
+      return fail('InvalidEvent', 'data must be an object')
+    data = e.data as Record<string, unknown>
+  }
+
+  let revenueType: RevenueType | null = null
+  let revenueMicros = 0
+  let currency: string | null = null
+  const rule = REVENUE[type]
+  if (rule) {
+    const amount = data?.amount
+    const cur = data?.currency
+    const present = amount !== undefined || cur !== undefined
+    if (rule.required || present) {
+      if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0)
+        return fail('InvalidEvent', `data.amount must be a number >= 0 for ${type}`)
+      if (typeof cur !== 'string' || !CURRENCIES.has(cur))
+        return fail('InvalidEvent', `data.currency must be an ISO 4217 code (e.g. USD) for ${type}`)
+      revenueType = rule.type
+      revenueMicros = Math.round(amount * 1_000_000)
+      currency = cur
+    }
+  }
+
+  const countryField = typeof data?.country === 'string' ? data.country.toUpperCase() : null
+  const country = countryField && /^[A-Z]{2}$/.test(countryField) ? countryField : ctx.countryOf(ctx.ip)
+  const bit = TYPE_BIT.get(type)
+  return {
+    ok: true,
+    event: {
+      index,
+      eventId: e.event_id.toLowerCase(),
+      type,
+      typeBit: bit ?? CUSTOM_BIT,
+      custom: bit === undefined,
+      ts,
+      day: Math.floor(ts / DAY_MS),
+      playerId,
+      sessionId,
+      platform,
+      data,
+      dataJson: data ? JSON.stringify(data) : null,
+      revenueType,
+      revenueMicros,
+      currency,
+      country,
+      deviceFingerprint: firstStr(data, ['device_fingerprint', 'device_id']),
+      attribution: {
+        affiliate: firstStr(data, ['affiliate', 'affiliate_id']),
+        campaign: firstStr(data, ['campaign', 'utm_campaign']),
+        source: firstStr(data, ['source', 'utm_source']),
+        medium: firstStr(data, ['medium', 'utm_medium']),
+      },
+    },
+  }
+}

@@ -1,0 +1,58 @@
+/** `linkctl analytics overview <game>`: the gaming overview (DAU, MAU, revenue, retention). */
+import type { Command } from 'commander'
+import type { Overview } from '../../contract/gaming.js'
+import { action, jsonOption } from '../action.js'
+import { requireKey, type Ctx } from '../context.js'
+import { emit, printRecord } from '../output.js'
+
+export interface OverviewOpts {
+  game: string
+  startDate?: string
+  endDate?: string
+}
+
+const pct = (v: number | null) => (v === null ? '-' : `${v}%`)
+const money = (n: number) => n.toFixed(2)
+
+export async function runAnalyticsOverview(o: OverviewOpts, ctx: Ctx): Promise<void> {
+  await requireKey(ctx)
+  const r: Overview = await (
+    await ctx.client()
+  ).analytics.gameOverview(o.game, {
+    ...(o.startDate ? { startDate: o.startDate } : {}),
+    ...(o.endDate ? { endDate: o.endDate } : {}),
+  })
+  await emit(ctx, r, () =>
+    printRecord(ctx, [
+      ['RANGE', `${r.range.startDate} .. ${r.range.endDate}`],
+      ['DAU', r.dau],
+      ['MAU', r.mau],
+      ['REVENUE', money(r.revenue.total)],
+      ['  IAP', money(r.revenue.iap)],
+      ['  AD', money(r.revenue.ad)],
+      ['  SUBSCRIPTION', money(r.revenue.subscription)],
+      ['ARPU', r.arpu.toFixed(4)],
+      ['ARPPU', r.arppu.toFixed(4)],
+      ['AVG SESSION', `${r.avgSessionSeconds} s`],
+      ['RETENTION D1', pct(r.retention.d1)],
+      ['RETENTION D7', pct(r.retention.d7)],
+      ['RETENTION D30', pct(r.retention.d30)],
+    ]),
+  )
+}
+
+export function register(program: Command): void {
+  const analytics = program.command('analytics').description('gaming analytics')
+  jsonOption(
+    analytics
+      .command('overview')
+      .description('DAU, MAU, revenue, ARPU, ARPPU, session length and D1/D7/D30 retention of a game')
+      .argument('<game>', 'game id')
+      .option('--start-date <date>', 'first UTC day (YYYY-MM-DD; default 29 days before the end)')
+      .option('--end-date <date>', 'last UTC day (YYYY-MM-DD; default today)'),
+  ).action(
+    action<Omit<OverviewOpts, 'game'>>(([game], o, ctx) =>
+      runAnalyticsOverview({ ...o, game: game ?? '' }, ctx),
+    ),
+  )
+}

@@ -1,0 +1,90 @@
+import Type, { type Static } from 'typebox'
+import { PageQuery, StringEnum, Timestamp } from './common.js'
+import { GAME_LIMITS as L, GAME_PLATFORMS, GAME_STATUSES } from './limits.js'
+
+export { GAME_PLATFORMS, GAME_STATUSES, type GamePlatform, type GameStatus } from './limits.js'
+
+const Name = Type.String({ minLength: L.nameMin, maxLength: L.nameMax, pattern: '\\S' })
+const Slug = Type.String({
+  minLength: L.slugMin,
+  maxLength: L.slugMax,
+  pattern: '^[A-Za-z0-9_-]+$',
+  description: 'Letters, digits, hyphens, underscores; generated from the name when blank; immutable',
+})
+const Platform = StringEnum(GAME_PLATFORMS)
+const Status = StringEnum(GAME_STATUSES)
+const RawRetention = Type.Integer({ minimum: L.rawRetentionDaysMin, maximum: L.rawRetentionDaysMax })
+const CompactedRetention = Type.Integer({
+  minimum: L.compactedRetentionMonthsMin,
+  maximum: L.compactedRetentionMonthsMax,
+})
+const ReplayWindow = Type.Integer({ minimum: L.replayWindowSecondsMin, maximum: L.replayWindowSecondsMax })
+
+export const GameModules = Type.Object(
+  { analytics: Type.Boolean(), fraud: Type.Boolean(), skan: Type.Boolean() },
+  { additionalProperties: false },
+)
+const ModulesPatch = Type.Partial(GameModules)
+
+export const CreateGameBody = Type.Object(
+  {
+    name: Name,
+    slug: Type.Optional(Type.Union([Slug, Type.Literal('')])),
+    platform: Platform,
+    status: Type.Optional(Status),
+    modules: Type.Optional(ModulesPatch),
+    rawRetentionDays: Type.Optional(RawRetention),
+    compactedRetentionMonths: Type.Optional(CompactedRetention),
+    hmacRequired: Type.Optional(Type.Boolean()),
+    replayWindowSeconds: Type.Optional(ReplayWindow),
+  },
+  { additionalProperties: false },
+)
+export type CreateGameBody = Static<typeof CreateGameBody>
+
+/** slug and platform are accepted only to say that they cannot change (400). */
+export const UpdateGameBody = Type.Object(
+  {
+    name: Type.Optional(Name),
+    status: Type.Optional(Status),
+    modules: Type.Optional(ModulesPatch),
+    rawRetentionDays: Type.Optional(RawRetention),
+    compactedRetentionMonths: Type.Optional(CompactedRetention),
+    hmacRequired: Type.Optional(Type.Boolean()),
+    replayWindowSeconds: Type.Optional(ReplayWindow),
+    slug: Type.Optional(Type.String({ description: 'read-only: 400 when it differs' })),
+    platform: Type.Optional(Type.String({ description: 'read-only: 400 when it differs' })),
+  },
+  { additionalProperties: false, minProperties: 1 },
+)
+export type UpdateGameBody = Static<typeof UpdateGameBody>
+
+export const Game = Type.Object({
+  id: Type.String({ description: 'The slug' }),
+  name: Type.String(),
+  platform: Platform,
+  status: Status,
+  modules: GameModules,
+  rawRetentionDays: Type.Integer(),
+  compactedRetentionMonths: Type.Integer(),
+  hmacRequired: Type.Boolean(),
+  replayWindowSeconds: Type.Integer(),
+  organizationId: Type.String(),
+  sdkKeyPreview: Type.String({ description: 'sdk_••• and the last four characters' }),
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+})
+export type Game = Static<typeof Game>
+
+export const GameWithSecrets = Type.Object({
+  ...Game.properties,
+  sdkKey: Type.String({ description: 'The full SDK key: shown once' }),
+  signingSecret: Type.String({ description: 'The HMAC signing secret: shown once' }),
+})
+export type GameWithSecrets = Static<typeof GameWithSecrets>
+
+export const ListGamesQuery = Type.Object({ ...PageQuery.properties, status: Type.Optional(Status) })
+export type ListGamesQuery = Static<typeof ListGamesQuery>
+
+export const GameParams = Type.Object({ gameId: Type.String({ minLength: 1, maxLength: 64 }) })
+export type GameParams = Static<typeof GameParams>

@@ -1,0 +1,266 @@
+import { randomBytes, randomUUID } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { buildApp } from '../../daemon/app.js'
+import { loadConfig } from '../../daemon/config.js'
+import { migrate } from '../../daemon/db/migrate.js'
+import { openDatabase } from '../../daemon/db/open.js'
+import { startLinkd } from '../support/processes.js'
+import { prng } from '../support/prng.js'
+import { fmt, median, percentile, report } from './lib.js'
+
+const DAY = 86_400_000
+const BATCH = 1000
+const BATCHES = Number(process.env.BENCH_GAMING_BATCHES ?? 120)
+const SENDERS = 4
+
+const TYPES = [
+  'session_start',
+  'level_start',
+  'level_complete',
+  'currency_earned',
+  'battle_won',
+  'session_end',
+]
+
+/**
+ * Batches of 1,000 events in sessions with a few purchases. `playersPerBatch` players send each
+ * batch (a game SDK flushes one device's events; a server relay merges a few players); 0 means
+ * every event comes from another player of a pool of 200,000 (the worst case for the layers).
+ */
+function makeBatches(now: number, playersPerBatch: number) {
+  const rand = prng(7)
+  const batches: Array<{ batch_id: string; batch_timestamp: string; events: Record<string, unknown>[] }> = []
+  for (let b = 0; b < BATCHES; b++) {
+    const events: Record<string, unknown>[] = []
+    const group = Array.from({ length: playersPerBatch }, () => `player-${Math.floor(rand() * 200_000)}`)
+    for (let i = 0; i < BATCH; i++) {
+      const player = playersPerBatch ? group[i % playersPerBatch]! : `player-${Math.floor(rand() * 200_000)}`
+      const purchase = rand() < 0.02
+      events.push({
+        event_id: randomUUID(),
+        event_type: purchase ? 'purchase' : TYPES[i % TYPES.length],
+        timestamp: new Date(now - Math.floor(rand() * 3_600_000)).toISOString(),
+        player_id: player,
+        session_id: `${player}-s`,
+        platform: 'android',
+        data: purchase
+          ? { amount: 4.99, currency: 'USD', country: 'DE' }
+          : { level: Math.floor(rand() * 50), country: 'DE', device_fingerprint: `fp-${player}` },
+      })
+    }
+    batches.push({ batch_id: randomUUID(), batch_timestamp: new Date(now).toISOString(), events })
+  }
+  return batches
+}
+
+/** The raw better-sqlite3 insert rate of the same rows into game_events (1,000 per transaction). */
+function rawInsertRate(batches: ReturnType<typeof makeBatches>): number {
+  const dir = mkdtempSync(join(tmpdir(), 'linkd-bench-gaming-raw-'))
+  const db = openDatabase(`sqlite:${join(dir, 'raw.db')}`)
+  try {
+    migrate(db, Date.now())
+    const ins = db.sqlite.prepare(
+      `INSERT INTO game_events (game_id, event_id, event_type, player_id, session_id, platform, ts, received_at,
+         batch_id, revenue_type, revenue_micros, currency, country, ip, device_fingerprint, verdict, data)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (game_id, event_id) DO NOTHING`,
+    )
+    const tx = db.sqlite.transaction((b: (typeof batches)[number]) => {
+      for (const e of b.events) {
+        const data = e.data as { amount?: number; currency?: string; device_fingerprint?: string }
+        // prettier-ignore
+        ins.run('gam_bench', e.event_id, e.event_type, e.player_id, e.session_id, e.platform,
+          Date.parse(e.timestamp as string), Date.now(), b.batch_id, data.amount ? 'iap' : null,
+          Math.round((data.amount ?? 0) * 1e6), data.currency ?? null, 'DE', '127.0.0.1',
+          data.device_fingerprint ?? null, 'accept', JSON.stringify(e.data))
+      }
+    })
+    const t0 = performance.now()
+    for (const b of batches) tx(b)
+    const s = (performance.now() - t0) / 1000
+    return (batches.length * BATCH) / s
+  } finally {
+    void db.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+async function ingestionBench(playersPerBatch: number, label: string): Promise<Array<[string, string]>> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'linkd-bench-gaming-'))
+  const linkd = await startLinkd(dataDir, {
+    LINKD_LOG_LEVEL: 'warn',
+    LINKD_RATE_LIMIT_PER_IP: '1000000000',
+    // The bench sends more than 1,000 batches a minute to one game.
+    LINKD_INGEST_RATE_LIMIT_PER_GAME: '1000000000',
+  })
+  try {
+    const owner = linkd.ownerKey()!
+    const res = await fetch(`${linkd.url}/api/v1/admin/games`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${owner}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Bench Game', platform: 'android' }),
+    })
+    const game = (await res.json()) as { id: string; sdkKey: string; organizationId: string }
+    const batches = makeBatches(Date.now(), playersPerBatch)
+    const bodies = batches.map((b) => JSON.stringify(b))
+    const headers = {
+      'content-type': 'application/json',
+      authorization: `Bearer ${game.sdkKey}`,
+      'x-game-id': game.id,
+      'x-organization-id': game.organizationId,
+    }
+    const send = async (body: string) => {
+      const r = await fetch(`${linkd.url}/api/v1/gaming/events`, { method: 'POST', headers, body })
+      const j = (await r.json()) as { accepted?: number }
+      if (r.status !== 202 || j.accepted !== BATCH)
+        throw new Error(`ingest: ${r.status} ${JSON.stringify(j)}`)
+    }
+    // Warm-up with fresh batches of the same shape (not counted).
+    for (const b of makeBatches(Date.now() - 1, playersPerBatch).slice(0, 5)) await send(JSON.stringify(b))
+    let next = 0
+    const latencies: number[] = []
+    const t0 = performance.now()
+    await Promise.all(
+      Array.from({ length: SENDERS }, async () => {
+        while (next < bodies.length) {
+          const body = bodies[next++]!
+          const s = performance.now()
+          await send(body)
+          latencies.push(performance.now() - s)
+        }
+      }),
+    )
+    const seconds = (performance.now() - t0) / 1000
+    const http = (bodies.length * BATCH) / seconds
+    const raw = rawInsertRate(batches)
+    return [
+      [
+        `${label}: HTTP, ${SENDERS} senders`,
+        `${fmt(http / 1000, 1)}k events/s; batch p50 ${fmt(median(latencies))} ms, p99 ${fmt(percentile(latencies, 99))} ms`,
+      ],
+      [`${label}: raw insert, same rows`, `${fmt(raw / 1000, 1)}k events/s`],
+      [`${label}: ratio HTTP / raw`, `${fmt(http / raw, 2)}x (target >= 0.3x)`],
+    ]
+  } finally {
+    await linkd.stop('SIGTERM')
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+/**
+ * Aggregates of `players` players over `days` days written straight into the tables the overview
+ * reads (daily totals, distinct-player gaps, cohorts) plus the player profiles, with prepared
+ * statements in one transaction per table.
+ */
+function fillAggregates(
+  sqlite: import('better-sqlite3').Database,
+  gameId: string,
+  players: number,
+  days: number,
+  now: number,
+) {
+  const rand = prng(11)
+  const today = Math.floor(now / DAY)
+  const first = today - days + 1
+  const daily = sqlite.prepare(
+    `INSERT INTO game_daily (game_id, day, active_players, new_players, paying_players, sessions, session_seconds,
+       events, flagged_events, transactions, revenue_iap_micros, revenue_ad_micros, revenue_subscription_micros)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
+  )
+  const gap = sqlite.prepare(
+    'INSERT INTO game_day_gaps (game_id, kind, day, prev_day, players) VALUES (?, ?, ?, ?, ?)',
+  )
+  const cohort = sqlite.prepare(
+    'INSERT INTO game_cohorts (game_id, install_day, day_offset, players) VALUES (?, ?, ?, ?)',
+  )
+  const profile = sqlite.prepare(
+    `INSERT INTO game_players (game_id, player_id, first_seen_at, install_day, last_active_at, last_active_day,
+       platform, country, session_count, event_count, transactions, revenue_iap_micros, revenue_ad_micros,
+       revenue_subscription_micros, revenue_total_micros)
+     VALUES (?, ?, ?, ?, ?, ?, 'android', 'DE', ?, ?, 0, 0, 0, 0, 0)`,
+  )
+  const perDay = Math.ceil(players / days)
+  sqlite.transaction(() => {
+    for (let d = 0; d < days; d++) {
+      const day = first + d
+      const active = Math.floor(players * 0.3)
+      // prettier-ignore
+      daily.run(gameId, day, active, perDay, Math.floor(active * 0.03), active * 2, active * 600, active * 40,
+        active * 0.05, active * 500_000, active * 20_000, active * 100_000)
+      for (const kind of ['active', 'paying']) {
+        gap.run(gameId, kind, day, -1, kind === 'active' ? perDay : 100)
+        for (let p = Math.max(first, day - 59); p < day; p++)
+          gap.run(gameId, kind, day, p, Math.floor(rand() * 10_000))
+      }
+      for (let o = 0; o <= today - day; o++)
+        cohort.run(gameId, day, o, Math.floor(perDay * (o === 0 ? 1 : 0.4 / o)))
+    }
+  })()
+  sqlite.transaction(() => {
+    for (let i = 0; i < players; i++) {
+      const install = first + (i % days)
+      profile.run(gameId, `player-${i}`, install * DAY, install, now, today, 5, 100)
+    }
+  })()
+}
+
+async function overviewBench(): Promise<Array<[string, string]>> {
+  const players = Number(process.env.BENCH_GAMING_PLAYERS ?? 1_000_000)
+  const days = 60
+  const dir = mkdtempSync(join(tmpdir(), 'linkd-bench-overview-'))
+  const config = loadConfig({ env: {}, flags: { dataDir: dir, logLevel: 'silent', jobs: false } })
+  const db = openDatabase(config.databaseUrl)
+  try {
+    migrate(db, Date.now())
+    const app = await buildApp({ config, db, masterKey: randomBytes(32) })
+    try {
+      const { orgs, keys, games } = app.linkd.services
+      const org = await orgs.create('bench')
+      const key = (await keys.createOwnerKey(org.id)).key
+      const game = await games.create(org.id, { name: 'Overview Bench', platform: 'android' })
+      const internal = (await games.record(org.id, game.id)).id
+      const now = Date.now()
+      const t0 = performance.now()
+      fillAggregates(db.sqlite, internal, players, days, now)
+      const loadS = (performance.now() - t0) / 1000
+      const time = async (query: string) => {
+        const call = async () => {
+          const s = performance.now()
+          const res = await app.inject({
+            method: 'GET',
+            url: `/api/v1/analytics/games/${game.id}/overview${query}`,
+            headers: { authorization: `Bearer ${key}` },
+          })
+          if (res.statusCode !== 200) throw new Error(`overview: ${res.statusCode} ${res.body}`)
+          return performance.now() - s
+        }
+        for (let i = 0; i < 5; i++) await call()
+        const times: number[] = []
+        for (let i = 0; i < 50; i++) times.push(await call())
+        return `median ${fmt(median(times))} ms, p99 ${fmt(percentile(times, 99))} ms (target <= 50 ms)`
+      }
+      const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+      return [
+        [`load ${fmt(players / 1e6, 1)}M players x ${days} days of aggregates`, `${fmt(loadS, 1)} s`],
+        ['overview, default range (last 30 days)', await time('')],
+        ['overview, 60 days', await time(`?startDate=${iso(now - 59 * DAY)}&endDate=${iso(now)}`)],
+      ]
+    } finally {
+      await app.close()
+    }
+  } finally {
+    await db.close()
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** Gaming ingestion throughput against the raw insert rate, and the overview latency. */
+export async function gamingBench(): Promise<void> {
+  report('gaming ingestion: events/s over HTTP vs raw better-sqlite3 inserts (same run)', [
+    ...(await ingestionBench(10, '10 players/batch')),
+    ...(await ingestionBench(0, '1 player/event')),
+  ])
+  report('gaming overview latency, 1M players x 60 days (50 calls each)', await overviewBench())
+}

@@ -1,0 +1,219 @@
+/** linkctl games / events send / analytics overview / gdpr against the real daemon (loopback). */
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Game, GameWithSecrets } from '../../src/contract/games.js'
+import type { GdprDeletion, Overview } from '../../src/contract/gaming.js'
+import type { PageOf } from '../../src/contract/common.js'
+import { exitCodeFor, formatError } from '../../src/cli/exit-codes.js'
+import {
+  runGamesCreate,
+  runGamesGet,
+  runGamesList,
+  runGamesRegenerateKey,
+  runGamesUpdate,
+} from '../../src/cli/commands/games.js'
+import { runEventsSend, type SendSummary } from '../../src/cli/commands/events.js'
+import { runAnalyticsOverview } from '../../src/cli/commands/analytics.js'
+import { runGdprDelete, runGdprStatus } from '../../src/cli/commands/gdpr.js'
+import { startTestDaemon, type TestDaemon } from '../support/daemon.js'
+import { cli, tempDir, testCtx } from './helpers.js'
+
+let d: TestDaemon
+let dir: ReturnType<typeof tempDir>
+beforeAll(async () => {
+  d = await startTestDaemon()
+  // linkctl stamps batches with the real time: the daemon's clock follows it.
+  d.clock.set(Date.now())
+  dir = tempDir()
+})
+afterAll(async () => {
+  dir.remove()
+  await d.close()
+})
+
+function as(opts: { json?: boolean; isTTY?: boolean; stdin?: string; env?: NodeJS.ProcessEnv } = {}) {
+  return testCtx({
+    flags: { url: d.url, apiKey: d.ownerKey },
+    json: opts.json ?? true,
+    isTTY: opts.isTTY ?? false,
+    env: { NO_COLOR: '1', ...opts.env },
+    ...(opts.stdin !== undefined ? { stdin: opts.stdin } : {}),
+  })
+}
+
+async function exit(fn: () => Promise<void>): Promise<{ code: number; message: string }> {
+  try {
+    await fn()
+    return { code: 0, message: '' }
+  } catch (err) {
+    return { code: exitCodeFor(err), message: formatError(err) }
+  }
+}
+
+let game: GameWithSecrets
+
+describe('linkctl games', () => {
+  it('create --json shows the key and secret once; get shows the preview only', async () => {
+    const { ctx, out, err } = as()
+    await runGamesCreate({ name: 'CLI Quest', platform: 'android', hmac: true, rawRetentionDays: 7 }, ctx)
+    game = JSON.parse(out.text) as GameWithSecrets
+    expect(game).toMatchObject({
+      id: 'cli-quest',
+      platform: 'android',
+      hmacRequired: true,
+      rawRetentionDays: 7,
+    })
+    expect(game.sdkKey).toMatch(/^sdk_/)
+    expect(err.text).toMatch(/shown only now/)
+    const g = as()
+    await runGamesGet({ id: 'cli-quest' }, g.ctx)
+    expect(JSON.parse(g.out.text)).not.toHaveProperty('sdkKey')
+  })
+
+  it('list (piped: tab-separated), update, regenerate-key', async () => {
+    const l = as({ json: false })
+    await runGamesList({}, l.ctx)
+    expect(l.out.text.split('\n')[0]).toBe('ID\tNAME\tPLATFORM\tSTATUS\tSDK KEY\tCREATED')
+    expect(l.out.text).toContain('cli-quest\tCLI Quest\tandroid\tactive')
+    const j = as()
+    await runGamesList({ status: 'active' }, j.ctx)
+    expect((JSON.parse(j.out.text) as PageOf<Game>).total).toBe(1)
+
+    const u = as()
+    await runGamesUpdate({ id: 'cli-quest', fraud: true, replayWindow: 120 }, u.ctx)
+    expect(JSON.parse(u.out.text)).toMatchObject({ modules: { fraud: true }, replayWindowSeconds: 120 })
+    expect((await exit(() => runGamesUpdate({ id: 'cli-quest' }, as().ctx))).code).toBe(2)
+
+    const r = as()
+    await runGamesRegenerateKey({ id: 'cli-quest' }, r.ctx)
+    const fresh = JSON.parse(r.out.text) as GameWithSecrets
+    expect(fresh.sdkKey).not.toBe(game.sdkKey)
+    game = fresh
+  })
+
+  it('through the parser: missing --platform is a usage error (exit 2)', async () => {
+    const r = await cli(['games', 'create', '--name', 'x', '--url', d.url, '--api-key', d.ownerKey])
+    expect(r.code).toBe(2)
+  })
+})
+
+describe('linkctl events send → analytics overview', () => {
+  it('sends a JSON batch file, signed (the game requires HMAC), and JSON lines from stdin, gzipped', async () => {
+    const file = join(dir.dir, 'batch.json')
+    const now = Date.now()
+    writeFileSync(
+      file,
+      JSON.stringify({
+        events: [
+          {
+            event_type: 'app_install',
+            player_id: 'cli-p1',
+            session_id: 's1',
+            timestamp: new Date(now - 60_000).toISOString(),
+          },
+          {
+            event_type: 'purchase',
+            player_id: 'cli-p1',
+            session_id: 's1',
+            data: { amount: 4.99, currency: 'USD' },
+          },
+          { event_type: 'session_start', player_id: 'cli-p2', session_id: 's2' },
+        ],
+      }),
+    )
+    const base = { game: game.id, sdkKey: game.sdkKey, signingSecret: game.signingSecret }
+    const a = as()
+    await runEventsSend({ ...base, source: file }, a.ctx)
+    expect(JSON.parse(a.out.text) as SendSummary).toMatchObject({ batches: 1, accepted: 3, rejected: 0 })
+
+    // From the environment, organization given, gzipped, JSON lines on stdin.
+    const lines = [
+      '{"event_type":"level_start","player_id":"cli-p3"}',
+      '{"event_type":"level_complete","player_id":"cli-p3"}',
+    ].join('\n')
+    const b = as({
+      stdin: lines,
+      env: {
+        LINKCTL_SDK_KEY: game.sdkKey,
+        LINKCTL_GAME: game.id,
+        LINKCTL_SIGNING_SECRET: game.signingSecret,
+      },
+    })
+    await runEventsSend({ source: '-', org: game.organizationId, gzip: true }, b.ctx)
+    expect(JSON.parse(b.out.text)).toMatchObject({ accepted: 2 })
+  })
+
+  it('unsigned batches to an HMAC game are refused (exit 4); rejected events exit 1 with their reasons', async () => {
+    const file = join(dir.dir, 'one.json')
+    writeFileSync(file, '[{"event_type":"level_start","player_id":"x"}]')
+    const r = await exit(() => runEventsSend({ source: file, game: game.id, sdkKey: game.sdkKey }, as().ctx))
+    expect(r.code).toBe(4)
+    expect(r.message).toMatch(/signed|X-Signature/)
+
+    writeFileSync(file, '[{"event_type":"purchase","player_id":"x","data":{"amount":1}}]')
+    const t = as({ json: false })
+    const bad = await exit(() =>
+      runEventsSend(
+        { source: file, game: game.id, sdkKey: game.sdkKey, signingSecret: game.signingSecret },
+        t.ctx,
+      ),
+    )
+    expect(bad.code).toBe(1)
+    expect(t.out.text).toContain('InvalidEvent')
+    expect(t.out.text).toContain('currency')
+  })
+
+  it('the events show in linkctl analytics overview', async () => {
+    const { ctx, out } = as()
+    await runAnalyticsOverview({ game: game.id }, ctx)
+    const o = JSON.parse(out.text) as Overview
+    expect(o.dau).toBe(3)
+    expect(o.revenue).toEqual({ total: 4.99, iap: 4.99, ad: 0, subscription: 0 })
+    expect(o.arppu).toBe(4.99)
+    const human = as({ json: false, isTTY: true })
+    await runAnalyticsOverview({ game: game.id }, human.ctx)
+    expect(human.out.text).toMatch(/DAU\s*│\s*3/)
+  })
+})
+
+describe('linkctl gdpr', () => {
+  it('without a terminal requires --confirm DELETE (exit 2); a wrong value is refused', async () => {
+    const opts = { game: game.id, player: 'cli-p3', reason: 'user_request' }
+    expect((await exit(() => runGdprDelete(opts, as().ctx))).code).toBe(2)
+    expect((await exit(() => runGdprDelete({ ...opts, confirm: 'delete' }, as().ctx))).code).toBe(2)
+  })
+
+  it('on a terminal asks to type DELETE; anything else aborts', async () => {
+    const asked: string[] = []
+    const prompting = (answer: string) =>
+      testCtx({
+        flags: { url: d.url, apiKey: d.ownerKey },
+        json: true,
+        canPrompt: true,
+        prompt: {
+          secret: async () => '',
+          confirm: async () => false,
+          text: async (q) => (asked.push(q), answer),
+        },
+      })
+    const opts = { game: game.id, player: 'cli-p3', reason: 'user_request' }
+    expect((await exit(() => runGdprDelete(opts, prompting('yes').ctx))).code).toBe(1)
+    const ok = prompting('DELETE')
+    await runGdprDelete(opts, ok.ctx)
+    expect(asked[0]).toMatch(/Type DELETE to confirm/)
+    const req = JSON.parse(ok.out.text) as GdprDeletion
+    expect(req.status).toBe('queued')
+
+    await d.app.linkd.scheduler.runNow('gdpr-deletions')
+    const s = as()
+    await runGdprStatus({ id: req.id }, s.ctx)
+    expect(JSON.parse(s.out.text)).toMatchObject({ id: req.id, status: 'completed' })
+  })
+
+  it('--confirm DELETE works without a terminal', async () => {
+    const { ctx, out } = as()
+    await runGdprDelete({ game: game.id, player: 'cli-p2', reason: 'gdpr_request', confirm: 'DELETE' }, ctx)
+    expect(JSON.parse(out.text)).toMatchObject({ playerId: 'cli-p2', status: 'queued' })
+  })
+})
