@@ -115,13 +115,16 @@ describe.skipIf(skip)('custom domains with the real binaries, dnsmasq and pebble
     return JSON.parse(r.stdout) as T
   }
 
-  /** Polls `linkctl domains ssl` until `done` holds (bounded; a failed order fails at once). */
+  /**
+   * Polls `linkctl domains ssl` until `done` holds (bounded). A failed order (first issuance:
+   * status failed; renewal: the error recorded while the old certificate stays active) fails at once.
+   */
   async function sslUntil(done: (s: SslDetails) => boolean, what: string): Promise<SslDetails> {
     const until = Date.now() + 120_000
     for (;;) {
       const s = await json<SslDetails>('domains', 'ssl', domain.id)
       if (done(s)) return s
-      if (s.sslStatus === 'failed' || s.sslStatus === 'expired')
+      if (s.error || s.sslStatus === 'failed' || s.sslStatus === 'expired')
         throw new Error(`certificate ${s.sslStatus}: ${s.error}\n${daemon?.output()}`)
       if (Date.now() > until)
         throw new Error(`no ${what} within 120 s: ${JSON.stringify(s)}\n${daemon?.output()}`)
