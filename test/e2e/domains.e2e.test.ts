@@ -174,7 +174,12 @@ describe.skipIf(skip)('custom domains with the real binaries, dnsmasq and pebble
 
   afterAll(async () => {
     // Each one stopped even when another fails to.
-    for (const stop of [() => daemon?.stop('SIGKILL'), () => pebble?.stop(), () => dns?.stop()])
+    const stops: Array<() => Promise<unknown> | undefined> = [
+      () => daemon?.stop('SIGKILL'),
+      () => pebble?.stop(),
+      () => dns?.stop(),
+    ]
+    for (const stop of stops)
       await Promise.resolve()
         .then(stop)
         .catch(() => undefined)
