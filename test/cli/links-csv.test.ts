@@ -264,6 +264,15 @@ describe('links flags', () => {
     expect(createBody(undefined, { destination: 'https://b.example' })).toEqual({
       destinationUrl: 'https://b.example',
     })
+    // --domain takes the domain's name or its id.
+    expect(createBody('https://c.example', { domain: 'go.example.com' })).toEqual({
+      destinationUrl: 'https://c.example',
+      domain: 'go.example.com',
+    })
+    expect(createBody('https://c.example', { domain: 'dom_abc123' })).toEqual({
+      destinationUrl: 'https://c.example',
+      customDomainId: 'dom_abc123',
+    })
     expect(() => createBody(undefined, {})).toThrow(UsageError)
     expect(() => createBody('https://a.example', { destination: 'https://b.example' })).toThrow(UsageError)
     expect(() => metaArg('novalue', undefined)).toThrow(/key=value/)

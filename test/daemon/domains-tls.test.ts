@@ -174,4 +174,49 @@ describe.skipIf(skip)('HTTPS for custom domains with a certificate from a real p
     expect(after.renewedAt).toBe(new Date(t.clock.now()).toISOString())
     expect((await httpsGet(https.port, '/secure', root)).serial).toBe(after.serialNumber)
   })
+
+  it('a renewal that fails leaves the certificate active until it expires, then expired', async () => {
+    const before = (await t.call('GET', `/api/domains/${domain.id}/ssl`)).json()
+    // The domain's CNAME is gone (the customer moved DNS away): the CA cannot reach us for HTTP-01
+    // and the order fails at once. Pebble would still reuse the account's valid authorization for
+    // the name in 1% of orders even with PEBBLE_AUTHZREUSE=0 (it reuses unless
+    // rand.Intn(100) > percent), renewing the certificate after all; so the renewal runs under a
+    // new ACME account (linkd creates one when its key is gone), which has no authorization to reuse.
+    await dns.restart({ a: [[CNAME, '127.0.0.1']] })
+    await t.db.kysely.deleteFrom('acme_accounts').execute()
+    const failedRenewal = async () => {
+      const run = await t.app.linkd.scheduler.runNow('renew-certificates')
+      expect(run).toMatchObject({ ran: true, status: 'ok', summary: '0 certificates renewed, 1 failed' })
+      return (await t.call('GET', `/api/domains/${domain.id}/ssl`)).json()
+    }
+
+    // 10 days before expiry: the failure is recorded, the certificate stays active and served.
+    t.clock.set(Date.parse(before.validTo) - 10 * DAY)
+    const stillValid = await failedRenewal()
+    expect(stillValid).toMatchObject({
+      sslStatus: 'active',
+      serialNumber: before.serialNumber,
+      renewedAt: before.renewedAt,
+      error: expect.stringMatching(/\S/),
+    })
+    expect((await httpsGet(https.port, '/secure', root)).serial).toBe(before.serialNumber)
+
+    // Past expiry the next failed run makes it expired: no longer served over HTTPS, and plain
+    // HTTP is no longer upgraded to it.
+    t.clock.set(Date.parse(before.validTo) + 1)
+    const expired = await failedRenewal()
+    expect(expired).toMatchObject({
+      sslStatus: 'expired',
+      serialNumber: before.serialNumber,
+      error: expect.stringMatching(/\S/),
+      daysRemaining: -1,
+    })
+    await expect(httpsGet(https.port, '/secure', root)).rejects.toThrow()
+    const plain = await t.app.inject({ method: 'GET', url: '/secure', headers: { host: HOST } })
+    expect(plain.statusCode).toBe(302)
+    expect((await t.call('GET', '/api/domains/stats')).json()).toMatchObject({
+      activeDomains: 0,
+      domainsWithSsl: 0,
+    })
+  })
 })

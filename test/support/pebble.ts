@@ -101,6 +101,9 @@ export async function startPebble(opts: PebbleOptions): Promise<Pebble> {
     bin,
     ['-config', join(dir, 'pebble.json'), '-dnsserver', opts.dnsServer],
     {
+      // PEBBLE_AUTHZREUSE=0 is not "never": pebble 2.4 reuses an account's valid authorization for
+      // a name unless rand.Intn(100) > percent, i.e. in 1% of orders. A test that needs a fresh
+      // validation must use an account without one for that name.
       env: { ...process.env, PEBBLE_VA_NOSLEEP: '1', PEBBLE_WFE_NONCEREJECT: '0', PEBBLE_AUTHZREUSE: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     },

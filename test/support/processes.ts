@@ -61,16 +61,19 @@ export interface RunningLinkd {
   stop(signal?: NodeJS.Signals): Promise<number | null>
 }
 
-/** Starts the built daemon on a free port and waits until GET /health/ready answers 200. */
+/**
+ * Starts the built daemon and waits until GET /health/ready answers 200: on `env.LINKD_PORT` when
+ * given (a port another process must know in advance), otherwise on a free port.
+ */
 export async function startLinkd(dataDir: string, env: Record<string, string> = {}): Promise<RunningLinkd> {
-  const port = await freePort()
+  const port = env.LINKD_PORT ? Number(env.LINKD_PORT) : await freePort()
   const child = spawn(process.execPath, [LINKD], {
     env: cleanEnv({
       LINKD_HOST: '127.0.0.1',
-      LINKD_PORT: String(port),
       LINKD_DATA_DIR: dataDir,
       LINKD_LOG_LEVEL: 'warn',
       ...env,
+      LINKD_PORT: String(port),
     }),
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -16,6 +16,8 @@ export interface LinkFlags {
   tag?: string[]
   meta?: Record<string, string>
   redirectType?: string
+  /** create only: a verified custom domain (by name or dom_ id) the link goes on. */
+  domain?: string
   /** update only */
   status?: 'active' | 'inactive'
   clearTags?: boolean
@@ -50,6 +52,10 @@ export function createBody(destination: string | undefined, flags: LinkFlags): C
   if (flags.tag) body.tags = tagsOf(flags.tag)
   if (flags.meta) body.metadata = flags.meta
   if (flags.redirectType) body.redirectType = Number(flags.redirectType) as CreateLinkBody['redirectType']
+  if (flags.domain) {
+    if (/^dom_/.test(flags.domain)) body.customDomainId = flags.domain
+    else body.domain = flags.domain
+  }
   return body
 }
 

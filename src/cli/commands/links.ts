@@ -123,6 +123,10 @@ function linkFieldOptions(cmd: Command, mode: 'create' | 'update'): Command {
       '--slug <code>',
       `custom short code (${LINK_LIMITS.slugMin}-${LINK_LIMITS.slugMax} letters, digits, - and _)`,
     )
+    cmd.option(
+      '--domain <domain>',
+      'verified custom domain for the short URL (name or dom_ id; default: the default domain)',
+    )
   }
   cmd
     .option('--expires-at <when>', 'expiry: ISO date/time, 30d/12h/90m/2w from now, or never', expiryArg)
