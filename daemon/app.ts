@@ -161,7 +161,13 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
     countryOf: (ip) => geo.country(ip),
   })
   const gamingAnalytics = createGamingAnalyticsService({ db: deps.db.kysely, clock, games })
-  const gdpr = createGdprService({ db: deps.db.kysely, clock, games, ingest })
+  const gdpr = createGdprService({
+    db: deps.db.kysely,
+    clock,
+    games,
+    ingest,
+    forgetResponsesNaming: (id) => idempotency.forgetResponsesNaming(id),
+  })
   return {
     events,
     orgs,

@@ -57,6 +57,19 @@ export function createIdempotencyStore(db: Kysely<Database>) {
         .executeTakeFirst()
       return Number(r.numDeletedRows)
     },
+
+    /**
+     * Forgets the stored responses that name `id` (an identifier such as gdpr_…, letters, digits
+     * and underscores): a GDPR purge must not leave the player's id in a replayable response.
+     */
+    async forgetResponsesNaming(id: string): Promise<number> {
+      if (!/^[A-Za-z0-9_]+$/.test(id)) throw new Error(`not an identifier: ${id}`)
+      const r = await db
+        .deleteFrom('idempotency_records')
+        .where('body', 'like', `%"${id}"%`)
+        .executeTakeFirst()
+      return Number(r.numDeletedRows)
+    },
   }
 }
 export type IdempotencyStore = ReturnType<typeof createIdempotencyStore>

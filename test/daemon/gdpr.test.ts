@@ -86,11 +86,14 @@ describe('GDPR deletion', () => {
   it('queued → completed by the job; no row with the player id is left except the deletion record', async () => {
     expect(tablesMentioning(VICTIM).length).toBeGreaterThanOrEqual(5)
     const totalsBefore = t.db.sqlite.prepare('SELECT * FROM game_daily').all()
+    // Sent with X-Idempotency-Key, as a careful client would: its stored response names the player.
     const res = await t.call('POST', '/api/v1/gaming/gdpr/deletions', {
       body: { gameId: game.id, playerId: VICTIM, reason: 'gdpr_request', confirmation: 'DELETE' },
+      headers: { 'x-idempotency-key': 'erase-victim-1' },
     })
     expect(res.statusCode).toBe(202)
     const d = res.json<GdprDeletion>()
+    expect(tablesMentioning(VICTIM)).toContain('idempotency_records.body')
     expect(d).toMatchObject({
       id: expect.stringMatching(/^gdpr_/),
       status: 'queued',

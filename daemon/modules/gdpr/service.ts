@@ -39,6 +39,8 @@ export function createGdprService(deps: {
   clock: Clock
   games: GameService
   ingest: Pick<IngestService, 'purgePlayer'>
+  /** Drops stored idempotent responses naming a deletion (they carry the player id). */
+  forgetResponsesNaming(id: string): Promise<number>
 }) {
   const store = createGdprStore(deps.db)
   return {
@@ -79,6 +81,8 @@ export function createGdprService(deps: {
       for (const d of await store.pending(PER_RUN)) {
         await store.markProcessing(d.id, deps.clock.now())
         const purged = await deps.ingest.purgePlayer(d.gameId, d.playerId)
+        // A request sent with X-Idempotency-Key left its response (player id included) for replay.
+        await deps.forgetResponsesNaming(d.id)
         const at = deps.clock.now()
         await store.complete(d.id, at, purged, at + KEEP_MS)
         done++
