@@ -13,7 +13,7 @@ CREATE TABLE webhooks (
   retry_policy TEXT NOT NULL,
   max_retries INTEGER NOT NULL,
   timeout_seconds INTEGER NOT NULL,
-  -- JSON object of custom headers
+  -- custom headers (a JSON object), sealed with the master key like the secret: they often hold credentials
   headers TEXT NOT NULL,
   secret_sealed TEXT NOT NULL,
   -- active | disabled | suspended

@@ -121,7 +121,7 @@ export function healthBand(score: number): HealthBand {
 const newSecret = () => `whsec_${randomToken()}`
 
 export function createWebhookService(deps: WebhookServiceDeps) {
-  const store = createWebhookStore(deps.db)
+  const store = createWebhookStore(deps.db, deps.secrets)
   const now = () => deps.clock.now()
   const worker = createWorker({
     store,

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely'
+import type { SecretBox } from '../../crypto.js'
 import type { Database, WebhookDeliveriesTable, WebhooksTable } from '../../db/schema.js'
 import type {
   DeliveryStatus,
@@ -85,7 +86,7 @@ export interface AttemptResult {
 
 const n = (v: number | string | bigint | null): number | null => (v === null ? null : Number(v))
 
-function toWebhook(r: Selectable<WebhooksTable>): WebhookRecord {
+function toWebhook(r: Selectable<WebhooksTable>, headers: Record<string, string>): WebhookRecord {
   return {
     id: r.id,
     organizationId: r.organization_id,
@@ -96,7 +97,7 @@ function toWebhook(r: Selectable<WebhooksTable>): WebhookRecord {
     retryPolicy: r.retry_policy as RetryPolicy,
     maxRetries: Number(r.max_retries),
     timeoutSeconds: Number(r.timeout_seconds),
-    headers: JSON.parse(r.headers) as Record<string, string>,
+    headers,
     secretSealed: r.secret_sealed,
     status: r.status as WebhookStatus,
     consecutiveFailures: Number(r.consecutive_failures),
@@ -129,7 +130,14 @@ function toDelivery(r: Selectable<WebhookDeliveriesTable>): DeliveryRecord {
 
 const likeEvent = (event: string) => `%"${event.replace(/[\\%_]/g, (c) => `\\${c}`)}"%`
 
-export function createWebhookStore(db: Kysely<Database>) {
+/**
+ * The webhook tables. Custom headers often carry credentials (`Authorization: Bearer …`), so they
+ * are stored encrypted like the signing secret.
+ */
+export function createWebhookStore(db: Kysely<Database>, secrets: SecretBox) {
+  const sealHeaders = (h: Record<string, string>) => secrets.encrypt(JSON.stringify(h))
+  const openHeaders = (v: string) => JSON.parse(secrets.decrypt(v)) as Record<string, string>
+  const webhook = (r: Selectable<WebhooksTable>) => toWebhook(r, openHeaders(r.headers))
   return {
     async insert(w: WebhookRecord): Promise<void> {
       await db
@@ -144,7 +152,7 @@ export function createWebhookStore(db: Kysely<Database>) {
           retry_policy: w.retryPolicy,
           max_retries: w.maxRetries,
           timeout_seconds: w.timeoutSeconds,
-          headers: JSON.stringify(w.headers),
+          headers: sealHeaders(w.headers),
           secret_sealed: w.secretSealed,
           status: w.status,
           consecutive_failures: w.consecutiveFailures,
@@ -161,7 +169,7 @@ export function createWebhookStore(db: Kysely<Database>) {
         .where('id', '=', id)
         .where('organization_id', '=', organizationId)
         .executeTakeFirst()
-      return r && toWebhook(r)
+      return r && webhook(r)
     },
 
     async list(
@@ -181,7 +189,7 @@ export function createWebhookStore(db: Kysely<Database>) {
           .execute(),
         base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ])
-      return { rows: rows.map(toWebhook), total: Number(count.n) }
+      return { rows: rows.map(webhook), total: Number(count.n) }
     },
 
     /** Event types at least one active webhook subscribes to, across organizations. */
@@ -203,7 +211,7 @@ export function createWebhookStore(db: Kysely<Database>) {
         .where('organization_id', '=', organizationId)
         .where('status', '=', 'active')
         .execute()
-      return rows.map(toWebhook)
+      return rows.map(webhook)
     },
 
     async update(id: string, p: WebhookPatch): Promise<void> {
@@ -217,7 +225,7 @@ export function createWebhookStore(db: Kysely<Database>) {
           ...(p.retryPolicy !== undefined && { retry_policy: p.retryPolicy }),
           ...(p.maxRetries !== undefined && { max_retries: p.maxRetries }),
           ...(p.timeoutSeconds !== undefined && { timeout_seconds: p.timeoutSeconds }),
-          ...(p.headers !== undefined && { headers: JSON.stringify(p.headers) }),
+          ...(p.headers !== undefined && { headers: sealHeaders(p.headers) }),
           ...(p.secretSealed !== undefined && { secret_sealed: p.secretSealed }),
           updated_at: p.updatedAt,
         })
@@ -353,7 +361,7 @@ export function createWebhookStore(db: Kysely<Database>) {
       return rows.map((r) => ({
         ...toDelivery(r),
         url: r.w_url,
-        headers: JSON.parse(r.w_headers) as Record<string, string>,
+        headers: openHeaders(r.w_headers),
         secretSealed: r.w_secret,
         timeoutSeconds: Number(r.w_timeout),
         retryPolicy: r.w_policy as RetryPolicy,
