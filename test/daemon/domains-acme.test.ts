@@ -86,6 +86,20 @@ describe.skipIf(skip)('ACME with a real pebble', () => {
     expect(await db.kysely.selectFrom('acme_accounts').selectAll().execute()).toEqual(before)
   })
 
+  it('keeps issuing when the CA no longer knows the stored account', async () => {
+    await acmeFor().issue('cert.example.test')
+    // What a CA that forgot the account (or a wrong stored URL) looks like to linkd.
+    await db.kysely
+      .updateTable('acme_accounts')
+      .set({ account_url: 'https://127.0.0.1:1/my-account/forgotten' })
+      .execute()
+    const cert = await acmeFor().issue('cert.example.test')
+    expect(cert.certPem).toMatch(/BEGIN CERTIFICATE/)
+    const [row] = await db.kysely.selectFrom('acme_accounts').selectAll().execute()
+    expect(row!.account_url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/my-account\//)
+    expect(row!.account_url).not.toContain('forgotten')
+  })
+
   it('fails the order when the domain does not resolve to us', async () => {
     await expect(acmeFor().issue('elsewhere.example.test')).rejects.toThrow()
   })

@@ -119,10 +119,13 @@ export function createAcme(opts: AcmeOptions) {
     async issue(domain: string): Promise<IssuedCertificate> {
       const acme = await client()
       const acct = await account()
+      // No stored account URL is passed: acme-client then asks newAccount with the key, which
+      // answers the existing account (RFC 8555 7.3.1) or, if the CA has forgotten it (a test CA
+      // restarted, an account deactivated), registers the key again instead of failing every
+      // renewal. One extra request per order.
       const c = new acme.Client({
         directoryUrl: opts.directoryUrl,
         accountKey: acct.key,
-        ...(acct.url ? { accountUrl: acct.url } : {}),
         backoffAttempts: 10,
         backoffMin: 500,
         backoffMax: 5000,
@@ -154,7 +157,7 @@ export function createAcme(opts: AcmeOptions) {
           await db.deleteFrom('acme_challenges').where('token', '=', challenge.token).execute()
         },
       })
-      if (!acct.url)
+      if (acct.url !== c.getAccountUrl())
         await db
           .updateTable('acme_accounts')
           .set({ account_url: c.getAccountUrl() })
