@@ -6,7 +6,7 @@
  * vetted. Redirects are not followed: only a 2xx answer succeeds.
  */
 import type { FastifyBaseLogger } from 'fastify'
-import { Agent, request } from 'undici'
+import type { Agent } from 'undici'
 import type { Clock } from '../../clock.js'
 import type { SecretBox } from '../../crypto.js'
 import { deliveryHeaders } from '../../../src/contract/webhook-signature.js'
@@ -70,7 +70,18 @@ export function createWorker(opts: WorkerOptions) {
   let running: Promise<void> | undefined
   let again = false
 
-  function agentFor(d: DueDelivery, url: URL, target: ResolvedAddress): Agent {
+  /** undici, loaded with the first delivery: most daemons never send one (~5 MB, ~40 ms). */
+  let http: Promise<typeof import('undici')> | undefined
+  // `default` is module.exports both in Node and in the esbuild bundle (named exports are not).
+  const undici = () =>
+    (http ??= import('undici').then((m) => m.default as unknown as typeof import('undici')))
+
+  function agentFor(
+    Agent: (typeof import('undici'))['Agent'],
+    d: DueDelivery,
+    url: URL,
+    target: ResolvedAddress,
+  ): Agent {
     const timeoutMs = d.timeoutSeconds * 1000
     const key = `${url.origin}|${target.address}|${timeoutMs}`
     const cached = agents.get(d.webhookId)
@@ -107,11 +118,12 @@ export function createWorker(opts: WorkerOptions) {
           timestamp: opts.clock.now(),
         }),
       }
+      const { Agent, request } = await undici()
       const res = await request(url, {
         method: 'POST',
         headers,
         body: d.payload,
-        dispatcher: agentFor(d, url, target),
+        dispatcher: agentFor(Agent, d, url, target),
         signal: AbortSignal.timeout(d.timeoutSeconds * 1000),
       })
       await res.body.dump({ limit: 65_536 }).catch(() => {})
