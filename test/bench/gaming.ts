@@ -89,12 +89,18 @@ function rawInsertRate(batches: ReturnType<typeof makeBatches>): number {
 
 async function ingestionBench(playersPerBatch: number, label: string): Promise<Array<[string, string]>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'linkd-bench-gaming-'))
-  const linkd = await startLinkd(dataDir, {
-    LINKD_LOG_LEVEL: 'warn',
-    LINKD_RATE_LIMIT_PER_IP: '1000000000',
-    // The bench sends more than 1,000 batches a minute to one game.
-    LINKD_INGEST_RATE_LIMIT_PER_GAME: '1000000000',
-  })
+  const prof = process.env.BENCH_GAMING_PROF
+  const linkd = await startLinkd(
+    dataDir,
+    {
+      LINKD_LOG_LEVEL: 'warn',
+      LINKD_RATE_LIMIT_PER_IP: '1000000000',
+      // The bench sends more than 1,000 batches a minute to one game.
+      LINKD_INGEST_RATE_LIMIT_PER_GAME: '1000000000',
+    },
+    // BENCH_GAMING_PROF=dir: a CPU profile of the daemon (node --cpu-prof) for finding hot spots.
+    prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [],
+  )
   try {
     const owner = linkd.ownerKey()!
     const res = await fetch(`${linkd.url}/api/v1/admin/games`, {
@@ -258,9 +264,13 @@ async function overviewBench(): Promise<Array<[string, string]>> {
 
 /** Gaming ingestion throughput against the raw insert rate, and the overview latency. */
 export async function gamingBench(): Promise<void> {
-  report('gaming ingestion: events/s over HTTP vs raw better-sqlite3 inserts (same run)', [
-    ...(await ingestionBench(10, '10 players/batch')),
-    ...(await ingestionBench(0, '1 player/event')),
-  ])
-  report('gaming overview latency, 1M players x 60 days (50 calls each)', await overviewBench())
+  // BENCH_GAMING_CASES=typical,worst,overview (default: all) runs a subset while profiling.
+  const cases = (process.env.BENCH_GAMING_CASES ?? 'typical,worst,overview').split(',')
+  const ingestion: Array<[string, string]> = []
+  if (cases.includes('typical')) ingestion.push(...(await ingestionBench(10, '10 players/batch')))
+  if (cases.includes('worst')) ingestion.push(...(await ingestionBench(0, '1 player/event')))
+  if (ingestion.length)
+    report('gaming ingestion: events/s over HTTP vs raw better-sqlite3 inserts (same run)', ingestion)
+  if (cases.includes('overview'))
+    report('gaming overview latency, 1M players x 60 days (50 calls each)', await overviewBench())
 }

@@ -65,9 +65,14 @@ export interface RunningLinkd {
  * Starts the built daemon and waits until GET /health/ready answers 200: on `env.LINKD_PORT` when
  * given (a port another process must know in advance), otherwise on a free port.
  */
-export async function startLinkd(dataDir: string, env: Record<string, string> = {}): Promise<RunningLinkd> {
+export async function startLinkd(
+  dataDir: string,
+  env: Record<string, string> = {},
+  /** Options for node itself (e.g. --cpu-prof, which NODE_OPTIONS does not allow). */
+  nodeArgs: string[] = [],
+): Promise<RunningLinkd> {
   const port = env.LINKD_PORT ? Number(env.LINKD_PORT) : await freePort()
-  const child = spawn(process.execPath, [LINKD], {
+  const child = spawn(process.execPath, [...nodeArgs, LINKD], {
     env: cleanEnv({
       LINKD_HOST: '127.0.0.1',
       LINKD_DATA_DIR: dataDir,
