@@ -23,7 +23,7 @@ import type { DomainDirectory } from './directory.js'
 import { createDnsChecker, expectedRecords, isApex, type RecordCheck, type RecordStatus } from './dns.js'
 import { checkDomainName } from './rules.js'
 import { createDomainStore, type DomainRecord } from './store.js'
-import { isUniqueViolation } from '../links/store.js'
+import { isUniqueViolation } from '../../db/errors.js'
 
 export interface DomainServiceDeps {
   db: Kysely<Database>

@@ -4,7 +4,7 @@
  * `flagged`) or `block` (not stored, counted in `blocked`). The first `block` wins; any `flag`
  * marks the event. Stages are synchronous so that a batch is judged without yielding.
  */
-import type { GameRecord } from '../games/store.js'
+import type { GameRecord } from '../games/service.js'
 import type { NormalizedEvent } from './validate.js'
 
 export type Verdict = 'accept' | 'flag' | 'block'

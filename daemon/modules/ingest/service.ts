@@ -12,7 +12,7 @@ import type { IngestError, IngestResult } from '../../../src/contract/gaming.js'
 import type { GameRecord, GameService } from '../games/service.js'
 import { createPipeline, type Judged, type Pipeline } from './pipeline.js'
 import { checkEvent, parseBatch } from './validate.js'
-import { createEventWriter } from './writer.js'
+import { createEventWriter } from './store.js'
 import { createGamingMaintenance } from './maintenance.js'
 import { compactedCutoffDay } from '../games/service.js'
 

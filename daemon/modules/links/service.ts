@@ -27,7 +27,8 @@ import {
 } from './rules.js'
 import { renderQr, type QrImage } from './qr.js'
 import { assignCodes } from './codes.js'
-import { createLinkStore, isUniqueViolation, type LinkRecord } from './store.js'
+import { createLinkStore, type LinkRecord } from './store.js'
+import { isUniqueViolation } from '../../db/errors.js'
 import type { DomainDirectory } from '../domains/directory.js'
 
 export type { LinkRecord }

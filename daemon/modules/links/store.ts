@@ -69,12 +69,6 @@ function toRecord(r: Selectable<LinksTable>): LinkRecord {
   }
 }
 
-/** A unique-constraint violation on SQLite (better-sqlite3) or PostgreSQL. */
-export function isUniqueViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code
-  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505'
-}
-
 const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
 export function createLinkStore(db: Kysely<Database>) {

@@ -59,9 +59,9 @@ export function createFastRedirect(
     }
     // The shared short domain only: custom domains go through Fastify, whose hooks upgrade plain
     // HTTP to HTTPS for domains with a certificate and answer their root redirect.
-    if (redirect.domainOf(host) !== SHARED_DOMAIN) return false
-    const code = m[1]!
-    const found = redirect.lookupCached(host, code)
+    const domainKey = redirect.domainOf(host)
+    if (domainKey !== SHARED_DOMAIN) return false
+    const found = redirect.lookupCached(domainKey, m[1]!)
     if (found?.kind !== 'redirect') return false
 
     const now = clock.now()

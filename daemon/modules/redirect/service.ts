@@ -75,12 +75,12 @@ export function createRedirectService(deps: RedirectServiceDeps) {
     recorder,
 
     /**
-     * What `GET /:code` on `host` answers when that is known without I/O (reserved, malformed,
-     * or a link in the hot-link cache); undefined when the database must be asked.
+     * What `GET /:code` answers on the domain `domainKey` (domainOf(host)) when that is known
+     * without I/O (reserved, malformed, or a link in the hot-link cache); undefined when the
+     * database must be asked.
      */
-    lookupCached(host: string | undefined, code: string): Lookup | undefined {
+    lookupCached(domainKey: string | undefined, code: string): Lookup | undefined {
       if (RESERVED.has(code.toLowerCase())) return { kind: 'reserved' }
-      const domainKey = domainOf(host)
       if (domainKey === undefined || !CODE.test(code)) return { kind: 'not-found' }
       const link = cache.peek(domainKey, code)
       return link ? answer(link) : undefined
@@ -88,9 +88,8 @@ export function createRedirectService(deps: RedirectServiceDeps) {
 
     /** What `GET /:code` on `host` answers. Reserved first segments are never short codes. */
     async lookup(host: string | undefined, code: string): Promise<Lookup> {
-      const known = this.lookupCached(host, code)
-      if (known) return known
-      return answer(await cache.get(domainOf(host)!, code))
+      const domainKey = domainOf(host)
+      return this.lookupCached(domainKey, code) ?? answer(await cache.get(domainKey!, code))
     },
 
     /** Buffers the click of a redirect; never waits on the disk. */

@@ -1,5 +1,5 @@
 /**
- * The storage writer of the ingestion: raw events, sessions, player profiles and the aggregates,
+ * The store of the ingestion (its writer): raw events, sessions, player profiles and the aggregates,
  * written in ONE transaction per batch with prepared better-sqlite3 statements (the click
  * recorder's pattern: ~8x the query builder's insert rate, STACK.md). Every statement is portable
  * SQL (ON CONFLICT … DO UPDATE, CASE instead of MIN/MAX scalars), so a PostgreSQL writer only
