@@ -109,7 +109,7 @@ export function ingestRoutes(deps: { ingest: IngestService }) {
           timestamp: header(req, 'x-timestamp'),
         })
         if (counted) setRateLimitHeaders(reply, counted)
-        const r = ingest.ingest({
+        const r = await ingest.ingest({
           game: req.game,
           body: raw.body,
           ip: req.ip,

@@ -66,10 +66,10 @@ export const tooLarge = (limit = L.batchBytes) =>
 /**
  * Gaming ingestion: SDK authentication, HMAC and replay window, the per-game rate limit (counting
  * authenticated requests only), batch and event validation, the pipeline, and the
- * one-transaction write (202 only after the commit).
+ * one-transaction write (202 only after the commit, synced to disk: daemon/db/raw-writes.ts).
  */
 export function createIngestService(deps: IngestDeps) {
-  const writer = createEventWriter(deps.sqlite)
+  const writer = createEventWriter(deps.sqlite, deps.db)
   const pipeline = deps.pipeline ?? createPipeline()
   const maintenance = createGamingMaintenance(deps.db)
   const purgers = new Map<string, (gameId: string, playerId: string) => Promise<number>>()
@@ -209,7 +209,7 @@ export function createIngestService(deps: IngestDeps) {
     },
 
     /** Parses, judges and stores a batch of a game that passed `admit` and `verify`. */
-    ingest(req: IngestRequest): { status: 202; text: string } {
+    async ingest(req: IngestRequest): Promise<{ status: 202; text: string }> {
       const now = deps.clock.now()
       const { game } = req
       const windowMs = game.replayWindowSeconds * 1000
@@ -247,7 +247,7 @@ export function createIngestService(deps: IngestDeps) {
         else judged.push(pipeline.judge(c.event, ctx))
       })
       const blocked = judged.filter((j) => j.verdict === 'block').length
-      const out = writer.write(
+      const out = await writer.write(
         { gameId: game.id, batchId: batch.batchId, receivedAt: now, ip: req.ip },
         judged,
         since,
