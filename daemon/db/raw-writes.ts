@@ -1,7 +1,8 @@
 /**
- * Rules for the hot paths that write through prepared better-sqlite3 statements (ingestion,
- * clicks) on the connection Kysely also uses. SQLite-specific; a PostgreSQL store gets both from
- * its own transactions (one connection per transaction, synchronous_commit on by default).
+ * Rules for the hot paths that write through prepared better-sqlite3 statements on the connection
+ * Kysely also uses (the ingestion store; the click store runs its statements inside a Kysely
+ * transaction instead, which holds the connection too). SQLite-specific; a PostgreSQL store gets
+ * both from its own transactions (one connection per transaction, synchronous_commit on).
  */
 import type SQLite from 'better-sqlite3'
 import type { Kysely } from 'kysely'
