@@ -126,17 +126,27 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
     events,
     clock,
     sqlite: deps.db.sqlite,
+    db: deps.db.kysely,
     masterKey: deps.masterKey,
     shortDomain: deps.config.shortDomain,
     customDomainOf: (host) => directory.keyOfHost(host),
     locate: createLocator((ip) => geo.country(ip), deps.config.geoCityDb),
     onError: (err) => log.error({ err }, 'click recording failed'),
+    onDrop: (count, err) =>
+      log.warn(
+        { err, dropped: count, droppedTotal: redirect.recorder.status().dropped },
+        'clicks dropped: the database refused their writes',
+      ),
   })
   const analytics = createAnalyticsService({
     db: deps.db.kysely,
     clock,
     links,
-    flush: () => redirect.recorder.flush(),
+    // When the database refuses the buffered clicks, a read still answers from what is stored.
+    flush: () =>
+      redirect.recorder
+        .flush()
+        .catch((err: unknown) => log.warn({ err }, 'click flush before an analytics read failed')),
   })
   const idempotency = createIdempotencyStore(deps.db.kysely)
   const webhooks = createWebhookService({
@@ -381,6 +391,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     pendingMigrations: () => pendingMigrations(deps.db).length,
     jobs: () => scheduler.status(),
+    clicks: () => svc.redirect.recorder.status(),
   })
   await app.register(healthRoutes({ health, routes, publicUrl: deps.config.publicUrl }))
   await app.register(keyRoutes({ keys: svc.keys, limiter, clock }))

@@ -2,14 +2,22 @@
  * Group commit for hot paths: `push` never waits; the buffer is written every `maxItems` items or
  * `intervalMs` (once started), on `flush()` (reads call it first) and on `stop()` (graceful
  * shutdown). Writes are serialized; a failed write keeps its items for the next try, bounded to
- * `maxRetained` so a database outage cannot grow memory without limit.
+ * `maxRetained` so a database outage cannot grow memory without limit. While writes fail, a full
+ * buffer does not start another write (the interval retries: an outage costs one attempt per
+ * tick, not one per item); items beyond `maxRetained` are dropped, oldest first, counted and
+ * reported through `onDrop`, as are the items a failed final write at `stop()` leaves behind.
  */
 export interface Batcher<T> {
   push(item: T): void
   flush(): Promise<void>
   start(): void
+  /** Writes what is buffered; never rejects (what cannot be written is dropped and reported). */
   stop(): Promise<void>
   readonly pending: number
+  /** Items dropped since creation. */
+  readonly dropped: number
+  /** The error of the last write when it failed; undefined once a write succeeds. */
+  readonly failure: unknown
 }
 
 export function createBatcher<T>(opts: {
@@ -19,22 +27,50 @@ export function createBatcher<T>(opts: {
   /** Writes one batch; must commit all of it or nothing (one transaction). */
   write(items: T[]): Promise<void>
   onError(err: unknown): void
+  /** Items given up: `count` since the last report, `err` the write failure behind it. */
+  onDrop?(count: number, err: unknown): void
 }): Batcher<T> {
   let buffer: T[] = []
   let timer: NodeJS.Timeout | undefined
   let writing: Promise<void> = Promise.resolve()
+  let failure: unknown
+  let failing = false
+  let dropped = 0
+  let unreported = 0
+
+  function drop(n: number): void {
+    dropped += n
+    unreported += n
+  }
+  function report(err: unknown): void {
+    if (unreported === 0) return
+    const n = unreported
+    unreported = 0
+    opts.onDrop?.(n, err)
+  }
 
   function flush(): Promise<void> {
     writing = writing
       .catch(() => {})
       .then(async () => {
-        if (buffer.length === 0) return
+        if (buffer.length === 0) return report(failure)
         const items = buffer
         buffer = []
         try {
           await opts.write(items)
+          failing = false
+          report(failure)
+          failure = undefined
         } catch (err) {
-          buffer = items.concat(buffer).slice(-opts.maxRetained)
+          failing = true
+          failure = err
+          buffer = items.concat(buffer)
+          const over = buffer.length - opts.maxRetained
+          if (over > 0) {
+            buffer = buffer.slice(over)
+            drop(over)
+          }
+          report(err)
           throw err
         }
       })
@@ -45,7 +81,14 @@ export function createBatcher<T>(opts: {
   return {
     push(item) {
       buffer.push(item)
-      if (buffer.length >= opts.maxItems) flushInBackground()
+      if (!failing) {
+        if (buffer.length >= opts.maxItems) flushInBackground()
+      } else if (buffer.length >= opts.maxRetained + opts.maxItems) {
+        // Trimmed in steps of maxItems so that a push stays O(1) on average.
+        const over = buffer.length - opts.maxRetained
+        buffer = buffer.slice(over)
+        drop(over)
+      }
     },
     flush,
     start() {
@@ -55,10 +98,23 @@ export function createBatcher<T>(opts: {
     async stop() {
       if (timer) clearInterval(timer)
       timer = undefined
-      await flush()
+      try {
+        await flush()
+      } catch (err) {
+        drop(buffer.length)
+        buffer = []
+        report(err)
+        opts.onError(err)
+      }
     },
     get pending() {
       return buffer.length
+    },
+    get dropped() {
+      return dropped
+    },
+    get failure() {
+      return failure
     },
   }
 }

@@ -22,6 +22,24 @@ export const Health = Type.Object(
       }),
     ),
     jobs: Type.Optional(Type.Array(JobStatus)),
+    clicks: Type.Optional(
+      Type.Object(
+        {
+          buffered: Type.Integer({ description: 'Clicks waiting to be written (flushed within a second)' }),
+          dropped: Type.Integer({
+            description: 'Clicks given up since the daemon started: the database kept refusing them',
+          }),
+          writeError: Nullable(
+            Type.String({
+              description: 'Error code of the last click flush when it failed, e.g. SQLITE_FULL',
+            }),
+          ),
+        },
+        {
+          description: 'Click recording (GET /health/ready only); a failing flush makes the status degraded',
+        },
+      ),
+    ),
   },
   { $id: 'Health', title: 'Health' },
 )

@@ -67,4 +67,66 @@ describe('batcher (group commit)', () => {
     expect(written).toEqual([1, 2, 3, 4, 5, 6, 7])
     expect(maxActive).toBe(1)
   })
+
+  it('while writes fail, a full buffer waits for the next flush; overflow is dropped and reported', async () => {
+    let fail = true
+    let attempts = 0
+    const written: number[] = []
+    const drops: Array<[number, string]> = []
+    const b = createBatcher<number>({
+      maxItems: 2,
+      intervalMs: 60_000,
+      maxRetained: 4,
+      write: async (items) => {
+        attempts++
+        if (fail) throw new Error('SQLITE_FULL')
+        written.push(...items)
+      },
+      onError: () => {},
+      onDrop: (n, err) => void drops.push([n, (err as Error).message]),
+    })
+    b.push(1)
+    b.push(2) // full: a write starts, and fails
+    await new Promise((r) => setImmediate(r))
+    expect(attempts).toBe(1)
+    expect(b.failure).toBeInstanceOf(Error)
+    for (let i = 3; i <= 9; i++) b.push(i) // no write per push while failing
+    await new Promise((r) => setImmediate(r))
+    expect(attempts).toBe(1)
+    expect(b.pending).toBe(5) // trimmed to the 4 newest at 6 items (twice), then one more
+    expect(b.dropped).toBe(4)
+    expect(drops).toEqual([]) // reported with the next attempt
+    await expect(b.flush()).rejects.toThrow('SQLITE_FULL')
+    expect(b.dropped).toBe(5)
+    expect(b.pending).toBe(4)
+    expect(drops).toEqual([[5, 'SQLITE_FULL']])
+    fail = false
+    b.push(10) // the next write succeeds: pushes write again
+    await b.flush()
+    expect(written).toEqual([6, 7, 8, 9, 10])
+    expect(b.failure).toBeUndefined()
+    expect(b.dropped).toBe(5)
+    expect(drops).toHaveLength(1)
+  })
+
+  it('stop() never rejects: what the last write cannot store is dropped and reported', async () => {
+    const errors: unknown[] = []
+    const drops: number[] = []
+    const b = createBatcher<number>({
+      maxItems: 100,
+      intervalMs: 60_000,
+      maxRetained: 100,
+      write: async () => {
+        throw new Error('SQLITE_READONLY')
+      },
+      onError: (err) => errors.push(err),
+      onDrop: (n) => void drops.push(n),
+    })
+    for (let i = 0; i < 3; i++) b.push(i)
+    await b.stop()
+    expect(drops).toEqual([3])
+    expect(b.dropped).toBe(3)
+    expect(b.pending).toBe(0)
+    expect(errors).toHaveLength(1)
+  })
 })

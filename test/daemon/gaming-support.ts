@@ -50,6 +50,8 @@ export interface SendOpts {
   /** Sign with this secret (the game's by default when `sign` is true). */
   sign?: boolean | { secret?: string; timestamp?: string; signature?: string }
   headers?: Record<string, string>
+  /** Client address of the request (127.0.0.1 by default). */
+  ip?: string
 }
 
 export function sign(secret: string, timestamp: string, wire: Buffer): string {
@@ -78,7 +80,13 @@ export function send(t: TestApp, body: unknown, o: SendOpts): Promise<LightMyReq
     headers['x-timestamp'] = ts
     headers['x-signature'] = s.signature ?? sign(s.secret ?? o.game.signingSecret, ts, wire)
   }
-  return t.app.inject({ method: 'POST', url: '/api/v1/gaming/events', headers, payload: wire })
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/v1/gaming/events',
+    headers,
+    payload: wire,
+    ...(o.ip ? { remoteAddress: o.ip } : {}),
+  })
 }
 
 export function count(t: TestApp, table: string, where = '1 = 1', ...args: unknown[]): number {

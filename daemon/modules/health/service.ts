@@ -18,6 +18,8 @@ export interface HealthDeps {
       lastDurationMs: number | null
     }>
   >
+  /** The click recorder: buffered, dropped since start, the last flush's error code. */
+  clicks?(): { buffered: number; dropped: number; writeError: string | null }
 }
 
 export function createHealthService(deps: HealthDeps) {
@@ -63,13 +65,15 @@ export function createHealthService(deps: HealthDeps) {
         lastError: j.lastError,
         lastDurationMs: j.lastDurationMs,
       }))
-      const failing = jobs.some((j) => j.lastStatus === 'error')
+      const clicks = deps.clicks?.()
+      const failing = jobs.some((j) => j.lastStatus === 'error') || (clicks?.writeError ?? null) !== null
       return {
         status: failing ? 'degraded' : 'ok',
         version: deps.version,
         uptimeSeconds: uptime(),
         checks: c,
         jobs,
+        ...(clicks ? { clicks } : {}),
       }
     },
     startedAt: () => iso(deps.startedAt),

@@ -31,7 +31,9 @@ const header = (req: FastifyRequest, name: string): string | undefined => {
  * POST /api/v1/gaming/events. Its own authentication (the SDK key headers of spec 5.2, not API
  * keys: the route declares no `auth`, so the API-key hook only applies the per-IP window), in an
  * encapsulated plugin whose JSON parser keeps the raw bytes for the HMAC and inflates gzip with
- * a hard cap (1 MB applies after decompression too).
+ * a hard cap (1 MB applies after decompression too). A request counts in the game's window only
+ * once authenticated: after the SDK key, or after the signature when the game requires one
+ * (failures count in the per-IP window only).
  */
 export function ingestRoutes(deps: { ingest: IngestService }) {
   const { ingest } = deps
@@ -87,7 +89,8 @@ export function ingestRoutes(deps: { ingest: IngestService }) {
             gameId: header(req, 'x-game-id'),
             organizationId: header(req, 'x-organization-id'),
           })
-          setRateLimitHeaders(reply, ingest.limit(game))
+          const counted = ingest.admit(game)
+          if (counted) setRateLimitHeaders(reply, counted)
           ingest.assertOpen(game)
           const length = Number(req.headers['content-length'])
           if (Number.isFinite(length) && length > L.batchBytes) throw tooLarge()
@@ -100,14 +103,17 @@ export function ingestRoutes(deps: { ingest: IngestService }) {
           throw new AppError('ValidationError', 'a JSON batch body is required', [
             { field: 'body', message: 'is required' },
           ])
-        const r = ingest.ingest({
-          game: req.game,
+        const counted = ingest.verify(req.game, {
           wire: raw.wire,
+          signature: header(req, 'x-signature'),
+          timestamp: header(req, 'x-timestamp'),
+        })
+        if (counted) setRateLimitHeaders(reply, counted)
+        const r = await ingest.ingest({
+          game: req.game,
           body: raw.body,
           ip: req.ip,
           userAgent: header(req, 'user-agent')?.slice(0, 512) ?? null,
-          signature: header(req, 'x-signature'),
-          timestamp: header(req, 'x-timestamp'),
         })
         return reply
           .code(r.status)

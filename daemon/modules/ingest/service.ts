@@ -17,13 +17,18 @@ import { createGamingMaintenance } from './maintenance.js'
 import { compactedCutoffDay } from '../games/service.js'
 
 export interface IngestRequest {
+  /** A game authenticated by `admit` and `verify`. */
   game: GameRecord
-  /** The body as sent (gzip bytes when compressed). */
-  wire: Buffer
   /** The decompressed body. */
   body: Buffer
   ip: string
   userAgent: string | null
+}
+
+/** What the signature of a game requiring HMAC covers. */
+export interface SignedRequest {
+  /** The body as sent (gzip bytes when compressed). */
+  wire: Buffer
   signature: string | undefined
   timestamp: string | undefined
 }
@@ -59,15 +64,35 @@ export const tooLarge = (limit = L.batchBytes) =>
   new AppError('PayloadTooLarge', `a batch body is at most ${limit} bytes (after decompression)`)
 
 /**
- * Gaming ingestion: SDK authentication, per-game rate limit, HMAC and replay window, batch and
- * event validation, the pipeline, and the one-transaction write (202 only after the commit).
+ * Gaming ingestion: SDK authentication, HMAC and replay window, the per-game rate limit (counting
+ * authenticated requests only), batch and event validation, the pipeline, and the
+ * one-transaction write (202 only after the commit, synced to disk: daemon/db/raw-writes.ts).
  */
 export function createIngestService(deps: IngestDeps) {
-  const writer = createEventWriter(deps.sqlite)
+  const writer = createEventWriter(deps.sqlite, deps.db)
   const pipeline = deps.pipeline ?? createPipeline()
   const maintenance = createGamingMaintenance(deps.db)
   const purgers = new Map<string, (gameId: string, playerId: string) => Promise<number>>()
   const DAY_MS = 86_400_000
+  const gameBucket = (game: GameRecord) => `game:${game.id}`
+  const rateLimited = (state: LimitState) =>
+    new AppError(
+      'RateLimitExceeded',
+      `rate limit exceeded (per game: ${state.limit} requests per minute); retry after ${state.retryAfter} s`,
+      undefined,
+      {
+        'retry-after': String(state.retryAfter),
+        'x-ratelimit-limit': String(state.limit),
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': String(state.reset),
+      },
+    )
+  /** Counts an authenticated request in its game's window; 429 beyond the limit. */
+  const countIn = (game: GameRecord, now: number): LimitState => {
+    const state = evaluate(deps.limiter.hit(gameBucket(game), 60_000, now), deps.requestsPerMinute, now)
+    if (state.exceeded) throw rateLimited(state)
+    return state
+  }
 
   return {
     pipeline,
@@ -130,23 +155,49 @@ export function createIngestService(deps: IngestDeps) {
       return game
     },
 
-    /** Counts the request in the game's window; throws 429 beyond the limit. */
-    limit(game: GameRecord): LimitState {
+    /**
+     * Right after the SDK key: a game without HMAC is now authenticated, so the request counts in
+     * the game's window (returned; 429 beyond the limit). A game requiring HMAC is authenticated
+     * only once `verify` passes: here nothing is counted (the SDK key ships in every game client,
+     * so unsigned requests must not use up the game's window); a window already full is refused
+     * at once (429), before the body is read.
+     */
+    admit(game: GameRecord): LimitState | undefined {
       const now = deps.clock.now()
-      const state = evaluate(deps.limiter.hit(`game:${game.id}`, 60_000, now), deps.requestsPerMinute, now)
-      if (state.exceeded)
+      if (!game.hmacRequired) return countIn(game, now)
+      const state = evaluate(deps.limiter.peek(gameBucket(game), 60_000, now), deps.requestsPerMinute, now)
+      if (state.remaining === 0) throw rateLimited({ ...state, exceeded: true })
+      return undefined
+    },
+
+    /**
+     * The signature and X-Timestamp of a game requiring HMAC (401, 400 StaleBatch); once they pass
+     * the request counts in the game's window (returned; 429 beyond the limit). Undefined for a
+     * game without HMAC (counted by `admit`).
+     */
+    verify(game: GameRecord, req: SignedRequest): LimitState | undefined {
+      if (!game.hmacRequired) return undefined
+      const now = deps.clock.now()
+      if (!req.signature || !req.timestamp)
+        throw unauthorized('this game requires signed batches: send X-Signature and X-Timestamp')
+      const expected = `sha256=${createHmac('sha256', deps.games.signingSecretOf(game))
+        .update(`${req.timestamp}.`)
+        .update(req.wire)
+        .digest('hex')}`
+      if (!safeEqual(req.signature, expected)) throw unauthorized('invalid X-Signature')
+      const ts = /^\d{1,15}$/.test(req.timestamp) ? Number(req.timestamp) : NaN
+      if (!Number.isFinite(ts) || Math.abs(now - ts) > game.replayWindowSeconds * 1000)
         throw new AppError(
-          'RateLimitExceeded',
-          `rate limit exceeded (per game: ${state.limit} requests per minute); retry after ${state.retryAfter} s`,
-          undefined,
-          {
-            'retry-after': String(state.retryAfter),
-            'x-ratelimit-limit': String(state.limit),
-            'x-ratelimit-remaining': '0',
-            'x-ratelimit-reset': String(state.reset),
-          },
+          'StaleBatch',
+          `X-Timestamp is outside the replay window of ${game.replayWindowSeconds} s`,
+          [
+            {
+              field: 'X-Timestamp',
+              message: `must be within ${game.replayWindowSeconds} s of server time (Unix ms)`,
+            },
+          ],
         )
-      return state
+      return countIn(game, now)
     },
 
     /** Paused and archived games take nothing. */
@@ -157,33 +208,12 @@ export function createIngestService(deps: IngestDeps) {
         throw new AppError('GameArchived', `game ${game.slug} is archived: events are not accepted`)
     },
 
-    ingest(req: IngestRequest): { status: 202; text: string } {
+    /** Parses, judges and stores a batch of a game that passed `admit` and `verify`. */
+    async ingest(req: IngestRequest): Promise<{ status: 202; text: string }> {
       const now = deps.clock.now()
       const { game } = req
       const windowMs = game.replayWindowSeconds * 1000
-      let signed = false
-      if (game.hmacRequired) {
-        if (!req.signature || !req.timestamp)
-          throw unauthorized('this game requires signed batches: send X-Signature and X-Timestamp')
-        const expected = `sha256=${createHmac('sha256', deps.games.signingSecretOf(game))
-          .update(`${req.timestamp}.`)
-          .update(req.wire)
-          .digest('hex')}`
-        if (!safeEqual(req.signature, expected)) throw unauthorized('invalid X-Signature')
-        const ts = /^\d{1,15}$/.test(req.timestamp) ? Number(req.timestamp) : NaN
-        if (!Number.isFinite(ts) || Math.abs(now - ts) > windowMs)
-          throw new AppError(
-            'StaleBatch',
-            `X-Timestamp is outside the replay window of ${game.replayWindowSeconds} s`,
-            [
-              {
-                field: 'X-Timestamp',
-                message: `must be within ${game.replayWindowSeconds} s of server time (Unix ms)`,
-              },
-            ],
-          )
-        signed = true
-      }
+      const signed = game.hmacRequired
       const batch = parseBatch(req.body)
       if (Math.abs(now - batch.batchTimestamp) > windowMs)
         throw new AppError(
@@ -217,7 +247,7 @@ export function createIngestService(deps: IngestDeps) {
         else judged.push(pipeline.judge(c.event, ctx))
       })
       const blocked = judged.filter((j) => j.verdict === 'block').length
-      const out = writer.write(
+      const out = await writer.write(
         { gameId: game.id, batchId: batch.batchId, receivedAt: now, ip: req.ip },
         judged,
         since,

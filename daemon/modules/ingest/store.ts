@@ -9,7 +9,9 @@
  * from the rows read in the transaction and written once at the end; counters are increments.
  */
 import type SQLite from 'better-sqlite3'
-import type { GamePlayerDaysTable, GamePlayersTable, GameSessionsTable } from '../../db/schema.js'
+import type { Kysely } from 'kysely'
+import type { Database, GamePlayerDaysTable, GamePlayersTable, GameSessionsTable } from '../../db/schema.js'
+import { exclusive, fullSync } from '../../db/raw-writes.js'
 import { randomToken } from '../../crypto.js'
 import { INGEST_LIMITS } from '../../../src/contract/limits.js'
 import type { RevenueType } from '../../../src/contract/limits.js'
@@ -107,7 +109,7 @@ export interface WriteOutcome<R> {
   result?: R
 }
 
-export function createEventWriter(sqlite: SQLite.Database) {
+export function createEventWriter(sqlite: SQLite.Database, db: Kysely<Database>) {
   const q = {
     findBatch: sqlite.prepare(
       'SELECT response FROM game_batches WHERE game_id = ? AND batch_id = ? AND received_at > ?',
@@ -670,14 +672,20 @@ export function createEventWriter(sqlite: SQLite.Database) {
 
   const tx = sqlite.transaction(write) as unknown as typeof write
   return {
-    /** Writes one batch in one transaction (or returns the stored response of a repeated batch_id). */
+    /**
+     * Writes one batch in one transaction (or returns the stored response of a repeated batch_id),
+     * committed on its own (never inside a transaction another task left open on the connection)
+     * and under synchronous=FULL: once this resolves, the batch survives a power loss.
+     */
     write<R>(
       meta: BatchMeta,
       judged: Judged[],
       idempotentSince: number,
       respond: (r: { stored: number; duplicates: number; flagged: number }) => { body: R; text: string },
-    ): WriteOutcome<R> {
-      return tx(meta, judged, idempotentSince, respond) as WriteOutcome<R>
+    ): Promise<WriteOutcome<R>> {
+      return exclusive(db, () =>
+        fullSync(sqlite, () => tx(meta, judged, idempotentSince, respond) as WriteOutcome<R>),
+      )
     },
     /** The stored response of a batch_id seen since `since`, read before any work is done. */
     priorResponse(gameId: string, batchId: string, since: number): string | undefined {

@@ -1,4 +1,6 @@
+import type { Kysely } from 'kysely'
 import type { Clock } from '../../clock.js'
+import type { Database } from '../../db/schema.js'
 import type { ResolvedLink } from '../links/service.js'
 
 export type { ResolvedLink }
@@ -6,7 +8,8 @@ export type { ResolvedLink }
 /** What the redirect needs of the links service (L's `resolve` and `addClicks`). */
 export interface LinkResolver {
   resolve(domainKey: string, shortCode: string): Promise<ResolvedLink | undefined>
-  addClicks(deltas: ReadonlyArray<{ linkId: string; clicks: number }>): Promise<void>
+  /** Inside the caller's transaction when `trx` is given. */
+  addClicks(deltas: ReadonlyArray<{ linkId: string; clicks: number }>, trx?: Kysely<Database>): Promise<void>
 }
 
 export interface HotLinkCacheOptions {

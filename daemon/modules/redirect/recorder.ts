@@ -11,6 +11,12 @@ import { createBatcher } from '../../batcher.js'
 const HOUR = 3_600_000
 const DAY = 86_400_000
 
+/** SQLITE_READONLY, SQLITE_FULL, SQLITE_BUSY, SQLITE_IOERR_…: the code only, never a message. */
+function errorCode(err: unknown): string {
+  const code = (err as { code?: unknown } | null)?.code
+  return typeof code === 'string' && /^[A-Z0-9_]{1,64}$/.test(code) ? code : 'Error'
+}
+
 /** What the redirect hands over: raw request facts, enriched only at flush time (off the hot path). */
 export interface ClickInput {
   link: ResolvedLink
@@ -29,8 +35,10 @@ export interface RecorderDeps {
   events: EventBus
   locate: Locate
   visitorHash(ts: number, ip: string, userAgent: string): string
-  /** Failures after the clicks were committed (links.clicks update): logged, never retried. */
+  /** A flush in the background failed (its clicks are kept for the next one, bounded). */
   onError?(err: unknown): void
+  /** Clicks given up (the database kept refusing them): how many this time, and why. */
+  onDrop?(count: number, err: unknown): void
   /** Flush when this many clicks are buffered (default 250: keeps a flush under the p99 budget). */
   maxBuffer?: number
   /** Flush at least this often once started (default 1,000 ms). */
@@ -203,27 +211,32 @@ export function createClickRecorder(deps: RecorderDeps) {
   async function write(inputs: ClickInput[]): Promise<void> {
     const clicks = inputs.map(enrich)
     const rows = clicks.map((c) => c.row)
-    deps.store.apply(aggregate(rows))
-    recorded += rows.length
+    const batch = aggregate(rows)
     const human = new Map<string, number>()
     for (const r of rows) if (!r.isBot) human.set(r.linkId, (human.get(r.linkId) ?? 0) + 1)
-    if (human.size > 0) {
-      try {
-        await deps.links.addClicks([...human].map(([linkId, n]) => ({ linkId, clicks: n })))
-      } catch (err) {
-        deps.onError?.(err)
-      }
-    }
+    // Click rows, counters and links.clicks: one transaction, all of it or nothing.
+    await deps.store.transaction(async (trx) => {
+      deps.store.apply(batch)
+      if (human.size > 0)
+        await deps.links.addClicks(
+          [...human].map(([linkId, n]) => ({ linkId, clicks: n })),
+          trx,
+        )
+    })
+    recorded += rows.length
     announce(clicks)
   }
 
-  // Nothing is committed when a write fails (one transaction): the batcher keeps the clicks.
+  // Nothing is committed when a write fails (one transaction): the batcher keeps the clicks for
+  // the next flush, up to 20 flushes' worth; beyond that (and at a failed shutdown) they are
+  // dropped, counted and reported.
   const batch = createBatcher<ClickInput>({
     maxItems: maxBuffer,
     intervalMs: flushMs,
     maxRetained: 20 * maxBuffer,
     write,
     onError: (err) => deps.onError?.(err),
+    onDrop: (count, err) => deps.onDrop?.(count, err),
   })
 
   return {
@@ -241,6 +254,18 @@ export function createClickRecorder(deps: RecorderDeps) {
     /** Clicks written since start (benchmarks and tests). */
     get recorded(): number {
       return recorded
+    },
+    /**
+     * For /health/ready: clicks waiting to be written, clicks dropped since start, and the error
+     * code of the last flush when it failed (null once one succeeds).
+     */
+    status(): { buffered: number; dropped: number; writeError: string | null } {
+      const err = batch.failure
+      return {
+        buffered: batch.pending,
+        dropped: batch.dropped,
+        writeError: err === undefined ? null : errorCode(err),
+      }
     },
   }
 }

@@ -1,4 +1,6 @@
 import type SQLite from 'better-sqlite3'
+import type { Kysely } from 'kysely'
+import type { Database } from '../../db/schema.js'
 import type { Clock } from '../../clock.js'
 import type { EventBus } from '../../events.js'
 import { RESERVED_CODES } from '../../../src/contract/limits.js'
@@ -29,12 +31,15 @@ export interface RedirectServiceDeps {
   events: EventBus
   clock: Clock
   sqlite: SQLite.Database
+  db: Kysely<Database>
   masterKey: Buffer
   shortDomain: string
   /** Domain key (id) of a verified custom domain by host name. */
   customDomainOf?: (host: string) => string | undefined
   locate: Locate
   onError?(err: unknown): void
+  /** Clicks dropped because the database kept refusing them (logged by the caller). */
+  onDrop?(count: number, err: unknown): void
   cache?: HotLinkCacheOptions
   maxBuffer?: number
   flushMs?: number
@@ -51,12 +56,13 @@ export function createRedirectService(deps: RedirectServiceDeps) {
   deps.events.on('link.updated', (e) => cache.invalidate(e.data.id))
   deps.events.on('link.deleted', (e) => cache.invalidate(e.data.id))
   const recorder = createClickRecorder({
-    store: createClickStore(deps.sqlite),
+    store: createClickStore(deps.sqlite, deps.db),
     links: deps.links,
     events: deps.events,
     locate: deps.locate,
     visitorHash: createVisitorHasher(deps.masterKey),
     ...(deps.onError ? { onError: deps.onError } : {}),
+    ...(deps.onDrop ? { onDrop: deps.onDrop } : {}),
     ...(deps.maxBuffer ? { maxBuffer: deps.maxBuffer } : {}),
     ...(deps.flushMs ? { flushMs: deps.flushMs } : {}),
   })

@@ -1,4 +1,6 @@
 import type SQLite from 'better-sqlite3'
+import type { Kysely } from 'kysely'
+import type { Database } from '../../db/schema.js'
 
 /** One click row as stored (no raw IP). */
 export interface ClickRow {
@@ -62,10 +64,12 @@ export function monthStartOf(ts: number): number {
 
 /**
  * Writes of the click recorder. The hot path: prepared better-sqlite3 statements (~8x Kysely's
- * insert rate, STACK.md), one transaction per flush. Every statement is portable SQL (ON CONFLICT
- * … DO UPDATE, RETURNING), so a PostgreSQL store only swaps the driver calls.
+ * insert rate, STACK.md), inside the flush's transaction (`transaction`, on the connection Kysely
+ * shares, so that the links service's update of links.clicks joins it). Every statement is
+ * portable SQL (ON CONFLICT … DO UPDATE, RETURNING), so a PostgreSQL store only swaps the driver
+ * calls.
  */
-export function createClickStore(sqlite: SQLite.Database) {
+export function createClickStore(sqlite: SQLite.Database, db: Kysely<Database>) {
   const insertClick = sqlite.prepare(
     `INSERT INTO clicks (link_id, organization_id, ts, visitor_hash, is_bot, bot_reason, is_qr, country, region,
        city, device, browser, os, referrer_domain, utm_source, utm_medium, utm_campaign, response_ms)
@@ -156,7 +160,14 @@ export function createClickStore(sqlite: SQLite.Database) {
   })
 
   return {
-    /** Writes one flush in one transaction. */
+    /**
+     * One transaction for a whole flush: `fn` gets the transaction for the Kysely work of other
+     * modules (links.clicks); `apply` called within it joins it. All of it commits or nothing.
+     */
+    transaction<T>(fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+      return db.transaction().execute(fn)
+    },
+    /** Writes the rows and counters of one flush (in the open `transaction`, else its own). */
     apply(batch: ClickBatch): void {
       apply(batch)
     },
