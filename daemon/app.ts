@@ -378,7 +378,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }).limitIp
   installIdempotency(app, { store: svc.idempotency, clock })
   installDomainRedirects(app, svc.directory)
-  installOpenApi(app, { version: packageVersion(), publicUrl: deps.config.publicUrl })
+  installOpenApi(app, { version: packageVersion(), publicUrl: deps.config.publicUrl, clock })
 
   const routes = collectRoutes(app)
   const startedAt = clock.now()

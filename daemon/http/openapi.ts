@@ -6,18 +6,22 @@ import Fastify, {
   type RouteOptions,
 } from 'fastify'
 import { ErrorBody } from '../../src/contract/common.js'
+import type { Clock } from '../clock.js'
 import { AppError } from './errors.js'
 import { lazyCompilers } from './lazy-compilers.js'
+import { DOCUMENTED_BODIES } from './openapi-examples.js'
+import {
+  finalizeDocument,
+  finishCollection,
+  IDEMPOTENCY_HEADER,
+  operationIdOf,
+  responsesOf,
+  SDK_KEY_HEADERS,
+  securityOf,
+  TAGS,
+} from './openapi-doc.js'
 
 const require = createRequire(import.meta.url)
-
-const ERROR_RESPONSES: Record<string, string> = {
-  '400': 'Validation error (see details)',
-  '401': 'API key missing, malformed, invalid, inactive, expired or revoked',
-  '403': 'The key lacks the permission, or the client IP is not in its allowlist',
-  '404': 'Not found, or it belongs to another organization',
-  '429': 'Rate limit exceeded; see Retry-After',
-}
 
 const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': { type: 'integer', description: 'Requests allowed in the current window' },
@@ -28,6 +32,24 @@ const RATE_LIMIT_HEADERS = {
 type Json = Record<string, unknown>
 
 type DocRoute = Pick<RouteOptions, 'method' | 'url' | 'schema' | 'config'>
+
+interface DocsOptions {
+  version: string
+  publicUrl: string
+  /** Request examples are computed from its time when the document is served. */
+  clock: Clock
+}
+
+/** The Postman collection is rebuilt after this long (its dates stay in the future). */
+const COLLECTION_TTL_MS = 3_600_000
+
+/**
+ * The docs UI's Content-Security-Policy: @fastify/swagger-ui's static one without
+ * `upgrade-insecure-requests`, which made browsers fetch the UI's scripts over HTTPS when the page
+ * was reached over plain HTTP by a host name (a daemon on a LAN, a port without TLS).
+ */
+const DOCS_CSP =
+  "default-src 'self'; base-uri 'self'; font-src 'self' https: data:; frame-ancestors 'self'; img-src 'self' data: validator.swagger.io; object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self' https:"
 
 /** Response headers of the docs instance that describe its own connection, not the content. */
 const HOP_HEADERS = new Set(['transfer-encoding', 'connection', 'keep-alive', 'date'])
@@ -41,7 +63,7 @@ const HOP_HEADERS = new Set(['transfer-encoding', 'connection', 'keep-alive', 'd
  * request from the route definitions recorded here: most daemons never serve their docs, and
  * loading them up front cost ~7 MB of resident memory and ~35 ms of start-up.
  */
-export function installOpenApi(app: FastifyInstance, opts: { version: string; publicUrl: string }): void {
+export function installOpenApi(app: FastifyInstance, opts: DocsOptions): void {
   app.addSchema(ErrorBody)
   const routes: DocRoute[] = []
   app.addHook('onRoute', (r) => {
@@ -53,16 +75,25 @@ export function installOpenApi(app: FastifyInstance, opts: { version: string; pu
   let docs: Promise<FastifyInstance> | undefined
   const docsApp = () => (docs ??= buildDocsApp(routes, opts))
 
-  app.get('/api/docs/openapi.json', { schema: { hide: true } }, async () => (await docsApp()).swagger())
+  const served = async (now: number) => finalizeDocument((await docsApp()).swagger() as unknown as Json, now)
+  app.get('/api/docs/openapi.json', { schema: { hide: true } }, () => served(opts.clock.now()))
 
-  let postman: Promise<unknown> | undefined
+  // The conversion takes about a second: the collection is kept for an hour. The converter
+  // changes the object it is given, so it gets its own copy, never the generated document.
+  let postman: { at: number; collection: Promise<unknown> } | undefined
   app.get('/docs/postman/collection.json', { schema: { hide: true } }, async () => {
-    const spec = (await docsApp()).swagger() as unknown as Json
-    postman ??= toPostman(spec).catch((err: unknown) => {
-      postman = undefined
-      throw err
-    })
-    return postman
+    const now = opts.clock.now()
+    if (!postman || now - postman.at >= COLLECTION_TTL_MS) {
+      const at = now
+      const collection = served(at).then(async (doc) =>
+        finishCollection((await toPostman(structuredClone(doc))) as never, doc, at),
+      )
+      postman = { at, collection }
+      collection.catch(() => {
+        if (postman?.at === at) postman = undefined
+      })
+    }
+    return postman.collection
   })
 
   // The docs UI: its HTML, scripts and configuration, answered by the docs instance.
@@ -80,7 +111,7 @@ export function installOpenApi(app: FastifyInstance, opts: { version: string; pu
   app.get('/api/docs/*', { schema: { hide: true } }, ui)
 }
 
-async function buildDocsApp(routes: DocRoute[], opts: { version: string; publicUrl: string }) {
+async function buildDocsApp(routes: DocRoute[], opts: DocsOptions) {
   const [{ default: swagger }, { default: swaggerUi }] = await Promise.all([
     import('@fastify/swagger'),
     import('@fastify/swagger-ui'),
@@ -95,49 +126,83 @@ async function buildDocsApp(routes: DocRoute[], opts: { version: string; publicU
         version: opts.version,
         description:
           'Short links, custom domains, API keys, webhooks and game analytics. Authenticate with `Authorization: Bearer <key>` or `X-API-Key: <key>`. Every error carries the error body; every response carries X-RateLimit-* headers.',
+        contact: { name: 'The operator of this linkd server', url: opts.publicUrl },
+        license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
       },
       servers: [{ url: opts.publicUrl }],
+      tags: TAGS,
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', description: 'lk_live_… or lk_test_… API key' },
           apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          sdkKey: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'SDK key',
+            description:
+              "A game's SDK key (`Authorization: Bearer <SDK_KEY>`), with the X-Game-ID and X-Organization-ID headers",
+          },
         },
       },
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
     transform: ({ schema, url, route }) => {
-      const s = { ...(schema as Json) } as Json & { response?: Json; hide?: boolean }
+      const s = { ...(schema as Json) } as Json & { response?: Json; headers?: Json }
+      const method = (Array.isArray(route.method) ? route.method : [route.method]).find((m) => m !== 'HEAD')!
       const auth = route.config?.auth
-      const response: Json = { ...(s.response ?? {}) }
-      for (const [code, description] of Object.entries(ERROR_RESPONSES)) {
-        if (!auth && (code === '401' || code === '403')) continue
-        if (!(code in response)) response[code] = { description, ...ErrorBodyRef }
-      }
+      const facts = { method, url, auth: auth !== undefined, sdkKey: route.config?.sdkKey === true }
+      const response = responsesOf(s.response ?? {}, facts)
       for (const [code, r] of Object.entries(response)) {
         if (code.startsWith('2') && r && typeof r === 'object')
           response[code] = { ...(r as Json), headers: RATE_LIMIT_HEADERS }
       }
       s.response = response
-      if (auth) {
-        s.security = [{ bearerAuth: [] }, { apiKeyHeader: [] }]
-        if (auth !== true)
-          s.description = `${typeof s.description === 'string' ? `${s.description}\n\n` : ''}Permission: \`${auth}\``
+      s.operationId ??= operationIdOf(method, url)
+      s.security = securityOf(facts)
+      const extra: Record<string, unknown> = {}
+      const documented = DOCUMENTED_BODIES[`${method} ${url}`]
+      if (documented) {
+        s.body ??= documented.body
+        Object.assign(extra, documented.headers)
       }
+      if (facts.sdkKey) Object.assign(extra, SDK_KEY_HEADERS.properties)
+      if (facts.auth && ['POST', 'PATCH', 'PUT', 'DELETE'].includes(method))
+        Object.assign(extra, IDEMPOTENCY_HEADER)
+      if (Object.keys(extra).length) {
+        const own = (s.headers ?? {}) as { properties?: Json; required?: string[] }
+        s.headers = {
+          type: 'object',
+          properties: { ...own.properties, ...extra },
+          required: [...(own.required ?? []), ...(facts.sdkKey ? SDK_KEY_HEADERS.required : [])],
+        }
+      }
+      const access = facts.auth
+        ? auth === true
+          ? 'Any valid API key.'
+          : `Permission: \`${auth}\``
+        : facts.sdkKey
+          ? "Authenticated with the game's SDK key, not an API key."
+          : 'Public: no key needed.'
+      s.description = `${typeof s.description === 'string' ? `${s.description}\n\n` : ''}${access}`
       return { schema: s, url }
     },
   })
-  await docs.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true })
+  await docs.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    staticCSP: DOCS_CSP,
+    // The UI shows the document as served at /api/docs/openapi.json.
+    transformSpecificationClone: false,
+    transformSpecification: (spec) => finalizeDocument(spec as Json, opts.clock.now()),
+  })
   const noop = async () => null
   for (const r of routes) docs.route({ ...r, handler: noop } as RouteOptions)
   await docs.ready()
   return docs
 }
 
-const ErrorBodyRef = { content: { 'application/json': { schema: { $ref: 'ErrorBody#' } } } }
-
 /** A documented error answer of a route schema (the spec's error body). */
 export function errorRef(description: string) {
-  return { description, ...ErrorBodyRef }
+  return { description, content: { 'application/json': { schema: { $ref: 'ErrorBody#' } } } }
 }
 
 interface PostmanConverter {
@@ -156,7 +221,8 @@ function toPostman(spec: Json): Promise<unknown> {
   return new Promise((resolve, reject) => {
     converter.convert(
       { type: 'json', data: spec },
-      { folderStrategy: 'Paths', requestParametersResolution: 'Example' },
+      // Optional parameters are left disabled: the collection runs as is.
+      { folderStrategy: 'Paths', requestParametersResolution: 'Example', enableOptionalParameters: false },
       (err, res) => {
         if (err) return reject(err)
         if (!res.result || !res.output?.[0])

@@ -8,9 +8,18 @@ export function StringEnum<const T extends readonly string[]>(
   return Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options })
 }
 
-/** OpenAPI 3.0 style nullable (`nullable: true`), understood by ajv and fast-json-stringify. */
+/**
+ * OpenAPI 3.0 style nullable (`nullable: true`), understood by ajv and fast-json-stringify. An
+ * enum lists `null` too: OpenAPI 3.0.3 (and ajv) check `enum` after `nullable`, so without it
+ * null would be outside the allowed values.
+ */
 export function Nullable<T extends TSchema>(schema: T) {
-  return Type.Unsafe<Static<T> | null>({ ...schema, nullable: true })
+  const values = (schema as { enum?: unknown[] }).enum
+  return Type.Unsafe<Static<T> | null>({
+    ...schema,
+    nullable: true,
+    ...(Array.isArray(values) && !values.includes(null) && { enum: [...values, null] }),
+  })
 }
 
 /** ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-21T10:00:00.000Z. */

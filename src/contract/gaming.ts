@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox'
 import { Nullable, StringEnum, Timestamp } from './common.js'
-import { GDPR_STATUSES } from './limits.js'
+import { GAME_PLATFORMS, GDPR_STATUSES, INGEST_LIMITS, NAMED_EVENT_TYPES } from './limits.js'
 
 export { NAMED_EVENT_TYPES, INGEST_LIMITS, GDPR_CONFIRMATION, GDPR_STATUSES } from './limits.js'
 
@@ -21,6 +21,57 @@ export interface EventBatch {
   batch_timestamp: string
   events: GameEventInput[]
 }
+
+/**
+ * The batch above as a schema, for the API description only: the ingestion route parses and checks
+ * the body itself (it keeps the raw bytes for the HMAC, and a bad event is a per-event error in
+ * the 202, not a 400 for the whole batch).
+ */
+export const EventBatchDoc = Type.Object(
+  {
+    batch_id: Type.String({
+      format: 'uuid',
+      description: 'UUID; the same batch_id within 24 h returns the first response',
+    }),
+    batch_timestamp: Type.String({
+      format: 'date-time',
+      description: "When the batch was sent: within the game's replay window (default 300 s) of server time",
+    }),
+    events: Type.Array(
+      Type.Object({
+        event_id: Type.String({ format: 'uuid', description: 'UUID; a repeat counts in duplicates' }),
+        event_type: Type.String({
+          maxLength: INGEST_LIMITS.customTypeMax,
+          pattern: '^[A-Za-z][A-Za-z0-9_.:-]*$',
+          description: `A named type (${NAMED_EVENT_TYPES.join(', ')}) or a custom name`,
+        }),
+        timestamp: Type.String({
+          format: 'date-time',
+          description: 'With a zone; at most 24 h old and 5 min ahead of server time',
+        }),
+        player_id: Type.String({ minLength: 1, maxLength: INGEST_LIMITS.idMax }),
+        session_id: Type.Optional(
+          Type.String({
+            minLength: 1,
+            maxLength: INGEST_LIMITS.idMax,
+            description: 'Required for session_start and session_end',
+          }),
+        ),
+        platform: Type.Optional(
+          StringEnum(GAME_PLATFORMS, { description: "Defaults to the game's platform" }),
+        ),
+        data: Type.Optional(
+          Type.Record(Type.String(), Type.Unknown(), {
+            description:
+              'Free-form. purchase, subscription_start and subscription_renew carry amount (a number >= 0) and currency (ISO 4217); item_purchased and ad_watched count revenue when they carry both',
+          }),
+        ),
+      }),
+      { maxItems: INGEST_LIMITS.eventsPerBatch },
+    ),
+  },
+  { title: 'EventBatch' },
+)
 
 export const IngestError = Type.Object({
   index: Type.Integer(),

@@ -46,7 +46,11 @@ describe('OpenAPI document', () => {
     await expect(SwaggerParser.validate(structuredClone(doc) as never)).resolves.toBeDefined()
     expect(doc.info.title).toBe('linkd API')
     expect(doc.servers).toEqual([{ url: 'https://links.example.com' }])
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['apiKeyHeader', 'bearerAuth'])
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([
+      'apiKeyHeader',
+      'bearerAuth',
+      'sdkKey',
+    ])
   })
 
   it('documents every /api/keys operation with both security schemes and its permission', () => {
@@ -85,14 +89,14 @@ describe('OpenAPI document', () => {
     expect(doc.paths['/api/keys']!.post!.requestBody).toBeDefined()
   })
 
-  it('the public routes carry no security requirement and no 401', () => {
+  it('the public routes declare an empty security requirement and no 401', () => {
     for (const [path, method] of [
       ['/api/keys/test', 'post'],
       ['/api/use', 'get'],
     ] as const) {
       const op = doc.paths[path]?.[method]
       expect(op, `${method} ${path}`).toBeDefined()
-      expect(op!.security).toBeUndefined()
+      expect(op!.security).toEqual([])
       expect(Object.keys(op!.responses)).not.toContain('401')
     }
   })

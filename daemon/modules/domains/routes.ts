@@ -12,6 +12,7 @@ import {
   UpdateDomainBody,
 } from '../../../src/contract/domains.js'
 import { principalOf } from '../../http/auth.js'
+import { errorRef } from '../../http/openapi.js'
 import { hostName } from '../redirect/host.js'
 import type { DomainDirectory } from './directory.js'
 import type { DomainService } from './service.js'
@@ -34,7 +35,12 @@ export function domainRoutes(deps: { domains: DomainService }) {
           tags,
           summary: 'Add a custom domain (its DNS records to create are in the response)',
           body: AddDomainBody,
-          response: { 201: Domain },
+          response: {
+            201: Domain,
+            403: errorRef("The key lacks the permission, or the plan's custom domain limit is reached"),
+            409: errorRef('The domain has already been added (domains are unique across organizations)'),
+            422: errorRef("The service's own domain, or an apex domain while the server has no A record IP"),
+          },
         },
       },
       async (req, reply) =>
@@ -101,7 +107,7 @@ export function domainRoutes(deps: { domains: DomainService }) {
           summary: 'Update domain settings (default flag, root redirect)',
           params: DomainParams,
           body: UpdateDomainBody,
-          response: { 200: Domain },
+          response: { 200: Domain, 422: errorRef('isDefault true on a domain that is not verified') },
         },
       },
       async (req) => domains.update(principalOf(req).organizationId, req.params.domainId, req.body),
@@ -140,7 +146,7 @@ export function domainRoutes(deps: { domains: DomainService }) {
           tags,
           summary: 'Make a verified domain the default for new links (unsets the previous default)',
           params: DomainParams,
-          response: { 200: Domain },
+          response: { 200: Domain, 422: errorRef('The domain is not verified') },
         },
       },
       async (req) => domains.setDefault(principalOf(req).organizationId, req.params.domainId),
@@ -153,7 +159,10 @@ export function domainRoutes(deps: { domains: DomainService }) {
           tags,
           summary: 'Delete a domain (not the default); its links fall back to the shared domain',
           params: DomainParams,
-          response: { 204: Type.Null({ description: 'Deleted' }) },
+          response: {
+            204: Type.Null({ description: 'Deleted' }),
+            422: errorRef('The domain is the default domain: set another default first'),
+          },
         },
       },
       async (req, reply) => {

@@ -10,6 +10,7 @@ import {
   UpdateGameBody,
 } from '../../../src/contract/games.js'
 import { principalOf } from '../../http/auth.js'
+import { errorRef } from '../../http/openapi.js'
 import type { GameService } from './service.js'
 
 const tags = ['Games']
@@ -29,7 +30,7 @@ export function gameRoutes(deps: { games: GameService }) {
           description:
             'id (slug) is generated from the name when blank (suffixed -2, -3… when taken) and cannot change; an explicit slug that is taken is 409. Defaults: status active, modules {analytics: true, fraud: false, skan: false}, rawRetentionDays 30, compactedRetentionMonths 12, hmacRequired false, replayWindowSeconds 300.',
           body: CreateGameBody,
-          response: { 201: GameWithSecrets },
+          response: { 201: GameWithSecrets, 409: errorRef('A game with this id (slug) already exists') },
         },
       },
       async (req, reply) =>

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { IdParams } from '../../../src/contract/common.js'
 import { GdprDeletion, GdprDeletionBody } from '../../../src/contract/gaming.js'
 import { principalOf } from '../../http/auth.js'
+import { errorRef } from '../../http/openapi.js'
 import type { GdprService } from './service.js'
 
 const tags = ['GDPR']
@@ -20,7 +21,7 @@ export function gdprRoutes(deps: { gdpr: GdprService }) {
           description:
             'confirmation must be DELETE. 202 with the request, status queued; a job purges the raw events, sessions, profile, device fingerprints, attribution, fraud records and per-player aggregate rows (queued → processing → completed). Anonymous daily totals remain. The record is kept 365 days after completion. An unknown game is 404.',
           body: GdprDeletionBody,
-          response: { 202: GdprDeletion },
+          response: { 202: GdprDeletion, 404: errorRef('No such game in the organization') },
         },
       },
       async (req, reply) =>

@@ -47,7 +47,11 @@ export function linkRoutes(deps: { links: LinkService; bodyLimitBytes: number })
           description:
             'Short code: the `customSlug` (3-64 letters, digits, hyphens, underscores) or 7 random characters. 409 when the code is taken on the domain.',
           body: CreateLinkBody,
-          response: { 201: Link, 409: errorRef('Short code already in use on this domain') },
+          response: {
+            201: Link,
+            409: errorRef('Short code already in use on this domain'),
+            422: errorRef('The custom domain (customDomainId or domain) is unknown or not verified'),
+          },
         },
       },
       async (req, reply) =>

@@ -27,6 +27,7 @@ import {
 import { deliveryHeaders, signPayload, verifySignature } from '../../../src/contract/webhook-signature.js'
 import type { Clock } from '../../clock.js'
 import { principalOf } from '../../http/auth.js'
+import { errorRef } from '../../http/openapi.js'
 import type { WebhookService } from './service.js'
 import { checkWebhookUrl } from './url-rules.js'
 
@@ -144,7 +145,15 @@ export function webhookRoutes(deps: { webhooks: WebhookService; clock: Clock }) 
         `/api/webhooks/:id/${name}`,
         {
           config: { auth: 'webhooks:write' },
-          schema: { tags, summary, params: IdParams, response: { 200: Webhook } },
+          schema: {
+            tags,
+            summary,
+            params: IdParams,
+            response: {
+              200: Webhook,
+              ...(name === 'suspend' && { 422: errorRef('Only an active webhook can be suspended') }),
+            },
+          },
         },
         async (req) => webhooks[name](org(req), req.params.id),
       )
@@ -211,7 +220,10 @@ export function webhookRoutes(deps: { webhooks: WebhookService; clock: Clock }) 
           tags,
           summary: 'Retry a failed delivery: one new attempt at once; returns the delivery after it',
           params: DeliveryParams,
-          response: { 200: Delivery },
+          response: {
+            200: Delivery,
+            422: errorRef('Only a failed delivery of an active webhook can be retried'),
+          },
         },
       },
       async (req) => webhooks.retry(org(req), req.params.id, req.params.deliveryId),

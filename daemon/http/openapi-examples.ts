@@ -1,0 +1,125 @@
+import type { TSchema } from 'typebox'
+import { EventBatchDoc } from '../../src/contract/gaming.js'
+import { signPayload } from '../../src/contract/webhook-signature.js'
+
+/**
+ * Request body examples of the OpenAPI document, by operation (`METHOD /path` as in the document).
+ * Each is accepted by its route (test/daemon/openapi-contract.test.ts posts every one of them);
+ * times are computed from `now` when the document is served, so no date is ever already past.
+ */
+export function requestExamples(now: number): Record<string, unknown> {
+  const iso = (ms: number) => new Date(ms).toISOString()
+  const days = (n: number) => iso(now + n * 86_400_000)
+  const payload = '{"event":"link.created","data":{"id":"lnk_8yQ2mZ4tK7"}}'
+  const secret = 'whsec_Zm9yIGRvY3VtZW50YXRpb24gb25seQ'
+  return {
+    'POST /api/keys': {
+      name: 'Release pipeline',
+      description: 'Creates campaign links from CI',
+      permissions: ['links:read', 'links:write'],
+      requestLimit: 1000,
+      timePeriod: 'hour',
+      expiresAt: days(30),
+    },
+    'PATCH /api/keys/{id}': { name: 'Release pipeline (2)', requestLimit: 2000, expiresAt: days(90) },
+    'POST /api/keys/test': { key: 'lk_live_AbCdEfGhIjKlMnOpQrStUvWxYz012345' },
+    'POST /api/use/links': {
+      destinationUrl: 'https://example.com/spring-sale?ref=newsletter',
+      title: 'Spring sale',
+      customSlug: 'spring-sale',
+      tags: ['promo', 'newsletter'],
+      metadata: { campaign: 'spring' },
+      expiresAt: days(30),
+      redirectType: 302,
+    },
+    'POST /api/use/links/bulk': {
+      links: [
+        { destinationUrl: 'https://example.com/docs', title: 'Docs' },
+        { destinationUrl: 'https://example.com/pricing', tags: ['promo'], expiresAt: days(30) },
+      ],
+    },
+    'PATCH /api/use/links/{id}': { title: 'Spring sale (extended)', expiresAt: days(60) },
+    'POST /api/domains': { domain: 'go.example.com' },
+    'PATCH /api/domains/{domainId}': { rootRedirectUrl: 'https://example.com/' },
+    'POST /api/webhooks': {
+      name: 'Order system',
+      url: 'https://hooks.example.com/linkd',
+      events: ['link.created', 'link.deleted'],
+      retryPolicy: 'exponential',
+      maxRetries: 5,
+      timeoutSeconds: 10,
+      headers: { 'X-Team': 'growth' },
+    },
+    'PATCH /api/webhooks/{id}': { events: ['link.created', 'link.updated', 'link.deleted'], maxRetries: 3 },
+    'POST /api/webhooks/bulk': { action: 'disable', ids: ['wh_3kTq9xP2LmN8'] },
+    'POST /api/webhooks/{id}/test': { event: 'link.created' },
+    'POST /api/webhooks/utilities/validate-url': { url: 'https://hooks.example.com/linkd' },
+    'POST /api/webhooks/utilities/generate-signature': { secret, payload, timestamp: now },
+    'POST /api/webhooks/utilities/verify-signature': {
+      secret,
+      payload,
+      signature: signPayload(secret, now, payload),
+      timestamp: now,
+    },
+    'POST /api/v1/admin/games': {
+      name: 'Space Miner',
+      platform: 'ios',
+      modules: { analytics: true, fraud: false, skan: false },
+      rawRetentionDays: 30,
+      hmacRequired: false,
+    },
+    'PATCH /api/v1/admin/games/{gameId}': { name: 'Space Miner HD', rawRetentionDays: 60 },
+    'POST /api/v1/gaming/gdpr/deletions': {
+      gameId: 'space-miner',
+      playerId: 'player-4821',
+      reason: 'gdpr_request',
+      confirmation: 'DELETE',
+    },
+    'POST /api/v1/gaming/events': {
+      batch_id: EXAMPLE_UUIDS[0],
+      batch_timestamp: iso(now),
+      events: [
+        {
+          event_id: EXAMPLE_UUIDS[1],
+          event_type: 'session_start',
+          timestamp: iso(now),
+          player_id: 'player-4821',
+          session_id: 'sess-7f3a',
+          platform: 'ios',
+        },
+        {
+          event_id: EXAMPLE_UUIDS[2],
+          event_type: 'purchase',
+          timestamp: iso(now),
+          player_id: 'player-4821',
+          session_id: 'sess-7f3a',
+          data: { item: 'gem_pack_small', amount: 4.99, currency: 'USD' },
+        },
+      ],
+    },
+  }
+}
+
+/** The UUIDs of the examples (the Postman collection replaces them by fresh ones on every send). */
+export const EXAMPLE_UUIDS = [
+  '6f1c2a9e-3b7d-4c1e-9a2f-8d5b4e7c1a30',
+  '0b9e4d2c-7a1f-4e8b-b3c6-2f9d1a5e7c41',
+  '9c3f7e1a-2d4b-4f6a-8e1c-5b7d9a3f2e52',
+] as const
+
+/**
+ * Request bodies documented although the route parses them itself (no `schema.body`, which would
+ * make Fastify validate and reshape them): by route, `METHOD url` as Fastify names it.
+ */
+export const DOCUMENTED_BODIES: Record<string, { body: TSchema; headers?: Record<string, unknown> }> = {
+  'POST /api/v1/gaming/events': {
+    body: EventBatchDoc,
+    headers: {
+      'Content-Encoding': {
+        type: 'string',
+        enum: ['gzip', 'x-gzip', 'identity'],
+        description: 'gzip to send the batch compressed (the 1 MB limit applies after decompression)',
+      },
+    },
+  },
+}
