@@ -2,6 +2,7 @@ import { Command, Option } from 'commander'
 import { createServer } from 'node:net'
 import { ConfigError, loadConfig, SETTINGS, withListenPort, type Config } from './config.js'
 import { packageVersion } from '../src/version.js'
+import { PRESET_NAMES } from '../src/contract/scopes.js'
 
 /**
  * The linkd process. `linkd` serves (config → db → migrate → servers → jobs → signals → graceful
@@ -138,6 +139,18 @@ function program(): Command {
     .description("change an organization's plan")
     .action(async (name: string, plan: string, _o, cmd: Command) =>
       (await load()).orgSetPlanCommand(configFrom(cmd), name, plan, out),
+    )
+  const keys = p.command('keys').description('manage API keys offline (recovery)')
+  keys
+    .command('create')
+    .requiredOption('--org <org>', 'organization id or name')
+    .option('--name <name>', 'key name', 'recovery')
+    .option('--preset <preset>', `${PRESET_NAMES.join('|')}`, 'full')
+    .description(
+      'create an API key on the database directly (also at the plan limit) and print it once: the way back in when no key with keys:write is left',
+    )
+    .action(async (o: { org: string; name: string; preset: string }, cmd: Command) =>
+      (await load()).keysCreateCommand(configFrom(cmd), o, out),
     )
   return p
 }

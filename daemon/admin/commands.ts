@@ -1,10 +1,11 @@
 import { existsSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Config } from '../config.js'
-import { openDatabase } from '../db/open.js'
+import { openDatabase, sqlitePath } from '../db/open.js'
 import { migrate, pendingMigrations } from '../db/migrate.js'
 import { systemClock } from '../clock.js'
-import { PLANS, type Plan } from '../../src/contract/limits.js'
+import { KEY_LIMITS, PLANS, type Plan } from '../../src/contract/limits.js'
+import { PRESET_NAMES, type Preset } from '../../src/contract/scopes.js'
 import { adminContext, bootstrap, ownerKeyBanner } from './context.js'
 
 type Out = (text: string) => void
@@ -75,6 +76,49 @@ export async function orgSetPlanCommand(config: Config, org: string, plan: strin
     migrate(db, systemClock.now())
     const updated = await adminContext(config, db).orgs.setPlan(org, plan)
     out(`Organization "${updated.name}" is now on the ${updated.plan} plan.\n`)
+  } finally {
+    await db.close()
+  }
+}
+
+/**
+ * `linkd keys create --org ORG [--name N] [--preset P]`: the way back in for an organization left
+ * without a usable key holding keys:write. Works on the database directly (the daemon may run or
+ * be stopped; it sees the key at once), is not bound by the plan's key limit, and prints the key
+ * once to stdout, nowhere else.
+ */
+export async function keysCreateCommand(
+  config: Config,
+  opts: { org: string; name?: string | undefined; preset?: string | undefined },
+  out: Out,
+): Promise<void> {
+  const preset = opts.preset ?? 'full'
+  if (!(PRESET_NAMES as readonly string[]).includes(preset))
+    throw new Error(`unknown preset "${preset}"; choose one of ${PRESET_NAMES.join(', ')}`)
+  const name = (opts.name ?? 'recovery').trim()
+  if (!name || name.length > KEY_LIMITS.nameMax)
+    throw new Error(`--name must be 1-${KEY_LIMITS.nameMax} characters`)
+  const path = sqlitePath(config.databaseUrl)
+  if (path !== ':memory:' && !existsSync(path))
+    throw new Error(
+      `no database at ${path}; run linkd init first (or set LINKD_DATA_DIR / LINKD_DATABASE_URL)`,
+    )
+  const db = openDatabase(config.databaseUrl)
+  try {
+    migrate(db, systemClock.now())
+    const { orgs, keys } = adminContext(config, db)
+    const org = await orgs.resolve(opts.org)
+    const key = await keys.createRecoveryKey(org.id, { name, preset: preset as Preset })
+    out(
+      [
+        `Created API key "${key.name}" (${key.id}) in organization "${org.name}" with preset ${preset}.`,
+        'Shown once; store it now:',
+        '',
+        `  ${key.key}`,
+        '',
+        '',
+      ].join('\n'),
+    )
   } finally {
     await db.close()
   }
