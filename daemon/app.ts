@@ -138,7 +138,7 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
     links,
     flush: () => redirect.recorder.flush(),
   })
-  const idempotency = createIdempotencyStore(deps.db.kysely)
+  const idempotency = createIdempotencyStore(deps.db.kysely, secrets)
   const webhooks = createWebhookService({
     db: deps.db.kysely,
     clock,
