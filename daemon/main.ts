@@ -54,6 +54,11 @@ async function serve(requested: Config): Promise<void> {
       { file: `${config.dataDir}/secret.key` },
       'generated a master key for secrets at rest; back it up',
     )
+  if (b.tightened.length)
+    app.log.warn(
+      { paths: b.tightened },
+      'made data files owner-only (directory 0700, files 0600); they were readable by others',
+    )
   if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey))
 
   let https: { port: number; close(): Promise<void> } | undefined
@@ -154,6 +159,12 @@ function program(): Command {
     )
   return p
 }
+
+// Whatever linkd creates holds secrets or their hashes (database, -wal/-shm, backups, master key,
+// ACME account): owner-only by default, including the -wal/-shm SQLite creates long after start.
+// The explicit modes in daemon/db/files.ts keep that where this umask does not apply (linkd
+// embedded, tests) and tighten files an older version left readable.
+if (process.platform !== 'win32') process.umask(0o077)
 
 program()
   .parseAsync(process.argv)

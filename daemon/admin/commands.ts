@@ -1,7 +1,8 @@
-import { existsSync } from 'node:fs'
+import { existsSync, rmSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Config } from '../config.js'
 import { openDatabase, sqlitePath } from '../db/open.js'
+import { createPrivateFile } from '../db/files.js'
 import { migrate, pendingMigrations } from '../db/migrate.js'
 import { systemClock } from '../clock.js'
 import { KEY_LIMITS, PLANS, type Plan } from '../../src/contract/limits.js'
@@ -10,10 +11,16 @@ import { adminContext, bootstrap, ownerKeyBanner } from './context.js'
 
 type Out = (text: string) => void
 
+/** Says once which data files were readable by others and are owner-only now. */
+function reportTightened(paths: readonly string[], out: Out): void {
+  if (paths.length) out(`Made owner-only (they were readable by others): ${paths.join(', ')}\n`)
+}
+
 /** `linkd init`: create the data dir, master key, schema and the default organization. */
 export async function initCommand(config: Config, out: Out): Promise<void> {
   const b = await bootstrap(config)
   await b.db.close()
+  reportTightened(b.tightened, out)
   if (b.generatedMasterKey)
     out(`Generated master key ${resolve(config.dataDir, 'secret.key')} (mode 0600); back it up.\n`)
   if (b.applied.length) out(`Applied migrations: ${b.applied.join(', ')}\n`)
@@ -24,6 +31,7 @@ export async function initCommand(config: Config, out: Out): Promise<void> {
 /** `linkd migrate`: apply pending migrations and report. */
 export async function migrateCommand(config: Config, out: Out): Promise<void> {
   const db = openDatabase(config.databaseUrl)
+  reportTightened(db.tightened, out)
   try {
     const pending = pendingMigrations(db).map((m) => m.name)
     migrate(db, systemClock.now())
@@ -36,12 +44,18 @@ export async function migrateCommand(config: Config, out: Out): Promise<void> {
 /** `linkd backup <file>`: SQLite online backup, safe while the daemon runs. */
 export async function backupCommand(config: Config, file: string, out: Out): Promise<void> {
   const target = resolve(file)
-  if (existsSync(target)) throw new Error(`${target} already exists; choose a new file`)
+  // Created here, empty and owner-only (an empty file is an empty database), so that the copy of
+  // every secret hash and sealed value is never readable by others, even for a moment.
+  if (!createPrivateFile(target)) throw new Error(`${target} already exists; choose a new file`)
   const db = openDatabase(config.databaseUrl)
+  reportTightened(db.tightened, out)
   try {
     const started = performance.now()
     await db.sqlite.backup(target)
     out(`Backup written to ${target} in ${Math.round(performance.now() - started)} ms\n`)
+  } catch (err) {
+    rmSync(target, { force: true })
+    throw err
   } finally {
     await db.close()
   }
@@ -57,6 +71,7 @@ export async function orgCreateCommand(
   if (plan !== undefined && !(PLANS as readonly string[]).includes(plan))
     throw new Error(`plan must be one of ${PLANS.join(', ')}`)
   const b = await bootstrap(config)
+  reportTightened(b.tightened, out)
   try {
     if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey))
     const { orgs, keys } = adminContext(config, b.db)
@@ -72,6 +87,7 @@ export async function orgCreateCommand(
 /** `linkd org set-plan <org> <plan>`. */
 export async function orgSetPlanCommand(config: Config, org: string, plan: string, out: Out): Promise<void> {
   const db = openDatabase(config.databaseUrl)
+  reportTightened(db.tightened, out)
   try {
     migrate(db, systemClock.now())
     const updated = await adminContext(config, db).orgs.setPlan(org, plan)
@@ -104,6 +120,7 @@ export async function keysCreateCommand(
       `no database at ${path}; run linkd init first (or set LINKD_DATA_DIR / LINKD_DATABASE_URL)`,
     )
   const db = openDatabase(config.databaseUrl)
+  reportTightened(db.tightened, out)
   try {
     migrate(db, systemClock.now())
     const { orgs, keys } = adminContext(config, db)
