@@ -1,8 +1,9 @@
+import { join } from 'node:path'
 import type { Config } from '../config.js'
 import { systemClock } from '../clock.js'
 import { loadOrCreateMasterKey } from '../crypto.js'
 import { openDatabase, type Db } from '../db/open.js'
-import { securePrivateDir } from '../db/files.js'
+import { securePrivateDir, securePrivateFile } from '../db/files.js'
 import { migrate } from '../db/migrate.js'
 import { EventBus } from '../events.js'
 import { createOrgService, DEFAULT_ORG_NAME } from '../modules/orgs/service.js'
@@ -33,7 +34,10 @@ export interface Bootstrap {
  * with an owner key holding every scope. Used by `linkd`, `linkd init` and tests.
  */
 export async function bootstrap(config: Config): Promise<Bootstrap> {
-  const tightenedDir = securePrivateDir(config.dataDir)
+  const tightenedDir = [
+    ...securePrivateDir(config.dataDir),
+    ...securePrivateFile(join(config.dataDir, 'secret.key')),
+  ]
   const { key: masterKey, generated } = loadOrCreateMasterKey(config.secretKey, config.dataDir)
   const db = openDatabase(config.databaseUrl)
   try {

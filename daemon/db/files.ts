@@ -36,6 +36,11 @@ export function securePrivateDir(dir: string): string[] {
   return tighten(dir, DIR_MODE) ? [dir] : []
 }
 
+/** Tightens an existing file to 0600 when others may read it. Returns the paths tightened. */
+export function securePrivateFile(file: string): string[] {
+  return tighten(file, FILE_MODE) ? [file] : []
+}
+
 /** Creates `file` empty with mode 0600 unless it exists; false when it already existed. */
 export function createPrivateFile(file: string): boolean {
   try {

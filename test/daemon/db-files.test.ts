@@ -67,7 +67,7 @@ describe.skipIf(process.platform === 'win32')('owner-only database files', () =>
     }
   })
 
-  it('bootstrap creates the data directory 0700, or tightens it once', async () => {
+  it('bootstrap creates the data directory 0700, or tightens it and the master key file once', async () => {
     const fresh = join(work, 'fresh')
     const a = await bootstrap(configFor(fresh))
     await a.db.close()
@@ -76,11 +76,13 @@ describe.skipIf(process.platform === 'win32')('owner-only database files', () =>
     expect(a.tightened).toEqual([])
 
     chmodSync(fresh, 0o755)
+    chmodSync(join(fresh, 'secret.key'), 0o644)
     chmodSync(join(fresh, 'linkd.db'), 0o664)
     const b = await bootstrap(configFor(fresh))
     await b.db.close()
-    expect(b.tightened).toEqual([fresh, join(fresh, 'linkd.db')])
+    expect(b.tightened).toEqual([fresh, join(fresh, 'secret.key'), join(fresh, 'linkd.db')])
     expect(mode(fresh)).toBe(0o700)
+    expect(mode(join(fresh, 'secret.key'))).toBe(0o600)
     expect(mode(join(fresh, 'linkd.db'))).toBe(0o600)
     const c = await bootstrap(configFor(fresh))
     await c.db.close()
