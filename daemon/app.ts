@@ -148,7 +148,7 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
         .flush()
         .catch((err: unknown) => log.warn({ err }, 'click flush before an analytics read failed')),
   })
-  const idempotency = createIdempotencyStore(deps.db.kysely)
+  const idempotency = createIdempotencyStore(deps.db.kysely, secrets)
   const webhooks = createWebhookService({
     db: deps.db.kysely,
     clock,

@@ -2,6 +2,7 @@ import { Command, Option } from 'commander'
 import { createServer } from 'node:net'
 import { ConfigError, loadConfig, SETTINGS, withListenPort, type Config } from './config.js'
 import { packageVersion } from '../src/version.js'
+import { PRESET_NAMES } from '../src/contract/scopes.js'
 
 /**
  * The linkd process. `linkd` serves (config → db → migrate → servers → jobs → signals → graceful
@@ -52,6 +53,11 @@ async function serve(requested: Config): Promise<void> {
     app.log.warn(
       { file: `${config.dataDir}/secret.key` },
       'generated a master key for secrets at rest; back it up',
+    )
+  if (b.tightened.length)
+    app.log.warn(
+      { paths: b.tightened },
+      'made data files owner-only (directory 0700, files 0600); they were readable by others',
     )
   if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey))
 
@@ -139,8 +145,26 @@ function program(): Command {
     .action(async (name: string, plan: string, _o, cmd: Command) =>
       (await load()).orgSetPlanCommand(configFrom(cmd), name, plan, out),
     )
+  const keys = p.command('keys').description('manage API keys offline (recovery)')
+  keys
+    .command('create')
+    .requiredOption('--org <org>', 'organization id or name')
+    .option('--name <name>', 'key name', 'recovery')
+    .option('--preset <preset>', `${PRESET_NAMES.join('|')}`, 'full')
+    .description(
+      'create an API key on the database directly (also at the plan limit) and print it once: the way back in when no key with keys:write is left',
+    )
+    .action(async (o: { org: string; name: string; preset: string }, cmd: Command) =>
+      (await load()).keysCreateCommand(configFrom(cmd), o, out),
+    )
   return p
 }
+
+// Whatever linkd creates holds secrets or their hashes (database, -wal/-shm, backups, master key,
+// ACME account): owner-only by default, including the -wal/-shm SQLite creates long after start.
+// The explicit modes in daemon/db/files.ts keep that where this umask does not apply (linkd
+// embedded, tests) and tighten files an older version left readable.
+if (process.platform !== 'win32') process.umask(0o077)
 
 program()
   .parseAsync(process.argv)

@@ -1,18 +1,26 @@
-import { existsSync } from 'node:fs'
+import { existsSync, rmSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Config } from '../config.js'
-import { openDatabase } from '../db/open.js'
+import { openDatabase, sqlitePath } from '../db/open.js'
+import { createPrivateFile } from '../db/files.js'
 import { migrate, pendingMigrations } from '../db/migrate.js'
 import { systemClock } from '../clock.js'
-import { PLANS, type Plan } from '../../src/contract/limits.js'
+import { KEY_LIMITS, PLANS, type Plan } from '../../src/contract/limits.js'
+import { PRESET_NAMES, type Preset } from '../../src/contract/scopes.js'
 import { adminContext, bootstrap, ownerKeyBanner } from './context.js'
 
 type Out = (text: string) => void
+
+/** Says once which data files were readable by others and are owner-only now. */
+function reportTightened(paths: readonly string[], out: Out): void {
+  if (paths.length) out(`Made owner-only (they were readable by others): ${paths.join(', ')}\n`)
+}
 
 /** `linkd init`: create the data dir, master key, schema and the default organization. */
 export async function initCommand(config: Config, out: Out): Promise<void> {
   const b = await bootstrap(config)
   await b.db.close()
+  reportTightened(b.tightened, out)
   if (b.generatedMasterKey)
     out(`Generated master key ${resolve(config.dataDir, 'secret.key')} (mode 0600); back it up.\n`)
   if (b.applied.length) out(`Applied migrations: ${b.applied.join(', ')}\n`)
@@ -23,6 +31,7 @@ export async function initCommand(config: Config, out: Out): Promise<void> {
 /** `linkd migrate`: apply pending migrations and report. */
 export async function migrateCommand(config: Config, out: Out): Promise<void> {
   const db = openDatabase(config.databaseUrl)
+  reportTightened(db.tightened, out)
   try {
     const pending = pendingMigrations(db).map((m) => m.name)
     migrate(db, systemClock.now())
@@ -35,12 +44,18 @@ export async function migrateCommand(config: Config, out: Out): Promise<void> {
 /** `linkd backup <file>`: SQLite online backup, safe while the daemon runs. */
 export async function backupCommand(config: Config, file: string, out: Out): Promise<void> {
   const target = resolve(file)
-  if (existsSync(target)) throw new Error(`${target} already exists; choose a new file`)
+  // Created here, empty and owner-only (an empty file is an empty database), so that the copy of
+  // every secret hash and sealed value is never readable by others, even for a moment.
+  if (!createPrivateFile(target)) throw new Error(`${target} already exists; choose a new file`)
   const db = openDatabase(config.databaseUrl)
+  reportTightened(db.tightened, out)
   try {
     const started = performance.now()
     await db.sqlite.backup(target)
     out(`Backup written to ${target} in ${Math.round(performance.now() - started)} ms\n`)
+  } catch (err) {
+    rmSync(target, { force: true })
+    throw err
   } finally {
     await db.close()
   }
@@ -56,6 +71,7 @@ export async function orgCreateCommand(
   if (plan !== undefined && !(PLANS as readonly string[]).includes(plan))
     throw new Error(`plan must be one of ${PLANS.join(', ')}`)
   const b = await bootstrap(config)
+  reportTightened(b.tightened, out)
   try {
     if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey))
     const { orgs, keys } = adminContext(config, b.db)
@@ -71,10 +87,55 @@ export async function orgCreateCommand(
 /** `linkd org set-plan <org> <plan>`. */
 export async function orgSetPlanCommand(config: Config, org: string, plan: string, out: Out): Promise<void> {
   const db = openDatabase(config.databaseUrl)
+  reportTightened(db.tightened, out)
   try {
     migrate(db, systemClock.now())
     const updated = await adminContext(config, db).orgs.setPlan(org, plan)
     out(`Organization "${updated.name}" is now on the ${updated.plan} plan.\n`)
+  } finally {
+    await db.close()
+  }
+}
+
+/**
+ * `linkd keys create --org ORG [--name N] [--preset P]`: the way back in for an organization left
+ * without a usable key holding keys:write. Works on the database directly (the daemon may run or
+ * be stopped; it sees the key at once), is not bound by the plan's key limit, and prints the key
+ * once to stdout, nowhere else.
+ */
+export async function keysCreateCommand(
+  config: Config,
+  opts: { org: string; name?: string | undefined; preset?: string | undefined },
+  out: Out,
+): Promise<void> {
+  const preset = opts.preset ?? 'full'
+  if (!(PRESET_NAMES as readonly string[]).includes(preset))
+    throw new Error(`unknown preset "${preset}"; choose one of ${PRESET_NAMES.join(', ')}`)
+  const name = (opts.name ?? 'recovery').trim()
+  if (!name || name.length > KEY_LIMITS.nameMax)
+    throw new Error(`--name must be 1-${KEY_LIMITS.nameMax} characters`)
+  const path = sqlitePath(config.databaseUrl)
+  if (path !== ':memory:' && !existsSync(path))
+    throw new Error(
+      `no database at ${path}; run linkd init first (or set LINKD_DATA_DIR / LINKD_DATABASE_URL)`,
+    )
+  const db = openDatabase(config.databaseUrl)
+  reportTightened(db.tightened, out)
+  try {
+    migrate(db, systemClock.now())
+    const { orgs, keys } = adminContext(config, db)
+    const org = await orgs.resolve(opts.org)
+    const key = await keys.createRecoveryKey(org.id, { name, preset: preset as Preset })
+    out(
+      [
+        `Created API key "${key.name}" (${key.id}) in organization "${org.name}" with preset ${preset}.`,
+        'Shown once; store it now:',
+        '',
+        `  ${key.key}`,
+        '',
+        '',
+      ].join('\n'),
+    )
   } finally {
     await db.close()
   }

@@ -1,7 +1,9 @@
+import { join } from 'node:path'
 import type { Config } from '../config.js'
 import { systemClock } from '../clock.js'
 import { loadOrCreateMasterKey } from '../crypto.js'
 import { openDatabase, type Db } from '../db/open.js'
+import { securePrivateDir, securePrivateFile } from '../db/files.js'
 import { migrate } from '../db/migrate.js'
 import { EventBus } from '../events.js'
 import { createOrgService, DEFAULT_ORG_NAME } from '../modules/orgs/service.js'
@@ -21,6 +23,8 @@ export interface Bootstrap {
   masterKey: Buffer
   generatedMasterKey: boolean
   applied: string[]
+  /** The data directory and database files found with looser modes and made owner-only. */
+  tightened: string[]
   /** Set when this call created the default organization: its owner key, to print once. */
   ownerKey?: string
 }
@@ -30,6 +34,10 @@ export interface Bootstrap {
  * with an owner key holding every scope. Used by `linkd`, `linkd init` and tests.
  */
 export async function bootstrap(config: Config): Promise<Bootstrap> {
+  const tightenedDir = [
+    ...securePrivateDir(config.dataDir),
+    ...securePrivateFile(join(config.dataDir, 'secret.key')),
+  ]
   const { key: masterKey, generated } = loadOrCreateMasterKey(config.secretKey, config.dataDir)
   const db = openDatabase(config.databaseUrl)
   try {
@@ -40,7 +48,14 @@ export async function bootstrap(config: Config): Promise<Bootstrap> {
       const org = await orgs.create(DEFAULT_ORG_NAME)
       ownerKey = (await keys.createOwnerKey(org.id)).key
     }
-    return { db, masterKey, generatedMasterKey: generated, applied, ...(ownerKey ? { ownerKey } : {}) }
+    return {
+      db,
+      masterKey,
+      generatedMasterKey: generated,
+      applied,
+      tightened: [...tightenedDir, ...db.tightened],
+      ...(ownerKey ? { ownerKey } : {}),
+    }
   } catch (err) {
     await db.close()
     throw err

@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs'
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
 import { Kysely, SqliteDialect } from 'kysely'
 import type { Database } from './schema.js'
+import { createPrivateDir, secureDatabaseFiles } from './files.js'
 
 /** An open database: the Kysely handle every store uses, plus the raw driver for db/ internals. */
 export interface Db {
@@ -10,6 +10,8 @@ export interface Db {
   /** The better-sqlite3 connection: for migrations, backups and benchmarked prepared statements. */
   sqlite: SQLite.Database
   dialect: 'sqlite'
+  /** Database files found with modes looser than 0600 and tightened on open (to report once). */
+  tightened: readonly string[]
   close(): Promise<void>
 }
 
@@ -22,7 +24,11 @@ export function sqlitePath(databaseUrl: string): string {
 
 export function openDatabase(databaseUrl: string): Db {
   const path = sqlitePath(databaseUrl)
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true })
+  let tightened: string[] = []
+  if (path !== ':memory:') {
+    createPrivateDir(dirname(path))
+    tightened = secureDatabaseFiles(path)
+  }
   const sqlite = new SQLite(path)
   sqlite.pragma('journal_mode = WAL')
   sqlite.pragma('synchronous = NORMAL')
@@ -34,6 +40,7 @@ export function openDatabase(databaseUrl: string): Db {
     kysely,
     sqlite,
     dialect: 'sqlite',
+    tightened,
     async close() {
       if (closed) return
       closed = true

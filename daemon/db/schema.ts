@@ -59,8 +59,11 @@ export interface IdempotencyRecordsTable {
   request_hash: string
   status_code: number
   content_type: string | null
+  /** Sealed with the master key (SecretBox) since migration 0007. */
   body: string
   created_at: number
+  /** Top-level "id" of the stored response, in the clear (migration 0007). */
+  resource_id: string | null
 }
 
 export interface JobRunsTable {

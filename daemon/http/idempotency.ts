@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
 import type { Database } from '../db/schema.js'
-import { sha256Hex } from '../crypto.js'
+import { sha256Hex, type SecretBox } from '../crypto.js'
 import { IDEMPOTENCY_TTL_MS } from '../../src/contract/limits.js'
 import { AppError } from './errors.js'
 import { addRouteHook } from './route-hooks.js'
@@ -11,12 +11,25 @@ export interface IdempotencyRecord {
   requestHash: string
   statusCode: number
   contentType: string | null
-  body: string
+  /** The response body; undefined when the stored one does not open (the master key changed). */
+  body: string | undefined
   createdAt: number
+  /** Top-level `id` of the response, kept in the clear to find the record by what it names. */
+  resourceId: string | null
 }
 
-/** Store of first responses by (owner, idempotency key). */
-export function createIdempotencyStore(db: Kysely<Database>) {
+/**
+ * Store of first responses by (owner, idempotency key). Bodies are sealed with the master key:
+ * they hold full API keys, webhook secrets and header values, SDK keys and signing secrets.
+ */
+export function createIdempotencyStore(db: Kysely<Database>, secrets: SecretBox) {
+  const open = (sealed: string): string | undefined => {
+    try {
+      return secrets.decrypt(sealed)
+    } catch {
+      return undefined
+    }
+  }
   return {
     async find(owner: string, key: string, since: number): Promise<IdempotencyRecord | undefined> {
       const r = await db
@@ -31,18 +44,20 @@ export function createIdempotencyStore(db: Kysely<Database>) {
           requestHash: r.request_hash,
           statusCode: r.status_code,
           contentType: r.content_type,
-          body: r.body,
+          body: open(r.body),
           createdAt: r.created_at,
+          resourceId: r.resource_id,
         }
       )
     },
-    async save(owner: string, key: string, rec: IdempotencyRecord): Promise<void> {
+    async save(owner: string, key: string, rec: IdempotencyRecord & { body: string }): Promise<void> {
       const row = {
         request_hash: rec.requestHash,
         status_code: rec.statusCode,
         content_type: rec.contentType,
-        body: rec.body,
+        body: secrets.encrypt(rec.body),
         created_at: rec.createdAt,
+        resource_id: rec.resourceId,
       }
       await db
         .insertInto('idempotency_records')
@@ -59,15 +74,11 @@ export function createIdempotencyStore(db: Kysely<Database>) {
     },
 
     /**
-     * Forgets the stored responses that name `id` (an identifier such as gdpr_…, letters, digits
-     * and underscores): a GDPR purge must not leave the player's id in a replayable response.
+     * Forgets the stored responses whose top-level `id` is `id` (such as the gdpr_… of a deletion
+     * request): a GDPR purge must not leave the player's id in a replayable response, sealed or not.
      */
     async forgetResponsesNaming(id: string): Promise<number> {
-      if (!/^[A-Za-z0-9_]+$/.test(id)) throw new Error(`not an identifier: ${id}`)
-      const r = await db
-        .deleteFrom('idempotency_records')
-        .where('body', 'like', `%"${id}"%`)
-        .executeTakeFirst()
+      const r = await db.deleteFrom('idempotency_records').where('resource_id', '=', id).executeTakeFirst()
       return Number(r.numDeletedRows)
     },
   }
@@ -92,6 +103,20 @@ export function canonicalJson(value: unknown): string {
 }
 
 const METHODS = new Set(['POST', 'PATCH', 'DELETE', 'PUT'])
+
+/** The top-level string `id` of a JSON response body, if any. */
+function idOf(body: string): string | null {
+  try {
+    const v: unknown = JSON.parse(body)
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+      const id = (v as { id?: unknown }).id
+      if (typeof id === 'string' && id.length <= 255) return id
+    }
+  } catch {
+    // not JSON after all
+  }
+  return null
+}
 
 /**
  * `X-Idempotency-Key` on POST/PATCH/DELETE of an authenticated caller: the first response (status
@@ -124,6 +149,12 @@ export function installIdempotency(
           'Unprocessable',
           'this X-Idempotency-Key was already used with a different request',
         )
+      if (prior.body === undefined)
+        throw new AppError(
+          'Conflict',
+          'the stored response of this X-Idempotency-Key cannot be read (the master key changed); ' +
+            'the request is not run twice: send it with a new X-Idempotency-Key',
+        )
       reply.header('idempotent-replayed', 'true')
       if (prior.contentType) reply.type(prior.contentType)
       return reply.code(prior.statusCode).send(prior.body === '' ? undefined : prior.body)
@@ -140,12 +171,15 @@ export function installIdempotency(
     if (!idem || reply.statusCode >= 500 || reply.getHeader('idempotent-replayed')) return payload
     if (payload !== null && payload !== undefined && typeof payload !== 'string') return payload
     const ct = reply.getHeader('content-type')
+    const contentType = typeof ct === 'string' ? ct : null
+    const body = payload ?? ''
     await deps.store.save(idem.owner, idem.key, {
       requestHash: idem.hash,
       statusCode: reply.statusCode,
-      contentType: typeof ct === 'string' ? ct : null,
-      body: payload ?? '',
+      contentType,
+      body,
       createdAt: deps.clock.now(),
+      resourceId: contentType?.startsWith('application/json') ? idOf(body) : null,
     })
     return payload
   }

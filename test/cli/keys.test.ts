@@ -265,3 +265,37 @@ describe('keys commands against linkd', () => {
     expect(r.stderr).toMatch(/^error: /)
   })
 })
+
+describe('keys commands: privileges and the last key with keys:write', () => {
+  /** The whole CLI (parsing and error output included) with `apiKey`, no stored profile. */
+  const run = (apiKey: string, ...argv: string[]) =>
+    cli([...argv, '--url', d.url, '--api-key', apiKey], {
+      env: { LINKCTL_CONFIG_DIR: '/nonexistent-linkctl' },
+    })
+
+  it('revoke of a stronger key exits 4 naming the missing scopes; of the last keys:write key exits 6 saying why', async () => {
+    const org = await d.testApp.createOrg('locked-out-org')
+    const { ctx, out } = as(org.ownerKey)
+    await keys.runKeysCreate(
+      { name: 'key admin', permissions: ['keys:read', 'keys:write', 'links:read'] },
+      ctx,
+    )
+    const admin = JSON.parse(out.text) as ApiKeyWithSecret
+    const owner = (await d.testApp.app.linkd.services.keys.list(org.orgId, { search: 'owner' })).data[0]!
+
+    const forbidden = await run(admin.key, 'keys', 'revoke', owner.id)
+    expect(forbidden.code).toBe(4)
+    expect(forbidden.stderr).toMatch(
+      /^error: this key lacks links:write, .*, gdpr:write held by the target key \(HTTP 403\)\n$/,
+    )
+    expect(forbidden.stderr).not.toMatch(/ keys:write,/)
+
+    const last = await run(org.ownerKey, 'keys', 'deactivate', admin.id)
+    expect(last.code, last.stderr).toBe(0)
+    const conflict = await run(org.ownerKey, 'keys', 'revoke', owner.id)
+    expect(conflict.code).toBe(6)
+    expect(conflict.stderr).toMatch(
+      /^error: API key key_\w+ is the organization's last active API key with keys:write; revoking it would leave no key able to manage keys\. Create another key with keys:write first \(or, on the server, run: linkd keys create --org <organization>\) \(HTTP 409\)\n$/,
+    )
+  })
+})

@@ -93,7 +93,11 @@ describe('GDPR deletion', () => {
     })
     expect(res.statusCode).toBe(202)
     const d = res.json<GdprDeletion>()
-    expect(tablesMentioning(VICTIM)).toContain('idempotency_records.body')
+    // The stored response is sealed (the id is not readable in it) and found by the deletion's id.
+    const storedResponses = () =>
+      t.db.sqlite.prepare('SELECT COUNT(*) AS n FROM idempotency_records WHERE resource_id = ?').get(d.id)
+    expect(storedResponses()).toEqual({ n: 1 })
+    expect(tablesMentioning(VICTIM)).not.toContain('idempotency_records.body')
     expect(d).toMatchObject({
       id: expect.stringMatching(/^gdpr_/),
       status: 'queued',
@@ -114,6 +118,8 @@ describe('GDPR deletion', () => {
     })
 
     expect(tablesMentioning(VICTIM)).toEqual(['gdpr_deletions.player_id'])
+    // Its stored response is gone too: a replay must not hand the player id back.
+    expect(storedResponses()).toEqual({ n: 0 })
     // The other player is untouched; the anonymous daily totals remain.
     expect(count(t, 'game_events', 'player_id = ?', OTHER)).toBe(3)
     expect(count(t, 'game_players', 'player_id = ?', OTHER)).toBe(1)

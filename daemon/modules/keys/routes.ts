@@ -13,11 +13,18 @@ import {
   UpdateKeyBody,
 } from '../../../src/contract/keys.js'
 import { keyLimitState, principalOf } from '../../http/auth.js'
+import { errorRef } from '../../http/openapi.js'
 import type { RateLimitStore } from '../../http/rate-limit.js'
 import type { Clock } from '../../clock.js'
 import type { KeyService } from './service.js'
 
 const tags = ['API keys']
+
+/** Documented refusals of the routes that act on one key. */
+const TARGET_403 = errorRef(
+  'The key lacks keys:write, or lacks a scope the target key holds (named in the message); a key may always act on itself',
+)
+const LAST_KEY_409 = "The target is the organization's last active key with keys:write (create another first)"
 
 export function keyRoutes(deps: { keys: KeyService; limiter: RateLimitStore; clock: Clock }) {
   const { keys } = deps
@@ -32,7 +39,12 @@ export function keyRoutes(deps: { keys: KeyService; limiter: RateLimitStore; clo
           tags,
           summary: 'Create an API key (the full key is in this response only)',
           body: CreateKeyBody,
-          response: { 201: ApiKeyWithSecret },
+          response: {
+            201: ApiKeyWithSecret,
+            403: errorRef(
+              "The key lacks keys:write, a scope it would grant, or the plan's key limit is reached",
+            ),
+          },
         },
       },
       async (req, reply) => {
@@ -73,12 +85,20 @@ export function keyRoutes(deps: { keys: KeyService; limiter: RateLimitStore; clo
           summary: 'Update an API key (not allowed once revoked)',
           params: IdParams,
           body: UpdateKeyBody,
-          response: { 200: ApiKey },
+          response: {
+            200: ApiKey,
+            403: errorRef(
+              'The key lacks keys:write, a scope the target key holds, or a scope it would grant',
+            ),
+            409: errorRef(
+              `The key is revoked, or permissions drop keys:write from the last key with it. ${LAST_KEY_409}`,
+            ),
+          },
         },
       },
       async (req) => {
         const p = principalOf(req)
-        return keys.update(p.organizationId, req.params.id, req.body, p.permissions)
+        return keys.update(p.organizationId, req.params.id, req.body, p)
       },
     )
 
@@ -90,15 +110,26 @@ export function keyRoutes(deps: { keys: KeyService; limiter: RateLimitStore; clo
           tags,
           summary: 'Delete an API key and its activity log',
           params: IdParams,
-          response: { 204: Type.Null({ description: 'Deleted' }) },
+          response: {
+            204: Type.Null({ description: 'Deleted' }),
+            403: TARGET_403,
+            409: errorRef(LAST_KEY_409),
+          },
         },
       },
       async (req, reply) => {
-        await keys.delete(principalOf(req).organizationId, req.params.id)
+        const p = principalOf(req)
+        await keys.delete(p.organizationId, req.params.id, p)
         return reply.code(204).send(null)
       },
     )
 
+    const conflicts = {
+      regenerate: 'The key is revoked or expired',
+      revoke: LAST_KEY_409,
+      activate: 'The key is revoked, or expired (set a new expiresAt first)',
+      deactivate: `The key is revoked. ${LAST_KEY_409}`,
+    }
     const action = (name: 'regenerate' | 'revoke' | 'activate' | 'deactivate', summary: string) =>
       app.post(
         `/api/keys/:id/${name}`,
@@ -108,10 +139,17 @@ export function keyRoutes(deps: { keys: KeyService; limiter: RateLimitStore; clo
             tags,
             summary,
             params: IdParams,
-            response: { 200: name === 'regenerate' ? ApiKeyWithSecret : ApiKey },
+            response: {
+              200: name === 'regenerate' ? ApiKeyWithSecret : ApiKey,
+              403: TARGET_403,
+              409: errorRef(conflicts[name]),
+            },
           },
         },
-        async (req) => keys[name](principalOf(req).organizationId, req.params.id),
+        async (req) => {
+          const p = principalOf(req)
+          return keys[name](p.organizationId, req.params.id, p)
+        },
       )
     action('regenerate', 'Regenerate the key value; the old value stops working at once')
     action('revoke', 'Revoke the key permanently')

@@ -1,11 +1,10 @@
 import type { Kysely } from 'kysely'
 import type { Clock } from '../../clock.js'
-import { iso, isoOrNull, utcDay, utcMonth } from '../../clock.js'
+import { iso, isoOrNull } from '../../clock.js'
 import type { Database } from '../../db/schema.js'
 import type { EventBus } from '../../events.js'
-import { newId, randomToken, safeEqual, sha256Hex } from '../../crypto.js'
+import { newId, safeEqual } from '../../crypto.js'
 import { AppError, notFound } from '../../http/errors.js'
-import { formatAllowEntry, parseAllowEntry } from '../../http/ip-allowlist.js'
 import { pageOf, pageParams } from '../../http/pagination.js'
 import type { PageOf } from '../../../src/contract/common.js'
 import {
@@ -19,118 +18,34 @@ import {
   type UpdateKeyBody,
 } from '../../../src/contract/keys.js'
 import { API_KEYS_PER_PLAN, KEY_LIMITS, type Plan } from '../../../src/contract/limits.js'
-import { PRESETS, SCOPES, normalizeScopes, type Scope } from '../../../src/contract/scopes.js'
+import { PRESETS, SCOPES, normalizeScopes, type Preset, type Scope } from '../../../src/contract/scopes.js'
 import type { OrgService } from '../orgs/service.js'
-import { createKeyStore, type KeyRecord } from './store.js'
+import { createKeyStore, type KeyQueries, type KeyRecord } from './store.js'
 import { createUsageRecorder, type RequestUsage } from './usage.js'
+import {
+  KEY_PREFIX,
+  effectiveStatus,
+  generateValue,
+  hashKeyValue,
+  maskKey,
+  parseExpiry,
+  parseIps,
+  parseOrigins,
+  presentKey,
+} from './fields.js'
 
 export type { KeyRecord }
+/** The key making a request, for the rules on what it may do to other keys. */
+export interface KeyCaller {
+  keyId: string
+  permissions: readonly string[]
+}
 export type AuthFailure = 'missing' | 'malformed' | 'nonexistent' | 'revoked' | 'expired' | 'inactive'
 export type AuthResult = { ok: true; key: KeyRecord } | { ok: false; reason: AuthFailure }
+export { effectiveStatus, hashKeyValue, maskKey, presentKey }
 
-const KEY_PREFIX = 'lk'
-
-/** Hash of the part after `lk_`, as stored. */
-export function hashKeyValue(raw: string): string {
-  return sha256Hex(raw.slice(KEY_PREFIX.length + 1))
-}
-
-/** `lk_•••` + last four characters. */
-export function maskKey(lastFour: string): string {
-  return `${KEY_PREFIX}_\u2022\u2022\u2022${lastFour}`
-}
-
-/** Status as users see it: an active or inactive key past its expiry is expired. */
-export function effectiveStatus(k: KeyRecord, now: number): KeyRecord['status'] {
-  if ((k.status === 'active' || k.status === 'inactive') && k.expiresAt !== null && k.expiresAt <= now)
-    return 'expired'
-  return k.status
-}
-
-export function presentKey(k: KeyRecord, now: number): ApiKey {
-  const today = utcDay(now)
-  const month = utcMonth(now)
-  return {
-    id: k.id,
-    name: k.name,
-    description: k.description,
-    environment: k.environment,
-    permissions: k.permissions,
-    requestLimit: k.requestLimit,
-    timePeriod: k.timePeriod,
-    allowedIps: k.allowedIps,
-    allowedOrigins: k.allowedOrigins,
-    expiresAt: isoOrNull(k.expiresAt),
-    status: effectiveStatus(k, now),
-    preview: maskKey(k.lastFour),
-    createdAt: iso(k.createdAt),
-    updatedAt: iso(k.updatedAt),
-    lastUsedAt: isoOrNull(k.lastUsedAt),
-    lastUsedIp: k.lastUsedIp,
-    revokedAt: isoOrNull(k.revokedAt),
-    usage: {
-      totalRequests: k.totalRequests,
-      requestsToday: k.usageDay === today ? k.requestsToday : 0,
-      requestsThisMonth: k.usageMonth === month ? k.requestsThisMonth : 0,
-    },
-  }
-}
-
-function generateValue(environment: 'live' | 'test'): { raw: string; hash: string; lastFour: string } {
-  const raw = `${KEY_PREFIX}_${environment}_${randomToken()}`
-  return { raw, hash: hashKeyValue(raw), lastFour: raw.slice(-4) }
-}
-
-function parseExpiry(value: string | null | undefined, now: number): number | null | undefined {
-  if (value === undefined || value === null) return value
-  const ms = Date.parse(value)
-  if (Number.isNaN(ms))
-    throw new AppError('ValidationError', 'expiresAt is not a valid date', [
-      { field: 'expiresAt', message: 'must be an ISO 8601 date-time' },
-    ])
-  if (ms <= now)
-    throw new AppError('ValidationError', 'expiresAt must be in the future', [
-      { field: 'expiresAt', message: 'must be in the future' },
-    ])
-  return ms
-}
-
-function parseIps(list: string[]): string[] {
-  const details = list.flatMap((v, i) =>
-    parseAllowEntry(v)
-      ? []
-      : [{ field: `allowedIps.${i}`, message: `"${v}" is not an IP address or CIDR range` }],
-  )
-  if (details.length) throw new AppError('ValidationError', details[0]!.message, details)
-  return [...new Set(list.map((v) => formatAllowEntry(parseAllowEntry(v)!)))]
-}
-
-function parseOrigins(list: string[]): string[] {
-  const out: string[] = []
-  list.forEach((v, i) => {
-    let origin: string | undefined
-    try {
-      const u = new URL(v)
-      if (
-        (u.protocol === 'http:' || u.protocol === 'https:') &&
-        (u.pathname === '/' || u.pathname === '') &&
-        !u.search &&
-        !u.hash
-      )
-        origin = u.origin
-    } catch {
-      origin = undefined
-    }
-    if (!origin)
-      throw new AppError(
-        'ValidationError',
-        `allowedOrigins.${i}: "${v}" is not an origin like https://app.example.com`,
-        [{ field: `allowedOrigins.${i}`, message: 'must be an origin such as https://app.example.com' }],
-      )
-    out.push(origin)
-  })
-  return [...new Set(out)]
-}
+/** Rate limit of the keys that stand for the whole organization (owner and recovery keys). */
+const OWNER_REQUEST_LIMIT = 100_000
 
 export interface KeyServiceDeps {
   db: Kysely<Database>
@@ -172,9 +87,53 @@ export function createKeyService(deps: KeyServiceDeps) {
   }
   function checkGrantable(requested: Scope[], callerScopes: readonly string[] | undefined): void {
     if (!callerScopes) return
-    const missing = requested.filter((s) => !callerScopes.includes(s))
+    const held = new Set(normalizeScopes(callerScopes))
+    const missing = requested.filter((s) => !held.has(s))
     if (missing.length)
       throw new AppError('Forbidden', `a key cannot grant scopes it does not hold: ${missing.join(', ')}`)
+  }
+  /**
+   * Acting on another key needs every scope it holds: otherwise a key with keys:write alone could
+   * regenerate the owner key and receive its value, or strip and revoke stronger keys. A key may
+   * always act on itself; offline admin work (no caller) is not limited.
+   */
+  function assertMayActOn(target: KeyRecord, caller: KeyCaller | undefined): void {
+    if (!caller || caller.keyId === target.id) return
+    const held = new Set(normalizeScopes(caller.permissions))
+    const missing = normalizeScopes(target.permissions).filter((s) => !held.has(s))
+    if (missing.length)
+      throw new AppError('Forbidden', `this key lacks ${missing.join(', ')} held by the target key`)
+  }
+  const managesKeys = (k: KeyRecord, t: number) =>
+    effectiveStatus(k, t) === 'active' && normalizeScopes(k.permissions).includes('keys:write')
+  /**
+   * Writes a change that takes keys:write away from key `k` (revoke, deactivate, delete, or
+   * permissions without keys:write), refusing it when `k` is the organization's last active key
+   * holding keys:write: nobody could create, restore or rotate keys through the API afterwards.
+   * The check and the write share one transaction, so two such changes cannot both pass.
+   */
+  async function unlessLastKeyManager(
+    k: KeyRecord,
+    action: string,
+    write: (s: KeyQueries) => Promise<void>,
+  ): Promise<void> {
+    await store.transaction(async (s) => {
+      const t = now()
+      const current = await s.byId(k.organizationId, k.id)
+      if (current && managesKeys(current, t)) {
+        const others = (await s.activeKeys(k.organizationId, t)).filter(
+          (o) => o.id !== k.id && managesKeys(o, t),
+        )
+        if (others.length === 0)
+          throw new AppError(
+            'Conflict',
+            `API key ${k.id} is the organization's last active API key with keys:write; ${action} it ` +
+              'would leave no key able to manage keys. Create another key with keys:write first ' +
+              '(or, on the server, run: linkd keys create --org <organization>)',
+          )
+      }
+      await write(s)
+    })
   }
 
   return {
@@ -188,6 +147,7 @@ export function createKeyService(deps: KeyServiceDeps) {
       organizationId: string,
       body: CreateKeyBody,
       callerScopes?: readonly string[],
+      opts: { overPlanLimit?: boolean } = {},
     ): Promise<ApiKeyWithSecret> {
       const t = now()
       if (body.permissions && body.preset)
@@ -196,7 +156,7 @@ export function createKeyService(deps: KeyServiceDeps) {
         ])
       const permissions = normalizeScopes(body.preset ? PRESETS[body.preset] : (body.permissions ?? []))
       checkGrantable(permissions, callerScopes)
-      await assertPlanRoom(organizationId, t)
+      if (!opts.overPlanLimit) await assertPlanRoom(organizationId, t)
       const environment = body.environment ?? 'live'
       const value = generateValue(environment)
       const record: KeyRecord = {
@@ -241,9 +201,32 @@ export function createKeyService(deps: KeyServiceDeps) {
         name: 'owner',
         description: 'Owner key created at initialization',
         permissions: [...SCOPES],
-        requestLimit: 100_000,
+        requestLimit: OWNER_REQUEST_LIMIT,
         timePeriod: 'hour',
       })
+    },
+
+    /**
+     * Offline recovery (`linkd keys create`) for an organization that lost its keys. It is made
+     * even when the plan's key limit is reached: a locked-out organization may well have used every
+     * slot on keys it can no longer manage. It counts against the limit like any other key after.
+     */
+    async createRecoveryKey(
+      organizationId: string,
+      opts: { name: string; preset: Preset },
+    ): Promise<ApiKeyWithSecret> {
+      return this.create(
+        organizationId,
+        {
+          name: opts.name,
+          description: 'Recovery key created offline with linkd keys create',
+          preset: opts.preset,
+          requestLimit: OWNER_REQUEST_LIMIT,
+          timePeriod: 'hour',
+        },
+        undefined,
+        { overPlanLimit: true },
+      )
     },
 
     async list(organizationId: string, q: ListKeysQuery): Promise<PageOf<ApiKey>> {
@@ -272,13 +255,14 @@ export function createKeyService(deps: KeyServiceDeps) {
       organizationId: string,
       id: string,
       body: UpdateKeyBody,
-      callerScopes?: readonly string[],
+      caller?: KeyCaller,
     ): Promise<ApiKey> {
       const k = await load(organizationId, id)
+      assertMayActOn(k, caller)
       assertNotRevoked(k, 'edited')
       const t = now()
       const permissions = body.permissions ? normalizeScopes(body.permissions) : undefined
-      if (permissions) checkGrantable(permissions, callerScopes)
+      if (permissions) checkGrantable(permissions, caller?.permissions)
       const expiresAt = parseExpiry(body.expiresAt, t)
       // A new (or removed) expiry on an expired key makes it usable again: it needs room in the plan.
       if (expiresAt !== undefined && effectiveStatus(k, t) === 'expired')
@@ -296,12 +280,15 @@ export function createKeyService(deps: KeyServiceDeps) {
         // A new (or removed) expiry brings an expired key back to active.
         ...(expiresAt !== undefined && k.status === 'expired' && { status: 'active' as const }),
       }
-      await store.update(k.id, patch)
+      if (permissions && !permissions.includes('keys:write'))
+        await unlessLastKeyManager(k, 'removing keys:write from', (s) => s.update(k.id, patch))
+      else await store.update(k.id, patch)
       return this.get(organizationId, id)
     },
 
-    async regenerate(organizationId: string, id: string): Promise<ApiKeyWithSecret> {
+    async regenerate(organizationId: string, id: string, caller?: KeyCaller): Promise<ApiKeyWithSecret> {
       const k = await load(organizationId, id)
+      assertMayActOn(k, caller)
       assertNotRevoked(k, 'regenerated')
       if (effectiveStatus(k, now()) === 'expired')
         throw new AppError('Conflict', `API key ${k.id} is expired; set a new expiresAt first`)
@@ -310,11 +297,14 @@ export function createKeyService(deps: KeyServiceDeps) {
       return { ...(await this.get(organizationId, id)), key: value.raw }
     },
 
-    async revoke(organizationId: string, id: string): Promise<ApiKey> {
+    async revoke(organizationId: string, id: string, caller?: KeyCaller): Promise<ApiKey> {
       const k = await load(organizationId, id)
+      assertMayActOn(k, caller)
       if (k.status === 'revoked') return presentKey(k, now())
       const t = now()
-      await store.update(k.id, { status: 'revoked', revokedAt: t, updatedAt: t })
+      await unlessLastKeyManager(k, 'revoking', (s) =>
+        s.update(k.id, { status: 'revoked', revokedAt: t, updatedAt: t }),
+      )
       deps.events.emit(
         'api_key.revoked',
         { organizationId, data: { id: k.id, name: k.name, revokedAt: iso(t), reason: 'revoked' } },
@@ -323,8 +313,9 @@ export function createKeyService(deps: KeyServiceDeps) {
       return this.get(organizationId, id)
     },
 
-    async activate(organizationId: string, id: string): Promise<ApiKey> {
+    async activate(organizationId: string, id: string, caller?: KeyCaller): Promise<ApiKey> {
       const k = await load(organizationId, id)
+      assertMayActOn(k, caller)
       assertNotRevoked(k, 'activated')
       if (effectiveStatus(k, now()) === 'expired')
         throw new AppError('Conflict', `API key ${k.id} is expired; set a new expiresAt to reactivate it`)
@@ -332,16 +323,21 @@ export function createKeyService(deps: KeyServiceDeps) {
       return this.get(organizationId, id)
     },
 
-    async deactivate(organizationId: string, id: string): Promise<ApiKey> {
+    async deactivate(organizationId: string, id: string, caller?: KeyCaller): Promise<ApiKey> {
       const k = await load(organizationId, id)
+      assertMayActOn(k, caller)
       assertNotRevoked(k, 'deactivated')
-      if (k.status === 'active') await store.update(k.id, { status: 'inactive', updatedAt: now() })
+      if (k.status === 'active')
+        await unlessLastKeyManager(k, 'deactivating', (s) =>
+          s.update(k.id, { status: 'inactive', updatedAt: now() }),
+        )
       return this.get(organizationId, id)
     },
 
-    async delete(organizationId: string, id: string): Promise<void> {
+    async delete(organizationId: string, id: string, caller?: KeyCaller): Promise<void> {
       const k = await load(organizationId, id)
-      await store.delete(k.id)
+      assertMayActOn(k, caller)
+      await unlessLastKeyManager(k, 'deleting', (s) => s.delete(k.id))
       const t = now()
       if (k.status !== 'revoked')
         deps.events.emit(

@@ -118,7 +118,7 @@ const toActivity = (r: Selectable<ApiKeyActivityTable>): ActivityRecord => ({
   error: r.error,
 })
 
-export function createKeyStore(db: Kysely<Database>) {
+function queries(db: Kysely<Database>) {
   return {
     async insert(k: KeyRecord): Promise<void> {
       await db
@@ -224,6 +224,18 @@ export function createKeyStore(db: Kysely<Database>) {
       return Number(r.n)
     },
 
+    /** Keys of the organization that authenticate at `now`: active and not past their expiry. */
+    async activeKeys(organizationId: string, now: number): Promise<KeyRecord[]> {
+      const rows = await db
+        .selectFrom('api_keys')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where('status', '=', 'active')
+        .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+        .execute()
+      return rows.map(toRecord)
+    },
+
     async update(id: string, p: Patch): Promise<void> {
       await db
         .updateTable('api_keys')
@@ -248,10 +260,12 @@ export function createKeyStore(db: Kysely<Database>) {
 
     /** Deletes the key and (by cascade, and explicitly for databases without it) its activity. */
     async delete(id: string): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      const run = async (trx: Kysely<Database>) => {
         await trx.deleteFrom('api_key_activity').where('key_id', '=', id).execute()
         await trx.deleteFrom('api_keys').where('id', '=', id).execute()
-      })
+      }
+      if (db.isTransaction) await run(db)
+      else await db.transaction().execute(run)
     },
 
     /** Marks active/inactive keys whose expiry has passed as expired; returns how many. */
@@ -335,6 +349,21 @@ export function createKeyStore(db: Kysely<Database>) {
     async pruneActivity(before: number): Promise<number> {
       const r = await db.deleteFrom('api_key_activity').where('ts', '<', before).executeTakeFirst()
       return Number(r.numDeletedRows)
+    },
+  }
+}
+/** The store's queries, as run inside a transaction (see `transaction`). */
+export type KeyQueries = ReturnType<typeof queries>
+
+export function createKeyStore(db: Kysely<Database>) {
+  return {
+    ...queries(db),
+    /**
+     * Runs `fn` with the queries bound to one transaction. Inside, use only those: on SQLite the
+     * transaction holds the one connection, so a query through the outer store would wait forever.
+     */
+    transaction<T>(fn: (store: KeyQueries) => Promise<T>): Promise<T> {
+      return db.transaction().execute((trx) => fn(queries(trx)))
     },
   }
 }
