@@ -11,6 +11,7 @@ import { frameworkErrorHandler, installErrorHandling } from './http/errors.js'
 import { installAccess } from './http/auth.js'
 import { createIdempotencyStore, installIdempotency } from './http/idempotency.js'
 import { installOpenApi } from './http/openapi.js'
+import { installBodyNestingLimit } from './http/json-nesting.js'
 import { lazyCompilers } from './http/lazy-compilers.js'
 import { createMemoryRateLimitStore, type RateLimitStore } from './http/rate-limit.js'
 import { createOrgService } from './modules/orgs/service.js'
@@ -260,6 +261,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
   })
   app.removeContentTypeParser('text/plain')
+  installBodyNestingLimit(app)
 
   const limiter = deps.limiter ?? createMemoryRateLimitStore()
   const svc = services(deps, clock, app.log, limiter)

@@ -1,5 +1,11 @@
 import { AppError, validation } from '../../http/errors.js'
-import { LINK_LIMITS, RESERVED_CODES, type LinkStatus } from '../../../src/contract/limits.js'
+import { nestedDeeperThan, nestingMessage } from '../../http/json-nesting.js'
+import {
+  FREE_FORM_NESTING_MAX,
+  LINK_LIMITS,
+  RESERVED_CODES,
+  type LinkStatus,
+} from '../../../src/contract/limits.js'
 import type { LinkRecord } from './store.js'
 
 /** The link's status as users and redirects see it: past its expiry, an active or inactive link is expired. */
@@ -74,6 +80,9 @@ export function checkMetadata(
   metadata: Record<string, unknown> | undefined,
 ): Record<string, unknown> | undefined {
   if (metadata === undefined) return undefined
+  // First, before anything walks it recursively (JSON.stringify below).
+  if (nestedDeeperThan(metadata, FREE_FORM_NESTING_MAX))
+    throw validation('metadata', nestingMessage(FREE_FORM_NESTING_MAX))
   const keys = Object.keys(metadata).length
   if (keys > LINK_LIMITS.metadataKeysMax)
     throw validation('metadata', `has ${keys} keys; at most ${LINK_LIMITS.metadataKeysMax} are allowed`)
