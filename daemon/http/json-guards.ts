@@ -33,8 +33,7 @@ export const nestingMessage = (max: number) => `must not be nested more than ${m
 export function tooDeepField(body: unknown): string | undefined {
   if (body === null || typeof body !== 'object') return undefined
   if (Array.isArray(body)) return nestedDeeperThan(body, BODY_NESTING_MAX) ? 'body' : undefined
-  for (const [key, value] of Object.entries(body))
-    if (nestedDeeperThan(value, BODY_NESTING_MAX)) return key
+  for (const [key, value] of Object.entries(body)) if (nestedDeeperThan(value, BODY_NESTING_MAX)) return key
   return undefined
 }
 
@@ -55,4 +54,46 @@ export function installBodyNestingLimit(app: FastifyInstance): void {
       done(new AppError('ValidationError', `${field} ${message}`, [{ field, message }]), undefined)
     })
   })
+}
+
+/**
+ * The JSON pointer of the first number in `value` that is not finite, or undefined. JSON has no
+ * Infinity, but `1e400` parses to it, and ajv's type coercion turns a query or body string such
+ * as "1e400" into Infinity and then skips minimum/maximum for it.
+ */
+export function nonFinitePointer(value: unknown): string | undefined {
+  interface Node {
+    v: unknown
+    key: string
+    parent: Node | undefined
+  }
+  const pointer = (n: Node): string => {
+    const parts: string[] = []
+    for (let at: Node | undefined = n; at?.parent; at = at.parent)
+      parts.push(`/${at.key.replaceAll('~', '~0').replaceAll('/', '~1')}`)
+    return parts.reverse().join('')
+  }
+  const root: Node = { v: value, key: '', parent: undefined }
+  if (typeof value === 'number') return Number.isFinite(value) ? undefined : ''
+  const stack: Node[] = [root]
+  /** Checks one child: a bad number ends the walk, an object or array is walked later. */
+  const visit = (c: unknown, key: string, parent: Node): string | undefined => {
+    if (typeof c === 'number') return Number.isFinite(c) ? undefined : pointer({ v: c, key, parent })
+    if (c !== null && typeof c === 'object') stack.push({ v: c, key, parent })
+    return undefined
+  }
+  for (let top = stack.pop(); top; top = stack.pop()) {
+    const v = top.v
+    if (v === null || typeof v !== 'object') continue
+    let found: string | undefined
+    if (Array.isArray(v))
+      for (let i = 0; i < v.length && found === undefined; i++) found = visit(v[i], String(i), top)
+    else
+      for (const k in v) {
+        if (Object.hasOwn(v, k)) found = visit((v as Record<string, unknown>)[k], k, top)
+        if (found !== undefined) break
+      }
+    if (found !== undefined) return found
+  }
+  return undefined
 }

@@ -3,7 +3,7 @@
  * an AppError; a bad event becomes a per-event error and the rest of the batch goes on.
  */
 import { AppError } from '../../http/errors.js'
-import { nestedDeeperThan, nestingMessage } from '../../http/json-nesting.js'
+import { nestedDeeperThan, nestingMessage } from '../../http/json-guards.js'
 import {
   FREE_FORM_NESTING_MAX,
   GAME_PLATFORMS,

@@ -1,5 +1,5 @@
 import { AppError, validation } from '../../http/errors.js'
-import { nestedDeeperThan, nestingMessage } from '../../http/json-nesting.js'
+import { nestedDeeperThan, nestingMessage } from '../../http/json-guards.js'
 import {
   FREE_FORM_NESTING_MAX,
   LINK_LIMITS,
