@@ -7,7 +7,7 @@ import type { Db } from './db/open.js'
 import { pendingMigrations } from './db/migrate.js'
 import { newId, createSecretBox, type SecretBox } from './crypto.js'
 import { EventBus } from './events.js'
-import { frameworkErrorHandler, installErrorHandling } from './http/errors.js'
+import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './http/errors.js'
 import { installAccess } from './http/auth.js'
 import { createIdempotencyStore, installIdempotency } from './http/idempotency.js'
 import { installOpenApi } from './http/openapi.js'
@@ -256,6 +256,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: trust,
     bodyLimit: deps.config.bodyLimitBytes,
     frameworkErrors: frameworkErrorHandler(() => access.limitIp),
+    clientErrorHandler,
     ajv: {
       customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true },
     },

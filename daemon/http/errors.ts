@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http'
+import type { Duplex } from 'node:stream'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ERROR_TYPES, type ErrorBody, type ErrorType } from '../../src/contract/common.js'
 
@@ -204,6 +206,59 @@ export function frameworkErrorHandler(
     request.log.error({ err }, 'router error')
     return internalError(reply, request)
   }
+}
+
+/** The request-target's path of a request line (`GET /a?b HTTP/1.1`), when the bytes hold one. */
+function pathOfRawRequest(raw: Buffer | undefined): string {
+  const line = raw?.subarray(0, 4096).toString('latin1').split('\r\n', 1)[0] ?? ''
+  const m = /^[A-Z]+ (\S+) HTTP\/\d\.\d$/.exec(line)
+  return m ? (m[1]!.split('?')[0] ?? '').slice(0, 2048) : ''
+}
+
+/**
+ * Node's HTTP parser refuses some requests before Fastify sees them (header fields over
+ * --max-http-header-size, 16 KB by default; malformed HTTP; a request not received in time). The
+ * answer is written on the socket here, with the error body every other error carries (the path
+ * when the request line could be read, else ''). Used as Fastify's `clientErrorHandler` and as
+ * the `clientError` listener of the HTTPS server.
+ */
+export function clientErrorHandler(err: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return
+  let status: number
+  let type: ErrorType
+  let message: string
+  if (err.code === 'HPE_HEADER_OVERFLOW') {
+    status = 431
+    type = 'RequestHeaderFieldsTooLarge'
+    message = 'the request header fields are too large (at most 16 KB in all)'
+  } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    status = 408
+    type = 'RequestTimeout'
+    message = 'the request was not received in time'
+  } else {
+    status = 400
+    type = 'ValidationError'
+    message = 'the request is not valid HTTP/1.1'
+  }
+  const body: ErrorBody = {
+    error: type,
+    message,
+    statusCode: status,
+    timestamp: new Date().toISOString(),
+    path: pathOfRawRequest(err.rawPacket),
+    ...(status === 400 ? { details: [{ field: 'request', message }] } : {}),
+  }
+  const text = JSON.stringify(body)
+  if (socket.writable)
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(text)}\r\n` +
+        'X-Content-Type-Options: nosniff\r\n' +
+        'Connection: close\r\n\r\n' +
+        text,
+    )
+  socket.destroy()
 }
 
 declare module 'fastify' {
