@@ -93,6 +93,7 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
     clock,
     events,
     publicUrl: deps.config.publicUrl,
+    ownHosts: [deps.config.shortDomain, new URL(deps.config.publicUrl).host],
     domains: directory,
   })
   const c = deps.config
