@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ERROR_TYPES, type ErrorBody, type ErrorType } from '../../src/contract/common.js'
+import { PATTERN_MESSAGES } from '../../src/contract/text.js'
 
 export interface ErrorDetail {
   field: string
@@ -68,6 +69,8 @@ export function validationDetails(issues: AjvIssue[], context: string | undefine
       message = 'is not a known field'
     } else if (e.keyword === 'enum' && Array.isArray(params.allowedValues)) {
       message = `must be one of: ${params.allowedValues.join(', ')}`
+    } else if (e.keyword === 'pattern' && typeof params.pattern === 'string') {
+      message = PATTERN_MESSAGES[params.pattern] ?? message
     }
     if (!field) field = context === 'body' ? 'body' : (context ?? 'request')
     const key = `${field}\u0000${message}`
