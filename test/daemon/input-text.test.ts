@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BulkCreateResult } from '../../src/contract/links.js'
+import { LINK_LIMITS } from '../../src/contract/limits.js'
 import { createTestApp, type TestApp } from '../support/app.js'
 import { createGame } from './gaming-support.js'
 import { createLink } from './links-support.js'
@@ -193,5 +194,25 @@ describe('names, titles, tags and descriptions', () => {
     const r = res.json<BulkCreateResult>()
     expect(r).toMatchObject({ created: 1, failed: 2 })
     expect(r.results.map((x) => x.error?.details?.[0]?.field)).toEqual(['title', 'tags.0', undefined])
+  })
+
+  it('lengths count characters, not UTF-16 units: emoji at the limits of tags and titles', async () => {
+    const emoji = (n: number) => '🎉'.repeat(n)
+    const link = await createLink(t, {
+      title: emoji(LINK_LIMITS.titleMax),
+      tags: [emoji(LINK_LIMITS.tagMax)],
+    })
+    expect(link.tags).toEqual([emoji(LINK_LIMITS.tagMax)])
+    const patched = await t.call('PATCH', `/api/use/links/${link.id}`, { body: { tags: [emoji(30)] } })
+    expect(patched.statusCode, patched.body).toBe(200)
+    for (const [body, field] of [
+      [{ tags: [emoji(LINK_LIMITS.tagMax + 1)] }, 'tags.0'],
+      [{ title: emoji(LINK_LIMITS.titleMax + 1) }, 'title'],
+    ] as const) {
+      const res = await t.call('POST', '/api/use/links', {
+        body: { destinationUrl: 'https://example.com/', ...body },
+      })
+      expect(expectError(res, 400, 'ValidationError').details![0]!.field).toBe(field)
+    }
   })
 })

@@ -124,7 +124,8 @@ export function normalizeTags(tags: string[] | undefined): string[] | undefined 
   tags.forEach((raw, i) => {
     const tag = raw.trim()
     if (tag === '') throw validation(`tags.${i}`, 'must not be empty or blank')
-    if (tag.length > LINK_LIMITS.tagMax)
+    // Characters (code points), as the schema counts them: an emoji is one, not two.
+    if ([...tag].length > LINK_LIMITS.tagMax)
       throw validation(`tags.${i}`, `must be at most ${LINK_LIMITS.tagMax} characters`)
     if (!out.includes(tag)) out.push(tag)
   })
