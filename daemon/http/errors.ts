@@ -46,6 +46,10 @@ export function errorBody(
   }
 }
 
+/** Problems listed in `details` at most (the message counts them all): a body with thousands of
+ * unknown fields gets a small answer. */
+export const MAX_DETAILS = 20
+
 interface AjvIssue {
   instancePath?: string
   keyword?: string
@@ -130,7 +134,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       const message = first
         ? `${first.field} ${first.message}` + (details.length > 1 ? ` (and ${details.length - 1} more)` : '')
         : 'invalid request'
-      return send(reply, request, 'ValidationError', 400, message, details)
+      return send(reply, request, 'ValidationError', 400, message, details.slice(0, MAX_DETAILS))
     }
     const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined
     if (mapped) {

@@ -4,7 +4,7 @@ import { iso, isoOrNull } from '../../clock.js'
 import type { Database } from '../../db/schema.js'
 import type { EventBus } from '../../events.js'
 import { newId } from '../../crypto.js'
-import { AppError, notFound, validation, type ErrorDetail } from '../../http/errors.js'
+import { AppError, MAX_DETAILS, notFound, validation, type ErrorDetail } from '../../http/errors.js'
 import { pageOf, pageParams } from '../../http/pagination.js'
 import type { PageOf } from '../../../src/contract/common.js'
 import type {
@@ -288,7 +288,7 @@ export function createLinkService(deps: LinkServiceDeps) {
               'ValidationError',
               `${first.field} ${first.message}` +
                 (problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''),
-              problems,
+              problems.slice(0, MAX_DETAILS),
             ),
           )
           continue
