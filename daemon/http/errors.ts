@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http'
-import type { Duplex } from 'node:stream'
+import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ERROR_TYPES, type ErrorBody, type ErrorType } from '../../src/contract/common.js'
 import { PATTERN_MESSAGES } from '../../src/contract/text.js'
@@ -229,7 +229,10 @@ function pathOfRawRequest(raw: Buffer | undefined): string {
  * when the request line could be read, else ''). Used as Fastify's `clientErrorHandler` and as
  * the `clientError` listener of the HTTPS server.
  */
-export function clientErrorHandler(err: Error & { code?: string; rawPacket?: Buffer }, socket: Duplex): void {
+export function clientErrorHandler(
+  err: Error & { code?: string; rawPacket?: unknown },
+  socket: Socket,
+): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return
   let status: number
   let type: ErrorType
@@ -252,7 +255,7 @@ export function clientErrorHandler(err: Error & { code?: string; rawPacket?: Buf
     message,
     statusCode: status,
     timestamp: new Date().toISOString(),
-    path: pathOfRawRequest(err.rawPacket),
+    path: pathOfRawRequest(Buffer.isBuffer(err.rawPacket) ? err.rawPacket : undefined),
     ...(status === 400 ? { details: [{ field: 'request', message }] } : {}),
   }
   const text = JSON.stringify(body)

@@ -41,7 +41,11 @@ describe('event data nesting', () => {
     const before = stored()
     const events = [event(t), event(t), event(t)]
     const r = result(
-      await send(t, batchText(events, { 0: nested(FREE_FORM_NESTING_MAX), 1: nested(FREE_FORM_NESTING_MAX + 1) }), o),
+      await send(
+        t,
+        batchText(events, { 0: nested(FREE_FORM_NESTING_MAX), 1: nested(FREE_FORM_NESTING_MAX + 1) }),
+        o,
+      ),
     )
     expect(r).toMatchObject({ accepted: 2, rejected: 1 })
     expect(r.errors).toEqual([

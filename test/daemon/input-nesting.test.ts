@@ -46,7 +46,11 @@ describe('link metadata nesting', () => {
 
   it('arrays count as levels too', async () => {
     const deep = '['.repeat(FREE_FORM_NESTING_MAX) + ']'.repeat(FREE_FORM_NESTING_MAX)
-    const res = await send('POST', '/api/use/links', `{"destinationUrl":"https://example.com/","metadata":{"x":${deep}}}`)
+    const res = await send(
+      'POST',
+      '/api/use/links',
+      `{"destinationUrl":"https://example.com/","metadata":{"x":${deep}}}`,
+    )
     expectError(res, 400, 'ValidationError', '/api/use/links')
     expect(detailFields(res)).toEqual(['metadata'])
   })

@@ -104,7 +104,11 @@ describe('pagination', () => {
   })
 
   it(`page is at most ${PAGE_MAX.toLocaleString('en')} on every list: huge numbers are 400 naming page, never a 500`, async () => {
-    expect(await page(`?page=${PAGE_MAX}&limit=100`)).toMatchObject({ data: [], page: PAGE_MAX, hasMore: false })
+    expect(await page(`?page=${PAGE_MAX}&limit=100`)).toMatchObject({
+      data: [],
+      page: PAGE_MAX,
+      hasMore: false,
+    })
     const lists = ['/api/keys', '/api/use/links', '/api/webhooks', '/api/domains', '/api/v1/admin/games']
     const huge = [String(PAGE_MAX + 1), '9007199254740993', '99999999999999999999', '1e300', '1e15']
     for (const url of lists)
