@@ -7,10 +7,11 @@ import type { Db } from './db/open.js'
 import { pendingMigrations } from './db/migrate.js'
 import { newId, createSecretBox, type SecretBox } from './crypto.js'
 import { EventBus } from './events.js'
-import { frameworkErrorHandler, installErrorHandling } from './http/errors.js'
+import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './http/errors.js'
 import { installAccess } from './http/auth.js'
 import { createIdempotencyStore, installIdempotency } from './http/idempotency.js'
 import { installOpenApi } from './http/openapi.js'
+import { installBodyNestingLimit } from './http/json-guards.js'
 import { lazyCompilers } from './http/lazy-compilers.js'
 import { createMemoryRateLimitStore, type RateLimitStore } from './http/rate-limit.js'
 import { createOrgService } from './modules/orgs/service.js'
@@ -92,6 +93,7 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
     clock,
     events,
     publicUrl: deps.config.publicUrl,
+    ownHosts: [deps.config.shortDomain, new URL(deps.config.publicUrl).host],
     domains: directory,
   })
   const c = deps.config
@@ -265,11 +267,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: trust,
     bodyLimit: deps.config.bodyLimitBytes,
     frameworkErrors: frameworkErrorHandler(() => access.limitIp),
+    clientErrorHandler,
     ajv: {
       customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true },
     },
   })
   app.removeContentTypeParser('text/plain')
+  installBodyNestingLimit(app)
 
   const limiter = deps.limiter ?? createMemoryRateLimitStore()
   const svc = services(deps, clock, app.log, limiter)

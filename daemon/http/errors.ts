@@ -1,5 +1,8 @@
+import { STATUS_CODES } from 'node:http'
+import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ERROR_TYPES, type ErrorBody, type ErrorType } from '../../src/contract/common.js'
+import { PATTERN_MESSAGES } from '../../src/contract/text.js'
 
 export interface ErrorDetail {
   field: string
@@ -43,6 +46,10 @@ export function errorBody(
   }
 }
 
+/** Problems listed in `details` at most (the message counts them all): a body with thousands of
+ * unknown fields gets a small answer. */
+export const MAX_DETAILS = 20
+
 interface AjvIssue {
   instancePath?: string
   keyword?: string
@@ -66,6 +73,8 @@ export function validationDetails(issues: AjvIssue[], context: string | undefine
       message = 'is not a known field'
     } else if (e.keyword === 'enum' && Array.isArray(params.allowedValues)) {
       message = `must be one of: ${params.allowedValues.join(', ')}`
+    } else if (e.keyword === 'pattern' && typeof params.pattern === 'string') {
+      message = PATTERN_MESSAGES[params.pattern] ?? message
     }
     if (!field) field = context === 'body' ? 'body' : (context ?? 'request')
     const key = `${field}\u0000${message}`
@@ -125,7 +134,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       const message = first
         ? `${first.field} ${first.message}` + (details.length > 1 ? ` (and ${details.length - 1} more)` : '')
         : 'invalid request'
-      return send(reply, request, 'ValidationError', 400, message, details)
+      return send(reply, request, 'ValidationError', 400, message, details.slice(0, MAX_DETAILS))
     }
     const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined
     if (mapped) {
@@ -204,6 +213,62 @@ export function frameworkErrorHandler(
     request.log.error({ err }, 'router error')
     return internalError(reply, request)
   }
+}
+
+/** The request-target's path of a request line (`GET /a?b HTTP/1.1`), when the bytes hold one. */
+function pathOfRawRequest(raw: Buffer | undefined): string {
+  const line = raw?.subarray(0, 4096).toString('latin1').split('\r\n', 1)[0] ?? ''
+  const m = /^[A-Z]+ (\S+) HTTP\/\d\.\d$/.exec(line)
+  return m ? (m[1]!.split('?')[0] ?? '').slice(0, 2048) : ''
+}
+
+/**
+ * Node's HTTP parser refuses some requests before Fastify sees them (header fields over
+ * --max-http-header-size, 16 KB by default; malformed HTTP; a request not received in time). The
+ * answer is written on the socket here, with the error body every other error carries (the path
+ * when the request line could be read, else ''). Used as Fastify's `clientErrorHandler` and as
+ * the `clientError` listener of the HTTPS server.
+ */
+export function clientErrorHandler(
+  err: Error & { code?: string; rawPacket?: unknown },
+  socket: Socket,
+): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return
+  let status: number
+  let type: ErrorType
+  let message: string
+  if (err.code === 'HPE_HEADER_OVERFLOW') {
+    status = 431
+    type = 'RequestHeaderFieldsTooLarge'
+    message = 'the request header fields are too large (at most 16 KB in all)'
+  } else if (err.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    status = 408
+    type = 'RequestTimeout'
+    message = 'the request was not received in time'
+  } else {
+    status = 400
+    type = 'ValidationError'
+    message = 'the request is not valid HTTP/1.1'
+  }
+  const body: ErrorBody = {
+    error: type,
+    message,
+    statusCode: status,
+    timestamp: new Date().toISOString(),
+    path: pathOfRawRequest(Buffer.isBuffer(err.rawPacket) ? err.rawPacket : undefined),
+    ...(status === 400 ? { details: [{ field: 'request', message }] } : {}),
+  }
+  const text = JSON.stringify(body)
+  if (socket.writable)
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `Content-Length: ${Buffer.byteLength(text)}\r\n` +
+        'X-Content-Type-Options: nosniff\r\n' +
+        'Connection: close\r\n\r\n' +
+        text,
+    )
+  socket.destroy()
 }
 
 declare module 'fastify' {

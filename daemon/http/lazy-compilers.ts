@@ -1,6 +1,7 @@
 import AjvCompiler from '@fastify/ajv-compiler'
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
 import type { FastifyServerOptions } from 'fastify'
+import { nonFinitePointer } from './json-guards.js'
 
 type Serialize = (data: unknown) => string
 type Validate = ((data: unknown) => unknown) & { errors?: unknown }
@@ -13,6 +14,9 @@ type Factory = (externalSchemas: unknown, options: unknown) => (route: RouteSche
  * otherwise cost ~150 ms of start-up and several MB of generated code, mostly for routes a given
  * process rarely serves. A schema error still surfaces, on the route's first request, as a 500
  * that the tests of every route would catch.
+ *
+ * A value that passed validation but holds a number that is not finite fails after all (see
+ * nonFinitePointer): every route gets that check through its validators.
  */
 export function lazyCompilers(): NonNullable<FastifyServerOptions['schemaController']> {
   const validators = AjvCompiler() as unknown as Factory
@@ -28,7 +32,19 @@ export function lazyCompilers(): NonNullable<FastifyServerOptions['schemaControl
             validate ??= compile(route)
             const result = validate(data)
             lazy.errors = validate.errors
-            return result
+            if (result !== true) return result
+            // ajv coerces "1e400" to Infinity and then skips minimum/maximum: refuse it here.
+            const at = nonFinitePointer(data)
+            if (at === undefined) return result
+            lazy.errors = [
+              {
+                instancePath: at,
+                keyword: 'type',
+                params: { type: 'number' },
+                message: 'must be a finite number',
+              },
+            ]
+            return false
           }
           return lazy
         }

@@ -25,12 +25,19 @@ export function Nullable<T extends TSchema>(schema: T) {
 /** ISO 8601 UTC timestamp with milliseconds, e.g. 2026-11-21T10:00:00.000Z. */
 export const Timestamp = Type.String({ format: 'date-time', examples: ['2026-11-21T10:00:00.000Z'] })
 
-import { PAGE_SIZES } from './limits.js'
+import { PAGE_MAX, PAGE_SIZES } from './limits.js'
 
-export { PAGE_SIZES, DEFAULT_PAGE_SIZE } from './limits.js'
+export { PAGE_MAX, PAGE_SIZES, DEFAULT_PAGE_SIZE } from './limits.js'
 
 export const PageQuery = Type.Object({
-  page: Type.Optional(Type.Integer({ minimum: 1, default: 1, description: 'Page number, starts at 1' })),
+  page: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: PAGE_MAX,
+      default: 1,
+      description: 'Page number, starts at 1; at most 1,000,000',
+    }),
+  ),
   limit: Type.Optional(Type.Integer({ enum: [...PAGE_SIZES], description: 'Page size: 10, 20, 50 or 100' })),
   perPage: Type.Optional(Type.Integer({ enum: [...PAGE_SIZES], description: 'Alias of limit' })),
 })
@@ -64,12 +71,14 @@ export const ERROR_TYPES = {
   GameArchived: 403,
   NotFound: 404,
   MethodNotAllowed: 405,
+  RequestTimeout: 408,
   Conflict: 409,
   Gone: 410,
   PayloadTooLarge: 413,
   UnsupportedMediaType: 415,
   Unprocessable: 422,
   RateLimitExceeded: 429,
+  RequestHeaderFieldsTooLarge: 431,
   InternalError: 500,
   ServiceUnavailable: 503,
 } as const

@@ -1,10 +1,11 @@
 import Type, { type Static } from 'typebox'
 import { PageQuery, StringEnum, Timestamp } from './common.js'
+import { VisibleText } from './text.js'
 import { GAME_LIMITS as L, GAME_PLATFORMS, GAME_STATUSES } from './limits.js'
 
 export { GAME_PLATFORMS, GAME_STATUSES, type GamePlatform, type GameStatus } from './limits.js'
 
-const Name = Type.String({ minLength: L.nameMin, maxLength: L.nameMax, pattern: '\\S' })
+const Name = VisibleText({ minLength: L.nameMin, maxLength: L.nameMax })
 const Slug = Type.String({
   minLength: L.slugMin,
   maxLength: L.slugMax,

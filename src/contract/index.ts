@@ -1,6 +1,7 @@
 export * from './common.js'
 export * from './scopes.js'
 export * from './limits.js'
+export * from './text.js'
 export * from './keys.js'
 export * from './health.js'
 export * from './links.js'

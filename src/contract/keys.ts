@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox'
 import { Nullable, StringEnum, Timestamp, PageQuery } from './common.js'
+import { MultilineText, VisibleText } from './text.js'
 import { ACCEPTED_SCOPES, PRESET_NAMES } from './scopes.js'
 import { KEY_ENVIRONMENTS, KEY_LIMITS, KEY_STATUSES, KEY_TEST_REASONS, TIME_PERIODS } from './limits.js'
 
@@ -14,8 +15,8 @@ export {
 const ScopeString = StringEnum(ACCEPTED_SCOPES as readonly string[], {
   description: 'Scope, resource:action',
 })
-const Name = Type.String({ minLength: 1, maxLength: KEY_LIMITS.nameMax, pattern: '\\S' })
-const Description = Type.String({ maxLength: KEY_LIMITS.descriptionMax })
+const Name = VisibleText({ minLength: 1, maxLength: KEY_LIMITS.nameMax })
+const Description = MultilineText({ maxLength: KEY_LIMITS.descriptionMax })
 const AllowedIps = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
   maxItems: KEY_LIMITS.allowedIpsMax,
   description: 'IPv4/IPv6 addresses or CIDR ranges; empty means any IP',

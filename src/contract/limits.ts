@@ -35,6 +35,16 @@ export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000
 
 export const PAGE_SIZES = [10, 20, 50, 100] as const
 export const DEFAULT_PAGE_SIZE = 20
+/** Highest `page` of a list: deep enough for any real walk, small enough for an exact offset. */
+export const PAGE_MAX = 1_000_000
+
+/**
+ * Nesting of JSON values: a free-form object (link `metadata`, event `data`, and any other field
+ * of an ingested event) may nest this many levels, itself being level 1 (`{"a":{"b":1}}` is 2).
+ */
+export const FREE_FORM_NESTING_MAX = 16
+/** Any field of a request body to the API may nest this many levels (the rest is refused, 400). */
+export const BODY_NESTING_MAX = 32
 
 export const KEY_STATUSES = ['active', 'inactive', 'revoked', 'expired'] as const
 export type KeyStatus = (typeof KEY_STATUSES)[number]
@@ -198,6 +208,8 @@ export const INGEST_LIMITS = {
   sessionGapMs: 30 * 60_000,
   idMax: 128,
   customTypeMax: 64,
+  /** Revenue `data.amount` of one event, in the event's currency: 0 to this, inclusive. */
+  amountMax: 1_000_000,
 } as const
 
 /** The 20 named event types of spec 2.2 (plus `custom`; any other string is a custom type). */

@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox'
 import { Nullable, PageQuery, StringEnum, Timestamp } from './common.js'
+import { PlainText } from './text.js'
 import {
   ANALYTICS_INTERVALS,
   LINK_LIMITS,
@@ -16,14 +17,14 @@ const DestinationUrl = Type.String({
   pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
   description: 'http:// or https:// URL, up to 2,048 characters',
 })
-const Title = Type.String({ maxLength: LINK_LIMITS.titleMax })
+const Title = PlainText({ maxLength: LINK_LIMITS.titleMax })
 const Slug = Type.String({
   minLength: LINK_LIMITS.slugMin,
   maxLength: LINK_LIMITS.slugMax,
   pattern: '^[A-Za-z0-9_-]+$',
   description: 'Letters, digits, hyphens and underscores',
 })
-const Tags = Type.Array(Type.String({ minLength: 1, maxLength: LINK_LIMITS.tagMax }), {
+const Tags = Type.Array(PlainText({ minLength: 1, maxLength: LINK_LIMITS.tagMax }), {
   maxItems: LINK_LIMITS.tagsMax,
 })
 const Metadata = Type.Record(Type.String(), Type.Unknown(), {

@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox'
 import { Nullable, PageQuery, StringEnum, Timestamp } from './common.js'
+import { MultilineText, VisibleText } from './text.js'
 import {
   DELIVERY_STATUSES,
   HEALTH_BANDS,
@@ -23,8 +24,8 @@ export {
 
 const L = WEBHOOK_LIMITS
 const EventType = StringEnum(WEBHOOK_EVENTS, { description: 'Event type (spec 6.1)' })
-const Name = Type.String({ minLength: 1, maxLength: L.nameMax, pattern: '\\S' })
-const Description = Type.String({ maxLength: L.descriptionMax })
+const Name = VisibleText({ minLength: 1, maxLength: L.nameMax })
+const Description = MultilineText({ maxLength: L.descriptionMax })
 const Url = Type.String({
   minLength: 1,
   maxLength: L.urlMax,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../support/app.js'
 import { pageOf, pageParams } from '../../daemon/http/pagination.js'
+import { PAGE_MAX } from '../../src/contract/limits.js'
 import { detailFields, expectError } from './support.js'
 
 interface Envelope {
@@ -100,6 +101,24 @@ describe('pagination', () => {
       expectError(res, 400, 'ValidationError')
       expect(new Set(detailFields(res))).toEqual(new Set(['page']))
     }
+  })
+
+  it(`page is at most ${PAGE_MAX.toLocaleString('en')} on every list: huge numbers are 400 naming page, never a 500`, async () => {
+    expect(await page(`?page=${PAGE_MAX}&limit=100`)).toMatchObject({
+      data: [],
+      page: PAGE_MAX,
+      hasMore: false,
+    })
+    const lists = ['/api/keys', '/api/use/links', '/api/webhooks', '/api/domains', '/api/v1/admin/games']
+    const huge = [String(PAGE_MAX + 1), '9007199254740993', '99999999999999999999', '1e300', '1e15']
+    for (const url of lists)
+      for (const bad of huge) {
+        const res = await t.call('GET', `${url}?page=${bad}&limit=100`)
+        const body = expectError(res, 400, 'ValidationError', url)
+        expect(body.details, `${url}?page=${bad}`).toEqual([
+          { field: 'page', message: `must be <= ${PAGE_MAX}` },
+        ])
+      }
   })
 
   it('a page past the end is empty with hasMore false', async () => {

@@ -71,6 +71,14 @@ export function createDomainDirectory(deps: { db: Kysely<Database>; secrets: Sec
       return byId.get(id)?.host
     },
 
+    /**
+     * Whether a host is a custom domain known to linkd, whatever its organization and status
+     * (pending ones serve links once verified): links never point at one (redirect loops).
+     */
+    knowsHost(host: string): boolean {
+      return byHost.has(host.toLowerCase())
+    },
+
     /** The domain key (id) of a verified custom domain named by a request's host; else undefined. */
     keyOfHost(host: string): string | undefined {
       const e = byHost.get(host)

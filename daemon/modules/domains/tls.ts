@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
+import { clientErrorHandler } from '../../http/errors.js'
 import type { DomainDirectory } from './directory.js'
 
 /**
@@ -24,6 +25,8 @@ export async function listenHttps(
     (req, res) => app.routing(req, res),
   )
   server.on('tlsClientError', (err) => app.log.debug({ err }, 'TLS handshake failed'))
+  // 431 and malformed HTTP answered with the error body, as on the plain listener.
+  server.on('clientError', clientErrorHandler)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(opts.port, opts.host, () => {

@@ -3,7 +3,13 @@
  * an AppError; a bad event becomes a per-event error and the rest of the batch goes on.
  */
 import { AppError } from '../../http/errors.js'
-import { GAME_PLATFORMS, INGEST_LIMITS as L, NAMED_EVENT_TYPES } from '../../../src/contract/limits.js'
+import { nestedDeeperThan, nestingMessage } from '../../http/json-guards.js'
+import {
+  FREE_FORM_NESTING_MAX,
+  GAME_PLATFORMS,
+  INGEST_LIMITS as L,
+  NAMED_EVENT_TYPES,
+} from '../../../src/contract/limits.js'
 import type { GamePlatform, RevenueType } from '../../../src/contract/limits.js'
 import type { IngestError } from '../../../src/contract/gaming.js'
 
@@ -129,7 +135,8 @@ type Check = { ok: true; event: NormalizedEvent } | { ok: false; error: IngestEr
 
 /**
  * One event: at most 10 KB, required fields, platform, type, timestamp age (≤ 24 h old, ≤ 5 min
- * ahead of `now`), session_id for session_start/end, amount and ISO 4217 currency of purchases.
+ * ahead of `now`), session_id for session_start/end, amount (0 to 1,000,000) and ISO 4217 currency
+ * of purchases; no field nested more than FREE_FORM_NESTING_MAX levels.
  */
 export function checkEvent(
   raw: unknown,
@@ -146,6 +153,10 @@ export function checkEvent(
   })
   if (!raw || typeof raw !== 'object' || Array.isArray(raw))
     return fail('InvalidEvent', 'event must be an object')
+  // Before anything walks the event recursively (JSON.stringify for its size, and later on).
+  for (const [field, value] of Object.entries(raw))
+    if (nestedDeeperThan(value, FREE_FORM_NESTING_MAX))
+      return fail('InvalidEvent', `${field} ${nestingMessage(FREE_FORM_NESTING_MAX)}`)
   const size = Buffer.byteLength(JSON.stringify(raw))
   if (size > L.eventBytes)
     return fail('EventTooLarge', `event is ${size} bytes; at most ${L.eventBytes} bytes per event`)
@@ -199,8 +210,11 @@ export function checkEvent(
     const cur = data?.currency
     const present = amount !== undefined || cur !== undefined
     if (rule.required || present) {
-      if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0)
-        return fail('InvalidEvent', `data.amount must be a number >= 0 for ${type}`)
+      if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0 || amount > L.amountMax)
+        return fail(
+          'InvalidEvent',
+          `data.amount must be a number from 0 to ${L.amountMax.toLocaleString('en')} for ${type}`,
+        )
       if (typeof cur !== 'string' || !CURRENCIES.has(cur))
         return fail('InvalidEvent', `data.currency must be an ISO 4217 code (e.g. USD) for ${type}`)
       revenueType = rule.type

@@ -1,5 +1,11 @@
 import { AppError, validation } from '../../http/errors.js'
-import { LINK_LIMITS, RESERVED_CODES, type LinkStatus } from '../../../src/contract/limits.js'
+import { nestedDeeperThan, nestingMessage } from '../../http/json-guards.js'
+import {
+  FREE_FORM_NESTING_MAX,
+  LINK_LIMITS,
+  RESERVED_CODES,
+  type LinkStatus,
+} from '../../../src/contract/limits.js'
 import type { LinkRecord } from './store.js'
 
 /** The link's status as users and redirects see it: past its expiry, an active or inactive link is expired. */
@@ -15,7 +21,21 @@ export function isReservedCode(code: string): boolean {
   return RESERVED.has(code.toLowerCase())
 }
 
-/** http(s) URL with a host; the schema already bounds the length and the scheme prefix. */
+/**
+ * The authority of an http(s) URL as browsers read it (WHATWG): after the scheme and any run of
+ * slashes or backslashes, up to the first slash, backslash, `?` or `#`.
+ */
+function authorityOf(value: string): string {
+  const rest = value.replace(/^[A-Za-z]+:[/\\]*/, '')
+  const end = rest.search(/[/\\?#]/)
+  return end < 0 ? rest : rest.slice(0, end)
+}
+
+/**
+ * http(s) URL with a host and without user-info; the schema already bounds the length and the
+ * scheme prefix. `http://paypal.com@evil.example` opens evil.example: user-info only disguises
+ * the real host, so any `@` before the host is refused.
+ */
 export function checkDestination(value: string, field = 'destinationUrl'): string {
   let url: URL | undefined
   try {
@@ -28,7 +48,48 @@ export function checkDestination(value: string, field = 'destinationUrl'): strin
   // eslint-disable-next-line no-control-regex
   if (/[\s\u0000-\u001f\u007f]/.test(value))
     throw validation(field, 'must not contain spaces or control characters')
+  if (url.username !== '' || url.password !== '' || authorityOf(value).includes('@'))
+    throw validation(
+      field,
+      'must not contain a user name or password before the host (as in https://name@host): the browser opens the host after the @',
+    )
   return value
+}
+
+/** `host` or `host:port` (IPv6 in brackets), lowercase, without a trailing dot. */
+export interface HostPort {
+  host: string
+  port: string | undefined
+}
+export function splitHostPort(value: string): HostPort {
+  const h = value.trim().toLowerCase()
+  const v6 = /^(\[[^\]]+\])(?::(\d+))?$/.exec(h)
+  const m = v6 ?? /^(.*?)(?::(\d+))?$/.exec(h)!
+  let host = m[1]!.replace(/\.$/, '')
+  try {
+    // The URL parser's spelling, as destinations are compared in it (punycode, 127.1 → 127.0.0.1).
+    host = new URL(`http://${host}`).hostname.replace(/\.$/, '')
+  } catch {
+    // Not a host a URL can name: compared as written.
+  }
+  return { host, port: m[2] }
+}
+
+/**
+ * The host of a destination when it is one of this service's short domains, else undefined:
+ * `shared` are the shared short domain and the public URL's host (a port, when they name one,
+ * must match the URL's port, explicit or the scheme's default), `isCustomDomain` answers for
+ * the custom domains (any port).
+ */
+export function ownHostOf(
+  value: string,
+  own: { shared: readonly HostPort[]; isCustomDomain(host: string): boolean },
+): string | undefined {
+  const url = new URL(value)
+  const host = url.hostname.replace(/\.$/, '')
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80')
+  if (own.shared.some((s) => s.host === host && (s.port === undefined || s.port === port))) return host
+  return own.isCustomDomain(host) ? host : undefined
 }
 
 export function checkSlug(slug: string): string {
@@ -63,7 +124,8 @@ export function normalizeTags(tags: string[] | undefined): string[] | undefined 
   tags.forEach((raw, i) => {
     const tag = raw.trim()
     if (tag === '') throw validation(`tags.${i}`, 'must not be empty or blank')
-    if (tag.length > LINK_LIMITS.tagMax)
+    // Characters (code points), as the schema counts them: an emoji is one, not two.
+    if ([...tag].length > LINK_LIMITS.tagMax)
       throw validation(`tags.${i}`, `must be at most ${LINK_LIMITS.tagMax} characters`)
     if (!out.includes(tag)) out.push(tag)
   })
@@ -74,6 +136,9 @@ export function checkMetadata(
   metadata: Record<string, unknown> | undefined,
 ): Record<string, unknown> | undefined {
   if (metadata === undefined) return undefined
+  // First, before anything walks it recursively (JSON.stringify below).
+  if (nestedDeeperThan(metadata, FREE_FORM_NESTING_MAX))
+    throw validation('metadata', nestingMessage(FREE_FORM_NESTING_MAX))
   const keys = Object.keys(metadata).length
   if (keys > LINK_LIMITS.metadataKeysMax)
     throw validation('metadata', `has ${keys} keys; at most ${LINK_LIMITS.metadataKeysMax} are allowed`)

@@ -4,7 +4,7 @@ import { iso, isoOrNull } from '../../clock.js'
 import type { Database } from '../../db/schema.js'
 import type { EventBus } from '../../events.js'
 import { newId } from '../../crypto.js'
-import { AppError, notFound, type ErrorDetail } from '../../http/errors.js'
+import { AppError, MAX_DETAILS, notFound, validation, type ErrorDetail } from '../../http/errors.js'
 import { pageOf, pageParams } from '../../http/pagination.js'
 import type { PageOf } from '../../../src/contract/common.js'
 import type {
@@ -23,7 +23,9 @@ import {
   effectiveStatus,
   normalizeTags,
   normalizeTitle,
+  ownHostOf,
   parseExpiry,
+  splitHostPort,
 } from './rules.js'
 import { renderQr, type QrImage } from './qr.js'
 import { assignCodes } from './codes.js'
@@ -79,8 +81,13 @@ export interface LinkServiceDeps {
   events: EventBus
   /** config.publicUrl without a trailing slash: shared-domain short URLs are `${publicUrl}/${code}`. */
   publicUrl: string
+  /**
+   * The service's own hosts besides custom domains (`host` or `host:port`): the shared short
+   * domain and the public URL's host. Links never point at them. Default: the public URL's host.
+   */
+  ownHosts?: string[]
   /** Custom domains (absent: only the shared short domain exists). */
-  domains?: Pick<DomainDirectory, 'forLink' | 'hostOf'>
+  domains?: Pick<DomainDirectory, 'forLink' | 'hostOf' | 'knowsHost'>
 }
 
 /** Validates one bulk item against CreateLinkBody; returns its problems, or nothing when valid. */
@@ -89,6 +96,22 @@ export type ItemValidator = (item: unknown) => ErrorDetail[] | undefined
 export function createLinkService(deps: LinkServiceDeps) {
   const store = createLinkStore(deps.db)
   const now = () => deps.clock.now()
+  const own = {
+    shared: (deps.ownHosts ?? [new URL(deps.publicUrl).host]).map(splitHostPort),
+    isCustomDomain: (host: string) => deps.domains?.knowsHost(host) ?? false,
+  }
+
+  /** checkDestination, and never one of this service's short domains (a loop or a chain). */
+  function destination(value: string): string {
+    checkDestination(value)
+    const host = ownHostOf(value, own)
+    if (host !== undefined)
+      throw validation(
+        'destinationUrl',
+        `must not point at ${host}, a short domain of this service: a short link to a short link would loop or chain`,
+      )
+    return value
+  }
 
   /**
    * The domain a new link lives on: the verified custom domain named by customDomainId or
@@ -155,7 +178,7 @@ export function createLinkService(deps: LinkServiceDeps) {
     return {
       ...domain,
       customSlug: body.customSlug === undefined ? undefined : checkSlug(body.customSlug),
-      destinationUrl: checkDestination(body.destinationUrl),
+      destinationUrl: destination(body.destinationUrl),
       title: normalizeTitle(body.title) ?? null,
       redirectType: body.redirectType ?? 302,
       tags: normalizeTags(body.tags) ?? [],
@@ -265,7 +288,7 @@ export function createLinkService(deps: LinkServiceDeps) {
               'ValidationError',
               `${first.field} ${first.message}` +
                 (problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''),
-              problems,
+              problems.slice(0, MAX_DETAILS),
             ),
           )
           continue
@@ -339,8 +362,7 @@ export function createLinkService(deps: LinkServiceDeps) {
       const title = normalizeTitle(body.title)
       const tags = normalizeTags(body.tags)
       const metadata = checkMetadata(body.metadata)
-      const destinationUrl =
-        body.destinationUrl === undefined ? undefined : checkDestination(body.destinationUrl)
+      const destinationUrl = body.destinationUrl === undefined ? undefined : destination(body.destinationUrl)
       await store.update(l.id, {
         ...(destinationUrl !== undefined && { destinationUrl }),
         ...(title !== undefined && { title }),

@@ -1,0 +1,68 @@
+/**
+ * Text that people read back (names, titles, tags, descriptions): the one definition of the
+ * characters they may not hold, as JSON Schema patterns, so that validation, the OpenAPI document
+ * and any client share it. Refused: C0 and C1 control characters (DEL included), bidirectional
+ * marks, embeddings, overrides and isolates (U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), and
+ * zero-width or invisible characters (U+200B-U+200D, U+2060-U+2064, U+FEFF). They let a name
+ * read differently from what it is (`evil\u202Egnp.exe` shows as `evilexe.png`) or hide in it.
+ */
+import Type, { type TString } from 'typebox'
+
+/** The refused characters, as the body of a regular-expression character class. */
+const REFUSED = '\\u0000-\\u001f\\u007f-\\u009f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2069\\ufeff'
+/** The same, but tab, line feed and carriage return are allowed (multi-line text). */
+const REFUSED_MULTILINE =
+  '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2069\\ufeff'
+
+/** Single-line text without refused characters (may be empty or blank). */
+export const PLAIN_TEXT_PATTERN = `^[^${REFUSED}]*$`
+/**
+ * Like PLAIN_TEXT_PATTERN, with at least one visible character. Written so that it runs in linear
+ * time (only spaces may come before the first visible character): ajv checks the pattern even of
+ * a value already too long.
+ */
+export const VISIBLE_TEXT_PATTERN = `^[^${REFUSED}\\S]*[^${REFUSED}\\s][^${REFUSED}]*$`
+/** Multi-line text without refused characters (tabs and line breaks allowed). */
+export const MULTILINE_TEXT_PATTERN = `^[^${REFUSED_MULTILINE}]*$`
+
+const REFUSED_WORDS = 'control, bidirectional-override or zero-width characters'
+
+/** The human message of each pattern above (ajv's would quote the regular expression). */
+export const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
+  [PLAIN_TEXT_PATTERN]: `must not contain ${REFUSED_WORDS}`,
+  [VISIBLE_TEXT_PATTERN]: `must have a visible character and must not contain ${REFUSED_WORDS}`,
+  [MULTILINE_TEXT_PATTERN]: `must not contain ${REFUSED_WORDS} (tabs and line breaks are fine)`,
+}
+
+type Options = { minLength?: number; maxLength?: number; description?: string; examples?: string[] }
+const note = (o: Options, what: string) => ({
+  ...o,
+  description: o.description ? `${o.description}. ${what}` : what,
+})
+
+/** A title or tag: one line, no control, bidirectional or zero-width characters. */
+export function PlainText(o: Options = {}): TString {
+  return Type.String({
+    ...note(o, 'No control, bidirectional-override or zero-width characters'),
+    pattern: PLAIN_TEXT_PATTERN,
+  })
+}
+
+/** A name: like PlainText, with at least one visible character. */
+export function VisibleText(o: Options = {}): TString {
+  return Type.String({
+    ...note(o, 'At least one visible character; no control, bidirectional-override or zero-width characters'),
+    pattern: VISIBLE_TEXT_PATTERN,
+  })
+}
+
+/** A description: like PlainText, but tabs and line breaks are allowed. */
+export function MultilineText(o: Options = {}): TString {
+  return Type.String({
+    ...note(
+      o,
+      'Tabs and line breaks allowed; no other control, bidirectional-override or zero-width characters',
+    ),
+    pattern: MULTILINE_TEXT_PATTERN,
+  })
+}

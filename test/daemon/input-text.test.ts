@@ -1,0 +1,218 @@
+/**
+ * Invisible and direction-changing characters (issue 10 item 6): names, titles, tags and
+ * descriptions refuse control characters, bidirectional embeddings/overrides/isolates/marks and
+ * zero-width characters, with a 400 naming the field and a message a person can read.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { BulkCreateResult } from '../../src/contract/links.js'
+import { LINK_LIMITS } from '../../src/contract/limits.js'
+import { createTestApp, type TestApp } from '../support/app.js'
+import { createGame } from './gaming-support.js'
+import { createLink } from './links-support.js'
+import { expectError } from './support.js'
+
+/** One of each kind: C0 (NUL, BEL, ESC, TAB, LF), DEL, C1 (NEL, CSI, APC), marks, overrides, isolates, zero-width, BOM. */
+const FORBIDDEN = [
+  '\u0000',
+  '\u0007',
+  '\u001b',
+  '\t',
+  '\n',
+  '\r',
+  '\u007f',
+  '\u0085',
+  '\u009b',
+  '\u009f',
+  '\u200b',
+  '\u200c',
+  '\u200d',
+  '\u200e',
+  '\u200f',
+  '\u202a',
+  '\u202d',
+  '\u202e',
+  '\u2060',
+  '\u2066',
+  '\u2068',
+  '\u2069',
+  '\ufeff',
+]
+/** Allowed in descriptions only: multi-line text. */
+const LINE_BREAKS = new Set(['\t', '\n', '\r'])
+const FINE = ['Café ☕ 日本語', 'שלום עולם', 'مرحبا', '🎉 launch', 'a\u00a0b', 'x'.repeat(3)]
+
+const NO_REGEX = /[\^$[\]\\]|\\u|pattern/
+
+let t: TestApp
+beforeAll(async () => {
+  t = await createTestApp()
+})
+afterAll(() => t.close())
+
+type Method = 'POST' | 'PATCH'
+interface Target {
+  method: Method
+  url: () => string
+  body: (value: string) => Record<string, unknown>
+  field: string
+  multiline?: boolean
+}
+
+async function expectRefused(target: Target, value: string) {
+  const res = await t.call(target.method, target.url(), { body: target.body(value) })
+  const label = `${target.method} ${target.url()} ${target.field} ${JSON.stringify(value)}`
+  expect(res.statusCode, `${label}: ${res.body}`).toBe(400)
+  const body = expectError(res, 400, 'ValidationError')
+  expect(body.details, label).toEqual([{ field: target.field, message: expect.any(String) }])
+  const message = body.details![0]!.message
+  expect(message, label).toMatch(/control.*bidirectional.*zero-width/)
+  expect(message, label).not.toMatch(NO_REGEX)
+  expect(body.message).not.toMatch(NO_REGEX)
+}
+
+async function expectAccepted(target: Target, value: string) {
+  const res = await t.call(target.method, target.url(), { body: target.body(value) })
+  expect(res.statusCode, `${target.field} ${JSON.stringify(value)}: ${res.body}`).toBeLessThan(300)
+}
+
+describe('names, titles, tags and descriptions', () => {
+  let linkId: string
+  let keyId: string
+  let webhookId: string
+  let gameId: string
+  const targets: Target[] = []
+  beforeAll(async () => {
+    linkId = (await createLink(t)).id
+    keyId = (await t.createKey({ name: 'plain' })).id
+    const wh = await t.call('POST', '/api/webhooks', {
+      body: { name: 'plain', url: 'https://example.com/hook', events: ['link.created'] },
+    })
+    webhookId = wh.json<{ id: string }>().id
+    gameId = (await createGame(t)).id
+    const link = { destinationUrl: 'https://example.com/' }
+    const hook = { url: 'https://example.com/hook', events: ['link.created'] }
+    targets.push(
+      { method: 'POST', url: () => '/api/use/links', body: (v) => ({ ...link, title: v }), field: 'title' },
+      {
+        method: 'POST',
+        url: () => '/api/use/links',
+        body: (v) => ({ ...link, tags: ['ok', v] }),
+        field: 'tags.1',
+      },
+      { method: 'PATCH', url: () => `/api/use/links/${linkId}`, body: (v) => ({ title: v }), field: 'title' },
+      {
+        method: 'PATCH',
+        url: () => `/api/use/links/${linkId}`,
+        body: (v) => ({ tags: [v] }),
+        field: 'tags.0',
+      },
+      { method: 'POST', url: () => '/api/keys', body: (v) => ({ name: v }), field: 'name' },
+      {
+        method: 'POST',
+        url: () => '/api/keys',
+        body: (v) => ({ name: 'k', description: v }),
+        field: 'description',
+        multiline: true,
+      },
+      { method: 'PATCH', url: () => `/api/keys/${keyId}`, body: (v) => ({ name: v }), field: 'name' },
+      {
+        method: 'PATCH',
+        url: () => `/api/keys/${keyId}`,
+        body: (v) => ({ description: v }),
+        field: 'description',
+        multiline: true,
+      },
+      { method: 'POST', url: () => '/api/webhooks', body: (v) => ({ ...hook, name: v }), field: 'name' },
+      {
+        method: 'POST',
+        url: () => '/api/webhooks',
+        body: (v) => ({ ...hook, name: 'w', description: v }),
+        field: 'description',
+        multiline: true,
+      },
+      { method: 'PATCH', url: () => `/api/webhooks/${webhookId}`, body: (v) => ({ name: v }), field: 'name' },
+      {
+        method: 'PATCH',
+        url: () => `/api/webhooks/${webhookId}`,
+        body: (v) => ({ description: v }),
+        field: 'description',
+        multiline: true,
+      },
+      {
+        method: 'POST',
+        url: () => '/api/v1/admin/games',
+        body: (v) => ({ name: v, platform: 'ios' }),
+        field: 'name',
+      },
+      {
+        method: 'PATCH',
+        url: () => `/api/v1/admin/games/${gameId}`,
+        body: (v) => ({ name: v }),
+        field: 'name',
+      },
+    )
+  })
+
+  it('each forbidden character, anywhere in the value, is 400 naming the field', async () => {
+    for (const target of targets)
+      for (const c of FORBIDDEN) {
+        if (target.multiline && LINE_BREAKS.has(c)) continue
+        await expectRefused(target, `Launch${c}page`)
+        await expectRefused(target, `${c}Launch`)
+      }
+  })
+
+  it('letters of any script, emoji, no-break spaces, and line breaks in descriptions are kept', async () => {
+    for (const target of targets) {
+      for (const v of FINE) await expectAccepted(target, v)
+      if (target.multiline) await expectAccepted(target, 'first line\nsecond line\r\n\tindented')
+    }
+    const link = (await t.call('GET', `/api/use/links/${linkId}`)).json<{ title: string }>()
+    expect(link.title).toBe(FINE.at(-1))
+  })
+
+  it('names stay required to hold a visible character', async () => {
+    for (const target of targets.filter((x) => x.field === 'name')) {
+      const res = await t.call(target.method, target.url(), { body: target.body('   ') })
+      const body = expectError(res, 400, 'ValidationError')
+      expect(body.details).toEqual([{ field: 'name', message: expect.stringMatching(/visible character/) }])
+      expect(body.message).not.toMatch(NO_REGEX)
+    }
+  })
+
+  it('bulk items are checked the same way, one item at a time', async () => {
+    const res = await t.call('POST', '/api/use/links/bulk', {
+      body: {
+        links: [
+          { destinationUrl: 'https://example.com/1', title: 'evil\u202egnp.exe' },
+          { destinationUrl: 'https://example.com/2', tags: ['zero\u200bwidth'] },
+          { destinationUrl: 'https://example.com/3', title: 'fine' },
+        ],
+      },
+    })
+    expect(res.statusCode, res.body).toBe(200)
+    const r = res.json<BulkCreateResult>()
+    expect(r).toMatchObject({ created: 1, failed: 2 })
+    expect(r.results.map((x) => x.error?.details?.[0]?.field)).toEqual(['title', 'tags.0', undefined])
+  })
+
+  it('lengths count characters, not UTF-16 units: emoji at the limits of tags and titles', async () => {
+    const emoji = (n: number) => '🎉'.repeat(n)
+    const link = await createLink(t, {
+      title: emoji(LINK_LIMITS.titleMax),
+      tags: [emoji(LINK_LIMITS.tagMax)],
+    })
+    expect(link.tags).toEqual([emoji(LINK_LIMITS.tagMax)])
+    const patched = await t.call('PATCH', `/api/use/links/${link.id}`, { body: { tags: [emoji(30)] } })
+    expect(patched.statusCode, patched.body).toBe(200)
+    for (const [body, field] of [
+      [{ tags: [emoji(LINK_LIMITS.tagMax + 1)] }, 'tags.0'],
+      [{ title: emoji(LINK_LIMITS.titleMax + 1) }, 'title'],
+    ] as const) {
+      const res = await t.call('POST', '/api/use/links', {
+        body: { destinationUrl: 'https://example.com/', ...body },
+      })
+      expect(expectError(res, 400, 'ValidationError').details![0]!.field).toBe(field)
+    }
+  })
+})
