@@ -3,7 +3,8 @@ import { createHmac, randomUUID } from 'node:crypto'
 import { gzipSync } from 'node:zlib'
 import type { LightMyRequestResponse } from 'fastify'
 import type { GameWithSecrets } from '../../src/contract/games.js'
-import type { GameEventInput } from '../../src/contract/gaming.js'
+import type { GameEventInput, IngestResult } from '../../src/contract/gaming.js'
+import { expect } from 'vitest'
 import type { TestApp } from '../support/app.js'
 
 export async function createGame(t: TestApp, body: Record<string, unknown> = {}): Promise<GameWithSecrets> {
@@ -93,4 +94,15 @@ export function count(t: TestApp, table: string, where = '1 = 1', ...args: unkno
   return (
     t.db.sqlite.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`).get(...args) as { n: number }
   ).n
+}
+
+/** The 202 answer of an ingestion request, failing the test with the body on any other status. */
+export function accepted(res: LightMyRequestResponse): IngestResult {
+  expect(res.statusCode, res.body).toBe(202)
+  return res.json<IngestResult>()
+}
+
+/** Raw events stored for a game. */
+export function storedEvents(t: TestApp, game: GameWithSecrets): number {
+  return count(t, 'game_events', 'game_id = (SELECT id FROM games WHERE slug = ?)', game.id)
 }

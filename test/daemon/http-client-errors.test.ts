@@ -3,7 +3,6 @@
  * Node's 16 KB limit (431) and malformed HTTP (400) carry the same error body as every other
  * error. Tested on real listeners (plain and TLS), since app.inject bypasses the HTTP parser.
  */
-import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { connect as netConnect, type AddressInfo, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -13,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listenHttps } from '../../daemon/modules/domains/tls.js'
 import { createTestApp, type TestApp } from '../support/app.js'
 import { missingBinaries } from '../support/binaries.js'
+import { selfSignedCertificate } from '../support/certificates.js'
 
 interface RawAnswer {
   status: number
@@ -110,30 +110,10 @@ describe.skipIf(missingBinaries('openssl'))('TLS listener of custom domains', ()
   let dir: string
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'linkd-431-'))
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-        '-days',
-        '1',
-        '-subj',
-        '/CN=tls.example.test',
-      ],
-      { stdio: 'ignore' },
-    )
+    const { cert, key } = selfSignedCertificate(dir, { name: 'tls', cn: 'tls.example.test' })
     const context = createSecureContext({
-      cert: readFileSync(join(dir, 'cert.pem')),
-      key: readFileSync(join(dir, 'key.pem')),
+      cert: readFileSync(cert),
+      key: readFileSync(key),
     })
     t = await createTestApp()
     https = await listenHttps(t.app, { context: () => context }, { host: '127.0.0.1', port: 0 })

@@ -4,10 +4,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GameWithSecrets } from '../../src/contract/games.js'
-import type { IngestResult } from '../../src/contract/gaming.js'
 import { FREE_FORM_NESTING_MAX, INGEST_LIMITS } from '../../src/contract/limits.js'
 import { createTestApp, type TestApp } from '../support/app.js'
-import { batch, count, createGame, event, send, type SendOpts } from './gaming-support.js'
+import { accepted, batch, createGame, event, send, storedEvents, type SendOpts } from './gaming-support.js'
 
 let t: TestApp
 let game: GameWithSecrets
@@ -19,11 +18,8 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-const result = (res: { statusCode: number; body: string; json<T>(): T }) => {
-  expect(res.statusCode, res.body).toBe(202)
-  return res.json<IngestResult>()
-}
-const stored = () => count(t, 'game_events', 'game_id = (SELECT id FROM games WHERE slug = ?)', game.id)
+const result = accepted
+const stored = () => storedEvents(t, game)
 const nested = (levels: number): string => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels)
 
 /** A batch's JSON text with event `index`'s data replaced by `dataJson`. */

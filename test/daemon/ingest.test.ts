@@ -2,9 +2,17 @@
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GameWithSecrets } from '../../src/contract/games.js'
-import type { IngestResult } from '../../src/contract/gaming.js'
 import { createTestApp, type TestApp } from '../support/app.js'
-import { batch, count, createGame, event, send, type SendOpts } from './gaming-support.js'
+import {
+  accepted,
+  batch,
+  count,
+  createGame,
+  event,
+  send,
+  storedEvents,
+  type SendOpts,
+} from './gaming-support.js'
 
 let t: TestApp
 let game: GameWithSecrets
@@ -16,11 +24,8 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-const result = (res: { statusCode: number; body: string; json<T>(): T }) => {
-  expect(res.statusCode, res.body).toBe(202)
-  return res.json<IngestResult>()
-}
-const stored = (g = game) => count(t, 'game_events', 'game_id = (SELECT id FROM games WHERE slug = ?)', g.id)
+const result = accepted
+const stored = (g = game) => storedEvents(t, g)
 
 /** A batch whose JSON text is exactly `bytes` long (padding spread over events of < 10 KB). */
 function batchOfSize(bytes: number) {

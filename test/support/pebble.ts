@@ -1,9 +1,10 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { Agent, request } from 'node:https'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { findBinary } from './binaries.js'
+import { selfSignedCertificate } from './certificates.js'
 import { freePort } from './processes.js'
 
 export interface PebbleOptions {
@@ -26,39 +27,6 @@ export interface Pebble {
   stop(): Promise<void>
 }
 
-/**
- * Debian's pebble does not ship pebble.minica.pem, so each run makes its own self-signed
- * certificate for pebble's listener (localhost and 127.0.0.1) with openssl.
- */
-function endpointCertificate(dir: string): { cert: string; key: string } {
-  const cert = join(dir, 'endpoint.pem')
-  const key = join(dir, 'endpoint-key.pem')
-  execFileSync(
-    findBinary('openssl') ?? 'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '2',
-      '-subj',
-      '/CN=pebble test endpoint',
-      '-addext',
-      'subjectAltName=DNS:localhost,IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  )
-  return { cert, key }
-}
-
 function get(url: string, ca: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { agent: new Agent({ ca }), timeout: 2000 }, (res) => {
@@ -78,7 +46,13 @@ export async function startPebble(opts: PebbleOptions): Promise<Pebble> {
   const bin = findBinary('pebble')
   if (!bin) throw new Error('pebble is not installed (Debian package pebble)')
   const dir = mkdtempSync(join(tmpdir(), 'linkd-pebble-'))
-  const { cert, key } = endpointCertificate(dir)
+  // Debian's pebble does not ship pebble.minica.pem: each run makes its listener's certificate.
+  const { cert, key } = selfSignedCertificate(dir, {
+    name: 'endpoint',
+    cn: 'pebble test endpoint',
+    san: 'DNS:localhost,IP:127.0.0.1',
+    days: 2,
+  })
   const [port, mgmtPort, tlsPort] = [await freePort(), await freePort(), await freePort()]
   const config = {
     pebble: {
