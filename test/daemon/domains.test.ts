@@ -245,6 +245,22 @@ describe.skipIf(skip)('custom domain verification against real DNS servers', () 
     expect(root.headers.location).toBe('https://example.com/home')
   })
 
+  it('rootRedirectUrl: no user-info, never the domain itself (400 naming the field)', async () => {
+    for (const [url, msg] of [
+      ['http://paypal.com@evil.example/', /user name or password/],
+      ['https://user:pw@example.com/', /user name or password/],
+      ['https://go.example.test/home', /itself/],
+      ['https://GO.example.test./', /itself/],
+    ] as const) {
+      const res = await t.call('PATCH', `/api/domains/${domain.id}`, { body: { rootRedirectUrl: url } })
+      expect(res.statusCode, url).toBe(400)
+      expect(res.json()).toMatchObject({ error: 'ValidationError', message: expect.stringMatching(msg) })
+      expect(res.json().details[0].field).toBe('rootRedirectUrl')
+    }
+    const kept = await t.call('GET', `/api/domains/${domain.id}`)
+    expect(kept.json().rootRedirectUrl).toBe('https://example.com/home')
+  })
+
   it('delete: links fall back to the shared domain (a clashing code gets a new one)', async () => {
     const shared = await t.call('POST', '/api/use/links', {
       body: { destinationUrl: 'https://example.com/shared', customSlug: 'promo' },

@@ -4,7 +4,8 @@ import { iso, isoOrNull } from '../../clock.js'
 import { newId, randomToken, type SecretBox } from '../../crypto.js'
 import type { Database } from '../../db/schema.js'
 import type { EventBus } from '../../events.js'
-import { AppError, notFound } from '../../http/errors.js'
+import { AppError, notFound, validation } from '../../http/errors.js'
+import { checkDestination } from '../../urls.js'
 import { pageOf, pageParams } from '../../http/pagination.js'
 import type { PageOf } from '../../../src/contract/common.js'
 import type {
@@ -362,6 +363,7 @@ export function createDomainService(deps: DomainServiceDeps) {
           )
         await store.setDefault(organizationId, d.id, now())
       } else if (body.isDefault === false && d.isDefault) await store.setDefault(organizationId, null, now())
+      if (body.rootRedirectUrl) checkRootRedirect(d.domain, body.rootRedirectUrl)
       if (body.rootRedirectUrl !== undefined)
         await store.update(d.id, { rootRedirectUrl: body.rootRedirectUrl, updatedAt: now() })
       await changed()
@@ -429,3 +431,10 @@ export function createDomainService(deps: DomainServiceDeps) {
   }
 }
 export type DomainService = ReturnType<typeof createDomainService>
+
+/** A destination like a link's, and never the domain itself: its root would redirect to itself. */
+function checkRootRedirect(domain: string, url: string): void {
+  checkDestination(url, 'rootRedirectUrl')
+  if (new URL(url).hostname.replace(/\.$/, '') === domain)
+    throw validation('rootRedirectUrl', `points at ${domain} itself: its root would redirect to itself`)
+}

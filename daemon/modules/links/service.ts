@@ -16,8 +16,8 @@ import type {
   UpdateLinkBody,
 } from '../../../src/contract/links.js'
 import { QR_MARKER, type LinkStatus } from '../../../src/contract/limits.js'
+import { checkDestination } from '../../urls.js'
 import {
-  checkDestination,
   checkMetadata,
   checkSlug,
   effectiveStatus,

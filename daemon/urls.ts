@@ -1,0 +1,40 @@
+/**
+ * Rules for URLs users give linkd to send visitors to (link destinations, a custom domain's root
+ * redirect): shared by the links and domains modules.
+ */
+import { validation } from './http/errors.js'
+
+/**
+ * The authority of an http(s) URL as browsers read it (WHATWG): after the scheme and any run of
+ * slashes or backslashes, up to the first slash, backslash, `?` or `#`.
+ */
+function authorityOf(value: string): string {
+  const rest = value.replace(/^[A-Za-z]+:[/\\]*/, '')
+  const end = rest.search(/[/\\?#]/)
+  return end < 0 ? rest : rest.slice(0, end)
+}
+
+/**
+ * http(s) URL with a host and without user-info; the schema already bounds the length and the
+ * scheme prefix. `http://paypal.com@evil.example` opens evil.example: user-info only disguises
+ * the real host, so any `@` before the host is refused.
+ */
+export function checkDestination(value: string, field = 'destinationUrl'): string {
+  let url: URL | undefined
+  try {
+    url = new URL(value)
+  } catch {
+    url = undefined
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname)
+    throw validation(field, 'must be a valid http:// or https:// URL with a host')
+  // eslint-disable-next-line no-control-regex
+  if (/[\s\u0000-\u001f\u007f]/.test(value))
+    throw validation(field, 'must not contain spaces or control characters')
+  if (url.username !== '' || url.password !== '' || authorityOf(value).includes('@'))
+    throw validation(
+      field,
+      'must not contain a user name or password before the host (as in https://name@host): the browser opens the host after the @',
+    )
+  return value
+}
