@@ -18,7 +18,10 @@ const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 *
 function parseDay(value: string | undefined, field: string): number | undefined {
   if (value === undefined) return undefined
   const ms = Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value)
-  if (!Number.isFinite(ms))
+  // Date.parse rolls a day past the month's end over (2026-02-30 → 2026-03-02): refuse it instead.
+  const [y, m, d] = value.slice(0, 10).split('-').map(Number) as [number, number, number]
+  const calendar = new Date(Date.UTC(y, m - 1, d))
+  if (!Number.isFinite(ms) || calendar.getUTCMonth() !== m - 1 || calendar.getUTCDate() !== d)
     throw new AppError('ValidationError', `${field} is not a valid date`, [
       { field, message: 'must be an ISO 8601 date or date-time' },
     ])
