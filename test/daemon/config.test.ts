@@ -44,6 +44,8 @@ describe('config', () => {
       bodyLimitBytes: 1_048_576,
       shutdownTimeoutMs: 10_000,
       jobs: true,
+      webhookAllowPrivateNetworks: false,
+      webhookAllowLoopback: true,
     })
     expect(c.secretKey).toBeUndefined()
     expect(Object.isFrozen(c)).toBe(true)
@@ -102,6 +104,7 @@ describe('config', () => {
         LINKD_SHUTDOWN_TIMEOUT_MS: '500',
         LINKD_JOBS: 'false',
         LINKD_WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        LINKD_WEBHOOK_ALLOW_LOOPBACK: 'false',
         LINKD_DNS_RESOLVERS: '127.0.0.1:5353,9.9.9.9',
         LINKD_CNAME_TARGET: 'cname.lnk.example',
         LINKD_A_RECORD_IP: '203.0.113.7',
@@ -131,6 +134,7 @@ describe('config', () => {
       shutdownTimeoutMs: 500,
       jobs: false,
       webhookAllowPrivateNetworks: true,
+      webhookAllowLoopback: false,
       dnsResolvers: '127.0.0.1:5353,9.9.9.9',
       cnameTarget: 'cname.lnk.example',
       aRecordIp: '203.0.113.7',

@@ -28,7 +28,6 @@ import { deliveryHeaders, signPayload, verifySignature } from '../../../src/cont
 import type { Clock } from '../../clock.js'
 import { principalOf } from '../../http/auth.js'
 import type { WebhookService } from './service.js'
-import { checkWebhookUrl } from './url-rules.js'
 
 const tags = ['Webhooks']
 
@@ -244,7 +243,7 @@ export function webhookRoutes(deps: { webhooks: WebhookService; clock: Clock }) 
           response: { 200: ValidateUrlResult },
         },
       },
-      async (req) => checkWebhookUrl(req.body.url),
+      async (req) => webhooks.validateUrl(req.body.url),
     )
 
     app.post(

@@ -11,7 +11,14 @@ import type { Clock } from '../../clock.js'
 import type { SecretBox } from '../../crypto.js'
 import { deliveryHeaders } from '../../../src/contract/webhook-signature.js'
 import { WEBHOOK_LIMITS, type RetryPolicy } from '../../../src/contract/limits.js'
-import { pinnedLookup, SsrfError, vetTarget, type ResolvedAddress, type Resolver } from './ssrf.js'
+import {
+  pinnedLookup,
+  SsrfError,
+  vetTarget,
+  type GuardPolicy,
+  type ResolvedAddress,
+  type Resolver,
+} from './ssrf.js'
 import type { DueDelivery, WebhookStore } from './store.js'
 
 /** Seconds until retry number `attempt` (1 = the first retry) under a policy (spec 6.4.2). */
@@ -26,7 +33,7 @@ export interface WorkerOptions {
   clock: Clock
   secrets: SecretBox
   resolve: Resolver
-  allowPrivateNetworks: boolean
+  guard: GuardPolicy
   log: FastifyBaseLogger
   /** Attempts in flight at once, overall and per webhook. */
   concurrency?: number
@@ -103,10 +110,7 @@ export function createWorker(opts: WorkerOptions) {
     const elapsed = () => Math.round(performance.now() - t0)
     try {
       const url = new URL(d.url)
-      const target = await vetTarget(url, {
-        resolve: opts.resolve,
-        allowPrivateNetworks: opts.allowPrivateNetworks,
-      })
+      const target = await vetTarget(url, { resolve: opts.resolve, ...opts.guard })
       const headers = {
         ...d.headers,
         ...deliveryHeaders({
