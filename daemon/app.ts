@@ -150,6 +150,10 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
       allowPrivateNetworks: deps.config.webhookAllowPrivateNetworks,
       allowLoopback: deps.config.webhookAllowLoopback,
     },
+    sender: {
+      concurrency: deps.config.webhookConcurrency,
+      perOrganization: deps.config.webhookConcurrencyPerOrg,
+    },
     log,
     ...(deps.resolve ? { resolve: deps.resolve } : {}),
   })

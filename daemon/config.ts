@@ -32,6 +32,8 @@ export const ConfigSchema = Type.Object(
     geoCityDb: Type.Optional(Type.String({ minLength: 1 })),
     webhookAllowPrivateNetworks: Type.Boolean(),
     webhookAllowLoopback: Type.Boolean(),
+    webhookConcurrency: Type.Integer({ minimum: 1, maximum: 10_000 }),
+    webhookConcurrencyPerOrg: Type.Integer({ minimum: 1, maximum: 10_000 }),
     dnsResolvers: Type.String({ minLength: 1 }),
     cnameTarget: Type.Optional(Type.String({ pattern: '^[a-z0-9.:-]+$' })),
     aRecordIp: Type.Optional(
@@ -155,6 +157,18 @@ export const SETTINGS: ReadonlyArray<{ key: keyof Config; env: string; flag: str
     doc: 'Let webhooks reach this machine (localhost, 127.0.0.0/8, ::1 in any spelling), e.g. linkctl webhooks listen (default true); set false when several organizations share a server',
   },
   {
+    key: 'webhookConcurrency',
+    env: 'LINKD_WEBHOOK_CONCURRENCY',
+    flag: '--webhook-concurrency',
+    doc: 'Webhook delivery attempts in flight at once in this process (default 64)',
+  },
+  {
+    key: 'webhookConcurrencyPerOrg',
+    env: 'LINKD_WEBHOOK_CONCURRENCY_PER_ORG',
+    flag: '--webhook-concurrency-per-org',
+    doc: "Webhook delivery attempts in flight at once per organization (its fair share: one organization's slow receivers cannot delay the others; default 16)",
+  },
+  {
     key: 'dnsResolvers',
     env: 'LINKD_DNS_RESOLVERS',
     flag: '--dns-resolvers',
@@ -220,6 +234,8 @@ const NUMERIC: ReadonlySet<keyof Config> = new Set([
   'bodyLimitBytes',
   'shutdownTimeoutMs',
   'httpsPort',
+  'webhookConcurrency',
+  'webhookConcurrencyPerOrg',
 ])
 
 const BOOLEAN: ReadonlySet<keyof Config> = new Set([
@@ -270,6 +286,8 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     jobs: true,
     webhookAllowPrivateNetworks: false,
     webhookAllowLoopback: true,
+    webhookConcurrency: 64,
+    webhookConcurrencyPerOrg: 16,
     dnsResolvers: '1.1.1.1,8.8.8.8,9.9.9.9',
     acmeDirectory: LETS_ENCRYPT_DIRECTORY,
     acmePrecheck: true,

@@ -45,6 +45,8 @@ export interface WebhookServiceDeps {
   publicUrl: string
   /** What deliveries may reach besides public addresses (LINKD_WEBHOOK_ALLOW_*). */
   guard: GuardPolicy
+  /** Attempts in flight: overall, per organization, per webhook (defaults: SENDER_DEFAULTS). */
+  sender?: { concurrency?: number; perOrganization?: number; perWebhook?: number }
   log: FastifyBaseLogger
   /** DNS resolution of delivery targets (tests pass their own). */
   resolve?: Resolver
@@ -131,6 +133,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     secrets: deps.secrets,
     resolve: deps.resolve ?? systemResolver,
     guard: deps.guard,
+    ...deps.sender,
     log: deps.log,
     onSuspended: (organizationId) => dispatcher.invalidate(organizationId),
   })
