@@ -158,7 +158,14 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
     secrets,
     orgName: async (id) => (await orgs.get(id)).name,
     publicUrl: deps.config.publicUrl,
-    allowPrivateNetworks: deps.config.webhookAllowPrivateNetworks,
+    guard: {
+      allowPrivateNetworks: deps.config.webhookAllowPrivateNetworks,
+      allowLoopback: deps.config.webhookAllowLoopback,
+    },
+    sender: {
+      concurrency: deps.config.webhookConcurrency,
+      perOrganization: deps.config.webhookConcurrencyPerOrg,
+    },
     log,
     ...(deps.resolve ? { resolve: deps.resolve } : {}),
   })

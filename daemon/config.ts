@@ -31,6 +31,9 @@ export const ConfigSchema = Type.Object(
     jobs: Type.Boolean(),
     geoCityDb: Type.Optional(Type.String({ minLength: 1 })),
     webhookAllowPrivateNetworks: Type.Boolean(),
+    webhookAllowLoopback: Type.Boolean(),
+    webhookConcurrency: Type.Integer({ minimum: 1, maximum: 10_000 }),
+    webhookConcurrencyPerOrg: Type.Integer({ minimum: 1, maximum: 10_000 }),
     dnsResolvers: Type.String({ minLength: 1 }),
     cnameTarget: Type.Optional(Type.String({ pattern: '^[a-z0-9.:-]+$' })),
     aRecordIp: Type.Optional(
@@ -145,7 +148,25 @@ export const SETTINGS: ReadonlyArray<{ key: keyof Config; env: string; flag: str
     key: 'webhookAllowPrivateNetworks',
     env: 'LINKD_WEBHOOK_ALLOW_PRIVATE_NETWORKS',
     flag: '--webhook-allow-private-networks',
-    doc: 'Let webhooks reach private, loopback and link-local addresses (receivers on your LAN); default false: only public addresses, plus loopback for the hosts localhost and 127.0.0.1',
+    doc: 'Let webhooks reach private, link-local and other non-public addresses (receivers on your LAN), and loopback through any host name while loopback is allowed; default false: only public addresses, plus loopback for localhost and loopback literals',
+  },
+  {
+    key: 'webhookAllowLoopback',
+    env: 'LINKD_WEBHOOK_ALLOW_LOOPBACK',
+    flag: '--webhook-allow-loopback',
+    doc: 'Let webhooks reach this machine (localhost, 127.0.0.0/8, ::1 in any spelling), e.g. linkctl webhooks listen (default true); set false when several organizations share a server',
+  },
+  {
+    key: 'webhookConcurrency',
+    env: 'LINKD_WEBHOOK_CONCURRENCY',
+    flag: '--webhook-concurrency',
+    doc: 'Webhook delivery attempts in flight at once in this process (default 64)',
+  },
+  {
+    key: 'webhookConcurrencyPerOrg',
+    env: 'LINKD_WEBHOOK_CONCURRENCY_PER_ORG',
+    flag: '--webhook-concurrency-per-org',
+    doc: "Webhook delivery attempts in flight at once per organization (its fair share: one organization's slow receivers cannot delay the others; default 16)",
   },
   {
     key: 'dnsResolvers',
@@ -213,12 +234,21 @@ const NUMERIC: ReadonlySet<keyof Config> = new Set([
   'bodyLimitBytes',
   'shutdownTimeoutMs',
   'httpsPort',
+  'webhookConcurrency',
+  'webhookConcurrencyPerOrg',
+])
+
+const BOOLEAN: ReadonlySet<keyof Config> = new Set([
+  'jobs',
+  'webhookAllowPrivateNetworks',
+  'webhookAllowLoopback',
+  'acmePrecheck',
 ])
 
 function coerce(key: keyof Config, raw: unknown): unknown {
   if (typeof raw !== 'string') return raw
   if (NUMERIC.has(key)) return /^\d+$/.test(raw.trim()) ? Number(raw) : raw
-  if (key === 'jobs' || key === 'webhookAllowPrivateNetworks' || key === 'acmePrecheck')
+  if (BOOLEAN.has(key))
     return raw === 'true' || raw === '1' ? true : raw === 'false' || raw === '0' ? false : raw
   if (key === 'trustProxy') {
     if (raw === 'true') return true
@@ -255,6 +285,9 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     shutdownTimeoutMs: 10_000,
     jobs: true,
     webhookAllowPrivateNetworks: false,
+    webhookAllowLoopback: true,
+    webhookConcurrency: 64,
+    webhookConcurrencyPerOrg: 16,
     dnsResolvers: '1.1.1.1,8.8.8.8,9.9.9.9',
     acmeDirectory: LETS_ENCRYPT_DIRECTORY,
     acmePrecheck: true,

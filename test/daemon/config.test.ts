@@ -44,6 +44,10 @@ describe('config', () => {
       bodyLimitBytes: 1_048_576,
       shutdownTimeoutMs: 10_000,
       jobs: true,
+      webhookAllowPrivateNetworks: false,
+      webhookAllowLoopback: true,
+      webhookConcurrency: 64,
+      webhookConcurrencyPerOrg: 16,
     })
     expect(c.secretKey).toBeUndefined()
     expect(Object.isFrozen(c)).toBe(true)
@@ -102,6 +106,9 @@ describe('config', () => {
         LINKD_SHUTDOWN_TIMEOUT_MS: '500',
         LINKD_JOBS: 'false',
         LINKD_WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true',
+        LINKD_WEBHOOK_ALLOW_LOOPBACK: 'false',
+        LINKD_WEBHOOK_CONCURRENCY: '50',
+        LINKD_WEBHOOK_CONCURRENCY_PER_ORG: '60',
         LINKD_DNS_RESOLVERS: '127.0.0.1:5353,9.9.9.9',
         LINKD_CNAME_TARGET: 'cname.lnk.example',
         LINKD_A_RECORD_IP: '203.0.113.7',
@@ -131,6 +138,9 @@ describe('config', () => {
       shutdownTimeoutMs: 500,
       jobs: false,
       webhookAllowPrivateNetworks: true,
+      webhookAllowLoopback: false,
+      webhookConcurrency: 50,
+      webhookConcurrencyPerOrg: 60,
       dnsResolvers: '127.0.0.1:5353,9.9.9.9',
       cnameTarget: 'cname.lnk.example',
       aRecordIp: '203.0.113.7',

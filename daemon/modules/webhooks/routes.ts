@@ -29,7 +29,6 @@ import type { Clock } from '../../clock.js'
 import { principalOf } from '../../http/auth.js'
 import { errorRef } from '../../http/openapi.js'
 import type { WebhookService } from './service.js'
-import { checkWebhookUrl } from './url-rules.js'
 
 const tags = ['Webhooks']
 
@@ -256,7 +255,7 @@ export function webhookRoutes(deps: { webhooks: WebhookService; clock: Clock }) 
           response: { 200: ValidateUrlResult },
         },
       },
-      async (req) => checkWebhookUrl(req.body.url),
+      async (req) => webhooks.validateUrl(req.body.url),
     )
 
     app.post(

@@ -23,6 +23,7 @@ import type {
   ListDeliveriesQuery,
   ListWebhooksQuery,
   UpdateWebhookBody,
+  ValidateUrlResult,
   Webhook,
   WebhookAnalytics,
   WebhookTemplate,
@@ -30,7 +31,7 @@ import type {
 } from '../../../src/contract/webhooks.js'
 import { sampleData, TEMPLATES } from './catalog.js'
 import { createDispatcher } from './dispatcher.js'
-import { systemResolver, type Resolver } from './ssrf.js'
+import { systemResolver, type GuardPolicy, type Resolver } from './ssrf.js'
 import { createWebhookStore, type DeliveryRecord, type WebhookRecord } from './store.js'
 import { checkWebhookUrl } from './url-rules.js'
 import { createWorker } from './worker.js'
@@ -42,7 +43,10 @@ export interface WebhookServiceDeps {
   secrets: SecretBox
   orgName(organizationId: string): Promise<string>
   publicUrl: string
-  allowPrivateNetworks: boolean
+  /** What deliveries may reach besides public addresses (LINKD_WEBHOOK_ALLOW_*). */
+  guard: GuardPolicy
+  /** Attempts in flight: overall, per organization, per webhook (defaults: SENDER_DEFAULTS). */
+  sender?: { concurrency?: number; perOrganization?: number; perWebhook?: number }
   log: FastifyBaseLogger
   /** DNS resolution of delivery targets (tests pass their own). */
   resolve?: Resolver
@@ -97,8 +101,8 @@ function checkHeaders(headers: Record<string, string>): Record<string, string> {
   return { ...headers }
 }
 
-function checkUrl(url: string): string {
-  const r = checkWebhookUrl(url)
+function checkUrl(url: string, policy: GuardPolicy): string {
+  const r = checkWebhookUrl(url, policy)
   if (!r.valid)
     throw new AppError(
       'ValidationError',
@@ -128,7 +132,8 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     clock: deps.clock,
     secrets: deps.secrets,
     resolve: deps.resolve ?? systemResolver,
-    allowPrivateNetworks: deps.allowPrivateNetworks,
+    guard: deps.guard,
+    ...deps.sender,
     log: deps.log,
     onSuspended: (organizationId) => dispatcher.invalidate(organizationId),
   })
@@ -222,7 +227,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         organizationId,
         name: body.name.trim(),
         description: body.description?.trim() || null,
-        url: checkUrl(body.url),
+        url: checkUrl(body.url, deps.guard),
         events: [...new Set(events)],
         retryPolicy: body.retryPolicy ?? template?.retryPolicy ?? 'exponential',
         maxRetries: body.maxRetries ?? template?.maxRetries ?? WEBHOOK_LIMITS.maxRetriesDefault,
@@ -259,7 +264,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       await store.update(w.id, {
         ...(body.name !== undefined && { name: body.name.trim() }),
         ...(body.description !== undefined && { description: body.description?.trim() || null }),
-        ...(body.url !== undefined && { url: checkUrl(body.url) }),
+        ...(body.url !== undefined && { url: checkUrl(body.url, deps.guard) }),
         ...(body.events !== undefined && { events: [...new Set(body.events)] }),
         ...(body.retryPolicy !== undefined && { retryPolicy: body.retryPolicy }),
         ...(body.maxRetries !== undefined && { maxRetries: body.maxRetries }),
@@ -423,6 +428,11 @@ export function createWebhookService(deps: WebhookServiceDeps) {
           .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
           .map(([event, n]) => ({ event, count: n, percent: Math.round((n / total) * 10_000) / 100 })),
       }
+    },
+
+    /** validate-url: the URL rules under this server's settings. */
+    validateUrl(url: string): ValidateUrlResult {
+      return checkWebhookUrl(url, deps.guard)
     },
 
     templates(): WebhookTemplate[] {

@@ -1,16 +1,17 @@
 /**
  * SSRF guard of webhook deliveries: the target host is resolved and every address checked
- * before connecting; private, loopback, link-local, CGNAT, unique-local and other reserved
- * addresses are refused (loopback is allowed for the hosts localhost and 127.0.0.1, which the URL
- * rules name explicitly; LINKD_WEBHOOK_ALLOW_PRIVATE_NETWORKS lifts the rest for receivers on a
- * LAN). The connection is then pinned to the vetted address (undici `connect.lookup`), so a DNS
- * answer that changes between the check and the connect (rebinding) cannot redirect it.
+ * before connecting, as the address it is whatever its spelling (IPv4-mapped and IPv4-compatible
+ * IPv6 are their IPv4 address). Private, link-local, CGNAT, unique-local, NAT64 and other reserved
+ * addresses are refused unless LINKD_WEBHOOK_ALLOW_PRIVATE_NETWORKS (receivers on a LAN);
+ * loopback only while LINKD_WEBHOOK_ALLOW_LOOPBACK (the default) and, without private networks,
+ * only when the URL names this machine (`localhost` or a loopback literal), never through a DNS
+ * name; unspecified, broadcast and multicast never. The connection is then pinned to the vetted
+ * address (undici `connect.lookup`), so a DNS answer that changes between the check and the
+ * connect (rebinding) cannot redirect it.
  */
 import { lookup } from 'node:dns/promises'
 import type { LookupAddress } from 'node:dns'
-import ipaddr from 'ipaddr.js'
-import { isPublicIp, unmap } from '../../geo.js'
-import { isLocalHost } from './url-rules.js'
+import { isLoopbackHost, parseAddress } from './url-rules.js'
 
 export interface ResolvedAddress {
   address: string
@@ -28,32 +29,31 @@ export class SsrfError extends Error {
   override name = 'SsrfError'
 }
 
-function range(address: string): string {
-  try {
-    return ipaddr.process(address).range()
-  } catch {
-    return 'invalid'
-  }
+/** What deliveries may reach besides public addresses (the LINKD_WEBHOOK_ALLOW_* settings). */
+export interface GuardPolicy {
+  allowPrivateNetworks: boolean
+  allowLoopback: boolean
 }
 
 /** Whether a delivery to `hostname` may connect to `address`. */
-export function addressAllowed(address: string, hostname: string, allowPrivateNetworks: boolean): boolean {
-  if (isPublicIp(address)) return true
-  const r = range(address)
-  if (r === 'loopback' && isLocalHost(hostname)) return true
-  // Never: no host, broadcast, multicast, or something that is not an address.
-  if (['invalid', 'unspecified', 'broadcast', 'multicast'].includes(r)) return false
-  return allowPrivateNetworks
+export function addressAllowed(address: string, hostname: string, policy: GuardPolicy): boolean {
+  const range = parseAddress(address)?.range() ?? 'invalid'
+  if (range === 'unicast') return true
+  // Never: no host (0.0.0.0 and :: reach loopback), broadcast, multicast, or not an address.
+  if (['invalid', 'unspecified', 'broadcast', 'multicast'].includes(range)) return false
+  if (range === 'loopback')
+    return policy.allowLoopback && (policy.allowPrivateNetworks || isLoopbackHost(hostname))
+  return policy.allowPrivateNetworks
 }
 
 /** Resolves the URL's host and returns the one address to connect to, or throws SsrfError. */
 export async function vetTarget(
   url: URL,
-  opts: { resolve: Resolver; allowPrivateNetworks: boolean },
+  opts: GuardPolicy & { resolve: Resolver },
 ): Promise<ResolvedAddress> {
   const host = url.hostname.replace(/^\[|\]$/g, '')
   let addresses: ResolvedAddress[]
-  if (ipaddr.isValid(host)) addresses = [{ address: host, family: host.includes(':') ? 6 : 4 }]
+  if (parseAddress(host)) addresses = [{ address: host, family: host.includes(':') ? 6 : 4 }]
   else {
     try {
       addresses = await opts.resolve(host)
@@ -63,11 +63,18 @@ export async function vetTarget(
   }
   if (addresses.length === 0) throw new SsrfError(`cannot resolve ${host}: no address`)
   // One refused address refuses the host: it could be rebound to it between two deliveries.
-  const refused = addresses.find((a) => !addressAllowed(a.address, url.hostname, opts.allowPrivateNetworks))
-  if (refused)
+  const refused = addresses.find((a) => !addressAllowed(a.address, url.hostname, opts))
+  if (refused) {
+    const ip = parseAddress(refused.address)
+    const range = ip?.range() ?? 'invalid'
+    const hint =
+      range === 'loopback' && !opts.allowLoopback
+        ? '; loopback is off: LINKD_WEBHOOK_ALLOW_LOOPBACK=false'
+        : ''
     throw new SsrfError(
-      `refused: ${host} resolves to ${unmap(refused.address)}, a ${range(refused.address)} address (SSRF guard)`,
+      `refused: ${host} resolves to ${ip?.toString() ?? refused.address}, a ${range} address (SSRF guard${hint})`,
     )
+  }
   return addresses[0]!
 }
 

@@ -1,12 +1,10 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { SecretBox } from '../../crypto.js'
-import type { Database, WebhookDeliveriesTable, WebhooksTable } from '../../db/schema.js'
-import type {
-  DeliveryStatus,
-  RetryPolicy,
-  WebhookEvent,
-  WebhookStatus,
-} from '../../../src/contract/limits.js'
+import type { Database, WebhooksTable } from '../../db/schema.js'
+import type { RetryPolicy, WebhookEvent, WebhookStatus } from '../../../src/contract/limits.js'
+import { createOutboxStore } from './outbox.js'
+
+export type { AttemptResult, ClaimLimits, DeliveryRecord, DueDelivery, NewDelivery } from './outbox.js'
 
 /** A webhook as stored (secret still sealed). */
 export interface WebhookRecord {
@@ -27,40 +25,6 @@ export interface WebhookRecord {
   updatedAt: number
 }
 
-export interface DeliveryRecord {
-  id: string
-  webhookId: string
-  organizationId: string
-  eventId: string
-  event: string
-  payload: string
-  isTest: boolean
-  status: DeliveryStatus
-  attempts: number
-  maxAttempts: number
-  nextAttemptAt: number | null
-  lastStatusCode: number | null
-  lastError: string | null
-  lastDurationMs: number | null
-  lastAttemptAt: number | null
-  createdAt: number
-  completedAt: number | null
-}
-
-export type NewDelivery = Omit<
-  DeliveryRecord,
-  'attempts' | 'lastStatusCode' | 'lastError' | 'lastDurationMs' | 'lastAttemptAt' | 'completedAt'
->
-
-/** A due delivery with what sending it needs of its webhook. */
-export interface DueDelivery extends DeliveryRecord {
-  url: string
-  headers: Record<string, string>
-  secretSealed: string
-  timeoutSeconds: number
-  retryPolicy: RetryPolicy
-}
-
 export interface WebhookPatch {
   name?: string
   description?: string | null
@@ -73,18 +37,6 @@ export interface WebhookPatch {
   secretSealed?: string
   updatedAt: number
 }
-
-export interface AttemptResult {
-  status: DeliveryStatus
-  attempts: number
-  statusCode: number | null
-  error: string | null
-  durationMs: number
-  at: number
-  nextAttemptAt: number | null
-}
-
-const n = (v: number | string | bigint | null): number | null => (v === null ? null : Number(v))
 
 function toWebhook(r: Selectable<WebhooksTable>, headers: Record<string, string>): WebhookRecord {
   return {
@@ -103,28 +55,6 @@ function toWebhook(r: Selectable<WebhooksTable>, headers: Record<string, string>
     consecutiveFailures: Number(r.consecutive_failures),
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
-  }
-}
-
-function toDelivery(r: Selectable<WebhookDeliveriesTable>): DeliveryRecord {
-  return {
-    id: r.id,
-    webhookId: r.webhook_id,
-    organizationId: r.organization_id,
-    eventId: r.event_id,
-    event: r.event,
-    payload: r.payload,
-    isTest: Number(r.is_test) === 1,
-    status: r.status as DeliveryStatus,
-    attempts: Number(r.attempts),
-    maxAttempts: Number(r.max_attempts),
-    nextAttemptAt: n(r.next_attempt_at),
-    lastStatusCode: n(r.last_status_code),
-    lastError: r.last_error,
-    lastDurationMs: n(r.last_duration_ms),
-    lastAttemptAt: n(r.last_attempt_at),
-    createdAt: Number(r.created_at),
-    completedAt: n(r.completed_at),
   }
 }
 
@@ -311,172 +241,7 @@ export function createWebhookStore(db: Kysely<Database>, secrets: SecretBox) {
         .where('consecutive_failures', '>', 0)
         .execute()
     },
-
-    async insertDeliveries(rows: NewDelivery[]): Promise<void> {
-      for (let i = 0; i < rows.length; i += 100)
-        await db
-          .insertInto('webhook_deliveries')
-          .values(
-            rows.slice(i, i + 100).map((d) => ({
-              id: d.id,
-              webhook_id: d.webhookId,
-              organization_id: d.organizationId,
-              event_id: d.eventId,
-              event: d.event,
-              payload: d.payload,
-              is_test: d.isTest ? 1 : 0,
-              status: d.status,
-              max_attempts: d.maxAttempts,
-              next_attempt_at: d.nextAttemptAt,
-              created_at: d.createdAt,
-            })),
-          )
-          .execute()
-    },
-
-    /**
-     * Pending deliveries due at `now`, not claimed by a sender, of active webhooks (test deliveries
-     * go out whatever the webhook's status), oldest due first.
-     */
-    async due(now: number, limit: number, id?: string): Promise<DueDelivery[]> {
-      const rows = await db
-        .selectFrom('webhook_deliveries as d')
-        .innerJoin('webhooks as w', 'w.id', 'd.webhook_id')
-        .selectAll('d')
-        .select([
-          'w.url as w_url',
-          'w.headers as w_headers',
-          'w.secret_sealed as w_secret',
-          'w.timeout_seconds as w_timeout',
-          'w.retry_policy as w_policy',
-        ])
-        .where('d.status', '=', 'pending')
-        .where('d.next_attempt_at', '<=', now)
-        .where('d.locked_until', '<=', now)
-        .where((eb) => eb.or([eb('w.status', '=', 'active'), eb('d.is_test', '=', 1)]))
-        .$if(id !== undefined, (qb) => qb.where('d.id', '=', id!))
-        .orderBy('d.next_attempt_at')
-        .limit(limit)
-        .execute()
-      return rows.map((r) => ({
-        ...toDelivery(r),
-        url: r.w_url,
-        headers: openHeaders(r.w_headers),
-        secretSealed: r.w_secret,
-        timeoutSeconds: Number(r.w_timeout),
-        retryPolicy: r.w_policy as RetryPolicy,
-      }))
-    },
-
-    /** Takes a pending delivery for one attempt until `until`; false when another sender has it. */
-    async claim(id: string, now: number, until: number): Promise<boolean> {
-      const r = await db
-        .updateTable('webhook_deliveries')
-        .set({ locked_until: until })
-        .where('id', '=', id)
-        .where('status', '=', 'pending')
-        .where('locked_until', '<=', now)
-        .executeTakeFirst()
-      return Number(r.numUpdatedRows) === 1
-    },
-
-    async recordAttempt(id: string, a: AttemptResult): Promise<void> {
-      await db
-        .updateTable('webhook_deliveries')
-        .set({
-          status: a.status,
-          attempts: a.attempts,
-          last_status_code: a.statusCode,
-          last_error: a.error,
-          last_duration_ms: a.durationMs,
-          last_attempt_at: a.at,
-          next_attempt_at: a.nextAttemptAt,
-          locked_until: 0,
-          completed_at: a.status === 'pending' ? null : a.at,
-        })
-        .where('id', '=', id)
-        .execute()
-    },
-
-    /** A failed delivery back to pending for one more attempt, due at once. */
-    async requeue(id: string, maxAttempts: number, now: number): Promise<boolean> {
-      const r = await db
-        .updateTable('webhook_deliveries')
-        .set({
-          status: 'pending',
-          max_attempts: maxAttempts,
-          next_attempt_at: now,
-          completed_at: null,
-          locked_until: 0,
-        })
-        .where('id', '=', id)
-        .where('status', '=', 'failed')
-        .executeTakeFirst()
-      return Number(r.numUpdatedRows) === 1
-    },
-
-    async delivery(webhookId: string, id: string): Promise<DeliveryRecord | undefined> {
-      const r = await db
-        .selectFrom('webhook_deliveries')
-        .selectAll()
-        .where('id', '=', id)
-        .where('webhook_id', '=', webhookId)
-        .executeTakeFirst()
-      return r && toDelivery(r)
-    },
-
-    async deliveries(
-      webhookId: string,
-      q: { status?: DeliveryStatus | undefined; event?: string | undefined; limit: number; offset: number },
-    ): Promise<{ rows: DeliveryRecord[]; total: number }> {
-      let base = db.selectFrom('webhook_deliveries').where('webhook_id', '=', webhookId)
-      if (q.status) base = base.where('status', '=', q.status)
-      if (q.event) base = base.where('event', '=', q.event)
-      const [rows, count] = await Promise.all([
-        base
-          .selectAll()
-          .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
-          .limit(q.limit)
-          .offset(q.offset)
-          .execute(),
-        base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ])
-      return { rows: rows.map(toDelivery), total: Number(count.n) }
-    },
-
-    /** Per status and event: delivery count and the sum and count of response times. */
-    async stats(webhookId: string) {
-      const rows = await db
-        .selectFrom('webhook_deliveries')
-        .select((eb) => [
-          'status',
-          'event',
-          eb.fn.countAll<number>().as('n'),
-          eb.fn.sum<number>('last_duration_ms').as('ms'),
-          eb.fn.count<number>('last_duration_ms').as('timed'),
-        ])
-        .where('webhook_id', '=', webhookId)
-        .groupBy(['status', 'event'])
-        .execute()
-      return rows.map((r) => ({
-        status: r.status as DeliveryStatus,
-        event: r.event,
-        count: Number(r.n),
-        durationSum: Number(r.ms ?? 0),
-        timed: Number(r.timed),
-      }))
-    },
-
-    /** Deletes finished deliveries created before `before`; returns how many. */
-    async prune(before: number): Promise<number> {
-      const r = await db
-        .deleteFrom('webhook_deliveries')
-        .where('created_at', '<', before)
-        .where('status', '!=', 'pending')
-        .executeTakeFirst()
-      return Number(r.numDeletedRows)
-    },
+    ...createOutboxStore(db, openHeaders),
   }
 }
 export type WebhookStore = ReturnType<typeof createWebhookStore>

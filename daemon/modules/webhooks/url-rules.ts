@@ -1,17 +1,58 @@
 /**
  * Webhook URL rules (spec 2.12, 6.4.6): HTTPS required, HTTP only for localhost and 127.0.0.1;
- * validate-url adds warnings (non-standard port, an IP address or a local host as target),
- * suggestions (root path) and a security score.
+ * loopback hosts refused when LINKD_WEBHOOK_ALLOW_LOOPBACK is false; validate-url adds warnings
+ * (non-standard port, an IP address or a local host as target), suggestions (root path) and a
+ * security score. Also what an address is, whatever its spelling (the SSRF guard uses it too).
  */
+import ipaddr from 'ipaddr.js'
 import { WEBHOOK_LIMITS } from '../../../src/contract/limits.js'
 import type { ValidateUrlResult } from '../../../src/contract/webhooks.js'
 
-/** The hosts the spec allows plain HTTP for (and the SSRF guard lets reach loopback). */
+/** The hosts the spec allows plain HTTP for. */
 export const LOCAL_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1'])
 
 export function isLocalHost(hostname: string): boolean {
   return LOCAL_HOSTS.has(hostname.toLowerCase())
 }
+
+/**
+ * The address a literal stands for, or undefined when it is not one. Every IPv4 spelling
+ * (`2130706433`, `0x7f.1`, `0177.0.0.1`, `127.1`) is that IPv4 address, and so are its IPv6
+ * spellings the kernel routes to it: IPv4-mapped `::ffff:a.b.c.d` and IPv4-compatible
+ * `::a.b.c.d` (not `::` nor `::1`). Brackets are ignored.
+ */
+export function parseAddress(text: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  const host = text.replace(/^\[|\]$/g, '')
+  if (!ipaddr.isValid(host)) return undefined
+  const ip = ipaddr.parse(host)
+  if (ip.kind() === 'ipv4') return ip
+  const p = (ip as ipaddr.IPv6).parts
+  const low = (i: number) => p[i] ?? 0
+  const v4 =
+    p.slice(0, 5).every((x) => x === 0) &&
+    (low(5) === 0xffff || (low(5) === 0 && (low(6) !== 0 || low(7) > 1)))
+  return v4 ? new ipaddr.IPv4([low(6) >> 8, low(6) & 255, low(7) >> 8, low(7) & 255]) : ip
+}
+
+/** The ipaddr.js range of an address literal (`unicast` is public), `invalid` when not one. */
+export function addressRange(text: string): string {
+  return parseAddress(text)?.range() ?? 'invalid'
+}
+
+/**
+ * Whether a URL host names this machine: `localhost` and its subdomains (RFC 6761), or an address
+ * literal in the loopback range or unspecified (`0.0.0.0`, `::` reach loopback), in any spelling.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/\.$/, '')
+  if (h === 'localhost' || h.endsWith('.localhost')) return true
+  const range = addressRange(h)
+  return range === 'loopback' || range === 'unspecified'
+}
+
+/** The error a loopback URL gets when LINKD_WEBHOOK_ALLOW_LOOPBACK is false. */
+export const LOOPBACK_REFUSED =
+  'loopback receivers (localhost, 127.0.0.0/8, ::1, in any spelling) are refused on this server (LINKD_WEBHOOK_ALLOW_LOOPBACK=false)'
 
 const IPV4_RE = /^\d{1,3}(\.\d{1,3}){3}$/
 
@@ -20,7 +61,7 @@ const IPV4_RE = /^\d{1,3}(\.\d{1,3}){3}$/
  * localhost 15, the standard port 10, a dedicated path 5, no query string 5 (secrets in query
  * strings end up in access logs).
  */
-export function checkWebhookUrl(text: string): ValidateUrlResult {
+export function checkWebhookUrl(text: string, policy: { allowLoopback: boolean }): ValidateUrlResult {
   const errors: string[] = []
   const warnings: string[] = []
   const suggestions: string[] = []
@@ -37,6 +78,7 @@ export function checkWebhookUrl(text: string): ValidateUrlResult {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') errors.push('the scheme must be https')
   else if (!https && !local)
     errors.push('HTTPS is required (HTTP is allowed only for localhost and 127.0.0.1)')
+  if (!policy.allowLoopback && isLoopbackHost(url.hostname)) errors.push(LOOPBACK_REFUSED)
   if (url.username || url.password) errors.push('credentials in the URL are not allowed; use a custom header')
   if (url.hash) errors.push('a fragment (#…) is not sent to the server; remove it')
   const ip = IPV4_RE.test(url.hostname) || url.hostname.startsWith('[')

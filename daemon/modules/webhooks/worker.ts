@@ -1,9 +1,13 @@
 /**
  * The sender: takes due deliveries from the outbox and POSTs them with undici. Woken as soon as
- * the dispatcher writes rows (an idle queue sends within milliseconds), plus a poll timer for
- * retries coming due and for rows left pending by a restart. Bounded concurrency overall and per
- * webhook; one keep-alive connection pool per webhook, pinned to the address the SSRF guard
- * vetted. Redirects are not followed: only a 2xx answer succeeds.
+ * the dispatcher writes rows (an idle queue sends within milliseconds), when an attempt ends, and
+ * by a poll timer for retries coming due and for rows left pending by a restart; a claim never
+ * waits for attempts in flight. Attempts in flight are bounded overall, per organization and per
+ * webhook (the claim skips an organization or webhook at its share, so a receiver that never
+ * answers holds only its own share until its timeout); one keep-alive connection pool per
+ * webhook, pinned to the address the SSRF guard vetted. Redirects are not followed: only a 2xx
+ * answer succeeds. Stopping cuts the attempts still in flight after a grace period and gives
+ * their deliveries back untried, for the next start.
  */
 import type { FastifyBaseLogger } from 'fastify'
 import type { Agent } from 'undici'
@@ -11,7 +15,14 @@ import type { Clock } from '../../clock.js'
 import type { SecretBox } from '../../crypto.js'
 import { deliveryHeaders } from '../../../src/contract/webhook-signature.js'
 import { WEBHOOK_LIMITS, type RetryPolicy } from '../../../src/contract/limits.js'
-import { pinnedLookup, SsrfError, vetTarget, type ResolvedAddress, type Resolver } from './ssrf.js'
+import {
+  pinnedLookup,
+  SsrfError,
+  vetTarget,
+  type GuardPolicy,
+  type ResolvedAddress,
+  type Resolver,
+} from './ssrf.js'
 import type { DueDelivery, WebhookStore } from './store.js'
 
 /** Seconds until retry number `attempt` (1 = the first retry) under a policy (spec 6.4.2). */
@@ -21,17 +32,26 @@ export function retryDelayMs(policy: RetryPolicy, attempt: number): number {
   return 1000
 }
 
+/** Default shares of the attempts in flight (LINKD_WEBHOOK_CONCURRENCY, LINKD_WEBHOOK_CONCURRENCY_PER_ORG). */
+export const SENDER_DEFAULTS = { concurrency: 64, perOrganization: 16, perWebhook: 8 } as const
+
+/** A claim lasts the webhook's timeout plus this, so that a sender that died releases it by expiry. */
+const CLAIM_GRACE_MS = 30_000
+
 export interface WorkerOptions {
   store: WebhookStore
   clock: Clock
   secrets: SecretBox
   resolve: Resolver
-  allowPrivateNetworks: boolean
+  guard: GuardPolicy
   log: FastifyBaseLogger
-  /** Attempts in flight at once, overall and per webhook. */
+  /** Attempts in flight at once in this sender, per organization and per webhook (all senders). */
   concurrency?: number
+  perOrganization?: number
   perWebhook?: number
   pollMs?: number
+  /** How long stop() lets attempts in flight finish before cutting them. */
+  stopGraceMs?: number
   /** A webhook was suspended after consecutive failed deliveries. */
   onSuspended?(organizationId: string, webhookId: string): void
 }
@@ -40,6 +60,11 @@ interface Outcome {
   statusCode: number | null
   error: string | null
   durationMs: number
+}
+
+/** An attempt cut by stop(): not an outcome of the receiver, so not recorded. */
+class Stopped extends Error {
+  override name = 'Stopped'
 }
 
 function describe(err: unknown, timeoutSeconds: number): string {
@@ -59,16 +84,21 @@ function describe(err: unknown, timeoutSeconds: number): string {
 }
 
 export function createWorker(opts: WorkerOptions) {
-  const concurrency = opts.concurrency ?? 32
-  const perWebhook = opts.perWebhook ?? 8
+  const concurrency = opts.concurrency ?? SENDER_DEFAULTS.concurrency
+  const perOrganization = opts.perOrganization ?? SENDER_DEFAULTS.perOrganization
+  const perWebhook = opts.perWebhook ?? SENDER_DEFAULTS.perWebhook
   const pollMs = opts.pollMs ?? 1000
-  const inflight = new Map<string, Promise<void>>()
-  const perHook = new Map<string, number>()
+  const stopGraceMs = opts.stopGraceMs ?? 2000
+  /** Attempts in flight: the claimed ones count toward `concurrency`, test and manual ones do not. */
+  const inflight = new Map<string, { done: Promise<void>; claimed: boolean }>()
+  let claimedInFlight = 0
   const agents = new Map<string, { key: string; agent: Agent }>()
+  /** Aborted by stop(): cuts every attempt still in flight. */
+  let halt = new AbortController()
   let started = false
   let timer: NodeJS.Timeout | undefined
-  let running: Promise<void> | undefined
-  let again = false
+  let filling: Promise<void> | undefined
+  let refill = false
 
   /** undici, loaded with the first delivery: most daemons never send one (~5 MB, ~40 ms). */
   let http: Promise<typeof import('undici')> | undefined
@@ -101,12 +131,10 @@ export function createWorker(opts: WorkerOptions) {
   async function post(d: DueDelivery, attempt: number): Promise<Outcome> {
     const t0 = performance.now()
     const elapsed = () => Math.round(performance.now() - t0)
+    const signal = AbortSignal.any([AbortSignal.timeout(d.timeoutSeconds * 1000), halt.signal])
     try {
       const url = new URL(d.url)
-      const target = await vetTarget(url, {
-        resolve: opts.resolve,
-        allowPrivateNetworks: opts.allowPrivateNetworks,
-      })
+      const target = await vetTarget(url, { resolve: opts.resolve, ...opts.guard })
       const headers = {
         ...d.headers,
         ...deliveryHeaders({
@@ -124,7 +152,7 @@ export function createWorker(opts: WorkerOptions) {
         headers,
         body: d.payload,
         dispatcher: agentFor(Agent, d, url, target),
-        signal: AbortSignal.timeout(d.timeoutSeconds * 1000),
+        signal,
       })
       await res.body.dump({ limit: 65_536 }).catch(() => {})
       const ok = res.statusCode >= 200 && res.statusCode < 300
@@ -135,6 +163,7 @@ export function createWorker(opts: WorkerOptions) {
         durationMs: elapsed(),
       }
     } catch (err) {
+      if (halt.signal.aborted) throw new Stopped()
       return { statusCode: null, error: describe(err, d.timeoutSeconds), durationMs: elapsed() }
     }
   }
@@ -142,7 +171,16 @@ export function createWorker(opts: WorkerOptions) {
   /** One attempt of a claimed delivery, and its consequences. */
   async function attempt(d: DueDelivery): Promise<void> {
     const n = d.attempts + 1
-    const outcome = await post(d, n)
+    let outcome: Outcome
+    try {
+      outcome = await post(d, n)
+    } catch (err) {
+      if (!(err instanceof Stopped)) throw err
+      // Cut by stop(): no answer was judged, so the delivery is given back untried (at least once:
+      // the receiver may have got it; the next start sends it again).
+      await opts.store.release(d.id)
+      return
+    }
     const at = opts.clock.now()
     const success = outcome.error === null
     const retry = !success && n < d.maxAttempts
@@ -169,89 +207,97 @@ export function createWorker(opts: WorkerOptions) {
     }
   }
 
-  function start(d: DueDelivery): Promise<void> {
-    perHook.set(d.webhookId, (perHook.get(d.webhookId) ?? 0) + 1)
-    const p = attempt(d)
+  function start(d: DueDelivery, claimed: boolean): Promise<void> {
+    if (claimed) claimedInFlight++
+    const done = attempt(d)
       .catch((err: unknown) => opts.log.error({ err, deliveryId: d.id }, 'webhook delivery attempt failed'))
       .finally(() => {
         inflight.delete(d.id)
-        const left = (perHook.get(d.webhookId) ?? 1) - 1
-        if (left > 0) perHook.set(d.webhookId, left)
-        else perHook.delete(d.webhookId)
-        wake()
+        if (claimed) claimedInFlight--
+        wake() // a slot is free
       })
-    inflight.set(d.id, p)
-    return p
+    inflight.set(d.id, { done, claimed })
+    return done
   }
 
-  /** Claims and starts as many due deliveries as the limits allow; returns how many. */
+  /** Claims and starts as many due deliveries as the shares allow; returns how many. */
   async function fill(): Promise<number> {
-    const room = concurrency - inflight.size
-    if (room <= 0) return 0
-    const now = opts.clock.now()
-    const rows = await opts.store.due(now, room * 2)
-    let startedNow = 0
-    for (const d of rows) {
-      if (inflight.size >= concurrency) break
-      if (inflight.has(d.id) || (perHook.get(d.webhookId) ?? 0) >= perWebhook) continue
-      if (!(await opts.store.claim(d.id, now, now + d.timeoutSeconds * 1000 + 30_000))) continue
-      void start(d)
-      startedNow++
-    }
-    return startedNow
+    const room = concurrency - claimedInFlight
+    if (room <= 0 || halt.signal.aborted) return 0
+    const rows = await opts.store.claimDue(opts.clock.now(), {
+      limit: room,
+      perOrganization,
+      perWebhook,
+      graceMs: CLAIM_GRACE_MS,
+    })
+    for (const d of rows) void start(d, true)
+    return rows.length
   }
 
-  /** Sends everything due now, retries included once due, until nothing is due or in flight. */
-  async function runDue(): Promise<void> {
-    for (;;) {
-      await fill()
-      if (inflight.size === 0) return
-      await Promise.race(inflight.values())
+  /** One claim at a time; a request during a claim runs another right after it. */
+  function pump(): Promise<void> {
+    if (filling) {
+      refill = true
+      return filling
     }
+    filling = (async () => {
+      try {
+        do {
+          refill = false
+          await fill()
+        } while (refill)
+      } catch (err) {
+        opts.log.error({ err }, 'webhook sender failed')
+      } finally {
+        filling = undefined
+      }
+    })()
+    return filling
   }
 
   function wake(): void {
-    if (!started) return
-    if (running) {
-      again = true
-      return
-    }
-    running = runDue()
-      .catch((err: unknown) => opts.log.error({ err }, 'webhook sender failed'))
-      .finally(() => {
-        running = undefined
-        if (again) {
-          again = false
-          setImmediate(wake)
-        }
-      })
+    if (started) void pump()
   }
 
   return {
-    /** Background mode: wake on new rows, poll for retries and rows left by a restart. */
+    /** Background mode: wake on new rows and freed slots, poll for retries and rows left by a restart. */
     start(): void {
       if (started) return
       started = true
+      halt = new AbortController()
       timer = setInterval(wake, pollMs)
       timer.unref()
       wake()
     },
     wake,
     /** Sends what is due now and waits for it (tests drive the sender with this and a fake clock). */
-    runDue,
+    async runDue(): Promise<void> {
+      for (;;) {
+        await pump()
+        if (inflight.size === 0) return
+        await Promise.race([...inflight.values()].map((a) => a.done))
+      }
+    },
     /** One attempt of one pending delivery right now (test action, manual retry). */
     async sendNow(id: string): Promise<void> {
-      const now = opts.clock.now()
-      const [d] = await opts.store.due(now, 1, id)
-      if (!d || !(await opts.store.claim(d.id, now, now + d.timeoutSeconds * 1000 + 30_000))) return
-      await start(d)
+      const d = await opts.store.claimById(id, opts.clock.now(), CLAIM_GRACE_MS)
+      if (d) await start(d, false)
     },
-    /** Stops polling, waits for attempts in flight, closes the connection pools. */
+    /**
+     * Stops claiming, lets attempts in flight finish for the grace period, then cuts the rest
+     * (their deliveries stay pending for the next start) and closes the connection pools.
+     */
     async stop(): Promise<void> {
       started = false
       if (timer) clearInterval(timer)
       timer = undefined
-      await Promise.allSettled([...inflight.values()])
+      await filling
+      const all = () => Promise.allSettled([...inflight.values()].map((a) => a.done))
+      let grace: NodeJS.Timeout | undefined
+      await Promise.race([all(), new Promise((r) => (grace = setTimeout(r, stopGraceMs)))])
+      clearTimeout(grace)
+      halt.abort()
+      await all()
       await Promise.allSettled([...agents.values()].map((a) => a.agent.close()))
       agents.clear()
     },
