@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import ipaddr from 'ipaddr.js'
 import { Reader, type Response } from 'maxmind'
+import { addressRange, parseAddress } from './addresses.js'
 
 type CountryRecord = Response & { country_code?: string }
 
@@ -16,10 +16,9 @@ export interface Geo {
 const require = createRequire(import.meta.url)
 const DB = '@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb'
 
-/** `::ffff:1.2.3.4` → `1.2.3.4`; anything else unchanged. */
+/** The address as the databases index it: IPv4 for every IPv4 spelling (`::ffff:1.2.3.4` → `1.2.3.4`). */
 export function unmap(ip: string): string {
-  const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip)
-  return m ? m[1]! : ip
+  return parseAddress(ip)?.toString() ?? ip
 }
 
 /**
@@ -27,11 +26,7 @@ export function unmap(ip: string): string {
  * (the bundled whois-based database assigns some of them, e.g. 192.168.0.0/16, a country).
  */
 export function isPublicIp(ip: string): boolean {
-  try {
-    return ipaddr.process(ip).range() === 'unicast'
-  } catch {
-    return false
-  }
+  return addressRange(ip) === 'unicast'
 }
 
 /** The database (8 MB) is read on the first lookup, not at start-up. */

@@ -16,4 +16,11 @@ describe('geo (bundled CC0 country database)', () => {
     expect(isPublicIp('192.168.1.5')).toBe(false)
     expect(isPublicIp('1.1.1.1')).toBe(true)
   })
+
+  it('reads every spelling of an address as the address it is (IPv4-compatible included)', () => {
+    for (const ip of ['::7f00:1', '::a00:1', '::127.0.0.1', '::ffff:10.0.0.1', '[::ffff:192.168.1.5]'])
+      expect(isPublicIp(ip), ip).toBe(false)
+    expect(geo.country('::808:808')).toBe('US')
+    expect(geo.country('::8.8.8.8')).toBe('US')
+  })
 })

@@ -11,7 +11,8 @@
  */
 import { lookup } from 'node:dns/promises'
 import type { LookupAddress } from 'node:dns'
-import { isLoopbackHost, parseAddress } from './url-rules.js'
+import { parseAddress } from '../../addresses.js'
+import { isLoopbackHost } from './url-rules.js'
 
 export interface ResolvedAddress {
   address: string

@@ -2,9 +2,9 @@
  * Webhook URL rules (spec 2.12, 6.4.6): HTTPS required, HTTP only for localhost and 127.0.0.1;
  * loopback hosts refused when LINKD_WEBHOOK_ALLOW_LOOPBACK is false; validate-url adds warnings
  * (non-standard port, an IP address or a local host as target), suggestions (root path) and a
- * security score. Also what an address is, whatever its spelling (the SSRF guard uses it too).
+ * security score.
  */
-import ipaddr from 'ipaddr.js'
+import { addressRange } from '../../addresses.js'
 import { WEBHOOK_LIMITS } from '../../../src/contract/limits.js'
 import type { ValidateUrlResult } from '../../../src/contract/webhooks.js'
 
@@ -13,30 +13,6 @@ export const LOCAL_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1
 
 export function isLocalHost(hostname: string): boolean {
   return LOCAL_HOSTS.has(hostname.toLowerCase())
-}
-
-/**
- * The address a literal stands for, or undefined when it is not one. Every IPv4 spelling
- * (`2130706433`, `0x7f.1`, `0177.0.0.1`, `127.1`) is that IPv4 address, and so are its IPv6
- * spellings the kernel routes to it: IPv4-mapped `::ffff:a.b.c.d` and IPv4-compatible
- * `::a.b.c.d` (not `::` nor `::1`). Brackets are ignored.
- */
-export function parseAddress(text: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
-  const host = text.replace(/^\[|\]$/g, '')
-  if (!ipaddr.isValid(host)) return undefined
-  const ip = ipaddr.parse(host)
-  if (ip.kind() === 'ipv4') return ip
-  const p = (ip as ipaddr.IPv6).parts
-  const low = (i: number) => p[i] ?? 0
-  const v4 =
-    p.slice(0, 5).every((x) => x === 0) &&
-    (low(5) === 0xffff || (low(5) === 0 && (low(6) !== 0 || low(7) > 1)))
-  return v4 ? new ipaddr.IPv4([low(6) >> 8, low(6) & 255, low(7) >> 8, low(7) & 255]) : ip
-}
-
-/** The ipaddr.js range of an address literal (`unicast` is public), `invalid` when not one. */
-export function addressRange(text: string): string {
-  return parseAddress(text)?.range() ?? 'invalid'
 }
 
 /**

@@ -1,0 +1,26 @@
+/** IP address literals read as what they are, whatever their spelling: webhooks' SSRF guard, click geolocation. */
+import ipaddr from 'ipaddr.js'
+
+/**
+ * The address a literal stands for, or undefined when it is not one. Every IPv4 spelling
+ * (`2130706433`, `0x7f.1`, `0177.0.0.1`, `127.1`) is that IPv4 address, and so are its IPv6
+ * spellings the kernel routes to it: IPv4-mapped `::ffff:a.b.c.d` and IPv4-compatible
+ * `::a.b.c.d` (not `::` nor `::1`). Brackets are ignored.
+ */
+export function parseAddress(text: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  const host = text.replace(/^\[|\]$/g, '')
+  if (!ipaddr.isValid(host)) return undefined
+  const ip = ipaddr.parse(host)
+  if (ip.kind() === 'ipv4') return ip
+  const p = (ip as ipaddr.IPv6).parts
+  const low = (i: number) => p[i] ?? 0
+  const v4 =
+    p.slice(0, 5).every((x) => x === 0) &&
+    (low(5) === 0xffff || (low(5) === 0 && (low(6) !== 0 || low(7) > 1)))
+  return v4 ? new ipaddr.IPv4([low(6) >> 8, low(6) & 255, low(7) >> 8, low(7) & 255]) : ip
+}
+
+/** The ipaddr.js range of an address literal (`unicast` is public), `invalid` when not one. */
+export function addressRange(text: string): string {
+  return parseAddress(text)?.range() ?? 'invalid'
+}
