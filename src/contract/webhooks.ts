@@ -242,12 +242,14 @@ export type ValidateUrlResult = Static<typeof ValidateUrlResult>
 
 const Payload = Type.String({ maxLength: 1_000_000, description: 'The raw body, exactly as sent' })
 const Secret = Type.String({ minLength: 1, maxLength: 500 })
-const TimestampMs = Type.Union([Type.String({ maxLength: 32 }), Type.Integer({ minimum: 0 })], {
+/** Unix ms up to 9999-12-31T23:59:59.999Z: a time, and exact when printed in the signed string. */
+const UnixMs = Type.Integer({ minimum: 0, maximum: 253_402_300_799_999 })
+const TimestampMs = Type.Union([Type.String({ maxLength: 32 }), UnixMs], {
   description: 'Unix milliseconds (X-Webhook-Timestamp)',
 })
 
 export const GenerateSignatureBody = Type.Object(
-  { secret: Secret, payload: Payload, timestamp: Type.Optional(Type.Integer({ minimum: 0 })) },
+  { secret: Secret, payload: Payload, timestamp: Type.Optional(UnixMs) },
   { additionalProperties: false },
 )
 export const GenerateSignatureResult = Type.Object({

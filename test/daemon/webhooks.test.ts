@@ -365,6 +365,25 @@ describe('webhooks API: templates and utilities', () => {
     expect(plain.errors.join(' ')).toMatch(/HTTPS/)
   })
 
+  it('signature utilities: a timestamp is a Unix ms time up to year 9999 (one past is 400)', async () => {
+    const gen = (timestamp: number) =>
+      t.call('POST', '/api/webhooks/utilities/generate-signature', {
+        body: { secret: 'whsec_test', payload: '{}', timestamp },
+      })
+    const last = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
+    expect((await gen(last)).json().signedString).toBe(`${last}.{}`)
+    for (const bad of [last + 1, 1e300]) {
+      const res = await gen(bad)
+      expect(res.statusCode, String(bad)).toBe(400)
+      expect(res.json().details[0].field).toBe('timestamp')
+    }
+    const verify = await t.call('POST', '/api/webhooks/utilities/verify-signature', {
+      body: { secret: 'whsec_test', payload: '{}', signature: `sha256=${'0'.repeat(64)}`, timestamp: 1e300 },
+    })
+    expect(verify.statusCode, verify.body).toBe(200)
+    expect(verify.json()).toEqual({ valid: false, reason: 'malformed' })
+  })
+
   it('generate-signature and verify-signature agree with an independent HMAC', async () => {
     const payload = '{"id":"evt_1","event":"link.created","data":{"x":"é"}}'
     const gen = await t.call('POST', '/api/webhooks/utilities/generate-signature', {
