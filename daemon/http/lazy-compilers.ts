@@ -1,6 +1,7 @@
 import AjvCompiler from '@fastify/ajv-compiler'
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
 import type { FastifyServerOptions } from 'fastify'
+import { nonFinitePaths } from './finite-numbers.js'
 
 type Serialize = (data: unknown) => string
 type Validate = ((data: unknown) => unknown) & { errors?: unknown }
@@ -12,7 +13,8 @@ type Factory = (externalSchemas: unknown, options: unknown) => (route: RouteSche
  * its first use instead of before the server is ready. Dozens of request and response schemas
  * otherwise cost ~150 ms of start-up and several MB of generated code, mostly for routes a given
  * process rarely serves. A schema error still surfaces, on the route's first request, as a 500
- * that the tests of every route would catch.
+ * that the tests of every route would catch. Validated input holding a non-finite number (what
+ * ajv makes of the string "Infinity") is refused like any other invalid value.
  */
 export function lazyCompilers(): NonNullable<FastifyServerOptions['schemaController']> {
   const validators = AjvCompiler() as unknown as Factory
@@ -28,7 +30,15 @@ export function lazyCompilers(): NonNullable<FastifyServerOptions['schemaControl
             validate ??= compile(route)
             const result = validate(data)
             lazy.errors = validate.errors
-            return result
+            const bad = result === true ? nonFinitePaths(data) : []
+            if (bad.length === 0) return result
+            lazy.errors = bad.map((instancePath) => ({
+              instancePath,
+              keyword: 'type',
+              params: {},
+              message: 'must be a finite number',
+            }))
+            return false
           }
           return lazy
         }
