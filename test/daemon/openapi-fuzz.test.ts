@@ -159,11 +159,14 @@ async function world(t: TestApp, key: string, hookUrl: string, n: string): Promi
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
-/** What is wrong with an answer: a 5xx, or a 4xx without the spec's error body. */
+/** What is wrong with an answer: a 5xx, a 4xx without the spec's error body, no rate-limit headers. */
 function problemOf(res: LightMyRequestResponse): string | undefined {
   const status = res.statusCode
   if (status >= 500) return `status ${status}`
   if (/\n\s+at\s|"stack"/.test(res.body)) return 'stack trace in the body'
+  for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'])
+    if (!/^\d+$/.test(String(res.headers[h]))) return `no ${h} header`
+  if (status === 429 && !/^\d+$/.test(String(res.headers['retry-after']))) return 'a 429 without Retry-After'
   if (status < 400) return undefined
   if (!/^application\/json/.test(String(res.headers['content-type'] ?? '')))
     return `content-type ${String(res.headers['content-type'])}`
@@ -225,6 +228,8 @@ describe('OpenAPI fuzz: hostile input never gives a 5xx and every 4xx carries th
   let receiver: Receiver
   let doc: OpenApiDoc
   let foreign: Ids & { sdkKey: string }
+  /** A key with a rate limit of 1 request a minute, used up (the fake clock stands still). */
+  let limitedKey: string
   beforeAll(async () => {
     receiver = await startReceiver()
     // No real network: every host name resolves to loopback, which the webhook guard refuses
@@ -245,6 +250,9 @@ describe('OpenAPI fuzz: hostile input never gives a 5xx and every 4xx carries th
     doc = res.json<OpenApiDoc>()
     const other = await t.createOrg('fuzz-other')
     foreign = await world(t, other.ownerKey, receiver.url, 'foreign')
+    limitedKey = (await t.createKey({ preset: 'full', requestLimit: 1, timePeriod: 'minute' })).key
+    expect((await t.call('GET', '/api/keys', { key: limitedKey })).statusCode).toBe(200)
+    expect((await t.call('GET', '/api/keys', { key: limitedKey })).statusCode).toBe(429)
   })
   afterAll(async () => {
     await t?.close()
@@ -336,6 +344,10 @@ describe('OpenAPI fuzz: hostile input never gives a 5xx and every 4xx carries th
           }
         return o.security.length ? { authorization: `Bearer ${t.ownerKey}` } : {}
       },
+      limitedAuth: (o: Operation) =>
+        o.security.length && o.path !== '/api/v1/gaming/events'
+          ? { authorization: `Bearer ${limitedKey}` }
+          : undefined,
       extraHeaders: (o: Operation) =>
         o.path === '/api/v1/gaming/events'
           ? ['x-game-id', 'x-organization-id', 'x-timestamp', 'x-signature', 'content-encoding']

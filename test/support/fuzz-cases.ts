@@ -65,6 +65,8 @@ export interface FuzzContext {
   /** Credentials the operation needs (API key or SDK key headers). */
   auth(op: Operation): Record<string, string>
   hints: Hints
+  /** Credentials of a key whose rate limit is used up (every request 429), when the route takes one. */
+  limitedAuth?(op: Operation): Record<string, string> | undefined
   /** Request headers the route reads that the document does not list yet (attacked like those). */
   extraHeaders?(op: Operation): string[]
   /** A baseline body the schema alone cannot give (unique ids, current timestamps). */
@@ -103,6 +105,7 @@ export function kindsFor(
   hasBody: boolean,
   fields: Target[],
   headers: string[],
+  limited: boolean,
 ): string[] {
   const k = ['baseline']
   const params = (where: string) => op.params.filter((p) => p.in === where)
@@ -138,6 +141,7 @@ export function kindsFor(
   if (params('path').length) k.push('path.junk', 'path.foreign')
   if (headers.length) k.push('header.junk')
   k.push('auth.none', 'auth.junk', 'header.misc', 'method.other')
+  if (limited) k.push('auth.limited')
   if (op.method !== 'GET') k.push('header.idempotency', 'idempotency.deepBody')
   return k
 }
@@ -161,7 +165,7 @@ export function generateCases(
   const headerNames = [
     ...new Set([...headerParams.map((h) => h.name.toLowerCase()), ...(ctx.extraHeaders?.(op) ?? [])]),
   ]
-  const kinds = kindsFor(doc, op, hasBody, fields, headerNames)
+  const kinds = kindsFor(doc, op, hasBody, fields, headerNames, !!ctx.limitedAuth?.(op))
   const otherMethods = Object.keys(doc.paths[op.path] ?? {}).map((m) => m.toUpperCase())
   const cases: Case[] = []
 
@@ -378,6 +382,9 @@ export function generateCases(
         Object.assign(b.headers, junk)
         break
       }
+      case 'auth.limited':
+        b.headers = { ...b.headers, ...ctx.limitedAuth?.(op) }
+        break
       case 'header.idempotency': {
         // Half the cases share one key with different bodies (422 or a replay), half send junk keys.
         const value = rng() < 0.5 ? `fuzz-${op.name}` : pick(rng, HEADER_JUNK)
