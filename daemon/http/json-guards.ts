@@ -57,43 +57,25 @@ export function installBodyNestingLimit(app: FastifyInstance): void {
 }
 
 /**
- * The JSON pointer of the first number in `value` that is not finite, or undefined. JSON has no
- * Infinity, but `1e400` parses to it, and ajv's type coercion turns a query or body string such
- * as "1e400" into Infinity and then skips minimum/maximum for it.
+ * Where validated input holds numbers that are not finite, as JSON pointers (`/requestLimit`).
+ * JSON has no Infinity, but `1e400` parses to it, and ajv's type coercion turns a query or body
+ * string such as "Infinity" or "1e400" into it and then skips minimum/maximum (they only test
+ * finite numbers): such a value passed validation, was stored, and broke every later answer that
+ * serialized it. Iterative, so that deeply nested input cannot exhaust the stack.
  */
-export function nonFinitePointer(value: unknown): string | undefined {
-  interface Node {
-    v: unknown
-    key: string
-    parent: Node | undefined
+export function nonFinitePaths(data: unknown): string[] {
+  const found: string[] = []
+  const stack: Array<[unknown, string]> = [[data, '']]
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [v, path] = next
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) found.push(path)
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${path}/${i}`])
+    } else if (v !== null && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v))
+        stack.push([x, `${path}/${k.replaceAll('~', '~0').replaceAll('/', '~1')}`])
+    }
   }
-  const pointer = (n: Node): string => {
-    const parts: string[] = []
-    for (let at: Node | undefined = n; at?.parent; at = at.parent)
-      parts.push(`/${at.key.replaceAll('~', '~0').replaceAll('/', '~1')}`)
-    return parts.reverse().join('')
-  }
-  const root: Node = { v: value, key: '', parent: undefined }
-  if (typeof value === 'number') return Number.isFinite(value) ? undefined : ''
-  const stack: Node[] = [root]
-  /** Checks one child: a bad number ends the walk, an object or array is walked later. */
-  const visit = (c: unknown, key: string, parent: Node): string | undefined => {
-    if (typeof c === 'number') return Number.isFinite(c) ? undefined : pointer({ v: c, key, parent })
-    if (c !== null && typeof c === 'object') stack.push({ v: c, key, parent })
-    return undefined
-  }
-  for (let top = stack.pop(); top; top = stack.pop()) {
-    const v = top.v
-    if (v === null || typeof v !== 'object') continue
-    let found: string | undefined
-    if (Array.isArray(v))
-      for (let i = 0; i < v.length && found === undefined; i++) found = visit(v[i], String(i), top)
-    else
-      for (const k in v) {
-        if (Object.hasOwn(v, k)) found = visit((v as Record<string, unknown>)[k], k, top)
-        if (found !== undefined) break
-      }
-    if (found !== undefined) return found
-  }
-  return undefined
+  return found
 }

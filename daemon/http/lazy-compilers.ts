@@ -1,7 +1,7 @@
 import AjvCompiler from '@fastify/ajv-compiler'
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
 import type { FastifyServerOptions } from 'fastify'
-import { nonFinitePointer } from './json-guards.js'
+import { nonFinitePaths } from './json-guards.js'
 
 type Serialize = (data: unknown) => string
 type Validate = ((data: unknown) => unknown) & { errors?: unknown }
@@ -16,7 +16,7 @@ type Factory = (externalSchemas: unknown, options: unknown) => (route: RouteSche
  * that the tests of every route would catch.
  *
  * A value that passed validation but holds a number that is not finite fails after all (see
- * nonFinitePointer): every route gets that check through its validators.
+ * nonFinitePaths): every route gets that check through its validators.
  */
 export function lazyCompilers(): NonNullable<FastifyServerOptions['schemaController']> {
   const validators = AjvCompiler() as unknown as Factory
@@ -32,18 +32,15 @@ export function lazyCompilers(): NonNullable<FastifyServerOptions['schemaControl
             validate ??= compile(route)
             const result = validate(data)
             lazy.errors = validate.errors
-            if (result !== true) return result
             // ajv coerces "1e400" to Infinity and then skips minimum/maximum: refuse it here.
-            const at = nonFinitePointer(data)
-            if (at === undefined) return result
-            lazy.errors = [
-              {
-                instancePath: at,
-                keyword: 'type',
-                params: { type: 'number' },
-                message: 'must be a finite number',
-              },
-            ]
+            const bad = result === true ? nonFinitePaths(data) : []
+            if (bad.length === 0) return result
+            lazy.errors = bad.map((instancePath) => ({
+              instancePath,
+              keyword: 'type',
+              params: { type: 'number' },
+              message: 'must be a finite number',
+            }))
             return false
           }
           return lazy

@@ -129,6 +129,33 @@ describe('error bodies', () => {
     expect(detailFields(arr)).toEqual(['body'])
   })
 
+  it('a number spelled "Infinity" or out of double range is 400 naming the field, never stored (fuzz finding)', async () => {
+    t = await createTestApp()
+    // ajv coerces these strings to ±Infinity, which then skips minimum/maximum: they used to be
+    // stored and break every later answer that serializes them (500 on GET /api/keys).
+    for (const value of ['Infinity', '-Infinity', '1e400']) {
+      const key = await t.call('POST', '/api/keys', { body: { name: 'x', requestLimit: value } })
+      expectError(key, 400, 'ValidationError', '/api/keys')
+      expect(detailFields(key), value).toEqual(['requestLimit'])
+      const sig = await t.call('POST', '/api/webhooks/utilities/generate-signature', {
+        body: { secret: 's', payload: 'p', timestamp: value },
+      })
+      expectError(sig, 400, 'ValidationError')
+      expect(detailFields(sig), value).toEqual(['timestamp'])
+      const page = await t.call('GET', `/api/keys?page=${value}`)
+      expectError(page, 400, 'ValidationError', '/api/keys')
+      expect(detailFields(page), value).toEqual(['page'])
+    }
+    const game = await t.call('POST', '/api/v1/admin/games', {
+      body: { name: 'Game', platform: 'ios', replayWindowSeconds: 'Infinity', rawRetentionDays: '-Infinity' },
+    })
+    expectError(game, 400, 'ValidationError')
+    expect(detailFields(game).sort()).toEqual(['rawRetentionDays', 'replayWindowSeconds'])
+    const list = await t.call('GET', '/api/keys')
+    expect(list.statusCode, list.body).toBe(200)
+    expect(list.json<{ data: unknown[] }>().data).toHaveLength(1)
+  })
+
   it('invalid query parameters and path parameters are 400 with the field', async () => {
     t = await createTestApp()
     const res = await t.call('GET', '/api/keys?status=sleeping')
