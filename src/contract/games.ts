@@ -25,7 +25,8 @@ export const GameModules = Type.Object(
   { analytics: Type.Boolean(), fraud: Type.Boolean(), skan: Type.Boolean() },
   { additionalProperties: false },
 )
-const ModulesPatch = Type.Partial(GameModules)
+// Type.Partial drops the options: closed again, so an unknown module is a 400, not silently ignored.
+const ModulesPatch = Type.Partial(GameModules, { additionalProperties: false })
 
 export const CreateGameBody = Type.Object(
   {

@@ -104,7 +104,15 @@ export const ListLinksQuery = Type.Object(
 export type ListLinksQuery = Static<typeof ListLinksQuery>
 
 export const BulkCreateBody = Type.Object(
-  { links: Type.Array(Type.Unknown(), { minItems: 1, maxItems: LINK_LIMITS.bulkMax }) },
+  {
+    links: Type.Array(
+      Type.Unknown({
+        description:
+          'A create body, as for POST /api/use/links (CreateLinkBody). Each item is validated on its own: an invalid item fails alone in `results`, the valid ones are created together.',
+      }),
+      { minItems: 1, maxItems: LINK_LIMITS.bulkMax },
+    ),
+  },
   { additionalProperties: false },
 )
 export type BulkCreateBody = Static<typeof BulkCreateBody>

@@ -77,6 +77,7 @@ describe('games admin', () => {
     await bad({ compactedRetentionMonths: 121 }, 'compactedRetentionMonths')
     await bad({ replayWindowSeconds: 59 }, 'replayWindowSeconds')
     await bad({ replayWindowSeconds: 601 }, 'replayWindowSeconds')
+    await bad({ modules: { analytics: true, billing: true } }, 'modules.billing')
     const ok = await create({
       name: 'xy',
       platform: 'switch',
