@@ -2,6 +2,7 @@ import type { Insertable, Kysely, Selectable, Updateable } from 'kysely'
 import type { CustomDomainsTable, Database } from '../../db/schema.js'
 import type { DomainVerificationStatus, SslStatus } from '../../../src/contract/limits.js'
 import type { RecordCheck } from './dns.js'
+import { newestFirstPage } from '../../db/paginate.js'
 
 export type Executor = Kysely<Database>
 
@@ -163,17 +164,8 @@ export function createDomainStore(db: Kysely<Database>) {
     ): Promise<{ rows: DomainRecord[]; total: number }> {
       let base = db.selectFrom('custom_domains').where('organization_id', '=', organizationId)
       if (q.verificationStatus) base = base.where('verification_status', '=', q.verificationStatus)
-      const [rows, total] = await Promise.all([
-        base
-          .selectAll()
-          .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
-          .limit(q.limit)
-          .offset(q.offset)
-          .execute(),
-        base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ])
-      return { rows: rows.map(toRecord), total: Number(total.n) }
+      const { rows, total } = await newestFirstPage(base, q)
+      return { rows: rows.map(toRecord), total }
     },
 
     /** Every domain (the host index and the TLS certificates are built from it). */

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { Database, GamesTable } from '../../db/schema.js'
 import type { GamePlatform, GameStatus } from '../../../src/contract/limits.js'
+import { newestFirstPage } from '../../db/paginate.js'
 
 /** A game as the services see it (times in Unix ms). */
 export interface GameRecord {
@@ -107,15 +108,8 @@ export function createGameStore(db: Kysely<Database>) {
     ): Promise<{ rows: GameRecord[]; total: number }> {
       let base = db.selectFrom('games').where('organization_id', '=', organizationId)
       if (q.status) base = base.where('status', '=', q.status)
-      const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
-      const rows = await base
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(q.limit)
-        .offset(q.offset)
-        .execute()
-      return { rows: rows.map(toRecord), total: Number(total.n) }
+      const { rows, total } = await newestFirstPage(base, q)
+      return { rows: rows.map(toRecord), total }
     },
     async all(): Promise<GameRecord[]> {
       return (await db.selectFrom('games').selectAll().orderBy('id').execute()).map(toRecord)

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely'
 import type { ApiKeyActivityTable, ApiKeysTable, Database } from '../../db/schema.js'
+import { newestFirstPage } from '../../db/paginate.js'
 
 /** An API key as the service sees it (times in Unix ms). */
 export interface KeyRecord {
@@ -199,17 +200,8 @@ function queries(db: Kysely<Database>) {
           ]),
         )
       }
-      const [rows, count] = await Promise.all([
-        base
-          .selectAll()
-          .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
-          .limit(q.limit)
-          .offset(q.offset)
-          .execute(),
-        base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ])
-      return { rows: rows.map(toRecord), total: Number(count.n) }
+      const { rows, total } = await newestFirstPage(base, q)
+      return { rows: rows.map(toRecord), total }
     },
 
     /** Keys that count against the plan limit: every key not revoked and not expired. */

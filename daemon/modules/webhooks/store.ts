@@ -3,6 +3,7 @@ import type { SecretBox } from '../../crypto.js'
 import type { Database, WebhooksTable } from '../../db/schema.js'
 import type { RetryPolicy, WebhookEvent, WebhookStatus } from '../../../src/contract/limits.js'
 import { createOutboxStore } from './outbox.js'
+import { newestFirstPage } from '../../db/paginate.js'
 
 export type { AttemptResult, ClaimLimits, DeliveryRecord, DueDelivery, NewDelivery } from './outbox.js'
 
@@ -109,17 +110,8 @@ export function createWebhookStore(db: Kysely<Database>, secrets: SecretBox) {
       let base = db.selectFrom('webhooks').where('organization_id', '=', organizationId)
       if (q.status) base = base.where('status', '=', q.status)
       if (q.event) base = base.where('events', 'like', likeEvent(q.event))
-      const [rows, count] = await Promise.all([
-        base
-          .selectAll()
-          .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
-          .limit(q.limit)
-          .offset(q.offset)
-          .execute(),
-        base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ])
-      return { rows: rows.map(webhook), total: Number(count.n) }
+      const { rows, total } = await newestFirstPage(base, q)
+      return { rows: rows.map(webhook), total }
     },
 
     /** Event types at least one active webhook subscribes to, across organizations. */
