@@ -40,6 +40,9 @@ import {
   gdprRecordsPurgeJob,
 } from './jobs/gaming.js'
 import { createHealthService } from './modules/health/service.js'
+import { createOrgStore } from './modules/orgs/store.js'
+import { createGameStore } from './modules/games/store.js'
+import { createGdprStore } from './modules/gdpr/store.js'
 import { collectRoutes, healthRoutes } from './modules/health/routes.js'
 import { createWebhookService } from './modules/webhooks/service.js'
 import { webhookRoutes } from './modules/webhooks/routes.js'
@@ -77,7 +80,11 @@ export interface AppDeps {
 
 function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limiter: RateLimitStore) {
   const events = new EventBus((err, type) => log.error({ err, event: type }, 'event listener failed'))
-  const orgs = createOrgService({ db: deps.db.kysely, clock, defaultPlan: deps.config.defaultPlan as Plan })
+  const orgs = createOrgService({
+    store: createOrgStore(deps.db.kysely),
+    clock,
+    defaultPlan: deps.config.defaultPlan as Plan,
+  })
   const geo = deps.geo ?? openGeo()
   const keys = createKeyService({
     db: deps.db.kysely,
@@ -169,7 +176,7 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
     log,
     ...(deps.resolve ? { resolve: deps.resolve } : {}),
   })
-  const games = createGameService({ db: deps.db.kysely, clock, secrets })
+  const games = createGameService({ store: createGameStore(deps.db.kysely), clock, secrets })
   const ingest = createIngestService({
     sqlite: deps.db.sqlite,
     db: deps.db.kysely,
@@ -181,7 +188,7 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
   })
   const gamingAnalytics = createGamingAnalyticsService({ db: deps.db.kysely, clock, games })
   const gdpr = createGdprService({
-    db: deps.db.kysely,
+    store: createGdprStore(deps.db.kysely),
     clock,
     games,
     ingest,

@@ -75,7 +75,25 @@ const toRow = (g: GameRecord) => ({
   updated_at: g.updatedAt,
 })
 
-export function createGameStore(db: Kysely<Database>) {
+/** The games table: the port the game service depends on. */
+export interface GameStore {
+  insert(g: GameRecord): Promise<void>
+  /** Saves every field that may change after creation. */
+  save(g: GameRecord): Promise<void>
+  bySlug(organizationId: string, slug: string): Promise<GameRecord | undefined>
+  /** The organization's slugs starting with `base`. */
+  slugsLike(organizationId: string, base: string): Promise<Set<string>>
+  /** One page newest first and the total matching the filter. */
+  list(
+    organizationId: string,
+    q: { status?: GameStatus | undefined; offset: number; limit: number },
+  ): Promise<{ rows: GameRecord[]; total: number }>
+  /** Every game, by id. */
+  all(): Promise<GameRecord[]>
+}
+
+/** The SQLite (Kysely) implementation. */
+export function createGameStore(db: Kysely<Database>): GameStore {
   return {
     async insert(g: GameRecord): Promise<void> {
       await db.insertInto('games').values(toRow(g)).execute()
@@ -116,4 +134,3 @@ export function createGameStore(db: Kysely<Database>) {
     },
   }
 }
-export type GameStore = ReturnType<typeof createGameStore>
