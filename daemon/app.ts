@@ -41,6 +41,7 @@ import {
 } from './jobs/gaming.js'
 import { createHealthService } from './modules/health/service.js'
 import { createOrgStore } from './modules/orgs/store.js'
+import { createKeyStore } from './modules/keys/store.js'
 import { createGameStore } from './modules/games/store.js'
 import { createGdprStore } from './modules/gdpr/store.js'
 import { collectRoutes, healthRoutes } from './modules/health/routes.js'
@@ -87,7 +88,7 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
   })
   const geo = deps.geo ?? openGeo()
   const keys = createKeyService({
-    db: deps.db.kysely,
+    store: createKeyStore(deps.db.kysely),
     clock,
     events,
     orgs,

@@ -85,7 +85,7 @@ const toRecord = (r: Selectable<ApiKeysTable>): KeyRecord => ({
   requestsThisMonth: Number(r.requests_this_month),
 })
 
-type Patch = Partial<
+export type KeyPatch = Partial<
   Pick<
     KeyRecord,
     | 'name'
@@ -119,7 +119,49 @@ const toActivity = (r: Selectable<ApiKeyActivityTable>): ActivityRecord => ({
   error: r.error,
 })
 
-function queries(db: Kysely<Database>) {
+/** The API key tables (api_keys, api_key_activity): what the key service may ask of them. */
+export interface KeyQueries {
+  insert(k: KeyRecord): Promise<void>
+  byHash(hash: string): Promise<KeyRecord | undefined>
+  byId(organizationId: string, id: string): Promise<KeyRecord | undefined>
+  /** One page newest first and the total matching the filter (`status` as the API filters it). */
+  list(
+    organizationId: string,
+    q: {
+      status?: string | undefined
+      search?: string | undefined
+      now: number
+      limit: number
+      offset: number
+    },
+  ): Promise<{ rows: KeyRecord[]; total: number }>
+  /** Keys that count against the plan limit: every key not revoked and not expired. */
+  countUsable(organizationId: string, now: number): Promise<number>
+  /** Keys of the organization that authenticate at `now`: active and not past their expiry. */
+  activeKeys(organizationId: string, now: number): Promise<KeyRecord[]>
+  update(id: string, p: KeyPatch): Promise<void>
+  /** Deletes the key and its activity. */
+  delete(id: string): Promise<void>
+  /** Marks active/inactive keys whose expiry has passed as expired; returns how many. */
+  expireDue(now: number): Promise<number>
+  /** Writes buffered activity rows and usage counters atomically (not inside `transaction`). */
+  applyUsage(activity: ActivityRecord[], usage: UsageDelta[]): Promise<void>
+  /** One page of a key's activity, newest first, and its total. */
+  activity(keyId: string, limit: number, offset: number): Promise<{ rows: ActivityRecord[]; total: number }>
+  /** Deletes activity older than `before`; returns how many rows. */
+  pruneActivity(before: number): Promise<number>
+}
+
+/** The key store port: its queries, and a unit of work running several of them atomically. */
+export interface KeyStore extends KeyQueries {
+  /**
+   * Runs `fn` with the queries bound to one transaction. Inside, use only those: on SQLite the
+   * transaction holds the one connection, so a query through the outer store would wait forever.
+   */
+  transaction<T>(fn: (store: KeyQueries) => Promise<T>): Promise<T>
+}
+
+function queries(db: Kysely<Database>): KeyQueries {
   return {
     async insert(k: KeyRecord): Promise<void> {
       await db
@@ -228,7 +270,7 @@ function queries(db: Kysely<Database>) {
       return rows.map(toRecord)
     },
 
-    async update(id: string, p: Patch): Promise<void> {
+    async update(id: string, p: KeyPatch): Promise<void> {
       await db
         .updateTable('api_keys')
         .set({
@@ -344,19 +386,12 @@ function queries(db: Kysely<Database>) {
     },
   }
 }
-/** The store's queries, as run inside a transaction (see `transaction`). */
-export type KeyQueries = ReturnType<typeof queries>
-
-export function createKeyStore(db: Kysely<Database>) {
+/** The SQLite (Kysely) implementation. */
+export function createKeyStore(db: Kysely<Database>): KeyStore {
   return {
     ...queries(db),
-    /**
-     * Runs `fn` with the queries bound to one transaction. Inside, use only those: on SQLite the
-     * transaction holds the one connection, so a query through the outer store would wait forever.
-     */
     transaction<T>(fn: (store: KeyQueries) => Promise<T>): Promise<T> {
       return db.transaction().execute((trx) => fn(queries(trx)))
     },
   }
 }
-export type KeyStore = ReturnType<typeof createKeyStore>
