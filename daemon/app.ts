@@ -42,6 +42,9 @@ import {
 import { createHealthService } from './modules/health/service.js'
 import { createOrgStore } from './modules/orgs/store.js'
 import { createKeyStore } from './modules/keys/store.js'
+import { createLinkStore } from './modules/links/store.js'
+import { createDomainStore } from './modules/domains/store.js'
+import { createAcmeStore } from './modules/domains/acme-store.js'
 import { createGameStore } from './modules/games/store.js'
 import { createGdprStore } from './modules/gdpr/store.js'
 import { collectRoutes, healthRoutes } from './modules/health/routes.js'
@@ -95,9 +98,10 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
     countryOf: (ip) => geo.country(ip),
   })
   const secrets: SecretBox = createSecretBox(deps.masterKey)
-  const directory = createDomainDirectory({ db: deps.db.kysely, secrets })
+  const domainStore = createDomainStore(deps.db.kysely)
+  const directory = createDomainDirectory({ store: domainStore, secrets })
   const links = createLinkService({
-    db: deps.db.kysely,
+    store: createLinkStore(deps.db.kysely),
     clock,
     events,
     publicUrl: deps.config.publicUrl,
@@ -106,13 +110,14 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
   })
   const c = deps.config
   const domains = createDomainService({
-    db: deps.db.kysely,
+    store: domainStore,
     clock,
     events,
     orgs,
     secrets,
     directory,
     detachLinks: (id) => links.detachDomain(id),
+    customDomainClicks: (id) => links.customDomainClicks(id),
     resolvers: parseResolvers(c.dnsResolvers),
     cnameTarget: c.cnameTarget ?? c.shortDomain,
     aRecordIp: c.aRecordIp,
@@ -121,7 +126,7 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
       c.acmeDirectory === 'off'
         ? undefined
         : createAcme({
-            db: deps.db.kysely,
+            store: createAcmeStore(deps.db.kysely),
             secrets,
             clock,
             directoryUrl: c.acmeDirectory,

@@ -5,6 +5,7 @@ import { createSecretBox } from '../../daemon/crypto.js'
 import { migrate } from '../../daemon/db/migrate.js'
 import { openDatabase, type Db } from '../../daemon/db/open.js'
 import { createAcme } from '../../daemon/modules/domains/acme.js'
+import { createAcmeStore } from '../../daemon/modules/domains/acme-store.js'
 import { missingBinaries } from '../support/binaries.js'
 import { FakeClock } from '../support/clock.js'
 import { startDnsServer, type DnsServer } from '../support/dns-server.js'
@@ -48,7 +49,7 @@ describe.skipIf(skip)('ACME with a real pebble', () => {
 
   const acmeFor = () =>
     createAcme({
-      db: db.kysely,
+      store: createAcmeStore(db.kysely),
       secrets,
       clock,
       directoryUrl: pebble.directoryUrl,

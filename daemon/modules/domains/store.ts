@@ -4,8 +4,6 @@ import type { DomainVerificationStatus, SslStatus } from '../../../src/contract/
 import type { RecordCheck } from './dns.js'
 import { newestFirstPage } from '../../db/paginate.js'
 
-export type Executor = Kysely<Database>
-
 export interface DomainRecord {
   id: string
   organizationId: string
@@ -97,10 +95,6 @@ function toRow(p: DomainPatch): Updateable<CustomDomainsTable> {
 
 export function createDomainStore(db: Kysely<Database>) {
   return {
-    transaction<T>(fn: (trx: Executor) => Promise<T>): Promise<T> {
-      return db.transaction().execute(fn)
-    },
-
     async insert(r: DomainRecord): Promise<void> {
       await db
         .insertInto('custom_domains')
@@ -173,8 +167,8 @@ export function createDomainStore(db: Kysely<Database>) {
       return (await db.selectFrom('custom_domains').selectAll().execute()).map(toRecord)
     },
 
-    async update(id: string, p: DomainPatch, ex: Executor = db): Promise<void> {
-      await ex.updateTable('custom_domains').set(toRow(p)).where('id', '=', id).execute()
+    async update(id: string, p: DomainPatch): Promise<void> {
+      await db.updateTable('custom_domains').set(toRow(p)).where('id', '=', id).execute()
     },
 
     /** Makes `id` the organization's only default (or none when id is null), in one transaction. */
@@ -196,8 +190,8 @@ export function createDomainStore(db: Kysely<Database>) {
       })
     },
 
-    async delete(id: string, ex: Executor = db): Promise<void> {
-      await ex.deleteFrom('custom_domains').where('id', '=', id).execute()
+    async delete(id: string): Promise<void> {
+      await db.deleteFrom('custom_domains').where('id', '=', id).execute()
     },
 
     /** Pending domains added after `since` (still within the propagation window). */
@@ -243,17 +237,6 @@ export function createDomainStore(db: Kysely<Database>) {
         .where('ssl_expires_at', '<=', before)
         .execute()
       return rows.map(toRecord)
-    },
-
-    /** Clicks of the organization's links on custom domains. */
-    async customDomainClicks(organizationId: string): Promise<number> {
-      const r = await db
-        .selectFrom('links')
-        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('clicks'), eb.lit(0)).as('n'))
-        .where('organization_id', '=', organizationId)
-        .where('custom_domain_id', 'is not', null)
-        .executeTakeFirstOrThrow()
-      return Number(r.n)
     },
   }
 }
