@@ -9,7 +9,8 @@ import { newId, createSecretBox, type SecretBox } from './crypto.js'
 import { EventBus } from './events.js'
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './http/errors.js'
 import { installAccess } from './http/auth.js'
-import { createIdempotencyStore, installIdempotency } from './http/idempotency.js'
+import { installIdempotency } from './http/idempotency.js'
+import { createIdempotencyStore } from './http/idempotency-store.js'
 import { installOpenApi } from './http/openapi.js'
 import { installBodyNestingLimit } from './http/json-guards.js'
 import { lazyCompilers } from './http/lazy-compilers.js'
@@ -45,6 +46,7 @@ import { createKeyStore } from './modules/keys/store.js'
 import { createLinkStore } from './modules/links/store.js'
 import { createDomainStore } from './modules/domains/store.js'
 import { createAcmeStore } from './modules/domains/acme-store.js'
+import { createWebhookStore } from './modules/webhooks/store.js'
 import { createGameStore } from './modules/games/store.js'
 import { createGdprStore } from './modules/gdpr/store.js'
 import { collectRoutes, healthRoutes } from './modules/health/routes.js'
@@ -165,7 +167,7 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
   })
   const idempotency = createIdempotencyStore(deps.db.kysely, secrets)
   const webhooks = createWebhookService({
-    db: deps.db.kysely,
+    store: createWebhookStore(deps.db.kysely, secrets),
     clock,
     events,
     secrets,

@@ -2,10 +2,10 @@ import type { Kysely, Selectable } from 'kysely'
 import type { SecretBox } from '../../crypto.js'
 import type { Database, WebhooksTable } from '../../db/schema.js'
 import type { RetryPolicy, WebhookEvent, WebhookStatus } from '../../../src/contract/limits.js'
-import { createOutboxStore } from './outbox.js'
+import { createOutboxStore } from './outbox-store.js'
 import { newestFirstPage } from '../../db/paginate.js'
 
-export type { AttemptResult, ClaimLimits, DeliveryRecord, DueDelivery, NewDelivery } from './outbox.js'
+export type { AttemptResult, ClaimLimits, DeliveryRecord, DueDelivery, NewDelivery } from './outbox-store.js'
 
 /** A webhook as stored (secret still sealed). */
 export interface WebhookRecord {

@@ -6,6 +6,7 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { Database, WebhookDeliveriesTable } from '../../db/schema.js'
 import type { DeliveryStatus, RetryPolicy } from '../../../src/contract/limits.js'
+import { newestFirstPage } from '../../db/paginate.js'
 
 export interface DeliveryRecord {
   id: string
@@ -326,17 +327,8 @@ export function createOutboxStore(
       let base = db.selectFrom('webhook_deliveries').where('webhook_id', '=', webhookId)
       if (q.status) base = base.where('status', '=', q.status)
       if (q.event) base = base.where('event', '=', q.event)
-      const [rows, count] = await Promise.all([
-        base
-          .selectAll()
-          .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
-          .limit(q.limit)
-          .offset(q.offset)
-          .execute(),
-        base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ])
-      return { rows: rows.map(toDelivery), total: Number(count.n) }
+      const { rows, total } = await newestFirstPage(base, q)
+      return { rows: rows.map(toDelivery), total }
     },
 
     /** Per status and event: delivery count and the sum and count of response times. */
