@@ -1,10 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
-import { sql } from 'kysely'
 import type { Config } from './config.js'
 import { systemClock, type Clock } from './clock.js'
 import type { Db } from './db/open.js'
-import { pendingMigrations } from './db/migrate.js'
 import { newId, createSecretBox, type SecretBox } from './crypto.js'
 import { EventBus } from './events.js'
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './http/errors.js'
@@ -41,6 +39,8 @@ import {
   gdprRecordsPurgeJob,
 } from './jobs/gaming.js'
 import { createHealthService } from './modules/health/service.js'
+import { createHealthStore } from './modules/health/store.js'
+import { createJobStore } from './jobs/store.js'
 import { createOrgStore } from './modules/orgs/store.js'
 import { createKeyStore } from './modules/keys/store.js'
 import { createLinkStore } from './modules/links/store.js'
@@ -299,7 +299,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const limiter = deps.limiter ?? createMemoryRateLimitStore()
   const svc = services(deps, clock, app.log, limiter)
-  const scheduler = createScheduler({ db: deps.db.kysely, clock, log: app.log })
+  const scheduler = createScheduler({ store: createJobStore(deps.db.kysely), clock, log: app.log })
   scheduler.register(expireKeysJob(svc.keys))
   scheduler.register(pruneIdempotencyJob(svc.idempotency, clock))
   scheduler.register(pruneKeyActivityJob(svc.keys))
@@ -412,10 +412,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     version: packageVersion(),
     startedAt,
-    pingDatabase: async () => {
-      await sql`SELECT 1`.execute(deps.db.kysely)
-    },
-    pendingMigrations: () => pendingMigrations(deps.db).length,
+    store: createHealthStore(deps.db),
     jobs: () => scheduler.status(),
     clicks: () => svc.redirect.recorder.status(),
   })

@@ -170,7 +170,7 @@ describe('job leases', () => {
 
   it('two schedulers on one database: only one runs a job while the lease is held', async () => {
     t = await createTestApp()
-    const deps = { db: t.db.kysely, clock: t.clock, log: t.app.log }
+    const deps = { store: createJobStore(t.db.kysely), clock: t.clock, log: t.app.log }
     const a = createScheduler(deps)
     const b = createScheduler(deps)
     const gate = deferred()
@@ -208,7 +208,7 @@ describe('job leases', () => {
     const now = t.clock.now()
     // instance "crashed" holds the lease for one minute
     expect(await store.acquire('cleanup', 'inst_crashed', now, now + 60_000)).toBe(true)
-    const b = createScheduler({ db: t.db.kysely, clock: t.clock, log: t.app.log })
+    const b = createScheduler({ store, clock: t.clock, log: t.app.log })
     let runs = 0
     b.register({ name: 'cleanup', schedule: '* * * * *', leaseMs: 60_000, run: async () => void runs++ })
     expect(await b.runNow('cleanup')).toEqual({ ran: false })
