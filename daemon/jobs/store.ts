@@ -45,14 +45,7 @@ export function createJobStore(db: Kysely<Database>): JobStore {
         .executeTakeFirst()
       return Number(r.numUpdatedRows) === 1
     },
-    async finish(
-      name: string,
-      owner: string,
-      at: number,
-      status: 'ok' | 'error',
-      error: string | null,
-      durationMs: number,
-    ): Promise<void> {
+    async finish(name, owner, at, status, error, durationMs) {
       await db
         .updateTable('job_runs')
         .set((eb) => ({

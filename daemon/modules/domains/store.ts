@@ -93,7 +93,37 @@ function toRow(p: DomainPatch): Updateable<CustomDomainsTable> {
   return row as Updateable<CustomDomainsTable>
 }
 
-export function createDomainStore(db: Kysely<Database>) {
+/** The custom_domains table: the port the domain service and the directory depend on. */
+export interface DomainStore {
+  insert(r: DomainRecord): Promise<void>
+  byId(organizationId: string, id: string): Promise<DomainRecord | undefined>
+  byIdAnyOrg(id: string): Promise<DomainRecord | undefined>
+  byName(organizationId: string, domain: string): Promise<DomainRecord | undefined>
+  defaultOf(organizationId: string): Promise<DomainRecord | undefined>
+  count(organizationId: string): Promise<number>
+  /** One page newest first and the total matching the filter. */
+  list(
+    organizationId: string,
+    q: { verificationStatus?: string | undefined; limit: number; offset: number },
+  ): Promise<{ rows: DomainRecord[]; total: number }>
+  /** Every domain (the host index and the TLS certificates are built from it). */
+  all(): Promise<DomainRecord[]>
+  update(id: string, p: DomainPatch): Promise<void>
+  /** Makes `id` the organization's only default (or none when id is null), atomically. */
+  setDefault(organizationId: string, id: string | null, now: number): Promise<void>
+  delete(id: string): Promise<void>
+  /** Pending domains added after `since` (still within the propagation window). */
+  pendingSince(since: number): Promise<DomainRecord[]>
+  /** Marks pending domains added at or before `before` failed; returns how many. */
+  failStalePending(before: number, now: number): Promise<number>
+  /** Verified domains whose certificate was never issued (provisioning interrupted). */
+  awaitingCertificate(): Promise<DomainRecord[]>
+  /** Verified domains with a certificate expiring at or before `before` (renewal candidates). */
+  expiringBy(before: number): Promise<DomainRecord[]>
+}
+
+/** The SQLite (Kysely) implementation. */
+export function createDomainStore(db: Kysely<Database>): DomainStore {
   return {
     async insert(r: DomainRecord): Promise<void> {
       await db
@@ -240,4 +270,3 @@ export function createDomainStore(db: Kysely<Database>) {
     },
   }
 }
-export type DomainStore = ReturnType<typeof createDomainStore>

@@ -119,22 +119,22 @@ const toActivity = (r: Selectable<ApiKeyActivityTable>): ActivityRecord => ({
   error: r.error,
 })
 
+/** A list filter: `status` as the API filters it (expiry applied at `now`), `search` in name and description. */
+export interface KeyListQuery {
+  status?: string | undefined
+  search?: string | undefined
+  now: number
+  limit: number
+  offset: number
+}
+
 /** The API key tables (api_keys, api_key_activity): what the key service may ask of them. */
 export interface KeyQueries {
   insert(k: KeyRecord): Promise<void>
   byHash(hash: string): Promise<KeyRecord | undefined>
   byId(organizationId: string, id: string): Promise<KeyRecord | undefined>
   /** One page newest first and the total matching the filter (`status` as the API filters it). */
-  list(
-    organizationId: string,
-    q: {
-      status?: string | undefined
-      search?: string | undefined
-      now: number
-      limit: number
-      offset: number
-    },
-  ): Promise<{ rows: KeyRecord[]; total: number }>
+  list(organizationId: string, q: KeyListQuery): Promise<{ rows: KeyRecord[]; total: number }>
   /** Keys that count against the plan limit: every key not revoked and not expired. */
   countUsable(organizationId: string, now: number): Promise<number>
   /** Keys of the organization that authenticate at `now`: active and not past their expiry. */
@@ -208,16 +208,7 @@ function queries(db: Kysely<Database>): KeyQueries {
       return r && toRecord(r)
     },
 
-    async list(
-      organizationId: string,
-      q: {
-        status?: string | undefined
-        search?: string | undefined
-        now: number
-        limit: number
-        offset: number
-      },
-    ): Promise<{ rows: KeyRecord[]; total: number }> {
+    async list(organizationId: string, q: KeyListQuery): Promise<{ rows: KeyRecord[]; total: number }> {
       let base = db.selectFrom('api_keys').where('organization_id', '=', organizationId)
       if (q.status === 'expired') {
         base = base.where((eb) =>

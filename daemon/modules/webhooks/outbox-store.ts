@@ -106,10 +106,42 @@ function fairOrder<T extends { organization_id: string }>(rows: T[], inFlight: M
     .map((x) => x.row)
 }
 
+/** Per status and event of one webhook's deliveries: count, and the sum and count of response times. */
+export interface DeliveryStatsRow {
+  status: DeliveryStatus
+  event: string
+  count: number
+  durationSum: number
+  timed: number
+}
+
+/** The delivery outbox (webhook_deliveries): part of the webhook store port. */
+export interface OutboxStore {
+  insertDeliveries(rows: NewDelivery[]): Promise<void>
+  /** Claims up to `c.limit` due deliveries for one attempt each, fairly (see the implementation). */
+  claimDue(now: number, c: ClaimLimits): Promise<DueDelivery[]>
+  /** Claims one due delivery by id, outside the shares; undefined when it is not due or taken. */
+  claimById(id: string, now: number, graceMs: number): Promise<DueDelivery | undefined>
+  /** Gives a claimed delivery back untried: due again at once. */
+  release(id: string): Promise<void>
+  recordAttempt(id: string, a: AttemptResult): Promise<void>
+  /** A failed delivery back to pending for one more attempt, due at once; false when not failed. */
+  requeue(id: string, maxAttempts: number, now: number): Promise<boolean>
+  delivery(webhookId: string, id: string): Promise<DeliveryRecord | undefined>
+  /** One page of a webhook's delivery log, newest first, and the total matching the filter. */
+  deliveries(
+    webhookId: string,
+    q: { status?: DeliveryStatus | undefined; event?: string | undefined; limit: number; offset: number },
+  ): Promise<{ rows: DeliveryRecord[]; total: number }>
+  stats(webhookId: string): Promise<DeliveryStatsRow[]>
+  /** Deletes finished deliveries created before `before`; returns how many. */
+  prune(before: number): Promise<number>
+}
+
 export function createOutboxStore(
   db: Kysely<Database>,
   openHeaders: (sealed: string) => Record<string, string>,
-) {
+): OutboxStore {
   /** Claimed rows with their webhook's sending settings, in the order of `ids`. */
   async function withWebhooks(trx: Kysely<Database>, ids: string[]): Promise<DueDelivery[]> {
     if (ids.length === 0) return []
@@ -332,7 +364,7 @@ export function createOutboxStore(
     },
 
     /** Per status and event: delivery count and the sum and count of response times. */
-    async stats(webhookId: string) {
+    async stats(webhookId: string): Promise<DeliveryStatsRow[]> {
       const rows = await db
         .selectFrom('webhook_deliveries')
         .select((eb) => [
