@@ -1,9 +1,9 @@
 /** Webhook management API: create/list/get/update/delete, limits, actions, bulk, templates, utilities. */
 import { createHmac } from 'node:crypto'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../support/app.js'
-import { detailFields, expectError } from './support.js'
-import { WEBHOOK_EVENTS } from '../../src/contract/limits.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { detailFields, expectError } from '../support.js'
+import { WEBHOOK_EVENTS } from '../../../src/contract/limits.js'
 
 const NOW = '2026-11-21T10:00:00.000Z'
 const WEBHOOK_FIELDS = [

@@ -6,10 +6,10 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { LightMyRequestResponse } from 'fastify'
-import { createTestApp, type TestApp } from '../support/app.js'
-import { expectError } from './support.js'
-import { openDatabase } from '../../daemon/db/open.js'
-import { loadMigrations, migrate } from '../../daemon/db/migrate.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { expectError } from '../support.js'
+import { openDatabase } from '../../../daemon/db/open.js'
+import { loadMigrations, migrate } from '../../../daemon/db/migrate.js'
 
 let t: TestApp
 beforeEach(async () => {

@@ -4,10 +4,10 @@
  * domains, where a short link to a short link loops or chains. Create, PATCH and bulk alike.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { BulkCreateResult } from '../../src/contract/links.js'
-import { createTestApp, type TestApp } from '../support/app.js'
-import { createLink } from './links-support.js'
-import { expectError } from './support.js'
+import type { BulkCreateResult } from '../../../src/contract/links.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { createLink } from '../links-support.js'
+import { expectError } from '../support.js'
 
 describe('destination URLs', () => {
   let t: TestApp

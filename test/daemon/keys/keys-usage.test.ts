@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../support/app.js'
-import { raw } from './support.js'
-import type { KeyActivity } from '../../src/contract/keys.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { raw } from '../support.js'
+import type { KeyActivity } from '../../../src/contract/keys.js'
 
 const DAY = 86_400_000
 

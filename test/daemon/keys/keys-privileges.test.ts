@@ -6,9 +6,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { LightMyRequestResponse } from 'fastify'
-import { createTestApp, type TestApp } from '../support/app.js'
-import { SCOPES } from '../../src/contract/scopes.js'
-import { expectError } from './support.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { SCOPES } from '../../../src/contract/scopes.js'
+import { expectError } from '../support.js'
 
 const HOUR = 3_600_000
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../support/app.js'
-import { missingBinaries } from '../support/binaries.js'
-import { startDnsServer, type DnsServer } from '../support/dns-server.js'
-import type { Domain } from '../../src/contract/domains.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { missingBinaries } from '../../support/binaries.js'
+import { startDnsServer, type DnsServer } from '../../support/dns-server.js'
+import type { Domain } from '../../../src/contract/domains.js'
 
 const CNAME = 'links.linkd.test'
 

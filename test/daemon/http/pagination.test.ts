@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../support/app.js'
-import { pageOf, pageParams } from '../../daemon/http/pagination.js'
-import { PAGE_MAX } from '../../src/contract/limits.js'
-import { detailFields, expectError } from './support.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { pageOf, pageParams } from '../../../daemon/http/pagination.js'
+import { PAGE_MAX } from '../../../src/contract/limits.js'
+import { detailFields, expectError } from '../support.js'
 
 interface Envelope {
   data: Array<{ id: string; name: string; createdAt: string }>

@@ -5,11 +5,16 @@
 import { createHmac } from 'node:crypto'
 import { Agent, request } from 'undici'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { signPayload, verifySignature } from '../../src/contract/webhook-signature.js'
-import { addressAllowed, pinnedLookup, vetTarget, type Resolver } from '../../daemon/modules/webhooks/ssrf.js'
-import { parseAddress } from '../../daemon/addresses.js'
-import { isLoopbackHost } from '../../daemon/modules/webhooks/url-rules.js'
-import { startReceiver, type Receiver } from '../support/receiver.js'
+import { signPayload, verifySignature } from '../../../src/contract/webhook-signature.js'
+import {
+  addressAllowed,
+  pinnedLookup,
+  vetTarget,
+  type Resolver,
+} from '../../../daemon/modules/webhooks/ssrf.js'
+import { parseAddress } from '../../../daemon/addresses.js'
+import { isLoopbackHost } from '../../../daemon/modules/webhooks/url-rules.js'
+import { startReceiver, type Receiver } from '../../support/receiver.js'
 
 describe('signature utilities', () => {
   const body = Buffer.from('{"id":"evt_1","data":{"name":"Zoë"}}')

@@ -4,9 +4,9 @@ import {
   expectedRecords,
   isApex,
   parseResolvers,
-} from '../../daemon/modules/domains/dns.js'
-import { missingBinaries } from '../support/binaries.js'
-import { startDnsServer, type DnsServer } from '../support/dns-server.js'
+} from '../../../daemon/modules/domains/dns.js'
+import { missingBinaries } from '../../support/binaries.js'
+import { startDnsServer, type DnsServer } from '../../support/dns-server.js'
 
 const targets = { cnameTarget: 'links.linkd.test', aRecordIp: '127.0.0.1' }
 
