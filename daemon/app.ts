@@ -134,7 +134,7 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
     onError: (err) => log.error({ err }, 'click recording failed'),
     onDrop: (count, err) =>
       log.warn(
-        { err, dropped: count, droppedTotal: clicks.status().dropped },
+        { err, dropped: count, droppedTotal: clicks.recorder.status().dropped },
         'clicks dropped: the database refused their writes',
       ),
     onReadFlushError: (err) => log.warn({ err }, 'click flush before an analytics read failed'),
@@ -304,7 +304,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limiter,
     startBackground() {
       svc.keys.usage.start((err) => app.log.error({ err }, 'usage flush failed'))
-      svc.clicks.start()
+      svc.clicks.recorder.start()
       svc.webhooks.start()
       if (deps.config.jobs) {
         scheduler.start()
@@ -327,7 +327,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scheduler.stop()
     await svc.domains.settled()
     await svc.keys.usage.stop()
-    await svc.clicks.stop()
+    await svc.clicks.recorder.stop()
     // After the click flush: its link.clicked events reach the outbox before the sender stops.
     await svc.webhooks.stop()
   })
@@ -399,7 +399,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     pendingMigrations: () => pendingMigrations(deps.db).length,
     jobs: () => scheduler.status(),
-    clicks: () => svc.clicks.status(),
+    clicks: () => svc.clicks.recorder.status(),
   })
   await app.register(healthRoutes({ health, routes, publicUrl: deps.config.publicUrl }))
   await app.register(keyRoutes({ keys: svc.keys, limiter, clock }))

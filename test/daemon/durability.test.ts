@@ -141,7 +141,7 @@ describe('clicks: one transaction per flush', () => {
     expect((await visit(app, link.shortCode, { ip: '10.0.0.9' })).statusCode).toBe(302)
     await expect(flush(app)).rejects.toThrow('injected failure')
     expect(state()).toEqual({ rows: 0, hours: 0, dims: 0, visitors: 0, linkClicks: 0 })
-    expect(app.app.linkd.services.clicks.pending).toBe(2)
+    expect(app.app.linkd.services.clicks.recorder.pending).toBe(2)
 
     app.db.sqlite.exec('DROP TRIGGER links_clicks_fail')
     await flush(app)

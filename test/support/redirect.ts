@@ -63,4 +63,4 @@ export function captureEvents<K extends EventType>(t: TestApp, ...types: K[]): A
 }
 
 /** Writes buffered clicks now (what the 1 s timer does in the daemon). */
-export const flush = (t: TestApp) => t.app.linkd.services.clicks.flush()
+export const flush = (t: TestApp) => t.app.linkd.services.clicks.recorder.flush()

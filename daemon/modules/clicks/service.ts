@@ -60,26 +60,12 @@ export function createClicksService(deps: ClicksServiceDeps) {
   })
 
   return {
+    /** The click buffer: flush, start, stop, pending, and status() for /health/ready. */
+    recorder,
     /** Buffers the click of a redirect; never waits on the disk. */
     record(click: ClickInput): void {
       recorder.record(click)
     },
-    /** Writes everything buffered so far. */
-    flush: () => recorder.flush(),
-    /** Starts the periodic flush. */
-    start: () => recorder.start(),
-    /** Writes what is buffered and stops (graceful shutdown); never rejects. */
-    stop: () => recorder.stop(),
-    /** Clicks buffered, not yet written. */
-    get pending(): number {
-      return recorder.pending
-    },
-    /** Clicks written since start (benchmarks and tests). */
-    get recorded(): number {
-      return recorder.recorded
-    },
-    /** For /health/ready: buffered, dropped since start, the last flush's error code. */
-    status: () => recorder.status(),
 
     /** `GET /api/use/analytics/links/:id`. */
     link: (organizationId: string, id: string, q: AnalyticsQuery): Promise<LinkAnalytics> =>

@@ -293,10 +293,10 @@ describe('group commit', () => {
     })
     for (let i = 0; i < 249; i++) redirect.record(click(i))
     await new Promise((r) => setImmediate(r))
-    expect(clicks.pending).toBe(249)
+    expect(clicks.recorder.pending).toBe(249)
     redirect.record(click(249))
     await new Promise((r) => setImmediate(r))
-    expect(clicks.pending).toBe(0)
+    expect(clicks.recorder.pending).toBe(0)
     const n = (t.db.sqlite.prepare('SELECT COUNT(*) AS n FROM clicks').get() as { n: number }).n
     expect(n).toBe(250)
     expect((await analytics(t, link.id)).uniqueVisitors).toBe(250)
@@ -333,7 +333,7 @@ describe('graceful shutdown and the city database', () => {
       })
       expect(res.statusCode).toBe(302)
     }
-    expect(app.linkd.services.clicks.pending).toBe(2)
+    expect(app.linkd.services.clicks.recorder.pending).toBe(2)
     await app.close()
     await db.close()
 

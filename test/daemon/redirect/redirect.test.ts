@@ -57,7 +57,7 @@ describe('GET|HEAD /:shortCode', () => {
     expect((await visit(t, link.shortCode)).statusCode).toBe(302)
     const count = () => (t.db.sqlite.prepare('SELECT COUNT(*) AS n FROM clicks').get() as { n: number }).n
     expect(count()).toBe(0)
-    expect(t.app.linkd.services.clicks.pending).toBe(1)
+    expect(t.app.linkd.services.clicks.recorder.pending).toBe(1)
     await flush(t)
     expect(count()).toBe(1)
   })
