@@ -1,54 +1,30 @@
 import type SQLite from 'better-sqlite3'
 import { sql, type Kysely } from 'kysely'
-import type { Database } from '../../db/schema.js'
+import type {
+  ClicksTable,
+  Database,
+  LinkClickDimsTable,
+  LinkClickHoursTable,
+  LinkDayVisitorsTable,
+} from '../../db/schema.js'
 
 const DAY = 86_400_000
 
-/** One click row as stored (no raw IP). */
-export interface ClickRow {
-  linkId: string
-  organizationId: string
-  ts: number
-  visitorHash: string
-  isBot: boolean
-  botReason: string | null
-  isQr: boolean
-  country: string | null
-  region: string | null
-  city: string | null
-  device: string
-  browser: string | null
-  os: string | null
-  referrerDomain: string | null
-  utmSource: string | null
-  utmMedium: string | null
-  utmCampaign: string | null
-  responseMs: number
-}
+/** A snake_case column name in camelCase, at the type level (`hour_start` → `hourStart`). */
+type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : S
+/** A table's row with camelCase keys: the counter types follow the schema's column types. */
+type Camelized<T> = { [K in keyof T & string as CamelCase<K>]: T[K] }
 
-export interface HourDelta {
-  linkId: string
-  hourStart: number
-  clicks: number
-  bots: number
-  qrScans: number
-  responseMsSum: number
-}
-
-export interface DimDelta {
-  linkId: string
-  dayStart: number
-  dim: string
-  value: string
-  clicks: number
-}
-
-export interface VisitorDelta {
-  linkId: string
-  dayStart: number
-  visitorHash: string
-  clicks: number
-}
+/** One click row as stored (no raw IP); the flags as booleans (0/1 in the table). */
+export type ClickRow = Omit<Camelized<ClicksTable>, 'isBot' | 'isQr'> & { isBot: boolean; isQr: boolean }
+/** Increments of one link's hourly counters. */
+export type HourDelta = Camelized<LinkClickHoursTable>
+/** Increments of one link's daily count of a dimension value. */
+export type DimDelta = Camelized<LinkClickDimsTable>
+/** Increments of one visitor's daily clicks on a link. */
+export type VisitorDelta = Camelized<LinkDayVisitorsTable>
 
 /** One flush: raw rows plus the counter increments they imply. */
 export interface ClickBatch {
@@ -68,19 +44,10 @@ const nextMonth = (ts: number) => {
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)
 }
 
-export interface HourRow {
-  hourStart: number
-  clicks: number
-  bots: number
-  qrScans: number
-  responseMsSum: number
-}
-
-export interface DimRow {
-  dim: string
-  value: string
-  clicks: number
-}
+/** One hour of a link's counters, as read. */
+export type HourRow = Omit<HourDelta, 'linkId'>
+/** Human clicks of one dimension value, as read. */
+export type DimRow = Pick<DimDelta, 'dim' | 'value' | 'clicks'>
 
 /**
  * A unit of work: the open transaction of a flush, handed to other modules' services so that
