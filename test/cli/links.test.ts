@@ -124,7 +124,7 @@ describe('links commands against linkd', () => {
     const a = await create('https://example.com/list-a', { tag: ['listtag'], title: 'zz list a' })
     const b = await create('https://example.com/list-b', { tag: ['listtag'], title: 'zz list b' })
     await visit(b.shortCode)
-    await d.app.linkd.services.redirect.recorder.flush() // what the daemon does within a second
+    await d.app.linkd.services.clicks.recorder.flush() // what the daemon does within a second
     const piped = as(d.ownerKey, { json: false })
     await links.runLinksList({ tag: 'listtag' }, piped.ctx)
     const lines = piped.out.text.trimEnd().split('\n')

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Link, LinkAnalytics } from '../../src/contract/links.js'
-import { startTestDaemon, type TestDaemon } from '../support/daemon.js'
-import { CHROME_WINDOWS } from './redirect-support.js'
+import type { Link, LinkAnalytics } from '../../../src/contract/links.js'
+import { startTestDaemon, type TestDaemon } from '../../support/daemon.js'
+import { CHROME_WINDOWS } from '../../support/redirect.js'
 
 describe('a redirect over real HTTP', () => {
   let d: TestDaemon

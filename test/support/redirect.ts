@@ -2,7 +2,7 @@ import { expect } from 'vitest'
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
 import type { Link, LinkAnalytics } from '../../src/contract/links.js'
 import type { EventEnvelope, EventType } from '../../daemon/events.js'
-import type { TestApp } from '../support/app.js'
+import type { TestApp } from './app.js'
 
 export const CHROME_WINDOWS =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36'
@@ -63,4 +63,4 @@ export function captureEvents<K extends EventType>(t: TestApp, ...types: K[]): A
 }
 
 /** Writes buffered clicks now (what the 1 s timer does in the daemon). */
-export const flush = (t: TestApp) => t.app.linkd.services.redirect.recorder.flush()
+export const flush = (t: TestApp) => t.app.linkd.services.clicks.recorder.flush()

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../support/app.js'
-import { detailFields, expectError } from './support.js'
-import { DAY, GOOGLEBOT, HOUR, analytics, makeLink, visit } from './redirect-support.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { detailFields, expectError } from '../support.js'
+import { DAY, GOOGLEBOT, HOUR, analytics, makeLink, visit } from '../../support/redirect.js'
 
 const iso = (ms: number) => new Date(ms).toISOString()
 const q = (params: Record<string, string>) => new URLSearchParams(params).toString()

@@ -1,11 +1,18 @@
 import { iso } from '../../clock.js'
 import type { EventBus } from '../../events.js'
 import { QR_MARKER } from '../../../src/contract/limits.js'
-import { qrCodeIdOf } from '../links/service.js'
-import type { LinkResolver, ResolvedLink } from './cache.js'
+import { qrCodeIdOf, type ClickDelta, type ResolvedLink } from '../links/service.js'
 import { botReason, parseAgent, referrerDomain, utmOf } from './classify.js'
 import { countryName, type Locate } from './location.js'
-import type { ClickBatch, ClickRow, ClickStore, DimDelta, HourDelta, VisitorDelta } from './store.js'
+import type {
+  ClickBatch,
+  ClickRow,
+  ClickStore,
+  DimDelta,
+  HourDelta,
+  UnitOfWork,
+  VisitorDelta,
+} from './store.js'
 import { createBatcher } from '../../batcher.js'
 
 const HOUR = 3_600_000
@@ -29,9 +36,14 @@ export interface ClickInput {
   responseMs: number
 }
 
+/** What recording needs of the links service: links.clicks, inside the flush's unit of work. */
+export interface LinkClickCounter {
+  addClicks(deltas: ReadonlyArray<ClickDelta>, trx: UnitOfWork): Promise<void>
+}
+
 export interface RecorderDeps {
-  store: ClickStore
-  links: Pick<LinkResolver, 'addClicks'>
+  store: Pick<ClickStore, 'transaction' | 'apply'>
+  links: LinkClickCounter
   events: EventBus
   locate: Locate
   visitorHash(ts: number, ip: string, userAgent: string): string
@@ -216,7 +228,7 @@ export function createClickRecorder(deps: RecorderDeps) {
     for (const r of rows) if (!r.isBot) human.set(r.linkId, (human.get(r.linkId) ?? 0) + 1)
     // Click rows, counters and links.clicks: one transaction, all of it or nothing.
     await deps.store.transaction(async (trx) => {
-      deps.store.apply(batch)
+      await deps.store.apply(batch, trx)
       if (human.size > 0)
         await deps.links.addClicks(
           [...human].map(([linkId, n]) => ({ linkId, clicks: n })),

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../support/app.js'
-import { expectError } from './support.js'
-import { HOUR, flush, makeLink, visit } from './redirect-support.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { expectError } from '../support.js'
+import { HOUR, flush, makeLink, visit } from '../../support/redirect.js'
 
 describe('GET|HEAD /:shortCode', () => {
   let t: TestApp
@@ -57,7 +57,7 @@ describe('GET|HEAD /:shortCode', () => {
     expect((await visit(t, link.shortCode)).statusCode).toBe(302)
     const count = () => (t.db.sqlite.prepare('SELECT COUNT(*) AS n FROM clicks').get() as { n: number }).n
     expect(count()).toBe(0)
-    expect(t.app.linkd.services.redirect.recorder.pending).toBe(1)
+    expect(t.app.linkd.services.clicks.recorder.pending).toBe(1)
     await flush(t)
     expect(count()).toBe(1)
   })

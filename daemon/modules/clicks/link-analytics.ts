@@ -1,11 +1,9 @@
-import type { Kysely } from 'kysely'
 import type { Clock } from '../../clock.js'
 import { iso } from '../../clock.js'
-import type { Database } from '../../db/schema.js'
 import { AppError } from '../../http/errors.js'
 import type { AnalyticsQuery, LinkAnalytics } from '../../../src/contract/links.js'
 import { LINK_LIMITS } from '../../../src/contract/limits.js'
-import { createAnalyticsStore, type DimRow } from './store.js'
+import type { ClickStore, DimRow } from './store.js'
 
 const HOUR = 3_600_000
 const DAY = 86_400_000
@@ -44,8 +42,8 @@ function top<T extends { clicks: number }>(items: T[], name: (t: T) => string): 
   return items.sort((a, b) => b.clicks - a.clicks || name(a).localeCompare(name(b))).slice(0, TOP)
 }
 
-export interface AnalyticsServiceDeps {
-  db: Kysely<Database>
+export interface LinkAnalyticsDeps {
+  store: Pick<ClickStore, 'hours' | 'dims' | 'visitors'>
   clock: Clock
   /** The link of an organization; throws NotFound for another organization's link. */
   links: { get(organizationId: string, id: string): Promise<{ id: string }> }
@@ -58,8 +56,8 @@ export interface AnalyticsServiceDeps {
  * the time series count whole UTC hours (from the hour holding startDate to the one holding
  * endDate), dimension lists and visitor figures whole UTC days.
  */
-export function createAnalyticsService(deps: AnalyticsServiceDeps) {
-  const store = createAnalyticsStore(deps.db)
+export function createLinkAnalytics(deps: LinkAnalyticsDeps) {
+  const { store } = deps
 
   function range(q: AnalyticsQuery): { start: number; end: number; interval: Interval } {
     const interval = q.interval ?? 'day'
@@ -80,9 +78,7 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
   }
 
   return {
-    /** Deletes the click data of deleted links, up to `budget` rows (the purge job). */
-    purgeDeletedLinks: (budget: number) => store.purgeDeletedLinks(budget),
-
+    /** The analytics of one link of an organization (NotFound for another organization's). */
     async link(organizationId: string, id: string, q: AnalyticsQuery): Promise<LinkAnalytics> {
       const link = await deps.links.get(organizationId, id)
       const { start, end, interval } = range(q)
@@ -163,7 +159,6 @@ export function createAnalyticsService(deps: AnalyticsServiceDeps) {
     },
   }
 }
-export type AnalyticsService = ReturnType<typeof createAnalyticsService>
 
 /**
  * One entry per country and region: a country's clicks are split over its known regions ("CC/Region"

@@ -3,13 +3,13 @@ import { randomBytes } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { buildApp } from '../../daemon/app.js'
-import { loadConfig } from '../../daemon/config.js'
-import { migrate } from '../../daemon/db/migrate.js'
-import { openDatabase } from '../../daemon/db/open.js'
-import { createTestApp, type TestApp } from '../support/app.js'
-import { FakeClock } from '../support/clock.js'
-import { buildMmdb } from '../support/mmdb.js'
+import { buildApp } from '../../../daemon/app.js'
+import { loadConfig } from '../../../daemon/config.js'
+import { migrate } from '../../../daemon/db/migrate.js'
+import { openDatabase } from '../../../daemon/db/open.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { FakeClock } from '../../support/clock.js'
+import { buildMmdb } from '../../support/mmdb.js'
 import {
   CHROME_WINDOWS,
   DAY,
@@ -23,8 +23,8 @@ import {
   flush,
   makeLink,
   visit,
-} from './redirect-support.js'
-import type { ClicksTable } from '../../daemon/db/schema.js'
+} from '../../support/redirect.js'
+import type { ClicksTable } from '../../../daemon/db/schema.js'
 
 const clickRows = (t: TestApp) =>
   t.db.sqlite.prepare('SELECT * FROM clicks ORDER BY ts, rowid').all() as ClicksTable[]
@@ -279,7 +279,7 @@ describe('group commit', () => {
   it('writes when 250 clicks are buffered, not before', async () => {
     t = await createTestApp()
     const link = await makeLink(t)
-    const { redirect } = t.app.linkd.services
+    const { redirect, clicks } = t.app.linkd.services
     const resolved = (await redirect.cache.get('', link.shortCode))!
     const click = (i: number) => ({
       link: resolved,
@@ -293,10 +293,10 @@ describe('group commit', () => {
     })
     for (let i = 0; i < 249; i++) redirect.record(click(i))
     await new Promise((r) => setImmediate(r))
-    expect(redirect.recorder.pending).toBe(249)
+    expect(clicks.recorder.pending).toBe(249)
     redirect.record(click(249))
     await new Promise((r) => setImmediate(r))
-    expect(redirect.recorder.pending).toBe(0)
+    expect(clicks.recorder.pending).toBe(0)
     const n = (t.db.sqlite.prepare('SELECT COUNT(*) AS n FROM clicks').get() as { n: number }).n
     expect(n).toBe(250)
     expect((await analytics(t, link.id)).uniqueVisitors).toBe(250)
@@ -333,7 +333,7 @@ describe('graceful shutdown and the city database', () => {
       })
       expect(res.statusCode).toBe(302)
     }
-    expect(app.linkd.services.redirect.recorder.pending).toBe(2)
+    expect(app.linkd.services.clicks.recorder.pending).toBe(2)
     await app.close()
     await db.close()
 

@@ -1,9 +1,9 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http'
 import { Writable } from 'node:stream'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Link } from '../../src/contract/links.js'
-import { createTestApp, type TestApp } from '../support/app.js'
-import { analytics, CHROME_WINDOWS, flush, makeLink } from './redirect-support.js'
+import type { Link } from '../../../src/contract/links.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { analytics, CHROME_WINDOWS, flush, makeLink } from '../../support/redirect.js'
 
 /**
  * Hot links are answered before Fastify (daemon/modules/redirect/fast-path.ts). These tests run

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../support/app.js'
-import { DAY, flush, makeLink, visit } from './redirect-support.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { DAY, flush, makeLink, visit } from '../../support/redirect.js'
 
 const CLICK_TABLES = [
   'clicks',
@@ -68,11 +68,11 @@ describe('purge-deleted-link-clicks job', () => {
     const total = Object.values(rowsOf(t, link.id)).reduce((a, b) => a + b, 0)
     await t.call('DELETE', `/api/use/links/${link.id}`)
 
-    const analytics = t.app.linkd.services.analytics
+    const clicks = t.app.linkd.services.clicks
     let purged = 0
     let steps = 0
     for (;;) {
-      const n = await analytics.purgeDeletedLinks(7)
+      const n = await clicks.purgeDeletedLinks(7)
       if (n === 0) break
       expect(n).toBeLessThanOrEqual(7)
       purged += n

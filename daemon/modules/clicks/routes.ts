@@ -3,9 +3,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { IdParams } from '../../../src/contract/common.js'
 import { AnalyticsQuery, LinkAnalytics } from '../../../src/contract/links.js'
 import { principalOf } from '../../http/auth.js'
-import type { AnalyticsService } from './service.js'
+import type { ClicksService } from './service.js'
 
-export function analyticsRoutes(deps: { analytics: AnalyticsService }) {
+/** The link analytics read (the path keeps its historical `analytics` name). */
+export function clickRoutes(deps: { clicks: Pick<ClicksService, 'link'> }) {
   return async function (fastify: FastifyInstance) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
     app.get(
@@ -22,7 +23,7 @@ export function analyticsRoutes(deps: { analytics: AnalyticsService }) {
           response: { 200: LinkAnalytics },
         },
       },
-      async (req) => deps.analytics.link(principalOf(req).organizationId, req.params.id, req.query),
+      async (req) => deps.clicks.link(principalOf(req).organizationId, req.params.id, req.query),
     )
   }
 }
