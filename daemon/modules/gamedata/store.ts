@@ -10,9 +10,17 @@ import type SQLite from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema.js'
 import { exclusive, fullSync } from '../../db/raw-writes.js'
-import { pairKey } from './fold.js'
-import type { Changes, Neighbours, PlayerDayRow, ProfileRow, SessionRow, Snapshot } from './fold.js'
-import type { AcceptedBatch, AcceptedEvent } from './types.js'
+import { NO_DAY, pairKey } from './types.js'
+import type {
+  AcceptedBatch,
+  AcceptedEvent,
+  Changes,
+  Neighbours,
+  PlayerDayRow,
+  ProfileRow,
+  SessionRow,
+  Snapshot,
+} from './types.js'
 
 type MaxMin = { d: number | null }
 
@@ -150,7 +158,7 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
     prev: SQLite.Statement,
     next: SQLite.Statement,
   ): Neighbours => ({
-    prev: (prev.get(gameId, player, day) as MaxMin).d ?? -1,
+    prev: (prev.get(gameId, player, day) as MaxMin).d ?? NO_DAY,
     next: (next.get(gameId, player, day) as MaxMin).d,
   })
 

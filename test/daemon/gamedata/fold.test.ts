@@ -3,15 +3,16 @@
  * stands for what the tables held before the batch (daemon/modules/gamedata/fold.ts).
  */
 import { describe, expect, it } from 'vitest'
+import { fold } from '../../../daemon/modules/gamedata/fold.js'
 import {
-  fold,
   NO_DAY,
   pairKey,
+  type AcceptedEvent,
+  type GameEvent,
   type ProfileRow,
   type SessionRow,
   type Snapshot,
-} from '../../../daemon/modules/gamedata/fold.js'
-import type { AcceptedEvent, GameEvent } from '../../../daemon/modules/gamedata/types.js'
+} from '../../../daemon/modules/gamedata/types.js'
 import { CUSTOM_BIT, TYPE_BIT } from '../../../daemon/modules/ingest/validate.js'
 
 const DAY = 86_400_000
