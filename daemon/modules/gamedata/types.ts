@@ -27,12 +27,15 @@ export interface GameEvent {
   currency: string | null
   country: string | null
   deviceFingerprint: string | null
-  attribution: {
-    affiliate: string | null
-    campaign: string | null
-    source: string | null
-    medium: string | null
-  }
+  attribution: Attribution
+}
+
+/** First-touch attribution fields read from `data`. */
+export interface Attribution {
+  affiliate: string | null
+  campaign: string | null
+  source: string | null
+  medium: string | null
 }
 
 /** An accepted event with the pipeline's verdict (blocked events never reach the storage). */
