@@ -29,6 +29,8 @@ import { clickRoutes } from './modules/clicks/routes.js'
 import { createGameService } from './modules/games/service.js'
 import { gameRoutes } from './modules/games/routes.js'
 import { createIngestService } from './modules/ingest/service.js'
+import { createIngestStore } from './modules/ingest/store.js'
+import { createGamedata } from './modules/gamedata/index.js'
 import { ingestRoutes } from './modules/ingest/routes.js'
 import { createGamingAnalyticsService } from './modules/gaming-analytics/service.js'
 import { gamingAnalyticsRoutes } from './modules/gaming-analytics/routes.js'
@@ -167,21 +169,22 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
     ...(deps.resolve ? { resolve: deps.resolve } : {}),
   })
   const games = createGameService({ db: deps.db.kysely, clock, secrets })
+  const gamedata = createGamedata({ sqlite: deps.db.sqlite, db: deps.db.kysely, clock, games })
   const ingest = createIngestService({
-    sqlite: deps.db.sqlite,
-    db: deps.db.kysely,
+    batches: createIngestStore(deps.db.sqlite, deps.db.kysely),
+    gamedata,
     clock,
     games,
     limiter,
     requestsPerMinute: deps.config.ingestRateLimitPerGame,
     countryOf: (ip) => geo.country(ip),
   })
-  const gamingAnalytics = createGamingAnalyticsService({ db: deps.db.kysely, clock, games })
+  const gamingAnalytics = createGamingAnalyticsService({ clock, games, aggregates: gamedata.aggregates })
   const gdpr = createGdprService({
     db: deps.db.kysely,
     clock,
     games,
-    ingest,
+    gamedata,
     forgetResponsesNaming: (id) => idempotency.forgetResponsesNaming(id),
   })
   return {
@@ -199,6 +202,7 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
     domains,
     games,
     ingest,
+    gamedata,
     gamingAnalytics,
     gdpr,
   }
@@ -291,8 +295,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   scheduler.register(recheckDomainsJob(svc.domains))
   scheduler.register(renewCertificatesJob(svc.domains))
   await svc.directory.refresh()
-  scheduler.register(gamingRawRetentionJob(svc.ingest))
-  scheduler.register(gamingCompactionJob(svc.ingest))
+  scheduler.register(gamingRawRetentionJob(svc.gamedata, svc.ingest))
+  scheduler.register(gamingCompactionJob(svc.gamedata))
   scheduler.register(gdprDeletionsJob(svc.gdpr))
   scheduler.register(gdprRecordsPurgeJob(svc.gdpr))
 

@@ -1,6 +1,6 @@
 /**
- * Deletions over the gaming storage layers: raw retention, compaction, batch-id expiry and the
- * GDPR purge of one player. Kysely (portable); bounded chunks so that a long backlog never holds
+ * Deletions over the gaming storage layers: raw retention, compaction and the GDPR purge of one
+ * player. Kysely (portable); bounded chunks so that a long backlog never holds
  * the single SQLite writer for long.
  */
 import type { Kysely } from 'kysely'
@@ -18,7 +18,7 @@ export const PLAYER_TABLES = [
 ] as const
 export type PlayerTable = (typeof PLAYER_TABLES)[number]
 
-export function createGamingMaintenance(db: Kysely<Database>) {
+export function createGamedataMaintenanceStore(db: Kysely<Database>) {
   /** Deletes in chunks by rowid-free keys: repeated bounded deletes until none is left. */
   async function chunked(run: () => Promise<number>): Promise<number> {
     let total = 0
@@ -88,14 +88,6 @@ export function createGamingMaintenance(db: Kysely<Database>) {
       return n
     },
 
-    /** batch_id records past the idempotency window. */
-    async pruneBatches(before: number): Promise<number> {
-      return Number(
-        (await db.deleteFrom('game_batches').where('received_at', '<=', before).executeTakeFirst())
-          .numDeletedRows,
-      )
-    },
-
     /** Every row of one player in the per-player layers, in one transaction. Rows removed per table. */
     async purgePlayer(gameId: string, playerId: string): Promise<Record<PlayerTable, number>> {
       return db.transaction().execute(async (trx) => {
@@ -115,4 +107,4 @@ export function createGamingMaintenance(db: Kysely<Database>) {
     },
   }
 }
-export type GamingMaintenance = ReturnType<typeof createGamingMaintenance>
+export type GamedataMaintenanceStore = ReturnType<typeof createGamedataMaintenanceStore>

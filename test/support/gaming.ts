@@ -5,7 +5,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import type { GameWithSecrets } from '../../src/contract/games.js'
 import type { GameEventInput, IngestResult } from '../../src/contract/gaming.js'
 import { expect } from 'vitest'
-import type { TestApp } from '../support/app.js'
+import type { TestApp } from './app.js'
 
 export async function createGame(t: TestApp, body: Record<string, unknown> = {}): Promise<GameWithSecrets> {
   const res = await t.call('POST', '/api/v1/admin/games', {

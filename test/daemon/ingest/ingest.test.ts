@@ -1,8 +1,8 @@
 /** Gaming ingestion (issue 6 item 2): every rule at its boundary, against the real app and SQLite. */
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { GameWithSecrets } from '../../src/contract/games.js'
-import { createTestApp, type TestApp } from '../support/app.js'
+import type { GameWithSecrets } from '../../../src/contract/games.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
 import {
   accepted,
   batch,
@@ -12,7 +12,7 @@ import {
   send,
   storedEvents,
   type SendOpts,
-} from './gaming-support.js'
+} from '../../support/gaming.js'
 
 let t: TestApp
 let game: GameWithSecrets

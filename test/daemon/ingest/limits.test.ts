@@ -4,10 +4,10 @@
  * window; they are throttled by the per-IP window instead.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import type { GameWithSecrets } from '../../src/contract/games.js'
-import { createTestApp, type TestApp } from '../support/app.js'
-import { batch, event, send, sign, type SendOpts } from './gaming-support.js'
-import { createGame } from './gaming-support.js'
+import type { GameWithSecrets } from '../../../src/contract/games.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { batch, event, send, sign, type SendOpts } from '../../support/gaming.js'
+import { createGame } from '../../support/gaming.js'
 
 const ATTACKER = '203.0.113.7'
 const PLAYER = '198.51.100.2'

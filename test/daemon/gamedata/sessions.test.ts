@@ -1,8 +1,8 @@
 /** Session rules of the storage layer: session_end, 30 minutes of inactivity, events without session_id. */
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { GameWithSecrets } from '../../src/contract/games.js'
-import { createTestApp, type TestApp } from '../support/app.js'
-import { batch, createGame, event, send } from './gaming-support.js'
+import type { GameWithSecrets } from '../../../src/contract/games.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { batch, createGame, event, send } from '../../support/gaming.js'
 
 let t: TestApp
 let game: GameWithSecrets

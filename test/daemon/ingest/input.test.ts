@@ -3,10 +3,18 @@
  * rejected one event at a time in the 202 body; the rest of the batch is stored, never a 500.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { GameWithSecrets } from '../../src/contract/games.js'
-import { FREE_FORM_NESTING_MAX, INGEST_LIMITS } from '../../src/contract/limits.js'
-import { createTestApp, type TestApp } from '../support/app.js'
-import { accepted, batch, createGame, event, send, storedEvents, type SendOpts } from './gaming-support.js'
+import type { GameWithSecrets } from '../../../src/contract/games.js'
+import { FREE_FORM_NESTING_MAX, INGEST_LIMITS } from '../../../src/contract/limits.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import {
+  accepted,
+  batch,
+  createGame,
+  event,
+  send,
+  storedEvents,
+  type SendOpts,
+} from '../../support/gaming.js'
 
 let t: TestApp
 let game: GameWithSecrets

@@ -1,8 +1,8 @@
 /** The date range of gaming analytics: a day that does not exist is a 400 naming it, never another day. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { GameWithSecrets } from '../../src/contract/games.js'
-import { createTestApp, type TestApp } from '../support/app.js'
-import { createGame } from './gaming-support.js'
+import type { GameWithSecrets } from '../../../src/contract/games.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { createGame } from '../../support/gaming.js'
 
 let t: TestApp
 let game: GameWithSecrets

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema.js'
 
 /** Reads of the gaming aggregates (layer 4). Never scans raw events or player-days. */
-export function createGamingAnalyticsStore(db: Kysely<Database>) {
+export function createAggregatesStore(db: Kysely<Database>) {
   return {
     async dailyTotals(gameId: string, start: number, end: number) {
       const r = await db
@@ -64,4 +64,4 @@ export function createGamingAnalyticsStore(db: Kysely<Database>) {
     },
   }
 }
-export type GamingAnalyticsStore = ReturnType<typeof createGamingAnalyticsStore>
+export type AggregatesStore = ReturnType<typeof createAggregatesStore>

@@ -6,11 +6,11 @@
  */
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { GameWithSecrets } from '../../src/contract/games.js'
-import type { GameEventInput, Overview } from '../../src/contract/gaming.js'
-import { createTestApp, type TestApp } from '../support/app.js'
-import { createGame, send } from './gaming-support.js'
-import { prng } from '../support/prng.js'
+import type { GameWithSecrets } from '../../../src/contract/games.js'
+import type { GameEventInput, Overview } from '../../../src/contract/gaming.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { createGame, send } from '../../support/gaming.js'
+import { prng } from '../../support/prng.js'
 
 const DAY = 86_400_000
 const MIN = 60_000
