@@ -12,12 +12,12 @@ import {
   runGamesList,
   runGamesRegenerateKey,
   runGamesUpdate,
-} from '../../src/cli/commands/games.js'
+} from '../../src/cli/commands/games/index.js'
 import { runEventsSend, type SendSummary } from '../../src/cli/commands/events.js'
 import { runAnalyticsOverview } from '../../src/cli/commands/analytics.js'
 import { runGdprDelete, runGdprStatus } from '../../src/cli/commands/gdpr.js'
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js'
-import { cli, tempDir, testCtx } from './helpers.js'
+import { cli, tempDir, testCtx } from '../support/cli.js'
 
 let d: TestDaemon
 let dir: ReturnType<typeof tempDir>

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { printRecord, printRows } from '../../src/cli/output.js'
-import { cli, OWNER_KEY, page, sampleKey, stubServer, testCtx } from './helpers.js'
+import { cli, OWNER_KEY, page, sampleKey, stubServer, testCtx } from '../support/cli.js'
 
 // eslint-disable-next-line no-control-regex -- looking for ANSI escapes on purpose
 const ANSI = /\x1b\[/

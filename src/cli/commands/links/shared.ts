@@ -1,11 +1,22 @@
-/** How short links look on the terminal, how link flags become request bodies, and id-or-code look-ups. */
-import { InvalidArgumentError } from 'commander'
-import type { CreateLinkBody, Link, UpdateLinkBody } from '../../contract/links.js'
-import { LINK_LIMITS } from '../../contract/limits.js'
-import type { LinkdClient } from '../../client/index.js'
-import { CliError, EXIT, UsageError } from '../exit-codes.js'
-import type { Column, Field } from '../output.js'
-import { when } from './keys-view.js'
+/**
+ * What the `links` verbs share: the create/update flags and the bodies they become, how a link
+ * looks on the terminal, and the look-up of a link by id, short code or short URL.
+ */
+import { InvalidArgumentError, Option, type Command } from 'commander'
+import type { CreateLinkBody, Link, UpdateLinkBody } from '../../../contract/links.js'
+import { LINK_LIMITS, REDIRECT_TYPES } from '../../../contract/limits.js'
+import type { LinkdClient } from '../../../client/index.js'
+import { action } from '../../action.js'
+import type { Ctx } from '../../context.js'
+import { CliError, EXIT, UsageError } from '../../exit-codes.js'
+import { clip, when, type Column, type Field } from '../../output.js'
+import { collect, expiryArg } from '../../parse.js'
+
+/** A verb that names one link: the reference as given (id, short code or short URL). */
+export interface LinkRefOpts {
+  /** A link id (lnk_...), short code or short URL. */
+  ref: string
+}
 
 /** Flags shared by `links create` and `links update`, as commander parses them. */
 export interface LinkFlags {
@@ -80,12 +91,6 @@ export function updateBody(flags: LinkFlags): UpdateLinkBody {
   return body
 }
 
-/** Long values cut to `max` characters on a terminal, whole when piped. */
-export function clip(s: string | null | undefined, max: number, tty: boolean): string {
-  if (!s) return ''
-  return tty && s.length > max ? `${s.slice(0, max - 1)}…` : s
-}
-
 export function linkColumns(tty: boolean): Column<Link>[] {
   return [
     { header: 'ID', value: (l) => l.id },
@@ -154,22 +159,57 @@ export async function linkIdOf(client: LinkdClient, ref: string): Promise<string
   return ID_RE.test(ref) ? ref : (await findLink(client, ref)).id
 }
 
-const AGO_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }
+const REDIRECT_CHOICES = REDIRECT_TYPES.map(String)
 
-/**
- * A point in time for analytics ranges: an ISO date or date-time, `now`, or a duration ago
- * (`7d`, `12h`, `90m`, `2w`). A plain date as the end of a range means the end of that day.
- */
-export function parseInstant(value: string, edge: 'start' | 'end', now: number = Date.now()): string {
-  if (value === 'now') return new Date(now).toISOString()
-  const rel = /^(\d+)([mhdw])$/.exec(value)
-  if (rel) return new Date(now - Number(rel[1]) * (AGO_MS[rel[2] ?? 'd'] ?? 0)).toISOString()
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
-    const t = Date.parse(`${value}T00:00:00Z`)
-    if (Number.isFinite(t)) return new Date(edge === 'end' ? t + 86_400_000 - 1 : t).toISOString()
-  } else if (/^\d{4}-\d{2}-\d{2}[T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?$/.test(value)) {
-    const t = Date.parse(value)
-    if (Number.isFinite(t)) return new Date(t).toISOString()
+/** The flags of `links create` and `links update` (update adds status and the clearing flags). */
+export function linkFieldOptions(cmd: Command, mode: 'create' | 'update'): Command {
+  // Not --url: that is linkctl's global flag (the daemon's address), wherever it is written.
+  cmd
+    .option(
+      '-d, --destination <url>',
+      mode === 'create' ? 'destination URL (or the argument)' : 'new destination URL',
+    )
+    .option('--title <text>', mode === 'update' ? 'title ("" clears it)' : 'title')
+  if (mode === 'create') {
+    cmd.option(
+      '--slug <code>',
+      `custom short code (${LINK_LIMITS.slugMin}-${LINK_LIMITS.slugMax} letters, digits, - and _)`,
+    )
+    cmd.option(
+      '--domain <domain>',
+      'verified custom domain for the short URL (name or dom_ id; default: the default domain)',
+    )
   }
-  throw new InvalidArgumentError('expected an ISO date or date-time, now, or 7d/12h/90m/2w ago')
+  cmd
+    .option('--expires-at <when>', 'expiry: ISO date/time, 30d/12h/90m/2w from now, or never', expiryArg)
+    .option(
+      '--tag <tag>',
+      mode === 'update' ? 'tag (repeatable; replaces the tags)' : 'tag (repeatable)',
+      collect,
+    )
+    .option(
+      '--meta <key=value>',
+      mode === 'update'
+        ? 'metadata entry (repeatable; replaces the metadata)'
+        : 'metadata entry (repeatable)',
+      metaArg,
+    )
+    .addOption(
+      new Option('--redirect-type <status>', 'HTTP status of the redirect').choices(REDIRECT_CHOICES),
+    )
+  if (mode === 'update') {
+    cmd
+      .addOption(
+        new Option('--status <status>', 'enable or disable the link').choices(['active', 'inactive']),
+      )
+      .option('--clear-tags', 'remove every tag')
+      .option('--clear-meta', 'remove every metadata entry')
+      .option('--no-expiry', 'remove the expiry date')
+  }
+  return cmd
 }
+
+/** A commander action for verbs whose first argument is a link reference. */
+export const refAction = <O>(run: (opts: O & LinkRefOpts, ctx: Ctx) => Promise<void>) =>
+  action<O>(([ref], opts, ctx) => run({ ...opts, ref: ref ?? '' }, ctx))
+export const REF_HELP = 'link id (lnk_...), short code or short URL'

@@ -1,14 +1,15 @@
 /** The pieces of `links import/export/open/stats` that need no daemon: CSV, rows, chunk keys, progress, flags. */
 import { describe, expect, it } from 'vitest'
-import { csvField, csvRow, parseCsv, CsvParser, type CsvRecord } from '../../src/cli/csv.js'
-import { chunkKey, csvRows, jsonlRows, reason, type Row } from '../../src/cli/commands/links-import.js'
-import { createProgress, progressLine, renderBar } from '../../src/cli/progress.js'
-import { browserCommand } from '../../src/cli/commands/links-share.js'
-import { createBody, metaArg, parseInstant, updateBody } from '../../src/cli/commands/links-view.js'
-import { CliError, UsageError } from '../../src/cli/exit-codes.js'
-import { runLinksImport } from '../../src/cli/commands/links-import.js'
-import { exitCodeFor } from '../../src/cli/exit-codes.js'
-import { capture, errorReply, stubServer, testCtx, type Recorded } from './helpers.js'
+import { csvField, csvRow, parseCsv, CsvParser, type CsvRecord } from '../../../src/cli/csv.js'
+import { chunkKey, csvRows, jsonlRows, reason, type Row } from '../../../src/cli/commands/links/import.js'
+import { createProgress, progressLine, renderBar } from '../../../src/cli/progress.js'
+import { browserCommand } from '../../../src/cli/commands/links/open.js'
+import { createBody, metaArg, updateBody } from '../../../src/cli/commands/links/shared.js'
+import { parseInstant } from '../../../src/cli/parse.js'
+import { CliError, UsageError } from '../../../src/cli/exit-codes.js'
+import { runLinksImport } from '../../../src/cli/commands/links/import.js'
+import { exitCodeFor } from '../../../src/cli/exit-codes.js'
+import { capture, errorReply, stubServer, testCtx, type Recorded } from '../../support/cli.js'
 
 async function* chunks(...parts: string[]): AsyncGenerator<string> {
   for (const p of parts) yield p

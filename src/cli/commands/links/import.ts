@@ -9,14 +9,17 @@ import { createHash } from 'node:crypto'
 import { open } from 'node:fs/promises'
 import { StringDecoder } from 'node:string_decoder'
 import { setTimeout as sleep } from 'node:timers/promises'
-import type { BulkCreateResult } from '../../contract/links.js'
-import type { LinkdClient } from '../../client/index.js'
-import { requireKey, type Ctx } from '../context.js'
-import { CliError, EXIT, UsageError } from '../exit-codes.js'
-import { note, printJson } from '../output.js'
-import { parseExpiry } from '../parse.js'
-import { createProgress, type Progress } from '../progress.js'
-import { CsvParser, type CsvRecord } from '../csv.js'
+import { Argument, Option, type Command } from 'commander'
+import type { BulkCreateResult } from '../../../contract/links.js'
+import { LINK_LIMITS } from '../../../contract/limits.js'
+import type { LinkdClient } from '../../../client/index.js'
+import { action, jsonOption } from '../../action.js'
+import { requireKey, type Ctx } from '../../context.js'
+import { CliError, EXIT, UsageError } from '../../exit-codes.js'
+import { note, printJson } from '../../output.js'
+import { intArg, parseExpiry } from '../../parse.js'
+import { createProgress, type Progress } from '../../progress.js'
+import { CsvParser, type CsvRecord } from '../../csv.js'
 
 export interface ImportOpts {
   file?: string
@@ -380,4 +383,34 @@ export async function runLinksImport(opts: ImportOpts, ctx: Ctx): Promise<void> 
   }
   if (summary.failed > 0)
     throw new CliError(`${summary.failed} of ${seen} rows failed (see the lines above)`, EXIT.error)
+}
+
+export function register(links: Command): void {
+  jsonOption(
+    links
+      .command('import')
+      .description('create links in bulk from CSV or JSON lines (a file, or - / nothing for stdin)')
+      .addArgument(new Argument('[file]', 'input file; - or none reads stdin'))
+      .addOption(
+        new Option('--format <format>', 'input format (default: detected)').choices(['csv', 'jsonl']),
+      )
+      .option(
+        '--chunk-size <n>',
+        `rows per bulk request (1-${LINK_LIMITS.bulkMax}, default 500)`,
+        intArg(1, LINK_LIMITS.bulkMax),
+      )
+      .option('--generate-codes', 'ignore customSlug / shortCode: every link gets a new generated code')
+      .addHelpText(
+        'after',
+        '\nCSV header: destinationUrl,title,customSlug,tags,expiresAt (tags separated by ; or |; other\n' +
+          'columns are ignored, so an export can be imported). JSON lines: one create body (or link) per line.\n' +
+          'Each chunk carries an idempotency key derived from its content: re-running the same import\n' +
+          '(within 24 h, same chunk size) replays the accepted chunks instead of creating duplicates.\n' +
+          'Failed rows are reported as "line N: reason" on stderr; the exit code is 1 if any row failed.',
+      ),
+  ).action(
+    action<Omit<ImportOpts, 'file' | 'json'>>(([file], opts, ctx) =>
+      runLinksImport({ ...opts, ...(file ? { file } : {}) }, ctx),
+    ),
+  )
 }

@@ -1,6 +1,6 @@
 /** `linkctl keys ...`: API key management over /api/keys. */
 import { Option, type Command } from 'commander'
-import { ACCEPTED_SCOPES, PRESET_NAMES } from '../../contract/scopes.js'
+import { ACCEPTED_SCOPES, PRESET_NAMES } from '../../../contract/scopes.js'
 import {
   KEY_ENVIRONMENTS,
   KEY_LIMITS,
@@ -8,13 +8,13 @@ import {
   PAGE_SIZES,
   TIME_PERIODS,
   type KeyStatus,
-} from '../../contract/limits.js'
-import { action, jsonOption } from '../action.js'
-import { requireKey, type Ctx } from '../context.js'
-import { CliError, EXIT, UsageError } from '../exit-codes.js'
-import { emit, note, printRecord, printRows, warn } from '../output.js'
-import { collect, commaChoices, expiryArg, intArg } from '../parse.js'
-import { activityColumns, createBody, keyColumns, keyFields, updateBody, type KeyFlags } from './keys-view.js'
+} from '../../../contract/limits.js'
+import { action, jsonOption } from '../../action.js'
+import { requireKey, type Ctx } from '../../context.js'
+import { CliError, EXIT, UsageError } from '../../exit-codes.js'
+import { emit, note, printRecord, printRows, warn } from '../../output.js'
+import { collect, commaChoices, expiryArg, intArg } from '../../parse.js'
+import { activityColumns, createBody, keyColumns, keyFields, updateBody, type KeyFlags } from './shared.js'
 
 const PAGE_SIZE_CHOICES = PAGE_SIZES.map(String)
 

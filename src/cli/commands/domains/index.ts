@@ -1,12 +1,12 @@
 /** `linkctl domains ...`: custom domains over /api/domains. */
 import { Option, type Command } from 'commander'
-import type { Domain } from '../../contract/domains.js'
-import { DOMAIN_VERIFICATION_STATUSES, PAGE_SIZES } from '../../contract/limits.js'
-import { action, jsonOption } from '../action.js'
-import { requireKey, type Ctx } from '../context.js'
-import { CliError, EXIT, UsageError } from '../exit-codes.js'
-import { emit, note, printRecord, printRows, type Column, type Field } from '../output.js'
-import { intArg } from '../parse.js'
+import type { Domain } from '../../../contract/domains.js'
+import { DOMAIN_VERIFICATION_STATUSES, PAGE_SIZES } from '../../../contract/limits.js'
+import { action, jsonOption } from '../../action.js'
+import { requireKey, type Ctx } from '../../context.js'
+import { CliError, EXIT, UsageError } from '../../exit-codes.js'
+import { emit, note, printRecord, printRows, type Column, type Field } from '../../output.js'
+import { intArg } from '../../parse.js'
 
 interface IdOpts {
   id: string

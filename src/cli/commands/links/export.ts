@@ -6,14 +6,16 @@
  */
 import { open, rename, rm, type FileHandle } from 'node:fs/promises'
 import { extname } from 'node:path'
-import type { Link } from '../../contract/links.js'
-import type { LinkStatus } from '../../contract/limits.js'
-import { requireKey, type Ctx } from '../context.js'
-import { CliError, EXIT } from '../exit-codes.js'
-import { note } from '../output.js'
-import { createProgress } from '../progress.js'
-import { csvRow } from '../csv.js'
-import { CSV_COLUMNS } from './links-import.js'
+import { Option, type Command } from 'commander'
+import type { Link } from '../../../contract/links.js'
+import { LINK_STATUSES, type LinkStatus } from '../../../contract/limits.js'
+import { action } from '../../action.js'
+import { requireKey, type Ctx } from '../../context.js'
+import { CliError, EXIT } from '../../exit-codes.js'
+import { note } from '../../output.js'
+import { createProgress } from '../../progress.js'
+import { csvRow } from '../../csv.js'
+import { CSV_COLUMNS } from './import.js'
 
 export interface ExportOpts {
   format?: 'csv' | 'json'
@@ -126,4 +128,21 @@ export async function runLinksExport(opts: ExportOpts, ctx: Ctx): Promise<void> 
   }
   progress.finish()
   if (toFile) note(ctx, `Exported ${count} links to ${opts.output}`)
+}
+
+export function register(links: Command): void {
+  links
+    .command('export')
+    .description('write every link as CSV (importable) or a JSON array')
+    .addOption(
+      new Option('--format <format>', 'output format (default: from --output, else csv)').choices([
+        'csv',
+        'json',
+      ]),
+    )
+    .option('-o, --output <file>', 'write to this file instead of stdout')
+    .addOption(new Option('--status <status>', 'only links with this status').choices(LINK_STATUSES))
+    .option('--tag <tag>', 'only links with this tag')
+    .option('--search <text>', 'only links matching this text')
+    .action(action<ExportOpts>((_args, opts, ctx) => runLinksExport(opts, ctx)))
 }

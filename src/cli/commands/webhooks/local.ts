@@ -7,10 +7,10 @@
 import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { deliveryHeaders, signPayload, verifySignature } from '../../contract/webhook-signature.js'
-import type { Ctx } from '../context.js'
-import { CliError, EXIT, UsageError } from '../exit-codes.js'
-import { emit, note, printRecord } from '../output.js'
+import { deliveryHeaders, signPayload, verifySignature } from '../../../contract/webhook-signature.js'
+import type { Ctx } from '../../context.js'
+import { CliError, EXIT, UsageError } from '../../exit-codes.js'
+import { emit, note, printRecord } from '../../output.js'
 
 function secretOf(opts: { secret?: unknown }, ctx: Ctx, required: boolean): string | undefined {
   const s =

@@ -1,10 +1,22 @@
 /** `links stats`: a link's analytics as a summary and tables, or the API's body with --json. */
-import type { LinkAnalytics } from '../../contract/links.js'
-import type { ANALYTICS_INTERVALS } from '../../contract/limits.js'
-import { requireKey, type Ctx } from '../context.js'
-import { UsageError } from '../exit-codes.js'
-import { printJson, printRecord, printRows, type Column, type Field } from '../output.js'
-import { linkIdOf } from './links-view.js'
+import { Option, type Command } from 'commander'
+import type { LinkAnalytics } from '../../../contract/links.js'
+import { ANALYTICS_INTERVALS } from '../../../contract/limits.js'
+import { jsonOption } from '../../action.js'
+import { requireKey, type Ctx } from '../../context.js'
+import { UsageError } from '../../exit-codes.js'
+import {
+  percent,
+  printJson,
+  printRecord,
+  printRows,
+  round,
+  when,
+  type Column,
+  type Field,
+} from '../../output.js'
+import { parseInstant } from '../../parse.js'
+import { linkIdOf, REF_HELP, refAction } from './shared.js'
 
 export interface StatsOpts {
   ref: string
@@ -16,7 +28,7 @@ export interface StatsOpts {
 /** Rows shown per dimension on a terminal (all of them when piped). */
 const TOP = 10
 
-const pct = (n: number) => `${Math.round(n * 10) / 10}%`
+const pct = (n: number) => percent(n, 1)
 
 export async function runLinksStats(opts: StatsOpts, ctx: Ctx): Promise<void> {
   if (opts.start && opts.end && opts.start > opts.end) throw new UsageError('--start is after --end')
@@ -33,8 +45,7 @@ export async function runLinksStats(opts: StatsOpts, ctx: Ctx): Promise<void> {
 }
 
 function range(a: LinkAnalytics, tty: boolean): string {
-  const f = (iso: string) => (tty ? iso.slice(0, 16).replace('T', ' ') : iso)
-  return `${f(a.range.startDate)} to ${f(a.range.endDate)}`
+  return `${when(a.range.startDate, tty)} to ${when(a.range.endDate, tty)}`
 }
 
 export function summaryFields(a: LinkAnalytics, tty: boolean): Field[] {
@@ -47,7 +58,7 @@ export function summaryFields(a: LinkAnalytics, tty: boolean): Field[] {
     ...(tty ? [] : ([['BOTS %', a.botDetection.percentage]] as Field[])),
     ['QR SCANS', a.qrScans],
     ['BOUNCE RATE', tty ? pct(a.bounceRate) : a.bounceRate],
-    ['RESPONSE TIME', tty ? `${Math.round(a.responseTime * 100) / 100} ms` : a.responseTime],
+    ['RESPONSE TIME', tty ? `${round(a.responseTime, 2)} ms` : a.responseTime],
   ]
 }
 
@@ -83,8 +94,7 @@ const counted = (header: string): Column<{ value: string; clicks: number }>[] =>
 
 /** The time series on a terminal: aligned lines with a bar, no table borders (it can be long). */
 function seriesLines(a: LinkAnalytics): string {
-  const time = (iso: string) =>
-    a.interval === 'hour' ? iso.slice(0, 16).replace('T', ' ') : iso.slice(0, 10)
+  const time = (iso: string) => (a.interval === 'hour' ? when(iso, true) : iso.slice(0, 10))
   const max = Math.max(0, ...a.timeSeries.map((p) => p.clicks))
   const digits = String(Math.max(max, ...a.timeSeries.map((p) => p.bots))).length
   const [cw, bw] = [Math.max(6, digits), Math.max(4, digits)]
@@ -126,4 +136,22 @@ export async function printStats(ctx: Ctx, a: LinkAnalytics): Promise<void> {
       { header: 'CLICKS', value: (p) => p.clicks },
       { header: 'BOTS', value: (p) => p.bots },
     ])
+}
+
+export function register(links: Command): void {
+  jsonOption(
+    links
+      .command('stats')
+      .description("a link's click analytics: totals, bots, geography, devices, referrers, UTM, time series")
+      .argument('<link>', REF_HELP)
+      .option('--start <when>', 'range start: ISO date/time, or 7d/12h/90m/2w ago', (v) =>
+        parseInstant(v, 'start'),
+      )
+      .option(
+        '--end <when>',
+        'range end: ISO date/time (a date means its end), now, or a duration ago',
+        (v) => parseInstant(v, 'end'),
+      )
+      .addOption(new Option('--interval <interval>', 'time series interval').choices(ANALYTICS_INTERVALS)),
+  ).action(refAction<Omit<StatsOpts, 'ref'>>(runLinksStats))
 }

@@ -5,16 +5,16 @@ import {
   type ApiKey,
   type ApiKeyWithSecret,
   type KeyActivity,
-} from '../../src/contract/keys.js'
-import { PRESETS } from '../../src/contract/scopes.js'
-import type { PageOf } from '../../src/contract/common.js'
-import { exitCodeFor, formatError } from '../../src/cli/exit-codes.js'
-import * as keys from '../../src/cli/commands/keys.js'
-import type { KeyFlags } from '../../src/cli/commands/keys-view.js'
-import { runApi } from '../../src/cli/commands/api.js'
-import { runStatus, type StatusReport } from '../../src/cli/commands/status.js'
-import { startTestDaemon, type TestDaemon } from '../support/daemon.js'
-import { cli, decliningCtx, testCtx } from './helpers.js'
+} from '../../../src/contract/keys.js'
+import { PRESETS } from '../../../src/contract/scopes.js'
+import type { PageOf } from '../../../src/contract/common.js'
+import { exitCodeFor, formatError } from '../../../src/cli/exit-codes.js'
+import * as keys from '../../../src/cli/commands/keys/index.js'
+import type { KeyFlags } from '../../../src/cli/commands/keys/shared.js'
+import { runApi } from '../../../src/cli/commands/api.js'
+import { runStatus, type StatusReport } from '../../../src/cli/commands/status.js'
+import { startTestDaemon, type TestDaemon } from '../../support/daemon.js'
+import { cli, decliningCtx, testCtx } from '../../support/cli.js'
 
 let d: TestDaemon
 beforeAll(async () => {

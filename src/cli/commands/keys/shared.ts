@@ -5,11 +5,11 @@ import type {
   CreateKeyBody,
   KeyActivity,
   UpdateKeyBody,
-} from '../../contract/keys.js'
-import { PRESETS, SCOPES, type Preset } from '../../contract/scopes.js'
-import type { TimePeriod } from '../../contract/limits.js'
-import type { Column, Field } from '../output.js'
-import { UsageError } from '../exit-codes.js'
+} from '../../../contract/keys.js'
+import { PRESETS, SCOPES, type Preset } from '../../../contract/scopes.js'
+import type { TimePeriod } from '../../../contract/limits.js'
+import { round, when, type Column, type Field } from '../../output.js'
+import { UsageError } from '../../exit-codes.js'
 
 /** Flags shared by `keys create` and `keys update`, as commander parses them. */
 export interface KeyFlags {
@@ -71,12 +71,6 @@ export function updateBody(flags: KeyFlags): UpdateKeyBody {
   return body
 }
 
-/** ISO timestamps shortened for terminals (UTC, minutes); left whole when piped. */
-export function when(iso: string | null | undefined, tty: boolean): string {
-  if (!iso) return ''
-  return tty ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : iso
-}
-
 /** Scopes: the whole list when piped, a summary in a table. */
 export function scopeSummary(permissions: readonly string[], tty: boolean): string {
   if (!tty || permissions.length <= 3) return permissions.join(',')
@@ -128,11 +122,11 @@ export function keyFields(k: ApiKey | ApiKeyWithSecret, tty: boolean): Field[] {
 
 export function activityColumns(tty: boolean): Column<KeyActivity>[] {
   return [
-    { header: 'TIME', value: (a) => (tty ? a.timestamp.slice(0, 19).replace('T', ' ') : a.timestamp) },
+    { header: 'TIME', value: (a) => when(a.timestamp, tty, 'second') },
     { header: 'METHOD', value: (a) => a.method },
     { header: 'ENDPOINT', value: (a) => a.endpoint },
     { header: 'STATUS', value: (a) => a.statusCode },
-    { header: 'MS', value: (a) => Math.round(a.responseTimeMs * 10) / 10 },
+    { header: 'MS', value: (a) => round(a.responseTimeMs, 1) },
     { header: 'IP', value: (a) => a.ip },
     { header: 'COUNTRY', value: (a) => a.country },
     { header: 'ERROR', value: (a) => a.error },

@@ -16,13 +16,13 @@ import {
   type WebhookEvent,
   type WebhookStatus,
   type WebhookTemplateId,
-} from '../../contract/limits.js'
-import type { CreateWebhookBody, Delivery, Webhook, WebhookWithSecret } from '../../contract/webhooks.js'
-import { action, jsonOption } from '../action.js'
-import { requireKey, type Ctx } from '../context.js'
-import { CliError, EXIT, UsageError } from '../exit-codes.js'
-import { emit, note, printRecord, printRows, warn, type Column, type Field } from '../output.js'
-import { collect, commaChoices, intArg } from '../parse.js'
+} from '../../../contract/limits.js'
+import type { CreateWebhookBody, Delivery, Webhook, WebhookWithSecret } from '../../../contract/webhooks.js'
+import { action, jsonOption } from '../../action.js'
+import { requireKey, type Ctx } from '../../context.js'
+import { CliError, EXIT, UsageError } from '../../exit-codes.js'
+import { emit, note, percent, printRecord, printRows, warn, type Column, type Field } from '../../output.js'
+import { collect, commaChoices, intArg } from '../../parse.js'
 
 export interface WebhookFlags {
   name?: string
@@ -263,7 +263,7 @@ export async function runWebhooksHealth(opts: { id: string }, ctx: Ctx): Promise
       ['STATUS', a.status],
       ['HEALTH', a.healthScore === null ? 'no finished deliveries' : `${a.healthScore} (${a.band})`],
       ['DELIVERIES', `${a.totalDeliveries}: ${a.success} success, ${a.failed} failed, ${a.pending} pending`],
-      ['SUCCESS RATE', a.successRate === null ? null : `${a.successRate}%`],
+      ['SUCCESS RATE', a.successRate === null ? null : percent(a.successRate)],
       ['AVG RESPONSE', a.averageResponseMs === null ? null : `${a.averageResponseMs} ms`],
       ['CONSECUTIVE FAILURES', a.consecutiveFailures],
       ['EVENTS', a.events.map((e) => `${e.event} ${e.count} (${e.percent}%)`).join(ctx.isTTY ? ', ' : ',')],
@@ -317,7 +317,7 @@ const pageOptions = (cmd: Command) =>
     .option('--page <n>', 'page number, from 1', intArg(1))
     .addOption(new Option('--limit <n>', 'page size').choices(PAGE_SIZES.map(String)))
 
-const local = () => import('./webhooks-local.js')
+const local = () => import('./local.js')
 
 export function register(program: Command): void {
   const wh = program

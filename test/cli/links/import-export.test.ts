@@ -2,15 +2,19 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { PageOf } from '../../src/contract/common.js'
-import type { Link } from '../../src/contract/links.js'
-import { exitCodeFor } from '../../src/cli/exit-codes.js'
-import { runLinksImport, type ImportOpts, type ImportSummary } from '../../src/cli/commands/links-import.js'
-import { runLinksExport } from '../../src/cli/commands/links-export.js'
-import { runLinksList } from '../../src/cli/commands/links.js'
-import { parseCsv } from '../../src/cli/csv.js'
-import { startTestDaemon, type TestDaemon } from '../support/daemon.js'
-import { cli, tempDir, testCtx } from './helpers.js'
+import type { PageOf } from '../../../src/contract/common.js'
+import type { Link } from '../../../src/contract/links.js'
+import { exitCodeFor } from '../../../src/cli/exit-codes.js'
+import {
+  runLinksImport,
+  type ImportOpts,
+  type ImportSummary,
+} from '../../../src/cli/commands/links/import.js'
+import { runLinksExport } from '../../../src/cli/commands/links/export.js'
+import { runLinksList } from '../../../src/cli/commands/links/list.js'
+import { parseCsv } from '../../../src/cli/csv.js'
+import { startTestDaemon, type TestDaemon } from '../../support/daemon.js'
+import { cli, tempDir, testCtx } from '../../support/cli.js'
 
 let d: TestDaemon
 const tmp = tempDir('linkctl-import-')

@@ -2,15 +2,21 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { PageOf } from '../../src/contract/common.js'
-import type { Link, LinkAnalytics } from '../../src/contract/links.js'
-import { exitCodeFor, formatError } from '../../src/cli/exit-codes.js'
-import * as links from '../../src/cli/commands/links.js'
-import { runLinksOpen, runLinksQr } from '../../src/cli/commands/links-share.js'
-import { runLinksStats } from '../../src/cli/commands/links-stats.js'
-import { parseInstant, type LinkFlags } from '../../src/cli/commands/links-view.js'
-import { startTestDaemon, type TestDaemon } from '../support/daemon.js'
-import { cli, decliningCtx, tempDir, testCtx } from './helpers.js'
+import type { PageOf } from '../../../src/contract/common.js'
+import type { Link, LinkAnalytics } from '../../../src/contract/links.js'
+import { exitCodeFor, formatError } from '../../../src/cli/exit-codes.js'
+import { runLinksCreate } from '../../../src/cli/commands/links/create.js'
+import { runLinksDelete } from '../../../src/cli/commands/links/delete.js'
+import { runLinksGet } from '../../../src/cli/commands/links/get.js'
+import { runLinksList } from '../../../src/cli/commands/links/list.js'
+import { runLinksUpdate } from '../../../src/cli/commands/links/update.js'
+import { runLinksOpen } from '../../../src/cli/commands/links/open.js'
+import { runLinksQr } from '../../../src/cli/commands/links/qr.js'
+import { runLinksStats } from '../../../src/cli/commands/links/stats.js'
+import type { LinkFlags } from '../../../src/cli/commands/links/shared.js'
+import { parseInstant } from '../../../src/cli/parse.js'
+import { startTestDaemon, type TestDaemon } from '../../support/daemon.js'
+import { cli, decliningCtx, tempDir, testCtx } from '../../support/cli.js'
 
 let d: TestDaemon
 const tmp = tempDir('linkctl-links-')
@@ -46,7 +52,7 @@ async function exit(fn: () => Promise<void>): Promise<{ code: number; message: s
 
 async function create(url = 'https://example.com/page', flags: LinkFlags = {}): Promise<Link> {
   const { ctx, out } = as()
-  await links.runLinksCreate({ url, ...flags }, ctx)
+  await runLinksCreate({ url, ...flags }, ctx)
   return JSON.parse(out.text) as Link
 }
 
@@ -63,7 +69,7 @@ const visit = (code: string, init: RequestInit = {}) =>
 describe('links commands against linkd', () => {
   it('create prints the short URL; --json the link with every flag mapped', async () => {
     const plain = as(d.ownerKey, { json: false })
-    await links.runLinksCreate({ url: 'https://example.com/a' }, plain.ctx)
+    await runLinksCreate({ url: 'https://example.com/a' }, plain.ctx)
     expect(plain.out.text).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9]{7}\n$/)
 
     const l = await create('https://example.com/b', {
@@ -91,15 +97,13 @@ describe('links commands against linkd', () => {
   it('a taken slug exits 6, a forbidden key 4, an invalid URL 1 with the field named', async () => {
     await create('https://example.com/c', { slug: 'taken-slug' })
     const dup = await exit(() =>
-      links.runLinksCreate({ url: 'https://example.com/d', slug: 'taken-slug' }, as().ctx),
+      runLinksCreate({ url: 'https://example.com/d', slug: 'taken-slug' }, as().ctx),
     )
     expect(dup).toMatchObject({ code: 6, message: expect.stringMatching(/\(HTTP 409\)/) })
     const reader = await d.testApp.createKey({ permissions: ['links:read'] })
-    const forbidden = await exit(() =>
-      links.runLinksCreate({ url: 'https://example.com/e' }, as(reader.key).ctx),
-    )
+    const forbidden = await exit(() => runLinksCreate({ url: 'https://example.com/e' }, as(reader.key).ctx))
     expect(forbidden).toMatchObject({ code: 4, message: expect.stringMatching(/\(HTTP 403\)/) })
-    const bad = await exit(() => links.runLinksCreate({ url: 'ftp://example.com/f' }, as().ctx))
+    const bad = await exit(() => runLinksCreate({ url: 'ftp://example.com/f' }, as().ctx))
     expect(bad.code).toBe(1)
     expect(bad.message).toMatch(/\(HTTP 400\)\n {2}destinationUrl/)
   })
@@ -108,16 +112,16 @@ describe('links commands against linkd', () => {
     const l = await create('https://example.com/get', { slug: 'get-me' })
     for (const ref of [l.id, 'get-me', `http://short.example/get-me`]) {
       const { ctx, out } = as()
-      await links.runLinksGet({ ref }, ctx)
+      await runLinksGet({ ref }, ctx)
       expect((JSON.parse(out.text) as Link).id).toBe(l.id)
     }
     const tty = as(d.ownerKey, { json: false, isTTY: true })
-    await links.runLinksGet({ ref: l.id }, tty.ctx)
+    await runLinksGet({ ref: l.id }, tty.ctx)
     expect(tty.out.text).toMatch(/│ SHORT CODE\s+│ get-me/)
-    expect((await exit(() => links.runLinksGet({ ref: 'lnk_doesnotexist' }, as().ctx))).code).toBe(5)
-    expect((await exit(() => links.runLinksGet({ ref: 'no-such-code' }, as().ctx))).code).toBe(5)
+    expect((await exit(() => runLinksGet({ ref: 'lnk_doesnotexist' }, as().ctx))).code).toBe(5)
+    expect((await exit(() => runLinksGet({ ref: 'no-such-code' }, as().ctx))).code).toBe(5)
     const other = await d.testApp.createOrg('links-other')
-    expect((await exit(() => links.runLinksGet({ ref: l.id }, as(other.ownerKey).ctx))).code).toBe(5)
+    expect((await exit(() => runLinksGet({ ref: l.id }, as(other.ownerKey).ctx))).code).toBe(5)
   })
 
   it('list: TSV when piped, filters and sorting, the envelope with --json', async () => {
@@ -126,19 +130,19 @@ describe('links commands against linkd', () => {
     await visit(b.shortCode)
     await d.app.linkd.services.redirect.recorder.flush() // what the daemon does within a second
     const piped = as(d.ownerKey, { json: false })
-    await links.runLinksList({ tag: 'listtag' }, piped.ctx)
+    await runLinksList({ tag: 'listtag' }, piped.ctx)
     const lines = piped.out.text.trimEnd().split('\n')
     expect(lines[0]).toBe('ID\tSHORT URL\tDESTINATION\tTITLE\tSTATUS\tCLICKS\tTAGS\tCREATED\tEXPIRES')
     expect(lines).toHaveLength(3)
 
     const sorted = as()
-    await links.runLinksList({ tag: 'listtag', sort: 'clicks', order: 'desc', limit: '10' }, sorted.ctx)
+    await runLinksList({ tag: 'listtag', sort: 'clicks', order: 'desc', limit: '10' }, sorted.ctx)
     const page = JSON.parse(sorted.out.text) as PageOf<Link>
     expect(page).toMatchObject({ page: 1, perPage: 10, total: 2 })
     expect(page.data.map((l) => l.id)).toEqual([b.id, a.id])
 
     const search = as()
-    await links.runLinksList({ search: 'zz list a' }, search.ctx)
+    await runLinksList({ search: 'zz list a' }, search.ctx)
     expect((JSON.parse(search.out.text) as PageOf<Link>).data.map((l) => l.id)).toEqual([a.id])
   })
 
@@ -149,7 +153,7 @@ describe('links commands against linkd', () => {
       expiresAt: '2030-01-01T00:00:00.000Z',
     })
     const { ctx, out } = as()
-    await links.runLinksUpdate(
+    await runLinksUpdate(
       {
         ref: l.id,
         title: '',
@@ -170,27 +174,25 @@ describe('links commands against linkd', () => {
     })
     expect((await visit(l.shortCode)).status).toBe(404)
     const inactive = as()
-    await links.runLinksList({ status: 'inactive' }, inactive.ctx)
+    await runLinksList({ status: 'inactive' }, inactive.ctx)
     expect((JSON.parse(inactive.out.text) as PageOf<Link>).data.map((x) => x.id)).toContain(l.id)
-    expect((await exit(() => links.runLinksUpdate({ ref: l.id }, as().ctx))).code).toBe(2)
-    expect((await exit(() => links.runLinksUpdate({ ref: 'lnk_nope', title: 'x' }, as().ctx))).code).toBe(5)
+    expect((await exit(() => runLinksUpdate({ ref: l.id }, as().ctx))).code).toBe(2)
+    expect((await exit(() => runLinksUpdate({ ref: 'lnk_nope', title: 'x' }, as().ctx))).code).toBe(5)
   })
 
   it('delete: --yes needed without a terminal, asks on one, then the link is gone (exit 5)', async () => {
     const l = await create('https://example.com/del')
-    expect((await exit(() => links.runLinksDelete({ ref: l.id }, as().ctx))).code).toBe(2)
+    expect((await exit(() => runLinksDelete({ ref: l.id }, as().ctx))).code).toBe(2)
     const declined = decliningCtx(d.url, d.ownerKey)
     const { questions } = declined
-    expect((await exit(() => links.runLinksDelete({ ref: l.shortCode }, declined.ctx))).code).toBe(1)
+    expect((await exit(() => runLinksDelete({ ref: l.shortCode }, declined.ctx))).code).toBe(1)
     expect(questions).toEqual([`Delete link ${l.shortCode}? Its short URL stops working.`])
     const reader = await d.testApp.createKey({ permissions: ['links:read', 'links:write'] })
-    expect((await exit(() => links.runLinksDelete({ ref: l.id, yes: true }, as(reader.key).ctx))).code).toBe(
-      4,
-    )
+    expect((await exit(() => runLinksDelete({ ref: l.id, yes: true }, as(reader.key).ctx))).code).toBe(4)
     const { ctx, err } = as()
-    await links.runLinksDelete({ ref: l.shortCode, yes: true }, ctx)
+    await runLinksDelete({ ref: l.shortCode, yes: true }, ctx)
     expect(err.text).toBe(`Deleted link ${l.id}\n`)
-    expect((await exit(() => links.runLinksGet({ ref: l.id }, as().ctx))).code).toBe(5)
+    expect((await exit(() => runLinksGet({ ref: l.id }, as().ctx))).code).toBe(5)
     expect((await visit(l.shortCode)).status).toBe(404)
   })
 

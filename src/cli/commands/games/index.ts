@@ -1,12 +1,12 @@
 /** `linkctl games ...`: game registration and settings over /api/v1/admin/games. */
 import { Option, type Command } from 'commander'
-import { GAME_LIMITS, GAME_PLATFORMS, GAME_STATUSES, PAGE_SIZES } from '../../contract/limits.js'
-import type { CreateGameBody, Game, GameWithSecrets, UpdateGameBody } from '../../contract/games.js'
-import { action, jsonOption } from '../action.js'
-import { requireKey, type Ctx } from '../context.js'
-import { UsageError } from '../exit-codes.js'
-import { emit, note, printRecord, printRows, warn, type Field } from '../output.js'
-import { intArg } from '../parse.js'
+import { GAME_LIMITS, GAME_PLATFORMS, GAME_STATUSES, PAGE_SIZES } from '../../../contract/limits.js'
+import type { CreateGameBody, Game, GameWithSecrets, UpdateGameBody } from '../../../contract/games.js'
+import { action, jsonOption } from '../../action.js'
+import { requireKey, type Ctx } from '../../context.js'
+import { UsageError } from '../../exit-codes.js'
+import { emit, note, printRecord, printRows, warn, type Field } from '../../output.js'
+import { intArg } from '../../parse.js'
 
 export interface GameFlags {
   name?: string

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { PRESETS } from '../../src/contract/scopes.js'
-import { createBody, updateBody } from '../../src/cli/commands/keys-view.js'
-import { UsageError } from '../../src/cli/exit-codes.js'
-import { parseExpiry } from '../../src/cli/parse.js'
+import { PRESETS } from '../../../src/contract/scopes.js'
+import { createBody, updateBody } from '../../../src/cli/commands/keys/shared.js'
+import { UsageError } from '../../../src/cli/exit-codes.js'
+import { parseExpiry } from '../../../src/cli/parse.js'
 
 describe('flags', () => {
   it('create: --permissions and repeated --scope merge without duplicates', () => {
