@@ -9,7 +9,17 @@ import {
 import { PRESETS } from '../../../src/contract/scopes.js'
 import type { PageOf } from '../../../src/contract/common.js'
 import { exitCodeFor, formatError } from '../../../src/cli/exit-codes.js'
-import * as keys from '../../../src/cli/commands/keys/index.js'
+import { runKeysActivate } from '../../../src/cli/commands/keys/activate.js'
+import { runKeysActivity } from '../../../src/cli/commands/keys/activity.js'
+import { runKeysCreate } from '../../../src/cli/commands/keys/create.js'
+import { runKeysDeactivate } from '../../../src/cli/commands/keys/deactivate.js'
+import { runKeysDelete } from '../../../src/cli/commands/keys/delete.js'
+import { runKeysGet } from '../../../src/cli/commands/keys/get.js'
+import { runKeysList } from '../../../src/cli/commands/keys/list.js'
+import { runKeysRegenerate } from '../../../src/cli/commands/keys/regenerate.js'
+import { runKeysRevoke } from '../../../src/cli/commands/keys/revoke.js'
+import { runKeysTest } from '../../../src/cli/commands/keys/test.js'
+import { runKeysUpdate } from '../../../src/cli/commands/keys/update.js'
 import type { KeyFlags } from '../../../src/cli/commands/keys/shared.js'
 import { runApi } from '../../../src/cli/commands/api.js'
 import { runStatus, type StatusReport } from '../../../src/cli/commands/status.js'
@@ -44,14 +54,14 @@ async function exit(fn: () => Promise<void>): Promise<{ code: number; message: s
 
 async function create(flags: KeyFlags = {}): Promise<ApiKeyWithSecret> {
   const { ctx, out } = as()
-  await keys.runKeysCreate({ name: 'cli test', ...flags }, ctx)
+  await runKeysCreate({ name: 'cli test', ...flags }, ctx)
   return JSON.parse(out.text) as ApiKeyWithSecret
 }
 
 describe('keys commands against linkd', () => {
   it('create --json returns the key once, with the flags mapped to API fields', async () => {
     const { ctx, out, err } = as()
-    await keys.runKeysCreate(
+    await runKeysCreate(
       {
         name: 'ci deploy',
         description: 'pipeline',
@@ -85,7 +95,7 @@ describe('keys commands against linkd', () => {
   it('list: TSV when piped, filtered by --search and --status, JSON envelope with --json', async () => {
     const k = await create({ name: 'zebra-unique', permissions: ['links:read'] })
     const piped = as(d.ownerKey, { json: false })
-    await keys.runKeysList({ search: 'zebra-unique' }, piped.ctx)
+    await runKeysList({ search: 'zebra-unique' }, piped.ctx)
     const lines = piped.out.text.trimEnd().split('\n')
     expect(lines).toHaveLength(2)
     expect(lines[0]?.split('\t')[0]).toBe('ID')
@@ -100,7 +110,7 @@ describe('keys commands against linkd', () => {
     expect(piped.out.text).not.toContain(k.key)
 
     const json = as()
-    await keys.runKeysList({ status: 'active', limit: '10', page: 1 }, json.ctx)
+    await runKeysList({ status: 'active', limit: '10', page: 1 }, json.ctx)
     const env = JSON.parse(json.out.text) as PageOf<ApiKey>
     expect(env).toMatchObject({ page: 1, perPage: 10 })
     expect(env.data.every((x) => x.status === 'active')).toBe(true)
@@ -110,7 +120,7 @@ describe('keys commands against linkd', () => {
   it('get shows the key without its secret; TTY output is a table', async () => {
     const k = await create()
     const tty = as(d.ownerKey, { json: false, isTTY: true })
-    await keys.runKeysGet({ id: k.id }, tty.ctx)
+    await runKeysGet({ id: k.id }, tty.ctx)
     expect(tty.out.text).toMatch(new RegExp(`│ ID\\s+│ ${k.id}`))
     expect(tty.out.text).toContain(k.preview)
     expect(tty.out.text).not.toContain(k.key)
@@ -119,7 +129,7 @@ describe('keys commands against linkd', () => {
   it('update changes fields; --preset replaces the scopes; "" clears the description', async () => {
     const k = await create({ description: 'old', permissions: ['links:read'] })
     const { ctx, out } = as()
-    await keys.runKeysUpdate(
+    await runKeysUpdate(
       { id: k.id, name: 'renamed', description: '', preset: 'analytics-only', requestLimit: 5 },
       ctx,
     )
@@ -130,96 +140,94 @@ describe('keys commands against linkd', () => {
       permissions: ['analytics:read'],
       requestLimit: 5,
     })
-    expect((await exit(() => keys.runKeysUpdate({ id: k.id }, as().ctx))).code).toBe(2)
+    expect((await exit(() => runKeysUpdate({ id: k.id }, as().ctx))).code).toBe(2)
   })
 
   it('deactivate and activate: an inactive key is refused (exit 4) until it is activated', async () => {
     const k = await create({ preset: 'full' })
-    await keys.runKeysDeactivate({ id: k.id }, as().ctx)
-    const refused = await exit(() => keys.runKeysList({}, as(k.key).ctx))
+    await runKeysDeactivate({ id: k.id }, as().ctx)
+    const refused = await exit(() => runKeysList({}, as(k.key).ctx))
     expect(refused.code).toBe(4)
     expect(refused.message).toMatch(/^error: .*\(HTTP 401\)\n$/)
     const { ctx, err } = as(d.ownerKey, { json: false })
-    await keys.runKeysActivate({ id: k.id }, ctx)
+    await runKeysActivate({ id: k.id }, ctx)
     expect(err.text).toBe(`Activated key cli test (${k.id}); status: active\n`)
-    expect((await exit(() => keys.runKeysList({}, as(k.key).ctx))).code).toBe(0)
+    expect((await exit(() => runKeysList({}, as(k.key).ctx))).code).toBe(0)
   })
 
   it('revoke: the revoked key gets 401 (exit 4); activating it again is a conflict (exit 6)', async () => {
     const k = await create({ preset: 'full' })
     const { ctx, out } = as()
-    await keys.runKeysRevoke({ id: k.id }, ctx)
+    await runKeysRevoke({ id: k.id }, ctx)
     expect(JSON.parse(out.text)).toMatchObject({ id: k.id, status: 'revoked' })
-    expect((await exit(() => keys.runKeysGet({ id: k.id }, as(k.key).ctx))).code).toBe(4)
-    expect((await exit(() => keys.runKeysActivate({ id: k.id }, as().ctx))).code).toBe(6)
+    expect((await exit(() => runKeysGet({ id: k.id }, as(k.key).ctx))).code).toBe(4)
+    expect((await exit(() => runKeysActivate({ id: k.id }, as().ctx))).code).toBe(6)
     const tested = as()
-    expect((await exit(() => keys.runKeysTest({ key: k.key }, tested.ctx))).code).toBe(4)
+    expect((await exit(() => runKeysTest({ key: k.key }, tested.ctx))).code).toBe(4)
     expect(JSON.parse(tested.out.text)).toMatchObject({ valid: false, reason: 'revoked' })
   })
 
   it('regenerate: the new value works, the old one stops (exit 4)', async () => {
     const k = await create({ preset: 'full' })
     const { ctx, out, err } = as()
-    await keys.runKeysRegenerate({ id: k.id }, ctx)
+    await runKeysRegenerate({ id: k.id }, ctx)
     const fresh = JSON.parse(out.text) as ApiKeyWithSecret
     expect(fresh.key).toMatch(API_KEY_PATTERN)
     expect(fresh.key).not.toBe(k.key)
     expect(err.text).toMatch(/previous key stopped working/)
-    expect((await exit(() => keys.runKeysList({}, as(fresh.key).ctx))).code).toBe(0)
-    expect((await exit(() => keys.runKeysList({}, as(k.key).ctx))).code).toBe(4)
+    expect((await exit(() => runKeysList({}, as(fresh.key).ctx))).code).toBe(0)
+    expect((await exit(() => runKeysList({}, as(k.key).ctx))).code).toBe(4)
   })
 
   it("another organization's key is not found (exit 5); a key without keys:write is forbidden (exit 4)", async () => {
     const other = await d.testApp.createOrg('other-org')
     const { ctx, out } = as(other.ownerKey)
-    await keys.runKeysCreate({ name: 'theirs' }, ctx)
+    await runKeysCreate({ name: 'theirs' }, ctx)
     const theirs = JSON.parse(out.text) as ApiKeyWithSecret
-    const notFound = await exit(() => keys.runKeysGet({ id: theirs.id }, as().ctx))
+    const notFound = await exit(() => runKeysGet({ id: theirs.id }, as().ctx))
     expect(notFound.code).toBe(5)
-    expect((await exit(() => keys.runKeysRevoke({ id: theirs.id }, as().ctx))).code).toBe(5)
+    expect((await exit(() => runKeysRevoke({ id: theirs.id }, as().ctx))).code).toBe(5)
 
     const reader = await create({ preset: 'read-only' })
-    const forbidden = await exit(() => keys.runKeysCreate({ name: 'nope' }, as(reader.key).ctx))
+    const forbidden = await exit(() => runKeysCreate({ name: 'nope' }, as(reader.key).ctx))
     expect(forbidden).toMatchObject({ code: 4, message: expect.stringMatching(/\(HTTP 403\)/) })
   })
 
   it('validation errors from the daemon exit 1 and list the fields', async () => {
-    const r = await exit(() =>
-      keys.runKeysCreate({ name: 'bad', allowedOrigin: ['not an origin'] }, as().ctx),
-    )
+    const r = await exit(() => runKeysCreate({ name: 'bad', allowedOrigin: ['not an origin'] }, as().ctx))
     expect(r.code).toBe(1)
     expect(r.message).toMatch(/\(HTTP 400\)\n {2}allowedOrigins\.0: must be an origin/)
   })
 
   it('delete: needs --yes without a terminal, asks on one, then the key is gone (exit 5)', async () => {
     const k = await create()
-    expect((await exit(() => keys.runKeysDelete({ id: k.id }, as().ctx))).code).toBe(2)
+    expect((await exit(() => runKeysDelete({ id: k.id }, as().ctx))).code).toBe(2)
     const declined = decliningCtx(d.url, d.ownerKey)
     const { questions } = declined
-    expect((await exit(() => keys.runKeysDelete({ id: k.id }, declined.ctx))).code).toBe(1)
+    expect((await exit(() => runKeysDelete({ id: k.id }, declined.ctx))).code).toBe(1)
     expect(questions).toEqual([`Delete API key ${k.id}? This cannot be undone.`])
-    expect((await exit(() => keys.runKeysGet({ id: k.id }, as().ctx))).code).toBe(0)
+    expect((await exit(() => runKeysGet({ id: k.id }, as().ctx))).code).toBe(0)
     const { ctx, err } = as()
-    await keys.runKeysDelete({ id: k.id, yes: true }, ctx)
+    await runKeysDelete({ id: k.id, yes: true }, ctx)
     expect(err.text).toBe(`Deleted key ${k.id}\n`)
-    expect((await exit(() => keys.runKeysGet({ id: k.id }, as().ctx))).code).toBe(5)
+    expect((await exit(() => runKeysGet({ id: k.id }, as().ctx))).code).toBe(5)
   })
 
   it('test and activity: what a key is, and what it did', async () => {
     const k = await create({ permissions: ['keys:read'] })
     const t = as()
-    await keys.runKeysTest({ key: k.key }, t.ctx)
+    await runKeysTest({ key: k.key }, t.ctx)
     expect(JSON.parse(t.out.text)).toMatchObject({
       valid: true,
       key: { id: k.id, permissions: ['keys:read'], organization: { name: 'default' } },
       rateLimit: { limit: 1000, period: 'hour' },
     })
     const fromStdin = testCtx({ flags: { url: d.url }, json: true, stdin: `${k.key}\n` })
-    await keys.runKeysTest({ key: '-' }, fromStdin.ctx)
+    await runKeysTest({ key: '-' }, fromStdin.ctx)
     expect(JSON.parse(fromStdin.out.text)).toMatchObject({ valid: true, key: { id: k.id } })
-    await keys.runKeysList({}, as(k.key).ctx)
+    await runKeysList({}, as(k.key).ctx)
     const a = as()
-    await keys.runKeysActivity({ id: k.id }, a.ctx)
+    await runKeysActivity({ id: k.id }, a.ctx)
     const activity = JSON.parse(a.out.text) as PageOf<KeyActivity>
     expect(activity.data[0]).toMatchObject({
       method: 'GET',
@@ -227,7 +235,7 @@ describe('keys commands against linkd', () => {
       statusCode: 200,
     })
     const piped = as(d.ownerKey, { json: false })
-    await keys.runKeysActivity({ id: k.id }, piped.ctx)
+    await runKeysActivity({ id: k.id }, piped.ctx)
     expect(piped.out.text.split('\n')[0]).toBe('TIME\tMETHOD\tENDPOINT\tSTATUS\tMS\tIP\tCOUNTRY\tERROR')
   })
 
@@ -258,7 +266,7 @@ describe('keys commands against linkd', () => {
 
   it('the whole CLI: a revoked key exits 4 with one error line', async () => {
     const k = await create({ preset: 'full' })
-    await keys.runKeysRevoke({ id: k.id }, as().ctx)
+    await runKeysRevoke({ id: k.id }, as().ctx)
     const r = await cli(['keys', 'list'], { env: { LINKCTL_URL: d.url, LINKCTL_API_KEY: k.key } })
     expect(r.code).toBe(4)
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1)
@@ -276,10 +284,7 @@ describe('keys commands: privileges and the last key with keys:write', () => {
   it('revoke of a stronger key exits 4 naming the missing scopes; of the last keys:write key exits 6 saying why', async () => {
     const org = await d.testApp.createOrg('locked-out-org')
     const { ctx, out } = as(org.ownerKey)
-    await keys.runKeysCreate(
-      { name: 'key admin', permissions: ['keys:read', 'keys:write', 'links:read'] },
-      ctx,
-    )
+    await runKeysCreate({ name: 'key admin', permissions: ['keys:read', 'keys:write', 'links:read'] }, ctx)
     const admin = JSON.parse(out.text) as ApiKeyWithSecret
     const owner = (await d.testApp.app.linkd.services.keys.list(org.orgId, { search: 'owner' })).data[0]!
 

@@ -1,4 +1,8 @@
-/** How API keys look on the terminal, and how key flags become request bodies. */
+/**
+ * What the `keys` verbs share: the create/update flags and the bodies they become, how a key
+ * looks on the terminal, and the state transitions (revoke, activate, deactivate).
+ */
+import { Option, type Command } from 'commander'
 import type {
   ApiKey,
   ApiKeyWithSecret,
@@ -6,9 +10,11 @@ import type {
   KeyActivity,
   UpdateKeyBody,
 } from '../../../contract/keys.js'
-import { PRESETS, SCOPES, type Preset } from '../../../contract/scopes.js'
-import type { TimePeriod } from '../../../contract/limits.js'
-import { round, when, type Column, type Field } from '../../output.js'
+import { ACCEPTED_SCOPES, PRESET_NAMES, PRESETS, SCOPES, type Preset } from '../../../contract/scopes.js'
+import { KEY_ENVIRONMENTS, KEY_LIMITS, TIME_PERIODS, type TimePeriod } from '../../../contract/limits.js'
+import { requireKey, type Ctx } from '../../context.js'
+import { emit, note, round, when, type Column, type Field } from '../../output.js'
+import { collect, commaChoices, expiryArg, intArg } from '../../parse.js'
 import { UsageError } from '../../exit-codes.js'
 
 /** Flags shared by `keys create` and `keys update`, as commander parses them. */
@@ -131,4 +137,62 @@ export function activityColumns(tty: boolean): Column<KeyActivity>[] {
     { header: 'COUNTRY', value: (a) => a.country },
     { header: 'ERROR', value: (a) => a.error },
   ]
+}
+
+/** A verb that names one key by id. */
+export interface IdOpts {
+  id: string
+}
+
+export const ONCE_WARNING = 'this is the only time the full key is shown: store it now'
+
+export type Transition = 'revoke' | 'activate' | 'deactivate'
+const DONE: Record<Transition, string> = {
+  revoke: 'Revoked',
+  activate: 'Activated',
+  deactivate: 'Deactivated',
+}
+
+/** revoke, activate or deactivate: the key's new state as a note, or the key with --json. */
+export async function transition(verb: Transition, opts: IdOpts, ctx: Ctx): Promise<void> {
+  await requireKey(ctx)
+  const key = await (await ctx.client()).keys[verb](opts.id)
+  if (ctx.json) await emit(ctx, key, () => undefined)
+  else note(ctx, `${DONE[verb]} key ${key.name} (${key.id}); status: ${key.status}`)
+}
+
+/** The flags of `keys create` and `keys update` (create: a mandatory name and the environment). */
+export function keyFieldOptions(cmd: Command, mode: 'create' | 'update'): Command {
+  const name = new Option('--name <name>', `key name (up to ${KEY_LIMITS.nameMax} characters)`)
+  cmd
+    .addOption(mode === 'create' ? name.makeOptionMandatory() : name)
+    .option('--description <text>', mode === 'update' ? 'description ("" clears it)' : 'description')
+    .option('--expires-at <when>', 'expiry: ISO date/time, 30d/12h/90m/2w from now, or never', expiryArg)
+    .option(
+      '--permissions <scopes>',
+      'comma-separated scopes, e.g. links:read,links:write',
+      commaChoices(ACCEPTED_SCOPES),
+    )
+    .addOption(
+      new Option('--scope <scope>', 'add one scope (repeatable)')
+        .choices(ACCEPTED_SCOPES)
+        .argParser(commaChoices(ACCEPTED_SCOPES)),
+    )
+    .addOption(
+      new Option(
+        '--preset <preset>',
+        mode === 'update' ? 'replace scopes with a preset' : 'scope preset',
+      ).choices(PRESET_NAMES),
+    )
+    .option('--request-limit <n>', 'requests allowed per time period', intArg(1, KEY_LIMITS.requestLimitMax))
+    .addOption(new Option('--time-period <period>', 'rate-limit window').choices(TIME_PERIODS))
+    .option('--allowed-ip <ip>', 'allow this IP or CIDR range (repeatable; none = any IP)', collect)
+    .option('--allowed-origin <origin>', 'allowed origin URL (repeatable)', collect)
+  if (mode === 'create') {
+    cmd.addOption(new Option('--environment <env>', 'key environment').choices(KEY_ENVIRONMENTS))
+  } else {
+    cmd.option('--clear-allowed-ips', 'remove every allowed IP (any IP may use the key)')
+    cmd.option('--clear-allowed-origins', 'remove every allowed origin')
+  }
+  return cmd
 }

@@ -1,75 +1,16 @@
 /**
- * `linkctl webhooks sign | verify | listen`: offline, with the signature module the daemon signs
- * deliveries with. `listen` is a local receiver for developing an integration: it verifies each
+ * `linkctl webhooks listen`: a local receiver for developing an integration. It verifies each
  * delivery and prints it as it arrives (one line, or one JSON object per line with --json),
  * answering 200 for a valid signature and 401 for an invalid one.
  */
-import { readFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
+import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { deliveryHeaders, signPayload, verifySignature } from '../../../contract/webhook-signature.js'
+import type { Command } from 'commander'
+import { action, jsonOption } from '../../action.js'
 import type { Ctx } from '../../context.js'
-import { CliError, EXIT, UsageError } from '../../exit-codes.js'
-import { emit, note, printRecord } from '../../output.js'
-
-function secretOf(opts: { secret?: unknown }, ctx: Ctx, required: boolean): string | undefined {
-  const s =
-    typeof opts.secret === 'string' && opts.secret ? opts.secret : ctx.env.LINKCTL_WEBHOOK_SECRET || undefined
-  if (!s && required) throw new UsageError('no secret: pass --secret or set LINKCTL_WEBHOOK_SECRET')
-  return s
-}
-
-async function payloadOf(opts: { payload?: unknown; payloadFile?: unknown }, ctx: Ctx): Promise<string> {
-  if (typeof opts.payload === 'string') return opts.payload
-  if (typeof opts.payloadFile === 'string') return readFileSync(opts.payloadFile, 'utf8')
-  if (ctx.stdin.isTTY) throw new UsageError('no payload: pass --payload, --payload-file, or pipe it on stdin')
-  let text = ''
-  for await (const chunk of ctx.stdin) text += String(chunk)
-  return text
-}
-
-export async function runWebhooksSign(opts: Record<string, unknown>, ctx: Ctx): Promise<void> {
-  const secret = secretOf(opts, ctx, true)!
-  const payload = await payloadOf(opts, ctx)
-  const timestamp = typeof opts.timestamp === 'number' ? opts.timestamp : Date.now()
-  let event = 'link.created'
-  try {
-    const e = (JSON.parse(payload) as { event?: unknown }).event
-    if (typeof e === 'string') event = e
-  } catch {
-    // not JSON: the header example keeps the default event
-  }
-  const signature = signPayload(secret, timestamp, payload)
-  const headers = deliveryHeaders({
-    secret,
-    rawBody: payload,
-    event,
-    deliveryId: 'dlv_example-1',
-    attempt: 1,
-    timestamp,
-  })
-  await emit(ctx, { signature, timestamp, signedString: `${timestamp}.${payload}`, headers }, () =>
-    printRecord(ctx, Object.entries(headers)),
-  )
-}
-
-export async function runWebhooksVerify(opts: Record<string, unknown>, ctx: Ctx): Promise<void> {
-  const secret = secretOf(opts, ctx, true)!
-  const payload = await payloadOf(opts, ctx)
-  const result = verifySignature({
-    secret,
-    payload,
-    signature: String(opts.signature ?? ''),
-    timestamp: String(opts.timestamp ?? ''),
-    ...(typeof opts.tolerance === 'number' ? { toleranceMs: opts.tolerance * 1000 } : {}),
-  })
-  await emit(
-    ctx,
-    result,
-    () => void ctx.stdout.write(result.valid ? 'valid\n' : `invalid: ${result.reason}\n`),
-  )
-  if (!result.valid) throw new CliError(`signature is not valid: ${result.reason}`, EXIT.auth)
-}
+import { note } from '../../output.js'
+import { intArg } from '../../parse.js'
+import { secretOf, secretOpt, signatureModule } from './shared.js'
 
 export interface Listener {
   url: string
@@ -81,6 +22,7 @@ const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : 
 
 /** Starts the receiver; every POST is verified (when a secret is known) and printed. */
 export async function startListener(opts: Record<string, unknown>, ctx: Ctx): Promise<Listener> {
+  const [{ createServer }, { verifySignature }] = await Promise.all([import('node:http'), signatureModule()])
   const secret = secretOf(opts, ctx, false)
   const toleranceMs = typeof opts.tolerance === 'number' ? opts.tolerance * 1000 : undefined
   const server = createServer((req, res) => {
@@ -166,4 +108,18 @@ export async function runWebhooksListen(opts: Record<string, unknown>, ctx: Ctx)
     process.once('SIGTERM', stop)
   })
   await listener.close()
+}
+
+export function register(wh: Command): void {
+  jsonOption(
+    wh
+      .command('listen')
+      .description(
+        'receive deliveries on a local port: verify signatures, print events (200 valid, 401 invalid)',
+      )
+      .requiredOption('--port <n>', 'port to listen on (0: any free port)', intArg(0, 65535))
+      .option('--host <address>', 'address to listen on', '127.0.0.1')
+      .addOption(secretOpt())
+      .option('--tolerance <seconds>', 'largest accepted signature age (default 300)', intArg(0)),
+  ).action(action<Record<string, unknown>>((_a, opts, ctx) => runWebhooksListen(opts, ctx)))
 }
