@@ -1,7 +1,10 @@
 /**
- * The commander tree of linkctl. Start-up cost matters (`linkctl --version` should take about
- * as long as `node -e 0`), so this module and everything it imports statically load only
- * commander and node builtins; the client, conf and cli-table3 load inside actions.
+ * The commander tree of linkctl. A noun with several verbs is a folder, one file per verb
+ * (`linkctl links import` → commands/links/import.ts: `register` declares the flags, `runLinksImport`
+ * does the work and is what tests call); a noun whose verbs are few and small is one file
+ * (commands/gdpr.ts). Start-up cost matters (`linkctl --version` should take about as long as
+ * `node -e 0`), so this module and everything it imports statically load only commander and
+ * node builtins; the client, conf and cli-table3 load inside actions.
  */
 import { Command } from 'commander'
 import { DEFAULT_URL } from './context.js'
