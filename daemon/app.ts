@@ -19,14 +19,17 @@ import { keyRoutes } from './modules/keys/routes.js'
 import { createLinkService } from './modules/links/service.js'
 import { linkRoutes } from './modules/links/routes.js'
 import { createRedirectService } from './modules/redirect/service.js'
-import { createLocator } from './modules/redirect/location.js'
 import { redirectRoutes } from './modules/redirect/routes.js'
 import { createFastRedirect } from './modules/redirect/fast-path.js'
-import { createAnalyticsService } from './modules/analytics/service.js'
-import { analyticsRoutes } from './modules/analytics/routes.js'
+import { createClicksService } from './modules/clicks/service.js'
+import { createClickStore } from './modules/clicks/store.js'
+import { createLocator } from './modules/clicks/location.js'
+import { clickRoutes } from './modules/clicks/routes.js'
 import { createGameService } from './modules/games/service.js'
 import { gameRoutes } from './modules/games/routes.js'
 import { createIngestService } from './modules/ingest/service.js'
+import { createIngestStore } from './modules/ingest/store.js'
+import { createGamedata } from './modules/gamedata/index.js'
 import { ingestRoutes } from './modules/ingest/routes.js'
 import { createGamingAnalyticsService } from './modules/gaming-analytics/service.js'
 import { gamingAnalyticsRoutes } from './modules/gaming-analytics/routes.js'
@@ -138,32 +141,28 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
           }),
     onError: (err, what) => log.error({ err, what }, 'custom domain work failed'),
   })
-  const redirect = createRedirectService({
+  const clicks = createClicksService({
+    store: createClickStore(deps.db.sqlite, deps.db.kysely),
     links,
     events,
     clock,
-    sqlite: deps.db.sqlite,
-    db: deps.db.kysely,
     masterKey: deps.masterKey,
-    shortDomain: deps.config.shortDomain,
-    customDomainOf: (host) => directory.keyOfHost(host),
     locate: createLocator((ip) => geo.country(ip), deps.config.geoCityDb),
     onError: (err) => log.error({ err }, 'click recording failed'),
     onDrop: (count, err) =>
       log.warn(
-        { err, dropped: count, droppedTotal: redirect.recorder.status().dropped },
+        { err, dropped: count, droppedTotal: clicks.recorder.status().dropped },
         'clicks dropped: the database refused their writes',
       ),
+    onReadFlushError: (err) => log.warn({ err }, 'click flush before an analytics read failed'),
   })
-  const analytics = createAnalyticsService({
-    db: deps.db.kysely,
-    clock,
+  const redirect = createRedirectService({
     links,
-    // When the database refuses the buffered clicks, a read still answers from what is stored.
-    flush: () =>
-      redirect.recorder
-        .flush()
-        .catch((err: unknown) => log.warn({ err }, 'click flush before an analytics read failed')),
+    clicks,
+    events,
+    clock,
+    shortDomain: deps.config.shortDomain,
+    customDomainOf: (host) => directory.keyOfHost(host),
   })
   const idempotency = createIdempotencyStore(deps.db.kysely, secrets)
   const webhooks = createWebhookService({
@@ -185,21 +184,22 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
     ...(deps.resolve ? { resolve: deps.resolve } : {}),
   })
   const games = createGameService({ store: createGameStore(deps.db.kysely), clock, secrets })
+  const gamedata = createGamedata({ sqlite: deps.db.sqlite, db: deps.db.kysely, clock, games })
   const ingest = createIngestService({
-    sqlite: deps.db.sqlite,
-    db: deps.db.kysely,
+    batches: createIngestStore(deps.db.sqlite, deps.db.kysely),
+    gamedata,
     clock,
     games,
     limiter,
     requestsPerMinute: deps.config.ingestRateLimitPerGame,
     countryOf: (ip) => geo.country(ip),
   })
-  const gamingAnalytics = createGamingAnalyticsService({ db: deps.db.kysely, clock, games })
+  const gamingAnalytics = createGamingAnalyticsService({ clock, games, aggregates: gamedata.aggregates })
   const gdpr = createGdprService({
     store: createGdprStore(deps.db.kysely),
     clock,
     games,
-    ingest,
+    gamedata,
     forgetResponsesNaming: (id) => idempotency.forgetResponsesNaming(id),
   })
   return {
@@ -208,7 +208,7 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
     keys,
     links,
     redirect,
-    analytics,
+    clicks,
     idempotency,
     secrets,
     geo,
@@ -217,6 +217,7 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
     domains,
     games,
     ingest,
+    gamedata,
     gamingAnalytics,
     gdpr,
   }
@@ -304,13 +305,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   scheduler.register(pruneIdempotencyJob(svc.idempotency, clock))
   scheduler.register(pruneKeyActivityJob(svc.keys))
   scheduler.register(expireLinksJob(svc.links))
-  scheduler.register(purgeDeletedLinkClicksJob(svc.analytics))
+  scheduler.register(purgeDeletedLinkClicksJob(svc.clicks))
   scheduler.register(pruneWebhookDeliveriesJob(svc.webhooks))
   scheduler.register(recheckDomainsJob(svc.domains))
   scheduler.register(renewCertificatesJob(svc.domains))
   await svc.directory.refresh()
-  scheduler.register(gamingRawRetentionJob(svc.ingest))
-  scheduler.register(gamingCompactionJob(svc.ingest))
+  scheduler.register(gamingRawRetentionJob(svc.gamedata, svc.ingest))
+  scheduler.register(gamingCompactionJob(svc.gamedata))
   scheduler.register(gdprDeletionsJob(svc.gdpr))
   scheduler.register(gdprRecordsPurgeJob(svc.gdpr))
 
@@ -322,7 +323,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     limiter,
     startBackground() {
       svc.keys.usage.start((err) => app.log.error({ err }, 'usage flush failed'))
-      svc.redirect.recorder.start()
+      svc.clicks.recorder.start()
       svc.webhooks.start()
       if (deps.config.jobs) {
         scheduler.start()
@@ -345,7 +346,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await scheduler.stop()
     await svc.domains.settled()
     await svc.keys.usage.stop()
-    await svc.redirect.recorder.stop()
+    await svc.clicks.recorder.stop()
     // After the click flush: its link.clicked events reach the outbox before the sender stops.
     await svc.webhooks.stop()
   })
@@ -414,12 +415,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     startedAt,
     store: createHealthStore(deps.db),
     jobs: () => scheduler.status(),
-    clicks: () => svc.redirect.recorder.status(),
+    clicks: () => svc.clicks.recorder.status(),
   })
   await app.register(healthRoutes({ health, routes, publicUrl: deps.config.publicUrl }))
   await app.register(keyRoutes({ keys: svc.keys, limiter, clock }))
   await app.register(linkRoutes({ links: svc.links, bodyLimitBytes: deps.config.bodyLimitBytes }))
-  await app.register(analyticsRoutes({ analytics: svc.analytics }))
+  await app.register(clickRoutes({ clicks: svc.clicks }))
   await app.register(webhookRoutes({ webhooks: svc.webhooks, clock }))
   await app.register(domainRoutes({ domains: svc.domains }))
   await app.register(gameRoutes({ games: svc.games }))

@@ -1,17 +1,19 @@
 import type { IngestService } from '../modules/ingest/service.js'
+import type { GamedataService } from '../modules/gamedata/service.js'
 import type { GdprService } from '../modules/gdpr/service.js'
 import type { JobDefinition } from './scheduler.js'
 
 /** Raw events and sessions past each game's raw retention; batch ids past their 24 h. */
 export function gamingRawRetentionJob(
-  ingest: Pick<IngestService, 'expireRaw' | 'pruneBatches'>,
+  gamedata: Pick<GamedataService, 'expireRaw'>,
+  ingest: Pick<IngestService, 'pruneBatches'>,
 ): JobDefinition {
   return {
     name: 'gaming-raw-retention',
     schedule: '23 * * * *',
     leaseMs: 30 * 60_000,
     async run() {
-      const r = await ingest.expireRaw()
+      const r = await gamedata.expireRaw()
       const b = await ingest.pruneBatches()
       return r.events || r.sessions || b
         ? `${r.events} events, ${r.sessions} sessions expired; ${b} batch ids pruned`
@@ -21,13 +23,13 @@ export function gamingRawRetentionJob(
 }
 
 /** Daily aggregates past each game's compacted retention. */
-export function gamingCompactionJob(ingest: Pick<IngestService, 'compact'>): JobDefinition {
+export function gamingCompactionJob(gamedata: Pick<GamedataService, 'compact'>): JobDefinition {
   return {
     name: 'gaming-compaction',
     schedule: '50 2 * * *',
     leaseMs: 30 * 60_000,
     async run() {
-      const n = await ingest.compact()
+      const n = await gamedata.compact()
       return n ? `${n} aggregate rows past the compacted retention deleted` : undefined
     },
   }

@@ -1,4 +1,4 @@
-import type { AnalyticsService } from '../modules/analytics/service.js'
+import type { ClicksService } from '../modules/clicks/service.js'
 import type { JobDefinition } from './scheduler.js'
 
 /** Rows one run may delete: a link with millions of clicks is finished over several runs. */
@@ -8,15 +8,13 @@ const BUDGET = 1_000_000
  * Deleting a link removes it at once; its clicks, visitor hashes and counters go here, in small
  * transactions, so that a link with millions of clicks never stalls the daemon.
  */
-export function purgeDeletedLinkClicksJob(
-  analytics: Pick<AnalyticsService, 'purgeDeletedLinks'>,
-): JobDefinition {
+export function purgeDeletedLinkClicksJob(clicks: Pick<ClicksService, 'purgeDeletedLinks'>): JobDefinition {
   return {
     name: 'purge-deleted-link-clicks',
     schedule: '17 * * * *',
     leaseMs: 30 * 60_000,
     async run() {
-      const n = await analytics.purgeDeletedLinks(BUDGET)
+      const n = await clicks.purgeDeletedLinks(BUDGET)
       return n ? `${n} click rows of deleted links purged` : undefined
     },
   }

@@ -29,3 +29,10 @@ export function action<O>(
 export function jsonOption(cmd: Command): Command {
   return cmd.option('--json', 'print the result as JSON')
 }
+
+/** Like `action`, for verbs whose first argument is an id: it becomes `opts.id`. */
+export function idAction<O>(
+  run: (opts: O & { id: string }, ctx: Ctx) => Promise<void>,
+): (...all: unknown[]) => Promise<void> {
+  return action<O>(([id], opts, ctx) => run({ ...opts, id: id ?? '' }, ctx))
+}

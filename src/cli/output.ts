@@ -98,3 +98,39 @@ export function maskKey(key: string | undefined): string {
   if (!key) return ''
   return `lk_•••${key.slice(-4)}`
 }
+
+// Cell values: how timestamps, numbers and long text look. A terminal gets the short form; piped
+// output keeps the full value so scripts can parse it.
+
+/** An ISO timestamp shortened for terminals (UTC, to the minute or second); whole when piped. */
+export function when(
+  iso: string | null | undefined,
+  tty: boolean,
+  to: 'minute' | 'second' = 'minute',
+): string {
+  if (!iso) return ''
+  if (!tty) return iso
+  return `${iso.slice(0, 10)} ${iso.slice(11, to === 'minute' ? 16 : 19)}`
+}
+
+/** Long text cut to `max` characters (with an ellipsis) on a terminal, whole when piped. */
+export function clip(s: string | null | undefined, max: number, tty: boolean): string {
+  if (!s) return ''
+  return tty && s.length > max ? `${s.slice(0, max - 1)}…` : s
+}
+
+/** `n` rounded to `digits` decimals (a number, so piped output stays numeric). */
+export function round(n: number, digits: number): number {
+  const f = 10 ** digits
+  return Math.round(n * f) / f
+}
+
+/** A percentage as text: `12.5%`; rounded to `digits` decimals when given. */
+export function percent(n: number, digits?: number): string {
+  return `${digits === undefined ? n : round(n, digits)}%`
+}
+
+/** An amount of money with a fixed number of decimals (2 unless told). */
+export function money(n: number, decimals = 2): string {
+  return n.toFixed(decimals)
+}

@@ -37,6 +37,7 @@ export function commaChoices(choices: readonly string[]) {
   }
 }
 
+/** Milliseconds of the duration units accepted by `30d`, `12h`, `90m`, `2w`. */
 const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }
 
 /**
@@ -58,4 +59,22 @@ export function parseExpiry(value: string, now: number = Date.now()): string | n
 
 export function expiryArg(value: string): string | null {
   return parseExpiry(value)
+}
+
+/**
+ * A point in time for analytics ranges: an ISO date or date-time, `now`, or a duration ago
+ * (`7d`, `12h`, `90m`, `2w`). A plain date as the end of a range means the end of that day.
+ */
+export function parseInstant(value: string, edge: 'start' | 'end', now: number = Date.now()): string {
+  if (value === 'now') return new Date(now).toISOString()
+  const rel = /^(\d+)([mhdw])$/.exec(value)
+  if (rel) return new Date(now - Number(rel[1]) * (UNIT_MS[rel[2] ?? 'd'] ?? 0)).toISOString()
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) {
+    const t = Date.parse(`${value}T00:00:00Z`)
+    if (Number.isFinite(t)) return new Date(edge === 'end' ? t + 86_400_000 - 1 : t).toISOString()
+  } else if (/^\d{4}-\d{2}-\d{2}[T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?$/.test(value)) {
+    const t = Date.parse(value)
+    if (Number.isFinite(t)) return new Date(t).toISOString()
+  }
+  throw new InvalidArgumentError('expected an ISO date or date-time, now, or 7d/12h/90m/2w ago')
 }

@@ -1,7 +1,10 @@
 /**
- * The commander tree of linkctl. Start-up cost matters (`linkctl --version` should take about
- * as long as `node -e 0`), so this module and everything it imports statically load only
- * commander and node builtins; the client, conf and cli-table3 load inside actions.
+ * The commander tree of linkctl. A noun with several verbs is a folder, one file per verb
+ * (`linkctl links import` → commands/links/import.ts: `register` declares the flags, `runLinksImport`
+ * does the work and is what tests call); a noun whose verbs are few and small is one file
+ * (commands/gdpr.ts). Start-up cost matters (`linkctl --version` should take about as long as
+ * `node -e 0`), so this module and everything it imports statically load only commander and
+ * node builtins; the client, conf and cli-table3 load inside actions.
  */
 import { Command } from 'commander'
 import { DEFAULT_URL } from './context.js'
@@ -10,13 +13,13 @@ import { register as registerApi } from './commands/api.js'
 import { register as registerAuth } from './commands/auth.js'
 import { register as registerCompletion } from './commands/completion.js'
 import { register as registerEvents } from './commands/events.js'
-import { register as registerGames } from './commands/games.js'
+import { register as registerGames } from './commands/games/index.js'
 import { register as registerGdpr } from './commands/gdpr.js'
 import { register as registerHelp } from './commands/help.js'
-import { register as registerDomains } from './commands/domains.js'
-import { register as registerKeys } from './commands/keys.js'
-import { register as registerLinks } from './commands/links.js'
-import { register as registerWebhooks } from './commands/webhooks.js'
+import { register as registerDomains } from './commands/domains/index.js'
+import { register as registerKeys } from './commands/keys/index.js'
+import { register as registerLinks } from './commands/links/index.js'
+import { register as registerWebhooks } from './commands/webhooks/index.js'
 import { register as registerProfile } from './commands/profile.js'
 import { register as registerStatus } from './commands/status.js'
 import { packageVersion } from '../version.js'

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { buildProgram } from '../../src/cli/program.js'
 import { COMPLETION_FILES, completionScript, SHELLS } from '../../src/cli/completion/index.js'
 import { packageRoot } from '../../src/version.js'
-import { cli, tempDir } from './helpers.js'
+import { cli, tempDir } from '../support/cli.js'
 
 const hasShell = (sh: string) => {
   try {

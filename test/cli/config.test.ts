@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { runLogin } from '../../src/cli/commands/auth.js'
-import { cli, OWNER_KEY, page, stubServer, tempDir, testCtx, validKeyTest } from './helpers.js'
+import { cli, OWNER_KEY, page, stubServer, tempDir, testCtx, validKeyTest } from '../support/cli.js'
 
 type Stub = Awaited<ReturnType<typeof stubServer>>
 const KEY_A = `lk_live_${'a'.repeat(32)}`

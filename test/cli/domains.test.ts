@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js'
-import { cli } from './helpers.js'
+import { cli } from '../support/cli.js'
 
 describe('linkctl domains', () => {
   let d: TestDaemon

@@ -6,18 +6,16 @@ import type { Game, GameWithSecrets } from '../../src/contract/games.js'
 import type { GdprDeletion, Overview } from '../../src/contract/gaming.js'
 import type { PageOf } from '../../src/contract/common.js'
 import { exitCodeFor, formatError } from '../../src/cli/exit-codes.js'
-import {
-  runGamesCreate,
-  runGamesGet,
-  runGamesList,
-  runGamesRegenerateKey,
-  runGamesUpdate,
-} from '../../src/cli/commands/games.js'
+import { runGamesCreate } from '../../src/cli/commands/games/create.js'
+import { runGamesGet } from '../../src/cli/commands/games/get.js'
+import { runGamesList } from '../../src/cli/commands/games/list.js'
+import { runGamesRegenerateKey } from '../../src/cli/commands/games/regenerate-key.js'
+import { runGamesUpdate } from '../../src/cli/commands/games/update.js'
 import { runEventsSend, type SendSummary } from '../../src/cli/commands/events.js'
 import { runAnalyticsOverview } from '../../src/cli/commands/analytics.js'
 import { runGdprDelete, runGdprStatus } from '../../src/cli/commands/gdpr.js'
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js'
-import { cli, tempDir, testCtx } from './helpers.js'
+import { cli, tempDir, testCtx } from '../support/cli.js'
 
 let d: TestDaemon
 let dir: ReturnType<typeof tempDir>

@@ -78,7 +78,7 @@ describe('modules reachable from linkctl', () => {
 
   it('never import ink or react, even lazily', () => {
     const all = reach([cli('main.ts')], true)
-    expect(all.files).toContain('src/cli/commands/keys.ts')
+    expect(all.files).toContain('src/cli/commands/keys/index.ts')
     const ui = [...all.packages.keys()].filter((p) => /^(ink|react|@inkjs\/|ink-|react-)/.test(pkgName(p)))
     expect(ui).toEqual([])
   })

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { printRecord, printRows } from '../../src/cli/output.js'
-import { cli, OWNER_KEY, page, sampleKey, stubServer, testCtx } from './helpers.js'
+import { clip, money, percent, printRecord, printRows, round, when } from '../../src/cli/output.js'
+import { pageFooter, pageQuery } from '../../src/cli/paging.js'
+import { cli, OWNER_KEY, page, sampleKey, stubServer, testCtx } from '../support/cli.js'
 
 // eslint-disable-next-line no-control-regex -- looking for ANSI escapes on purpose
 const ANSI = /\x1b\[/
@@ -121,5 +122,55 @@ describe('secrets in output', () => {
       expect(r.stdout).not.toContain(full)
       expect(r.stdout).not.toContain(OWNER_KEY)
     }
+  })
+})
+
+describe('cell values, shared by every command', () => {
+  it('timestamps: UTC to the minute (or second) on a terminal, the full ISO value when piped', () => {
+    const iso = '2026-03-04T05:06:07.890Z'
+    expect(when(iso, true)).toBe('2026-03-04 05:06')
+    expect(when(iso, true, 'second')).toBe('2026-03-04 05:06:07')
+    expect(when(iso, false)).toBe(iso)
+    expect(when(null, true)).toBe('')
+    expect(when(undefined, false)).toBe('')
+  })
+
+  it('long text is cut with an ellipsis on a terminal only', () => {
+    expect(clip('abcdefghij', 5, true)).toBe('abcd…')
+    expect(clip('abcdefghij', 5, false)).toBe('abcdefghij')
+    expect(clip('abcde', 5, true)).toBe('abcde')
+    expect(clip(null, 5, true)).toBe('')
+  })
+
+  it('numbers: rounding, percentages and money', () => {
+    expect(round(12.345, 1)).toBe(12.3)
+    expect(round(0.125, 2)).toBe(0.13)
+    expect(percent(33.333, 1)).toBe('33.3%')
+    expect(percent(12.5)).toBe('12.5%')
+    expect(money(3)).toBe('3.00')
+    expect(money(0.123456, 4)).toBe('0.1235')
+  })
+})
+
+describe('list paging', () => {
+  it('only the flags given go into the query, the page size as a number', () => {
+    expect(pageQuery({})).toEqual({})
+    expect(pageQuery({ page: 2, limit: '50' })).toEqual({ page: 2, limit: 50 })
+  })
+
+  it('the footer says which rows of how many, and the next page, on a terminal only', () => {
+    const p = { page: 2, perPage: 10, total: 25, hasMore: true }
+    const tty = testCtx({ isTTY: true })
+    pageFooter(tty.ctx, p, 10)
+    expect(tty.err.text).toBe('Showing 11-20 of 25; next: --page 3\n')
+    const last = testCtx({ isTTY: true })
+    pageFooter(last.ctx, { ...p, page: 3, hasMore: false }, 5)
+    expect(last.err.text).toBe('Showing 21-25 of 25\n')
+    const empty = testCtx({ isTTY: true })
+    pageFooter(empty.ctx, { page: 1, perPage: 10, total: 0, hasMore: false }, 0)
+    expect(empty.err.text).toBe('Showing 0-0 of 0\n')
+    const piped = testCtx({ isTTY: false })
+    pageFooter(piped.ctx, p, 10)
+    expect(piped.err.text).toBe('')
   })
 })

@@ -5,10 +5,10 @@
 import { createHmac } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Delivery, WebhookWithSecret } from '../../src/contract/webhooks.js'
-import { startListener } from '../../src/cli/commands/webhooks-local.js'
+import { startListener } from '../../src/cli/commands/webhooks/listen.js'
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js'
 import { startReceiver, type Receiver } from '../support/receiver.js'
-import { cli, testCtx } from './helpers.js'
+import { cli, testCtx } from '../support/cli.js'
 
 let d: TestDaemon
 let rx: Receiver

@@ -12,8 +12,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { Health } from '../../src/contract/health.js'
 import { fullSync } from '../../daemon/db/raw-writes.js'
 import { createTestApp, type TestApp } from '../support/app.js'
-import { batch, count, createGame, event, send } from './gaming-support.js'
-import { analytics, flush, makeLink, visit } from './redirect-support.js'
+import { batch, count, createGame, event, send } from '../support/gaming.js'
+import { analytics, flush, makeLink, visit } from '../support/redirect.js'
 
 let t: TestApp | undefined
 let dir: string | undefined
@@ -141,7 +141,7 @@ describe('clicks: one transaction per flush', () => {
     expect((await visit(app, link.shortCode, { ip: '10.0.0.9' })).statusCode).toBe(302)
     await expect(flush(app)).rejects.toThrow('injected failure')
     expect(state()).toEqual({ rows: 0, hours: 0, dims: 0, visitors: 0, linkClicks: 0 })
-    expect(app.app.linkd.services.redirect.recorder.pending).toBe(2)
+    expect(app.app.linkd.services.clicks.recorder.pending).toBe(2)
 
     app.db.sqlite.exec('DROP TRIGGER links_clicks_fail')
     await flush(app)

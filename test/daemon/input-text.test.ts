@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BulkCreateResult } from '../../src/contract/links.js'
 import { LINK_LIMITS } from '../../src/contract/limits.js'
 import { createTestApp, type TestApp } from '../support/app.js'
-import { createGame } from './gaming-support.js'
+import { createGame } from '../support/gaming.js'
 import { createLink } from './links-support.js'
 import { expectError } from './support.js'
 

@@ -1,10 +1,8 @@
-import type { Kysely } from 'kysely'
 import type { Clock } from '../../clock.js'
-import type { Database } from '../../db/schema.js'
 import { AppError } from '../../http/errors.js'
 import type { Overview, OverviewQuery } from '../../../src/contract/gaming.js'
 import type { GameService } from '../games/service.js'
-import { createGamingAnalyticsStore } from './store.js'
+import type { GamedataAggregates } from '../gamedata/service.js'
 
 const DAY_MS = 86_400_000
 /** Longest range of one request (ten years of days). */
@@ -44,11 +42,12 @@ export function dayRange(q: OverviewQuery, now: number): { start: number; end: n
 }
 
 export function createGamingAnalyticsService(deps: {
-  db: Kysely<Database>
   clock: Clock
   games: GameService
+  /** The aggregates are gamedata's data: read through its service. */
+  aggregates: GamedataAggregates
 }) {
-  const store = createGamingAnalyticsStore(deps.db)
+  const store = deps.aggregates
   return {
     /**
      * DAU (last day of the range), MAU (30 days to the range end), revenue, ARPU and ARPPU over

@@ -5,7 +5,7 @@ import { AppError, notFound } from '../../http/errors.js'
 import type { GdprDeletion, GdprDeletionBody } from '../../../src/contract/gaming.js'
 import { GDPR_CONFIRMATION, GDPR_RECORD_RETENTION_DAYS } from '../../../src/contract/limits.js'
 import type { GameService } from '../games/service.js'
-import type { IngestService } from '../ingest/service.js'
+import type { GamedataService } from '../gamedata/service.js'
 import type { DeletionRecord, GdprStore } from './store.js'
 
 const KEEP_MS = GDPR_RECORD_RETENTION_DAYS * 86_400_000
@@ -36,7 +36,7 @@ export function createGdprService(deps: {
   store: GdprStore
   clock: Clock
   games: GameService
-  ingest: Pick<IngestService, 'purgePlayer'>
+  gamedata: Pick<GamedataService, 'purgePlayer'>
   /** Drops stored idempotent responses naming a deletion (they carry the player id). */
   forgetResponsesNaming(id: string): Promise<number>
 }) {
@@ -78,7 +78,7 @@ export function createGdprService(deps: {
       let done = 0
       for (const d of await store.pending(PER_RUN)) {
         await store.markProcessing(d.id, deps.clock.now())
-        const purged = await deps.ingest.purgePlayer(d.gameId, d.playerId)
+        const purged = await deps.gamedata.purgePlayer(d.gameId, d.playerId)
         // A request sent with X-Idempotency-Key left its response (player id included) for replay.
         await deps.forgetResponsesNaming(d.id)
         const at = deps.clock.now()

@@ -1,8 +1,5 @@
 import { createHmac } from 'node:crypto'
 import { gunzipSync } from 'node:zlib'
-import type SQLite from 'better-sqlite3'
-import type { Kysely } from 'kysely'
-import type { Database } from '../../db/schema.js'
 import type { Clock } from '../../clock.js'
 import { safeEqual } from '../../crypto.js'
 import { AppError } from '../../http/errors.js'
@@ -12,9 +9,9 @@ import type { IngestError, IngestResult } from '../../../src/contract/gaming.js'
 import type { GameRecord, GameService } from '../games/service.js'
 import { createPipeline, type Judged, type Pipeline } from './pipeline.js'
 import { checkEvent, parseBatch } from './validate.js'
-import { createEventWriter } from './store.js'
-import { createGamingMaintenance } from './maintenance.js'
-import { compactedCutoffDay } from '../games/service.js'
+import type { IngestStore } from './store.js'
+import type { GamedataService } from '../gamedata/service.js'
+import type { AcceptedEvent } from '../gamedata/types.js'
 
 export interface IngestRequest {
   /** A game authenticated by `admit` and `verify`. */
@@ -34,8 +31,10 @@ export interface SignedRequest {
 }
 
 export interface IngestDeps {
-  sqlite: SQLite.Database
-  db: Kysely<Database>
+  /** The batch_id records (game_batches). */
+  batches: IngestStore
+  /** The owner of the storage layers, which stores the accepted events. */
+  gamedata: Pick<GamedataService, 'storeBatch'>
   clock: Clock
   games: GameService
   limiter: RateLimitStore
@@ -65,15 +64,12 @@ export const tooLarge = (limit = L.batchBytes) =>
 
 /**
  * Gaming ingestion: SDK authentication, HMAC and replay window, the per-game rate limit (counting
- * authenticated requests only), batch and event validation, the pipeline, and the
- * one-transaction write (202 only after the commit, synced to disk: daemon/db/raw-writes.ts).
+ * authenticated requests only), batch and event validation, batch_id dedupe, the pipeline, and
+ * the hand-over of the accepted events to the gamedata module, which stores them in one
+ * transaction with the batch_id record (202 only after the commit, synced to disk).
  */
 export function createIngestService(deps: IngestDeps) {
-  const writer = createEventWriter(deps.sqlite, deps.db)
   const pipeline = deps.pipeline ?? createPipeline()
-  const maintenance = createGamingMaintenance(deps.db)
-  const purgers = new Map<string, (gameId: string, playerId: string) => Promise<number>>()
-  const DAY_MS = 86_400_000
   const gameBucket = (game: GameRecord) => `game:${game.id}`
   const rateLimited = (state: LimitState) =>
     new AppError(
@@ -97,48 +93,8 @@ export function createIngestService(deps: IngestDeps) {
   return {
     pipeline,
 
-    /** Raw events and sessions older than each game's raw retention (or its floor) are deleted. */
-    async expireRaw(): Promise<{ events: number; sessions: number }> {
-      const now = deps.clock.now()
-      const total = { events: 0, sessions: 0 }
-      for (const g of await deps.games.all()) {
-        const cutoff = Math.max(now - g.rawRetentionDays * DAY_MS, g.rawFloor)
-        const r = await maintenance.deleteRawBefore(g.id, cutoff)
-        total.events += r.events
-        total.sessions += r.sessions
-      }
-      return total
-    },
-
-    /** Aggregate days beyond each game's compacted retention (or its floor) are deleted. */
-    async compact(): Promise<number> {
-      const now = deps.clock.now()
-      let n = 0
-      for (const g of await deps.games.all()) {
-        const cutoff = Math.max(compactedCutoffDay(now, g.compactedRetentionMonths), g.compactedFloorDay)
-        n += await maintenance.deleteAggregatesBefore(g.id, cutoff)
-      }
-      return n
-    },
-
     /** batch_id records older than the 24 h idempotency window. */
-    pruneBatches: () => maintenance.pruneBatches(deps.clock.now() - L.batchIdempotencyMs),
-
-    /**
-     * Irreversibly deletes one player's rows from every per-player layer (raw events with their IP
-     * and device data, sessions, profile with attribution and fingerprint, devices, player-days).
-     * Anonymous daily totals stay. Extra purgers (fraud records) run in the same call.
-     */
-    async purgePlayer(gameId: string, playerId: string): Promise<Record<string, number>> {
-      const out: Record<string, number> = await maintenance.purgePlayer(gameId, playerId)
-      for (const [name, purge] of purgers) out[name] = await purge(gameId, playerId)
-      return out
-    },
-
-    /** Registers another per-player store for the GDPR purge (the fraud issue adds its records). */
-    addPlayerPurger(name: string, purge: (gameId: string, playerId: string) => Promise<number>): void {
-      purgers.set(name, purge)
-    },
+    pruneBatches: () => deps.batches.pruneBatches(deps.clock.now() - L.batchIdempotencyMs),
 
     /** 401 for missing headers, an unknown game, another organization or a wrong key. */
     async authenticate(headers: {
@@ -227,7 +183,7 @@ export function createIngestService(deps: IngestDeps) {
           ],
         )
       const since = now - L.batchIdempotencyMs
-      const prior = writer.priorResponse(game.id, batch.batchId, since)
+      const prior = deps.batches.responseOf(game.id, batch.batchId, since)
       if (prior) return { status: 202, text: prior }
 
       const errors: IngestError[] = []
@@ -246,25 +202,32 @@ export function createIngestService(deps: IngestDeps) {
         if (!c.ok) errors.push(c.error)
         else judged.push(pipeline.judge(c.event, ctx))
       })
-      const blocked = judged.filter((j) => j.verdict === 'block').length
-      const out = await writer.write(
-        { gameId: game.id, batchId: batch.batchId, receivedAt: now, ip: req.ip },
-        judged,
-        since,
-        ({ stored, duplicates, flagged }) => {
-          const body: IngestResult = {
-            batchId: batch.batchId,
-            accepted: stored,
-            flagged,
-            blocked,
-            duplicates,
-            rejected: errors.length,
-            errors,
-          }
-          return { body, text: JSON.stringify(body) }
+      const events: AcceptedEvent[] = []
+      for (const j of judged) if (j.verdict !== 'block') events.push({ event: j.event, verdict: j.verdict })
+      const blocked = judged.length - events.length
+      // The batch_id record commits with the events (one transaction): a repeat sent while the
+      // first is being written finds it, and a crash leaves neither.
+      const text = await deps.gamedata.storeBatch(
+        { gameId: game.id, batchId: batch.batchId, receivedAt: now, ip: req.ip, events },
+        {
+          before: () => deps.batches.responseOf(game.id, batch.batchId, since),
+          after: ({ stored, duplicates, flagged }) => {
+            const body: IngestResult = {
+              batchId: batch.batchId,
+              accepted: stored,
+              flagged,
+              blocked,
+              duplicates,
+              rejected: errors.length,
+              errors,
+            }
+            const response = JSON.stringify(body)
+            deps.batches.record(game.id, batch.batchId, response, now)
+            return response
+          },
         },
       )
-      return { status: 202, text: out.replayed ?? JSON.stringify(out.result) }
+      return { status: 202, text }
     },
   }
 }

@@ -12,6 +12,7 @@ import {
 } from '../../../src/contract/limits.js'
 import type { GamePlatform, RevenueType } from '../../../src/contract/limits.js'
 import type { IngestError } from '../../../src/contract/gaming.js'
+import type { Attribution, GameEvent } from '../gamedata/types.js'
 
 const DAY_MS = 86_400_000
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -39,36 +40,15 @@ const REVENUE: Readonly<Record<string, { type: RevenueType; required: boolean }>
   ad_watched: { type: 'ad', required: false },
 }
 
-/** An event that passed every check, normalized for the pipeline and the writer. */
-export interface NormalizedEvent {
+/**
+ * An event that passed every check, normalized for the pipeline; the fields the storage layers
+ * keep are gamedata's GameEvent.
+ */
+export interface NormalizedEvent extends GameEvent {
   index: number
-  eventId: string
-  type: string
-  /** Bit in event_types (named index, or CUSTOM_BIT). */
-  typeBit: number
-  custom: boolean
-  ts: number
-  day: number
-  playerId: string
-  sessionId: string | null
-  platform: GamePlatform
   data: Record<string, unknown> | null
-  dataJson: string | null
-  revenueType: RevenueType | null
-  revenueMicros: number
-  currency: string | null
-  country: string | null
-  deviceFingerprint: string | null
-  attribution: Attribution
 }
-
-/** First-touch attribution fields read from `data`. */
-export interface Attribution {
-  affiliate: string | null
-  campaign: string | null
-  source: string | null
-  medium: string | null
-}
+export type { Attribution }
 
 export interface ParsedBatch {
   batchId: string

@@ -1,15 +1,11 @@
-import type { Kysely } from 'kysely'
 import type { Clock } from '../../clock.js'
-import type { Database } from '../../db/schema.js'
 import type { ResolvedLink } from '../links/service.js'
 
 export type { ResolvedLink }
 
-/** What the redirect needs of the links service (L's `resolve` and `addClicks`). */
+/** What the redirect needs of the links service: resolving a code on a domain. */
 export interface LinkResolver {
   resolve(domainKey: string, shortCode: string): Promise<ResolvedLink | undefined>
-  /** Inside the caller's transaction when `trx` is given. */
-  addClicks(deltas: ReadonlyArray<{ linkId: string; clicks: number }>, trx?: Kysely<Database>): Promise<void>
 }
 
 export interface HotLinkCacheOptions {
@@ -32,11 +28,7 @@ interface Entry {
  * when this process announces link.updated or link.deleted. Unknown codes are not cached, so a
  * link created a moment ago redirects at once. Concurrent misses for one code share one lookup.
  */
-export function createHotLinkCache(
-  resolver: Pick<LinkResolver, 'resolve'>,
-  clock: Clock,
-  opts: HotLinkCacheOptions = {},
-) {
+export function createHotLinkCache(resolver: LinkResolver, clock: Clock, opts: HotLinkCacheOptions = {}) {
   const maxEntries = opts.maxEntries ?? 10_000
   const ttlMs = Math.min(opts.ttlMs ?? 30_000, 60_000)
   const entries = new Map<string, Entry>()

@@ -4,6 +4,7 @@ import proxyAddr from '@fastify/proxy-addr'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../../clock.js'
 import { evaluate, type RateLimitStore } from '../../http/rate-limit.js'
+import { clickInput } from './click.js'
 import { SHARED_DOMAIN } from './host.js'
 import { answerOf, CACHE_CONTROL } from './pages.js'
 import type { RedirectService } from './service.js'
@@ -75,19 +76,9 @@ export function createFastRedirect(
     reqLog?.info({ req: { method, url, host, ip, socket, headers: req.headers } }, 'incoming request')
 
     const link = found.link
-    const ua = req.headers['user-agent']
-    const referer = req.headers.referer
     const q = url.indexOf('?')
-    redirect.record({
-      link,
-      ts: now,
-      method,
-      ip,
-      userAgent: typeof ua === 'string' ? ua.slice(0, 1024) : '',
-      referer: typeof referer === 'string' ? referer.slice(0, 2048) : undefined,
-      query: q === -1 ? {} : (parseQuery(url.slice(q + 1)) as Record<string, unknown>),
-      responseMs: performance.now() - receivedAt,
-    })
+    const query = q === -1 ? {} : (parseQuery(url.slice(q + 1)) as Record<string, unknown>)
+    redirect.record(clickInput(link, now, { method, ip, headers: req.headers, query, receivedAt }))
 
     const answer = answerOf(link)
     // prettier-ignore

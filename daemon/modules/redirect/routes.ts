@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Clock } from '../../clock.js'
 import { AppError } from '../../http/errors.js'
+import { clickInput } from './click.js'
 import { answerOf, CACHE_CONTROL, errorPage, wantsHtml } from './pages.js'
 import type { RedirectService } from './service.js'
 
@@ -34,18 +35,7 @@ export function redirectRoutes(deps: { redirect: RedirectService; clock: Clock }
         if (found.kind === 'gone') return fail(request, reply, 410, `short link /${code} has expired`)
 
         const link = found.link
-        const ua = request.headers['user-agent']
-        const referer = request.headers.referer
-        redirect.record({
-          link,
-          ts: deps.clock.now(),
-          method: request.method,
-          ip: request.ip,
-          userAgent: typeof ua === 'string' ? ua.slice(0, 1024) : '',
-          referer: typeof referer === 'string' ? referer.slice(0, 2048) : undefined,
-          query: request.query,
-          responseMs: performance.now() - request.receivedAt,
-        })
+        redirect.record(clickInput(link, deps.clock.now(), request))
         const answer = answerOf(link)
         reply
           .code(link.redirectType)

@@ -1,6 +1,3 @@
-import type SQLite from 'better-sqlite3'
-import type { Kysely } from 'kysely'
-import type { Database } from '../../db/schema.js'
 import type { Clock } from '../../clock.js'
 import type { EventBus } from '../../events.js'
 import { RESERVED_CODES } from '../../../src/contract/limits.js'
@@ -10,11 +7,8 @@ import {
   type LinkResolver,
   type ResolvedLink,
 } from './cache.js'
-import { createVisitorHasher } from './classify.js'
+import type { ClickInput, ClicksService } from '../clicks/service.js'
 import { createDomainResolver } from './host.js'
-import type { Locate } from './location.js'
-import { createClickRecorder, type ClickInput } from './recorder.js'
-import { createClickStore } from './store.js'
 
 const RESERVED = new Set<string>(RESERVED_CODES.map((c) => c.toLowerCase()))
 /** Characters a short code can have (generated codes and custom slugs alike). */
@@ -28,44 +22,27 @@ export type Lookup =
 
 export interface RedirectServiceDeps {
   links: LinkResolver
+  /** Where the click of each redirect goes (the clicks module records it). */
+  clicks: Pick<ClicksService, 'record'>
   events: EventBus
   clock: Clock
-  sqlite: SQLite.Database
-  db: Kysely<Database>
-  masterKey: Buffer
   shortDomain: string
   /** Domain key (id) of a verified custom domain by host name. */
   customDomainOf?: (host: string) => string | undefined
-  locate: Locate
-  onError?(err: unknown): void
-  /** Clicks dropped because the database kept refusing them (logged by the caller). */
-  onDrop?(count: number, err: unknown): void
   cache?: HotLinkCacheOptions
-  maxBuffer?: number
-  flushMs?: number
 }
 
 /**
- * Resolving a request (host + code) to a redirect through the hot-link cache, and the click
- * recorder behind it. The cache forgets a link as soon as this process announces its update or
- * deletion.
+ * Resolving a request (host + code) to a redirect through the hot-link cache, and handing each
+ * redirect's click over to the clicks module. The cache forgets a link as soon as this process
+ * announces its update or deletion.
  */
 export function createRedirectService(deps: RedirectServiceDeps) {
   const domainOf = createDomainResolver(deps.shortDomain, deps.customDomainOf)
   const cache = createHotLinkCache(deps.links, deps.clock, deps.cache)
   deps.events.on('link.updated', (e) => cache.invalidate(e.data.id))
   deps.events.on('link.deleted', (e) => cache.invalidate(e.data.id))
-  const recorder = createClickRecorder({
-    store: createClickStore(deps.sqlite, deps.db),
-    links: deps.links,
-    events: deps.events,
-    locate: deps.locate,
-    visitorHash: createVisitorHasher(deps.masterKey),
-    ...(deps.onError ? { onError: deps.onError } : {}),
-    ...(deps.onDrop ? { onDrop: deps.onDrop } : {}),
-    ...(deps.maxBuffer ? { maxBuffer: deps.maxBuffer } : {}),
-    ...(deps.flushMs ? { flushMs: deps.flushMs } : {}),
-  })
+  const { clicks } = deps
 
   const answer = (link: ResolvedLink | undefined): Lookup => {
     if (!link || link.status === 'inactive') return { kind: 'not-found' }
@@ -78,7 +55,6 @@ export function createRedirectService(deps: RedirectServiceDeps) {
   return {
     domainOf,
     cache,
-    recorder,
 
     /**
      * What `GET /:code` answers on the domain `domainKey` (domainOf(host)) when that is known
@@ -98,9 +74,9 @@ export function createRedirectService(deps: RedirectServiceDeps) {
       return this.lookupCached(domainKey, code) ?? answer(await cache.get(domainKey!, code))
     },
 
-    /** Buffers the click of a redirect; never waits on the disk. */
+    /** Hands the click of a redirect over to the clicks module; never waits on the disk. */
     record(click: ClickInput): void {
-      recorder.record(click)
+      clicks.record(click)
     },
   }
 }

@@ -3,7 +3,7 @@ import type { Command } from 'commander'
 import type { Overview } from '../../contract/gaming.js'
 import { action, jsonOption } from '../action.js'
 import { requireKey, type Ctx } from '../context.js'
-import { emit, printRecord } from '../output.js'
+import { emit, money, percent, printRecord } from '../output.js'
 
 export interface OverviewOpts {
   game: string
@@ -11,8 +11,7 @@ export interface OverviewOpts {
   endDate?: string
 }
 
-const pct = (v: number | null) => (v === null ? '-' : `${v}%`)
-const money = (n: number) => n.toFixed(2)
+const pct = (v: number | null) => (v === null ? '-' : percent(v))
 
 export async function runAnalyticsOverview(o: OverviewOpts, ctx: Ctx): Promise<void> {
   await requireKey(ctx)
@@ -31,8 +30,8 @@ export async function runAnalyticsOverview(o: OverviewOpts, ctx: Ctx): Promise<v
       ['  IAP', money(r.revenue.iap)],
       ['  AD', money(r.revenue.ad)],
       ['  SUBSCRIPTION', money(r.revenue.subscription)],
-      ['ARPU', r.arpu.toFixed(4)],
-      ['ARPPU', r.arppu.toFixed(4)],
+      ['ARPU', money(r.arpu, 4)],
+      ['ARPPU', money(r.arppu, 4)],
       ['AVG SESSION', `${r.avgSessionSeconds} s`],
       ['RETENTION D1', pct(r.retention.d1)],
       ['RETENTION D7', pct(r.retention.d7)],

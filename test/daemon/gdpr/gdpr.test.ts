@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GameWithSecrets } from '../../../src/contract/games.js'
 import type { GdprDeletion, Overview } from '../../../src/contract/gaming.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
-import { batch, count, createGame, event, send } from '../gaming-support.js'
+import { batch, count, createGame, event, send } from '../../support/gaming.js'
 
 let t: TestApp
 let game: GameWithSecrets

@@ -1,0 +1,192 @@
+import type { Clock } from '../../clock.js'
+import { iso } from '../../clock.js'
+import { AppError } from '../../http/errors.js'
+import type { AnalyticsQuery, LinkAnalytics } from '../../../src/contract/links.js'
+import { LINK_LIMITS } from '../../../src/contract/limits.js'
+import type { ClickStore, DimRow } from './store.js'
+
+const HOUR = 3_600_000
+const DAY = 86_400_000
+const WEEK = 7 * DAY
+/** 1970-01-05T00:00:00Z, a Monday: weeks start on Monday 00:00 UTC (ISO 8601). */
+const FIRST_MONDAY = 4 * DAY
+const DEFAULT_RANGE = 30 * DAY
+const TOP = 50
+
+type Interval = LinkAnalytics['interval']
+
+const floorTo = (t: number, size: number, origin = 0) => t - ((((t - origin) % size) + size) % size)
+
+function bucketStart(t: number, interval: Interval): number {
+  if (interval === 'hour') return floorTo(t, HOUR)
+  if (interval === 'day') return floorTo(t, DAY)
+  return floorTo(t, WEEK, FIRST_MONDAY)
+}
+const SIZE: Record<Interval, number> = { hour: HOUR, day: DAY, week: WEEK }
+
+const round2 = (n: number) => Math.round(n * 100) / 100
+const pct = (part: number, whole: number) => (whole > 0 ? round2((part / whole) * 100) : 0)
+
+function parseDate(value: string | undefined, field: string): number | undefined {
+  if (value === undefined) return undefined
+  const t = Date.parse(value)
+  if (Number.isNaN(t))
+    throw new AppError('ValidationError', `${field} is not a valid date`, [
+      { field, message: 'must be an ISO 8601 date-time' },
+    ])
+  return t
+}
+
+/** Sorted by clicks (then name), the first 50. */
+function top<T extends { clicks: number }>(items: T[], name: (t: T) => string): T[] {
+  return items.sort((a, b) => b.clicks - a.clicks || name(a).localeCompare(name(b))).slice(0, TOP)
+}
+
+export interface LinkAnalyticsDeps {
+  store: Pick<ClickStore, 'hours' | 'dims' | 'visitors'>
+  clock: Clock
+  /** The link of an organization; throws NotFound for another organization's link. */
+  links: { get(organizationId: string, id: string): Promise<{ id: string }> }
+  /** Writes buffered clicks, so that a read sees every click made before it. */
+  flush(): Promise<void>
+}
+
+/**
+ * Link analytics from the pre-aggregated counters only. Range: both ends inclusive; totals and
+ * the time series count whole UTC hours (from the hour holding startDate to the one holding
+ * endDate), dimension lists and visitor figures whole UTC days.
+ */
+export function createLinkAnalytics(deps: LinkAnalyticsDeps) {
+  const { store } = deps
+
+  function range(q: AnalyticsQuery): { start: number; end: number; interval: Interval } {
+    const interval = q.interval ?? 'day'
+    const end = parseDate(q.endDate, 'endDate') ?? deps.clock.now()
+    const start = parseDate(q.startDate, 'startDate') ?? end - DEFAULT_RANGE
+    if (start > end)
+      throw new AppError('ValidationError', 'startDate must not be after endDate', [
+        { field: 'startDate', message: 'must not be after endDate' },
+      ])
+    const buckets = (bucketStart(end, interval) - bucketStart(start, interval)) / SIZE[interval] + 1
+    if (buckets > LINK_LIMITS.seriesMax)
+      throw new AppError(
+        'ValidationError',
+        `the range holds ${buckets} ${interval} intervals; at most ${LINK_LIMITS.seriesMax} are allowed: narrow the range or use a longer interval`,
+        [{ field: 'interval', message: `gives more than ${LINK_LIMITS.seriesMax} intervals for this range` }],
+      )
+    return { start, end, interval }
+  }
+
+  return {
+    /** The analytics of one link of an organization (NotFound for another organization's). */
+    async link(organizationId: string, id: string, q: AnalyticsQuery): Promise<LinkAnalytics> {
+      const link = await deps.links.get(organizationId, id)
+      const { start, end, interval } = range(q)
+      await deps.flush()
+
+      const [hours, dims, visitors] = await Promise.all([
+        store.hours(link.id, floorTo(start, HOUR), end),
+        store.dims(link.id, floorTo(start, DAY), end),
+        store.visitors(link.id, floorTo(start, DAY), end),
+      ])
+
+      const size = SIZE[interval]
+      const first = bucketStart(start, interval)
+      const last = bucketStart(end, interval)
+      const series = new Map<number, { clicks: number; bots: number }>()
+      for (let b = first; b <= last; b += size) series.set(b, { clicks: 0, bots: 0 })
+      let clicks = 0
+      let bots = 0
+      let qrScans = 0
+      let responseMsSum = 0
+      for (const h of hours) {
+        clicks += h.clicks
+        bots += h.bots
+        qrScans += h.qrScans
+        responseMsSum += h.responseMsSum
+        const s = series.get(bucketStart(h.hourStart, interval))
+        if (s) {
+          s.clicks += h.clicks
+          s.bots += h.bots
+        }
+      }
+
+      const byDim = new Map<string, DimRow[]>()
+      for (const d of dims) byDim.set(d.dim, [...(byDim.get(d.dim) ?? []), d])
+      const of = (dim: string) => byDim.get(dim) ?? []
+      const sum = (rows: DimRow[]) => rows.reduce((n, r) => n + r.clicks, 0)
+      const share = <K extends string>(dim: string, key: K) => {
+        const rows = of(dim)
+        const whole = sum(rows)
+        return top(
+          rows.map((r) => ({
+            [key]: r.value || 'Unknown',
+            clicks: r.clicks,
+            percentage: pct(r.clicks, whole),
+          })),
+          (x) => String(x[key]),
+        ) as Array<{ [P in K]: string } & { clicks: number; percentage: number }>
+      }
+      const counted = (dim: string) =>
+        top(
+          of(dim).map((r) => ({ value: r.value, clicks: r.clicks })),
+          (x) => x.value,
+        )
+
+      return {
+        linkId: link.id,
+        range: { startDate: iso(start), endDate: iso(end) },
+        interval,
+        totalClicks: clicks,
+        uniqueVisitors: visitors.visitors,
+        qrScans,
+        botDetection: { count: bots, percentage: pct(bots, clicks + bots) },
+        responseTime: clicks + bots > 0 ? round2(responseMsSum / (clicks + bots)) : 0,
+        bounceRate: pct(visitors.singleClick, visitors.visitors),
+        geography: geography(of('country'), of('region')),
+        devices: share('device', 'device'),
+        browsers: share('browser', 'browser'),
+        os: share('os', 'os'),
+        referrers: top(
+          of('referrer').map((r) => ({ domain: r.value, clicks: r.clicks })),
+          (x) => x.domain,
+        ),
+        timeSeries: [...series].map(([t, s]) => ({ timestamp: iso(t), clicks: s.clicks, bots: s.bots })),
+        utmSources: counted('utm_source'),
+        utmMediums: counted('utm_medium'),
+        utmCampaigns: counted('utm_campaign'),
+      }
+    },
+  }
+}
+
+/**
+ * One entry per country and region: a country's clicks are split over its known regions ("CC/Region"
+ * counters), the rest stay under region null. Unknown countries are listed as "Unknown".
+ */
+function geography(countries: DimRow[], regions: DimRow[]): LinkAnalytics['geography'] {
+  const whole = countries.reduce((n, r) => n + r.clicks, 0)
+  const regionsOf = new Map<string, DimRow[]>()
+  for (const r of regions) {
+    const cc = r.value.slice(0, r.value.indexOf('/'))
+    regionsOf.set(cc, [...(regionsOf.get(cc) ?? []), r])
+  }
+  const out: LinkAnalytics['geography'] = []
+  for (const c of countries) {
+    const country = c.value || 'Unknown'
+    let rest = c.clicks
+    for (const r of regionsOf.get(c.value) ?? []) {
+      const n = Math.min(r.clicks, rest)
+      if (n <= 0) continue
+      rest -= n
+      out.push({
+        country,
+        region: r.value.slice(r.value.indexOf('/') + 1),
+        clicks: n,
+        percentage: pct(n, whole),
+      })
+    }
+    if (rest > 0) out.push({ country, region: null, clicks: rest, percentage: pct(rest, whole) })
+  }
+  return top(out, (g) => `${g.country}/${g.region ?? ''}`)
+}

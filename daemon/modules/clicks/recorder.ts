@@ -1,0 +1,284 @@
+import { iso } from '../../clock.js'
+import type { EventBus } from '../../events.js'
+import { QR_MARKER } from '../../../src/contract/limits.js'
+import { qrCodeIdOf, type ClickDelta, type ResolvedLink } from '../links/service.js'
+import { botReason, parseAgent, referrerDomain, utmOf } from './classify.js'
+import { countryName, type Locate } from './location.js'
+import type {
+  ClickBatch,
+  ClickRow,
+  ClickStore,
+  DimDelta,
+  HourDelta,
+  UnitOfWork,
+  VisitorDelta,
+} from './store.js'
+import { createBatcher } from '../../batcher.js'
+
+const HOUR = 3_600_000
+const DAY = 86_400_000
+
+/** SQLITE_READONLY, SQLITE_FULL, SQLITE_BUSY, SQLITE_IOERR_…: the code only, never a message. */
+function errorCode(err: unknown): string {
+  const code = (err as { code?: unknown } | null)?.code
+  return typeof code === 'string' && /^[A-Z0-9_]{1,64}$/.test(code) ? code : 'Error'
+}
+
+/** What the redirect hands over: raw request facts, enriched only at flush time (off the hot path). */
+export interface ClickInput {
+  link: ResolvedLink
+  ts: number
+  method: string
+  ip: string
+  userAgent: string
+  referer: string | undefined
+  query: Record<string, unknown> | undefined
+  responseMs: number
+}
+
+/** What recording needs of the links service: links.clicks, inside the flush's unit of work. */
+export interface LinkClickCounter {
+  addClicks(deltas: ReadonlyArray<ClickDelta>, trx: UnitOfWork): Promise<void>
+}
+
+export interface RecorderDeps {
+  store: Pick<ClickStore, 'transaction' | 'apply'>
+  links: LinkClickCounter
+  events: EventBus
+  locate: Locate
+  visitorHash(ts: number, ip: string, userAgent: string): string
+  /** A flush in the background failed (its clicks are kept for the next one, bounded). */
+  onError?(err: unknown): void
+  /** Clicks given up (the database kept refusing them): how many this time, and why. */
+  onDrop?(count: number, err: unknown): void
+  /** Flush when this many clicks are buffered (default 250: keeps a flush under the p99 budget). */
+  maxBuffer?: number
+  /** Flush at least this often once started (default 1,000 ms). */
+  flushMs?: number
+}
+
+/** Dimension names of link_click_dims. */
+export const DIMS = [
+  'country',
+  'region',
+  'device',
+  'browser',
+  'os',
+  'referrer',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+] as const
+export type Dim = (typeof DIMS)[number]
+
+interface Enriched {
+  row: ClickRow
+  link: ResolvedLink
+}
+
+function isQr(query: Record<string, unknown> | undefined): boolean {
+  const v = query?.[QR_MARKER]
+  return v === '1' || (Array.isArray(v) && v[0] === '1')
+}
+
+/** The counter increments of a set of clicks. Bots count in hours.bots only; humans everywhere. */
+export function aggregate(rows: ClickRow[]): ClickBatch {
+  const hours = new Map<string, HourDelta>()
+  /** Per link and day: dimension counters and visitor counters. */
+  const days = new Map<string, { dims: Map<string, DimDelta>; visitors: Map<string, VisitorDelta> }>()
+  for (const r of rows) {
+    const hourStart = r.ts - (r.ts % HOUR)
+    const hk = `${r.linkId}\n${hourStart}`
+    let h = hours.get(hk)
+    if (!h)
+      hours.set(hk, (h = { linkId: r.linkId, hourStart, clicks: 0, bots: 0, qrScans: 0, responseMsSum: 0 }))
+    h.responseMsSum += r.responseMs
+    if (r.isBot) {
+      h.bots++
+      continue
+    }
+    h.clicks++
+    if (r.isQr) h.qrScans++
+
+    const dayStart = r.ts - (r.ts % DAY)
+    const dk = `${r.linkId}\n${dayStart}`
+    let day = days.get(dk)
+    if (!day) days.set(dk, (day = { dims: new Map(), visitors: new Map() }))
+    const dims = day.dims
+    const add = (dim: Dim, value: string | null) => {
+      if (value === null) return
+      const k = `${dim}\n${value}`
+      const d = dims.get(k)
+      if (d) d.clicks++
+      else dims.set(k, { linkId: r.linkId, dayStart, dim, value, clicks: 1 })
+    }
+    // Unknown country, browser and OS are counted under '' so that each list adds up to 100 %.
+    add('country', r.country ?? '')
+    if (r.country && r.region) add('region', `${r.country}/${r.region}`)
+    add('device', r.device)
+    add('browser', r.browser ?? '')
+    add('os', r.os ?? '')
+    add('referrer', r.referrerDomain)
+    add('utm_source', r.utmSource)
+    add('utm_medium', r.utmMedium)
+    add('utm_campaign', r.utmCampaign)
+
+    const v = day.visitors.get(r.visitorHash)
+    if (v) v.clicks++
+    else
+      day.visitors.set(r.visitorHash, { linkId: r.linkId, dayStart, visitorHash: r.visitorHash, clicks: 1 })
+  }
+  const all = [...days.values()]
+  return {
+    rows,
+    hours: [...hours.values()],
+    dims: all.flatMap((d) => [...d.dims.values()]),
+    visitors: all.flatMap((d) => [...d.visitors.values()]),
+  }
+}
+
+/**
+ * Click recording with group commit: the redirect pushes a record and replies; every `maxBuffer`
+ * clicks or `flushMs` (and on shutdown, and before any analytics read) the buffer is enriched
+ * (bot flag, device, place, visitor hash, referrer, UTM), written in one transaction, added to
+ * links.clicks, and announced (link.clicked / qr_code.scanned; bots never).
+ */
+export function createClickRecorder(deps: RecorderDeps) {
+  const maxBuffer = deps.maxBuffer ?? 250
+  const flushMs = deps.flushMs ?? 1000
+  let recorded = 0
+
+  function enrich(c: ClickInput): Enriched {
+    const reason = botReason(c.method, c.userAgent)
+    const agent = parseAgent(c.userAgent)
+    const place = deps.locate(c.ip)
+    const utm = utmOf(c.query, c.link.destinationUrl)
+    return {
+      link: c.link,
+      row: {
+        linkId: c.link.id,
+        organizationId: c.link.organizationId,
+        ts: c.ts,
+        visitorHash: deps.visitorHash(c.ts, c.ip, c.userAgent),
+        isBot: reason !== null,
+        botReason: reason,
+        isQr: isQr(c.query),
+        country: place.country,
+        region: place.region,
+        city: place.city,
+        device: agent.device,
+        browser: agent.browser,
+        os: agent.os,
+        referrerDomain: referrerDomain(c.referer),
+        utmSource: utm.source,
+        utmMedium: utm.medium,
+        utmCampaign: utm.campaign,
+        responseMs: Math.round(c.responseMs * 1000) / 1000,
+      },
+    }
+  }
+
+  function announce(clicks: Enriched[]): void {
+    const clicked = deps.events.listening('link.clicked')
+    const scanned = deps.events.listening('qr_code.scanned')
+    if (!clicked && !scanned) return
+    for (const { row: r, link } of clicks) {
+      if (r.isBot || !(r.isQr ? scanned : clicked)) continue
+      const visit = { country: countryName(r.country), device: r.device, browser: r.browser, os: r.os }
+      if (r.isQr)
+        deps.events.emit(
+          'qr_code.scanned',
+          {
+            organizationId: r.organizationId,
+            data: {
+              qrCodeId: qrCodeIdOf(r.linkId),
+              linkId: r.linkId,
+              shortUrl: link.shortUrl,
+              scannedAt: iso(r.ts),
+              ...visit,
+            },
+          },
+          r.ts,
+        )
+      else
+        deps.events.emit(
+          'link.clicked',
+          {
+            organizationId: r.organizationId,
+            data: {
+              linkId: r.linkId,
+              shortUrl: link.shortUrl,
+              clickedAt: iso(r.ts),
+              ...visit,
+              countryCode: r.country,
+              ...(r.city ? { city: r.city } : {}),
+              ...(r.referrerDomain ? { referrer: r.referrerDomain } : {}),
+            },
+          },
+          r.ts,
+        )
+    }
+  }
+
+  async function write(inputs: ClickInput[]): Promise<void> {
+    const clicks = inputs.map(enrich)
+    const rows = clicks.map((c) => c.row)
+    const batch = aggregate(rows)
+    const human = new Map<string, number>()
+    for (const r of rows) if (!r.isBot) human.set(r.linkId, (human.get(r.linkId) ?? 0) + 1)
+    // Click rows, counters and links.clicks: one transaction, all of it or nothing.
+    await deps.store.transaction(async (trx) => {
+      await deps.store.apply(batch, trx)
+      if (human.size > 0)
+        await deps.links.addClicks(
+          [...human].map(([linkId, n]) => ({ linkId, clicks: n })),
+          trx,
+        )
+    })
+    recorded += rows.length
+    announce(clicks)
+  }
+
+  // Nothing is committed when a write fails (one transaction): the batcher keeps the clicks for
+  // the next flush, up to 20 flushes' worth; beyond that (and at a failed shutdown) they are
+  // dropped, counted and reported.
+  const batch = createBatcher<ClickInput>({
+    maxItems: maxBuffer,
+    intervalMs: flushMs,
+    maxRetained: 20 * maxBuffer,
+    write,
+    onError: (err) => deps.onError?.(err),
+    onDrop: (count, err) => deps.onDrop?.(count, err),
+  })
+
+  return {
+    /** Buffers one redirect; never waits. */
+    record(c: ClickInput): void {
+      batch.push(c)
+    },
+    /** Writes everything buffered so far (analytics reads call this first). */
+    flush: () => batch.flush(),
+    start: () => batch.start(),
+    stop: () => batch.stop(),
+    get pending(): number {
+      return batch.pending
+    },
+    /** Clicks written since start (benchmarks and tests). */
+    get recorded(): number {
+      return recorded
+    },
+    /**
+     * For /health/ready: clicks waiting to be written, clicks dropped since start, and the error
+     * code of the last flush when it failed (null once one succeeds).
+     */
+    status(): { buffered: number; dropped: number; writeError: string | null } {
+      const err = batch.failure
+      return {
+        buffered: batch.pending,
+        dropped: batch.dropped,
+        writeError: err === undefined ? null : errorCode(err),
+      }
+    },
+  }
+}
+export type ClickRecorder = ReturnType<typeof createClickRecorder>

@@ -1,0 +1,78 @@
+import type { Clock } from '../../clock.js'
+import type { EventBus } from '../../events.js'
+import type { AnalyticsQuery, LinkAnalytics } from '../../../src/contract/links.js'
+import { createVisitorHasher } from './classify.js'
+import { createLinkAnalytics } from './link-analytics.js'
+import type { Locate } from './location.js'
+import { createClickRecorder, type ClickInput, type LinkClickCounter } from './recorder.js'
+import type { ClickStore } from './store.js'
+
+export type { ClickInput }
+
+/** What the clicks module needs of the links service. */
+export interface ClickLinks extends LinkClickCounter {
+  /** The link of an organization; throws NotFound for another organization's link. */
+  get(organizationId: string, id: string): Promise<{ id: string }>
+}
+
+export interface ClicksServiceDeps {
+  store: ClickStore
+  links: ClickLinks
+  events: EventBus
+  clock: Clock
+  masterKey: Buffer
+  locate: Locate
+  /** A flush in the background failed (its clicks are kept for the next one, bounded). */
+  onError?(err: unknown): void
+  /** Clicks dropped because the database kept refusing them (logged by the caller). */
+  onDrop?(count: number, err: unknown): void
+  /** The flush before an analytics read failed: the read answers from what is stored. */
+  onReadFlushError?(err: unknown): void
+  maxBuffer?: number
+  flushMs?: number
+}
+
+/**
+ * The clicks module: it owns the click tables (raw clicks and their counters). It records the
+ * clicks the redirect hands over (buffered, enriched and written off the request path, with
+ * links.clicks updated through the links service in the same transaction), answers the link
+ * analytics reads, and purges the clicks of deleted links.
+ */
+export function createClicksService(deps: ClicksServiceDeps) {
+  const { store } = deps
+  const recorder = createClickRecorder({
+    store,
+    links: deps.links,
+    events: deps.events,
+    locate: deps.locate,
+    visitorHash: createVisitorHasher(deps.masterKey),
+    ...(deps.onError ? { onError: deps.onError } : {}),
+    ...(deps.onDrop ? { onDrop: deps.onDrop } : {}),
+    ...(deps.maxBuffer ? { maxBuffer: deps.maxBuffer } : {}),
+    ...(deps.flushMs ? { flushMs: deps.flushMs } : {}),
+  })
+  const analytics = createLinkAnalytics({
+    store,
+    clock: deps.clock,
+    links: deps.links,
+    // When the database refuses the buffered clicks, a read still answers from what is stored.
+    flush: () => recorder.flush().catch((err: unknown) => deps.onReadFlushError?.(err)),
+  })
+
+  return {
+    /** The click buffer: flush, start, stop, pending, and status() for /health/ready. */
+    recorder,
+    /** Buffers the click of a redirect; never waits on the disk. */
+    record(click: ClickInput): void {
+      recorder.record(click)
+    },
+
+    /** `GET /api/use/analytics/links/:id`. */
+    link: (organizationId: string, id: string, q: AnalyticsQuery): Promise<LinkAnalytics> =>
+      analytics.link(organizationId, id, q),
+
+    /** Deletes the click data of deleted links, up to `budget` rows (the purge job). */
+    purgeDeletedLinks: (budget: number) => store.purgeDeletedLinks(budget),
+  }
+}
+export type ClicksService = ReturnType<typeof createClicksService>

@@ -1,0 +1,334 @@
+import type SQLite from 'better-sqlite3'
+import { sql, type Kysely } from 'kysely'
+import type {
+  ClicksTable,
+  Database,
+  LinkClickDimsTable,
+  LinkClickHoursTable,
+  LinkDayVisitorsTable,
+} from '../../db/schema.js'
+
+const DAY = 86_400_000
+
+/** A snake_case column name in camelCase, at the type level (`hour_start` → `hourStart`). */
+type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : S
+/** A table's row with camelCase keys: the counter types follow the schema's column types. */
+type Camelized<T> = { [K in keyof T & string as CamelCase<K>]: T[K] }
+
+/** One click row as stored (no raw IP); the flags as booleans (0/1 in the table). */
+export type ClickRow = Omit<Camelized<ClicksTable>, 'isBot' | 'isQr'> & { isBot: boolean; isQr: boolean }
+/** Increments of one link's hourly counters. */
+export type HourDelta = Camelized<LinkClickHoursTable>
+/** Increments of one link's daily count of a dimension value. */
+export type DimDelta = Camelized<LinkClickDimsTable>
+/** Increments of one visitor's daily clicks on a link. */
+export type VisitorDelta = Camelized<LinkDayVisitorsTable>
+
+/** One flush: raw rows plus the counter increments they imply. */
+export interface ClickBatch {
+  rows: ClickRow[]
+  hours: HourDelta[]
+  dims: DimDelta[]
+  visitors: VisitorDelta[]
+}
+
+/** First day of the UTC month of a timestamp, 00:00 UTC. */
+export function monthStartOf(ts: number): number {
+  const d = new Date(ts)
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)
+}
+const nextMonth = (ts: number) => {
+  const d = new Date(ts)
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)
+}
+
+/** One hour of a link's counters, as read. */
+export type HourRow = Omit<HourDelta, 'linkId'>
+/** Human clicks of one dimension value, as read. */
+export type DimRow = Pick<DimDelta, 'dim' | 'value' | 'clicks'>
+
+/**
+ * A unit of work: the open transaction of a flush, handed to other modules' services so that
+ * their writes (links.clicks) commit or roll back with the click rows.
+ */
+export type UnitOfWork = Kysely<Database>
+
+/**
+ * The storage port of the clicks module (clicks, link_click_hours, link_click_dims,
+ * link_click_dims_month, link_day_visitors, link_day_totals). The service sees only this.
+ */
+export interface ClickStore {
+  /** Runs `fn` in one transaction: everything it writes, through `apply` or `trx`, or nothing. */
+  transaction<T>(fn: (trx: UnitOfWork) => Promise<T>): Promise<T>
+  /** Writes the rows and counters of one flush inside the open `transaction`. */
+  apply(batch: ClickBatch, trx: UnitOfWork): Promise<void>
+  /** Hourly counters of a link with hour_start in [from, to]. */
+  hours(linkId: string, from: number, to: number): Promise<HourRow[]>
+  /** Human clicks per dimension value of a link over the days with day_start in [from, to]. */
+  dims(linkId: string, from: number, to: number): Promise<DimRow[]>
+  /** Visitors and single-click visitors of a link, summed over the days in [from, to]. */
+  visitors(linkId: string, from: number, to: number): Promise<{ visitors: number; singleClick: number }>
+  /** Deletes the click data of links that no longer exist, at most `budget` rows per call. */
+  purgeDeletedLinks(budget: number, chunk?: number): Promise<number>
+}
+
+/**
+ * Every table holding click data by link_id, with the columns that order its rows (its key after
+ * link_id; raw clicks have no key, and ties on ts are a handful of rows at most). The hourly
+ * counters come last: a purge finds deleted links by them, so an interrupted one is found again.
+ */
+const CLICK_TABLES = [
+  ['clicks', ['ts']],
+  ['link_click_dims', ['day_start', 'dim', 'value']],
+  ['link_click_dims_month', ['month_start', 'dim', 'value']],
+  ['link_day_visitors', ['day_start', 'visitor_hash']],
+  ['link_day_totals', ['day_start']],
+  ['link_click_hours', ['hour_start']],
+] as const
+
+/**
+ * The SQLite implementation. Writes of the click recorder. The hot path: prepared better-sqlite3 statements (~8x Kysely's
+ * insert rate, STACK.md), inside the flush's transaction (`transaction`, on the connection Kysely
+ * shares, so that the links service's update of links.clicks joins it). Every statement is
+ * portable SQL (ON CONFLICT … DO UPDATE, RETURNING), so a PostgreSQL store only swaps the driver
+ * calls.
+ */
+export function createClickStore(sqlite: SQLite.Database, db: Kysely<Database>): ClickStore {
+  // SQLite-specific (better-sqlite3): the hot path's prepared statements, used only by `apply`.
+  const insertClick = sqlite.prepare(
+    `INSERT INTO clicks (link_id, organization_id, ts, visitor_hash, is_bot, bot_reason, is_qr, country, region,
+       city, device, browser, os, referrer_domain, utm_source, utm_medium, utm_campaign, response_ms)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  )
+  const upsertHour = sqlite.prepare(
+    `INSERT INTO link_click_hours (link_id, hour_start, clicks, bots, qr_scans, response_ms_sum)
+     VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (link_id, hour_start) DO UPDATE SET
+       clicks = link_click_hours.clicks + excluded.clicks,
+       bots = link_click_hours.bots + excluded.bots,
+       qr_scans = link_click_hours.qr_scans + excluded.qr_scans,
+       response_ms_sum = link_click_hours.response_ms_sum + excluded.response_ms_sum`,
+  )
+  const upsertDim = sqlite.prepare(
+    `INSERT INTO link_click_dims (link_id, day_start, dim, value, clicks) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (link_id, day_start, dim, value) DO UPDATE SET clicks = link_click_dims.clicks + excluded.clicks`,
+  )
+  const upsertDimMonth = sqlite.prepare(
+    `INSERT INTO link_click_dims_month (link_id, month_start, dim, value, clicks) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (link_id, month_start, dim, value) DO UPDATE SET clicks = link_click_dims_month.clicks + excluded.clicks`,
+  )
+  const upsertVisitor = sqlite.prepare(
+    `INSERT INTO link_day_visitors (link_id, day_start, visitor_hash, clicks) VALUES (?, ?, ?, ?)
+     ON CONFLICT (link_id, day_start, visitor_hash) DO UPDATE SET clicks = link_day_visitors.clicks + excluded.clicks
+     RETURNING clicks`,
+  )
+  const upsertDayTotals = sqlite.prepare(
+    `INSERT INTO link_day_totals (link_id, day_start, visitors, single_click_visitors) VALUES (?, ?, ?, ?)
+     ON CONFLICT (link_id, day_start) DO UPDATE SET
+       visitors = link_day_totals.visitors + excluded.visitors,
+       single_click_visitors = link_day_totals.single_click_visitors + excluded.single_click_visitors`,
+  )
+
+  const apply = sqlite.transaction((batch: ClickBatch) => {
+    for (const r of batch.rows)
+      insertClick.run(
+        r.linkId,
+        r.organizationId,
+        r.ts,
+        r.visitorHash,
+        r.isBot ? 1 : 0,
+        r.botReason,
+        r.isQr ? 1 : 0,
+        r.country,
+        r.region,
+        r.city,
+        r.device,
+        r.browser,
+        r.os,
+        r.referrerDomain,
+        r.utmSource,
+        r.utmMedium,
+        r.utmCampaign,
+        r.responseMs,
+      )
+    for (const h of batch.hours)
+      upsertHour.run(h.linkId, h.hourStart, h.clicks, h.bots, h.qrScans, h.responseMsSum)
+    const months = new Map<
+      string,
+      { linkId: string; monthStart: number; dim: string; value: string; clicks: number }
+    >()
+    for (const d of batch.dims) {
+      upsertDim.run(d.linkId, d.dayStart, d.dim, d.value, d.clicks)
+      const monthStart = monthStartOf(d.dayStart)
+      const k = `${d.linkId}\n${monthStart}\n${d.dim}\n${d.value}`
+      const m = months.get(k)
+      if (m) m.clicks += d.clicks
+      else months.set(k, { linkId: d.linkId, monthStart, dim: d.dim, value: d.value, clicks: d.clicks })
+    }
+    for (const m of months.values()) upsertDimMonth.run(m.linkId, m.monthStart, m.dim, m.value, m.clicks)
+
+    // Daily visitor totals, maintained from what each upsert returns: a visitor is new to the day
+    // when its count before this flush was 0, and leaves the single-click group when it was 1.
+    const totals = new Map<string, { linkId: string; dayStart: number; visitors: number; single: number }>()
+    for (const v of batch.visitors) {
+      const after = Number(
+        (upsertVisitor.get(v.linkId, v.dayStart, v.visitorHash, v.clicks) as { clicks: number }).clicks,
+      )
+      const before = after - v.clicks
+      const key = `${v.linkId}\n${v.dayStart}`
+      let t = totals.get(key)
+      if (!t) totals.set(key, (t = { linkId: v.linkId, dayStart: v.dayStart, visitors: 0, single: 0 }))
+      if (before === 0) t.visitors++
+      t.single += (after === 1 ? 1 : 0) - (before === 1 ? 1 : 0)
+    }
+    for (const t of totals.values()) upsertDayTotals.run(t.linkId, t.dayStart, t.visitors, t.single)
+  })
+
+  return {
+    /**
+     * One transaction for a whole flush: `fn` gets the transaction for the Kysely work of other
+     * modules (links.clicks); `apply` called within it joins it (better-sqlite3 and Kysely share
+     * the one connection, so the prepared statements run inside the open transaction).
+     */
+    transaction<T>(fn: (trx: UnitOfWork) => Promise<T>): Promise<T> {
+      return db.transaction().execute(fn)
+    },
+    apply(batch: ClickBatch): Promise<void> {
+      apply(batch)
+      return Promise.resolve()
+    },
+
+    /** Hourly counters of a link with hour_start in [from, to]. */
+    async hours(linkId: string, from: number, to: number): Promise<HourRow[]> {
+      const rows = await db
+        .selectFrom('link_click_hours')
+        .select(['hour_start', 'clicks', 'bots', 'qr_scans', 'response_ms_sum'])
+        .where('link_id', '=', linkId)
+        .where('hour_start', '>=', from)
+        .where('hour_start', '<=', to)
+        .execute()
+      return rows.map((r) => ({
+        hourStart: Number(r.hour_start),
+        clicks: Number(r.clicks),
+        bots: Number(r.bots),
+        qrScans: Number(r.qr_scans),
+        responseMsSum: Number(r.response_ms_sum),
+      }))
+    },
+
+    /**
+     * Human clicks per dimension value of a link over the days with day_start in [from, to]: whole
+     * calendar months from the monthly rollup, the partial months at either end day by day.
+     */
+    async dims(linkId: string, from: number, to: number): Promise<DimRow[]> {
+      const daily = (a: number, b: number) =>
+        db
+          .selectFrom('link_click_dims')
+          .select(['dim', 'value', (eb) => eb.fn.sum<number>('clicks').as('clicks')])
+          .where('link_id', '=', linkId)
+          .where('day_start', '>=', a)
+          .where('day_start', '<=', b)
+          .groupBy(['dim', 'value'])
+          .execute()
+      const monthly = (a: number, b: number) =>
+        db
+          .selectFrom('link_click_dims_month')
+          .select(['dim', 'value', (eb) => eb.fn.sum<number>('clicks').as('clicks')])
+          .where('link_id', '=', linkId)
+          .where('month_start', '>=', a)
+          .where('month_start', '<', b)
+          .groupBy(['dim', 'value'])
+          .execute()
+      const firstDay = from - (((from % DAY) + DAY) % DAY)
+      const lastDay = to - (((to % DAY) + DAY) % DAY)
+      // Whole months inside the range: [fullFrom, fullTo).
+      const fullFrom = monthStartOf(firstDay) === firstDay ? firstDay : nextMonth(firstDay)
+      const fullTo = monthStartOf(lastDay + DAY)
+      const parts =
+        fullFrom >= fullTo
+          ? [daily(firstDay, lastDay)]
+          : [
+              monthly(fullFrom, fullTo),
+              ...(firstDay < fullFrom ? [daily(firstDay, fullFrom - DAY)] : []),
+              ...(fullTo <= lastDay ? [daily(fullTo, lastDay)] : []),
+            ]
+      const sums = new Map<string, DimRow>()
+      for (const rows of await Promise.all(parts))
+        for (const r of rows) {
+          const k = `${r.dim}\n${r.value}`
+          const s = sums.get(k)
+          if (s) s.clicks += Number(r.clicks)
+          else sums.set(k, { dim: r.dim, value: r.value, clicks: Number(r.clicks) })
+        }
+      return [...sums.values()]
+    },
+
+    /** Visitors and single-click visitors of a link, summed over the days in [from, to]. */
+    async visitors(
+      linkId: string,
+      from: number,
+      to: number,
+    ): Promise<{ visitors: number; singleClick: number }> {
+      const r = await db
+        .selectFrom('link_day_totals')
+        .select([
+          (eb) => eb.fn.sum<number>('visitors').as('visitors'),
+          (eb) => eb.fn.sum<number>('single_click_visitors').as('single'),
+        ])
+        .where('link_id', '=', linkId)
+        .where('day_start', '>=', from)
+        .where('day_start', '<=', to)
+        .executeTakeFirst()
+      return { visitors: Number(r?.visitors ?? 0), singleClick: Number(r?.single ?? 0) }
+    },
+
+    /**
+     * Deletes the click data of links that no longer exist, at most `budget` rows per call, in
+     * statements of at most `chunk` rows (each its own short transaction, yielding in between,
+     * so redirects and their click flushes are never held up). Returns the rows deleted; a link
+     * whose data is only partly gone is finished by the next call.
+     */
+    async purgeDeletedLinks(budget: number, chunk = 10_000): Promise<number> {
+      let deleted = 0
+      // Every recorded click, human or bot, has an hourly row: the orphans show up there.
+      const orphans = await db
+        .selectFrom('link_click_hours')
+        .select('link_id')
+        .distinct()
+        .where(({ not, exists, selectFrom }) =>
+          not(exists(selectFrom('links').select('id').whereRef('links.id', '=', 'link_click_hours.link_id'))),
+        )
+        .limit(100)
+        .execute()
+      for (const { link_id: linkId } of orphans)
+        for (const [table, columns] of CLICK_TABLES) {
+          for (;;) {
+            if (deleted >= budget) return deleted
+            const limit = Math.min(chunk, budget - deleted)
+            // The key of the chunk's last row; then every row up to it (a row-value comparison,
+            // which SQLite and PostgreSQL both support).
+            const last = (await db
+              .selectFrom(table)
+              .select(columns)
+              .where('link_id', '=', linkId)
+              .orderBy(columns)
+              .offset(limit - 1)
+              .limit(1)
+              .executeTakeFirst()) as Record<string, string | number> | undefined
+            let q = db.deleteFrom(table).where('link_id', '=', linkId)
+            if (last)
+              q = q.where(
+                sql<boolean>`(${sql.join(columns.map((c) => sql.ref(c)))}) <= (${sql.join(columns.map((c) => last[c]))})`,
+              )
+            const r = await q.executeTakeFirst()
+            deleted += Number(r.numDeletedRows)
+            await new Promise((resolve) => setImmediate(resolve))
+            if (!last) break
+          }
+        }
+      return deleted
+    },
+  }
+}

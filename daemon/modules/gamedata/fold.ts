@@ -1,0 +1,460 @@
+/**
+ * The fold of accepted events into the storage layers (docs: README "Gaming: event ingestion"):
+ * a PURE function from the rows a batch can touch (the snapshot, loaded by the store before the
+ * fold) and the batch's events to the layer changes (written by the store after it). No database,
+ * no clock, no randomness (session ids come from the caller), so every rule below is unit-tested
+ * without SQLite (test/daemon/gamedata/fold.test.ts).
+ *
+ * Layers: 1 raw events, 2 sessions, 3 player profiles (with devices), 4 aggregates (player-days,
+ * daily totals, daily dimensions, distinct-player gaps, cohorts). Counters are increments.
+ */
+import { INGEST_LIMITS } from '../../../src/contract/limits.js'
+import type { RevenueType } from '../../../src/contract/limits.js'
+import { NO_DAY, pairKey } from './types.js'
+import type {
+  AcceptedEvent,
+  Changes,
+  DailyCounters,
+  DimCounters,
+  Neighbours,
+  PlayerDayRow,
+  ProfileRow,
+  SessionRow,
+  Snapshot,
+} from './types.js'
+
+const GAP = INGEST_LIMITS.sessionGapMs
+const DAY_MS = 86_400_000
+
+/** A session as the batch sees it: new, or read from the snapshot (and maybe changed). */
+type LiveSession = SessionRow & { isNew: boolean; touched: boolean; loadedStart: number }
+type LiveProfile = ProfileRow & { known: boolean; loadedLastDay: number; dirty: boolean }
+type LiveDay = PlayerDayRow & { payingBefore: boolean; isNew: boolean }
+
+const zeroDaily = (): DailyCounters => ({
+  active_players: 0,
+  new_players: 0,
+  paying_players: 0,
+  sessions: 0,
+  session_seconds: 0,
+  events: 0,
+  flagged_events: 0,
+  transactions: 0,
+  revenue_iap_micros: 0,
+  revenue_ad_micros: 0,
+  revenue_subscription_micros: 0,
+})
+const zeroDim = (): DimCounters => ({
+  players: 0,
+  new_players: 0,
+  paying_players: 0,
+  events: 0,
+  transactions: 0,
+  revenue_iap_micros: 0,
+  revenue_ad_micros: 0,
+  revenue_subscription_micros: 0,
+})
+
+const REVENUE_COLUMN: Record<
+  RevenueType,
+  'revenue_iap_micros' | 'revenue_ad_micros' | 'revenue_subscription_micros'
+> = {
+  iap: 'revenue_iap_micros',
+  ad: 'revenue_ad_micros',
+  subscription: 'revenue_subscription_micros',
+}
+
+/** Profile dimensions of game_daily_dims (value of the player's profile). */
+const PROFILE_DIMS = ['platform', 'country', 'affiliate', 'campaign', 'source', 'medium'] as const
+
+export const sessionSeconds = (s: { started_at: number; last_event_at: number; ended_at: number | null }) =>
+  Math.floor(((s.ended_at ?? s.last_event_at) - s.started_at) / 1000)
+
+/** The (active or paying) neighbours of `day`, the batch's own new days merged in. */
+function withBatchDays(from: Neighbours, day: number, batchDays: number[] | undefined): Neighbours {
+  let { prev, next } = from
+  for (const d of batchDays ?? []) {
+    if (d < day && d > prev) prev = d
+    if (d > day && (next === null || d < next)) next = d
+  }
+  return { prev, next }
+}
+const NONE: Neighbours = { prev: NO_DAY, next: null }
+
+/**
+ * Folds a batch's accepted events into layer changes. `newSessionId(ts)` names a new session
+ * (ids start with the start time so that inserts append to the primary key).
+ */
+export function fold(
+  snapshot: Snapshot,
+  accepted: readonly AcceptedEvent[],
+  newSessionId: (startedAt: number) => string,
+): Changes {
+  // In time order, so that sessions, first-seen and neighbours follow the players' history.
+  const events = [...accepted].sort((a, b) => a.event.ts - b.event.ts)
+  const seen = new Set<string>()
+  const fresh: AcceptedEvent[] = []
+  let duplicates = 0
+  let flagged = 0
+  for (const j of events) {
+    const id = j.event.eventId
+    if (snapshot.storedEventIds.has(id) || seen.has(id)) duplicates++
+    else {
+      seen.add(id)
+      if (j.verdict === 'flag') flagged++
+      fresh.push(j)
+    }
+  }
+
+  const profiles = new Map<string, LiveProfile>()
+  const days = new Map<string, LiveDay>()
+  /** Days added / made paying by this batch, per player (not in the snapshot). */
+  const batchDays = new Map<string, number[]>()
+  const batchPayDays = new Map<string, number[]>()
+  const sessions = new Map<string, LiveSession>()
+  const bySid = new Map<string, LiveSession | null>()
+  const latest = new Map<string, LiveSession | null>()
+  const installMoves = new Map<string, number>()
+  /** A session row of the snapshot, or the batch's newer state of it. */
+  const liveSession = (row: SessionRow | undefined): LiveSession | null => {
+    if (!row) return null
+    let live = sessions.get(row.id)
+    if (!live)
+      sessions.set(row.id, (live = { ...row, isNew: false, touched: false, loadedStart: row.started_at }))
+    return live
+  }
+  /** The player's current session (latest by last event): the profile names it. */
+  const latestOf = (p: LiveProfile): LiveSession | null => {
+    let s = latest.get(p.player_id)
+    if (s === undefined) {
+      s =
+        p.known && p.current_session_id ? liveSession(snapshot.sessionsById.get(p.current_session_id)) : null
+      latest.set(p.player_id, s)
+    }
+    return s
+  }
+  const devices = new Map<string, Changes['devices'][number]>()
+  const daily = new Map<number, DailyCounters>()
+  const dims = new Map<string, { day: number; dim: string; value: string; counters: DimCounters }>()
+  const gaps = new Map<string, Changes['gaps'][number]>()
+  const cohorts = new Map<string, Changes['cohorts'][number]>()
+
+  const dayCounters = (day: number) => {
+    let c = daily.get(day)
+    if (!c) daily.set(day, (c = zeroDaily()))
+    return c
+  }
+  const dimCounters = (day: number, dim: string, value: string) => {
+    const k = `${day}\n${dim}\n${value}`
+    let d = dims.get(k)
+    if (!d) dims.set(k, (d = { day, dim, value, counters: zeroDim() }))
+    return d.counters
+  }
+  const profileDims = (p: ProfileRow, day: number, f: (c: DimCounters) => void) => {
+    for (const dim of PROFILE_DIMS) {
+      const v = p[dim]
+      if (v === null && dim !== 'country') continue
+      f(dimCounters(day, dim, v ?? ''))
+    }
+  }
+  const gap = (kind: 'active' | 'paying', day: number, prevDay: number, n: number) => {
+    const k = `${kind}\n${day}\n${prevDay}`
+    const existing = gaps.get(k)
+    if (existing) existing.players += n
+    else gaps.set(k, { kind, day, prevDay, players: n })
+  }
+  const cohort = (installDay: number, dayOffset: number, n: number) => {
+    const k = `${installDay}\n${dayOffset}`
+    const existing = cohorts.get(k)
+    if (existing) existing.players += n
+    else cohorts.set(k, { installDay, dayOffset, players: n })
+  }
+  const push = (m: Map<string, number[]>, player: string, day: number) => {
+    const list = m.get(player)
+    if (list) list.push(day)
+    else m.set(player, [day])
+  }
+  /** A newly active (or paying) day: the distinct-over-range counters of game_day_gaps. */
+  const addDay = (kind: 'active' | 'paying', day: number, { prev, next }: Neighbours) => {
+    gap(kind, day, prev, 1)
+    if (next !== null) {
+      gap(kind, next, prev, -1)
+      gap(kind, next, day, 1)
+    }
+  }
+
+  for (const { event: e, verdict } of fresh) {
+    const pk = e.playerId
+    // Profile (layer 3).
+    let p = profiles.get(pk)
+    if (!p) {
+      const row = snapshot.profiles.get(pk)
+      p = row
+        ? { ...row, known: true, loadedLastDay: row.last_active_day, dirty: false }
+        : {
+            player_id: pk,
+            first_seen_at: e.ts,
+            install_day: e.day,
+            last_active_at: e.ts,
+            last_active_day: e.day,
+            platform: e.platform,
+            country: null,
+            device_fingerprint: null,
+            affiliate: null,
+            campaign: null,
+            source: null,
+            medium: null,
+            session_count: 0,
+            event_count: 0,
+            transactions: 0,
+            revenue_iap_micros: 0,
+            revenue_ad_micros: 0,
+            revenue_subscription_micros: 0,
+            revenue_total_micros: 0,
+            first_purchase_at: null,
+            current_session_id: null,
+            known: false,
+            loadedLastDay: NO_DAY,
+            dirty: false,
+          }
+      profiles.set(pk, p)
+      if (!row) {
+        fillProfile(p, e)
+        dayCounters(e.day).new_players++
+        profileDims(p, e.day, (c) => c.new_players++)
+      }
+    }
+    if (fillProfile(p, e)) p.dirty = true
+    if (e.ts < p.first_seen_at) {
+      p.dirty = true
+      // An older event (up to 24 h) moves the install date back: cohorts and new players follow.
+      if (e.day < p.install_day) {
+        const oldInstall = p.install_day
+        const newInstall = e.day
+        dayCounters(oldInstall).new_players--
+        dayCounters(newInstall).new_players++
+        profileDims(p, oldInstall, (c) => c.new_players--)
+        profileDims(p, newInstall, (c) => c.new_players++)
+        const known = new Set<number>([...(snapshot.allDays.get(pk) ?? []), ...(batchDays.get(pk) ?? [])])
+        for (const d of known) {
+          cohort(oldInstall, d - oldInstall, -1)
+          cohort(newInstall, d - newInstall, 1)
+        }
+        installMoves.set(pk, newInstall)
+        for (const row of days.values()) if (row.player_id === pk) row.install_day = newInstall
+        p.install_day = newInstall
+      }
+      p.first_seen_at = e.ts
+    }
+    if (e.ts > p.last_active_at) p.last_active_at = e.ts
+    p.event_count++
+
+    // Player-day (layer 4, per player).
+    const dk = pairKey(pk, e.day)
+    let pd = days.get(dk)
+    if (!pd) {
+      const row = p.known ? snapshot.playerDays.get(dk) : undefined
+      if (row) pd = { ...row, payingBefore: row.revenue_micros > 0, isNew: false }
+      else {
+        pd = {
+          player_id: pk,
+          day: e.day,
+          install_day: p.install_day,
+          events: 0,
+          revenue_micros: 0,
+          event_types: 0,
+          payingBefore: false,
+          isNew: true,
+        }
+        // A new active day: DAU, cohort, distinct-players counters.
+        const extra = batchDays.get(pk)
+        const maxKnown = Math.max(p.loadedLastDay, ...(extra ?? []))
+        const stored = p.known ? (snapshot.activeNeighbours.get(dk) ?? NONE) : NONE
+        const n =
+          !p.known && !extra
+            ? NONE
+            : e.day > maxKnown
+              ? { prev: maxKnown, next: null }
+              : withBatchDays(stored, e.day, extra)
+        addDay('active', e.day, n)
+        push(batchDays, pk, e.day)
+        dayCounters(e.day).active_players++
+        profileDims(p, e.day, (c) => c.players++)
+        cohort(p.install_day, e.day - p.install_day, 1)
+      }
+      days.set(dk, pd)
+    }
+    if (e.day > p.last_active_day) p.last_active_day = e.day
+    pd.events++
+    const bit = 2 ** e.typeBit
+    const typeValue = e.custom ? 'custom' : e.type
+    if (Math.floor(pd.event_types / bit) % 2 === 0) {
+      pd.event_types += bit
+      dimCounters(e.day, 'event_type', typeValue).players++
+    }
+
+    // Counters.
+    const dc = dayCounters(e.day)
+    dc.events++
+    if (verdict === 'flag') dc.flagged_events++
+    const typeC = dimCounters(e.day, 'event_type', typeValue)
+    typeC.events++
+    if (e.custom) dimCounters(e.day, 'custom_event', e.type).events++
+    profileDims(p, e.day, (c) => c.events++)
+    if (e.revenueType) {
+      const col = REVENUE_COLUMN[e.revenueType]
+      dc.transactions++
+      dc[col] += e.revenueMicros
+      typeC.transactions++
+      typeC[col] += e.revenueMicros
+      profileDims(p, e.day, (c) => {
+        c.transactions++
+        c[col] += e.revenueMicros
+      })
+      p.dirty = true
+      p.transactions++
+      p[col] += e.revenueMicros
+      p.revenue_total_micros += e.revenueMicros
+      if (e.revenueMicros > 0) {
+        if (p.first_purchase_at === null || e.ts < p.first_purchase_at) p.first_purchase_at = e.ts
+        // A new paying day (a day already paying in the snapshot is never 0 here: payingBefore).
+        if (pd.revenue_micros === 0 && !pd.payingBefore) {
+          const stored = p.known ? (snapshot.payingNeighbours.get(dk) ?? NONE) : NONE
+          addDay('paying', e.day, withBatchDays(stored, e.day, batchPayDays.get(pk)))
+          push(batchPayDays, pk, e.day)
+          dc.paying_players++
+          profileDims(p, e.day, (c) => c.paying_players++)
+        }
+        pd.revenue_micros += e.revenueMicros
+      }
+    }
+
+    // Devices.
+    // A known player's own device seen again the same day: nothing new (last_seen_at is per day).
+    if (
+      e.deviceFingerprint &&
+      !(p.known && p.device_fingerprint === e.deviceFingerprint && p.loadedLastDay === e.day)
+    ) {
+      const k = pairKey(pk, e.deviceFingerprint)
+      const d = devices.get(k)
+      if (d) {
+        d.firstSeenAt = Math.min(d.firstSeenAt, e.ts)
+        d.lastSeenAt = Math.max(d.lastSeenAt, e.ts)
+      } else
+        devices.set(k, {
+          playerId: pk,
+          fingerprint: e.deviceFingerprint,
+          firstSeenAt: e.ts,
+          lastSeenAt: e.ts,
+        })
+    }
+
+    // Session (layer 2).
+    let s: LiveSession | null | undefined
+    if (e.sessionId) {
+      const k = pairKey(pk, e.sessionId)
+      s = bySid.get(k)
+      if (s === undefined) {
+        s = p.known ? liveSession(snapshot.sessionsBySid.get(k)) : null
+        bySid.set(k, s)
+      }
+    } else s = latestOf(p)
+    if (
+      s &&
+      !(s.ended_at !== null && e.ts > s.ended_at) &&
+      e.ts >= s.started_at - GAP &&
+      e.ts <= s.last_event_at + GAP
+    ) {
+      const oldDay = Math.floor(s.started_at / DAY_MS)
+      const oldSeconds = sessionSeconds(s)
+      if (e.ts < s.started_at) s.started_at = e.ts
+      if (e.ts > s.last_event_at) s.last_event_at = e.ts
+      if (e.type === 'session_end') s.ended_at = Math.max(s.ended_at ?? 0, e.ts, s.last_event_at)
+      s.events++
+      s.touched = true
+      const newDay = Math.floor(s.started_at / DAY_MS)
+      const newSeconds = sessionSeconds(s)
+      if (newDay !== oldDay) {
+        dayCounters(oldDay).sessions--
+        dayCounters(oldDay).session_seconds -= oldSeconds
+        dayCounters(newDay).sessions++
+        dayCounters(newDay).session_seconds += newSeconds
+      } else dayCounters(newDay).session_seconds += newSeconds - oldSeconds
+    } else {
+      s = {
+        id: newSessionId(e.ts),
+        player_id: pk,
+        session_id: e.sessionId,
+        started_at: e.ts,
+        last_event_at: e.ts,
+        ended_at: e.type === 'session_end' ? e.ts : null,
+        events: 1,
+        isNew: true,
+        touched: true,
+        loadedStart: e.ts,
+      }
+      sessions.set(s.id, s)
+      dayCounters(e.day).sessions++
+      p.session_count++
+      if (e.sessionId) bySid.set(pairKey(pk, e.sessionId), s)
+    }
+    const current = latestOf(p)
+    if (!current || s.last_event_at >= current.last_event_at) {
+      latest.set(pk, s)
+      p.current_session_id = s.id
+    }
+  }
+
+  const strip = <T extends object>(row: T, ...keys: string[]): T => {
+    const copy = { ...row } as Record<string, unknown>
+    for (const k of keys) delete copy[k]
+    return copy as T
+  }
+  return {
+    newEvents: fresh,
+    stored: fresh.length,
+    duplicates,
+    flagged,
+    profiles: [...profiles.values()].map((p) => ({
+      row: strip<ProfileRow>(p, 'known', 'loadedLastDay', 'dirty'),
+      write: !p.known ? 'insert' : p.dirty ? 'all' : 'activity',
+    })),
+    installDayMoves: [...installMoves].map(([playerId, installDay]) => ({ playerId, installDay })),
+    playerDays: [...days.values()].map((d) => ({
+      row: strip<PlayerDayRow>(d, 'payingBefore', 'isNew'),
+      isNew: d.isNew,
+    })),
+    sessions: [...sessions.values()]
+      .filter((s) => s.touched)
+      .map((s) => ({
+        row: strip<SessionRow>(s, 'isNew', 'touched', 'loadedStart'),
+        write: s.isNew ? 'insert' : s.started_at !== s.loadedStart ? 'start' : 'update',
+      })),
+    devices: [...devices.values()],
+    daily: [...daily].map(([day, c]) => ({ day, ...c })),
+    dims: [...dims.values()].map(({ day, dim, value, counters }) => ({ day, dim, value, ...counters })),
+    gaps: [...gaps.values()].filter((x) => x.players !== 0),
+    cohorts: [...cohorts.values()].filter((x) => x.players !== 0),
+  }
+}
+
+/** First-touch profile fields: set when first known, never overwritten. */
+function fillProfile(p: ProfileRow, e: AcceptedEvent['event']): boolean {
+  let changed = false
+  const fill = (
+    k: 'country' | 'device_fingerprint' | 'affiliate' | 'campaign' | 'source' | 'medium',
+    v: string | null,
+  ) => {
+    if (p[k] === null && v !== null) {
+      p[k] = v
+      changed = true
+    }
+  }
+  fill('country', e.country)
+  fill('device_fingerprint', e.deviceFingerprint)
+  fill('affiliate', e.attribution.affiliate)
+  fill('campaign', e.attribution.campaign)
+  fill('source', e.attribution.source)
+  fill('medium', e.attribution.medium)
+  return changed
+}

@@ -1,0 +1,116 @@
+/**
+ * The gamedata module owns the four gaming storage layers of every game: raw events, sessions,
+ * player profiles (with devices) and aggregates (player-days, daily totals and dimensions,
+ * distinct-player gaps, cohorts). It stores the batches the ingestion accepted (load a snapshot,
+ * fold, save: one transaction), runs raw retention and compaction, purges a player (GDPR) and
+ * answers the aggregate reads of gaming analytics. Nothing else touches these tables.
+ */
+import type { Clock } from '../../clock.js'
+import { randomToken } from '../../crypto.js'
+import type { GameService } from '../games/service.js'
+import { compactedCutoffDay } from '../games/service.js'
+import type { AggregatesStore } from './aggregates-store.js'
+import { fold } from './fold.js'
+import type { GamedataMaintenanceStore } from './maintenance-store.js'
+import type { GamedataStore } from './store.js'
+import type { AcceptedBatch, BatchCounts } from './types.js'
+
+const DAY_MS = 86_400_000
+
+/** Session ids start with the start time so that inserts append to the primary key. */
+const newSessionId = (ts: number) => `s${ts.toString(36).padStart(9, '0')}${randomToken().slice(0, 10)}`
+
+export interface GamedataDeps {
+  store: GamedataStore
+  maintenance: GamedataMaintenanceStore
+  aggregates: AggregatesStore
+  clock: Clock
+  games: Pick<GameService, 'all'>
+}
+
+/**
+ * Work the caller runs in the same transaction as a batch's storage (the ingestion keeps its
+ * batch_id records this way): synchronous statements of the caller's own store.
+ */
+export interface BatchUnit<R> {
+  /** Runs first; a value other than undefined ends the unit at once (nothing stored). */
+  before(): R | undefined
+  /** Runs last, with what the batch added; its value is the result of `storeBatch`. */
+  after(counts: BatchCounts): R
+}
+
+export function createGamedataService(deps: GamedataDeps) {
+  const purgers = new Map<string, (gameId: string, playerId: string) => Promise<number>>()
+  return {
+    /**
+     * Stores an accepted batch in every layer, in one transaction committed under
+     * synchronous=FULL: once this resolves, the batch survives a power loss.
+     */
+    storeBatch<R>(batch: AcceptedBatch, unit: BatchUnit<R>): Promise<R> {
+      return deps.store.unitOfWork(() => {
+        const prior = unit.before()
+        if (prior !== undefined) return prior
+        const changes = fold(deps.store.loadSnapshot(batch.gameId, batch.events), batch.events, newSessionId)
+        deps.store.save(batch, changes)
+        return unit.after({
+          stored: changes.stored,
+          duplicates: changes.duplicates,
+          flagged: changes.flagged,
+        })
+      })
+    },
+
+    /** Raw events and sessions older than each game's raw retention (or its floor) are deleted. */
+    async expireRaw(): Promise<{ events: number; sessions: number }> {
+      const now = deps.clock.now()
+      const total = { events: 0, sessions: 0 }
+      for (const g of await deps.games.all()) {
+        const cutoff = Math.max(now - g.rawRetentionDays * DAY_MS, g.rawFloor)
+        const r = await deps.maintenance.deleteRawBefore(g.id, cutoff)
+        total.events += r.events
+        total.sessions += r.sessions
+      }
+      return total
+    },
+
+    /** Aggregate days beyond each game's compacted retention (or its floor) are deleted. */
+    async compact(): Promise<number> {
+      const now = deps.clock.now()
+      let n = 0
+      for (const g of await deps.games.all()) {
+        const cutoff = Math.max(compactedCutoffDay(now, g.compactedRetentionMonths), g.compactedFloorDay)
+        n += await deps.maintenance.deleteAggregatesBefore(g.id, cutoff)
+      }
+      return n
+    },
+
+    /**
+     * Irreversibly deletes one player's rows from every per-player layer (raw events with their IP
+     * and device data, sessions, profile with attribution and fingerprint, devices, player-days).
+     * Anonymous daily totals stay. Extra purgers (fraud records) run in the same call.
+     */
+    async purgePlayer(gameId: string, playerId: string): Promise<Record<string, number>> {
+      const out: Record<string, number> = await deps.maintenance.purgePlayer(gameId, playerId)
+      for (const [name, purge] of purgers) out[name] = await purge(gameId, playerId)
+      return out
+    },
+
+    /** Registers another per-player store for the GDPR purge (the fraud issue adds its records). */
+    addPlayerPurger(name: string, purge: (gameId: string, playerId: string) => Promise<number>): void {
+      purgers.set(name, purge)
+    },
+
+    /** The aggregate reads of gaming analytics (layer 4 only; never raw events or player-days). */
+    aggregates: {
+      dailyTotals: (gameId: string, start: number, end: number) =>
+        deps.aggregates.dailyTotals(gameId, start, end),
+      activeOn: (gameId: string, day: number) => deps.aggregates.activeOn(gameId, day),
+      distinct: (gameId: string, kind: 'active' | 'paying', start: number, end: number) =>
+        deps.aggregates.distinct(gameId, kind, start, end),
+      retention: (gameId: string, offset: number, start: number, end: number) =>
+        deps.aggregates.retention(gameId, offset, start, end),
+    },
+  }
+}
+export type GamedataService = ReturnType<typeof createGamedataService>
+export type GamedataAggregates = GamedataService['aggregates']

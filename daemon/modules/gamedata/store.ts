@@ -1,0 +1,299 @@
+/**
+ * The SQLite store of the gaming storage layers (raw events, sessions, profiles, aggregates): it
+ * loads the snapshot a batch's fold reads and saves the fold's changes, inside one transaction
+ * committed under synchronous=FULL (daemon/db/raw-writes.ts). No rule lives here: the rules are
+ * in fold.ts. Prepared better-sqlite3 statements (~8x the query builder's insert rate) are the
+ * SQLite hot path and stay inside this file; every statement is portable SQL (ON CONFLICT … DO
+ * UPDATE, CASE instead of MIN/MAX scalars) except json_each (PostgreSQL: = ANY($2)).
+ */
+import type SQLite from 'better-sqlite3'
+import type { Kysely } from 'kysely'
+import type { Database } from '../../db/schema.js'
+import { exclusive, fullSync } from '../../db/raw-writes.js'
+import { NO_DAY, pairKey } from './types.js'
+import type {
+  AcceptedBatch,
+  AcceptedEvent,
+  Changes,
+  Neighbours,
+  PlayerDayRow,
+  ProfileRow,
+  SessionRow,
+  Snapshot,
+} from './types.js'
+
+type MaxMin = { d: number | null }
+
+export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database>) {
+  // SQLite-only: prepared statements (the hot path); nothing outside this file sees them.
+  const statements = {
+    storedEventIds: sqlite
+      .prepare(
+        'SELECT event_id FROM game_events WHERE game_id = ? AND event_id IN (SELECT value FROM json_each(?))',
+      )
+      .pluck(),
+    insertEvent: sqlite.prepare(
+      `INSERT INTO game_events (game_id, event_id, event_type, player_id, session_id, platform, ts, received_at,
+         batch_id, revenue_type, revenue_micros, currency, country, ip, device_fingerprint, verdict, data)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (game_id, event_id) DO NOTHING`,
+    ),
+    player: sqlite.prepare('SELECT * FROM game_players WHERE game_id = ? AND player_id = ?'),
+    // New rows are plain INSERTs; existing ones get UPDATEs of the columns that changed, so that
+    // indexes on unchanged columns are not rewritten (SQLite updates the indexes of SET columns).
+    insertPlayer: sqlite.prepare(
+      `INSERT INTO game_players (game_id, player_id, first_seen_at, install_day, last_active_at, last_active_day,
+         platform, country, device_fingerprint, affiliate, campaign, source, medium, session_count, event_count,
+         transactions, revenue_iap_micros, revenue_ad_micros, revenue_subscription_micros, revenue_total_micros,
+         first_purchase_at, current_session_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    updatePlayerActivity: sqlite.prepare(
+      `UPDATE game_players SET last_active_at = ?, last_active_day = ?, session_count = ?, event_count = ?,
+         current_session_id = ? WHERE game_id = ? AND player_id = ?`,
+    ),
+    updatePlayerAll: sqlite.prepare(
+      `UPDATE game_players SET first_seen_at = ?, install_day = ?, last_active_at = ?, last_active_day = ?,
+         country = ?, device_fingerprint = ?, affiliate = ?, campaign = ?, source = ?, medium = ?,
+         session_count = ?, event_count = ?, transactions = ?, revenue_iap_micros = ?, revenue_ad_micros = ?,
+         revenue_subscription_micros = ?, revenue_total_micros = ?, first_purchase_at = ?, current_session_id = ?
+       WHERE game_id = ? AND player_id = ?`,
+    ),
+    playerDay: sqlite.prepare(
+      'SELECT player_id, day, install_day, events, revenue_micros, event_types FROM game_player_days WHERE game_id = ? AND player_id = ? AND day = ?',
+    ),
+    playerDays: sqlite.prepare('SELECT day FROM game_player_days WHERE game_id = ? AND player_id = ?'),
+    prevDay: sqlite.prepare(
+      'SELECT MAX(day) AS d FROM game_player_days WHERE game_id = ? AND player_id = ? AND day < ?',
+    ),
+    nextDay: sqlite.prepare(
+      'SELECT MIN(day) AS d FROM game_player_days WHERE game_id = ? AND player_id = ? AND day > ?',
+    ),
+    prevPayDay: sqlite.prepare(
+      'SELECT MAX(day) AS d FROM game_player_days WHERE game_id = ? AND player_id = ? AND day < ? AND revenue_micros > 0',
+    ),
+    nextPayDay: sqlite.prepare(
+      'SELECT MIN(day) AS d FROM game_player_days WHERE game_id = ? AND player_id = ? AND day > ? AND revenue_micros > 0',
+    ),
+    moveInstallDay: sqlite.prepare(
+      'UPDATE game_player_days SET install_day = ? WHERE game_id = ? AND player_id = ?',
+    ),
+    insertPlayerDay: sqlite.prepare(
+      `INSERT INTO game_player_days (game_id, player_id, day, install_day, events, revenue_micros, event_types)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    updatePlayerDay: sqlite.prepare(
+      `UPDATE game_player_days SET events = ?, revenue_micros = ?, event_types = ?
+       WHERE game_id = ? AND player_id = ? AND day = ?`,
+    ),
+    sessionBySid: sqlite.prepare(
+      'SELECT * FROM game_sessions WHERE game_id = ? AND player_id = ? AND session_id = ? ORDER BY started_at DESC LIMIT 1',
+    ),
+    sessionById: sqlite.prepare('SELECT * FROM game_sessions WHERE game_id = ? AND id = ?'),
+    insertSession: sqlite.prepare(
+      `INSERT INTO game_sessions (game_id, id, player_id, session_id, started_at, last_event_at, ended_at, events)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    updateSession: sqlite.prepare(
+      'UPDATE game_sessions SET last_event_at = ?, ended_at = ?, events = ? WHERE game_id = ? AND id = ?',
+    ),
+    updateSessionStart: sqlite.prepare(
+      'UPDATE game_sessions SET started_at = ?, last_event_at = ?, ended_at = ?, events = ? WHERE game_id = ? AND id = ?',
+    ),
+    upsertDevice: sqlite.prepare(
+      `INSERT INTO game_player_devices (game_id, device_fingerprint, player_id, first_seen_at, last_seen_at)
+       VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (game_id, device_fingerprint, player_id) DO UPDATE SET
+         first_seen_at = CASE WHEN excluded.first_seen_at < game_player_devices.first_seen_at
+           THEN excluded.first_seen_at ELSE game_player_devices.first_seen_at END,
+         last_seen_at = CASE WHEN excluded.last_seen_at > game_player_devices.last_seen_at
+           THEN excluded.last_seen_at ELSE game_player_devices.last_seen_at END`,
+    ),
+    daily: sqlite.prepare(
+      `INSERT INTO game_daily (game_id, day, active_players, new_players, paying_players, sessions, session_seconds,
+         events, flagged_events, transactions, revenue_iap_micros, revenue_ad_micros, revenue_subscription_micros)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (game_id, day) DO UPDATE SET
+         active_players = game_daily.active_players + excluded.active_players,
+         new_players = game_daily.new_players + excluded.new_players,
+         paying_players = game_daily.paying_players + excluded.paying_players,
+         sessions = game_daily.sessions + excluded.sessions,
+         session_seconds = game_daily.session_seconds + excluded.session_seconds,
+         events = game_daily.events + excluded.events,
+         flagged_events = game_daily.flagged_events + excluded.flagged_events,
+         transactions = game_daily.transactions + excluded.transactions,
+         revenue_iap_micros = game_daily.revenue_iap_micros + excluded.revenue_iap_micros,
+         revenue_ad_micros = game_daily.revenue_ad_micros + excluded.revenue_ad_micros,
+         revenue_subscription_micros = game_daily.revenue_subscription_micros + excluded.revenue_subscription_micros`,
+    ),
+    dim: sqlite.prepare(
+      `INSERT INTO game_daily_dims (game_id, day, dim, value, players, new_players, paying_players, events,
+         transactions, revenue_iap_micros, revenue_ad_micros, revenue_subscription_micros)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (game_id, day, dim, value) DO UPDATE SET
+         players = game_daily_dims.players + excluded.players,
+         new_players = game_daily_dims.new_players + excluded.new_players,
+         paying_players = game_daily_dims.paying_players + excluded.paying_players,
+         events = game_daily_dims.events + excluded.events,
+         transactions = game_daily_dims.transactions + excluded.transactions,
+         revenue_iap_micros = game_daily_dims.revenue_iap_micros + excluded.revenue_iap_micros,
+         revenue_ad_micros = game_daily_dims.revenue_ad_micros + excluded.revenue_ad_micros,
+         revenue_subscription_micros = game_daily_dims.revenue_subscription_micros + excluded.revenue_subscription_micros`,
+    ),
+    gap: sqlite.prepare(
+      `INSERT INTO game_day_gaps (game_id, kind, day, prev_day, players) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (game_id, kind, day, prev_day) DO UPDATE SET players = game_day_gaps.players + excluded.players`,
+    ),
+    cohort: sqlite.prepare(
+      `INSERT INTO game_cohorts (game_id, install_day, day_offset, players) VALUES (?, ?, ?, ?)
+       ON CONFLICT (game_id, install_day, day_offset) DO UPDATE SET players = game_cohorts.players + excluded.players`,
+    ),
+  }
+
+  const q = statements
+  const between = (
+    gameId: string,
+    player: string,
+    day: number,
+    prev: SQLite.Statement,
+    next: SQLite.Statement,
+  ): Neighbours => ({
+    prev: (prev.get(gameId, player, day) as MaxMin).d ?? NO_DAY,
+    next: (next.get(gameId, player, day) as MaxMin).d,
+  })
+
+  /** The rows the batch's events can touch, as the tables hold them before the batch. */
+  function loadSnapshot(gameId: string, events: readonly AcceptedEvent[]): Snapshot {
+    const g = gameId
+    const storedEventIds = new Set(
+      q.storedEventIds.all(g, JSON.stringify(events.map((j) => j.event.eventId))) as string[],
+    )
+    const profiles = new Map<string, ProfileRow>()
+    const playerDays = new Map<string, PlayerDayRow>()
+    const activeNeighbours = new Map<string, Neighbours>()
+    const payingNeighbours = new Map<string, Neighbours>()
+    const allDays = new Map<string, number[]>()
+    const sessionsBySid = new Map<string, SessionRow>()
+    const sessionsById = new Map<string, SessionRow>()
+    const missing = new Set<string>()
+    const daysDone = new Set<string>()
+    const paidDone = new Set<string>()
+    for (const { event: e } of events) {
+      const pk = e.playerId
+      let p = profiles.get(pk)
+      if (!p) {
+        if (missing.has(pk)) continue
+        p = q.player.get(g, pk) as ProfileRow | undefined
+        if (!p) {
+          missing.add(pk)
+          continue
+        }
+        profiles.set(pk, p)
+        if (p.current_session_id) {
+          const current = q.sessionById.get(g, p.current_session_id) as SessionRow | undefined
+          if (current) sessionsById.set(current.id, current)
+        }
+      }
+      const dk = pairKey(pk, e.day)
+      if (!daysDone.has(dk)) {
+        daysDone.add(dk)
+        const row = q.playerDay.get(g, pk, e.day) as PlayerDayRow | undefined
+        if (row) playerDays.set(dk, row)
+        else activeNeighbours.set(dk, between(g, pk, e.day, q.prevDay, q.nextDay))
+      }
+      if (e.revenueMicros > 0 && !paidDone.has(dk)) {
+        paidDone.add(dk)
+        payingNeighbours.set(dk, between(g, pk, e.day, q.prevPayDay, q.nextPayDay))
+      }
+      if (e.day < p.install_day && !allDays.has(pk))
+        allDays.set(
+          pk,
+          (q.playerDays.all(g, pk) as { day: number }[]).map((r) => r.day),
+        )
+      if (e.sessionId) {
+        const sk = pairKey(pk, e.sessionId)
+        if (!sessionsBySid.has(sk)) {
+          const row = q.sessionBySid.get(g, pk, e.sessionId) as SessionRow | undefined
+          if (row) sessionsBySid.set(sk, row)
+        }
+      }
+    }
+    return {
+      storedEventIds,
+      profiles,
+      playerDays,
+      activeNeighbours,
+      payingNeighbours,
+      allDays,
+      sessionsBySid,
+      sessionsById,
+    }
+  }
+
+  /** Writes the fold's changes: new rows as INSERTs, existing ones as narrow UPDATEs, increments. */
+  function save(batch: AcceptedBatch, c: Changes): void {
+    const g = batch.gameId
+    for (const { event: e, verdict } of c.newEvents)
+      // prettier-ignore
+      q.insertEvent.run(g, e.eventId, e.type, e.playerId, e.sessionId, e.platform, e.ts, batch.receivedAt,
+        batch.batchId, e.revenueType, e.revenueMicros, e.currency, e.country, batch.ip, e.deviceFingerprint,
+        verdict, e.dataJson)
+    for (const { playerId, installDay } of c.installDayMoves) q.moveInstallDay.run(installDay, g, playerId)
+    for (const { row: p, write } of c.profiles) {
+      // prettier-ignore
+      if (write === 'insert')
+        q.insertPlayer.run(g, p.player_id, p.first_seen_at, p.install_day, p.last_active_at, p.last_active_day,
+          p.platform, p.country, p.device_fingerprint, p.affiliate, p.campaign, p.source, p.medium, p.session_count,
+          p.event_count, p.transactions, p.revenue_iap_micros, p.revenue_ad_micros, p.revenue_subscription_micros,
+          p.revenue_total_micros, p.first_purchase_at, p.current_session_id)
+      else if (write === 'all')
+        q.updatePlayerAll.run(p.first_seen_at, p.install_day, p.last_active_at, p.last_active_day, p.country,
+          p.device_fingerprint, p.affiliate, p.campaign, p.source, p.medium, p.session_count, p.event_count,
+          p.transactions, p.revenue_iap_micros, p.revenue_ad_micros, p.revenue_subscription_micros,
+          p.revenue_total_micros, p.first_purchase_at, p.current_session_id, g, p.player_id)
+      else
+        q.updatePlayerActivity.run(p.last_active_at, p.last_active_day, p.session_count, p.event_count,
+          p.current_session_id, g, p.player_id)
+    }
+    for (const { row: d, isNew } of c.playerDays)
+      if (isNew)
+        q.insertPlayerDay.run(g, d.player_id, d.day, d.install_day, d.events, d.revenue_micros, d.event_types)
+      else q.updatePlayerDay.run(d.events, d.revenue_micros, d.event_types, g, d.player_id, d.day)
+    for (const { row: s, write } of c.sessions) {
+      // prettier-ignore
+      if (write === 'insert')
+        q.insertSession.run(g, s.id, s.player_id, s.session_id, s.started_at, s.last_event_at, s.ended_at, s.events)
+      else if (write === 'start')
+        q.updateSessionStart.run(s.started_at, s.last_event_at, s.ended_at, s.events, g, s.id)
+      else q.updateSession.run(s.last_event_at, s.ended_at, s.events, g, s.id)
+    }
+    for (const d of c.devices) q.upsertDevice.run(g, d.fingerprint, d.playerId, d.firstSeenAt, d.lastSeenAt)
+    for (const d of c.daily)
+      // prettier-ignore
+      q.daily.run(g, d.day, d.active_players, d.new_players, d.paying_players, d.sessions, d.session_seconds,
+        d.events, d.flagged_events, d.transactions, d.revenue_iap_micros, d.revenue_ad_micros,
+        d.revenue_subscription_micros)
+    for (const d of c.dims)
+      // prettier-ignore
+      q.dim.run(g, d.day, d.dim, d.value, d.players, d.new_players, d.paying_players, d.events, d.transactions,
+        d.revenue_iap_micros, d.revenue_ad_micros, d.revenue_subscription_micros)
+    for (const x of c.gaps) q.gap.run(g, x.kind, x.day, x.prevDay, x.players)
+    for (const x of c.cohorts) q.cohort.run(g, x.installDay, x.dayOffset, x.players)
+  }
+
+  return {
+    loadSnapshot,
+    save,
+    /**
+     * Runs `work` (synchronous: loads, the fold, saves, and the caller's own statements on this
+     * connection) as ONE transaction, committed on its own (never inside a transaction another
+     * task left open on the connection) and under synchronous=FULL: once this resolves, the work
+     * survives a power loss.
+     */
+    unitOfWork<T>(work: () => T): Promise<T> {
+      const tx = sqlite.transaction(work)
+      return exclusive(db, () => fullSync(sqlite, () => tx() as T))
+    },
+  }
+}
+export type GamedataStore = ReturnType<typeof createGamedataStore>

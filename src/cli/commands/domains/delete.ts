@@ -1,0 +1,28 @@
+/** `linkctl domains delete <id>`: delete a domain; its links fall back to the shared domain. */
+import type { Command } from 'commander'
+import { idAction } from '../../action.js'
+import { requireKey, type Ctx } from '../../context.js'
+import { CliError, EXIT, UsageError } from '../../exit-codes.js'
+import { note } from '../../output.js'
+import type { IdOpts } from './shared.js'
+
+export async function runDomainsDelete(opts: IdOpts & { yes?: boolean }, ctx: Ctx): Promise<void> {
+  if (!opts.yes) {
+    if (!ctx.canPrompt) throw new UsageError('refusing to delete without confirmation: pass --yes')
+    if (!(await ctx.prompt.confirm(`Delete domain ${opts.id}? Its links move to the shared domain.`)))
+      throw new CliError('aborted', EXIT.error)
+  }
+  await requireKey(ctx)
+  await (await ctx.client()).domains.delete(opts.id)
+  note(ctx, `Deleted domain ${opts.id}`)
+}
+
+export function register(domains: Command): void {
+  domains
+    .command('delete')
+    .alias('rm')
+    .description('delete a domain (its links fall back to the shared domain)')
+    .argument('<id>', 'domain id')
+    .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
+    .action(idAction<{ yes?: boolean }>(runDomainsDelete))
+}

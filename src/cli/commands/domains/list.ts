@@ -1,0 +1,41 @@
+/** `linkctl domains list`: one page of custom domains, by verification status. */
+import { Option, type Command } from 'commander'
+import type { Domain } from '../../../contract/domains.js'
+import { DOMAIN_VERIFICATION_STATUSES } from '../../../contract/limits.js'
+import { action, jsonOption } from '../../action.js'
+import { requireKey, type Ctx } from '../../context.js'
+import { emit, note, printRows } from '../../output.js'
+import { pageOptions, pageQuery, type PageFlags } from '../../paging.js'
+
+export async function runDomainsList(
+  opts: PageFlags & { status?: Domain['verificationStatus'] },
+  ctx: Ctx,
+): Promise<void> {
+  await requireKey(ctx)
+  const page = await (
+    await ctx.client()
+  ).domains.list({
+    ...pageQuery(opts),
+    ...(opts.status ? { verificationStatus: opts.status } : {}),
+  })
+  await emit(ctx, page, async () => {
+    if (page.data.length === 0 && ctx.isTTY)
+      return note(ctx, 'No custom domains yet: linkctl domains add <domain>')
+    await printRows(ctx, page.data, [
+      { header: 'ID', value: (d) => d.id },
+      { header: 'DOMAIN', value: (d) => d.domain },
+      { header: 'VERIFICATION', value: (d) => d.verificationStatus },
+      { header: 'SSL', value: (d) => d.sslStatus ?? '' },
+      { header: 'DEFAULT', value: (d) => (d.isDefault ? 'yes' : '') },
+      { header: 'CREATED', value: (d) => d.createdAt },
+    ])
+  })
+}
+
+export function register(domains: Command): void {
+  const list = pageOptions(domains.command('list').alias('ls').description('list custom domains'))
+  list.addOption(
+    new Option('--status <status>', 'only this verification status').choices(DOMAIN_VERIFICATION_STATUSES),
+  )
+  jsonOption(list).action(action<PageFlags>((_a, opts, ctx) => runDomainsList(opts, ctx)))
+}

@@ -1,0 +1,34 @@
+/** `linkctl domains ssl <id>`: certificate details (issuer, validity, status, next renewal). */
+import type { Command } from 'commander'
+import { idAction, jsonOption } from '../../action.js'
+import { requireKey, type Ctx } from '../../context.js'
+import { emit, printRecord } from '../../output.js'
+import type { IdOpts } from './shared.js'
+
+export async function runDomainsSsl(opts: IdOpts, ctx: Ctx): Promise<void> {
+  await requireKey(ctx)
+  const s = await (await ctx.client()).domains.ssl(opts.id)
+  await emit(ctx, s, () =>
+    printRecord(ctx, [
+      ['DOMAIN', s.domain],
+      ['STATUS', s.sslStatus ?? ''],
+      ['ISSUER', s.issuer ?? ''],
+      ['SERIAL', s.serialNumber ?? ''],
+      ['VALID FROM', s.validFrom ?? ''],
+      ['VALID TO', s.validTo ?? ''],
+      ['DAYS LEFT', s.daysRemaining ?? ''],
+      ['NEXT RENEWAL', s.nextRenewalAt ?? ''],
+      ['RENEWED AT', s.renewedAt ?? ''],
+      ['ERROR', s.error ?? ''],
+    ]),
+  )
+}
+
+export function register(domains: Command): void {
+  jsonOption(
+    domains
+      .command('ssl')
+      .description('certificate details: issuer, validity, status, next renewal')
+      .argument('<id>', 'domain id (dom_...)'),
+  ).action(idAction(runDomainsSsl))
+}

@@ -1,0 +1,38 @@
+/** `linkctl games list`: one page of games, by status. */
+import { Option, type Command } from 'commander'
+import { GAME_STATUSES } from '../../../contract/limits.js'
+import type { Game } from '../../../contract/games.js'
+import { action, jsonOption } from '../../action.js'
+import { requireKey, type Ctx } from '../../context.js'
+import { emit, note, printRows } from '../../output.js'
+import { pageOptions, pageQuery, type PageFlags } from '../../paging.js'
+
+export async function runGamesList(o: PageFlags & { status?: string }, ctx: Ctx): Promise<void> {
+  await requireKey(ctx)
+  const page = await (
+    await ctx.client()
+  ).games.list({
+    ...(o.status ? { status: o.status as Game['status'] } : {}),
+    ...(pageQuery(o) as { page?: number; limit?: 10 }),
+  })
+  await emit(ctx, page, async () => {
+    if (page.data.length === 0 && ctx.isTTY) return note(ctx, 'No games.')
+    await printRows(ctx, page.data, [
+      { header: 'ID', value: (g) => g.id },
+      { header: 'NAME', value: (g) => g.name },
+      { header: 'PLATFORM', value: (g) => g.platform },
+      { header: 'STATUS', value: (g) => g.status },
+      { header: 'SDK KEY', value: (g) => g.sdkKeyPreview },
+      { header: 'CREATED', value: (g) => g.createdAt },
+    ])
+    if (ctx.isTTY && page.hasMore) note(ctx, `${page.total} games; next: --page ${page.page + 1}`)
+  })
+}
+
+export function register(games: Command): void {
+  const list = games.command('list').alias('ls').description('list games')
+  list.addOption(new Option('--status <status>', 'only games with this status').choices(GAME_STATUSES))
+  jsonOption(pageOptions(list)).action(
+    action<PageFlags & { status?: string }>((_a, o, ctx) => runGamesList(o, ctx)),
+  )
+}

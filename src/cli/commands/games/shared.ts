@@ -1,0 +1,108 @@
+/**
+ * What the `games` verbs share: the setting flags and the body they become, and how a game
+ * looks on the terminal.
+ */
+import { Option, type Command } from 'commander'
+import { GAME_LIMITS, GAME_PLATFORMS, GAME_STATUSES } from '../../../contract/limits.js'
+import type { CreateGameBody, Game, GameWithSecrets } from '../../../contract/games.js'
+import type { Field } from '../../output.js'
+import { intArg } from '../../parse.js'
+
+export interface GameFlags {
+  name?: string
+  slug?: string
+  platform?: (typeof GAME_PLATFORMS)[number]
+  status?: (typeof GAME_STATUSES)[number]
+  analytics?: boolean
+  fraud?: boolean
+  skan?: boolean
+  rawRetentionDays?: number
+  compactedRetentionMonths?: number
+  hmac?: boolean
+  replayWindow?: number
+}
+
+export const ONCE = 'the SDK key and signing secret are shown only now: store them'
+
+export function gameFields(g: Game | GameWithSecrets): Field[] {
+  const on = (b: boolean) => (b ? 'on' : 'off')
+  const fields: Field[] = [
+    ['ID', g.id],
+    ['NAME', g.name],
+    ['PLATFORM', g.platform],
+    ['STATUS', g.status],
+    [
+      'MODULES',
+      `analytics ${on(g.modules.analytics)}, fraud ${on(g.modules.fraud)}, skan ${on(g.modules.skan)}`,
+    ],
+    ['RAW RETENTION', `${g.rawRetentionDays} days`],
+    ['COMPACTED RETENTION', `${g.compactedRetentionMonths} months`],
+    ['HMAC REQUIRED', g.hmacRequired ? 'yes' : 'no'],
+    ['REPLAY WINDOW', `${g.replayWindowSeconds} s`],
+    ['ORGANIZATION', g.organizationId],
+    ['SDK KEY', 'sdkKey' in g ? g.sdkKey : g.sdkKeyPreview],
+  ]
+  if ('signingSecret' in g) fields.push(['SIGNING SECRET', g.signingSecret])
+  fields.push(['CREATED', g.createdAt])
+  return fields
+}
+
+function modules(o: GameFlags): CreateGameBody['modules'] | undefined {
+  const m = {
+    ...(o.analytics !== undefined ? { analytics: o.analytics } : {}),
+    ...(o.fraud !== undefined ? { fraud: o.fraud } : {}),
+    ...(o.skan !== undefined ? { skan: o.skan } : {}),
+  }
+  return Object.keys(m).length ? m : undefined
+}
+
+/** The settings in a create or update body, for the flags given. */
+export function settings(o: GameFlags) {
+  const m = modules(o)
+  return {
+    ...(o.status ? { status: o.status } : {}),
+    ...(m ? { modules: m } : {}),
+    ...(o.rawRetentionDays !== undefined ? { rawRetentionDays: o.rawRetentionDays } : {}),
+    ...(o.compactedRetentionMonths !== undefined
+      ? { compactedRetentionMonths: o.compactedRetentionMonths }
+      : {}),
+    ...(o.hmac !== undefined ? { hmacRequired: o.hmac } : {}),
+    ...(o.replayWindow !== undefined ? { replayWindowSeconds: o.replayWindow } : {}),
+  }
+}
+
+/** The setting flags of `games create` and `games update`. */
+export function settingOptions(cmd: Command): Command {
+  return cmd
+    .addOption(new Option('--status <status>', 'game status').choices(GAME_STATUSES))
+    .option('--analytics', 'turn Gaming Analytics on')
+    .option('--no-analytics', 'turn Gaming Analytics off')
+    .option('--fraud', 'turn Fraud Detection on')
+    .option('--no-fraud', 'turn Fraud Detection off')
+    .option('--skan', 'turn SKAdNetwork on')
+    .option('--no-skan', 'turn SKAdNetwork off')
+    .option(
+      '--raw-retention-days <n>',
+      `raw data retention (default ${GAME_LIMITS.rawRetentionDaysDefault})`,
+      intArg(GAME_LIMITS.rawRetentionDaysMin, GAME_LIMITS.rawRetentionDaysMax),
+    )
+    .option(
+      '--compacted-retention-months <n>',
+      `aggregate retention (default ${GAME_LIMITS.compactedRetentionMonthsDefault})`,
+      intArg(GAME_LIMITS.compactedRetentionMonthsMin, GAME_LIMITS.compactedRetentionMonthsMax),
+    )
+    .option('--hmac', 'require HMAC-signed batches')
+    .option('--no-hmac', 'accept unsigned batches')
+    .option(
+      '--replay-window <seconds>',
+      `replay window (default ${GAME_LIMITS.replayWindowSecondsDefault})`,
+      intArg(GAME_LIMITS.replayWindowSecondsMin, GAME_LIMITS.replayWindowSecondsMax),
+    )
+}
+
+/** Commander sets `--no-x` defaults to true; only flags given on the command line count. */
+export function given<O extends object>(cmd: Command, opts: O): O {
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(opts)) if (cmd.getOptionValueSource(k) === 'cli') out[k] = v
+  return out as O
+}

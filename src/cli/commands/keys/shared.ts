@@ -1,0 +1,198 @@
+/**
+ * What the `keys` verbs share: the create/update flags and the bodies they become, how a key
+ * looks on the terminal, and the state transitions (revoke, activate, deactivate).
+ */
+import { Option, type Command } from 'commander'
+import type {
+  ApiKey,
+  ApiKeyWithSecret,
+  CreateKeyBody,
+  KeyActivity,
+  UpdateKeyBody,
+} from '../../../contract/keys.js'
+import { ACCEPTED_SCOPES, PRESET_NAMES, PRESETS, SCOPES, type Preset } from '../../../contract/scopes.js'
+import { KEY_ENVIRONMENTS, KEY_LIMITS, TIME_PERIODS, type TimePeriod } from '../../../contract/limits.js'
+import { requireKey, type Ctx } from '../../context.js'
+import { emit, note, round, when, type Column, type Field } from '../../output.js'
+import { collect, commaChoices, expiryArg, intArg } from '../../parse.js'
+import { UsageError } from '../../exit-codes.js'
+
+/** Flags shared by `keys create` and `keys update`, as commander parses them. */
+export interface KeyFlags {
+  name?: string
+  description?: string
+  expiresAt?: string | null
+  permissions?: string[]
+  scope?: string[]
+  preset?: Preset
+  requestLimit?: number
+  timePeriod?: TimePeriod
+  allowedIp?: string[]
+  allowedOrigin?: string[]
+  environment?: 'live' | 'test'
+  clearAllowedIps?: boolean
+  clearAllowedOrigins?: boolean
+}
+
+function scopesFrom(flags: KeyFlags): string[] | undefined {
+  if (flags.permissions === undefined && flags.scope === undefined) return undefined
+  return [...new Set([...(flags.permissions ?? []), ...(flags.scope ?? [])])]
+}
+
+export function createBody(flags: KeyFlags): CreateKeyBody {
+  if (!flags.name || flags.name.trim() === '') throw new UsageError('--name is required')
+  const permissions = scopesFrom(flags)
+  if (permissions && flags.preset)
+    throw new UsageError('use either --preset or --permissions/--scope, not both')
+  const body: CreateKeyBody = { name: flags.name }
+  if (flags.description !== undefined) body.description = flags.description
+  if (flags.expiresAt !== undefined) body.expiresAt = flags.expiresAt
+  if (permissions) body.permissions = permissions
+  if (flags.preset) body.preset = flags.preset
+  if (flags.requestLimit !== undefined) body.requestLimit = flags.requestLimit
+  if (flags.timePeriod) body.timePeriod = flags.timePeriod
+  if (flags.allowedIp) body.allowedIps = flags.allowedIp
+  if (flags.allowedOrigin) body.allowedOrigins = flags.allowedOrigin
+  if (flags.environment) body.environment = flags.environment
+  return body
+}
+
+export function updateBody(flags: KeyFlags): UpdateKeyBody {
+  const permissions = scopesFrom(flags)
+  if (permissions && flags.preset)
+    throw new UsageError('use either --preset or --permissions/--scope, not both')
+  const body: UpdateKeyBody = {}
+  if (flags.name !== undefined) body.name = flags.name
+  if (flags.description !== undefined) body.description = flags.description === '' ? null : flags.description
+  if (flags.expiresAt !== undefined) body.expiresAt = flags.expiresAt
+  if (permissions) body.permissions = permissions
+  else if (flags.preset) body.permissions = [...PRESETS[flags.preset]]
+  if (flags.requestLimit !== undefined) body.requestLimit = flags.requestLimit
+  if (flags.timePeriod) body.timePeriod = flags.timePeriod
+  if (flags.clearAllowedIps) body.allowedIps = []
+  else if (flags.allowedIp) body.allowedIps = flags.allowedIp
+  if (flags.clearAllowedOrigins) body.allowedOrigins = []
+  else if (flags.allowedOrigin) body.allowedOrigins = flags.allowedOrigin
+  if (Object.keys(body).length === 0) throw new UsageError('nothing to update: pass at least one field flag')
+  return body
+}
+
+/** Scopes: the whole list when piped, a summary in a table. */
+export function scopeSummary(permissions: readonly string[], tty: boolean): string {
+  if (!tty || permissions.length <= 3) return permissions.join(',')
+  if (permissions.length === SCOPES.length && SCOPES.every((s) => permissions.includes(s))) {
+    return `all (${permissions.length})`
+  }
+  return `${permissions.length} scopes`
+}
+
+export function keyColumns(tty: boolean): Column<ApiKey>[] {
+  return [
+    { header: 'ID', value: (k) => k.id },
+    { header: 'NAME', value: (k) => k.name },
+    { header: 'STATUS', value: (k) => k.status },
+    { header: 'ENV', value: (k) => k.environment },
+    { header: 'PREVIEW', value: (k) => k.preview },
+    { header: 'SCOPES', value: (k) => scopeSummary(k.permissions, tty) },
+    { header: 'RATE LIMIT', value: (k) => `${k.requestLimit}/${k.timePeriod}` },
+    { header: 'LAST USED', value: (k) => when(k.lastUsedAt, tty) },
+    { header: 'EXPIRES', value: (k) => when(k.expiresAt, tty) },
+  ]
+}
+
+export function keyFields(k: ApiKey | ApiKeyWithSecret, tty: boolean): Field[] {
+  const fields: Field[] = [
+    ['ID', k.id],
+    ['NAME', k.name],
+    ['DESCRIPTION', k.description],
+    ['STATUS', k.status],
+    ['ENVIRONMENT', k.environment],
+    ['PREVIEW', k.preview],
+    ['SCOPES', k.permissions.join(tty ? ', ' : ',')],
+    ['RATE LIMIT', `${k.requestLimit}/${k.timePeriod}`],
+    ['ALLOWED IPS', k.allowedIps.join(',')],
+    ['ALLOWED ORIGINS', k.allowedOrigins.join(',')],
+    ['EXPIRES', when(k.expiresAt, tty)],
+    ['CREATED', when(k.createdAt, tty)],
+    ['UPDATED', when(k.updatedAt, tty)],
+    ['LAST USED', when(k.lastUsedAt, tty)],
+    ['LAST IP', k.lastUsedIp],
+    ['REVOKED', when(k.revokedAt, tty)],
+    ['REQUESTS', k.usage.totalRequests],
+    ['TODAY', k.usage.requestsToday],
+    ['THIS MONTH', k.usage.requestsThisMonth],
+  ]
+  if ('key' in k) fields.splice(1, 0, ['KEY', k.key])
+  return fields
+}
+
+export function activityColumns(tty: boolean): Column<KeyActivity>[] {
+  return [
+    { header: 'TIME', value: (a) => when(a.timestamp, tty, 'second') },
+    { header: 'METHOD', value: (a) => a.method },
+    { header: 'ENDPOINT', value: (a) => a.endpoint },
+    { header: 'STATUS', value: (a) => a.statusCode },
+    { header: 'MS', value: (a) => round(a.responseTimeMs, 1) },
+    { header: 'IP', value: (a) => a.ip },
+    { header: 'COUNTRY', value: (a) => a.country },
+    { header: 'ERROR', value: (a) => a.error },
+  ]
+}
+
+/** A verb that names one key by id. */
+export interface IdOpts {
+  id: string
+}
+
+export const ONCE_WARNING = 'this is the only time the full key is shown: store it now'
+
+export type Transition = 'revoke' | 'activate' | 'deactivate'
+const DONE: Record<Transition, string> = {
+  revoke: 'Revoked',
+  activate: 'Activated',
+  deactivate: 'Deactivated',
+}
+
+/** revoke, activate or deactivate: the key's new state as a note, or the key with --json. */
+export async function transition(verb: Transition, opts: IdOpts, ctx: Ctx): Promise<void> {
+  await requireKey(ctx)
+  const key = await (await ctx.client()).keys[verb](opts.id)
+  if (ctx.json) await emit(ctx, key, () => undefined)
+  else note(ctx, `${DONE[verb]} key ${key.name} (${key.id}); status: ${key.status}`)
+}
+
+/** The flags of `keys create` and `keys update` (create: a mandatory name and the environment). */
+export function keyFieldOptions(cmd: Command, mode: 'create' | 'update'): Command {
+  const name = new Option('--name <name>', `key name (up to ${KEY_LIMITS.nameMax} characters)`)
+  cmd
+    .addOption(mode === 'create' ? name.makeOptionMandatory() : name)
+    .option('--description <text>', mode === 'update' ? 'description ("" clears it)' : 'description')
+    .option('--expires-at <when>', 'expiry: ISO date/time, 30d/12h/90m/2w from now, or never', expiryArg)
+    .option(
+      '--permissions <scopes>',
+      'comma-separated scopes, e.g. links:read,links:write',
+      commaChoices(ACCEPTED_SCOPES),
+    )
+    .addOption(
+      new Option('--scope <scope>', 'add one scope (repeatable)')
+        .choices(ACCEPTED_SCOPES)
+        .argParser(commaChoices(ACCEPTED_SCOPES)),
+    )
+    .addOption(
+      new Option(
+        '--preset <preset>',
+        mode === 'update' ? 'replace scopes with a preset' : 'scope preset',
+      ).choices(PRESET_NAMES),
+    )
+    .option('--request-limit <n>', 'requests allowed per time period', intArg(1, KEY_LIMITS.requestLimitMax))
+    .addOption(new Option('--time-period <period>', 'rate-limit window').choices(TIME_PERIODS))
+    .option('--allowed-ip <ip>', 'allow this IP or CIDR range (repeatable; none = any IP)', collect)
+    .option('--allowed-origin <origin>', 'allowed origin URL (repeatable)', collect)
+  if (mode === 'create') {
+    cmd.addOption(new Option('--environment <env>', 'key environment').choices(KEY_ENVIRONMENTS))
+  } else {
+    cmd.option('--clear-allowed-ips', 'remove every allowed IP (any IP may use the key)')
+    cmd.option('--clear-allowed-origins', 'remove every allowed origin')
+  }
+  return cmd
+}

@@ -1,0 +1,46 @@
+/** `linkctl links list`: one page of short links, filtered and sorted. */
+import { Option, type Command } from 'commander'
+import { LINK_SORT_FIELDS, LINK_STATUSES, SORT_ORDERS, type LinkStatus } from '../../../contract/limits.js'
+import { action, jsonOption } from '../../action.js'
+import { requireKey, type Ctx } from '../../context.js'
+import { emit, note, printRows } from '../../output.js'
+import { pageFooter, pageOptions, pageQuery, type PageFlags } from '../../paging.js'
+import { linkColumns } from './shared.js'
+
+export interface ListLinksOpts extends PageFlags {
+  search?: string
+  status?: LinkStatus
+  tag?: string
+  sort?: (typeof LINK_SORT_FIELDS)[number]
+  order?: (typeof SORT_ORDERS)[number]
+}
+
+export async function runLinksList(opts: ListLinksOpts, ctx: Ctx): Promise<void> {
+  await requireKey(ctx)
+  const page = await (
+    await ctx.client()
+  ).links.list({
+    ...pageQuery(opts),
+    ...(opts.search ? { search: opts.search } : {}),
+    ...(opts.status ? { status: opts.status } : {}),
+    ...(opts.tag ? { tag: opts.tag } : {}),
+    ...(opts.sort ? { sortBy: opts.sort } : {}),
+    ...(opts.order ? { sortOrder: opts.order } : {}),
+  })
+  await emit(ctx, page, async () => {
+    if (page.data.length === 0 && ctx.isTTY) return note(ctx, 'No links match.')
+    await printRows(ctx, page.data, linkColumns(ctx.isTTY))
+    pageFooter(ctx, page, page.data.length)
+  })
+}
+
+export function register(links: Command): void {
+  const list = links.command('list').alias('ls').description('list short links')
+  list
+    .option('--search <text>', 'match title, short code or destination URL')
+    .addOption(new Option('--status <status>', 'only links with this status').choices(LINK_STATUSES))
+    .option('--tag <tag>', 'only links with this tag')
+    .addOption(new Option('--sort <field>', 'sort by').choices(LINK_SORT_FIELDS))
+    .addOption(new Option('--order <order>', 'sort order').choices(SORT_ORDERS))
+  jsonOption(pageOptions(list)).action(action<ListLinksOpts>((_args, opts, ctx) => runLinksList(opts, ctx)))
+}

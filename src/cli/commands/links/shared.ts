@@ -1,0 +1,215 @@
+/**
+ * What the `links` verbs share: the create/update flags and the bodies they become, how a link
+ * looks on the terminal, and the look-up of a link by id, short code or short URL.
+ */
+import { InvalidArgumentError, Option, type Command } from 'commander'
+import type { CreateLinkBody, Link, UpdateLinkBody } from '../../../contract/links.js'
+import { LINK_LIMITS, REDIRECT_TYPES } from '../../../contract/limits.js'
+import type { LinkdClient } from '../../../client/index.js'
+import { action } from '../../action.js'
+import type { Ctx } from '../../context.js'
+import { CliError, EXIT, UsageError } from '../../exit-codes.js'
+import { clip, when, type Column, type Field } from '../../output.js'
+import { collect, expiryArg } from '../../parse.js'
+
+/** A verb that names one link: the reference as given (id, short code or short URL). */
+export interface LinkRefOpts {
+  /** A link id (lnk_...), short code or short URL. */
+  ref: string
+}
+
+/** Flags shared by `links create` and `links update`, as commander parses them. */
+export interface LinkFlags {
+  destination?: string
+  title?: string
+  slug?: string
+  expiresAt?: string | null
+  tag?: string[]
+  meta?: Record<string, string>
+  redirectType?: string
+  /** create only: a verified custom domain (by name or dom_ id) the link goes on. */
+  domain?: string
+  /** update only */
+  status?: 'active' | 'inactive'
+  clearTags?: boolean
+  clearMeta?: boolean
+  /** `--no-expiry` sets this to false. */
+  expiry?: boolean
+}
+
+/** `--meta key=value`, repeatable: collected into one object (a later key wins). */
+export function metaArg(value: string, previous: Record<string, string> | undefined): Record<string, string> {
+  const eq = value.indexOf('=')
+  if (eq <= 0) throw new InvalidArgumentError('expected key=value')
+  return { ...(previous ?? {}), [value.slice(0, eq)]: value.slice(eq + 1) }
+}
+
+function tagsOf(tags: readonly string[]): string[] {
+  return [...new Set(tags.map((t) => t.trim()).filter((t) => t.length > 0))]
+}
+
+export function createBody(destination: string | undefined, flags: LinkFlags): CreateLinkBody {
+  if (destination && flags.destination && destination !== flags.destination)
+    throw new UsageError('give the destination URL once: as the argument or with --destination')
+  const url = destination ?? flags.destination
+  if (!url)
+    throw new UsageError(
+      'a destination URL is required: linkctl links create <url>, or --destination <url> (--url is the address of linkd)',
+    )
+  const body: CreateLinkBody = { destinationUrl: url }
+  if (flags.title !== undefined && flags.title !== '') body.title = flags.title
+  if (flags.slug !== undefined) body.customSlug = flags.slug
+  if (flags.expiresAt) body.expiresAt = flags.expiresAt
+  if (flags.tag) body.tags = tagsOf(flags.tag)
+  if (flags.meta) body.metadata = flags.meta
+  if (flags.redirectType) body.redirectType = Number(flags.redirectType) as CreateLinkBody['redirectType']
+  if (flags.domain) {
+    if (/^dom_/.test(flags.domain)) body.customDomainId = flags.domain
+    else body.domain = flags.domain
+  }
+  return body
+}
+
+export function updateBody(flags: LinkFlags): UpdateLinkBody {
+  if (flags.slug !== undefined) throw new UsageError('the short code of a link cannot be changed')
+  if (flags.clearTags && flags.tag) throw new UsageError('use either --tag or --clear-tags, not both')
+  if (flags.clearMeta && flags.meta) throw new UsageError('use either --meta or --clear-meta, not both')
+  if (flags.expiry === false && flags.expiresAt !== undefined)
+    throw new UsageError('use either --expires-at or --no-expiry, not both')
+  const body: UpdateLinkBody = {}
+  if (flags.destination !== undefined) body.destinationUrl = flags.destination
+  if (flags.title !== undefined) body.title = flags.title === '' ? null : flags.title
+  if (flags.status) body.status = flags.status
+  if (flags.expiry === false) body.expiresAt = null
+  else if (flags.expiresAt !== undefined) body.expiresAt = flags.expiresAt
+  if (flags.clearTags) body.tags = []
+  else if (flags.tag) body.tags = tagsOf(flags.tag)
+  if (flags.clearMeta) body.metadata = {}
+  else if (flags.meta) body.metadata = flags.meta
+  if (flags.redirectType) body.redirectType = Number(flags.redirectType) as UpdateLinkBody['redirectType']
+  if (Object.keys(body).length === 0) throw new UsageError('nothing to update: pass at least one field flag')
+  return body
+}
+
+export function linkColumns(tty: boolean): Column<Link>[] {
+  return [
+    { header: 'ID', value: (l) => l.id },
+    { header: 'SHORT URL', value: (l) => l.shortUrl },
+    { header: 'DESTINATION', value: (l) => clip(l.destinationUrl, 40, tty) },
+    { header: 'TITLE', value: (l) => clip(l.title, 24, tty) },
+    { header: 'STATUS', value: (l) => l.status },
+    { header: 'CLICKS', value: (l) => l.clicks },
+    { header: 'TAGS', value: (l) => l.tags.join(tty ? ', ' : ',') },
+    { header: 'CREATED', value: (l) => when(l.createdAt, tty) },
+    { header: 'EXPIRES', value: (l) => when(l.expiresAt, tty) },
+  ]
+}
+
+export function linkFields(l: Link, tty: boolean): Field[] {
+  const meta = Object.keys(l.metadata).length > 0 ? JSON.stringify(l.metadata) : ''
+  return [
+    ['ID', l.id],
+    ['SHORT URL', l.shortUrl],
+    ['SHORT CODE', l.shortCode],
+    ['DESTINATION', l.destinationUrl],
+    ['TITLE', l.title],
+    ['STATUS', l.status],
+    ['CLICKS', l.clicks],
+    ['REDIRECT', l.redirectType],
+    ['TAGS', l.tags.join(tty ? ', ' : ',')],
+    ['METADATA', meta],
+    ['DOMAIN', l.customDomainId],
+    ['EXPIRES', when(l.expiresAt, tty)],
+    ['CREATED', when(l.createdAt, tty)],
+    ['UPDATED', when(l.updatedAt, tty)],
+  ]
+}
+
+const ID_RE = /^lnk_/
+
+/** The short code a reference names: a code, or the last path segment of a short URL. */
+function codeOf(ref: string): string {
+  if (/^https?:\/\//i.test(ref)) {
+    try {
+      return new URL(ref).pathname.split('/').filter(Boolean).pop() ?? ref
+    } catch {
+      return ref
+    }
+  }
+  return ref
+}
+
+/**
+ * The link a reference names: its id (`lnk_...`), its short code or its short URL. A code is
+ * looked up with the list's search (exact match on the short code). Unknown: exit 5.
+ */
+export async function findLink(client: LinkdClient, ref: string): Promise<Link> {
+  if (ID_RE.test(ref)) return client.links.get(ref)
+  const code = codeOf(ref)
+  if (code.length === 0 || code.length > LINK_LIMITS.slugMax)
+    throw new CliError(`no link with the id or short code "${ref}"`, EXIT.notFound)
+  const page = await client.links.list({ search: code, limit: 100 })
+  const found = page.data.find((l) => l.shortCode === code)
+  if (!found) throw new CliError(`no link with the id or short code "${ref}"`, EXIT.notFound)
+  return found
+}
+
+/** The id a reference names, without a request when it is already an id. */
+export async function linkIdOf(client: LinkdClient, ref: string): Promise<string> {
+  return ID_RE.test(ref) ? ref : (await findLink(client, ref)).id
+}
+
+const REDIRECT_CHOICES = REDIRECT_TYPES.map(String)
+
+/** The flags of `links create` and `links update` (update adds status and the clearing flags). */
+export function linkFieldOptions(cmd: Command, mode: 'create' | 'update'): Command {
+  // Not --url: that is linkctl's global flag (the daemon's address), wherever it is written.
+  cmd
+    .option(
+      '-d, --destination <url>',
+      mode === 'create' ? 'destination URL (or the argument)' : 'new destination URL',
+    )
+    .option('--title <text>', mode === 'update' ? 'title ("" clears it)' : 'title')
+  if (mode === 'create') {
+    cmd.option(
+      '--slug <code>',
+      `custom short code (${LINK_LIMITS.slugMin}-${LINK_LIMITS.slugMax} letters, digits, - and _)`,
+    )
+    cmd.option(
+      '--domain <domain>',
+      'verified custom domain for the short URL (name or dom_ id; default: the default domain)',
+    )
+  }
+  cmd
+    .option('--expires-at <when>', 'expiry: ISO date/time, 30d/12h/90m/2w from now, or never', expiryArg)
+    .option(
+      '--tag <tag>',
+      mode === 'update' ? 'tag (repeatable; replaces the tags)' : 'tag (repeatable)',
+      collect,
+    )
+    .option(
+      '--meta <key=value>',
+      mode === 'update'
+        ? 'metadata entry (repeatable; replaces the metadata)'
+        : 'metadata entry (repeatable)',
+      metaArg,
+    )
+    .addOption(
+      new Option('--redirect-type <status>', 'HTTP status of the redirect').choices(REDIRECT_CHOICES),
+    )
+  if (mode === 'update') {
+    cmd
+      .addOption(
+        new Option('--status <status>', 'enable or disable the link').choices(['active', 'inactive']),
+      )
+      .option('--clear-tags', 'remove every tag')
+      .option('--clear-meta', 'remove every metadata entry')
+      .option('--no-expiry', 'remove the expiry date')
+  }
+  return cmd
+}
+
+/** A commander action for verbs whose first argument is a link reference. */
+export const refAction = <O>(run: (opts: O & LinkRefOpts, ctx: Ctx) => Promise<void>) =>
+  action<O>(([ref], opts, ctx) => run({ ...opts, ref: ref ?? '' }, ctx))
+export const REF_HELP = 'link id (lnk_...), short code or short URL'

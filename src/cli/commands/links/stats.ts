@@ -1,0 +1,157 @@
+/** `links stats`: a link's analytics as a summary and tables, or the API's body with --json. */
+import { Option, type Command } from 'commander'
+import type { LinkAnalytics } from '../../../contract/links.js'
+import { ANALYTICS_INTERVALS } from '../../../contract/limits.js'
+import { jsonOption } from '../../action.js'
+import { requireKey, type Ctx } from '../../context.js'
+import { UsageError } from '../../exit-codes.js'
+import {
+  percent,
+  printJson,
+  printRecord,
+  printRows,
+  round,
+  when,
+  type Column,
+  type Field,
+} from '../../output.js'
+import { parseInstant } from '../../parse.js'
+import { linkIdOf, REF_HELP, refAction } from './shared.js'
+
+export interface StatsOpts {
+  ref: string
+  start?: string
+  end?: string
+  interval?: (typeof ANALYTICS_INTERVALS)[number]
+}
+
+/** Rows shown per dimension on a terminal (all of them when piped). */
+const TOP = 10
+
+const pct = (n: number) => percent(n, 1)
+
+export async function runLinksStats(opts: StatsOpts, ctx: Ctx): Promise<void> {
+  if (opts.start && opts.end && opts.start > opts.end) throw new UsageError('--start is after --end')
+  await requireKey(ctx)
+  const client = await ctx.client()
+  const id = await linkIdOf(client, opts.ref)
+  const a = await client.analytics.link(id, {
+    ...(opts.start ? { startDate: opts.start } : {}),
+    ...(opts.end ? { endDate: opts.end } : {}),
+    ...(opts.interval ? { interval: opts.interval } : {}),
+  })
+  if (ctx.json) return printJson(ctx, a)
+  await printStats(ctx, a)
+}
+
+function range(a: LinkAnalytics, tty: boolean): string {
+  return `${when(a.range.startDate, tty)} to ${when(a.range.endDate, tty)}`
+}
+
+export function summaryFields(a: LinkAnalytics, tty: boolean): Field[] {
+  return [
+    ['LINK', a.linkId],
+    ['RANGE', range(a, tty)],
+    ['CLICKS', a.totalClicks],
+    ['UNIQUE VISITORS', a.uniqueVisitors],
+    ['BOTS', tty ? `${a.botDetection.count} (${pct(a.botDetection.percentage)})` : a.botDetection.count],
+    ...(tty ? [] : ([['BOTS %', a.botDetection.percentage]] as Field[])),
+    ['QR SCANS', a.qrScans],
+    ['BOUNCE RATE', tty ? pct(a.bounceRate) : a.bounceRate],
+    ['RESPONSE TIME', tty ? `${round(a.responseTime, 2)} ms` : a.responseTime],
+  ]
+}
+
+async function section<T>(
+  ctx: Ctx,
+  title: string,
+  rows: readonly T[],
+  columns: readonly Column<T>[],
+): Promise<void> {
+  if (rows.length === 0) return
+  const shown = ctx.isTTY ? rows.slice(0, TOP) : rows
+  ctx.stdout.write(`\n${ctx.color ? `\x1b[1m${title}\x1b[22m` : title}\n`)
+  await printRows(ctx, shown, columns)
+  if (shown.length < rows.length) ctx.stdout.write(`(${rows.length - shown.length} more: --json shows all)\n`)
+}
+
+/** devices/browsers/os rows: the contract types them as records keyed by the dimension name. */
+type ShareRow = Record<string, string | number>
+const percentColumn = <T extends { percentage?: string | number }>(tty: boolean): Column<T> => ({
+  header: '%',
+  value: (r) => (tty ? pct(Number(r.percentage)) : Number(r.percentage)),
+})
+const share = (key: string, header: string, tty: boolean): Column<ShareRow>[] => [
+  { header, value: (r) => r[key] },
+  { header: 'CLICKS', value: (r) => r.clicks },
+  percentColumn(tty),
+]
+
+const counted = (header: string): Column<{ value: string; clicks: number }>[] => [
+  { header, value: (r) => r.value },
+  { header: 'CLICKS', value: (r) => r.clicks },
+]
+
+/** The time series on a terminal: aligned lines with a bar, no table borders (it can be long). */
+function seriesLines(a: LinkAnalytics): string {
+  const time = (iso: string) => (a.interval === 'hour' ? when(iso, true) : iso.slice(0, 10))
+  const max = Math.max(0, ...a.timeSeries.map((p) => p.clicks))
+  const digits = String(Math.max(max, ...a.timeSeries.map((p) => p.bots))).length
+  const [cw, bw] = [Math.max(6, digits), Math.max(4, digits)]
+  const line = (t: string, clicks: string, bots: string, bar: string) =>
+    `${t}  ${clicks.padStart(cw)}  ${bots.padStart(bw)}  ${bar}`.trimEnd()
+  const lines = [line(a.interval.toUpperCase().padEnd(time(a.range.startDate).length), 'CLICKS', 'BOTS', '')]
+  for (const p of a.timeSeries) {
+    const bar = max > 0 ? '█'.repeat(Math.round((p.clicks / max) * 30)) : ''
+    lines.push(line(time(p.timestamp), String(p.clicks), String(p.bots), bar))
+  }
+  return `${lines.join('\n')}\n`
+}
+
+export async function printStats(ctx: Ctx, a: LinkAnalytics): Promise<void> {
+  const tty = ctx.isTTY
+  await printRecord(ctx, summaryFields(a, tty))
+  await section(ctx, 'Countries', a.geography, [
+    { header: 'COUNTRY', value: (r) => r.country },
+    { header: 'REGION', value: (r) => r.region },
+    { header: 'CLICKS', value: (r) => r.clicks },
+    percentColumn(tty),
+  ])
+  await section(ctx, 'Devices', a.devices, share('device', 'DEVICE', tty))
+  await section(ctx, 'Browsers', a.browsers, share('browser', 'BROWSER', tty))
+  await section(ctx, 'Operating systems', a.os, share('os', 'OS', tty))
+  await section(ctx, 'Referrers', a.referrers, [
+    { header: 'DOMAIN', value: (r) => r.domain },
+    { header: 'CLICKS', value: (r) => r.clicks },
+  ])
+  await section(ctx, 'UTM sources', a.utmSources, counted('SOURCE'))
+  await section(ctx, 'UTM mediums', a.utmMediums, counted('MEDIUM'))
+  await section(ctx, 'UTM campaigns', a.utmCampaigns, counted('CAMPAIGN'))
+  if (a.timeSeries.length === 0) return
+  ctx.stdout.write(`\n${ctx.color ? '\x1b[1mClicks over time\x1b[22m' : 'Clicks over time'}\n`)
+  if (tty) ctx.stdout.write(seriesLines(a))
+  else
+    await printRows(ctx, a.timeSeries, [
+      { header: 'TIMESTAMP', value: (p) => p.timestamp },
+      { header: 'CLICKS', value: (p) => p.clicks },
+      { header: 'BOTS', value: (p) => p.bots },
+    ])
+}
+
+export function register(links: Command): void {
+  jsonOption(
+    links
+      .command('stats')
+      .description("a link's click analytics: totals, bots, geography, devices, referrers, UTM, time series")
+      .argument('<link>', REF_HELP)
+      .option('--start <when>', 'range start: ISO date/time, or 7d/12h/90m/2w ago', (v) =>
+        parseInstant(v, 'start'),
+      )
+      .option(
+        '--end <when>',
+        'range end: ISO date/time (a date means its end), now, or a duration ago',
+        (v) => parseInstant(v, 'end'),
+      )
+      .addOption(new Option('--interval <interval>', 'time series interval').choices(ANALYTICS_INTERVALS)),
+  ).action(refAction<Omit<StatsOpts, 'ref'>>(runLinksStats))
+}

@@ -1,0 +1,32 @@
+/** `linkctl links update <link>`: change a short link's fields. */
+import type { Command } from 'commander'
+import { jsonOption } from '../../action.js'
+import { requireKey, type Ctx } from '../../context.js'
+import { emit, printRecord } from '../../output.js'
+import {
+  linkFieldOptions,
+  linkFields,
+  linkIdOf,
+  REF_HELP,
+  refAction,
+  updateBody,
+  type LinkFlags,
+  type LinkRefOpts,
+} from './shared.js'
+
+export async function runLinksUpdate(opts: LinkRefOpts & LinkFlags, ctx: Ctx): Promise<void> {
+  const body = updateBody(opts)
+  await requireKey(ctx)
+  const client = await ctx.client()
+  const link = await client.links.update(await linkIdOf(client, opts.ref), body)
+  await emit(ctx, link, () => printRecord(ctx, linkFields(link, ctx.isTTY)))
+}
+
+export function register(links: Command): void {
+  jsonOption(
+    linkFieldOptions(
+      links.command('update').description('change a short link').argument('<link>', REF_HELP),
+      'update',
+    ),
+  ).action(refAction<LinkFlags>(runLinksUpdate))
+}

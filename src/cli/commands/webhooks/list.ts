@@ -1,0 +1,41 @@
+/** `linkctl webhooks list`: one page of webhooks, by status or event. */
+import { Option, type Command } from 'commander'
+import {
+  WEBHOOK_EVENTS,
+  WEBHOOK_STATUSES,
+  type WebhookEvent,
+  type WebhookStatus,
+} from '../../../contract/limits.js'
+import { action, jsonOption } from '../../action.js'
+import { requireKey, type Ctx } from '../../context.js'
+import { emit, note, printRows } from '../../output.js'
+import { pageOptions, pageQuery, type PageFlags } from '../../paging.js'
+import { webhookColumns } from './shared.js'
+
+export async function runWebhooksList(
+  opts: PageFlags & { status?: WebhookStatus; event?: WebhookEvent },
+  ctx: Ctx,
+) {
+  await requireKey(ctx)
+  const page = await (
+    await ctx.client()
+  ).webhooks.list({
+    ...pageQuery(opts),
+    ...(opts.status ? { status: opts.status } : {}),
+    ...(opts.event ? { event: opts.event } : {}),
+  })
+  await emit(ctx, page, async () => {
+    if (page.data.length === 0 && ctx.isTTY) return note(ctx, 'No webhooks match.')
+    await printRows(ctx, page.data, webhookColumns(ctx.isTTY))
+    if (ctx.isTTY && page.hasMore) note(ctx, `${page.total} webhooks; next: --page ${page.page + 1}`)
+  })
+}
+
+export function register(wh: Command): void {
+  const list = wh.command('list').alias('ls').description('list webhooks')
+  list.addOption(new Option('--status <status>', 'only webhooks with this status').choices(WEBHOOK_STATUSES))
+  list.addOption(
+    new Option('--event <type>', 'only webhooks subscribed to this event').choices(WEBHOOK_EVENTS),
+  )
+  jsonOption(pageOptions(list)).action(action<PageFlags>((_a, opts, ctx) => runWebhooksList(opts, ctx)))
+}

@@ -1,0 +1,292 @@
+/** The links commands' run functions against the real daemon (in-memory SQLite, fake clock). */
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { PageOf } from '../../../src/contract/common.js'
+import type { Link, LinkAnalytics } from '../../../src/contract/links.js'
+import { exitCodeFor, formatError } from '../../../src/cli/exit-codes.js'
+import { runLinksCreate } from '../../../src/cli/commands/links/create.js'
+import { runLinksDelete } from '../../../src/cli/commands/links/delete.js'
+import { runLinksGet } from '../../../src/cli/commands/links/get.js'
+import { runLinksList } from '../../../src/cli/commands/links/list.js'
+import { runLinksUpdate } from '../../../src/cli/commands/links/update.js'
+import { runLinksOpen } from '../../../src/cli/commands/links/open.js'
+import { runLinksQr } from '../../../src/cli/commands/links/qr.js'
+import { runLinksStats } from '../../../src/cli/commands/links/stats.js'
+import type { LinkFlags } from '../../../src/cli/commands/links/shared.js'
+import { parseInstant } from '../../../src/cli/parse.js'
+import { startTestDaemon, type TestDaemon } from '../../support/daemon.js'
+import { cli, decliningCtx, tempDir, testCtx } from '../../support/cli.js'
+
+let d: TestDaemon
+const tmp = tempDir('linkctl-links-')
+beforeAll(async () => {
+  // The shared short domain without a port, so that redirects answer on the random test port.
+  d = await startTestDaemon({ shortDomain: '127.0.0.1' })
+})
+afterAll(async () => {
+  await d.close()
+  tmp.remove()
+})
+
+function as(
+  apiKey: string = d.ownerKey,
+  opts: { json?: boolean; isTTY?: boolean; env?: NodeJS.ProcessEnv } = {},
+) {
+  return testCtx({
+    flags: { url: d.url, apiKey },
+    json: opts.json ?? true,
+    isTTY: opts.isTTY ?? false,
+    env: { NO_COLOR: '1', ...opts.env },
+  })
+}
+
+async function exit(fn: () => Promise<void>): Promise<{ code: number; message: string }> {
+  try {
+    await fn()
+    return { code: 0, message: '' }
+  } catch (err) {
+    return { code: exitCodeFor(err), message: formatError(err) }
+  }
+}
+
+async function create(url = 'https://example.com/page', flags: LinkFlags = {}): Promise<Link> {
+  const { ctx, out } = as()
+  await runLinksCreate({ url, ...flags }, ctx)
+  return JSON.parse(out.text) as Link
+}
+
+const FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:120.0) Gecko/20100101 Firefox/120.0'
+
+/** A click on the short code through the test daemon's port (a browser's user agent unless given). */
+const visit = (code: string, init: RequestInit = {}) =>
+  fetch(`${d.url}/${code}`, {
+    redirect: 'manual',
+    ...init,
+    headers: { 'user-agent': FIREFOX, ...init.headers },
+  })
+
+describe('links commands against linkd', () => {
+  it('create prints the short URL; --json the link with every flag mapped', async () => {
+    const plain = as(d.ownerKey, { json: false })
+    await runLinksCreate({ url: 'https://example.com/a' }, plain.ctx)
+    expect(plain.out.text).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9]{7}\n$/)
+
+    const l = await create('https://example.com/b', {
+      title: 'Launch',
+      slug: 'launch-2026',
+      expiresAt: '2030-01-01T00:00:00.000Z',
+      tag: ['promo', 'q4'],
+      meta: { campaign: 'fall' },
+      redirectType: '301',
+    })
+    expect(l).toMatchObject({
+      shortCode: 'launch-2026',
+      destinationUrl: 'https://example.com/b',
+      title: 'Launch',
+      tags: ['promo', 'q4'],
+      metadata: { campaign: 'fall' },
+      expiresAt: '2030-01-01T00:00:00.000Z',
+      redirectType: 301,
+      status: 'active',
+      clicks: 0,
+    })
+    expect(l.id).toMatch(/^lnk_/)
+  })
+
+  it('a taken slug exits 6, a forbidden key 4, an invalid URL 1 with the field named', async () => {
+    await create('https://example.com/c', { slug: 'taken-slug' })
+    const dup = await exit(() =>
+      runLinksCreate({ url: 'https://example.com/d', slug: 'taken-slug' }, as().ctx),
+    )
+    expect(dup).toMatchObject({ code: 6, message: expect.stringMatching(/\(HTTP 409\)/) })
+    const reader = await d.testApp.createKey({ permissions: ['links:read'] })
+    const forbidden = await exit(() => runLinksCreate({ url: 'https://example.com/e' }, as(reader.key).ctx))
+    expect(forbidden).toMatchObject({ code: 4, message: expect.stringMatching(/\(HTTP 403\)/) })
+    const bad = await exit(() => runLinksCreate({ url: 'ftp://example.com/f' }, as().ctx))
+    expect(bad.code).toBe(1)
+    expect(bad.message).toMatch(/\(HTTP 400\)\n {2}destinationUrl/)
+  })
+
+  it('get by id, short code or short URL; unknown ones exit 5', async () => {
+    const l = await create('https://example.com/get', { slug: 'get-me' })
+    for (const ref of [l.id, 'get-me', `http://short.example/get-me`]) {
+      const { ctx, out } = as()
+      await runLinksGet({ ref }, ctx)
+      expect((JSON.parse(out.text) as Link).id).toBe(l.id)
+    }
+    const tty = as(d.ownerKey, { json: false, isTTY: true })
+    await runLinksGet({ ref: l.id }, tty.ctx)
+    expect(tty.out.text).toMatch(/│ SHORT CODE\s+│ get-me/)
+    expect((await exit(() => runLinksGet({ ref: 'lnk_doesnotexist' }, as().ctx))).code).toBe(5)
+    expect((await exit(() => runLinksGet({ ref: 'no-such-code' }, as().ctx))).code).toBe(5)
+    const other = await d.testApp.createOrg('links-other')
+    expect((await exit(() => runLinksGet({ ref: l.id }, as(other.ownerKey).ctx))).code).toBe(5)
+  })
+
+  it('list: TSV when piped, filters and sorting, the envelope with --json', async () => {
+    const a = await create('https://example.com/list-a', { tag: ['listtag'], title: 'zz list a' })
+    const b = await create('https://example.com/list-b', { tag: ['listtag'], title: 'zz list b' })
+    await visit(b.shortCode)
+    await d.app.linkd.services.clicks.recorder.flush() // what the daemon does within a second
+    const piped = as(d.ownerKey, { json: false })
+    await runLinksList({ tag: 'listtag' }, piped.ctx)
+    const lines = piped.out.text.trimEnd().split('\n')
+    expect(lines[0]).toBe('ID\tSHORT URL\tDESTINATION\tTITLE\tSTATUS\tCLICKS\tTAGS\tCREATED\tEXPIRES')
+    expect(lines).toHaveLength(3)
+
+    const sorted = as()
+    await runLinksList({ tag: 'listtag', sort: 'clicks', order: 'desc', limit: '10' }, sorted.ctx)
+    const page = JSON.parse(sorted.out.text) as PageOf<Link>
+    expect(page).toMatchObject({ page: 1, perPage: 10, total: 2 })
+    expect(page.data.map((l) => l.id)).toEqual([b.id, a.id])
+
+    const search = as()
+    await runLinksList({ search: 'zz list a' }, search.ctx)
+    expect((JSON.parse(search.out.text) as PageOf<Link>).data.map((l) => l.id)).toEqual([a.id])
+  })
+
+  it('update mirrors the PATCH body: status, title cleared, tags cleared, expiry removed', async () => {
+    const l = await create('https://example.com/upd', {
+      title: 'T',
+      tag: ['x'],
+      expiresAt: '2030-01-01T00:00:00.000Z',
+    })
+    const { ctx, out } = as()
+    await runLinksUpdate(
+      {
+        ref: l.id,
+        title: '',
+        status: 'inactive',
+        clearTags: true,
+        expiry: false,
+        destination: 'https://example.org/',
+      },
+      ctx,
+    )
+    expect(JSON.parse(out.text)).toMatchObject({
+      id: l.id,
+      title: null,
+      status: 'inactive',
+      tags: [],
+      expiresAt: null,
+      destinationUrl: 'https://example.org/',
+    })
+    expect((await visit(l.shortCode)).status).toBe(404)
+    const inactive = as()
+    await runLinksList({ status: 'inactive' }, inactive.ctx)
+    expect((JSON.parse(inactive.out.text) as PageOf<Link>).data.map((x) => x.id)).toContain(l.id)
+    expect((await exit(() => runLinksUpdate({ ref: l.id }, as().ctx))).code).toBe(2)
+    expect((await exit(() => runLinksUpdate({ ref: 'lnk_nope', title: 'x' }, as().ctx))).code).toBe(5)
+  })
+
+  it('delete: --yes needed without a terminal, asks on one, then the link is gone (exit 5)', async () => {
+    const l = await create('https://example.com/del')
+    expect((await exit(() => runLinksDelete({ ref: l.id }, as().ctx))).code).toBe(2)
+    const declined = decliningCtx(d.url, d.ownerKey)
+    const { questions } = declined
+    expect((await exit(() => runLinksDelete({ ref: l.shortCode }, declined.ctx))).code).toBe(1)
+    expect(questions).toEqual([`Delete link ${l.shortCode}? Its short URL stops working.`])
+    const reader = await d.testApp.createKey({ permissions: ['links:read', 'links:write'] })
+    expect((await exit(() => runLinksDelete({ ref: l.id, yes: true }, as(reader.key).ctx))).code).toBe(4)
+    const { ctx, err } = as()
+    await runLinksDelete({ ref: l.shortCode, yes: true }, ctx)
+    expect(err.text).toBe(`Deleted link ${l.id}\n`)
+    expect((await exit(() => runLinksGet({ ref: l.id }, as().ctx))).code).toBe(5)
+    expect((await visit(l.shortCode)).status).toBe(404)
+  })
+
+  it('open runs $BROWSER with the short URL; --print only prints it', async () => {
+    const l = await create('https://example.com/open')
+    const record = join(tmp.dir, 'opened.txt')
+    const script = join(tmp.dir, 'browser.sh')
+    writeFileSync(script, `#!/bin/sh\nprintf '%s' "$1" > '${record}'\n`)
+    chmodSync(script, 0o755)
+    const { ctx, err } = as(d.ownerKey, { json: false, env: { BROWSER: script } })
+    await runLinksOpen({ ref: l.shortCode }, ctx)
+    expect(readFileSync(record, 'utf8')).toBe(l.shortUrl)
+    expect(err.text).toBe(`Opening ${l.shortUrl} in your browser\n`)
+
+    const printed = as(d.ownerKey, { json: false, env: { BROWSER: join(tmp.dir, 'missing.sh') } })
+    await runLinksOpen({ ref: l.id, print: true }, printed.ctx)
+    expect(printed.out.text).toBe(`${l.shortUrl}\n`)
+    const broken = await exit(() => runLinksOpen({ ref: l.id }, printed.ctx))
+    expect(broken.code).toBe(1)
+    expect(broken.message).toContain(l.shortUrl)
+  })
+
+  it('qr: a PNG file (signature), SVG bytes when piped, a terminal drawing on a TTY', async () => {
+    const l = await create('https://example.com/qr')
+    const png = join(tmp.dir, 'code.png')
+    const file = as(d.ownerKey, { json: false })
+    await runLinksQr({ ref: l.id, output: png, size: 128 }, file.ctx)
+    expect(readFileSync(png).subarray(0, 8)).toEqual(
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    )
+    expect(file.err.text).toMatch(
+      new RegExp(`^Wrote the PNG QR code of ${l.id} to .*code\\.png \\(\\d+ bytes\\)\\n$`),
+    )
+    expect(existsSync(`${png}.tmp-${process.pid}`)).toBe(false)
+
+    const piped = as(d.ownerKey, { json: false })
+    await runLinksQr({ ref: l.shortCode }, piped.ctx)
+    expect(piped.out.text).toMatch(/^(<\?xml[^>]*>\s*)?<svg[\s\S]*<\/svg>\s*$/)
+
+    const tty = as(d.ownerKey, { json: false, isTTY: true })
+    await runLinksQr({ ref: l.id }, tty.ctx)
+    expect(tty.out.text).toMatch(/[█▀▄]/)
+    expect(tty.out.text.trimEnd().endsWith(l.shortUrl)).toBe(true)
+
+    const noScope = await d.testApp.createKey({ permissions: ['links:read'] })
+    expect((await exit(() => runLinksQr({ ref: l.id, output: png }, as(noScope.key).ctx))).code).toBe(4)
+  })
+
+  it('stats --json is the analytics body: a click counts, a HEAD request and a bot only as bots', async () => {
+    const l = await create('https://example.com/stats')
+    expect(
+      (
+        await visit(l.shortCode, {
+          headers: { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64) Firefox/120.0' },
+        })
+      ).status,
+    ).toBe(302)
+    expect((await visit(l.shortCode, { method: 'HEAD' })).status).toBe(302)
+    const bot = await visit(l.shortCode, {
+      headers: { 'user-agent': 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)' },
+    })
+    expect(bot.status).toBe(302)
+    const { ctx, out } = as()
+    await runLinksStats(
+      {
+        ref: l.shortCode,
+        interval: 'hour',
+        start: parseInstant('2026-11-21', 'start'),
+        end: parseInstant('2026-11-21', 'end'),
+      },
+      ctx,
+    )
+    const a = JSON.parse(out.text) as LinkAnalytics
+    expect(a).toMatchObject({ linkId: l.id, interval: 'hour', totalClicks: 1, botDetection: { count: 2 } })
+    expect(a.timeSeries).toHaveLength(24)
+
+    const tty = as(d.ownerKey, { json: false, isTTY: true })
+    await runLinksStats({ ref: l.id }, tty.ctx)
+    expect(tty.out.text).toMatch(/│ CLICKS\s+│ 1\s/)
+    expect(tty.out.text).toMatch(/│ BOTS\s+│ 2 \(66\.7%\)/)
+    expect(tty.out.text).toContain('Browsers')
+    expect(tty.out.text).toContain('Clicks over time')
+    expect((await exit(() => runLinksStats({ ref: 'lnk_missing' }, as().ctx))).code).toBe(5)
+  })
+
+  it('the whole CLI: create with --destination, a bad --limit is a usage error (2)', async () => {
+    const env = { LINKCTL_URL: d.url, LINKCTL_API_KEY: d.ownerKey }
+    const r = await cli(
+      ['links', 'create', '--destination', 'https://example.com/cli', '--tag', 'a', '--json'],
+      { env },
+    )
+    expect(r.code, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout)).toMatchObject({ destinationUrl: 'https://example.com/cli', tags: ['a'] })
+    expect((await cli(['links', 'list', '--limit', '7'], { env })).code).toBe(2)
+    expect((await cli(['links', 'create'], { env })).code).toBe(2)
+  })
+})

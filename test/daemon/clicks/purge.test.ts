@@ -1,0 +1,85 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { DAY, flush, makeLink, visit } from '../../support/redirect.js'
+
+const CLICK_TABLES = [
+  'clicks',
+  'link_click_hours',
+  'link_click_dims',
+  'link_click_dims_month',
+  'link_day_visitors',
+  'link_day_totals',
+]
+
+/** Rows of a link in every click table. */
+function rowsOf(t: TestApp, linkId: string): Record<string, number> {
+  return Object.fromEntries(
+    CLICK_TABLES.map((table) => [
+      table,
+      (
+        t.db.sqlite.prepare(`SELECT count(*) AS n FROM ${table} WHERE link_id = ?`).get(linkId) as {
+          n: number
+        }
+      ).n,
+    ]),
+  )
+}
+
+describe('purge-deleted-link-clicks job', () => {
+  let t: TestApp
+  afterEach(() => t.close())
+
+  it('removes every click row of a deleted link and nothing of the others', async () => {
+    t = await createTestApp()
+    const gone = await makeLink(t)
+    const kept = await makeLink(t)
+    for (let day = 0; day < 3; day++) {
+      for (let i = 0; i < 4; i++) {
+        await visit(t, gone.shortCode, { ip: `203.0.113.${i}`, query: 'utm_source=mail' })
+        await visit(t, kept.shortCode, { ip: `203.0.113.${i}` })
+      }
+      t.clock.advance(DAY)
+    }
+    await flush(t)
+    const before = rowsOf(t, kept.id)
+    expect(Object.values(rowsOf(t, gone.id)).every((n) => n > 0)).toBe(true)
+
+    expect((await t.call('DELETE', `/api/use/links/${gone.id}`)).statusCode).toBe(204)
+    const run = await t.app.linkd.scheduler.runNow('purge-deleted-link-clicks')
+    expect(run).toMatchObject({ ran: true, status: 'ok' })
+    expect(run.summary).toMatch(/^\d+ click rows of deleted links purged$/)
+
+    expect(rowsOf(t, gone.id)).toEqual(Object.fromEntries(CLICK_TABLES.map((table) => [table, 0])))
+    expect(rowsOf(t, kept.id)).toEqual(before)
+    expect(await t.app.linkd.scheduler.runNow('purge-deleted-link-clicks')).toEqual({
+      ran: true,
+      status: 'ok',
+    })
+  })
+
+  it('works in bounded steps: a budget smaller than the data finishes over several runs', async () => {
+    t = await createTestApp()
+    const link = await makeLink(t)
+    for (let i = 0; i < 30; i++) {
+      await visit(t, link.shortCode, { ip: `198.51.100.${i}` })
+      t.clock.advance(3_600_000)
+    }
+    await flush(t)
+    const total = Object.values(rowsOf(t, link.id)).reduce((a, b) => a + b, 0)
+    await t.call('DELETE', `/api/use/links/${link.id}`)
+
+    const clicks = t.app.linkd.services.clicks
+    let purged = 0
+    let steps = 0
+    for (;;) {
+      const n = await clicks.purgeDeletedLinks(7)
+      if (n === 0) break
+      expect(n).toBeLessThanOrEqual(7)
+      purged += n
+      steps++
+    }
+    expect(purged).toBe(total)
+    expect(steps).toBeGreaterThan(total / 7 - 1)
+    expect(Object.values(rowsOf(t, link.id)).every((n) => n === 0)).toBe(true)
+  })
+})

@@ -1,0 +1,209 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http'
+import { Writable } from 'node:stream'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { Link } from '../../../src/contract/links.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { analytics, CHROME_WINDOWS, flush, makeLink } from '../../support/redirect.js'
+
+/**
+ * Hot links are answered before Fastify (daemon/modules/redirect/fast-path.ts). These tests run
+ * over real HTTP and count the requests that reach Fastify's hooks, so each one knows which path
+ * answered, and check that both answer alike.
+ */
+interface Served {
+  status: number
+  headers: Record<string, string>
+  body: string
+  /** Whether the request reached Fastify (false: the fast path answered). */
+  viaFastify: boolean
+}
+
+let t: TestApp
+let url: string
+let reachedFastify = 0
+
+async function start(overrides: Record<string, unknown> = {}, logs?: string[]) {
+  const logger = logs
+    ? {
+        level: 'info',
+        stream: new Writable({
+          write(chunk: Buffer, _enc, done) {
+            logs.push(...chunk.toString().trim().split('\n'))
+            done()
+          },
+        }),
+      }
+    : undefined
+  t = await createTestApp({ shortDomain: 'sho.rt', ...overrides }, logger ? { logger } : {})
+  t.app.addHook('onRequest', (_req, _reply, done) => {
+    reachedFastify++
+    done()
+  })
+  url = await t.app.listen({ host: '127.0.0.1', port: 0 })
+}
+
+async function get(
+  path: string,
+  o: { method?: string; headers?: Record<string, string> } = {},
+): Promise<Served> {
+  const before = reachedFastify
+  // node:http, not fetch: fetch does not let a client choose the Host header.
+  const res = await new Promise<IncomingMessage>((resolve, reject) =>
+    httpRequest(
+      `${url}${path}`,
+      {
+        method: o.method ?? 'GET',
+        headers: { host: 'sho.rt', 'user-agent': CHROME_WINDOWS, accept: 'text/html', ...o.headers },
+      },
+      resolve,
+    )
+      .on('error', reject)
+      .end(),
+  )
+  let body = ''
+  for await (const chunk of res) body += String(chunk)
+  const headers: Record<string, string> = {}
+  for (const [k, v] of Object.entries(res.headers)) if (typeof v === 'string') headers[k] = v
+  return { status: res.statusCode ?? 0, headers, body, viaFastify: reachedFastify > before }
+}
+
+/** What must match between the two paths: everything but the per-request values. */
+const comparable = (s: Served) => {
+  const { date, 'x-request-id': id, 'x-ratelimit-remaining': remaining, connection, ...rest } = s.headers
+  expect(connection).toBe('keep-alive')
+  expect(id).toMatch(/^req_/)
+  expect(date).toBeDefined()
+  expect(Number(remaining)).toBeGreaterThanOrEqual(0)
+  return { status: s.status, headers: rest, body: s.body }
+}
+
+afterEach(async () => {
+  await t.close()
+})
+
+describe('the redirect fast path', () => {
+  it('answers a hot link exactly as the Fastify route does, for GET and HEAD and every redirect type', async () => {
+    await start()
+    for (const redirectType of [301, 302, 307, 308]) {
+      const link = await makeLink(t, {
+        destinationUrl: `https://example.com/ü/${redirectType}?a=1&b="x"`,
+        redirectType,
+      })
+      const first = await get(`/${link.shortCode}`)
+      const second = await get(`/${link.shortCode}`)
+      expect(first.viaFastify).toBe(true)
+      expect(second.viaFastify).toBe(false)
+      expect(comparable(second)).toEqual(comparable(first))
+      expect(second.status).toBe(redirectType)
+      expect(second.headers.location).toBe(`https://example.com/%C3%BC/${redirectType}?a=1&b=%22x%22`)
+      expect(second.headers['cache-control']).toBe('private, max-age=90')
+      expect(second.headers['x-content-type-options']).toBe('nosniff')
+      expect(second.body).toContain('Redirecting to')
+      expect(second.headers['x-request-id']).not.toBe(first.headers['x-request-id'])
+
+      const head = await get(`/${link.shortCode}`, { method: 'HEAD' })
+      expect(head.viaFastify).toBe(false)
+      expect(head.status).toBe(redirectType)
+      expect(head.body).toBe('')
+      expect(head.headers.location).toBe(second.headers.location)
+    }
+  })
+
+  it('never serves a stale link: an update, a deactivation and an expiry take effect at once', async () => {
+    await start()
+    const link = await makeLink(t, { expiresAt: new Date(t.clock.now() + 60_000).toISOString() })
+    await get(`/${link.shortCode}`)
+    expect((await get(`/${link.shortCode}`)).viaFastify).toBe(false)
+
+    const patched = await t.call('PATCH', `/api/use/links/${link.id}`, {
+      body: { destinationUrl: 'https://example.com/moved' },
+    })
+    expect(patched.statusCode).toBe(200)
+    expect((await get(`/${link.shortCode}`)).headers.location).toBe('https://example.com/moved')
+    const hot = await get(`/${link.shortCode}`)
+    expect(hot).toMatchObject({ viaFastify: false, status: 302 })
+    expect(hot.headers.location).toBe('https://example.com/moved')
+
+    t.clock.advance(60_000)
+    const expired = await get(`/${link.shortCode}`, { headers: { accept: 'application/json' } })
+    expect(expired.status).toBe(410)
+    expect(expired.viaFastify).toBe(true)
+    expect(JSON.parse(expired.body)).toMatchObject({ error: 'Gone', statusCode: 410 })
+
+    const other = await makeLink(t)
+    await get(`/${other.shortCode}`)
+    expect((await get(`/${other.shortCode}`)).viaFastify).toBe(false)
+    await t.call('PATCH', `/api/use/links/${other.id}`, { body: { status: 'inactive' } })
+    const inactive = await get(`/${other.shortCode}`)
+    expect(inactive).toMatchObject({ status: 404, viaFastify: true })
+  })
+
+  it('counts in the per-IP redirect window: at the limit passes, one past gets 429 with Retry-After', async () => {
+    await start({ rateLimitRedirectsPerIp: 3 })
+    const link = await makeLink(t)
+    const seen: Served[] = []
+    for (let i = 0; i < 4; i++) seen.push(await get(`/${link.shortCode}`))
+    expect(seen.map((s) => s.status)).toEqual([302, 302, 302, 429])
+    // (The 429 comes from Fastify's access hook, which runs before the counting hook of this test.)
+    expect(seen.slice(0, 3).map((s) => s.viaFastify)).toEqual([true, false, false])
+    expect(seen.map((s) => s.headers['x-ratelimit-remaining'])).toEqual(['2', '1', '0', '0'])
+    expect(seen[3]!.headers['retry-after']).toMatch(/^\d+$/)
+    expect(JSON.parse(seen[3]!.body)).toMatchObject({ error: 'RateLimitExceeded', statusCode: 429 })
+  })
+
+  it('behind a trusted proxy, uses X-Forwarded-For and X-Forwarded-Host as the rest of the API does', async () => {
+    await start({ rateLimitRedirectsPerIp: 1, trustProxy: true })
+    const link = await makeLink(t)
+    const via = (ip: string) =>
+      get(`/${link.shortCode}`, {
+        headers: { host: '127.0.0.1', 'x-forwarded-host': 'sho.rt', 'x-forwarded-for': ip },
+      })
+    expect((await via('203.0.113.1')).status).toBe(302)
+    const second = await via('203.0.113.2')
+    expect(second).toMatchObject({ status: 302, viaFastify: false })
+    expect((await via('203.0.113.2')).status).toBe(429)
+  })
+
+  it('ignores X-Forwarded-* headers when no proxy is trusted', async () => {
+    await start({ rateLimitRedirectsPerIp: 2 })
+    const link = await makeLink(t)
+    const spoof = (ip: string) =>
+      get(`/${link.shortCode}`, {
+        headers: { 'x-forwarded-for': ip, 'x-forwarded-host': 'elsewhere.example' },
+      })
+    expect((await spoof('203.0.113.1')).status).toBe(302)
+    expect(await spoof('203.0.113.2')).toMatchObject({ status: 302, viaFastify: false })
+    expect((await spoof('203.0.113.3')).status).toBe(429)
+  })
+
+  it('records fast-path clicks with their UTM parameters and referrer', async () => {
+    await start()
+    const link: Link = await makeLink(t)
+    for (let i = 0; i < 5; i++)
+      await get(`/${link.shortCode}?utm_source=newsletter&utm_campaign=spring`, {
+        headers: { referer: 'https://news.example/today' },
+      })
+    await flush(t)
+    const a = await analytics(t, link.id)
+    expect(a.totalClicks).toBe(5)
+    expect(a.utmSources).toEqual([{ value: 'newsletter', clicks: 5 }])
+    expect(a.utmCampaigns).toEqual([{ value: 'spring', clicks: 5 }])
+    expect(a.referrers).toEqual([{ domain: 'news.example', clicks: 5 }])
+  })
+
+  it('writes the same request logs as Fastify, with the request id the client saw', async () => {
+    const logs: string[] = []
+    await start({ logLevel: 'info' }, logs)
+    const link = await makeLink(t)
+    await get(`/${link.shortCode}`)
+    const fast = await get(`/${link.shortCode}?x=1`)
+    expect(fast.viaFastify).toBe(false)
+    const mine = logs
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => l.reqId === fast.headers['x-request-id'])
+    expect(mine.map((l) => l.msg)).toEqual(['incoming request', 'request completed'])
+    expect(mine[0]!.req).toMatchObject({ method: 'GET', url: `/${link.shortCode}?x=1`, host: 'sho.rt' })
+    expect(mine[1]!.res).toEqual({ statusCode: 302 })
+    expect(typeof mine[1]!.responseTime).toBe('number')
+  })
+})
