@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BulkCreateResult } from '../../../src/contract/links.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
-import { createLink } from '../links-support.js'
+import { createLink } from '../../support/links.js'
 import { expectError } from '../support.js'
 
 describe('destination URLs', () => {

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import type { Link } from '../../../src/contract/links.js'
 import { expectError, detailFields } from '../support.js'
-import { createLink, iso } from '../links-support.js'
+import { createLink, iso } from '../../support/links.js'
 
 const MIN = 60_000
 const HOUR = 60 * MIN

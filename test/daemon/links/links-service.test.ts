@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import type { EventEnvelope } from '../../../daemon/events.js'
-import { createLink, iso } from '../links-support.js'
+import { createLink, iso } from '../../support/links.js'
 
 /** Scripted short codes: the generator of 7-character codes replays `script` before going random. */
 const script = vi.hoisted(() => ({ codes: [] as string[] }))

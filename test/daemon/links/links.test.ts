@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from '../../support/app.js'
 import { RESERVED_CODES } from '../../../src/contract/limits.js'
 import type { EventEnvelope } from '../../../daemon/events.js'
 import { detailFields, expectError } from '../support.js'
-import { LINK_FIELDS, createLink, iso } from '../links-support.js'
+import { LINK_FIELDS, createLink, iso } from '../../support/links.js'
 
 const HOUR = 3_600_000
 const NOW = '2026-11-21T10:00:00.000Z'

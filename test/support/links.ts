@@ -1,6 +1,6 @@
 import { expect } from 'vitest'
 import type { Link } from '../../src/contract/links.js'
-import type { TestApp } from '../support/app.js'
+import type { TestApp } from './app.js'
 
 export const LINK_FIELDS = [
   'id',
