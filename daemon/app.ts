@@ -1,15 +1,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
-import { sql } from 'kysely'
 import type { Config } from './config.js'
 import { systemClock, type Clock } from './clock.js'
 import type { Db } from './db/open.js'
-import { pendingMigrations } from './db/migrate.js'
 import { newId, createSecretBox, type SecretBox } from './crypto.js'
 import { EventBus } from './events.js'
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './http/errors.js'
 import { installAccess } from './http/auth.js'
-import { createIdempotencyStore, installIdempotency } from './http/idempotency.js'
+import { installIdempotency } from './http/idempotency.js'
+import { createIdempotencyStore } from './http/idempotency-store.js'
 import { installOpenApi } from './http/openapi.js'
 import { installBodyNestingLimit } from './http/json-guards.js'
 import { lazyCompilers } from './http/lazy-compilers.js'
@@ -43,6 +42,16 @@ import {
   gdprRecordsPurgeJob,
 } from './jobs/gaming.js'
 import { createHealthService } from './modules/health/service.js'
+import { createHealthStore } from './modules/health/store.js'
+import { createJobStore } from './jobs/store.js'
+import { createOrgStore } from './modules/orgs/store.js'
+import { createKeyStore } from './modules/keys/store.js'
+import { createLinkStore } from './modules/links/store.js'
+import { createDomainStore } from './modules/domains/store.js'
+import { createAcmeStore } from './modules/domains/acme-store.js'
+import { createWebhookStore } from './modules/webhooks/store.js'
+import { createGameStore } from './modules/games/store.js'
+import { createGdprStore } from './modules/gdpr/store.js'
 import { collectRoutes, healthRoutes } from './modules/health/routes.js'
 import { createWebhookService } from './modules/webhooks/service.js'
 import { webhookRoutes } from './modules/webhooks/routes.js'
@@ -80,19 +89,24 @@ export interface AppDeps {
 
 function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limiter: RateLimitStore) {
   const events = new EventBus((err, type) => log.error({ err, event: type }, 'event listener failed'))
-  const orgs = createOrgService({ db: deps.db.kysely, clock, defaultPlan: deps.config.defaultPlan as Plan })
+  const orgs = createOrgService({
+    store: createOrgStore(deps.db.kysely),
+    clock,
+    defaultPlan: deps.config.defaultPlan as Plan,
+  })
   const geo = deps.geo ?? openGeo()
   const keys = createKeyService({
-    db: deps.db.kysely,
+    store: createKeyStore(deps.db.kysely),
     clock,
     events,
     orgs,
     countryOf: (ip) => geo.country(ip),
   })
   const secrets: SecretBox = createSecretBox(deps.masterKey)
-  const directory = createDomainDirectory({ db: deps.db.kysely, secrets })
+  const domainStore = createDomainStore(deps.db.kysely)
+  const directory = createDomainDirectory({ store: domainStore, secrets })
   const links = createLinkService({
-    db: deps.db.kysely,
+    store: createLinkStore(deps.db.kysely),
     clock,
     events,
     publicUrl: deps.config.publicUrl,
@@ -101,13 +115,14 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
   })
   const c = deps.config
   const domains = createDomainService({
-    db: deps.db.kysely,
+    store: domainStore,
     clock,
     events,
     orgs,
     secrets,
     directory,
     detachLinks: (id) => links.detachDomain(id),
+    customDomainClicks: (id) => links.customDomainClicks(id),
     resolvers: parseResolvers(c.dnsResolvers),
     cnameTarget: c.cnameTarget ?? c.shortDomain,
     aRecordIp: c.aRecordIp,
@@ -116,7 +131,7 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
       c.acmeDirectory === 'off'
         ? undefined
         : createAcme({
-            db: deps.db.kysely,
+            store: createAcmeStore(deps.db.kysely),
             secrets,
             clock,
             directoryUrl: c.acmeDirectory,
@@ -151,7 +166,7 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
   })
   const idempotency = createIdempotencyStore(deps.db.kysely, secrets)
   const webhooks = createWebhookService({
-    db: deps.db.kysely,
+    store: createWebhookStore(deps.db.kysely, secrets),
     clock,
     events,
     secrets,
@@ -168,7 +183,7 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
     log,
     ...(deps.resolve ? { resolve: deps.resolve } : {}),
   })
-  const games = createGameService({ db: deps.db.kysely, clock, secrets })
+  const games = createGameService({ store: createGameStore(deps.db.kysely), clock, secrets })
   const gamedata = createGamedata({ sqlite: deps.db.sqlite, db: deps.db.kysely, clock, games })
   const ingest = createIngestService({
     batches: createIngestStore(deps.db.sqlite, deps.db.kysely),
@@ -181,7 +196,7 @@ function services(deps: AppDeps, clock: Clock, log: FastifyInstance['log'], limi
   })
   const gamingAnalytics = createGamingAnalyticsService({ clock, games, aggregates: gamedata.aggregates })
   const gdpr = createGdprService({
-    db: deps.db.kysely,
+    store: createGdprStore(deps.db.kysely),
     clock,
     games,
     gamedata,
@@ -285,7 +300,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const limiter = deps.limiter ?? createMemoryRateLimitStore()
   const svc = services(deps, clock, app.log, limiter)
-  const scheduler = createScheduler({ db: deps.db.kysely, clock, log: app.log })
+  const scheduler = createScheduler({ store: createJobStore(deps.db.kysely), clock, log: app.log })
   scheduler.register(expireKeysJob(svc.keys))
   scheduler.register(pruneIdempotencyJob(svc.idempotency, clock))
   scheduler.register(pruneKeyActivityJob(svc.keys))
@@ -398,10 +413,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     version: packageVersion(),
     startedAt,
-    pingDatabase: async () => {
-      await sql`SELECT 1`.execute(deps.db.kysely)
-    },
-    pendingMigrations: () => pendingMigrations(deps.db).length,
+    store: createHealthStore(deps.db),
     jobs: () => scheduler.status(),
     clicks: () => svc.clicks.recorder.status(),
   })

@@ -1,89 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
-import type { Database } from '../db/schema.js'
-import { sha256Hex, type SecretBox } from '../crypto.js'
+import { sha256Hex } from '../crypto.js'
 import { IDEMPOTENCY_TTL_MS } from '../../src/contract/limits.js'
 import { AppError } from './errors.js'
 import { addRouteHook } from './route-hooks.js'
-
-export interface IdempotencyRecord {
-  requestHash: string
-  statusCode: number
-  contentType: string | null
-  /** The response body; undefined when the stored one does not open (the master key changed). */
-  body: string | undefined
-  createdAt: number
-  /** Top-level `id` of the response, kept in the clear to find the record by what it names. */
-  resourceId: string | null
-}
-
-/**
- * Store of first responses by (owner, idempotency key). Bodies are sealed with the master key:
- * they hold full API keys, webhook secrets and header values, SDK keys and signing secrets.
- */
-export function createIdempotencyStore(db: Kysely<Database>, secrets: SecretBox) {
-  const open = (sealed: string): string | undefined => {
-    try {
-      return secrets.decrypt(sealed)
-    } catch {
-      return undefined
-    }
-  }
-  return {
-    async find(owner: string, key: string, since: number): Promise<IdempotencyRecord | undefined> {
-      const r = await db
-        .selectFrom('idempotency_records')
-        .selectAll()
-        .where('owner', '=', owner)
-        .where('idem_key', '=', key)
-        .where('created_at', '>', since)
-        .executeTakeFirst()
-      return (
-        r && {
-          requestHash: r.request_hash,
-          statusCode: r.status_code,
-          contentType: r.content_type,
-          body: open(r.body),
-          createdAt: r.created_at,
-          resourceId: r.resource_id,
-        }
-      )
-    },
-    async save(owner: string, key: string, rec: IdempotencyRecord & { body: string }): Promise<void> {
-      const row = {
-        request_hash: rec.requestHash,
-        status_code: rec.statusCode,
-        content_type: rec.contentType,
-        body: secrets.encrypt(rec.body),
-        created_at: rec.createdAt,
-        resource_id: rec.resourceId,
-      }
-      await db
-        .insertInto('idempotency_records')
-        .values({ owner, idem_key: key, ...row })
-        .onConflict((oc) => oc.columns(['owner', 'idem_key']).doUpdateSet(row))
-        .execute()
-    },
-    async prune(before: number): Promise<number> {
-      const r = await db
-        .deleteFrom('idempotency_records')
-        .where('created_at', '<=', before)
-        .executeTakeFirst()
-      return Number(r.numDeletedRows)
-    },
-
-    /**
-     * Forgets the stored responses whose top-level `id` is `id` (such as the gdpr_… of a deletion
-     * request): a GDPR purge must not leave the player's id in a replayable response, sealed or not.
-     */
-    async forgetResponsesNaming(id: string): Promise<number> {
-      const r = await db.deleteFrom('idempotency_records').where('resource_id', '=', id).executeTakeFirst()
-      return Number(r.numDeletedRows)
-    },
-  }
-}
-export type IdempotencyStore = ReturnType<typeof createIdempotencyStore>
+import type { IdempotencyStore } from './idempotency-store.js'
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js'
-import type { IdempotencyStore } from '../http/idempotency.js'
+import type { IdempotencyStore } from '../http/idempotency-store.js'
 import { IDEMPOTENCY_TTL_MS } from '../../src/contract/limits.js'
 import type { JobDefinition } from './scheduler.js'
 

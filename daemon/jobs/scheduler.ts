@@ -1,10 +1,8 @@
 import cron, { type ScheduledTask } from 'node-cron'
 import type { FastifyBaseLogger } from 'fastify'
-import type { Kysely } from 'kysely'
 import type { Clock } from '../clock.js'
-import type { Database } from '../db/schema.js'
 import { newId } from '../crypto.js'
-import { createJobStore, type JobRun } from './store.js'
+import type { JobRun, JobStore } from './store.js'
 
 export interface JobDefinition {
   name: string
@@ -26,8 +24,8 @@ export interface RunResult {
  * node-cron scheduler. Every run first takes a lease row in the database, so with several linkd
  * processes on one database each job still runs once; each run records its time and result.
  */
-export function createScheduler(deps: { db: Kysely<Database>; clock: Clock; log: FastifyBaseLogger }) {
-  const store = createJobStore(deps.db)
+export function createScheduler(deps: { store: JobStore; clock: Clock; log: FastifyBaseLogger }) {
+  const { store } = deps
   const owner = newId('inst')
   const jobs = new Map<string, JobDefinition>()
   const tasks: ScheduledTask[] = []

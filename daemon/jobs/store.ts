@@ -10,13 +10,27 @@ export interface JobRun {
   runCount: number
 }
 
-/** Job leases and run records (table job_runs). */
-export function createJobStore(db: Kysely<Database>) {
+/** Job leases and run records (table job_runs): the port the scheduler depends on. */
+export interface JobStore {
+  /** Takes the job's lease until `until` unless another instance holds an unexpired one. */
+  acquire(name: string, owner: string, now: number, until: number): Promise<boolean>
+  /** Records a run and releases the lease, if `owner` still holds it. */
+  finish(
+    name: string,
+    owner: string,
+    at: number,
+    status: 'ok' | 'error',
+    error: string | null,
+    durationMs: number,
+  ): Promise<void>
+  /** Every job's record, by name. */
+  all(): Promise<JobRun[]>
+}
+
+/** The SQLite (Kysely) implementation. */
+export function createJobStore(db: Kysely<Database>): JobStore {
   return {
-    /**
-     * Takes the job's lease until `until` unless another instance holds an unexpired one. Portable
-     * (SQLite and PostgreSQL): insert-if-missing, then a conditional update.
-     */
+    /** Portable (SQLite and PostgreSQL): insert-if-missing, then a conditional update. */
     async acquire(name: string, owner: string, now: number, until: number): Promise<boolean> {
       await db
         .insertInto('job_runs')
@@ -31,14 +45,7 @@ export function createJobStore(db: Kysely<Database>) {
         .executeTakeFirst()
       return Number(r.numUpdatedRows) === 1
     },
-    async finish(
-      name: string,
-      owner: string,
-      at: number,
-      status: 'ok' | 'error',
-      error: string | null,
-      durationMs: number,
-    ): Promise<void> {
+    async finish(name, owner, at, status, error, durationMs) {
       await db
         .updateTable('job_runs')
         .set((eb) => ({
@@ -67,4 +74,3 @@ export function createJobStore(db: Kysely<Database>) {
     },
   }
 }
-export type JobStore = ReturnType<typeof createJobStore>

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../support/app.js'
-import { createLink } from './links-support.js'
+import { createLink } from '../support/links.js'
 import { expectError } from './support.js'
 
 let t: TestApp

@@ -8,7 +8,7 @@ import type { BulkCreateResult } from '../../src/contract/links.js'
 import { LINK_LIMITS } from '../../src/contract/limits.js'
 import { createTestApp, type TestApp } from '../support/app.js'
 import { createGame } from '../support/gaming.js'
-import { createLink } from './links-support.js'
+import { createLink } from '../support/links.js'
 import { expectError } from './support.js'
 
 /** One of each kind: C0 (NUL, BEL, ESC, TAB, LF), DEL, C1 (NEL, CSI, APC), marks, overrides, isolates, zero-width, BOM. */

@@ -2,10 +2,9 @@ import { X509Certificate } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { Agent } from 'node:https'
 import { rootCertificates } from 'node:tls'
-import type { Kysely } from 'kysely'
 import type { Clock } from '../../clock.js'
 import type { SecretBox } from '../../crypto.js'
-import type { Database } from '../../db/schema.js'
+import type { AcmeStore } from './acme-store.js'
 
 /**
  * Certificates from an ACME CA (RFC 8555) with acme-client over HTTP-01. The account key is
@@ -24,7 +23,7 @@ export interface IssuedCertificate {
 }
 
 export interface AcmeOptions {
-  db: Kysely<Database>
+  store: AcmeStore
   secrets: SecretBox
   clock: Clock
   directoryUrl: string
@@ -57,7 +56,7 @@ export function certificateFacts(
 }
 
 export function createAcme(opts: AcmeOptions) {
-  const { db } = opts
+  const { store } = opts
   let configured: Promise<typeof import('acme-client')> | undefined
 
   /** acme-client, loaded on first use (start-up does not pay for it), trusting `caFile` if given. */
@@ -75,30 +74,16 @@ export function createAcme(opts: AcmeOptions) {
 
   /** The account key for this directory: created once, then always the same. */
   async function account(): Promise<{ key: string; url: string | null }> {
-    const read = () =>
-      db
-        .selectFrom('acme_accounts')
-        .select(['account_key_enc', 'account_url'])
-        .where('directory_url', '=', opts.directoryUrl)
-        .executeTakeFirst()
+    const read = () => store.account(opts.directoryUrl)
     let row = await read()
     if (!row) {
       const acme = await client()
       const key = (await acme.crypto.createPrivateEcdsaKey()).toString()
-      await db
-        .insertInto('acme_accounts')
-        .values({
-          directory_url: opts.directoryUrl,
-          account_key_enc: opts.secrets.encrypt(key),
-          account_url: null,
-          created_at: opts.clock.now(),
-        })
-        .onConflict((oc) => oc.column('directory_url').doNothing())
-        .execute()
+      await store.addAccountUnlessPresent(opts.directoryUrl, opts.secrets.encrypt(key), opts.clock.now())
       row = await read()
       if (!row) throw new Error('ACME account key was not stored')
     }
-    return { key: opts.secrets.decrypt(row.account_key_enc), url: row.account_url }
+    return { key: opts.secrets.decrypt(row.keySealed), url: row.url }
   }
 
   return {
@@ -106,13 +91,7 @@ export function createAcme(opts: AcmeOptions) {
 
     /** The key authorization for an HTTP-01 token, if one is being validated. */
     async challengeResponse(token: string): Promise<string | undefined> {
-      const row = await db
-        .selectFrom('acme_challenges')
-        .select('key_authorization')
-        .where('token', '=', token)
-        .where('expires_at', '>', opts.clock.now())
-        .executeTakeFirst()
-      return row?.key_authorization
+      return store.challengeResponse(token, opts.clock.now())
     },
 
     /** Orders a certificate for `domain` (HTTP-01), waits for it, returns it with its new key. */
@@ -149,27 +128,13 @@ export function createAcme(opts: AcmeOptions) {
         skipChallengeVerification: opts.precheck === false,
         async challengeCreateFn(_authz, challenge, keyAuthorization) {
           const t = opts.clock.now()
-          await db.deleteFrom('acme_challenges').where('expires_at', '<=', t).execute()
-          await db
-            .insertInto('acme_challenges')
-            .values({
-              token: challenge.token,
-              key_authorization: keyAuthorization,
-              expires_at: t + CHALLENGE_TTL_MS,
-            })
-            .onConflict((oc) => oc.column('token').doUpdateSet({ key_authorization: keyAuthorization }))
-            .execute()
+          await store.putChallenge(challenge.token, keyAuthorization, t, t + CHALLENGE_TTL_MS)
         },
         async challengeRemoveFn(_authz, challenge) {
-          await db.deleteFrom('acme_challenges').where('token', '=', challenge.token).execute()
+          await store.removeChallenge(challenge.token)
         },
       })
-      if (acct.url !== c.getAccountUrl())
-        await db
-          .updateTable('acme_accounts')
-          .set({ account_url: c.getAccountUrl() })
-          .where('directory_url', '=', opts.directoryUrl)
-          .execute()
+      if (acct.url !== c.getAccountUrl()) await store.setAccountUrl(opts.directoryUrl, c.getAccountUrl())
       return { certPem, keyPem: key.toString(), ...certificateFacts(certPem) }
     },
   }

@@ -1,9 +1,7 @@
 import { createSecureContext, type SecureContext } from 'node:tls'
-import type { Kysely } from 'kysely'
 import type { SecretBox } from '../../crypto.js'
-import type { Database } from '../../db/schema.js'
 import { AppError } from '../../http/errors.js'
-import { createDomainStore, type DomainRecord } from './store.js'
+import type { DomainRecord, DomainStore } from './store.js'
 
 interface Entry {
   id: string
@@ -22,8 +20,11 @@ interface Entry {
  * the TLS context per host (SNI). A cache of the database: reloaded after every change this
  * process makes and periodically (other instances' changes).
  */
-export function createDomainDirectory(deps: { db: Kysely<Database>; secrets: SecretBox }) {
-  const store = createDomainStore(deps.db)
+export function createDomainDirectory(deps: {
+  store: Pick<DomainStore, 'all' | 'byId' | 'byName' | 'defaultOf'>
+  secrets: SecretBox
+}) {
+  const { store } = deps
   let byId = new Map<string, Entry>()
   let byHost = new Map<string, Entry>()
   let contexts = new Map<string, { serial: string; context: SecureContext }>()

@@ -1,8 +1,6 @@
-import type { Kysely } from 'kysely'
 import type { Clock } from '../../clock.js'
 import { iso, isoOrNull } from '../../clock.js'
 import { newId, randomToken, type SecretBox } from '../../crypto.js'
-import type { Database } from '../../db/schema.js'
 import type { EventBus } from '../../events.js'
 import { AppError, notFound, validation } from '../../http/errors.js'
 import { checkDestination } from '../../urls.js'
@@ -23,11 +21,11 @@ import type { Acme } from './acme.js'
 import type { DomainDirectory } from './directory.js'
 import { createDnsChecker, expectedRecords, isApex, type RecordCheck, type RecordStatus } from './dns.js'
 import { checkDomainName } from './rules.js'
-import { createDomainStore, type DomainRecord } from './store.js'
+import type { DomainRecord, DomainStore } from './store.js'
 import { isUniqueViolation } from '../../db/errors.js'
 
 export interface DomainServiceDeps {
-  db: Kysely<Database>
+  store: DomainStore
   clock: Clock
   events: EventBus
   orgs: Pick<OrgService, 'get'>
@@ -35,6 +33,8 @@ export interface DomainServiceDeps {
   directory: DomainDirectory
   /** Moves an organization's links off a domain being deleted (the links service). */
   detachLinks(domainId: string): Promise<number>
+  /** Clicks of the organization's links on custom domains (the links service). */
+  customDomainClicks(organizationId: string): Promise<number>
   resolvers: string[]
   cnameTarget: string
   aRecordIp: string | undefined
@@ -49,7 +49,7 @@ export interface DomainServiceDeps {
 const DAY_MS = 86_400_000
 
 export function createDomainService(deps: DomainServiceDeps) {
-  const store = createDomainStore(deps.db)
+  const { store } = deps
   const dns = createDnsChecker({
     resolvers: deps.resolvers,
     ...(deps.dnsTimeoutMs ? { timeoutMs: deps.dnsTimeoutMs } : {}),
@@ -288,7 +288,7 @@ export function createDomainService(deps: DomainServiceDeps) {
         totalDomains: all.length,
         activeDomains: all.filter((d) => d.verificationStatus === 'verified' && d.sslStatus === 'active')
           .length,
-        totalClicks: await store.customDomainClicks(organizationId),
+        totalClicks: await deps.customDomainClicks(organizationId),
         domainsWithSsl: all.filter(serving).length,
       }
     },

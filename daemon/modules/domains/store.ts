@@ -2,8 +2,7 @@ import type { Insertable, Kysely, Selectable, Updateable } from 'kysely'
 import type { CustomDomainsTable, Database } from '../../db/schema.js'
 import type { DomainVerificationStatus, SslStatus } from '../../../src/contract/limits.js'
 import type { RecordCheck } from './dns.js'
-
-export type Executor = Kysely<Database>
+import { newestFirstPage } from '../../db/paginate.js'
 
 export interface DomainRecord {
   id: string
@@ -94,12 +93,38 @@ function toRow(p: DomainPatch): Updateable<CustomDomainsTable> {
   return row as Updateable<CustomDomainsTable>
 }
 
-export function createDomainStore(db: Kysely<Database>) {
-  return {
-    transaction<T>(fn: (trx: Executor) => Promise<T>): Promise<T> {
-      return db.transaction().execute(fn)
-    },
+/** The custom_domains table: the port the domain service and the directory depend on. */
+export interface DomainStore {
+  insert(r: DomainRecord): Promise<void>
+  byId(organizationId: string, id: string): Promise<DomainRecord | undefined>
+  byIdAnyOrg(id: string): Promise<DomainRecord | undefined>
+  byName(organizationId: string, domain: string): Promise<DomainRecord | undefined>
+  defaultOf(organizationId: string): Promise<DomainRecord | undefined>
+  count(organizationId: string): Promise<number>
+  /** One page newest first and the total matching the filter. */
+  list(
+    organizationId: string,
+    q: { verificationStatus?: string | undefined; limit: number; offset: number },
+  ): Promise<{ rows: DomainRecord[]; total: number }>
+  /** Every domain (the host index and the TLS certificates are built from it). */
+  all(): Promise<DomainRecord[]>
+  update(id: string, p: DomainPatch): Promise<void>
+  /** Makes `id` the organization's only default (or none when id is null), atomically. */
+  setDefault(organizationId: string, id: string | null, now: number): Promise<void>
+  delete(id: string): Promise<void>
+  /** Pending domains added after `since` (still within the propagation window). */
+  pendingSince(since: number): Promise<DomainRecord[]>
+  /** Marks pending domains added at or before `before` failed; returns how many. */
+  failStalePending(before: number, now: number): Promise<number>
+  /** Verified domains whose certificate was never issued (provisioning interrupted). */
+  awaitingCertificate(): Promise<DomainRecord[]>
+  /** Verified domains with a certificate expiring at or before `before` (renewal candidates). */
+  expiringBy(before: number): Promise<DomainRecord[]>
+}
 
+/** The SQLite (Kysely) implementation. */
+export function createDomainStore(db: Kysely<Database>): DomainStore {
+  return {
     async insert(r: DomainRecord): Promise<void> {
       await db
         .insertInto('custom_domains')
@@ -163,17 +188,8 @@ export function createDomainStore(db: Kysely<Database>) {
     ): Promise<{ rows: DomainRecord[]; total: number }> {
       let base = db.selectFrom('custom_domains').where('organization_id', '=', organizationId)
       if (q.verificationStatus) base = base.where('verification_status', '=', q.verificationStatus)
-      const [rows, total] = await Promise.all([
-        base
-          .selectAll()
-          .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
-          .limit(q.limit)
-          .offset(q.offset)
-          .execute(),
-        base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ])
-      return { rows: rows.map(toRecord), total: Number(total.n) }
+      const { rows, total } = await newestFirstPage(base, q)
+      return { rows: rows.map(toRecord), total }
     },
 
     /** Every domain (the host index and the TLS certificates are built from it). */
@@ -181,8 +197,8 @@ export function createDomainStore(db: Kysely<Database>) {
       return (await db.selectFrom('custom_domains').selectAll().execute()).map(toRecord)
     },
 
-    async update(id: string, p: DomainPatch, ex: Executor = db): Promise<void> {
-      await ex.updateTable('custom_domains').set(toRow(p)).where('id', '=', id).execute()
+    async update(id: string, p: DomainPatch): Promise<void> {
+      await db.updateTable('custom_domains').set(toRow(p)).where('id', '=', id).execute()
     },
 
     /** Makes `id` the organization's only default (or none when id is null), in one transaction. */
@@ -204,8 +220,8 @@ export function createDomainStore(db: Kysely<Database>) {
       })
     },
 
-    async delete(id: string, ex: Executor = db): Promise<void> {
-      await ex.deleteFrom('custom_domains').where('id', '=', id).execute()
+    async delete(id: string): Promise<void> {
+      await db.deleteFrom('custom_domains').where('id', '=', id).execute()
     },
 
     /** Pending domains added after `since` (still within the propagation window). */
@@ -252,17 +268,5 @@ export function createDomainStore(db: Kysely<Database>) {
         .execute()
       return rows.map(toRecord)
     },
-
-    /** Clicks of the organization's links on custom domains. */
-    async customDomainClicks(organizationId: string): Promise<number> {
-      const r = await db
-        .selectFrom('links')
-        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('clicks'), eb.lit(0)).as('n'))
-        .where('organization_id', '=', organizationId)
-        .where('custom_domain_id', 'is not', null)
-        .executeTakeFirstOrThrow()
-      return Number(r.n)
-    },
   }
 }
-export type DomainStore = ReturnType<typeof createDomainStore>

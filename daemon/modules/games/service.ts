@@ -1,7 +1,5 @@
-import type { Kysely } from 'kysely'
 import type { Clock } from '../../clock.js'
 import { iso } from '../../clock.js'
-import type { Database } from '../../db/schema.js'
 import { newId, randomToken, safeEqual, sha256Hex, type SecretBox } from '../../crypto.js'
 import { AppError, notFound } from '../../http/errors.js'
 import { pageOf, pageParams } from '../../http/pagination.js'
@@ -14,7 +12,7 @@ import type {
   UpdateGameBody,
 } from '../../../src/contract/games.js'
 import { GAME_LIMITS as L } from '../../../src/contract/limits.js'
-import { createGameStore, type GameRecord } from './store.js'
+import type { GameRecord, GameStore } from './store.js'
 
 export type { GameRecord }
 
@@ -72,13 +70,13 @@ const readOnly = (field: string) =>
   ])
 
 export interface GameServiceDeps {
-  db: Kysely<Database>
+  store: GameStore
   clock: Clock
   secrets: SecretBox
 }
 
 export function createGameService(deps: GameServiceDeps) {
-  const store = createGameStore(deps.db)
+  const { store } = deps
   const now = () => deps.clock.now()
 
   async function load(organizationId: string, slug: string): Promise<GameRecord> {

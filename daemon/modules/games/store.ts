@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { Database, GamesTable } from '../../db/schema.js'
 import type { GamePlatform, GameStatus } from '../../../src/contract/limits.js'
+import { newestFirstPage } from '../../db/paginate.js'
 
 /** A game as the services see it (times in Unix ms). */
 export interface GameRecord {
@@ -74,7 +75,25 @@ const toRow = (g: GameRecord) => ({
   updated_at: g.updatedAt,
 })
 
-export function createGameStore(db: Kysely<Database>) {
+/** The games table: the port the game service depends on. */
+export interface GameStore {
+  insert(g: GameRecord): Promise<void>
+  /** Saves every field that may change after creation. */
+  save(g: GameRecord): Promise<void>
+  bySlug(organizationId: string, slug: string): Promise<GameRecord | undefined>
+  /** The organization's slugs starting with `base`. */
+  slugsLike(organizationId: string, base: string): Promise<Set<string>>
+  /** One page newest first and the total matching the filter. */
+  list(
+    organizationId: string,
+    q: { status?: GameStatus | undefined; offset: number; limit: number },
+  ): Promise<{ rows: GameRecord[]; total: number }>
+  /** Every game, by id. */
+  all(): Promise<GameRecord[]>
+}
+
+/** The SQLite (Kysely) implementation. */
+export function createGameStore(db: Kysely<Database>): GameStore {
   return {
     async insert(g: GameRecord): Promise<void> {
       await db.insertInto('games').values(toRow(g)).execute()
@@ -107,19 +126,11 @@ export function createGameStore(db: Kysely<Database>) {
     ): Promise<{ rows: GameRecord[]; total: number }> {
       let base = db.selectFrom('games').where('organization_id', '=', organizationId)
       if (q.status) base = base.where('status', '=', q.status)
-      const total = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()
-      const rows = await base
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(q.limit)
-        .offset(q.offset)
-        .execute()
-      return { rows: rows.map(toRecord), total: Number(total.n) }
+      const { rows, total } = await newestFirstPage(base, q)
+      return { rows: rows.map(toRecord), total }
     },
     async all(): Promise<GameRecord[]> {
       return (await db.selectFrom('games').selectAll().orderBy('id').execute()).map(toRecord)
     },
   }
 }
-export type GameStore = ReturnType<typeof createGameStore>

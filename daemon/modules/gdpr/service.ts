@@ -1,14 +1,12 @@
-import type { Kysely } from 'kysely'
 import type { Clock } from '../../clock.js'
 import { iso, isoOrNull } from '../../clock.js'
-import type { Database } from '../../db/schema.js'
 import { newId } from '../../crypto.js'
 import { AppError, notFound } from '../../http/errors.js'
 import type { GdprDeletion, GdprDeletionBody } from '../../../src/contract/gaming.js'
 import { GDPR_CONFIRMATION, GDPR_RECORD_RETENTION_DAYS } from '../../../src/contract/limits.js'
 import type { GameService } from '../games/service.js'
 import type { GamedataService } from '../gamedata/service.js'
-import { createGdprStore, type DeletionRecord } from './store.js'
+import type { DeletionRecord, GdprStore } from './store.js'
 
 const KEEP_MS = GDPR_RECORD_RETENTION_DAYS * 86_400_000
 /** Requests handled per job run. */
@@ -35,14 +33,14 @@ function present(d: DeletionRecord): GdprDeletion {
  * deletion record (with the player id, as proof) is kept 365 days after completion.
  */
 export function createGdprService(deps: {
-  db: Kysely<Database>
+  store: GdprStore
   clock: Clock
   games: GameService
   gamedata: Pick<GamedataService, 'purgePlayer'>
   /** Drops stored idempotent responses naming a deletion (they carry the player id). */
   forgetResponsesNaming(id: string): Promise<number>
 }) {
-  const store = createGdprStore(deps.db)
+  const { store } = deps
   return {
     async request(organizationId: string, body: GdprDeletionBody): Promise<GdprDeletion> {
       if (body.confirmation !== GDPR_CONFIRMATION)

@@ -31,7 +31,20 @@ const toRecord = (r: Selectable<GdprDeletionsTable>): DeletionRecord => ({
   expiresAt: r.expires_at,
 })
 
-export function createGdprStore(db: Kysely<Database>) {
+/** The gdpr_deletions table: the port the GDPR service depends on. */
+export interface GdprStore {
+  insert(d: DeletionRecord): Promise<void>
+  byId(organizationId: string, id: string): Promise<DeletionRecord | undefined>
+  /** Requests not completed yet (a processing one left by a crash is taken again), oldest first. */
+  pending(limit: number): Promise<DeletionRecord[]>
+  markProcessing(id: string, at: number): Promise<void>
+  complete(id: string, at: number, purged: Record<string, number>, expiresAt: number): Promise<void>
+  /** Deletes completed records past their expiry; returns how many. */
+  purgeExpired(now: number): Promise<number>
+}
+
+/** The SQLite (Kysely) implementation. */
+export function createGdprStore(db: Kysely<Database>): GdprStore {
   return {
     async insert(d: DeletionRecord): Promise<void> {
       await db

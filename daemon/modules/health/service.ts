@@ -1,14 +1,14 @@
 import { iso, isoOrNull, type Clock } from '../../clock.js'
 import type { Health, JobStatus } from '../../../src/contract/health.js'
 import { AppError } from '../../http/errors.js'
+import type { HealthStore } from './store.js'
 
 export interface HealthDeps {
   clock: Clock
   version: string
   startedAt: number
-  /** Resolves when the database answers a trivial query. */
-  pingDatabase(): Promise<void>
-  pendingMigrations(): number
+  /** The database's answer and its migrations. */
+  store: HealthStore
   jobs(): Promise<
     Array<{
       name: string
@@ -27,13 +27,13 @@ export function createHealthService(deps: HealthDeps) {
   async function checks() {
     let database: 'ok' | 'down' = 'ok'
     try {
-      await deps.pingDatabase()
+      await deps.store.ping()
     } catch {
       database = 'down'
     }
     let migrations: 'ok' | 'pending' = 'pending'
     try {
-      migrations = deps.pendingMigrations() === 0 ? 'ok' : 'pending'
+      migrations = (await deps.store.pendingMigrations()) === 0 ? 'ok' : 'pending'
     } catch {
       database = 'down'
     }

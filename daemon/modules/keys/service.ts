@@ -1,7 +1,5 @@
-import type { Kysely } from 'kysely'
 import type { Clock } from '../../clock.js'
 import { iso, isoOrNull } from '../../clock.js'
-import type { Database } from '../../db/schema.js'
 import type { EventBus } from '../../events.js'
 import { newId, safeEqual } from '../../crypto.js'
 import { AppError, notFound } from '../../http/errors.js'
@@ -20,7 +18,7 @@ import {
 import { API_KEYS_PER_PLAN, KEY_LIMITS, type Plan } from '../../../src/contract/limits.js'
 import { PRESETS, SCOPES, normalizeScopes, type Preset, type Scope } from '../../../src/contract/scopes.js'
 import type { OrgService } from '../orgs/service.js'
-import { createKeyStore, type KeyQueries, type KeyRecord } from './store.js'
+import type { KeyQueries, KeyRecord, KeyStore } from './store.js'
 import { createUsageRecorder, type RequestUsage } from './usage.js'
 import {
   KEY_PREFIX,
@@ -48,7 +46,7 @@ export { effectiveStatus, hashKeyValue, maskKey, presentKey }
 const OWNER_REQUEST_LIMIT = 100_000
 
 export interface KeyServiceDeps {
-  db: Kysely<Database>
+  store: KeyStore
   clock: Clock
   events: EventBus
   orgs: OrgService
@@ -57,7 +55,7 @@ export interface KeyServiceDeps {
 }
 
 export function createKeyService(deps: KeyServiceDeps) {
-  const store = createKeyStore(deps.db)
+  const { store } = deps
   const usage = createUsageRecorder({
     store,
     clock: deps.clock,

@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely'
 import type { ApiKeyActivityTable, ApiKeysTable, Database } from '../../db/schema.js'
+import { newestFirstPage } from '../../db/paginate.js'
 
 /** An API key as the service sees it (times in Unix ms). */
 export interface KeyRecord {
@@ -84,7 +85,7 @@ const toRecord = (r: Selectable<ApiKeysTable>): KeyRecord => ({
   requestsThisMonth: Number(r.requests_this_month),
 })
 
-type Patch = Partial<
+export type KeyPatch = Partial<
   Pick<
     KeyRecord,
     | 'name'
@@ -118,7 +119,49 @@ const toActivity = (r: Selectable<ApiKeyActivityTable>): ActivityRecord => ({
   error: r.error,
 })
 
-function queries(db: Kysely<Database>) {
+/** A list filter: `status` as the API filters it (expiry applied at `now`), `search` in name and description. */
+export interface KeyListQuery {
+  status?: string | undefined
+  search?: string | undefined
+  now: number
+  limit: number
+  offset: number
+}
+
+/** The API key tables (api_keys, api_key_activity): what the key service may ask of them. */
+export interface KeyQueries {
+  insert(k: KeyRecord): Promise<void>
+  byHash(hash: string): Promise<KeyRecord | undefined>
+  byId(organizationId: string, id: string): Promise<KeyRecord | undefined>
+  /** One page newest first and the total matching the filter (`status` as the API filters it). */
+  list(organizationId: string, q: KeyListQuery): Promise<{ rows: KeyRecord[]; total: number }>
+  /** Keys that count against the plan limit: every key not revoked and not expired. */
+  countUsable(organizationId: string, now: number): Promise<number>
+  /** Keys of the organization that authenticate at `now`: active and not past their expiry. */
+  activeKeys(organizationId: string, now: number): Promise<KeyRecord[]>
+  update(id: string, p: KeyPatch): Promise<void>
+  /** Deletes the key and its activity. */
+  delete(id: string): Promise<void>
+  /** Marks active/inactive keys whose expiry has passed as expired; returns how many. */
+  expireDue(now: number): Promise<number>
+  /** Writes buffered activity rows and usage counters atomically (not inside `transaction`). */
+  applyUsage(activity: ActivityRecord[], usage: UsageDelta[]): Promise<void>
+  /** One page of a key's activity, newest first, and its total. */
+  activity(keyId: string, limit: number, offset: number): Promise<{ rows: ActivityRecord[]; total: number }>
+  /** Deletes activity older than `before`; returns how many rows. */
+  pruneActivity(before: number): Promise<number>
+}
+
+/** The key store port: its queries, and a unit of work running several of them atomically. */
+export interface KeyStore extends KeyQueries {
+  /**
+   * Runs `fn` with the queries bound to one transaction. Inside, use only those: on SQLite the
+   * transaction holds the one connection, so a query through the outer store would wait forever.
+   */
+  transaction<T>(fn: (store: KeyQueries) => Promise<T>): Promise<T>
+}
+
+function queries(db: Kysely<Database>): KeyQueries {
   return {
     async insert(k: KeyRecord): Promise<void> {
       await db
@@ -165,16 +208,7 @@ function queries(db: Kysely<Database>) {
       return r && toRecord(r)
     },
 
-    async list(
-      organizationId: string,
-      q: {
-        status?: string | undefined
-        search?: string | undefined
-        now: number
-        limit: number
-        offset: number
-      },
-    ): Promise<{ rows: KeyRecord[]; total: number }> {
+    async list(organizationId: string, q: KeyListQuery): Promise<{ rows: KeyRecord[]; total: number }> {
       let base = db.selectFrom('api_keys').where('organization_id', '=', organizationId)
       if (q.status === 'expired') {
         base = base.where((eb) =>
@@ -199,17 +233,8 @@ function queries(db: Kysely<Database>) {
           ]),
         )
       }
-      const [rows, count] = await Promise.all([
-        base
-          .selectAll()
-          .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
-          .limit(q.limit)
-          .offset(q.offset)
-          .execute(),
-        base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ])
-      return { rows: rows.map(toRecord), total: Number(count.n) }
+      const { rows, total } = await newestFirstPage(base, q)
+      return { rows: rows.map(toRecord), total }
     },
 
     /** Keys that count against the plan limit: every key not revoked and not expired. */
@@ -236,7 +261,7 @@ function queries(db: Kysely<Database>) {
       return rows.map(toRecord)
     },
 
-    async update(id: string, p: Patch): Promise<void> {
+    async update(id: string, p: KeyPatch): Promise<void> {
       await db
         .updateTable('api_keys')
         .set({
@@ -352,19 +377,12 @@ function queries(db: Kysely<Database>) {
     },
   }
 }
-/** The store's queries, as run inside a transaction (see `transaction`). */
-export type KeyQueries = ReturnType<typeof queries>
-
-export function createKeyStore(db: Kysely<Database>) {
+/** The SQLite (Kysely) implementation. */
+export function createKeyStore(db: Kysely<Database>): KeyStore {
   return {
     ...queries(db),
-    /**
-     * Runs `fn` with the queries bound to one transaction. Inside, use only those: on SQLite the
-     * transaction holds the one connection, so a query through the outer store would wait forever.
-     */
     transaction<T>(fn: (store: KeyQueries) => Promise<T>): Promise<T> {
       return db.transaction().execute((trx) => fn(queries(trx)))
     },
   }
 }
-export type KeyStore = ReturnType<typeof createKeyStore>

@@ -1,7 +1,5 @@
-import type { Kysely } from 'kysely'
 import type { Clock } from '../../clock.js'
 import { iso, isoOrNull } from '../../clock.js'
-import type { Database } from '../../db/schema.js'
 import type { EventBus } from '../../events.js'
 import { newId } from '../../crypto.js'
 import { AppError, MAX_DETAILS, notFound, validation, type ErrorDetail } from '../../http/errors.js'
@@ -29,7 +27,7 @@ import {
 } from './rules.js'
 import { renderQr, type QrImage } from './qr.js'
 import { assignCodes } from './codes.js'
-import { createLinkStore, type LinkRecord } from './store.js'
+import type { ClickTransaction, LinkRecord, LinkStore } from './store.js'
 import { isUniqueViolation } from '../../db/errors.js'
 import type { DomainDirectory } from '../domains/directory.js'
 
@@ -76,7 +74,7 @@ interface Draft {
 }
 
 export interface LinkServiceDeps {
-  db: Kysely<Database>
+  store: LinkStore
   clock: Clock
   events: EventBus
   /** config.publicUrl without a trailing slash: shared-domain short URLs are `${publicUrl}/${code}`. */
@@ -94,7 +92,7 @@ export interface LinkServiceDeps {
 export type ItemValidator = (item: unknown) => ErrorDetail[] | undefined
 
 export function createLinkService(deps: LinkServiceDeps) {
-  const store = createLinkStore(deps.db)
+  const { store } = deps
   const now = () => deps.clock.now()
   const own = {
     shared: (deps.ownHosts ?? [new URL(deps.publicUrl).host]).map(splitHostPort),
@@ -198,14 +196,14 @@ export function createLinkService(deps: LinkServiceDeps) {
   ): Promise<Map<number, LinkRecord | AppError>> {
     const out = new Map<number, LinkRecord | AppError>()
     try {
-      await store.transaction(async (trx) => {
+      await store.transaction(async (tx) => {
         const byDomain = new Map<string, Array<{ index: number; draft: Draft }>>()
         for (const d of drafts)
           byDomain.set(d.draft.domainKey, [...(byDomain.get(d.draft.domainKey) ?? []), d])
         const records: LinkRecord[] = []
         for (const [domainKey, items] of byDomain) {
           const codes = await assignCodes(
-            (list) => store.takenCodes(domainKey, list, trx),
+            (list) => tx.takenCodes(domainKey, list),
             items.map((i) => ({ index: i.index, customSlug: i.draft.customSlug })),
           )
           for (const { index, draft: d } of items) {
@@ -236,7 +234,7 @@ export function createLinkService(deps: LinkServiceDeps) {
             out.set(index, record)
           }
         }
-        await store.insert(records, trx)
+        await tx.insert(records)
       })
     } catch (err) {
       // Only another writer racing for the same code gets here (one process holds the connection).
@@ -431,8 +429,13 @@ export function createLinkService(deps: LinkServiceDeps) {
      * Adds human clicks to links.clicks: one UPDATE per link, inside the caller's transaction
      * when `trx` is given, else on the database. Links deleted meanwhile are skipped.
      */
-    async addClicks(deltas: ReadonlyArray<ClickDelta>, trx?: Kysely<Database>): Promise<void> {
+    async addClicks(deltas: ReadonlyArray<ClickDelta>, trx?: ClickTransaction): Promise<void> {
       await store.addClicks(deltas, trx)
+    },
+
+    /** Clicks of the organization's links on custom domains (the domains stats read them here). */
+    customDomainClicks(organizationId: string): Promise<number> {
+      return store.customDomainClicks(organizationId)
     },
 
     /**
@@ -441,16 +444,15 @@ export function createLinkService(deps: LinkServiceDeps) {
      */
     async detachDomain(domainId: string): Promise<number> {
       const t = now()
-      const moved = await store.transaction(async (trx) => {
-        const links = await store.onDomain(domainId, trx)
+      const moved = await store.transaction(async (tx) => {
+        const links = await tx.onDomain(domainId)
         if (!links.length) return []
-        const clash = await store.takenCodes(
+        const clash = await tx.takenCodes(
           SHARED_DOMAIN_KEY,
           links.map((l) => l.shortCode),
-          trx,
         )
         const renamed = await assignCodes(
-          (list) => store.takenCodes(SHARED_DOMAIN_KEY, list, trx),
+          (list) => tx.takenCodes(SHARED_DOMAIN_KEY, list),
           links.filter((l) => clash.has(l.shortCode)).map((l, index) => ({ index, customSlug: undefined })),
         )
         const newCodes = [...renamed.values()]
@@ -463,7 +465,7 @@ export function createLinkService(deps: LinkServiceDeps) {
             if (typeof c !== 'string') throw new AppError('InternalError', 'no free short code')
             code = c
           }
-          await store.moveToDomain(l.id, SHARED_DOMAIN_KEY, null, code, t, trx)
+          await tx.moveToDomain(l.id, SHARED_DOMAIN_KEY, null, code, t)
           out.push({
             ...l,
             domainKey: SHARED_DOMAIN_KEY,

@@ -45,8 +45,16 @@ export interface LinkListQuery {
   offset: number
 }
 
-/** Runs on the database handle or inside a transaction (a Kysely Transaction is a Kysely). */
-export type Executor = Kysely<Database>
+/**
+ * The click recorder's open transaction, in which `addClicks` adds to links.clicks: a detail of
+ * the SQLite implementation that the links service passes through without looking at it.
+ */
+export type ClickTransaction = Kysely<Database>
+
+/** Runs `fn` in a transaction, or in the caller's when `db` already is one. */
+function atomically<T>(db: Kysely<Database>, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
+  return db.isTransaction ? fn(db) : db.transaction().execute(fn)
+}
 
 function toRecord(r: Selectable<LinksTable>): LinkRecord {
   return {
@@ -71,13 +79,58 @@ function toRecord(r: Selectable<LinksTable>): LinkRecord {
 
 const likePattern = (text: string) => `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
 
-export function createLinkStore(db: Kysely<Database>) {
-  return {
-    /** Runs `fn` in one transaction. */
-    transaction<T>(fn: (trx: Executor) => Promise<T>): Promise<T> {
-      return db.transaction().execute(fn)
-    },
+/** The links tables (links, link_tags): what the links service may ask of them. */
+export interface LinkQueries {
+  byId(organizationId: string, id: string): Promise<LinkRecord | undefined>
+  byCode(domainKey: string, shortCode: string): Promise<LinkRecord | undefined>
+  /** Links on a domain (by domain key). */
+  onDomain(domainKey: string): Promise<LinkRecord[]>
+  moveToDomain(
+    id: string,
+    domainKey: string,
+    customDomainId: string | null,
+    shortCode: string,
+    now: number,
+  ): Promise<void>
+  /** Which of `codes` are already taken on the domain. */
+  takenCodes(domainKey: string, codes: string[]): Promise<Set<string>>
+  /** Inserts links and their tag rows (inside `transaction` for several). */
+  insert(links: LinkRecord[]): Promise<void>
+  /** One page in the order asked for and the total matching the filter. */
+  list(organizationId: string, q: LinkListQuery): Promise<{ rows: LinkRecord[]; total: number }>
+  /** Updates a link and, when given, replaces its tags, atomically. */
+  update(id: string, p: LinkPatch): Promise<void>
+  /** Deletes the link and its tags. */
+  delete(id: string): Promise<void>
+  /** Persists 'expired' on up to `limit` active/inactive links past their expiry; returns them. */
+  expireDue(now: number, limit: number): Promise<LinkRecord[]>
+  /** Adds human clicks, inside the click recorder's transaction when given; missing links skipped. */
+  addClicks(
+    deltas: ReadonlyArray<{ linkId: string; clicks: number }>,
+    within?: ClickTransaction,
+  ): Promise<void>
+  /** Records the first QR generation; true when this call was the first. */
+  markQrCreated(id: string, now: number): Promise<boolean>
+  /** Sum of the clicks of the organization's links on custom domains. */
+  customDomainClicks(organizationId: string): Promise<number>
+}
 
+/** The link store port: its queries, and a unit of work running several of them atomically. */
+export interface LinkStore extends LinkQueries {
+  /** Runs `fn` with the queries bound to one transaction (use only those inside). */
+  transaction<T>(fn: (tx: LinkQueries) => Promise<T>): Promise<T>
+}
+
+/** The SQLite (Kysely) implementation. */
+export function createLinkStore(db: Kysely<Database>): LinkStore {
+  return {
+    ...queries(db),
+    transaction: (fn) => db.transaction().execute((trx) => fn(queries(trx))),
+  }
+}
+
+function queries(db: Kysely<Database>): LinkQueries {
+  return {
     async byId(organizationId: string, id: string): Promise<LinkRecord | undefined> {
       const r = await db
         .selectFrom('links')
@@ -99,8 +152,8 @@ export function createLinkStore(db: Kysely<Database>) {
     },
 
     /** Links on a domain (by domain key). */
-    async onDomain(domainKey: string, ex: Executor = db): Promise<LinkRecord[]> {
-      const rows = await ex.selectFrom('links').selectAll().where('domain_key', '=', domainKey).execute()
+    async onDomain(domainKey: string): Promise<LinkRecord[]> {
+      const rows = await db.selectFrom('links').selectAll().where('domain_key', '=', domainKey).execute()
       return rows.map(toRecord)
     },
 
@@ -110,9 +163,8 @@ export function createLinkStore(db: Kysely<Database>) {
       customDomainId: string | null,
       shortCode: string,
       now: number,
-      ex: Executor = db,
     ): Promise<void> {
-      await ex
+      await db
         .updateTable('links')
         .set({
           domain_key: domainKey,
@@ -125,10 +177,10 @@ export function createLinkStore(db: Kysely<Database>) {
     },
 
     /** Which of `codes` are already taken on the domain. */
-    async takenCodes(domainKey: string, codes: string[], ex: Executor = db): Promise<Set<string>> {
+    async takenCodes(domainKey: string, codes: string[]): Promise<Set<string>> {
       const taken = new Set<string>()
       for (let i = 0; i < codes.length; i += 500) {
-        const rows = await ex
+        const rows = await db
           .selectFrom('links')
           .select('short_code')
           .where('domain_key', '=', domainKey)
@@ -140,10 +192,10 @@ export function createLinkStore(db: Kysely<Database>) {
     },
 
     /** Inserts links and their tag rows (call inside a transaction for several). */
-    async insert(links: LinkRecord[], ex: Executor = db): Promise<void> {
+    async insert(links: LinkRecord[]): Promise<void> {
       for (let i = 0; i < links.length; i += 100) {
         const chunk = links.slice(i, i + 100)
-        await ex
+        await db
           .insertInto('links')
           .values(
             chunk.map((l) => ({
@@ -170,7 +222,7 @@ export function createLinkStore(db: Kysely<Database>) {
           l.tags.map((tag) => ({ link_id: l.id, organization_id: l.organizationId, tag })),
         )
         for (let j = 0; j < tags.length; j += 300)
-          await ex
+          await db
             .insertInto('link_tags')
             .values(tags.slice(j, j + 300))
             .execute()
@@ -225,7 +277,7 @@ export function createLinkStore(db: Kysely<Database>) {
     },
 
     async update(id: string, p: LinkPatch): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      await atomically(db, async (trx) => {
         await trx
           .updateTable('links')
           .set({
@@ -258,7 +310,7 @@ export function createLinkStore(db: Kysely<Database>) {
 
     /** Deletes the link and (by cascade, and explicitly for databases without it) its tags. */
     async delete(id: string): Promise<void> {
-      await db.transaction().execute(async (trx) => {
+      await atomically(db, async (trx) => {
         await trx.deleteFrom('link_tags').where('link_id', '=', id).execute()
         await trx.deleteFrom('links').where('id', '=', id).execute()
       })
@@ -266,7 +318,7 @@ export function createLinkStore(db: Kysely<Database>) {
 
     /** Persists 'expired' on up to `limit` active/inactive links past their expiry; returns them. */
     async expireDue(now: number, limit: number): Promise<LinkRecord[]> {
-      return db.transaction().execute(async (trx) => {
+      return atomically(db, async (trx) => {
         const due = await trx
           .selectFrom('links')
           .selectAll()
@@ -288,7 +340,8 @@ export function createLinkStore(db: Kysely<Database>) {
     },
 
     /** Adds human clicks: one UPDATE per link, on `ex` (the caller's transaction) or the db. */
-    async addClicks(deltas: ReadonlyArray<{ linkId: string; clicks: number }>, ex: Executor = db) {
+    async addClicks(deltas: ReadonlyArray<{ linkId: string; clicks: number }>, within?: ClickTransaction) {
+      const ex = within ?? db
       for (const d of deltas) {
         if (d.clicks === 0) continue
         await ex
@@ -309,6 +362,15 @@ export function createLinkStore(db: Kysely<Database>) {
         .executeTakeFirst()
       return Number(r.numUpdatedRows) === 1
     },
+
+    async customDomainClicks(organizationId: string): Promise<number> {
+      const r = await db
+        .selectFrom('links')
+        .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('clicks'), eb.lit(0)).as('n'))
+        .where('organization_id', '=', organizationId)
+        .where('custom_domain_id', 'is not', null)
+        .executeTakeFirstOrThrow()
+      return Number(r.n)
+    },
   }
 }
-export type LinkStore = ReturnType<typeof createLinkStore>

@@ -1,17 +1,15 @@
-import type { Kysely } from 'kysely'
 import type { Clock } from '../../clock.js'
-import type { Database } from '../../db/schema.js'
 import { newId } from '../../crypto.js'
 import { AppError, notFound } from '../../http/errors.js'
 import { PLANS, type Plan } from '../../../src/contract/limits.js'
-import { createOrgStore, type Organization } from './store.js'
+import type { Organization, OrgStore } from './store.js'
 
 export type { Organization }
 export const DEFAULT_ORG_NAME = 'default'
 const NAME_RE = /^[a-z0-9][a-z0-9-]{0,62}$/
 
-export function createOrgService(deps: { db: Kysely<Database>; clock: Clock; defaultPlan: Plan }) {
-  const store = createOrgStore(deps.db)
+export function createOrgService(deps: { store: OrgStore; clock: Clock; defaultPlan: Plan }) {
+  const { store } = deps
   return {
     async create(name: string, plan: Plan = deps.defaultPlan): Promise<Organization> {
       if (!NAME_RE.test(name))

@@ -17,7 +17,17 @@ const toOrg = (r: OrganizationsTable): Organization => ({
   updatedAt: r.updated_at,
 })
 
-export function createOrgStore(db: Kysely<Database>) {
+/** The organizations table: the port the org service depends on. */
+export interface OrgStore {
+  insert(o: Organization): Promise<void>
+  byId(id: string): Promise<Organization | undefined>
+  byName(name: string): Promise<Organization | undefined>
+  count(): Promise<number>
+  setPlan(id: string, plan: string, now: number): Promise<void>
+}
+
+/** The SQLite (Kysely) implementation. */
+export function createOrgStore(db: Kysely<Database>): OrgStore {
   return {
     async insert(o: Organization): Promise<void> {
       await db
@@ -45,4 +55,3 @@ export function createOrgStore(db: Kysely<Database>) {
     },
   }
 }
-export type OrgStore = ReturnType<typeof createOrgStore>

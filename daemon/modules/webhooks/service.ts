@@ -1,8 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
-import type { Kysely } from 'kysely'
 import type { Clock } from '../../clock.js'
 import { iso, isoOrNull } from '../../clock.js'
-import type { Database } from '../../db/schema.js'
 import type { EventBus } from '../../events.js'
 import { newId, randomToken, type SecretBox } from '../../crypto.js'
 import { AppError, notFound, type ErrorDetail } from '../../http/errors.js'
@@ -32,12 +30,12 @@ import type {
 import { sampleData, TEMPLATES } from './catalog.js'
 import { createDispatcher } from './dispatcher.js'
 import { systemResolver, type GuardPolicy, type Resolver } from './ssrf.js'
-import { createWebhookStore, type DeliveryRecord, type WebhookRecord } from './store.js'
+import type { DeliveryRecord, WebhookRecord, WebhookStore } from './store.js'
 import { checkWebhookUrl } from './url-rules.js'
 import { createWorker } from './worker.js'
 
 export interface WebhookServiceDeps {
-  db: Kysely<Database>
+  store: WebhookStore
   clock: Clock
   events: EventBus
   secrets: SecretBox
@@ -125,7 +123,7 @@ export function healthBand(score: number): HealthBand {
 const newSecret = () => `whsec_${randomToken()}`
 
 export function createWebhookService(deps: WebhookServiceDeps) {
-  const store = createWebhookStore(deps.db, deps.secrets)
+  const { store } = deps
   const now = () => deps.clock.now()
   const worker = createWorker({
     store,

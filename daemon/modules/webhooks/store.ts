@@ -2,9 +2,17 @@ import type { Kysely, Selectable } from 'kysely'
 import type { SecretBox } from '../../crypto.js'
 import type { Database, WebhooksTable } from '../../db/schema.js'
 import type { RetryPolicy, WebhookEvent, WebhookStatus } from '../../../src/contract/limits.js'
-import { createOutboxStore } from './outbox.js'
+import { createOutboxStore, type OutboxStore } from './outbox-store.js'
+import { newestFirstPage } from '../../db/paginate.js'
 
-export type { AttemptResult, ClaimLimits, DeliveryRecord, DueDelivery, NewDelivery } from './outbox.js'
+export type {
+  AttemptResult,
+  ClaimLimits,
+  DeliveryRecord,
+  DeliveryStatsRow,
+  DueDelivery,
+  NewDelivery,
+} from './outbox-store.js'
 
 /** A webhook as stored (secret still sealed). */
 export interface WebhookRecord {
@@ -60,11 +68,34 @@ function toWebhook(r: Selectable<WebhooksTable>, headers: Record<string, string>
 
 const likeEvent = (event: string) => `%"${event.replace(/[\\%_]/g, (c) => `\\${c}`)}"%`
 
+/** The webhook tables (webhooks and their delivery outbox): the port the webhook service depends on. */
+export interface WebhookStore extends OutboxStore {
+  insert(w: WebhookRecord): Promise<void>
+  byId(organizationId: string, id: string): Promise<WebhookRecord | undefined>
+  /** One page newest first and the total matching the filter. */
+  list(
+    organizationId: string,
+    q: { status?: WebhookStatus | undefined; event?: string | undefined; limit: number; offset: number },
+  ): Promise<{ rows: WebhookRecord[]; total: number }>
+  /** Event types at least one active webhook subscribes to, across organizations. */
+  subscribedTypes(): Promise<string[]>
+  /** Active webhooks of an organization (the dispatcher's subscription list). */
+  active(organizationId: string): Promise<WebhookRecord[]>
+  update(id: string, p: WebhookPatch): Promise<void>
+  /** Sets the status of the organization's webhooks among `ids` not in it yet; returns the ids changed. */
+  setStatus(organizationId: string, ids: string[], status: WebhookStatus, now: number): Promise<string[]>
+  /** Deletes the organization's webhooks among `ids` and their delivery logs; returns the ids deleted. */
+  delete(organizationId: string, ids: string[]): Promise<string[]>
+  /** A failed delivery: +1 consecutive failure; suspends an active webhook at `suspendAfter`. */
+  recordFailure(webhookId: string, suspendAfter: number, now: number): Promise<{ suspended: boolean }>
+  recordSuccess(webhookId: string): Promise<void>
+}
+
 /**
- * The webhook tables. Custom headers often carry credentials (`Authorization: Bearer …`), so they
+ * The SQLite (Kysely) implementation. Custom headers often carry credentials (`Authorization: Bearer …`), so they
  * are stored encrypted like the signing secret.
  */
-export function createWebhookStore(db: Kysely<Database>, secrets: SecretBox) {
+export function createWebhookStore(db: Kysely<Database>, secrets: SecretBox): WebhookStore {
   const sealHeaders = (h: Record<string, string>) => secrets.encrypt(JSON.stringify(h))
   const openHeaders = (v: string) => JSON.parse(secrets.decrypt(v)) as Record<string, string>
   const webhook = (r: Selectable<WebhooksTable>) => toWebhook(r, openHeaders(r.headers))
@@ -109,17 +140,8 @@ export function createWebhookStore(db: Kysely<Database>, secrets: SecretBox) {
       let base = db.selectFrom('webhooks').where('organization_id', '=', organizationId)
       if (q.status) base = base.where('status', '=', q.status)
       if (q.event) base = base.where('events', 'like', likeEvent(q.event))
-      const [rows, count] = await Promise.all([
-        base
-          .selectAll()
-          .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
-          .limit(q.limit)
-          .offset(q.offset)
-          .execute(),
-        base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ])
-      return { rows: rows.map(webhook), total: Number(count.n) }
+      const { rows, total } = await newestFirstPage(base, q)
+      return { rows: rows.map(webhook), total }
     },
 
     /** Event types at least one active webhook subscribes to, across organizations. */
@@ -244,4 +266,3 @@ export function createWebhookStore(db: Kysely<Database>, secrets: SecretBox) {
     ...createOutboxStore(db, openHeaders),
   }
 }
-export type WebhookStore = ReturnType<typeof createWebhookStore>

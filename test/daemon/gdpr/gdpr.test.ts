@@ -1,0 +1,158 @@
+/**
+ * GDPR deletion (issue 6 item 6): the request, the job (queued → processing → completed), and a
+ * scan of every column of every table afterwards: the player's id is left only in the deletion
+ * record. Anonymous daily totals remain; another player's data is untouched.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { GameWithSecrets } from '../../../src/contract/games.js'
+import type { GdprDeletion, Overview } from '../../../src/contract/gaming.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { batch, count, createGame, event, send } from '../../support/gaming.js'
+
+let t: TestApp
+let game: GameWithSecrets
+const VICTIM = 'gdpr-player-7f3a9c'
+const OTHER = 'keeps-player-2b81'
+
+beforeAll(async () => {
+  t = await createTestApp()
+  game = await createGame(t)
+  const dataOf = (player: string) => ({
+    country: 'DE',
+    device_fingerprint: `fp-${player}`,
+    campaign: 'spring',
+    source: 'adnet',
+    medium: 'cpi',
+    affiliate: 'aff-1',
+  })
+  const evs = [VICTIM, OTHER].flatMap((player) => [
+    event(t, {
+      player_id: player,
+      event_type: 'app_install',
+      session_id: `s-${player}`,
+      data: dataOf(player),
+    }),
+    event(t, {
+      player_id: player,
+      event_type: 'purchase',
+      session_id: `s-${player}`,
+      data: { ...dataOf(player), amount: 4.99, currency: 'USD', note: `bought by ${player}` },
+    }),
+    event(t, { player_id: player, event_type: 'session_end', session_id: `s-${player}` }),
+  ])
+  expect((await send(t, batch(t, evs), { game, orgId: t.orgId })).statusCode).toBe(202)
+})
+afterAll(() => t.close())
+
+/** Every (table, column) holding `needle` anywhere in its text. */
+function tablesMentioning(needle: string): string[] {
+  const tables = t.db.sqlite
+    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    .all() as { name: string }[]
+  const hits: string[] = []
+  for (const { name } of tables) {
+    const cols = t.db.sqlite.prepare(`PRAGMA table_info("${name}")`).all() as { name: string }[]
+    for (const c of cols) {
+      const n = t.db.sqlite
+        .prepare(`SELECT COUNT(*) AS n FROM "${name}" WHERE CAST("${c.name}" AS TEXT) LIKE ?`)
+        .get(`%${needle}%`) as { n: number }
+      if (n.n > 0) hits.push(`${name}.${c.name}`)
+    }
+  }
+  return hits
+}
+
+describe('GDPR deletion', () => {
+  it('confirmation must be DELETE; unknown game is 404; scopes gdpr:read/write', async () => {
+    for (const confirmation of ['delete', 'yes', '']) {
+      const res = await t.call('POST', '/api/v1/gaming/gdpr/deletions', {
+        body: { gameId: game.id, playerId: VICTIM, reason: 'gdpr_request', confirmation },
+      })
+      expect(res.statusCode).toBe(400)
+      expect(res.json()).toMatchObject({ error: 'ValidationError' })
+    }
+    const unknown = await t.call('POST', '/api/v1/gaming/gdpr/deletions', {
+      body: { gameId: 'nope', playerId: VICTIM, reason: 'x', confirmation: 'DELETE' },
+    })
+    expect(unknown.statusCode).toBe(404)
+    const reader = await t.createKey({ permissions: ['gdpr:read'] })
+    const forbidden = await t.call('POST', '/api/v1/gaming/gdpr/deletions', {
+      key: reader.key,
+      body: { gameId: game.id, playerId: VICTIM, reason: 'x', confirmation: 'DELETE' },
+    })
+    expect(forbidden.statusCode).toBe(403)
+  })
+
+  it('queued → completed by the job; no row with the player id is left except the deletion record', async () => {
+    expect(tablesMentioning(VICTIM).length).toBeGreaterThanOrEqual(5)
+    const totalsBefore = t.db.sqlite.prepare('SELECT * FROM game_daily').all()
+    // Sent with X-Idempotency-Key, as a careful client would: its stored response names the player.
+    const res = await t.call('POST', '/api/v1/gaming/gdpr/deletions', {
+      body: { gameId: game.id, playerId: VICTIM, reason: 'gdpr_request', confirmation: 'DELETE' },
+      headers: { 'x-idempotency-key': 'erase-victim-1' },
+    })
+    expect(res.statusCode).toBe(202)
+    const d = res.json<GdprDeletion>()
+    // The stored response is sealed (the id is not readable in it) and found by the deletion's id.
+    const storedResponses = () =>
+      t.db.sqlite.prepare('SELECT COUNT(*) AS n FROM idempotency_records WHERE resource_id = ?').get(d.id)
+    expect(storedResponses()).toEqual({ n: 1 })
+    expect(tablesMentioning(VICTIM)).not.toContain('idempotency_records.body')
+    expect(d).toMatchObject({
+      id: expect.stringMatching(/^gdpr_/),
+      status: 'queued',
+      gameId: game.id,
+      playerId: VICTIM,
+    })
+    expect(count(t, 'game_events', 'player_id = ?', VICTIM)).toBe(3)
+
+    expect(await t.app.linkd.scheduler.runNow('gdpr-deletions')).toMatchObject({ ran: true, status: 'ok' })
+    const done = (await t.call('GET', `/api/v1/gaming/gdpr/deletions/${d.id}`)).json<GdprDeletion>()
+    expect(done.status).toBe('completed')
+    expect(done.completedAt).not.toBeNull()
+    expect(done.purged).toMatchObject({
+      game_events: 3,
+      game_sessions: 1,
+      game_players: 1,
+      game_player_devices: 1,
+    })
+
+    expect(tablesMentioning(VICTIM)).toEqual(['gdpr_deletions.player_id'])
+    // Its stored response is gone too: a replay must not hand the player id back.
+    expect(storedResponses()).toEqual({ n: 0 })
+    // The other player is untouched; the anonymous daily totals remain.
+    expect(count(t, 'game_events', 'player_id = ?', OTHER)).toBe(3)
+    expect(count(t, 'game_players', 'player_id = ?', OTHER)).toBe(1)
+    expect(t.db.sqlite.prepare('SELECT * FROM game_daily').all()).toEqual(totalsBefore)
+    const o = (await t.call('GET', `/api/v1/analytics/games/${game.id}/overview`)).json<Overview>()
+    expect(o.dau).toBe(2)
+    // Running again changes nothing (idempotent).
+    expect(await t.app.linkd.scheduler.runNow('gdpr-deletions')).toEqual({ ran: true, status: 'ok' })
+  })
+
+  it('the deletion record is kept 365 days, then purged', async () => {
+    const res = await t.call('POST', '/api/v1/gaming/gdpr/deletions', {
+      body: { gameId: game.id, playerId: OTHER, reason: 'user_request', confirmation: 'DELETE' },
+    })
+    const id = res.json<GdprDeletion>().id
+    await t.app.linkd.scheduler.runNow('gdpr-deletions')
+    t.clock.advance(364 * 86_400_000)
+    await t.app.linkd.scheduler.runNow('gdpr-records-purge')
+    expect((await t.call('GET', `/api/v1/gaming/gdpr/deletions/${id}`)).statusCode).toBe(200)
+    t.clock.advance(2 * 86_400_000)
+    await t.app.linkd.scheduler.runNow('gdpr-records-purge')
+    expect((await t.call('GET', `/api/v1/gaming/gdpr/deletions/${id}`)).statusCode).toBe(404)
+    expect(tablesMentioning(OTHER)).toEqual([])
+  })
+
+  it('another organization cannot see the request', async () => {
+    const res = await t.call('POST', '/api/v1/gaming/gdpr/deletions', {
+      body: { gameId: game.id, playerId: 'x', reason: 'x', confirmation: 'DELETE' },
+    })
+    const other = await t.createOrg('gdpr-other')
+    const id = res.json<GdprDeletion>().id
+    expect(
+      (await t.call('GET', `/api/v1/gaming/gdpr/deletions/${id}`, { key: other.ownerKey })).statusCode,
+    ).toBe(404)
+  })
+})

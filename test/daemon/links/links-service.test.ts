@@ -1,0 +1,176 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import type { EventEnvelope } from '../../../daemon/events.js'
+import { createLink, iso } from '../../support/links.js'
+
+/** Scripted short codes: the generator of 7-character codes replays `script` before going random. */
+const script = vi.hoisted(() => ({ codes: [] as string[] }))
+vi.mock('nanoid', async (importOriginal) => {
+  const real = await importOriginal<typeof import('nanoid')>()
+  return {
+    ...real,
+    customAlphabet: (alphabet: string, size: number) => {
+      const gen = real.customAlphabet(alphabet, size)
+      return size === 7 ? () => script.codes.shift() ?? gen() : gen
+    },
+  }
+})
+
+const HOUR = 3_600_000
+
+describe('short code generation', () => {
+  let t: TestApp
+  beforeEach(async () => {
+    t = await createTestApp()
+  })
+  afterEach(() => t.close())
+
+  it('retries on a collision and never hands out a reserved code', async () => {
+    await createLink(t, { customSlug: 'AAAAAAA' })
+    script.codes = ['AAAAAAA', 'Health', 'BBBBBBB']
+    expect((await createLink(t)).shortCode).toBe('BBBBBBB')
+    // within a bulk request, codes already given to earlier items are not reused
+    script.codes = ['CCCCCCC', 'CCCCCCC', 'BBBBBBB', 'DDDDDDD']
+    const r = await t.call('POST', '/api/use/links/bulk', {
+      body: { links: [{ destinationUrl: 'https://a.example/' }, { destinationUrl: 'https://b.example/' }] },
+    })
+    expect(r.json().results.map((x: { link: { shortCode: string } }) => x.link.shortCode)).toEqual([
+      'CCCCCCC',
+      'DDDDDDD',
+    ])
+  })
+})
+
+describe('links service: resolve and addClicks (used by the redirect)', () => {
+  let t: TestApp
+  beforeEach(async () => {
+    t = await createTestApp({ publicUrl: 'https://sho.rt' })
+  })
+  afterEach(() => t.close())
+
+  it('resolves a code on the shared domain with its effective status', async () => {
+    const links = t.app.linkd.services.links
+    const l = await createLink(t, {
+      customSlug: 'go-now',
+      redirectType: 307,
+      expiresAt: iso(t.clock.now() + HOUR),
+    })
+    expect(await links.resolve('', 'go-now')).toEqual({
+      id: l.id,
+      organizationId: t.orgId,
+      shortCode: 'go-now',
+      shortUrl: 'https://sho.rt/go-now',
+      destinationUrl: 'https://example.com/page',
+      redirectType: 307,
+      status: 'active',
+      expiresAt: t.clock.now() + HOUR,
+    })
+    expect(await links.resolve('', 'GO-NOW')).toBeUndefined()
+    expect(await links.resolve('', 'nope')).toBeUndefined()
+    expect(await links.resolve('dom_other', 'go-now')).toBeUndefined()
+    await t.call('PATCH', `/api/use/links/${l.id}`, { body: { status: 'inactive' } })
+    expect((await links.resolve('', 'go-now'))?.status).toBe('inactive')
+    t.clock.advance(HOUR)
+    expect((await links.resolve('', 'go-now'))?.status).toBe('expired')
+  })
+
+  it('addClicks increments links.clicks, skips deleted links, and joins the caller transaction', async () => {
+    const links = t.app.linkd.services.links
+    const a = await createLink(t)
+    const b = await createLink(t)
+    await links.addClicks([
+      { linkId: a.id, clicks: 3 },
+      { linkId: b.id, clicks: 1 },
+      { linkId: 'lnk_deleted', clicks: 9 },
+    ])
+    await links.addClicks([{ linkId: a.id, clicks: 2 }])
+    expect((await t.call('GET', `/api/use/links/${a.id}`)).json().clicks).toBe(5)
+    expect((await t.call('GET', `/api/use/links/${b.id}`)).json().clicks).toBe(1)
+    // rolled back with the caller's transaction
+    await expect(
+      t.db.kysely.transaction().execute(async (trx) => {
+        await links.addClicks([{ linkId: a.id, clicks: 100 }], trx)
+        throw new Error('rollback')
+      }),
+    ).rejects.toThrow('rollback')
+    expect((await t.call('GET', `/api/use/links/${a.id}`)).json().clicks).toBe(5)
+    await t.db.kysely.transaction().execute((trx) => links.addClicks([{ linkId: a.id, clicks: 1 }], trx))
+    expect((await t.call('GET', `/api/use/links/${a.id}`)).json().clicks).toBe(6)
+  })
+})
+
+describe('expire-links job', () => {
+  let t: TestApp
+  beforeEach(async () => {
+    t = await createTestApp()
+  })
+  afterEach(() => t.close())
+
+  const stored = async (id: string) =>
+    t.db.kysely
+      .selectFrom('links')
+      .select(['status', 'updated_at'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow()
+
+  it('is registered to run every minute', () => {
+    expect(t.app.linkd.scheduler.names()).toContain('expire-links')
+  })
+
+  it('persists expired for active and inactive links past expiresAt, once', async () => {
+    const a = await createLink(t, { expiresAt: iso(t.clock.now() + HOUR) })
+    const b = await createLink(t, { expiresAt: iso(t.clock.now() + HOUR) })
+    const later = await createLink(t, { expiresAt: iso(t.clock.now() + 2 * HOUR) })
+    const never = await createLink(t)
+    await t.call('PATCH', `/api/use/links/${b.id}`, { body: { status: 'inactive' } })
+    const updates: Array<EventEnvelope<'link.updated'>> = []
+    t.app.linkd.services.events.on('link.updated', (e) => void updates.push(e))
+
+    expect(await t.app.linkd.scheduler.runNow('expire-links')).toEqual({ ran: true, status: 'ok' })
+    expect((await stored(a.id)).status).toBe('active')
+
+    t.clock.advance(HOUR)
+    // readers see it at once; storage catches up when the job runs
+    expect((await t.call('GET', `/api/use/links/${a.id}`)).json().status).toBe('expired')
+    expect((await stored(a.id)).status).toBe('active')
+    expect(await t.app.linkd.scheduler.runNow('expire-links')).toEqual({
+      ran: true,
+      status: 'ok',
+      summary: '2 links expired',
+    })
+    expect(await stored(a.id)).toEqual({ status: 'expired', updated_at: t.clock.now() })
+    expect((await stored(b.id)).status).toBe('expired')
+    expect((await stored(later.id)).status).toBe('active')
+    expect((await stored(never.id)).status).toBe('active')
+    expect(updates.map((e) => [e.data.id, e.data.status]).sort()).toEqual(
+      [
+        [a.id, 'expired'],
+        [b.id, 'expired'],
+      ].sort(),
+    )
+    // idempotent
+    expect(await t.app.linkd.scheduler.runNow('expire-links')).toEqual({ ran: true, status: 'ok' })
+    expect(updates).toHaveLength(2)
+
+    // a new expiry brings it back, also once persisted
+    const revived = await t.call('PATCH', `/api/use/links/${a.id}`, {
+      body: { expiresAt: iso(t.clock.now() + HOUR) },
+    })
+    expect(revived.json().status).toBe('active')
+    expect((await stored(a.id)).status).toBe('active')
+    expect((await t.app.linkd.services.links.resolve('', a.shortCode))?.status).toBe('active')
+  })
+
+  it('expires more links than one batch in a single run', async () => {
+    const expiresAt = iso(t.clock.now() + HOUR)
+    const links = Array.from({ length: 1000 }, (_, i) => ({
+      destinationUrl: `https://e.example/${i}`,
+      expiresAt,
+    }))
+    expect((await t.call('POST', '/api/use/links/bulk', { body: { links } })).json().created).toBe(1000)
+    await createLink(t, { expiresAt })
+    t.clock.advance(HOUR)
+    expect((await t.app.linkd.scheduler.runNow('expire-links')).summary).toBe('1001 links expired')
+    expect((await t.call('GET', '/api/use/links?status=active')).json().total).toBe(0)
+  })
+})
