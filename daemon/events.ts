@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events'
 import type { Link } from '../src/contract/links.js'
 
-/** Visit details shared by link.clicked and qr_code.scanned (spec 6.2). */
+/** Visit details shared by link.clicked and qr_code.scanned (the payload fields webhooks deliver). */
 export interface VisitData {
   country: string | null
   device: string | null
@@ -55,7 +55,7 @@ export interface DomainEvents {
       createdAt: string
     }
   }
-  /** Spec 6.2: id, domain, verifiedAt, sslStatus, sslExpiresAt. */
+  /** The payload webhooks deliver: id, domain, verifiedAt, sslStatus, sslExpiresAt. */
   'domain.verified': {
     organizationId: string
     data: { id: string; domain: string; verifiedAt: string; sslStatus: string; sslExpiresAt: string | null }

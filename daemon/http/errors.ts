@@ -9,7 +9,7 @@ export interface ErrorDetail {
   message: string
 }
 
-/** The one error type services throw; the handler below turns it into the spec's error body. */
+/** The one error type services throw; the handler below turns it into the error body (ErrorBody). */
 export class AppError extends Error {
   constructor(
     readonly type: ErrorType,

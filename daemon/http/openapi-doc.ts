@@ -50,7 +50,7 @@ export const IDEMPOTENCY_HEADER = {
   },
 }
 
-/** Headers of the SDK-key authentication (spec 5.2), besides `Authorization: Bearer <SDK_KEY>`. */
+/** Headers of the SDK-key authentication of ingestion, besides `Authorization: Bearer <SDK_KEY>`. */
 export const SDK_KEY_HEADERS = {
   type: 'object',
   required: ['X-Game-ID', 'X-Organization-ID'],

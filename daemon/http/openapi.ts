@@ -200,7 +200,7 @@ async function buildDocsApp(routes: DocRoute[], opts: DocsOptions) {
   return docs
 }
 
-/** A documented error answer of a route schema (the spec's error body). */
+/** A documented error answer of a route schema (the error body, ErrorBody in src/contract/common.ts). */
 export function errorRef(description: string) {
   return { description, content: { 'application/json': { schema: { $ref: 'ErrorBody#' } } } }
 }

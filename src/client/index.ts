@@ -93,7 +93,7 @@ export interface ApiResponse<T> {
   rateLimit: RateLimitHeaders
 }
 
-/** A non-2xx answer from the daemon, carrying its error body (spec 2.14). */
+/** A non-2xx answer from the daemon, carrying its error body (ErrorBody). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,

@@ -43,7 +43,7 @@ export const PageQuery = Type.Object({
 })
 export type PageQuery = Static<typeof PageQuery>
 
-/** The pagination envelope of spec 2.13. */
+/** The pagination envelope of every list: `{data, total, page, perPage, hasMore}`. */
 export function Page<T extends TSchema>(item: T) {
   return Type.Object({
     data: Type.Array(item),
@@ -84,7 +84,7 @@ export const ERROR_TYPES = {
 } as const
 export type ErrorType = keyof typeof ERROR_TYPES
 
-/** The error body of spec 2.14, carried by every non-2xx response. */
+/** The error body, carried by every non-2xx response. */
 export const ErrorBody = Type.Object(
   {
     error: Type.String({ examples: ['ValidationError'] }),

@@ -4,7 +4,7 @@ import { GAME_PLATFORMS, GDPR_STATUSES, INGEST_LIMITS, NAMED_EVENT_TYPES } from 
 
 export { NAMED_EVENT_TYPES, INGEST_LIMITS, GDPR_CONFIRMATION, GDPR_STATUSES } from './limits.js'
 
-/** One event as sent to POST /api/v1/gaming/events (spec 2.2; checked one by one, see the README). */
+/** One event as sent to POST /api/v1/gaming/events (checked one by one, see the README). */
 export interface GameEventInput {
   event_id: string
   event_type: string
@@ -15,7 +15,7 @@ export interface GameEventInput {
   data?: Record<string, unknown>
 }
 
-/** The batch of spec 2.2. */
+/** The batch sent to POST /api/v1/gaming/events. */
 export interface EventBatch {
   batch_id: string
   batch_timestamp: string

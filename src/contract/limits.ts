@@ -1,5 +1,5 @@
 /**
- * Plain values shared by the daemon (enforcement) and the CLI (choices, help text), spec section 8.
+ * Plain values shared by the daemon (enforcement) and the CLI (choices, help text).
  * Kept free of typebox so that linkctl can import them without loading it.
  */
 export const PLANS = ['free', 'starter', 'professional', 'enterprise'] as const
@@ -82,7 +82,7 @@ export const RESERVED_CODES = ['api', 'health', 'docs', '.well-known'] as const
 /** Query marker the QR code encodes, so a scan is told apart from a click. */
 export const QR_MARKER = 'qr'
 
-/** Webhook event types (spec 6.1), in the spec's order. */
+/** Webhook event types, in the order the API lists them. */
 export const WEBHOOK_EVENTS = [
   'link.created',
   'link.updated',
@@ -123,16 +123,16 @@ export const WEBHOOK_LIMITS = {
   headersMax: 10,
   headerNameMax: 100,
   headerValueMax: 1000,
-  /** Consecutive failed deliveries that suspend a webhook (spec 6.4.4). */
+  /** Consecutive failed deliveries that suspend a webhook. */
   suspendAfter: 5,
-  /** Receivers reject a signature timestamp further than this from their clock (spec 6.3.3). */
+  /** Receivers reject a signature timestamp further than this from their clock. */
   toleranceMs: 5 * 60_000,
   bulkMax: 100,
   /** Delivery log rows are kept this many days (the prune-webhook-deliveries job). */
   deliveryRetentionDays: 30,
 } as const
 
-/** Ids of the built-in templates (spec 6.4.8). */
+/** Ids of the built-in webhook templates (GET /api/webhooks/templates). */
 export const WEBHOOK_TEMPLATE_IDS = [
   'team-chat',
   'community-chat',
@@ -142,7 +142,7 @@ export const WEBHOOK_TEMPLATE_IDS = [
   'all-events',
 ] as const
 export type WebhookTemplateId = (typeof WEBHOOK_TEMPLATE_IDS)[number]
-/** Custom domains per plan (spec 4.3: free none, starter one, professional "multiple"); null = unlimited. */
+/** Custom domains per plan (free none, starter one, professional several); null = unlimited. */
 export const DOMAINS_PER_PLAN: Readonly<Record<Plan, number | null>> = {
   free: 0,
   starter: 1,
@@ -156,13 +156,13 @@ export type SslStatus = (typeof SSL_STATUSES)[number]
 export const DNS_RECORD_STATUSES = ['Verified', 'Pending', 'Failed'] as const
 export const DNS_RECORD_TYPES = ['TXT', 'CNAME', 'A'] as const
 export const DOMAIN_LIMITS = {
-  /** Pending domains are re-checked this long after being added (spec: propagation up to 48 h). */
+  /** Pending domains are re-checked this long after being added (DNS propagation takes up to 48 h). */
   propagationMs: 48 * 3_600_000,
   /** Certificates are renewed this long before they expire. */
   renewBeforeMs: 30 * 86_400_000,
   domainMax: 253,
 } as const
-/** Gaming (spec 2.1, 2.2, 8). */
+/** Gaming: platforms, event types, ingestion limits (README "Gaming: event ingestion"). */
 export const GAME_PLATFORMS = [
   'ios',
   'android',
@@ -212,7 +212,7 @@ export const INGEST_LIMITS = {
   amountMax: 1_000_000,
 } as const
 
-/** The 20 named event types of spec 2.2 (plus `custom`; any other string is a custom type). */
+/** The 20 named event types (plus `custom`; any other string is a custom type). */
 export const NAMED_EVENT_TYPES = [
   'session_start',
   'session_end',
@@ -240,7 +240,7 @@ export type NamedEventType = (typeof NAMED_EVENT_TYPES)[number]
 export const REVENUE_TYPES = ['iap', 'ad', 'subscription'] as const
 export type RevenueType = (typeof REVENUE_TYPES)[number]
 
-/** GDPR deletion (spec 2.8). */
+/** GDPR deletion of a player (README "Gaming: GDPR"). */
 export const GDPR_CONFIRMATION = 'DELETE'
 export const GDPR_STATUSES = ['queued', 'processing', 'completed'] as const
 export const GDPR_RECORD_RETENTION_DAYS = 365

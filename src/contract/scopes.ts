@@ -1,4 +1,4 @@
-/** Permission scopes (spec 5.3 plus the contract's console scopes). */
+/** Permission scopes of API keys (the README lists them under "API keys"). */
 export const SCOPES = [
   'links:read',
   'links:write',

@@ -1,5 +1,5 @@
 /**
- * Webhook signatures (spec 6.3, contract "Webhook deliveries"): `X-Webhook-Signature:
+ * Webhook signatures (README "Webhooks"): `X-Webhook-Signature:
  * sha256=<hex>`, HMAC-SHA256 keyed with the webhook secret over `<X-Webhook-Timestamp>.<raw_body>`,
  * the timestamp in Unix milliseconds. Shared by the daemon (signing deliveries, the utilities
  * endpoints) and linkctl (`webhooks sign|verify|listen`); node:crypto only.
@@ -54,7 +54,7 @@ export function verifySignature(input: VerifyInput): VerifyResult {
   return { valid: true }
 }
 
-/** The headers of spec 6.2 for one attempt (custom headers are added by the sender). */
+/** The headers of one delivery attempt (custom headers are added by the sender). */
 export function deliveryHeaders(opts: {
   secret: string
   rawBody: string

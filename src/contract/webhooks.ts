@@ -23,7 +23,7 @@ export {
 } from './limits.js'
 
 const L = WEBHOOK_LIMITS
-const EventType = StringEnum(WEBHOOK_EVENTS, { description: 'Event type (spec 6.1)' })
+const EventType = StringEnum(WEBHOOK_EVENTS, { description: 'Event type' })
 const Name = VisibleText({ minLength: 1, maxLength: L.nameMax })
 const Description = MultilineText({ maxLength: L.descriptionMax })
 const Url = Type.String({

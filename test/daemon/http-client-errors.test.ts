@@ -44,7 +44,7 @@ function exchange(open: () => Socket, request: string): Promise<RawAnswer> {
   })
 }
 
-/** The error body of spec 2.14, exactly. */
+/** The error body (ErrorBody), exactly. */
 function expectErrorBody(a: RawAnswer, status: number, type: string, path?: string) {
   expect(a.status, a.body).toBe(status)
   expect(a.headers['content-type']).toMatch(/^application\/json/)

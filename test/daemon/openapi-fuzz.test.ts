@@ -1,7 +1,7 @@
 /**
  * OpenAPI-driven fuzz test (issue 10, item 9): every operation of the served document gets
  * FUZZ_CASES (default 60) hostile requests derived from its schemas, and every answer must be
- * below 500 and, when 4xx, carry the spec's error body. Seeded (FUZZ_SEED) and reproducible;
+ * below 500 and, when 4xx, carry the error body. Seeded (FUZZ_SEED) and reproducible;
  * FUZZ_ONLY (a substring of `METHOD /path`) narrows the run to some operations.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -114,7 +114,7 @@ async function world(t: TestApp, key: string, hookUrl: string, n: string): Promi
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
 
-/** What is wrong with an answer: a 5xx, a 4xx without the spec's error body, no rate-limit headers. */
+/** What is wrong with an answer: a 5xx, a 4xx without the error body, no rate-limit headers. */
 function problemOf(res: LightMyRequestResponse): string | undefined {
   const status = res.statusCode
   if (status >= 500) return `status ${status}`

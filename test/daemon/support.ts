@@ -13,7 +13,7 @@ export interface ErrorBodyShape {
 
 const ERROR_FIELDS = ['error', 'message', 'statusCode', 'timestamp', 'path', 'details']
 
-/** Asserts the spec 2.14 error body (and nothing else, never a stack) and returns it. */
+/** Asserts the error body (ErrorBody: nothing else, never a stack) and returns it. */
 export function expectError(
   res: LightMyRequestResponse,
   status: number,

@@ -89,11 +89,11 @@ const CLICK_TABLES = [
 ] as const
 
 /**
- * The SQLite implementation. Writes of the click recorder. The hot path: prepared better-sqlite3 statements (~8x Kysely's
- * insert rate, STACK.md), inside the flush's transaction (`transaction`, on the connection Kysely
- * shares, so that the links service's update of links.clicks joins it). Every statement is
- * portable SQL (ON CONFLICT … DO UPDATE, RETURNING), so a PostgreSQL store only swaps the driver
- * calls.
+ * The SQLite implementation. Writes of the click recorder. The hot path: prepared better-sqlite3
+ * statements (~8x Kysely's insert rate), inside the flush's transaction (`transaction`, on the
+ * connection Kysely shares, so that the links service's update of links.clicks joins it). Every
+ * statement is portable SQL (ON CONFLICT … DO UPDATE, RETURNING), so a PostgreSQL store only swaps
+ * the driver calls.
  */
 export function createClickStore(sqlite: SQLite.Database, db: Kysely<Database>): ClickStore {
   // SQLite-specific (better-sqlite3): the hot path's prepared statements, used only by `apply`.

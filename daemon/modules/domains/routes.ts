@@ -21,7 +21,7 @@ const tags = ['Custom domains']
 const DomainParams = Type.Object({ domainId: Type.String({ minLength: 1, maxLength: 100 }) })
 const ACME_PATH = '/.well-known/acme-challenge/'
 
-/** Spec 4.3. DOMAIN_CREATE/VERIFY/UPDATE map to domains:write, DOMAIN_DELETE to domains:delete. */
+/** `/api/domains`: reads need domains:read; create, verify, update domains:write; delete domains:delete. */
 export function domainRoutes(deps: { domains: DomainService }) {
   const { domains } = deps
   return async function (fastify: FastifyInstance) {

@@ -5,8 +5,8 @@ import { DOMAIN_LIMITS } from '../../../src/contract/limits.js'
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
 
 /**
- * Input rules 1-2 of spec 2.11 (no protocol, path or trailing slash; lowercase letters, digits,
- * hyphens, dots), plus what makes a DNS host name: labels of 1-63 characters not starting or
+ * A custom domain name as typed: no protocol, path or trailing slash; lowercase letters, digits,
+ * hyphens, dots; plus what makes a DNS host name: labels of 1-63 characters not starting or
  * ending with a hyphen, at least two labels, not an IP address. 400 with the reasons otherwise.
  */
 export function checkDomainName(input: string): string {

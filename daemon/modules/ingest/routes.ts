@@ -28,7 +28,7 @@ const header = (req: FastifyRequest, name: string): string | undefined => {
 }
 
 /**
- * POST /api/v1/gaming/events. Its own authentication (the SDK key headers of spec 5.2, not API
+ * POST /api/v1/gaming/events. Its own authentication (SDK key, X-Game-ID and X-Organization-ID, not API
  * keys: the route declares no `auth`, so the API-key hook only applies the per-IP window), in an
  * encapsulated plugin whose JSON parser keeps the raw bytes for the HMAC and inflates gzip with
  * a hard cap (1 MB applies after decompression too). A request counts in the game's window only

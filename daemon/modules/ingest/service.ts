@@ -38,7 +38,7 @@ export interface IngestDeps {
   clock: Clock
   games: GameService
   limiter: RateLimitStore
-  /** Requests per minute per game (spec 8: 1,000). */
+  /** Requests per minute per game (LINKD_INGEST_RATE_LIMIT_PER_GAME, default 1,000). */
   requestsPerMinute: number
   countryOf(ip: string): string | null
   pipeline?: Pipeline

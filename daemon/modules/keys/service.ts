@@ -384,7 +384,7 @@ export function createKeyService(deps: KeyServiceDeps) {
       return { ok: true, key: k }
     },
 
-    /** The key tester of spec 5.1.6: validity, reason, and the key's identity and limits. */
+    /** The key tester (POST /api/keys/test): validity, reason, and the key's identity and limits. */
     async test(raw: string, rateLimit: (k: KeyRecord) => KeyTestResult['rateLimit']): Promise<KeyTestResult> {
       const trimmed = raw.trim()
       if (!API_KEY_PATTERN.test(trimmed)) return { valid: false, reason: 'malformed' }

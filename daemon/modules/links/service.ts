@@ -36,7 +36,7 @@ export { effectiveStatus }
 
 type RedirectType = Link['redirectType']
 
-/** What the redirect needs of a link (R's resolver and hot-link cache). */
+/** What the redirect needs of a link (the redirect module's resolver and hot-link cache). */
 export interface ResolvedLink {
   id: string
   organizationId: string
@@ -439,8 +439,8 @@ export function createLinkService(deps: LinkServiceDeps) {
     },
 
     /**
-     * A custom domain is being deleted: its links fall back to the shared short domain (spec
-     * 3.5). A link whose code is already taken there gets a new generated code. Returns how many.
+     * A custom domain is being deleted: its links fall back to the shared short domain. A link
+     * whose code is already taken there gets a new generated code. Returns how many.
      */
     async detachDomain(domainId: string): Promise<number> {
       const t = now()

@@ -1,4 +1,4 @@
-/** The built-in templates (spec 6.4.8) and the sample data the test action sends. */
+/** The built-in templates (ready event sets, /api/webhooks/templates) and the test action's sample data. */
 import { iso } from '../../clock.js'
 import { WEBHOOK_EVENTS, WEBHOOK_LIMITS, type WebhookEvent } from '../../../src/contract/limits.js'
 import type { WebhookTemplate } from '../../../src/contract/webhooks.js'

@@ -372,7 +372,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       return { ...pageOf(rows.map(presentDelivery), total, p), totals }
     },
 
-    /** A failed delivery gets one more attempt, at once (spec 3.7); returns it after that attempt. */
+    /** A failed delivery gets one more attempt, at once; returns it after that attempt. */
     async retry(organizationId: string, id: string, deliveryId: string): Promise<Delivery> {
       const w = await load(organizationId, id)
       const d = await deliveryOf(organizationId, w.id, deliveryId)

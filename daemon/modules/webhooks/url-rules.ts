@@ -1,5 +1,5 @@
 /**
- * Webhook URL rules (spec 2.12, 6.4.6): HTTPS required, HTTP only for localhost and 127.0.0.1;
+ * Webhook URL rules: HTTPS required, HTTP only for localhost and 127.0.0.1;
  * loopback hosts refused when LINKD_WEBHOOK_ALLOW_LOOPBACK is false; validate-url adds warnings
  * (non-standard port, an IP address or a local host as target), suggestions (root path) and a
  * security score.
@@ -8,7 +8,7 @@ import { addressRange } from '../../addresses.js'
 import { WEBHOOK_LIMITS } from '../../../src/contract/limits.js'
 import type { ValidateUrlResult } from '../../../src/contract/webhooks.js'
 
-/** The hosts the spec allows plain HTTP for. */
+/** The only hosts a webhook URL may use plain HTTP for. */
 export const LOCAL_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1'])
 
 export function isLocalHost(hostname: string): boolean {

@@ -25,7 +25,7 @@ import {
 } from './ssrf.js'
 import type { DueDelivery, WebhookStore } from './store.js'
 
-/** Seconds until retry number `attempt` (1 = the first retry) under a policy (spec 6.4.2). */
+/** Milliseconds until retry `attempt` (1 = the first): exponential 2^attempt s, linear 5 s, immediate 1 s. */
 export function retryDelayMs(policy: RetryPolicy, attempt: number): number {
   if (policy === 'exponential') return 2 ** Math.min(attempt, 20) * 1000
   if (policy === 'linear') return 5000

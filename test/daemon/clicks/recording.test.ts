@@ -87,7 +87,7 @@ describe('what a click records', () => {
   let t: TestApp
   afterEach(() => t.close())
 
-  it('a human click: links.clicks, link.clicked with the spec 6.2 fields, after the flush commits', async () => {
+  it('a human click: links.clicks, link.clicked with its webhook payload fields, after the flush commits', async () => {
     t = await createTestApp()
     const link = await makeLink(t)
     const events = captureEvents(t, 'link.clicked', 'qr_code.scanned')

@@ -123,7 +123,7 @@ describe('discovery GET /api/use', () => {
     // no HEAD duplicates, no docs routes, no non-API routes
     expect(routes.some((r) => r.method === 'HEAD')).toBe(false)
     expect(routes.some((r) => r.path.startsWith('/api/docs') || !r.path.startsWith('/api/'))).toBe(false)
-    // public routes are exactly the contract's public list
+    // public routes are exactly the documented public ones
     expect(
       routes
         .filter((r) => r.permission === null)

@@ -53,7 +53,7 @@ function eventOfSize(bytes: number) {
   return e
 }
 
-describe('authentication (spec 5.2)', () => {
+describe('authentication (SDK key, game and organization headers)', () => {
   it('accepts the SDK key with the game and organization headers; 202 after commit', async () => {
     const before = stored()
     const r = result(await send(t, batch(t, [event(t), event(t)]), o))

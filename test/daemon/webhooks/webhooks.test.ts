@@ -265,7 +265,7 @@ describe('webhooks API: list, get, update, delete', () => {
 })
 
 describe('webhooks API: status actions, secret rotation, bulk', () => {
-  it('disable, enable, suspend follow spec 3.6', async () => {
+  it('disable, enable, suspend change the status as documented', async () => {
     const w = await created()
     const post = (a: string) => t.call('POST', `/api/webhooks/${w.id}/${a}`)
     expect((await post('disable')).json().status).toBe('disabled')
