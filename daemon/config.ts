@@ -118,7 +118,7 @@ export const SETTINGS: ReadonlyArray<{ key: keyof Config; env: string; flag: str
     key: 'ingestRateLimitPerGame',
     env: 'LINKD_INGEST_RATE_LIMIT_PER_GAME',
     flag: '--ingest-rate-limit-per-game',
-    doc: 'Gaming ingestion requests per minute per game (default 1000, spec section 8)',
+    doc: 'Gaming ingestion requests per minute per game (default 1000)',
   },
   {
     key: 'bodyLimitBytes',
