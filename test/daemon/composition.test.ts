@@ -25,25 +25,8 @@ describe('composition root', () => {
       .map((d) => d.name)
       .sort()
     expect(c.modules.map((m) => m.name).sort()).toEqual(withIndex)
+    // health first: its hook lists the /api routes the modules after it register (discovery)
     expect(c.modules.map((m) => m.name)[0]).toBe('health')
     expect(c.modules.map((m) => m.name).at(-1)).toBe('redirect')
-  })
-
-  it("registers every module's jobs (and the idempotency prune) with the scheduler", async () => {
-    t = await createTestApp()
-    expect([...t.app.linkd.scheduler.names()].sort()).toEqual([
-      'expire-keys',
-      'expire-links',
-      'gaming-compaction',
-      'gaming-raw-retention',
-      'gdpr-deletions',
-      'gdpr-records-purge',
-      'prune-idempotency',
-      'prune-key-activity',
-      'prune-webhook-deliveries',
-      'purge-deleted-link-clicks',
-      'recheck-domains',
-      'renew-certificates',
-    ])
   })
 })
