@@ -6,22 +6,12 @@ import { openDatabase, type Db } from '../db/open.js'
 import { securePrivateDir, securePrivateFile } from '../db/files.js'
 import { migrate } from '../db/migrate.js'
 import { EventBus } from '../events.js'
-import { createOrgService, DEFAULT_ORG_NAME } from '../modules/orgs/service.js'
-import { createKeyService } from '../modules/keys/service.js'
-import { createOrgStore } from '../modules/orgs/store.js'
-import { createKeyStore } from '../modules/keys/store.js'
-import type { Plan } from '../../src/contract/limits.js'
+import { DEFAULT_ORG_NAME } from '../modules/orgs/service.js'
+import { accountServices } from '../composition.js'
 
 /** Services for the offline subcommands, on the database directly (the daemon may be stopped). */
 export function adminContext(config: Config, db: Db) {
-  const clock = systemClock
-  const orgs = createOrgService({
-    store: createOrgStore(db.kysely),
-    clock,
-    defaultPlan: config.defaultPlan as Plan,
-  })
-  const keys = createKeyService({ store: createKeyStore(db.kysely), clock, events: new EventBus(), orgs })
-  return { orgs, keys }
+  return accountServices({ config, db, clock: systemClock, events: new EventBus() })
 }
 
 export interface Bootstrap {

@@ -1,25 +1,15 @@
-/** How the gamedata module plugs in: its SQLite stores and its service (no routes of its own). */
-import type SQLite from 'better-sqlite3'
-import type { Kysely } from 'kysely'
-import type { Clock } from '../../clock.js'
-import type { Database } from '../../db/schema.js'
-import type { GameService } from '../games/service.js'
-import { createAggregatesStore } from './aggregates-store.js'
-import { createGamedataMaintenanceStore } from './maintenance-store.js'
-import { createGamedataService } from './service.js'
-import { createGamedataStore } from './store.js'
+import { gamingCompactionJob, gamingRawRetentionJob } from '../../jobs/gaming.js'
+import type { IngestService } from '../ingest/service.js'
+import type { Module } from '../module.js'
+import type { GamedataService } from './service.js'
 
-export function createGamedata(deps: {
-  sqlite: SQLite.Database
-  db: Kysely<Database>
-  clock: Clock
-  games: Pick<GameService, 'all'>
-}) {
-  return createGamedataService({
-    store: createGamedataStore(deps.sqlite, deps.db),
-    maintenance: createGamedataMaintenanceStore(deps.db),
-    aggregates: createAggregatesStore(deps.db),
-    clock: deps.clock,
-    games: deps.games,
-  })
+/** The gaming storage layers: no routes of their own (ingest writes, gaming-analytics reads), their retention jobs. */
+export function gamedataModule(deps: {
+  gamedata: GamedataService
+  ingest: Pick<IngestService, 'pruneBatches'>
+}): Module {
+  return {
+    name: 'gamedata',
+    jobs: [gamingRawRetentionJob(deps.gamedata, deps.ingest), gamingCompactionJob(deps.gamedata)],
+  }
 }

@@ -1,5 +1,4 @@
 import type { Clock } from '../../clock.js'
-import type { EventBus } from '../../events.js'
 import { RESERVED_CODES } from '../../../src/contract/limits.js'
 import {
   createHotLinkCache,
@@ -24,7 +23,6 @@ export interface RedirectServiceDeps {
   links: LinkResolver
   /** Where the click of each redirect goes (the clicks module records it). */
   clicks: Pick<ClicksService, 'record'>
-  events: EventBus
   clock: Clock
   shortDomain: string
   /** Domain key (id) of a verified custom domain by host name. */
@@ -34,14 +32,12 @@ export interface RedirectServiceDeps {
 
 /**
  * Resolving a request (host + code) to a redirect through the hot-link cache, and handing each
- * redirect's click over to the clicks module. The cache forgets a link as soon as this process
- * announces its update or deletion.
+ * redirect's click over to the clicks module. The redirect module's subscriptions make the cache
+ * forget a link as soon as this process announces its update or deletion (see ./index.ts).
  */
 export function createRedirectService(deps: RedirectServiceDeps) {
   const domainOf = createDomainResolver(deps.shortDomain, deps.customDomainOf)
   const cache = createHotLinkCache(deps.links, deps.clock, deps.cache)
-  deps.events.on('link.updated', (e) => cache.invalidate(e.data.id))
-  deps.events.on('link.deleted', (e) => cache.invalidate(e.data.id))
   const { clicks } = deps
 
   const answer = (link: ResolvedLink | undefined): Lookup => {

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../../clock.js'
 import { iso, isoOrNull } from '../../clock.js'
-import type { EventBus } from '../../events.js'
+import type { EventEnvelope, EventType } from '../../events.js'
 import { newId, randomToken, type SecretBox } from '../../crypto.js'
 import { AppError, notFound, type ErrorDetail } from '../../http/errors.js'
 import { pageOf, pageParams } from '../../http/pagination.js'
@@ -37,7 +37,6 @@ import { createWorker } from './worker.js'
 export interface WebhookServiceDeps {
   store: WebhookStore
   clock: Clock
-  events: EventBus
   secrets: SecretBox
   orgName(organizationId: string): Promise<string>
   publicUrl: string
@@ -143,10 +142,6 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     log: deps.log,
   })
   let refresher: NodeJS.Timeout | undefined
-  deps.events.onAny(
-    (e) => dispatcher.listener(e),
-    (type) => dispatcher.wants(type),
-  )
 
   function present(w: WebhookRecord): Webhook {
     return {
@@ -440,6 +435,15 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     /** Drops finished deliveries older than the retention (the prune-webhook-deliveries job). */
     async pruneDeliveries(retentionDays: number = WEBHOOK_LIMITS.deliveryRetentionDays): Promise<number> {
       return store.prune(now() - retentionDays * 86_400_000)
+    },
+
+    /** Writes the deliveries of an event to the outbox (the webhooks module subscribes it to the bus). */
+    dispatch(event: EventEnvelope): Promise<void> {
+      return dispatcher.listener(event)
+    },
+    /** Whether some active webhook subscribes to this event type (clicks are announced only then). */
+    wants(type: EventType): boolean {
+      return dispatcher.wants(type)
     },
 
     start(): void {

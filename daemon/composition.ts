@@ -1,0 +1,315 @@
+import type { FastifyBaseLogger } from 'fastify'
+import type { Config } from './config.js'
+import type { Clock } from './clock.js'
+import type { Db } from './db/open.js'
+import { createSecretBox } from './crypto.js'
+import { EventBus } from './events.js'
+import { openGeo, type Geo } from './geo.js'
+import { createIdempotencyStore } from './http/idempotency-store.js'
+import type { RateLimitStore } from './http/rate-limit.js'
+import { createJobStore } from './jobs/store.js'
+import { createScheduler } from './jobs/scheduler.js'
+import { pruneIdempotencyJob } from './jobs/prune-idempotency.js'
+import { RENEW_CERTIFICATES_JOB } from './jobs/domains.js'
+import type { Module } from './modules/module.js'
+import { createOrgStore } from './modules/orgs/store.js'
+import { createOrgService } from './modules/orgs/service.js'
+import { createKeyStore } from './modules/keys/store.js'
+import { createKeyService } from './modules/keys/service.js'
+import { keyAccess, keysModule } from './modules/keys/index.js'
+import { createLinkStore } from './modules/links/store.js'
+import { createLinkService } from './modules/links/service.js'
+import { linksModule } from './modules/links/index.js'
+import { createDomainStore } from './modules/domains/store.js'
+import { createAcmeStore } from './modules/domains/acme-store.js'
+import { createDomainDirectory } from './modules/domains/directory.js'
+import { createDomainService } from './modules/domains/service.js'
+import { createAcme } from './modules/domains/acme.js'
+import { parseResolvers } from './modules/domains/dns.js'
+import { domainsModule } from './modules/domains/index.js'
+import { createClickStore } from './modules/clicks/store.js'
+import { createClicksService } from './modules/clicks/service.js'
+import { createLocator } from './modules/clicks/location.js'
+import { clicksModule } from './modules/clicks/index.js'
+import { createRedirectService } from './modules/redirect/service.js'
+import { createFastRedirect, type FastRedirectDeps } from './modules/redirect/fast-path.js'
+import { redirectModule } from './modules/redirect/index.js'
+import { createWebhookStore } from './modules/webhooks/store.js'
+import { createWebhookService } from './modules/webhooks/service.js'
+import { webhooksModule } from './modules/webhooks/index.js'
+import type { Resolver } from './modules/webhooks/ssrf.js'
+import { createGameStore } from './modules/games/store.js'
+import { createGameService } from './modules/games/service.js'
+import { gamesModule } from './modules/games/index.js'
+import { createGamedataStore } from './modules/gamedata/store.js'
+import { createGamedataMaintenanceStore } from './modules/gamedata/maintenance-store.js'
+import { createAggregatesStore } from './modules/gamedata/aggregates-store.js'
+import { createGamedataService } from './modules/gamedata/service.js'
+import { gamedataModule } from './modules/gamedata/index.js'
+import { createIngestStore } from './modules/ingest/store.js'
+import { createIngestService } from './modules/ingest/service.js'
+import { ingestModule } from './modules/ingest/index.js'
+import { createGamingAnalyticsService } from './modules/gaming-analytics/service.js'
+import { gamingAnalyticsModule } from './modules/gaming-analytics/index.js'
+import { createGdprStore } from './modules/gdpr/store.js'
+import { createGdprService } from './modules/gdpr/service.js'
+import { gdprModule } from './modules/gdpr/index.js'
+import { createHealthStore } from './modules/health/store.js'
+import { createHealthService } from './modules/health/service.js'
+import { healthModule } from './modules/health/index.js'
+import { packageVersion } from '../src/version.js'
+import type { Plan } from '../src/contract/limits.js'
+
+/**
+ * The composition root: the one place that creates every store from the database handle, every
+ * service from its stores and the services it asks, and each module's plug-in (routes, jobs,
+ * event subscriptions). daemon/app.ts builds the HTTP server from what `compose` returns; the
+ * offline `linkd` subcommands take `accountServices` alone.
+ */
+export interface CompositionDeps {
+  config: Config
+  db: Db
+  masterKey: Buffer
+  clock: Clock
+  log: FastifyBaseLogger
+  limiter: RateLimitStore
+  /** IP geolocation; defaults to the database shipped in the npm package. */
+  geo?: Geo
+  /** DNS resolution of webhook targets (tests pass their own). */
+  resolve?: Resolver
+}
+
+/** Organizations and API keys: all the offline subcommands need (daemon/admin/context.ts). */
+export function accountServices(deps: {
+  config: Config
+  db: Db
+  clock: Clock
+  events: EventBus
+  countryOf?: (ip: string) => string | null
+}) {
+  const { db, clock, events } = deps
+  const orgs = createOrgService({
+    store: createOrgStore(db.kysely),
+    clock,
+    defaultPlan: deps.config.defaultPlan as Plan,
+  })
+  const keys = createKeyService({
+    store: createKeyStore(db.kysely),
+    clock,
+    events,
+    orgs,
+    ...(deps.countryOf ? { countryOf: deps.countryOf } : {}),
+  })
+  return { orgs, keys }
+}
+
+function services(deps: CompositionDeps) {
+  const { config: c, db, clock, log } = deps
+  const events = new EventBus((err, type) => log.error({ err, event: type }, 'event listener failed'))
+  const geo = deps.geo ?? openGeo()
+  const countryOf = (ip: string) => geo.country(ip)
+  const { orgs, keys } = accountServices({ config: c, db, clock, events, countryOf })
+  const secrets = createSecretBox(deps.masterKey)
+  const domainStore = createDomainStore(db.kysely)
+  const directory = createDomainDirectory({ store: domainStore, secrets })
+  const ownHosts = [c.shortDomain, new URL(c.publicUrl).host]
+  const links = createLinkService({
+    store: createLinkStore(db.kysely),
+    clock,
+    events,
+    publicUrl: c.publicUrl,
+    ownHosts,
+    domains: directory,
+  })
+  const domains = createDomainService({
+    store: domainStore,
+    clock,
+    events,
+    orgs,
+    secrets,
+    directory,
+    detachLinks: (id) => links.detachDomain(id),
+    customDomainClicks: (id) => links.customDomainClicks(id),
+    resolvers: parseResolvers(c.dnsResolvers),
+    cnameTarget: c.cnameTarget ?? c.shortDomain,
+    aRecordIp: c.aRecordIp,
+    ownHosts,
+    acme:
+      c.acmeDirectory === 'off'
+        ? undefined
+        : createAcme({
+            store: createAcmeStore(db.kysely),
+            secrets,
+            clock,
+            directoryUrl: c.acmeDirectory,
+            email: c.acmeEmail,
+            caFile: c.acmeCaFile,
+            precheck: c.acmePrecheck,
+          }),
+    onError: (err, what) => log.error({ err, what }, 'custom domain work failed'),
+  })
+  const clicks = createClicksService({
+    store: createClickStore(db.sqlite, db.kysely),
+    links,
+    events,
+    clock,
+    masterKey: deps.masterKey,
+    locate: createLocator(countryOf, c.geoCityDb),
+    onError: (err) => log.error({ err }, 'click recording failed'),
+    onDrop: (count, err) =>
+      log.warn(
+        { err, dropped: count, droppedTotal: clicks.recorder.status().dropped },
+        'clicks dropped: the database refused their writes',
+      ),
+    onReadFlushError: (err) => log.warn({ err }, 'click flush before an analytics read failed'),
+  })
+  const redirect = createRedirectService({
+    links,
+    clicks,
+    clock,
+    shortDomain: c.shortDomain,
+    customDomainOf: (host) => directory.keyOfHost(host),
+  })
+  const idempotency = createIdempotencyStore(db.kysely, secrets)
+  const webhooks = createWebhookService({
+    store: createWebhookStore(db.kysely, secrets),
+    clock,
+    secrets,
+    orgName: async (id) => (await orgs.get(id)).name,
+    publicUrl: c.publicUrl,
+    guard: { allowPrivateNetworks: c.webhookAllowPrivateNetworks, allowLoopback: c.webhookAllowLoopback },
+    sender: { concurrency: c.webhookConcurrency, perOrganization: c.webhookConcurrencyPerOrg },
+    log,
+    ...(deps.resolve ? { resolve: deps.resolve } : {}),
+  })
+  const games = createGameService({ store: createGameStore(db.kysely), clock, secrets })
+  const gamedata = createGamedataService({
+    store: createGamedataStore(db.sqlite, db.kysely),
+    maintenance: createGamedataMaintenanceStore(db.kysely),
+    aggregates: createAggregatesStore(db.kysely),
+    clock,
+    games,
+  })
+  const ingest = createIngestService({
+    batches: createIngestStore(db.sqlite, db.kysely),
+    gamedata,
+    clock,
+    games,
+    limiter: deps.limiter,
+    requestsPerMinute: c.ingestRateLimitPerGame,
+    countryOf,
+  })
+  const gamingAnalytics = createGamingAnalyticsService({ clock, games, aggregates: gamedata.aggregates })
+  const gdpr = createGdprService({
+    store: createGdprStore(db.kysely),
+    clock,
+    games,
+    gamedata,
+    forgetResponsesNaming: (id) => idempotency.forgetResponsesNaming(id),
+  })
+  return {
+    events,
+    orgs,
+    keys,
+    links,
+    redirect,
+    clicks,
+    idempotency,
+    secrets,
+    geo,
+    webhooks,
+    directory,
+    domains,
+    games,
+    ingest,
+    gamedata,
+    gamingAnalytics,
+    gdpr,
+  }
+}
+export type Services = ReturnType<typeof services>
+
+/** Every store, service and module of the daemon, wired; nothing runs until `start()`. */
+export async function compose(deps: CompositionDeps) {
+  const { config, clock, log, limiter } = deps
+  const svc = services(deps)
+  const scheduler = createScheduler({ store: createJobStore(deps.db.kysely), clock, log })
+  const health = createHealthService({
+    clock,
+    version: packageVersion(),
+    startedAt: clock.now(),
+    store: createHealthStore(deps.db),
+    jobs: () => scheduler.status(),
+    clicks: () => svc.clicks.recorder.status(),
+  })
+  // Route registration order (also the order of the OpenAPI document's paths).
+  const modules: Module[] = [
+    healthModule({ health, publicUrl: config.publicUrl }),
+    keysModule({ keys: svc.keys, limiter, clock }),
+    linksModule({ links: svc.links, bodyLimitBytes: config.bodyLimitBytes }),
+    clicksModule({ clicks: svc.clicks }),
+    webhooksModule({ webhooks: svc.webhooks, clock }),
+    domainsModule({ domains: svc.domains, directory: svc.directory }),
+    gamesModule({ games: svc.games }),
+    ingestModule({ ingest: svc.ingest }),
+    gamedataModule({ gamedata: svc.gamedata, ingest: svc.ingest }),
+    gamingAnalyticsModule({ analytics: svc.gamingAnalytics }),
+    gdprModule({ gdpr: svc.gdpr }),
+    redirectModule({ redirect: svc.redirect, clock }),
+  ]
+  scheduler.register(pruneIdempotencyJob(svc.idempotency, clock))
+  for (const m of modules) {
+    for (const job of m.jobs ?? []) scheduler.register(job)
+    m.subscriptions?.(svc.events)
+  }
+  await svc.directory.refresh()
+
+  let domainRefresh: NodeJS.Timeout | undefined
+  return {
+    services: svc,
+    modules,
+    scheduler,
+    /** Who a presented API key is, and the activity log of authenticated requests. */
+    access: keyAccess(svc.keys),
+    /** The redirect of hot links answered before Fastify (see modules/redirect/fast-path.ts). */
+    fastRedirect: (server: Pick<FastRedirectDeps, 'trustProxy' | 'nextRequestId'>) =>
+      createFastRedirect({
+        redirect: svc.redirect,
+        clock,
+        limiter,
+        perIpPerMinute: config.rateLimitRedirectsPerIp,
+        log,
+        ...server,
+      }),
+
+    /** Background work: buffer flushers, webhook sender, job schedule, domain refresh. */
+    start(): void {
+      svc.keys.usage.start((err) => log.error({ err }, 'usage flush failed'))
+      svc.clicks.recorder.start()
+      svc.webhooks.start()
+      if (config.jobs) {
+        scheduler.start()
+        // A daemon that was down may have missed the daily renewal: run it once at start-up too.
+        void scheduler
+          .runNow(RENEW_CERTIFICATES_JOB)
+          .catch((err: unknown) => log.error({ err }, 'renewal failed'))
+      }
+      // Other instances' domain changes (verification, certificates) reach this one within 30 s.
+      domainRefresh = setInterval(() => {
+        svc.directory.refresh().catch((err: unknown) => log.error({ err }, 'domain refresh failed'))
+      }, 30_000).unref()
+    },
+
+    /** Stops the background work; the order matters (see each step). */
+    async stop(): Promise<void> {
+      if (domainRefresh) clearInterval(domainRefresh)
+      await scheduler.stop()
+      await svc.domains.settled()
+      await svc.keys.usage.stop()
+      await svc.clicks.recorder.stop()
+      // After the click flush and the domain work: their events reach the outbox before the sender stops.
+      await svc.webhooks.stop()
+    },
+  }
+}
+export type Composition = Awaited<ReturnType<typeof compose>>

@@ -1,0 +1,17 @@
+import type { Clock } from '../../clock.js'
+import type { Module } from '../module.js'
+import { redirectRoutes } from './routes.js'
+import type { RedirectService } from './service.js'
+
+/** Short-link resolution; its hot-link cache forgets a link as soon as this process announces a change. */
+export function redirectModule(deps: { redirect: RedirectService; clock: Clock }): Module {
+  const { cache } = deps.redirect
+  return {
+    name: 'redirect',
+    routes: redirectRoutes(deps),
+    subscriptions(events) {
+      events.on('link.updated', (e) => cache.invalidate(e.data.id))
+      events.on('link.deleted', (e) => cache.invalidate(e.data.id))
+    },
+  }
+}
