@@ -4,16 +4,9 @@ import { QR_MARKER } from '../../../src/contract/limits.js'
 import { qrCodeIdOf, type ClickDelta, type ResolvedLink } from '../links/service.js'
 import { botReason, parseAgent, referrerDomain, utmOf } from './classify.js'
 import { countryName, type Locate } from './location.js'
-import type {
-  ClickBatch,
-  ClickRow,
-  ClickStore,
-  DimDelta,
-  HourDelta,
-  UnitOfWork,
-  VisitorDelta,
-} from './store.js'
+import type { ClickBatch, ClickRow, ClickStore, DimDelta, HourDelta, VisitorDelta } from './store.js'
 import { createBatcher } from '../../batcher.js'
+import type { UnitOfWork } from '../../db/unit-of-work.js'
 
 const HOUR = 3_600_000
 const DAY = 86_400_000
@@ -38,7 +31,7 @@ export interface ClickInput {
 
 /** What recording needs of the links service: links.clicks, inside the flush's unit of work. */
 export interface LinkClickCounter {
-  addClicks(deltas: ReadonlyArray<ClickDelta>, trx: UnitOfWork): Promise<void>
+  addClicks(deltas: ReadonlyArray<ClickDelta>, unit: UnitOfWork): Promise<void>
 }
 
 export interface RecorderDeps {
@@ -227,12 +220,12 @@ export function createClickRecorder(deps: RecorderDeps) {
     const human = new Map<string, number>()
     for (const r of rows) if (!r.isBot) human.set(r.linkId, (human.get(r.linkId) ?? 0) + 1)
     // Click rows, counters and links.clicks: one transaction, all of it or nothing.
-    await deps.store.transaction(async (trx) => {
-      await deps.store.apply(batch, trx)
+    await deps.store.transaction(async (unit) => {
+      await deps.store.apply(batch, unit)
       if (human.size > 0)
         await deps.links.addClicks(
           [...human].map(([linkId, n]) => ({ linkId, clicks: n })),
-          trx,
+          unit,
         )
     })
     recorded += rows.length

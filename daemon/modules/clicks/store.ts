@@ -7,6 +7,7 @@ import type {
   LinkClickHoursTable,
   LinkDayVisitorsTable,
 } from '../../db/schema.js'
+import { assertOpenOn, kyselyUnit, type UnitOfWork } from '../../db/unit-of-work.js'
 
 const DAY = 86_400_000
 
@@ -50,28 +51,27 @@ export type HourRow = Omit<HourDelta, 'linkId'>
 export type DimRow = Pick<DimDelta, 'dim' | 'value' | 'clicks'>
 
 /**
- * A unit of work: the open transaction of a flush, handed to other modules' services so that
- * their writes (links.clicks) commit or roll back with the click rows.
- */
-export type UnitOfWork = Kysely<Database>
-
-/**
  * The storage port of the clicks module (clicks, link_click_hours, link_click_dims,
  * link_click_dims_month, link_day_visitors, link_day_totals). The service sees only this.
  */
 export interface ClickStore {
-  /** Runs `fn` in one transaction: everything it writes, through `apply` or `trx`, or nothing. */
-  transaction<T>(fn: (trx: UnitOfWork) => Promise<T>): Promise<T>
+  /**
+   * Runs `fn` in one unit of work: everything written through `apply`, or by other stores given
+   * the unit (links.clicks), or nothing.
+   */
+  transaction<T>(fn: (unit: UnitOfWork) => Promise<T>): Promise<T>
   /** Writes the rows and counters of one flush inside the open `transaction`. */
-  apply(batch: ClickBatch, trx: UnitOfWork): Promise<void>
+  apply(batch: ClickBatch, unit: UnitOfWork): Promise<void>
   /** Hourly counters of a link with hour_start in [from, to]. */
   hours(linkId: string, from: number, to: number): Promise<HourRow[]>
   /** Human clicks per dimension value of a link over the days with day_start in [from, to]. */
   dims(linkId: string, from: number, to: number): Promise<DimRow[]>
   /** Visitors and single-click visitors of a link, summed over the days in [from, to]. */
   visitors(linkId: string, from: number, to: number): Promise<{ visitors: number; singleClick: number }>
-  /** Deletes the click data of links that no longer exist, at most `budget` rows per call. */
-  purgeDeletedLinks(budget: number, chunk?: number): Promise<number>
+  /** Link ids with click data after `after` (in id order; null: from the start), at most `limit`. */
+  linkIdsWithClicks(after: string | null, limit: number): Promise<string[]>
+  /** Deletes the click data of one link, at most `budget` rows; returns the rows deleted. */
+  purgeLink(linkId: string, budget: number, chunk?: number): Promise<number>
 }
 
 /**
@@ -188,14 +188,15 @@ export function createClickStore(sqlite: SQLite.Database, db: Kysely<Database>):
 
   return {
     /**
-     * One transaction for a whole flush: `fn` gets the transaction for the Kysely work of other
-     * modules (links.clicks); `apply` called within it joins it (better-sqlite3 and Kysely share
+     * One transaction for a whole flush: `fn` gets it as a unit of work for the Kysely work of
+     * other modules (links.clicks); `apply` called within it joins it (better-sqlite3 and Kysely share
      * the one connection, so the prepared statements run inside the open transaction).
      */
-    transaction<T>(fn: (trx: UnitOfWork) => Promise<T>): Promise<T> {
-      return db.transaction().execute(fn)
+    transaction<T>(fn: (unit: UnitOfWork) => Promise<T>): Promise<T> {
+      return db.transaction().execute((trx) => fn(kyselyUnit(sqlite, trx)))
     },
-    apply(batch: ClickBatch): Promise<void> {
+    apply(batch: ClickBatch, unit: UnitOfWork): Promise<void> {
+      assertOpenOn(unit, sqlite)
       apply(batch)
       return Promise.resolve()
     },
@@ -284,50 +285,47 @@ export function createClickStore(sqlite: SQLite.Database, db: Kysely<Database>):
       return { visitors: Number(r?.visitors ?? 0), singleClick: Number(r?.single ?? 0) }
     },
 
+    /** Link ids with click data after `after` (in id order), at most `limit` of them. */
+    async linkIdsWithClicks(after: string | null, limit: number): Promise<string[]> {
+      // Every recorded click, human or bot, has an hourly row: every link with data shows up there.
+      let q = db.selectFrom('link_click_hours').select('link_id').distinct()
+      if (after !== null) q = q.where('link_id', '>', after)
+      const rows = await q.orderBy('link_id').limit(limit).execute()
+      return rows.map((r) => r.link_id)
+    },
+
     /**
-     * Deletes the click data of links that no longer exist, at most `budget` rows per call, in
-     * statements of at most `chunk` rows (each its own short transaction, yielding in between,
-     * so redirects and their click flushes are never held up). Returns the rows deleted; a link
-     * whose data is only partly gone is finished by the next call.
+     * Deletes the click data of one link, at most `budget` rows, in statements of at most `chunk`
+     * rows (each its own short transaction, yielding in between, so redirects and their click
+     * flushes are never held up). Returns the rows deleted; when that is `budget`, some may remain.
      */
-    async purgeDeletedLinks(budget: number, chunk = 10_000): Promise<number> {
+    async purgeLink(linkId: string, budget: number, chunk = 10_000): Promise<number> {
       let deleted = 0
-      // Every recorded click, human or bot, has an hourly row: the orphans show up there.
-      const orphans = await db
-        .selectFrom('link_click_hours')
-        .select('link_id')
-        .distinct()
-        .where(({ not, exists, selectFrom }) =>
-          not(exists(selectFrom('links').select('id').whereRef('links.id', '=', 'link_click_hours.link_id'))),
-        )
-        .limit(100)
-        .execute()
-      for (const { link_id: linkId } of orphans)
-        for (const [table, columns] of CLICK_TABLES) {
-          for (;;) {
-            if (deleted >= budget) return deleted
-            const limit = Math.min(chunk, budget - deleted)
-            // The key of the chunk's last row; then every row up to it (a row-value comparison,
-            // which SQLite and PostgreSQL both support).
-            const last = (await db
-              .selectFrom(table)
-              .select(columns)
-              .where('link_id', '=', linkId)
-              .orderBy(columns)
-              .offset(limit - 1)
-              .limit(1)
-              .executeTakeFirst()) as Record<string, string | number> | undefined
-            let q = db.deleteFrom(table).where('link_id', '=', linkId)
-            if (last)
-              q = q.where(
-                sql<boolean>`(${sql.join(columns.map((c) => sql.ref(c)))}) <= (${sql.join(columns.map((c) => last[c]))})`,
-              )
-            const r = await q.executeTakeFirst()
-            deleted += Number(r.numDeletedRows)
-            await new Promise((resolve) => setImmediate(resolve))
-            if (!last) break
-          }
+      for (const [table, columns] of CLICK_TABLES) {
+        for (;;) {
+          if (deleted >= budget) return deleted
+          const limit = Math.min(chunk, budget - deleted)
+          // The key of the chunk's last row; then every row up to it (a row-value comparison,
+          // which SQLite and PostgreSQL both support).
+          const last = (await db
+            .selectFrom(table)
+            .select(columns)
+            .where('link_id', '=', linkId)
+            .orderBy(columns)
+            .offset(limit - 1)
+            .limit(1)
+            .executeTakeFirst()) as Record<string, string | number> | undefined
+          let q = db.deleteFrom(table).where('link_id', '=', linkId)
+          if (last)
+            q = q.where(
+              sql<boolean>`(${sql.join(columns.map((c) => sql.ref(c)))}) <= (${sql.join(columns.map((c) => last[c]))})`,
+            )
+          const r = await q.executeTakeFirst()
+          deleted += Number(r.numDeletedRows)
+          await new Promise((resolve) => setImmediate(resolve))
+          if (!last) break
         }
+      }
       return deleted
     },
   }

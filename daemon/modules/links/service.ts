@@ -27,7 +27,8 @@ import {
 } from './rules.js'
 import { renderQr, type QrImage } from './qr.js'
 import { assignCodes } from './codes.js'
-import type { ClickTransaction, LinkRecord, LinkStore } from './store.js'
+import type { LinkRecord, LinkStore } from './store.js'
+import type { UnitOfWork } from '../../db/unit-of-work.js'
 import { isUniqueViolation } from '../../db/errors.js'
 import type { DomainDirectory } from '../domains/directory.js'
 
@@ -426,11 +427,16 @@ export function createLinkService(deps: LinkServiceDeps) {
     },
 
     /**
-     * Adds human clicks to links.clicks: one UPDATE per link, inside the caller's transaction
-     * when `trx` is given, else on the database. Links deleted meanwhile are skipped.
+     * Adds human clicks to links.clicks: one UPDATE per link, inside the caller's unit of work
+     * when `unit` is given, else on the database. Links deleted meanwhile are skipped.
      */
-    async addClicks(deltas: ReadonlyArray<ClickDelta>, trx?: ClickTransaction): Promise<void> {
-      await store.addClicks(deltas, trx)
+    async addClicks(deltas: ReadonlyArray<ClickDelta>, unit?: UnitOfWork): Promise<void> {
+      await store.addClicks(deltas, unit)
+    },
+
+    /** Which of `ids` are links that still exist (any organization): the clicks purge asks. */
+    existingIds(ids: readonly string[]): Promise<Set<string>> {
+      return store.existingIds(ids)
     },
 
     /** Clicks of the organization's links on custom domains (the domains stats read them here). */
