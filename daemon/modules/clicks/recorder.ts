@@ -1,4 +1,4 @@
-import { iso } from '../../clock.js'
+import { DAY_MS, floorTo, HOUR_MS, iso } from '../../clock.js'
 import type { EventBus } from '../../events.js'
 import { QR_MARKER } from '../../../src/contract/limits.js'
 import { qrCodeIdOf, type ClickDelta, type ResolvedLink } from '../links/service.js'
@@ -7,9 +7,6 @@ import { countryName, type Locate } from './location.js'
 import type { ClickBatch, ClickRow, ClickStore, DimDelta, HourDelta, VisitorDelta } from './store.js'
 import { createBatcher } from '../../batcher.js'
 import type { UnitOfWork } from '../../db/unit-of-work.js'
-
-const HOUR = 3_600_000
-const DAY = 86_400_000
 
 /** SQLITE_READONLY, SQLITE_FULL, SQLITE_BUSY, SQLITE_IOERR_…: the code only, never a message. */
 function errorCode(err: unknown): string {
@@ -80,7 +77,7 @@ export function aggregate(rows: ClickRow[]): ClickBatch {
   /** Per link and day: dimension counters and visitor counters. */
   const days = new Map<string, { dims: Map<string, DimDelta>; visitors: Map<string, VisitorDelta> }>()
   for (const r of rows) {
-    const hourStart = r.ts - (r.ts % HOUR)
+    const hourStart = floorTo(r.ts, HOUR_MS)
     const hk = `${r.linkId}\n${hourStart}`
     let h = hours.get(hk)
     if (!h)
@@ -93,7 +90,7 @@ export function aggregate(rows: ClickRow[]): ClickBatch {
     h.clicks++
     if (r.isQr) h.qrScans++
 
-    const dayStart = r.ts - (r.ts % DAY)
+    const dayStart = floorTo(r.ts, DAY_MS)
     const dk = `${r.linkId}\n${dayStart}`
     let day = days.get(dk)
     if (!day) days.set(dk, (day = { dims: new Map(), visitors: new Map() }))

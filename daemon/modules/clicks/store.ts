@@ -8,8 +8,7 @@ import type {
   LinkDayVisitorsTable,
 } from '../../db/schema.js'
 import { assertOpenOn, kyselyUnit, type UnitOfWork } from '../../db/unit-of-work.js'
-
-const DAY = 86_400_000
+import { DAY_MS, floorTo, utcMonthStart } from '../../clock.js'
 
 /** A snake_case column name in camelCase, at the type level (`hour_start` → `hourStart`). */
 type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
@@ -33,16 +32,6 @@ export interface ClickBatch {
   hours: HourDelta[]
   dims: DimDelta[]
   visitors: VisitorDelta[]
-}
-
-/** First day of the UTC month of a timestamp, 00:00 UTC. */
-export function monthStartOf(ts: number): number {
-  const d = new Date(ts)
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)
-}
-const nextMonth = (ts: number) => {
-  const d = new Date(ts)
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)
 }
 
 /** One hour of a link's counters, as read. */
@@ -161,7 +150,7 @@ export function createClickStore(sqlite: SQLite.Database, db: Kysely<Database>):
     >()
     for (const d of batch.dims) {
       upsertDim.run(d.linkId, d.dayStart, d.dim, d.value, d.clicks)
-      const monthStart = monthStartOf(d.dayStart)
+      const monthStart = utcMonthStart(d.dayStart)
       const k = `${d.linkId}\n${monthStart}\n${d.dim}\n${d.value}`
       const m = months.get(k)
       if (m) m.clicks += d.clicks
@@ -242,17 +231,17 @@ export function createClickStore(sqlite: SQLite.Database, db: Kysely<Database>):
           .where('month_start', '<', b)
           .groupBy(['dim', 'value'])
           .execute()
-      const firstDay = from - (((from % DAY) + DAY) % DAY)
-      const lastDay = to - (((to % DAY) + DAY) % DAY)
+      const firstDay = floorTo(from, DAY_MS)
+      const lastDay = floorTo(to, DAY_MS)
       // Whole months inside the range: [fullFrom, fullTo).
-      const fullFrom = monthStartOf(firstDay) === firstDay ? firstDay : nextMonth(firstDay)
-      const fullTo = monthStartOf(lastDay + DAY)
+      const fullFrom = utcMonthStart(firstDay) === firstDay ? firstDay : utcMonthStart(firstDay, 1)
+      const fullTo = utcMonthStart(lastDay + DAY_MS)
       const parts =
         fullFrom >= fullTo
           ? [daily(firstDay, lastDay)]
           : [
               monthly(fullFrom, fullTo),
-              ...(firstDay < fullFrom ? [daily(firstDay, fullFrom - DAY)] : []),
+              ...(firstDay < fullFrom ? [daily(firstDay, fullFrom - DAY_MS)] : []),
               ...(fullTo <= lastDay ? [daily(fullTo, lastDay)] : []),
             ]
       const sums = new Map<string, DimRow>()

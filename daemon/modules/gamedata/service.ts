@@ -15,8 +15,7 @@ import type { GamedataMaintenanceStore } from './maintenance-store.js'
 import type { GamedataStore } from './store.js'
 import type { AcceptedBatch, BatchCounts } from './types.js'
 import type { UnitOfWork } from '../../db/unit-of-work.js'
-
-const DAY_MS = 86_400_000
+import { DAY_MS } from '../../clock.js'
 
 /** Session ids start with the start time so that inserts append to the primary key. */
 const newSessionId = (ts: number) => `s${ts.toString(36).padStart(9, '0')}${randomToken().slice(0, 10)}`
