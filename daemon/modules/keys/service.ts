@@ -26,11 +26,11 @@ import {
   generateValue,
   hashKeyValue,
   maskKey,
-  parseExpiry,
   parseIps,
   parseOrigins,
   presentKey,
 } from './fields.js'
+import { parseExpiry } from '../../http/expiry.js'
 
 export type { KeyRecord }
 /** The key making a request, for the rules on what it may do to other keys. */

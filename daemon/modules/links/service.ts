@@ -22,9 +22,10 @@ import {
   normalizeTags,
   normalizeTitle,
   ownHostOf,
-  parseExpiry,
+  SHARED_DOMAIN_KEY,
   splitHostPort,
 } from './rules.js'
+import { parseExpiry } from '../../http/expiry.js'
 import { renderQr, type QrImage } from './qr.js'
 import { assignCodes } from './codes.js'
 import type { LinkRecord, LinkStore } from './store.js'
@@ -54,9 +55,6 @@ export interface ClickDelta {
   linkId: string
   clicks: number
 }
-
-/** Domain key of the shared short domain. */
-export const SHARED_DOMAIN_KEY = ''
 
 /** Links expired per transaction by the expire-links job. */
 const EXPIRE_BATCH = 1000
