@@ -1,6 +1,7 @@
 import type SQLite from 'better-sqlite3'
 import { sql, type Kysely } from 'kysely'
 import type {
+  Camelized,
   ClicksTable,
   Database,
   LinkClickDimsTable,
@@ -9,13 +10,6 @@ import type {
 } from '../../db/schema.js'
 import { assertOpenOn, kyselyUnit, type UnitOfWork } from '../../db/unit-of-work.js'
 import { DAY_MS, floorTo, utcMonthStart } from '../../clock.js'
-
-/** A snake_case column name in camelCase, at the type level (`hour_start` → `hourStart`). */
-type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
-  ? `${Head}${Capitalize<CamelCase<Tail>>}`
-  : S
-/** A table's row with camelCase keys: the counter types follow the schema's column types. */
-type Camelized<T> = { [K in keyof T & string as CamelCase<K>]: T[K] }
 
 /** One click row as stored (no raw IP); the flags as booleans (0/1 in the table). */
 export type ClickRow = Omit<Camelized<ClicksTable>, 'isBot' | 'isQr'> & { isBot: boolean; isQr: boolean }
