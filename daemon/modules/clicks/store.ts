@@ -290,11 +290,9 @@ export function createClickStore(sqlite: SQLite.Database, db: Kysely<Database>):
           const limit = Math.min(chunk, budget - deleted)
           // The key of the chunk's last row; then every row up to it (a row-value comparison,
           // which SQLite and PostgreSQL both support).
-          const last = (await db
-            .selectFrom(table)
-            .select(columns)
-            .where('link_id', '=', linkId)
-            .orderBy(columns)
+          let page = db.selectFrom(table).select(columns).where('link_id', '=', linkId)
+          for (const column of columns) page = page.orderBy(column)
+          const last = (await page
             .offset(limit - 1)
             .limit(1)
             .executeTakeFirst()) as Record<string, string | number> | undefined
