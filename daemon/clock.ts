@@ -21,3 +21,23 @@ export function utcDay(ms: number): string {
 export function utcMonth(ms: number): string {
   return iso(ms).slice(0, 7)
 }
+
+export const MINUTE_MS = 60_000
+export const HOUR_MS = 3_600_000
+export const DAY_MS = 86_400_000
+
+/** The start of the `size`-long period holding `ts`, periods counted from `origin` (any sign). */
+export function floorTo(ts: number, size: number, origin = 0): number {
+  return ts - ((((ts - origin) % size) + size) % size)
+}
+
+/** The UTC day number of a timestamp (days since 1970-01-01). */
+export function utcDayNumber(ms: number): number {
+  return Math.floor(ms / DAY_MS)
+}
+
+/** 00:00 UTC on the first day of the month of a timestamp, `months` later (or earlier when < 0). */
+export function utcMonthStart(ms: number, months = 0): number {
+  const d = new Date(ms)
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + months, 1)
+}

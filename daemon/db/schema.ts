@@ -447,3 +447,13 @@ export interface Database {
   webhooks: WebhooksTable
   webhook_deliveries: WebhookDeliveriesTable
 }
+
+/** A snake_case column name in camelCase, at the type level (`hour_start` → `hourStart`). */
+export type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
+  ? `${Head}${Capitalize<CamelCase<Tail>>}`
+  : S
+/**
+ * A table's row with camelCase keys: the counter types of the stores (click counters, gaming
+ * aggregates) follow the schema's column types instead of repeating them.
+ */
+export type Camelized<T> = { [K in keyof T & string as CamelCase<K>]: T[K] }

@@ -1,6 +1,7 @@
 import type { TSchema } from 'typebox'
 import { EventBatchDoc } from '../../src/contract/gaming.js'
 import { signPayload } from '../../src/contract/webhook-signature.js'
+import { DAY_MS } from '../clock.js'
 
 /**
  * Request body examples of the OpenAPI document, by operation (`METHOD /path` as in the document).
@@ -9,7 +10,7 @@ import { signPayload } from '../../src/contract/webhook-signature.js'
  */
 export function requestExamples(now: number): Record<string, unknown> {
   const iso = (ms: number) => new Date(ms).toISOString()
-  const days = (n: number) => iso(now + n * 86_400_000)
+  const days = (n: number) => iso(now + n * DAY_MS)
   const payload = '{"event":"link.created","data":{"id":"lnk_8yQ2mZ4tK7"}}'
   const secret = 'whsec_Zm9yIGRvY3VtZW50YXRpb24gb25seQ'
   return {

@@ -20,6 +20,7 @@ import {
   securityOf,
   TAGS,
 } from './openapi-doc.js'
+import { HOUR_MS } from '../clock.js'
 
 const require = createRequire(import.meta.url)
 
@@ -41,7 +42,7 @@ interface DocsOptions {
 }
 
 /** The Postman collection is rebuilt after this long (its dates stay in the future). */
-const COLLECTION_TTL_MS = 3_600_000
+const COLLECTION_TTL_MS = HOUR_MS
 
 /**
  * The docs UI's Content-Security-Policy: @fastify/swagger-ui's static one without

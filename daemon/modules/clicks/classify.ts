@@ -1,7 +1,7 @@
 import { createHmac, hash } from 'node:crypto'
 import { isbot } from 'isbot'
 import UAParser from 'ua-parser-js'
-import { utcDay } from '../../clock.js'
+import { utcDay, utcDayNumber } from '../../clock.js'
 
 /** Why a redirect was counted as a bot rather than a human click. */
 export type BotReason = 'link-preview' | 'head-request' | 'user-agent' | 'no-user-agent'
@@ -124,7 +124,7 @@ export function createVisitorHasher(masterKey: Buffer) {
   const secret = createHmac('sha256', masterKey).update('linkd:visitor-salt:v1').digest()
   const salts = new Map<number, string>()
   return (ts: number, ip: string, userAgent: string): string => {
-    const dayNumber = Math.floor(ts / 86_400_000)
+    const dayNumber = utcDayNumber(ts)
     let salt = salts.get(dayNumber)
     if (salt === undefined) {
       salt = createHmac('sha256', secret).update(utcDay(ts)).digest('hex')

@@ -1,28 +1,24 @@
 import type { Clock } from '../../clock.js'
-import { iso } from '../../clock.js'
+import { DAY_MS, floorTo, HOUR_MS, iso } from '../../clock.js'
 import { AppError } from '../../http/errors.js'
 import type { AnalyticsQuery, LinkAnalytics } from '../../../src/contract/links.js'
 import { LINK_LIMITS } from '../../../src/contract/limits.js'
 import type { ClickStore, DimRow } from './store.js'
 
-const HOUR = 3_600_000
-const DAY = 86_400_000
-const WEEK = 7 * DAY
+const WEEK = 7 * DAY_MS
 /** 1970-01-05T00:00:00Z, a Monday: weeks start on Monday 00:00 UTC (ISO 8601). */
-const FIRST_MONDAY = 4 * DAY
-const DEFAULT_RANGE = 30 * DAY
+const FIRST_MONDAY = 4 * DAY_MS
+const DEFAULT_RANGE = 30 * DAY_MS
 const TOP = 50
 
 type Interval = LinkAnalytics['interval']
 
-const floorTo = (t: number, size: number, origin = 0) => t - ((((t - origin) % size) + size) % size)
-
 function bucketStart(t: number, interval: Interval): number {
-  if (interval === 'hour') return floorTo(t, HOUR)
-  if (interval === 'day') return floorTo(t, DAY)
+  if (interval === 'hour') return floorTo(t, HOUR_MS)
+  if (interval === 'day') return floorTo(t, DAY_MS)
   return floorTo(t, WEEK, FIRST_MONDAY)
 }
-const SIZE: Record<Interval, number> = { hour: HOUR, day: DAY, week: WEEK }
+const SIZE: Record<Interval, number> = { hour: HOUR_MS, day: DAY_MS, week: WEEK }
 
 const round2 = (n: number) => Math.round(n * 100) / 100
 const pct = (part: number, whole: number) => (whole > 0 ? round2((part / whole) * 100) : 0)
@@ -85,9 +81,9 @@ export function createLinkAnalytics(deps: LinkAnalyticsDeps) {
       await deps.flush()
 
       const [hours, dims, visitors] = await Promise.all([
-        store.hours(link.id, floorTo(start, HOUR), end),
-        store.dims(link.id, floorTo(start, DAY), end),
-        store.visitors(link.id, floorTo(start, DAY), end),
+        store.hours(link.id, floorTo(start, HOUR_MS), end),
+        store.dims(link.id, floorTo(start, DAY_MS), end),
+        store.visitors(link.id, floorTo(start, DAY_MS), end),
       ])
 
       const size = SIZE[interval]

@@ -1,22 +1,12 @@
-import { iso } from '../../clock.js'
+import { DAY_MS, floorTo, HOUR_MS, iso } from '../../clock.js'
 import type { EventBus } from '../../events.js'
 import { QR_MARKER } from '../../../src/contract/limits.js'
 import { qrCodeIdOf, type ClickDelta, type ResolvedLink } from '../links/service.js'
 import { botReason, parseAgent, referrerDomain, utmOf } from './classify.js'
 import { countryName, type Locate } from './location.js'
-import type {
-  ClickBatch,
-  ClickRow,
-  ClickStore,
-  DimDelta,
-  HourDelta,
-  UnitOfWork,
-  VisitorDelta,
-} from './store.js'
+import type { ClickBatch, ClickRow, ClickStore, DimDelta, HourDelta, VisitorDelta } from './store.js'
 import { createBatcher } from '../../batcher.js'
-
-const HOUR = 3_600_000
-const DAY = 86_400_000
+import type { UnitOfWork } from '../../db/unit-of-work.js'
 
 /** SQLITE_READONLY, SQLITE_FULL, SQLITE_BUSY, SQLITE_IOERR_…: the code only, never a message. */
 function errorCode(err: unknown): string {
@@ -38,7 +28,7 @@ export interface ClickInput {
 
 /** What recording needs of the links service: links.clicks, inside the flush's unit of work. */
 export interface LinkClickCounter {
-  addClicks(deltas: ReadonlyArray<ClickDelta>, trx: UnitOfWork): Promise<void>
+  addClicks(deltas: ReadonlyArray<ClickDelta>, unit: UnitOfWork): Promise<void>
 }
 
 export interface RecorderDeps {
@@ -87,7 +77,7 @@ export function aggregate(rows: ClickRow[]): ClickBatch {
   /** Per link and day: dimension counters and visitor counters. */
   const days = new Map<string, { dims: Map<string, DimDelta>; visitors: Map<string, VisitorDelta> }>()
   for (const r of rows) {
-    const hourStart = r.ts - (r.ts % HOUR)
+    const hourStart = floorTo(r.ts, HOUR_MS)
     const hk = `${r.linkId}\n${hourStart}`
     let h = hours.get(hk)
     if (!h)
@@ -100,7 +90,7 @@ export function aggregate(rows: ClickRow[]): ClickBatch {
     h.clicks++
     if (r.isQr) h.qrScans++
 
-    const dayStart = r.ts - (r.ts % DAY)
+    const dayStart = floorTo(r.ts, DAY_MS)
     const dk = `${r.linkId}\n${dayStart}`
     let day = days.get(dk)
     if (!day) days.set(dk, (day = { dims: new Map(), visitors: new Map() }))
@@ -227,12 +217,12 @@ export function createClickRecorder(deps: RecorderDeps) {
     const human = new Map<string, number>()
     for (const r of rows) if (!r.isBot) human.set(r.linkId, (human.get(r.linkId) ?? 0) + 1)
     // Click rows, counters and links.clicks: one transaction, all of it or nothing.
-    await deps.store.transaction(async (trx) => {
-      await deps.store.apply(batch, trx)
+    await deps.store.transaction(async (unit) => {
+      await deps.store.apply(batch, unit)
       if (human.size > 0)
         await deps.links.addClicks(
           [...human].map(([linkId, n]) => ({ linkId, clicks: n })),
-          trx,
+          unit,
         )
     })
     recorded += rows.length

@@ -13,7 +13,14 @@ export type { ClickInput }
 export interface ClickLinks extends LinkClickCounter {
   /** The link of an organization; throws NotFound for another organization's link. */
   get(organizationId: string, id: string): Promise<{ id: string }>
+  /** Which of `ids` are links that still exist (the purge asks; the links table is not ours). */
+  existingIds(ids: readonly string[]): Promise<Set<string>>
 }
+
+/** Link ids of the click tables checked against the links service per request. */
+const PURGE_SCAN_PAGE = 500
+/** Deleted links purged per run at most (the rest wait for the next run). */
+const PURGE_LINKS_PER_RUN = 100
 
 export interface ClicksServiceDeps {
   store: ClickStore
@@ -71,8 +78,30 @@ export function createClicksService(deps: ClicksServiceDeps) {
     link: (organizationId: string, id: string, q: AnalyticsQuery): Promise<LinkAnalytics> =>
       analytics.link(organizationId, id, q),
 
-    /** Deletes the click data of deleted links, up to `budget` rows (the purge job). */
-    purgeDeletedLinks: (budget: number) => store.purgeDeletedLinks(budget),
+    /**
+     * Deletes the click data of links that no longer exist, up to `budget` rows (the purge job).
+     * The links service says which links exist: the click tables' link ids are checked against
+     * it page by page. Returns the rows deleted; a link whose data is only partly gone is
+     * finished by the next call (its hourly rows go last, so it is found again).
+     */
+    async purgeDeletedLinks(budget: number): Promise<number> {
+      const orphans: string[] = []
+      let after: string | null = null
+      while (orphans.length < PURGE_LINKS_PER_RUN) {
+        const ids = await store.linkIdsWithClicks(after, PURGE_SCAN_PAGE)
+        if (ids.length === 0) break
+        const live = await deps.links.existingIds(ids)
+        for (const id of ids) if (!live.has(id)) orphans.push(id)
+        if (ids.length < PURGE_SCAN_PAGE) break
+        after = ids[ids.length - 1] ?? null
+      }
+      let deleted = 0
+      for (const linkId of orphans.slice(0, PURGE_LINKS_PER_RUN)) {
+        if (deleted >= budget) break
+        deleted += await store.purgeLink(linkId, budget - deleted)
+      }
+      return deleted
+    },
   }
 }
 export type ClicksService = ReturnType<typeof createClicksService>

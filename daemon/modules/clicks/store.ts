@@ -1,21 +1,15 @@
 import type SQLite from 'better-sqlite3'
 import { sql, type Kysely } from 'kysely'
 import type {
+  Camelized,
   ClicksTable,
   Database,
   LinkClickDimsTable,
   LinkClickHoursTable,
   LinkDayVisitorsTable,
 } from '../../db/schema.js'
-
-const DAY = 86_400_000
-
-/** A snake_case column name in camelCase, at the type level (`hour_start` → `hourStart`). */
-type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
-  ? `${Head}${Capitalize<CamelCase<Tail>>}`
-  : S
-/** A table's row with camelCase keys: the counter types follow the schema's column types. */
-type Camelized<T> = { [K in keyof T & string as CamelCase<K>]: T[K] }
+import { assertOpenOn, kyselyUnit, type UnitOfWork } from '../../db/unit-of-work.js'
+import { DAY_MS, floorTo, utcMonthStart } from '../../clock.js'
 
 /** One click row as stored (no raw IP); the flags as booleans (0/1 in the table). */
 export type ClickRow = Omit<Camelized<ClicksTable>, 'isBot' | 'isQr'> & { isBot: boolean; isQr: boolean }
@@ -34,44 +28,33 @@ export interface ClickBatch {
   visitors: VisitorDelta[]
 }
 
-/** First day of the UTC month of a timestamp, 00:00 UTC. */
-export function monthStartOf(ts: number): number {
-  const d = new Date(ts)
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1)
-}
-const nextMonth = (ts: number) => {
-  const d = new Date(ts)
-  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)
-}
-
 /** One hour of a link's counters, as read. */
 export type HourRow = Omit<HourDelta, 'linkId'>
 /** Human clicks of one dimension value, as read. */
 export type DimRow = Pick<DimDelta, 'dim' | 'value' | 'clicks'>
 
 /**
- * A unit of work: the open transaction of a flush, handed to other modules' services so that
- * their writes (links.clicks) commit or roll back with the click rows.
- */
-export type UnitOfWork = Kysely<Database>
-
-/**
  * The storage port of the clicks module (clicks, link_click_hours, link_click_dims,
  * link_click_dims_month, link_day_visitors, link_day_totals). The service sees only this.
  */
 export interface ClickStore {
-  /** Runs `fn` in one transaction: everything it writes, through `apply` or `trx`, or nothing. */
-  transaction<T>(fn: (trx: UnitOfWork) => Promise<T>): Promise<T>
+  /**
+   * Runs `fn` in one unit of work: everything written through `apply`, or by other stores given
+   * the unit (links.clicks), or nothing.
+   */
+  transaction<T>(fn: (unit: UnitOfWork) => Promise<T>): Promise<T>
   /** Writes the rows and counters of one flush inside the open `transaction`. */
-  apply(batch: ClickBatch, trx: UnitOfWork): Promise<void>
+  apply(batch: ClickBatch, unit: UnitOfWork): Promise<void>
   /** Hourly counters of a link with hour_start in [from, to]. */
   hours(linkId: string, from: number, to: number): Promise<HourRow[]>
   /** Human clicks per dimension value of a link over the days with day_start in [from, to]. */
   dims(linkId: string, from: number, to: number): Promise<DimRow[]>
   /** Visitors and single-click visitors of a link, summed over the days in [from, to]. */
   visitors(linkId: string, from: number, to: number): Promise<{ visitors: number; singleClick: number }>
-  /** Deletes the click data of links that no longer exist, at most `budget` rows per call. */
-  purgeDeletedLinks(budget: number, chunk?: number): Promise<number>
+  /** Link ids with click data after `after` (in id order; null: from the start), at most `limit`. */
+  linkIdsWithClicks(after: string | null, limit: number): Promise<string[]>
+  /** Deletes the click data of one link, at most `budget` rows; returns the rows deleted. */
+  purgeLink(linkId: string, budget: number, chunk?: number): Promise<number>
 }
 
 /**
@@ -161,7 +144,7 @@ export function createClickStore(sqlite: SQLite.Database, db: Kysely<Database>):
     >()
     for (const d of batch.dims) {
       upsertDim.run(d.linkId, d.dayStart, d.dim, d.value, d.clicks)
-      const monthStart = monthStartOf(d.dayStart)
+      const monthStart = utcMonthStart(d.dayStart)
       const k = `${d.linkId}\n${monthStart}\n${d.dim}\n${d.value}`
       const m = months.get(k)
       if (m) m.clicks += d.clicks
@@ -188,14 +171,15 @@ export function createClickStore(sqlite: SQLite.Database, db: Kysely<Database>):
 
   return {
     /**
-     * One transaction for a whole flush: `fn` gets the transaction for the Kysely work of other
-     * modules (links.clicks); `apply` called within it joins it (better-sqlite3 and Kysely share
+     * One transaction for a whole flush: `fn` gets it as a unit of work for the Kysely work of
+     * other modules (links.clicks); `apply` called within it joins it (better-sqlite3 and Kysely share
      * the one connection, so the prepared statements run inside the open transaction).
      */
-    transaction<T>(fn: (trx: UnitOfWork) => Promise<T>): Promise<T> {
-      return db.transaction().execute(fn)
+    transaction<T>(fn: (unit: UnitOfWork) => Promise<T>): Promise<T> {
+      return db.transaction().execute((trx) => fn(kyselyUnit(sqlite, trx)))
     },
-    apply(batch: ClickBatch): Promise<void> {
+    apply(batch: ClickBatch, unit: UnitOfWork): Promise<void> {
+      assertOpenOn(unit, sqlite)
       apply(batch)
       return Promise.resolve()
     },
@@ -241,17 +225,17 @@ export function createClickStore(sqlite: SQLite.Database, db: Kysely<Database>):
           .where('month_start', '<', b)
           .groupBy(['dim', 'value'])
           .execute()
-      const firstDay = from - (((from % DAY) + DAY) % DAY)
-      const lastDay = to - (((to % DAY) + DAY) % DAY)
+      const firstDay = floorTo(from, DAY_MS)
+      const lastDay = floorTo(to, DAY_MS)
       // Whole months inside the range: [fullFrom, fullTo).
-      const fullFrom = monthStartOf(firstDay) === firstDay ? firstDay : nextMonth(firstDay)
-      const fullTo = monthStartOf(lastDay + DAY)
+      const fullFrom = utcMonthStart(firstDay) === firstDay ? firstDay : utcMonthStart(firstDay, 1)
+      const fullTo = utcMonthStart(lastDay + DAY_MS)
       const parts =
         fullFrom >= fullTo
           ? [daily(firstDay, lastDay)]
           : [
               monthly(fullFrom, fullTo),
-              ...(firstDay < fullFrom ? [daily(firstDay, fullFrom - DAY)] : []),
+              ...(firstDay < fullFrom ? [daily(firstDay, fullFrom - DAY_MS)] : []),
               ...(fullTo <= lastDay ? [daily(fullTo, lastDay)] : []),
             ]
       const sums = new Map<string, DimRow>()
@@ -284,50 +268,45 @@ export function createClickStore(sqlite: SQLite.Database, db: Kysely<Database>):
       return { visitors: Number(r?.visitors ?? 0), singleClick: Number(r?.single ?? 0) }
     },
 
+    /** Link ids with click data after `after` (in id order), at most `limit` of them. */
+    async linkIdsWithClicks(after: string | null, limit: number): Promise<string[]> {
+      // Every recorded click, human or bot, has an hourly row: every link with data shows up there.
+      let q = db.selectFrom('link_click_hours').select('link_id').distinct()
+      if (after !== null) q = q.where('link_id', '>', after)
+      const rows = await q.orderBy('link_id').limit(limit).execute()
+      return rows.map((r) => r.link_id)
+    },
+
     /**
-     * Deletes the click data of links that no longer exist, at most `budget` rows per call, in
-     * statements of at most `chunk` rows (each its own short transaction, yielding in between,
-     * so redirects and their click flushes are never held up). Returns the rows deleted; a link
-     * whose data is only partly gone is finished by the next call.
+     * Deletes the click data of one link, at most `budget` rows, in statements of at most `chunk`
+     * rows (each its own short transaction, yielding in between, so redirects and their click
+     * flushes are never held up). Returns the rows deleted; when that is `budget`, some may remain.
      */
-    async purgeDeletedLinks(budget: number, chunk = 10_000): Promise<number> {
+    async purgeLink(linkId: string, budget: number, chunk = 10_000): Promise<number> {
       let deleted = 0
-      // Every recorded click, human or bot, has an hourly row: the orphans show up there.
-      const orphans = await db
-        .selectFrom('link_click_hours')
-        .select('link_id')
-        .distinct()
-        .where(({ not, exists, selectFrom }) =>
-          not(exists(selectFrom('links').select('id').whereRef('links.id', '=', 'link_click_hours.link_id'))),
-        )
-        .limit(100)
-        .execute()
-      for (const { link_id: linkId } of orphans)
-        for (const [table, columns] of CLICK_TABLES) {
-          for (;;) {
-            if (deleted >= budget) return deleted
-            const limit = Math.min(chunk, budget - deleted)
-            // The key of the chunk's last row; then every row up to it (a row-value comparison,
-            // which SQLite and PostgreSQL both support).
-            const last = (await db
-              .selectFrom(table)
-              .select(columns)
-              .where('link_id', '=', linkId)
-              .orderBy(columns)
-              .offset(limit - 1)
-              .limit(1)
-              .executeTakeFirst()) as Record<string, string | number> | undefined
-            let q = db.deleteFrom(table).where('link_id', '=', linkId)
-            if (last)
-              q = q.where(
-                sql<boolean>`(${sql.join(columns.map((c) => sql.ref(c)))}) <= (${sql.join(columns.map((c) => last[c]))})`,
-              )
-            const r = await q.executeTakeFirst()
-            deleted += Number(r.numDeletedRows)
-            await new Promise((resolve) => setImmediate(resolve))
-            if (!last) break
-          }
+      for (const [table, columns] of CLICK_TABLES) {
+        for (;;) {
+          if (deleted >= budget) return deleted
+          const limit = Math.min(chunk, budget - deleted)
+          // The key of the chunk's last row; then every row up to it (a row-value comparison,
+          // which SQLite and PostgreSQL both support).
+          let page = db.selectFrom(table).select(columns).where('link_id', '=', linkId)
+          for (const column of columns) page = page.orderBy(column)
+          const last = (await page
+            .offset(limit - 1)
+            .limit(1)
+            .executeTakeFirst()) as Record<string, string | number> | undefined
+          let q = db.deleteFrom(table).where('link_id', '=', linkId)
+          if (last)
+            q = q.where(
+              sql<boolean>`(${sql.join(columns.map((c) => sql.ref(c)))}) <= (${sql.join(columns.map((c) => last[c]))})`,
+            )
+          const r = await q.executeTakeFirst()
+          deleted += Number(r.numDeletedRows)
+          await new Promise((resolve) => setImmediate(resolve))
+          if (!last) break
         }
+      }
       return deleted
     },
   }

@@ -5,6 +5,7 @@ import { rootCertificates } from 'node:tls'
 import type { Clock } from '../../clock.js'
 import type { SecretBox } from '../../crypto.js'
 import type { AcmeStore } from './acme-store.js'
+import { HOUR_MS } from '../../clock.js'
 
 /**
  * Certificates from an ACME CA (RFC 8555) with acme-client over HTTP-01. The account key is
@@ -39,7 +40,7 @@ export interface AcmeOptions {
 }
 
 /** Challenge tokens older than this are dropped (an order that never completed). */
-const CHALLENGE_TTL_MS = 3_600_000
+const CHALLENGE_TTL_MS = HOUR_MS
 
 /** Facts of a PEM certificate (the first one of a chain). */
 export function certificateFacts(

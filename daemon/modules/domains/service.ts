@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js'
-import { iso, isoOrNull } from '../../clock.js'
+import { DAY_MS, iso, isoOrNull } from '../../clock.js'
 import { newId, randomToken, type SecretBox } from '../../crypto.js'
 import type { EventBus } from '../../events.js'
 import { AppError, notFound, validation } from '../../http/errors.js'
@@ -45,8 +45,6 @@ export interface DomainServiceDeps {
   dnsTimeoutMs?: number
   onError?(err: unknown, what: string): void
 }
-
-const DAY_MS = 86_400_000
 
 export function createDomainService(deps: DomainServiceDeps) {
   const { store } = deps

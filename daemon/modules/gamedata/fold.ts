@@ -22,9 +22,9 @@ import type {
   SessionRow,
   Snapshot,
 } from './types.js'
+import { utcDayNumber } from '../../clock.js'
 
 const GAP = INGEST_LIMITS.sessionGapMs
-const DAY_MS = 86_400_000
 
 /** A session as the batch sees it: new, or read from the snapshot (and maybe changed). */
 type LiveSession = SessionRow & { isNew: boolean; touched: boolean; loadedStart: number }
@@ -365,14 +365,14 @@ export function fold(
       e.ts >= s.started_at - GAP &&
       e.ts <= s.last_event_at + GAP
     ) {
-      const oldDay = Math.floor(s.started_at / DAY_MS)
+      const oldDay = utcDayNumber(s.started_at)
       const oldSeconds = sessionSeconds(s)
       if (e.ts < s.started_at) s.started_at = e.ts
       if (e.ts > s.last_event_at) s.last_event_at = e.ts
       if (e.type === 'session_end') s.ended_at = Math.max(s.ended_at ?? 0, e.ts, s.last_event_at)
       s.events++
       s.touched = true
-      const newDay = Math.floor(s.started_at / DAY_MS)
+      const newDay = utcDayNumber(s.started_at)
       const newSeconds = sessionSeconds(s)
       if (newDay !== oldDay) {
         dayCounters(oldDay).sessions--

@@ -14,8 +14,8 @@ import { fold } from './fold.js'
 import type { GamedataMaintenanceStore } from './maintenance-store.js'
 import type { GamedataStore } from './store.js'
 import type { AcceptedBatch, BatchCounts } from './types.js'
-
-const DAY_MS = 86_400_000
+import type { UnitOfWork } from '../../db/unit-of-work.js'
+import { DAY_MS } from '../../clock.js'
 
 /** Session ids start with the start time so that inserts append to the primary key. */
 const newSessionId = (ts: number) => `s${ts.toString(36).padStart(9, '0')}${randomToken().slice(0, 10)}`
@@ -29,14 +29,14 @@ export interface GamedataDeps {
 }
 
 /**
- * Work the caller runs in the same transaction as a batch's storage (the ingestion keeps its
- * batch_id records this way): synchronous statements of the caller's own store.
+ * Work the caller runs in the same unit of work as a batch's storage (the ingestion keeps its
+ * batch_id records this way): synchronous statements of the caller's own store, given `unit`.
  */
 export interface BatchUnit<R> {
   /** Runs first; a value other than undefined ends the unit at once (nothing stored). */
-  before(): R | undefined
+  before(unit: UnitOfWork): R | undefined
   /** Runs last, with what the batch added; its value is the result of `storeBatch`. */
-  after(counts: BatchCounts): R
+  after(counts: BatchCounts, unit: UnitOfWork): R
 }
 
 export function createGamedataService(deps: GamedataDeps) {
@@ -47,16 +47,15 @@ export function createGamedataService(deps: GamedataDeps) {
      * synchronous=FULL: once this resolves, the batch survives a power loss.
      */
     storeBatch<R>(batch: AcceptedBatch, unit: BatchUnit<R>): Promise<R> {
-      return deps.store.unitOfWork(() => {
-        const prior = unit.before()
+      return deps.store.unitOfWork((work) => {
+        const prior = unit.before(work)
         if (prior !== undefined) return prior
         const changes = fold(deps.store.loadSnapshot(batch.gameId, batch.events), batch.events, newSessionId)
         deps.store.save(batch, changes)
-        return unit.after({
-          stored: changes.stored,
-          duplicates: changes.duplicates,
-          flagged: changes.flagged,
-        })
+        return unit.after(
+          { stored: changes.stored, duplicates: changes.duplicates, flagged: changes.flagged },
+          work,
+        )
       })
     },
 

@@ -10,6 +10,7 @@ import type SQLite from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema.js'
 import { exclusive, fullSync } from '../../db/raw-writes.js'
+import { syncUnit, type UnitOfWork } from '../../db/unit-of-work.js'
 import { NO_DAY, pairKey } from './types.js'
 import type {
   AcceptedBatch,
@@ -285,13 +286,13 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
     loadSnapshot,
     save,
     /**
-     * Runs `work` (synchronous: loads, the fold, saves, and the caller's own statements on this
-     * connection) as ONE transaction, committed on its own (never inside a transaction another
-     * task left open on the connection) and under synchronous=FULL: once this resolves, the work
+     * Runs `work` (synchronous: loads, the fold, saves, and other stores' statements given the
+     * unit) as ONE transaction, committed on its own (never inside a transaction another task
+     * left open on the connection) and under synchronous=FULL: once this resolves, the work
      * survives a power loss.
      */
-    unitOfWork<T>(work: () => T): Promise<T> {
-      const tx = sqlite.transaction(work)
+    unitOfWork<T>(work: (unit: UnitOfWork) => T): Promise<T> {
+      const tx = sqlite.transaction(() => work(syncUnit(sqlite)))
       return exclusive(db, () => fullSync(sqlite, () => tx() as T))
     },
   }

@@ -1,6 +1,9 @@
 /** Shapes shared by the gamedata module's fold, store and service. */
 import type { GamePlatform, RevenueType } from '../../../src/contract/limits.js'
 import type {
+  Camelized,
+  GameCohortsTable,
+  GameDayGapsTable,
   GameDailyDimsTable,
   GameDailyTable,
   GamePlayerDaysTable,
@@ -48,6 +51,13 @@ export interface AcceptedEvent {
 export type DailyCounters = Omit<GameDailyTable, 'game_id' | 'day'>
 /** The counters of one game_daily_dims row. */
 export type DimCounters = Omit<GameDailyDimsTable, 'game_id' | 'day' | 'dim' | 'value'>
+
+/** An increment of one game_day_gaps row (derived from the schema; kind narrowed). */
+export type GapIncrement = Omit<Camelized<GameDayGapsTable>, 'gameId' | 'kind'> & {
+  kind: 'active' | 'paying'
+}
+/** An increment of one game_cohorts row. */
+export type CohortIncrement = Omit<Camelized<GameCohortsTable>, 'gameId'>
 
 /** A batch handed over by the ingestion. */
 export interface AcceptedBatch {
@@ -133,7 +143,7 @@ export interface Changes {
   daily: Array<{ day: number } & DailyCounters>
   dims: Array<{ day: number; dim: string; value: string } & DimCounters>
   /** Non-zero increments of game_day_gaps. */
-  gaps: Array<{ kind: 'active' | 'paying'; day: number; prevDay: number; players: number }>
+  gaps: Array<GapIncrement>
   /** Non-zero increments of game_cohorts. */
-  cohorts: Array<{ installDay: number; dayOffset: number; players: number }>
+  cohorts: Array<CohortIncrement>
 }

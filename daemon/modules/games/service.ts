@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js'
-import { iso } from '../../clock.js'
+import { DAY_MS, iso } from '../../clock.js'
 import { newId, randomToken, safeEqual, sha256Hex, type SecretBox } from '../../crypto.js'
 import { AppError, notFound } from '../../http/errors.js'
 import { pageOf, pageParams } from '../../http/pagination.js'
@@ -17,7 +17,6 @@ import type { GameRecord, GameStore } from './store.js'
 export type { GameRecord }
 
 const SDK_KEY_PREFIX = 'sdk'
-const DAY_MS = 86_400_000
 
 /** `sdk_•••` + last four characters. */
 export const maskSdkKey = (lastFour: string) => `${SDK_KEY_PREFIX}_\u2022\u2022\u2022${lastFour}`

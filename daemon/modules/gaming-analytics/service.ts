@@ -3,12 +3,12 @@ import { AppError } from '../../http/errors.js'
 import type { Overview, OverviewQuery } from '../../../src/contract/gaming.js'
 import type { GameService } from '../games/service.js'
 import type { GamedataAggregates } from '../gamedata/service.js'
+import { DAY_MS, utcDayNumber } from '../../clock.js'
 
-const DAY_MS = 86_400_000
 /** Longest range of one request (ten years of days). */
 const MAX_RANGE_DAYS = 3660
 
-const dayOf = (ms: number) => Math.floor(ms / DAY_MS)
+const dayOf = utcDayNumber
 const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10)
 const money = (micros: number) => micros / 1_000_000
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js'
-import { iso, isoOrNull } from '../../clock.js'
+import { DAY_MS, iso, isoOrNull } from '../../clock.js'
 import { newId } from '../../crypto.js'
 import { AppError, notFound } from '../../http/errors.js'
 import type { GdprDeletion, GdprDeletionBody } from '../../../src/contract/gaming.js'
@@ -8,7 +8,7 @@ import type { GameService } from '../games/service.js'
 import type { GamedataService } from '../gamedata/service.js'
 import type { DeletionRecord, GdprStore } from './store.js'
 
-const KEEP_MS = GDPR_RECORD_RETENTION_DAYS * 86_400_000
+const KEEP_MS = GDPR_RECORD_RETENTION_DAYS * DAY_MS
 /** Requests handled per job run. */
 const PER_RUN = 100
 

@@ -210,8 +210,8 @@ export function createIngestService(deps: IngestDeps) {
       const text = await deps.gamedata.storeBatch(
         { gameId: game.id, batchId: batch.batchId, receivedAt: now, ip: req.ip, events },
         {
-          before: () => deps.batches.responseOf(game.id, batch.batchId, since),
-          after: ({ stored, duplicates, flagged }) => {
+          before: (unit) => deps.batches.responseOf(game.id, batch.batchId, since, unit),
+          after: ({ stored, duplicates, flagged }, unit) => {
             const body: IngestResult = {
               batchId: batch.batchId,
               accepted: stored,
@@ -222,7 +222,7 @@ export function createIngestService(deps: IngestDeps) {
               errors,
             }
             const response = JSON.stringify(body)
-            deps.batches.record(game.id, batch.batchId, response, now)
+            deps.batches.record(game.id, batch.batchId, response, now, unit)
             return response
           },
         },

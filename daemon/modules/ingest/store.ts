@@ -1,12 +1,13 @@
 /**
  * The ingestion's own data: the batch_id records of the 24 h idempotency window (game_batches).
  * The events of a batch belong to the gamedata module; a batch's record is written in the same
- * transaction as its events (gamedata's `storeBatch` runs `responseOf` and `record` inside it), so
+ * unit of work as its events (gamedata's `storeBatch` lends it to `responseOf` and `record`), so
  * these two are synchronous prepared statements, the SQLite hot path, kept inside this file.
  */
 import type SQLite from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema.js'
+import { assertOpenOn, type UnitOfWork } from '../../db/unit-of-work.js'
 
 export function createIngestStore(sqlite: SQLite.Database, db: Kysely<Database>) {
   // SQLite-only: prepared statements run inside gamedata's unit of work.
@@ -20,12 +21,14 @@ export function createIngestStore(sqlite: SQLite.Database, db: Kysely<Database>)
     ),
   }
   return {
-    /** The stored response of a batch_id seen since `since` (synchronous: usable in a unit of work). */
-    responseOf(gameId: string, batchId: string, since: number): string | undefined {
+    /** The stored response of a batch_id seen since `since` (synchronous; inside `unit` when given). */
+    responseOf(gameId: string, batchId: string, since: number, unit?: UnitOfWork): string | undefined {
+      if (unit) assertOpenOn(unit, sqlite)
       return statements.findBatch.get(gameId, batchId, since) as string | undefined
     },
-    /** Records a batch's response (synchronous: run inside the batch's unit of work). */
-    record(gameId: string, batchId: string, response: string, receivedAt: number): void {
+    /** Records a batch's response inside the batch's unit of work (synchronous). */
+    record(gameId: string, batchId: string, response: string, receivedAt: number, unit: UnitOfWork): void {
+      assertOpenOn(unit, sqlite)
       statements.insertBatch.run(gameId, batchId, response, receivedAt)
     },
     /** batch_id records past the idempotency window. */

@@ -13,8 +13,8 @@ import {
 import type { GamePlatform, RevenueType } from '../../../src/contract/limits.js'
 import type { IngestError } from '../../../src/contract/gaming.js'
 import type { Attribution, GameEvent } from '../gamedata/types.js'
+import { utcDayNumber } from '../../clock.js'
 
-const DAY_MS = 86_400_000
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** ISO 8601 date-time with a zone (Z or ±hh:mm). */
 const DATETIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i
@@ -215,7 +215,7 @@ export function checkEvent(
       typeBit: bit ?? CUSTOM_BIT,
       custom: bit === undefined,
       ts,
-      day: Math.floor(ts / DAY_MS),
+      day: utcDayNumber(ts),
       playerId,
       sessionId,
       platform,

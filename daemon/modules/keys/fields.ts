@@ -62,20 +62,6 @@ export function generateValue(environment: 'live' | 'test'): { raw: string; hash
   return { raw, hash: hashKeyValue(raw), lastFour: raw.slice(-4) }
 }
 
-export function parseExpiry(value: string | null | undefined, now: number): number | null | undefined {
-  if (value === undefined || value === null) return value
-  const ms = Date.parse(value)
-  if (Number.isNaN(ms))
-    throw new AppError('ValidationError', 'expiresAt is not a valid date', [
-      { field: 'expiresAt', message: 'must be an ISO 8601 date-time' },
-    ])
-  if (ms <= now)
-    throw new AppError('ValidationError', 'expiresAt must be in the future', [
-      { field: 'expiresAt', message: 'must be in the future' },
-    ])
-  return ms
-}
-
 export function parseIps(list: string[]): string[] {
   const details = list.flatMap((v, i) =>
     parseAllowEntry(v)

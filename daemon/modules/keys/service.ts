@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js'
-import { iso, isoOrNull } from '../../clock.js'
+import { DAY_MS, iso, isoOrNull } from '../../clock.js'
 import type { EventBus } from '../../events.js'
 import { newId, safeEqual } from '../../crypto.js'
 import { AppError, notFound } from '../../http/errors.js'
@@ -26,11 +26,11 @@ import {
   generateValue,
   hashKeyValue,
   maskKey,
-  parseExpiry,
   parseIps,
   parseOrigins,
   presentKey,
 } from './fields.js'
+import { parseExpiry } from '../../http/expiry.js'
 
 export type { KeyRecord }
 /** The key making a request, for the rules on what it may do to other keys. */
@@ -420,7 +420,7 @@ export function createKeyService(deps: KeyServiceDeps) {
 
     /** Job: drops activity older than the retention. */
     async pruneActivity(retentionDays: number): Promise<number> {
-      return store.pruneActivity(now() - retentionDays * 86_400_000)
+      return store.pruneActivity(now() - retentionDays * DAY_MS)
     },
   }
 }

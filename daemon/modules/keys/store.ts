@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely'
 import type { ApiKeyActivityTable, ApiKeysTable, Database } from '../../db/schema.js'
 import { newestFirstPage } from '../../db/paginate.js'
+import { atomically } from '../../db/unit-of-work.js'
 
 /** An API key as the service sees it (times in Unix ms). */
 export interface KeyRecord {
@@ -285,12 +286,10 @@ function queries(db: Kysely<Database>): KeyQueries {
 
     /** Deletes the key and (by cascade, and explicitly for databases without it) its activity. */
     async delete(id: string): Promise<void> {
-      const run = async (trx: Kysely<Database>) => {
+      await atomically(db, async (trx) => {
         await trx.deleteFrom('api_key_activity').where('key_id', '=', id).execute()
         await trx.deleteFrom('api_keys').where('id', '=', id).execute()
-      }
-      if (db.isTransaction) await run(db)
-      else await db.transaction().execute(run)
+      })
     },
 
     /** Marks active/inactive keys whose expiry has passed as expired; returns how many. */

@@ -1,4 +1,4 @@
-import { AppError, validation } from '../../http/errors.js'
+import { validation } from '../../http/errors.js'
 import { nestedDeeperThan, nestingMessage } from '../../http/json-guards.js'
 import {
   FREE_FORM_NESTING_MAX,
@@ -7,6 +7,9 @@ import {
   type LinkStatus,
 } from '../../../src/contract/limits.js'
 import type { LinkRecord } from './store.js'
+
+/** Domain key (links.domain_key) of the shared short domain; a custom domain's key is its id. */
+export const SHARED_DOMAIN_KEY = ''
 
 /** The link's status as users and redirects see it: past its expiry, an active or inactive link is expired. */
 export function effectiveStatus(l: Pick<LinkRecord, 'status' | 'expiresAt'>, now: number): LinkStatus {
@@ -68,18 +71,6 @@ export function normalizeTitle(title: string | null | undefined): string | null 
   if (title === undefined || title === null) return title
   const t = title.trim()
   return t === '' ? null : t
-}
-
-/** Parses an expiry that must lie in the future; null (no expiry) and undefined pass through. */
-export function parseExpiry(value: string | null | undefined, now: number): number | null | undefined {
-  if (value === undefined || value === null) return value
-  const ms = Date.parse(value)
-  if (Number.isNaN(ms)) throw validation('expiresAt', 'must be an ISO 8601 date-time')
-  if (ms <= now)
-    throw new AppError('ValidationError', 'expiresAt must be in the future', [
-      { field: 'expiresAt', message: 'must be in the future' },
-    ])
-  return ms
 }
 
 /** Trimmed, without empties rejected, de-duplicated (first spelling kept, order kept). */

@@ -22,12 +22,14 @@ import {
   normalizeTags,
   normalizeTitle,
   ownHostOf,
-  parseExpiry,
+  SHARED_DOMAIN_KEY,
   splitHostPort,
 } from './rules.js'
+import { parseExpiry } from '../../http/expiry.js'
 import { renderQr, type QrImage } from './qr.js'
 import { assignCodes } from './codes.js'
-import type { ClickTransaction, LinkRecord, LinkStore } from './store.js'
+import type { LinkRecord, LinkStore } from './store.js'
+import type { UnitOfWork } from '../../db/unit-of-work.js'
 import { isUniqueViolation } from '../../db/errors.js'
 import type { DomainDirectory } from '../domains/directory.js'
 
@@ -53,9 +55,6 @@ export interface ClickDelta {
   linkId: string
   clicks: number
 }
-
-/** Domain key of the shared short domain. */
-export const SHARED_DOMAIN_KEY = ''
 
 /** Links expired per transaction by the expire-links job. */
 const EXPIRE_BATCH = 1000
@@ -426,11 +425,16 @@ export function createLinkService(deps: LinkServiceDeps) {
     },
 
     /**
-     * Adds human clicks to links.clicks: one UPDATE per link, inside the caller's transaction
-     * when `trx` is given, else on the database. Links deleted meanwhile are skipped.
+     * Adds human clicks to links.clicks: one UPDATE per link, inside the caller's unit of work
+     * when `unit` is given, else on the database. Links deleted meanwhile are skipped.
      */
-    async addClicks(deltas: ReadonlyArray<ClickDelta>, trx?: ClickTransaction): Promise<void> {
-      await store.addClicks(deltas, trx)
+    async addClicks(deltas: ReadonlyArray<ClickDelta>, unit?: UnitOfWork): Promise<void> {
+      await store.addClicks(deltas, unit)
+    },
+
+    /** Which of `ids` are links that still exist (any organization): the clicks purge asks. */
+    existingIds(ids: readonly string[]): Promise<Set<string>> {
+      return store.existingIds(ids)
     },
 
     /** Clicks of the organization's links on custom domains (the domains stats read them here). */

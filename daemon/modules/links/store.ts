@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely'
 import type { Database, LinksTable } from '../../db/schema.js'
+import { atomically, kyselyOf, type UnitOfWork } from '../../db/unit-of-work.js'
 import type { LinkStatus } from '../../../src/contract/limits.js'
 
 /** A link as stored: the store's domain object (status as stored, expiry not applied). */
@@ -43,17 +44,6 @@ export interface LinkListQuery {
   now: number
   limit: number
   offset: number
-}
-
-/**
- * The click recorder's open transaction, in which `addClicks` adds to links.clicks: a detail of
- * the SQLite implementation that the links service passes through without looking at it.
- */
-export type ClickTransaction = Kysely<Database>
-
-/** Runs `fn` in a transaction, or in the caller's when `db` already is one. */
-function atomically<T>(db: Kysely<Database>, fn: (trx: Kysely<Database>) => Promise<T>): Promise<T> {
-  return db.isTransaction ? fn(db) : db.transaction().execute(fn)
 }
 
 function toRecord(r: Selectable<LinksTable>): LinkRecord {
@@ -104,11 +94,10 @@ export interface LinkQueries {
   delete(id: string): Promise<void>
   /** Persists 'expired' on up to `limit` active/inactive links past their expiry; returns them. */
   expireDue(now: number, limit: number): Promise<LinkRecord[]>
-  /** Adds human clicks, inside the click recorder's transaction when given; missing links skipped. */
-  addClicks(
-    deltas: ReadonlyArray<{ linkId: string; clicks: number }>,
-    within?: ClickTransaction,
-  ): Promise<void>
+  /** Adds human clicks, inside the click recorder's unit of work when given; missing links skipped. */
+  addClicks(deltas: ReadonlyArray<{ linkId: string; clicks: number }>, within?: UnitOfWork): Promise<void>
+  /** Which of `ids` are links that exist. */
+  existingIds(ids: readonly string[]): Promise<Set<string>>
   /** Records the first QR generation; true when this call was the first. */
   markQrCreated(id: string, now: number): Promise<boolean>
   /** Sum of the clicks of the organization's links on custom domains. */
@@ -339,9 +328,9 @@ function queries(db: Kysely<Database>): LinkQueries {
       })
     },
 
-    /** Adds human clicks: one UPDATE per link, on `ex` (the caller's transaction) or the db. */
-    async addClicks(deltas: ReadonlyArray<{ linkId: string; clicks: number }>, within?: ClickTransaction) {
-      const ex = within ?? db
+    /** Adds human clicks: one UPDATE per link, in the caller's unit of work or on the db. */
+    async addClicks(deltas: ReadonlyArray<{ linkId: string; clicks: number }>, within?: UnitOfWork) {
+      const ex = within ? kyselyOf(within) : db
       for (const d of deltas) {
         if (d.clicks === 0) continue
         await ex
@@ -350,6 +339,20 @@ function queries(db: Kysely<Database>): LinkQueries {
           .where('id', '=', d.linkId)
           .execute()
       }
+    },
+
+    /** Which of `ids` are links that exist, asked in chunks of 500. */
+    async existingIds(ids: readonly string[]): Promise<Set<string>> {
+      const found = new Set<string>()
+      for (let i = 0; i < ids.length; i += 500) {
+        const rows = await db
+          .selectFrom('links')
+          .select('id')
+          .where('id', 'in', ids.slice(i, i + 500))
+          .execute()
+        for (const r of rows) found.add(r.id)
+      }
+      return found
     },
 
     /** Records the first QR generation; true when this call was the first. */

@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../../clock.js'
 import { evaluate, type RateLimitStore } from '../../http/rate-limit.js'
 import { clickInput } from './click.js'
-import { SHARED_DOMAIN } from './host.js'
+import { SHARED_DOMAIN_KEY } from '../links/rules.js'
 import { answerOf, CACHE_CONTROL } from './pages.js'
 import type { RedirectService } from './service.js'
 
@@ -61,7 +61,7 @@ export function createFastRedirect(
     // The shared short domain only: custom domains go through Fastify, whose hooks upgrade plain
     // HTTP to HTTPS for domains with a certificate and answer their root redirect.
     const domainKey = redirect.domainOf(host)
-    if (domainKey !== SHARED_DOMAIN) return false
+    if (domainKey !== SHARED_DOMAIN_KEY) return false
     const found = redirect.lookupCached(domainKey, m[1]!)
     if (found?.kind !== 'redirect') return false
 

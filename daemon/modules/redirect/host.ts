@@ -1,5 +1,4 @@
-/** Domain key of the shared short domain (links.domain_key). */
-export const SHARED_DOMAIN = ''
+import { SHARED_DOMAIN_KEY } from '../links/rules.js'
 
 function split(hostPort: string): { host: string; port: string | undefined } {
   const h = hostPort.trim().toLowerCase()
@@ -31,7 +30,7 @@ export function createDomainResolver(
     const h = split(host)
     if (h.host !== shared.host) return undefined
     if (h.port !== undefined && shared.port !== undefined && h.port !== shared.port) return undefined
-    return SHARED_DOMAIN
+    return SHARED_DOMAIN_KEY
   }
   // Requests name a handful of hosts: remember the answers (bounded against junk Host headers).
   const known = new Map<string, string | undefined>()

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../../clock.js'
-import { iso, isoOrNull } from '../../clock.js'
+import { DAY_MS, iso, isoOrNull } from '../../clock.js'
 import type { EventEnvelope, EventType } from '../../events.js'
 import { newId, randomToken, type SecretBox } from '../../crypto.js'
 import { AppError, notFound, type ErrorDetail } from '../../http/errors.js'
@@ -434,7 +434,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
 
     /** Drops finished deliveries older than the retention (the prune-webhook-deliveries job). */
     async pruneDeliveries(retentionDays: number = WEBHOOK_LIMITS.deliveryRetentionDays): Promise<number> {
-      return store.prune(now() - retentionDays * 86_400_000)
+      return store.prune(now() - retentionDays * DAY_MS)
     },
 
     /** Writes the deliveries of an event to the outbox (the webhooks module subscribes it to the bus). */

@@ -82,4 +82,42 @@ describe('purge-deleted-link-clicks job', () => {
     expect(steps).toBeGreaterThan(total / 7 - 1)
     expect(Object.values(rowsOf(t, link.id)).every((n) => n === 0)).toBe(true)
   })
+
+  it('finds a deleted link behind more than a page of live links with clicks, and keeps theirs', async () => {
+    t = await createTestApp()
+    const live = await makeLink(t)
+    const gone = await makeLink(t)
+    await visit(t, gone.shortCode, { ip: '203.0.113.9' })
+    await flush(t)
+    // 600 live links with hourly counters whose ids sort before the deleted one's: the purge
+    // asks the links service about them page by page before it reaches the deleted link.
+    const org = (
+      t.db.sqlite.prepare('SELECT organization_id FROM links WHERE id = ?').get(live.id) as {
+        organization_id: string
+      }
+    ).organization_id
+    const insertLink = t.db.sqlite.prepare(
+      `INSERT INTO links (id, organization_id, domain_key, short_code, destination_url, status, tags, metadata,
+         created_at, updated_at) VALUES (?, ?, '', ?, 'https://example.com/', 'active', '[]', '{}', 0, 0)`,
+    )
+    const insertHour = t.db.sqlite.prepare(
+      `INSERT INTO link_click_hours (link_id, hour_start, clicks, bots, qr_scans, response_ms_sum)
+       VALUES (?, 0, 1, 0, 0, 5)`,
+    )
+    const seeded = Array.from({ length: 600 }, (_, i) => `!live-${String(i).padStart(3, '0')}`)
+    t.db.sqlite.transaction(() => {
+      for (const id of seeded) {
+        insertLink.run(id, org, id.slice(1))
+        insertHour.run(id)
+      }
+    })()
+    expect((await t.call('DELETE', `/api/use/links/${gone.id}`)).statusCode).toBe(204)
+
+    expect(await t.app.linkd.services.clicks.purgeDeletedLinks(1_000)).toBeGreaterThan(0)
+    expect(rowsOf(t, gone.id)).toEqual(Object.fromEntries(CLICK_TABLES.map((table) => [table, 0])))
+    const hours = t.db.sqlite.prepare(
+      "SELECT count(*) AS n FROM link_click_hours WHERE link_id LIKE '!live-%'",
+    )
+    expect((hours.get() as { n: number }).n).toBe(600)
+  })
 })

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import type { EventEnvelope } from '../../../daemon/events.js'
 import { createLink, iso } from '../../support/links.js'
+import { kyselyUnit } from '../../../daemon/db/unit-of-work.js'
 
 /** Scripted short codes: the generator of 7-character codes replays `script` before going random. */
 const script = vi.hoisted(() => ({ codes: [] as string[] }))
@@ -89,13 +90,26 @@ describe('links service: resolve and addClicks (used by the redirect)', () => {
     // rolled back with the caller's transaction
     await expect(
       t.db.kysely.transaction().execute(async (trx) => {
-        await links.addClicks([{ linkId: a.id, clicks: 100 }], trx)
+        await links.addClicks([{ linkId: a.id, clicks: 100 }], kyselyUnit(t.db.sqlite, trx))
         throw new Error('rollback')
       }),
     ).rejects.toThrow('rollback')
     expect((await t.call('GET', `/api/use/links/${a.id}`)).json().clicks).toBe(5)
-    await t.db.kysely.transaction().execute((trx) => links.addClicks([{ linkId: a.id, clicks: 1 }], trx))
+    await t.db.kysely
+      .transaction()
+      .execute((trx) => links.addClicks([{ linkId: a.id, clicks: 1 }], kyselyUnit(t.db.sqlite, trx)))
     expect((await t.call('GET', `/api/use/links/${a.id}`)).json().clicks).toBe(6)
+  })
+
+  it('existingIds answers which of many ids are links that exist (deleted ones not)', async () => {
+    const links = t.app.linkd.services.links
+    const a = await createLink(t)
+    const b = await createLink(t)
+    expect((await t.call('DELETE', `/api/use/links/${b.id}`)).statusCode).toBe(204)
+    const unknown = Array.from({ length: 1_200 }, (_, i) => `lnk_missing${i}`)
+    const found = await links.existingIds([...unknown.slice(0, 700), a.id, b.id, ...unknown.slice(700)])
+    expect([...found]).toEqual([a.id])
+    expect(await links.existingIds([])).toEqual(new Set())
   })
 })
 
