@@ -44,7 +44,12 @@ export function runBin(bin: string, args: string[], env: Record<string, string> 
       { env: cleanEnv(env), timeout: 30_000 },
       (err, stdout, stderr) => {
         const code = err && typeof err.code === 'number' ? err.code : err ? 1 : 0
-        resolve({ code, stdout, stderr })
+        // Killed by the timeout or a signal, or not started: say so, or a failure reads as a silent exit 1.
+        const why =
+          err && typeof err.code !== 'number'
+            ? `\n[runBin: ${err.message}; signal ${err.signal ?? 'none'}]`
+            : ''
+        resolve({ code, stdout, stderr: stderr + why })
       },
     )
   })
