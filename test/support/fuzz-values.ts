@@ -1,4 +1,4 @@
-/** Hostile values of the fuzz test (test/daemon/openapi-fuzz.test.ts), by what they attack. */
+/** Hostile values of the fuzz test (test/daemon/openapi/openapi-fuzz.test.ts), by what they attack. */
 import {
   RawJson,
   pick,

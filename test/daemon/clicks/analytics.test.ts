@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../support/app.js'
-import { detailFields, expectError } from '../support.js'
+import { detailFields, expectError } from '../../support/responses.js'
 import { DAY, GOOGLEBOT, HOUR, analytics, makeLink, visit } from '../../support/redirect.js'
 
 const iso = (ms: number) => new Date(ms).toISOString()

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../support/app.js'
-import { expectError, raw } from '../support.js'
+import { expectError, raw } from '../../support/responses.js'
 
 interface RouteInfo {
   method: string

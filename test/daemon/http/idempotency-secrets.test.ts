@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { LightMyRequestResponse } from 'fastify'
 import { createTestApp, type TestApp } from '../../support/app.js'
-import { expectError } from '../support.js'
+import { expectError } from '../../support/responses.js'
 import { openDatabase } from '../../../daemon/db/open.js'
 import { loadMigrations, migrate } from '../../../daemon/db/migrate.js'
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { randomUUID } from 'node:crypto'
 import { createTestApp, type TestApp } from '../../support/app.js'
-import { detailFields, expectError } from '../support.js'
+import { detailFields, expectError } from '../../support/responses.js'
 
 const DAY = 86_400_000
 

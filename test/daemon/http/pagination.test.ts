@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import { pageOf, pageParams } from '../../../daemon/http/pagination.js'
 import { PAGE_MAX } from '../../../src/contract/limits.js'
-import { detailFields, expectError } from '../support.js'
+import { detailFields, expectError } from '../../support/responses.js'
 
 interface Envelope {
   data: Array<{ id: string; name: string; createdAt: string }>

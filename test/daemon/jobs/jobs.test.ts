@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import { createScheduler } from '../../../daemon/jobs/scheduler.js'
 import { createJobStore } from '../../../daemon/jobs/store.js'
-import { storedKey } from '../support.js'
+import { storedKey } from '../../support/responses.js'
 
 const HOUR = 3_600_000
 const DAY = 86_400_000

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { LightMyRequestResponse } from 'fastify'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import { SCOPES } from '../../../src/contract/scopes.js'
-import { expectError } from '../support.js'
+import { expectError } from '../../support/responses.js'
 
 const HOUR = 3_600_000
 

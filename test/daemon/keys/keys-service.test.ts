@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../support/app.js'
-import { expectError, rateHeaders } from '../support.js'
+import { expectError, rateHeaders } from '../../support/responses.js'
 
 const HOUR = 3_600_000
 

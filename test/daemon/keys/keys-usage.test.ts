@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../support/app.js'
-import { raw } from '../support.js'
+import { raw } from '../../support/responses.js'
 import type { KeyActivity } from '../../../src/contract/keys.js'
 
 const DAY = 86_400_000

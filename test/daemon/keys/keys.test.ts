@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import { SCOPES } from '../../../src/contract/scopes.js'
-import { detailFields, expectError, storedKey } from '../support.js'
+import { detailFields, expectError, storedKey } from '../../support/responses.js'
 
 const HOUR = 3_600_000
 const DAY = 86_400_000

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import type { BulkCreateResult } from '../../../src/contract/links.js'
 import type { EventEnvelope } from '../../../daemon/events.js'
-import { detailFields, expectError } from '../support.js'
+import { detailFields, expectError } from '../../support/responses.js'
 import { LINK_FIELDS, createLink, iso } from '../../support/links.js'
 
 const url = (i: number) => `https://example.com/item/${i}`

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BulkCreateResult } from '../../../src/contract/links.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import { createLink } from '../../support/links.js'
-import { expectError } from '../support.js'
+import { expectError } from '../../support/responses.js'
 
 describe('destination URLs', () => {
   let t: TestApp

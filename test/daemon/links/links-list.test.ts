@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import type { Link } from '../../../src/contract/links.js'
-import { expectError, detailFields } from '../support.js'
+import { expectError, detailFields } from '../../support/responses.js'
 import { createLink, iso } from '../../support/links.js'
 
 const MIN = 60_000

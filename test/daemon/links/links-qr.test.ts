@@ -2,7 +2,7 @@ import QRCode from 'qrcode'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import type { EventEnvelope } from '../../../daemon/events.js'
-import { expectError } from '../support.js'
+import { expectError } from '../../support/responses.js'
 import { createLink } from '../../support/links.js'
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])

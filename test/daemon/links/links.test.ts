@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import { RESERVED_CODES } from '../../../src/contract/limits.js'
 import type { EventEnvelope } from '../../../daemon/events.js'
-import { detailFields, expectError } from '../support.js'
+import { detailFields, expectError } from '../../support/responses.js'
 import { LINK_FIELDS, createLink, iso } from '../../support/links.js'
 
 const HOUR = 3_600_000

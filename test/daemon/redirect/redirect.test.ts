@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../support/app.js'
-import { expectError } from '../support.js'
+import { expectError } from '../../support/responses.js'
 import { HOUR, flush, makeLink, visit } from '../../support/redirect.js'
 
 describe('GET|HEAD /:shortCode', () => {

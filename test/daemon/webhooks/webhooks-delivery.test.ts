@@ -18,7 +18,7 @@ import { healthBand } from '../../../daemon/modules/webhooks/service.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import { FakeClock } from '../../support/clock.js'
 import { startReceiver, type Receiver } from '../../support/receiver.js'
-import { expectError } from '../support.js'
+import { expectError } from '../../support/responses.js'
 
 let t: TestApp
 let rx: Receiver

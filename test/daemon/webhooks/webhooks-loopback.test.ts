@@ -17,7 +17,7 @@ import { migrate } from '../../../daemon/db/migrate.js'
 import { openDatabase, type Db } from '../../../daemon/db/open.js'
 import type { Resolver } from '../../../daemon/modules/webhooks/ssrf.js'
 import { FakeClock } from '../../support/clock.js'
-import { expectError } from '../support.js'
+import { expectError } from '../../support/responses.js'
 
 /** An HTTP receiver on 127.0.0.1 and ::1 (same port) answering 200, counting every TCP connection. */
 interface Listener {

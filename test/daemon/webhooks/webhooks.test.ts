@@ -2,7 +2,7 @@
 import { createHmac } from 'node:crypto'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../support/app.js'
-import { detailFields, expectError } from '../support.js'
+import { detailFields, expectError } from '../../support/responses.js'
 import { WEBHOOK_EVENTS } from '../../../src/contract/limits.js'
 
 const NOW = '2026-11-21T10:00:00.000Z'

@@ -9,8 +9,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../support/app.js'
-import { cleanEnv, root } from '../support/processes.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { cleanEnv, root } from '../../support/processes.js'
 
 const BIN = join(root, 'node_modules/.bin')
 const CONFIG = join(root, 'test/daemon/openapi')

@@ -5,9 +5,9 @@
  */
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { requestExamples } from '../../daemon/http/openapi-examples.js'
-import { createTestApp, type TestApp } from '../support/app.js'
-import { raw } from './support.js'
+import { requestExamples } from '../../../daemon/http/openapi-examples.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { raw } from '../../support/responses.js'
 
 type Json = Record<string, unknown>
 interface Operation {
@@ -106,7 +106,7 @@ describe('OpenAPI document contract', () => {
         expect(declared.get(tag)?.length, tag).toBeGreaterThan(10)
       }
     expect(doc.info.contact).toBeDefined()
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
       license: string
     }
     expect(doc.info.license?.name).toBe(pkg.license)

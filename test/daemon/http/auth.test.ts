@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../support/app.js'
-import { hasScope, presentedKey } from '../../daemon/http/auth.js'
-import { detailFields, expectError, raw } from './support.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { hasScope, presentedKey } from '../../../daemon/http/auth.js'
+import { detailFields, expectError, raw } from '../../support/responses.js'
 
 const HOUR = 3_600_000
 

@@ -4,12 +4,12 @@
  * zero-width characters, with a 400 naming the field and a message a person can read.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { BulkCreateResult } from '../../src/contract/links.js'
-import { LINK_LIMITS } from '../../src/contract/limits.js'
-import { createTestApp, type TestApp } from '../support/app.js'
-import { createGame } from '../support/gaming.js'
-import { createLink } from '../support/links.js'
-import { expectError } from './support.js'
+import type { BulkCreateResult } from '../../../src/contract/links.js'
+import { LINK_LIMITS } from '../../../src/contract/limits.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { createGame } from '../../support/gaming.js'
+import { createLink } from '../../support/links.js'
+import { expectError } from '../../support/responses.js'
 
 /** One of each kind: C0 (NUL, BEL, ESC, TAB, LF), DEL, C1 (NEL, CSI, APC), marks, overrides, isolates, zero-width, BOM. */
 const FORBIDDEN = [

@@ -1,6 +1,6 @@
 import { expect } from 'vitest'
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
-import type { TestApp } from '../support/app.js'
+import type { TestApp } from './app.js'
 
 export interface ErrorBodyShape {
   error: string

@@ -6,11 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { LightMyRequestResponse } from 'fastify'
-import { createTestApp, type TestApp } from '../support/app.js'
-import { startReceiver, type Receiver } from '../support/receiver.js'
-import type { Resolver } from '../../daemon/modules/webhooks/ssrf.js'
-import { operations, type OpenApiDoc, type Operation, type Val } from '../support/openapi-fuzz.js'
-import { generateCases, type Case, type FuzzRequest } from '../support/fuzz-cases.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { startReceiver, type Receiver } from '../../support/receiver.js'
+import type { Resolver } from '../../../daemon/modules/webhooks/ssrf.js'
+import { operations, type OpenApiDoc, type Operation, type Val } from '../../support/openapi-fuzz.js'
+import { generateCases, type Case, type FuzzRequest } from '../../support/fuzz-cases.js'
 
 const DEFAULT_SEED = 20261121
 const SEED = Number(process.env.FUZZ_SEED ?? DEFAULT_SEED)
@@ -160,7 +160,7 @@ function describeRequest(r: FuzzRequest): string {
 function report(vs: Violation[]): string {
   return [
     `${vs.length} fuzz violation(s) with FUZZ_SEED=${SEED} FUZZ_CASES=${CASES}. Reproduce one operation with:`,
-    `  FUZZ_SEED=${SEED} FUZZ_CASES=${CASES} FUZZ_ONLY='<METHOD /path>' npx vitest run test/daemon/openapi-fuzz.test.ts`,
+    `  FUZZ_SEED=${SEED} FUZZ_CASES=${CASES} FUZZ_ONLY='<METHOD /path>' npx vitest run test/daemon/openapi/openapi-fuzz.test.ts`,
     ...vs.map(
       (v) =>
         `- ${v.op} case #${v.c.index} ${v.c.kind}${v.c.target ? ` [${cut(v.c.target, 60)}]` : ''}: ${v.problem}\n` +

@@ -7,11 +7,11 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } fr
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { openDatabase } from '../../daemon/db/open.js'
-import { migrate } from '../../daemon/db/migrate.js'
-import { loadConfig } from '../../daemon/config.js'
-import { bootstrap } from '../../daemon/admin/context.js'
-import { backupCommand } from '../../daemon/admin/commands.js'
+import { openDatabase } from '../../../daemon/db/open.js'
+import { migrate } from '../../../daemon/db/migrate.js'
+import { loadConfig } from '../../../daemon/config.js'
+import { bootstrap } from '../../../daemon/admin/context.js'
+import { backupCommand } from '../../../daemon/admin/commands.js'
 
 const mode = (path: string) => statSync(path).mode & 0o777
 

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { connect as tlsConnect, createSecureContext } from 'node:tls'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { listenHttps } from '../../daemon/modules/domains/tls.js'
-import { createTestApp, type TestApp } from '../support/app.js'
-import { missingBinaries } from '../support/binaries.js'
-import { selfSignedCertificate } from '../support/certificates.js'
+import { listenHttps } from '../../../daemon/modules/domains/tls.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { missingBinaries } from '../../support/binaries.js'
+import { selfSignedCertificate } from '../../support/certificates.js'
 
 interface RawAnswer {
   status: number

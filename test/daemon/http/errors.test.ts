@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../support/app.js'
-import { detailFields, expectError, expectNoStack } from './support.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { detailFields, expectError, expectNoStack } from '../../support/responses.js'
 
 describe('error bodies', () => {
   let t: TestApp

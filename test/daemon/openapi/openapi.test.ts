@@ -1,7 +1,7 @@
 import SwaggerParser from '@apidevtools/swagger-parser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../support/app.js'
-import { raw } from './support.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { raw } from '../../support/responses.js'
 
 type Json = Record<string, unknown>
 interface Operation {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../support/app.js'
-import { createMemoryRateLimitStore, evaluate } from '../../daemon/http/rate-limit.js'
-import { expectError, rateHeaders, raw } from './support.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { createMemoryRateLimitStore, evaluate } from '../../../daemon/http/rate-limit.js'
+import { expectError, rateHeaders, raw } from '../../support/responses.js'
 
 const MINUTE = 60_000
 const HOUR = 3_600_000

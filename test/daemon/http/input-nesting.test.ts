@@ -4,11 +4,11 @@
  * afterwards, in hashing, validation or serialization, would not).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../support/app.js'
-import { BODY_NESTING_MAX, FREE_FORM_NESTING_MAX } from '../../src/contract/limits.js'
-import type { BulkCreateResult } from '../../src/contract/links.js'
-import { detailFields, expectError } from './support.js'
-import { createLink } from '../support/links.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { BODY_NESTING_MAX, FREE_FORM_NESTING_MAX } from '../../../src/contract/limits.js'
+import type { BulkCreateResult } from '../../../src/contract/links.js'
+import { detailFields, expectError } from '../../support/responses.js'
+import { createLink } from '../../support/links.js'
 
 /** An object nested `levels` deep: `{"a":{"a":…{"a":1}…}}` has `levels` objects. */
 const nested = (levels: number): string => '{"a":'.repeat(levels) + '1' + '}'.repeat(levels)

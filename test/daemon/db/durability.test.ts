@@ -9,11 +9,11 @@ import { join } from 'node:path'
 import { Writable } from 'node:stream'
 import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Health } from '../../src/contract/health.js'
-import { fullSync } from '../../daemon/db/raw-writes.js'
-import { createTestApp, type TestApp } from '../support/app.js'
-import { batch, count, createGame, event, send } from '../support/gaming.js'
-import { analytics, flush, makeLink, visit } from '../support/redirect.js'
+import type { Health } from '../../../src/contract/health.js'
+import { fullSync } from '../../../daemon/db/raw-writes.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { batch, count, createGame, event, send } from '../../support/gaming.js'
+import { analytics, flush, makeLink, visit } from '../../support/redirect.js'
 
 let t: TestApp | undefined
 let dir: string | undefined

@@ -4,7 +4,7 @@ import {
   ipAllowed,
   parseAllowEntry,
   type AllowEntry,
-} from '../../daemon/http/ip-allowlist.js'
+} from '../../../daemon/http/ip-allowlist.js'
 
 const entries = (...list: string[]): AllowEntry[] =>
   list.map((s) => {

@@ -4,9 +4,9 @@
  * infinite request limit answered 500 on every list afterwards). Every route refuses it, 400.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../support/app.js'
-import { createLink } from '../support/links.js'
-import { expectError } from './support.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { createLink } from '../../support/links.js'
+import { expectError } from '../../support/responses.js'
 
 let t: TestApp
 beforeAll(async () => {
