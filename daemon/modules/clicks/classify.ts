@@ -2,6 +2,7 @@ import { createHmac, hash } from 'node:crypto'
 import { isbot } from 'isbot'
 import UAParser from 'ua-parser-js'
 import { utcDay, utcDayNumber } from '../../clock.js'
+import { boundedMemo } from './memo.js'
 
 /** Why a redirect was counted as a bot rather than a human click. */
 export type BotReason = 'link-preview' | 'head-request' | 'user-agent' | 'no-user-agent'
@@ -30,8 +31,8 @@ export interface Agent {
   bot: Exclude<BotReason, 'head-request'> | null
 }
 
-const AGENT_CACHE_MAX = 5000
-const agents = new Map<string, Agent>()
+/** Distinct user agents (and destination URLs) remembered at most. */
+export const AGENT_CACHE_MAX = 5000
 
 function agentBot(userAgent: string): Agent['bot'] {
   if (LINK_PREVIEW.test(userAgent)) return 'link-preview'
@@ -40,25 +41,20 @@ function agentBot(userAgent: string): Agent['bot'] {
   return null
 }
 
-/**
- * Device, browser, OS (ua-parser-js 1.x, MIT) and bot verdict of a user agent; worked out once per
- * distinct agent (real traffic repeats a few thousand agents).
- */
-export function parseAgent(userAgent: string): Agent {
-  const hit = agents.get(userAgent)
-  if (hit) return hit
+/** Device, browser, OS (ua-parser-js 1.x, MIT) and bot verdict of a user agent, worked out afresh. */
+export function readAgent(userAgent: string): Agent {
   const r = new UAParser(userAgent).getResult()
   const type = r.device.type
-  const agent: Agent = {
+  return {
     device: type === 'wearable' ? 'mobile' : (type ?? 'desktop'),
     browser: r.browser.name ? r.browser.name.slice(0, 60) : null,
     os: r.os.name ? r.os.name.slice(0, 60) : null,
     bot: agentBot(userAgent),
   }
-  if (agents.size >= AGENT_CACHE_MAX) agents.clear()
-  agents.set(userAgent, agent)
-  return agent
 }
+
+/** `readAgent`, worked out once per distinct agent (real traffic repeats a few thousand agents). */
+export const parseAgent = boundedMemo(readAgent, AGENT_CACHE_MAX)
 
 /** Host of a Referer header, lowercased, without `www.`; null when absent or not a URL. */
 export function referrerDomain(referer: string | undefined): string | null {
@@ -83,26 +79,19 @@ function first(v: unknown): string | null {
   return typeof s === 'string' && s.trim() !== '' ? s.trim().slice(0, UTM_MAX) : null
 }
 
-const destinationUtm = new Map<string, Utm>()
-
-function utmOfUrl(url: string): Utm {
-  const hit = destinationUtm.get(url)
-  if (hit) return hit
-  let utm: Utm = { source: null, medium: null, campaign: null }
+/** UTM parameters of a destination URL (links repeat: remembered per URL). */
+const utmOfUrl = boundedMemo((url: string): Utm => {
   try {
     const q = new URL(url).searchParams
-    utm = {
+    return {
       source: first(q.get('utm_source')),
       medium: first(q.get('utm_medium')),
       campaign: first(q.get('utm_campaign')),
     }
   } catch {
-    // keep nulls
+    return { source: null, medium: null, campaign: null }
   }
-  if (destinationUtm.size >= AGENT_CACHE_MAX) destinationUtm.clear()
-  destinationUtm.set(url, utm)
-  return utm
-}
+}, AGENT_CACHE_MAX)
 
 /** UTM parameters of the request's query, each falling back to the destination URL's own. */
 export function utmOf(query: Record<string, unknown> | undefined, destinationUrl: string): Utm {

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { Reader, type Response } from 'maxmind'
 import { isPublicIp, unmap } from '../../geo.js'
+import { boundedMemo, type Memo } from './memo.js'
 
 /** Where a click came from. Region and city only with a city database configured. */
 export interface Place {
@@ -28,6 +29,9 @@ const text = (v: unknown, max = 120): string | null =>
 
 export type Locate = (ip: string) => Place
 
+/** Distinct addresses whose place is remembered at most. */
+export const PLACE_CACHE_MAX = 10_000
+
 const NOWHERE: Place = { country: null, region: null, city: null }
 
 /**
@@ -35,27 +39,13 @@ const NOWHERE: Place = { country: null, region: null, city: null }
  * daemon/geo.ts) unless the optional MaxMind-format city database knows better; that database is
  * read once here, so a wrong path fails at start-up rather than on the first click.
  */
-export function createLocator(countryOf: (ip: string) => string | null, cityDbPath?: string): Locate {
-  return memo(lookup(countryOf, cityDbPath))
+export function createLocator(countryOf: (ip: string) => string | null, cityDbPath?: string): Memo<Place> {
+  // Recent addresses repeat (the same visitors click again): remember their place for a while.
+  return boundedMemo(lookup(countryOf, cityDbPath), PLACE_CACHE_MAX)
 }
 
-const MEMO_MAX = 10_000
-
-/** Recent addresses repeat (the same visitors click again): remember their place for a while. */
-function memo(locate: Locate): Locate {
-  const places = new Map<string, Place>()
-  return (ip) => {
-    let p = places.get(ip)
-    if (!p) {
-      p = locate(ip)
-      if (places.size >= MEMO_MAX) places.clear()
-      places.set(ip, p)
-    }
-    return p
-  }
-}
-
-function lookup(countryOf: (ip: string) => string | null, cityDbPath?: string): Locate {
+/** IP → place, looked up afresh every time. */
+export function lookup(countryOf: (ip: string) => string | null, cityDbPath?: string): Locate {
   if (!cityDbPath)
     return (ip) => (isPublicIp(ip) ? { country: countryOf(ip), region: null, city: null } : NOWHERE)
   let reader: Reader<CityRecord>
