@@ -115,8 +115,20 @@ describe('HMAC signing', () => {
   })
 
   it('a good signature over <X-Timestamp>.<raw body> is accepted (also gzipped: the bytes sent)', async () => {
-    result(await send(t, batch(t, [event(t)]), { ...so, sign: true }))
-    result(await send(t, batch(t, [event(t)]), { ...so, sign: true, gzip: true }))
+    const before = stored(g)
+    const plain = batch(t, [event(t)])
+    expect(result(await send(t, plain, { ...so, sign: true }))).toMatchObject({
+      batchId: plain.batch_id,
+      accepted: 1,
+      rejected: 0,
+    })
+    const zipped = batch(t, [event(t)])
+    expect(result(await send(t, zipped, { ...so, sign: true, gzip: true }))).toMatchObject({
+      batchId: zipped.batch_id,
+      accepted: 1,
+      rejected: 0,
+    })
+    expect(stored(g)).toBe(before + 2)
   })
 
   it('missing, bad or wrong-secret signatures are 401; nothing stored', async () => {

@@ -33,6 +33,8 @@ describe('destination URLs', () => {
   const accepted = async (url: string) => {
     const res = await t.call('POST', '/api/use/links', { body: { destinationUrl: url } })
     expect(res.statusCode, `${url}: ${res.body}`).toBe(201)
+    // Stored as given.
+    expect(res.json<{ destinationUrl: string }>().destinationUrl).toBe(url)
   }
 
   it('user-info (user, password or a bare @ before the host) is refused', async () => {
