@@ -96,10 +96,10 @@ describe('a shared short domain with a port', () => {
       body: { destinationUrl: 'http://127.0.0.1:8080/x' },
     })
     expect(expectError(res, 400, 'ValidationError').details![0]!.field).toBe('destinationUrl')
-    for (const url of ['http://127.0.0.1:3000/x', 'http://127.0.0.1/x', 'https://127.0.0.1/x'])
-      expect(
-        (await t.call('POST', '/api/use/links', { body: { destinationUrl: url } })).statusCode,
-        url,
-      ).toBe(201)
+    for (const url of ['http://127.0.0.1:3000/x', 'http://127.0.0.1/x', 'https://127.0.0.1/x']) {
+      const ok = await t.call('POST', '/api/use/links', { body: { destinationUrl: url } })
+      expect(ok.statusCode, url).toBe(201)
+      expect(ok.json<{ destinationUrl: string }>().destinationUrl).toBe(url)
+    }
   })
 })
