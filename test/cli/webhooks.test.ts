@@ -70,6 +70,13 @@ describe('linkctl webhooks: management', () => {
     const got = await run(['get', w.id])
     expect(got.code).toBe(0)
     expect(got.stdout.split('\n')[0]).toMatch(/^ID\tNAME\tSTATUS\tURL\tEVENTS/)
+    expect(got.stdout.split('\n')[1]!.split('\t').slice(0, 5)).toEqual([
+      w.id,
+      'cli',
+      'active',
+      rx.url,
+      'link.created,link.deleted,link.clicked',
+    ])
     const upd = await run(['update', w.id, '--name', 'renamed', '--clear-headers', '--json'])
     expect(JSON.parse(upd.stdout)).toMatchObject({ name: 'renamed', headers: {} })
     const list = await run(['list', '--status', 'active', '--json'])

@@ -174,5 +174,9 @@ describe('API key events', () => {
     })
     const res = await t.call('POST', '/api/keys', { body: { name: 'still created' } })
     expect(res.statusCode).toBe(201)
+    // The key was created and is readable, whatever the listener did.
+    const id = res.json<{ id: string }>().id
+    expect(res.json()).toMatchObject({ name: 'still created', status: 'active' })
+    expect((await t.call('GET', `/api/keys/${id}`)).json()).toMatchObject({ id, name: 'still created' })
   })
 })

@@ -152,7 +152,11 @@ describe('keys commands against linkd', () => {
     const { ctx, err } = as(d.ownerKey, { json: false })
     await runKeysActivate({ id: k.id }, ctx)
     expect(err.text).toBe(`Activated key cli test (${k.id}); status: active\n`)
-    expect((await exit(() => runKeysList({}, as(k.key).ctx))).code).toBe(0)
+    const listed = as(k.key)
+    expect((await exit(() => runKeysList({}, listed.ctx))).code).toBe(0)
+    expect(JSON.parse(listed.out.text).data).toContainEqual(
+      expect.objectContaining({ id: k.id, status: 'active' }),
+    )
   })
 
   it('revoke: the revoked key gets 401 (exit 4); activating it again is a conflict (exit 6)', async () => {
@@ -175,7 +179,9 @@ describe('keys commands against linkd', () => {
     expect(fresh.key).toMatch(API_KEY_PATTERN)
     expect(fresh.key).not.toBe(k.key)
     expect(err.text).toMatch(/previous key stopped working/)
-    expect((await exit(() => runKeysList({}, as(fresh.key).ctx))).code).toBe(0)
+    const listed = as(fresh.key)
+    expect((await exit(() => runKeysList({}, listed.ctx))).code).toBe(0)
+    expect(JSON.parse(listed.out.text).data).toContainEqual(expect.objectContaining({ id: k.id }))
     expect((await exit(() => runKeysList({}, as(k.key).ctx))).code).toBe(4)
   })
 
@@ -206,7 +212,9 @@ describe('keys commands against linkd', () => {
     const { questions } = declined
     expect((await exit(() => runKeysDelete({ id: k.id }, declined.ctx))).code).toBe(1)
     expect(questions).toEqual([`Delete API key ${k.id}? This cannot be undone.`])
-    expect((await exit(() => runKeysGet({ id: k.id }, as().ctx))).code).toBe(0)
+    const kept = as()
+    expect((await exit(() => runKeysGet({ id: k.id }, kept.ctx))).code).toBe(0)
+    expect(JSON.parse(kept.out.text)).toMatchObject({ id: k.id, name: 'cli test', status: 'active' })
     const { ctx, err } = as()
     await runKeysDelete({ id: k.id, yes: true }, ctx)
     expect(err.text).toBe(`Deleted key ${k.id}\n`)

@@ -61,6 +61,7 @@ describe('ingestion: a 202 survives a power loss', () => {
     const game = await createGame(app)
     const res = await send(app, batch(app, [event(app), event(app)]), { game, orgId: app.orgId })
     expect(res.statusCode, res.body).toBe(202)
+    expect(res.json()).toMatchObject({ accepted: 2, rejected: 0 })
     expect(app.db.sqlite.prepare('SELECT level FROM sync_probe').pluck().all()).toEqual([2])
     expect(synchronous(app)).toBe(1)
     // Other writes keep NORMAL (a click flush here).

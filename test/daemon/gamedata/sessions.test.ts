@@ -44,6 +44,7 @@ it('30 minutes without events end a session; session_end closes it; events witho
     { game, orgId: t.orgId },
   )
   expect(res.statusCode, res.body).toBe(202)
+  expect(res.json()).toMatchObject({ accepted: 6, duplicates: 0, rejected: 0, errors: [] })
   const s = sessions('sessions-1')
   expect(
     s.map((x) => [x.session_id, (x.started_at - t0) / MIN, (x.last_event_at - t0) / MIN, x.events]),

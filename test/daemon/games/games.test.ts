@@ -106,9 +106,9 @@ describe('games admin', () => {
       expect(r.statusCode).toBe(400)
       expect(r.json<{ message: string }>().message).toMatch(/cannot be changed/)
     }
-    expect(
-      (await t.call('PATCH', '/api/v1/admin/games/racer', { body: { platform: 'android' } })).statusCode,
-    ).toBe(200)
+    const same = await t.call('PATCH', '/api/v1/admin/games/racer', { body: { platform: 'android' } })
+    expect(same.statusCode).toBe(200)
+    expect(same.json<Game>()).toMatchObject({ id: 'racer', platform: 'android', status: 'paused' })
   })
 
   it('lists with the pagination envelope and a status filter', async () => {
@@ -126,6 +126,13 @@ describe('games admin', () => {
     const r = res.json<GameWithSecrets>()
     expect(r.sdkKey).not.toBe(g.sdkKey)
     expect(r.signingSecret).not.toBe(g.signingSecret)
+    expect(r.sdkKey).toMatch(/^sdk_[A-Za-z0-9]{32}$/)
+    expect(r.signingSecret).toMatch(/^sig_/)
+    expect(r).toMatchObject({ id: 'regen', sdkKeyPreview: `sdk_•••${r.sdkKey.slice(-4)}` })
+    // Reads show the new key's preview.
+    expect((await t.call('GET', '/api/v1/admin/games/regen')).json<Game>().sdkKeyPreview).toBe(
+      r.sdkKeyPreview,
+    )
   })
 
   it('scopes games:read / games:write; another organization sees 404', async () => {

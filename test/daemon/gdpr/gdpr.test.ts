@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GameWithSecrets } from '../../../src/contract/games.js'
 import type { GdprDeletion, Overview } from '../../../src/contract/gaming.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
-import { batch, count, createGame, event, send } from '../../support/gaming.js'
+import { accepted, batch, count, createGame, event, send } from '../../support/gaming.js'
 
 let t: TestApp
 let game: GameWithSecrets
@@ -40,7 +40,13 @@ beforeAll(async () => {
     }),
     event(t, { player_id: player, event_type: 'session_end', session_id: `s-${player}` }),
   ])
-  expect((await send(t, batch(t, evs), { game, orgId: t.orgId })).statusCode).toBe(202)
+  expect(accepted(await send(t, batch(t, evs), { game, orgId: t.orgId }))).toMatchObject({
+    accepted: 6,
+    duplicates: 0,
+    rejected: 0,
+    errors: [],
+  })
+  expect(count(t, 'game_events')).toBe(6)
 })
 afterAll(() => t.close())
 
@@ -110,6 +116,9 @@ describe('GDPR deletion', () => {
     const done = (await t.call('GET', `/api/v1/gaming/gdpr/deletions/${d.id}`)).json<GdprDeletion>()
     expect(done.status).toBe('completed')
     expect(done.completedAt).not.toBeNull()
+    // Run at once by the job: started and completed at the (fixed) test clock's time.
+    const now = new Date(t.clock.now()).toISOString()
+    expect(done).toMatchObject({ id: d.id, startedAt: now, completedAt: now, expiresAt: d.expiresAt })
     expect(done.purged).toMatchObject({
       game_events: 3,
       game_sessions: 1,
@@ -138,7 +147,9 @@ describe('GDPR deletion', () => {
     await t.app.linkd.scheduler.runNow('gdpr-deletions')
     t.clock.advance(364 * 86_400_000)
     await t.app.linkd.scheduler.runNow('gdpr-records-purge')
-    expect((await t.call('GET', `/api/v1/gaming/gdpr/deletions/${id}`)).statusCode).toBe(200)
+    const kept = await t.call('GET', `/api/v1/gaming/gdpr/deletions/${id}`)
+    expect(kept.statusCode).toBe(200)
+    expect(kept.json<GdprDeletion>()).toMatchObject({ id, playerId: OTHER, status: 'completed' })
     t.clock.advance(2 * 86_400_000)
     await t.app.linkd.scheduler.runNow('gdpr-records-purge')
     expect((await t.call('GET', `/api/v1/gaming/gdpr/deletions/${id}`)).statusCode).toBe(404)

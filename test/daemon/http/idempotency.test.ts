@@ -33,6 +33,11 @@ describe('idempotency', () => {
     expect(created).toEqual([first.json().id])
     // the replay still carries rate limit headers
     expect(again.headers['x-ratelimit-limit']).toBeDefined()
+    expect(again.headers['x-ratelimit-limit']).toBe(first.headers['x-ratelimit-limit'])
+    // The same window: the list read in between and the replay each counted in it.
+    expect(Number(again.headers['x-ratelimit-remaining'])).toBe(
+      Number(first.headers['x-ratelimit-remaining']) - 2,
+    )
   })
 
   it('the same body with its fields in another order is the same request', async () => {

@@ -205,6 +205,7 @@ describe('names, titles, tags and descriptions', () => {
     expect(link.tags).toEqual([emoji(LINK_LIMITS.tagMax)])
     const patched = await t.call('PATCH', `/api/use/links/${link.id}`, { body: { tags: [emoji(30)] } })
     expect(patched.statusCode, patched.body).toBe(200)
+    expect(patched.json<{ tags: string[] }>().tags).toEqual([emoji(30)])
     for (const [body, field] of [
       [{ tags: [emoji(LINK_LIMITS.tagMax + 1)] }, 'tags.0'],
       [{ title: emoji(LINK_LIMITS.titleMax + 1) }, 'title'],

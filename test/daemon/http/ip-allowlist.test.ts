@@ -57,7 +57,12 @@ describe('ip allowlist entries', () => {
     expect(e!.addr.kind()).toBe('ipv6')
     expect(e!.bits).toBe(64)
     const text = formatAllowEntry(e!)
-    expect(parseAllowEntry(text)).toBeDefined()
+    expect(text).toBe('::ffff:102:304/64')
+    const again = parseAllowEntry(text)
+    expect(again).toBeDefined()
+    expect(again!.addr.kind()).toBe('ipv6')
+    expect(again!.bits).toBe(64)
+    expect(formatAllowEntry(again!)).toBe(text)
     expect(ipAllowed('8.8.8.8', [e!])).toBe(false)
   })
 

@@ -115,8 +115,20 @@ describe('HMAC signing', () => {
   })
 
   it('a good signature over <X-Timestamp>.<raw body> is accepted (also gzipped: the bytes sent)', async () => {
-    result(await send(t, batch(t, [event(t)]), { ...so, sign: true }))
-    result(await send(t, batch(t, [event(t)]), { ...so, sign: true, gzip: true }))
+    const before = stored(g)
+    const plain = batch(t, [event(t)])
+    expect(result(await send(t, plain, { ...so, sign: true }))).toMatchObject({
+      batchId: plain.batch_id,
+      accepted: 1,
+      rejected: 0,
+    })
+    const zipped = batch(t, [event(t)])
+    expect(result(await send(t, zipped, { ...so, sign: true, gzip: true }))).toMatchObject({
+      batchId: zipped.batch_id,
+      accepted: 1,
+      rejected: 0,
+    })
+    expect(stored(g)).toBe(before + 2)
   })
 
   it('missing, bad or wrong-secret signatures are 401; nothing stored', async () => {
@@ -221,6 +233,7 @@ describe('batch rules', () => {
     const again = await send(t, { ...b, events: [event(t)] }, o)
     expect(again.statusCode).toBe(202)
     expect(again.body).toBe(first.body)
+    expect(accepted(first)).toMatchObject({ batchId: b.batch_id, accepted: 2, duplicates: 0, rejected: 0 })
     expect(stored()).toBe(before)
     // After 24 h the batch id is new again.
     t.clock.advance(24 * 3_600_000 + 1)
@@ -246,6 +259,7 @@ describe('batch rules', () => {
       for (let i = 0; i < 3; i++) {
         const res = await send(small, batch(small, [event(small)]), so)
         expect(res.statusCode).toBe(202)
+        expect(res.json()).toMatchObject({ accepted: 1, duplicates: 0, rejected: 0, errors: [] })
         expect(res.headers['x-ratelimit-limit']).toBe('3')
         expect(res.headers['x-ratelimit-remaining']).toBe(String(2 - i))
       }
@@ -256,6 +270,8 @@ describe('batch rules', () => {
       expect(res.headers['x-ratelimit-remaining']).toBe('0')
       small.clock.advance(60_000)
       expect((await send(small, batch(small, [event(small)]), so)).statusCode).toBe(202)
+      // The three batches before the 429 and the one after it; the refused one stored nothing.
+      expect(storedEvents(small, g)).toBe(4)
     } finally {
       await small.close()
     }

@@ -128,7 +128,9 @@ describe('revenue amount', () => {
 
   it('the largest amount is counted exactly in revenue', async () => {
     const g = await createGame(t)
-    await send(t, batch(t, [purchase(INGEST_LIMITS.amountMax)]), { game: g, orgId: t.orgId })
+    expect(
+      result(await send(t, batch(t, [purchase(INGEST_LIMITS.amountMax)]), { game: g, orgId: t.orgId })),
+    ).toMatchObject({ accepted: 1, rejected: 0, errors: [] })
     const res = await t.call('GET', `/api/v1/analytics/games/${g.id}/overview`)
     expect(res.statusCode, res.body).toBe(200)
     expect(res.json().revenue.total).toBe(INGEST_LIMITS.amountMax)

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { GameWithSecrets } from '../../../src/contract/games.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
-import { batch, event, send, sign, type SendOpts } from '../../support/gaming.js'
+import { accepted, batch, event, send, sign, storedEvents, type SendOpts } from '../../support/gaming.js'
 import { createGame } from '../../support/gaming.js'
 
 const ATTACKER = '203.0.113.7'
@@ -14,6 +14,9 @@ const PLAYER = '198.51.100.2'
 
 let t: TestApp
 afterEach(() => t.close())
+
+/** The whole answer of a batch of one new event: accepted and nothing else. */
+const ONE_ACCEPTED = { accepted: 1, flagged: 0, blocked: 0, duplicates: 0, rejected: 0, errors: [] }
 
 const limits = (res: { headers: Record<string, unknown> }) => ({
   limit: res.headers['x-ratelimit-limit'],
@@ -61,21 +64,25 @@ describe('per-game limit after authentication', () => {
 
     // The real game, from its players' addresses, still has its whole window.
     for (let i = 0; i < 3; i++) {
-      const res = await send(t, b(), { ...o, sign: true, ip: `${PLAYER.slice(0, -1)}${i + 2}` })
-      expect(res.statusCode, res.body).toBe(202)
+      const sent = b()
+      const res = await send(t, sent, { ...o, sign: true, ip: `${PLAYER.slice(0, -1)}${i + 2}` })
+      expect(accepted(res)).toEqual({ batchId: sent.batch_id, ...ONE_ACCEPTED })
       expect(limits(res)).toEqual({
         limit: '3',
         remaining: String(2 - i),
         reset: String(Math.ceil((Math.floor(t.clock.now() / 60_000) + 1) * 60)),
       })
     }
+    // Only the three accepted batches stored anything.
+    expect(storedEvents(t, game)).toBe(3)
   })
 
   it('signed requests are limited per game at the boundary: the 4th of 3 gets 429 with Retry-After', async () => {
     await setup(true)
     for (let i = 0; i < 3; i++) {
-      const res = await send(t, batch(t, [event(t)]), { ...o, sign: true, ip: PLAYER })
-      expect(res.statusCode, res.body).toBe(202)
+      const sent = batch(t, [event(t)])
+      const res = await send(t, sent, { ...o, sign: true, ip: PLAYER })
+      expect(accepted(res)).toEqual({ batchId: sent.batch_id, ...ONE_ACCEPTED })
       expect(limits(res)).toMatchObject({ limit: '3', remaining: String(2 - i) })
     }
     const over = await send(t, batch(t, [event(t)]), { ...o, sign: true, ip: PLAYER })
@@ -92,9 +99,11 @@ describe('per-game limit after authentication', () => {
     const unsigned = await send(t, batch(t, [event(t)]), { ...o, ip: PLAYER })
     expect(unsigned.statusCode).toBe(429)
     t.clock.advance(60_000)
-    const next = await send(t, batch(t, [event(t)]), { ...o, sign: true, ip: PLAYER })
-    expect(next.statusCode, next.body).toBe(202)
+    const nextBatch = batch(t, [event(t)])
+    const next = await send(t, nextBatch, { ...o, sign: true, ip: PLAYER })
+    expect(accepted(next)).toEqual({ batchId: nextBatch.batch_id, ...ONE_ACCEPTED })
     expect(limits(next)).toMatchObject({ limit: '3', remaining: '2' })
+    expect(storedEvents(t, game)).toBe(4)
   })
 
   it('a game without HMAC is authenticated by its SDK key: a wrong key never counts', async () => {
@@ -104,11 +113,13 @@ describe('per-game limit after authentication', () => {
       expect(res.statusCode).toBe(401)
     }
     for (let i = 0; i < 3; i++) {
-      const res = await send(t, batch(t, [event(t)]), o)
-      expect(res.statusCode, res.body).toBe(202)
+      const sent = batch(t, [event(t)])
+      const res = await send(t, sent, o)
+      expect(accepted(res)).toEqual({ batchId: sent.batch_id, ...ONE_ACCEPTED })
       expect(limits(res)).toMatchObject({ limit: '3', remaining: String(2 - i) })
     }
     expect((await send(t, batch(t, [event(t)]), o)).statusCode).toBe(429)
+    expect(storedEvents(t, game)).toBe(3)
   })
 
   it('the signature covers the body as sent: a valid one over another body is refused, uncounted', async () => {
@@ -122,8 +133,10 @@ describe('per-game limit after authentication', () => {
       })
       expect(res.statusCode).toBe(401)
     }
-    const ok = await send(t, batch(t, [event(t)]), { ...o, sign: true })
-    expect(ok.statusCode, ok.body).toBe(202)
+    const okBatch = batch(t, [event(t)])
+    const ok = await send(t, okBatch, { ...o, sign: true })
+    expect(accepted(ok)).toEqual({ batchId: okBatch.batch_id, ...ONE_ACCEPTED })
     expect(limits(ok)).toMatchObject({ limit: '3', remaining: '2' })
+    expect(storedEvents(t, game)).toBe(1)
   })
 })

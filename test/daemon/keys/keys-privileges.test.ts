@@ -193,6 +193,8 @@ describe('the last active key holding keys:write', () => {
   it("another organization's keys do not count", async () => {
     await t.createOrg('acme')
     lastKeyError(await act(t, 'deactivate', owner, t.ownerKey))
+    // Refused before any change: the owner key still works.
+    expect((await t.call('GET', `/api/keys/${owner}`)).json()).toMatchObject({ id: owner, status: 'active' })
   })
 })
 

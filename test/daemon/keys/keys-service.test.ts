@@ -57,7 +57,9 @@ describe('plan limits on API keys', () => {
     expect(expectError(revive, 403, 'Forbidden').message).toMatch(/free plan allows 5 API keys/)
     expect((await t.call('GET', `/api/keys/${id}`)).json()).toMatchObject({ status: 'expired' })
     // other edits of the expired key are fine
-    expect((await t.call('PATCH', `/api/keys/${id}`, { body: { name: 'renamed' } })).statusCode).toBe(200)
+    const renamed = await t.call('PATCH', `/api/keys/${id}`, { body: { name: 'renamed' } })
+    expect(renamed.statusCode).toBe(200)
+    expect(renamed.json()).toMatchObject({ id, name: 'renamed', status: 'expired' })
     // with room again, it can come back
     await t.call('POST', `/api/keys/${ids[3]}/revoke`)
     const back = await t.call('PATCH', `/api/keys/${id}`, { body: { expiresAt: null } })
@@ -77,7 +79,13 @@ describe('plan limits on API keys', () => {
     // downgrading keeps existing keys but blocks new ones
     await t.app.linkd.services.orgs.setPlan(t.orgId, 'free')
     expectError(await create('after downgrade'), 403, 'Forbidden')
-    expect((await t.call('GET', '/api/keys')).statusCode).toBe(200)
+    const kept = await t.call('GET', '/api/keys')
+    expect(kept.statusCode).toBe(200)
+    // the owner key and keys 2 to 10, all still active
+    expect(kept.json()).toMatchObject({ total: 10 })
+    expect(kept.json<{ data: { status: string }[] }>().data.map((k) => k.status)).toEqual(
+      Array(10).fill('active'),
+    )
   })
 
   it('professional allows 50; enterprise is unlimited', async () => {

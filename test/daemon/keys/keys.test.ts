@@ -239,6 +239,12 @@ describe('keys API: create', () => {
       headers: { origin: 'https://evil.example.net' },
     })
     expect(res.statusCode).toBe(200)
+    // Stored as given: the key shows them, from its create answer and from a read.
+    expect(k.allowedOrigins).toEqual(['https://app.example.com'])
+    expect((await t.call('GET', `/api/keys/${k.id}`)).json().allowedOrigins).toEqual([
+      'https://app.example.com',
+    ])
+    expect(res.json<{ data: { id: string }[] }>().data.map((x) => x.id)).toContain(k.id)
   })
 })
 

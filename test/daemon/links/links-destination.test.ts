@@ -33,6 +33,8 @@ describe('destination URLs', () => {
   const accepted = async (url: string) => {
     const res = await t.call('POST', '/api/use/links', { body: { destinationUrl: url } })
     expect(res.statusCode, `${url}: ${res.body}`).toBe(201)
+    // Stored as given.
+    expect(res.json<{ destinationUrl: string }>().destinationUrl).toBe(url)
   }
 
   it('user-info (user, password or a bare @ before the host) is refused', async () => {
@@ -94,10 +96,10 @@ describe('a shared short domain with a port', () => {
       body: { destinationUrl: 'http://127.0.0.1:8080/x' },
     })
     expect(expectError(res, 400, 'ValidationError').details![0]!.field).toBe('destinationUrl')
-    for (const url of ['http://127.0.0.1:3000/x', 'http://127.0.0.1/x', 'https://127.0.0.1/x'])
-      expect(
-        (await t.call('POST', '/api/use/links', { body: { destinationUrl: url } })).statusCode,
-        url,
-      ).toBe(201)
+    for (const url of ['http://127.0.0.1:3000/x', 'http://127.0.0.1/x', 'https://127.0.0.1/x']) {
+      const ok = await t.call('POST', '/api/use/links', { body: { destinationUrl: url } })
+      expect(ok.statusCode, url).toBe(201)
+      expect(ok.json<{ destinationUrl: string }>().destinationUrl).toBe(url)
+    }
   })
 })

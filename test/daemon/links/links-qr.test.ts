@@ -85,8 +85,13 @@ describe('links API: QR codes', () => {
 
   it('works for inactive links too, and is 404 for unknown ones', async () => {
     const l = await createLink(t)
+    const active = await t.call('GET', `/api/use/links/${l.id}/qr`)
     await t.call('PATCH', `/api/use/links/${l.id}`, { body: { status: 'inactive' } })
-    expect((await t.call('GET', `/api/use/links/${l.id}/qr`)).statusCode).toBe(200)
+    const inactive = await t.call('GET', `/api/use/links/${l.id}/qr`)
+    expect(inactive.statusCode).toBe(200)
+    // The same code as while the link was active.
+    expect(inactive.headers['content-type']).toMatch(/^image\/svg\+xml/)
+    expect(inactive.body).toBe(active.body)
     expectError(await t.call('GET', '/api/use/links/lnk_nope/qr'), 404, 'NotFound')
   })
 })

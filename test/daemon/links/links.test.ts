@@ -4,6 +4,7 @@ import { RESERVED_CODES } from '../../../src/contract/limits.js'
 import type { EventEnvelope } from '../../../daemon/events.js'
 import { detailFields, expectError } from '../../support/responses.js'
 import { LINK_FIELDS, createLink, iso } from '../../support/links.js'
+import type { Link } from '../../../src/contract/links.js'
 
 const HOUR = 3_600_000
 const NOW = '2026-11-21T10:00:00.000Z'
@@ -24,6 +25,12 @@ describe('links API: create', () => {
 
   const post = (body: Record<string, unknown>) =>
     t.call('POST', '/api/use/links', { body: { destinationUrl: 'https://example.com/', ...body } })
+  /** The Link of a 201, failing the test with the body on any other status. */
+  const created = async (body: Record<string, unknown>) => {
+    const res = await post(body)
+    expect(res.statusCode, res.body).toBe(201)
+    return res.json<Link>()
+  }
   const expect400 = async (body: Record<string, unknown>, field: string) => {
     const res = await post(body)
     expectError(res, 400, 'ValidationError', '/api/use/links')
@@ -87,7 +94,7 @@ describe('links API: create', () => {
   })
 
   it('destinationUrl: 2,048 characters pass, 2,049 fail; required', async () => {
-    expect((await post({ destinationUrl: urlOf(2048) })).statusCode).toBe(201)
+    expect((await created({ destinationUrl: urlOf(2048) })).destinationUrl).toBe(urlOf(2048))
     await expect400({ destinationUrl: urlOf(2049) }, 'destinationUrl')
     const res = await t.call('POST', '/api/use/links', { body: { title: 'x' } })
     expectError(res, 400, 'ValidationError')
@@ -108,8 +115,12 @@ describe('links API: create', () => {
       '//example.com',
     ])
       await expect400({ destinationUrl }, 'destinationUrl')
-    expect((await post({ destinationUrl: 'HTTPS://EXAMPLE.COM/Path' })).statusCode).toBe(201)
-    expect((await post({ destinationUrl: 'http://localhost:3000/x' })).statusCode).toBe(201)
+    expect((await created({ destinationUrl: 'HTTPS://EXAMPLE.COM/Path' })).destinationUrl).toBe(
+      'HTTPS://EXAMPLE.COM/Path',
+    )
+    expect((await created({ destinationUrl: 'http://localhost:3000/x' })).destinationUrl).toBe(
+      'http://localhost:3000/x',
+    )
   })
 
   it('title: 255 characters pass, 256 fail', async () => {
@@ -118,9 +129,11 @@ describe('links API: create', () => {
   })
 
   it('customSlug: 3 and 64 characters pass, 2 and 65 fail; letters, digits, - and _ only', async () => {
-    expect((await post({ customSlug: 'abc' })).statusCode).toBe(201)
-    expect((await post({ customSlug: 'x'.repeat(64) })).statusCode).toBe(201)
-    expect((await post({ customSlug: 'A-b_9' })).statusCode).toBe(201)
+    for (const customSlug of ['abc', 'x'.repeat(64), 'A-b_9'])
+      expect(await created({ customSlug })).toMatchObject({
+        shortCode: customSlug,
+        shortUrl: `${PUBLIC}/${customSlug}`,
+      })
     await expect400({ customSlug: 'ab' }, 'customSlug')
     await expect400({ customSlug: 'y'.repeat(65) }, 'customSlug')
     for (const customSlug of ['bad!slug', 'has space', 'dot.ted', 'sl/ash', 'ümlaut', 'emoji🙂', 'q?x=1'])
@@ -134,8 +147,8 @@ describe('links API: create', () => {
       expect(detailFields(res)).toEqual(['customSlug'])
       expect(res.json().message).toMatch(/reserved/)
     }
-    expect((await post({ customSlug: 'api-v2' })).statusCode).toBe(201)
-    expect((await post({ customSlug: 'apis' })).statusCode).toBe(201)
+    expect((await created({ customSlug: 'api-v2' })).shortCode).toBe('api-v2')
+    expect((await created({ customSlug: 'apis' })).shortCode).toBe('apis')
   })
 
   it('a duplicate code on the same domain is 409; codes are case-sensitive', async () => {
@@ -143,7 +156,7 @@ describe('links API: create', () => {
     const res = await post({ customSlug: 'promo', destinationUrl: 'https://other.example/' })
     expectError(res, 409, 'Conflict', '/api/use/links')
     expect(res.json().message).toContain('promo')
-    expect((await post({ customSlug: 'Promo' })).statusCode).toBe(201)
+    expect((await created({ customSlug: 'Promo' })).shortCode).toBe('Promo')
     expect((await t.call('GET', '/api/use/links')).json().total).toBe(2)
   })
 
@@ -154,13 +167,14 @@ describe('links API: create', () => {
     const ok = await post({ expiresAt: iso(t.clock.now() + 1) })
     expect(ok.statusCode).toBe(201)
     expect(ok.json().status).toBe('active')
+    expect(ok.json().expiresAt).toBe(iso(t.clock.now() + 1))
   })
 
   it('tags: trimmed and de-duplicated; at most 20 of at most 50 characters; never blank', async () => {
     const tags = Array.from({ length: 20 }, (_, i) => `t${i}`)
     expect((await post({ tags })).json().tags).toEqual(tags)
     await expect400({ tags: [...tags, 'one-more'] }, 'tags')
-    expect((await post({ tags: ['x'.repeat(50)] })).statusCode).toBe(201)
+    expect((await created({ tags: ['x'.repeat(50)] })).tags).toEqual(['x'.repeat(50)])
     await expect400({ tags: ['x'.repeat(51)] }, 'tags.0')
     await expect400({ tags: ['ok', '   '] }, 'tags.1')
     await expect400({ tags: [''] }, 'tags.0')
@@ -169,10 +183,12 @@ describe('links API: create', () => {
 
   it('metadata: 50 keys and 10 KB pass, 51 keys or 10,241 bytes fail', async () => {
     const keys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i]))
-    expect((await post({ metadata: keys(50) })).statusCode).toBe(201)
+    expect((await created({ metadata: keys(50) })).metadata).toEqual(keys(50))
     await expect400({ metadata: keys(51) }, 'metadata')
     // {"k":"…"} is 8 bytes of JSON around the value
-    expect((await post({ metadata: { k: 'x'.repeat(10_240 - 8) } })).statusCode).toBe(201)
+    expect((await created({ metadata: { k: 'x'.repeat(10_240 - 8) } })).metadata).toEqual({
+      k: 'x'.repeat(10_240 - 8),
+    })
     await expect400({ metadata: { k: 'x'.repeat(10_240 - 7) } }, 'metadata')
     // bytes, not characters: é is two bytes in UTF-8
     await expect400({ metadata: { k: 'é'.repeat(5_200) } }, 'metadata')
@@ -277,8 +293,12 @@ describe('links API: get, update, delete', () => {
       expect(detailFields(res), JSON.stringify(body).slice(0, 100)).toContain(field)
     }
     expectError(await patch(l.id, {}), 400, 'ValidationError')
-    expect((await patch(l.id, { destinationUrl: urlOf(2048) })).statusCode).toBe(200)
-    expect((await patch(l.id, { title: 't'.repeat(255) })).statusCode).toBe(200)
+    const longUrl = await patch(l.id, { destinationUrl: urlOf(2048) })
+    expect(longUrl.statusCode).toBe(200)
+    expect(longUrl.json()).toMatchObject({ id: l.id, destinationUrl: urlOf(2048) })
+    const longTitle = await patch(l.id, { title: 't'.repeat(255) })
+    expect(longTitle.statusCode).toBe(200)
+    expect(longTitle.json()).toMatchObject({ id: l.id, destinationUrl: urlOf(2048), title: 't'.repeat(255) })
   })
 
   it('PATCH status: active ⇄ inactive', async () => {
@@ -435,7 +455,9 @@ describe('links API: scopes', () => {
     // a key lacking links:delete is refused before anything is deleted
     const other = await createLink(t)
     expectError(await t.call('DELETE', `/api/use/links/${other.id}`, { key: write }), 403, 'Forbidden')
-    expect((await t.call('GET', `/api/use/links/${other.id}`)).statusCode).toBe(200)
+    const kept = await t.call('GET', `/api/use/links/${other.id}`)
+    expect(kept.statusCode).toBe(200)
+    expect(kept.json()).toEqual(other)
     expectError(await t.call('GET', '/api/use/links', { key: null }), 401, 'Unauthorized')
   })
 })
