@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
+import { afterAll } from 'vitest'
 import type { ApiKey } from '../../src/contract/keys.js'
 import { createContext, type ContextOptions, type Ctx, type Io } from '../../src/cli/context.js'
 import { runCli } from '../../src/cli/run.js'
@@ -27,6 +28,8 @@ export function capture(isTTY = false): Captured {
 }
 
 const UNUSED_CONFIG_DIR = join(tmpdir(), `linkctl-test-config-${process.pid}`)
+// conf writes its (empty) store there when a command reads the profiles: removed after each file.
+afterAll(() => rmSync(UNUSED_CONFIG_DIR, { recursive: true, force: true }))
 
 export interface TestIo {
   io: Io
