@@ -183,21 +183,21 @@ export function fold(
     }
   }
 
-  for (const { event: e, verdict } of fresh) {
-    const pk = e.playerId
+  for (const { event, verdict } of fresh) {
+    const playerId = event.playerId
     // Profile (layer 3).
-    let p = profiles.get(pk)
-    if (!p) {
-      const row = snapshot.profiles.get(pk)
-      p = row
+    let profile = profiles.get(playerId)
+    if (!profile) {
+      const row = snapshot.profiles.get(playerId)
+      profile = row
         ? { ...row, known: true, loadedLastDay: row.last_active_day, dirty: false }
         : {
-            player_id: pk,
-            first_seen_at: e.ts,
-            install_day: e.day,
-            last_active_at: e.ts,
-            last_active_day: e.day,
-            platform: e.platform,
+            player_id: playerId,
+            first_seen_at: event.ts,
+            install_day: event.day,
+            last_active_at: event.ts,
+            last_active_day: event.day,
+            platform: event.platform,
             country: null,
             device_fingerprint: null,
             affiliate: null,
@@ -217,49 +217,52 @@ export function fold(
             loadedLastDay: NO_DAY,
             dirty: false,
           }
-      profiles.set(pk, p)
+      profiles.set(playerId, profile)
       if (!row) {
-        fillProfile(p, e)
-        dayCounters(e.day).new_players++
-        profileDims(p, e.day, (c) => c.new_players++)
+        fillProfile(profile, event)
+        dayCounters(event.day).new_players++
+        profileDims(profile, event.day, (c) => c.new_players++)
       }
     }
-    if (fillProfile(p, e)) p.dirty = true
-    if (e.ts < p.first_seen_at) {
-      p.dirty = true
+    if (fillProfile(profile, event)) profile.dirty = true
+    if (event.ts < profile.first_seen_at) {
+      profile.dirty = true
       // An older event (up to 24 h) moves the install date back: cohorts and new players follow.
-      if (e.day < p.install_day) {
-        const oldInstall = p.install_day
-        const newInstall = e.day
+      if (event.day < profile.install_day) {
+        const oldInstall = profile.install_day
+        const newInstall = event.day
         dayCounters(oldInstall).new_players--
         dayCounters(newInstall).new_players++
-        profileDims(p, oldInstall, (c) => c.new_players--)
-        profileDims(p, newInstall, (c) => c.new_players++)
-        const known = new Set<number>([...(snapshot.allDays.get(pk) ?? []), ...(batchDays.get(pk) ?? [])])
+        profileDims(profile, oldInstall, (c) => c.new_players--)
+        profileDims(profile, newInstall, (c) => c.new_players++)
+        const known = new Set<number>([
+          ...(snapshot.allDays.get(playerId) ?? []),
+          ...(batchDays.get(playerId) ?? []),
+        ])
         for (const d of known) {
           cohort(oldInstall, d - oldInstall, -1)
           cohort(newInstall, d - newInstall, 1)
         }
-        installMoves.set(pk, newInstall)
-        for (const row of days.values()) if (row.player_id === pk) row.install_day = newInstall
-        p.install_day = newInstall
+        installMoves.set(playerId, newInstall)
+        for (const row of days.values()) if (row.player_id === playerId) row.install_day = newInstall
+        profile.install_day = newInstall
       }
-      p.first_seen_at = e.ts
+      profile.first_seen_at = event.ts
     }
-    if (e.ts > p.last_active_at) p.last_active_at = e.ts
-    p.event_count++
+    if (event.ts > profile.last_active_at) profile.last_active_at = event.ts
+    profile.event_count++
 
     // Player-day (layer 4, per player).
-    const dk = pairKey(pk, e.day)
+    const dk = pairKey(playerId, event.day)
     let pd = days.get(dk)
     if (!pd) {
-      const row = p.known ? snapshot.playerDays.get(dk) : undefined
+      const row = profile.known ? snapshot.playerDays.get(dk) : undefined
       if (row) pd = { ...row, payingBefore: row.revenue_micros > 0, isNew: false }
       else {
         pd = {
-          player_id: pk,
-          day: e.day,
-          install_day: p.install_day,
+          player_id: playerId,
+          day: event.day,
+          install_day: profile.install_day,
           events: 0,
           revenue_micros: 0,
           event_types: 0,
@@ -267,109 +270,114 @@ export function fold(
           isNew: true,
         }
         // A new active day: DAU, cohort, distinct-players counters.
-        const extra = batchDays.get(pk)
-        const maxKnown = Math.max(p.loadedLastDay, ...(extra ?? []))
-        const stored = p.known ? (snapshot.activeNeighbours.get(dk) ?? NONE) : NONE
+        const extra = batchDays.get(playerId)
+        const maxKnown = Math.max(profile.loadedLastDay, ...(extra ?? []))
+        const stored = profile.known ? (snapshot.activeNeighbours.get(dk) ?? NONE) : NONE
         const n =
-          !p.known && !extra
+          !profile.known && !extra
             ? NONE
-            : e.day > maxKnown
+            : event.day > maxKnown
               ? { prev: maxKnown, next: null }
-              : withBatchDays(stored, e.day, extra)
-        addDay('active', e.day, n)
-        push(batchDays, pk, e.day)
-        dayCounters(e.day).active_players++
-        profileDims(p, e.day, (c) => c.players++)
-        cohort(p.install_day, e.day - p.install_day, 1)
+              : withBatchDays(stored, event.day, extra)
+        addDay('active', event.day, n)
+        push(batchDays, playerId, event.day)
+        dayCounters(event.day).active_players++
+        profileDims(profile, event.day, (c) => c.players++)
+        cohort(profile.install_day, event.day - profile.install_day, 1)
       }
       days.set(dk, pd)
     }
-    if (e.day > p.last_active_day) p.last_active_day = e.day
+    if (event.day > profile.last_active_day) profile.last_active_day = event.day
     pd.events++
-    const bit = 2 ** e.typeBit
-    const typeValue = e.custom ? 'custom' : e.type
+    const bit = 2 ** event.typeBit
+    const typeValue = event.custom ? 'custom' : event.type
     if (Math.floor(pd.event_types / bit) % 2 === 0) {
       pd.event_types += bit
-      dimCounters(e.day, 'event_type', typeValue).players++
+      dimCounters(event.day, 'event_type', typeValue).players++
     }
 
     // Counters.
-    const dc = dayCounters(e.day)
+    const dc = dayCounters(event.day)
     dc.events++
     if (verdict === 'flag') dc.flagged_events++
-    const typeC = dimCounters(e.day, 'event_type', typeValue)
+    const typeC = dimCounters(event.day, 'event_type', typeValue)
     typeC.events++
-    if (e.custom) dimCounters(e.day, 'custom_event', e.type).events++
-    profileDims(p, e.day, (c) => c.events++)
-    if (e.revenueType) {
-      const col = REVENUE_COLUMN[e.revenueType]
+    if (event.custom) dimCounters(event.day, 'custom_event', event.type).events++
+    profileDims(profile, event.day, (c) => c.events++)
+    if (event.revenueType) {
+      const col = REVENUE_COLUMN[event.revenueType]
       dc.transactions++
-      dc[col] += e.revenueMicros
+      dc[col] += event.revenueMicros
       typeC.transactions++
-      typeC[col] += e.revenueMicros
-      profileDims(p, e.day, (c) => {
+      typeC[col] += event.revenueMicros
+      profileDims(profile, event.day, (c) => {
         c.transactions++
-        c[col] += e.revenueMicros
+        c[col] += event.revenueMicros
       })
-      p.dirty = true
-      p.transactions++
-      p[col] += e.revenueMicros
-      p.revenue_total_micros += e.revenueMicros
-      if (e.revenueMicros > 0) {
-        if (p.first_purchase_at === null || e.ts < p.first_purchase_at) p.first_purchase_at = e.ts
+      profile.dirty = true
+      profile.transactions++
+      profile[col] += event.revenueMicros
+      profile.revenue_total_micros += event.revenueMicros
+      if (event.revenueMicros > 0) {
+        if (profile.first_purchase_at === null || event.ts < profile.first_purchase_at)
+          profile.first_purchase_at = event.ts
         // A new paying day (a day already paying in the snapshot is never 0 here: payingBefore).
         if (pd.revenue_micros === 0 && !pd.payingBefore) {
-          const stored = p.known ? (snapshot.payingNeighbours.get(dk) ?? NONE) : NONE
-          addDay('paying', e.day, withBatchDays(stored, e.day, batchPayDays.get(pk)))
-          push(batchPayDays, pk, e.day)
+          const stored = profile.known ? (snapshot.payingNeighbours.get(dk) ?? NONE) : NONE
+          addDay('paying', event.day, withBatchDays(stored, event.day, batchPayDays.get(playerId)))
+          push(batchPayDays, playerId, event.day)
           dc.paying_players++
-          profileDims(p, e.day, (c) => c.paying_players++)
+          profileDims(profile, event.day, (c) => c.paying_players++)
         }
-        pd.revenue_micros += e.revenueMicros
+        pd.revenue_micros += event.revenueMicros
       }
     }
 
     // Devices.
     // A known player's own device seen again the same day: nothing new (last_seen_at is per day).
     if (
-      e.deviceFingerprint &&
-      !(p.known && p.device_fingerprint === e.deviceFingerprint && p.loadedLastDay === e.day)
+      event.deviceFingerprint &&
+      !(
+        profile.known &&
+        profile.device_fingerprint === event.deviceFingerprint &&
+        profile.loadedLastDay === event.day
+      )
     ) {
-      const k = pairKey(pk, e.deviceFingerprint)
+      const k = pairKey(playerId, event.deviceFingerprint)
       const d = devices.get(k)
       if (d) {
-        d.firstSeenAt = Math.min(d.firstSeenAt, e.ts)
-        d.lastSeenAt = Math.max(d.lastSeenAt, e.ts)
+        d.firstSeenAt = Math.min(d.firstSeenAt, event.ts)
+        d.lastSeenAt = Math.max(d.lastSeenAt, event.ts)
       } else
         devices.set(k, {
-          playerId: pk,
-          fingerprint: e.deviceFingerprint,
-          firstSeenAt: e.ts,
-          lastSeenAt: e.ts,
+          playerId: playerId,
+          fingerprint: event.deviceFingerprint,
+          firstSeenAt: event.ts,
+          lastSeenAt: event.ts,
         })
     }
 
     // Session (layer 2).
     let s: LiveSession | null | undefined
-    if (e.sessionId) {
-      const k = pairKey(pk, e.sessionId)
+    if (event.sessionId) {
+      const k = pairKey(playerId, event.sessionId)
       s = bySid.get(k)
       if (s === undefined) {
-        s = p.known ? liveSession(snapshot.sessionsBySid.get(k)) : null
+        s = profile.known ? liveSession(snapshot.sessionsBySid.get(k)) : null
         bySid.set(k, s)
       }
-    } else s = latestOf(p)
+    } else s = latestOf(profile)
     if (
       s &&
-      !(s.ended_at !== null && e.ts > s.ended_at) &&
-      e.ts >= s.started_at - GAP &&
-      e.ts <= s.last_event_at + GAP
+      !(s.ended_at !== null && event.ts > s.ended_at) &&
+      event.ts >= s.started_at - GAP &&
+      event.ts <= s.last_event_at + GAP
     ) {
       const oldDay = utcDayNumber(s.started_at)
       const oldSeconds = sessionSeconds(s)
-      if (e.ts < s.started_at) s.started_at = e.ts
-      if (e.ts > s.last_event_at) s.last_event_at = e.ts
-      if (e.type === 'session_end') s.ended_at = Math.max(s.ended_at ?? 0, e.ts, s.last_event_at)
+      if (event.ts < s.started_at) s.started_at = event.ts
+      if (event.ts > s.last_event_at) s.last_event_at = event.ts
+      if (event.type === 'session_end') s.ended_at = Math.max(s.ended_at ?? 0, event.ts, s.last_event_at)
       s.events++
       s.touched = true
       const newDay = utcDayNumber(s.started_at)
@@ -382,26 +390,26 @@ export function fold(
       } else dayCounters(newDay).session_seconds += newSeconds - oldSeconds
     } else {
       s = {
-        id: newSessionId(e.ts),
-        player_id: pk,
-        session_id: e.sessionId,
-        started_at: e.ts,
-        last_event_at: e.ts,
-        ended_at: e.type === 'session_end' ? e.ts : null,
+        id: newSessionId(event.ts),
+        player_id: playerId,
+        session_id: event.sessionId,
+        started_at: event.ts,
+        last_event_at: event.ts,
+        ended_at: event.type === 'session_end' ? event.ts : null,
         events: 1,
         isNew: true,
         touched: true,
-        loadedStart: e.ts,
+        loadedStart: event.ts,
       }
       sessions.set(s.id, s)
-      dayCounters(e.day).sessions++
-      p.session_count++
-      if (e.sessionId) bySid.set(pairKey(pk, e.sessionId), s)
+      dayCounters(event.day).sessions++
+      profile.session_count++
+      if (event.sessionId) bySid.set(pairKey(playerId, event.sessionId), s)
     }
-    const current = latestOf(p)
+    const current = latestOf(profile)
     if (!current || s.last_event_at >= current.last_event_at) {
-      latest.set(pk, s)
-      p.current_session_id = s.id
+      latest.set(playerId, s)
+      profile.current_session_id = s.id
     }
   }
 

@@ -151,7 +151,6 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
     ),
   }
 
-  const q = statements
   const between = (
     gameId: string,
     player: string,
@@ -165,9 +164,8 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
 
   /** The rows the batch's events can touch, as the tables hold them before the batch. */
   function loadSnapshot(gameId: string, events: readonly AcceptedEvent[]): Snapshot {
-    const g = gameId
     const storedEventIds = new Set(
-      q.storedEventIds.all(g, JSON.stringify(events.map((j) => j.event.eventId))) as string[],
+      statements.storedEventIds.all(gameId, JSON.stringify(events.map((j) => j.event.eventId))) as string[],
     )
     const profiles = new Map<string, ProfileRow>()
     const playerDays = new Map<string, PlayerDayRow>()
@@ -179,42 +177,50 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
     const missing = new Set<string>()
     const daysDone = new Set<string>()
     const paidDone = new Set<string>()
-    for (const { event: e } of events) {
-      const pk = e.playerId
-      let p = profiles.get(pk)
-      if (!p) {
-        if (missing.has(pk)) continue
-        p = q.player.get(g, pk) as ProfileRow | undefined
-        if (!p) {
-          missing.add(pk)
+    for (const { event } of events) {
+      const playerId = event.playerId
+      let profile = profiles.get(playerId)
+      if (!profile) {
+        if (missing.has(playerId)) continue
+        profile = statements.player.get(gameId, playerId) as ProfileRow | undefined
+        if (!profile) {
+          missing.add(playerId)
           continue
         }
-        profiles.set(pk, p)
-        if (p.current_session_id) {
-          const current = q.sessionById.get(g, p.current_session_id) as SessionRow | undefined
+        profiles.set(playerId, profile)
+        if (profile.current_session_id) {
+          const current = statements.sessionById.get(gameId, profile.current_session_id) as
+            SessionRow | undefined
           if (current) sessionsById.set(current.id, current)
         }
       }
-      const dk = pairKey(pk, e.day)
+      const dk = pairKey(playerId, event.day)
       if (!daysDone.has(dk)) {
         daysDone.add(dk)
-        const row = q.playerDay.get(g, pk, e.day) as PlayerDayRow | undefined
+        const row = statements.playerDay.get(gameId, playerId, event.day) as PlayerDayRow | undefined
         if (row) playerDays.set(dk, row)
-        else activeNeighbours.set(dk, between(g, pk, e.day, q.prevDay, q.nextDay))
+        else
+          activeNeighbours.set(
+            dk,
+            between(gameId, playerId, event.day, statements.prevDay, statements.nextDay),
+          )
       }
-      if (e.revenueMicros > 0 && !paidDone.has(dk)) {
+      if (event.revenueMicros > 0 && !paidDone.has(dk)) {
         paidDone.add(dk)
-        payingNeighbours.set(dk, between(g, pk, e.day, q.prevPayDay, q.nextPayDay))
-      }
-      if (e.day < p.install_day && !allDays.has(pk))
-        allDays.set(
-          pk,
-          (q.playerDays.all(g, pk) as { day: number }[]).map((r) => r.day),
+        payingNeighbours.set(
+          dk,
+          between(gameId, playerId, event.day, statements.prevPayDay, statements.nextPayDay),
         )
-      if (e.sessionId) {
-        const sk = pairKey(pk, e.sessionId)
+      }
+      if (event.day < profile.install_day && !allDays.has(playerId))
+        allDays.set(
+          playerId,
+          (statements.playerDays.all(gameId, playerId) as { day: number }[]).map((r) => r.day),
+        )
+      if (event.sessionId) {
+        const sk = pairKey(playerId, event.sessionId)
         if (!sessionsBySid.has(sk)) {
-          const row = q.sessionBySid.get(g, pk, e.sessionId) as SessionRow | undefined
+          const row = statements.sessionBySid.get(gameId, playerId, event.sessionId) as SessionRow | undefined
           if (row) sessionsBySid.set(sk, row)
         }
       }
@@ -233,53 +239,64 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
 
   /** Writes the fold's changes: new rows as INSERTs, existing ones as narrow UPDATEs, increments. */
   function save(batch: AcceptedBatch, c: Changes): void {
-    const g = batch.gameId
+    const gameId = batch.gameId
     for (const { event: e, verdict } of c.newEvents)
       // prettier-ignore
-      q.insertEvent.run(g, e.eventId, e.type, e.playerId, e.sessionId, e.platform, e.ts, batch.receivedAt,
+      statements.insertEvent.run(gameId, e.eventId, e.type, e.playerId, e.sessionId, e.platform, e.ts, batch.receivedAt,
         batch.batchId, e.revenueType, e.revenueMicros, e.currency, e.country, batch.ip, e.deviceFingerprint,
         verdict, e.dataJson)
-    for (const { playerId, installDay } of c.installDayMoves) q.moveInstallDay.run(installDay, g, playerId)
+    for (const { playerId, installDay } of c.installDayMoves)
+      statements.moveInstallDay.run(installDay, gameId, playerId)
     for (const { row: p, write } of c.profiles) {
       // prettier-ignore
       if (write === 'insert')
-        q.insertPlayer.run(g, p.player_id, p.first_seen_at, p.install_day, p.last_active_at, p.last_active_day,
+        statements.insertPlayer.run(gameId, p.player_id, p.first_seen_at, p.install_day, p.last_active_at, p.last_active_day,
           p.platform, p.country, p.device_fingerprint, p.affiliate, p.campaign, p.source, p.medium, p.session_count,
           p.event_count, p.transactions, p.revenue_iap_micros, p.revenue_ad_micros, p.revenue_subscription_micros,
           p.revenue_total_micros, p.first_purchase_at, p.current_session_id)
       else if (write === 'all')
-        q.updatePlayerAll.run(p.first_seen_at, p.install_day, p.last_active_at, p.last_active_day, p.country,
+        statements.updatePlayerAll.run(p.first_seen_at, p.install_day, p.last_active_at, p.last_active_day, p.country,
           p.device_fingerprint, p.affiliate, p.campaign, p.source, p.medium, p.session_count, p.event_count,
           p.transactions, p.revenue_iap_micros, p.revenue_ad_micros, p.revenue_subscription_micros,
-          p.revenue_total_micros, p.first_purchase_at, p.current_session_id, g, p.player_id)
+          p.revenue_total_micros, p.first_purchase_at, p.current_session_id, gameId, p.player_id)
       else
-        q.updatePlayerActivity.run(p.last_active_at, p.last_active_day, p.session_count, p.event_count,
-          p.current_session_id, g, p.player_id)
+        statements.updatePlayerActivity.run(p.last_active_at, p.last_active_day, p.session_count, p.event_count,
+          p.current_session_id, gameId, p.player_id)
     }
     for (const { row: d, isNew } of c.playerDays)
       if (isNew)
-        q.insertPlayerDay.run(g, d.player_id, d.day, d.install_day, d.events, d.revenue_micros, d.event_types)
-      else q.updatePlayerDay.run(d.events, d.revenue_micros, d.event_types, g, d.player_id, d.day)
+        statements.insertPlayerDay.run(
+          gameId,
+          d.player_id,
+          d.day,
+          d.install_day,
+          d.events,
+          d.revenue_micros,
+          d.event_types,
+        )
+      else
+        statements.updatePlayerDay.run(d.events, d.revenue_micros, d.event_types, gameId, d.player_id, d.day)
     for (const { row: s, write } of c.sessions) {
       // prettier-ignore
       if (write === 'insert')
-        q.insertSession.run(g, s.id, s.player_id, s.session_id, s.started_at, s.last_event_at, s.ended_at, s.events)
+        statements.insertSession.run(gameId, s.id, s.player_id, s.session_id, s.started_at, s.last_event_at, s.ended_at, s.events)
       else if (write === 'start')
-        q.updateSessionStart.run(s.started_at, s.last_event_at, s.ended_at, s.events, g, s.id)
-      else q.updateSession.run(s.last_event_at, s.ended_at, s.events, g, s.id)
+        statements.updateSessionStart.run(s.started_at, s.last_event_at, s.ended_at, s.events, gameId, s.id)
+      else statements.updateSession.run(s.last_event_at, s.ended_at, s.events, gameId, s.id)
     }
-    for (const d of c.devices) q.upsertDevice.run(g, d.fingerprint, d.playerId, d.firstSeenAt, d.lastSeenAt)
+    for (const d of c.devices)
+      statements.upsertDevice.run(gameId, d.fingerprint, d.playerId, d.firstSeenAt, d.lastSeenAt)
     for (const d of c.daily)
       // prettier-ignore
-      q.daily.run(g, d.day, d.active_players, d.new_players, d.paying_players, d.sessions, d.session_seconds,
+      statements.daily.run(gameId, d.day, d.active_players, d.new_players, d.paying_players, d.sessions, d.session_seconds,
         d.events, d.flagged_events, d.transactions, d.revenue_iap_micros, d.revenue_ad_micros,
         d.revenue_subscription_micros)
     for (const d of c.dims)
       // prettier-ignore
-      q.dim.run(g, d.day, d.dim, d.value, d.players, d.new_players, d.paying_players, d.events, d.transactions,
+      statements.dim.run(gameId, d.day, d.dim, d.value, d.players, d.new_players, d.paying_players, d.events, d.transactions,
         d.revenue_iap_micros, d.revenue_ad_micros, d.revenue_subscription_micros)
-    for (const x of c.gaps) q.gap.run(g, x.kind, x.day, x.prevDay, x.players)
-    for (const x of c.cohorts) q.cohort.run(g, x.installDay, x.dayOffset, x.players)
+    for (const x of c.gaps) statements.gap.run(gameId, x.kind, x.day, x.prevDay, x.players)
+    for (const x of c.cohorts) statements.cohort.run(gameId, x.installDay, x.dayOffset, x.players)
   }
 
   return {
