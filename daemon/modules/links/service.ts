@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js'
 import { iso, isoOrNull } from '../../clock.js'
 import type { EventBus } from '../../events.js'
 import { newId } from '../../crypto.js'
-import { AppError, MAX_DETAILS, notFound, validation, type ErrorDetail } from '../../http/errors.js'
+import { AppError, MAX_DETAILS, notFound, type ErrorDetail } from '../../http/errors.js'
 import { pageOf, pageParams } from '../../http/pagination.js'
 import type { PageOf } from '../../../src/contract/common.js'
 import type {
@@ -14,17 +14,15 @@ import type {
   UpdateLinkBody,
 } from '../../../src/contract/links.js'
 import { QR_MARKER, type LinkStatus } from '../../../src/contract/limits.js'
-import { checkDestination } from '../../urls.js'
 import {
   checkMetadata,
   checkSlug,
   effectiveStatus,
   normalizeTags,
   normalizeTitle,
-  ownHostOf,
   SHARED_DOMAIN_KEY,
-  splitHostPort,
 } from './rules.js'
+import { createLinkPlacement } from './placement.js'
 import { parseExpiry } from '../../http/expiry.js'
 import { renderQr, type QrImage } from './qr.js'
 import { assignCodes } from './codes.js'
@@ -93,56 +91,7 @@ export type ItemValidator = (item: unknown) => ErrorDetail[] | undefined
 export function createLinkService(deps: LinkServiceDeps) {
   const { store } = deps
   const now = () => deps.clock.now()
-  const own = {
-    shared: (deps.ownHosts ?? [new URL(deps.publicUrl).host]).map(splitHostPort),
-    isCustomDomain: (host: string) => deps.domains?.knowsHost(host) ?? false,
-  }
-
-  /** checkDestination, and never one of this service's short domains (a loop or a chain). */
-  function destination(value: string): string {
-    checkDestination(value)
-    const host = ownHostOf(value, own)
-    if (host !== undefined)
-      throw validation(
-        'destinationUrl',
-        `must not point at ${host}, a short domain of this service: a short link to a short link would loop or chain`,
-      )
-    return value
-  }
-
-  /**
-   * The domain a new link lives on: the verified custom domain named by customDomainId or
-   * domain, else the organization's default custom domain, else the shared short domain. The
-   * domain key of a custom domain is its id.
-   */
-  async function linkDomain(
-    organizationId: string,
-    body: Pick<CreateLinkBody, 'customDomainId' | 'domain'>,
-  ): Promise<{ domainKey: string; customDomainId: string | null }> {
-    if (!deps.domains) {
-      if (body.customDomainId === undefined || body.customDomainId === null)
-        return { domainKey: SHARED_DOMAIN_KEY, customDomainId: null }
-      throw new AppError('Unprocessable', `custom domain ${body.customDomainId} not found or not verified`, [
-        { field: 'customDomainId', message: 'not found or not verified' },
-      ])
-    }
-    const d = await deps.domains.forLink(organizationId, body)
-    return d
-      ? { domainKey: d.id, customDomainId: d.id }
-      : { domainKey: SHARED_DOMAIN_KEY, customDomainId: null }
-  }
-
-  /**
-   * Base URL of short links on a domain: the public URL for the shared domain, https://<domain>
-   * for a custom domain (HTTP to it is redirected to HTTPS once its certificate is active).
-   */
-  function baseUrl(domainKey: string): string {
-    if (domainKey === SHARED_DOMAIN_KEY) return deps.publicUrl
-    const host = deps.domains?.hostOf(domainKey)
-    return host ? `https://${host}` : deps.publicUrl
-  }
-  const shortUrlOf = (l: Pick<LinkRecord, 'domainKey' | 'shortCode'>) =>
-    `${baseUrl(l.domainKey)}/${l.shortCode}`
+  const { destination, linkDomain, shortUrlOf } = createLinkPlacement(deps)
 
   function present(l: LinkRecord, t: number): Link {
     return {

@@ -1,0 +1,66 @@
+/**
+ * Where a link lives and where it may point: the domain a new link goes on (a verified custom
+ * domain or the shared short domain), the short URL on that domain, and the destination rules
+ * that keep a link off this service's own short domains.
+ */
+import { AppError, validation } from '../../http/errors.js'
+import type { CreateLinkBody } from '../../../src/contract/links.js'
+import { checkDestination } from '../../urls.js'
+import { ownHostOf, SHARED_DOMAIN_KEY, splitHostPort } from './rules.js'
+import type { LinkRecord } from './store.js'
+import type { LinkServiceDeps } from './service.js'
+
+export function createLinkPlacement(deps: Pick<LinkServiceDeps, 'publicUrl' | 'ownHosts' | 'domains'>) {
+  const own = {
+    shared: (deps.ownHosts ?? [new URL(deps.publicUrl).host]).map(splitHostPort),
+    isCustomDomain: (host: string) => deps.domains?.knowsHost(host) ?? false,
+  }
+
+  /** checkDestination, and never one of this service's short domains (a loop or a chain). */
+  function destination(value: string): string {
+    checkDestination(value)
+    const host = ownHostOf(value, own)
+    if (host !== undefined)
+      throw validation(
+        'destinationUrl',
+        `must not point at ${host}, a short domain of this service: a short link to a short link would loop or chain`,
+      )
+    return value
+  }
+
+  /**
+   * The domain a new link lives on: the verified custom domain named by customDomainId or
+   * domain, else the organization's default custom domain, else the shared short domain. The
+   * domain key of a custom domain is its id.
+   */
+  async function linkDomain(
+    organizationId: string,
+    body: Pick<CreateLinkBody, 'customDomainId' | 'domain'>,
+  ): Promise<{ domainKey: string; customDomainId: string | null }> {
+    if (!deps.domains) {
+      if (body.customDomainId === undefined || body.customDomainId === null)
+        return { domainKey: SHARED_DOMAIN_KEY, customDomainId: null }
+      throw new AppError('Unprocessable', `custom domain ${body.customDomainId} not found or not verified`, [
+        { field: 'customDomainId', message: 'not found or not verified' },
+      ])
+    }
+    const d = await deps.domains.forLink(organizationId, body)
+    return d
+      ? { domainKey: d.id, customDomainId: d.id }
+      : { domainKey: SHARED_DOMAIN_KEY, customDomainId: null }
+  }
+
+  /**
+   * Base URL of short links on a domain: the public URL for the shared domain, https://<domain>
+   * for a custom domain (HTTP to it is redirected to HTTPS once its certificate is active).
+   */
+  function baseUrl(domainKey: string): string {
+    if (domainKey === SHARED_DOMAIN_KEY) return deps.publicUrl
+    const host = deps.domains?.hostOf(domainKey)
+    return host ? `https://${host}` : deps.publicUrl
+  }
+  const shortUrlOf = (l: Pick<LinkRecord, 'domainKey' | 'shortCode'>) =>
+    `${baseUrl(l.domainKey)}/${l.shortCode}`
+
+  return { destination, linkDomain, shortUrlOf }
+}
