@@ -91,3 +91,19 @@ export async function createTestApp(
   }
   return t
 }
+
+/** The daemon's scheduled jobs, sorted by name: what /health/ready and the scheduler list. */
+export const JOB_NAMES = [
+  'expire-keys',
+  'expire-links',
+  'gaming-compaction',
+  'gaming-raw-retention',
+  'gdpr-deletions',
+  'gdpr-records-purge',
+  'prune-idempotency',
+  'prune-key-activity',
+  'prune-webhook-deliveries',
+  'purge-deleted-link-clicks',
+  'recheck-domains',
+  'renew-certificates',
+]

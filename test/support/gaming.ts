@@ -5,7 +5,7 @@ import type { LightMyRequestResponse } from 'fastify'
 import type { GameWithSecrets } from '../../src/contract/games.js'
 import type { GameEventInput, IngestResult } from '../../src/contract/gaming.js'
 import { expect } from 'vitest'
-import type { TestApp } from './app.js'
+import { createTestApp, type TestApp } from './app.js'
 
 export async function createGame(t: TestApp, body: Record<string, unknown> = {}): Promise<GameWithSecrets> {
   const res = await t.call('POST', '/api/v1/admin/games', {
@@ -105,4 +105,11 @@ export function accepted(res: LightMyRequestResponse): IngestResult {
 /** Raw events stored for a game. */
 export function storedEvents(t: TestApp, game: GameWithSecrets): number {
   return count(t, 'game_events', 'game_id = (SELECT id FROM games WHERE slug = ?)', game.id)
+}
+
+/** An app with one game whose ingestion window no test reaches, and how to send as that game. */
+export async function ingestionApp(): Promise<{ t: TestApp; game: GameWithSecrets; o: SendOpts }> {
+  const t = await createTestApp({ ingestRateLimitPerGame: 100_000 })
+  const game = await createGame(t)
+  return { t, game, o: { game, orgId: t.orgId } }
 }

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../../support/app.js'
+import { createTestApp, JOB_NAMES, type TestApp } from '../../support/app.js'
 import { expectError, raw } from '../../support/responses.js'
 
 interface RouteInfo {
@@ -46,20 +46,7 @@ describe('health', () => {
     expect(res.statusCode).toBe(200)
     const body = res.json()
     expect(body).toMatchObject({ status: 'ok', checks: { database: 'ok', migrations: 'ok' } })
-    expect(body.jobs.map((j: { name: string }) => j.name)).toEqual([
-      'expire-keys',
-      'expire-links',
-      'gaming-compaction',
-      'gaming-raw-retention',
-      'gdpr-deletions',
-      'gdpr-records-purge',
-      'prune-idempotency',
-      'prune-key-activity',
-      'prune-webhook-deliveries',
-      'purge-deleted-link-clicks',
-      'recheck-domains',
-      'renew-certificates',
-    ])
+    expect(body.jobs.map((j: { name: string }) => j.name)).toEqual(JOB_NAMES)
   })
 
   it('GET /health/ready is 503 with the error body while migrations are pending', async () => {

@@ -8,6 +8,7 @@ import {
   batch,
   count,
   createGame,
+  ingestionApp,
   event,
   send,
   storedEvents,
@@ -17,11 +18,7 @@ import {
 let t: TestApp
 let game: GameWithSecrets
 let o: SendOpts
-beforeAll(async () => {
-  t = await createTestApp({ ingestRateLimitPerGame: 100_000 })
-  game = await createGame(t)
-  o = { game, orgId: t.orgId }
-})
+beforeAll(async () => ({ t, game, o } = await ingestionApp()))
 afterAll(() => t.close())
 
 const result = accepted

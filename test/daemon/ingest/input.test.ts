@@ -5,11 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GameWithSecrets } from '../../../src/contract/games.js'
 import { FREE_FORM_NESTING_MAX, INGEST_LIMITS } from '../../../src/contract/limits.js'
-import { createTestApp, type TestApp } from '../../support/app.js'
+import type { TestApp } from '../../support/app.js'
 import {
   accepted,
   batch,
   createGame,
+  ingestionApp,
   event,
   send,
   storedEvents,
@@ -19,11 +20,7 @@ import {
 let t: TestApp
 let game: GameWithSecrets
 let o: SendOpts
-beforeAll(async () => {
-  t = await createTestApp({ ingestRateLimitPerGame: 100_000 })
-  game = await createGame(t)
-  o = { game, orgId: t.orgId }
-})
+beforeAll(async () => ({ t, game, o } = await ingestionApp()))
 afterAll(() => t.close())
 
 const result = accepted

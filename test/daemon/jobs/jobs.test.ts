@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../../support/app.js'
+import { createTestApp, JOB_NAMES, type TestApp } from '../../support/app.js'
 import { createScheduler } from '../../../daemon/jobs/scheduler.js'
 import { createJobStore } from '../../../daemon/jobs/store.js'
 import { storedKey } from '../../support/responses.js'
@@ -143,20 +143,7 @@ describe('other jobs', () => {
 
   it('lists its jobs; unknown names and invalid schedules are refused', async () => {
     t = await createTestApp()
-    expect(t.app.linkd.scheduler.names().sort()).toEqual([
-      'expire-keys',
-      'expire-links',
-      'gaming-compaction',
-      'gaming-raw-retention',
-      'gdpr-deletions',
-      'gdpr-records-purge',
-      'prune-idempotency',
-      'prune-key-activity',
-      'prune-webhook-deliveries',
-      'purge-deleted-link-clicks',
-      'recheck-domains',
-      'renew-certificates',
-    ])
+    expect(t.app.linkd.scheduler.names().sort()).toEqual(JOB_NAMES)
     await expect(t.app.linkd.scheduler.runNow('nope')).rejects.toThrow(/unknown job/)
     expect(() =>
       t.app.linkd.scheduler.register({ name: 'bad', schedule: 'every minute', run: async () => undefined }),
