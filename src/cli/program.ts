@@ -8,7 +8,7 @@
  */
 import { Command } from 'commander'
 import { DEFAULT_URL } from './context.js'
-import { register as registerAnalytics } from './commands/analytics.js'
+import { register as registerAnalytics } from './commands/analytics/index.js'
 import { register as registerApi } from './commands/api.js'
 import { register as registerAuth } from './commands/auth.js'
 import { register as registerCompletion } from './commands/completion.js'

@@ -4,164 +4,23 @@
  * through the real ingestion; every daily aggregate, dimension, profile and the overview for
  * several ranges is compared with a brute-force computation over the raw events.
  */
-import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GameWithSecrets } from '../../../src/contract/games.js'
-import type { GameEventInput, Overview } from '../../../src/contract/gaming.js'
+import type { Overview } from '../../../src/contract/gaming.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
-import { createGame, send } from '../../support/gaming.js'
-import { prng } from '../../support/prng.js'
-
-const DAY = 86_400_000
-const MIN = 60_000
-const D0 = Date.parse('2026-10-01T00:00:00.000Z')
-const DAYS = 45
-const PLAYERS = 1500
-const dayNo = (ms: number) => Math.floor(ms / DAY)
-
-const rand = prng(42)
-const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!
-
-interface Ev extends GameEventInput {
-  ts: number
-}
-
-function generate(): Ev[] {
-  const events: Ev[] = []
-  const platforms = ['ios', 'android', 'web'] as const
-  const countries = ['US', 'DE', 'FR', 'BR', 'JP']
-  const middle = ['level_start', 'level_complete', 'currency_earned', 'battle_won', 'boss_fight', 'custom']
-  for (let p = 0; p < PLAYERS; p++) {
-    const player = `p${p}`
-    const platform = pick(platforms)
-    const country = pick(countries)
-    const install = Math.floor(rand() * DAYS)
-    const stickiness = rand() * 0.6
-    for (let d = install; d < DAYS; d++) {
-      if (d !== install && rand() > stickiness) continue
-      const sessions = 1 + Math.floor(rand() * 2)
-      for (let s = 0; s < sessions; s++) {
-        const sid = randomUUID()
-        // Sessions start anywhere in the day (some cross midnight) and last < 30 minutes.
-        let ts = D0 + d * DAY + Math.floor(rand() * (DAY - 2 * MIN))
-        const add = (type: string, data: Record<string, unknown> = {}) => {
-          events.push({
-            event_id: randomUUID(),
-            event_type: type,
-            timestamp: new Date(ts).toISOString(),
-            ts,
-            player_id: player,
-            session_id: sid,
-            platform,
-            data: { country, ...data },
-          })
-          ts += MIN + Math.floor(rand() * 4 * MIN)
-        }
-        add(d === install && s === 0 ? 'app_install' : 'session_start')
-        const n = Math.floor(rand() * 4)
-        for (let i = 0; i < n; i++) add(pick(middle))
-        const r = rand()
-        if (r < 0.05) add('purchase', { amount: pick([0.99, 4.99, 19.99]), currency: 'USD' })
-        else if (r < 0.08) add('ad_watched', { amount: 0.015, currency: 'USD' })
-        else if (r < 0.09) add('subscription_start', { amount: 9.99, currency: 'USD' })
-        if (rand() < 0.8) add('session_end')
-      }
-    }
-  }
-  return events.filter((e) => e.ts < D0 + DAYS * DAY)
-}
-
-const REVENUE: Record<string, 'iap' | 'ad' | 'subscription'> = {
-  purchase: 'iap',
-  ad_watched: 'ad',
-  subscription_start: 'subscription',
-}
-const REVENUE_COLUMN = {
-  iap: 'revenue_iap_micros',
-  ad: 'revenue_ad_micros',
-  subscription: 'revenue_subscription_micros',
-} as const
-type Totals = Record<
-  | 'active_players'
-  | 'new_players'
-  | 'paying_players'
-  | 'sessions'
-  | 'session_seconds'
-  | 'events'
-  | 'transactions'
-  | (typeof REVENUE_COLUMN)[keyof typeof REVENUE_COLUMN],
-  number
->
-const micros = (e: Ev) => Math.round(((e.data?.amount as number | undefined) ?? 0) * 1e6)
-
-/** Brute force over the raw events. */
-function truth(events: Ev[]) {
-  const byPlayer = new Map<string, Ev[]>()
-  for (const e of events) byPlayer.set(e.player_id, [...(byPlayer.get(e.player_id) ?? []), e])
-  const install = new Map<string, number>()
-  const activeDays = new Map<string, Set<number>>()
-  const payDays = new Map<string, Set<number>>()
-  for (const [p, evs] of byPlayer) {
-    install.set(p, dayNo(Math.min(...evs.map((e) => e.ts))))
-    activeDays.set(p, new Set(evs.map((e) => dayNo(e.ts))))
-    payDays.set(p, new Set(evs.filter((e) => micros(e) > 0).map((e) => dayNo(e.ts))))
-  }
-  const sessions = new Map<string, { start: number; end: number }>()
-  for (const e of events) {
-    const s = sessions.get(e.session_id!)
-    if (!s) sessions.set(e.session_id!, { start: e.ts, end: e.ts })
-    else {
-      s.start = Math.min(s.start, e.ts)
-      s.end = Math.max(s.end, e.ts)
-    }
-  }
-  const daily = new Map<number, Totals>()
-  const day = (d: number): Totals => {
-    let r = daily.get(d)
-    if (!r)
-      daily.set(
-        d,
-        (r = {
-          active_players: 0,
-          new_players: 0,
-          paying_players: 0,
-          sessions: 0,
-          session_seconds: 0,
-          events: 0,
-          transactions: 0,
-          revenue_iap_micros: 0,
-          revenue_ad_micros: 0,
-          revenue_subscription_micros: 0,
-        }),
-      )
-    return r
-  }
-  for (const days of activeDays.values()) for (const d of days) day(d).active_players++
-  for (const [, d] of install) day(d).new_players++
-  for (const [, days] of payDays) for (const d of days) day(d).paying_players++
-  for (const s of sessions.values()) {
-    day(dayNo(s.start)).sessions++
-    day(dayNo(s.start)).session_seconds += Math.floor((s.end - s.start) / 1000)
-  }
-  const typeEvents = new Map<string, number>()
-  const typePlayers = new Map<string, Set<string>>()
-  for (const e of events) {
-    const r = day(dayNo(e.ts))
-    r.events++
-    const rt = REVENUE[e.event_type]
-    if (rt) {
-      r.transactions++
-      r[REVENUE_COLUMN[rt]] += micros(e)
-    }
-    const named = !['boss_fight', 'custom'].includes(e.event_type)
-    const k = `${dayNo(e.ts)}\n${named ? e.event_type : 'custom'}`
-    typeEvents.set(k, (typeEvents.get(k) ?? 0) + 1)
-    typePlayers.set(k, (typePlayers.get(k) ?? new Set()).add(e.player_id))
-  }
-  const distinct = (m: Map<string, Set<number>>, s: number, e: number) =>
-    [...m.values()].filter((days) => [...days].some((d) => d >= s && d <= e)).length
-  return { byPlayer, install, activeDays, payDays, sessions, daily, typeEvents, typePlayers, distinct }
-}
+import { createGame } from '../../support/gaming.js'
+import {
+  D0,
+  DAY,
+  DAYS,
+  dayNo,
+  deliver,
+  generate,
+  micros,
+  REVENUE,
+  truth,
+  type Ev,
+} from '../../support/gaming-dataset.js'
 
 let t: TestApp
 let game: GameWithSecrets
@@ -174,27 +33,7 @@ beforeAll(async () => {
   game = await createGame(t, { platform: 'ios' })
   events = generate()
   T = truth(events)
-  // Deliver each half day at its end, shuffled, in batches of up to 1,000 events.
-  for (let half = 0; half < DAYS * 2; half++) {
-    const from = D0 + half * (DAY / 2)
-    const to = from + DAY / 2
-    const slice = events.filter((e) => e.ts >= from && e.ts < to)
-    for (let i = slice.length - 1; i > 0; i--) {
-      const j = Math.floor(rand() * (i + 1))
-      ;[slice[i], slice[j]] = [slice[j]!, slice[i]!]
-    }
-    t.clock.set(to)
-    for (let i = 0; i < slice.length; i += 1000) {
-      const chunk = slice.slice(i, i + 1000).map(({ ts: _ts, ...e }) => e)
-      const res = await send(
-        t,
-        { batch_id: randomUUID(), batch_timestamp: new Date(to).toISOString(), events: chunk },
-        { game, orgId: t.orgId },
-      )
-      if (res.statusCode !== 202 || res.json<{ rejected: number }>().rejected !== 0)
-        throw new Error(`delivery failed: ${res.statusCode} ${res.body.slice(0, 500)}`)
-    }
-  }
+  await deliver(t, game, events)
 }, 120_000)
 afterAll(() => t.close())
 

@@ -1,9 +1,9 @@
 /** `linkctl analytics overview <game>`: the gaming overview (DAU, MAU, revenue, retention). */
 import type { Command } from 'commander'
-import type { Overview } from '../../contract/gaming.js'
-import { action, jsonOption } from '../action.js'
-import { requireKey, type Ctx } from '../context.js'
-import { emit, money, percent, printRecord } from '../output.js'
+import type { Overview } from '../../../contract/gaming.js'
+import { action, jsonOption } from '../../action.js'
+import { requireKey, type Ctx } from '../../context.js'
+import { emit, money, percent, printRecord } from '../../output.js'
 
 export interface OverviewOpts {
   game: string
@@ -40,8 +40,7 @@ export async function runAnalyticsOverview(o: OverviewOpts, ctx: Ctx): Promise<v
   )
 }
 
-export function register(program: Command): void {
-  const analytics = program.command('analytics').description('gaming analytics')
+export function register(analytics: Command): void {
   jsonOption(
     analytics
       .command('overview')

@@ -1,0 +1,12 @@
+/**
+ * `linkctl analytics ...`: gaming analytics over /api/v1/analytics/games/:gameId/. Each verb is one
+ * file beside this one (`analytics overview` → overview.ts) with its flags (`register`) and its
+ * work (`runAnalytics<Verb>`). Link analytics are `linkctl links stats`.
+ */
+import type { Command } from 'commander'
+import { register as registerOverview } from './overview.js'
+
+export function register(program: Command): void {
+  const analytics = program.command('analytics').description('gaming analytics')
+  for (const registerVerb of [registerOverview]) registerVerb(analytics)
+}
