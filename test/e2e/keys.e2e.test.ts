@@ -76,7 +76,7 @@ describe('linkctl against a running linkd', () => {
   it('revokes the key; using it afterwards exits 4', async () => {
     const ok = await linkctl(['--api-key', created.key, 'keys', 'list'])
     expect(ok.code, ok.stderr).toBe(0)
-    const r = await linkctl(['keys', 'revoke', created.id])
+    const r = await linkctl(['keys', 'revoke', created.id, '--yes'])
     expect(r.code, r.stderr).toBe(0)
     expect(r.stderr).toMatch(/Revoked key ci/)
     const refused = await linkctl(['--api-key', created.key, 'keys', 'list'])

@@ -140,12 +140,13 @@ export function createKeyService(deps: KeyServiceDeps) {
         const others = (await s.activeKeys(k.organizationId, t)).filter(
           (o) => o.id !== k.id && check.holds(o, t),
         )
+        const leaves = check.next === 'keys:write' ? 'manage keys' : 'reactivate or restore it'
         if (others.length === 0)
           throw new AppError(
             'Conflict',
             `API key ${k.id} is the organization's last active ${check.what}; ${action} it ` +
-              'would leave no key able to manage it again. Create another key with ' +
-              `${check.next} first (or, on the server, run: linkd keys create --org <organization>)`,
+              `would leave no key able to ${leaves}. Create another key with ${check.next} first ` +
+              '(or, on the server, run: linkd keys create --org <organization>)',
           )
       }
       await write(s)
