@@ -358,6 +358,14 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   return Object.freeze(merged) as Config
 }
 
+/** The settings checked by a pattern, in words (the regular expression is never shown). */
+const PATTERN_WORDS: Readonly<Record<string, string>> = {
+  publicUrl: 'must start with http:// or https://',
+  cnameTarget: 'must be a host name in lower case (letters, digits, dots, hyphens), without a scheme or path',
+  aRecordIp: 'must be an IPv4 address such as 203.0.113.10',
+  acmeDirectory: 'must be an http:// or https:// URL, or off',
+}
+
 function check(value: Record<string, unknown>): void {
   if (validator.Check(value)) return
   const problems = [...validator.Errors(value)].map((e) => {
@@ -365,7 +373,8 @@ function check(value: Record<string, unknown>): void {
       e.instancePath.replace(/^\//, '') ||
       String((e.params as { additionalProperty?: string }).additionalProperty ?? '')
     const setting = SETTINGS.find((s) => s.key === field)
-    return `${setting ? `${setting.env} / ${setting.flag}` : field}: ${e.message}`
+    const message = (e.keyword === 'pattern' && PATTERN_WORDS[field]) || e.message
+    return `${setting ? `${setting.env} / ${setting.flag}` : field}: ${message}`
   })
   throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`)
 }

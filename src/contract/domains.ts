@@ -1,4 +1,5 @@
 import Type, { type Static } from 'typebox'
+import { HTTP_URL_PATTERN } from './text.js'
 import { Nullable, PageQuery, StringEnum, Timestamp } from './common.js'
 import {
   DNS_RECORD_STATUSES,
@@ -34,7 +35,7 @@ export const UpdateDomainBody = Type.Object(
       Nullable(
         Type.String({
           maxLength: 2048,
-          pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
+          pattern: HTTP_URL_PATTERN,
           description: 'Where the bare domain (path /) redirects; null: 404',
         }),
       ),

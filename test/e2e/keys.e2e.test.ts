@@ -81,7 +81,9 @@ describe('linkctl against a running linkd', () => {
     expect(r.stderr).toMatch(/Revoked key ci/)
     const refused = await linkctl(['--api-key', created.key, 'keys', 'list'])
     expect(refused.code).toBe(4)
-    expect(refused.stderr).toMatch(/^error: .*\(HTTP 401\)\n$/)
+    expect(refused.stderr).toMatch(
+      /^error: .*\(HTTP 401\): the key from the --api-key flag was refused; [^\n]*\n$/,
+    )
     const missing = await linkctl(['keys', 'get', 'key_doesnotexist'])
     expect(missing.code).toBe(5)
   })

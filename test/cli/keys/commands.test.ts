@@ -192,7 +192,7 @@ describe('keys commands against linkd', () => {
     const theirs = JSON.parse(out.text) as ApiKeyWithSecret
     const notFound = await exit(() => runKeysGet({ id: theirs.id }, as().ctx))
     expect(notFound.code).toBe(5)
-    expect((await exit(() => runKeysRevoke({ id: theirs.id }, as().ctx))).code).toBe(5)
+    expect((await exit(() => runKeysRevoke({ id: theirs.id, yes: true }, as().ctx))).code).toBe(5)
 
     const reader = await create({ preset: 'read-only' })
     const forbidden = await exit(() => runKeysCreate({ name: 'nope' }, as(reader.key).ctx))

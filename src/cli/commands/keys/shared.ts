@@ -17,6 +17,7 @@ import { emit, note, printRecord, round, warn, when, type Column, type Field } f
 import { collect, commaChoices, expiryArg, intArg } from '../../parse.js'
 import { UsageError } from '../../exit-codes.js'
 import { confirmOrStop, shout } from '../../confirm.js'
+import { keySourceName } from '../../key-source.js'
 
 /** Flags shared by `keys create` and `keys update`, as commander parses them. */
 export interface KeyFlags {
@@ -162,15 +163,6 @@ export interface GuardedOpts extends IdOpts {
   yes?: boolean
 }
 
-const SOURCE_NAMES = { flag: 'the --api-key flag', env: 'LINKCTL_API_KEY' } as const
-
-/** Where the key linkctl is using came from, for messages: `profile "default"`, `LINKCTL_API_KEY`. */
-export async function keySource(ctx: Ctx): Promise<string> {
-  const t = await ctx.target()
-  const source = t.sources.apiKey
-  return source === 'flag' || source === 'env' ? SOURCE_NAMES[source] : `profile "${t.profile}"`
-}
-
 export type GuardedVerb = 'revoke' | 'deactivate' | 'delete'
 const CONSEQUENCE: Record<GuardedVerb, string> = {
   revoke: 'It stops working for good; this cannot be undone.',
@@ -183,6 +175,8 @@ const CONSEQUENCE: Record<GuardedVerb, string> = {
  * authenticates with (found with POST /api/keys/test), then the confirmation (--yes without a TTY).
  */
 export async function confirmKeyAction(verb: GuardedVerb, opts: GuardedOpts, ctx: Ctx): Promise<void> {
+  const action = `${verb} key ${opts.id}`
+  if (!opts.yes && !ctx.canPrompt) await confirmOrStop(ctx, { action, question: '' })
   const apiKey = await requireKey(ctx)
   const client = await ctx.client()
   // The name makes the question clearer; a key with keys:write but not keys:read asks by id.
@@ -199,14 +193,14 @@ export async function confirmKeyAction(verb: GuardedVerb, opts: GuardedOpts, ctx
   if (inUse.key?.id === opts.id) {
     shout(
       ctx,
-      `${opts.id} is the key linkctl is using (from ${await keySource(ctx)}); after this, ` +
+      `${opts.id} is the key linkctl is using (from ${keySourceName(await ctx.target())}); after this, ` +
         'commands with it fail with 401: log in with another key first (linkctl login)',
     )
   }
   const title = `${verb[0]!.toUpperCase()}${verb.slice(1)}`
   await confirmOrStop(ctx, {
     yes: opts.yes,
-    action: `${verb} key ${opts.id}`,
+    action,
     question: `${title} API key ${name}? ${CONSEQUENCE[verb]}`,
   })
 }
