@@ -20,6 +20,7 @@ export const ConfigSchema = Type.Object(
     databaseUrl: Type.String({ minLength: 1 }),
     secretKey: Type.Optional(Type.String({ minLength: 1 })),
     logLevel: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    logFormat: StringEnum(['auto', 'json', 'pretty']),
     trustProxy: Type.Union([Type.Boolean(), Type.Integer({ minimum: 0 }), Type.String()]),
     defaultPlan: StringEnum(PLANS),
     rateLimitPerIp: Type.Integer({ minimum: 1 }),
@@ -83,6 +84,12 @@ export const SETTINGS: ReadonlyArray<{ key: keyof Config; env: string; flag: str
     env: 'LINKD_LOG_LEVEL',
     flag: '--log-level',
     doc: 'fatal|error|warn|info|debug|trace|silent (default info)',
+  },
+  {
+    key: 'logFormat',
+    env: 'LINKD_LOG_FORMAT',
+    flag: '--log-format',
+    doc: 'auto|json|pretty: readable lines on a terminal, JSON lines otherwise (default auto)',
   },
   {
     key: 'trustProxy',
@@ -275,6 +282,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     port: 8080,
     dataDir: './data',
     logLevel: 'info',
+    logFormat: 'auto',
     trustProxy: false,
     defaultPlan: 'enterprise',
     rateLimitPerIp: 3000,
