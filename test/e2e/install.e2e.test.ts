@@ -78,6 +78,13 @@ describe('npm pack and an install into a prefix', () => {
     expect(stray).toEqual([])
   })
 
+  it('the README documents the install and never suggests npx linkctl', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8')
+    expect(readme).toContain('npm install -g ./linkd-')
+    expect(readme).toContain('npm link')
+    expect(readme).not.toMatch(/npx linkctl [a-z-]/)
+  })
+
   it('installed: linkctl --version and linkd --help run from the prefix; linkd init applies the packed migrations', async () => {
     const pkgDir = join(prefix, 'lib/node_modules/linkd')
     mkdirSync(join(prefix, 'lib/node_modules'), { recursive: true })
