@@ -6,9 +6,11 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { spawn } from 'node:child_process'
 import { afterAll, describe, expect, it } from 'vitest'
 import { prettyLine, usePretty } from '../../daemon/log-format.js'
-import { startLinkd } from '../support/processes.js'
+import { findBinary } from '../support/binaries.js'
+import { cleanEnv, freePort, LINKD, startLinkd } from '../support/processes.js'
 
 const work = mkdtempSync(join(tmpdir(), 'linkd-logs-e2e-'))
 afterAll(() => rmSync(work, { recursive: true, force: true }))
@@ -50,6 +52,36 @@ describe('linkd logs', () => {
     // Not a terminal: no colour even when forced pretty.
     expect(out).not.toContain('\u001b[')
   })
+
+  it.skipIf(!findBinary('script'))(
+    'on a terminal (a pty from script(1)): readable, coloured lines by default',
+    async () => {
+      const port = await freePort()
+      // script(1) gives linkd a pseudo-terminal as stdout; its own process group is ended after.
+      const child = spawn('script', ['-qfec', `${process.execPath} ${LINKD}`, '/dev/null'], {
+        env: cleanEnv({
+          LINKD_DATA_DIR: join(work, 'tty'),
+          LINKD_PORT: String(port),
+          LINKD_HOST: '127.0.0.1',
+        }),
+        stdio: ['pipe', 'pipe', 'pipe'],
+        detached: true,
+      })
+      let out = ''
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString()
+          if (out.includes('linkd ready')) resolve()
+        })
+        child.once('exit', () => reject(new Error(`linkd under script exited:\n${out}`)))
+      })
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+    process.kill(-child.pid!, 'SIGTERM')
+    await exited
+      expect(out).toContain('\u001b[32mINFO \u001b[0m linkd ready ')
+      expect(out).not.toMatch(/"level":/)
+    },
+  )
 
   it('LINKD_LOG_FORMAT=json keeps JSON; auto is pretty only on a terminal', () => {
     expect(usePretty('auto', true)).toBe(true)

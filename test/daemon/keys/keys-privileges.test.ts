@@ -2,7 +2,8 @@
  * Key privileges (issue 10 item 1): acting on a key (PATCH, regenerate, revoke, delete, activate,
  * deactivate) needs every scope the target key holds; a key may always act on itself; and the
  * organization's last active key holding keys:write cannot be revoked, deactivated, deleted or
- * stripped of keys:write, so an organization cannot lock itself out of key management.
+ * stripped of keys:write, so an organization cannot lock itself out of key management; nor can
+ * its last active key holding every scope (no weaker key could reactivate it).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { LightMyRequestResponse } from 'fastify'
@@ -126,7 +127,7 @@ describe('acting on a key needs every scope it holds', () => {
   })
 })
 
-describe('the last active key holding keys:write', () => {
+describe('the last active key holding keys:write, or every scope', () => {
   let t: TestApp
   let owner: string
   beforeEach(async () => {
@@ -135,12 +136,15 @@ describe('the last active key holding keys:write', () => {
   })
   afterEach(() => t.close())
 
-  const lastKeyError = (res: LightMyRequestResponse) => {
+  const refused = (res: LightMyRequestResponse, what: string) => {
     const err = expectError(res, 409, 'Conflict')
-    expect(err.message).toContain('last active API key with keys:write')
+    expect(err.message).toContain(what)
     expect(err.message).toContain('linkd keys create')
     return err
   }
+  const lastKeyError = (res: LightMyRequestResponse) => refused(res, 'last active API key with keys:write')
+  const lastFullKeyError = (res: LightMyRequestResponse) =>
+    refused(res, 'last active key holding every scope')
 
   it('cannot be revoked, deactivated, deleted or lose keys:write; other changes are fine', async () => {
     lastKeyError(await act(t, 'revoke', owner, t.ownerKey))
@@ -194,22 +198,6 @@ describe('the last active key holding keys:write', () => {
     // Refused before any change: the owner key still works.
     expect((await t.call('GET', `/api/keys/${owner}`)).json()).toMatchObject({ id: owner, status: 'active' })
   })
-})
-
-describe('the last active key holding every scope', () => {
-  let t: TestApp
-  let owner: string
-  beforeEach(async () => {
-    t = await createTestApp()
-    owner = await ownerId(t)
-  })
-  afterEach(() => t.close())
-
-  const lastFullKeyError = (res: LightMyRequestResponse) => {
-    const err = expectError(res, 409, 'Conflict')
-    expect(err.message).toContain('last active key holding every scope')
-    expect(err.message).toContain('linkd keys create')
-  }
 
   it('cannot be deactivated, revoked, deleted or narrowed while only weaker keys:write keys remain', async () => {
     // Without the guard, the admin key below could never reactivate the owner key (it lacks scopes).
