@@ -76,8 +76,8 @@ describe('linkd logs', () => {
         child.once('exit', () => reject(new Error(`linkd under script exited:\n${out}`)))
       })
       const exited = new Promise((resolve) => child.once('exit', resolve))
-    process.kill(-child.pid!, 'SIGTERM')
-    await exited
+      process.kill(-child.pid!, 'SIGTERM')
+      await exited
       expect(out).toContain('\u001b[32mINFO \u001b[0m linkd ready ')
       expect(out).not.toMatch(/"level":/)
     },
