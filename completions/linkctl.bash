@@ -40,6 +40,7 @@ _linkctl_descend() {
     'links|delete'|'links|rm') echo 'links delete' ;;
     'links|open') echo 'links open' ;;
     'links|qr') echo 'links qr' ;;
+    'links|share') echo 'links share' ;;
     'links|stats') echo 'links stats' ;;
     'links|import') echo 'links import' ;;
     'links|export') echo 'links export' ;;
@@ -101,7 +102,7 @@ _linkctl_words() {
     '') echo 'login logout profile status keys links domains webhooks games events analytics gdpr api completion help' ;;
     'profile') echo 'list ls use help' ;;
     'keys') echo 'create list ls get update regenerate revoke activate deactivate delete rm test activity help' ;;
-    'links') echo 'create list ls get update delete rm open qr stats import export help' ;;
+    'links') echo 'create list ls get update delete rm open qr share stats import export help' ;;
     'domains') echo 'add list ls get verify check ssl set-default update delete rm stats help' ;;
     'webhooks') echo 'create list ls get update enable disable suspend delete rm rotate-secret test deliveries retry health templates sign verify listen help' ;;
     'games') echo 'create list ls get update regenerate-key help' ;;
@@ -144,6 +145,7 @@ _linkctl_options() {
     'links delete') echo '-y --yes -h --help --url --api-key --profile' ;;
     'links open') echo '--print -h --help --url --api-key --profile' ;;
     'links qr') echo '--format -o --output --size -h --help --url --api-key --profile' ;;
+    'links share') echo '--no-qr --json -h --help --url --api-key --profile' ;;
     'links stats') echo '--start --end --interval --json -h --help --url --api-key --profile' ;;
     'links import') echo '--format --chunk-size --generate-codes --failed-out --skip-existing --json -h --help --url --api-key --profile' ;;
     'links export') echo '--format -o --output --status --tag --search -h --help --url --api-key --profile' ;;
