@@ -135,7 +135,7 @@ export async function printRows<T>(
   columns: readonly Column<T>[],
 ): Promise<void> {
   if (!ctx.isTTY) {
-    const lines = [columns.map((c) => c.header)]
+    const lines = [columns.map((c) => c.header.trim())]
     for (const row of rows) lines.push(columns.map((c) => tsv(c.value(row))))
     ctx.stdout.write(lines.map((l) => `${l.join('\t')}\n`).join(''))
     return
@@ -163,8 +163,9 @@ function wrap(text: string, width: number): string[] {
 /** One record: label and value lines (TTY, long values wrapped) or a header and a value row (piped). */
 export async function printRecord(ctx: Ctx, fields: readonly Field[]): Promise<void> {
   if (!ctx.isTTY) {
+    // Labels indented under another on a terminal ("  IAP" under REVENUE) are plain headers here.
     ctx.stdout.write(
-      `${fields.map((f) => tsv(f[0])).join('\t')}\n${fields.map((f) => tsv(f[1])).join('\t')}\n`,
+      `${fields.map((f) => tsv(f[0]).trim()).join('\t')}\n${fields.map((f) => tsv(f[1])).join('\t')}\n`,
     )
     return
   }

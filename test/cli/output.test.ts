@@ -90,6 +90,12 @@ describe('output helpers', () => {
       ['NAME', 'x'],
     ])
     expect(piped.out.text).toBe('ID\tNAME\nkey_1\tx\n')
+    const nested = testCtx({ isTTY: false })
+    await printRecord(nested.ctx, [
+      ['REVENUE', 3],
+      ['  IAP', 2],
+    ])
+    expect(nested.out.text).toBe('REVENUE\tIAP\n3\t2\n')
     const tty = testCtx({ isTTY: true, env: { NO_COLOR: '1', COLUMNS: '30' } })
     await printRecord(tty.ctx, [
       ['ID', 'key_1'],
