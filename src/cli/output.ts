@@ -148,7 +148,6 @@ export async function printRows<T>(
     columns.map((c) => c.keep === true),
   )
   ctx.stdout.write(`${lines.join('\n')}\n`)
-  await Promise.resolve()
 }
 
 /** `text` in lines of at most `width` characters (long values of a record wrap, not cut). */
@@ -179,7 +178,6 @@ export async function printRecord(ctx: Ctx, fields: readonly Field[]): Promise<v
     for (const more of rest) lines.push(`${' '.repeat(labelWidth + GAP)}${more}`)
   }
   ctx.stdout.write(`${lines.join('\n')}\n`)
-  await Promise.resolve()
 }
 
 /** Prints `value` as JSON with --json, else runs the human printer. */
