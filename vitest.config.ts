@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Prints, after the run, the tests skipped for missing tools and how to install them.
+    globalSetup: ['test/support/skipped-tools.ts'],
   },
 })

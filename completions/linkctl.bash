@@ -131,9 +131,9 @@ _linkctl_options() {
     'keys get') echo '--json -h --help --url --api-key --profile' ;;
     'keys update') echo '--name --description --expires-at --permissions --scope --preset --request-limit --time-period --allowed-ip --allowed-origin --clear-allowed-ips --clear-allowed-origins --json -h --help --url --api-key --profile' ;;
     'keys regenerate') echo '--json -h --help --url --api-key --profile' ;;
-    'keys revoke') echo '--json -h --help --url --api-key --profile' ;;
+    'keys revoke') echo '-y --yes --json -h --help --url --api-key --profile' ;;
     'keys activate') echo '--json -h --help --url --api-key --profile' ;;
-    'keys deactivate') echo '--json -h --help --url --api-key --profile' ;;
+    'keys deactivate') echo '-y --yes --json -h --help --url --api-key --profile' ;;
     'keys delete') echo '-y --yes -h --help --url --api-key --profile' ;;
     'keys test') echo '--json -h --help --url --api-key --profile' ;;
     'keys activity') echo '--page --limit --all --json -h --help --url --api-key --profile' ;;

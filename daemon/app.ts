@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify'
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import type { Config } from './config.js'
 import { systemClock, type Clock } from './clock.js'
 import { newId } from './crypto.js'
@@ -57,6 +57,13 @@ function requestIds(): () => string {
   return () => `${prefix}${(++n).toString(36)}`
 }
 
+const HEALTH_PATHS = new Set(['/health', '/health/live', '/health/ready'])
+
+/** `/health`, `/health/live`, `/health/ready` (with or without a query). */
+export function isHealthProbe(url: string | undefined): boolean {
+  return HEALTH_PATHS.has((url ?? '').split('?')[0] ?? '')
+}
+
 /** Builds the whole HTTP application on the given database. Tests call `app.inject()` on it. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const clock = deps.clock ?? systemClock
@@ -67,6 +74,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const fast: { redirect?: (req: IncomingMessage, res: ServerResponse) => boolean } = {}
   const app = Fastify({
     logger: deps.logger ?? false,
+    // Health probes (load balancers, orchestrators: every few seconds) are logged at debug, below.
+    logController: new LogController({
+      disableRequestLogging: (req: { url?: string }) => isHealthProbe(req.url),
+    }),
     genReqId: nextRequestId,
     serverFactory(handler, options) {
       const server = createServer((req, res) => {
@@ -114,6 +125,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await c.stop()
   })
 
+  app.addHook('onResponse', (request, reply, done) => {
+    if (isHealthProbe(request.url))
+      request.log.debug({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed')
+    done()
+  })
   app.decorateRequest('receivedAt', 0)
   app.addHook('onRequest', (request, reply, done) => {
     request.receivedAt = performance.now()

@@ -133,6 +133,7 @@ function services(deps: CompositionDeps) {
     resolvers: parseResolvers(c.dnsResolvers),
     cnameTarget: c.cnameTarget ?? c.shortDomain,
     aRecordIp: c.aRecordIp,
+    shortDomain: c.shortDomain,
     ownHosts,
     acme:
       c.acmeDirectory === 'off'

@@ -20,6 +20,7 @@ export const ConfigSchema = Type.Object(
     databaseUrl: Type.String({ minLength: 1 }),
     secretKey: Type.Optional(Type.String({ minLength: 1 })),
     logLevel: StringEnum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']),
+    logFormat: StringEnum(['auto', 'json', 'pretty']),
     trustProxy: Type.Union([Type.Boolean(), Type.Integer({ minimum: 0 }), Type.String()]),
     defaultPlan: StringEnum(PLANS),
     rateLimitPerIp: Type.Integer({ minimum: 1 }),
@@ -83,6 +84,12 @@ export const SETTINGS: ReadonlyArray<{ key: keyof Config; env: string; flag: str
     env: 'LINKD_LOG_LEVEL',
     flag: '--log-level',
     doc: 'fatal|error|warn|info|debug|trace|silent (default info)',
+  },
+  {
+    key: 'logFormat',
+    env: 'LINKD_LOG_FORMAT',
+    flag: '--log-format',
+    doc: 'auto|json|pretty: readable lines on a terminal, JSON lines otherwise (default auto)',
   },
   {
     key: 'trustProxy',
@@ -275,6 +282,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     port: 8080,
     dataDir: './data',
     logLevel: 'info',
+    logFormat: 'auto',
     trustProxy: false,
     defaultPlan: 'enterprise',
     rateLimitPerIp: 3000,
@@ -358,6 +366,14 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   return Object.freeze(merged) as Config
 }
 
+/** The settings checked by a pattern, in words (the regular expression is never shown). */
+const PATTERN_WORDS: Readonly<Record<string, string>> = {
+  publicUrl: 'must start with http:// or https://',
+  cnameTarget: 'must be a host name in lower case (letters, digits, dots, hyphens), without a scheme or path',
+  aRecordIp: 'must be an IPv4 address such as 203.0.113.10',
+  acmeDirectory: 'must be an http:// or https:// URL, or off',
+}
+
 function check(value: Record<string, unknown>): void {
   if (validator.Check(value)) return
   const problems = [...validator.Errors(value)].map((e) => {
@@ -365,7 +381,8 @@ function check(value: Record<string, unknown>): void {
       e.instancePath.replace(/^\//, '') ||
       String((e.params as { additionalProperty?: string }).additionalProperty ?? '')
     const setting = SETTINGS.find((s) => s.key === field)
-    return `${setting ? `${setting.env} / ${setting.flag}` : field}: ${e.message}`
+    const message = (e.keyword === 'pattern' && PATTERN_WORDS[field]) || e.message
+    return `${setting ? `${setting.env} / ${setting.flag}` : field}: ${message}`
   })
   throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`)
 }

@@ -2,6 +2,7 @@ import { Command, Option } from 'commander'
 import { createServer } from 'node:net'
 import { ConfigError, loadConfig, SETTINGS, withListenPort, type Config } from './config.js'
 import { packageVersion } from '../src/version.js'
+import { prettyDestination, usePretty } from './log-format.js'
 import { PRESET_NAMES } from '../src/contract/scopes.js'
 
 /**
@@ -43,6 +44,11 @@ async function serve(requested: Config): Promise<void> {
     masterKey: b.masterKey,
     logger: {
       level: config.logLevel,
+      ...(usePretty(config.logFormat, process.stdout.isTTY === true)
+        ? {
+            stream: prettyDestination(process.stdout, process.stdout.isTTY === true && !process.env.NO_COLOR),
+          }
+        : {}),
       redact: {
         paths: ['req.headers.authorization', 'req.headers["x-api-key"]', '*.key', '*.secret', '*.apiKey'],
         censor: '[redacted]',

@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ERROR_TYPES, type ErrorBody, type ErrorType } from '../../src/contract/common.js'
-import { PATTERN_MESSAGES } from '../../src/contract/text.js'
+import { patternMessage } from '../../src/contract/text.js'
 
 export interface ErrorDetail {
   field: string
@@ -57,8 +57,26 @@ interface AjvIssue {
   params?: Record<string, unknown>
 }
 
-/** ajv issues → `{field, message}` with the field as a dotted path (`permissions.0`). */
-export function validationDetails(issues: AjvIssue[], context: string | undefined): ErrorDetail[] {
+/** The value at a JSON pointer (`/links/0/destinationUrl`) in what was validated. */
+function valueAt(root: unknown, pointer: string): unknown {
+  let value = root
+  for (const part of pointer.split('/').slice(1)) {
+    if (value === null || typeof value !== 'object') return undefined
+    value = (value as Record<string, unknown>)[part.replaceAll('~1', '/').replaceAll('~0', '~')]
+  }
+  return value
+}
+
+/**
+ * ajv issues → `{field, message}` with the field as a dotted path (`permissions.0`). `root` is
+ * what was validated (the body, the query): a failed pattern is put in words, with a suggestion
+ * drawn from the value when there is one, never as the regular expression.
+ */
+export function validationDetails(
+  issues: AjvIssue[],
+  context: string | undefined,
+  root?: unknown,
+): ErrorDetail[] {
   const seen = new Set<string>()
   const out: ErrorDetail[] = []
   for (const e of issues) {
@@ -74,7 +92,7 @@ export function validationDetails(issues: AjvIssue[], context: string | undefine
     } else if (e.keyword === 'enum' && Array.isArray(params.allowedValues)) {
       message = `must be one of: ${params.allowedValues.join(', ')}`
     } else if (e.keyword === 'pattern' && typeof params.pattern === 'string') {
-      message = PATTERN_MESSAGES[params.pattern] ?? message
+      message = patternMessage(params.pattern, valueAt(root, e.instancePath ?? '')) ?? 'has an invalid format'
     }
     if (!field) field = context === 'body' ? 'body' : (context ?? 'request')
     const key = `${field}\u0000${message}`
@@ -120,6 +138,15 @@ function internalError(reply: FastifyReply, request: FastifyRequest) {
   )
 }
 
+/** The part of the request a validation context names. */
+function validatedPart(request: FastifyRequest, context: string | undefined): unknown {
+  if (context === 'body') return request.body
+  if (context === 'querystring') return request.query
+  if (context === 'params') return request.params
+  if (context === 'headers') return request.headers
+  return undefined
+}
+
 /** Installs the error and not-found handlers: every non-2xx carries the error body, never a stack. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
@@ -129,7 +156,11 @@ export function installErrorHandling(app: FastifyInstance): void {
     }
     const fe = err as FastifyError & { validationContext?: string }
     if (fe.validation) {
-      const details = validationDetails(fe.validation as AjvIssue[], fe.validationContext)
+      const details = validationDetails(
+        fe.validation as AjvIssue[],
+        fe.validationContext,
+        validatedPart(request, fe.validationContext),
+      )
       const first = details[0]
       const message = first
         ? `${first.field} ${first.message}` + (details.length > 1 ? ` (and ${details.length - 1} more)` : '')

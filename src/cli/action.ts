@@ -21,7 +21,12 @@ export function action<O>(
       json: opts.json === true,
       ...extra,
     })
-    await run(args, opts, ctx)
+    try {
+      await run(args, opts, ctx)
+    } catch (err) {
+      // Said for humans: where a refused key came from, a server that is not linkd, TLS mismatches.
+      throw await import('./diagnose.js').then((m) => m.explain(err, ctx))
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 /** The linkctl profile store (conf), loaded on demand: never imported at start-up. */
 import { chmodSync } from 'node:fs'
+import { join } from 'node:path'
 
 export interface Profile {
   url: string
@@ -22,10 +23,22 @@ export interface ProfileStore {
 
 export const CONFIG_FILE_MODE = 0o600
 
-/** Opens the store; `LINKCTL_CONFIG_DIR` (from `env`) puts it in another directory. */
+/**
+ * The directory of the profile file (`config.json`) for `env`: `LINKCTL_CONFIG_DIR`, else
+ * `$XDG_CONFIG_HOME/linkctl-nodejs`, else undefined: conf's default for the platform
+ * (`~/.config/linkctl-nodejs` on Linux, `~/Library/Preferences/linkctl-nodejs` on macOS,
+ * `%APPDATA%\\linkctl-nodejs\\Config` on Windows).
+ */
+export function configDir(env: NodeJS.ProcessEnv): string | undefined {
+  if (env.LINKCTL_CONFIG_DIR) return env.LINKCTL_CONFIG_DIR
+  if (env.XDG_CONFIG_HOME) return join(env.XDG_CONFIG_HOME, 'linkctl-nodejs')
+  return undefined
+}
+
+/** Opens the store in configDir(env). */
 export async function openStore(env: NodeJS.ProcessEnv): Promise<ProfileStore> {
   const { default: Conf } = await import('conf')
-  const dir = env.LINKCTL_CONFIG_DIR
+  const dir = configDir(env)
   const conf = new Conf<StoreShape>({
     projectName: 'linkctl',
     configFileMode: CONFIG_FILE_MODE,

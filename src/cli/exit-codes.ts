@@ -96,7 +96,11 @@ export function formatError(err: unknown): string {
   if (isApiError(err)) {
     let text = `error: ${err.message} (HTTP ${err.status})`
     if (err.status === 429 && err.retryAfter !== null) text += ` (retry after ${err.retryAfter}s)`
-    for (const d of err.body.details ?? []) text += `\n  ${d.field ? `${d.field}: ` : ''}${d.message}`
+    // Each problem once: a detail the message already states (the first one) is not repeated.
+    for (const d of err.body.details ?? []) {
+      if (err.message.includes(d.field ? `${d.field} ${d.message}` : d.message)) continue
+      text += `\n  ${d.field ? `${d.field}: ` : ''}${d.message}`
+    }
     return `${text}\n`
   }
   const message = err instanceof Error ? err.message : String(err)

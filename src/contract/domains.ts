@@ -1,4 +1,5 @@
 import Type, { type Static } from 'typebox'
+import { HTTP_URL_PATTERN } from './text.js'
 import { Nullable, PageQuery, StringEnum, Timestamp } from './common.js'
 import {
   DNS_RECORD_STATUSES,
@@ -34,7 +35,7 @@ export const UpdateDomainBody = Type.Object(
       Nullable(
         Type.String({
           maxLength: 2048,
-          pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
+          pattern: HTTP_URL_PATTERN,
           description: 'Where the bare domain (path /) redirects; null: 404',
         }),
       ),
@@ -63,6 +64,10 @@ export const Domain = Type.Object(
       description: 'CNAME for subdomains (TXT challenge + CNAME), TXT for apex domains (TXT challenge + A)',
     }),
     dnsRecords: Type.Array(DnsRecord),
+    warnings: Type.Array(Type.String(), {
+      description:
+        'Why the DNS records cannot work in this set-up, naming the setting to change (LINKD_CNAME_TARGET when the CNAME target is an IP address, localhost or has a port; LINKD_A_RECORD_IP for apex domains). Empty when they can.',
+    }),
     rootRedirectUrl: Nullable(Type.String()),
     createdAt: Timestamp,
     updatedAt: Timestamp,

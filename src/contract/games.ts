@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox'
 import { PageQuery, StringEnum, Timestamp } from './common.js'
-import { VisibleText } from './text.js'
+import { SLUG_PATTERN, VisibleText } from './text.js'
 import { GAME_LIMITS as L, GAME_PLATFORMS, GAME_STATUSES } from './limits.js'
 
 export { GAME_PLATFORMS, GAME_STATUSES, type GamePlatform, type GameStatus } from './limits.js'
@@ -9,7 +9,7 @@ const Name = VisibleText({ minLength: L.nameMin, maxLength: L.nameMax })
 const Slug = Type.String({
   minLength: L.slugMin,
   maxLength: L.slugMax,
-  pattern: '^[A-Za-z0-9_-]+$',
+  pattern: SLUG_PATTERN,
   description: 'Letters, digits, hyphens, underscores; generated from the name when blank; immutable',
 })
 const Platform = StringEnum(GAME_PLATFORMS)

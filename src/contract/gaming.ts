@@ -1,4 +1,5 @@
 import Type, { type Static } from 'typebox'
+import { DATE_PATTERN, EVENT_TYPE_PATTERN } from './text.js'
 import { Nullable, StringEnum, Timestamp } from './common.js'
 import { GAME_PLATFORMS, GDPR_STATUSES, INGEST_LIMITS, NAMED_EVENT_TYPES } from './limits.js'
 
@@ -42,7 +43,7 @@ export const EventBatchDoc = Type.Object(
         event_id: Type.String({ format: 'uuid', description: 'UUID; a repeat counts in duplicates' }),
         event_type: Type.String({
           maxLength: INGEST_LIMITS.customTypeMax,
-          pattern: '^[A-Za-z][A-Za-z0-9_.:-]*$',
+          pattern: EVENT_TYPE_PATTERN,
           description: `A named type (${NAMED_EVENT_TYPES.join(', ')}) or a custom name`,
         }),
         timestamp: Type.String({
@@ -94,7 +95,7 @@ export const IngestResult = Type.Object({
 export type IngestResult = Static<typeof IngestResult>
 
 const DateParam = Type.String({
-  pattern: '^\\d{4}-\\d{2}-\\d{2}',
+  pattern: DATE_PATTERN,
   description: 'ISO 8601 date or date-time (UTC); the whole UTC day is included',
 })
 export const OverviewQuery = Type.Object({

@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox'
 import { Nullable, PageQuery, StringEnum, Timestamp } from './common.js'
-import { PlainText } from './text.js'
+import { HTTP_URL_PATTERN, PlainText, SLUG_PATTERN } from './text.js'
 import {
   ANALYTICS_INTERVALS,
   LINK_LIMITS,
@@ -14,14 +14,14 @@ import {
 const DestinationUrl = Type.String({
   minLength: 1,
   maxLength: LINK_LIMITS.destinationUrlMax,
-  pattern: '^[Hh][Tt][Tt][Pp][Ss]?://',
+  pattern: HTTP_URL_PATTERN,
   description: 'http:// or https:// URL, up to 2,048 characters',
 })
 const Title = PlainText({ maxLength: LINK_LIMITS.titleMax })
 const Slug = Type.String({
   minLength: LINK_LIMITS.slugMin,
   maxLength: LINK_LIMITS.slugMax,
-  pattern: '^[A-Za-z0-9_-]+$',
+  pattern: SLUG_PATTERN,
   description: 'Letters, digits, hyphens and underscores',
 })
 const Tags = Type.Array(PlainText({ minLength: 1, maxLength: LINK_LIMITS.tagMax }), {

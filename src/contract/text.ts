@@ -27,11 +27,40 @@ export const MULTILINE_TEXT_PATTERN = `^[^${REFUSED_MULTILINE}]*$`
 
 const REFUSED_WORDS = 'control, bidirectional-override or zero-width characters'
 
-/** The human message of each pattern above (ajv's would quote the regular expression). */
+/** An http:// or https:// URL (any case of the scheme). */
+export const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://'
+/** Short codes, custom aliases and slugs. */
+export const SLUG_PATTERN = '^[A-Za-z0-9_-]+$'
+/** A gaming event type: a letter, then letters, digits and `_ . : -`. */
+export const EVENT_TYPE_PATTERN = '^[A-Za-z][A-Za-z0-9_.:-]*$'
+/** A query date: an ISO 8601 date, optionally with a time. */
+export const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}'
+
+/**
+ * The human message of every pattern in the contract (ajv's would quote the regular expression;
+ * a test walks the schemas and fails on a pattern missing here).
+ */
 export const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
   [PLAIN_TEXT_PATTERN]: `must not contain ${REFUSED_WORDS}`,
   [VISIBLE_TEXT_PATTERN]: `must have a visible character and must not contain ${REFUSED_WORDS}`,
   [MULTILINE_TEXT_PATTERN]: `must not contain ${REFUSED_WORDS} (tabs and line breaks are fine)`,
+  [HTTP_URL_PATTERN]: 'must start with http:// or https://',
+  [SLUG_PATTERN]: 'may only contain letters, digits, hyphens and underscores',
+  [EVENT_TYPE_PATTERN]:
+    'must start with a letter and contain only letters, digits and the characters _ . : -',
+  [DATE_PATTERN]: 'must be a date such as 2026-01-31 (optionally with a time: 2026-01-31T12:00:00Z)',
+}
+
+/**
+ * The words for a value that failed `pattern`; for a URL without its scheme, a suggestion
+ * (`did you mean https://example.com?`). Undefined for a pattern not in the contract.
+ */
+export function patternMessage(pattern: string, value: unknown): string | undefined {
+  const message = PATTERN_MESSAGES[pattern]
+  if (message === undefined || pattern !== HTTP_URL_PATTERN || typeof value !== 'string') return message
+  const bare = value.trim()
+  const hostLike = !bare.includes('://') && /^[^\s/]+\.[^\s/]+/.test(bare)
+  return hostLike ? `${message}; did you mean https://${bare}?` : message
 }
 
 type Options = { minLength?: number; maxLength?: number; description?: string; examples?: string[] }

@@ -48,6 +48,22 @@ describe('login, logout and profiles', () => {
     expect(authOf(stub)).toBeUndefined()
   })
 
+  it('keeps profiles under XDG_CONFIG_HOME when set (LINKCTL_CONFIG_DIR still wins), and says where', async () => {
+    // The test helper sets LINKCTL_CONFIG_DIR; empty is unset.
+    const xdg = join(cfg.dir, 'xdg')
+    const r = await cli(['login', '--url', stub.url, '--api-key', KEY_A], {
+      env: { XDG_CONFIG_HOME: xdg, LINKCTL_CONFIG_DIR: '' },
+    })
+    expect(r.code, r.stderr).toBe(0)
+    const file = join(xdg, 'linkctl-nodejs', 'config.json')
+    expect(r.stderr).toContain(`(saved in ${file})`)
+    expect(JSON.parse(readFileSync(file, 'utf8')).profiles.default).toEqual({ url: stub.url, apiKey: KEY_A })
+    const listed = await cli(['profile', 'list'], { env: { XDG_CONFIG_HOME: xdg, LINKCTL_CONFIG_DIR: '' } })
+    expect(listed.stdout).toContain(`default\t${stub.url}`)
+    const override = await cli(['profile', 'list'], { env: { XDG_CONFIG_HOME: xdg, ...env() } })
+    expect(override.stdout).not.toContain(stub.url)
+  })
+
   it('refuses an invalid key with exit 4 and saves nothing', async () => {
     const r = await cli(['login', '--url', stub.url, '--api-key', BAD_KEY], { env: env() })
     expect(r.code).toBe(4)

@@ -29,7 +29,11 @@ describe('exit codes for daemon answers', () => {
 
   it.each([
     [['keys', 'get', 'key_ok'], 0, ''],
-    [['keys', 'get', 'key_401'], 4, 'error: Invalid API key (HTTP 401)\n'],
+    [
+      ['keys', 'get', 'key_401'],
+      4,
+      'error: Invalid API key (HTTP 401): the key from LINKCTL_API_KEY was refused; run `linkctl login` with a valid key\n',
+    ],
     [['keys', 'get', 'key_403'], 4, 'error: Missing scope keys:read (HTTP 403)\n'],
     [['keys', 'get', 'key_404'], 5, 'error: API key not found (HTTP 404)\n'],
     [['keys', 'activate', 'key_409'], 6, 'error: A revoked key cannot be activated (HTTP 409)\n'],
@@ -76,7 +80,7 @@ describe('usage errors exit 2', () => {
       /either --preset or --permissions/,
     ],
     [['keys', 'update', 'key_1'], /nothing to update/],
-    [['keys', 'delete', 'key_1'], /pass --yes/],
+    [['keys', 'delete', 'key_1'], /add --yes/],
     [['login'], /no API key: pass --api-key/],
     [['nope'], /error: unknown command 'nope'/],
     [['keys'], /Usage: linkctl keys/],

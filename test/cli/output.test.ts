@@ -170,13 +170,15 @@ describe('secrets in output', () => {
   })
   afterAll(() => stub.close())
 
-  it('create prints the full key once, with a warning on stderr', async () => {
+  it('create prints the full key once, first and alone on its line, with a warning on stderr', async () => {
     const env = { LINKCTL_URL: stub.url, LINKCTL_API_KEY: OWNER_KEY }
     const r = await cli(['keys', 'create', '--name', 'ci deploy', '--preset', 'full'], { env })
     expect(r.code).toBe(0)
-    const [header, values] = r.stdout.trimEnd().split('\n')
-    expect(header?.split('\t').slice(0, 2)).toEqual(['ID', 'KEY'])
-    expect(values?.split('\t').slice(0, 2)).toEqual(['key_abc123', full])
+    const [value, header, values] = r.stdout.trimEnd().split('\n')
+    expect(value).toBe(full)
+    expect(header?.split('\t').slice(0, 2)).toEqual(['ID', 'NAME'])
+    expect(values?.split('\t')[0]).toBe('key_abc123')
+    expect(r.stdout.split(full)).toHaveLength(2)
     expect(r.stderr).toMatch(/^warning: .*only time the full key is shown/)
     expect(stub.requests.at(-1)?.body).toEqual({ name: 'ci deploy', preset: 'full' })
   })

@@ -96,6 +96,7 @@ describe('config', () => {
         LINKD_DATABASE_URL: 'sqlite::memory:',
         LINKD_SECRET_KEY: 'a'.repeat(64),
         LINKD_LOG_LEVEL: 'debug',
+        LINKD_LOG_FORMAT: 'json',
         LINKD_TRUST_PROXY: 'true',
         LINKD_DEFAULT_PLAN: 'free',
         LINKD_RATE_LIMIT_PER_IP: '10',
@@ -128,6 +129,7 @@ describe('config', () => {
       databaseUrl: 'sqlite::memory:',
       secretKey: 'a'.repeat(64),
       logLevel: 'debug',
+      logFormat: 'json',
       trustProxy: true,
       defaultPlan: 'free',
       rateLimitPerIp: 10,
@@ -226,6 +228,26 @@ describe('config', () => {
     const both = configError(() => loadConfig({ env: { LINKD_PORT: 'x', LINKD_LOG_LEVEL: 'loud' } }))
     expect(both).toContain('LINKD_PORT')
     expect(both).toContain('LINKD_LOG_LEVEL')
+  })
+
+  it('settings checked by a pattern are explained in words, never as the expression', () => {
+    const message = configError(() =>
+      loadConfig({
+        env: {
+          LINKD_PUBLIC_URL: 'ftp://example.com',
+          LINKD_CNAME_TARGET: 'Short.Example/x',
+          LINKD_A_RECORD_IP: '300.1.1.1',
+          LINKD_ACME_DIRECTORY: 'pebble',
+        },
+      }),
+    )
+    expect(message).toContain('LINKD_PUBLIC_URL / --public-url: must start with http:// or https://')
+    expect(message).toContain('LINKD_CNAME_TARGET / --cname-target: must be a host name in lower case')
+    expect(message).toContain('LINKD_A_RECORD_IP / --a-record-ip: must be an IPv4 address')
+    expect(message).toContain(
+      'LINKD_ACME_DIRECTORY / --acme-directory: must be an http:// or https:// URL, or off',
+    )
+    expect(message).not.toMatch(/pattern|\^|\$"|\\d/)
   })
 
   it('a config file with an unknown key, bad JSON or not an object is refused', () => {

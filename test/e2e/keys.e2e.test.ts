@@ -76,12 +76,14 @@ describe('linkctl against a running linkd', () => {
   it('revokes the key; using it afterwards exits 4', async () => {
     const ok = await linkctl(['--api-key', created.key, 'keys', 'list'])
     expect(ok.code, ok.stderr).toBe(0)
-    const r = await linkctl(['keys', 'revoke', created.id])
+    const r = await linkctl(['keys', 'revoke', created.id, '--yes'])
     expect(r.code, r.stderr).toBe(0)
     expect(r.stderr).toMatch(/Revoked key ci/)
     const refused = await linkctl(['--api-key', created.key, 'keys', 'list'])
     expect(refused.code).toBe(4)
-    expect(refused.stderr).toMatch(/^error: .*\(HTTP 401\)\n$/)
+    expect(refused.stderr).toMatch(
+      /^error: .*\(HTTP 401\): the key from the --api-key flag was refused; [^\n]*\n$/,
+    )
     const missing = await linkctl(['keys', 'get', 'key_doesnotexist'])
     expect(missing.code).toBe(5)
   })

@@ -86,6 +86,58 @@ export function expectedRecords(
   return [txt, { type: 'CNAME', name: domain, value: targets.cnameTarget }]
 }
 
+/** A host DNS records cannot usefully point at: an IP address, loopback, localhost. */
+function unusableHost(host: string): string | undefined {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase()
+  if (bare === 'localhost' || bare.endsWith('.localhost')) return 'is localhost'
+  if (isIP(bare)) return 'is an IP address'
+  return undefined
+}
+
+function loopbackIp(ip: string): boolean {
+  return ip.startsWith('127.') || ip === '::1' || ip === '0.0.0.0'
+}
+
+/**
+ * Why the records of `domain` cannot work in this set-up, naming the setting to change: a CNAME
+ * target that is an IP address, localhost, or the short domain with a port (DNS has no ports); an
+ * apex domain without a usable LINKD_A_RECORD_IP. Empty when the records can work.
+ */
+export function recordWarnings(
+  domain: string,
+  targets: { cnameTarget: string; aRecordIp: string | undefined; shortDomain?: string | undefined },
+): string[] {
+  if (isApex(domain)) {
+    const ip = targets.aRecordIp
+    if (!ip)
+      return [
+        "LINKD_A_RECORD_IP is not set: an apex domain needs an A record to this server's public IPv4 address; set LINKD_A_RECORD_IP and restart linkd",
+      ]
+    if (loopbackIp(ip))
+      return [
+        `LINKD_A_RECORD_IP is ${ip}, a loopback address: set it to this server's public IPv4 address and restart linkd`,
+      ]
+    return []
+  }
+  const target = targets.cnameTarget
+  const problem = unusableHost(target)
+  const short = targets.shortDomain
+  const withPort =
+    short !== undefined &&
+    /:\d+$/.test(short) &&
+    short
+      .replace(/:\d+$/, '')
+      .replace(/^\[|\]$/g, '')
+      .toLowerCase() === target
+  if (!problem && !withPort) return []
+  const why = problem
+    ? `the CNAME target ${target} ${problem}`
+    : `the CNAME target ${target} comes from the short domain ${short}, and DNS cannot point at a port`
+  return [
+    `${why}: no DNS provider can point ${domain} at it. Set LINKD_CNAME_TARGET to a public host name of this server (e.g. links.example.com) and restart linkd`,
+  ]
+}
+
 /** Parses LINKD_DNS_RESOLVERS (`ip[:port]`, comma separated; IPv6 with a port as `[ip]:port`). */
 export function parseResolvers(list: string): string[] {
   const out = list

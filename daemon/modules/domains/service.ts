@@ -19,7 +19,14 @@ import { DOMAINS_PER_PLAN, DOMAIN_LIMITS, type Plan } from '../../../src/contrac
 import type { OrgService } from '../orgs/service.js'
 import type { Acme } from './acme.js'
 import type { DomainDirectory } from './directory.js'
-import { createDnsChecker, expectedRecords, isApex, type RecordCheck, type RecordStatus } from './dns.js'
+import {
+  createDnsChecker,
+  expectedRecords,
+  isApex,
+  recordWarnings,
+  type RecordCheck,
+  type RecordStatus,
+} from './dns.js'
 import { checkDomainName } from './rules.js'
 import type { DomainRecord, DomainStore } from './store.js'
 import { isUniqueViolation } from '../../db/errors.js'
@@ -38,6 +45,8 @@ export interface DomainServiceDeps {
   resolvers: string[]
   cnameTarget: string
   aRecordIp: string | undefined
+  /** The shared short domain (`host[:port]`): a port in it makes the derived CNAME target unusable. */
+  shortDomain?: string | undefined
   /** Hosts that are the service's own (the shared short domain): never a custom domain. */
   ownHosts: string[]
   /** ACME, or undefined when certificates are off (LINKD_ACME_DIRECTORY=off). */
@@ -74,6 +83,7 @@ export function createDomainService(deps: DomainServiceDeps) {
       isDefault: d.isDefault,
       verificationMethod: d.verificationMethod,
       dnsRecords: records(d),
+      warnings: recordWarnings(d.domain, { ...targets, shortDomain: deps.shortDomain }),
       rootRedirectUrl: d.rootRedirectUrl,
       createdAt: iso(d.createdAt),
       updatedAt: iso(d.updatedAt),

@@ -24,7 +24,8 @@ const tags = ['API keys']
 const TARGET_403 = errorRef(
   'The key lacks keys:write, or lacks a scope the target key holds (named in the message); a key may always act on itself',
 )
-const LAST_KEY_409 = "The target is the organization's last active key with keys:write (create another first)"
+const LAST_KEY_409 =
+  "The target is the organization's last active key with keys:write, or its last active key holding every scope (create another first)"
 
 export function keyRoutes(deps: { keys: KeyService; limiter: RateLimitStore; clock: Clock }) {
   const { keys } = deps

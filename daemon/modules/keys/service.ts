@@ -104,29 +104,48 @@ export function createKeyService(deps: KeyServiceDeps) {
   }
   const managesKeys = (k: KeyRecord, t: number) =>
     effectiveStatus(k, t) === 'active' && normalizeScopes(k.permissions).includes('keys:write')
+  /** An active key holding every scope: the only kind that can act on (reactivate) any other key. */
+  const holdsEveryScope = (k: KeyRecord, t: number) =>
+    effectiveStatus(k, t) === 'active' && normalizeScopes(k.permissions).length === SCOPES.length
   /**
-   * Writes a change that takes keys:write away from key `k` (revoke, deactivate, delete, or
-   * permissions without keys:write), refusing it when `k` is the organization's last active key
-   * holding keys:write: nobody could create, restore or rotate keys through the API afterwards.
+   * Writes a change that takes scopes or its active state away from key `k` (revoke, deactivate,
+   * delete: `after` is null; a PATCH: `after` is its new scopes), refusing it when `k` is the
+   * organization's last active key holding keys:write (nobody could create, restore or rotate
+   * keys through the API afterwards), or its last active key holding every scope (a weaker
+   * keys:write key cannot act on a stronger key, so nobody could reactivate or restore it).
    * The check and the write share one transaction, so two such changes cannot both pass.
    */
   async function unlessLastKeyManager(
     k: KeyRecord,
     action: string,
+    after: readonly Scope[] | null,
     write: (s: KeyQueries) => Promise<void>,
   ): Promise<void> {
     await store.transaction(async (s) => {
       const t = now()
       const current = await s.byId(k.organizationId, k.id)
-      if (current && managesKeys(current, t)) {
+      const losesKeysWrite = after === null || !after.includes('keys:write')
+      const losesEveryScope = after === null || normalizeScopes(after).length < SCOPES.length
+      const checks = [
+        { holds: managesKeys, lost: losesKeysWrite, what: 'API key with keys:write', next: 'keys:write' },
+        {
+          holds: holdsEveryScope,
+          lost: losesEveryScope,
+          what: 'key holding every scope',
+          next: 'every scope',
+        },
+      ]
+      for (const check of checks) {
+        if (!current || !check.lost || !check.holds(current, t)) continue
         const others = (await s.activeKeys(k.organizationId, t)).filter(
-          (o) => o.id !== k.id && managesKeys(o, t),
+          (o) => o.id !== k.id && check.holds(o, t),
         )
+        const leaves = check.next === 'keys:write' ? 'manage keys' : 'reactivate or restore it'
         if (others.length === 0)
           throw new AppError(
             'Conflict',
-            `API key ${k.id} is the organization's last active API key with keys:write; ${action} it ` +
-              'would leave no key able to manage keys. Create another key with keys:write first ' +
+            `API key ${k.id} is the organization's last active ${check.what}; ${action} it ` +
+              `would leave no key able to ${leaves}. Create another key with ${check.next} first ` +
               '(or, on the server, run: linkd keys create --org <organization>)',
           )
       }
@@ -278,8 +297,8 @@ export function createKeyService(deps: KeyServiceDeps) {
         // A new (or removed) expiry brings an expired key back to active.
         ...(expiresAt !== undefined && k.status === 'expired' && { status: 'active' as const }),
       }
-      if (permissions && !permissions.includes('keys:write'))
-        await unlessLastKeyManager(k, 'removing keys:write from', (s) => s.update(k.id, patch))
+      if (permissions)
+        await unlessLastKeyManager(k, 'narrowing the scopes of', permissions, (s) => s.update(k.id, patch))
       else await store.update(k.id, patch)
       return this.get(organizationId, id)
     },
@@ -300,7 +319,7 @@ export function createKeyService(deps: KeyServiceDeps) {
       assertMayActOn(k, caller)
       if (k.status === 'revoked') return presentKey(k, now())
       const t = now()
-      await unlessLastKeyManager(k, 'revoking', (s) =>
+      await unlessLastKeyManager(k, 'revoking', null, (s) =>
         s.update(k.id, { status: 'revoked', revokedAt: t, updatedAt: t }),
       )
       deps.events.emit(
@@ -326,7 +345,7 @@ export function createKeyService(deps: KeyServiceDeps) {
       assertMayActOn(k, caller)
       assertNotRevoked(k, 'deactivated')
       if (k.status === 'active')
-        await unlessLastKeyManager(k, 'deactivating', (s) =>
+        await unlessLastKeyManager(k, 'deactivating', null, (s) =>
           s.update(k.id, { status: 'inactive', updatedAt: now() }),
         )
       return this.get(organizationId, id)
@@ -335,7 +354,7 @@ export function createKeyService(deps: KeyServiceDeps) {
     async delete(organizationId: string, id: string, caller?: KeyCaller): Promise<void> {
       const k = await load(organizationId, id)
       assertMayActOn(k, caller)
-      await unlessLastKeyManager(k, 'deleting', (s) => s.delete(k.id))
+      await unlessLastKeyManager(k, 'deleting', null, (s) => s.delete(k.id))
       const t = now()
       if (k.status !== 'revoked')
         deps.events.emit(

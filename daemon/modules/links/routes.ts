@@ -24,7 +24,7 @@ function itemValidator(req: FastifyRequest): ItemValidator {
   const validate = req.compileValidationSchema(CreateLinkBody, 'body')
   return (item) => {
     if (validate(item)) return undefined
-    const details = validationDetails(validate.errors ?? [], 'item')
+    const details = validationDetails(validate.errors ?? [], 'item', item)
     return details.length ? details : [{ field: 'item', message: 'is invalid' }]
   }
 }

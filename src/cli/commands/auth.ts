@@ -33,7 +33,7 @@ export async function runLogin(_opts: object, ctx: Ctx): Promise<void> {
   note(
     ctx,
     `Logged in to ${target.url} as ${k.name} (${maskKey(key)}, organization ${k.organization.name}); ` +
-      `profile "${target.profile}" is now current`,
+      `profile "${target.profile}" is now current (saved in ${store.path})`,
   )
 }
 

@@ -145,7 +145,7 @@ describe('keys commands against linkd', () => {
 
   it('deactivate and activate: an inactive key is refused (exit 4) until it is activated', async () => {
     const k = await create({ preset: 'full' })
-    await runKeysDeactivate({ id: k.id }, as().ctx)
+    await runKeysDeactivate({ id: k.id, yes: true }, as().ctx)
     const refused = await exit(() => runKeysList({}, as(k.key).ctx))
     expect(refused.code).toBe(4)
     expect(refused.message).toMatch(/^error: .*\(HTTP 401\)\n$/)
@@ -162,7 +162,7 @@ describe('keys commands against linkd', () => {
   it('revoke: the revoked key gets 401 (exit 4); activating it again is a conflict (exit 6)', async () => {
     const k = await create({ preset: 'full' })
     const { ctx, out } = as()
-    await runKeysRevoke({ id: k.id }, ctx)
+    await runKeysRevoke({ id: k.id, yes: true }, ctx)
     expect(JSON.parse(out.text)).toMatchObject({ id: k.id, status: 'revoked' })
     expect((await exit(() => runKeysGet({ id: k.id }, as(k.key).ctx))).code).toBe(4)
     expect((await exit(() => runKeysActivate({ id: k.id }, as().ctx))).code).toBe(6)
@@ -192,7 +192,7 @@ describe('keys commands against linkd', () => {
     const theirs = JSON.parse(out.text) as ApiKeyWithSecret
     const notFound = await exit(() => runKeysGet({ id: theirs.id }, as().ctx))
     expect(notFound.code).toBe(5)
-    expect((await exit(() => runKeysRevoke({ id: theirs.id }, as().ctx))).code).toBe(5)
+    expect((await exit(() => runKeysRevoke({ id: theirs.id, yes: true }, as().ctx))).code).toBe(5)
 
     const reader = await create({ preset: 'read-only' })
     const forbidden = await exit(() => runKeysCreate({ name: 'nope' }, as(reader.key).ctx))
@@ -211,7 +211,7 @@ describe('keys commands against linkd', () => {
     const declined = decliningCtx(d.url, d.ownerKey)
     const { questions } = declined
     expect((await exit(() => runKeysDelete({ id: k.id }, declined.ctx))).code).toBe(1)
-    expect(questions).toEqual([`Delete API key ${k.id}? This cannot be undone.`])
+    expect(questions).toEqual([`Delete API key cli test (${k.id})? This cannot be undone.`])
     const kept = as()
     expect((await exit(() => runKeysGet({ id: k.id }, kept.ctx))).code).toBe(0)
     expect(JSON.parse(kept.out.text)).toMatchObject({ id: k.id, name: 'cli test', status: 'active' })
@@ -274,11 +274,91 @@ describe('keys commands against linkd', () => {
 
   it('the whole CLI: a revoked key exits 4 with one error line', async () => {
     const k = await create({ preset: 'full' })
-    await runKeysRevoke({ id: k.id }, as().ctx)
+    await runKeysRevoke({ id: k.id, yes: true }, as().ctx)
     const r = await cli(['keys', 'list'], { env: { LINKCTL_URL: d.url, LINKCTL_API_KEY: k.key } })
     expect(r.code).toBe(4)
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1)
     expect(r.stderr).toMatch(/^error: /)
+  })
+})
+
+const BOLD_GREEN = '\u001b[1;32m'
+const RESET = '\u001b[0m'
+
+describe('keys commands: confirmation, the key in use, the one-time value', () => {
+  const env = (apiKey: string) => ({ LINKCTL_URL: d.url, LINKCTL_API_KEY: apiKey, NO_COLOR: '1' })
+  const status = async (id: string) => {
+    const { ctx, out } = as()
+    await runKeysGet({ id }, ctx)
+    return (JSON.parse(out.text) as ApiKey).status
+  }
+
+  it.each(['revoke', 'deactivate', 'delete'])(
+    '%s without a terminal and without --yes exits 2 saying to add --yes; nothing changes',
+    async (verb) => {
+      const k = await create()
+      const r = await cli(['keys', verb, k.id], { env: env(d.ownerKey) })
+      expect(r.code).toBe(2)
+      expect(r.stderr).toBe(
+        `error: refusing to ${verb} key ${k.id} without confirmation: add --yes (stdin is not a terminal)\n`,
+      )
+      expect(await status(k.id)).toBe('active')
+    },
+  )
+
+  it('revoke and deactivate ask on a terminal; declining changes nothing (exit 1)', async () => {
+    const k = await create()
+    const declined = decliningCtx(d.url, d.ownerKey)
+    expect((await exit(() => runKeysRevoke({ id: k.id }, declined.ctx))).code).toBe(1)
+    expect((await exit(() => runKeysDeactivate({ id: k.id }, declined.ctx))).code).toBe(1)
+    expect(declined.questions).toEqual([
+      `Revoke API key cli test (${k.id})? It stops working for good; this cannot be undone.`,
+      `Deactivate API key cli test (${k.id})? Requests with it get 401 until a key with its scopes activates it again.`,
+    ])
+    expect(declined.err.text).not.toMatch(/WARNING/)
+    expect(await status(k.id)).toBe('active')
+  })
+
+  it('acting on the key in use warns loudly, naming where the key came from', async () => {
+    const k = await create({ preset: 'full' })
+    const r = await cli(['keys', 'deactivate', k.id, '--yes'], { env: env(k.key) })
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stderr).toMatch(
+      new RegExp(`^WARNING: ${k.id} is the key linkctl is using \\(from LINKCTL_API_KEY\\); .*linkctl login`),
+    )
+    expect(await status(k.id)).toBe('inactive')
+    const viaFlag = decliningCtx(d.url, d.ownerKey)
+    const owner = JSON.parse(
+      (await cli(['keys', 'test', d.ownerKey, '--json'], { env: env(d.ownerKey) })).stdout,
+    )
+    await exit(() => runKeysRevoke({ id: owner.key.id as string }, viaFlag.ctx))
+    expect(viaFlag.err.text).toMatch(
+      /^WARNING: key_\w+ is the key linkctl is using \(from the --api-key flag\)/,
+    )
+    // Another key: no warning.
+    const other = await create()
+    const quiet = await cli(['keys', 'revoke', other.id, '--yes'], { env: env(d.ownerKey) })
+    expect(quiet.stderr).not.toMatch(/WARNING/)
+  })
+
+  it('create and regenerate print the one-time value first, alone on its line; bold on a colour TTY', async () => {
+    const piped = await cli(['keys', 'create', '--name', 'first line'], { env: env(d.ownerKey) })
+    expect(piped.code, piped.stderr).toBe(0)
+    const [first, header] = piped.stdout.split('\n')
+    expect(first).toMatch(API_KEY_PATTERN)
+    expect(header?.split('\t').slice(0, 2)).toEqual(['ID', 'NAME'])
+    const id = piped.stdout.split('\n')[2]!.split('\t')[0]!
+    const colour = await cli(['keys', 'regenerate', id], {
+      env: { LINKCTL_URL: d.url, LINKCTL_API_KEY: d.ownerKey },
+      isTTY: true,
+    })
+    expect(colour.code, colour.stderr).toBe(0)
+    const line = colour.stdout.split('\n')[0]!
+    expect(line.startsWith(BOLD_GREEN) && line.endsWith(RESET)).toBe(true)
+    expect(line.slice(BOLD_GREEN.length, -RESET.length)).toMatch(API_KEY_PATTERN)
+    const plain = await cli(['keys', 'regenerate', id], { env: env(d.ownerKey), isTTY: true })
+    expect(plain.stdout).toMatch(/^lk_live_\w+\n/)
+    expect(plain.stdout.split('\n').slice(1).join('\n')).not.toMatch(/lk_live_/)
   })
 })
 
@@ -296,19 +376,20 @@ describe('keys commands: privileges and the last key with keys:write', () => {
     const admin = JSON.parse(out.text) as ApiKeyWithSecret
     const owner = (await d.testApp.app.linkd.services.keys.list(org.orgId, { search: 'owner' })).data[0]!
 
-    const forbidden = await run(admin.key, 'keys', 'revoke', owner.id)
+    const forbidden = await run(admin.key, 'keys', 'revoke', owner.id, '--yes')
     expect(forbidden.code).toBe(4)
     expect(forbidden.stderr).toMatch(
       /^error: this key lacks links:write, .*, gdpr:write held by the target key \(HTTP 403\)\n$/,
     )
     expect(forbidden.stderr).not.toMatch(/ keys:write,/)
 
-    const last = await run(org.ownerKey, 'keys', 'deactivate', admin.id)
+    const last = await run(org.ownerKey, 'keys', 'deactivate', admin.id, '--yes')
     expect(last.code, last.stderr).toBe(0)
-    const conflict = await run(org.ownerKey, 'keys', 'revoke', owner.id)
+    const conflict = await run(org.ownerKey, 'keys', 'revoke', owner.id, '--yes')
     expect(conflict.code).toBe(6)
+    // The owner key is also the key in use: the warning first, then the daemon's refusal.
     expect(conflict.stderr).toMatch(
-      /^error: API key key_\w+ is the organization's last active API key with keys:write; revoking it would leave no key able to manage keys\. Create another key with keys:write first \(or, on the server, run: linkd keys create --org <organization>\) \(HTTP 409\)\n$/,
+      /^WARNING: key_\w+ is the key linkctl is using [^\n]*\nerror: API key key_\w+ is the organization's last active API key with keys:write; revoking it would leave no key able to manage keys\. Create another key with keys:write first \(or, on the server, run: linkd keys create --org <organization>\) \(HTTP 409\)\n$/,
     )
   })
 })

@@ -105,7 +105,7 @@ describe('links commands against linkd', () => {
     expect(forbidden).toMatchObject({ code: 4, message: expect.stringMatching(/\(HTTP 403\)/) })
     const bad = await exit(() => runLinksCreate({ url: 'ftp://example.com/f' }, as().ctx))
     expect(bad.code).toBe(1)
-    expect(bad.message).toMatch(/\(HTTP 400\)\n {2}destinationUrl/)
+    expect(bad.message).toBe('error: destinationUrl must start with http:// or https:// (HTTP 400)\n')
   })
 
   it('get by id, short code or short URL; unknown ones exit 5', async () => {

@@ -2,7 +2,8 @@
  * Key privileges (issue 10 item 1): acting on a key (PATCH, regenerate, revoke, delete, activate,
  * deactivate) needs every scope the target key holds; a key may always act on itself; and the
  * organization's last active key holding keys:write cannot be revoked, deactivated, deleted or
- * stripped of keys:write, so an organization cannot lock itself out of key management.
+ * stripped of keys:write, so an organization cannot lock itself out of key management; nor can
+ * its last active key holding every scope (no weaker key could reactivate it).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { LightMyRequestResponse } from 'fastify'
@@ -126,7 +127,7 @@ describe('acting on a key needs every scope it holds', () => {
   })
 })
 
-describe('the last active key holding keys:write', () => {
+describe('the last active key holding keys:write, or every scope', () => {
   let t: TestApp
   let owner: string
   beforeEach(async () => {
@@ -135,12 +136,15 @@ describe('the last active key holding keys:write', () => {
   })
   afterEach(() => t.close())
 
-  const lastKeyError = (res: LightMyRequestResponse) => {
+  const refused = (res: LightMyRequestResponse, what: string) => {
     const err = expectError(res, 409, 'Conflict')
-    expect(err.message).toContain('last active API key with keys:write')
+    expect(err.message).toContain(what)
     expect(err.message).toContain('linkd keys create')
     return err
   }
+  const lastKeyError = (res: LightMyRequestResponse) => refused(res, 'last active API key with keys:write')
+  const lastFullKeyError = (res: LightMyRequestResponse) =>
+    refused(res, 'last active key holding every scope')
 
   it('cannot be revoked, deactivated, deleted or lose keys:write; other changes are fine', async () => {
     lastKeyError(await act(t, 'revoke', owner, t.ownerKey))
@@ -151,10 +155,8 @@ describe('the last active key holding keys:write', () => {
       status: 'active',
       permissions: [...SCOPES],
     })
-    // Renaming, keeping keys:write while dropping others, and regenerating stay possible.
+    // Renaming and regenerating stay possible.
     expect((await act(t, 'patch', owner, t.ownerKey, { name: 'boss' })).statusCode).toBe(200)
-    const fewer = await act(t, 'patch', owner, t.ownerKey, { permissions: ['keys:read', 'keys:write'] })
-    expect(fewer.statusCode, fewer.body).toBe(200)
     const regen = await act(t, 'regenerate', owner, t.ownerKey)
     expect(regen.statusCode).toBe(200)
     expect((await t.call('GET', '/api/keys', { key: regen.json().key })).statusCode).toBe(200)
@@ -195,6 +197,30 @@ describe('the last active key holding keys:write', () => {
     lastKeyError(await act(t, 'deactivate', owner, t.ownerKey))
     // Refused before any change: the owner key still works.
     expect((await t.call('GET', `/api/keys/${owner}`)).json()).toMatchObject({ id: owner, status: 'active' })
+  })
+
+  it('cannot be deactivated, revoked, deleted or narrowed while only weaker keys:write keys remain', async () => {
+    // Without the guard, the admin key below could never reactivate the owner key (it lacks scopes).
+    const admin = await t.createKey({ name: 'key admin', permissions: ['keys:read', 'keys:write'] })
+    lastFullKeyError(await act(t, 'deactivate', owner, t.ownerKey))
+    lastFullKeyError(await act(t, 'revoke', owner, t.ownerKey))
+    lastFullKeyError(await act(t, 'delete', owner, t.ownerKey))
+    lastFullKeyError(await act(t, 'patch', owner, t.ownerKey, { permissions: ['keys:read', 'keys:write'] }))
+    expect((await t.call('GET', `/api/keys/${owner}`)).json()).toMatchObject({
+      status: 'active',
+      permissions: [...SCOPES],
+    })
+    // The weaker key itself may still go (the owner key can manage keys).
+    expect((await act(t, 'deactivate', admin.id, t.ownerKey)).statusCode).toBe(200)
+  })
+
+  it('a second active key with every scope lifts the guard', async () => {
+    const second = await t.createKey({ name: 'second', preset: 'full' })
+    const fewer = await act(t, 'patch', owner, t.ownerKey, { permissions: ['keys:read', 'keys:write'] })
+    expect(fewer.statusCode, fewer.body).toBe(200)
+    expect((await act(t, 'deactivate', owner, second.key)).statusCode).toBe(200)
+    // The second key can bring the owner key back: it holds every scope the owner key holds.
+    expect((await act(t, 'activate', owner, second.key)).statusCode).toBe(200)
   })
 })
 

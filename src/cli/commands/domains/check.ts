@@ -1,9 +1,9 @@
-/** `linkctl domains check <id>`: DNS propagation per resolver and record. */
+/** `linkctl domains check <domain>`: DNS propagation per resolver and record. */
 import type { Command } from 'commander'
-import { idAction, jsonOption } from '../../action.js'
+import { jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { emit, note, printRows } from '../../output.js'
-import type { IdOpts } from './shared.js'
+import { type IdOpts, DOMAIN_ARGUMENT, domainAction } from './shared.js'
 
 export async function runDomainsCheck(opts: IdOpts, ctx: Ctx): Promise<void> {
   await requireKey(ctx)
@@ -27,6 +27,6 @@ export function register(domains: Command): void {
     domains
       .command('check')
       .description('DNS propagation per resolver and record')
-      .argument('<id>', 'domain id (dom_...)'),
-  ).action(idAction(runDomainsCheck))
+      .argument('<domain>', DOMAIN_ARGUMENT),
+  ).action(domainAction(runDomainsCheck))
 }

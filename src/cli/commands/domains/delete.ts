@@ -1,10 +1,9 @@
-/** `linkctl domains delete <id>`: delete a domain; its links fall back to the shared domain. */
+/** `linkctl domains delete <domain>`: delete a domain; its links fall back to the shared domain. */
 import type { Command } from 'commander'
-import { idAction } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { CliError, EXIT, UsageError } from '../../exit-codes.js'
 import { note } from '../../output.js'
-import type { IdOpts } from './shared.js'
+import { type IdOpts, DOMAIN_ARGUMENT, domainAction } from './shared.js'
 
 export async function runDomainsDelete(opts: IdOpts & { yes?: boolean }, ctx: Ctx): Promise<void> {
   if (!opts.yes) {
@@ -22,7 +21,7 @@ export function register(domains: Command): void {
     .command('delete')
     .alias('rm')
     .description('delete a domain (its links fall back to the shared domain)')
-    .argument('<id>', 'domain id')
+    .argument('<domain>', DOMAIN_ARGUMENT)
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
-    .action(idAction<{ yes?: boolean }>(runDomainsDelete))
+    .action(domainAction<{ yes?: boolean }>(runDomainsDelete))
 }

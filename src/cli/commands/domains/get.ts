@@ -1,9 +1,9 @@
-/** `linkctl domains get <id>`: a domain with its DNS records and their status. */
+/** `linkctl domains get <domain>`: a domain with its DNS records and their status. */
 import type { Command } from 'commander'
-import { idAction, jsonOption } from '../../action.js'
+import { jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { emit } from '../../output.js'
-import { showDomain, type IdOpts } from './shared.js'
+import { showDomain, type IdOpts, DOMAIN_ARGUMENT, domainAction } from './shared.js'
 
 export async function runDomainsGet(opts: IdOpts, ctx: Ctx): Promise<void> {
   await requireKey(ctx)
@@ -16,6 +16,6 @@ export function register(domains: Command): void {
     domains
       .command('get')
       .description('show a domain with its DNS records and their status')
-      .argument('<id>', 'domain id (dom_...)'),
-  ).action(idAction(runDomainsGet))
+      .argument('<domain>', DOMAIN_ARGUMENT),
+  ).action(domainAction(runDomainsGet))
 }

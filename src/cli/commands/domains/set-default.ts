@@ -1,9 +1,9 @@
-/** `linkctl domains set-default <id>`: make a verified domain the default for new links. */
+/** `linkctl domains set-default <domain>`: make a verified domain the default for new links. */
 import type { Command } from 'commander'
-import { idAction, jsonOption } from '../../action.js'
+import { jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { emit, note } from '../../output.js'
-import type { IdOpts } from './shared.js'
+import { type IdOpts, DOMAIN_ARGUMENT, domainAction } from './shared.js'
 
 export async function runDomainsSetDefault(opts: IdOpts, ctx: Ctx): Promise<void> {
   await requireKey(ctx)
@@ -17,6 +17,6 @@ export function register(domains: Command): void {
     domains
       .command('set-default')
       .description('make a verified domain the default for new links')
-      .argument('<id>', 'domain id (dom_...)'),
-  ).action(idAction(runDomainsSetDefault))
+      .argument('<domain>', DOMAIN_ARGUMENT),
+  ).action(domainAction(runDomainsSetDefault))
 }

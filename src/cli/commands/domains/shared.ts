@@ -1,11 +1,43 @@
-/** What the `domains` verbs share: how a domain and its DNS records look on the terminal. */
+/**
+ * What the `domains` verbs share: a domain named by its name or its id, and how a domain and its
+ * DNS records look on the terminal.
+ */
 import type { Domain } from '../../../contract/domains.js'
-import type { Ctx } from '../../context.js'
-import { printRecord, printRows, type Column, type Field } from '../../output.js'
+import { PAGE_SIZES } from '../../../contract/limits.js'
+import { idAction } from '../../action.js'
+import { requireKey, type Ctx } from '../../context.js'
+import { CliError, EXIT } from '../../exit-codes.js'
+import { printRecord, printRows, warn, type Column, type Field } from '../../output.js'
 
 /** A verb that names one domain by id. */
 export interface IdOpts {
   id: string
+}
+
+export const DOMAIN_ARGUMENT = 'domain name (go.example.com) or id (dom_...)'
+
+/** The id of a domain given by id (`dom_…`) or by name, looked up in the organization's list. */
+export async function domainId(ctx: Ctx, nameOrId: string): Promise<string> {
+  if (nameOrId.startsWith('dom_')) return nameOrId
+  await requireKey(ctx)
+  const client = await ctx.client()
+  const wanted = nameOrId.toLowerCase().replace(/\.$/, '')
+  const limit = PAGE_SIZES[PAGE_SIZES.length - 1]
+  for (let page = 1; ; page++) {
+    const found = await client.domains.list({ page, limit })
+    const match = found.data.find((d) => d.domain === wanted)
+    if (match) return match.id
+    if (!found.hasMore) break
+  }
+  throw new CliError(
+    `no domain named ${nameOrId} in this organization (see: linkctl domains list)`,
+    EXIT.notFound,
+  )
+}
+
+/** Like idAction, for the domain verbs: the argument may be the domain's name or its id. */
+export function domainAction<O>(run: (opts: O & { id: string }, ctx: Ctx) => Promise<void>) {
+  return idAction<O>(async (opts, ctx) => run({ ...opts, id: await domainId(ctx, opts.id) }, ctx))
 }
 
 const recordColumns: Column<Domain['dnsRecords'][number]>[] = [
@@ -41,15 +73,24 @@ export function domainFields(d: Domain): Field[] {
   ]
 }
 
-/** A domain, then its DNS records (a table and paste-ready zone lines on a terminal). */
+/**
+ * A domain, its warnings (stderr), then its DNS records (a table and paste-ready zone lines on a
+ * terminal, unless a warning says they cannot work).
+ */
 export async function showDomain(ctx: Ctx, d: Domain): Promise<void> {
   await printRecord(ctx, domainFields(d))
+  for (const w of d.warnings) warn(ctx, w)
   if (!ctx.isTTY) return printRows(ctx, d.dnsRecords, recordColumns)
+  // Records no DNS provider can hold (a CNAME to 127.0.0.1.) are not offered for copying.
+  if (d.warnings.length > 0 && d.verificationStatus !== 'verified') {
+    ctx.stdout.write(`\nFix the setting above, restart linkd, then run: linkctl domains get ${d.domain}\n`)
+    return
+  }
   ctx.stdout.write('\nDNS records:\n')
   await printRows(ctx, d.dnsRecords, recordColumns)
   if (d.verificationStatus !== 'verified')
     ctx.stdout.write(
       `\nCreate these records at your DNS provider (zone-file form):\n\n${zoneLines(d)}\n\n` +
-        `Then run: linkctl domains verify ${d.id}\n`,
+        `Then run: linkctl domains verify ${d.domain}\n`,
     )
 }

@@ -1,9 +1,9 @@
-/** `linkctl domains ssl <id>`: certificate details (issuer, validity, status, next renewal). */
+/** `linkctl domains ssl <domain>`: certificate details (issuer, validity, status, next renewal). */
 import type { Command } from 'commander'
-import { idAction, jsonOption } from '../../action.js'
+import { jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { emit, printRecord } from '../../output.js'
-import type { IdOpts } from './shared.js'
+import { type IdOpts, DOMAIN_ARGUMENT, domainAction } from './shared.js'
 
 export async function runDomainsSsl(opts: IdOpts, ctx: Ctx): Promise<void> {
   await requireKey(ctx)
@@ -29,6 +29,6 @@ export function register(domains: Command): void {
     domains
       .command('ssl')
       .description('certificate details: issuer, validity, status, next renewal')
-      .argument('<id>', 'domain id (dom_...)'),
-  ).action(idAction(runDomainsSsl))
+      .argument('<domain>', DOMAIN_ARGUMENT),
+  ).action(domainAction(runDomainsSsl))
 }

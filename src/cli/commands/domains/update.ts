@@ -1,10 +1,10 @@
-/** `linkctl domains update <id>`: default flag and root redirect of a domain. */
+/** `linkctl domains update <domain>`: default flag and root redirect of a domain. */
 import type { Command } from 'commander'
-import { idAction, jsonOption } from '../../action.js'
+import { jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { UsageError } from '../../exit-codes.js'
 import { emit, printRecord } from '../../output.js'
-import { domainFields, type IdOpts } from './shared.js'
+import { domainFields, type IdOpts, DOMAIN_ARGUMENT, domainAction } from './shared.js'
 
 export async function runDomainsUpdate(
   opts: IdOpts & { default?: boolean; rootRedirect?: string },
@@ -28,9 +28,9 @@ export function register(domains: Command): void {
     domains
       .command('update')
       .description('change domain settings')
-      .argument('<id>', 'domain id')
+      .argument('<domain>', DOMAIN_ARGUMENT)
       .option('--default', 'make it the default domain for new links')
       .option('--no-default', 'stop being the default (new links use the shared domain)')
       .option('--root-redirect <url>', 'where the bare domain redirects ("" removes it)'),
-  ).action(idAction<{ default?: boolean; rootRedirect?: string }>(runDomainsUpdate))
+  ).action(domainAction<{ default?: boolean; rootRedirect?: string }>(runDomainsUpdate))
 }

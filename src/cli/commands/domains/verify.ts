@@ -1,10 +1,10 @@
-/** `linkctl domains verify <id>`: check the DNS records now (exit 1 when verification failed). */
+/** `linkctl domains verify <domain>`: check the DNS records now (exit 1 when verification failed). */
 import type { Command } from 'commander'
-import { idAction, jsonOption } from '../../action.js'
+import { jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { CliError, EXIT } from '../../exit-codes.js'
 import { emit } from '../../output.js'
-import { showDomain, type IdOpts } from './shared.js'
+import { showDomain, type IdOpts, DOMAIN_ARGUMENT, domainAction } from './shared.js'
 
 export async function runDomainsVerify(opts: IdOpts, ctx: Ctx): Promise<void> {
   await requireKey(ctx)
@@ -22,6 +22,6 @@ export function register(domains: Command): void {
     domains
       .command('verify')
       .description('check the DNS records now (exit 1 when verification failed)')
-      .argument('<id>', 'domain id (dom_...)'),
-  ).action(idAction(runDomainsVerify))
+      .argument('<domain>', DOMAIN_ARGUMENT),
+  ).action(domainAction(runDomainsVerify))
 }

@@ -2,15 +2,13 @@
 import type { Command } from 'commander'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { emit, printRecord, warn } from '../../output.js'
-import { createBody, keyFieldOptions, keyFields, ONCE_WARNING, type KeyFlags } from './shared.js'
+import { createBody, keyFieldOptions, printNewKey, ONCE_WARNING, type KeyFlags } from './shared.js'
 
 export async function runKeysCreate(opts: KeyFlags, ctx: Ctx): Promise<void> {
   const body = createBody(opts)
   await requireKey(ctx)
   const key = await (await ctx.client()).keys.create(body)
-  await emit(ctx, key, () => printRecord(ctx, keyFields(key, ctx.isTTY)))
-  warn(ctx, ONCE_WARNING)
+  await printNewKey(ctx, key, ONCE_WARNING)
 }
 
 export function register(keys: Command): void {

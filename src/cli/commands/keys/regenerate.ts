@@ -2,14 +2,12 @@
 import type { Command } from 'commander'
 import { idAction, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { emit, printRecord, warn } from '../../output.js'
-import { keyFields, ONCE_WARNING, type IdOpts } from './shared.js'
+import { printNewKey, ONCE_WARNING, type IdOpts } from './shared.js'
 
 export async function runKeysRegenerate(opts: IdOpts, ctx: Ctx): Promise<void> {
   await requireKey(ctx)
   const key = await (await ctx.client()).keys.regenerate(opts.id)
-  await emit(ctx, key, () => printRecord(ctx, keyFields(key, ctx.isTTY)))
-  warn(ctx, `the previous key stopped working; ${ONCE_WARNING}`)
+  await printNewKey(ctx, key, `the previous key stopped working; ${ONCE_WARNING}`)
 }
 
 export function register(keys: Command): void {

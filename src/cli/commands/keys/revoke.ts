@@ -1,13 +1,18 @@
-/** `linkctl keys revoke <id>`: revoke a key for good. */
+/** `linkctl keys revoke <id>`: revoke a key for good (asks first on a terminal). */
 import type { Command } from 'commander'
 import { idAction, jsonOption } from '../../action.js'
 import type { Ctx } from '../../context.js'
-import { transition, type IdOpts } from './shared.js'
+import { transition, yesOption, type GuardedOpts } from './shared.js'
 
-export const runKeysRevoke = (opts: IdOpts, ctx: Ctx) => transition('revoke', opts, ctx)
+export const runKeysRevoke = (opts: GuardedOpts, ctx: Ctx) => transition('revoke', opts, ctx)
 
 export function register(keys: Command): void {
-  jsonOption(keys.command('revoke').description('revoke a key for good').argument('<id>', 'key id')).action(
-    idAction(runKeysRevoke),
-  )
+  jsonOption(
+    yesOption(
+      keys
+        .command('revoke')
+        .description('revoke a key for good (asks for confirmation on a terminal)')
+        .argument('<id>', 'key id'),
+    ),
+  ).action(idAction<{ yes?: boolean }>(runKeysRevoke))
 }

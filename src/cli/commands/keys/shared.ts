@@ -13,9 +13,11 @@ import type {
 import { ACCEPTED_SCOPES, PRESET_NAMES, PRESETS, SCOPES, type Preset } from '../../../contract/scopes.js'
 import { KEY_ENVIRONMENTS, KEY_LIMITS, TIME_PERIODS, type TimePeriod } from '../../../contract/limits.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { emit, note, round, when, type Column, type Field } from '../../output.js'
+import { emit, note, printRecord, round, warn, when, type Column, type Field } from '../../output.js'
 import { collect, commaChoices, expiryArg, intArg } from '../../parse.js'
 import { UsageError } from '../../exit-codes.js'
+import { confirmOrStop, shout } from '../../confirm.js'
+import { keySourceName } from '../../key-source.js'
 
 /** Flags shared by `keys create` and `keys update`, as commander parses them. */
 export interface KeyFlags {
@@ -122,8 +124,20 @@ export function keyFields(k: ApiKey | ApiKeyWithSecret, tty: boolean): Field[] {
     ['TODAY', k.usage.requestsToday],
     ['THIS MONTH', k.usage.requestsThisMonth],
   ]
-  if ('key' in k) fields.splice(1, 0, ['KEY', k.key])
   return fields
+}
+
+/**
+ * A key with its one-time value (create, regenerate): the value first, alone on its line (bold
+ * green on a colour terminal) so it can be copied or piped (`| head -1`), then the other fields;
+ * the whole key as JSON with --json. `warning` goes to stderr after it.
+ */
+export async function printNewKey(ctx: Ctx, key: ApiKeyWithSecret, warning: string): Promise<void> {
+  await emit(ctx, key, async () => {
+    ctx.stdout.write(ctx.color ? `\x1b[1;32m${key.key}\x1b[0m\n` : `${key.key}\n`)
+    await printRecord(ctx, keyFields(key, ctx.isTTY))
+  })
+  warn(ctx, warning)
 }
 
 export function activityColumns(tty: boolean): Column<KeyActivity>[] {
@@ -144,6 +158,53 @@ export interface IdOpts {
   id: string
 }
 
+/** A verb that takes a key out of use: asks first (or needs --yes). */
+export interface GuardedOpts extends IdOpts {
+  yes?: boolean
+}
+
+export type GuardedVerb = 'revoke' | 'deactivate' | 'delete'
+const CONSEQUENCE: Record<GuardedVerb, string> = {
+  revoke: 'It stops working for good; this cannot be undone.',
+  deactivate: 'Requests with it get 401 until a key with its scopes activates it again.',
+  delete: 'This cannot be undone.',
+}
+
+/**
+ * Before revoke, deactivate or delete: a loud warning when the target is the key this command
+ * authenticates with (found with POST /api/keys/test), then the confirmation (--yes without a TTY).
+ */
+export async function confirmKeyAction(verb: GuardedVerb, opts: GuardedOpts, ctx: Ctx): Promise<void> {
+  const action = `${verb} key ${opts.id}`
+  if (!opts.yes && !ctx.canPrompt) await confirmOrStop(ctx, { action, question: '' })
+  const apiKey = await requireKey(ctx)
+  const client = await ctx.client()
+  // The name makes the question clearer; a key with keys:write but not keys:read asks by id.
+  const [name, inUse] = await Promise.all([
+    client.keys.get(opts.id).then(
+      (k) => `${k.name} (${k.id})`,
+      (err: unknown) => {
+        if ((err as { status?: number }).status === 403) return opts.id
+        throw err
+      },
+    ),
+    client.keys.test(apiKey),
+  ])
+  if (inUse.key?.id === opts.id) {
+    shout(
+      ctx,
+      `${opts.id} is the key linkctl is using (from ${keySourceName(await ctx.target())}); after this, ` +
+        'commands with it fail with 401: log in with another key first (linkctl login)',
+    )
+  }
+  const title = `${verb[0]!.toUpperCase()}${verb.slice(1)}`
+  await confirmOrStop(ctx, {
+    yes: opts.yes,
+    action,
+    question: `${title} API key ${name}? ${CONSEQUENCE[verb]}`,
+  })
+}
+
 export const ONCE_WARNING = 'this is the only time the full key is shown: store it now'
 
 export type Transition = 'revoke' | 'activate' | 'deactivate'
@@ -153,12 +214,21 @@ const DONE: Record<Transition, string> = {
   deactivate: 'Deactivated',
 }
 
-/** revoke, activate or deactivate: the key's new state as a note, or the key with --json. */
-export async function transition(verb: Transition, opts: IdOpts, ctx: Ctx): Promise<void> {
-  await requireKey(ctx)
+/**
+ * revoke, activate or deactivate: the key's new state as a note, or the key with --json. Revoke
+ * and deactivate ask first.
+ */
+export async function transition(verb: Transition, opts: GuardedOpts, ctx: Ctx): Promise<void> {
+  if (verb === 'activate') await requireKey(ctx)
+  else await confirmKeyAction(verb, opts, ctx)
   const key = await (await ctx.client()).keys[verb](opts.id)
   if (ctx.json) await emit(ctx, key, () => undefined)
   else note(ctx, `${DONE[verb]} key ${key.name} (${key.id}); status: ${key.status}`)
+}
+
+/** `-y, --yes` of the verbs that ask first. */
+export function yesOption(cmd: Command): Command {
+  return cmd.option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
 }
 
 /** The flags of `keys create` and `keys update` (create: a mandatory name and the environment). */

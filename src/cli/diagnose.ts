@@ -1,0 +1,90 @@
+/**
+ * Errors for humans: what a failed command's error means for the person running it. Loaded only
+ * when a command fails. A 401 says where the key came from; an answer that is not linkd's, or a
+ * connection that failed because TLS met plain HTTP, is named as such in one line.
+ */
+import { connect as tlsConnect } from 'node:tls'
+import type { Ctx, Target } from './context.js'
+import { CliError, EXIT } from './exit-codes.js'
+import { keySourceName } from './key-source.js'
+
+interface HttpFailure extends Error {
+  status?: number
+  body?: { error?: string }
+}
+
+/** The error to report instead of `err`, or `err` itself when there is nothing to add. */
+export async function explain(err: unknown, ctx: Ctx): Promise<unknown> {
+  if (!(err instanceof Error)) return err
+  const target = await ctx.target().catch(() => undefined)
+  if (!target) return err
+  const failure = err as HttpFailure
+  if (err.name === 'ApiError' && failure.status === 401 && failure.body?.error !== 'HttpError') {
+    return new CliError(unauthorized(err.message, target), EXIT.auth)
+  }
+  if (err.name === 'ConnectionError') return (await tlsMismatch(err, target.url)) ?? err
+  // An error body that is not linkd's, or an answer a command could not read: is it linkd at all?
+  const foreign = err.name === 'ApiError' ? failure.body?.error === 'HttpError' : err.name === 'TypeError'
+  if (foreign && !(await looksLikeLinkd(ctx))) {
+    return new CliError(`${target.url} does not look like linkd (no /api/use)`, EXIT.error)
+  }
+  return err
+}
+
+function unauthorized(message: string, target: Target): string {
+  if (!target.apiKey)
+    return `${message} (HTTP 401): no API key was sent; run \`linkctl login\` or pass --api-key`
+  const login =
+    target.sources.apiKey === 'profile' ? `linkctl login --profile ${target.profile}` : 'linkctl login'
+  return `${message} (HTTP 401): the key from ${keySourceName(target)} was refused; run \`${login}\` with a valid key`
+}
+
+/** GET /api/use answers linkd's discovery document. */
+async function looksLikeLinkd(ctx: Ctx): Promise<boolean> {
+  try {
+    const doc = (await (await ctx.clientWithKey(undefined)).discovery()) as unknown
+    return typeof doc === 'object' && doc !== null && Array.isArray((doc as { routes?: unknown }).routes)
+  } catch {
+    return false
+  }
+}
+
+/** The socket error under fetch's "fetch failed". */
+function socketError(err: Error): { code?: string; message: string } {
+  let inner: unknown = err
+  while (inner instanceof Error && inner.cause instanceof Error) inner = inner.cause
+  return inner instanceof Error ? (inner as Error & { code?: string }) : { message: String(inner) }
+}
+
+/** https:// to a plain-HTTP port, or http:// to a TLS port, in one line. */
+async function tlsMismatch(err: Error, url: string): Promise<CliError | undefined> {
+  const parsed = new URL(url)
+  const cause = socketError(err)
+  if (parsed.protocol === 'https:') {
+    if (cause.code === 'ERR_SSL_WRONG_VERSION_NUMBER' || /wrong version number/i.test(cause.message))
+      return new CliError(
+        `${url} answers plain HTTP, not TLS: use ${url.replace(/^https:/, 'http:')}`,
+        EXIT.error,
+      )
+    return undefined
+  }
+  // A TLS server drops a plain-HTTP request: try a TLS handshake on the same port.
+  const refused = cause.code === 'ECONNREFUSED' || cause.code === 'ENOTFOUND'
+  if (refused || !(await speaksTls(parsed))) return undefined
+  return new CliError(`${url} speaks TLS, not plain HTTP: use ${url.replace(/^http:/, 'https:')}`, EXIT.error)
+}
+
+function speaksTls(url: URL): Promise<boolean> {
+  const port = Number(url.port || 80)
+  const host = url.hostname.replace(/^\[|\]$/g, '')
+  return new Promise((resolve) => {
+    const socket = tlsConnect({ host, port, rejectUnauthorized: false })
+    const done = (yes: boolean) => {
+      socket.destroy()
+      resolve(yes)
+    }
+    socket.setTimeout(3000, () => done(false))
+    socket.once('secureConnect', () => done(true))
+    socket.once('error', () => done(false))
+  })
+}
