@@ -129,9 +129,10 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
     ),
     dim: sqlite.prepare(
       `INSERT INTO game_daily_dims (game_id, day, dim, value, players, new_players, paying_players, events,
-         transactions, revenue_iap_micros, revenue_ad_micros, revenue_subscription_micros)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         transactions, revenue_iap_micros, revenue_ad_micros, revenue_subscription_micros, sessions)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (game_id, day, dim, value) DO UPDATE SET
+         sessions = game_daily_dims.sessions + excluded.sessions,
          players = game_daily_dims.players + excluded.players,
          new_players = game_daily_dims.new_players + excluded.new_players,
          paying_players = game_daily_dims.paying_players + excluded.paying_players,
@@ -294,7 +295,7 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
     for (const d of c.dims)
       // prettier-ignore
       statements.dim.run(gameId, d.day, d.dim, d.value, d.players, d.new_players, d.paying_players, d.events, d.transactions,
-        d.revenue_iap_micros, d.revenue_ad_micros, d.revenue_subscription_micros)
+        d.revenue_iap_micros, d.revenue_ad_micros, d.revenue_subscription_micros, d.sessions)
     for (const x of c.gaps) statements.gap.run(gameId, x.kind, x.day, x.prevDay, x.players)
     for (const x of c.cohorts) statements.cohort.run(gameId, x.installDay, x.dayOffset, x.players)
   }

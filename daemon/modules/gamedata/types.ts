@@ -54,7 +54,8 @@ export type DimCounters = Omit<GameDailyDimsTable, 'game_id' | 'day' | 'dim' | '
 
 /** An increment of one game_day_gaps row (derived from the schema; kind narrowed). */
 export type GapIncrement = Omit<Camelized<GameDayGapsTable>, 'gameId' | 'kind'> & {
-  kind: 'active' | 'paying'
+  /** 'country:<code>': the active days of the players of one profile country (geography). */
+  kind: 'active' | 'paying' | `country:${string}`
 }
 /** An increment of one game_cohorts row. */
 export type CohortIncrement = Omit<Camelized<GameCohortsTable>, 'gameId'>

@@ -213,7 +213,10 @@ describe('installs and first / last seen', () => {
     ])
     expect(dailyOf(c, D)).toMatchObject({ new_players: 1, active_players: 1, events: 2, sessions: 1 })
     expect(c.cohorts).toEqual([{ installDay: D, dayOffset: 0, players: 1 }])
-    expect(c.gaps).toEqual([{ kind: 'active', day: D, prevDay: NO_DAY, players: 1 }])
+    expect(c.gaps).toEqual([
+      { kind: 'active', day: D, prevDay: NO_DAY, players: 1 },
+      { kind: 'country:DE', day: D, prevDay: NO_DAY, players: 1 },
+    ])
     expect(c.playerDays).toEqual([
       {
         isNew: true,
@@ -249,6 +252,10 @@ describe('installs and first / last seen', () => {
         { kind: 'active', day: D, prevDay: D - 5, players: 1 },
         { kind: 'active', day: D + 2, prevDay: D - 5, players: -1 },
         { kind: 'active', day: D + 2, prevDay: D, players: 1 },
+        // The same bookkeeping under the profile's country (geography: distinct players per country).
+        { kind: 'country:DE', day: D, prevDay: D - 5, players: 1 },
+        { kind: 'country:DE', day: D + 2, prevDay: D - 5, players: -1 },
+        { kind: 'country:DE', day: D + 2, prevDay: D, players: 1 },
       ]),
     )
     expect(c.cohorts).toEqual([{ installDay: D - 5, dayOffset: 5, players: 1 }])
@@ -397,5 +404,53 @@ describe('duplicates and verdicts', () => {
       daily: [],
       dims: [],
     })
+  })
+})
+
+describe('geography layers (issue 12)', () => {
+  it("sessions count under the profile's dimensions on their start day, and move with an earlier start", () => {
+    const c = fold(
+      snapshot(),
+      [
+        ev({ ts: T0, country: 'JP', sessionId: 'a' }),
+        ev({ ts: T0 + MIN, sessionId: 'a' }),
+        ev({ ts: T0 + 2 * MIN, sessionId: 'b' }),
+      ],
+      ids(),
+    )
+    const dim = (dim: string, value: string, day = D) =>
+      c.dims.find((d) => d.day === day && d.dim === dim && d.value === value)
+    expect(dim('country', 'JP')).toMatchObject({ sessions: 2, players: 1, events: 3 })
+    expect(dim('platform', 'ios')).toMatchObject({ sessions: 2 })
+    // Event types are not profile dimensions: no sessions there.
+    expect(dim('event_type', 'level_start')).toMatchObject({ sessions: 0 })
+
+    // A stored session that started just after midnight gets an event from before midnight.
+    const open: SessionRow = {
+      id: 'sess-open',
+      player_id: 'p1',
+      session_id: 's',
+      started_at: D * DAY + MIN,
+      last_event_at: D * DAY + 5 * MIN,
+      ended_at: null,
+      events: 2,
+    }
+    const moved = fold(
+      snapshot({
+        profiles: new Map([['p1', profile({ current_session_id: 'sess-open', last_active_day: D })]]),
+        sessionsBySid: new Map([[pairKey('p1', 's'), open]]),
+        sessionsById: new Map([['sess-open', open]]),
+      }),
+      [ev({ ts: D * DAY - 2 * MIN })],
+      ids(),
+    )
+    const movedDim = (day: number) =>
+      moved.dims.find((d) => d.day === day && d.dim === 'country' && d.value === 'DE')?.sessions
+    expect([movedDim(D - 1), movedDim(D)]).toEqual([1, -1])
+  })
+
+  it("a player without a known country counts under 'country:' in the gaps", () => {
+    const c = fold(snapshot(), [ev({ ts: T0, playerId: 'nowhere' })], ids())
+    expect(c.gaps.map((g) => g.kind)).toEqual(['active', 'country:'])
   })
 })
