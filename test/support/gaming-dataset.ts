@@ -227,15 +227,15 @@ function rangeFigures(
         if (inRange(dayNo(first.ts), s, e)) row(first.player_id).sessions++
       return rows
     },
-    /** Per event type: events and the sum of each day's distinct players in [s, e]. */
+    /** Per event type: events and distinct players in [s, e]. */
     eventTypes(s: number, e: number) {
-      const rows = new Map<string, { count: number; playerDays: number }>()
+      const rows = new Map<string, { count: number; players: Set<string> }>()
       for (const [key, count] of typeEvents) {
         const [day, type] = key.split('\n') as [string, string]
         if (!inRange(Number(day), s, e)) continue
-        const r = rows.get(type) ?? { count: 0, playerDays: 0 }
+        const r = rows.get(type) ?? { count: 0, players: new Set<string>() }
         r.count += count
-        r.playerDays += typePlayers.get(key)!.size
+        for (const player of typePlayers.get(key)!) r.players.add(player)
         rows.set(type, r)
       }
       return rows

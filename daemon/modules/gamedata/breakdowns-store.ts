@@ -83,22 +83,25 @@ export function breakdownReads(db: Kysely<Database>) {
       }))
     },
 
-    /** Distinct players active in [start, end] per profile country ('' when unknown). */
-    async distinctByCountry(gameId: string, start: number, end: number) {
+    /**
+     * Distinct players of [start, end] per value of a gaps kind family: 'country:' (active players
+     * by profile country, '' when unknown) or 'type:' (players who sent the event type).
+     */
+    async distinctPerKind(gameId: string, family: 'country:' | 'type:', start: number, end: number) {
       const rows = await db
         .selectFrom('game_day_gaps')
         .select(['kind', (eb) => eb.fn.sum<number>('players').as('n')])
         .where('game_id', '=', gameId)
-        // Every 'country:…' kind: ';' follows ':' in ASCII.
-        .where('kind', '>=', 'country:')
-        .where('kind', '<', 'country;')
+        // Every kind of the family: ';' follows ':' in ASCII.
+        .where('kind', '>=', family)
+        .where('kind', '<', `${family.slice(0, -1)};`)
         .where('day', '>=', start)
         .where('day', '<=', end)
         .where('prev_day', '<', start)
         .groupBy('kind')
         .orderBy('kind')
         .execute()
-      return new Map(rows.map((r) => [r.kind.slice('country:'.length), Number(r.n)]))
+      return new Map(rows.map((r) => [r.kind.slice(family.length), Number(r.n)]))
     },
   }
 }

@@ -185,6 +185,21 @@ export function fold(
     }
   }
 
+  // Events (issue 12): the days each player sent each type, for distinct players per type.
+  const batchTypeDays = new Map<string, number[]>()
+  const addTypeDay = (playerId: string, typeValue: string, bit: number, day: number) => {
+    let prev = NO_DAY
+    let next: number | null = null
+    for (const row of snapshot.typeDays.get(playerId) ?? [])
+      if (Math.floor(row.event_types / bit) % 2 === 1) {
+        if (row.day < day && row.day > prev) prev = row.day
+        if (row.day > day && (next === null || row.day < next)) next = row.day
+      }
+    const key = `${playerId}\n${bit}`
+    addDay(`type:${typeValue}`, day, withBatchDays({ prev, next }, day, batchTypeDays.get(key)))
+    push(batchTypeDays, key, day)
+  }
+
   for (const { event, verdict } of fresh) {
     const playerId = event.playerId
     // Profile (layer 3).
@@ -297,6 +312,7 @@ export function fold(
     if (Math.floor(pd.event_types / bit) % 2 === 0) {
       pd.event_types += bit
       dimCounters(event.day, 'event_type', typeValue).players++
+      addTypeDay(playerId, typeValue, bit, event.day)
     }
 
     // Counters.

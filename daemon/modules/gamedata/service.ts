@@ -118,8 +118,8 @@ export function createGamedataService(deps: GamedataDeps) {
         deps.aggregates.topPayers(gameId, start, end, limit),
       dimensionTotals: (gameId: string, dim: 'country' | 'event_type', start: number, end: number) =>
         deps.aggregates.dimensionTotals(gameId, dim, start, end),
-      distinctByCountry: (gameId: string, start: number, end: number) =>
-        deps.aggregates.distinctByCountry(gameId, start, end),
+      distinctPerKind: (gameId: string, family: 'country:' | 'type:', start: number, end: number) =>
+        deps.aggregates.distinctPerKind(gameId, family, start, end),
     },
   }
 }

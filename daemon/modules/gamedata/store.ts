@@ -64,6 +64,9 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
       'SELECT player_id, day, install_day, events, revenue_micros, event_types FROM game_player_days WHERE game_id = ? AND player_id = ? AND day = ?',
     ),
     playerDays: sqlite.prepare('SELECT day FROM game_player_days WHERE game_id = ? AND player_id = ?'),
+    typeDays: sqlite.prepare(
+      'SELECT day, event_types FROM game_player_days WHERE game_id = ? AND player_id = ? ORDER BY day',
+    ),
     prevDay: sqlite.prepare(
       'SELECT MAX(day) AS d FROM game_player_days WHERE game_id = ? AND player_id = ? AND day < ?',
     ),
@@ -175,6 +178,7 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
     const allDays = new Map<string, number[]>()
     const sessionsBySid = new Map<string, SessionRow>()
     const sessionsById = new Map<string, SessionRow>()
+    const typeDays = new Map<string, PlayerDayRow[]>()
     const missing = new Set<string>()
     const daysDone = new Set<string>()
     const paidDone = new Set<string>()
@@ -189,6 +193,7 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
           continue
         }
         profiles.set(playerId, profile)
+        typeDays.set(playerId, statements.typeDays.all(gameId, playerId) as PlayerDayRow[])
         if (profile.current_session_id) {
           const current = statements.sessionById.get(gameId, profile.current_session_id) as
             SessionRow | undefined
@@ -235,6 +240,7 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
       allDays,
       sessionsBySid,
       sessionsById,
+      typeDays,
     }
   }
 

@@ -6,7 +6,7 @@ import type { Events, Geography, Leaderboard } from '../../../src/contract/gamin
 import type { GamedataAggregates } from '../gamedata/service.js'
 import { money, round, type Scope } from './scope.js'
 
-type Reads = Pick<GamedataAggregates, 'topPayers' | 'dimensionTotals' | 'distinctByCountry'>
+type Reads = Pick<GamedataAggregates, 'topPayers' | 'dimensionTotals' | 'distinctPerKind'>
 
 /** Top players by revenue earned in the range; equal revenue ranks by player id (no shared ranks). */
 export async function leaderboardReport(
@@ -28,7 +28,7 @@ export async function leaderboardReport(
 export async function geographyReport(aggregates: Reads, scope: Scope): Promise<Geography> {
   const [totals, players] = await Promise.all([
     aggregates.dimensionTotals(scope.gameId, 'country', scope.start, scope.end),
-    aggregates.distinctByCountry(scope.gameId, scope.start, scope.end),
+    aggregates.distinctPerKind(scope.gameId, 'country:', scope.start, scope.end),
   ])
   const data = totals
     .map((row) => {
@@ -48,19 +48,21 @@ export async function geographyReport(aggregates: Reads, scope: Scope): Promise<
 }
 
 /**
- * Per event type (named types, and 'custom' for every custom name): events of the range, players
- * who sent it, share of all events. uniquePlayers sums each day's distinct players (exact for a
- * one-day range; a player active on several days counts once per day): see the README.
+ * Per event type (named types, and 'custom' for every custom name): events of the range, distinct
+ * players who sent it in the range, share of all events; sorted by count.
  */
 export async function eventsReport(aggregates: Reads, scope: Scope): Promise<Events> {
-  const rows = await aggregates.dimensionTotals(scope.gameId, 'event_type', scope.start, scope.end)
+  const [rows, players] = await Promise.all([
+    aggregates.dimensionTotals(scope.gameId, 'event_type', scope.start, scope.end),
+    aggregates.distinctPerKind(scope.gameId, 'type:', scope.start, scope.end),
+  ])
   const total = rows.reduce((sum, row) => sum + row.events, 0)
   const data = rows
     .filter((row) => row.events > 0)
     .map((row) => ({
       eventType: row.value,
       count: row.events,
-      uniquePlayers: row.playerDays,
+      uniquePlayers: players.get(row.value) ?? 0,
       percentage: total ? round((100 * row.events) / total, 2) : 0,
     }))
     .sort((a, b) => b.count - a.count || a.eventType.localeCompare(b.eventType))

@@ -93,7 +93,7 @@ export function gamingAnalyticsRoutes(deps: { analytics: GamingAnalyticsService 
         schema: {
           tags: ['Gaming analytics'],
           summary: 'Per event type: count, unique players, percentage of all events',
-          description: `${RANGE} Named types, and custom for every custom name; uniquePlayers sums each day's distinct players; sorted by count.`,
+          description: `${RANGE} Named types, and custom for every custom name; uniquePlayers: distinct players who sent the type in the range; sorted by count.`,
           params: GameParams,
           querystring: OverviewQuery,
           response: { 200: Events },
