@@ -4,16 +4,15 @@
  * back) or a JSON array of link objects. A file is written under a temporary name and renamed
  * when complete, so an interrupted export never leaves a truncated file behind.
  */
-import { open, rename, rm, type FileHandle } from 'node:fs/promises'
 import { extname } from 'node:path'
 import { Option, type Command } from 'commander'
 import type { Link } from '../../../contract/links.js'
 import { LINK_STATUSES, type LinkStatus } from '../../../contract/limits.js'
 import { action } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { CliError, EXIT } from '../../exit-codes.js'
 import { note } from '../../output.js'
 import { createProgress } from '../../progress.js'
+import { fileSink, stdoutSink } from '../../sink.js'
 import { csvRow } from '../../csv.js'
 import { CSV_COLUMNS } from './import.js'
 
@@ -40,53 +39,6 @@ export function exportRow(l: Link): string {
     l.status,
     l.createdAt,
   ])
-}
-
-interface Sink {
-  write(s: string): Promise<void>
-  close(): Promise<void>
-  abort(): Promise<void>
-}
-
-function stdoutSink(ctx: Ctx): Sink {
-  return {
-    write: async (s) => void ctx.stdout.write(s),
-    close: async () => undefined,
-    abort: async () => undefined,
-  }
-}
-
-async function fileSink(file: string): Promise<Sink> {
-  const tmp = `${file}.tmp-${process.pid}`
-  const fail = (err: unknown) =>
-    new CliError(`cannot write ${file}: ${err instanceof Error ? err.message : String(err)}`, EXIT.error)
-  let handle: FileHandle
-  try {
-    handle = await open(tmp, 'w', 0o644)
-  } catch (err) {
-    throw fail(err)
-  }
-  return {
-    async write(s) {
-      try {
-        await handle.write(s)
-      } catch (err) {
-        throw fail(err)
-      }
-    },
-    async close() {
-      try {
-        await handle.close()
-        await rename(tmp, file)
-      } catch (err) {
-        throw fail(err)
-      }
-    },
-    async abort() {
-      await handle.close().catch(() => undefined)
-      await rm(tmp, { force: true })
-    },
-  }
 }
 
 export async function runLinksExport(opts: ExportOpts, ctx: Ctx): Promise<void> {

@@ -1,0 +1,53 @@
+/** Export destinations of the CLI (links export, analytics export). */
+import { open, rename, rm, type FileHandle } from 'node:fs/promises'
+import type { Ctx } from './context.js'
+import { CliError, EXIT } from './exit-codes.js'
+
+/** Where an export is written: stdout, or a file that appears (renamed) only when complete. */
+export interface Sink {
+  write(s: string): Promise<void>
+  close(): Promise<void>
+  abort(): Promise<void>
+}
+
+export function stdoutSink(ctx: Ctx): Sink {
+  return {
+    write: async (s) => void ctx.stdout.write(s),
+    close: async () => undefined,
+    abort: async () => undefined,
+  }
+}
+
+/** A temporary file beside `file`, renamed to it on close and removed on abort. */
+export async function fileSink(file: string): Promise<Sink> {
+  const tmp = `${file}.tmp-${process.pid}`
+  const fail = (err: unknown) =>
+    new CliError(`cannot write ${file}: ${err instanceof Error ? err.message : String(err)}`, EXIT.error)
+  let handle: FileHandle
+  try {
+    handle = await open(tmp, 'w', 0o644)
+  } catch (err) {
+    throw fail(err)
+  }
+  return {
+    async write(s) {
+      try {
+        await handle.write(s)
+      } catch (err) {
+        throw fail(err)
+      }
+    },
+    async close() {
+      try {
+        await handle.close()
+        await rename(tmp, file)
+      } catch (err) {
+        throw fail(err)
+      }
+    },
+    async abort() {
+      await handle.close().catch(() => undefined)
+      await rm(tmp, { force: true })
+    },
+  }
+}
