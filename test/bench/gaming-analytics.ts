@@ -87,7 +87,12 @@ function fillPartA(b: AggregatesBench, players: number, days: number): void {
         }
     }
   })()
-  // Paying player-days: 3 % of the active players a day, heavy-tailed amounts, repeat payers.
+  // Paying player-days: 3 % of the active players a day, heavy-tailed amounts, repeat payers;
+  // the profiles' lifetime revenue is their sum (the leaderboard's candidates read it).
+  const lifetime = new Map<number, number>()
+  const setLifetime = b.sqlite.prepare(
+    'UPDATE game_players SET revenue_total_micros = ?, revenue_iap_micros = ? WHERE game_id = ? AND player_id = ?',
+  )
   b.sqlite.transaction(() => {
     for (let d = 0; d < days; d++) {
       const seen = new Set<number>()
@@ -97,8 +102,10 @@ function fillPartA(b: AggregatesBench, players: number, days: number): void {
         seen.add(player)
         const micros = Math.floor(990_000 / (rand() + 0.01))
         payingDay.run(gameId, `player-${player}`, first + d, first + (player % days), micros)
+        lifetime.set(player, (lifetime.get(player) ?? 0) + micros)
       }
     }
+    for (const [player, micros] of lifetime) setLifetime.run(micros, micros, gameId, `player-${player}`)
   })()
 }
 

@@ -54,6 +54,53 @@ export function breakdownReads(db: Kysely<Database>) {
       return rows.map((r) => ({ playerId: r.player_id, revenueMicros: Number(r.revenue) }))
     },
 
+    /**
+     * Paying players by lifetime revenue, most first, ties by player id, after the keyset
+     * (`after`: the last row of the previous page). Reads the game_players_revenue index.
+     */
+    async payersByLifetime(
+      gameId: string,
+      after: { revenueMicros: number; playerId: string } | null,
+      pageSize: number,
+    ) {
+      let query = db
+        .selectFrom('game_players')
+        .select(['player_id', 'revenue_total_micros'])
+        .where('game_id', '=', gameId)
+        .where('revenue_total_micros', '>', 0)
+      if (after)
+        query = query
+          .where('revenue_total_micros', '<=', after.revenueMicros)
+          .where((eb) =>
+            eb.or([
+              eb('revenue_total_micros', '<', after.revenueMicros),
+              eb('player_id', '>', after.playerId),
+            ]),
+          )
+      const rows = await query
+        .orderBy('revenue_total_micros', 'desc')
+        .orderBy('player_id')
+        .limit(pageSize)
+        .execute()
+      return rows.map((r) => ({ playerId: r.player_id, revenueMicros: Number(r.revenue_total_micros) }))
+    },
+
+    /** Revenue earned in [start, end] by each of `playerIds` (primary key probes; payers only). */
+    async revenueOfPlayers(gameId: string, playerIds: string[], start: number, end: number) {
+      if (playerIds.length === 0) return new Map<string, number>()
+      const rows = await db
+        .selectFrom('game_player_days')
+        .select(['player_id', (eb) => eb.fn.sum<number>('revenue_micros').as('revenue')])
+        .where('game_id', '=', gameId)
+        .where('player_id', 'in', playerIds)
+        .where('day', '>=', start)
+        .where('day', '<=', end)
+        .groupBy('player_id')
+        .orderBy('player_id')
+        .execute()
+      return new Map(rows.map((r) => [r.player_id, Number(r.revenue)]))
+    },
+
     /** Per value of a daily dimension over [start, end]: summed counters, by value. */
     async dimensionTotals(gameId: string, dim: 'country' | 'event_type', start: number, end: number) {
       const rows = await db

@@ -116,6 +116,13 @@ export function createGamedataService(deps: GamedataDeps) {
         deps.aggregates.cohortCells(gameId, start, end, offsets),
       topPayers: (gameId: string, start: number, end: number, limit: number) =>
         deps.aggregates.topPayers(gameId, start, end, limit),
+      payersByLifetime: (
+        gameId: string,
+        after: { revenueMicros: number; playerId: string } | null,
+        pageSize: number,
+      ) => deps.aggregates.payersByLifetime(gameId, after, pageSize),
+      revenueOfPlayers: (gameId: string, playerIds: string[], start: number, end: number) =>
+        deps.aggregates.revenueOfPlayers(gameId, playerIds, start, end),
       dimensionTotals: (gameId: string, dim: 'country' | 'event_type', start: number, end: number) =>
         deps.aggregates.dimensionTotals(gameId, dim, start, end),
       distinctPerKind: (gameId: string, family: 'country:' | 'type:', start: number, end: number) =>

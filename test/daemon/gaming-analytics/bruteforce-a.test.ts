@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GameWithSecrets } from '../../../src/contract/games.js'
 import type { Events, Geography, Leaderboard, Retention } from '../../../src/contract/gaming.js'
+import { topPayersOfRange } from '../../../daemon/modules/gaming-analytics/breakdowns.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import { createGame } from '../../support/gaming.js'
 import { D0, DAY, DAYS, dayNo, deliver, generate, truth, type Ev } from '../../support/gaming-dataset.js'
@@ -170,6 +171,23 @@ describe('leaderboard against the brute force, before and after GDPR deletions',
   it.each(RANGES)('%s: top players by revenue in the range, ranked', async (_, s, e) => {
     await check(s, e, 100, new Set())
   })
+
+  it.each(RANGES)(
+    '%s: summing every paying day (the fallback) gives the same top players',
+    async (_, s, e) => {
+      const gameId = (
+        t.db.sqlite.prepare('SELECT id FROM games WHERE slug = ?').get(game.id) as { id: string }
+      ).id
+      const scope = { gameId, start: s, end: e, today, range: { startDate: iso(s), endDate: iso(e) } }
+      const aggregates = t.app.linkd.services.gamedata.aggregates
+      const viaCandidates = await topPayersOfRange(aggregates, scope, 100)
+      const viaPayingDays = await topPayersOfRange(aggregates, scope, 100, 0)
+      expect(viaPayingDays).toEqual(viaCandidates)
+      expect(viaPayingDays.map((p) => [p.playerId, p.revenueMicros])).toEqual(
+        T.leaderboard(s, e, new Set()).slice(0, 100),
+      )
+    },
+  )
 
   it('default limit 10; after the two biggest payers are deleted (GDPR) they leave it, totals keep them', async () => {
     const board = await get<Leaderboard>('leaderboard', first, last)
