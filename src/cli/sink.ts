@@ -1,6 +1,7 @@
 /** Export destinations of the CLI (links export, analytics export). */
 import { open, rename, rm, type FileHandle } from 'node:fs/promises'
 import type { Ctx } from './context.js'
+import { createProgress, type Progress } from './progress.js'
 import { CliError, EXIT } from './exit-codes.js'
 
 /** Where an export is written: stdout, or a file that appears (renamed) only when complete. */
@@ -50,4 +51,29 @@ export async function fileSink(file: string): Promise<Sink> {
       await rm(tmp, { force: true })
     },
   }
+}
+
+/**
+ * Runs an export into `output` (a file, or stdout when absent or `-`) with a progress line on a
+ * terminal's stderr: the file appears only when `write` completes; on an error it is removed.
+ * Returns whether a file was written.
+ */
+export async function exportTo(
+  ctx: Ctx,
+  output: string | undefined,
+  write: (sink: Sink, progress: Progress) => Promise<void>,
+): Promise<boolean> {
+  const toFile = output !== undefined && output !== '-'
+  const sink = toFile ? await fileSink(output) : stdoutSink(ctx)
+  const progress = createProgress(ctx.stderr, { label: 'Exporting', enabled: ctx.stderr.isTTY === true })
+  try {
+    await write(sink, progress)
+    await sink.close()
+  } catch (err) {
+    await sink.abort()
+    throw err
+  } finally {
+    progress.finish()
+  }
+  return toFile
 }

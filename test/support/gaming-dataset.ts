@@ -8,8 +8,8 @@
 import { randomUUID } from 'node:crypto'
 import type { GameWithSecrets } from '../../src/contract/games.js'
 import type { GameEventInput } from '../../src/contract/gaming.js'
-import type { TestApp } from './app.js'
-import { send } from './gaming.js'
+import { createTestApp, type TestApp } from './app.js'
+import { createGame, send } from './gaming.js'
 import { prng } from './prng.js'
 
 export const DAY = 86_400_000
@@ -265,4 +265,18 @@ export async function deliver(t: TestApp, game: GameWithSecrets, events: Ev[]): 
         throw new Error(`delivery failed: ${res.statusCode} ${res.body.slice(0, 500)}`)
     }
   }
+}
+
+/** A test app with one game fed the whole data set through the real ingestion, and its truth. */
+export async function deliveredDataset(): Promise<{
+  t: TestApp
+  game: GameWithSecrets
+  events: Ev[]
+  T: ReturnType<typeof truth>
+}> {
+  const t = await createTestApp({ ingestRateLimitPerGame: 1_000_000 })
+  const game = await createGame(t, { platform: 'ios' })
+  const events = generate()
+  await deliver(t, game, events)
+  return { t, game, events, T: truth(events) }
 }

@@ -9,13 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GameWithSecrets } from '../../../src/contract/games.js'
 import type { Events, Geography, Leaderboard, Retention } from '../../../src/contract/gaming.js'
 import { topPayersOfRange } from '../../../daemon/modules/gaming-analytics/breakdowns.js'
-import { createTestApp, type TestApp } from '../../support/app.js'
-import { createGame } from '../../support/gaming.js'
-import { D0, DAY, DAYS, dayNo, deliver, generate, truth, type Ev } from '../../support/gaming-dataset.js'
+import type { TestApp } from '../../support/app.js'
+import { D0, DAY, DAYS, dayNo, deliveredDataset, type truth } from '../../support/gaming-dataset.js'
 
 let t: TestApp
 let game: GameWithSecrets
-let events: Ev[]
 let T: ReturnType<typeof truth>
 const first = dayNo(D0)
 const last = first + DAYS - 1
@@ -25,11 +23,7 @@ const money = (micros: number) => micros / 1e6
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits
 
 beforeAll(async () => {
-  t = await createTestApp({ ingestRateLimitPerGame: 1_000_000 })
-  game = await createGame(t, { platform: 'ios' })
-  events = generate()
-  T = truth(events)
-  await deliver(t, game, events)
+  ;({ t, game, T } = await deliveredDataset())
 }, 180_000)
 afterAll(() => t.close())
 

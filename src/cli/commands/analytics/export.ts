@@ -10,8 +10,7 @@ import { jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { note } from '../../output.js'
 import { intArg } from '../../parse.js'
-import { createProgress } from '../../progress.js'
-import { fileSink, stdoutSink } from '../../sink.js'
+import { exportTo } from '../../sink.js'
 import { END_DATE_HELP, gameAction, rangeQuery, START_DATE_HELP, type RangeOpts } from './shared.js'
 
 export interface AnalyticsExportOpts extends RangeOpts {
@@ -36,12 +35,9 @@ export async function runAnalyticsExport(o: AnalyticsExportOpts, ctx: Ctx): Prom
     ...(o.limit ? { limit: o.limit } : {}),
     ...(o.granularity ? { granularity: o.granularity } : {}),
   })
-  const toFile = o.output !== undefined && o.output !== '-'
-  const sink = toFile ? await fileSink(o.output as string) : stdoutSink(ctx)
-  const progress = createProgress(ctx.stderr, { label: 'Exporting', enabled: ctx.stderr.isTTY === true })
   const decoder = new TextDecoder()
   let lines = 0
-  try {
+  const toFile = await exportTo(ctx, o.output, async (sink, progress) => {
     for await (const chunk of answer.body) {
       const text = decoder.decode(chunk, { stream: true })
       for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++
@@ -50,13 +46,7 @@ export async function runAnalyticsExport(o: AnalyticsExportOpts, ctx: Ctx): Prom
       progress.update(Math.max(0, lines - 1), undefined, 'rows')
     }
     await sink.write(decoder.decode())
-    await sink.close()
-  } catch (err) {
-    progress.finish()
-    await sink.abort()
-    throw err
-  }
-  progress.finish()
+  })
   if (toFile) note(ctx, `Exported ${o.type} to ${o.output}`)
 }
 

@@ -11,8 +11,7 @@ import { LINK_STATUSES, type LinkStatus } from '../../../contract/limits.js'
 import { action } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { note } from '../../output.js'
-import { createProgress } from '../../progress.js'
-import { fileSink, stdoutSink } from '../../sink.js'
+import { exportTo } from '../../sink.js'
 import { csvRow } from '../../csv.js'
 import { CSV_COLUMNS } from './import.js'
 
@@ -46,11 +45,8 @@ export async function runLinksExport(opts: ExportOpts, ctx: Ctx): Promise<void> 
     opts.format ?? (opts.output && extname(opts.output).toLowerCase() === '.json' ? 'json' : 'csv')
   await requireKey(ctx)
   const client = await ctx.client()
-  const toFile = opts.output !== undefined && opts.output !== '-'
-  const sink = toFile ? await fileSink(opts.output as string) : stdoutSink(ctx)
-  const progress = createProgress(ctx.stderr, { label: 'Exporting', enabled: ctx.stderr.isTTY === true })
   let count = 0
-  try {
+  const toFile = await exportTo(ctx, opts.output, async (sink, progress) => {
     await sink.write(format === 'csv' ? csvRow(EXPORT_COLUMNS) : '[')
     for (let page = 1; ; page++) {
       const res = await client.links.list({
@@ -72,13 +68,7 @@ export async function runLinksExport(opts: ExportOpts, ctx: Ctx): Promise<void> 
       if (!res.hasMore || res.data.length === 0) break
     }
     if (format === 'json') await sink.write(count === 0 ? ']\n' : '\n]\n')
-    await sink.close()
-  } catch (err) {
-    progress.finish()
-    await sink.abort()
-    throw err
-  }
-  progress.finish()
+  })
   if (toFile) note(ctx, `Exported ${count} links to ${opts.output}`)
 }
 
