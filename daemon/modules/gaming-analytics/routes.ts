@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream'
-import Type from 'typebox'
+import Type, { type Static, type TSchema } from 'typebox'
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { GameParams } from '../../../src/contract/games.js'
@@ -40,66 +40,68 @@ export function gamingAnalyticsRoutes(deps: { analytics: GamingAnalyticsService 
     const RANGE =
       'startDate and endDate: UTC days, both included; default the last 30 days up to today; at most 366 days. Read from the aggregates only.'
     const read = { config: { auth: 'analytics:read' as const } }
-    app.get(
-      '/api/v1/analytics/games/:gameId/retention',
-      {
-        ...read,
-        schema: {
-          tags: ['Gaming analytics'],
-          summary: 'Retention cohorts: players retained on days 0, 1, 3, 7, 14 and 30 after install',
-          description: `${RANGE} One row per install day (granularity=day) or ISO week (week) of the range with installs; a day not reached yet (after today; for a week, by its last install day) is null. Days after the range's end count: the range picks the cohorts.`,
-          params: GameParams,
-          querystring: RetentionQuery,
-          response: { 200: Retention },
+    /** A report route: GET …/:gameId/<name>, analytics:read, answered by the service's method. */
+    const report = <Q extends TSchema, R extends TSchema>(
+      name: string,
+      docs: { summary: string; description: string },
+      querystring: Q,
+      response: R,
+      answer: (organizationId: string, slug: string, query: Static<Q>) => Promise<Static<R>>,
+    ) =>
+      app.get(
+        `/api/v1/analytics/games/:gameId/${name}`,
+        {
+          ...read,
+          schema: {
+            tags: ['Gaming analytics'],
+            ...docs,
+            params: GameParams,
+            querystring,
+            response: { 200: response },
+          },
         },
+        // Fastify cannot resolve the reply type of a generic schema; `answer` returns Static<R>.
+        (req) => answer(principalOf(req).organizationId, req.params.gameId, req.query as Static<Q>) as never,
+      )
+    report(
+      'retention',
+      {
+        summary: 'Retention cohorts: players retained on days 0, 1, 3, 7, 14 and 30 after install',
+        description: `${RANGE} One row per install day (granularity=day) or ISO week (week) of the range with installs; a day not reached yet (after today; for a week, by its last install day) is null. Days after the range's end count: the range picks the cohorts.`,
       },
-      async (req) => deps.analytics.retention(principalOf(req).organizationId, req.params.gameId, req.query),
+      RetentionQuery,
+      Retention,
+      (organizationId, slug, query) => deps.analytics.retention(organizationId, slug, query),
     )
-    app.get(
-      '/api/v1/analytics/games/:gameId/leaderboard',
+    report(
+      'leaderboard',
       {
-        ...read,
-        schema: {
-          tags: ['Gaming analytics'],
-          summary: 'Top players by revenue earned in the range, with rank',
-          description: `${RANGE} limit 1-100, default 10. Equal revenue ranks by player id. A player deleted by GDPR is not listed.`,
-          params: GameParams,
-          querystring: LeaderboardQuery,
-          response: { 200: Leaderboard },
-        },
+        summary: 'Top players by revenue earned in the range, with rank',
+        description: `${RANGE} limit 1-100, default 10. Equal revenue ranks by player id. A player deleted by GDPR is not listed.`,
       },
-      async (req) =>
-        deps.analytics.leaderboard(principalOf(req).organizationId, req.params.gameId, req.query),
+      LeaderboardQuery,
+      Leaderboard,
+      (organizationId, slug, query) => deps.analytics.leaderboard(organizationId, slug, query),
     )
-    app.get(
-      '/api/v1/analytics/games/:gameId/geography',
+    report(
+      'geography',
       {
-        ...read,
-        schema: {
-          tags: ['Gaming analytics'],
-          summary: 'Per country: players, sessions, revenue, revenue per player',
-          description: `${RANGE} country is the player's profile country (first known; null when never known); players: distinct players active in the range; sorted by players.`,
-          params: GameParams,
-          querystring: OverviewQuery,
-          response: { 200: Geography },
-        },
+        summary: 'Per country: players, sessions, revenue, revenue per player',
+        description: `${RANGE} country is the player's profile country (first known; null when never known); players: distinct players active in the range; sorted by players.`,
       },
-      async (req) => deps.analytics.geography(principalOf(req).organizationId, req.params.gameId, req.query),
+      OverviewQuery,
+      Geography,
+      (organizationId, slug, query) => deps.analytics.geography(organizationId, slug, query),
     )
-    app.get(
-      '/api/v1/analytics/games/:gameId/events',
+    report(
+      'events',
       {
-        ...read,
-        schema: {
-          tags: ['Gaming analytics'],
-          summary: 'Per event type: count, unique players, percentage of all events',
-          description: `${RANGE} Named types, and custom for every custom name; uniquePlayers: distinct players who sent the type in the range; sorted by count.`,
-          params: GameParams,
-          querystring: OverviewQuery,
-          response: { 200: Events },
-        },
+        summary: 'Per event type: count, unique players, percentage of all events',
+        description: `${RANGE} Named types, and custom for every custom name; uniquePlayers: distinct players who sent the type in the range; sorted by count.`,
       },
-      async (req) => deps.analytics.events(principalOf(req).organizationId, req.params.gameId, req.query),
+      OverviewQuery,
+      Events,
+      (organizationId, slug, query) => deps.analytics.events(organizationId, slug, query),
     )
     app.get(
       '/api/v1/analytics/games/:gameId/export',
