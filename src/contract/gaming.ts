@@ -150,11 +150,12 @@ export const GdprDeletion = Type.Object({
 export type GdprDeletion = Static<typeof GdprDeletion>
 
 // ---- Issue 12 part A: retention, leaderboard, geography, events, export ----
+// The constants live in limits.ts (light: the CLI reads them at start-up without TypeBox).
+import { EXPORT_LIMITS, EXPORT_TYPES, LEADERBOARD_LIMITS, RETENTION_BANDS, RETENTION_DAYS } from './limits.js'
+export { EXPORT_LIMITS, EXPORT_TYPES, LEADERBOARD_LIMITS, RETENTION_BANDS, RETENTION_DAYS } from './limits.js'
 
 const DayRange = Type.Object({ startDate: Type.String(), endDate: Type.String() })
 
-export const RETENTION_DAYS = [0, 1, 3, 7, 14, 30] as const
-export const RETENTION_BANDS = ['green', 'yellow', 'amber', 'red', 'none'] as const
 export const RetentionQuery = Type.Object({
   startDate: Type.Optional(DateParam),
   endDate: Type.Optional(DateParam),
@@ -192,7 +193,6 @@ export type RetentionRow = Static<typeof RetentionRow>
 export const Retention = Type.Object({ data: Type.Array(RetentionRow), range: DayRange })
 export type Retention = Static<typeof Retention>
 
-export const LEADERBOARD_LIMITS = { default: 10, max: 100 } as const
 export const LeaderboardQuery = Type.Object({
   startDate: Type.Optional(DateParam),
   endDate: Type.Optional(DateParam),
@@ -235,9 +235,6 @@ export const Events = Type.Object({
 })
 export type Events = Static<typeof Events>
 
-/** The export types of this branch; more are registered in daemon/modules/gaming-analytics/export.ts. */
-export const EXPORT_TYPES = ['overview', 'retention', 'geography', 'events'] as const
-export const EXPORT_LIMITS = { default: 10_000, max: 1_000_000 } as const
 export const ExportQuery = Type.Object({
   type: StringEnum(EXPORT_TYPES),
   format: Type.Optional(StringEnum(['csv', 'json'] as const, { default: 'csv' })),

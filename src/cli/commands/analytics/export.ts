@@ -5,7 +5,8 @@
  */
 import { extname } from 'node:path'
 import { Option, type Command } from 'commander'
-import { EXPORT_LIMITS, EXPORT_TYPES, type ExportQuery } from '../../../contract/gaming.js'
+import type { ExportQuery } from '../../../contract/gaming.js'
+import { EXPORT_LIMITS, EXPORT_TYPES } from '../../../contract/limits.js'
 import { jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { note } from '../../output.js'

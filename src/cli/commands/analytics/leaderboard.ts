@@ -1,6 +1,7 @@
 /** `linkctl analytics leaderboard <game>`: top players by revenue earned in the range. */
 import type { Command } from 'commander'
-import { LEADERBOARD_LIMITS, type Leaderboard } from '../../../contract/gaming.js'
+import type { Leaderboard } from '../../../contract/gaming.js'
+import { LEADERBOARD_LIMITS } from '../../../contract/limits.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { emit, money, printRows } from '../../output.js'
 import { intArg } from '../../parse.js'

@@ -3,7 +3,8 @@
  * each cell coloured by its band on a colour terminal (NO_COLOR honoured); not reached: blank.
  */
 import { Option, type Command } from 'commander'
-import { RETENTION_DAYS, type Retention, type RetentionRow } from '../../../contract/gaming.js'
+import type { Retention, RetentionRow } from '../../../contract/gaming.js'
+import { RETENTION_DAYS } from '../../../contract/limits.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { emit, printRows, type Column } from '../../output.js'
 import { gameAction, gameCommand, rangeQuery, type RangeOpts } from './shared.js'
