@@ -40,6 +40,7 @@ _linkctl_descend() {
     'links|delete'|'links|rm') echo 'links delete' ;;
     'links|open') echo 'links open' ;;
     'links|qr') echo 'links qr' ;;
+    'links|share') echo 'links share' ;;
     'links|stats') echo 'links stats' ;;
     'links|import') echo 'links import' ;;
     'links|export') echo 'links export' ;;
@@ -69,6 +70,7 @@ _linkctl_descend() {
     'webhooks|retry') echo 'webhooks retry' ;;
     'webhooks|health') echo 'webhooks health' ;;
     'webhooks|templates') echo 'webhooks templates' ;;
+    'webhooks|validate-url') echo 'webhooks validate-url' ;;
     'webhooks|sign') echo 'webhooks sign' ;;
     'webhooks|verify') echo 'webhooks verify' ;;
     'webhooks|listen') echo 'webhooks listen' ;;
@@ -96,7 +98,7 @@ _linkctl_descend() {
 
 _linkctl_takes_value() {
   case "$1|$2" in
-    *'|--url'|*'|--api-key'|*'|--profile'|'keys create|--name'|'keys create|--description'|'keys create|--expires-at'|'keys create|--permissions'|'keys create|--scope'|'keys create|--preset'|'keys create|--request-limit'|'keys create|--time-period'|'keys create|--allowed-ip'|'keys create|--allowed-origin'|'keys create|--environment'|'keys list|--status'|'keys list|--search'|'keys list|--page'|'keys list|--limit'|'keys update|--name'|'keys update|--description'|'keys update|--expires-at'|'keys update|--permissions'|'keys update|--scope'|'keys update|--preset'|'keys update|--request-limit'|'keys update|--time-period'|'keys update|--allowed-ip'|'keys update|--allowed-origin'|'keys activity|--page'|'keys activity|--limit'|'links create|-d'|'links create|--destination'|'links create|--title'|'links create|--slug'|'links create|--domain'|'links create|--expires-at'|'links create|--tag'|'links create|--meta'|'links create|--redirect-type'|'links list|--search'|'links list|--status'|'links list|--tag'|'links list|--sort'|'links list|--order'|'links list|--page'|'links list|--limit'|'links update|-d'|'links update|--destination'|'links update|--title'|'links update|--expires-at'|'links update|--tag'|'links update|--meta'|'links update|--redirect-type'|'links update|--status'|'links qr|--format'|'links qr|-o'|'links qr|--output'|'links qr|--size'|'links stats|--start'|'links stats|--end'|'links stats|--interval'|'links import|--format'|'links import|--chunk-size'|'links export|--format'|'links export|-o'|'links export|--output'|'links export|--status'|'links export|--tag'|'links export|--search'|'domains list|--page'|'domains list|--limit'|'domains list|--status'|'domains update|--root-redirect'|'webhooks create|--name'|'webhooks create|--description'|'webhooks create|--event'|'webhooks create|--retry-policy'|'webhooks create|--max-retries'|'webhooks create|--timeout'|'webhooks create|--header'|'webhooks create|--template'|'webhooks list|--status'|'webhooks list|--event'|'webhooks list|--page'|'webhooks list|--limit'|'webhooks update|--name'|'webhooks update|--endpoint'|'webhooks update|--description'|'webhooks update|--event'|'webhooks update|--retry-policy'|'webhooks update|--max-retries'|'webhooks update|--timeout'|'webhooks update|--header'|'webhooks test|--event'|'webhooks deliveries|--status'|'webhooks deliveries|--event'|'webhooks deliveries|--page'|'webhooks deliveries|--limit'|'webhooks sign|--secret'|'webhooks sign|--timestamp'|'webhooks sign|--payload'|'webhooks sign|--payload-file'|'webhooks verify|--secret'|'webhooks verify|--signature'|'webhooks verify|--timestamp'|'webhooks verify|--tolerance'|'webhooks verify|--payload'|'webhooks verify|--payload-file'|'webhooks listen|--port'|'webhooks listen|--host'|'webhooks listen|--secret'|'webhooks listen|--tolerance'|'games create|--name'|'games create|--platform'|'games create|--slug'|'games create|--status'|'games create|--raw-retention-days'|'games create|--compacted-retention-months'|'games create|--replay-window'|'games list|--status'|'games list|--page'|'games list|--limit'|'games update|--name'|'games update|--status'|'games update|--raw-retention-days'|'games update|--compacted-retention-months'|'games update|--replay-window'|'events send|--game'|'events send|--org'|'events send|--sdk-key'|'events send|--signing-secret'|'analytics overview|--start-date'|'analytics overview|--end-date'|'analytics retention|--start-date'|'analytics retention|--end-date'|'analytics retention|--granularity'|'analytics leaderboard|--start-date'|'analytics leaderboard|--end-date'|'analytics leaderboard|--limit'|'analytics geography|--start-date'|'analytics geography|--end-date'|'analytics events|--start-date'|'analytics events|--end-date'|'analytics export|--type'|'analytics export|--format'|'analytics export|-o'|'analytics export|--output'|'analytics export|--limit'|'analytics export|--granularity'|'analytics export|--start-date'|'analytics export|--end-date'|'gdpr delete|--game'|'gdpr delete|--player'|'gdpr delete|--reason'|'gdpr delete|--confirm'|'api|-F'|'api|--field'|'api|-f'|'api|--raw-field'|'api|-H'|'api|--header'|'api|--input'|'completion|--dir') return 0 ;;
+    *'|--url'|*'|--api-key'|*'|--profile'|'keys create|--name'|'keys create|--description'|'keys create|--expires-at'|'keys create|--permissions'|'keys create|--scope'|'keys create|--preset'|'keys create|--request-limit'|'keys create|--time-period'|'keys create|--allowed-ip'|'keys create|--allowed-origin'|'keys create|--environment'|'keys list|--status'|'keys list|--search'|'keys list|--page'|'keys list|--limit'|'keys update|--name'|'keys update|--description'|'keys update|--expires-at'|'keys update|--permissions'|'keys update|--scope'|'keys update|--preset'|'keys update|--request-limit'|'keys update|--time-period'|'keys update|--allowed-ip'|'keys update|--allowed-origin'|'keys activity|--page'|'keys activity|--limit'|'links create|-d'|'links create|--destination'|'links create|--title'|'links create|--slug'|'links create|--domain'|'links create|--expires-at'|'links create|--tag'|'links create|--meta'|'links create|--redirect-type'|'links list|--search'|'links list|--status'|'links list|--tag'|'links list|--sort'|'links list|--order'|'links list|--page'|'links list|--limit'|'links update|-d'|'links update|--destination'|'links update|--title'|'links update|--expires-at'|'links update|--tag'|'links update|--meta'|'links update|--redirect-type'|'links update|--status'|'links qr|--format'|'links qr|-o'|'links qr|--output'|'links qr|--size'|'links stats|--start'|'links stats|--end'|'links stats|--interval'|'links import|--format'|'links import|--chunk-size'|'links import|--failed-out'|'links export|--format'|'links export|-o'|'links export|--output'|'links export|--status'|'links export|--tag'|'links export|--search'|'domains list|--page'|'domains list|--limit'|'domains list|--status'|'domains update|--root-redirect'|'webhooks create|--name'|'webhooks create|--description'|'webhooks create|--event'|'webhooks create|--retry-policy'|'webhooks create|--max-retries'|'webhooks create|--timeout'|'webhooks create|--header'|'webhooks create|--template'|'webhooks list|--status'|'webhooks list|--event'|'webhooks list|--page'|'webhooks list|--limit'|'webhooks update|--name'|'webhooks update|--endpoint'|'webhooks update|--description'|'webhooks update|--event'|'webhooks update|--retry-policy'|'webhooks update|--max-retries'|'webhooks update|--timeout'|'webhooks update|--header'|'webhooks test|--event'|'webhooks deliveries|--status'|'webhooks deliveries|--event'|'webhooks deliveries|--page'|'webhooks deliveries|--limit'|'webhooks sign|--secret'|'webhooks sign|--timestamp'|'webhooks sign|--payload'|'webhooks sign|--payload-file'|'webhooks verify|--secret'|'webhooks verify|--signature'|'webhooks verify|--timestamp'|'webhooks verify|--tolerance'|'webhooks verify|--payload'|'webhooks verify|--payload-file'|'webhooks listen|--port'|'webhooks listen|--host'|'webhooks listen|--secret'|'webhooks listen|--tolerance'|'webhooks listen|--forward-to'|'webhooks listen|--events'|'webhooks listen|--receiver-url'|'games create|--name'|'games create|--platform'|'games create|--slug'|'games create|--status'|'games create|--raw-retention-days'|'games create|--compacted-retention-months'|'games create|--replay-window'|'games list|--status'|'games list|--page'|'games list|--limit'|'games update|--name'|'games update|--status'|'games update|--raw-retention-days'|'games update|--compacted-retention-months'|'games update|--replay-window'|'events send|--game'|'events send|--org'|'events send|--sdk-key'|'events send|--signing-secret'|'analytics overview|--start-date'|'analytics overview|--end-date'|'analytics retention|--start-date'|'analytics retention|--end-date'|'analytics retention|--granularity'|'analytics leaderboard|--start-date'|'analytics leaderboard|--end-date'|'analytics leaderboard|--limit'|'analytics geography|--start-date'|'analytics geography|--end-date'|'analytics events|--start-date'|'analytics events|--end-date'|'analytics export|--type'|'analytics export|--format'|'analytics export|-o'|'analytics export|--output'|'analytics export|--limit'|'analytics export|--granularity'|'analytics export|--start-date'|'analytics export|--end-date'|'gdpr delete|--game'|'gdpr delete|--player'|'gdpr delete|--reason'|'gdpr delete|--confirm'|'api|-F'|'api|--field'|'api|-f'|'api|--raw-field'|'api|-H'|'api|--header'|'api|--input'|'completion|--dir') return 0 ;;
   esac
   return 1
 }
@@ -106,9 +108,9 @@ _linkctl_words() {
     '') echo 'login logout profile status keys links domains webhooks games events analytics gdpr api completion help' ;;
     'profile') echo 'list ls use help' ;;
     'keys') echo 'create list ls get update regenerate revoke activate deactivate delete rm test activity help' ;;
-    'links') echo 'create list ls get update delete rm open qr stats import export help' ;;
+    'links') echo 'create list ls get update delete rm open qr share stats import export help' ;;
     'domains') echo 'add list ls get verify check ssl set-default update delete rm stats help' ;;
-    'webhooks') echo 'create list ls get update enable disable suspend delete rm rotate-secret test deliveries retry health templates sign verify listen help' ;;
+    'webhooks') echo 'create list ls get update enable disable suspend delete rm rotate-secret test deliveries retry health templates validate-url sign verify listen help' ;;
     'games') echo 'create list ls get update regenerate-key help' ;;
     'events') echo 'send help' ;;
     'analytics') echo 'overview retention leaderboard geography events export help' ;;
@@ -130,7 +132,7 @@ _linkctl_options() {
     'status') echo '--json -h --help --url --api-key --profile' ;;
     'keys') echo '-h --help --url --api-key --profile' ;;
     'keys create') echo '--name --description --expires-at --permissions --scope --preset --request-limit --time-period --allowed-ip --allowed-origin --environment --json -h --help --url --api-key --profile' ;;
-    'keys list') echo '--status --search --page --limit --json -h --help --url --api-key --profile' ;;
+    'keys list') echo '--status --search --page --limit --all --json -h --help --url --api-key --profile' ;;
     'keys get') echo '--json -h --help --url --api-key --profile' ;;
     'keys update') echo '--name --description --expires-at --permissions --scope --preset --request-limit --time-period --allowed-ip --allowed-origin --clear-allowed-ips --clear-allowed-origins --json -h --help --url --api-key --profile' ;;
     'keys regenerate') echo '--json -h --help --url --api-key --profile' ;;
@@ -139,23 +141,24 @@ _linkctl_options() {
     'keys deactivate') echo '--json -h --help --url --api-key --profile' ;;
     'keys delete') echo '-y --yes -h --help --url --api-key --profile' ;;
     'keys test') echo '--json -h --help --url --api-key --profile' ;;
-    'keys activity') echo '--page --limit --json -h --help --url --api-key --profile' ;;
+    'keys activity') echo '--page --limit --all --json -h --help --url --api-key --profile' ;;
     'keys help') echo '--url --api-key --profile -h --help' ;;
     'links') echo '-h --help --url --api-key --profile' ;;
     'links create') echo '-d --destination --title --slug --domain --expires-at --tag --meta --redirect-type --json -h --help --url --api-key --profile' ;;
-    'links list') echo '--search --status --tag --sort --order --page --limit --json -h --help --url --api-key --profile' ;;
+    'links list') echo '--search --status --tag --sort --order --page --limit --all --json -h --help --url --api-key --profile' ;;
     'links get') echo '--json -h --help --url --api-key --profile' ;;
     'links update') echo '-d --destination --title --expires-at --tag --meta --redirect-type --status --clear-tags --clear-meta --no-expiry --json -h --help --url --api-key --profile' ;;
     'links delete') echo '-y --yes -h --help --url --api-key --profile' ;;
     'links open') echo '--print -h --help --url --api-key --profile' ;;
     'links qr') echo '--format -o --output --size -h --help --url --api-key --profile' ;;
+    'links share') echo '--no-qr --json -h --help --url --api-key --profile' ;;
     'links stats') echo '--start --end --interval --json -h --help --url --api-key --profile' ;;
-    'links import') echo '--format --chunk-size --generate-codes --json -h --help --url --api-key --profile' ;;
+    'links import') echo '--format --chunk-size --generate-codes --failed-out --skip-existing --json -h --help --url --api-key --profile' ;;
     'links export') echo '--format -o --output --status --tag --search -h --help --url --api-key --profile' ;;
     'links help') echo '--url --api-key --profile -h --help' ;;
     'domains') echo '-h --help --url --api-key --profile' ;;
     'domains add') echo '--json -h --help --url --api-key --profile' ;;
-    'domains list') echo '--page --limit --status --json -h --help --url --api-key --profile' ;;
+    'domains list') echo '--page --limit --all --status --json -h --help --url --api-key --profile' ;;
     'domains get') echo '--json -h --help --url --api-key --profile' ;;
     'domains verify') echo '--json -h --help --url --api-key --profile' ;;
     'domains check') echo '--json -h --help --url --api-key --profile' ;;
@@ -167,7 +170,7 @@ _linkctl_options() {
     'domains help') echo '--url --api-key --profile -h --help' ;;
     'webhooks') echo '-h --help --url --api-key --profile' ;;
     'webhooks create') echo '--name --description --event --retry-policy --max-retries --timeout --header --template --json -h --help --url --api-key --profile' ;;
-    'webhooks list') echo '--status --event --page --limit --json -h --help --url --api-key --profile' ;;
+    'webhooks list') echo '--status --event --page --limit --all --json -h --help --url --api-key --profile' ;;
     'webhooks get') echo '--json -h --help --url --api-key --profile' ;;
     'webhooks update') echo '--name --endpoint --description --event --retry-policy --max-retries --timeout --header --clear-headers --json -h --help --url --api-key --profile' ;;
     'webhooks enable') echo '--json -h --help --url --api-key --profile' ;;
@@ -176,17 +179,18 @@ _linkctl_options() {
     'webhooks delete') echo '-y --yes --json -h --help --url --api-key --profile' ;;
     'webhooks rotate-secret') echo '--json -h --help --url --api-key --profile' ;;
     'webhooks test') echo '--event --json -h --help --url --api-key --profile' ;;
-    'webhooks deliveries') echo '--status --event --page --limit --json -h --help --url --api-key --profile' ;;
+    'webhooks deliveries') echo '--status --event --page --limit --all --json -h --help --url --api-key --profile' ;;
     'webhooks retry') echo '--json -h --help --url --api-key --profile' ;;
     'webhooks health') echo '--json -h --help --url --api-key --profile' ;;
     'webhooks templates') echo '--json -h --help --url --api-key --profile' ;;
-    'webhooks sign') echo '--secret --timestamp --payload --payload-file --json -h --help --url --api-key --profile' ;;
-    'webhooks verify') echo '--secret --signature --timestamp --tolerance --payload --payload-file --json -h --help --url --api-key --profile' ;;
-    'webhooks listen') echo '--port --host --secret --tolerance --json -h --help --url --api-key --profile' ;;
+    'webhooks validate-url') echo '--json -h --help --url --api-key --profile' ;;
+    'webhooks sign') echo '--secret --timestamp --remote --payload --payload-file --json -h --help --url --api-key --profile' ;;
+    'webhooks verify') echo '--secret --signature --timestamp --tolerance --remote --payload --payload-file --json -h --help --url --api-key --profile' ;;
+    'webhooks listen') echo '--port --host --secret --tolerance --forward-to --events --receiver-url --json -h --help --url --api-key --profile' ;;
     'webhooks help') echo '--url --api-key --profile -h --help' ;;
     'games') echo '-h --help --url --api-key --profile' ;;
     'games create') echo '--name --platform --slug --status --analytics --no-analytics --fraud --no-fraud --skan --no-skan --raw-retention-days --compacted-retention-months --hmac --no-hmac --replay-window --json -h --help --url --api-key --profile' ;;
-    'games list') echo '--status --page --limit --json -h --help --url --api-key --profile' ;;
+    'games list') echo '--status --page --limit --all --json -h --help --url --api-key --profile' ;;
     'games get') echo '--json -h --help --url --api-key --profile' ;;
     'games update') echo '--name --status --analytics --no-analytics --fraud --no-fraud --skan --no-skan --raw-retention-days --compacted-retention-months --hmac --no-hmac --replay-window --json -h --help --url --api-key --profile' ;;
     'games regenerate-key') echo '--json -h --help --url --api-key --profile' ;;
@@ -219,43 +223,37 @@ _linkctl_values() {
     'keys create|--time-period') echo 'minute hour day' ;;
     'keys create|--environment') echo 'live test' ;;
     'keys list|--status') echo 'active inactive revoked expired' ;;
-    'keys list|--limit') echo '10 20 50 100' ;;
     'keys update|--scope') echo 'links:read links:write links:delete analytics:read qrCodes:read qrCodes:write qrCodes:delete domains:read domains:write domains:delete webhooks:read webhooks:write smartLinks:read smartLinks:write smartLinks:delete keys:read keys:write games:read games:write fraud:read fraud:write skan:read skan:write gdpr:read gdpr:write qr:read qr:write qr:delete' ;;
     'keys update|--preset') echo 'read-only full analytics-only' ;;
     'keys update|--time-period') echo 'minute hour day' ;;
-    'keys activity|--limit') echo '10 20 50 100' ;;
     'links create|--redirect-type') echo '301 302 307 308' ;;
     'links list|--status') echo 'active inactive expired' ;;
     'links list|--sort') echo 'createdAt clicks' ;;
     'links list|--order') echo 'asc desc' ;;
-    'links list|--limit') echo '10 20 50 100' ;;
     'links update|--redirect-type') echo '301 302 307 308' ;;
     'links update|--status') echo 'active inactive' ;;
     'links qr|--format') echo 'svg png' ;;
     'links qr|-o'|'links qr|--output') echo '__files' ;;
     'links stats|--interval') echo 'hour day week' ;;
     'links import|--format') echo 'csv jsonl' ;;
+    'links import|--failed-out') echo '__files' ;;
     'links export|--format') echo 'csv json' ;;
     'links export|-o'|'links export|--output') echo '__files' ;;
     'links export|--status') echo 'active inactive expired' ;;
-    'domains list|--limit') echo '10 20 50 100' ;;
     'domains list|--status') echo 'pending verified failed' ;;
     'webhooks create|--retry-policy') echo 'exponential linear immediate none' ;;
     'webhooks create|--template') echo 'team-chat community-chat analytics team-notifications domain-management all-events' ;;
     'webhooks list|--status') echo 'active disabled suspended' ;;
     'webhooks list|--event') echo 'link.created link.updated link.deleted link.clicked qr_code.created qr_code.scanned domain.created domain.verified domain.deleted api_key.created api_key.revoked team.member_added team.member_removed' ;;
-    'webhooks list|--limit') echo '10 20 50 100' ;;
     'webhooks update|--retry-policy') echo 'exponential linear immediate none' ;;
     'webhooks test|--event') echo 'link.created link.updated link.deleted link.clicked qr_code.created qr_code.scanned domain.created domain.verified domain.deleted api_key.created api_key.revoked team.member_added team.member_removed' ;;
     'webhooks deliveries|--status') echo 'pending success failed' ;;
     'webhooks deliveries|--event') echo 'link.created link.updated link.deleted link.clicked qr_code.created qr_code.scanned domain.created domain.verified domain.deleted api_key.created api_key.revoked team.member_added team.member_removed' ;;
-    'webhooks deliveries|--limit') echo '10 20 50 100' ;;
     'webhooks sign|--payload-file') echo '__files' ;;
     'webhooks verify|--payload-file') echo '__files' ;;
     'games create|--platform') echo 'ios android web steam playstation xbox switch epic discord unity' ;;
     'games create|--status') echo 'active paused archived' ;;
     'games list|--status') echo 'active paused archived' ;;
-    'games list|--limit') echo '10 20 50 100' ;;
     'games update|--status') echo 'active paused archived' ;;
     'analytics retention|--granularity') echo 'day week' ;;
     'analytics export|--type') echo 'overview retention geography events' ;;

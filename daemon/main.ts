@@ -60,6 +60,13 @@ async function serve(requested: Config): Promise<void> {
       'made data files owner-only (directory 0700, files 0600); they were readable by others',
     )
   if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey))
+  // WAL checkpoints on a worker thread of their own, not inside a request's commit.
+  const checkpointer = b.db.sqlite.memory
+    ? undefined
+    : (await import('./db/checkpointer.js')).startCheckpointer(b.db.sqlite, {
+        onError: (err) =>
+          app.log.warn({ err }, 'background WAL checkpoints stopped; SQLite checkpoints on commit again'),
+      })
 
   let https: { port: number; close(): Promise<void> } | undefined
   let closing = false
@@ -75,6 +82,7 @@ async function serve(requested: Config): Promise<void> {
     try {
       await https?.close()
       await app.close() // stops accepting, waits for in-flight requests, stops jobs, flushes buffers
+      await checkpointer?.stop()
       await b.db.close()
       process.exit(0)
     } catch (err) {

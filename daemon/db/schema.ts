@@ -256,14 +256,6 @@ export interface GamePlayersTable {
   current_session_id: string | null
 }
 
-export interface GamePlayerDevicesTable {
-  game_id: string
-  device_fingerprint: string
-  player_id: string
-  first_seen_at: number
-  last_seen_at: number
-}
-
 export interface GamePlayerDaysTable {
   game_id: string
   player_id: string
@@ -436,7 +428,6 @@ export interface Database {
   game_events: GameEventsTable
   game_sessions: GameSessionsTable
   game_players: GamePlayersTable
-  game_player_devices: GamePlayerDevicesTable
   game_player_days: GamePlayerDaysTable
   game_daily: GameDailyTable
   game_daily_dims: GameDailyDimsTable

@@ -4,7 +4,7 @@
  * does the work and is what tests call); a noun whose verbs are few and small is one file
  * (commands/gdpr.ts). Start-up cost matters (`linkctl --version` should take about as long as
  * `node -e 0`), so this module and everything it imports statically load only commander and
- * node builtins; the client, conf and cli-table3 load inside actions.
+ * node builtins; the client and conf load inside actions.
  */
 import { Command } from 'commander'
 import { DEFAULT_URL } from './context.js'

@@ -28,8 +28,11 @@ const TYPES = [
  * Batches of 1,000 events in sessions with a few purchases. `playersPerBatch` players send each
  * batch (a game SDK flushes one device's events; a server relay merges a few players); 0 means
  * every event comes from another player of a pool of 200,000 (the worst case for the layers).
+ * Event times are random within the last hour, or with `ordered` within a few seconds of the
+ * batch's place in the sequence, as SDKs that flush every few seconds send them (the indexes
+ * by time then grow at their end instead of everywhere).
  */
-function makeBatches(now: number, playersPerBatch: number) {
+function makeBatches(now: number, playersPerBatch: number, ordered = false) {
   const rand = prng(7)
   const batches: Array<{ batch_id: string; batch_timestamp: string; events: Record<string, unknown>[] }> = []
   for (let b = 0; b < BATCHES; b++) {
@@ -41,7 +44,11 @@ function makeBatches(now: number, playersPerBatch: number) {
       events.push({
         event_id: randomUUID(),
         event_type: purchase ? 'purchase' : TYPES[i % TYPES.length],
-        timestamp: new Date(now - Math.floor(rand() * 3_600_000)).toISOString(),
+        timestamp: new Date(
+          ordered
+            ? now - 3_600_000 + Math.floor(((b + rand()) * 3_600_000) / BATCHES)
+            : now - Math.floor(rand() * 3_600_000),
+        ).toISOString(),
         player_id: player,
         session_id: `${player}-s`,
         platform: 'android',
@@ -87,7 +94,11 @@ function rawInsertRate(batches: ReturnType<typeof makeBatches>): number {
   }
 }
 
-async function ingestionBench(playersPerBatch: number, label: string): Promise<Array<[string, string]>> {
+async function ingestionBench(
+  playersPerBatch: number,
+  label: string,
+  ordered = false,
+): Promise<Array<[string, string]>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'linkd-bench-gaming-'))
   const prof = process.env.BENCH_GAMING_PROF
   const linkd = await startLinkd(
@@ -109,7 +120,7 @@ async function ingestionBench(playersPerBatch: number, label: string): Promise<A
       body: JSON.stringify({ name: 'Bench Game', platform: 'android' }),
     })
     const game = (await res.json()) as { id: string; sdkKey: string; organizationId: string }
-    const batches = makeBatches(Date.now(), playersPerBatch)
+    const batches = makeBatches(Date.now(), playersPerBatch, ordered)
     const bodies = batches.map((b) => JSON.stringify(b))
     const headers = {
       'content-type': 'application/json',
@@ -299,11 +310,13 @@ async function overviewBench(): Promise<Array<[string, string]>> {
 
 /** Gaming ingestion throughput against the raw insert rate, and the overview latency. */
 export async function gamingBench(): Promise<void> {
-  // BENCH_GAMING_CASES=typical,worst,overview (default: all) runs a subset while profiling.
-  const cases = (process.env.BENCH_GAMING_CASES ?? 'typical,worst,overview').split(',')
+  // BENCH_GAMING_CASES=typical,worst,worst-ordered,overview (default: all) runs a subset.
+  const cases = (process.env.BENCH_GAMING_CASES ?? 'typical,worst,worst-ordered,overview').split(',')
   const ingestion: Array<[string, string]> = []
   if (cases.includes('typical')) ingestion.push(...(await ingestionBench(10, '10 players/batch')))
   if (cases.includes('worst')) ingestion.push(...(await ingestionBench(0, '1 player/event')))
+  if (cases.includes('worst-ordered'))
+    ingestion.push(...(await ingestionBench(0, '1 player/event, times in order', true)))
   if (ingestion.length)
     report('gaming ingestion: events/s over HTTP vs raw better-sqlite3 inserts (same run)', ingestion)
   if (cases.includes('overview'))

@@ -73,7 +73,7 @@ describe('shell completions', () => {
     )
     expect(complete('linkctl keys re')).toBe('regenerate revoke')
     expect(complete('linkctl keys create --preset ')).toBe('read-only full analytics-only')
-    expect(complete('linkctl --url http://x keys ls --limit ')).toBe('10 20 50 100')
+    expect(complete('linkctl --url http://x keys ls --status ')).toBe('active inactive revoked expired')
     expect(complete('linkctl keys list --st')).toBe('--status')
     expect(complete('linkctl links list --sort ')).toBe('createdAt clicks')
     expect(complete('linkctl links update x --redirect-type ')).toBe('301 302 307 308')

@@ -171,7 +171,7 @@ describe('linkctl events send → analytics overview', () => {
     expect(o.arppu).toBe(4.99)
     const human = as({ json: false, isTTY: true })
     await runAnalyticsOverview({ game: game.id }, human.ctx)
-    expect(human.out.text).toMatch(/DAU\s*│\s*3/)
+    expect(human.out.text).toMatch(/^DAU\s+3$/m)
   })
 })
 

@@ -1,6 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { clip, money, percent, printRecord, printRows, round, when } from '../../src/cli/output.js'
-import { pageFooter, pageQuery } from '../../src/cli/paging.js'
+import {
+  clip,
+  fitWidths,
+  money,
+  percent,
+  printRecord,
+  printRows,
+  relativeTime,
+  round,
+  truncate,
+  when,
+} from '../../src/cli/output.js'
+import { cutNote, pageQuery } from '../../src/cli/paging.js'
 import { cli, OWNER_KEY, page, sampleKey, stubServer, testCtx } from '../support/cli.js'
 
 // eslint-disable-next-line no-control-regex -- looking for ANSI escapes on purpose
@@ -21,13 +32,46 @@ describe('output helpers', () => {
     expect(out.text).toBe('ID\tNOTE\na\ttab here\nb\t\n')
   })
 
-  it('TTY: a drawn table with the headers and a dash for empty cells', async () => {
-    const { ctx, out } = testCtx({ isTTY: true, env: { NO_COLOR: '1' } })
+  it('TTY: a borderless table, headers flush left, a dash for empty cells', async () => {
+    const { ctx, out } = testCtx({ isTTY: true, env: { NO_COLOR: '1', COLUMNS: '80' } })
     await printRows(ctx, rows, columns)
-    expect(out.text).toMatch(/┌.*┐/)
-    expect(out.text).toMatch(/│ ID\s*│ NOTE\s*│/)
-    expect(out.text).toMatch(/│ a\s*│ tab here\s*│/)
-    expect(out.text).toMatch(/│ b\s*│ -\s*│/)
+    expect(out.text).toBe('ID  NOTE\na   tab here\nb   -\n')
+  })
+
+  it('TTY: a table wider than the terminal cuts its widest columns with an ellipsis', async () => {
+    const wide = [
+      { id: 'lnk_1', url: `https://example.com/${'a'.repeat(80)}`, status: 'active' },
+      { id: 'lnk_2', url: 'https://example.com/b', status: 'inactive' },
+    ]
+    const cols = [
+      { header: 'ID', value: (r: (typeof wide)[number]) => r.id },
+      { header: 'DESTINATION', value: (r: (typeof wide)[number]) => r.url },
+      { header: 'STATUS', value: (r: (typeof wide)[number]) => r.status },
+    ]
+    for (const width of [40, 60, 100]) {
+      const { ctx, out } = testCtx({ isTTY: true, env: { NO_COLOR: '1', COLUMNS: String(width) } })
+      await printRows(ctx, wide, cols)
+      const lines = out.text.trimEnd().split('\n')
+      for (const line of lines) expect([...line].length).toBeLessThanOrEqual(width)
+      expect(lines[0]).toMatch(/^ID {5}DESTINATION +STATUS$/)
+      expect(lines[1]).toMatch(/^lnk_1 {2}https:\/\/example\.com\/a+… {2}active$/)
+      expect(lines[2]).toMatch(/^lnk_2 {2}https:\/\/example\.com\/b +inactive$/)
+      expect(Math.max(...lines.map((l) => [...l].length))).toBe(width)
+    }
+    const roomy = testCtx({ isTTY: true, env: { NO_COLOR: '1', COLUMNS: '200' } })
+    await printRows(roomy.ctx, wide, cols)
+    expect(roomy.out.text).toContain(wide[0]?.url)
+    expect(roomy.out.text).not.toContain('…')
+  })
+
+  it('widths: the widest column gives way first, none below six characters', () => {
+    expect(fitWidths([5, 50, 8], 40)).toEqual([5, 23, 8])
+    expect(fitWidths([30, 30], 40)).toEqual([19, 19])
+    expect(fitWidths([10, 10], 8)).toEqual([6, 6])
+    expect(fitWidths([10, 12, 12], 30, [true, false, false])).toEqual([10, 8, 8])
+    expect(fitWidths([10, 7, 7], 20, [true, false, false])).toEqual([6, 6, 6])
+    expect(truncate('abcdef', 4)).toBe('abc…')
+    expect(truncate('abc', 4)).toBe('abc')
   })
 
   it('TTY colour unless NO_COLOR is set', async () => {
@@ -46,9 +90,26 @@ describe('output helpers', () => {
       ['NAME', 'x'],
     ])
     expect(piped.out.text).toBe('ID\tNAME\nkey_1\tx\n')
-    const tty = testCtx({ isTTY: true, env: { NO_COLOR: '1' } })
-    await printRecord(tty.ctx, [['ID', 'key_1']])
-    expect(tty.out.text).toMatch(/│ ID\s*│ key_1\s*│/)
+    const nested = testCtx({ isTTY: false })
+    await printRecord(nested.ctx, [
+      ['REVENUE', 3],
+      ['  IAP', 2],
+    ])
+    expect(nested.out.text).toBe('REVENUE\tIAP\n3\t2\n')
+    const tty = testCtx({ isTTY: true, env: { NO_COLOR: '1', COLUMNS: '30' } })
+    await printRecord(tty.ctx, [
+      ['ID', 'key_1'],
+      ['DESTINATION', `https://example.com/${'x'.repeat(20)}`],
+      ['TITLE', null],
+    ])
+    // Labels flush left, values in one column; a long value wraps under itself, nothing is cut.
+    expect(tty.out.text).toBe(
+      'ID           key_1\n' +
+        'DESTINATION  https://example.c\n' +
+        `             om/${'x'.repeat(14)}\n` +
+        '             xxxxxx\n' +
+        'TITLE        -\n',
+    )
   })
 })
 
@@ -70,16 +131,22 @@ describe('keys list output formats', () => {
       'key_abc123\tci deploy\tactive\tlive\tlk_•••WxYz\tlinks:read,links:write\t1000/hour\t2026-11-21T11:30:00.000Z\t',
     )
     expect(lines).toHaveLength(3)
-    expect(r.stderr).toBe('')
+    expect(r.stderr).toBe('showing 2 of 45; more with --limit <n> or --all\n')
   })
 
   it('TTY: a table on stdout and the paging hint on stderr', async () => {
     const r = await cli(['keys', 'list'], { env: env(), isTTY: true })
     expect(r.code).toBe(0)
-    expect(r.stdout).toMatch(/│ ID\s+│ NAME\s+│ STATUS/)
-    expect(r.stdout).toMatch(/│ key_def456\s+│ reporting\s+│ revoked/)
+    expect(r.stdout).toMatch(/^ID {10}NAME +STATUS/)
+    // 80 columns (no COLUMNS, no terminal width): the ids stay whole, long columns are cut.
+    expect(r.stdout).toMatch(/\nkey_def456 {2}repor… /)
+    for (const line of r.stdout.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(80)
+    const wide = await cli(['keys', 'list'], { env: { ...env(), COLUMNS: '160' }, isTTY: true })
+    expect(wide.stdout).toMatch(
+      /\nkey_def456 {2}reporting {2}revoked {2}live {2}lk_•••WxYz {2}links:read,links:write {2}1000\/hour/,
+    )
     expect(r.stdout).not.toMatch(ANSI)
-    expect(r.stderr).toBe('Showing 1-2 of 45; next: --page 2\n')
+    expect(r.stderr).toBe('showing 2 of 45; more with --limit <n> or --all\n')
   })
 
   it('--json: the API envelope, unchanged', async () => {
@@ -126,13 +193,18 @@ describe('secrets in output', () => {
 })
 
 describe('cell values, shared by every command', () => {
-  it('timestamps: UTC to the minute (or second) on a terminal, the full ISO value when piped', () => {
+  it('timestamps: relative on a terminal, the full ISO value when piped', () => {
     const iso = '2026-03-04T05:06:07.890Z'
-    expect(when(iso, true)).toBe('2026-03-04 05:06')
-    expect(when(iso, true, 'second')).toBe('2026-03-04 05:06:07')
+    const at = Date.parse(iso)
+    expect(when(iso, true, 'minute', at + 3 * 60_000 + 5_000)).toBe('3 minutes ago')
+    expect(when(iso, true, 'minute', at + 20_000)).toBe('just now')
+    expect(when(iso, true, 'second', at - 2 * 86_400_000)).toBe('in 2 days')
     expect(when(iso, false)).toBe(iso)
     expect(when(null, true)).toBe('')
     expect(when(undefined, false)).toBe('')
+    expect(relativeTime(at, at + 3_600_000)).toBe('1 hour ago')
+    expect(relativeTime(at, at + 40 * 86_400_000)).toBe('1 month ago')
+    expect(relativeTime(at, at + 800 * 86_400_000)).toBe('2 years ago')
   })
 
   it('long text is cut with an ellipsis on a terminal only', () => {
@@ -149,28 +221,30 @@ describe('cell values, shared by every command', () => {
     expect(percent(12.5)).toBe('12.5%')
     expect(money(3)).toBe('3.00')
     expect(money(0.123456, 4)).toBe('0.1235')
+    expect(money(12.3, 2, 'USD')).toBe('12.30 USD')
   })
 })
 
 describe('list paging', () => {
-  it('only the flags given go into the query, the page size as a number', () => {
+  it('only the flags given go into the query; a limit the API does not serve is left to the walk', () => {
     expect(pageQuery({})).toEqual({})
     expect(pageQuery({ page: 2, limit: '50' })).toEqual({ page: 2, limit: 50 })
+    expect(pageQuery({ limit: 7 })).toEqual({})
   })
 
-  it('the footer says which rows of how many, and the next page, on a terminal only', () => {
-    const p = { page: 2, perPage: 10, total: 25, hasMore: true }
-    const tty = testCtx({ isTTY: true })
-    pageFooter(tty.ctx, p, 10)
-    expect(tty.err.text).toBe('Showing 11-20 of 25; next: --page 3\n')
-    const last = testCtx({ isTTY: true })
-    pageFooter(last.ctx, { ...p, page: 3, hasMore: false }, 5)
-    expect(last.err.text).toBe('Showing 21-25 of 25\n')
-    const empty = testCtx({ isTTY: true })
-    pageFooter(empty.ctx, { page: 1, perPage: 10, total: 0, hasMore: false }, 0)
-    expect(empty.err.text).toBe('Showing 0-0 of 0\n')
+  it('the cut note: on stderr, piped too, never with --json, nothing when all was shown', () => {
+    const p = { page: 1, perPage: 20, total: 3029 }
     const piped = testCtx({ isTTY: false })
-    pageFooter(piped.ctx, p, 10)
-    expect(piped.err.text).toBe('')
+    cutNote(piped.ctx, p, 20)
+    expect(piped.err.text).toBe('showing 20 of 3,029; more with --limit <n> or --all\n')
+    const later = testCtx({ isTTY: true })
+    cutNote(later.ctx, { page: 2, perPage: 10, total: 25 }, 10)
+    expect(later.err.text).toBe('showing rows 11-20 of 25; next: --page 3\n')
+    const json = testCtx({ json: true })
+    cutNote(json.ctx, p, 20)
+    expect(json.err.text).toBe('')
+    const whole = testCtx({ isTTY: true })
+    cutNote(whole.ctx, { page: 1, perPage: 20, total: 5 }, 5)
+    expect(whole.err.text).toBe('')
   })
 })

@@ -87,9 +87,9 @@ describe('linkctl against a running linkd', () => {
   })
 
   it('usage errors exit 2 with one error line; help exit-codes documents the codes', async () => {
-    const r = await linkctl(['keys', 'list', '--limit', '7'])
+    const r = await linkctl(['keys', 'list', '--limit', '0'])
     expect(r.code).toBe(2)
-    expect(r.stderr).toMatch(/^error: option '--limit <n>' argument '7' is invalid\. [^\n]*\n$/)
+    expect(r.stderr).toMatch(/^error: option '--limit <n>' argument '0' is invalid\. [^\n]*\n$/)
     const help = await linkctl(['help', 'exit-codes'])
     expect(help.code).toBe(0)
     expect(help.stdout).toMatch(/^ {2}7 {4}rate limited/m)

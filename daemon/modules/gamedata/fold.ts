@@ -5,7 +5,7 @@
  * no clock, no randomness (session ids come from the caller), so every rule below is unit-tested
  * without SQLite (test/daemon/gamedata/fold.test.ts).
  *
- * Layers: 1 raw events, 2 sessions, 3 player profiles (with devices), 4 aggregates (player-days,
+ * Layers: 1 raw events, 2 sessions, 3 player profiles, 4 aggregates (player-days,
  * daily totals, daily dimensions, distinct-player gaps, cohorts). Counters are increments.
  */
 import { INGEST_LIMITS } from '../../../src/contract/limits.js'
@@ -135,7 +135,6 @@ export function fold(
     }
     return s
   }
-  const devices = new Map<string, Changes['devices'][number]>()
   const daily = new Map<number, DailyCounters>()
   const dims = new Map<string, { day: number; dim: string; value: string; counters: DimCounters }>()
   const gaps = new Map<string, Changes['gaps'][number]>()
@@ -352,30 +351,6 @@ export function fold(
       }
     }
 
-    // Devices.
-    // A known player's own device seen again the same day: nothing new (last_seen_at is per day).
-    if (
-      event.deviceFingerprint &&
-      !(
-        profile.known &&
-        profile.device_fingerprint === event.deviceFingerprint &&
-        profile.loadedLastDay === event.day
-      )
-    ) {
-      const k = pairKey(playerId, event.deviceFingerprint)
-      const d = devices.get(k)
-      if (d) {
-        d.firstSeenAt = Math.min(d.firstSeenAt, event.ts)
-        d.lastSeenAt = Math.max(d.lastSeenAt, event.ts)
-      } else
-        devices.set(k, {
-          playerId: playerId,
-          fingerprint: event.deviceFingerprint,
-          firstSeenAt: event.ts,
-          lastSeenAt: event.ts,
-        })
-    }
-
     // Session (layer 2).
     let s: LiveSession | null | undefined
     if (event.sessionId) {
@@ -460,7 +435,6 @@ export function fold(
         row: strip<SessionRow>(s, 'isNew', 'touched', 'loadedStart'),
         write: s.isNew ? 'insert' : s.started_at !== s.loadedStart ? 'start' : 'update',
       })),
-    devices: [...devices.values()],
     daily: [...daily].map(([day, c]) => ({ day, ...c })),
     dims: [...dims.values()].map(({ day, dim, value, counters }) => ({ day, dim, value, ...counters })),
     gaps: [...gaps.values()].filter((x) => x.players !== 0),

@@ -9,13 +9,7 @@ import type { Database } from '../../db/schema.js'
 const CHUNK = 5000
 
 /** Tables holding rows of one player (the GDPR purge visits each; anonymous totals stay). */
-export const PLAYER_TABLES = [
-  'game_events',
-  'game_sessions',
-  'game_players',
-  'game_player_devices',
-  'game_player_days',
-] as const
+export const PLAYER_TABLES = ['game_events', 'game_sessions', 'game_players', 'game_player_days'] as const
 export type PlayerTable = (typeof PLAYER_TABLES)[number]
 
 export function createGamedataMaintenanceStore(db: Kysely<Database>) {

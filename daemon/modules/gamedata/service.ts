@@ -1,6 +1,6 @@
 /**
  * The gamedata module owns the four gaming storage layers of every game: raw events, sessions,
- * player profiles (with devices) and aggregates (player-days, daily totals and dimensions,
+ * player profiles and aggregates (player-days, daily totals and dimensions,
  * distinct-player gaps, cohorts). It stores the batches the ingestion accepted (load a snapshot,
  * fold, save: one transaction), runs raw retention and compaction, purges a player (GDPR) and
  * answers the aggregate reads of gaming analytics. Nothing else touches these tables.
@@ -85,7 +85,7 @@ export function createGamedataService(deps: GamedataDeps) {
 
     /**
      * Irreversibly deletes one player's rows from every per-player layer (raw events with their IP
-     * and device data, sessions, profile with attribution and fingerprint, devices, player-days).
+     * and device data, sessions, profile with attribution and fingerprint, player-days).
      * Anonymous daily totals stay. Extra purgers (fraud records) run in the same call.
      */
     async purgePlayer(gameId: string, playerId: string): Promise<Record<string, number>> {

@@ -104,15 +104,6 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
     updateSessionStart: sqlite.prepare(
       'UPDATE game_sessions SET started_at = ?, last_event_at = ?, ended_at = ?, events = ? WHERE game_id = ? AND id = ?',
     ),
-    upsertDevice: sqlite.prepare(
-      `INSERT INTO game_player_devices (game_id, device_fingerprint, player_id, first_seen_at, last_seen_at)
-       VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (game_id, device_fingerprint, player_id) DO UPDATE SET
-         first_seen_at = CASE WHEN excluded.first_seen_at < game_player_devices.first_seen_at
-           THEN excluded.first_seen_at ELSE game_player_devices.first_seen_at END,
-         last_seen_at = CASE WHEN excluded.last_seen_at > game_player_devices.last_seen_at
-           THEN excluded.last_seen_at ELSE game_player_devices.last_seen_at END`,
-    ),
     daily: sqlite.prepare(
       `INSERT INTO game_daily (game_id, day, active_players, new_players, paying_players, sessions, session_seconds,
          events, flagged_events, transactions, revenue_iap_micros, revenue_ad_micros, revenue_subscription_micros)
@@ -291,8 +282,6 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
         statements.updateSessionStart.run(s.started_at, s.last_event_at, s.ended_at, s.events, gameId, s.id)
       else statements.updateSession.run(s.last_event_at, s.ended_at, s.events, gameId, s.id)
     }
-    for (const d of c.devices)
-      statements.upsertDevice.run(gameId, d.fingerprint, d.playerId, d.firstSeenAt, d.lastSeenAt)
     for (const d of c.daily)
       // prettier-ignore
       statements.daily.run(gameId, d.day, d.active_players, d.new_players, d.paying_players, d.sessions, d.session_seconds,

@@ -139,7 +139,6 @@ export interface Changes {
   flagged: number
   sessions: SessionWrite[]
   profiles: ProfileWrite[]
-  devices: Array<{ playerId: string; fingerprint: string; firstSeenAt: number; lastSeenAt: number }>
   /** Existing player-day rows whose install day moves back (an older first event). */
   installDayMoves: Array<{ playerId: string; installDay: number }>
   playerDays: Array<{ row: PlayerDayRow; isNew: boolean }>

@@ -5,7 +5,7 @@ import { GDPR_CONFIRMATION } from '../../contract/limits.js'
 import { action, jsonOption } from '../action.js'
 import { requireKey, type Ctx } from '../context.js'
 import { CliError, EXIT, UsageError } from '../exit-codes.js'
-import { emit, note, printRecord } from '../output.js'
+import { emit, note, printRecord, when } from '../output.js'
 
 export interface DeleteOpts {
   game: string
@@ -14,16 +14,16 @@ export interface DeleteOpts {
   confirm?: string
 }
 
-function fields(d: GdprDeletion) {
+function fields(d: GdprDeletion, tty: boolean) {
   return [
     ['ID', d.id],
     ['GAME', d.gameId],
     ['PLAYER', d.playerId],
     ['REASON', d.reason],
     ['STATUS', d.status],
-    ['REQUESTED', d.createdAt],
-    ['COMPLETED', d.completedAt ?? ''],
-    ['RECORD KEPT UNTIL', d.expiresAt],
+    ['REQUESTED', when(d.createdAt, tty)],
+    ['COMPLETED', when(d.completedAt, tty)],
+    ['RECORD KEPT UNTIL', when(d.expiresAt, tty)],
   ] as const
 }
 
@@ -43,14 +43,14 @@ export async function runGdprDelete(o: DeleteOpts, ctx: Ctx): Promise<void> {
   const d = await (
     await ctx.client()
   ).gaming.requestDeletion({ gameId: o.game, playerId: o.player, reason: o.reason, confirmation })
-  await emit(ctx, d, () => printRecord(ctx, fields(d)))
+  await emit(ctx, d, () => printRecord(ctx, fields(d, ctx.isTTY)))
   if (!ctx.json) note(ctx, `Queued; follow it with: linkctl gdpr status ${d.id}`)
 }
 
 export async function runGdprStatus(o: { id: string }, ctx: Ctx): Promise<void> {
   await requireKey(ctx)
   const d = await (await ctx.client()).gaming.deletion(o.id)
-  await emit(ctx, d, () => printRecord(ctx, fields(d)))
+  await emit(ctx, d, () => printRecord(ctx, fields(d, ctx.isTTY)))
 }
 
 export function register(program: Command): void {

@@ -5,7 +5,7 @@ import type { KeyTestResult } from '../../contract/keys.js'
 import { action, jsonOption } from '../action.js'
 import type { Ctx } from '../context.js'
 import { CliError, EXIT } from '../exit-codes.js'
-import { emit, maskKey, printRecord, printRows, type Field } from '../output.js'
+import { emit, maskKey, printRecord, printRows, when, type Field } from '../output.js'
 import { packageVersion } from '../../version.js'
 
 export interface StatusReport {
@@ -96,7 +96,7 @@ async function printStatus(ctx: Ctx, r: StatusReport): Promise<void> {
   ctx.stdout.write(ctx.isTTY ? '\nJobs:\n' : '\n')
   await printRows(ctx, r.ready.jobs, [
     { header: 'JOB', value: (j) => j.name },
-    { header: 'LAST RUN', value: (j) => j.lastRunAt },
+    { header: 'LAST RUN', value: (j) => when(j.lastRunAt, ctx.isTTY) },
     { header: 'RESULT', value: (j) => j.lastStatus ?? 'never run' },
     { header: 'MS', value: (j) => j.lastDurationMs },
     { header: 'ERROR', value: (j) => j.lastError },

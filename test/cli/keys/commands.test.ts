@@ -121,7 +121,7 @@ describe('keys commands against linkd', () => {
     const k = await create()
     const tty = as(d.ownerKey, { json: false, isTTY: true })
     await runKeysGet({ id: k.id }, tty.ctx)
-    expect(tty.out.text).toMatch(new RegExp(`│ ID\\s+│ ${k.id}`))
+    expect(tty.out.text).toMatch(new RegExp(`^ID\\s+${k.id}$`, 'm'))
     expect(tty.out.text).toContain(k.preview)
     expect(tty.out.text).not.toContain(k.key)
   })

@@ -117,7 +117,7 @@ describe('links commands against linkd', () => {
     }
     const tty = as(d.ownerKey, { json: false, isTTY: true })
     await runLinksGet({ ref: l.id }, tty.ctx)
-    expect(tty.out.text).toMatch(/│ SHORT CODE\s+│ get-me/)
+    expect(tty.out.text).toMatch(/^SHORT CODE\s+get-me$/m)
     expect((await exit(() => runLinksGet({ ref: 'lnk_doesnotexist' }, as().ctx))).code).toBe(5)
     expect((await exit(() => runLinksGet({ ref: 'no-such-code' }, as().ctx))).code).toBe(5)
     const other = await d.testApp.createOrg('links-other')
@@ -271,11 +271,46 @@ describe('links commands against linkd', () => {
 
     const tty = as(d.ownerKey, { json: false, isTTY: true })
     await runLinksStats({ ref: l.id }, tty.ctx)
-    expect(tty.out.text).toMatch(/│ CLICKS\s+│ 1\s/)
-    expect(tty.out.text).toMatch(/│ BOTS\s+│ 2 \(66\.7%\)/)
+    expect(tty.out.text).toMatch(/^CLICKS\s+1$/m)
+    expect(tty.out.text).toMatch(/^BOTS\s+2 \(66\.7%\)$/m)
     expect(tty.out.text).toContain('Browsers')
     expect(tty.out.text).toContain('Clicks over time')
     expect((await exit(() => runLinksStats({ ref: 'lnk_missing' }, as().ctx))).code).toBe(5)
+
+    // Piped: one tab-separated table per section (header row, then rows), a blank line between.
+    const piped = as(d.ownerKey, { json: false })
+    await runLinksStats({ ref: l.id, interval: 'day' }, piped.ctx)
+    const tables = piped.out.text.trimEnd().split('\n\n')
+    const headers = tables.map((t) => t.split('\n')[0]?.split('\t')[0])
+    expect(headers).toEqual(['LINK', 'COUNTRY', 'DEVICE', 'BROWSER', 'OS', 'TIMESTAMP'])
+    for (const table of tables) {
+      const [head = '', ...rows] = table.split('\n')
+      expect(rows.length).toBeGreaterThan(0)
+      for (const row of rows) expect(row.split('\t')).toHaveLength(head.split('\t').length)
+    }
+    expect(tables[3]).toBe('BROWSER\tCLICKS\t%\nFirefox\t1\t100')
+  })
+
+  it('list on a terminal: a borderless table cut to the terminal width, relative times; piped: ISO', async () => {
+    const long = await create(`https://example.com/${'long-path/'.repeat(12)}`, { tag: ['wide'] })
+    for (const columns of ['130', '160']) {
+      const tty = as(d.ownerKey, { json: false, isTTY: true, env: { COLUMNS: columns } })
+      await runLinksList({ tag: 'wide' }, tty.ctx)
+      const lines = tty.out.text.trimEnd().split('\n')
+      expect(lines[0]).toMatch(/^ID {2,}SHORT URL/)
+      for (const line of lines) expect([...line].length).toBeLessThanOrEqual(Number(columns))
+      expect(lines.slice(0, 2)).toEqual([
+        expect.any(String),
+        expect.stringMatching(new RegExp(`^${long.id}  ${long.shortUrl}  `)),
+      ])
+      expect(lines[1]).toContain('…')
+      expect(lines[1]).toMatch(/ (just now|\d+ (minute|hour|day|month|year)s? ago|in \d+ \w+)  +-$/)
+    }
+    const piped = as(d.ownerKey, { json: false })
+    await runLinksList({ tag: 'wide' }, piped.ctx)
+    const [, row] = piped.out.text.trimEnd().split('\n')
+    expect(row?.split('\t')).toContain(long.destinationUrl)
+    expect(row?.split('\t')).toContain(long.createdAt)
   })
 
   it('the whole CLI: create with --destination, a bad --limit is a usage error (2)', async () => {
@@ -286,7 +321,7 @@ describe('links commands against linkd', () => {
     )
     expect(r.code, r.stderr).toBe(0)
     expect(JSON.parse(r.stdout)).toMatchObject({ destinationUrl: 'https://example.com/cli', tags: ['a'] })
-    expect((await cli(['links', 'list', '--limit', '7'], { env })).code).toBe(2)
+    expect((await cli(['links', 'list', '--limit', '0'], { env })).code).toBe(2)
     expect((await cli(['links', 'create'], { env })).code).toBe(2)
   })
 })

@@ -233,7 +233,6 @@ describe('installs and first / last seen', () => {
         },
       },
     ])
-    expect(c.devices).toEqual([{ playerId: 'p1', fingerprint: 'fp-9', firstSeenAt: T0, lastSeenAt: T0 }])
     expect(c.dims.filter((d) => d.dim === 'affiliate')).toEqual([
       expect.objectContaining({ day: D, value: 'aff', players: 1, new_players: 1, events: 2 }),
     ])
@@ -298,14 +297,6 @@ describe('installs and first / last seen', () => {
         isNew: true,
         row: expect.objectContaining({ day: D - 1, install_day: D - 1 }),
       }),
-    ])
-  })
-
-  it("a known player's own device on its last active day is not written again; another day is", () => {
-    const known = snapshot({ profiles: new Map([['p1', profile({ last_active_day: D })]]) })
-    expect(fold(known, [ev({ ts: T0, deviceFingerprint: 'fp-1' })], ids()).devices).toEqual([])
-    expect(fold(known, [ev({ ts: T0 + DAY, deviceFingerprint: 'fp-1' })], ids()).devices).toEqual([
-      { playerId: 'p1', fingerprint: 'fp-1', firstSeenAt: T0 + DAY, lastSeenAt: T0 + DAY },
     ])
   })
 })

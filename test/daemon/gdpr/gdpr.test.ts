@@ -123,7 +123,6 @@ describe('GDPR deletion', () => {
       game_events: 3,
       game_sessions: 1,
       game_players: 1,
-      game_player_devices: 1,
     })
 
     expect(tablesMentioning(VICTIM)).toEqual(['gdpr_deletions.player_id'])

@@ -4,31 +4,33 @@ import type { Domain } from '../../../contract/domains.js'
 import { DOMAIN_VERIFICATION_STATUSES } from '../../../contract/limits.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { emit, note, printRows } from '../../output.js'
-import { pageOptions, pageQuery, type PageFlags } from '../../paging.js'
+import { emit, note, printRows, when } from '../../output.js'
+import { cutNote, fetchList, pageOptions, type PageFlags } from '../../paging.js'
 
 export async function runDomainsList(
   opts: PageFlags & { status?: Domain['verificationStatus'] },
   ctx: Ctx,
 ): Promise<void> {
   await requireKey(ctx)
-  const page = await (
-    await ctx.client()
-  ).domains.list({
-    ...pageQuery(opts),
-    ...(opts.status ? { verificationStatus: opts.status } : {}),
-  })
+  const client = await ctx.client()
+  const page = await fetchList(ctx, opts, (query) =>
+    client.domains.list({
+      ...query,
+      ...(opts.status ? { verificationStatus: opts.status } : {}),
+    }),
+  )
   await emit(ctx, page, async () => {
     if (page.data.length === 0 && ctx.isTTY)
       return note(ctx, 'No custom domains yet: linkctl domains add <domain>')
     await printRows(ctx, page.data, [
-      { header: 'ID', value: (d) => d.id },
+      { header: 'ID', value: (d) => d.id, keep: true },
       { header: 'DOMAIN', value: (d) => d.domain },
       { header: 'VERIFICATION', value: (d) => d.verificationStatus },
       { header: 'SSL', value: (d) => d.sslStatus ?? '' },
       { header: 'DEFAULT', value: (d) => (d.isDefault ? 'yes' : '') },
-      { header: 'CREATED', value: (d) => d.createdAt },
+      { header: 'CREATED', value: (d) => when(d.createdAt, ctx.isTTY) },
     ])
+    cutNote(ctx, page, page.data.length)
   })
 }
 

@@ -18,7 +18,7 @@ export async function runGamesCreate(o: GameFlags, ctx: Ctx): Promise<void> {
   }
   await requireKey(ctx)
   const g = await (await ctx.client()).games.create(body)
-  await emit(ctx, g, () => printRecord(ctx, gameFields(g)))
+  await emit(ctx, g, () => printRecord(ctx, gameFields(g, ctx.isTTY)))
   warn(ctx, ONCE)
 }
 

@@ -8,7 +8,7 @@ import { gameFields } from './shared.js'
 export async function runGamesGet(o: { id: string }, ctx: Ctx): Promise<void> {
   await requireKey(ctx)
   const g = await (await ctx.client()).games.get(o.id)
-  await emit(ctx, g, () => printRecord(ctx, gameFields(g)))
+  await emit(ctx, g, () => printRecord(ctx, gameFields(g, ctx.isTTY)))
 }
 
 export function register(games: Command): void {

@@ -4,28 +4,26 @@ import { GAME_STATUSES } from '../../../contract/limits.js'
 import type { Game } from '../../../contract/games.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { emit, note, printRows } from '../../output.js'
-import { pageOptions, pageQuery, type PageFlags } from '../../paging.js'
+import { emit, note, printRows, when } from '../../output.js'
+import { cutNote, fetchList, pageOptions, type PageFlags } from '../../paging.js'
 
 export async function runGamesList(o: PageFlags & { status?: string }, ctx: Ctx): Promise<void> {
   await requireKey(ctx)
-  const page = await (
-    await ctx.client()
-  ).games.list({
-    ...(o.status ? { status: o.status as Game['status'] } : {}),
-    ...(pageQuery(o) as { page?: number; limit?: 10 }),
-  })
+  const client = await ctx.client()
+  const page = await fetchList(ctx, o, (query) =>
+    client.games.list({ ...(o.status ? { status: o.status as Game['status'] } : {}), ...query }),
+  )
   await emit(ctx, page, async () => {
     if (page.data.length === 0 && ctx.isTTY) return note(ctx, 'No games.')
     await printRows(ctx, page.data, [
-      { header: 'ID', value: (g) => g.id },
+      { header: 'ID', value: (g) => g.id, keep: true },
       { header: 'NAME', value: (g) => g.name },
       { header: 'PLATFORM', value: (g) => g.platform },
       { header: 'STATUS', value: (g) => g.status },
       { header: 'SDK KEY', value: (g) => g.sdkKeyPreview },
-      { header: 'CREATED', value: (g) => g.createdAt },
+      { header: 'CREATED', value: (g) => when(g.createdAt, ctx.isTTY) },
     ])
-    if (ctx.isTTY && page.hasMore) note(ctx, `${page.total} games; next: --page ${page.page + 1}`)
+    cutNote(ctx, page, page.data.length)
   })
 }
 

@@ -8,7 +8,7 @@ import { gameFields, ONCE } from './shared.js'
 export async function runGamesRegenerateKey(o: { id: string }, ctx: Ctx): Promise<void> {
   await requireKey(ctx)
   const g = await (await ctx.client()).games.regenerateKey(o.id)
-  await emit(ctx, g, () => printRecord(ctx, gameFields(g)))
+  await emit(ctx, g, () => printRecord(ctx, gameFields(g, ctx.isTTY)))
   warn(ctx, `the previous SDK key stopped working; ${ONCE}`)
 }
 

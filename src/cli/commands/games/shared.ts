@@ -5,7 +5,7 @@
 import { Option, type Command } from 'commander'
 import { GAME_LIMITS, GAME_PLATFORMS, GAME_STATUSES } from '../../../contract/limits.js'
 import type { CreateGameBody, Game, GameWithSecrets } from '../../../contract/games.js'
-import type { Field } from '../../output.js'
+import { when, type Field } from '../../output.js'
 import { intArg } from '../../parse.js'
 
 export interface GameFlags {
@@ -24,7 +24,7 @@ export interface GameFlags {
 
 export const ONCE = 'the SDK key and signing secret are shown only now: store them'
 
-export function gameFields(g: Game | GameWithSecrets): Field[] {
+export function gameFields(g: Game | GameWithSecrets, tty = false): Field[] {
   const on = (b: boolean) => (b ? 'on' : 'off')
   const fields: Field[] = [
     ['ID', g.id],
@@ -43,7 +43,7 @@ export function gameFields(g: Game | GameWithSecrets): Field[] {
     ['SDK KEY', 'sdkKey' in g ? g.sdkKey : g.sdkKeyPreview],
   ]
   if ('signingSecret' in g) fields.push(['SIGNING SECRET', g.signingSecret])
-  fields.push(['CREATED', g.createdAt])
+  fields.push(['CREATED', when(g.createdAt, tty)])
   return fields
 }
 

@@ -13,7 +13,7 @@ export async function runGamesUpdate(o: GameFlags & { id: string }, ctx: Ctx): P
     throw new UsageError('nothing to change: give at least one setting flag')
   await requireKey(ctx)
   const g = await (await ctx.client()).games.update(o.id, body)
-  await emit(ctx, g, () => printRecord(ctx, gameFields(g)))
+  await emit(ctx, g, () => printRecord(ctx, gameFields(g, ctx.isTTY)))
 }
 
 export function register(games: Command): void {

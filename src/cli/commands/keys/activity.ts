@@ -3,18 +3,19 @@ import type { Command } from 'commander'
 import { idAction, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { emit, note, printRows } from '../../output.js'
-import { pageFooter, pageOptions, pageQuery, type PageFlags } from '../../paging.js'
+import { cutNote, fetchList, pageOptions, type PageFlags } from '../../paging.js'
 import { activityColumns, type IdOpts } from './shared.js'
 
 export interface ActivityOpts extends IdOpts, PageFlags {}
 
 export async function runKeysActivity(opts: ActivityOpts, ctx: Ctx): Promise<void> {
   await requireKey(ctx)
-  const page = await (await ctx.client()).keys.activity(opts.id, pageQuery(opts))
+  const client = await ctx.client()
+  const page = await fetchList(ctx, opts, (query) => client.keys.activity(opts.id, query))
   await emit(ctx, page, async () => {
     if (page.data.length === 0 && ctx.isTTY) return note(ctx, 'No activity recorded for this key.')
     await printRows(ctx, page.data, activityColumns(ctx.isTTY))
-    pageFooter(ctx, page, page.data.length)
+    cutNote(ctx, page, page.data.length)
   })
 }
 

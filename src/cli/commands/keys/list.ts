@@ -4,7 +4,7 @@ import { KEY_STATUSES, type KeyStatus } from '../../../contract/limits.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { emit, note, printRows } from '../../output.js'
-import { pageFooter, pageOptions, pageQuery, type PageFlags } from '../../paging.js'
+import { cutNote, fetchList, pageOptions, type PageFlags } from '../../paging.js'
 import { keyColumns } from './shared.js'
 
 export interface ListOpts extends PageFlags {
@@ -14,17 +14,18 @@ export interface ListOpts extends PageFlags {
 
 export async function runKeysList(opts: ListOpts, ctx: Ctx): Promise<void> {
   await requireKey(ctx)
-  const page = await (
-    await ctx.client()
-  ).keys.list({
-    ...pageQuery(opts),
-    ...(opts.status ? { status: opts.status } : {}),
-    ...(opts.search ? { search: opts.search } : {}),
-  })
+  const client = await ctx.client()
+  const page = await fetchList(ctx, opts, (query) =>
+    client.keys.list({
+      ...query,
+      ...(opts.status ? { status: opts.status } : {}),
+      ...(opts.search ? { search: opts.search } : {}),
+    }),
+  )
   await emit(ctx, page, async () => {
     if (page.data.length === 0 && ctx.isTTY) return note(ctx, 'No API keys match.')
     await printRows(ctx, page.data, keyColumns(ctx.isTTY))
-    pageFooter(ctx, page, page.data.length)
+    cutNote(ctx, page, page.data.length)
   })
 }
 

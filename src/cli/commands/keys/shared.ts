@@ -88,7 +88,7 @@ export function scopeSummary(permissions: readonly string[], tty: boolean): stri
 
 export function keyColumns(tty: boolean): Column<ApiKey>[] {
   return [
-    { header: 'ID', value: (k) => k.id },
+    { header: 'ID', value: (k) => k.id, keep: true },
     { header: 'NAME', value: (k) => k.name },
     { header: 'STATUS', value: (k) => k.status },
     { header: 'ENV', value: (k) => k.environment },

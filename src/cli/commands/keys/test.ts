@@ -3,7 +3,7 @@ import type { Command } from 'commander'
 import { action, jsonOption } from '../../action.js'
 import type { Ctx } from '../../context.js'
 import { CliError, EXIT, UsageError } from '../../exit-codes.js'
-import { emit, printRecord } from '../../output.js'
+import { emit, printRecord, when } from '../../output.js'
 
 export interface TestOpts {
   key: string
@@ -32,7 +32,10 @@ export async function runKeysTest(opts: TestOpts, ctx: Ctx): Promise<void> {
       const k = result.key
       fields.push(['ID', k.id], ['NAME', k.name], ['STATUS', k.status], ['PREVIEW', k.preview])
       fields.push(['ORGANIZATION', `${k.organization.name} (${k.organization.plan})`])
-      fields.push(['SCOPES', k.permissions.join(ctx.isTTY ? ', ' : ',')], ['EXPIRES', k.expiresAt ?? ''])
+      fields.push(
+        ['SCOPES', k.permissions.join(ctx.isTTY ? ', ' : ',')],
+        ['EXPIRES', when(k.expiresAt, ctx.isTTY)],
+      )
     }
     if (result.rateLimit) {
       const r = result.rateLimit

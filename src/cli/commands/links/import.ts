@@ -3,11 +3,11 @@
  * lines, read as a stream and sent in chunks to POST /api/use/links/bulk. Each chunk covers a
  * fixed run of input records and carries an X-Idempotency-Key hashed from its position and
  * content, so re-running the same import replays the chunks the daemon already accepted
- * instead of creating the links again. Failed rows are reported by input line.
+ * instead of creating the links again. Failed rows are reported by input line and, with
+ * --failed-out, written to a file in the input's format; --skip-existing skips rows whose
+ * custom code or destination already has a link (import-rerun.ts).
  */
 import { createHash } from 'node:crypto'
-import { open } from 'node:fs/promises'
-import { StringDecoder } from 'node:string_decoder'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Argument, Option, type Command } from 'commander'
 import type { BulkCreateResult } from '../../../contract/links.js'
@@ -15,18 +15,33 @@ import { LINK_LIMITS } from '../../../contract/limits.js'
 import type { LinkdClient } from '../../../client/index.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { CliError, EXIT, UsageError } from '../../exit-codes.js'
+import { CliError, EXIT } from '../../exit-codes.js'
 import { note, printJson } from '../../output.js'
-import { intArg, parseExpiry } from '../../parse.js'
+import { intArg } from '../../parse.js'
 import { createProgress, type Progress } from '../../progress.js'
-import { CsvParser, type CsvRecord } from '../../csv.js'
+import { countRows, openInput, readRows, type Row, type RowError, type RowSource } from './import-input.js'
+import { ExistingLinks, FailedOut } from './import-rerun.js'
+
+export { CSV_COLUMNS, csvRows, jsonlRows, type Row, type RowError } from './import-input.js'
 
 export interface ImportOpts {
   file?: string
   format?: 'csv' | 'jsonl'
   chunkSize?: number
   generateCodes?: boolean
+  /** Writes the failed rows here, in the input's format, with an `error` column / field. */
+  failedOut?: string
+  /** Skips rows whose customSlug or destinationUrl already has a link. */
+  skipExisting?: boolean
   json?: boolean
+}
+
+export interface ImportSummary {
+  created: number
+  /** Rows left out by --skip-existing (their link already exists). */
+  skipped: number
+  failed: number
+  errors: RowError[]
 }
 
 export const DEFAULT_CHUNK_SIZE = 500
@@ -35,166 +50,6 @@ export const DEFAULT_CHUNK_SIZE = 500
  * the envelope. Chunk boundaries stay a function of the input, so re-runs keep their keys.
  */
 export const CHUNK_BYTES_MAX = 900_000
-export const CSV_COLUMNS = ['destinationUrl', 'title', 'customSlug', 'tags', 'expiresAt'] as const
-
-export interface RowError {
-  line: number
-  error: string
-  message: string
-}
-/** One input record: a create body to send, or why it cannot be sent. */
-export type Row = { line: number; body: Record<string, unknown> } | RowError
-
-export interface ImportSummary {
-  created: number
-  failed: number
-  errors: RowError[]
-}
-
-type Text = AsyncIterable<string | Buffer>
-
-/** Records of a CSV text: the header (line 1 or the first non-blank line) names the columns. */
-export async function* csvRows(text: Text, opts: { generateCodes?: boolean } = {}): AsyncGenerator<Row> {
-  const parser = new CsvParser()
-  let columns: Map<string, number> | undefined
-  let width = 0
-  const handle = function* (records: CsvRecord[]): Generator<Row> {
-    for (const r of records) {
-      if (!columns) {
-        if ('error' in r)
-          throw new CliError(`line ${r.line}: cannot read the CSV header: ${r.error}`, EXIT.error)
-        columns = new Map()
-        r.fields.forEach((name, i) => {
-          const known = CSV_COLUMNS.find((c) => c.toLowerCase() === name.trim().toLowerCase())
-          if (known && !columns?.has(known)) columns?.set(known, i)
-        })
-        width = r.fields.length
-        if (!columns.has('destinationUrl'))
-          throw new CliError(
-            `line ${r.line}: the CSV header must name the columns (${CSV_COLUMNS.join(',')}); destinationUrl is missing`,
-            EXIT.error,
-          )
-        continue
-      }
-      if ('error' in r) yield { line: r.line, error: 'ParseError', message: r.error }
-      else if (r.fields.length !== width)
-        yield {
-          line: r.line,
-          error: 'ParseError',
-          message: `expected ${width} fields like the header, found ${r.fields.length}`,
-        }
-      else yield csvBody(r.line, r.fields, columns, opts.generateCodes === true)
-    }
-  }
-  for await (const chunk of text) yield* handle(parser.push(String(chunk)))
-  yield* handle(parser.end())
-}
-
-function csvBody(line: number, fields: string[], columns: Map<string, number>, generateCodes: boolean): Row {
-  const cell = (name: (typeof CSV_COLUMNS)[number]) => {
-    const i = columns.get(name)
-    return i === undefined ? '' : (fields[i] ?? '').trim()
-  }
-  const destinationUrl = cell('destinationUrl')
-  if (!destinationUrl) return { line, error: 'ValidationError', message: 'destinationUrl: is empty' }
-  const body: Record<string, unknown> = { destinationUrl }
-  const title = cell('title')
-  if (title) body.title = title
-  const slug = cell('customSlug')
-  if (slug && !generateCodes) body.customSlug = slug
-  const tags = cell('tags')
-  if (tags)
-    body.tags = [
-      ...new Set(
-        tags
-          .split(/[;|]/)
-          .map((t) => t.trim())
-          .filter((t) => t.length > 0),
-      ),
-    ]
-  const expires = cell('expiresAt')
-  if (expires) {
-    try {
-      const at = parseExpiry(expires)
-      if (at) body.expiresAt = at
-    } catch (err) {
-      return { line, error: 'ValidationError', message: `expiresAt: ${(err as Error).message}` }
-    }
-  }
-  return { line, body }
-}
-
-/** Fields of a link object that a create body does not take (export and `get --json` output). */
-const LINK_ONLY = ['id', 'shortUrl', 'clicks', 'status', 'createdAt', 'updatedAt']
-
-/** Records of a JSON lines text: one object per line; blank lines are skipped. */
-export async function* jsonlRows(text: Text, opts: { generateCodes?: boolean } = {}): AsyncGenerator<Row> {
-  let rest = ''
-  let line = 0
-  let first = true
-  const parse = (raw: string): Row | undefined => {
-    line++
-    let s = raw.endsWith('\r') ? raw.slice(0, -1) : raw
-    if (first) {
-      first = false
-      if (s.charCodeAt(0) === 0xfeff) s = s.slice(1)
-    }
-    if (s.trim() === '') return undefined
-    let value: unknown
-    try {
-      value = JSON.parse(s)
-    } catch (err) {
-      return { line, error: 'ParseError', message: `invalid JSON: ${(err as Error).message}` }
-    }
-    if (!value || typeof value !== 'object' || Array.isArray(value))
-      return { line, error: 'ParseError', message: 'expected a JSON object' }
-    const body: Record<string, unknown> = { ...(value as Record<string, unknown>) }
-    for (const k of LINK_ONLY) delete body[k]
-    if (typeof body.shortCode === 'string' && body.customSlug === undefined) body.customSlug = body.shortCode
-    delete body.shortCode
-    if (body.customDomainId === null) delete body.customDomainId
-    if (opts.generateCodes) delete body.customSlug
-    return { line, body }
-  }
-  for await (const chunk of text) {
-    const parts = (rest + String(chunk)).split('\n')
-    rest = parts.pop() ?? ''
-    for (const p of parts) {
-      const row = parse(p)
-      if (row) yield row
-    }
-  }
-  const last = parse(rest)
-  if (last) yield last
-}
-
-/** Reads until the first non-blank character and picks the format: `{` is JSON lines, else CSV. */
-async function detect(text: Text): Promise<{ format: 'csv' | 'jsonl'; text: Text }> {
-  const it = text[Symbol.asyncIterator]()
-  const seen: string[] = []
-  let format: 'csv' | 'jsonl' = 'csv'
-  for (;;) {
-    const next = await it.next()
-    if (next.done) break
-    const s = String(next.value)
-    seen.push(s)
-    const c = /[^\s\ufeff]/.exec(s)?.[0]
-    if (c !== undefined) {
-      format = c === '{' ? 'jsonl' : 'csv'
-      break
-    }
-  }
-  async function* replay(): AsyncGenerator<string> {
-    yield* seen
-    for (;;) {
-      const next = await it.next()
-      if (next.done) return
-      yield String(next.value)
-    }
-  }
-  return { format, text: replay() }
-}
-
 /** The idempotency key of a chunk: its first input line and its bodies, hashed. */
 export function chunkKey(firstLine: number, bodies: readonly unknown[]): string {
   const hash = createHash('sha256')
@@ -251,73 +106,57 @@ async function sendChunk(
   }
 }
 
-async function openInput(opts: ImportOpts, ctx: Ctx): Promise<{ text: Text; size: number | undefined }> {
-  if (opts.file === undefined || opts.file === '-') {
-    if (opts.file === undefined && ctx.stdin.isTTY === true)
-      throw new UsageError('no input: pass a file, or pipe the rows in (linkctl links import - < links.csv)')
-    return { text: ctx.stdin as AsyncIterable<Buffer>, size: undefined }
-  }
-  try {
-    const handle = await open(opts.file)
-    const { size } = await handle.stat()
-    return { text: handle.createReadStream({ encoding: 'utf8' }), size }
-  } catch (err) {
-    throw new CliError(`cannot read ${opts.file}: ${(err as Error).message}`, EXIT.error)
-  }
-}
-
-/** Text of the input (UTF-8, characters split across chunks joined), counting its bytes for the progress bar. */
-async function* counted(text: Text, onBytes: (n: number) => void): AsyncGenerator<string> {
-  const decoder = new StringDecoder('utf8')
-  for await (const chunk of text) {
-    if (typeof chunk === 'string') {
-      onBytes(Buffer.byteLength(chunk))
-      yield chunk
-    } else {
-      onBytes(chunk.length)
-      yield decoder.write(chunk)
-    }
-  }
-  const end = decoder.end()
-  if (end) yield end
-}
+type BodyRow = { line: number; body: Record<string, unknown>; source?: RowSource }
+type FailedRow = RowError & { source?: RowSource | undefined }
 
 export async function runLinksImport(opts: ImportOpts, ctx: Ctx): Promise<void> {
   const chunkSize = opts.chunkSize ?? DEFAULT_CHUNK_SIZE
   await requireKey(ctx)
   const client = await ctx.client()
-  const input = await openInput(opts, ctx)
-  let bytes = 0
-  const text = counted(input.text, (n) => (bytes += n))
-  const detected = opts.format ? { format: opts.format, text } : await detect(text)
-  const rows =
-    detected.format === 'jsonl'
-      ? jsonlRows(detected.text, { generateCodes: opts.generateCodes === true })
-      : csvRows(detected.text, { generateCodes: opts.generateCodes === true })
+  const input = await openInput(opts.file, ctx)
+  let format: 'csv' | 'jsonl' = opts.format ?? 'csv'
+  const failedOut = opts.failedOut ? await FailedOut.open(opts.failedOut, () => format) : undefined
+  const existing = opts.skipExisting ? await ExistingLinks.load(client, ctx) : undefined
+  const total = ctx.stderr.isTTY === true ? await countRows(opts.file, opts.format) : undefined
+  const read = await readRows(input, opts.format, {
+    generateCodes: opts.generateCodes === true,
+    onHeader: (fields) => failedOut?.setHeader(fields),
+  })
+  format = read.format
 
-  const summary: ImportSummary = { created: 0, failed: 0, errors: [] }
+  const summary: ImportSummary = { created: 0, skipped: 0, failed: 0, errors: [] }
   let replayed = 0
   let seen = 0
   const progress: Progress = createProgress(ctx.stderr, {
     label: 'Importing',
     enabled: ctx.stderr.isTTY === true,
   })
+  // The bar counts rows (created, skipped or failed) of the file's rows; the figures say which.
   const show = () =>
     progress.update(
-      input.size ? Math.min(bytes, input.size) : seen,
-      input.size || undefined,
-      input.size
-        ? `bytes, ${summary.created} created, ${summary.failed} failed`
-        : `rows, ${summary.failed} failed`,
+      summary.created + summary.skipped + summary.failed,
+      total,
+      `rows: ${summary.created} created${existing ? `, ${summary.skipped} skipped` : ''}, ${summary.failed} failed`,
     )
-  const fail = (e: RowError) => {
+  const fail = (e: FailedRow) => {
     summary.failed++
-    summary.errors.push(e)
+    summary.errors.push({ line: e.line, error: e.error, message: e.message })
+    failedOut?.write(e)
+    progress.log(`line ${e.line}: ${e.message}`)
   }
 
   const flush = async (chunk: Row[]) => {
-    const valid = chunk.filter((r): r is { line: number; body: Record<string, unknown> } => 'body' in r)
-    const errors: RowError[] = chunk.filter((r): r is RowError => 'error' in r)
+    const errors: FailedRow[] = chunk.filter((r): r is FailedRow => 'error' in r)
+    const valid: BodyRow[] = []
+    for (const row of chunk) {
+      if (!('body' in row)) continue
+      if (existing?.has(row.body)) summary.skipped++
+      else {
+        // Claimed now: the same link further down this chunk is a repeat, not a new link.
+        existing?.add(row.body)
+        valid.push(row)
+      }
+    }
     if (valid.length > 0) {
       const first = chunk[0]?.line ?? 0
       const bodies = valid.map((r) => r.body)
@@ -326,20 +165,21 @@ export async function runLinksImport(opts: ImportOpts, ctx: Ctx): Promise<void> 
         if (sent.replayed) replayed += sent.result.created
         summary.created += sent.result.created
         for (const item of sent.result.results) {
+          if (item.link) existing?.add(item.link)
           if (item.status !== 'failed') continue
-          const line = valid[item.index]?.line ?? 0
+          const row = valid[item.index]
           const e = item.error ?? { error: 'Failed', message: 'failed' }
-          errors.push({ line, error: e.error, message: reason(e) })
+          // A code taken meanwhile is an existing link too.
+          if (existing && e.error === 'Conflict') summary.skipped++
+          else errors.push({ line: row?.line ?? 0, error: e.error, message: reason(e), source: row?.source })
         }
       } else {
-        for (const r of valid) errors.push({ line: r.line, error: sent.error, message: reason(sent) })
+        for (const r of valid)
+          errors.push({ line: r.line, error: sent.error, message: reason(sent), source: r.source })
       }
     }
     errors.sort((a, b) => a.line - b.line)
-    for (const e of errors) {
-      fail(e)
-      progress.log(`line ${e.line}: ${e.message}`)
-    }
+    for (const e of errors) fail(e)
     show()
   }
 
@@ -351,7 +191,7 @@ export async function runLinksImport(opts: ImportOpts, ctx: Ctx): Promise<void> 
     chunkBytes = 0
   }
   try {
-    for await (const row of rows) {
+    for await (const row of read.rows) {
       seen++
       // A chunk also ends before its request body would pass the daemon's body limit.
       const size = 'body' in row ? Buffer.byteLength(JSON.stringify(row.body)) + 1 : 0
@@ -363,6 +203,7 @@ export async function runLinksImport(opts: ImportOpts, ctx: Ctx): Promise<void> 
     if (chunk.length > 0) await send()
   } catch (err) {
     progress.finish()
+    await failedOut?.close()
     if (summary.created > 0 || summary.failed > 0)
       note(
         ctx,
@@ -372,17 +213,24 @@ export async function runLinksImport(opts: ImportOpts, ctx: Ctx): Promise<void> 
     throw err
   }
   progress.finish()
+  const written = await failedOut?.close()
 
   if (ctx.json) printJson(ctx, summary)
   else if (seen === 0) note(ctx, 'Nothing to import.')
   else {
     const again = replayed > 0 ? ` (${replayed} of them by an earlier run of this import)` : ''
+    const skipped = existing ? `; ${summary.skipped} skipped (already there)` : ''
     ctx.stdout.write(
-      `Created ${summary.created} link${summary.created === 1 ? '' : 's'}${again}; ${summary.failed} failed\n`,
+      `Created ${summary.created} link${summary.created === 1 ? '' : 's'}${again}${skipped}; ${summary.failed} failed\n`,
     )
   }
-  if (summary.failed > 0)
-    throw new CliError(`${summary.failed} of ${seen} rows failed (see the lines above)`, EXIT.error)
+  if (summary.failed > 0) {
+    const where =
+      written !== undefined && opts.failedOut
+        ? `; they are in ${opts.failedOut}: fix them and run linkctl links import ${opts.failedOut} --skip-existing`
+        : ' (see the lines above)'
+    throw new CliError(`${summary.failed} of ${seen} rows failed${where}`, EXIT.error)
+  }
 }
 
 export function register(links: Command): void {
@@ -400,13 +248,23 @@ export function register(links: Command): void {
         intArg(1, LINK_LIMITS.bulkMax),
       )
       .option('--generate-codes', 'ignore customSlug / shortCode: every link gets a new generated code')
+      .option(
+        '--failed-out <file>',
+        'write the failed rows to this file, in the input format, with the reason in an error column',
+      )
+      .option(
+        '--skip-existing',
+        'skip rows whose customSlug or destinationUrl already has a link (reads your links once first)',
+      )
       .addHelpText(
         'after',
         '\nCSV header: destinationUrl,title,customSlug,tags,expiresAt (tags separated by ; or |; other\n' +
           'columns are ignored, so an export can be imported). JSON lines: one create body (or link) per line.\n' +
           'Each chunk carries an idempotency key derived from its content: re-running the same import\n' +
           '(within 24 h, same chunk size) replays the accepted chunks instead of creating duplicates.\n' +
-          'Failed rows are reported as "line N: reason" on stderr; the exit code is 1 if any row failed.',
+          'Failed rows are reported as "line N: reason" on stderr; the exit code is 1 if any row failed.\n' +
+          'Fix-and-retry: --failed-out failed.csv, edit failed.csv, then linkctl links import failed.csv\n' +
+          '--skip-existing (the error column is ignored on input).',
       ),
   ).action(
     action<Omit<ImportOpts, 'file' | 'json'>>(([file], opts, ctx) =>

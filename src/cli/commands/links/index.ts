@@ -12,6 +12,7 @@ import { register as registerImport } from './import.js'
 import { register as registerList } from './list.js'
 import { register as registerOpen } from './open.js'
 import { register as registerQr } from './qr.js'
+import { register as registerShare } from './share.js'
 import { register as registerStats } from './stats.js'
 import { register as registerUpdate } from './update.js'
 
@@ -25,6 +26,7 @@ export function register(program: Command): void {
     registerDelete,
     registerOpen,
     registerQr,
+    registerShare,
     registerStats,
     registerImport,
     registerExport,

@@ -1,10 +1,10 @@
-/** `linkctl links list`: one page of short links, filtered and sorted. */
+/** `linkctl links list`: short links, filtered and sorted (`--limit` rows, or `--all`). */
 import { Option, type Command } from 'commander'
 import { LINK_SORT_FIELDS, LINK_STATUSES, SORT_ORDERS, type LinkStatus } from '../../../contract/limits.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { emit, note, printRows } from '../../output.js'
-import { pageFooter, pageOptions, pageQuery, type PageFlags } from '../../paging.js'
+import { cutNote, fetchList, pageOptions, type PageFlags } from '../../paging.js'
 import { linkColumns } from './shared.js'
 
 export interface ListLinksOpts extends PageFlags {
@@ -17,20 +17,21 @@ export interface ListLinksOpts extends PageFlags {
 
 export async function runLinksList(opts: ListLinksOpts, ctx: Ctx): Promise<void> {
   await requireKey(ctx)
-  const page = await (
-    await ctx.client()
-  ).links.list({
-    ...pageQuery(opts),
-    ...(opts.search ? { search: opts.search } : {}),
-    ...(opts.status ? { status: opts.status } : {}),
-    ...(opts.tag ? { tag: opts.tag } : {}),
-    ...(opts.sort ? { sortBy: opts.sort } : {}),
-    ...(opts.order ? { sortOrder: opts.order } : {}),
-  })
+  const client = await ctx.client()
+  const page = await fetchList(ctx, opts, (query) =>
+    client.links.list({
+      ...query,
+      ...(opts.search ? { search: opts.search } : {}),
+      ...(opts.status ? { status: opts.status } : {}),
+      ...(opts.tag ? { tag: opts.tag } : {}),
+      ...(opts.sort ? { sortBy: opts.sort } : {}),
+      ...(opts.order ? { sortOrder: opts.order } : {}),
+    }),
+  )
   await emit(ctx, page, async () => {
     if (page.data.length === 0 && ctx.isTTY) return note(ctx, 'No links match.')
     await printRows(ctx, page.data, linkColumns(ctx.isTTY))
-    pageFooter(ctx, page, page.data.length)
+    cutNote(ctx, page, page.data.length)
   })
 }
 

@@ -2,7 +2,9 @@
 import { rename, rm, writeFile } from 'node:fs/promises'
 import { extname } from 'node:path'
 import { Option, type Command } from 'commander'
+import type { Link } from '../../../contract/links.js'
 import { QR_FORMATS, QR_MARKER } from '../../../contract/limits.js'
+import type { LinkdClient } from '../../../client/index.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { CliError, EXIT } from '../../exit-codes.js'
 import { note } from '../../output.js'
@@ -16,6 +18,19 @@ export interface QrOpts {
   size?: number
 }
 
+/** What a scanned code opens: the short URL marked as a QR scan. */
+export const qrTarget = (link: Pick<Link, 'shortUrl'>) => `${link.shortUrl}?${QR_MARKER}=1`
+
+/**
+ * The QR code of a link drawn with text blocks for a terminal. Asking the API for the code
+ * too records its creation (qr_code.created) and checks the key's scope.
+ */
+export async function terminalQr(client: LinkdClient, link: Pick<Link, 'id' | 'shortUrl'>): Promise<string> {
+  await client.links.qr(link.id, { format: 'svg' })
+  const { default: QRCode } = await import('qrcode')
+  return QRCode.toString(qrTarget(link), { type: 'terminal', small: true })
+}
+
 /**
  * With --output: the image from the API into the file (format from --format, else the file's
  * extension, else SVG). Without it on a terminal: the QR drawn with text blocks, encoding the
@@ -27,11 +42,7 @@ export async function runLinksQr(opts: QrOpts, ctx: Ctx): Promise<void> {
   const toFile = opts.output !== undefined && opts.output !== '-'
   if (!toFile && opts.output === undefined && ctx.isTTY) {
     const link = await findLink(client, opts.ref)
-    // Asking the API for the code too records its creation (qr_code.created) and checks the scope.
-    await client.links.qr(link.id, { format: 'svg' })
-    const { default: QRCode } = await import('qrcode')
-    const text = await QRCode.toString(`${link.shortUrl}?${QR_MARKER}=1`, { type: 'terminal', small: true })
-    ctx.stdout.write(`${text}\n${link.shortUrl}\n`)
+    ctx.stdout.write(`${await terminalQr(client, link)}\n${link.shortUrl}\n`)
     return
   }
   const format =

@@ -93,8 +93,8 @@ export function updateBody(flags: LinkFlags): UpdateLinkBody {
 
 export function linkColumns(tty: boolean): Column<Link>[] {
   return [
-    { header: 'ID', value: (l) => l.id },
-    { header: 'SHORT URL', value: (l) => l.shortUrl },
+    { header: 'ID', value: (l) => l.id, keep: true },
+    { header: 'SHORT URL', value: (l) => l.shortUrl, keep: true },
     { header: 'DESTINATION', value: (l) => clip(l.destinationUrl, 40, tty) },
     { header: 'TITLE', value: (l) => clip(l.title, 24, tty) },
     { header: 'STATUS', value: (l) => l.status },

@@ -11,7 +11,7 @@ import {
   printRecord,
   printRows,
   round,
-  when,
+  utcMinute,
   type Column,
   type Field,
 } from '../../output.js'
@@ -45,7 +45,10 @@ export async function runLinksStats(opts: StatsOpts, ctx: Ctx): Promise<void> {
 }
 
 function range(a: LinkAnalytics, tty: boolean): string {
-  return `${when(a.range.startDate, tty)} to ${when(a.range.endDate, tty)}`
+  // A period, not an event: absolute on a terminal too (UTC, to the minute).
+  return tty
+    ? `${utcMinute(a.range.startDate)} to ${utcMinute(a.range.endDate)} UTC`
+    : `${a.range.startDate} to ${a.range.endDate}`
 }
 
 export function summaryFields(a: LinkAnalytics, tty: boolean): Field[] {
@@ -62,6 +65,14 @@ export function summaryFields(a: LinkAnalytics, tty: boolean): Field[] {
   ]
 }
 
+/**
+ * Before a section: a blank line, and its title on a terminal. Piped, each section is a bare
+ * tab-separated table (its header row names it), so the output splits on blank lines.
+ */
+function sectionTitle(ctx: Ctx, title: string): void {
+  ctx.stdout.write(ctx.isTTY ? `\n${ctx.color ? `\x1b[1m${title}\x1b[22m` : title}\n` : '\n')
+}
+
 async function section<T>(
   ctx: Ctx,
   title: string,
@@ -70,7 +81,7 @@ async function section<T>(
 ): Promise<void> {
   if (rows.length === 0) return
   const shown = ctx.isTTY ? rows.slice(0, TOP) : rows
-  ctx.stdout.write(`\n${ctx.color ? `\x1b[1m${title}\x1b[22m` : title}\n`)
+  sectionTitle(ctx, title)
   await printRows(ctx, shown, columns)
   if (shown.length < rows.length) ctx.stdout.write(`(${rows.length - shown.length} more: --json shows all)\n`)
 }
@@ -94,7 +105,7 @@ const counted = (header: string): Column<{ value: string; clicks: number }>[] =>
 
 /** The time series on a terminal: aligned lines with a bar, no table borders (it can be long). */
 function seriesLines(a: LinkAnalytics): string {
-  const time = (iso: string) => (a.interval === 'hour' ? when(iso, true) : iso.slice(0, 10))
+  const time = (iso: string) => (a.interval === 'hour' ? utcMinute(iso) : iso.slice(0, 10))
   const max = Math.max(0, ...a.timeSeries.map((p) => p.clicks))
   const digits = String(Math.max(max, ...a.timeSeries.map((p) => p.bots))).length
   const [cw, bw] = [Math.max(6, digits), Math.max(4, digits)]
@@ -128,7 +139,7 @@ export async function printStats(ctx: Ctx, a: LinkAnalytics): Promise<void> {
   await section(ctx, 'UTM mediums', a.utmMediums, counted('MEDIUM'))
   await section(ctx, 'UTM campaigns', a.utmCampaigns, counted('CAMPAIGN'))
   if (a.timeSeries.length === 0) return
-  ctx.stdout.write(`\n${ctx.color ? '\x1b[1mClicks over time\x1b[22m' : 'Clicks over time'}\n`)
+  sectionTitle(ctx, 'Clicks over time')
   if (tty) ctx.stdout.write(seriesLines(a))
   else
     await printRows(ctx, a.timeSeries, [

@@ -9,7 +9,7 @@ import {
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { emit, note, printRows } from '../../output.js'
-import { pageOptions, pageQuery, type PageFlags } from '../../paging.js'
+import { cutNote, fetchList, pageOptions, type PageFlags } from '../../paging.js'
 import { deliveryColumns, type IdOpts } from './shared.js'
 
 export async function runWebhooksDeliveries(
@@ -17,22 +17,21 @@ export async function runWebhooksDeliveries(
   ctx: Ctx,
 ): Promise<void> {
   await requireKey(ctx)
-  const page = await (
-    await ctx.client()
-  ).webhooks.deliveries(opts.id, {
-    ...pageQuery(opts),
-    ...(opts.status ? { status: opts.status } : {}),
-    ...(opts.event ? { event: opts.event } : {}),
-  })
+  const client = await ctx.client()
+  const page = await fetchList(ctx, opts, (query) =>
+    client.webhooks.deliveries(opts.id, {
+      ...query,
+      ...(opts.status ? { status: opts.status } : {}),
+      ...(opts.event ? { event: opts.event } : {}),
+    }),
+  )
   await emit(ctx, page, async () => {
     if (page.data.length === 0 && ctx.isTTY) note(ctx, 'No deliveries match.')
-    else await printRows(ctx, page.data, deliveryColumns)
+    else await printRows(ctx, page.data, deliveryColumns(ctx.isTTY))
     const t = page.totals
     if (ctx.isTTY)
-      note(
-        ctx,
-        `Total ${t.total}: ${t.success} success, ${t.failed} failed, ${t.pending} pending${page.hasMore ? `; next: --page ${page.page + 1}` : ''}`,
-      )
+      note(ctx, `Total ${t.total}: ${t.success} success, ${t.failed} failed, ${t.pending} pending`)
+    cutNote(ctx, page, page.data.length)
   })
 }
 

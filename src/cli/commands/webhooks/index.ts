@@ -1,6 +1,7 @@
 /**
- * `linkctl webhooks ...`: webhook management over /api/webhooks, and the offline sign, verify
- * and listen (with the signature module the daemon signs with). Each verb is one file beside
+ * `linkctl webhooks ...`: webhook management over /api/webhooks, validate-url (the daemon's
+ * utility route), and sign, verify (offline with the signature module the daemon signs with, or
+ * the daemon's utility routes with --remote) and listen. Each verb is one file beside
  * this one (`webhooks rotate-secret` → rotate-secret.ts) with its flags (`register`) and its work
  * (`runWebhooks<Verb>`); shared.ts holds what several verbs use. The order below is the order
  * of `webhooks --help`.
@@ -22,6 +23,7 @@ import { register as registerSuspend } from './suspend.js'
 import { register as registerTemplates } from './templates.js'
 import { register as registerTest } from './test.js'
 import { register as registerUpdate } from './update.js'
+import { register as registerValidateUrl } from './validate-url.js'
 import { register as registerVerify } from './verify.js'
 
 export function register(program: Command): void {
@@ -41,6 +43,7 @@ export function register(program: Command): void {
     registerRetry,
     registerHealth,
     registerTemplates,
+    registerValidateUrl,
     registerSign,
     registerVerify,
     registerListen,

@@ -9,7 +9,7 @@ import {
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { emit, note, printRows } from '../../output.js'
-import { pageOptions, pageQuery, type PageFlags } from '../../paging.js'
+import { cutNote, fetchList, pageOptions, type PageFlags } from '../../paging.js'
 import { webhookColumns } from './shared.js'
 
 export async function runWebhooksList(
@@ -17,17 +17,18 @@ export async function runWebhooksList(
   ctx: Ctx,
 ) {
   await requireKey(ctx)
-  const page = await (
-    await ctx.client()
-  ).webhooks.list({
-    ...pageQuery(opts),
-    ...(opts.status ? { status: opts.status } : {}),
-    ...(opts.event ? { event: opts.event } : {}),
-  })
+  const client = await ctx.client()
+  const page = await fetchList(ctx, opts, (query) =>
+    client.webhooks.list({
+      ...query,
+      ...(opts.status ? { status: opts.status } : {}),
+      ...(opts.event ? { event: opts.event } : {}),
+    }),
+  )
   await emit(ctx, page, async () => {
     if (page.data.length === 0 && ctx.isTTY) return note(ctx, 'No webhooks match.')
     await printRows(ctx, page.data, webhookColumns(ctx.isTTY))
-    if (ctx.isTTY && page.hasMore) note(ctx, `${page.total} webhooks; next: --page ${page.page + 1}`)
+    cutNote(ctx, page, page.data.length)
   })
 }
 

@@ -2,14 +2,24 @@
  * `linkctl webhooks listen`: a local receiver for developing an integration. It verifies each
  * delivery and prints it as it arrives (one line, or one JSON object per line with --json),
  * answering 200 for a valid signature and 401 for an invalid one.
+ *
+ * With --forward-to URL (like `stripe listen`): it also creates a temporary webhook for the
+ * chosen --events pointing at itself, prints the webhook's signing secret, verifies each
+ * delivery with it, forwards the valid ones to URL (same body, original headers) answering the
+ * daemon with URL's status (502 when URL cannot be reached), and deletes the webhook on exit
+ * (Ctrl-C, SIGTERM). The daemon must be able to reach the receiver: loopback receivers need
+ * LINKD_WEBHOOK_ALLOW_LOOPBACK (on by default), or pass --receiver-url.
  */
-import type { Server } from 'node:http'
+import type { IncomingHttpHeaders, Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { hostname } from 'node:os'
 import type { Command } from 'commander'
+import { WEBHOOK_EVENTS, type WebhookEvent } from '../../../contract/limits.js'
 import { action, jsonOption } from '../../action.js'
-import type { Ctx } from '../../context.js'
-import { note } from '../../output.js'
-import { intArg } from '../../parse.js'
+import { requireKey, type Ctx } from '../../context.js'
+import { CliError, EXIT, UsageError } from '../../exit-codes.js'
+import { note, utcMinute, warn } from '../../output.js'
+import { commaChoices, intArg } from '../../parse.js'
 import { secretOf, secretOpt, signatureModule } from './shared.js'
 
 export interface Listener {
@@ -18,63 +28,130 @@ export interface Listener {
   close(): Promise<void>
 }
 
+/** What a forwarding listener adds: the secret known once the webhook exists, and the target. */
+export interface ForwardOptions {
+  secret?: () => string | undefined
+  forwardTo?: string
+}
+
 const header = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v)
 
-/** Starts the receiver; every POST is verified (when a secret is known) and printed. */
-export async function startListener(opts: Record<string, unknown>, ctx: Ctx): Promise<Listener> {
+/** Headers of the connection, not of the message: not copied when forwarding. */
+const HOP_BY_HOP = new Set([
+  'host',
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'content-length',
+  'upgrade',
+])
+
+/** How long the forward target has to answer. */
+const FORWARD_TIMEOUT_MS = 10_000
+
+type Forwarded = { status: number; body: string } | { error: string }
+
+/** POSTs the delivery to `url` with its original headers; never throws (a down target is an answer). */
+async function forward(url: string, headers: IncomingHttpHeaders, raw: Buffer): Promise<Forwarded> {
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || HOP_BY_HOP.has(name)) continue
+    out[name] = Array.isArray(value) ? value.join(', ') : value
+  }
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: out,
+      body: raw,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS),
+    })
+    return { status: res.status, body: await res.text() }
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause
+    return { error: cause?.code ?? cause?.message ?? (err as Error).message }
+  }
+}
+
+/** A delivery's line: a date-time to the second (UTC) on a terminal, ISO when piped. */
+function stamp(ctx: Ctx): string {
+  const iso = new Date().toISOString()
+  return ctx.isTTY ? `${utcMinute(iso)}:${iso.slice(17, 19)}` : iso
+}
+
+/** Starts the receiver; every POST is verified (when a secret is known), printed, and forwarded. */
+export async function startListener(
+  opts: Record<string, unknown>,
+  ctx: Ctx,
+  forwarding: ForwardOptions = {},
+): Promise<Listener> {
   const [{ createServer }, { verifySignature }] = await Promise.all([import('node:http'), signatureModule()])
-  const secret = secretOf(opts, ctx, false)
+  const fixedSecret = secretOf(opts, ctx, false)
+  const secretNow = forwarding.secret ?? (() => fixedSecret)
   const toleranceMs = typeof opts.tolerance === 'number' ? opts.tolerance * 1000 : undefined
+  const receive = async (method: string | undefined, h: IncomingHttpHeaders, raw: Buffer) => {
+    if (method !== 'POST') return { status: 405, headers: { allow: 'POST' }, body: '' }
+    const secret = secretNow()
+    const check = secret
+      ? verifySignature({
+          secret,
+          payload: raw,
+          signature: header(h['x-webhook-signature']),
+          timestamp: header(h['x-webhook-timestamp']),
+          ...(toleranceMs !== undefined ? { toleranceMs } : {}),
+        })
+      : undefined
+    let payload: unknown = raw.toString('utf8')
+    try {
+      payload = JSON.parse(raw.toString('utf8'))
+    } catch {
+      // printed as text
+    }
+    const ok = !check || check.valid
+    const forwarded = ok && forwarding.forwardTo ? await forward(forwarding.forwardTo, h, raw) : undefined
+    const event = header(h['x-webhook-event']) ?? '(no event header)'
+    const line = {
+      receivedAt: new Date().toISOString(),
+      event,
+      deliveryId: header(h['x-webhook-delivery']) ?? null,
+      attempt: Number(header(h['x-webhook-attempt']) ?? 0) || null,
+      signature: check ? (check.valid ? 'valid' : `invalid: ${check.reason}`) : 'not checked (no secret)',
+      ...(forwarded
+        ? { forwarded: 'error' in forwarded ? { error: forwarded.error } : { status: forwarded.status } }
+        : {}),
+      payload,
+    }
+    if (ctx.json) ctx.stdout.write(`${JSON.stringify(line)}\n`)
+    else {
+      const id = (payload as { id?: unknown } | null)?.id
+      const sent = forwarded
+        ? `  → ${'error' in forwarded ? `not forwarded: ${forwarded.error}` : forwarded.status}`
+        : ''
+      ctx.stdout.write(
+        `${stamp(ctx)}  ${event}  ${typeof id === 'string' ? id : '-'}  attempt ${line.attempt ?? '-'}  signature ${line.signature}${sent}\n`,
+      )
+    }
+    if (!ok)
+      return {
+        status: 401,
+        body: JSON.stringify({ received: false, reason: check?.valid === false ? check.reason : undefined }),
+      }
+    if (!forwarded) return { status: 200, body: JSON.stringify({ received: true }) }
+    // The daemon sees what the target answered, so its retries and delivery log are the target's.
+    if ('error' in forwarded)
+      return {
+        status: 502,
+        body: JSON.stringify({ received: true, forwarded: false, error: forwarded.error }),
+      }
+    return { status: forwarded.status, body: forwarded.body }
+  }
   const server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
-      if (req.method !== 'POST') {
-        res.writeHead(405, { allow: 'POST' }).end()
-        return
-      }
-      const raw = Buffer.concat(chunks)
-      const h = req.headers
-      const check = secret
-        ? verifySignature({
-            secret,
-            payload: raw,
-            signature: header(h['x-webhook-signature']),
-            timestamp: header(h['x-webhook-timestamp']),
-            ...(toleranceMs !== undefined ? { toleranceMs } : {}),
-          })
-        : undefined
-      let payload: unknown = raw.toString('utf8')
-      try {
-        payload = JSON.parse(raw.toString('utf8'))
-      } catch {
-        // printed as text
-      }
-      const event = header(h['x-webhook-event']) ?? '(no event header)'
-      const line = {
-        receivedAt: new Date().toISOString(),
-        event,
-        deliveryId: header(h['x-webhook-delivery']) ?? null,
-        attempt: Number(header(h['x-webhook-attempt']) ?? 0) || null,
-        signature: check ? (check.valid ? 'valid' : `invalid: ${check.reason}`) : 'not checked (no secret)',
-        payload,
-      }
-      if (ctx.json) ctx.stdout.write(`${JSON.stringify(line)}\n`)
-      else {
-        const id = (payload as { id?: unknown } | null)?.id
-        ctx.stdout.write(
-          `${line.receivedAt}  ${event}  ${typeof id === 'string' ? id : '-'}  attempt ${line.attempt ?? '-'}  signature ${line.signature}\n`,
-        )
-      }
-      const ok = !check || check.valid
-      res.writeHead(ok ? 200 : 401, { 'content-type': 'application/json' })
-      res.end(
-        JSON.stringify(
-          ok
-            ? { received: true }
-            : { received: false, reason: check?.valid === false ? check.reason : undefined },
-        ),
-      )
+      void receive(req.method, req.headers, Buffer.concat(chunks)).then((r) => {
+        res.writeHead(r.status, { 'content-type': 'application/json', ...r.headers }).end(r.body)
+      })
     })
   })
   const host = typeof opts.host === 'string' ? opts.host : '127.0.0.1'
@@ -95,18 +172,101 @@ export async function startListener(opts: Record<string, unknown>, ctx: Ctx): Pr
   }
 }
 
-export async function runWebhooksListen(opts: Record<string, unknown>, ctx: Ctx): Promise<void> {
+/** Resolves on the first SIGINT or SIGTERM. */
+export function untilSignal(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop)
+      process.off('SIGTERM', stop)
+      resolve()
+    }
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+  })
+}
+
+export interface ListenOpts extends Record<string, unknown> {
+  secret?: string
+  forwardTo?: string
+  events?: WebhookEvent[]
+  receiverUrl?: string
+}
+
+/** --forward-to: the temporary webhook around the listener, deleted however the wait ends. */
+async function listenAndForward(opts: ListenOpts, ctx: Ctx, until: Promise<unknown>): Promise<void> {
+  const target = opts.forwardTo ?? ''
+  if (!/^https?:\/\/[^/]/i.test(target))
+    throw new UsageError(`--forward-to "${target}": expected an http(s) URL`)
+  await requireKey(ctx)
+  const client = await ctx.client()
+  let secret: string | undefined
+  const listener = await startListener({ ...opts, secret: undefined }, ctx, {
+    secret: () => secret,
+    forwardTo: target,
+  })
+  const events = opts.events && opts.events.length > 0 ? opts.events : [...WEBHOOK_EVENTS]
+  const receiverUrl = opts.receiverUrl ?? listener.url
+  let webhookId: string | undefined
+  let left = false
+  try {
+    const hook = await client.webhooks
+      .create({
+        name: `linkctl listen (${hostname()}, pid ${process.pid})`.slice(0, 100),
+        url: receiverUrl,
+        events,
+      })
+      .catch((err: unknown) => {
+        const loopback = /loopback|this machine|localhost/i.test((err as Error).message)
+        if (loopback)
+          note(
+            ctx,
+            'hint: linkd refuses receivers on its own machine (LINKD_WEBHOOK_ALLOW_LOOPBACK=false); pass --receiver-url with an address it may reach',
+          )
+        throw err
+      })
+    webhookId = hook.id
+    secret = hook.secret
+    note(
+      ctx,
+      `Ready: webhook ${hook.id} sends ${events.length === WEBHOOK_EVENTS.length ? 'every event' : events.join(', ')} to ${receiverUrl}, forwarded to ${target}`,
+    )
+    note(ctx, `Signing secret (verify the forwarded deliveries with it):\n${hook.secret}`)
+    note(ctx, 'Ctrl-C to stop; the webhook is deleted on exit')
+    await until
+  } finally {
+    await listener.close()
+    if (webhookId) {
+      try {
+        await client.webhooks.delete(webhookId)
+        note(ctx, `Deleted webhook ${webhookId}`)
+      } catch (err) {
+        warn(
+          ctx,
+          `could not delete webhook ${webhookId}: ${(err as Error).message}; delete it with: linkctl webhooks delete ${webhookId} --yes`,
+        )
+        left = true
+      }
+    }
+  }
+  if (left) throw new CliError('the temporary webhook was not deleted (see the warning above)', EXIT.error)
+}
+
+/** Listens until `until` resolves (SIGINT or SIGTERM by default). */
+export async function runWebhooksListen(
+  opts: ListenOpts,
+  ctx: Ctx,
+  until: Promise<unknown> = untilSignal(),
+): Promise<void> {
+  if (opts.forwardTo !== undefined) return listenAndForward(opts, ctx, until)
+  if (opts.events || opts.receiverUrl)
+    throw new UsageError('--events and --receiver-url go with --forward-to')
   const listener = await startListener(opts, ctx)
   const secret = secretOf(opts, ctx, false)
   note(
     ctx,
     `Listening on ${listener.url} (${secret ? 'verifying signatures' : 'no --secret: signatures not checked'}); Ctrl-C to stop`,
   )
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve()
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
-  })
+  await until
   await listener.close()
 }
 
@@ -115,11 +275,27 @@ export function register(wh: Command): void {
     wh
       .command('listen')
       .description(
-        'receive deliveries on a local port: verify signatures, print events (200 valid, 401 invalid)',
+        'receive deliveries on a local port: verify signatures, print events; with --forward-to, a temporary webhook forwarded to your URL',
       )
-      .requiredOption('--port <n>', 'port to listen on (0: any free port)', intArg(0, 65535))
+      .option('--port <n>', 'port to listen on (default 0: any free port)', intArg(0, 65535))
       .option('--host <address>', 'address to listen on', '127.0.0.1')
       .addOption(secretOpt())
-      .option('--tolerance <seconds>', 'largest accepted signature age (default 300)', intArg(0)),
-  ).action(action<Record<string, unknown>>((_a, opts, ctx) => runWebhooksListen(opts, ctx)))
+      .option('--tolerance <seconds>', 'largest accepted signature age (default 300)', intArg(0))
+      .option(
+        '--forward-to <url>',
+        'create a temporary webhook and forward its verified deliveries to this URL',
+      )
+      .option(
+        '--events <types>',
+        'with --forward-to: event types, comma-separated (default: every event)',
+        commaChoices(WEBHOOK_EVENTS),
+      )
+      .option('--receiver-url <url>', 'with --forward-to: the URL linkd delivers to (default: this listener)')
+      .addHelpText(
+        'after',
+        '\nWith --forward-to the signing secret is that of the temporary webhook (printed at start);\n' +
+          "deliveries are answered with the forward target's status (502 when it cannot be reached),\n" +
+          'and the webhook is deleted on Ctrl-C or SIGTERM.',
+      ),
+  ).action(action<ListenOpts>((_a, opts, ctx) => runWebhooksListen(opts, ctx)))
 }

@@ -18,7 +18,7 @@ import type { Delivery, Webhook, WebhookWithSecret } from '../../../contract/web
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { CliError, EXIT, UsageError } from '../../exit-codes.js'
-import { emit, note, printRecord, type Column, type Field } from '../../output.js'
+import { emit, note, printRecord, when, type Column, type Field } from '../../output.js'
 import { collect, commaChoices, intArg } from '../../parse.js'
 
 export interface WebhookFlags {
@@ -63,7 +63,7 @@ export function body(opts: WebhookFlags) {
 }
 
 export const webhookColumns = (tty: boolean): Column<Webhook>[] => [
-  { header: 'ID', value: (w) => w.id },
+  { header: 'ID', value: (w) => w.id, keep: true },
   { header: 'NAME', value: (w) => w.name },
   { header: 'STATUS', value: (w) => w.status },
   { header: 'URL', value: (w) => w.url },
@@ -83,22 +83,22 @@ export function webhookFields(w: Webhook | WebhookWithSecret, tty: boolean): Fie
     ['HEADERS', Object.keys(w.headers).join(tty ? ', ' : ',')],
     ['CONSECUTIVE FAILURES', w.consecutiveFailures],
     ['DESCRIPTION', w.description],
-    ['CREATED', w.createdAt],
-    ['UPDATED', w.updatedAt],
+    ['CREATED', when(w.createdAt, tty)],
+    ['UPDATED', when(w.updatedAt, tty)],
   ]
   if ('secret' in w) fields.splice(4, 0, ['SECRET', w.secret])
   return fields
 }
 
-export const deliveryColumns: Column<Delivery>[] = [
-  { header: 'ID', value: (d) => d.id },
+export const deliveryColumns = (tty: boolean): Column<Delivery>[] => [
+  { header: 'ID', value: (d) => d.id, keep: true },
   { header: 'EVENT', value: (d) => d.event + (d.test ? ' (test)' : '') },
   { header: 'STATUS', value: (d) => d.status },
   { header: 'ATTEMPT', value: (d) => d.attempt },
   { header: 'CODE', value: (d) => d.responseStatusCode },
   { header: 'MS', value: (d) => d.durationMs },
-  { header: 'SENT', value: (d) => d.sentAt },
-  { header: 'NEXT', value: (d) => d.nextAttemptAt },
+  { header: 'SENT', value: (d) => when(d.sentAt, tty) },
+  { header: 'NEXT', value: (d) => when(d.nextAttemptAt, tty) },
   { header: 'ERROR', value: (d) => d.error },
 ]
 

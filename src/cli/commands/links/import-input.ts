@@ -1,0 +1,245 @@
+/**
+ * The input of `links import`: the file or stdin as text, its format (CSV or JSON lines), and
+ * its records as create bodies or row errors, each with the record as it was read (`source`) so
+ * that a failed row can be written back in the input's own format (`--failed-out`).
+ */
+import { open } from 'node:fs/promises'
+import { StringDecoder } from 'node:string_decoder'
+import type { Ctx } from '../../context.js'
+import { CliError, EXIT, UsageError } from '../../exit-codes.js'
+import { parseExpiry } from '../../parse.js'
+import { CsvParser, type CsvRecord } from '../../csv.js'
+
+export const CSV_COLUMNS = ['destinationUrl', 'title', 'customSlug', 'tags', 'expiresAt'] as const
+
+/** A record as read: CSV fields, a JSON object, or the text of a line that is neither. */
+export type RowSource = { fields: string[] } | { object: Record<string, unknown> } | { text: string }
+
+export interface RowError {
+  line: number
+  error: string
+  message: string
+}
+/** One input record: a create body to send, or why it cannot be sent. */
+export type Row =
+  { line: number; body: Record<string, unknown>; source?: RowSource } | (RowError & { source?: RowSource })
+
+export type Text = AsyncIterable<string | Buffer>
+
+export interface ReadOptions {
+  generateCodes?: boolean
+  /** CSV: called with the header's fields once they are read. */
+  onHeader?: (fields: string[]) => void
+}
+
+/** Records of a CSV text: the header (line 1 or the first non-blank line) names the columns. */
+export async function* csvRows(text: Text, opts: ReadOptions = {}): AsyncGenerator<Row> {
+  const parser = new CsvParser()
+  let columns: Map<string, number> | undefined
+  let width = 0
+  const handle = function* (records: CsvRecord[]): Generator<Row> {
+    for (const r of records) {
+      if (!columns) {
+        if ('error' in r)
+          throw new CliError(`line ${r.line}: cannot read the CSV header: ${r.error}`, EXIT.error)
+        columns = new Map()
+        r.fields.forEach((name, i) => {
+          const known = CSV_COLUMNS.find((c) => c.toLowerCase() === name.trim().toLowerCase())
+          if (known && !columns?.has(known)) columns?.set(known, i)
+        })
+        width = r.fields.length
+        if (!columns.has('destinationUrl'))
+          throw new CliError(
+            `line ${r.line}: the CSV header must name the columns (${CSV_COLUMNS.join(',')}); destinationUrl is missing`,
+            EXIT.error,
+          )
+        opts.onHeader?.(r.fields)
+        continue
+      }
+      if ('error' in r) yield { line: r.line, error: 'ParseError', message: r.error }
+      else if (r.fields.length !== width)
+        yield {
+          line: r.line,
+          error: 'ParseError',
+          message: `expected ${width} fields like the header, found ${r.fields.length}`,
+          source: { fields: r.fields },
+        }
+      else
+        yield {
+          ...csvBody(r.line, r.fields, columns, opts.generateCodes === true),
+          source: { fields: r.fields },
+        }
+    }
+  }
+  for await (const chunk of text) yield* handle(parser.push(String(chunk)))
+  yield* handle(parser.end())
+}
+
+function csvBody(line: number, fields: string[], columns: Map<string, number>, generateCodes: boolean): Row {
+  const cell = (name: (typeof CSV_COLUMNS)[number]) => {
+    const i = columns.get(name)
+    return i === undefined ? '' : (fields[i] ?? '').trim()
+  }
+  const destinationUrl = cell('destinationUrl')
+  if (!destinationUrl) return { line, error: 'ValidationError', message: 'destinationUrl: is empty' }
+  const body: Record<string, unknown> = { destinationUrl }
+  const title = cell('title')
+  if (title) body.title = title
+  const slug = cell('customSlug')
+  if (slug && !generateCodes) body.customSlug = slug
+  const tags = cell('tags')
+  if (tags)
+    body.tags = [
+      ...new Set(
+        tags
+          .split(/[;|]/)
+          .map((t) => t.trim())
+          .filter((t) => t.length > 0),
+      ),
+    ]
+  const expires = cell('expiresAt')
+  if (expires) {
+    try {
+      const at = parseExpiry(expires)
+      if (at) body.expiresAt = at
+    } catch (err) {
+      return { line, error: 'ValidationError', message: `expiresAt: ${(err as Error).message}` }
+    }
+  }
+  return { line, body }
+}
+
+/**
+ * Fields of a link object that a create body does not take (export and `get --json` output),
+ * and the `error` a `--failed-out` file adds to each row.
+ */
+const NOT_CREATE_FIELDS = ['id', 'shortUrl', 'clicks', 'status', 'createdAt', 'updatedAt', 'error']
+
+/** Records of a JSON lines text: one object per line; blank lines are skipped. */
+export async function* jsonlRows(text: Text, opts: ReadOptions = {}): AsyncGenerator<Row> {
+  let rest = ''
+  let line = 0
+  let first = true
+  const parse = (raw: string): Row | undefined => {
+    line++
+    let s = raw.endsWith('\r') ? raw.slice(0, -1) : raw
+    if (first) {
+      first = false
+      if (s.charCodeAt(0) === 0xfeff) s = s.slice(1)
+    }
+    if (s.trim() === '') return undefined
+    let value: unknown
+    try {
+      value = JSON.parse(s)
+    } catch (err) {
+      return {
+        line,
+        error: 'ParseError',
+        message: `invalid JSON: ${(err as Error).message}`,
+        source: { text: s },
+      }
+    }
+    if (!value || typeof value !== 'object' || Array.isArray(value))
+      return { line, error: 'ParseError', message: 'expected a JSON object', source: { text: s } }
+    const object = value as Record<string, unknown>
+    const body: Record<string, unknown> = { ...object }
+    for (const k of NOT_CREATE_FIELDS) delete body[k]
+    if (typeof body.shortCode === 'string' && body.customSlug === undefined) body.customSlug = body.shortCode
+    delete body.shortCode
+    if (body.customDomainId === null) delete body.customDomainId
+    if (opts.generateCodes) delete body.customSlug
+    return { line, body, source: { object } }
+  }
+  for await (const chunk of text) {
+    const parts = (rest + String(chunk)).split('\n')
+    rest = parts.pop() ?? ''
+    for (const p of parts) {
+      const row = parse(p)
+      if (row) yield row
+    }
+  }
+  const last = parse(rest)
+  if (last) yield last
+}
+
+/** Reads until the first non-blank character and picks the format: `{` is JSON lines, else CSV. */
+export async function detect(text: Text): Promise<{ format: 'csv' | 'jsonl'; text: Text }> {
+  const it = text[Symbol.asyncIterator]()
+  const seen: string[] = []
+  let format: 'csv' | 'jsonl' = 'csv'
+  for (;;) {
+    const next = await it.next()
+    if (next.done) break
+    const s = String(next.value)
+    seen.push(s)
+    const c = /[^\s\ufeff]/.exec(s)?.[0]
+    if (c !== undefined) {
+      format = c === '{' ? 'jsonl' : 'csv'
+      break
+    }
+  }
+  async function* replay(): AsyncGenerator<string> {
+    yield* seen
+    for (;;) {
+      const next = await it.next()
+      if (next.done) return
+      yield String(next.value)
+    }
+  }
+  return { format, text: replay() }
+}
+
+/** The records of `text` in `format` (detected when not given). */
+export async function readRows(
+  input: Text,
+  format: 'csv' | 'jsonl' | undefined,
+  opts: ReadOptions,
+): Promise<{ format: 'csv' | 'jsonl'; rows: AsyncGenerator<Row> }> {
+  const text = decoded(input)
+  const detected = format ? { format, text } : await detect(text)
+  const read = detected.format === 'jsonl' ? jsonlRows : csvRows
+  return { format: detected.format, rows: read(detected.text, opts) }
+}
+
+/** The input file, or stdin for `-` or no file (not a terminal). */
+export async function openInput(file: string | undefined, ctx: Ctx): Promise<Text> {
+  if (file === undefined || file === '-') {
+    if (file === undefined && ctx.stdin.isTTY === true)
+      throw new UsageError('no input: pass a file, or pipe the rows in (linkctl links import - < links.csv)')
+    return ctx.stdin as AsyncIterable<Buffer>
+  }
+  try {
+    const handle = await open(file)
+    return handle.createReadStream({ encoding: 'utf8' })
+  } catch (err) {
+    throw new CliError(`cannot read ${file}: ${(err as Error).message}`, EXIT.error)
+  }
+}
+
+/**
+ * How many records a file holds, for the progress bar's total (a first quick pass, without
+ * sending anything); undefined for stdin or a file that cannot be read twice.
+ */
+export async function countRows(
+  file: string | undefined,
+  format: 'csv' | 'jsonl' | undefined,
+): Promise<number | undefined> {
+  if (file === undefined || file === '-') return undefined
+  try {
+    const handle = await open(file)
+    const { rows } = await readRows(handle.createReadStream({ encoding: 'utf8' }), format, {})
+    let n = 0
+    for await (const _ of rows) n++
+    return n
+  } catch {
+    return undefined
+  }
+}
+
+/** Text of the input, UTF-8 characters split across chunks joined. */
+async function* decoded(text: Text): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8')
+  for await (const chunk of text) yield typeof chunk === 'string' ? chunk : decoder.write(chunk)
+  const end = decoder.end()
+  if (end) yield end
+}
