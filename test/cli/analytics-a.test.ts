@@ -41,41 +41,21 @@ beforeAll(async () => {
   await runGamesCreate({ name: 'Analytics CLI', platform: 'ios' }, created.ctx)
   game = JSON.parse(created.out.text) as GameWithSecrets
   const at = new Date(Date.now() - 60_000).toISOString()
+  // Ann installs in DE and pays 19.99, Ben installs in FR and pays 0.99.
+  const player = (id: string, country: string, amount: number) => [
+    { event_type: 'app_install', player_id: id, session_id: id, timestamp: at, data: { country } },
+    {
+      event_type: 'purchase',
+      player_id: id,
+      session_id: id,
+      timestamp: at,
+      data: { amount, currency: 'USD' },
+    },
+  ]
   const file = join(dir.dir, 'batch.json')
   writeFileSync(
     file,
-    JSON.stringify({
-      events: [
-        {
-          event_type: 'app_install',
-          player_id: 'ann',
-          session_id: 'a',
-          timestamp: at,
-          data: { country: 'DE' },
-        },
-        {
-          event_type: 'purchase',
-          player_id: 'ann',
-          session_id: 'a',
-          timestamp: at,
-          data: { amount: 19.99, currency: 'USD' },
-        },
-        {
-          event_type: 'app_install',
-          player_id: 'ben',
-          session_id: 'b',
-          timestamp: at,
-          data: { country: 'FR' },
-        },
-        {
-          event_type: 'purchase',
-          player_id: 'ben',
-          session_id: 'b',
-          timestamp: at,
-          data: { amount: 0.99, currency: 'USD' },
-        },
-      ],
-    }),
+    JSON.stringify({ events: [...player('ann', 'DE', 19.99), ...player('ben', 'FR', 0.99)] }),
   )
   await runEventsSend({ game: game.id, sdkKey: game.sdkKey, source: file }, as().ctx)
 })
