@@ -13,7 +13,16 @@ export interface Sink {
 
 export function stdoutSink(ctx: Ctx): Sink {
   return {
-    write: async (s) => void ctx.stdout.write(s),
+    // Waits for 'drain' when stdout's buffer is full: a million-row export to a slow pipe stays
+    // within the stream's buffer instead of queueing in memory.
+    write: (s) =>
+      new Promise<void>((resolve) => {
+        const stream = ctx.stdout as typeof ctx.stdout & {
+          once?: (event: 'drain', listener: () => void) => unknown
+        }
+        if (ctx.stdout.write(s) !== false || typeof stream.once !== 'function') resolve()
+        else stream.once('drain', () => resolve())
+      }),
     close: async () => undefined,
     abort: async () => undefined,
   }
