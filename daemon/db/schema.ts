@@ -295,6 +295,8 @@ export interface GameDailyDimsTable {
   revenue_iap_micros: number
   revenue_ad_micros: number
   revenue_subscription_micros: number
+  /** Sessions started that day by players of this value (profile dimensions; migration 0008). */
+  sessions: number
 }
 
 export interface GameDayGapsTable {

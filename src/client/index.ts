@@ -31,6 +31,13 @@ import type {
   IngestResult,
   Overview,
   OverviewQuery,
+  Events,
+  ExportQuery,
+  Geography,
+  Leaderboard,
+  LeaderboardQuery,
+  Retention,
+  RetentionQuery,
 } from '../contract/gaming.js'
 import type {
   AnalyticsQuery,
@@ -181,6 +188,24 @@ export class LinkdClient {
     opts: RequestOptions,
     accept: string,
   ): Promise<{ res: Answer; body: Buffer }> {
+    const { res, answer, url } = await this.fetchAnswer(method, path, opts, accept)
+    let bytes: Buffer
+    try {
+      bytes = Buffer.from(await answer.arrayBuffer())
+    } catch (err) {
+      throw new ConnectionError(this.baseUrl, err)
+    }
+    if (res.statusCode >= 400) this.fail(res, bytes, url)
+    return { res, body: bytes }
+  }
+
+  /** The answer's head; its body is still to read. */
+  private async fetchAnswer(
+    method: string,
+    path: string,
+    opts: RequestOptions,
+    accept: string,
+  ): Promise<{ res: Answer; answer: Response; url: URL }> {
     const url = new URL(this.baseUrl + (path.startsWith('/') ? path : `/${path}`))
     for (const [k, v] of Object.entries(opts.query ?? {}))
       if (v !== undefined) url.searchParams.set(k, String(v))
@@ -194,8 +219,6 @@ export class LinkdClient {
       headers['content-type'] = 'application/json'
     }
     Object.assign(headers, opts.headers)
-    let res: Answer
-    let bytes: Buffer
     try {
       // Node's own fetch: loading the undici package costs a CLI command ~100 ms of start-up.
       const answer = await fetch(url, {
@@ -205,26 +228,57 @@ export class LinkdClient {
         redirect: 'manual',
         signal: AbortSignal.timeout(opts.timeoutMs ?? this.timeoutMs),
       })
-      bytes = Buffer.from(await answer.arrayBuffer())
-      res = { statusCode: answer.status, headers: Object.fromEntries(answer.headers) }
+      return { res: { statusCode: answer.status, headers: Object.fromEntries(answer.headers) }, answer, url }
     } catch (err) {
       throw new ConnectionError(this.baseUrl, err)
     }
+  }
+
+  /** A non-2xx answer as ApiError, with the daemon's error body when it sent one. */
+  private fail(res: Answer, bytes: Buffer, url: URL): never {
+    const parsed = parseJson(bytes.toString('utf8'))
+    const errBody: ErrorBody =
+      parsed && typeof parsed === 'object' && 'error' in parsed
+        ? (parsed as ErrorBody)
+        : {
+            error: 'HttpError',
+            message: `HTTP ${res.statusCode}`,
+            statusCode: res.statusCode,
+            timestamp: new Date().toISOString(),
+            path: url.pathname,
+          }
+    throw new ApiError(res.statusCode, errBody, num(res.headers['retry-after']))
+  }
+
+  /**
+   * Like `bytes`, but the 2xx body is streamed as it arrives (exports of up to a million rows):
+   * constant memory whatever the size. A non-2xx answer throws ApiError before any chunk.
+   */
+  async stream(
+    path: string,
+    opts: RequestOptions = {},
+  ): Promise<{ headers: Answer['headers']; body: AsyncIterable<Uint8Array> }> {
+    const { res, answer, url } = await this.fetchAnswer('GET', path, opts, '*/*')
     if (res.statusCode >= 400) {
-      const parsed = parseJson(bytes.toString('utf8'))
-      const errBody: ErrorBody =
-        parsed && typeof parsed === 'object' && 'error' in parsed
-          ? (parsed as ErrorBody)
-          : {
-              error: 'HttpError',
-              message: `HTTP ${res.statusCode}`,
-              statusCode: res.statusCode,
-              timestamp: new Date().toISOString(),
-              path: url.pathname,
-            }
-      throw new ApiError(res.statusCode, errBody, num(res.headers['retry-after']))
+      let bytes: Buffer
+      try {
+        bytes = Buffer.from(await answer.arrayBuffer())
+      } catch (err) {
+        throw new ConnectionError(this.baseUrl, err)
+      }
+      this.fail(res, bytes, url)
     }
-    return { res, body: bytes }
+    const reader = answer.body
+    const baseUrl = this.baseUrl
+    async function* chunks(): AsyncGenerator<Uint8Array> {
+      if (!reader) return
+      try {
+        for await (const chunk of reader) yield chunk
+      } catch (err) {
+        throw new ConnectionError(baseUrl, err)
+      }
+    }
+    return { headers: res.headers, body: chunks() }
   }
 
   /** Any endpoint; throws ApiError on non-2xx. */
@@ -356,6 +410,23 @@ export class LinkdClient {
       this.data<LinkAnalytics>('GET', `/api/use/analytics/links/${encodeURIComponent(id)}`, { query }),
     gameOverview: (gameId: string, query: OverviewQuery = {}) =>
       this.data<Overview>('GET', `/api/v1/analytics/games/${encodeURIComponent(gameId)}/overview`, { query }),
+    gameRetention: (gameId: string, query: RetentionQuery = {}) =>
+      this.data<Retention>('GET', `/api/v1/analytics/games/${encodeURIComponent(gameId)}/retention`, {
+        query,
+      }),
+    gameLeaderboard: (gameId: string, query: LeaderboardQuery = {}) =>
+      this.data<Leaderboard>('GET', `/api/v1/analytics/games/${encodeURIComponent(gameId)}/leaderboard`, {
+        query,
+      }),
+    gameGeography: (gameId: string, query: OverviewQuery = {}) =>
+      this.data<Geography>('GET', `/api/v1/analytics/games/${encodeURIComponent(gameId)}/geography`, {
+        query,
+      }),
+    gameEvents: (gameId: string, query: OverviewQuery = {}) =>
+      this.data<Events>('GET', `/api/v1/analytics/games/${encodeURIComponent(gameId)}/events`, { query }),
+    /** The export streamed (CSV or JSON); no timeout by default: a million rows take a while. */
+    gameExport: (gameId: string, query: ExportQuery, timeoutMs = 3_600_000) =>
+      this.stream(`/api/v1/analytics/games/${encodeURIComponent(gameId)}/export`, { query, timeoutMs }),
   }
 
   // games (admin)

@@ -149,3 +149,101 @@ export const GdprDeletion = Type.Object({
   expiresAt: Timestamp,
 })
 export type GdprDeletion = Static<typeof GdprDeletion>
+
+// ---- Issue 12 part A: retention, leaderboard, geography, events, export ----
+// The constants live in limits.ts (light: the CLI reads them at start-up without TypeBox).
+import { EXPORT_LIMITS, EXPORT_TYPES, LEADERBOARD_LIMITS, RETENTION_BANDS, RETENTION_DAYS } from './limits.js'
+export { EXPORT_LIMITS, EXPORT_TYPES, LEADERBOARD_LIMITS, RETENTION_BANDS, RETENTION_DAYS } from './limits.js'
+
+const DayRange = Type.Object({ startDate: Type.String(), endDate: Type.String() })
+
+export const RetentionQuery = Type.Object({
+  startDate: Type.Optional(DateParam),
+  endDate: Type.Optional(DateParam),
+  granularity: Type.Optional(
+    StringEnum(['day', 'week'] as const, {
+      default: 'day',
+      description: 'day: one cohort per install day (YYYY-MM-DD); week: per ISO week (YYYY-Www)',
+    }),
+  ),
+})
+export type RetentionQuery = Static<typeof RetentionQuery>
+const RetentionCell = Nullable(
+  Type.Object({
+    retained: Type.Integer(),
+    percentage: Type.Number({ description: 'retained / size x 100, 2 decimals' }),
+    band: StringEnum(RETENTION_BANDS, {
+      description: 'green >= 50 %, yellow >= 30 %, amber >= 15 %, red > 0 %, none at 0',
+    }),
+  }),
+)
+export const RetentionRow = Type.Object({
+  cohort: Type.String({ examples: ['2026-10-01', '2026-W40'] }),
+  size: Type.Integer(),
+  days: Type.Object(
+    Object.fromEntries(RETENTION_DAYS.map((n) => [`d${n}`, RetentionCell])) as Record<
+      `d${(typeof RETENTION_DAYS)[number]}`,
+      typeof RetentionCell
+    >,
+    {
+      description: 'null: that day of the cohort (of every install day of a week cohort) is not reached yet',
+    },
+  ),
+})
+export type RetentionRow = Static<typeof RetentionRow>
+export const Retention = Type.Object({ data: Type.Array(RetentionRow), range: DayRange })
+export type Retention = Static<typeof Retention>
+
+export const LeaderboardQuery = Type.Object({
+  startDate: Type.Optional(DateParam),
+  endDate: Type.Optional(DateParam),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: LEADERBOARD_LIMITS.max, default: LEADERBOARD_LIMITS.default }),
+  ),
+})
+export type LeaderboardQuery = Static<typeof LeaderboardQuery>
+export const LeaderboardRow = Type.Object({
+  rank: Type.Integer({ minimum: 1 }),
+  playerId: Type.String(),
+  revenue: Type.Number(),
+})
+export type LeaderboardRow = Static<typeof LeaderboardRow>
+export const Leaderboard = Type.Object({ data: Type.Array(LeaderboardRow), range: DayRange })
+export type Leaderboard = Static<typeof Leaderboard>
+
+export const GeographyRow = Type.Object({
+  country: Nullable(Type.String({ description: 'ISO 3166-1 alpha-2; null: not known' })),
+  players: Type.Integer({ description: 'Distinct players active in the range, by profile country' }),
+  sessions: Type.Integer(),
+  revenue: Type.Number(),
+  revenuePerPlayer: Type.Number(),
+})
+export type GeographyRow = Static<typeof GeographyRow>
+export const Geography = Type.Object({ data: Type.Array(GeographyRow), range: DayRange })
+export type Geography = Static<typeof Geography>
+
+export const EventsRow = Type.Object({
+  eventType: Type.String({ description: "A named type, or 'custom' for every custom event" }),
+  count: Type.Integer(),
+  uniquePlayers: Type.Integer(),
+  percentage: Type.Number({ description: 'count / all events of the range x 100 (0-100)' }),
+})
+export type EventsRow = Static<typeof EventsRow>
+export const Events = Type.Object({
+  data: Type.Array(EventsRow),
+  totals: Type.Object({ count: Type.Integer() }),
+  range: DayRange,
+})
+export type Events = Static<typeof Events>
+
+export const ExportQuery = Type.Object({
+  type: StringEnum(EXPORT_TYPES),
+  format: Type.Optional(StringEnum(['csv', 'json'] as const, { default: 'csv' })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: EXPORT_LIMITS.max, default: EXPORT_LIMITS.default }),
+  ),
+  startDate: Type.Optional(DateParam),
+  endDate: Type.Optional(DateParam),
+  granularity: Type.Optional(StringEnum(['day', 'week'] as const, { description: 'retention only' })),
+})
+export type ExportQuery = Static<typeof ExportQuery>

@@ -244,3 +244,11 @@ export type RevenueType = (typeof REVENUE_TYPES)[number]
 export const GDPR_CONFIRMATION = 'DELETE'
 export const GDPR_STATUSES = ['queued', 'processing', 'completed'] as const
 export const GDPR_RECORD_RETENTION_DAYS = 365
+
+/** Gaming analytics (issue 12 part A): retention days and bands, leaderboard and export limits. */
+export const RETENTION_DAYS = [0, 1, 3, 7, 14, 30] as const
+export const RETENTION_BANDS = ['green', 'yellow', 'amber', 'red', 'none'] as const
+export const LEADERBOARD_LIMITS = { default: 10, max: 100 } as const
+/** The export types of this branch; more are registered in daemon/modules/gaming-analytics/export.ts. */
+export const EXPORT_TYPES = ['overview', 'retention', 'geography', 'events'] as const
+export const EXPORT_LIMITS = { default: 10_000, max: 1_000_000 } as const

@@ -223,9 +223,29 @@ function fillAggregates(
   })()
 }
 
-async function overviewBench(): Promise<Array<[string, string]>> {
-  const players = Number(process.env.BENCH_GAMING_PLAYERS ?? 1_000_000)
-  const days = 60
+/** The app of the analytics benches, on a fresh database, and what a bench needs of it. */
+export interface AggregatesBench {
+  app: Awaited<ReturnType<typeof buildApp>>
+  sqlite: import('better-sqlite3').Database
+  key: string
+  organizationId: string
+  game: { id: string; internalId: string }
+  now: number
+  /** Seconds spent generating the overview's aggregates. */
+  loadS: number
+  /** Median and p99 of 50 calls (after 5 warm-ups) of GET url, as a report line. */
+  time(url: string): Promise<string>
+}
+
+/**
+ * Builds the app on a fresh database, fills the overview's aggregates of `players` players over
+ * `days` days (fillAggregates) and runs `bench` (the gaming-analytics bench adds its own layers).
+ */
+export async function withAggregates<R>(
+  players: number,
+  days: number,
+  bench: (b: AggregatesBench) => Promise<R>,
+): Promise<R> {
   const dir = mkdtempSync(join(tmpdir(), 'linkd-bench-overview-'))
   const config = loadConfig({ env: {}, flags: { dataDir: dir, logLevel: 'silent', jobs: false } })
   const db = openDatabase(config.databaseUrl)
@@ -237,33 +257,34 @@ async function overviewBench(): Promise<Array<[string, string]>> {
       const org = await orgs.create('bench')
       const key = (await keys.createOwnerKey(org.id)).key
       const game = await games.create(org.id, { name: 'Overview Bench', platform: 'android' })
-      const internal = (await games.record(org.id, game.id)).id
+      const internalId = (await games.record(org.id, game.id)).id
       const now = Date.now()
       const t0 = performance.now()
-      fillAggregates(db.sqlite, internal, players, days, now)
+      fillAggregates(db.sqlite, internalId, players, days, now)
       const loadS = (performance.now() - t0) / 1000
-      const time = async (query: string) => {
+      const time = async (url: string) => {
         const call = async () => {
           const s = performance.now()
-          const res = await app.inject({
-            method: 'GET',
-            url: `/api/v1/analytics/games/${game.id}/overview${query}`,
-            headers: { authorization: `Bearer ${key}` },
-          })
-          if (res.statusCode !== 200) throw new Error(`overview: ${res.statusCode} ${res.body}`)
+          const res = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } })
+          if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`)
           return performance.now() - s
         }
         for (let i = 0; i < 5; i++) await call()
         const times: number[] = []
         for (let i = 0; i < 50; i++) times.push(await call())
-        return `median ${fmt(median(times))} ms, p99 ${fmt(percentile(times, 99))} ms (target <= 50 ms)`
+        return `median ${fmt(median(times))} ms, p99 ${fmt(percentile(times, 99))} ms (target <= 50 / 150 ms)`
       }
-      const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10)
-      return [
-        [`load ${fmt(players / 1e6, 1)}M players x ${days} days of aggregates`, `${fmt(loadS, 1)} s`],
-        ['overview, default range (last 30 days)', await time('')],
-        ['overview, 60 days', await time(`?startDate=${iso(now - 59 * DAY)}&endDate=${iso(now)}`)],
-      ]
+      const game2 = { id: game.id, internalId }
+      return await bench({
+        app,
+        sqlite: db.sqlite,
+        key,
+        organizationId: org.id,
+        game: game2,
+        now,
+        loadS,
+        time,
+      })
     } finally {
       await app.close()
     }
@@ -271,6 +292,20 @@ async function overviewBench(): Promise<Array<[string, string]>> {
     await db.close()
     rmSync(dir, { recursive: true, force: true })
   }
+}
+
+async function overviewBench(): Promise<Array<[string, string]>> {
+  const players = Number(process.env.BENCH_GAMING_PLAYERS ?? 1_000_000)
+  const days = 60
+  return withAggregates(players, days, async ({ game, now, loadS, time }) => {
+    const iso = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+    const url = `/api/v1/analytics/games/${game.id}/overview`
+    return [
+      [`load ${fmt(players / 1e6, 1)}M players x ${days} days of aggregates`, `${fmt(loadS, 1)} s`],
+      ['overview, default range (last 30 days)', await time(url)],
+      ['overview, 60 days', await time(`${url}?startDate=${iso(now - 59 * DAY)}&endDate=${iso(now)}`)],
+    ]
+  })
 }
 
 /** Gaming ingestion throughput against the raw insert rate, and the overview latency. */

@@ -8,6 +8,7 @@ import { redirectBench } from './redirect.js'
 import { analyticsBench } from './analytics.js'
 import { webhooksBench } from './webhooks.js'
 import { gamingBench } from './gaming.js'
+import { gamingAnalyticsBench } from './gaming-analytics.js'
 
 const only = process.argv[2]
 const benches: Record<string, () => Promise<void>> = {
@@ -16,6 +17,7 @@ const benches: Record<string, () => Promise<void>> = {
   analytics: () => analyticsBench(),
   webhooks: () => webhooksBench(),
   gaming: () => gamingBench(),
+  'gaming-analytics': () => gamingAnalyticsBench(),
 }
 process.stdout.write(`linkd benchmarks — node ${process.version}, ${new Date().toISOString()}\n`)
 for (const [name, run] of Object.entries(benches)) {

@@ -8,8 +8,8 @@
 import { randomUUID } from 'node:crypto'
 import type { GameWithSecrets } from '../../src/contract/games.js'
 import type { GameEventInput } from '../../src/contract/gaming.js'
-import type { TestApp } from './app.js'
-import { send } from './gaming.js'
+import { createTestApp, type TestApp } from './app.js'
+import { createGame, send } from './gaming.js'
 import { prng } from './prng.js'
 
 export const DAY = 86_400_000
@@ -160,7 +160,87 @@ export function truth(events: Ev[]) {
   }
   const distinct = (m: Map<string, Set<number>>, s: number, e: number) =>
     [...m.values()].filter((days) => [...days].some((d) => d >= s && d <= e)).length
-  return { byPlayer, install, activeDays, payDays, sessions, daily, typeEvents, typePlayers, distinct }
+  return {
+    byPlayer,
+    install,
+    activeDays,
+    payDays,
+    sessions,
+    daily,
+    typeEvents,
+    typePlayers,
+    distinct,
+    ...rangeFigures(events, install, activeDays, typeEvents, typePlayers),
+  }
+}
+
+/** The figures of the analytics endpoints over a day range [s, e] (issue 12), straight from the events. */
+function rangeFigures(
+  events: Ev[],
+  install: Map<string, number>,
+  activeDays: Map<string, Set<number>>,
+  typeEvents: Map<string, number>,
+  typePlayers: Map<string, Set<string>>,
+) {
+  const inRange = (d: number, s: number, e: number) => d >= s && d <= e
+  const countryOf = new Map(events.map((e) => [e.player_id, e.data?.country as string]))
+  const sessionStart = new Map<string, Ev>()
+  for (const e of events) {
+    const first = sessionStart.get(e.session_id!)
+    if (!first || e.ts < first.ts) sessionStart.set(e.session_id!, e)
+  }
+  return {
+    /** Players of the install days in [s, e] and of them those active `offset` days after install. */
+    cohort(s: number, e: number, offset: number) {
+      let size = 0
+      let retained = 0
+      for (const [player, day] of install)
+        if (inRange(day, s, e)) {
+          size++
+          if (activeDays.get(player)!.has(day + offset)) retained++
+        }
+      return { size, retained }
+    },
+    /** Revenue per player over [s, e] in micros (players in `gone` excluded), most first, ties by id. */
+    leaderboard(s: number, e: number, gone: Set<string>) {
+      const revenue = new Map<string, number>()
+      for (const ev of events)
+        if (micros(ev) > 0 && inRange(dayNo(ev.ts), s, e) && !gone.has(ev.player_id))
+          revenue.set(ev.player_id, (revenue.get(ev.player_id) ?? 0) + micros(ev))
+      return [...revenue].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    },
+    /** Per country: distinct active players, sessions started, revenue (micros) in [s, e]. */
+    geography(s: number, e: number) {
+      const rows = new Map<string, { players: Set<string>; sessions: number; revenue: number }>()
+      const row = (player: string) => {
+        const country = countryOf.get(player)!
+        let r = rows.get(country)
+        if (!r) rows.set(country, (r = { players: new Set(), sessions: 0, revenue: 0 }))
+        return r
+      }
+      for (const ev of events)
+        if (inRange(dayNo(ev.ts), s, e)) {
+          row(ev.player_id).players.add(ev.player_id)
+          row(ev.player_id).revenue += REVENUE[ev.event_type] ? micros(ev) : 0
+        }
+      for (const first of sessionStart.values())
+        if (inRange(dayNo(first.ts), s, e)) row(first.player_id).sessions++
+      return rows
+    },
+    /** Per event type: events and distinct players in [s, e]. */
+    eventTypes(s: number, e: number) {
+      const rows = new Map<string, { count: number; players: Set<string> }>()
+      for (const [key, count] of typeEvents) {
+        const [day, type] = key.split('\n') as [string, string]
+        if (!inRange(Number(day), s, e)) continue
+        const r = rows.get(type) ?? { count: 0, players: new Set<string>() }
+        r.count += count
+        for (const player of typePlayers.get(key)!) r.players.add(player)
+        rows.set(type, r)
+      }
+      return rows
+    },
+  }
 }
 
 /** Deliver each half day at its end, shuffled, in batches of up to 1,000 events. */
@@ -185,4 +265,18 @@ export async function deliver(t: TestApp, game: GameWithSecrets, events: Ev[]): 
         throw new Error(`delivery failed: ${res.statusCode} ${res.body.slice(0, 500)}`)
     }
   }
+}
+
+/** A test app with one game fed the whole data set through the real ingestion, and its truth. */
+export async function deliveredDataset(): Promise<{
+  t: TestApp
+  game: GameWithSecrets
+  events: Ev[]
+  T: ReturnType<typeof truth>
+}> {
+  const t = await createTestApp({ ingestRateLimitPerGame: 1_000_000 })
+  const game = await createGame(t, { platform: 'ios' })
+  const events = generate()
+  await deliver(t, game, events)
+  return { t, game, events, T: truth(events) }
 }

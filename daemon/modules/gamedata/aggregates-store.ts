@@ -1,9 +1,11 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema.js'
+import { breakdownReads } from './breakdowns-store.js'
 
 /** Reads of the gaming aggregates (layer 4). Never scans raw events or player-days. */
 export function createAggregatesStore(db: Kysely<Database>) {
   return {
+    ...breakdownReads(db),
     async dailyTotals(gameId: string, start: number, end: number) {
       const r = await db
         .selectFrom('game_daily')

@@ -16,6 +16,7 @@ import type {
   Changes,
   DailyCounters,
   DimCounters,
+  GapIncrement,
   Neighbours,
   PlayerDayRow,
   ProfileRow,
@@ -53,6 +54,7 @@ const zeroDim = (): DimCounters => ({
   revenue_iap_micros: 0,
   revenue_ad_micros: 0,
   revenue_subscription_micros: 0,
+  sessions: 0,
 })
 
 const REVENUE_COLUMN: Record<
@@ -156,7 +158,7 @@ export function fold(
       f(dimCounters(day, dim, v ?? ''))
     }
   }
-  const gap = (kind: 'active' | 'paying', day: number, prevDay: number, n: number) => {
+  const gap = (kind: GapIncrement['kind'], day: number, prevDay: number, n: number) => {
     const k = `${kind}\n${day}\n${prevDay}`
     const existing = gaps.get(k)
     if (existing) existing.players += n
@@ -174,12 +176,27 @@ export function fold(
     else m.set(player, [day])
   }
   /** A newly active (or paying) day: the distinct-over-range counters of game_day_gaps. */
-  const addDay = (kind: 'active' | 'paying', day: number, { prev, next }: Neighbours) => {
+  const addDay = (kind: GapIncrement['kind'], day: number, { prev, next }: Neighbours) => {
     gap(kind, day, prev, 1)
     if (next !== null) {
       gap(kind, next, prev, -1)
       gap(kind, next, day, 1)
     }
+  }
+
+  // Events (issue 12): the days each player sent each type, for distinct players per type.
+  const batchTypeDays = new Map<string, number[]>()
+  const addTypeDay = (playerId: string, typeValue: string, bit: number, day: number) => {
+    let prev = NO_DAY
+    let next: number | null = null
+    for (const row of snapshot.typeDays.get(playerId) ?? [])
+      if (Math.floor(row.event_types / bit) % 2 === 1) {
+        if (row.day < day && row.day > prev) prev = row.day
+        if (row.day > day && (next === null || row.day < next)) next = row.day
+      }
+    const key = `${playerId}\n${bit}`
+    addDay(`type:${typeValue}`, day, withBatchDays({ prev, next }, day, batchTypeDays.get(key)))
+    push(batchTypeDays, key, day)
   }
 
   for (const { event, verdict } of fresh) {
@@ -279,6 +296,7 @@ export function fold(
               ? { prev: maxKnown, next: null }
               : withBatchDays(stored, event.day, extra)
         addDay('active', event.day, n)
+        addDay(countryKind(profile), event.day, n)
         push(batchDays, playerId, event.day)
         dayCounters(event.day).active_players++
         profileDims(profile, event.day, (c) => c.players++)
@@ -293,6 +311,7 @@ export function fold(
     if (Math.floor(pd.event_types / bit) % 2 === 0) {
       pd.event_types += bit
       dimCounters(event.day, 'event_type', typeValue).players++
+      addTypeDay(playerId, typeValue, bit, event.day)
     }
 
     // Counters.
@@ -361,6 +380,8 @@ export function fold(
         dayCounters(oldDay).sessions--
         dayCounters(oldDay).session_seconds -= oldSeconds
         dayCounters(newDay).sessions++
+        profileDims(profile, oldDay, (c) => c.sessions--)
+        profileDims(profile, newDay, (c) => c.sessions++)
         dayCounters(newDay).session_seconds += newSeconds
       } else dayCounters(newDay).session_seconds += newSeconds - oldSeconds
     } else {
@@ -378,6 +399,7 @@ export function fold(
       }
       sessions.set(s.id, s)
       dayCounters(event.day).sessions++
+      profileDims(profile, event.day, (c) => c.sessions++)
       profile.session_count++
       if (event.sessionId) bySid.set(pairKey(playerId, event.sessionId), s)
     }
@@ -419,6 +441,14 @@ export function fold(
     cohorts: [...cohorts.values()].filter((x) => x.players !== 0),
   }
 }
+
+/**
+ * The game_day_gaps kind of a player's country (geography: distinct players per country over any
+ * range). It shares the 'active' kind's neighbours, so it is exact while a player's profile country
+ * stays the same; first-touch, it only changes once, from unknown ('country:') to known.
+ */
+export const countryKind = (profile: Pick<ProfileRow, 'country'>): `country:${string}` =>
+  `country:${profile.country ?? ''}`
 
 /** First-touch profile fields: set when first known, never overwritten. */
 function fillProfile(p: ProfileRow, e: AcceptedEvent['event']): boolean {

@@ -99,7 +99,10 @@ export function createGamedataService(deps: GamedataDeps) {
       purgers.set(name, purge)
     },
 
-    /** The aggregate reads of gaming analytics (layer 4 only; never raw events or player-days). */
+    /**
+     * The aggregate reads of gaming analytics (layer 4 only; never raw events; player-days only
+     * through the partial index of the paying days).
+     */
     aggregates: {
       dailyTotals: (gameId: string, start: number, end: number) =>
         deps.aggregates.dailyTotals(gameId, start, end),
@@ -108,6 +111,22 @@ export function createGamedataService(deps: GamedataDeps) {
         deps.aggregates.distinct(gameId, kind, start, end),
       retention: (gameId: string, offset: number, start: number, end: number) =>
         deps.aggregates.retention(gameId, offset, start, end),
+      // Issue 12 part A: retention cohorts, leaderboard, geography, events.
+      cohortCells: (gameId: string, start: number, end: number, offsets: number[]) =>
+        deps.aggregates.cohortCells(gameId, start, end, offsets),
+      topPayers: (gameId: string, start: number, end: number, limit: number) =>
+        deps.aggregates.topPayers(gameId, start, end, limit),
+      payersByLifetime: (
+        gameId: string,
+        after: { revenueMicros: number; playerId: string } | null,
+        pageSize: number,
+      ) => deps.aggregates.payersByLifetime(gameId, after, pageSize),
+      revenueOfPlayers: (gameId: string, playerIds: string[], start: number, end: number) =>
+        deps.aggregates.revenueOfPlayers(gameId, playerIds, start, end),
+      dimensionTotals: (gameId: string, dim: 'country' | 'event_type', start: number, end: number) =>
+        deps.aggregates.dimensionTotals(gameId, dim, start, end),
+      distinctPerKind: (gameId: string, family: 'country:' | 'type:', start: number, end: number) =>
+        deps.aggregates.distinctPerKind(gameId, family, start, end),
     },
   }
 }

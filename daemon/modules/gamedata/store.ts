@@ -64,6 +64,9 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
       'SELECT player_id, day, install_day, events, revenue_micros, event_types FROM game_player_days WHERE game_id = ? AND player_id = ? AND day = ?',
     ),
     playerDays: sqlite.prepare('SELECT day FROM game_player_days WHERE game_id = ? AND player_id = ?'),
+    typeDays: sqlite.prepare(
+      'SELECT day, event_types FROM game_player_days WHERE game_id = ? AND player_id = ? ORDER BY day',
+    ),
     prevDay: sqlite.prepare(
       'SELECT MAX(day) AS d FROM game_player_days WHERE game_id = ? AND player_id = ? AND day < ?',
     ),
@@ -120,9 +123,10 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
     ),
     dim: sqlite.prepare(
       `INSERT INTO game_daily_dims (game_id, day, dim, value, players, new_players, paying_players, events,
-         transactions, revenue_iap_micros, revenue_ad_micros, revenue_subscription_micros)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         transactions, revenue_iap_micros, revenue_ad_micros, revenue_subscription_micros, sessions)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (game_id, day, dim, value) DO UPDATE SET
+         sessions = game_daily_dims.sessions + excluded.sessions,
          players = game_daily_dims.players + excluded.players,
          new_players = game_daily_dims.new_players + excluded.new_players,
          paying_players = game_daily_dims.paying_players + excluded.paying_players,
@@ -165,6 +169,7 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
     const allDays = new Map<string, number[]>()
     const sessionsBySid = new Map<string, SessionRow>()
     const sessionsById = new Map<string, SessionRow>()
+    const typeDays = new Map<string, PlayerDayRow[]>()
     const missing = new Set<string>()
     const daysDone = new Set<string>()
     const paidDone = new Set<string>()
@@ -179,6 +184,7 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
           continue
         }
         profiles.set(playerId, profile)
+        typeDays.set(playerId, statements.typeDays.all(gameId, playerId) as PlayerDayRow[])
         if (profile.current_session_id) {
           const current = statements.sessionById.get(gameId, profile.current_session_id) as
             SessionRow | undefined
@@ -225,6 +231,7 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
       allDays,
       sessionsBySid,
       sessionsById,
+      typeDays,
     }
   }
 
@@ -283,7 +290,7 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
     for (const d of c.dims)
       // prettier-ignore
       statements.dim.run(gameId, d.day, d.dim, d.value, d.players, d.new_players, d.paying_players, d.events, d.transactions,
-        d.revenue_iap_micros, d.revenue_ad_micros, d.revenue_subscription_micros)
+        d.revenue_iap_micros, d.revenue_ad_micros, d.revenue_subscription_micros, d.sessions)
     for (const x of c.gaps) statements.gap.run(gameId, x.kind, x.day, x.prevDay, x.players)
     for (const x of c.cohorts) statements.cohort.run(gameId, x.installDay, x.dayOffset, x.players)
   }

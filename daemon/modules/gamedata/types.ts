@@ -54,7 +54,8 @@ export type DimCounters = Omit<GameDailyDimsTable, 'game_id' | 'day' | 'dim' | '
 
 /** An increment of one game_day_gaps row (derived from the schema; kind narrowed). */
 export type GapIncrement = Omit<Camelized<GameDayGapsTable>, 'gameId' | 'kind'> & {
-  kind: 'active' | 'paying'
+  /** 'country:<code>': the active days of the players of one profile country (geography). */
+  kind: 'active' | 'paying' | `country:${string}` | `type:${string}`
 }
 /** An increment of one game_cohorts row. */
 export type CohortIncrement = Omit<Camelized<GameCohortsTable>, 'gameId'>
@@ -113,6 +114,8 @@ export interface Snapshot {
   sessionsBySid: ReadonlyMap<string, SessionRow>
   /** Sessions by id: the current session of each known profile. */
   sessionsById: ReadonlyMap<string, SessionRow>
+  /** Every stored day of each known player of the batch with its event-type bits (events: distinct players per type). */
+  typeDays: ReadonlyMap<string, ReadonlyArray<Pick<PlayerDayRow, 'day' | 'event_types'>>>
 }
 
 export interface SessionWrite {

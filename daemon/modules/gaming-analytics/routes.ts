@@ -1,7 +1,18 @@
+import { Readable } from 'node:stream'
+import Type, { type Static, type TSchema } from 'typebox'
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { GameParams } from '../../../src/contract/games.js'
 import { Overview, OverviewQuery } from '../../../src/contract/gaming.js'
+import {
+  Events,
+  ExportQuery,
+  Geography,
+  Leaderboard,
+  LeaderboardQuery,
+  Retention,
+  RetentionQuery,
+} from '../../../src/contract/gaming.js'
 import { principalOf } from '../../http/auth.js'
 import type { GamingAnalyticsService } from './service.js'
 
@@ -23,6 +34,109 @@ export function gamingAnalyticsRoutes(deps: { analytics: GamingAnalyticsService 
         },
       },
       async (req) => deps.analytics.overview(principalOf(req).organizationId, req.params.gameId, req.query),
+    )
+
+    // Issue 12 part A: retention, leaderboard, geography, events, export.
+    const RANGE =
+      'startDate and endDate: UTC days, both included; default the last 30 days up to today; at most 366 days. Read from the aggregates only.'
+    const read = { config: { auth: 'analytics:read' as const } }
+    /** A report route: GET …/:gameId/<name>, analytics:read, answered by the service's method. */
+    const report = <Q extends TSchema, R extends TSchema>(
+      name: string,
+      docs: { summary: string; description: string },
+      querystring: Q,
+      response: R,
+      answer: (organizationId: string, slug: string, query: Static<Q>) => Promise<Static<R>>,
+    ) =>
+      app.get(
+        `/api/v1/analytics/games/:gameId/${name}`,
+        {
+          ...read,
+          schema: {
+            tags: ['Gaming analytics'],
+            ...docs,
+            params: GameParams,
+            querystring,
+            response: { 200: response },
+          },
+        },
+        // Fastify cannot resolve the reply type of a generic schema; `answer` returns Static<R>.
+        (req) => answer(principalOf(req).organizationId, req.params.gameId, req.query as Static<Q>) as never,
+      )
+    report(
+      'retention',
+      {
+        summary: 'Retention cohorts: players retained on days 0, 1, 3, 7, 14 and 30 after install',
+        description: `${RANGE} One row per install day (granularity=day) or ISO week (week) of the range with installs; a day not reached yet (after today; for a week, by its last install day) is null. Days after the range's end count: the range picks the cohorts.`,
+      },
+      RetentionQuery,
+      Retention,
+      (organizationId, slug, query) => deps.analytics.retention(organizationId, slug, query),
+    )
+    report(
+      'leaderboard',
+      {
+        summary: 'Top players by revenue earned in the range, with rank',
+        description: `${RANGE} limit 1-100, default 10. Equal revenue ranks by player id. A player deleted by GDPR is not listed.`,
+      },
+      LeaderboardQuery,
+      Leaderboard,
+      (organizationId, slug, query) => deps.analytics.leaderboard(organizationId, slug, query),
+    )
+    report(
+      'geography',
+      {
+        summary: 'Per country: players, sessions, revenue, revenue per player',
+        description: `${RANGE} country is the player's profile country (first known; null when never known); players: distinct players active in the range; sorted by players.`,
+      },
+      OverviewQuery,
+      Geography,
+      (organizationId, slug, query) => deps.analytics.geography(organizationId, slug, query),
+    )
+    report(
+      'events',
+      {
+        summary: 'Per event type: count, unique players, percentage of all events',
+        description: `${RANGE} Named types, and custom for every custom name; uniquePlayers: distinct players who sent the type in the range; sorted by count.`,
+      },
+      OverviewQuery,
+      Events,
+      (organizationId, slug, query) => deps.analytics.events(organizationId, slug, query),
+    )
+    app.get(
+      '/api/v1/analytics/games/:gameId/export',
+      {
+        ...read,
+        schema: {
+          tags: ['Gaming analytics'],
+          summary: 'Export a report as CSV or JSON, streamed',
+          description: `${RANGE} CSV per RFC 4180 with a header row; text cells starting with = + - @ are prefixed with '. JSON: an array of flat rows. limit: default 10,000, at most 1,000,000 rows. Content-Disposition names the file.`,
+          params: GameParams,
+          querystring: ExportQuery,
+          response: {
+            200: {
+              description: 'The rows (CSV or a JSON array of flat objects)',
+              content: {
+                'text/csv': { schema: Type.Unsafe<string | Readable>({ type: 'string' }) },
+                'application/json': {
+                  schema: Type.Unsafe<Readable>({ type: 'array', items: { type: 'object' } }),
+                },
+              },
+            },
+          },
+        },
+      },
+      async (req, reply) => {
+        const file = await deps.analytics.export(
+          principalOf(req).organizationId,
+          req.params.gameId,
+          req.query,
+        )
+        return reply
+          .header('content-type', file.contentType)
+          .header('content-disposition', `attachment; filename="${file.fileName}"`)
+          .send(Readable.from(file.body))
+      },
     )
   }
 }

@@ -1,12 +1,28 @@
 import type { Clock } from '../../clock.js'
 import { AppError } from '../../http/errors.js'
 import type { Overview, OverviewQuery } from '../../../src/contract/gaming.js'
+import {
+  EXPORT_LIMITS,
+  LEADERBOARD_LIMITS,
+  type Events,
+  type ExportQuery,
+  type Geography,
+  type Leaderboard,
+  type LeaderboardQuery,
+  type Retention,
+  type RetentionQuery,
+} from '../../../src/contract/gaming.js'
+import { eventsReport, geographyReport, leaderboardReport } from './breakdowns.js'
+import { createExportRegistry, encodeExport } from './export.js'
+import { registerReportSources } from './export-sources.js'
+import { retentionReport } from './retention.js'
+import { scopeOf } from './scope.js'
 import type { GameService } from '../games/service.js'
 import type { GamedataAggregates } from '../gamedata/service.js'
 import { DAY_MS, utcDayNumber } from '../../clock.js'
 
-/** Longest range of one request (ten years of days). */
-const MAX_RANGE_DAYS = 3660
+/** Longest range of one request (contract: at most 366 days, a 400 beyond). */
+export const MAX_RANGE_DAYS = 366
 
 const dayOf = utcDayNumber
 const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10)
@@ -48,7 +64,9 @@ export function createGamingAnalyticsService(deps: {
   aggregates: GamedataAggregates
 }) {
   const store = deps.aggregates
-  return {
+  const scope = (organizationId: string, slug: string, q: OverviewQuery) =>
+    scopeOf(deps.games, deps.clock.now(), organizationId, slug, q)
+  const reports = {
     /**
      * DAU (last day of the range), MAU (30 days to the range end), revenue, ARPU and ARPPU over
      * the distinct active and paying players of the range, average session length, and classic
@@ -87,6 +105,40 @@ export function createGamingAnalyticsService(deps: {
         avgSessionSeconds: totals.sessions ? round(totals.sessionSeconds / totals.sessions, 2) : 0,
         retention: { d1, d7, d30 },
         range: { startDate: dateOf(start), endDate: dateOf(end) },
+      }
+    },
+
+    // Issue 12 part A (retention.ts, breakdowns.ts).
+    async retention(organizationId: string, slug: string, q: RetentionQuery): Promise<Retention> {
+      return retentionReport(store, await scope(organizationId, slug, q), q.granularity ?? 'day')
+    },
+    async leaderboard(organizationId: string, slug: string, q: LeaderboardQuery): Promise<Leaderboard> {
+      const limit = q.limit ?? LEADERBOARD_LIMITS.default
+      return leaderboardReport(store, await scope(organizationId, slug, q), limit)
+    },
+    async geography(organizationId: string, slug: string, q: OverviewQuery): Promise<Geography> {
+      return geographyReport(store, await scope(organizationId, slug, q))
+    },
+    async events(organizationId: string, slug: string, q: OverviewQuery): Promise<Events> {
+      return eventsReport(store, await scope(organizationId, slug, q))
+    },
+  }
+  const exports = createExportRegistry()
+  registerReportSources(exports, reports)
+  return {
+    ...reports,
+    /** The export registry: more types are added with exports.register (export-sources.ts). */
+    exports,
+    /** An export, checked (404, 400) before the first byte; the body streams with constant memory. */
+    async export(organizationId: string, slug: string, query: ExportQuery) {
+      const source = exports.source(query.type)
+      const rows = await source.open({ organizationId, slug, query })
+      const { start, end } = dayRange(query, deps.clock.now())
+      const format = query.format ?? 'csv'
+      return {
+        fileName: `${slug}-${query.type}-${dateOf(start)}-${dateOf(end)}.${format}`,
+        contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
+        body: encodeExport(source.columns, rows, format, query.limit ?? EXPORT_LIMITS.default),
       }
     },
   }

@@ -7,15 +7,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GameWithSecrets } from '../../../src/contract/games.js'
 import type { Overview } from '../../../src/contract/gaming.js'
-import { createTestApp, type TestApp } from '../../support/app.js'
-import { createGame } from '../../support/gaming.js'
+import type { TestApp } from '../../support/app.js'
 import {
   D0,
   DAY,
   DAYS,
   dayNo,
-  deliver,
-  generate,
+  deliveredDataset,
   micros,
   REVENUE,
   truth,
@@ -29,11 +27,7 @@ let T: ReturnType<typeof truth>
 const today = dayNo(D0) + DAYS
 
 beforeAll(async () => {
-  t = await createTestApp({ ingestRateLimitPerGame: 1_000_000 })
-  game = await createGame(t, { platform: 'ios' })
-  events = generate()
-  T = truth(events)
-  await deliver(t, game, events)
+  ;({ t, game, events, T } = await deliveredDataset())
 }, 120_000)
 afterAll(() => t.close())
 

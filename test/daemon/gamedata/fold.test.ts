@@ -57,6 +57,7 @@ function snapshot(over: Partial<Snapshot> = {}): Snapshot {
     allDays: new Map(),
     sessionsBySid: new Map(),
     sessionsById: new Map(),
+    typeDays: new Map(),
     ...over,
   }
 }
@@ -93,6 +94,8 @@ const ids = () => {
   return (ts: number) => `new-${ts}-${++n}`
 }
 const dailyOf = (c: ReturnType<typeof fold>, day: number) => c.daily.find((d) => d.day === day)
+/** The gaps but those of the event types (tested on their own in 'event types'). */
+const dayGaps = (c: ReturnType<typeof fold>) => c.gaps.filter((g) => !g.kind.startsWith('type:'))
 const sorted = <T>(xs: T[]) => [...xs].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))
 
 describe('sessions', () => {
@@ -213,7 +216,10 @@ describe('installs and first / last seen', () => {
     ])
     expect(dailyOf(c, D)).toMatchObject({ new_players: 1, active_players: 1, events: 2, sessions: 1 })
     expect(c.cohorts).toEqual([{ installDay: D, dayOffset: 0, players: 1 }])
-    expect(c.gaps).toEqual([{ kind: 'active', day: D, prevDay: NO_DAY, players: 1 }])
+    expect(dayGaps(c)).toEqual([
+      { kind: 'active', day: D, prevDay: NO_DAY, players: 1 },
+      { kind: 'country:DE', day: D, prevDay: NO_DAY, players: 1 },
+    ])
     expect(c.playerDays).toEqual([
       {
         isNew: true,
@@ -243,11 +249,15 @@ describe('installs and first / last seen', () => {
       ids(),
     )
     expect(dailyOf(c, D)).toMatchObject({ new_players: 0, active_players: 1, events: 2 })
-    expect(sorted(c.gaps)).toEqual(
+    expect(sorted(dayGaps(c))).toEqual(
       sorted([
         { kind: 'active', day: D, prevDay: D - 5, players: 1 },
         { kind: 'active', day: D + 2, prevDay: D - 5, players: -1 },
         { kind: 'active', day: D + 2, prevDay: D, players: 1 },
+        // The same bookkeeping under the profile's country (geography: distinct players per country).
+        { kind: 'country:DE', day: D, prevDay: D - 5, players: 1 },
+        { kind: 'country:DE', day: D + 2, prevDay: D - 5, players: -1 },
+        { kind: 'country:DE', day: D + 2, prevDay: D, players: 1 },
       ]),
     )
     expect(c.cohorts).toEqual([{ installDay: D - 5, dayOffset: 5, players: 1 }])
@@ -350,7 +360,8 @@ describe('revenue', () => {
       ids(),
     )
     expect(dailyOf(c, D)).toMatchObject({ paying_players: 0, active_players: 0, transactions: 1 })
-    expect(c.gaps).toEqual([])
+    // The purchase bit is new on the day: only its event-type gaps.
+    expect(c.gaps.map((g) => g.kind)).toEqual(['type:purchase'])
     expect(c.playerDays).toEqual([
       { isNew: false, row: expect.objectContaining({ events: 2, revenue_micros: 1_000_100 }) },
     ])
@@ -388,5 +399,95 @@ describe('duplicates and verdicts', () => {
       daily: [],
       dims: [],
     })
+  })
+})
+
+describe('geography layers (issue 12)', () => {
+  it("sessions count under the profile's dimensions on their start day, and move with an earlier start", () => {
+    const c = fold(
+      snapshot(),
+      [
+        ev({ ts: T0, country: 'JP', sessionId: 'a' }),
+        ev({ ts: T0 + MIN, sessionId: 'a' }),
+        ev({ ts: T0 + 2 * MIN, sessionId: 'b' }),
+      ],
+      ids(),
+    )
+    const dim = (dim: string, value: string, day = D) =>
+      c.dims.find((d) => d.day === day && d.dim === dim && d.value === value)
+    expect(dim('country', 'JP')).toMatchObject({ sessions: 2, players: 1, events: 3 })
+    expect(dim('platform', 'ios')).toMatchObject({ sessions: 2 })
+    // Event types are not profile dimensions: no sessions there.
+    expect(dim('event_type', 'level_start')).toMatchObject({ sessions: 0 })
+
+    // A stored session that started just after midnight gets an event from before midnight.
+    const open: SessionRow = {
+      id: 'sess-open',
+      player_id: 'p1',
+      session_id: 's',
+      started_at: D * DAY + MIN,
+      last_event_at: D * DAY + 5 * MIN,
+      ended_at: null,
+      events: 2,
+    }
+    const moved = fold(
+      snapshot({
+        profiles: new Map([['p1', profile({ current_session_id: 'sess-open', last_active_day: D })]]),
+        sessionsBySid: new Map([[pairKey('p1', 's'), open]]),
+        sessionsById: new Map([['sess-open', open]]),
+      }),
+      [ev({ ts: D * DAY - 2 * MIN })],
+      ids(),
+    )
+    const movedDim = (day: number) =>
+      moved.dims.find((d) => d.day === day && d.dim === 'country' && d.value === 'DE')?.sessions
+    expect([movedDim(D - 1), movedDim(D)]).toEqual([1, -1])
+  })
+
+  it("a player without a known country counts under 'country:' in the gaps", () => {
+    const c = fold(snapshot(), [ev({ ts: T0, playerId: 'nowhere' })], ids())
+    expect(dayGaps(c).map((g) => g.kind)).toEqual(['active', 'country:'])
+  })
+})
+
+describe('event types (issue 12: distinct players per type over any range)', () => {
+  it("a type new on a player's day is counted against the player's stored and batch days of that type", () => {
+    const bit = TYPE_BIT.get('level_complete')!
+    const other = TYPE_BIT.get('level_start')!
+    // Stored: level_complete on D-4 and D+3; D-1 has only level_start (not a neighbour of this type).
+    const c = fold(
+      snapshot({
+        profiles: new Map([['p1', profile({ install_day: D - 4, last_active_day: D + 3 })]]),
+        activeNeighbours: new Map([
+          [pairKey('p1', D), { prev: D - 1, next: D + 3 }],
+          [pairKey('p1', D + 1), { prev: D - 1, next: D + 3 }],
+        ]),
+        typeDays: new Map([
+          [
+            'p1',
+            [
+              { day: D - 4, event_types: 2 ** bit },
+              { day: D - 1, event_types: 2 ** other },
+              { day: D + 3, event_types: 2 ** bit + 2 ** other },
+            ],
+          ],
+        ]),
+      }),
+      [
+        ev({ ts: T0, type: 'level_complete' }),
+        ev({ ts: T0 + MIN, type: 'level_complete' }),
+        ev({ ts: T0 + DAY, type: 'level_complete' }),
+      ],
+      ids(),
+    )
+    expect(sorted(c.gaps.filter((g) => g.kind === 'type:level_complete'))).toEqual(
+      sorted([
+        // D between D-4 and D+3; then D+1 between D (the batch's own day) and D+3; (D+3, D) nets to 0.
+        { kind: 'type:level_complete', day: D, prevDay: D - 4, players: 1 },
+        { kind: 'type:level_complete', day: D + 3, prevDay: D - 4, players: -1 },
+        { kind: 'type:level_complete', day: D + 1, prevDay: D, players: 1 },
+        { kind: 'type:level_complete', day: D + 3, prevDay: D + 1, players: 1 },
+      ]),
+    )
   })
 })

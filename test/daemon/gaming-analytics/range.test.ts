@@ -36,3 +36,17 @@ describe('overview date range', () => {
     expect(res.json().range).toEqual({ startDate: '2024-02-29', endDate: '2024-03-01' })
   })
 })
+
+describe('the range rule of every analytics endpoint (contract: at most 366 days)', () => {
+  const ENDPOINTS = ['overview', 'retention', 'leaderboard', 'geography', 'events', 'export?type=events&']
+  const url = (endpoint: string, query: string) =>
+    `/api/v1/analytics/games/${game.id}/${endpoint}${endpoint.includes('?') ? '' : '?'}${query}`
+
+  it.each(ENDPOINTS)('%s: 366 days pass, 367 are a 400 naming startDate', async (endpoint) => {
+    const ok = await t.call('GET', url(endpoint, 'startDate=2025-01-01&endDate=2026-01-01'))
+    expect(ok.statusCode, ok.body).toBe(200)
+    const tooLong = await t.call('GET', url(endpoint, 'startDate=2024-12-31&endDate=2026-01-01'))
+    expect(tooLong.statusCode, tooLong.body).toBe(400)
+    expect(tooLong.json()).toMatchObject({ error: 'ValidationError', details: [{ field: 'startDate' }] })
+  })
+})

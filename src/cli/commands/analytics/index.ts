@@ -4,9 +4,22 @@
  * work (`runAnalytics<Verb>`). Link analytics are `linkctl links stats`.
  */
 import type { Command } from 'commander'
+import { register as registerEvents } from './events.js'
+import { register as registerExport } from './export.js'
+import { register as registerGeography } from './geography.js'
+import { register as registerLeaderboard } from './leaderboard.js'
 import { register as registerOverview } from './overview.js'
+import { register as registerRetention } from './retention.js'
 
 export function register(program: Command): void {
   const analytics = program.command('analytics').description('gaming analytics')
-  for (const registerVerb of [registerOverview]) registerVerb(analytics)
+  for (const registerVerb of [
+    registerOverview,
+    registerRetention,
+    registerLeaderboard,
+    registerGeography,
+    registerEvents,
+    registerExport,
+  ])
+    registerVerb(analytics)
 }

@@ -1,9 +1,9 @@
 /** `linkctl analytics overview <game>`: the gaming overview (DAU, MAU, revenue, retention). */
 import type { Command } from 'commander'
 import type { Overview } from '../../../contract/gaming.js'
-import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { emit, money, percent, printRecord } from '../../output.js'
+import { gameAction, gameCommand, rangeQuery } from './shared.js'
 
 export interface OverviewOpts {
   game: string
@@ -15,12 +15,7 @@ const pct = (v: number | null) => (v === null ? '-' : percent(v))
 
 export async function runAnalyticsOverview(o: OverviewOpts, ctx: Ctx): Promise<void> {
   await requireKey(ctx)
-  const r: Overview = await (
-    await ctx.client()
-  ).analytics.gameOverview(o.game, {
-    ...(o.startDate ? { startDate: o.startDate } : {}),
-    ...(o.endDate ? { endDate: o.endDate } : {}),
-  })
+  const r: Overview = await (await ctx.client()).analytics.gameOverview(o.game, rangeQuery(o))
   await emit(ctx, r, () =>
     printRecord(ctx, [
       ['RANGE', `${r.range.startDate} .. ${r.range.endDate}`],
@@ -41,16 +36,9 @@ export async function runAnalyticsOverview(o: OverviewOpts, ctx: Ctx): Promise<v
 }
 
 export function register(analytics: Command): void {
-  jsonOption(
-    analytics
-      .command('overview')
-      .description('DAU, MAU, revenue, ARPU, ARPPU, session length and D1/D7/D30 retention of a game')
-      .argument('<game>', 'game id')
-      .option('--start-date <date>', 'first UTC day (YYYY-MM-DD; default 29 days before the end)')
-      .option('--end-date <date>', 'last UTC day (YYYY-MM-DD; default today)'),
-  ).action(
-    action<Omit<OverviewOpts, 'game'>>(([game], o, ctx) =>
-      runAnalyticsOverview({ ...o, game: game ?? '' }, ctx),
-    ),
-  )
+  gameCommand(
+    analytics,
+    'overview',
+    'DAU, MAU, revenue, ARPU, ARPPU, session length and D1/D7/D30 retention of a game',
+  ).action(gameAction<Omit<OverviewOpts, 'game'>>(runAnalyticsOverview))
 }

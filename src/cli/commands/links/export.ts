@@ -4,16 +4,14 @@
  * back) or a JSON array of link objects. A file is written under a temporary name and renamed
  * when complete, so an interrupted export never leaves a truncated file behind.
  */
-import { open, rename, rm, type FileHandle } from 'node:fs/promises'
 import { extname } from 'node:path'
 import { Option, type Command } from 'commander'
 import type { Link } from '../../../contract/links.js'
 import { LINK_STATUSES, type LinkStatus } from '../../../contract/limits.js'
 import { action } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { CliError, EXIT } from '../../exit-codes.js'
 import { note } from '../../output.js'
-import { createProgress } from '../../progress.js'
+import { exportTo } from '../../sink.js'
 import { csvRow } from '../../csv.js'
 import { CSV_COLUMNS } from './import.js'
 
@@ -42,63 +40,13 @@ export function exportRow(l: Link): string {
   ])
 }
 
-interface Sink {
-  write(s: string): Promise<void>
-  close(): Promise<void>
-  abort(): Promise<void>
-}
-
-function stdoutSink(ctx: Ctx): Sink {
-  return {
-    write: async (s) => void ctx.stdout.write(s),
-    close: async () => undefined,
-    abort: async () => undefined,
-  }
-}
-
-async function fileSink(file: string): Promise<Sink> {
-  const tmp = `${file}.tmp-${process.pid}`
-  const fail = (err: unknown) =>
-    new CliError(`cannot write ${file}: ${err instanceof Error ? err.message : String(err)}`, EXIT.error)
-  let handle: FileHandle
-  try {
-    handle = await open(tmp, 'w', 0o644)
-  } catch (err) {
-    throw fail(err)
-  }
-  return {
-    async write(s) {
-      try {
-        await handle.write(s)
-      } catch (err) {
-        throw fail(err)
-      }
-    },
-    async close() {
-      try {
-        await handle.close()
-        await rename(tmp, file)
-      } catch (err) {
-        throw fail(err)
-      }
-    },
-    async abort() {
-      await handle.close().catch(() => undefined)
-      await rm(tmp, { force: true })
-    },
-  }
-}
-
 export async function runLinksExport(opts: ExportOpts, ctx: Ctx): Promise<void> {
   const format =
     opts.format ?? (opts.output && extname(opts.output).toLowerCase() === '.json' ? 'json' : 'csv')
   await requireKey(ctx)
   const client = await ctx.client()
-  const toFile = opts.output !== undefined && opts.output !== '-'
-  const sink = toFile ? await fileSink(opts.output as string) : stdoutSink(ctx)
-  const progress = createProgress(ctx.stderr, { label: 'Exporting', enabled: ctx.stderr.isTTY === true })
   let count = 0
-  try {
+  const toFile = await exportTo(ctx, opts.output, async (sink, progress) => {
     await sink.write(format === 'csv' ? csvRow(EXPORT_COLUMNS) : '[')
     for (let page = 1; ; page++) {
       const res = await client.links.list({
@@ -120,13 +68,7 @@ export async function runLinksExport(opts: ExportOpts, ctx: Ctx): Promise<void> 
       if (!res.hasMore || res.data.length === 0) break
     }
     if (format === 'json') await sink.write(count === 0 ? ']\n' : '\n]\n')
-    await sink.close()
-  } catch (err) {
-    progress.finish()
-    await sink.abort()
-    throw err
-  }
-  progress.finish()
+  })
   if (toFile) note(ctx, `Exported ${count} links to ${opts.output}`)
 }
 

@@ -1,0 +1,37 @@
+/** `linkctl analytics leaderboard <game>`: top players by revenue earned in the range. */
+import type { Command } from 'commander'
+import type { Leaderboard } from '../../../contract/gaming.js'
+import { LEADERBOARD_LIMITS } from '../../../contract/limits.js'
+import { requireKey, type Ctx } from '../../context.js'
+import { emit, money, printRows } from '../../output.js'
+import { intArg } from '../../parse.js'
+import { gameAction, gameCommand, rangeQuery, type RangeOpts } from './shared.js'
+
+export interface LeaderboardOpts extends RangeOpts {
+  game: string
+  limit?: number
+}
+
+export async function runAnalyticsLeaderboard(o: LeaderboardOpts, ctx: Ctx): Promise<void> {
+  await requireKey(ctx)
+  const r: Leaderboard = await (
+    await ctx.client()
+  ).analytics.gameLeaderboard(o.game, { ...rangeQuery(o), ...(o.limit ? { limit: o.limit } : {}) })
+  await emit(ctx, r, () =>
+    printRows(ctx, r.data, [
+      { header: 'RANK', value: (row) => row.rank },
+      { header: 'PLAYER', value: (row) => row.playerId },
+      { header: 'REVENUE', value: (row) => money(row.revenue) },
+    ]),
+  )
+}
+
+export function register(analytics: Command): void {
+  gameCommand(analytics, 'leaderboard', 'top players by revenue in the range, ranked')
+    .option(
+      '--limit <n>',
+      `players (1-${LEADERBOARD_LIMITS.max}; default ${LEADERBOARD_LIMITS.default})`,
+      intArg(1, LEADERBOARD_LIMITS.max),
+    )
+    .action(gameAction<Omit<LeaderboardOpts, 'game'>>(runAnalyticsLeaderboard))
+}

@@ -1,0 +1,88 @@
+/** Export destinations of the CLI (links export, analytics export). */
+import { open, rename, rm, type FileHandle } from 'node:fs/promises'
+import type { Ctx } from './context.js'
+import { createProgress, type Progress } from './progress.js'
+import { CliError, EXIT } from './exit-codes.js'
+
+/** Where an export is written: stdout, or a file that appears (renamed) only when complete. */
+export interface Sink {
+  write(s: string): Promise<void>
+  close(): Promise<void>
+  abort(): Promise<void>
+}
+
+export function stdoutSink(ctx: Ctx): Sink {
+  return {
+    // Waits for 'drain' when stdout's buffer is full: a million-row export to a slow pipe stays
+    // within the stream's buffer instead of queueing in memory.
+    write: (s) =>
+      new Promise<void>((resolve) => {
+        const stream = ctx.stdout as typeof ctx.stdout & {
+          once?: (event: 'drain', listener: () => void) => unknown
+        }
+        if (ctx.stdout.write(s) !== false || typeof stream.once !== 'function') resolve()
+        else stream.once('drain', () => resolve())
+      }),
+    close: async () => undefined,
+    abort: async () => undefined,
+  }
+}
+
+/** A temporary file beside `file`, renamed to it on close and removed on abort. */
+export async function fileSink(file: string): Promise<Sink> {
+  const tmp = `${file}.tmp-${process.pid}`
+  const fail = (err: unknown) =>
+    new CliError(`cannot write ${file}: ${err instanceof Error ? err.message : String(err)}`, EXIT.error)
+  let handle: FileHandle
+  try {
+    handle = await open(tmp, 'w', 0o644)
+  } catch (err) {
+    throw fail(err)
+  }
+  return {
+    async write(s) {
+      try {
+        await handle.write(s)
+      } catch (err) {
+        throw fail(err)
+      }
+    },
+    async close() {
+      try {
+        await handle.close()
+        await rename(tmp, file)
+      } catch (err) {
+        throw fail(err)
+      }
+    },
+    async abort() {
+      await handle.close().catch(() => undefined)
+      await rm(tmp, { force: true })
+    },
+  }
+}
+
+/**
+ * Runs an export into `output` (a file, or stdout when absent or `-`) with a progress line on a
+ * terminal's stderr: the file appears only when `write` completes; on an error it is removed.
+ * Returns whether a file was written.
+ */
+export async function exportTo(
+  ctx: Ctx,
+  output: string | undefined,
+  write: (sink: Sink, progress: Progress) => Promise<void>,
+): Promise<boolean> {
+  const toFile = output !== undefined && output !== '-'
+  const sink = toFile ? await fileSink(output) : stdoutSink(ctx)
+  const progress = createProgress(ctx.stderr, { label: 'Exporting', enabled: ctx.stderr.isTTY === true })
+  try {
+    await write(sink, progress)
+    await sink.close()
+  } catch (err) {
+    await sink.abort()
+    throw err
+  } finally {
+    progress.finish()
+  }
+  return toFile
+}
