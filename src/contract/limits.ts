@@ -193,6 +193,11 @@ export const GAME_LIMITS = {
   replayWindowSecondsMin: 60,
   replayWindowSecondsMax: 600,
   replayWindowSecondsDefault: 300,
+  reportingCurrencyDefault: 'USD',
+  /** Segment thresholds (lifetime revenue, reporting currency): whale > dolphin > 0. */
+  whaleDefault: 100,
+  dolphinDefault: 10,
+  thresholdMax: 1_000_000_000,
 } as const
 
 export const INGEST_LIMITS = {
