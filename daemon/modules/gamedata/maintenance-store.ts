@@ -66,7 +66,14 @@ export function createGamedataMaintenanceStore(db: Kysely<Database>) {
     /** Aggregate rows of days before `cutoffDay` (compacted retention). */
     async deleteAggregatesBefore(gameId: string, cutoffDay: number): Promise<number> {
       let n = 0
-      for (const table of ['game_daily', 'game_daily_dims', 'game_day_gaps', 'game_player_days'] as const)
+      for (const table of [
+        'game_daily',
+        'game_daily_dims',
+        'game_day_gaps',
+        'game_player_days',
+        'game_acquisition_daily',
+        'game_dim_paying_gaps',
+      ] as const)
         n += Number(
           (
             await db

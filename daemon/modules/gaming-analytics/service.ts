@@ -2,7 +2,17 @@ import type { Clock } from '../../clock.js'
 import { AppError } from '../../http/errors.js'
 import type { Overview, OverviewQuery } from '../../../src/contract/gaming.js'
 import type { GameService } from '../games/service.js'
-import type { GamedataAggregates } from '../gamedata/service.js'
+import type { GamedataAggregates, GamedataPlayers } from '../gamedata/service.js'
+import type {
+  AttributionQuery,
+  PlayerQuery,
+  PlayersQuery,
+  RevenueQuery,
+} from '../../../src/contract/gaming-revenue.js'
+import { attributionReport } from './attribution.js'
+import { playerProfile, playersPage } from './players.js'
+import { revenueReport } from './revenue.js'
+import { segmentsReport } from './segments.js'
 import { DAY_MS, utcDayNumber } from '../../clock.js'
 
 /** Longest range of one request (ten years of days). */
@@ -13,7 +23,7 @@ const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10
 const money = (micros: number) => micros / 1_000_000
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits
 
-function parseDay(value: string | undefined, field: string): number | undefined {
+export function parseDay(value: string | undefined, field: string): number | undefined {
   if (value === undefined) return undefined
   const ms = Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value)
   // Date.parse rolls a day past the month's end over (2026-02-30 → 2026-03-02): refuse it instead.
@@ -46,6 +56,8 @@ export function createGamingAnalyticsService(deps: {
   games: GameService
   /** The aggregates are gamedata's data: read through its service. */
   aggregates: GamedataAggregates
+  /** Player profiles (issue 12), read through gamedata's service too. */
+  players: GamedataPlayers
 }) {
   const store = deps.aggregates
   return {
@@ -88,6 +100,25 @@ export function createGamingAnalyticsService(deps: {
         retention: { d1, d7, d30 },
         range: { startDate: dateOf(start), endDate: dateOf(end) },
       }
+    },
+
+    // Part B of issue 12: each report in its own file.
+    async revenue(organizationId: string, slug: string, q: RevenueQuery) {
+      const game = await deps.games.record(organizationId, slug)
+      return revenueReport(store, game, dayRange(q, deps.clock.now()), q)
+    },
+    async attribution(organizationId: string, slug: string, q: AttributionQuery) {
+      const game = await deps.games.record(organizationId, slug)
+      return attributionReport(store, game, dayRange(q, deps.clock.now()), q)
+    },
+    async segments(organizationId: string, slug: string) {
+      return segmentsReport(deps.players, await deps.games.record(organizationId, slug))
+    },
+    async players(organizationId: string, slug: string, q: PlayersQuery) {
+      return playersPage(deps.players, await deps.games.record(organizationId, slug), q)
+    },
+    async player(organizationId: string, slug: string, playerId: string, q: PlayerQuery) {
+      return playerProfile(deps.players, await deps.games.record(organizationId, slug), playerId, q)
     },
   }
 }

@@ -39,6 +39,8 @@ function ev(over: Partial<GameEvent> & { ts: number }, verdict: 'accept' | 'flag
       revenueType: null,
       revenueMicros: 0,
       currency: null,
+      costMicros: 0,
+      commissionMicros: 0,
       country: null,
       deviceFingerprint: null,
       attribution: { affiliate: null, campaign: null, source: null, medium: null },
