@@ -82,6 +82,11 @@ _linkctl_descend() {
     'events|send') echo 'events send' ;;
     'events|help') echo 'events help' ;;
     'analytics|overview') echo 'analytics overview' ;;
+    'analytics|revenue') echo 'analytics revenue' ;;
+    'analytics|attribution') echo 'analytics attribution' ;;
+    'analytics|segments') echo 'analytics segments' ;;
+    'analytics|players') echo 'analytics players' ;;
+    'analytics|player') echo 'analytics player' ;;
     'analytics|help') echo 'analytics help' ;;
     'gdpr|delete') echo 'gdpr delete' ;;
     'gdpr|status') echo 'gdpr status' ;;
@@ -91,7 +96,7 @@ _linkctl_descend() {
 
 _linkctl_takes_value() {
   case "$1|$2" in
-    *'|--url'|*'|--api-key'|*'|--profile'|'keys create|--name'|'keys create|--description'|'keys create|--expires-at'|'keys create|--permissions'|'keys create|--scope'|'keys create|--preset'|'keys create|--request-limit'|'keys create|--time-period'|'keys create|--allowed-ip'|'keys create|--allowed-origin'|'keys create|--environment'|'keys list|--status'|'keys list|--search'|'keys list|--page'|'keys list|--limit'|'keys update|--name'|'keys update|--description'|'keys update|--expires-at'|'keys update|--permissions'|'keys update|--scope'|'keys update|--preset'|'keys update|--request-limit'|'keys update|--time-period'|'keys update|--allowed-ip'|'keys update|--allowed-origin'|'keys activity|--page'|'keys activity|--limit'|'links create|-d'|'links create|--destination'|'links create|--title'|'links create|--slug'|'links create|--domain'|'links create|--expires-at'|'links create|--tag'|'links create|--meta'|'links create|--redirect-type'|'links list|--search'|'links list|--status'|'links list|--tag'|'links list|--sort'|'links list|--order'|'links list|--page'|'links list|--limit'|'links update|-d'|'links update|--destination'|'links update|--title'|'links update|--expires-at'|'links update|--tag'|'links update|--meta'|'links update|--redirect-type'|'links update|--status'|'links qr|--format'|'links qr|-o'|'links qr|--output'|'links qr|--size'|'links stats|--start'|'links stats|--end'|'links stats|--interval'|'links import|--format'|'links import|--chunk-size'|'links export|--format'|'links export|-o'|'links export|--output'|'links export|--status'|'links export|--tag'|'links export|--search'|'domains list|--page'|'domains list|--limit'|'domains list|--status'|'domains update|--root-redirect'|'webhooks create|--name'|'webhooks create|--description'|'webhooks create|--event'|'webhooks create|--retry-policy'|'webhooks create|--max-retries'|'webhooks create|--timeout'|'webhooks create|--header'|'webhooks create|--template'|'webhooks list|--status'|'webhooks list|--event'|'webhooks list|--page'|'webhooks list|--limit'|'webhooks update|--name'|'webhooks update|--endpoint'|'webhooks update|--description'|'webhooks update|--event'|'webhooks update|--retry-policy'|'webhooks update|--max-retries'|'webhooks update|--timeout'|'webhooks update|--header'|'webhooks test|--event'|'webhooks deliveries|--status'|'webhooks deliveries|--event'|'webhooks deliveries|--page'|'webhooks deliveries|--limit'|'webhooks sign|--secret'|'webhooks sign|--timestamp'|'webhooks sign|--payload'|'webhooks sign|--payload-file'|'webhooks verify|--secret'|'webhooks verify|--signature'|'webhooks verify|--timestamp'|'webhooks verify|--tolerance'|'webhooks verify|--payload'|'webhooks verify|--payload-file'|'webhooks listen|--port'|'webhooks listen|--host'|'webhooks listen|--secret'|'webhooks listen|--tolerance'|'games create|--name'|'games create|--platform'|'games create|--slug'|'games create|--status'|'games create|--raw-retention-days'|'games create|--compacted-retention-months'|'games create|--replay-window'|'games list|--status'|'games list|--page'|'games list|--limit'|'games update|--name'|'games update|--status'|'games update|--raw-retention-days'|'games update|--compacted-retention-months'|'games update|--replay-window'|'events send|--game'|'events send|--org'|'events send|--sdk-key'|'events send|--signing-secret'|'analytics overview|--start-date'|'analytics overview|--end-date'|'gdpr delete|--game'|'gdpr delete|--player'|'gdpr delete|--reason'|'gdpr delete|--confirm'|'api|-F'|'api|--field'|'api|-f'|'api|--raw-field'|'api|-H'|'api|--header'|'api|--input'|'completion|--dir') return 0 ;;
+    *'|--url'|*'|--api-key'|*'|--profile'|'keys create|--name'|'keys create|--description'|'keys create|--expires-at'|'keys create|--permissions'|'keys create|--scope'|'keys create|--preset'|'keys create|--request-limit'|'keys create|--time-period'|'keys create|--allowed-ip'|'keys create|--allowed-origin'|'keys create|--environment'|'keys list|--status'|'keys list|--search'|'keys list|--page'|'keys list|--limit'|'keys update|--name'|'keys update|--description'|'keys update|--expires-at'|'keys update|--permissions'|'keys update|--scope'|'keys update|--preset'|'keys update|--request-limit'|'keys update|--time-period'|'keys update|--allowed-ip'|'keys update|--allowed-origin'|'keys activity|--page'|'keys activity|--limit'|'links create|-d'|'links create|--destination'|'links create|--title'|'links create|--slug'|'links create|--domain'|'links create|--expires-at'|'links create|--tag'|'links create|--meta'|'links create|--redirect-type'|'links list|--search'|'links list|--status'|'links list|--tag'|'links list|--sort'|'links list|--order'|'links list|--page'|'links list|--limit'|'links update|-d'|'links update|--destination'|'links update|--title'|'links update|--expires-at'|'links update|--tag'|'links update|--meta'|'links update|--redirect-type'|'links update|--status'|'links qr|--format'|'links qr|-o'|'links qr|--output'|'links qr|--size'|'links stats|--start'|'links stats|--end'|'links stats|--interval'|'links import|--format'|'links import|--chunk-size'|'links export|--format'|'links export|-o'|'links export|--output'|'links export|--status'|'links export|--tag'|'links export|--search'|'domains list|--page'|'domains list|--limit'|'domains list|--status'|'domains update|--root-redirect'|'webhooks create|--name'|'webhooks create|--description'|'webhooks create|--event'|'webhooks create|--retry-policy'|'webhooks create|--max-retries'|'webhooks create|--timeout'|'webhooks create|--header'|'webhooks create|--template'|'webhooks list|--status'|'webhooks list|--event'|'webhooks list|--page'|'webhooks list|--limit'|'webhooks update|--name'|'webhooks update|--endpoint'|'webhooks update|--description'|'webhooks update|--event'|'webhooks update|--retry-policy'|'webhooks update|--max-retries'|'webhooks update|--timeout'|'webhooks update|--header'|'webhooks test|--event'|'webhooks deliveries|--status'|'webhooks deliveries|--event'|'webhooks deliveries|--page'|'webhooks deliveries|--limit'|'webhooks sign|--secret'|'webhooks sign|--timestamp'|'webhooks sign|--payload'|'webhooks sign|--payload-file'|'webhooks verify|--secret'|'webhooks verify|--signature'|'webhooks verify|--timestamp'|'webhooks verify|--tolerance'|'webhooks verify|--payload'|'webhooks verify|--payload-file'|'webhooks listen|--port'|'webhooks listen|--host'|'webhooks listen|--secret'|'webhooks listen|--tolerance'|'games create|--name'|'games create|--platform'|'games create|--slug'|'games create|--status'|'games create|--raw-retention-days'|'games create|--compacted-retention-months'|'games create|--replay-window'|'games create|--currency'|'games create|--whale'|'games create|--dolphin'|'games list|--status'|'games list|--page'|'games list|--limit'|'games update|--name'|'games update|--status'|'games update|--raw-retention-days'|'games update|--compacted-retention-months'|'games update|--replay-window'|'games update|--currency'|'games update|--whale'|'games update|--dolphin'|'events send|--game'|'events send|--org'|'events send|--sdk-key'|'events send|--signing-secret'|'analytics overview|--start-date'|'analytics overview|--end-date'|'analytics revenue|--group-by'|'analytics revenue|--start-date'|'analytics revenue|--end-date'|'analytics attribution|--group-by'|'analytics attribution|--start-date'|'analytics attribution|--end-date'|'analytics players|--search'|'analytics players|--platform'|'analytics players|--country'|'analytics players|--segment'|'analytics players|--min-revenue'|'analytics players|--active-from'|'analytics players|--active-to'|'analytics players|--sort'|'analytics players|--order'|'analytics players|--page'|'analytics players|--limit'|'analytics player|--page'|'analytics player|--limit'|'gdpr delete|--game'|'gdpr delete|--player'|'gdpr delete|--reason'|'gdpr delete|--confirm'|'api|-F'|'api|--field'|'api|-f'|'api|--raw-field'|'api|-H'|'api|--header'|'api|--input'|'completion|--dir') return 0 ;;
   esac
   return 1
 }
@@ -106,7 +111,7 @@ _linkctl_words() {
     'webhooks') echo 'create list ls get update enable disable suspend delete rm rotate-secret test deliveries retry health templates sign verify listen help' ;;
     'games') echo 'create list ls get update regenerate-key help' ;;
     'events') echo 'send help' ;;
-    'analytics') echo 'overview help' ;;
+    'analytics') echo 'overview revenue attribution segments players player help' ;;
     'gdpr') echo 'delete status help' ;;
     'completion') echo 'bash zsh fish all' ;;
     'help') echo 'login logout profile status keys links domains webhooks games events analytics gdpr api completion exit-codes' ;;
@@ -180,10 +185,10 @@ _linkctl_options() {
     'webhooks listen') echo '--port --host --secret --tolerance --json -h --help --url --api-key --profile' ;;
     'webhooks help') echo '--url --api-key --profile -h --help' ;;
     'games') echo '-h --help --url --api-key --profile' ;;
-    'games create') echo '--name --platform --slug --status --analytics --no-analytics --fraud --no-fraud --skan --no-skan --raw-retention-days --compacted-retention-months --hmac --no-hmac --replay-window --json -h --help --url --api-key --profile' ;;
+    'games create') echo '--name --platform --slug --status --analytics --no-analytics --fraud --no-fraud --skan --no-skan --raw-retention-days --compacted-retention-months --hmac --no-hmac --replay-window --currency --whale --dolphin --json -h --help --url --api-key --profile' ;;
     'games list') echo '--status --page --limit --json -h --help --url --api-key --profile' ;;
     'games get') echo '--json -h --help --url --api-key --profile' ;;
-    'games update') echo '--name --status --analytics --no-analytics --fraud --no-fraud --skan --no-skan --raw-retention-days --compacted-retention-months --hmac --no-hmac --replay-window --json -h --help --url --api-key --profile' ;;
+    'games update') echo '--name --status --analytics --no-analytics --fraud --no-fraud --skan --no-skan --raw-retention-days --compacted-retention-months --hmac --no-hmac --replay-window --currency --whale --dolphin --json -h --help --url --api-key --profile' ;;
     'games regenerate-key') echo '--json -h --help --url --api-key --profile' ;;
     'games help') echo '--url --api-key --profile -h --help' ;;
     'events') echo '-h --help --url --api-key --profile' ;;
@@ -191,6 +196,11 @@ _linkctl_options() {
     'events help') echo '--url --api-key --profile -h --help' ;;
     'analytics') echo '-h --help --url --api-key --profile' ;;
     'analytics overview') echo '--start-date --end-date --json -h --help --url --api-key --profile' ;;
+    'analytics revenue') echo '--group-by --start-date --end-date --json -h --help --url --api-key --profile' ;;
+    'analytics attribution') echo '--group-by --start-date --end-date --json -h --help --url --api-key --profile' ;;
+    'analytics segments') echo '--json -h --help --url --api-key --profile' ;;
+    'analytics players') echo '--search --platform --country --segment --min-revenue --active-from --active-to --sort --order --page --limit --json -h --help --url --api-key --profile' ;;
+    'analytics player') echo '--page --limit --json -h --help --url --api-key --profile' ;;
     'analytics help') echo '--url --api-key --profile -h --help' ;;
     'gdpr') echo '-h --help --url --api-key --profile' ;;
     'gdpr delete') echo '--game --player --reason --confirm --json -h --help --url --api-key --profile' ;;
@@ -247,6 +257,14 @@ _linkctl_values() {
     'games list|--status') echo 'active paused archived' ;;
     'games list|--limit') echo '10 20 50 100' ;;
     'games update|--status') echo 'active paused archived' ;;
+    'analytics revenue|--group-by') echo 'day week month platform source' ;;
+    'analytics attribution|--group-by') echo 'affiliate campaign source medium' ;;
+    'analytics players|--platform') echo 'ios android web steam playstation xbox switch epic discord unity' ;;
+    'analytics players|--segment') echo 'whale dolphin minnow free' ;;
+    'analytics players|--sort') echo 'revenue sessions lastActive' ;;
+    'analytics players|--order') echo 'asc desc' ;;
+    'analytics players|--limit') echo '10 20 50 100' ;;
+    'analytics player|--limit') echo '10 20 50 100' ;;
     'api|--input') echo '__files' ;;
     'completion|--dir') echo '__dirs' ;;
   esac

@@ -5,8 +5,22 @@
  */
 import type { Command } from 'commander'
 import { register as registerOverview } from './overview.js'
+import { register as registerAttribution } from './attribution.js'
+import { register as registerPlayer } from './player.js'
+import { register as registerPlayers } from './players.js'
+import { register as registerRevenue } from './revenue.js'
+import { register as registerSegments } from './segments.js'
 
 export function register(program: Command): void {
   const analytics = program.command('analytics').description('gaming analytics')
-  for (const registerVerb of [registerOverview]) registerVerb(analytics)
+  for (const registerVerb of [
+    registerOverview,
+    // Part B of issue 12.
+    registerRevenue,
+    registerAttribution,
+    registerSegments,
+    registerPlayers,
+    registerPlayer,
+  ])
+    registerVerb(analytics)
 }

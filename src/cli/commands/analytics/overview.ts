@@ -4,23 +4,17 @@ import type { Overview } from '../../../contract/gaming.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { emit, money, percent, printRecord } from '../../output.js'
+import { rangeOptions, rangeQuery, type RangeFlags } from './range.js'
 
-export interface OverviewOpts {
+export interface OverviewOpts extends RangeFlags {
   game: string
-  startDate?: string
-  endDate?: string
 }
 
 const pct = (v: number | null) => (v === null ? '-' : percent(v))
 
 export async function runAnalyticsOverview(o: OverviewOpts, ctx: Ctx): Promise<void> {
   await requireKey(ctx)
-  const r: Overview = await (
-    await ctx.client()
-  ).analytics.gameOverview(o.game, {
-    ...(o.startDate ? { startDate: o.startDate } : {}),
-    ...(o.endDate ? { endDate: o.endDate } : {}),
-  })
+  const r: Overview = await (await ctx.client()).analytics.gameOverview(o.game, rangeQuery(o))
   await emit(ctx, r, () =>
     printRecord(ctx, [
       ['RANGE', `${r.range.startDate} .. ${r.range.endDate}`],
@@ -42,12 +36,12 @@ export async function runAnalyticsOverview(o: OverviewOpts, ctx: Ctx): Promise<v
 
 export function register(analytics: Command): void {
   jsonOption(
-    analytics
-      .command('overview')
-      .description('DAU, MAU, revenue, ARPU, ARPPU, session length and D1/D7/D30 retention of a game')
-      .argument('<game>', 'game id')
-      .option('--start-date <date>', 'first UTC day (YYYY-MM-DD; default 29 days before the end)')
-      .option('--end-date <date>', 'last UTC day (YYYY-MM-DD; default today)'),
+    rangeOptions(
+      analytics
+        .command('overview')
+        .description('DAU, MAU, revenue, ARPU, ARPPU, session length and D1/D7/D30 retention of a game')
+        .argument('<game>', 'game id'),
+    ),
   ).action(
     action<Omit<OverviewOpts, 'game'>>(([game], o, ctx) =>
       runAnalyticsOverview({ ...o, game: game ?? '' }, ctx),
