@@ -335,6 +335,11 @@ export interface GameDimPayingGapsTable {
   players: number
 }
 
+export interface GamePlayerTotalsTable {
+  game_id: string
+  players: number
+}
+
 export interface GameCohortsTable {
   game_id: string
   install_day: number
@@ -464,6 +469,7 @@ export interface Database {
   game_cohorts: GameCohortsTable
   game_acquisition_daily: GameAcquisitionDailyTable
   game_dim_paying_gaps: GameDimPayingGapsTable
+  game_player_totals: GamePlayerTotalsTable
   gdpr_deletions: GdprDeletionsTable
   custom_domains: CustomDomainsTable
   acme_accounts: AcmeAccountsTable

@@ -109,6 +109,13 @@ export function createGamedataMaintenanceStore(db: Kysely<Database>) {
                 .executeTakeFirst()
             ).numDeletedRows,
           )
+        // The profile count of the game (players explorer, segments) follows.
+        if (out.game_players)
+          await trx
+            .updateTable('game_player_totals')
+            .set((eb) => ({ players: eb('players', '-', out.game_players) }))
+            .where('game_id', '=', gameId)
+            .execute()
         return out
       })
     },

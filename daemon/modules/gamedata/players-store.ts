@@ -81,6 +81,15 @@ const ROW_COLUMNS = [
 
 /** Reads of the player profiles (layer 3) for the players explorer, segments and export. */
 export function createPlayersStore(db: Kysely<Database>) {
+  /** The number of player profiles of the game (a counter kept by the store and the purge). */
+  async function total(gameId: string): Promise<number> {
+    const r = await db
+      .selectFrom('game_player_totals')
+      .select('players')
+      .where('game_id', '=', gameId)
+      .executeTakeFirst()
+    return Number(r?.players ?? 0)
+  }
   return {
     async hasPlayers(gameId: string): Promise<boolean> {
       const r = await db
@@ -91,6 +100,8 @@ export function createPlayersStore(db: Kysely<Database>) {
         .executeTakeFirst()
       return r !== undefined
     },
+
+    total,
 
     /** Players and lifetime revenue with revenue in [from, below) (below null: no upper bound). */
     async revenueBand(gameId: string, from: number, below: number | null) {
@@ -113,6 +124,7 @@ export function createPlayersStore(db: Kysely<Database>) {
       page: { offset: number; limit: number },
     ): Promise<{ rows: PlayerRow[]; total: number }> {
       const base = filtered(db, gameId, f)
+      const unfiltered = Object.values(f).every((v) => v === undefined)
       const [rows, count] = await Promise.all([
         base
           .select(ROW_COLUMNS)
@@ -121,9 +133,14 @@ export function createPlayersStore(db: Kysely<Database>) {
           .limit(page.limit)
           .offset(page.offset)
           .execute(),
-        base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+        unfiltered
+          ? total(gameId)
+          : base
+              .select((eb) => eb.fn.countAll<number>().as('n'))
+              .executeTakeFirstOrThrow()
+              .then((r) => Number(r.n)),
       ])
-      return { rows: rows.map(toRow), total: Number(count.n) }
+      return { rows: rows.map(toRow), total: count }
     },
 
     /**

@@ -130,6 +130,7 @@ export function createGamedataService(deps: GamedataDeps) {
     /** Reads of the player profiles (layer 3) and of one player's own newest events (issue 12). */
     players: {
       hasPlayers: (gameId: string) => deps.players.hasPlayers(gameId),
+      total: (gameId: string) => deps.players.total(gameId),
       revenueBand: (gameId: string, from: number, below: number | null) =>
         deps.players.revenueBand(gameId, from, below),
       page: (
@@ -140,7 +141,8 @@ export function createGamedataService(deps: GamedataDeps) {
         page: { offset: number; limit: number },
       ) => deps.players.page(gameId, filter, sort, order, page),
       /** Explorer rows by player id in keyset pages (constant memory): the export's player source. */
-      stream: (gameId: string, filter: PlayerFilter) => deps.players.stream(gameId, filter),
+      stream: (gameId: string, filter: PlayerFilter, pageSize?: number) =>
+        deps.players.stream(gameId, filter, pageSize),
       profile: (gameId: string, playerId: string) => deps.players.profile(gameId, playerId),
       events: (gameId: string, playerId: string, page: { offset: number; limit: number }) =>
         deps.players.events(gameId, playerId, page),

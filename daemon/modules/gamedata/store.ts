@@ -153,6 +153,10 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
          commission_micros = game_acquisition_daily.commission_micros + excluded.commission_micros,
          conversions = game_acquisition_daily.conversions + excluded.conversions`,
     ),
+    playerTotal: sqlite.prepare(
+      `INSERT INTO game_player_totals (game_id, players) VALUES (?, ?)
+       ON CONFLICT (game_id) DO UPDATE SET players = game_player_totals.players + excluded.players`,
+    ),
     dimPayingGap: sqlite.prepare(
       `INSERT INTO game_dim_paying_gaps (game_id, dim, value, day, prev_day, players) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (game_id, dim, day, value, prev_day) DO UPDATE SET
@@ -323,6 +327,8 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
       )
     for (const x of c.dimPayingGaps)
       statements.dimPayingGap.run(gameId, x.dim, x.value, x.day, x.prevDay, x.players)
+    const newPlayers = c.profiles.filter((p) => p.write === 'insert').length
+    if (newPlayers) statements.playerTotal.run(gameId, newPlayers)
   }
 
   return {

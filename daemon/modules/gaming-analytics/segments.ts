@@ -8,7 +8,7 @@ import type { GameRecord } from '../games/service.js'
 import type { GamedataPlayers } from '../gamedata/service.js'
 import { money, percentOf, ratio } from './money.js'
 
-/** [from, below) of each segment in micro-units (below null: no upper bound). */
+/** [from, below) of each segment in micro-units (below null: no upper bound): free is [0, 1). */
 export function segmentBounds(game: GameRecord): Record<Segment, [number, number | null]> {
   const { whaleMicros, dolphinMicros } = game.segments
   return {
@@ -27,9 +27,14 @@ export function segmentOf(game: GameRecord, revenueMicros: number): Segment {
 
 export async function segmentsReport(players: GamedataPlayers, game: GameRecord): Promise<SegmentsReport> {
   const bounds = segmentBounds(game)
-  const segments = Object.keys(bounds) as Segment[]
-  const bands = await Promise.all(segments.map((s) => players.revenueBand(game.id, ...bounds[s])))
-  const allPlayers = bands.reduce((n, b) => n + b.players, 0)
+  const paying = (['whale', 'dolphin', 'minnow'] as const).map((s) =>
+    players.revenueBand(game.id, ...bounds[s]),
+  )
+  // Free players: all profiles minus the paying ones (counting them would walk most of the index).
+  const [allPlayers, ...paid] = await Promise.all([players.total(game.id), ...paying])
+  const free = allPlayers - paid.reduce((n, b) => n + b.players, 0)
+  const bands = [...paid, { players: free, revenueMicros: 0 }]
+  const segments: Segment[] = ['whale', 'dolphin', 'minnow', 'free']
   const allRevenue = bands.reduce((n, b) => n + b.revenueMicros, 0)
   const data: SegmentRow[] = segments.map((segment, i) => {
     const b = bands[i]!

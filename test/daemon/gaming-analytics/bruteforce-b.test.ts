@@ -340,6 +340,24 @@ describe('players explorer and profile against the profiles', () => {
     }
   })
 
+  it('the export source streams every explorer row by player id in keyset pages, filters applied', async () => {
+    const { gamedata, games } = t.app.linkd.services
+    const internal = (await games.record(t.orgId, game.id)).id
+    const streamed: string[] = []
+    // Keyset pages of 100 rows: every page boundary must neither repeat nor skip a player.
+    for await (const r of gamedata.players.stream(internal, {}, 100)) streamed.push(r.playerId)
+    const ids = living()
+      .map((p) => p.playerId)
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    expect(streamed).toEqual(ids)
+    const whales: string[] = []
+    for await (const r of gamedata.players.stream(internal, { platform: 'web', minRevenue: 1 }, 7))
+      whales.push(r.playerId)
+    expect(whales).toEqual(
+      ids.filter((id) => T.profiles.get(id)!.platform === 'web' && T.profiles.get(id)!.revenue.total > 0),
+    )
+  })
+
   it('a player: profile, revenue by type and the newest events paginated; an erased player is 404', async () => {
     const paying = living().filter((p) => p.revenue.total > 0 && p.attribution.source && p.newest.length > 12)
     expect(paying.length).toBeGreaterThan(0)
