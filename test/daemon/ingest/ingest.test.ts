@@ -318,8 +318,14 @@ describe('per-event rules', () => {
       [{ data: 'text' }, /data/],
       [{ event_type: 'purchase', data: { amount: 4.99, currency: 'EUR', exchange_rate: 1.08 } }, null],
       [{ event_type: 'purchase', data: { amount: 4.99, currency: 'EUR' } }, /exchange_rate.*USD per 1 EUR/],
-      [{ event_type: 'purchase', data: { amount: 4.99, currency: 'EUR', exchange_rate: 0 } }, /exchange_rate/],
-      [{ event_type: 'purchase', data: { amount: 4.99, currency: 'EUR', exchange_rate: '1.1' } }, /exchange_rate/],
+      [
+        { event_type: 'purchase', data: { amount: 4.99, currency: 'EUR', exchange_rate: 0 } },
+        /exchange_rate/,
+      ],
+      [
+        { event_type: 'purchase', data: { amount: 4.99, currency: 'EUR', exchange_rate: '1.1' } },
+        /exchange_rate/,
+      ],
       [{ event_type: 'purchase', data: { amount: 1, currency: 'USD', commission: -1 } }, /data\.commission/],
       [{ event_type: 'app_install', data: { cost: 'free' } }, /data\.cost/],
       [{ event_type: 'app_install', data: { cost: 2, currency: 'GBP' } }, /exchange_rate/],

@@ -7,8 +7,8 @@ import {
 } from '../../../contract/gaming-revenue.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { emit, money, note, printRows, type Column } from '../../output.js'
-import { inCurrency, rangeOptions, rangeQuery, type RangeFlags } from './range.js'
+import { money, type Column } from '../../output.js'
+import { emitGrouped, inCurrency, rangeOptions, rangeQuery, type RangeFlags } from './range.js'
 
 export interface AttributionOpts extends RangeFlags {
   game: string
@@ -33,10 +33,7 @@ export async function runAnalyticsAttribution(o: AttributionOpts, ctx: Ctx): Pro
     { header: 'AVG CPA', value: (x) => orDash(x.avgCpa, 4) },
     { header: 'AVG ROAS', value: (x) => orDash(x.avgRoas, 4) },
   ]
-  await emit(ctx, r, async () => {
-    await printRows(ctx, [...r.data, { group: 'TOTAL', ...r.totals }], columns)
-    if (ctx.isTTY) note(ctx, `${r.range.startDate} .. ${r.range.endDate}, in ${c}`)
-  })
+  await emitGrouped(ctx, r, columns)
 }
 
 export function register(analytics: Command): void {

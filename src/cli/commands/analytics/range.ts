@@ -1,5 +1,7 @@
 /** The date-range flags of the gaming analytics verbs and the query they become. */
 import type { Command } from 'commander'
+import type { Ctx } from '../../context.js'
+import { emit, note, printRows, type Column } from '../../output.js'
 
 export interface RangeFlags {
   startDate?: string
@@ -21,3 +23,23 @@ export function rangeQuery(o: RangeFlags): RangeFlags {
 
 /** A money column header with the currency: `REVENUE (USD)`. */
 export const inCurrency = (header: string, currency: string) => `${header} (${currency})`
+
+/**
+ * A grouped report (revenue, attribution): its rows then a TOTAL row, and on a terminal the range
+ * and currency; the API's JSON with --json.
+ */
+export async function emitGrouped<Row extends { group: string }>(
+  ctx: Ctx,
+  report: {
+    data: Row[]
+    totals: Omit<Row, 'group'>
+    currency: string
+    range: { startDate: string; endDate: string }
+  },
+  columns: Column<Row>[],
+): Promise<void> {
+  await emit(ctx, report, async () => {
+    await printRows(ctx, [...report.data, { group: 'TOTAL', ...report.totals } as Row], columns)
+    if (ctx.isTTY) note(ctx, `${report.range.startDate} .. ${report.range.endDate}, in ${report.currency}`)
+  })
+}

@@ -3,8 +3,8 @@ import { Option, type Command } from 'commander'
 import { REVENUE_GROUPS, type RevenueReport, type RevenueRow } from '../../../contract/gaming-revenue.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { emit, money, note, printRows, type Column } from '../../output.js'
-import { inCurrency, rangeOptions, rangeQuery, type RangeFlags } from './range.js'
+import { money, type Column } from '../../output.js'
+import { emitGrouped, inCurrency, rangeOptions, rangeQuery, type RangeFlags } from './range.js'
 
 export interface RevenueOpts extends RangeFlags {
   game: string
@@ -27,10 +27,7 @@ export async function runAnalyticsRevenue(o: RevenueOpts, ctx: Ctx): Promise<voi
     { header: 'PAYING USERS', value: (x) => x.payingUsers },
     { header: 'ARPPU', value: (x) => money(x.arppu, 4) },
   ]
-  await emit(ctx, r, async () => {
-    await printRows(ctx, [...r.data, { group: 'TOTAL', ...r.totals }], columns)
-    if (ctx.isTTY) note(ctx, `${r.range.startDate} .. ${r.range.endDate}, in ${c}`)
-  })
+  await emitGrouped(ctx, r, columns)
 }
 
 export function register(analytics: Command): void {
