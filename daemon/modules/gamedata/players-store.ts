@@ -91,12 +91,15 @@ export function createPlayersStore(db: Kysely<Database>) {
     return Number(r?.players ?? 0)
   }
   return {
+    /**
+     * Whether the game ever had a player: its counter row exists from the first stored profile on
+     * and outlives GDPR purges (the aggregates keep an erased player's amounts).
+     */
     async hasPlayers(gameId: string): Promise<boolean> {
       const r = await db
-        .selectFrom('game_players')
-        .select('player_id')
+        .selectFrom('game_player_totals')
+        .select('game_id')
         .where('game_id', '=', gameId)
-        .limit(1)
         .executeTakeFirst()
       return r !== undefined
     },

@@ -71,6 +71,14 @@ describe('game settings: reporting currency and segment thresholds', () => {
     const refused = await patch({ reportingCurrency: 'EUR' }, g.id)
     expect(refused.statusCode).toBe(409)
     expect(refused.json().message).toMatch(/reportingCurrency/)
+    // Erasing every player leaves their amounts in the daily aggregates: still 409.
+    const erase = await t.call('POST', '/api/v1/gaming/gdpr/deletions', {
+      body: { gameId: g.id, playerId: 'first', reason: 'gdpr_request', confirmation: 'DELETE' },
+    })
+    expect(erase.statusCode).toBe(202)
+    await t.app.linkd.scheduler.runNow('gdpr-deletions')
+    expect((await t.call('GET', `/api/v1/analytics/games/${g.id}/players`)).json<PlayersPage>().total).toBe(0)
+    expect((await patch({ reportingCurrency: 'EUR' }, g.id)).statusCode).toBe(409)
     // The same currency again is no change.
     expect((await patch({ reportingCurrency: 'GBP', name: 'Fresh' }, g.id)).statusCode).toBe(200)
   })
