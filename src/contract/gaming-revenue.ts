@@ -7,11 +7,9 @@ import { Nullable, Page, PageQuery, StringEnum, Timestamp } from './common.js'
 import { GAME_PLATFORMS } from './limits.js'
 import { OverviewQuery } from './gaming.js'
 
-export const REVENUE_GROUPS = ['day', 'week', 'month', 'platform', 'source'] as const
-export const ATTRIBUTION_GROUPS = ['affiliate', 'campaign', 'source', 'medium'] as const
-export const SEGMENTS = ['whale', 'dolphin', 'minnow', 'free'] as const
-export const PLAYER_SORTS = ['revenue', 'sessions', 'lastActive'] as const
-export type Segment = (typeof SEGMENTS)[number]
+import { ATTRIBUTION_GROUPS, PLAYER_SORTS, REVENUE_GROUPS, SEGMENTS } from './limits.js'
+
+export { ATTRIBUTION_GROUPS, PLAYER_SORTS, REVENUE_GROUPS, SEGMENTS, type Segment } from './limits.js'
 
 const Range = Type.Object({ startDate: Type.String(), endDate: Type.String() })
 const Currency = Type.String({ description: "The game's reporting currency (ISO 4217)", examples: ['USD'] })

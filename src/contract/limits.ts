@@ -249,3 +249,10 @@ export type RevenueType = (typeof REVENUE_TYPES)[number]
 export const GDPR_CONFIRMATION = 'DELETE'
 export const GDPR_STATUSES = ['queued', 'processing', 'completed'] as const
 export const GDPR_RECORD_RETENTION_DAYS = 365
+
+/** Gaming analytics part B (issue 12): groupings, segments and sorts (light: the CLI loads them). */
+export const REVENUE_GROUPS = ['day', 'week', 'month', 'platform', 'source'] as const
+export const ATTRIBUTION_GROUPS = ['affiliate', 'campaign', 'source', 'medium'] as const
+export const SEGMENTS = ['whale', 'dolphin', 'minnow', 'free'] as const
+export const PLAYER_SORTS = ['revenue', 'sessions', 'lastActive'] as const
+export type Segment = (typeof SEGMENTS)[number]

@@ -1,10 +1,7 @@
 /** `linkctl analytics attribution <game>`: installs, conversions, revenue, cost, CPA and ROAS per source. */
 import { Option, type Command } from 'commander'
-import {
-  ATTRIBUTION_GROUPS,
-  type AttributionReport,
-  type AttributionRow,
-} from '../../../contract/gaming-revenue.js'
+import type { AttributionReport, AttributionRow } from '../../../contract/gaming-revenue.js'
+import { ATTRIBUTION_GROUPS } from '../../../contract/limits.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { money, type Column } from '../../output.js'

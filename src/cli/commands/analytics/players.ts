@@ -1,13 +1,7 @@
 /** `linkctl analytics players <game>`: the players explorer (prefix search, filters, sorts, pages). */
 import { Option, type Command } from 'commander'
-import { GAME_PLATFORMS } from '../../../contract/limits.js'
-import {
-  PLAYER_SORTS,
-  SEGMENTS,
-  type PlayerRow,
-  type PlayersPage,
-  type PlayersQuery,
-} from '../../../contract/gaming-revenue.js'
+import { GAME_PLATFORMS, PLAYER_SORTS, SEGMENTS } from '../../../contract/limits.js'
+import type { PlayerRow, PlayersPage, PlayersQuery } from '../../../contract/gaming-revenue.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { emit, money, printRows, when, type Column } from '../../output.js'

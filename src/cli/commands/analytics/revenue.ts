@@ -1,6 +1,7 @@
 /** `linkctl analytics revenue <game>`: revenue per day, week, month, platform or source, with totals. */
 import { Option, type Command } from 'commander'
-import { REVENUE_GROUPS, type RevenueReport, type RevenueRow } from '../../../contract/gaming-revenue.js'
+import type { RevenueReport, RevenueRow } from '../../../contract/gaming-revenue.js'
+import { REVENUE_GROUPS } from '../../../contract/limits.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { money, type Column } from '../../output.js'
