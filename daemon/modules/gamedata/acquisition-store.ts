@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely'
+import { sql, type Kysely, type SqlBool } from 'kysely'
 import type { Database } from '../../db/schema.js'
 
 /** Revenue counters of a group (micro-units of the reporting currency). */
@@ -19,6 +19,10 @@ export interface AcquisitionCounters {
 }
 
 const num = (v: unknown) => Number(v ?? 0)
+
+/** The rows of one dimension of a per-day-per-value table (dims, acquisition) over [start, end]. */
+const dimDays = (gameId: string, dim: string, start: number, end: number) =>
+  sql<SqlBool>`game_id = ${gameId} AND day >= ${start} AND day <= ${end} AND dim = ${dim}`
 
 /**
  * Reads of revenue and acquisition (issue 12) from the daily layers: game_daily,
@@ -66,10 +70,7 @@ export function createAcquisitionStore(db: Kysely<Database>) {
           eb.fn.sum<number>('transactions').as('transactions'),
           eb.fn.sum<number>('new_players').as('installs'),
         ])
-        .where('game_id', '=', gameId)
-        .where('day', '>=', start)
-        .where('day', '<=', end)
-        .where('dim', '=', dim)
+        .where(dimDays(gameId, dim, start, end))
         .groupBy('value')
         .orderBy('value')
         .execute()
@@ -120,10 +121,7 @@ export function createAcquisitionStore(db: Kysely<Database>) {
           eb.fn.sum<number>('commission_micros').as('commission'),
           eb.fn.sum<number>('conversions').as('conversions'),
         ])
-        .where('game_id', '=', gameId)
-        .where('day', '>=', start)
-        .where('day', '<=', end)
-        .where('dim', '=', dim)
+        .where(dimDays(gameId, dim, start, end))
         .groupBy('value')
         .orderBy('value')
         .execute()
