@@ -45,6 +45,8 @@ import { createGamedataStore } from './modules/gamedata/store.js'
 import { createGamedataMaintenanceStore } from './modules/gamedata/maintenance-store.js'
 import { createAggregatesStore } from './modules/gamedata/aggregates-store.js'
 import { createGamedataService } from './modules/gamedata/service.js'
+import { createAcquisitionStore } from './modules/gamedata/acquisition-store.js'
+import { createPlayersStore } from './modules/gamedata/players-store.js'
 import { gamedataModule } from './modules/gamedata/index.js'
 import { createIngestStore } from './modules/ingest/store.js'
 import { createIngestService } from './modules/ingest/service.js'
@@ -188,9 +190,12 @@ function services(deps: CompositionDeps) {
     store: createGamedataStore(db.sqlite, db.kysely),
     maintenance: createGamedataMaintenanceStore(db.kysely),
     aggregates: createAggregatesStore(db.kysely),
+    acquisition: createAcquisitionStore(db.kysely),
+    players: createPlayersStore(db.kysely),
     clock,
     games,
   })
+  games.useDataCheck((gameId) => gamedata.players.hasPlayers(gameId))
   const ingest = createIngestService({
     batches: createIngestStore(db.sqlite, db.kysely),
     gamedata,
@@ -200,7 +205,12 @@ function services(deps: CompositionDeps) {
     requestsPerMinute: c.ingestRateLimitPerGame,
     countryOf,
   })
-  const gamingAnalytics = createGamingAnalyticsService({ clock, games, aggregates: gamedata.aggregates })
+  const gamingAnalytics = createGamingAnalyticsService({
+    clock,
+    games,
+    aggregates: gamedata.aggregates,
+    players: gamedata.players,
+  })
   const gdpr = createGdprService({
     store: createGdprStore(db.kysely),
     clock,

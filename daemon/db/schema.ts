@@ -189,6 +189,9 @@ export interface GamesTable {
   signing_secret: string
   raw_floor: Generated<number>
   compacted_floor_day: Generated<number>
+  reporting_currency: Generated<string>
+  whale_micros: Generated<number>
+  dolphin_micros: Generated<number>
   created_at: number
   updated_at: number
 }
@@ -304,6 +307,30 @@ export interface GameDayGapsTable {
   kind: string
   day: number
   prev_day: number
+  players: number
+}
+
+export interface GameAcquisitionDailyTable {
+  game_id: string
+  day: number
+  dim: string
+  value: string
+  cost_micros: number
+  commission_micros: number
+  conversions: number
+}
+
+export interface GameDimPayingGapsTable {
+  game_id: string
+  dim: string
+  value: string
+  day: number
+  prev_day: number
+  players: number
+}
+
+export interface GamePlayerTotalsTable {
+  game_id: string
   players: number
 }
 
@@ -433,6 +460,9 @@ export interface Database {
   game_daily_dims: GameDailyDimsTable
   game_day_gaps: GameDayGapsTable
   game_cohorts: GameCohortsTable
+  game_acquisition_daily: GameAcquisitionDailyTable
+  game_dim_paying_gaps: GameDimPayingGapsTable
+  game_player_totals: GamePlayerTotalsTable
   gdpr_deletions: GdprDeletionsTable
   custom_domains: CustomDomainsTable
   acme_accounts: AcmeAccountsTable

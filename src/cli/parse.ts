@@ -11,6 +11,16 @@ export function intArg(min: number, max = Number.MAX_SAFE_INTEGER) {
   }
 }
 
+/** An amount of money: a plain decimal number from 0 (or above 0 with `positive`) to `max`. */
+export function moneyArg(max: number, positive = false) {
+  return (value: string): number => {
+    const n = Number(value)
+    if (!/^\d+(\.\d+)?$/.test(value) || n > max || (positive && n === 0))
+      throw new InvalidArgumentError(`expected an amount from ${positive ? 'above ' : ''}0 to ${max}`)
+    return n
+  }
+}
+
 /** Repeatable option: each occurrence adds one value. */
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value]

@@ -10,6 +10,17 @@ import type {
 } from '../contract/keys.js'
 import type { Discovery, Health } from '../contract/health.js'
 import type {
+  AttributionQuery,
+  AttributionReport,
+  PlayerProfile,
+  PlayerQuery,
+  PlayersPage,
+  PlayersQuery,
+  RevenueQuery,
+  RevenueReport,
+  SegmentsReport,
+} from '../contract/gaming-revenue.js'
+import type {
   AddDomainBody,
   Domain,
   DomainStats,
@@ -427,6 +438,30 @@ export class LinkdClient {
     /** The export streamed (CSV or JSON); no timeout by default: a million rows take a while. */
     gameExport: (gameId: string, query: ExportQuery, timeoutMs = 3_600_000) =>
       this.stream(`/api/v1/analytics/games/${encodeURIComponent(gameId)}/export`, { query, timeoutMs }),
+    gameRevenue: (gameId: string, query: RevenueQuery = {}) =>
+      this.data<RevenueReport>('GET', `/api/v1/analytics/games/${encodeURIComponent(gameId)}/revenue`, {
+        query,
+      }),
+    gameAttribution: (gameId: string, query: AttributionQuery = {}) =>
+      this.data<AttributionReport>(
+        'GET',
+        `/api/v1/analytics/games/${encodeURIComponent(gameId)}/attribution`,
+        {
+          query,
+        },
+      ),
+    gameSegments: (gameId: string) =>
+      this.data<SegmentsReport>('GET', `/api/v1/analytics/games/${encodeURIComponent(gameId)}/segments`),
+    gamePlayers: (gameId: string, query: PlayersQuery = {}) =>
+      this.data<PlayersPage>('GET', `/api/v1/analytics/games/${encodeURIComponent(gameId)}/players`, {
+        query,
+      }),
+    gamePlayer: (gameId: string, playerId: string, query: PlayerQuery = {}) =>
+      this.data<PlayerProfile>(
+        'GET',
+        `/api/v1/analytics/games/${encodeURIComponent(gameId)}/players/${encodeURIComponent(playerId)}`,
+        { query },
+      ),
   }
 
   // games (admin)

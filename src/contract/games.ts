@@ -21,6 +21,25 @@ const CompactedRetention = Type.Integer({
 })
 const ReplayWindow = Type.Integer({ minimum: L.replayWindowSecondsMin, maximum: L.replayWindowSecondsMax })
 
+const Currency = Type.String({
+  pattern: '^[A-Z]{3}$',
+  description: 'ISO 4217 code every amount of the game is reported in; fixed once the game has players (409)',
+  examples: ['USD'],
+})
+const Threshold = Type.Number({ minimum: 0.000001, maximum: L.thresholdMax })
+/** Segment thresholds on lifetime revenue in the reporting currency: whale > dolphin > 0. */
+export const SegmentThresholds = Type.Object(
+  {
+    whale: Threshold,
+    dolphin: Threshold,
+  },
+  {
+    additionalProperties: false,
+    description: 'Whale: lifetime revenue >= whale; dolphin: >= dolphin; minnow: > 0; free: 0',
+  },
+)
+const ThresholdsPatch = Type.Partial(SegmentThresholds, { additionalProperties: false })
+
 export const GameModules = Type.Object(
   { analytics: Type.Boolean(), fraud: Type.Boolean(), skan: Type.Boolean() },
   { additionalProperties: false },
@@ -39,6 +58,8 @@ export const CreateGameBody = Type.Object(
     compactedRetentionMonths: Type.Optional(CompactedRetention),
     hmacRequired: Type.Optional(Type.Boolean()),
     replayWindowSeconds: Type.Optional(ReplayWindow),
+    reportingCurrency: Type.Optional(Currency),
+    segments: Type.Optional(ThresholdsPatch),
   },
   { additionalProperties: false },
 )
@@ -54,6 +75,8 @@ export const UpdateGameBody = Type.Object(
     compactedRetentionMonths: Type.Optional(CompactedRetention),
     hmacRequired: Type.Optional(Type.Boolean()),
     replayWindowSeconds: Type.Optional(ReplayWindow),
+    reportingCurrency: Type.Optional(Currency),
+    segments: Type.Optional(ThresholdsPatch),
     slug: Type.Optional(Type.String({ description: 'read-only: 400 when it differs' })),
     platform: Type.Optional(Type.String({ description: 'read-only: 400 when it differs' })),
   },
@@ -71,6 +94,8 @@ export const Game = Type.Object({
   compactedRetentionMonths: Type.Integer(),
   hmacRequired: Type.Boolean(),
   replayWindowSeconds: Type.Integer(),
+  reportingCurrency: Type.String(),
+  segments: SegmentThresholds,
   organizationId: Type.String(),
   sdkKeyPreview: Type.String({ description: 'sdk_••• and the last four characters' }),
   createdAt: Timestamp,

@@ -152,7 +152,15 @@ export type GdprDeletion = Static<typeof GdprDeletion>
 
 // ---- Issue 12 part A: retention, leaderboard, geography, events, export ----
 // The constants live in limits.ts (light: the CLI reads them at start-up without TypeBox).
-import { EXPORT_LIMITS, EXPORT_TYPES, LEADERBOARD_LIMITS, RETENTION_BANDS, RETENTION_DAYS } from './limits.js'
+import {
+  ATTRIBUTION_GROUPS,
+  EXPORT_LIMITS,
+  EXPORT_TYPES,
+  LEADERBOARD_LIMITS,
+  RETENTION_BANDS,
+  RETENTION_DAYS,
+  REVENUE_GROUPS,
+} from './limits.js'
 export { EXPORT_LIMITS, EXPORT_TYPES, LEADERBOARD_LIMITS, RETENTION_BANDS, RETENTION_DAYS } from './limits.js'
 
 const DayRange = Type.Object({ startDate: Type.String(), endDate: Type.String() })
@@ -245,5 +253,11 @@ export const ExportQuery = Type.Object({
   startDate: Type.Optional(DateParam),
   endDate: Type.Optional(DateParam),
   granularity: Type.Optional(StringEnum(['day', 'week'] as const, { description: 'retention only' })),
+  groupBy: Type.Optional(
+    StringEnum([...new Set([...REVENUE_GROUPS, ...ATTRIBUTION_GROUPS])], {
+      description:
+        'revenue (day, week, month, platform, source; default day) and attribution (affiliate, campaign, source, medium; default source) only',
+    }),
+  ),
 })
 export type ExportQuery = Static<typeof ExportQuery>

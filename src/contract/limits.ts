@@ -193,6 +193,11 @@ export const GAME_LIMITS = {
   replayWindowSecondsMin: 60,
   replayWindowSecondsMax: 600,
   replayWindowSecondsDefault: 300,
+  reportingCurrencyDefault: 'USD',
+  /** Segment thresholds (lifetime revenue, reporting currency): whale > dolphin > 0. */
+  whaleDefault: 100,
+  dolphinDefault: 10,
+  thresholdMax: 1_000_000_000,
 } as const
 
 export const INGEST_LIMITS = {
@@ -245,10 +250,25 @@ export const GDPR_CONFIRMATION = 'DELETE'
 export const GDPR_STATUSES = ['queued', 'processing', 'completed'] as const
 export const GDPR_RECORD_RETENTION_DAYS = 365
 
-/** Gaming analytics (issue 12 part A): retention days and bands, leaderboard and export limits. */
+/** Gaming analytics: retention days and bands, leaderboard and export limits. */
 export const RETENTION_DAYS = [0, 1, 3, 7, 14, 30] as const
 export const RETENTION_BANDS = ['green', 'yellow', 'amber', 'red', 'none'] as const
 export const LEADERBOARD_LIMITS = { default: 10, max: 100 } as const
-/** The export types of this branch; more are registered in daemon/modules/gaming-analytics/export.ts. */
-export const EXPORT_TYPES = ['overview', 'retention', 'geography', 'events'] as const
+/** What `export` can stream: every report (row sources in daemon/modules/gaming-analytics/export-sources.ts). */
+export const EXPORT_TYPES = [
+  'overview',
+  'retention',
+  'revenue',
+  'attribution',
+  'segments',
+  'players',
+  'geography',
+  'events',
+] as const
 export const EXPORT_LIMITS = { default: 10_000, max: 1_000_000 } as const
+/** Gaming analytics: groupings, segments and sorts (light: the CLI loads them). */
+export const REVENUE_GROUPS = ['day', 'week', 'month', 'platform', 'source'] as const
+export const ATTRIBUTION_GROUPS = ['affiliate', 'campaign', 'source', 'medium'] as const
+export const SEGMENTS = ['whale', 'dolphin', 'minnow', 'free'] as const
+export const PLAYER_SORTS = ['revenue', 'sessions', 'lastActive'] as const
+export type Segment = (typeof SEGMENTS)[number]

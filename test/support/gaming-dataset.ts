@@ -1,7 +1,10 @@
 /**
  * The generated gaming data set of the brute-force tests: thousands of players over 45 days on
  * several platforms and countries, with sessions (some crossing midnight), named and custom
- * events and all three revenue types; `truth()` computes the figures directly from the raw
+ * events and all three revenue types, first-touch attribution (affiliate, campaign, source,
+ * medium, on every event of an attributed player), acquisition cost on installs, affiliate
+ * commission on purchases, and a fifth of the players paying in EUR with a daily exchange rate;
+ * `truth()` computes the figures directly from the raw
  * events, and `deliver()` sends them through the real ingestion, half a day at a time, shuffled.
  * Deterministic (seeded): every test file that imports it sees the same events.
  */
@@ -37,6 +40,21 @@ export function generate(): Ev[] {
     const country = pick(countries)
     const install = Math.floor(rand() * DAYS)
     const stickiness = rand() * 0.6
+    // Attribution: a third of the players are organic (none); the rest carry it on every event.
+    const attributed = rand() > 0.33
+    const attribution: Record<string, string> = attributed
+      ? {
+          source: pick(SOURCES),
+          campaign: pick(['spring', 'summer', 'brand']),
+          medium: pick(['cpc', 'social']),
+          ...(rand() < 0.5 ? { affiliate: pick(['aff1', 'aff2']) } : {}),
+        }
+      : {}
+    const euro = rand() < 0.2
+    /** The currency of a money event: USD, or EUR with the day's rate (USD per 1 EUR). */
+    const currency = (d: number): Record<string, unknown> =>
+      euro ? { currency: 'EUR', exchange_rate: 1.05 + (d % 5) / 100 } : { currency: 'USD' }
+    const price = (d: number, amount: number) => ({ amount, ...currency(d) })
     for (let d = install; d < DAYS; d++) {
       if (d !== install && rand() > stickiness) continue
       const sessions = 1 + Math.floor(rand() * 2)
@@ -53,23 +71,33 @@ export function generate(): Ev[] {
             player_id: player,
             session_id: sid,
             platform,
-            data: { country, ...data },
+            data: { country, ...attribution, ...data },
           })
           ts += MIN + Math.floor(rand() * 4 * MIN)
         }
-        add(d === install && s === 0 ? 'app_install' : 'session_start')
+        if (d === install && s === 0) {
+          // Acquisition cost of attributed installs, in the player's currency.
+          const cost = attributed ? pick([0, 0.5, 1.25, 2]) : 0
+          add('app_install', cost ? { ...currency(d), cost } : {})
+        } else add('session_start')
         const n = Math.floor(rand() * 4)
         for (let i = 0; i < n; i++) add(pick(middle))
         const r = rand()
-        if (r < 0.05) add('purchase', { amount: pick([0.99, 4.99, 19.99]), currency: 'USD' })
-        else if (r < 0.08) add('ad_watched', { amount: 0.015, currency: 'USD' })
-        else if (r < 0.09) add('subscription_start', { amount: 9.99, currency: 'USD' })
+        // An affiliate earns 10 % of each purchase of its players.
+        const commission = (amount: number) => (attribution.affiliate ? { commission: amount / 10 } : {})
+        if (r < 0.05) {
+          const amount = pick([0.99, 4.99, 19.99, 59.99])
+          add('purchase', { ...price(d, amount), ...commission(amount) })
+        } else if (r < 0.08) add('ad_watched', price(d, 0.015))
+        else if (r < 0.09) add('subscription_start', { ...price(d, 9.99), ...commission(9.99) })
         if (rand() < 0.8) add('session_end')
       }
     }
   }
   return events.filter((e) => e.ts < D0 + DAYS * DAY)
 }
+
+export const SOURCES = ['google', 'facebook', 'tiktok'] as const
 
 export const REVENUE: Record<string, 'iap' | 'ad' | 'subscription'> = {
   purchase: 'iap',
@@ -92,7 +120,14 @@ type Totals = Record<
   | (typeof REVENUE_COLUMN)[keyof typeof REVENUE_COLUMN],
   number
 >
-export const micros = (e: Ev) => Math.round(((e.data?.amount as number | undefined) ?? 0) * 1e6)
+/** A money field of an event in reporting-currency micro-units (converted as the ingestion does). */
+export const moneyMicros = (e: Ev, field: 'amount' | 'cost' | 'commission') =>
+  Math.round(
+    ((e.data?.[field] as number | undefined) ?? 0) *
+      ((e.data?.exchange_rate as number | undefined) ?? 1) *
+      1e6,
+  )
+export const micros = (e: Ev) => moneyMicros(e, 'amount')
 
 /** Brute force over the raw events. */
 export function truth(events: Ev[]) {
@@ -171,6 +206,7 @@ export function truth(events: Ev[]) {
     typePlayers,
     distinct,
     ...rangeFigures(events, install, activeDays, typeEvents, typePlayers),
+    ...money(byPlayer),
   }
 }
 
@@ -241,6 +277,83 @@ function rangeFigures(
       return rows
     },
   }
+}
+
+/** A player's profile as the raw events make it (first touch: the earliest event). */
+export interface PlayerTruth {
+  playerId: string
+  installDay: number
+  firstSeenAt: number
+  lastActiveAt: number
+  platform: string
+  country: string
+  attribution: {
+    affiliate: string | null
+    campaign: string | null
+    source: string | null
+    medium: string | null
+  }
+  sessions: number
+  transactions: number
+  revenue: { iap: number; ad: number; subscription: number; total: number }
+  /** The player's events, newest first. */
+  newest: Ev[]
+}
+
+/** The money of the raw events: revenue events, installs with their cost, profiles. */
+function money(byPlayer: Map<string, Ev[]>) {
+  const revenueEvents: Array<{
+    player: string
+    day: number
+    type: 'iap' | 'ad' | 'subscription'
+    micros: number
+    commission: number
+  }> = []
+  const installs: Array<{ player: string; day: number; cost: number }> = []
+  const profiles = new Map<string, PlayerTruth>()
+  for (const [player, evs] of byPlayer) {
+    const sorted = [...evs].sort((a, b) => a.ts - b.ts)
+    const first = sorted[0]!
+    const text = (k: string) => (first.data?.[k] as string | undefined) ?? null
+    const revenue = { iap: 0, ad: 0, subscription: 0, total: 0 }
+    let transactions = 0
+    for (const e of sorted) {
+      const type = REVENUE[e.event_type]
+      if (type) {
+        transactions++
+        revenue[type] += micros(e)
+        revenue.total += micros(e)
+        revenueEvents.push({
+          player,
+          day: dayNo(e.ts),
+          type,
+          micros: micros(e),
+          commission: moneyMicros(e, 'commission'),
+        })
+      }
+      if (e.event_type === 'app_install')
+        installs.push({ player, day: dayNo(e.ts), cost: moneyMicros(e, 'cost') })
+    }
+    profiles.set(player, {
+      playerId: player,
+      installDay: dayNo(first.ts),
+      firstSeenAt: first.ts,
+      lastActiveAt: sorted[sorted.length - 1]!.ts,
+      platform: first.platform!,
+      country: first.data!.country as string,
+      attribution: {
+        affiliate: text('affiliate'),
+        campaign: text('campaign'),
+        source: text('source'),
+        medium: text('medium'),
+      },
+      sessions: new Set(evs.map((e) => e.session_id)).size,
+      transactions,
+      revenue,
+      newest: [...sorted].reverse(),
+    })
+  }
+  return { revenueEvents, installs, profiles }
 }
 
 /** Deliver each half day at its end, shuffled, in batches of up to 1,000 events. */

@@ -170,6 +170,7 @@ export function fold(
     if (existing) existing.players += n
     else cohorts.set(k, { installDay, dayOffset, players: n })
   }
+  const acquisition = createAcquisition()
   const push = (m: Map<string, number[]>, player: string, day: number) => {
     const list = m.get(player)
     if (list) list.push(day)
@@ -259,6 +260,7 @@ export function fold(
           cohort(oldInstall, d - oldInstall, -1)
           cohort(newInstall, d - newInstall, 1)
         }
+        acquisition.moveInstall(profile, oldInstall, newInstall)
         installMoves.set(playerId, newInstall)
         for (const row of days.values()) if (row.player_id === playerId) row.install_day = newInstall
         profile.install_day = newInstall
@@ -337,12 +339,15 @@ export function fold(
       profile[col] += event.revenueMicros
       profile.revenue_total_micros += event.revenueMicros
       if (event.revenueMicros > 0) {
+        if (profile.first_purchase_at === null) acquisition.converted(profile)
         if (profile.first_purchase_at === null || event.ts < profile.first_purchase_at)
           profile.first_purchase_at = event.ts
         // A new paying day (a day already paying in the snapshot is never 0 here: payingBefore).
         if (pd.revenue_micros === 0 && !pd.payingBefore) {
           const stored = profile.known ? (snapshot.payingNeighbours.get(dk) ?? NONE) : NONE
-          addDay('paying', event.day, withBatchDays(stored, event.day, batchPayDays.get(playerId)))
+          const payingNeighbours = withBatchDays(stored, event.day, batchPayDays.get(playerId))
+          addDay('paying', event.day, payingNeighbours)
+          acquisition.payingDay(profile, event.day, payingNeighbours)
           push(batchPayDays, playerId, event.day)
           dc.paying_players++
           profileDims(profile, event.day, (c) => c.paying_players++)
@@ -350,6 +355,8 @@ export function fold(
         pd.revenue_micros += event.revenueMicros
       }
     }
+
+    acquisition.money(profile, event)
 
     // Session (layer 2).
     let s: LiveSession | null | undefined
@@ -439,6 +446,79 @@ export function fold(
     dims: [...dims.values()].map(({ day, dim, value, counters }) => ({ day, dim, value, ...counters })),
     gaps: [...gaps.values()].filter((x) => x.players !== 0),
     cohorts: [...cohorts.values()].filter((x) => x.players !== 0),
+    ...acquisition.changes(),
+  }
+}
+
+/** Attribution dimensions of game_acquisition_daily (the profile's first-touch values). */
+const ACQUISITION_DIMS = ['affiliate', 'campaign', 'source', 'medium'] as const
+/** Profile dimensions of game_dim_paying_gaps. */
+const PAYING_DIMS = ['platform', 'source'] as const
+
+/**
+ * The fold's part for acquisition (issue 12): cost and commission per attribution value and day,
+ * conversions on the install day of a player's first paid event, and the distinct-paying-players
+ * counters per platform and source (the game_day_gaps rule, per profile value).
+ */
+function createAcquisition() {
+  const rows = new Map<string, Changes['acquisition'][number]>()
+  const gaps = new Map<string, Changes['dimPayingGaps'][number]>()
+  const each = (profile: ProfileRow, day: number, apply: (row: Changes['acquisition'][number]) => void) => {
+    for (const dim of ACQUISITION_DIMS) {
+      const value = profile[dim]
+      if (value === null) continue
+      const key = `${day}\n${dim}\n${value}`
+      let row = rows.get(key)
+      if (!row)
+        rows.set(key, (row = { day, dim, value, cost_micros: 0, commission_micros: 0, conversions: 0 }))
+      apply(row)
+    }
+  }
+  const gap = (dim: string, value: string, day: number, prevDay: number, players: number) => {
+    const key = `${dim}\n${value}\n${day}\n${prevDay}`
+    const existing = gaps.get(key)
+    if (existing) existing.players += players
+    else gaps.set(key, { dim, value, day, prevDay, players })
+  }
+  return {
+    /** The event's cost and commission, on its day. */
+    money(profile: ProfileRow, event: AcceptedEvent['event']) {
+      if (event.costMicros === 0 && event.commissionMicros === 0) return
+      each(profile, event.day, (row) => {
+        row.cost_micros += event.costMicros
+        row.commission_micros += event.commissionMicros
+      })
+    },
+    /** The player's first paid event: one conversion on the install day. */
+    converted(profile: ProfileRow) {
+      each(profile, profile.install_day, (row) => row.conversions++)
+    },
+    /** An older event moved the install day: a converted player's conversion moves along. */
+    moveInstall(profile: ProfileRow, oldInstall: number, newInstall: number) {
+      if (profile.first_purchase_at === null) return
+      each(profile, oldInstall, (row) => row.conversions--)
+      each(profile, newInstall, (row) => row.conversions++)
+    },
+    /** A new paying day of the player, with its paying neighbours (see addDay in fold). */
+    payingDay(profile: ProfileRow, day: number, { prev, next }: Neighbours) {
+      for (const dim of PAYING_DIMS) {
+        const value = profile[dim]
+        if (value === null) continue
+        gap(dim, value, day, prev, 1)
+        if (next !== null) {
+          gap(dim, value, next, prev, -1)
+          gap(dim, value, next, day, 1)
+        }
+      }
+    },
+    changes(): Pick<Changes, 'acquisition' | 'dimPayingGaps'> {
+      return {
+        acquisition: [...rows.values()].filter(
+          (r) => r.cost_micros !== 0 || r.commission_micros !== 0 || r.conversions !== 0,
+        ),
+        dimPayingGaps: [...gaps.values()].filter((x) => x.players !== 0),
+      }
+    },
   }
 }
 

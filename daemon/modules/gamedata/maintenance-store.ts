@@ -60,7 +60,14 @@ export function createGamedataMaintenanceStore(db: Kysely<Database>) {
     /** Aggregate rows of days before `cutoffDay` (compacted retention). */
     async deleteAggregatesBefore(gameId: string, cutoffDay: number): Promise<number> {
       let n = 0
-      for (const table of ['game_daily', 'game_daily_dims', 'game_day_gaps', 'game_player_days'] as const)
+      for (const table of [
+        'game_daily',
+        'game_daily_dims',
+        'game_day_gaps',
+        'game_player_days',
+        'game_acquisition_daily',
+        'game_dim_paying_gaps',
+      ] as const)
         n += Number(
           (
             await db
@@ -96,6 +103,13 @@ export function createGamedataMaintenanceStore(db: Kysely<Database>) {
                 .executeTakeFirst()
             ).numDeletedRows,
           )
+        // The profile count of the game (players explorer, segments) follows.
+        if (out.game_players)
+          await trx
+            .updateTable('game_player_totals')
+            .set((eb) => ({ players: eb('players', '-', out.game_players) }))
+            .where('game_id', '=', gameId)
+            .execute()
         return out
       })
     },

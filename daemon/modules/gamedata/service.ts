@@ -10,6 +10,8 @@ import { randomToken } from '../../crypto.js'
 import type { GameService } from '../games/service.js'
 import { compactedCutoffDay } from '../games/service.js'
 import type { AggregatesStore } from './aggregates-store.js'
+import type { AcquisitionStore } from './acquisition-store.js'
+import type { PlayerFilter, PlayerSort, PlayersStore } from './players-store.js'
 import { fold } from './fold.js'
 import type { GamedataMaintenanceStore } from './maintenance-store.js'
 import type { GamedataStore } from './store.js'
@@ -24,6 +26,10 @@ export interface GamedataDeps {
   store: GamedataStore
   maintenance: GamedataMaintenanceStore
   aggregates: AggregatesStore
+  /** Revenue and acquisition reads (issue 12). */
+  acquisition: AcquisitionStore
+  /** Player profile reads (issue 12). */
+  players: PlayersStore
   clock: Clock
   games: Pick<GameService, 'all'>
 }
@@ -127,8 +133,41 @@ export function createGamedataService(deps: GamedataDeps) {
         deps.aggregates.dimensionTotals(gameId, dim, start, end),
       distinctPerKind: (gameId: string, family: 'country:' | 'type:', start: number, end: number) =>
         deps.aggregates.distinctPerKind(gameId, family, start, end),
+      // Revenue and acquisition (issue 12 part B).
+      revenueByDay: (gameId: string, start: number, end: number) =>
+        deps.acquisition.revenueByDay(gameId, start, end),
+      revenueByDim: (gameId: string, dim: string, start: number, end: number) =>
+        deps.acquisition.revenueByDim(gameId, dim, start, end),
+      payingByDim: (gameId: string, dim: string, start: number, end: number) =>
+        deps.acquisition.payingByDim(gameId, dim, start, end),
+      transactions: (gameId: string, start: number, end: number) =>
+        deps.acquisition.transactions(gameId, start, end),
+      acquisitionByDim: (gameId: string, dim: string, start: number, end: number) =>
+        deps.acquisition.acquisitionByDim(gameId, dim, start, end),
+    },
+
+    /** Reads of the player profiles (layer 3) and of one player's own newest events (issue 12). */
+    players: {
+      hasPlayers: (gameId: string) => deps.players.hasPlayers(gameId),
+      total: (gameId: string) => deps.players.total(gameId),
+      revenueBand: (gameId: string, from: number, below: number | null) =>
+        deps.players.revenueBand(gameId, from, below),
+      page: (
+        gameId: string,
+        filter: PlayerFilter,
+        sort: PlayerSort,
+        order: 'asc' | 'desc',
+        page: { offset: number; limit: number },
+      ) => deps.players.page(gameId, filter, sort, order, page),
+      /** Explorer rows by player id in keyset pages (constant memory): the export's player source. */
+      stream: (gameId: string, filter: PlayerFilter, pageSize?: number) =>
+        deps.players.stream(gameId, filter, pageSize),
+      profile: (gameId: string, playerId: string) => deps.players.profile(gameId, playerId),
+      events: (gameId: string, playerId: string, page: { offset: number; limit: number }) =>
+        deps.players.events(gameId, playerId, page),
     },
   }
 }
 export type GamedataService = ReturnType<typeof createGamedataService>
 export type GamedataAggregates = GamedataService['aggregates']
+export type GamedataPlayers = GamedataService['players']

@@ -140,6 +140,23 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
       `INSERT INTO game_day_gaps (game_id, kind, day, prev_day, players) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (game_id, kind, day, prev_day) DO UPDATE SET players = game_day_gaps.players + excluded.players`,
     ),
+    acquisition: sqlite.prepare(
+      `INSERT INTO game_acquisition_daily (game_id, day, dim, value, cost_micros, commission_micros, conversions)
+       VALUES (?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (game_id, day, dim, value) DO UPDATE SET
+         cost_micros = game_acquisition_daily.cost_micros + excluded.cost_micros,
+         commission_micros = game_acquisition_daily.commission_micros + excluded.commission_micros,
+         conversions = game_acquisition_daily.conversions + excluded.conversions`,
+    ),
+    playerTotal: sqlite.prepare(
+      `INSERT INTO game_player_totals (game_id, players) VALUES (?, ?)
+       ON CONFLICT (game_id) DO UPDATE SET players = game_player_totals.players + excluded.players`,
+    ),
+    dimPayingGap: sqlite.prepare(
+      `INSERT INTO game_dim_paying_gaps (game_id, dim, value, day, prev_day, players) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (game_id, dim, day, value, prev_day) DO UPDATE SET
+         players = game_dim_paying_gaps.players + excluded.players`,
+    ),
     cohort: sqlite.prepare(
       `INSERT INTO game_cohorts (game_id, install_day, day_offset, players) VALUES (?, ?, ?, ?)
        ON CONFLICT (game_id, install_day, day_offset) DO UPDATE SET players = game_cohorts.players + excluded.players`,
@@ -293,6 +310,21 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
         d.revenue_iap_micros, d.revenue_ad_micros, d.revenue_subscription_micros, d.sessions)
     for (const x of c.gaps) statements.gap.run(gameId, x.kind, x.day, x.prevDay, x.players)
     for (const x of c.cohorts) statements.cohort.run(gameId, x.installDay, x.dayOffset, x.players)
+    // Acquisition (issue 12): cost, commission, conversions; paying players per platform / source.
+    for (const x of c.acquisition)
+      statements.acquisition.run(
+        gameId,
+        x.day,
+        x.dim,
+        x.value,
+        x.cost_micros,
+        x.commission_micros,
+        x.conversions,
+      )
+    for (const x of c.dimPayingGaps)
+      statements.dimPayingGap.run(gameId, x.dim, x.value, x.day, x.prevDay, x.players)
+    const newPlayers = c.profiles.filter((p) => p.write === 'insert').length
+    if (newPlayers) statements.playerTotal.run(gameId, newPlayers)
   }
 
   return {

@@ -2,6 +2,8 @@
 import type { GamePlatform, RevenueType } from '../../../src/contract/limits.js'
 import type {
   Camelized,
+  GameAcquisitionDailyTable,
+  GameDimPayingGapsTable,
   GameCohortsTable,
   GameDayGapsTable,
   GameDailyDimsTable,
@@ -26,8 +28,14 @@ export interface GameEvent {
   platform: GamePlatform
   dataJson: string | null
   revenueType: RevenueType | null
+  /** In the game's reporting currency (converted at ingestion). */
   revenueMicros: number
+  /** The reporting currency when the event carries revenue. */
   currency: string | null
+  /** Acquisition cost of an app_install (data.cost), reporting-currency micro-units. */
+  costMicros: number
+  /** Affiliate commission of a revenue event (data.commission), reporting-currency micro-units. */
+  commissionMicros: number
   country: string | null
   deviceFingerprint: string | null
   attribution: Attribution
@@ -148,4 +156,13 @@ export interface Changes {
   gaps: Array<GapIncrement>
   /** Non-zero increments of game_cohorts. */
   cohorts: Array<CohortIncrement>
+  /** Increments of game_acquisition_daily (cost, commission, conversions per attribution value). */
+  acquisition: Array<AcquisitionIncrement>
+  /** Non-zero increments of game_dim_paying_gaps (paying players per platform / source). */
+  dimPayingGaps: Array<DimGapIncrement>
 }
+
+/** An increment of one game_acquisition_daily row. */
+export type AcquisitionIncrement = Omit<GameAcquisitionDailyTable, 'game_id'>
+/** An increment of one game_dim_paying_gaps row. */
+export type DimGapIncrement = Omit<Camelized<GameDimPayingGapsTable>, 'gameId'>

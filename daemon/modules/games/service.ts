@@ -44,6 +44,8 @@ export function presentGame(g: GameRecord): Game {
     compactedRetentionMonths: g.compactedRetentionMonths,
     hmacRequired: g.hmacRequired,
     replayWindowSeconds: g.replayWindowSeconds,
+    reportingCurrency: g.reportingCurrency,
+    segments: { whale: g.segments.whaleMicros / 1e6, dolphin: g.segments.dolphinMicros / 1e6 },
     organizationId: g.organizationId,
     sdkKeyPreview: maskSdkKey(g.sdkKeyLastFour),
     createdAt: iso(g.createdAt),
@@ -68,6 +70,39 @@ const readOnly = (field: string) =>
     { field, message: 'is read-only after creation' },
   ])
 
+const CURRENCIES: ReadonlySet<string> = new Set(
+  (Intl as unknown as { supportedValuesOf(k: string): string[] }).supportedValuesOf('currency'),
+)
+const toMicros = (amount: number) => Math.round(amount * 1_000_000)
+
+/** The reporting currency asked for: a known ISO 4217 code (400 naming the field otherwise). */
+function currencyOf(value: string): string {
+  if (!CURRENCIES.has(value))
+    throw new AppError('ValidationError', `reportingCurrency ${value} is not an ISO 4217 code`, [
+      { field: 'reportingCurrency', message: 'must be an ISO 4217 code (e.g. USD, EUR)' },
+    ])
+  return value
+}
+
+/** Thresholds merged over the current ones; whale > dolphin (both > 0 by the schema). */
+function thresholdsOf(
+  current: GameRecord['segments'],
+  patch: { whale?: number | undefined; dolphin?: number | undefined } | undefined,
+): GameRecord['segments'] {
+  const next = {
+    whaleMicros: patch?.whale !== undefined ? toMicros(patch.whale) : current.whaleMicros,
+    dolphinMicros: patch?.dolphin !== undefined ? toMicros(patch.dolphin) : current.dolphinMicros,
+  }
+  if (next.dolphinMicros <= 0 || next.whaleMicros <= next.dolphinMicros)
+    throw new AppError('ValidationError', 'segments: whale must be greater than dolphin, dolphin above 0', [
+      {
+        field: patch?.whale !== undefined ? 'segments.whale' : 'segments.dolphin',
+        message: 'whale > dolphin > 0',
+      },
+    ])
+  return next
+}
+
 export interface GameServiceDeps {
   store: GameStore
   clock: Clock
@@ -77,6 +112,8 @@ export interface GameServiceDeps {
 export function createGameService(deps: GameServiceDeps) {
   const { store } = deps
   const now = () => deps.clock.now()
+  /** Whether a game has stored data (gamedata registers it: it depends on games, not the reverse). */
+  let hasData: (gameId: string) => Promise<boolean> = async () => false
 
   async function load(organizationId: string, slug: string): Promise<GameRecord> {
     const g = await store.bySlug(organizationId, slug)
@@ -128,6 +165,11 @@ export function createGameService(deps: GameServiceDeps) {
         signingSecret: s.sealed,
         rawFloor: 0,
         compactedFloorDay: 0,
+        reportingCurrency: currencyOf(body.reportingCurrency ?? L.reportingCurrencyDefault),
+        segments: thresholdsOf(
+          { whaleMicros: toMicros(L.whaleDefault), dolphinMicros: toMicros(L.dolphinDefault) },
+          body.segments,
+        ),
         createdAt: t,
         updatedAt: t,
       }
@@ -163,6 +205,16 @@ export function createGameService(deps: GameServiceDeps) {
       if (body.slug !== undefined && body.slug !== g.slug) throw readOnly('slug')
       if (body.platform !== undefined && body.platform !== g.platform) throw readOnly('platform')
       const t = now()
+      // Stored amounts are in the reporting currency: it changes only while nothing is stored.
+      if (body.reportingCurrency !== undefined && body.reportingCurrency !== g.reportingCurrency) {
+        g.reportingCurrency = currencyOf(body.reportingCurrency)
+        if (await hasData(g.id))
+          throw new AppError(
+            'Conflict',
+            'reportingCurrency cannot change once the game has players: stored amounts are in the current currency',
+          )
+      }
+      if (body.segments) g.segments = thresholdsOf(g.segments, body.segments)
       // Extending a retention never brings back what the shorter one already expired.
       if (body.rawRetentionDays !== undefined && body.rawRetentionDays > g.rawRetentionDays)
         g.rawFloor = Math.max(g.rawFloor, t - g.rawRetentionDays * DAY_MS)
@@ -219,6 +271,11 @@ export function createGameService(deps: GameServiceDeps) {
     },
 
     all: () => store.all(),
+
+    /** Registers the check "this game has stored data" (gamedata owns that data). */
+    useDataCheck(check: (gameId: string) => Promise<boolean>): void {
+      hasData = check
+    },
   }
 }
 export type GameService = ReturnType<typeof createGameService>

@@ -23,6 +23,10 @@ export interface GameRecord {
   signingSecret: string
   rawFloor: number
   compactedFloorDay: number
+  /** ISO 4217 code every stored amount of the game is in. */
+  reportingCurrency: string
+  /** Segment thresholds on lifetime revenue, micro-units: whale >= whale, dolphin >= dolphin. */
+  segments: { whaleMicros: number; dolphinMicros: number }
   createdAt: number
   updatedAt: number
 }
@@ -48,6 +52,8 @@ const toRecord = (r: Selectable<GamesTable>): GameRecord => ({
   signingSecret: r.signing_secret,
   rawFloor: Number(r.raw_floor),
   compactedFloorDay: Number(r.compacted_floor_day),
+  reportingCurrency: r.reporting_currency,
+  segments: { whaleMicros: Number(r.whale_micros), dolphinMicros: Number(r.dolphin_micros) },
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 })
@@ -71,6 +77,9 @@ const toRow = (g: GameRecord) => ({
   signing_secret: g.signingSecret,
   raw_floor: g.rawFloor,
   compacted_floor_day: g.compactedFloorDay,
+  reporting_currency: g.reportingCurrency,
+  whale_micros: g.segments.whaleMicros,
+  dolphin_micros: g.segments.dolphinMicros,
   created_at: g.createdAt,
   updated_at: g.updatedAt,
 })

@@ -15,6 +15,21 @@ import {
 } from '../../../src/contract/gaming.js'
 import { principalOf } from '../../http/auth.js'
 import type { GamingAnalyticsService } from './service.js'
+import {
+  AttributionQuery,
+  AttributionReport,
+  PlayerParams,
+  PlayerProfile,
+  PlayerQuery,
+  PlayersPage,
+  PlayersQuery,
+  RevenueQuery,
+  RevenueReport,
+  SegmentsReport,
+} from '../../../src/contract/gaming-revenue.js'
+
+const RANGE =
+  "startDate and endDate: UTC days, both included; default the last 30 days up to today; at most 366 days. Money in the game's reporting currency (`currency`)."
 
 export function gamingAnalyticsRoutes(deps: { analytics: GamingAnalyticsService }) {
   return async function (fastify: FastifyInstance) {
@@ -36,9 +51,7 @@ export function gamingAnalyticsRoutes(deps: { analytics: GamingAnalyticsService 
       async (req) => deps.analytics.overview(principalOf(req).organizationId, req.params.gameId, req.query),
     )
 
-    // Issue 12 part A: retention, leaderboard, geography, events, export.
-    const RANGE =
-      'startDate and endDate: UTC days, both included; default the last 30 days up to today; at most 366 days. Read from the aggregates only.'
+    // Retention, leaderboard, geography, events, export.
     const read = { config: { auth: 'analytics:read' as const } }
     /** A report route: GET …/:gameId/<name>, analytics:read, answered by the service's method. */
     const report = <Q extends TSchema, R extends TSchema>(
@@ -137,6 +150,92 @@ export function gamingAnalyticsRoutes(deps: { analytics: GamingAnalyticsService 
           .header('content-disposition', `attachment; filename="${file.fileName}"`)
           .send(Readable.from(file.body))
       },
+    )
+    // Revenue, attribution, segments, players.
+    const tags = ['Gaming analytics']
+    app.get(
+      '/api/v1/analytics/games/:gameId/revenue',
+      {
+        ...read,
+        schema: {
+          tags,
+          summary: 'Revenue per day, ISO week, month, platform or source, with totals',
+          description: `${RANGE} groupBy (default day): day, week and month list every period of the range (clipped to it); platform and source list the values with revenue. payingUsers: distinct players with a paid event in the group over the range; arppu = total / payingUsers.`,
+          params: GameParams,
+          querystring: RevenueQuery,
+          response: { 200: RevenueReport },
+        },
+      },
+      async (req) => deps.analytics.revenue(principalOf(req).organizationId, req.params.gameId, req.query),
+    )
+    app.get(
+      '/api/v1/analytics/games/:gameId/attribution',
+      {
+        ...read,
+        schema: {
+          tags,
+          summary: 'Installs, conversions, revenue, cost, commission, CPA and ROAS per attribution value',
+          description: `${RANGE} groupBy (default source): the first-touch affiliate, campaign, source or medium of the players. installs: players installed in the range; conversions: those of them who have paid; revenue and commission: of the range; cost: data.cost of app_install events of the range; avgCpa = cost / conversions, avgRoas = revenue / cost (null when the divisor is 0).`,
+          params: GameParams,
+          querystring: AttributionQuery,
+          response: { 200: AttributionReport },
+        },
+      },
+      async (req) =>
+        deps.analytics.attribution(principalOf(req).organizationId, req.params.gameId, req.query),
+    )
+    app.get(
+      '/api/v1/analytics/games/:gameId/segments',
+      {
+        ...read,
+        schema: {
+          tags,
+          summary: 'Whale, dolphin, minnow and free players by lifetime revenue',
+          description:
+            "Every current player of the game by lifetime revenue, with the game's thresholds (whale >= whale, dolphin >= dolphin, minnow > 0, free = 0).",
+          params: GameParams,
+          response: { 200: SegmentsReport },
+        },
+      },
+      async (req) => deps.analytics.segments(principalOf(req).organizationId, req.params.gameId),
+    )
+    app.get(
+      '/api/v1/analytics/games/:gameId/players',
+      {
+        ...read,
+        schema: {
+          tags,
+          summary: 'Players explorer: prefix search, filters and sorts, paginated',
+          description:
+            'search: player id prefix; filters platform, country, segment, minRevenue (lifetime, reporting currency), lastActiveFrom/lastActiveTo (UTC days, included); sort revenue (default), sessions or lastActive, order desc (default) or asc; ties by player id.',
+          params: GameParams,
+          querystring: PlayersQuery,
+          response: { 200: PlayersPage },
+        },
+      },
+      async (req) => deps.analytics.players(principalOf(req).organizationId, req.params.gameId, req.query),
+    )
+    app.get(
+      '/api/v1/analytics/games/:gameId/players/:playerId',
+      {
+        ...read,
+        schema: {
+          tags,
+          summary: "A player's profile and newest events",
+          description:
+            'First-touch profile (first seen, platform, country, device, attribution), sessions, lifetime revenue by type; events: the newest raw events first (page, limit), within the raw retention. 404 for an unknown player.',
+          params: PlayerParams,
+          querystring: PlayerQuery,
+          response: { 200: PlayerProfile },
+        },
+      },
+      async (req) =>
+        deps.analytics.player(
+          principalOf(req).organizationId,
+          req.params.gameId,
+          req.params.playerId,
+          req.query,
+        ),
     )
   }
 }

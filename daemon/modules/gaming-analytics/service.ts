@@ -15,10 +15,21 @@ import {
 import { eventsReport, geographyReport, leaderboardReport } from './breakdowns.js'
 import { createExportRegistry, encodeExport } from './export.js'
 import { registerReportSources } from './export-sources.js'
+import { registerMoneySources } from './export-money.js'
 import { retentionReport } from './retention.js'
 import { scopeOf } from './scope.js'
 import type { GameService } from '../games/service.js'
-import type { GamedataAggregates } from '../gamedata/service.js'
+import type { GamedataAggregates, GamedataPlayers } from '../gamedata/service.js'
+import type {
+  AttributionQuery,
+  PlayerQuery,
+  PlayersQuery,
+  RevenueQuery,
+} from '../../../src/contract/gaming-revenue.js'
+import { attributionReport } from './attribution.js'
+import { playerProfile, playersPage } from './players.js'
+import { revenueReport } from './revenue.js'
+import { segmentsReport } from './segments.js'
 import { DAY_MS, utcDayNumber } from '../../clock.js'
 
 /** Longest range of one request (contract: at most 366 days, a 400 beyond). */
@@ -29,7 +40,7 @@ const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10
 const money = (micros: number) => micros / 1_000_000
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits
 
-function parseDay(value: string | undefined, field: string): number | undefined {
+export function parseDay(value: string | undefined, field: string): number | undefined {
   if (value === undefined) return undefined
   const ms = Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value)
   // Date.parse rolls a day past the month's end over (2026-02-30 → 2026-03-02): refuse it instead.
@@ -62,6 +73,8 @@ export function createGamingAnalyticsService(deps: {
   games: GameService
   /** The aggregates are gamedata's data: read through its service. */
   aggregates: GamedataAggregates
+  /** Player profiles (issue 12), read through gamedata's service too. */
+  players: GamedataPlayers
 }) {
   const store = deps.aggregates
   const scope = (organizationId: string, slug: string, q: OverviewQuery) =>
@@ -108,7 +121,7 @@ export function createGamingAnalyticsService(deps: {
       }
     },
 
-    // Issue 12 part A (retention.ts, breakdowns.ts).
+    // Retention, leaderboard, geography, events (retention.ts, breakdowns.ts).
     async retention(organizationId: string, slug: string, q: RetentionQuery): Promise<Retention> {
       return retentionReport(store, await scope(organizationId, slug, q), q.granularity ?? 'day')
     },
@@ -122,9 +135,28 @@ export function createGamingAnalyticsService(deps: {
     async events(organizationId: string, slug: string, q: OverviewQuery): Promise<Events> {
       return eventsReport(store, await scope(organizationId, slug, q))
     },
+    // Revenue, attribution, segments, players (each report in its own file).
+    async revenue(organizationId: string, slug: string, q: RevenueQuery) {
+      const game = await deps.games.record(organizationId, slug)
+      return revenueReport(store, game, dayRange(q, deps.clock.now()), q)
+    },
+    async attribution(organizationId: string, slug: string, q: AttributionQuery) {
+      const game = await deps.games.record(organizationId, slug)
+      return attributionReport(store, game, dayRange(q, deps.clock.now()), q)
+    },
+    async segments(organizationId: string, slug: string) {
+      return segmentsReport(deps.players, await deps.games.record(organizationId, slug))
+    },
+    async players(organizationId: string, slug: string, q: PlayersQuery) {
+      return playersPage(deps.players, await deps.games.record(organizationId, slug), q)
+    },
+    async player(organizationId: string, slug: string, playerId: string, q: PlayerQuery) {
+      return playerProfile(deps.players, await deps.games.record(organizationId, slug), playerId, q)
+    },
   }
   const exports = createExportRegistry()
   registerReportSources(exports, reports)
+  registerMoneySources(exports, reports, deps)
   return {
     ...reports,
     /** The export registry: more types are added with exports.register (export-sources.ts). */

@@ -196,7 +196,13 @@ export function createIngestService(deps: IngestDeps) {
         batchId: batch.batchId,
         signed,
       }
-      const checkCtx = { now, gamePlatform: game.platform, countryOf: deps.countryOf, ip: req.ip }
+      const checkCtx = {
+        now,
+        gamePlatform: game.platform,
+        reportingCurrency: game.reportingCurrency,
+        countryOf: deps.countryOf,
+        ip: req.ip,
+      }
       batch.events.forEach((raw, index) => {
         const c = checkEvent(raw, index, checkCtx)
         if (!c.ok) errors.push(c.error)

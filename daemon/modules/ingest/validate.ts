@@ -111,6 +111,64 @@ function firstStr(d: Record<string, unknown> | null, keys: string[]): string | n
   return null
 }
 
+type Money = Pick<GameEvent, 'revenueType' | 'revenueMicros' | 'currency' | 'costMicros' | 'commissionMicros'>
+
+const amountIn = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= L.amountMax
+
+/**
+ * The money of an event, in micro-units of the reporting currency: the revenue of the
+ * monetization types (data.amount), the acquisition cost of app_install (data.cost) and the
+ * affiliate commission of a revenue event (data.commission). They are in data.currency (the
+ * reporting currency when absent on app_install); another currency than the reporting one needs
+ * data.exchange_rate, a positive number of reporting units per 1 unit of data.currency.
+ */
+function moneyOf(
+  type: string,
+  data: Record<string, unknown> | null,
+  reportingCurrency: string,
+): Money | { error: string } {
+  const none: Money = {
+    revenueType: null,
+    revenueMicros: 0,
+    currency: null,
+    costMicros: 0,
+    commissionMicros: 0,
+  }
+  const rule = REVENUE[type]
+  const amount = data?.amount
+  const cur = data?.currency
+  const isRevenue = rule !== undefined && (rule.required || amount !== undefined || cur !== undefined)
+  const cost = type === 'app_install' ? data?.cost : undefined
+  const commission = isRevenue ? data?.commission : undefined
+  if (!isRevenue && cost === undefined) return none
+  if (isRevenue && !amountIn(amount))
+    return { error: `data.amount must be a number from 0 to ${L.amountMax.toLocaleString('en')} for ${type}` }
+  if (cost !== undefined && !amountIn(cost))
+    return { error: `data.cost must be a number from 0 to ${L.amountMax.toLocaleString('en')}` }
+  if (commission !== undefined && !amountIn(commission))
+    return { error: `data.commission must be a number from 0 to ${L.amountMax.toLocaleString('en')}` }
+  if ((isRevenue || cur !== undefined) && (typeof cur !== 'string' || !CURRENCIES.has(cur)))
+    return { error: `data.currency must be an ISO 4217 code (e.g. USD) for ${type}` }
+  const currency = (cur as string | undefined) ?? reportingCurrency
+  let rate = 1
+  if (currency !== reportingCurrency) {
+    const given = data?.exchange_rate
+    if (typeof given !== 'number' || !Number.isFinite(given) || given <= 0)
+      return {
+        error: `data.exchange_rate (a positive number of ${reportingCurrency} per 1 ${currency}) is required: the game reports in ${reportingCurrency}`,
+      }
+    rate = given
+  }
+  const micros = (v: unknown) => (typeof v === 'number' ? Math.round(v * rate * 1_000_000) : 0)
+  return {
+    revenueType: isRevenue ? rule!.type : null,
+    revenueMicros: isRevenue ? micros(amount) : 0,
+    currency: isRevenue ? reportingCurrency : null,
+    costMicros: micros(cost),
+    commissionMicros: micros(commission),
+  }
+}
+
 type Check = { ok: true; event: NormalizedEvent } | { ok: false; error: IngestError }
 
 /**
@@ -121,7 +179,14 @@ type Check = { ok: true; event: NormalizedEvent } | { ok: false; error: IngestEr
 export function checkEvent(
   raw: unknown,
   index: number,
-  ctx: { now: number; gamePlatform: GamePlatform; countryOf(ip: string): string | null; ip: string },
+  ctx: {
+    now: number
+    gamePlatform: GamePlatform
+    /** The game's reporting currency: amounts in another one are converted with data.exchange_rate. */
+    reportingCurrency: string
+    countryOf(ip: string): string | null
+    ip: string
+  },
 ): Check {
   const eventIdOf = (): string | null =>
     raw && typeof raw === 'object' && typeof (raw as { event_id?: unknown }).event_id === 'string'
@@ -181,27 +246,8 @@ export function checkEvent(
     data = e.data as Record<string, unknown>
   }
 
-  let revenueType: RevenueType | null = null
-  let revenueMicros = 0
-  let currency: string | null = null
-  const rule = REVENUE[type]
-  if (rule) {
-    const amount = data?.amount
-    const cur = data?.currency
-    const present = amount !== undefined || cur !== undefined
-    if (rule.required || present) {
-      if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0 || amount > L.amountMax)
-        return fail(
-          'InvalidEvent',
-          `data.amount must be a number from 0 to ${L.amountMax.toLocaleString('en')} for ${type}`,
-        )
-      if (typeof cur !== 'string' || !CURRENCIES.has(cur))
-        return fail('InvalidEvent', `data.currency must be an ISO 4217 code (e.g. USD) for ${type}`)
-      revenueType = rule.type
-      revenueMicros = Math.round(amount * 1_000_000)
-      currency = cur
-    }
-  }
+  const money = moneyOf(type, data, ctx.reportingCurrency)
+  if ('error' in money) return fail('InvalidEvent', money.error)
 
   const countryField = typeof data?.country === 'string' ? data.country.toUpperCase() : null
   const country = countryField && /^[A-Z]{2}$/.test(countryField) ? countryField : ctx.countryOf(ctx.ip)
@@ -221,9 +267,7 @@ export function checkEvent(
       platform,
       data,
       dataJson: data ? JSON.stringify(data) : null,
-      revenueType,
-      revenueMicros,
-      currency,
+      ...money,
       country,
       deviceFingerprint: firstStr(data, ['device_fingerprint', 'device_id']),
       attribution: {

@@ -39,6 +39,8 @@ function ev(over: Partial<GameEvent> & { ts: number }, verdict: 'accept' | 'flag
       revenueType: null,
       revenueMicros: 0,
       currency: null,
+      costMicros: 0,
+      commissionMicros: 0,
       country: null,
       deviceFingerprint: null,
       attribution: { affiliate: null, campaign: null, source: null, medium: null },
@@ -365,6 +367,99 @@ describe('revenue', () => {
     expect(c.playerDays).toEqual([
       { isNew: false, row: expect.objectContaining({ events: 2, revenue_micros: 1_000_100 }) },
     ])
+  })
+})
+
+describe('acquisition (cost, commission, conversions; paying players per platform and source)', () => {
+  const attribution = { affiliate: 'aff', campaign: null, source: 'ads', medium: null }
+  const rowsOf = (c: ReturnType<typeof fold>) =>
+    sorted(
+      c.acquisition.map((r) => [
+        r.day - D,
+        r.dim,
+        r.value,
+        r.cost_micros,
+        r.commission_micros,
+        r.conversions,
+      ]),
+    )
+
+  it("cost on the install's day, commission on the purchase's day, one conversion on the install day", () => {
+    const c = fold(
+      snapshot(),
+      [
+        ev({ ts: T0, type: 'app_install', attribution, costMicros: 1_500_000 }),
+        ev({
+          ts: T0 + DAY,
+          attribution,
+          revenueType: 'iap',
+          revenueMicros: 5_000_000,
+          commissionMicros: 500_000,
+        }),
+        ev({ ts: T0 + DAY + MIN, attribution, revenueType: 'iap', revenueMicros: 1_000_000 }),
+      ],
+      ids(),
+    )
+    expect(rowsOf(c)).toEqual(
+      sorted([
+        [0, 'affiliate', 'aff', 1_500_000, 0, 1],
+        [0, 'source', 'ads', 1_500_000, 0, 1],
+        [1, 'affiliate', 'aff', 0, 500_000, 0],
+        [1, 'source', 'ads', 0, 500_000, 0],
+      ]),
+    )
+    // Paying players per platform and source: a first paying day without a previous one.
+    expect(sorted(c.dimPayingGaps)).toEqual(
+      sorted([
+        { dim: 'platform', value: 'ios', day: D + 1, prevDay: -1, players: 1 },
+        { dim: 'source', value: 'ads', day: D + 1, prevDay: -1, players: 1 },
+      ]),
+    )
+  })
+
+  it('a player who paid before converts no more; an older event moves the conversion to the new install day', () => {
+    const paid = profile({
+      source: 'ads',
+      first_purchase_at: T0 - 2 * DAY,
+      install_day: D,
+      first_seen_at: T0,
+    })
+    const c = fold(
+      snapshot({ profiles: new Map([['p1', paid]]) }),
+      [
+        ev({ ts: T0 - DAY, attribution: { ...attribution, affiliate: null } }),
+        ev({ ts: T0 + MIN, revenueType: 'iap', revenueMicros: 2_000_000 }),
+      ],
+      ids(),
+    )
+    expect(rowsOf(c)).toEqual(
+      sorted([
+        [-1, 'source', 'ads', 0, 0, 1],
+        [0, 'source', 'ads', 0, 0, -1],
+      ]),
+    )
+  })
+
+  it('a new paying day between stored ones splits the gap, per platform and source', () => {
+    const known = profile({ source: 'ads', first_purchase_at: T0 - 3 * DAY })
+    const c = fold(
+      snapshot({
+        profiles: new Map([['p1', known]]),
+        payingNeighbours: new Map([[`p1\n${D}`, { prev: D - 3, next: D + 2 }]]),
+      }),
+      [ev({ ts: T0, revenueType: 'ad', revenueMicros: 10_000 })],
+      ids(),
+    )
+    const of = (dim: string) =>
+      sorted(c.dimPayingGaps.filter((g) => g.dim === dim).map((g) => [g.day - D, g.prevDay - D, g.players]))
+    for (const dim of ['platform', 'source'])
+      expect(of(dim), dim).toEqual(
+        sorted([
+          [0, -3, 1],
+          [2, -3, -1],
+          [2, 0, 1],
+        ]),
+      )
   })
 })
 

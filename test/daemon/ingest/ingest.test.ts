@@ -316,7 +316,20 @@ describe('per-event rules', () => {
       [{ event_type: 'purchase', data: { amount: 1, currency: 'XYZ' } }, /currency/],
       [{ event_type: 'subscription_renew', data: {} }, /amount/],
       [{ data: 'text' }, /data/],
-      [{ event_type: 'purchase', data: { amount: 4.99, currency: 'EUR' } }, null],
+      [{ event_type: 'purchase', data: { amount: 4.99, currency: 'EUR', exchange_rate: 1.08 } }, null],
+      [{ event_type: 'purchase', data: { amount: 4.99, currency: 'EUR' } }, /exchange_rate.*USD per 1 EUR/],
+      [
+        { event_type: 'purchase', data: { amount: 4.99, currency: 'EUR', exchange_rate: 0 } },
+        /exchange_rate/,
+      ],
+      [
+        { event_type: 'purchase', data: { amount: 4.99, currency: 'EUR', exchange_rate: '1.1' } },
+        /exchange_rate/,
+      ],
+      [{ event_type: 'purchase', data: { amount: 1, currency: 'USD', commission: -1 } }, /data\.commission/],
+      [{ event_type: 'app_install', data: { cost: 'free' } }, /data\.cost/],
+      [{ event_type: 'app_install', data: { cost: 2, currency: 'GBP' } }, /exchange_rate/],
+      [{ event_type: 'app_install', data: { cost: 2.5 } }, null],
       [{ event_type: 'ad_watched', data: { placement: 'x' } }, null],
       [{ event_type: 'custom' }, null],
       [{ event_type: 'boss_defeated' }, null],
@@ -343,8 +356,9 @@ describe('per-event rules', () => {
       error: 'InvalidEvent',
       eventId: null,
     })
-    expect(r.accepted).toBe(5)
-    expect(r.rejected).toBe(cases.length - 5 + 1)
+    const valid = cases.filter(([, re]) => re === null).length
+    expect(r.accepted).toBe(valid)
+    expect(r.rejected).toBe(cases.length - valid + 1)
   })
 })
 

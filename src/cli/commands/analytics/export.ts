@@ -6,7 +6,7 @@
 import { extname } from 'node:path'
 import { Option, type Command } from 'commander'
 import type { ExportQuery } from '../../../contract/gaming.js'
-import { EXPORT_LIMITS, EXPORT_TYPES } from '../../../contract/limits.js'
+import { ATTRIBUTION_GROUPS, EXPORT_LIMITS, EXPORT_TYPES, REVENUE_GROUPS } from '../../../contract/limits.js'
 import { jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { note } from '../../output.js'
@@ -20,6 +20,7 @@ export interface AnalyticsExportOpts extends RangeOpts {
   format?: 'csv' | 'json'
   limit?: number
   granularity?: 'day' | 'week'
+  groupBy?: ExportQuery['groupBy']
   output?: string
 }
 
@@ -35,6 +36,7 @@ export async function runAnalyticsExport(o: AnalyticsExportOpts, ctx: Ctx): Prom
     ...rangeQuery(o),
     ...(o.limit ? { limit: o.limit } : {}),
     ...(o.granularity ? { granularity: o.granularity } : {}),
+    ...(o.groupBy ? { groupBy: o.groupBy } : {}),
   })
   const decoder = new TextDecoder()
   let lines = 0
@@ -67,6 +69,12 @@ export function register(analytics: Command): void {
       '--limit <n>',
       `at most this many rows (default ${EXPORT_LIMITS.default})`,
       intArg(1, EXPORT_LIMITS.max),
+    )
+    .addOption(
+      new Option(
+        '--group-by <group>',
+        'revenue: day, week, month, platform, source (default day); attribution: affiliate, campaign, source, medium (default source)',
+      ).choices([...new Set([...REVENUE_GROUPS, ...ATTRIBUTION_GROUPS])]),
     )
     .addOption(
       new Option('--granularity <unit>', 'retention cohorts by day or ISO week').choices(['day', 'week']),

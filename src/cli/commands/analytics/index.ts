@@ -10,6 +10,11 @@ import { register as registerGeography } from './geography.js'
 import { register as registerLeaderboard } from './leaderboard.js'
 import { register as registerOverview } from './overview.js'
 import { register as registerRetention } from './retention.js'
+import { register as registerAttribution } from './attribution.js'
+import { register as registerPlayer } from './player.js'
+import { register as registerPlayers } from './players.js'
+import { register as registerRevenue } from './revenue.js'
+import { register as registerSegments } from './segments.js'
 
 export function register(program: Command): void {
   const analytics = program.command('analytics').description('gaming analytics')
@@ -20,6 +25,11 @@ export function register(program: Command): void {
     registerGeography,
     registerEvents,
     registerExport,
+    registerRevenue,
+    registerAttribution,
+    registerSegments,
+    registerPlayers,
+    registerPlayer,
   ])
     registerVerb(analytics)
 }

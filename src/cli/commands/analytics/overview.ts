@@ -3,12 +3,10 @@ import type { Command } from 'commander'
 import type { Overview } from '../../../contract/gaming.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { emit, money, percent, printRecord } from '../../output.js'
-import { gameAction, gameCommand, rangeQuery } from './shared.js'
+import { gameAction, gameCommand, rangeQuery, type RangeOpts } from './shared.js'
 
-export interface OverviewOpts {
+export interface OverviewOpts extends RangeOpts {
   game: string
-  startDate?: string
-  endDate?: string
 }
 
 const pct = (v: number | null) => (v === null ? '-' : percent(v))

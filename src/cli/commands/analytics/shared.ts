@@ -1,7 +1,11 @@
-/** What the `linkctl analytics` verbs share: the game argument and the date range flags. */
+/**
+ * What the `linkctl analytics` verbs share: the game argument, the date range flags, money headers
+ * with the currency and the grouped reports (revenue, attribution).
+ */
 import type { Command } from 'commander'
 import { action, jsonOption } from '../../action.js'
 import type { Ctx } from '../../context.js'
+import { emit, note, printRows, type Column } from '../../output.js'
 
 export interface RangeOpts {
   startDate?: string
@@ -11,15 +15,15 @@ export interface RangeOpts {
 export const START_DATE_HELP = 'first UTC day (YYYY-MM-DD; default 29 days before the end)'
 export const END_DATE_HELP = 'last UTC day (YYYY-MM-DD; default today; at most 366 days in all)'
 
+/** --start-date and --end-date on a command. */
+export function rangeOptions(cmd: Command): Command {
+  return cmd.option('--start-date <date>', START_DATE_HELP).option('--end-date <date>', END_DATE_HELP)
+}
+
 /** `<game>`, --start-date, --end-date and --json on a new verb. */
 export function gameCommand(analytics: Command, verb: string, description: string): Command {
   return jsonOption(
-    analytics
-      .command(verb)
-      .description(description)
-      .argument('<game>', 'game id')
-      .option('--start-date <date>', START_DATE_HELP)
-      .option('--end-date <date>', END_DATE_HELP),
+    rangeOptions(analytics.command(verb).description(description).argument('<game>', 'game id')),
   )
 }
 
@@ -32,3 +36,26 @@ export const rangeQuery = (o: RangeOpts) => ({
 /** The action of a verb whose first argument is the game. */
 export const gameAction = <O>(run: (o: O & { game: string }, ctx: Ctx) => Promise<void>) =>
   action<O>(([game], o, ctx) => run({ ...o, game: game ?? '' }, ctx))
+
+/** A money column header with the currency: `REVENUE (USD)`. */
+export const inCurrency = (header: string, currency: string) => `${header} (${currency})`
+
+/**
+ * A grouped report (revenue, attribution): its rows then a TOTAL row, and on a terminal the range
+ * and currency; the API's JSON with --json.
+ */
+export async function emitGrouped<Row extends { group: string }>(
+  ctx: Ctx,
+  report: {
+    data: Row[]
+    totals: Omit<Row, 'group'>
+    currency: string
+    range: { startDate: string; endDate: string }
+  },
+  columns: Column<Row>[],
+): Promise<void> {
+  await emit(ctx, report, async () => {
+    await printRows(ctx, [...report.data, { group: 'TOTAL', ...report.totals } as Row], columns)
+    if (ctx.isTTY) note(ctx, `${report.range.startDate} .. ${report.range.endDate}, in ${report.currency}`)
+  })
+}

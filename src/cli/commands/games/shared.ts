@@ -6,7 +6,7 @@ import { Option, type Command } from 'commander'
 import { GAME_LIMITS, GAME_PLATFORMS, GAME_STATUSES } from '../../../contract/limits.js'
 import type { CreateGameBody, Game, GameWithSecrets } from '../../../contract/games.js'
 import { when, type Field } from '../../output.js'
-import { intArg } from '../../parse.js'
+import { intArg, moneyArg } from '../../parse.js'
 
 export interface GameFlags {
   name?: string
@@ -20,6 +20,9 @@ export interface GameFlags {
   compactedRetentionMonths?: number
   hmac?: boolean
   replayWindow?: number
+  currency?: string
+  whale?: number
+  dolphin?: number
 }
 
 export const ONCE = 'the SDK key and signing secret are shown only now: store them'
@@ -39,6 +42,8 @@ export function gameFields(g: Game | GameWithSecrets, tty = false): Field[] {
     ['COMPACTED RETENTION', `${g.compactedRetentionMonths} months`],
     ['HMAC REQUIRED', g.hmacRequired ? 'yes' : 'no'],
     ['REPLAY WINDOW', `${g.replayWindowSeconds} s`],
+    ['REPORTING CURRENCY', g.reportingCurrency],
+    ['SEGMENTS', `whale >= ${g.segments.whale}, dolphin >= ${g.segments.dolphin}, minnow > 0`],
     ['ORGANIZATION', g.organizationId],
     ['SDK KEY', 'sdkKey' in g ? g.sdkKey : g.sdkKeyPreview],
   ]
@@ -68,6 +73,15 @@ export function settings(o: GameFlags) {
       : {}),
     ...(o.hmac !== undefined ? { hmacRequired: o.hmac } : {}),
     ...(o.replayWindow !== undefined ? { replayWindowSeconds: o.replayWindow } : {}),
+    ...(o.currency ? { reportingCurrency: o.currency.toUpperCase() } : {}),
+    ...(o.whale !== undefined || o.dolphin !== undefined
+      ? {
+          segments: {
+            ...(o.whale !== undefined ? { whale: o.whale } : {}),
+            ...(o.dolphin !== undefined ? { dolphin: o.dolphin } : {}),
+          },
+        }
+      : {}),
   }
 }
 
@@ -97,6 +111,20 @@ export function settingOptions(cmd: Command): Command {
       '--replay-window <seconds>',
       `replay window (default ${GAME_LIMITS.replayWindowSecondsDefault})`,
       intArg(GAME_LIMITS.replayWindowSecondsMin, GAME_LIMITS.replayWindowSecondsMax),
+    )
+    .option(
+      '--currency <code>',
+      `reporting currency, ISO 4217 (default ${GAME_LIMITS.reportingCurrencyDefault}; fixed once the game has players)`,
+    )
+    .option(
+      '--whale <amount>',
+      `whale segment: lifetime revenue at least (default ${GAME_LIMITS.whaleDefault})`,
+      moneyArg(GAME_LIMITS.thresholdMax, true),
+    )
+    .option(
+      '--dolphin <amount>',
+      `dolphin segment: lifetime revenue at least (default ${GAME_LIMITS.dolphinDefault}; below whale)`,
+      moneyArg(GAME_LIMITS.thresholdMax, true),
     )
 }
 

@@ -1,0 +1,55 @@
+-- Gaming analytics, part B (issue 12): reporting currency, segment thresholds, acquisition money
+-- and paying players per platform/source. Portable SQL (SQLite and PostgreSQL). Money is BIGINT
+-- micro-units of the game's reporting currency (events in another currency are converted at
+-- ingestion with the rate they carry, see the README).
+
+-- The currency every stored amount is in; fixed once the game has players (409 then).
+ALTER TABLE games ADD COLUMN reporting_currency TEXT NOT NULL DEFAULT 'USD';
+-- Segments by lifetime revenue: whale >= whale_micros, dolphin >= dolphin_micros, minnow > 0,
+-- free = 0. Read at query time, so a change re-segments every player at once.
+ALTER TABLE games ADD COLUMN whale_micros BIGINT NOT NULL DEFAULT 100000000;
+ALTER TABLE games ADD COLUMN dolphin_micros BIGINT NOT NULL DEFAULT 10000000;
+
+-- Per game per UTC day per attribution value (dim affiliate, campaign, source, medium: the
+-- player's first-touch profile values): acquisition cost (data.cost of app_install, on the
+-- install event's day), affiliate commission (data.commission of revenue events, on their day)
+-- and conversions (installs that became paying players, counted on the INSTALL day).
+CREATE TABLE game_acquisition_daily (
+  game_id TEXT NOT NULL,
+  day INTEGER NOT NULL,
+  dim TEXT NOT NULL,
+  value TEXT NOT NULL,
+  cost_micros BIGINT NOT NULL DEFAULT 0,
+  commission_micros BIGINT NOT NULL DEFAULT 0,
+  conversions BIGINT NOT NULL DEFAULT 0,
+  PRIMARY KEY (game_id, day, dim, value)
+);
+
+-- game_day_gaps 'paying' per profile value (dim platform and source): distinct paying players of
+-- a value in [S, E] = SUM(players) WHERE day BETWEEN S AND E AND prev_day < S.
+CREATE TABLE game_dim_paying_gaps (
+  game_id TEXT NOT NULL,
+  dim TEXT NOT NULL,
+  value TEXT NOT NULL,
+  day INTEGER NOT NULL,
+  prev_day INTEGER NOT NULL,
+  players BIGINT NOT NULL DEFAULT 0,
+  PRIMARY KEY (game_id, dim, day, value, prev_day)
+);
+
+-- The number of player profiles of a game (inserted profiles minus GDPR-purged ones): the free
+-- segment and the unfiltered explorer total without counting a million index entries.
+CREATE TABLE game_player_totals (
+  game_id TEXT PRIMARY KEY,
+  players BIGINT NOT NULL DEFAULT 0
+);
+INSERT INTO game_player_totals (game_id, players)
+  SELECT game_id, COUNT(*) FROM game_players GROUP BY game_id;
+
+-- The players explorer sorts by revenue, sessions or last activity, ties by player id: with the
+-- player id in the index a page is read in index order (no sort of a million rows). Each update
+-- of these columns (every batch moves last_active_at) maintains the index: a cost on ingestion.
+DROP INDEX game_players_revenue;
+CREATE INDEX game_players_revenue ON game_players (game_id, revenue_total_micros, player_id);
+CREATE INDEX game_players_sessions ON game_players (game_id, session_count, player_id);
+CREATE INDEX game_players_last_active ON game_players (game_id, last_active_at, player_id);

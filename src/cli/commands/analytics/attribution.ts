@@ -1,0 +1,54 @@
+/** `linkctl analytics attribution <game>`: installs, conversions, revenue, cost, CPA and ROAS per source. */
+import { Option, type Command } from 'commander'
+import type { AttributionReport, AttributionRow } from '../../../contract/gaming-revenue.js'
+import { ATTRIBUTION_GROUPS } from '../../../contract/limits.js'
+import { action, jsonOption } from '../../action.js'
+import { requireKey, type Ctx } from '../../context.js'
+import { money, type Column } from '../../output.js'
+import { emitGrouped, inCurrency, rangeOptions, rangeQuery, type RangeOpts } from './shared.js'
+
+export interface AttributionOpts extends RangeOpts {
+  game: string
+  groupBy?: (typeof ATTRIBUTION_GROUPS)[number]
+}
+
+const orDash = (v: number | null, decimals: number) => (v === null ? '-' : money(v, decimals))
+
+export async function runAnalyticsAttribution(o: AttributionOpts, ctx: Ctx): Promise<void> {
+  await requireKey(ctx)
+  const r: AttributionReport = await (
+    await ctx.client()
+  ).analytics.gameAttribution(o.game, { ...rangeQuery(o), ...(o.groupBy ? { groupBy: o.groupBy } : {}) })
+  const c = r.currency
+  const columns: Column<AttributionRow>[] = [
+    { header: (o.groupBy ?? 'source').toUpperCase(), value: (x) => x.group },
+    { header: 'INSTALLS', value: (x) => x.installs },
+    { header: 'CONVERSIONS', value: (x) => x.conversions },
+    { header: inCurrency('REVENUE', c), value: (x) => money(x.revenue) },
+    { header: 'COST', value: (x) => money(x.cost) },
+    { header: 'COMMISSION', value: (x) => money(x.commission) },
+    { header: 'AVG CPA', value: (x) => orDash(x.avgCpa, 4) },
+    { header: 'AVG ROAS', value: (x) => orDash(x.avgRoas, 4) },
+  ]
+  await emitGrouped(ctx, r, columns)
+}
+
+export function register(analytics: Command): void {
+  jsonOption(
+    rangeOptions(
+      analytics
+        .command('attribution')
+        .description('installs, conversions, revenue, cost, commission, CPA and ROAS per attribution value')
+        .argument('<game>', 'game id')
+        .addOption(
+          new Option('--group-by <group>', 'first-touch attribution field (default source)').choices(
+            ATTRIBUTION_GROUPS,
+          ),
+        ),
+    ),
+  ).action(
+    action<Omit<AttributionOpts, 'game'>>(([game], o, ctx) =>
+      runAnalyticsAttribution({ ...o, game: game ?? '' }, ctx),
+    ),
+  )
+}
