@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox'
 import { PageQuery, StringEnum, Timestamp } from './common.js'
-import { SLUG_PATTERN, VisibleText } from './text.js'
+import { CURRENCY_PATTERN, SLUG_PATTERN, VisibleText } from './text.js'
 import { GAME_LIMITS as L, GAME_PLATFORMS, GAME_STATUSES } from './limits.js'
 
 export { GAME_PLATFORMS, GAME_STATUSES, type GamePlatform, type GameStatus } from './limits.js'
@@ -22,7 +22,7 @@ const CompactedRetention = Type.Integer({
 const ReplayWindow = Type.Integer({ minimum: L.replayWindowSecondsMin, maximum: L.replayWindowSecondsMax })
 
 const Currency = Type.String({
-  pattern: '^[A-Z]{3}$',
+  pattern: CURRENCY_PATTERN,
   description: 'ISO 4217 code every amount of the game is reported in; fixed once the game has players (409)',
   examples: ['USD'],
 })

@@ -6,6 +6,7 @@ import Type, { type Static } from 'typebox'
 import { Nullable, Page, PageQuery, StringEnum, Timestamp } from './common.js'
 import { GAME_PLATFORMS } from './limits.js'
 import { OverviewQuery } from './gaming.js'
+import { COUNTRY_PATTERN, DAY_PATTERN } from './text.js'
 
 import { ATTRIBUTION_GROUPS, PLAYER_SORTS, REVENUE_GROUPS, SEGMENTS } from './limits.js'
 
@@ -14,7 +15,7 @@ export { ATTRIBUTION_GROUPS, PLAYER_SORTS, REVENUE_GROUPS, SEGMENTS, type Segmen
 const Range = Type.Object({ startDate: Type.String(), endDate: Type.String() })
 const Currency = Type.String({ description: "The game's reporting currency (ISO 4217)", examples: ['USD'] })
 const Money = Type.Number({ description: 'In the reporting currency' })
-const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'UTC date YYYY-MM-DD' })
+const Day = Type.String({ pattern: DAY_PATTERN, description: 'UTC date YYYY-MM-DD' })
 
 export const RevenueQuery = Type.Object({
   ...OverviewQuery.properties,
@@ -88,7 +89,7 @@ export const PlayersQuery = Type.Object({
   ...PageQuery.properties,
   search: Type.Optional(Type.String({ minLength: 1, maxLength: 128, description: 'Player id prefix' })),
   platform: Type.Optional(StringEnum(GAME_PLATFORMS)),
-  country: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2' })),
+  country: Type.Optional(Type.String({ pattern: COUNTRY_PATTERN, description: 'ISO 3166-1 alpha-2' })),
   segment: Type.Optional(StringEnum(SEGMENTS)),
   minRevenue: Type.Optional(Type.Number({ minimum: 0, maximum: 1_000_000_000 })),
   lastActiveFrom: Type.Optional(Day),

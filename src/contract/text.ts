@@ -35,6 +35,12 @@ export const SLUG_PATTERN = '^[A-Za-z0-9_-]+$'
 export const EVENT_TYPE_PATTERN = '^[A-Za-z][A-Za-z0-9_.:-]*$'
 /** A query date: an ISO 8601 date, optionally with a time. */
 export const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}'
+/** A calendar day alone, YYYY-MM-DD. */
+export const DAY_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$'
+/** An ISO 4217 currency code, upper case. */
+export const CURRENCY_PATTERN = '^[A-Z]{3}$'
+/** An ISO 3166-1 alpha-2 country code, either case. */
+export const COUNTRY_PATTERN = '^[A-Za-z]{2}$'
 
 /**
  * The human message of every pattern in the contract (ajv's would quote the regular expression;
@@ -49,6 +55,9 @@ export const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
   [EVENT_TYPE_PATTERN]:
     'must start with a letter and contain only letters, digits and the characters _ . : -',
   [DATE_PATTERN]: 'must be a date such as 2026-01-31 (optionally with a time: 2026-01-31T12:00:00Z)',
+  [DAY_PATTERN]: 'must be a date such as 2026-01-31',
+  [CURRENCY_PATTERN]: 'must be a three-letter ISO 4217 currency code in capitals, such as USD or EUR',
+  [COUNTRY_PATTERN]: 'must be a two-letter ISO 3166-1 country code, such as DE or US',
 }
 
 /**
