@@ -50,7 +50,7 @@ export const ConfigSchema = Type.Object(
 )
 export type Config = Readonly<Static<typeof ConfigSchema>>
 
-/** Every setting: its environment variable, flag and description (the README table mirrors it). */
+/** Every setting: its environment variable, flag and description (the table in docs/operations.md mirrors it). */
 export const SETTINGS: ReadonlyArray<{ key: keyof Config; env: string; flag: string; doc: string }> = [
   { key: 'host', env: 'LINKD_HOST', flag: '--host', doc: 'Listen address (default 127.0.0.1)' },
   { key: 'port', env: 'LINKD_PORT', flag: '--port', doc: 'Listen port (default 8080; 0 picks a free port)' },

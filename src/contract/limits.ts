@@ -162,7 +162,7 @@ export const DOMAIN_LIMITS = {
   renewBeforeMs: 30 * 86_400_000,
   domainMax: 253,
 } as const
-/** Gaming: platforms, event types, ingestion limits (README "Gaming: event ingestion"). */
+/** Gaming: platforms, event types, ingestion limits (docs/reference.md "Gaming: event ingestion"). */
 export const GAME_PLATFORMS = [
   'ios',
   'android',
@@ -245,7 +245,7 @@ export type NamedEventType = (typeof NAMED_EVENT_TYPES)[number]
 export const REVENUE_TYPES = ['iap', 'ad', 'subscription'] as const
 export type RevenueType = (typeof REVENUE_TYPES)[number]
 
-/** GDPR deletion of a player (README "Gaming: GDPR"). */
+/** GDPR deletion of a player (docs/reference.md "Gaming: GDPR"). */
 export const GDPR_CONFIRMATION = 'DELETE'
 export const GDPR_STATUSES = ['queued', 'processing', 'completed'] as const
 export const GDPR_RECORD_RETENTION_DAYS = 365

@@ -1,4 +1,4 @@
-/** Permission scopes of API keys (the README lists them under "API keys"). */
+/** Permission scopes of API keys (docs/reference.md lists them under "API keys"). */
 export const SCOPES = [
   'links:read',
   'links:write',

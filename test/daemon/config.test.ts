@@ -292,9 +292,9 @@ describe('config', () => {
   })
 })
 
-describe('README', () => {
+describe('docs/operations.md', () => {
   it('documents every setting with its environment variable and flag', () => {
-    const readme = readFileSync(join(packageRoot(), 'README.md'), 'utf8')
+    const readme = readFileSync(join(packageRoot(), 'docs/operations.md'), 'utf8')
     for (const s of SETTINGS)
       expect(readme, s.env).toMatch(new RegExp(`\\|\\s*\`${s.env}\`\\s*\\|\\s*\`${s.flag}\`\\s*\\|`))
   })

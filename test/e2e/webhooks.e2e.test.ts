@@ -114,7 +114,7 @@ describe('webhooks with the real binaries', () => {
       expect(link.code, link.stderr).toBe(0)
       const sentAt = performance.now()
       const { id } = JSON.parse(link.stdout) as { id: string }
-      // The sender is woken by the outbox write; the README's benchmark measures this latency.
+      // The sender is woken by the outbox write; docs/performance.md measures this latency.
       const line = await listener.next(10_000)
       const latencyMs = performance.now() - sentAt
       process.stderr.write(
