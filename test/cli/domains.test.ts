@@ -32,6 +32,10 @@ describe('linkctl domains', () => {
     const get = await cli(['domains', 'get', id], { env })
     expect(get.stdout).toContain('TYPE\tNAME\tVALUE\tSTATUS')
     expect(get.stdout).toContain('CNAME\tgo.example.test\tlinks.linkd.test\tPending')
+    // One timestamp style: ISO when piped, relative on a terminal.
+    expect(get.stdout.split('\n')[1]).toMatch(/\t\d{4}-\d{2}-\d{2}T[\d:.]+Z$/)
+    const tty = await cli(['domains', 'get', id], { env: { ...env, NO_COLOR: '1' }, isTTY: true })
+    expect(tty.stdout).toMatch(/CREATED\s+(just now|\d+ [a-z]+ ago)\n/)
     expect(JSON.parse((await cli(['domains', 'ssl', id, '--json'], { env })).stdout).sslStatus).toBeNull()
     expect(JSON.parse((await cli(['domains', 'stats', '--json'], { env })).stdout).totalDomains).toBe(1)
     expect((await cli(['domains', 'set-default', id], { env })).code).toBe(1)

@@ -7,7 +7,7 @@ import { PAGE_SIZES } from '../../../contract/limits.js'
 import { idAction } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { CliError, EXIT } from '../../exit-codes.js'
-import { printRecord, printRows, warn, type Column, type Field } from '../../output.js'
+import { printRecord, printRows, warn, when, type Column, type Field } from '../../output.js'
 
 /** A verb that names one domain by id. */
 export interface IdOpts {
@@ -58,7 +58,7 @@ export function zoneLines(d: Domain): string {
     .join('\n')
 }
 
-export function domainFields(d: Domain): Field[] {
+export function domainFields(d: Domain, tty: boolean): Field[] {
   return [
     ['ID', d.id],
     ['DOMAIN', d.domain],
@@ -66,10 +66,10 @@ export function domainFields(d: Domain): Field[] {
     ['SSL', d.sslStatus ?? ''],
     ['DEFAULT', String(d.isDefault)],
     ['METHOD', d.verificationMethod],
-    ['VERIFIED AT', d.verifiedAt ?? ''],
-    ['SSL EXPIRES', d.sslExpiresAt ?? ''],
+    ['VERIFIED AT', when(d.verifiedAt, tty)],
+    ['SSL EXPIRES', when(d.sslExpiresAt, tty)],
     ['ROOT REDIRECT', d.rootRedirectUrl ?? ''],
-    ['CREATED', d.createdAt],
+    ['CREATED', when(d.createdAt, tty)],
   ]
 }
 
@@ -78,7 +78,7 @@ export function domainFields(d: Domain): Field[] {
  * terminal, unless a warning says they cannot work).
  */
 export async function showDomain(ctx: Ctx, d: Domain): Promise<void> {
-  await printRecord(ctx, domainFields(d))
+  await printRecord(ctx, domainFields(d, ctx.isTTY))
   for (const w of d.warnings) warn(ctx, w)
   if (!ctx.isTTY) return printRows(ctx, d.dnsRecords, recordColumns)
   // Records no DNS provider can hold (a CNAME to 127.0.0.1.) are not offered for copying.

@@ -2,7 +2,7 @@
 import type { Command } from 'commander'
 import { jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { emit, printRecord } from '../../output.js'
+import { emit, printRecord, when } from '../../output.js'
 import { type IdOpts, DOMAIN_ARGUMENT, domainAction } from './shared.js'
 
 export async function runDomainsSsl(opts: IdOpts, ctx: Ctx): Promise<void> {
@@ -14,11 +14,11 @@ export async function runDomainsSsl(opts: IdOpts, ctx: Ctx): Promise<void> {
       ['STATUS', s.sslStatus ?? ''],
       ['ISSUER', s.issuer ?? ''],
       ['SERIAL', s.serialNumber ?? ''],
-      ['VALID FROM', s.validFrom ?? ''],
-      ['VALID TO', s.validTo ?? ''],
+      ['VALID FROM', when(s.validFrom, ctx.isTTY)],
+      ['VALID TO', when(s.validTo, ctx.isTTY)],
       ['DAYS LEFT', s.daysRemaining ?? ''],
-      ['NEXT RENEWAL', s.nextRenewalAt ?? ''],
-      ['RENEWED AT', s.renewedAt ?? ''],
+      ['NEXT RENEWAL', when(s.nextRenewalAt, ctx.isTTY)],
+      ['RENEWED AT', when(s.renewedAt, ctx.isTTY)],
       ['ERROR', s.error ?? ''],
     ]),
   )

@@ -20,7 +20,7 @@ export async function runDomainsUpdate(
     throw new UsageError('nothing to update: pass --default, --no-default or --root-redirect')
   await requireKey(ctx)
   const d = await (await ctx.client()).domains.update(opts.id, body)
-  await emit(ctx, d, () => printRecord(ctx, domainFields(d)))
+  await emit(ctx, d, () => printRecord(ctx, domainFields(d, ctx.isTTY)))
 }
 
 export function register(domains: Command): void {
