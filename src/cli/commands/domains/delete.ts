@@ -1,16 +1,16 @@
 /** `linkctl domains delete <domain>`: delete a domain; its links fall back to the shared domain. */
 import type { Command } from 'commander'
 import { requireKey, type Ctx } from '../../context.js'
-import { CliError, EXIT, UsageError } from '../../exit-codes.js'
 import { note } from '../../output.js'
 import { type IdOpts, DOMAIN_ARGUMENT, domainAction } from './shared.js'
+import { confirmOrStop } from '../../confirm.js'
 
 export async function runDomainsDelete(opts: IdOpts & { yes?: boolean }, ctx: Ctx): Promise<void> {
-  if (!opts.yes) {
-    if (!ctx.canPrompt) throw new UsageError('refusing to delete without confirmation: pass --yes')
-    if (!(await ctx.prompt.confirm(`Delete domain ${opts.id}? Its links move to the shared domain.`)))
-      throw new CliError('aborted', EXIT.error)
-  }
+  await confirmOrStop(ctx, {
+    yes: opts.yes,
+    action: `delete domain ${opts.id}`,
+    question: `Delete domain ${opts.id}? Its links move to the shared domain.`,
+  })
   await requireKey(ctx)
   await (await ctx.client()).domains.delete(opts.id)
   note(ctx, `Deleted domain ${opts.id}`)

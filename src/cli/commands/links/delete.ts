@@ -1,21 +1,20 @@
 /** `linkctl links delete <link>`: delete a short link (asks first on a terminal). */
 import type { Command } from 'commander'
 import { requireKey, type Ctx } from '../../context.js'
-import { CliError, EXIT, UsageError } from '../../exit-codes.js'
 import { note } from '../../output.js'
 import { linkIdOf, REF_HELP, refAction, type LinkRefOpts } from './shared.js'
+import { confirmOrStop } from '../../confirm.js'
 
 export interface DeleteLinkOpts extends LinkRefOpts {
   yes?: boolean
 }
 
 export async function runLinksDelete(opts: DeleteLinkOpts, ctx: Ctx): Promise<void> {
-  if (!opts.yes) {
-    if (!ctx.canPrompt) throw new UsageError('refusing to delete without confirmation: pass --yes')
-    if (!(await ctx.prompt.confirm(`Delete link ${opts.ref}? Its short URL stops working.`))) {
-      throw new CliError('aborted', EXIT.error)
-    }
-  }
+  await confirmOrStop(ctx, {
+    yes: opts.yes,
+    action: `delete link ${opts.ref}`,
+    question: `Delete link ${opts.ref}? Its short URL stops working.`,
+  })
   await requireKey(ctx)
   const client = await ctx.client()
   const id = await linkIdOf(client, opts.ref)

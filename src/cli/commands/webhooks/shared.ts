@@ -16,6 +16,7 @@ import {
 } from '../../../contract/limits.js'
 import type { Delivery, Webhook, WebhookWithSecret } from '../../../contract/webhooks.js'
 import { action, jsonOption } from '../../action.js'
+import { confirmOrStop } from '../../confirm.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { CliError, EXIT, UsageError } from '../../exit-codes.js'
 import { emit, note, printRecord, when, type Column, type Field } from '../../output.js'
@@ -130,15 +131,12 @@ const DONE: Record<StateVerb, string> = {
 /** One id: the single action; several: the bulk endpoint (`updated` is how many changed). */
 export async function runWebhooksStatus(verb: StateVerb, opts: { ids: string[]; yes?: boolean }, ctx: Ctx) {
   if (opts.ids.length === 0) throw new UsageError('give at least one webhook id')
-  if (verb === 'delete' && !opts.yes) {
-    if (!ctx.canPrompt) throw new UsageError('refusing to delete without confirmation: pass --yes')
-    if (
-      !(await ctx.prompt.confirm(
-        `Delete ${opts.ids.join(', ')} and the delivery logs? This cannot be undone.`,
-      ))
-    )
-      throw new CliError('aborted', EXIT.error)
-  }
+  if (verb === 'delete')
+    await confirmOrStop(ctx, {
+      yes: opts.yes,
+      action: `delete ${opts.ids.join(', ')}`,
+      question: `Delete ${opts.ids.join(', ')} and the delivery logs? This cannot be undone.`,
+    })
   await requireKey(ctx)
   const client = await ctx.client()
   if (opts.ids.length === 1) {
