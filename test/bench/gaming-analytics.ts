@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net'
 import { fmt, report } from './lib.js'
 import { prng } from '../support/prng.js'
 import { COUNTRIES, withAggregates, type AggregatesBench } from './gaming.js'
-import { fillMoney } from './gaming-money.js'
+import { dailyDimsInsert, fillMoney } from './gaming-money.js'
 
 const DAY = 86_400_000
 const TYPES = [
@@ -59,11 +59,7 @@ function fillPartA(b: AggregatesBench, players: number, days: number): void {
   const today = Math.floor(b.now / DAY)
   const first = today - days + 1
   const gameId = b.game.internalId
-  const dim = b.sqlite.prepare(
-    `INSERT INTO game_daily_dims (game_id, day, dim, value, players, new_players, paying_players, events,
-       transactions, revenue_iap_micros, revenue_ad_micros, revenue_subscription_micros, sessions)
-     VALUES (?, ?, ?, ?, ?, 0, 0, ?, 0, ?, 0, 0, ?)`,
-  )
+  const dim = dailyDimsInsert(b)
   const gap = b.sqlite.prepare(
     'INSERT INTO game_day_gaps (game_id, kind, day, prev_day, players) VALUES (?, ?, ?, ?, ?)',
   )
@@ -81,7 +77,7 @@ function fillPartA(b: AggregatesBench, players: number, days: number): void {
       ] as const)
         for (const value of values) {
           const share = Math.floor(active / values.length)
-          dim.run(gameId, day, dimName, value, share, share * 8, share * 20_000, share * 2)
+          dim.run(gameId, day, dimName, value, share, 0, 0, share * 8, 0, share * 20_000, 0, 0, share * 2)
           gap.run(
             gameId,
             `${dimName === 'country' ? 'country' : 'type'}:${value}`,

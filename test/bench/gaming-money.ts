@@ -15,6 +15,17 @@ const MONEY_DIMS = ['platform', 'source', 'affiliate', 'campaign', 'medium'] as 
 const PAYING_DIMS = new Set<string>(['platform', 'source'])
 
 /**
+ * INSERT of one game_daily_dims row: game, day, dim, value, players, new players, paying players,
+ * events, transactions, revenue IAP, ad and subscription (micros) and sessions.
+ */
+export const dailyDimsInsert = (b: AggregatesBench) =>
+  b.sqlite.prepare(
+    `INSERT INTO game_daily_dims (game_id, day, dim, value, players, new_players, paying_players, events,
+       transactions, revenue_iap_micros, revenue_ad_micros, revenue_subscription_micros, sessions)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  )
+
+/**
  * Per day and per value of each money dimension: a day's actives, installs and payers split
  * evenly over the values with the revenue per active player of game_daily (gaming.ts), one row of paying
  * gaps per earlier day (platform, source) and cost, commission and conversions (attribution).
@@ -24,11 +35,7 @@ export function fillMoney(b: AggregatesBench, players: number, days: number): vo
   const today = Math.floor(b.now / DAY)
   const first = today - days + 1
   const gameId = b.game.internalId
-  const dim = b.sqlite.prepare(
-    `INSERT INTO game_daily_dims (game_id, day, dim, value, players, new_players, paying_players, events,
-       transactions, revenue_iap_micros, revenue_ad_micros, revenue_subscription_micros, sessions)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  )
+  const dim = dailyDimsInsert(b)
   const payingGap = b.sqlite.prepare(
     'INSERT INTO game_dim_paying_gaps (game_id, dim, value, day, prev_day, players) VALUES (?, ?, ?, ?, ?, ?)',
   )
