@@ -146,8 +146,8 @@ async function exportRate(
   via: 'inject' | 'loopback',
 ): Promise<Array<[string, string]>> {
   global.gc?.()
-  const rssBefore = process.memoryUsage().rss
-  let peak = rssBefore
+  const before = process.memoryUsage()
+  let [peak, peakHeap] = [before.rss, before.heapTotal]
   let bytes = 0
   let lines = 0
   const t0 = performance.now()
@@ -155,7 +155,8 @@ async function exportRate(
   for await (const chunk of await openBody(b, url, via)) {
     bytes += chunk.length
     for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++
-    peak = Math.max(peak, process.memoryUsage().rss)
+    const now = process.memoryUsage()
+    ;[peak, peakHeap] = [Math.max(peak, now.rss), Math.max(peakHeap, now.heapTotal)]
   }
   const seconds = (performance.now() - t0) / 1000
   const exported = lines - 1 // the header line
@@ -166,7 +167,10 @@ async function exportRate(
       `export ${fmt(rows / 1e6, 1)}M players as CSV, ${how}`,
       `${fmt(rows / seconds / 1000, 0)}k rows/s, ${fmt(bytes / 1e6, 0)} MB in ${fmt(seconds, 1)} s (target >= 100k rows/s)`,
     ],
-    [`export RSS growth (peak - start), ${how}`, `${fmt((peak - rssBefore) / 1e6, 1)} MB (target <= 50 MB)`],
+    [
+      `export RSS growth (peak - start), ${how}`,
+      `${fmt((peak - before.rss) / 1e6, 1)} MB; V8 heap total +${fmt((peakHeap - before.heapTotal) / 1e6, 1)} MB (target <= 50 MB)`,
+    ],
   ]
 }
 
