@@ -166,6 +166,28 @@ async function ingestionBench(
   }
 }
 
+/** Two-letter country codes (AK, BK, …): 30 values of the country dimension. */
+export const COUNTRIES = Array.from({ length: 30 }, (_, i) =>
+  String.fromCharCode(65 + (i % 26), 65 + Math.floor(i / 26) + 10),
+)
+
+/** The values of each profile dimension of the generated players (first-touch attribution). */
+export const PROFILE_VALUES = {
+  platform: ['ios', 'android', 'web'],
+  country: COUNTRIES,
+  source: ['organic', 'facebook', 'google', 'tiktok', 'unity'],
+  medium: ['organic', 'cpc', 'cpi', 'social'],
+  campaign: Array.from({ length: 20 }, (_, i) => `campaign-${i}`),
+  affiliate: Array.from({ length: 10 }, (_, i) => `affiliate-${i}`),
+} as const
+
+/** Player i's value of a profile dimension: a multiplicative hash spreads the values evenly. */
+export function profileValue(dim: keyof typeof PROFILE_VALUES, i: number): string {
+  const values = PROFILE_VALUES[dim]
+  const salt = Object.keys(PROFILE_VALUES).indexOf(dim) * 7919
+  return values[(Math.imul(i + salt, 2_654_435_761) >>> 16) % values.length]!
+}
+
 /**
  * Aggregates of `players` players over `days` days written straight into the tables the overview
  * reads (daily totals, distinct-player gaps, cohorts) plus the player profiles, with prepared
@@ -194,9 +216,9 @@ function fillAggregates(
   )
   const profile = sqlite.prepare(
     `INSERT INTO game_players (game_id, player_id, first_seen_at, install_day, last_active_at, last_active_day,
-       platform, country, session_count, event_count, transactions, revenue_iap_micros, revenue_ad_micros,
-       revenue_subscription_micros, revenue_total_micros)
-     VALUES (?, ?, ?, ?, ?, ?, 'android', 'DE', ?, ?, 0, 0, 0, 0, 0)`,
+       platform, country, affiliate, campaign, source, medium, session_count, event_count, transactions,
+       revenue_iap_micros, revenue_ad_micros, revenue_subscription_micros, revenue_total_micros)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, 0, 0, 0)`,
   )
   const perDay = Math.ceil(players / days)
   sqlite.transaction(() => {
@@ -209,7 +231,7 @@ function fillAggregates(
       for (const kind of ['active', 'paying']) {
         gap.run(gameId, kind, day, -1, kind === 'active' ? perDay : 100)
         for (let p = Math.max(first, day - 59); p < day; p++)
-          gap.run(gameId, kind, day, p, Math.floor(rand() * 10_000))
+          gap.run(gameId, kind, day, p, Math.floor(rand() * (kind === 'active' ? 10_000 : 30)))
       }
       for (let o = 0; o <= today - day; o++)
         cohort.run(gameId, day, o, Math.floor(perDay * (o === 0 ? 1 : 0.4 / o)))
@@ -218,8 +240,17 @@ function fillAggregates(
   sqlite.transaction(() => {
     for (let i = 0; i < players; i++) {
       const install = first + (i % days)
-      profile.run(gameId, `player-${i}`, install * DAY, install, now, today, 5, 100)
+      // Last active between the install and today (most players churn early); heavy-tailed sessions.
+      const lastActive = install + Math.floor((today - install) * rand() ** 2)
+      const sessions = 1 + Math.floor(300 * rand() ** 4)
+      const at = Math.min(now, lastActive * DAY + Math.floor(rand() * DAY))
+      const v = (dim: keyof typeof PROFILE_VALUES) => profileValue(dim, i)
+      // prettier-ignore
+      profile.run(gameId, `player-${i}`, install * DAY, install, at, lastActive, v('platform'), v('country'),
+        v('affiliate'), v('campaign'), v('source'), v('medium'), sessions, sessions * 20)
     }
+    // The profile counter the store keeps on insert (segments and the explorer's total read it).
+    sqlite.prepare('INSERT INTO game_player_totals (game_id, players) VALUES (?, ?)').run(gameId, players)
   })()
 }
 
