@@ -18,8 +18,9 @@ export async function hasWrk(): Promise<boolean> {
 const ms = (value: string, unit: string) => Number(value) * ({ us: 0.001, ms: 1, s: 1000 }[unit] ?? NaN)
 
 /**
- * The same load as `autocannon()` from wrk, one client thread: a C client leaves the two cores
- * here to the server far more than autocannon (JavaScript, in the benchmark's own process) does.
+ * The same load as `autocannon()` from wrk, one client thread (BENCH_WRK_THREADS to change): a C
+ * client leaves the two cores here to the server far more than autocannon (JavaScript, in the
+ * benchmark's own process) does.
  * Answers in autocannon's shape; wrk does not split 3xx from 2xx, so every 2xx/3xx response counts
  * under `okStatus`.
  */
@@ -27,7 +28,14 @@ export async function wrk(opts: AutocannonOptions & { okStatus: number }): Promi
   const headers = Object.entries(opts.headers ?? {}).flatMap(([k, v]) => ['-H', `${k}: ${v}`])
   const { stdout } = await run(
     'wrk',
-    ['-t1', `-c${opts.connections}`, `-d${opts.duration}s`, '--latency', ...headers, opts.url],
+    [
+      `-t${process.env.BENCH_WRK_THREADS ?? 1}`,
+      `-c${opts.connections}`,
+      `-d${opts.duration}s`,
+      '--latency',
+      ...headers,
+      opts.url,
+    ],
     { maxBuffer: 1 << 20 },
   )
   const latency = (p: number) => {
