@@ -54,7 +54,9 @@ describe('README five-minute tour', () => {
       execFileSync('bash', ['-c', script], { cwd: root, env, stdio: 'pipe', timeout: 90_000 })
     } catch (err) {
       const e = err as { status: number; stdout: Buffer; stderr: Buffer }
-      throw new Error(`a README tour line failed (exit ${e.status}):\n${e.stderr}\n${e.stdout}`)
+      throw new Error(`a README tour line failed (exit ${e.status}):\n${e.stderr}\n${e.stdout}`, {
+        cause: err,
+      })
     }
   }, 120_000)
 
