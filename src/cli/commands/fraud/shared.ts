@@ -2,7 +2,6 @@
  * What the `fraud` verbs share: how a rule and a blocklist entry look on the terminal, how a
  * `--value` is read, and how a rule is named on the command line (its id, or its exact name).
  */
-import { InvalidArgumentError } from 'commander'
 import type { LinkdClient } from '../../../client/index.js'
 import type { FraudRule, RuleOperator, RuleValue } from '../../../contract/fraud.js'
 import { UsageError } from '../../exit-codes.js'
@@ -33,12 +32,6 @@ export function ruleValue(text: string, operator: RuleOperator | undefined): Rul
   }
   if (operator === 'in') return text.split(',').map((x) => scalar(x.trim()))
   return scalar(text)
-}
-
-export function minutesArg(value: string): number {
-  const n = Number(value)
-  if (!/^\d+$/.test(value) || n > 1440) throw new InvalidArgumentError('expected minutes from 0 to 1440')
-  return n
 }
 
 const show = (v: RuleValue) => JSON.stringify(v)

@@ -1,6 +1,7 @@
 /** `linkctl fraud rules create <game>`: a new fraud rule. */
 import { Option, type Command } from 'commander'
 import {
+  FRAUD_LIMITS,
   RULE_ACTIONS,
   RULE_OPERATORS,
   type RuleAction,
@@ -10,7 +11,7 @@ import { action, jsonOption } from '../../../action.js'
 import { requireKey, type Ctx } from '../../../context.js'
 import { emit, printRecord } from '../../../output.js'
 import { intArg } from '../../../parse.js'
-import { GAME_ARGUMENT, minutesArg, ruleFields, ruleValue } from '../shared.js'
+import { GAME_ARGUMENT, ruleFields, ruleValue } from '../shared.js'
 
 export interface RuleFlags {
   name?: string
@@ -65,8 +66,16 @@ export function ruleOptions(cmd: Command, required: boolean): Command {
     )
     .addOption(opt('--operator <op>', 'comparison').choices(RULE_OPERATORS))
     .addOption(opt('--value <value>', 'number, true/false, text, JSON ("[1,2]", \'"42"\'); for in: a,b,c'))
-    .option('--priority <n>', 'priority 1-1000 (higher first; default 100)', intArg(1, 1000))
-    .option('--cooldown <minutes>', 'do not fire again for the same player within (0-1440)', minutesArg)
+    .option(
+      '--priority <n>',
+      'priority 1-1000 (higher first; default 100)',
+      intArg(FRAUD_LIMITS.priorityMin, FRAUD_LIMITS.priorityMax),
+    )
+    .option(
+      '--cooldown <minutes>',
+      'do not fire again for the same player within (0-1440)',
+      intArg(0, FRAUD_LIMITS.cooldownMax),
+    )
 }
 
 export function register(rules: Command): void {
