@@ -105,22 +105,19 @@ export function createFraudService(deps: FraudServiceDeps) {
      */
     async enableFor(game: GameRecord): Promise<void> {
       const t = now()
-      if (!(await store.markTemplates(game.id, t))) return
       let seq = await store.nextSeq(game.id)
-      await store.insertRules(
-        TEMPLATES.map((tpl) => ({
-          id: newId('rule'),
-          gameId: game.id,
-          ...tpl,
-          priority: L.priorityDefault,
-          cooldownMinutes: 0,
-          template: tpl.name,
-          seq: seq++,
-          createdAt: t,
-          updatedAt: t,
-        })),
-      )
-      await recompile(game.id)
+      const rules = TEMPLATES.map((tpl) => ({
+        id: newId('rule'),
+        gameId: game.id,
+        ...tpl,
+        priority: L.priorityDefault,
+        cooldownMinutes: 0,
+        template: tpl.name,
+        seq: seq++,
+        createdAt: t,
+        updatedAt: t,
+      }))
+      if (await store.seedTemplates(game.id, t, rules)) await recompile(game.id)
     },
 
     async listRules(organizationId: string, slug: string): Promise<{ data: FraudRule[] }> {

@@ -117,14 +117,21 @@ export function createFraudStore(db: Kysely<Database>) {
       return Number(r.numDeletedRows) > 0
     },
 
-    /** Marks a game's templates as created; false when they already were (first caller wins). */
-    async markTemplates(gameId: string, at: number): Promise<boolean> {
-      const r = await db
-        .insertInto('fraud_games')
-        .values({ game_id: gameId, templates_at: at })
-        .onConflict((oc) => oc.column('game_id').doNothing())
-        .executeTakeFirst()
-      return Number(r.numInsertedOrUpdatedRows ?? 0) > 0
+    /**
+     * A game's template rules, once: inserted with the game's "templates created" mark in one
+     * transaction; false (nothing written) when the mark was there already.
+     */
+    async seedTemplates(gameId: string, at: number, rules: RuleRecord[]): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const mark = await trx
+          .insertInto('fraud_games')
+          .values({ game_id: gameId, templates_at: at })
+          .onConflict((oc) => oc.column('game_id').doNothing())
+          .executeTakeFirst()
+        if (Number(mark.numInsertedOrUpdatedRows ?? 0) === 0) return false
+        if (rules.length) await trx.insertInto('fraud_rules').values(rules.map(ruleRow)).execute()
+        return true
+      })
     },
 
     /** A page of a game's blocklist, newest first, and the total. */

@@ -4,6 +4,10 @@ import type { FraudRule } from '../../../src/contract/fraud.js'
 import type { GameWithSecrets } from '../../../src/contract/games.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import { createGame } from '../../support/gaming.js'
+import { evaluateRules, type CompiledRule } from '../../../daemon/modules/fraud/evaluate.js'
+import type { EventView } from '../../../daemon/modules/fraud/fields.js'
+import { createFraudService } from '../../../daemon/modules/fraud/service.js'
+import { createFraudStore } from '../../../daemon/modules/fraud/store.js'
 
 let t: TestApp
 let game: GameWithSecrets
@@ -180,5 +184,48 @@ describe('access', () => {
     expect(res.statusCode).toBe(409)
     expect(res.json()).toMatchObject({ error: 'Conflict' })
     expect((await t.call('GET', `/api/v1/admin/fraud/games/${g.id}/blocklist`)).statusCode).toBe(409)
+  })
+})
+
+describe('the compiled rules the pipeline evaluates', () => {
+  const internalId = (slug: string) =>
+    (t.db.sqlite.prepare('SELECT id FROM games WHERE slug = ?').get(slug) as { id: string }).id
+  const view = (scores: Record<string, number>): EventView => ({
+    playerId: 'p1',
+    attributes: {},
+    data: null,
+    device: {},
+    scores,
+    risk: 0,
+  })
+
+  it('follow every change through the API, and load from the database at start-up', async () => {
+    const g = await createGame(t, { modules: { fraud: true } })
+    const id = internalId(g.id)
+    const { fraud } = t.app.linkd.services
+    const judge = (rules: readonly CompiledRule[]) =>
+      evaluateRules(rules, view({ bot_detection: 0.85, emulator: 0.9 }), () => undefined, t.clock.now())
+    // Templates: Block Bot Traffic on, Block Emulators off.
+    expect(judge(fraud.rulesOf(id))).toMatchObject({ action: 'block', triggered: ['Block Bot Traffic'] })
+    const rules = await listRules(g.id)
+    const bot = rules.find((r) => r.template === 'Block Bot Traffic')!
+    const emulators = rules.find((r) => r.template === 'Block Emulators')!
+    await t.call('PATCH', `${rulesUrl(g.id)}/${bot.id}`, { body: { action: 'flag' } })
+    await t.call('PATCH', `${rulesUrl(g.id)}/${emulators.id}`, { body: { enabled: true, priority: 900 } })
+    expect(judge(fraud.rulesOf(id))).toMatchObject({
+      action: 'block',
+      triggered: ['Block Emulators', 'Block Bot Traffic'],
+    })
+    await t.call('DELETE', `${rulesUrl(g.id)}/${emulators.id}`)
+    expect(judge(fraud.rulesOf(id))).toMatchObject({ action: 'flag', triggered: ['Block Bot Traffic'] })
+
+    const restarted = createFraudService({
+      store: createFraudStore(t.db.kysely),
+      clock: t.clock,
+      games: t.app.linkd.services.games,
+    })
+    expect(restarted.rulesOf(id)).toEqual([])
+    await restarted.load()
+    expect(judge(restarted.rulesOf(id))).toEqual(judge(fraud.rulesOf(id)))
   })
 })
