@@ -318,6 +318,8 @@ export async function compose(deps: CompositionDeps) {
       // Other instances' domain changes (verification, certificates) reach this one within 30 s.
       domainRefresh = setInterval(() => {
         svc.directory.refresh().catch((err: unknown) => log.error({ err }, 'domain refresh failed'))
+        // Other instances' fraud rule and blocklist changes, the same way.
+        svc.fraud.load().catch((err: unknown) => log.error({ err }, 'fraud rules refresh failed'))
       }, 30_000).unref()
     },
 
