@@ -59,6 +59,9 @@ import { gdprModule } from './modules/gdpr/index.js'
 import { createHealthStore } from './modules/health/store.js'
 import { createHealthService } from './modules/health/service.js'
 import { healthModule } from './modules/health/index.js'
+import { createFraudStore } from './modules/fraud/store.js'
+import { createFraudService } from './modules/fraud/service.js'
+import { fraudModule } from './modules/fraud/index.js'
 import { packageVersion } from '../src/version.js'
 import type { Plan } from '../src/contract/limits.js'
 
@@ -205,6 +208,10 @@ function services(deps: CompositionDeps) {
     requestsPerMinute: c.ingestRateLimitPerGame,
     countryOf,
   })
+  const fraud = createFraudService({ store: createFraudStore(db.kysely), clock, games })
+  games.onFraudEnabled((game) => fraud.enableFor(game))
+  // Before any detection stage: a listed IP or device is rejected outright.
+  ingest.pipeline.use(fraud.blocklistStage)
   const gamingAnalytics = createGamingAnalyticsService({
     clock,
     games,
@@ -236,6 +243,7 @@ function services(deps: CompositionDeps) {
     gamedata,
     gamingAnalytics,
     gdpr,
+    fraud,
   }
 }
 export type Services = ReturnType<typeof services>
@@ -266,6 +274,7 @@ export async function compose(deps: CompositionDeps) {
     gamedataModule({ gamedata: svc.gamedata, ingest: svc.ingest }),
     gamingAnalyticsModule({ analytics: svc.gamingAnalytics }),
     gdprModule({ gdpr: svc.gdpr }),
+    fraudModule({ fraud: svc.fraud }),
     redirectModule({ redirect: svc.redirect, clock }),
   ]
   scheduler.register(pruneIdempotencyJob(svc.idempotency, clock))
@@ -274,6 +283,7 @@ export async function compose(deps: CompositionDeps) {
     m.subscriptions?.(svc.events)
   }
   await svc.directory.refresh()
+  await svc.fraud.load()
 
   let domainRefresh: NodeJS.Timeout | undefined
   return {
@@ -308,6 +318,8 @@ export async function compose(deps: CompositionDeps) {
       // Other instances' domain changes (verification, certificates) reach this one within 30 s.
       domainRefresh = setInterval(() => {
         svc.directory.refresh().catch((err: unknown) => log.error({ err }, 'domain refresh failed'))
+        // Other instances' fraud rule and blocklist changes, the same way.
+        svc.fraud.load().catch((err: unknown) => log.error({ err }, 'fraud rules refresh failed'))
       }, 30_000).unref()
     },
 

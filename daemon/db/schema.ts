@@ -435,6 +435,38 @@ export interface WebhookDeliveriesTable {
   completed_at: number | null
 }
 
+export interface FraudRulesTable {
+  id: string
+  game_id: string
+  name: string
+  action: string
+  field: string
+  operator: string
+  value: string
+  priority: number
+  cooldown_minutes: number
+  enabled: number
+  template: string | null
+  seq: number
+  created_at: number
+  updated_at: number
+}
+
+export interface FraudBlocklistTable {
+  id: string
+  game_id: string
+  type: string
+  value: string
+  reason: string
+  created_at: number
+  expires_at: number
+}
+
+export interface FraudGamesTable {
+  game_id: string
+  templates_at: number
+}
+
 export interface Database {
   organizations: OrganizationsTable
   api_keys: ApiKeysTable
@@ -469,6 +501,9 @@ export interface Database {
   acme_challenges: AcmeChallengesTable
   webhooks: WebhooksTable
   webhook_deliveries: WebhookDeliveriesTable
+  fraud_rules: FraudRulesTable
+  fraud_blocklist: FraudBlocklistTable
+  fraud_games: FraudGamesTable
 }
 
 /** A snake_case column name in camelCase, at the type level (`hour_start` → `hourStart`). */

@@ -19,6 +19,10 @@ export const TAGS = [
   { name: 'Games', description: 'Games of the organization, with their SDK keys and signing secrets' },
   { name: 'Gaming ingestion', description: 'Event batches sent by game SDKs (SDK key, not an API key)' },
   { name: 'Gaming analytics', description: 'Daily game metrics: DAU, MAU, revenue, sessions, retention' },
+  {
+    name: 'Fraud',
+    description: 'Fraud rules (with the six templates) and the IP and device blocklist of a game',
+  },
   { name: 'GDPR', description: "Deletion of a player's data on request" },
 ]
 

@@ -70,6 +70,21 @@ export function requestExamples(now: number): Record<string, unknown> {
       hmacRequired: false,
     },
     'PATCH /api/v1/admin/games/{gameId}': { name: 'Space Miner HD', rawRetentionDays: 60 },
+    'POST /api/v1/admin/fraud/games/{gameId}/rules': {
+      name: 'Flag very large purchases',
+      action: 'flag',
+      field: 'data.amount',
+      operator: 'gt',
+      value: 500,
+      priority: 150,
+      cooldownMinutes: 60,
+    },
+    'PATCH /api/v1/admin/fraud/games/{gameId}/rules/{ruleId}': { value: 0.9, enabled: true },
+    'POST /api/v1/admin/fraud/games/{gameId}/blocklist': {
+      type: 'ip',
+      value: '203.0.113.50',
+      reason: 'Scripted installs from a data center',
+    },
     'POST /api/v1/gaming/gdpr/deletions': {
       gameId: 'space-miner',
       playerId: 'player-4821',

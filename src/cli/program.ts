@@ -14,6 +14,7 @@ import { register as registerAuth } from './commands/auth.js'
 import { register as registerCompletion } from './commands/completion.js'
 import { register as registerEvents } from './commands/events.js'
 import { register as registerGames } from './commands/games/index.js'
+import { register as registerFraud } from './commands/fraud/index.js'
 import { register as registerGdpr } from './commands/gdpr.js'
 import { register as registerHelp } from './commands/help.js'
 import { register as registerDomains } from './commands/domains/index.js'
@@ -48,6 +49,7 @@ export function buildProgram(): Command {
   registerGames(program)
   registerEvents(program)
   registerAnalytics(program)
+  registerFraud(program)
   registerGdpr(program)
   registerApi(program)
   registerCompletion(program)

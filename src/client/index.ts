@@ -1,4 +1,4 @@
-import type { ErrorBody, PageOf } from '../contract/common.js'
+import type { ErrorBody, PageOf, PageQuery } from '../contract/common.js'
 import type {
   ApiKey,
   ApiKeyWithSecret,
@@ -36,6 +36,13 @@ import type {
   ListGamesQuery,
   UpdateGameBody,
 } from '../contract/games.js'
+import type {
+  BlocklistEntry,
+  CreateBlocklistBody,
+  CreateRuleBody,
+  FraudRule,
+  UpdateRuleBody,
+} from '../contract/fraud.js'
 import type {
   GdprDeletion,
   GdprDeletionBody,
@@ -475,6 +482,26 @@ export class LinkdClient {
       this.data<GameWithSecrets>('POST', `/api/v1/admin/games/${encodeURIComponent(id)}/sdk-key`),
   }
 
+  // fraud rules and blocklist of a game (admin)
+  fraud = {
+    rules: (game: string) =>
+      this.data<{ data: FraudRule[] }>('GET', `${fraudBase(game)}/rules`).then((r) => r.data),
+    createRule: (game: string, body: CreateRuleBody) =>
+      this.data<FraudRule>('POST', `${fraudBase(game)}/rules`, { body }),
+    updateRule: (game: string, id: string, body: UpdateRuleBody) =>
+      this.data<FraudRule>('PATCH', `${fraudBase(game)}/rules/${encodeURIComponent(id)}`, { body }),
+    deleteRule: async (game: string, id: string) => {
+      await this.call('DELETE', `${fraudBase(game)}/rules/${encodeURIComponent(id)}`)
+    },
+    blocklist: (game: string, query: PageQuery = {}) =>
+      this.data<PageOf<BlocklistEntry>>('GET', `${fraudBase(game)}/blocklist`, { query }),
+    block: (game: string, body: CreateBlocklistBody) =>
+      this.data<BlocklistEntry>('POST', `${fraudBase(game)}/blocklist`, { body }),
+    unblock: async (game: string, id: string) => {
+      await this.call('DELETE', `${fraudBase(game)}/blocklist/${encodeURIComponent(id)}`)
+    },
+  }
+
   // gaming ingestion (a client built with the SDK key) and GDPR
   gaming = {
     /** Sends one batch body as given; `headers` carry X-Game-ID, X-Organization-ID, signature. */
@@ -508,3 +535,5 @@ export class LinkdClient {
     },
   }
 }
+
+const fraudBase = (game: string) => `/api/v1/admin/fraud/games/${encodeURIComponent(game)}`

@@ -77,7 +77,9 @@ export const EventBatchDoc = Type.Object(
 export const IngestError = Type.Object({
   index: Type.Integer(),
   eventId: Nullable(Type.String()),
-  error: Type.String({ examples: ['InvalidEvent', 'EventTooLarge', 'EventTooOld', 'EventInFuture'] }),
+  error: Type.String({
+    examples: ['InvalidEvent', 'EventTooLarge', 'EventTooOld', 'EventInFuture', 'Blocked'],
+  }),
   message: Type.String(),
 })
 export type IngestError = Static<typeof IngestError>

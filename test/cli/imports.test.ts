@@ -88,7 +88,11 @@ describe('modules reachable from linkctl', () => {
     const packages = [...startup.packages.keys()].filter((p) => !p.startsWith('node:'))
     expect(packages).toEqual(['commander'])
     const contract = startup.files.filter((f) => f.startsWith('src/contract/')).sort()
-    expect(contract).toEqual(['src/contract/limits.ts', 'src/contract/scopes.ts'])
+    expect(contract).toEqual([
+      'src/contract/fraud-limits.ts',
+      'src/contract/limits.ts',
+      'src/contract/scopes.ts',
+    ])
     expect(startup.files).not.toContain('src/client/index.ts')
   })
 

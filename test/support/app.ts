@@ -96,6 +96,7 @@ export async function createTestApp(
 export const JOB_NAMES = [
   'expire-keys',
   'expire-links',
+  'fraud-blocklist-expiry',
   'gaming-compaction',
   'gaming-raw-retention',
   'gdpr-deletions',

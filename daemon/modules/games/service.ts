@@ -114,6 +114,8 @@ export function createGameService(deps: GameServiceDeps) {
   const now = () => deps.clock.now()
   /** Whether a game has stored data (gamedata registers it: it depends on games, not the reverse). */
   let hasData: (gameId: string) => Promise<boolean> = async () => false
+  /** Called when fraud detection is on after a create or update (fraud registers it: templates). */
+  let fraudEnabled: (game: GameRecord) => Promise<void> = async () => {}
 
   async function load(organizationId: string, slug: string): Promise<GameRecord> {
     const g = await store.bySlug(organizationId, slug)
@@ -180,6 +182,7 @@ export function createGameService(deps: GameServiceDeps) {
           throw new AppError('Conflict', `a game with id "${slug}" already exists`)
         throw err
       }
+      if (g.modules.fraud) await fraudEnabled(g)
       return { ...presentGame(g), sdkKey: s.sdkKey, signingSecret: s.signingSecret }
     },
 
@@ -202,6 +205,7 @@ export function createGameService(deps: GameServiceDeps) {
 
     async update(organizationId: string, slug: string, body: UpdateGameBody): Promise<Game> {
       const g = await load(organizationId, slug)
+      const fraudWasOn = g.modules.fraud
       if (body.slug !== undefined && body.slug !== g.slug) throw readOnly('slug')
       if (body.platform !== undefined && body.platform !== g.platform) throw readOnly('platform')
       const t = now()
@@ -233,6 +237,7 @@ export function createGameService(deps: GameServiceDeps) {
       if (body.replayWindowSeconds !== undefined) g.replayWindowSeconds = body.replayWindowSeconds
       g.updatedAt = t
       await store.save(g)
+      if (g.modules.fraud && !fraudWasOn) await fraudEnabled(g)
       return presentGame(g)
     },
 
@@ -275,6 +280,11 @@ export function createGameService(deps: GameServiceDeps) {
     /** Registers the check "this game has stored data" (gamedata owns that data). */
     useDataCheck(check: (gameId: string) => Promise<boolean>): void {
       hasData = check
+    },
+
+    /** Registers what happens when fraud detection turns on for a game (fraud owns its rules). */
+    onFraudEnabled(listener: (game: GameRecord) => Promise<void>): void {
+      fraudEnabled = listener
     },
   }
 }

@@ -44,6 +44,14 @@ export interface IngestDeps {
   pipeline?: Pipeline
 }
 
+/** The per-event error of a blocked event (counted in `blocked`, not in `rejected`). */
+const blockedError = (j: Judged): IngestError => ({
+  index: j.event.index,
+  eventId: j.event.eventId,
+  error: 'Blocked',
+  message: j.reasons.length ? `blocked: ${j.reasons.join('; ')}` : 'blocked by a fraud rule',
+})
+
 const unauthorized = (message: string) => new AppError('Unauthorized', message)
 
 /** Decompresses a gzip body, refusing (413) anything that inflates beyond the batch limit. */
@@ -209,8 +217,12 @@ export function createIngestService(deps: IngestDeps) {
         else judged.push(pipeline.judge(c.event, ctx))
       })
       const events: AcceptedEvent[] = []
-      for (const j of judged) if (j.verdict !== 'block') events.push({ event: j.event, verdict: j.verdict })
+      const rejected = errors.length
+      for (const j of judged)
+        if (j.verdict !== 'block') events.push({ event: j.event, verdict: j.verdict })
+        else errors.push(blockedError(j))
       const blocked = judged.length - events.length
+      if (blocked) errors.sort((a, b) => a.index - b.index)
       // The batch_id record commits with the events (one transaction): a repeat sent while the
       // first is being written finds it, and a crash leaves neither.
       const text = await deps.gamedata.storeBatch(
@@ -224,7 +236,7 @@ export function createIngestService(deps: IngestDeps) {
               flagged,
               blocked,
               duplicates,
-              rejected: errors.length,
+              rejected,
               errors,
             }
             const response = JSON.stringify(body)

@@ -254,15 +254,25 @@ describe('OpenAPI request examples', () => {
     })
     const domain = await t.call('POST', '/api/domains', { body: { domain: 'fixture.example.org' } })
     const key = await t.createKey({ name: 'fixture', preset: 'full' })
+    const fraudGame = await t.call('POST', '/api/v1/admin/games', {
+      body: { name: 'Fraud fixture', platform: 'android', modules: { fraud: true } },
+    })
+    const fg = fraudGame.json<{ id: string }>().id
+    const rules = await t.call('GET', `/api/v1/admin/fraud/games/${fg}/rules`)
     const ids: Record<string, string> = {
+      '/api/v1/admin/fraud/games/': fg,
+      [`/api/v1/admin/fraud/games/${fg}/rules/`]: rules.json<{ data: { id: string }[] }>().data[0]!.id,
       '/api/keys/': key.id,
       '/api/use/links/': link.json<{ id: string }>().id,
       '/api/webhooks/': webhook.json<{ id: string }>().id,
       '/api/domains/': domain.json<{ id: string }>().id,
       '/api/v1/admin/games/': g.id,
     }
+    // Each {parameter} becomes the fixture named by the path before it.
     const withIds = (path: string) =>
-      path.replace(/^(.*?\/)\{[^}]+\}/, (_m, prefix: string) => `${prefix}${ids[prefix] ?? 'x'}`)
+      path
+        .split(/(\{[^}]+\})/)
+        .reduce((url, part) => url + (part.startsWith('{') ? (ids[url] ?? 'x') : part), '')
 
     for (const { path, method, op } of operations(doc)) {
       const example = bodyOf(op)?.example

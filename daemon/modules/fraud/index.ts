@@ -1,0 +1,8 @@
+import { fraudBlocklistExpiryJob } from '../../jobs/fraud.js'
+import type { Module } from '../module.js'
+import { fraudRoutes } from './routes.js'
+import type { FraudService } from './service.js'
+
+export function fraudModule(deps: { fraud: FraudService }): Module {
+  return { name: 'fraud', routes: fraudRoutes(deps), jobs: [fraudBlocklistExpiryJob(deps.fraud)] }
+}

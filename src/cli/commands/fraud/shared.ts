@@ -1,0 +1,72 @@
+/**
+ * What the `fraud` verbs share: how a rule and a blocklist entry look on the terminal, how a
+ * `--value` is read, and how a rule is named on the command line (its id, or its exact name).
+ */
+import type { LinkdClient } from '../../../client/index.js'
+import type { FraudRule, RuleOperator, RuleValue } from '../../../contract/fraud.js'
+import { UsageError } from '../../exit-codes.js'
+import { when, type Column, type Field } from '../../output.js'
+
+export const GAME_ARGUMENT = 'game id'
+export const RULE_ARGUMENT = 'rule id (rule_…) or exact rule name, e.g. "Block Bot Traffic"'
+
+type Scalar = string | number | boolean
+function scalar(text: string): Scalar {
+  if (text === 'true') return true
+  if (text === 'false') return false
+  if (/^-?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(text)) return Number(text)
+  return text
+}
+
+/**
+ * A rule value from the command line: JSON when it starts with `[` or `"` (`'"42"'` is the text
+ * 42), `true`/`false`, a number, else text; for `in` a comma-separated list of those.
+ */
+export function ruleValue(text: string, operator: RuleOperator | undefined): RuleValue {
+  if (text.startsWith('[') || text.startsWith('"')) {
+    try {
+      return JSON.parse(text) as RuleValue
+    } catch {
+      throw new UsageError(`--value ${text} is not valid JSON`)
+    }
+  }
+  if (operator === 'in') return text.split(',').map((x) => scalar(x.trim()))
+  return scalar(text)
+}
+
+const show = (v: RuleValue) => JSON.stringify(v)
+export const ruleCondition = (r: FraudRule) => `${r.field} ${r.operator} ${show(r.value)}`
+
+export const RULE_COLUMNS = (tty: boolean): Column<FraudRule>[] => [
+  { header: 'ID', value: (r) => r.id, keep: true },
+  { header: 'NAME', value: (r) => r.name },
+  { header: 'ACTION', value: (r) => r.action },
+  { header: 'CONDITION', value: ruleCondition },
+  { header: 'PRIORITY', value: (r) => r.priority },
+  { header: 'COOLDOWN', value: (r) => (r.cooldownMinutes ? `${r.cooldownMinutes} min` : '-') },
+  { header: 'ENABLED', value: (r) => (r.enabled ? 'yes' : 'no') },
+  { header: 'UPDATED', value: (r) => when(r.updatedAt, tty) },
+]
+
+export function ruleFields(r: FraudRule, tty: boolean): Field[] {
+  return [
+    ['ID', r.id],
+    ['NAME', r.name],
+    ['ACTION', r.action],
+    ['CONDITION', ruleCondition(r)],
+    ['PRIORITY', r.priority],
+    ['COOLDOWN', `${r.cooldownMinutes} min`],
+    ['ENABLED', r.enabled ? 'yes' : 'no'],
+    ['TEMPLATE', r.template ?? '-'],
+    ['UPDATED', when(r.updatedAt, tty)],
+  ]
+}
+
+/** The id of the rule a user named: an id as is, a name looked up among the game's rules. */
+export async function ruleIdOf(client: LinkdClient, game: string, rule: string): Promise<string> {
+  if (/^rule_/.test(rule)) return rule
+  const named = (await client.fraud.rules(game)).filter((r) => r.name === rule)
+  if (named.length === 1) return named[0]!.id
+  if (named.length === 0) throw new UsageError(`no rule named "${rule}" in game ${game}`)
+  throw new UsageError(`${named.length} rules are named "${rule}": give the rule id`)
+}

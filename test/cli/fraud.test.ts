@@ -1,0 +1,205 @@
+/** linkctl fraud rules / blocklist against the real daemon (loopback), through the whole CLI. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { PageOf } from '../../src/contract/common.js'
+import type { BlocklistEntry, FraudRule } from '../../src/contract/fraud.js'
+import { createGame } from '../support/gaming.js'
+import { startTestDaemon, type TestDaemon } from '../support/daemon.js'
+import { cli, decliningCtx } from '../support/cli.js'
+import { runFraudBlocklistRemove } from '../../src/cli/commands/fraud/blocklist/remove.js'
+
+let d: TestDaemon
+let env: NodeJS.ProcessEnv
+let game: string
+beforeAll(async () => {
+  d = await startTestDaemon()
+  env = { LINKCTL_URL: d.url, LINKCTL_API_KEY: d.ownerKey }
+  game = (await createGame(d.testApp, { name: 'Fraud CLI', modules: { fraud: true } })).id
+})
+afterAll(() => d.close())
+
+const json = async <T>(argv: string[]): Promise<T> => {
+  const r = await cli([...argv, '--json'], { env })
+  expect(r.code, r.stderr).toBe(0)
+  return JSON.parse(r.stdout) as T
+}
+
+describe('linkctl fraud rules', () => {
+  it('list shows the six templates, tab-separated when piped', async () => {
+    const r = await cli(['fraud', 'rules', 'list', game], { env })
+    expect(r.code, r.stderr).toBe(0)
+    const lines = r.stdout.trim().split('\n')
+    expect(lines[0]).toBe('ID\tNAME\tACTION\tCONDITION\tPRIORITY\tCOOLDOWN\tENABLED\tUPDATED')
+    expect(lines).toHaveLength(7)
+    expect(lines[1]).toMatch(
+      /^rule_\w+\tBlock Bot Traffic\tblock\tscore\.bot_detection gte 0\.8\t100\t-\tyes\t/,
+    )
+    expect((await json<FraudRule[]>(['fraud', 'rules', 'list', game])).filter((x) => x.enabled)).toHaveLength(
+      3,
+    )
+  })
+
+  it('create reads --value as a number, a list for in, or JSON text; update, disable and enable by name', async () => {
+    const big = await json<FraudRule>([
+      'fraud',
+      'rules',
+      'create',
+      game,
+      '--name',
+      'Big purchase',
+      '--action',
+      'flag',
+      '--field',
+      'data.amount',
+      '--operator',
+      'gt',
+      '--value',
+      '500',
+      '--priority',
+      '900',
+      '--cooldown',
+      '60',
+    ])
+    expect(big).toMatchObject({ value: 500, priority: 900, cooldownMinutes: 60, enabled: true })
+    const countries = await json<FraudRule>([
+      'fraud',
+      'rules',
+      'create',
+      game,
+      '--name',
+      'Countries',
+      '--action',
+      'log',
+      '--field',
+      'country',
+      '--operator',
+      'in',
+      '--value',
+      'KP,IR',
+      '--disabled',
+    ])
+    expect(countries).toMatchObject({ value: ['KP', 'IR'], enabled: false })
+    const text = await json<FraudRule>([
+      'fraud',
+      'rules',
+      'create',
+      game,
+      '--name',
+      'Level text',
+      '--action',
+      'log',
+      '--field',
+      'data.level',
+      '--operator',
+      'eq',
+      '--value',
+      '"42"',
+    ])
+    expect(text.value).toBe('42')
+
+    const up = await json<FraudRule>(['fraud', 'rules', 'update', game, 'Big purchase', '--value', '1000'])
+    expect(up).toMatchObject({ id: big.id, value: 1000 })
+    expect((await json<FraudRule>(['fraud', 'rules', 'disable', game, 'Block Bot Traffic'])).enabled).toBe(
+      false,
+    )
+    expect((await json<FraudRule>(['fraud', 'rules', 'enable', game, 'Block Bot Traffic'])).enabled).toBe(
+      true,
+    )
+    // The daemon's 400 names the field.
+    const bad = await cli(['fraud', 'rules', 'update', game, big.id, '--field', 'event_type'], { env })
+    expect(bad.code).not.toBe(0)
+    expect(bad.stderr).toMatch(/gt does not apply to the text field event_type/)
+    expect(
+      (await cli(['fraud', 'rules', 'update', game, 'No such rule', '--value', '1'], { env })).code,
+    ).toBe(2)
+    expect((await cli(['fraud', 'rules', 'create', game, '--name', 'x'], { env })).code).toBe(2)
+    expect(
+      (
+        await cli(
+          [
+            'fraud',
+            'rules',
+            'create',
+            game,
+            '--name',
+            'x',
+            '--action',
+            'flag',
+            '--field',
+            'risk',
+            '--operator',
+            'gt',
+            '--value',
+            '1',
+            '--priority',
+            '0',
+          ],
+          { env },
+        )
+      ).code,
+    ).toBe(2)
+  })
+
+  it('delete asks for confirmation (refused without a terminal unless --yes)', async () => {
+    const r = await json<FraudRule>([
+      'fraud',
+      'rules',
+      'create',
+      game,
+      '--name',
+      'Temp',
+      '--action',
+      'log',
+      '--field',
+      'risk',
+      '--operator',
+      'gte',
+      '--value',
+      '0.5',
+    ])
+    expect((await cli(['fraud', 'rules', 'delete', game, r.id], { env })).code).toBe(2)
+    const deleted = await cli(['fraud', 'rules', 'delete', game, 'Temp', '--yes'], { env })
+    expect(deleted.code, deleted.stderr).toBe(0)
+    expect(deleted.stderr).toContain(`Deleted rule ${r.id}`)
+    expect((await json<FraudRule[]>(['fraud', 'rules', 'list', game])).map((x) => x.id)).not.toContain(r.id)
+  })
+})
+
+describe('linkctl fraud blocklist', () => {
+  it('add (IP by default, normalized; device with --type), list, remove with confirmation', async () => {
+    const ip = await json<BlocklistEntry>([
+      'fraud',
+      'blocklist',
+      'add',
+      game,
+      '::ffff:198.51.100.3',
+      '--reason',
+      'farm',
+    ])
+    expect(ip).toMatchObject({ type: 'ip', value: '198.51.100.3', reason: 'farm' })
+    const dev = await json<BlocklistEntry>(['fraud', 'blocklist', 'add', game, 'fp-abc', '--type', 'device'])
+    expect(dev.type).toBe('device')
+    expect((await cli(['fraud', 'blocklist', 'add', game, '198.51.100.3'], { env })).code).not.toBe(0)
+    expect((await cli(['fraud', 'blocklist', 'add', game, 'not-an-ip'], { env })).stderr).toMatch(
+      /IPv4 or IPv6/,
+    )
+
+    const list = await cli(['fraud', 'blocklist', 'list', game], { env })
+    expect(list.stdout.split('\n')[0]).toBe('ID\tTYPE\tVALUE\tREASON\tADDED\tEXPIRES')
+    expect(list.stdout).toContain(`${ip.id}\tip\t198.51.100.3\tfarm\t`)
+    expect((await json<PageOf<BlocklistEntry>>(['fraud', 'blocklist', 'list', game])).total).toBe(2)
+
+    const declining = decliningCtx(d.url, d.ownerKey)
+    await expect(runFraudBlocklistRemove({ game, id: ip.id }, declining.ctx)).rejects.toThrow('aborted')
+    expect(declining.questions[0]).toContain(ip.id)
+    expect((await cli(['fraud', 'blocklist', 'remove', game, ip.id], { env })).code).toBe(2)
+    expect((await cli(['fraud', 'blocklist', 'remove', game, ip.id, '--yes'], { env })).code).toBe(0)
+    expect((await json<PageOf<BlocklistEntry>>(['fraud', 'blocklist', 'list', game])).total).toBe(1)
+  })
+
+  it('a game with fraud off is a clear error', async () => {
+    const off = (await createGame(d.testApp, { name: 'No fraud' })).id
+    const r = await cli(['fraud', 'rules', 'list', off], { env })
+    expect(r.code).not.toBe(0)
+    expect(r.stderr).toMatch(/fraud detection is off/)
+  })
+})
