@@ -26,10 +26,10 @@ export interface GameStats {
 }
 
 /**
- * Size caps of the maps. Worst-case memory, measured roughly with V8 object overheads: a player
- * window ~250 B with its key (100,000 → ~25 MB); an IP or device window ~150 B with one member,
- * ~1 KB full (64 members × 12 B + key; 50,000 each → 7.5-50 MB each); game statistics ~300 B
- * (10,000 → 3 MB). So at most ~130 MB, and ~45 MB for typical traffic (one or two players per IP).
+ * Size caps of the maps, and the heap they mean (measured, `npm run bench fraud-detect` and a
+ * fill of every window): at the default caps the state holds ~65 MB when each IP and device
+ * window has one player (typical traffic), ~120 MB when every window is full (64 players each).
+ * Keys are per game (gameId + id); a player entry is ~500 B with its key and LRU node.
  */
 export interface StateCaps {
   players: number
@@ -41,10 +41,10 @@ export interface StateCaps {
 }
 
 export const DEFAULT_CAPS: StateCaps = {
-  players: 100_000,
-  ips: 50_000,
-  devices: 50_000,
-  games: 10_000,
+  players: 50_000,
+  ips: 30_000,
+  devices: 30_000,
+  games: 5_000,
   membersPerWindow: 64,
 }
 
