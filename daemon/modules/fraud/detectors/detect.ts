@@ -3,6 +3,7 @@
  * detectors on it and combines their scores into the event's risk. No I/O and no clock: `now`
  * (the receipt time) is passed in, so the same inputs always give the same answer.
  */
+import { parseAddress } from '../../../addresses.js'
 import { addEw, addSample, emptyStats, hash32, touchMember } from './bounded.js'
 import {
   DEFAULT_DETECTOR_OPTIONS,
@@ -37,6 +38,7 @@ export interface DetectorEvent {
 /** Where the event came from: the game and the request. */
 export interface DetectorContext {
   gameId: string
+  /** The request's address; an IPv4-mapped IPv6 address counts as its IPv4 one. */
   ip: string | null
   /** The request's User-Agent; `data.user_agent` wins when the event carries one. */
   userAgent: string | null
@@ -155,7 +157,8 @@ export function detect(
   const input = inputOf(event, ctx)
   const { player, interval } = observePlayer(state, ctx.gameId, event, o)
   const member = hash32(event.playerId)
-  const ip = observeWindow(state, 'ips', ctx.ip === null ? null : stateKey(ctx.gameId, ctx.ip), member, now)
+  const address = ctx.ip === null ? null : (parseAddress(ctx.ip)?.toString() ?? ctx.ip)
+  const ip = observeWindow(state, 'ips', address === null ? null : stateKey(ctx.gameId, address), member, now)
   const fingerprint = input.device.fingerprint
   const device = observeWindow(
     state,
@@ -165,7 +168,7 @@ export function detect(
     now,
   )
   const game = state.games.upsert(stateKey(ctx.gameId, GAME_STATS_KEY), newGameStats)
-  const view: DetectorView = { player, ip, device, game, interval }
+  const view: DetectorView = { player, ip, device, game }
 
   const results: Record<ThreatType, DetectorResult> = {
     click_injection: clickInjection(input, view, o),

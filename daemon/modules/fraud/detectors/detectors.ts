@@ -95,8 +95,6 @@ export interface DetectorView {
   ip: DistinctWindow | null
   device: DistinctWindow | null
   game: GameStats
-  /** The interval this event added to the player's cadence, if any. */
-  interval: number | null
 }
 
 const NONE: DetectorResult = { score: 0, reasons: [] }

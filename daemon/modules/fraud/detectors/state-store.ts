@@ -19,6 +19,11 @@ import {
   type StateKind,
 } from './state.js'
 
+/**
+ * The table's Kysely type, added to the store's handle with `withTables` rather than to
+ * db/schema.ts so this branch merges beside the fraud rules branch without touching shared files;
+ * it can move into schema.ts's Database when the fraud module is wired.
+ */
 export interface FraudDetectorStateTable {
   game_id: string
   kind: string
@@ -26,8 +31,6 @@ export interface FraudDetectorStateTable {
   value: string
   updated_at: number
 }
-
-type StateDatabase = Database & { fraud_detector_state: FraudDetectorStateTable }
 
 export interface DetectorStateStore {
   save(entries: readonly StateEntry[], now: number): Promise<void>
@@ -42,9 +45,7 @@ export interface DetectorStateStore {
 const SAVE_CHUNK = 200
 
 export function createDetectorStateStore(db: Kysely<Database>): DetectorStateStore {
-  const k = db.withTables<{
-    fraud_detector_state: FraudDetectorStateTable
-  }>() as unknown as Kysely<StateDatabase>
+  const k = db.withTables<{ fraud_detector_state: FraudDetectorStateTable }>()
   return {
     async save(entries, now) {
       if (!entries.length) return
@@ -120,32 +121,27 @@ export function createStateSaver(
   const intervalMs = opts.intervalMs ?? 10_000
   const retentionMs = opts.retentionMs ?? 7 * 86_400_000
   let timer: NodeJS.Timeout | null = null
-  let running: Promise<void> | null = null
+  /** The last save: saves run one after the other, never two at once. */
+  let previous: Promise<unknown> = Promise.resolve()
 
-  /** Saves the entries changed since the last save (one save at a time; a failed one retries). */
-  async function saveNow(): Promise<number> {
-    while (running) await running
+  async function saveChanges(): Promise<number> {
     const entries = takeChanges(state)
     const now = clock.now()
-    const work = (async () => {
-      try {
-        await store.save(entries, now)
-        await store.prune(now - retentionMs)
-      } catch (err) {
-        restoreChanges(state, entries)
-        throw err
-      }
-    })()
-    running = work.then(
-      () => undefined,
-      () => undefined,
-    )
     try {
-      await work
-    } finally {
-      running = null
+      await store.save(entries, now)
+      await store.prune(now - retentionMs)
+    } catch (err) {
+      restoreChanges(state, entries) // retried by the next save
+      throw err
     }
     return entries.length
+  }
+
+  /** Saves the entries changed since the last save; returns how many. */
+  function saveNow(): Promise<number> {
+    const next = previous.then(saveChanges)
+    previous = next.catch(() => undefined)
+    return next
   }
 
   return {

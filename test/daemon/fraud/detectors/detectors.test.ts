@@ -154,6 +154,16 @@ describe('device farm', () => {
     expect(farm(3, {}).scores.device_farm).toBeLessThan(0.01)
   })
 
+  it('counts an IPv4-mapped IPv6 address as its IPv4 address', () => {
+    const state = createDetectorState()
+    let last = detect(gameEvent(), context(), state, T0)
+    for (let i = 0; i < 50; i++) {
+      const ip = i % 2 ? '198.51.100.9' : '::ffff:198.51.100.9'
+      last = detect(gameEvent({ playerId: `farm-${i}` }), context({ ip }), state, T0)
+    }
+    expect(last.reasons.device_farm?.[0]).toContain('50 players on this IP')
+  })
+
   it('counts players per device fingerprint too', () => {
     const shared = farm(20, { ip: null, fingerprint: 'fp-shared' })
     expect(shared.scores.device_farm).toBeGreaterThan(0.9)

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDatabase, type Db } from '../../../../daemon/db/open.js'
-import { migrate } from '../../../../daemon/db/migrate.js'
+import { loadMigrations, migrate } from '../../../../daemon/db/migrate.js'
 import { LruMap } from '../../../../daemon/modules/fraud/detectors/bounded.js'
 import { detect } from '../../../../daemon/modules/fraud/detectors/detect.js'
 import {
@@ -165,6 +165,19 @@ describe('detector state: saved and restored (real SQLite file)', () => {
     const saver = createStateSaver(createDetectorState(), store, clock, { retentionMs: 86_400_000 })
     await saver.saveNow()
     expect((await store.loadRecent('ip', 100)).map((e) => e.key)).toEqual(['10.0.0.99'])
+  })
+
+  it('keeps the changes of a failed save and saves them on the next one', async () => {
+    const state = createDetectorState()
+    const store = createDetectorStateStore(db.kysely)
+    const saver = createStateSaver(state, store, clock)
+    detect(gameEvent({ playerId: 'kept' }), context({ ip: null }), state, T0)
+    const [migration] = loadMigrations().filter((m) => m.name === '0012_fraud_detector_state')
+    db.sqlite.exec('DROP TABLE fraud_detector_state')
+    await expect(saver.saveNow()).rejects.toThrow(/fraud_detector_state/)
+    db.sqlite.exec(migration!.sql)
+    expect(await saver.saveNow()).toBe(2)
+    expect((await store.loadRecent('player', 10)).map((e) => e.key)).toEqual(['kept'])
   })
 
   it('forgets a player (GDPR) in memory and in the table', async () => {
