@@ -166,10 +166,12 @@ export function deviceFarm(
 }
 
 /** The player's events in the last minute (sliding estimate) over the threshold. */
-export function rateLimit(input: DetectorInput, view: DetectorView, o: DetectorOptions): DetectorResult {
+export function rateLimit(_input: DetectorInput, view: DetectorView, o: DetectorOptions): DetectorResult {
   const p = view.player
-  const elapsed = (input.ts - p.minute * 60_000) / 60_000
-  const perMinute = p.inMinute + p.inPreviousMinute * Math.max(0, 1 - Math.min(1, elapsed))
+  // Measured at the player's latest event: a late event of the previous minute does not move
+  // the window back (its weight for the previous minute would exceed 1).
+  const elapsed = Math.min(1, Math.max(0, (p.lastTs - p.minute * 60_000) / 60_000))
+  const perMinute = p.inMinute + p.inPreviousMinute * (1 - elapsed)
   const score = aboveScore(perMinute, o.eventsPerMinute)
   return {
     score,

@@ -198,6 +198,17 @@ describe('rate limit', () => {
   })
 })
 
+describe('rate limit: late events', () => {
+  it('does not count a late event of the previous minute more than once', () => {
+    const state = createDetectorState()
+    for (let i = 0; i < 100; i++) detect(gameEvent({ ts: T0 + i * 500 }), context(), state, T0)
+    detect(gameEvent({ ts: T0 + MINUTE }), context(), state, T0)
+    // Arrives after the next minute's event (batched SDK), stamped at the previous minute's start.
+    const late = detect(gameEvent({ ts: T0 }), context(), state, T0)
+    expect(late.scores.rate_limit).toBeLessThan(0.5)
+  })
+})
+
 describe('revenue anomaly', () => {
   /** 200 purchases around 4.99 (±1), then one more of `amount`. */
   function purchaseAfterHistory(amountMicros: number) {
