@@ -8,7 +8,7 @@
 import { detect, type DetectorEvent } from '../../daemon/modules/fraud/detectors/detect.js'
 import { createDetectorState } from '../../daemon/modules/fraud/detectors/state.js'
 import { prng } from '../support/prng.js'
-import { fmt, percentile, report } from './lib.js'
+import { percentile, report } from './lib.js'
 
 const EVENTS = Number(process.env.BENCH_FRAUD_EVENTS ?? 500_000)
 const BATCH = 1000
@@ -121,7 +121,7 @@ export async function fraudDetectBench(): Promise<void> {
   const full = timeDetect(churned)
   const held = heapMb() - before
   report('fraud-detect: detect() per event (7 detectors, bounded state)', [
-    ['events (realistic: 20k players, 5 games)', fmt(EVENTS)],
+    ['events (realistic: 20k players, 5 games)', String(EVENTS)],
     ['detect avg µs/event', normal.avgUs.toFixed(2)],
     ['detect p99 of 1,000-event batches µs/event', normal.p99Us.toFixed(2)],
     ['baseline: JSON round trip of the event µs', baseline.toFixed(2)],
