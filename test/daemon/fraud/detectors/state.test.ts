@@ -82,6 +82,14 @@ describe('detector state: saved and restored (real SQLite file)', () => {
 
   const clock = { now: () => T0 }
 
+  /** A state that saw one event of `playerId`, with its store and saver on the test database. */
+  function oneEventSeen(playerId: string) {
+    const state = createDetectorState()
+    const store = createDetectorStateStore(db.kysely)
+    detect(gameEvent({ playerId }), context({ ip: null }), state, T0)
+    return { state, store, saver: createStateSaver(state, store, clock) }
+  }
+
   it('a device farm and a purchase history survive a restart', async () => {
     const before = createDetectorState()
     for (let i = 0; i < 49; i++) detect(gameEvent({ playerId: `farm-${i}` }), context(), before, T0)
@@ -168,10 +176,7 @@ describe('detector state: saved and restored (real SQLite file)', () => {
   })
 
   it('keeps the changes of a failed save and saves them on the next one', async () => {
-    const state = createDetectorState()
-    const store = createDetectorStateStore(db.kysely)
-    const saver = createStateSaver(state, store, clock)
-    detect(gameEvent({ playerId: 'kept' }), context({ ip: null }), state, T0)
+    const { store, saver } = oneEventSeen('kept')
     const [migration] = loadMigrations().filter((m) => m.name === '0012_fraud_detector_state')
     db.sqlite.exec('DROP TABLE fraud_detector_state')
     await expect(saver.saveNow()).rejects.toThrow(/fraud_detector_state/)
@@ -181,10 +186,7 @@ describe('detector state: saved and restored (real SQLite file)', () => {
   })
 
   it('forgets a player (GDPR) in memory and in the table', async () => {
-    const state = createDetectorState()
-    const store = createDetectorStateStore(db.kysely)
-    const saver = createStateSaver(state, store, clock)
-    detect(gameEvent({ playerId: 'gone' }), context({ ip: null }), state, T0)
+    const { state, store, saver } = oneEventSeen('gone')
     await saver.saveNow()
     await saver.forgetPlayer('gam_1', 'gone')
     expect(state.players.get(stateKey('gam_1', 'gone'))).toBeUndefined()
