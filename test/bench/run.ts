@@ -9,6 +9,7 @@ import { analyticsBench } from './analytics.js'
 import { webhooksBench } from './webhooks.js'
 import { gamingBench } from './gaming.js'
 import { gamingAnalyticsBench } from './gaming-analytics.js'
+import { fraudDetectBench } from './fraud-detect.js'
 
 const only = process.argv[2]
 const benches: Record<string, () => Promise<void>> = {
@@ -18,6 +19,7 @@ const benches: Record<string, () => Promise<void>> = {
   webhooks: () => webhooksBench(),
   gaming: () => gamingBench(),
   'gaming-analytics': () => gamingAnalyticsBench(),
+  'fraud-detect': () => fraudDetectBench(),
 }
 process.stdout.write(`linkd benchmarks — node ${process.version}, ${new Date().toISOString()}\n`)
 for (const [name, run] of Object.entries(benches)) {

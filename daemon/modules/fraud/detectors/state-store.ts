@@ -1,0 +1,181 @@
+/**
+ * Saving and loading the detector state (table fraud_detector_state, migration 0012): the entries
+ * that changed are upserted periodically, the newest entries of each kind (up to the map's cap)
+ * are loaded at start, and entries not updated for `retentionMs` are deleted. The daemon's
+ * start/stop wiring comes with the fraud pipeline: it creates the saver, awaits `load()` before
+ * serving, and awaits `stop()` (a last save) at shutdown.
+ */
+import type { Kysely } from 'kysely'
+import type { Clock } from '../../../clock.js'
+import type { Database } from '../../../db/schema.js'
+import {
+  STATE_KINDS,
+  forgetPlayer,
+  loadEntries,
+  restoreChanges,
+  takeChanges,
+  type DetectorState,
+  type StateEntry,
+  type StateKind,
+} from './state.js'
+
+/**
+ * The table's Kysely type, added to the store's handle with `withTables` rather than to
+ * db/schema.ts so this branch merges beside the fraud rules branch without touching shared files;
+ * it can move into schema.ts's Database when the fraud module is wired.
+ */
+export interface FraudDetectorStateTable {
+  game_id: string
+  kind: string
+  entry_key: string
+  value: string
+  updated_at: number
+}
+
+export interface DetectorStateStore {
+  save(entries: readonly StateEntry[], now: number): Promise<void>
+  /** The newest `limit` entries of a kind, oldest first. */
+  loadRecent(kind: StateKind, limit: number): Promise<StateEntry[]>
+  /** Deletes entries not updated since `before`; returns how many. */
+  prune(before: number): Promise<number>
+  deletePlayer(gameId: string, playerId: string): Promise<void>
+}
+
+/** Rows per INSERT statement (5 parameters a row stays far below every driver's limit). */
+const SAVE_CHUNK = 200
+
+export function createDetectorStateStore(db: Kysely<Database>): DetectorStateStore {
+  const k = db.withTables<{ fraud_detector_state: FraudDetectorStateTable }>()
+  return {
+    async save(entries, now) {
+      if (!entries.length) return
+      await k.transaction().execute(async (trx) => {
+        for (let i = 0; i < entries.length; i += SAVE_CHUNK) {
+          const rows = entries.slice(i, i + SAVE_CHUNK).map((e) => ({
+            game_id: e.gameId,
+            kind: e.kind,
+            entry_key: e.key,
+            value: e.value,
+            updated_at: now,
+          }))
+          await trx
+            .insertInto('fraud_detector_state')
+            .values(rows)
+            .onConflict((oc) =>
+              oc.columns(['game_id', 'kind', 'entry_key']).doUpdateSet((eb) => ({
+                value: eb.ref('excluded.value'),
+                updated_at: eb.ref('excluded.updated_at'),
+              })),
+            )
+            .execute()
+        }
+      })
+    },
+    async loadRecent(kind, limit) {
+      const rows = await k
+        .selectFrom('fraud_detector_state')
+        .select(['game_id', 'entry_key', 'value'])
+        .where('kind', '=', kind)
+        .orderBy('updated_at', 'desc')
+        .orderBy('game_id', 'desc')
+        .orderBy('entry_key', 'desc')
+        .limit(limit)
+        .execute()
+      return rows.reverse().map((r) => ({ gameId: r.game_id, kind, key: r.entry_key, value: r.value }))
+    },
+    async prune(before) {
+      const result = await k
+        .deleteFrom('fraud_detector_state')
+        .where('updated_at', '<', before)
+        .executeTakeFirst()
+      return Number(result.numDeletedRows)
+    },
+    async deletePlayer(gameId, playerId) {
+      await k
+        .deleteFrom('fraud_detector_state')
+        .where('game_id', '=', gameId)
+        .where('kind', '=', 'player')
+        .where('entry_key', '=', playerId)
+        .execute()
+    },
+  }
+}
+
+export interface StateSaverOptions {
+  /** How often the changed entries are saved (default 10 s). */
+  intervalMs?: number
+  /**
+   * Entries not updated for this long are deleted at each save (default 7 days). Game statistics
+   * are updated by every event of an active game, so only idle games and players lose theirs.
+   */
+  retentionMs?: number
+}
+
+/** Saves the state's changes periodically and at stop; loads the saved state at start. */
+export function createStateSaver(
+  state: DetectorState,
+  store: DetectorStateStore,
+  clock: Clock,
+  opts: StateSaverOptions = {},
+) {
+  const intervalMs = opts.intervalMs ?? 10_000
+  const retentionMs = opts.retentionMs ?? 7 * 86_400_000
+  let timer: NodeJS.Timeout | null = null
+  /** The last save: saves run one after the other, never two at once. */
+  let previous: Promise<unknown> = Promise.resolve()
+
+  async function saveChanges(): Promise<number> {
+    const entries = takeChanges(state)
+    const now = clock.now()
+    try {
+      await store.save(entries, now)
+      await store.prune(now - retentionMs)
+    } catch (err) {
+      restoreChanges(state, entries) // retried by the next save
+      throw err
+    }
+    return entries.length
+  }
+
+  /** Saves the entries changed since the last save; returns how many. */
+  function saveNow(): Promise<number> {
+    const next = previous.then(saveChanges)
+    previous = next.catch(() => undefined)
+    return next
+  }
+
+  return {
+    saveNow,
+    /** Loads the newest saved entries of each kind, up to the caps; returns how many. */
+    async load(): Promise<number> {
+      let loaded = 0
+      for (const kind of STATE_KINDS) {
+        const cap = {
+          player: state.caps.players,
+          ip: state.caps.ips,
+          device: state.caps.devices,
+          game: state.caps.games,
+        }[kind]
+        loaded += loadEntries(state, await store.loadRecent(kind, cap))
+      }
+      return loaded
+    },
+    /** Starts the periodic save; `onError` hears a failed save (it is retried next time). */
+    start(onError: (err: unknown) => void): void {
+      if (timer) return
+      timer = setInterval(() => saveNow().catch(onError), intervalMs)
+      timer.unref()
+    },
+    /** Stops the periodic save and saves what is left. */
+    async stop(): Promise<void> {
+      if (timer) clearInterval(timer)
+      timer = null
+      await saveNow()
+    },
+    /** GDPR: forgets a player's window in memory and in the table. */
+    async forgetPlayer(gameId: string, playerId: string): Promise<void> {
+      forgetPlayer(state, gameId, playerId)
+      await store.deletePlayer(gameId, playerId)
+    },
+  }
+}
