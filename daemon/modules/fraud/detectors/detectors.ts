@@ -10,16 +10,8 @@ import { aboveScore, belowScore, countSince, stdDev } from './bounded.js'
 import type { DistinctWindow } from './bounded.js'
 import type { GameStats, PlayerWindow } from './state.js'
 
-export const THREAT_TYPES = [
-  'click_injection',
-  'bot_detection',
-  'device_farm',
-  'rate_limit',
-  'emulator',
-  'pattern_anomaly',
-  'revenue_anomaly',
-] as const
-export type ThreatType = (typeof THREAT_TYPES)[number]
+// The threat types are the contract's (one list for the rules' score.<type> fields and these).
+export { THREAT_TYPES, type ThreatType } from '../../../../src/contract/fraud-limits.js'
 
 export interface DetectorResult {
   score: number
