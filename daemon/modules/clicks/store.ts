@@ -10,6 +10,7 @@ import type {
 } from '../../db/schema.js'
 import { assertOpenOn, kyselyUnit, type UnitOfWork } from '../../db/unit-of-work.js'
 import { DAY_MS, floorTo, utcMonthStart } from '../../clock.js'
+import { addCountersSql } from '../../db/counters.js'
 
 /** One click row as stored (no raw IP); the flags as booleans (0/1 in the table). */
 export type ClickRow = Omit<Camelized<ClicksTable>, 'isBot' | 'isQr'> & { isBot: boolean; isQr: boolean }
@@ -85,33 +86,26 @@ export function createClickStore(sqlite: SQLite.Database, db: Kysely<Database>):
        city, device, browser, os, referrer_domain, utm_source, utm_medium, utm_campaign, response_ms)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
+  // Counters: each row's counts are added to the stored ones (daemon/db/counters.ts).
   const upsertHour = sqlite.prepare(
-    `INSERT INTO link_click_hours (link_id, hour_start, clicks, bots, qr_scans, response_ms_sum)
-     VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (link_id, hour_start) DO UPDATE SET
-       clicks = link_click_hours.clicks + excluded.clicks,
-       bots = link_click_hours.bots + excluded.bots,
-       qr_scans = link_click_hours.qr_scans + excluded.qr_scans,
-       response_ms_sum = link_click_hours.response_ms_sum + excluded.response_ms_sum`,
+    addCountersSql(
+      'link_click_hours',
+      ['link_id', 'hour_start'],
+      ['clicks', 'bots', 'qr_scans', 'response_ms_sum'],
+    ),
   )
   const upsertDim = sqlite.prepare(
-    `INSERT INTO link_click_dims (link_id, day_start, dim, value, clicks) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (link_id, day_start, dim, value) DO UPDATE SET clicks = link_click_dims.clicks + excluded.clicks`,
+    addCountersSql('link_click_dims', ['link_id', 'day_start', 'dim', 'value'], ['clicks']),
   )
   const upsertDimMonth = sqlite.prepare(
-    `INSERT INTO link_click_dims_month (link_id, month_start, dim, value, clicks) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (link_id, month_start, dim, value) DO UPDATE SET clicks = link_click_dims_month.clicks + excluded.clicks`,
+    addCountersSql('link_click_dims_month', ['link_id', 'month_start', 'dim', 'value'], ['clicks']),
   )
+  // RETURNING: the visitor's clicks that day after this flush (1 = a new visitor).
   const upsertVisitor = sqlite.prepare(
-    `INSERT INTO link_day_visitors (link_id, day_start, visitor_hash, clicks) VALUES (?, ?, ?, ?)
-     ON CONFLICT (link_id, day_start, visitor_hash) DO UPDATE SET clicks = link_day_visitors.clicks + excluded.clicks
-     RETURNING clicks`,
+    `${addCountersSql('link_day_visitors', ['link_id', 'day_start', 'visitor_hash'], ['clicks'])} RETURNING clicks`,
   )
   const upsertDayTotals = sqlite.prepare(
-    `INSERT INTO link_day_totals (link_id, day_start, visitors, single_click_visitors) VALUES (?, ?, ?, ?)
-     ON CONFLICT (link_id, day_start) DO UPDATE SET
-       visitors = link_day_totals.visitors + excluded.visitors,
-       single_click_visitors = link_day_totals.single_click_visitors + excluded.single_click_visitors`,
+    addCountersSql('link_day_totals', ['link_id', 'day_start'], ['visitors', 'single_click_visitors']),
   )
 
   const apply = sqlite.transaction((batch: ClickBatch) => {

@@ -9,6 +9,7 @@
 import type SQLite from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema.js'
+import { addCountersSql } from '../../db/counters.js'
 import { exclusive, fullSync } from '../../db/raw-writes.js'
 import { syncUnit, type UnitOfWork } from '../../db/unit-of-work.js'
 import { NO_DAY, pairKey } from './types.js'
@@ -104,62 +105,57 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
     updateSessionStart: sqlite.prepare(
       'UPDATE game_sessions SET started_at = ?, last_event_at = ?, ended_at = ?, events = ? WHERE game_id = ? AND id = ?',
     ),
+    // Aggregates: each row's counters are added to the stored ones (daemon/db/counters.ts).
     daily: sqlite.prepare(
-      `INSERT INTO game_daily (game_id, day, active_players, new_players, paying_players, sessions, session_seconds,
-         events, flagged_events, transactions, revenue_iap_micros, revenue_ad_micros, revenue_subscription_micros)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (game_id, day) DO UPDATE SET
-         active_players = game_daily.active_players + excluded.active_players,
-         new_players = game_daily.new_players + excluded.new_players,
-         paying_players = game_daily.paying_players + excluded.paying_players,
-         sessions = game_daily.sessions + excluded.sessions,
-         session_seconds = game_daily.session_seconds + excluded.session_seconds,
-         events = game_daily.events + excluded.events,
-         flagged_events = game_daily.flagged_events + excluded.flagged_events,
-         transactions = game_daily.transactions + excluded.transactions,
-         revenue_iap_micros = game_daily.revenue_iap_micros + excluded.revenue_iap_micros,
-         revenue_ad_micros = game_daily.revenue_ad_micros + excluded.revenue_ad_micros,
-         revenue_subscription_micros = game_daily.revenue_subscription_micros + excluded.revenue_subscription_micros`,
+      addCountersSql(
+        'game_daily',
+        ['game_id', 'day'],
+        [
+          'active_players',
+          'new_players',
+          'paying_players',
+          'sessions',
+          'session_seconds',
+          'events',
+          'flagged_events',
+          'transactions',
+          'revenue_iap_micros',
+          'revenue_ad_micros',
+          'revenue_subscription_micros',
+        ],
+      ),
     ),
     dim: sqlite.prepare(
-      `INSERT INTO game_daily_dims (game_id, day, dim, value, players, new_players, paying_players, events,
-         transactions, revenue_iap_micros, revenue_ad_micros, revenue_subscription_micros, sessions)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (game_id, day, dim, value) DO UPDATE SET
-         sessions = game_daily_dims.sessions + excluded.sessions,
-         players = game_daily_dims.players + excluded.players,
-         new_players = game_daily_dims.new_players + excluded.new_players,
-         paying_players = game_daily_dims.paying_players + excluded.paying_players,
-         events = game_daily_dims.events + excluded.events,
-         transactions = game_daily_dims.transactions + excluded.transactions,
-         revenue_iap_micros = game_daily_dims.revenue_iap_micros + excluded.revenue_iap_micros,
-         revenue_ad_micros = game_daily_dims.revenue_ad_micros + excluded.revenue_ad_micros,
-         revenue_subscription_micros = game_daily_dims.revenue_subscription_micros + excluded.revenue_subscription_micros`,
+      addCountersSql(
+        'game_daily_dims',
+        ['game_id', 'day', 'dim', 'value'],
+        [
+          'players',
+          'new_players',
+          'paying_players',
+          'events',
+          'transactions',
+          'revenue_iap_micros',
+          'revenue_ad_micros',
+          'revenue_subscription_micros',
+          'sessions',
+        ],
+      ),
     ),
-    gap: sqlite.prepare(
-      `INSERT INTO game_day_gaps (game_id, kind, day, prev_day, players) VALUES (?, ?, ?, ?, ?)
-       ON CONFLICT (game_id, kind, day, prev_day) DO UPDATE SET players = game_day_gaps.players + excluded.players`,
-    ),
+    gap: sqlite.prepare(addCountersSql('game_day_gaps', ['game_id', 'kind', 'day', 'prev_day'], ['players'])),
     acquisition: sqlite.prepare(
-      `INSERT INTO game_acquisition_daily (game_id, day, dim, value, cost_micros, commission_micros, conversions)
-       VALUES (?, ?, ?, ?, ?, ?, ?)
-       ON CONFLICT (game_id, day, dim, value) DO UPDATE SET
-         cost_micros = game_acquisition_daily.cost_micros + excluded.cost_micros,
-         commission_micros = game_acquisition_daily.commission_micros + excluded.commission_micros,
-         conversions = game_acquisition_daily.conversions + excluded.conversions`,
+      addCountersSql(
+        'game_acquisition_daily',
+        ['game_id', 'day', 'dim', 'value'],
+        ['cost_micros', 'commission_micros', 'conversions'],
+      ),
     ),
-    playerTotal: sqlite.prepare(
-      `INSERT INTO game_player_totals (game_id, players) VALUES (?, ?)
-       ON CONFLICT (game_id) DO UPDATE SET players = game_player_totals.players + excluded.players`,
-    ),
+    playerTotal: sqlite.prepare(addCountersSql('game_player_totals', ['game_id'], ['players'])),
     dimPayingGap: sqlite.prepare(
-      `INSERT INTO game_dim_paying_gaps (game_id, dim, value, day, prev_day, players) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (game_id, dim, day, value, prev_day) DO UPDATE SET
-         players = game_dim_paying_gaps.players + excluded.players`,
+      addCountersSql('game_dim_paying_gaps', ['game_id', 'dim', 'value', 'day', 'prev_day'], ['players']),
     ),
     cohort: sqlite.prepare(
-      `INSERT INTO game_cohorts (game_id, install_day, day_offset, players) VALUES (?, ?, ?, ?)
-       ON CONFLICT (game_id, install_day, day_offset) DO UPDATE SET players = game_cohorts.players + excluded.players`,
+      addCountersSql('game_cohorts', ['game_id', 'install_day', 'day_offset'], ['players']),
     ),
   }
 
