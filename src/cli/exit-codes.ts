@@ -96,9 +96,13 @@ export function formatError(err: unknown): string {
   if (isApiError(err)) {
     let text = `error: ${err.message} (HTTP ${err.status})`
     if (err.status === 429 && err.retryAfter !== null) text += ` (retry after ${err.retryAfter}s)`
-    // Each problem once: a detail the message already states (the first one) is not repeated.
+    // Each problem once: a detail the message already states (as "field message" or
+    // "field: message") is not repeated.
     for (const d of err.body.details ?? []) {
-      if (err.message.includes(d.field ? `${d.field} ${d.message}` : d.message)) continue
+      const stated = d.field
+        ? [`${d.field} ${d.message}`, `${d.field}: ${d.message}`].some((t) => err.message.includes(t))
+        : err.message.includes(d.message)
+      if (stated) continue
       text += `\n  ${d.field ? `${d.field}: ` : ''}${d.message}`
     }
     return `${text}\n`

@@ -24,6 +24,28 @@ const json = async <T>(argv: string[]): Promise<T> => {
 }
 
 describe('linkctl fraud rules', () => {
+  it('a rule the API refuses prints its problem once, naming the field', async () => {
+    const r = await cli(
+      [
+        'fraud',
+        'rules',
+        'create',
+        game,
+        '--name',
+        'bad',
+        '--action',
+        'block',
+        '--field',
+        'score.bot_detection',
+      ].concat(['--operator', 'contains', '--value', 'x']),
+      { env },
+    )
+    expect(r.code).toBe(1)
+    expect(r.stderr).toBe(
+      'error: operator: contains does not apply to the number field score.bot_detection (HTTP 400)\n',
+    )
+  })
+
   it('list shows the six templates, tab-separated when piped', async () => {
     const r = await cli(['fraud', 'rules', 'list', game], { env })
     expect(r.code, r.stderr).toBe(0)
