@@ -160,6 +160,9 @@ describe('linkctl events send → analytics overview', () => {
     expect(bad.code).toBe(1)
     expect(t.out.text).toContain('InvalidEvent')
     expect(t.out.text).toContain('currency')
+    // Said once: the table's heading, then the error (no separate warning line).
+    expect(bad.message).toBe('error: 1 of 1 events were rejected\n')
+    expect(t.err.text).toBe('Events not stored (rejected or blocked):\n')
   })
 
   it('the events show in linkctl analytics overview', async () => {

@@ -139,7 +139,7 @@ export async function runEventsSend(o: SendOpts, ctx: Ctx): Promise<void> {
       ['REJECTED', summary.rejected],
     ])
     if (summary.errors.length) {
-      note(ctx, 'Rejected events:')
+      note(ctx, 'Events not stored (rejected or blocked):')
       await printRows(ctx, summary.errors, [
         { header: 'INDEX', value: (e) => e.index },
         { header: 'EVENT', value: (e) => e.eventId },
