@@ -467,6 +467,35 @@ export interface FraudGamesTable {
   templates_at: number
 }
 
+export interface FraudEventsTable {
+  id: string
+  game_id: string
+  received_at: number
+  event_time: number
+  player_id: string
+  event_id: string
+  event_type: string
+  threat_type: string | null
+  risk_score: number
+  status: string
+  triggered_rules: string
+  reasons: string
+  ip: string | null
+  device_fingerprint: string | null
+  review: string
+  reviewed_at: number | null
+}
+
+export interface FraudDailyTable {
+  game_id: string
+  day: number
+  analyzed: number
+  blocked: number
+  flagged: number
+  logged: number
+  latency_ns: number
+}
+
 export interface Database {
   organizations: OrganizationsTable
   api_keys: ApiKeysTable
@@ -504,6 +533,8 @@ export interface Database {
   fraud_rules: FraudRulesTable
   fraud_blocklist: FraudBlocklistTable
   fraud_games: FraudGamesTable
+  fraud_events: FraudEventsTable
+  fraud_daily: FraudDailyTable
 }
 
 /** A snake_case column name in camelCase, at the type level (`hour_start` → `hourStart`). */
