@@ -1,0 +1,91 @@
+/**
+ * `linkctl tui`: checks the terminal and the flags, learns the key's scopes (POST /api/keys/test,
+ * as `linkctl status` does), then loads Ink and React (only now: other commands never load them)
+ * and runs the app on the alternate screen, restoring the terminal however it ends.
+ */
+import type { Ctx } from '../cli/context.js'
+import { UsageError } from '../cli/exit-codes.js'
+import { maskKey } from '../cli/output.js'
+import type { TuiClient } from './api.js'
+
+export interface TuiOptions {
+  refresh?: string
+}
+
+export const DEFAULT_REFRESH_SECONDS = 5
+const ENTER_ALT_SCREEN = '\x1b[?1049h'
+const LEAVE_ALT_SCREEN = '\x1b[?1049l'
+const SHOW_CURSOR = '\x1b[?25h'
+
+export function parseRefresh(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_REFRESH_SECONDS
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 1 || n > 3600)
+    throw new UsageError(`invalid --refresh "${value}": expected whole seconds from 1 to 3600`)
+  return n
+}
+
+/** The key's scopes and a line saying who is connected where; scopes null when unknown. */
+async function whoAmI(
+  client: TuiClient,
+  url: string,
+  apiKey: string | undefined,
+): Promise<{ scopes: ReadonlySet<string> | null; identity: string }> {
+  if (!apiKey) return { scopes: new Set(), identity: `no key (run linkctl login) · ${url}` }
+  try {
+    const result = await client.keys.test(apiKey)
+    if (result.valid && result.key)
+      return {
+        scopes: new Set(result.key.permissions),
+        identity: `${result.key.name} (${result.key.preview}) · ${result.key.organization.name} · ${url}`,
+      }
+    return {
+      scopes: new Set(),
+      identity: `${maskKey(apiKey)} not valid: ${result.reason ?? 'unknown'} · ${url}`,
+    }
+  } catch {
+    // The daemon may be down: the screens say so and retry; their scopes are tried as they come.
+    return { scopes: null, identity: `${maskKey(apiKey)} · ${url}` }
+  }
+}
+
+export async function runTui(opts: TuiOptions, ctx: Ctx): Promise<void> {
+  const stdinTTY = ctx.stdin.isTTY === true
+  if (!ctx.isTTY || !stdinTTY)
+    throw new UsageError(
+      'linkctl tui needs a terminal (stdin and stdout must be a TTY). Without one, use the plain ' +
+        'commands: linkctl status, linkctl links list, linkctl keys list, linkctl domains list, ' +
+        'linkctl webhooks list (add --json for scripts)',
+    )
+  const refreshSeconds = parseRefresh(opts.refresh)
+  const target = await ctx.target()
+  const client = await ctx.client()
+  const who = await whoAmI(client, target.url, target.apiKey)
+  const { mount } = await import('./app.js')
+  const stdout = ctx.stdout as NodeJS.WriteStream
+  let restored = false
+  const restore = () => {
+    if (restored) return
+    restored = true
+    stdout.write(SHOW_CURSOR + LEAVE_ALT_SCREEN)
+  }
+  process.once('exit', restore)
+  stdout.write(ENTER_ALT_SCREEN)
+  try {
+    const app = mount(
+      { client, refreshSeconds, color: ctx.color, scopes: who.scopes, identity: who.identity },
+      {
+        stdout,
+        stdin: ctx.stdin as NodeJS.ReadStream,
+        stderr: ctx.stderr as NodeJS.WriteStream,
+        exitOnCtrlC: false,
+        patchConsole: false,
+        incrementalRendering: false,
+      },
+    )
+    await app.waitUntilExit()
+  } finally {
+    restore()
+    process.off('exit', restore)
+  }
+}

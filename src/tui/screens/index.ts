@@ -1,0 +1,5 @@
+/** The screens, in tab order. A new screen: its file in this folder and one line here. */
+import type { ScreenDef } from '../context.js'
+import { home } from './home.js'
+
+export const SCREENS: ScreenDef[] = [home]

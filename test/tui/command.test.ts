@@ -1,0 +1,25 @@
+/** `linkctl tui` from the command line: refuses without a terminal, checks --refresh. */
+import { describe, expect, it } from 'vitest'
+import { runCli } from '../../src/cli/run.js'
+import { EXIT } from '../../src/cli/exit-codes.js'
+import { parseRefresh } from '../../src/tui/run.js'
+import { testIo } from '../support/cli.js'
+
+describe('linkctl tui', () => {
+  it('refuses to start when stdout is not a terminal, pointing to the plain commands (usage error)', async () => {
+    for (const verb of ['tui', 'dashboard']) {
+      const t = testIo({ isTTY: false })
+      const code = await runCli([verb, '--url', 'http://127.0.0.1:1'], t.io)
+      expect(code).toBe(EXIT.usage)
+      expect(t.err.text).toContain('linkctl tui needs a terminal')
+      expect(t.err.text).toContain('linkctl links list')
+      expect(t.out.text).toBe('')
+    }
+  })
+
+  it('--refresh takes whole seconds from 1 to 3600 (default 5)', () => {
+    expect(parseRefresh(undefined)).toBe(5)
+    expect(parseRefresh('2')).toBe(2)
+    for (const bad of ['0', '-1', '1.5', 'soon', '3601']) expect(() => parseRefresh(bad)).toThrow(/--refresh/)
+  })
+})

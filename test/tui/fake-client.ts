@@ -1,0 +1,420 @@
+/**
+ * A fake of the TUI's client interface serving fixed, in-memory data (the real one is
+ * LinkdClient): links (as many as asked, e.g. 100k), keys, domains, webhooks, games and health.
+ * `failNext` makes the next calls throw what the real client throws; `calls` records requests.
+ */
+import { ApiError, ConnectionError } from '../../src/client/index.js'
+import type { PageOf } from '../../src/contract/common.js'
+import type { Health } from '../../src/contract/health.js'
+import type { ApiKey } from '../../src/contract/keys.js'
+import type { Domain } from '../../src/contract/domains.js'
+import type { Game } from '../../src/contract/games.js'
+import type { Link, LinkAnalytics } from '../../src/contract/links.js'
+import type { Delivery, Webhook } from '../../src/contract/webhooks.js'
+import type { TuiClient } from '../../src/tui/api.js'
+
+const T0 = '2026-11-20T10:00:00.000Z'
+
+export function makeLink(i: number, extra: Partial<Link> = {}): Link {
+  return {
+    id: `lnk_${i}`,
+    shortUrl: `http://s.test/c${i}`,
+    shortCode: `c${i}`,
+    destinationUrl: `https://example.com/page/${i}`,
+    title: `Link number ${i}`,
+    status: 'active',
+    clicks: i % 97,
+    createdAt: T0,
+    updatedAt: T0,
+    tags: [],
+    metadata: {},
+    expiresAt: null,
+    customDomainId: null,
+    redirectType: 302,
+    ...extra,
+  }
+}
+
+export function makeKey(id: string, extra: Partial<ApiKey> = {}): ApiKey {
+  return {
+    id,
+    name: `key ${id}`,
+    description: null,
+    environment: 'live',
+    permissions: ['links:read'],
+    requestLimit: 1000,
+    timePeriod: 'hour',
+    allowedIps: [],
+    allowedOrigins: [],
+    expiresAt: null,
+    status: 'active',
+    preview: `lk_•••${id.slice(-4)}`,
+    createdAt: T0,
+    updatedAt: T0,
+    lastUsedAt: null,
+    lastUsedIp: null,
+    revokedAt: null,
+    usage: { totalRequests: 1234, requestsToday: 56, requestsThisMonth: 789 },
+    ...extra,
+  }
+}
+
+export function makeDomain(id: string, extra: Partial<Domain> = {}): Domain {
+  return {
+    id,
+    domain: `${id}.example.com`,
+    verificationStatus: 'pending',
+    sslStatus: null,
+    isDefault: false,
+    verificationMethod: 'CNAME',
+    dnsRecords: [
+      { type: 'CNAME', name: `${id}.example.com`, value: 'links.example.net', status: 'Pending' },
+      { type: 'TXT', name: `_linkd.${id}.example.com`, value: `linkd-verify=tok_${id}`, status: 'Pending' },
+    ],
+    warnings: [],
+    rootRedirectUrl: null,
+    createdAt: T0,
+    updatedAt: T0,
+    verifiedAt: null,
+    lastCheckedAt: null,
+    sslExpiresAt: null,
+    ...extra,
+  }
+}
+
+export function makeWebhook(id: string, extra: Partial<Webhook> = {}): Webhook {
+  return {
+    id,
+    name: `hook ${id}`,
+    url: `https://hooks.example.com/${id}`,
+    events: ['link.created'],
+    retryPolicy: 'exponential',
+    maxRetries: 3,
+    timeoutSeconds: 10,
+    headers: {},
+    status: 'active',
+    consecutiveFailures: 0,
+    createdAt: T0,
+    updatedAt: T0,
+    ...extra,
+  } as Webhook
+}
+
+export function makeDelivery(id: string, webhookId: string, extra: Partial<Delivery> = {}): Delivery {
+  return {
+    id,
+    webhookId,
+    event: 'link.created',
+    status: 'success',
+    attempts: 1,
+    maxAttempts: 4,
+    responseStatusCode: 200,
+    durationMs: 42,
+    error: null,
+    createdAt: T0,
+    sentAt: T0,
+    nextAttemptAt: null,
+    completedAt: T0,
+    ...extra,
+  } as Delivery
+}
+
+function page<T>(rows: T[], q: { page?: number; limit?: number } = {}): PageOf<T> {
+  const limit = q.limit ?? 20
+  const p = q.page ?? 1
+  const data = rows.slice((p - 1) * limit, p * limit)
+  return { data, total: rows.length, page: p, perPage: limit, hasMore: p * limit < rows.length }
+}
+
+export interface FakeState {
+  health: Health
+  links: Link[]
+  /** Clicks per hour of each link's analytics (the sparkline). */
+  series: Map<string, number[]>
+  keys: ApiKey[]
+  domains: Domain[]
+  webhooks: Webhook[]
+  deliveries: Map<string, Delivery[]>
+  games: number
+}
+
+export function fakeState(linkCount = 30): FakeState {
+  const links: Link[] = []
+  for (let i = 0; i < linkCount; i++) links.push(makeLink(i))
+  return {
+    health: {
+      status: 'ok',
+      version: '9.8.7',
+      uptimeSeconds: 3725,
+      checks: { database: 'ok', migrations: 'ok' },
+      jobs: [
+        { name: 'webhook-sender', lastRunAt: T0, lastStatus: 'ok', lastError: null, lastDurationMs: 3 },
+        {
+          name: 'acme-renewal',
+          lastRunAt: T0,
+          lastStatus: 'error',
+          lastError: 'dns timeout',
+          lastDurationMs: 9,
+        },
+      ],
+      clicks: { buffered: 0, dropped: 0, writeError: null },
+    },
+    links,
+    series: new Map(),
+    keys: [makeKey('key_aaaa'), makeKey('key_bbbb', { status: 'inactive', name: 'ci bot' })],
+    domains: [
+      makeDomain('go', {
+        verificationStatus: 'verified',
+        sslStatus: 'active',
+        sslExpiresAt: '2027-02-01T00:00:00.000Z',
+        isDefault: true,
+      }),
+      makeDomain('new'),
+    ],
+    webhooks: [makeWebhook('wh_ok'), makeWebhook('wh_bad', { consecutiveFailures: 4, name: 'billing hook' })],
+    deliveries: new Map([
+      [
+        'wh_bad',
+        [
+          makeDelivery('dl_1', 'wh_bad', {
+            status: 'failed',
+            responseStatusCode: 500,
+            durationMs: 1234,
+            error: 'HTTP 500',
+          }),
+        ],
+      ],
+    ]),
+    games: 3,
+  }
+}
+
+export type Failure = ApiError | ConnectionError
+
+export function apiError(
+  status: number,
+  message: string,
+  details?: { field: string; message: string }[],
+  retryAfter: number | null = null,
+): ApiError {
+  return new ApiError(
+    status,
+    {
+      error: 'Error',
+      message,
+      statusCode: status,
+      timestamp: T0,
+      path: '/x',
+      ...(details ? { details } : {}),
+    },
+    retryAfter,
+  )
+}
+
+export function unreachable(): ConnectionError {
+  return new ConnectionError('http://127.0.0.1:1', new Error('connect ECONNREFUSED 127.0.0.1:1'))
+}
+
+export class FakeClient implements TuiClient {
+  readonly calls: string[] = []
+  /** Thrown by the next calls, one each, before they are served. */
+  readonly failures: Failure[] = []
+  /** Validation errors the next link create/update answers with. */
+  linkWriteError: ApiError | null = null
+
+  constructor(readonly state: FakeState = fakeState()) {}
+
+  private async serve<T>(name: string, make: () => T): Promise<T> {
+    this.calls.push(name)
+    const failure = this.failures.shift()
+    if (failure) throw failure
+    return make()
+  }
+
+  health = () => this.serve('health', () => this.state.health)
+  ready = () => this.serve('ready', () => this.state.health)
+
+  keys = {
+    list: (q: { page?: number; limit?: number } = {}) =>
+      this.serve('keys.list', () => page(this.state.keys, q)),
+    create: (body: { name: string; permissions?: string[]; preset?: string }) =>
+      this.serve('keys.create', () => {
+        const key = makeKey(`key_${this.state.keys.length}new`, {
+          name: body.name,
+          permissions: body.permissions ?? [`preset:${body.preset}`],
+        })
+        this.state.keys.push(key)
+        return { ...key, key: 'lk_live_SECRETVALUE1234' }
+      }),
+    revoke: (id: string) => this.serve(`keys.revoke ${id}`, () => this.setKey(id, 'revoked')),
+    activate: (id: string) => this.serve(`keys.activate ${id}`, () => this.setKey(id, 'active')),
+    deactivate: (id: string) => this.serve(`keys.deactivate ${id}`, () => this.setKey(id, 'inactive')),
+    test: (key: string) =>
+      this.serve('keys.test', () => ({
+        valid: true,
+        key: {
+          id: 'key_aaaa',
+          name: 'fake',
+          status: 'active' as const,
+          permissions: [key],
+          preview: 'lk_•••aaaa',
+          expiresAt: null,
+          organization: { id: 'org_1', name: 'Org', plan: 'pro' },
+        },
+      })),
+  }
+
+  private setKey(id: string, status: ApiKey['status']): ApiKey {
+    const key = this.state.keys.find((k) => k.id === id)
+    if (!key) throw apiError(404, 'API key not found')
+    key.status = status
+    return key
+  }
+
+  links = {
+    list: (q: { page?: number; limit?: number; search?: string; sortBy?: string; sortOrder?: string } = {}) =>
+      this.serve(`links.list page=${q.page ?? 1}${q.search ? ` search=${q.search}` : ''}`, () => {
+        let rows = this.state.links
+        if (q.search)
+          rows = rows.filter((l) => l.shortCode.includes(q.search!) || (l.title ?? '').includes(q.search!))
+        if (q.sortBy === 'clicks') rows = [...rows].sort((a, b) => b.clicks - a.clicks)
+        return page(rows, q)
+      }),
+    create: (body: { destinationUrl: string; title?: string; customSlug?: string }) =>
+      this.serve('links.create', () => {
+        if (this.linkWriteError) {
+          const e = this.linkWriteError
+          this.linkWriteError = null
+          throw e
+        }
+        const link = makeLink(this.state.links.length, {
+          destinationUrl: body.destinationUrl,
+          title: body.title ?? null,
+          shortCode: body.customSlug ?? `n${this.state.links.length}`,
+          clicks: 0,
+        })
+        this.state.links.unshift(link)
+        return link
+      }),
+    update: (id: string, body: { destinationUrl?: string; title?: string | null }) =>
+      this.serve(`links.update ${id}`, () => {
+        if (this.linkWriteError) {
+          const e = this.linkWriteError
+          this.linkWriteError = null
+          throw e
+        }
+        const link = this.state.links.find((l) => l.id === id)
+        if (!link) throw apiError(404, 'Link not found')
+        Object.assign(link, body)
+        return link
+      }),
+    delete: (id: string) =>
+      this.serve(`links.delete ${id}`, () => {
+        this.state.links = this.state.links.filter((l) => l.id !== id)
+      }),
+  }
+
+  analytics = {
+    link: (id: string) =>
+      this.serve(`analytics.link ${id}`, (): LinkAnalytics => {
+        const series = this.state.series.get(id) ?? [0, 1, 2, 3]
+        const total = series.reduce((a, b) => a + b, 0)
+        return {
+          linkId: id,
+          range: { startDate: T0, endDate: T0 },
+          interval: 'hour',
+          totalClicks: total,
+          uniqueVisitors: total,
+          qrScans: 0,
+          botDetection: { count: 0, percentage: 0 },
+          responseTime: 1,
+          bounceRate: 0,
+          geography: [
+            { country: 'FR', region: null, clicks: 7, percentage: 70 },
+            { country: 'DE', region: null, clicks: 3, percentage: 30 },
+          ],
+          devices: [{ device: 'mobile', clicks: 6, percentage: 60 }],
+          browsers: [],
+          os: [],
+          referrers: [{ domain: 'news.ycombinator.com', clicks: 5 }],
+          timeSeries: series.map((clicks, i) => ({
+            timestamp: new Date(Date.parse(T0) + i * 3_600_000).toISOString(),
+            clicks,
+            bots: 0,
+          })),
+          utmSources: [],
+          utmMediums: [],
+          utmCampaigns: [],
+        }
+      }),
+  }
+
+  domains = {
+    list: (q: { page?: number; limit?: number } = {}) =>
+      this.serve('domains.list', () => page(this.state.domains, q)),
+    add: (body: { domain: string }) => this.serve('domains.add', () => makeDomain(body.domain)),
+    verify: (id: string) =>
+      this.serve(`domains.verify ${id}`, () => {
+        const d = this.state.domains.find((x) => x.id === id)!
+        d.verificationStatus = 'failed'
+        return d
+      }),
+    checkPropagation: (id: string) =>
+      this.serve(`domains.checkPropagation ${id}`, () => {
+        const d = this.state.domains.find((x) => x.id === id)!
+        return {
+          domain: d.domain,
+          propagated: false,
+          checkedAt: T0,
+          resolvers: ['1.1.1.1', '8.8.8.8'],
+          records: d.dnsRecords.map((r) => ({
+            ...r,
+            resolvers: [
+              { resolver: '1.1.1.1', status: 'Verified', found: [r.value] },
+              { resolver: '8.8.8.8', status: 'Pending', found: [] },
+            ],
+          })),
+        } as never
+      }),
+    setDefault: (id: string) =>
+      this.serve(`domains.setDefault ${id}`, () => {
+        for (const d of this.state.domains) d.isDefault = d.id === id
+        return this.state.domains.find((x) => x.id === id)!
+      }),
+  }
+
+  webhooks = {
+    list: (q: { page?: number; limit?: number } = {}) =>
+      this.serve('webhooks.list', () => page(this.state.webhooks, q)),
+    enable: (id: string) => this.serve(`webhooks.enable ${id}`, () => this.setHook(id, 'active')),
+    disable: (id: string) => this.serve(`webhooks.disable ${id}`, () => this.setHook(id, 'disabled')),
+    test: (id: string) =>
+      this.serve(`webhooks.test ${id}`, () =>
+        makeDelivery('dl_test', id, { event: 'webhook.test', durationMs: 77 }),
+      ),
+    deliveries: (id: string, q: { page?: number; limit?: number } = {}) =>
+      this.serve(`webhooks.deliveries ${id}`, () => {
+        const rows = this.state.deliveries.get(id) ?? []
+        const failed = rows.filter((d) => d.status === 'failed').length
+        return {
+          ...page(rows, q),
+          totals: { total: rows.length, success: rows.length - failed, failed, pending: 0 },
+        }
+      }),
+    retry: (id: string, deliveryId: string) =>
+      this.serve(`webhooks.retry ${id} ${deliveryId}`, () =>
+        makeDelivery(deliveryId, id, { status: 'success', durationMs: 55 }),
+      ),
+  }
+
+  private setHook(id: string, status: Webhook['status']): Webhook {
+    const hook = this.state.webhooks.find((w) => w.id === id)!
+    hook.status = status
+    return hook
+  }
+
+  games = {
+    list: (q: { page?: number; limit?: number } = {}) =>
+      this.serve('games.list', (): PageOf<Game> => ({ ...page([] as Game[], q), total: this.state.games })),
+  }
+}
