@@ -3,7 +3,18 @@
  * (Tab / Shift-Tab / 1-9 between screens, ? help, q and Ctrl-C quit) are read here; a screen
  * reads its own keys, and takes them all while it has a field open (`capture`).
  */
-import { Box, render, Text, useApp, useInput, useStdout, type Instance, type RenderOptions } from 'ink'
+import { dispatchKey, KeysContext, type KeyRegistry } from './hooks/use-keys.js'
+import {
+  Box,
+  render,
+  Text,
+  useApp,
+  useInput,
+  useStdout,
+  type Instance,
+  type Key,
+  type RenderOptions,
+} from 'ink'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { TuiClient, Trouble } from './api.js'
 import { ErrorBoundary } from './components/error-boundary.js'
@@ -89,10 +100,11 @@ export function App(props: AppProps) {
     [props.client, props.refreshSeconds, props.color, props.scopes, report, capture],
   )
 
-  useInput((input, key) => {
+  const keys = useRef<KeyRegistry>(new Set()).current
+  const globalKeys = (input: string, key: Key, wasCaptured = false) => {
     if (key.ctrl && input === 'c') return exit()
     if (help) return setHelp(false)
-    if (captured.current > 0) return
+    if (wasCaptured) return
     if (input === 'q') return exit()
     if (input === '?') return setHelp(true)
     const go = (i: number) => {
@@ -101,7 +113,19 @@ export function App(props: AppProps) {
     }
     if (key.tab) return go(key.shift ? index - 1 : index + 1)
     if (/^[1-9]$/.test(input) && Number(input) <= screens.length) return go(Number(input) - 1)
-  })
+  }
+  // The screens' handlers first (they see the state the key was pressed in), then the global keys.
+  const latestGlobal = useRef(globalKeys)
+  latestGlobal.current = globalKeys
+  const onKey = useCallback(
+    (input: string, key: Key) => {
+      const wasCaptured = captured.current > 0
+      dispatchKey(keys, input, key)
+      latestGlobal.current(input, key, wasCaptured)
+    },
+    [keys],
+  )
+  useInput(onKey)
 
   const screen = screens[index] ?? screens[0]!
   const allowed = screen.scope === null || env.scopes === null || env.scopes.has(screen.scope)
@@ -113,35 +137,37 @@ export function App(props: AppProps) {
 
   return (
     <TuiContext.Provider value={env}>
-      <Box flexDirection="column" width={size.columns} height={frameHeight}>
-        <Box>
-          {screens.map((s, i) => (
-            <Text key={s.id} inverse={i === index} dimColor={i !== index}>
-              {` ${i + 1} ${s.title} `}
-            </Text>
-          ))}
-        </Box>
-        <Box flexDirection="column" height={bodyHeight} overflow="hidden">
-          {help ? <HelpOverlay screen={screen} /> : null}
-          {!allowed ? (
-            <Box flexDirection="column" display={help ? 'none' : 'flex'}>
-              <Text color={tint(env, 'yellow')}>
-                {`${screen.title} needs the scope ${screen.scope}; this key does not have it.`}
+      <KeysContext.Provider value={keys}>
+        <Box flexDirection="column" width={size.columns} height={frameHeight}>
+          <Box>
+            {screens.map((s, i) => (
+              <Text key={s.id} inverse={i === index} dimColor={i !== index}>
+                {` ${i + 1} ${s.title} `}
               </Text>
-              <Text dimColor>{`Its scopes: ${[...(env.scopes ?? [])].join(', ') || 'none'}`}</Text>
-              <Text dimColor>{`A key with it: linkctl keys create --scopes ${screen.scope ?? ''}`}</Text>
-            </Box>
-          ) : (
-            // Kept mounted behind the overlay (a half-filled form survives `?`), without the keyboard.
-            <Box flexDirection="column" display={help ? 'none' : 'flex'}>
-              <ErrorBoundary key={screen.id} color={props.color}>
-                <ScreenHost screen={screen} active={!help} width={size.columns} height={bodyHeight} />
-              </ErrorBoundary>
-            </Box>
-          )}
+            ))}
+          </Box>
+          <Box flexDirection="column" height={bodyHeight} overflow="hidden">
+            {help ? <HelpOverlay screen={screen} /> : null}
+            {!allowed ? (
+              <Box flexDirection="column" display={help ? 'none' : 'flex'}>
+                <Text color={tint(env, 'yellow')}>
+                  {`${screen.title} needs the scope ${screen.scope}; this key does not have it.`}
+                </Text>
+                <Text dimColor>{`Its scopes: ${[...(env.scopes ?? [])].join(', ') || 'none'}`}</Text>
+                <Text dimColor>{`A key with it: linkctl keys create --scopes ${screen.scope ?? ''}`}</Text>
+              </Box>
+            ) : (
+              // Kept mounted behind the overlay (a half-filled form survives `?`), without the keyboard.
+              <Box flexDirection="column" display={help ? 'none' : 'flex'}>
+                <ErrorBoundary key={screen.id} color={props.color}>
+                  <ScreenHost screen={screen} active={!help} width={size.columns} height={bodyHeight} />
+                </ErrorBoundary>
+              </Box>
+            )}
+          </Box>
+          <StatusLine status={status} message={message} identity={props.identity} color={props.color} />
         </Box>
-        <StatusLine status={status} message={message} identity={props.identity} color={props.color} />
-      </Box>
+      </KeysContext.Provider>
     </TuiContext.Provider>
   )
 }

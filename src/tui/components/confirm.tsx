@@ -1,6 +1,7 @@
 /** A yes/no question on one line: `y` runs the action, any other key cancels. */
-import { Text, useInput } from 'ink'
-import { useEffect, useState } from 'react'
+import { useKeys } from '../hooks/use-keys.js'
+import { Text } from 'ink'
+import { useLayoutEffect, useState } from 'react'
 import { tint, useTui } from '../context.js'
 
 export interface Confirmation {
@@ -12,25 +13,22 @@ export function Confirm(props: { ask: Confirmation; active: boolean; done(): voi
   const env = useTui()
   const [busy, setBusy] = useState(false)
   const { capture } = env
-  useEffect(() => {
+  useLayoutEffect(() => {
     capture(true)
     return () => capture(false)
   }, [capture])
-  useInput(
-    (input) => {
-      if (busy) return
-      if (input === 'y' || input === 'Y') {
-        setBusy(true)
-        props.ask
-          .run()
-          .catch((err: unknown) => env.say(`failed: ${err instanceof Error ? err.message : String(err)}`))
-          .finally(() => props.done())
-        return
-      }
-      env.say('cancelled')
-      props.done()
-    },
-    { isActive: props.active },
-  )
+  useKeys((input) => {
+    if (busy) return
+    if (input === 'y' || input === 'Y') {
+      setBusy(true)
+      props.ask
+        .run()
+        .catch((err: unknown) => env.say(`failed: ${err instanceof Error ? err.message : String(err)}`))
+        .finally(() => props.done())
+      return
+    }
+    env.say('cancelled')
+    props.done()
+  }, props.active)
   return <Text color={tint(env, 'yellow')}>{busy ? 'working…' : `${props.ask.question} [y/N]`}</Text>
 }

@@ -2,8 +2,9 @@
  * A small form: fields one per line, ↑/↓ or Tab between them, Enter on the last one submits,
  * Esc cancels. The API's validation messages are shown under it, as the API said them.
  */
-import { Box, Text, useInput } from 'ink'
-import { useEffect, useState } from 'react'
+import { useKeys } from '../hooks/use-keys.js'
+import { Box, Text } from 'ink'
+import { useLayoutEffect, useRef, useState } from 'react'
 import { validationLines } from '../api.js'
 import { tint, useTui } from '../context.js'
 import { editText, Field } from './field.js'
@@ -25,38 +26,45 @@ export function Form(props: {
   const [values, setValues] = useState<Record<string, string>>(() =>
     Object.fromEntries(props.fields.map((f) => [f.name, f.value ?? ''])),
   )
-  const [focus, setFocus] = useState(0)
+  const [focus, setFocusState] = useState(0)
+  // Keys can come faster than renders: the handler reads and writes these, the render shows them.
+  const focusRef = useRef(0)
+  const valuesRef = useRef(values)
+  const setFocus = (next: (f: number) => number) => {
+    focusRef.current = next(focusRef.current)
+    setFocusState(focusRef.current)
+  }
   const [errors, setErrors] = useState<string[]>([])
   const [busy, setBusy] = useState(false)
   const { capture } = env
-  useEffect(() => {
+  useLayoutEffect(() => {
     capture(true)
     return () => capture(false)
   }, [capture])
 
-  useInput(
-    (input, key) => {
-      if (busy) return
-      if (key.escape) return props.cancel()
-      const last = props.fields.length - 1
-      if (key.upArrow || (key.tab && key.shift)) return setFocus((f) => Math.max(0, f - 1))
-      if (key.downArrow || key.tab) return setFocus((f) => Math.min(last, f + 1))
-      if (key.return) {
-        if (focus < last) return setFocus(focus + 1)
-        setBusy(true)
-        props
-          .submit(values)
-          .catch((err: unknown) => setErrors(validationLines(err)))
-          .finally(() => setBusy(false))
-        return
-      }
-      const name = props.fields[focus]?.name
-      if (name === undefined) return
-      const next = editText(values[name] ?? '', input, key)
-      if (next !== null) setValues((v) => ({ ...v, [name]: next }))
-    },
-    { isActive: props.active },
-  )
+  useKeys((input, key) => {
+    if (busy) return
+    if (key.escape) return props.cancel()
+    const last = props.fields.length - 1
+    if (key.upArrow || (key.tab && key.shift)) return setFocus((f) => Math.max(0, f - 1))
+    if (key.downArrow || key.tab) return setFocus((f) => Math.min(last, f + 1))
+    const focus = focusRef.current
+    if (key.return) {
+      if (focus < last) return setFocus(() => focus + 1)
+      setBusy(true)
+      props
+        .submit(valuesRef.current)
+        .catch((err: unknown) => setErrors(validationLines(err)))
+        .finally(() => setBusy(false))
+      return
+    }
+    const name = props.fields[focus]?.name
+    if (name === undefined) return
+    const next = editText(valuesRef.current[name] ?? '', input, key)
+    if (next === null) return
+    valuesRef.current = { ...valuesRef.current, [name]: next }
+    setValues(valuesRef.current)
+  }, props.active)
 
   return (
     <Box flexDirection="column">

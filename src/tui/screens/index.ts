@@ -1,5 +1,6 @@
 /** The screens, in tab order. A new screen: its file in this folder and one line here. */
 import type { ScreenDef } from '../context.js'
 import { home } from './home.js'
+import { links } from './links.js'
 
-export const SCREENS: ScreenDef[] = [home]
+export const SCREENS: ScreenDef[] = [home, links]
