@@ -1,6 +1,7 @@
 /** The screens, in tab order. A new screen: its file in this folder and one line here. */
 import type { ScreenDef } from '../context.js'
 import { home } from './home.js'
+import { keys } from './keys.js'
 import { links } from './links.js'
 
-export const SCREENS: ScreenDef[] = [home, links]
+export const SCREENS: ScreenDef[] = [home, links, keys]

@@ -1,0 +1,127 @@
+/**
+ * Creating a key: its name, then the scope picker (a preset fills the ticks, Space ticks one
+ * scope), Enter creates it; the key's value is then shown once, with a copy hint.
+ */
+import { Box, Text } from 'ink'
+import { useLayoutEffect, useRef, useState } from 'react'
+import type { ApiKeyWithSecret } from '../../contract/keys.js'
+import { PRESET_NAMES, PRESETS, SCOPES } from '../../contract/scopes.js'
+import { validationLines } from '../api.js'
+import { editText, Field } from '../components/field.js'
+import { tint, useTui } from '../context.js'
+import { useKeys } from '../hooks/use-keys.js'
+import { moveCursor, scrollTop } from '../hooks/use-list-keys.js'
+
+type Row = { preset: (typeof PRESET_NAMES)[number] } | { scope: string }
+const ROWS: Row[] = [...PRESET_NAMES.map((preset) => ({ preset })), ...SCOPES.map((scope) => ({ scope }))]
+
+export function KeyCreate(props: {
+  active: boolean
+  height: number
+  done(created: ApiKeyWithSecret | null): void
+}) {
+  const env = useTui()
+  const [step, setStep] = useState<'name' | 'scopes'>('name')
+  const [name, setName] = useState('')
+  const [ticked, setTicked] = useState<ReadonlySet<string>>(new Set(PRESETS['read-only']))
+  const [pos, setPos] = useState({ cursor: 0, top: 0 })
+  const [errors, setErrors] = useState<string[]>([])
+  const busy = useRef(false)
+  const { capture } = env
+  useLayoutEffect(() => {
+    capture(true)
+    return () => capture(false)
+  }, [capture])
+  const rows = Math.max(3, props.height - 6)
+
+  const create = () => {
+    if (busy.current) return
+    busy.current = true
+    env.client.keys
+      .create({ name: name.trim(), permissions: SCOPES.filter((s) => ticked.has(s)) })
+      .then((created) => props.done(created))
+      .catch((err: unknown) => setErrors(validationLines(err)))
+      .finally(() => (busy.current = false))
+  }
+
+  useKeys((input, key) => {
+    if (key.escape) return props.done(null)
+    if (step === 'name') {
+      if (key.return) return setStep('scopes')
+      setName((n) => editText(n, input, key) ?? n)
+      return
+    }
+    if (moveCursor(pos.cursor, ROWS.length, rows, input, key) !== null) {
+      setPos((p) => {
+        const c = moveCursor(p.cursor, ROWS.length, rows, input, key) ?? p.cursor
+        return { cursor: c, top: scrollTop(p.top, c, rows) }
+      })
+      return
+    }
+    if (input === ' ') {
+      const row = ROWS[pos.cursor]
+      if (!row) return
+      if ('preset' in row) return setTicked(new Set(PRESETS[row.preset]))
+      setTicked((t) => {
+        const next = new Set(t)
+        if (next.has(row.scope)) next.delete(row.scope)
+        else next.add(row.scope)
+        return next
+      })
+      return
+    }
+    if (key.return) create()
+  }, props.active)
+
+  const visible = ROWS.slice(pos.top, pos.top + rows)
+  return (
+    <Box flexDirection="column">
+      <Text bold>New API key</Text>
+      <Field label="Name" value={name} focused={step === 'name'} />
+      {step === 'name' ? (
+        <Text dimColor>Enter: choose its scopes · Esc: cancel</Text>
+      ) : (
+        <>
+          <Text
+            dimColor
+          >{`Space: tick a scope or apply a preset · Enter: create with ${ticked.size} scopes · Esc: cancel`}</Text>
+          {visible.map((row, i) => {
+            const at = pos.top + i === pos.cursor
+            const text =
+              'preset' in row
+                ? `preset ${row.preset} (${PRESETS[row.preset].length} scopes)`
+                : `[${ticked.has(row.scope) ? 'x' : ' '}] ${row.scope}`
+            return (
+              <Text key={text} inverse={at}>
+                {text}
+              </Text>
+            )
+          })}
+        </>
+      )}
+      {errors.map((line, i) => (
+        <Text key={i} color={tint(env, 'red')}>
+          {line}
+        </Text>
+      ))}
+    </Box>
+  )
+}
+
+/** The new key's value, shown once. */
+export function NewKey(props: { created: ApiKeyWithSecret; active: boolean; close(): void }) {
+  const env = useTui()
+  useKeys(() => props.close(), props.active)
+  return (
+    <Box flexDirection="column">
+      <Text
+        bold
+      >{`Key "${props.created.name}" created with ${props.created.permissions.length} scopes.`}</Text>
+      <Text color={tint(env, 'green')}>{props.created.key}</Text>
+      <Text color={tint(env, 'yellow')}>
+        Copy it now (select it with the mouse; in tmux, copy mode): it is shown only this once.
+      </Text>
+      <Text dimColor>Any key: back to the list</Text>
+    </Box>
+  )
+}
