@@ -1,7 +1,8 @@
 /** The screens, in tab order. A new screen: its file in this folder and one line here. */
 import type { ScreenDef } from '../context.js'
+import { domains } from './domains.js'
 import { home } from './home.js'
 import { keys } from './keys.js'
 import { links } from './links.js'
 
-export const SCREENS: ScreenDef[] = [home, links, keys]
+export const SCREENS: ScreenDef[] = [home, links, keys, domains]

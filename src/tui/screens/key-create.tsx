@@ -10,7 +10,7 @@ import { validationLines } from '../api.js'
 import { editText, Field } from '../components/field.js'
 import { tint, useTui } from '../context.js'
 import { useKeys } from '../hooks/use-keys.js'
-import { moveCursor, scrollTop } from '../hooks/use-list-keys.js'
+import { useCursor } from '../hooks/use-list-keys.js'
 
 type Row = { preset: (typeof PRESET_NAMES)[number] } | { scope: string }
 const ROWS: Row[] = [...PRESET_NAMES.map((preset) => ({ preset })), ...SCOPES.map((scope) => ({ scope }))]
@@ -24,7 +24,6 @@ export function KeyCreate(props: {
   const [step, setStep] = useState<'name' | 'scopes'>('name')
   const [name, setName] = useState('')
   const [ticked, setTicked] = useState<ReadonlySet<string>>(new Set(PRESETS['read-only']))
-  const [pos, setPos] = useState({ cursor: 0, top: 0 })
   const [errors, setErrors] = useState<string[]>([])
   const busy = useRef(false)
   const { capture } = env
@@ -33,6 +32,7 @@ export function KeyCreate(props: {
     return () => capture(false)
   }, [capture])
   const rows = Math.max(3, props.height - 6)
+  const pos = useCursor(ROWS.length, rows)
 
   const create = () => {
     if (busy.current) return
@@ -51,13 +51,7 @@ export function KeyCreate(props: {
       setName((n) => editText(n, input, key) ?? n)
       return
     }
-    if (moveCursor(pos.cursor, ROWS.length, rows, input, key) !== null) {
-      setPos((p) => {
-        const c = moveCursor(p.cursor, ROWS.length, rows, input, key) ?? p.cursor
-        return { cursor: c, top: scrollTop(p.top, c, rows) }
-      })
-      return
-    }
+    if (pos.move(input, key)) return
     if (input === ' ') {
       const row = ROWS[pos.cursor]
       if (!row) return

@@ -7,7 +7,7 @@ import { Confirm, type Confirmation } from '../components/confirm.js'
 import { Table, type TableColumn } from '../components/table.js'
 import { hasScope, useTui, type ScreenDef, type ScreenProps } from '../context.js'
 import { useKeys } from '../hooks/use-keys.js'
-import { LIST_KEYS, moveCursor, scrollTop } from '../hooks/use-list-keys.js'
+import { LIST_KEYS, useCursor } from '../hooks/use-list-keys.js'
 import { usePoll } from '../hooks/use-poll.js'
 import { KeyCreate, NewKey } from './key-create.js'
 
@@ -39,9 +39,9 @@ function Keys({ active, width, height }: ScreenProps) {
   const [mode, setMode] = useState<'list' | 'create'>('list')
   const [created, setCreated] = useState<ApiKeyWithSecret | null>(null)
   const [confirm, setConfirm] = useState<Confirmation | null>(null)
-  const [pos, setPos] = useState({ cursor: 0, top: 0 })
   const keys = poll.data?.data ?? []
   const rows = Math.max(1, height - 3)
+  const pos = useCursor(keys.length, rows)
   const selected = keys[pos.cursor]
   const canWrite = hasScope(env, 'keys:write')
 
@@ -57,13 +57,7 @@ function Keys({ active, width, height }: ScreenProps) {
 
   useKeys((input, key) => {
     if (confirm || mode !== 'list' || created) return
-    if (moveCursor(pos.cursor, keys.length, rows, input, key) !== null) {
-      setPos((p) => {
-        const c = moveCursor(p.cursor, keys.length, rows, input, key) ?? p.cursor
-        return { cursor: c, top: scrollTop(p.top, c, rows) }
-      })
-      return
-    }
+    if (pos.move(input, key)) return
     if (!canWrite) return
     if (input === 'n') return setMode('create')
     if (!selected) return

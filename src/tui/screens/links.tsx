@@ -12,7 +12,7 @@ import { editText, Field } from '../components/field.js'
 import { Form } from '../components/form.js'
 import { Table, type TableColumn } from '../components/table.js'
 import { hasScope, useTui, type ScreenDef, type ScreenProps } from '../context.js'
-import { LIST_KEYS, moveCursor, scrollTop } from '../hooks/use-list-keys.js'
+import { LIST_KEYS, useCursor } from '../hooks/use-list-keys.js'
 import { usePagedList } from '../hooks/use-paged-list.js'
 import { LinkDetail } from './link-detail.js'
 import { createBody, createFields, editBody, editFields } from './link-form.js'
@@ -39,8 +39,6 @@ function Links({ active, width, height }: ScreenProps) {
   const { client } = env
   const [mode, setMode] = useState<Mode>('list')
   const [search, setSearch] = useState('')
-  // Cursor and first visible row move together, by functional updates: keys can come faster than renders.
-  const [{ cursor, top }, setPos] = useState({ cursor: 0, top: 0 })
   const [confirm, setConfirm] = useState<Confirmation | null>(null)
   const [opened, setOpened] = useState<Link | null>(null)
   const list = usePagedList<Link>(
@@ -58,6 +56,8 @@ function Links({ active, width, height }: ScreenProps) {
   // Rows for the table: the height less the search line, the header and the footer.
   const rows = Math.max(1, height - 3)
   const total = list.total ?? 0
+  const pos = useCursor(total, rows)
+  const { cursor, top } = pos
   useEffect(() => list.show(top, top + rows))
   const { capture } = env
   useLayoutEffect(() => {
@@ -91,7 +91,7 @@ function Links({ active, width, height }: ScreenProps) {
         return setMode('list')
       }
       setSearch((text) => editText(text, input, key) ?? text)
-      setPos({ cursor: 0, top: 0 })
+      pos.reset()
       return
     }
     if (mode === 'detail') {
@@ -101,13 +101,7 @@ function Links({ active, width, height }: ScreenProps) {
       return
     }
     if (mode !== 'list') return
-    if (moveCursor(cursor, total, rows, input, key) !== null) {
-      setPos((p) => {
-        const moved = moveCursor(p.cursor, total, rows, input, key) ?? p.cursor
-        return { cursor: moved, top: scrollTop(p.top, moved, rows) }
-      })
-      return
-    }
+    if (pos.move(input, key)) return
     if (input === '/') return setMode('search')
     if (input === 'r') return list.reload()
     if (input === 'n' && canWrite) return setMode('create')
