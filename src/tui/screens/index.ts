@@ -4,5 +4,6 @@ import { domains } from './domains.js'
 import { home } from './home.js'
 import { keys } from './keys.js'
 import { links } from './links.js'
+import { webhooks } from './webhooks.js'
 
-export const SCREENS: ScreenDef[] = [home, links, keys, domains]
+export const SCREENS: ScreenDef[] = [home, links, keys, domains, webhooks]
