@@ -228,7 +228,8 @@ export class FakeClient implements TuiClient {
     this.calls.push(name)
     const failure = this.failures.shift()
     if (failure) throw failure
-    return make()
+    // A copy, as over HTTP: the screens never hold the fake's own objects.
+    return structuredClone(make())
   }
 
   health = () => this.serve('health', () => this.state.health)
