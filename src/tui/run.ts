@@ -6,6 +6,7 @@
 import type { Ctx } from '../cli/context.js'
 import { UsageError } from '../cli/exit-codes.js'
 import { maskKey } from '../cli/output.js'
+import type { RateLimitInfo } from '../contract/keys.js'
 import type { TuiClient } from './api.js'
 
 export interface TuiOptions {
@@ -25,17 +26,35 @@ export function parseRefresh(value: string | undefined): number {
   return n
 }
 
+/** Requests the busiest screen (Home) makes per refresh, at most. */
+export const REQUESTS_PER_REFRESH = 12
+const PERIOD_SECONDS = { minute: 60, hour: 3600, day: 86_400 } as const
+
+/**
+ * The refresh interval within the key's rate limit: polling may use half of it, so that the
+ * user's own commands keep the other half. A key of 1,000 requests an hour refreshes every 87 s.
+ */
+export function refreshWithin(
+  seconds: number,
+  rateLimit: { limit: number; period: keyof typeof PERIOD_SECONDS } | undefined,
+): number {
+  if (!rateLimit || rateLimit.limit <= 0) return seconds
+  const floor = Math.ceil((REQUESTS_PER_REFRESH * PERIOD_SECONDS[rateLimit.period]) / (rateLimit.limit / 2))
+  return Math.max(seconds, floor)
+}
+
 /** The key's scopes and a line saying who is connected where; scopes null when unknown. */
 async function whoAmI(
   client: TuiClient,
   url: string,
   apiKey: string | undefined,
-): Promise<{ scopes: ReadonlySet<string> | null; identity: string }> {
+): Promise<{ scopes: ReadonlySet<string> | null; identity: string; rateLimit?: RateLimitInfo }> {
   if (!apiKey) return { scopes: new Set(), identity: `no key (run linkctl login) · ${url}` }
   try {
     const result = await client.keys.test(apiKey)
     if (result.valid && result.key)
       return {
+        ...(result.rateLimit ? { rateLimit: result.rateLimit } : {}),
         scopes: new Set(result.key.permissions),
         identity: `${result.key.name} (${result.key.preview}) · ${result.key.organization.name} · ${url}`,
       }
@@ -57,10 +76,15 @@ export async function runTui(opts: TuiOptions, ctx: Ctx): Promise<void> {
         'commands: linkctl status, linkctl links list, linkctl keys list, linkctl domains list, ' +
         'linkctl webhooks list (add --json for scripts)',
     )
-  const refreshSeconds = parseRefresh(opts.refresh)
+  const asked = parseRefresh(opts.refresh)
   const target = await ctx.target()
   const client = await ctx.client()
   const who = await whoAmI(client, target.url, target.apiKey)
+  const refreshSeconds = refreshWithin(asked, who.rateLimit)
+  const identity =
+    refreshSeconds > asked
+      ? `${who.identity} · refresh ${refreshSeconds}s (the key's rate limit)`
+      : who.identity
   const { mount } = await import('./app.js')
   const stdout = ctx.stdout as NodeJS.WriteStream
   let restored = false
@@ -73,7 +97,7 @@ export async function runTui(opts: TuiOptions, ctx: Ctx): Promise<void> {
   stdout.write(ENTER_ALT_SCREEN)
   try {
     const app = mount(
-      { client, refreshSeconds, color: ctx.color, scopes: who.scopes, identity: who.identity },
+      { client, refreshSeconds, color: ctx.color, scopes: who.scopes, identity },
       {
         stdout,
         stdin: ctx.stdin as NodeJS.ReadStream,

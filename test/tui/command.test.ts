@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../../src/cli/run.js'
 import { EXIT } from '../../src/cli/exit-codes.js'
-import { parseRefresh } from '../../src/tui/run.js'
+import { parseRefresh, refreshWithin } from '../../src/tui/run.js'
 import { testIo } from '../support/cli.js'
 
 describe('linkctl tui', () => {
@@ -21,5 +21,14 @@ describe('linkctl tui', () => {
     expect(parseRefresh(undefined)).toBe(5)
     expect(parseRefresh('2')).toBe(2)
     for (const bad of ['0', '-1', '1.5', 'soon', '3601']) expect(() => parseRefresh(bad)).toThrow(/--refresh/)
+  })
+
+  it("refreshes no faster than half the key's rate limit allows", () => {
+    expect(refreshWithin(5, { limit: 100_000, period: 'hour' })).toBe(5)
+    // 12 requests a refresh within 500 an hour: every 87 s.
+    expect(refreshWithin(5, { limit: 1000, period: 'hour' })).toBe(87)
+    expect(refreshWithin(120, { limit: 1000, period: 'hour' })).toBe(120)
+    expect(refreshWithin(5, { limit: 60, period: 'minute' })).toBe(24)
+    expect(refreshWithin(5, undefined)).toBe(5)
   })
 })

@@ -58,7 +58,7 @@ function Home({ height }: ScreenProps) {
   const feedRows = Math.max(1, height - 9 - Math.min(jobs.length, 6))
   return (
     <Box flexDirection="column">
-      <Text>
+      <Text wrap="truncate">
         <Text color={tint(env, colour)} bold>{`● ${h.status}`}</Text>
         {`  linkd ${h.version} · up ${uptime(h.uptimeSeconds)}`}
         {h.checks ? ` · database ${h.checks.database} · migrations ${h.checks.migrations}` : ''}
@@ -75,7 +75,7 @@ function Home({ height }: ScreenProps) {
               color={j.lastStatus === 'error' ? tint(env, 'red') : undefined}
               wrap="truncate"
             >
-              {`${j.name.padEnd(22)}${(j.lastStatus ?? 'never run').padEnd(10)}${
+              {`${j.name.padEnd(24)}${(j.lastStatus ?? 'never run').padEnd(10)}${
                 j.lastRunAt ? relativeTime(Date.parse(j.lastRunAt), Date.now()) : ''
               }`}
             </Text>
