@@ -21,16 +21,20 @@ let daemon: RunningLinkd
 let work = ''
 const socket = `linkd-tui-e2e-${process.pid}`
 
-function tmuxRun(args: string[], env?: NodeJS.ProcessEnv): string {
-  return execFileSync(tmux!, ['-L', socket, ...args], { encoding: 'utf8', ...(env ? { env } : {}) })
+function tmuxRun(args: string[], env?: NodeJS.ProcessEnv, server = socket): string {
+  return execFileSync(tmux!, ['-L', server, ...args], { encoding: 'utf8', ...(env ? { env } : {}) })
 }
-const screen = () => tmuxRun(['capture-pane', '-p'])
+const screen = (server = socket) => tmuxRun(['capture-pane', '-p'], undefined, server)
 
 /** The pane once it shows every text (polls; fails after 15 s with what it saw). */
 async function paneWith(...texts: string[]): Promise<string> {
+  return paneOf(socket, ...texts)
+}
+
+async function paneOf(server: string, ...texts: string[]): Promise<string> {
   const end = Date.now() + 15_000
   for (;;) {
-    const pane = screen()
+    const pane = screen(server)
     if (texts.every((t) => pane.includes(t))) return pane
     if (Date.now() > end) throw new Error(`the pane never showed ${texts.join(', ')}:\n${pane}`)
     await sleep(100)
@@ -110,5 +114,37 @@ describe.skipIf(!tmux)('linkctl tui in a terminal (tmux)', () => {
     while (!existsSync(join(work, 'exit')) && Date.now() < end) await sleep(100)
     expect(readFileSync(join(work, 'exit'), 'utf8').trim()).toBe('exit 0')
     expect(screen()).not.toContain('1 Home')
+  })
+
+  it('colours the health on a colour terminal, and uses no colour under NO_COLOR', async () => {
+    const colourCode = /\x1b\[[0-9;]*(3[0-7]|9[0-7]|38;[25][0-9;]*)m/
+    const panes: Record<string, string> = {}
+    for (const [name, extra] of [
+      ['colour', {}],
+      ['plain', { NO_COLOR: '1' }],
+    ] as const) {
+      const env = cleanEnv({
+        LINKCTL_URL: daemon.url,
+        LINKCTL_API_KEY: daemon.ownerKey() ?? '',
+        LINKCTL_CONFIG_DIR: join(work, 'config'),
+        TERM: 'xterm-256color',
+        ...extra,
+      })
+      const server = `${socket}-${name}`
+      tmuxRun(
+        ['new-session', '-d', '-x', '80', '-y', '24', `${process.execPath} ${LINKCTL} tui`],
+        env,
+        server,
+      )
+      try {
+        await paneOf(server, '● ok')
+        panes[name] = tmuxRun(['capture-pane', '-p', '-e'], undefined, server)
+      } finally {
+        tmuxRun(['kill-server'], undefined, server)
+      }
+    }
+    expect(panes.colour).toMatch(colourCode)
+    expect(panes.plain).toContain('● ok')
+    expect(panes.plain).not.toMatch(colourCode)
   })
 })
