@@ -117,7 +117,7 @@ describe.skipIf(!tmux)('linkctl tui in a terminal (tmux)', () => {
   })
 
   it('colours the health on a colour terminal, and uses no colour under NO_COLOR', async () => {
-    const colourCode = /\x1b\[[0-9;]*(3[0-7]|9[0-7]|38;[25][0-9;]*)m/
+    const colourCode = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*(3[0-7]|9[0-7]|38;[25][0-9;]*)m`)
     const panes: Record<string, string> = {}
     for (const [name, extra] of [
       ['colour', {}],
