@@ -8,6 +8,7 @@ import type { Health } from '../contract/health.js'
 import type { ApiKey, ApiKeyWithSecret, CreateKeyBody, KeyTestResult } from '../contract/keys.js'
 import type { AddDomainBody, Domain, Propagation } from '../contract/domains.js'
 import type { Game, ListGamesQuery } from '../contract/games.js'
+import type { GdprDeletion, GdprDeletionBody } from '../contract/gaming.js'
 import type {
   AnalyticsQuery,
   CreateLinkBody,
@@ -62,6 +63,10 @@ export interface TuiClient {
   }
   games: {
     list(query?: ListGamesQuery): Promise<PageOf<Game>>
+  }
+  gaming: {
+    requestDeletion(body: GdprDeletionBody): Promise<GdprDeletion>
+    deletion(id: string): Promise<GdprDeletion>
   }
 }
 

@@ -9,6 +9,7 @@ import type { Health } from '../../src/contract/health.js'
 import type { ApiKey } from '../../src/contract/keys.js'
 import type { Domain } from '../../src/contract/domains.js'
 import type { Game } from '../../src/contract/games.js'
+import type { GdprDeletion } from '../../src/contract/gaming.js'
 import type { Link, LinkAnalytics } from '../../src/contract/links.js'
 import type { Delivery, Webhook } from '../../src/contract/webhooks.js'
 import type { TuiClient } from '../../src/tui/api.js'
@@ -412,6 +413,46 @@ export class FakeClient implements TuiClient {
     const hook = this.state.webhooks.find((w) => w.id === id)!
     hook.status = status
     return hook
+  }
+
+  /** GDPR deletions by id; each read moves a deletion one status on (queued → processing → completed). */
+  readonly deletions = new Map<string, GdprDeletion>()
+
+  gaming = {
+    requestDeletion: (body: { gameId: string; playerId: string; reason: string; confirmation: string }) =>
+      this.serve('gaming.requestDeletion', (): GdprDeletion => {
+        if (body.confirmation !== 'DELETE')
+          throw apiError(400, 'confirmation must be DELETE', [
+            { field: 'confirmation', message: 'must be DELETE' },
+          ])
+        const deletion: GdprDeletion = {
+          id: `gdpr_${this.deletions.size + 1}`,
+          gameId: body.gameId,
+          playerId: body.playerId,
+          reason: body.reason,
+          status: 'queued',
+          createdAt: T0,
+          startedAt: null,
+          completedAt: null,
+          purged: null,
+          expiresAt: '2027-11-20T10:00:00.000Z',
+        }
+        this.deletions.set(deletion.id, deletion)
+        return deletion
+      }),
+    deletion: (id: string) =>
+      this.serve(`gaming.deletion ${id}`, (): GdprDeletion => {
+        const d = this.deletions.get(id)
+        if (!d) throw apiError(404, 'GDPR deletion not found')
+        if (d.status === 'processing')
+          Object.assign(d, {
+            status: 'completed',
+            completedAt: T0,
+            purged: { game_events: 12, game_players: 1 },
+          })
+        else if (d.status === 'queued') Object.assign(d, { status: 'processing', startedAt: T0 })
+        return d
+      }),
   }
 
   games = {
