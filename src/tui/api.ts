@@ -8,7 +8,18 @@ import type { Health } from '../contract/health.js'
 import type { ApiKey, ApiKeyWithSecret, CreateKeyBody, KeyTestResult } from '../contract/keys.js'
 import type { AddDomainBody, Domain, Propagation } from '../contract/domains.js'
 import type { Game, ListGamesQuery } from '../contract/games.js'
-import type { GdprDeletion, GdprDeletionBody } from '../contract/gaming.js'
+import type {
+  GdprDeletion,
+  GdprDeletionBody,
+  Geography,
+  Leaderboard,
+  LeaderboardQuery,
+  Overview,
+  OverviewQuery,
+  Retention,
+  RetentionQuery,
+} from '../contract/gaming.js'
+import type { RevenueQuery, RevenueReport } from '../contract/gaming-revenue.js'
 import type {
   AnalyticsQuery,
   CreateLinkBody,
@@ -45,6 +56,11 @@ export interface TuiClient {
   }
   analytics: {
     link(id: string, query?: AnalyticsQuery): Promise<LinkAnalytics>
+    gameOverview(gameId: string, query?: OverviewQuery): Promise<Overview>
+    gameRevenue(gameId: string, query?: RevenueQuery): Promise<RevenueReport>
+    gameRetention(gameId: string, query?: RetentionQuery): Promise<Retention>
+    gameGeography(gameId: string, query?: OverviewQuery): Promise<Geography>
+    gameLeaderboard(gameId: string, query?: LeaderboardQuery): Promise<Leaderboard>
   }
   domains: {
     list(query?: PageQuery): Promise<PageOf<Domain>>

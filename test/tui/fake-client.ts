@@ -317,6 +317,7 @@ export class FakeClient implements TuiClient {
   }
 
   analytics = {
+    ...this.gameAnalytics(),
     link: (id: string) =>
       this.serve(`analytics.link ${id}`, (): LinkAnalytics => {
         const series = this.state.series.get(id) ?? [0, 1, 2, 3]
@@ -349,6 +350,99 @@ export class FakeClient implements TuiClient {
           utmCampaigns: [],
         }
       }),
+  }
+
+  /** The game analytics every game answers with (ranges are recorded in `calls`). */
+  gameFigures = {
+    overview: {
+      dau: 321,
+      mau: 4567,
+      revenue: { total: 1234.5, iap: 1000, ad: 200.5, subscription: 34 },
+      arpu: 0.27,
+      arppu: 12.34,
+      avgSessionSeconds: 412,
+      retention: { d1: 41.5, d7: 18.25, d30: 6 },
+      range: { startDate: '2026-10-25', endDate: '2026-11-23' },
+    },
+    dailyRevenue: [10, 0, 30, 60],
+  }
+
+  private range(q: { startDate?: string; endDate?: string } = {}): string {
+    return q.startDate ? ` from ${q.startDate.slice(0, 10)}` : ''
+  }
+
+  private gameAnalytics() {
+    return {
+      gameOverview: (id: string, q: { startDate?: string } = {}) =>
+        this.serve(`analytics.gameOverview ${id}${this.range(q)}`, () => this.gameFigures.overview),
+      gameRevenue: (id: string, q: { startDate?: string } = {}) =>
+        this.serve(`analytics.gameRevenue ${id}${this.range(q)}`, () => {
+          const rows = this.gameFigures.dailyRevenue.map((total, i) => ({
+            group: `2026-11-${20 + i}`,
+            total,
+            iap: total,
+            ad: 0,
+            subscription: 0,
+            transactions: total / 10,
+            payingUsers: total / 10,
+            arppu: 10,
+          }))
+          return { data: rows, totals: rows[0]!, currency: 'USD', range: { startDate: '', endDate: '' } }
+        }),
+      gameRetention: (id: string) =>
+        this.serve(`analytics.gameRetention ${id}`, () => {
+          const cell = (percentage: number, band: 'green' | 'yellow' | 'amber' | 'red' | 'none') => ({
+            retained: Math.round(percentage),
+            percentage,
+            band,
+          })
+          return {
+            data: [
+              {
+                cohort: '2026-11-20',
+                size: 100,
+                days: {
+                  d0: cell(100, 'green'),
+                  d1: cell(42, 'yellow'),
+                  d3: cell(20, 'amber'),
+                  d7: null,
+                  d14: null,
+                  d30: null,
+                },
+              },
+              {
+                cohort: '2026-11-21',
+                size: 80,
+                days: {
+                  d0: cell(100, 'green'),
+                  d1: cell(10, 'red'),
+                  d3: null,
+                  d7: null,
+                  d14: null,
+                  d30: null,
+                },
+              },
+            ],
+            range: { startDate: '', endDate: '' },
+          }
+        }),
+      gameGeography: (id: string) =>
+        this.serve(`analytics.gameGeography ${id}`, () => ({
+          data: [
+            { country: 'BR', players: 120, sessions: 400, revenue: 700, revenuePerPlayer: 5.83 },
+            { country: null, players: 3, sessions: 5, revenue: 0, revenuePerPlayer: 0 },
+          ],
+          range: { startDate: '', endDate: '' },
+        })),
+      gameLeaderboard: (id: string) =>
+        this.serve(`analytics.gameLeaderboard ${id}`, () => ({
+          data: [
+            { rank: 1, playerId: 'whale_1', revenue: 499.99 },
+            { rank: 2, playerId: 'dolphin_7', revenue: 49.5 },
+          ],
+          range: { startDate: '', endDate: '' },
+        })),
+    }
   }
 
   domains = {
@@ -457,6 +551,19 @@ export class FakeClient implements TuiClient {
 
   games = {
     list: (q: { page?: number; limit?: number } = {}) =>
-      this.serve('games.list', (): PageOf<Game> => ({ ...page([] as Game[], q), total: this.state.games })),
+      this.serve('games.list', (): PageOf<Game> => {
+        const games = Array.from(
+          { length: this.state.games },
+          (_, i) =>
+            ({
+              id: `game-${i + 1}`,
+              name: `Game ${i + 1}`,
+              status: 'active',
+              platform: 'ios',
+              reportingCurrency: 'USD',
+            }) as Game,
+        )
+        return page(games, q)
+      }),
   }
 }
