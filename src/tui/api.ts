@@ -5,7 +5,7 @@
  */
 import type { PageOf } from '../contract/common.js'
 import type { Health } from '../contract/health.js'
-import type { ApiKey, ApiKeyWithSecret, CreateKeyBody, KeyTestResult } from '../contract/keys.js'
+import type { ApiKey, ApiKeyWithSecret, CreateKeyBody, KeyActivity, KeyTestResult } from '../contract/keys.js'
 import type { AddDomainBody, Domain, Propagation } from '../contract/domains.js'
 import type { Game, ListGamesQuery } from '../contract/games.js'
 import type {
@@ -26,6 +26,7 @@ import type {
   Link,
   LinkAnalytics,
   ListLinksQuery,
+  QrQuery,
   UpdateLinkBody,
 } from '../contract/links.js'
 import type {
@@ -46,6 +47,7 @@ export interface TuiClient {
     revoke(id: string): Promise<ApiKey>
     activate(id: string): Promise<ApiKey>
     deactivate(id: string): Promise<ApiKey>
+    activity(id: string, query?: { page?: number; limit?: number }): Promise<PageOf<KeyActivity>>
     test(key: string): Promise<KeyTestResult>
   }
   links: {
@@ -53,6 +55,8 @@ export interface TuiClient {
     create(body: CreateLinkBody): Promise<Link>
     update(id: string, body: UpdateLinkBody): Promise<Link>
     delete(id: string): Promise<void>
+    /** The QR image (the TUI draws the code itself; asking records its creation). */
+    qr(id: string, query?: QrQuery): Promise<unknown>
   }
   analytics: {
     link(id: string, query?: AnalyticsQuery): Promise<LinkAnalytics>

@@ -248,6 +248,40 @@ export class FakeClient implements TuiClient {
         this.state.keys.push(key)
         return { ...key, key: 'lk_live_SECRETVALUE1234' }
       }),
+    activity: (id: string, q: { page?: number; limit?: number } = {}) =>
+      this.serve(`keys.activity ${id}`, () =>
+        page(
+          [
+            {
+              id: 'act_1',
+              timestamp: T0,
+              endpoint: '/api/use/links',
+              method: 'GET',
+              statusCode: 200,
+              responseTimeMs: 3.5,
+              ip: '203.0.113.9',
+              userAgent: 'linkctl/0.1.0',
+              referrer: null,
+              country: 'FR',
+              error: null,
+            },
+            {
+              id: 'act_2',
+              timestamp: T0,
+              endpoint: '/api/keys',
+              method: 'POST',
+              statusCode: 403,
+              responseTimeMs: 1.2,
+              ip: '203.0.113.9',
+              userAgent: 'curl/8',
+              referrer: null,
+              country: null,
+              error: 'Forbidden',
+            },
+          ],
+          q,
+        ),
+      ),
     revoke: (id: string) => this.serve(`keys.revoke ${id}`, () => this.setKey(id, 'revoked')),
     activate: (id: string) => this.serve(`keys.activate ${id}`, () => this.setKey(id, 'active')),
     deactivate: (id: string) => this.serve(`keys.deactivate ${id}`, () => this.setKey(id, 'inactive')),
@@ -274,6 +308,7 @@ export class FakeClient implements TuiClient {
   }
 
   links = {
+    qr: (id: string) => this.serve(`links.qr ${id}`, () => ({ status: 200 })),
     list: (q: { page?: number; limit?: number; search?: string; sortBy?: string; sortOrder?: string } = {}) =>
       this.serve(`links.list page=${q.page ?? 1}${q.search ? ` search=${q.search}` : ''}`, () => {
         let rows = this.state.links

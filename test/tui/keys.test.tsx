@@ -71,4 +71,15 @@ describe('keys screen', () => {
     await new Promise((r) => setTimeout(r, 100))
     expect(readOnly.lastFrame()).not.toMatch(/Revoke|New API key/)
   })
+
+  it('a shows the key’s latest requests', async () => {
+    const app = renderTui({ initialScreen: 'keys' })
+    await frameWith(app, '2 keys')
+    await press(app, 'a')
+    const frame = await frameWith(app, 'Activity of key key_aaaa (lk_•••aaaa) · 2 requests kept')
+    expect(frame).toMatch(/GET\s+200\s+3\.5 ms\s+203\.0\.113\.9\s+FR\s+\/api\/use\/links/)
+    expect(frame).toMatch(/POST\s+403\s+1\.2 ms.*\/api\/keys \(Forbidden\)/)
+    await press(app, KEY.escape)
+    await frameWith(app, '2 keys · a activity')
+  })
 })

@@ -118,4 +118,18 @@ describe('links screen', () => {
     expect(app.lastFrame()).not.toContain('New link')
     expect(app.lastFrame()).not.toContain('Delete')
   })
+
+  it('Q draws the link’s QR code in place of its figures, and back', async () => {
+    const client = new FakeClient()
+    const app = renderTui({ client, initialScreen: 'links' })
+    await frameWith(app, '30 links')
+    await press(app, KEY.enter)
+    await frameWith(app, 'Clicks, last 48 hours')
+    await press(app, 'Q')
+    const frame = await frameWith(app, '▀▀▀▀▀▀▀', 'Q figures')
+    expect(frame).not.toContain('Clicks, last 48 hours')
+    expect(client.calls).toContain('links.qr lnk_0')
+    await press(app, 'Q')
+    await frameWith(app, 'Clicks, last 48 hours')
+  })
 })

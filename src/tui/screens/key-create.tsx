@@ -4,13 +4,14 @@
  */
 import { Box, Text } from 'ink'
 import { useLayoutEffect, useRef, useState } from 'react'
-import type { ApiKeyWithSecret } from '../../contract/keys.js'
+import type { ApiKey, ApiKeyWithSecret } from '../../contract/keys.js'
 import { PRESET_NAMES, PRESETS, SCOPES } from '../../contract/scopes.js'
 import { validationLines } from '../api.js'
 import { editText, Field } from '../components/field.js'
 import { tint, useTui } from '../context.js'
 import { useKeys } from '../hooks/use-keys.js'
 import { useCursor } from '../hooks/use-list-keys.js'
+import { usePoll } from '../hooks/use-poll.js'
 
 type Row = { preset: (typeof PRESET_NAMES)[number] } | { scope: string }
 const ROWS: Row[] = [...PRESET_NAMES.map((preset) => ({ preset })), ...SCOPES.map((scope) => ({ scope }))]
@@ -116,6 +117,33 @@ export function NewKey(props: { created: ApiKeyWithSecret; active: boolean; clos
         Copy it now (select it with the mouse; in tmux, copy mode): it is shown only this once.
       </Text>
       <Text dimColor>Any key: back to the list</Text>
+    </Box>
+  )
+}
+
+/** A key's latest requests (its activity log). */
+export function KeyActivityView(props: { apiKey: ApiKey; active: boolean; close(): void }) {
+  const env = useTui()
+  const poll = usePoll(
+    `activity ${props.apiKey.id}`,
+    () => env.client.keys.activity(props.apiKey.id, { limit: 20 }),
+    [props.apiKey.id],
+  )
+  useKeys((input, key) => {
+    if (key.escape || key.leftArrow || input === 'h') props.close()
+  }, props.active)
+  const rows = poll.data?.data ?? []
+  return (
+    <Box flexDirection="column">
+      <Text
+        bold
+      >{`Activity of ${props.apiKey.name} (${props.apiKey.preview}) · ${poll.data?.total ?? 0} requests kept · Esc back`}</Text>
+      {poll.data && rows.length === 0 ? <Text dimColor>no requests yet</Text> : null}
+      {rows.map((a) => (
+        <Text key={a.id} wrap="truncate" color={a.statusCode >= 400 ? tint(env, 'red') : undefined}>
+          {`${a.timestamp.slice(5, 19).replace('T', ' ')} ${a.method.padEnd(6)} ${String(a.statusCode).padEnd(4)}${`${a.responseTimeMs} ms`.padStart(9)}  ${(a.ip ?? '').padEnd(15)} ${(a.country ?? '').padEnd(3)}${a.endpoint}${a.error ? ` (${a.error})` : ''}`}
+        </Text>
+      ))}
     </Box>
   )
 }

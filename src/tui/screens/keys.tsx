@@ -9,7 +9,7 @@ import { hasScope, useTui, type ScreenDef, type ScreenProps } from '../context.j
 import { useKeys } from '../hooks/use-keys.js'
 import { LIST_KEYS, useCursor } from '../hooks/use-list-keys.js'
 import { usePoll } from '../hooks/use-poll.js'
-import { KeyCreate, NewKey } from './key-create.js'
+import { KeyActivityView, KeyCreate, NewKey } from './key-create.js'
 
 function columns(width: number): TableColumn<ApiKey>[] {
   return [
@@ -38,6 +38,7 @@ function Keys({ active, width, height }: ScreenProps) {
   const poll = usePoll('keys', () => client.keys.list({ limit: 100 }), [client])
   const [mode, setMode] = useState<'list' | 'create'>('list')
   const [created, setCreated] = useState<ApiKeyWithSecret | null>(null)
+  const [activityOf, setActivityOf] = useState<ApiKey | null>(null)
   const [confirm, setConfirm] = useState<Confirmation | null>(null)
   const keys = poll.data?.data ?? []
   const rows = Math.max(1, height - 3)
@@ -56,8 +57,9 @@ function Keys({ active, width, height }: ScreenProps) {
     })
 
   useKeys((input, key) => {
-    if (confirm || mode !== 'list' || created) return
+    if (confirm || mode !== 'list' || created || activityOf) return
     if (pos.move(input, key)) return
+    if (input === 'a' && selected) return setActivityOf(selected)
     if (!canWrite) return
     if (input === 'n') return setMode('create')
     if (!selected) return
@@ -81,6 +83,8 @@ function Keys({ active, width, height }: ScreenProps) {
       )
   }, active)
 
+  if (activityOf)
+    return <KeyActivityView apiKey={activityOf} active={active} close={() => setActivityOf(null)} />
   if (created) return <NewKey created={created} active={active} close={() => setCreated(null)} />
   if (mode === 'create')
     return (
@@ -101,7 +105,7 @@ function Keys({ active, width, height }: ScreenProps) {
     <Box flexDirection="column">
       <Text
         dimColor
-      >{`${poll.data.total} keys${canWrite ? ' · n new · r revoke · x deactivate/activate' : ''}`}</Text>
+      >{`${poll.data.total} keys · a activity${canWrite ? ' · n new · r revoke · x deactivate/activate' : ''}`}</Text>
       <Table
         columns={columns(width)}
         rows={keys.slice(pos.top, pos.top + rows)}

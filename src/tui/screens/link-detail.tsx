@@ -1,5 +1,7 @@
 /** A link's detail: its figures, a click sparkline (last 48 hours) that follows each refresh, top dimensions. */
 import { Box, Text } from 'ink'
+import { useEffect, useState } from 'react'
+import { troubleOf } from '../api.js'
 import type { Link, LinkAnalytics } from '../../contract/links.js'
 import { truncate } from '../../cli/output.js'
 import { sparkline } from '../components/sparkline.js'
@@ -23,7 +25,24 @@ function Top(props: { title: string; rows: [string, number][] }) {
   )
 }
 
-export function LinkDetail({ link, width }: { link: Link; width: number }) {
+/** The link's QR code drawn with text blocks (the same drawing as `linkctl links qr`). */
+function QrPreview({ link }: { link: Link }) {
+  const env = useTui()
+  const [drawing, setDrawing] = useState<string | null>(null)
+  useEffect(() => {
+    let alive = true
+    import('../../cli/commands/links/qr.js')
+      .then((m) => m.terminalQr(env.client, link))
+      .then((text) => alive && setDrawing(text.trimEnd()))
+      .catch((err: unknown) => alive && setDrawing(`no QR code: ${troubleOf(err).message}`))
+    return () => {
+      alive = false
+    }
+  }, [env.client, link])
+  return <Text>{drawing ?? 'drawing the QR code…'}</Text>
+}
+
+export function LinkDetail({ link, width, qr }: { link: Link; width: number; qr: boolean }) {
   const env = useTui()
   const canRead = hasScope(env, 'analytics:read')
   const poll = usePoll<LinkAnalytics | null>(
@@ -45,7 +64,9 @@ export function LinkDetail({ link, width }: { link: Link; width: number }) {
         {`${link.title ?? '(no title)'} · ${link.status} · ${link.redirectType} · ${link.clicks} clicks in all`}
         {link.tags.length ? ` · tags ${link.tags.join(', ')}` : ''}
       </Text>
-      {!canRead ? (
+      {qr ? (
+        <QrPreview link={link} />
+      ) : !canRead ? (
         <Text dimColor>Click analytics need the scope analytics:read.</Text>
       ) : !a ? (
         <Text dimColor>loading analytics…</Text>

@@ -41,6 +41,7 @@ function Links({ active, width, height }: ScreenProps) {
   const [search, setSearch] = useState('')
   const [confirm, setConfirm] = useState<Confirmation | null>(null)
   const [opened, setOpened] = useState<Link | null>(null)
+  const [qr, setQr] = useState(false)
   const list = usePagedList<Link>(
     'links',
     (page, limit) =>
@@ -95,7 +96,11 @@ function Links({ active, width, height }: ScreenProps) {
       return
     }
     if (mode === 'detail') {
-      if (key.escape || key.leftArrow || input === 'h') return setMode('list')
+      if (key.escape || key.leftArrow || input === 'h') {
+        setQr(false)
+        return setMode('list')
+      }
+      if (input === 'Q' && hasScope(env, 'qrCodes:read')) return setQr((q) => !q)
       if (input === 'e' && canWrite) return setMode('edit')
       if (input === 'd' && canDelete && opened) return askDelete(opened)
       return
@@ -157,9 +162,9 @@ function Links({ active, width, height }: ScreenProps) {
   if (mode === 'detail' && opened)
     return (
       <Box flexDirection="column">
-        <LinkDetail link={opened} width={width} />
+        <LinkDetail link={opened} width={width} qr={qr} />
         {footer}
-        <Text dimColor>Esc back · e edit · d delete</Text>
+        <Text dimColor>{`Esc back · e edit · d delete · Q ${qr ? 'figures' : 'QR code'}`}</Text>
       </Box>
     )
 
@@ -202,6 +207,7 @@ export const links: ScreenDef = {
     { keys: 'e', does: 'edit the link (links:write)' },
     { keys: 'd', does: 'delete the link, after y (links:delete)' },
     { keys: 'r', does: 'reload the list' },
+    { keys: 'Q', does: 'the link’s QR code instead of its figures, and back (qrCodes:read)' },
     { keys: 'Esc, ← or h', does: 'back from a link' },
     { keys: 'in forms', does: '↑/↓ or Tab between fields, Enter next / save, Esc cancel' },
   ],
