@@ -47,3 +47,11 @@ export const KEY = {
   backspace: '\x7f',
   ctrlC: '\x03',
 }
+
+/** Gives the fake terminal a size and tells the app, as a terminal resize does. */
+export function resize(app: Rendered, columns: number, rows: number): void {
+  const stdout = app.stdout as unknown as { emit(event: string): void }
+  Object.defineProperty(stdout, 'columns', { value: columns, configurable: true })
+  Object.defineProperty(stdout, 'rows', { value: rows, configurable: true })
+  stdout.emit('resize')
+}

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup } from 'ink-testing-library'
 import { FakeClient, makeLink } from './fake-client.js'
-import { frameWith, renderTui } from './harness.js'
+import { frameWith, renderTui, resize } from './harness.js'
 
 afterEach(() => cleanup())
 
@@ -54,5 +54,17 @@ describe('home screen', () => {
     const frame = await frameWith(app, 'link created fresh → https://new.example', '+7 clicks on c29')
     await frameWith(app, 'webhook hook wh_ok is failing', 'job webhook-sender ran: ok')
     expect(frame).not.toContain('nothing yet')
+  })
+
+  it('keeps each total on one line at 80x24', async () => {
+    const client = new FakeClient()
+    // A job run "40 minutes ago": the jobs column at its widest.
+    client.state.health.jobs![0]!.lastRunAt = new Date(Date.now() - 40 * 60_000).toISOString()
+    const app = renderTui({ client })
+    resize(app, 80, 24)
+    const frame = await frameWith(app, 'linkd 9.8.7')
+    expect(frame).toMatch(/links\s+30\s+webhook-sender/)
+    expect(frame).toMatch(/domains needing attention\s+1/)
+    expect(Math.max(...frame.split('\n').map((l) => l.length))).toBeLessThanOrEqual(80)
   })
 })

@@ -119,9 +119,11 @@ function Domains({ active, height }: ScreenProps) {
             bold
           >{`DNS records of ${selected.domain} (${selected.verificationMethod}), to create at its DNS provider:`}</Text>
           {selected.dnsRecords.map((r) => (
-            <Text
-              key={r.type + r.name}
-            >{`${r.type.padEnd(6)}${r.name}  ${r.value}  (${r.status.toLowerCase()})`}</Text>
+            // Name and value each on a line of their own, whole, to copy.
+            <Box key={r.type + r.name} flexDirection="column">
+              <Text>{`${r.type.padEnd(6)}${r.name}  (${r.status.toLowerCase()})`}</Text>
+              <Text>{`      ${r.value}`}</Text>
+            </Box>
           ))}
           {selected.warnings.map((w) => (
             <Text key={w} color={tint(env, 'yellow')}>{`warning: ${w}`}</Text>

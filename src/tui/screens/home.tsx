@@ -27,10 +27,10 @@ function TotalsBox({ totals }: { totals: Totals }) {
     ['games', total(totals.games, 'games:read')],
   ]
   return (
-    <Box flexDirection="column" marginRight={2}>
+    <Box flexDirection="column" marginRight={2} flexShrink={0}>
       <Text bold>Totals</Text>
       {rows.map(([label, value]) => (
-        <Text key={label}>{`${label.padEnd(32)}${value}`}</Text>
+        <Text key={label}>{`${label.padEnd(28)}${value}`}</Text>
       ))}
     </Box>
   )
