@@ -13,6 +13,7 @@ import type { GdprDeletion } from '../../src/contract/gaming.js'
 import type { Link, LinkAnalytics } from '../../src/contract/links.js'
 import type { Delivery, Webhook } from '../../src/contract/webhooks.js'
 import type { TuiClient } from '../../src/tui/api.js'
+import { sampleKey } from '../support/cli.js'
 
 const T0 = '2026-11-20T10:00:00.000Z'
 
@@ -37,27 +38,17 @@ export function makeLink(i: number, extra: Partial<Link> = {}): Link {
 }
 
 export function makeKey(id: string, extra: Partial<ApiKey> = {}): ApiKey {
-  return {
+  return sampleKey({
     id,
     name: `key ${id}`,
     description: null,
-    environment: 'live',
     permissions: ['links:read'],
-    requestLimit: 1000,
-    timePeriod: 'hour',
-    allowedIps: [],
-    allowedOrigins: [],
-    expiresAt: null,
-    status: 'active',
     preview: `lk_•••${id.slice(-4)}`,
-    createdAt: T0,
-    updatedAt: T0,
     lastUsedAt: null,
     lastUsedIp: null,
-    revokedAt: null,
     usage: { totalRequests: 1234, requestsToday: 56, requestsThisMonth: 789 },
     ...extra,
-  }
+  })
 }
 
 export function makeDomain(id: string, extra: Partial<Domain> = {}): Domain {

@@ -1,7 +1,7 @@
 /** A yes/no question on one line: `y` runs the action, any other key cancels. */
-import { useKeys } from '../hooks/use-keys.js'
+import { useCapture, useKeys } from '../hooks/use-keys.js'
 import { Text } from 'ink'
-import { useLayoutEffect, useState } from 'react'
+import { useState } from 'react'
 import { tint, useTui } from '../context.js'
 
 export interface Confirmation {
@@ -12,11 +12,7 @@ export interface Confirmation {
 export function Confirm(props: { ask: Confirmation; active: boolean; done(): void }) {
   const env = useTui()
   const [busy, setBusy] = useState(false)
-  const { capture } = env
-  useLayoutEffect(() => {
-    capture(true)
-    return () => capture(false)
-  }, [capture])
+  useCapture()
   useKeys((input) => {
     if (busy) return
     if (input === 'y' || input === 'Y') {

@@ -2,9 +2,9 @@
  * A small form: fields one per line, ↑/↓ or Tab between them, Enter on the last one submits,
  * Esc cancels. The API's validation messages are shown under it, as the API said them.
  */
-import { useKeys } from '../hooks/use-keys.js'
+import { useCapture, useKeys } from '../hooks/use-keys.js'
 import { Box, Text } from 'ink'
-import { useLayoutEffect, useRef, useState } from 'react'
+import { useRef, useState } from 'react'
 import { validationLines } from '../api.js'
 import { tint, useTui } from '../context.js'
 import { editText, Field } from './field.js'
@@ -36,11 +36,7 @@ export function Form(props: {
   }
   const [errors, setErrors] = useState<string[]>([])
   const [busy, setBusy] = useState(false)
-  const { capture } = env
-  useLayoutEffect(() => {
-    capture(true)
-    return () => capture(false)
-  }, [capture])
+  useCapture()
 
   useKeys((input, key) => {
     if (busy) return

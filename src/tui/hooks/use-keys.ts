@@ -8,6 +8,7 @@
  */
 import type { Key } from 'ink'
 import { createContext, useContext, useLayoutEffect, useRef } from 'react'
+import { useTui } from '../context.js'
 
 export interface KeyHandler {
   handle(input: string, key: Key): void
@@ -32,4 +33,17 @@ export function useKeys(handler: (input: string, key: Key) => void, isActive = t
 /** Hands a key to every active registered handler, in the order they registered. */
 export function dispatchKey(registry: KeyRegistry, input: string, key: Key): void {
   for (const entry of [...registry]) if (entry.current.active) entry.current.handle(input, key)
+}
+
+/**
+ * While `on`, the component takes every key (a field, a confirmation): the global keys (q,
+ * digits, Tab, ?) wait. Set in the frame's own commit, like the handlers.
+ */
+export function useCapture(on = true): void {
+  const { capture } = useTui()
+  useLayoutEffect(() => {
+    if (!on) return
+    capture(true)
+    return () => capture(false)
+  }, [capture, on])
 }

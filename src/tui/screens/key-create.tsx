@@ -3,13 +3,13 @@
  * scope), Enter creates it; the key's value is then shown once, with a copy hint.
  */
 import { Box, Text } from 'ink'
-import { useLayoutEffect, useRef, useState } from 'react'
+import { useRef, useState } from 'react'
 import type { ApiKey, ApiKeyWithSecret } from '../../contract/keys.js'
 import { PRESET_NAMES, PRESETS, SCOPES } from '../../contract/scopes.js'
 import { validationLines } from '../api.js'
 import { editText, Field } from '../components/field.js'
 import { tint, useTui } from '../context.js'
-import { useKeys } from '../hooks/use-keys.js'
+import { useCapture, useKeys } from '../hooks/use-keys.js'
 import { useCursor } from '../hooks/use-list-keys.js'
 import { usePoll } from '../hooks/use-poll.js'
 
@@ -27,11 +27,7 @@ export function KeyCreate(props: {
   const [ticked, setTicked] = useState<ReadonlySet<string>>(new Set(PRESETS['read-only']))
   const [errors, setErrors] = useState<string[]>([])
   const busy = useRef(false)
-  const { capture } = env
-  useLayoutEffect(() => {
-    capture(true)
-    return () => capture(false)
-  }, [capture])
+  useCapture()
   const rows = Math.max(3, props.height - 6)
   const pos = useCursor(ROWS.length, rows)
 

@@ -2,9 +2,9 @@
  * Links: the list (virtualized, searchable), a link's detail with its sparkline, the create and
  * edit forms (the API's validation messages shown as it said them) and delete with confirmation.
  */
-import { useKeys } from '../hooks/use-keys.js'
+import { useCapture, useKeys } from '../hooks/use-keys.js'
 import { Box, Text } from 'ink'
-import { useEffect, useLayoutEffect, useState } from 'react'
+import { useEffect, useState } from 'react'
 import type { Link } from '../../contract/links.js'
 import { relativeTime } from '../../cli/output.js'
 import { Confirm, type Confirmation } from '../components/confirm.js'
@@ -60,12 +60,7 @@ function Links({ active, width, height }: ScreenProps) {
   const pos = useCursor(total, rows)
   const { cursor, top } = pos
   useEffect(() => list.show(top, top + rows))
-  const { capture } = env
-  useLayoutEffect(() => {
-    if (mode !== 'search') return
-    capture(true)
-    return () => capture(false)
-  }, [mode, capture])
+  useCapture(mode === 'search')
 
   const selected = list.rowAt(cursor)
   const current = mode === 'list' ? selected : (opened ?? selected)
