@@ -62,6 +62,10 @@ import { healthModule } from './modules/health/index.js'
 import { createFraudStore } from './modules/fraud/store.js'
 import { createFraudService } from './modules/fraud/service.js'
 import { fraudModule } from './modules/fraud/index.js'
+import { createFraudStage } from './modules/fraud/stage.js'
+import { createFraudEventsStore } from './modules/fraud/events-store.js'
+import { createDetectorState } from './modules/fraud/detectors/state.js'
+import { createDetectorStateStore, createStateSaver } from './modules/fraud/detectors/state-store.js'
 import { packageVersion } from '../src/version.js'
 import type { Plan } from '../src/contract/limits.js'
 
@@ -210,8 +214,21 @@ function services(deps: CompositionDeps) {
   })
   const fraud = createFraudService({ store: createFraudStore(db.kysely), clock, games })
   games.onFraudEnabled((game) => fraud.enableFor(game))
-  // Before any detection stage: a listed IP or device is rejected outright.
-  ingest.pipeline.use(fraud.blocklistStage)
+  // Detector windows live in memory, bounded, saved every 10 s and at stop (survive a restart).
+  const fraudState = createDetectorState()
+  const fraudStateSaver = createStateSaver(fraudState, createDetectorStateStore(db.kysely), clock)
+  ingest.pipeline.use(
+    createFraudStage({
+      rulesOf: fraud.rulesOf,
+      cooldowns: fraud.cooldowns,
+      listed: fraud.listed,
+      state: fraudState,
+      events: createFraudEventsStore(db.sqlite, db.kysely),
+    }),
+  )
+  gamedata.addPlayerPurger('fraudDetectorState', (gameId, playerId) =>
+    fraudStateSaver.forgetPlayer(gameId, playerId),
+  )
   const gamingAnalytics = createGamingAnalyticsService({
     clock,
     games,
@@ -244,6 +261,7 @@ function services(deps: CompositionDeps) {
     gamingAnalytics,
     gdpr,
     fraud,
+    fraudStateSaver,
   }
 }
 export type Services = ReturnType<typeof services>
@@ -284,6 +302,7 @@ export async function compose(deps: CompositionDeps) {
   }
   await svc.directory.refresh()
   await svc.fraud.load()
+  await svc.fraudStateSaver.load()
 
   let domainRefresh: NodeJS.Timeout | undefined
   return {
@@ -308,6 +327,7 @@ export async function compose(deps: CompositionDeps) {
       svc.keys.usage.start((err) => log.error({ err }, 'usage flush failed'))
       svc.clicks.recorder.start()
       svc.webhooks.start()
+      svc.fraudStateSaver.start((err) => log.error({ err }, 'fraud detector state save failed'))
       if (config.jobs) {
         scheduler.start()
         // A daemon that was down may have missed the daily renewal: run it once at start-up too.
@@ -332,6 +352,8 @@ export async function compose(deps: CompositionDeps) {
       await svc.clicks.recorder.stop()
       // After the click flush and the domain work: their events reach the outbox before the sender stops.
       await svc.webhooks.stop()
+      // After the last request (the app closed first): the detector windows it changed are saved.
+      await svc.fraudStateSaver.stop()
     },
   }
 }

@@ -496,6 +496,14 @@ export interface FraudDailyTable {
   latency_ns: number
 }
 
+export interface FraudDetectorStateTable {
+  game_id: string
+  kind: string
+  entry_key: string
+  value: string
+  updated_at: number
+}
+
 export interface Database {
   organizations: OrganizationsTable
   api_keys: ApiKeysTable
@@ -535,6 +543,7 @@ export interface Database {
   fraud_games: FraudGamesTable
   fraud_events: FraudEventsTable
   fraud_daily: FraudDailyTable
+  fraud_detector_state: FraudDetectorStateTable
 }
 
 /** A snake_case column name in camelCase, at the type level (`hour_start` → `hourStart`). */

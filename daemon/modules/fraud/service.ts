@@ -13,7 +13,6 @@ import {
   type UpdateRuleBody,
 } from '../../../src/contract/fraud.js'
 import type { GameRecord, GameService } from '../games/service.js'
-import type { Stage } from '../ingest/pipeline.js'
 import { createBlocklistIndex, entryValue } from './blocklist.js'
 import { compileRules, createCooldownStore, type CompiledRule } from './evaluate.js'
 import { checkRule } from './fields.js'
@@ -55,8 +54,8 @@ export function presentBlock(b: BlockRecord): BlocklistEntry {
 }
 
 /**
- * Fraud rules (CRUD, validation, the six templates) and the blocklist (CRUD, expiry, the pipeline
- * stage that rejects listed IPs and devices). Rules and blocklist are cached in memory per game,
+ * Fraud rules (CRUD, validation, the six templates) and the blocklist (CRUD, expiry, the lookup
+ * the fraud stage makes before detection). Rules and blocklist are cached in memory per game,
  * rebuilt after every change made through this service.
  */
 export function createFraudService(deps: FraudServiceDeps) {
@@ -238,18 +237,11 @@ export function createFraudService(deps: FraudServiceDeps) {
     },
 
     /**
-     * The ingestion stage of the blocklist: every event of a fraud-enabled game from a listed IP
-     * or device fingerprint is blocked, from memory. Registered first, before any detection.
+     * Whether an IP or a device fingerprint of a game is on its live blocklist ('ip', 'device'
+     * or undefined), from memory: the fraud stage asks before any detection.
      */
-    blocklistStage: ((event, ctx) => {
-      if (!ctx.game.modules.fraud) return 'accept'
-      const hit = blocks.match(ctx.game.id, ctx.ip, event.deviceFingerprint, ctx.receivedAt)
-      if (!hit) return 'accept'
-      return {
-        verdict: 'block',
-        reasons: [hit === 'ip' ? 'the IP address is on the blocklist' : 'the device is on the blocklist'],
-      }
-    }) as Stage,
+    listed: (gameId: string, ip: string, fingerprint: string | null, at: number) =>
+      blocks.match(gameId, ip, fingerprint, at),
   }
 }
 export type FraudService = ReturnType<typeof createFraudService>

@@ -1,9 +1,9 @@
 /**
  * Saving and loading the detector state (table fraud_detector_state, migration 0012): the entries
  * that changed are upserted periodically, the newest entries of each kind (up to the map's cap)
- * are loaded at start, and entries not updated for `retentionMs` are deleted. The daemon's
- * start/stop wiring comes with the fraud pipeline: it creates the saver, awaits `load()` before
- * serving, and awaits `stop()` (a last save) at shutdown.
+ * are loaded at start, and entries not updated for `retentionMs` are deleted. The composition
+ * creates the saver, awaits `load()` before serving, starts it, and awaits `stop()` (a last
+ * save) at shutdown.
  */
 import type { Kysely } from 'kysely'
 import type { Clock } from '../../../clock.js'
@@ -19,33 +19,21 @@ import {
   type StateKind,
 } from './state.js'
 
-/**
- * The table's Kysely type, added to the store's handle with `withTables` rather than to
- * db/schema.ts so this branch merges beside the fraud rules branch without touching shared files;
- * it can move into schema.ts's Database when the fraud module is wired.
- */
-export interface FraudDetectorStateTable {
-  game_id: string
-  kind: string
-  entry_key: string
-  value: string
-  updated_at: number
-}
-
 export interface DetectorStateStore {
   save(entries: readonly StateEntry[], now: number): Promise<void>
   /** The newest `limit` entries of a kind, oldest first. */
   loadRecent(kind: StateKind, limit: number): Promise<StateEntry[]>
   /** Deletes entries not updated since `before`; returns how many. */
   prune(before: number): Promise<number>
-  deletePlayer(gameId: string, playerId: string): Promise<void>
+  /** Deletes a player's saved window; how many rows (0 or 1). */
+  deletePlayer(gameId: string, playerId: string): Promise<number>
 }
 
 /** Rows per INSERT statement (5 parameters a row stays far below every driver's limit). */
 const SAVE_CHUNK = 200
 
 export function createDetectorStateStore(db: Kysely<Database>): DetectorStateStore {
-  const k = db.withTables<{ fraud_detector_state: FraudDetectorStateTable }>()
+  const k = db
   return {
     async save(entries, now) {
       if (!entries.length) return
@@ -91,12 +79,13 @@ export function createDetectorStateStore(db: Kysely<Database>): DetectorStateSto
       return Number(result.numDeletedRows)
     },
     async deletePlayer(gameId, playerId) {
-      await k
+      const r = await k
         .deleteFrom('fraud_detector_state')
         .where('game_id', '=', gameId)
         .where('kind', '=', 'player')
         .where('entry_key', '=', playerId)
-        .execute()
+        .executeTakeFirst()
+      return Number(r.numDeletedRows)
     },
   }
 }
@@ -172,10 +161,10 @@ export function createStateSaver(
       timer = null
       await saveNow()
     },
-    /** GDPR: forgets a player's window in memory and in the table. */
-    async forgetPlayer(gameId: string, playerId: string): Promise<void> {
+    /** GDPR: forgets a player's window in memory and in the table; the rows deleted. */
+    async forgetPlayer(gameId: string, playerId: string): Promise<number> {
       forgetPlayer(state, gameId, playerId)
-      await store.deletePlayer(gameId, playerId)
+      return store.deletePlayer(gameId, playerId)
     },
   }
 }
