@@ -106,7 +106,8 @@ export function createFraudStage(deps: FraudStageDeps): Stage {
       playerId: event.playerId,
       eventId: event.eventId,
       eventType: event.type,
-      threatType: evaluation.threat ?? detection.threat,
+      // The deciding rule's threat, else the detector past its threshold (score ≥ 0.5), if any.
+      threatType: evaluation.threat ?? (detection.risk >= 0.5 ? detection.threat : null),
       riskScore: Math.round(detection.risk * 1000) / 1000,
       status: action === 'block' ? 'blocked' : 'detected',
       triggeredRules: triggered,
