@@ -217,15 +217,17 @@ function services(deps: CompositionDeps) {
   // Detector windows live in memory, bounded, saved every 10 s and at stop (survive a restart).
   const fraudState = createDetectorState()
   const fraudStateSaver = createStateSaver(fraudState, createDetectorStateStore(db.kysely), clock)
+  const fraudEvents = createFraudEventsStore(db.sqlite, db.kysely)
   ingest.pipeline.use(
     createFraudStage({
       rulesOf: fraud.rulesOf,
       cooldowns: fraud.cooldowns,
       listed: fraud.listed,
       state: fraudState,
-      events: createFraudEventsStore(db.sqlite, db.kysely),
+      events: fraudEvents,
     }),
   )
+  gamedata.addPlayerPurger('fraudEvents', (gameId, playerId) => fraudEvents.purgePlayer(gameId, playerId))
   gamedata.addPlayerPurger('fraudDetectorState', (gameId, playerId) =>
     fraudStateSaver.forgetPlayer(gameId, playerId),
   )

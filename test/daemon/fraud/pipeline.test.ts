@@ -199,7 +199,7 @@ describe('the rules decide', () => {
     const r = accepted(await send(t, batch(t, [at('a', 7), at('a', 9), at('a', 9), at('b', 9)]), o(g)))
     expect(r).toMatchObject({ accepted: 4, flagged: 2, blocked: 0 })
     expect(daily(g)).toMatchObject({ analyzed: 4, logged: 1, flagged: 2 })
-    const found = fraudEvents(g)
+    const found = fraudEvents(g).sort((x, y) => x.player_id.localeCompare(y.player_id))
     expect(found.map((f) => [f.player_id, f.status, f.threat_type])).toEqual([
       ['a', 'detected', null],
       ['b', 'detected', null],

@@ -8,6 +8,7 @@
 import type { Kysely } from 'kysely'
 import type { Clock } from '../../../clock.js'
 import type { Database } from '../../../db/schema.js'
+import { dropMember, hash32, type DistinctWindow } from './bounded.js'
 import {
   STATE_KINDS,
   forgetPlayer,
@@ -25,7 +26,10 @@ export interface DetectorStateStore {
   loadRecent(kind: StateKind, limit: number): Promise<StateEntry[]>
   /** Deletes entries not updated since `before`; returns how many. */
   prune(before: number): Promise<number>
-  /** Deletes a player's saved window; how many rows (0 or 1). */
+  /**
+   * Deletes a player's saved window and its membership of the game's saved IP and device windows
+   * (a window left empty is deleted); how many rows were deleted or rewritten.
+   */
   deletePlayer(gameId: string, playerId: string): Promise<number>
 }
 
@@ -79,13 +83,44 @@ export function createDetectorStateStore(db: Kysely<Database>): DetectorStateSto
       return Number(result.numDeletedRows)
     },
     async deletePlayer(gameId, playerId) {
-      const r = await k
-        .deleteFrom('fraud_detector_state')
-        .where('game_id', '=', gameId)
-        .where('kind', '=', 'player')
-        .where('entry_key', '=', playerId)
-        .executeTakeFirst()
-      return Number(r.numDeletedRows)
+      const member = hash32(playerId)
+      return k.transaction().execute(async (trx) => {
+        const r = await trx
+          .deleteFrom('fraud_detector_state')
+          .where('game_id', '=', gameId)
+          .where('kind', '=', 'player')
+          .where('entry_key', '=', playerId)
+          .executeTakeFirst()
+        let changed = Number(r.numDeletedRows)
+        // A GDPR deletion is rare: reading the game's windows (at most the caps) is affordable.
+        const windows = await trx
+          .selectFrom('fraud_detector_state')
+          .select(['kind', 'entry_key', 'value'])
+          .where('game_id', '=', gameId)
+          .where('kind', 'in', ['ip', 'device'])
+          .execute()
+        for (const w of windows) {
+          const window = JSON.parse(w.value) as DistinctWindow
+          if (!Array.isArray(window.members) || !dropMember(window, member)) continue
+          if (window.members.length)
+            await trx
+              .updateTable('fraud_detector_state')
+              .set({ value: JSON.stringify(window) })
+              .where('game_id', '=', gameId)
+              .where('kind', '=', w.kind)
+              .where('entry_key', '=', w.entry_key)
+              .execute()
+          else
+            await trx
+              .deleteFrom('fraud_detector_state')
+              .where('game_id', '=', gameId)
+              .where('kind', '=', w.kind)
+              .where('entry_key', '=', w.entry_key)
+              .execute()
+          changed++
+        }
+        return changed
+      })
     },
   }
 }
