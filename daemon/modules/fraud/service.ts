@@ -22,7 +22,7 @@ import { TEMPLATES } from './templates.js'
 export interface FraudServiceDeps {
   store: FraudStore
   clock: Clock
-  games: Pick<GameService, 'record'>
+  games: Pick<GameService, 'record' | 'all'>
 }
 
 export function presentRule(r: RuleRecord): FraudRule {
@@ -83,9 +83,33 @@ export function createFraudService(deps: FraudServiceDeps) {
   const recompile = async (gameId: string) => compiled.set(gameId, compileRules(await store.rules(gameId)))
   const reloadBlocks = async () => blocks.load(await store.liveBlocks(now()))
 
+  /** Creates the six templates for a game, once (see `enableFor`). */
+  async function seed(game: GameRecord): Promise<void> {
+    const t = now()
+    let seq = await store.nextSeq(game.id)
+    const rules = TEMPLATES.map((tpl) => ({
+      id: newId('rule'),
+      gameId: game.id,
+      ...tpl,
+      priority: L.priorityDefault,
+      cooldownMinutes: 0,
+      template: tpl.name,
+      seq: seq++,
+      createdAt: t,
+      updatedAt: t,
+    }))
+    await store.seedTemplates(game.id, t, rules)
+  }
+
   return {
-    /** Fills the caches from the database (at start-up). */
+    /**
+     * Fills the caches from the database (at start-up, then every 30 s). A fraud-enabled game
+     * whose templates were never created (the hook failed after the game was saved) gets them.
+     */
     async load(): Promise<void> {
+      const seeded = await store.seededGames()
+      for (const game of await deps.games.all())
+        if (game.modules.fraud && !seeded.has(game.id)) await seed(game)
       const byGame = new Map<string, RuleRecord[]>()
       for (const r of await store.allRules()) byGame.set(r.gameId, [...(byGame.get(r.gameId) ?? []), r])
       compiled.clear()
@@ -103,20 +127,8 @@ export function createFraudService(deps: FraudServiceDeps) {
      * (fraud turned off and on again) gets none.
      */
     async enableFor(game: GameRecord): Promise<void> {
-      const t = now()
-      let seq = await store.nextSeq(game.id)
-      const rules = TEMPLATES.map((tpl) => ({
-        id: newId('rule'),
-        gameId: game.id,
-        ...tpl,
-        priority: L.priorityDefault,
-        cooldownMinutes: 0,
-        template: tpl.name,
-        seq: seq++,
-        createdAt: t,
-        updatedAt: t,
-      }))
-      if (await store.seedTemplates(game.id, t, rules)) await recompile(game.id)
+      await seed(game)
+      await recompile(game.id)
     },
 
     async listRules(organizationId: string, slug: string): Promise<{ data: FraudRule[] }> {

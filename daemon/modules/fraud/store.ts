@@ -121,6 +121,11 @@ export function createFraudStore(db: Kysely<Database>) {
      * A game's template rules, once: inserted with the game's "templates created" mark in one
      * transaction; false (nothing written) when the mark was there already.
      */
+    /** The games whose templates were created. */
+    async seededGames(): Promise<Set<string>> {
+      const rows = await db.selectFrom('fraud_games').select('game_id').execute()
+      return new Set(rows.map((r) => r.game_id))
+    },
     async seedTemplates(gameId: string, at: number, rules: RuleRecord[]): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
         const mark = await trx
