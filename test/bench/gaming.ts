@@ -172,7 +172,7 @@ async function ingestionRun(c: IngestionCase): Promise<IngestionRun> {
     const rand = prng(3)
     const addressOf = () => {
       const n = Math.floor(rand() * 50_000)
-      return `10.${n >> 16}.${(n >> 8) & 255}.${n & 255}`
+      return `198.${18 + (n >> 16)}.${(n >> 8) & 255}.${n & 255}` // the benchmarking range 198.18/15
     }
     const send = async (body: string) => {
       const r = await fetch(`${linkd.url}/api/v1/gaming/events`, {
