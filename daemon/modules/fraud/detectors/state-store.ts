@@ -135,6 +135,8 @@ export interface StateSaverOptions {
   retentionMs?: number
 }
 
+const PRUNE_EVERY_MS = 3_600_000
+
 /** Saves the state's changes periodically and at stop; loads the saved state at start. */
 export function createStateSaver(
   state: DetectorState,
@@ -145,18 +147,24 @@ export function createStateSaver(
   const intervalMs = opts.intervalMs ?? 10_000
   const retentionMs = opts.retentionMs ?? 7 * 86_400_000
   let timer: NodeJS.Timeout | null = null
+  let reportError: (err: unknown) => void = () => {}
   /** The last save: saves run one after the other, never two at once. */
   let previous: Promise<unknown> = Promise.resolve()
+  /** When idle entries were last deleted: once an hour is enough for a 7-day retention. */
+  let prunedAt = -Infinity
 
   async function saveChanges(): Promise<number> {
     const entries = takeChanges(state)
     const now = clock.now()
     try {
       await store.save(entries, now)
-      await store.prune(now - retentionMs)
     } catch (err) {
       restoreChanges(state, entries) // retried by the next save
       throw err
+    }
+    if (now - prunedAt >= PRUNE_EVERY_MS) {
+      await store.prune(now - retentionMs)
+      prunedAt = now
     }
     return entries.length
   }
@@ -187,14 +195,18 @@ export function createStateSaver(
     /** Starts the periodic save; `onError` hears a failed save (it is retried next time). */
     start(onError: (err: unknown) => void): void {
       if (timer) return
+      reportError = onError
       timer = setInterval(() => saveNow().catch(onError), intervalMs)
       timer.unref()
     },
-    /** Stops the periodic save and saves what is left. */
+    /**
+     * Stops the periodic save and saves what is left. A last save that fails is reported to the
+     * `onError` of `start`, never thrown: the shutdown goes on (the windows are rebuilt by traffic).
+     */
     async stop(): Promise<void> {
       if (timer) clearInterval(timer)
       timer = null
-      await saveNow()
+      await saveNow().catch(reportError)
     },
     /** GDPR: forgets a player's window in memory and in the table; the rows deleted. */
     async forgetPlayer(gameId: string, playerId: string): Promise<number> {
