@@ -6,6 +6,7 @@
  */
 import type SQLite from 'better-sqlite3'
 import type { Kysely, Selectable } from 'kysely'
+import { chunked } from '../../db/chunked.js'
 import { addCountersSql } from '../../db/counters.js'
 import type { Database, FraudEventsTable } from '../../db/schema.js'
 import { assertOpenOn, type UnitOfWork } from '../../db/unit-of-work.js'
@@ -46,6 +47,9 @@ export interface FraudDailyIncrement {
   logged: number
   latencyNs: number
 }
+
+/** Rows deleted per statement by the raw retention. */
+const EXPIRE_CHUNK = 5000
 
 const DAILY_COUNTERS = ['analyzed', 'blocked', 'flagged', 'logged', 'latency_ns'] as const
 
@@ -238,14 +242,30 @@ export function createFraudEventsStore(sqlite: SQLite.Database, db: Kysely<Datab
       }
     },
 
-    /** Deletes a game's fraud events received before `cutoff` (raw retention); how many. */
-    async expireBefore(gameId: string, cutoff: number): Promise<number> {
-      const r = await db
-        .deleteFrom('fraud_events')
-        .where('game_id', '=', gameId)
-        .where('received_at', '<', cutoff)
-        .executeTakeFirst()
-      return Number(r.numDeletedRows)
+    /**
+     * Deletes a game's fraud events received before `cutoff` (raw retention), in bounded chunks
+     * (the index fraud_events_game_time); how many.
+     */
+    expireBefore(gameId: string, cutoff: number): Promise<number> {
+      return chunked(EXPIRE_CHUNK, async () => {
+        const ids = await db
+          .selectFrom('fraud_events')
+          .select('id')
+          .where('game_id', '=', gameId)
+          .where('received_at', '<', cutoff)
+          .limit(EXPIRE_CHUNK)
+          .execute()
+        if (!ids.length) return 0
+        await db
+          .deleteFrom('fraud_events')
+          .where(
+            'id',
+            'in',
+            ids.map((r) => r.id),
+          )
+          .execute()
+        return ids.length
+      })
     },
   }
 }

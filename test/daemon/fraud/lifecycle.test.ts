@@ -72,3 +72,19 @@ it("raw retention deletes fraud events past each game's raw retention, with the 
   await t.app.linkd.scheduler.runNow('gaming-raw-retention')
   expect(count(t, 'fraud_events')).toBe(1)
 })
+
+it('a backlog larger than one delete chunk (5,000) expires whole', async () => {
+  const slug = (await createGame(t, { modules: { fraud: true }, rawRetentionDays: 1 })).id
+  const gameId = await gameIdOf(t, slug)
+  const old = t.clock.now()
+  seedFraud(
+    t,
+    gameId,
+    Array.from({ length: 5001 }, (_, i) => fraudEvent(t, gameId, { receivedAt: old + (i % 7) })),
+  )
+  t.clock.advance(2 * DAY)
+  expect(await t.app.linkd.scheduler.runNow('gaming-raw-retention')).toMatchObject({
+    summary: '0 events, 0 sessions, 5001 fraudEvents expired; 0 batch ids pruned',
+  })
+  expect(count(t, 'fraud_events')).toBe(0)
+})
