@@ -4,11 +4,12 @@
  * analytics (whole UTC days, default 30 days, at most 366).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { FraudDashboard } from '../../../src/contract/fraud.js'
+import type { PageOf } from '../../../src/contract/common.js'
+import type { FraudDashboard, FraudEvent } from '../../../src/contract/fraud.js'
 import { utcDayNumber } from '../../../daemon/clock.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import { fraudEvent, gameIdOf, seedFraud } from '../../support/fraud.js'
-import { createGame } from '../../support/gaming.js'
+import { accepted, batch, createGame, event, send } from '../../support/gaming.js'
 
 let t: TestApp
 beforeAll(async () => {
@@ -172,5 +173,45 @@ describe('GET …/dashboard', () => {
     expect((await t.call('GET', `${base(slug)}/dashboard`, { key: other.ownerKey })).statusCode).toBe(404)
     const reader = await t.createKey({ permissions: ['fraud:read'] })
     expect((await t.call('GET', `${base(slug)}/dashboard`, { key: reader.key })).statusCode).toBe(200)
+  })
+})
+
+describe('fed by the ingestion pipeline', () => {
+  it('a blocked click-injection install shows up in the events list and the dashboard', async () => {
+    const g = await createGame(t, { modules: { fraud: true } })
+    t.clock.set('2026-11-21T10:00:00.000Z')
+    const now = t.clock.now()
+    const install = (player: string, clickAgoMs: number) =>
+      event(t, {
+        event_type: 'app_install',
+        player_id: player,
+        data: { click_time: new Date(now - clickAgoMs).toISOString() },
+      })
+    const injected = install('inj-1', 3_000)
+    const res = await send(t, batch(t, [injected, install('fair-1', 600_000)]), {
+      game: g,
+      orgId: t.orgId,
+    })
+    expect(accepted(res)).toMatchObject({ accepted: 1, blocked: 1 })
+    const listed = (await t.call('GET', `${base(g.id)}/events`)).json<PageOf<FraudEvent>>()
+    expect(listed.data).toEqual([
+      expect.objectContaining({
+        eventId: injected.event_id,
+        playerId: 'inj-1',
+        threatType: 'click_injection',
+        status: 'blocked',
+        triggeredRules: ['Block Click Injection'],
+        receivedAt: '2026-11-21T10:00:00.000Z',
+      }),
+    ])
+    const d = await dashboard(g.id)
+    expect(d).toMatchObject({
+      eventsAnalyzed: 2,
+      threatsDetected: 1,
+      blocked: 1,
+      fraudRate: 0.5,
+      byThreatType: { click_injection: 1 },
+    })
+    expect(d.avgDetectionLatencyUs).toBeGreaterThan(0)
   })
 })
