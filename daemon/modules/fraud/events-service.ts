@@ -5,7 +5,7 @@
  */
 import type { Clock } from '../../clock.js'
 import { DAY_MS, iso } from '../../clock.js'
-import { AppError, notFound } from '../../http/errors.js'
+import { notFound } from '../../http/errors.js'
 import { pageOf } from '../../http/pagination.js'
 import type { PageOf } from '../../../src/contract/common.js'
 import {
@@ -18,7 +18,7 @@ import {
 } from '../../../src/contract/fraud.js'
 import { DEFAULT_PAGE_SIZE } from '../../../src/contract/limits.js'
 import type { GameRecord } from '../games/service.js'
-import { dayRange, parseDay } from '../gaming-analytics/service.js'
+import { dayRange, optionalDays } from '../gaming-analytics/service.js'
 import type { FraudEventRecord, FraudEventsStore } from './events-store.js'
 import type { FraudStore } from './store.js'
 
@@ -54,12 +54,7 @@ const share = (part: number, whole: number) => Math.round((part / whole) * 1e6) 
 
 /** The Unix-ms bounds [from, to) of the list's startDate/endDate (each optional, whole UTC days). */
 function listBounds(q: FraudEventsQuery): { from?: number; to?: number } {
-  const start = parseDay(q.startDate, 'startDate')
-  const end = parseDay(q.endDate, 'endDate')
-  if (start !== undefined && end !== undefined && start > end)
-    throw new AppError('ValidationError', 'startDate must not be after endDate', [
-      { field: 'startDate', message: 'must not be after endDate' },
-    ])
+  const { start, end } = optionalDays(q.startDate, q.endDate, 'startDate', 'endDate')
   return {
     ...(start !== undefined ? { from: start * DAY_MS } : {}),
     ...(end !== undefined ? { to: (end + 1) * DAY_MS } : {}),
