@@ -203,4 +203,24 @@ describe('linkctl fraud watch', () => {
     expect(printed.map((e) => e.id)).toEqual(['fev_live1', 'fev_live2', 'fev_live3'])
     expect(printed[0]).toMatchObject({ playerId: 'p-live', status: 'detected', threatType: 'bot_detection' })
   })
+
+  it('ends with the error (exit 6, conflict) when the game turns fraud off while it watches', async () => {
+    const g = (await createGame(d.testApp, { modules: { fraud: true } })).id
+    const child = spawn(process.execPath, [LINKCTL, 'fraud', 'watch', g, '--interval', '0.2'], {
+      env: cleanEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    const w = watchChild(child)
+    try {
+      await w.waitFor('stderr', /Watching the fraud events/)
+      const off = await d.testApp.call('PATCH', `/api/v1/admin/games/${g}`, {
+        body: { modules: { fraud: false } },
+      })
+      expect(off.statusCode).toBe(200)
+      expect(await w.exited).toBe(EXIT.conflict)
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL')
+    }
+    expect(w.out.stderr).toMatch(/fraud detection is off for game/)
+  })
 })

@@ -86,6 +86,10 @@ export async function runFraudWatch(
       for (const e of fresh) ctx.stdout.write(`${ctx.json ? JSON.stringify(e) : eventLine(e)}\n`)
       remember(fresh)
     } catch (err) {
+      // A refusal that will not pass (key revoked, fraud turned off, game deleted) ends the watch.
+      // (The status of an ApiError; the client is loaded lazily, so no instanceof here.)
+      const status = (err as { status?: unknown }).status
+      if (typeof status === 'number' && status < 500 && status !== 429) throw err
       // The daemon restarting or briefly unreachable: say so once, keep polling.
       if (!failing) warn(ctx, `${(err as Error).message}; retrying every ${intervalMs / 1000} s`)
       failing = true
