@@ -64,6 +64,7 @@ import { createFraudService } from './modules/fraud/service.js'
 import { fraudModule } from './modules/fraud/index.js'
 import { createFraudStage } from './modules/fraud/stage.js'
 import { createFraudEventsStore } from './modules/fraud/events-store.js'
+import { createFraudEventsService } from './modules/fraud/events-service.js'
 import { createDetectorState } from './modules/fraud/detectors/state.js'
 import { createDetectorStateStore, createStateSaver } from './modules/fraud/detectors/state-store.js'
 import { packageVersion } from '../src/version.js'
@@ -217,17 +218,19 @@ function services(deps: CompositionDeps) {
   // Detector windows live in memory, bounded, saved every 10 s and at stop (survive a restart).
   const fraudState = createDetectorState()
   const fraudStateSaver = createStateSaver(fraudState, createDetectorStateStore(db.kysely), clock)
-  const fraudEvents = createFraudEventsStore(db.sqlite, db.kysely)
+  const fraudEventsStore = createFraudEventsStore(db.sqlite, db.kysely)
   ingest.pipeline.use(
     createFraudStage({
       rulesOf: fraud.rulesOf,
       cooldowns: fraud.cooldowns,
       listed: fraud.listed,
       state: fraudState,
-      events: fraudEvents,
+      events: fraudEventsStore,
     }),
   )
-  gamedata.addPlayerPurger('fraudEvents', (gameId, playerId) => fraudEvents.purgePlayer(gameId, playerId))
+  gamedata.addPlayerPurger('fraudEvents', (gameId, playerId) =>
+    fraudEventsStore.purgePlayer(gameId, playerId),
+  )
   gamedata.addPlayerPurger('fraudDetectorState', (gameId, playerId) =>
     fraudStateSaver.forgetPlayer(gameId, playerId),
   )
@@ -244,6 +247,14 @@ function services(deps: CompositionDeps) {
     gamedata,
     forgetResponsesNaming: (id) => idempotency.forgetResponsesNaming(id),
   })
+  // The fraud events' read side (list, review, dashboard); they expire with the raw events.
+  const fraudEvents = createFraudEventsService({
+    events: fraudEventsStore,
+    blocks: createFraudStore(db.kysely),
+    fraudGame: fraud.fraudGame,
+    clock,
+  })
+  gamedata.addRawExpirer('fraudEvents', (gameId, cutoff) => fraudEventsStore.expireBefore(gameId, cutoff))
   return {
     events,
     orgs,
@@ -264,6 +275,7 @@ function services(deps: CompositionDeps) {
     gdpr,
     fraud,
     fraudStateSaver,
+    fraudEvents,
   }
 }
 export type Services = ReturnType<typeof services>
@@ -294,7 +306,7 @@ export async function compose(deps: CompositionDeps) {
     gamedataModule({ gamedata: svc.gamedata, ingest: svc.ingest }),
     gamingAnalyticsModule({ analytics: svc.gamingAnalytics }),
     gdprModule({ gdpr: svc.gdpr }),
-    fraudModule({ fraud: svc.fraud }),
+    fraudModule({ fraud: svc.fraud, fraudEvents: svc.fraudEvents }),
     redirectModule({ redirect: svc.redirect, clock }),
   ]
   scheduler.register(pruneIdempotencyJob(svc.idempotency, clock))

@@ -117,6 +117,9 @@ export function createFraudService(deps: FraudServiceDeps) {
       await reloadBlocks()
     },
 
+    /** The game of a fraud route: 404 in another organization, 409 while fraud is off. */
+    fraudGame,
+
     /** The game's enabled rules, ordered and compiled (the pipeline's evaluation input). */
     rulesOf: (gameId: string): readonly CompiledRule[] => compiled.get(gameId) ?? [],
     /** The bounded cooldown state (LRU of rule × player → last firing). */

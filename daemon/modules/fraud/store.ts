@@ -165,6 +165,19 @@ export function createFraudStore(db: Kysely<Database>) {
       const rows = await db.selectFrom('fraud_blocklist').selectAll().where('expires_at', '>', now).execute()
       return rows.map(toBlock)
     },
+    /** A game's live entries (not expired at `now`) counted by type. */
+    async liveBlockCounts(gameId: string, now: number): Promise<Record<BlockType, number>> {
+      const rows = await db
+        .selectFrom('fraud_blocklist')
+        .select(['type', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('game_id', '=', gameId)
+        .where('expires_at', '>', now)
+        .groupBy('type')
+        .execute()
+      const counts: Record<BlockType, number> = { ip: 0, device: 0 }
+      for (const r of rows) counts[r.type as BlockType] = Number(r.n)
+      return counts
+    },
     async blockByValue(gameId: string, type: BlockType, value: string): Promise<BlockRecord | undefined> {
       const r = await db
         .selectFrom('fraud_blocklist')

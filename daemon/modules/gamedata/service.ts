@@ -47,6 +47,7 @@ export interface BatchUnit<R> {
 
 export function createGamedataService(deps: GamedataDeps) {
   const purgers = new Map<string, (gameId: string, playerId: string) => Promise<number>>()
+  const rawExpirers = new Map<string, (gameId: string, cutoff: number) => Promise<number>>()
   return {
     /**
      * Stores an accepted batch in every layer, in one transaction committed under
@@ -65,17 +66,28 @@ export function createGamedataService(deps: GamedataDeps) {
       })
     },
 
-    /** Raw events and sessions older than each game's raw retention (or its floor) are deleted. */
-    async expireRaw(): Promise<{ events: number; sessions: number }> {
+    /**
+     * Raw events and sessions older than each game's raw retention (or its floor) are deleted,
+     * with the rows of the extra raw expirers (fraud events), counted under their names.
+     */
+    async expireRaw(): Promise<{ events: number; sessions: number } & Record<string, number>> {
       const now = deps.clock.now()
-      const total = { events: 0, sessions: 0 }
+      const total: { events: number; sessions: number } & Record<string, number> = { events: 0, sessions: 0 }
+      for (const name of rawExpirers.keys()) total[name] = 0
       for (const g of await deps.games.all()) {
         const cutoff = Math.max(now - g.rawRetentionDays * DAY_MS, g.rawFloor)
         const r = await deps.maintenance.deleteRawBefore(g.id, cutoff)
         total.events += r.events
         total.sessions += r.sessions
+        for (const [name, expire] of rawExpirers)
+          total[name] = (total[name] ?? 0) + (await expire(g.id, cutoff))
       }
       return total
+    },
+
+    /** Registers another per-game store whose rows expire with the raw events (the fraud events). */
+    addRawExpirer(name: string, expire: (gameId: string, cutoff: number) => Promise<number>): void {
+      rawExpirers.set(name, expire)
     },
 
     /** Aggregate days beyond each game's compacted retention (or its floor) are deleted. */

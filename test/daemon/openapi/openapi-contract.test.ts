@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestExamples } from '../../../daemon/http/openapi-examples.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import { raw } from '../../support/responses.js'
+import { fraudEvent, gameIdOf, seedFraud } from '../../support/fraud.js'
 
 type Json = Record<string, unknown>
 interface Operation {
@@ -259,9 +260,13 @@ describe('OpenAPI request examples', () => {
     })
     const fg = fraudGame.json<{ id: string }>().id
     const rules = await t.call('GET', `/api/v1/admin/fraud/games/${fg}/rules`)
+    // A fraud event as the ingestion pipeline stores it, for the review example.
+    const flagged = fraudEvent(t, await gameIdOf(t, fg))
+    seedFraud(t, flagged.gameId, [flagged])
     const ids: Record<string, string> = {
       '/api/v1/admin/fraud/games/': fg,
       [`/api/v1/admin/fraud/games/${fg}/rules/`]: rules.json<{ data: { id: string }[] }>().data[0]!.id,
+      [`/api/v1/admin/fraud/games/${fg}/events/`]: flagged.id,
       '/api/keys/': key.id,
       '/api/use/links/': link.json<{ id: string }>().id,
       '/api/webhooks/': webhook.json<{ id: string }>().id,
