@@ -166,6 +166,23 @@ export const PostbackAnswer = Type.Object({
 })
 export type PostbackAnswer = Static<typeof PostbackAnswer>
 
+/** Apple's real, signed 4.0 postback (gaming-facts.md): the documented example, and a test vector. */
+export const APPLE_POSTBACK_EXAMPLE = Object.freeze({
+  version: '4.0',
+  'ad-network-id': 'com.example',
+  'source-identifier': '39',
+  'app-id': 525463029,
+  'transaction-id': '6aafb7a5-0170-41b5-bbe4-fe71dedf1e31',
+  redownload: false,
+  'source-domain': 'example.com',
+  'fidelity-type': 1,
+  'did-win': true,
+  'coarse-conversion-value': 'high',
+  'postback-sequence-index': 0,
+  'attribution-signature':
+    'MEUCIQD4rX6eh38qEhuUKHdap345UbmlzA7KEZ1bhWZuYM8MJwIgMnyiiZe6heabDkGwOaKBYrUXQhKtF3P/ERHqkR/XpuA=',
+})
+
 /** Apple's postback fields, documented only: the service checks them per version. */
 const POSTBACK_FIELDS: Record<string, string> = {
   version: '2.2, 3.0 or 4.x (later 4.x read as 4.0)',
@@ -197,23 +214,7 @@ export const PostbackBody = Type.Unsafe<Record<string, unknown>>({
   ),
   description:
     'An Apple SKAdNetwork postback (2.2, 3.0, 4.0; later 4.x read as 4.0): version, ad-network-id, source-identifier (4.0) or campaign-id (2.2, 3.0), app-id, transaction-id, redownload, fidelity-type, did-win (3.0+), postback-sequence-index (4.0), source-app-id or source-domain, conversion-value, coarse-conversion-value, attribution-signature',
-  examples: [
-    {
-      version: '4.0',
-      'ad-network-id': 'com.example',
-      'source-identifier': '39',
-      'app-id': 525463029,
-      'transaction-id': '6aafb7a5-0170-41b5-bbe4-fe71dedf1e31',
-      redownload: false,
-      'source-domain': 'example.com',
-      'fidelity-type': 1,
-      'did-win': true,
-      'coarse-conversion-value': 'high',
-      'postback-sequence-index': 0,
-      'attribution-signature':
-        'MEUCIQD4rX6eh38qEhuUKHdap345UbmlzA7KEZ1bhWZuYM8MJwIgMnyiiZe6heabDkGwOaKBYrUXQhKtF3P/ERHqkR/XpuA=',
-    },
-  ],
+  examples: [APPLE_POSTBACK_EXAMPLE],
 })
 
 export const SkanPostback = Type.Object({
