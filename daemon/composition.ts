@@ -227,7 +227,10 @@ function services(deps: CompositionDeps) {
   })
   // Postbacks follow each game's compacted retention; unmatched ones (no game) the default 12 months.
   gamedata.addCompactor((cutoffs) =>
-    skan.expirePostbacks(cutoffs, compactedCutoffDay(clock.now(), GAME_LIMITS.compactedRetentionMonthsDefault) * DAY_MS),
+    skan.expirePostbacks(
+      cutoffs,
+      compactedCutoffDay(clock.now(), GAME_LIMITS.compactedRetentionMonthsDefault) * DAY_MS,
+    ),
   )
   const gamingAnalytics = createGamingAnalyticsService({
     clock,
