@@ -1,6 +1,10 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { Database, SkanCampaignsTable, SkanPostbacksTable } from '../../db/schema.js'
 import type { CoarseBand, ConversionSchema } from '../../../src/contract/skan.js'
+import { chunked } from '../../db/chunked.js'
+
+/** Rows a retention delete removes at a time (bounded: the single writer is never held long). */
+const CHUNK = 5_000
 
 export interface CampaignRecord {
   id: string
@@ -253,18 +257,16 @@ export function createSkanStore(db: Kysely<Database>) {
      * Deletes a game's postbacks (`null`: the unmatched ones) received before `before`, in bounded
      * chunks; how many.
      */
-    async deletePostbacksBefore(gameId: string | null, before: number, chunk = 5_000): Promise<number> {
-      let total = 0
-      for (;;) {
+    async deletePostbacksBefore(gameId: string | null, before: number): Promise<number> {
+      return chunked(CHUNK, async () => {
         const ids = await db
           .selectFrom('skan_postbacks')
           .select('id')
           .where('game_id', gameId === null ? 'is' : '=', gameId)
           .where('received_at', '<', before)
-          .orderBy('received_at')
-          .limit(chunk)
+          .limit(CHUNK)
           .execute()
-        if (ids.length === 0) return total
+        if (ids.length === 0) return 0
         const r = await db
           .deleteFrom('skan_postbacks')
           .where(
@@ -273,9 +275,8 @@ export function createSkanStore(db: Kysely<Database>) {
             ids.map((i) => i.id),
           )
           .executeTakeFirst()
-        total += Number(r.numDeletedRows)
-        if (ids.length < chunk) return total
-      }
+        return Number(r.numDeletedRows)
+      })
     },
   }
 }
