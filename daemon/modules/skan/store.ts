@@ -6,6 +6,17 @@ import { chunked } from '../../db/chunked.js'
 /** Rows a retention delete removes at a time (bounded: the single writer is never held long). */
 const CHUNK = 5_000
 
+/** The columns a report groups a campaign's postbacks by. */
+const GROUP_COLUMNS = [
+  'verified',
+  'sequence_index',
+  'did_win',
+  'redownload',
+  'fine_value',
+  'coarse_value',
+  'events',
+] as const
+
 export interface CampaignRecord {
   id: string
   organizationId: string
@@ -219,26 +230,10 @@ export function createSkanStore(db: Kysely<Database>) {
     async postbackGroups(campaignId: string): Promise<PostbackGroup[]> {
       const rows = await db
         .selectFrom('skan_postbacks')
-        .select([
-          'verified',
-          'sequence_index',
-          'did_win',
-          'redownload',
-          'fine_value',
-          'coarse_value',
-          'events',
-        ])
+        .select(GROUP_COLUMNS)
         .select((eb) => eb.fn.countAll().as('n'))
         .where('campaign_id', '=', campaignId)
-        .groupBy([
-          'verified',
-          'sequence_index',
-          'did_win',
-          'redownload',
-          'fine_value',
-          'coarse_value',
-          'events',
-        ])
+        .groupBy(GROUP_COLUMNS)
         .orderBy('sequence_index')
         .execute()
       return rows.map((r) => ({
