@@ -67,6 +67,10 @@ import { createFraudEventsStore } from './modules/fraud/events-store.js'
 import { createFraudEventsService } from './modules/fraud/events-service.js'
 import { createDetectorState } from './modules/fraud/detectors/state.js'
 import { createDetectorStateStore, createStateSaver } from './modules/fraud/detectors/state-store.js'
+import { createSkanStore } from './modules/skan/store.js'
+import { createSkanService } from './modules/skan/service.js'
+import { skanModule } from './modules/skan/index.js'
+import { APPLE_SKAN_PUBLIC_KEY, publicKeyOf } from './modules/skan/postback.js'
 import { packageVersion } from '../src/version.js'
 import type { Plan } from '../src/contract/limits.js'
 
@@ -87,6 +91,8 @@ export interface CompositionDeps {
   geo?: Geo
   /** DNS resolution of webhook targets (tests pass their own). */
   resolve?: Resolver
+  /** Keys SKAN postback signatures verify against (SPKI DER, base64); default Apple's alone. */
+  skanPublicKeys?: string[]
 }
 
 /** Organizations and API keys: all the offline subcommands need (daemon/admin/context.ts). */
@@ -234,6 +240,14 @@ function services(deps: CompositionDeps) {
   gamedata.addPlayerPurger('fraudDetectorState', (gameId, playerId) =>
     fraudStateSaver.forgetPlayer(gameId, playerId),
   )
+  const skan = createSkanService({
+    store: createSkanStore(db.kysely),
+    clock,
+    games,
+    publicKeys: (deps.skanPublicKeys ?? [APPLE_SKAN_PUBLIC_KEY]).map(publicKeyOf),
+  })
+  // Postbacks follow each game's compacted retention (unmatched ones the default retention).
+  gamedata.addCompactedExpirer('skanPostbacks', (gameId, before) => skan.expirePostbacks(gameId, before))
   const gamingAnalytics = createGamingAnalyticsService({
     clock,
     games,
@@ -276,6 +290,7 @@ function services(deps: CompositionDeps) {
     fraud,
     fraudStateSaver,
     fraudEvents,
+    skan,
   }
 }
 export type Services = ReturnType<typeof services>
@@ -307,6 +322,7 @@ export async function compose(deps: CompositionDeps) {
     gamingAnalyticsModule({ analytics: svc.gamingAnalytics }),
     gdprModule({ gdpr: svc.gdpr }),
     fraudModule({ fraud: svc.fraud, fraudEvents: svc.fraudEvents }),
+    skanModule({ skan: svc.skan }),
     redirectModule({ redirect: svc.redirect, clock }),
   ]
   scheduler.register(pruneIdempotencyJob(svc.idempotency, clock))

@@ -32,7 +32,7 @@ export interface TestApp {
 /** The real app on an in-memory SQLite database with a fake clock. */
 export async function createTestApp(
   overrides: Record<string, unknown> = {},
-  deps: Pick<AppDeps, 'resolve' | 'logger'> = {},
+  deps: Pick<AppDeps, 'resolve' | 'logger' | 'skanPublicKeys'> = {},
   /** `orgName`: the test organization's name, for a second app on the same database file. */
   opts: { orgName?: string } = {},
 ): Promise<TestApp> {

@@ -9,6 +9,7 @@ import type { Clock } from '../../clock.js'
 import { randomToken } from '../../crypto.js'
 import type { GameService } from '../games/service.js'
 import { compactedCutoffDay } from '../games/service.js'
+import { GAME_LIMITS } from '../../../src/contract/limits.js'
 import type { AggregatesStore } from './aggregates-store.js'
 import type { AcquisitionStore } from './acquisition-store.js'
 import type { PlayerFilter, PlayerSort, PlayersStore } from './players-store.js'
@@ -48,6 +49,7 @@ export interface BatchUnit<R> {
 export function createGamedataService(deps: GamedataDeps) {
   const purgers = new Map<string, (gameId: string, playerId: string) => Promise<number>>()
   const rawExpirers = new Map<string, (gameId: string, cutoff: number) => Promise<number>>()
+  const compactedExpirers = new Map<string, (gameId: string | null, cutoff: number) => Promise<number>>()
   return {
     /**
      * Stores an accepted batch in every layer, in one transaction committed under
@@ -90,15 +92,34 @@ export function createGamedataService(deps: GamedataDeps) {
       rawExpirers.set(name, expire)
     },
 
-    /** Aggregate days beyond each game's compacted retention (or its floor) are deleted. */
+    /**
+     * Aggregate days beyond each game's compacted retention (or its floor) are deleted, with the
+     * rows of the extra compacted expirers (SKAN postbacks).
+     */
     async compact(): Promise<number> {
       const now = deps.clock.now()
       let n = 0
       for (const g of await deps.games.all()) {
         const cutoff = Math.max(compactedCutoffDay(now, g.compactedRetentionMonths), g.compactedFloorDay)
         n += await deps.maintenance.deleteAggregatesBefore(g.id, cutoff)
+        for (const expire of compactedExpirers.values()) n += await expire(g.id, cutoff * DAY_MS)
       }
+      // Rows of no game (unmatched postbacks) keep the default compacted retention.
+      const orphanCutoff = compactedCutoffDay(now, GAME_LIMITS.compactedRetentionMonthsDefault) * DAY_MS
+      for (const expire of compactedExpirers.values()) n += await expire(null, orphanCutoff)
       return n
+    },
+
+    /**
+     * Registers another store whose rows follow the compacted retention (the SKAN postbacks):
+     * called per game with its cutoff (Unix ms; rows before it go), then once with `null` and the
+     * default retention's cutoff for rows that belong to no game. Returns how many it deleted.
+     */
+    addCompactedExpirer(
+      name: string,
+      expire: (gameId: string | null, cutoff: number) => Promise<number>,
+    ): void {
+      compactedExpirers.set(name, expire)
     },
 
     /**
