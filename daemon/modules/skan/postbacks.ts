@@ -114,7 +114,7 @@ export function createSkanPostbacks(deps: SkanPostbackDeps) {
   return {
     /**
      * Receives a postback: 201 and the new answer, or 200 and the first answer with duplicate
-     * true for a repeat. A verified copy replaces a stored unverified one (a forged or damaged
+     * true for a repeat (`verified` false when the repeat itself does not verify). A verified copy replaces a stored unverified one (a forged or damaged
      * postback cannot shadow Apple's): that answer is new (201, the first id kept).
      */
     async receive(body: unknown): Promise<{ status: 200 | 201; answer: PostbackAnswer }> {
@@ -128,7 +128,9 @@ export function createSkanPostbacks(deps: SkanPostbackDeps) {
         await store.replacePostback(replaced)
         return { status: 201, answer: answerOf(replaced, false) }
       }
-      return { status: 200, answer: answerOf(first, true) }
+      // A repeat answers the first answer, but never vouches for a copy that does not verify
+      // (a tampered copy of a verified postback is a duplicate, and verified: false).
+      return { status: 200, answer: { ...answerOf(first, true), verified: first.verified && verified } }
     },
 
     /** A page of a campaign's postbacks, newest first. */
