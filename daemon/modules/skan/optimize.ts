@@ -1,0 +1,359 @@
+/**
+ * The SKAN schema optimizer (issue 14 item 4): pure, no I/O, no clock. From each installed
+ * player's revenue and event types in the first conversion window (days 0-2 after install) it
+ * proposes a conversion schema (spec 2.7) and measures how well revenue decodes from it.
+ *
+ * Encoding (a hybrid, as MMPs do): the low `k` bits of the 6-bit fine value flag the `k` key
+ * events most associated with revenue (default 2); the high `6 - k` bits hold a revenue bucket
+ * index. Bucket 0 is "no revenue"; buckets 1..B split the payers at payer-revenue quantiles, so
+ * each holds about the same number of payers. In the spec's `events` map, a bit of the bucket
+ * index is a pseudo-event `revenue_bucket_<weight>` (weight 1, 2, 4 … of the bit in the index):
+ * value = bucket × 2^k + the key events' bits. Keeping revenue in the high bits makes every
+ * revenue tier a contiguous range of values, which the coarse bands need: low = bucket 0,
+ * medium = the lower half of the payer buckets, high = the rest.
+ */
+import { AppError } from '../../http/errors.js'
+import { measureError, money, type RevenueError } from './optimize-error.js'
+
+/** Fewer installs than this with a complete first window: no proposal (422). */
+export const MIN_INSTALLS = 100
+/** Key event bits of a proposal unless asked otherwise; at most 4 (two bits stay for revenue). */
+export const DEFAULT_EVENT_BITS = 2
+export const MAX_EVENT_BITS = 4
+/** A payer bucket holds at least this many payers of the history (fewer buckets otherwise). */
+export const MIN_PAYERS_PER_BUCKET = 10
+/** The bucket index bits as pseudo-events of the `events` map. */
+export const REVENUE_BIT_PREFIX = 'revenue_bucket_'
+/**
+ * Event types never proposed as key events: done by (nearly) every player, or revenue events
+ * whose information the revenue bits already carry, or every custom type at once.
+ */
+const NOT_KEY_EVENTS: ReadonlySet<string> = new Set([
+  'session_start',
+  'session_end',
+  'app_install',
+  'app_open',
+  'app_close',
+  'purchase',
+  'subscription_start',
+  'subscription_renew',
+  'custom',
+])
+
+export interface Band {
+  min: number
+  max: number
+}
+export type CoarseValue = 'low' | 'medium' | 'high'
+/** The conversion schema of spec 2.7 with the revenue each value decodes to (reporting currency). */
+export interface ConversionSchema {
+  events: Record<string, number>
+  coarseValues: Record<CoarseValue, Band>
+  lockWindow: number
+  decodedRevenue?: {
+    fine?: Record<string, number>
+    coarse?: Partial<Record<CoarseValue, number>>
+  }
+}
+
+/** Players' first windows as columns (index i is one player): cheap for a million players. */
+export interface History {
+  /** Revenue within the window, reporting-currency micros. */
+  revenueMicros: ArrayLike<number>
+  /** Event type bit set within the window (bit i = typeByBit[i]). */
+  eventTypes: ArrayLike<number>
+  typeByBit: readonly string[]
+}
+
+export interface OptimizeOptions {
+  current: ConversionSchema
+  lockWindowHours: number
+  eventBits?: number
+}
+
+/** A range of revenue, reporting currency: min inclusive, max exclusive (null: no upper bound). */
+export interface RevenueRange {
+  min: number
+  max: number | null
+}
+
+export interface KeyEvent {
+  event: string
+  value: number
+  /** Players who did it in the window, and their share of the installs. */
+  players: number
+  share: number
+  /** Correlation of "did the event" with window revenue (point-biserial), -1..1. */
+  association: number
+}
+
+export interface BucketRow {
+  bucket: number
+  values: Band
+  revenueRange: RevenueRange
+  decodedRevenue: number
+  players: number
+  share: number
+}
+
+export interface ValueRow {
+  value: number
+  bucket: number
+  events: string[]
+  revenueRange: RevenueRange
+  decodedRevenue: number
+  players: number
+  share: number
+}
+
+export interface Proposal {
+  installs: number
+  payers: number
+  current: ConversionSchema
+  proposed: ConversionSchema
+  keyEvents: KeyEvent[]
+  buckets: BucketRow[]
+  values: ValueRow[]
+  expectedError: RevenueError
+  /** The same figures for the current schema, or null with the reason. */
+  currentError: RevenueError | null
+  currentErrorReason: string | null
+}
+
+const hasBit = (mask: number, bit: number) => Math.floor(mask / 2 ** bit) % 2 === 1
+
+/** The `limit` candidate event bits most positively associated with revenue, strongest first. */
+export function keyEvents(history: History, limit: number): KeyEvent[] {
+  const { revenueMicros: revenue, eventTypes, typeByBit } = history
+  const n = revenue.length
+  let sum = 0
+  let sumSquares = 0
+  for (let i = 0; i < n; i++) {
+    sum += revenue[i]!
+    sumSquares += revenue[i]! * revenue[i]!
+  }
+  const mean = sum / n
+  const deviation = Math.sqrt(Math.max(0, sumSquares / n - mean * mean))
+  const found: Array<Omit<KeyEvent, 'value'>> = []
+  typeByBit.forEach((event, bit) => {
+    if (NOT_KEY_EVENTS.has(event)) return
+    let doers = 0
+    let doersRevenue = 0
+    for (let i = 0; i < n; i++)
+      if (hasBit(eventTypes[i]!, bit)) {
+        doers++
+        doersRevenue += revenue[i]!
+      }
+    if (doers === 0 || doers === n || deviation === 0) return
+    const share = doers / n
+    const gap = doersRevenue / doers - (sum - doersRevenue) / (n - doers)
+    const association = (gap * Math.sqrt(share * (1 - share))) / deviation
+    if (association > 0) found.push({ event, players: doers, share, association })
+  })
+  found.sort((a, b) => b.association - a.association || (a.event < b.event ? -1 : 1))
+  return found.slice(0, limit).map((e, i) => ({
+    ...e,
+    value: 2 ** i,
+    share: round(e.share),
+    association: round(e.association),
+  }))
+}
+
+const round = (x: number) => Math.round(x * 1e6) / 1e6
+
+/**
+ * Lower revenue edges (micros) of the payer buckets: bucket j (1-based) starts at the payer
+ * revenue of rank ⌊(j-1)·P/B⌋ in ascending order (the (j-1)/B quantile), so each bucket holds
+ * P/B payers; equal edges (ties) merge their buckets.
+ */
+export function payerBucketEdges(payerRevenue: Float64Array, maxBuckets: number): number[] {
+  const payers = payerRevenue.length
+  if (payers === 0) return []
+  const buckets = Math.min(maxBuckets, Math.max(1, Math.floor(payers / MIN_PAYERS_PER_BUCKET)))
+  const edges: number[] = []
+  for (let j = 0; j < buckets; j++) {
+    const edge = payerRevenue[Math.floor((j * payers) / buckets)]!
+    if (edges.length === 0 || edge > edges[edges.length - 1]!) edges.push(edge)
+  }
+  return edges
+}
+
+/** The bucket of a revenue: 0 without revenue, else the last payer bucket whose edge it reaches. */
+export function bucketOf(revenueMicros: number, edges: readonly number[]): number {
+  if (revenueMicros <= 0) return 0
+  let low = 1
+  let high = edges.length
+  while (low < high) {
+    const middle = (low + high + 1) >> 1
+    if (edges[middle - 1]! <= revenueMicros) low = middle
+    else high = middle - 1
+  }
+  return low
+}
+
+/** The positive revenues, ascending. */
+function payerRevenueOf(revenueMicros: ArrayLike<number>): Float64Array {
+  let payers = 0
+  for (let i = 0; i < revenueMicros.length; i++) if (revenueMicros[i]! > 0) payers++
+  const out = new Float64Array(payers)
+  let at = 0
+  for (let i = 0; i < revenueMicros.length; i++) if (revenueMicros[i]! > 0) out[at++] = revenueMicros[i]!
+  return out.sort()
+}
+
+const bitsFor = (count: number) => (count <= 1 ? 0 : Math.ceil(Math.log2(count)))
+
+export function optimize(history: History, options: OptimizeOptions): Proposal {
+  const installs = history.revenueMicros.length
+  if (installs < MIN_INSTALLS)
+    throw new AppError(
+      'Unprocessable',
+      `too little history to propose a schema: ${installs} installs with a complete first conversion window (days 0-2), at least ${MIN_INSTALLS} needed`,
+      [{ field: 'history', message: `${installs} installs; at least ${MIN_INSTALLS} needed` }],
+    )
+  const eventBits = Math.min(MAX_EVENT_BITS, Math.max(0, options.eventBits ?? DEFAULT_EVENT_BITS))
+  const keys = keyEvents(history, eventBits)
+  const k = keys.length
+
+  const payerRevenue = payerRevenueOf(history.revenueMicros)
+  const edges = payerBucketEdges(payerRevenue, 2 ** (6 - k) - 1)
+  const bucketCount = edges.length + 1
+  const width = 2 ** k
+  const bucketBits = bitsFor(bucketCount)
+
+  // Revenue each bucket decodes to: the midpoint of a closed bucket, the mean of the open top one.
+  let topSum = 0
+  let topPlayers = 0
+  for (const r of payerRevenue)
+    if (edges.length > 0 && r >= edges[edges.length - 1]!) {
+      topSum += r
+      topPlayers++
+    }
+  const decodeMicros = [
+    0,
+    ...edges.map((edge, j) => {
+      const next = edges[j + 1]
+      return next === undefined ? Math.round(topSum / topPlayers) : Math.round((edge + next) / 2)
+    }),
+  ]
+
+  const mediumBuckets = Math.max(1, Math.ceil(edges.length / 2))
+  const coarseValues: Record<CoarseValue, Band> = {
+    low: { min: 0, max: width - 1 },
+    medium: { min: width, max: (mediumBuckets + 1) * width - 1 },
+    high: { min: (mediumBuckets + 1) * width, max: 63 },
+  }
+
+  const events: Record<string, number> = {}
+  for (const e of keys) events[e.event] = e.value
+  for (let b = 0; b < bucketBits; b++) events[`${REVENUE_BIT_PREFIX}${2 ** b}`] = width * 2 ** b
+
+  const keyBits = keys.map((e) => history.typeByBit.indexOf(e.event))
+  const valueOf = (revenueMicros: number, mask: number) => {
+    let value = bucketOf(revenueMicros, edges) * width
+    keyBits.forEach((bit, i) => {
+      if (hasBit(mask, bit)) value += 2 ** i
+    })
+    return value
+  }
+  const proposedError = measureError(history, (r, mask) => {
+    const value = valueOf(r, mask)
+    return { value, estimateMicros: decodeMicros[Math.floor(value / width)]! }
+  })
+
+  const coarseDecode = (band: Band) => {
+    let sum = 0
+    let players = 0
+    for (let v = band.min; v <= band.max; v++) {
+      sum += proposedError.revenueByValue[v] ?? 0
+      players += proposedError.playersByValue[v] ?? 0
+    }
+    return players === 0 ? 0 : money(sum / players)
+  }
+
+  const rangeOf = (bucket: number): RevenueRange =>
+    bucket === 0
+      ? { min: 0, max: 0 }
+      : {
+          min: money(edges[bucket - 1]!),
+          max: edges[bucket] === undefined ? null : money(edges[bucket]!),
+        }
+  const share = (players: number) => round(players / installs)
+  const values: ValueRow[] = []
+  const buckets: BucketRow[] = []
+  const fine: Record<string, number> = {}
+  for (let bucket = 0; bucket < bucketCount; bucket++) {
+    let bucketPlayers = 0
+    for (let low = 0; low < width; low++) {
+      const value = bucket * width + low
+      const players = proposedError.playersByValue[value] ?? 0
+      bucketPlayers += players
+      fine[String(value)] = money(decodeMicros[bucket]!)
+      values.push({
+        value,
+        bucket,
+        events: keys.filter((e) => (low & e.value) !== 0).map((e) => e.event),
+        revenueRange: rangeOf(bucket),
+        decodedRevenue: money(decodeMicros[bucket]!),
+        players,
+        share: share(players),
+      })
+    }
+    buckets.push({
+      bucket,
+      values: { min: bucket * width, max: bucket * width + width - 1 },
+      revenueRange: rangeOf(bucket),
+      decodedRevenue: money(decodeMicros[bucket]!),
+      players: bucketPlayers,
+      share: share(bucketPlayers),
+    })
+  }
+
+  const current = currentEstimate(history, options.current)
+  return {
+    installs,
+    payers: payerRevenue.length,
+    current: options.current,
+    proposed: {
+      events,
+      coarseValues,
+      lockWindow: options.lockWindowHours,
+      decodedRevenue: {
+        fine,
+        coarse: {
+          low: coarseDecode(coarseValues.low),
+          medium: coarseDecode(coarseValues.medium),
+          high: coarseDecode(coarseValues.high),
+        },
+      },
+    },
+    keyEvents: keys,
+    buckets,
+    values,
+    expectedError: proposedError.summary,
+    currentError: typeof current === 'string' ? null : current,
+    currentErrorReason: typeof current === 'string' ? current : null,
+  }
+}
+
+/**
+ * The error of the current schema on the same history, when the history can say which value each
+ * player would have sent: every event of the schema must be a named event type (custom types
+ * share one bit in the history; revenue buckets need edges the schema does not keep). A value
+ * without decoded revenue counts 0, as the reports do. Otherwise the reason in words.
+ */
+function currentEstimate(history: History, schema: ConversionSchema): RevenueError | string {
+  const bits: Array<[number, number]> = []
+  for (const [event, value] of Object.entries(schema.events)) {
+    const bit = history.typeByBit.indexOf(event)
+    if (bit < 0 || event === 'custom')
+      return `the current schema's event ${event} is not a named event type the history records`
+    bits.push([bit, value])
+  }
+  const fine = schema.decodedRevenue?.fine ?? {}
+  return measureError(history, (_, mask) => {
+    let value = 0
+    for (const [bit, weight] of bits) if (hasBit(mask, bit)) value += weight
+    return { value, estimateMicros: Math.round((fine[String(value)] ?? 0) * 1_000_000) }
+  }).summary
+}
