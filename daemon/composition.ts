@@ -62,6 +62,9 @@ import { healthModule } from './modules/health/index.js'
 import { createFraudStore } from './modules/fraud/store.js'
 import { createFraudService } from './modules/fraud/service.js'
 import { fraudModule } from './modules/fraud/index.js'
+import { createSkanStore } from './modules/skan/store.js'
+import { createSkanService } from './modules/skan/service.js'
+import { skanModule } from './modules/skan/index.js'
 import { packageVersion } from '../src/version.js'
 import type { Plan } from '../src/contract/limits.js'
 
@@ -212,6 +215,7 @@ function services(deps: CompositionDeps) {
   games.onFraudEnabled((game) => fraud.enableFor(game))
   // Before any detection stage: a listed IP or device is rejected outright.
   ingest.pipeline.use(fraud.blocklistStage)
+  const skan = createSkanService({ store: createSkanStore(db.kysely), clock, games })
   const gamingAnalytics = createGamingAnalyticsService({
     clock,
     games,
@@ -244,6 +248,7 @@ function services(deps: CompositionDeps) {
     gamingAnalytics,
     gdpr,
     fraud,
+    skan,
   }
 }
 export type Services = ReturnType<typeof services>
@@ -275,6 +280,7 @@ export async function compose(deps: CompositionDeps) {
     gamingAnalyticsModule({ analytics: svc.gamingAnalytics }),
     gdprModule({ gdpr: svc.gdpr }),
     fraudModule({ fraud: svc.fraud }),
+    skanModule({ skan: svc.skan }),
     redirectModule({ redirect: svc.redirect, clock }),
   ]
   scheduler.register(pruneIdempotencyJob(svc.idempotency, clock))

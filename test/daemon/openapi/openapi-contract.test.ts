@@ -259,9 +259,23 @@ describe('OpenAPI request examples', () => {
     })
     const fg = fraudGame.json<{ id: string }>().id
     const rules = await t.call('GET', `/api/v1/admin/fraud/games/${fg}/rules`)
+    const skanGame = await t.call('POST', '/api/v1/admin/games', {
+      body: { name: 'SKAN fixture', platform: 'ios', modules: { skan: true } },
+    })
+    const sg = skanGame.json<{ id: string }>().id
+    const campaign = await t.call('POST', `/api/v1/skan/games/${sg}/campaigns`, {
+      body: {
+        name: 'fixture',
+        adNetworkId: 'fixture.skadnetwork',
+        lockWindowHours: 24,
+        conversionSchema: { events: {} },
+      },
+    })
     const ids: Record<string, string> = {
       '/api/v1/admin/fraud/games/': fg,
       [`/api/v1/admin/fraud/games/${fg}/rules/`]: rules.json<{ data: { id: string }[] }>().data[0]!.id,
+      '/api/v1/skan/games/': sg,
+      '/api/v1/skan/campaigns/': campaign.json<{ id: string }>().id,
       '/api/keys/': key.id,
       '/api/use/links/': link.json<{ id: string }>().id,
       '/api/webhooks/': webhook.json<{ id: string }>().id,
