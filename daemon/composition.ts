@@ -65,6 +65,7 @@ import { fraudModule } from './modules/fraud/index.js'
 import { createSkanStore } from './modules/skan/store.js'
 import { createSkanService } from './modules/skan/service.js'
 import { skanModule } from './modules/skan/index.js'
+import { createOptimizeService } from './modules/skan/optimize-service.js'
 import { packageVersion } from '../src/version.js'
 import type { Plan } from '../src/contract/limits.js'
 
@@ -216,6 +217,7 @@ function services(deps: CompositionDeps) {
   // Before any detection stage: a listed IP or device is rejected outright.
   ingest.pipeline.use(fraud.blocklistStage)
   const skan = createSkanService({ store: createSkanStore(db.kysely), clock, games })
+  const skanOptimizer = createOptimizeService({ campaigns: skan, games, history: gamedata.players })
   const gamingAnalytics = createGamingAnalyticsService({
     clock,
     games,
@@ -249,6 +251,7 @@ function services(deps: CompositionDeps) {
     gdpr,
     fraud,
     skan,
+    skanOptimizer,
   }
 }
 export type Services = ReturnType<typeof services>
@@ -280,7 +283,7 @@ export async function compose(deps: CompositionDeps) {
     gamingAnalyticsModule({ analytics: svc.gamingAnalytics }),
     gdprModule({ gdpr: svc.gdpr }),
     fraudModule({ fraud: svc.fraud }),
-    skanModule({ skan: svc.skan }),
+    skanModule({ skan: svc.skan, optimizer: svc.skanOptimizer }),
     redirectModule({ redirect: svc.redirect, clock }),
   ]
   scheduler.register(pruneIdempotencyJob(svc.idempotency, clock))

@@ -13,6 +13,7 @@
  * medium = the lower half of the payer buckets, high = the rest.
  */
 import { AppError } from '../../http/errors.js'
+import type { CoarseBand, ConversionSchema } from '../../../src/contract/skan.js'
 import { measureError, money, type RevenueError } from './optimize-error.js'
 
 /** Fewer installs than this with a complete first window: no proposal (422). */
@@ -40,21 +41,12 @@ const NOT_KEY_EVENTS: ReadonlySet<string> = new Set([
   'custom',
 ])
 
+/** A range of fine values, both ends included. */
 export interface Band {
   min: number
   max: number
 }
-export type CoarseValue = 'low' | 'medium' | 'high'
-/** The conversion schema of spec 2.7 with the revenue each value decodes to (reporting currency). */
-export interface ConversionSchema {
-  events: Record<string, number>
-  coarseValues: Record<CoarseValue, Band>
-  lockWindow: number
-  decodedRevenue?: {
-    fine?: Record<string, number>
-    coarse?: Partial<Record<CoarseValue, number>>
-  }
-}
+export type { ConversionSchema }
 
 /** Players' first windows as columns (index i is one player): cheap for a million players. */
 export interface History {
@@ -238,7 +230,7 @@ export function optimize(history: History, options: OptimizeOptions): Proposal {
   ]
 
   const mediumBuckets = Math.max(1, Math.ceil(edges.length / 2))
-  const coarseValues: Record<CoarseValue, Band> = {
+  const coarseValues: Record<CoarseBand, Band> = {
     low: { min: 0, max: width - 1 },
     medium: { min: width, max: (mediumBuckets + 1) * width - 1 },
     high: { min: (mediumBuckets + 1) * width, max: 63 },

@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest'
 import { AppError } from '../../../daemon/http/errors.js'
 import { EVENT_TYPE_BY_BIT } from '../../../daemon/modules/gamedata/types.js'
+import { checkedSchema } from '../../../daemon/modules/skan/conversion-schema.js'
 import { optimize, type ConversionSchema, type History } from '../../../daemon/modules/skan/optimize.js'
 import { prng } from '../../support/prng.js'
 
@@ -204,6 +205,32 @@ describe('expected error against the true revenue of the history', () => {
     })
     expect(p.proposed.coarseValues.high.max).toBe(63)
   })
+})
+
+describe("the campaigns' schema validation accepts every proposal", () => {
+  const funnel = [
+    'tutorial_complete',
+    'level_complete',
+    'battle_won',
+    'friend_invited',
+    'achievement_unlocked',
+  ]
+  // Payers did more of the funnel: every funnel event goes with revenue.
+  const players = (payers: number) => [
+    ...repeat(payers, (i) => ({ revenue: (i % 97) + 0.99, events: funnel.slice(0, (i % 5) + 1) })),
+    ...repeat(400, (i) => ({ revenue: 0, events: funnel.slice(0, i % 2) })),
+  ]
+  for (const eventBits of [0, 1, 2, 3, 4])
+    for (const payers of [0, 5, 35, 2000])
+      it(`${eventBits} event bits, ${payers} payers`, () => {
+        const p = run(players(payers), DEFAULT_SCHEMA, eventBits)
+        expect(p.keyEvents).toHaveLength(payers === 0 ? 0 : eventBits)
+        expect(checkedSchema(p.proposed, 24)).toEqual(p.proposed)
+        // Every player's value is one the schema decodes.
+        for (const v of p.values)
+          expect(p.proposed.decodedRevenue!.fine![String(v.value)]).toBe(v.decodedRevenue)
+        expect(p.values.reduce((n, v) => n + v.players, 0)).toBe(p.installs)
+      })
 })
 
 describe('too little history', () => {
