@@ -15,6 +15,7 @@ _linkctl_descend() {
     '|events') echo 'events' ;;
     '|analytics') echo 'analytics' ;;
     '|fraud') echo 'fraud' ;;
+    '|skan') echo 'skan' ;;
     '|gdpr') echo 'gdpr' ;;
     '|api') echo 'api' ;;
     '|completion') echo 'completion' ;;
@@ -110,6 +111,8 @@ _linkctl_descend() {
     'fraud blocklist|add') echo 'fraud blocklist add' ;;
     'fraud blocklist|remove'|'fraud blocklist|rm') echo 'fraud blocklist remove' ;;
     'fraud blocklist|help') echo 'fraud blocklist help' ;;
+    'skan|optimize') echo 'skan optimize' ;;
+    'skan|help') echo 'skan help' ;;
     'gdpr|delete') echo 'gdpr delete' ;;
     'gdpr|status') echo 'gdpr status' ;;
     'gdpr|help') echo 'gdpr help' ;;
@@ -125,7 +128,7 @@ _linkctl_takes_value() {
 
 _linkctl_words() {
   case "$1" in
-    '') echo 'login logout profile status keys links domains webhooks games events analytics fraud gdpr api completion help' ;;
+    '') echo 'login logout profile status keys links domains webhooks games events analytics fraud skan gdpr api completion help' ;;
     'profile') echo 'list ls use help' ;;
     'keys') echo 'create list ls get update regenerate revoke activate deactivate delete rm test activity help' ;;
     'links') echo 'create list ls get update delete rm open qr share stats import export help' ;;
@@ -137,9 +140,10 @@ _linkctl_words() {
     'fraud') echo 'rules blocklist help' ;;
     'fraud rules') echo 'list ls create update enable disable delete rm help' ;;
     'fraud blocklist') echo 'list ls add remove rm help' ;;
+    'skan') echo 'optimize help' ;;
     'gdpr') echo 'delete status help' ;;
     'completion') echo 'bash zsh fish all' ;;
-    'help') echo 'login logout profile status keys links domains webhooks games events analytics fraud gdpr api completion exit-codes' ;;
+    'help') echo 'login logout profile status keys links domains webhooks games events analytics fraud skan gdpr api completion exit-codes' ;;
   esac
 }
 
@@ -249,6 +253,9 @@ _linkctl_options() {
     'fraud blocklist remove') echo '-y --yes -h --help --url --api-key --profile' ;;
     'fraud blocklist help') echo '--url --api-key --profile -h --help' ;;
     'fraud help') echo '--url --api-key --profile -h --help' ;;
+    'skan') echo '-h --help --url --api-key --profile' ;;
+    'skan optimize') echo '--apply -y --yes --json -h --help --url --api-key --profile' ;;
+    'skan help') echo '--url --api-key --profile -h --help' ;;
     'gdpr') echo '-h --help --url --api-key --profile' ;;
     'gdpr delete') echo '--game --player --reason --confirm --json -h --help --url --api-key --profile' ;;
     'gdpr status') echo '--json -h --help --url --api-key --profile' ;;
