@@ -120,6 +120,16 @@ describe('optimize', () => {
     expect((await t.call('POST', url('skan_nope'))).statusCode).toBe(404)
   })
 
+  it('a game with SKAN turned off: 409, like the other campaign routes', async () => {
+    const off = await t.call('PATCH', `/api/v1/admin/games/${game.id}`, {
+      body: { modules: { skan: false } },
+    })
+    expect(off.statusCode, off.body).toBe(200)
+    expect((await t.call('POST', url())).statusCode).toBe(409)
+    await t.call('PATCH', `/api/v1/admin/games/${game.id}`, { body: { modules: { skan: true } } })
+    expect((await t.call('POST', url())).statusCode).toBe(200)
+  })
+
   it('apply must be a boolean: 400 naming it', async () => {
     const res = await t.call('POST', url(campaign.id, '?apply=maybe'))
     expect(res.statusCode).toBe(400)
