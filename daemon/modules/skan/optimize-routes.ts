@@ -4,14 +4,12 @@
  */
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import Type from 'typebox'
+import { SkanCampaignParams } from '../../../src/contract/skan.js'
 import { OptimizeQuery, OptimizeResult } from '../../../src/contract/skan-optimize.js'
 import { AppError } from '../../http/errors.js'
 import { hasScope, principalOf } from '../../http/auth.js'
 import { errorRef } from '../../http/openapi.js'
 import type { OptimizeService } from './optimize-service.js'
-
-const CampaignParams = Type.Object({ campaignId: Type.String({ minLength: 1, maxLength: 100 }) })
 
 export function optimizeRoutes(deps: { optimizer: OptimizeService }) {
   return async function (fastify: FastifyInstance) {
@@ -25,10 +23,11 @@ export function optimizeRoutes(deps: { optimizer: OptimizeService }) {
           summary: "Propose a conversion schema from the game's history (apply=true replaces the campaign's)",
           description:
             "Reads each installed player's revenue and event types in the first conversion window (days 0-2 after install; players whose window is over). The low bits flag the key events most associated with revenue, the high bits a revenue bucket whose edges are payer-revenue quantiles; each value decodes to its bucket's midpoint (the top bucket: its mean). expectedError compares the decoded revenue with the history's true revenue. Fewer than 100 installs: 422. apply=true needs skan:write.",
-          params: CampaignParams,
+          params: SkanCampaignParams,
           querystring: OptimizeQuery,
           response: {
             200: OptimizeResult,
+            409: errorRef("SKAN is off for the campaign's game (modules.skan)"),
             422: errorRef('Too little history: fewer than 100 installs with a complete first window'),
           },
         },
