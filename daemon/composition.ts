@@ -39,7 +39,7 @@ import { createWebhookService } from './modules/webhooks/service.js'
 import { webhooksModule } from './modules/webhooks/index.js'
 import type { Resolver } from './modules/webhooks/ssrf.js'
 import { createGameStore } from './modules/games/store.js'
-import { createGameService } from './modules/games/service.js'
+import { compactedCutoffDay, createGameService } from './modules/games/service.js'
 import { gamesModule } from './modules/games/index.js'
 import { createGamedataStore } from './modules/gamedata/store.js'
 import { createGamedataMaintenanceStore } from './modules/gamedata/maintenance-store.js'
@@ -66,8 +66,10 @@ import { createSkanStore } from './modules/skan/store.js'
 import { createSkanService } from './modules/skan/service.js'
 import { skanModule } from './modules/skan/index.js'
 import { createOptimizeService } from './modules/skan/optimize-service.js'
+import { APPLE_SKAN_PUBLIC_KEY, publicKeyOf } from './modules/skan/postback.js'
 import { packageVersion } from '../src/version.js'
-import type { Plan } from '../src/contract/limits.js'
+import { GAME_LIMITS, type Plan } from '../src/contract/limits.js'
+import { DAY_MS } from './clock.js'
 
 /**
  * The composition root: the one place that creates every store from the database handle, every
@@ -86,6 +88,8 @@ export interface CompositionDeps {
   geo?: Geo
   /** DNS resolution of webhook targets (tests pass their own). */
   resolve?: Resolver
+  /** Keys SKAN postback signatures verify against (SPKI DER, base64); default Apple's alone. */
+  skanPublicKeys?: string[]
 }
 
 /** Organizations and API keys: all the offline subcommands need (daemon/admin/context.ts). */
@@ -216,7 +220,19 @@ function services(deps: CompositionDeps) {
   games.onFraudEnabled((game) => fraud.enableFor(game))
   // Before any detection stage: a listed IP or device is rejected outright.
   ingest.pipeline.use(fraud.blocklistStage)
-  const skan = createSkanService({ store: createSkanStore(db.kysely), clock, games })
+  const skan = createSkanService({
+    store: createSkanStore(db.kysely),
+    clock,
+    games,
+    publicKeys: (deps.skanPublicKeys ?? [APPLE_SKAN_PUBLIC_KEY]).map(publicKeyOf),
+  })
+  // Postbacks follow each game's compacted retention; unmatched ones (no game) the default 12 months.
+  gamedata.addCompactor((cutoffs) =>
+    skan.expirePostbacks(
+      cutoffs,
+      compactedCutoffDay(clock.now(), GAME_LIMITS.compactedRetentionMonthsDefault) * DAY_MS,
+    ),
+  )
   const skanOptimizer = createOptimizeService({ campaigns: skan, games, history: gamedata.players })
   const gamingAnalytics = createGamingAnalyticsService({
     clock,

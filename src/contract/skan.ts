@@ -192,9 +192,35 @@ export const PostbackAnswer = Type.Object({
 })
 export type PostbackAnswer = Static<typeof PostbackAnswer>
 
-/** The postback body: Apple's field names; checked per version by the service (400 with details). */
+/** Apple's postback fields, documented only: the service checks them per version. */
+const POSTBACK_FIELDS: Record<string, string> = {
+  version: '2.2, 3.0 or 4.x (later 4.x read as 4.0)',
+  'ad-network-id': 'The ad network id (string)',
+  'source-identifier': '4.0: 2-4 digits (string)',
+  'campaign-id': '2.2 and 3.0: integer 1-100',
+  'app-id': 'The advertised app’s App Store id (integer)',
+  'transaction-id': 'UUID; with postback-sequence-index the dedupe key',
+  redownload: 'boolean',
+  'source-app-id': 'integer; never with source-domain',
+  'source-domain': '4.0: host name; never with source-app-id',
+  'fidelity-type': '0 or 1',
+  'did-win': '3.0 and 4.0: boolean',
+  'postback-sequence-index': '4.0: 0, 1 or 2 (windows 0-2, 3-7, 8-35 days)',
+  'conversion-value': 'Fine value 0-63 (first postback only); not signed',
+  'coarse-conversion-value': '4.0: low, medium or high; not signed',
+  'attribution-signature': 'base64 DER ECDSA P-256 / SHA-256 signature by Apple',
+}
+
+/**
+ * The postback body: Apple's field names, each documented but not typed here (the schema would
+ * coerce "123" into 123, and the signature covers what was sent): checked per version by the
+ * service (400 with details).
+ */
 export const PostbackBody = Type.Unsafe<Record<string, unknown>>({
   type: 'object',
+  properties: Object.fromEntries(
+    Object.entries(POSTBACK_FIELDS).map(([k, description]) => [k, { description }]),
+  ),
   description:
     'An Apple SKAdNetwork postback (2.2, 3.0, 4.0; later 4.x read as 4.0): version, ad-network-id, source-identifier (4.0) or campaign-id (2.2, 3.0), app-id, transaction-id, redownload, fidelity-type, did-win (3.0+), postback-sequence-index (4.0), source-app-id or source-domain, conversion-value, coarse-conversion-value, attribution-signature',
   examples: [

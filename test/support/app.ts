@@ -32,7 +32,7 @@ export interface TestApp {
 /** The real app on an in-memory SQLite database with a fake clock. */
 export async function createTestApp(
   overrides: Record<string, unknown> = {},
-  deps: Pick<AppDeps, 'resolve' | 'logger'> = {},
+  deps: Pick<AppDeps, 'resolve' | 'logger' | 'skanPublicKeys'> = {},
 ): Promise<TestApp> {
   const clock = new FakeClock()
   const config = loadConfig({

@@ -50,8 +50,13 @@ export interface BatchUnit<R> {
   after(counts: BatchCounts, unit: UnitOfWork): R
 }
 
+/** Deletes another module's rows before each game's compacted-retention cutoff; how many. */
+export type Compactor = (cutoffs: { gameId: string; before: number }[]) => Promise<number>
+
 export function createGamedataService(deps: GamedataDeps) {
   const purgers = new Map<string, (gameId: string, playerId: string) => Promise<number>>()
+  /** Other modules' per-game data that follows the compacted retention (SKAN postbacks). */
+  const compactors: Compactor[] = []
   return {
     /**
      * Stores an accepted batch in every layer, in one transaction committed under
@@ -87,11 +92,23 @@ export function createGamedataService(deps: GamedataDeps) {
     async compact(): Promise<number> {
       const now = deps.clock.now()
       let n = 0
+      const cutoffs: { gameId: string; before: number }[] = []
       for (const g of await deps.games.all()) {
         const cutoff = Math.max(compactedCutoffDay(now, g.compactedRetentionMonths), g.compactedFloorDay)
         n += await deps.maintenance.deleteAggregatesBefore(g.id, cutoff)
+        cutoffs.push({ gameId: g.id, before: cutoff * DAY_MS })
       }
+      for (const compactor of compactors) n += await compactor(cutoffs)
       return n
+    },
+
+    /**
+     * Registers another module's data that follows each game's compacted retention: called by
+     * every compaction with each game's cutoff (Unix ms; data before it goes); returns how many
+     * rows it deleted.
+     */
+    addCompactor(compactor: Compactor): void {
+      compactors.push(compactor)
     },
 
     /**

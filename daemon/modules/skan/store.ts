@@ -252,14 +252,17 @@ export function createSkanStore(db: Kysely<Database>) {
       }))
     },
 
-    /** Deletes a game's postbacks received before `before` (bounded chunks); how many. */
-    async deletePostbacksBefore(gameId: string, before: number, chunk = 5_000): Promise<number> {
+    /**
+     * Deletes a game's postbacks (`null`: the unmatched ones) received before `before`, in bounded
+     * chunks; how many.
+     */
+    async deletePostbacksBefore(gameId: string | null, before: number, chunk = 5_000): Promise<number> {
       let total = 0
       for (;;) {
         const ids = await db
           .selectFrom('skan_postbacks')
           .select('id')
-          .where('game_id', '=', gameId)
+          .where('game_id', gameId === null ? 'is' : '=', gameId)
           .where('received_at', '<', before)
           .orderBy('received_at')
           .limit(chunk)
