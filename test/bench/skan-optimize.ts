@@ -110,10 +110,11 @@ export async function skanOptimizeBench(): Promise<void> {
         t0 = performance.now()
         revenueMicros = []
         eventTypes = []
-        for await (const w of gamedata.players.firstWindowHistory(internalId)) {
-          revenueMicros.push(w.revenueMicros)
-          eventTypes.push(w.eventTypes)
-        }
+        for await (const page of gamedata.players.firstWindowHistory(internalId))
+          for (const w of page) {
+            revenueMicros.push(w.revenueMicros)
+            eventTypes.push(w.eventTypes)
+          }
         times.read.push(performance.now() - t0)
 
         t0 = performance.now()

@@ -179,10 +179,15 @@ export function createPlayersStore(db: Kysely<Database>) {
     /**
      * The first conversion window of every player installed on a day of [fromDay, toDay], one
      * install day per query (the cohort index (game_id, install_day, day) reads exactly those
-     * rows), so memory holds one day's installs at most. A player whose install day row is gone
-     * (compacted away) is left out: the rest of the window would understate it.
+     * rows) and one page per install day, so memory holds one day's installs at most. A player
+     * whose install day row is gone (compacted away) is left out: the rest of the window would
+     * understate it.
      */
-    async *firstWindows(gameId: string, fromDay: number | null, toDay: number): AsyncGenerator<FirstWindow> {
+    async *firstWindows(
+      gameId: string,
+      fromDay: number | null,
+      toDay: number,
+    ): AsyncGenerator<FirstWindow[]> {
       let day = fromDay
       if (day === null) {
         const first = await db
@@ -203,19 +208,20 @@ export function createPlayersStore(db: Kysely<Database>) {
           .orderBy('player_id')
           .orderBy('day')
           .execute()
+        const page: FirstWindow[] = []
         let player: string | null = null
         let current: FirstWindow | null = null
         for (const r of rows) {
           if (r.player_id !== player) {
-            if (current) yield current
             player = r.player_id
             current = Number(r.day) === day ? { installDay: day, revenueMicros: 0, eventTypes: 0 } : null
+            if (current) page.push(current)
           }
           if (!current) continue
           current.revenueMicros += Number(r.revenue_micros)
           current.eventTypes |= Number(r.event_types)
         }
-        if (current) yield current
+        if (page.length > 0) yield page
       }
     },
 

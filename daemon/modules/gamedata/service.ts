@@ -190,7 +190,8 @@ export function createGamedataService(deps: GamedataDeps) {
       /**
        * The SKAN optimizer's history: each player's revenue and event types in the first
        * conversion window (days 0-2 after the install day), for the players whose window is over
-       * (installed before the day before yesterday) and installed on or after `sinceDay`.
+       * (installed before the day before yesterday) and installed on or after `sinceDay`; in
+       * pages (one install day each).
        */
       firstWindowHistory: (gameId: string, sinceDay?: number) =>
         deps.players.firstWindows(

@@ -34,10 +34,11 @@ export function createOptimizeService(deps: OptimizeDeps) {
       const game = await deps.games.record(organizationId, campaign.gameSlug)
       const revenueMicros: number[] = []
       const eventTypes: number[] = []
-      for await (const w of deps.history.firstWindowHistory(campaign.gameId)) {
-        revenueMicros.push(w.revenueMicros)
-        eventTypes.push(w.eventTypes)
-      }
+      for await (const page of deps.history.firstWindowHistory(campaign.gameId))
+        for (const w of page) {
+          revenueMicros.push(w.revenueMicros)
+          eventTypes.push(w.eventTypes)
+        }
       const proposal = optimize(
         { revenueMicros, eventTypes, typeByBit: EVENT_TYPE_BY_BIT },
         { current: campaign.conversionSchema, lockWindowHours: campaign.lockWindowHours },

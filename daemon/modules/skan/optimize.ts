@@ -112,7 +112,8 @@ export interface Proposal {
   currentErrorReason: string | null
 }
 
-const hasBit = (mask: number, bit: number) => Math.floor(mask / 2 ** bit) % 2 === 1
+/** Whether a bit set (< 2^31: event type bits go up to 20) has `bit`. */
+const hasBit = (mask: number, bit: number) => ((mask >>> bit) & 1) === 1
 
 /** The `limit` candidate event bits most positively associated with revenue, strongest first. */
 export function keyEvents(history: History, limit: number): KeyEvent[] {
@@ -120,27 +121,29 @@ export function keyEvents(history: History, limit: number): KeyEvent[] {
   const n = revenue.length
   let sum = 0
   let sumSquares = 0
+  // One pass: per bit, the players who did the type and their revenue (bit sets are < 2^21).
+  const doers = new Array<number>(typeByBit.length).fill(0)
+  const doersRevenue = new Array<number>(typeByBit.length).fill(0)
   for (let i = 0; i < n; i++) {
-    sum += revenue[i]!
-    sumSquares += revenue[i]! * revenue[i]!
+    const r = revenue[i]!
+    sum += r
+    sumSquares += r * r
+    for (let mask = eventTypes[i]!; mask !== 0; mask &= mask - 1) {
+      const bit = 31 - Math.clz32(mask & -mask)
+      doers[bit]!++
+      doersRevenue[bit]! += r
+    }
   }
   const mean = sum / n
   const deviation = Math.sqrt(Math.max(0, sumSquares / n - mean * mean))
   const found: Array<Omit<KeyEvent, 'value'>> = []
   typeByBit.forEach((event, bit) => {
-    if (NOT_KEY_EVENTS.has(event)) return
-    let doers = 0
-    let doersRevenue = 0
-    for (let i = 0; i < n; i++)
-      if (hasBit(eventTypes[i]!, bit)) {
-        doers++
-        doersRevenue += revenue[i]!
-      }
-    if (doers === 0 || doers === n || deviation === 0) return
-    const share = doers / n
-    const gap = doersRevenue / doers - (sum - doersRevenue) / (n - doers)
+    const did = doers[bit]!
+    if (NOT_KEY_EVENTS.has(event) || did === 0 || did === n || deviation === 0) return
+    const share = did / n
+    const gap = doersRevenue[bit]! / did - (sum - doersRevenue[bit]!) / (n - did)
     const association = (gap * Math.sqrt(share * (1 - share))) / deviation
-    if (association > 0) found.push({ event, players: doers, share, association })
+    if (association > 0) found.push({ event, players: did, share, association })
   })
   found.sort((a, b) => b.association - a.association || (a.event < b.event ? -1 : 1))
   return found.slice(0, limit).map((e, i) => ({
@@ -243,9 +246,7 @@ export function optimize(history: History, options: OptimizeOptions): Proposal {
   const keyBits = keys.map((e) => history.typeByBit.indexOf(e.event))
   const valueOf = (revenueMicros: number, mask: number) => {
     let value = bucketOf(revenueMicros, edges) * width
-    keyBits.forEach((bit, i) => {
-      if (hasBit(mask, bit)) value += 2 ** i
-    })
+    for (let i = 0; i < keyBits.length; i++) if (hasBit(mask, keyBits[i]!)) value += 2 ** i
     return value
   }
   const proposedError = measureError(history, (r, mask) => {

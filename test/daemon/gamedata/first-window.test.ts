@@ -39,8 +39,8 @@ async function read(sinceDay?: number): Promise<FirstWindow[]> {
   const gameKey = (t.db.sqlite.prepare('SELECT id FROM games WHERE slug = ?').get(game.id) as { id: string })
     .id
   const out: FirstWindow[] = []
-  for await (const w of t.app.linkd.services.gamedata.players.firstWindowHistory(gameKey, sinceDay))
-    out.push(w)
+  for await (const page of t.app.linkd.services.gamedata.players.firstWindowHistory(gameKey, sinceDay))
+    out.push(...page)
   return out
 }
 
