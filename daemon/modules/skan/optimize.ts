@@ -14,7 +14,7 @@
  */
 import { AppError } from '../../http/errors.js'
 import type { CoarseBand, ConversionSchema } from '../../../src/contract/skan.js'
-import { measureError, money, type RevenueError } from './optimize-error.js'
+import { measureError, money, type Measured, type RevenueError } from './optimize-error.js'
 
 /** Fewer installs than this with a complete first window: no proposal (422). */
 export const MIN_INSTALLS = 100
@@ -198,72 +198,47 @@ function payerRevenueOf(revenueMicros: ArrayLike<number>): Float64Array {
 
 const bitsFor = (count: number) => (count <= 1 ? 0 : Math.ceil(Math.log2(count)))
 
-export function optimize(history: History, options: OptimizeOptions): Proposal {
-  const installs = history.revenueMicros.length
-  if (installs < MIN_INSTALLS)
-    throw new AppError(
-      'Unprocessable',
-      `too little history to propose a schema: ${installs} installs with a complete first conversion window (days 0-2), at least ${MIN_INSTALLS} needed`,
-      [{ field: 'history', message: `${installs} installs; at least ${MIN_INSTALLS} needed` }],
-    )
-  const eventBits = Math.min(MAX_EVENT_BITS, Math.max(0, options.eventBits ?? DEFAULT_EVENT_BITS))
-  const keys = keyEvents(history, eventBits)
-  const k = keys.length
-
-  const payerRevenue = payerRevenueOf(history.revenueMicros)
-  const edges = payerBucketEdges(payerRevenue, 2 ** (6 - k) - 1)
-  const bucketCount = edges.length + 1
-  const width = 2 ** k
-  const bucketBits = bitsFor(bucketCount)
-
-  // Revenue each bucket decodes to: the midpoint of a closed bucket, the mean of the open top one.
+/** Micros each bucket decodes to: 0, the midpoint of each closed bucket, the mean of the open top one. */
+function bucketDecodes(edges: readonly number[], payerRevenue: Float64Array): number[] {
   let topSum = 0
   let topPlayers = 0
-  for (const r of payerRevenue)
-    if (edges.length > 0 && r >= edges[edges.length - 1]!) {
-      topSum += r
+  for (const revenue of payerRevenue)
+    if (edges.length > 0 && revenue >= edges[edges.length - 1]!) {
+      topSum += revenue
       topPlayers++
     }
-  const decodeMicros = [
+  return [
     0,
     ...edges.map((edge, j) => {
       const next = edges[j + 1]
       return next === undefined ? Math.round(topSum / topPlayers) : Math.round((edge + next) / 2)
     }),
   ]
+}
 
-  const mediumBuckets = Math.max(1, Math.ceil(edges.length / 2))
-  const coarseValues: Record<CoarseBand, Band> = {
+/** Coarse bands by revenue tier: low = bucket 0, medium = the lower half of the payer buckets. */
+function coarseBands(width: number, payerBuckets: number): Record<CoarseBand, Band> {
+  const mediumBuckets = Math.max(1, Math.ceil(payerBuckets / 2))
+  return {
     low: { min: 0, max: width - 1 },
     medium: { min: width, max: (mediumBuckets + 1) * width - 1 },
     high: { min: (mediumBuckets + 1) * width, max: 63 },
   }
+}
 
-  const events: Record<string, number> = {}
-  for (const e of keys) events[e.event] = e.value
-  for (let b = 0; b < bucketBits; b++) events[`${REVENUE_BIT_PREFIX}${2 ** b}`] = width * 2 ** b
+/** The layout of a proposal: value = bucket × width + the key events' bits. */
+interface Layout {
+  keys: KeyEvent[]
+  edges: number[]
+  width: number
+  decodes: number[]
+  installs: number
+  measured: Measured
+}
 
-  const keyBits = keys.map((e) => history.typeByBit.indexOf(e.event))
-  const valueOf = (revenueMicros: number, mask: number) => {
-    let value = bucketOf(revenueMicros, edges) * width
-    for (let i = 0; i < keyBits.length; i++) if (hasBit(mask, keyBits[i]!)) value += 2 ** i
-    return value
-  }
-  const proposedError = measureError(history, (r, mask) => {
-    const value = valueOf(r, mask)
-    return { value, estimateMicros: decodeMicros[Math.floor(value / width)]! }
-  })
-
-  const coarseDecode = (band: Band) => {
-    let sum = 0
-    let players = 0
-    for (let v = band.min; v <= band.max; v++) {
-      sum += proposedError.revenueByValue[v] ?? 0
-      players += proposedError.playersByValue[v] ?? 0
-    }
-    return players === 0 ? 0 : money(sum / players)
-  }
-
+/** The bucket and value tables of a proposal, and the fine values' decoded revenue. */
+function tables(layout: Layout) {
+  const { keys, edges, width, decodes, installs, measured } = layout
   const rangeOf = (bucket: number): RevenueRange =>
     bucket === 0
       ? { min: 0, max: 0 }
@@ -275,19 +250,20 @@ export function optimize(history: History, options: OptimizeOptions): Proposal {
   const values: ValueRow[] = []
   const buckets: BucketRow[] = []
   const fine: Record<string, number> = {}
-  for (let bucket = 0; bucket < bucketCount; bucket++) {
+  for (let bucket = 0; bucket <= edges.length; bucket++) {
+    const decodedRevenue = money(decodes[bucket]!)
     let bucketPlayers = 0
-    for (let low = 0; low < width; low++) {
-      const value = bucket * width + low
-      const players = proposedError.playersByValue[value] ?? 0
+    for (let eventBits = 0; eventBits < width; eventBits++) {
+      const value = bucket * width + eventBits
+      const players = measured.playersByValue[value] ?? 0
       bucketPlayers += players
-      fine[String(value)] = money(decodeMicros[bucket]!)
+      fine[String(value)] = decodedRevenue
       values.push({
         value,
         bucket,
-        events: keys.filter((e) => (low & e.value) !== 0).map((e) => e.event),
+        events: keys.filter((e) => (eventBits & e.value) !== 0).map((e) => e.event),
         revenueRange: rangeOf(bucket),
-        decodedRevenue: money(decodeMicros[bucket]!),
+        decodedRevenue,
         players,
         share: share(players),
       })
@@ -296,12 +272,55 @@ export function optimize(history: History, options: OptimizeOptions): Proposal {
       bucket,
       values: { min: bucket * width, max: bucket * width + width - 1 },
       revenueRange: rangeOf(bucket),
-      decodedRevenue: money(decodeMicros[bucket]!),
+      decodedRevenue,
       players: bucketPlayers,
       share: share(bucketPlayers),
     })
   }
+  return { values, buckets, fine }
+}
 
+/** The mean true revenue of the history's players whose values fall in a band. */
+function bandMean(measured: Measured, band: Band): number {
+  let sum = 0
+  let players = 0
+  for (let value = band.min; value <= band.max; value++) {
+    sum += measured.revenueByValue[value] ?? 0
+    players += measured.playersByValue[value] ?? 0
+  }
+  return players === 0 ? 0 : money(sum / players)
+}
+
+export function optimize(history: History, options: OptimizeOptions): Proposal {
+  const installs = history.revenueMicros.length
+  if (installs < MIN_INSTALLS)
+    throw new AppError(
+      'Unprocessable',
+      `too little history to propose a schema: ${installs} installs with a complete first conversion window (days 0-2), at least ${MIN_INSTALLS} needed`,
+      [{ field: 'history', message: `${installs} installs; at least ${MIN_INSTALLS} needed` }],
+    )
+  const eventBits = Math.min(MAX_EVENT_BITS, Math.max(0, options.eventBits ?? DEFAULT_EVENT_BITS))
+  const keys = keyEvents(history, eventBits)
+  const width = 2 ** keys.length
+  const payerRevenue = payerRevenueOf(history.revenueMicros)
+  const edges = payerBucketEdges(payerRevenue, 64 / width - 1)
+  const decodes = bucketDecodes(edges, payerRevenue)
+
+  const events: Record<string, number> = {}
+  for (const e of keys) events[e.event] = e.value
+  // Each bit of the bucket index, named by its weight in the index.
+  for (let indexBit = 0; indexBit < bitsFor(edges.length + 1); indexBit++)
+    events[`${REVENUE_BIT_PREFIX}${2 ** indexBit}`] = width * 2 ** indexBit
+
+  const keyBits = keys.map((e) => history.typeByBit.indexOf(e.event))
+  const measured = measureError(history, (revenueMicros, mask) => {
+    const bucket = bucketOf(revenueMicros, edges)
+    let value = bucket * width
+    for (let i = 0; i < keyBits.length; i++) if (hasBit(mask, keyBits[i]!)) value += 2 ** i
+    return { value, estimateMicros: decodes[bucket]! }
+  })
+  const coarseValues = coarseBands(width, edges.length)
+  const { values, buckets, fine } = tables({ keys, edges, width, decodes, installs, measured })
   const current = currentEstimate(history, options.current)
   return {
     installs,
@@ -314,16 +333,16 @@ export function optimize(history: History, options: OptimizeOptions): Proposal {
       decodedRevenue: {
         fine,
         coarse: {
-          low: coarseDecode(coarseValues.low),
-          medium: coarseDecode(coarseValues.medium),
-          high: coarseDecode(coarseValues.high),
+          low: bandMean(measured, coarseValues.low),
+          medium: bandMean(measured, coarseValues.medium),
+          high: bandMean(measured, coarseValues.high),
         },
       },
     },
     keyEvents: keys,
     buckets,
     values,
-    expectedError: proposedError.summary,
+    expectedError: measured.summary,
     currentError: typeof current === 'string' ? null : current,
     currentErrorReason: typeof current === 'string' ? current : null,
   }
