@@ -81,4 +81,15 @@ describe('first conversion window history', () => {
     expect((await read()).map((w) => w.revenueMicros)).toEqual([3_490_000, 0, 1_250_000, 99_000_000])
     t.clock.set(D0 + 5 * DAY)
   })
+
+  it('a player whose install day was compacted away (later days kept) is left out', async () => {
+    // What compaction leaves when its cutoff falls inside alice's window: days before it deleted.
+    const gameKey = (
+      t.db.sqlite.prepare('SELECT id FROM games WHERE slug = ?').get(game.id) as { id: string }
+    ).id
+    t.db.sqlite
+      .prepare('DELETE FROM game_player_days WHERE game_id = ? AND player_id = ? AND day = ?')
+      .run(gameKey, 'alice', day0)
+    expect((await read()).map((w) => w.revenueMicros)).toEqual([0, 1_250_000])
+  })
 })
