@@ -44,6 +44,14 @@ import type {
   UpdateRuleBody,
 } from '../contract/fraud.js'
 import type {
+  CampaignWithReport,
+  CreateCampaignBody,
+  PostbackAnswer,
+  SkanCampaign,
+  SkanPostback,
+  UpdateCampaignBody,
+} from '../contract/skan.js'
+import type {
   GdprDeletion,
   GdprDeletionBody,
   IngestResult,
@@ -536,8 +544,27 @@ export class LinkdClient {
     },
   }
 
-  // SKAN
+  // SKAN campaigns, their reports and postbacks
   skan = {
+    campaigns: (game: string) =>
+      this.data<{ data: SkanCampaign[] }>(
+        'GET',
+        `/api/v1/skan/games/${encodeURIComponent(game)}/campaigns`,
+      ).then((r) => r.data),
+    createCampaign: (game: string, body: CreateCampaignBody) =>
+      this.data<SkanCampaign>('POST', `/api/v1/skan/games/${encodeURIComponent(game)}/campaigns`, { body }),
+    updateCampaign: (id: string, body: UpdateCampaignBody) =>
+      this.data<SkanCampaign>('PATCH', `/api/v1/skan/campaigns/${encodeURIComponent(id)}`, { body }),
+    /** The campaign with its report. */
+    campaign: (id: string) =>
+      this.data<CampaignWithReport>('GET', `/api/v1/skan/campaigns/${encodeURIComponent(id)}`),
+    postbacks: (id: string, query: PageQuery = {}) =>
+      this.data<PageOf<SkanPostback>>('GET', `/api/v1/skan/campaigns/${encodeURIComponent(id)}/postbacks`, {
+        query,
+      }),
+    /** Posts a postback (no key needed: Apple signs it). */
+    postback: (body: Record<string, unknown>) =>
+      this.data<PostbackAnswer>('POST', '/api/v1/skan/postbacks', { body }),
     /** A proposed conversion schema from the game's history; `apply` replaces the campaign's. */
     optimize: (campaignId: string, opts: { apply?: boolean } = {}) =>
       this.data<SkanOptimizeResult>(

@@ -2,35 +2,9 @@ import Type, { type Static } from 'typebox'
 import { Timestamp } from './common.js'
 import { VisibleText } from './text.js'
 
-/** Limits of SKAN campaigns and postbacks (spec 2.7, gaming-facts SKAdNetwork section). */
-export const SKAN_LIMITS = {
-  nameMax: 200,
-  affiliateMax: 200,
-  adNetworkMax: 100,
-  lockWindowMin: 1,
-  lockWindowMax: 72,
-  valueMax: 63,
-  eventsMax: 6,
-  eventNameMax: 100,
-} as const
+import { AD_NETWORK_PATTERN, SKAN_LIMITS, SOURCE_IDENTIFIER_PATTERN, type CoarseBand } from './skan-limits.js'
 
-export const COARSE_BANDS = ['low', 'medium', 'high'] as const
-export type CoarseBand = (typeof COARSE_BANDS)[number]
-
-/** Default coarse bands of a schema without `coarseValues` (spec 2.7). */
-export const DEFAULT_COARSE_VALUES = {
-  low: { min: 0, max: 10 },
-  medium: { min: 11, max: 40 },
-  high: { min: 41, max: 63 },
-} as const
-
-/** Conversion windows by postback sequence index (days after install). */
-export const SKAN_WINDOWS = ['0-2', '3-7', '8-35'] as const
-
-/** `<name>.skadnetwork`, lower-case. */
-export const AD_NETWORK_PATTERN = '^[a-z0-9][a-z0-9._-]*\\.skadnetwork$'
-/** A 4.0 source identifier: 2 to 4 digits. */
-export const SOURCE_IDENTIFIER_PATTERN = '^[0-9]{2,4}$'
+export * from './skan-limits.js'
 
 const L = SKAN_LIMITS
 
@@ -192,6 +166,23 @@ export const PostbackAnswer = Type.Object({
 })
 export type PostbackAnswer = Static<typeof PostbackAnswer>
 
+/** Apple's real, signed 4.0 postback (gaming-facts.md): the documented example, and a test vector. */
+export const APPLE_POSTBACK_EXAMPLE = Object.freeze({
+  version: '4.0',
+  'ad-network-id': 'com.example',
+  'source-identifier': '39',
+  'app-id': 525463029,
+  'transaction-id': '6aafb7a5-0170-41b5-bbe4-fe71dedf1e31',
+  redownload: false,
+  'source-domain': 'example.com',
+  'fidelity-type': 1,
+  'did-win': true,
+  'coarse-conversion-value': 'high',
+  'postback-sequence-index': 0,
+  'attribution-signature':
+    'MEUCIQD4rX6eh38qEhuUKHdap345UbmlzA7KEZ1bhWZuYM8MJwIgMnyiiZe6heabDkGwOaKBYrUXQhKtF3P/ERHqkR/XpuA=',
+})
+
 /** Apple's postback fields, documented only: the service checks them per version. */
 const POSTBACK_FIELDS: Record<string, string> = {
   version: '2.2, 3.0 or 4.x (later 4.x read as 4.0)',
@@ -223,23 +214,7 @@ export const PostbackBody = Type.Unsafe<Record<string, unknown>>({
   ),
   description:
     'An Apple SKAdNetwork postback (2.2, 3.0, 4.0; later 4.x read as 4.0): version, ad-network-id, source-identifier (4.0) or campaign-id (2.2, 3.0), app-id, transaction-id, redownload, fidelity-type, did-win (3.0+), postback-sequence-index (4.0), source-app-id or source-domain, conversion-value, coarse-conversion-value, attribution-signature',
-  examples: [
-    {
-      version: '4.0',
-      'ad-network-id': 'com.example',
-      'source-identifier': '39',
-      'app-id': 525463029,
-      'transaction-id': '6aafb7a5-0170-41b5-bbe4-fe71dedf1e31',
-      redownload: false,
-      'source-domain': 'example.com',
-      'fidelity-type': 1,
-      'did-win': true,
-      'coarse-conversion-value': 'high',
-      'postback-sequence-index': 0,
-      'attribution-signature':
-        'MEUCIQD4rX6eh38qEhuUKHdap345UbmlzA7KEZ1bhWZuYM8MJwIgMnyiiZe6heabDkGwOaKBYrUXQhKtF3P/ERHqkR/XpuA=',
-    },
-  ],
+  examples: [APPLE_POSTBACK_EXAMPLE],
 })
 
 export const SkanPostback = Type.Object({

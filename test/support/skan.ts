@@ -5,27 +5,13 @@
  */
 import { generateKeyPairSync, randomUUID, sign } from 'node:crypto'
 import type { GameWithSecrets } from '../../src/contract/games.js'
-import type { SkanCampaign } from '../../src/contract/skan.js'
+import { APPLE_POSTBACK_EXAMPLE, type SkanCampaign } from '../../src/contract/skan.js'
 import { APPLE_SKAN_PUBLIC_KEY } from '../../daemon/modules/skan/postback.js'
 import { createTestApp, type TestApp } from './app.js'
 import { createGame } from './gaming.js'
 
 /** One real Apple-signed 4.0 postback (public test vector): it verifies against Apple's key. */
-export const APPLE_VECTOR = Object.freeze({
-  version: '4.0',
-  'ad-network-id': 'com.example',
-  'source-identifier': '39',
-  'app-id': 525463029,
-  'transaction-id': '6aafb7a5-0170-41b5-bbe4-fe71dedf1e31',
-  redownload: false,
-  'source-domain': 'example.com',
-  'fidelity-type': 1,
-  'did-win': true,
-  'coarse-conversion-value': 'high',
-  'postback-sequence-index': 0,
-  'attribution-signature':
-    'MEUCIQD4rX6eh38qEhuUKHdap345UbmlzA7KEZ1bhWZuYM8MJwIgMnyiiZe6heabDkGwOaKBYrUXQhKtF3P/ERHqkR/XpuA=',
-})
+export const APPLE_VECTOR = APPLE_POSTBACK_EXAMPLE
 
 const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' })
 /** The test key's public half, SPKI DER base64 (what the daemon is given). */
@@ -73,19 +59,10 @@ export function postback40(over: Fields = {}): Fields {
   }
 }
 
+/** The 3.0 form of postback40's fields: campaign-id in place of source-identifier and sequence. */
 export function postback30(over: Fields = {}): Fields {
-  return {
-    version: '3.0',
-    'ad-network-id': 'abc123.skadnetwork',
-    'campaign-id': 39,
-    'app-id': 1234567890,
-    'transaction-id': randomUUID(),
-    redownload: false,
-    'source-app-id': 987654321,
-    'fidelity-type': 1,
-    'did-win': true,
-    ...over,
-  }
+  const { 'source-identifier': _s, 'postback-sequence-index': _i, ...rest } = postback40()
+  return { ...rest, version: '3.0', 'campaign-id': 39, ...over }
 }
 
 export function postback22(over: Fields = {}): Fields {

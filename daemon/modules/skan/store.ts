@@ -131,18 +131,24 @@ export function createSkanStore(db: Kysely<Database>) {
       .where('sequence_index', '=', sequenceIndex)
       .executeTakeFirst()
 
+  /** The campaigns whose column equals the value, oldest first. */
+  const campaignsWhere = async (
+    column: 'game_id' | 'ad_network_id',
+    value: string,
+  ): Promise<CampaignRecord[]> => {
+    const rows = await db
+      .selectFrom('skan_campaigns')
+      .selectAll()
+      .where(column, '=', value)
+      .orderBy('created_at', 'asc')
+      .orderBy('id', 'asc')
+      .execute()
+    return rows.map(toCampaign)
+  }
+
   return {
     /** A game's campaigns, oldest first. */
-    async campaigns(gameId: string): Promise<CampaignRecord[]> {
-      const rows = await db
-        .selectFrom('skan_campaigns')
-        .selectAll()
-        .where('game_id', '=', gameId)
-        .orderBy('created_at', 'asc')
-        .orderBy('id', 'asc')
-        .execute()
-      return rows.map(toCampaign)
-    },
+    campaigns: (gameId: string) => campaignsWhere('game_id', gameId),
     async campaign(organizationId: string, id: string): Promise<CampaignRecord | undefined> {
       const r = await db
         .selectFrom('skan_campaigns')
@@ -153,16 +159,7 @@ export function createSkanStore(db: Kysely<Database>) {
       return r && toCampaign(r)
     },
     /** Every campaign of an ad network (postback matching, across organizations). */
-    async campaignsOfNetwork(adNetworkId: string): Promise<CampaignRecord[]> {
-      const rows = await db
-        .selectFrom('skan_campaigns')
-        .selectAll()
-        .where('ad_network_id', '=', adNetworkId)
-        .orderBy('created_at', 'asc')
-        .orderBy('id', 'asc')
-        .execute()
-      return rows.map(toCampaign)
-    },
+    campaignsOfNetwork: (adNetworkId: string) => campaignsWhere('ad_network_id', adNetworkId),
     async insertCampaign(c: CampaignRecord): Promise<void> {
       await db.insertInto('skan_campaigns').values(campaignRow(c)).execute()
     },

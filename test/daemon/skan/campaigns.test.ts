@@ -108,6 +108,13 @@ describe('create, list, update', () => {
 describe('validation at the boundaries (400 naming the field)', () => {
   it('name and adNetworkId', async () => {
     expect(fields(await create({ ...valid, name: '' }))).toEqual(['name'])
+    expect(fields(await create({ ...valid, name: 'x'.repeat(201) }))).toEqual(['name'])
+    expect((await create({ ...valid, name: 'x'.repeat(200) })).statusCode).toBe(201)
+    expect(fields(await create({ ...valid, affiliateId: '' }))).toEqual(['affiliateId'])
+    expect(fields(await create({ ...valid, adNetworkId: `${'a'.repeat(89)}.skadnetwork` }))).toEqual([
+      'adNetworkId',
+    ])
+    expect((await create({ ...valid, adNetworkId: `${'a'.repeat(88)}.skadnetwork` })).statusCode).toBe(201)
     expect(fields(await create({ ...valid, adNetworkId: 'ABC.skadnetwork' }))).toEqual(['adNetworkId'])
     expect(fields(await create({ ...valid, adNetworkId: 'abc.network' }))).toEqual(['adNetworkId'])
     expect(fields(await create({ ...valid, adNetworkId: '.skadnetwork' }))).toEqual(['adNetworkId'])
@@ -137,6 +144,10 @@ describe('validation at the boundaries (400 naming the field)', () => {
     expect(details(shared)?.[0]?.message).toMatch(/shares its bit \(8\) with event a/)
     const six = { a: 1, b: 2, c: 4, d: 8, e: 16, f: 32 }
     expect((await create(withSchema({ events: six }))).statusCode).toBe(201)
+    expect(fields(await create(withSchema({ events: { ...six, g: 1 } })))).toEqual([
+      'conversionSchema.events',
+    ])
+    expect((await create(withSchema({ events: {} }))).statusCode).toBe(201)
   })
 
   it('coarseValues: within 0-63, ordered, non-overlapping, covering 0-63', async () => {

@@ -97,6 +97,21 @@ describe("Apple's 4.0 vector", () => {
     }
   })
 
+  it('the keyless route counts in the per-IP API rate limit', async () => {
+    const t = await createTestApp({ rateLimitPerIp: 2 })
+    try {
+      expect((await post(t, APPLE_VECTOR)).statusCode).toBe(201)
+      expect((await post(t, APPLE_VECTOR, '/.well-known/skadnetwork/report-attribution/')).statusCode).toBe(
+        200,
+      )
+      const limited = await post(t, APPLE_VECTOR)
+      expect(limited.statusCode).toBe(429)
+      expect(limited.headers['retry-after']).toMatch(/^\d+$/)
+    } finally {
+      await t.close()
+    }
+  })
+
   it('a tampered copy first is stored unverified; the genuine one then replaces it', async () => {
     const t = await createTestApp()
     try {
