@@ -32,12 +32,14 @@ export function createOptimizeService(deps: OptimizeDeps) {
     ): Promise<OptimizeResult> {
       const campaign = await deps.campaigns.campaign(organizationId, campaignId)
       const game = await deps.games.record(organizationId, campaign.gameSlug)
+      // The optimizer passes over the history several times: two numbers per player stay in
+      // memory (~16 MB for a million), the rows come one install day at a time.
       const revenueMicros: number[] = []
       const eventTypes: number[] = []
       for await (const page of deps.history.firstWindowHistory(campaign.gameId))
-        for (const w of page) {
-          revenueMicros.push(w.revenueMicros)
-          eventTypes.push(w.eventTypes)
+        for (const player of page) {
+          revenueMicros.push(player.revenueMicros)
+          eventTypes.push(player.eventTypes)
         }
       const proposal = optimize(
         { revenueMicros, eventTypes, typeByBit: EVENT_TYPE_BY_BIT },
