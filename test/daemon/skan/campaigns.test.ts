@@ -117,6 +117,9 @@ describe('validation at the boundaries (400 naming the field)', () => {
     expect((await create({ ...valid, adNetworkId: `${'a'.repeat(88)}.skadnetwork` })).statusCode).toBe(201)
     expect(fields(await create({ ...valid, adNetworkId: 'ABC.skadnetwork' }))).toEqual(['adNetworkId'])
     expect(fields(await create({ ...valid, adNetworkId: 'abc.network' }))).toEqual(['adNetworkId'])
+    expect(details(await create({ ...valid, adNetworkId: 'abc.network' }))?.[0]?.message).toBe(
+      'must be <name>.skadnetwork in lower case, such as abc123.skadnetwork',
+    )
     expect(fields(await create({ ...valid, adNetworkId: '.skadnetwork' }))).toEqual(['adNetworkId'])
     expect((await create({ ...valid, adNetworkId: 'a.skadnetwork' })).statusCode).toBe(201)
     expect(fields(await create({ ...valid, sourceIdentifier: '1' }))).toEqual(['sourceIdentifier'])
