@@ -496,6 +496,14 @@ export interface FraudDailyTable {
   latency_ns: number
 }
 
+export interface FraudDetectorStateTable {
+  game_id: string
+  kind: string
+  entry_key: string
+  value: string
+  updated_at: number
+}
+
 export interface SkanCampaignsTable {
   id: string
   organization_id: string
@@ -570,6 +578,7 @@ export interface Database {
   fraud_games: FraudGamesTable
   fraud_events: FraudEventsTable
   fraud_daily: FraudDailyTable
+  fraud_detector_state: FraudDetectorStateTable
   skan_campaigns: SkanCampaignsTable
   skan_postbacks: SkanPostbacksTable
 }

@@ -80,6 +80,7 @@ export function requestExamples(now: number): Record<string, unknown> {
       cooldownMinutes: 60,
     },
     'PATCH /api/v1/admin/fraud/games/{gameId}/rules/{ruleId}': { value: 0.9, enabled: true },
+    'PATCH /api/v1/admin/fraud/games/{gameId}/events/{eventId}': { review: 'legitimate' },
     'POST /api/v1/admin/fraud/games/{gameId}/blocklist': {
       type: 'ip',
       value: '203.0.113.50',

@@ -40,6 +40,11 @@ import type {
   BlocklistEntry,
   CreateBlocklistBody,
   CreateRuleBody,
+  DashboardQuery,
+  FraudDashboard,
+  FraudEvent,
+  FraudEventsQuery,
+  FraudReview,
   FraudRule,
   UpdateRuleBody,
 } from '../contract/fraud.js'
@@ -509,6 +514,15 @@ export class LinkdClient {
     unblock: async (game: string, id: string) => {
       await this.call('DELETE', `${fraudBase(game)}/blocklist/${encodeURIComponent(id)}`)
     },
+    dashboard: (game: string, query: DashboardQuery = {}) =>
+      this.data<FraudDashboard>('GET', `${fraudBase(game)}/dashboard`, { query }),
+    /** Fraud events, newest first; pages of 10, 20, 50, 100 or 200. */
+    events: (game: string, query: FraudEventsQuery = {}) =>
+      this.data<PageOf<FraudEvent>>('GET', `${fraudBase(game)}/events`, { query }),
+    review: (game: string, id: string, review: FraudReview) =>
+      this.data<FraudEvent>('PATCH', `${fraudBase(game)}/events/${encodeURIComponent(id)}`, {
+        body: { review },
+      }),
   }
 
   // gaming ingestion (a client built with the SDK key) and GDPR

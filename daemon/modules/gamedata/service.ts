@@ -9,6 +9,7 @@ import type { Clock } from '../../clock.js'
 import { randomToken } from '../../crypto.js'
 import type { GameService } from '../games/service.js'
 import { compactedCutoffDay } from '../games/service.js'
+import { GAME_LIMITS } from '../../../src/contract/limits.js'
 import type { AggregatesStore } from './aggregates-store.js'
 import type { AcquisitionStore } from './acquisition-store.js'
 import {
@@ -50,13 +51,10 @@ export interface BatchUnit<R> {
   after(counts: BatchCounts, unit: UnitOfWork): R
 }
 
-/** Deletes another module's rows before each game's compacted-retention cutoff; how many. */
-export type Compactor = (cutoffs: { gameId: string; before: number }[]) => Promise<number>
-
 export function createGamedataService(deps: GamedataDeps) {
   const purgers = new Map<string, (gameId: string, playerId: string) => Promise<number>>()
-  /** Other modules' per-game data that follows the compacted retention (SKAN postbacks). */
-  const compactors: Compactor[] = []
+  const rawExpirers = new Map<string, (gameId: string, cutoff: number) => Promise<number>>()
+  const compactedExpirers = new Map<string, (gameId: string | null, cutoff: number) => Promise<number>>()
   return {
     /**
      * Stores an accepted batch in every layer, in one transaction committed under
@@ -75,40 +73,58 @@ export function createGamedataService(deps: GamedataDeps) {
       })
     },
 
-    /** Raw events and sessions older than each game's raw retention (or its floor) are deleted. */
-    async expireRaw(): Promise<{ events: number; sessions: number }> {
+    /**
+     * Raw events and sessions older than each game's raw retention (or its floor) are deleted,
+     * with the rows of the extra raw expirers (fraud events), counted under their names.
+     */
+    async expireRaw(): Promise<{ events: number; sessions: number } & Record<string, number>> {
       const now = deps.clock.now()
-      const total = { events: 0, sessions: 0 }
+      const total: { events: number; sessions: number } & Record<string, number> = { events: 0, sessions: 0 }
+      for (const name of rawExpirers.keys()) total[name] = 0
       for (const g of await deps.games.all()) {
         const cutoff = Math.max(now - g.rawRetentionDays * DAY_MS, g.rawFloor)
         const r = await deps.maintenance.deleteRawBefore(g.id, cutoff)
         total.events += r.events
         total.sessions += r.sessions
+        for (const [name, expire] of rawExpirers)
+          total[name] = (total[name] ?? 0) + (await expire(g.id, cutoff))
       }
       return total
     },
 
-    /** Aggregate days beyond each game's compacted retention (or its floor) are deleted. */
+    /** Registers another per-game store whose rows expire with the raw events (the fraud events). */
+    addRawExpirer(name: string, expire: (gameId: string, cutoff: number) => Promise<number>): void {
+      rawExpirers.set(name, expire)
+    },
+
+    /**
+     * Aggregate days beyond each game's compacted retention (or its floor) are deleted, with the
+     * rows of the extra compacted expirers (SKAN postbacks).
+     */
     async compact(): Promise<number> {
       const now = deps.clock.now()
       let n = 0
-      const cutoffs: { gameId: string; before: number }[] = []
       for (const g of await deps.games.all()) {
         const cutoff = Math.max(compactedCutoffDay(now, g.compactedRetentionMonths), g.compactedFloorDay)
         n += await deps.maintenance.deleteAggregatesBefore(g.id, cutoff)
-        cutoffs.push({ gameId: g.id, before: cutoff * DAY_MS })
+        for (const expire of compactedExpirers.values()) n += await expire(g.id, cutoff * DAY_MS)
       }
-      for (const compactor of compactors) n += await compactor(cutoffs)
+      // Rows of no game (unmatched postbacks) keep the default compacted retention.
+      const orphanCutoff = compactedCutoffDay(now, GAME_LIMITS.compactedRetentionMonthsDefault) * DAY_MS
+      for (const expire of compactedExpirers.values()) n += await expire(null, orphanCutoff)
       return n
     },
 
     /**
-     * Registers another module's data that follows each game's compacted retention: called by
-     * every compaction with each game's cutoff (Unix ms; data before it goes); returns how many
-     * rows it deleted.
+     * Registers another store whose rows follow the compacted retention (the SKAN postbacks):
+     * called per game with its cutoff (Unix ms; rows before it go), then once with `null` and the
+     * default retention's cutoff for rows that belong to no game. Returns how many it deleted.
      */
-    addCompactor(compactor: Compactor): void {
-      compactors.push(compactor)
+    addCompactedExpirer(
+      name: string,
+      expire: (gameId: string | null, cutoff: number) => Promise<number>,
+    ): void {
+      compactedExpirers.set(name, expire)
     },
 
     /**

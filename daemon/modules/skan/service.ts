@@ -46,17 +46,11 @@ export function createSkanService(deps: SkanServiceDeps) {
     },
 
     /**
-     * Postbacks past their retention (the gaming compaction job): each game's received before its
-     * compacted-retention cutoff; unmatched ones (no game) before `unmatchedBefore`. How many.
+     * A game's postbacks received before `before` (`null`: the unmatched ones), the gaming
+     * compaction's expirer; how many were deleted.
      */
-    async expirePostbacks(
-      cutoffs: { gameId: string; before: number }[],
-      unmatchedBefore: number,
-    ): Promise<number> {
-      let n = 0
-      for (const c of cutoffs) n += await store.deletePostbacksBefore(c.gameId, c.before)
-      return n + (await store.deletePostbacksBefore(null, unmatchedBefore))
-    },
+    expirePostbacks: (gameId: string | null, before: number): Promise<number> =>
+      store.deletePostbacksBefore(gameId, before),
   }
 }
 export type SkanService = ReturnType<typeof createSkanService>

@@ -1,6 +1,21 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { Database, SkanCampaignsTable, SkanPostbacksTable } from '../../db/schema.js'
 import type { CoarseBand, ConversionSchema } from '../../../src/contract/skan.js'
+import { chunked } from '../../db/chunked.js'
+
+/** Rows a retention delete removes at a time (bounded: the single writer is never held long). */
+const CHUNK = 5_000
+
+/** The columns a report groups a campaign's postbacks by. */
+const GROUP_COLUMNS = [
+  'verified',
+  'sequence_index',
+  'did_win',
+  'redownload',
+  'fine_value',
+  'coarse_value',
+  'events',
+] as const
 
 export interface CampaignRecord {
   id: string
@@ -215,26 +230,10 @@ export function createSkanStore(db: Kysely<Database>) {
     async postbackGroups(campaignId: string): Promise<PostbackGroup[]> {
       const rows = await db
         .selectFrom('skan_postbacks')
-        .select([
-          'verified',
-          'sequence_index',
-          'did_win',
-          'redownload',
-          'fine_value',
-          'coarse_value',
-          'events',
-        ])
+        .select(GROUP_COLUMNS)
         .select((eb) => eb.fn.countAll().as('n'))
         .where('campaign_id', '=', campaignId)
-        .groupBy([
-          'verified',
-          'sequence_index',
-          'did_win',
-          'redownload',
-          'fine_value',
-          'coarse_value',
-          'events',
-        ])
+        .groupBy(GROUP_COLUMNS)
         .orderBy('sequence_index')
         .execute()
       return rows.map((r) => ({
@@ -253,18 +252,16 @@ export function createSkanStore(db: Kysely<Database>) {
      * Deletes a game's postbacks (`null`: the unmatched ones) received before `before`, in bounded
      * chunks; how many.
      */
-    async deletePostbacksBefore(gameId: string | null, before: number, chunk = 5_000): Promise<number> {
-      let total = 0
-      for (;;) {
+    async deletePostbacksBefore(gameId: string | null, before: number): Promise<number> {
+      return chunked(CHUNK, async () => {
         const ids = await db
           .selectFrom('skan_postbacks')
           .select('id')
           .where('game_id', gameId === null ? 'is' : '=', gameId)
           .where('received_at', '<', before)
-          .orderBy('received_at')
-          .limit(chunk)
+          .limit(CHUNK)
           .execute()
-        if (ids.length === 0) return total
+        if (ids.length === 0) return 0
         const r = await db
           .deleteFrom('skan_postbacks')
           .where(
@@ -273,9 +270,8 @@ export function createSkanStore(db: Kysely<Database>) {
             ids.map((i) => i.id),
           )
           .executeTakeFirst()
-        total += Number(r.numDeletedRows)
-        if (ids.length < chunk) return total
-      }
+        return Number(r.numDeletedRows)
+      })
     },
   }
 }

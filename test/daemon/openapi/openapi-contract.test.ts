@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestExamples } from '../../../daemon/http/openapi-examples.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import { raw } from '../../support/responses.js'
+import { fraudEvent, gameIdOf, seedFraud } from '../../support/fraud.js'
 
 type Json = Record<string, unknown>
 interface Operation {
@@ -271,9 +272,13 @@ describe('OpenAPI request examples', () => {
         conversionSchema: { events: {} },
       },
     })
+    // A fraud event as the ingestion pipeline stores it, for the review example.
+    const flagged = fraudEvent(t, await gameIdOf(t, fg))
+    seedFraud(t, flagged.gameId, [flagged])
     const ids: Record<string, string> = {
       '/api/v1/admin/fraud/games/': fg,
       [`/api/v1/admin/fraud/games/${fg}/rules/`]: rules.json<{ data: { id: string }[] }>().data[0]!.id,
+      [`/api/v1/admin/fraud/games/${fg}/events/`]: flagged.id,
       '/api/v1/skan/games/': sg,
       '/api/v1/skan/campaigns/': campaign.json<{ id: string }>().id,
       '/api/keys/': key.id,
