@@ -134,6 +134,14 @@ describe('linkctl skan optimize', () => {
     expect(out.applied).toBe(true)
     expect(out.current).toEqual(applied)
     expect(await storedSchema()).toEqual(out.proposed)
+
+    // The applied schema encodes revenue buckets: its error cannot be replayed, and it says why.
+    const again = await cli(['skan', 'optimize', campaign], { env })
+    expect(again.code, again.stderr).toBe(0)
+    expect(again.stdout).toContain('\nrelative error\tn/a\t+1.4%\n')
+    expect(again.stderr).toMatch(
+      /Current schema's error not computable: the current schema's event revenue_bucket_1 is not a named event type/,
+    )
   })
 
   it('an unknown campaign: the API error, exit 5', async () => {
