@@ -211,15 +211,15 @@ export function createPlayersStore(db: Kysely<Database>) {
         const page: FirstWindow[] = []
         let player: string | null = null
         let current: FirstWindow | null = null
-        for (const r of rows) {
-          if (r.player_id !== player) {
-            player = r.player_id
-            current = Number(r.day) === day ? { installDay: day, revenueMicros: 0, eventTypes: 0 } : null
+        for (const row of rows) {
+          if (row.player_id !== player) {
+            player = row.player_id
+            current = Number(row.day) === day ? { installDay: day, revenueMicros: 0, eventTypes: 0 } : null
             if (current) page.push(current)
           }
           if (!current) continue
-          current.revenueMicros += Number(r.revenue_micros)
-          current.eventTypes |= Number(r.event_types)
+          current.revenueMicros += Number(row.revenue_micros)
+          current.eventTypes |= Number(row.event_types)
         }
         if (page.length > 0) yield page
       }
