@@ -118,6 +118,7 @@ _linkctl_descend() {
     'skan|campaigns') echo 'skan campaigns' ;;
     'skan|schema') echo 'skan schema' ;;
     'skan|postbacks') echo 'skan postbacks' ;;
+    'skan|optimize') echo 'skan optimize' ;;
     'skan|help') echo 'skan help' ;;
     'skan campaigns|list'|'skan campaigns|ls') echo 'skan campaigns list' ;;
     'skan campaigns|create') echo 'skan campaigns create' ;;
@@ -154,7 +155,7 @@ _linkctl_words() {
     'fraud review') echo 'pending legitimate fraud' ;;
     'fraud rules') echo 'list ls create update enable disable delete rm help' ;;
     'fraud blocklist') echo 'list ls add remove rm help' ;;
-    'skan') echo 'campaigns schema postbacks help' ;;
+    'skan') echo 'campaigns schema postbacks optimize help' ;;
     'skan campaigns') echo 'list ls create update show get help' ;;
     'skan schema') echo 'edit help' ;;
     'gdpr') echo 'delete status help' ;;
@@ -284,6 +285,7 @@ _linkctl_options() {
     'skan schema edit') echo '--json -h --help --url --api-key --profile' ;;
     'skan schema help') echo '--url --api-key --profile -h --help' ;;
     'skan postbacks') echo '--page --limit --all --json -h --help --url --api-key --profile' ;;
+    'skan optimize') echo '--apply -y --yes --json -h --help --url --api-key --profile' ;;
     'skan help') echo '--url --api-key --profile -h --help' ;;
     'gdpr') echo '-h --help --url --api-key --profile' ;;
     'gdpr delete') echo '--game --player --reason --confirm --json -h --help --url --api-key --profile' ;;

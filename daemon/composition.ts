@@ -70,6 +70,7 @@ import { createDetectorStateStore, createStateSaver } from './modules/fraud/dete
 import { createSkanStore } from './modules/skan/store.js'
 import { createSkanService } from './modules/skan/service.js'
 import { skanModule } from './modules/skan/index.js'
+import { createOptimizeService } from './modules/skan/optimize-service.js'
 import { APPLE_SKAN_PUBLIC_KEY, publicKeyOf } from './modules/skan/postback.js'
 import { packageVersion } from '../src/version.js'
 import type { Plan } from '../src/contract/limits.js'
@@ -248,6 +249,7 @@ function services(deps: CompositionDeps) {
   })
   // Postbacks follow each game's compacted retention (unmatched ones the default retention).
   gamedata.addCompactedExpirer('skanPostbacks', (gameId, before) => skan.expirePostbacks(gameId, before))
+  const skanOptimizer = createOptimizeService({ campaigns: skan, games, history: gamedata.players })
   const gamingAnalytics = createGamingAnalyticsService({
     clock,
     games,
@@ -291,6 +293,7 @@ function services(deps: CompositionDeps) {
     fraudStateSaver,
     fraudEvents,
     skan,
+    skanOptimizer,
   }
 }
 export type Services = ReturnType<typeof services>
@@ -322,7 +325,7 @@ export async function compose(deps: CompositionDeps) {
     gamingAnalyticsModule({ analytics: svc.gamingAnalytics }),
     gdprModule({ gdpr: svc.gdpr }),
     fraudModule({ fraud: svc.fraud, fraudEvents: svc.fraudEvents }),
-    skanModule({ skan: svc.skan }),
+    skanModule({ skan: svc.skan, optimizer: svc.skanOptimizer }),
     redirectModule({ redirect: svc.redirect, clock }),
   ]
   scheduler.register(pruneIdempotencyJob(svc.idempotency, clock))

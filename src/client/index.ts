@@ -98,6 +98,7 @@ import type {
   WebhookWithSecret,
 } from '../contract/webhooks.js'
 import type { WebhookEvent } from '../contract/limits.js'
+import type { OptimizeResult as SkanOptimizeResult } from '../contract/skan-optimize.js'
 
 /** Test and retry wait for the attempt, which may take the webhook's whole timeout (up to 60 s). */
 const ATTEMPT_TIMEOUT_MS = 90_000
@@ -578,6 +579,15 @@ export class LinkdClient {
     /** Posts a postback (no key needed: Apple signs it). */
     postback: (body: Record<string, unknown>) =>
       this.data<PostbackAnswer>('POST', '/api/v1/skan/postbacks', { body }),
+    /** A proposed conversion schema from the game's history; `apply` replaces the campaign's. */
+    optimize: (campaignId: string, opts: { apply?: boolean } = {}) =>
+      this.data<SkanOptimizeResult>(
+        'POST',
+        `/api/v1/skan/campaigns/${encodeURIComponent(campaignId)}/optimize`,
+        {
+          ...(opts.apply ? { query: { apply: true } } : {}),
+        },
+      ),
   }
 }
 

@@ -10,6 +10,7 @@ import { webhooksBench } from './webhooks.js'
 import { gamingBench } from './gaming.js'
 import { gamingAnalyticsBench } from './gaming-analytics.js'
 import { fraudDetectBench } from './fraud-detect.js'
+import { skanOptimizeBench } from './skan-optimize.js'
 
 const only = process.argv[2]
 const benches: Record<string, () => Promise<void>> = {
@@ -20,6 +21,7 @@ const benches: Record<string, () => Promise<void>> = {
   gaming: () => gamingBench(),
   'gaming-analytics': () => gamingAnalyticsBench(),
   'fraud-detect': () => fraudDetectBench(),
+  'skan-optimize': () => skanOptimizeBench(),
 }
 process.stdout.write(`linkd benchmarks — node ${process.version}, ${new Date().toISOString()}\n`)
 for (const [name, run] of Object.entries(benches)) {

@@ -12,13 +12,18 @@ import { compactedCutoffDay } from '../games/service.js'
 import { GAME_LIMITS } from '../../../src/contract/limits.js'
 import type { AggregatesStore } from './aggregates-store.js'
 import type { AcquisitionStore } from './acquisition-store.js'
-import type { PlayerFilter, PlayerSort, PlayersStore } from './players-store.js'
+import {
+  FIRST_WINDOW_LAST_DAY,
+  type PlayerFilter,
+  type PlayerSort,
+  type PlayersStore,
+} from './players-store.js'
 import { fold } from './fold.js'
 import type { GamedataMaintenanceStore } from './maintenance-store.js'
 import type { GamedataStore } from './store.js'
 import type { AcceptedBatch, BatchCounts } from './types.js'
 import type { UnitOfWork } from '../../db/unit-of-work.js'
-import { DAY_MS } from '../../clock.js'
+import { DAY_MS, utcDayNumber } from '../../clock.js'
 
 /** Session ids start with the start time so that inserts append to the primary key. */
 const newSessionId = (ts: number) => `s${ts.toString(36).padStart(9, '0')}${randomToken().slice(0, 10)}`
@@ -198,6 +203,18 @@ export function createGamedataService(deps: GamedataDeps) {
       profile: (gameId: string, playerId: string) => deps.players.profile(gameId, playerId),
       events: (gameId: string, playerId: string, page: { offset: number; limit: number }) =>
         deps.players.events(gameId, playerId, page),
+      /**
+       * The SKAN optimizer's history: each player's revenue and event types in the first
+       * conversion window (days 0-2 after the install day), for the players whose window is over
+       * (installed before the day before yesterday) and installed on or after `sinceDay`; in
+       * pages (one install day each).
+       */
+      firstWindowHistory: (gameId: string, sinceDay?: number) =>
+        deps.players.firstWindows(
+          gameId,
+          sinceDay ?? null,
+          utcDayNumber(deps.clock.now()) - FIRST_WINDOW_LAST_DAY - 1,
+        ),
     },
   }
 }

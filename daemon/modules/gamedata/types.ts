@@ -1,5 +1,5 @@
 /** Shapes shared by the gamedata module's fold, store and service. */
-import type { GamePlatform, RevenueType } from '../../../src/contract/limits.js'
+import { NAMED_EVENT_TYPES, type GamePlatform, type RevenueType } from '../../../src/contract/limits.js'
 import type {
   Camelized,
   GameAcquisitionDailyTable,
@@ -12,6 +12,12 @@ import type {
   GamePlayersTable,
   GameSessionsTable,
 } from '../../db/schema.js'
+
+/**
+ * The event type of each bit of game_player_days.event_types (the ingestion's TYPE_BIT and
+ * CUSTOM_BIT): the named types in order, then one bit for every custom type.
+ */
+export const EVENT_TYPE_BY_BIT: readonly string[] = [...NAMED_EVENT_TYPES, 'custom']
 
 /** An event the ingestion accepted (validated and judged), as the storage layers need it. */
 export interface GameEvent {

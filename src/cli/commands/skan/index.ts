@@ -1,7 +1,8 @@
 /**
  * `linkctl skan ...`: SKAdNetwork campaigns, their conversion schemas and postbacks over
  * /api/v1/skan. Each verb one file (`skan campaigns create` → campaigns/create.ts); shared.ts
- * holds how campaigns, reports and postbacks look and the campaign flags.
+ * holds how campaigns, reports and postbacks look and the campaign flags. `skan optimize` →
+ * optimize.ts.
  */
 import type { Command } from 'commander'
 import { register as registerCampaignsList } from './campaigns/list.js'
@@ -10,6 +11,7 @@ import { register as registerCampaignsUpdate } from './campaigns/update.js'
 import { register as registerCampaignsShow } from './campaigns/show.js'
 import { register as registerSchemaEdit } from './schema/edit.js'
 import { register as registerPostbacks } from './postbacks.js'
+import { register as registerOptimize } from './optimize.js'
 
 export function register(program: Command): void {
   const skan = program.command('skan').description('SKAdNetwork campaigns, conversion schemas and postbacks')
@@ -23,4 +25,5 @@ export function register(program: Command): void {
     registerVerb(campaigns)
   registerSchemaEdit(skan.command('schema').description("a campaign's conversion schema"))
   registerPostbacks(skan)
+  registerOptimize(skan)
 }
