@@ -14,9 +14,11 @@ import type {
 } from '../../db/schema.js'
 
 /**
- * The event type of each bit of game_player_days.event_types (the ingestion's TYPE_BIT and
- * CUSTOM_BIT): the named types in order, then one bit for every custom type.
+ * The bits of game_player_days.event_types: bit i is NAMED_EVENT_TYPES[i], and every custom type
+ * shares the bit after them. TYPE_BIT maps a named type to its bit; EVENT_TYPE_BY_BIT reads back.
  */
+export const TYPE_BIT: ReadonlyMap<string, number> = new Map(NAMED_EVENT_TYPES.map((t, i) => [t, i]))
+export const CUSTOM_BIT = NAMED_EVENT_TYPES.length
 export const EVENT_TYPE_BY_BIT: readonly string[] = [...NAMED_EVENT_TYPES, 'custom']
 
 /** An event the ingestion accepted (validated and judged), as the storage layers need it. */
