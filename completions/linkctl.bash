@@ -15,6 +15,7 @@ _linkctl_descend() {
     '|events') echo 'events' ;;
     '|analytics') echo 'analytics' ;;
     '|fraud') echo 'fraud' ;;
+    '|skan') echo 'skan' ;;
     '|gdpr') echo 'gdpr' ;;
     '|api') echo 'api' ;;
     '|tui'|'|dashboard') echo 'tui' ;;
@@ -97,6 +98,10 @@ _linkctl_descend() {
     'analytics|players') echo 'analytics players' ;;
     'analytics|player') echo 'analytics player' ;;
     'analytics|help') echo 'analytics help' ;;
+    'fraud|dashboard') echo 'fraud dashboard' ;;
+    'fraud|events') echo 'fraud events' ;;
+    'fraud|review') echo 'fraud review' ;;
+    'fraud|watch') echo 'fraud watch' ;;
     'fraud|rules') echo 'fraud rules' ;;
     'fraud|blocklist') echo 'fraud blocklist' ;;
     'fraud|help') echo 'fraud help' ;;
@@ -111,6 +116,18 @@ _linkctl_descend() {
     'fraud blocklist|add') echo 'fraud blocklist add' ;;
     'fraud blocklist|remove'|'fraud blocklist|rm') echo 'fraud blocklist remove' ;;
     'fraud blocklist|help') echo 'fraud blocklist help' ;;
+    'skan|campaigns') echo 'skan campaigns' ;;
+    'skan|schema') echo 'skan schema' ;;
+    'skan|postbacks') echo 'skan postbacks' ;;
+    'skan|optimize') echo 'skan optimize' ;;
+    'skan|help') echo 'skan help' ;;
+    'skan campaigns|list'|'skan campaigns|ls') echo 'skan campaigns list' ;;
+    'skan campaigns|create') echo 'skan campaigns create' ;;
+    'skan campaigns|update') echo 'skan campaigns update' ;;
+    'skan campaigns|show'|'skan campaigns|get') echo 'skan campaigns show' ;;
+    'skan campaigns|help') echo 'skan campaigns help' ;;
+    'skan schema|edit') echo 'skan schema edit' ;;
+    'skan schema|help') echo 'skan schema help' ;;
     'gdpr|delete') echo 'gdpr delete' ;;
     'gdpr|status') echo 'gdpr status' ;;
     'gdpr|help') echo 'gdpr help' ;;
@@ -119,14 +136,14 @@ _linkctl_descend() {
 
 _linkctl_takes_value() {
   case "$1|$2" in
-    *'|--url'|*'|--api-key'|*'|--profile'|'keys create|--name'|'keys create|--description'|'keys create|--expires-at'|'keys create|--permissions'|'keys create|--scope'|'keys create|--preset'|'keys create|--request-limit'|'keys create|--time-period'|'keys create|--allowed-ip'|'keys create|--allowed-origin'|'keys create|--environment'|'keys list|--status'|'keys list|--search'|'keys list|--page'|'keys list|--limit'|'keys update|--name'|'keys update|--description'|'keys update|--expires-at'|'keys update|--permissions'|'keys update|--scope'|'keys update|--preset'|'keys update|--request-limit'|'keys update|--time-period'|'keys update|--allowed-ip'|'keys update|--allowed-origin'|'keys activity|--page'|'keys activity|--limit'|'links create|-d'|'links create|--destination'|'links create|--title'|'links create|--slug'|'links create|--domain'|'links create|--expires-at'|'links create|--tag'|'links create|--meta'|'links create|--redirect-type'|'links list|--search'|'links list|--status'|'links list|--tag'|'links list|--sort'|'links list|--order'|'links list|--page'|'links list|--limit'|'links update|-d'|'links update|--destination'|'links update|--title'|'links update|--expires-at'|'links update|--tag'|'links update|--meta'|'links update|--redirect-type'|'links update|--status'|'links qr|--format'|'links qr|-o'|'links qr|--output'|'links qr|--size'|'links stats|--start'|'links stats|--end'|'links stats|--interval'|'links import|--format'|'links import|--chunk-size'|'links import|--failed-out'|'links export|--format'|'links export|-o'|'links export|--output'|'links export|--status'|'links export|--tag'|'links export|--search'|'domains list|--page'|'domains list|--limit'|'domains list|--status'|'domains update|--root-redirect'|'webhooks create|--name'|'webhooks create|--description'|'webhooks create|--event'|'webhooks create|--retry-policy'|'webhooks create|--max-retries'|'webhooks create|--timeout'|'webhooks create|--header'|'webhooks create|--template'|'webhooks list|--status'|'webhooks list|--event'|'webhooks list|--page'|'webhooks list|--limit'|'webhooks update|--name'|'webhooks update|--endpoint'|'webhooks update|--description'|'webhooks update|--event'|'webhooks update|--retry-policy'|'webhooks update|--max-retries'|'webhooks update|--timeout'|'webhooks update|--header'|'webhooks test|--event'|'webhooks deliveries|--status'|'webhooks deliveries|--event'|'webhooks deliveries|--page'|'webhooks deliveries|--limit'|'webhooks sign|--secret'|'webhooks sign|--timestamp'|'webhooks sign|--payload'|'webhooks sign|--payload-file'|'webhooks verify|--secret'|'webhooks verify|--signature'|'webhooks verify|--timestamp'|'webhooks verify|--tolerance'|'webhooks verify|--payload'|'webhooks verify|--payload-file'|'webhooks listen|--port'|'webhooks listen|--host'|'webhooks listen|--secret'|'webhooks listen|--tolerance'|'webhooks listen|--forward-to'|'webhooks listen|--events'|'webhooks listen|--receiver-url'|'games create|--name'|'games create|--platform'|'games create|--slug'|'games create|--status'|'games create|--raw-retention-days'|'games create|--compacted-retention-months'|'games create|--replay-window'|'games create|--currency'|'games create|--whale'|'games create|--dolphin'|'games list|--status'|'games list|--page'|'games list|--limit'|'games update|--name'|'games update|--status'|'games update|--raw-retention-days'|'games update|--compacted-retention-months'|'games update|--replay-window'|'games update|--currency'|'games update|--whale'|'games update|--dolphin'|'events send|--game'|'events send|--org'|'events send|--sdk-key'|'events send|--signing-secret'|'analytics overview|--start-date'|'analytics overview|--end-date'|'analytics retention|--start-date'|'analytics retention|--end-date'|'analytics retention|--granularity'|'analytics leaderboard|--start-date'|'analytics leaderboard|--end-date'|'analytics leaderboard|--limit'|'analytics geography|--start-date'|'analytics geography|--end-date'|'analytics events|--start-date'|'analytics events|--end-date'|'analytics export|--type'|'analytics export|--format'|'analytics export|-o'|'analytics export|--output'|'analytics export|--limit'|'analytics export|--group-by'|'analytics export|--granularity'|'analytics export|--start-date'|'analytics export|--end-date'|'analytics revenue|--group-by'|'analytics revenue|--start-date'|'analytics revenue|--end-date'|'analytics attribution|--group-by'|'analytics attribution|--start-date'|'analytics attribution|--end-date'|'analytics players|--search'|'analytics players|--platform'|'analytics players|--country'|'analytics players|--segment'|'analytics players|--min-revenue'|'analytics players|--active-from'|'analytics players|--active-to'|'analytics players|--sort'|'analytics players|--order'|'analytics players|--page'|'analytics players|--limit'|'analytics player|--page'|'analytics player|--limit'|'fraud rules create|--name'|'fraud rules create|--action'|'fraud rules create|--field'|'fraud rules create|--operator'|'fraud rules create|--value'|'fraud rules create|--priority'|'fraud rules create|--cooldown'|'fraud rules update|--name'|'fraud rules update|--action'|'fraud rules update|--field'|'fraud rules update|--operator'|'fraud rules update|--value'|'fraud rules update|--priority'|'fraud rules update|--cooldown'|'fraud blocklist list|--page'|'fraud blocklist list|--limit'|'fraud blocklist add|--type'|'fraud blocklist add|--reason'|'gdpr delete|--game'|'gdpr delete|--player'|'gdpr delete|--reason'|'gdpr delete|--confirm'|'api|-F'|'api|--field'|'api|-f'|'api|--raw-field'|'api|-H'|'api|--header'|'api|--input'|'tui|--refresh'|'completion|--dir') return 0 ;;
+    *'|--url'|*'|--api-key'|*'|--profile'|'keys create|--name'|'keys create|--description'|'keys create|--expires-at'|'keys create|--permissions'|'keys create|--scope'|'keys create|--preset'|'keys create|--request-limit'|'keys create|--time-period'|'keys create|--allowed-ip'|'keys create|--allowed-origin'|'keys create|--environment'|'keys list|--status'|'keys list|--search'|'keys list|--page'|'keys list|--limit'|'keys update|--name'|'keys update|--description'|'keys update|--expires-at'|'keys update|--permissions'|'keys update|--scope'|'keys update|--preset'|'keys update|--request-limit'|'keys update|--time-period'|'keys update|--allowed-ip'|'keys update|--allowed-origin'|'keys activity|--page'|'keys activity|--limit'|'links create|-d'|'links create|--destination'|'links create|--title'|'links create|--slug'|'links create|--domain'|'links create|--expires-at'|'links create|--tag'|'links create|--meta'|'links create|--redirect-type'|'links list|--search'|'links list|--status'|'links list|--tag'|'links list|--sort'|'links list|--order'|'links list|--page'|'links list|--limit'|'links update|-d'|'links update|--destination'|'links update|--title'|'links update|--expires-at'|'links update|--tag'|'links update|--meta'|'links update|--redirect-type'|'links update|--status'|'links qr|--format'|'links qr|-o'|'links qr|--output'|'links qr|--size'|'links stats|--start'|'links stats|--end'|'links stats|--interval'|'links import|--format'|'links import|--chunk-size'|'links import|--failed-out'|'links export|--format'|'links export|-o'|'links export|--output'|'links export|--status'|'links export|--tag'|'links export|--search'|'domains list|--page'|'domains list|--limit'|'domains list|--status'|'domains update|--root-redirect'|'webhooks create|--name'|'webhooks create|--description'|'webhooks create|--event'|'webhooks create|--retry-policy'|'webhooks create|--max-retries'|'webhooks create|--timeout'|'webhooks create|--header'|'webhooks create|--template'|'webhooks list|--status'|'webhooks list|--event'|'webhooks list|--page'|'webhooks list|--limit'|'webhooks update|--name'|'webhooks update|--endpoint'|'webhooks update|--description'|'webhooks update|--event'|'webhooks update|--retry-policy'|'webhooks update|--max-retries'|'webhooks update|--timeout'|'webhooks update|--header'|'webhooks test|--event'|'webhooks deliveries|--status'|'webhooks deliveries|--event'|'webhooks deliveries|--page'|'webhooks deliveries|--limit'|'webhooks sign|--secret'|'webhooks sign|--timestamp'|'webhooks sign|--payload'|'webhooks sign|--payload-file'|'webhooks verify|--secret'|'webhooks verify|--signature'|'webhooks verify|--timestamp'|'webhooks verify|--tolerance'|'webhooks verify|--payload'|'webhooks verify|--payload-file'|'webhooks listen|--port'|'webhooks listen|--host'|'webhooks listen|--secret'|'webhooks listen|--tolerance'|'webhooks listen|--forward-to'|'webhooks listen|--events'|'webhooks listen|--receiver-url'|'games create|--name'|'games create|--platform'|'games create|--slug'|'games create|--status'|'games create|--raw-retention-days'|'games create|--compacted-retention-months'|'games create|--replay-window'|'games create|--currency'|'games create|--whale'|'games create|--dolphin'|'games list|--status'|'games list|--page'|'games list|--limit'|'games update|--name'|'games update|--status'|'games update|--raw-retention-days'|'games update|--compacted-retention-months'|'games update|--replay-window'|'games update|--currency'|'games update|--whale'|'games update|--dolphin'|'events send|--game'|'events send|--org'|'events send|--sdk-key'|'events send|--signing-secret'|'analytics overview|--start-date'|'analytics overview|--end-date'|'analytics retention|--start-date'|'analytics retention|--end-date'|'analytics retention|--granularity'|'analytics leaderboard|--start-date'|'analytics leaderboard|--end-date'|'analytics leaderboard|--limit'|'analytics geography|--start-date'|'analytics geography|--end-date'|'analytics events|--start-date'|'analytics events|--end-date'|'analytics export|--type'|'analytics export|--format'|'analytics export|-o'|'analytics export|--output'|'analytics export|--limit'|'analytics export|--group-by'|'analytics export|--granularity'|'analytics export|--start-date'|'analytics export|--end-date'|'analytics revenue|--group-by'|'analytics revenue|--start-date'|'analytics revenue|--end-date'|'analytics attribution|--group-by'|'analytics attribution|--start-date'|'analytics attribution|--end-date'|'analytics players|--search'|'analytics players|--platform'|'analytics players|--country'|'analytics players|--segment'|'analytics players|--min-revenue'|'analytics players|--active-from'|'analytics players|--active-to'|'analytics players|--sort'|'analytics players|--order'|'analytics players|--page'|'analytics players|--limit'|'analytics player|--page'|'analytics player|--limit'|'fraud dashboard|--from'|'fraud dashboard|--to'|'fraud events|--threat'|'fraud events|--status'|'fraud events|--player'|'fraud events|--from'|'fraud events|--to'|'fraud events|--page'|'fraud events|--limit'|'fraud watch|--interval'|'fraud rules create|--name'|'fraud rules create|--action'|'fraud rules create|--field'|'fraud rules create|--operator'|'fraud rules create|--value'|'fraud rules create|--priority'|'fraud rules create|--cooldown'|'fraud rules update|--name'|'fraud rules update|--action'|'fraud rules update|--field'|'fraud rules update|--operator'|'fraud rules update|--value'|'fraud rules update|--priority'|'fraud rules update|--cooldown'|'fraud blocklist list|--page'|'fraud blocklist list|--limit'|'fraud blocklist add|--type'|'fraud blocklist add|--reason'|'skan campaigns create|--name'|'skan campaigns create|--ad-network'|'skan campaigns create|--affiliate'|'skan campaigns create|--source-id'|'skan campaigns create|--lock-window'|'skan campaigns create|--schema'|'skan campaigns update|--name'|'skan campaigns update|--ad-network'|'skan campaigns update|--affiliate'|'skan campaigns update|--source-id'|'skan campaigns update|--lock-window'|'skan campaigns update|--schema'|'skan postbacks|--page'|'skan postbacks|--limit'|'gdpr delete|--game'|'gdpr delete|--player'|'gdpr delete|--reason'|'gdpr delete|--confirm'|'api|-F'|'api|--field'|'api|-f'|'api|--raw-field'|'api|-H'|'api|--header'|'api|--input'|'tui|--refresh'|'completion|--dir') return 0 ;;
   esac
   return 1
 }
 
 _linkctl_words() {
   case "$1" in
-    '') echo 'login logout profile status keys links domains webhooks games events analytics fraud gdpr api tui dashboard completion help' ;;
+    '') echo 'login logout profile status keys links domains webhooks games events analytics fraud skan gdpr api tui dashboard completion help' ;;
     'profile') echo 'list ls use help' ;;
     'keys') echo 'create list ls get update regenerate revoke activate deactivate delete rm test activity help' ;;
     'links') echo 'create list ls get update delete rm open qr share stats import export help' ;;
@@ -135,12 +152,16 @@ _linkctl_words() {
     'games') echo 'create list ls get update regenerate-key help' ;;
     'events') echo 'send help' ;;
     'analytics') echo 'overview retention leaderboard geography events export revenue attribution segments players player help' ;;
-    'fraud') echo 'rules blocklist help' ;;
+    'fraud') echo 'dashboard events review watch rules blocklist help' ;;
+    'fraud review') echo 'pending legitimate fraud' ;;
     'fraud rules') echo 'list ls create update enable disable delete rm help' ;;
     'fraud blocklist') echo 'list ls add remove rm help' ;;
+    'skan') echo 'campaigns schema postbacks optimize help' ;;
+    'skan campaigns') echo 'list ls create update show get help' ;;
+    'skan schema') echo 'edit help' ;;
     'gdpr') echo 'delete status help' ;;
     'completion') echo 'bash zsh fish all' ;;
-    'help') echo 'login logout profile status keys links domains webhooks games events analytics fraud gdpr api tui completion exit-codes' ;;
+    'help') echo 'login logout profile status keys links domains webhooks games events analytics fraud skan gdpr api tui completion exit-codes' ;;
   esac
 }
 
@@ -236,6 +257,10 @@ _linkctl_options() {
     'analytics player') echo '--page --limit --all --json -h --help --url --api-key --profile' ;;
     'analytics help') echo '--url --api-key --profile -h --help' ;;
     'fraud') echo '-h --help --url --api-key --profile' ;;
+    'fraud dashboard') echo '--from --to --json -h --help --url --api-key --profile' ;;
+    'fraud events') echo '--threat --status --player --from --to --page --limit --all --json -h --help --url --api-key --profile' ;;
+    'fraud review') echo '--json -h --help --url --api-key --profile' ;;
+    'fraud watch') echo '--interval --json -h --help --url --api-key --profile' ;;
     'fraud rules') echo '-h --help --url --api-key --profile' ;;
     'fraud rules list') echo '--json -h --help --url --api-key --profile' ;;
     'fraud rules create') echo '--name --action --field --operator --value --priority --cooldown --disabled --json -h --help --url --api-key --profile' ;;
@@ -250,6 +275,19 @@ _linkctl_options() {
     'fraud blocklist remove') echo '-y --yes -h --help --url --api-key --profile' ;;
     'fraud blocklist help') echo '--url --api-key --profile -h --help' ;;
     'fraud help') echo '--url --api-key --profile -h --help' ;;
+    'skan') echo '-h --help --url --api-key --profile' ;;
+    'skan campaigns') echo '-h --help --url --api-key --profile' ;;
+    'skan campaigns list') echo '--json -h --help --url --api-key --profile' ;;
+    'skan campaigns create') echo '--name --ad-network --affiliate --source-id --lock-window --schema --json -h --help --url --api-key --profile' ;;
+    'skan campaigns update') echo '--name --ad-network --affiliate --source-id --lock-window --schema --json -h --help --url --api-key --profile' ;;
+    'skan campaigns show') echo '--json -h --help --url --api-key --profile' ;;
+    'skan campaigns help') echo '--url --api-key --profile -h --help' ;;
+    'skan schema') echo '-h --help --url --api-key --profile' ;;
+    'skan schema edit') echo '--json -h --help --url --api-key --profile' ;;
+    'skan schema help') echo '--url --api-key --profile -h --help' ;;
+    'skan postbacks') echo '--page --limit --all --json -h --help --url --api-key --profile' ;;
+    'skan optimize') echo '--apply -y --yes --json -h --help --url --api-key --profile' ;;
+    'skan help') echo '--url --api-key --profile -h --help' ;;
     'gdpr') echo '-h --help --url --api-key --profile' ;;
     'gdpr delete') echo '--game --player --reason --confirm --json -h --help --url --api-key --profile' ;;
     'gdpr status') echo '--json -h --help --url --api-key --profile' ;;
@@ -312,11 +350,15 @@ _linkctl_values() {
     'analytics players|--segment') echo 'whale dolphin minnow free' ;;
     'analytics players|--sort') echo 'revenue sessions lastActive' ;;
     'analytics players|--order') echo 'asc desc' ;;
+    'fraud events|--threat') echo 'click_injection bot_detection device_farm rate_limit emulator pattern_anomaly revenue_anomaly' ;;
+    'fraud events|--status') echo 'blocked detected' ;;
     'fraud rules create|--action') echo 'block flag log' ;;
     'fraud rules create|--operator') echo 'eq ne gt lt gte lte contains in' ;;
     'fraud rules update|--action') echo 'block flag log' ;;
     'fraud rules update|--operator') echo 'eq ne gt lt gte lte contains in' ;;
     'fraud blocklist add|--type') echo 'ip device' ;;
+    'skan campaigns create|--schema') echo '__files' ;;
+    'skan campaigns update|--schema') echo '__files' ;;
     'api|--input') echo '__files' ;;
     'completion|--dir') echo '__dirs' ;;
   esac

@@ -62,6 +62,16 @@ import { healthModule } from './modules/health/index.js'
 import { createFraudStore } from './modules/fraud/store.js'
 import { createFraudService } from './modules/fraud/service.js'
 import { fraudModule } from './modules/fraud/index.js'
+import { createFraudStage } from './modules/fraud/stage.js'
+import { createFraudEventsStore } from './modules/fraud/events-store.js'
+import { createFraudEventsService } from './modules/fraud/events-service.js'
+import { createDetectorState } from './modules/fraud/detectors/state.js'
+import { createDetectorStateStore, createStateSaver } from './modules/fraud/detectors/state-store.js'
+import { createSkanStore } from './modules/skan/store.js'
+import { createSkanService } from './modules/skan/service.js'
+import { skanModule } from './modules/skan/index.js'
+import { createOptimizeService } from './modules/skan/optimize-service.js'
+import { APPLE_SKAN_PUBLIC_KEY, publicKeyOf } from './modules/skan/postback.js'
 import { packageVersion } from '../src/version.js'
 import type { Plan } from '../src/contract/limits.js'
 
@@ -82,6 +92,8 @@ export interface CompositionDeps {
   geo?: Geo
   /** DNS resolution of webhook targets (tests pass their own). */
   resolve?: Resolver
+  /** Keys SKAN postback signatures verify against (SPKI DER, base64); default Apple's alone. */
+  skanPublicKeys?: string[]
 }
 
 /** Organizations and API keys: all the offline subcommands need (daemon/admin/context.ts). */
@@ -210,8 +222,34 @@ function services(deps: CompositionDeps) {
   })
   const fraud = createFraudService({ store: createFraudStore(db.kysely), clock, games })
   games.onFraudEnabled((game) => fraud.enableFor(game))
-  // Before any detection stage: a listed IP or device is rejected outright.
-  ingest.pipeline.use(fraud.blocklistStage)
+  // Detector windows live in memory, bounded, saved every 10 s and at stop (survive a restart).
+  const fraudState = createDetectorState()
+  const fraudStateSaver = createStateSaver(fraudState, createDetectorStateStore(db.kysely), clock)
+  const fraudEventsStore = createFraudEventsStore(db.sqlite, db.kysely)
+  ingest.pipeline.use(
+    createFraudStage({
+      rulesOf: fraud.rulesOf,
+      cooldowns: fraud.cooldowns,
+      listed: fraud.listed,
+      state: fraudState,
+      events: fraudEventsStore,
+    }),
+  )
+  gamedata.addPlayerPurger('fraudEvents', (gameId, playerId) =>
+    fraudEventsStore.purgePlayer(gameId, playerId),
+  )
+  gamedata.addPlayerPurger('fraudDetectorState', (gameId, playerId) =>
+    fraudStateSaver.forgetPlayer(gameId, playerId),
+  )
+  const skan = createSkanService({
+    store: createSkanStore(db.kysely),
+    clock,
+    games,
+    publicKeys: (deps.skanPublicKeys ?? [APPLE_SKAN_PUBLIC_KEY]).map(publicKeyOf),
+  })
+  // Postbacks follow each game's compacted retention (unmatched ones the default retention).
+  gamedata.addCompactedExpirer('skanPostbacks', (gameId, before) => skan.expirePostbacks(gameId, before))
+  const skanOptimizer = createOptimizeService({ campaigns: skan, games, history: gamedata.players })
   const gamingAnalytics = createGamingAnalyticsService({
     clock,
     games,
@@ -225,6 +263,14 @@ function services(deps: CompositionDeps) {
     gamedata,
     forgetResponsesNaming: (id) => idempotency.forgetResponsesNaming(id),
   })
+  // The fraud events' read side (list, review, dashboard); they expire with the raw events.
+  const fraudEvents = createFraudEventsService({
+    events: fraudEventsStore,
+    blocks: createFraudStore(db.kysely),
+    fraudGame: fraud.fraudGame,
+    clock,
+  })
+  gamedata.addRawExpirer('fraudEvents', (gameId, cutoff) => fraudEventsStore.expireBefore(gameId, cutoff))
   return {
     events,
     orgs,
@@ -244,6 +290,10 @@ function services(deps: CompositionDeps) {
     gamingAnalytics,
     gdpr,
     fraud,
+    fraudStateSaver,
+    fraudEvents,
+    skan,
+    skanOptimizer,
   }
 }
 export type Services = ReturnType<typeof services>
@@ -274,7 +324,8 @@ export async function compose(deps: CompositionDeps) {
     gamedataModule({ gamedata: svc.gamedata, ingest: svc.ingest }),
     gamingAnalyticsModule({ analytics: svc.gamingAnalytics }),
     gdprModule({ gdpr: svc.gdpr }),
-    fraudModule({ fraud: svc.fraud }),
+    fraudModule({ fraud: svc.fraud, fraudEvents: svc.fraudEvents }),
+    skanModule({ skan: svc.skan, optimizer: svc.skanOptimizer }),
     redirectModule({ redirect: svc.redirect, clock }),
   ]
   scheduler.register(pruneIdempotencyJob(svc.idempotency, clock))
@@ -284,6 +335,7 @@ export async function compose(deps: CompositionDeps) {
   }
   await svc.directory.refresh()
   await svc.fraud.load()
+  await svc.fraudStateSaver.load()
 
   let domainRefresh: NodeJS.Timeout | undefined
   return {
@@ -308,6 +360,7 @@ export async function compose(deps: CompositionDeps) {
       svc.keys.usage.start((err) => log.error({ err }, 'usage flush failed'))
       svc.clicks.recorder.start()
       svc.webhooks.start()
+      svc.fraudStateSaver.start((err) => log.error({ err }, 'fraud detector state save failed'))
       if (config.jobs) {
         scheduler.start()
         // A daemon that was down may have missed the daily renewal: run it once at start-up too.
@@ -332,6 +385,8 @@ export async function compose(deps: CompositionDeps) {
       await svc.clicks.recorder.stop()
       // After the click flush and the domain work: their events reach the outbox before the sender stops.
       await svc.webhooks.stop()
+      // After the last request (the app closed first): the detector windows it changed are saved.
+      await svc.fraudStateSaver.stop()
     },
   }
 }

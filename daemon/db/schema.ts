@@ -496,6 +496,49 @@ export interface FraudDailyTable {
   latency_ns: number
 }
 
+export interface FraudDetectorStateTable {
+  game_id: string
+  kind: string
+  entry_key: string
+  value: string
+  updated_at: number
+}
+
+export interface SkanCampaignsTable {
+  id: string
+  organization_id: string
+  game_id: string
+  game_slug: string
+  name: string
+  ad_network_id: string
+  affiliate_id: string | null
+  source_identifier: string | null
+  lock_window_hours: number
+  conversion_schema: string
+  created_at: number
+  updated_at: number
+}
+
+export interface SkanPostbacksTable {
+  id: string
+  campaign_id: string | null
+  game_id: string | null
+  received_at: number
+  version: string
+  verified: number
+  transaction_id: string
+  sequence_index: number
+  ad_network_id: string
+  source_identifier: string
+  app_id: number
+  did_win: number
+  redownload: number
+  fine_value: number | null
+  coarse_value: string | null
+  events: string
+  payload: string
+}
+
 export interface Database {
   organizations: OrganizationsTable
   api_keys: ApiKeysTable
@@ -535,6 +578,9 @@ export interface Database {
   fraud_games: FraudGamesTable
   fraud_events: FraudEventsTable
   fraud_daily: FraudDailyTable
+  fraud_detector_state: FraudDetectorStateTable
+  skan_campaigns: SkanCampaignsTable
+  skan_postbacks: SkanPostbacksTable
 }
 
 /** A snake_case column name in camelCase, at the type level (`hour_start` → `hourStart`). */

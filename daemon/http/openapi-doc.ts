@@ -24,6 +24,10 @@ export const TAGS = [
     description: 'Fraud rules (with the six templates) and the IP and device blocklist of a game',
   },
   { name: 'GDPR', description: "Deletion of a player's data on request" },
+  {
+    name: 'SKAN',
+    description: 'SKAdNetwork campaigns with conversion schemas, Apple-signed postbacks and campaign reports',
+  },
 ]
 
 /** `post /api/keys/:id/regenerate` → `postApiKeysByIdRegenerate`: stable, unique per route. */

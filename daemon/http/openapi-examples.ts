@@ -80,10 +80,29 @@ export function requestExamples(now: number): Record<string, unknown> {
       cooldownMinutes: 60,
     },
     'PATCH /api/v1/admin/fraud/games/{gameId}/rules/{ruleId}': { value: 0.9, enabled: true },
+    'PATCH /api/v1/admin/fraud/games/{gameId}/events/{eventId}': { review: 'legitimate' },
     'POST /api/v1/admin/fraud/games/{gameId}/blocklist': {
       type: 'ip',
       value: '203.0.113.50',
       reason: 'Scripted installs from a data center',
+    },
+    'POST /api/v1/skan/games/{gameId}/campaigns': {
+      name: 'Spring UA',
+      adNetworkId: 'abc123.skadnetwork',
+      sourceIdentifier: '39',
+      lockWindowHours: 24,
+      conversionSchema: {
+        events: { tutorial_complete: 1, level_5: 2, purchase: 4 },
+        coarseValues: { low: { min: 0, max: 10 }, medium: { min: 11, max: 40 }, high: { min: 41, max: 63 } },
+        lockWindow: 24,
+      },
+    },
+    'PATCH /api/v1/skan/campaigns/{campaignId}': {
+      name: 'Spring UA (EU)',
+      conversionSchema: {
+        events: { tutorial_complete: 1, purchase: 4 },
+        decodedRevenue: { coarse: { high: 4.99 } },
+      },
     },
     'POST /api/v1/gaming/gdpr/deletions': {
       gameId: 'space-miner',

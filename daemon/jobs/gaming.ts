@@ -13,10 +13,14 @@ export function gamingRawRetentionJob(
     schedule: '23 * * * *',
     leaseMs: 30 * 60_000,
     async run() {
-      const r = await gamedata.expireRaw()
+      const { events, sessions, ...others } = await gamedata.expireRaw()
       const b = await ingest.pruneBatches()
-      return r.events || r.sessions || b
-        ? `${r.events} events, ${r.sessions} sessions expired; ${b} batch ids pruned`
+      const extra = Object.entries(others)
+        .filter(([, n]) => n > 0)
+        .map(([name, n]) => `, ${n} ${name}`)
+        .join('')
+      return events || sessions || extra || b
+        ? `${events} events, ${sessions} sessions${extra} expired; ${b} batch ids pruned`
         : undefined
     },
   }

@@ -16,6 +16,7 @@ import { register as registerEvents } from './commands/events.js'
 import { register as registerGames } from './commands/games/index.js'
 import { register as registerFraud } from './commands/fraud/index.js'
 import { register as registerGdpr } from './commands/gdpr.js'
+import { register as registerSkan } from './commands/skan/index.js'
 import { register as registerHelp } from './commands/help.js'
 import { register as registerDomains } from './commands/domains/index.js'
 import { register as registerKeys } from './commands/keys/index.js'
@@ -51,6 +52,7 @@ export function buildProgram(): Command {
   registerEvents(program)
   registerAnalytics(program)
   registerFraud(program)
+  registerSkan(program)
   registerGdpr(program)
   registerApi(program)
   registerTui(program)

@@ -40,9 +40,22 @@ import type {
   BlocklistEntry,
   CreateBlocklistBody,
   CreateRuleBody,
+  DashboardQuery,
+  FraudDashboard,
+  FraudEvent,
+  FraudEventsQuery,
+  FraudReview,
   FraudRule,
   UpdateRuleBody,
 } from '../contract/fraud.js'
+import type {
+  CampaignWithReport,
+  CreateCampaignBody,
+  PostbackAnswer,
+  SkanCampaign,
+  SkanPostback,
+  UpdateCampaignBody,
+} from '../contract/skan.js'
 import type {
   GdprDeletion,
   GdprDeletionBody,
@@ -85,6 +98,7 @@ import type {
   WebhookWithSecret,
 } from '../contract/webhooks.js'
 import type { WebhookEvent } from '../contract/limits.js'
+import type { OptimizeResult as SkanOptimizeResult } from '../contract/skan-optimize.js'
 
 /** Test and retry wait for the attempt, which may take the webhook's whole timeout (up to 60 s). */
 const ATTEMPT_TIMEOUT_MS = 90_000
@@ -500,6 +514,15 @@ export class LinkdClient {
     unblock: async (game: string, id: string) => {
       await this.call('DELETE', `${fraudBase(game)}/blocklist/${encodeURIComponent(id)}`)
     },
+    dashboard: (game: string, query: DashboardQuery = {}) =>
+      this.data<FraudDashboard>('GET', `${fraudBase(game)}/dashboard`, { query }),
+    /** Fraud events, newest first; pages of 10, 20, 50, 100 or 200. */
+    events: (game: string, query: FraudEventsQuery = {}) =>
+      this.data<PageOf<FraudEvent>>('GET', `${fraudBase(game)}/events`, { query }),
+    review: (game: string, id: string, review: FraudReview) =>
+      this.data<FraudEvent>('PATCH', `${fraudBase(game)}/events/${encodeURIComponent(id)}`, {
+        body: { review },
+      }),
   }
 
   // gaming ingestion (a client built with the SDK key) and GDPR
@@ -533,6 +556,38 @@ export class LinkdClient {
     delete: async (id: string) => {
       await this.call('DELETE', `/api/domains/${encodeURIComponent(id)}`)
     },
+  }
+
+  // SKAN campaigns, their reports and postbacks
+  skan = {
+    campaigns: (game: string) =>
+      this.data<{ data: SkanCampaign[] }>(
+        'GET',
+        `/api/v1/skan/games/${encodeURIComponent(game)}/campaigns`,
+      ).then((r) => r.data),
+    createCampaign: (game: string, body: CreateCampaignBody) =>
+      this.data<SkanCampaign>('POST', `/api/v1/skan/games/${encodeURIComponent(game)}/campaigns`, { body }),
+    updateCampaign: (id: string, body: UpdateCampaignBody) =>
+      this.data<SkanCampaign>('PATCH', `/api/v1/skan/campaigns/${encodeURIComponent(id)}`, { body }),
+    /** The campaign with its report. */
+    campaign: (id: string) =>
+      this.data<CampaignWithReport>('GET', `/api/v1/skan/campaigns/${encodeURIComponent(id)}`),
+    postbacks: (id: string, query: PageQuery = {}) =>
+      this.data<PageOf<SkanPostback>>('GET', `/api/v1/skan/campaigns/${encodeURIComponent(id)}/postbacks`, {
+        query,
+      }),
+    /** Posts a postback (no key needed: Apple signs it). */
+    postback: (body: Record<string, unknown>) =>
+      this.data<PostbackAnswer>('POST', '/api/v1/skan/postbacks', { body }),
+    /** A proposed conversion schema from the game's history; `apply` replaces the campaign's. */
+    optimize: (campaignId: string, opts: { apply?: boolean } = {}) =>
+      this.data<SkanOptimizeResult>(
+        'POST',
+        `/api/v1/skan/campaigns/${encodeURIComponent(campaignId)}/optimize`,
+        {
+          ...(opts.apply ? { query: { apply: true } } : {}),
+        },
+      ),
   }
 }
 

@@ -21,6 +21,14 @@ export type RuleOperator = (typeof RULE_OPERATORS)[number]
 export const BLOCK_TYPES = ['ip', 'device'] as const
 export type BlockType = (typeof BLOCK_TYPES)[number]
 
+/** A fraud event: status blocked (a Block rule) or detected (a Flag rule); its review. */
+export const FRAUD_EVENT_STATUSES = ['blocked', 'detected'] as const
+export type FraudEventStatus = (typeof FRAUD_EVENT_STATUSES)[number]
+export const FRAUD_REVIEWS = ['pending', 'legitimate', 'fraud'] as const
+export type FraudReview = (typeof FRAUD_REVIEWS)[number]
+/** Fraud events are served at most 200 per page (spec 4.5). */
+export const FRAUD_EVENT_PAGE_SIZES = [10, 20, 50, 100, 200] as const
+
 export const FRAUD_LIMITS = {
   priorityMin: 1,
   priorityMax: 1000,

@@ -1,8 +1,18 @@
 import Type, { type Static } from 'typebox'
-import { StringEnum, Timestamp } from './common.js'
+import { Nullable, PAGE_MAX, StringEnum, Timestamp } from './common.js'
+import { OverviewQuery } from './gaming.js'
 import { VisibleText } from './text.js'
 
-import { FRAUD_LIMITS, RULE_ACTIONS, RULE_OPERATORS, BLOCK_TYPES } from './fraud-limits.js'
+import {
+  FRAUD_LIMITS,
+  RULE_ACTIONS,
+  RULE_OPERATORS,
+  BLOCK_TYPES,
+  THREAT_TYPES,
+  FRAUD_EVENT_STATUSES,
+  FRAUD_REVIEWS,
+  FRAUD_EVENT_PAGE_SIZES,
+} from './fraud-limits.js'
 
 export * from './fraud-limits.js'
 
@@ -108,3 +118,80 @@ export const BlocklistParams = Type.Object({
 
 export const RuleList = Type.Object({ data: Type.Array(FraudRule) })
 export const BlocklistList = Type.Object({ data: Type.Array(BlocklistEntry) })
+
+export const FraudEventParams = Type.Object({
+  gameId: Type.String({ minLength: 1, maxLength: 64 }),
+  eventId: Type.String({ minLength: 1, maxLength: 100 }),
+})
+
+/** A stored fraud event: an ingested event a rule blocked (status blocked) or flagged (detected). */
+export const FraudEvent = Type.Object({
+  id: Type.String({ examples: ['fev_01JD8W3A2B4C6D8E0F2G4H6J8K'] }),
+  receivedAt: Timestamp,
+  playerId: Type.String(),
+  eventId: Type.String({ description: 'The ingested event’s event_id' }),
+  eventType: Type.String(),
+  threatType: Nullable(
+    StringEnum(THREAT_TYPES, { description: 'null when the deciding rule read no detector score' }),
+  ),
+  riskScore: Type.Number({ description: 'The composite risk score, 0-1' }),
+  status: StringEnum(FRAUD_EVENT_STATUSES),
+  triggeredRules: Type.Array(Type.String(), { description: 'Names of the rules that fired' }),
+  reasons: Type.Record(Type.String(), Type.Array(Type.String()), {
+    description: 'The detectors’ reasons, by threat type',
+    examples: [{ bot_detection: ['user agent names a bot'] }],
+  }),
+  ip: Nullable(Type.String()),
+  deviceFingerprint: Nullable(Type.String()),
+  review: StringEnum(FRAUD_REVIEWS),
+  reviewedAt: Nullable(Timestamp),
+})
+export type FraudEvent = Static<typeof FraudEvent>
+
+const PageSize = Type.Integer({
+  enum: [...FRAUD_EVENT_PAGE_SIZES],
+  description: 'Page size: 10, 20, 50, 100 or 200',
+})
+export const FraudEventsQuery = Type.Object({
+  page: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: PAGE_MAX, default: 1, description: 'Page number, starts at 1' }),
+  ),
+  limit: Type.Optional(PageSize),
+  perPage: Type.Optional(PageSize),
+  threatType: Type.Optional(StringEnum(THREAT_TYPES)),
+  status: Type.Optional(StringEnum(FRAUD_EVENT_STATUSES)),
+  playerId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
+  ...OverviewQuery.properties,
+})
+export type FraudEventsQuery = Static<typeof FraudEventsQuery>
+
+export const ReviewBody = Type.Object(
+  { review: StringEnum(FRAUD_REVIEWS, { description: 'pending clears a review' }) },
+  { additionalProperties: false },
+)
+export type ReviewBody = Static<typeof ReviewBody>
+
+export const DashboardQuery = OverviewQuery
+export type DashboardQuery = Static<typeof DashboardQuery>
+
+const Rate = Type.Number({ description: 'A share, 0-1' })
+export const FraudDashboard = Type.Object({
+  range: Type.Object({ startDate: Type.String(), endDate: Type.String() }),
+  eventsAnalyzed: Type.Integer({ description: 'Events the fraud pipeline analyzed in the range' }),
+  threatsDetected: Type.Integer({ description: 'Fraud events of the range (blocked + detected)' }),
+  blocked: Type.Integer({ description: 'Events a rule blocked' }),
+  flagged: Type.Integer({ description: 'Events a rule flagged' }),
+  logged: Type.Integer({ description: 'Events a log rule matched' }),
+  fraudRate: Rate,
+  falsePositiveRate: Nullable(Rate),
+  blockedIps: Type.Integer({ description: 'Live blocklist entries of type ip, now' }),
+  blockedDevices: Type.Integer({ description: 'Live blocklist entries of type device, now' }),
+  avgDetectionLatencyUs: Nullable(Type.Number({ description: 'Microseconds in the pipeline per event' })),
+  byThreatType: Type.Object(
+    Object.fromEntries(THREAT_TYPES.map((t) => [t, Type.Integer()])) as Record<
+      (typeof THREAT_TYPES)[number],
+      ReturnType<typeof Type.Integer>
+    >,
+  ),
+})
+export type FraudDashboard = Static<typeof FraudDashboard>

@@ -7,6 +7,7 @@
  * read differently from what it is (`evil\u202Egnp.exe` shows as `evilexe.png`) or hide in it.
  */
 import Type, { type TString } from 'typebox'
+import { AD_NETWORK_PATTERN, SOURCE_IDENTIFIER_PATTERN } from './skan-limits.js'
 
 /** The refused characters, as the body of a regular-expression character class. */
 const REFUSED = '\\u0000-\\u001f\\u007f-\\u009f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2069\\ufeff'
@@ -58,6 +59,8 @@ export const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
   [DAY_PATTERN]: 'must be a date such as 2026-01-31',
   [CURRENCY_PATTERN]: 'must be a three-letter ISO 4217 currency code in capitals, such as USD or EUR',
   [COUNTRY_PATTERN]: 'must be a two-letter ISO 3166-1 country code, such as DE or US',
+  [AD_NETWORK_PATTERN]: 'must be <name>.skadnetwork in lower case, such as abc123.skadnetwork',
+  [SOURCE_IDENTIFIER_PATTERN]: 'must be 2 to 4 digits, such as 39',
 }
 
 /**

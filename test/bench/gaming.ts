@@ -94,32 +94,69 @@ function rawInsertRate(batches: ReturnType<typeof makeBatches>): number {
   }
 }
 
-async function ingestionBench(
-  playersPerBatch: number,
-  label: string,
-  ordered = false,
-): Promise<Array<[string, string]>> {
+interface IngestionCase {
+  playersPerBatch: number
+  label: string
+  /** Event times in send order (see makeBatches). */
+  ordered?: boolean
+  /** Fraud detection on, with all six templates enabled. */
+  fraud?: boolean
+}
+
+/** What one ingestion run measured. */
+interface IngestionRun {
+  /** Events sent per second over HTTP. */
+  http: number
+  latencies: number[]
+  blocked: number
+  flagged: number
+  /** Σ fraud_daily.latency_ns / Σ analyzed, in µs (fraud runs only). */
+  detectionUs: number | null
+  batches: ReturnType<typeof makeBatches>
+}
+
+const linkdEnv = {
+  LINKD_LOG_LEVEL: 'warn',
+  LINKD_TRUST_PROXY: 'true',
+  LINKD_RATE_LIMIT_PER_IP: '1000000000',
+  // The bench sends more than 1,000 batches a minute to one game.
+  LINKD_INGEST_RATE_LIMIT_PER_GAME: '1000000000',
+}
+
+async function ingestionRun(c: IngestionCase): Promise<IngestionRun> {
+  const { playersPerBatch, ordered = false } = c
   const dataDir = mkdtempSync(join(tmpdir(), 'linkd-bench-gaming-'))
   const prof = process.env.BENCH_GAMING_PROF
   const linkd = await startLinkd(
     dataDir,
-    {
-      LINKD_LOG_LEVEL: 'warn',
-      LINKD_RATE_LIMIT_PER_IP: '1000000000',
-      // The bench sends more than 1,000 batches a minute to one game.
-      LINKD_INGEST_RATE_LIMIT_PER_GAME: '1000000000',
-    },
+    linkdEnv,
     // BENCH_GAMING_PROF=dir: a CPU profile of the daemon (node --cpu-prof) for finding hot spots.
     prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [],
   )
+  let stopped = false
   try {
     const owner = linkd.ownerKey()!
-    const res = await fetch(`${linkd.url}/api/v1/admin/games`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${owner}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Bench Game', platform: 'android' }),
-    })
-    const game = (await res.json()) as { id: string; sdkKey: string; organizationId: string }
+    const admin = async (method: string, path: string, body?: unknown) => {
+      const r = await fetch(`${linkd.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${owner}`, 'content-type': 'application/json' },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      })
+      if (r.status >= 300) throw new Error(`${method} ${path}: ${r.status} ${await r.text()}`)
+      return r.json() as Promise<Record<string, unknown>>
+    }
+    const game = (await admin('POST', '/api/v1/admin/games', {
+      name: 'Bench Game',
+      platform: 'android',
+      ...(c.fraud ? { modules: { analytics: true, fraud: true, skan: false } } : {}),
+    })) as { id: string; sdkKey: string; organizationId: string }
+    if (c.fraud) {
+      const rules = (await admin('GET', `/api/v1/admin/fraud/games/${game.id}/rules`)).data as {
+        id: string
+      }[]
+      for (const r of rules)
+        await admin('PATCH', `/api/v1/admin/fraud/games/${game.id}/rules/${r.id}`, { enabled: true })
+    }
     const batches = makeBatches(Date.now(), playersPerBatch, ordered)
     const bodies = batches.map((b) => JSON.stringify(b))
     const headers = {
@@ -128,14 +165,31 @@ async function ingestionBench(
       'x-game-id': game.id,
       'x-organization-id': game.organizationId,
     }
+    let blocked = 0
+    let flagged = 0
+    // Each batch comes from its own device or relay address (of 50,000), as behind a proxy: the
+    // device-farm detector sees the players per address a real game has, not all on loopback.
+    const rand = prng(3)
+    const addressOf = () => {
+      const n = Math.floor(rand() * 50_000)
+      return `198.${18 + (n >> 16)}.${(n >> 8) & 255}.${n & 255}` // the benchmarking range 198.18/15
+    }
     const send = async (body: string) => {
-      const r = await fetch(`${linkd.url}/api/v1/gaming/events`, { method: 'POST', headers, body })
-      const j = (await r.json()) as { accepted?: number }
-      if (r.status !== 202 || j.accepted !== BATCH)
-        throw new Error(`ingest: ${r.status} ${JSON.stringify(j)}`)
+      const r = await fetch(`${linkd.url}/api/v1/gaming/events`, {
+        method: 'POST',
+        headers: { ...headers, 'x-forwarded-for': addressOf() },
+        body,
+      })
+      const j = (await r.json()) as { accepted?: number; blocked?: number; flagged?: number }
+      // With fraud on, every event is either stored or blocked by a rule.
+      if (r.status !== 202 || (j.accepted ?? 0) + (j.blocked ?? 0) !== BATCH)
+        throw new Error(`ingest: ${r.status} ${JSON.stringify(j).slice(0, 500)}`)
+      blocked += j.blocked ?? 0
+      flagged += j.flagged ?? 0
     }
     // Warm-up with fresh batches of the same shape (not counted).
     for (const b of makeBatches(Date.now() - 1, playersPerBatch).slice(0, 5)) await send(JSON.stringify(b))
+    blocked = flagged = 0
     let next = 0
     const latencies: number[] = []
     const t0 = performance.now()
@@ -151,19 +205,63 @@ async function ingestionBench(
     )
     const seconds = (performance.now() - t0) / 1000
     const http = (bodies.length * BATCH) / seconds
-    const raw = rawInsertRate(batches)
-    return [
-      [
-        `${label}: HTTP, ${SENDERS} senders`,
-        `${fmt(http / 1000, 1)}k events/s; batch p50 ${fmt(median(latencies))} ms, p99 ${fmt(percentile(latencies, 99))} ms`,
-      ],
-      [`${label}: raw insert, same rows`, `${fmt(raw / 1000, 1)}k events/s`],
-      [`${label}: ratio HTTP / raw`, `${fmt(http / raw, 2)}x (target >= 0.3x)`],
-    ]
-  } finally {
     await linkd.stop('SIGTERM')
+    stopped = true
+    let detectionUs: number | null = null
+    if (c.fraud) {
+      const db = openDatabase(`sqlite:${join(dataDir, 'linkd.db')}`)
+      const d = db.sqlite
+        .prepare('SELECT SUM(latency_ns) AS ns, SUM(analyzed) AS n FROM fraud_daily')
+        .get() as { ns: number; n: number }
+      await db.close()
+      detectionUs = d.n ? d.ns / d.n / 1000 : null
+    }
+    return { http, latencies, blocked, flagged, detectionUs, batches }
+  } finally {
+    if (!stopped) await linkd.stop('SIGTERM')
     rmSync(dataDir, { recursive: true, force: true })
   }
+}
+
+const speed = (r: IngestionRun) =>
+  `${fmt(r.http / 1000, 1)}k events/s; batch p50 ${fmt(median(r.latencies))} ms, p99 ${fmt(percentile(r.latencies, 99))} ms`
+
+async function ingestionBench(c: IngestionCase): Promise<Array<[string, string]>> {
+  const run = await ingestionRun(c)
+  const raw = rawInsertRate(run.batches)
+  return [
+    [`${c.label}: HTTP, ${SENDERS} senders`, speed(run)],
+    [`${c.label}: raw insert, same rows`, `${fmt(raw / 1000, 1)}k events/s`],
+    [`${c.label}: ratio HTTP / raw`, `${fmt(run.http / raw, 2)}x (target >= 0.3x)`],
+  ]
+}
+
+/**
+ * The same batches with fraud detection off and on (all six templates enabled), twice each,
+ * alternating, in the same run: the ratio of the best rates (target >= 0.8x) and the average
+ * detection latency per event the daemon measured (fraud_daily; target <= 50 µs).
+ */
+async function fraudIngestionBench(playersPerBatch: number, label: string): Promise<Array<[string, string]>> {
+  const off: IngestionRun[] = []
+  const on: IngestionRun[] = []
+  for (let round = 0; round < 2; round++) {
+    off.push(await ingestionRun({ playersPerBatch, label }))
+    on.push(await ingestionRun({ playersPerBatch, label, fraud: true }))
+  }
+  const best = (runs: IngestionRun[]) => runs.reduce((a, b) => (b.http > a.http ? b : a))
+  const [bestOff, bestOn] = [best(off), best(on)]
+  const sent = BATCHES * BATCH
+  const us = on.map((r) => (r.detectionUs === null ? '-' : fmt(r.detectionUs, 1))).join(', ')
+  return [
+    [`${label}: fraud off`, speed(bestOff)],
+    [`${label}: fraud on, six templates`, speed(bestOn)],
+    [
+      `${label}: what the rules decided`,
+      `${fmt((100 * bestOn.blocked) / sent, 1)}% blocked, ${fmt((100 * bestOn.flagged) / sent, 1)}% flagged`,
+    ],
+    [`${label}: ratio on / off`, `${fmt(bestOn.http / bestOff.http, 2)}x (target >= 0.8x)`],
+    [`${label}: detection latency per event`, `${us} µs (per run; target <= 50 µs)`],
+  ]
 }
 
 /** Two-letter country codes (AK, BK, …): 30 values of the country dimension. */
@@ -341,15 +439,28 @@ async function overviewBench(): Promise<Array<[string, string]>> {
 
 /** Gaming ingestion throughput against the raw insert rate, and the overview latency. */
 export async function gamingBench(): Promise<void> {
-  // BENCH_GAMING_CASES=typical,worst,worst-ordered,overview (default: all) runs a subset.
-  const cases = (process.env.BENCH_GAMING_CASES ?? 'typical,worst,worst-ordered,overview').split(',')
+  // BENCH_GAMING_CASES=typical,worst,worst-ordered,fraud,overview (default: all) runs a subset.
+  const cases = (process.env.BENCH_GAMING_CASES ?? 'typical,worst,worst-ordered,fraud,overview').split(',')
   const ingestion: Array<[string, string]> = []
-  if (cases.includes('typical')) ingestion.push(...(await ingestionBench(10, '10 players/batch')))
-  if (cases.includes('worst')) ingestion.push(...(await ingestionBench(0, '1 player/event')))
+  if (cases.includes('typical'))
+    ingestion.push(...(await ingestionBench({ playersPerBatch: 10, label: '10 players/batch' })))
+  if (cases.includes('worst'))
+    ingestion.push(...(await ingestionBench({ playersPerBatch: 0, label: '1 player/event' })))
   if (cases.includes('worst-ordered'))
-    ingestion.push(...(await ingestionBench(0, '1 player/event, times in order', true)))
+    ingestion.push(
+      ...(await ingestionBench({
+        playersPerBatch: 0,
+        label: '1 player/event, times in order',
+        ordered: true,
+      })),
+    )
   if (ingestion.length)
     report('gaming ingestion: events/s over HTTP vs raw better-sqlite3 inserts (same run)', ingestion)
+  if (cases.includes('fraud'))
+    report(
+      'gaming ingestion with fraud detection on vs off (same batches, same run)',
+      await fraudIngestionBench(10, '10 players/batch'),
+    )
   if (cases.includes('overview'))
     report('gaming overview latency, 1M players x 60 days (50 calls each)', await overviewBench())
 }

@@ -10,6 +10,7 @@ import { webhooksBench } from './webhooks.js'
 import { gamingBench } from './gaming.js'
 import { gamingAnalyticsBench } from './gaming-analytics.js'
 import { fraudDetectBench } from './fraud-detect.js'
+import { skanOptimizeBench } from './skan-optimize.js'
 import { tuiBench } from './tui.js'
 
 const only = process.argv[2]
@@ -21,6 +22,7 @@ const benches: Record<string, () => Promise<void>> = {
   gaming: () => gamingBench(),
   'gaming-analytics': () => gamingAnalyticsBench(),
   'fraud-detect': () => fraudDetectBench(),
+  'skan-optimize': () => skanOptimizeBench(),
   tui: () => tuiBench(),
 }
 process.stdout.write(`linkd benchmarks — node ${process.version}, ${new Date().toISOString()}\n`)

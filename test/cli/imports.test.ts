@@ -92,6 +92,7 @@ describe('modules reachable from linkctl', () => {
       'src/contract/fraud-limits.ts',
       'src/contract/limits.ts',
       'src/contract/scopes.ts',
+      'src/contract/skan-limits.ts',
     ])
     expect(startup.files).not.toContain('src/client/index.ts')
   })

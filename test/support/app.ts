@@ -32,7 +32,9 @@ export interface TestApp {
 /** The real app on an in-memory SQLite database with a fake clock. */
 export async function createTestApp(
   overrides: Record<string, unknown> = {},
-  deps: Pick<AppDeps, 'resolve' | 'logger'> = {},
+  deps: Pick<AppDeps, 'resolve' | 'logger' | 'skanPublicKeys'> = {},
+  /** `orgName`: the test organization's name, for a second app on the same database file. */
+  opts: { orgName?: string } = {},
 ): Promise<TestApp> {
   const clock = new FakeClock()
   const config = loadConfig({
@@ -51,7 +53,7 @@ export async function createTestApp(
   migrate(db, clock.now())
   const app = await buildApp({ config, db, clock, masterKey: randomBytes(32), ...deps })
   const { orgs, keys } = app.linkd.services
-  const org = await orgs.create('default')
+  const org = await orgs.create(opts.orgName ?? 'default')
   const ownerKey = (await keys.createOwnerKey(org.id)).key
 
   const t: TestApp = {

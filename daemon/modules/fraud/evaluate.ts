@@ -3,7 +3,13 @@
  * the time (passed in). Block beats flag beats log beats none; every matching enabled rule out of
  * its cooldown triggers, higher priority first, ties by creation order.
  */
-import type { RuleAction, RuleOperator, RuleValue } from '../../../src/contract/fraud.js'
+import {
+  THREAT_TYPES,
+  type RuleAction,
+  type RuleOperator,
+  type RuleValue,
+  type ThreatType,
+} from '../../../src/contract/fraud.js'
 import { compileTest, type EventView } from './fields.js'
 
 export interface RuleSpec {
@@ -25,7 +31,14 @@ export interface CompiledRule {
   name: string
   action: RuleAction
   cooldownMs: number
+  /** The threat a `score.<threat>` rule reads; null for any other field. */
+  threat: ThreatType | null
   test: (view: EventView) => boolean
+}
+
+const threatOf = (field: string): ThreatType | null => {
+  const t = field.startsWith('score.') ? field.slice(6) : ''
+  return (THREAT_TYPES as readonly string[]).includes(t) ? (t as ThreatType) : null
 }
 
 /** The enabled rules, ordered and with their tests built once (not per event). */
@@ -38,6 +51,7 @@ export function compileRules(rules: readonly RuleSpec[]): CompiledRule[] {
       name: r.name,
       action: r.action,
       cooldownMs: r.cooldownMinutes * 60_000,
+      threat: threatOf(r.field),
       test: compileTest(r.field, r.operator, r.value),
     }))
 }
@@ -57,6 +71,11 @@ export interface Evaluation {
   action: Action
   /** Names of the triggered rules, in evaluation order. */
   triggered: string[]
+  /**
+   * The threat of the deciding rule (the first triggered rule of the winning action) when it
+   * reads a detector score; null otherwise.
+   */
+  threat: ThreatType | null
   /** The firings to record (rules with a cooldown only). */
   cooldowns: CooldownUpdate[]
 }
@@ -70,6 +89,7 @@ export function evaluateRules(
   now: number,
 ): Evaluation {
   let action: Action = 'none'
+  let threat: ThreatType | null = null
   const triggered: string[] = []
   const cooldowns: CooldownUpdate[] = []
   for (const rule of rules) {
@@ -80,9 +100,12 @@ export function evaluateRules(
       cooldowns.push({ ruleId: rule.id, playerId: view.playerId, at: now })
     }
     triggered.push(rule.name)
-    if (SEVERITY[rule.action] > SEVERITY[action]) action = rule.action
+    if (SEVERITY[rule.action] > SEVERITY[action]) {
+      action = rule.action
+      threat = rule.threat
+    }
   }
-  return { action, triggered, cooldowns }
+  return { action, triggered, threat, cooldowns }
 }
 
 /**

@@ -13,7 +13,6 @@ import {
   type UpdateRuleBody,
 } from '../../../src/contract/fraud.js'
 import type { GameRecord, GameService } from '../games/service.js'
-import type { Stage } from '../ingest/pipeline.js'
 import { createBlocklistIndex, entryValue } from './blocklist.js'
 import { compileRules, createCooldownStore, type CompiledRule } from './evaluate.js'
 import { checkRule } from './fields.js'
@@ -23,7 +22,7 @@ import { TEMPLATES } from './templates.js'
 export interface FraudServiceDeps {
   store: FraudStore
   clock: Clock
-  games: Pick<GameService, 'record'>
+  games: Pick<GameService, 'record' | 'all'>
 }
 
 export function presentRule(r: RuleRecord): FraudRule {
@@ -55,8 +54,8 @@ export function presentBlock(b: BlockRecord): BlocklistEntry {
 }
 
 /**
- * Fraud rules (CRUD, validation, the six templates) and the blocklist (CRUD, expiry, the pipeline
- * stage that rejects listed IPs and devices). Rules and blocklist are cached in memory per game,
+ * Fraud rules (CRUD, validation, the six templates) and the blocklist (CRUD, expiry, the lookup
+ * the fraud stage makes before detection). Rules and blocklist are cached in memory per game,
  * rebuilt after every change made through this service.
  */
 export function createFraudService(deps: FraudServiceDeps) {
@@ -84,15 +83,42 @@ export function createFraudService(deps: FraudServiceDeps) {
   const recompile = async (gameId: string) => compiled.set(gameId, compileRules(await store.rules(gameId)))
   const reloadBlocks = async () => blocks.load(await store.liveBlocks(now()))
 
+  /** Creates the six templates for a game, once (see `enableFor`). */
+  async function seed(game: GameRecord): Promise<void> {
+    const t = now()
+    let seq = await store.nextSeq(game.id)
+    const rules = TEMPLATES.map((tpl) => ({
+      id: newId('rule'),
+      gameId: game.id,
+      ...tpl,
+      priority: L.priorityDefault,
+      cooldownMinutes: 0,
+      template: tpl.name,
+      seq: seq++,
+      createdAt: t,
+      updatedAt: t,
+    }))
+    await store.seedTemplates(game.id, t, rules)
+  }
+
   return {
-    /** Fills the caches from the database (at start-up). */
+    /**
+     * Fills the caches from the database (at start-up, then every 30 s). A fraud-enabled game
+     * whose templates were never created (the hook failed after the game was saved) gets them.
+     */
     async load(): Promise<void> {
+      const seeded = await store.seededGames()
+      for (const game of await deps.games.all())
+        if (game.modules.fraud && !seeded.has(game.id)) await seed(game)
       const byGame = new Map<string, RuleRecord[]>()
       for (const r of await store.allRules()) byGame.set(r.gameId, [...(byGame.get(r.gameId) ?? []), r])
       compiled.clear()
       for (const [gameId, rules] of byGame) compiled.set(gameId, compileRules(rules))
       await reloadBlocks()
     },
+
+    /** The game of a fraud route: 404 in another organization, 409 while fraud is off. */
+    fraudGame,
 
     /** The game's enabled rules, ordered and compiled (the pipeline's evaluation input). */
     rulesOf: (gameId: string): readonly CompiledRule[] => compiled.get(gameId) ?? [],
@@ -104,20 +130,8 @@ export function createFraudService(deps: FraudServiceDeps) {
      * (fraud turned off and on again) gets none.
      */
     async enableFor(game: GameRecord): Promise<void> {
-      const t = now()
-      let seq = await store.nextSeq(game.id)
-      const rules = TEMPLATES.map((tpl) => ({
-        id: newId('rule'),
-        gameId: game.id,
-        ...tpl,
-        priority: L.priorityDefault,
-        cooldownMinutes: 0,
-        template: tpl.name,
-        seq: seq++,
-        createdAt: t,
-        updatedAt: t,
-      }))
-      if (await store.seedTemplates(game.id, t, rules)) await recompile(game.id)
+      await seed(game)
+      await recompile(game.id)
     },
 
     async listRules(organizationId: string, slug: string): Promise<{ data: FraudRule[] }> {
@@ -238,18 +252,11 @@ export function createFraudService(deps: FraudServiceDeps) {
     },
 
     /**
-     * The ingestion stage of the blocklist: every event of a fraud-enabled game from a listed IP
-     * or device fingerprint is blocked, from memory. Registered first, before any detection.
+     * Whether an IP or a device fingerprint of a game is on its live blocklist ('ip', 'device'
+     * or undefined), from memory: the fraud stage asks before any detection.
      */
-    blocklistStage: ((event, ctx) => {
-      if (!ctx.game.modules.fraud) return 'accept'
-      const hit = blocks.match(ctx.game.id, ctx.ip, event.deviceFingerprint, ctx.receivedAt)
-      if (!hit) return 'accept'
-      return {
-        verdict: 'block',
-        reasons: [hit === 'ip' ? 'the IP address is on the blocklist' : 'the device is on the blocklist'],
-      }
-    }) as Stage,
+    listed: (gameId: string, ip: string, fingerprint: string | null, at: number) =>
+      blocks.match(gameId, ip, fingerprint, at),
   }
 }
 export type FraudService = ReturnType<typeof createFraudService>

@@ -121,6 +121,11 @@ export function createFraudStore(db: Kysely<Database>) {
      * A game's template rules, once: inserted with the game's "templates created" mark in one
      * transaction; false (nothing written) when the mark was there already.
      */
+    /** The games whose templates were created. */
+    async seededGames(): Promise<Set<string>> {
+      const rows = await db.selectFrom('fraud_games').select('game_id').execute()
+      return new Set(rows.map((r) => r.game_id))
+    },
     async seedTemplates(gameId: string, at: number, rules: RuleRecord[]): Promise<boolean> {
       return db.transaction().execute(async (trx) => {
         const mark = await trx
@@ -159,6 +164,19 @@ export function createFraudStore(db: Kysely<Database>) {
     async liveBlocks(now: number): Promise<BlockRecord[]> {
       const rows = await db.selectFrom('fraud_blocklist').selectAll().where('expires_at', '>', now).execute()
       return rows.map(toBlock)
+    },
+    /** A game's live entries (not expired at `now`) counted by type. */
+    async liveBlockCounts(gameId: string, now: number): Promise<Record<BlockType, number>> {
+      const rows = await db
+        .selectFrom('fraud_blocklist')
+        .select(['type', (eb) => eb.fn.countAll<number>().as('n')])
+        .where('game_id', '=', gameId)
+        .where('expires_at', '>', now)
+        .groupBy('type')
+        .execute()
+      const counts: Record<BlockType, number> = { ip: 0, device: 0 }
+      for (const r of rows) counts[r.type as BlockType] = Number(r.n)
+      return counts
     },
     async blockByValue(gameId: string, type: BlockType, value: string): Promise<BlockRecord | undefined> {
       const r = await db

@@ -5,6 +5,7 @@
  */
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema.js'
+import { chunked as chunkedBy } from '../../db/chunked.js'
 
 const CHUNK = 5000
 
@@ -14,14 +15,7 @@ export type PlayerTable = (typeof PLAYER_TABLES)[number]
 
 export function createGamedataMaintenanceStore(db: Kysely<Database>) {
   /** Deletes in chunks by rowid-free keys: repeated bounded deletes until none is left. */
-  async function chunked(run: () => Promise<number>): Promise<number> {
-    let total = 0
-    for (;;) {
-      const n = await run()
-      total += n
-      if (n < CHUNK) return total
-    }
-  }
+  const chunked = (run: () => Promise<number>) => chunkedBy(CHUNK, run)
   return {
     /** Raw events and sessions (started) before `cutoff` (Unix ms). */
     async deleteRawBefore(gameId: string, cutoff: number): Promise<{ events: number; sessions: number }> {

@@ -18,6 +18,20 @@ export interface PlayerFilter {
 
 export type PlayerSort = 'revenue' | 'sessions' | 'lastActive'
 
+/**
+ * One installed player's first conversion window (SKAN): the install day and days 1 and 2 after
+ * it. `eventTypes` is the union of the days' event type bit sets (bit i = NAMED_EVENT_TYPES[i],
+ * bit 20 = any custom type).
+ */
+export interface FirstWindow {
+  installDay: number
+  revenueMicros: number
+  eventTypes: number
+}
+
+/** Days after the install day in the first SKAN conversion window (days 0-2). */
+export const FIRST_WINDOW_LAST_DAY = 2
+
 /** A players explorer row as stored. */
 export interface PlayerRow {
   playerId: string
@@ -159,6 +173,55 @@ export function createPlayersStore(db: Kysely<Database>) {
         for (const r of rows) yield toRow(r)
         if (rows.length < pageSize) return
         after = rows[rows.length - 1]!.player_id
+      }
+    },
+
+    /**
+     * The first conversion window of every player installed on a day of [fromDay, toDay], one
+     * install day per query (the cohort index (game_id, install_day, day) reads exactly those
+     * rows) and one page per install day, so memory holds one day's installs at most. A player
+     * whose install day row is gone (compacted away) is left out: the rest of the window would
+     * understate it.
+     */
+    async *firstWindows(
+      gameId: string,
+      fromDay: number | null,
+      toDay: number,
+    ): AsyncGenerator<FirstWindow[]> {
+      let day = fromDay
+      if (day === null) {
+        const first = await db
+          .selectFrom('game_player_days')
+          .select((eb) => eb.fn.min<number>('install_day').as('d'))
+          .where('game_id', '=', gameId)
+          .executeTakeFirst()
+        if (first?.d === null || first?.d === undefined) return
+        day = Number(first.d)
+      }
+      for (; day <= toDay; day++) {
+        const rows = await db
+          .selectFrom('game_player_days')
+          .select(['player_id', 'day', 'revenue_micros', 'event_types'])
+          .where('game_id', '=', gameId)
+          .where('install_day', '=', day)
+          .where('day', '<=', day + FIRST_WINDOW_LAST_DAY)
+          .orderBy('player_id')
+          .orderBy('day')
+          .execute()
+        const page: FirstWindow[] = []
+        let player: string | null = null
+        let current: FirstWindow | null = null
+        for (const row of rows) {
+          if (row.player_id !== player) {
+            player = row.player_id
+            current = Number(row.day) === day ? { installDay: day, revenueMicros: 0, eventTypes: 0 } : null
+            if (current) page.push(current)
+          }
+          if (!current) continue
+          current.revenueMicros += Number(row.revenue_micros)
+          current.eventTypes |= Number(row.event_types)
+        }
+        if (page.length > 0) yield page
       }
     },
 

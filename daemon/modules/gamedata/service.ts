@@ -9,15 +9,21 @@ import type { Clock } from '../../clock.js'
 import { randomToken } from '../../crypto.js'
 import type { GameService } from '../games/service.js'
 import { compactedCutoffDay } from '../games/service.js'
+import { GAME_LIMITS } from '../../../src/contract/limits.js'
 import type { AggregatesStore } from './aggregates-store.js'
 import type { AcquisitionStore } from './acquisition-store.js'
-import type { PlayerFilter, PlayerSort, PlayersStore } from './players-store.js'
+import {
+  FIRST_WINDOW_LAST_DAY,
+  type PlayerFilter,
+  type PlayerSort,
+  type PlayersStore,
+} from './players-store.js'
 import { fold } from './fold.js'
 import type { GamedataMaintenanceStore } from './maintenance-store.js'
 import type { GamedataStore } from './store.js'
 import type { AcceptedBatch, BatchCounts } from './types.js'
 import type { UnitOfWork } from '../../db/unit-of-work.js'
-import { DAY_MS } from '../../clock.js'
+import { DAY_MS, utcDayNumber } from '../../clock.js'
 
 /** Session ids start with the start time so that inserts append to the primary key. */
 const newSessionId = (ts: number) => `s${ts.toString(36).padStart(9, '0')}${randomToken().slice(0, 10)}`
@@ -47,6 +53,8 @@ export interface BatchUnit<R> {
 
 export function createGamedataService(deps: GamedataDeps) {
   const purgers = new Map<string, (gameId: string, playerId: string) => Promise<number>>()
+  const rawExpirers = new Map<string, (gameId: string, cutoff: number) => Promise<number>>()
+  const compactedExpirers = new Map<string, (gameId: string | null, cutoff: number) => Promise<number>>()
   return {
     /**
      * Stores an accepted batch in every layer, in one transaction committed under
@@ -65,28 +73,58 @@ export function createGamedataService(deps: GamedataDeps) {
       })
     },
 
-    /** Raw events and sessions older than each game's raw retention (or its floor) are deleted. */
-    async expireRaw(): Promise<{ events: number; sessions: number }> {
+    /**
+     * Raw events and sessions older than each game's raw retention (or its floor) are deleted,
+     * with the rows of the extra raw expirers (fraud events), counted under their names.
+     */
+    async expireRaw(): Promise<{ events: number; sessions: number } & Record<string, number>> {
       const now = deps.clock.now()
-      const total = { events: 0, sessions: 0 }
+      const total: { events: number; sessions: number } & Record<string, number> = { events: 0, sessions: 0 }
+      for (const name of rawExpirers.keys()) total[name] = 0
       for (const g of await deps.games.all()) {
         const cutoff = Math.max(now - g.rawRetentionDays * DAY_MS, g.rawFloor)
         const r = await deps.maintenance.deleteRawBefore(g.id, cutoff)
         total.events += r.events
         total.sessions += r.sessions
+        for (const [name, expire] of rawExpirers)
+          total[name] = (total[name] ?? 0) + (await expire(g.id, cutoff))
       }
       return total
     },
 
-    /** Aggregate days beyond each game's compacted retention (or its floor) are deleted. */
+    /** Registers another per-game store whose rows expire with the raw events (the fraud events). */
+    addRawExpirer(name: string, expire: (gameId: string, cutoff: number) => Promise<number>): void {
+      rawExpirers.set(name, expire)
+    },
+
+    /**
+     * Aggregate days beyond each game's compacted retention (or its floor) are deleted, with the
+     * rows of the extra compacted expirers (SKAN postbacks).
+     */
     async compact(): Promise<number> {
       const now = deps.clock.now()
       let n = 0
       for (const g of await deps.games.all()) {
         const cutoff = Math.max(compactedCutoffDay(now, g.compactedRetentionMonths), g.compactedFloorDay)
         n += await deps.maintenance.deleteAggregatesBefore(g.id, cutoff)
+        for (const expire of compactedExpirers.values()) n += await expire(g.id, cutoff * DAY_MS)
       }
+      // Rows of no game (unmatched postbacks) keep the default compacted retention.
+      const orphanCutoff = compactedCutoffDay(now, GAME_LIMITS.compactedRetentionMonthsDefault) * DAY_MS
+      for (const expire of compactedExpirers.values()) n += await expire(null, orphanCutoff)
       return n
+    },
+
+    /**
+     * Registers another store whose rows follow the compacted retention (the SKAN postbacks):
+     * called per game with its cutoff (Unix ms; rows before it go), then once with `null` and the
+     * default retention's cutoff for rows that belong to no game. Returns how many it deleted.
+     */
+    addCompactedExpirer(
+      name: string,
+      expire: (gameId: string | null, cutoff: number) => Promise<number>,
+    ): void {
+      compactedExpirers.set(name, expire)
     },
 
     /**
@@ -165,6 +203,18 @@ export function createGamedataService(deps: GamedataDeps) {
       profile: (gameId: string, playerId: string) => deps.players.profile(gameId, playerId),
       events: (gameId: string, playerId: string, page: { offset: number; limit: number }) =>
         deps.players.events(gameId, playerId, page),
+      /**
+       * The SKAN optimizer's history: each player's revenue and event types in the first
+       * conversion window (days 0-2 after the install day), for the players whose window is over
+       * (installed before the day before yesterday) and installed on or after `sinceDay`; in
+       * pages (one install day each).
+       */
+      firstWindowHistory: (gameId: string, sinceDay?: number) =>
+        deps.players.firstWindows(
+          gameId,
+          sinceDay ?? null,
+          utcDayNumber(deps.clock.now()) - FIRST_WINDOW_LAST_DAY - 1,
+        ),
     },
   }
 }

@@ -1,5 +1,5 @@
 /** Shapes shared by the gamedata module's fold, store and service. */
-import type { GamePlatform, RevenueType } from '../../../src/contract/limits.js'
+import { NAMED_EVENT_TYPES, type GamePlatform, type RevenueType } from '../../../src/contract/limits.js'
 import type {
   Camelized,
   GameAcquisitionDailyTable,
@@ -12,6 +12,14 @@ import type {
   GamePlayersTable,
   GameSessionsTable,
 } from '../../db/schema.js'
+
+/**
+ * The bits of game_player_days.event_types: bit i is NAMED_EVENT_TYPES[i], and every custom type
+ * shares the bit after them. TYPE_BIT maps a named type to its bit; EVENT_TYPE_BY_BIT reads back.
+ */
+export const TYPE_BIT: ReadonlyMap<string, number> = new Map(NAMED_EVENT_TYPES.map((t, i) => [t, i]))
+export const CUSTOM_BIT = NAMED_EVENT_TYPES.length
+export const EVENT_TYPE_BY_BIT: readonly string[] = [...NAMED_EVENT_TYPES, 'custom']
 
 /** An event the ingestion accepted (validated and judged), as the storage layers need it. */
 export interface GameEvent {

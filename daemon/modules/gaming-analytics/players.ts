@@ -11,14 +11,14 @@ import type {
   PlayersQuery,
 } from '../../../src/contract/gaming-revenue.js'
 import { iso } from '../../clock.js'
-import { AppError, notFound } from '../../http/errors.js'
+import { notFound } from '../../http/errors.js'
 import { pageOf, pageParams } from '../../http/pagination.js'
 import type { GameRecord } from '../games/service.js'
 import type { GamedataPlayers } from '../gamedata/service.js'
 import type { PlayerFilter, PlayerRow as StoredRow } from '../gamedata/players-store.js'
 import { money } from './money.js'
 import { segmentBounds, segmentOf } from './segments.js'
-import { parseDay } from './service.js'
+import { optionalDays } from './service.js'
 
 /** The explorer's filter in store terms: segment and minRevenue narrow the same revenue range. */
 export function playerFilter(
@@ -32,12 +32,12 @@ export function playerFilter(
     from = Math.max(from ?? 0, segmentFrom)
     below = segmentBelow ?? undefined
   }
-  const lastActiveFromDay = parseDay(q.lastActiveFrom, 'lastActiveFrom')
-  const lastActiveToDay = parseDay(q.lastActiveTo, 'lastActiveTo')
-  if (lastActiveFromDay !== undefined && lastActiveToDay !== undefined && lastActiveFromDay > lastActiveToDay)
-    throw new AppError('ValidationError', 'lastActiveFrom must not be after lastActiveTo', [
-      { field: 'lastActiveFrom', message: 'must not be after lastActiveTo' },
-    ])
+  const { start: lastActiveFromDay, end: lastActiveToDay } = optionalDays(
+    q.lastActiveFrom,
+    q.lastActiveTo,
+    'lastActiveFrom',
+    'lastActiveTo',
+  )
   return {
     search: q.search,
     platform: q.platform,

@@ -53,6 +53,25 @@ export function parseDay(value: string | undefined, field: string): number | und
   return dayOf(ms)
 }
 
+/**
+ * Two optional UTC days of a query, each absent or parsed (400 naming its field when invalid), and
+ * a 400 naming `startField` when the first is after the second.
+ */
+export function optionalDays(
+  startValue: string | undefined,
+  endValue: string | undefined,
+  startField: string,
+  endField: string,
+): { start: number | undefined; end: number | undefined } {
+  const start = parseDay(startValue, startField)
+  const end = parseDay(endValue, endField)
+  if (start !== undefined && end !== undefined && start > end)
+    throw new AppError('ValidationError', `${startField} must not be after ${endField}`, [
+      { field: startField, message: `must not be after ${endField}` },
+    ])
+  return { start, end }
+}
+
 /** The UTC day range of a request: default the last 30 days up to today, both ends included. */
 export function dayRange(q: OverviewQuery, now: number): { start: number; end: number } {
   const end = parseDay(q.endDate, 'endDate') ?? dayOf(now)

@@ -1,9 +1,12 @@
 /**
- * The stages every accepted event passes before it is stored. Fraud detection plugs in here
- * (issue: fraud): a stage returns `accept`, `flag` (stored, marked for review, counted in
- * `flagged`) or `block` (not stored, counted in `blocked`). The first `block` wins; any `flag`
- * marks the event. Stages are synchronous so that a batch is judged without yielding.
+ * The stages every accepted event passes before it is stored. A stage judges each event:
+ * `accept`, `flag` (stored, marked for review, counted in `flagged`) or `block` (not stored,
+ * counted in `blocked`). The first `block` wins; any `flag` marks the event. Judging is
+ * synchronous so that a batch is judged without yielding. A stage that keeps records of what it
+ * found (fraud events) writes them in `record`, inside the batch's unit of work: they commit
+ * with the batch's events, or not at all.
  */
+import type { UnitOfWork } from '../../db/unit-of-work.js'
 import type { GameRecord } from '../games/service.js'
 import type { NormalizedEvent } from './validate.js'
 
@@ -23,14 +26,20 @@ export interface StageContext {
 
 export interface StageResult {
   verdict: Verdict
-  /** Why (rule names), for the fraud records of the fraud issue. */
+  /** Why (rule names): the per-event error of a blocked event. */
   reasons?: string[]
 }
 
-export type Stage = (event: NormalizedEvent, ctx: StageContext) => Verdict | StageResult
-
-/** Today's only stage: every event passes. */
-export const passThrough: Stage = () => 'accept'
+export interface Stage {
+  judge(event: NormalizedEvent, ctx: StageContext): Verdict | StageResult
+  /**
+   * Writes what the stage found while judging the batch of `ctx`, inside the batch's unit of
+   * work (synchronous). Not called when the batch is a repeat of a stored one.
+   */
+  record?(ctx: StageContext, unit: UnitOfWork): void
+  /** The batch of `ctx` will not be stored (its transaction failed): drop what was found. */
+  discard?(ctx: StageContext): void
+}
 
 export interface Judged {
   event: NormalizedEvent
@@ -38,7 +47,7 @@ export interface Judged {
   reasons: string[]
 }
 
-export function createPipeline(initial: Stage[] = [passThrough]) {
+export function createPipeline(initial: Stage[] = []) {
   const stages: Stage[] = [...initial]
   return {
     /** Adds a stage at the end (fraud detection registers itself here). */
@@ -49,13 +58,20 @@ export function createPipeline(initial: Stage[] = [passThrough]) {
       let verdict: Verdict = 'accept'
       const reasons: string[] = []
       for (const stage of stages) {
-        const r = stage(event, ctx)
+        const r = stage.judge(event, ctx)
         const v = typeof r === 'string' ? r : r.verdict
         if (typeof r !== 'string' && r.reasons) reasons.push(...r.reasons)
         if (v === 'block') return { event, verdict: 'block', reasons }
         if (v === 'flag') verdict = 'flag'
       }
       return { event, verdict, reasons }
+    },
+    /** Every stage's records of the batch, inside its unit of work. */
+    record(ctx: StageContext, unit: UnitOfWork): void {
+      for (const stage of stages) stage.record?.(ctx, unit)
+    },
+    discard(ctx: StageContext): void {
+      for (const stage of stages) stage.discard?.(ctx)
     },
   }
 }

@@ -225,26 +225,30 @@ export function createIngestService(deps: IngestDeps) {
       if (blocked) errors.sort((a, b) => a.index - b.index)
       // The batch_id record commits with the events (one transaction): a repeat sent while the
       // first is being written finds it, and a crash leaves neither.
-      const text = await deps.gamedata.storeBatch(
-        { gameId: game.id, batchId: batch.batchId, receivedAt: now, ip: req.ip, events },
-        {
-          before: (unit) => deps.batches.responseOf(game.id, batch.batchId, since, unit),
-          after: ({ stored, duplicates, flagged }, unit) => {
-            const body: IngestResult = {
-              batchId: batch.batchId,
-              accepted: stored,
-              flagged,
-              blocked,
-              duplicates,
-              rejected,
-              errors,
-            }
-            const response = JSON.stringify(body)
-            deps.batches.record(game.id, batch.batchId, response, now, unit)
-            return response
+      // What the stages found (fraud events) is recorded in the same transaction.
+      const text = await deps.gamedata
+        .storeBatch(
+          { gameId: game.id, batchId: batch.batchId, receivedAt: now, ip: req.ip, events },
+          {
+            before: (unit) => deps.batches.responseOf(game.id, batch.batchId, since, unit),
+            after: ({ stored, duplicates, flagged }, unit) => {
+              pipeline.record(ctx, unit)
+              const body: IngestResult = {
+                batchId: batch.batchId,
+                accepted: stored,
+                flagged,
+                blocked,
+                duplicates,
+                rejected,
+                errors,
+              }
+              const response = JSON.stringify(body)
+              deps.batches.record(game.id, batch.batchId, response, now, unit)
+              return response
+            },
           },
-        },
-      )
+        )
+        .finally(() => pipeline.discard(ctx))
       return { status: 202, text }
     },
   }

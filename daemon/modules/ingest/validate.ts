@@ -4,15 +4,10 @@
  */
 import { AppError } from '../../http/errors.js'
 import { nestedDeeperThan, nestingMessage } from '../../http/json-guards.js'
-import {
-  FREE_FORM_NESTING_MAX,
-  GAME_PLATFORMS,
-  INGEST_LIMITS as L,
-  NAMED_EVENT_TYPES,
-} from '../../../src/contract/limits.js'
+import { FREE_FORM_NESTING_MAX, GAME_PLATFORMS, INGEST_LIMITS as L } from '../../../src/contract/limits.js'
 import type { GamePlatform, RevenueType } from '../../../src/contract/limits.js'
 import type { IngestError } from '../../../src/contract/gaming.js'
-import type { Attribution, GameEvent } from '../gamedata/types.js'
+import { CUSTOM_BIT, TYPE_BIT, type Attribution, type GameEvent } from '../gamedata/types.js'
 import { utcDayNumber } from '../../clock.js'
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -20,9 +15,6 @@ export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 const DATETIME_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i
 const CUSTOM_TYPE_RE = /^[A-Za-z][A-Za-z0-9_.:-]*$/
 const PLATFORMS: ReadonlySet<string> = new Set(GAME_PLATFORMS)
-/** Bit of each named type in game_player_days.event_types; custom types share bit 20. */
-export const TYPE_BIT: ReadonlyMap<string, number> = new Map(NAMED_EVENT_TYPES.map((t, i) => [t, i]))
-export const CUSTOM_BIT = NAMED_EVENT_TYPES.length
 const CURRENCIES: ReadonlySet<string> = new Set(
   (Intl as unknown as { supportedValuesOf(k: string): string[] }).supportedValuesOf('currency'),
 )

@@ -131,13 +131,14 @@ describe('actions, priority and disabled rules', () => {
     expect(evaluateRules(compileRules([]), view(), none, NOW)).toEqual({
       action: 'none',
       triggered: [],
+      threat: null,
       cooldowns: [],
     })
   })
 
   it('a disabled rule never triggers', () => {
     const r = evaluateRules(compileRules([rule({ action: 'block', enabled: false })]), view(), none, NOW)
-    expect(r).toEqual({ action: 'none', triggered: [], cooldowns: [] })
+    expect(r).toEqual({ action: 'none', triggered: [], threat: null, cooldowns: [] })
   })
 })
 
@@ -150,7 +151,7 @@ describe('cooldown', () => {
     expect(first.cooldowns).toEqual([{ ruleId: 'rule_cd', playerId: 'p1', at: NOW }])
     store.apply(first.cooldowns)
     const within = evaluateRules(rules, view(), store.lookup, NOW + 10 * 60_000 - 1)
-    expect(within).toEqual({ action: 'none', triggered: [], cooldowns: [] })
+    expect(within).toEqual({ action: 'none', triggered: [], threat: null, cooldowns: [] })
     // Another player is not affected.
     const other = evaluateRules(rules, view({ playerId: 'p2' }), store.lookup, NOW + 1)
     expect(other.triggered).toEqual(['cd'])

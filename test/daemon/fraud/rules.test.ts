@@ -72,6 +72,26 @@ describe('templates', () => {
     await t.call('PATCH', `/api/v1/admin/games/${g.id}`, { body: { modules: { fraud: true } } })
     expect((await listRules(g.id)).map((r) => r.name)).not.toContain('Block Bot Traffic')
   })
+
+  it('a fraud-enabled game left without templates (the hook failed after the save) gets them at the next load', async () => {
+    const g = await createGame(t, { modules: { fraud: true } })
+    const internal = (t.db.sqlite.prepare('SELECT id FROM games WHERE slug = ?').get(g.id) as { id: string })
+      .id
+    t.db.sqlite.prepare('DELETE FROM fraud_rules WHERE game_id = ?').run(internal)
+    t.db.sqlite.prepare('DELETE FROM fraud_games WHERE game_id = ?').run(internal)
+    await t.app.linkd.services.fraud.load()
+    expect((await listRules(g.id)).map((r) => r.template)).toEqual([
+      'Block Bot Traffic',
+      'Block Click Injection',
+      'Flag Device Farms',
+      'Rate Limit Abuse',
+      'Block Emulators',
+      'Flag Revenue Anomalies',
+    ])
+    // Seeded once: the next load adds nothing.
+    await t.app.linkd.services.fraud.load()
+    expect(await listRules(g.id)).toHaveLength(6)
+  })
 })
 
 describe('CRUD', () => {

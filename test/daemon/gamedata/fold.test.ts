@@ -13,7 +13,7 @@ import {
   type SessionRow,
   type Snapshot,
 } from '../../../daemon/modules/gamedata/types.js'
-import { CUSTOM_BIT, TYPE_BIT } from '../../../daemon/modules/ingest/validate.js'
+import { CUSTOM_BIT, TYPE_BIT } from '../../../daemon/modules/gamedata/types.js'
 
 const DAY = 86_400_000
 const MIN = 60_000

@@ -16,7 +16,13 @@ const OTHER = 'keeps-player-2b81'
 
 beforeAll(async () => {
   t = await createTestApp()
-  game = await createGame(t)
+  // Fraud on, with a rule that flags every event: the victim's fraud events and detector windows
+  // (its own, its device's, its share of the IP's) must go too.
+  game = await createGame(t, { modules: { fraud: true } })
+  const rule = await t.call('POST', `/api/v1/admin/fraud/games/${game.id}/rules`, {
+    body: { name: 'watch all', action: 'flag', field: 'risk', operator: 'gte', value: 0 },
+  })
+  expect(rule.statusCode, rule.body).toBe(201)
   const dataOf = (player: string) => ({
     country: 'DE',
     device_fingerprint: `fp-${player}`,
@@ -42,11 +48,17 @@ beforeAll(async () => {
   ])
   expect(accepted(await send(t, batch(t, evs), { game, orgId: t.orgId }))).toMatchObject({
     accepted: 6,
+    flagged: 6,
     duplicates: 0,
     rejected: 0,
     errors: [],
   })
   expect(count(t, 'game_events')).toBe(6)
+  expect(count(t, 'fraud_events', 'player_id = ?', VICTIM)).toBe(3)
+  // The detector windows as the periodic save writes them.
+  await t.app.linkd.services.fraudStateSaver.saveNow()
+  expect(count(t, 'fraud_detector_state', 'entry_key = ?', VICTIM)).toBe(1)
+  expect(count(t, 'fraud_detector_state', 'entry_key = ?', `fp-${VICTIM}`)).toBe(1)
 })
 afterAll(() => t.close())
 
@@ -123,6 +135,9 @@ describe('GDPR deletion', () => {
       game_events: 3,
       game_sessions: 1,
       game_players: 1,
+      fraudEvents: 3,
+      // Its window, its device's window (emptied: deleted), the shared IP's (rewritten).
+      fraudDetectorState: 3,
     })
 
     expect(tablesMentioning(VICTIM)).toEqual(['gdpr_deletions.player_id'])

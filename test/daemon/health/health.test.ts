@@ -9,7 +9,8 @@ interface RouteInfo {
 }
 
 /** Routes that need no key (contract: discovery, the key tester, the docs). */
-const PUBLIC = new Set(['GET /api/use', 'POST /api/keys/test'])
+// The SKAN postback needs no key: Apple signs it (docs/reference.md, SKAN).
+const PUBLIC = new Set(['GET /api/use', 'POST /api/keys/test', 'POST /api/v1/skan/postbacks'])
 const isPublic = (method: string, path: string) =>
   PUBLIC.has(`${method} ${path}`) || path === '/api/docs' || path.startsWith('/api/docs/')
 
@@ -177,7 +178,9 @@ describe('every non-public /api/ route needs a key', () => {
         url: r.path,
         ...(r.method === 'POST' ? { payload: { key: 'lk_live_short' } } : {}),
       })
-      expect(res.statusCode, `${r.method} ${r.path}`).toBe(200)
+      // Answered without a key; {key} is no postback, so the SKAN route says what is wrong with it.
+      const expected = r.path === '/api/v1/skan/postbacks' ? 400 : 200
+      expect(res.statusCode, `${r.method} ${r.path}`).toBe(expected)
     }
   })
 

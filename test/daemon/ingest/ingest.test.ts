@@ -365,11 +365,13 @@ describe('per-event rules', () => {
 describe('the pipeline', () => {
   it('every event passes the stages; flag stores and marks, block stores nothing', async () => {
     const seen: string[] = []
-    t.app.linkd.services.ingest.pipeline.use((e) => {
-      seen.push(e.eventId)
-      if (e.playerId === 'cheater') return 'block'
-      if (e.playerId === 'suspect') return { verdict: 'flag', reasons: ['test rule'] }
-      return 'accept'
+    t.app.linkd.services.ingest.pipeline.use({
+      judge(e) {
+        seen.push(e.eventId)
+        if (e.playerId === 'cheater') return 'block'
+        if (e.playerId === 'suspect') return { verdict: 'flag', reasons: ['test rule'] }
+        return 'accept'
+      },
     })
     const events = [event(t, { player_id: 'cheater' }), event(t, { player_id: 'suspect' }), event(t)]
     const r = result(await send(t, batch(t, events), o))

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestExamples } from '../../../daemon/http/openapi-examples.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import { raw } from '../../support/responses.js'
+import { fraudEvent, gameIdOf, seedFraud } from '../../support/fraud.js'
 
 type Json = Record<string, unknown>
 interface Operation {
@@ -259,9 +260,27 @@ describe('OpenAPI request examples', () => {
     })
     const fg = fraudGame.json<{ id: string }>().id
     const rules = await t.call('GET', `/api/v1/admin/fraud/games/${fg}/rules`)
+    const skanGame = await t.call('POST', '/api/v1/admin/games', {
+      body: { name: 'SKAN fixture', platform: 'ios', modules: { skan: true } },
+    })
+    const sg = skanGame.json<{ id: string }>().id
+    const campaign = await t.call('POST', `/api/v1/skan/games/${sg}/campaigns`, {
+      body: {
+        name: 'fixture',
+        adNetworkId: 'fixture.skadnetwork',
+        lockWindowHours: 24,
+        conversionSchema: { events: {} },
+      },
+    })
+    // A fraud event as the ingestion pipeline stores it, for the review example.
+    const flagged = fraudEvent(t, await gameIdOf(t, fg))
+    seedFraud(t, flagged.gameId, [flagged])
     const ids: Record<string, string> = {
       '/api/v1/admin/fraud/games/': fg,
       [`/api/v1/admin/fraud/games/${fg}/rules/`]: rules.json<{ data: { id: string }[] }>().data[0]!.id,
+      [`/api/v1/admin/fraud/games/${fg}/events/`]: flagged.id,
+      '/api/v1/skan/games/': sg,
+      '/api/v1/skan/campaigns/': campaign.json<{ id: string }>().id,
       '/api/keys/': key.id,
       '/api/use/links/': link.json<{ id: string }>().id,
       '/api/webhooks/': webhook.json<{ id: string }>().id,

@@ -110,10 +110,24 @@ export class LruMap<V> {
     this.dirty.delete(key)
   }
 
+  /** The entry, without making it the most recently used. */
+  peek(key: string): V | undefined {
+    return this.nodes.get(key)?.value
+  }
+
   /** Keys from the least to the most recently used. */
   *keys(): IterableIterator<string> {
     for (let node = this.oldest; node; node = node.newer) yield node.key
   }
+}
+
+/** Removes a member (and its time) from a window; whether it was there. */
+export function dropMember(window: DistinctWindow, member: number): boolean {
+  const at = window.members.indexOf(member)
+  if (at < 0) return false
+  window.members.splice(at, 1)
+  window.seenAt.splice(at, 1)
+  return true
 }
 
 /** 32-bit FNV-1a of a string: members of a distinct window are kept as hashes, not strings. */

@@ -53,11 +53,12 @@ export interface Detection {
   risk: number
   /** The detector that gave the risk, null when every score is 0. */
   threat: ThreatType | null
+  /** The event as the detectors read it (user agent and device strings resolved). */
+  input: DetectorInput
 }
 
 /** Weight of the latest interval in a player's running cadence (~ the last 10 intervals count). */
 const CADENCE_ALPHA = 0.1
-const MIN_INTERVAL_MS = 1
 /** The key of a game's own statistics in the games map. */
 const GAME_STATS_KEY = 'stats'
 
@@ -90,8 +91,10 @@ function observePlayer(state: DetectorState, gameId: string, event: DetectorEven
   let interval: number | null = null
   if (player.lastTs > 0 && event.ts >= player.lastTs) {
     const gap = event.ts - player.lastTs
-    if (gap <= o.sessionGapMs) {
-      interval = Math.max(gap, MIN_INTERVAL_MS)
+    // A gap of 0 is not cadence: SDKs stamp the events of one action (or of one flush) alike.
+    // Bursts of same-instant events are the rate-limit detector's.
+    if (gap > 0 && gap <= o.sessionGapMs) {
+      interval = gap
       addEw(player.intervals, interval, CADENCE_ALPHA)
       addEw(player.logIntervals, Math.log(interval), CADENCE_ALPHA)
     }
@@ -191,5 +194,5 @@ export function detect(
     scores[type] = results[type].score
     if (results[type].reasons.length) reasons[type] = results[type].reasons
   }
-  return { scores, reasons, ...compositeRisk(scores) }
+  return { scores, reasons, ...compositeRisk(scores), input }
 }

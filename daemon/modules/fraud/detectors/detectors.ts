@@ -5,7 +5,7 @@
  * threshold, towards 1 past it and towards 0 below it (bounded.ts aboveScore/belowScore), so a
  * rule such as `score.click_injection gte 0.5` means "past the threshold".
  */
-import { isbot } from 'isbot'
+import { createIsbotFromList, list as botPatterns } from 'isbot'
 import { aboveScore, belowScore, countSince, stdDev } from './bounded.js'
 import type { DistinctWindow } from './bounded.js'
 import type { GameStats, PlayerWindow } from './state.js'
@@ -90,6 +90,41 @@ export interface DetectorView {
 }
 
 const NONE: DetectorResult = { score: 0, reasons: [] }
+
+/**
+ * The user agents of the HTTP clients game SDKs and integrations send events with. isbot, made
+ * for browser traffic, calls every one of them a bot; these are not bots by themselves (their
+ * cadence is judged instead), so the patterns that match them are left out.
+ */
+export const SDK_CLIENT_AGENTS = [
+  'UnityPlayer/2022.3.10f1 (UnityWebRequest/1.0, libcurl/8.1.1-DEV)',
+  'UnrealEngine/5.3',
+  'Godot/4.2',
+  'BestHTTP/2',
+  'GameAnalytics Unity SDK 7.0',
+  'okhttp/4.9.0',
+  'Dalvik/2.1.0 (Linux; U; Android 13; Pixel 7 Build/TQ3A)',
+  'MyGame/1.2 CFNetwork/1410.0.3 Darwin/22.6.0',
+  'Dart/3.1 (dart:io)',
+  'Java/17.0.1',
+  'Apache-HttpClient/4.5',
+  'curl/8.4.0',
+  'libcurl/7.8',
+  'python-requests/2.31',
+  'Go-http-client/1.1',
+  'axios/1.6.0',
+  'node',
+  'undici',
+  'linkctl/1.0.0',
+]
+
+/** Known crawlers, headless browsers and automation tools (isbot's list minus the SDK clients). */
+const isBotAgent = createIsbotFromList(
+  botPatterns.filter((p) => {
+    const re = new RegExp(p, 'i')
+    return !SDK_CLIENT_AGENTS.some((agent) => re.test(agent))
+  }),
+)
 const round = (x: number, digits = 1) => Number(x.toFixed(digits))
 
 /** An app_install whose click came less than ~10 s before it (graded: 3 s ≈ 1, 10 min ≈ 0). */
@@ -111,11 +146,14 @@ export function clickInjection(
   }
 }
 
-/** A known bot user agent (isbot), or a player's cadence too fast or too regular for a human. */
+/**
+ * A known bot user agent (crawlers, headless browsers, automation tools; not the HTTP clients of
+ * game SDKs), or a player's cadence too fast or too regular for a human.
+ */
 export function botDetection(input: DetectorInput, view: DetectorView, o: DetectorOptions): DetectorResult {
   const reasons: string[] = []
   let score = 0
-  if (input.userAgent && isbot(input.userAgent)) {
+  if (input.userAgent && isBotAgent(input.userAgent)) {
     score = 1
     reasons.push('bot user agent')
   }

@@ -1,13 +1,14 @@
 /**
  * Saving and loading the detector state (table fraud_detector_state, migration 0012): the entries
  * that changed are upserted periodically, the newest entries of each kind (up to the map's cap)
- * are loaded at start, and entries not updated for `retentionMs` are deleted. The daemon's
- * start/stop wiring comes with the fraud pipeline: it creates the saver, awaits `load()` before
- * serving, and awaits `stop()` (a last save) at shutdown.
+ * are loaded at start, and entries not updated for `retentionMs` are deleted. The composition
+ * creates the saver, awaits `load()` before serving, starts it, and awaits `stop()` (a last
+ * save) at shutdown.
  */
 import type { Kysely } from 'kysely'
 import type { Clock } from '../../../clock.js'
 import type { Database } from '../../../db/schema.js'
+import { dropMember, hash32, type DistinctWindow } from './bounded.js'
 import {
   STATE_KINDS,
   forgetPlayer,
@@ -19,33 +20,24 @@ import {
   type StateKind,
 } from './state.js'
 
-/**
- * The table's Kysely type, added to the store's handle with `withTables` rather than to
- * db/schema.ts so this branch merges beside the fraud rules branch without touching shared files;
- * it can move into schema.ts's Database when the fraud module is wired.
- */
-export interface FraudDetectorStateTable {
-  game_id: string
-  kind: string
-  entry_key: string
-  value: string
-  updated_at: number
-}
-
 export interface DetectorStateStore {
   save(entries: readonly StateEntry[], now: number): Promise<void>
   /** The newest `limit` entries of a kind, oldest first. */
   loadRecent(kind: StateKind, limit: number): Promise<StateEntry[]>
   /** Deletes entries not updated since `before`; returns how many. */
   prune(before: number): Promise<number>
-  deletePlayer(gameId: string, playerId: string): Promise<void>
+  /**
+   * Deletes a player's saved window and its membership of the game's saved IP and device windows
+   * (a window left empty is deleted); how many rows were deleted or rewritten.
+   */
+  deletePlayer(gameId: string, playerId: string): Promise<number>
 }
 
 /** Rows per INSERT statement (5 parameters a row stays far below every driver's limit). */
 const SAVE_CHUNK = 200
 
 export function createDetectorStateStore(db: Kysely<Database>): DetectorStateStore {
-  const k = db.withTables<{ fraud_detector_state: FraudDetectorStateTable }>()
+  const k = db
   return {
     async save(entries, now) {
       if (!entries.length) return
@@ -91,12 +83,44 @@ export function createDetectorStateStore(db: Kysely<Database>): DetectorStateSto
       return Number(result.numDeletedRows)
     },
     async deletePlayer(gameId, playerId) {
-      await k
-        .deleteFrom('fraud_detector_state')
-        .where('game_id', '=', gameId)
-        .where('kind', '=', 'player')
-        .where('entry_key', '=', playerId)
-        .execute()
+      const member = hash32(playerId)
+      return k.transaction().execute(async (trx) => {
+        const r = await trx
+          .deleteFrom('fraud_detector_state')
+          .where('game_id', '=', gameId)
+          .where('kind', '=', 'player')
+          .where('entry_key', '=', playerId)
+          .executeTakeFirst()
+        let changed = Number(r.numDeletedRows)
+        // A GDPR deletion is rare: reading the game's windows (at most the caps) is affordable.
+        const windows = await trx
+          .selectFrom('fraud_detector_state')
+          .select(['kind', 'entry_key', 'value'])
+          .where('game_id', '=', gameId)
+          .where('kind', 'in', ['ip', 'device'])
+          .execute()
+        for (const w of windows) {
+          const window = JSON.parse(w.value) as DistinctWindow
+          if (!Array.isArray(window.members) || !dropMember(window, member)) continue
+          if (window.members.length)
+            await trx
+              .updateTable('fraud_detector_state')
+              .set({ value: JSON.stringify(window) })
+              .where('game_id', '=', gameId)
+              .where('kind', '=', w.kind)
+              .where('entry_key', '=', w.entry_key)
+              .execute()
+          else
+            await trx
+              .deleteFrom('fraud_detector_state')
+              .where('game_id', '=', gameId)
+              .where('kind', '=', w.kind)
+              .where('entry_key', '=', w.entry_key)
+              .execute()
+          changed++
+        }
+        return changed
+      })
     },
   }
 }
@@ -111,6 +135,8 @@ export interface StateSaverOptions {
   retentionMs?: number
 }
 
+const PRUNE_EVERY_MS = 3_600_000
+
 /** Saves the state's changes periodically and at stop; loads the saved state at start. */
 export function createStateSaver(
   state: DetectorState,
@@ -121,18 +147,24 @@ export function createStateSaver(
   const intervalMs = opts.intervalMs ?? 10_000
   const retentionMs = opts.retentionMs ?? 7 * 86_400_000
   let timer: NodeJS.Timeout | null = null
+  let reportError: (err: unknown) => void = () => {}
   /** The last save: saves run one after the other, never two at once. */
   let previous: Promise<unknown> = Promise.resolve()
+  /** When idle entries were last deleted: once an hour is enough for a 7-day retention. */
+  let prunedAt = -Infinity
 
   async function saveChanges(): Promise<number> {
     const entries = takeChanges(state)
     const now = clock.now()
     try {
       await store.save(entries, now)
-      await store.prune(now - retentionMs)
     } catch (err) {
       restoreChanges(state, entries) // retried by the next save
       throw err
+    }
+    if (now - prunedAt >= PRUNE_EVERY_MS) {
+      await store.prune(now - retentionMs)
+      prunedAt = now
     }
     return entries.length
   }
@@ -163,19 +195,23 @@ export function createStateSaver(
     /** Starts the periodic save; `onError` hears a failed save (it is retried next time). */
     start(onError: (err: unknown) => void): void {
       if (timer) return
+      reportError = onError
       timer = setInterval(() => saveNow().catch(onError), intervalMs)
       timer.unref()
     },
-    /** Stops the periodic save and saves what is left. */
+    /**
+     * Stops the periodic save and saves what is left. A last save that fails is reported to the
+     * `onError` of `start`, never thrown: the shutdown goes on (the windows are rebuilt by traffic).
+     */
     async stop(): Promise<void> {
       if (timer) clearInterval(timer)
       timer = null
-      await saveNow()
+      await saveNow().catch(reportError)
     },
-    /** GDPR: forgets a player's window in memory and in the table. */
-    async forgetPlayer(gameId: string, playerId: string): Promise<void> {
+    /** GDPR: forgets a player's window in memory and in the table; the rows deleted. */
+    async forgetPlayer(gameId: string, playerId: string): Promise<number> {
       forgetPlayer(state, gameId, playerId)
-      await store.deletePlayer(gameId, playerId)
+      return store.deletePlayer(gameId, playerId)
     },
   }
 }

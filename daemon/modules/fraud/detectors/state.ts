@@ -3,7 +3,15 @@
  * game, each map an LRU with a size cap so memory stays bounded whatever the traffic. The state
  * store (state-store.ts) saves the entries that changed and loads the recent ones at start.
  */
-import { LruMap, emptyStats, type DistinctWindow, type EwStats, type RunningStats } from './bounded.js'
+import {
+  LruMap,
+  dropMember,
+  emptyStats,
+  hash32,
+  type DistinctWindow,
+  type EwStats,
+  type RunningStats,
+} from './bounded.js'
 
 /** What the detectors remember of one player of one game. */
 export interface PlayerWindow {
@@ -149,7 +157,27 @@ export function loadEntries(state: DetectorState, entries: readonly StateEntry[]
   return loaded
 }
 
-/** Forgets a player's window (GDPR deletion); the store deletes the saved row. */
+/**
+ * Forgets a player (GDPR deletion): its window, and its membership of the game's IP and device
+ * windows. A window left without members is deleted (its key, an address or a fingerprint, is the
+ * player's data); a window still shared with others is marked changed, so the next save rewrites
+ * it. The store does the same to the saved rows (`DetectorStateStore.deletePlayer`).
+ */
 export function forgetPlayer(state: DetectorState, gameId: string, playerId: string): void {
   state.players.delete(stateKey(gameId, playerId))
+  const member = hash32(playerId)
+  const prefix = stateKey(gameId, '')
+  for (const map of [state.ips, state.devices]) {
+    const emptied: string[] = []
+    const changed: string[] = []
+    for (const key of map.keys()) {
+      if (!key.startsWith(prefix)) continue
+      const window = map.peek(key)!
+      if (!dropMember(window, member)) continue
+      if (window.members.length) changed.push(key)
+      else emptied.push(key)
+    }
+    for (const key of emptied) map.delete(key)
+    map.markDirty(changed)
+  }
 }

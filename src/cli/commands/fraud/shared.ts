@@ -1,11 +1,11 @@
 /**
- * What the `fraud` verbs share: how a rule and a blocklist entry look on the terminal, how a
+ * What the `fraud` verbs share: how a rule and a fraud event look on the terminal, how a
  * `--value` is read, and how a rule is named on the command line (its id, or its exact name).
  */
 import type { LinkdClient } from '../../../client/index.js'
-import type { FraudRule, RuleOperator, RuleValue } from '../../../contract/fraud.js'
+import type { FraudEvent, FraudRule, RuleOperator, RuleValue } from '../../../contract/fraud.js'
 import { UsageError } from '../../exit-codes.js'
-import { when, type Column, type Field } from '../../output.js'
+import { round, when, type Column, type Field } from '../../output.js'
 
 export const GAME_ARGUMENT = 'game id'
 export const RULE_ARGUMENT = 'rule id (rule_…) or exact rule name, e.g. "Block Bot Traffic"'
@@ -70,3 +70,24 @@ export async function ruleIdOf(client: LinkdClient, game: string, rule: string):
   if (named.length === 0) throw new UsageError(`no rule named "${rule}" in game ${game}`)
   throw new UsageError(`${named.length} rules are named "${rule}": give the rule id`)
 }
+
+/** A fraud event's threat type on the terminal (`-` when the deciding rule read no detector). */
+const threatOf = (e: FraudEvent) => e.threatType ?? '-'
+
+/** The columns of fraud events (`fraud events`, `fraud watch`). */
+export const EVENT_COLUMNS = (tty: boolean): Column<FraudEvent>[] => [
+  { header: 'ID', value: (e) => e.id, keep: true },
+  { header: 'RECEIVED', value: (e) => when(e.receivedAt, tty) },
+  { header: 'PLAYER', value: (e) => e.playerId, keep: true },
+  { header: 'THREAT', value: threatOf },
+  { header: 'RISK', value: (e) => round(e.riskScore, 2) },
+  { header: 'STATUS', value: (e) => e.status },
+  { header: 'RULES', value: (e) => e.triggeredRules.join(', ') || '-' },
+  { header: 'IP', value: (e) => e.ip ?? '-' },
+  { header: 'REVIEW', value: (e) => e.review },
+]
+
+/** One fraud event as a line of `fraud watch` on a terminal. */
+export const eventLine = (e: FraudEvent) =>
+  `${e.receivedAt}  ${e.status.padEnd(8)}  ${threatOf(e).padEnd(15)}  risk ${round(e.riskScore, 2)}  player ${e.playerId}  ${e.id}` +
+  (e.triggeredRules.length ? `  (${e.triggeredRules.join(', ')})` : '')

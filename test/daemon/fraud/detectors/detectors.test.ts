@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
+import { isbot } from 'isbot'
 import { detect } from '../../../../daemon/modules/fraud/detectors/detect.js'
+import { SDK_CLIENT_AGENTS } from '../../../../daemon/modules/fraud/detectors/detectors.js'
 import {
   createDetectorState,
   stateKey,
@@ -56,7 +58,9 @@ describe('bot detection', () => {
     expect(fromRequest.scores.bot_detection).toBe(1)
     expect(fromRequest.reasons.bot_detection).toContain('bot user agent')
     const fromData = detect(
-      gameEvent({ data: { user_agent: 'curl/8.4.0' } }),
+      gameEvent({
+        data: { user_agent: 'Mozilla/5.0 (X11; Linux x86_64) HeadlessChrome/120.0 Safari/537.36' },
+      }),
       context(),
       createDetectorState(),
       T0,
@@ -64,6 +68,23 @@ describe('bot detection', () => {
     expect(fromData.scores.bot_detection).toBe(1)
     const human = detect(gameEvent(), context(), createDetectorState(), T0)
     expect(human.scores.bot_detection).toBe(0)
+  })
+
+  it('does not call the HTTP clients of game SDKs bots (isbot would): their cadence is judged instead', () => {
+    for (const agent of SDK_CLIENT_AGENTS) {
+      const viaRequest = detect(gameEvent(), context({ userAgent: agent }), createDetectorState(), T0)
+      expect(viaRequest.scores.bot_detection, agent).toBe(0)
+      const viaData = detect(gameEvent({ data: { user_agent: agent } }), context(), createDetectorState(), T0)
+      expect(viaData.scores.bot_detection, agent).toBe(0)
+    }
+    expect(isbot('okhttp/4.9.0')).toBe(true) // what the filtered list corrects
+    for (const crawler of [
+      'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)',
+      'PhantomJS/2.1.1',
+    ])
+      expect(
+        detect(gameEvent(), context({ userAgent: crawler }), createDetectorState(), T0).scores.bot_detection,
+      ).toBe(1)
   })
 
   it('catches a metronome cadence (every 2 s exactly) and leaves an irregular human one alone', () => {

@@ -192,4 +192,25 @@ describe('detector state: saved and restored (real SQLite file)', () => {
     expect(state.players.get(stateKey('gam_1', 'gone'))).toBeUndefined()
     expect(await store.loadRecent('player', 100)).toEqual([])
   })
+
+  it('forgets a player’s share of IP and device windows: a window left empty goes, a shared one stays', async () => {
+    const state = createDetectorState()
+    const store = createDetectorStateStore(db.kysely)
+    const saver = createStateSaver(state, store, clock)
+    const seen = (playerId: string, fingerprint: string) =>
+      detect(gameEvent({ playerId, deviceFingerprint: fingerprint }), context({ ip: '192.0.2.9' }), state, T0)
+    seen('leaver', 'fp-leaver')
+    seen('stayer', 'fp-stayer')
+    await saver.saveNow()
+    // One window evicted from memory but still saved: the table is cleaned on its own.
+    state.devices.delete(stateKey('gam_1', 'fp-leaver'))
+    expect(await saver.forgetPlayer('gam_1', 'leaver')).toBe(3)
+    expect((await store.loadRecent('device', 10)).map((e) => e.key)).toEqual(['fp-stayer'])
+    const [ip] = await store.loadRecent('ip', 10)
+    expect(JSON.parse(ip!.value).members).toHaveLength(1)
+    expect(state.ips.get(stateKey('gam_1', '192.0.2.9'))!.members).toHaveLength(1)
+    // The shared window changed in memory too: the next save writes it (one member).
+    await saver.saveNow()
+    expect(JSON.parse((await store.loadRecent('ip', 10))[0]!.value).members).toHaveLength(1)
+  })
 })

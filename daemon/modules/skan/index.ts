@@ -1,0 +1,17 @@
+import type { Module } from '../module.js'
+import { optimizeRoutes } from './optimize-routes.js'
+import type { OptimizeService } from './optimize-service.js'
+import { skanRoutes } from './routes.js'
+import type { SkanService } from './service.js'
+
+export function skanModule(deps: { skan: SkanService; optimizer: OptimizeService }): Module {
+  const campaigns = skanRoutes(deps)
+  const optimize = optimizeRoutes(deps)
+  return {
+    name: 'skan',
+    routes: async (app) => {
+      await campaigns(app)
+      await optimize(app)
+    },
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * Fraud detection end to end with the built binaries (issue 13, "done when"): crafted fraudulent
+ * events sent with `linkctl events send` are blocked in the 202 answer or flagged, show up in
+ * `linkctl fraud events` and in `linkctl fraud dashboard`, and a review moves the false-positive
+ * rate.
+ */
+import { randomUUID } from 'node:crypto'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { FraudDashboard, FraudEvent } from '../../src/contract/fraud.js'
+import type { GameWithSecrets } from '../../src/contract/games.js'
+import { LINKCTL, runBin, startLinkd, type RunningLinkd } from '../support/processes.js'
+
+let daemon: RunningLinkd
+let work = ''
+let env: Record<string, string> = {}
+let game: GameWithSecrets
+const linkctl = (args: string[]) => runBin(LINKCTL, args, env)
+async function ok(args: string[]): Promise<string> {
+  const r = await linkctl(args)
+  expect(r.code, `linkctl ${args.join(' ')}\n${r.stderr}`).toBe(0)
+  return r.stdout
+}
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'linkd-fraud-e2e-'))
+  daemon = await startLinkd(join(work, 'data'))
+  env = {
+    LINKCTL_URL: daemon.url,
+    LINKCTL_API_KEY: daemon.ownerKey() ?? '',
+    LINKCTL_CONFIG_DIR: join(work, 'config'),
+  }
+  game = JSON.parse(
+    await ok(['games', 'create', '--name', 'Fraud Arena', '--platform', 'android', '--fraud', '--json']),
+  ) as GameWithSecrets
+  // The recommended three templates are on; emulators are blocked once this one is enabled too.
+  await ok(['fraud', 'rules', 'enable', game.id, 'Block Emulators'])
+}, 60_000)
+
+afterAll(async () => {
+  if (daemon) await daemon.stop('SIGTERM')
+  if (work) rmSync(work, { recursive: true, force: true })
+})
+
+it('crafted fraud is blocked or flagged by linkctl events send, listed by linkctl fraud events, counted by the dashboard', async () => {
+  const now = Date.now()
+  const iso = (ms: number) => new Date(ms).toISOString()
+  const injected = randomUUID()
+  const emulated = randomUUID()
+  const events = [
+    // An install 3 s after its click (click injection) and an organic one 10 min after.
+    {
+      event_id: injected,
+      event_type: 'app_install',
+      player_id: 'inj',
+      data: { click_time: iso(now - 3_000) },
+    },
+    { event_type: 'app_install', player_id: 'organic', data: { click_time: iso(now - 600_000) } },
+    // An emulator.
+    { event_id: emulated, event_type: 'level_start', player_id: 'emu', data: { device_model: 'google_sdk' } },
+    // Thirty players from one address (the test's loopback) within the hour: a device farm.
+    ...Array.from({ length: 30 }, (_, i) => ({
+      event_type: 'session_start',
+      player_id: `farm-${i}`,
+      session_id: `s-${i}`,
+    })),
+  ]
+  const file = join(work, 'crafted.jsonl')
+  writeFileSync(file, events.map((e) => JSON.stringify({ timestamp: iso(now), ...e })).join('\n'))
+  const sent = JSON.parse(
+    await ok(['events', 'send', file, '--game', game.id, '--sdk-key', game.sdkKey, '--json']),
+  ) as { accepted: number; flagged: number; blocked: number; errors: { eventId: string; message: string }[] }
+  expect(sent.blocked).toBe(2)
+  expect(sent.accepted).toBe(events.length - 2)
+  expect(sent.flagged).toBeGreaterThan(0)
+  expect(sent.errors.map((e) => [e.eventId, e.message])).toEqual([
+    [injected, 'blocked: Block Click Injection'],
+    [emulated, 'blocked: Block Emulators'],
+  ])
+
+  const listed = JSON.parse(await ok(['fraud', 'events', game.id, '--all', '--json'])) as {
+    data: FraudEvent[]
+  }
+  const byPlayer = new Map(listed.data.map((e) => [e.playerId, e]))
+  expect(byPlayer.get('inj')).toMatchObject({
+    threatType: 'click_injection',
+    status: 'blocked',
+    eventId: injected,
+  })
+  expect(byPlayer.get('emu')).toMatchObject({ threatType: 'emulator', status: 'blocked', eventId: emulated })
+  const farm = listed.data.filter((e) => e.status === 'detected')
+  expect(farm).toHaveLength(sent.flagged)
+  expect(new Set(farm.map((e) => e.threatType))).toEqual(new Set(['device_farm']))
+  expect(byPlayer.has('organic')).toBe(false)
+
+  // The table a person reads: only the blocked ones.
+  const table = await ok(['fraud', 'events', game.id, '--status', 'blocked'])
+  expect(table).toContain('click_injection')
+  expect(table).toContain('emulator')
+  expect(table).not.toContain('device_farm')
+
+  const dashboard = async () =>
+    JSON.parse(await ok(['fraud', 'dashboard', game.id, '--json'])) as FraudDashboard
+  const d = await dashboard()
+  expect(d).toMatchObject({
+    eventsAnalyzed: events.length,
+    threatsDetected: 2 + sent.flagged,
+    blocked: 2,
+    flagged: sent.flagged,
+    falsePositiveRate: null,
+  })
+  expect(d.byThreatType).toMatchObject({ click_injection: 1, emulator: 1, device_farm: sent.flagged })
+  expect(d.avgDetectionLatencyUs).toBeGreaterThan(0)
+
+  // A flagged player was a household after all.
+  await ok(['fraud', 'review', game.id, farm[0]!.id, 'legitimate'])
+  expect((await dashboard()).falsePositiveRate).toBe(1)
+})

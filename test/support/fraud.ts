@@ -1,0 +1,72 @@
+/**
+ * Seeding fraud events and daily counters the way the ingestion pipeline writes them: events-store
+ * `record()` inside a unit of work on the test app's database.
+ */
+import { randomUUID } from 'node:crypto'
+import { utcDayNumber } from '../../daemon/clock.js'
+import { syncUnit } from '../../daemon/db/unit-of-work.js'
+import {
+  createFraudEventsStore,
+  type FraudDailyIncrement,
+  type FraudEventRecord,
+} from '../../daemon/modules/fraud/events-store.js'
+import type { TestApp } from './app.js'
+
+/** The internal id (gam_…) of a game of the test app's organization, by slug. */
+export async function gameIdOf(t: TestApp, slug: string, orgId = t.orgId): Promise<string> {
+  return (await t.app.linkd.services.games.record(orgId, slug)).id
+}
+
+let seq = 0
+/** A fraud event as the pipeline stores it (a flag on a bot by default), received now. */
+export function fraudEvent(
+  t: TestApp,
+  gameId: string,
+  over: Partial<FraudEventRecord> = {},
+): FraudEventRecord {
+  const receivedAt = over.receivedAt ?? t.clock.now()
+  seq++
+  return {
+    id: `fev_test${String(seq).padStart(6, '0')}${randomUUID().slice(0, 8)}`,
+    gameId,
+    receivedAt,
+    eventTime: receivedAt,
+    playerId: 'player-1',
+    eventId: randomUUID(),
+    eventType: 'level_start',
+    threatType: 'bot_detection',
+    riskScore: 0.9,
+    status: 'detected',
+    triggeredRules: ['Block Bot Traffic'],
+    reasons: { bot_detection: ['user agent names a bot'] },
+    ip: '203.0.113.7',
+    deviceFingerprint: 'fp-1',
+    review: 'pending',
+    reviewedAt: null,
+    ...over,
+  }
+}
+
+/**
+ * Writes fraud events and one daily increment (zeros unless given; the day of the first event's
+ * receipt, or today) in one transaction, as the pipeline does for a batch.
+ */
+export function seedFraud(
+  t: TestApp,
+  gameId: string,
+  events: FraudEventRecord[],
+  daily: Partial<FraudDailyIncrement> = {},
+): void {
+  const store = createFraudEventsStore(t.db.sqlite, t.db.kysely)
+  const increment: FraudDailyIncrement = {
+    gameId,
+    day: utcDayNumber(events[0]?.receivedAt ?? t.clock.now()),
+    analyzed: 0,
+    blocked: 0,
+    flagged: 0,
+    logged: 0,
+    latencyNs: 0,
+    ...daily,
+  }
+  t.db.sqlite.transaction(() => store.record(events, increment, syncUnit(t.db.sqlite)))()
+}
