@@ -104,6 +104,8 @@ export async function runTui(opts: TuiOptions, ctx: Ctx): Promise<void> {
         stderr: ctx.stderr as NodeJS.WriteStream,
         exitOnCtrlC: false,
         patchConsole: false,
+        // Ink 6.8's line-by-line mode leaves stale lines on a real terminal (tmux, 80×24): the
+        // whole frame is written at once instead, in one synchronized update where supported.
         incrementalRendering: false,
       },
     )
