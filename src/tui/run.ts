@@ -17,6 +17,12 @@ export const DEFAULT_REFRESH_SECONDS = 5
 const ENTER_ALT_SCREEN = '\x1b[?1049h'
 const LEAVE_ALT_SCREEN = '\x1b[?1049l'
 const SHOW_CURSOR = '\x1b[?25h'
+/** Signals that end the TUI, with the shell's exit code for each (128 + its number). */
+const SIGNAL_CODES: [NodeJS.Signals, number][] = [
+  ['SIGHUP', 129],
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+]
 
 export function parseRefresh(value: string | undefined): number {
   if (value === undefined) return DEFAULT_REFRESH_SECONDS
@@ -109,9 +115,17 @@ export async function runTui(opts: TuiOptions, ctx: Ctx): Promise<void> {
         incrementalRendering: false,
       },
     )
+    // A terminal closed (SIGHUP) or a kill (SIGTERM, SIGINT): the terminal is restored first.
+    for (const [signal] of SIGNAL_CODES) process.once(signal, onSignal)
     await app.waitUntilExit()
   } finally {
     restore()
     process.off('exit', restore)
+    for (const [signal] of SIGNAL_CODES) process.off(signal, onSignal)
+  }
+
+  function onSignal(signal: NodeJS.Signals): void {
+    restore()
+    process.exit(SIGNAL_CODES.find(([s]) => s === signal)?.[1] ?? 1)
   }
 }

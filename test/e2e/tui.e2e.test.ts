@@ -147,4 +147,31 @@ describe.skipIf(!tmux)('linkctl tui in a terminal (tmux)', () => {
     expect(panes.plain).toContain('● ok')
     expect(panes.plain).not.toMatch(colourCode)
   })
+
+  it('a SIGTERM restores the terminal before exiting (143)', async () => {
+    const server = `${socket}-term`
+    const env = cleanEnv({
+      LINKCTL_URL: daemon.url,
+      LINKCTL_API_KEY: daemon.ownerKey() ?? '',
+      LINKCTL_CONFIG_DIR: join(work, 'config'),
+      TERM: 'xterm-256color',
+    })
+    const exitFile = join(work, 'exit-term')
+    const command = `echo before-tui; ${process.execPath} ${LINKCTL} tui; echo "exit $?" > ${exitFile}; sleep 60`
+    tmuxRun(['new-session', '-d', '-x', '80', '-y', '24', command], env, server)
+    try {
+      await paneOf(server, '● ok')
+      const shell = tmuxRun(['display', '-p', '#{pane_pid}'], undefined, server).trim()
+      const tui = execFileSync('pgrep', ['-P', shell], { encoding: 'utf8' }).trim().split('\n')[0] ?? ''
+      process.kill(Number(tui), 'SIGTERM')
+      const end = Date.now() + 10_000
+      while (!existsSync(exitFile) && Date.now() < end) await sleep(100)
+      expect(readFileSync(exitFile, 'utf8').trim()).toBe('exit 143')
+      const pane = screen(server)
+      expect(pane).toContain('before-tui')
+      expect(pane).not.toContain('● ok')
+    } finally {
+      tmuxRun(['kill-server'], undefined, server)
+    }
+  })
 })
