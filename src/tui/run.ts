@@ -85,13 +85,13 @@ export async function runTui(opts: TuiOptions, ctx: Ctx): Promise<void> {
   const asked = parseRefresh(opts.refresh)
   const target = await ctx.target()
   const client = await ctx.client()
-  const who = await whoAmI(client, target.url, target.apiKey)
+  // Ink and React load while the daemon says who the key is.
+  const [who, { mount }] = await Promise.all([whoAmI(client, target.url, target.apiKey), import('./app.js')])
   const refreshSeconds = refreshWithin(asked, who.rateLimit)
   const identity =
     refreshSeconds > asked
       ? `${who.identity} · refresh ${refreshSeconds}s (the key's rate limit)`
       : who.identity
-  const { mount } = await import('./app.js')
   const stdout = ctx.stdout as NodeJS.WriteStream
   let restored = false
   const restore = () => {
