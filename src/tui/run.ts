@@ -49,15 +49,26 @@ export function refreshWithin(
   return Math.max(seconds, floor)
 }
 
-/** The key's scopes and a line saying who is connected where; scopes null when unknown. */
-async function whoAmI(
+/** How long the start waits for the key test: a daemon that does not answer must not hold the screen. */
+export const KEY_TEST_WAIT_MS = 3_000
+
+/**
+ * The key's scopes and a line saying who is connected where; scopes null when unknown (the
+ * daemon is down or slower than `waitMs`: the screens say so and retry, their scopes are tried).
+ */
+export async function whoAmI(
   client: TuiClient,
   url: string,
   apiKey: string | undefined,
+  waitMs = KEY_TEST_WAIT_MS,
 ): Promise<{ scopes: ReadonlySet<string> | null; identity: string; rateLimit?: RateLimitInfo }> {
   if (!apiKey) return { scopes: new Set(), identity: `no key (run linkctl login) · ${url}` }
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('no answer in time')), waitMs)
+  })
   try {
-    const result = await client.keys.test(apiKey)
+    const result = await Promise.race([client.keys.test(apiKey), late])
     if (result.valid && result.key)
       return {
         ...(result.rateLimit ? { rateLimit: result.rateLimit } : {}),
@@ -69,8 +80,9 @@ async function whoAmI(
       identity: `${maskKey(apiKey)} not valid: ${result.reason ?? 'unknown'} · ${url}`,
     }
   } catch {
-    // The daemon may be down: the screens say so and retry; their scopes are tried as they come.
     return { scopes: null, identity: `${maskKey(apiKey)} · ${url}` }
+  } finally {
+    clearTimeout(timer)
   }
 }
 

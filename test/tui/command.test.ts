@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../../src/cli/run.js'
 import { EXIT } from '../../src/cli/exit-codes.js'
-import { parseRefresh, refreshWithin } from '../../src/tui/run.js'
+import { parseRefresh, refreshWithin, whoAmI } from '../../src/tui/run.js'
+import { FakeClient } from './fake-client.js'
 import { testIo } from '../support/cli.js'
 
 describe('linkctl tui', () => {
@@ -30,5 +31,19 @@ describe('linkctl tui', () => {
     expect(refreshWithin(120, { limit: 1000, period: 'hour' })).toBe(120)
     expect(refreshWithin(5, { limit: 60, period: 'minute' })).toBe(24)
     expect(refreshWithin(5, undefined)).toBe(5)
+  })
+
+  it('starts without the key test when the daemon does not answer it: scopes unknown, every screen tried', async () => {
+    const client = new FakeClient()
+    client.keys.test = () => new Promise(() => {})
+    const who = await whoAmI(client, 'http://10.255.255.1:8080', 'lk_live_abcdefgh', 50)
+    expect(who.scopes).toBeNull()
+    expect(who.identity).toBe('lk_•••efgh · http://10.255.255.1:8080')
+  })
+
+  it('learns the scopes and the rate limit from the key test', async () => {
+    const who = await whoAmI(new FakeClient(), 'http://127.0.0.1:8080', 'links:read')
+    expect([...(who.scopes ?? [])]).toEqual(['links:read'])
+    expect(who.identity).toBe('fake (lk_•••aaaa) · Org · http://127.0.0.1:8080')
   })
 })
