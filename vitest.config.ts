@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     exclude: ['test/bench/**', 'node_modules/**', 'dist/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -24,6 +24,7 @@ import { register as registerLinks } from './commands/links/index.js'
 import { register as registerWebhooks } from './commands/webhooks/index.js'
 import { register as registerProfile } from './commands/profile.js'
 import { register as registerStatus } from './commands/status.js'
+import { register as registerTui } from './commands/tui.js'
 import { packageVersion } from '../version.js'
 
 export function buildProgram(): Command {
@@ -54,6 +55,7 @@ export function buildProgram(): Command {
   registerSkan(program)
   registerGdpr(program)
   registerApi(program)
+  registerTui(program)
   registerCompletion(program)
   registerHelp(program)
   return program

@@ -11,6 +11,7 @@ import { gamingBench } from './gaming.js'
 import { gamingAnalyticsBench } from './gaming-analytics.js'
 import { fraudDetectBench } from './fraud-detect.js'
 import { skanOptimizeBench } from './skan-optimize.js'
+import { tuiBench } from './tui.js'
 
 const only = process.argv[2]
 const benches: Record<string, () => Promise<void>> = {
@@ -22,6 +23,7 @@ const benches: Record<string, () => Promise<void>> = {
   'gaming-analytics': () => gamingAnalyticsBench(),
   'fraud-detect': () => fraudDetectBench(),
   'skan-optimize': () => skanOptimizeBench(),
+  tui: () => tuiBench(),
 }
 process.stdout.write(`linkd benchmarks — node ${process.version}, ${new Date().toISOString()}\n`)
 for (const [name, run] of Object.entries(benches)) {

@@ -4,7 +4,6 @@ import { extname } from 'node:path'
 import { Option, type Command } from 'commander'
 import type { Link } from '../../../contract/links.js'
 import { QR_FORMATS, QR_MARKER } from '../../../contract/limits.js'
-import type { LinkdClient } from '../../../client/index.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { CliError, EXIT } from '../../exit-codes.js'
 import { note } from '../../output.js'
@@ -25,7 +24,10 @@ export const qrTarget = (link: Pick<Link, 'shortUrl'>) => `${link.shortUrl}?${QR
  * The QR code of a link drawn with text blocks for a terminal. Asking the API for the code
  * too records its creation (qr_code.created) and checks the key's scope.
  */
-export async function terminalQr(client: LinkdClient, link: Pick<Link, 'id' | 'shortUrl'>): Promise<string> {
+export async function terminalQr(
+  client: { links: { qr(id: string, query: { format: 'svg' }): Promise<unknown> } },
+  link: Pick<Link, 'id' | 'shortUrl'>,
+): Promise<string> {
   await client.links.qr(link.id, { format: 'svg' })
   const { default: QRCode } = await import('qrcode')
   return QRCode.toString(qrTarget(link), { type: 'terminal', small: true })

@@ -1,0 +1,217 @@
+/**
+ * The TUI's frame: tab bar, the current screen, the status line and the `?` overlay. Global keys
+ * (Tab / Shift-Tab / 1-9 between screens, ? help, q and Ctrl-C quit) are read here; a screen
+ * reads its own keys, and takes them all while it has a field open (`capture`).
+ */
+import { dispatchKey, KeysContext, type KeyRegistry } from './hooks/use-keys.js'
+import {
+  Box,
+  render,
+  Text,
+  useApp,
+  useInput,
+  useStdout,
+  type Instance,
+  type Key,
+  type RenderOptions,
+} from 'ink'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import type { TuiClient, Trouble } from './api.js'
+import { ErrorBoundary } from './components/error-boundary.js'
+import { TuiContext, tint, type KeyHelp, type ScreenDef, type ScreenProps, type TuiEnv } from './context.js'
+import { SCREENS } from './screens/index.js'
+
+export const GLOBAL_KEYS: KeyHelp[] = [
+  { keys: 'Tab / Shift-Tab', does: 'next / previous screen' },
+  { keys: '1-9', does: 'go to screen n' },
+  { keys: '?', does: 'this help (any key closes it)' },
+  { keys: 'q / Ctrl-C', does: 'quit' },
+]
+
+export interface AppProps {
+  client: TuiClient
+  refreshSeconds: number
+  color: boolean
+  scopes: ReadonlySet<string> | null
+  /** Who is connected where, for the status line. */
+  identity?: string
+  screens?: ScreenDef[]
+  /** Where the app starts (tests). */
+  initialScreen?: string
+}
+
+/** Renders the app on a terminal (run.ts loads this module, and with it Ink and React, lazily). */
+export function mount(props: AppProps, options: RenderOptions): Instance {
+  return render(<App {...props} />, options)
+}
+
+/** The terminal's size, following resizes. */
+function useSize(): { columns: number; rows: number } {
+  const { stdout } = useStdout()
+  const read = () => ({ columns: stdout.columns || 80, rows: stdout.rows || 24 })
+  const [size, setSize] = useState(read)
+  useEffect(() => {
+    const onResize = () => setSize(read())
+    stdout.on('resize', onResize)
+    return () => void stdout.off('resize', onResize)
+  }, [stdout])
+  return size
+}
+
+interface Status {
+  trouble: Trouble | null
+  retryInMs: number | undefined
+}
+
+export function App(props: AppProps) {
+  const screens = props.screens ?? SCREENS
+  const { exit } = useApp()
+  const size = useSize()
+  const initial = Math.max(
+    0,
+    screens.findIndex((s) => s.id === props.initialScreen),
+  )
+  const [index, setIndex] = useState(initial)
+  const [help, setHelp] = useState(false)
+  const [status, setStatus] = useState<Status>({ trouble: null, retryInMs: undefined })
+  const [message, setMessage] = useState<string | null>(null)
+  const captured = useRef(0)
+  const troubles = useRef(new Map<string, Status>())
+
+  const report = useCallback((source: string, trouble: Trouble | null, retryInMs?: number) => {
+    if (trouble) troubles.current.set(source, { trouble, retryInMs })
+    else troubles.current.delete(source)
+    const first = troubles.current.values().next()
+    setStatus(first.done ? { trouble: null, retryInMs: undefined } : first.value)
+  }, [])
+  const capture = useCallback((on: boolean) => {
+    captured.current = Math.max(0, captured.current + (on ? 1 : -1))
+  }, [])
+  const env: TuiEnv = useMemo(
+    () => ({
+      client: props.client,
+      refreshMs: Math.max(1, props.refreshSeconds) * 1000,
+      color: props.color,
+      scopes: props.scopes,
+      report,
+      capture,
+      say: setMessage,
+    }),
+    [props.client, props.refreshSeconds, props.color, props.scopes, report, capture],
+  )
+
+  const keys = useRef<KeyRegistry>(new Set()).current
+  const globalKeys = (input: string, key: Key, wasCaptured = false) => {
+    if (key.ctrl && input === 'c') return exit()
+    if (help) return setHelp(false)
+    if (wasCaptured) return
+    if (input === 'q') return exit()
+    if (input === '?') return setHelp(true)
+    const go = (i: number) => {
+      setIndex((i + screens.length) % screens.length)
+      setMessage(null)
+    }
+    if (key.tab) return go(key.shift ? index - 1 : index + 1)
+    if (/^[1-9]$/.test(input) && Number(input) <= screens.length) return go(Number(input) - 1)
+  }
+  // The screens' handlers first (they see the state the key was pressed in), then the global keys.
+  const latestGlobal = useRef(globalKeys)
+  latestGlobal.current = globalKeys
+  const onKey = useCallback(
+    (input: string, key: Key) => {
+      const wasCaptured = captured.current > 0
+      dispatchKey(keys, input, key)
+      latestGlobal.current(input, key, wasCaptured)
+    },
+    [keys],
+  )
+  useInput(onKey)
+
+  const screen = screens[index] ?? screens[0]!
+  const allowed = screen.scope === null || env.scopes === null || env.scopes.has(screen.scope)
+  // One line each for the tab bar and the status line. Ink ends its output with a line break:
+  // one row stays free for it, so that the screen never scrolls and Ink redraws only the lines
+  // that changed instead of clearing the whole screen (no flicker).
+  const frameHeight = Math.max(5, size.rows - 2)
+  const bodyHeight = frameHeight - 2
+
+  return (
+    <TuiContext.Provider value={env}>
+      <KeysContext.Provider value={keys}>
+        <Box flexDirection="column" width={size.columns} height={frameHeight}>
+          <Box>
+            {screens.map((s, i) => (
+              <Text key={s.id} inverse={i === index} dimColor={i !== index}>
+                {` ${i + 1} ${s.title} `}
+              </Text>
+            ))}
+          </Box>
+          <Box flexDirection="column" height={bodyHeight} overflow="hidden">
+            {help ? <HelpOverlay screen={screen} /> : null}
+            {!allowed ? (
+              <Box flexDirection="column" display={help ? 'none' : 'flex'}>
+                <Text color={tint(env, 'yellow')}>
+                  {`${screen.title} needs the scope ${screen.scope}; this key does not have it.`}
+                </Text>
+                <Text dimColor>{`Its scopes: ${[...(env.scopes ?? [])].join(', ') || 'none'}`}</Text>
+                <Text dimColor>{`A key with it: linkctl keys create --scopes ${screen.scope ?? ''}`}</Text>
+              </Box>
+            ) : (
+              // Kept mounted behind the overlay (a half-filled form survives `?`), without the keyboard.
+              <Box flexDirection="column" display={help ? 'none' : 'flex'}>
+                <ErrorBoundary key={screen.id} color={props.color}>
+                  <ScreenHost screen={screen} active={!help} width={size.columns} height={bodyHeight} />
+                </ErrorBoundary>
+              </Box>
+            )}
+          </Box>
+          <StatusLine status={status} message={message} identity={props.identity} color={props.color} />
+        </Box>
+      </KeysContext.Provider>
+    </TuiContext.Provider>
+  )
+}
+
+/** Renders a screen as a component of its own, so that the error boundary catches its throws. */
+function ScreenHost(props: { screen: ScreenDef } & ScreenProps) {
+  const { screen, ...rest } = props
+  return <>{screen.render(rest)}</>
+}
+
+function StatusLine(props: {
+  status: Status
+  message: string | null
+  identity?: string | undefined
+  color: boolean
+}) {
+  const { trouble, retryInMs } = props.status
+  if (trouble) {
+    const wait = retryInMs === undefined ? '' : ` (retrying in ${Math.ceil(retryInMs / 1000)}s)`
+    const label = { unreachable: 'daemon unreachable', auth: 'auth', 'rate-limited': '429', error: 'error' }[
+      trouble.kind
+    ]
+    return (
+      <Text color={props.color ? 'red' : undefined} wrap="truncate">
+        {`✗ ${label}${wait}: ${trouble.message}`}
+      </Text>
+    )
+  }
+  return (
+    <Text dimColor wrap="truncate">
+      {props.message ?? `${props.identity ?? ''}  ? help · q quit`}
+    </Text>
+  )
+}
+
+function HelpOverlay({ screen }: { screen: ScreenDef }) {
+  const rows = [...screen.keys, ...GLOBAL_KEYS]
+  const width = Math.max(...rows.map((r) => r.keys.length)) + 2
+  return (
+    <Box flexDirection="column" borderStyle="round" paddingX={1}>
+      <Text bold>{`Keys of ${screen.title}`}</Text>
+      {rows.map((r) => (
+        <Text key={r.keys + r.does}>{`${r.keys.padEnd(width)}${r.does}`}</Text>
+      ))}
+    </Box>
+  )
+}

@@ -1,0 +1,60 @@
+/** What every screen receives: the client, the refresh interval, the key's scopes, the terminal. */
+import { createContext, useContext } from 'react'
+import type { ReactNode } from 'react'
+import type { TuiClient, Trouble } from './api.js'
+
+export interface TuiEnv {
+  client: TuiClient
+  refreshMs: number
+  /** Colour allowed (NO_COLOR unset). */
+  color: boolean
+  /** The key's scopes; null when they could not be learnt (every screen is then tried). */
+  scopes: ReadonlySet<string> | null
+  /** A poll's trouble (null: it recovered), shown on the status line. */
+  report(source: string, trouble: Trouble | null, retryInMs?: number): void
+  /** A screen typing into a field takes every key (q, digits, Tab) until it lets go. */
+  capture(on: boolean): void
+  /** A short message on the status line (the result of an action). */
+  say(message: string): void
+}
+
+export const TuiContext = createContext<TuiEnv | null>(null)
+
+export function useTui(): TuiEnv {
+  const env = useContext(TuiContext)
+  if (!env) throw new Error('useTui outside the TUI')
+  return env
+}
+
+/** A colour name, or undefined under NO_COLOR (Ink then prints plain text). */
+export function tint(env: Pick<TuiEnv, 'color'>, colour: string): string | undefined {
+  return env.color ? colour : undefined
+}
+
+export interface KeyHelp {
+  keys: string
+  does: string
+}
+
+export interface ScreenProps {
+  /** The screen gets the keyboard (false behind the help overlay). */
+  active: boolean
+  width: number
+  height: number
+}
+
+/** One tab: adding a screen is one file exporting this and one line in screens/index.ts. */
+export interface ScreenDef {
+  id: string
+  title: string
+  /** The scope the key needs to see the screen (null: none). */
+  scope: string | null
+  /** Every key of the screen, for the `?` overlay. */
+  keys: KeyHelp[]
+  render(props: ScreenProps): ReactNode
+}
+
+/** The key has the scope (or its scopes are unknown: the daemon will say). */
+export function hasScope(env: Pick<TuiEnv, 'scopes'>, scope: string): boolean {
+  return env.scopes === null || env.scopes.has(scope)
+}

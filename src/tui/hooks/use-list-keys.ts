@@ -1,0 +1,66 @@
+/** The moves of a list: ↑/↓ and j/k, g/G to the ends, PgUp/PgDn (and Ctrl-U/Ctrl-D) by a screen. */
+import type { Key } from 'ink'
+import { useState } from 'react'
+
+export const LIST_KEYS = [
+  { keys: '↑/↓ or k/j', does: 'move' },
+  { keys: 'g / G', does: 'first / last' },
+  { keys: 'PgUp/PgDn, Ctrl-U/Ctrl-D', does: 'a screen up / down' },
+]
+
+/** The new cursor after a key, or null when the key is not a move. */
+export function moveCursor(
+  cursor: number,
+  count: number,
+  pageRows: number,
+  input: string,
+  key: Key,
+): number | null {
+  const last = Math.max(0, count - 1)
+  let next: number
+  if (key.upArrow || input === 'k') next = cursor - 1
+  else if (key.downArrow || input === 'j') next = cursor + 1
+  else if (input === 'g' || key.home) next = 0
+  else if (input === 'G' || key.end) next = last
+  else if (key.pageUp || (key.ctrl && input === 'u')) next = cursor - pageRows
+  else if (key.pageDown || (key.ctrl && input === 'd')) next = cursor + pageRows
+  else return null
+  return Math.max(0, Math.min(last, next))
+}
+
+/** The first visible row, moved just enough to keep the cursor in view. */
+export function scrollTop(top: number, cursor: number, rows: number): number {
+  if (cursor < top) return cursor
+  if (cursor >= top + rows) return cursor - rows + 1
+  return top
+}
+
+export interface Cursor {
+  cursor: number
+  top: number
+  /** Applies a move key; false when the key is not a move. */
+  move(input: string, key: Key): boolean
+  /** Back to the first row. */
+  reset(): void
+}
+
+/** The selected row and the first visible one of a list of `count` rows shown `rows` at a time. */
+export function useCursor(count: number, rows: number): Cursor {
+  // One state, changed by functional updates: keys can come faster than renders.
+  const [pos, setPos] = useState({ cursor: 0, top: 0 })
+  const cursor = Math.min(pos.cursor, Math.max(0, count - 1))
+  return {
+    cursor,
+    top: Math.min(pos.top, cursor),
+    move(input, key) {
+      if (moveCursor(cursor, count, rows, input, key) === null) return false
+      setPos((p) => {
+        const next =
+          moveCursor(Math.min(p.cursor, Math.max(0, count - 1)), count, rows, input, key) ?? p.cursor
+        return { cursor: next, top: scrollTop(p.top, next, rows) }
+      })
+      return true
+    },
+    reset: () => setPos({ cursor: 0, top: 0 }),
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * A long list read page by page (virtualized): only the pages around the visible window are
+ * fetched and kept (at most KEEP_PAGES), so 100k rows scroll with a handful of requests and
+ * bounded memory. The visible pages are fetched again every refresh interval; a failed fetch
+ * is reported on the status line and retried with backoff.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react'
+import type { PageOf } from '../../contract/common.js'
+import { retryDelayMs, troubleOf } from '../api.js'
+import { useTui } from '../context.js'
+
+export const PAGE_SIZE = 100
+const KEEP_PAGES = 12
+
+export interface PagedList<T> {
+  /** Rows in the list; undefined until the first page answered. */
+  total: number | undefined
+  /** The row at an index, or undefined while its page loads. */
+  rowAt(index: number): T | undefined
+  /** Shows rows [from, to): fetches the pages they are on. */
+  show(from: number, to: number): void
+  /** Forgets every page and loads again (after a create or delete). */
+  reload(): void
+  /** Pages requested so far (tests check that scrolling fetches only what it shows). */
+  requested: number
+}
+
+export function usePagedList<T>(
+  source: string,
+  fetchPage: (page: number, limit: number) => Promise<PageOf<T>>,
+  /** A change (e.g. the search text) starts the list over. */
+  key: string,
+): PagedList<T> {
+  const { refreshMs, report } = useTui()
+  const pages = useRef(new Map<number, T[]>())
+  const loading = useRef(new Set<number>())
+  const windowRef = useRef<[number, number]>([0, 1])
+  const failures = useRef(0)
+  const requested = useRef(0)
+  const generation = useRef(0)
+  const [total, setTotal] = useState<number | undefined>(undefined)
+  const [, setVersion] = useState(0)
+  const fetchRef = useRef(fetchPage)
+  fetchRef.current = fetchPage
+
+  const load = useCallback(
+    (page: number) => {
+      if (loading.current.has(page)) return
+      loading.current.add(page)
+      requested.current += 1
+      const started = generation.current
+      fetchRef
+        .current(page, PAGE_SIZE)
+        .then((result) => {
+          if (started !== generation.current) return
+          failures.current = 0
+          report(source, null)
+          pages.current.set(page, result.data)
+          setTotal(result.total)
+          // Keep the pages nearest the window; the rest can be fetched again.
+          const centre = Math.floor(windowRef.current[0] / PAGE_SIZE) + 1
+          const kept = [...pages.current.keys()].sort((a, b) => Math.abs(a - centre) - Math.abs(b - centre))
+          for (const far of kept.slice(KEEP_PAGES)) pages.current.delete(far)
+          setVersion((v) => v + 1)
+        })
+        .catch((err: unknown) => {
+          if (started !== generation.current) return
+          failures.current += 1
+          const trouble = troubleOf(err)
+          const wait = retryDelayMs(failures.current, trouble)
+          report(source, trouble, wait)
+          setTimeout(() => {
+            if (started === generation.current) setVersion((v) => v + 1)
+          }, wait)
+        })
+        .finally(() => {
+          if (started === generation.current) loading.current.delete(page)
+        })
+    },
+    [report, source],
+  )
+
+  const pagesOf = (from: number, to: number): number[] => {
+    const first = Math.floor(from / PAGE_SIZE) + 1
+    const last = Math.floor(Math.max(from, to - 1) / PAGE_SIZE) + 1
+    const out: number[] = []
+    for (let p = first; p <= last; p++) out.push(p)
+    return out
+  }
+
+  const show = useCallback(
+    (from: number, to: number) => {
+      windowRef.current = [from, to]
+      for (const p of pagesOf(from, to)) if (!pages.current.has(p)) load(p)
+    },
+    [load],
+  )
+
+  const reload = useCallback(() => {
+    generation.current += 1
+    pages.current.clear()
+    loading.current.clear()
+    setVersion((v) => v + 1)
+  }, [])
+
+  // A new key (search) starts over.
+  useEffect(() => {
+    reload()
+    setTotal(undefined)
+    return () => report(source, null)
+  }, [key, reload, report, source])
+
+  // Every refresh, the visible pages again (live click counts).
+  useEffect(() => {
+    const timer = setInterval(() => {
+      const [from, to] = windowRef.current
+      for (const p of pagesOf(from, to)) load(p)
+    }, refreshMs)
+    return () => clearInterval(timer)
+  }, [load, refreshMs])
+
+  const rowAt = (index: number): T | undefined => {
+    const rows = pages.current.get(Math.floor(index / PAGE_SIZE) + 1)
+    return rows?.[index % PAGE_SIZE]
+  }
+  return { total, rowAt, show, reload, requested: requested.current }
+}

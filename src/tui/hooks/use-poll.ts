@@ -1,0 +1,58 @@
+/**
+ * Loads data now and again every refresh interval. A failure is reported to the status line
+ * and retried with backoff (1 s doubling to 30 s, or the daemon's Retry-After); the last good
+ * data stays on screen meanwhile. Nothing it does throws into the render tree.
+ */
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { retryDelayMs, troubleOf, type Trouble } from '../api.js'
+import { useTui } from '../context.js'
+
+export interface Poll<T> {
+  data: T | undefined
+  trouble: Trouble | null
+  /** Loads again now (after an action changed something). */
+  reload(): void
+}
+
+export function usePoll<T>(source: string, load: () => Promise<T>, deps: readonly unknown[]): Poll<T> {
+  const { refreshMs, report } = useTui()
+  const [data, setData] = useState<T | undefined>(undefined)
+  const [trouble, setTrouble] = useState<Trouble | null>(null)
+  const [generation, setGeneration] = useState(0)
+  const loadRef = useRef(load)
+  loadRef.current = load
+
+  useEffect(() => {
+    let alive = true
+    let timer: NodeJS.Timeout | undefined
+    let failures = 0
+    const run = async () => {
+      try {
+        const value = await loadRef.current()
+        if (!alive) return
+        failures = 0
+        setData(value)
+        setTrouble(null)
+        report(source, null)
+        timer = setTimeout(() => void run(), refreshMs)
+      } catch (err) {
+        if (!alive) return
+        failures += 1
+        const t = troubleOf(err)
+        const wait = retryDelayMs(failures, t)
+        setTrouble(t)
+        report(source, t, wait)
+        timer = setTimeout(() => void run(), wait)
+      }
+    }
+    void run()
+    return () => {
+      alive = false
+      if (timer) clearTimeout(timer)
+      report(source, null)
+    }
+  }, [source, refreshMs, report, generation, ...deps])
+
+  const reload = useCallback(() => setGeneration((g) => g + 1), [])
+  return { data, trouble, reload }
+}

@@ -1,0 +1,143 @@
+/**
+ * `linkctl tui`: checks the terminal and the flags, learns the key's scopes (POST /api/keys/test,
+ * as `linkctl status` does), then loads Ink and React (only now: other commands never load them)
+ * and runs the app on the alternate screen, restoring the terminal however it ends.
+ */
+import type { Ctx } from '../cli/context.js'
+import { UsageError } from '../cli/exit-codes.js'
+import { maskKey } from '../cli/output.js'
+import type { RateLimitInfo } from '../contract/keys.js'
+import type { TuiClient } from './api.js'
+
+export interface TuiOptions {
+  refresh?: string
+}
+
+export const DEFAULT_REFRESH_SECONDS = 5
+const ENTER_ALT_SCREEN = '\x1b[?1049h'
+const LEAVE_ALT_SCREEN = '\x1b[?1049l'
+const SHOW_CURSOR = '\x1b[?25h'
+/** Signals that end the TUI, with the shell's exit code for each (128 + its number). */
+const SIGNAL_CODES: [NodeJS.Signals, number][] = [
+  ['SIGHUP', 129],
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+]
+
+export function parseRefresh(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_REFRESH_SECONDS
+  const n = Number(value)
+  if (!Number.isInteger(n) || n < 1 || n > 3600)
+    throw new UsageError(`invalid --refresh "${value}": expected whole seconds from 1 to 3600`)
+  return n
+}
+
+/** Requests the busiest screen (Home) makes per refresh, at most. */
+export const REQUESTS_PER_REFRESH = 12
+const PERIOD_SECONDS = { minute: 60, hour: 3600, day: 86_400 } as const
+
+/**
+ * The refresh interval within the key's rate limit: polling may use half of it, so that the
+ * user's own commands keep the other half. A key of 1,000 requests an hour refreshes every 87 s.
+ */
+export function refreshWithin(
+  seconds: number,
+  rateLimit: { limit: number; period: keyof typeof PERIOD_SECONDS } | undefined,
+): number {
+  if (!rateLimit || rateLimit.limit <= 0) return seconds
+  const floor = Math.ceil((REQUESTS_PER_REFRESH * PERIOD_SECONDS[rateLimit.period]) / (rateLimit.limit / 2))
+  return Math.max(seconds, floor)
+}
+
+/** How long the start waits for the key test: a daemon that does not answer must not hold the screen. */
+export const KEY_TEST_WAIT_MS = 3_000
+
+/**
+ * The key's scopes and a line saying who is connected where; scopes null when unknown (the
+ * daemon is down or slower than `waitMs`: the screens say so and retry, their scopes are tried).
+ */
+export async function whoAmI(
+  client: TuiClient,
+  url: string,
+  apiKey: string | undefined,
+  waitMs = KEY_TEST_WAIT_MS,
+): Promise<{ scopes: ReadonlySet<string> | null; identity: string; rateLimit?: RateLimitInfo }> {
+  if (!apiKey) return { scopes: new Set(), identity: `no key (run linkctl login) · ${url}` }
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('no answer in time')), waitMs)
+  })
+  try {
+    const result = await Promise.race([client.keys.test(apiKey), late])
+    if (result.valid && result.key)
+      return {
+        ...(result.rateLimit ? { rateLimit: result.rateLimit } : {}),
+        scopes: new Set(result.key.permissions),
+        identity: `${result.key.name} (${result.key.preview}) · ${result.key.organization.name} · ${url}`,
+      }
+    return {
+      scopes: new Set(),
+      identity: `${maskKey(apiKey)} not valid: ${result.reason ?? 'unknown'} · ${url}`,
+    }
+  } catch {
+    return { scopes: null, identity: `${maskKey(apiKey)} · ${url}` }
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+export async function runTui(opts: TuiOptions, ctx: Ctx): Promise<void> {
+  const stdinTTY = ctx.stdin.isTTY === true
+  if (!ctx.isTTY || !stdinTTY)
+    throw new UsageError(
+      'linkctl tui needs a terminal (stdin and stdout must be a TTY). Without one, use the plain ' +
+        'commands: linkctl status, linkctl links list, linkctl keys list, linkctl domains list, ' +
+        'linkctl webhooks list (add --json for scripts)',
+    )
+  const asked = parseRefresh(opts.refresh)
+  const target = await ctx.target()
+  const client = await ctx.client()
+  // Ink and React load while the daemon says who the key is.
+  const [who, { mount }] = await Promise.all([whoAmI(client, target.url, target.apiKey), import('./app.js')])
+  const refreshSeconds = refreshWithin(asked, who.rateLimit)
+  const identity =
+    refreshSeconds > asked
+      ? `${who.identity} · refresh ${refreshSeconds}s (the key's rate limit)`
+      : who.identity
+  const stdout = ctx.stdout as NodeJS.WriteStream
+  let restored = false
+  const restore = () => {
+    if (restored) return
+    restored = true
+    stdout.write(SHOW_CURSOR + LEAVE_ALT_SCREEN)
+  }
+  process.once('exit', restore)
+  stdout.write(ENTER_ALT_SCREEN)
+  try {
+    const app = mount(
+      { client, refreshSeconds, color: ctx.color, scopes: who.scopes, identity },
+      {
+        stdout,
+        stdin: ctx.stdin as NodeJS.ReadStream,
+        stderr: ctx.stderr as NodeJS.WriteStream,
+        exitOnCtrlC: false,
+        patchConsole: false,
+        // Ink 6.8's line-by-line mode leaves stale lines on a real terminal (tmux, 80×24): the
+        // whole frame is written at once instead, in one synchronized update where supported.
+        incrementalRendering: false,
+      },
+    )
+    // A terminal closed (SIGHUP) or a kill (SIGTERM, SIGINT): the terminal is restored first.
+    for (const [signal] of SIGNAL_CODES) process.once(signal, onSignal)
+    await app.waitUntilExit()
+  } finally {
+    restore()
+    process.off('exit', restore)
+    for (const [signal] of SIGNAL_CODES) process.off(signal, onSignal)
+  }
+
+  function onSignal(signal: NodeJS.Signals): void {
+    restore()
+    process.exit(SIGNAL_CODES.find(([s]) => s === signal)?.[1] ?? 1)
+  }
+}

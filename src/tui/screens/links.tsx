@@ -1,0 +1,210 @@
+/**
+ * Links: the list (virtualized, searchable), a link's detail with its sparkline, the create and
+ * edit forms (the API's validation messages shown as it said them) and delete with confirmation.
+ */
+import { useCapture, useKeys } from '../hooks/use-keys.js'
+import { Box, Text } from 'ink'
+import { useEffect, useState } from 'react'
+import type { Link } from '../../contract/links.js'
+import { relativeTime } from '../../cli/output.js'
+import { Confirm, type Confirmation } from '../components/confirm.js'
+import { editText, Field } from '../components/field.js'
+import { Form } from '../components/form.js'
+import { Table, type TableColumn } from '../components/table.js'
+import { hasScope, useTui, type ScreenDef, type ScreenProps } from '../context.js'
+import { LIST_KEYS, useCursor } from '../hooks/use-list-keys.js'
+import { usePagedList } from '../hooks/use-paged-list.js'
+import { LinkDetail } from './link-detail.js'
+import { createBody, createFields, editBody, editFields } from './link-form.js'
+
+type Mode = 'list' | 'search' | 'detail' | 'create' | 'edit'
+
+function columns(width: number): TableColumn<Link>[] {
+  const fixed = 12 + 8 + 9 + 4
+  const rest = Math.max(20, width - fixed)
+  return [
+    { header: 'CODE', width: 12, value: (l) => l.shortCode },
+    { header: 'CLICKS', width: 8, value: (l) => l.clicks, align: 'right' },
+    { header: 'CREATED', width: 9, value: (l) => relativeTime(Date.parse(l.createdAt), Date.now()) },
+    {
+      header: 'TITLE / DESTINATION',
+      width: rest,
+      value: (l) => (l.title ? `${l.title} · ` : '') + l.destinationUrl,
+    },
+  ]
+}
+
+function Links({ active, width, height }: ScreenProps) {
+  const env = useTui()
+  const { client } = env
+  const [mode, setMode] = useState<Mode>('list')
+  const [search, setSearch] = useState('')
+  const [confirm, setConfirm] = useState<Confirmation | null>(null)
+  const [opened, setOpened] = useState<Link | null>(null)
+  const [qr, setQr] = useState(false)
+  const list = usePagedList<Link>(
+    'links',
+    (page, limit) =>
+      client.links.list({
+        page,
+        limit: limit as 100,
+        sortBy: 'createdAt',
+        sortOrder: 'desc',
+        ...(search ? { search } : {}),
+      }),
+    search,
+  )
+  // Rows for the table: the height less the search line, the header and the footer.
+  const rows = Math.max(1, height - 3)
+  const total = list.total ?? 0
+  const pos = useCursor(total, rows)
+  const { cursor, top } = pos
+  useEffect(() => list.show(top, top + rows))
+  useCapture(mode === 'search')
+
+  const selected = list.rowAt(cursor)
+  const current = mode === 'list' ? selected : (opened ?? selected)
+  const canWrite = hasScope(env, 'links:write')
+  const canDelete = hasScope(env, 'links:delete')
+
+  const askDelete = (link: Link) =>
+    setConfirm({
+      question: `Delete ${link.shortCode} (${link.destinationUrl})? Its short URL stops working.`,
+      run: async () => {
+        await client.links.delete(link.id)
+        env.say(`deleted ${link.shortCode}`)
+        setMode('list')
+        list.reload()
+      },
+    })
+
+  useKeys((input, key) => {
+    if (confirm) return
+    if (mode === 'search') {
+      if (key.return) return setMode('list')
+      if (key.escape) {
+        setSearch('')
+        return setMode('list')
+      }
+      setSearch((text) => editText(text, input, key) ?? text)
+      pos.reset()
+      return
+    }
+    if (mode === 'detail') {
+      if (key.escape || key.leftArrow || input === 'h') {
+        setQr(false)
+        return setMode('list')
+      }
+      if (input === 'Q' && hasScope(env, 'qrCodes:read')) return setQr((q) => !q)
+      if (input === 'e' && canWrite) return setMode('edit')
+      if (input === 'd' && canDelete && opened) return askDelete(opened)
+      return
+    }
+    if (mode !== 'list') return
+    if (pos.move(input, key)) return
+    if (input === '/') return setMode('search')
+    if (input === 'r') return list.reload()
+    if (input === 'n' && canWrite) return setMode('create')
+    if (!selected) return
+    if (key.return || key.rightArrow || input === 'l') {
+      setOpened(selected)
+      return setMode('detail')
+    }
+    if (input === 'e' && canWrite) {
+      setOpened(selected)
+      return setMode('edit')
+    }
+    if (input === 'd' && canDelete) return askDelete(selected)
+  }, active)
+
+  const footer = confirm ? <Confirm ask={confirm} active={active} done={() => setConfirm(null)} /> : null
+
+  if (mode === 'create')
+    return (
+      <Form
+        title="New link"
+        fields={createFields()}
+        active={active}
+        cancel={() => setMode('list')}
+        submit={async (values) => {
+          const link = await client.links.create(createBody(values))
+          env.say(`created ${link.shortUrl}`)
+          list.reload()
+          setOpened(link)
+          setMode('detail')
+        }}
+      />
+    )
+  if (mode === 'edit' && current)
+    return (
+      <Form
+        title={`Edit ${current.shortCode}`}
+        fields={editFields(current)}
+        active={active}
+        cancel={() => setMode(opened ? 'detail' : 'list')}
+        submit={async (values) => {
+          const body = editBody(current, values)
+          if (body) {
+            const link = await client.links.update(current.id, body)
+            setOpened(link)
+            env.say(`saved ${link.shortCode}`)
+            list.reload()
+          } else env.say('nothing changed')
+          setMode('detail')
+        }}
+      />
+    )
+  if (mode === 'detail' && opened)
+    return (
+      <Box flexDirection="column">
+        <LinkDetail link={opened} width={width} qr={qr} />
+        {footer}
+        <Text dimColor>{`Esc back · e edit · d delete · Q ${qr ? 'figures' : 'QR code'}`}</Text>
+      </Box>
+    )
+
+  const visible: (Link | undefined)[] = []
+  for (let i = top; i < Math.min(total, top + rows); i++) visible.push(list.rowAt(i))
+  return (
+    <Box flexDirection="column">
+      {mode === 'search' || search ? (
+        <Field label="Search" value={search} focused={mode === 'search'} />
+      ) : (
+        <Text
+          dimColor
+        >{`${list.total === undefined ? 'loading' : total} links · / search · n new · Enter open · e edit · d delete`}</Text>
+      )}
+      {list.total === 0 ? (
+        <Text>{search ? `No link matches "${search}".` : 'No links yet: press n to create one.'}</Text>
+      ) : (
+        <Table
+          columns={columns(width)}
+          rows={visible}
+          selected={cursor - top}
+          color={env.color}
+          loading="loading…"
+        />
+      )}
+      {footer ?? (total > 0 ? <Text dimColor>{`${cursor + 1} of ${total}`}</Text> : null)}
+    </Box>
+  )
+}
+
+export const links: ScreenDef = {
+  id: 'links',
+  title: 'Links',
+  scope: 'links:read',
+  keys: [
+    ...LIST_KEYS,
+    { keys: '/', does: 'search (Enter keeps it, Esc clears it)' },
+    { keys: 'Enter, → or l', does: 'open the link: figures, sparkline, top countries' },
+    { keys: 'n', does: 'new link (links:write)' },
+    { keys: 'e', does: 'edit the link (links:write)' },
+    { keys: 'd', does: 'delete the link, after y (links:delete)' },
+    { keys: 'r', does: 'reload the list' },
+    { keys: 'Q', does: 'the link’s QR code instead of its figures, and back (qrCodes:read)' },
+    { keys: 'Esc, ← or h', does: 'back from a link' },
+    { keys: 'in forms', does: '↑/↓ or Tab between fields, Enter next / save, Esc cancel' },
+  ],
+  render: (props) => <Links {...props} />,
+}

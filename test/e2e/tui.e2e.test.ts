@@ -1,0 +1,177 @@
+/**
+ * End to end: `linkctl tui` (the built binary) in tmux against the built linkd. The Home figures
+ * appear; a link created through the form gets redirects and its detail's click count and
+ * sparkline follow; q leaves with exit 0 and the terminal's own screen back. Needs tmux and
+ * `npm run build` first.
+ */
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { findBinary } from '../support/binaries.js'
+import { cleanEnv, LINKCTL, startLinkd, type RunningLinkd } from '../support/processes.js'
+
+const tmux = findBinary('tmux')
+const BROWSER_UA =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 Version/17.0 Safari/605.1.15'
+
+let daemon: RunningLinkd
+let work = ''
+const socket = `linkd-tui-e2e-${process.pid}`
+
+function tmuxRun(args: string[], env?: NodeJS.ProcessEnv, server = socket): string {
+  return execFileSync(tmux!, ['-L', server, ...args], { encoding: 'utf8', ...(env ? { env } : {}) })
+}
+const screen = (server = socket) => tmuxRun(['capture-pane', '-p'], undefined, server)
+
+/** The pane once it shows every text (polls; fails after 15 s with what it saw). */
+async function paneWith(...texts: string[]): Promise<string> {
+  return paneOf(socket, ...texts)
+}
+
+async function paneOf(server: string, ...texts: string[]): Promise<string> {
+  const end = Date.now() + 15_000
+  for (;;) {
+    const pane = screen(server)
+    if (texts.every((t) => pane.includes(t))) return pane
+    if (Date.now() > end) throw new Error(`the pane never showed ${texts.join(', ')}:\n${pane}`)
+    await sleep(100)
+  }
+}
+
+async function keys(...sequence: string[]): Promise<void> {
+  for (const k of sequence) {
+    // Named keys (Enter, Escape) as tmux names them; anything else typed as it is.
+    tmuxRun(['send-keys', ...(/^[A-Z][a-z]+$/.test(k) ? [k] : ['-l', k])])
+    await sleep(150)
+  }
+}
+
+describe.skipIf(!tmux)('linkctl tui in a terminal (tmux)', () => {
+  beforeAll(async () => {
+    work = mkdtempSync(join(tmpdir(), 'linkctl-tui-e2e-'))
+    daemon = await startLinkd(join(work, 'data'))
+    const env = cleanEnv({
+      LINKCTL_URL: daemon.url,
+      LINKCTL_API_KEY: daemon.ownerKey() ?? '',
+      LINKCTL_CONFIG_DIR: join(work, 'config'),
+      TERM: 'xterm-256color',
+    })
+    const command = `${process.execPath} ${LINKCTL} tui --refresh 1; echo "exit $?" > ${join(work, 'exit')}; sleep 60`
+    tmuxRun(['new-session', '-d', '-x', '80', '-y', '24', command], env)
+  }, 60_000)
+
+  afterAll(async () => {
+    try {
+      tmuxRun(['kill-server'])
+    } catch {
+      // already gone
+    }
+    if (daemon) await daemon.stop('SIGKILL')
+    if (work) rmSync(work, { recursive: true, force: true })
+  })
+
+  it('shows the Home figures of the real daemon', async () => {
+    const pane = await paneWith(' 1 Home ', '● ok', 'links ', 'Jobs')
+    expect(pane).toMatch(/links\s+0/)
+    expect(pane).toMatch(/webhooks failing\s+0/)
+    expect(pane).toContain('owner (lk_•••')
+  })
+
+  it('creates a link through the form; redirects show in its click count and sparkline', async () => {
+    await keys('2')
+    await paneWith('No links yet')
+    await keys(
+      'n',
+      'https://example.com/tui-e2e',
+      'Enter',
+      'From the TUI',
+      'Enter',
+      'tui-e2e',
+      'Enter',
+      'Enter',
+    )
+    await paneWith(`${daemon.url}/tui-e2e`, 'From the TUI', 'Clicks, last 48 hours: 0')
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${daemon.url}/tui-e2e`, {
+        redirect: 'manual',
+        headers: { 'user-agent': BROWSER_UA },
+      })
+      expect(res.status).toBe(302)
+    }
+    const pane = await paneWith('Clicks, last 48 hours: 3')
+    // The last hour's block is the highest one; the hours before are empty.
+    expect(pane).toMatch(/▁+█/)
+    await keys('Escape')
+    await paneWith('1 links', 'tui-e2e')
+  })
+
+  it('q quits with exit code 0 and gives the terminal its own screen back', async () => {
+    await keys('q')
+    const end = Date.now() + 10_000
+    while (!existsSync(join(work, 'exit')) && Date.now() < end) await sleep(100)
+    expect(readFileSync(join(work, 'exit'), 'utf8').trim()).toBe('exit 0')
+    expect(screen()).not.toContain('1 Home')
+  })
+
+  it('colours the health on a colour terminal, and uses no colour under NO_COLOR', async () => {
+    const colourCode = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*(3[0-7]|9[0-7]|38;[25][0-9;]*)m`)
+    const panes: Record<string, string> = {}
+    for (const [name, extra] of [
+      ['colour', {}],
+      ['plain', { NO_COLOR: '1' }],
+    ] as const) {
+      const env = cleanEnv({
+        LINKCTL_URL: daemon.url,
+        LINKCTL_API_KEY: daemon.ownerKey() ?? '',
+        LINKCTL_CONFIG_DIR: join(work, 'config'),
+        TERM: 'xterm-256color',
+        ...extra,
+      })
+      const server = `${socket}-${name}`
+      tmuxRun(
+        ['new-session', '-d', '-x', '80', '-y', '24', `${process.execPath} ${LINKCTL} tui`],
+        env,
+        server,
+      )
+      try {
+        await paneOf(server, '● ok')
+        panes[name] = tmuxRun(['capture-pane', '-p', '-e'], undefined, server)
+      } finally {
+        tmuxRun(['kill-server'], undefined, server)
+      }
+    }
+    expect(panes.colour).toMatch(colourCode)
+    expect(panes.plain).toContain('● ok')
+    expect(panes.plain).not.toMatch(colourCode)
+  })
+
+  it('a SIGTERM restores the terminal before exiting (143)', async () => {
+    const server = `${socket}-term`
+    const env = cleanEnv({
+      LINKCTL_URL: daemon.url,
+      LINKCTL_API_KEY: daemon.ownerKey() ?? '',
+      LINKCTL_CONFIG_DIR: join(work, 'config'),
+      TERM: 'xterm-256color',
+    })
+    const exitFile = join(work, 'exit-term')
+    const command = `echo before-tui; ${process.execPath} ${LINKCTL} tui; echo "exit $?" > ${exitFile}; sleep 60`
+    tmuxRun(['new-session', '-d', '-x', '80', '-y', '24', command], env, server)
+    try {
+      await paneOf(server, '● ok')
+      const shell = tmuxRun(['display', '-p', '#{pane_pid}'], undefined, server).trim()
+      const tui = execFileSync('pgrep', ['-P', shell], { encoding: 'utf8' }).trim().split('\n')[0] ?? ''
+      process.kill(Number(tui), 'SIGTERM')
+      const end = Date.now() + 10_000
+      while (!existsSync(exitFile) && Date.now() < end) await sleep(100)
+      expect(readFileSync(exitFile, 'utf8').trim()).toBe('exit 143')
+      const pane = screen(server)
+      expect(pane).toContain('before-tui')
+      expect(pane).not.toContain('● ok')
+    } finally {
+      tmuxRun(['kill-server'], undefined, server)
+    }
+  })
+})

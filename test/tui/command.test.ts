@@ -1,0 +1,49 @@
+/** `linkctl tui` from the command line: refuses without a terminal, checks --refresh. */
+import { describe, expect, it } from 'vitest'
+import { runCli } from '../../src/cli/run.js'
+import { EXIT } from '../../src/cli/exit-codes.js'
+import { parseRefresh, refreshWithin, whoAmI } from '../../src/tui/run.js'
+import { FakeClient } from './fake-client.js'
+import { testIo } from '../support/cli.js'
+
+describe('linkctl tui', () => {
+  it('refuses to start when stdout is not a terminal, pointing to the plain commands (usage error)', async () => {
+    for (const verb of ['tui', 'dashboard']) {
+      const t = testIo({ isTTY: false })
+      const code = await runCli([verb, '--url', 'http://127.0.0.1:1'], t.io)
+      expect(code).toBe(EXIT.usage)
+      expect(t.err.text).toContain('linkctl tui needs a terminal')
+      expect(t.err.text).toContain('linkctl links list')
+      expect(t.out.text).toBe('')
+    }
+  })
+
+  it('--refresh takes whole seconds from 1 to 3600 (default 5)', () => {
+    expect(parseRefresh(undefined)).toBe(5)
+    expect(parseRefresh('2')).toBe(2)
+    for (const bad of ['0', '-1', '1.5', 'soon', '3601']) expect(() => parseRefresh(bad)).toThrow(/--refresh/)
+  })
+
+  it("refreshes no faster than half the key's rate limit allows", () => {
+    expect(refreshWithin(5, { limit: 100_000, period: 'hour' })).toBe(5)
+    // 12 requests a refresh within 500 an hour: every 87 s.
+    expect(refreshWithin(5, { limit: 1000, period: 'hour' })).toBe(87)
+    expect(refreshWithin(120, { limit: 1000, period: 'hour' })).toBe(120)
+    expect(refreshWithin(5, { limit: 60, period: 'minute' })).toBe(24)
+    expect(refreshWithin(5, undefined)).toBe(5)
+  })
+
+  it('starts without the key test when the daemon does not answer it: scopes unknown, every screen tried', async () => {
+    const client = new FakeClient()
+    client.keys.test = () => new Promise(() => {})
+    const who = await whoAmI(client, 'http://10.255.255.1:8080', 'lk_live_abcdefgh', 50)
+    expect(who.scopes).toBeNull()
+    expect(who.identity).toBe('lk_•••efgh · http://10.255.255.1:8080')
+  })
+
+  it('learns the scopes and the rate limit from the key test', async () => {
+    const who = await whoAmI(new FakeClient(), 'http://127.0.0.1:8080', 'links:read')
+    expect([...(who.scopes ?? [])]).toEqual(['links:read'])
+    expect(who.identity).toBe('fake (lk_•••aaaa) · Org · http://127.0.0.1:8080')
+  })
+})

@@ -1,0 +1,50 @@
+/** The Games screen against the fake client: pick a game, its figures, sparklines, retention, range. */
+import { afterEach, describe, expect, it } from 'vitest'
+import { cleanup } from 'ink-testing-library'
+import { FakeClient } from './fake-client.js'
+import { frameWith, KEY, press, renderTui } from './harness.js'
+
+afterEach(() => cleanup())
+
+describe('games screen', () => {
+  it('opens a game: DAU, MAU, revenue by type, ARPU, session, sparklines, retention, countries, leaderboard', async () => {
+    const app = renderTui({ initialScreen: 'games' })
+    await frameWith(app, '3 games', 'Game 2')
+    await press(app, 'j', KEY.enter)
+    const frame = await frameWith(app, 'Game 2 (game-2)', 'DAU 321')
+    expect(frame).toContain('DAU 321 · MAU 4567 · ARPU 0.27 USD · ARPPU 12.34 USD · session 6m 52s')
+    expect(frame).toContain('Revenue 1234.50 USD: IAP 1000.00 USD · ads 200.50 USD · subscriptions 34.00 USD')
+    expect(frame).toContain('Revenue a day   ▃▁▅█')
+    expect(frame).toMatch(/2026-11-20\s+100\s+100%\s+42%\s+20%/)
+    expect(frame).toMatch(/2026-11-21\s+80\s+100%\s+10%/)
+    expect(frame).toMatch(/BR\s+120 pl 700\.00 USD/)
+    expect(frame).toContain('1. whale_1 499.99 USD')
+  })
+
+  it('[ and ] change the range between 7, 30 and 90 days', async () => {
+    const client = new FakeClient()
+    const app = renderTui({ client, initialScreen: 'games' })
+    await frameWith(app, '3 games')
+    await press(app, KEY.enter)
+    await frameWith(app, '(30 days)')
+    await press(app, ']')
+    await frameWith(app, '(90 days)')
+    await press(app, '[', '[')
+    await frameWith(app, '(7 days)')
+    const ranges = new Set(
+      client.calls.filter((c) => c.startsWith('analytics.gameOverview')).map((c) => c.split(' from ')[1]),
+    )
+    expect(ranges.size).toBe(3)
+    await press(app, KEY.escape)
+    await frameWith(app, '3 games')
+  })
+
+  it('a key without analytics:read sees the games and which scope their figures need', async () => {
+    const client = new FakeClient()
+    const app = renderTui({ client, initialScreen: 'games', scopes: new Set(['games:read']) })
+    await frameWith(app, '3 games')
+    await press(app, KEY.enter)
+    await frameWith(app, 'The figures of Game 1 need the scope analytics:read')
+    expect(client.calls.some((c) => c.startsWith('analytics.game'))).toBe(false)
+  })
+})

@@ -1,0 +1,42 @@
+/** The GDPR screen against the fake client: a deletion needs DELETE typed, then its status is followed. */
+import { afterEach, describe, expect, it } from 'vitest'
+import { cleanup } from 'ink-testing-library'
+import { FakeClient } from './fake-client.js'
+import { frameWith, KEY, press, renderTui } from './harness.js'
+
+afterEach(() => cleanup())
+
+describe('gdpr screen', () => {
+  it('submits a deletion once DELETE is typed and follows it to completed', async () => {
+    const client = new FakeClient()
+    const app = renderTui({ client, initialScreen: 'gdpr' })
+    await frameWith(app, 'No deletion followed yet')
+    await press(app, 'n')
+    await frameWith(app, 'Type DELETE to confirm')
+    await press(app, 'game_1', KEY.enter, 'player_9', KEY.enter, KEY.enter, 'delete', KEY.enter)
+    await frameWith(app, 'confirmation: must be DELETE')
+    expect(client.deletions.size).toBe(0)
+    for (let i = 0; i < 'delete'.length; i++) await press(app, KEY.backspace)
+    await press(app, 'DELETE', KEY.enter)
+    await frameWith(app, 'deletion gdpr_1 queued')
+    const done = await frameWith(app, 'completed')
+    expect(done).toMatch(/gdpr_1\s+game_1\s+player_9\s+completed\s+13/)
+  })
+
+  it('follows a deletion by id; a key without gdpr:write cannot submit', async () => {
+    const client = new FakeClient()
+    const queued = await client.gaming.requestDeletion({
+      gameId: 'g',
+      playerId: 'p',
+      reason: 'r',
+      confirmation: 'DELETE',
+    })
+    const app = renderTui({ client, initialScreen: 'gdpr', scopes: new Set(['gdpr:read']) })
+    await frameWith(app, 'f follow a deletion by id')
+    expect(app.lastFrame()).not.toContain('n new deletion')
+    await press(app, 'n')
+    expect(app.lastFrame()).not.toContain('Type DELETE')
+    await press(app, 'f', queued.id, KEY.enter)
+    await frameWith(app, 'gdpr_1', 'completed')
+  })
+})

@@ -1,0 +1,57 @@
+/** Renders the TUI with ink-testing-library against a fake client, and waits for frames. */
+import { render } from 'ink-testing-library'
+import { App, type AppProps } from '../../src/tui/app.js'
+import { FakeClient } from './fake-client.js'
+
+export type Rendered = ReturnType<typeof render> & { client: FakeClient }
+
+export function renderTui(opts: Partial<AppProps> & { client?: FakeClient } = {}): Rendered {
+  const client = opts.client ?? new FakeClient()
+  const app = render(<App refreshSeconds={1} color={false} scopes={null} {...opts} client={client} />)
+  return Object.assign(app, { client })
+}
+
+/** The last frame once it satisfies `ok` (polls; fails after 8 s with the frame it saw). */
+export async function frameWhere(
+  app: Rendered,
+  ok: (frame: string) => boolean,
+  what = 'frame',
+): Promise<string> {
+  const end = Date.now() + 8_000
+  for (;;) {
+    const frame = app.lastFrame() ?? ''
+    if (ok(frame)) return frame
+    if (Date.now() > end) throw new Error(`no ${what} in time; last frame:\n${frame}`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
+export const frameWith = (app: Rendered, ...texts: string[]) =>
+  frameWhere(app, (f) => texts.every((t) => f.includes(t)), `frame with ${texts.join(', ')}`)
+
+/** Sends keys one write at a time (Ink reads one key per write), letting Ink process each. */
+export async function press(app: Rendered, ...keys: string[]): Promise<void> {
+  for (const k of keys) {
+    app.stdin.write(k)
+    await new Promise((r) => setTimeout(r, 30))
+  }
+}
+
+export const KEY = {
+  tab: '\t',
+  shiftTab: '\x1b[Z',
+  enter: '\r',
+  escape: '\x1b',
+  up: '\x1b[A',
+  down: '\x1b[B',
+  backspace: '\x7f',
+  ctrlC: '\x03',
+}
+
+/** Gives the fake terminal a size and tells the app, as a terminal resize does. */
+export function resize(app: Rendered, columns: number, rows: number): void {
+  const stdout = app.stdout as unknown as { emit(event: string): void }
+  Object.defineProperty(stdout, 'columns', { value: columns, configurable: true })
+  Object.defineProperty(stdout, 'rows', { value: rows, configurable: true })
+  stdout.emit('resize')
+}

@@ -1,0 +1,70 @@
+/** The Home screen against the fake client: health, jobs, totals, and events as the polls see them. */
+import { afterEach, describe, expect, it } from 'vitest'
+import { cleanup } from 'ink-testing-library'
+import { FakeClient, makeLink } from './fake-client.js'
+import { frameWith, renderTui, resize } from './harness.js'
+
+afterEach(() => cleanup())
+
+describe('home screen', () => {
+  it('shows the daemon health, its jobs and the totals', async () => {
+    const app = renderTui()
+    const frame = await frameWith(app, '● ok', 'linkd 9.8.7')
+    expect(frame).toContain('up 1h 2m · database ok · migrations ok')
+    expect(frame).toMatch(/links\s+30/)
+    expect(frame).toMatch(/webhooks failing\s+1/)
+    expect(frame).toMatch(/domains needing attention\s+1/)
+    expect(frame).toMatch(/games\s+3/)
+    expect(frame).toMatch(/acme-renewal\s+error/)
+    expect(frame).toMatch(/webhook-sender\s+ok/)
+  })
+
+  it('sums today’s clicks of the most clicked links', async () => {
+    const client = new FakeClient()
+    for (const l of client.state.links) client.state.series.set(l.id, [2, 3])
+    const app = renderTui({ client })
+    await frameWith(app, 'linkd 9.8.7')
+    // Five links with clicks, five each today.
+    expect(app.lastFrame()).toMatch(/clicks today \(top 5 links\)\s+25/)
+  })
+
+  it('says which scope a total needs when the key lacks it', async () => {
+    const app = renderTui({ scopes: new Set(['links:read']) })
+    const frame = await frameWith(app, 'linkd 9.8.7')
+    expect(frame).toMatch(/links\s+30/)
+    expect(frame).toMatch(/webhooks failing\s+\(needs webhooks:read\)/)
+    expect(frame).toMatch(/games\s+\(needs games:read\)/)
+  })
+
+  it('lists new links, clicks, job runs and webhook failures as they happen', async () => {
+    const client = new FakeClient()
+    const app = renderTui({ client })
+    await frameWith(app, 'nothing yet')
+    client.state.links.unshift(
+      makeLink(500, {
+        shortCode: 'fresh',
+        destinationUrl: 'https://new.example',
+        createdAt: '2026-11-21T00:00:00.000Z',
+      }),
+    )
+    const top = client.state.links.find((l) => l.id === 'lnk_29')!
+    top.clicks += 7
+    client.state.webhooks[0]!.consecutiveFailures = 3
+    client.state.health.jobs![0]!.lastRunAt = '2026-11-21T00:00:01.000Z'
+    const frame = await frameWith(app, 'link created fresh → https://new.example', '+7 clicks on c29')
+    await frameWith(app, 'webhook hook wh_ok is failing', 'job webhook-sender ran: ok')
+    expect(frame).not.toContain('nothing yet')
+  })
+
+  it('keeps each total on one line at 80x24', async () => {
+    const client = new FakeClient()
+    // A job run "40 minutes ago": the jobs column at its widest.
+    client.state.health.jobs![0]!.lastRunAt = new Date(Date.now() - 40 * 60_000).toISOString()
+    const app = renderTui({ client })
+    resize(app, 80, 24)
+    const frame = await frameWith(app, 'linkd 9.8.7')
+    expect(frame).toMatch(/links\s+30\s+webhook-sender/)
+    expect(frame).toMatch(/domains needing attention\s+1/)
+    expect(Math.max(...frame.split('\n').map((l) => l.length))).toBeLessThanOrEqual(80)
+  })
+})

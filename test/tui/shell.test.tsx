@@ -1,0 +1,123 @@
+/** The TUI's frame: tabs, keys between screens, help, scopes, errors in place, the error boundary. */
+import { Text, useInput } from 'ink'
+import { afterEach, describe, expect, it } from 'vitest'
+import { cleanup } from 'ink-testing-library'
+import type { ScreenDef } from '../../src/tui/context.js'
+import { retryDelayMs, troubleOf } from '../../src/tui/api.js'
+import { apiError, FakeClient, unreachable } from './fake-client.js'
+import { frameWith, frameWhere, KEY, press, renderTui } from './harness.js'
+
+afterEach(() => cleanup())
+
+function Echo(props: { name: string; active: boolean }) {
+  useInput((input) => void (input === 'x' ? ((globalThis as { lastX?: string }).lastX = props.name) : 0), {
+    isActive: props.active,
+  })
+  return <Text>{`screen ${props.name} body`}</Text>
+}
+const fakeScreen = (id: string, scope: string | null): ScreenDef => ({
+  id,
+  title: id.toUpperCase(),
+  scope,
+  keys: [{ keys: 'x', does: `the x of ${id}` }],
+  render: (p) => <Echo name={id} active={p.active} />,
+})
+const THREE = [fakeScreen('one', null), fakeScreen('two', 'links:read'), fakeScreen('three', 'keys:write')]
+
+describe('tui shell', () => {
+  it('moves between screens with Tab, Shift-Tab and number keys', async () => {
+    const app = renderTui({ screens: THREE })
+    await frameWith(app, ' 1 ONE ', ' 2 TWO ', ' 3 THREE', 'screen one body')
+    await press(app, KEY.tab)
+    await frameWith(app, 'screen two body')
+    await press(app, KEY.shiftTab, KEY.shiftTab)
+    await frameWith(app, 'screen three body')
+    await press(app, '1')
+    await frameWith(app, 'screen one body')
+  })
+
+  it('? shows every key of the current screen and the global ones; any key closes it', async () => {
+    const app = renderTui({ screens: THREE })
+    await press(app, '2', '?')
+    const help = await frameWith(app, 'Keys of TWO')
+    expect(help).toContain('the x of two')
+    expect(help).not.toContain('the x of one')
+    for (const k of ['Tab / Shift-Tab', '1-9', 'q / Ctrl-C', '?']) expect(help).toContain(k)
+    expect(help).not.toContain('screen two body')
+    await press(app, 'z')
+    await frameWith(app, 'screen two body')
+  })
+
+  it('a screen the key lacks the scope of says which scope it needs', async () => {
+    const app = renderTui({ screens: THREE, scopes: new Set(['links:read']) })
+    await press(app, '3')
+    const frame = await frameWith(app, 'THREE needs the scope keys:write')
+    expect(frame).toContain('Its scopes: links:read')
+    expect(frame).not.toContain('screen three body')
+    await press(app, '2')
+    await frameWith(app, 'screen two body')
+  })
+
+  it('a screen that throws while rendering shows the error; the others still work', async () => {
+    const broken: ScreenDef = {
+      ...fakeScreen('boom', null),
+      render: () => {
+        throw new Error('kaboom')
+      },
+    }
+    const app = renderTui({ screens: [fakeScreen('one', null), broken] })
+    await press(app, '2')
+    await frameWith(app, 'This screen failed: kaboom')
+    await press(app, '1')
+    await frameWith(app, 'screen one body')
+  })
+
+  it('lays out within 80x24 and follows a resize', async () => {
+    const app = renderTui({ screens: THREE })
+    const stdout = app.stdout as unknown as { columns: number; rows?: number; emit(e: string): void }
+    Object.defineProperty(stdout, 'columns', { value: 80, configurable: true })
+    Object.defineProperty(stdout, 'rows', { value: 24, configurable: true })
+    stdout.emit('resize')
+    const frame = await frameWith(app, 'screen one body')
+    const lines = frame.split('\n')
+    expect(lines.length).toBeLessThanOrEqual(23)
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(80)
+    Object.defineProperty(stdout, 'rows', { value: 12, configurable: true })
+    stdout.emit('resize')
+    await frameWhere(app, (f) => f.split('\n').length <= 11, 'frame of 11 lines')
+  })
+})
+
+describe('errors in place', () => {
+  it('an unreachable daemon shows a status line, then the data once it answers', async () => {
+    const client = new FakeClient()
+    client.failures.push(unreachable())
+    const app = renderTui({ client })
+    const frame = await frameWith(app, 'daemon unreachable (retrying in 1s)')
+    expect(frame).toContain('cannot reach linkd')
+    await frameWith(app, 'linkd 9.8.7')
+    expect(app.lastFrame()).not.toContain('daemon unreachable')
+  })
+
+  it('a 429 waits as long as Retry-After says; a 401 says the key was refused', async () => {
+    const client = new FakeClient()
+    client.failures.push(apiError(429, 'Too many requests', undefined, 2))
+    const app = renderTui({ client })
+    await frameWith(app, '429 (retrying in 2s): rate limited: Too many requests')
+    await frameWith(app, 'linkd 9.8.7')
+    cleanup()
+    const refused = new FakeClient()
+    refused.failures.push(apiError(401, 'API key revoked'))
+    const again = renderTui({ client: refused })
+    await frameWith(again, 'key refused (revoked, expired or wrong): API key revoked')
+  })
+
+  it('backs off 1 s, 2 s, 4 s … up to 30 s, and honours a capped Retry-After', () => {
+    const down = troubleOf(unreachable())
+    expect([1, 2, 3, 4, 5, 6, 7, 20].map((n) => retryDelayMs(n, down))).toEqual([
+      1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000,
+    ])
+    expect(retryDelayMs(1, troubleOf(apiError(429, 'slow down', undefined, 7)))).toBe(7000)
+    expect(retryDelayMs(1, troubleOf(apiError(429, 'slow down', undefined, 600)))).toBe(30000)
+  })
+})

@@ -1,0 +1,40 @@
+/** The Webhooks screen against the fake client: health bands, deliveries, test, retry, enable/disable. */
+import { afterEach, describe, expect, it } from 'vitest'
+import { cleanup } from 'ink-testing-library'
+import { FakeClient } from './fake-client.js'
+import { frameWith, press, renderTui } from './harness.js'
+
+afterEach(() => cleanup())
+
+describe('webhooks screen', () => {
+  it('shows a health band per webhook and the selected one’s deliveries with status and latency', async () => {
+    const app = renderTui({ initialScreen: 'webhooks' })
+    const frame = await frameWith(app, '2 webhooks', 'hook wh_ok', 'billing hook')
+    expect(frame).toMatch(/hook wh_ok\s+healthy/)
+    expect(frame).toMatch(/billing hook\s+failing ×4/)
+    await press(app, 'j')
+    const deliveries = await frameWith(app, 'Deliveries of billing hook · 0 ok, 1 failed, 0 pending of 1')
+    expect(deliveries).toMatch(/link\.created\s+failed\s+500\s+1234 ms/)
+  })
+
+  it('sends a test event, retries a failed delivery, disables after y and enables again', async () => {
+    const client = new FakeClient()
+    const app = renderTui({ client, initialScreen: 'webhooks' })
+    await frameWith(app, '2 webhooks')
+    await press(app, 'j', 't')
+    await frameWith(app, 'Test: webhook.test: success, HTTP 200 in 77 ms')
+    await press(app, 'l')
+    await frameWith(app, '1234 ms')
+    await press(app, 'r')
+    await frameWith(app, 'Retry: link.created: success, HTTP 200 in 55 ms')
+    expect(client.calls).toContain('webhooks.retry wh_bad dl_1')
+    await press(app, 'h', 'e')
+    await frameWith(app, 'Disable billing hook?', '[y/N]')
+    await press(app, 'y')
+    await frameWith(app, 'billing hook disabled')
+    await frameWith(app, 'disabled   ')
+    await press(app, 'e')
+    await frameWith(app, 'billing hook enabled')
+    expect(client.state.webhooks[1]?.status).toBe('active')
+  })
+})
