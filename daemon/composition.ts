@@ -325,7 +325,11 @@ export async function compose(deps: CompositionDeps) {
     gamingAnalyticsModule({ analytics: svc.gamingAnalytics }),
     gdprModule({ gdpr: svc.gdpr }),
     fraudModule({ fraud: svc.fraud, fraudEvents: svc.fraudEvents }),
-    skanModule({ skan: svc.skan, optimizer: svc.skanOptimizer }),
+    skanModule({
+      skan: svc.skan,
+      optimizer: svc.skanOptimizer,
+      organizationOfHost: (host) => svc.directory.organizationOfHost(host),
+    }),
     redirectModule({ redirect: svc.redirect, clock }),
   ]
   scheduler.register(pruneIdempotencyJob(svc.idempotency, clock))

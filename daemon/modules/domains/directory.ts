@@ -86,6 +86,12 @@ export function createDomainDirectory(deps: {
       return e?.verified ? e.id : undefined
     },
 
+    /** The organization of a verified custom domain named by a request's host; else undefined. */
+    organizationOfHost(host: string): string | undefined {
+      const e = byHost.get(host.toLowerCase())
+      return e?.verified ? e.organizationId : undefined
+    },
+
     /** Whether plain HTTP requests to this host go to HTTPS (a certificate is served). */
     httpsOnly(host: string): boolean {
       return byHost.get(host)?.https ?? false

@@ -4,7 +4,12 @@ import type { OptimizeService } from './optimize-service.js'
 import { skanRoutes } from './routes.js'
 import type { SkanService } from './service.js'
 
-export function skanModule(deps: { skan: SkanService; optimizer: OptimizeService }): Module {
+export function skanModule(deps: {
+  skan: SkanService
+  optimizer: OptimizeService
+  /** The organization of a verified custom domain (the domain directory). */
+  organizationOfHost(host: string): string | undefined
+}): Module {
   const campaigns = skanRoutes(deps)
   const optimize = optimizeRoutes(deps)
   return {

@@ -60,10 +60,14 @@ const sameSource = (c: CampaignRecord, p: Postback) =>
 export function createSkanPostbacks(deps: SkanPostbackDeps) {
   const { store } = deps
 
-  /** The campaigns of the ad network whose game exists and has SKAN on (any organization). */
-  async function candidates(adNetworkId: string): Promise<CampaignRecord[]> {
+  /**
+   * The campaigns of the ad network whose game exists and has SKAN on: of one organization when
+   * the postback came to its custom domain, else of every organization.
+   */
+  async function candidates(adNetworkId: string, organizationId?: string): Promise<CampaignRecord[]> {
     const out: CampaignRecord[] = []
     for (const c of await store.campaignsOfNetwork(adNetworkId.toLowerCase())) {
+      if (organizationId !== undefined && c.organizationId !== organizationId) continue
       const game = await deps.games.record(c.organizationId, c.gameSlug).catch(() => undefined)
       if (game?.modules.skan) out.push(c)
     }
@@ -75,8 +79,8 @@ export function createSkanPostbacks(deps: SkanPostbackDeps) {
    * (campaign-id before 4.0), else the one campaign of the ad network without a source
    * identifier; none when there are none or several (ambiguous: kept unmatched).
    */
-  async function match(p: Postback): Promise<CampaignRecord | null> {
-    const all = await candidates(p.adNetworkId)
+  async function match(p: Postback, organizationId?: string): Promise<CampaignRecord | null> {
+    const all = await candidates(p.adNetworkId, organizationId)
     const exact = all.filter((c) => sameSource(c, p))
     if (exact.length > 0) return exact.length === 1 ? exact[0]! : null
     const open = all.filter((c) => c.sourceIdentifier === null)
@@ -117,10 +121,14 @@ export function createSkanPostbacks(deps: SkanPostbackDeps) {
      * true for a repeat (`verified` false when the repeat itself does not verify). A verified copy replaces a stored unverified one (a forged or damaged
      * postback cannot shadow Apple's): that answer is new (201, the first id kept).
      */
-    async receive(body: unknown): Promise<{ status: 200 | 201; answer: PostbackAnswer }> {
+    async receive(
+      body: unknown,
+      /** The organization whose verified custom domain received the postback, if one did. */
+      organizationId?: string,
+    ): Promise<{ status: 200 | 201; answer: PostbackAnswer }> {
       const p = parsePostback(body)
       const verified = verifyPostback(p, deps.publicKeys)
-      const record = recordOf(p, verified, await match(p), body)
+      const record = recordOf(p, verified, await match(p, organizationId), body)
       const { stored, postback: first } = await store.insertPostback(record)
       if (stored) return { status: 201, answer: answerOf(record, false) }
       if (verified && !first.verified) {

@@ -28,7 +28,10 @@ export const WELL_KNOWN_POSTBACK_PATHS = [
   '/.well-known/skadnetwork/report-attribution',
 ]
 
-export function skanRoutes(deps: { skan: SkanService }) {
+export function skanRoutes(deps: {
+  skan: SkanService
+  organizationOfHost(host: string): string | undefined
+}) {
   const { skan } = deps
   return async function (fastify: FastifyInstance) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
@@ -124,7 +127,12 @@ export function skanRoutes(deps: { skan: SkanService }) {
         url,
         { schema: url.startsWith('/api/') ? receive : { ...receive, hide: true } },
         async (req, reply) => {
-          const { status, answer } = await skan.receive(req.body)
+          // On an organization's custom domain, its campaigns only (tenants never share a
+          // 2-4 digit source identifier's postbacks); elsewhere every organization's.
+          const { status, answer } = await skan.receive(
+            req.body,
+            deps.organizationOfHost(req.hostname.replace(/:\d+$/, '')),
+          )
           return reply.code(status).send(answer)
         },
       )

@@ -272,6 +272,48 @@ describe('matching to a campaign', () => {
     expect(await campaignOf(postback40({ 'ad-network-id': 'unknown.skadnetwork' }))).toBeNull()
   })
 
+  it("on an organization's verified custom domain, only its campaigns: tenants sharing a source identifier are told apart", async () => {
+    const tenant = await t.createOrg('tenant-with-domain')
+    const game2 = (
+      await t.call('POST', '/api/v1/admin/games', {
+        key: tenant.ownerKey,
+        body: { name: 'Tenant Game', platform: 'ios', modules: { skan: true } },
+      })
+    ).json<{ id: string }>()
+    const mine = (
+      await t.call('POST', `/api/v1/skan/games/${game2.id}/campaigns`, {
+        key: tenant.ownerKey,
+        body: {
+          name: 'mine',
+          adNetworkId: 'shared.skadnetwork',
+          sourceIdentifier: '4242',
+          lockWindowHours: 24,
+          conversionSchema: { events: {} },
+        },
+      })
+    ).json<SkanCampaign>()
+    await createCampaign(t, game, { adNetworkId: 'shared.skadnetwork', sourceIdentifier: '4242' })
+    const domain = await t.call('POST', '/api/domains', {
+      key: tenant.ownerKey,
+      body: { domain: 'go.tenant.example' },
+    })
+    expect(domain.statusCode, domain.body).toBe(201)
+    const p = () => signed(postback40({ 'ad-network-id': 'shared.skadnetwork', 'source-identifier': '4242' }))
+    const wellKnown = '/.well-known/skadnetwork/report-attribution/'
+    const via = (host: string) =>
+      t.app.inject({ method: 'POST', url: wellKnown, headers: { host }, payload: p() })
+    // Shared domain: two organizations' campaigns fit, so it is ambiguous and kept unmatched.
+    expect(answer(await post(t, p(), wellKnown)).campaignId).toBeNull()
+    // A pending (unverified) domain proves nothing about its organization.
+    expect(answer(await via('go.tenant.example')).campaignId).toBeNull()
+    t.db.sqlite
+      .prepare("UPDATE custom_domains SET verification_status = 'verified' WHERE domain = ?")
+      .run('go.tenant.example')
+    await t.app.linkd.services.directory.refresh()
+    expect(answer(await via('go.tenant.example')).campaignId).toBe(mine.id)
+    expect(answer(await via('go.tenant.example:8443')).campaignId).toBe(mine.id)
+  })
+
   it('unmatched when ambiguous or when the game has SKAN off; kept either way', async () => {
     await createCampaign(t, game, { adNetworkId: 'twice.skadnetwork', sourceIdentifier: '55' })
     await createCampaign(t, game, { adNetworkId: 'twice.skadnetwork', sourceIdentifier: '55' })
