@@ -11,6 +11,13 @@ export function register(program: Command): void {
     .addHelpText('after', '\nPress ? inside for the keys of each screen; q or Ctrl-C quits.')
     .action(
       action<{ refresh?: string }>(async (_args, opts, ctx) => {
+        // Ink renders only a last frame when CI is set (is-in-ci, read as Ink loads). On a
+        // terminal the dashboards are interactive whatever CI says (a tmux in a CI job, say);
+        // without one runTui refuses to start anyway.
+        if (ctx.isTTY && ctx.stdin.isTTY === true) {
+          delete process.env.CI
+          delete process.env.CONTINUOUS_INTEGRATION
+        }
         const { runTui } = await import('../../tui/run.js')
         await runTui(opts, ctx)
       }),
