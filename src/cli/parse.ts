@@ -11,6 +11,14 @@ export function intArg(min: number, max = Number.MAX_SAFE_INTEGER) {
   }
 }
 
+/** A UTC day, YYYY-MM-DD, that exists (2026-02-30 does not). */
+export function dayArg(value: string): string {
+  const t = /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : NaN
+  if (!Number.isFinite(t) || new Date(t).toISOString().slice(0, 10) !== value)
+    throw new InvalidArgumentError('expected a day as YYYY-MM-DD, such as 2026-11-24')
+  return value
+}
+
 /** An amount of money: a plain decimal number from 0 (or above 0 with `positive`) to `max`. */
 export function moneyArg(max: number, positive = false) {
   return (value: string): number => {

@@ -170,6 +170,40 @@ describe('linkctl analytics (part A)', () => {
       '101',
     ])
     expect(bad.code).toBe(2)
+    // A day that does not exist is refused by the CLI, naming its flag (not the API's field).
+    for (const [flag, value] of [
+      ['--start-date', '2026-13-01'],
+      ['--end-date', '2026-02-30'],
+      ['--start-date', '24.11.2026'],
+    ] as const) {
+      const day = await cli([
+        '--url',
+        d.url,
+        '--api-key',
+        d.ownerKey,
+        'analytics',
+        'events',
+        game.id,
+        flag,
+        value,
+      ])
+      expect(day.code).toBe(2)
+      expect(day.stderr).toContain(`${flag} <date>`)
+      expect(day.stderr).toContain('expected a day as YYYY-MM-DD')
+    }
+    const fraudDay = await cli([
+      '--url',
+      d.url,
+      '--api-key',
+      d.ownerKey,
+      'fraud',
+      'dashboard',
+      game.id,
+      '--from',
+      '2026-13-01',
+    ])
+    expect(fraudDay.code).toBe(2)
+    expect(fraudDay.stderr).toContain('--from <date>')
     const noType = await cli(['--url', d.url, '--api-key', d.ownerKey, 'analytics', 'export', game.id])
     expect(noType.code).toBe(2)
     expect(noType.stderr).toContain('--type')

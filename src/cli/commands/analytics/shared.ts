@@ -6,6 +6,7 @@ import type { Command } from 'commander'
 import { action, jsonOption } from '../../action.js'
 import type { Ctx } from '../../context.js'
 import { emit, note, printRows, type Column } from '../../output.js'
+import { dayArg } from '../../parse.js'
 
 export interface RangeOpts {
   startDate?: string
@@ -17,7 +18,9 @@ export const END_DATE_HELP = 'last UTC day (YYYY-MM-DD; default today; at most 3
 
 /** --start-date and --end-date on a command. */
 export function rangeOptions(cmd: Command): Command {
-  return cmd.option('--start-date <date>', START_DATE_HELP).option('--end-date <date>', END_DATE_HELP)
+  return cmd
+    .option('--start-date <date>', START_DATE_HELP, dayArg)
+    .option('--end-date <date>', END_DATE_HELP, dayArg)
 }
 
 /** `<game>`, --start-date, --end-date and --json on a new verb. */

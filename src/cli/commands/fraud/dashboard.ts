@@ -6,6 +6,7 @@ import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { emit, percent, printRecord, round, type Field } from '../../output.js'
 import { count } from '../../paging.js'
+import { dayArg } from '../../parse.js'
 import { END_DATE_HELP, START_DATE_HELP } from '../analytics/shared.js'
 import { GAME_ARGUMENT } from './shared.js'
 
@@ -54,7 +55,7 @@ export function register(fraud: Command): void {
         'fraud figures of a game over a date range: analyzed, detected, rates, latency, threats by type',
       )
       .argument('<game>', GAME_ARGUMENT)
-      .option('--from <date>', START_DATE_HELP)
-      .option('--to <date>', END_DATE_HELP),
+      .option('--from <date>', START_DATE_HELP, dayArg)
+      .option('--to <date>', END_DATE_HELP, dayArg),
   ).action(action<DateFlags>(([game], o, ctx) => runFraudDashboard({ ...o, game: game ?? '' }, ctx)))
 }

@@ -11,6 +11,7 @@ import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { emit, note, printRows } from '../../output.js'
 import { cutNote, fetchList, pageOptions, type PageFlags } from '../../paging.js'
+import { dayArg } from '../../parse.js'
 import { dateQuery, type DateFlags } from './dashboard.js'
 import { EVENT_COLUMNS, GAME_ARGUMENT } from './shared.js'
 
@@ -52,8 +53,8 @@ export function register(fraud: Command): void {
       ),
     )
     .option('--player <id>', "only this player's events")
-    .option('--from <date>', 'first UTC day (YYYY-MM-DD; default: no bound)')
-    .option('--to <date>', 'last UTC day, included (YYYY-MM-DD; default: no bound)')
+    .option('--from <date>', 'first UTC day (YYYY-MM-DD; default: no bound)', dayArg)
+    .option('--to <date>', 'last UTC day, included (YYYY-MM-DD; default: no bound)', dayArg)
   jsonOption(pageOptions(events)).action(
     action<EventsFlags>(([game], o, ctx) => runFraudEvents({ ...o, game: game ?? '' }, ctx)),
   )
