@@ -6,6 +6,7 @@
  * at 10 min, an emulator, a device farm of 50 players on one IP, a 20σ purchase.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { FraudEventsTable } from '../../../daemon/db/schema.js'
 import type { FraudRule } from '../../../src/contract/fraud.js'
 import type { GameWithSecrets } from '../../../src/contract/games.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
@@ -17,21 +18,7 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-interface FraudRow {
-  id: string
-  player_id: string
-  event_id: string
-  event_type: string
-  threat_type: string | null
-  risk_score: number
-  status: string
-  triggered_rules: string
-  reasons: string
-  ip: string | null
-  device_fingerprint: string | null
-  review: string
-  received_at: number
-}
+type FraudRow = FraudEventsTable
 
 const internalId = (g: GameWithSecrets) =>
   (t.db.sqlite.prepare('SELECT id FROM games WHERE slug = ?').get(g.id) as { id: string }).id
