@@ -192,7 +192,10 @@ export class FakeSkan implements Pick<TuiClient, 'skan'> {
   campaigns: SkanCampaign[] = [makeCampaign('skan_1', 'Spring UA'), makeCampaign('skan_2', 'Tiny test')]
   /** Installs per campaign the optimizer sees (under 100: its 422). */
   installs: Record<string, number> = { skan_1: 640, skan_2: 42 }
-  proposal = schema({ level_5: 1, tutorial_complete: 2, revenue_bucket_1: 4, revenue_bucket_2: 8 }, [4, 9])
+  proposal: ConversionSchema = {
+    ...schema({ level_5: 1, tutorial_complete: 2, revenue_bucket_1: 4, revenue_bucket_2: 8 }, [4, 9]),
+    decodedRevenue: { coarse: { low: 0, medium: 12.5, high: 80 } },
+  }
 
   constructor(private readonly serve: Serve) {}
 

@@ -7,6 +7,7 @@ import { gdpr } from './gdpr.js'
 import { home } from './home.js'
 import { keys } from './keys.js'
 import { links } from './links.js'
+import { skan } from './skan.js'
 import { webhooks } from './webhooks.js'
 
-export const SCREENS: ScreenDef[] = [home, links, keys, domains, webhooks, games, fraud, gdpr]
+export const SCREENS: ScreenDef[] = [home, links, keys, domains, webhooks, games, fraud, skan, gdpr]
