@@ -98,6 +98,19 @@ describe('fraud screen', () => {
     expect(client.calls).toContain('fraud.unblock game-1 blk_2')
   })
 
+  it('? lists every key of the screen within 80x24', async () => {
+    const app = await openGame()
+    await press(app, '?')
+    const help = await frameWith(app, 'Keys of Fraud')
+    for (const key of ['l / f', 'Space or Enter', '+ / -', 'a ', 'd ', 'Esc', '←/→', 'q / Ctrl-C'])
+      expect(help).toContain(key)
+    expect(help).toContain('blocklist: remove the entry after y')
+    expect(help).toContain('need the scope fraud:write')
+    const lines = help.split('\n')
+    expect(lines.length).toBeLessThanOrEqual(23)
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(80)
+  })
+
   it('a game with fraud off says so and how to turn it on; Esc goes back', async () => {
     const app = renderTui({ initialScreen: 'fraud' })
     await frameWith(app, '3 games')

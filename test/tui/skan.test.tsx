@@ -91,6 +91,16 @@ describe('skan screen', () => {
     expect(client.calls.some((c) => c.endsWith('apply'))).toBe(false)
   })
 
+  it('? lists every key of the screen within 80x24', async () => {
+    const app = await openCampaign(new FakeClient())
+    await press(app, '?')
+    const help = await frameWith(app, 'Keys of SKAN')
+    expect(help).toContain('campaign: the optimizer’s proposal beside it')
+    expect(help).toContain('apply the proposal after y (skan:write)')
+    for (const key of ['o ', 'A ', 'Esc', 'Enter, → or l', 'q / Ctrl-C']) expect(help).toContain(key)
+    expect(fits(help)).toBe(true)
+  })
+
   it('a game with SKAN off says so and how to turn it on', async () => {
     const app = renderTui({ initialScreen: 'skan' })
     await frameWith(app, '3 games')

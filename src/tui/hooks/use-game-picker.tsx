@@ -1,5 +1,5 @@
 /**
- * A list of the games to pick one from (Fraud, SKAN): ↑/↓ to move, Enter opens it. While a game
+ * A list of the games to pick one from (Games, Fraud, SKAN): ↑/↓ to move, Enter, → or l opens it. While a game
  * is open the list is neither polled nor driven by keys; `close()` goes back to it.
  */
 import { Box, Text } from 'ink'
@@ -44,7 +44,7 @@ export function useGamePicker(active: boolean, height: number, hint: string): Ga
     (input, key) => {
       if (pos.move(input, key)) return
       const game = games[pos.cursor]
-      if (game && (key.return || key.rightArrow)) setOpen(game)
+      if (game && (key.return || key.rightArrow || input === 'l')) setOpen(game)
     },
     active && open === null,
   )

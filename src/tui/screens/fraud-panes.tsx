@@ -5,7 +5,7 @@
  * the list it came from.
  */
 import { Box, Text } from 'ink'
-import { useLayoutEffect, useRef, useState } from 'react'
+import { useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 import type { BlocklistEntry, BlockType, FraudEvent, FraudReview, FraudRule } from '../../contract/fraud.js'
 import { validationLines } from '../api.js'
 import { Confirm, type Confirmation } from '../components/confirm.js'
@@ -13,7 +13,7 @@ import { Form } from '../components/form.js'
 import { Table, type TableColumn } from '../components/table.js'
 import { hasScope, tint, useTui } from '../context.js'
 import { useKeys } from '../hooks/use-keys.js'
-import { useCursor } from '../hooks/use-list-keys.js'
+import { useCursor, type Cursor } from '../hooks/use-list-keys.js'
 import { usePoll } from '../hooks/use-poll.js'
 
 export interface PaneProps {
@@ -62,6 +62,38 @@ function useWrite(reload: () => void) {
   return { outcome, run }
 }
 
+/** A pane: its heading, its rows (or what to say when there are none), then its last write's outcome. */
+function PaneBody<T>(props: {
+  heading: string
+  empty: string
+  columns: TableColumn<T>[]
+  rows: T[]
+  pos: Cursor
+  visible: number
+  outcome: Outcome | null
+  children?: ReactNode
+}) {
+  const env = useTui()
+  const { rows, pos } = props
+  return (
+    <Box flexDirection="column">
+      <Text dimColor>{props.heading}</Text>
+      {rows.length === 0 ? (
+        <Text>{props.empty}</Text>
+      ) : (
+        <Table
+          columns={props.columns}
+          rows={rows.slice(pos.top, pos.top + props.visible)}
+          selected={pos.cursor - pos.top}
+          color={env.color}
+        />
+      )}
+      {props.children}
+      <OutcomeLines outcome={props.outcome} />
+    </Box>
+  )
+}
+
 const EVENTS: TableColumn<FraudEvent & { fresh: boolean }>[] = [
   { header: ' ', width: 1, value: (e) => (e.fresh ? '●' : ' '), colour: () => 'cyan' },
   { header: 'TIME', width: 8, value: (e) => clock(e.receivedAt) },
@@ -107,23 +139,18 @@ export function EventFeed({ game, active, rows }: PaneProps) {
 
   if (!feed.data) return <Text dimColor>loading…</Text>
   return (
-    <Box flexDirection="column">
-      <Text dimColor>
-        {`${feed.data.total} fraud events, newest first · ${fresh} new since opened (●)`}
-        {canWrite ? ' · l legitimate · f fraud' : ''}
-      </Text>
-      {events.length === 0 ? (
-        <Text>No fraud events yet.</Text>
-      ) : (
-        <Table
-          columns={EVENTS}
-          rows={events.slice(pos.top, pos.top + tableRows)}
-          selected={pos.cursor - pos.top}
-          color={env.color}
-        />
-      )}
-      <OutcomeLines outcome={write.outcome} />
-    </Box>
+    <PaneBody
+      heading={
+        `${feed.data.total} fraud events, newest first · ${fresh} new since opened (●)` +
+        (canWrite ? ' · l legitimate · f fraud' : '')
+      }
+      empty="No fraud events yet."
+      columns={EVENTS}
+      rows={events}
+      pos={pos}
+      visible={tableRows}
+      outcome={write.outcome}
+    />
   )
 }
 
@@ -174,23 +201,18 @@ export function RuleList({ game, active, rows }: PaneProps) {
 
   if (!poll.data) return <Text dimColor>loading…</Text>
   return (
-    <Box flexDirection="column">
-      <Text dimColor>
-        {`${rules.length} rules (evaluated by priority, high first)`}
-        {canWrite ? ' · Space/Enter enable/disable · +/- priority' : ''}
-      </Text>
-      {rules.length === 0 ? (
-        <Text>No rules: add one with linkctl fraud rules create</Text>
-      ) : (
-        <Table
-          columns={RULES}
-          rows={rules.slice(pos.top, pos.top + tableRows)}
-          selected={pos.cursor - pos.top}
-          color={env.color}
-        />
-      )}
-      <OutcomeLines outcome={write.outcome} />
-    </Box>
+    <PaneBody
+      heading={
+        `${rules.length} rules (evaluated by priority, high first)` +
+        (canWrite ? ' · Space/Enter enable/disable · +/- priority' : '')
+      }
+      empty="No rules: add one with linkctl fraud rules create"
+      columns={RULES}
+      rows={rules}
+      pos={pos}
+      visible={tableRows}
+      outcome={write.outcome}
+    />
   )
 }
 
@@ -266,23 +288,16 @@ export function Blocklist({ game, active, rows, hold }: PaneProps) {
     )
   if (!poll.data) return <Text dimColor>loading…</Text>
   return (
-    <Box flexDirection="column">
-      <Text dimColor>
-        {`${poll.data.total} blocked`}
-        {canWrite ? ' · a add · d remove' : ''}
-      </Text>
-      {entries.length === 0 ? (
-        <Text>The blocklist is empty.</Text>
-      ) : (
-        <Table
-          columns={BLOCKED}
-          rows={entries.slice(pos.top, pos.top + tableRows)}
-          selected={pos.cursor - pos.top}
-          color={env.color}
-        />
-      )}
+    <PaneBody
+      heading={`${poll.data.total} blocked` + (canWrite ? ' · a add · d remove' : '')}
+      empty="The blocklist is empty."
+      columns={BLOCKED}
+      rows={entries}
+      pos={pos}
+      visible={tableRows}
+      outcome={write.outcome}
+    >
       {confirm ? <Confirm ask={confirm} active={active} done={() => setConfirm(null)} /> : null}
-      <OutcomeLines outcome={write.outcome} />
-    </Box>
+    </PaneBody>
   )
 }

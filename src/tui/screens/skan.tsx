@@ -31,7 +31,7 @@ function CampaignList(props: { game: Game; active: boolean; height: number; open
   useKeys((input, key) => {
     if (pos.move(input, key)) return
     const campaign = campaigns[pos.cursor]
-    if (campaign && (key.return || key.rightArrow)) props.open(campaign)
+    if (campaign && (key.return || key.rightArrow || input === 'l')) props.open(campaign)
   }, active)
 
   if (!poll.data) return <Text dimColor>loading…</Text>
@@ -83,9 +83,9 @@ export const skan: ScreenDef = {
   scope: 'skan:read',
   keys: [
     ...LIST_KEYS,
-    { keys: 'Enter or →', does: 'open the game’s campaigns, then a campaign' },
-    { keys: 'o', does: 'campaign: ask the optimizer; its proposal is shown beside the current schema' },
-    { keys: 'A', does: 'campaign: apply the proposal after y, then show the applied schema (skan:write)' },
+    { keys: 'Enter, → or l', does: 'open the game’s campaigns, then a campaign' },
+    { keys: 'o', does: 'campaign: the optimizer’s proposal beside it' },
+    { keys: 'A', does: 'apply the proposal after y (skan:write)' },
     { keys: 'Esc', does: 'back to the campaigns, then to the games' },
   ],
   render: (props) => <Skan {...props} />,
