@@ -22,17 +22,16 @@ describe('fraud screen', () => {
   it('shows the dashboard figures and the live feed, newest first, marking the events that arrive, in 80x24', async () => {
     const client = new FakeClient()
     const app = await openGame(client)
-    const frame = await frameWith(app, '2 fraud events, newest first · 0 new since opened')
-    expect(frame).toContain(
-      '12345 events analyzed · 120 threats (100 blocked, 20 flagged) · fraud rate 0.97%',
-    )
-    expect(frame).toContain('false positives 25% · blocked 4 IPs, 1 devices · detection 2.5 µs an event')
+    const frame = await frameWith(app, '2 fraud events, newest first · 0 new (●)')
+    expect(frame).toContain('12345 events analyzed · 120 threats (100 blocked, 20 flagged)')
+    expect(frame).toContain('fraud rate 0.97% · false positives 25% · detection 2.5 µs an event')
+    expect(frame).toContain('blocked now: 4 IPs, 1 devices')
     expect(frame).toContain('by threat: bot_detection 90 · revenue_anomaly 23 · click_injection 7')
     expect(frame).toMatch(
       /10:02:00\s+player_2\s+revenue_anomaly\s+0\.91\s+detected[\s\S]*10:01:00\s+player_1\s+bot_detection/,
     )
     client.fraudData.events.unshift(makeFraudEvent(3, { playerId: 'player_new' }))
-    const fresh = await frameWith(app, '3 fraud events, newest first · 1 new since opened')
+    const fresh = await frameWith(app, '3 fraud events, newest first · 1 new (●)')
     expect(fresh).toMatch(/● 10:03:00\s+player_new/)
     expect(fresh).not.toMatch(/● 10:02:00/)
     const lines = fresh.split('\n')
@@ -55,9 +54,10 @@ describe('fraud screen', () => {
     const client = new FakeClient()
     const app = await openGame(client)
     await press(app, RIGHT)
-    const frame = await frameWith(app, '3 rules (evaluated by priority, high first)')
+    const frame = await frameWith(app, '3 rules, run by priority (high first) · Space on/off · +/- priority')
     expect(frame).toMatch(/Block Bot Traffic\s+block\s+score\.bot_detection gte 0\.8\s+100\s+yes/)
     expect(frame).toMatch(/Rate Limit Abuse\s+block\s+score\.rate_limit gte 0\.9\s+1000\s+no/)
+    expect(Math.max(...frame.split('\n').map((l) => l.length))).toBeLessThanOrEqual(80)
     await press(app, ' ')
     await frameWith(app, 'Block Bot Traffic disabled')
     await frameWhere(app, (f) => /Block Bot Traffic .*\s+100\s+no/.test(f), 'the rule shown disabled')

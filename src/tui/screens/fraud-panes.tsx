@@ -141,7 +141,7 @@ export function EventFeed({ game, active, rows }: PaneProps) {
   return (
     <PaneBody
       heading={
-        `${feed.data.total} fraud events, newest first · ${fresh} new since opened (●)` +
+        `${feed.data.total} fraud events, newest first · ${fresh} new (●)` +
         (canWrite ? ' · l legitimate · f fraud' : '')
       }
       empty="No fraud events yet."
@@ -203,8 +203,8 @@ export function RuleList({ game, active, rows }: PaneProps) {
   return (
     <PaneBody
       heading={
-        `${rules.length} rules (evaluated by priority, high first)` +
-        (canWrite ? ' · Space/Enter enable/disable · +/- priority' : '')
+        `${rules.length} rules, run by priority (high first)` +
+        (canWrite ? ' · Space on/off · +/- priority' : '')
       }
       empty="No rules: add one with linkctl fraud rules create"
       columns={RULES}

@@ -22,7 +22,7 @@ const PANES = [
 
 const share = (x: number | null) => (x === null ? '-' : percent(x * 100, 2))
 
-/** The dashboard's figures in three lines. */
+/** The dashboard's figures in four lines. */
 export function dashboardLines(d: FraudDashboard): string[] {
   const threats = Object.entries(d.byThreatType)
     .filter(([, n]) => n > 0)
@@ -30,8 +30,9 @@ export function dashboardLines(d: FraudDashboard): string[] {
     .map(([type, n]) => `${type} ${n}`)
   const latency = d.avgDetectionLatencyUs === null ? '-' : `${d.avgDetectionLatencyUs.toFixed(1)} µs`
   return [
-    `${d.eventsAnalyzed} events analyzed · ${d.threatsDetected} threats (${d.blocked} blocked, ${d.flagged} flagged) · fraud rate ${share(d.fraudRate)}`,
-    `false positives ${share(d.falsePositiveRate)} · blocked ${d.blockedIps} IPs, ${d.blockedDevices} devices · detection ${latency} an event`,
+    `${d.eventsAnalyzed} events analyzed · ${d.threatsDetected} threats (${d.blocked} blocked, ${d.flagged} flagged)`,
+    `fraud rate ${share(d.fraudRate)} · false positives ${share(d.falsePositiveRate)} · detection ${latency} an event`,
+    `blocked now: ${d.blockedIps} IPs, ${d.blockedDevices} devices`,
     `by threat: ${threats.join(' · ') || 'none'}`,
   ]
 }
@@ -71,7 +72,11 @@ function GameFraud({ game, active, height, hold }: GameProps) {
         {range ? ` · ${range.startDate} to ${range.endDate}` : ''}
       </Text>
       {dashboard.data ? (
-        dashboardLines(dashboard.data).map((line, i) => <Text key={i}>{line}</Text>)
+        dashboardLines(dashboard.data).map((line, i) => (
+          <Text key={i} wrap="truncate-end">
+            {line}
+          </Text>
+        ))
       ) : (
         <Text dimColor>loading…</Text>
       )}
@@ -85,7 +90,7 @@ function GameFraud({ game, active, height, hold }: GameProps) {
         key={`${id} ${game.id}`}
         game={game.id}
         active={active}
-        rows={Math.max(3, height - 7)}
+        rows={Math.max(3, height - 8)}
         hold={holdPane}
       />
     </Box>
