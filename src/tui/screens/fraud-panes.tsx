@@ -248,7 +248,7 @@ export function Blocklist({ game, active, rows, hold }: PaneProps) {
       if (!canWrite) return
       if (input === 'a') return setAdding(true)
       const entry = entries[pos.cursor]
-      if (entry && (input === 'd' || key.delete))
+      if (entry && input === 'd')
         setConfirm({
           question: `Remove ${entry.type} ${entry.value} from the blocklist? Its events are accepted again.`,
           run: async () =>
