@@ -9,6 +9,19 @@ import type { ApiKey, ApiKeyWithSecret, CreateKeyBody, KeyActivity, KeyTestResul
 import type { AddDomainBody, Domain, Propagation } from '../contract/domains.js'
 import type { Game, ListGamesQuery } from '../contract/games.js'
 import type {
+  BlocklistEntry,
+  CreateBlocklistBody,
+  DashboardQuery,
+  FraudDashboard,
+  FraudEvent,
+  FraudEventsQuery,
+  FraudReview,
+  FraudRule,
+  UpdateRuleBody,
+} from '../contract/fraud.js'
+import type { CampaignWithReport, SkanCampaign } from '../contract/skan.js'
+import type { OptimizeResult } from '../contract/skan-optimize.js'
+import type {
   GdprDeletion,
   GdprDeletionBody,
   Geography,
@@ -83,6 +96,23 @@ export interface TuiClient {
   }
   games: {
     list(query?: ListGamesQuery): Promise<PageOf<Game>>
+  }
+  fraud: {
+    dashboard(gameId: string, query?: DashboardQuery): Promise<FraudDashboard>
+    events(gameId: string, query?: FraudEventsQuery): Promise<PageOf<FraudEvent>>
+    review(gameId: string, id: string, review: FraudReview): Promise<FraudEvent>
+    rules(gameId: string): Promise<FraudRule[]>
+    updateRule(gameId: string, id: string, body: UpdateRuleBody): Promise<FraudRule>
+    blocklist(gameId: string, query?: PageQuery): Promise<PageOf<BlocklistEntry>>
+    block(gameId: string, body: CreateBlocklistBody): Promise<BlocklistEntry>
+    unblock(gameId: string, id: string): Promise<void>
+  }
+  skan: {
+    campaigns(gameId: string): Promise<SkanCampaign[]>
+    /** The campaign with its report. */
+    campaign(id: string): Promise<CampaignWithReport>
+    /** The optimizer's proposal; `apply` replaces the campaign's schema with it. */
+    optimize(campaignId: string, opts?: { apply?: boolean }): Promise<OptimizeResult>
   }
   gaming: {
     requestDeletion(body: GdprDeletionBody): Promise<GdprDeletion>

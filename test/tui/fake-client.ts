@@ -21,6 +21,7 @@ import {
   T0,
   type FakeState,
 } from './fake-data.js'
+import { FakeFraud, FakeSkan } from './fake-fraud-skan.js'
 
 export { fakeState, makeDelivery, makeDomain, makeKey, makeLink, type FakeState }
 
@@ -66,6 +67,12 @@ export class FakeClient implements TuiClient {
     // A copy, as over HTTP: the screens never hold the fake's own objects.
     return structuredClone(make())
   }
+
+  /** The fraud and SKAN data (fake-fraud-skan.ts), and their calls. */
+  readonly fraudData = new FakeFraud((name, make) => this.serve(name, make))
+  readonly skanData = new FakeSkan((name, make) => this.serve(name, make))
+  fraud = this.fraudData.fraud
+  skan = this.skanData.skan
 
   health = () => this.serve('health', () => this.state.health)
   ready = () => this.serve('ready', () => this.state.health)
@@ -430,6 +437,8 @@ export class FakeClient implements TuiClient {
               status: 'active',
               platform: 'ios',
               reportingCurrency: 'USD',
+              // The third game has fraud and SKAN off.
+              modules: { analytics: true, fraud: i < 2, skan: i < 2 },
             }) as Game,
         )
         return page(games, q)

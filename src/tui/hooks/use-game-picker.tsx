@@ -1,0 +1,68 @@
+/**
+ * A list of the games to pick one from (Games, Fraud, SKAN): ↑/↓ to move, Enter, → or l opens it. While a game
+ * is open the list is neither polled nor driven by keys; `close()` goes back to it.
+ */
+import { Box, Text } from 'ink'
+import { useRef, useState, type ReactNode } from 'react'
+import type { Game } from '../../contract/games.js'
+import type { PageOf } from '../../contract/common.js'
+import { Table, type TableColumn } from '../components/table.js'
+import { useTui } from '../context.js'
+import { useKeys } from './use-keys.js'
+import { useCursor } from './use-list-keys.js'
+import { usePoll } from './use-poll.js'
+
+const COLUMNS: TableColumn<Game>[] = [
+  { header: 'GAME', width: 24, value: (g) => g.name },
+  { header: 'ID', width: 20, value: (g) => g.id },
+  { header: 'PLATFORM', width: 9, value: (g) => g.platform },
+  { header: 'STATUS', width: 9, value: (g) => g.status },
+]
+
+export interface GamePicker {
+  /** The game open, or null while the list is shown. */
+  open: Game | null
+  close(): void
+  /** The list (to render while no game is open). */
+  list: ReactNode
+}
+
+export function useGamePicker(active: boolean, height: number, hint: string): GamePicker {
+  const env = useTui()
+  const [open, setOpen] = useState<Game | null>(null)
+  const last = useRef<PageOf<Game> | null>(null)
+  const poll = usePoll(
+    'games',
+    async () => (open ? last.current : (last.current = await env.client.games.list({ limit: 100 }))),
+    [env.client, open?.id],
+  )
+  const games = poll.data?.data ?? []
+  const rows = Math.max(1, height - 2)
+  const pos = useCursor(games.length, rows)
+
+  useKeys(
+    (input, key) => {
+      if (pos.move(input, key)) return
+      const game = games[pos.cursor]
+      if (game && (key.return || key.rightArrow || input === 'l')) setOpen(game)
+    },
+    active && open === null,
+  )
+
+  let list: ReactNode
+  if (!poll.data) list = <Text dimColor>loading…</Text>
+  else if (games.length === 0) list = <Text>No games yet: create one with linkctl games create</Text>
+  else
+    list = (
+      <Box flexDirection="column">
+        <Text dimColor>{`${poll.data.total} games · Enter ${hint}`}</Text>
+        <Table
+          columns={COLUMNS}
+          rows={games.slice(pos.top, pos.top + rows)}
+          selected={pos.cursor - pos.top}
+          color={env.color}
+        />
+      </Box>
+    )
+  return { open, close: () => setOpen(null), list }
+}
