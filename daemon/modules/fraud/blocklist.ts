@@ -15,9 +15,14 @@ export function normalizeIp(text: string): string | undefined {
 const DEVICE_RE = /^[\x21-\x7e]+$/
 
 /** The stored value of an entry: a normalized IP, or the fingerprint as given; 400 naming `value`. */
+const OCTET = '(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)'
+const DOTTED_QUAD = new RegExp(`^${OCTET}(\\.${OCTET}){3}$`)
+
 export function entryValue(type: BlockType, value: string): string {
   if (type === 'ip') {
-    const ip = normalizeIp(value)
+    // IPv4 only as four decimal parts: `1.2.3` or `0x7f.1` parse (as 1.2.0.3, 127.0.0.1), but
+    // nobody listing an address means them.
+    const ip = value.includes(':') || DOTTED_QUAD.test(value.trim()) ? normalizeIp(value) : undefined
     if (!ip)
       throw new AppError('ValidationError', `value: ${value} is not an IPv4 or IPv6 address`, [
         { field: 'value', message: 'must be an IPv4 or IPv6 address' },

@@ -63,6 +63,9 @@ describe('entries', () => {
 
   it.each([
     [{ type: 'ip', value: '999.1.1.1' }, 'value'],
+    [{ type: 'ip', value: '1.2.3' }, 'value'],
+    [{ type: 'ip', value: '0x7f.0.0.1' }, 'value'],
+    [{ type: 'ip', value: '010.1.1.1' }, 'value'],
     [{ type: 'ip', value: 'example.com' }, 'value'],
     [{ type: 'ip', value: '2001:db8::g' }, 'value'],
     [{ type: 'device', value: 'has space' }, 'value'],
