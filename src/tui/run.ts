@@ -89,7 +89,7 @@ export async function whoAmI(
 
 /**
  * Memory for a long-running screen, set before Ink and React load (RSS after paging through 100k
- * links: 143 MB before, ~100 MB after; docs/performance.md):
+ * links: 143 MB before, 97–110 MB after; docs/performance.md):
  * - React's production build. React picks its build from NODE_ENV when it loads, and the
  *   development one times every render with `performance.measure`: entries Node keeps for the
  *   life of the process (four per render, so a screen refreshing every second grows for ever),
