@@ -1,10 +1,9 @@
-import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { findBinary } from '../support/binaries.js'
 import { cleanEnv, LINKCTL, startLinkd } from '../support/processes.js'
+import { Tmux, tmuxBinary } from '../support/tmux.js'
 import { cpuMs, fmt, report, rssMb, timeCommand } from './lib.js'
 
 const LINKS = 100_000
@@ -15,15 +14,14 @@ const LINKS = 100_000
  * default refresh, and RSS on Home and after scrolling the whole links list page by page.
  */
 export async function tuiBench(): Promise<void> {
-  const tmux = findBinary('tmux')
-  if (!tmux) {
+  if (!tmuxBinary) {
     report('linkctl tui', [['skipped', 'tmux is not installed']])
     return
   }
   const work = mkdtempSync(join(tmpdir(), 'linkd-bench-tui-'))
   const daemon = await startLinkd(join(work, 'data'))
-  const socket = `linkd-bench-tui-${process.pid}`
-  const run = (...args: string[]) => execFileSync(tmux, ['-L', socket, ...args], { encoding: 'utf8' })
+  const tmux = new Tmux(`linkd-bench-tui-${process.pid}`)
+  const run = (...args: string[]) => tmux.run(args)
   try {
     const key = daemon.ownerKey() ?? ''
     for (let batch = 0; batch < LINKS / 1000; batch++) {
@@ -46,11 +44,7 @@ export async function tuiBench(): Promise<void> {
     const statusMs = timeCommand(process.execPath, [LINKCTL, 'status', '--json'], 7, env)
 
     const t0 = performance.now()
-    execFileSync(
-      tmux,
-      ['-L', socket, 'new-session', '-d', '-x', '80', '-y', '24', `exec ${process.execPath} ${LINKCTL} tui`],
-      { env },
-    )
+    tmux.start(`exec ${process.execPath} ${LINKCTL} tui`, env)
     while (!/games\s+\d/.test(run('capture-pane', '-p'))) await sleep(5)
     const firstFrameMs = performance.now() - t0
     const pid = Number(run('display', '-p', '#{pane_pid}').trim())
@@ -82,11 +76,7 @@ export async function tuiBench(): Promise<void> {
       ['RSS after scrolling the 100k links', `${fmt(scrolledRss)} MB (target ≤ 120 MB)`],
     ])
   } finally {
-    try {
-      run('kill-server')
-    } catch {
-      // already gone
-    }
+    tmux.kill()
     await daemon.stop('SIGKILL')
     rmSync(work, { recursive: true, force: true })
   }

@@ -10,46 +10,21 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { findBinary } from '../support/binaries.js'
 import { cleanEnv, LINKCTL, startLinkd, type RunningLinkd } from '../support/processes.js'
+import { Tmux, tmuxBinary } from '../support/tmux.js'
 
-const tmux = findBinary('tmux')
 const BROWSER_UA =
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 Version/17.0 Safari/605.1.15'
 
 let daemon: RunningLinkd
 let work = ''
 const socket = `linkd-tui-e2e-${process.pid}`
+const tmux = new Tmux(socket)
+const screen = () => tmux.screen()
+const paneWith = (...texts: string[]) => tmux.paneWith(texts)
+const keys = (...sequence: string[]) => tmux.keys(...sequence)
 
-function tmuxRun(args: string[], env?: NodeJS.ProcessEnv, server = socket): string {
-  return execFileSync(tmux!, ['-L', server, ...args], { encoding: 'utf8', ...(env ? { env } : {}) })
-}
-const screen = (server = socket) => tmuxRun(['capture-pane', '-p'], undefined, server)
-
-/** The pane once it shows every text (polls; fails after 15 s with what it saw). */
-async function paneWith(...texts: string[]): Promise<string> {
-  return paneOf(socket, ...texts)
-}
-
-async function paneOf(server: string, ...texts: string[]): Promise<string> {
-  const end = Date.now() + 15_000
-  for (;;) {
-    const pane = screen(server)
-    if (texts.every((t) => pane.includes(t))) return pane
-    if (Date.now() > end) throw new Error(`the pane never showed ${texts.join(', ')}:\n${pane}`)
-    await sleep(100)
-  }
-}
-
-async function keys(...sequence: string[]): Promise<void> {
-  for (const k of sequence) {
-    // Named keys (Enter, Escape) as tmux names them; anything else typed as it is.
-    tmuxRun(['send-keys', ...(/^[A-Z][a-z]+$/.test(k) ? [k] : ['-l', k])])
-    await sleep(150)
-  }
-}
-
-describe.skipIf(!tmux)('linkctl tui in a terminal (tmux)', () => {
+describe.skipIf(!tmuxBinary)('linkctl tui in a terminal (tmux)', () => {
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'linkctl-tui-e2e-'))
     daemon = await startLinkd(join(work, 'data'))
@@ -60,15 +35,11 @@ describe.skipIf(!tmux)('linkctl tui in a terminal (tmux)', () => {
       TERM: 'xterm-256color',
     })
     const command = `${process.execPath} ${LINKCTL} tui --refresh 1; echo "exit $?" > ${join(work, 'exit')}; sleep 60`
-    tmuxRun(['new-session', '-d', '-x', '80', '-y', '24', command], env)
+    tmux.start(command, env)
   }, 60_000)
 
   afterAll(async () => {
-    try {
-      tmuxRun(['kill-server'])
-    } catch {
-      // already gone
-    }
+    tmux.kill()
     if (daemon) await daemon.stop('SIGKILL')
     if (work) rmSync(work, { recursive: true, force: true })
   })
@@ -130,17 +101,13 @@ describe.skipIf(!tmux)('linkctl tui in a terminal (tmux)', () => {
         TERM: 'xterm-256color',
         ...extra,
       })
-      const server = `${socket}-${name}`
-      tmuxRun(
-        ['new-session', '-d', '-x', '80', '-y', '24', `${process.execPath} ${LINKCTL} tui`],
-        env,
-        server,
-      )
+      const other = new Tmux(`${socket}-${name}`)
+      other.start(`${process.execPath} ${LINKCTL} tui`, env)
       try {
-        await paneOf(server, '● ok')
-        panes[name] = tmuxRun(['capture-pane', '-p', '-e'], undefined, server)
+        await other.paneWith(['● ok'])
+        panes[name] = other.screen(true)
       } finally {
-        tmuxRun(['kill-server'], undefined, server)
+        other.kill()
       }
     }
     expect(panes.colour).toMatch(colourCode)
@@ -149,7 +116,7 @@ describe.skipIf(!tmux)('linkctl tui in a terminal (tmux)', () => {
   })
 
   it('a SIGTERM restores the terminal before exiting (143)', async () => {
-    const server = `${socket}-term`
+    const other = new Tmux(`${socket}-term`)
     const env = cleanEnv({
       LINKCTL_URL: daemon.url,
       LINKCTL_API_KEY: daemon.ownerKey() ?? '',
@@ -158,20 +125,20 @@ describe.skipIf(!tmux)('linkctl tui in a terminal (tmux)', () => {
     })
     const exitFile = join(work, 'exit-term')
     const command = `echo before-tui; ${process.execPath} ${LINKCTL} tui; echo "exit $?" > ${exitFile}; sleep 60`
-    tmuxRun(['new-session', '-d', '-x', '80', '-y', '24', command], env, server)
+    other.start(command, env)
     try {
-      await paneOf(server, '● ok')
-      const shell = tmuxRun(['display', '-p', '#{pane_pid}'], undefined, server).trim()
+      await other.paneWith(['● ok'])
+      const shell = String(other.panePid())
       const tui = execFileSync('pgrep', ['-P', shell], { encoding: 'utf8' }).trim().split('\n')[0] ?? ''
       process.kill(Number(tui), 'SIGTERM')
       const end = Date.now() + 10_000
       while (!existsSync(exitFile) && Date.now() < end) await sleep(100)
       expect(readFileSync(exitFile, 'utf8').trim()).toBe('exit 143')
-      const pane = screen(server)
+      const pane = other.screen()
       expect(pane).toContain('before-tui')
       expect(pane).not.toContain('● ok')
     } finally {
-      tmuxRun(['kill-server'], undefined, server)
+      other.kill()
     }
   })
 })

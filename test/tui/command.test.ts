@@ -1,10 +1,13 @@
 /** `linkctl tui` from the command line: refuses without a terminal, checks --refresh. */
+import { execFileSync } from 'node:child_process'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runCli } from '../../src/cli/run.js'
 import { EXIT } from '../../src/cli/exit-codes.js'
 import { parseRefresh, refreshWithin, whoAmI } from '../../src/tui/run.js'
 import { FakeClient } from './fake-client.js'
 import { testIo } from '../support/cli.js'
+import { root } from '../support/processes.js'
 
 describe('linkctl tui', () => {
   it('refuses to start when stdout is not a terminal, pointing to the plain commands (usage error)', async () => {
@@ -45,5 +48,19 @@ describe('linkctl tui', () => {
     const who = await whoAmI(new FakeClient(), 'http://127.0.0.1:8080', 'links:read')
     expect([...(who.scopes ?? [])]).toEqual(['links:read'])
     expect(who.identity).toBe('fake (lk_•••aaaa) · Org · http://127.0.0.1:8080')
+  })
+
+  it('keeps nothing per render: a screen refreshing for hours does not grow (React production build)', () => {
+    // A process of its own, without NODE_ENV, as a user's shell starts linkctl.
+    const env = { ...process.env }
+    delete env.NODE_ENV
+    const out = execFileSync(
+      process.execPath,
+      ['--import', 'tsx', join(root, 'test/tui/refreshes-kept.ts')],
+      { cwd: root, env, encoding: 'utf8', timeout: 20_000 },
+    )
+    const { kept, frames } = JSON.parse(out) as { kept: number; frames: number }
+    expect(frames).toBeGreaterThanOrEqual(21)
+    expect(kept).toBe(0)
   })
 })
