@@ -5,33 +5,23 @@
  * rate.
  */
 import { randomUUID } from 'node:crypto'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { FraudDashboard, FraudEvent } from '../../src/contract/fraud.js'
 import type { GameWithSecrets } from '../../src/contract/games.js'
-import { LINKCTL, runBin, startLinkd, type RunningLinkd } from '../support/processes.js'
+import { startLinkdForCli, type LinkdForCli } from '../support/processes.js'
 
-let daemon: RunningLinkd
-let work = ''
-let env: Record<string, string> = {}
+let cli: LinkdForCli
 let game: GameWithSecrets
-const linkctl = (args: string[]) => runBin(LINKCTL, args, env)
 async function ok(args: string[]): Promise<string> {
-  const r = await linkctl(args)
+  const r = await cli.linkctl(args)
   expect(r.code, `linkctl ${args.join(' ')}\n${r.stderr}`).toBe(0)
   return r.stdout
 }
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'linkd-fraud-e2e-'))
-  daemon = await startLinkd(join(work, 'data'))
-  env = {
-    LINKCTL_URL: daemon.url,
-    LINKCTL_API_KEY: daemon.ownerKey() ?? '',
-    LINKCTL_CONFIG_DIR: join(work, 'config'),
-  }
+  cli = await startLinkdForCli('linkd-fraud-e2e-')
   game = JSON.parse(
     await ok(['games', 'create', '--name', 'Fraud Arena', '--platform', 'android', '--fraud', '--json']),
   ) as GameWithSecrets
@@ -39,10 +29,7 @@ beforeAll(async () => {
   await ok(['fraud', 'rules', 'enable', game.id, 'Block Emulators'])
 }, 60_000)
 
-afterAll(async () => {
-  if (daemon) await daemon.stop('SIGTERM')
-  if (work) rmSync(work, { recursive: true, force: true })
-})
+afterAll(() => cli?.close('SIGTERM'))
 
 it('crafted fraud is blocked or flagged by linkctl events send, listed by linkctl fraud events, counted by the dashboard', async () => {
   const now = Date.now()
@@ -67,7 +54,7 @@ it('crafted fraud is blocked or flagged by linkctl events send, listed by linkct
       session_id: `s-${i}`,
     })),
   ]
-  const file = join(work, 'crafted.jsonl')
+  const file = join(cli.work, 'crafted.jsonl')
   writeFileSync(file, events.map((e) => JSON.stringify({ timestamp: iso(now), ...e })).join('\n'))
   const sent = JSON.parse(
     await ok(['events', 'send', file, '--game', game.id, '--sdk-key', game.sdkKey, '--json']),

@@ -3,34 +3,28 @@
  * real HTTP client; after the click flush, `linkctl links stats --json` counts the human click
  * once and the HEAD request and the crawlers only as bots. Needs `npm run build` first.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Link, LinkAnalytics } from '../../src/contract/links.js'
-import { LINKCTL, runBin, startLinkd, type RunningLinkd } from '../support/processes.js'
+import { startLinkdForCli, type LinkdForCli, type RunningLinkd } from '../support/processes.js'
 
+let cli: LinkdForCli
 let daemon: RunningLinkd
 let work = ''
-let env: Record<string, string> = {}
-
-const linkctl = (args: string[]) => runBin(LINKCTL, args, env)
+const linkctl = (args: string[]) => cli.linkctl(args)
 const BROWSER_UA =
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 Version/17.0 Safari/605.1.15'
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'linkctl-links-e2e-'))
-  daemon = await startLinkd(join(work, 'data'))
+  cli = await startLinkdForCli('linkctl-links-e2e-')
+  ;({ daemon, work } = cli)
   const ownerKey = daemon.ownerKey() ?? ''
   expect(ownerKey).toMatch(/^lk_live_/)
-  env = { LINKCTL_URL: daemon.url, LINKCTL_API_KEY: ownerKey, LINKCTL_CONFIG_DIR: join(work, 'config') }
 }, 60_000)
 
-afterAll(async () => {
-  if (daemon) await daemon.stop('SIGKILL')
-  if (work) rmSync(work, { recursive: true, force: true })
-})
+afterAll(() => cli?.close())
 
 describe('short links with the real binaries', () => {
   let link: Link

@@ -4,20 +4,15 @@
  * a campaign created with linkctl receives a postback and shows it in `linkctl skan postbacks`.
  */
 import { execFile } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PostbackAnswer, SkanCampaign } from '../../src/contract/skan.js'
-import { LINKCTL, runBin, startLinkd, type RunningLinkd } from '../support/processes.js'
+import { startLinkdForCli, type LinkdForCli } from '../support/processes.js'
 import { APPLE_VECTOR } from '../support/skan.js'
 
 const run = promisify(execFile)
-let daemon: RunningLinkd
-let work = ''
-let env: Record<string, string> = {}
-const linkctl = (args: string[]) => runBin(LINKCTL, args, env)
+let cli: LinkdForCli
+const linkctl = (args: string[]) => cli.linkctl(args)
 
 /** POST with curl, no key: status and parsed body. */
 async function curl(path: string, body: unknown): Promise<{ status: number; answer: PostbackAnswer }> {
@@ -31,7 +26,7 @@ async function curl(path: string, body: unknown): Promise<{ status: number; answ
     JSON.stringify(body),
     '-w',
     '\n%{http_code}',
-    `${daemon.url}${path}`,
+    `${cli.daemon.url}${path}`,
   ])
   const lines = stdout.trimEnd().split('\n')
   const status = Number(lines.pop())
@@ -39,19 +34,10 @@ async function curl(path: string, body: unknown): Promise<{ status: number; answ
 }
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'linkd-skan-e2e-'))
-  daemon = await startLinkd(join(work, 'data'))
-  env = {
-    LINKCTL_URL: daemon.url,
-    LINKCTL_API_KEY: daemon.ownerKey() ?? '',
-    LINKCTL_CONFIG_DIR: join(work, 'config'),
-  }
+  cli = await startLinkdForCli('linkd-skan-e2e-')
 }, 60_000)
 
-afterAll(async () => {
-  if (daemon) await daemon.stop('SIGTERM')
-  if (work) rmSync(work, { recursive: true, force: true })
-})
+afterAll(() => cli?.close('SIGTERM'))
 
 describe('SKAN with the real binaries', () => {
   it("Apple's vector posted with curl to both addresses answers verified: true; a tampered copy false", async () => {

@@ -6,37 +6,27 @@
  * `npm run build` first (`npm test` does it).
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PageOf } from '../../src/contract/common.js'
 import type { Webhook } from '../../src/contract/webhooks.js'
 import { verifySignature } from '../../src/contract/webhook-signature.js'
-import { cleanEnv, freePort, LINKCTL, runBin, startLinkd, type RunningLinkd } from '../support/processes.js'
+import { cleanEnv, freePort, LINKCTL, startLinkdForCli, type LinkdForCli } from '../support/processes.js'
 import { startReceiver, type Receiver } from '../support/receiver.js'
 
-let daemon: RunningLinkd
+let cli: LinkdForCli
 let rx: Receiver
-let work = ''
 let env: Record<string, string> = {}
-const linkctl = (args: string[]) => runBin(LINKCTL, args, env)
+const linkctl = (args: string[]) => cli.linkctl(args)
 
 beforeAll(async () => {
-  work = mkdtempSync(join(tmpdir(), 'linkctl-forward-e2e-'))
-  daemon = await startLinkd(join(work, 'data'), { LINKD_WEBHOOK_ALLOW_LOOPBACK: 'true' })
+  cli = await startLinkdForCli('linkctl-forward-e2e-', { LINKD_WEBHOOK_ALLOW_LOOPBACK: 'true' })
+  env = cli.env
   rx = await startReceiver()
-  env = {
-    LINKCTL_URL: daemon.url,
-    LINKCTL_API_KEY: daemon.ownerKey() ?? '',
-    LINKCTL_CONFIG_DIR: join(work, 'config'),
-  }
 }, 60_000)
 
 afterAll(async () => {
   await rx?.close()
-  if (daemon) await daemon.stop('SIGKILL')
-  if (work) rmSync(work, { recursive: true, force: true })
+  await cli?.close()
 })
 
 interface Forwarding {

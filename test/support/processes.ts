@@ -1,5 +1,7 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { packageRoot } from '../../src/version.js'
 
@@ -113,6 +115,43 @@ export async function startLinkd(
         child.once('exit', (code) => resolve(code))
         child.kill(signal)
       })
+    },
+  }
+}
+
+/** A linkd on a fresh work directory, and what linkctl needs to use it with the owner key. */
+export interface LinkdForCli {
+  daemon: RunningLinkd
+  /** The work directory: linkd's data in `data/`, linkctl's configuration in `config/`. */
+  work: string
+  /** LINKCTL_URL, LINKCTL_API_KEY (the owner key) and LINKCTL_CONFIG_DIR. */
+  env: Record<string, string>
+  /** Runs the built linkctl with `env` (and `extra` over it). */
+  linkctl(args: string[], extra?: Record<string, string>): Promise<RunResult>
+  /** Stops linkd (SIGKILL unless told) and removes the work directory. */
+  close(signal?: NodeJS.Signals): Promise<void>
+}
+
+/** The set-up of the end-to-end tests: the built linkd on a temporary directory, and linkctl for it. */
+export async function startLinkdForCli(
+  prefix: string,
+  linkdEnv: Record<string, string> = {},
+): Promise<LinkdForCli> {
+  const work = mkdtempSync(join(tmpdir(), prefix))
+  const daemon = await startLinkd(join(work, 'data'), linkdEnv)
+  const env = {
+    LINKCTL_URL: daemon.url,
+    LINKCTL_API_KEY: daemon.ownerKey() ?? '',
+    LINKCTL_CONFIG_DIR: join(work, 'config'),
+  }
+  return {
+    daemon,
+    work,
+    env,
+    linkctl: (args, extra = {}) => runBin(LINKCTL, args, { ...env, ...extra }),
+    async close(signal = 'SIGKILL') {
+      await daemon.stop(signal)
+      rmSync(work, { recursive: true, force: true })
     },
   }
 }
