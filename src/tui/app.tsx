@@ -33,6 +33,8 @@ export interface AppProps {
   refreshSeconds: number
   color: boolean
   scopes: ReadonlySet<string> | null
+  /** Why the key cannot be used, when the daemon said so (screens say it instead of a scope). */
+  keyProblem?: string
   /** Who is connected where, for the status line. */
   identity?: string
   screens?: ScreenDef[]
@@ -93,11 +95,12 @@ export function App(props: AppProps) {
       refreshMs: Math.max(1, props.refreshSeconds) * 1000,
       color: props.color,
       scopes: props.scopes,
+      ...(props.keyProblem ? { keyProblem: props.keyProblem } : {}),
       report,
       capture,
       say: setMessage,
     }),
-    [props.client, props.refreshSeconds, props.color, props.scopes, report, capture],
+    [props.client, props.refreshSeconds, props.color, props.scopes, props.keyProblem, report, capture],
   )
 
   const keys = useRef<KeyRegistry>(new Set()).current
@@ -148,7 +151,11 @@ export function App(props: AppProps) {
           </Box>
           <Box flexDirection="column" height={bodyHeight} overflow="hidden">
             {help ? <HelpOverlay screen={screen} /> : null}
-            {!allowed ? (
+            {!allowed && env.keyProblem ? (
+              <Box display={help ? 'none' : 'flex'}>
+                <Text color={tint(env, 'yellow')}>{env.keyProblem}</Text>
+              </Box>
+            ) : !allowed ? (
               <Box flexDirection="column" display={help ? 'none' : 'flex'}>
                 <Text color={tint(env, 'yellow')}>
                   {`${screen.title} needs the scope ${screen.scope}; this key does not have it.`}

@@ -10,6 +10,8 @@ export interface TuiEnv {
   color: boolean
   /** The key's scopes; null when they could not be learnt (every screen is then tried). */
   scopes: ReadonlySet<string> | null
+  /** Why the key cannot be used (none given, revoked, expired, unknown), when the daemon said so. */
+  keyProblem?: string
   /** A poll's trouble (null: it recovered), shown on the status line. */
   report(source: string, trouble: Trouble | null, retryInMs?: number): void
   /** A screen typing into a field takes every key (q, digits, Tab) until it lets go. */

@@ -62,8 +62,18 @@ export async function whoAmI(
   url: string,
   apiKey: string | undefined,
   waitMs = KEY_TEST_WAIT_MS,
-): Promise<{ scopes: ReadonlySet<string> | null; identity: string; rateLimit?: RateLimitInfo }> {
-  if (!apiKey) return { scopes: new Set(), identity: `no key (run linkctl login) · ${url}` }
+): Promise<{
+  scopes: ReadonlySet<string> | null
+  identity: string
+  rateLimit?: RateLimitInfo
+  keyProblem?: string
+}> {
+  if (!apiKey)
+    return {
+      scopes: new Set(),
+      identity: `no key (run linkctl login) · ${url}`,
+      keyProblem: 'No API key: run linkctl login --api-key <key>, or set LINKCTL_API_KEY.',
+    }
   let timer: NodeJS.Timeout | undefined
   const late = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error('no answer in time')), waitMs)
@@ -76,9 +86,11 @@ export async function whoAmI(
         scopes: new Set(result.key.permissions),
         identity: `${result.key.name} (${result.key.preview}) · ${result.key.organization.name} · ${url}`,
       }
+    const reason = result.reason ?? 'unknown'
     return {
       scopes: new Set(),
-      identity: `${maskKey(apiKey)} not valid: ${result.reason ?? 'unknown'} · ${url}`,
+      identity: `${maskKey(apiKey)} not valid: ${reason} · ${url}`,
+      keyProblem: `The key ${maskKey(apiKey)} is not valid (${reason}): run linkctl login --api-key <key> with a valid one.`,
     }
   } catch {
     return { scopes: null, identity: `${maskKey(apiKey)} · ${url}` }
@@ -135,7 +147,14 @@ export async function runTui(opts: TuiOptions, ctx: Ctx): Promise<void> {
   stdout.write(ENTER_ALT_SCREEN)
   try {
     const app = mount(
-      { client, refreshSeconds, color: ctx.color, scopes: who.scopes, identity },
+      {
+        client,
+        refreshSeconds,
+        color: ctx.color,
+        scopes: who.scopes,
+        identity,
+        ...(who.keyProblem ? { keyProblem: who.keyProblem } : {}),
+      },
       {
         stdout,
         stdin: ctx.stdin as NodeJS.ReadStream,

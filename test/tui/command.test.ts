@@ -44,6 +44,18 @@ describe('linkctl tui', () => {
     expect(who.identity).toBe('lk_•••efgh · http://10.255.255.1:8080')
   })
 
+  it('an unusable key is said as such (no key, or the reason the daemon gives), not as missing scopes', async () => {
+    const client = new FakeClient()
+    client.keys.test = () => Promise.resolve({ valid: false, reason: 'revoked' })
+    const revoked = await whoAmI(client, 'http://127.0.0.1:8080', 'lk_live_abcdefgh')
+    expect(revoked.scopes).toEqual(new Set())
+    expect(revoked.keyProblem).toBe(
+      'The key lk_•••efgh is not valid (revoked): run linkctl login --api-key <key> with a valid one.',
+    )
+    const none = await whoAmI(client, 'http://127.0.0.1:8080', undefined)
+    expect(none.keyProblem).toContain('No API key: run linkctl login')
+  })
+
   it('learns the scopes and the rate limit from the key test', async () => {
     const who = await whoAmI(new FakeClient(), 'http://127.0.0.1:8080', 'links:read')
     expect([...(who.scopes ?? [])]).toEqual(['links:read'])

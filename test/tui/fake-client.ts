@@ -5,7 +5,7 @@
  */
 import { ApiError, ConnectionError } from '../../src/client/index.js'
 import type { PageOf } from '../../src/contract/common.js'
-import type { ApiKey } from '../../src/contract/keys.js'
+import type { ApiKey, KeyTestResult } from '../../src/contract/keys.js'
 import type { Game } from '../../src/contract/games.js'
 import type { GdprDeletion } from '../../src/contract/gaming.js'
 import type { LinkAnalytics } from '../../src/contract/links.js'
@@ -126,7 +126,7 @@ export class FakeClient implements TuiClient {
     revoke: (id: string) => this.serve(`keys.revoke ${id}`, () => this.setKey(id, 'revoked')),
     activate: (id: string) => this.serve(`keys.activate ${id}`, () => this.setKey(id, 'active')),
     deactivate: (id: string) => this.serve(`keys.deactivate ${id}`, () => this.setKey(id, 'inactive')),
-    test: (key: string) =>
+    test: (key: string): Promise<KeyTestResult> =>
       this.serve('keys.test', () => ({
         valid: true,
         key: {

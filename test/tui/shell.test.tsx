@@ -58,6 +58,15 @@ describe('tui shell', () => {
     await frameWith(app, 'screen two body')
   })
 
+  it('with an unusable key, a screen says why the key fails instead of naming a scope', async () => {
+    const problem = 'The key lk_•••efgh is not valid (revoked): run linkctl login'
+    const app = renderTui({ screens: THREE, scopes: new Set(), keyProblem: problem })
+    await press(app, '3')
+    const frame = await frameWith(app, problem)
+    expect(frame).not.toContain('needs the scope')
+    expect(frame).not.toContain('screen three body')
+  })
+
   it('a screen that throws while rendering shows the error; the others still work', async () => {
     const broken: ScreenDef = {
       ...fakeScreen('boom', null),

@@ -14,11 +14,11 @@ function uptime(seconds: number): string {
   return d > 0 ? `${d}d ${h}h` : h > 0 ? `${h}h ${m}m` : m > 0 ? `${m}m ${s % 60}s` : `${s}s`
 }
 
-function total(value: number | undefined, scope: string): string {
-  return value === undefined ? `(needs ${scope})` : String(value)
-}
-
 function TotalsBox({ totals }: { totals: Totals }) {
+  // An unusable key lacks every scope: say nothing per total (the status line says why).
+  const { keyProblem } = useTui()
+  const total = (value: number | undefined, scope: string): string =>
+    value !== undefined ? String(value) : keyProblem ? '-' : `(needs ${scope})`
   const rows: [string, string][] = [
     ['links', total(totals.links, 'links:read')],
     [`clicks today (top ${CLICKS_TODAY_LINKS} links)`, total(totals.clicksToday, 'analytics:read')],
