@@ -67,12 +67,13 @@ async function serve(requested: Config): Promise<void> {
     )
   if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey))
   // WAL checkpoints on a worker thread of their own, not inside a request's commit.
-  const checkpointer = b.db.sqlite.memory
-    ? undefined
-    : (await import('./db/checkpointer.js')).startCheckpointer(b.db.sqlite, {
-        onError: (err) =>
-          app.log.warn({ err }, 'background WAL checkpoints stopped; SQLite checkpoints on commit again'),
-      })
+  const checkpointer =
+    b.db.dialect !== 'sqlite' || b.db.sqlite.memory
+      ? undefined
+      : (await import('./db/checkpointer.js')).startCheckpointer(b.db.sqlite, {
+          onError: (err) =>
+            app.log.warn({ err }, 'background WAL checkpoints stopped; SQLite checkpoints on commit again'),
+        })
 
   let https: { port: number; close(): Promise<void> } | undefined
   let closing = false

@@ -33,8 +33,8 @@ export async function migrateCommand(config: Config, out: Out): Promise<void> {
   const db = openDatabase(config.databaseUrl)
   reportTightened(db.tightened, out)
   try {
-    const pending = pendingMigrations(db).map((m) => m.name)
-    migrate(db, systemClock.now())
+    const pending = (await pendingMigrations(db)).map((m) => m.name)
+    await migrate(db, systemClock.now())
     out(pending.length ? `Applied: ${pending.join(', ')}\n` : 'Database is up to date.\n')
   } finally {
     await db.close()
@@ -89,7 +89,7 @@ export async function orgSetPlanCommand(config: Config, org: string, plan: strin
   const db = openDatabase(config.databaseUrl)
   reportTightened(db.tightened, out)
   try {
-    migrate(db, systemClock.now())
+    await migrate(db, systemClock.now())
     const updated = await adminContext(config, db).orgs.setPlan(org, plan)
     out(`Organization "${updated.name}" is now on the ${updated.plan} plan.\n`)
   } finally {
@@ -122,7 +122,7 @@ export async function keysCreateCommand(
   const db = openDatabase(config.databaseUrl)
   reportTightened(db.tightened, out)
   try {
-    migrate(db, systemClock.now())
+    await migrate(db, systemClock.now())
     const { orgs, keys } = adminContext(config, db)
     const org = await orgs.resolve(opts.org)
     const key = await keys.createRecoveryKey(org.id, { name, preset: preset as Preset })

@@ -37,7 +37,7 @@ export async function bootstrap(config: Config): Promise<Bootstrap> {
   const { key: masterKey, generated } = loadOrCreateMasterKey(config.secretKey, config.dataDir)
   const db = openDatabase(config.databaseUrl)
   try {
-    const applied = migrate(db, systemClock.now())
+    const applied = await migrate(db, systemClock.now())
     const { orgs, keys } = adminContext(config, db)
     let ownerKey: string | undefined
     if ((await orgs.count()) === 0) {

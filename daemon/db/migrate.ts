@@ -1,7 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { packageRoot } from '../../src/version.js'
-import type { Db } from './open.js'
+import type { Db, PostgresDb, SqliteDb } from './open.js'
 
 /** The SQL files ship with the package (also when the daemon runs from the bundle). */
 const migrationsDir = () => join(packageRoot(), 'daemon', 'db', 'migrations')
@@ -12,39 +12,58 @@ export interface Migration {
   sql: string
 }
 
-export function loadMigrations(dir = migrationsDir()): Migration[] {
+const FILE = /^\d{4}_[a-z0-9_]+\.sql$/
+
+/**
+ * The numbered migrations, in order. Each file is portable SQL run by both engines; where a
+ * statement must differ (a type whose meaning differs, such as REAL), `postgres/<same name>.sql`
+ * holds PostgreSQL's text of that same migration, so both engines apply the same list.
+ */
+export function loadMigrations(dialect: Db['dialect'] = 'sqlite', dir = migrationsDir()): Migration[] {
+  const overrides = join(dir, dialect)
   return readdirSync(dir)
-    .filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f))
+    .filter((f) => FILE.test(f))
     .sort()
-    .map((f) => ({
-      version: Number(f.slice(0, 4)),
-      name: f.replace(/\.sql$/, ''),
-      sql: readFileSync(join(dir, f), 'utf8'),
-    }))
+    .map((f) => {
+      const own = join(overrides, f)
+      return {
+        version: Number(f.slice(0, 4)),
+        name: f.replace(/\.sql$/, ''),
+        sql: readFileSync(dialect !== 'sqlite' && existsSync(own) ? own : join(dir, f), 'utf8'),
+      }
+    })
 }
 
-function ensureTable(db: Db): void {
-  db.sqlite.exec(
-    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)',
-  )
-}
-
-export function appliedVersions(db: Db): Set<number> {
-  ensureTable(db)
-  const rows = db.sqlite.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]
-  return new Set(rows.map((r) => r.version))
-}
+const CREATE_TABLE =
+  'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)'
 
 /** Versions on disk that the database has not applied yet. */
-export function pendingMigrations(db: Db, migrations = loadMigrations()): Migration[] {
-  const done = appliedVersions(db)
+export async function pendingMigrations(
+  db: Db,
+  migrations = loadMigrations(db.dialect),
+): Promise<Migration[]> {
+  const done = new Set(db.dialect === 'sqlite' ? sqliteApplied(db) : await postgresApplied(db))
   return migrations.filter((m) => !done.has(m.version))
 }
 
 /** Applies pending migrations in order, each in its own transaction. Returns the names applied. */
-export function migrate(db: Db, now: number, migrations = loadMigrations()): string[] {
+export function migrate(db: Db, now: number, migrations = loadMigrations(db.dialect)): Promise<string[]> {
+  return db.dialect === 'sqlite'
+    ? Promise.resolve(migrateSqlite(db, now, migrations))
+    : migratePostgres(db, now, migrations)
+}
+
+function sqliteApplied(db: SqliteDb): number[] {
+  db.sqlite.exec(CREATE_TABLE)
+  return (db.sqlite.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map(
+    (r) => r.version,
+  )
+}
+
+function migrateSqlite(db: SqliteDb, now: number, migrations: Migration[]): string[] {
+  const done = new Set(sqliteApplied(db))
   const applied: string[] = []
-  for (const m of pendingMigrations(db, migrations)) {
+  for (const m of migrations.filter((x) => !done.has(x.version))) {
     db.sqlite.transaction(() => {
       db.sqlite.exec(m.sql)
       db.sqlite
@@ -52,6 +71,55 @@ export function migrate(db: Db, now: number, migrations = loadMigrations()): str
         .run(m.version, m.name, now)
     })()
     applied.push(m.name)
+  }
+  return applied
+}
+
+async function postgresApplied(db: PostgresDb): Promise<number[]> {
+  const exists = await db.pool.query<{ t: string | null }>("SELECT to_regclass('schema_migrations') AS t")
+  if (!exists.rows[0]?.t) return []
+  const rows = await db.pool.query<{ version: number }>('SELECT version FROM schema_migrations')
+  return rows.rows.map((r) => r.version)
+}
+
+/**
+ * Several linkd processes may start at once on one database: the first takes a session-level
+ * advisory lock and migrates, the others wait for it and then find nothing left to apply.
+ */
+const MIGRATION_LOCK = 7_346_001
+
+async function migratePostgres(db: PostgresDb, now: number, migrations: Migration[]): Promise<string[]> {
+  const client = await db.pool.connect()
+  const applied: string[] = []
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK])
+    try {
+      await client.query(CREATE_TABLE)
+      const done = new Set(
+        (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map(
+          (r) => r.version,
+        ),
+      )
+      for (const m of migrations.filter((x) => !done.has(x.version))) {
+        await client.query('BEGIN')
+        try {
+          await client.query(m.sql) // simple query protocol: several statements in one call
+          await client.query(
+            'INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)',
+            [m.version, m.name, now],
+          )
+          await client.query('COMMIT')
+        } catch (err) {
+          await client.query('ROLLBACK')
+          throw new Error(`migration ${m.name} failed: ${(err as Error).message}`, { cause: err })
+        }
+        applied.push(m.name)
+      }
+    } finally {
+      await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK])
+    }
+  } finally {
+    client.release()
   }
   return applied
 }

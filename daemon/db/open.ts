@@ -1,29 +1,53 @@
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, SqliteDialect } from 'kysely'
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import pg from 'pg'
 import type { Database } from './schema.js'
 import { createPrivateDir, secureDatabaseFiles } from './files.js'
 
-/** An open database: the Kysely handle every store uses, plus the raw driver for db/ internals. */
-export interface Db {
+interface OpenDb {
+  /** The Kysely handle every store uses. */
   kysely: Kysely<Database>
-  /** The better-sqlite3 connection: for migrations, backups and benchmarked prepared statements. */
-  sqlite: SQLite.Database
-  dialect: 'sqlite'
   /** Database files found with modes looser than 0600 and tightened on open (to report once). */
   tightened: readonly string[]
   close(): Promise<void>
 }
 
+/** The embedded engine: one SQLite file (or `:memory:`). */
+export interface SqliteDb extends OpenDb {
+  dialect: 'sqlite'
+  /** The better-sqlite3 connection: for migrations, backups and benchmarked prepared statements. */
+  sqlite: SQLite.Database
+}
+
+/** The scale-out engine: a PostgreSQL database shared by any number of linkd processes. */
+export interface PostgresDb extends OpenDb {
+  dialect: 'postgres'
+  /** The connection pool Kysely draws from (migrations, LISTEN/NOTIFY, COPY). */
+  pool: pg.Pool
+  /** Not on PostgreSQL: reading it throws, so that SQLite-only code fails loudly, not subtly. */
+  readonly sqlite: never
+}
+
+/** An open database of either engine: code that needs the driver narrows on `dialect`. */
+export type Db = SqliteDb | PostgresDb
+
+export function isPostgresUrl(databaseUrl: string): boolean {
+  return /^postgres(ql)?:\/\//.test(databaseUrl)
+}
+
 /** `sqlite:/path/file.db`, `sqlite::memory:`, a bare path or `:memory:`. */
 export function sqlitePath(databaseUrl: string): string {
-  if (/^postgres(ql)?:\/\//.test(databaseUrl))
-    throw new Error('PostgreSQL is not supported yet by this build; use a sqlite: database URL')
+  if (isPostgresUrl(databaseUrl)) throw new Error('this command needs a SQLite database, not PostgreSQL')
   return databaseUrl.replace(/^sqlite:(\/\/)?/, '') || ':memory:'
 }
 
+/** Opens either engine by URL: `postgres://…` or `postgresql://…` is PostgreSQL, anything else SQLite. */
 export function openDatabase(databaseUrl: string): Db {
-  const path = sqlitePath(databaseUrl)
+  return isPostgresUrl(databaseUrl) ? openPostgres(databaseUrl) : openSqlite(sqlitePath(databaseUrl))
+}
+
+function openSqlite(path: string): SqliteDb {
   let tightened: string[] = []
   if (path !== ':memory:') {
     createPrivateDir(dirname(path))
@@ -45,6 +69,55 @@ export function openDatabase(databaseUrl: string): Db {
       if (closed) return
       closed = true
       await kysely.destroy() // closes the better-sqlite3 handle too
+    },
+  }
+}
+
+const INT8_OID = 20
+const NUMERIC_OID = 1700
+
+/**
+ * Every integer column is BIGINT (Unix-ms timestamps, micro-units of money) and SUM/COUNT answer
+ * int8 or numeric, which pg returns as strings by default. Ours stay below 2^53, so they are read
+ * as numbers, as better-sqlite3 reads them; a value past that throws rather than losing digits.
+ */
+function toNumber(text: string): number {
+  const n = Number(text)
+  if (!Number.isSafeInteger(n) && Number.isInteger(n)) throw new Error(`integer ${text} is beyond 2^53`)
+  return n
+}
+
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === INT8_OID || oid === NUMERIC_OID) return toNumber
+    return pg.types.getTypeParser(oid, format as 'text')
+  },
+}
+
+/** Connections per process: the pool serves requests, jobs and the webhook sender. */
+const POOL_SIZE = 10
+
+function openPostgres(databaseUrl: string): PostgresDb {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: POOL_SIZE, types })
+  // An idle client's error (the server restarted, the connection was cut) must not crash the
+  // process: the pool drops that client and the next query opens a new one.
+  pool.on('error', () => {})
+  const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  let closed = false
+  return {
+    kysely,
+    pool,
+    dialect: 'postgres',
+    tightened: [],
+    get sqlite(): never {
+      throw new Error('this code path needs SQLite; the database is PostgreSQL')
+    },
+    async close() {
+      if (closed) return
+      closed = true
+      await kysely.destroy()
+      // Kysely ends the pool only if it ever used it; migrations and LISTEN use the pool directly.
+      if (!pool.ended) await pool.end()
     },
   }
 }

@@ -157,7 +157,7 @@ export async function analyticsBench(total = Number(process.env.BENCH_CLICKS ?? 
   try {
     const config = loadConfig({ env: {}, flags: { dataDir: dir, logLevel: 'silent', jobs: false } })
     const db = openDatabase(config.databaseUrl)
-    migrate(db, Date.now())
+    await migrate(db, Date.now())
     const app = await buildApp({ config, db, masterKey: randomBytes(32) })
     try {
       const { orgs, keys, links } = app.linkd.services

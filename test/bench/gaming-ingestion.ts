@@ -64,11 +64,11 @@ function makeBatches(now: number, playersPerBatch: number, ordered = false) {
 }
 
 /** The raw better-sqlite3 insert rate of the same rows into game_events (1,000 per transaction). */
-function rawInsertRate(batches: ReturnType<typeof makeBatches>): number {
+async function rawInsertRate(batches: ReturnType<typeof makeBatches>): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'linkd-bench-gaming-raw-'))
   const db = openDatabase(`sqlite:${join(dir, 'raw.db')}`)
   try {
-    migrate(db, Date.now())
+    await migrate(db, Date.now())
     const ins = db.sqlite.prepare(
       `INSERT INTO game_events (game_id, event_id, event_type, player_id, session_id, platform, ts, received_at,
          batch_id, revenue_type, revenue_micros, currency, country, ip, device_fingerprint, verdict, data)
@@ -234,7 +234,7 @@ const speed = (r: IngestionRun) =>
 
 export async function ingestionBench(c: IngestionCase): Promise<Array<[string, string]>> {
   const run = await ingestionRun(c)
-  const raw = rawInsertRate(run.batches)
+  const raw = await rawInsertRate(run.batches)
   return [
     [`${c.label}: HTTP, ${SENDERS} senders`, speed(run)],
     [`${c.label}: raw insert, same rows`, `${fmt(raw / 1000, 1)}k events/s`],

@@ -127,7 +127,7 @@ export async function withAggregates<R>(
   const config = loadConfig({ env: {}, flags: { dataDir: dir, logLevel: 'silent', jobs: false } })
   const db = openDatabase(config.databaseUrl)
   try {
-    migrate(db, Date.now())
+    await migrate(db, Date.now())
     const app = await buildApp({ config, db, masterKey: randomBytes(32) })
     try {
       const { orgs, keys, games } = app.linkd.services

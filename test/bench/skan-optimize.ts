@@ -67,7 +67,7 @@ export async function skanOptimizeBench(): Promise<void> {
   const db = openDatabase(config.databaseUrl)
   const out: Array<[string, string]> = []
   try {
-    migrate(db, Date.now())
+    await migrate(db, Date.now())
     const app = await buildApp({ config, db, masterKey: randomBytes(32) })
     try {
       const { orgs, keys, games, gamedata, skan } = app.linkd.services

@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../../daemon/config.js'
 import { openDatabase, type Db } from '../../daemon/db/open.js'
 import { migrate } from '../../daemon/db/migrate.js'
 import { FakeClock } from './clock.js'
+import { createTestDatabase, onPostgres } from './postgres.js'
 import type { ApiKeyWithSecret, CreateKeyBody } from '../../src/contract/keys.js'
 import type { Plan } from '../../src/contract/limits.js'
 
@@ -29,7 +30,11 @@ export interface TestApp {
   close(): Promise<void>
 }
 
-/** The real app on an in-memory SQLite database with a fake clock. */
+/**
+ * The real app with a fake clock, on an in-memory SQLite database, or under `npm run test:pg` on a
+ * new PostgreSQL database of its own (dropped by `close`). A test that passes its own
+ * `databaseUrl` (a file, shared by two apps) keeps it.
+ */
 export async function createTestApp(
   overrides: Record<string, unknown> = {},
   deps: Pick<AppDeps, 'resolve' | 'logger' | 'skanPublicKeys'> = {},
@@ -37,11 +42,12 @@ export async function createTestApp(
   opts: { orgName?: string } = {},
 ): Promise<TestApp> {
   const clock = new FakeClock()
+  const own = onPostgres && !('databaseUrl' in overrides) ? await createTestDatabase() : undefined
   const config = loadConfig({
     env: {},
     flags: {
       dataDir: '/nonexistent-linkd-test',
-      databaseUrl: 'sqlite::memory:',
+      databaseUrl: own?.url ?? 'sqlite::memory:',
       logLevel: 'silent',
       // No network in tests: nothing answers DNS on port 1, and no ACME CA unless a test names one.
       dnsResolvers: '127.0.0.1:1',
@@ -50,7 +56,7 @@ export async function createTestApp(
     },
   })
   const db = openDatabase(config.databaseUrl)
-  migrate(db, clock.now())
+  await migrate(db, clock.now())
   const app = await buildApp({ config, db, clock, masterKey: randomBytes(32), ...deps })
   const { orgs, keys } = app.linkd.services
   const org = await orgs.create(opts.orgName ?? 'default')
@@ -89,6 +95,7 @@ export async function createTestApp(
     async close() {
       await app.close()
       await db.close()
+      await own?.drop()
     },
   }
   return t

@@ -10,14 +10,14 @@ export interface HealthStore {
   pendingMigrations(): Promise<number>
 }
 
-/** The SQLite implementation. */
+/** Both engines: the probe is portable SQL. */
 export function createHealthStore(db: Db): HealthStore {
   return {
     async ping() {
       await sql`SELECT 1`.execute(db.kysely)
     },
     async pendingMigrations() {
-      return pendingMigrations(db).length
+      return (await pendingMigrations(db)).length
     },
   }
 }

@@ -320,7 +320,7 @@ describe('graceful shutdown and the city database', () => {
     const clock = new FakeClock()
     const masterKey = randomBytes(32)
     let db = openDatabase(config.databaseUrl)
-    migrate(db, clock.now())
+    await migrate(db, clock.now())
     const app = await buildApp({ config, db, clock, masterKey })
     const org = await app.linkd.services.orgs.create('default')
     const link = await app.linkd.services.links.create(org.id, { destinationUrl: 'https://example.com/' })

@@ -35,7 +35,7 @@ describe.skipIf(process.platform === 'win32')('owner-only database files', () =>
     const dir = join(work, 'data')
     const db = openDatabase(`sqlite:${join(dir, 'linkd.db')}`)
     try {
-      migrate(db, 0) // writes: the -wal and -shm files exist now
+      await migrate(db, 0) // writes: the -wal and -shm files exist now
       expect(mode(dir)).toBe(0o700)
       for (const f of ['linkd.db', 'linkd.db-wal', 'linkd.db-shm']) expect(mode(join(dir, f)), f).toBe(0o600)
       expect(db.tightened).toEqual([])
@@ -49,7 +49,7 @@ describe.skipIf(process.platform === 'win32')('owner-only database files', () =>
     mkdirSync(dir)
     const file = join(dir, 'linkd.db')
     const first = openDatabase(`sqlite:${file}`)
-    migrate(first, 0)
+    await migrate(first, 0)
     await first.close()
     for (const f of [file, `${file}-wal`, `${file}-shm`]) {
       writeFileSync(f, '', { flag: 'a' })

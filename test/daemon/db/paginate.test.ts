@@ -9,7 +9,7 @@ describe('newestFirstPage (the list-plus-count query of the stores)', () => {
 
   async function seed() {
     db = openDatabase('sqlite::memory:')
-    migrate(db, 0)
+    await migrate(db, 0)
     // Two rows share created_at 2000: the id breaks the tie, descending too.
     const rows = [
       { id: 'org_a', name: 'alpha', plan: 'free', created_at: 1000, updated_at: 1000 },

@@ -7,9 +7,9 @@ import { createGamedataStore } from '../../../daemon/modules/gamedata/store.js'
 
 describe('the unit of work lent from one store to another', () => {
   let db: Db
-  beforeEach(() => {
+  beforeEach(async () => {
     db = openDatabase('sqlite::memory:')
-    migrate(db, 0)
+    await migrate(db, 0)
   })
   afterEach(() => db.close())
 

@@ -25,7 +25,7 @@ describe.skipIf(skip)('ACME with a real pebble', () => {
 
   beforeAll(async () => {
     db = openDatabase('sqlite::memory:')
-    migrate(db, clock.now())
+    await migrate(db, clock.now())
     dns = await startDnsServer({ a: [['cert.example.test', '127.0.0.1']] })
     const httpPort = await freePort()
     const acme = () => acmeFor()

@@ -11,7 +11,7 @@ describe('health store (the readiness probe)', () => {
       const shipped = loadMigrations().length
       expect(shipped).toBeGreaterThan(0)
       expect(await store.pendingMigrations()).toBe(shipped)
-      migrate(db, 0)
+      await migrate(db, 0)
       expect(await store.pendingMigrations()).toBe(0)
       await expect(store.ping()).resolves.toBeUndefined()
     } finally {

@@ -104,10 +104,10 @@ describe('stored idempotent responses hold no readable secret', () => {
 })
 
 describe('migration 0007', () => {
-  it('drops the plain-text responses stored before it and adds the resource_id column', () => {
+  it('drops the plain-text responses stored before it and adds the resource_id column', async () => {
     const db = openDatabase('sqlite::memory:')
     try {
-      migrate(
+      await migrate(
         db,
         0,
         loadMigrations().filter((m) => m.version < 7),
@@ -117,7 +117,7 @@ describe('migration 0007', () => {
           'INSERT INTO idempotency_records (owner, idem_key, request_hash, status_code, content_type, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
         )
         .run('key_1', 'k', 'h', 201, 'application/json', '{"id":"key_2","key":"lk_live_plain"}', 1)
-      expect(migrate(db, 0)).toContain('0007_idempotency_sealed')
+      expect(await migrate(db, 0)).toContain('0007_idempotency_sealed')
       expect(db.sqlite.prepare('SELECT * FROM idempotency_records').all()).toEqual([])
       const cols = (
         db.sqlite.prepare('PRAGMA table_info(idempotency_records)').all() as { name: string }[]

@@ -519,7 +519,7 @@ describe('restart', () => {
     })
     const open = async () => {
       const db = openDatabase(config.databaseUrl)
-      migrate(db, clock.now())
+      await migrate(db, clock.now())
       return { db, app: await buildApp({ config, db, clock, masterKey }) }
     }
     try {

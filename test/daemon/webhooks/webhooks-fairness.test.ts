@@ -73,7 +73,7 @@ async function startDaemon(databaseUrl: string, masterKey: Buffer): Promise<Daem
     flags: { dataDir: '/nonexistent-linkd-test', databaseUrl, logLevel: 'silent', jobs: false },
   })
   const db = openDatabase(config.databaseUrl)
-  migrate(db, systemClock.now())
+  await migrate(db, systemClock.now())
   const app = await buildApp({ config, db, clock: systemClock, masterKey })
   return {
     app,

@@ -99,7 +99,7 @@ async function open(
     flags: { dataDir: '/nonexistent-linkd-test', databaseUrl, logLevel: 'silent', jobs: false, ...settings },
   })
   const db = openDatabase(config.databaseUrl)
-  migrate(db, clock.now())
+  await migrate(db, clock.now())
   const app = await buildApp({ config, db, clock, masterKey, resolve: resolver })
   const { orgs, keys } = app.linkd.services
   const org = (await orgs.byName('default')) ?? (await orgs.create('default'))

@@ -70,10 +70,10 @@ describe('detector state: bounded', () => {
 describe('detector state: saved and restored (real SQLite file)', () => {
   let dir: string
   let db: Db
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'fraud-state-'))
     db = openDatabase(`sqlite:${join(dir, 'linkd.db')}`)
-    migrate(db, 0)
+    await migrate(db, 0)
   })
   afterEach(async () => {
     await db.close()
