@@ -98,6 +98,8 @@ export interface LinkQueries {
   addClicks(deltas: ReadonlyArray<{ linkId: string; clicks: number }>, within?: UnitOfWork): Promise<void>
   /** Which of `ids` are links that exist. */
   existingIds(ids: readonly string[]): Promise<Set<string>>
+  /** The ids of every link of the organization (in id order). */
+  idsOf(organizationId: string): Promise<string[]>
   /** Records the first QR generation; true when this call was the first. */
   markQrCreated(id: string, now: number): Promise<boolean>
   /** Sum of the clicks of the organization's links on custom domains. */
@@ -353,6 +355,17 @@ function queries(db: Kysely<Database>): LinkQueries {
         for (const r of rows) found.add(r.id)
       }
       return found
+    },
+
+    /** The ids of every link of the organization, in id order. */
+    async idsOf(organizationId: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom('links')
+        .select('id')
+        .where('organization_id', '=', organizationId)
+        .orderBy('id')
+        .execute()
+      return rows.map((r) => r.id)
     },
 
     /** Records the first QR generation; true when this call was the first. */
