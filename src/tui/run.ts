@@ -34,12 +34,12 @@ export function parseRefresh(value: string | undefined): number {
 }
 
 /** Requests the busiest screen (Home) makes per refresh, at most. */
-export const REQUESTS_PER_REFRESH = 12
+export const REQUESTS_PER_REFRESH = 7
 const PERIOD_SECONDS = { minute: 60, hour: 3600, day: 86_400 } as const
 
 /**
  * The refresh interval within the key's rate limit: polling may use half of it, so that the
- * user's own commands keep the other half. A key of 1,000 requests an hour refreshes every 87 s.
+ * user's own commands keep the other half. A key of 1,000 requests an hour refreshes every 51 s.
  */
 export function refreshWithin(
   seconds: number,
