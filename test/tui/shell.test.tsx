@@ -89,11 +89,11 @@ describe('tui shell', () => {
     stdout.emit('resize')
     const frame = await frameWith(app, 'screen one body')
     const lines = frame.split('\n')
-    expect(lines.length).toBeLessThanOrEqual(23)
+    expect(lines.length).toBeLessThanOrEqual(24)
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(80)
     Object.defineProperty(stdout, 'rows', { value: 12, configurable: true })
     stdout.emit('resize')
-    await frameWhere(app, (f) => f.split('\n').length <= 11, 'frame of 11 lines')
+    await frameWhere(app, (f) => f.split('\n').length <= 12, 'frame of 12 lines')
   })
 })
 
