@@ -5,6 +5,7 @@ import { LinkdClient } from '../../src/client/index.js'
 import type { Link } from '../../src/contract/links.js'
 import { App } from '../../src/tui/app.js'
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js'
+import { FIREFOX_LINUX, GOOGLEBOT } from '../support/redirect.js'
 import { frameWhere } from './harness.js'
 
 let d: TestDaemon
@@ -20,9 +21,7 @@ afterAll(async () => {
 
 const client = (apiKey: string) => new LinkdClient({ baseUrl: d.url, apiKey })
 
-const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0'
-const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'
-async function visit(link: Link, userAgent = BROWSER): Promise<void> {
+async function visit(link: Link, userAgent = FIREFOX_LINUX): Promise<void> {
   const res = await fetch(`${d.url}/${link.shortCode}`, {
     redirect: 'manual',
     headers: { 'user-agent': userAgent },
@@ -39,7 +38,7 @@ describe('home against linkd', () => {
     for (let i = 0; i < 12; i++)
       links.push(await ours.links.create({ destinationUrl: `https://example.com/${i}` }))
     for (const link of links) await visit(link)
-    await visit(links[0]!, BOT)
+    await visit(links[0]!, GOOGLEBOT)
     const theirs = await client(other.ownerKey).links.create({ destinationUrl: 'https://example.com/theirs' })
     for (let i = 0; i < 4; i++) await visit(theirs)
 

@@ -4,6 +4,7 @@ import type { OrganizationClicks } from '../../../src/contract/links.js'
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js'
 import { cli } from '../../support/cli.js'
 import { createLink } from '../../support/links.js'
+import { FIREFOX_LINUX, GOOGLEBOT } from '../../support/redirect.js'
 
 let d: TestDaemon
 beforeAll(async () => {
@@ -12,9 +13,7 @@ beforeAll(async () => {
 })
 afterAll(() => d.close())
 
-const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0'
-const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)'
-const visit = (code: string, userAgent = BROWSER) =>
+const visit = (code: string, userAgent = FIREFOX_LINUX) =>
   fetch(`${d.url}/${code}`, { redirect: 'manual', headers: { 'user-agent': userAgent } })
 
 describe('links clicks', () => {
@@ -22,7 +21,7 @@ describe('links clicks', () => {
     const [a, b] = [await createLink(d.testApp), await createLink(d.testApp)]
     expect((await visit(a.shortCode)).status).toBe(302)
     expect((await visit(b.shortCode)).status).toBe(302)
-    expect((await visit(b.shortCode, BOT)).status).toBe(302)
+    expect((await visit(b.shortCode, GOOGLEBOT)).status).toBe(302)
     const flags = ['--url', d.url, '--api-key', d.ownerKey]
     const range = ['--start', '2026-11-20', '--end', '2026-11-21']
 
