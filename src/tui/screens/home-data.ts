@@ -52,7 +52,7 @@ export async function loadHome(
     can('domains:read') ? client.domains.list({ limit: 100 }) : none,
     can('games:read') ? client.games.list({ limit: 10 }) : none,
     // From a day before this machine's now: the last day of the answer is the daemon's today,
-    // even when the two clocks disagree about the date.
+    // even when the two clocks disagree about the date (by less than a day).
     can('analytics:read')
       ? client.analytics.clicks({ startDate: new Date(now - DAY_MS).toISOString() })
       : none,
