@@ -71,7 +71,7 @@ export const SETTINGS: ReadonlyArray<{ key: keyof Config; env: string; flag: str
     key: 'databaseUrl',
     env: 'LINKD_DATABASE_URL',
     flag: '--database-url',
-    doc: 'Database (default sqlite file DATA_DIR/linkd.db)',
+    doc: 'Database: sqlite:PATH (default sqlite:DATA_DIR/linkd.db) or postgres://USER[:PASSWORD]@HOST:PORT/DB (PostgreSQL 15+, for several processes; the password may also come from PGPASSWORD and is never printed)',
   },
   {
     key: 'secretKey',
@@ -224,6 +224,22 @@ export const SETTINGS: ReadonlyArray<{ key: keyof Config; env: string; flag: str
     doc: 'Port of the HTTPS listener serving custom domains by SNI, e.g. 443 (default none: no HTTPS listener)',
   },
 ]
+
+/**
+ * A database URL fit to print or log: a PostgreSQL URL without its password (the
+ * `user:password@` part and a `password=` parameter); a SQLite URL as it is.
+ */
+export function redactDatabaseUrl(databaseUrl: string): string {
+  if (!/^postgres(ql)?:\/\//.test(databaseUrl)) return databaseUrl
+  try {
+    const url = new URL(databaseUrl)
+    url.password = ''
+    url.searchParams.delete('password')
+    return url.toString()
+  } catch {
+    return databaseUrl.replace(/\/\/[^@/]*@/, '//***@').replace(/password=[^&]*/g, 'password=***')
+  }
+}
 
 /** Let's Encrypt's production ACME directory (the default of LINKD_ACME_DIRECTORY). */
 export const LETS_ENCRYPT_DIRECTORY = 'https://acme-v02.api.letsencrypt.org/directory'
