@@ -1,6 +1,13 @@
 import { Command, Option } from 'commander'
 import { createServer } from 'node:net'
-import { ConfigError, loadConfig, redactDatabaseUrl, SETTINGS, withListenPort, type Config } from './config.js'
+import {
+  ConfigError,
+  loadConfig,
+  redactDatabaseUrl,
+  SETTINGS,
+  withListenPort,
+  type Config,
+} from './config.js'
 import { packageVersion } from '../src/version.js'
 import { prettyDestination, usePretty } from './log-format.js'
 import { PRESET_NAMES } from '../src/contract/scopes.js'

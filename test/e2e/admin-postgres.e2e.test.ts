@@ -20,7 +20,11 @@ let url = ''
 /** The URL with a password in it: what an operator would set. */
 const withPassword = (plain: string) => plain.replace('//linkd@', `//linkd:${PASSWORD}@`)
 const linkd = (...args: string[]) =>
-  runBin(LINKD, args, { LINKD_DATA_DIR: join(work, 'data'), LINKD_DATABASE_URL: url, LINKD_LOG_LEVEL: 'warn' })
+  runBin(LINKD, args, {
+    LINKD_DATA_DIR: join(work, 'data'),
+    LINKD_DATABASE_URL: url,
+    LINKD_LOG_LEVEL: 'warn',
+  })
 
 async function query<T extends pg.QueryResultRow>(text: string): Promise<T[]> {
   const client = new pg.Client({ connectionString: url })
@@ -67,7 +71,7 @@ describe.skipIf(postgresMissing())('linkd offline subcommands on PostgreSQL', ()
     const r = await linkd('migrate')
     expect(r.code, r.stderr).toBe(0)
     expect(r.stdout).toBe('Applied: 0014_skan\n')
-    expect(await query("SELECT count(*)::int AS n FROM skan_campaigns")).toEqual([{ n: 0 }])
+    expect(await query('SELECT count(*)::int AS n FROM skan_campaigns')).toEqual([{ n: 0 }])
     const again = await linkd('migrate')
     expect(again.stdout).toMatch(/up to date/)
   })
