@@ -13,7 +13,8 @@ import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { COPIED_TABLES } from '../../daemon/db/transfer.js'
+import { openDatabase } from '../../daemon/db/open.js'
+import { COPIED_TABLES, readBatches } from '../../daemon/db/transfer.js'
 import { verifySignature } from '../../src/contract/webhook-signature.js'
 import { LINKD, runBin, startLinkd, type RunningLinkd } from '../support/processes.js'
 import { postgresForFile, postgresMissing, type PostgresForFile } from '../support/postgres-file.js'
@@ -217,6 +218,24 @@ describe.skipIf(postgresMissing())('linkd migrate-data', () => {
       await d.stop()
     }
     expect(d.output()).not.toContain(PASSWORD)
+  })
+
+  it('reads PostgreSQL tables in keyset batches too: every row once across batch boundaries', async () => {
+    const db = openDatabase(target)
+    try {
+      for (const table of ['link_tags', 'clicks', 'api_key_activity'] as const) {
+        const batches: Record<string, unknown>[][] = []
+        for await (const batch of readBatches(db.kysely, 'postgres', table, 2)) batches.push(batch)
+        const rows = batches.flat()
+        expect(batches.length, table).toBeGreaterThan(2)
+        expect(batches.every((b) => b.length <= 2)).toBe(true)
+        const all = await db.kysely.selectFrom(table).selectAll().execute()
+        const key = (r: object) => JSON.stringify(Object.entries(r).sort())
+        expect(rows.map(key).sort(), table).toEqual(all.map(key).sort())
+      }
+    } finally {
+      await db.close()
+    }
   })
 
   it('a second run is refused: the target is not empty', async () => {
