@@ -366,6 +366,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   if (merged.databaseUrl === undefined)
     merged.databaseUrl = `sqlite:${resolve(String(merged.dataDir), 'linkd.db')}`
 
+  checkDatabaseUrl(String(merged.databaseUrl), 'LINKD_DATABASE_URL / --database-url')
   if (merged.cnameTarget === undefined)
     merged.cnameTarget = String(merged.shortDomain)
       .replace(/:\d+$/, '')
@@ -380,6 +381,25 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     )
   }
   return Object.freeze(merged) as Config
+}
+
+/**
+ * `sqlite:PATH`, a plain path, or a PostgreSQL URL. Any other `scheme://` would otherwise be
+ * taken for a file name; the message never repeats the URL, which may hold a password.
+ */
+export function checkDatabaseUrl(databaseUrl: string, setting: string): void {
+  const problem = (text: string) => new ConfigError(`invalid configuration:\n  ${setting}: ${text}`)
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(databaseUrl)?.[1]
+  if (scheme === undefined) return
+  if (!/^postgres(ql)?$/.test(scheme))
+    throw problem(
+      `unsupported database "${scheme}://"; use sqlite:PATH or postgres://USER@HOST:PORT/DB (PostgreSQL 15 or newer)`,
+    )
+  try {
+    new URL(databaseUrl)
+  } catch {
+    throw problem('not a valid postgres:// URL (special characters of the password must be percent-encoded)')
+  }
 }
 
 /** The settings checked by a pattern, in words (the regular expression is never shown). */

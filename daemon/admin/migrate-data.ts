@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { redactDatabaseUrl } from '../config.js'
+import { checkDatabaseUrl, redactDatabaseUrl } from '../config.js'
 import { isPostgresUrl, openDatabase, sqlitePath, type Db } from '../db/open.js'
 import { migrate } from '../db/migrate.js'
 import {
@@ -33,6 +33,8 @@ export interface MigrateDataOptions {
  * a failed or interrupted copy leaves the target as empty as it found it.
  */
 export async function migrateDataCommand(opts: MigrateDataOptions, out: Out): Promise<void> {
+  checkDatabaseUrl(opts.from, '--from')
+  checkDatabaseUrl(opts.to, '--to')
   if (opts.from === opts.to) throw new Error('--from and --to name the same database')
   if (!isPostgresUrl(opts.from)) {
     const path = sqlitePath(opts.from)

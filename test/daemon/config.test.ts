@@ -299,3 +299,39 @@ describe('docs/operations.md', () => {
       expect(readme, s.env).toMatch(new RegExp(`\\|\\s*\`${s.env}\`\\s*\\|\\s*\`${s.flag}\`\\s*\\|`))
   })
 })
+
+describe('LINKD_DATABASE_URL', () => {
+  const message = (databaseUrl: string): string => {
+    try {
+      loadConfig({ env: { LINKD_DATABASE_URL: databaseUrl } })
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError)
+      return (err as Error).message
+    }
+    throw new Error('expected a ConfigError')
+  }
+
+  it('accepts sqlite: URLs, plain paths and postgres:// or postgresql:// URLs as given', () => {
+    for (const url of [
+      'sqlite:/var/lib/linkd/linkd.db',
+      'sqlite::memory:',
+      '/var/lib/linkd/linkd.db',
+      'postgres://linkd:secret@db.internal:5432/linkd?sslmode=require',
+      'postgresql://linkd@db.internal/linkd',
+    ])
+      expect(loadConfig({ env: { LINKD_DATABASE_URL: url } }).databaseUrl).toBe(url)
+  })
+
+  it('refuses another scheme (instead of creating a SQLite file named after it), naming the setting', () => {
+    expect(message('mysql://linkd:secret@db/linkd')).toMatch(
+      /LINKD_DATABASE_URL \/ --database-url: unsupported database "mysql:\/\/"; use sqlite:PATH or postgres:\/\/USER@HOST:PORT\/DB/,
+    )
+    expect(message('mysql://linkd:secret@db/linkd')).not.toContain('secret')
+  })
+
+  it('refuses a PostgreSQL URL that does not parse, without echoing it (it may hold a password)', () => {
+    const m = message('postgres://linkd:se cret@db:port/linkd')
+    expect(m).toMatch(/LINKD_DATABASE_URL \/ --database-url: not a valid postgres:\/\/ URL/)
+    expect(m).not.toContain('cret')
+  })
+})

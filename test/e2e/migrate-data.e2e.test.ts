@@ -284,9 +284,13 @@ describe.skipIf(postgresMissing())('linkd migrate-data', () => {
     expect(retry.code, retry.stderr).toBe(0)
   })
 
-  it('refuses a missing source file instead of copying an empty database', async () => {
+  it('refuses a missing source file and an unsupported URL instead of copying', async () => {
     const r = await migrateData(`sqlite:${join(work, 'nothing.db')}`, `sqlite:${join(work, 'out.db')}`)
     expect(r.code).toBe(1)
     expect(r.stderr).toMatch(/no SQLite database at .*nothing\.db/)
+    const scheme = await migrateData(`sqlite:${sqliteFile()}`, `mysql://linkd:${PASSWORD}@db/linkd`)
+    expect(scheme.code).toBe(2)
+    expect(scheme.stderr).toMatch(/--to: unsupported database "mysql:\/\/"/)
+    expect(scheme.stderr).not.toContain(PASSWORD)
   })
 })
