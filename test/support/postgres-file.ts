@@ -4,8 +4,7 @@
  * `npm run test:pg`, otherwise one the file starts itself. Without Debian's postgresql package the
  * file is skipped on a developer machine and fails in CI (test/support/binaries.ts conventions).
  */
-import pg from 'pg'
-import { postgresBinDir, startPostgres, type PostgresServer } from './postgres.js'
+import { admin, postgresBinDir, startPostgres, type PostgresServer } from './postgres.js'
 
 /** Why the file cannot run here (undefined: it can). Throws in CI. */
 export function postgresMissing(): string | undefined {
@@ -28,29 +27,18 @@ let counter = 0
 export async function postgresForFile(): Promise<PostgresForFile> {
   const shared = process.env.LINKD_TEST_POSTGRES
   const own: PostgresServer | undefined = shared ? undefined : await startPostgres()
-  const urlOf = (database: string) => (own ? own.urlOf(database) : `${shared}${database}`)
   const made: string[] = []
-  const admin = async (statement: string) => {
-    const client = new pg.Client({ connectionString: urlOf('postgres') })
-    await client.connect()
-    try {
-      // One CREATE/DROP DATABASE at a time on the run's server (as test/support/postgres.ts does).
-      await client.query('SELECT pg_advisory_lock(7346002)')
-      await client.query(statement)
-    } finally {
-      await client.end()
-    }
-  }
+  const server = own ? own.urlOf('') : (shared as string)
   return {
     async createDatabase() {
       const name = `f_${process.pid}_${++counter}_${Math.random().toString(36).slice(2, 8)}`
-      await admin(`CREATE DATABASE ${name}`)
+      await admin(server, `CREATE DATABASE ${name}`)
       made.push(name)
-      return urlOf(name)
+      return `${server}${name}`
     },
     async stop() {
       if (own) return own.stop()
-      for (const name of made) await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
+      for (const name of made) await admin(server, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
     },
   }
 }
