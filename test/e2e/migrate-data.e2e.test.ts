@@ -14,7 +14,7 @@ import SQLite from 'better-sqlite3'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../daemon/db/open.js'
-import { COPIED_TABLES, readBatches } from '../../daemon/db/transfer.js'
+import { appliedVersions, COPIED_TABLES, readBatches } from '../../daemon/db/transfer.js'
 import { verifySignature } from '../../src/contract/webhook-signature.js'
 import { LINKD, runBin, startLinkd, type RunningLinkd } from '../support/processes.js'
 import { postgresForFile, postgresMissing, type PostgresForFile } from '../support/postgres-file.js'
@@ -188,6 +188,15 @@ describe.skipIf(postgresMissing())('linkd migrate-data', () => {
     )
     expect(r.stdout + r.stderr).not.toContain(PASSWORD)
     expect(await postgresCounts(target)).toEqual(before)
+    const versions = async (url: string) => {
+      const db = openDatabase(url)
+      try {
+        return await appliedVersions(db.kysely)
+      } finally {
+        await db.close()
+      }
+    }
+    expect(await versions(target)).toEqual(await versions(`sqlite:${sqliteFile()}`))
   })
 
   it('a linkd on the copy with the same master key accepts the old keys, signs with the old webhook secret and lists the same data', async () => {
@@ -261,6 +270,23 @@ describe.skipIf(postgresMissing())('linkd migrate-data', () => {
     } finally {
       await d.stop()
     }
+  })
+
+  it("refuses a source whose migrations differ from this build's (written by a newer linkd)", async () => {
+    const newer = join(work, 'newer.db')
+    const source = new SQLite(sqliteFile())
+    await source.backup(newer)
+    source.close()
+    const edit = new SQLite(newer)
+    edit
+      .prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, '9999_future', 0)")
+      .run()
+    edit.close()
+    const empty = await server!.createDatabase()
+    const r = await migrateData(`sqlite:${newer}`, empty)
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/the source's migrations \(1, 2, .*, 9999\) differ from this linkd's/)
+    expect(Object.values(await postgresCounts(empty)).every((n) => n === 0)).toBe(true)
   })
 
   it('a copy that fails part-way commits nothing: the target stays empty and the error names the table', async () => {
