@@ -2,7 +2,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ConfigError, ConfigSchema, SETTINGS, loadConfig, withListenPort } from '../../daemon/config.js'
+import {
+  ConfigError,
+  ConfigSchema,
+  SETTINGS,
+  loadConfig,
+  redactDatabaseUrl,
+  withListenPort,
+} from '../../daemon/config.js'
 import { packageRoot } from '../../src/version.js'
 
 describe('config', () => {
@@ -333,5 +340,15 @@ describe('LINKD_DATABASE_URL', () => {
     const m = message('postgres://linkd:se cret@db:port/linkd')
     expect(m).toMatch(/LINKD_DATABASE_URL \/ --database-url: not a valid postgres:\/\/ URL/)
     expect(m).not.toContain('cret')
+  })
+
+  it('prints a PostgreSQL URL without its password (user part or parameter), a SQLite URL as it is', () => {
+    expect(redactDatabaseUrl('postgres://linkd:s%40cret@db.internal:5432/linkd?sslmode=require')).toBe(
+      'postgres://linkd@db.internal:5432/linkd?sslmode=require',
+    )
+    expect(redactDatabaseUrl('postgresql://db.internal/linkd?user=linkd&password=s3cret')).toBe(
+      'postgresql://db.internal/linkd?user=linkd',
+    )
+    expect(redactDatabaseUrl('sqlite:/var/lib/linkd/linkd.db')).toBe('sqlite:/var/lib/linkd/linkd.db')
   })
 })
