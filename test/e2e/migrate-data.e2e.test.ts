@@ -85,6 +85,18 @@ async function ingest(d: RunningLinkd, events: number, secret = game.signingSecr
   })
 }
 
+/** A copy of the installation's SQLite file with one statement run on it: its path. */
+async function editedCopy(name: string, statement: string): Promise<string> {
+  const path = join(work, name)
+  const source = new SQLite(sqliteFile())
+  await source.backup(path)
+  source.close()
+  const copy = new SQLite(path)
+  copy.prepare(statement).run()
+  copy.close()
+  return path
+}
+
 /** Rows per table of a SQLite file. */
 function sqliteCounts(file: string): Record<string, number> {
   const db = new SQLite(file, { readonly: true })
@@ -273,15 +285,10 @@ describe.skipIf(postgresMissing())('linkd migrate-data', () => {
   })
 
   it("refuses a source whose migrations differ from this build's (written by a newer linkd)", async () => {
-    const newer = join(work, 'newer.db')
-    const source = new SQLite(sqliteFile())
-    await source.backup(newer)
-    source.close()
-    const edit = new SQLite(newer)
-    edit
-      .prepare("INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, '9999_future', 0)")
-      .run()
-    edit.close()
+    const newer = await editedCopy(
+      'newer.db',
+      "INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, '9999_future', 0)",
+    )
     const empty = await server!.createDatabase()
     const r = await migrateData(`sqlite:${newer}`, empty)
     expect(r.code).toBe(1)
@@ -292,13 +299,7 @@ describe.skipIf(postgresMissing())('linkd migrate-data', () => {
   it('a copy that fails part-way commits nothing: the target stays empty and the error names the table', async () => {
     // PostgreSQL's text cannot hold a NUL character, which SQLite's can: the copy of links fails
     // after organizations and api_keys were written, in the same transaction.
-    const broken = join(work, 'broken.db')
-    const source = new SQLite(sqliteFile())
-    await source.backup(broken)
-    source.close()
-    const edit = new SQLite(broken)
-    edit.prepare("UPDATE links SET title = 'a' || char(0) || 'b'").run()
-    edit.close()
+    const broken = await editedCopy('broken.db', "UPDATE links SET title = 'a' || char(0) || 'b'")
     const empty = await server!.createDatabase()
     const r = await migrateData(`sqlite:${broken}`, empty)
     expect(r.code).toBe(1)
