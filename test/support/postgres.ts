@@ -121,7 +121,7 @@ export async function startPostgres(opts: { durable?: boolean } = {}): Promise<P
  * across the run's workers: PostgreSQL refuses to clone a template while another clone of it is
  * under way ("source database is being accessed by other users").
  */
-async function admin(serverUrl: string, statement: string): Promise<void> {
+export async function admin(serverUrl: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: `${serverUrl}postgres` })
   await client.connect()
   try {
