@@ -236,7 +236,9 @@ function services(deps: CompositionDeps) {
   games.useDataCheck((gameId) => gamedata.players.hasPlayers(gameId))
   const ingest = createIngestService({
     batches:
-      db.dialect === 'sqlite' ? createIngestStore(db.sqlite, db.kysely) : createPostgresIngestStore(db.kysely),
+      db.dialect === 'sqlite'
+        ? createIngestStore(db.sqlite, db.kysely)
+        : createPostgresIngestStore(db.kysely),
     gamedata,
     clock,
     games,

@@ -182,7 +182,9 @@ describe('linkctl fraud watch', () => {
       await w.waitFor('stderr', /Watching the fraud events/)
       const t = d.testApp
       const now = t.clock.now()
-      await seedFraud(t, gameId, [fraudEvent(t, gameId, { id: 'fev_live1', receivedAt: now, playerId: 'p-live' })])
+      await seedFraud(t, gameId, [
+        fraudEvent(t, gameId, { id: 'fev_live1', receivedAt: now, playerId: 'p-live' }),
+      ])
       await w.waitFor('stdout', /fev_live1/)
       // Two in one batch, the newer written first: printed oldest first.
       await seedFraud(t, gameId, [

@@ -225,12 +225,7 @@ const statements = {
   ),
   dimPayingGaps: addCounters<DimGap>(
     'game_dim_paying_gaps',
-    [
-      own('dim', 'text'),
-      own('value', 'text'),
-      own('day', 'int8'),
-      ['prev_day', 'int8', (x) => x.prevDay],
-    ],
+    [own('dim', 'text'), own('value', 'text'), own('day', 'int8'), ['prev_day', 'int8', (x) => x.prevDay]],
     counters<DimGap>('players'),
   ),
   playerTotal: numbered(addCountersSql('game_player_totals', ['game_id'], ['players'])),
@@ -288,8 +283,7 @@ export function createPostgresGamedataStore(db: Kysely<Database>): GamedataStore
       const sessionsBySid = new Map<string, SessionRow>()
       const knownEvents: Event[] = events.map((j) => j.event).filter((e) => profiles.has(e.playerId))
       if (known.length) {
-        for (const d of await query<PlayerDayRow>(trx, SQL.playerDays, [gameId, known]))
-        {
+        for (const d of await query<PlayerDayRow>(trx, SQL.playerDays, [gameId, known])) {
           daysOf.get(d.player_id)!.push(d)
           dayRows.set(pairKey(d.player_id, d.day), d)
         }

@@ -15,7 +15,13 @@ export interface IngestStore {
   /** The stored response of a batch_id seen since `since` (inside `unit` when given). */
   responseOf(gameId: string, batchId: string, since: number, unit?: UnitOfWork): Promise<string | undefined>
   /** Records a batch's response inside the batch's unit of work. */
-  record(gameId: string, batchId: string, response: string, receivedAt: number, unit: UnitOfWork): Promise<void>
+  record(
+    gameId: string,
+    batchId: string,
+    response: string,
+    receivedAt: number,
+    unit: UnitOfWork,
+  ): Promise<void>
   /** batch_id records past the idempotency window. */
   pruneBatches(before: number): Promise<number>
 }
