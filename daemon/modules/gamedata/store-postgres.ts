@@ -20,7 +20,7 @@ import {
   type RowsStatement,
 } from '../../db/postgres-rows.js'
 import { kyselyOf, postgresUnit } from '../../db/unit-of-work.js'
-import type { GamedataStore } from './store.js'
+import { ACQUISITION_COUNTERS, DAILY_COUNTERS, DIM_COUNTERS, type GamedataStore } from './store.js'
 import { NO_DAY, pairKey } from './types.js'
 import type {
   AcceptedEvent,
@@ -165,23 +165,7 @@ const statements = {
     SESSION_KEY,
   ),
   updateSessions: updateRows('game_sessions', SESSION_PROGRESS, SESSION_KEY),
-  daily: addCounters<Daily>(
-    'game_daily',
-    [own('day', 'int8')],
-    counters<Daily>(
-      'active_players',
-      'new_players',
-      'paying_players',
-      'sessions',
-      'session_seconds',
-      'events',
-      'flagged_events',
-      'transactions',
-      'revenue_iap_micros',
-      'revenue_ad_micros',
-      'revenue_subscription_micros',
-    ),
-  ),
+  daily: addCounters<Daily>('game_daily', [own('day', 'int8')], counters<Daily>(...DAILY_COUNTERS)),
   dims: addCounters<Dim>(
     'game_daily_dims',
     ownAll<Dim>([
@@ -189,17 +173,7 @@ const statements = {
       ['dim', 'text'],
       ['value', 'text'],
     ]),
-    counters<Dim>(
-      'players',
-      'new_players',
-      'paying_players',
-      'events',
-      'transactions',
-      'revenue_iap_micros',
-      'revenue_ad_micros',
-      'revenue_subscription_micros',
-      'sessions',
-    ),
+    counters<Dim>(...DIM_COUNTERS),
   ),
   gaps: addCounters<Gap>(
     'game_day_gaps',
@@ -221,7 +195,7 @@ const statements = {
       ['dim', 'text'],
       ['value', 'text'],
     ]),
-    counters<Acquisition>('cost_micros', 'commission_micros', 'conversions'),
+    counters<Acquisition>(...ACQUISITION_COUNTERS),
   ),
   dimPayingGaps: addCounters<DimGap>(
     'game_dim_paying_gaps',

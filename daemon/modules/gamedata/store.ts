@@ -27,6 +27,33 @@ import type {
 
 type MaxMin = { d: number | null }
 
+/** The counters of the aggregate tables, added to the stored row by both engines' stores. */
+export const DAILY_COUNTERS = [
+  'active_players',
+  'new_players',
+  'paying_players',
+  'sessions',
+  'session_seconds',
+  'events',
+  'flagged_events',
+  'transactions',
+  'revenue_iap_micros',
+  'revenue_ad_micros',
+  'revenue_subscription_micros',
+] as const
+export const DIM_COUNTERS = [
+  'players',
+  'new_players',
+  'paying_players',
+  'events',
+  'transactions',
+  'revenue_iap_micros',
+  'revenue_ad_micros',
+  'revenue_subscription_micros',
+  'sessions',
+] as const
+export const ACQUISITION_COUNTERS = ['cost_micros', 'commission_micros', 'conversions'] as const
+
 /** The port of the batch write path: one implementation per engine. */
 export interface GamedataStore {
   /**
@@ -121,49 +148,11 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
       'UPDATE game_sessions SET started_at = ?, last_event_at = ?, ended_at = ?, events = ? WHERE game_id = ? AND id = ?',
     ),
     // Aggregates: each row's counters are added to the stored ones (daemon/db/counters.ts).
-    daily: sqlite.prepare(
-      addCountersSql(
-        'game_daily',
-        ['game_id', 'day'],
-        [
-          'active_players',
-          'new_players',
-          'paying_players',
-          'sessions',
-          'session_seconds',
-          'events',
-          'flagged_events',
-          'transactions',
-          'revenue_iap_micros',
-          'revenue_ad_micros',
-          'revenue_subscription_micros',
-        ],
-      ),
-    ),
-    dim: sqlite.prepare(
-      addCountersSql(
-        'game_daily_dims',
-        ['game_id', 'day', 'dim', 'value'],
-        [
-          'players',
-          'new_players',
-          'paying_players',
-          'events',
-          'transactions',
-          'revenue_iap_micros',
-          'revenue_ad_micros',
-          'revenue_subscription_micros',
-          'sessions',
-        ],
-      ),
-    ),
+    daily: sqlite.prepare(addCountersSql('game_daily', ['game_id', 'day'], DAILY_COUNTERS)),
+    dim: sqlite.prepare(addCountersSql('game_daily_dims', ['game_id', 'day', 'dim', 'value'], DIM_COUNTERS)),
     gap: sqlite.prepare(addCountersSql('game_day_gaps', ['game_id', 'kind', 'day', 'prev_day'], ['players'])),
     acquisition: sqlite.prepare(
-      addCountersSql(
-        'game_acquisition_daily',
-        ['game_id', 'day', 'dim', 'value'],
-        ['cost_micros', 'commission_micros', 'conversions'],
-      ),
+      addCountersSql('game_acquisition_daily', ['game_id', 'day', 'dim', 'value'], ACQUISITION_COUNTERS),
     ),
     playerTotal: sqlite.prepare(addCountersSql('game_player_totals', ['game_id'], ['players'])),
     dimPayingGap: sqlite.prepare(
