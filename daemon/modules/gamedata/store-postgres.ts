@@ -9,8 +9,9 @@
  */
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema.js'
-import { addCountersOnConflict, addCountersSql } from '../../db/counters.js'
+import { addCountersSql } from '../../db/counters.js'
 import {
+  addCountersOnConflict,
   insertRows,
   numbered,
   query,
