@@ -42,6 +42,7 @@ import { createGameStore } from './modules/games/store.js'
 import { createGameService } from './modules/games/service.js'
 import { gamesModule } from './modules/games/index.js'
 import { createGamedataStore } from './modules/gamedata/store.js'
+import { createPostgresGamedataStore } from './modules/gamedata/store-postgres.js'
 import { createGamedataMaintenanceStore } from './modules/gamedata/maintenance-store.js'
 import { createAggregatesStore } from './modules/gamedata/aggregates-store.js'
 import { createGamedataService } from './modules/gamedata/service.js'
@@ -49,6 +50,7 @@ import { createAcquisitionStore } from './modules/gamedata/acquisition-store.js'
 import { createPlayersStore } from './modules/gamedata/players-store.js'
 import { gamedataModule } from './modules/gamedata/index.js'
 import { createIngestStore } from './modules/ingest/store.js'
+import { createPostgresIngestStore } from './modules/ingest/store-postgres.js'
 import { createIngestService } from './modules/ingest/service.js'
 import { ingestModule } from './modules/ingest/index.js'
 import { createGamingAnalyticsService } from './modules/gaming-analytics/service.js'
@@ -64,6 +66,7 @@ import { createFraudService } from './modules/fraud/service.js'
 import { fraudModule } from './modules/fraud/index.js'
 import { createFraudStage } from './modules/fraud/stage.js'
 import { createFraudEventsStore } from './modules/fraud/events-store.js'
+import { createPostgresFraudEventsStore } from './modules/fraud/events-store-postgres.js'
 import { createFraudEventsService } from './modules/fraud/events-service.js'
 import { createDetectorState } from './modules/fraud/detectors/state.js'
 import { createDetectorStateStore, createStateSaver } from './modules/fraud/detectors/state-store.js'
@@ -219,7 +222,10 @@ function services(deps: CompositionDeps) {
   })
   const games = createGameService({ store: createGameStore(db.kysely), clock, secrets })
   const gamedata = createGamedataService({
-    store: sqliteOnly(db, 'gaming store', () => createGamedataStore(db.sqlite, db.kysely)),
+    store:
+      db.dialect === 'sqlite'
+        ? createGamedataStore(db.sqlite, db.kysely)
+        : createPostgresGamedataStore(db.kysely),
     maintenance: createGamedataMaintenanceStore(db.kysely),
     aggregates: createAggregatesStore(db.kysely),
     acquisition: createAcquisitionStore(db.kysely),
@@ -229,7 +235,10 @@ function services(deps: CompositionDeps) {
   })
   games.useDataCheck((gameId) => gamedata.players.hasPlayers(gameId))
   const ingest = createIngestService({
-    batches: sqliteOnly(db, 'ingestion batch store', () => createIngestStore(db.sqlite, db.kysely)),
+    batches:
+      db.dialect === 'sqlite'
+        ? createIngestStore(db.sqlite, db.kysely)
+        : createPostgresIngestStore(db.kysely),
     gamedata,
     clock,
     games,
@@ -242,9 +251,10 @@ function services(deps: CompositionDeps) {
   // Detector windows live in memory, bounded, saved every 10 s and at stop (survive a restart).
   const fraudState = createDetectorState()
   const fraudStateSaver = createStateSaver(fraudState, createDetectorStateStore(db.kysely), clock)
-  const fraudEventsStore = sqliteOnly(db, 'fraud events store', () =>
-    createFraudEventsStore(db.sqlite, db.kysely),
-  )
+  const fraudEventsStore =
+    db.dialect === 'sqlite'
+      ? createFraudEventsStore(db.sqlite, db.kysely)
+      : createPostgresFraudEventsStore(db.kysely)
   ingest.pipeline.use(
     createFraudStage({
       rulesOf: fraud.rulesOf,

@@ -25,7 +25,7 @@ beforeAll(async () => {
   game = (await createGame(d.testApp, { name: 'Fraud events CLI', modules: { fraud: true } })).id
   gameId = await gameIdOf(d.testApp, game)
   const t = d.testApp
-  seedFraud(
+  await seedFraud(
     t,
     gameId,
     [
@@ -182,10 +182,12 @@ describe('linkctl fraud watch', () => {
       await w.waitFor('stderr', /Watching the fraud events/)
       const t = d.testApp
       const now = t.clock.now()
-      seedFraud(t, gameId, [fraudEvent(t, gameId, { id: 'fev_live1', receivedAt: now, playerId: 'p-live' })])
+      await seedFraud(t, gameId, [
+        fraudEvent(t, gameId, { id: 'fev_live1', receivedAt: now, playerId: 'p-live' }),
+      ])
       await w.waitFor('stdout', /fev_live1/)
       // Two in one batch, the newer written first: printed oldest first.
-      seedFraud(t, gameId, [
+      await seedFraud(t, gameId, [
         fraudEvent(t, gameId, { id: 'fev_live3', receivedAt: now + 2 }),
         fraudEvent(t, gameId, { id: 'fev_live2', receivedAt: now + 1 }),
       ])

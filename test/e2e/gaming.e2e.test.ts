@@ -7,22 +7,29 @@ import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import SQLite from 'better-sqlite3'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openDatabase } from '../../daemon/db/open.js'
 import type { GameWithSecrets } from '../../src/contract/games.js'
 import type { Overview } from '../../src/contract/gaming.js'
+import { createTestDatabase, onPostgres } from '../support/postgres.js'
 import { LINKCTL, runBin, startLinkd, type RunningLinkd } from '../support/processes.js'
 
 let daemon: RunningLinkd
 let work = ''
 let env: Record<string, string> = {}
 let game: GameWithSecrets
+/** The daemon's database: a file in its data directory, or (test:pg) a database of the run. */
+let database: { url: string; env: Record<string, string>; drop(): Promise<void> }
 const linkctl = (args: string[], extra: Record<string, string> = {}) =>
   runBin(LINKCTL, args, { ...env, ...extra })
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'linkd-gaming-e2e-'))
-  daemon = await startLinkd(join(work, 'data'))
+  const pg = onPostgres ? await createTestDatabase() : undefined
+  database = pg
+    ? { url: pg.url, env: { LINKD_DATABASE_URL: pg.url }, drop: () => pg.drop() }
+    : { url: `sqlite:${join(work, 'data', 'linkd.db')}`, env: {}, drop: async () => {} }
+  daemon = await startLinkd(join(work, 'data'), database.env)
   const ownerKey = daemon.ownerKey() ?? ''
   env = { LINKCTL_URL: daemon.url, LINKCTL_API_KEY: ownerKey, LINKCTL_CONFIG_DIR: join(work, 'config') }
   const r = await linkctl(['games', 'create', '--name', 'E2E Arena', '--platform', 'steam', '--json'])
@@ -32,6 +39,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (daemon) await daemon.stop('SIGKILL')
+  await database?.drop()
   if (work) rmSync(work, { recursive: true, force: true })
 })
 
@@ -116,24 +124,32 @@ describe('gaming with the real binaries', () => {
     await Promise.all(senders)
     expect(code).toBeNull()
 
-    const db = new SQLite(join(work, 'data', 'linkd.db'), { readonly: true })
+    const db = openDatabase(database.url)
     try {
-      const has = db.prepare('SELECT 1 FROM game_events WHERE event_id = ?')
-      const missing = acked.filter((id) => !has.get(id))
-      expect(missing).toEqual([])
-      // The aggregates committed with them: every acknowledged player is counted.
-      const players = db
-        .prepare("SELECT COUNT(*) AS n FROM game_players WHERE player_id LIKE 'k-%'")
-        .get() as {
-        n: number
+      const stored = new Set<string>()
+      for (let i = 0; i < acked.length; i += 1000) {
+        const ids = acked.slice(i, i + 1000)
+        const rows = await db.kysely
+          .selectFrom('game_events')
+          .select('event_id')
+          .where('event_id', 'in', ids)
+          .execute()
+        for (const r of rows) stored.add(r.event_id)
       }
-      expect(players.n).toBeGreaterThanOrEqual(acked.length)
+      expect(acked.filter((id) => !stored.has(id))).toEqual([])
+      // The aggregates committed with them: every acknowledged player is counted.
+      const players = await db.kysely
+        .selectFrom('game_players')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('player_id', 'like', 'k-%')
+        .executeTakeFirstOrThrow()
+      expect(Number(players.n)).toBeGreaterThanOrEqual(acked.length)
     } finally {
-      db.close()
+      await db.close()
     }
 
     // The daemon comes back on the same data and serves the overview.
-    daemon = await startLinkd(join(work, 'data'))
+    daemon = await startLinkd(join(work, 'data'), database.env)
     const o = await linkctl(['analytics', 'overview', game.id, '--json'], { LINKCTL_URL: daemon.url })
     expect(o.code, o.stderr).toBe(0)
     expect((JSON.parse(o.stdout) as Overview).dau).toBeGreaterThanOrEqual(acked.length + 2)

@@ -5,12 +5,14 @@
  */
 import { randomUUID } from 'node:crypto'
 import { utcDayNumber } from '../../daemon/clock.js'
-import { syncUnit } from '../../daemon/db/unit-of-work.js'
+import { rawTransaction } from '../../daemon/db/raw-writes.js'
+import { postgresUnit, syncUnit } from '../../daemon/db/unit-of-work.js'
 import {
   createFraudEventsStore,
   type FraudDailyIncrement,
   type FraudEventRecord,
 } from '../../daemon/modules/fraud/events-store.js'
+import { createPostgresFraudEventsStore } from '../../daemon/modules/fraud/events-store-postgres.js'
 import type { TestApp } from './app.js'
 
 /** The internal id (gam_…) of a game of the test app's organization, by slug. */
@@ -52,13 +54,12 @@ export function fraudEvent(
  * Writes fraud events and one daily increment (zeros unless given; the day of the first event's
  * receipt, or today) in one transaction, as the pipeline does for a batch.
  */
-export function seedFraud(
+export async function seedFraud(
   t: TestApp,
   gameId: string,
   events: FraudEventRecord[],
   daily: Partial<FraudDailyIncrement> = {},
-): void {
-  const store = createFraudEventsStore(t.db.sqlite, t.db.kysely)
+): Promise<void> {
   const increment: FraudDailyIncrement = {
     gameId,
     day: utcDayNumber(events[0]?.receivedAt ?? t.clock.now()),
@@ -69,7 +70,14 @@ export function seedFraud(
     latencyNs: 0,
     ...daily,
   }
-  t.db.sqlite.transaction(() => store.record(events, increment, syncUnit(t.db.sqlite)))()
+  const { db } = t
+  if (db.dialect === 'sqlite') {
+    const store = createFraudEventsStore(db.sqlite, db.kysely)
+    await rawTransaction(db.kysely, db.sqlite, () => store.record(events, increment, syncUnit(db.sqlite)))
+  } else {
+    const store = createPostgresFraudEventsStore(db.kysely)
+    await db.kysely.transaction().execute((trx) => store.record(events, increment, postgresUnit(trx)))
+  }
 }
 
 /**

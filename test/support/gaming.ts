@@ -2,6 +2,8 @@
 import { createHmac, randomUUID } from 'node:crypto'
 import { gzipSync } from 'node:zlib'
 import type { LightMyRequestResponse } from 'fastify'
+import { CompiledQuery } from 'kysely'
+import { numbered } from '../../daemon/db/postgres-rows.js'
 import type { GameWithSecrets } from '../../src/contract/games.js'
 import type { GameEventInput, IngestResult } from '../../src/contract/gaming.js'
 import { expect } from 'vitest'
@@ -90,10 +92,16 @@ export function send(t: TestApp, body: unknown, o: SendOpts): Promise<LightMyReq
   })
 }
 
-export function count(t: TestApp, table: string, where = '1 = 1', ...args: unknown[]): number {
-  return (
-    t.db.sqlite.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`).get(...args) as { n: number }
-  ).n
+/** The rows of a portable SQL statement with `?` placeholders, on either engine (tests' look-ups). */
+export async function sqlRows<R = Record<string, unknown>>(t: TestApp, text: string, ...args: unknown[]) {
+  const query = CompiledQuery.raw(t.db.dialect === 'postgres' ? numbered(text) : text, args)
+  return (await t.db.kysely.executeQuery<R>(query)).rows
+}
+
+/** Rows of `table` matching `where` (`?` placeholders for `args`), on either engine. */
+export async function count(t: TestApp, table: string, where = '1 = 1', ...args: unknown[]): Promise<number> {
+  const rows = await sqlRows<{ n: number }>(t, `SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`, ...args)
+  return Number(rows[0]!.n)
 }
 
 /** The 202 answer of an ingestion request, failing the test with the body on any other status. */
@@ -103,7 +111,7 @@ export function accepted(res: LightMyRequestResponse): IngestResult {
 }
 
 /** Raw events stored for a game. */
-export function storedEvents(t: TestApp, game: GameWithSecrets): number {
+export function storedEvents(t: TestApp, game: GameWithSecrets): Promise<number> {
   return count(t, 'game_events', 'game_id = (SELECT id FROM games WHERE slug = ?)', game.id)
 }
 

@@ -1,8 +1,9 @@
 /**
  * Fraud events and the daily pipeline counters (tables fraud_events, fraud_daily, migration 0013).
- * The pipeline's writes run inside the batch's unit of work (gamedata's `storeBatch` lends it), so
- * they are synchronous prepared statements, the SQLite hot path, kept inside this file; every
- * other access goes through Kysely and runs on SQLite and PostgreSQL.
+ * The pipeline's writes (`record`) run inside the batch's unit of work (gamedata's `storeBatch`
+ * lends it): on SQLite prepared statements on the raw connection, the hot path, kept inside this
+ * file; on PostgreSQL multi-row statements on the unit's transaction (events-store-postgres.ts).
+ * Every other access goes through Kysely (`fraudEventReads`) and runs on both engines.
  */
 import type SQLite from 'better-sqlite3'
 import type { Kysely, Selectable } from 'kysely'
@@ -93,6 +94,20 @@ function toRecord(r: Selectable<FraudEventsTable>): FraudEventRecord {
   }
 }
 
+/** The SQL text of the daily counters' upsert (`?` placeholders; PostgreSQL numbers them). */
+export const ADD_FRAUD_DAILY_SQL = addCountersSql('fraud_daily', ['game_id', 'day'], DAILY_COUNTERS)
+
+/** The daily increment's parameters, in the order of ADD_FRAUD_DAILY_SQL. */
+export const dailyParams = (d: FraudDailyIncrement) => [
+  d.gameId,
+  d.day,
+  d.analyzed,
+  d.blocked,
+  d.flagged,
+  d.logged,
+  d.latencyNs,
+]
+
 export function createFraudEventsStore(sqlite: SQLite.Database, db: Kysely<Database>) {
   // SQLite-only: prepared statements run inside gamedata's unit of work.
   const statements = {
@@ -101,11 +116,11 @@ export function createFraudEventsStore(sqlite: SQLite.Database, db: Kysely<Datab
          threat_type, risk_score, status, triggered_rules, reasons, ip, device_fingerprint, review, reviewed_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    addDaily: sqlite.prepare(addCountersSql('fraud_daily', ['game_id', 'day'], DAILY_COUNTERS)),
+    addDaily: sqlite.prepare(ADD_FRAUD_DAILY_SQL),
   }
   return {
-    /** Writes a batch's fraud events and counters inside the batch's unit of work (synchronous). */
-    record(events: readonly FraudEventRecord[], daily: FraudDailyIncrement, unit: UnitOfWork): void {
+    /** Writes a batch's fraud events and counters inside the batch's unit of work. */
+    async record(events: readonly FraudEventRecord[], daily: FraudDailyIncrement, unit: UnitOfWork) {
       assertOpenOn(unit, sqlite)
       for (const e of events)
         statements.insertEvent.run(
@@ -126,16 +141,15 @@ export function createFraudEventsStore(sqlite: SQLite.Database, db: Kysely<Datab
           e.review,
           e.reviewedAt,
         )
-      statements.addDaily.run(
-        daily.gameId,
-        daily.day,
-        daily.analyzed,
-        daily.blocked,
-        daily.flagged,
-        daily.logged,
-        daily.latencyNs,
-      )
+      statements.addDaily.run(...dailyParams(daily))
     },
+    ...fraudEventReads(db),
+  }
+}
+
+/** The Kysely side of the store, the same on both engines. */
+export function fraudEventReads(db: Kysely<Database>) {
+  return {
     /** Deletes a player's fraud events (GDPR); how many. */
     async purgePlayer(gameId: string, playerId: string): Promise<number> {
       const r = await db
@@ -269,4 +283,6 @@ export function createFraudEventsStore(sqlite: SQLite.Database, db: Kysely<Datab
     },
   }
 }
+
+/** The port: `record` per engine, the rest shared. */
 export type FraudEventsStore = ReturnType<typeof createFraudEventsStore>

@@ -136,11 +136,11 @@ export function createFraudStage(deps: FraudStageDeps): Stage {
       return result
     },
 
-    record(ctx: StageContext, unit: UnitOfWork): void {
+    async record(ctx: StageContext, unit: UnitOfWork): Promise<void> {
       const found = batches.get(ctx)
       if (!found) return
       batches.delete(ctx)
-      deps.events.record(
+      await deps.events.record(
         found.events,
         {
           gameId: ctx.game.id,

@@ -42,13 +42,13 @@ export interface GamedataDeps {
 
 /**
  * Work the caller runs in the same unit of work as a batch's storage (the ingestion keeps its
- * batch_id records this way): synchronous statements of the caller's own store, given `unit`.
+ * batch_id records this way): statements of the caller's own store, given `unit`.
  */
 export interface BatchUnit<R> {
   /** Runs first; a value other than undefined ends the unit at once (nothing stored). */
-  before(unit: UnitOfWork): R | undefined
+  before(unit: UnitOfWork): Promise<R | undefined>
   /** Runs last, with what the batch added; its value is the result of `storeBatch`. */
-  after(counts: BatchCounts, unit: UnitOfWork): R
+  after(counts: BatchCounts, unit: UnitOfWork): Promise<R>
 }
 
 export function createGamedataService(deps: GamedataDeps) {
@@ -57,15 +57,17 @@ export function createGamedataService(deps: GamedataDeps) {
   const compactedExpirers = new Map<string, (gameId: string | null, cutoff: number) => Promise<number>>()
   return {
     /**
-     * Stores an accepted batch in every layer, in one transaction committed under
-     * synchronous=FULL: once this resolves, the batch survives a power loss.
+     * Stores an accepted batch in every layer, in one transaction committed durably (SQLite:
+     * synchronous=FULL), the game's only batch in progress: once this resolves, the batch
+     * survives a power loss, and concurrent batches of the game (other processes) lose nothing.
      */
     storeBatch<R>(batch: AcceptedBatch, unit: BatchUnit<R>): Promise<R> {
-      return deps.store.unitOfWork((work) => {
-        const prior = unit.before(work)
+      return deps.store.unitOfWork(batch.gameId, async (work) => {
+        const prior = await unit.before(work)
         if (prior !== undefined) return prior
-        const changes = fold(deps.store.loadSnapshot(batch.gameId, batch.events), batch.events, newSessionId)
-        deps.store.save(batch, changes)
+        const snapshot = await deps.store.loadSnapshot(work, batch.gameId, batch.events)
+        const changes = fold(snapshot, batch.events, newSessionId)
+        await deps.store.save(work, batch, changes)
         return unit.after(
           { stored: changes.stored, duplicates: changes.duplicates, flagged: changes.flagged },
           work,

@@ -4,14 +4,15 @@
  * committed under synchronous=FULL (daemon/db/raw-writes.ts). No rule lives here: the rules are
  * in fold.ts. Prepared better-sqlite3 statements (~8x the query builder's insert rate) are the
  * SQLite hot path and stay inside this file; every statement is portable SQL (ON CONFLICT … DO
- * UPDATE, CASE instead of MIN/MAX scalars) except json_each (PostgreSQL: = ANY($2)).
+ * UPDATE, CASE instead of MIN/MAX scalars) except json_each. The PostgreSQL store behind the
+ * same port (`GamedataStore`) is store-postgres.ts.
  */
 import type SQLite from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema.js'
 import { addCountersSql } from '../../db/counters.js'
-import { exclusive, fullSync } from '../../db/raw-writes.js'
-import { syncUnit, type UnitOfWork } from '../../db/unit-of-work.js'
+import { rawTransaction } from '../../db/raw-writes.js'
+import { assertOpenOn, syncUnit, type UnitOfWork } from '../../db/unit-of-work.js'
 import { NO_DAY, pairKey } from './types.js'
 import type {
   AcceptedBatch,
@@ -26,7 +27,48 @@ import type {
 
 type MaxMin = { d: number | null }
 
-export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database>) {
+/** The counters of the aggregate tables, added to the stored row by both engines' stores. */
+export const DAILY_COUNTERS = [
+  'active_players',
+  'new_players',
+  'paying_players',
+  'sessions',
+  'session_seconds',
+  'events',
+  'flagged_events',
+  'transactions',
+  'revenue_iap_micros',
+  'revenue_ad_micros',
+  'revenue_subscription_micros',
+] as const
+export const DIM_COUNTERS = [
+  'players',
+  'new_players',
+  'paying_players',
+  'events',
+  'transactions',
+  'revenue_iap_micros',
+  'revenue_ad_micros',
+  'revenue_subscription_micros',
+  'sessions',
+] as const
+export const ACQUISITION_COUNTERS = ['cost_micros', 'commission_micros', 'conversions'] as const
+
+/** The port of the batch write path: one implementation per engine. */
+export interface GamedataStore {
+  /**
+   * Runs `work` (the loads, the fold, the saves, and other stores' statements given the unit) as
+   * ONE transaction, the only one writing the game's rows meanwhile; once this resolves, the work
+   * is committed durably (SQLite: synchronous=FULL; PostgreSQL: synchronous_commit).
+   */
+  unitOfWork<T>(gameId: string, work: (unit: UnitOfWork) => Promise<T>): Promise<T>
+  /** The rows the batch's events can touch, as the tables hold them before the batch. */
+  loadSnapshot(unit: UnitOfWork, gameId: string, events: readonly AcceptedEvent[]): Promise<Snapshot>
+  /** Writes the fold's changes. */
+  save(unit: UnitOfWork, batch: AcceptedBatch, changes: Changes): Promise<void>
+}
+
+export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database>): GamedataStore {
   // SQLite-only: prepared statements (the hot path); nothing outside this file sees them.
   const statements = {
     storedEventIds: sqlite
@@ -106,49 +148,11 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
       'UPDATE game_sessions SET started_at = ?, last_event_at = ?, ended_at = ?, events = ? WHERE game_id = ? AND id = ?',
     ),
     // Aggregates: each row's counters are added to the stored ones (daemon/db/counters.ts).
-    daily: sqlite.prepare(
-      addCountersSql(
-        'game_daily',
-        ['game_id', 'day'],
-        [
-          'active_players',
-          'new_players',
-          'paying_players',
-          'sessions',
-          'session_seconds',
-          'events',
-          'flagged_events',
-          'transactions',
-          'revenue_iap_micros',
-          'revenue_ad_micros',
-          'revenue_subscription_micros',
-        ],
-      ),
-    ),
-    dim: sqlite.prepare(
-      addCountersSql(
-        'game_daily_dims',
-        ['game_id', 'day', 'dim', 'value'],
-        [
-          'players',
-          'new_players',
-          'paying_players',
-          'events',
-          'transactions',
-          'revenue_iap_micros',
-          'revenue_ad_micros',
-          'revenue_subscription_micros',
-          'sessions',
-        ],
-      ),
-    ),
+    daily: sqlite.prepare(addCountersSql('game_daily', ['game_id', 'day'], DAILY_COUNTERS)),
+    dim: sqlite.prepare(addCountersSql('game_daily_dims', ['game_id', 'day', 'dim', 'value'], DIM_COUNTERS)),
     gap: sqlite.prepare(addCountersSql('game_day_gaps', ['game_id', 'kind', 'day', 'prev_day'], ['players'])),
     acquisition: sqlite.prepare(
-      addCountersSql(
-        'game_acquisition_daily',
-        ['game_id', 'day', 'dim', 'value'],
-        ['cost_micros', 'commission_micros', 'conversions'],
-      ),
+      addCountersSql('game_acquisition_daily', ['game_id', 'day', 'dim', 'value'], ACQUISITION_COUNTERS),
     ),
     playerTotal: sqlite.prepare(addCountersSql('game_player_totals', ['game_id'], ['players'])),
     dimPayingGap: sqlite.prepare(
@@ -171,7 +175,7 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
   })
 
   /** The rows the batch's events can touch, as the tables hold them before the batch. */
-  function loadSnapshot(gameId: string, events: readonly AcceptedEvent[]): Snapshot {
+  function loadSnapshotNow(gameId: string, events: readonly AcceptedEvent[]): Snapshot {
     const storedEventIds = new Set(
       statements.storedEventIds.all(gameId, JSON.stringify(events.map((j) => j.event.eventId))) as string[],
     )
@@ -249,7 +253,7 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
   }
 
   /** Writes the fold's changes: new rows as INSERTs, existing ones as narrow UPDATEs, increments. */
-  function save(batch: AcceptedBatch, c: Changes): void {
+  function saveNow(batch: AcceptedBatch, c: Changes): void {
     const gameId = batch.gameId
     for (const { event: e, verdict } of c.newEvents)
       // prettier-ignore
@@ -324,18 +328,21 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
   }
 
   return {
-    loadSnapshot,
-    save,
+    async loadSnapshot(unit, gameId, events) {
+      assertOpenOn(unit, sqlite)
+      return loadSnapshotNow(gameId, events)
+    },
+    async save(unit, batch, changes) {
+      assertOpenOn(unit, sqlite)
+      saveNow(batch, changes)
+    },
     /**
-     * Runs `work` (synchronous: loads, the fold, saves, and other stores' statements given the
-     * unit) as ONE transaction, committed on its own (never inside a transaction another task
-     * left open on the connection) and under synchronous=FULL: once this resolves, the work
-     * survives a power loss.
+     * One writer at a time on SQLite: `BEGIN IMMEDIATE … COMMIT` on the raw connection, never
+     * inside a transaction another task left open on it, under synchronous=FULL
+     * (daemon/db/raw-writes.ts).
      */
-    unitOfWork<T>(work: (unit: UnitOfWork) => T): Promise<T> {
-      const tx = sqlite.transaction(() => work(syncUnit(sqlite)))
-      return exclusive(db, () => fullSync(sqlite, () => tx() as T))
+    unitOfWork(_gameId, work) {
+      return rawTransaction(db, sqlite, () => work(syncUnit(sqlite)))
     },
   }
 }
-export type GamedataStore = ReturnType<typeof createGamedataStore>

@@ -34,9 +34,9 @@ export interface Stage {
   judge(event: NormalizedEvent, ctx: StageContext): Verdict | StageResult
   /**
    * Writes what the stage found while judging the batch of `ctx`, inside the batch's unit of
-   * work (synchronous). Not called when the batch is a repeat of a stored one.
+   * work. Not called when the batch is a repeat of a stored one.
    */
-  record?(ctx: StageContext, unit: UnitOfWork): void
+  record?(ctx: StageContext, unit: UnitOfWork): Promise<void>
   /** The batch of `ctx` will not be stored (its transaction failed): drop what was found. */
   discard?(ctx: StageContext): void
 }
@@ -67,8 +67,8 @@ export function createPipeline(initial: Stage[] = []) {
       return { event, verdict, reasons }
     },
     /** Every stage's records of the batch, inside its unit of work. */
-    record(ctx: StageContext, unit: UnitOfWork): void {
-      for (const stage of stages) stage.record?.(ctx, unit)
+    async record(ctx: StageContext, unit: UnitOfWork): Promise<void> {
+      for (const stage of stages) await stage.record?.(ctx, unit)
     },
     discard(ctx: StageContext): void {
       for (const stage of stages) stage.discard?.(ctx)

@@ -191,7 +191,7 @@ export function createIngestService(deps: IngestDeps) {
           ],
         )
       const since = now - L.batchIdempotencyMs
-      const prior = deps.batches.responseOf(game.id, batch.batchId, since)
+      const prior = await deps.batches.responseOf(game.id, batch.batchId, since)
       if (prior) return { status: 202, text: prior }
 
       const errors: IngestError[] = []
@@ -231,8 +231,8 @@ export function createIngestService(deps: IngestDeps) {
           { gameId: game.id, batchId: batch.batchId, receivedAt: now, ip: req.ip, events },
           {
             before: (unit) => deps.batches.responseOf(game.id, batch.batchId, since, unit),
-            after: ({ stored, duplicates, flagged }, unit) => {
-              pipeline.record(ctx, unit)
+            after: async ({ stored, duplicates, flagged }, unit) => {
+              await pipeline.record(ctx, unit)
               const body: IngestResult = {
                 batchId: batch.batchId,
                 accepted: stored,
@@ -243,7 +243,7 @@ export function createIngestService(deps: IngestDeps) {
                 errors,
               }
               const response = JSON.stringify(body)
-              deps.batches.record(game.id, batch.batchId, response, now, unit)
+              await deps.batches.record(game.id, batch.batchId, response, now, unit)
               return response
             },
           },

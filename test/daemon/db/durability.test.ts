@@ -98,8 +98,8 @@ describe('ingestion: a 202 survives a power loss', () => {
     ).rejects.toThrow('rolls back')
     expect(await stored).toMatchObject({ status: 202 })
     // Committed on its own: not rolled back with the other transaction.
-    expect(count(app, 'game_events', 'batch_id = ?', b.batch_id)).toBe(1)
-    expect(count(app, 'game_batches', 'batch_id = ?', b.batch_id)).toBe(1)
+    expect(await count(app, 'game_events', 'batch_id = ?', b.batch_id)).toBe(1)
+    expect(await count(app, 'game_batches', 'batch_id = ?', b.batch_id)).toBe(1)
   })
   it('the level comes back after a failed commit; it cannot be raised inside an open transaction', async () => {
     t = await onFile()
@@ -124,11 +124,11 @@ describe('clicks: one transaction per flush', () => {
     const link = await makeLink(app)
     const clicksOf = async () =>
       (await app.call('GET', `/api/use/links/${link.id}`)).json<{ clicks: number }>()
-    const state = () => ({
-      rows: count(app, 'clicks', 'link_id = ?', link.id),
-      hours: count(app, 'link_click_hours', 'link_id = ?', link.id),
-      dims: count(app, 'link_click_dims', 'link_id = ?', link.id),
-      visitors: count(app, 'link_day_visitors', 'link_id = ?', link.id),
+    const state = async () => ({
+      rows: await count(app, 'clicks', 'link_id = ?', link.id),
+      hours: await count(app, 'link_click_hours', 'link_id = ?', link.id),
+      dims: await count(app, 'link_click_dims', 'link_id = ?', link.id),
+      visitors: await count(app, 'link_day_visitors', 'link_id = ?', link.id),
       linkClicks: (
         app.db.sqlite.prepare('SELECT clicks FROM links WHERE id = ?').get(link.id) as {
           clicks: number
@@ -141,12 +141,12 @@ describe('clicks: one transaction per flush', () => {
     expect((await visit(app, link.shortCode)).statusCode).toBe(302)
     expect((await visit(app, link.shortCode, { ip: '10.0.0.9' })).statusCode).toBe(302)
     await expect(flush(app)).rejects.toThrow('injected failure')
-    expect(state()).toEqual({ rows: 0, hours: 0, dims: 0, visitors: 0, linkClicks: 0 })
+    expect(await state()).toEqual({ rows: 0, hours: 0, dims: 0, visitors: 0, linkClicks: 0 })
     expect(app.app.linkd.services.clicks.recorder.pending).toBe(2)
 
     app.db.sqlite.exec('DROP TRIGGER links_clicks_fail')
     await flush(app)
-    expect(state()).toMatchObject({ rows: 2, hours: 1, visitors: 2, linkClicks: 2 })
+    expect(await state()).toMatchObject({ rows: 2, hours: 1, visitors: 2, linkClicks: 2 })
     expect((await clicksOf()).clicks).toBe(2)
     expect((await analytics(app, link.id)).totalClicks).toBe(2)
   })
@@ -187,7 +187,7 @@ describe('clicks the database refuses', () => {
 
     app.db.sqlite.pragma('query_only = OFF')
     await flush(app)
-    expect(count(app, 'clicks', 'link_id = ?', link.id)).toBe(5_000)
+    expect(await count(app, 'clicks', 'link_id = ?', link.id)).toBe(5_000)
     const after = await ready(app)
     expect(after.body.status).toBe('ok')
     expect(after.body.clicks).toEqual({ buffered: 0, dropped: 300, writeError: null })

@@ -19,30 +19,57 @@ describe('the unit of work lent from one store to another', () => {
     const ingest = createIngestStore(db.sqlite, db.kysely)
     const gamedata = createGamedataStore(db.sqlite, db.kysely)
     await expect(
-      gamedata.unitOfWork((unit) => {
-        ingest.record('g1', 'b1', '{"accepted":1}', 1_000, unit)
-        expect(ingest.responseOf('g1', 'b1', 0, unit)).toBe('{"accepted":1}')
+      gamedata.unitOfWork('g1', async (unit) => {
+        await ingest.record('g1', 'b1', '{"accepted":1}', 1_000, unit)
+        expect(await ingest.responseOf('g1', 'b1', 0, unit)).toBe('{"accepted":1}')
         throw new Error('the fold failed')
       }),
     ).rejects.toThrow('the fold failed')
     expect(batches()).toEqual([])
 
-    await gamedata.unitOfWork((unit) => ingest.record('g1', 'b2', '{"accepted":2}', 1_000, unit))
+    await gamedata.unitOfWork('g1', (unit) => ingest.record('g1', 'b2', '{"accepted":2}', 1_000, unit))
     expect(batches()).toEqual([{ game_id: 'g1', batch_id: 'b2', response: '{"accepted":2}' }])
   })
 
-  it('a store refuses a unit that is not open on its connection, instead of committing alone', () => {
+  it('while a unit awaits, Kysely statements wait for its end instead of joining it', async () => {
     const ingest = createIngestStore(db.sqlite, db.kysely)
-    expect(() => ingest.record('g1', 'b1', '{}', 1_000, syncUnit(db.sqlite))).toThrow(/not open/)
+    const gamedata = createGamedataStore(db.sqlite, db.kysely)
+    let inserted: Promise<unknown> = Promise.resolve()
+    let outside: Promise<string | undefined> = Promise.resolve(undefined)
+    await expect(
+      gamedata.unitOfWork('g1', async (unit) => {
+        await ingest.record('g1', 'b1', '{"accepted":1}', 1_000, unit)
+        inserted = db.kysely
+          .insertInto('game_batches')
+          .values({ game_id: 'g1', batch_id: 'other', response: '{}', received_at: 1 })
+          .execute()
+        outside = ingest.responseOf('g1', 'b1', 0) // no unit: must not read the open transaction
+        await new Promise((resolve) => setTimeout(resolve, 20))
+        expect(batches()).toEqual([{ game_id: 'g1', batch_id: 'b1', response: '{"accepted":1}' }])
+        throw new Error('the fold failed')
+      }),
+    ).rejects.toThrow('the fold failed')
+    await inserted
+    expect(await outside).toBeUndefined()
+    expect(batches()).toEqual([{ game_id: 'g1', batch_id: 'other', response: '{}' }])
+  })
+
+  it('a store refuses a unit that is not open on its connection, instead of committing alone', async () => {
+    const ingest = createIngestStore(db.sqlite, db.kysely)
+    await expect(ingest.record('g1', 'b1', '{}', 1_000, syncUnit(db.sqlite))).rejects.toThrow(/not open/)
     const other = openDatabase('sqlite::memory:')
     try {
-      expect(() =>
-        other.sqlite.transaction(() => ingest.record('g1', 'b1', '{}', 1_000, syncUnit(other.sqlite)))(),
-      ).toThrow(/not open on this connection/)
+      let recorded: Promise<void> | undefined
+      other.sqlite.transaction(() => {
+        recorded = ingest.record('g1', 'b1', '{}', 1_000, syncUnit(other.sqlite))
+      })()
+      await expect(recorded).rejects.toThrow(/not open on this connection/)
     } finally {
       void other.close()
     }
-    expect(() => ingest.record('g1', 'b1', '{}', 1_000, {} as UnitOfWork)).toThrow(/not a unit of work/)
+    await expect(ingest.record('g1', 'b1', '{}', 1_000, {} as UnitOfWork)).rejects.toThrow(
+      /not a unit of work/,
+    )
     expect(batches()).toEqual([])
   })
 

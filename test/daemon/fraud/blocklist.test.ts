@@ -93,7 +93,7 @@ describe('enforcement in the ingestion', () => {
   it('blocks every event from a listed IP (mapped spelling too), with a per-event error', async () => {
     const g = await createGame(t, { modules: { fraud: true } })
     await added({ type: 'ip', value: '::ffff:192.0.2.44', reason: 'bot farm' }, g)
-    const before = storedEvents(t, g)
+    const before = await storedEvents(t, g)
     const r = accepted(await send(t, batch(t, [event(t), event(t)]), o(g, '192.0.2.44')))
     expect(r).toMatchObject({ accepted: 0, blocked: 2, rejected: 0 })
     expect(r.errors.map((e) => [e.index, e.error])).toEqual([
@@ -101,7 +101,7 @@ describe('enforcement in the ingestion', () => {
       [1, 'Blocked'],
     ])
     expect(r.errors[0]!.message).toContain('IP address')
-    expect(storedEvents(t, g)).toBe(before)
+    expect(await storedEvents(t, g)).toBe(before)
     // Another IP passes.
     expect(accepted(await send(t, batch(t, [event(t)]), o(g, '192.0.2.45')))).toMatchObject({
       accepted: 1,

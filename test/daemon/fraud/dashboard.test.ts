@@ -43,12 +43,12 @@ describe('GET …/dashboard', () => {
     const ev = (iso: string, over: Parameters<typeof fraudEvent>[2]) =>
       fraudEvent(t, gameId, { receivedAt: at(iso), ...over })
     // Outside the range 2026-11-01 … 2026-11-10: the last ms before and the first ms after.
-    seedFraud(t, gameId, [ev('2026-10-31T23:59:59.999Z', { status: 'blocked' })], {
+    await seedFraud(t, gameId, [ev('2026-10-31T23:59:59.999Z', { status: 'blocked' })], {
       analyzed: 900,
       blocked: 1,
       latencyNs: 9_000_000_000,
     })
-    seedFraud(t, gameId, [ev('2026-11-11T00:00:00.000Z', { threatType: 'rate_limit' })], {
+    await seedFraud(t, gameId, [ev('2026-11-11T00:00:00.000Z', { threatType: 'rate_limit' })], {
       analyzed: 700,
       flagged: 1,
       latencyNs: 7_000_000_000,
@@ -60,7 +60,7 @@ describe('GET …/dashboard', () => {
       ev('2026-11-03T10:00:02.000Z', { threatType: 'device_farm', id: 'fev_farm3' }),
       ev('2026-11-04T09:00:00.000Z', { threatType: null, id: 'fev_custom' }),
     ]
-    seedFraud(
+    await seedFraud(
       t,
       gameId,
       [
@@ -71,7 +71,7 @@ describe('GET …/dashboard', () => {
       ],
       { day: day('2026-11-01'), analyzed: 1000, blocked: 5, flagged: 8, logged: 3, latencyNs: 30_000_000 },
     )
-    seedFraud(t, gameId, [ev('2026-11-10T23:59:59.999Z', { threatType: 'revenue_anomaly' })], {
+    await seedFraud(t, gameId, [ev('2026-11-10T23:59:59.999Z', { threatType: 'revenue_anomaly' })], {
       day: day('2026-11-10'),
       analyzed: 1000,
       blocked: 3,
@@ -146,7 +146,7 @@ describe('GET …/dashboard', () => {
     })
     // A fraud event with nothing analyzed (counters of another day) still leaves the rate at 0.
     const gameId = await gameIdOf(t, slug)
-    seedFraud(t, gameId, [fraudEvent(t, gameId)])
+    await seedFraud(t, gameId, [fraudEvent(t, gameId)])
     expect(await dashboard(slug)).toMatchObject({ threatsDetected: 1, eventsAnalyzed: 0, fraudRate: 0 })
   })
 

@@ -23,7 +23,7 @@ beforeAll(async () => {
   gameId = await gameIdOf(t, game.id)
   const e = (id: string, iso: string, over: Parameters<typeof fraudEvent>[2] = {}) =>
     fraudEvent(t, gameId, { id, receivedAt: at(iso), ...over })
-  seedFraud(t, gameId, [
+  await seedFraud(t, gameId, [
     e('fev_a', '2026-11-10T00:00:00.000Z', { threatType: 'emulator', status: 'blocked', playerId: 'p-emu' }),
     e('fev_b', '2026-11-12T08:00:00.000Z', { threatType: 'device_farm', playerId: 'p-farm' }),
     // Two at the same millisecond: the larger id first.
@@ -104,7 +104,7 @@ describe('GET …/events', () => {
     const g = await createGame(t, { modules: { fraud: true } })
     const id = await gameIdOf(t, g.id)
     const base = at('2026-11-20T00:00:00.000Z')
-    seedFraud(
+    await seedFraud(
       t,
       id,
       Array.from({ length: 205 }, (_, i) => fraudEvent(t, id, { receivedAt: base + i })),
@@ -131,7 +131,7 @@ describe('PATCH …/events/:eventId', () => {
     const g = await createGame(t, { modules: { fraud: true } })
     const id = await gameIdOf(t, g.id)
     const ev = fraudEvent(t, id)
-    seedFraud(t, id, [ev])
+    await seedFraud(t, id, [ev])
     const review = (review: string) => t.call('PATCH', `${eventsUrl(g.id)}/${ev.id}`, { body: { review } })
     const legit = await review('legitimate')
     expect(legit.statusCode, legit.body).toBe(200)

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest'
 import type { GdprDeletion } from '../../../src/contract/gaming.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import { fraudEvent, gameIdOf, seedFraud } from '../../support/fraud.js'
-import { count, createGame } from '../../support/gaming.js'
+import { count, createGame, sqlRows } from '../../support/gaming.js'
 
 let t: TestApp
 beforeEach(async () => {
@@ -23,12 +23,12 @@ it("a GDPR deletion purges the player's fraud events, in that game only", async 
   const gameId = await gameIdOf(t, game)
   const otherId = await gameIdOf(t, other)
   const victim = 'gdpr-fraud-player-91c'
-  seedFraud(t, gameId, [
+  await seedFraud(t, gameId, [
     fraudEvent(t, gameId, { playerId: victim }),
     fraudEvent(t, gameId, { playerId: victim, status: 'blocked' }),
     fraudEvent(t, gameId, { playerId: 'keeps' }),
   ])
-  seedFraud(t, otherId, [fraudEvent(t, otherId, { playerId: victim })])
+  await seedFraud(t, otherId, [fraudEvent(t, otherId, { playerId: victim })])
 
   const res = await t.call('POST', '/api/v1/gaming/gdpr/deletions', {
     body: { gameId: game, playerId: victim, reason: 'gdpr_request', confirmation: 'DELETE' },
@@ -42,8 +42,8 @@ it("a GDPR deletion purges the player's fraud events, in that game only", async 
 
   const listed = await t.call('GET', `/api/v1/admin/fraud/games/${game}/events`)
   expect(listed.json<{ data: { playerId: string }[] }>().data.map((e) => e.playerId)).toEqual(['keeps'])
-  expect(count(t, 'fraud_events', 'player_id = ?', victim)).toBe(1)
-  expect(count(t, 'fraud_events', 'game_id = ? AND player_id = ?', otherId, victim)).toBe(1)
+  expect(await count(t, 'fraud_events', 'player_id = ?', victim)).toBe(1)
+  expect(await count(t, 'fraud_events', 'game_id = ? AND player_id = ?', otherId, victim)).toBe(1)
 })
 
 it("raw retention deletes fraud events past each game's raw retention, with the raw events", async () => {
@@ -53,12 +53,12 @@ it("raw retention deletes fraud events past each game's raw retention, with the 
   const longId = await gameIdOf(t, long)
   const start = t.clock.now()
   for (const id of [shortId, longId])
-    seedFraud(t, id, [fraudEvent(t, id, { id: `fev_old_${id}`, receivedAt: start })])
+    await seedFraud(t, id, [fraudEvent(t, id, { id: `fev_old_${id}`, receivedAt: start })])
   t.clock.advance(DAY)
   // Exactly one day old: at the cutoff, still kept.
-  seedFraud(t, shortId, [fraudEvent(t, shortId, { id: 'fev_new', receivedAt: t.clock.now() })])
+  await seedFraud(t, shortId, [fraudEvent(t, shortId, { id: 'fev_new', receivedAt: t.clock.now() })])
   expect(await t.app.linkd.scheduler.runNow('gaming-raw-retention')).toEqual({ ran: true, status: 'ok' })
-  expect(count(t, 'fraud_events')).toBe(3)
+  expect(await count(t, 'fraud_events')).toBe(3)
 
   t.clock.advance(1)
   expect(await t.app.linkd.scheduler.runNow('gaming-raw-retention')).toMatchObject({
@@ -66,18 +66,18 @@ it("raw retention deletes fraud events past each game's raw retention, with the 
     status: 'ok',
     summary: '0 events, 0 sessions, 1 fraudEvents expired; 0 batch ids pruned',
   })
-  const ids = t.db.sqlite.prepare('SELECT id FROM fraud_events ORDER BY id').all()
+  const ids = await sqlRows(t, 'SELECT id FROM fraud_events ORDER BY id')
   expect(ids).toEqual([{ id: 'fev_new' }, { id: `fev_old_${longId}` }])
   t.clock.advance(DAY)
   await t.app.linkd.scheduler.runNow('gaming-raw-retention')
-  expect(count(t, 'fraud_events')).toBe(1)
+  expect(await count(t, 'fraud_events')).toBe(1)
 })
 
 it('a backlog larger than one delete chunk (5,000) expires whole', async () => {
   const slug = (await createGame(t, { modules: { fraud: true }, rawRetentionDays: 1 })).id
   const gameId = await gameIdOf(t, slug)
   const old = t.clock.now()
-  seedFraud(
+  await seedFraud(
     t,
     gameId,
     Array.from({ length: 5001 }, (_, i) => fraudEvent(t, gameId, { receivedAt: old + (i % 7) })),
@@ -86,5 +86,5 @@ it('a backlog larger than one delete chunk (5,000) expires whole', async () => {
   expect(await t.app.linkd.scheduler.runNow('gaming-raw-retention')).toMatchObject({
     summary: '0 events, 0 sessions, 5001 fraudEvents expired; 0 batch ids pruned',
   })
-  expect(count(t, 'fraud_events')).toBe(0)
+  expect(await count(t, 'fraud_events')).toBe(0)
 })

@@ -10,7 +10,8 @@ import type { FraudEventsTable } from '../../../daemon/db/schema.js'
 import type { FraudRule } from '../../../src/contract/fraud.js'
 import type { GameWithSecrets } from '../../../src/contract/games.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
-import { accepted, batch, count, createGame, event, send } from '../../support/gaming.js'
+import { accepted, batch, count, createGame, event, send, sqlRows } from '../../support/gaming.js'
+import { gameIdOf } from '../../support/fraud.js'
 
 let t: TestApp
 beforeAll(async () => {
@@ -20,18 +21,21 @@ afterAll(() => t.close())
 
 type FraudRow = FraudEventsTable
 
-const internalId = (g: GameWithSecrets) =>
-  (t.db.sqlite.prepare('SELECT id FROM games WHERE slug = ?').get(g.id) as { id: string }).id
-const fraudEvents = (g: GameWithSecrets) =>
-  t.db.sqlite
-    .prepare('SELECT * FROM fraud_events WHERE game_id = ? ORDER BY received_at, id')
-    .all(internalId(g)) as FraudRow[]
-const daily = (g: GameWithSecrets) =>
-  t.db.sqlite
-    .prepare(
+const internalId = (g: GameWithSecrets) => gameIdOf(t, g.id)
+const fraudEvents = async (g: GameWithSecrets) =>
+  (await sqlRows(
+    t,
+    'SELECT * FROM fraud_events WHERE game_id = ? ORDER BY received_at, id',
+    await internalId(g),
+  )) as FraudRow[]
+const daily = async (g: GameWithSecrets) =>
+  (
+    await sqlRows(
+      t,
       'SELECT SUM(analyzed) AS analyzed, SUM(blocked) AS blocked, SUM(flagged) AS flagged, SUM(logged) AS logged, SUM(latency_ns) AS latency FROM fraud_daily WHERE game_id = ?',
+      await internalId(g),
     )
-    .get(internalId(g)) as {
+  )[0] as {
     analyzed: number | null
     blocked: number
     flagged: number
@@ -73,10 +77,10 @@ describe('click injection (template "Block Click Injection", on by default)', ()
     expect(r.errors).toEqual([
       { index: 0, eventId: injected.event_id, error: 'Blocked', message: 'blocked: Block Click Injection' },
     ])
-    expect(count(t, 'game_events', 'player_id = ?', 'inj-1')).toBe(0)
-    expect(count(t, 'game_events', 'player_id = ?', 'org-1')).toBe(1)
+    expect(await count(t, 'game_events', 'player_id = ?', 'inj-1')).toBe(0)
+    expect(await count(t, 'game_events', 'player_id = ?', 'org-1')).toBe(1)
 
-    const [f, ...more] = fraudEvents(g)
+    const [f, ...more] = await fraudEvents(g)
     expect(more).toEqual([])
     expect(f).toMatchObject({
       player_id: 'inj-1',
@@ -92,7 +96,7 @@ describe('click injection (template "Block Click Injection", on by default)', ()
     expect(f!.risk_score).toBeGreaterThan(0.95)
     expect(JSON.parse(f!.triggered_rules)).toEqual(['Block Click Injection'])
     expect(JSON.parse(f!.reasons).click_injection[0]).toContain('3 s after the click')
-    const d = daily(g)
+    const d = await daily(g)
     expect(d).toMatchObject({ analyzed: 2, blocked: 1, flagged: 0, logged: 0 })
     expect(d.latency).toBeGreaterThan(0)
   })
@@ -108,11 +112,11 @@ describe('emulators (template "Block Emulators", off by default)', () => {
   it('passes while the template is off, blocks once it is enabled', async () => {
     const g = await fraudGame()
     expect(accepted(await send(t, batch(t, [emulated()]), o(g)))).toMatchObject({ accepted: 1, blocked: 0 })
-    expect(fraudEvents(g)).toEqual([])
+    expect(await fraudEvents(g)).toEqual([])
     await setRule(g, 'Block Emulators', { enabled: true })
     const r = accepted(await send(t, batch(t, [emulated()]), o(g)))
     expect(r).toMatchObject({ accepted: 0, blocked: 1 })
-    expect(fraudEvents(g).map((f) => [f.threat_type, f.status, f.risk_score])).toEqual([
+    expect((await fraudEvents(g)).map((f) => [f.threat_type, f.status, f.risk_score])).toEqual([
       ['emulator', 'blocked', 1],
     ])
   })
@@ -126,22 +130,22 @@ describe('device farms (template "Flag Device Farms", on by default)', () => {
     expect(r.blocked).toBe(0)
     expect(r.flagged).toBeGreaterThan(0)
     expect(r.accepted).toBe(50)
-    const flagged = fraudEvents(g)
+    const flagged = await fraudEvents(g)
     expect(flagged.length).toBe(r.flagged)
     expect(new Set(flagged.map((f) => f.status))).toEqual(new Set(['detected']))
     expect(new Set(flagged.map((f) => f.threat_type))).toEqual(new Set(['device_farm']))
     // The first players of the IP look like a household; the farm shows as it grows.
     expect(flagged.map((f) => f.player_id)).not.toContain('farm-0')
     expect(flagged.map((f) => f.player_id)).toContain('farm-49')
-    expect(count(t, 'game_events', "player_id = 'farm-49' AND verdict = 'flag'")).toBe(1)
+    expect(await count(t, 'game_events', "player_id = 'farm-49' AND verdict = 'flag'")).toBe(1)
     const last = flagged.find((f) => f.player_id === 'farm-49')!
     expect(JSON.parse(last.reasons).device_farm[0]).toContain('50 players on this IP')
     // Fifty players on fifty IPs are no farm.
     const h = await fraudGame()
     for (let i = 0; i < 50; i++)
       accepted(await send(t, batch(t, [event(t, { player_id: `home-${i}` })]), o(h, `198.18.0.${i + 1}`)))
-    expect(fraudEvents(h)).toEqual([])
-    expect(daily(h).analyzed).toBe(50)
+    expect(await fraudEvents(h)).toEqual([])
+    expect((await daily(h)).analyzed).toBe(50)
   })
 })
 
@@ -164,7 +168,7 @@ describe('revenue anomalies (template "Flag Revenue Anomalies", off by default)'
     const whale = purchase('whale-1', 5.5 + 20 * 2.9)
     const r = accepted(await send(t, batch(t, [whale, purchase('buyer-41', 4.99)]), o(g)))
     expect(r).toMatchObject({ accepted: 2, flagged: 1, blocked: 0 })
-    const [f] = fraudEvents(g)
+    const [f] = await fraudEvents(g)
     expect(f).toMatchObject({ player_id: 'whale-1', threat_type: 'revenue_anomaly', status: 'detected' })
     expect(JSON.parse(f!.triggered_rules)).toEqual(['Flag Revenue Anomalies'])
   })
@@ -185,8 +189,8 @@ describe('the rules decide', () => {
     const at = (player: string, level: number) => event(t, { player_id: player, data: { level } })
     const r = accepted(await send(t, batch(t, [at('a', 7), at('a', 9), at('a', 9), at('b', 9)]), o(g)))
     expect(r).toMatchObject({ accepted: 4, flagged: 2, blocked: 0 })
-    expect(daily(g)).toMatchObject({ analyzed: 4, logged: 1, flagged: 2 })
-    const found = fraudEvents(g).sort((x, y) => x.player_id.localeCompare(y.player_id))
+    expect(await daily(g)).toMatchObject({ analyzed: 4, logged: 1, flagged: 2 })
+    const found = (await fraudEvents(g)).sort((x, y) => x.player_id.localeCompare(y.player_id))
     expect(found.map((f) => [f.player_id, f.status, f.threat_type])).toEqual([
       ['a', 'detected', null],
       ['b', 'detected', null],
@@ -220,7 +224,7 @@ describe('the rules decide', () => {
     const r = accepted(await send(t, batch(t, [e]), o(g)))
     expect(r).toMatchObject({ accepted: 0, blocked: 1 })
     expect(r.errors[0]!.message).toBe('blocked: flag DE; block cheat build')
-    const [f] = fraudEvents(g)
+    const [f] = await fraudEvents(g)
     expect(f!.status).toBe('blocked')
     expect(JSON.parse(f!.triggered_rules)).toEqual(['flag DE', 'block cheat build'])
   })
@@ -233,7 +237,7 @@ describe('the rules decide', () => {
       data: { click_time: iso(t.clock.now() - 1_000) },
     })
     expect(accepted(await send(t, batch(t, [e]), o(g)))).toMatchObject({ accepted: 1, blocked: 0 })
-    expect(daily(g).analyzed).toBeNull()
+    expect((await daily(g)).analyzed).toBeNull()
   })
 
   it('a repeated batch_id is answered from the first answer: nothing analyzed or recorded twice', async () => {
@@ -248,7 +252,7 @@ describe('the rules decide', () => {
     const first = accepted(await send(t, b, o(g)))
     const again = accepted(await send(t, b, o(g)))
     expect(again).toEqual(first)
-    expect(fraudEvents(g)).toHaveLength(1)
-    expect(daily(g).analyzed).toBe(1)
+    expect(await fraudEvents(g)).toHaveLength(1)
+    expect((await daily(g)).analyzed).toBe(1)
   })
 })

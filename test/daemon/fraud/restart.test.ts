@@ -8,13 +8,16 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
 import { createTestApp } from '../../support/app.js'
-import { accepted, batch, createGame, event, send } from '../../support/gaming.js'
+import { createTestDatabase, onPostgres } from '../../support/postgres.js'
+import { accepted, batch, createGame, event, send, sqlRows } from '../../support/gaming.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'linkd-fraud-restart-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 it('a farm of 30 players on one IP, 15 before and 15 after a restart, is flagged after it', async () => {
-  const databaseUrl = `sqlite:${join(dir, 'linkd.db')}`
+  // Two apps, one after the other, on one database: a file, or a PostgreSQL database of the run.
+  const shared = onPostgres ? await createTestDatabase() : undefined
+  const databaseUrl = shared?.url ?? `sqlite:${join(dir, 'linkd.db')}`
   const first = await createTestApp({ databaseUrl, ingestRateLimitPerGame: 100_000 })
   const game = await createGame(first, { modules: { fraud: true } })
   const o = { game, orgId: first.orgId, ip: '203.0.113.77' }
@@ -33,12 +36,13 @@ it('a farm of 30 players on one IP, 15 before and 15 after a restart, is flagged
     const r = accepted(await send(second, batch(second, players(15)), o))
     // 25 players on one IP pass the Flag Device Farms template (0.7): only with the 15 of before.
     expect(r.flagged).toBeGreaterThan(0)
-    const reasons = second.db.sqlite
-      .prepare("SELECT reasons FROM fraud_events WHERE player_id = 'p29'")
-      .pluck()
-      .get() as string
-    expect(JSON.parse(reasons).device_farm[0]).toContain('30 players on this IP')
+    const [row] = await sqlRows<{ reasons: string }>(
+      second,
+      "SELECT reasons FROM fraud_events WHERE player_id = 'p29'",
+    )
+    expect(JSON.parse(row!.reasons).device_farm[0]).toContain('30 players on this IP')
   } finally {
     await second.close()
+    await shared?.drop()
   }
 })

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FraudRule } from '../../../src/contract/fraud.js'
 import type { GameWithSecrets } from '../../../src/contract/games.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
-import { createGame } from '../../support/gaming.js'
+import { gameIdOf } from '../../support/fraud.js'
+import { createGame, sqlRows } from '../../support/gaming.js'
 import { evaluateRules, type CompiledRule } from '../../../daemon/modules/fraud/evaluate.js'
 import type { EventView } from '../../../daemon/modules/fraud/fields.js'
 import { createFraudService } from '../../../daemon/modules/fraud/service.js'
@@ -75,10 +76,9 @@ describe('templates', () => {
 
   it('a fraud-enabled game left without templates (the hook failed after the save) gets them at the next load', async () => {
     const g = await createGame(t, { modules: { fraud: true } })
-    const internal = (t.db.sqlite.prepare('SELECT id FROM games WHERE slug = ?').get(g.id) as { id: string })
-      .id
-    t.db.sqlite.prepare('DELETE FROM fraud_rules WHERE game_id = ?').run(internal)
-    t.db.sqlite.prepare('DELETE FROM fraud_games WHERE game_id = ?').run(internal)
+    const internal = await gameIdOf(t, g.id)
+    await sqlRows(t, 'DELETE FROM fraud_rules WHERE game_id = ?', internal)
+    await sqlRows(t, 'DELETE FROM fraud_games WHERE game_id = ?', internal)
     await t.app.linkd.services.fraud.load()
     expect((await listRules(g.id)).map((r) => r.template)).toEqual([
       'Block Bot Traffic',
@@ -208,8 +208,7 @@ describe('access', () => {
 })
 
 describe('the compiled rules the pipeline evaluates', () => {
-  const internalId = (slug: string) =>
-    (t.db.sqlite.prepare('SELECT id FROM games WHERE slug = ?').get(slug) as { id: string }).id
+  const internalId = (slug: string) => gameIdOf(t, slug)
   const view = (scores: Record<string, number>): EventView => ({
     playerId: 'p1',
     attributes: {},
@@ -221,7 +220,7 @@ describe('the compiled rules the pipeline evaluates', () => {
 
   it('follow every change through the API, and load from the database at start-up', async () => {
     const g = await createGame(t, { modules: { fraud: true } })
-    const id = internalId(g.id)
+    const id = await internalId(g.id)
     const { fraud } = t.app.linkd.services
     const judge = (rules: readonly CompiledRule[]) =>
       evaluateRules(rules, view({ bot_detection: 0.85, emulator: 0.9 }), () => undefined, t.clock.now())

@@ -19,6 +19,8 @@ import {
   truth,
   type Ev,
 } from '../../support/gaming-dataset.js'
+import { gameIdOf } from '../../support/fraud.js'
+import { sqlRows } from '../../support/gaming.js'
 
 let t: TestApp
 let game: GameWithSecrets
@@ -31,8 +33,7 @@ beforeAll(async () => {
 }, 120_000)
 afterAll(() => t.close())
 
-const gameKey = () =>
-  (t.db.sqlite.prepare('SELECT id FROM games WHERE slug = ?').get(game.id) as { id: string }).id
+const gameKey = () => gameIdOf(t, game.id)
 
 describe('aggregates against a brute-force computation', () => {
   it('the data set is big enough to mean something', () => {
@@ -42,23 +43,23 @@ describe('aggregates against a brute-force computation', () => {
     expect(T.sessions.size).toBeGreaterThan(5000)
   })
 
-  it('daily totals: active, new and paying players, sessions, seconds, events, revenue', () => {
-    const rows = t.db.sqlite
-      .prepare(
-        'SELECT day, active_players, new_players, paying_players, sessions, session_seconds, events, transactions, revenue_iap_micros, revenue_ad_micros, revenue_subscription_micros FROM game_daily WHERE game_id = ? ORDER BY day',
-      )
-      .all(gameKey()) as Array<Record<string, number>>
+  it('daily totals: active, new and paying players, sessions, seconds, events, revenue', async () => {
+    const rows = (await sqlRows(
+      t,
+      'SELECT day, active_players, new_players, paying_players, sessions, session_seconds, events, transactions, revenue_iap_micros, revenue_ad_micros, revenue_subscription_micros FROM game_daily WHERE game_id = ? ORDER BY day',
+      await gameKey(),
+    )) as Array<Record<string, number>>
     const got = new Map(rows.map(({ day, ...r }) => [day!, r]))
     for (const [d, want] of T.daily) expect(got.get(d), `day ${d}`).toEqual(want)
     for (const [d, r] of got) if (!T.daily.has(d)) expect(Object.values(r).every((v) => v === 0)).toBe(true)
   })
 
-  it('event counts and unique players per type per day', () => {
-    const rows = t.db.sqlite
-      .prepare(
-        "SELECT day, value, events, players FROM game_daily_dims WHERE game_id = ? AND dim = 'event_type'",
-      )
-      .all(gameKey()) as Array<{ day: number; value: string; events: number; players: number }>
+  it('event counts and unique players per type per day', async () => {
+    const rows = (await sqlRows(
+      t,
+      "SELECT day, value, events, players FROM game_daily_dims WHERE game_id = ? AND dim = 'event_type'",
+      await gameKey(),
+    )) as Array<{ day: number; value: string; events: number; players: number }>
     expect(rows.length).toBe(T.typeEvents.size)
     for (const r of rows) {
       const k = `${r.day}\n${r.value}`
@@ -67,12 +68,12 @@ describe('aggregates against a brute-force computation', () => {
     }
   })
 
-  it('player profiles: install date, sessions, revenue, last active', () => {
-    const rows = t.db.sqlite
-      .prepare(
-        'SELECT player_id, install_day, first_seen_at, last_active_at, session_count, event_count, revenue_total_micros, country, platform FROM game_players WHERE game_id = ?',
-      )
-      .all(gameKey()) as Array<Record<string, string | number>>
+  it('player profiles: install date, sessions, revenue, last active', async () => {
+    const rows = (await sqlRows(
+      t,
+      'SELECT player_id, install_day, first_seen_at, last_active_at, session_count, event_count, revenue_total_micros, country, platform FROM game_players WHERE game_id = ?',
+      await gameKey(),
+    )) as Array<Record<string, string | number>>
     expect(rows.length).toBe(T.byPlayer.size)
     const sessionsOf = new Map<string, number>()
     for (const e of events) sessionsOf.set(`${e.player_id}\n${e.session_id}`, 1)
@@ -94,12 +95,12 @@ describe('aggregates against a brute-force computation', () => {
     }
   })
 
-  it('players per platform and country per day', () => {
-    const rows = t.db.sqlite
-      .prepare(
-        "SELECT day, dim, value, players, new_players FROM game_daily_dims WHERE game_id = ? AND dim IN ('platform', 'country')",
-      )
-      .all(gameKey()) as Array<{
+  it('players per platform and country per day', async () => {
+    const rows = (await sqlRows(
+      t,
+      "SELECT day, dim, value, players, new_players FROM game_daily_dims WHERE game_id = ? AND dim IN ('platform', 'country')",
+      await gameKey(),
+    )) as Array<{
       day: number
       dim: string
       value: string

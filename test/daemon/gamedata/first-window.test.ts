@@ -9,7 +9,8 @@ import type { GameEventInput } from '../../../src/contract/gaming.js'
 import { EVENT_TYPE_BY_BIT } from '../../../daemon/modules/gamedata/types.js'
 import type { FirstWindow } from '../../../daemon/modules/gamedata/players-store.js'
 import type { TestApp } from '../../support/app.js'
-import { accepted, batch, event, ingestionApp, send, type SendOpts } from '../../support/gaming.js'
+import { gameIdOf } from '../../support/fraud.js'
+import { accepted, batch, event, ingestionApp, send, sqlRows, type SendOpts } from '../../support/gaming.js'
 
 const DAY = 86_400_000
 const D0 = Date.parse('2026-11-02T10:00:00.000Z')
@@ -36,8 +37,7 @@ const purchase = (amount: number, currency = 'USD'): Partial<GameEventInput> => 
 const names = (mask: number) => EVENT_TYPE_BY_BIT.filter((_, bit) => Math.floor(mask / 2 ** bit) % 2 === 1)
 
 async function read(sinceDay?: number): Promise<FirstWindow[]> {
-  const gameKey = (t.db.sqlite.prepare('SELECT id FROM games WHERE slug = ?').get(game.id) as { id: string })
-    .id
+  const gameKey = await gameIdOf(t, game.id)
   const out: FirstWindow[] = []
   for await (const page of t.app.linkd.services.gamedata.players.firstWindowHistory(gameKey, sinceDay))
     out.push(...page)
@@ -84,12 +84,13 @@ describe('first conversion window history', () => {
 
   it('a player whose install day was compacted away (later days kept) is left out', async () => {
     // What compaction leaves when its cutoff falls inside alice's window: days before it deleted.
-    const gameKey = (
-      t.db.sqlite.prepare('SELECT id FROM games WHERE slug = ?').get(game.id) as { id: string }
-    ).id
-    t.db.sqlite
-      .prepare('DELETE FROM game_player_days WHERE game_id = ? AND player_id = ? AND day = ?')
-      .run(gameKey, 'alice', day0)
+    await sqlRows(
+      t,
+      'DELETE FROM game_player_days WHERE game_id = ? AND player_id = ? AND day = ?',
+      await gameIdOf(t, game.id),
+      'alice',
+      day0,
+    )
     expect((await read()).map((w) => w.revenueMicros)).toEqual([0, 1_250_000])
   })
 })

@@ -1,7 +1,7 @@
 /** Raw retention and compaction jobs (issue 6 item 5): idempotent, recorded, never reviving expired data. */
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../support/app.js'
-import { accepted, batch, count, createGame, event, send } from '../../support/gaming.js'
+import { accepted, batch, count, createGame, event, send, sqlRows } from '../../support/gaming.js'
 
 let t: TestApp
 beforeEach(async () => {
@@ -27,11 +27,11 @@ it('raw events and sessions past the raw retention go; aggregates stay; runs are
     status: 'ok',
     summary: expect.stringMatching(/^1 events, 1 sessions expired/),
   })
-  expect(count(t, 'game_events', "player_id = 'short-p'")).toBe(0)
-  expect(count(t, 'game_sessions', "player_id = 'short-p'")).toBe(0)
-  expect(count(t, 'game_events', "player_id = 'long-p'")).toBe(1)
-  expect(count(t, 'game_daily')).toBe(2)
-  expect(count(t, 'game_players')).toBe(2)
+  expect(await count(t, 'game_events', "player_id = 'short-p'")).toBe(0)
+  expect(await count(t, 'game_sessions', "player_id = 'short-p'")).toBe(0)
+  expect(await count(t, 'game_events', "player_id = 'long-p'")).toBe(1)
+  expect(await count(t, 'game_daily')).toBe(2)
+  expect(await count(t, 'game_players')).toBe(2)
   // Idempotent: a second run finds nothing.
   expect(await t.app.linkd.scheduler.runNow('gaming-raw-retention')).toEqual({ ran: true, status: 'ok' })
   const runs = (await t.app.linkd.scheduler.status()).find((r) => r.name === 'gaming-raw-retention')
@@ -45,12 +45,12 @@ it('extending the retention does not revive data the shorter one already expired
   const res = await t.call('PATCH', `/api/v1/admin/games/${g.id}`, { body: { rawRetentionDays: 30 } })
   expect(res.json()).toMatchObject({ rawRetentionDays: 30 })
   await t.app.linkd.scheduler.runNow('gaming-raw-retention')
-  expect(count(t, 'game_events')).toBe(0)
+  expect(await count(t, 'game_events')).toBe(0)
   // New data is kept for the new 30 days.
   await ingestOne('g2', g)
   t.clock.advance(10 * DAY)
   await t.app.linkd.scheduler.runNow('gaming-raw-retention')
-  expect(count(t, 'game_events')).toBe(1)
+  expect(await count(t, 'game_events')).toBe(1)
 })
 
 it('compaction deletes aggregate days past the compacted retention, per game', async () => {
@@ -60,11 +60,11 @@ it('compaction deletes aggregate days past the compacted retention, per game', a
   await ingestOne('keep', keep)
   t.clock.advance(20 * DAY)
   await t.app.linkd.scheduler.runNow('gaming-compaction')
-  expect(count(t, 'game_daily')).toBe(2)
+  expect(await count(t, 'game_daily')).toBe(2)
   t.clock.advance(15 * DAY)
   expect(await t.app.linkd.scheduler.runNow('gaming-compaction')).toMatchObject({ ran: true, status: 'ok' })
-  const left = t.db.sqlite.prepare('SELECT DISTINCT game_id FROM game_daily').all() as { game_id: string }[]
+  const left = (await sqlRows(t, 'SELECT DISTINCT game_id FROM game_daily')) as { game_id: string }[]
   expect(left).toHaveLength(1)
   for (const table of ['game_daily_dims', 'game_day_gaps', 'game_cohorts', 'game_player_days'])
-    expect(count(t, table, 'game_id = ?', left[0]!.game_id)).toBe(count(t, table))
+    expect(await count(t, table, 'game_id = ?', left[0]!.game_id)).toBe(await count(t, table))
 })

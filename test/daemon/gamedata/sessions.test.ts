@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { GameWithSecrets } from '../../../src/contract/games.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
-import { batch, createGame, event, send } from '../../support/gaming.js'
+import { batch, createGame, event, send, sqlRows } from '../../support/gaming.js'
 
 let t: TestApp
 let game: GameWithSecrets
@@ -14,12 +14,12 @@ afterAll(() => t.close())
 
 const MIN = 60_000
 const at = (ms: number) => new Date(ms).toISOString()
-const sessions = (player: string) =>
-  t.db.sqlite
-    .prepare(
-      'SELECT session_id, started_at, last_event_at, ended_at, events FROM game_sessions WHERE player_id = ? ORDER BY started_at',
-    )
-    .all(player) as Array<{
+const sessions = async (player: string) =>
+  (await sqlRows(
+    t,
+    'SELECT session_id, started_at, last_event_at, ended_at, events FROM game_sessions WHERE player_id = ? ORDER BY started_at',
+    player,
+  )) as Array<{
     session_id: string | null
     started_at: number
     last_event_at: number
@@ -45,7 +45,7 @@ it('30 minutes without events end a session; session_end closes it; events witho
   )
   expect(res.statusCode, res.body).toBe(202)
   expect(res.json()).toMatchObject({ accepted: 6, duplicates: 0, rejected: 0, errors: [] })
-  const s = sessions('sessions-1')
+  const s = await sessions('sessions-1')
   expect(
     s.map((x) => [x.session_id, (x.started_at - t0) / MIN, (x.last_event_at - t0) / MIN, x.events]),
   ).toEqual([
@@ -54,15 +54,13 @@ it('30 minutes without events end a session; session_end closes it; events witho
     [null, 85, 85, 1],
   ])
   expect(s[1]!.ended_at).toBe(t0 + 80 * MIN)
-  const p = t.db.sqlite
-    .prepare("SELECT session_count FROM game_players WHERE player_id = 'sessions-1'")
-    .get() as {
+  const p = (
+    await sqlRows(t, "SELECT session_count FROM game_players WHERE player_id = 'sessions-1'")
+  )[0] as {
     session_count: number
   }
   expect(p.session_count).toBe(3)
-  const d = t.db.sqlite
-    .prepare('SELECT SUM(sessions) AS n, SUM(session_seconds) AS s FROM game_daily')
-    .get() as {
+  const d = (await sqlRows(t, 'SELECT SUM(sessions) AS n, SUM(session_seconds) AS s FROM game_daily'))[0] as {
     n: number
     s: number
   }

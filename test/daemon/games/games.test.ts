@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Game, GameWithSecrets } from '../../../src/contract/games.js'
 import type { PageOf } from '../../../src/contract/common.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
+import { sqlRows } from '../../support/gaming.js'
 
 let t: TestApp
 beforeAll(async () => {
@@ -39,7 +40,7 @@ describe('games admin', () => {
     expect(got.json()).not.toHaveProperty('sdkKey')
     expect(got.json()).not.toHaveProperty('signingSecret')
     // Stored hashed / encrypted, never in clear.
-    const row = t.db.sqlite.prepare("SELECT * FROM games WHERE slug = 'space-shooter'").get() as Record<
+    const row = (await sqlRows(t, "SELECT * FROM games WHERE slug = 'space-shooter'"))[0] as Record<
       string,
       unknown
     >

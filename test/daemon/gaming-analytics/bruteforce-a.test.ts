@@ -10,6 +10,7 @@ import type { GameWithSecrets } from '../../../src/contract/games.js'
 import type { Events, Geography, Leaderboard, Retention } from '../../../src/contract/gaming.js'
 import { topPayersOfRange } from '../../../daemon/modules/gaming-analytics/breakdowns.js'
 import type { TestApp } from '../../support/app.js'
+import { gameIdOf } from '../../support/fraud.js'
 import { D0, DAY, DAYS, dayNo, deliveredDataset, type truth } from '../../support/gaming-dataset.js'
 
 let t: TestApp
@@ -169,9 +170,7 @@ describe('leaderboard against the brute force, before and after GDPR deletions',
   it.each(RANGES)(
     '%s: summing every paying day (the fallback) gives the same top players',
     async (_, s, e) => {
-      const gameId = (
-        t.db.sqlite.prepare('SELECT id FROM games WHERE slug = ?').get(game.id) as { id: string }
-      ).id
+      const gameId = await gameIdOf(t, game.id)
       const scope = { gameId, start: s, end: e, today, range: { startDate: iso(s), endDate: iso(e) } }
       const aggregates = t.app.linkd.services.gamedata.aggregates
       const viaCandidates = await topPayersOfRange(aggregates, scope, 100)

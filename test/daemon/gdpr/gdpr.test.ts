@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GameWithSecrets } from '../../../src/contract/games.js'
 import type { GdprDeletion, Overview } from '../../../src/contract/gaming.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
-import { accepted, batch, count, createGame, event, send } from '../../support/gaming.js'
+import { accepted, batch, count, createGame, event, send, sqlRows } from '../../support/gaming.js'
 
 let t: TestApp
 let game: GameWithSecrets
@@ -53,31 +53,28 @@ beforeAll(async () => {
     rejected: 0,
     errors: [],
   })
-  expect(count(t, 'game_events')).toBe(6)
-  expect(count(t, 'fraud_events', 'player_id = ?', VICTIM)).toBe(3)
+  expect(await count(t, 'game_events')).toBe(6)
+  expect(await count(t, 'fraud_events', 'player_id = ?', VICTIM)).toBe(3)
   // The detector windows as the periodic save writes them.
   await t.app.linkd.services.fraudStateSaver.saveNow()
-  expect(count(t, 'fraud_detector_state', 'entry_key = ?', VICTIM)).toBe(1)
-  expect(count(t, 'fraud_detector_state', 'entry_key = ?', `fp-${VICTIM}`)).toBe(1)
+  expect(await count(t, 'fraud_detector_state', 'entry_key = ?', VICTIM)).toBe(1)
+  expect(await count(t, 'fraud_detector_state', 'entry_key = ?', `fp-${VICTIM}`)).toBe(1)
 })
 afterAll(() => t.close())
 
-/** Every (table, column) holding `needle` anywhere in its text. */
-function tablesMentioning(needle: string): string[] {
-  const tables = t.db.sqlite
-    .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-    .all() as { name: string }[]
+/** Every (table, column) holding `needle` anywhere in its text (either engine), sorted. */
+async function tablesMentioning(needle: string): Promise<string[]> {
   const hits: string[] = []
-  for (const { name } of tables) {
-    const cols = t.db.sqlite.prepare(`PRAGMA table_info("${name}")`).all() as { name: string }[]
-    for (const c of cols) {
-      const n = t.db.sqlite
-        .prepare(`SELECT COUNT(*) AS n FROM "${name}" WHERE CAST("${c.name}" AS TEXT) LIKE ?`)
-        .get(`%${needle}%`) as { n: number }
-      if (n.n > 0) hits.push(`${name}.${c.name}`)
+  for (const table of await t.db.kysely.introspection.getTables())
+    for (const c of table.columns) {
+      const [row] = await sqlRows<{ n: number }>(
+        t,
+        `SELECT COUNT(*) AS n FROM "${table.name}" WHERE CAST("${c.name}" AS TEXT) LIKE ?`,
+        `%${needle}%`,
+      )
+      if (row!.n > 0) hits.push(`${table.name}.${c.name}`)
     }
-  }
-  return hits
+  return hits.sort()
 }
 
 describe('GDPR deletion', () => {
@@ -102,8 +99,8 @@ describe('GDPR deletion', () => {
   })
 
   it('queued → completed by the job; no row with the player id is left except the deletion record', async () => {
-    expect(tablesMentioning(VICTIM).length).toBeGreaterThanOrEqual(5)
-    const totalsBefore = t.db.sqlite.prepare('SELECT * FROM game_daily').all()
+    expect((await tablesMentioning(VICTIM)).length).toBeGreaterThanOrEqual(5)
+    const totalsBefore = await sqlRows(t, 'SELECT * FROM game_daily ORDER BY game_id, day')
     // Sent with X-Idempotency-Key, as a careful client would: its stored response names the player.
     const res = await t.call('POST', '/api/v1/gaming/gdpr/deletions', {
       body: { gameId: game.id, playerId: VICTIM, reason: 'gdpr_request', confirmation: 'DELETE' },
@@ -112,17 +109,17 @@ describe('GDPR deletion', () => {
     expect(res.statusCode).toBe(202)
     const d = res.json<GdprDeletion>()
     // The stored response is sealed (the id is not readable in it) and found by the deletion's id.
-    const storedResponses = () =>
-      t.db.sqlite.prepare('SELECT COUNT(*) AS n FROM idempotency_records WHERE resource_id = ?').get(d.id)
-    expect(storedResponses()).toEqual({ n: 1 })
-    expect(tablesMentioning(VICTIM)).not.toContain('idempotency_records.body')
+    const storedResponses = async () =>
+      (await sqlRows(t, 'SELECT COUNT(*) AS n FROM idempotency_records WHERE resource_id = ?', d.id))[0]
+    expect(await storedResponses()).toEqual({ n: 1 })
+    expect(await tablesMentioning(VICTIM)).not.toContain('idempotency_records.body')
     expect(d).toMatchObject({
       id: expect.stringMatching(/^gdpr_/),
       status: 'queued',
       gameId: game.id,
       playerId: VICTIM,
     })
-    expect(count(t, 'game_events', 'player_id = ?', VICTIM)).toBe(3)
+    expect(await count(t, 'game_events', 'player_id = ?', VICTIM)).toBe(3)
 
     expect(await t.app.linkd.scheduler.runNow('gdpr-deletions')).toMatchObject({ ran: true, status: 'ok' })
     const done = (await t.call('GET', `/api/v1/gaming/gdpr/deletions/${d.id}`)).json<GdprDeletion>()
@@ -140,13 +137,13 @@ describe('GDPR deletion', () => {
       fraudDetectorState: 3,
     })
 
-    expect(tablesMentioning(VICTIM)).toEqual(['gdpr_deletions.player_id'])
+    expect(await tablesMentioning(VICTIM)).toEqual(['gdpr_deletions.player_id'])
     // Its stored response is gone too: a replay must not hand the player id back.
-    expect(storedResponses()).toEqual({ n: 0 })
+    expect(await storedResponses()).toEqual({ n: 0 })
     // The other player is untouched; the anonymous daily totals remain.
-    expect(count(t, 'game_events', 'player_id = ?', OTHER)).toBe(3)
-    expect(count(t, 'game_players', 'player_id = ?', OTHER)).toBe(1)
-    expect(t.db.sqlite.prepare('SELECT * FROM game_daily').all()).toEqual(totalsBefore)
+    expect(await count(t, 'game_events', 'player_id = ?', OTHER)).toBe(3)
+    expect(await count(t, 'game_players', 'player_id = ?', OTHER)).toBe(1)
+    expect(await sqlRows(t, 'SELECT * FROM game_daily ORDER BY game_id, day')).toEqual(totalsBefore)
     const o = (await t.call('GET', `/api/v1/analytics/games/${game.id}/overview`)).json<Overview>()
     expect(o.dau).toBe(2)
     // Running again changes nothing (idempotent).
@@ -167,7 +164,7 @@ describe('GDPR deletion', () => {
     t.clock.advance(2 * 86_400_000)
     await t.app.linkd.scheduler.runNow('gdpr-records-purge')
     expect((await t.call('GET', `/api/v1/gaming/gdpr/deletions/${id}`)).statusCode).toBe(404)
-    expect(tablesMentioning(OTHER)).toEqual([])
+    expect(await tablesMentioning(OTHER)).toEqual([])
   })
 
   it('another organization cannot see the request', async () => {

@@ -52,10 +52,10 @@ function eventOfSize(bytes: number) {
 
 describe('authentication (SDK key, game and organization headers)', () => {
   it('accepts the SDK key with the game and organization headers; 202 after commit', async () => {
-    const before = stored()
+    const before = await stored()
     const r = result(await send(t, batch(t, [event(t), event(t)]), o))
     expect(r).toMatchObject({ accepted: 2, flagged: 0, blocked: 0, duplicates: 0, rejected: 0, errors: [] })
-    expect(stored()).toBe(before + 2)
+    expect(await stored()).toBe(before + 2)
   })
 
   it('401 for a missing or wrong key, unknown game, wrong or missing organization', async () => {
@@ -97,7 +97,7 @@ describe('authentication (SDK key, game and organization headers)', () => {
       expect(res.statusCode).toBe(403)
       expect(res.json()).toMatchObject({ error, statusCode: 403 })
     }
-    expect(stored(g)).toBe(0)
+    expect(await stored(g)).toBe(0)
     await t.call('PATCH', `/api/v1/admin/games/${g.id}`, { body: { status: 'active' } })
     result(await send(t, batch(t, [event(t)]), { game: g, orgId: t.orgId }))
   })
@@ -112,7 +112,7 @@ describe('HMAC signing', () => {
   })
 
   it('a good signature over <X-Timestamp>.<raw body> is accepted (also gzipped: the bytes sent)', async () => {
-    const before = stored(g)
+    const before = await stored(g)
     const plain = batch(t, [event(t)])
     expect(result(await send(t, plain, { ...so, sign: true }))).toMatchObject({
       batchId: plain.batch_id,
@@ -125,11 +125,11 @@ describe('HMAC signing', () => {
       accepted: 1,
       rejected: 0,
     })
-    expect(stored(g)).toBe(before + 2)
+    expect(await stored(g)).toBe(before + 2)
   })
 
   it('missing, bad or wrong-secret signatures are 401; nothing stored', async () => {
-    const before = stored(g)
+    const before = await stored(g)
     const b = batch(t, [event(t)])
     expect((await send(t, b, so)).statusCode).toBe(401)
     expect((await send(t, b, { ...so, sign: { signature: 'sha256=' + '0'.repeat(64) } })).statusCode).toBe(
@@ -143,7 +143,7 @@ describe('HMAC signing', () => {
       sign: { timestamp: ts, signature: 'sha256=abc' },
     })
     expect(res.json()).toMatchObject({ error: 'Unauthorized' })
-    expect(stored(g)).toBe(before)
+    expect(await stored(g)).toBe(before)
   })
 
   it('X-Timestamp must lie within the replay window (60 s here): edges', async () => {
@@ -226,12 +226,12 @@ describe('batch rules', () => {
   it('a repeated batch_id returns the first response and stores nothing again', async () => {
     const b = batch(t, [event(t), event(t)])
     const first = await send(t, b, o)
-    const before = stored()
+    const before = await stored()
     const again = await send(t, { ...b, events: [event(t)] }, o)
     expect(again.statusCode).toBe(202)
     expect(again.body).toBe(first.body)
     expect(accepted(first)).toMatchObject({ batchId: b.batch_id, accepted: 2, duplicates: 0, rejected: 0 })
-    expect(stored()).toBe(before)
+    expect(await stored()).toBe(before)
     // After 24 h the batch id is new again.
     t.clock.advance(24 * 3_600_000 + 1)
     const later = result(
@@ -245,7 +245,7 @@ describe('batch rules', () => {
     expect(result(await send(t, batch(t, [e]), o)).accepted).toBe(1)
     const r = result(await send(t, batch(t, [e, e, event(t)]), o))
     expect(r).toMatchObject({ accepted: 1, duplicates: 2 })
-    expect(count(t, 'game_events', 'event_id = ?', e.event_id)).toBe(1)
+    expect(await count(t, 'game_events', 'event_id = ?', e.event_id)).toBe(1)
   })
 
   it('1,000 requests per minute per game, then 429 with Retry-After and the headers', async () => {
@@ -268,7 +268,7 @@ describe('batch rules', () => {
       small.clock.advance(60_000)
       expect((await send(small, batch(small, [event(small)]), so)).statusCode).toBe(202)
       // The three batches before the 429 and the one after it; the refused one stored nothing.
-      expect(storedEvents(small, g)).toBe(4)
+      expect(await storedEvents(small, g)).toBe(4)
     } finally {
       await small.close()
     }
@@ -377,9 +377,9 @@ describe('the pipeline', () => {
     const r = result(await send(t, batch(t, events), o))
     expect(seen).toEqual(events.map((e) => e.event_id))
     expect(r).toMatchObject({ accepted: 2, flagged: 1, blocked: 1, rejected: 0 })
-    expect(count(t, 'game_events', "player_id = 'cheater'")).toBe(0)
-    expect(count(t, 'game_players', "player_id = 'cheater'")).toBe(0)
-    expect(count(t, 'game_events', "player_id = 'suspect' AND verdict = 'flag'")).toBe(1)
+    expect(await count(t, 'game_events', "player_id = 'cheater'")).toBe(0)
+    expect(await count(t, 'game_players', "player_id = 'cheater'")).toBe(0)
+    expect(await count(t, 'game_events', "player_id = 'suspect' AND verdict = 'flag'")).toBe(1)
   })
 })
 

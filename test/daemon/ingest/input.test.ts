@@ -39,7 +39,7 @@ function batchText(events: ReturnType<typeof event>[], replace: Record<number, s
 
 describe('event data nesting', () => {
   it(`data nested ${FREE_FORM_NESTING_MAX} levels is stored; one more is a per-event error`, async () => {
-    const before = stored()
+    const before = await stored()
     const events = [event(t), event(t), event(t)]
     const r = result(
       await send(
@@ -57,12 +57,12 @@ describe('event data nesting', () => {
         message: `data must not be nested more than ${FREE_FORM_NESTING_MAX} levels deep`,
       },
     ])
-    expect(stored()).toBe(before + 2)
+    expect(await stored()).toBe(before + 2)
   })
 
   it('10,000 and 100,000 levels of objects, 400,000 of arrays (within 1 MB): that event only, never the batch', async () => {
     for (const levels of [10_000, 100_000]) {
-      const before = stored()
+      const before = await stored()
       const events = [event(t), event(t)]
       const text = batchText(events, { 0: nested(levels) })
       expect(Buffer.byteLength(text)).toBeLessThanOrEqual(INGEST_LIMITS.batchBytes)
@@ -70,7 +70,7 @@ describe('event data nesting', () => {
       expect(r).toMatchObject({ accepted: 1, rejected: 1 })
       expect(r.errors[0]).toMatchObject({ index: 0, eventId: events[0]!.event_id, error: 'InvalidEvent' })
       expect(r.errors[0]!.message).toMatch(/^data must not be nested/)
-      expect(stored()).toBe(before + 1)
+      expect(await stored()).toBe(before + 1)
     }
     // Arrays, and deep values in other fields than data.
     const events = [event(t), event(t)]

@@ -74,7 +74,7 @@ describe('per-game limit after authentication', () => {
       })
     }
     // Only the three accepted batches stored anything.
-    expect(storedEvents(t, game)).toBe(3)
+    expect(await storedEvents(t, game)).toBe(3)
   })
 
   it('signed requests are limited per game at the boundary: the 4th of 3 gets 429 with Retry-After', async () => {
@@ -103,7 +103,7 @@ describe('per-game limit after authentication', () => {
     const next = await send(t, nextBatch, { ...o, sign: true, ip: PLAYER })
     expect(accepted(next)).toEqual({ batchId: nextBatch.batch_id, ...ONE_ACCEPTED })
     expect(limits(next)).toMatchObject({ limit: '3', remaining: '2' })
-    expect(storedEvents(t, game)).toBe(4)
+    expect(await storedEvents(t, game)).toBe(4)
   })
 
   it('a game without HMAC is authenticated by its SDK key: a wrong key never counts', async () => {
@@ -119,7 +119,7 @@ describe('per-game limit after authentication', () => {
       expect(limits(res)).toMatchObject({ limit: '3', remaining: String(2 - i) })
     }
     expect((await send(t, batch(t, [event(t)]), o)).statusCode).toBe(429)
-    expect(storedEvents(t, game)).toBe(3)
+    expect(await storedEvents(t, game)).toBe(3)
   })
 
   it('the signature covers the body as sent: a valid one over another body is refused, uncounted', async () => {
@@ -137,6 +137,6 @@ describe('per-game limit after authentication', () => {
     const ok = await send(t, okBatch, { ...o, sign: true })
     expect(accepted(ok)).toEqual({ batchId: okBatch.batch_id, ...ONE_ACCEPTED })
     expect(limits(ok)).toMatchObject({ limit: '3', remaining: '2' })
-    expect(storedEvents(t, game)).toBe(1)
+    expect(await storedEvents(t, game)).toBe(1)
   })
 })

@@ -274,7 +274,7 @@ describe('OpenAPI request examples', () => {
     })
     // A fraud event as the ingestion pipeline stores it, for the review example.
     const flagged = fraudEvent(t, await gameIdOf(t, fg))
-    seedFraud(t, flagged.gameId, [flagged])
+    await seedFraud(t, flagged.gameId, [flagged])
     const ids: Record<string, string> = {
       '/api/v1/admin/fraud/games/': fg,
       [`/api/v1/admin/fraud/games/${fg}/rules/`]: rules.json<{ data: { id: string }[] }>().data[0]!.id,

@@ -15,7 +15,7 @@ import {
   verifyPostback,
 } from '../../../daemon/modules/skan/postback.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
-import { createGame } from '../../support/gaming.js'
+import { createGame, sqlRows } from '../../support/gaming.js'
 import {
   APPLE_VECTOR,
   createCampaign,
@@ -306,9 +306,11 @@ describe('matching to a campaign', () => {
     expect(answer(await post(t, p(), wellKnown)).campaignId).toBeNull()
     // A pending (unverified) domain proves nothing about its organization.
     expect(answer(await via('go.tenant.example')).campaignId).toBeNull()
-    t.db.sqlite
-      .prepare("UPDATE custom_domains SET verification_status = 'verified' WHERE domain = ?")
-      .run('go.tenant.example')
+    await sqlRows(
+      t,
+      "UPDATE custom_domains SET verification_status = 'verified' WHERE domain = ?",
+      'go.tenant.example',
+    )
     await t.app.linkd.services.directory.refresh()
     expect(answer(await via('go.tenant.example')).campaignId).toBe(mine.id)
     expect(answer(await via('go.tenant.example:8443')).campaignId).toBe(mine.id)

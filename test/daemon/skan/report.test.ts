@@ -101,12 +101,12 @@ describe('retention', () => {
       await post(t, signed(postback40({ 'ad-network-id': 'keep.skadnetwork' })))
       await post(t, signed(postback40({ 'ad-network-id': 'nobody.skadnetwork' })))
       await t.app.linkd.scheduler.runNow('gaming-compaction')
-      expect(count(t, 'skan_postbacks', 'campaign_id = ?', c.id)).toBe(1)
+      expect(await count(t, 'skan_postbacks', 'campaign_id = ?', c.id)).toBe(1)
       // Unmatched postbacks follow the default 12 months: both still there.
-      expect(count(t, 'skan_postbacks', 'campaign_id IS NULL')).toBe(2)
+      expect(await count(t, 'skan_postbacks', 'campaign_id IS NULL')).toBe(2)
       t.clock.advance(366 * DAY_MS)
       await t.app.linkd.scheduler.runNow('gaming-compaction')
-      expect(count(t, 'skan_postbacks')).toBe(0)
+      expect(await count(t, 'skan_postbacks')).toBe(0)
     } finally {
       await t.close()
     }
