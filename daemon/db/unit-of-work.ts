@@ -2,8 +2,8 @@
  * The unit of work: an open transaction that one store lends to another so that their writes
  * commit or roll back together (a click flush and links.clicks; a gaming batch and its batch_id
  * record). Services only pass it along: they see the opaque `UnitOfWork`, never the driver. The
- * helpers below are the SQLite side, for store files only (a PostgreSQL store would wrap its
- * client's transaction the same way).
+ * helpers below are for store files only: the SQLite units (a Kysely transaction or a
+ * better-sqlite3 one) and the PostgreSQL unit (a Kysely transaction on one pooled connection).
  */
 import type SQLite from 'better-sqlite3'
 import type { Kysely } from 'kysely'
@@ -42,8 +42,21 @@ export function syncUnit(connection: SQLite.Database): UnitOfWork {
   return new SqliteUnitOfWork(connection, null)
 }
 
-/** The Kysely transaction of a unit opened by Kysely. */
+/** The PostgreSQL unit: Kysely's transaction, which holds one connection of the pool. */
+class PostgresUnitOfWork implements UnitOfWork {
+  declare readonly __brand: 'UnitOfWork'
+  constructor(readonly kysely: Kysely<Database>) {}
+}
+
+/** A unit on PostgreSQL: statements through `kyselyOf` join the transaction `trx`. */
+export function postgresUnit(trx: Kysely<Database>): UnitOfWork {
+  if (!trx.isTransaction) throw new Error('postgresUnit: not a transaction')
+  return new PostgresUnitOfWork(trx)
+}
+
+/** The Kysely transaction of a unit opened by Kysely (either engine). */
 export function kyselyOf(unit: UnitOfWork): Kysely<Database> {
+  if (unit instanceof PostgresUnitOfWork) return unit.kysely
   const u = sqliteUnit(unit)
   if (!u.kysely) throw new Error('kyselyOf: a synchronous unit of work has no Kysely transaction')
   return u.kysely
