@@ -8,6 +8,7 @@ import { FakeClock } from './clock.js'
 import { createTestDatabase, onPostgres } from './postgres.js'
 import type { ApiKeyWithSecret, CreateKeyBody } from '../../src/contract/keys.js'
 import type { Plan } from '../../src/contract/limits.js'
+import type { Database } from '../../daemon/db/schema.js'
 
 export interface TestApp {
   app: FastifyInstance
@@ -118,3 +119,12 @@ export const JOB_NAMES = [
   'recheck-domains',
   'renew-certificates',
 ]
+
+/** The rows of a table, counted through Kysely (either engine). */
+export async function countRows(t: Pick<TestApp, 'db'>, table: keyof Database): Promise<number> {
+  const row = await t.db.kysely
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}

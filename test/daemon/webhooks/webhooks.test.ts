@@ -468,12 +468,11 @@ describe('webhooks and the click hot path', () => {
 describe('webhook custom headers at rest', () => {
   it('are stored encrypted (they often hold credentials) and returned to the owner', async () => {
     const hook = await created({ headers: { Authorization: 'Bearer s3cret-token-value' } })
-    const row = t.db.sqlite
-      .prepare('SELECT headers, secret_sealed FROM webhooks WHERE id = ?')
-      .get(hook.id) as {
-      headers: string
-      secret_sealed: string
-    }
+    const row = await t.db.kysely
+      .selectFrom('webhooks')
+      .select(['headers', 'secret_sealed'])
+      .where('id', '=', hook.id)
+      .executeTakeFirstOrThrow()
     expect(row.headers).not.toContain('s3cret-token-value')
     expect(row.headers).not.toContain('Authorization')
     expect(row.secret_sealed).not.toContain(hook.secret)
