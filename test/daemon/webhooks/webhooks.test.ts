@@ -190,6 +190,13 @@ describe('webhooks API: list, get, update, delete', () => {
     expectError(await t.call('GET', '/api/webhooks?limit=7'), 400, 'ValidationError')
   })
 
+  it('filters by an event whose name holds an underscore (a LIKE wildcard, matched literally)', async () => {
+    const scans = await created({ name: 'scans', events: ['qr_code.scanned'] })
+    await created({ name: 'revocations', events: ['api_key.revoked'] })
+    const res = (await t.call('GET', '/api/webhooks?event=qr_code.scanned')).json()
+    expect(res.data.map((w: { id: string }) => w.id)).toEqual([scans.id])
+  })
+
   it('updates fields with the same rules; status is not a PATCH field', async () => {
     const w = await created()
     t.clock.advance(5000)
