@@ -1,7 +1,7 @@
 import { existsSync, rmSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Config } from '../config.js'
-import { openDatabase, sqlitePath } from '../db/open.js'
+import { isPostgresUrl, openDatabase, sqlitePath } from '../db/open.js'
 import { createPrivateFile } from '../db/files.js'
 import { migrate, pendingMigrations } from '../db/migrate.js'
 import { systemClock } from '../clock.js'
@@ -114,8 +114,10 @@ export async function keysCreateCommand(
   const name = (opts.name ?? 'recovery').trim()
   if (!name || name.length > KEY_LIMITS.nameMax)
     throw new Error(`--name must be 1-${KEY_LIMITS.nameMax} characters`)
-  const path = sqlitePath(config.databaseUrl)
-  if (path !== ':memory:' && !existsSync(path))
+  // A SQLite file must exist already (opening would create an empty one); a PostgreSQL database
+  // that cannot be reached says so when it is opened.
+  const path = isPostgresUrl(config.databaseUrl) ? null : sqlitePath(config.databaseUrl)
+  if (path !== null && path !== ':memory:' && !existsSync(path))
     throw new Error(
       `no database at ${path}; run linkd init first (or set LINKD_DATA_DIR / LINKD_DATABASE_URL)`,
     )
