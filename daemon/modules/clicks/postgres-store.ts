@@ -2,7 +2,7 @@ import { CompiledQuery, type Kysely } from 'kysely'
 import type { Database } from '../../db/schema.js'
 import { addCountersManySql, insertManySql, type PgColumn } from '../../db/counters.js'
 import { kyselyOf, postgresUnit, type UnitOfWork } from '../../db/unit-of-work.js'
-import { clickReads, dayTotals, monthRollup, type ClickBatch, type ClickStore } from './store.js'
+import { clickReads, clickValues, dayTotals, monthRollup, type ClickBatch, type ClickStore } from './store.js'
 
 const TEXT = 'text'
 const BIGINT = 'bigint'
@@ -110,30 +110,7 @@ async function many<R>(
  */
 export function createPostgresClickStore(db: Kysely<Database>): ClickStore {
   async function apply(trx: Kysely<Database>, batch: ClickBatch): Promise<void> {
-    await many(
-      trx,
-      INSERT_CLICKS,
-      batch.rows.map((r) => [
-        r.linkId,
-        r.organizationId,
-        r.ts,
-        r.visitorHash,
-        r.isBot ? 1 : 0,
-        r.botReason,
-        r.isQr ? 1 : 0,
-        r.country,
-        r.region,
-        r.city,
-        r.device,
-        r.browser,
-        r.os,
-        r.referrerDomain,
-        r.utmSource,
-        r.utmMedium,
-        r.utmCampaign,
-        r.responseMs,
-      ]),
-    )
+    await many(trx, INSERT_CLICKS, batch.rows.map(clickValues))
     const hours = sortedByKey(batch.hours, (h) => [h.linkId, h.hourStart])
     await many(
       trx,

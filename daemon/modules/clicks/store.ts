@@ -59,6 +59,30 @@ export interface ClickStore {
   purgeLink(linkId: string, budget: number, chunk?: number): Promise<number>
 }
 
+/** A click row's values in the column order of both stores' INSERT (flags as 0/1). */
+export function clickValues(r: ClickRow): unknown[] {
+  return [
+    r.linkId,
+    r.organizationId,
+    r.ts,
+    r.visitorHash,
+    r.isBot ? 1 : 0,
+    r.botReason,
+    r.isQr ? 1 : 0,
+    r.country,
+    r.region,
+    r.city,
+    r.device,
+    r.browser,
+    r.os,
+    r.referrerDomain,
+    r.utmSource,
+    r.utmMedium,
+    r.utmCampaign,
+    r.responseMs,
+  ]
+}
+
 /** One link's human clicks of a dimension value over a UTC calendar month. */
 export type MonthDelta = Omit<DimDelta, 'dayStart'> & { monthStart: number }
 
@@ -148,27 +172,7 @@ export function createClickStore(sqlite: SQLite.Database, db: Kysely<Database>):
   )
 
   const apply = sqlite.transaction((batch: ClickBatch) => {
-    for (const r of batch.rows)
-      insertClick.run(
-        r.linkId,
-        r.organizationId,
-        r.ts,
-        r.visitorHash,
-        r.isBot ? 1 : 0,
-        r.botReason,
-        r.isQr ? 1 : 0,
-        r.country,
-        r.region,
-        r.city,
-        r.device,
-        r.browser,
-        r.os,
-        r.referrerDomain,
-        r.utmSource,
-        r.utmMedium,
-        r.utmCampaign,
-        r.responseMs,
-      )
+    for (const r of batch.rows) insertClick.run(...clickValues(r))
     for (const h of batch.hours)
       upsertHour.run(h.linkId, h.hourStart, h.clicks, h.bots, h.qrScans, h.responseMsSum)
     for (const d of batch.dims) upsertDim.run(d.linkId, d.dayStart, d.dim, d.value, d.clicks)
