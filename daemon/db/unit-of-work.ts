@@ -2,8 +2,8 @@
  * The unit of work: an open transaction that one store lends to another so that their writes
  * commit or roll back together (a click flush and links.clicks; a gaming batch and its batch_id
  * record). Services only pass it along: they see the opaque `UnitOfWork`, never the driver. The
- * helpers below are for store files only: the SQLite units (a Kysely transaction or a
- * better-sqlite3 one) and the PostgreSQL unit (a Kysely transaction on one pooled connection).
+ * helpers below are for store files only: the SQLite units (a raw connection, maybe with Kysely's
+ * transaction on it) and the PostgreSQL unit (a Kysely transaction on one pooled client).
  */
 import type SQLite from 'better-sqlite3'
 import type { Kysely } from 'kysely'
@@ -37,26 +37,29 @@ export function kyselyUnit(connection: SQLite.Database, trx: Kysely<Database>): 
   return new SqliteUnitOfWork(connection, trx)
 }
 
-/** A unit opened by better-sqlite3 (`sqlite.transaction(...)`): synchronous statements only. */
+/**
+ * A unit opened on the raw connection (`sqlite.transaction(...)`, or `rawTransaction` in
+ * raw-writes.ts): prepared statements only, no Kysely transaction.
+ */
 export function syncUnit(connection: SQLite.Database): UnitOfWork {
   return new SqliteUnitOfWork(connection, null)
 }
 
-/** The PostgreSQL unit: Kysely's transaction, which holds one connection of the pool. */
+/** The PostgreSQL unit: a Kysely transaction, on the one pooled client it holds. */
 class PostgresUnitOfWork implements UnitOfWork {
   declare readonly __brand: 'UnitOfWork'
-  constructor(readonly kysely: Kysely<Database>) {}
+  constructor(readonly trx: Kysely<Database>) {}
 }
 
-/** A unit on PostgreSQL: statements through `kyselyOf` join the transaction `trx`. */
+/** A unit of a PostgreSQL store: every statement run through `kyselyOf(unit)` joins it. */
 export function postgresUnit(trx: Kysely<Database>): UnitOfWork {
   if (!trx.isTransaction) throw new Error('postgresUnit: not a transaction')
   return new PostgresUnitOfWork(trx)
 }
 
-/** The Kysely transaction of a unit opened by Kysely (either engine). */
+/** The Kysely transaction of a unit opened by Kysely (on either engine). */
 export function kyselyOf(unit: UnitOfWork): Kysely<Database> {
-  if (unit instanceof PostgresUnitOfWork) return unit.kysely
+  if (unit instanceof PostgresUnitOfWork) return unit.trx
   const u = sqliteUnit(unit)
   if (!u.kysely) throw new Error('kyselyOf: a synchronous unit of work has no Kysely transaction')
   return u.kysely
