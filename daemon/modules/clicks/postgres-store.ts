@@ -1,6 +1,6 @@
 import { CompiledQuery, type Kysely } from 'kysely'
 import type { Database } from '../../db/schema.js'
-import { addCountersManySql, insertManySql, type PgColumn } from '../../db/counters.js'
+import { addCountersManySql, insertManySql, type PgColumn } from '../../db/multi-row.js'
 import { kyselyOf, postgresUnit, type UnitOfWork } from '../../db/unit-of-work.js'
 import { clickReads, clickValues, dayTotals, monthRollup, type ClickBatch, type ClickStore } from './store.js'
 
