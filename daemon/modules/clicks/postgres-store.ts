@@ -2,7 +2,14 @@ import { CompiledQuery, type Kysely } from 'kysely'
 import type { Database } from '../../db/schema.js'
 import { addCountersManySql, insertManySql, type PgColumn } from '../../db/multi-row.js'
 import { kyselyOf, postgresUnit, type UnitOfWork } from '../../db/unit-of-work.js'
-import { clickReads, clickValues, dayTotals, monthRollup, type ClickBatch, type ClickStore } from './store.js'
+import {
+  clickReads,
+  clickValues,
+  visitorTotals,
+  monthRollup,
+  type ClickBatch,
+  type ClickStore,
+} from './store.js'
 
 const TEXT = 'text'
 const BIGINT = 'bigint'
@@ -139,7 +146,7 @@ export function createPostgresClickStore(db: Kysely<Database>): ClickStore {
       returned.map((r) => [`${r.link_id}\n${r.day_start}\n${r.visitor_hash}`, r.clicks]),
     )
     const after = visitors.map((v) => afterFlush.get(`${v.linkId}\n${v.dayStart}\n${v.visitorHash}`) ?? 0)
-    const totals = sortedByKey(dayTotals(visitors, after), (t) => [t.linkId, t.dayStart])
+    const totals = sortedByKey(visitorTotals(visitors, after), (t) => [t.linkId, t.dayStart])
     await many(
       trx,
       UPSERT_DAY_TOTALS,
