@@ -38,8 +38,7 @@ export interface TestApp {
  */
 export async function createTestApp(
   overrides: Record<string, unknown> = {},
-  /** `masterKey`: the same key for several apps on one database (as linkd processes share it). */
-  deps: Pick<AppDeps, 'resolve' | 'logger' | 'skanPublicKeys'> & { masterKey?: Buffer } = {},
+  deps: Pick<AppDeps, 'resolve' | 'logger' | 'skanPublicKeys'> & Partial<Pick<AppDeps, 'masterKey'>> = {},
   /** `orgName`: the test organization's name, for a second app on the same database file. */
   opts: { orgName?: string } = {},
 ): Promise<TestApp> {
