@@ -28,6 +28,7 @@ import { createAcme } from './modules/domains/acme.js'
 import { parseResolvers } from './modules/domains/dns.js'
 import { domainsModule } from './modules/domains/index.js'
 import { createClickStore } from './modules/clicks/store.js'
+import { createPostgresClickStore } from './modules/clicks/postgres-store.js'
 import { createClicksService } from './modules/clicks/service.js'
 import { createLocator } from './modules/clicks/location.js'
 import { clicksModule } from './modules/clicks/index.js'
@@ -187,7 +188,8 @@ function services(deps: CompositionDeps) {
     onError: (err, what) => log.error({ err, what }, 'custom domain work failed'),
   })
   const clicks = createClicksService({
-    store: sqliteOnly(db, 'click store', () => createClickStore(db.sqlite, db.kysely)),
+    store:
+      db.dialect === 'sqlite' ? createClickStore(db.sqlite, db.kysely) : createPostgresClickStore(db.kysely),
     links,
     events,
     clock,

@@ -6,9 +6,21 @@
  */
 export function addCountersSql(table: string, keys: readonly string[], counters: readonly string[]): string {
   const columns = [...keys, ...counters]
-  const sums = counters.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ')
   return (
     `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')}) ` +
-    `ON CONFLICT (${keys.join(', ')}) DO UPDATE SET ${sums}`
+    addCountersOnConflict(table, keys, counters)
   )
+}
+
+/**
+ * The clause that adds the counters of an inserted row to the stored row with the same `keys`
+ * (both engines; the multi-row statements of the PostgreSQL stores end with it too).
+ */
+export function addCountersOnConflict(
+  table: string,
+  keys: readonly string[],
+  counters: readonly string[],
+): string {
+  const sums = counters.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ')
+  return `ON CONFLICT (${keys.join(', ')}) DO UPDATE SET ${sums}`
 }

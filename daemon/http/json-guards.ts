@@ -56,25 +56,44 @@ export function installBodyNestingLimit(app: FastifyInstance): void {
   })
 }
 
+/** A value that validated but cannot be stored as given: where it is, and why. */
+export interface UnstorableValue {
+  /** JSON pointer (`/requestLimit`, `/metadata/n/1`). */
+  path: string
+  message: string
+}
+
+const NOT_FINITE = 'must be a finite number'
+const HOLDS_NUL = 'must not contain the NUL character (\\u0000)'
+
 /**
- * Where validated input holds numbers that are not finite, as JSON pointers (`/requestLimit`).
- * JSON has no Infinity, but `1e400` parses to it, and ajv's type coercion turns a query or body
- * string such as "Infinity" or "1e400" into it and then skips minimum/maximum (they only test
- * finite numbers): such a value passed validation, was stored, and broke every later answer that
- * serialized it. Iterative, so that deeply nested input cannot exhaust the stack.
+ * Where validated input holds a value no store can take as given:
+ * - numbers that are not finite. JSON has no Infinity, but `1e400` parses to it, and ajv's type
+ *   coercion turns a query or body string such as "Infinity" or "1e400" into it and then skips
+ *   minimum/maximum (they only test finite numbers): such a value passed validation, was stored,
+ *   and broke every later answer that serialized it;
+ * - text holding the NUL character (in a value or a key, path parameters included): PostgreSQL's
+ *   text cannot hold it and refuses the whole statement, which answered 500 (`/api/keys/%00/revoke`),
+ *   while SQLite stored it. Refused on both engines, so that both answer the same.
+ * Iterative, so that deeply nested input cannot exhaust the stack.
  */
-export function nonFinitePaths(data: unknown): string[] {
-  const found: string[] = []
+export function unstorableValues(data: unknown): UnstorableValue[] {
+  const found: UnstorableValue[] = []
   const stack: Array<[unknown, string]> = [[data, '']]
   for (let next = stack.pop(); next; next = stack.pop()) {
     const [v, path] = next
     if (typeof v === 'number') {
-      if (!Number.isFinite(v)) found.push(path)
+      if (!Number.isFinite(v)) found.push({ path, message: NOT_FINITE })
+    } else if (typeof v === 'string') {
+      if (v.includes('\u0000')) found.push({ path, message: HOLDS_NUL })
     } else if (Array.isArray(v)) {
       for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], `${path}/${i}`])
     } else if (v !== null && typeof v === 'object') {
-      for (const [k, x] of Object.entries(v))
-        stack.push([x, `${path}/${k.replaceAll('~', '~0').replaceAll('/', '~1')}`])
+      for (const [k, x] of Object.entries(v)) {
+        const child = `${path}/${k.replaceAll('~', '~0').replaceAll('/', '~1')}`
+        if (k.includes('\u0000')) found.push({ path: child, message: HOLDS_NUL })
+        else stack.push([x, child])
+      }
     }
   }
   return found

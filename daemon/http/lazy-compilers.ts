@@ -1,7 +1,7 @@
 import AjvCompiler from '@fastify/ajv-compiler'
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
 import type { FastifyServerOptions } from 'fastify'
-import { nonFinitePaths } from './json-guards.js'
+import { unstorableValues } from './json-guards.js'
 
 type Serialize = (data: unknown) => string
 type Validate = ((data: unknown) => unknown) & { errors?: unknown }
@@ -15,8 +15,9 @@ type Factory = (externalSchemas: unknown, options: unknown) => (route: RouteSche
  * process rarely serves. A schema error still surfaces, on the route's first request, as a 500
  * that the tests of every route would catch.
  *
- * A value that passed validation but holds a number that is not finite fails after all (see
- * nonFinitePaths): every route gets that check through its validators.
+ * A value that passed validation but holds a number that is not finite, or text with a NUL
+ * character, fails after all (see unstorableValues): every route gets that check through its
+ * validators (body, query string and path parameters).
  */
 export function lazyCompilers(): NonNullable<FastifyServerOptions['schemaController']> {
   const validators = AjvCompiler() as unknown as Factory
@@ -32,14 +33,15 @@ export function lazyCompilers(): NonNullable<FastifyServerOptions['schemaControl
             validate ??= compile(route)
             const result = validate(data)
             lazy.errors = validate.errors
-            // ajv coerces "1e400" to Infinity and then skips minimum/maximum: refuse it here.
-            const bad = result === true ? nonFinitePaths(data) : []
+            // ajv coerces "1e400" to Infinity and then skips minimum/maximum; PostgreSQL refuses
+            // NUL in text: refuse both here.
+            const bad = result === true ? unstorableValues(data) : []
             if (bad.length === 0) return result
-            lazy.errors = bad.map((instancePath) => ({
-              instancePath,
+            lazy.errors = bad.map(({ path, message }) => ({
+              instancePath: path,
               keyword: 'type',
-              params: { type: 'number' },
-              message: 'must be a finite number',
+              params: {},
+              message,
             }))
             return false
           }

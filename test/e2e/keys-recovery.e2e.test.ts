@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LINKD, OWNER_KEY_RE, runBin, startLinkd, type RunningLinkd } from '../support/processes.js'
+import { onPostgres } from '../support/postgres.js'
 import { PRESET_NAMES, SCOPES } from '../../src/contract/scopes.js'
 
 let work = ''
@@ -130,6 +131,7 @@ describe('linkd keys create', () => {
       LINKD_DATA_DIR: join(work, 'empty'),
     })
     expect(r.code).toBe(1)
-    expect(r.stderr).toMatch(/no database at .*linkd init/)
+    // PostgreSQL (test:pg): the directory's database exists, with the schema but no organization.
+    expect(r.stderr).toMatch(onPostgres ? /organization "default" not found/ : /no database at .*linkd init/)
   })
 })

@@ -131,7 +131,12 @@ describe.skipIf(postgresMissing())('linkd migrate-data', () => {
     work = mkdtempSync(join(tmpdir(), 'linkd-migrate-data-'))
     dataDir = join(work, 'data')
 
-    const d = await startLinkd(dataDir, { LINKD_CNAME_TARGET: 'links.example.net' })
+    // The source installation is a SQLite file, also under test:pg (which gives a data directory
+    // a PostgreSQL database unless the URL is named).
+    const d = await startLinkd(dataDir, {
+      LINKD_CNAME_TARGET: 'links.example.net',
+      LINKD_DATABASE_URL: `sqlite:${sqliteFile()}`,
+    })
     try {
       ownerKey = d.ownerKey() ?? ''
       readKey = (await created<{ key: string }>(d, '/api/keys', { name: 'reader', preset: 'read-only' })).key

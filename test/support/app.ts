@@ -8,6 +8,7 @@ import { FakeClock } from './clock.js'
 import { createTestDatabase, onPostgres } from './postgres.js'
 import type { ApiKeyWithSecret, CreateKeyBody } from '../../src/contract/keys.js'
 import type { Plan } from '../../src/contract/limits.js'
+import type { Database } from '../../daemon/db/schema.js'
 
 export interface TestApp {
   app: FastifyInstance
@@ -37,7 +38,7 @@ export interface TestApp {
  */
 export async function createTestApp(
   overrides: Record<string, unknown> = {},
-  deps: Pick<AppDeps, 'resolve' | 'logger' | 'skanPublicKeys'> = {},
+  deps: Pick<AppDeps, 'resolve' | 'logger' | 'skanPublicKeys'> & Partial<Pick<AppDeps, 'masterKey'>> = {},
   /** `orgName`: the test organization's name, for a second app on the same database file. */
   opts: { orgName?: string } = {},
 ): Promise<TestApp> {
@@ -117,3 +118,12 @@ export const JOB_NAMES = [
   'recheck-domains',
   'renew-certificates',
 ]
+
+/** The rows of a table, counted through Kysely (either engine). */
+export async function countRows(t: Pick<TestApp, 'db'>, table: keyof Database): Promise<number> {
+  const row = await t.db.kysely
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow()
+  return Number(row.n)
+}

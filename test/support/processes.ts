@@ -2,8 +2,9 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, resolve } from 'node:path'
 import { packageRoot } from '../../src/version.js'
+import { createTestDatabase, onPostgres } from './postgres.js'
 
 /** Spawning the built `linkd` and `linkctl` binaries (e2e tests and benchmarks). */
 
@@ -37,13 +38,53 @@ export interface RunResult {
   stderr: string
 }
 
-/** Runs a built binary to completion. */
-export function runBin(bin: string, args: string[], env: Record<string, string> = {}): Promise<RunResult> {
+/**
+ * Under `npm run test:pg`, each linkd data directory gets its own PostgreSQL database (created on
+ * first use, cloned from the migrated template): every linkd process and offline subcommand on
+ * that directory uses it through LINKD_DATABASE_URL, so a restarted linkd finds its data again.
+ * The directory keeps linkd's files (the master key). Dropped by `dropDatabaseOf` or at the end
+ * of the test file.
+ */
+const databases = new Map<string, Promise<{ url: string; drop(): Promise<void> }>>()
+
+async function databaseEnv(
+  env: Record<string, string>,
+  dataDir = env.LINKD_DATA_DIR,
+): Promise<Record<string, string>> {
+  if (!onPostgres || env.LINKD_DATABASE_URL || !dataDir) return {}
+  const key = resolve(dataDir)
+  let database = databases.get(key)
+  if (!database) databases.set(key, (database = createTestDatabase()))
+  return { LINKD_DATABASE_URL: (await database).url }
+}
+
+/** Drops the PostgreSQL database of a data directory (test:pg), if it has one. */
+export async function dropDatabaseOf(dataDir: string): Promise<void> {
+  const key = resolve(dataDir)
+  const database = databases.get(key)
+  databases.delete(key)
+  if (database) await (await database).drop()
+}
+
+if (onPostgres && process.env.VITEST) {
+  const { afterAll } = await import('vitest')
+  afterAll(async () => {
+    for (const dataDir of [...databases.keys()]) await dropDatabaseOf(dataDir)
+  })
+}
+
+/** Runs a built binary to completion (on PostgreSQL under test:pg: see `databaseEnv`). */
+export async function runBin(
+  bin: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<RunResult> {
+  const database = bin === LINKD ? await databaseEnv(env) : {}
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [bin, ...args],
-      { env: cleanEnv(env), timeout: 30_000 },
+      { env: cleanEnv({ ...database, ...env }), timeout: 30_000 },
       (err, stdout, stderr) => {
         const code = err && typeof err.code === 'number' ? err.code : err ? 1 : 0
         // Killed by the timeout or a signal, or not started: say so, or a failure reads as a silent exit 1.
@@ -79,11 +120,13 @@ export async function startLinkd(
   nodeArgs: string[] = [],
 ): Promise<RunningLinkd> {
   const port = env.LINKD_PORT ? Number(env.LINKD_PORT) : await freePort()
+  const database = await databaseEnv(env, env.LINKD_DATA_DIR ?? dataDir)
   const child = spawn(process.execPath, [...nodeArgs, LINKD], {
     env: cleanEnv({
       LINKD_HOST: '127.0.0.1',
       LINKD_DATA_DIR: dataDir,
       LINKD_LOG_LEVEL: 'warn',
+      ...database,
       ...env,
       LINKD_PORT: String(port),
     }),
@@ -132,7 +175,10 @@ export interface LinkdForCli {
   close(signal?: NodeJS.Signals): Promise<void>
 }
 
-/** The set-up of the end-to-end tests: the built linkd on a temporary directory, and linkctl for it. */
+/**
+ * The set-up of the end-to-end tests: the built linkd on a temporary directory (and, under
+ * test:pg, its own PostgreSQL database, dropped by `close`), and linkctl for it.
+ */
 export async function startLinkdForCli(
   prefix: string,
   linkdEnv: Record<string, string> = {},
@@ -151,6 +197,7 @@ export async function startLinkdForCli(
     linkctl: (args, extra = {}) => runBin(LINKCTL, args, { ...env, ...extra }),
     async close(signal = 'SIGKILL') {
       await daemon.stop(signal)
+      await dropDatabaseOf(join(work, 'data'))
       rmSync(work, { recursive: true, force: true })
     },
   }

@@ -6,6 +6,7 @@ import type {
   Database,
   LinkClickDimsTable,
   LinkClickHoursTable,
+  LinkDayTotalsTable,
   LinkDayVisitorsTable,
 } from '../../db/schema.js'
 import { assertOpenOn, kyselyUnit, type UnitOfWork } from '../../db/unit-of-work.js'
@@ -70,6 +71,69 @@ export interface ClickStore {
   purgeLink(linkId: string, budget: number, chunk?: number): Promise<number>
 }
 
+/** A click row's values in the column order of both stores' INSERT (flags as 0/1). */
+export function clickValues(r: ClickRow): unknown[] {
+  return [
+    r.linkId,
+    r.organizationId,
+    r.ts,
+    r.visitorHash,
+    r.isBot ? 1 : 0,
+    r.botReason,
+    r.isQr ? 1 : 0,
+    r.country,
+    r.region,
+    r.city,
+    r.device,
+    r.browser,
+    r.os,
+    r.referrerDomain,
+    r.utmSource,
+    r.utmMedium,
+    r.utmCampaign,
+    r.responseMs,
+  ]
+}
+
+/** One link's human clicks of a dimension value over a UTC calendar month. */
+export type MonthDelta = Omit<DimDelta, 'dayStart'> & { monthStart: number }
+
+/** The monthly rollup of a flush's daily dimension counters: one row per link, month, dim and value. */
+export function monthRollup(dims: readonly DimDelta[]): MonthDelta[] {
+  const months = new Map<string, MonthDelta>()
+  for (const d of dims) {
+    const monthStart = utcMonthStart(d.dayStart)
+    const key = `${d.linkId}\n${monthStart}\n${d.dim}\n${d.value}`
+    const m = months.get(key)
+    if (m) m.clicks += d.clicks
+    else months.set(key, { linkId: d.linkId, monthStart, dim: d.dim, value: d.value, clicks: d.clicks })
+  }
+  return [...months.values()]
+}
+
+/** Increments of one link's daily visitor totals. */
+export type DayTotalDelta = Camelized<LinkDayTotalsTable>
+
+/**
+ * Daily visitor totals, maintained from what each visitor upsert returned (`after[i]`: visitor
+ * i's clicks that day after this flush): a visitor is new to the day when its count before the
+ * flush was 0, and leaves the single-click group when it was 1.
+ */
+export function visitorTotals(visitors: readonly VisitorDelta[], after: readonly number[]): DayTotalDelta[] {
+  const totals = new Map<string, DayTotalDelta>()
+  visitors.forEach((v, i) => {
+    const afterFlush = after[i] ?? 0
+    const before = afterFlush - v.clicks
+    const key = `${v.linkId}\n${v.dayStart}`
+    let t = totals.get(key)
+    if (!t)
+      totals.set(key, (t = { linkId: v.linkId, dayStart: v.dayStart, visitors: 0, singleClickVisitors: 0 }))
+    if (before === 0) t.visitors++
+    t.singleClickVisitors += (afterFlush === 1 ? 1 : 0) - (before === 1 ? 1 : 0)
+  })
+  return [...totals.values()]
+}
+
 /** Link ids per statement of a read over many links (well under any driver's parameter limit). */
 const ID_CHUNK = 500
 
@@ -90,9 +154,8 @@ const CLICK_TABLES = [
 /**
  * The SQLite implementation. Writes of the click recorder. The hot path: prepared better-sqlite3
  * statements (~8x Kysely's insert rate), inside the flush's transaction (`transaction`, on the
- * connection Kysely shares, so that the links service's update of links.clicks joins it). Every
- * statement is portable SQL (ON CONFLICT … DO UPDATE, RETURNING), so a PostgreSQL store only swaps
- * the driver calls.
+ * connection Kysely shares, so that the links service's update of links.clicks joins it). The
+ * PostgreSQL implementation (postgres-store.ts) writes the same rows with multi-row statements.
  */
 export function createClickStore(sqlite: SQLite.Database, db: Kysely<Database>): ClickStore {
   // SQLite-specific (better-sqlite3): the hot path's prepared statements, used only by `apply`.
@@ -124,58 +187,17 @@ export function createClickStore(sqlite: SQLite.Database, db: Kysely<Database>):
   )
 
   const apply = sqlite.transaction((batch: ClickBatch) => {
-    for (const r of batch.rows)
-      insertClick.run(
-        r.linkId,
-        r.organizationId,
-        r.ts,
-        r.visitorHash,
-        r.isBot ? 1 : 0,
-        r.botReason,
-        r.isQr ? 1 : 0,
-        r.country,
-        r.region,
-        r.city,
-        r.device,
-        r.browser,
-        r.os,
-        r.referrerDomain,
-        r.utmSource,
-        r.utmMedium,
-        r.utmCampaign,
-        r.responseMs,
-      )
+    for (const r of batch.rows) insertClick.run(...clickValues(r))
     for (const h of batch.hours)
       upsertHour.run(h.linkId, h.hourStart, h.clicks, h.bots, h.qrScans, h.responseMsSum)
-    const months = new Map<
-      string,
-      { linkId: string; monthStart: number; dim: string; value: string; clicks: number }
-    >()
-    for (const d of batch.dims) {
-      upsertDim.run(d.linkId, d.dayStart, d.dim, d.value, d.clicks)
-      const monthStart = utcMonthStart(d.dayStart)
-      const k = `${d.linkId}\n${monthStart}\n${d.dim}\n${d.value}`
-      const m = months.get(k)
-      if (m) m.clicks += d.clicks
-      else months.set(k, { linkId: d.linkId, monthStart, dim: d.dim, value: d.value, clicks: d.clicks })
-    }
-    for (const m of months.values()) upsertDimMonth.run(m.linkId, m.monthStart, m.dim, m.value, m.clicks)
-
-    // Daily visitor totals, maintained from what each upsert returns: a visitor is new to the day
-    // when its count before this flush was 0, and leaves the single-click group when it was 1.
-    const totals = new Map<string, { linkId: string; dayStart: number; visitors: number; single: number }>()
-    for (const v of batch.visitors) {
-      const after = Number(
-        (upsertVisitor.get(v.linkId, v.dayStart, v.visitorHash, v.clicks) as { clicks: number }).clicks,
-      )
-      const before = after - v.clicks
-      const key = `${v.linkId}\n${v.dayStart}`
-      let t = totals.get(key)
-      if (!t) totals.set(key, (t = { linkId: v.linkId, dayStart: v.dayStart, visitors: 0, single: 0 }))
-      if (before === 0) t.visitors++
-      t.single += (after === 1 ? 1 : 0) - (before === 1 ? 1 : 0)
-    }
-    for (const t of totals.values()) upsertDayTotals.run(t.linkId, t.dayStart, t.visitors, t.single)
+    for (const d of batch.dims) upsertDim.run(d.linkId, d.dayStart, d.dim, d.value, d.clicks)
+    for (const m of monthRollup(batch.dims))
+      upsertDimMonth.run(m.linkId, m.monthStart, m.dim, m.value, m.clicks)
+    const after = batch.visitors.map((v) =>
+      Number((upsertVisitor.get(v.linkId, v.dayStart, v.visitorHash, v.clicks) as { clicks: number }).clicks),
+    )
+    for (const t of visitorTotals(batch.visitors, after))
+      upsertDayTotals.run(t.linkId, t.dayStart, t.visitors, t.singleClickVisitors)
   })
 
   return {
@@ -193,6 +215,16 @@ export function createClickStore(sqlite: SQLite.Database, db: Kysely<Database>):
       return Promise.resolve()
     },
 
+    ...clickReads(db),
+  }
+}
+
+/**
+ * The reads and the purge, the same on both engines (portable Kysely): the hourly counters, the
+ * dimension and visitor totals of a range, and the deletion of a deleted link's click data.
+ */
+export function clickReads(db: Kysely<Database>): Omit<ClickStore, 'transaction' | 'apply'> {
+  return {
     /** Hourly counters of a link with hour_start in [from, to]. */
     async hours(linkId: string, from: number, to: number): Promise<HourRow[]> {
       const rows = await db

@@ -129,6 +129,15 @@ export interface KeyListQuery {
   offset: number
 }
 
+/**
+ * Request text as the activity log keeps it: NUL (which an error message can echo from the
+ * request, such as a query parameter's name) becomes U+FFFD, because PostgreSQL's text cannot hold
+ * it and one such row failed the whole usage flush there (every key's activity and counters).
+ */
+function storable<T extends string | null>(text: T): T {
+  return (text === null ? text : text.replaceAll('\u0000', '\ufffd')) as T
+}
+
 /** The API key tables (api_keys, api_key_activity): what the key service may ask of them. */
 export interface KeyQueries {
   insert(k: KeyRecord): Promise<void>
@@ -341,15 +350,15 @@ function queries(db: Kysely<Database>): KeyQueries {
                 key_id: a.keyId,
                 organization_id: a.organizationId,
                 ts: a.ts,
-                endpoint: a.endpoint,
+                endpoint: storable(a.endpoint),
                 method: a.method,
                 status_code: a.statusCode,
                 response_time_ms: a.responseTimeMs,
                 ip: a.ip,
-                user_agent: a.userAgent,
-                referrer: a.referrer,
+                user_agent: storable(a.userAgent),
+                referrer: storable(a.referrer),
                 country: a.country,
-                error: a.error,
+                error: storable(a.error),
               })),
             )
             .execute()

@@ -330,10 +330,14 @@ function queries(db: Kysely<Database>): LinkQueries {
       })
     },
 
-    /** Adds human clicks: one UPDATE per link, in the caller's unit of work or on the db. */
+    /**
+     * Adds human clicks: one UPDATE per link, in the caller's unit of work or on the db, in link
+     * id order, so that concurrent flushes (several processes) lock the links in one order.
+     */
     async addClicks(deltas: ReadonlyArray<{ linkId: string; clicks: number }>, within?: UnitOfWork) {
       const ex = within ? kyselyOf(within) : db
-      for (const d of deltas) {
+      const ordered = [...deltas].sort((a, b) => (a.linkId < b.linkId ? -1 : a.linkId > b.linkId ? 1 : 0))
+      for (const d of ordered) {
         if (d.clicks === 0) continue
         await ex
           .updateTable('links')

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely'
+import { sql, type Kysely, type Selectable } from 'kysely'
 import type { SecretBox } from '../../crypto.js'
 import type { Database, WebhooksTable } from '../../db/schema.js'
 import type { RetryPolicy, WebhookEvent, WebhookStatus } from '../../../src/contract/limits.js'
@@ -66,7 +66,13 @@ function toWebhook(r: Selectable<WebhooksTable>, headers: Record<string, string>
   }
 }
 
-const likeEvent = (event: string) => `%"${event.replace(/[\\%_]/g, (c) => `\\${c}`)}"%`
+/**
+ * The events column (a JSON array) holds `event`: a LIKE pattern with its wildcards escaped, and
+ * the escape character named (SQLite has no default one: without ESCAPE, `qr\_code` matched
+ * nothing there, while PostgreSQL's default is the backslash).
+ */
+const holdsEvent = (event: string) =>
+  sql<boolean>`events LIKE ${`%"${event.replace(/[\\%_]/g, (c) => `\\${c}`)}"%`} ESCAPE '\\'`
 
 /** The webhook tables (webhooks and their delivery outbox): the port the webhook service depends on. */
 export interface WebhookStore extends OutboxStore {
@@ -139,7 +145,7 @@ export function createWebhookStore(db: Kysely<Database>, secrets: SecretBox): We
     ): Promise<{ rows: WebhookRecord[]; total: number }> {
       let base = db.selectFrom('webhooks').where('organization_id', '=', organizationId)
       if (q.status) base = base.where('status', '=', q.status)
-      if (q.event) base = base.where('events', 'like', likeEvent(q.event))
+      if (q.event) base = base.where(holdsEvent(q.event))
       const { rows, total } = await newestFirstPage(base, q)
       return { rows: rows.map(webhook), total }
     },

@@ -1,10 +1,12 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
 import { buildMmdb } from '../../support/mmdb.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import { prng } from '../../support/prng.js'
+import { onPostgres } from '../../support/postgres.js'
 import {
   CHROME_WINDOWS,
   FIREFOX_LINUX,
@@ -19,18 +21,22 @@ import {
 } from '../../support/redirect.js'
 
 const DIM_VALUES: Array<[dim: string, value: string, where: string]> = [
-  ['country', "COALESCE(country, '')", '1'],
+  ['country', "COALESCE(country, '')", '1 = 1'],
   ['region', "country || '/' || region", "country <> '' AND region <> ''"],
   ['device', 'device', 'device IS NOT NULL'],
-  ['browser', "COALESCE(browser, '')", '1'],
-  ['os', "COALESCE(os, '')", '1'],
+  ['browser', "COALESCE(browser, '')", '1 = 1'],
+  ['os', "COALESCE(os, '')", '1 = 1'],
   ['referrer', 'referrer_domain', 'referrer_domain IS NOT NULL'],
   ['utm_source', 'utm_source', 'utm_source IS NOT NULL'],
   ['utm_medium', 'utm_medium', 'utm_medium IS NOT NULL'],
   ['utm_campaign', 'utm_campaign', 'utm_campaign IS NOT NULL'],
 ]
 const DAY_START = '(ts / 86400000) * 86400000'
-const MONTH_START = "CAST(strftime('%s', ts / 1000, 'unixepoch', 'start of month') AS INTEGER) * 1000"
+// The one expression without a portable form: the UTC month a Unix-ms timestamp falls in.
+const MONTH_START = onPostgres
+  ? "CAST(EXTRACT(EPOCH FROM date_trunc('month', to_timestamp(ts / 1000.0) AT TIME ZONE 'UTC')) AS BIGINT) * 1000"
+  : "CAST(strftime('%s', ts / 1000, 'unixepoch', 'start of month') AS INTEGER) * 1000"
+const countIf = (condition: string) => `SUM(CASE WHEN ${condition} THEN 1 ELSE 0 END)`
 const dimsBy = (bucket: string) =>
   DIM_VALUES.map(
     ([dim, value, where]) =>
@@ -44,9 +50,10 @@ const dailyVisitors = `SELECT link_id, ${DAY_START} AS day_start, visitor_hash, 
 const COUNTERS: Array<[table: string, stored: string, fromRows: string]> = [
   [
     'link_click_hours',
-    'SELECT link_id, hour_start, clicks, bots, qr_scans, round(response_ms_sum, 6) AS ms FROM link_click_hours',
-    `SELECT link_id, (ts / 3600000) * 3600000 AS hour_start, SUM(is_bot = 0) AS clicks, SUM(is_bot) AS bots,
-       SUM(is_qr AND is_bot = 0) AS qr_scans, round(SUM(response_ms), 6) AS ms FROM clicks GROUP BY 1, 2`,
+    'SELECT link_id, hour_start, clicks, bots, qr_scans, round(CAST(response_ms_sum AS NUMERIC), 6) AS ms FROM link_click_hours',
+    `SELECT link_id, (ts / 3600000) * 3600000 AS hour_start, ${countIf('is_bot = 0')} AS clicks, SUM(is_bot) AS bots,
+       ${countIf('is_qr = 1 AND is_bot = 0')} AS qr_scans, round(CAST(SUM(response_ms) AS NUMERIC), 6) AS ms
+     FROM clicks GROUP BY 1, 2`,
   ],
   [
     'link_click_dims',
@@ -66,8 +73,8 @@ const COUNTERS: Array<[table: string, stored: string, fromRows: string]> = [
   [
     'link_day_totals',
     'SELECT link_id, day_start, visitors, single_click_visitors FROM link_day_totals',
-    `SELECT link_id, day_start, COUNT(*) AS visitors, SUM(clicks = 1) AS single_click_visitors
-     FROM (${dailyVisitors}) GROUP BY 1, 2`,
+    `SELECT link_id, day_start, COUNT(*) AS visitors, ${countIf('clicks = 1')} AS single_click_visitors
+     FROM (${dailyVisitors}) AS daily GROUP BY 1, 2`,
   ],
 ]
 
@@ -124,21 +131,24 @@ describe('click counters', () => {
     }
     await flush(t)
 
-    const count = (q: string) => Number((t.db.sqlite.prepare(q).get() as { n: number }).n)
-    expect(count('SELECT COUNT(*) AS n FROM clicks')).toBe(sent)
-    expect(count(`SELECT COUNT(DISTINCT ${MONTH_START}) AS n FROM clicks`)).toBe(2)
-    expect(count(`SELECT COUNT(DISTINCT ${DAY_START}) AS n FROM clicks`)).toBe(2)
-    const all = (q: string) => t.db.sqlite.prepare(`${q} ORDER BY 1, 2, 3, 4`).all()
+    const all = async (q: string) => (await sql.raw<Record<string, unknown>>(q).execute(t.db.kysely)).rows
+    const count = async (q: string) => Number((await all(q))[0]?.n)
+    expect(await count('SELECT COUNT(*) AS n FROM clicks')).toBe(sent)
+    expect(await count(`SELECT COUNT(DISTINCT ${MONTH_START}) AS n FROM clicks`)).toBe(2)
+    expect(await count(`SELECT COUNT(DISTINCT ${DAY_START}) AS n FROM clicks`)).toBe(2)
+    const ordered = (q: string) => all(`${q} ORDER BY 1, 2, 3, 4`)
     for (const [table, stored, fromRows] of COUNTERS) {
-      const expected = all(fromRows)
+      const expected = await ordered(fromRows)
       expect(expected.length, table).toBeGreaterThan(0)
       if (table === 'link_click_dims')
         expect(new Set(expected.map((r) => (r as { dim: string }).dim)).size).toBe(DIM_VALUES.length)
-      expect(all(stored), table).toEqual(expected)
+      expect(await ordered(stored), table).toEqual(expected)
     }
     for (const link of links) {
       const res = await t.call('GET', `/api/use/links/${link.id}`)
-      const humans = count(`SELECT COUNT(*) AS n FROM clicks WHERE is_bot = 0 AND link_id = '${link.id}'`)
+      const humans = await count(
+        `SELECT COUNT(*) AS n FROM clicks WHERE is_bot = 0 AND link_id = '${link.id}'`,
+      )
       expect(humans).toBeGreaterThan(0)
       expect(res.json<{ clicks: number }>().clicks).toBe(humans)
     }

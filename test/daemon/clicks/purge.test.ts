@@ -9,20 +9,20 @@ const CLICK_TABLES = [
   'link_click_dims_month',
   'link_day_visitors',
   'link_day_totals',
-]
+] as const
 
 /** Rows of a link in every click table. */
-function rowsOf(t: TestApp, linkId: string): Record<string, number> {
-  return Object.fromEntries(
-    CLICK_TABLES.map((table) => [
-      table,
-      (
-        t.db.sqlite.prepare(`SELECT count(*) AS n FROM ${table} WHERE link_id = ?`).get(linkId) as {
-          n: number
-        }
-      ).n,
-    ]),
-  )
+async function rowsOf(t: TestApp, linkId: string): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {}
+  for (const table of CLICK_TABLES) {
+    const row = await t.db.kysely
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('link_id', '=', linkId)
+      .executeTakeFirstOrThrow()
+    counts[table] = Number(row.n)
+  }
+  return counts
 }
 
 describe('purge-deleted-link-clicks job', () => {
@@ -41,16 +41,16 @@ describe('purge-deleted-link-clicks job', () => {
       t.clock.advance(DAY)
     }
     await flush(t)
-    const before = rowsOf(t, kept.id)
-    expect(Object.values(rowsOf(t, gone.id)).every((n) => n > 0)).toBe(true)
+    const before = await rowsOf(t, kept.id)
+    expect(Object.values(await rowsOf(t, gone.id)).every((n) => n > 0)).toBe(true)
 
     expect((await t.call('DELETE', `/api/use/links/${gone.id}`)).statusCode).toBe(204)
     const run = await t.app.linkd.scheduler.runNow('purge-deleted-link-clicks')
     expect(run).toMatchObject({ ran: true, status: 'ok' })
     expect(run.summary).toMatch(/^\d+ click rows of deleted links purged$/)
 
-    expect(rowsOf(t, gone.id)).toEqual(Object.fromEntries(CLICK_TABLES.map((table) => [table, 0])))
-    expect(rowsOf(t, kept.id)).toEqual(before)
+    expect(await rowsOf(t, gone.id)).toEqual(Object.fromEntries(CLICK_TABLES.map((table) => [table, 0])))
+    expect(await rowsOf(t, kept.id)).toEqual(before)
     expect(await t.app.linkd.scheduler.runNow('purge-deleted-link-clicks')).toEqual({
       ran: true,
       status: 'ok',
@@ -65,7 +65,7 @@ describe('purge-deleted-link-clicks job', () => {
       t.clock.advance(3_600_000)
     }
     await flush(t)
-    const total = Object.values(rowsOf(t, link.id)).reduce((a, b) => a + b, 0)
+    const total = Object.values(await rowsOf(t, link.id)).reduce((a, b) => a + b, 0)
     await t.call('DELETE', `/api/use/links/${link.id}`)
 
     const clicks = t.app.linkd.services.clicks
@@ -80,7 +80,7 @@ describe('purge-deleted-link-clicks job', () => {
     }
     expect(purged).toBe(total)
     expect(steps).toBeGreaterThan(total / 7 - 1)
-    expect(Object.values(rowsOf(t, link.id)).every((n) => n === 0)).toBe(true)
+    expect(Object.values(await rowsOf(t, link.id)).every((n) => n === 0)).toBe(true)
   })
 
   it('finds a deleted link behind more than a page of live links with clicks, and keeps theirs', async () => {
@@ -91,33 +91,58 @@ describe('purge-deleted-link-clicks job', () => {
     await flush(t)
     // 600 live links with hourly counters whose ids sort before the deleted one's: the purge
     // asks the links service about them page by page before it reaches the deleted link.
-    const org = (
-      t.db.sqlite.prepare('SELECT organization_id FROM links WHERE id = ?').get(live.id) as {
-        organization_id: string
-      }
-    ).organization_id
-    const insertLink = t.db.sqlite.prepare(
-      `INSERT INTO links (id, organization_id, domain_key, short_code, destination_url, status, tags, metadata,
-         created_at, updated_at) VALUES (?, ?, '', ?, 'https://example.com/', 'active', '[]', '{}', 0, 0)`,
-    )
-    const insertHour = t.db.sqlite.prepare(
-      `INSERT INTO link_click_hours (link_id, hour_start, clicks, bots, qr_scans, response_ms_sum)
-       VALUES (?, 0, 1, 0, 0, 5)`,
-    )
+    const { organization_id: org } = await t.db.kysely
+      .selectFrom('links')
+      .select('organization_id')
+      .where('id', '=', live.id)
+      .executeTakeFirstOrThrow()
     const seeded = Array.from({ length: 600 }, (_, i) => `!live-${String(i).padStart(3, '0')}`)
-    t.db.sqlite.transaction(() => {
-      for (const id of seeded) {
-        insertLink.run(id, org, id.slice(1))
-        insertHour.run(id)
-      }
-    })()
+    await t.db.kysely.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('links')
+        .values(
+          seeded.map((id) => ({
+            id,
+            organization_id: org,
+            domain_key: '',
+            short_code: id.slice(1),
+            destination_url: 'https://example.com/',
+            status: 'active',
+            redirect_type: 302,
+            custom_domain_id: null,
+            title: null,
+            expires_at: null,
+            qr_created_at: null,
+            tags: '[]',
+            metadata: '{}',
+            created_at: 0,
+            updated_at: 0,
+          })),
+        )
+        .execute()
+      await trx
+        .insertInto('link_click_hours')
+        .values(
+          seeded.map((id) => ({
+            link_id: id,
+            hour_start: 0,
+            clicks: 1,
+            bots: 0,
+            qr_scans: 0,
+            response_ms_sum: 5,
+          })),
+        )
+        .execute()
+    })
     expect((await t.call('DELETE', `/api/use/links/${gone.id}`)).statusCode).toBe(204)
 
     expect(await t.app.linkd.services.clicks.purgeDeletedLinks(1_000)).toBeGreaterThan(0)
-    expect(rowsOf(t, gone.id)).toEqual(Object.fromEntries(CLICK_TABLES.map((table) => [table, 0])))
-    const hours = t.db.sqlite.prepare(
-      "SELECT count(*) AS n FROM link_click_hours WHERE link_id LIKE '!live-%'",
-    )
-    expect((hours.get() as { n: number }).n).toBe(600)
+    expect(await rowsOf(t, gone.id)).toEqual(Object.fromEntries(CLICK_TABLES.map((table) => [table, 0])))
+    const hours = await t.db.kysely
+      .selectFrom('link_click_hours')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('link_id', 'like', '!live-%')
+      .executeTakeFirstOrThrow()
+    expect(Number(hours.n)).toBe(600)
   })
 })

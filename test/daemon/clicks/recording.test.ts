@@ -10,6 +10,7 @@ import { openDatabase } from '../../../daemon/db/open.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import { FakeClock } from '../../support/clock.js'
 import { buildMmdb } from '../../support/mmdb.js'
+import { createTestDatabase, onPostgres } from '../../support/postgres.js'
 import {
   CHROME_WINDOWS,
   DAY,
@@ -26,8 +27,9 @@ import {
 } from '../../support/redirect.js'
 import type { ClicksTable } from '../../../daemon/db/schema.js'
 
-const clickRows = (t: TestApp) =>
-  t.db.sqlite.prepare('SELECT * FROM clicks ORDER BY ts, rowid').all() as ClicksTable[]
+/** The stored click rows in time order (rows of one millisecond in no particular order). */
+const clickRows = (t: TestApp): Promise<ClicksTable[]> =>
+  t.db.kysely.selectFrom('clicks').selectAll().orderBy('ts').execute()
 const linkClicks = async (t: TestApp, id: string) =>
   (await t.call('GET', `/api/use/links/${id}`)).json<{ clicks: number }>().clicks
 
@@ -60,12 +62,13 @@ describe('bots and link previews', () => {
     expect(a.timeSeries.at(-1)).toMatchObject({ clicks: 0, bots: 6 })
     expect(await linkClicks(t, link.id)).toBe(0)
     expect(events).toEqual([])
-    expect(clickRows(t).map((r) => [r.is_bot, r.bot_reason])).toEqual([
-      [1, 'user-agent'],
-      [1, 'link-preview'],
-      [1, 'link-preview'],
+    const reasons = (await clickRows(t)).map((r) => [r.is_bot, r.bot_reason])
+    expect(reasons.sort()).toEqual([
       [1, 'head-request'],
+      [1, 'link-preview'],
+      [1, 'link-preview'],
       [1, 'no-user-agent'],
+      [1, 'user-agent'],
       [1, 'user-agent'],
     ])
   })
@@ -239,16 +242,18 @@ describe('what a click records', () => {
   it('raw IP addresses are never stored; the visitor hash changes every UTC day', async () => {
     t = await createTestApp()
     const link = await makeLink(t)
-    await visit(t, link.shortCode, { ip: '203.0.113.77' })
-    await visit(t, link.shortCode, { ip: '203.0.113.77' })
-    await visit(t, link.shortCode, { ip: '203.0.113.78' })
+    // A millisecond apart, so that the rows read back in this order.
+    for (const ip of ['203.0.113.77', '203.0.113.77', '203.0.113.78']) {
+      await visit(t, link.shortCode, { ip })
+      t.clock.advance(1)
+    }
     t.clock.advance(DAY)
     await visit(t, link.shortCode, { ip: '203.0.113.77' })
     await flush(t)
-    const rows = clickRows(t)
+    const rows = await clickRows(t)
     expect(rows).toHaveLength(4)
-    for (const table of ['clicks', 'link_click_dims', 'link_day_visitors', 'link_click_hours']) {
-      const dump = JSON.stringify(t.db.sqlite.prepare(`SELECT * FROM ${table}`).all())
+    for (const table of ['clicks', 'link_click_dims', 'link_day_visitors', 'link_click_hours'] as const) {
+      const dump = JSON.stringify(await t.db.kysely.selectFrom(table).selectAll().execute())
       expect(dump).not.toContain('203.0.113')
     }
     for (const r of rows) expect(r.visitor_hash).toMatch(/^[0-9a-f]{64}$/)
@@ -264,7 +269,7 @@ describe('what a click records', () => {
     await visit(t, link.shortCode)
     await visit(t, link.shortCode, { ua: GOOGLEBOT })
     await flush(t)
-    const rows = clickRows(t)
+    const rows = await clickRows(t)
     for (const r of rows) expect(r.response_ms).toBeGreaterThan(0)
     const a = await analytics(t, link.id)
     const mean = (rows[0]!.response_ms + rows[1]!.response_ms) / 2
@@ -297,8 +302,8 @@ describe('group commit', () => {
     redirect.record(click(249))
     await new Promise((r) => setImmediate(r))
     expect(clicks.recorder.pending).toBe(0)
-    const n = (t.db.sqlite.prepare('SELECT COUNT(*) AS n FROM clicks').get() as { n: number }).n
-    expect(n).toBe(250)
+    await flush(t) // waits for the write under way (nothing is left to add)
+    expect(await clickRows(t)).toHaveLength(250)
     expect((await analytics(t, link.id)).uniqueVisitors).toBe(250)
   })
 })
@@ -316,7 +321,11 @@ describe('graceful shutdown and the city database', () => {
 
   it('buffered clicks survive app.close() (file-backed database, reopened)', async () => {
     const dir = tempDir()
-    const config = loadConfig({ env: {}, flags: { dataDir: dir, logLevel: 'silent' } })
+    const own = onPostgres ? await createTestDatabase() : undefined
+    const config = loadConfig({
+      env: {},
+      flags: { dataDir: dir, logLevel: 'silent', ...(own ? { databaseUrl: own.url } : {}) },
+    })
     const clock = new FakeClock()
     const masterKey = randomBytes(32)
     let db = openDatabase(config.databaseUrl)
@@ -339,11 +348,20 @@ describe('graceful shutdown and the city database', () => {
 
     db = openDatabase(config.databaseUrl)
     try {
-      expect(db.sqlite.prepare('SELECT COUNT(*) AS n FROM clicks').get()).toEqual({ n: 2 })
-      expect(db.sqlite.prepare('SELECT clicks FROM links WHERE id = ?').get(link.id)).toEqual({ clicks: 2 })
-      expect(db.sqlite.prepare('SELECT SUM(visitors) AS v FROM link_day_totals').get()).toEqual({ v: 2 })
+      const stored = db.kysely
+      expect(await stored.selectFrom('clicks').selectAll().execute()).toHaveLength(2)
+      expect(
+        await stored.selectFrom('links').select('clicks').where('id', '=', link.id).executeTakeFirst(),
+      ).toEqual({ clicks: 2 })
+      expect(
+        await stored
+          .selectFrom('link_day_totals')
+          .select((eb) => eb.fn.sum<number>('visitors').as('v'))
+          .executeTakeFirst(),
+      ).toEqual({ v: 2 })
     } finally {
       await db.close()
+      await own?.drop()
     }
   })
 

@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createTestApp, JOB_NAMES, type TestApp } from '../../support/app.js'
 import { expectError, raw } from '../../support/responses.js'
@@ -51,7 +52,7 @@ describe('health', () => {
   })
 
   it('GET /health/ready is 503 with the error body while migrations are pending', async () => {
-    t.db.sqlite.exec('DELETE FROM schema_migrations')
+    await sql`DELETE FROM schema_migrations`.execute(t.db.kysely)
     const res = await t.call('GET', '/health/ready', { key: null })
     const body = expectError(res, 503, 'ServiceUnavailable', '/health/ready')
     expect(body.details).toEqual([{ field: 'migrations', message: 'pending; run linkd migrate' }])

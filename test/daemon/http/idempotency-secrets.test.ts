@@ -18,8 +18,8 @@ beforeEach(async () => {
 afterEach(() => t.close())
 
 /** Every stored idempotency row, every column as text. */
-const storedRows = () =>
-  (t.db.sqlite.prepare('SELECT * FROM idempotency_records').all() as Record<string, unknown>[]).map((r) =>
+const storedRows = async () =>
+  (await t.db.kysely.selectFrom('idempotency_records').selectAll().execute()).map((r) =>
     Object.values(r).map(String).join('\u0000'),
   )
 
@@ -38,8 +38,8 @@ async function sentTwice(url: string, body: unknown): Promise<LightMyRequestResp
 }
 
 /** Asserts that none of `secrets` (nor a long piece of one) is readable in the stored rows. */
-function expectSealed(secrets: string[]): void {
-  const rows = storedRows()
+async function expectSealed(secrets: string[]): Promise<void> {
+  const rows = await storedRows()
   expect(rows.length).toBeGreaterThan(0)
   for (const secret of secrets) {
     expect(secret.length).toBeGreaterThanOrEqual(16)
@@ -54,9 +54,9 @@ describe('stored idempotent responses hold no readable secret', () => {
   it('POST /api/keys: the full key is not in the stored row; the replay returns it', async () => {
     const res = await sentTwice('/api/keys', { name: 'ci', preset: 'read-only' })
     const { key, id } = res.json<{ key: string; id: string }>()
-    expectSealed([key])
+    await expectSealed([key])
     // The row is still found by what it created (the GDPR purge and the like forget by it).
-    expect(t.db.sqlite.prepare('SELECT resource_id FROM idempotency_records').all()).toEqual([
+    expect(await t.db.kysely.selectFrom('idempotency_records').select('resource_id').execute()).toEqual([
       { resource_id: id },
     ])
   })
@@ -71,13 +71,13 @@ describe('stored idempotent responses hold no readable secret', () => {
     })
     const hook = res.json<{ secret: string; headers: Record<string, string> }>()
     expect(hook.headers['X-Receiver-Token'] ?? hook.headers['x-receiver-token']).toBe(headerValue)
-    expectSealed([hook.secret, headerValue])
+    await expectSealed([hook.secret, headerValue])
   })
 
   it('POST /api/v1/admin/games: neither the SDK key nor the signing secret is readable', async () => {
     const res = await sentTwice('/api/v1/admin/games', { name: 'Space Cats', platform: 'ios' })
     const game = res.json<{ sdkKey: string; signingSecret: string }>()
-    expectSealed([game.sdkKey, game.signingSecret])
+    await expectSealed([game.sdkKey, game.signingSecret])
   })
 
   it('an empty 204 answer is replayed empty', async () => {
@@ -95,7 +95,7 @@ describe('stored idempotent responses hold no readable secret', () => {
     const first = await t.call('POST', '/api/keys', { body: { name: 'x' }, headers })
     expect(first.statusCode).toBe(201)
     // As after a change of master key: the sealed body no longer opens.
-    t.db.sqlite.prepare("UPDATE idempotency_records SET body = 'v1.AAAA.BBBB.CCCC'").run()
+    await t.db.kysely.updateTable('idempotency_records').set({ body: 'v1.AAAA.BBBB.CCCC' }).execute()
     const again = await t.call('POST', '/api/keys', { body: { name: 'x' }, headers })
     const err = expectError(again, 409, 'Conflict')
     expect(err.message).toMatch(/X-Idempotency-Key/)

@@ -217,3 +217,30 @@ describe('names, titles, tags and descriptions', () => {
     }
   })
 })
+
+describe('the NUL character anywhere else (path parameters, query strings, free-form values)', () => {
+  // PostgreSQL's text cannot hold NUL and refuses the statement (those requests answered 500 on
+  // it); both engines refuse it up front with a 400 naming the field.
+  const nul = (field: string) => [{ field, message: 'must not contain the NUL character (\\u0000)' }]
+
+  it('is a 400 naming the field, and nothing is stored', async () => {
+    for (const url of ['/api/keys/%00/revoke', '/api/webhooks/a%00b/disable', '/api/domains/%00/verify']) {
+      const res = await t.call('POST', url)
+      expect(expectError(res, 400, 'ValidationError').details, url).toEqual(
+        nul(url.includes('domains') ? 'domainId' : 'id'),
+      )
+    }
+    const list = await t.call('GET', '/api/use/links?search=a%00b')
+    expect(expectError(list, 400, 'ValidationError').details).toEqual(nul('search'))
+    const before = (await t.call('GET', '/api/use/links')).json<{ total: number }>().total
+    const link = await t.call('POST', '/api/use/links', {
+      body: { destinationUrl: 'https://example.com/', metadata: { note: 'a\u0000b' } },
+    })
+    expect(expectError(link, 400, 'ValidationError').details).toEqual(nul('metadata.note'))
+    const key = await t.call('POST', '/api/use/links', {
+      body: { destinationUrl: 'https://example.com/', metadata: { 'a\u0000': 1 } },
+    })
+    expect(expectError(key, 400, 'ValidationError').details).toEqual(nul('metadata.a\u0000'))
+    expect((await t.call('GET', '/api/use/links')).json<{ total: number }>().total).toBe(before)
+  })
+})

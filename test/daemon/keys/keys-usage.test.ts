@@ -99,6 +99,19 @@ describe('key activity log', () => {
     expect(log.data.map((a) => a.endpoint)).toEqual(urls.map((u) => u.split('?')[0]).reverse())
   })
 
+  it('logs a request whose error echoes a NUL character (as U+FFFD), and the others of its flush', async () => {
+    t = await createTestApp()
+    const k = await t.createKey({ name: 'nul', preset: 'full' })
+    await t.call('GET', '/api/keys', { key: k.key })
+    // The query parameter's name is refused by name: the error message holds the NUL.
+    const refused = await t.call('GET', `/api/keys/${k.id}/activity?a%00=1`, { key: k.key })
+    expect(refused.statusCode).toBe(400)
+    const log = await activity(k.id)
+    expect(log.total).toBe(2)
+    expect(log.data[0]!.error).toContain('a\ufffd')
+    expect(log.data[0]!.error).not.toContain('\u0000')
+  })
+
   it('does not log requests that failed authentication, nor other keys', async () => {
     t = await createTestApp()
     const k = await t.createKey({ name: 'quiet', preset: 'full' })

@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import type { BulkCreateResult } from '../../../src/contract/links.js'
@@ -126,8 +127,18 @@ describe('links API: bulk create', () => {
   })
 
   it('the valid items commit in one transaction: a storage failure leaves none of them', async () => {
-    t.db.sqlite.exec(`CREATE TRIGGER fail_insert BEFORE INSERT ON links
-      WHEN NEW.destination_url = 'https://fail.example/' BEGIN SELECT RAISE(ABORT, 'boom'); END`)
+    // A storage failure on the third row: a trigger (each engine has its own syntax).
+    await sql
+      .raw(
+        t.db.dialect === 'sqlite'
+          ? `CREATE TRIGGER fail_insert BEFORE INSERT ON links
+             WHEN NEW.destination_url = 'https://fail.example/' BEGIN SELECT RAISE(ABORT, 'boom'); END`
+          : `CREATE FUNCTION fail_insert() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+               IF NEW.destination_url = 'https://fail.example/' THEN RAISE EXCEPTION 'boom'; END IF;
+               RETURN NEW; END $$;
+             CREATE TRIGGER fail_insert BEFORE INSERT ON links FOR EACH ROW EXECUTE FUNCTION fail_insert()`,
+      )
+      .execute(t.db.kysely)
     const seen: string[] = []
     t.app.linkd.services.events.onAny((e) => void seen.push(e.type))
     const res = await t.call('POST', '/api/use/links/bulk', {

@@ -2,7 +2,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import type { EventEnvelope } from '../../../daemon/events.js'
 import { createLink, iso } from '../../support/links.js'
-import { kyselyUnit } from '../../../daemon/db/unit-of-work.js'
+import type { Kysely } from 'kysely'
+import { kyselyUnit, postgresUnit } from '../../../daemon/db/unit-of-work.js'
+import type { Database } from '../../../daemon/db/schema.js'
 
 /** Scripted short codes: the generator of 7-character codes replays `script` before going random. */
 const script = vi.hoisted(() => ({ codes: [] as string[] }))
@@ -88,16 +90,18 @@ describe('links service: resolve and addClicks (used by the redirect)', () => {
     expect((await t.call('GET', `/api/use/links/${a.id}`)).json().clicks).toBe(5)
     expect((await t.call('GET', `/api/use/links/${b.id}`)).json().clicks).toBe(1)
     // rolled back with the caller's transaction
+    const unitOf = (trx: Kysely<Database>) =>
+      t.db.dialect === 'sqlite' ? kyselyUnit(t.db.sqlite, trx) : postgresUnit(trx)
     await expect(
       t.db.kysely.transaction().execute(async (trx) => {
-        await links.addClicks([{ linkId: a.id, clicks: 100 }], kyselyUnit(t.db.sqlite, trx))
+        await links.addClicks([{ linkId: a.id, clicks: 100 }], unitOf(trx))
         throw new Error('rollback')
       }),
     ).rejects.toThrow('rollback')
     expect((await t.call('GET', `/api/use/links/${a.id}`)).json().clicks).toBe(5)
     await t.db.kysely
       .transaction()
-      .execute((trx) => links.addClicks([{ linkId: a.id, clicks: 1 }], kyselyUnit(t.db.sqlite, trx)))
+      .execute((trx) => links.addClicks([{ linkId: a.id, clicks: 1 }], unitOf(trx)))
     expect((await t.call('GET', `/api/use/links/${a.id}`)).json().clicks).toBe(6)
   })
 

@@ -367,17 +367,26 @@ describe('links API: get, update, delete', () => {
   it('emits link.created, link.updated and link.deleted after the write is committed', async () => {
     const seen: EventEnvelope[] = []
     const stored: unknown[] = []
+    // The row as the listener finds it. SQLite: read at once on the raw connection (inside an
+    // open transaction it would see the uncommitted row); PostgreSQL: on another pooled
+    // connection, which sees committed rows only, awaited after each request.
+    const reads: Array<Promise<unknown>> = []
+    const titleOf = (id: string) =>
+      t.db.dialect === 'sqlite'
+        ? Promise.resolve(t.db.sqlite.prepare('SELECT title FROM links WHERE id = ?').get(id))
+        : t.db.kysely.selectFrom('links').select('title').where('id', '=', id).executeTakeFirst()
+    const settle = async () => stored.push(...(await Promise.all(reads.splice(0))))
     t.app.linkd.services.events.onAny((e) => {
       seen.push(e)
-      if (e.type.startsWith('link.')) {
-        const data = e.data as { id: string }
-        stored.push(t.db.sqlite.prepare('SELECT title FROM links WHERE id = ?').get(data.id))
-      }
+      if (e.type.startsWith('link.')) reads.push(titleOf((e.data as { id: string }).id))
     })
     const l = await createLink(t, { title: 'first' })
+    await settle()
     const updated = (await patch(l.id, { title: 'second' })).json()
+    await settle()
     t.clock.advance(1000)
     await t.call('DELETE', `/api/use/links/${l.id}`)
+    await settle()
     const linkEvents = seen.filter((e) => e.type.startsWith('link.'))
     expect(linkEvents).toEqual([
       { type: 'link.created', at: Date.parse(NOW), organizationId: t.orgId, data: l },

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../../support/app.js'
+import { countRows, createTestApp, type TestApp } from '../../support/app.js'
 import { expectError } from '../../support/responses.js'
 import { HOUR, flush, makeLink, visit } from '../../support/redirect.js'
 
@@ -55,11 +55,10 @@ describe('GET|HEAD /:shortCode', () => {
     t = await createTestApp()
     const link = await makeLink(t)
     expect((await visit(t, link.shortCode)).statusCode).toBe(302)
-    const count = () => (t.db.sqlite.prepare('SELECT COUNT(*) AS n FROM clicks').get() as { n: number }).n
-    expect(count()).toBe(0)
+    expect(await countRows(t, 'clicks')).toBe(0)
     expect(t.app.linkd.services.clicks.recorder.pending).toBe(1)
     await flush(t)
-    expect(count()).toBe(1)
+    expect(await countRows(t, 'clicks')).toBe(1)
   })
 })
 
@@ -131,8 +130,7 @@ describe('404 and 410', () => {
     expect(html.statusCode).toBe(410)
     expect(html.body).toContain('<h1>Link expired</h1>')
     await flush(t)
-    const n = (t.db.sqlite.prepare('SELECT COUNT(*) AS n FROM clicks').get() as { n: number }).n
-    expect(n).toBe(1) // only the redirect before expiry is a click
+    expect(await countRows(t, 'clicks')).toBe(1) // only the redirect before expiry is a click
   })
 })
 
@@ -187,9 +185,11 @@ describe('hot-link cache', () => {
     const link = await makeLink(t)
     expect((await visit(t, link.shortCode)).headers.location).toBe('https://example.com/landing')
     // Another linkd process sharing the database changes the link: no event reaches this one.
-    t.db.sqlite
-      .prepare('UPDATE links SET destination_url = ? WHERE id = ?')
-      .run('https://example.net/', link.id)
+    await t.db.kysely
+      .updateTable('links')
+      .set({ destination_url: 'https://example.net/' })
+      .where('id', '=', link.id)
+      .execute()
     expect((await visit(t, link.shortCode)).headers.location).toBe('https://example.com/landing')
     t.clock.advance(60_000)
     expect((await visit(t, link.shortCode)).headers.location).toBe('https://example.net/')

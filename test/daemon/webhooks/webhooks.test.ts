@@ -190,6 +190,13 @@ describe('webhooks API: list, get, update, delete', () => {
     expectError(await t.call('GET', '/api/webhooks?limit=7'), 400, 'ValidationError')
   })
 
+  it('filters by an event whose name holds an underscore (a LIKE wildcard, matched literally)', async () => {
+    const scans = await created({ name: 'scans', events: ['qr_code.scanned'] })
+    await created({ name: 'revocations', events: ['api_key.revoked'] })
+    const res = (await t.call('GET', '/api/webhooks?event=qr_code.scanned')).json()
+    expect(res.data.map((w: { id: string }) => w.id)).toEqual([scans.id])
+  })
+
   it('updates fields with the same rules; status is not a PATCH field', async () => {
     const w = await created()
     t.clock.advance(5000)
@@ -468,12 +475,11 @@ describe('webhooks and the click hot path', () => {
 describe('webhook custom headers at rest', () => {
   it('are stored encrypted (they often hold credentials) and returned to the owner', async () => {
     const hook = await created({ headers: { Authorization: 'Bearer s3cret-token-value' } })
-    const row = t.db.sqlite
-      .prepare('SELECT headers, secret_sealed FROM webhooks WHERE id = ?')
-      .get(hook.id) as {
-      headers: string
-      secret_sealed: string
-    }
+    const row = await t.db.kysely
+      .selectFrom('webhooks')
+      .select(['headers', 'secret_sealed'])
+      .where('id', '=', hook.id)
+      .executeTakeFirstOrThrow()
     expect(row.headers).not.toContain('s3cret-token-value')
     expect(row.headers).not.toContain('Authorization')
     expect(row.secret_sealed).not.toContain(hook.secret)
