@@ -85,23 +85,6 @@ import type { Plan } from '../src/contract/limits.js'
  * event subscriptions). daemon/app.ts builds the HTTP server from what `compose` returns; the
  * offline `linkd` subcommands take `accountServices` alone.
  */
-/**
- * The stores still written for SQLite alone (prepared statements on the raw connection), while
- * issue 17 ports them: on PostgreSQL each is a stand-in whose every call fails with the store's
- * name, so that the rest of the daemon runs and what is missing says so. Removed once ported.
- */
-function sqliteOnly<T extends object>(db: Db, name: string, create: () => T): T {
-  if (db.dialect === 'sqlite') return create()
-  return new Proxy({} as T, {
-    get(_, prop) {
-      if (prop === 'then') return undefined
-      return () => {
-        throw new Error(`the ${name} does not run on PostgreSQL yet (${String(prop)})`)
-      }
-    },
-  })
-}
-
 export interface CompositionDeps {
   config: Config
   db: Db
