@@ -83,6 +83,32 @@ async function postgresApplied(db: PostgresDb): Promise<number[]> {
 }
 
 /**
+ * Text compares byte by byte on both engines. SQLite's default collation (BINARY) does; a
+ * PostgreSQL database takes its server's locale when created (often en_US.UTF-8, which sorts 'a'
+ * before 'B' and skips punctuation), so after the migrations every text column of linkd's tables
+ * that is not "C" yet gets the "C" collation (its indexes are rebuilt; the rows are not rewritten).
+ * Keyset pages, sorting and ranges then order ids, names and codes as SQLite does, whatever the
+ * database was created with, and a column a later migration adds is covered at once.
+ */
+const BYTE_ORDER_TEXT = `DO $$
+DECLARE
+  col record;
+BEGIN
+  FOR col IN
+    SELECT c.table_name, c.column_name
+    FROM information_schema.columns c
+    JOIN information_schema.tables t
+      ON t.table_schema = c.table_schema AND t.table_name = c.table_name AND t.table_type = 'BASE TABLE'
+    WHERE c.table_schema = current_schema() AND c.data_type = 'text'
+      AND c.collation_name IS DISTINCT FROM 'C'
+    ORDER BY c.table_name, c.ordinal_position
+  LOOP
+    EXECUTE format('ALTER TABLE %I ALTER COLUMN %I TYPE text COLLATE "C"', col.table_name, col.column_name);
+  END LOOP;
+END
+$$`
+
+/**
  * Several linkd processes may start at once on one database: the first takes a session-level
  * advisory lock and migrates, the others wait for it and then find nothing left to apply.
  */
@@ -115,6 +141,7 @@ async function migratePostgres(db: PostgresDb, now: number, migrations: Migratio
         }
         applied.push(m.name)
       }
+      await client.query(BYTE_ORDER_TEXT) // one statement: all columns or none
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK])
     }
