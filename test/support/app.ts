@@ -37,7 +37,7 @@ export interface TestApp {
  */
 export async function createTestApp(
   overrides: Record<string, unknown> = {},
-  deps: Pick<AppDeps, 'resolve' | 'logger' | 'skanPublicKeys'> = {},
+  deps: Pick<AppDeps, 'resolve' | 'logger' | 'skanPublicKeys'> & Partial<Pick<AppDeps, 'masterKey'>> = {},
   /** `orgName`: the test organization's name, for a second app on the same database file. */
   opts: { orgName?: string } = {},
 ): Promise<TestApp> {

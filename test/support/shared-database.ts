@@ -3,6 +3,7 @@
  * under `npm run test:pg`, a SQLite file otherwise. Each app has its own fake clock, caches,
  * scheduler and webhook sender, as separate processes would.
  */
+import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -30,7 +31,10 @@ export interface SharedApps {
   close(): Promise<void>
 }
 
-/** `count` apps on one new database; organization `org-i` (its owner key) belongs to app i. */
+/**
+ * `count` apps on one new database with one master key (as processes of one installation);
+ * organization `org-i` (its owner key) was created through app i.
+ */
 export async function createSharedApps(
   count: number,
   overrides: Record<string, unknown> = {},
@@ -38,10 +42,15 @@ export async function createSharedApps(
 ): Promise<SharedApps> {
   const database = await createSharedDatabase()
   const apps: TestApp[] = []
+  const masterKey = randomBytes(32)
   try {
     for (let i = 0; i < count; i++)
       apps.push(
-        await createTestApp({ ...overrides, databaseUrl: database.url }, deps, { orgName: `org-${i}` }),
+        await createTestApp(
+          { ...overrides, databaseUrl: database.url },
+          { masterKey, ...deps },
+          { orgName: `org-${i}` },
+        ),
       )
   } catch (err) {
     await Promise.allSettled(apps.map((a) => a.close()))
