@@ -4,6 +4,8 @@ import type { Clock } from './clock.js'
 import type { Db } from './db/open.js'
 import { createSecretBox } from './crypto.js'
 import { EventBus } from './events.js'
+import { createChangeFeed } from './db/notify.js'
+import { shareCaches } from './shared-caches.js'
 import { openGeo, type Geo } from './geo.js'
 import { createIdempotencyStore } from './http/idempotency-store.js'
 import type { RateLimitStore } from './http/rate-limit.js'
@@ -144,6 +146,8 @@ function services(deps: CompositionDeps) {
   const countryOf = (ip: string) => geo.country(ip)
   const { orgs, keys } = accountServices({ config: c, db, clock, events, countryOf })
   const secrets = createSecretBox(deps.masterKey)
+  // Other linkd processes on the same database: what one changes, the others forget (shared-caches.ts).
+  const feed = createChangeFeed(db, { onError: (err, what) => log.warn({ err }, what) })
   const domainStore = createDomainStore(db.kysely)
   const directory = createDomainDirectory({ store: domainStore, secrets })
   const ownHosts = [c.shortDomain, new URL(c.publicUrl).host]
@@ -182,6 +186,7 @@ function services(deps: CompositionDeps) {
             precheck: c.acmePrecheck,
           }),
     onError: (err, what) => log.error({ err, what }, 'custom domain work failed'),
+    announce: () => feed.publish('domains'),
   })
   const clicks = createClicksService({
     store: sqliteOnly(db, 'click store', () => createClickStore(db.sqlite, db.kysely)),
@@ -216,6 +221,7 @@ function services(deps: CompositionDeps) {
     sender: { concurrency: c.webhookConcurrency, perOrganization: c.webhookConcurrencyPerOrg },
     log,
     ...(deps.resolve ? { resolve: deps.resolve } : {}),
+    announce: (organizationId) => feed.publish('webhooks', organizationId),
   })
   const games = createGameService({ store: createGameStore(db.kysely), clock, secrets })
   const gamedata = createGamedataService({
@@ -237,7 +243,12 @@ function services(deps: CompositionDeps) {
     requestsPerMinute: c.ingestRateLimitPerGame,
     countryOf,
   })
-  const fraud = createFraudService({ store: createFraudStore(db.kysely), clock, games })
+  const fraud = createFraudService({
+    store: createFraudStore(db.kysely),
+    clock,
+    games,
+    announce: () => feed.publish('fraud'),
+  })
   games.onFraudEnabled((game) => fraud.enableFor(game))
   // Detector windows live in memory, bounded, saved every 10 s and at stop (survive a restart).
   const fraudState = createDetectorState()
@@ -292,6 +303,7 @@ function services(deps: CompositionDeps) {
   gamedata.addRawExpirer('fraudEvents', (gameId, cutoff) => fraudEventsStore.expireBefore(gameId, cutoff))
   return {
     events,
+    feed,
     orgs,
     keys,
     links,
@@ -356,6 +368,17 @@ export async function compose(deps: CompositionDeps) {
     for (const job of m.jobs ?? []) scheduler.register(job)
     m.subscriptions?.(svc.events)
   }
+  shareCaches({
+    feed: svc.feed,
+    events: svc.events,
+    hotLinks: svc.redirect.cache,
+    directory: svc.directory,
+    webhooks: svc.webhooks,
+    fraud: svc.fraud,
+    log,
+  })
+  // Listening before the caches fill: a change made meanwhile is either read or heard.
+  await svc.feed.start()
   await svc.directory.refresh()
   await svc.fraud.load()
   await svc.fraudStateSaver.load()
@@ -391,7 +414,8 @@ export async function compose(deps: CompositionDeps) {
           .runNow(RENEW_CERTIFICATES_JOB)
           .catch((err: unknown) => log.error({ err }, 'renewal failed'))
       }
-      // Other instances' domain changes (verification, certificates) reach this one within 30 s.
+      // Other instances' domain changes (verification, certificates) reach this one through the
+      // change feed at once; this reload is the safety net for a lost notice (30 s).
       domainRefresh = setInterval(() => {
         svc.directory.refresh().catch((err: unknown) => log.error({ err }, 'domain refresh failed'))
         // Other instances' fraud rule and blocklist changes, the same way.
@@ -402,6 +426,7 @@ export async function compose(deps: CompositionDeps) {
     /** Stops the background work; the order matters (see each step). */
     async stop(): Promise<void> {
       if (domainRefresh) clearInterval(domainRefresh)
+      await svc.feed.stop()
       await scheduler.stop()
       await svc.domains.settled()
       await svc.keys.usage.stop()

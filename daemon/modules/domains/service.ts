@@ -53,6 +53,8 @@ export interface DomainServiceDeps {
   acme: Acme | undefined
   dnsTimeoutMs?: number
   onError?(err: unknown, what: string): void
+  /** The directory changed here: tells the other linkd processes (db/notify.ts). */
+  announce?(): void
 }
 
 export function createDomainService(deps: DomainServiceDeps) {
@@ -101,6 +103,7 @@ export function createDomainService(deps: DomainServiceDeps) {
 
   async function changed(): Promise<void> {
     await deps.directory.refresh()
+    deps.announce?.()
   }
 
   /** Checks the records on every resolver and stores the per-record statuses. */
