@@ -391,11 +391,10 @@ export async function compose(deps: CompositionDeps) {
     /** Who a presented API key is, and the activity log of authenticated requests. */
     access: keyAccess(svc.keys),
     /** The redirect of hot links answered before Fastify (see modules/redirect/fast-path.ts). */
-    fastRedirect: (server: Pick<FastRedirectDeps, 'trustProxy' | 'nextRequestId'>) =>
+    fastRedirect: (server: Pick<FastRedirectDeps, 'trustProxy' | 'nextRequestId' | 'limiter'>) =>
       createFastRedirect({
         redirect: svc.redirect,
         clock,
-        limiter,
         perIpPerMinute: config.rateLimitRedirectsPerIp,
         log,
         ...server,
