@@ -12,6 +12,7 @@ import { gamingAnalyticsBench } from './gaming-analytics.js'
 import { fraudDetectBench } from './fraud-detect.js'
 import { skanOptimizeBench } from './skan-optimize.js'
 import { tuiBench } from './tui.js'
+import { rateLimitBench } from './ratelimit.js'
 
 const only = process.argv[2]
 const benches: Record<string, () => Promise<void>> = {
@@ -24,6 +25,7 @@ const benches: Record<string, () => Promise<void>> = {
   'fraud-detect': () => fraudDetectBench(),
   'skan-optimize': () => skanOptimizeBench(),
   tui: () => tuiBench(),
+  ratelimit: () => rateLimitBench(),
 }
 process.stdout.write(`linkd benchmarks — node ${process.version}, ${new Date().toISOString()}\n`)
 for (const [name, run] of Object.entries(benches)) {
