@@ -8,6 +8,7 @@ import { onPostgres } from '../../support/postgres.js'
 import { createSharedApps, type SharedApps } from '../../support/shared-database.js'
 import type { TestApp } from '../../support/app.js'
 import type { ApiKey } from '../../../src/contract/keys.js'
+import { batch, createGame, event, send } from '../../support/gaming.js'
 
 let shared: SharedApps
 afterEach(() => shared.close())
@@ -44,6 +45,21 @@ describe.runIf(onPostgres)('limits with three processes on one PostgreSQL databa
       Array.from({ length: 45 }, (_, i) => shared.apps[i % 3]!.call('GET', '/api/keys', { key: a.ownerKey })),
     )
     expect(statuses(responses)).toEqual({ 200: 30, 429: 15 })
+  })
+
+  it("a game's ingestion window is one count across the processes", async () => {
+    shared = await createSharedApps(3, { ingestRateLimitPerGame: 10 })
+    const [a] = apps()
+    const game = await createGame(a)
+    const responses = await Promise.all(
+      Array.from({ length: 15 }, (_, i) => {
+        const t = shared.apps[i % 3]!
+        return send(t, batch(t, [event(t)]), { game, orgId: a.orgId })
+      }),
+    )
+    // The window is counted before the batch is read: 5 of the 15 are refused whatever the
+    // 10 admitted ones then get (stored: 202).
+    expect(responses.filter((r) => r.statusCode === 429)).toHaveLength(5)
   })
 
   it('an idempotency key: replayed by another process; two concurrent first requests run once', async () => {
