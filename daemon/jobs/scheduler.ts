@@ -80,7 +80,9 @@ export function createScheduler(deps: { store: JobStore; clock: Clock; log: Fast
   return {
     register(job: JobDefinition): void {
       if (!cron.validate(job.schedule) || job.schedule.trim().split(/\s+/).length !== 5)
-        throw new Error(`job ${job.name}: invalid schedule ${job.schedule} (minutes, hours, day, month, weekday)`)
+        throw new Error(
+          `job ${job.name}: invalid schedule ${job.schedule} (minutes, hours, day, month, weekday)`,
+        )
       jobs.set(job.name, job)
     },
     names: () => [...jobs.keys()],
