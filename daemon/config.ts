@@ -71,7 +71,7 @@ export const SETTINGS: ReadonlyArray<{ key: keyof Config; env: string; flag: str
     key: 'databaseUrl',
     env: 'LINKD_DATABASE_URL',
     flag: '--database-url',
-    doc: 'Database (default sqlite file DATA_DIR/linkd.db)',
+    doc: 'Database: sqlite:PATH (default sqlite:DATA_DIR/linkd.db) or postgres://USER[:PASSWORD]@HOST:PORT/DB (PostgreSQL 15+, for several processes; the password may also come from PGPASSWORD and is never printed)',
   },
   {
     key: 'secretKey',
@@ -225,6 +225,22 @@ export const SETTINGS: ReadonlyArray<{ key: keyof Config; env: string; flag: str
   },
 ]
 
+/**
+ * A database URL fit to print or log: a PostgreSQL URL without its password (the
+ * `user:password@` part and a `password=` parameter); a SQLite URL as it is.
+ */
+export function redactDatabaseUrl(databaseUrl: string): string {
+  if (!/^postgres(ql)?:\/\//.test(databaseUrl)) return databaseUrl
+  try {
+    const url = new URL(databaseUrl)
+    url.password = ''
+    url.searchParams.delete('password')
+    return url.toString()
+  } catch {
+    return databaseUrl.replace(/\/\/[^@/]*@/, '//***@').replace(/password=[^&]*/g, 'password=***')
+  }
+}
+
 /** Let's Encrypt's production ACME directory (the default of LINKD_ACME_DIRECTORY). */
 export const LETS_ENCRYPT_DIRECTORY = 'https://acme-v02.api.letsencrypt.org/directory'
 
@@ -350,6 +366,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   if (merged.databaseUrl === undefined)
     merged.databaseUrl = `sqlite:${resolve(String(merged.dataDir), 'linkd.db')}`
 
+  checkDatabaseUrl(String(merged.databaseUrl), 'LINKD_DATABASE_URL / --database-url')
   if (merged.cnameTarget === undefined)
     merged.cnameTarget = String(merged.shortDomain)
       .replace(/:\d+$/, '')
@@ -364,6 +381,25 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     )
   }
   return Object.freeze(merged) as Config
+}
+
+/**
+ * `sqlite:PATH`, a plain path, or a PostgreSQL URL. Any other `scheme://` would otherwise be
+ * taken for a file name; the message never repeats the URL, which may hold a password.
+ */
+export function checkDatabaseUrl(databaseUrl: string, setting: string): void {
+  const problem = (text: string) => new ConfigError(`invalid configuration:\n  ${setting}: ${text}`)
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(databaseUrl)?.[1]
+  if (scheme === undefined) return
+  if (!/^postgres(ql)?$/.test(scheme))
+    throw problem(
+      `unsupported database "${scheme}://"; use sqlite:PATH or postgres://USER@HOST:PORT/DB (PostgreSQL 15 or newer)`,
+    )
+  try {
+    new URL(databaseUrl)
+  } catch {
+    throw problem('not a valid postgres:// URL (special characters of the password must be percent-encoded)')
+  }
 }
 
 /** The settings checked by a pattern, in words (the regular expression is never shown). */

@@ -1,6 +1,13 @@
 import { Command, Option } from 'commander'
 import { createServer } from 'node:net'
-import { ConfigError, loadConfig, SETTINGS, withListenPort, type Config } from './config.js'
+import {
+  ConfigError,
+  loadConfig,
+  redactDatabaseUrl,
+  SETTINGS,
+  withListenPort,
+  type Config,
+} from './config.js'
 import { packageVersion } from '../src/version.js'
 import { prettyDestination, usePretty } from './log-format.js'
 import { PRESET_NAMES } from '../src/contract/scopes.js'
@@ -115,7 +122,7 @@ async function serve(requested: Config): Promise<void> {
     'linkd ready',
   )
   out(
-    `linkd ${packageVersion()} listening on ${address} (database ${config.databaseUrl.replace(/\/\/[^@]*@/, '//***@')})\n`,
+    `linkd ${packageVersion()} listening on ${address} (database ${redactDatabaseUrl(config.databaseUrl)})\n`,
   )
 }
 
@@ -139,9 +146,20 @@ function program(): Command {
     .action(async (_o, cmd: Command) => (await load()).migrateCommand(configFrom(cmd), out))
   p.command('backup')
     .argument('<file>', 'target file (must not exist)')
-    .description('online backup of the SQLite database, safe while linkd runs')
+    .description(
+      'online backup of the SQLite database, safe while linkd runs (on PostgreSQL: prints the pg_dump command to use)',
+    )
     .action(async (file: string, _o, cmd: Command) =>
       (await load()).backupCommand(configFrom(cmd), file, out),
+    )
+  p.command('migrate-data')
+    .requiredOption('--from <url>', 'source database: sqlite:PATH (or postgres://…)')
+    .requiredOption('--to <url>', 'empty target database: postgres://user@host:port/db (or sqlite:PATH)')
+    .description(
+      'copy an installation into an empty database (stop linkd first): every table, row counts verified; keys and secrets keep working with the same master key',
+    )
+    .action(async (o: { from: string; to: string }) =>
+      (await import('./admin/migrate-data.js')).migrateDataCommand(o, out),
     )
   const org = p.command('org').description('manage organizations')
   org

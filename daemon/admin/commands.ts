@@ -1,7 +1,7 @@
 import { existsSync, rmSync } from 'node:fs'
 import { resolve } from 'node:path'
-import type { Config } from '../config.js'
-import { openDatabase, sqlitePath } from '../db/open.js'
+import { redactDatabaseUrl, type Config } from '../config.js'
+import { isPostgresUrl, openDatabase, sqlitePath } from '../db/open.js'
 import { createPrivateFile } from '../db/files.js'
 import { migrate, pendingMigrations } from '../db/migrate.js'
 import { systemClock } from '../clock.js'
@@ -41,8 +41,26 @@ export async function migrateCommand(config: Config, out: Out): Promise<void> {
   }
 }
 
+/**
+ * What `linkd backup` says on PostgreSQL, where a copy is the server's business: the pg_dump
+ * command for the configured database (its URL without the password: pg_dump reads that from
+ * PGPASSWORD or ~/.pgpass), and where point-in-time recovery is described.
+ */
+export function postgresBackupAdvice(databaseUrl: string, file: string): string {
+  const quoted = (text: string) => `'${text.replace(/'/g, "'\\''")}'`
+  return [
+    'linkd backup copies SQLite databases only; this installation runs on PostgreSQL, which makes its own backups:',
+    '',
+    `  pg_dump --format=custom --file=${quoted(resolve(file))} --dbname=${quoted(redactDatabaseUrl(databaseUrl))}`,
+    '',
+    'with the password in PGPASSWORD or ~/.pgpass (it is not shown here); restore with pg_restore into an',
+    'empty database. For point-in-time recovery use WAL archiving (docs/deployment.md, "Backups").',
+  ].join('\n')
+}
+
 /** `linkd backup <file>`: SQLite online backup, safe while the daemon runs. */
 export async function backupCommand(config: Config, file: string, out: Out): Promise<void> {
+  if (isPostgresUrl(config.databaseUrl)) throw new Error(postgresBackupAdvice(config.databaseUrl, file))
   const target = resolve(file)
   // Created here, empty and owner-only (an empty file is an empty database), so that the copy of
   // every secret hash and sealed value is never readable by others, even for a moment.
@@ -114,8 +132,10 @@ export async function keysCreateCommand(
   const name = (opts.name ?? 'recovery').trim()
   if (!name || name.length > KEY_LIMITS.nameMax)
     throw new Error(`--name must be 1-${KEY_LIMITS.nameMax} characters`)
-  const path = sqlitePath(config.databaseUrl)
-  if (path !== ':memory:' && !existsSync(path))
+  // A SQLite file is created by opening it: say so instead of creating an empty database. A
+  // PostgreSQL database exists or the connection says it does not.
+  const path = isPostgresUrl(config.databaseUrl) ? undefined : sqlitePath(config.databaseUrl)
+  if (path !== undefined && path !== ':memory:' && !existsSync(path))
     throw new Error(
       `no database at ${path}; run linkd init first (or set LINKD_DATA_DIR / LINKD_DATABASE_URL)`,
     )

@@ -74,10 +74,12 @@ import type {
   AnalyticsQuery,
   BulkCreateBody,
   BulkCreateResult,
+  ClicksQuery,
   CreateLinkBody,
   Link,
   LinkAnalytics,
   ListLinksQuery,
+  OrganizationClicks,
   QrQuery,
   UpdateLinkBody,
 } from '../contract/links.js'
@@ -440,6 +442,9 @@ export class LinkdClient {
   analytics = {
     link: (id: string, query: AnalyticsQuery = {}) =>
       this.data<LinkAnalytics>('GET', `/api/use/analytics/links/${encodeURIComponent(id)}`, { query }),
+    /** The organization's clicks per UTC day, over all its links. */
+    clicks: (query: ClicksQuery = {}) =>
+      this.data<OrganizationClicks>('GET', '/api/use/analytics/clicks', { query }),
     gameOverview: (gameId: string, query: OverviewQuery = {}) =>
       this.data<Overview>('GET', `/api/v1/analytics/games/${encodeURIComponent(gameId)}/overview`, { query }),
     gameRetention: (gameId: string, query: RetentionQuery = {}) =>

@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox'
 import { Nullable, PageQuery, StringEnum, Timestamp } from './common.js'
-import { HTTP_URL_PATTERN, PlainText, SLUG_PATTERN } from './text.js'
+import { DAY_PATTERN, HTTP_URL_PATTERN, PlainText, SLUG_PATTERN } from './text.js'
 import {
   ANALYTICS_INTERVALS,
   LINK_LIMITS,
@@ -199,3 +199,35 @@ export const LinkAnalytics = Type.Object(
   { $id: 'LinkAnalytics', title: 'LinkAnalytics' },
 )
 export type LinkAnalytics = Static<typeof LinkAnalytics>
+
+/** `GET /api/use/analytics/clicks`: the organization's clicks per UTC day. */
+export const ClicksQuery = Type.Object(
+  {
+    startDate: Type.Optional(Type.String({ format: 'date-time' })),
+    endDate: Type.Optional(Type.String({ format: 'date-time' })),
+  },
+  { additionalProperties: false },
+)
+export type ClicksQuery = Static<typeof ClicksQuery>
+
+export const ClickDay = Type.Object({
+  date: Type.String({ pattern: DAY_PATTERN, description: 'UTC date YYYY-MM-DD' }),
+  clicks: Type.Integer({ description: 'Human clicks (QR scans included, bots excluded)' }),
+  bots: Type.Integer({ description: 'Clicks by bots and link previews' }),
+  qrScans: Type.Integer(),
+})
+export type ClickDay = Static<typeof ClickDay>
+
+export const OrganizationClicks = Type.Object(
+  {
+    range: Type.Object({ startDate: Timestamp, endDate: Timestamp }),
+    totalClicks: Type.Integer({
+      description: "Human clicks of the organization's links on the days of the range (bots excluded)",
+    }),
+    bots: Type.Integer(),
+    qrScans: Type.Integer(),
+    days: Type.Array(ClickDay, { description: 'Every UTC day of the range, oldest first, zero-filled' }),
+  },
+  { $id: 'OrganizationClicks', title: 'OrganizationClicks' },
+)
+export type OrganizationClicks = Static<typeof OrganizationClicks>

@@ -35,10 +35,12 @@ import type {
 import type { RevenueQuery, RevenueReport } from '../contract/gaming-revenue.js'
 import type {
   AnalyticsQuery,
+  ClicksQuery,
   CreateLinkBody,
   Link,
   LinkAnalytics,
   ListLinksQuery,
+  OrganizationClicks,
   QrQuery,
   UpdateLinkBody,
 } from '../contract/links.js'
@@ -73,6 +75,8 @@ export interface TuiClient {
   }
   analytics: {
     link(id: string, query?: AnalyticsQuery): Promise<LinkAnalytics>
+    /** The organization's clicks per UTC day (Home's "clicks today"). */
+    clicks(query?: ClicksQuery): Promise<OrganizationClicks>
     gameOverview(gameId: string, query?: OverviewQuery): Promise<Overview>
     gameRevenue(gameId: string, query?: RevenueQuery): Promise<RevenueReport>
     gameRetention(gameId: string, query?: RetentionQuery): Promise<Retention>

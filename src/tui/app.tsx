@@ -25,6 +25,7 @@ export const GLOBAL_KEYS: KeyHelp[] = [
   { keys: 'Tab / Shift-Tab', does: 'next / previous screen' },
   { keys: '1-9', does: 'go to screen n' },
   { keys: '?', does: 'this help (any key closes it)' },
+  { keys: 'Ctrl-L', does: 'redraw the whole screen' },
   { keys: 'q / Ctrl-C', does: 'quit' },
 ]
 
@@ -40,6 +41,8 @@ export interface AppProps {
   screens?: ScreenDef[]
   /** Where the app starts (tests). */
   initialScreen?: string
+  /** Writes the whole screen again (Ctrl-L; run.ts's screen writer). */
+  redraw?: () => void
 }
 
 /** Renders the app on a terminal (run.ts loads this module, and with it Ink and React, lazily). */
@@ -106,6 +109,7 @@ export function App(props: AppProps) {
   const keys = useRef<KeyRegistry>(new Set()).current
   const globalKeys = (input: string, key: Key, wasCaptured = false) => {
     if (key.ctrl && input === 'c') return exit()
+    if (key.ctrl && input === 'l') return props.redraw?.()
     if (help) return setHelp(false)
     if (wasCaptured) return
     if (input === 'q') return exit()
@@ -132,10 +136,10 @@ export function App(props: AppProps) {
 
   const screen = screens[index] ?? screens[0]!
   const allowed = screen.scope === null || env.scopes === null || env.scopes.has(screen.scope)
-  // One line each for the tab bar and the status line. Ink ends its output with a line break:
-  // one row stays free for it, so that the screen never scrolls and Ink redraws only the lines
-  // that changed instead of clearing the whole screen (no flicker).
-  const frameHeight = Math.max(5, size.rows - 2)
+  // The whole terminal: one line each for the tab bar and the status line, the screen between.
+  // Lines are written by row (screen-writer.ts), never with a line break: the last row can be
+  // used without the terminal scrolling.
+  const frameHeight = Math.max(5, size.rows)
   const bodyHeight = frameHeight - 2
 
   return (

@@ -18,6 +18,7 @@ export const DEFAULT_REFRESH_SECONDS = 5
 const ENTER_ALT_SCREEN = '\x1b[?1049h'
 const LEAVE_ALT_SCREEN = '\x1b[?1049l'
 const SHOW_CURSOR = '\x1b[?25h'
+const HIDE_CURSOR = '\x1b[?25l'
 /** Signals that end the TUI, with the shell's exit code for each (128 + its number). */
 const SIGNAL_CODES: [NodeJS.Signals, number][] = [
   ['SIGHUP', 129],
@@ -34,12 +35,12 @@ export function parseRefresh(value: string | undefined): number {
 }
 
 /** Requests the busiest screen (Home) makes per refresh, at most. */
-export const REQUESTS_PER_REFRESH = 12
+export const REQUESTS_PER_REFRESH = 7
 const PERIOD_SECONDS = { minute: 60, hour: 3600, day: 86_400 } as const
 
 /**
  * The refresh interval within the key's rate limit: polling may use half of it, so that the
- * user's own commands keep the other half. A key of 1,000 requests an hour refreshes every 87 s.
+ * user's own commands keep the other half. A key of 1,000 requests an hour refreshes every 51 s.
  */
 export function refreshWithin(
   seconds: number,
@@ -130,21 +131,31 @@ export async function runTui(opts: TuiOptions, ctx: Ctx): Promise<void> {
   const client = await ctx.client()
   prepareProcessForTui()
   // Ink and React load while the daemon says who the key is.
-  const [who, { mount }] = await Promise.all([whoAmI(client, target.url, target.apiKey), import('./app.js')])
+  const [who, { mount }, { ScreenWriter, frameStdout }] = await Promise.all([
+    whoAmI(client, target.url, target.apiKey),
+    import('./app.js'),
+    import('./screen-writer.js'),
+  ])
   const refreshSeconds = refreshWithin(asked, who.rateLimit)
   const identity =
     refreshSeconds > asked
       ? `${who.identity} · refresh ${refreshSeconds}s (the key's rate limit)`
       : who.identity
   const stdout = ctx.stdout as NodeJS.WriteStream
+  // Ink renders each frame whole into a stand-in stdout; the writer sends the terminal only the
+  // lines that changed (screen-writer.ts).
+  const writer = new ScreenWriter(stdout)
+  const frames = frameStdout(stdout, writer)
   let restored = false
   const restore = () => {
     if (restored) return
     restored = true
+    // Nothing reaches the terminal after this (Ink's last render on its way out included).
+    frames.detach()
     stdout.write(SHOW_CURSOR + LEAVE_ALT_SCREEN)
   }
   process.once('exit', restore)
-  stdout.write(ENTER_ALT_SCREEN)
+  stdout.write(ENTER_ALT_SCREEN + HIDE_CURSOR)
   try {
     const app = mount(
       {
@@ -154,16 +165,16 @@ export async function runTui(opts: TuiOptions, ctx: Ctx): Promise<void> {
         scopes: who.scopes,
         identity,
         ...(who.keyProblem ? { keyProblem: who.keyProblem } : {}),
+        redraw: () => writer.redraw(),
       },
       {
-        stdout,
+        stdout: frames.stdout,
         stdin: ctx.stdin as NodeJS.ReadStream,
         stderr: ctx.stderr as NodeJS.WriteStream,
         exitOnCtrlC: false,
         patchConsole: false,
-        // Ink 6.8's line-by-line mode leaves stale lines on a real terminal (tmux, 80×24): the
-        // whole frame is written at once instead, in one synchronized update where supported.
-        incrementalRendering: false,
+        // One write of the whole frame per render, without escape codes: the writer's input.
+        debug: true,
       },
     )
     // A terminal closed (SIGHUP) or a kill (SIGTERM, SIGINT): the terminal is restored first.

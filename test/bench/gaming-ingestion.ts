@@ -12,7 +12,7 @@ import { startLinkd } from '../support/processes.js'
 import { prng } from '../support/prng.js'
 import { fmt, median, percentile } from './lib.js'
 
-const BATCH = 1000
+export const BATCH = 1000
 const BATCHES = Number(process.env.BENCH_GAMING_BATCHES ?? 120)
 const SENDERS = 4
 
@@ -33,7 +33,7 @@ const TYPES = [
  * batch's place in the sequence, as SDKs that flush every few seconds send them (the indexes
  * by time then grow at their end instead of everywhere).
  */
-function makeBatches(now: number, playersPerBatch: number, ordered = false) {
+export function makeBatches(now: number, playersPerBatch: number, ordered = false) {
   const rand = prng(7)
   const batches: Array<{ batch_id: string; batch_timestamp: string; events: Record<string, unknown>[] }> = []
   for (let b = 0; b < BATCHES; b++) {

@@ -9,10 +9,10 @@ import { cpuMs, fmt, freePort, report, spawnUntilReady, stop } from './lib.js'
 const bareServer = join(root, 'test/bench/bare-fastify.js')
 const CONNECTIONS = 50
 const SECONDS = 10
-const UA =
+export const UA =
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36'
 
-interface Measured {
+export interface Measured {
   result: AutocannonResult
   /** Server CPU (user + system) per request, µs: steadier than req/s on a shared machine. */
   cpuUs: number
@@ -22,7 +22,7 @@ interface Measured {
 const useWrk = process.env.BENCH_LOAD ? process.env.BENCH_LOAD === 'wrk' : await hasWrk()
 const client = useWrk ? 'wrk -t1' : 'autocannon'
 
-async function load(url: string, pid: number, seconds = SECONDS, okStatus = 302): Promise<Measured> {
+export async function load(url: string, pid: number, seconds = SECONDS, okStatus = 302): Promise<Measured> {
   const before = cpuMs(pid)
   const opts = {
     url,
@@ -34,7 +34,7 @@ async function load(url: string, pid: number, seconds = SECONDS, okStatus = 302)
   return { result, cpuUs: ((cpuMs(pid) - before) * 1000) / Math.max(1, result.requests.total) }
 }
 
-const line = (m: Measured) =>
+export const line = (m: Measured) =>
   `${fmt(m.result.requests.average, 0)} req/s, p50 ${m.result.latency.p50} ms, p99 ${m.result.latency.p99} ms, server CPU ${fmt(m.cpuUs)} µs/req`
 
 /**

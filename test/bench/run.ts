@@ -12,6 +12,7 @@ import { gamingAnalyticsBench } from './gaming-analytics.js'
 import { fraudDetectBench } from './fraud-detect.js'
 import { skanOptimizeBench } from './skan-optimize.js'
 import { tuiBench } from './tui.js'
+import { postgresBench } from './postgres.js'
 import { rateLimitBench } from './ratelimit.js'
 
 const only = process.argv[2]
@@ -25,6 +26,7 @@ const benches: Record<string, () => Promise<void>> = {
   'fraud-detect': () => fraudDetectBench(),
   'skan-optimize': () => skanOptimizeBench(),
   tui: () => tuiBench(),
+  postgres: () => postgresBench(),
   ratelimit: () => rateLimitBench(),
 }
 process.stdout.write(`linkd benchmarks — node ${process.version}, ${new Date().toISOString()}\n`)

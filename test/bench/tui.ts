@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -7,11 +7,14 @@ import { Tmux, tmuxBinary } from '../support/tmux.js'
 import { cpuMs, fmt, report, rssMb, timeCommand } from './lib.js'
 
 const LINKS = 100_000
+const IDLE_MS = 30_000
 
 /**
  * `linkctl tui` in tmux (80×24) against the built linkd holding 100k links: time to the first
  * full Home frame (baseline: `linkctl status --json`, same daemon, same run), idle CPU with the
- * default refresh, and RSS on Home and after scrolling the whole links list page by page.
+ * default refresh and the bytes it writes to the terminal per refresh (tmux's pipe-pane copies
+ * what the program writes to a file), and RSS on Home and after scrolling the whole links list
+ * page by page.
  */
 export async function tuiBench(): Promise<void> {
   if (!tmuxBinary) {
@@ -50,9 +53,13 @@ export async function tuiBench(): Promise<void> {
     const pid = Number(run('display', '-p', '#{pane_pid}').trim())
 
     await sleep(5_000)
+    const written = join(work, 'written')
+    run('pipe-pane', '-o', `cat >> ${written}`)
     const cpu0 = cpuMs(pid)
-    await sleep(30_000)
-    const idleCpu = ((cpuMs(pid) - cpu0) / 30_000) * 100
+    await sleep(IDLE_MS)
+    const idleCpu = ((cpuMs(pid) - cpu0) / IDLE_MS) * 100
+    run('pipe-pane')
+    const bytesPerRefresh = (statSync(written, { throwIfNoEntry: false })?.size ?? 0) / (IDLE_MS / 5_000)
     const homeRss = rssMb(pid)
 
     run('send-keys', '2')
@@ -72,6 +79,7 @@ export async function tuiBench(): Promise<void> {
         `${fmt(firstFrameMs)} ms (linkctl status --json: ${fmt(statusMs)} ms, ${fmt(firstFrameMs / statusMs, 2)}×; target ≤ 500 ms)`,
       ],
       ['idle CPU, Home, default refresh (5 s), 30 s', `${fmt(idleCpu, 2)} % (target ≤ 2 %)`],
+      ['bytes written to the terminal per idle refresh, Home', `${fmt(bytesPerRefresh)} B`],
       ['RSS on Home', `${fmt(homeRss)} MB`],
       ['RSS after scrolling the 100k links', `${fmt(scrolledRss)} MB (target ≤ 120 MB)`],
     ])

@@ -2,7 +2,14 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ConfigError, ConfigSchema, SETTINGS, loadConfig, withListenPort } from '../../daemon/config.js'
+import {
+  ConfigError,
+  ConfigSchema,
+  SETTINGS,
+  loadConfig,
+  redactDatabaseUrl,
+  withListenPort,
+} from '../../daemon/config.js'
 import { packageRoot } from '../../src/version.js'
 
 describe('config', () => {
@@ -297,5 +304,51 @@ describe('docs/operations.md', () => {
     const readme = readFileSync(join(packageRoot(), 'docs/operations.md'), 'utf8')
     for (const s of SETTINGS)
       expect(readme, s.env).toMatch(new RegExp(`\\|\\s*\`${s.env}\`\\s*\\|\\s*\`${s.flag}\`\\s*\\|`))
+  })
+})
+
+describe('LINKD_DATABASE_URL', () => {
+  const message = (databaseUrl: string): string => {
+    try {
+      loadConfig({ env: { LINKD_DATABASE_URL: databaseUrl } })
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError)
+      return (err as Error).message
+    }
+    throw new Error('expected a ConfigError')
+  }
+
+  it('accepts sqlite: URLs, plain paths and postgres:// or postgresql:// URLs as given', () => {
+    for (const url of [
+      'sqlite:/var/lib/linkd/linkd.db',
+      'sqlite::memory:',
+      '/var/lib/linkd/linkd.db',
+      'postgres://linkd:secret@db.internal:5432/linkd?sslmode=require',
+      'postgresql://linkd@db.internal/linkd',
+    ])
+      expect(loadConfig({ env: { LINKD_DATABASE_URL: url } }).databaseUrl).toBe(url)
+  })
+
+  it('refuses another scheme (instead of creating a SQLite file named after it), naming the setting', () => {
+    expect(message('mysql://linkd:secret@db/linkd')).toMatch(
+      /LINKD_DATABASE_URL \/ --database-url: unsupported database "mysql:\/\/"; use sqlite:PATH or postgres:\/\/USER@HOST:PORT\/DB/,
+    )
+    expect(message('mysql://linkd:secret@db/linkd')).not.toContain('secret')
+  })
+
+  it('refuses a PostgreSQL URL that does not parse, without echoing it (it may hold a password)', () => {
+    const m = message('postgres://linkd:se cret@db:port/linkd')
+    expect(m).toMatch(/LINKD_DATABASE_URL \/ --database-url: not a valid postgres:\/\/ URL/)
+    expect(m).not.toContain('cret')
+  })
+
+  it('prints a PostgreSQL URL without its password (user part or parameter), a SQLite URL as it is', () => {
+    expect(redactDatabaseUrl('postgres://linkd:s%40cret@db.internal:5432/linkd?sslmode=require')).toBe(
+      'postgres://linkd@db.internal:5432/linkd?sslmode=require',
+    )
+    expect(redactDatabaseUrl('postgresql://db.internal/linkd?user=linkd&password=s3cret')).toBe(
+      'postgresql://db.internal/linkd?user=linkd',
+    )
+    expect(redactDatabaseUrl('sqlite:/var/lib/linkd/linkd.db')).toBe('sqlite:/var/lib/linkd/linkd.db')
   })
 })

@@ -4,12 +4,12 @@
  * `linkctl fraud events` and in `linkctl fraud dashboard`, and a review moves the false-positive
  * rate.
  */
-import { randomUUID } from 'node:crypto'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { FraudDashboard, FraudEvent } from '../../src/contract/fraud.js'
 import type { GameWithSecrets } from '../../src/contract/games.js'
+import { craftedFraudEvents } from '../support/fraud.js'
 import { startLinkdForCli, type LinkdForCli } from '../support/processes.js'
 
 let cli: LinkdForCli
@@ -32,30 +32,9 @@ beforeAll(async () => {
 afterAll(() => cli?.close('SIGTERM'))
 
 it('crafted fraud is blocked or flagged by linkctl events send, listed by linkctl fraud events, counted by the dashboard', async () => {
-  const now = Date.now()
-  const iso = (ms: number) => new Date(ms).toISOString()
-  const injected = randomUUID()
-  const emulated = randomUUID()
-  const events = [
-    // An install 3 s after its click (click injection) and an organic one 10 min after.
-    {
-      event_id: injected,
-      event_type: 'app_install',
-      player_id: 'inj',
-      data: { click_time: iso(now - 3_000) },
-    },
-    { event_type: 'app_install', player_id: 'organic', data: { click_time: iso(now - 600_000) } },
-    // An emulator.
-    { event_id: emulated, event_type: 'level_start', player_id: 'emu', data: { device_model: 'google_sdk' } },
-    // Thirty players from one address (the test's loopback) within the hour: a device farm.
-    ...Array.from({ length: 30 }, (_, i) => ({
-      event_type: 'session_start',
-      player_id: `farm-${i}`,
-      session_id: `s-${i}`,
-    })),
-  ]
+  const { events, injected, emulated } = craftedFraudEvents(Date.now())
   const file = join(cli.work, 'crafted.jsonl')
-  writeFileSync(file, events.map((e) => JSON.stringify({ timestamp: iso(now), ...e })).join('\n'))
+  writeFileSync(file, events.map((e) => JSON.stringify(e)).join('\n'))
   const sent = JSON.parse(
     await ok(['events', 'send', file, '--game', game.id, '--sdk-key', game.sdkKey, '--json']),
   ) as { accepted: number; flagged: number; blocked: number; errors: { eventId: string; message: string }[] }

@@ -59,7 +59,14 @@ describe('npm pack and an install into a prefix', () => {
 
   it('the tarball holds the bins, the bundle, the migrations and the completions; no sources or tests', () => {
     const paths = packed.files.map((f) => f.path)
-    const migrations = readdirSync(join(root, 'daemon/db/migrations')).map((f) => `daemon/db/migrations/${f}`)
+    // Both engines' migrations: the shared files and PostgreSQL's own texts in postgres/.
+    const migrations = readdirSync(join(root, 'daemon/db/migrations'), {
+      recursive: true,
+      withFileTypes: true,
+    })
+      .filter((e) => e.isFile())
+      .map((e) => relative(root, join(e.parentPath, e.name)))
+    expect(migrations).toContain('daemon/db/migrations/postgres/0013_fraud_events.sql')
     expect(paths).toEqual(
       expect.arrayContaining([
         'package.json',

@@ -5,7 +5,7 @@
  * `npm run build` first.
  */
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -77,6 +77,45 @@ describe.skipIf(!tmuxBinary)('linkctl tui in a terminal (tmux)', () => {
     expect(pane).toMatch(/▁+█/)
     await keys('Escape')
     await paneWith('1 links', 'tui-e2e')
+  })
+
+  it('after screens, overlays, clicks and resizes, the pane equals a whole redraw: no stale lines', async () => {
+    // Frames of every length: the list, Home, the keys list, the help overlay, the list again.
+    for (const [key, text] of [
+      ['1', 'Jobs'],
+      ['3', 'Keys'],
+      ['?', 'Keys of'],
+      ['x', 'Keys'],
+      ['2', 'tui-e2e'],
+    ]) {
+      await keys(key!)
+      await paneWith(text!)
+    }
+    await fetch(`${daemon.url}/tui-e2e`, { redirect: 'manual', headers: { 'user-agent': BROWSER_UA } })
+    tmux.run(['resize-window', '-x', '100', '-y', '30'])
+    await paneWith('tui-e2e')
+    tmux.run(['resize-window', '-x', '80', '-y', '24'])
+    await paneWith('tui-e2e')
+    await keys('1', '2')
+    await paneWith('tui-e2e')
+    // Ctrl-L writes the whole frame on a cleared screen: what a fresh render shows (text written
+    // on the terminal by something else first, to see that it does). A figure that changes
+    // meanwhile (a relative time) makes the two differ: then look again.
+    const tty = tmux.run(['display', '-p', '#{pane_tty}']).trim()
+    let seen = ''
+    let fresh = ''
+    for (let attempt = 0; attempt < 5; attempt++) {
+      seen = screen()
+      writeFileSync(tty, '\x1b[12;40HNOT PART OF THE FRAME')
+      await paneWith('NOT PART OF THE FRAME')
+      tmux.run(['send-keys', 'C-l'])
+      const end = Date.now() + 5_000
+      while ((fresh = screen()).includes('NOT PART OF THE FRAME') && Date.now() < end) await sleep(50)
+      if (seen === fresh) break
+    }
+    expect(fresh).not.toContain('NOT PART OF THE FRAME')
+    expect(seen).toBe(fresh)
+    expect(seen.split('\n').length).toBeGreaterThanOrEqual(24)
   })
 
   it('q quits with exit code 0 and gives the terminal its own screen back', async () => {

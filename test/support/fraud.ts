@@ -1,6 +1,7 @@
 /**
  * Seeding fraud events and daily counters the way the ingestion pipeline writes them: events-store
- * `record()` inside a unit of work on the test app's database.
+ * `record()` inside a unit of work on the test app's database; and crafted fraudulent events to
+ * send through the real ingestion (the e2e test, the README's pictures).
  */
 import { randomUUID } from 'node:crypto'
 import { utcDayNumber } from '../../daemon/clock.js'
@@ -69,4 +70,36 @@ export function seedFraud(
     ...daily,
   }
   t.db.sqlite.transaction(() => store.record(events, increment, syncUnit(t.db.sqlite)))()
+}
+
+/**
+ * A batch's events (JSONL lines for `linkctl events send`) that the templates catch when sent from
+ * one address: an install 3 s after its click (click injection, blocked), an emulator (blocked once
+ * "Block Emulators" is on), thirty players within the hour (a device farm, flagged), and an
+ * organic install 10 min after its click (not fraud).
+ */
+export function craftedFraudEvents(now: number): {
+  events: Record<string, unknown>[]
+  injected: string
+  emulated: string
+} {
+  const iso = (ms: number) => new Date(ms).toISOString()
+  const injected = randomUUID()
+  const emulated = randomUUID()
+  const events = [
+    {
+      event_id: injected,
+      event_type: 'app_install',
+      player_id: 'inj',
+      data: { click_time: iso(now - 3_000) },
+    },
+    { event_type: 'app_install', player_id: 'organic', data: { click_time: iso(now - 600_000) } },
+    { event_id: emulated, event_type: 'level_start', player_id: 'emu', data: { device_model: 'google_sdk' } },
+    ...Array.from({ length: 30 }, (_, i) => ({
+      event_type: 'session_start',
+      player_id: `farm-${i}`,
+      session_id: `s-${i}`,
+    })),
+  ].map((e) => ({ timestamp: iso(now), ...e }))
+  return { events, injected, emulated }
 }

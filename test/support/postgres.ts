@@ -49,9 +49,10 @@ function serverUser(): { uid: number; gid: number } | Record<string, never> {
 /**
  * Starts a new cluster in a temporary directory on a free loopback port: C collation (byte
  * order, as SQLite compares text), UTF-8, trust authentication on loopback, and durability off
- * (fsync, full page writes): the tests check behaviour, not power loss.
+ * (fsync, full page writes): the tests check behaviour, not power loss. `durable` keeps
+ * PostgreSQL's defaults (the benchmarks compare it with SQLite's synced commits).
  */
-export async function startPostgres(): Promise<PostgresServer> {
+export async function startPostgres(opts: { durable?: boolean } = {}): Promise<PostgresServer> {
   const bin = postgresBinDir()
   if (!bin) throw new Error('PostgreSQL is not installed (Debian package postgresql; .ci/run installs it)')
   const dir = mkdtempSync(join(tmpdir(), 'linkd-pg-'))
@@ -73,12 +74,9 @@ export async function startPostgres(): Promise<PostgresServer> {
     dir,
     '-c',
     'listen_addresses=127.0.0.1',
-    '-c',
-    'fsync=off',
-    '-c',
-    'full_page_writes=off',
-    '-c',
-    'synchronous_commit=off',
+    ...(opts.durable
+      ? []
+      : ['-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'synchronous_commit=off']),
     '-c',
     'max_connections=500',
     '-c',
@@ -123,7 +121,7 @@ export async function startPostgres(): Promise<PostgresServer> {
  * across the run's workers: PostgreSQL refuses to clone a template while another clone of it is
  * under way ("source database is being accessed by other users").
  */
-async function admin(serverUrl: string, statement: string): Promise<void> {
+export async function admin(serverUrl: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: `${serverUrl}postgres` })
   await client.connect()
   try {

@@ -1,6 +1,7 @@
 /**
  * `npm run screenshots`: the README's pictures of `linkctl tui`, as text. Starts the built linkd
- * with some sample data (links with clicks, two webhooks, a domain, a game with a day of events),
+ * with some sample data (links with clicks, two webhooks, a domain, a game with a day of events
+ * and a SKAN campaign with postbacks, a fraud-enabled game with blocked and flagged events),
  * runs the built `linkctl tui` in tmux at 100×30, visits each screen and writes its
  * `capture-pane` to docs/screens/<screen>.txt, then puts the screens the README shows (after a
  * `<!-- docs/screens/<screen>.txt -->` line) in its text blocks, their empty rows folded. Needs
@@ -10,12 +11,15 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { craftedFraudEvents } from './fraud.js'
 import { CHROME_WINDOWS, FIREFOX_LINUX, SAFARI_IPHONE } from './redirect.js'
+import { postback40 } from './skan.js'
 import { startReceiver, type Receiver } from './receiver.js'
 import { cleanEnv, freePort, LINKCTL, root, runBin, startLinkd } from './processes.js'
 import { Tmux, tmuxBinary } from './tmux.js'
 
 const COLUMNS = 100
+const AD_NETWORK = 'abc123.skadnetwork'
 const ROWS = 30
 const OUT = join(root, 'docs/screens')
 
@@ -98,6 +102,17 @@ async function main(): Promise<void> {
     await save('games', 'Space Miners')
     await tmux.keys('Enter')
     await save('game-overview', 'DAU')
+    // Fraud: the older game of the two (the list is newest first).
+    await tmux.keys('Escape', '7')
+    await tmux.paneWith(['Arena Clash'])
+    await tmux.keys('Down', 'Enter')
+    await save('fraud', 'Fraud of Arena Clash', 'device_farm', 'blocked now: 1 IPs')
+    await tmux.keys('Escape', '8')
+    await tmux.paneWith(['Space Miners'])
+    await tmux.keys('Enter')
+    await save('skan-campaigns', 'SKAN campaigns of Space Miners', 'Spring UA')
+    await tmux.keys('Enter')
+    await save('skan', 'Campaign Spring UA', 'postbacks', 'Schema')
     await tmux.keys('q')
     updateReadme()
   } finally {
@@ -159,6 +174,7 @@ async function sampleData(
   }
   await linkctl('keys', 'create', '--name', 'ci', '--preset', 'read-only', '--expires-at', '90d')
   await linkctl('domains', 'add', 'go.example.com')
+  await fraudGame(linkctl)
   const game = JSON.parse(
     await linkctl(
       'games',
@@ -169,16 +185,95 @@ async function sampleData(
       'ios',
       '--slug',
       'space-miners',
+      '--skan',
       '--json',
     ),
   ) as { sdkKey: string }
-  const events = gameEvents()
+  await sendEvents(linkctl, 'space-miners', game.sdkKey, gameEvents())
+  await skanCampaign(linkctl, url)
+}
+
+/** Events sent with `linkctl events send` (a JSONL file, removed after). */
+async function sendEvents(
+  linkctl: (...args: string[]) => Promise<string>,
+  game: string,
+  sdkKey: string,
+  events: Record<string, unknown>[],
+): Promise<void> {
   const file = join(tmpdir(), `linkd-screens-events-${process.pid}.jsonl`)
   writeFileSync(file, events.map((e) => JSON.stringify(e)).join('\n'))
   try {
-    await linkctl('events', 'send', file, '--game', 'space-miners', '--sdk-key', game.sdkKey)
+    await linkctl('events', 'send', file, '--game', game, '--sdk-key', sdkKey)
   } finally {
     rmSync(file, { force: true })
+  }
+}
+
+/**
+ * A fraud-enabled game: the templates on, emulators blocked too, a batch of crafted fraud (a click
+ * injection and an emulator blocked, a device farm flagged) and an address on the blocklist.
+ */
+async function fraudGame(linkctl: (...args: string[]) => Promise<string>): Promise<void> {
+  const game = JSON.parse(
+    await linkctl(
+      'games',
+      'create',
+      '--name',
+      'Arena Clash',
+      '--platform',
+      'android',
+      '--slug',
+      'arena-clash',
+      '--fraud',
+      '--json',
+    ),
+  ) as { sdkKey: string }
+  await linkctl('fraud', 'rules', 'enable', 'arena-clash', 'Block Emulators')
+  await sendEvents(linkctl, 'arena-clash', game.sdkKey, craftedFraudEvents(Date.now()).events)
+  await linkctl('fraud', 'blocklist', 'add', 'arena-clash', '198.51.100.23', '--reason', 'chargebacks')
+}
+
+/**
+ * A SKAN campaign on Space Miners with a schema (three events on bits 1, 2, 4) and the first
+ * postbacks of 23 installs with fine values, posted without a key (unsigned: the daemon trusts
+ * only Apple's key, so none of them is verified).
+ */
+async function skanCampaign(linkctl: (...args: string[]) => Promise<string>, url: string): Promise<void> {
+  const schema = join(tmpdir(), `linkd-screens-schema-${process.pid}.json`)
+  writeFileSync(schema, JSON.stringify({ events: { tutorial_complete: 1, level_5: 2, purchase: 4 } }))
+  try {
+    await linkctl(
+      'skan',
+      'campaigns',
+      'create',
+      'space-miners',
+      '--name',
+      'Spring UA',
+      '--ad-network',
+      AD_NETWORK,
+      '--source-id',
+      '39',
+      '--lock-window',
+      '48',
+      '--schema',
+      schema,
+    )
+  } finally {
+    rmSync(schema, { force: true })
+  }
+  const values = [1, 1, 3, 3, 3, 7, 1, 3, 0, 1, 3, 7, 3, 1, 1, 3, 5, 7, 3, 1, 0, 3, 1]
+  for (const value of values) {
+    const body = postback40({
+      'ad-network-id': AD_NETWORK,
+      'source-identifier': '39',
+      'conversion-value': value,
+    })
+    const res = await fetch(`${url}/api/v1/skan/postbacks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+    if (res.status !== 201) throw new Error(`SKAN postback: HTTP ${res.status} ${await res.text()}`)
   }
 }
 

@@ -29,10 +29,10 @@ describe('linkctl tui', () => {
 
   it("refreshes no faster than half the key's rate limit allows", () => {
     expect(refreshWithin(5, { limit: 100_000, period: 'hour' })).toBe(5)
-    // 12 requests a refresh within 500 an hour: every 87 s.
-    expect(refreshWithin(5, { limit: 1000, period: 'hour' })).toBe(87)
+    // 7 requests a refresh within 500 an hour: every 51 s.
+    expect(refreshWithin(5, { limit: 1000, period: 'hour' })).toBe(51)
     expect(refreshWithin(120, { limit: 1000, period: 'hour' })).toBe(120)
-    expect(refreshWithin(5, { limit: 60, period: 'minute' })).toBe(24)
+    expect(refreshWithin(5, { limit: 60, period: 'minute' })).toBe(14)
     expect(refreshWithin(5, undefined)).toBe(5)
   })
 

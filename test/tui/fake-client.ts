@@ -8,7 +8,7 @@ import type { PageOf } from '../../src/contract/common.js'
 import type { ApiKey, KeyTestResult } from '../../src/contract/keys.js'
 import type { Game } from '../../src/contract/games.js'
 import type { GdprDeletion } from '../../src/contract/gaming.js'
-import type { LinkAnalytics } from '../../src/contract/links.js'
+import type { LinkAnalytics, OrganizationClicks } from '../../src/contract/links.js'
 import type { Webhook } from '../../src/contract/webhooks.js'
 import type { TuiClient } from '../../src/tui/api.js'
 import {
@@ -194,6 +194,17 @@ export class FakeClient implements TuiClient {
 
   analytics = {
     ...this.gameAnalytics(),
+    clicks: () =>
+      this.serve('analytics.clicks', (): OrganizationClicks => {
+        const days = this.state.clicksPerDay.map((clicks, i, all) => ({
+          date: new Date(Date.parse(T0) - (all.length - 1 - i) * 86_400_000).toISOString().slice(0, 10),
+          clicks,
+          bots: 0,
+          qrScans: 0,
+        }))
+        const totalClicks = days.reduce((n, d) => n + d.clicks, 0)
+        return { range: { startDate: T0, endDate: T0 }, totalClicks, bots: 0, qrScans: 0, days }
+      }),
     link: (id: string) =>
       this.serve(`analytics.link ${id}`, (): LinkAnalytics => {
         const series = this.state.series.get(id) ?? [0, 1, 2, 3]

@@ -115,6 +115,8 @@ export interface FakeState {
   links: Link[]
   /** Clicks per hour of each link's analytics (the sparkline). */
   series: Map<string, number[]>
+  /** The organization's human clicks per UTC day, oldest first: the last is today. */
+  clicksPerDay: number[]
   keys: ApiKey[]
   domains: Domain[]
   webhooks: Webhook[]
@@ -145,6 +147,7 @@ export function fakeState(linkCount = 30): FakeState {
     },
     links,
     series: new Map(),
+    clicksPerDay: [40, 17],
     keys: [makeKey('key_aaaa'), makeKey('key_bbbb', { status: 'inactive', name: 'ci bot' })],
     domains: [
       makeDomain('go', {

@@ -35,7 +35,7 @@ describe('fraud screen', () => {
     expect(fresh).toMatch(/● 10:03:00\s+player_new/)
     expect(fresh).not.toMatch(/● 10:02:00/)
     const lines = fresh.split('\n')
-    expect(lines.length).toBeLessThanOrEqual(23)
+    expect(lines.length).toBeLessThanOrEqual(24)
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(80)
   })
 
@@ -107,7 +107,7 @@ describe('fraud screen', () => {
     expect(help).toContain('blocklist: remove the entry after y')
     expect(help).toContain('need the scope fraud:write')
     const lines = help.split('\n')
-    expect(lines.length).toBeLessThanOrEqual(23)
+    expect(lines.length).toBeLessThanOrEqual(24)
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(80)
   })
 

@@ -13,7 +13,7 @@ export function renderTui(opts: Partial<AppProps> & { client?: FakeClient } = {}
 
 /** The last frame once it satisfies `ok` (polls; fails after 8 s with the frame it saw). */
 export async function frameWhere(
-  app: Rendered,
+  app: Pick<Rendered, 'lastFrame'>,
   ok: (frame: string) => boolean,
   what = 'frame',
 ): Promise<string> {
@@ -26,7 +26,7 @@ export async function frameWhere(
   }
 }
 
-export const frameWith = (app: Rendered, ...texts: string[]) =>
+export const frameWith = (app: Pick<Rendered, 'lastFrame'>, ...texts: string[]) =>
   frameWhere(app, (f) => texts.every((t) => f.includes(t)), `frame with ${texts.join(', ')}`)
 
 /** Sends keys one write at a time (Ink reads one key per write), letting Ink process each. */

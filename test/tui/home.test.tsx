@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup } from 'ink-testing-library'
 import { FakeClient, makeLink } from './fake-client.js'
-import { frameWith, renderTui, resize } from './harness.js'
+import { frameWhere, frameWith, renderTui, resize } from './harness.js'
 
 afterEach(() => cleanup())
 
@@ -19,13 +19,15 @@ describe('home screen', () => {
     expect(frame).toMatch(/webhook-sender\s+ok/)
   })
 
-  it('sums today’s clicks of the most clicked links', async () => {
+  it('clicks today: the organization’s figure for the daemon’s last day, following it', async () => {
     const client = new FakeClient()
-    for (const l of client.state.links) client.state.series.set(l.id, [2, 3])
+    client.state.clicksPerDay = [40, 17]
     const app = renderTui({ client })
-    await frameWith(app, 'linkd 9.8.7')
-    // Five links with clicks, five each today.
-    expect(app.lastFrame()).toMatch(/clicks today \(top 5 links\)\s+25/)
+    await frameWhere(app, (f) => /clicks today\s+17\b/.test(f), 'clicks today 17')
+    client.state.clicksPerDay = [40, 23]
+    await frameWhere(app, (f) => /clicks today\s+23\b/.test(f), 'clicks today 23')
+    // One request for it, whatever the number of links.
+    expect(client.calls.filter((c) => c.startsWith('analytics.link'))).toEqual([])
   })
 
   it('says which scope a total needs when the key lacks it', async () => {
@@ -34,6 +36,7 @@ describe('home screen', () => {
     expect(frame).toMatch(/links\s+30/)
     expect(frame).toMatch(/webhooks failing\s+\(needs webhooks:read\)/)
     expect(frame).toMatch(/games\s+\(needs games:read\)/)
+    expect(frame).toMatch(/clicks today\s+\(needs analytics:read\)/)
   })
 
   it('lists new links, clicks, job runs and webhook failures as they happen', async () => {

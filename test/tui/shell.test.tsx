@@ -42,10 +42,22 @@ describe('tui shell', () => {
     const help = await frameWith(app, 'Keys of TWO')
     expect(help).toContain('the x of two')
     expect(help).not.toContain('the x of one')
-    for (const k of ['Tab / Shift-Tab', '1-9', 'q / Ctrl-C', '?']) expect(help).toContain(k)
+    for (const k of ['Tab / Shift-Tab', '1-9', 'q / Ctrl-C', '?', 'Ctrl-L']) expect(help).toContain(k)
     expect(help).not.toContain('screen two body')
     await press(app, 'z')
     await frameWith(app, 'screen two body')
+  })
+
+  it('Ctrl-L asks for a whole redraw, on a screen and over the help', async () => {
+    let redraws = 0
+    const app = renderTui({ screens: THREE, redraw: () => void redraws++ })
+    await frameWith(app, 'screen one body')
+    await press(app, '\x0c')
+    expect(redraws).toBe(1)
+    await press(app, '?', '\x0c')
+    expect(redraws).toBe(2)
+    // The key redraws; it neither closes the help nor moves anywhere.
+    await frameWith(app, 'Keys of ONE')
   })
 
   it('a screen the key lacks the scope of says which scope it needs', async () => {
@@ -89,11 +101,11 @@ describe('tui shell', () => {
     stdout.emit('resize')
     const frame = await frameWith(app, 'screen one body')
     const lines = frame.split('\n')
-    expect(lines.length).toBeLessThanOrEqual(23)
+    expect(lines.length).toBeLessThanOrEqual(24)
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(80)
     Object.defineProperty(stdout, 'rows', { value: 12, configurable: true })
     stdout.emit('resize')
-    await frameWhere(app, (f) => f.split('\n').length <= 11, 'frame of 11 lines')
+    await frameWhere(app, (f) => f.split('\n').length <= 12, 'frame of 12 lines')
   })
 })
 

@@ -19,7 +19,7 @@ async function openCampaign(client: FakeClient, down: string[] = [], scopes: Set
 
 const fits = (frame: string) => {
   const lines = frame.split('\n')
-  return lines.length <= 23 && Math.max(...lines.map((l) => l.length)) <= 80
+  return lines.length <= 24 && Math.max(...lines.map((l) => l.length)) <= 80
 }
 
 describe('skan screen', () => {

@@ -8,7 +8,7 @@ import type { ClickStore, DimRow } from './store.js'
 const WEEK = 7 * DAY_MS
 /** 1970-01-05T00:00:00Z, a Monday: weeks start on Monday 00:00 UTC (ISO 8601). */
 const FIRST_MONDAY = 4 * DAY_MS
-const DEFAULT_RANGE = 30 * DAY_MS
+export const DEFAULT_RANGE = 30 * DAY_MS
 const TOP = 50
 
 type Interval = LinkAnalytics['interval']
@@ -23,7 +23,7 @@ const SIZE: Record<Interval, number> = { hour: HOUR_MS, day: DAY_MS, week: WEEK 
 const round2 = (n: number) => Math.round(n * 100) / 100
 const pct = (part: number, whole: number) => (whole > 0 ? round2((part / whole) * 100) : 0)
 
-function parseDate(value: string | undefined, field: string): number | undefined {
+export function parseDate(value: string | undefined, field: string): number | undefined {
   if (value === undefined) return undefined
   const t = Date.parse(value)
   if (Number.isNaN(t))

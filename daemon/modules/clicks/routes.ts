@@ -1,12 +1,17 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { IdParams } from '../../../src/contract/common.js'
-import { AnalyticsQuery, LinkAnalytics } from '../../../src/contract/links.js'
+import {
+  AnalyticsQuery,
+  ClicksQuery,
+  LinkAnalytics,
+  OrganizationClicks,
+} from '../../../src/contract/links.js'
 import { principalOf } from '../../http/auth.js'
 import type { ClicksService } from './service.js'
 
-/** The link analytics read (the path keeps its historical `analytics` name). */
-export function clickRoutes(deps: { clicks: Pick<ClicksService, 'link'> }) {
+/** The link analytics reads (the paths keep their historical `analytics` name). */
+export function clickRoutes(deps: { clicks: Pick<ClicksService, 'link' | 'organization'> }) {
   return async function (fastify: FastifyInstance) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
     app.get(
@@ -24,6 +29,21 @@ export function clickRoutes(deps: { clicks: Pick<ClicksService, 'link'> }) {
         },
       },
       async (req) => deps.clicks.link(principalOf(req).organizationId, req.params.id, req.query),
+    )
+    app.get(
+      '/api/use/analytics/clicks',
+      {
+        config: { auth: 'analytics:read' },
+        schema: {
+          tags: ['Analytics'],
+          summary: "The organization's clicks per day",
+          description:
+            "Every link of the key's organization, summed per UTC day: whole days from the day holding startDate to the day holding endDate (ISO 8601; default the last 30 days up to now; at most 2,000 days). clicks are human clicks (QR scans included, also counted in qrScans); bots and link previews are counted in bots only. Deleted links are not counted.",
+          querystring: ClicksQuery,
+          response: { 200: OrganizationClicks },
+        },
+      },
+      async (req) => deps.clicks.organization(principalOf(req).organizationId, req.query),
     )
   }
 }

@@ -1,9 +1,15 @@
 import type { Clock } from '../../clock.js'
 import type { EventBus } from '../../events.js'
-import type { AnalyticsQuery, LinkAnalytics } from '../../../src/contract/links.js'
+import type {
+  AnalyticsQuery,
+  ClicksQuery,
+  LinkAnalytics,
+  OrganizationClicks,
+} from '../../../src/contract/links.js'
 import { createVisitorHasher } from './classify.js'
 import { createLinkAnalytics } from './link-analytics.js'
 import type { Locate } from './location.js'
+import { createOrganizationClicks } from './organization-clicks.js'
 import { createClickRecorder, type ClickInput, type LinkClickCounter } from './recorder.js'
 import type { ClickStore } from './store.js'
 
@@ -15,6 +21,8 @@ export interface ClickLinks extends LinkClickCounter {
   get(organizationId: string, id: string): Promise<{ id: string }>
   /** Which of `ids` are links that still exist (the purge asks; the links table is not ours). */
   existingIds(ids: readonly string[]): Promise<Set<string>>
+  /** The ids of every link of an organization (the organization's clicks sum their counters). */
+  idsOf(organizationId: string): Promise<string[]>
 }
 
 /** Link ids of the click tables checked against the links service per request. */
@@ -58,13 +66,10 @@ export function createClicksService(deps: ClicksServiceDeps) {
     ...(deps.maxBuffer ? { maxBuffer: deps.maxBuffer } : {}),
     ...(deps.flushMs ? { flushMs: deps.flushMs } : {}),
   })
-  const analytics = createLinkAnalytics({
-    store,
-    clock: deps.clock,
-    links: deps.links,
-    // When the database refuses the buffered clicks, a read still answers from what is stored.
-    flush: () => recorder.flush().catch((err: unknown) => deps.onReadFlushError?.(err)),
-  })
+  // When the database refuses the buffered clicks, a read still answers from what is stored.
+  const flush = () => recorder.flush().catch((err: unknown) => deps.onReadFlushError?.(err))
+  const analytics = createLinkAnalytics({ store, clock: deps.clock, links: deps.links, flush })
+  const organizationClicks = createOrganizationClicks({ store, clock: deps.clock, links: deps.links, flush })
 
   return {
     /** The click buffer: flush, start, stop, pending, and status() for /health/ready. */
@@ -77,6 +82,10 @@ export function createClicksService(deps: ClicksServiceDeps) {
     /** `GET /api/use/analytics/links/:id`. */
     link: (organizationId: string, id: string, q: AnalyticsQuery): Promise<LinkAnalytics> =>
       analytics.link(organizationId, id, q),
+
+    /** `GET /api/use/analytics/clicks`: the organization's clicks per UTC day. */
+    organization: (organizationId: string, q: ClicksQuery): Promise<OrganizationClicks> =>
+      organizationClicks(organizationId, q),
 
     /**
      * Deletes the click data of links that no longer exist, up to `budget` rows (the purge job).

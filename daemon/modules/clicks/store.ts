@@ -31,6 +31,13 @@ export interface ClickBatch {
 
 /** One hour of a link's counters, as read. */
 export type HourRow = Omit<HourDelta, 'linkId'>
+/** The counters of several links summed over one UTC day, as read. */
+export interface DayTotals {
+  dayStart: number
+  clicks: number
+  bots: number
+  qrScans: number
+}
 /** Human clicks of one dimension value, as read. */
 export type DimRow = Pick<DimDelta, 'dim' | 'value' | 'clicks'>
 
@@ -48,6 +55,11 @@ export interface ClickStore {
   apply(batch: ClickBatch, unit: UnitOfWork): Promise<void>
   /** Hourly counters of a link with hour_start in [from, to]. */
   hours(linkId: string, from: number, to: number): Promise<HourRow[]>
+  /**
+   * The hourly counters of `linkIds` with hour_start in [from, to], summed per UTC day (day order;
+   * days without clicks are left out).
+   */
+  dayTotals(linkIds: readonly string[], from: number, to: number): Promise<DayTotals[]>
   /** Human clicks per dimension value of a link over the days with day_start in [from, to]. */
   dims(linkId: string, from: number, to: number): Promise<DimRow[]>
   /** Visitors and single-click visitors of a link, summed over the days in [from, to]. */
@@ -57,6 +69,9 @@ export interface ClickStore {
   /** Deletes the click data of one link, at most `budget` rows; returns the rows deleted. */
   purgeLink(linkId: string, budget: number, chunk?: number): Promise<number>
 }
+
+/** Link ids per statement of a read over many links (well under any driver's parameter limit). */
+const ID_CHUNK = 500
 
 /**
  * Every table holding click data by link_id, with the columns that order its rows (its key after
@@ -194,6 +209,41 @@ export function createClickStore(sqlite: SQLite.Database, db: Kysely<Database>):
         qrScans: Number(r.qr_scans),
         responseMsSum: Number(r.response_ms_sum),
       }))
+    },
+
+    /**
+     * The hourly counters of `linkIds` summed per UTC day: the day is the hour's start less its
+     * remainder of a day (integer arithmetic, the same on SQLite and PostgreSQL; a literal, so that
+     * the grouped and the selected expressions are the same text), `ID_CHUNK` links per statement.
+     */
+    async dayTotals(linkIds: readonly string[], from: number, to: number): Promise<DayTotals[]> {
+      const day = sql<number>`hour_start - hour_start % ${sql.lit(DAY_MS)}`
+      const sums = new Map<number, DayTotals>()
+      for (let i = 0; i < linkIds.length; i += ID_CHUNK) {
+        const rows = await db
+          .selectFrom('link_click_hours')
+          .select([
+            day.as('day_start'),
+            (eb) => eb.fn.sum<number>('clicks').as('clicks'),
+            (eb) => eb.fn.sum<number>('bots').as('bots'),
+            (eb) => eb.fn.sum<number>('qr_scans').as('qr_scans'),
+          ])
+          .where('link_id', 'in', linkIds.slice(i, i + ID_CHUNK))
+          .where('hour_start', '>=', from)
+          .where('hour_start', '<=', to)
+          .groupBy(day)
+          .orderBy(day)
+          .execute()
+        for (const r of rows) {
+          const dayStart = Number(r.day_start)
+          const s = sums.get(dayStart) ?? { dayStart, clicks: 0, bots: 0, qrScans: 0 }
+          s.clicks += Number(r.clicks)
+          s.bots += Number(r.bots)
+          s.qrScans += Number(r.qr_scans)
+          sums.set(dayStart, s)
+        }
+      }
+      return [...sums.values()].sort((a, b) => a.dayStart - b.dayStart)
     },
 
     /**

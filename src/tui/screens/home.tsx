@@ -4,7 +4,7 @@ import { useEffect, useRef, useState } from 'react'
 import { relativeTime } from '../../cli/output.js'
 import { hasScope, tint, useTui, type ScreenDef, type ScreenProps } from '../context.js'
 import { usePoll } from '../hooks/use-poll.js'
-import { CLICKS_TODAY_LINKS, eventsBetween, loadHome, type HomeSnapshot, type Totals } from './home-data.js'
+import { eventsBetween, loadHome, type HomeSnapshot, type Totals } from './home-data.js'
 
 const FEED_MAX = 50
 
@@ -21,7 +21,7 @@ function TotalsBox({ totals }: { totals: Totals }) {
     value !== undefined ? String(value) : keyProblem ? '-' : `(needs ${scope})`
   const rows: [string, string][] = [
     ['links', total(totals.links, 'links:read')],
-    [`clicks today (top ${CLICKS_TODAY_LINKS} links)`, total(totals.clicksToday, 'analytics:read')],
+    ['clicks today', total(totals.clicksToday, 'analytics:read')],
     ['webhooks failing', total(totals.webhooksFailing, 'webhooks:read')],
     ['domains needing attention', total(totals.domainsNeedingAttention, 'domains:read')],
     ['games', total(totals.games, 'games:read')],

@@ -4,6 +4,7 @@
  * shared.ts holds what several verbs use. The order below is the order of `links --help`.
  */
 import type { Command } from 'commander'
+import { register as registerClicks } from './clicks.js'
 import { register as registerCreate } from './create.js'
 import { register as registerDelete } from './delete.js'
 import { register as registerExport } from './export.js'
@@ -28,6 +29,7 @@ export function register(program: Command): void {
     registerQr,
     registerShare,
     registerStats,
+    registerClicks,
     registerImport,
     registerExport,
   ])

@@ -1,0 +1,68 @@
+import type { Clock } from '../../clock.js'
+import { DAY_MS, floorTo, iso } from '../../clock.js'
+import { AppError } from '../../http/errors.js'
+import type { ClicksQuery, OrganizationClicks } from '../../../src/contract/links.js'
+import { LINK_LIMITS } from '../../../src/contract/limits.js'
+import { DEFAULT_RANGE, parseDate } from './link-analytics.js'
+import type { ClickStore } from './store.js'
+
+export interface OrganizationClicksDeps {
+  store: Pick<ClickStore, 'dayTotals'>
+  clock: Clock
+  /** The ids of every link of an organization (the links service keeps them). */
+  links: { idsOf(organizationId: string): Promise<string[]> }
+  /** Writes buffered clicks, so that a read sees every click made before it. */
+  flush(): Promise<void>
+}
+
+/**
+ * `GET /api/use/analytics/clicks`: an organization's clicks per UTC day, from the hourly counters
+ * of its links (never raw clicks). The range holds whole UTC days: from the day holding startDate
+ * to the day holding endDate (default: the last 30 days up to now), at most 2,000 of them. Links
+ * deleted since are not counted (their counters are purged).
+ */
+export function createOrganizationClicks(deps: OrganizationClicksDeps) {
+  return async function organizationClicks(
+    organizationId: string,
+    q: ClicksQuery,
+  ): Promise<OrganizationClicks> {
+    const end = parseDate(q.endDate, 'endDate') ?? deps.clock.now()
+    const start = parseDate(q.startDate, 'startDate') ?? end - DEFAULT_RANGE
+    if (start > end)
+      throw new AppError('ValidationError', 'startDate must not be after endDate', [
+        { field: 'startDate', message: 'must not be after endDate' },
+      ])
+    const firstDay = floorTo(start, DAY_MS)
+    const lastDay = floorTo(end, DAY_MS)
+    const dayCount = (lastDay - firstDay) / DAY_MS + 1
+    if (dayCount > LINK_LIMITS.seriesMax)
+      throw new AppError(
+        'ValidationError',
+        `the range holds ${dayCount} days; at most ${LINK_LIMITS.seriesMax} are allowed: narrow the range`,
+        [{ field: 'startDate', message: `gives more than ${LINK_LIMITS.seriesMax} days before endDate` }],
+      )
+    const linkIds = await deps.links.idsOf(organizationId)
+    await deps.flush()
+    const totals = await deps.store.dayTotals(linkIds, firstDay, lastDay + DAY_MS - 1)
+
+    const byDay = new Map(totals.map((t) => [t.dayStart, t]))
+    const days: OrganizationClicks['days'] = []
+    for (let day = firstDay; day <= lastDay; day += DAY_MS) {
+      const t = byDay.get(day)
+      days.push({
+        date: iso(day).slice(0, 10),
+        clicks: t?.clicks ?? 0,
+        bots: t?.bots ?? 0,
+        qrScans: t?.qrScans ?? 0,
+      })
+    }
+    const sum = (key: 'clicks' | 'bots' | 'qrScans') => days.reduce((n, d) => n + d[key], 0)
+    return {
+      range: { startDate: iso(start), endDate: iso(end) },
+      totalClicks: sum('clicks'),
+      bots: sum('bots'),
+      qrScans: sum('qrScans'),
+      days,
+    }
+  }
+}

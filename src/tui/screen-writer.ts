@@ -1,0 +1,108 @@
+/**
+ * What goes between Ink and the terminal: Ink renders each frame whole into a stand-in stdout
+ * (its `debug` mode: one write per frame, no escape codes of its own), and the writer sends the
+ * terminal only the lines that changed since the last frame, each addressed by its row, in one
+ * synchronized update (DEC 2026: the terminal shows the update at once, where supported).
+ *
+ * Why not Ink's own modes: its standard mode erases and rewrites the whole frame on every change;
+ * its incremental mode moves the cursor relatively (up N lines, next line) from where the last
+ * frame ended, which goes wrong as soon as the terminal's idea of that place differs (a frame as
+ * tall as the screen, a resize that reflows it): the stale lines seen in tmux at 80×24. Absolute
+ * addressing does not depend on where the cursor was.
+ */
+import { EventEmitter } from 'node:events'
+
+const ESC = '\x1b['
+/** Begin / end synchronized update (DEC private mode 2026). */
+export const BEGIN_SYNC = `${ESC}?2026h`
+export const END_SYNC = `${ESC}?2026l`
+const HOME_AND_CLEAR = `${ESC}H${ESC}2J`
+
+/** Moves to `row` (0-based), column 1, and erases that line. */
+const lineAt = (row: number) => `${ESC}${row + 1};1H${ESC}2K`
+
+export interface Terminal {
+  write(data: string): unknown
+  readonly rows?: number | undefined
+}
+
+/**
+ * Keeps the lines on the screen and writes the difference to the next frame. Lines are compared
+ * as the strings Ink rendered (colour codes included), so a change of colour alone is redrawn and
+ * wide characters need no measuring: every changed line is rewritten from its first column. The
+ * line is erased before it is written, not after: erasing to the end of the line after a line as
+ * wide as the terminal would erase its last character on terminals that keep the cursor there.
+ */
+export class ScreenWriter {
+  /** The lines on the screen; null: unknown (first frame, resize, redraw), so all are written. */
+  private shown: string[] | null = null
+  private last = ''
+
+  constructor(private readonly terminal: Terminal) {}
+
+  /** Writes `frame` (lines separated by \n): only what differs from the lines on the screen. */
+  frame(frame: string): void {
+    this.last = frame
+    const rows = this.terminal.rows && this.terminal.rows > 0 ? this.terminal.rows : Infinity
+    const lines = frame.split('\n').slice(0, rows)
+    const shown = this.shown
+    let update = shown === null ? HOME_AND_CLEAR : ''
+    for (const [row, line] of lines.entries()) {
+      if (shown === null ? line === '' : line === shown[row]) continue
+      update += lineAt(row) + line
+    }
+    // A shorter frame: the lines left below it are erased.
+    for (let row = lines.length; row < (shown?.length ?? 0); row++) update += lineAt(row)
+    this.shown = lines
+    if (update !== '') this.terminal.write(BEGIN_SYNC + update + END_SYNC)
+  }
+
+  /** The terminal's content is unknown (a resize): the next frame is written whole. */
+  invalidate(): void {
+    this.shown = null
+  }
+
+  /** Writes the last frame again, whole (Ctrl-L: whatever else wrote on the screen is gone). */
+  redraw(): void {
+    this.invalidate()
+    this.frame(this.last)
+  }
+}
+
+/**
+ * The stdout Ink is given: it reports the terminal's size and resizes, and hands each frame Ink
+ * writes to the writer. On a resize the writer forgets the screen before Ink renders for the new
+ * size, so that frame is written whole. `detach` stops both (the terminal is being restored).
+ */
+export function frameStdout(
+  terminal: NodeJS.WriteStream,
+  writer: ScreenWriter,
+): { stdout: NodeJS.WriteStream; detach(): void } {
+  const stand = new EventEmitter() as EventEmitter & {
+    isTTY: boolean
+    columns: number
+    rows: number
+    write(data: string, callback?: () => void): boolean
+  }
+  stand.isTTY = true
+  Object.defineProperty(stand, 'columns', { get: () => terminal.columns })
+  Object.defineProperty(stand, 'rows', { get: () => terminal.rows })
+  let attached = true
+  stand.write = (data: string, callback?: () => void) => {
+    if (attached && data !== '') writer.frame(data)
+    callback?.()
+    return true
+  }
+  const onResize = () => {
+    writer.invalidate()
+    stand.emit('resize')
+  }
+  terminal.on('resize', onResize)
+  return {
+    stdout: stand as unknown as NodeJS.WriteStream,
+    detach: () => {
+      attached = false
+      terminal.off('resize', onResize)
+    },
+  }
+}
