@@ -66,3 +66,15 @@ export async function createSharedApps(
     },
   }
 }
+
+/**
+ * Asks `probe` until it holds (what another process must hear of: the change feed answers in
+ * milliseconds, the caches it invalidates live 10-30 s); fails after 5 s naming `what`.
+ */
+export async function eventually(probe: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  const until = Date.now() + 5000
+  while (!(await probe())) {
+    if (Date.now() > until) throw new Error(`not within 5 s: ${what}`)
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}

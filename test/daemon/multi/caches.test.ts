@@ -7,22 +7,13 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import pg from 'pg'
 import { onPostgres } from '../../support/postgres.js'
-import { createSharedApps, type SharedApps } from '../../support/shared-database.js'
+import { createSharedApps, eventually, type SharedApps } from '../../support/shared-database.js'
 import { makeLink, visit } from '../../support/redirect.js'
 import { createGame } from '../../support/gaming.js'
 import type { TestApp } from '../../support/app.js'
 
 let shared: SharedApps
 afterEach(() => shared.close())
-
-/** Asks `probe` until it holds; the change feed answers in milliseconds, the caches live 10-30 s. */
-async function eventually(probe: () => Promise<boolean> | boolean, what: string): Promise<void> {
-  const until = Date.now() + 5000
-  while (!(await probe())) {
-    if (Date.now() > until) throw new Error(`not within 5 s: ${what}`)
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
 
 const apps = () => shared.apps as [TestApp, TestApp, TestApp]
 

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createOutboxStore } from '../../../daemon/modules/webhooks/outbox-store.js'
 import { onPostgres } from '../../support/postgres.js'
 import { startReceiver, type Receiver } from '../../support/receiver.js'
-import { createSharedApps, type SharedApps } from '../../support/shared-database.js'
+import { createSharedApps, eventually, type SharedApps } from '../../support/shared-database.js'
 import type { TestApp } from '../../support/app.js'
 
 let shared: SharedApps
@@ -39,14 +39,6 @@ async function createLink(t: TestApp, key: string): Promise<void> {
   expect(res.statusCode, res.body).toBe(201)
 }
 
-async function eventually(probe: () => boolean): Promise<void> {
-  const until = Date.now() + 5000
-  while (!probe()) {
-    if (Date.now() > until) throw new Error('the other processes did not hear of the webhooks within 5 s')
-    await new Promise((r) => setTimeout(r, 20))
-  }
-}
-
 const deliveryIds = (r: Receiver) => r.received.map((x) => String(x.headers['x-webhook-delivery']))
 
 // Apps sharing a SQLite file in one Node process block each other (a busy writer waits
@@ -60,7 +52,10 @@ describe.runIf(onPostgres)('webhook deliveries with three senders on one Postgre
     await createWebhook(a, first.url)
     await createWebhook(a, second.url)
     // The other processes hear of the new subscriptions (db/notify.ts) before announcing events.
-    await eventually(() => [b, c].every((t) => t.app.linkd.services.webhooks.wants('link.created')))
+    await eventually(
+      () => [b, c].every((t) => t.app.linkd.services.webhooks.wants('link.created')),
+      'the new subscriptions, on the other processes',
+    )
     // 20 links of organization org-0, created through all three instances: 40 deliveries.
     for (let i = 0; i < 20; i++) await createLink(shared.apps[i % 3]!, a.ownerKey)
     await Promise.all(shared.apps.map((t) => t.app.linkd.services.webhooks.settle()))
