@@ -9,7 +9,13 @@ import { installIdempotency } from './http/idempotency.js'
 import { installOpenApi } from './http/openapi.js'
 import { installBodyNestingLimit } from './http/json-guards.js'
 import { lazyCompilers } from './http/lazy-compilers.js'
-import { createMemoryRateLimitStore, type RateLimitStore } from './http/rate-limit.js'
+import {
+  createMemoryRateLimitStore,
+  inProcessQuotas,
+  type MemoryRateLimitStore,
+  type RateLimitStore,
+} from './http/rate-limit.js'
+import { createDatabaseRateLimitStore } from './http/rate-limit-store.js'
 import { compose, type Composition, type CompositionDeps } from './composition.js'
 import { packageVersion } from '../src/version.js'
 
@@ -18,6 +24,7 @@ export interface AppDeps extends Omit<CompositionDeps, 'clock' | 'log' | 'limite
   clock?: Clock
   /** Pino options, or false for no logs (tests). */
   logger?: FastifyServerOptions['logger']
+  /** The quotas' counters (default: the database's on PostgreSQL, this process's memory on SQLite). */
   limiter?: RateLimitStore
 }
 
@@ -31,6 +38,8 @@ declare module 'fastify' {
       services: Composition['services']
       scheduler: Composition['scheduler']
       limiter: RateLimitStore
+      /** The per-IP windows (API and redirects): this process's own. */
+      localLimiter: MemoryRateLimitStore
       /** Starts the background work: job schedule and buffer flushers. Tests leave it off. */
       startBackground(): void
     }
@@ -106,7 +115,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain')
   installBodyNestingLimit(app)
 
-  const limiter = deps.limiter ?? createMemoryRateLimitStore()
+  const localLimiter = createMemoryRateLimitStore()
+  const limiter =
+    deps.limiter ??
+    (deps.db.dialect === 'postgres'
+      ? await createDatabaseRateLimitStore(deps.db.kysely)
+      : inProcessQuotas(localLimiter))
   const c = await compose({ ...deps, clock, log: app.log, limiter })
 
   let sweeper: NodeJS.Timeout | undefined
@@ -114,10 +128,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     services: c.services,
     scheduler: c.scheduler,
     limiter,
+    localLimiter,
     startBackground() {
       c.start()
-      const sweepable = limiter as Partial<{ sweep(now: number): void }>
-      if (sweepable.sweep) sweeper = setInterval(() => sweepable.sweep?.(clock.now()), 60_000).unref()
+      sweeper = setInterval(() => {
+        localLimiter.sweep(clock.now())
+        Promise.resolve(limiter.sweep?.(clock.now())).catch((err: unknown) =>
+          app.log.warn({ err }, 'rate-limit sweep failed'),
+        )
+      }, 60_000).unref()
     },
   })
   app.addHook('onClose', async () => {
@@ -141,6 +160,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   access.limitIp = installAccess(app, {
     clock,
     limiter,
+    localLimiter,
     perIpPerMinute: deps.config.rateLimitPerIp,
     redirectsPerIpPerMinute: deps.config.rateLimitRedirectsPerIp,
     perOrgPerMinute: deps.config.rateLimitPerOrg,
@@ -150,6 +170,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   for (const m of c.modules) m.hooks?.(app)
   installOpenApi(app, { version: packageVersion(), publicUrl: deps.config.publicUrl, clock })
   for (const m of c.modules) if (m.routes) await app.register(m.routes)
-  fast.redirect = c.fastRedirect({ trustProxy: trust, nextRequestId })
+  fast.redirect = c.fastRedirect({ trustProxy: trust, nextRequestId, limiter: localLimiter })
   return app
 }

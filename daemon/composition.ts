@@ -4,6 +4,8 @@ import type { Clock } from './clock.js'
 import type { Db } from './db/open.js'
 import { createSecretBox } from './crypto.js'
 import { EventBus } from './events.js'
+import { createChangeFeed } from './db/notify.js'
+import { shareCaches } from './shared-caches.js'
 import { openGeo, type Geo } from './geo.js'
 import { createIdempotencyStore } from './http/idempotency-store.js'
 import type { RateLimitStore } from './http/rate-limit.js'
@@ -131,6 +133,8 @@ function services(deps: CompositionDeps) {
   const countryOf = (ip: string) => geo.country(ip)
   const { orgs, keys } = accountServices({ config: c, db, clock, events, countryOf })
   const secrets = createSecretBox(deps.masterKey)
+  // Other linkd processes on the same database: what one changes, the others forget (shared-caches.ts).
+  const feed = createChangeFeed(db, { onError: (err, what) => log.warn({ err }, what) })
   const domainStore = createDomainStore(db.kysely)
   const directory = createDomainDirectory({ store: domainStore, secrets })
   const ownHosts = [c.shortDomain, new URL(c.publicUrl).host]
@@ -169,6 +173,7 @@ function services(deps: CompositionDeps) {
             precheck: c.acmePrecheck,
           }),
     onError: (err, what) => log.error({ err, what }, 'custom domain work failed'),
+    announce: () => feed.publish('domains'),
   })
   const clicks = createClicksService({
     store:
@@ -204,6 +209,7 @@ function services(deps: CompositionDeps) {
     sender: { concurrency: c.webhookConcurrency, perOrganization: c.webhookConcurrencyPerOrg },
     log,
     ...(deps.resolve ? { resolve: deps.resolve } : {}),
+    announce: (organizationId) => feed.publish('webhooks', organizationId),
   })
   const games = createGameService({ store: createGameStore(db.kysely), clock, secrets })
   const gamedata = createGamedataService({
@@ -231,7 +237,12 @@ function services(deps: CompositionDeps) {
     requestsPerMinute: c.ingestRateLimitPerGame,
     countryOf,
   })
-  const fraud = createFraudService({ store: createFraudStore(db.kysely), clock, games })
+  const fraud = createFraudService({
+    store: createFraudStore(db.kysely),
+    clock,
+    games,
+    announce: () => feed.publish('fraud'),
+  })
   games.onFraudEnabled((game) => fraud.enableFor(game))
   // Detector windows live in memory, bounded, saved every 10 s and at stop (survive a restart).
   const fraudState = createDetectorState()
@@ -287,6 +298,7 @@ function services(deps: CompositionDeps) {
   gamedata.addRawExpirer('fraudEvents', (gameId, cutoff) => fraudEventsStore.expireBefore(gameId, cutoff))
   return {
     events,
+    feed,
     orgs,
     keys,
     links,
@@ -351,6 +363,17 @@ export async function compose(deps: CompositionDeps) {
     for (const job of m.jobs ?? []) scheduler.register(job)
     m.subscriptions?.(svc.events)
   }
+  shareCaches({
+    feed: svc.feed,
+    events: svc.events,
+    hotLinks: svc.redirect.cache,
+    directory: svc.directory,
+    webhooks: svc.webhooks,
+    fraud: svc.fraud,
+    log,
+  })
+  // Listening before the caches fill: a change made meanwhile is either read or heard.
+  await svc.feed.start()
   await svc.directory.refresh()
   await svc.fraud.load()
   await svc.fraudStateSaver.load()
@@ -363,11 +386,10 @@ export async function compose(deps: CompositionDeps) {
     /** Who a presented API key is, and the activity log of authenticated requests. */
     access: keyAccess(svc.keys),
     /** The redirect of hot links answered before Fastify (see modules/redirect/fast-path.ts). */
-    fastRedirect: (server: Pick<FastRedirectDeps, 'trustProxy' | 'nextRequestId'>) =>
+    fastRedirect: (server: Pick<FastRedirectDeps, 'trustProxy' | 'nextRequestId' | 'limiter'>) =>
       createFastRedirect({
         redirect: svc.redirect,
         clock,
-        limiter,
         perIpPerMinute: config.rateLimitRedirectsPerIp,
         log,
         ...server,
@@ -386,7 +408,8 @@ export async function compose(deps: CompositionDeps) {
           .runNow(RENEW_CERTIFICATES_JOB)
           .catch((err: unknown) => log.error({ err }, 'renewal failed'))
       }
-      // Other instances' domain changes (verification, certificates) reach this one within 30 s.
+      // Other instances' domain changes (verification, certificates) reach this one through the
+      // change feed at once; this reload is the safety net for a lost notice (30 s).
       domainRefresh = setInterval(() => {
         svc.directory.refresh().catch((err: unknown) => log.error({ err }, 'domain refresh failed'))
         // Other instances' fraud rule and blocklist changes, the same way.
@@ -397,6 +420,7 @@ export async function compose(deps: CompositionDeps) {
     /** Stops the background work; the order matters (see each step). */
     async stop(): Promise<void> {
       if (domainRefresh) clearInterval(domainRefresh)
+      await svc.feed.stop()
       await scheduler.stop()
       await svc.domains.settled()
       await svc.keys.usage.stop()

@@ -5,7 +5,13 @@ import { PERIOD_MS, type TimePeriod } from '../../src/contract/limits.js'
 import { AppError } from './errors.js'
 import { addRouteHook } from './route-hooks.js'
 import { ipAllowed, parseAllowEntry, type AllowEntry } from './ip-allowlist.js'
-import { evaluate, setRateLimitHeaders, type LimitState, type RateLimitStore } from './rate-limit.js'
+import {
+  evaluate,
+  setRateLimitHeaders,
+  type LimitState,
+  type LocalRateLimitStore,
+  type RateLimitStore,
+} from './rate-limit.js'
 
 /** The authenticated caller of a request. */
 export interface Principal {
@@ -55,7 +61,10 @@ const REASON_TEXT: Record<string, string> = {
 
 export interface AccessDeps {
   clock: Clock
+  /** The per-key and per-organization quotas (shared by every process on PostgreSQL). */
   limiter: RateLimitStore
+  /** The per-IP windows: this process's. */
+  localLimiter: LocalRateLimitStore
   perIpPerMinute: number
   /** Per-IP window of the redirect routes (`apiRateLimit: false`). */
   redirectsPerIpPerMinute: number
@@ -77,15 +86,15 @@ export function presentedKey(request: FastifyRequest): string | undefined {
 }
 
 /** The per-key window: `count` records this request, otherwise it only reads (key tester). */
-export function keyLimitState(
+export async function keyLimitState(
   limiter: RateLimitStore,
   k: { id: string; requestLimit: number; timePeriod: TimePeriod },
   now: number,
   count: boolean,
-): LimitState {
+): Promise<LimitState> {
   const windowMs = PERIOD_MS[k.timePeriod]
   const hit = count ? limiter.hit(`key:${k.id}`, windowMs, now) : limiter.peek(`key:${k.id}`, windowMs, now)
-  return evaluate(hit, k.requestLimit, now)
+  return evaluate(await hit, k.requestLimit, now)
 }
 
 function tooMany(s: LimitState, tier: string): AppError {
@@ -120,8 +129,8 @@ export function installAccess(
     const now = deps.clock.now()
     const redirect = request.routeOptions.config.apiRateLimit === false
     const ipState = redirect
-      ? evaluate(deps.limiter.hit(`rip:${request.ip}`, 60_000, now), deps.redirectsPerIpPerMinute, now)
-      : evaluate(deps.limiter.hit(`ip:${request.ip}`, 60_000, now), deps.perIpPerMinute, now)
+      ? evaluate(deps.localLimiter.hit(`rip:${request.ip}`, 60_000, now), deps.redirectsPerIpPerMinute, now)
+      : evaluate(deps.localLimiter.hit(`ip:${request.ip}`, 60_000, now), deps.perIpPerMinute, now)
     setRateLimitHeaders(reply, ipState)
     if (ipState.exceeded) throw tooMany(ipState, 'per IP')
   }
@@ -142,7 +151,7 @@ export function installAccess(
     if (p.allowedIps.length > 0 && !ipAllowed(request.ip, allowEntries(p.allowedIps)))
       throw new AppError('Forbidden', `requests from ${request.ip} are not allowed for this API key`)
 
-    const keyState = keyLimitState(
+    const keyState = await keyLimitState(
       deps.limiter,
       { id: p.keyId, requestLimit: p.requestLimit, timePeriod: p.timePeriod },
       now,
@@ -150,8 +159,9 @@ export function installAccess(
     )
     setRateLimitHeaders(reply, keyState)
     if (keyState.exceeded) throw tooMany(keyState, 'per API key')
+    // After the key's window: a key over its limit does not use up its organization's.
     const orgState = evaluate(
-      deps.limiter.hit(`org:${p.organizationId}`, 60_000, now),
+      await deps.limiter.hit(`org:${p.organizationId}`, 60_000, now),
       deps.perOrgPerMinute,
       now,
     )

@@ -2,6 +2,9 @@ import type { Kysely } from 'kysely'
 import type { SecretBox } from '../crypto.js'
 import type { Database } from '../db/schema.js'
 
+/** The status of a record whose request is still running (no response stored yet). */
+export const IN_PROGRESS = 0
+
 export interface IdempotencyRecord {
   requestHash: string
   statusCode: number
@@ -20,6 +23,21 @@ export interface IdempotencyRecord {
 export interface IdempotencyStore {
   /** The record of (owner, key) created after `since`. */
   find(owner: string, key: string, since: number): Promise<IdempotencyRecord | undefined>
+  /**
+   * Takes (owner, key) for a request about to run, in the database, so that every linkd process
+   * sees it: an in-progress record (status 0). False when a record exists that is finished and
+   * newer than `expiredBefore`, or in progress and newer than `staleBefore` (a process that died
+   * mid-request leaves its claim to expire).
+   */
+  claim(
+    owner: string,
+    key: string,
+    requestHash: string,
+    now: number,
+    limits: { staleBefore: number; expiredBefore: number },
+  ): Promise<boolean>
+  /** Drops the in-progress record of a request that stored no response (5xx, aborted). */
+  release(owner: string, key: string): Promise<void>
   /** Stores (or replaces) the first response of (owner, key). */
   save(owner: string, key: string, rec: IdempotencyRecord & { body: string }): Promise<void>
   /** Deletes records created at or before `before`; returns how many. */
@@ -31,7 +49,7 @@ export interface IdempotencyStore {
   forgetResponsesNaming(id: string): Promise<number>
 }
 
-/** The SQLite (Kysely) implementation. */
+/** Both engines (Kysely, portable SQL). */
 export function createIdempotencyStore(db: Kysely<Database>, secrets: SecretBox): IdempotencyStore {
   const open = (sealed: string): string | undefined => {
     try {
@@ -73,6 +91,45 @@ export function createIdempotencyStore(db: Kysely<Database>, secrets: SecretBox)
         .insertInto('idempotency_records')
         .values({ owner, idem_key: key, ...row })
         .onConflict((oc) => oc.columns(['owner', 'idem_key']).doUpdateSet(row))
+        .execute()
+    },
+    async claim(owner, key, requestHash, now, limits): Promise<boolean> {
+      const inserted = await db
+        .insertInto('idempotency_records')
+        .values({
+          owner,
+          idem_key: key,
+          request_hash: requestHash,
+          status_code: IN_PROGRESS,
+          content_type: null,
+          body: '',
+          created_at: now,
+          resource_id: null,
+        })
+        .onConflict((oc) => oc.columns(['owner', 'idem_key']).doNothing())
+        .executeTakeFirst()
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return true
+      const taken = await db
+        .updateTable('idempotency_records')
+        .set({ request_hash: requestHash, status_code: IN_PROGRESS, content_type: null, body: '' })
+        .set({ created_at: now, resource_id: null })
+        .where('owner', '=', owner)
+        .where('idem_key', '=', key)
+        .where((eb) =>
+          eb.or([
+            eb('created_at', '<=', limits.expiredBefore),
+            eb.and([eb('status_code', '=', IN_PROGRESS), eb('created_at', '<=', limits.staleBefore)]),
+          ]),
+        )
+        .executeTakeFirst()
+      return Number(taken.numUpdatedRows) === 1
+    },
+    async release(owner: string, key: string): Promise<void> {
+      await db
+        .deleteFrom('idempotency_records')
+        .where('owner', '=', owner)
+        .where('idem_key', '=', key)
+        .where('status_code', '=', IN_PROGRESS)
         .execute()
     },
     async prune(before: number): Promise<number> {

@@ -4,11 +4,17 @@ import { sha256Hex } from '../crypto.js'
 import { IDEMPOTENCY_TTL_MS } from '../../src/contract/limits.js'
 import { AppError } from './errors.js'
 import { addRouteHook } from './route-hooks.js'
-import type { IdempotencyStore } from './idempotency-store.js'
+import { IN_PROGRESS, type IdempotencyStore } from './idempotency-store.js'
+
+/**
+ * A claim older than this is taken as abandoned (its process died mid-request): the key may be
+ * used again. Longer than any request runs (a bulk import of 1,000 links takes seconds).
+ */
+const STALE_CLAIM_MS = 10 * 60_000
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotency?: { owner: string; key: string; hash: string }
+    idempotency?: { owner: string; key: string; hash: string; saved: boolean }
   }
 }
 
@@ -42,14 +48,16 @@ function idOf(body: string): string | null {
 /**
  * `X-Idempotency-Key` on POST/PATCH/DELETE of an authenticated caller: the first response (status
  * and body) is stored for 24 h and replayed with `Idempotent-Replayed: true`; the same key with a
- * different request is 422; a repeat while the first is still running is 409.
+ * different request is 422; a repeat while the first is still running is 409, whichever linkd
+ * process on the database runs the first (the claim is a row: idempotency-store.ts `claim`).
  */
 export function installIdempotency(
   app: FastifyInstance,
   deps: { store: IdempotencyStore; clock: Clock },
 ): void {
-  const inFlight = new Set<string>()
   app.decorateRequest('idempotency', undefined)
+  const inProgress = () =>
+    new AppError('Conflict', 'a request with this X-Idempotency-Key is still in progress')
 
   const preHandler = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!METHODS.has(request.method) || !request.principal) return
@@ -70,21 +78,28 @@ export function installIdempotency(
           'Unprocessable',
           'this X-Idempotency-Key was already used with a different request',
         )
-      if (prior.body === undefined)
+      if (prior.statusCode === IN_PROGRESS) {
+        if (prior.createdAt > now - STALE_CLAIM_MS) throw inProgress()
+      } else if (prior.body === undefined) {
         throw new AppError(
           'Conflict',
           'the stored response of this X-Idempotency-Key cannot be read (the master key changed); ' +
             'the request is not run twice: send it with a new X-Idempotency-Key',
         )
-      reply.header('idempotent-replayed', 'true')
-      if (prior.contentType) reply.type(prior.contentType)
-      return reply.code(prior.statusCode).send(prior.body === '' ? undefined : prior.body)
+      } else {
+        reply.header('idempotent-replayed', 'true')
+        if (prior.contentType) reply.type(prior.contentType)
+        return reply.code(prior.statusCode).send(prior.body === '' ? undefined : prior.body)
+      }
     }
-    const slot = `${owner}\u0000${key}`
-    if (inFlight.has(slot))
-      throw new AppError('Conflict', 'a request with this X-Idempotency-Key is still in progress')
-    inFlight.add(slot)
-    request.idempotency = { owner, key, hash }
+    // The claim is a row in the database: a request with the same key reaching another linkd
+    // process meanwhile gets 409 there, not a second run.
+    const claimed = await deps.store.claim(owner, key, hash, now, {
+      staleBefore: now - STALE_CLAIM_MS,
+      expiredBefore: now - IDEMPOTENCY_TTL_MS,
+    })
+    if (!claimed) throw inProgress()
+    request.idempotency = { owner, key, hash, saved: false }
   }
 
   const onSend = async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
@@ -94,6 +109,7 @@ export function installIdempotency(
     const ct = reply.getHeader('content-type')
     const contentType = typeof ct === 'string' ? ct : null
     const body = payload ?? ''
+    idem.saved = true
     await deps.store.save(idem.owner, idem.key, {
       requestHash: idem.hash,
       statusCode: reply.statusCode,
@@ -105,8 +121,12 @@ export function installIdempotency(
     return payload
   }
 
-  const release = async (request: { idempotency?: { owner: string; key: string } | undefined }) => {
-    if (request.idempotency) inFlight.delete(`${request.idempotency.owner}\u0000${request.idempotency.key}`)
+  /** A request that stored no response (5xx, aborted) gives its claim back: it may be retried. */
+  const release = async (request: FastifyRequest) => {
+    const idem = request.idempotency
+    if (!idem || idem.saved) return
+    idem.saved = true
+    await deps.store.release(idem.owner, idem.key)
   }
   // Only writes that authenticate can be replayed: the hooks go on those routes alone.
   app.addHook('onRoute', (route) => {

@@ -7,15 +7,37 @@ export interface RateLimitHit {
 }
 
 /**
- * Counters behind an interface: in-process now, shared (e.g. the database or Redis) when several
- * linkd processes serve one database. Fixed windows aligned to multiples of the window length.
+ * Fixed windows aligned to multiples of the window length. Two kinds of counters:
+ * - the quotas (per API key, per organization, per game's ingestion) are `RateLimitStore`: one
+ *   count for every linkd process on PostgreSQL (rate-limit-store.ts: a counter table, one upsert
+ *   per request), this process's memory on SQLite;
+ * - the per-IP windows (API and redirects) are `LocalRateLimitStore`: each process's own memory,
+ *   synchronous (the redirect fast path pays no promise and no round trip); with N processes
+ *   behind a load balancer an IP gets up to N times the limit (docs/operations.md).
  */
-export interface RateLimitStore {
+export interface LocalRateLimitStore {
   hit(bucket: string, windowMs: number, now: number): RateLimitHit
   peek(bucket: string, windowMs: number, now: number): RateLimitHit
 }
 
-export function createMemoryRateLimitStore(): RateLimitStore & { sweep(now: number): void; size(): number } {
+export interface RateLimitStore {
+  hit(bucket: string, windowMs: number, now: number): Promise<RateLimitHit>
+  peek(bucket: string, windowMs: number, now: number): Promise<RateLimitHit>
+  /** Forgets windows that ended before `now` (every minute). */
+  sweep?(now: number): Promise<void> | void
+}
+
+export type MemoryRateLimitStore = LocalRateLimitStore & { sweep(now: number): void; size(): number }
+
+/** The quotas in this process's memory (one process: SQLite). */
+export function inProcessQuotas(memory: MemoryRateLimitStore): RateLimitStore {
+  return {
+    hit: async (bucket, windowMs, now) => memory.hit(bucket, windowMs, now),
+    peek: async (bucket, windowMs, now) => memory.peek(bucket, windowMs, now),
+  }
+}
+
+export function createMemoryRateLimitStore(): MemoryRateLimitStore {
   const windows = new Map<string, { start: number; end: number; count: number }>()
   const current = (bucket: string, windowMs: number, now: number) => {
     const start = Math.floor(now / windowMs) * windowMs

@@ -20,9 +20,15 @@ export interface RunResult {
   error?: string
 }
 
+/** Schedules are minutes (5-field cron): a scheduled run belongs to the minute it was due in. */
+const MINUTE = 60_000
+
 /**
  * node-cron scheduler. Every run first takes a lease row in the database, so with several linkd
- * processes on one database each job still runs once; each run records its time and result.
+ * processes on one database a job never runs twice at once; each run records its time and result.
+ * A scheduled run also needs that no instance ran the job since the start of its minute: the
+ * processes' ticks for one minute are milliseconds to seconds apart, and a lease released by a
+ * short run would otherwise let each of them run it once more.
  */
 export function createScheduler(deps: { store: JobStore; clock: Clock; log: FastifyBaseLogger }) {
   const { store } = deps
@@ -31,11 +37,12 @@ export function createScheduler(deps: { store: JobStore; clock: Clock; log: Fast
   const tasks: ScheduledTask[] = []
   const running = new Set<Promise<RunResult>>()
 
-  async function runNow(name: string): Promise<RunResult> {
+  /** Runs a job now unless another instance holds its lease (or, with `slot`, ran it since then). */
+  async function run(name: string, slot?: number): Promise<RunResult> {
     const job = jobs.get(name)
     if (!job) throw new Error(`unknown job ${name}`)
     const start = deps.clock.now()
-    if (!(await store.acquire(name, owner, start, start + (job.leaseMs ?? 10 * 60_000))))
+    if (!(await store.acquire(name, owner, start, start + (job.leaseMs ?? 10 * 60_000), slot)))
       return { ran: false }
     const t0 = performance.now()
     try {
@@ -58,6 +65,13 @@ export function createScheduler(deps: { store: JobStore; clock: Clock; log: Fast
     }
   }
 
+  const runNow = (name: string) => run(name)
+  /** What the schedule runs: the job of the current minute, once across every instance. */
+  const runScheduled = (name: string) => {
+    const now = deps.clock.now()
+    return run(name, now - (now % MINUTE))
+  }
+
   function track(p: Promise<RunResult>): void {
     running.add(p)
     void p.finally(() => running.delete(p))
@@ -65,17 +79,21 @@ export function createScheduler(deps: { store: JobStore; clock: Clock; log: Fast
 
   return {
     register(job: JobDefinition): void {
-      if (!cron.validate(job.schedule)) throw new Error(`job ${job.name}: invalid schedule ${job.schedule}`)
+      if (!cron.validate(job.schedule) || job.schedule.trim().split(/\s+/).length !== 5)
+        throw new Error(
+          `job ${job.name}: invalid schedule ${job.schedule} (minutes, hours, day, month, weekday)`,
+        )
       jobs.set(job.name, job)
     },
     names: () => [...jobs.keys()],
     runNow,
+    runScheduled,
     start(): void {
       for (const job of jobs.values()) {
         tasks.push(
           cron.schedule(
             job.schedule,
-            () => track(runNow(job.name).catch((err: unknown) => ({ ran: false, error: String(err) }))),
+            () => track(runScheduled(job.name).catch((err: unknown) => ({ ran: false, error: String(err) }))),
             {
               name: job.name,
               timezone: 'UTC',

@@ -12,8 +12,11 @@ export interface JobRun {
 
 /** Job leases and run records (table job_runs): the port the scheduler depends on. */
 export interface JobStore {
-  /** Takes the job's lease until `until` unless another instance holds an unexpired one. */
-  acquire(name: string, owner: string, now: number, until: number): Promise<boolean>
+  /**
+   * Takes the job's lease until `until` unless another instance holds an unexpired one; with
+   * `notRunSince`, only if no run (of any instance) was recorded at or after that time either.
+   */
+  acquire(name: string, owner: string, now: number, until: number, notRunSince?: number): Promise<boolean>
   /** Records a run and releases the lease, if `owner` still holds it. */
   finish(
     name: string,
@@ -27,11 +30,11 @@ export interface JobStore {
   all(): Promise<JobRun[]>
 }
 
-/** The SQLite (Kysely) implementation. */
+/** Both engines (Kysely, portable SQL). */
 export function createJobStore(db: Kysely<Database>): JobStore {
   return {
     /** Portable (SQLite and PostgreSQL): insert-if-missing, then a conditional update. */
-    async acquire(name: string, owner: string, now: number, until: number): Promise<boolean> {
+    async acquire(name, owner, now, until, notRunSince): Promise<boolean> {
       await db
         .insertInto('job_runs')
         .values({ name, lease_owner: null, lease_until: 0 })
@@ -42,6 +45,9 @@ export function createJobStore(db: Kysely<Database>): JobStore {
         .set({ lease_owner: owner, lease_until: until })
         .where('name', '=', name)
         .where((eb) => eb.or([eb('lease_until', '<=', now), eb('lease_owner', '=', owner)]))
+        .$if(notRunSince !== undefined, (qb) =>
+          qb.where((eb) => eb.or([eb('last_run_at', 'is', null), eb('last_run_at', '<', notRunSince!)])),
+        )
         .executeTakeFirst()
       return Number(r.numUpdatedRows) === 1
     },

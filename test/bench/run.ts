@@ -13,6 +13,7 @@ import { fraudDetectBench } from './fraud-detect.js'
 import { skanOptimizeBench } from './skan-optimize.js'
 import { tuiBench } from './tui.js'
 import { postgresBench } from './postgres.js'
+import { rateLimitBench } from './ratelimit.js'
 
 const only = process.argv[2]
 const benches: Record<string, () => Promise<void>> = {
@@ -26,6 +27,7 @@ const benches: Record<string, () => Promise<void>> = {
   'skan-optimize': () => skanOptimizeBench(),
   tui: () => tuiBench(),
   postgres: () => postgresBench(),
+  ratelimit: () => rateLimitBench(),
 }
 process.stdout.write(`linkd benchmarks — node ${process.version}, ${new Date().toISOString()}\n`)
 for (const [name, run] of Object.entries(benches)) {

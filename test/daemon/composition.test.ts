@@ -28,5 +28,6 @@ describe('composition root', () => {
     // health first: its hook lists the /api routes the modules after it register (discovery)
     expect(c.modules.map((m) => m.name)[0]).toBe('health')
     expect(c.modules.map((m) => m.name).at(-1)).toBe('redirect')
+    await c.stop() // on PostgreSQL it listens for other processes' changes on a connection of its own
   })
 })

@@ -31,6 +31,9 @@ import { checkDomainName } from './rules.js'
 import type { DomainRecord, DomainStore } from './store.js'
 import { isUniqueViolation } from '../../db/errors.js'
 
+/** Longer than a certificate order takes: a verified domain pending longer was interrupted. */
+const ORDER_RUNS_MS = 10 * 60_000
+
 export interface DomainServiceDeps {
   store: DomainStore
   clock: Clock
@@ -53,6 +56,8 @@ export interface DomainServiceDeps {
   acme: Acme | undefined
   dnsTimeoutMs?: number
   onError?(err: unknown, what: string): void
+  /** The directory changed here: tells the other linkd processes (db/notify.ts). */
+  announce?(): void
 }
 
 export function createDomainService(deps: DomainServiceDeps) {
@@ -101,6 +106,7 @@ export function createDomainService(deps: DomainServiceDeps) {
 
   async function changed(): Promise<void> {
     await deps.directory.refresh()
+    deps.announce?.()
   }
 
   /** Checks the records on every resolver and stores the per-record statuses. */
@@ -400,7 +406,7 @@ export function createDomainService(deps: DomainServiceDeps) {
     /**
      * The re-check job: pending domains added within the propagation window (48 h) are checked
      * again (verified when all resolvers agree); older pending ones become failed. Verified
-     * domains whose certificate order was interrupted are ordered again.
+     * domains whose certificate order was interrupted (pending for 10 minutes) are ordered again.
      */
     async recheckPending(): Promise<{ verified: number; failed: number }> {
       const t = now()
@@ -411,7 +417,10 @@ export function createDomainService(deps: DomainServiceDeps) {
       }
       const failed = await store.failStalePending(t - DOMAIN_LIMITS.propagationMs, t)
       if (failed) await changed()
-      for (const d of await store.awaitingCertificate()) if (!inflight.has(d.id)) void provision(d)
+      // Only orders older than any order runs: the one a verification just started, maybe in
+      // another linkd process, is not ordered a second time.
+      for (const d of await store.awaitingCertificate(t - ORDER_RUNS_MS))
+        if (!inflight.has(d.id)) void provision(d)
       return { verified, failed }
     },
 

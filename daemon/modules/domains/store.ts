@@ -116,8 +116,11 @@ export interface DomainStore {
   pendingSince(since: number): Promise<DomainRecord[]>
   /** Marks pending domains added at or before `before` failed; returns how many. */
   failStalePending(before: number, now: number): Promise<number>
-  /** Verified domains whose certificate was never issued (provisioning interrupted). */
-  awaitingCertificate(): Promise<DomainRecord[]>
+  /**
+   * Verified domains whose certificate was never issued and that did not change after `before`
+   * (provisioning interrupted, not an order still running in some process).
+   */
+  awaitingCertificate(before: number): Promise<DomainRecord[]>
   /** Verified domains with a certificate expiring at or before `before` (renewal candidates). */
   expiringBy(before: number): Promise<DomainRecord[]>
 }
@@ -246,13 +249,13 @@ export function createDomainStore(db: Kysely<Database>): DomainStore {
       return Number(r.numUpdatedRows)
     },
 
-    /** Verified domains whose certificate was never issued (provisioning interrupted). */
-    async awaitingCertificate(): Promise<DomainRecord[]> {
+    async awaitingCertificate(before: number): Promise<DomainRecord[]> {
       const rows = await db
         .selectFrom('custom_domains')
         .selectAll()
         .where('verification_status', '=', 'verified')
         .where('ssl_status', '=', 'pending')
+        .where('updated_at', '<=', before)
         .execute()
       return rows.map(toRecord)
     },

@@ -23,6 +23,8 @@ export interface FraudServiceDeps {
   store: FraudStore
   clock: Clock
   games: Pick<GameService, 'record' | 'all'>
+  /** Rules or the blocklist changed here: tells the other linkd processes (db/notify.ts). */
+  announce?(): void
 }
 
 export function presentRule(r: RuleRecord): FraudRule {
@@ -80,8 +82,16 @@ export function createFraudService(deps: FraudServiceDeps) {
     if (!r) throw notFound(`rule ${ruleId}`)
     return r
   }
-  const recompile = async (gameId: string) => compiled.set(gameId, compileRules(await store.rules(gameId)))
   const reloadBlocks = async () => blocks.load(await store.liveBlocks(now()))
+  /** After a change made here: this process's caches, then the other processes'. */
+  const recompile = async (gameId: string) => {
+    compiled.set(gameId, compileRules(await store.rules(gameId)))
+    deps.announce?.()
+  }
+  const blocksChanged = async () => {
+    await reloadBlocks()
+    deps.announce?.()
+  }
 
   /** Creates the six templates for a game, once (see `enableFor`). */
   async function seed(game: GameRecord): Promise<void> {
@@ -234,20 +244,20 @@ export function createFraudService(deps: FraudServiceDeps) {
         if (/UNIQUE|unique/.test(String(err))) throw duplicate()
         throw err
       }
-      await reloadBlocks()
+      await blocksChanged()
       return presentBlock(b)
     },
 
     async removeBlock(organizationId: string, slug: string, entryId: string): Promise<void> {
       const game = await fraudGame(organizationId, slug)
       if (!(await store.deleteBlock(game.id, entryId))) throw notFound(`blocklist entry ${entryId}`)
-      await reloadBlocks()
+      await blocksChanged()
     },
 
     /** Removes the entries past their 30 days (the fraud-blocklist-expiry job); how many. */
     async expireBlocklist(): Promise<number> {
       const n = await store.expireBlocks(now())
-      await reloadBlocks()
+      await blocksChanged()
       return n
     },
 

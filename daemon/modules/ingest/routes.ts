@@ -89,7 +89,7 @@ export function ingestRoutes(deps: { ingest: IngestService }) {
             gameId: header(req, 'x-game-id'),
             organizationId: header(req, 'x-organization-id'),
           })
-          const counted = ingest.admit(game)
+          const counted = await ingest.admit(game)
           if (counted) setRateLimitHeaders(reply, counted)
           ingest.assertOpen(game)
           const length = Number(req.headers['content-length'])
@@ -103,7 +103,7 @@ export function ingestRoutes(deps: { ingest: IngestService }) {
           throw new AppError('ValidationError', 'a JSON batch body is required', [
             { field: 'body', message: 'is required' },
           ])
-        const counted = ingest.verify(req.game, {
+        const counted = await ingest.verify(req.game, {
           wire: raw.wire,
           signature: header(req, 'x-signature'),
           timestamp: header(req, 'x-timestamp'),

@@ -92,8 +92,8 @@ export function createIngestService(deps: IngestDeps) {
       },
     )
   /** Counts an authenticated request in its game's window; 429 beyond the limit. */
-  const countIn = (game: GameRecord, now: number): LimitState => {
-    const state = evaluate(deps.limiter.hit(gameBucket(game), 60_000, now), deps.requestsPerMinute, now)
+  const countIn = async (game: GameRecord, now: number): Promise<LimitState> => {
+    const state = evaluate(await deps.limiter.hit(gameBucket(game), 60_000, now), deps.requestsPerMinute, now)
     if (state.exceeded) throw rateLimited(state)
     return state
   }
@@ -126,10 +126,14 @@ export function createIngestService(deps: IngestDeps) {
      * so unsigned requests must not use up the game's window); a window already full is refused
      * at once (429), before the body is read.
      */
-    admit(game: GameRecord): LimitState | undefined {
+    async admit(game: GameRecord): Promise<LimitState | undefined> {
       const now = deps.clock.now()
       if (!game.hmacRequired) return countIn(game, now)
-      const state = evaluate(deps.limiter.peek(gameBucket(game), 60_000, now), deps.requestsPerMinute, now)
+      const state = evaluate(
+        await deps.limiter.peek(gameBucket(game), 60_000, now),
+        deps.requestsPerMinute,
+        now,
+      )
       if (state.remaining === 0) throw rateLimited({ ...state, exceeded: true })
       return undefined
     },
@@ -139,7 +143,7 @@ export function createIngestService(deps: IngestDeps) {
      * the request counts in the game's window (returned; 429 beyond the limit). Undefined for a
      * game without HMAC (counted by `admit`).
      */
-    verify(game: GameRecord, req: SignedRequest): LimitState | undefined {
+    async verify(game: GameRecord, req: SignedRequest): Promise<LimitState | undefined> {
       if (!game.hmacRequired) return undefined
       const now = deps.clock.now()
       if (!req.signature || !req.timestamp)

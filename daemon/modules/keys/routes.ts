@@ -184,8 +184,8 @@ export function keyRoutes(deps: { keys: KeyService; limiter: RateLimitStore; clo
         },
       },
       async (req) =>
-        keys.test(req.body.key, (k) => {
-          const s = keyLimitState(deps.limiter, k, deps.clock.now(), false)
+        keys.test(req.body.key, async (k) => {
+          const s = await keyLimitState(deps.limiter, k, deps.clock.now(), false)
           return { limit: s.limit, period: k.timePeriod, remaining: s.remaining, reset: s.reset }
         }),
     )

@@ -404,7 +404,10 @@ export function createKeyService(deps: KeyServiceDeps) {
     },
 
     /** The key tester (POST /api/keys/test): validity, reason, and the key's identity and limits. */
-    async test(raw: string, rateLimit: (k: KeyRecord) => KeyTestResult['rateLimit']): Promise<KeyTestResult> {
+    async test(
+      raw: string,
+      rateLimit: (k: KeyRecord) => Promise<KeyTestResult['rateLimit']>,
+    ): Promise<KeyTestResult> {
       const trimmed = raw.trim()
       if (!API_KEY_PATTERN.test(trimmed)) return { valid: false, reason: 'malformed' }
       const hash = hashKeyValue(trimmed)
@@ -421,7 +424,7 @@ export function createKeyService(deps: KeyServiceDeps) {
         expiresAt: isoOrNull(k.expiresAt),
         organization: { id: org.id, name: org.name, plan: org.plan },
       }
-      const rl = rateLimit(k)
+      const rl = await rateLimit(k)
       if (status !== 'active')
         return { valid: false, reason: status, key: info, ...(rl && { rateLimit: rl }) }
       return { valid: true, key: info, ...(rl && { rateLimit: rl }) }

@@ -3,7 +3,7 @@ import { parse as parseQuery } from 'node:querystring'
 import proxyAddr from '@fastify/proxy-addr'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../../clock.js'
-import { evaluate, type RateLimitStore } from '../../http/rate-limit.js'
+import { evaluate, type LocalRateLimitStore } from '../../http/rate-limit.js'
 import { clickInput } from './click.js'
 import { SHARED_DOMAIN_KEY } from '../links/rules.js'
 import { answerOf, CACHE_CONTROL } from './pages.js'
@@ -14,7 +14,8 @@ export type TrustProxy = boolean | string[] | ((addr: string, hop: number) => bo
 export interface FastRedirectDeps {
   redirect: RedirectService
   clock: Clock
-  limiter: RateLimitStore
+  /** The per-IP redirect windows: this process's own (no round trip on the hot path). */
+  limiter: LocalRateLimitStore
   /** The redirect routes' per-IP window (LINKD_RATE_LIMIT_REDIRECTS_PER_IP). */
   perIpPerMinute: number
   trustProxy: TrustProxy

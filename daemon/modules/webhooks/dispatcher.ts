@@ -139,9 +139,10 @@ export function createDispatcher(deps: {
     wants(type: string): boolean {
       return wanted === undefined || wanted.has(type)
     },
-    /** Drops the cached subscriptions of an organization (its webhooks changed). */
+    /** Drops the cached subscriptions of an organization (its webhooks changed; '*': every one). */
     invalidate(organizationId: string): void {
-      cache.delete(organizationId)
+      if (organizationId === '*') cache.clear()
+      else cache.delete(organizationId)
       // Everything is wanted until the new subscription list is read: no event is missed.
       wanted = undefined
       refresh()

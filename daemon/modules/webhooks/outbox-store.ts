@@ -3,7 +3,7 @@
  * sender for one attempt at a time, the attempt's result, the delivery log and its statistics.
  * Part of the webhooks store (createWebhookStore spreads it in); SQL only, portable to PostgreSQL.
  */
-import type { Kysely, Selectable } from 'kysely'
+import { PostgresAdapter, type Kysely, type Selectable } from 'kysely'
 import type { Database, WebhookDeliveriesTable } from '../../db/schema.js'
 import type { DeliveryStatus, RetryPolicy } from '../../../src/contract/limits.js'
 import { newestFirstPage } from '../../db/paginate.js'
@@ -142,6 +142,8 @@ export function createOutboxStore(
   db: Kysely<Database>,
   openHeaders: (sealed: string) => Record<string, string>,
 ): OutboxStore {
+  /** PostgreSQL: due rows another sender is claiming right now are skipped, not waited for. */
+  const skipLocked = db.getExecutor().adapter instanceof PostgresAdapter
   /** Claimed rows with their webhook's sending settings, in the order of `ids`. */
   async function withWebhooks(trx: Kysely<Database>, ids: string[]): Promise<DueDelivery[]> {
     if (ids.length === 0) return []
@@ -218,8 +220,9 @@ export function createOutboxStore(
      * round-robin across organizations, oldest due first within each.
      *
      * One transaction; each row is taken by a guarded update, so two senders never claim the same
-     * row (with several processes the shares may be overshot by a concurrent claim; a PostgreSQL
-     * version can read the window FOR UPDATE SKIP LOCKED).
+     * row. On PostgreSQL the window is read FOR UPDATE SKIP LOCKED: rows in another sender's claim
+     * transaction are skipped (no waiting, no deadlock between two claims locking rows in different
+     * orders). With several processes the shares may be overshot by a concurrent claim.
      */
     async claimDue(now: number, c: ClaimLimits): Promise<DueDelivery[]> {
       if (c.limit <= 0) return []
@@ -260,6 +263,7 @@ export function createOutboxStore(
             .$if(fullHooks.length > 0, (qb) => qb.where('d.webhook_id', 'not in', fullHooks))
             .orderBy('d.next_attempt_at')
             .limit(window)
+            .$if(skipLocked, (qb) => qb.forUpdate('d').skipLocked())
             .execute()
           for (const r of fairOrder(rows, perOrg)) {
             if (claimed.length >= c.limit) break

@@ -47,6 +47,8 @@ export interface WebhookServiceDeps {
   log: FastifyBaseLogger
   /** DNS resolution of delivery targets (tests pass their own). */
   resolve?: Resolver
+  /** An organization's subscriptions changed here: tells the other linkd processes (db/notify.ts). */
+  announce?(organizationId: string): void
 }
 
 /** Names a custom header may not use: the delivery's own headers and what HTTP manages itself. */
@@ -132,7 +134,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     guard: deps.guard,
     ...deps.sender,
     log: deps.log,
-    onSuspended: (organizationId) => dispatcher.invalidate(organizationId),
+    onSuspended: (organizationId) => subscriptionsChanged(organizationId),
   })
   const dispatcher = createDispatcher({
     store,
@@ -142,6 +144,10 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     log: deps.log,
   })
   let refresher: NodeJS.Timeout | undefined
+  function subscriptionsChanged(organizationId: string): void {
+    dispatcher.invalidate(organizationId)
+    deps.announce?.(organizationId)
+  }
 
   function present(w: WebhookRecord): Webhook {
     return {
@@ -190,7 +196,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
 
   async function setStatus(organizationId: string, ids: string[], status: WebhookStatus): Promise<number> {
     const changed = await store.setStatus(organizationId, [...new Set(ids)], status, now())
-    dispatcher.invalidate(organizationId)
+    subscriptionsChanged(organizationId)
     return changed.length
   }
 
@@ -203,6 +209,8 @@ export function createWebhookService(deps: WebhookServiceDeps) {
   return {
     worker,
     dispatcher,
+    /** Another linkd process changed an organization's webhooks ('*': any organization's). */
+    forgetSubscriptions: (organizationId: string) => dispatcher.invalidate(organizationId),
     /** Every event received so far written to the outbox (tests). */
     settle: () => dispatcher.settle(),
 
@@ -233,7 +241,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         updatedAt: t,
       }
       await store.insert(w)
-      dispatcher.invalidate(organizationId)
+      subscriptionsChanged(organizationId)
       return { ...present(w), secret }
     },
 
@@ -265,13 +273,13 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         ...(body.headers !== undefined && { headers: checkHeaders(body.headers) }),
         updatedAt: now(),
       })
-      dispatcher.invalidate(organizationId)
+      subscriptionsChanged(organizationId)
       return present(await load(organizationId, id))
     },
 
     async delete(organizationId: string, id: string): Promise<void> {
       if ((await store.delete(organizationId, [id])).length === 0) throw notFound(`webhook ${id}`)
-      dispatcher.invalidate(organizationId)
+      subscriptionsChanged(organizationId)
     },
 
     async enable(organizationId: string, id: string): Promise<Webhook> {
@@ -308,7 +316,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     async bulk(organizationId: string, body: BulkWebhookBody): Promise<{ updated: number }> {
       if (body.action === 'delete') {
         const deleted = await store.delete(organizationId, [...new Set(body.ids)])
-        dispatcher.invalidate(organizationId)
+        subscriptionsChanged(organizationId)
         return { updated: deleted.length }
       }
       const updated = await setStatus(
