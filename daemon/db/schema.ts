@@ -83,6 +83,14 @@ export interface SchemaMigrationsTable {
   applied_at: number
 }
 
+/** The quotas' shared counters (PostgreSQL; migration 0015): one row per bucket and window. */
+export interface RateLimitCountersTable {
+  bucket: string
+  window_start: number
+  window_end: number
+  count: number
+}
+
 export interface LinksTable {
   id: string
   organization_id: string
@@ -546,6 +554,7 @@ export interface Database {
   idempotency_records: IdempotencyRecordsTable
   job_runs: JobRunsTable
   schema_migrations: SchemaMigrationsTable
+  rate_limit_counters: RateLimitCountersTable
   links: LinksTable
   link_tags: LinkTagsTable
   clicks: ClicksTable

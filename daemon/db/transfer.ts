@@ -8,13 +8,14 @@ import type { Database } from './schema.js'
  * a batch at a time (keyset, so that a table of any size streams without being held in memory).
  */
 type KeyOf<T extends keyof Database> = readonly (keyof Database[T] & string)[]
-type Keys = { [T in Exclude<keyof Database, 'schema_migrations'>]: KeyOf<T> | 'row' }
+type Keys = { [T in Exclude<keyof Database, 'schema_migrations' | 'rate_limit_counters'>]: KeyOf<T> | 'row' }
 
 /**
  * The copy order and each table's key. `row`: a table without a primary key (clicks), read in the
  * order of the engine's own row address (SQLite's rowid, PostgreSQL's ctid), stable while the
  * copy holds its read snapshot. schema_migrations is not copied: each side is migrated by this
- * build, and the copy checks that both hold the same versions.
+ * build, and the copy checks that both hold the same versions. Nor is rate_limit_counters: the
+ * current windows' counts of the shared quotas, forgiven by a move.
  */
 export const TABLE_KEYS = {
   organizations: ['id'],

@@ -3,8 +3,8 @@
  * bucket and window, one upsert … RETURNING per counted request (`hit`), so that a limit of
  * 100 per minute is 100 in total however many processes serve the requests. UNLOGGED: counters
  * are not worth a write-ahead-log record; a server crash empties the table, which only forgives
- * the current windows. Created here rather than by a migration for the same reason (PostgreSQL
- * only; SQLite keeps the counters in memory).
+ * the current windows (the table comes from migration 0015; one process on SQLite counts in
+ * memory instead).
  */
 import { sql, type Kysely } from 'kysely'
 import type { Database } from '../db/schema.js'
@@ -12,21 +12,7 @@ import type { RateLimitHit, RateLimitStore } from './rate-limit.js'
 
 const windowStart = (windowMs: number, now: number) => now - (now % windowMs)
 
-/** Two processes creating the table at the same moment: one wins, the other finds it there. */
-const ALREADY_THERE = new Set(['23505', '42P07'])
-
-export async function createDatabaseRateLimitStore(db: Kysely<Database>): Promise<RateLimitStore> {
-  try {
-    await sql`CREATE UNLOGGED TABLE IF NOT EXISTS rate_limit_counters (
-      bucket TEXT NOT NULL,
-      window_start BIGINT NOT NULL,
-      window_end BIGINT NOT NULL,
-      count INTEGER NOT NULL,
-      PRIMARY KEY (bucket, window_start)
-    )`.execute(db)
-  } catch (err) {
-    if (!ALREADY_THERE.has((err as { code?: string }).code ?? '')) throw err
-  }
+export function createDatabaseRateLimitStore(db: Kysely<Database>): RateLimitStore {
   return {
     async hit(bucket, windowMs, now): Promise<RateLimitHit> {
       const start = windowStart(windowMs, now)
