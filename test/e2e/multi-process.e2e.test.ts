@@ -3,10 +3,11 @@
  * as behind a load balancer. A webhook delivery claimed by a process killed with SIGKILL is sent
  * by another once the claim expires; a key's limit is one count across the processes; a link
  * deleted through one stops redirecting on the others within seconds (the hot-link cache keeps a
- * link 30 s: only the change feed explains it); the every-minute jobs run once per minute.
+ * link 30 s: only the change feed explains it); the every-minute jobs run once per minute; clicks
+ * and gaming events written through all three at once add up exactly.
  * Needs `npm run build` first.
  */
-import { randomBytes } from 'node:crypto'
+import { randomBytes, randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -14,6 +15,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Link } from '../../src/contract/links.js'
 import { createTestDatabase, onPostgres } from '../support/postgres.js'
+import { CHROME_WINDOWS } from '../support/redirect.js'
 import { startLinkd, type RunningLinkd } from '../support/processes.js'
 import { startReceiver, type Receiver } from '../support/receiver.js'
 
@@ -156,6 +158,99 @@ describe.runIf(onPostgres)('three linkd processes on one PostgreSQL database', (
     const failedOver = rows.find((d) => firstAttempt.startsWith(`${d.id}-`))
     expect(failedOver).toMatchObject({ status: 'success', attempt: 1 })
   }, 70_000)
+
+  it('clicks and gaming events written through all three at once add up exactly', async () => {
+    const [a, b, c] = processes as [RunningLinkd, RunningLinkd, RunningLinkd]
+    const link = (await (
+      await api(a, 'POST', '/api/use/links', { destinationUrl: 'https://example.com/counted' })
+    ).json()) as Link
+    const CLICKS = 90
+    const redirects = await Promise.all(
+      Array.from({ length: CLICKS }, (_, i) =>
+        fetch(`${processes[i % 3]!.url}/${link.shortCode}`, {
+          redirect: 'manual',
+          headers: { 'user-agent': CHROME_WINDOWS },
+        }),
+      ),
+    )
+    expect(redirects.every((r) => r.status === 302)).toBe(true)
+    // Each process flushes its own clicks within a second; one process's analytics then see all.
+    const until = Date.now() + 10_000
+    let total = 0
+    while (total !== CLICKS && Date.now() < until) {
+      await new Promise((r) => setTimeout(r, 250))
+      const stats = await api(b, 'GET', `/api/use/analytics/links/${link.id}`)
+      total = ((await stats.json()) as { totalClicks: number }).totalClicks
+    }
+    expect(total).toBe(CLICKS)
+    const stored = await admin.query<{ clicks: number }>('SELECT clicks FROM links WHERE id = $1', [link.id])
+    expect(Number(stored.rows[0]!.clicks)).toBe(CLICKS)
+
+    // 30 batches of one game through the three processes at once, over 12 shared players (the
+    // API's game id is its slug; the tables key games by an internal id).
+    const game = (await (
+      await api(a, 'POST', '/api/v1/admin/games', { name: 'Shared', platform: 'android' })
+    ).json()) as { id: string; sdkKey: string; organizationId: string }
+    const BATCHES = 30
+    const PER_BATCH = 10
+    const now = Date.now()
+    const bodies = Array.from({ length: BATCHES }, (_, b) => ({
+      batch_id: randomUUID(),
+      batch_timestamp: new Date(now).toISOString(),
+      events: Array.from({ length: PER_BATCH }, (_, i) => {
+        const player = `player-${(b + i) % 12}`
+        const purchase = i === 0
+        return {
+          event_id: randomUUID(),
+          event_type: purchase ? 'purchase' : 'level_start',
+          timestamp: new Date(now - 60_000 + b * 1000 + i).toISOString(),
+          player_id: player,
+          session_id: `${player}-session`,
+          platform: 'android',
+          data: purchase ? { amount: 2.5, currency: 'USD' } : { level: i },
+        }
+      }),
+    }))
+    const answers = await Promise.all(
+      bodies.map((body, i) =>
+        fetch(`${processes[i % 3]!.url}/api/v1/gaming/events`, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Bearer ${game.sdkKey}`,
+            'x-game-id': game.id,
+            'x-organization-id': game.organizationId,
+          },
+          body: JSON.stringify(body),
+        }),
+      ),
+    )
+    for (const r of answers) expect(r.status, await r.clone().text()).toBe(202)
+    expect(
+      (await Promise.all(answers.map((r) => r.json() as Promise<{ accepted: number }>))).map(
+        (j) => j.accepted,
+      ),
+    ).toEqual(Array(BATCHES).fill(PER_BATCH))
+    const overview = (await (await api(c, 'GET', `/api/v1/analytics/games/${game.id}/overview`)).json()) as {
+      mau: number
+      revenue: { total: number }
+    }
+    expect(overview.mau).toBe(12)
+    expect(overview.revenue.total).toBeCloseTo(BATCHES * 2.5, 6)
+    const daily = await admin.query<{ events: string; transactions: string }>(
+      `SELECT SUM(events) AS events, SUM(transactions) AS transactions FROM game_daily
+       WHERE game_id = (SELECT id FROM games WHERE slug = $1 AND organization_id = $2)`,
+      [game.id, game.organizationId],
+    )
+    expect(Number(daily.rows[0]!.events)).toBe(BATCHES * PER_BATCH)
+    expect(Number(daily.rows[0]!.transactions)).toBe(BATCHES)
+    const players = await admin.query<{ events: string }>(
+      `SELECT SUM(event_count) AS events FROM game_players
+       WHERE game_id = (SELECT id FROM games WHERE slug = $1 AND organization_id = $2)`,
+      [game.id, game.organizationId],
+    )
+    expect(Number(players.rows[0]!.events)).toBe(BATCHES * PER_BATCH)
+  }, 60_000)
 
   it('the every-minute jobs ran once per minute, not once per process', async () => {
     // At least one minute start with all three running.
