@@ -85,39 +85,57 @@ async function redirects(s: Setup): Promise<{ rps: number; measured: Measured[] 
   return { rps: measured.reduce((a, m) => a + m.result.requests.average, 0), measured }
 }
 
-/** Events per second over HTTP: 4 senders per process, each batch from its own address. */
-async function ingestion(s: Setup, batches: ReturnType<typeof makeBatches>): Promise<number> {
-  const game = (await api(s, 'POST', '/api/v1/admin/games', { name: 'Bench', platform: 'android' })) as {
-    id: string
-    sdkKey: string
-    organizationId: string
-  }
-  const headers = {
-    'content-type': 'application/json',
-    authorization: `Bearer ${game.sdkKey}`,
-    'x-game-id': game.id,
-    'x-organization-id': game.organizationId,
+/**
+ * Events per second over HTTP: 4 senders per process, each batch from its own address. One game
+ * (its batches take turns on the game's lock), or with `gamePerProcess` one game per process.
+ */
+async function ingestion(
+  s: Setup,
+  batches: ReturnType<typeof makeBatches>,
+  gamePerProcess = false,
+): Promise<number> {
+  const games = await Promise.all(
+    (gamePerProcess ? s.processes : s.processes.slice(0, 1)).map(
+      async (_, i) =>
+        (await api(s, 'POST', '/api/v1/admin/games', { name: `Bench ${i}`, platform: 'android' })) as {
+          id: string
+          sdkKey: string
+          organizationId: string
+        },
+    ),
+  )
+  const headersOf = (at: number) => {
+    const game = games[gamePerProcess ? at : 0]!
+    return {
+      'content-type': 'application/json',
+      authorization: `Bearer ${game.sdkKey}`,
+      'x-game-id': game.id,
+      'x-organization-id': game.organizationId,
+    }
   }
   const rand = prng(3)
-  const send = async (url: string, body: string) => {
+  const send = async (at: number, body: string) => {
     const n = Math.floor(rand() * 50_000)
-    const r = await fetch(`${url}/api/v1/gaming/events`, {
+    const r = await fetch(`${s.processes[at]!.url}/api/v1/gaming/events`, {
       method: 'POST',
-      headers: { ...headers, 'x-forwarded-for': `198.${18 + (n >> 16)}.${(n >> 8) & 255}.${n & 255}` },
+      headers: {
+        ...headersOf(at),
+        'x-forwarded-for': `198.${18 + (n >> 16)}.${(n >> 8) & 255}.${n & 255}`,
+      },
       body,
     })
     const j = (await r.json()) as { accepted?: number }
     if (r.status !== 202 || j.accepted !== BATCH) throw new Error(`ingest: ${r.status} ${JSON.stringify(j)}`)
   }
-  for (const b of makeBatches(Date.now() - 1, 1).slice(0, 5))
-    await send(s.processes[0]!.url, JSON.stringify(b))
+  for (const [i] of s.processes.entries())
+    for (const b of makeBatches(Date.now() - 1 - i, 1).slice(0, 5)) await send(i, JSON.stringify(b))
   const bodies = batches.map((b) => JSON.stringify(b))
   let next = 0
   const t0 = performance.now()
   await Promise.all(
-    s.processes.flatMap((p) =>
+    s.processes.flatMap((_, i) =>
       Array.from({ length: 4 }, async () => {
-        while (next < bodies.length) await send(p.url, bodies[next++]!)
+        while (next < bodies.length) await send(i, bodies[next++]!)
       }),
     ),
   )
@@ -194,7 +212,14 @@ export async function postgresBench(): Promise<void> {
         const eps = await ingestion(s, batches)
         figures[s.label] = { rps: r.rps, eps }
         redirectRows.push([s.label, r.measured.map(line).join(' + ')])
-        ingestRows.push([s.label, `${fmt(eps / 1000, 1)}k events/s`])
+        ingestRows.push([`${s.label}${count > 1 ? ', one game' : ''}`, `${fmt(eps / 1000, 1)}k events/s`])
+        if (count > 1) {
+          const apart = await ingestion(s, makeBatches(Date.now(), 1), true)
+          ingestRows.push([
+            `${s.label}, a game each`,
+            `${fmt(apart / 1000, 1)}k events/s (${fmt(apart / figures['PostgreSQL, 1 process']!.eps, 2)}x one process)`,
+          ])
+        }
       } finally {
         await s.close()
       }
