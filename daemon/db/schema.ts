@@ -170,6 +170,15 @@ export interface LinkDayVisitorsTable {
   clicks: number
 }
 
+/** An organization's clicks per UTC day, over all its links (migration 0016). */
+export interface OrgClickDaysTable {
+  organization_id: string
+  day_start: number
+  clicks: number
+  bots: number
+  qr_scans: number
+}
+
 export interface LinkDayTotalsTable {
   link_id: string
   day_start: number
@@ -563,6 +572,7 @@ export interface Database {
   link_click_dims_month: LinkClickDimsMonthTable
   link_day_visitors: LinkDayVisitorsTable
   link_day_totals: LinkDayTotalsTable
+  org_click_days: OrgClickDaysTable
   games: GamesTable
   game_batches: GameBatchesTable
   game_events: GameEventsTable

@@ -31,6 +31,7 @@ export const TABLE_KEYS = {
   link_click_dims_month: ['link_id', 'month_start', 'dim', 'value'],
   link_day_visitors: ['link_id', 'day_start', 'visitor_hash'],
   link_day_totals: ['link_id', 'day_start'],
+  org_click_days: ['organization_id', 'day_start'],
   games: ['id'],
   game_batches: ['game_id', 'batch_id'],
   game_events: ['game_id', 'event_id'],

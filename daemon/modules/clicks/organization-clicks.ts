@@ -7,19 +7,18 @@ import { DEFAULT_RANGE, parseDate } from './link-analytics.js'
 import type { ClickStore } from './store.js'
 
 export interface OrganizationClicksDeps {
-  store: Pick<ClickStore, 'dayTotals'>
+  store: Pick<ClickStore, 'organizationDays'>
   clock: Clock
-  /** The ids of every link of an organization (the links service keeps them). */
-  links: { idsOf(organizationId: string): Promise<string[]> }
   /** Writes buffered clicks, so that a read sees every click made before it. */
   flush(): Promise<void>
 }
 
 /**
- * `GET /api/use/analytics/clicks`: an organization's clicks per UTC day, from the hourly counters
- * of its links (never raw clicks). The range holds whole UTC days: from the day holding startDate
- * to the day holding endDate (default: the last 30 days up to now), at most 2,000 of them. Links
- * deleted since are not counted (their counters are purged).
+ * `GET /api/use/analytics/clicks`: an organization's clicks per UTC day, from its daily counters
+ * (org_click_days, added by each click flush; never raw clicks, one row a day however many links).
+ * The range holds whole UTC days: from the day holding startDate to the day holding endDate
+ * (default: the last 30 days up to now), at most 2,000 of them. Clicks of links deleted since
+ * still count: they were the organization's clicks that day.
  */
 export function createOrganizationClicks(deps: OrganizationClicksDeps) {
   return async function organizationClicks(
@@ -41,9 +40,8 @@ export function createOrganizationClicks(deps: OrganizationClicksDeps) {
         `the range holds ${dayCount} days; at most ${LINK_LIMITS.seriesMax} are allowed: narrow the range`,
         [{ field: 'startDate', message: `gives more than ${LINK_LIMITS.seriesMax} days before endDate` }],
       )
-    const linkIds = await deps.links.idsOf(organizationId)
     await deps.flush()
-    const totals = await deps.store.dayTotals(linkIds, firstDay, lastDay + DAY_MS - 1)
+    const totals = await deps.store.organizationDays(organizationId, firstDay, lastDay)
 
     const byDay = new Map(totals.map((t) => [t.dayStart, t]))
     const days: OrganizationClicks['days'] = []

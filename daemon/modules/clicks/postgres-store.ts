@@ -51,6 +51,18 @@ const UPSERT_HOURS = addCountersManySql(
     ['response_ms_sum', FLOAT],
   ],
 )
+const UPSERT_ORG_DAYS = addCountersManySql(
+  'org_click_days',
+  [
+    ['organization_id', TEXT],
+    ['day_start', BIGINT],
+  ],
+  [
+    ['clicks', BIGINT],
+    ['bots', BIGINT],
+    ['qr_scans', BIGINT],
+  ],
+)
 const dimKeys = (period: string): PgColumn[] => [
   ['link_id', TEXT],
   [period, BIGINT],
@@ -123,6 +135,12 @@ export function createPostgresClickStore(db: Kysely<Database>): ClickStore {
       trx,
       UPSERT_HOURS,
       hours.map((h) => [h.linkId, h.hourStart, h.clicks, h.bots, h.qrScans, h.responseMsSum]),
+    )
+    const orgDays = sortedByKey(batch.orgDays, (o) => [o.organizationId, o.dayStart])
+    await many(
+      trx,
+      UPSERT_ORG_DAYS,
+      orgDays.map((o) => [o.organizationId, o.dayStart, o.clicks, o.bots, o.qrScans]),
     )
     const dims = sortedByKey(batch.dims, (d) => [d.linkId, d.dayStart, d.dim, d.value])
     await many(

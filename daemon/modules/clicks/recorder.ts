@@ -4,7 +4,15 @@ import { QR_MARKER } from '../../../src/contract/limits.js'
 import { qrCodeIdOf, type ClickDelta, type ResolvedLink } from '../links/service.js'
 import { botReason, parseAgent, referrerDomain, utmOf } from './classify.js'
 import { countryName, type Locate } from './location.js'
-import type { ClickBatch, ClickRow, ClickStore, DimDelta, HourDelta, VisitorDelta } from './store.js'
+import type {
+  ClickBatch,
+  ClickRow,
+  ClickStore,
+  DimDelta,
+  HourDelta,
+  OrgDayDelta,
+  VisitorDelta,
+} from './store.js'
 import { createBatcher } from '../../batcher.js'
 import type { UnitOfWork } from '../../db/unit-of-work.js'
 
@@ -74,6 +82,7 @@ function isQr(query: Record<string, unknown> | undefined): boolean {
 /** The counter increments of a set of clicks. Bots count in hours.bots only; humans everywhere. */
 export function aggregate(rows: ClickRow[]): ClickBatch {
   const hours = new Map<string, HourDelta>()
+  const orgDays = new Map<string, OrgDayDelta>()
   /** Per link and day: dimension counters and visitor counters. */
   const days = new Map<string, { dims: Map<string, DimDelta>; visitors: Map<string, VisitorDelta> }>()
   for (const r of rows) {
@@ -83,14 +92,23 @@ export function aggregate(rows: ClickRow[]): ClickBatch {
     if (!h)
       hours.set(hk, (h = { linkId: r.linkId, hourStart, clicks: 0, bots: 0, qrScans: 0, responseMsSum: 0 }))
     h.responseMsSum += r.responseMs
+    const dayStart = floorTo(r.ts, DAY_MS)
+    const ok = `${r.organizationId}\n${dayStart}`
+    let o = orgDays.get(ok)
+    if (!o)
+      orgDays.set(ok, (o = { organizationId: r.organizationId, dayStart, clicks: 0, bots: 0, qrScans: 0 }))
     if (r.isBot) {
       h.bots++
+      o.bots++
       continue
     }
     h.clicks++
-    if (r.isQr) h.qrScans++
+    o.clicks++
+    if (r.isQr) {
+      h.qrScans++
+      o.qrScans++
+    }
 
-    const dayStart = floorTo(r.ts, DAY_MS)
     const dk = `${r.linkId}\n${dayStart}`
     let day = days.get(dk)
     if (!day) days.set(dk, (day = { dims: new Map(), visitors: new Map() }))
@@ -122,6 +140,7 @@ export function aggregate(rows: ClickRow[]): ClickBatch {
   return {
     rows,
     hours: [...hours.values()],
+    orgDays: [...orgDays.values()],
     dims: all.flatMap((d) => [...d.dims.values()]),
     visitors: all.flatMap((d) => [...d.visitors.values()]),
   }

@@ -21,8 +21,6 @@ export interface ClickLinks extends LinkClickCounter {
   get(organizationId: string, id: string): Promise<{ id: string }>
   /** Which of `ids` are links that still exist (the purge asks; the links table is not ours). */
   existingIds(ids: readonly string[]): Promise<Set<string>>
-  /** The ids of every link of an organization (the organization's clicks sum their counters). */
-  idsOf(organizationId: string): Promise<string[]>
 }
 
 /** Link ids of the click tables checked against the links service per request. */
@@ -69,7 +67,7 @@ export function createClicksService(deps: ClicksServiceDeps) {
   // When the database refuses the buffered clicks, a read still answers from what is stored.
   const flush = () => recorder.flush().catch((err: unknown) => deps.onReadFlushError?.(err))
   const analytics = createLinkAnalytics({ store, clock: deps.clock, links: deps.links, flush })
-  const organizationClicks = createOrganizationClicks({ store, clock: deps.clock, links: deps.links, flush })
+  const organizationClicks = createOrganizationClicks({ store, clock: deps.clock, flush })
 
   return {
     /** The click buffer: flush, start, stop, pending, and status() for /health/ready. */

@@ -8,6 +8,7 @@ import type {
   LinkClickHoursTable,
   LinkDayTotalsTable,
   LinkDayVisitorsTable,
+  OrgClickDaysTable,
 } from '../../db/schema.js'
 import { assertOpenOn, kyselyUnit, type UnitOfWork } from '../../db/unit-of-work.js'
 import { DAY_MS, floorTo, utcMonthStart } from '../../clock.js'
@@ -22,17 +23,21 @@ export type DimDelta = Camelized<LinkClickDimsTable>
 /** Increments of one visitor's daily clicks on a link. */
 export type VisitorDelta = Camelized<LinkDayVisitorsTable>
 
+/** Increments of one organization's clicks of one UTC day. */
+export type OrgDayDelta = Camelized<OrgClickDaysTable>
+
 /** One flush: raw rows plus the counter increments they imply. */
 export interface ClickBatch {
   rows: ClickRow[]
   hours: HourDelta[]
+  orgDays: OrgDayDelta[]
   dims: DimDelta[]
   visitors: VisitorDelta[]
 }
 
 /** One hour of a link's counters, as read. */
 export type HourRow = Omit<HourDelta, 'linkId'>
-/** The counters of several links summed over one UTC day, as read. */
+/** An organization's clicks of one UTC day, as read. */
 export interface DayTotals {
   dayStart: number
   clicks: number
@@ -56,11 +61,8 @@ export interface ClickStore {
   apply(batch: ClickBatch, unit: UnitOfWork): Promise<void>
   /** Hourly counters of a link with hour_start in [from, to]. */
   hours(linkId: string, from: number, to: number): Promise<HourRow[]>
-  /**
-   * The hourly counters of `linkIds` with hour_start in [from, to], summed per UTC day (day order;
-   * days without clicks are left out).
-   */
-  dayTotals(linkIds: readonly string[], from: number, to: number): Promise<DayTotals[]>
+  /** An organization's clicks per UTC day with day_start in [from, to] (day order; days without clicks are left out). */
+  organizationDays(organizationId: string, from: number, to: number): Promise<DayTotals[]>
   /** Human clicks per dimension value of a link over the days with day_start in [from, to]. */
   dims(linkId: string, from: number, to: number): Promise<DimRow[]>
   /** Visitors and single-click visitors of a link, summed over the days in [from, to]. */
@@ -134,9 +136,6 @@ export function visitorTotals(visitors: readonly VisitorDelta[], after: readonly
   return [...totals.values()]
 }
 
-/** Link ids per statement of a read over many links (well under any driver's parameter limit). */
-const ID_CHUNK = 500
-
 /**
  * Every table holding click data by link_id, with the columns that order its rows (its key after
  * link_id; raw clicks have no key, and ties on ts are a handful of rows at most). The hourly
@@ -172,6 +171,9 @@ export function createClickStore(sqlite: SQLite.Database, db: Kysely<Database>):
       ['clicks', 'bots', 'qr_scans', 'response_ms_sum'],
     ),
   )
+  const upsertOrgDay = sqlite.prepare(
+    addCountersSql('org_click_days', ['organization_id', 'day_start'], ['clicks', 'bots', 'qr_scans']),
+  )
   const upsertDim = sqlite.prepare(
     addCountersSql('link_click_dims', ['link_id', 'day_start', 'dim', 'value'], ['clicks']),
   )
@@ -190,6 +192,7 @@ export function createClickStore(sqlite: SQLite.Database, db: Kysely<Database>):
     for (const r of batch.rows) insertClick.run(...clickValues(r))
     for (const h of batch.hours)
       upsertHour.run(h.linkId, h.hourStart, h.clicks, h.bots, h.qrScans, h.responseMsSum)
+    for (const o of batch.orgDays) upsertOrgDay.run(o.organizationId, o.dayStart, o.clicks, o.bots, o.qrScans)
     for (const d of batch.dims) upsertDim.run(d.linkId, d.dayStart, d.dim, d.value, d.clicks)
     for (const m of monthRollup(batch.dims))
       upsertDimMonth.run(m.linkId, m.monthStart, m.dim, m.value, m.clicks)
@@ -243,39 +246,21 @@ export function clickReads(db: Kysely<Database>): Omit<ClickStore, 'transaction'
       }))
     },
 
-    /**
-     * The hourly counters of `linkIds` summed per UTC day: the day is the hour's start less its
-     * remainder of a day (integer arithmetic, the same on SQLite and PostgreSQL; a literal, so that
-     * the grouped and the selected expressions are the same text), `ID_CHUNK` links per statement.
-     */
-    async dayTotals(linkIds: readonly string[], from: number, to: number): Promise<DayTotals[]> {
-      const day = sql<number>`hour_start - hour_start % ${sql.lit(DAY_MS)}`
-      const sums = new Map<number, DayTotals>()
-      for (let i = 0; i < linkIds.length; i += ID_CHUNK) {
-        const rows = await db
-          .selectFrom('link_click_hours')
-          .select([
-            day.as('day_start'),
-            (eb) => eb.fn.sum<number>('clicks').as('clicks'),
-            (eb) => eb.fn.sum<number>('bots').as('bots'),
-            (eb) => eb.fn.sum<number>('qr_scans').as('qr_scans'),
-          ])
-          .where('link_id', 'in', linkIds.slice(i, i + ID_CHUNK))
-          .where('hour_start', '>=', from)
-          .where('hour_start', '<=', to)
-          .groupBy(day)
-          .orderBy(day)
-          .execute()
-        for (const r of rows) {
-          const dayStart = Number(r.day_start)
-          const s = sums.get(dayStart) ?? { dayStart, clicks: 0, bots: 0, qrScans: 0 }
-          s.clicks += Number(r.clicks)
-          s.bots += Number(r.bots)
-          s.qrScans += Number(r.qr_scans)
-          sums.set(dayStart, s)
-        }
-      }
-      return [...sums.values()].sort((a, b) => a.dayStart - b.dayStart)
+    async organizationDays(organizationId: string, from: number, to: number): Promise<DayTotals[]> {
+      const rows = await db
+        .selectFrom('org_click_days')
+        .select(['day_start', 'clicks', 'bots', 'qr_scans'])
+        .where('organization_id', '=', organizationId)
+        .where('day_start', '>=', from)
+        .where('day_start', '<=', to)
+        .orderBy('day_start')
+        .execute()
+      return rows.map((r) => ({
+        dayStart: Number(r.day_start),
+        clicks: Number(r.clicks),
+        bots: Number(r.bots),
+        qrScans: Number(r.qr_scans),
+      }))
     },
 
     /**

@@ -386,11 +386,6 @@ export function createLinkService(deps: LinkServiceDeps) {
       return store.existingIds(ids)
     },
 
-    /** The ids of every link of the organization (the clicks module sums their counters). */
-    idsOf(organizationId: string): Promise<string[]> {
-      return store.idsOf(organizationId)
-    },
-
     /** Clicks of the organization's links on custom domains (the domains stats read them here). */
     customDomainClicks(organizationId: string): Promise<number> {
       return store.customDomainClicks(organizationId)

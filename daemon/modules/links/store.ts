@@ -98,8 +98,6 @@ export interface LinkQueries {
   addClicks(deltas: ReadonlyArray<{ linkId: string; clicks: number }>, within?: UnitOfWork): Promise<void>
   /** Which of `ids` are links that exist. */
   existingIds(ids: readonly string[]): Promise<Set<string>>
-  /** The ids of every link of the organization, oldest first. */
-  idsOf(organizationId: string): Promise<string[]>
   /** Records the first QR generation; true when this call was the first. */
   markQrCreated(id: string, now: number): Promise<boolean>
   /** Sum of the clicks of the organization's links on custom domains. */
@@ -359,18 +357,6 @@ function queries(db: Kysely<Database>): LinkQueries {
         for (const r of rows) found.add(r.id)
       }
       return found
-    },
-
-    /** The ids of every link of the organization, oldest first (the order of links_org_created: no sort). */
-    async idsOf(organizationId: string): Promise<string[]> {
-      const rows = await db
-        .selectFrom('links')
-        .select('id')
-        .where('organization_id', '=', organizationId)
-        .orderBy('created_at')
-        .orderBy('id')
-        .execute()
-      return rows.map((r) => r.id)
     },
 
     /** Records the first QR generation; true when this call was the first. */

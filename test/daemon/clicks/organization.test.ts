@@ -1,4 +1,7 @@
 /** GET /api/use/analytics/clicks: the organization's clicks per UTC day, over every link it has. */
+import { sql } from 'kysely'
+import { migrate, loadMigrations } from '../../../daemon/db/migrate.js'
+import { openDatabase } from '../../../daemon/db/open.js'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Link, OrganizationClicks } from '../../../src/contract/links.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
@@ -50,7 +53,7 @@ describe('GET /api/use/analytics/clicks', () => {
     expect(c).toMatchObject({ totalClicks: 3, bots: 1, qrScans: 1 })
   })
 
-  it('never counts another organization’s clicks, nor a deleted link’s', async () => {
+  it('never counts another organization’s clicks; a deleted link’s clicks still count for their day', async () => {
     t = await createTestApp()
     const other = await t.createOrg('other')
     const ours = await makeLink(t)
@@ -67,18 +70,23 @@ describe('GET /api/use/analytics/clicks', () => {
     await visit(t, gone.shortCode, { ip: '10.0.3.1' })
     expect((await clicks(t)).totalClicks).toBe(4)
     expect((await t.call('DELETE', `/api/use/links/${gone.id}`)).statusCode).toBe(204)
-    expect((await clicks(t)).totalClicks).toBe(3)
+    expect((await clicks(t)).totalClicks).toBe(4)
+    // Nor does the purge of the deleted link's own counters take them away.
+    await t.app.linkd.services.clicks.purgeDeletedLinks(1_000_000)
+    expect((await clicks(t)).totalClicks).toBe(4)
   })
 
-  it('counts the links past one statement’s chunk of ids (501 links)', async () => {
+  it('counts every link of an organization with thousands of them, in one row a day', async () => {
     t = await createTestApp()
-    const body = { links: Array.from({ length: 501 }, () => ({ destinationUrl: 'https://example.com/x' })) }
-    const res = await t.call('POST', '/api/use/links/bulk', { body })
-    expect(res.statusCode).toBe(200)
-    const links = res.json<{ results: { link?: Link }[] }>().results.map((r) => r.link!)
-    for (const [i, link] of links.entries())
-      await visit(t, link.shortCode, { ip: `10.1.${i >> 8}.${i & 255}` })
-    expect((await clicks(t, { startDate: iso(t.clock.now()) })).totalClicks).toBe(501)
+    for (let round = 0; round < 3; round++) {
+      const body = { links: Array.from({ length: 500 }, () => ({ destinationUrl: 'https://example.com/x' })) }
+      const res = await t.call('POST', '/api/use/links/bulk', { body })
+      expect(res.statusCode).toBe(200)
+      const links = res.json<{ results: { link?: Link }[] }>().results.map((r) => r.link!)
+      for (const [i, link] of links.entries())
+        if (i % 50 === round) await visit(t, link.shortCode, { ip: `10.1.${round}.${i & 255}` })
+    }
+    expect((await clicks(t, { startDate: iso(t.clock.now()) })).totalClicks).toBe(30)
   })
 
   it('defaults to the last 30 days up to now; whole UTC days at both ends', async () => {
@@ -118,5 +126,45 @@ describe('GET /api/use/analytics/clicks', () => {
     expect(detailFields(backwards)).toEqual(['startDate'])
     expectError(await t.call('GET', `${URL}?startDate=yesterday`), 400, 'ValidationError')
     expectError(await t.call('GET', `${URL}?interval=day`), 400, 'ValidationError')
+  })
+})
+
+describe('migration 0016 (org_click_days)', () => {
+  it('carries the days recorded before it: each organization’s hourly counters summed per UTC day', async () => {
+    const db = openDatabase('sqlite::memory:')
+    try {
+      await migrate(
+        db,
+        0,
+        loadMigrations().filter((m) => m.version < 16),
+      )
+      await sql`INSERT INTO organizations (id, name, plan, created_at, updated_at)
+        VALUES ('org_a', 'a', 'free', 0, 0), ('org_b', 'b', 'free', 0, 0)`.execute(db.kysely)
+      const link = (id: string, org: string) =>
+        sql`INSERT INTO links (id, organization_id, short_code, domain_key, destination_url, status,
+          redirect_type, tags, metadata, clicks, created_at, updated_at) VALUES (${id}, ${org}, ${id}, '',
+          'https://example.com/', 'active', 302, '[]', '{}', 0, 0, 0)`.execute(db.kysely)
+      await link('l1', 'org_a')
+      await link('l2', 'org_a')
+      await link('l3', 'org_b')
+      const day = Date.UTC(2026, 10, 20)
+      await sql`INSERT INTO link_click_hours (link_id, hour_start, clicks, bots, qr_scans, response_ms_sum) VALUES
+        ('l1', ${day}, 2, 1, 1, 0), ('l1', ${day + 23 * HOUR}, 3, 0, 0, 0), ('l2', ${day + 5 * HOUR}, 4, 2, 0, 0),
+        ('l1', ${day + DAY}, 1, 0, 0, 0), ('l3', ${day}, 7, 0, 0, 0)`.execute(db.kysely)
+      expect(await migrate(db, 0)).toContain('0016_org_click_days')
+      const rows = await db.kysely
+        .selectFrom('org_click_days')
+        .selectAll()
+        .orderBy('organization_id')
+        .orderBy('day_start')
+        .execute()
+      expect(rows.map((r) => ({ ...r, day_start: Number(r.day_start) }))).toEqual([
+        { organization_id: 'org_a', day_start: day, clicks: 9, bots: 3, qr_scans: 1 },
+        { organization_id: 'org_a', day_start: day + DAY, clicks: 1, bots: 0, qr_scans: 0 },
+        { organization_id: 'org_b', day_start: day, clicks: 7, bots: 0, qr_scans: 0 },
+      ])
+    } finally {
+      await db.close()
+    }
   })
 })
