@@ -39,19 +39,6 @@ function arraysOf<T>(rows: readonly T[], columns: readonly Column<T>[]): unknown
   return columns.map(([, , value]) => rows.map(value))
 }
 
-/**
- * The clause that adds the counters of an inserted row to the stored row with the same `keys`
- * (the multi-row form of daemon/db/counters.ts's upsert).
- */
-export function addCountersOnConflict(
-  table: string,
-  keys: readonly string[],
-  counters: readonly string[],
-): string {
-  const sums = counters.map((c) => `${c} = ${table}.${c} + excluded.${c}`).join(', ')
-  return `ON CONFLICT (${keys.join(', ')}) DO UPDATE SET ${sums}`
-}
-
 /** A statement over a game's rows: does nothing for no rows. */
 export type RowsStatement<T> = (db: Executor, gameId: string, rows: readonly T[]) => Promise<void>
 

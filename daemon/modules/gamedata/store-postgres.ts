@@ -9,9 +9,8 @@
  */
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema.js'
-import { addCountersSql } from '../../db/counters.js'
+import { addCountersOnConflict, addCountersSql } from '../../db/counters.js'
 import {
-  addCountersOnConflict,
   insertRows,
   numbered,
   query,
