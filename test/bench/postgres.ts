@@ -8,12 +8,11 @@ import { execFileSync } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import pg from 'pg'
 import { migrate } from '../../daemon/db/migrate.js'
 import { openDatabase } from '../../daemon/db/open.js'
 import { prng } from '../support/prng.js'
 import { startLinkd, type RunningLinkd } from '../support/processes.js'
-import { startPostgres, type PostgresServer } from '../support/postgres.js'
+import { admin, startPostgres, type PostgresServer } from '../support/postgres.js'
 import { BATCH, makeBatches } from './gaming-ingestion.js'
 import { fmt, report } from './lib.js'
 import { line, load, type Measured } from './redirect.js'
@@ -44,10 +43,7 @@ async function start(server: PostgresServer | null, count: number): Promise<Setu
   let url: string | undefined
   if (server) {
     const name = `bench_${++databases}`
-    const admin = new pg.Client({ connectionString: server.urlOf('postgres') })
-    await admin.connect()
-    await admin.query(`CREATE DATABASE ${name}`)
-    await admin.end()
+    await admin(server.urlOf(''), `CREATE DATABASE ${name}`)
     url = server.urlOf(name)
   }
   const env = { ...ENV, ...(url ? { LINKD_DATABASE_URL: url } : {}) }
@@ -145,10 +141,7 @@ async function ingestion(
 /** PostgreSQL's own rate for the same rows: psql's \copy into game_events of a fresh database. */
 async function copyRate(server: PostgresServer, batches: ReturnType<typeof makeBatches>): Promise<number> {
   const name = `bench_copy_${++databases}`
-  const admin = new pg.Client({ connectionString: server.urlOf('postgres') })
-  await admin.connect()
-  await admin.query(`CREATE DATABASE ${name}`)
-  await admin.end()
+  await admin(server.urlOf(''), `CREATE DATABASE ${name}`)
   const db = openDatabase(server.urlOf(name))
   await migrate(db, Date.now())
   await db.close()

@@ -1,3 +1,5 @@
+import { CompiledQuery } from 'kysely'
+import { numbered } from '../../daemon/db/postgres-rows.js'
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify'
 import { buildApp, type AppDeps } from '../../daemon/app.js'
@@ -8,7 +10,6 @@ import { FakeClock } from './clock.js'
 import { createTestDatabase, onPostgres } from './postgres.js'
 import type { ApiKeyWithSecret, CreateKeyBody } from '../../src/contract/keys.js'
 import type { Plan } from '../../src/contract/limits.js'
-import type { Database } from '../../daemon/db/schema.js'
 
 export interface TestApp {
   app: FastifyInstance
@@ -119,11 +120,23 @@ export const JOB_NAMES = [
   'renew-certificates',
 ]
 
-/** The rows of a table, counted through Kysely (either engine). */
-export async function countRows(t: Pick<TestApp, 'db'>, table: keyof Database): Promise<number> {
-  const row = await t.db.kysely
-    .selectFrom(table)
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow()
-  return Number(row.n)
+/** The rows of a portable SQL statement with `?` placeholders, on either engine (tests' look-ups). */
+export async function sqlRows<R = Record<string, unknown>>(
+  t: Pick<TestApp, 'db'>,
+  text: string,
+  ...args: unknown[]
+) {
+  const query = CompiledQuery.raw(t.db.dialect === 'postgres' ? numbered(text) : text, args)
+  return (await t.db.kysely.executeQuery<R>(query)).rows
+}
+
+/** Rows of `table` matching `where` (`?` placeholders for `args`), on either engine. */
+export async function count(
+  t: Pick<TestApp, 'db'>,
+  table: string,
+  where = '1 = 1',
+  ...args: unknown[]
+): Promise<number> {
+  const rows = await sqlRows<{ n: number }>(t, `SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`, ...args)
+  return Number(rows[0]!.n)
 }

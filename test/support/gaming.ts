@@ -2,12 +2,10 @@
 import { createHmac, randomUUID } from 'node:crypto'
 import { gzipSync } from 'node:zlib'
 import type { LightMyRequestResponse } from 'fastify'
-import { CompiledQuery } from 'kysely'
-import { numbered } from '../../daemon/db/postgres-rows.js'
 import type { GameWithSecrets } from '../../src/contract/games.js'
 import type { GameEventInput, IngestResult } from '../../src/contract/gaming.js'
 import { expect } from 'vitest'
-import { createTestApp, type TestApp } from './app.js'
+import { count, createTestApp, type TestApp } from './app.js'
 
 export async function createGame(t: TestApp, body: Record<string, unknown> = {}): Promise<GameWithSecrets> {
   const res = await t.call('POST', '/api/v1/admin/games', {
@@ -90,18 +88,6 @@ export function send(t: TestApp, body: unknown, o: SendOpts): Promise<LightMyReq
     payload: wire,
     ...(o.ip ? { remoteAddress: o.ip } : {}),
   })
-}
-
-/** The rows of a portable SQL statement with `?` placeholders, on either engine (tests' look-ups). */
-export async function sqlRows<R = Record<string, unknown>>(t: TestApp, text: string, ...args: unknown[]) {
-  const query = CompiledQuery.raw(t.db.dialect === 'postgres' ? numbered(text) : text, args)
-  return (await t.db.kysely.executeQuery<R>(query)).rows
-}
-
-/** Rows of `table` matching `where` (`?` placeholders for `args`), on either engine. */
-export async function count(t: TestApp, table: string, where = '1 = 1', ...args: unknown[]): Promise<number> {
-  const rows = await sqlRows<{ n: number }>(t, `SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`, ...args)
-  return Number(rows[0]!.n)
 }
 
 /** The 202 answer of an ingestion request, failing the test with the body on any other status. */

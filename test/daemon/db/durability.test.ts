@@ -11,8 +11,8 @@ import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Health } from '../../../src/contract/health.js'
 import { fullSync } from '../../../daemon/db/raw-writes.js'
-import { createTestApp, type TestApp } from '../../support/app.js'
-import { batch, count, createGame, event, send } from '../../support/gaming.js'
+import { createTestApp, type TestApp, count } from '../../support/app.js'
+import { batch, createGame, event, send } from '../../support/gaming.js'
 import { analytics, flush, makeLink, visit } from '../../support/redirect.js'
 
 let t: TestApp | undefined

@@ -5,9 +5,9 @@
  */
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import type { GdprDeletion } from '../../../src/contract/gaming.js'
-import { createTestApp, type TestApp } from '../../support/app.js'
+import { createTestApp, type TestApp, count, sqlRows } from '../../support/app.js'
 import { fraudEvent, gameIdOf, seedFraud } from '../../support/fraud.js'
-import { count, createGame, sqlRows } from '../../support/gaming.js'
+import { createGame } from '../../support/gaming.js'
 
 let t: TestApp
 beforeEach(async () => {

@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FraudEventsTable } from '../../../daemon/db/schema.js'
 import type { FraudRule } from '../../../src/contract/fraud.js'
 import type { GameWithSecrets } from '../../../src/contract/games.js'
-import { createTestApp, type TestApp } from '../../support/app.js'
-import { accepted, batch, count, createGame, event, send, sqlRows } from '../../support/gaming.js'
+import { createTestApp, type TestApp, count, sqlRows } from '../../support/app.js'
+import { accepted, batch, createGame, event, send } from '../../support/gaming.js'
 import { gameIdOf } from '../../support/fraud.js'
 
 let t: TestApp

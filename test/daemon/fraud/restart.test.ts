@@ -7,9 +7,9 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, expect, it } from 'vitest'
-import { createTestApp } from '../../support/app.js'
+import { createTestApp, sqlRows } from '../../support/app.js'
 import { createTestDatabase, onPostgres } from '../../support/postgres.js'
-import { accepted, batch, createGame, event, send, sqlRows } from '../../support/gaming.js'
+import { accepted, batch, createGame, event, send } from '../../support/gaming.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'linkd-fraud-restart-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))

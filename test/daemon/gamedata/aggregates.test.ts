@@ -4,6 +4,7 @@
  * through the real ingestion; every daily aggregate, dimension, profile and the overview for
  * several ranges is compared with a brute-force computation over the raw events.
  */
+import { sqlRows } from '../../support/app.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GameWithSecrets } from '../../../src/contract/games.js'
 import type { Overview } from '../../../src/contract/gaming.js'
@@ -20,7 +21,6 @@ import {
   type Ev,
 } from '../../support/gaming-dataset.js'
 import { gameIdOf } from '../../support/fraud.js'
-import { sqlRows } from '../../support/gaming.js'
 
 let t: TestApp
 let game: GameWithSecrets

@@ -8,9 +8,9 @@
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { GameWithSecrets } from '../../../src/contract/games.js'
-import { createTestApp, type TestApp } from '../../support/app.js'
+import { createTestApp, type TestApp, sqlRows } from '../../support/app.js'
 import { gameIdOf } from '../../support/fraud.js'
-import { accepted, createGame, send, sqlRows } from '../../support/gaming.js'
+import { accepted, createGame, send } from '../../support/gaming.js'
 import { createTestDatabase, onPostgres } from '../../support/postgres.js'
 import { prng } from '../../support/prng.js'
 

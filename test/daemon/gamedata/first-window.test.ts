@@ -10,7 +10,8 @@ import { EVENT_TYPE_BY_BIT } from '../../../daemon/modules/gamedata/types.js'
 import type { FirstWindow } from '../../../daemon/modules/gamedata/players-store.js'
 import type { TestApp } from '../../support/app.js'
 import { gameIdOf } from '../../support/fraud.js'
-import { accepted, batch, event, ingestionApp, send, sqlRows, type SendOpts } from '../../support/gaming.js'
+import { accepted, batch, event, ingestionApp, send, type SendOpts } from '../../support/gaming.js'
+import { sqlRows } from '../../support/app.js'
 
 const DAY = 86_400_000
 const D0 = Date.parse('2026-11-02T10:00:00.000Z')

@@ -1,7 +1,7 @@
 /** Raw retention and compaction jobs (issue 6 item 5): idempotent, recorded, never reviving expired data. */
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../../support/app.js'
-import { accepted, batch, count, createGame, event, send, sqlRows } from '../../support/gaming.js'
+import { createTestApp, type TestApp, count, sqlRows } from '../../support/app.js'
+import { accepted, batch, createGame, event, send } from '../../support/gaming.js'
 
 let t: TestApp
 beforeEach(async () => {

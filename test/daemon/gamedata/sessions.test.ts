@@ -1,8 +1,8 @@
 /** Session rules of the storage layer: session_end, 30 minutes of inactivity, events without session_id. */
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { GameWithSecrets } from '../../../src/contract/games.js'
-import { createTestApp, type TestApp } from '../../support/app.js'
-import { batch, createGame, event, send, sqlRows } from '../../support/gaming.js'
+import { createTestApp, type TestApp, sqlRows } from '../../support/app.js'
+import { batch, createGame, event, send } from '../../support/gaming.js'
 
 let t: TestApp
 let game: GameWithSecrets

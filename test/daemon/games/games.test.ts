@@ -2,8 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Game, GameWithSecrets } from '../../../src/contract/games.js'
 import type { PageOf } from '../../../src/contract/common.js'
-import { createTestApp, type TestApp } from '../../support/app.js'
-import { sqlRows } from '../../support/gaming.js'
+import { createTestApp, type TestApp, sqlRows } from '../../support/app.js'
 
 let t: TestApp
 beforeAll(async () => {

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GameWithSecrets } from '../../../src/contract/games.js'
 import type { GdprDeletion, Overview } from '../../../src/contract/gaming.js'
-import { createTestApp, type TestApp } from '../../support/app.js'
-import { accepted, batch, count, createGame, event, send, sqlRows } from '../../support/gaming.js'
+import { createTestApp, type TestApp, count, sqlRows } from '../../support/app.js'
+import { accepted, batch, createGame, event, send } from '../../support/gaming.js'
 
 let t: TestApp
 let game: GameWithSecrets

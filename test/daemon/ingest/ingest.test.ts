@@ -2,11 +2,10 @@
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GameWithSecrets } from '../../../src/contract/games.js'
-import { createTestApp, type TestApp } from '../../support/app.js'
+import { createTestApp, type TestApp, count } from '../../support/app.js'
 import {
   accepted,
   batch,
-  count,
   createGame,
   ingestionApp,
   event,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { countRows, createTestApp, type TestApp } from '../../support/app.js'
+import { count, createTestApp, type TestApp } from '../../support/app.js'
 import { expectError } from '../../support/responses.js'
 import { HOUR, flush, makeLink, visit } from '../../support/redirect.js'
 
@@ -55,10 +55,10 @@ describe('GET|HEAD /:shortCode', () => {
     t = await createTestApp()
     const link = await makeLink(t)
     expect((await visit(t, link.shortCode)).statusCode).toBe(302)
-    expect(await countRows(t, 'clicks')).toBe(0)
+    expect(await count(t, 'clicks')).toBe(0)
     expect(t.app.linkd.services.clicks.recorder.pending).toBe(1)
     await flush(t)
-    expect(await countRows(t, 'clicks')).toBe(1)
+    expect(await count(t, 'clicks')).toBe(1)
   })
 })
 
@@ -130,7 +130,7 @@ describe('404 and 410', () => {
     expect(html.statusCode).toBe(410)
     expect(html.body).toContain('<h1>Link expired</h1>')
     await flush(t)
-    expect(await countRows(t, 'clicks')).toBe(1) // only the redirect before expiry is a click
+    expect(await count(t, 'clicks')).toBe(1) // only the redirect before expiry is a click
   })
 })
 

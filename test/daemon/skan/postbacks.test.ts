@@ -14,8 +14,8 @@ import {
   publicKeyOf,
   verifyPostback,
 } from '../../../daemon/modules/skan/postback.js'
-import { createTestApp, type TestApp } from '../../support/app.js'
-import { createGame, sqlRows } from '../../support/gaming.js'
+import { createTestApp, type TestApp, sqlRows } from '../../support/app.js'
+import { createGame } from '../../support/gaming.js'
 import {
   APPLE_VECTOR,
   createCampaign,

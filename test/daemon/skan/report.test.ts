@@ -1,10 +1,11 @@
 /** SKAN campaign reports from known postbacks (issue 14 item 3) and the postbacks' retention (item 5). */
+import { count } from '../../support/app.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CampaignWithReport, SkanPostback } from '../../../src/contract/skan.js'
 import type { PageOf } from '../../../src/contract/common.js'
 import { DAY_MS } from '../../../daemon/clock.js'
 import type { TestApp } from '../../support/app.js'
-import { count } from '../../support/gaming.js'
+
 import { createCampaign, post, postback40, signed, skanApp } from '../../support/skan.js'
 
 describe('campaign report', () => {
