@@ -3,12 +3,14 @@
  * ```nginx and ```caddyfile blocks are read from the page itself, so the docs cannot drift from
  * what is tested. A reader's substitutions only (the page lists them): ports, certificate paths.
  * `nginx -t` and `caddy validate` accept them; then nginx runs them in front of a real linkd, and
- * short links, the API and the TLS pass-through of port 443 answer through it, linkd seeing each
- * client's own address (X-Forwarded-For from the proxy trusted by LINKD_TRUST_PROXY).
+ * short links, the API and the TLS pass-through of port 443 answer through it, as short links and
+ * the API do through Caddy's plain-HTTP site (run without automatic HTTPS: no CA is reached),
+ * linkd seeing each client's own address (X-Forwarded-For from the proxy trusted by
+ * LINKD_TRUST_PROXY).
  * Needs `npm run build` first, and nginx (with its stream module), caddy and openssl: the Debian
  * packages .ci/run installs.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { request as httpsRequest } from 'node:https'
@@ -19,7 +21,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LinkdClient } from '../../src/client/index.js'
 import { findBinary, missingBinaries, missingTools, nginxStreamModule } from '../support/binaries.js'
 import { selfSignedCertificate } from '../support/certificates.js'
-import { freePort, root, runProgram, startLinkdForCli, type LinkdForCli } from '../support/processes.js'
+import {
+  cleanEnv,
+  freePort,
+  root,
+  runProgram,
+  startLinkdForCli,
+  type LinkdForCli,
+} from '../support/processes.js'
 
 const SHARED_DOMAIN = 'lnk.example.com'
 const BROWSER_UA =
@@ -73,11 +82,54 @@ function requestFrom(
   })
 }
 
+/** A proxy started by a test: stopped (SIGTERM to the process it started) by `stop`. */
+interface Proxy {
+  stop(): Promise<void>
+}
+
+/**
+ * Starts `program` and waits until it answers plain HTTP on `port`; an early exit fails with its
+ * output and `log()` (nginx writes start-up errors to its error log).
+ */
+async function startProxy(
+  program: string,
+  args: string[],
+  port: number,
+  env: Record<string, string> = {},
+  log = () => '',
+): Promise<Proxy> {
+  const child = spawn(program, args, { env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+  const proxy = {
+    stop: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return
+      const exited = new Promise((resolve) => child.once('exit', resolve))
+      child.kill('SIGTERM')
+      await exited
+    },
+  }
+  for (let attempt = 0; ; attempt++) {
+    if (child.exitCode !== null) throw new Error(`${program} exited (${child.exitCode}): ${output}${log()}`)
+    try {
+      await requestFrom('127.0.0.1', port, '/health', {})
+      return proxy
+    } catch (error) {
+      if (attempt > 200) {
+        await proxy.stop()
+        throw error
+      }
+      await sleep(25)
+    }
+  }
+}
+
 describe.skipIf(skip)('the proxy examples of docs/deployment.md', () => {
   let work = ''
   let cli: LinkdForCli
   let client: LinkdClient
-  let nginx: ChildProcess | undefined
+  const proxies: Proxy[] = []
   let nginxConf = ''
   let certificate = ''
   const ports = { http: 0, tls: 0, passThrough: 0 }
@@ -142,16 +194,52 @@ describe.skipIf(skip)('the proxy examples of docs/deployment.md', () => {
   }, 60_000)
 
   afterAll(async () => {
-    if (nginx && nginx.exitCode === null) {
-      const stopped = new Promise((resolve) => nginx!.once('exit', resolve))
-      nginx.kill('SIGTERM')
-      await stopped
-    }
+    for (const proxy of proxies) await proxy.stop()
     await cli?.close()
     if (work) rmSync(work, { recursive: true, force: true })
   })
 
   const nginxArgs = () => ['-p', work, '-e', join(work, 'error.log'), '-c', nginxConf]
+
+  /** Two clients (own loopback addresses, one browser) follow a new link through `port`. */
+  async function visitorsThrough(port: number): Promise<void> {
+    const link = await client.links.create({ destinationUrl: 'https://example.com/through-a-proxy' })
+    for (const from of ['127.0.0.2', '127.0.0.3']) {
+      const r = await requestFrom(from, port, `/${link.shortCode}`, {
+        host: SHARED_DOMAIN,
+        'user-agent': BROWSER_UA,
+      })
+      expect(r.status).toBe(302)
+      expect(r.headers.location).toBe('https://example.com/through-a-proxy')
+    }
+    // Clicks are recorded in batches: wait for the flush (two clicks), then count the visitors.
+    let analytics = await client.analytics.link(link.id)
+    for (let attempt = 0; analytics.totalClicks < 2 && attempt < 100; attempt++) {
+      await sleep(100)
+      analytics = await client.analytics.link(link.id)
+    }
+    expect(analytics).toMatchObject({ totalClicks: 2, uniqueVisitors: 2 })
+  }
+
+  /** A key allowed from 127.0.0.2 only answers that client through `port`, not another. */
+  async function allowlistThrough(port: number): Promise<void> {
+    const key = await client.keys.create({
+      name: 'behind a proxy',
+      preset: 'read-only',
+      allowedIps: ['127.0.0.2'],
+    })
+    const headers = { host: SHARED_DOMAIN, authorization: `Bearer ${key.key}` }
+    const allowed = await requestFrom('127.0.0.2', port, '/api/use/links', headers)
+    expect(allowed.status, allowed.body).toBe(200)
+    expect(JSON.parse(allowed.body)).toHaveProperty('data')
+    // Another client naming the allowed address itself is refused: the proxy forwards the
+    // address it sees, and linkd trusts only the proxy's.
+    const spoofed = await requestFrom('127.0.0.3', port, '/api/use/links', {
+      ...headers,
+      'x-forwarded-for': '127.0.0.2',
+    })
+    expect(spoofed.status).toBe(403)
+  }
 
   it('nginx -t accepts the nginx blocks', async () => {
     const r = await runProgram(findBinary('nginx')!, ['-t', ...nginxArgs()])
@@ -159,79 +247,46 @@ describe.skipIf(skip)('the proxy examples of docs/deployment.md', () => {
     expect(r.stderr).toContain('test is successful')
   })
 
+  const linkdHost = () => new URL(cli.daemon.url).host
+  const caddyfilePath = () => join(work, 'Caddyfile')
+  // Caddy keeps its state under $HOME (XDG_DATA_HOME): the test's directory, not the user's.
+  const caddyEnv = () => ({
+    HOME: work,
+    XDG_DATA_HOME: join(work, 'caddy-data'),
+    XDG_CONFIG_HOME: join(work, 'caddy-config'),
+  })
+
   it('caddy validate accepts the Caddyfile (no certificate is asked for)', async () => {
     const [caddyfile, ...others] = fences('caddyfile')
     expect(others).toEqual([])
-    const file = join(work, 'Caddyfile')
-    writeFileSync(file, substitute(caddyfile!, [[/127\.0\.0\.1:808[123]/, new URL(cli.daemon.url).host]]))
-    // Caddy keeps its state under $HOME (XDG_DATA_HOME): the test's directory, not the user's.
+    writeFileSync(caddyfilePath(), substitute(caddyfile!, [[/127\.0\.0\.1:808[123]/, linkdHost()]]))
     const r = await runProgram(
       findBinary('caddy')!,
-      ['validate', '--adapter', 'caddyfile', '--config', file],
-      {
-        HOME: work,
-        XDG_DATA_HOME: join(work, 'caddy-data'),
-        XDG_CONFIG_HOME: join(work, 'caddy-config'),
-      },
+      ['validate', '--adapter', 'caddyfile', '--config', caddyfilePath()],
+      caddyEnv(),
     )
     expect(r.code, r.stderr).toBe(0)
     expect(r.stdout + r.stderr).toContain('Valid configuration')
+    // As `caddy fmt` writes it (tabs), or Caddy warns at every start that it is not formatted.
+    const formatted = await runProgram(findBinary('caddy')!, ['fmt', caddyfilePath()], caddyEnv())
+    expect(formatted.stdout).toBe(readFileSync(caddyfilePath(), 'utf8'))
   })
 
   describe('nginx in front of linkd', () => {
+    let port = 0
     beforeAll(async () => {
-      nginx = spawn(findBinary('nginx')!, [...nginxArgs(), '-g', 'daemon off;'], { stdio: 'ignore' })
-      // Ready once it answers on its plain HTTP port.
-      for (let attempt = 0; ; attempt++) {
-        if (nginx.exitCode !== null)
-          throw new Error(`nginx exited: ${readFileSync(join(work, 'error.log'), 'utf8')}`)
-        try {
-          await requestFrom('127.0.0.1', ports.http, '/health', {})
-          break
-        } catch (error) {
-          if (attempt > 200) throw error
-          await sleep(25)
-        }
-      }
+      port = ports.http
+      const log = () => readFileSync(join(work, 'error.log'), 'utf8')
+      proxies.push(
+        await startProxy(findBinary('nginx')!, [...nginxArgs(), '-g', 'daemon off;'], port, {}, log),
+      )
     }, 30_000)
 
-    it('a short link redirects through nginx, each client counted as the visitor of its own address', async () => {
-      const link = await client.links.create({ destinationUrl: 'https://example.com/through-nginx' })
-      for (const from of ['127.0.0.2', '127.0.0.3']) {
-        const r = await requestFrom(from, ports.http, `/${link.shortCode}`, {
-          host: SHARED_DOMAIN,
-          'user-agent': BROWSER_UA,
-        })
-        expect(r.status).toBe(302)
-        expect(r.headers.location).toBe('https://example.com/through-nginx')
-      }
-      // Clicks are recorded in batches: wait for the flush (two clicks), then count the visitors.
-      let analytics = await client.analytics.link(link.id)
-      for (let attempt = 0; analytics.totalClicks < 2 && attempt < 100; attempt++) {
-        await sleep(100)
-        analytics = await client.analytics.link(link.id)
-      }
-      expect(analytics).toMatchObject({ totalClicks: 2, uniqueVisitors: 2 })
-    })
+    it('a short link redirects through nginx, each client counted as the visitor of its own address', () =>
+      visitorsThrough(port))
 
-    it("the API answers through nginx, a key's IP allowlist seeing the client's own address", async () => {
-      const key = await client.keys.create({
-        name: 'behind nginx',
-        preset: 'read-only',
-        allowedIps: ['127.0.0.2'],
-      })
-      const headers = { host: SHARED_DOMAIN, authorization: `Bearer ${key.key}` }
-      const allowed = await requestFrom('127.0.0.2', ports.http, '/api/use/links', headers)
-      expect(allowed.status, allowed.body).toBe(200)
-      expect(JSON.parse(allowed.body)).toHaveProperty('data')
-      // Another client naming the allowed address itself is refused: nginx appends the address
-      // it sees, and linkd trusts only the proxy's.
-      const spoofed = await requestFrom('127.0.0.3', ports.http, '/api/use/links', {
-        ...headers,
-        'x-forwarded-for': '127.0.0.2',
-      })
-      expect(spoofed.status).toBe(403)
-    })
+    it("the API answers through nginx, a key's IP allowlist seeing the client's own address", () =>
+      allowlistThrough(port))
 
     it("port 443 passes the shared domain's TLS to nginx's server, on to linkd", async () => {
       const r = await requestFrom(
@@ -244,5 +299,35 @@ describe.skipIf(skip)('the proxy examples of docs/deployment.md', () => {
       expect(r.status).toBe(200)
       expect(JSON.parse(r.body)).toMatchObject({ status: 'ok' })
     })
+  })
+
+  describe('Caddy in front of linkd (its plain-HTTP site, no certificates)', () => {
+    let port = 0
+    beforeAll(async () => {
+      port = await freePort()
+      // Run locally: no automatic HTTPS (no CA is reached), its ports on loopback, no admin API.
+      const local = [
+        'auto_https off',
+        `http_port ${port}`,
+        `https_port ${await freePort()}`,
+        'default_bind 127.0.0.1',
+        'admin off',
+      ]
+      const [caddyfile] = fences('caddyfile')
+      const running = substitute(caddyfile!, [
+        [/127\.0\.0\.1:808[123]/, linkdHost()],
+        [/^\{\n/, `{\n${local.map((line) => `\t${line}\n`).join('')}`],
+      ])
+      const file = join(work, 'Caddyfile.local')
+      writeFileSync(file, running)
+      const args = ['run', '--adapter', 'caddyfile', '--config', file]
+      proxies.push(await startProxy(findBinary('caddy')!, args, port, caddyEnv()))
+    }, 30_000)
+
+    it('a short link redirects through Caddy, each client counted as the visitor of its own address', () =>
+      visitorsThrough(port))
+
+    it("the API answers through Caddy, a key's IP allowlist seeing the client's own address", () =>
+      allowlistThrough(port))
   })
 })
