@@ -95,7 +95,7 @@ export function runProgram(
       // Killed by the timeout or a signal, or not started: say so, or a failure reads as a silent exit 1.
       const why =
         err && typeof err.code !== 'number'
-          ? `\n[runBin: ${err.message}; signal ${err.signal ?? 'none'}]`
+          ? `\n[runProgram: ${err.message}; signal ${err.signal ?? 'none'}]`
           : ''
       resolve({ code, stdout, stderr: stderr + why })
     })
