@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDatabase } from '../../daemon/db/open.js'
 import type { GameWithSecrets } from '../../src/contract/games.js'
 import type { Overview } from '../../src/contract/gaming.js'
+import { ingestionHeaders } from '../support/gaming.js'
 import { createTestDatabase, onPostgres } from '../support/postgres.js'
 import { LINKCTL, runBin, startLinkd, type RunningLinkd } from '../support/processes.js'
 
@@ -94,12 +95,7 @@ describe('gaming with the real binaries', () => {
         try {
           const res = await fetch(`${daemon.url}/api/v1/gaming/events`, {
             method: 'POST',
-            headers: {
-              'content-type': 'application/json',
-              authorization: `Bearer ${game.sdkKey}`,
-              'x-game-id': game.id,
-              'x-organization-id': game.organizationId,
-            },
+            headers: ingestionHeaders(game),
             body: JSON.stringify({
               batch_id: randomUUID(),
               batch_timestamp: new Date().toISOString(),

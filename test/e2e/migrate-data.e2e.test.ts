@@ -19,7 +19,7 @@ import { verifySignature } from '../../src/contract/webhook-signature.js'
 import { LINKD, runBin, startLinkd, type RunningLinkd } from '../support/processes.js'
 import { postgresForFile, postgresMissing, type PostgresForFile } from '../support/postgres-file.js'
 import { startReceiver, type Receiver } from '../support/receiver.js'
-import { sign } from '../support/gaming.js'
+import { ingestionHeaders } from '../support/gaming.js'
 
 const PASSWORD = 'pw-never-printed-3Z'
 let server: PostgresForFile | undefined
@@ -70,17 +70,9 @@ async function ingest(d: RunningLinkd, events: number, secret = game.signingSecr
       })),
     }),
   )
-  const ts = String(now)
   return fetch(`${d.url}/api/v1/gaming/events`, {
     method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Bearer ${game.sdkKey}`,
-      'x-game-id': game.id,
-      'x-organization-id': game.organizationId,
-      'x-timestamp': ts,
-      'x-signature': sign(secret, ts, wire),
-    },
+    headers: ingestionHeaders(game, { secret, timestamp: String(now), wire }),
     body: wire,
   })
 }

@@ -14,6 +14,7 @@ import { join } from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Link } from '../../src/contract/links.js'
+import { ingestionHeaders } from '../support/gaming.js'
 import { createTestDatabase, onPostgres } from '../support/postgres.js'
 import { CHROME_WINDOWS } from '../support/redirect.js'
 import { startLinkd, type RunningLinkd } from '../support/processes.js'
@@ -215,12 +216,7 @@ describe.runIf(onPostgres)('three linkd processes on one PostgreSQL database', (
       bodies.map((body, i) =>
         fetch(`${processes[i % 3]!.url}/api/v1/gaming/events`, {
           method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            authorization: `Bearer ${game.sdkKey}`,
-            'x-game-id': game.id,
-            'x-organization-id': game.organizationId,
-          },
+          headers: ingestionHeaders(game),
           body: JSON.stringify(body),
         }),
       ),

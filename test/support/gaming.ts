@@ -59,6 +59,29 @@ export function sign(secret: string, timestamp: string, wire: Buffer): string {
   return `sha256=${createHmac('sha256', secret).update(`${timestamp}.`).update(wire).digest('hex')}`
 }
 
+/**
+ * The headers of an ingestion request as a game's SDK sends them (the e2e tests' real HTTP
+ * requests): JSON, the SDK key, the game and its organization, and with `signed` the timestamp
+ * and the signature of the wire bytes with `secret`.
+ */
+export function ingestionHeaders(
+  game: Pick<GameWithSecrets, 'id' | 'organizationId' | 'sdkKey'>,
+  signed?: { secret: string; timestamp: string; wire: Buffer },
+): Record<string, string> {
+  return {
+    'content-type': 'application/json',
+    authorization: `Bearer ${game.sdkKey}`,
+    'x-game-id': game.id,
+    'x-organization-id': game.organizationId,
+    ...(signed
+      ? {
+          'x-timestamp': signed.timestamp,
+          'x-signature': sign(signed.secret, signed.timestamp, signed.wire),
+        }
+      : {}),
+  }
+}
+
 /** POSTs a batch (object or raw bytes) to the ingestion route. */
 export function send(t: TestApp, body: unknown, o: SendOpts): Promise<LightMyRequestResponse> {
   let wire = Buffer.isBuffer(body)

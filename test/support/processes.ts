@@ -80,21 +80,25 @@ export async function runBin(
   env: Record<string, string> = {},
 ): Promise<RunResult> {
   const database = bin === LINKD ? await databaseEnv(env) : {}
+  return runProgram(process.execPath, [bin, ...args], { ...database, ...env })
+}
+
+/** Runs any program to completion (a system binary: nginx, caddy), with `env` over a clean one. */
+export function runProgram(
+  program: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<RunResult> {
   return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [bin, ...args],
-      { env: cleanEnv({ ...database, ...env }), timeout: 30_000 },
-      (err, stdout, stderr) => {
-        const code = err && typeof err.code === 'number' ? err.code : err ? 1 : 0
-        // Killed by the timeout or a signal, or not started: say so, or a failure reads as a silent exit 1.
-        const why =
-          err && typeof err.code !== 'number'
-            ? `\n[runBin: ${err.message}; signal ${err.signal ?? 'none'}]`
-            : ''
-        resolve({ code, stdout, stderr: stderr + why })
-      },
-    )
+    execFile(program, args, { env: cleanEnv(env), timeout: 30_000 }, (err, stdout, stderr) => {
+      const code = err && typeof err.code === 'number' ? err.code : err ? 1 : 0
+      // Killed by the timeout or a signal, or not started: say so, or a failure reads as a silent exit 1.
+      const why =
+        err && typeof err.code !== 'number'
+          ? `\n[runProgram: ${err.message}; signal ${err.signal ?? 'none'}]`
+          : ''
+      resolve({ code, stdout, stderr: stderr + why })
+    })
   })
 }
 

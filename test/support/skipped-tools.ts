@@ -12,6 +12,9 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   dnsmasq: 'dnsmasq-base',
   pebble: 'pebble',
   openssl: 'openssl',
+  nginx: 'nginx-light',
+  ngx_stream_module: 'libnginx-mod-stream',
+  caddy: 'caddy',
 }
 
 export interface SkipRecord {

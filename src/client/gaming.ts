@@ -1,0 +1,18 @@
+import type { GdprDeletion, GdprDeletionBody, IngestResult } from '../contract/gaming.js'
+import type { Requests } from './http.js'
+
+/** Gaming ingestion (a client built with the SDK key) and GDPR deletions (`/api/v1/gaming`). */
+export function gamingApi(http: Requests) {
+  return {
+    /** Sends one batch body as given; `headers` carry X-Game-ID, X-Organization-ID, signature. */
+    sendEvents: (body: Buffer, headers: Record<string, string>) =>
+      http.data<IngestResult>('POST', '/api/v1/gaming/events', {
+        rawBody: body,
+        headers: { 'content-type': 'application/json', ...headers },
+      }),
+    requestDeletion: (body: GdprDeletionBody) =>
+      http.data<GdprDeletion>('POST', '/api/v1/gaming/gdpr/deletions', { body }),
+    deletion: (id: string) =>
+      http.data<GdprDeletion>('GET', `/api/v1/gaming/gdpr/deletions/${encodeURIComponent(id)}`),
+  }
+}
