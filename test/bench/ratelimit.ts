@@ -85,7 +85,7 @@ export async function rateLimitBench(): Promise<void> {
   const db = openDatabase(server.urlOf('bench')) as PostgresDb
   try {
     await migrate(db, Date.now())
-    const shared = await createDatabaseRateLimitStore(db.kysely)
+    const shared = createDatabaseRateLimitStore(db.pool)
     const memory = inProcessQuotas(createMemoryRateLimitStore())
     const now = Date.now()
     for (let i = 0; i < 500; i++) await shared.hit(`warm:${i % 10}`, 60_000, now)
