@@ -24,6 +24,8 @@ export interface Pebble {
   endpointCa: string
   /** GET the root that signs issued certificates (it changes on every pebble start). */
   issuingRoot(): Promise<string>
+  /** Certificate orders pebble has received so far (its log's "Added order" lines). */
+  orders(): number
   stop(): Promise<void>
 }
 
@@ -101,6 +103,7 @@ export async function startPebble(opts: PebbleOptions): Promise<Pebble> {
     directoryUrl,
     endpointCaFile: cert,
     endpointCa,
+    orders: () => out.match(/Added order /g)?.length ?? 0,
     async issuingRoot() {
       const r = await get(`https://127.0.0.1:${mgmtPort}/roots/0`, endpointCa)
       if (r.status !== 200) throw new Error(`pebble /roots/0: ${r.status}`)
