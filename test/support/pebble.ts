@@ -119,3 +119,22 @@ export async function startPebble(opts: PebbleOptions): Promise<Pebble> {
     },
   }
 }
+
+/**
+ * A test app's configuration for certificates from `pebble`: it listens on `port` (where pebble
+ * validates HTTP-01) and verifies domains against the test DNS server at `dnsServer`.
+ */
+export function pebbleAppConfig(
+  pebble: Pebble,
+  opts: { port: number; dnsServer: string; cnameTarget: string },
+): Record<string, unknown> {
+  return {
+    port: opts.port,
+    publicUrl: `http://127.0.0.1:${opts.port}`,
+    cnameTarget: opts.cnameTarget,
+    dnsResolvers: opts.dnsServer,
+    acmeDirectory: pebble.directoryUrl,
+    acmeCaFile: pebble.endpointCaFile,
+    acmePrecheck: false,
+  }
+}

@@ -9,7 +9,7 @@ import type { Domain } from '../../../src/contract/domains.js'
 import type { TestApp } from '../../support/app.js'
 import { missingBinaries } from '../../support/binaries.js'
 import { startDnsServer, type DnsServer } from '../../support/dns-server.js'
-import { startPebble, type Pebble } from '../../support/pebble.js'
+import { pebbleAppConfig, startPebble, type Pebble } from '../../support/pebble.js'
 import { onPostgres } from '../../support/postgres.js'
 import { freePort } from '../../support/processes.js'
 import { createSharedApps, type SharedApps } from '../../support/shared-database.js'
@@ -40,15 +40,10 @@ describe.skipIf(skip)('one certificate order per domain (a real pebble)', () => 
 
   /** `count` apps on one database; the first listens where pebble validates HTTP-01. */
   async function apps(count: number): Promise<TestApp[]> {
-    shared = await createSharedApps(count, {
-      port,
-      publicUrl: `http://127.0.0.1:${port}`,
-      cnameTarget: CNAME,
-      dnsResolvers: dns.address,
-      acmeDirectory: pebble.directoryUrl,
-      acmeCaFile: pebble.endpointCaFile,
-      acmePrecheck: false,
-    })
+    shared = await createSharedApps(
+      count,
+      pebbleAppConfig(pebble, { port, dnsServer: dns.address, cnameTarget: CNAME }),
+    )
     for (const t of shared.apps) t.clock.set(Date.now())
     const [first] = shared.apps as [TestApp]
     await first.app.listen({ host: '127.0.0.1', port })
