@@ -107,7 +107,7 @@ export async function rateLimitBench(): Promise<void> {
       ['PostgreSQL round trip (SELECT 1, baseline)', line(roundTrip)],
       ['PostgreSQL counter, 100 buckets', line(sharedHit)],
       ['PostgreSQL counter, one hot bucket', line(hotHit)],
-      ['PostgreSQL key + organization pair, one statement', line(pairHit)],
+      ['PostgreSQL key + org pair, one statement', line(pairHit)],
       ['counter cost over the round trip', `${(sharedHit.mean / roundTrip.mean).toFixed(2)}× SELECT 1`],
       [`hits/s, ${CONCURRENCY} in flight: memory`, `${Math.round(memoryRate)}`],
       [`hits/s, ${CONCURRENCY} in flight: PostgreSQL, 100 buckets`, `${Math.round(sharedRate)}`],
