@@ -119,7 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const limiter =
     deps.limiter ??
     (deps.db.dialect === 'postgres'
-      ? createDatabaseRateLimitStore(deps.db.kysely)
+      ? createDatabaseRateLimitStore(deps.db.pool)
       : inProcessQuotas(localLimiter))
   const c = await compose({ ...deps, clock, log: app.log, limiter })
 

@@ -85,16 +85,13 @@ export function presentedKey(request: FastifyRequest): string | undefined {
   return typeof header === 'string' && header.length > 0 ? header.trim() : undefined
 }
 
-/** The per-key window: `count` records this request, otherwise it only reads (key tester). */
+/** The per-key window as it stands, without counting (the key tester). */
 export async function keyLimitState(
   limiter: RateLimitStore,
   k: { id: string; requestLimit: number; timePeriod: TimePeriod },
   now: number,
-  count: boolean,
 ): Promise<LimitState> {
-  const windowMs = PERIOD_MS[k.timePeriod]
-  const hit = count ? limiter.hit(`key:${k.id}`, windowMs, now) : limiter.peek(`key:${k.id}`, windowMs, now)
-  return evaluate(await hit, k.requestLimit, now)
+  return evaluate(await limiter.peek(`key:${k.id}`, PERIOD_MS[k.timePeriod], now), k.requestLimit, now)
 }
 
 function tooMany(s: LimitState, tier: string): AppError {
@@ -151,20 +148,19 @@ export function installAccess(
     if (p.allowedIps.length > 0 && !ipAllowed(request.ip, allowEntries(p.allowedIps)))
       throw new AppError('Forbidden', `requests from ${request.ip} are not allowed for this API key`)
 
-    const keyState = await keyLimitState(
-      deps.limiter,
-      { id: p.keyId, requestLimit: p.requestLimit, timePeriod: p.timePeriod },
+    // One step for both windows (one statement on PostgreSQL), the key's first: a key over its
+    // limit does not use up its organization's window.
+    const [keyHit, orgHit] = await deps.limiter.hitTiers(
+      [
+        { bucket: `key:${p.keyId}`, windowMs: PERIOD_MS[p.timePeriod], limit: p.requestLimit },
+        { bucket: `org:${p.organizationId}`, windowMs: 60_000, limit: deps.perOrgPerMinute },
+      ],
       now,
-      true,
     )
+    const keyState = evaluate(keyHit!, p.requestLimit, now)
     setRateLimitHeaders(reply, keyState)
     if (keyState.exceeded) throw tooMany(keyState, 'per API key')
-    // After the key's window: a key over its limit does not use up its organization's.
-    const orgState = evaluate(
-      await deps.limiter.hit(`org:${p.organizationId}`, 60_000, now),
-      deps.perOrgPerMinute,
-      now,
-    )
+    const orgState = evaluate(orgHit!, deps.perOrgPerMinute, now)
     if (orgState.exceeded) {
       setRateLimitHeaders(reply, orgState)
       throw tooMany(orgState, 'per organization')

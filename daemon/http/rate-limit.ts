@@ -9,8 +9,9 @@ export interface RateLimitHit {
 /**
  * Fixed windows aligned to multiples of the window length. Two kinds of counters:
  * - the quotas (per API key, per organization, per game's ingestion) are `RateLimitStore`: one
- *   count for every linkd process on PostgreSQL (rate-limit-store.ts: a counter table, one upsert
- *   per request), this process's memory on SQLite;
+ *   count for every linkd process on PostgreSQL (rate-limit-store.ts: a counter table, one
+ *   statement per request, whichever number of windows it counts), this process's memory on
+ *   SQLite;
  * - the per-IP windows (API and redirects) are `LocalRateLimitStore`: each process's own memory,
  *   synchronous (the redirect fast path pays no promise and no round trip); with N processes
  *   behind a load balancer an IP gets up to N times the limit (docs/operations.md).
@@ -20,9 +21,23 @@ export interface LocalRateLimitStore {
   peek(bucket: string, windowMs: number, now: number): RateLimitHit
 }
 
+/** One window an authenticated request counts in: its bucket, window length and limit. */
+export interface QuotaTier {
+  bucket: string
+  windowMs: number
+  limit: number
+}
+
 export interface RateLimitStore {
   hit(bucket: string, windowMs: number, now: number): Promise<RateLimitHit>
   peek(bucket: string, windowMs: number, now: number): Promise<RateLimitHit>
+  /**
+   * Counts the request in `tiers` in their order, as one step: a tier is counted only while every
+   * earlier one is within its limit (a request its key's window refuses does not use up its
+   * organization's). The hits of the tiers counted, in order: all of them, or up to and including
+   * the first one over its limit.
+   */
+  hitTiers(tiers: readonly QuotaTier[], now: number): Promise<RateLimitHit[]>
   /** Forgets windows that ended before `now` (every minute). */
   sweep?(now: number): Promise<void> | void
 }
@@ -34,6 +49,15 @@ export function inProcessQuotas(memory: MemoryRateLimitStore): RateLimitStore {
   return {
     hit: async (bucket, windowMs, now) => memory.hit(bucket, windowMs, now),
     peek: async (bucket, windowMs, now) => memory.peek(bucket, windowMs, now),
+    async hitTiers(tiers, now) {
+      const hits: RateLimitHit[] = []
+      for (const tier of tiers) {
+        const hit = memory.hit(tier.bucket, tier.windowMs, now)
+        hits.push(hit)
+        if (hit.count > tier.limit) break
+      }
+      return hits
+    },
   }
 }
 

@@ -2,8 +2,9 @@
  * `npm run bench ratelimit`: the cost per request of the quotas shared across linkd processes
  * (issue 17): the PostgreSQL counter (http/rate-limit-store.ts, one upsert … RETURNING per hit)
  * against the in-process memory store, in the same run; the floor of any database round trip
- * (SELECT 1 on the same pool) as the baseline; and whole authenticated API requests (per-key and
- * per-organization windows: two hits each) with either store. Starts a throwaway PostgreSQL
+ * (SELECT 1 on the same pool) as the baseline; a key + organization pair counted in one statement
+ * (`hitTiers`, what an authenticated request costs); and whole authenticated API requests with
+ * either store. Starts a throwaway PostgreSQL
  * (Debian's postgresql package, as `npm run test:pg`).
  */
 import { randomBytes } from 'node:crypto'
@@ -84,7 +85,7 @@ export async function rateLimitBench(): Promise<void> {
   const db = openDatabase(server.urlOf('bench')) as PostgresDb
   try {
     await migrate(db, Date.now())
-    const shared = await createDatabaseRateLimitStore(db.kysely)
+    const shared = createDatabaseRateLimitStore(db.pool)
     const memory = inProcessQuotas(createMemoryRateLimitStore())
     const now = Date.now()
     for (let i = 0; i < 500; i++) await shared.hit(`warm:${i % 10}`, 60_000, now)
@@ -93,6 +94,11 @@ export async function rateLimitBench(): Promise<void> {
     const roundTrip = await sequential(() => db.pool.query('SELECT 1'), HITS)
     const sharedHit = await sequential((i) => shared.hit(`key:${i % 100}`, 60_000, now), HITS)
     const hotHit = await sequential(() => shared.hit('key:hot', 60_000, now), HITS)
+    const pair = (i: number) => [
+      { bucket: `key:${i % 100}`, windowMs: 60_000, limit: Number.MAX_SAFE_INTEGER },
+      { bucket: `org:${i % 10}`, windowMs: 60_000, limit: Number.MAX_SAFE_INTEGER },
+    ]
+    const pairHit = await sequential((i) => shared.hitTiers(pair(i), now), HITS)
     const sharedRate = await concurrent((i) => shared.hit(`key:${i % 100}`, 60_000, now), HITS)
     const hotRate = await concurrent(() => shared.hit('key:hot', 60_000, now), HITS)
     const memoryRate = await concurrent((i) => memory.hit(`key:${i % 100}`, 60_000, now), HITS * 10)
@@ -101,6 +107,7 @@ export async function rateLimitBench(): Promise<void> {
       ['PostgreSQL round trip (SELECT 1, baseline)', line(roundTrip)],
       ['PostgreSQL counter, 100 buckets', line(sharedHit)],
       ['PostgreSQL counter, one hot bucket', line(hotHit)],
+      ['PostgreSQL key + org pair, one statement', line(pairHit)],
       ['counter cost over the round trip', `${(sharedHit.mean / roundTrip.mean).toFixed(2)}× SELECT 1`],
       [`hits/s, ${CONCURRENCY} in flight: memory`, `${Math.round(memoryRate)}`],
       [`hits/s, ${CONCURRENCY} in flight: PostgreSQL, 100 buckets`, `${Math.round(sharedRate)}`],
@@ -109,12 +116,18 @@ export async function rateLimitBench(): Promise<void> {
 
     const withMemory = await apiRequestCost(db, inProcessQuotas(createMemoryRateLimitStore()))
     const withShared = await apiRequestCost(db, undefined)
-    report('ratelimit: an authenticated API request (GET /api/keys, key + organization windows)', [
-      ['quotas in memory', `${line(withMemory.latency)}; ${Math.round(withMemory.throughput)} req/s`],
-      ['quotas in PostgreSQL', `${line(withShared.latency)}; ${Math.round(withShared.throughput)} req/s`],
-      ['added per request', us(withShared.latency.mean - withMemory.latency.mean)],
-      ['throughput ratio', `${(withShared.throughput / withMemory.throughput).toFixed(2)}× the memory store`],
-    ])
+    report(
+      'ratelimit: an authenticated API request (GET /api/keys, key + organization windows, one statement)',
+      [
+        ['quotas in memory', `${line(withMemory.latency)}; ${Math.round(withMemory.throughput)} req/s`],
+        ['quotas in PostgreSQL', `${line(withShared.latency)}; ${Math.round(withShared.throughput)} req/s`],
+        ['added per request', us(withShared.latency.mean - withMemory.latency.mean)],
+        [
+          'throughput ratio',
+          `${(withShared.throughput / withMemory.throughput).toFixed(2)}× the memory store`,
+        ],
+      ],
+    )
   } finally {
     await db.close()
     await server.stop()

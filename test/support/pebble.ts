@@ -24,6 +24,8 @@ export interface Pebble {
   endpointCa: string
   /** GET the root that signs issued certificates (it changes on every pebble start). */
   issuingRoot(): Promise<string>
+  /** Certificate orders pebble has received so far (its log's "Added order" lines). */
+  orders(): number
   stop(): Promise<void>
 }
 
@@ -101,6 +103,7 @@ export async function startPebble(opts: PebbleOptions): Promise<Pebble> {
     directoryUrl,
     endpointCaFile: cert,
     endpointCa,
+    orders: () => out.match(/Added order /g)?.length ?? 0,
     async issuingRoot() {
       const r = await get(`https://127.0.0.1:${mgmtPort}/roots/0`, endpointCa)
       if (r.status !== 200) throw new Error(`pebble /roots/0: ${r.status}`)
@@ -114,5 +117,24 @@ export async function startPebble(opts: PebbleOptions): Promise<Pebble> {
         })
       rmSync(dir, { recursive: true, force: true })
     },
+  }
+}
+
+/**
+ * A test app's configuration for certificates from `pebble`: it listens on `port` (where pebble
+ * validates HTTP-01) and verifies domains against the test DNS server at `dnsServer`.
+ */
+export function pebbleAppConfig(
+  pebble: Pebble,
+  opts: { port: number; dnsServer: string; cnameTarget: string },
+): Record<string, unknown> {
+  return {
+    port: opts.port,
+    publicUrl: `http://127.0.0.1:${opts.port}`,
+    cnameTarget: opts.cnameTarget,
+    dnsResolvers: opts.dnsServer,
+    acmeDirectory: pebble.directoryUrl,
+    acmeCaFile: pebble.endpointCaFile,
+    acmePrecheck: false,
   }
 }

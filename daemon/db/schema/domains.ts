@@ -27,6 +27,8 @@ export interface CustomDomainsTable {
   cert_not_before: number | null
   ssl_expires_at: number | null
   ssl_renewed_at: number | null
+  /** The running certificate order's claim: until when (migration 0017); null when none runs. */
+  cert_order_until: number | null
   created_at: number
   updated_at: number
 }

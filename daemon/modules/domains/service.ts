@@ -30,9 +30,7 @@ import {
 import { checkDomainName } from './rules.js'
 import type { DomainRecord, DomainStore } from './store.js'
 import { isUniqueViolation } from '../../db/errors.js'
-
-/** Longer than a certificate order takes: a verified domain pending longer was interrupted. */
-const ORDER_RUNS_MS = 10 * 60_000
+import { createCertificateOrders, ORDER_RUNS_MS } from './certificates.js'
 
 export interface DomainServiceDeps {
   store: DomainStore
@@ -68,8 +66,8 @@ export function createDomainService(deps: DomainServiceDeps) {
   })
   const now = () => deps.clock.now()
   const targets = { cnameTarget: deps.cnameTarget, aRecordIp: deps.aRecordIp }
-  /** Certificate orders in progress, by domain id (one at a time per domain). */
-  const inflight = new Map<string, Promise<void>>()
+  const orders = createCertificateOrders({ ...deps, changed })
+  const { provision } = orders
 
   function records(d: DomainRecord): Domain['dnsRecords'] {
     const checked = new Map((d.recordChecks ?? []).map((c) => [`${c.type} ${c.name}`, c.status]))
@@ -139,7 +137,15 @@ export function createDomainService(deps: DomainServiceDeps) {
       // Re-verifying a verified domain whose certificate expired or failed re-provisions it.
       Object.assign(patch, { sslStatus: 'pending', sslError: null })
     }
-    await store.update(d.id, patch)
+    if (patch.sslStatus !== 'pending') await store.update(d.id, patch)
+    else if (!(await store.updateIf(d.id, d, patch))) {
+      // The move to "certificate pending" is taken only from the state this attempt read: of two
+      // verifications at once (maybe on two processes) one moves the domain, emits the event and
+      // orders; the other answers with the domain as the first left it.
+      await store.update(d.id, { recordChecks: checks, lastCheckedAt: t, updatedAt: t })
+      await changed()
+      return (await store.byIdAnyOrg(d.id)) ?? { ...d, recordChecks: checks, lastCheckedAt: t }
+    }
     const next = { ...d, ...patch }
     await changed()
     if (verifiedNow)
@@ -159,51 +165,6 @@ export function createDomainService(deps: DomainServiceDeps) {
       )
     if (next.verificationStatus === 'verified' && next.sslStatus === 'pending') provision(next)
     return next
-  }
-
-  /** Orders a certificate in the background (the API answers with sslStatus pending). */
-  function provision(d: DomainRecord, renewal = false): Promise<void> {
-    const running = inflight.get(d.id)
-    if (running) return running
-    if (!deps.acme) return Promise.resolve()
-    const acme = deps.acme
-    const p = (async () => {
-      try {
-        if (renewal) await store.update(d.id, { sslStatus: 'renewing', updatedAt: now() })
-        const cert = await acme.issue(d.domain)
-        const t = now()
-        await store.update(d.id, {
-          sslStatus: 'active',
-          sslError: null,
-          certPem: cert.certPem,
-          certKeyEnc: deps.secrets.encrypt(cert.keyPem),
-          certIssuer: cert.issuer,
-          certSerial: cert.serial,
-          certNotBefore: cert.notBefore,
-          sslExpiresAt: cert.notAfter,
-          sslRenewedAt: renewal ? t : d.sslRenewedAt,
-          updatedAt: t,
-        })
-      } catch (err) {
-        deps.onError?.(err, `certificate for ${d.domain}`)
-        const t = now()
-        const message = (err instanceof Error ? err.message : String(err)).slice(0, 500)
-        // A failed renewal keeps serving the current certificate while it is valid (active, error
-        // recorded, retried by the next run); past its expiry the status is expired. A failed
-        // first issuance is failed (re-verify to try again).
-        const stillValid = renewal && d.sslExpiresAt !== null && d.sslExpiresAt > t
-        await store.update(d.id, {
-          sslStatus: !renewal ? 'failed' : stillValid ? 'active' : 'expired',
-          sslError: message,
-          updatedAt: t,
-        })
-      } finally {
-        inflight.delete(d.id)
-        await changed().catch((err: unknown) => deps.onError?.(err, 'domain directory refresh'))
-      }
-    })()
-    inflight.set(d.id, p)
-    return p
   }
 
   return {
@@ -391,7 +352,7 @@ export function createDomainService(deps: DomainServiceDeps) {
           'Unprocessable',
           `domain ${d.domain} is the default domain; set another default (or isDefault false) first`,
         )
-      await inflight.get(d.id)
+      await orders.running(d.id)
       await deps.detachLinks(d.id)
       await store.delete(d.id)
       await changed()
@@ -420,7 +381,7 @@ export function createDomainService(deps: DomainServiceDeps) {
       // Only orders older than any order runs: the one a verification just started, maybe in
       // another linkd process, is not ordered a second time.
       for (const d of await store.awaitingCertificate(t - ORDER_RUNS_MS))
-        if (!inflight.has(d.id)) void provision(d)
+        if (!orders.running(d.id)) void provision(d)
       return { verified, failed }
     },
 
@@ -438,7 +399,7 @@ export function createDomainService(deps: DomainServiceDeps) {
 
     /** Resolves when no certificate order is running (tests, shutdown). */
     async settled(): Promise<void> {
-      while (inflight.size) await Promise.allSettled([...inflight.values()])
+      await orders.settled()
     },
 
     /** The HTTP-01 answer for a token (served at /.well-known/acme-challenge/:token). */

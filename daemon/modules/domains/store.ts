@@ -109,6 +109,28 @@ export interface DomainStore {
   /** Every domain (the host index and the TLS certificates are built from it). */
   all(): Promise<DomainRecord[]>
   update(id: string, p: DomainPatch): Promise<void>
+  /**
+   * Applies `p` only if the domain's verification and SSL statuses are still `expected` (another
+   * request, maybe in another process, did not move it meanwhile); true when it did.
+   */
+  updateIf(
+    id: string,
+    expected: Pick<DomainRecord, 'verificationStatus' | 'sslStatus'>,
+    p: DomainPatch,
+  ): Promise<boolean>
+  /**
+   * Claims the right to order the domain's certificate until `until`: true for one caller only,
+   * when no unexpired claim is held and the domain's SSL status and certificate are still
+   * `expected` (an order that finished meanwhile is not ordered again).
+   */
+  claimCertificateOrder(
+    id: string,
+    expected: Pick<DomainRecord, 'sslStatus' | 'certSerial'>,
+    now: number,
+    until: number,
+  ): Promise<boolean>
+  /** Records an order's outcome and releases its claim. */
+  finishCertificateOrder(id: string, p: DomainPatch): Promise<void>
   /** Makes `id` the organization's only default (or none when id is null), atomically. */
   setDefault(organizationId: string, id: string | null, now: number): Promise<void>
   delete(id: string): Promise<void>
@@ -202,6 +224,49 @@ export function createDomainStore(db: Kysely<Database>): DomainStore {
 
     async update(id: string, p: DomainPatch): Promise<void> {
       await db.updateTable('custom_domains').set(toRow(p)).where('id', '=', id).execute()
+    },
+
+    async updateIf(id, expected, p): Promise<boolean> {
+      const r = await db
+        .updateTable('custom_domains')
+        .set(toRow(p))
+        .where('id', '=', id)
+        .where('verification_status', '=', expected.verificationStatus)
+        .where((eb) =>
+          expected.sslStatus === null
+            ? eb('ssl_status', 'is', null)
+            : eb('ssl_status', '=', expected.sslStatus),
+        )
+        .executeTakeFirst()
+      return Number(r.numUpdatedRows) === 1
+    },
+
+    async claimCertificateOrder(id, expected, now, until): Promise<boolean> {
+      const r = await db
+        .updateTable('custom_domains')
+        .set({ cert_order_until: until })
+        .where('id', '=', id)
+        .where((eb) =>
+          eb.and([
+            eb.or([eb('cert_order_until', 'is', null), eb('cert_order_until', '<=', now)]),
+            expected.sslStatus === null
+              ? eb('ssl_status', 'is', null)
+              : eb('ssl_status', '=', expected.sslStatus),
+            expected.certSerial === null
+              ? eb('cert_serial', 'is', null)
+              : eb('cert_serial', '=', expected.certSerial),
+          ]),
+        )
+        .executeTakeFirst()
+      return Number(r.numUpdatedRows) === 1
+    },
+
+    async finishCertificateOrder(id, p): Promise<void> {
+      await db
+        .updateTable('custom_domains')
+        .set({ ...toRow(p), cert_order_until: null })
+        .where('id', '=', id)
+        .execute()
     },
 
     /** Makes `id` the organization's only default (or none when id is null), in one transaction. */

@@ -185,7 +185,7 @@ export function keyRoutes(deps: { keys: KeyService; limiter: RateLimitStore; clo
       },
       async (req) =>
         keys.test(req.body.key, async (k) => {
-          const s = await keyLimitState(deps.limiter, k, deps.clock.now(), false)
+          const s = await keyLimitState(deps.limiter, k, deps.clock.now())
           return { limit: s.limit, period: k.timePeriod, remaining: s.remaining, reset: s.reset }
         }),
     )

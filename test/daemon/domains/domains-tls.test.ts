@@ -8,7 +8,7 @@ import type { Domain } from '../../../src/contract/domains.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import { missingBinaries } from '../../support/binaries.js'
 import { startDnsServer, type DnsServer } from '../../support/dns-server.js'
-import { startPebble, type Pebble } from '../../support/pebble.js'
+import { pebbleAppConfig, startPebble, type Pebble } from '../../support/pebble.js'
 import { freePort } from '../../support/processes.js'
 
 const CNAME = 'links.linkd.test'
@@ -53,15 +53,7 @@ describe.skipIf(skip)('HTTPS for custom domains with a certificate from a real p
     httpPort = port
     pebble = await startPebble({ httpPort: port, dnsServer: dns.address })
     root = await pebble.issuingRoot()
-    t = await createTestApp({
-      port,
-      publicUrl: `http://127.0.0.1:${port}`,
-      cnameTarget: CNAME,
-      dnsResolvers: dns.address,
-      acmeDirectory: pebble.directoryUrl,
-      acmeCaFile: pebble.endpointCaFile,
-      acmePrecheck: false,
-    })
+    t = await createTestApp(pebbleAppConfig(pebble, { port, dnsServer: dns.address, cnameTarget: CNAME }))
     t.clock.set(Date.now())
     await t.app.listen({ host: '127.0.0.1', port })
     https = await listenHttps(t.app, t.app.linkd.services.directory, { host: '127.0.0.1', port: 0 })

@@ -246,6 +246,74 @@ describe('per-organization limit', () => {
   })
 })
 
+describe('key and organization windows together', () => {
+  let t: TestApp
+  afterEach(() => t.close())
+
+  it("a request its key's window refuses does not use up its organization's window", async () => {
+    t = await createTestApp({ rateLimitPerOrg: 3 })
+    const { keys } = t.app.linkd.services
+    const limited = await keys.create(t.orgId, {
+      name: 'two a minute',
+      preset: 'full',
+      requestLimit: 2,
+      timePeriod: 'minute',
+    })
+    const other = await keys.create(t.orgId, { name: 'other', preset: 'full' })
+    for (let i = 0; i < 2; i++)
+      expect((await t.call('GET', '/api/keys', { key: limited.key })).statusCode).toBe(200)
+    for (let i = 0; i < 3; i++) {
+      const refused = await t.call('GET', '/api/keys', { key: limited.key })
+      expect(expectError(refused, 429, 'RateLimitExceeded').message).toContain('per API key')
+      expect(rateHeaders(refused)).toEqual({ limit: 2, remaining: 0, reset: (START + MINUTE) / 1000 })
+    }
+    // The organization counted 2 of its 3: one more request of another key passes, the next not.
+    const third = await t.call('GET', '/api/keys', { key: other.key })
+    expect(third.statusCode).toBe(200)
+    const fourth = await t.call('GET', '/api/keys', { key: other.key })
+    expect(expectError(fourth, 429, 'RateLimitExceeded').message).toContain('per organization')
+    expect(rateHeaders(fourth)).toEqual({ limit: 3, remaining: 0, reset: (START + MINUTE) / 1000 })
+  })
+
+  it("a request its organization's window refuses still counts in its key's window", async () => {
+    t = await createTestApp({ rateLimitPerOrg: 2 })
+    const k = await t.app.linkd.services.keys.create(t.orgId, {
+      name: 'five an hour',
+      preset: 'full',
+      requestLimit: 5,
+      timePeriod: 'hour',
+    })
+    for (let i = 0; i < 2; i++)
+      expect((await t.call('GET', '/api/keys', { key: k.key })).statusCode).toBe(200)
+    const refused = await t.call('GET', '/api/keys', { key: k.key })
+    expect(expectError(refused, 429, 'RateLimitExceeded').message).toContain('per organization')
+    t.clock.set(START + MINUTE)
+    const next = await t.call('GET', '/api/keys', { key: k.key })
+    expect(next.statusCode).toBe(200)
+    expect(rateHeaders(next)).toEqual({ limit: 5, remaining: 1, reset: (START + HOUR) / 1000 })
+  })
+
+  it('the quota store counts tiers in order and stops after the first one over its limit', async () => {
+    t = await createTestApp()
+    const { limiter } = t.app.linkd
+    const tiers = [
+      { bucket: 'test:a', windowMs: HOUR, limit: 2 },
+      { bucket: 'test:b', windowMs: MINUTE, limit: 1 },
+      { bucket: 'test:c', windowMs: DAY, limit: 10 },
+    ]
+    const counts = async () => (await limiter.hitTiers(tiers, START + 5_000)).map((h) => h.count)
+    expect(await counts()).toEqual([1, 1, 1])
+    expect(await limiter.hitTiers(tiers, START + 5_000)).toEqual([
+      { count: 2, resetAt: START + HOUR },
+      { count: 2, resetAt: START + MINUTE },
+    ])
+    expect(await counts()).toEqual([3])
+    expect((await limiter.peek('test:b', MINUTE, START)).count).toBe(2)
+    expect((await limiter.peek('test:c', DAY, START)).count).toBe(1)
+    expect(await limiter.hitTiers([], START)).toEqual([])
+  })
+})
+
 describe('rate limit store', () => {
   it('uses fixed windows aligned to the window length and sweeps ended ones', () => {
     const store = createMemoryRateLimitStore()

@@ -1,7 +1,8 @@
 /**
  * Certificates with two processes on one database: the recheck-domains job of one process does
  * not order a second certificate for a domain another process has just verified (its order is
- * running there); an order left pending for 10 minutes (the process died) is ordered again.
+ * running there); an order left pending for 10 minutes (the process died) is ordered again, and
+ * a dead process's claim on a domain's order holds until it expires.
  */
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -53,5 +54,33 @@ describe.runIf(onPostgres)('certificate orders with two processes on one Postgre
     b.clock.advance(6 * 60_000)
     await b.app.linkd.scheduler.runNow('recheck-domains')
     expect(await sslStatus(b)).toBe('failed') // ordered again (this CA never answers)
+  })
+
+  it("an order's claim held by a process that died blocks every other order until it expires", async () => {
+    const ca = await brokenCa()
+    onTestFinished(() => ca.close())
+    shared = await createSharedApps(2, { acmeDirectory: ca.url, acmePrecheck: false })
+    const [a, b] = shared.apps as [TestApp, TestApp]
+    const created = await a.call('POST', '/api/domains', { body: { domain: 'claimed.example.org' } })
+    const id = created.json<Domain>().id
+    // Process a verified it 20 minutes ago and claimed its order until 3 minutes from now, then died.
+    const t = a.clock.now()
+    await a.db.kysely
+      .updateTable('custom_domains')
+      .set({ verification_status: 'verified', verified_at: t - 20 * 60_000, ssl_status: 'pending' })
+      .set({ updated_at: t - 20 * 60_000, cert_order_until: t + 3 * 60_000 })
+      .where('id', '=', id)
+      .execute()
+    const sslStatus = async () => {
+      await b.app.linkd.services.domains.settled()
+      return (await b.call('GET', `/api/domains/${id}`, { key: a.ownerKey })).json<Domain>().sslStatus
+    }
+
+    await b.app.linkd.scheduler.runNow('recheck-domains')
+    expect(await sslStatus()).toBe('pending') // the claim holds: no order
+
+    b.clock.advance(4 * 60_000)
+    await b.app.linkd.scheduler.runNow('recheck-domains')
+    expect(await sslStatus()).toBe('failed') // expired: ordered (this CA never answers)
   })
 })

@@ -47,6 +47,31 @@ describe.runIf(onPostgres)('limits with three processes on one PostgreSQL databa
     expect(statuses(responses)).toEqual({ 200: 30, 429: 15 })
   })
 
+  it('key and organization windows, counted together, both hold in total across the processes', async () => {
+    shared = await createSharedApps(2, { rateLimitPerOrg: 30 })
+    const [a, b] = shared.apps as [TestApp, TestApp]
+    const { keys } = a.app.linkd.services
+    const limited = await keys.create(a.orgId, {
+      name: 'twenty',
+      preset: 'full',
+      requestLimit: 20,
+      timePeriod: 'minute',
+    })
+    const other = await keys.create(a.orgId, { name: 'other', preset: 'full' })
+    const calls = Array.from({ length: 60 }, (_, i) => ({
+      key: i % 2 ? limited.key : other.key,
+      app: i % 4 < 2 ? a : b,
+    }))
+    const responses = await Promise.all(calls.map((c) => c.app.call('GET', '/api/keys', { key: c.key })))
+    const refusedFor = (tier: string) =>
+      responses.filter((r) => r.statusCode === 429 && r.json<{ message: string }>().message.includes(tier))
+    expect(statuses(responses)).toEqual({ 200: 30, 429: 30 })
+    // The limited key passed its window 20 times (10 refused by it); the organization admitted
+    // 30 of the 50 requests its keys' windows let through; a refused key counted nothing there.
+    expect(refusedFor('per API key')).toHaveLength(10)
+    expect(refusedFor('per organization')).toHaveLength(20)
+  })
+
   it("a game's ingestion window is one count across the processes", async () => {
     shared = await createSharedApps(3, { ingestRateLimitPerGame: 10 })
     const [a] = apps()
