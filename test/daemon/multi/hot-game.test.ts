@@ -25,7 +25,8 @@ type Batch = { batch_id: string; batch_timestamp: string; events: GameEventInput
 /**
  * `count` batches of `perBatch` events over the players `playersOf(b)` gives batch b, spread over
  * the last 20 hours (two UTC days: gaps and cohorts move), with purchases, two countries and two
- * acquisition sources (dims, acquisition, paying gaps): rows every batch of the game shares.
+ * acquisition sources (dims, acquisition, paying gaps): rows every batch of the game shares. The
+ * tables do not depend on the order the batches are stored in, only on each one's updates.
  */
 function makeBatches(count: number, perBatch: number, playersOf: (b: number) => string[], seed: number) {
   const rand = prng(seed)
@@ -36,7 +37,9 @@ function makeBatches(count: number, perBatch: number, playersOf: (b: number) => 
       const players = playersOf(b)
       const player = players[i % players.length]!
       const purchase = rand() < 0.2
-      const country = rand() < 0.5 ? 'DE' : 'FR'
+      // First-touch fields (country, source) are the player's own: the same whatever arrives first.
+      const country = player.length % 2 ? 'DE' : 'FR'
+      const source = /[b2]$/.test(player) ? 'adnet' : 'organic'
       return {
         event_id: randomUUID(),
         event_type: purchase ? 'purchase' : i % 4 ? 'level_start' : 'session_start',
@@ -46,7 +49,7 @@ function makeBatches(count: number, perBatch: number, playersOf: (b: number) => 
         platform: 'ios',
         data: purchase
           ? { amount: 1 + Math.floor(rand() * 10), currency: 'USD', country }
-          : { level: i, country, source: i % 2 ? 'adnet' : 'organic' },
+          : { level: i, country, source },
       }
     }),
   }))
