@@ -64,6 +64,13 @@ async function someoneWaits(
   return r.rows[0].n > 0
 }
 
+/** The numbers a one-column query of the apps' database gives, in order. */
+async function numbers(t: TestApp, text: string, ...args: unknown[]): Promise<number[]> {
+  return (await sqlRows<Record<string, unknown>>(t, text, ...args)).map((row) =>
+    Number(Object.values(row)[0]),
+  )
+}
+
 /** A promise and whether it has settled yet. */
 function tracked<T>(promise: Promise<T>) {
   const state = { settled: false, promise }
@@ -127,12 +134,7 @@ describe.runIf(onPostgres)('the locks of one hot game on PostgreSQL', () => {
     expect(pending.settled).toBe(false)
     await client.query('COMMIT')
     expect(accepted(await pending.promise)).toMatchObject({ accepted: 2, duplicates: 1 })
-    const daily = await sqlRows<{ events: number }>(
-      a,
-      'SELECT events FROM game_daily WHERE game_id = ?',
-      gameId,
-    )
-    expect(daily.map((d) => Number(d.events))).toEqual([2])
+    expect(await numbers(a, 'SELECT events FROM game_daily WHERE game_id = ?', gameId)).toEqual([2])
     expect(await count(a, 'game_events', 'player_id = ?', 'someone-else')).toBe(1)
     expect(await count(a, 'game_players')).toBe(2)
   })
@@ -162,12 +164,7 @@ describe.runIf(onPostgres)('the locks of one hot game on PostgreSQL', () => {
     await client.query('UPDATE fraud_daily SET analyzed = analyzed WHERE game_id = $1', [gameId])
     await client.query('ROLLBACK')
     expect(accepted(await pending.promise)).toMatchObject({ accepted: 3, flagged: 3 })
-    const fraud = await sqlRows<{ analyzed: number }>(
-      a,
-      'SELECT analyzed FROM fraud_daily WHERE game_id = ?',
-      gameId,
-    )
-    expect(fraud.map((f) => Number(f.analyzed))).toEqual([4])
+    expect(await numbers(a, 'SELECT analyzed FROM fraud_daily WHERE game_id = ?', gameId)).toEqual([4])
     expect(await count(a, 'fraud_events', 'game_id = ?', gameId)).toBe(4)
     expect(await count(a, 'game_events')).toBe(4)
   })
@@ -207,25 +204,13 @@ describe.runIf(onPostgres)('the locks of one hot game on PostgreSQL', () => {
       PLAYER,
     )
     expect(left.map((r) => r.batch_id)).toEqual(after.map((body) => body.batch_id).sort())
-    const profile = await sqlRows<{ event_count: number }>(
-      a,
-      'SELECT event_count FROM game_players WHERE game_id = ? AND player_id = ?',
-      gameId,
-      PLAYER,
-    )
-    expect(profile.map((p) => Number(p.event_count))).toEqual([after.length])
-    const days = await sqlRows<{ events: number }>(
-      a,
-      'SELECT SUM(events) AS events FROM game_player_days WHERE game_id = ? AND player_id = ?',
-      gameId,
-      PLAYER,
-    )
-    expect(Number(days[0]!.events)).toBe(after.length)
-    const totals = await sqlRows<{ players: number }>(
-      a,
-      'SELECT players FROM game_player_totals WHERE game_id = ?',
-      gameId,
-    )
-    expect(totals.map((row) => Number(row.players))).toEqual([2])
+    const ofPlayer = 'WHERE game_id = ? AND player_id = ?'
+    expect(await numbers(a, `SELECT event_count FROM game_players ${ofPlayer}`, gameId, PLAYER)).toEqual([
+      after.length,
+    ])
+    expect(await numbers(a, `SELECT SUM(events) FROM game_player_days ${ofPlayer}`, gameId, PLAYER)).toEqual([
+      after.length,
+    ])
+    expect(await numbers(a, 'SELECT players FROM game_player_totals WHERE game_id = ?', gameId)).toEqual([2])
   })
 })
