@@ -47,6 +47,7 @@ import { gamesModule } from './modules/games/index.js'
 import { createGamedataStore } from './modules/gamedata/store.js'
 import { createPostgresGamedataStore } from './modules/gamedata/store-postgres.js'
 import { createGamedataMaintenanceStore } from './modules/gamedata/maintenance-store.js'
+import { lockPlayer } from './modules/gamedata/locks-postgres.js'
 import { createAggregatesStore } from './modules/gamedata/aggregates-store.js'
 import { createGamedataService } from './modules/gamedata/service.js'
 import { createAcquisitionStore } from './modules/gamedata/acquisition-store.js'
@@ -217,7 +218,7 @@ function services(deps: CompositionDeps) {
       db.dialect === 'sqlite'
         ? createGamedataStore(db.sqlite, db.kysely)
         : createPostgresGamedataStore(db.kysely),
-    maintenance: createGamedataMaintenanceStore(db.kysely),
+    maintenance: createGamedataMaintenanceStore(db.kysely, db.dialect === 'postgres' ? { lockPlayer } : {}),
     aggregates: createAggregatesStore(db.kysely),
     acquisition: createAcquisitionStore(db.kysely),
     players: createPlayersStore(db.kysely),

@@ -110,7 +110,7 @@ export function insertManyRows<T, R = never>(
 type Key = ReadonlyArray<unknown>
 
 /** Orders rows by the values of their key columns (strings and numbers). */
-function byKey<T>(keys: readonly Column<T>[]): (a: T, b: T) => number {
+export function byKey<T>(keys: readonly Column<T>[]): (a: T, b: T) => number {
   const keyOf = (row: T): Key => keys.map(([, , value]) => value(row))
   return (a, b) => {
     const [left, right] = [keyOf(a), keyOf(b)]

@@ -26,7 +26,7 @@ const benches: Record<string, () => Promise<void>> = {
   'fraud-detect': () => fraudDetectBench(),
   'skan-optimize': () => skanOptimizeBench(),
   tui: () => tuiBench(),
-  postgres: () => postgresBench(),
+  postgres: () => postgresBench(process.argv[3]),
   ratelimit: () => rateLimitBench(),
 }
 process.stdout.write(`linkd benchmarks — node ${process.version}, ${new Date().toISOString()}\n`)

@@ -137,9 +137,10 @@ export function createFraudStage(deps: FraudStageDeps): Stage {
     },
 
     async record(ctx: StageContext, unit: UnitOfWork): Promise<void> {
+      // Kept until `discard` (after the batch, stored or not): a batch whose transaction runs
+      // again (PostgreSQL, a concurrent batch in its way) records the same findings again.
       const found = batches.get(ctx)
       if (!found) return
-      batches.delete(ctx)
       await deps.events.record(
         found.events,
         {

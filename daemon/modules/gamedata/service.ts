@@ -23,6 +23,8 @@ import type { GamedataMaintenanceStore } from './maintenance-store.js'
 import type { GamedataStore } from './store.js'
 import type { AcceptedBatch, BatchCounts } from './types.js'
 import type { UnitOfWork } from '../../db/unit-of-work.js'
+import { WriteConflictError } from '../../db/errors.js'
+import { AppError } from '../../http/errors.js'
 import { DAY_MS, utcDayNumber } from '../../clock.js'
 
 /** Session ids start with the start time so that inserts append to the primary key. */
@@ -42,7 +44,9 @@ export interface GamedataDeps {
 
 /**
  * Work the caller runs in the same unit of work as a batch's storage (the ingestion keeps its
- * batch_id records this way): statements of the caller's own store, given `unit`.
+ * batch_id records this way): statements of the caller's own store, given `unit`. On PostgreSQL
+ * a unit that met a concurrent one runs again from `before`: both must write the same things on
+ * every run (nothing is consumed by a run whose transaction rolled back).
  */
 export interface BatchUnit<R> {
   /** Runs first; a value other than undefined ends the unit at once (nothing stored). */
@@ -58,21 +62,39 @@ export function createGamedataService(deps: GamedataDeps) {
   return {
     /**
      * Stores an accepted batch in every layer, in one transaction committed durably (SQLite:
-     * synchronous=FULL), the game's only batch in progress: once this resolves, the batch
+     * synchronous=FULL), the only one in progress for its players and batch_id (`unit` may run
+     * more than once on PostgreSQL: see GamedataStore.unitOfWork): once this resolves, the batch
      * survives a power loss, and concurrent batches of the game (other processes) lose nothing.
+     * 503 (Retry-After: 1) when concurrent batches kept getting in its way.
      */
-    storeBatch<R>(batch: AcceptedBatch, unit: BatchUnit<R>): Promise<R> {
-      return deps.store.unitOfWork(batch.gameId, async (work) => {
-        const prior = await unit.before(work)
-        if (prior !== undefined) return prior
-        const snapshot = await deps.store.loadSnapshot(work, batch.gameId, batch.events)
-        const changes = fold(snapshot, batch.events, newSessionId)
-        await deps.store.save(work, batch, changes)
-        return unit.after(
-          { stored: changes.stored, duplicates: changes.duplicates, flagged: changes.flagged },
-          work,
+    async storeBatch<R>(batch: AcceptedBatch, unit: BatchUnit<R>): Promise<R> {
+      const scope = { batchId: batch.batchId, playerIds: batch.events.map((j) => j.event.playerId) }
+      try {
+        return await deps.store.unitOfWork(
+          batch.gameId,
+          async (work) => {
+            const prior = await unit.before(work)
+            if (prior !== undefined) return prior
+            const snapshot = await deps.store.loadSnapshot(work, batch.gameId, batch.events)
+            const changes = fold(snapshot, batch.events, newSessionId)
+            await deps.store.save(work, batch, changes)
+            return unit.after(
+              { stored: changes.stored, duplicates: changes.duplicates, flagged: changes.flagged },
+              work,
+            )
+          },
+          scope,
         )
-      })
+      } catch (err) {
+        if (err instanceof WriteConflictError)
+          throw new AppError(
+            'ServiceUnavailable',
+            `the batch met concurrent batches of the same players ${err.attempts} times: nothing was stored, send it again`,
+            undefined,
+            { 'retry-after': '1' },
+          )
+        throw err
+      }
     },
 
     /**

@@ -1,16 +1,21 @@
 /**
  * The PostgreSQL store of the gaming storage layers, behind the same port as the SQLite one
  * (`GamedataStore`, store.ts): a batch is one transaction on one pooled client that first takes
- * its game's transaction-level advisory lock, so that batches of one game stored by several linkd
- * processes at once run one after the other (the fold reads a snapshot and writes absolute
- * values: without the lock two batches would lose each other's updates); other games' batches
- * run in parallel. The snapshot is read in a few statements for the whole batch (`= ANY($2)`),
- * and the changes are written with one multi-row statement per table and kind of write.
+ * the advisory locks of what it reads (locks-postgres.ts: its players and batch_id under its
+ * game's shared lock, or its game's exclusive lock for a batch of many players), so that batches
+ * sharing a player run one after the other while the rest of a game's batches, from any number
+ * of linkd processes, run at once. The snapshot is read in a few statements for the whole batch
+ * (`= ANY($2)`), and the changes are written with one multi-row statement per table and kind of
+ * write, every statement's rows in key order and the aggregate upserts (the rows every batch of
+ * the game shares: today's game_daily row, game_player_totals…) last, so that their row locks
+ * are taken in one order and held for the shortest time. A batch that met another at the same
+ * moment (a deadlock, or the same new event id stored by a batch of other players) runs again.
  */
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema.js'
 import { addCountersOnConflict, addCountersSql } from '../../db/counters.js'
 import {
+  byKey,
   insertRows,
   numbered,
   query,
@@ -20,6 +25,8 @@ import {
   type RowsStatement,
 } from '../../db/postgres-rows.js'
 import { kyselyOf, postgresUnit } from '../../db/unit-of-work.js'
+import { isTransientConflict, retryingConflicts } from '../../db/errors.js'
+import { lockBatch } from './locks-postgres.js'
 import { ACQUISITION_COUNTERS, DAILY_COUNTERS, DIM_COUNTERS, type GamedataStore } from './store.js'
 import { NO_DAY, pairKey } from './types.js'
 import type {
@@ -31,13 +38,6 @@ import type {
   SessionRow,
   Snapshot,
 } from './types.js'
-
-/**
- * The first key of the two-key advisory locks of game batches (the second: hashtext(game id)).
- * Two-key locks never meet the one-key locks of migrations and jobs; two games whose ids hash
- * alike only wait for each other.
- */
-export const GAME_BATCH_LOCK = 0x6761_6d65 // "game"
 
 type Event = AcceptedEvent['event']
 type EventRow = AcceptedEvent & { receivedAt: number; batchId: string; ip: string | null }
@@ -110,7 +110,23 @@ const SESSION_PROGRESS = ownAll<SessionRow>([
   ['events', 'int8'],
 ])
 
-/** An aggregate table's multi-row upsert: `keys` (after game_id) name the row, counters add up. */
+/**
+ * `write` with its rows sorted by `keys` first: every batch takes the row locks of a table in one
+ * order, so two batches writing the same rows wait for each other instead of deadlocking.
+ */
+function inKeyOrder<T>(write: RowsStatement<T>, keys: readonly Column<T>[]): RowsStatement<T> {
+  const order = byKey(keys)
+  return (db, gameId, rows) => write(db, gameId, [...rows].sort(order))
+}
+
+/** `updateRows` (the rows its `keys` name), in key order. */
+const updateInKeyOrder = <T>(table: string, set: readonly Column<T>[], keys: readonly Column<T>[]) =>
+  inKeyOrder(updateRows(table, set, keys), keys)
+
+/**
+ * An aggregate table's multi-row upsert: `keys` (after game_id) name the row, counters add up;
+ * rows in key order (the rows every batch of the game shares: their locks in one order).
+ */
 function addCounters<T>(
   table: string,
   keys: readonly Column<T>[],
@@ -121,7 +137,7 @@ function addCounters<T>(
     ['game_id', ...keys.map(([name]) => name)],
     counters.map(([name]) => name),
   )
-  return insertRows(table, [...keys, ...counters], conflict)
+  return inKeyOrder(insertRows(table, [...keys, ...counters], conflict), keys)
 }
 const counters = <T>(...names: Array<keyof T & string>) => names.map((n) => own<T>(n, 'int8'))
 
@@ -131,40 +147,50 @@ type Gap = Changes['gaps'][number]
 type Cohort = Changes['cohorts'][number]
 type Acquisition = Changes['acquisition'][number]
 type DimGap = Changes['dimPayingGaps'][number]
+type InstallDayMove = Changes['installDayMoves'][number]
+
+const MOVE_KEY: Column<InstallDayMove>[] = [['player_id', 'text', (m) => m.playerId]]
 
 const statements = {
-  insertEvents: insertRows('game_events', EVENT_COLUMNS, 'ON CONFLICT (game_id, event_id) DO NOTHING'),
-  moveInstallDays: updateRows<{ playerId: string; installDay: number }>(
+  // No ON CONFLICT: an event id a concurrent batch (of other players) stored since the snapshot
+  // raises a unique violation, and the batch runs again (it then counts the event a duplicate).
+  insertEvents: inKeyOrder(insertRows('game_events', EVENT_COLUMNS), EVENT_COLUMNS.slice(0, 1)),
+  moveInstallDays: updateInKeyOrder<InstallDayMove>(
     'game_player_days',
     [['install_day', 'int8', (m) => m.installDay]],
-    [['player_id', 'text', (m) => m.playerId]],
+    MOVE_KEY,
   ),
-  insertPlayers: insertRows('game_players', [
-    ...PLAYER_KEY,
-    own<ProfileRow>('platform', 'text'),
-    ...PLAYER_ALL,
-  ]),
-  updatePlayersAll: updateRows('game_players', PLAYER_ALL, PLAYER_KEY),
-  updatePlayersActivity: updateRows('game_players', PLAYER_ACTIVITY, PLAYER_KEY),
-  insertPlayerDays: insertRows('game_player_days', [
-    ...PLAYER_DAY_KEY,
-    own<PlayerDayRow>('install_day', 'int8'),
-    ...PLAYER_DAY_COUNTS,
-  ]),
-  updatePlayerDays: updateRows('game_player_days', PLAYER_DAY_COUNTS, PLAYER_DAY_KEY),
-  insertSessions: insertRows('game_sessions', [
-    ...SESSION_KEY,
-    own<SessionRow>('player_id', 'text'),
-    own<SessionRow>('session_id', 'text'),
-    own<SessionRow>('started_at', 'int8'),
-    ...SESSION_PROGRESS,
-  ]),
-  updateSessionsStart: updateRows(
+  insertPlayers: inKeyOrder(
+    insertRows('game_players', [...PLAYER_KEY, own<ProfileRow>('platform', 'text'), ...PLAYER_ALL]),
+    PLAYER_KEY,
+  ),
+  updatePlayersAll: updateInKeyOrder('game_players', PLAYER_ALL, PLAYER_KEY),
+  updatePlayersActivity: updateInKeyOrder('game_players', PLAYER_ACTIVITY, PLAYER_KEY),
+  insertPlayerDays: inKeyOrder(
+    insertRows('game_player_days', [
+      ...PLAYER_DAY_KEY,
+      own<PlayerDayRow>('install_day', 'int8'),
+      ...PLAYER_DAY_COUNTS,
+    ]),
+    PLAYER_DAY_KEY,
+  ),
+  updatePlayerDays: updateInKeyOrder('game_player_days', PLAYER_DAY_COUNTS, PLAYER_DAY_KEY),
+  insertSessions: inKeyOrder(
+    insertRows('game_sessions', [
+      ...SESSION_KEY,
+      own<SessionRow>('player_id', 'text'),
+      own<SessionRow>('session_id', 'text'),
+      own<SessionRow>('started_at', 'int8'),
+      ...SESSION_PROGRESS,
+    ]),
+    SESSION_KEY,
+  ),
+  updateSessionsStart: updateInKeyOrder(
     'game_sessions',
     [own<SessionRow>('started_at', 'int8'), ...SESSION_PROGRESS],
     SESSION_KEY,
   ),
-  updateSessions: updateRows('game_sessions', SESSION_PROGRESS, SESSION_KEY),
+  updateSessions: updateInKeyOrder('game_sessions', SESSION_PROGRESS, SESSION_KEY),
   daily: addCounters<Daily>('game_daily', [own('day', 'int8')], counters<Daily>(...DAILY_COUNTERS)),
   dims: addCounters<Dim>(
     'game_daily_dims',
@@ -206,7 +232,6 @@ const statements = {
 }
 
 const SQL = {
-  lock: 'SELECT pg_advisory_xact_lock($1, hashtext($2))',
   storedEventIds: 'SELECT event_id FROM game_events WHERE game_id = $1 AND event_id = ANY($2::text[])',
   players: 'SELECT * FROM game_players WHERE game_id = $1 AND player_id = ANY($2::text[])',
   playerDays: `SELECT player_id, day, install_day, events, revenue_micros, event_types FROM game_player_days
@@ -216,6 +241,15 @@ const SQL = {
   sessionsBySid: `SELECT DISTINCT ON (player_id, session_id) * FROM game_sessions
     WHERE game_id = $1 AND (player_id, session_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))
     ORDER BY player_id, session_id, started_at DESC, id DESC`,
+}
+
+/**
+ * What makes a batch's transaction run again: a deadlock or serialization failure, or a unique
+ * violation on game_events (an event id another batch stored while this one was folding).
+ */
+function concurrentBatch(err: unknown): boolean {
+  const e = err as { code?: unknown; table?: unknown } | null
+  return isTransientConflict(err) || (e?.code === '23505' && e.table === 'game_events')
 }
 
 /** The previous and next day of `days` (ascending) around `day`. */
@@ -235,11 +269,15 @@ function neighboursIn(days: readonly PlayerDayRow[], day: number, paying: boolea
 
 export function createPostgresGamedataStore(db: Kysely<Database>): GamedataStore {
   return {
-    unitOfWork(gameId, work) {
-      return db.transaction().execute(async (trx) => {
-        await query(trx, SQL.lock, [GAME_BATCH_LOCK, gameId])
-        return work(postgresUnit(trx))
-      })
+    unitOfWork(gameId, work, scope) {
+      return retryingConflicts(
+        () =>
+          db.transaction().execute(async (trx) => {
+            await lockBatch(trx, gameId, scope)
+            return work(postgresUnit(trx))
+          }),
+        { retryable: concurrentBatch, what: 'the batch' },
+      )
     },
 
     /** The same snapshot as the SQLite store's, read for the whole batch at once. */
@@ -309,7 +347,10 @@ export function createPostgresGamedataStore(db: Kysely<Database>): GamedataStore
       }
     },
 
-    /** Writes the fold's changes in the SQLite store's order, one statement per table and kind. */
+    /**
+     * Writes the fold's changes in the SQLite store's order, one statement per table and kind
+     * (each statement's rows in key order); the counters every batch of the game shares last.
+     */
     async save(unit, batch, c) {
       const trx = kyselyOf(unit)
       const gameId = batch.gameId

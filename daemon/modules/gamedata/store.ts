@@ -17,6 +17,7 @@ import { NO_DAY, pairKey } from './types.js'
 import type {
   AcceptedBatch,
   AcceptedEvent,
+  BatchLocks,
   Changes,
   Neighbours,
   PlayerDayRow,
@@ -58,10 +59,14 @@ export const ACQUISITION_COUNTERS = ['cost_micros', 'commission_micros', 'conver
 export interface GamedataStore {
   /**
    * Runs `work` (the loads, the fold, the saves, and other stores' statements given the unit) as
-   * ONE transaction, the only one writing the game's rows meanwhile; once this resolves, the work
-   * is committed durably (SQLite: synchronous=FULL; PostgreSQL: synchronous_commit).
+   * ONE transaction, the only one writing the rows of `scope`'s players (and handling its
+   * batch_id) meanwhile, or without `scope` the only one writing the game's rows; once this
+   * resolves, the work is committed durably (SQLite: synchronous=FULL; PostgreSQL:
+   * synchronous_commit). SQLite has one writer: every unit runs alone. PostgreSQL may run `work`
+   * again in a new transaction when a concurrent one got in its way (nothing of the first run
+   * stays), and throws a WriteConflictError (daemon/db/errors.ts) when that keeps happening.
    */
-  unitOfWork<T>(gameId: string, work: (unit: UnitOfWork) => Promise<T>): Promise<T>
+  unitOfWork<T>(gameId: string, work: (unit: UnitOfWork) => Promise<T>, scope?: BatchLocks): Promise<T>
   /** The rows the batch's events can touch, as the tables hold them before the batch. */
   loadSnapshot(unit: UnitOfWork, gameId: string, events: readonly AcceptedEvent[]): Promise<Snapshot>
   /** Writes the fold's changes. */

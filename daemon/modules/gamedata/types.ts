@@ -85,6 +85,12 @@ export interface AcceptedBatch {
   events: AcceptedEvent[]
 }
 
+/** What a batch's unit of work covers: its batch_id and its players (what the fold reads). */
+export interface BatchLocks {
+  batchId: string
+  playerIds: readonly string[]
+}
+
 /** What one batch added to the raw layer. */
 export interface BatchCounts {
   stored: number

@@ -34,10 +34,11 @@ export interface Stage {
   judge(event: NormalizedEvent, ctx: StageContext): Verdict | StageResult
   /**
    * Writes what the stage found while judging the batch of `ctx`, inside the batch's unit of
-   * work. Not called when the batch is a repeat of a stored one.
+   * work. Not called when the batch is a repeat of a stored one; called again, with the same
+   * findings, when the unit runs again (its first transaction rolled back).
    */
   record?(ctx: StageContext, unit: UnitOfWork): Promise<void>
-  /** The batch of `ctx` will not be stored (its transaction failed): drop what was found. */
+  /** The batch of `ctx` is done (stored, or its transaction failed): drop what was found. */
   discard?(ctx: StageContext): void
 }
 

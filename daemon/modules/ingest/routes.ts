@@ -81,6 +81,9 @@ export function ingestRoutes(deps: { ingest: IngestService }) {
             413: errorRef('Over 1,000 events or 1 MB (after decompression)'),
             415: errorRef('Not application/json, or an encoding other than gzip'),
             429: errorRef('Over the per-game request rate; see Retry-After'),
+            503: errorRef(
+              'PostgreSQL: concurrent batches of the same players kept getting in the way; nothing stored, send it again after Retry-After',
+            ),
           },
         },
         onRequest: async (req, reply) => {

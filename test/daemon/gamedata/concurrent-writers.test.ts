@@ -7,9 +7,8 @@
  */
 import { randomUUID } from 'node:crypto'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import type { GameWithSecrets } from '../../../src/contract/games.js'
-import { createTestApp, type TestApp, sqlRows } from '../../support/app.js'
-import { gameIdOf } from '../../support/fraud.js'
+import { createTestApp, type TestApp } from '../../support/app.js'
+import { gameTables } from '../../support/game-tables.js'
 import { accepted, createGame, send } from '../../support/gaming.js'
 import { createTestDatabase, onPostgres } from '../../support/postgres.js'
 import { prng } from '../../support/prng.js'
@@ -49,38 +48,6 @@ function makeBatches() {
   }))
 }
 
-/** What the aggregate and profile tables hold for the game, in a stable order. */
-async function contents(t: TestApp, game: GameWithSecrets) {
-  const id = await gameIdOf(t, game.id)
-  // Without the game's id (each database has its own game).
-  const rows = async (sql: string) => (await sqlRows(t, sql, id)).map(({ game_id: _, ...row }) => row)
-  return {
-    daily: await rows('SELECT * FROM game_daily WHERE game_id = ? ORDER BY day'),
-    dims: await rows(
-      `SELECT * FROM game_daily_dims WHERE game_id = ?
-         AND (players <> 0 OR new_players <> 0 OR paying_players <> 0 OR events <> 0 OR sessions <> 0)
-       ORDER BY day, dim, value`,
-    ),
-    gaps: await rows(
-      'SELECT kind, day, prev_day, players FROM game_day_gaps WHERE game_id = ? AND players <> 0 ORDER BY kind, day, prev_day',
-    ),
-    cohorts: await rows(
-      'SELECT install_day, day_offset, players FROM game_cohorts WHERE game_id = ? AND players <> 0 ORDER BY install_day, day_offset',
-    ),
-    playerDays: await rows(
-      'SELECT player_id, day, install_day, events, revenue_micros, event_types FROM game_player_days WHERE game_id = ? ORDER BY player_id, day',
-    ),
-    players: await rows(
-      `SELECT player_id, first_seen_at, install_day, last_active_at, session_count, event_count, transactions,
-         revenue_total_micros, first_purchase_at FROM game_players WHERE game_id = ? ORDER BY player_id`,
-    ),
-    totals: await rows('SELECT players FROM game_player_totals WHERE game_id = ?'),
-    sessions: await rows(
-      'SELECT player_id, session_id, started_at, last_event_at, events FROM game_sessions WHERE game_id = ? ORDER BY player_id, session_id',
-    ),
-  }
-}
-
 const batches = makeBatches()
 let shared: Awaited<ReturnType<typeof createTestDatabase>> | undefined
 const apps: TestApp[] = []
@@ -115,8 +82,8 @@ it.runIf(onPostgres)(
       reference.clock.set(NOW)
       const alone = await createGame(reference, { platform: 'ios' })
       for (const b of batches) accepted(await send(reference, b, { game: alone, orgId: reference.orgId }))
-      const got = await contents(first, game)
-      const want = await contents(reference, alone)
+      const got = await gameTables(first, game)
+      const want = await gameTables(reference, alone)
       // The exact totals first (clearer failures), then every row.
       const events = batches.flatMap((b) => b.events)
       const daily = got.daily as Array<{ events: number; sessions: number; revenue_iap_micros: number }>
