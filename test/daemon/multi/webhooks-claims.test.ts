@@ -91,6 +91,7 @@ describe.runIf(onPostgres)('webhook deliveries with three senders on one Postgre
       perOrganization: 10,
       perWebhook: 10,
       graceMs: 30_000,
+      probeAfter: 5,
     })
     expect(claimed).toHaveLength(1)
 
