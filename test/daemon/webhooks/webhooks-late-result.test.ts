@@ -4,34 +4,32 @@
  * sender's. One app and a second sender (the real outbox store) on the same database, so that it
  * runs on both engines; test/daemon/multi/webhooks-claims.test.ts has two apps on PostgreSQL.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { createOutboxStore } from '../../../daemon/modules/webhooks/outbox-store.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import { startReceiver, type Receiver } from '../../support/receiver.js'
 
-let t: TestApp
-let rx: Receiver
-beforeEach(async () => {
-  t = await createTestApp({ publicUrl: 'https://sho.rt' })
-  rx = await startReceiver()
-})
+let t: TestApp | undefined
+let rx: Receiver | undefined
 afterEach(async () => {
-  await t.close()
-  await rx.close()
+  await t?.close()
+  await rx?.close()
 })
 
 describe('a late result of a sender whose claim expired', () => {
   it('is not recorded over the result of the sender that re-claimed the delivery', async () => {
-    const created = await t.call('POST', '/api/webhooks', {
-      body: { name: 'rx', url: rx.url, events: ['link.created'], timeoutSeconds: 5 },
+    const app = (t = await createTestApp({ publicUrl: 'https://sho.rt' }))
+    const receiver = (rx = await startReceiver())
+    const created = await app.call('POST', '/api/webhooks', {
+      body: { name: 'rx', url: receiver.url, events: ['link.created'], timeoutSeconds: 5 },
     })
     const hookId = created.json<{ id: string }>().id
-    await t.call('POST', '/api/use/links', { body: { destinationUrl: 'https://example.com/x' } })
-    await t.app.linkd.services.webhooks.settle()
+    await app.call('POST', '/api/use/links', { body: { destinationUrl: 'https://example.com/x' } })
+    await app.app.linkd.services.webhooks.settle()
 
     // The other sender claims the delivery, then stops (its attempt outlives its claim).
-    const paused = createOutboxStore(t.db.kysely, () => ({}))
-    const claimedAt = t.clock.now()
+    const paused = createOutboxStore(app.db.kysely, () => ({}))
+    const claimedAt = app.clock.now()
     const [claimed] = await paused.claimDue(claimedAt, {
       limit: 10,
       perOrganization: 10,
@@ -42,9 +40,9 @@ describe('a late result of a sender whose claim expired', () => {
     expect(claimed).toBeDefined()
 
     // Past the claim (timeout + 30 s) this app's sender re-claims it and delivers it.
-    t.clock.advance(35_001)
-    await t.app.linkd.services.webhooks.worker.runDue()
-    expect(rx.received).toHaveLength(1)
+    app.clock.advance(35_001)
+    await app.app.linkd.services.webhooks.worker.runDue()
+    expect(receiver.received).toHaveLength(1)
 
     // The paused sender wakes up with a failure: not recorded.
     const recorded = await paused.recordAttempt(claimed!.id, claimed!.claimedUntil, {
@@ -57,12 +55,12 @@ describe('a late result of a sender whose claim expired', () => {
       nextAttemptAt: claimedAt + 7000,
     })
     expect(recorded).toBe(false)
-    const log = await t.call('GET', `/api/webhooks/${hookId}/deliveries`)
+    const log = await app.call('GET', `/api/webhooks/${hookId}/deliveries`)
     expect(log.json<{ data: unknown[] }>().data).toMatchObject([
       { status: 'success', attempt: 1, responseStatusCode: 200, error: null, nextAttemptAt: null },
     ])
-    t.clock.advance(60_000)
-    await t.app.linkd.services.webhooks.worker.runDue()
-    expect(rx.received).toHaveLength(1)
+    app.clock.advance(60_000)
+    await app.app.linkd.services.webhooks.worker.runDue()
+    expect(receiver.received).toHaveLength(1)
   })
 })
