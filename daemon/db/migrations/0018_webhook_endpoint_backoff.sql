@@ -9,3 +9,11 @@ ALTER TABLE webhooks ADD COLUMN paused_until BIGINT NOT NULL DEFAULT 0;
 -- cannot take more, with a backlog at the head of the queue, no longer costs a scan per claim).
 CREATE INDEX webhook_deliveries_claimed ON webhook_deliveries (locked_until);
 CREATE INDEX webhook_deliveries_webhook_due ON webhook_deliveries (webhook_id, status, next_attempt_at);
+
+-- The due retries of one webhook (pending deliveries tried at least once) without reading its
+-- untried backlog: a backing-off endpoint holds back only the untried ones, its retries keep their
+-- schedule and are found behind that backlog. A query uses it when it repeats the condition as
+-- literals (SQLite does not match bound parameters); status is a column too, so that SQLite
+-- prefers it to webhook_deliveries_webhook_due for such a query.
+CREATE INDEX webhook_deliveries_webhook_retries ON webhook_deliveries (webhook_id, status, next_attempt_at)
+  WHERE status = 'pending' AND attempts > 0;

@@ -21,7 +21,7 @@ export interface WebhooksTable {
   consecutive_failures: Generated<number>
   created_at: number
   updated_at: number
-  /** Failed attempts in a row since the last success, and no new attempt before paused_until (0018). */
+  /** Failed attempts in a row since the last success, and no untried delivery before paused_until (0018). */
   failed_attempts: Generated<number>
   paused_until: Generated<number>
 }

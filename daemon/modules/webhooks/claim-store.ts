@@ -4,7 +4,7 @@
  * endpoint's backoff (`webhooks.failed_attempts`, `paused_until`). Part of the webhooks store
  * (the outbox store spreads it in); SQL only, portable to PostgreSQL.
  */
-import { PostgresAdapter, type Kysely } from 'kysely'
+import { PostgresAdapter, sql, type Kysely } from 'kysely'
 import type { Database } from '../../db/schema.js'
 import type { RetryPolicy } from '../../../src/contract/limits.js'
 import { toDelivery, type AttemptResult, type DueDelivery } from './delivery-record.js'
@@ -19,8 +19,9 @@ export interface ClaimLimits {
   /** A claim lasts the webhook's timeout plus this; a sender that died releases it by expiry. */
   graceMs: number
   /**
-   * An endpoint with this many failed attempts in a row is probed: one attempt in flight at a
-   * time, and none before its pause ends.
+   * An endpoint with this many failed attempts in a row is probed: a delivery not yet tried starts
+   * only when nothing else is in flight to it and its pause has ended. Retries keep their schedule
+   * and the webhook's share.
    */
   probeAfter: number
 }
@@ -71,6 +72,7 @@ interface Candidate {
   organization_id: string
   webhook_id: string
   is_test: number
+  attempts: number
   w_status: string
   timeout_seconds: number
   failed_attempts: number
@@ -142,6 +144,7 @@ export function createClaimStore(
         'd.organization_id',
         'd.webhook_id',
         'd.is_test',
+        'd.attempts',
         'w.status as w_status',
         'w.timeout_seconds',
         'w.failed_attempts',
@@ -156,17 +159,19 @@ export function createClaimStore(
   return {
     /**
      * Claims up to `limit` due deliveries for one attempt each, fairly: pending rows due at `now`,
-     * not claimed, of active webhooks whose endpoint is not pausing (test deliveries whatever the
-     * status); an organization or a webhook that already has its share of attempts in flight
-     * (claims of every sender on this database; a probed endpoint's share is 1) is skipped, so
-     * other organizations' due rows are taken at once; among the rest, round-robin across
-     * organizations, oldest due first within each.
+     * not claimed, of active webhooks (test deliveries whatever the status); an organization or a
+     * webhook that already has its share of attempts in flight (claims of every sender on this
+     * database) is skipped, so other organizations' due rows are taken at once; among the rest,
+     * round-robin across organizations, oldest due first within each. The endpoint backoff holds
+     * back only deliveries not yet tried (none while the endpoint pauses, and a probed endpoint
+     * gets one when nothing else is in flight to it); retries go on the policy's schedule.
      *
      * The work is bounded whatever the backlog: the attempts in flight come from the claimed-rows
      * index, then a window at the head of the due queue is read; when it is full and could not
      * fill the slots (the head belongs to webhooks that cannot take more: at their share, pausing,
-     * suspended), the other active webhooks' due rows are read webhook by webhook from their own
-     * index, never by scanning past the backlog.
+     * suspended), each active webhook's due rows are read webhook by webhook from their own index,
+     * never by scanning past the backlog; those of a backing-off webhook from the index of started
+     * deliveries (its retries are found behind its untried backlog), plus its probe if one may go.
      *
      * One transaction; each row is taken by a guarded update, so two senders never claim the same
      * row. On PostgreSQL the rows are read FOR UPDATE SKIP LOCKED: rows in another sender's claim
@@ -190,16 +195,20 @@ export function createClaimStore(
           bump(perOrg, b.organization_id, Number(b.n))
           bump(perHook, b.webhook_id, Number(b.n))
         }
-        const shareOf = (failedAttempts: number) =>
-          Number(failedAttempts) >= c.probeAfter ? 1 : c.perWebhook
+        const backingOff = (failedAttempts: number) => Number(failedAttempts) >= c.probeAfter
+        /** An untried delivery of a backing-off endpoint is its probe: one in flight, nothing else. */
+        const shareOf = (r: Candidate) =>
+          Number(r.attempts) === 0 && backingOff(r.failed_attempts) ? 1 : c.perWebhook
         const claimed: string[] = []
         async function claimFrom(rows: Candidate[]): Promise<void> {
           for (const r of fairOrder(rows, perOrg)) {
             if (claimed.length >= c.limit) return
             const test = Number(r.is_test) === 1
-            if (!test && (r.w_status !== 'active' || Number(r.paused_until) > now)) continue
+            if (!test && r.w_status !== 'active') continue
+            // The pause holds back the deliveries not yet tried, never a retry.
+            if (!test && Number(r.attempts) === 0 && Number(r.paused_until) > now) continue
             if ((perOrg.get(r.organization_id) ?? 0) >= c.perOrganization) continue
-            if ((perHook.get(r.webhook_id) ?? 0) >= shareOf(r.failed_attempts)) continue
+            if ((perHook.get(r.webhook_id) ?? 0) >= shareOf(r)) continue
             const until = now + Number(r.timeout_seconds) * 1000 + c.graceMs
             if (!(await take(trx, r.id, now, until))) continue
             claimed.push(r.id)
@@ -216,12 +225,12 @@ export function createClaimStore(
         await claimFrom(head)
         if (claimed.length >= c.limit || head.length < window) return withWebhooks(trx, claimed)
 
-        // The head is held by webhooks that cannot take more: the others, one by one.
+        // The head is held by webhooks that cannot take more: every active one, one by one (a
+        // pausing one for its retries, which may sit behind its own untried backlog).
         const hooks = await trx
           .selectFrom('webhooks')
-          .select(['id', 'organization_id', 'failed_attempts'])
+          .select(['id', 'organization_id', 'failed_attempts', 'paused_until'])
           .where('status', '=', 'active')
-          .where('paused_until', '<=', now)
           .orderBy('id')
           .execute()
         const start = hooks.length ? rotation++ % hooks.length : 0
@@ -231,17 +240,21 @@ export function createClaimStore(
         for (const h of turn) {
           if (claimed.length >= c.limit) break
           if ((perOrg.get(h.organization_id) ?? 0) >= c.perOrganization) continue
-          const room = Math.min(
-            shareOf(h.failed_attempts) - (perHook.get(h.id) ?? 0),
-            c.limit - claimed.length,
-          )
+          const room = Math.min(c.perWebhook - (perHook.get(h.id) ?? 0), c.limit - claimed.length)
           if (room <= 0) continue
-          const rows = await dueRows(trx, now)
-            .where('d.webhook_id', '=', h.id)
-            .limit(room)
-            .$if(skipLocked, (qb) => qb.forUpdate('d').skipLocked())
-            .execute()
-          await claimFrom(rows)
+          const ofHook = () => dueRows(trx, now).where('d.webhook_id', '=', h.id)
+          const lock = <Q extends ReturnType<typeof ofHook>>(qb: Q) =>
+            skipLocked ? (qb.forUpdate('d').skipLocked() as Q) : qb
+          if (!backingOff(h.failed_attempts)) {
+            await claimFrom(await lock(ofHook().limit(room)).execute())
+            continue
+          }
+          // Backing off: its retries, from the started-deliveries index (literal terms: SQLite uses
+          // a partial index only when the query repeats its condition), then maybe its probe.
+          const retries = ofHook().where(sql<boolean>`d.status = 'pending' AND d.attempts > 0`)
+          await claimFrom(await lock(retries.limit(room)).execute())
+          const probeFree = Number(h.paused_until) <= now && (perHook.get(h.id) ?? 0) === 0
+          if (probeFree && claimed.length < c.limit) await claimFrom(await lock(ofHook().limit(1)).execute())
         }
         return withWebhooks(trx, claimed)
       })

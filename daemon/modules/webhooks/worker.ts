@@ -40,9 +40,10 @@ const CLAIM_GRACE_MS = 30_000
 
 /**
  * A failing endpoint backs off as a whole: from `probeAfter` failed attempts in a row (any
- * delivery, any sender) it gets one attempt at a time, and none for a pause doubling from
- * `firstPauseMs` to `maxPauseMs`; the first success ends it. Deliveries not attempted meanwhile
- * stay pending, their attempts unspent.
+ * delivery, any sender) its deliveries not yet tried start one at a time (nothing else in flight
+ * to it), none during a pause doubling from `firstPauseMs` to `maxPauseMs`; the first success
+ * ends it. They stay pending meanwhile, attempts unspent. Retries are not held back: they keep the
+ * policy's schedule, so the webhook is suspended on the spec's timing.
  */
 export const ENDPOINT_BACKOFF = { probeAfter: 5, firstPauseMs: 1000, maxPauseMs: 60_000 } as const
 
