@@ -152,7 +152,9 @@ async function watch(pid: number, get: () => Promise<unknown>, ms: number) {
  * ECONNREFUSED) with 100,000 link.created deliveries queued from bulk creates: linkd's CPU and
  * the p50/p99 latency of an unrelated GET (a page of links) while the outbox drains, against the
  * same daemon idle before the links and with the same rows but the webhook disabled; then a
- * receiver listens on that port, the webhook is enabled again and every delivery must arrive.
+ * receiver listens on that port, the webhook is enabled again (it is suspended by then: the few
+ * deliveries it started spent their retries on schedule), its failed deliveries are retried, and
+ * every delivery must arrive.
  * BENCH_CPU_PROF=dir profiles linkd (node --cpu-prof).
  */
 export async function webhooksDeadEndpointBench(): Promise<void> {
@@ -196,6 +198,7 @@ export async function webhooksDeadEndpointBench(): Promise<void> {
     const log = (await call('GET', `/api/webhooks/${hook.id}/deliveries?perPage=10`)) as {
       totals: { pending: number; failed: number; success: number }
     }
+    const { status } = (await call('GET', `/api/webhooks/${hook.id}`)) as { status: string }
     // The same daemon and rows with the webhook disabled: nothing is attempted.
     await call('POST', `/api/webhooks/${hook.id}/disable`)
     const disabled = await watch(pid, unrelated, 5000)
@@ -204,6 +207,11 @@ export async function webhooksDeadEndpointBench(): Promise<void> {
     rx = await receiver(deadPort)
     const r0 = performance.now()
     await call('POST', `/api/webhooks/${hook.id}/enable`)
+    // As a user would: the deliveries that failed while the endpoint was dead are retried.
+    const failed = (await call('GET', `/api/webhooks/${hook.id}/deliveries?status=failed&perPage=100`)) as {
+      data: { id: string }[]
+    }
+    for (const d of failed.data) await call('POST', `/api/webhooks/${hook.id}/deliveries/${d.id}/retry`)
     const expected = DEAD_QUEUED + 1
     let arrived = true
     try {
@@ -218,7 +226,7 @@ export async function webhooksDeadEndpointBench(): Promise<void> {
       ['idle, before the links (same daemon)', seen(idle)],
       [`creating ${DEAD_QUEUED} links (bulk, 1,000 a request)`, `${fmt(createSeconds, 1)} s`],
       [`draining, ${DEAD_WATCH_MS / 1000} s after the creates`, seen(draining)],
-      ['outbox after that', `${log.totals.pending} pending, ${log.totals.failed} failed`],
+      ['outbox after that', `${log.totals.pending} pending, ${log.totals.failed} failed; webhook ${status}`],
       ['same rows, webhook disabled (baseline)', seen(disabled)],
       [
         'receiver listening, webhook enabled',
