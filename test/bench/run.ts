@@ -6,7 +6,7 @@
 import { startupBench } from './startup.js'
 import { redirectBench } from './redirect.js'
 import { analyticsBench } from './analytics.js'
-import { webhooksBench } from './webhooks.js'
+import { webhooksBench, webhooksDeadEndpointBench } from './webhooks.js'
 import { gamingBench } from './gaming.js'
 import { gamingAnalyticsBench } from './gaming-analytics.js'
 import { fraudDetectBench } from './fraud-detect.js'
@@ -21,6 +21,7 @@ const benches: Record<string, () => Promise<void>> = {
   redirect: () => redirectBench(),
   analytics: () => analyticsBench(),
   webhooks: () => webhooksBench(),
+  'webhooks-dead': () => webhooksDeadEndpointBench(),
   gaming: () => gamingBench(),
   'gaming-analytics': () => gamingAnalyticsBench(),
   'fraud-detect': () => fraudDetectBench(),

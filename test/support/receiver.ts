@@ -26,8 +26,11 @@ export interface Receiver {
   close(): Promise<void>
 }
 
-/** A real HTTP receiver on 127.0.0.1 that answers as told. */
-export async function startReceiver(initial: Behaviour = { kind: 'status', status: 200 }): Promise<Receiver> {
+/** A real HTTP receiver on 127.0.0.1 that answers as told (on `listenPort`, or a free one). */
+export async function startReceiver(
+  initial: Behaviour = { kind: 'status', status: 200 },
+  listenPort = 0,
+): Promise<Receiver> {
   let behaviour = initial
   const received: Received[] = []
   const waiters: Array<() => void> = []
@@ -56,7 +59,7 @@ export async function startReceiver(initial: Behaviour = { kind: 'status', statu
       res.writeHead(b.status, b.headers).end('ok')
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
   return {
     url: `http://127.0.0.1:${port}/hooks`,

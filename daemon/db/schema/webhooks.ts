@@ -21,6 +21,9 @@ export interface WebhooksTable {
   consecutive_failures: Generated<number>
   created_at: number
   updated_at: number
+  /** Failed attempts in a row since the last success, and no untried delivery before paused_until (0018). */
+  failed_attempts: Generated<number>
+  paused_until: Generated<number>
 }
 
 /** The webhook outbox (migration 0004): one row per event per subscribed webhook. */

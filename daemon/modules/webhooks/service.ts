@@ -1,18 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../../clock.js'
-import { DAY_MS, iso, isoOrNull } from '../../clock.js'
+import { DAY_MS, iso } from '../../clock.js'
 import type { EventEnvelope, EventType } from '../../events.js'
 import { newId, randomToken, type SecretBox } from '../../crypto.js'
-import { AppError, notFound, type ErrorDetail } from '../../http/errors.js'
+import { AppError, notFound } from '../../http/errors.js'
 import { pageOf, pageParams } from '../../http/pagination.js'
 import type { PageOf } from '../../../src/contract/common.js'
-import {
-  HEALTH_BANDS,
-  WEBHOOK_LIMITS,
-  type HealthBand,
-  type WebhookEvent,
-  type WebhookStatus,
-} from '../../../src/contract/limits.js'
+import { WEBHOOK_LIMITS, type WebhookEvent, type WebhookStatus } from '../../../src/contract/limits.js'
 import type {
   BulkWebhookBody,
   CreateWebhookBody,
@@ -30,9 +24,13 @@ import type {
 import { sampleData, TEMPLATES } from './catalog.js'
 import { createDispatcher } from './dispatcher.js'
 import { systemResolver, type GuardPolicy, type Resolver } from './ssrf.js'
-import type { DeliveryRecord, WebhookRecord, WebhookStore } from './store.js'
+import { healthBand, present, presentDelivery } from './present.js'
+import type { WebhookRecord, WebhookStore } from './store.js'
 import { checkWebhookUrl } from './url-rules.js'
+import { checkHeaders, checkUrl } from './webhook-input.js'
 import { createWorker } from './worker.js'
+
+export { healthBand } from './present.js'
 
 export interface WebhookServiceDeps {
   store: WebhookStore
@@ -49,76 +47,6 @@ export interface WebhookServiceDeps {
   resolve?: Resolver
   /** An organization's subscriptions changed here: tells the other linkd processes (db/notify.ts). */
   announce?(organizationId: string): void
-}
-
-/** Names a custom header may not use: the delivery's own headers and what HTTP manages itself. */
-const RESERVED_HEADERS = new Set([
-  'content-type',
-  'user-agent',
-  'host',
-  'content-length',
-  'transfer-encoding',
-  'connection',
-  'keep-alive',
-  'upgrade',
-  'te',
-  'trailer',
-  'expect',
-  'proxy-connection',
-])
-const TOKEN_RE = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
-// Visible ASCII, space and tab: no line breaks (header injection) and nothing undici refuses.
-const VALUE_RE = /^[\t\x20-\x7e]*$/
-
-function checkHeaders(headers: Record<string, string>): Record<string, string> {
-  const details: ErrorDetail[] = []
-  const names = Object.keys(headers)
-  if (names.length > WEBHOOK_LIMITS.headersMax)
-    details.push({ field: 'headers', message: `at most ${WEBHOOK_LIMITS.headersMax} custom headers` })
-  const seen = new Set<string>()
-  for (const name of names) {
-    const lower = name.toLowerCase()
-    const field = `headers.${name}`
-    if (!TOKEN_RE.test(name) || name.length > WEBHOOK_LIMITS.headerNameMax)
-      details.push({
-        field,
-        message: `not a valid header name (1-${WEBHOOK_LIMITS.headerNameMax} token characters)`,
-      })
-    else if (RESERVED_HEADERS.has(lower) || lower.startsWith('x-webhook-'))
-      details.push({
-        field,
-        message: 'is reserved (Content-Type, User-Agent, X-Webhook-* and hop-by-hop headers)',
-      })
-    else if (seen.has(lower))
-      details.push({ field, message: 'given twice (header names are case-insensitive)' })
-    if (!VALUE_RE.test(headers[name] ?? ''))
-      details.push({ field, message: 'the value may hold visible ASCII characters, spaces and tabs only' })
-    seen.add(lower)
-  }
-  if (details.length)
-    throw new AppError('ValidationError', `${details[0]!.field}: ${details[0]!.message}`, details)
-  return { ...headers }
-}
-
-function checkUrl(url: string, policy: GuardPolicy): string {
-  const r = checkWebhookUrl(url, policy)
-  if (!r.valid)
-    throw new AppError(
-      'ValidationError',
-      `url: ${r.errors.join('; ')}`,
-      r.errors.map((message) => ({ field: 'url', message })),
-    )
-  return url
-}
-
-export function healthBand(score: number): HealthBand {
-  return score >= 80
-    ? HEALTH_BANDS[0]
-    : score >= 60
-      ? HEALTH_BANDS[1]
-      : score >= 40
-        ? HEALTH_BANDS[2]
-        : HEALTH_BANDS[3]
 }
 
 const newSecret = () => `whsec_${randomToken()}`
@@ -147,45 +75,6 @@ export function createWebhookService(deps: WebhookServiceDeps) {
   function subscriptionsChanged(organizationId: string): void {
     dispatcher.invalidate(organizationId)
     deps.announce?.(organizationId)
-  }
-
-  function present(w: WebhookRecord): Webhook {
-    return {
-      id: w.id,
-      name: w.name,
-      description: w.description,
-      url: w.url,
-      events: w.events,
-      retryPolicy: w.retryPolicy,
-      maxRetries: w.maxRetries,
-      timeoutSeconds: w.timeoutSeconds,
-      headers: w.headers,
-      status: w.status,
-      consecutiveFailures: w.consecutiveFailures,
-      createdAt: iso(w.createdAt),
-      updatedAt: iso(w.updatedAt),
-    }
-  }
-
-  function presentDelivery(d: DeliveryRecord): Delivery {
-    return {
-      id: d.id,
-      webhookId: d.webhookId,
-      eventId: d.eventId,
-      event: d.event,
-      status: d.status,
-      attempt: d.attempts,
-      maxAttempts: d.maxAttempts,
-      responseStatusCode: d.lastStatusCode,
-      durationMs: d.lastDurationMs,
-      error: d.lastError,
-      test: d.isTest,
-      createdAt: iso(d.createdAt),
-      sentAt: isoOrNull(d.lastAttemptAt),
-      nextAttemptAt: d.status === 'pending' ? isoOrNull(d.nextAttemptAt) : null,
-      completedAt: isoOrNull(d.completedAt),
-      payload: JSON.parse(d.payload) as unknown,
-    }
   }
 
   async function load(organizationId: string, id: string): Promise<WebhookRecord> {

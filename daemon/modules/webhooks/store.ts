@@ -94,6 +94,7 @@ export interface WebhookStore extends OutboxStore {
   delete(organizationId: string, ids: string[]): Promise<string[]>
   /** A failed delivery: +1 consecutive failure; suspends an active webhook at `suspendAfter`. */
   recordFailure(webhookId: string, suspendAfter: number, now: number): Promise<{ suspended: boolean }>
+  /** A delivered attempt: resets the failed deliveries and attempts in a row and ends any backoff. */
   recordSuccess(webhookId: string): Promise<void>
 }
 
@@ -213,7 +214,12 @@ export function createWebhookStore(db: Kysely<Database>, secrets: SecretBox): We
         if (list.length)
           await trx
             .updateTable('webhooks')
-            .set({ status, updated_at: now, ...(status === 'active' && { consecutive_failures: 0 }) })
+            .set({
+              status,
+              updated_at: now,
+              // Enabling also ends the endpoint's backoff: the next due delivery goes at once.
+              ...(status === 'active' && { consecutive_failures: 0, failed_attempts: 0, paused_until: 0 }),
+            })
             .where('id', 'in', list)
             .execute()
         return list
@@ -264,9 +270,9 @@ export function createWebhookStore(db: Kysely<Database>, secrets: SecretBox): We
     async recordSuccess(webhookId: string): Promise<void> {
       await db
         .updateTable('webhooks')
-        .set({ consecutive_failures: 0 })
+        .set({ consecutive_failures: 0, failed_attempts: 0, paused_until: 0 })
         .where('id', '=', webhookId)
-        .where('consecutive_failures', '>', 0)
+        .where((eb) => eb.or([eb('consecutive_failures', '>', 0), eb('failed_attempts', '>', 0)]))
         .execute()
     },
     ...createOutboxStore(db, openHeaders),

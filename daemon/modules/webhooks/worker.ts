@@ -38,6 +38,22 @@ export const SENDER_DEFAULTS = { concurrency: 64, perOrganization: 16, perWebhoo
 /** A claim lasts the webhook's timeout plus this, so that a sender that died releases it by expiry. */
 const CLAIM_GRACE_MS = 30_000
 
+/**
+ * A failing endpoint backs off as a whole: from `probeAfter` failed attempts in a row (any
+ * delivery, any sender) its deliveries not yet tried start one at a time (nothing else in flight
+ * to it), none during a pause doubling from `firstPauseMs` to `maxPauseMs`; the first success
+ * ends it. They stay pending meanwhile, attempts unspent. Retries are not held back: they keep the
+ * policy's schedule, so the webhook is suspended on the spec's timing.
+ */
+export const ENDPOINT_BACKOFF = { probeAfter: 5, firstPauseMs: 1000, maxPauseMs: 60_000 } as const
+
+/** The pause of an endpoint after `failedAttempts` failed attempts in a row (0: none). */
+export function endpointPauseMs(failedAttempts: number): number {
+  const { probeAfter, firstPauseMs, maxPauseMs } = ENDPOINT_BACKOFF
+  if (failedAttempts < probeAfter) return 0
+  return Math.min(firstPauseMs * 2 ** Math.min(failedAttempts - probeAfter, 20), maxPauseMs)
+}
+
 export interface WorkerOptions {
   store: WebhookStore
   clock: Clock
@@ -178,13 +194,13 @@ export function createWorker(opts: WorkerOptions) {
       if (!(err instanceof Stopped)) throw err
       // Cut by stop(): no answer was judged, so the delivery is given back untried (at least once:
       // the receiver may have got it; the next start sends it again).
-      await opts.store.release(d.id)
+      await opts.store.release(d.id, d.claimedUntil)
       return
     }
     const at = opts.clock.now()
     const success = outcome.error === null
     const retry = !success && n < d.maxAttempts
-    await opts.store.recordAttempt(d.id, {
+    const recorded = await opts.store.recordAttempt(d.id, d.claimedUntil, {
       status: success ? 'success' : retry ? 'pending' : 'failed',
       attempts: n,
       statusCode: outcome.statusCode,
@@ -193,9 +209,19 @@ export function createWorker(opts: WorkerOptions) {
       at,
       nextAttemptAt: retry ? at + retryDelayMs(d.retryPolicy, n) : null,
     })
+    if (!recorded) {
+      // This sender was paused past its claim and another one re-claimed the delivery: the row is
+      // that sender's now. The late result only goes to the log (the receiver may have got it).
+      opts.log.warn(
+        { deliveryId: d.id, attempt: n, statusCode: outcome.statusCode, error: outcome.error },
+        'webhook attempt ended after its claim expired; result not recorded',
+      )
+      return
+    }
     if (d.isTest) return
     if (success) await opts.store.recordSuccess(d.webhookId)
-    else if (!retry) {
+    else await opts.store.recordFailedAttempt(d.webhookId, at, endpointPauseMs)
+    if (!success && !retry) {
       const { suspended } = await opts.store.recordFailure(d.webhookId, WEBHOOK_LIMITS.suspendAfter, at)
       if (suspended) {
         opts.log.warn(
@@ -229,6 +255,7 @@ export function createWorker(opts: WorkerOptions) {
       perOrganization,
       perWebhook,
       graceMs: CLAIM_GRACE_MS,
+      probeAfter: ENDPOINT_BACKOFF.probeAfter,
     })
     for (const d of rows) void start(d, true)
     return rows.length

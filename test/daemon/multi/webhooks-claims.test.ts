@@ -1,7 +1,8 @@
 /**
  * Three webhook senders on one database (PostgreSQL under `npm run test:pg`), against real HTTP
- * receivers on loopback: each delivery is sent by exactly one of them, and a delivery claimed by a
- * sender that died is sent by another once the claim has expired.
+ * receivers on loopback: each delivery is sent by exactly one of them, a delivery claimed by a
+ * sender that died is sent by another once the claim has expired, and a sender paused past its
+ * claim cannot record its late result over the one of the sender that re-claimed the delivery.
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { createOutboxStore } from '../../../daemon/modules/webhooks/outbox-store.js'
@@ -91,6 +92,7 @@ describe.runIf(onPostgres)('webhook deliveries with three senders on one Postgre
       perOrganization: 10,
       perWebhook: 10,
       graceMs: 30_000,
+      probeAfter: 5,
     })
     expect(claimed).toHaveLength(1)
 
@@ -105,5 +107,32 @@ describe.runIf(onPostgres)('webhook deliveries with three senders on one Postgre
     expect(deliveryIds(rx)).toEqual([`${claimed[0]!.id}-1`])
     const log = await b.call('GET', `/api/webhooks/${hookId}/deliveries`, { key: a.ownerKey })
     expect(log.json<{ data: Array<{ status: string }> }>().data.map((d) => d.status)).toEqual(['success'])
+  })
+
+  it('a sender paused past its claim does not record its late failure over the success of another', async () => {
+    shared = await createSharedApps(2, { webhookAllowLoopback: true, publicUrl: 'https://sho.rt' })
+    const [a, b] = shared.apps as [TestApp, TestApp]
+    const rx = await receiver()
+    rx.behave({ kind: 'slow', ms: 10_000 })
+    const hookId = await createWebhook(a, rx.url, { timeoutSeconds: 3 })
+    await createLink(a, a.ownerKey)
+    await a.app.linkd.services.webhooks.settle()
+
+    // A claims the delivery and sends it; the receiver holds the answer past A's timeout (3 s).
+    const late = a.app.linkd.services.webhooks.worker.runDue()
+    await rx.waitFor(1)
+    // Meanwhile A's claim expires (timeout + 30 s on B's clock): B re-claims it and succeeds.
+    rx.behave({ kind: 'status', status: 200 })
+    b.clock.advance(33_001)
+    await b.app.linkd.services.webhooks.worker.runDue()
+    expect(rx.received).toHaveLength(2)
+    // Then A's attempt times out: its failure is not recorded over B's success.
+    await late
+    const log = await a.call('GET', `/api/webhooks/${hookId}/deliveries`, { key: a.ownerKey })
+    expect(log.json<{ data: Array<Record<string, unknown>> }>().data).toMatchObject([
+      { status: 'success', attempt: 1, responseStatusCode: 200, error: null, nextAttemptAt: null },
+    ])
+    const hook = await a.call('GET', `/api/webhooks/${hookId}`, { key: a.ownerKey })
+    expect(hook.json()).toMatchObject({ status: 'active', consecutiveFailures: 0 })
   })
 })
