@@ -18,7 +18,7 @@ export const PLAYER_TABLES = ['game_events', 'game_sessions', 'game_players', 'g
 export type PlayerTable = (typeof PLAYER_TABLES)[number]
 
 export interface MaintenanceEngine {
-  /** Takes a player's lock inside the purge's transaction (PostgreSQL: locks-postgres.ts). */
+  /** Takes a player's lock inside the purge's transaction (PostgreSQL: locks-store-postgres.ts). */
   lockPlayer?(trx: Kysely<Database>, gameId: string, playerId: string): Promise<void>
 }
 

@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL store of the gaming storage layers, behind the same port as the SQLite one
  * (`GamedataStore`, store.ts): a batch is one transaction on one pooled client that first takes
- * the advisory locks of what it reads (locks-postgres.ts: its players and batch_id under its
+ * the advisory locks of what it reads (locks-store-postgres.ts: its players and batch_id under its
  * game's shared lock, or its game's exclusive lock for a batch of many players), so that batches
  * sharing a player run one after the other while the rest of a game's batches, from any number
  * of linkd processes, run at once. The snapshot is read in a few statements for the whole batch
@@ -26,7 +26,7 @@ import {
 } from '../../db/postgres-rows.js'
 import { kyselyOf, postgresUnit } from '../../db/unit-of-work.js'
 import { isTransientConflict, retryingConflicts } from '../../db/errors.js'
-import { lockBatch } from './locks-postgres.js'
+import { lockBatch } from './locks-store-postgres.js'
 import { ACQUISITION_COUNTERS, DAILY_COUNTERS, DIM_COUNTERS, type GamedataStore } from './store.js'
 import { NO_DAY, pairKey } from './types.js'
 import type {

@@ -1,5 +1,5 @@
 /**
- * The locks behind one hot game on PostgreSQL (daemon/modules/gamedata/locks-postgres.ts), seen
+ * The locks behind one hot game on PostgreSQL (daemon/modules/gamedata/locks-store-postgres.ts), seen
  * from outside: a raw client holds a player's lock (or the game's) and the apps' batches wait or
  * not; a batch that meets another's new event id runs again and records its fraud findings once;
  * a GDPR purge and batches of its player at once. PostgreSQL only.
@@ -13,7 +13,7 @@ import {
   PLAYER_LOCK,
   FINE_LOCK_PLAYERS,
   lockKey,
-} from '../../../daemon/modules/gamedata/locks-postgres.js'
+} from '../../../daemon/modules/gamedata/locks-store-postgres.js'
 import { count, sqlRows, type TestApp } from '../../support/app.js'
 import { gameIdOf } from '../../support/fraud.js'
 import { accepted, batch, createGame, event, send } from '../../support/gaming.js'
