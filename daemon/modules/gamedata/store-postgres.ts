@@ -25,7 +25,7 @@ import {
   type RowsStatement,
 } from '../../db/postgres-rows.js'
 import { kyselyOf, postgresUnit } from '../../db/unit-of-work.js'
-import { isTransientConflict, retryingConflicts } from '../../db/errors.js'
+import { isTransientConflict, isUniqueViolation, retryingConflicts } from '../../db/errors.js'
 import { lockBatch } from './locks-store-postgres.js'
 import { ACQUISITION_COUNTERS, DAILY_COUNTERS, DIM_COUNTERS, type GamedataStore } from './store.js'
 import { NO_DAY, pairKey } from './types.js'
@@ -248,8 +248,8 @@ const SQL = {
  * violation on game_events (an event id another batch stored while this one was folding).
  */
 function concurrentBatch(err: unknown): boolean {
-  const e = err as { code?: unknown; table?: unknown } | null
-  return isTransientConflict(err) || (e?.code === '23505' && e.table === 'game_events')
+  const table = (err as { table?: unknown } | null)?.table
+  return isTransientConflict(err) || (isUniqueViolation(err) && table === 'game_events')
 }
 
 /** The previous and next day of `days` (ascending) around `day`. */
