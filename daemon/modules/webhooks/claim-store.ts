@@ -105,6 +105,13 @@ export function createClaimStore(
       .where('d.id', 'in', ids)
       .execute()
     const byId = new Map(rows.map((r) => [r.id, r]))
+    // A claim often takes several deliveries of one webhook: its headers are decrypted once.
+    const headersOf = new Map<string, Record<string, string>>()
+    const headers = (r: (typeof rows)[number]) => {
+      let open = headersOf.get(r.webhook_id)
+      if (!open) headersOf.set(r.webhook_id, (open = openHeaders(r.w_headers)))
+      return open
+    }
     return ids.flatMap((id) => {
       const r = byId.get(id)
       if (!r) return []
@@ -112,7 +119,7 @@ export function createClaimStore(
         {
           ...toDelivery(r),
           url: r.w_url,
-          headers: openHeaders(r.w_headers),
+          headers: headers(r),
           secretSealed: r.w_secret,
           timeoutSeconds: Number(r.w_timeout),
           retryPolicy: r.w_policy as RetryPolicy,
