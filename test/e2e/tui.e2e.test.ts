@@ -11,7 +11,8 @@ import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { cleanEnv, LINKCTL, startLinkd, type RunningLinkd } from '../support/processes.js'
-import { Tmux, tmuxBinary } from '../support/tmux.js'
+import { missingBinaries } from '../support/binaries.js'
+import { Tmux } from '../support/tmux.js'
 
 const BROWSER_UA =
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_0) AppleWebKit/605.1.15 Version/17.0 Safari/605.1.15'
@@ -24,7 +25,7 @@ const screen = () => tmux.screen()
 const paneWith = (...texts: string[]) => tmux.paneWith(texts)
 const keys = (...sequence: string[]) => tmux.keys(...sequence)
 
-describe.skipIf(!tmuxBinary)('linkctl tui in a terminal (tmux)', () => {
+describe.skipIf(missingBinaries('tmux'))('linkctl tui in a terminal (tmux)', () => {
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'linkctl-tui-e2e-'))
     daemon = await startLinkd(join(work, 'data'))

@@ -4,15 +4,13 @@
  * `npm run test:pg`, otherwise one the file starts itself. Without Debian's postgresql package the
  * file is skipped on a developer machine and fails in CI (test/support/binaries.ts conventions).
  */
+import { missingTools } from './binaries.js'
 import { admin, postgresBinDir, startPostgres, type PostgresServer } from './postgres.js'
 
 /** Why the file cannot run here (undefined: it can). Throws in CI. */
 export function postgresMissing(): string | undefined {
   if (process.env.LINKD_TEST_POSTGRES || postgresBinDir()) return undefined
-  const reason = 'missing PostgreSQL (apt-get install postgresql; .ci/run does it)'
-  if (process.env.CI) throw new Error(`CI must provide this test dependency: ${reason}`)
-  process.stderr.write(`skipping: ${reason}\n`)
-  return reason
+  return missingTools(['postgres'])
 }
 
 export interface PostgresForFile {

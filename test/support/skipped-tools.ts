@@ -15,6 +15,8 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   nginx: 'nginx-light',
   ngx_stream_module: 'libnginx-mod-stream',
   caddy: 'caddy',
+  tmux: 'tmux',
+  postgres: 'postgresql',
 }
 
 export interface SkipRecord {
