@@ -9,7 +9,6 @@ import { readFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openStore } from '../../src/cli/config.js'
-import { selfSignedCertificate } from '../support/certificates.js'
 import { cli, errorReply, OWNER_KEY, stubServer, tempDir } from '../support/cli.js'
 
 function listen(server: Server): Promise<string> {
@@ -41,9 +40,10 @@ describe('errors for humans', () => {
     webPage = createHttpServer((_req, res) =>
       res.writeHead(200, { 'content-type': 'text/html' }).end('<h1>hi</h1>'),
     )
-    const { cert, key } = selfSignedCertificate(config.dir, { name: 'tls', cn: 'localhost' })
-    tls = createHttpsServer({ cert: readFileSync(cert), key: readFileSync(key) }, (_req, res) =>
-      res.end('{}'),
+    const fixture = (name: string) => readFileSync(new URL(`../fixtures/tls/${name}`, import.meta.url))
+    tls = createHttpsServer(
+      { cert: fixture('localhost.pem'), key: fixture('localhost-key.pem') },
+      (_req, res) => res.end('{}'),
     )
     hosts.notLinkd = await listen(notLinkd)
     hosts.webPage = await listen(webPage)
