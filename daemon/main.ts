@@ -72,7 +72,7 @@ async function serve(requested: Config): Promise<void> {
       { paths: b.tightened },
       'made data files owner-only (directory 0700, files 0600); they were readable by others',
     )
-  if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey))
+  if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey, config.publicUrl))
   // WAL checkpoints on a worker thread of their own, not inside a request's commit.
   const checkpointer =
     b.db.dialect !== 'sqlite' || b.db.sqlite.memory

@@ -24,7 +24,7 @@ export async function initCommand(config: Config, out: Out): Promise<void> {
   if (b.generatedMasterKey)
     out(`Generated master key ${resolve(config.dataDir, 'secret.key')} (mode 0600); back it up.\n`)
   if (b.applied.length) out(`Applied migrations: ${b.applied.join(', ')}\n`)
-  if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey))
+  if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey, config.publicUrl))
   else out('Already initialized; the owner key was shown when it was created.\n')
 }
 
@@ -91,12 +91,12 @@ export async function orgCreateCommand(
   const b = await bootstrap(config)
   reportTightened(b.tightened, out)
   try {
-    if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey))
+    if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey, config.publicUrl))
     const { orgs, keys } = adminContext(config, b.db)
     const org = await orgs.create(name, plan as Plan | undefined)
     const key = await keys.createOwnerKey(org.id)
     out(`Created organization "${org.name}" (${org.id}, plan ${org.plan}).\n`)
-    out(ownerKeyBanner(org.name, key.key))
+    out(ownerKeyBanner(org.name, key.key, config.publicUrl))
   } finally {
     await b.db.close()
   }

@@ -58,13 +58,14 @@ export async function bootstrap(config: Config): Promise<Bootstrap> {
   }
 }
 
-export function ownerKeyBanner(orgName: string, key: string): string {
+/** The owner key, once, and the login command for this daemon: its URL, whatever the port. */
+export function ownerKeyBanner(orgName: string, key: string, url: string): string {
   return [
     `Owner API key of organization "${orgName}" (shown once; store it now):`,
     '',
     `  ${key}`,
     '',
-    `Use it with: linkctl login --api-key ${key.slice(0, 8)}…`,
+    `Use it with: linkctl login --url ${url} --api-key ${key.slice(0, 8)}…`,
     '',
   ].join('\n')
 }

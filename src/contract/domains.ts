@@ -102,7 +102,16 @@ const ResolverAnswer = Type.Object({
   resolver: Type.String(),
   status: StringEnum(DNS_RECORD_STATUSES),
   found: Type.Array(Type.String()),
-  error: Type.Optional(Type.String()),
+  reachable: Type.Boolean({
+    description:
+      'false when the resolver could not be reached (no answer in time, connection refused): its status is Pending and says nothing about the record',
+  }),
+  error: Type.Optional(
+    Type.String({
+      description:
+        'Why the answer is inconclusive, as the DNS error code (ETIMEOUT, ECONNREFUSED, ESERVFAIL, EREFUSED, …)',
+    }),
+  ),
 })
 export const Propagation = Type.Object({
   domain: Type.String(),

@@ -77,26 +77,69 @@ describe('linkctl domains', () => {
   })
 })
 
-describe('linkctl domains add in the default set-up (CNAME target 127.0.0.1)', () => {
+describe('linkctl domains in the default set-up (CNAME target 127.0.0.1, no resolver reachable)', () => {
   let d: TestDaemon
+  let env: Record<string, string>
   beforeAll(async () => {
+    // createTestApp's resolver is 127.0.0.1:1, a closed UDP port: the resolver cannot be reached.
     d = await startTestDaemon()
+    env = { LINKCTL_URL: d.url, LINKCTL_API_KEY: d.ownerKey, NO_COLOR: '1' }
   })
   afterAll(() => d.close())
 
-  it('warns naming LINKD_CNAME_TARGET instead of offering a CNAME to an IP address', async () => {
-    const env = { LINKCTL_URL: d.url, LINKCTL_API_KEY: d.ownerKey, NO_COLOR: '1' }
+  it('add warns naming LINKD_CNAME_TARGET, still shows every record and the TXT record to create now', async () => {
     const r = await cli(['domains', 'add', 'go.example.test'], { env, isTTY: true })
     expect(r.code, r.stderr).toBe(0)
     expect(r.stderr).toMatch(
       /^warning: the CNAME target 127\.0\.0\.1 is an IP address: .*Set LINKD_CNAME_TARGET to /,
     )
-    expect(r.stdout).not.toContain('Create these records')
-    expect(r.stdout).not.toMatch(/CNAME\s+127\.0\.0\.1\./)
-    expect(r.stdout).toContain(
-      'Fix the setting above, restart linkd, then run: linkctl domains get go.example.test',
+    // The table holds both records; only the TXT one is offered as a zone line.
+    expect(r.stdout).toMatch(
+      /\nDNS records:\nTYPE\s+NAME\s+VALUE\s+STATUS\nTXT\s.+\nCNAME\s+go\.example\.test\s/,
     )
+    expect(r.stdout).toContain('Create this record at your DNS provider (zone-file form):')
+    expect(r.stdout).toMatch(
+      /_linkd-challenge\.go\.example\.test\.\s+3600\s+IN\s+TXT\s+"linkd-verify=[A-Za-z0-9]{32}"/,
+    )
+    expect(r.stdout).not.toMatch(/IN\s+CNAME/)
+    expect(r.stdout).toContain(
+      'The CNAME record waits for the setting in the warning above: fix it, restart linkd, then run: linkctl domains get go.example.test',
+    )
+    const piped = await cli(['domains', 'get', 'go.example.test'], { env })
+    expect(piped.stdout).toMatch(/\nTXT\t_linkd-challenge\.go\.example\.test\tlinkd-verify=\w{32}\tPending\n/)
+    expect(piped.stdout).toContain('\nCNAME\tgo.example.test\t127.0.0.1\tPending\n')
     const json = await cli(['domains', 'get', 'go.example.test', '--json'], { env })
     expect(JSON.parse(json.stdout).warnings).toEqual([expect.stringContaining('LINKD_CNAME_TARGET')])
+  })
+
+  it('check reports the resolver it cannot reach as unreachable, not as not propagated', async () => {
+    const piped = await cli(['domains', 'check', 'go.example.test'], { env })
+    expect(piped.code, piped.stderr).toBe(0)
+    expect(piped.stdout).toBe(
+      'RESOLVER\tTYPE\tNAME\tSTATUS\tFOUND\n' +
+        '127.0.0.1:1\tTXT\t_linkd-challenge.go.example.test\tunreachable\tconnection refused\n' +
+        '127.0.0.1:1\tCNAME\tgo.example.test\tunreachable\tconnection refused\n',
+    )
+    expect(piped.stderr).toBe('warning: resolver 127.0.0.1:1 unreachable (connection refused)\n')
+    const tty = await cli(['domains', 'check', 'go.example.test'], { env, isTTY: true })
+    expect(tty.stderr).toBe(
+      'warning: resolver 127.0.0.1:1 unreachable (connection refused)\nNo resolver answered: propagation unknown.\n',
+    )
+    const json = JSON.parse((await cli(['domains', 'check', 'go.example.test', '--json'], { env })).stdout)
+    expect(json.records[0].resolvers).toEqual([
+      { resolver: '127.0.0.1:1', status: 'Pending', found: [], reachable: false, error: 'ECONNREFUSED' },
+    ])
+  })
+
+  it('a failed verification advises only what the output shows', async () => {
+    // Failed by the re-check job (pending past the propagation window); no record is marked Failed.
+    await d.testApp.db.kysely.updateTable('custom_domains').set({ verification_status: 'failed' }).execute()
+    const r = await cli(['domains', 'verify', 'go.example.test'], { env, isTTY: true })
+    expect(r.code).toBe(1)
+    expect(r.stdout).toMatch(/\nCNAME\s+go\.example\.test\s/)
+    expect(r.stderr).not.toContain('marked Failed')
+    expect(r.stderr.trimEnd().split('\n').at(-1)).toBe(
+      'error: go.example.test is not verified: fix the setting in the warning above and restart linkd (for the CNAME record), then verify again',
+    )
   })
 })

@@ -147,6 +147,19 @@ describe('linkctl skan campaigns', () => {
   })
 })
 
+describe('a game with SKAN off', () => {
+  it('the refusal names the linkctl command that turns it on, and that command works', async () => {
+    const off = (await createGame(d.testApp, { name: 'SKAN off' })).id
+    const r = await cli(['skan', 'campaigns', 'list', off], { env })
+    expect(r.code).toBe(6)
+    const advice = /turn it on with (linkctl games update \S+ --skan) /.exec(r.stderr)
+    expect(advice?.[1], r.stderr).toBe(`linkctl games update ${off} --skan`)
+    const on = await cli(advice![1]!.split(' ').slice(1), { env })
+    expect(on.code, on.stderr).toBe(0)
+    expect((await cli(['skan', 'campaigns', 'list', off], { env })).code).toBe(0)
+  })
+})
+
 describe('linkctl skan postbacks', () => {
   it("lists a campaign's postbacks, newest first", async () => {
     const c = await create('Postbacks', 'pb.skadnetwork')

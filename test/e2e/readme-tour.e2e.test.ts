@@ -32,11 +32,18 @@ function tourLines(): string[] {
 }
 
 describe('README five-minute tour', () => {
+  it("linkd's first-start hint names its own URL (a free port here, not 8080)", () => {
+    const hint = /Use it with: linkctl login --url (\S+) --api-key lk_/.exec(linkd.output())
+    expect(hint?.[1], linkd.output()).toBe(linkd.url)
+  })
+
   it('every line works against a fresh linkd', () => {
     const key = linkd.ownerKey()!
     const lines = tourLines()
     expect(lines.length).toBeGreaterThan(10)
     expect(lines.join('\n')).toContain('lk_live_…')
+    // The tour names the default address once, in one variable.
+    expect(lines.filter((l) => l.includes('8080'))).toEqual(['url=http://127.0.0.1:8080'])
     const env = {
       PATH: process.env.PATH!,
       HOME: dir,

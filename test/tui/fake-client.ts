@@ -353,8 +353,8 @@ export class FakeClient implements TuiClient {
           records: d.dnsRecords.map((r) => ({
             ...r,
             resolvers: [
-              { resolver: '1.1.1.1', status: 'Verified', found: [r.value] },
-              { resolver: '8.8.8.8', status: 'Pending', found: [] },
+              { resolver: '1.1.1.1', status: 'Verified', found: [r.value], reachable: true },
+              { resolver: '8.8.8.8', status: 'Pending', found: [], reachable: false, error: 'ETIMEOUT' },
             ],
           })),
         } as never

@@ -22,7 +22,9 @@ export interface ResolverAnswer {
   status: RecordStatus
   /** Values found (lowercased names for CNAME). */
   found: string[]
-  /** Why the answer is inconclusive (timeout, refused, server failure). */
+  /** false when the resolver could not be reached (no answer in time, connection refused). */
+  reachable: boolean
+  /** Why the answer is inconclusive (the DNS error code: ETIMEOUT, ECONNREFUSED, ESERVFAIL, …). */
   error?: string
 }
 
@@ -160,6 +162,8 @@ const norm = (name: string) => name.toLowerCase().replace(/\.$/, '')
 
 /** DNS answers meaning "this record does not exist" (as opposed to a resolver problem). */
 const ABSENT = new Set(['ENOTFOUND', 'ENODATA'])
+/** DNS errors meaning the resolver itself was not reached (as opposed to it answering an error). */
+const UNREACHED = new Set(['ETIMEOUT', 'ECONNREFUSED'])
 
 async function lookup(resolver: Resolver, record: ExpectedRecord): Promise<string[]> {
   switch (record.type) {
@@ -195,11 +199,12 @@ export function createDnsChecker(opts: { resolvers: string[]; timeoutMs?: number
     try {
       const found = await lookup(r, record)
       const want = record.type === 'TXT' ? record.value : norm(record.value)
-      return { resolver: server, status: found.includes(want) ? 'Verified' : 'Failed', found }
+      const status = found.includes(want) ? 'Verified' : 'Failed'
+      return { resolver: server, status, found, reachable: true }
     } catch (err) {
       const code = (err as { code?: string }).code ?? 'ERROR'
-      if (ABSENT.has(code)) return { resolver: server, status: 'Failed', found: [] }
-      return { resolver: server, status: 'Pending', found: [], error: code }
+      if (ABSENT.has(code)) return { resolver: server, status: 'Failed', found: [], reachable: true }
+      return { resolver: server, status: 'Pending', found: [], reachable: !UNREACHED.has(code), error: code }
     }
   }
 

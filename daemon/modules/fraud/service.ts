@@ -73,7 +73,8 @@ export function createFraudService(deps: FraudServiceDeps) {
     if (!game.modules.fraud)
       throw new AppError(
         'Conflict',
-        `fraud detection is off for game ${slug}: enable it with modules.fraud (PATCH /api/v1/admin/games/${slug})`,
+        `fraud detection is off for game ${slug}: turn it on with linkctl games update ${slug} --fraud ` +
+          `(API: PATCH /api/v1/admin/games/${slug} with {"modules":{"fraud":true}})`,
       )
     return game
   }

@@ -17,6 +17,18 @@ export function errorPage(status: 404 | 410, message: string): string {
   return page(title, `<h1>${title}</h1><p>${escapeHtml(message)}</p>`)
 }
 
+/** What GET / answers (404: nothing lives there): where the API, its docs and the health check are. */
+export const ROOT_MESSAGE =
+  'nothing at /: short links are /<code>; the API and its docs are at /api/docs, health at /health'
+
+export function rootPage(): string {
+  return page(
+    'linkd',
+    '<h1>linkd</h1><p>Nothing lives at <code>/</code>: short links are <code>/&lt;code&gt;</code>.</p>' +
+      '<p>The API and its docs: <a href="/api/docs">/api/docs</a> · health: <a href="/health">/health</a></p>',
+  )
+}
+
 /** Whether the client asked for HTML (browsers do; API clients and curl get the JSON error body). */
 export function wantsHtml(accept: string | undefined): boolean {
   if (!accept) return false

@@ -2,14 +2,20 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Clock } from '../../clock.js'
 import { AppError } from '../../http/errors.js'
 import { clickInput } from './click.js'
-import { answerOf, CACHE_CONTROL, errorPage, wantsHtml } from './pages.js'
+import { answerOf, CACHE_CONTROL, errorPage, ROOT_MESSAGE, rootPage, wantsHtml } from './pages.js'
 import type { RedirectService } from './service.js'
 
-function fail(request: FastifyRequest, reply: FastifyReply, status: 404 | 410, message: string) {
+function fail(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: 404 | 410,
+  message: string,
+  html = () => errorPage(status, message),
+) {
   reply.header('cache-control', 'no-store')
   if (wantsHtml(request.headers.accept)) {
     request.errorInfo = `${status === 410 ? 'Gone' : 'NotFound'}: ${message}`
-    return reply.code(status).type('text/html; charset=utf-8').send(errorPage(status, message))
+    return reply.code(status).type('text/html; charset=utf-8').send(html())
   }
   throw new AppError(status === 410 ? 'Gone' : 'NotFound', message)
 }
@@ -17,7 +23,8 @@ function fail(request: FastifyRequest, reply: FastifyReply, status: 404 | 410, m
 /**
  * `GET|HEAD /:shortCode`: resolve by host + code, answer the link's redirect type with Location and
  * `Cache-Control: private, max-age=90`, buffer the click, reply. 404 for unknown or inactive
- * links, 410 for expired ones (JSON error body, or a small page when the client accepts HTML).
+ * links, 410 for expired ones (JSON error body, or a small page when the client accepts HTML); `/`
+ * itself is a 404 pointing at the API docs and the health check.
  */
 export function redirectRoutes(deps: { redirect: RedirectService; clock: Clock }) {
   const { redirect } = deps
@@ -29,6 +36,8 @@ export function redirectRoutes(deps: { redirect: RedirectService; clock: Clock }
       config: { apiRateLimit: false },
       async handler(request, reply) {
         const code = request.params.shortCode
+        // The bare domain (a custom domain's root redirect is answered before routing).
+        if (code === '') return fail(request, reply, 404, ROOT_MESSAGE, rootPage)
         const found = await redirect.lookup(request.host, code)
         if (found.kind === 'reserved') return reply.callNotFound()
         if (found.kind === 'not-found') return fail(request, reply, 404, `short link /${code} not found`)

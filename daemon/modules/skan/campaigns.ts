@@ -44,7 +44,8 @@ export function createSkanCampaigns(deps: SkanCampaignDeps) {
     if (!game.modules.skan)
       throw new AppError(
         'Conflict',
-        `SKAN is off for game ${slug}: enable it with modules.skan (PATCH /api/v1/admin/games/${slug})`,
+        `SKAN is off for game ${slug}: turn it on with linkctl games update ${slug} --skan ` +
+          `(API: PATCH /api/v1/admin/games/${slug} with {"modules":{"skan":true}})`,
       )
     return game
   }

@@ -5,6 +5,7 @@
 import { Box, Text } from 'ink'
 import { useState } from 'react'
 import type { Domain, Propagation } from '../../contract/domains.js'
+import { dnsErrorText } from '../../cli/commands/domains/shared.js'
 import { troubleOf } from '../api.js'
 import { Table, type TableColumn } from '../components/table.js'
 import { hasScope, tint, useTui, type ScreenDef, type ScreenProps } from '../context.js'
@@ -41,8 +42,10 @@ function propagationLines(p: Propagation): string[] {
     `Propagation of ${p.domain}: ${p.propagated ? 'complete' : 'not complete'} (${p.resolvers.join(', ')})`,
   ]
   for (const r of p.records) {
-    const answers = r.resolvers.map(
-      (a) => `${a.resolver} ${a.status}${a.found.length ? ` (${a.found.join(', ')})` : ''}`,
+    const answers = r.resolvers.map((a) =>
+      a.reachable
+        ? `${a.resolver} ${a.status}${a.found.length ? ` (${a.found.join(', ')})` : ''}`
+        : `${a.resolver} unreachable${a.error ? ` (${dnsErrorText(a.error)})` : ''}`,
     )
     lines.push(`  ${r.type} ${r.name}: ${answers.join(' · ')}`)
   }

@@ -37,6 +37,19 @@ describe('domain DNS records', () => {
   })
 })
 
+describe('a resolver that cannot be reached', () => {
+  it('is reported unreachable with its error, inconclusive (Pending) rather than missing', async () => {
+    // Nothing listens on UDP port 1 of the loopback: the query is refused at once.
+    const checks = await createDnsChecker({ resolvers: ['127.0.0.1:1'], timeoutMs: 300 }).check(
+      expectedRecords('go.example.test', 'tok', targets),
+    )
+    expect(checks.map((c) => c.status)).toEqual(['Pending', 'Pending'])
+    expect(checks[0]!.resolvers).toEqual([
+      { resolver: '127.0.0.1:1', status: 'Pending', found: [], reachable: false, error: 'ECONNREFUSED' },
+    ])
+  })
+})
+
 const skip = missingBinaries('dnsmasq')
 
 describe.skipIf(skip)('checking records against real DNS servers', () => {
@@ -66,8 +79,8 @@ describe.skipIf(skip)('checking records against real DNS servers', () => {
     const both = await createDnsChecker({ resolvers: [good.address, other.address] }).check(records)
     expect(both.map((r) => r.status)).toEqual(['Pending', 'Pending'])
     expect(both[0]!.resolvers).toEqual([
-      { resolver: good.address, status: 'Verified', found: ['challenge-token-1'] },
-      { resolver: other.address, status: 'Failed', found: [] },
+      { resolver: good.address, status: 'Verified', found: ['challenge-token-1'], reachable: true },
+      { resolver: other.address, status: 'Failed', found: [], reachable: true },
     ])
   })
 
@@ -101,6 +114,10 @@ describe.skipIf(skip)('checking records against real DNS servers', () => {
     }).check(records)
     expect(checks[0]!.status).toBe('Pending')
     expect(checks[0]!.resolvers[1]!.status).toBe('Pending')
-    expect(checks[0]!.resolvers[1]!.error).toMatch(/^E[A-Z]+$/)
+    expect(checks[0]!.resolvers[1]!).toMatchObject({
+      reachable: false,
+      error: expect.stringMatching(/^E[A-Z]+$/),
+    })
+    expect(checks[0]!.resolvers[0]!.reachable).toBe(true)
   })
 })

@@ -77,6 +77,18 @@ describe('custom domain API without DNS', () => {
     expect((await t.call('GET', '/api/domains?limit=7')).statusCode).toBe(400)
   })
 
+  it('check-propagation tells a resolver it cannot reach apart from one without the records', async () => {
+    const d = (await t.call('GET', '/api/domains')).json<{ data: Domain[] }>().data[0]!
+    const res = await t.call('POST', `/api/domains/${d.id}/check-propagation`)
+    expect(res.statusCode).toBe(200)
+    // The test app's only resolver is 127.0.0.1:1, where nothing listens.
+    expect(res.json()).toMatchObject({ propagated: false, resolvers: ['127.0.0.1:1'] })
+    for (const r of res.json().records)
+      expect(r.resolvers).toEqual([
+        { resolver: '127.0.0.1:1', status: 'Pending', found: [], reachable: false, error: 'ECONNREFUSED' },
+      ])
+  })
+
   it('enforces plan limits: free none, starter one', async () => {
     const free = await t.createOrg('free-org', 'free')
     const r = await t.call('POST', '/api/domains', { body: { domain: 'a.free.test' }, key: free.ownerKey })

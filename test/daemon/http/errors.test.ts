@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import type { LightMyRequestResponse } from 'fastify'
+import { PAGE_MAX } from '../../../src/contract/limits.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import { detailFields, expectError, expectNoStack } from '../../support/responses.js'
 
@@ -20,8 +22,23 @@ describe('error bodies', () => {
     const body = expectError(res, 404, 'NotFound', '/api/nothing-here')
     expect(body.details).toBeUndefined()
     expect(body.message).toContain('/api/nothing-here')
+  })
+
+  it('GET / (nothing lives there) points at the API docs and the health check', async () => {
+    t = await createTestApp()
     const root = await t.call('GET', '/', { key: null })
-    expectError(root, 404, 'NotFound', '/')
+    const body = expectError(root, 404, 'NotFound', '/')
+    expect(body.message).toBe(
+      'nothing at /: short links are /<code>; the API and its docs are at /api/docs, health at /health',
+    )
+    // A browser gets the same as a page with links.
+    const page = await t.call('GET', '/', { key: null, headers: { accept: 'text/html,*/*;q=0.8' } })
+    expect(page.statusCode).toBe(404)
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8')
+    expect(page.body).toContain('<a href="/api/docs">/api/docs</a>')
+    expect(page.body).toContain('<a href="/health">/health</a>')
+    expect((await t.call('GET', '/api/docs', { key: null })).statusCode).toBe(200)
+    expect((await t.call('GET', '/health', { key: null })).statusCode).toBe(200)
   })
 
   it('wrong method on a known path is 404 NotFound', async () => {
@@ -127,6 +144,37 @@ describe('error bodies', () => {
     const arr = await t.call('POST', '/api/keys', { body: [{ name: 'x' }] })
     expectError(arr, 400, 'ValidationError')
     expect(detailFields(arr)).toEqual(['body'])
+  })
+
+  it("validation messages are in words, not in the validator's wording", async () => {
+    t = await createTestApp()
+    const link = (extra: Record<string, unknown>) =>
+      t.call('POST', '/api/use/links', { body: { destinationUrl: 'https://example.com', ...extra } })
+    const dom = (body: unknown) => t.call('PATCH', '/api/domains/dom_unknown', { body })
+    const cases: Array<[Promise<LightMyRequestResponse>, string]> = [
+      [link({ customSlug: 'ab' }), 'customSlug must be at least 3 characters'],
+      [link({ title: 'x'.repeat(256) }), 'title must be at most 255 characters'],
+      [link({ tags: Array.from({ length: 21 }, (_, i) => `t${i}`) }), 'tags must have at most 20 items'],
+      [link({ expiresAt: 'tomorrow' }), 'expiresAt must be a date and time such as 2026-05-01T12:00:00Z'],
+      [link({ bogus: 1 }), 'bogus is not a known field'],
+      [t.call('POST', '/api/use/links', { body: {} }), 'destinationUrl is required'],
+      [t.call('GET', '/api/use/links?page=0'), 'page must be at least 1'],
+      [t.call('GET', '/api/use/links?page=x'), 'page must be a whole number'],
+      [t.call('GET', '/api/use/links?page=99999999999'), `page must be at most ${PAGE_MAX}`],
+      [t.call('GET', '/api/use/links?limit=7'), 'limit must be one of: 10, 20, 50, 100'],
+      [dom({ isDefault: 'maybe' }), 'isDefault must be true or false'],
+      [dom({ rootRedirectUrl: {} }), 'rootRedirectUrl must be a string'],
+      [dom({}), 'body must have at least 1 field'],
+      [
+        t.call('POST', '/api/v1/admin/games', { body: { name: 'Game', platform: 'ios', slug: 'a' } }),
+        'slug must be at least 2 characters, or empty',
+      ],
+    ]
+    for (const [pending, message] of cases) {
+      const body = expectError(await pending, 400, 'ValidationError')
+      expect(body.message).toBe(message)
+      expect(body.message).not.toMatch(/NOT|>=|<=|must match|must be (string|integer|boolean)\b/)
+    }
   })
 
   it('a number spelled "Infinity" or out of double range is 400 naming the field, never stored (fuzz finding)', async () => {

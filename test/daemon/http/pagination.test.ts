@@ -116,7 +116,7 @@ describe('pagination', () => {
         const res = await t.call('GET', `${url}?page=${bad}&limit=100`)
         const body = expectError(res, 400, 'ValidationError', url)
         expect(body.details, `${url}?page=${bad}`).toEqual([
-          { field: 'page', message: `must be <= ${PAGE_MAX}` },
+          { field: 'page', message: `must be at most ${PAGE_MAX}` },
         ])
       }
   })

@@ -98,7 +98,7 @@ describe('create, list, update', () => {
     const off = await createGame(t)
     const res = await create(valid, off.id)
     expect(res.statusCode).toBe(409)
-    expect(res.json<{ message: string }>().message).toMatch(/modules\.skan/)
+    expect(res.json<{ message: string }>().message).toContain(`linkctl games update ${off.id} --skan`)
     const reader = await t.createKey({ permissions: ['skan:read'] })
     expect((await t.call('GET', campaignsUrl(), { key: reader.key })).statusCode).toBe(200)
     expect((await t.call('POST', campaignsUrl(), { key: reader.key, body: valid })).statusCode).toBe(403)

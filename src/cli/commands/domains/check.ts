@@ -2,8 +2,8 @@
 import type { Command } from 'commander'
 import { jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { emit, note, printRows } from '../../output.js'
-import { type IdOpts, DOMAIN_ARGUMENT, domainAction } from './shared.js'
+import { emit, note, printRows, warn } from '../../output.js'
+import { type IdOpts, DOMAIN_ARGUMENT, domainAction, dnsErrorText } from './shared.js'
 
 export async function runDomainsCheck(opts: IdOpts, ctx: Ctx): Promise<void> {
   await requireKey(ctx)
@@ -14,11 +14,23 @@ export async function runDomainsCheck(opts: IdOpts, ctx: Ctx): Promise<void> {
       { header: 'RESOLVER', value: (x) => x.a.resolver },
       { header: 'TYPE', value: (x) => x.r.type },
       { header: 'NAME', value: (x) => x.r.name },
-      { header: 'STATUS', value: (x) => x.a.status },
-      { header: 'FOUND', value: (x) => x.a.found.join(' ') || x.a.error || '' },
+      { header: 'STATUS', value: (x) => (x.a.reachable ? x.a.status : 'unreachable') },
+      { header: 'FOUND', value: (x) => x.a.found.join(' ') || (x.a.error ? dnsErrorText(x.a.error) : '') },
     ])
-    if (ctx.isTTY)
-      note(ctx, p.propagated ? 'Propagated on every resolver.' : 'Not propagated everywhere yet.')
+    // A resolver that was not reached says nothing about propagation: named apart, once.
+    const unreached = new Map<string, string>()
+    for (const { a } of rows) if (!a.reachable) unreached.set(a.resolver, a.error ?? '')
+    for (const [resolver, error] of unreached)
+      warn(ctx, `resolver ${resolver} unreachable${error ? ` (${dnsErrorText(error)})` : ''}`)
+    if (!ctx.isTTY) return
+    const answered = rows.filter((x) => x.a.reachable)
+    if (answered.length === 0) note(ctx, 'No resolver answered: propagation unknown.')
+    else if (answered.every((x) => x.a.status === 'Verified'))
+      note(
+        ctx,
+        unreached.size ? 'Propagated on every resolver that answered.' : 'Propagated on every resolver.',
+      )
+    else note(ctx, 'Not propagated everywhere yet.')
   })
 }
 

@@ -40,6 +40,17 @@ export function domainAction<O>(run: (opts: O & { id: string }, ctx: Ctx) => Pro
   return idAction<O>(async (opts, ctx) => run({ ...opts, id: await domainId(ctx, opts.id) }, ctx))
 }
 
+/** A resolver's DNS error code (ECONNREFUSED, ETIMEOUT, …) in words. */
+export function dnsErrorText(code: string): string {
+  const words: Record<string, string> = {
+    ECONNREFUSED: 'connection refused',
+    ETIMEOUT: 'timed out',
+    ESERVFAIL: 'server failure',
+    EREFUSED: 'query refused',
+  }
+  return words[code] ?? code
+}
+
 const recordColumns: Column<Domain['dnsRecords'][number]>[] = [
   { header: 'TYPE', value: (r) => r.type },
   { header: 'NAME', value: (r) => r.name },
@@ -48,14 +59,23 @@ const recordColumns: Column<Domain['dnsRecords'][number]>[] = [
 ]
 
 /** The records as zone-file lines, ready to paste into a DNS console or a zone file. */
-export function zoneLines(d: Domain): string {
-  const width = Math.max(...d.dnsRecords.map((r) => r.name.length)) + 1
-  return d.dnsRecords
+export function zoneLines(records: Domain['dnsRecords']): string {
+  const width = Math.max(...records.map((r) => r.name.length)) + 1
+  return records
     .map((r) => {
       const value = r.type === 'TXT' ? `"${r.value}"` : r.type === 'CNAME' ? `${r.value}.` : r.value
       return `  ${`${r.name}.`.padEnd(width + 1)}  3600  IN  ${r.type.padEnd(5)}  ${value}`
     })
     .join('\n')
+}
+
+/**
+ * The records a warning says cannot work as they stand: the warnings concern the CNAME or A record
+ * (their target comes from linkd's settings); the TXT challenge never depends on them.
+ */
+export function blockedRecords(d: Domain): Domain['dnsRecords'] {
+  if (d.warnings.length === 0 || d.verificationStatus === 'verified') return []
+  return d.dnsRecords.filter((r) => r.type !== 'TXT')
 }
 
 export function domainFields(d: Domain, tty: boolean): Field[] {
@@ -74,23 +94,25 @@ export function domainFields(d: Domain, tty: boolean): Field[] {
 }
 
 /**
- * A domain, its warnings (stderr), then its DNS records (a table and paste-ready zone lines on a
- * terminal, unless a warning says they cannot work).
+ * A domain, its warnings (stderr), then all its DNS records (a table; on a terminal also
+ * paste-ready zone lines of the records that can be created now).
  */
 export async function showDomain(ctx: Ctx, d: Domain): Promise<void> {
   await printRecord(ctx, domainFields(d, ctx.isTTY))
   for (const w of d.warnings) warn(ctx, w)
   if (!ctx.isTTY) return printRows(ctx, d.dnsRecords, recordColumns)
-  // Records no DNS provider can hold (a CNAME to 127.0.0.1.) are not offered for copying.
-  if (d.warnings.length > 0 && d.verificationStatus !== 'verified') {
-    ctx.stdout.write(`\nFix the setting above, restart linkd, then run: linkctl domains get ${d.domain}\n`)
-    return
-  }
   ctx.stdout.write('\nDNS records:\n')
   await printRows(ctx, d.dnsRecords, recordColumns)
-  if (d.verificationStatus !== 'verified')
+  if (d.verificationStatus === 'verified') return
+  // A record no DNS provider can hold (a CNAME to 127.0.0.1.) is not offered for copying.
+  const blocked = blockedRecords(d)
+  const ready = d.dnsRecords.filter((r) => !blocked.includes(r))
+  const these = ready.length === 1 ? 'this record' : 'these records'
+  ctx.stdout.write(`\nCreate ${these} at your DNS provider (zone-file form):\n\n${zoneLines(ready)}\n\n`)
+  if (blocked.length > 0)
     ctx.stdout.write(
-      `\nCreate these records at your DNS provider (zone-file form):\n\n${zoneLines(d)}\n\n` +
-        `Then run: linkctl domains verify ${d.domain}\n`,
+      `The ${blocked.map((r) => r.type).join(' and ')} record waits for the setting in the warning above: ` +
+        `fix it, restart linkd, then run: linkctl domains get ${d.domain}\n`,
     )
+  else ctx.stdout.write(`Then run: linkctl domains verify ${d.domain}\n`)
 }

@@ -4,17 +4,30 @@ import { jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { CliError, EXIT } from '../../exit-codes.js'
 import { emit } from '../../output.js'
-import { showDomain, type IdOpts, DOMAIN_ARGUMENT, domainAction } from './shared.js'
+import type { Domain } from '../../../contract/domains.js'
+import { blockedRecords, showDomain, type IdOpts, DOMAIN_ARGUMENT, domainAction } from './shared.js'
+
+/** What to do about a failed verification, naming only records the output above shows. */
+export function verifyAdvice(d: Domain): string {
+  const blocked = blockedRecords(d)
+  const failed = d.dnsRecords.filter((r) => r.status === 'Failed' && !blocked.includes(r))
+  const steps: string[] = []
+  if (failed.length > 0)
+    steps.push(`fix the ${failed.map((r) => `${r.type} record ${r.name}`).join(' and ')} (marked Failed)`)
+  if (blocked.length > 0)
+    steps.push(
+      `fix the setting in the warning above and restart linkd (for the ${blocked.map((r) => r.type).join(' and ')} record)`,
+    )
+  if (steps.length === 0)
+    steps.push(`wait until every resolver has the records (see: linkctl domains check ${d.domain})`)
+  return `${d.domain} is not verified: ${steps.join(', then ')}, then verify again`
+}
 
 export async function runDomainsVerify(opts: IdOpts, ctx: Ctx): Promise<void> {
   await requireKey(ctx)
   const d = await (await ctx.client()).domains.verify(opts.id)
   await emit(ctx, d, () => showDomain(ctx, d))
-  if (d.verificationStatus === 'failed')
-    throw new CliError(
-      `${d.domain} is not verified: fix the records marked Failed and verify again`,
-      EXIT.error,
-    )
+  if (d.verificationStatus === 'failed') throw new CliError(verifyAdvice(d), EXIT.error)
 }
 
 export function register(domains: Command): void {
