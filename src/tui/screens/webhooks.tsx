@@ -9,7 +9,7 @@ import type { Delivery, Webhook } from '../../contract/webhooks.js'
 import { troubleOf } from '../api.js'
 import { Confirm, type Confirmation } from '../components/confirm.js'
 import { Table, type TableColumn } from '../components/table.js'
-import { hasScope, useTui, type ScreenDef, type ScreenProps } from '../context.js'
+import { allowed, hasScope, useTui, type ScreenDef, type ScreenProps } from '../context.js'
 import { useKeys } from '../hooks/use-keys.js'
 import { LIST_KEYS, useCursor } from '../hooks/use-list-keys.js'
 import { usePoll } from '../hooks/use-poll.js'
@@ -90,7 +90,9 @@ function Webhooks({ active, height }: ScreenProps) {
     if (key.leftArrow || key.rightArrow || input === 'h' || input === 'l')
       return setPane((p) => (p === 'hooks' ? 'deliveries' : 'hooks'))
     if ((pane === 'hooks' ? hookPos : deliveryPos).move(input, key)) return
-    if (!selected || !canWrite) return
+    if (!selected) return
+    const action = { t: 't (test)', e: 'e (enable/disable)', r: 'r (retry)' }[input]
+    if (action && !allowed(env, 'webhooks:write', action)) return
     if (input === 't')
       return run(
         `Sending a test event to ${selected.name}`,
