@@ -23,6 +23,8 @@ describe('webhooks screen', () => {
     await frameWith(app, '2 webhooks')
     await press(app, 'j', 't')
     await frameWith(app, 'Test: link.created (test): success, HTTP 200 in 77 ms')
+    // The test delivery heads the log once it is read again; the failed one is below it.
+    await frameWhere(app, (f) => /link\.created \(test\)\s+success/.test(f), 'the test delivery in the log')
     await press(app, 'l', 'j')
     await frameWith(app, '1234 ms')
     await press(app, 'r')
