@@ -92,7 +92,13 @@ export const Webhook = Type.Object(
     timeoutSeconds: Type.Integer(),
     headers: Type.Record(Type.String(), Type.String()),
     status: StringEnum(WEBHOOK_STATUSES),
-    consecutiveFailures: Type.Integer(),
+    consecutiveFailures: Type.Integer({
+      description: 'Failed deliveries in a row (retries exhausted; tests excluded): 5 suspends the webhook',
+    }),
+    failedAttempts: Type.Integer({
+      description:
+        'Failed attempts in a row to the URL, of any delivery (tests included), since its last success or enabling: above 0, the latest attempt failed',
+    }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   },

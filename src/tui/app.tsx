@@ -3,7 +3,8 @@
  * (Tab / Shift-Tab / 1-9 between screens, ? help, q and Ctrl-C quit) are read here; a screen
  * reads its own keys, and takes them all while it has a field open (`capture`).
  */
-import { dispatchKey, KeysContext, type KeyRegistry } from './hooks/use-keys.js'
+import { isTextRun, splitKeys, textKey, type KeyPress } from './hooks/key-chunks.js'
+import { dispatchKey, KeysContext, SCREEN_CTRL_KEYS, type KeyRegistry } from './hooks/use-keys.js'
 import {
   Box,
   render,
@@ -82,6 +83,7 @@ export function App(props: AppProps) {
   const [message, setMessage] = useState<string | null>(null)
   const captured = useRef(0)
   const troubles = useRef(new Map<string, Status>())
+  const kept = useRef(new Map<string, { current: unknown }>()).current
 
   const report = useCallback((source: string, trouble: Trouble | null, retryInMs?: number) => {
     if (trouble) troubles.current.set(source, { trouble, retryInMs })
@@ -102,8 +104,9 @@ export function App(props: AppProps) {
       report,
       capture,
       say: setMessage,
+      kept,
     }),
-    [props.client, props.refreshSeconds, props.color, props.scopes, props.keyProblem, report, capture],
+    [props.client, props.refreshSeconds, props.color, props.scopes, props.keyProblem, report, capture, kept],
   )
 
   const keys = useRef<KeyRegistry>(new Set()).current
@@ -122,16 +125,48 @@ export function App(props: AppProps) {
     if (/^[1-9]$/.test(input) && Number(input) <= screens.length) return go(Number(input) - 1)
   }
   // The screens' handlers first (they see the state the key was pressed in), then the global keys.
+  // A Ctrl key reaches the screens only as the moves they know (Ctrl-U, Ctrl-D): Ctrl-L is not `l`.
   const latestGlobal = useRef(globalKeys)
   latestGlobal.current = globalKeys
-  const onKey = useCallback(
+  const handleKey = useCallback(
     (input: string, key: Key) => {
       const wasCaptured = captured.current > 0
-      dispatchKey(keys, input, key)
+      if (!key.ctrl || SCREEN_CTRL_KEYS.has(input)) dispatchKey(keys, input, key)
       latestGlobal.current(input, key, wasCaptured)
     },
     [keys],
   )
+  // Keys read together (one input holding several) are handled one at a time, each after the
+  // render of the one before: a key that opens a form or changes screen is seen by the next.
+  const pending = useRef<KeyPress[]>([])
+  const draining = useRef(false)
+  const drain = useCallback(() => {
+    const next = pending.current.shift()
+    if (!next) {
+      draining.current = false
+      return
+    }
+    let [input, key] = next
+    // Text typed ahead goes whole into a field; elsewhere each character is a key (j j j).
+    if (isTextRun(next) && captured.current === 0) {
+      const [first = '', ...rest] = [...input]
+      pending.current.unshift(textKey(rest.join('')))
+      ;[input, key] = textKey(first)
+    }
+    handleKey(input, key)
+    if (pending.current.length > 0) setImmediate(drain)
+    else draining.current = false
+  }, [handleKey])
+  const onKey = useCallback(
+    (input: string, key: Key) => {
+      pending.current.push(...splitKeys(input, key))
+      if (draining.current) return
+      draining.current = true
+      drain()
+    },
+    [drain],
+  )
+  useEffect(() => () => void (pending.current = []), [])
   useInput(onKey)
 
   const screen = screens[index] ?? screens[0]!
@@ -146,13 +181,17 @@ export function App(props: AppProps) {
     <TuiContext.Provider value={env}>
       <KeysContext.Provider value={keys}>
         <Box flexDirection="column" width={size.columns} height={frameHeight}>
-          <Box>
-            {screens.map((s, i) => (
-              <Text key={s.id} inverse={i === index} dimColor={i !== index}>
-                {` ${i + 1} ${s.title} `}
+          <Text wrap="truncate">
+            {tabLabels(
+              screens.map((s) => s.title),
+              index,
+              size.columns,
+            ).map((label, i) => (
+              <Text key={screens[i]?.id ?? i} inverse={i === index} dimColor={i !== index}>
+                {label}
               </Text>
             ))}
-          </Box>
+          </Text>
           <Box flexDirection="column" height={bodyHeight} overflow="hidden">
             {help ? <HelpOverlay screen={screen} /> : null}
             {!allowed && env.keyProblem ? (
@@ -181,6 +220,19 @@ export function App(props: AppProps) {
       </KeysContext.Provider>
     </TuiContext.Provider>
   )
+}
+
+/**
+ * The tab bar's labels, in the widest form that fits on one line: every title; else the current
+ * screen's title and the others' numbers; else numbers only (the line is cut beyond that).
+ */
+export function tabLabels(titles: string[], current: number, columns: number): string[] {
+  const forms = [
+    titles.map((t, i) => ` ${i + 1} ${t} `),
+    titles.map((t, i) => (i === current ? ` ${i + 1} ${t} ` : ` ${i + 1} `)),
+    titles.map((_, i) => ` ${i + 1} `),
+  ]
+  return forms.find((labels) => labels.join('').length <= columns) ?? forms[2]!
 }
 
 /** Renders a screen as a component of its own, so that the error boundary catches its throws. */

@@ -18,6 +18,8 @@ export interface TuiEnv {
   capture(on: boolean): void
   /** A short message on the status line (the result of an action). */
   say(message: string): void
+  /** What screens keep while another tab is shown (use-kept.ts): one store per app. */
+  kept: Map<string, { current: unknown }>
 }
 
 export const TuiContext = createContext<TuiEnv | null>(null)
@@ -59,4 +61,14 @@ export interface ScreenDef {
 /** The key has the scope (or its scopes are unknown: the daemon will say). */
 export function hasScope(env: Pick<TuiEnv, 'scopes'>, scope: string): boolean {
   return env.scopes === null || env.scopes.has(scope)
+}
+
+/**
+ * For a key pressed for an action: true when the key's scopes allow it; otherwise false, and the
+ * status line says which scope is missing (an action the key cannot do is never silent).
+ */
+export function allowed(env: Pick<TuiEnv, 'scopes' | 'say'>, scope: string, action: string): boolean {
+  if (hasScope(env, scope)) return true
+  env.say(`${action} needs the scope ${scope}; this key does not have it`)
+  return false
 }

@@ -225,4 +225,49 @@ describe('linkctl webhooks: sign, verify, listen', () => {
     }
     expect(out.text).toBe('')
   })
+
+  it('listen marks the deliveries of the test action as tests, and no others', async () => {
+    const secret = 'whsec_listen_marks_tests'
+    const human = testCtx({ json: false })
+    const json = testCtx({ json: true })
+    const [l1, l2] = await Promise.all([
+      startListener({ port: 0, secret, tolerance: 10 ** 9 }, human.ctx),
+      startListener({ port: 0, secret, tolerance: 10 ** 9 }, json.ctx),
+    ])
+    const signed = (url: string, body: string, event: string) => {
+      const ts = String(Date.now())
+      const signature = `sha256=${createHmac('sha256', secret).update(`${ts}.${body}`).digest('hex')}`
+      return fetch(url, {
+        method: 'POST',
+        headers: { 'x-webhook-signature': signature, 'x-webhook-timestamp': ts, 'x-webhook-event': event },
+        body,
+      })
+    }
+    try {
+      const test = JSON.stringify({
+        id: 'evt_t',
+        event: 'link.created',
+        data: { id: 'lnk_sample', test: true },
+      })
+      const real = JSON.stringify({ id: 'evt_r', event: 'link.deleted', data: { id: 'lnk_1' } })
+      for (const l of [l1, l2]) {
+        expect((await signed(l.url, test, 'link.created')).status).toBe(200)
+        expect((await signed(l.url, real, 'link.deleted')).status).toBe(200)
+      }
+      const [t1, r1] = human.out.text.trim().split('\n')
+      expect(t1).toMatch(/ {2}link\.created \(test\) {2}evt_t {2}attempt - {2}signature valid$/)
+      expect(r1).toMatch(/ {2}link\.deleted {2}evt_r {2}/)
+      expect(r1).not.toContain('(test)')
+      const lines = json.out.text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+      expect(lines.map((l) => [l.event, l.test])).toEqual([
+        ['link.created', true],
+        ['link.deleted', false],
+      ])
+    } finally {
+      await Promise.all([l1.close(), l2.close()])
+    }
+  })
 })

@@ -182,3 +182,163 @@ describe.skipIf(missingBinaries('tmux'))('linkctl tui in a terminal (tmux)', () 
     }
   })
 })
+
+/**
+ * Keys as a terminal really sends them (Ctrl-L; several keys in one write, as over SSH or with
+ * key repeat), screens left and come back to, a 50-column terminal and a read-only key.
+ */
+describe.skipIf(!tmuxBinary)('linkctl tui: keys, kept state, narrow terminals, scopes (tmux)', () => {
+  let daemon2: RunningLinkd
+  let work2 = ''
+  let owner = ''
+  const sessions: Tmux[] = []
+  const api = async (method: string, path: string, body?: unknown, key = owner) => {
+    const res = await fetch(`${daemon2.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    })
+    const json = (await res.json()) as Record<string, unknown>
+    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`)
+    return (json.data ?? json) as Record<string, unknown>
+  }
+  /** `linkctl tui` with `key` in a tmux server of its own, at `columns`×`rows`. */
+  const tui = (name: string, key: string, columns = 80, rows = 24): Tmux => {
+    const t = new Tmux(`${socket}-${name}`)
+    sessions.push(t)
+    const env = cleanEnv({
+      LINKCTL_URL: daemon2.url,
+      LINKCTL_API_KEY: key,
+      LINKCTL_CONFIG_DIR: join(work2, 'config'),
+      TERM: 'xterm-256color',
+    })
+    t.start(`${process.execPath} ${LINKCTL} tui --refresh 1; sleep 60`, env, columns, rows)
+    return t
+  }
+  /** Ctrl-L's whole redraw equals the pane as the line-by-line updates left it (no ghosts). */
+  const redrawnEquals = async (t: Tmux): Promise<void> => {
+    let seen = ''
+    let fresh = ''
+    for (let attempt = 0; attempt < 5 && (seen === '' || seen !== fresh); attempt++) {
+      seen = t.screen()
+      t.run(['send-keys', 'C-l'])
+      await sleep(400)
+      fresh = t.screen()
+    }
+    expect(fresh).toBe(seen)
+  }
+
+  beforeAll(async () => {
+    work2 = mkdtempSync(join(tmpdir(), 'linkctl-tui-keys-'))
+    daemon2 = await startLinkd(join(work2, 'data'))
+    owner = daemon2.ownerKey() ?? ''
+    for (let i = 1; i <= 3; i++)
+      await api('POST', '/api/use/links', {
+        destinationUrl: `https://example.com/a-rather-long-destination-path/that-is-wider/than-fifty/${i}`,
+        customSlug: `seed-${i}`,
+      })
+  }, 60_000)
+
+  afterAll(async () => {
+    for (const t of sessions) t.kill()
+    if (daemon2) await daemon2.stop('SIGKILL')
+    if (work2) rmSync(work2, { recursive: true, force: true })
+  })
+
+  it('Ctrl-L on a list only redraws: it does not open the selected link', async () => {
+    const t = tui('ctrl-l', owner)
+    await t.paneWith(['● ok'])
+    await t.keys('2')
+    await t.paneWith(['3 links', 'seed-3', '1 of 3'])
+    t.run(['send-keys', 'C-l'])
+    await sleep(500) // on its own: not in the same read as the next key
+    await t.keys('j')
+    const pane = await t.paneWith(['2 of 3'])
+    expect(pane).toContain('3 links')
+    expect(pane).not.toContain('Esc back')
+  })
+
+  it('keys that arrive in one write all take effect, in order, in a form', async () => {
+    const t = tui('one-write', owner)
+    await t.paneWith(['● ok'])
+    await t.keys('2')
+    await t.paneWith(['3 links'])
+    await t.keys('n')
+    await t.paneWith(['New link'])
+    t.write('https://example.com/abcd')
+    await t.paneWith(['https://example.com/abcd'])
+    // Four Backspaces in one write, then text, then four Enters in one write (the last saves).
+    t.write('\x7f\x7f\x7f\x7f')
+    t.write('wxyz')
+    await t.paneWith(['https://example.com/wxyz'])
+    t.write('\r\r\r\r')
+    const pane = await t.paneWith(['created', 'Esc back'])
+    expect(pane).toContain('https://example.com/wxyz')
+  })
+
+  it('Home keeps its events feed, and GDPR its followed deletions, across screens', async () => {
+    const game = await api('POST', '/api/v1/admin/games', {
+      name: 'Kept Game',
+      slug: 'kept-game',
+      platform: 'ios',
+    })
+    const deletion = await api('POST', '/api/v1/gaming/gdpr/deletions', {
+      gameId: game.id,
+      playerId: 'player-kept',
+      reason: 'gdpr_request',
+      confirmation: 'DELETE',
+    })
+    const t = tui('kept', owner, 100, 30)
+    await t.paneWith(['● ok', 'Events'])
+    await sleep(1500) // a first poll to compare the next ones with
+    await api('POST', '/api/use/links', { destinationUrl: 'https://example.com/fed', customSlug: 'feed-1' })
+    await t.paneWith(['link created feed-1'])
+    await t.keys('2')
+    await t.paneWith(['links · /'])
+    await t.keys('1')
+    expect(await t.paneWith(['Events', 'Jobs'])).toContain('link created feed-1')
+
+    await t.keys('9')
+    await t.paneWith(['f follow'])
+    await t.keys('f')
+    await t.paneWith(['Deletion id'])
+    t.write(`${String(deletion.id)}\r`)
+    await t.paneWith(['player-kept'])
+    await t.keys('1')
+    await t.paneWith(['Jobs'])
+    await t.keys('9')
+    expect(await t.paneWith(['f follow'])).toContain('player-kept')
+  })
+
+  it('at 50 columns the tab bar is one line and list rows are clipped, not wrapped', async () => {
+    const t = tui('narrow', owner, 50, 20)
+    const home = (await t.paneWith(['● ok', 'Jobs'])).split('\n')
+    expect(home[0]).toMatch(/^ 1 Home +2 +3 +4 +5 +6 +7 +8 +9 *$/)
+    expect(home[1]).not.toMatch(/GDPR|SKAN|Fraud/)
+    await t.keys('2')
+    const pane = await t.paneWith(['seed-1', 'seed-2', 'of '])
+    const lines = pane.split('\n')
+    // One line per link, cut at the edge: no wrapped rest of a destination on a line of its own.
+    const rows = lines.filter((l) => / just now /.test(l))
+    expect(rows.length).toBeGreaterThanOrEqual(3)
+    for (const row of rows) expect(row).toMatch(/^\S+\s+0 just now\s+https:\/\/ex/)
+    expect(lines.filter((l) => /example|-path|than-fifty/.test(l))).toHaveLength(rows.length)
+    await t.keys('j', 'j', '1', '2', '?', 'x')
+    await t.paneWith(['seed-1'])
+    await redrawnEquals(t)
+  })
+
+  it('with a read-only key, Links offers no write action and says which scope a write key needs', async () => {
+    const key = await api('POST', '/api/keys', { name: 'read only', permissions: ['links:read'] })
+    const t = tui('read-only', String(key.key))
+    await t.paneWith(['read only'])
+    await t.keys('2')
+    const pane = await t.paneWith(['links · / search', 'seed-1'])
+    expect(pane).not.toMatch(/n new|e edit|d delete/)
+    await t.keys('n')
+    const said = await t.paneWith(['needs the scope links:write'])
+    expect(said).not.toContain('New link')
+    await t.keys('d')
+    await t.paneWith(['needs the scope links:delete'])
+  })
+})

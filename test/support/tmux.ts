@@ -53,6 +53,14 @@ export class Tmux {
     }
   }
 
+  /**
+   * Sends `data` as it is in one `send-keys -l`: the program reads the keys together, in one
+   * chunk, as over SSH or with key repeat (four Backspaces, several Enters).
+   */
+  write(data: string): void {
+    this.run(['send-keys', '-l', data])
+  }
+
   /** The process id of the pane's program (the shell, or what it `exec`ed). */
   panePid(): number {
     return Number(this.run(['display', '-p', '#{pane_pid}']).trim())

@@ -57,6 +57,8 @@ export class FakeClient implements TuiClient {
   readonly failures: Failure[] = []
   /** Validation errors the next link create/update answers with. */
   linkWriteError: ApiError | null = null
+  /** Test deliveries fail (the receiver is down). */
+  receiverDown = false
 
   constructor(readonly state: FakeState = fakeState()) {}
 
@@ -372,9 +374,20 @@ export class FakeClient implements TuiClient {
     enable: (id: string) => this.serve(`webhooks.enable ${id}`, () => this.setHook(id, 'active')),
     disable: (id: string) => this.serve(`webhooks.disable ${id}`, () => this.setHook(id, 'disabled')),
     test: (id: string) =>
-      this.serve(`webhooks.test ${id}`, () =>
-        makeDelivery('dl_test', id, { event: 'webhook.test', durationMs: 77 }),
-      ),
+      this.serve(`webhooks.test ${id}`, () => {
+        // As the daemon does: a test delivery in the log, and its result as the webhook's latest attempt.
+        const delivery = makeDelivery(`dl_test_${this.calls.length}`, id, {
+          test: true,
+          durationMs: 77,
+          ...(this.receiverDown
+            ? { status: 'failed', responseStatusCode: null, error: 'connection refused' }
+            : {}),
+        })
+        this.state.deliveries.set(id, [delivery, ...(this.state.deliveries.get(id) ?? [])])
+        const hook = this.state.webhooks.find((w) => w.id === id)!
+        hook.failedAttempts = this.receiverDown ? hook.failedAttempts + 1 : 0
+        return delivery
+      }),
     deliveries: (id: string, q: { page?: number; limit?: number } = {}) =>
       this.serve(`webhooks.deliveries ${id}`, () => {
         const rows = this.state.deliveries.get(id) ?? []
@@ -393,6 +406,8 @@ export class FakeClient implements TuiClient {
   private setHook(id: string, status: Webhook['status']): Webhook {
     const hook = this.state.webhooks.find((w) => w.id === id)!
     hook.status = status
+    // Enabling resets the failures in a row, as the daemon does.
+    if (status === 'active') Object.assign(hook, { consecutiveFailures: 0, failedAttempts: 0 })
     return hook
   }
 

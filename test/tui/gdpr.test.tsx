@@ -35,8 +35,28 @@ describe('gdpr screen', () => {
     await frameWith(app, 'f follow a deletion by id')
     expect(app.lastFrame()).not.toContain('n new deletion')
     await press(app, 'n')
-    expect(app.lastFrame()).not.toContain('Type DELETE')
+    expect(await frameWith(app, 'n (new deletion) needs the scope gdpr:write')).not.toContain('Type DELETE')
     await press(app, 'f', queued.id, KEY.enter)
     await frameWith(app, 'gdpr_1', 'completed')
+  })
+
+  it('keeps the deletions it follows while another screen is shown', async () => {
+    const client = new FakeClient()
+    const queued = await client.gaming.requestDeletion({
+      gameId: 'g',
+      playerId: 'p',
+      reason: 'r',
+      confirmation: 'DELETE',
+    })
+    const app = renderTui({ client, initialScreen: 'gdpr' })
+    await frameWith(app, 'No deletion followed yet')
+    await press(app, 'f', queued.id, KEY.enter)
+    await frameWith(app, 'gdpr_1')
+    await press(app, '1')
+    await frameWith(app, 'Jobs')
+    await press(app, '9')
+    const back = await frameWith(app, 'f follow')
+    expect(back).toContain('gdpr_1')
+    expect(back).not.toContain('No deletion followed yet')
   })
 })

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup } from 'ink-testing-library'
 import { FakeClient, makeLink } from './fake-client.js'
-import { frameWhere, frameWith, renderTui, resize } from './harness.js'
+import { frameWhere, frameWith, press, renderTui, resize } from './harness.js'
 
 afterEach(() => cleanup())
 
@@ -57,6 +57,26 @@ describe('home screen', () => {
     const frame = await frameWith(app, 'link created fresh → https://new.example', '+7 clicks on c29')
     await frameWith(app, 'webhook hook wh_ok is failing', 'job webhook-sender ran: ok')
     expect(frame).not.toContain('nothing yet')
+  })
+
+  it('keeps its events feed while another screen is shown', async () => {
+    const client = new FakeClient()
+    const app = renderTui({ client })
+    await frameWith(app, 'nothing yet')
+    client.state.links.unshift(
+      makeLink(501, {
+        shortCode: 'kept',
+        destinationUrl: 'https://kept.example',
+        createdAt: '2026-11-21T00:00:00.000Z',
+      }),
+    )
+    await frameWith(app, 'link created kept')
+    await press(app, '2')
+    await frameWith(app, 'links · /')
+    await press(app, '1')
+    const back = await frameWith(app, 'Events', 'Jobs')
+    expect(back).toContain('link created kept → https://kept.example')
+    expect(back).not.toContain('nothing yet')
   })
 
   it('keeps each total on one line at 80x24', async () => {

@@ -110,13 +110,44 @@ describe('links screen', () => {
     expect(client.calls).toContain('links.delete lnk_0')
   })
 
-  it('hides the write keys from a read-only key: n does nothing', async () => {
+  it('offers a read-only key no write action; n and d say which scope they need', async () => {
     const app = renderTui({ initialScreen: 'links', scopes: new Set(['links:read']) })
-    await frameWith(app, '30 links')
-    await press(app, 'n', 'd')
-    await new Promise((r) => setTimeout(r, 100))
-    expect(app.lastFrame()).not.toContain('New link')
-    expect(app.lastFrame()).not.toContain('Delete')
+    const list = await frameWith(app, '30 links')
+    expect(list).toContain('30 links · / search · Enter open')
+    expect(list).not.toMatch(/n new|e edit|d delete/)
+    await press(app, 'n')
+    const said = await frameWith(app, 'n (new link) needs the scope links:write; this key does not have it')
+    expect(said).not.toContain('New link')
+    await press(app, 'd')
+    expect(await frameWith(app, 'd (delete) needs the scope links:delete')).not.toContain('Delete')
+    await press(app, KEY.enter)
+    const detail = await frameWith(app, 'Link number 0', 'Esc back')
+    expect(detail).not.toMatch(/e edit|d delete|Q QR code/)
+  })
+
+  it('Ctrl-L redraws and nothing else: it does not open the selected link', async () => {
+    let redraws = 0
+    const app = renderTui({ initialScreen: 'links', redraw: () => redraws++ })
+    await frameWith(app, '30 links', '1 of 30')
+    await press(app, '\f', 'j')
+    const frame = await frameWith(app, '2 of 30')
+    expect(frame).not.toContain('Esc back')
+    expect(redraws).toBe(1)
+  })
+
+  it('takes every key of one write, in order: four Backspaces, several Enters, j j j', async () => {
+    const client = new FakeClient()
+    const app = renderTui({ client, initialScreen: 'links' })
+    await frameWith(app, '30 links', '1 of 30')
+    await press(app, 'jjj')
+    await frameWith(app, '4 of 30')
+    await press(app, 'n')
+    await frameWith(app, 'New link')
+    await press(app, 'https://example.com/abcd')
+    await press(app, '\x7f\x7f\x7f\x7fwxyz\rT\r\r\r')
+    await frameWith(app, 'created')
+    expect(client.calls).toContainEqual(expect.stringMatching(/^links\.create/))
+    expect(client.state.links[0]).toMatchObject({ destinationUrl: 'https://example.com/wxyz', title: 'T' })
   })
 
   it('Q draws the link’s QR code in place of its figures, and back', async () => {

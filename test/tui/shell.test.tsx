@@ -5,7 +5,7 @@ import { cleanup } from 'ink-testing-library'
 import type { ScreenDef } from '../../src/tui/context.js'
 import { retryDelayMs, troubleOf } from '../../src/tui/api.js'
 import { apiError, FakeClient, unreachable } from './fake-client.js'
-import { frameWith, frameWhere, KEY, press, renderTui } from './harness.js'
+import { frameWith, frameWhere, KEY, press, renderTui, resize } from './harness.js'
 
 afterEach(() => cleanup())
 
@@ -106,6 +106,21 @@ describe('tui shell', () => {
     Object.defineProperty(stdout, 'rows', { value: 12, configurable: true })
     stdout.emit('resize')
     await frameWhere(app, (f) => f.split('\n').length <= 12, 'frame of 12 lines')
+  })
+
+  it('at 50 columns the tab bar is one line (numbers, the current title) and list rows are cut', async () => {
+    const app = renderTui({ initialScreen: 'links' })
+    resize(app, 50, 20)
+    const frame = await frameWith(app, '30 links', '1 of 30')
+    const lines = frame.split('\n')
+    expect(lines[0]).toMatch(/^ 1 +2 Links +3 +4 +5 +6 +7 +8 +9 *$/)
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(50)
+    // Each link on one line, cut at the edge: none wraps onto a line of its own.
+    const rows = lines.filter((l) => /^c\d+ /.test(l))
+    expect(rows.length).toBeGreaterThanOrEqual(10)
+    expect(lines.filter((l) => /Link number|example/.test(l))).toHaveLength(rows.length)
+    resize(app, 120, 20)
+    expect((await frameWith(app, ' 9 GDPR')).split('\n')[0]).toContain(' 1 Home  2 Links  3 Keys ')
   })
 })
 

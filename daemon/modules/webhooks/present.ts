@@ -27,6 +27,7 @@ export function present(w: WebhookRecord): Webhook {
     headers: w.headers,
     status: w.status,
     consecutiveFailures: w.consecutiveFailures,
+    failedAttempts: w.failedAttempts,
     createdAt: iso(w.createdAt),
     updatedAt: iso(w.updatedAt),
   }

@@ -126,6 +126,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
         secretSealed: deps.secrets.encrypt(secret),
         status: 'active',
         consecutiveFailures: 0,
+        failedAttempts: 0,
         createdAt: t,
         updatedAt: t,
       }

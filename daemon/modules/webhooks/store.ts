@@ -29,6 +29,8 @@ export interface WebhookRecord {
   secretSealed: string
   status: WebhookStatus
   consecutiveFailures: number
+  /** Failed attempts in a row to the endpoint, of any delivery (tests included). */
+  failedAttempts: number
   createdAt: number
   updatedAt: number
 }
@@ -61,6 +63,7 @@ function toWebhook(r: Selectable<WebhooksTable>, headers: Record<string, string>
     secretSealed: r.secret_sealed,
     status: r.status as WebhookStatus,
     consecutiveFailures: Number(r.consecutive_failures),
+    failedAttempts: Number(r.failed_attempts),
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
   }
@@ -96,6 +99,8 @@ export interface WebhookStore extends OutboxStore {
   recordFailure(webhookId: string, suspendAfter: number, now: number): Promise<{ suspended: boolean }>
   /** A delivered attempt: resets the failed deliveries and attempts in a row and ends any backoff. */
   recordSuccess(webhookId: string): Promise<void>
+  /** A delivered test: resets the failed attempts in a row and ends any backoff (not the failed deliveries). */
+  recordTestSuccess(webhookId: string): Promise<void>
 }
 
 /**
@@ -273,6 +278,14 @@ export function createWebhookStore(db: Kysely<Database>, secrets: SecretBox): We
         .set({ consecutive_failures: 0, failed_attempts: 0, paused_until: 0 })
         .where('id', '=', webhookId)
         .where((eb) => eb.or([eb('consecutive_failures', '>', 0), eb('failed_attempts', '>', 0)]))
+        .execute()
+    },
+    async recordTestSuccess(webhookId: string): Promise<void> {
+      await db
+        .updateTable('webhooks')
+        .set({ failed_attempts: 0, paused_until: 0 })
+        .where('id', '=', webhookId)
+        .where('failed_attempts', '>', 0)
         .execute()
     },
     ...createOutboxStore(db, openHeaders),

@@ -218,7 +218,14 @@ export function createWorker(opts: WorkerOptions) {
       )
       return
     }
-    if (d.isTest) return
+    // A test never counts toward suspension, but it is an attempt to the endpoint like any other:
+    // its result is the webhook's latest (a failed test right after enabling shows), and a test
+    // that gets through ends a backoff.
+    if (d.isTest) {
+      if (success) await opts.store.recordTestSuccess(d.webhookId)
+      else await opts.store.recordFailedAttempt(d.webhookId, at, endpointPauseMs)
+      return
+    }
     if (success) await opts.store.recordSuccess(d.webhookId)
     else await opts.store.recordFailedAttempt(d.webhookId, at, endpointPauseMs)
     if (!success && !retry) {

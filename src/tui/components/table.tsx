@@ -25,23 +25,29 @@ export function Table<T>(props: {
   loading?: string
 }) {
   const { columns, rows, selected, color } = props
+  // Each row is one line cut at the screen's edge: a row wider than the terminal never wraps
+  // onto the next line.
   return (
     <Box flexDirection="column">
-      <Text bold>{columns.map((c) => cell(c.header, c.width, c.align)).join(' ')}</Text>
-      {rows.map((row, i) => (
-        <Box key={i}>
-          {row === undefined ? (
-            <Text dimColor>{props.loading ?? '…'}</Text>
-          ) : (
-            columns.map((c, j) => (
+      <Text bold wrap="truncate">
+        {columns.map((c) => cell(c.header, c.width, c.align)).join(' ')}
+      </Text>
+      {rows.map((row, i) =>
+        row === undefined ? (
+          <Text key={i} dimColor wrap="truncate">
+            {props.loading ?? '…'}
+          </Text>
+        ) : (
+          <Text key={i} wrap="truncate">
+            {columns.map((c, j) => (
               <Text key={j} inverse={i === selected} color={color ? c.colour?.(row) : undefined}>
                 {cell(String(c.value(row) ?? ''), c.width, c.align)}
                 {j < columns.length - 1 ? ' ' : ''}
               </Text>
-            ))
-          )}
-        </Box>
-      ))}
+            ))}
+          </Text>
+        ),
+      )}
     </Box>
   )
 }

@@ -15,6 +15,9 @@ export interface KeyHandler {
   active: boolean
 }
 
+/** The Ctrl keys screens read (a page up / down in lists, clearing a field); other Ctrl keys are global. */
+export const SCREEN_CTRL_KEYS: ReadonlySet<string> = new Set(['u', 'd'])
+
 export type KeyRegistry = Set<{ current: KeyHandler }>
 
 export const KeysContext = createContext<KeyRegistry | null>(null)

@@ -8,7 +8,7 @@ import type { Domain, Propagation } from '../../contract/domains.js'
 import { dnsErrorText } from '../../cli/commands/domains/shared.js'
 import { troubleOf } from '../api.js'
 import { Table, type TableColumn } from '../components/table.js'
-import { hasScope, tint, useTui, type ScreenDef, type ScreenProps } from '../context.js'
+import { allowed, hasScope, tint, useTui, type ScreenDef, type ScreenProps } from '../context.js'
 import { useKeys } from '../hooks/use-keys.js'
 import { LIST_KEYS, useCursor } from '../hooks/use-list-keys.js'
 import { usePoll } from '../hooks/use-poll.js'
@@ -87,7 +87,11 @@ function Domains({ active, height }: ScreenProps) {
       return run(`Checking the propagation of ${selected.domain}`, async () =>
         propagationLines(await client.domains.checkPropagation(selected.id)),
       )
-    if (!canWrite) return
+    if (
+      (input === 'v' || input === 's') &&
+      !allowed(env, 'domains:write', input === 'v' ? 'v (verify)' : 's (set default)')
+    )
+      return
     if (input === 'v')
       return run(`Verifying ${selected.domain}`, async () => {
         const d = await client.domains.verify(selected.id)

@@ -3,12 +3,13 @@
  * the deletions submitted or looked up here until they complete.
  */
 import { Box, Text } from 'ink'
-import { useRef, useState } from 'react'
+import { useState } from 'react'
 import type { GdprDeletion } from '../../contract/gaming.js'
 import { Form } from '../components/form.js'
 import { Table, type TableColumn } from '../components/table.js'
-import { hasScope, useTui, type ScreenDef, type ScreenProps } from '../context.js'
+import { allowed, hasScope, useTui, type ScreenDef, type ScreenProps } from '../context.js'
 import { useKeys } from '../hooks/use-keys.js'
+import { useKept, useKeptRef } from '../hooks/use-kept.js'
 import { usePoll } from '../hooks/use-poll.js'
 
 const COLUMNS: TableColumn<GdprDeletion>[] = [
@@ -32,12 +33,13 @@ function Gdpr({ active }: ScreenProps) {
   const env = useTui()
   const { client } = env
   const [mode, setMode] = useState<'list' | 'submit' | 'follow'>('list')
-  const [followed, setFollowed] = useState<string[]>([])
+  // The deletions followed are kept while another tab is shown.
+  const [followed, setFollowed] = useKept<string[]>('gdpr.followed', [])
   const canWrite = hasScope(env, 'gdpr:write')
   // Deletions still running are read again every refresh; completed ones are kept as they were.
-  const [known, setKnown] = useState<ReadonlyMap<string, GdprDeletion>>(new Map())
-  const knownRef = useRef(known)
-  knownRef.current = known
+  const [known, setKnown] = useKept<ReadonlyMap<string, GdprDeletion>>('gdpr.known', new Map())
+  // The same box, for the poll: the latest deletions, whatever the render it was made in.
+  const knownRef = useKeptRef<ReadonlyMap<string, GdprDeletion>>('gdpr.known', new Map())
   usePoll(
     'gdpr',
     async () => {
@@ -57,7 +59,7 @@ function Gdpr({ active }: ScreenProps) {
 
   useKeys((input) => {
     if (mode !== 'list') return
-    if (input === 'n' && canWrite) setMode('submit')
+    if (input === 'n' && allowed(env, 'gdpr:write', 'n (new deletion)')) setMode('submit')
     if (input === 'f') setMode('follow')
   }, active)
 

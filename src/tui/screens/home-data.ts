@@ -65,7 +65,7 @@ export async function loadHome(
     for (const w of webhooks.data)
       webhookFailures.set(w.id, {
         name: w.name,
-        failing: w.status === 'suspended' || w.consecutiveFailures > 0,
+        failing: w.status === 'suspended' || w.consecutiveFailures > 0 || w.failedAttempts > 0,
       })
     totals.webhooksFailing = [...webhookFailures.values()].filter((w) => w.failing).length
   }

@@ -1,8 +1,9 @@
 /** Home: the daemon's health and jobs, the totals, and the events as the polls see them. */
 import { Box, Text } from 'ink'
-import { useEffect, useRef, useState } from 'react'
+import { useEffect } from 'react'
 import { relativeTime } from '../../cli/output.js'
 import { hasScope, tint, useTui, type ScreenDef, type ScreenProps } from '../context.js'
+import { useKept, useKeptRef } from '../hooks/use-kept.js'
 import { usePoll } from '../hooks/use-poll.js'
 import { eventsBetween, loadHome, type HomeSnapshot, type Totals } from './home-data.js'
 
@@ -40,15 +41,17 @@ function Home({ height }: ScreenProps) {
   const env = useTui()
   const { client } = env
   const poll = usePoll('home', () => loadHome(client, (s) => hasScope(env, s), Date.now()), [client])
-  const previous = useRef<HomeSnapshot | undefined>(undefined)
-  const [feed, setFeed] = useState<string[]>([])
+  // Kept while another tab is shown: the feed, and the last snapshot, so that what changed while
+  // Home was away appears at its first poll back.
+  const previous = useKeptRef<HomeSnapshot | undefined>('home.previous', undefined)
+  const [feed, setFeed] = useKept<string[]>('home.feed', [])
   useEffect(() => {
     if (!poll.data || poll.data === previous.current) return
     const at = new Date().toISOString().slice(11, 19)
     const lines = eventsBetween(previous.current, poll.data, at)
     previous.current = poll.data
     if (lines.length > 0) setFeed((f) => [...f, ...lines].slice(-FEED_MAX))
-  }, [poll.data])
+  }, [poll.data, previous, setFeed])
 
   const snap = poll.data
   if (!snap) return <Text dimColor>{poll.trouble ? 'waiting for the daemon…' : 'loading…'}</Text>

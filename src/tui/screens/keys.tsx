@@ -5,7 +5,7 @@ import type { ApiKey, ApiKeyWithSecret } from '../../contract/keys.js'
 import { relativeTime } from '../../cli/output.js'
 import { Confirm, type Confirmation } from '../components/confirm.js'
 import { Table, type TableColumn } from '../components/table.js'
-import { hasScope, useTui, type ScreenDef, type ScreenProps } from '../context.js'
+import { allowed, hasScope, useTui, type ScreenDef, type ScreenProps } from '../context.js'
 import { useKeys } from '../hooks/use-keys.js'
 import { LIST_KEYS, useCursor } from '../hooks/use-list-keys.js'
 import { usePoll } from '../hooks/use-poll.js'
@@ -60,7 +60,8 @@ function Keys({ active, width, height }: ScreenProps) {
     if (confirm || mode !== 'list' || created || activityOf) return
     if (pos.move(input, key)) return
     if (input === 'a' && selected) return setActivityOf(selected)
-    if (!canWrite) return
+    const action = { n: 'n (new key)', r: 'r (revoke)', x: 'x (deactivate/activate)' }[input]
+    if (action && !allowed(env, 'keys:write', action)) return
     if (input === 'n') return setMode('create')
     if (!selected) return
     if (input === 'r' && selected.status !== 'revoked')

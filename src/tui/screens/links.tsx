@@ -11,7 +11,7 @@ import { Confirm, type Confirmation } from '../components/confirm.js'
 import { editText, Field } from '../components/field.js'
 import { Form } from '../components/form.js'
 import { Table, type TableColumn } from '../components/table.js'
-import { hasScope, useTui, type ScreenDef, type ScreenProps } from '../context.js'
+import { allowed, hasScope, useTui, type ScreenDef, type ScreenProps } from '../context.js'
 import { LIST_KEYS, useCursor } from '../hooks/use-list-keys.js'
 import { usePagedList } from '../hooks/use-paged-list.js'
 import { LinkDetail } from './link-detail.js'
@@ -66,6 +66,12 @@ function Links({ active, width, height }: ScreenProps) {
   const current = mode === 'list' ? selected : (opened ?? selected)
   const canWrite = hasScope(env, 'links:write')
   const canDelete = hasScope(env, 'links:delete')
+  const canQr = hasScope(env, 'qrCodes:read')
+  // Pressed for an action: allowed, or the status line says which scope the key lacks.
+  const may = {
+    write: (what: string) => allowed(env, 'links:write', what),
+    delete: () => allowed(env, 'links:delete', 'd (delete)'),
+  }
 
   const askDelete = (link: Link) =>
     setConfirm({
@@ -95,26 +101,26 @@ function Links({ active, width, height }: ScreenProps) {
         setQr(false)
         return setMode('list')
       }
-      if (input === 'Q' && hasScope(env, 'qrCodes:read')) return setQr((q) => !q)
-      if (input === 'e' && canWrite) return setMode('edit')
-      if (input === 'd' && canDelete && opened) return askDelete(opened)
+      if (input === 'Q' && allowed(env, 'qrCodes:read', 'Q (QR code)')) return setQr((q) => !q)
+      if (input === 'e' && may.write('e (edit)')) return setMode('edit')
+      if (input === 'd' && may.delete() && opened) return askDelete(opened)
       return
     }
     if (mode !== 'list') return
     if (pos.move(input, key)) return
     if (input === '/') return setMode('search')
     if (input === 'r') return list.reload()
-    if (input === 'n' && canWrite) return setMode('create')
+    if (input === 'n' && may.write('n (new link)')) return setMode('create')
     if (!selected) return
     if (key.return || key.rightArrow || input === 'l') {
       setOpened(selected)
       return setMode('detail')
     }
-    if (input === 'e' && canWrite) {
+    if (input === 'e' && may.write('e (edit)')) {
       setOpened(selected)
       return setMode('edit')
     }
-    if (input === 'd' && canDelete) return askDelete(selected)
+    if (input === 'd' && may.delete()) return askDelete(selected)
   }, active)
 
   const footer = confirm ? <Confirm ask={confirm} active={active} done={() => setConfirm(null)} /> : null
@@ -159,7 +165,14 @@ function Links({ active, width, height }: ScreenProps) {
       <Box flexDirection="column">
         <LinkDetail link={opened} width={width} qr={qr} />
         {footer}
-        <Text dimColor>{`Esc back · e edit · d delete · Q ${qr ? 'figures' : 'QR code'}`}</Text>
+        <Text dimColor wrap="truncate">
+          {[
+            'Esc back',
+            ...(canWrite ? ['e edit'] : []),
+            ...(canDelete ? ['d delete'] : []),
+            ...(canQr ? [`Q ${qr ? 'figures' : 'QR code'}`] : []),
+          ].join(' · ')}
+        </Text>
       </Box>
     )
 
@@ -170,12 +183,23 @@ function Links({ active, width, height }: ScreenProps) {
       {mode === 'search' || search ? (
         <Field label="Search" value={search} focused={mode === 'search'} />
       ) : (
-        <Text
-          dimColor
-        >{`${list.total === undefined ? 'loading' : total} links · / search · n new · Enter open · e edit · d delete`}</Text>
+        <Text dimColor wrap="truncate">
+          {[
+            `${list.total === undefined ? 'loading' : total} links`,
+            '/ search',
+            ...(canWrite ? ['n new'] : []),
+            'Enter open',
+            ...(canWrite ? ['e edit'] : []),
+            ...(canDelete ? ['d delete'] : []),
+          ].join(' · ')}
+        </Text>
       )}
       {list.total === 0 ? (
-        <Text>{search ? `No link matches "${search}".` : 'No links yet: press n to create one.'}</Text>
+        <Text>
+          {search
+            ? `No link matches "${search}".`
+            : `No links yet${canWrite ? ': press n to create one' : ''}.`}
+        </Text>
       ) : (
         <Table
           columns={columns(width)}

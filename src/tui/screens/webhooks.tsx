@@ -9,28 +9,36 @@ import type { Delivery, Webhook } from '../../contract/webhooks.js'
 import { troubleOf } from '../api.js'
 import { Confirm, type Confirmation } from '../components/confirm.js'
 import { Table, type TableColumn } from '../components/table.js'
-import { hasScope, useTui, type ScreenDef, type ScreenProps } from '../context.js'
+import { allowed, hasScope, useTui, type ScreenDef, type ScreenProps } from '../context.js'
 import { useKeys } from '../hooks/use-keys.js'
 import { LIST_KEYS, useCursor } from '../hooks/use-list-keys.js'
 import { usePoll } from '../hooks/use-poll.js'
 
-/** The health band: what a reader should do about the webhook. */
+/**
+ * The health band: what a reader should do about the webhook. Failed deliveries in a row first;
+ * then the latest attempts (a failed test included: enabling resets the deliveries' count, so a
+ * receiver still down shows by its attempts).
+ */
 export function health(w: Webhook): { band: string; colour: string } {
   if (w.status === 'suspended') return { band: 'suspended', colour: 'red' }
   if (w.status === 'disabled') return { band: 'disabled', colour: 'gray' }
   if (w.consecutiveFailures >= 3) return { band: `failing ×${w.consecutiveFailures}`, colour: 'red' }
   if (w.consecutiveFailures > 0) return { band: `flaky ×${w.consecutiveFailures}`, colour: 'yellow' }
+  if (w.failedAttempts > 0) return { band: `last failed ×${w.failedAttempts}`, colour: 'yellow' }
   return { band: 'healthy', colour: 'green' }
 }
 
+/** The event of a delivery, marked when the test action sent it. */
+const eventOf = (d: Delivery) => (d.test ? `${d.event} (test)` : d.event)
+
 const HOOKS: TableColumn<Webhook>[] = [
   { header: 'NAME', width: 18, value: (w) => w.name },
-  { header: 'HEALTH', width: 12, value: (w) => health(w).band, colour: (w) => health(w).colour },
+  { header: 'HEALTH', width: 15, value: (w) => health(w).band, colour: (w) => health(w).colour },
   { header: 'URL', width: 44, value: (w) => w.url },
 ]
 
 const DELIVERIES: TableColumn<Delivery>[] = [
-  { header: 'EVENT', width: 16, value: (d) => d.event },
+  { header: 'EVENT', width: 22, value: eventOf },
   {
     header: 'STATUS',
     width: 8,
@@ -44,13 +52,13 @@ const DELIVERIES: TableColumn<Delivery>[] = [
     value: (d) => (d.durationMs === null ? '' : `${d.durationMs} ms`),
     align: 'right',
   },
-  { header: 'WHEN', width: 14, value: (d) => relativeTime(Date.parse(d.createdAt), Date.now()) },
-  { header: 'ERROR', width: 24, value: (d) => d.error ?? '' },
+  { header: 'WHEN', width: 12, value: (d) => relativeTime(Date.parse(d.createdAt), Date.now()) },
+  { header: 'ERROR', width: 20, value: (d) => d.error ?? '' },
 ]
 
 function describeAttempt(d: Delivery): string {
   const code = d.responseStatusCode === null ? 'no answer' : `HTTP ${d.responseStatusCode}`
-  return `${d.event}: ${d.status}, ${code}${d.durationMs === null ? '' : ` in ${d.durationMs} ms`}${d.error ? ` (${d.error})` : ''}`
+  return `${eventOf(d)}: ${d.status}, ${code}${d.durationMs === null ? '' : ` in ${d.durationMs} ms`}${d.error ? ` (${d.error})` : ''}`
 }
 
 function Webhooks({ active, height }: ScreenProps) {
@@ -90,7 +98,9 @@ function Webhooks({ active, height }: ScreenProps) {
     if (key.leftArrow || key.rightArrow || input === 'h' || input === 'l')
       return setPane((p) => (p === 'hooks' ? 'deliveries' : 'hooks'))
     if ((pane === 'hooks' ? hookPos : deliveryPos).move(input, key)) return
-    if (!selected || !canWrite) return
+    if (!selected) return
+    const action = { t: 't (test)', e: 'e (enable/disable)', r: 'r (retry)' }[input]
+    if (action && !allowed(env, 'webhooks:write', action)) return
     if (input === 't')
       return run(
         `Sending a test event to ${selected.name}`,

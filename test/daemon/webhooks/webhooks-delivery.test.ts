@@ -382,6 +382,30 @@ describe('failures and retries (policies, suspension, manual retry)', () => {
 })
 
 describe('delivery log and health', () => {
+  it('after enabling, a failed test shows as the latest attempt failing; a test that gets through clears it', async () => {
+    const w = await createWebhook({ maxRetries: 0 })
+    rx.behave({ kind: 'status', status: 500 })
+    await createLink()
+    await deliver()
+    const get = async () => (await t.call('GET', `/api/webhooks/${w.id}`)).json<Record<string, unknown>>()
+    expect(await get()).toMatchObject({ consecutiveFailures: 1, failedAttempts: 1 })
+    await t.call('POST', `/api/webhooks/${w.id}/disable`)
+    await t.call('POST', `/api/webhooks/${w.id}/enable`)
+    expect(await get()).toMatchObject({ status: 'active', consecutiveFailures: 0, failedAttempts: 0 })
+
+    // The receiver is down: the test fails, and the webhook says so (without counting toward suspension).
+    rx.behave({ kind: 'close' })
+    const failed = await t.call('POST', `/api/webhooks/${w.id}/test`)
+    expect(failed.json()).toMatchObject({ status: 'failed', test: true, responseStatusCode: null })
+    expect(await get()).toMatchObject({ status: 'active', consecutiveFailures: 0, failedAttempts: 1 })
+    const listed = (await t.call('GET', '/api/webhooks')).json<{ data: Record<string, unknown>[] }>()
+    expect(listed.data.find((x) => x.id === w.id)).toMatchObject({ failedAttempts: 1 })
+
+    rx.behave({ kind: 'status', status: 200 })
+    expect((await t.call('POST', `/api/webhooks/${w.id}/test`)).json()).toMatchObject({ status: 'success' })
+    expect(await get()).toMatchObject({ consecutiveFailures: 0, failedAttempts: 0 })
+  })
+
   it('lists with totals and filters; analytics gives score, band, rate, average and breakdown', async () => {
     const w = await createWebhook({ events: ['link.created', 'link.deleted'], maxRetries: 0 })
     const links = [await createLink(), await createLink(), await createLink()]

@@ -11,6 +11,7 @@ const WEBHOOK_FIELDS = [
   'createdAt',
   'description',
   'events',
+  'failedAttempts',
   'headers',
   'id',
   'maxRetries',
@@ -66,6 +67,7 @@ describe('webhooks API: create', () => {
       headers: {},
       status: 'active',
       consecutiveFailures: 0,
+      failedAttempts: 0,
       createdAt: NOW,
       updatedAt: NOW,
     })

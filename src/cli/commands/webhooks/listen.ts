@@ -110,9 +110,12 @@ export async function startListener(
     const ok = !check || check.valid
     const forwarded = ok && forwarding.forwardTo ? await forward(forwarding.forwardTo, h, raw) : undefined
     const event = header(h['x-webhook-event']) ?? '(no event header)'
+    // The daemon's test action sends sample data marked `test: true` (inside the signed body).
+    const test = (payload as { data?: { test?: unknown } } | null)?.data?.test === true
     const line = {
       receivedAt: new Date().toISOString(),
       event,
+      test,
       deliveryId: header(h['x-webhook-delivery']) ?? null,
       attempt: Number(header(h['x-webhook-attempt']) ?? 0) || null,
       signature: check ? (check.valid ? 'valid' : `invalid: ${check.reason}`) : 'not checked (no secret)',
@@ -128,7 +131,7 @@ export async function startListener(
         ? `  → ${'error' in forwarded ? `not forwarded: ${forwarded.error}` : forwarded.status}`
         : ''
       ctx.stdout.write(
-        `${stamp(ctx)}  ${event}  ${typeof id === 'string' ? id : '-'}  attempt ${line.attempt ?? '-'}  signature ${line.signature}${sent}\n`,
+        `${stamp(ctx)}  ${event}${test ? ' (test)' : ''}  ${typeof id === 'string' ? id : '-'}  attempt ${line.attempt ?? '-'}  signature ${line.signature}${sent}\n`,
       )
     }
     if (!ok)
