@@ -1,5 +1,5 @@
 /** The Games screen against the fake client: pick a game, its figures, sparklines, retention, range. */
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { cleanup } from 'ink-testing-library'
 import { FakeClient } from './fake-client.js'
 import { frameWith, KEY, press, renderTui } from './harness.js'
@@ -31,10 +31,13 @@ describe('games screen', () => {
     await frameWith(app, '(90 days)')
     await press(app, '[', '[')
     await frameWith(app, '(7 days)')
-    const ranges = new Set(
-      client.calls.filter((c) => c.startsWith('analytics.gameOverview')).map((c) => c.split(' from ')[1]),
-    )
-    expect(ranges.size).toBe(3)
+    // The frame shows the new range before its figures are fetched: wait for the fetch.
+    await vi.waitFor(() => {
+      const ranges = new Set(
+        client.calls.filter((c) => c.startsWith('analytics.gameOverview')).map((c) => c.split(' from ')[1]),
+      )
+      expect(ranges.size).toBe(3)
+    }, 8_000)
     await press(app, KEY.escape)
     await frameWith(app, '3 games')
   })
