@@ -179,9 +179,24 @@ function moneyOf(
       return {
         error: `data.exchange_rate (a positive number of ${reportingCurrency} per 1 ${currency}) is required: the game reports in ${reportingCurrency}`,
       }
+    if (given > L.exchangeRateMax)
+      return {
+        error: `data.exchange_rate must be at most ${L.exchangeRateMax.toLocaleString('en')} ${reportingCurrency} per 1 ${currency}`,
+      }
     rate = given
   }
-  const micros = (v: unknown) => (typeof v === 'number' ? Math.round(v * rate * 1_000_000) : 0)
+  // Converted, each money field stays within the bound the stored sums are sized for.
+  for (const [field, v] of [
+    ['amount', isRevenue ? amount : undefined],
+    ['cost', cost],
+    ['commission', commission],
+  ] as const)
+    if (typeof v === 'number' && v * rate > L.convertedAmountMax)
+      return {
+        error: `data.${field} × data.exchange_rate must be at most ${L.convertedAmountMax.toLocaleString('en')} ${reportingCurrency}`,
+      }
+  // `+ 0` turns -0 (a valid amount) into 0.
+  const micros = (v: unknown) => (typeof v === 'number' ? Math.round(v * rate * 1_000_000) + 0 : 0)
   return {
     revenueType: isRevenue ? rule!.type : null,
     revenueMicros: isRevenue ? micros(amount) : 0,
