@@ -235,7 +235,8 @@ function services(deps: CompositionDeps) {
     clock,
     games,
     limiter: deps.limiter,
-    requestsPerMinute: c.ingestRateLimitPerGame,
+    perClientPerMinute: c.ingestRateLimitPerClient,
+    perGamePerMinute: c.ingestRateLimitPerGame,
     countryOf,
   })
   const fraud = createFraudService({

@@ -13,7 +13,7 @@ let t: TestApp
 let game: GameWithSecrets
 let o: SendOpts
 beforeAll(async () => {
-  t = await createTestApp({ ingestRateLimitPerGame: 100_000 })
+  t = await createTestApp({ ingestRateLimitPerGame: 100_000, ingestRateLimitPerClient: 100_000 })
   game = await createGame(t, { modules: { fraud: true } })
   o = { game, orgId: t.orgId }
 })

@@ -22,7 +22,7 @@ let t: TestApp
 let game: GameWithSecrets
 let o: SendOpts
 beforeAll(async () => {
-  t = await createTestApp({ ingestRateLimitPerGame: 1_000_000 })
+  t = await createTestApp({ ingestRateLimitPerGame: 1_000_000, ingestRateLimitPerClient: 1_000_000 })
   game = await createGame(t, { modules: { fraud: true }, reportingCurrency: 'USD' })
   o = { game, orgId: t.orgId }
 })
