@@ -235,7 +235,8 @@ function services(deps: CompositionDeps) {
     clock,
     games,
     limiter: deps.limiter,
-    requestsPerMinute: c.ingestRateLimitPerGame,
+    perClientPerMinute: c.ingestRateLimitPerClient,
+    perGamePerMinute: c.ingestRateLimitPerGame,
     countryOf,
   })
   const fraud = createFraudService({
@@ -247,7 +248,10 @@ function services(deps: CompositionDeps) {
   games.onFraudEnabled((game) => fraud.enableFor(game))
   // Detector windows live in memory, bounded, saved every 10 s and at stop (survive a restart).
   const fraudState = createDetectorState()
-  const fraudStateSaver = createStateSaver(fraudState, createDetectorStateStore(db.kysely), clock)
+  const fraudStateSaver = createStateSaver(fraudState, createDetectorStateStore(db.kysely), clock, {
+    onSkipped: ({ gameId, kind }, err) =>
+      log.warn({ err, gameId, kind }, 'fraud detector state: an entry the database refused was skipped'),
+  })
   const fraudEventsStore =
     db.dialect === 'sqlite'
       ? createFraudEventsStore(db.sqlite, db.kysely)

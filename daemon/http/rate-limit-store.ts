@@ -75,6 +75,15 @@ export function createDatabaseRateLimitStore(pool: pg.Pool): RateLimitStore {
       }
       return hits
     },
+    async release(tiers, countedAt): Promise<void> {
+      if (tiers.length === 0) return
+      const rows = tiers.map((_, i) => `(bucket = $${i * 2 + 1} AND window_start = $${i * 2 + 2})`)
+      await pool.query({
+        name: `linkd_quota_release_${tiers.length}`,
+        text: `UPDATE rate_limit_counters SET count = count - 1 WHERE count > 0 AND (${rows.join(' OR ')})`,
+        values: tiers.flatMap((tier) => [tier.bucket, windowStart(tier.windowMs, countedAt)]),
+      })
+    },
     async peek(bucket, windowMs, now): Promise<RateLimitHit> {
       const start = windowStart(windowMs, now)
       const { rows } = await pool.query<{ count: string }>(

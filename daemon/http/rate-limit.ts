@@ -38,11 +38,22 @@ export interface RateLimitStore {
    * the first one over its limit.
    */
   hitTiers(tiers: readonly QuotaTier[], now: number): Promise<RateLimitHit[]>
+  /**
+   * Takes back one count of each window of `tiers` that a request counted at `countedAt` (a
+   * request that turned out not to use the quota: a replay answered from its stored response).
+   * Never below 0; a window already forgotten stays forgotten.
+   */
+  release(tiers: readonly Omit<QuotaTier, 'limit'>[], countedAt: number): Promise<void>
   /** Forgets windows that ended before `now` (every minute). */
   sweep?(now: number): Promise<void> | void
 }
 
-export type MemoryRateLimitStore = LocalRateLimitStore & { sweep(now: number): void; size(): number }
+export type MemoryRateLimitStore = LocalRateLimitStore & {
+  sweep(now: number): void
+  size(): number
+  /** One count less in the bucket's window that holds `at`, if it is the current one. */
+  release(bucket: string, windowMs: number, at: number): void
+}
 
 /** The quotas in this process's memory (one process: SQLite). */
 export function inProcessQuotas(memory: MemoryRateLimitStore): RateLimitStore {
@@ -57,6 +68,9 @@ export function inProcessQuotas(memory: MemoryRateLimitStore): RateLimitStore {
         if (hit.count > tier.limit) break
       }
       return hits
+    },
+    async release(tiers, countedAt) {
+      for (const tier of tiers) memory.release(tier.bucket, tier.windowMs, countedAt)
     },
   }
 }
@@ -81,6 +95,10 @@ export function createMemoryRateLimitStore(): MemoryRateLimitStore {
     peek(bucket, windowMs, now) {
       const w = current(bucket, windowMs, now)
       return { count: w.count, resetAt: w.end }
+    },
+    release(bucket, windowMs, at) {
+      const w = windows.get(bucket)
+      if (w && w.start === Math.floor(at / windowMs) * windowMs && w.count > 0) w.count--
     },
     sweep(now) {
       for (const [k, w] of windows) if (w.end <= now) windows.delete(k)

@@ -215,6 +215,10 @@ export const INGEST_LIMITS = {
   customTypeMax: 64,
   /** Revenue `data.amount` of one event, in the event's currency: 0 to this, inclusive. */
   amountMax: 1_000_000,
+  /** `data.exchange_rate`: more than 0, at most this (reporting units per 1 unit of the event's). */
+  exchangeRateMax: 1_000_000_000,
+  /** An amount, cost or commission converted to the reporting currency: at most this. */
+  convertedAmountMax: 1_000_000_000,
 } as const
 
 /** The 20 named event types (plus `custom`; any other string is a custom type). */

@@ -125,7 +125,8 @@ const linkdEnv = {
   LINKD_LOG_LEVEL: 'warn',
   LINKD_TRUST_PROXY: 'true',
   LINKD_RATE_LIMIT_PER_IP: '1000000000',
-  // The bench sends more than 1,000 batches a minute to one game.
+  // The bench sends more than 1,000 batches a minute to one game (from one address in a case).
+  LINKD_INGEST_RATE_LIMIT_PER_CLIENT: '1000000000',
   LINKD_INGEST_RATE_LIMIT_PER_GAME: '1000000000',
 }
 
@@ -272,4 +273,73 @@ export async function fraudIngestionBench(
     [`${label}: ratio on / off`, `${fmt(bestOn.http / bestOff.http, 2)}x (target >= 0.8x)`],
     [`${label}: detection latency per event`, `${us} µs (per run; target <= 50 µs)`],
   ]
+}
+
+/**
+ * SDK-shaped traffic under the default limits: 4 senders, each from its own client address (X-
+ * Forwarded-For, trusted), send 100-event batches of one player each as fast as they are answered
+ * for `seconds`: how many batches were accepted and how many refused, by which window (the spec's
+ * 1,000 a minute per game and address; the game-wide ceiling of 60,000 a minute).
+ */
+export async function sdkShapedBench(seconds = Number(process.env.BENCH_SDK_SECONDS ?? 10)) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'linkd-bench-gaming-sdk-'))
+  const linkd = await startLinkd(dataDir, { LINKD_LOG_LEVEL: 'warn', LINKD_TRUST_PROXY: 'true' })
+  try {
+    const r = await fetch(`${linkd.url}/api/v1/admin/games`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${linkd.ownerKey()!}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'SDK Bench Game', platform: 'android' }),
+    })
+    const game = (await r.json()) as { id: string; sdkKey: string; organizationId: string }
+    const headers = {
+      'content-type': 'application/json',
+      authorization: `Bearer ${game.sdkKey}`,
+      'x-game-id': game.id,
+      'x-organization-id': game.organizationId,
+    }
+    // Ids from a counter (UUID-shaped): generating them costs the bench process next to nothing.
+    let n = 0
+    const id = () => `00000000-0000-4000-8000-${(n++).toString(16).padStart(12, '0')}`
+    const body = (player: number) => {
+      const now = Date.now()
+      const events = Array.from({ length: 100 }, (_, i) => ({
+        event_id: id(),
+        event_type: i === 0 ? 'session_start' : TYPES[i % TYPES.length],
+        timestamp: new Date(now - (100 - i) * 1000).toISOString(),
+        player_id: `sdk-player-${player}`,
+        session_id: `sdk-player-${player}-s`,
+        data: { level: i % 50 },
+      }))
+      return JSON.stringify({ batch_id: id(), batch_timestamp: new Date(now).toISOString(), events })
+    }
+    const counts = { accepted: 0, perAddress: 0, ceiling: 0, other: 0 }
+    const end = performance.now() + seconds * 1000
+    await Promise.all(
+      Array.from({ length: SENDERS }, async (_, sender) => {
+        for (let player = sender; performance.now() < end; player += SENDERS) {
+          const res = await fetch(`${linkd.url}/api/v1/gaming/events`, {
+            method: 'POST',
+            headers: { ...headers, 'x-forwarded-for': `198.18.0.${sender + 1}` },
+            body: body(player),
+          })
+          const text = await res.text()
+          if (res.status === 202) counts.accepted++
+          else if (res.status === 429 && text.includes('per game and client address')) counts.perAddress++
+          else if (res.status === 429 && text.includes('game-wide ceiling')) counts.ceiling++
+          else counts.other++
+        }
+      }),
+    )
+    return [
+      [
+        `SDK-shaped: ${SENDERS} addresses x 100-event batches of one player, ${seconds} s, default limits`,
+        `${counts.accepted} accepted (${fmt((counts.accepted * 100) / seconds / 1000, 1)}k events/s), ` +
+          `${counts.perAddress} refused per game and address, ${counts.ceiling} by the game-wide ceiling, ` +
+          `${counts.other} other`,
+      ],
+    ] as Array<[string, string]>
+  } finally {
+    await linkd.stop('SIGTERM')
+    rmSync(dataDir, { recursive: true, force: true })
+  }
 }

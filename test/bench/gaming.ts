@@ -7,7 +7,7 @@ import { loadConfig } from '../../daemon/config.js'
 import { migrate } from '../../daemon/db/migrate.js'
 import { openDatabase } from '../../daemon/db/open.js'
 import { prng } from '../support/prng.js'
-import { fraudIngestionBench, ingestionBench } from './gaming-ingestion.js'
+import { fraudIngestionBench, ingestionBench, sdkShapedBench } from './gaming-ingestion.js'
 import { fmt, median, percentile, report } from './lib.js'
 
 const DAY = 86_400_000
@@ -187,8 +187,10 @@ async function overviewBench(): Promise<Array<[string, string]>> {
 
 /** Gaming ingestion throughput against the raw insert rate, and the overview latency. */
 export async function gamingBench(): Promise<void> {
-  // BENCH_GAMING_CASES=typical,worst,worst-ordered,fraud,overview (default: all) runs a subset.
-  const cases = (process.env.BENCH_GAMING_CASES ?? 'typical,worst,worst-ordered,fraud,overview').split(',')
+  // BENCH_GAMING_CASES=typical,worst,worst-ordered,sdk,fraud,overview (default: all) runs a subset.
+  const cases = (process.env.BENCH_GAMING_CASES ?? 'typical,worst,worst-ordered,sdk,fraud,overview').split(
+    ',',
+  )
   const ingestion: Array<[string, string]> = []
   if (cases.includes('typical'))
     ingestion.push(...(await ingestionBench({ playersPerBatch: 10, label: '10 players/batch' })))
@@ -204,6 +206,8 @@ export async function gamingBench(): Promise<void> {
     )
   if (ingestion.length)
     report('gaming ingestion: events/s over HTTP vs raw better-sqlite3 inserts (same run)', ingestion)
+  if (cases.includes('sdk'))
+    report('gaming ingestion: the rate limits under SDK-shaped traffic', await sdkShapedBench())
   if (cases.includes('fraud'))
     report('gaming ingestion with fraud detection on vs off (same batches, same run)', [
       ...(await fraudIngestionBench(10, '10 players/batch')),

@@ -18,7 +18,7 @@ let game: string
 let campaign: string
 
 beforeAll(async () => {
-  d = await startTestDaemon({ ingestRateLimitPerGame: 100_000 })
+  d = await startTestDaemon({ ingestRateLimitPerGame: 100_000, ingestRateLimitPerClient: 100_000 })
   env = { LINKCTL_URL: d.url, LINKCTL_API_KEY: d.ownerKey }
   const g = await createGame(d.testApp, { name: 'SKAN CLI', modules: { skan: true } })
   game = g.id

@@ -19,7 +19,7 @@ let campaign: SkanCampaign
 const linkctl = (args: string[]) => runBin(LINKCTL, args, env)
 
 beforeAll(async () => {
-  d = await startTestDaemon({ ingestRateLimitPerGame: 100_000 })
+  d = await startTestDaemon({ ingestRateLimitPerGame: 100_000, ingestRateLimitPerClient: 100_000 })
   env = { LINKCTL_URL: d.url, LINKCTL_API_KEY: d.ownerKey }
   const game = await createGame(d.testApp, { name: 'SKAN e2e', modules: { skan: true } })
   const created = await linkctl([

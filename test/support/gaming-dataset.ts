@@ -387,7 +387,7 @@ export async function deliveredDataset(): Promise<{
   events: Ev[]
   T: ReturnType<typeof truth>
 }> {
-  const t = await createTestApp({ ingestRateLimitPerGame: 1_000_000 })
+  const t = await createTestApp({ ingestRateLimitPerGame: 1_000_000, ingestRateLimitPerClient: 1_000_000 })
   const game = await createGame(t, { platform: 'ios' })
   const events = generate()
   await deliver(t, game, events)

@@ -126,7 +126,7 @@ export function storedEvents(t: TestApp, game: GameWithSecrets): Promise<number>
 
 /** An app with one game whose ingestion window no test reaches, and how to send as that game. */
 export async function ingestionApp(): Promise<{ t: TestApp; game: GameWithSecrets; o: SendOpts }> {
-  const t = await createTestApp({ ingestRateLimitPerGame: 100_000 })
+  const t = await createTestApp({ ingestRateLimitPerGame: 100_000, ingestRateLimitPerClient: 100_000 })
   const game = await createGame(t)
   return { t, game, o: { game, orgId: t.orgId } }
 }

@@ -6,7 +6,8 @@
  * Every other access goes through Kysely (`fraudEventReads`) and runs on both engines.
  */
 import type SQLite from 'better-sqlite3'
-import type { Kysely, Selectable } from 'kysely'
+import { sql, type Kysely, type Selectable } from 'kysely'
+import { DAY_MS } from '../../clock.js'
 import { chunked } from '../../db/chunked.js'
 import { addCountersSql } from '../../db/counters.js'
 import type { Database, FraudEventsTable } from '../../db/schema.js'
@@ -150,14 +151,41 @@ export function createFraudEventsStore(sqlite: SQLite.Database, db: Kysely<Datab
 /** The Kysely side of the store, the same on both engines. */
 export function fraudEventReads(db: Kysely<Database>) {
   return {
-    /** Deletes a player's fraud events (GDPR); how many. */
+    /**
+     * Deletes a player's fraud events (GDPR), and takes them out of the `blocked` and `flagged`
+     * counters of their days, in one transaction: the dashboard's threatsDetected (rows) and
+     * blocked + flagged (counters) keep agreeing (docs/decisions/fraud-counters-follow-purges.md).
+     * How many events.
+     */
     async purgePlayer(gameId: string, playerId: string): Promise<number> {
-      const r = await db
-        .deleteFrom('fraud_events')
-        .where('game_id', '=', gameId)
-        .where('player_id', '=', playerId)
-        .executeTakeFirst()
-      return Number(r.numDeletedRows)
+      return db.transaction().execute(async (trx) => {
+        // The UTC day of the receipt, as the stage counted it (integer division on both engines).
+        const day = sql<number>`received_at / ${sql.lit(DAY_MS)}`
+        const groups = await trx
+          .selectFrom('fraud_events')
+          .select([day.as('day'), 'status', (eb) => eb.fn.countAll<number>().as('n')])
+          .where('game_id', '=', gameId)
+          .where('player_id', '=', playerId)
+          .groupBy([day, 'status'])
+          .execute()
+        for (const g of groups) {
+          const n = Number(g.n)
+          const less = (column: 'blocked' | 'flagged') =>
+            sql<number>`CASE WHEN ${sql.ref(column)} > ${n} THEN ${sql.ref(column)} - ${n} ELSE 0 END`
+          await trx
+            .updateTable('fraud_daily')
+            .set(g.status === 'blocked' ? { blocked: less('blocked') } : { flagged: less('flagged') })
+            .where('game_id', '=', gameId)
+            .where('day', '=', Number(g.day))
+            .execute()
+        }
+        const r = await trx
+          .deleteFrom('fraud_events')
+          .where('game_id', '=', gameId)
+          .where('player_id', '=', playerId)
+          .executeTakeFirst()
+        return Number(r.numDeletedRows)
+      })
     },
 
     /**

@@ -10,7 +10,7 @@
  */
 import { INGEST_LIMITS } from '../../../src/contract/limits.js'
 import type { RevenueType } from '../../../src/contract/limits.js'
-import { NO_DAY, pairKey } from './types.js'
+import { NO_DAY, addMoney, pairKey } from './types.js'
 import type {
   AcceptedEvent,
   Changes,
@@ -327,17 +327,17 @@ export function fold(
     if (event.revenueType) {
       const col = REVENUE_COLUMN[event.revenueType]
       dc.transactions++
-      dc[col] += event.revenueMicros
+      dc[col] = addMoney(dc[col], event.revenueMicros)
       typeC.transactions++
-      typeC[col] += event.revenueMicros
+      typeC[col] = addMoney(typeC[col], event.revenueMicros)
       profileDims(profile, event.day, (c) => {
         c.transactions++
-        c[col] += event.revenueMicros
+        c[col] = addMoney(c[col], event.revenueMicros)
       })
       profile.dirty = true
       profile.transactions++
-      profile[col] += event.revenueMicros
-      profile.revenue_total_micros += event.revenueMicros
+      profile[col] = addMoney(profile[col], event.revenueMicros)
+      profile.revenue_total_micros = addMoney(profile.revenue_total_micros, event.revenueMicros)
       if (event.revenueMicros > 0) {
         if (profile.first_purchase_at === null) acquisition.converted(profile)
         if (profile.first_purchase_at === null || event.ts < profile.first_purchase_at)
@@ -352,7 +352,7 @@ export function fold(
           dc.paying_players++
           profileDims(profile, event.day, (c) => c.paying_players++)
         }
-        pd.revenue_micros += event.revenueMicros
+        pd.revenue_micros = addMoney(pd.revenue_micros, event.revenueMicros)
       }
     }
 
@@ -485,8 +485,8 @@ function createAcquisition() {
     money(profile: ProfileRow, event: AcceptedEvent['event']) {
       if (event.costMicros === 0 && event.commissionMicros === 0) return
       each(profile, event.day, (row) => {
-        row.cost_micros += event.costMicros
-        row.commission_micros += event.commissionMicros
+        row.cost_micros = addMoney(row.cost_micros, event.costMicros)
+        row.commission_micros = addMoney(row.commission_micros, event.commissionMicros)
       })
     },
     /** The player's first paid event: one conversion on the install day. */

@@ -124,7 +124,12 @@ export function createPlayersStore(db: Kysely<Database>) {
     async revenueBand(gameId: string, from: number, below: number | null) {
       let q = db
         .selectFrom('game_players')
-        .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('revenue_total_micros').as('r')])
+        // Summed as floating point: any number of players, each up to the money ceiling, stays
+        // finite (SQLite's integer SUM throws on an overflow).
+        .select((eb) => [
+          eb.fn.countAll<number>().as('n'),
+          eb.fn.sum<number>(eb.cast('revenue_total_micros', 'double precision')).as('r'),
+        ])
         .where('game_id', '=', gameId)
         .where('revenue_total_micros', '>=', from)
       if (below !== null) q = q.where('revenue_total_micros', '<', below)

@@ -27,7 +27,13 @@ import {
 import { kyselyOf, postgresUnit } from '../../db/unit-of-work.js'
 import { isTransientConflict, isUniqueViolation, retryingConflicts } from '../../db/errors.js'
 import { lockBatch } from './locks-store-postgres.js'
-import { ACQUISITION_COUNTERS, DAILY_COUNTERS, DIM_COUNTERS, type GamedataStore } from './store.js'
+import {
+  ACQUISITION_COUNTERS,
+  DAILY_COUNTERS,
+  DIM_COUNTERS,
+  MONEY_CEILINGS,
+  type GamedataStore,
+} from './store.js'
 import { NO_DAY, pairKey } from './types.js'
 import type {
   AcceptedEvent,
@@ -124,8 +130,9 @@ const updateInKeyOrder = <T>(table: string, set: readonly Column<T>[], keys: rea
   inKeyOrder(updateRows(table, set, keys), keys)
 
 /**
- * An aggregate table's multi-row upsert: `keys` (after game_id) name the row, counters add up;
- * rows in key order (the rows every batch of the game shares: their locks in one order).
+ * An aggregate table's multi-row upsert: `keys` (after game_id) name the row, counters add up (money
+ * saturates: MONEY_CEILINGS); rows in key order (the rows every batch of the game shares: their
+ * locks in one order).
  */
 function addCounters<T>(
   table: string,
@@ -136,6 +143,7 @@ function addCounters<T>(
     table,
     ['game_id', ...keys.map(([name]) => name)],
     counters.map(([name]) => name),
+    MONEY_CEILINGS,
   )
   return inKeyOrder(insertRows(table, [...keys, ...counters], conflict), keys)
 }

@@ -10,10 +10,10 @@
 import type SQLite from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema.js'
-import { addCountersSql } from '../../db/counters.js'
+import { addCountersSql, type Ceilings } from '../../db/counters.js'
 import { rawTransaction } from '../../db/raw-writes.js'
 import { assertOpenOn, syncUnit, type UnitOfWork } from '../../db/unit-of-work.js'
-import { NO_DAY, pairKey } from './types.js'
+import { MONEY_SUM_MAX_MICROS, NO_DAY, pairKey } from './types.js'
 import type {
   AcceptedBatch,
   AcceptedEvent,
@@ -54,6 +54,16 @@ export const DIM_COUNTERS = [
   'sessions',
 ] as const
 export const ACQUISITION_COUNTERS = ['cost_micros', 'commission_micros', 'conversions'] as const
+/** The money counters of the aggregate tables saturate at MONEY_SUM_MAX_MICROS (types.ts). */
+export const MONEY_CEILINGS: Ceilings = Object.fromEntries(
+  [
+    'revenue_iap_micros',
+    'revenue_ad_micros',
+    'revenue_subscription_micros',
+    'cost_micros',
+    'commission_micros',
+  ].map((c) => [c, MONEY_SUM_MAX_MICROS]),
+)
 
 /** The port of the batch write path: one implementation per engine. */
 export interface GamedataStore {
@@ -153,11 +163,18 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
       'UPDATE game_sessions SET started_at = ?, last_event_at = ?, ended_at = ?, events = ? WHERE game_id = ? AND id = ?',
     ),
     // Aggregates: each row's counters are added to the stored ones (daemon/db/counters.ts).
-    daily: sqlite.prepare(addCountersSql('game_daily', ['game_id', 'day'], DAILY_COUNTERS)),
-    dim: sqlite.prepare(addCountersSql('game_daily_dims', ['game_id', 'day', 'dim', 'value'], DIM_COUNTERS)),
+    daily: sqlite.prepare(addCountersSql('game_daily', ['game_id', 'day'], DAILY_COUNTERS, MONEY_CEILINGS)),
+    dim: sqlite.prepare(
+      addCountersSql('game_daily_dims', ['game_id', 'day', 'dim', 'value'], DIM_COUNTERS, MONEY_CEILINGS),
+    ),
     gap: sqlite.prepare(addCountersSql('game_day_gaps', ['game_id', 'kind', 'day', 'prev_day'], ['players'])),
     acquisition: sqlite.prepare(
-      addCountersSql('game_acquisition_daily', ['game_id', 'day', 'dim', 'value'], ACQUISITION_COUNTERS),
+      addCountersSql(
+        'game_acquisition_daily',
+        ['game_id', 'day', 'dim', 'value'],
+        ACQUISITION_COUNTERS,
+        MONEY_CEILINGS,
+      ),
     ),
     playerTotal: sqlite.prepare(addCountersSql('game_player_totals', ['game_id'], ['players'])),
     dimPayingGap: sqlite.prepare(

@@ -106,6 +106,16 @@ export type SessionRow = Omit<GameSessionsTable, 'game_id'>
 /** prev_day of a first active (or paying) day. */
 export const NO_DAY = -1
 
+/**
+ * The ceiling of every stored sum of money (micro-units): a game's day, a player's day or lifetime,
+ * a dimension's day. Sums saturate there instead of overflowing (a 64-bit column on PostgreSQL,
+ * Infinity on SQLite); it stays exact in a JavaScript number, and the 366 days of the longest
+ * range still add up within 64 bits. docs/decisions/money-sums-saturate.md.
+ */
+export const MONEY_SUM_MAX_MICROS = Number.MAX_SAFE_INTEGER
+/** `sum + add`, at most MONEY_SUM_MAX_MICROS. */
+export const addMoney = (sum: number, add: number): number => Math.min(MONEY_SUM_MAX_MICROS, sum + add)
+
 /** Key of a (player, day) or (player, session_id) pair in the snapshot's maps. */
 export const pairKey = (player: string, x: number | string) => `${player}\n${x}`
 

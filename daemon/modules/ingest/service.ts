@@ -3,7 +3,13 @@ import { gunzipSync } from 'node:zlib'
 import type { Clock } from '../../clock.js'
 import { safeEqual } from '../../crypto.js'
 import { AppError } from '../../http/errors.js'
-import { evaluate, type LimitState, type RateLimitStore } from '../../http/rate-limit.js'
+import {
+  evaluate,
+  type LimitState,
+  type QuotaTier,
+  type RateLimitHit,
+  type RateLimitStore,
+} from '../../http/rate-limit.js'
 import { INGEST_LIMITS as L } from '../../../src/contract/limits.js'
 import type { IngestError, IngestResult } from '../../../src/contract/gaming.js'
 import type { GameRecord, GameService } from '../games/service.js'
@@ -20,6 +26,16 @@ export interface IngestRequest {
   body: Buffer
   ip: string
   userAgent: string | null
+  /** The windows `admit` or `verify` counted the request in: given back if it is a replay. */
+  admission?: Admission
+}
+
+/** A request counted in its game's windows: which, and when. */
+export interface Admission {
+  tiers: QuotaTier[]
+  at: number
+  /** The state of the window with the fewest requests left: the X-RateLimit-* headers. */
+  state: LimitState
 }
 
 /** What the signature of a game requiring HMAC covers. */
@@ -38,8 +54,10 @@ export interface IngestDeps {
   clock: Clock
   games: GameService
   limiter: RateLimitStore
-  /** Requests per minute per game (LINKD_INGEST_RATE_LIMIT_PER_GAME, default 1,000). */
-  requestsPerMinute: number
+  /** Requests per minute per game and client address (LINKD_INGEST_RATE_LIMIT_PER_CLIENT, 1,000). */
+  perClientPerMinute: number
+  /** Requests per minute per game, all addresses (LINKD_INGEST_RATE_LIMIT_PER_GAME, 60,000). */
+  perGamePerMinute: number
   countryOf(ip: string): string | null
   pipeline?: Pipeline
 }
@@ -78,12 +96,21 @@ export const tooLarge = (limit = L.batchBytes) =>
  */
 export function createIngestService(deps: IngestDeps) {
   const pipeline = deps.pipeline ?? createPipeline()
-  const gameBucket = (game: GameRecord) => `game:${game.id}`
-  const rateLimited = (state: LimitState) =>
+  /**
+   * The two windows of a game's ingestion, in the order they count: the game and client address
+   * (the spec's budget of one sender), then the whole game (the ceiling guarding the server). A
+   * request its address's window refuses does not count in the game's.
+   */
+  const TIER_NAMES = ['per game and client address', 'game-wide ceiling'] as const
+  const tiersOf = (game: GameRecord, ip: string): QuotaTier[] => [
+    { bucket: `game-ip:${game.id}:${ip}`, windowMs: 60_000, limit: deps.perClientPerMinute },
+    { bucket: `game:${game.id}`, windowMs: 60_000, limit: deps.perGamePerMinute },
+  ]
+  const rateLimited = (state: LimitState, tier: string) =>
     new AppError(
       'RateLimitExceeded',
-      `rate limit exceeded (per game: ${state.limit} requests per minute); retry after ${state.retryAfter} s`,
-      undefined,
+      `rate limit exceeded (${tier}: ${state.limit} requests per minute); retry after ${state.retryAfter} s`,
+      [{ field: 'rateLimit', message: tier }],
       {
         'retry-after': String(state.retryAfter),
         'x-ratelimit-limit': String(state.limit),
@@ -91,11 +118,19 @@ export function createIngestService(deps: IngestDeps) {
         'x-ratelimit-reset': String(state.reset),
       },
     )
-  /** Counts an authenticated request in its game's window; 429 beyond the limit. */
-  const countIn = async (game: GameRecord, now: number): Promise<LimitState> => {
-    const state = evaluate(await deps.limiter.hit(gameBucket(game), 60_000, now), deps.requestsPerMinute, now)
-    if (state.exceeded) throw rateLimited(state)
-    return state
+  /** The states of the windows, or a 429 naming the first one over its limit. */
+  const judge = (tiers: readonly QuotaTier[], hits: readonly RateLimitHit[], now: number): LimitState => {
+    const states = hits.map((hit, i) => evaluate(hit, tiers[i]!.limit, now))
+    states.forEach((state, i) => {
+      if (state.exceeded) throw rateLimited(state, TIER_NAMES[i]!)
+    })
+    return states.reduce((a, b) => (b.remaining < a.remaining ? b : a))
+  }
+  /** Counts an authenticated request in its game's windows; 429 beyond either limit. */
+  const countIn = async (game: GameRecord, ip: string, now: number): Promise<Admission> => {
+    const tiers = tiersOf(game, ip)
+    const state = judge(tiers, await deps.limiter.hitTiers(tiers, now), now)
+    return { tiers, at: now, state }
   }
 
   return {
@@ -126,15 +161,17 @@ export function createIngestService(deps: IngestDeps) {
      * so unsigned requests must not use up the game's window); a window already full is refused
      * at once (429), before the body is read.
      */
-    async admit(game: GameRecord): Promise<LimitState | undefined> {
+    async admit(game: GameRecord, ip: string): Promise<Admission | undefined> {
       const now = deps.clock.now()
-      if (!game.hmacRequired) return countIn(game, now)
-      const state = evaluate(
-        await deps.limiter.peek(gameBucket(game), 60_000, now),
-        deps.requestsPerMinute,
+      if (!game.hmacRequired) return countIn(game, ip, now)
+      const tiers = tiersOf(game, ip)
+      const hits = await Promise.all(tiers.map((tier) => deps.limiter.peek(tier.bucket, tier.windowMs, now)))
+      // A full window: what one more request would make of it.
+      judge(
+        tiers,
+        hits.map((hit) => ({ ...hit, count: hit.count + 1 })),
         now,
       )
-      if (state.remaining === 0) throw rateLimited({ ...state, exceeded: true })
       return undefined
     },
 
@@ -143,7 +180,7 @@ export function createIngestService(deps: IngestDeps) {
      * the request counts in the game's window (returned; 429 beyond the limit). Undefined for a
      * game without HMAC (counted by `admit`).
      */
-    async verify(game: GameRecord, req: SignedRequest): Promise<LimitState | undefined> {
+    async verify(game: GameRecord, req: SignedRequest, ip: string): Promise<Admission | undefined> {
       if (!game.hmacRequired) return undefined
       const now = deps.clock.now()
       if (!req.signature || !req.timestamp)
@@ -165,7 +202,7 @@ export function createIngestService(deps: IngestDeps) {
             },
           ],
         )
-      return countIn(game, now)
+      return countIn(game, ip, now)
     },
 
     /** Paused and archived games take nothing. */
@@ -196,7 +233,12 @@ export function createIngestService(deps: IngestDeps) {
         )
       const since = now - L.batchIdempotencyMs
       const prior = await deps.batches.responseOf(game.id, batch.batchId, since)
-      if (prior) return { status: 202, text: prior }
+      if (prior) {
+        // A replay (a retry, or a captured request sent again) uses none of the game's budget:
+        // it stored nothing. It still counted in the per-IP window.
+        if (req.admission) await deps.limiter.release(req.admission.tiers, req.admission.at)
+        return { status: 202, text: prior }
+      }
 
       const errors: IngestError[] = []
       const judged: Judged[] = []

@@ -7,6 +7,7 @@ import { nestedDeeperThan, nestingMessage } from '../../http/json-guards.js'
 import { FREE_FORM_NESTING_MAX, GAME_PLATFORMS, INGEST_LIMITS as L } from '../../../src/contract/limits.js'
 import type { GamePlatform, RevenueType } from '../../../src/contract/limits.js'
 import type { IngestError } from '../../../src/contract/gaming.js'
+import { PATTERN_MESSAGES, PLAIN_TEXT_PATTERN } from '../../../src/contract/text.js'
 import { CUSTOM_BIT, TYPE_BIT, type Attribution, type GameEvent } from '../gamedata/types.js'
 import { utcDayNumber } from '../../clock.js'
 
@@ -94,13 +95,42 @@ function str(v: unknown, max = L.idMax): string | null {
   return typeof v === 'string' && v.length > 0 && v.length <= max ? v : null
 }
 
-function firstStr(d: Record<string, unknown> | null, keys: string[]): string | null {
+/**
+ * Ids are stored and looked up as given: one holding a control, bidirectional or zero-width
+ * character (the contract's definition) is refused. PostgreSQL's text cannot hold NUL at all.
+ */
+const PLAIN_ID = new RegExp(PLAIN_TEXT_PATTERN, 'u')
+const NOT_PLAIN = PATTERN_MESSAGES[PLAIN_TEXT_PATTERN]!
+
+/** The first of `keys` holding an id in `d`: the key and the id. */
+function firstStr(d: Record<string, unknown> | null, keys: string[]): { key: string; value: string } | null {
   if (!d) return null
-  for (const k of keys) {
-    const s = str(d[k])
-    if (s) return s
+  for (const key of keys) {
+    const value = str(d[key])
+    if (value) return { key, value }
   }
   return null
+}
+
+/** The ids the storage layers keep from an event's data, by the data fields they come from. */
+const DATA_IDS = {
+  deviceFingerprint: ['device_fingerprint', 'device_id'],
+  affiliate: ['affiliate', 'affiliate_id'],
+  campaign: ['campaign', 'utm_campaign'],
+  source: ['source', 'utm_source'],
+  medium: ['medium', 'utm_medium'],
+} as const
+type DataIds = Record<keyof typeof DATA_IDS, string | null>
+
+/** The data ids of an event, or the message refusing the first one holding a refused character. */
+function dataIdsOf(data: Record<string, unknown> | null): DataIds | { error: string } {
+  const out = {} as DataIds
+  for (const [name, keys] of Object.entries(DATA_IDS) as Array<[keyof DataIds, readonly string[]]>) {
+    const found = firstStr(data, [...keys])
+    if (found && !PLAIN_ID.test(found.value)) return { error: `data.${found.key} ${NOT_PLAIN}` }
+    out[name] = found?.value ?? null
+  }
+  return out
 }
 
 type Money = Pick<GameEvent, 'revenueType' | 'revenueMicros' | 'currency' | 'costMicros' | 'commissionMicros'>
@@ -149,9 +179,24 @@ function moneyOf(
       return {
         error: `data.exchange_rate (a positive number of ${reportingCurrency} per 1 ${currency}) is required: the game reports in ${reportingCurrency}`,
       }
+    if (given > L.exchangeRateMax)
+      return {
+        error: `data.exchange_rate must be at most ${L.exchangeRateMax.toLocaleString('en')} ${reportingCurrency} per 1 ${currency}`,
+      }
     rate = given
   }
-  const micros = (v: unknown) => (typeof v === 'number' ? Math.round(v * rate * 1_000_000) : 0)
+  // Converted, each money field stays within the bound the stored sums are sized for.
+  for (const [field, v] of [
+    ['amount', isRevenue ? amount : undefined],
+    ['cost', cost],
+    ['commission', commission],
+  ] as const)
+    if (typeof v === 'number' && v * rate > L.convertedAmountMax)
+      return {
+        error: `data.${field} × data.exchange_rate must be at most ${L.convertedAmountMax.toLocaleString('en')} ${reportingCurrency}`,
+      }
+  // `+ 0` turns -0 (a valid amount) into 0.
+  const micros = (v: unknown) => (typeof v === 'number' ? Math.round(v * rate * 1_000_000) + 0 : 0)
   return {
     revenueType: isRevenue ? rule!.type : null,
     revenueMicros: isRevenue ? micros(amount) : 0,
@@ -213,10 +258,12 @@ export function checkEvent(
   const playerId = str(e.player_id)
   if (!playerId || typeof e.player_id !== 'string')
     return fail('InvalidEvent', `player_id must be a string of 1-${L.idMax} characters`)
+  if (!PLAIN_ID.test(playerId)) return fail('InvalidEvent', `player_id ${NOT_PLAIN}`)
   let sessionId: string | null = null
   if (e.session_id !== undefined && e.session_id !== null) {
     sessionId = typeof e.session_id === 'string' ? str(e.session_id) : null
     if (!sessionId) return fail('InvalidEvent', `session_id must be a string of 1-${L.idMax} characters`)
+    if (!PLAIN_ID.test(sessionId)) return fail('InvalidEvent', `session_id ${NOT_PLAIN}`)
   }
   if (!sessionId && (type === 'session_start' || type === 'session_end'))
     return fail('InvalidEvent', `session_id is required for ${type}`)
@@ -240,6 +287,8 @@ export function checkEvent(
 
   const money = moneyOf(type, data, ctx.reportingCurrency)
   if ('error' in money) return fail('InvalidEvent', money.error)
+  const ids = dataIdsOf(data)
+  if ('error' in ids) return fail('InvalidEvent', ids.error)
 
   const countryField = typeof data?.country === 'string' ? data.country.toUpperCase() : null
   const country = countryField && /^[A-Z]{2}$/.test(countryField) ? countryField : ctx.countryOf(ctx.ip)
@@ -261,12 +310,12 @@ export function checkEvent(
       dataJson: data ? JSON.stringify(data) : null,
       ...money,
       country,
-      deviceFingerprint: firstStr(data, ['device_fingerprint', 'device_id']),
+      deviceFingerprint: ids.deviceFingerprint,
       attribution: {
-        affiliate: firstStr(data, ['affiliate', 'affiliate_id']),
-        campaign: firstStr(data, ['campaign', 'utm_campaign']),
-        source: firstStr(data, ['source', 'utm_source']),
-        medium: firstStr(data, ['medium', 'utm_medium']),
+        affiliate: ids.affiliate,
+        campaign: ids.campaign,
+        source: ids.source,
+        medium: ids.medium,
       },
     },
   }

@@ -9,7 +9,7 @@ import { accepted, batch, createGame, event, send, storedEvents } from '../../su
 let t: TestApp
 let game: GameWithSecrets
 beforeAll(async () => {
-  t = await createTestApp({ ingestRateLimitPerGame: 100_000 })
+  t = await createTestApp({ ingestRateLimitPerGame: 100_000, ingestRateLimitPerClient: 100_000 })
   game = await createGame(t, { modules: { fraud: true } })
 })
 afterAll(() => t.close())

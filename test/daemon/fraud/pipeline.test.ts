@@ -15,7 +15,7 @@ import { gameIdOf } from '../../support/fraud.js'
 
 let t: TestApp
 beforeAll(async () => {
-  t = await createTestApp({ ingestRateLimitPerGame: 100_000 })
+  t = await createTestApp({ ingestRateLimitPerGame: 100_000, ingestRateLimitPerClient: 100_000 })
 })
 afterAll(() => t.close())
 

@@ -18,7 +18,11 @@ it('a farm of 30 players on one IP, 15 before and 15 after a restart, is flagged
   // Two apps, one after the other, on one database: a file, or a PostgreSQL database of the run.
   const shared = onPostgres ? await createTestDatabase() : undefined
   const databaseUrl = shared?.url ?? `sqlite:${join(dir, 'linkd.db')}`
-  const first = await createTestApp({ databaseUrl, ingestRateLimitPerGame: 100_000 })
+  const first = await createTestApp({
+    databaseUrl,
+    ingestRateLimitPerGame: 100_000,
+    ingestRateLimitPerClient: 100_000,
+  })
   const game = await createGame(first, { modules: { fraud: true } })
   const o = { game, orgId: first.orgId, ip: '203.0.113.77' }
   const players = (from: number) =>
@@ -27,7 +31,7 @@ it('a farm of 30 players on one IP, 15 before and 15 after a restart, is flagged
   await first.close()
 
   const second = await createTestApp(
-    { databaseUrl, ingestRateLimitPerGame: 100_000 },
+    { databaseUrl, ingestRateLimitPerGame: 100_000, ingestRateLimitPerClient: 100_000 },
     {},
     { orgName: 'restarted' },
   )

@@ -55,7 +55,11 @@ const apps: TestApp[] = []
 beforeAll(async () => {
   if (!onPostgres) return
   shared = await createTestDatabase()
-  const options = { databaseUrl: shared.url, ingestRateLimitPerGame: 1_000_000 }
+  const options = {
+    databaseUrl: shared.url,
+    ingestRateLimitPerGame: 1_000_000,
+    ingestRateLimitPerClient: 1_000_000,
+  }
   apps.push(await createTestApp(options))
   apps.push(await createTestApp(options, {}, { orgName: 'second-process' }))
   for (const t of apps) t.clock.set(NOW)
@@ -77,7 +81,10 @@ it.runIf(onPostgres)(
     )
     expect(results.reduce((n, r) => n + r.accepted, 0)).toBe(BATCHES * PER_BATCH)
 
-    const reference = await createTestApp({ ingestRateLimitPerGame: 1_000_000 })
+    const reference = await createTestApp({
+      ingestRateLimitPerGame: 1_000_000,
+      ingestRateLimitPerClient: 1_000_000,
+    })
     try {
       reference.clock.set(NOW)
       const alone = await createGame(reference, { platform: 'ios' })

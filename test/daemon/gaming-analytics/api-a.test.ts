@@ -15,7 +15,7 @@ const today = () => new Date(t.clock.now()).toISOString().slice(0, 10)
 const path = (endpoint: string, query = '') => `/api/v1/analytics/games/${game.id}/${endpoint}?${query}`
 
 beforeAll(async () => {
-  t = await createTestApp({ ingestRateLimitPerGame: 100_000 })
+  t = await createTestApp({ ingestRateLimitPerGame: 100_000, ingestRateLimitPerClient: 100_000 })
   game = await createGame(t)
   // Two players today: one pays 4.99 in DE, one plays in FR.
   const events = [

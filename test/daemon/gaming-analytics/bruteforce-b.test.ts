@@ -37,7 +37,7 @@ const round6 = (n: number) => Math.round(n * 1e6) / 1e6
 const pct = (a: number, b: number) => (b ? Math.round((10000 * a) / b) / 100 : 0)
 
 beforeAll(async () => {
-  t = await createTestApp({ ingestRateLimitPerGame: 1_000_000 })
+  t = await createTestApp({ ingestRateLimitPerGame: 1_000_000, ingestRateLimitPerClient: 1_000_000 })
   game = await createGame(t, { platform: 'ios' })
   const events = generate()
   T = truth(events)

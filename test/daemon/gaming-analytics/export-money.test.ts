@@ -19,7 +19,7 @@ let game: GameWithSecrets
 const PLAYERS = 5_120 // more than one page of the players stream (5,000)
 
 beforeAll(async () => {
-  t = await createTestApp({ ingestRateLimitPerGame: 100_000 })
+  t = await createTestApp({ ingestRateLimitPerGame: 100_000, ingestRateLimitPerClient: 100_000 })
   game = await createGame(t, { slug: 'exports', reportingCurrency: 'EUR' })
   const o = { game, orgId: t.orgId }
   for (let from = 0; from < PLAYERS; from += 800) {

@@ -90,7 +90,7 @@ describe('per-game limit after authentication', () => {
     expect(over.json()).toMatchObject({
       error: 'RateLimitExceeded',
       statusCode: 429,
-      message: expect.stringMatching(/per game: 3 requests per minute/),
+      message: expect.stringMatching(/game-wide ceiling: 3 requests per minute/),
       path: '/api/v1/gaming/events',
     })
     expect(Number(over.headers['retry-after'])).toBeGreaterThan(0)

@@ -30,7 +30,10 @@ afterEach(async () => {
 })
 
 async function setUp(gameBody: Record<string, unknown> = {}) {
-  shared = await createSharedApps(2, { ingestRateLimitPerGame: 1_000_000 })
+  shared = await createSharedApps(2, {
+    ingestRateLimitPerGame: 1_000_000,
+    ingestRateLimitPerClient: 1_000_000,
+  })
   const [a, b] = shared.apps as [TestApp, TestApp]
   const game = await createGame(a, gameBody)
   raw = new pg.Client({ connectionString: shared.database.url })

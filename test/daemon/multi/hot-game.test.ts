@@ -18,7 +18,7 @@ import { createSharedApps, type SharedApps } from '../../support/shared-database
 
 const NOW = Date.parse('2026-11-20T12:00:00.000Z')
 const MIN = 60_000
-const OPTIONS = { ingestRateLimitPerGame: 1_000_000 }
+const OPTIONS = { ingestRateLimitPerGame: 1_000_000, ingestRateLimitPerClient: 1_000_000 }
 
 type Batch = { batch_id: string; batch_timestamp: string; events: GameEventInput[] }
 

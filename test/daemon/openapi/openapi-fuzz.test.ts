@@ -187,6 +187,7 @@ describe('OpenAPI fuzz: hostile input never gives a 5xx and every 4xx carries th
         rateLimitPerIp: 10_000_000,
         rateLimitPerOrg: 10_000_000,
         ingestRateLimitPerGame: 10_000_000,
+        ingestRateLimitPerClient: 10_000_000,
       },
       // FUZZ_LOG=1: the daemon's error log (the stack behind a 500) on stderr.
       { resolve, ...(process.env.FUZZ_LOG ? { logger: { level: 'error' } } : {}) },

@@ -26,7 +26,7 @@ const players: HistoryPlayer[] = [
 ]
 
 beforeAll(async () => {
-  t = await createTestApp({ ingestRateLimitPerGame: 100_000 })
+  t = await createTestApp({ ingestRateLimitPerGame: 100_000, ingestRateLimitPerClient: 100_000 })
   game = await createGame(t, { modules: { skan: true } })
   const res = await t.call('POST', `/api/v1/skan/games/${game.id}/campaigns`, {
     body: {

@@ -133,6 +133,11 @@ export interface StateSaverOptions {
    * are updated by every event of an active game, so only idle games and players lose theirs.
    */
   retentionMs?: number
+  /**
+   * Hears an entry the database refused on its own (a save falls back to one game, then one
+   * entry at a time when a whole save fails): it is skipped, the others are saved.
+   */
+  onSkipped?: (entry: Omit<StateEntry, 'value'>, err: unknown) => void
 }
 
 const PRUNE_EVERY_MS = 3_600_000
@@ -153,14 +158,49 @@ export function createStateSaver(
   /** When idle entries were last deleted: once an hour is enough for a 7-day retention. */
   let prunedAt = -Infinity
 
+  /**
+   * Saves `entries` apart from one another, a game's at a time, then an entry at a time within a
+   * game whose save fails. An entry refused on its own is skipped and reported; the entries not
+   * saved are returned (all of them when nothing could be saved: the database, not an entry, is
+   * the problem).
+   */
+  async function saveApart(entries: readonly StateEntry[], now: number): Promise<StateEntry[]> {
+    const byGame = new Map<string, StateEntry[]>()
+    for (const e of entries) {
+      const game = byGame.get(e.gameId)
+      if (game) game.push(e)
+      else byGame.set(e.gameId, [e])
+    }
+    const refused: Array<{ entry: StateEntry; err: unknown }> = []
+    for (const game of byGame.values()) {
+      try {
+        await store.save(game, now)
+        continue
+      } catch {
+        // One of the game's entries, or the database: each entry alone tells which.
+      }
+      for (const entry of game)
+        await store.save([entry], now).catch((err: unknown) => refused.push({ entry, err }))
+    }
+    if (refused.length === entries.length) return entries as StateEntry[]
+    for (const { entry, err } of refused)
+      opts.onSkipped?.({ gameId: entry.gameId, kind: entry.kind, key: entry.key }, err)
+    return []
+  }
+
   async function saveChanges(): Promise<number> {
     const entries = takeChanges(state)
     const now = clock.now()
     try {
       await store.save(entries, now)
     } catch (err) {
-      restoreChanges(state, entries) // retried by the next save
-      throw err
+      // One entry the database refuses (PostgreSQL's text cannot hold NUL) must not keep every
+      // other game's entries from being saved, save after save.
+      const unsaved = entries.length > 1 ? await saveApart(entries, now) : entries
+      if (unsaved.length) {
+        restoreChanges(state, unsaved) // retried by the next save
+        throw err
+      }
     }
     if (now - prunedAt >= PRUNE_EVERY_MS) {
       await store.prune(now - retentionMs)
