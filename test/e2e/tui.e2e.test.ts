@@ -25,7 +25,9 @@ const screen = () => tmux.screen()
 const paneWith = (...texts: string[]) => tmux.paneWith(texts)
 const keys = (...sequence: string[]) => tmux.keys(...sequence)
 
-describe.skipIf(missingBinaries('tmux'))('linkctl tui in a terminal (tmux)', () => {
+const noTmux = missingBinaries('tmux')
+
+describe.skipIf(noTmux)('linkctl tui in a terminal (tmux)', () => {
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'linkctl-tui-e2e-'))
     daemon = await startLinkd(join(work, 'data'))
@@ -187,7 +189,7 @@ describe.skipIf(missingBinaries('tmux'))('linkctl tui in a terminal (tmux)', () 
  * Keys as a terminal really sends them (Ctrl-L; several keys in one write, as over SSH or with
  * key repeat), screens left and come back to, a 50-column terminal and a read-only key.
  */
-describe.skipIf(!tmuxBinary)('linkctl tui: keys, kept state, narrow terminals, scopes (tmux)', () => {
+describe.skipIf(noTmux)('linkctl tui: keys, kept state, narrow terminals, scopes (tmux)', () => {
   let daemon2: RunningLinkd
   let work2 = ''
   let owner = ''
