@@ -12,7 +12,7 @@ import { action } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { note } from '../../output.js'
 import { exportTo } from '../../sink.js'
-import { csvRow } from '../../csv.js'
+import { csvRow } from '../../../contract/csv.js'
 import { CSV_COLUMNS } from './import.js'
 
 export interface ExportOpts {
