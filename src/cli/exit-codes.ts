@@ -4,6 +4,7 @@
  * recognised by name, so the client need not be loaded.
  */
 import { CommanderError } from 'commander'
+import { visible } from './visible.js'
 
 export const EXIT = {
   ok: 0,
@@ -93,6 +94,10 @@ export function exitCodeFor(err: unknown): ExitCode {
 
 /** The lines printed to stderr for an error: `error: <message>`, then validation details. */
 export function formatError(err: unknown): string {
+  return visible(errorText(err))
+}
+
+function errorText(err: unknown): string {
   if (isApiError(err)) {
     let text = `error: ${err.message} (HTTP ${err.status})`
     if (err.status === 429 && err.retryAfter !== null) text += ` (retry after ${err.retryAfter}s)`

@@ -3,12 +3,14 @@ import type { Command } from 'commander'
 import { attachIo, noColor, processIo, type Io } from './context.js'
 import { exitCodeFor, formatError, isCommanderError } from './exit-codes.js'
 import { buildProgram } from './program.js'
+import { visible } from './visible.js'
 
 function configure(cmd: Command, io: Io): void {
   cmd.exitOverride()
   cmd.configureOutput({
     writeOut: (s) => void io.stdout.write(s),
-    writeErr: (s) => void io.stderr.write(s),
+    // Commander's errors quote the arguments given: control characters shown, not run.
+    writeErr: (s) => void io.stderr.write(visible(s)),
     getOutHasColors: () => io.stdout.isTTY === true && !noColor(io.env),
     getErrHasColors: () => io.stderr.isTTY === true && !noColor(io.env),
   })

@@ -13,7 +13,7 @@ import { INGEST_LIMITS } from '../../contract/limits.js'
 import { action, jsonOption } from '../action.js'
 import type { Ctx } from '../context.js'
 import { CliError, EXIT, UsageError } from '../exit-codes.js'
-import { emit, note, printRecord, printRows } from '../output.js'
+import { emit, note, plural, printRecord, printRows } from '../output.js'
 
 export interface SendOpts {
   source: string
@@ -149,7 +149,10 @@ export async function runEventsSend(o: SendOpts, ctx: Ctx): Promise<void> {
     }
   })
   if (summary.rejected > 0) {
-    throw new CliError(`${summary.rejected} of ${events.length} events were rejected`, EXIT.error)
+    throw new CliError(
+      `${summary.rejected} of ${plural(events.length, 'event')} ${summary.rejected === 1 ? 'was' : 'were'} rejected`,
+      EXIT.error,
+    )
   }
 }
 
