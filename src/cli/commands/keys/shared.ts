@@ -15,7 +15,7 @@ import { KEY_ENVIRONMENTS, KEY_LIMITS, TIME_PERIODS, type TimePeriod } from '../
 import { requireKey, type Ctx } from '../../context.js'
 import { emit, note, printRecord, round, warn, when, type Column, type Field } from '../../output.js'
 import { collect, commaChoices, expiryArg, intArg } from '../../parse.js'
-import { UsageError } from '../../exit-codes.js'
+import { missingOption, UsageError } from '../../exit-codes.js'
 import { confirmOrStop, shout } from '../../confirm.js'
 import { keySourceName } from '../../key-source.js'
 
@@ -42,7 +42,7 @@ function scopesFrom(flags: KeyFlags): string[] | undefined {
 }
 
 export function createBody(flags: KeyFlags): CreateKeyBody {
-  if (!flags.name || flags.name.trim() === '') throw new UsageError('--name is required')
+  if (!flags.name || flags.name.trim() === '') throw missingOption('--name <name>')
   const permissions = scopesFrom(flags)
   if (permissions && flags.preset)
     throw new UsageError('use either --preset or --permissions/--scope, not both')

@@ -18,7 +18,7 @@ import type { Delivery, Webhook, WebhookWithSecret } from '../../../contract/web
 import { action, jsonOption } from '../../action.js'
 import { confirmOrStop } from '../../confirm.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { CliError, EXIT, UsageError } from '../../exit-codes.js'
+import { CliError, EXIT, missingOption, UsageError } from '../../exit-codes.js'
 import { emit, note, plural, printRecord, when, type Column, type Field } from '../../output.js'
 import { collect, commaChoices, intArg } from '../../parse.js'
 
@@ -213,7 +213,7 @@ export const secretOpt = () =>
 export function secretOf(opts: { secret?: unknown }, ctx: Ctx, required: boolean): string | undefined {
   const s =
     typeof opts.secret === 'string' && opts.secret ? opts.secret : ctx.env.LINKCTL_WEBHOOK_SECRET || undefined
-  if (!s && required) throw new UsageError('no secret: pass --secret or set LINKCTL_WEBHOOK_SECRET')
+  if (!s && required) throw missingOption('--secret <secret>', 'set LINKCTL_WEBHOOK_SECRET')
   return s
 }
 
