@@ -12,13 +12,14 @@ export function action<O>(
 ): (...all: unknown[]) => Promise<void> {
   return async (...all) => {
     const cmd = all[all.length - 1] as Command
-    const opts = cmd.opts() as O & { json?: boolean }
+    const opts = cmd.opts() as O & { json?: boolean; columns?: string[] }
     const globals = cmd.optsWithGlobals() as GlobalFlags
     const args = all.slice(0, -2) as (string | undefined)[]
     const ctx = createContext({
       io: ioFor(cmd),
       flags: { url: globals.url, apiKey: globals.apiKey, profile: globals.profile },
       json: opts.json === true,
+      columns: opts.columns,
       ...extra,
     })
     try {

@@ -57,6 +57,8 @@ export interface Ctx {
   color: boolean
   /** `--json` was given. */
   json: boolean
+  /** `--columns` of a list command: the table columns to show, in order. */
+  columns?: readonly string[] | undefined
   /** stdin and stderr are terminals, so asking the user is possible. */
   canPrompt: boolean
   prompt: Prompter
@@ -73,6 +75,7 @@ export interface ContextOptions {
   io?: Io | undefined
   flags?: GlobalFlags | undefined
   json?: boolean | undefined
+  columns?: readonly string[] | undefined
   /** Overrides for tests: TTY-ness and the prompter. */
   isTTY?: boolean | undefined
   canPrompt?: boolean | undefined
@@ -110,6 +113,7 @@ export function createContext(opts: ContextOptions = {}): Ctx {
     isTTY,
     color: isTTY && !noColor(env),
     json: opts.json === true,
+    columns: opts.columns,
     canPrompt,
     prompt: opts.prompt ?? lazyPrompter(io),
     flags,

@@ -132,14 +132,3 @@ export function parseCsv(text: string): CsvRecord[] {
   const p = new CsvParser()
   return [...p.push(text), ...p.end()]
 }
-
-/** One field, quoted when it holds a comma, a quote, a line break or edge spaces. */
-export function csvField(value: string | number | null | undefined): string {
-  const s = value === null || value === undefined ? '' : String(value)
-  return /[",\r\n]|^\s|\s$/.test(s) ? `"${s.replace(/"/g, '""')}"` : s
-}
-
-/** One record with its line break. */
-export function csvRow(values: readonly (string | number | null | undefined)[]): string {
-  return `${values.map(csvField).join(',')}\n`
-}

@@ -20,7 +20,7 @@ export async function explain(err: unknown, ctx: Ctx): Promise<unknown> {
   if (!target) return err
   const failure = err as HttpFailure
   if (err.name === 'ApiError' && failure.status === 401 && failure.body?.error !== 'HttpError') {
-    return new CliError(unauthorized(err.message, target), EXIT.auth)
+    return new CliError(unauthorized(err.message, target), EXIT.auth, { cause: err })
   }
   if (err.name === 'ConnectionError') return (await tlsMismatch(err, target.url)) ?? err
   // An error body that is not linkd's, or an answer a command could not read: is it linkd at all?

@@ -4,6 +4,7 @@
  * recognised by name, so the client need not be loaded.
  */
 import { CommanderError } from 'commander'
+import { visible } from './visible.js'
 
 export const EXIT = {
   ok: 0,
@@ -44,8 +45,10 @@ export class CliError extends Error {
   constructor(
     message: string,
     readonly exitCode: ExitCode,
+    /** `cause`: the API's error this one explains (its body is what --json prints). */
+    options?: ErrorOptions,
   ) {
-    super(message)
+    super(message, options)
     this.name = 'CliError'
   }
 }
@@ -91,8 +94,47 @@ export function exitCodeFor(err: unknown): ExitCode {
   return EXIT.error
 }
 
+/**
+ * The one spelling of a missing required option, commander's own (`required option '--type
+ * <type>' not specified`), with what may stand in for it (an environment variable).
+ */
+export function missingOption(flags: string, alternative?: string): UsageError {
+  return new UsageError(
+    `required option '${flags}' not specified${alternative ? ` (or ${alternative})` : ''}`,
+  )
+}
+
+/**
+ * An error as JSON on stderr, for --json: the API's error body as it came (error, message,
+ * statusCode, timestamp, path, details), with `hint` when linkctl explained it; a local error in
+ * the same shape (`{"error":"UsageError","message":…,"exitCode":2}`).
+ */
+export function formatJsonError(err: unknown): string {
+  const cause = err instanceof Error ? err.cause : undefined
+  const api = isApiError(err) ? err : isApiError(cause) ? cause : undefined
+  const message = (err instanceof Error ? err.message : String(err)).replace(/^error: /, '').trimEnd()
+  const code = exitCodeFor(err)
+  const body = api
+    ? { ...api.body, ...(api !== err ? { hint: message } : {}) }
+    : {
+        error:
+          code === EXIT.usage
+            ? 'UsageError'
+            : err instanceof Error && err.name === 'ConnectionError'
+              ? 'ConnectionError'
+              : 'CliError',
+        message,
+        exitCode: code,
+      }
+  return `${JSON.stringify(body)}\n`
+}
+
 /** The lines printed to stderr for an error: `error: <message>`, then validation details. */
 export function formatError(err: unknown): string {
+  return visible(errorText(err))
+}
+
+function errorText(err: unknown): string {
   if (isApiError(err)) {
     let text = `error: ${err.message} (HTTP ${err.status})`
     if (err.status === 429 && err.retryAfter !== null) text += ` (retry after ${err.retryAfter}s)`

@@ -1,16 +1,38 @@
 /**
  * Results go to stdout, diagnostics to stderr. `--json` prints JSON; otherwise a borderless
- * table (like gh) cut to the terminal's width when stdout is a TTY, and tab-separated lines
+ * table (like gh) fitted to the terminal's width when stdout is a TTY, and tab-separated lines
  * (header row first, whole values) when it is piped. Timestamps: relative ("3 minutes ago") on a
  * terminal, ISO 8601 when piped and in --json.
+ *
+ * Every human output (tables, records, TSV, notes, warnings, errors) shows control characters
+ * escaped (`visible`): a player id or a reason can hold ESC sequences that would retitle the
+ * terminal, clear it or fake a hyperlink. --json prints values untouched (JSON escapes them).
  */
+import { InvalidArgumentError, Option, type Command } from 'commander'
 import { noColor, type Ctx } from './context.js'
+import { UsageError } from './exit-codes.js'
+import { visible } from './visible.js'
+
+export { visible }
 
 export interface Column<T> {
   header: string
   value: (row: T) => string | number | boolean | null | undefined
-  /** On a narrow terminal, cut this column only when the others cannot give more room (ids). */
-  keep?: boolean
+  /** The name `--columns` knows it by; default: the header in lower case, dashes for spaces. */
+  name?: string
+  /**
+   * How the column gives way when the table is wider than the terminal. Default: shown whole
+   * (ids, codes, statuses, counts, times). `flex`: long text (destination, title, URL) that takes
+   * the room left and is cut with an ellipsis, after droppable columns went. `wrap`: a list of
+   * words (scopes) wrapped between words onto more lines.
+   */
+  fit?: 'flex' | 'wrap'
+  /** Left out of a table too wide for the terminal, the highest first; without it, always shown. */
+  drop?: number
+  /** Shown by default only on a terminal or only when piped (`--columns` can name it either way). */
+  only?: 'tty' | 'piped'
+  /** SGR parameters of a cell (`32` green) on a colour terminal; colours never count in widths. */
+  style?: (row: T) => string | undefined
 }
 
 export type Field = readonly [label: string, value: string | number | boolean | null | undefined]
@@ -21,35 +43,33 @@ export function printJson(ctx: Ctx, value: unknown): void {
 
 /** A diagnostic line on stderr. */
 export function note(ctx: Ctx, message: string): void {
-  ctx.stderr.write(`${message}\n`)
+  ctx.stderr.write(`${visible(message)}\n`)
+}
+
+/** A line of human output on stdout (escaped like every human output). */
+export function printLine(ctx: Ctx, text: string): void {
+  ctx.stdout.write(`${visible(text)}\n`)
 }
 
 /** A warning on stderr, yellow when stderr is a colour terminal. */
 export function warn(ctx: Ctx, message: string): void {
   const colour = ctx.stderr.isTTY === true && !noColor(ctx.env)
-  ctx.stderr.write(colour ? `\x1b[33mwarning:\x1b[0m ${message}\n` : `warning: ${message}\n`)
+  const text = visible(message)
+  ctx.stderr.write(colour ? `\x1b[33mwarning:\x1b[0m ${text}\n` : `warning: ${text}\n`)
 }
 
+/** A value as one line of visible text: tabs and line breaks become spaces, controls escaped. */
 function cell(v: Field[1]): string {
   if (v === null || v === undefined) return ''
-  return String(v).replace(/\t/g, ' ')
+  return visible(String(v).replace(/[\t\r\n]+/g, ' '))
 }
 
-/** One TSV field: tabs and line breaks would break the format, so they become spaces. */
-function tsv(v: Field[1]): string {
-  return cell(v).replace(/[\t\r\n]+/g, ' ')
-}
-
-/** Characters as a terminal shows them (code points; line breaks flattened). */
-function flat(s: string): string {
-  return s.replace(/[\r\n]+/g, ' ')
-}
 const widthOf = (s: string) => [...s].length
 
-/** `s` cut to `width` characters, the last one an ellipsis when something was cut. */
+/** `s` cut to `width` characters, the last one an ellipsis when something was cut; controls escaped. */
 export function truncate(s: string, width: number): string {
-  const chars = [...s]
-  if (chars.length <= width) return s
+  const chars = [...visible(s)]
+  if (chars.length <= width) return chars.join('')
   return width <= 0 ? '' : `${chars.slice(0, width - 1).join('')}…`
 }
 
@@ -63,100 +83,181 @@ export function terminalWidth(ctx: Ctx): number {
 const GAP = 2
 /** A column is never narrowed below this (or its natural width, when smaller). */
 const MIN_COLUMN = 6
+/** Room a flex column (URL, title) keeps before droppable columns are left out. */
+const FLEX_MIN = 30
+/** The same for a wrap column (lists of short words). */
+const WRAP_MIN = 16
+
+export interface ColumnFit {
+  /** Widest value or header. */
+  natural: number
+  header: number
+  fit?: 'flex' | 'wrap' | undefined
+  drop?: number | undefined
+}
 
 /**
- * Column widths that fit `total` characters with GAP spaces between columns: while too wide,
- * the widest column gives up one character, so short columns (statuses, counts) stay whole
- * and long ones (URLs, titles) are cut. Columns give way down to their header's width
- * (`floors`), then on a narrow terminal down to MIN_COLUMN; `keep` columns (ids) only when
- * no other column can.
+ * Which columns to show and how wide, to fit `total` characters with GAP spaces between them.
+ * While the columns (flex ones at FLEX_MIN, wrap ones at WRAP_MIN) do not fit, the droppable
+ * column with the highest `drop` is left out. Then flex and wrap columns give way (widest first)
+ * down to those floors, then to MIN_COLUMN; only then columns shown whole, down to their header's width and
+ * then MIN_COLUMN (a table of such columns only, on a very narrow terminal).
  */
-export function fitWidths(
-  natural: readonly number[],
-  total: number,
-  keep: readonly boolean[] = [],
-  floors: readonly number[] = [],
-): number[] {
-  const widths = [...natural]
-  const room = total - GAP * Math.max(0, widths.length - 1)
-  let used = widths.reduce((a, b) => a + b, 0)
-  const widestOf = (kept: boolean, headerFloor: boolean) => {
-    let widest = -1
-    for (let i = 0; i < widths.length; i++) {
-      const floor = headerFloor ? Math.max(MIN_COLUMN, floors[i] ?? 0) : MIN_COLUMN
-      if ((keep[i] === true) !== kept || (widths[i] ?? 0) <= floor) continue
-      if (widest < 0 || (widths[i] ?? 0) > (widths[widest] ?? 0)) widest = i
+export function fitColumns(cols: readonly ColumnFit[], total: number): { shown: number[]; widths: number[] } {
+  const flexible = (c: ColumnFit) => c.fit !== undefined
+  const floor = (c: ColumnFit) =>
+    flexible(c) ? Math.min(c.natural, Math.max(c.header, c.fit === 'wrap' ? WRAP_MIN : FLEX_MIN)) : c.natural
+  let shown = cols.map((_, i) => i)
+  const need = (idx: number[], size: (c: ColumnFit) => number) =>
+    idx.reduce((a, i) => a + size(cols[i] as ColumnFit), 0) + GAP * Math.max(0, idx.length - 1)
+  while (need(shown, floor) > total) {
+    let out = -1
+    for (const i of shown) {
+      const d = cols[i]?.drop
+      if (d !== undefined && (out < 0 || d >= (cols[out]?.drop ?? 0))) out = i
     }
-    return widest
+    if (out < 0) break
+    shown = shown.filter((i) => i !== out)
   }
-  const order: [kept: boolean, headerFloor: boolean][] = [
-    [false, true],
-    [false, false],
-    [true, true],
-    [true, false],
+  const widths = shown.map((i) => cols[i]?.natural ?? 0)
+  let over = need(shown, (c) => c.natural) - total
+  const stages: [(c: ColumnFit) => boolean, (c: ColumnFit) => number][] = [
+    [flexible, (c) => Math.max(MIN_COLUMN, floor(c))],
+    [flexible, () => MIN_COLUMN],
+    [(c) => !flexible(c), (c) => Math.max(MIN_COLUMN, c.header)],
+    [(c) => !flexible(c), () => MIN_COLUMN],
   ]
-  while (used > room) {
-    const widest = order.map(([kept, floor]) => widestOf(kept, floor)).find((i) => i >= 0)
-    if (widest === undefined) break
-    widths[widest] = (widths[widest] ?? 0) - 1
-    used--
+  for (const [eligible, limit] of stages) {
+    while (over > 0) {
+      let widest = -1
+      shown.forEach((i, k) => {
+        const c = cols[i] as ColumnFit
+        if (!eligible(c) || (widths[k] ?? 0) <= limit(c)) return
+        if (widest < 0 || (widths[k] ?? 0) > (widths[widest] ?? 0)) widest = k
+      })
+      if (widest < 0) break
+      widths[widest] = (widths[widest] ?? 0) - 1
+      over--
+    }
   }
-  return widths
+  return { shown, widths }
+}
+
+/** `text` in lines of at most `width` characters, broken between words (a longer word is split). */
+export function wrapWords(text: string, width: number): string[] {
+  if (width <= 0 || widthOf(text) <= width) return [text]
+  const lines: string[] = []
+  let line = ''
+  for (const word of text.split(' ')) {
+    const candidate = line === '' ? word : `${line} ${word}`
+    if (widthOf(candidate) <= width) {
+      line = candidate
+      continue
+    }
+    if (line !== '') lines.push(line)
+    let rest = [...word]
+    while (rest.length > width) {
+      lines.push(rest.slice(0, width).join(''))
+      rest = rest.slice(width)
+    }
+    line = rest.join('')
+  }
+  if (line !== '' || lines.length === 0) lines.push(line)
+  return lines
 }
 
 const bold = (ctx: Ctx, s: string) => (ctx.color ? `\x1b[1m${s}\x1b[22m` : s)
+const styled = (ctx: Ctx, sgr: string | undefined, s: string) =>
+  ctx.color && sgr ? `\x1b[${sgr}m${s}\x1b[0m` : s
 
-/** Borderless table lines like gh's: headers first, columns GAP apart, cut to fit the terminal. */
-function tableLines(
-  ctx: Ctx,
-  head: readonly string[],
-  body: readonly string[][],
-  keep: readonly boolean[],
-): string[] {
-  const natural = head.map((h, i) => Math.max(widthOf(h), ...body.map((r) => widthOf(r[i] ?? ''))))
-  const widths = fitWidths(natural, terminalWidth(ctx), keep, head.map(widthOf))
-  const line = (cells: readonly string[], header: boolean) =>
-    cells
-      .map((c, i) => {
-        const width = widths[i] ?? 0
-        const text = truncate(c, width)
-        const padded = i === cells.length - 1 ? text : text + ' '.repeat(Math.max(0, width - widthOf(text)))
-        return header ? bold(ctx, padded) : padded
-      })
-      .join(' '.repeat(GAP))
-      .trimEnd()
-  return [line(head, true), ...body.map((r) => line(r, false))]
+/** The name `--columns` knows a column by. */
+export function columnName(c: Pick<Column<never>, 'header' | 'name'>): string {
+  return c.name ?? c.header.trim().toLowerCase().replace(/\s+/g, '-')
+}
+
+/** `--columns a,b,c` on a list command: which table columns to show, in that order. */
+export function columnsOption(
+  cmd: Command,
+  columns: readonly Pick<Column<never>, 'header' | 'name'>[],
+): Command {
+  const names = columns.map(columnName)
+  return cmd.addOption(
+    new Option('--columns <names>', `table columns to show, in order (comma-separated): ${names.join(', ')}`)
+      .argParser((value: string) => parseColumns(value, names))
+      .conflicts('json'),
+  )
+}
+
+function parseColumns(value: string, names: readonly string[]): string[] {
+  const asked = value
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter((s) => s !== '')
+  const unknown = asked.filter((s) => !names.includes(s))
+  if (asked.length === 0 || unknown.length > 0)
+    throw new InvalidArgumentError(
+      `${unknown.length > 0 ? `unknown column ${unknown.map((u) => `"${u}"`).join(', ')}` : 'no column named'}; valid columns: ${names.join(', ')}`,
+    )
+  return asked
+}
+
+/** The columns to print: those `--columns` named, in its order, else the default set for the output. */
+function chosen<T>(ctx: Ctx, columns: readonly Column<T>[]): Column<T>[] {
+  if (!ctx.columns) return columns.filter((c) => c.only === undefined || (c.only === 'tty') === ctx.isTTY)
+  return ctx.columns.map((name) => {
+    const c = columns.find((col) => columnName(col) === name)
+    if (!c)
+      throw new UsageError(`unknown column "${name}"; valid columns: ${columns.map(columnName).join(', ')}`)
+    return c
+  })
 }
 
 /** Rows as a table (TTY) or tab-separated lines with a header row (piped). */
-export async function printRows<T>(
-  ctx: Ctx,
-  rows: readonly T[],
-  columns: readonly Column<T>[],
-): Promise<void> {
+export async function printRows<T>(ctx: Ctx, rows: readonly T[], all: readonly Column<T>[]): Promise<void> {
+  const columns = chosen(ctx, all)
   if (!ctx.isTTY) {
     const lines = [columns.map((c) => c.header.trim())]
-    for (const row of rows) lines.push(columns.map((c) => tsv(c.value(row))))
+    for (const row of rows) lines.push(columns.map((c) => cell(c.value(row))))
     ctx.stdout.write(lines.map((l) => `${l.join('\t')}\n`).join(''))
     return
   }
-  const body = rows.map((row) => columns.map((c) => flat(cell(c.value(row))) || '-'))
-  const lines = tableLines(
-    ctx,
-    columns.map((c) => c.header),
-    body,
-    columns.map((c) => c.keep === true),
+  const body = rows.map((row) => columns.map((c) => cell(c.value(row)) || '-'))
+  const { shown, widths } = fitColumns(
+    columns.map((c, i) => ({
+      natural: Math.max(widthOf(c.header), ...body.map((r) => widthOf(r[i] ?? ''))),
+      header: widthOf(c.header),
+      fit: c.fit,
+      // Columns named by --columns are all shown (cut if need be): the user chose them.
+      drop: ctx.columns ? undefined : c.drop,
+    })),
+    terminalWidth(ctx),
   )
-  ctx.stdout.write(`${lines.join('\n')}\n`)
-}
-
-/** `text` in lines of at most `width` characters (long values of a record wrap, not cut). */
-function wrap(text: string, width: number): string[] {
-  const chars = [...text]
-  if (width <= 0 || chars.length <= width) return [text]
-  const lines: string[] = []
-  for (let i = 0; i < chars.length; i += width) lines.push(chars.slice(i, i + width).join(''))
-  return lines
+  const last = shown.length - 1
+  const pad = (text: string, k: number) =>
+    k === last ? text : text + ' '.repeat(Math.max(0, (widths[k] ?? 0) - widthOf(text)))
+  const out: string[] = [
+    shown
+      .map((i, k) => bold(ctx, pad(truncate(columns[i]?.header ?? '', widths[k] ?? 0), k)))
+      .join(' '.repeat(GAP))
+      .trimEnd(),
+  ]
+  rows.forEach((row, r) => {
+    // Each shown cell as lines: a wrap column may take several, the others one.
+    const cells = shown.map((i, k) => {
+      const text = body[r]?.[i] ?? ''
+      const width = widths[k] ?? 0
+      return columns[i]?.fit === 'wrap' ? wrapWords(text, width) : [truncate(text, width)]
+    })
+    const height = Math.max(...cells.map((c) => c.length))
+    for (let n = 0; n < height; n++) {
+      const line = shown.map((i, k) => {
+        const text = cells[k]?.[n] ?? ''
+        return styled(ctx, text === '' ? undefined : columns[i]?.style?.(row), pad(text, k))
+      })
+      out.push(line.join(' '.repeat(GAP)).trimEnd())
+    }
+  })
+  ctx.stdout.write(`${out.join('\n')}\n`)
 }
 
 /** One record: label and value lines (TTY, long values wrapped) or a header and a value row (piped). */
@@ -164,7 +265,7 @@ export async function printRecord(ctx: Ctx, fields: readonly Field[]): Promise<v
   if (!ctx.isTTY) {
     // Labels indented under another on a terminal ("  IAP" under REVENUE) are plain headers here.
     ctx.stdout.write(
-      `${fields.map((f) => tsv(f[0]).trim()).join('\t')}\n${fields.map((f) => tsv(f[1])).join('\t')}\n`,
+      `${fields.map((f) => cell(f[0]).trim()).join('\t')}\n${fields.map((f) => cell(f[1])).join('\t')}\n`,
     )
     return
   }
@@ -172,9 +273,9 @@ export async function printRecord(ctx: Ctx, fields: readonly Field[]): Promise<v
   const room = Math.max(10, terminalWidth(ctx) - labelWidth - GAP)
   const lines: string[] = []
   for (const [label, value] of fields) {
-    const [first = '', ...rest] = wrap(flat(cell(value)) || '-', room)
+    const [first = '', ...rest] = wrapWords(cell(value) || '-', room)
     const pad = ' '.repeat(labelWidth - widthOf(label) + GAP)
-    lines.push(`${bold(ctx, label)}${pad}${first}`)
+    lines.push(`${bold(ctx, visible(label))}${pad}${first}`)
     for (const more of rest) lines.push(`${' '.repeat(labelWidth + GAP)}${more}`)
   }
   ctx.stdout.write(`${lines.join('\n')}\n`)
@@ -244,6 +345,16 @@ export function clip(s: string | null | undefined, max: number, tty: boolean): s
   return tty && s.length > max ? `${s.slice(0, max - 1)}…` : s
 }
 
+/** `1 click`, `2 clicks`: a count and its noun, plural unless the count is 1 (`plural` when irregular). */
+export function plural(n: number, noun: string, nouns = `${noun}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? noun : nouns}`
+}
+
+/** A range of UTC days (or instants) as every command shows it: `2026-11-01 to 2026-11-24`. */
+export function dateRange(start: string, end: string): string {
+  return `${start} to ${end}`
+}
+
 /** `n` rounded to `digits` decimals (a number, so piped output stays numeric). */
 export function round(n: number, digits: number): number {
   const f = 10 ** digits
@@ -257,7 +368,8 @@ export function percent(n: number, digits?: number): string {
 
 /**
  * An amount of money with a fixed number of decimals (2 unless told), followed by its currency
- * code when the API names one (`12.30 USD`).
+ * code when the API names one (`12.30 USD`). Tables show money with 2 decimals and the currency
+ * on a terminal; piped, the bare number (the header names the currency).
  */
 export function money(n: number, decimals = 2, currency?: string): string {
   return currency ? `${n.toFixed(decimals)} ${currency}` : n.toFixed(decimals)

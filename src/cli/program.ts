@@ -6,7 +6,7 @@
  * `node -e 0`), so this module and everything it imports statically load only commander and
  * node builtins; the client and conf load inside actions.
  */
-import { Command } from 'commander'
+import { Command, Help } from 'commander'
 import { DEFAULT_URL } from './context.js'
 import { register as registerAnalytics } from './commands/analytics/index.js'
 import { register as registerApi } from './commands/api.js'
@@ -35,6 +35,13 @@ export function buildProgram(): Command {
     .option('--api-key <key>', 'API key (env LINKCTL_API_KEY)')
     .option('--profile <name>', 'saved profile to use (env LINKCTL_PROFILE)')
     .showSuggestionAfterError()
+    // Mandatory options say so in --help; subcommands inherit this (they are added below).
+    .configureHelp({
+      optionDescription: (option) => {
+        const text = new Help().optionDescription(option)
+        return option.mandatory ? `${text} (required)` : text
+      },
+    })
     .addHelpText(
       'after',
       '\nSettings come from flags, then LINKCTL_URL / LINKCTL_API_KEY / LINKCTL_PROFILE, then the current profile.\n' +

@@ -1,30 +1,43 @@
 /** Runs linkctl on an argv with given streams and returns the exit code (main.ts and tests use it). */
 import type { Command } from 'commander'
 import { attachIo, noColor, processIo, type Io } from './context.js'
-import { exitCodeFor, formatError, isCommanderError } from './exit-codes.js'
+import { exitCodeFor, formatError, formatJsonError, isCommanderError } from './exit-codes.js'
 import { buildProgram } from './program.js'
+import { visible } from './visible.js'
 
-function configure(cmd: Command, io: Io): void {
+/** `--json` among the options (before a `--`): errors are then printed as JSON too. */
+function wantsJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--')
+  return (end < 0 ? argv : argv.slice(0, end)).includes('--json')
+}
+
+function configure(cmd: Command, io: Io, json: boolean): void {
   cmd.exitOverride()
   cmd.configureOutput({
     writeOut: (s) => void io.stdout.write(s),
-    writeErr: (s) => void io.stderr.write(s),
+    // Commander's errors quote the arguments given: control characters shown, not run. With
+    // --json its error text is left out; runCli prints the error as JSON instead.
+    writeErr: (s) => void (json ? undefined : io.stderr.write(visible(s))),
     getOutHasColors: () => io.stdout.isTTY === true && !noColor(io.env),
     getErrHasColors: () => io.stderr.isTTY === true && !noColor(io.env),
   })
-  for (const sub of cmd.commands) configure(sub, io)
+  for (const sub of cmd.commands) configure(sub, io, json)
 }
 
 export async function runCli(argv: readonly string[], io: Io = processIo()): Promise<number> {
   const program = buildProgram()
   attachIo(program, io)
-  configure(program, io)
+  const json = wantsJson(argv)
+  configure(program, io, json)
   try {
     await program.parseAsync(argv, { from: 'user' })
     return 0
   } catch (err) {
     // Commander has already printed its own usage errors (`error: ...`). Never a stack trace.
-    if (!isCommanderError(err)) io.stderr.write(formatError(err))
-    return exitCodeFor(err)
+    const code = exitCodeFor(err)
+    if (json) {
+      if (code !== 0) io.stderr.write(formatJsonError(err))
+    } else if (!isCommanderError(err)) io.stderr.write(formatError(err))
+    return code
   }
 }

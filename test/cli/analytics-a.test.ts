@@ -100,7 +100,7 @@ describe('linkctl analytics (part A)', () => {
     ])
     const lp = as({ json: false })
     await runAnalyticsLeaderboard({ game: game.id }, lp.ctx)
-    expect(lp.out.text).toBe('RANK\tPLAYER\tREVENUE\n1\tann\t19.99\n2\tben\t0.99\n')
+    expect(lp.out.text).toBe('RANK\tPLAYER\tREVENUE (USD)\n1\tann\t19.99\n2\tben\t0.99\n')
 
     const g = as()
     await runAnalyticsGeography({ game: game.id }, g.ctx)

@@ -120,7 +120,7 @@ describe('linkctl fraud dashboard and review', () => {
       .map((l) => l.split('\t'))
     const figures = Object.fromEntries(labels!.map((label, i) => [label, values![i]]))
     expect(figures).toMatchObject({
-      RANGE: '2026-11-18 .. 2026-11-20',
+      RANGE: '2026-11-18 to 2026-11-20',
       'EVENTS ANALYZED': '400',
       'THREATS DETECTED': '3',
       'FRAUD RATE': '0.75%',

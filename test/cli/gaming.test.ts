@@ -161,7 +161,7 @@ describe('linkctl events send → analytics overview', () => {
     expect(t.out.text).toContain('InvalidEvent')
     expect(t.out.text).toContain('currency')
     // Said once: the table's heading, then the error (no separate warning line).
-    expect(bad.message).toBe('error: 1 of 1 events were rejected\n')
+    expect(bad.message).toBe('error: 1 of 1 event was rejected\n')
     expect(t.err.text).toBe('Events not stored (rejected or blocked):\n')
   })
 

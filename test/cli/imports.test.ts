@@ -99,6 +99,7 @@ describe('modules reachable from linkctl', () => {
     expect(packages).toEqual(['commander'])
     const contract = startup.files.filter((f) => f.startsWith('src/contract/')).sort()
     expect(contract).toEqual([
+      'src/contract/csv.ts',
       'src/contract/fraud-limits.ts',
       'src/contract/limits.ts',
       'src/contract/scopes.ts',

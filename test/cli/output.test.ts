@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   clip,
-  fitWidths,
+  fitColumns,
   money,
   percent,
   printRecord,
@@ -64,12 +64,15 @@ describe('output helpers', () => {
     expect(roomy.out.text).not.toContain('…')
   })
 
-  it('widths: the widest column gives way first, none below six characters', () => {
-    expect(fitWidths([5, 50, 8], 40)).toEqual([5, 23, 8])
-    expect(fitWidths([30, 30], 40)).toEqual([19, 19])
-    expect(fitWidths([10, 10], 8)).toEqual([6, 6])
-    expect(fitWidths([10, 12, 12], 30, [true, false, false])).toEqual([10, 8, 8])
-    expect(fitWidths([10, 7, 7], 20, [true, false, false])).toEqual([6, 6, 6])
+  it('widths: without priorities, the widest column gives way first, none below six characters', () => {
+    const fit = (natural: number[], total: number) =>
+      fitColumns(
+        natural.map((n) => ({ natural: n, header: 2 })),
+        total,
+      ).widths
+    expect(fit([5, 50, 8], 40)).toEqual([5, 23, 8])
+    expect(fit([30, 30], 40)).toEqual([19, 19])
+    expect(fit([10, 10], 8)).toEqual([6, 6])
     expect(truncate('abcdef', 4)).toBe('abc…')
     expect(truncate('abc', 4)).toBe('abc')
   })
@@ -138,12 +141,13 @@ describe('keys list output formats', () => {
     const r = await cli(['keys', 'list'], { env: env(), isTTY: true })
     expect(r.code).toBe(0)
     expect(r.stdout).toMatch(/^ID {10}NAME +STATUS/)
-    // 80 columns (no COLUMNS, no terminal width): the ids stay whole, long columns are cut.
-    expect(r.stdout).toMatch(/\nkey_def456 {2}repor… /)
+    // 80 columns (no COLUMNS, no terminal width): ids and names whole, low-priority columns left out.
+    expect(r.stdout).toMatch(/\nkey_def456 {2}reporting {2}revoked {2}/)
+    expect(r.stdout).not.toContain('EXPIRES')
     for (const line of r.stdout.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(80)
     const wide = await cli(['keys', 'list'], { env: { ...env(), COLUMNS: '160' }, isTTY: true })
     expect(wide.stdout).toMatch(
-      /\nkey_def456 {2}reporting {2}revoked {2}live {2}lk_•••WxYz {2}links:read,links:write {2}1000\/hour/,
+      /\nkey_def456 {2}reporting {2}revoked {2}live {2}lk_•••WxYz {2}links:read, links:write {2}1000\/hour/,
     )
     expect(r.stdout).not.toMatch(ANSI)
     expect(r.stderr).toBe('showing 2 of 45; more with --limit <n> or --all\n')

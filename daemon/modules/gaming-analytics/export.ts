@@ -6,6 +6,7 @@
  */
 import { AppError } from '../../http/errors.js'
 import type { ExportQuery } from '../../../src/contract/gaming.js'
+import { csvRow } from '../../../src/contract/csv.js'
 
 export type Cell = string | number | boolean | null
 export type FlatRow = Record<string, Cell>
@@ -50,18 +51,6 @@ export function rowsOf(rows: FlatRow[]): AsyncIterable<FlatRow> {
   })()
 }
 
-/**
- * One CSV cell per RFC 4180 (quoted when it holds a comma, a quote, CR or LF; quotes doubled).
- * Text starting with =, +, -, @, a tab or CR is prefixed with ' so that a spreadsheet never runs
- * it as a formula; numbers are written as numbers (a negative amount stays a number).
- */
-export function csvCell(value: Cell): string {
-  if (value === null) return ''
-  if (typeof value !== 'string') return String(value)
-  const text = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
-}
-
 const CHUNK = 64 * 1024
 
 /** The export as text chunks: CSV (header row, CRLF line ends) or a JSON array, at most `limit` rows. */
@@ -72,11 +61,11 @@ export async function* encodeExport(
   limit: number,
   onRow?: () => void,
 ): AsyncGenerator<string> {
-  let chunk = format === 'csv' ? columns.map(csvCell).join(',') + '\r\n' : '['
+  let chunk = format === 'csv' ? csvRow(columns) : '['
   let count = 0
   for await (const row of rows) {
     if (count >= limit) break
-    if (format === 'csv') chunk += columns.map((c) => csvCell(row[c] ?? null)).join(',') + '\r\n'
+    if (format === 'csv') chunk += csvRow(columns.map((c) => row[c]))
     else chunk += (count ? ',\n' : '\n') + JSON.stringify(row)
     count++
     onRow?.()

@@ -12,8 +12,8 @@ import type { IngestResult } from '../../contract/gaming.js'
 import { INGEST_LIMITS } from '../../contract/limits.js'
 import { action, jsonOption } from '../action.js'
 import type { Ctx } from '../context.js'
-import { CliError, EXIT, UsageError } from '../exit-codes.js'
-import { emit, note, printRecord, printRows } from '../output.js'
+import { CliError, EXIT, missingOption, UsageError } from '../exit-codes.js'
+import { emit, note, plural, printRecord, printRows } from '../output.js'
 
 export interface SendOpts {
   source: string
@@ -75,18 +75,32 @@ export function parseEvents(text: string): Record<string, unknown>[] {
 
 const set = (v: string | undefined) => (v === undefined || v === '' ? undefined : v)
 
+/**
+ * A 401 from ingestion refuses the SDK key (not the profile's API key, which it never sees):
+ * said so, with where the key came from and how to get the game's current one.
+ */
+function sdkKeyRefused(err: unknown, source: string, game: string): unknown {
+  if (!(err instanceof Error) || err.name !== 'ApiError' || (err as { status?: number }).status !== 401)
+    return err
+  return new CliError(
+    `${err.message} (HTTP 401): the SDK key from ${source} was refused; use the game's current SDK key ` +
+      `(\`linkctl games get ${game}\` shows its preview; \`linkctl games regenerate-key ${game}\` makes a new one)`,
+    EXIT.auth,
+    { cause: err },
+  )
+}
+
 export async function runEventsSend(o: SendOpts, ctx: Ctx): Promise<void> {
   const sdkKey = set(o.sdkKey) ?? set(ctx.env.LINKCTL_SDK_KEY)
   const game = set(o.game) ?? set(ctx.env.LINKCTL_GAME)
-  if (!sdkKey) throw new UsageError('an SDK key is required: --sdk-key or LINKCTL_SDK_KEY')
-  if (!game) throw new UsageError('the game is required: --game or LINKCTL_GAME')
+  if (!sdkKey) throw missingOption('--sdk-key <key>', 'set LINKCTL_SDK_KEY')
+  if (!game) throw missingOption('--game <id>', 'set LINKCTL_GAME')
   const secret = set(o.signingSecret) ?? set(ctx.env.LINKCTL_SIGNING_SECRET)
   let org = set(o.org) ?? set(ctx.env.LINKCTL_ORG_ID)
   if (!org) {
     // The organization of the game, looked up with the API key when one is configured.
     const t = await ctx.target()
-    if (!t.apiKey)
-      throw new UsageError('the organization is required: --org, LINKCTL_ORG_ID, or an API key to look it up')
+    if (!t.apiKey) throw missingOption('--org <id>', 'set LINKCTL_ORG_ID, or give an API key to look it up')
     org = (await (await ctx.client()).games.get(game)).organizationId
   }
   const events = parseEvents(await readInput(ctx, o.source)).map((e) => ({
@@ -120,7 +134,9 @@ export async function runEventsSend(o: SendOpts, ctx: Ctx): Promise<void> {
       headers['x-signature'] =
         `sha256=${createHmac('sha256', secret).update(`${ts}.`).update(body).digest('hex')}`
     }
-    const r = await client.gaming.sendEvents(body, headers)
+    const r = await client.gaming.sendEvents(body, headers).catch((err: unknown) => {
+      throw sdkKeyRefused(err, o.sdkKey ? '--sdk-key' : 'LINKCTL_SDK_KEY', game)
+    })
     summary.batches++
     summary.accepted += r.accepted
     summary.flagged += r.flagged
@@ -149,7 +165,10 @@ export async function runEventsSend(o: SendOpts, ctx: Ctx): Promise<void> {
     }
   })
   if (summary.rejected > 0) {
-    throw new CliError(`${summary.rejected} of ${events.length} events were rejected`, EXIT.error)
+    throw new CliError(
+      `${summary.rejected} of ${plural(events.length, 'event')} ${summary.rejected === 1 ? 'was' : 'were'} rejected`,
+      EXIT.error,
+    )
   }
 }
 
@@ -162,9 +181,9 @@ export function register(program: Command): void {
         'send events from a file or - (stdin): a batch, an array of events or JSON lines; exit 1 when any is rejected',
       )
       .argument('<file>', 'file with the events, or - for stdin')
-      .option('--game <id>', 'game id (env LINKCTL_GAME)')
+      .option('--game <id>', 'game id (required, or env LINKCTL_GAME)')
       .option('--org <id>', 'organization id (env LINKCTL_ORG_ID; looked up with the API key when left out)')
-      .option('--sdk-key <key>', 'the game SDK key (env LINKCTL_SDK_KEY)')
+      .option('--sdk-key <key>', 'the game SDK key (required, or env LINKCTL_SDK_KEY)')
       .option('--signing-secret <secret>', 'sign batches with HMAC-SHA256 (env LINKCTL_SIGNING_SECRET)')
       .option('--gzip', 'compress the batches (Content-Encoding: gzip)'),
   ).action(

@@ -6,7 +6,9 @@ export function register(program: Command): void {
   program
     .command('tui')
     .alias('dashboard')
-    .description('full-screen dashboards: health, links, keys, domains, webhooks (needs a terminal)')
+    .description(
+      'full-screen dashboards (needs a terminal): Home, Links, Keys, Domains, Webhooks, Games, Fraud, SKAN, GDPR',
+    )
     .option('--refresh <seconds>', 'seconds between refreshes (default 5)')
     .addHelpText('after', '\nPress ? inside for the keys of each screen; q or Ctrl-C quits.')
     .action(

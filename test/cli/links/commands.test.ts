@@ -297,11 +297,11 @@ describe('links commands against linkd', () => {
       const tty = as(d.ownerKey, { json: false, isTTY: true, env: { COLUMNS: columns } })
       await runLinksList({ tag: 'wide' }, tty.ctx)
       const lines = tty.out.text.trimEnd().split('\n')
-      expect(lines[0]).toMatch(/^ID {2,}SHORT URL/)
+      expect(lines[0]).toMatch(/^ID {2,}CODE {2,}DESTINATION/)
       for (const line of lines) expect([...line].length).toBeLessThanOrEqual(Number(columns))
       expect(lines.slice(0, 2)).toEqual([
         expect.any(String),
-        expect.stringMatching(new RegExp(`^${long.id}  ${long.shortUrl}  `)),
+        expect.stringMatching(new RegExp(`^${long.id}  ${long.shortCode} +https://`)),
       ])
       expect(lines[1]).toContain('…')
       expect(lines[1]).toMatch(/ (just now|\d+ (minute|hour|day|month|year)s? ago|in \d+ \w+)  +-$/)

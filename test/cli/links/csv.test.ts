@@ -1,6 +1,7 @@
 /** The pieces of `links import/export/open/stats` that need no daemon: CSV, rows, chunk keys, progress, flags. */
 import { describe, expect, it } from 'vitest'
-import { csvField, csvRow, parseCsv, CsvParser, type CsvRecord } from '../../../src/cli/csv.js'
+import { parseCsv, CsvParser, type CsvRecord } from '../../../src/cli/csv.js'
+import { csvCell as csvField, csvRow } from '../../../src/contract/csv.js'
 import { chunkKey, csvRows, jsonlRows, reason, type Row } from '../../../src/cli/commands/links/import.js'
 import { createProgress, progressLine, renderBar } from '../../../src/cli/progress.js'
 import { browserCommand } from '../../../src/cli/commands/links/open.js'

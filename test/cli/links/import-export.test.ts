@@ -269,6 +269,31 @@ describe('links export', () => {
     expect(copied.map((l) => l.shortCode)).not.toContain('exp-one')
   })
 
+  it('CSV: text a spreadsheet would run as a formula is written with a leading apostrophe, and import takes it off', async () => {
+    const org = await d.testApp.createOrg('export-formulas')
+    const title = '=HYPERLINK("https://evil.example","open")'
+    const tags = ['@cmd', '+1', '-2', "'=quoted"]
+    await d.testApp.call('POST', '/api/use/links', {
+      body: { destinationUrl: 'https://example.com/f1', title, tags },
+      key: org.ownerKey,
+    })
+    const out = join(tmp.dir, 'formulas.csv')
+    await runLinksExport({ output: out }, as({ key: org.ownerKey }).ctx)
+    const text = readFileSync(out, 'utf8')
+    const [, row] = parseCsv(text)
+    // The same cells as the analytics export's writer: nothing starts with = + - @ in a cell.
+    const fields = row && 'fields' in row ? row.fields : []
+    expect([fields[1], fields[3]]).toEqual([`'${title}`, `'@cmd;+1;-2;'=quoted`])
+    expect(text).toContain('\r\n')
+
+    const again = await d.testApp.createOrg('export-formulas-again')
+    const imported = await importRun({ file: out, generateCodes: true }, { key: again.ownerKey })
+    expect(imported.code, imported.stderr).toBe(0)
+    const [copy] = await linksTagged('@cmd', d, again.ownerKey)
+    expect(copy?.title).toBe(title)
+    expect(copy?.tags).toEqual(tags)
+  })
+
   it('JSON: an array of link objects on stdout ([] when there are none)', async () => {
     const empty = await d.testApp.createOrg('export-empty')
     const none = as({ key: empty.ownerKey })

@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GameWithSecrets } from '../../../src/contract/games.js'
-import { csvCell, encodeExport, rowsOf } from '../../../daemon/modules/gaming-analytics/export.js'
+import { encodeExport, rowsOf } from '../../../daemon/modules/gaming-analytics/export.js'
+import { csvCell } from '../../../src/contract/csv.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import { accepted, batch, createGame, event, send } from '../../support/gaming.js'
 

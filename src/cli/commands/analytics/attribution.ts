@@ -5,7 +5,7 @@ import { ATTRIBUTION_GROUPS } from '../../../contract/limits.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { money, type Column } from '../../output.js'
-import { emitGrouped, inCurrency, rangeOptions, rangeQuery, type RangeOpts } from './shared.js'
+import { amount, emitGrouped, inCurrency, rangeOptions, rangeQuery, type RangeOpts } from './shared.js'
 
 export interface AttributionOpts extends RangeOpts {
   game: string
@@ -20,15 +20,16 @@ export async function runAnalyticsAttribution(o: AttributionOpts, ctx: Ctx): Pro
     await ctx.client()
   ).analytics.gameAttribution(o.game, { ...rangeQuery(o), ...(o.groupBy ? { groupBy: o.groupBy } : {}) })
   const c = r.currency
+  const cash = amount(c, ctx.isTTY)
   const columns: Column<AttributionRow>[] = [
     { header: (o.groupBy ?? 'source').toUpperCase(), value: (x) => x.group },
     { header: 'INSTALLS', value: (x) => x.installs },
     { header: 'CONVERSIONS', value: (x) => x.conversions },
-    { header: inCurrency('REVENUE', c), value: (x) => money(x.revenue) },
-    { header: 'COST', value: (x) => money(x.cost) },
-    { header: 'COMMISSION', value: (x) => money(x.commission) },
-    { header: 'AVG CPA', value: (x) => orDash(x.avgCpa, 4) },
-    { header: 'AVG ROAS', value: (x) => orDash(x.avgRoas, 4) },
+    { header: inCurrency('REVENUE', c, ctx.isTTY), name: 'revenue', value: (x) => cash(x.revenue) },
+    { header: 'COST', value: (x) => cash(x.cost) },
+    { header: 'COMMISSION', value: (x) => cash(x.commission) },
+    { header: 'AVG CPA', value: (x) => (x.avgCpa === null ? '-' : cash(x.avgCpa)) },
+    { header: 'AVG ROAS', value: (x) => orDash(x.avgRoas, 2) },
   ]
   await emitGrouped(ctx, r, columns)
 }

@@ -2,19 +2,35 @@
 import type { Command } from 'commander'
 import type { Geography } from '../../../contract/gaming.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { emit, money, printRows } from '../../output.js'
-import { gameAction, gameCommand, rangeQuery, type RangeOpts } from './shared.js'
+import { emit, printRows } from '../../output.js'
+import {
+  amount,
+  currencyOf,
+  gameAction,
+  gameCommand,
+  inCurrency,
+  rangeQuery,
+  type RangeOpts,
+} from './shared.js'
 
 export async function runAnalyticsGeography(o: RangeOpts & { game: string }, ctx: Ctx): Promise<void> {
   await requireKey(ctx)
-  const r: Geography = await (await ctx.client()).analytics.gameGeography(o.game, rangeQuery(o))
+  const [r, currency]: [Geography, string | undefined] = await Promise.all([
+    (await ctx.client()).analytics.gameGeography(o.game, rangeQuery(o)),
+    currencyOf(ctx, o.game),
+  ])
+  const cash = amount(currency, ctx.isTTY)
   await emit(ctx, r, () =>
     printRows(ctx, r.data, [
       { header: 'COUNTRY', value: (row) => row.country ?? 'unknown' },
       { header: 'PLAYERS', value: (row) => row.players },
       { header: 'SESSIONS', value: (row) => row.sessions },
-      { header: 'REVENUE', value: (row) => money(row.revenue) },
-      { header: 'PER PLAYER', value: (row) => money(row.revenuePerPlayer, 4) },
+      {
+        header: inCurrency('REVENUE', currency, ctx.isTTY),
+        name: 'revenue',
+        value: (row) => cash(row.revenue),
+      },
+      { header: 'PER PLAYER', value: (row) => cash(row.revenuePerPlayer) },
     ]),
   )
 }

@@ -3,9 +3,17 @@ import type { Command } from 'commander'
 import type { Leaderboard } from '../../../contract/gaming.js'
 import { LEADERBOARD_LIMITS } from '../../../contract/limits.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { emit, money, printRows } from '../../output.js'
+import { emit, printRows } from '../../output.js'
 import { intArg } from '../../parse.js'
-import { gameAction, gameCommand, rangeQuery, type RangeOpts } from './shared.js'
+import {
+  amount,
+  currencyOf,
+  gameAction,
+  gameCommand,
+  inCurrency,
+  rangeQuery,
+  type RangeOpts,
+} from './shared.js'
 
 export interface LeaderboardOpts extends RangeOpts {
   game: string
@@ -14,14 +22,21 @@ export interface LeaderboardOpts extends RangeOpts {
 
 export async function runAnalyticsLeaderboard(o: LeaderboardOpts, ctx: Ctx): Promise<void> {
   await requireKey(ctx)
-  const r: Leaderboard = await (
-    await ctx.client()
-  ).analytics.gameLeaderboard(o.game, { ...rangeQuery(o), ...(o.limit ? { limit: o.limit } : {}) })
+  const client = await ctx.client()
+  const [r, currency]: [Leaderboard, string | undefined] = await Promise.all([
+    client.analytics.gameLeaderboard(o.game, { ...rangeQuery(o), ...(o.limit ? { limit: o.limit } : {}) }),
+    currencyOf(ctx, o.game),
+  ])
+  const cash = amount(currency, ctx.isTTY)
   await emit(ctx, r, () =>
     printRows(ctx, r.data, [
       { header: 'RANK', value: (row) => row.rank },
       { header: 'PLAYER', value: (row) => row.playerId },
-      { header: 'REVENUE', value: (row) => money(row.revenue) },
+      {
+        header: inCurrency('REVENUE', currency, ctx.isTTY),
+        name: 'revenue',
+        value: (row) => cash(row.revenue),
+      },
     ]),
   )
 }

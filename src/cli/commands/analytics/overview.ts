@@ -2,8 +2,8 @@
 import type { Command } from 'commander'
 import type { Overview } from '../../../contract/gaming.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { emit, money, percent, printRecord } from '../../output.js'
-import { gameAction, gameCommand, rangeQuery, type RangeOpts } from './shared.js'
+import { dateRange, emit, percent, printRecord } from '../../output.js'
+import { amount, currencyOf, gameAction, gameCommand, rangeQuery, type RangeOpts } from './shared.js'
 
 export interface OverviewOpts extends RangeOpts {
   game: string
@@ -13,18 +13,22 @@ const pct = (v: number | null) => (v === null ? '-' : percent(v))
 
 export async function runAnalyticsOverview(o: OverviewOpts, ctx: Ctx): Promise<void> {
   await requireKey(ctx)
-  const r: Overview = await (await ctx.client()).analytics.gameOverview(o.game, rangeQuery(o))
+  const [r, currency]: [Overview, string | undefined] = await Promise.all([
+    (await ctx.client()).analytics.gameOverview(o.game, rangeQuery(o)),
+    currencyOf(ctx, o.game),
+  ])
+  const cash = amount(currency, true)
   await emit(ctx, r, () =>
     printRecord(ctx, [
-      ['RANGE', `${r.range.startDate} .. ${r.range.endDate}`],
+      ['RANGE', dateRange(r.range.startDate, r.range.endDate)],
       ['DAU', r.dau],
       ['MAU', r.mau],
-      ['REVENUE', money(r.revenue.total)],
-      ['  IAP', money(r.revenue.iap)],
-      ['  AD', money(r.revenue.ad)],
-      ['  SUBSCRIPTION', money(r.revenue.subscription)],
-      ['ARPU', money(r.arpu, 4)],
-      ['ARPPU', money(r.arppu, 4)],
+      ['REVENUE', cash(r.revenue.total)],
+      ['  IAP', cash(r.revenue.iap)],
+      ['  AD', cash(r.revenue.ad)],
+      ['  SUBSCRIPTION', cash(r.revenue.subscription)],
+      ['ARPU', cash(r.arpu)],
+      ['ARPPU', cash(r.arppu)],
       ['AVG SESSION', `${r.avgSessionSeconds} s`],
       ['RETENTION D1', pct(r.retention.d1)],
       ['RETENTION D7', pct(r.retention.d7)],

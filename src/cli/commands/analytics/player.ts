@@ -3,9 +3,9 @@ import type { Command } from 'commander'
 import type { PlayerEvent, PlayerProfile } from '../../../contract/gaming-revenue.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { emit, money, printRecord, printRows, when, type Column } from '../../output.js'
+import { emit, printRecord, printRows, when, type Column } from '../../output.js'
 import { cutNote, pageOptions, pageQuery, type PageFlags } from '../../paging.js'
-import { inCurrency } from './shared.js'
+import { amount, inCurrency } from './shared.js'
 
 export interface PlayerOpts extends PageFlags {
   game: string
@@ -16,7 +16,8 @@ export async function runAnalyticsPlayer(o: PlayerOpts, ctx: Ctx): Promise<void>
   await requireKey(ctx)
   const p: PlayerProfile = await (await ctx.client()).analytics.gamePlayer(o.game, o.player, pageQuery(o))
   const c = p.currency
-  const amount = (n: number) => `${money(n)} ${c}`
+  const total = amount(c, true)
+  const cash = amount(c, ctx.isTTY)
   const attribution = Object.entries(p.attribution)
     .filter(([, v]) => v !== null)
     .map(([k, v]) => `${k} ${v}`)
@@ -25,7 +26,11 @@ export async function runAnalyticsPlayer(o: PlayerOpts, ctx: Ctx): Promise<void>
     { header: 'TIME', value: (e) => when(e.timestamp, ctx.isTTY, 'second') },
     { header: 'TYPE', value: (e) => e.eventType },
     { header: 'SESSION', value: (e) => e.sessionId },
-    { header: inCurrency('REVENUE', c), value: (e) => (e.revenue === null ? '' : money(e.revenue)) },
+    {
+      header: inCurrency('REVENUE', c, ctx.isTTY),
+      name: 'revenue',
+      value: (e) => (e.revenue === null ? '' : cash(e.revenue)),
+    },
     { header: 'VERDICT', value: (e) => e.verdict },
   ]
   await emit(ctx, p, async () => {
@@ -39,10 +44,10 @@ export async function runAnalyticsPlayer(o: PlayerOpts, ctx: Ctx): Promise<void>
       ['ATTRIBUTION', attribution],
       ['SESSIONS', p.sessions],
       ['TRANSACTIONS', p.transactions],
-      ['REVENUE', amount(p.revenue)],
-      ['  IAP', amount(p.revenueByType.iap)],
-      ['  AD', amount(p.revenueByType.ad)],
-      ['  SUBSCRIPTION', amount(p.revenueByType.subscription)],
+      ['REVENUE', total(p.revenue)],
+      ['  IAP', total(p.revenueByType.iap)],
+      ['  AD', total(p.revenueByType.ad)],
+      ['  SUBSCRIPTION', total(p.revenueByType.subscription)],
       ['SEGMENT', p.segment],
     ])
     await printRows(ctx, p.events.data, columns)

@@ -4,10 +4,10 @@ import { GAME_PLATFORMS, PLAYER_SORTS, SEGMENTS } from '../../../contract/limits
 import type { PlayerRow, PlayersPage, PlayersQuery } from '../../../contract/gaming-revenue.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { emit, money, printRows, when, type Column } from '../../output.js'
+import { columnsOption, emit, printRows, when, type Column } from '../../output.js'
 import { cutNote, fetchList, pageOptions, type PageFlags } from '../../paging.js'
 import { moneyArg } from '../../parse.js'
-import { inCurrency } from './shared.js'
+import { amount, inCurrency } from './shared.js'
 
 export interface PlayersOpts extends PageFlags {
   game: string
@@ -21,6 +21,20 @@ export interface PlayersOpts extends PageFlags {
   sort?: PlayersQuery['sort']
   order?: PlayersQuery['order']
 }
+
+export const playerColumns = (tty: boolean, currency?: string): Column<PlayerRow>[] => [
+  { header: 'PLAYER', value: (x) => x.playerId, fit: 'flex' },
+  { header: 'SESSIONS', value: (x) => x.sessions, drop: 3 },
+  {
+    header: inCurrency('REVENUE', currency, tty),
+    name: 'revenue',
+    value: (x) => amount(currency, tty)(x.revenue),
+  },
+  { header: 'SEGMENT', value: (x) => x.segment, drop: 4 },
+  { header: 'LAST ACTIVE', value: (x) => when(x.lastActiveAt, tty), drop: 5 },
+  { header: 'PLATFORM', value: (x) => x.platform, drop: 2 },
+  { header: 'COUNTRY', value: (x) => x.country, drop: 1 },
+]
 
 export async function runAnalyticsPlayers(o: PlayersOpts, ctx: Ctx): Promise<void> {
   await requireKey(ctx)
@@ -39,39 +53,29 @@ export async function runAnalyticsPlayers(o: PlayersOpts, ctx: Ctx): Promise<voi
   const r: PlayersPage = await fetchList(ctx, o, (page) =>
     client.analytics.gamePlayers(o.game, { ...filters, ...page }),
   )
-  const columns: Column<PlayerRow>[] = [
-    { header: 'PLAYER', value: (x) => x.playerId },
-    { header: 'SESSIONS', value: (x) => x.sessions },
-    { header: inCurrency('REVENUE', r.currency), value: (x) => money(x.revenue) },
-    { header: 'SEGMENT', value: (x) => x.segment },
-    { header: 'LAST ACTIVE', value: (x) => when(x.lastActiveAt, ctx.isTTY) },
-    { header: 'PLATFORM', value: (x) => x.platform },
-    { header: 'COUNTRY', value: (x) => x.country },
-  ]
   await emit(ctx, r, async () => {
-    await printRows(ctx, r.data, columns)
+    await printRows(ctx, r.data, playerColumns(ctx.isTTY, r.currency))
     cutNote(ctx, r, r.data.length)
   })
 }
 
 export function register(analytics: Command): void {
-  jsonOption(
-    pageOptions(
-      analytics
-        .command('players')
-        .description('players of a game: search by id prefix, filter, sort')
-        .argument('<game>', 'game id')
-        .option('--search <prefix>', 'player ids starting with')
-        .addOption(new Option('--platform <platform>', 'first platform').choices(GAME_PLATFORMS))
-        .option('--country <code>', 'first country (ISO 3166-1 alpha-2)')
-        .addOption(new Option('--segment <segment>', 'revenue segment').choices(SEGMENTS))
-        .option('--min-revenue <amount>', 'lifetime revenue at least', moneyArg(1_000_000_000))
-        .option('--active-from <date>', 'last active on or after this UTC day (YYYY-MM-DD)')
-        .option('--active-to <date>', 'last active on or before this UTC day (YYYY-MM-DD)')
-        .addOption(new Option('--sort <field>', 'sort by (default revenue)').choices(PLAYER_SORTS))
-        .addOption(new Option('--order <order>', 'default desc').choices(['asc', 'desc'])),
-    ),
-  ).action(
+  const players = pageOptions(
+    analytics
+      .command('players')
+      .description('players of a game: search by id prefix, filter, sort')
+      .argument('<game>', 'game id')
+      .option('--search <prefix>', 'player ids starting with')
+      .addOption(new Option('--platform <platform>', 'first platform').choices(GAME_PLATFORMS))
+      .option('--country <code>', 'first country (ISO 3166-1 alpha-2)')
+      .addOption(new Option('--segment <segment>', 'revenue segment').choices(SEGMENTS))
+      .option('--min-revenue <amount>', 'lifetime revenue at least', moneyArg(1_000_000_000))
+      .option('--active-from <date>', 'last active on or after this UTC day (YYYY-MM-DD)')
+      .option('--active-to <date>', 'last active on or before this UTC day (YYYY-MM-DD)')
+      .addOption(new Option('--sort <field>', 'sort by (default revenue)').choices(PLAYER_SORTS))
+      .addOption(new Option('--order <order>', 'default desc').choices(['asc', 'desc'])),
+  )
+  jsonOption(columnsOption(players, playerColumns(false))).action(
     action<Omit<PlayersOpts, 'game'>>(([game], o, ctx) =>
       runAnalyticsPlayers({ ...o, game: game ?? '' }, ctx),
     ),

@@ -18,10 +18,9 @@ type Cell = RetentionRow['days']['d0']
 /** SGR colour of each band: green, yellow, amber (256-colour orange), red; none dimmed. */
 const BAND_COLOUR = { green: '32', yellow: '33', amber: '38;5;208', red: '31', none: '2' } as const
 
-export function retentionCell(cell: Cell, color: boolean): string {
-  if (!cell) return ''
-  const text = `${cell.percentage.toFixed(1)}%`
-  return color ? `\x1b[${BAND_COLOUR[cell.band]}m${text}\x1b[0m` : text
+/** A cohort's day as text: `41.5%`, blank when not reached. */
+export function retentionCell(cell: Cell): string {
+  return cell ? `${cell.percentage.toFixed(1)}%` : ''
 }
 
 export async function runAnalyticsRetention(o: RetentionOpts, ctx: Ctx): Promise<void> {
@@ -38,7 +37,12 @@ export async function runAnalyticsRetention(o: RetentionOpts, ctx: Ctx): Promise
     ...RETENTION_DAYS.map((n) => ({
       header: `D${n}`,
       // A blank (not '-') keeps the triangle's shape on a terminal.
-      value: (row: RetentionRow) => retentionCell(row.days[`d${n}`], ctx.color) || (ctx.isTTY ? ' ' : ''),
+      value: (row: RetentionRow) => retentionCell(row.days[`d${n}`]) || (ctx.isTTY ? ' ' : ''),
+      // The band's colour is added by the table writer, after the widths are measured.
+      style: (row: RetentionRow) => {
+        const cell = row.days[`d${n}`]
+        return cell ? BAND_COLOUR[cell.band] : undefined
+      },
     })),
   ]
   await emit(ctx, r, () => printRows(ctx, r.data, columns))

@@ -4,8 +4,8 @@ import type { RevenueReport, RevenueRow } from '../../../contract/gaming-revenue
 import { REVENUE_GROUPS } from '../../../contract/limits.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { money, type Column } from '../../output.js'
-import { emitGrouped, inCurrency, rangeOptions, rangeQuery, type RangeOpts } from './shared.js'
+import { type Column } from '../../output.js'
+import { amount, emitGrouped, inCurrency, rangeOptions, rangeQuery, type RangeOpts } from './shared.js'
 
 export interface RevenueOpts extends RangeOpts {
   game: string
@@ -18,15 +18,16 @@ export async function runAnalyticsRevenue(o: RevenueOpts, ctx: Ctx): Promise<voi
     await ctx.client()
   ).analytics.gameRevenue(o.game, { ...rangeQuery(o), ...(o.groupBy ? { groupBy: o.groupBy } : {}) })
   const c = r.currency
+  const cash = amount(c, ctx.isTTY)
   const columns: Column<RevenueRow>[] = [
     { header: (o.groupBy ?? 'day').toUpperCase(), value: (x) => x.group },
-    { header: inCurrency('TOTAL', c), value: (x) => money(x.total) },
-    { header: 'IAP', value: (x) => money(x.iap) },
-    { header: 'AD', value: (x) => money(x.ad) },
-    { header: 'SUBSCRIPTION', value: (x) => money(x.subscription) },
+    { header: inCurrency('TOTAL', c, ctx.isTTY), name: 'total', value: (x) => cash(x.total) },
+    { header: 'IAP', value: (x) => cash(x.iap) },
+    { header: 'AD', value: (x) => cash(x.ad) },
+    { header: 'SUBSCRIPTION', value: (x) => cash(x.subscription) },
     { header: 'TRANSACTIONS', value: (x) => x.transactions },
     { header: 'PAYING USERS', value: (x) => x.payingUsers },
-    { header: 'ARPPU', value: (x) => money(x.arppu, 4) },
+    { header: 'ARPPU', value: (x) => cash(x.arppu) },
   ]
   await emitGrouped(ctx, r, columns)
 }

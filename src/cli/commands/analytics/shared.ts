@@ -5,7 +5,7 @@
 import type { Command } from 'commander'
 import { action, jsonOption } from '../../action.js'
 import type { Ctx } from '../../context.js'
-import { emit, note, printRows, type Column } from '../../output.js'
+import { dateRange, emit, money, note, printRows, type Column } from '../../output.js'
 import { dayArg } from '../../parse.js'
 
 export interface RangeOpts {
@@ -40,8 +40,24 @@ export const rangeQuery = (o: RangeOpts) => ({
 export const gameAction = <O>(run: (o: O & { game: string }, ctx: Ctx) => Promise<void>) =>
   action<O>(([game], o, ctx) => run({ ...o, game: game ?? '' }, ctx))
 
-/** A money column header with the currency: `REVENUE (USD)`. */
-export const inCurrency = (header: string, currency: string) => `${header} (${currency})`
+/**
+ * A money column header: with the currency when piped (`REVENUE (USD)`), whose cells are bare
+ * numbers; plain on a terminal, whose cells name it (`4.99 USD`, see `amount`).
+ */
+export const inCurrency = (header: string, currency: string | undefined, tty = false) =>
+  tty || !currency ? header : `${header} (${currency})`
+
+/** Money cells: 2 decimals, and the currency on a terminal (`4.99 USD`). */
+export const amount = (currency: string | undefined, tty: boolean) => (n: number) =>
+  money(n, 2, tty ? currency : undefined)
+
+/** The game's reporting currency, for reports whose answer does not name it (undefined if unreadable). */
+export async function currencyOf(ctx: Ctx, game: string): Promise<string | undefined> {
+  return (await ctx.client()).games.get(game).then(
+    (g) => g.reportingCurrency,
+    () => undefined,
+  )
+}
 
 /**
  * A grouped report (revenue, attribution): its rows then a TOTAL row, and on a terminal the range
@@ -59,6 +75,7 @@ export async function emitGrouped<Row extends { group: string }>(
 ): Promise<void> {
   await emit(ctx, report, async () => {
     await printRows(ctx, [...report.data, { group: 'TOTAL', ...report.totals } as Row], columns)
-    if (ctx.isTTY) note(ctx, `${report.range.startDate} .. ${report.range.endDate}, in ${report.currency}`)
+    if (ctx.isTTY)
+      note(ctx, `${dateRange(report.range.startDate, report.range.endDate)}, in ${report.currency}`)
   })
 }

@@ -4,8 +4,17 @@ import type { Domain } from '../../../contract/domains.js'
 import { DOMAIN_VERIFICATION_STATUSES } from '../../../contract/limits.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { emit, note, printRows, when } from '../../output.js'
+import { columnsOption, emit, note, printRows, when, type Column } from '../../output.js'
 import { cutNote, fetchList, pageOptions, type PageFlags } from '../../paging.js'
+
+export const domainColumns = (tty: boolean): Column<Domain>[] => [
+  { header: 'ID', value: (d) => d.id },
+  { header: 'DOMAIN', value: (d) => d.domain, fit: 'flex' },
+  { header: 'VERIFICATION', value: (d) => d.verificationStatus },
+  { header: 'SSL', value: (d) => d.sslStatus ?? '', drop: 1 },
+  { header: 'DEFAULT', value: (d) => (d.isDefault ? 'yes' : ''), drop: 2 },
+  { header: 'CREATED', value: (d) => when(d.createdAt, tty), drop: 3 },
+]
 
 export async function runDomainsList(
   opts: PageFlags & { status?: Domain['verificationStatus'] },
@@ -22,14 +31,7 @@ export async function runDomainsList(
   await emit(ctx, page, async () => {
     if (page.data.length === 0 && ctx.isTTY)
       return note(ctx, 'No custom domains yet: linkctl domains add <domain>')
-    await printRows(ctx, page.data, [
-      { header: 'ID', value: (d) => d.id, keep: true },
-      { header: 'DOMAIN', value: (d) => d.domain },
-      { header: 'VERIFICATION', value: (d) => d.verificationStatus },
-      { header: 'SSL', value: (d) => d.sslStatus ?? '' },
-      { header: 'DEFAULT', value: (d) => (d.isDefault ? 'yes' : '') },
-      { header: 'CREATED', value: (d) => when(d.createdAt, ctx.isTTY) },
-    ])
+    await printRows(ctx, page.data, domainColumns(ctx.isTTY))
     cutNote(ctx, page, page.data.length)
   })
 }
@@ -39,5 +41,7 @@ export function register(domains: Command): void {
   list.addOption(
     new Option('--status <status>', 'only this verification status').choices(DOMAIN_VERIFICATION_STATUSES),
   )
-  jsonOption(list).action(action<PageFlags>((_a, opts, ctx) => runDomainsList(opts, ctx)))
+  jsonOption(columnsOption(list, domainColumns(false))).action(
+    action<PageFlags>((_a, opts, ctx) => runDomainsList(opts, ctx)),
+  )
 }

@@ -4,7 +4,7 @@ import type { FraudDashboard } from '../../../contract/fraud.js'
 import { THREAT_TYPES } from '../../../contract/fraud-limits.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { emit, percent, printRecord, round, type Field } from '../../output.js'
+import { dateRange, emit, percent, printRecord, round, type Field } from '../../output.js'
 import { count } from '../../paging.js'
 import { dayArg } from '../../parse.js'
 import { END_DATE_HELP, START_DATE_HELP } from '../analytics/shared.js'
@@ -25,7 +25,7 @@ const share = (v: number | null) => (v === null ? '-' : percent(round(v * 100, 2
 
 export function dashboardFields(d: FraudDashboard): Field[] {
   return [
-    ['RANGE', `${d.range.startDate} .. ${d.range.endDate}`],
+    ['RANGE', dateRange(d.range.startDate, d.range.endDate)],
     ['EVENTS ANALYZED', count(d.eventsAnalyzed)],
     ['THREATS DETECTED', count(d.threatsDetected)],
     ['  BLOCKED', count(d.blocked)],

@@ -9,7 +9,7 @@ import {
 } from '../../../contract/fraud-limits.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { emit, note, printRows } from '../../output.js'
+import { columnsOption, emit, note, printRows } from '../../output.js'
 import { cutNote, fetchList, pageOptions, type PageFlags } from '../../paging.js'
 import { dayArg } from '../../parse.js'
 import { dateQuery, type DateFlags } from './dashboard.js'
@@ -55,7 +55,7 @@ export function register(fraud: Command): void {
     .option('--player <id>', "only this player's events")
     .option('--from <date>', 'first UTC day (YYYY-MM-DD; default: no bound)', dayArg)
     .option('--to <date>', 'last UTC day, included (YYYY-MM-DD; default: no bound)', dayArg)
-  jsonOption(pageOptions(events)).action(
+  jsonOption(columnsOption(pageOptions(events), EVENT_COLUMNS(false))).action(
     action<EventsFlags>(([game], o, ctx) => runFraudEvents({ ...o, game: game ?? '' }, ctx)),
   )
 }

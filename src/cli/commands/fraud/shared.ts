@@ -38,14 +38,14 @@ const show = (v: RuleValue) => JSON.stringify(v)
 export const ruleCondition = (r: FraudRule) => `${r.field} ${r.operator} ${show(r.value)}`
 
 export const RULE_COLUMNS = (tty: boolean): Column<FraudRule>[] => [
-  { header: 'ID', value: (r) => r.id, keep: true },
-  { header: 'NAME', value: (r) => r.name },
+  { header: 'ID', value: (r) => r.id },
+  { header: 'NAME', value: (r) => r.name, fit: 'flex' },
   { header: 'ACTION', value: (r) => r.action },
-  { header: 'CONDITION', value: ruleCondition },
-  { header: 'PRIORITY', value: (r) => r.priority },
-  { header: 'COOLDOWN', value: (r) => (r.cooldownMinutes ? `${r.cooldownMinutes} min` : '-') },
-  { header: 'ENABLED', value: (r) => (r.enabled ? 'yes' : 'no') },
-  { header: 'UPDATED', value: (r) => when(r.updatedAt, tty) },
+  { header: 'CONDITION', value: ruleCondition, fit: 'flex' },
+  { header: 'PRIORITY', value: (r) => r.priority, drop: 2 },
+  { header: 'COOLDOWN', value: (r) => (r.cooldownMinutes ? `${r.cooldownMinutes} min` : '-'), drop: 3 },
+  { header: 'ENABLED', value: (r) => (r.enabled ? 'yes' : 'no'), drop: 1 },
+  { header: 'UPDATED', value: (r) => when(r.updatedAt, tty), drop: 4 },
 ]
 
 export function ruleFields(r: FraudRule, tty: boolean): Field[] {
@@ -76,15 +76,15 @@ const threatOf = (e: FraudEvent) => e.threatType ?? '-'
 
 /** The columns of fraud events (`fraud events`, `fraud watch`). */
 export const EVENT_COLUMNS = (tty: boolean): Column<FraudEvent>[] => [
-  { header: 'ID', value: (e) => e.id, keep: true },
-  { header: 'RECEIVED', value: (e) => when(e.receivedAt, tty) },
-  { header: 'PLAYER', value: (e) => e.playerId, keep: true },
+  { header: 'ID', value: (e) => e.id },
+  { header: 'RECEIVED', value: (e) => when(e.receivedAt, tty), drop: 3 },
+  { header: 'PLAYER', value: (e) => e.playerId, fit: 'flex' },
   { header: 'THREAT', value: threatOf },
   { header: 'RISK', value: (e) => round(e.riskScore, 2) },
   { header: 'STATUS', value: (e) => e.status },
-  { header: 'RULES', value: (e) => e.triggeredRules.join(', ') || '-' },
-  { header: 'IP', value: (e) => e.ip ?? '-' },
-  { header: 'REVIEW', value: (e) => e.review },
+  { header: 'RULES', value: (e) => e.triggeredRules.join(', ') || '-', fit: 'wrap', drop: 2 },
+  { header: 'IP', value: (e) => e.ip ?? '-', drop: 4 },
+  { header: 'REVIEW', value: (e) => e.review, drop: 1 },
 ]
 
 /** One fraud event as a line of `fraud watch` on a terminal. */

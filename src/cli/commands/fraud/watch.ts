@@ -10,7 +10,7 @@ import type { LinkdClient } from '../../../client/index.js'
 import type { FraudEvent } from '../../../contract/fraud.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { note, warn } from '../../output.js'
+import { note, visible, warn } from '../../output.js'
 import { untilSignal } from '../webhooks/listen.js'
 import { eventLine, GAME_ARGUMENT } from './shared.js'
 
@@ -83,7 +83,7 @@ export async function runFraudWatch(
       if (failing) note(ctx, 'reconnected')
       failing = false
       fresh.sort(newestFirst).reverse()
-      for (const e of fresh) ctx.stdout.write(`${ctx.json ? JSON.stringify(e) : eventLine(e)}\n`)
+      for (const e of fresh) ctx.stdout.write(`${ctx.json ? JSON.stringify(e) : visible(eventLine(e))}\n`)
       remember(fresh)
     } catch (err) {
       // A refusal that will not pass (key revoked, fraud turned off, game deleted) ends the watch.

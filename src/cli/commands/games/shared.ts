@@ -5,7 +5,7 @@
 import { Option, type Command } from 'commander'
 import { GAME_LIMITS, GAME_PLATFORMS, GAME_STATUSES } from '../../../contract/limits.js'
 import type { CreateGameBody, Game, GameWithSecrets } from '../../../contract/games.js'
-import { when, type Field } from '../../output.js'
+import { plural, when, type Field } from '../../output.js'
 import { intArg, moneyArg } from '../../parse.js'
 
 export interface GameFlags {
@@ -38,7 +38,7 @@ export function gameFields(g: Game | GameWithSecrets, tty = false): Field[] {
       'MODULES',
       `analytics ${on(g.modules.analytics)}, fraud ${on(g.modules.fraud)}, skan ${on(g.modules.skan)}`,
     ],
-    ['RAW RETENTION', `${g.rawRetentionDays} days`],
+    ['RAW RETENTION', plural(g.rawRetentionDays, 'day')],
     ['COMPACTED RETENTION', `${g.compactedRetentionMonths} months`],
     ['HMAC REQUIRED', g.hmacRequired ? 'yes' : 'no'],
     ['REPLAY WINDOW', `${g.replayWindowSeconds} s`],

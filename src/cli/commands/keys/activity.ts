@@ -2,7 +2,7 @@
 import type { Command } from 'commander'
 import { idAction, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { emit, note, printRows } from '../../output.js'
+import { columnsOption, emit, note, printRows } from '../../output.js'
 import { cutNote, fetchList, pageOptions, type PageFlags } from '../../paging.js'
 import { activityColumns, type IdOpts } from './shared.js'
 
@@ -21,8 +21,11 @@ export async function runKeysActivity(opts: ActivityOpts, ctx: Ctx): Promise<voi
 
 export function register(keys: Command): void {
   jsonOption(
-    pageOptions(
-      keys.command('activity').description("show a key's recent requests").argument('<id>', 'key id'),
+    columnsOption(
+      pageOptions(
+        keys.command('activity').description("show a key's recent requests").argument('<id>', 'key id'),
+      ),
+      activityColumns(false),
     ),
   ).action(idAction<Omit<ActivityOpts, 'id'>>(runKeysActivity))
 }

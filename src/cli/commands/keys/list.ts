@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander'
 import { KEY_STATUSES, type KeyStatus } from '../../../contract/limits.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { emit, note, printRows } from '../../output.js'
+import { columnsOption, emit, note, printRows } from '../../output.js'
 import { cutNote, fetchList, pageOptions, type PageFlags } from '../../paging.js'
 import { keyColumns } from './shared.js'
 
@@ -33,5 +33,7 @@ export function register(keys: Command): void {
   const list = keys.command('list').alias('ls').description('list API keys')
   list.addOption(new Option('--status <status>', 'only keys with this status').choices(KEY_STATUSES))
   list.option('--search <text>', 'match name or description')
-  jsonOption(pageOptions(list)).action(action<ListOpts>((_args, opts, ctx) => runKeysList(opts, ctx)))
+  jsonOption(columnsOption(pageOptions(list), keyColumns(false))).action(
+    action<ListOpts>((_args, opts, ctx) => runKeysList(opts, ctx)),
+  )
 }

@@ -15,7 +15,7 @@ import { KEY_ENVIRONMENTS, KEY_LIMITS, TIME_PERIODS, type TimePeriod } from '../
 import { requireKey, type Ctx } from '../../context.js'
 import { emit, note, printRecord, round, warn, when, type Column, type Field } from '../../output.js'
 import { collect, commaChoices, expiryArg, intArg } from '../../parse.js'
-import { UsageError } from '../../exit-codes.js'
+import { missingOption, UsageError } from '../../exit-codes.js'
 import { confirmOrStop, shout } from '../../confirm.js'
 import { keySourceName } from '../../key-source.js'
 
@@ -42,7 +42,7 @@ function scopesFrom(flags: KeyFlags): string[] | undefined {
 }
 
 export function createBody(flags: KeyFlags): CreateKeyBody {
-  if (!flags.name || flags.name.trim() === '') throw new UsageError('--name is required')
+  if (!flags.name || flags.name.trim() === '') throw missingOption('--name <name>')
   const permissions = scopesFrom(flags)
   if (permissions && flags.preset)
     throw new UsageError('use either --preset or --permissions/--scope, not both')
@@ -81,7 +81,8 @@ export function updateBody(flags: KeyFlags): UpdateKeyBody {
 
 /** Scopes: the whole list when piped, a summary in a table. */
 export function scopeSummary(permissions: readonly string[], tty: boolean): string {
-  if (!tty || permissions.length <= 3) return permissions.join(',')
+  if (!tty) return permissions.join(',')
+  if (permissions.length <= 3) return permissions.join(', ')
   if (permissions.length === SCOPES.length && SCOPES.every((s) => permissions.includes(s))) {
     return `all (${permissions.length})`
   }
@@ -90,15 +91,15 @@ export function scopeSummary(permissions: readonly string[], tty: boolean): stri
 
 export function keyColumns(tty: boolean): Column<ApiKey>[] {
   return [
-    { header: 'ID', value: (k) => k.id, keep: true },
-    { header: 'NAME', value: (k) => k.name },
+    { header: 'ID', value: (k) => k.id },
+    { header: 'NAME', value: (k) => k.name, fit: 'flex' },
     { header: 'STATUS', value: (k) => k.status },
-    { header: 'ENV', value: (k) => k.environment },
-    { header: 'PREVIEW', value: (k) => k.preview },
-    { header: 'SCOPES', value: (k) => scopeSummary(k.permissions, tty) },
-    { header: 'RATE LIMIT', value: (k) => `${k.requestLimit}/${k.timePeriod}` },
-    { header: 'LAST USED', value: (k) => when(k.lastUsedAt, tty) },
-    { header: 'EXPIRES', value: (k) => when(k.expiresAt, tty) },
+    { header: 'ENV', value: (k) => k.environment, drop: 4 },
+    { header: 'PREVIEW', value: (k) => k.preview, drop: 3 },
+    { header: 'SCOPES', value: (k) => scopeSummary(k.permissions, tty), fit: 'wrap', drop: 1 },
+    { header: 'RATE LIMIT', value: (k) => `${k.requestLimit}/${k.timePeriod}`, drop: 5 },
+    { header: 'LAST USED', value: (k) => when(k.lastUsedAt, tty), drop: 2 },
+    { header: 'EXPIRES', value: (k) => when(k.expiresAt, tty), drop: 6 },
   ]
 }
 
@@ -144,12 +145,12 @@ export function activityColumns(tty: boolean): Column<KeyActivity>[] {
   return [
     { header: 'TIME', value: (a) => when(a.timestamp, tty, 'second') },
     { header: 'METHOD', value: (a) => a.method },
-    { header: 'ENDPOINT', value: (a) => a.endpoint },
+    { header: 'ENDPOINT', value: (a) => a.endpoint, fit: 'flex' },
     { header: 'STATUS', value: (a) => a.statusCode },
-    { header: 'MS', value: (a) => round(a.responseTimeMs, 1) },
-    { header: 'IP', value: (a) => a.ip },
-    { header: 'COUNTRY', value: (a) => a.country },
-    { header: 'ERROR', value: (a) => a.error },
+    { header: 'MS', value: (a) => round(a.responseTimeMs, 1), drop: 4 },
+    { header: 'IP', value: (a) => a.ip, drop: 2 },
+    { header: 'COUNTRY', value: (a) => a.country, drop: 1 },
+    { header: 'ERROR', value: (a) => a.error, fit: 'flex', drop: 3 },
   ]
 }
 

@@ -10,9 +10,9 @@ import type { Link } from '../../../contract/links.js'
 import { LINK_STATUSES, type LinkStatus } from '../../../contract/limits.js'
 import { action } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { note } from '../../output.js'
+import { note, plural } from '../../output.js'
 import { exportTo } from '../../sink.js'
-import { csvRow } from '../../csv.js'
+import { csvRow } from '../../../contract/csv.js'
 import { CSV_COLUMNS } from './import.js'
 
 export interface ExportOpts {
@@ -69,7 +69,7 @@ export async function runLinksExport(opts: ExportOpts, ctx: Ctx): Promise<void> 
     }
     if (format === 'json') await sink.write(count === 0 ? ']\n' : '\n]\n')
   })
-  if (toFile) note(ctx, `Exported ${count} links to ${opts.output}`)
+  if (toFile) note(ctx, `Exported ${plural(count, 'link')} to ${opts.output}`)
 }
 
 export function register(links: Command): void {

@@ -9,6 +9,7 @@ import type { Ctx } from '../../context.js'
 import { CliError, EXIT, UsageError } from '../../exit-codes.js'
 import { parseExpiry } from '../../parse.js'
 import { CsvParser, type CsvRecord } from '../../csv.js'
+import { unprotectCsvText } from '../../../contract/csv.js'
 
 export const CSV_COLUMNS = ['destinationUrl', 'title', 'customSlug', 'tags', 'expiresAt'] as const
 
@@ -78,7 +79,8 @@ export async function* csvRows(text: Text, opts: ReadOptions = {}): AsyncGenerat
 function csvBody(line: number, fields: string[], columns: Map<string, number>, generateCodes: boolean): Row {
   const cell = (name: (typeof CSV_COLUMNS)[number]) => {
     const i = columns.get(name)
-    return i === undefined ? '' : (fields[i] ?? '').trim()
+    // An export protected text that a spreadsheet would run as a formula (`'=…`): undone here.
+    return i === undefined ? '' : unprotectCsvText(fields[i] ?? '').trim()
   }
   const destinationUrl = cell('destinationUrl')
   if (!destinationUrl) return { line, error: 'ValidationError', message: 'destinationUrl: is empty' }

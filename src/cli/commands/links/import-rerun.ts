@@ -8,7 +8,7 @@ import type { Link } from '../../../contract/links.js'
 import type { LinkdClient } from '../../../client/index.js'
 import type { Ctx } from '../../context.js'
 import { CliError, EXIT } from '../../exit-codes.js'
-import { csvRow } from '../../csv.js'
+import { csvRow } from '../../../contract/csv.js'
 import { fetchList } from '../../paging.js'
 import type { RowSource } from './import-input.js'
 

@@ -16,7 +16,7 @@ import type { LinkdClient } from '../../../client/index.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { CliError, EXIT } from '../../exit-codes.js'
-import { note, printJson } from '../../output.js'
+import { note, plural, printJson } from '../../output.js'
 import { intArg } from '../../parse.js'
 import { createProgress, type Progress } from '../../progress.js'
 import { countRows, openInput, readRows, type Row, type RowError, type RowSource } from './import-input.js'
@@ -221,7 +221,7 @@ export async function runLinksImport(opts: ImportOpts, ctx: Ctx): Promise<void> 
     const again = replayed > 0 ? ` (${replayed} of them by an earlier run of this import)` : ''
     const skipped = existing ? `; ${summary.skipped} skipped (already there)` : ''
     ctx.stdout.write(
-      `Created ${summary.created} link${summary.created === 1 ? '' : 's'}${again}${skipped}; ${summary.failed} failed\n`,
+      `Created ${plural(summary.created, 'link')}${again}${skipped}; ${summary.failed} failed\n`,
     )
   }
   if (summary.failed > 0) {
@@ -229,7 +229,7 @@ export async function runLinksImport(opts: ImportOpts, ctx: Ctx): Promise<void> 
       written !== undefined && opts.failedOut
         ? `; they are in ${opts.failedOut}: fix them and run linkctl links import ${opts.failedOut} --skip-existing`
         : ' (see the lines above)'
-    throw new CliError(`${summary.failed} of ${seen} rows failed${where}`, EXIT.error)
+    throw new CliError(`${summary.failed} of ${plural(seen, 'row')} failed${where}`, EXIT.error)
   }
 }
 

@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander'
 import { LINK_SORT_FIELDS, LINK_STATUSES, SORT_ORDERS, type LinkStatus } from '../../../contract/limits.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { emit, note, printRows } from '../../output.js'
+import { columnsOption, emit, note, printRows } from '../../output.js'
 import { cutNote, fetchList, pageOptions, type PageFlags } from '../../paging.js'
 import { linkColumns } from './shared.js'
 
@@ -43,5 +43,7 @@ export function register(links: Command): void {
     .option('--tag <tag>', 'only links with this tag')
     .addOption(new Option('--sort <field>', 'sort by').choices(LINK_SORT_FIELDS))
     .addOption(new Option('--order <order>', 'sort order').choices(SORT_ORDERS))
-  jsonOption(pageOptions(list)).action(action<ListLinksOpts>((_args, opts, ctx) => runLinksList(opts, ctx)))
+  jsonOption(columnsOption(pageOptions(list), linkColumns(false))).action(
+    action<ListLinksOpts>((_args, opts, ctx) => runLinksList(opts, ctx)),
+  )
 }

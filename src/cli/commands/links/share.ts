@@ -7,7 +7,7 @@ import type { Command } from 'commander'
 import type { Link } from '../../../contract/links.js'
 import { jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { printJson, when } from '../../output.js'
+import { plural, printJson, when } from '../../output.js'
 import { qrTarget, terminalQr } from './qr.js'
 import { findLink, REF_HELP, refAction, type LinkRefOpts } from './shared.js'
 
@@ -20,7 +20,7 @@ export interface ShareOpts extends LinkRefOpts {
 export function shareSummary(link: Link, now: number = Date.now()): string {
   const parts = [
     `${link.title ? `${link.title} → ` : '→ '}${link.destinationUrl}`,
-    `${link.clicks} click${link.clicks === 1 ? '' : 's'}`,
+    plural(link.clicks, 'click'),
     link.status,
     `created ${when(link.createdAt, true, 'minute', now)}`,
   ]

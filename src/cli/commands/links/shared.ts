@@ -9,7 +9,7 @@ import type { LinkdClient } from '../../../client/index.js'
 import { action } from '../../action.js'
 import type { Ctx } from '../../context.js'
 import { CliError, EXIT, UsageError } from '../../exit-codes.js'
-import { clip, when, type Column, type Field } from '../../output.js'
+import { when, type Column, type Field } from '../../output.js'
 import { collect, expiryArg } from '../../parse.js'
 
 /** A verb that names one link: the reference as given (id, short code or short URL). */
@@ -93,15 +93,17 @@ export function updateBody(flags: LinkFlags): UpdateLinkBody {
 
 export function linkColumns(tty: boolean): Column<Link>[] {
   return [
-    { header: 'ID', value: (l) => l.id, keep: true },
-    { header: 'SHORT URL', value: (l) => l.shortUrl, keep: true },
-    { header: 'DESTINATION', value: (l) => clip(l.destinationUrl, 40, tty) },
-    { header: 'TITLE', value: (l) => clip(l.title, 24, tty) },
-    { header: 'STATUS', value: (l) => l.status },
-    { header: 'CLICKS', value: (l) => l.clicks },
-    { header: 'TAGS', value: (l) => l.tags.join(tty ? ', ' : ',') },
-    { header: 'CREATED', value: (l) => when(l.createdAt, tty) },
-    { header: 'EXPIRES', value: (l) => when(l.expiresAt, tty) },
+    // On a terminal the short code (any command takes it) stands for the long short URL.
+    { header: 'ID', value: (l) => l.id },
+    { header: 'CODE', value: (l) => l.shortCode, only: 'tty' },
+    { header: 'SHORT URL', value: (l) => l.shortUrl, only: 'piped' },
+    { header: 'DESTINATION', value: (l) => l.destinationUrl, fit: 'flex' },
+    { header: 'TITLE', value: (l) => l.title, fit: 'flex', drop: 3 },
+    { header: 'STATUS', value: (l) => l.status, drop: 1 },
+    { header: 'CLICKS', value: (l) => l.clicks, drop: 2 },
+    { header: 'TAGS', value: (l) => l.tags.join(tty ? ', ' : ','), fit: 'wrap', drop: 4 },
+    { header: 'CREATED', value: (l) => when(l.createdAt, tty), drop: 5 },
+    { header: 'EXPIRES', value: (l) => when(l.expiresAt, tty), drop: 6 },
   ]
 }
 

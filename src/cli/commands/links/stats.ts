@@ -8,6 +8,7 @@ import { UsageError } from '../../exit-codes.js'
 import {
   percent,
   printJson,
+  dateRange,
   printRecord,
   printRows,
   round,
@@ -47,8 +48,8 @@ export async function runLinksStats(opts: StatsOpts, ctx: Ctx): Promise<void> {
 function range(a: LinkAnalytics, tty: boolean): string {
   // A period, not an event: absolute on a terminal too (UTC, to the minute).
   return tty
-    ? `${utcMinute(a.range.startDate)} to ${utcMinute(a.range.endDate)} UTC`
-    : `${a.range.startDate} to ${a.range.endDate}`
+    ? `${dateRange(utcMinute(a.range.startDate), utcMinute(a.range.endDate))} UTC`
+    : dateRange(a.range.startDate, a.range.endDate)
 }
 
 export function summaryFields(a: LinkAnalytics, tty: boolean): Field[] {

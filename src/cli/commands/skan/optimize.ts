@@ -10,7 +10,7 @@ import type { OptimizeResult, RevenueError } from '../../../contract/skan-optimi
 import { action, jsonOption } from '../../action.js'
 import { confirmOrStop } from '../../confirm.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { emit, money, note, percent, printRows, warn } from '../../output.js'
+import { emit, money, plural, note, percent, printRows, warn } from '../../output.js'
 
 type Schema = OptimizeResult['proposed']
 const BITS = [1, 2, 4, 8, 16, 32]
@@ -34,7 +34,7 @@ export async function printProposal(ctx: Ctx, r: OptimizeResult): Promise<void> 
   const { current, proposed, currency } = r
   note(
     ctx,
-    `Campaign ${r.campaignId}: ${r.installs} installs, ${r.payers} payers in the first conversion window (days 0-2)`,
+    `Campaign ${r.campaignId}: ${plural(r.installs, 'install')}, ${plural(r.payers, 'payer')} in the first conversion window (days 0-2)`,
   )
   await printRows(ctx, BITS, [
     { header: 'BIT', value: (bit) => bit },

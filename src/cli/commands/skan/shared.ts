@@ -19,13 +19,13 @@ const events = (c: SkanCampaign) =>
     .join(',') || '-'
 
 export const CAMPAIGN_COLUMNS = (tty: boolean): Column<SkanCampaign>[] => [
-  { header: 'ID', value: (c) => c.id, keep: true },
-  { header: 'NAME', value: (c) => c.name },
-  { header: 'AD NETWORK', value: (c) => c.adNetworkId },
+  { header: 'ID', value: (c) => c.id },
+  { header: 'NAME', value: (c) => c.name, fit: 'flex' },
+  { header: 'AD NETWORK', value: (c) => c.adNetworkId, fit: 'flex', drop: 3 },
   { header: 'SOURCE', value: (c) => c.sourceIdentifier ?? '-' },
-  { header: 'LOCK', value: (c) => `${c.lockWindowHours} h` },
-  { header: 'EVENTS', value: events },
-  { header: 'CREATED', value: (c) => when(c.createdAt, tty) },
+  { header: 'LOCK', value: (c) => `${c.lockWindowHours} h`, drop: 2 },
+  { header: 'EVENTS', value: events, fit: 'wrap', drop: 1 },
+  { header: 'CREATED', value: (c) => when(c.createdAt, tty), drop: 4 },
 ]
 
 const band = (c: SkanCampaign, b: 'low' | 'medium' | 'high') =>

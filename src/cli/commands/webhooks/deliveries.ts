@@ -8,7 +8,7 @@ import {
 } from '../../../contract/limits.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { emit, note, printRows } from '../../output.js'
+import { columnsOption, emit, note, printRows } from '../../output.js'
 import { cutNote, fetchList, pageOptions, type PageFlags } from '../../paging.js'
 import { deliveryColumns, type IdOpts } from './shared.js'
 
@@ -44,7 +44,7 @@ export function register(wh: Command): void {
     new Option('--status <status>', 'only deliveries with this status').choices(DELIVERY_STATUSES),
   )
   deliveries.addOption(new Option('--event <type>', 'only this event type').choices(WEBHOOK_EVENTS))
-  jsonOption(pageOptions(deliveries)).action(
+  jsonOption(columnsOption(pageOptions(deliveries), deliveryColumns(false))).action(
     action<PageFlags & { status?: DeliveryStatus; event?: WebhookEvent }>(([id], opts, ctx) =>
       runWebhooksDeliveries({ ...opts, id: id ?? '' }, ctx),
     ),

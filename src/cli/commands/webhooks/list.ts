@@ -8,7 +8,7 @@ import {
 } from '../../../contract/limits.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { emit, note, printRows } from '../../output.js'
+import { columnsOption, emit, note, printRows } from '../../output.js'
 import { cutNote, fetchList, pageOptions, type PageFlags } from '../../paging.js'
 import { webhookColumns } from './shared.js'
 
@@ -38,5 +38,7 @@ export function register(wh: Command): void {
   list.addOption(
     new Option('--event <type>', 'only webhooks subscribed to this event').choices(WEBHOOK_EVENTS),
   )
-  jsonOption(pageOptions(list)).action(action<PageFlags>((_a, opts, ctx) => runWebhooksList(opts, ctx)))
+  jsonOption(columnsOption(pageOptions(list), webhookColumns(false))).action(
+    action<PageFlags>((_a, opts, ctx) => runWebhooksList(opts, ctx)),
+  )
 }

@@ -18,7 +18,7 @@ import { WEBHOOK_EVENTS, type WebhookEvent } from '../../../contract/limits.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { CliError, EXIT, UsageError } from '../../exit-codes.js'
-import { note, utcMinute, warn } from '../../output.js'
+import { note, printLine, utcMinute, warn } from '../../output.js'
 import { commaChoices, intArg } from '../../parse.js'
 import { secretOf, secretOpt, signatureModule } from './shared.js'
 
@@ -130,8 +130,9 @@ export async function startListener(
       const sent = forwarded
         ? `  → ${'error' in forwarded ? `not forwarded: ${forwarded.error}` : forwarded.status}`
         : ''
-      ctx.stdout.write(
-        `${stamp(ctx)}  ${event}${test ? ' (test)' : ''}  ${typeof id === 'string' ? id : '-'}  attempt ${line.attempt ?? '-'}  signature ${line.signature}${sent}\n`,
+      printLine(
+        ctx,
+        `${stamp(ctx)}  ${event}${test ? ' (test)' : ''}  ${typeof id === 'string' ? id : '-'}  attempt ${line.attempt ?? '-'}  signature ${line.signature}${sent}`,
       )
     }
     if (!ok)

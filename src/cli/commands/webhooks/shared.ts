@@ -18,8 +18,8 @@ import type { Delivery, Webhook, WebhookWithSecret } from '../../../contract/web
 import { action, jsonOption } from '../../action.js'
 import { confirmOrStop } from '../../confirm.js'
 import { requireKey, type Ctx } from '../../context.js'
-import { CliError, EXIT, UsageError } from '../../exit-codes.js'
-import { emit, note, printRecord, when, type Column, type Field } from '../../output.js'
+import { CliError, EXIT, missingOption, UsageError } from '../../exit-codes.js'
+import { emit, note, plural, printRecord, when, type Column, type Field } from '../../output.js'
 import { collect, commaChoices, intArg } from '../../parse.js'
 
 export interface WebhookFlags {
@@ -64,12 +64,12 @@ export function body(opts: WebhookFlags) {
 }
 
 export const webhookColumns = (tty: boolean): Column<Webhook>[] => [
-  { header: 'ID', value: (w) => w.id, keep: true },
-  { header: 'NAME', value: (w) => w.name },
+  { header: 'ID', value: (w) => w.id },
+  { header: 'NAME', value: (w) => w.name, fit: 'flex', drop: 3 },
   { header: 'STATUS', value: (w) => w.status },
-  { header: 'URL', value: (w) => w.url },
-  { header: 'EVENTS', value: (w) => w.events.join(tty ? ', ' : ',') },
-  { header: 'FAILURES', value: (w) => w.consecutiveFailures },
+  { header: 'URL', value: (w) => w.url, fit: 'flex' },
+  { header: 'EVENTS', value: (w) => w.events.join(tty ? ', ' : ','), fit: 'wrap', drop: 2 },
+  { header: 'FAILURES', value: (w) => w.consecutiveFailures, drop: 1 },
 ]
 
 export function webhookFields(w: Webhook | WebhookWithSecret, tty: boolean): Field[] {
@@ -79,7 +79,7 @@ export function webhookFields(w: Webhook | WebhookWithSecret, tty: boolean): Fie
     ['STATUS', w.status],
     ['URL', w.url],
     ['EVENTS', w.events.join(tty ? ', ' : ',')],
-    ['RETRY POLICY', `${w.retryPolicy}, up to ${w.maxRetries} retries`],
+    ['RETRY POLICY', `${w.retryPolicy}, up to ${plural(w.maxRetries, 'retry', 'retries')}`],
     ['TIMEOUT', `${w.timeoutSeconds} s`],
     ['HEADERS', Object.keys(w.headers).join(tty ? ', ' : ',')],
     ['CONSECUTIVE FAILURES', w.consecutiveFailures],
@@ -92,15 +92,15 @@ export function webhookFields(w: Webhook | WebhookWithSecret, tty: boolean): Fie
 }
 
 export const deliveryColumns = (tty: boolean): Column<Delivery>[] => [
-  { header: 'ID', value: (d) => d.id, keep: true },
+  { header: 'ID', value: (d) => d.id },
   { header: 'EVENT', value: (d) => d.event + (d.test ? ' (test)' : '') },
   { header: 'STATUS', value: (d) => d.status },
-  { header: 'ATTEMPT', value: (d) => d.attempt },
+  { header: 'ATTEMPT', value: (d) => d.attempt, drop: 3 },
   { header: 'CODE', value: (d) => d.responseStatusCode },
-  { header: 'MS', value: (d) => d.durationMs },
-  { header: 'SENT', value: (d) => when(d.sentAt, tty) },
-  { header: 'NEXT', value: (d) => when(d.nextAttemptAt, tty) },
-  { header: 'ERROR', value: (d) => d.error },
+  { header: 'MS', value: (d) => d.durationMs, drop: 4 },
+  { header: 'SENT', value: (d) => when(d.sentAt, tty), drop: 2 },
+  { header: 'NEXT', value: (d) => when(d.nextAttemptAt, tty), drop: 5 },
+  { header: 'ERROR', value: (d) => d.error, fit: 'flex', drop: 1 },
 ]
 
 export const deliveryFields = (d: Delivery): Field[] => [
@@ -152,7 +152,7 @@ export async function runWebhooksStatus(verb: StateVerb, opts: { ids: string[]; 
   }
   if (verb === 'suspend') throw new UsageError('suspend takes one webhook id')
   const r = await client.webhooks.bulk({ action: verb, ids: opts.ids })
-  await emit(ctx, r, () => note(ctx, `${DONE[verb]} ${r.updated} of ${opts.ids.length} webhooks`))
+  await emit(ctx, r, () => note(ctx, `${DONE[verb]} ${r.updated} of ${plural(opts.ids.length, 'webhook')}`))
 }
 
 /** Registers one of enable, disable, suspend and delete (delete: alias rm and --yes). */
@@ -213,7 +213,7 @@ export const secretOpt = () =>
 export function secretOf(opts: { secret?: unknown }, ctx: Ctx, required: boolean): string | undefined {
   const s =
     typeof opts.secret === 'string' && opts.secret ? opts.secret : ctx.env.LINKCTL_WEBHOOK_SECRET || undefined
-  if (!s && required) throw new UsageError('no secret: pass --secret or set LINKCTL_WEBHOOK_SECRET')
+  if (!s && required) throw missingOption('--secret <secret>', 'set LINKCTL_WEBHOOK_SECRET')
   return s
 }
 

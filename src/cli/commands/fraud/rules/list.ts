@@ -2,7 +2,7 @@
 import type { Command } from 'commander'
 import { action, jsonOption } from '../../../action.js'
 import { requireKey, type Ctx } from '../../../context.js'
-import { emit, note, printRows } from '../../../output.js'
+import { columnsOption, emit, note, printRows } from '../../../output.js'
 import { GAME_ARGUMENT, RULE_COLUMNS } from '../shared.js'
 
 export async function runFraudRulesList(o: { game: string }, ctx: Ctx): Promise<void> {
@@ -16,10 +16,13 @@ export async function runFraudRulesList(o: { game: string }, ctx: Ctx): Promise<
 
 export function register(rules: Command): void {
   jsonOption(
-    rules
-      .command('list')
-      .alias('ls')
-      .description("list a game's fraud rules (priority high first)")
-      .argument('<game>', GAME_ARGUMENT),
+    columnsOption(
+      rules
+        .command('list')
+        .alias('ls')
+        .description("list a game's fraud rules (priority high first)")
+        .argument('<game>', GAME_ARGUMENT),
+      RULE_COLUMNS(false),
+    ),
   ).action(action(([game], _o, ctx) => runFraudRulesList({ game: game ?? '' }, ctx)))
 }

@@ -2,7 +2,7 @@
 import type { Command } from 'commander'
 import { action, jsonOption } from '../../../action.js'
 import { requireKey, type Ctx } from '../../../context.js'
-import { emit, note, printRows } from '../../../output.js'
+import { columnsOption, emit, note, printRows } from '../../../output.js'
 import { CAMPAIGN_COLUMNS, GAME_ARGUMENT } from '../shared.js'
 
 export async function runSkanCampaignsList(o: { game: string }, ctx: Ctx): Promise<void> {
@@ -16,10 +16,13 @@ export async function runSkanCampaignsList(o: { game: string }, ctx: Ctx): Promi
 
 export function register(campaigns: Command): void {
   jsonOption(
-    campaigns
-      .command('list')
-      .alias('ls')
-      .description("list a game's SKAN campaigns")
-      .argument('<game>', GAME_ARGUMENT),
+    columnsOption(
+      campaigns
+        .command('list')
+        .alias('ls')
+        .description("list a game's SKAN campaigns")
+        .argument('<game>', GAME_ARGUMENT),
+      CAMPAIGN_COLUMNS(false),
+    ),
   ).action(action(([game], _o, ctx) => runSkanCampaignsList({ game: game ?? '' }, ctx)))
 }
