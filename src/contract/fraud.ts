@@ -1,7 +1,7 @@
 import Type, { type Static } from 'typebox'
 import { Nullable, PAGE_MAX, StringEnum, Timestamp } from './common.js'
 import { OverviewQuery } from './gaming.js'
-import { VisibleText } from './text.js'
+import { PlainText, VisibleText } from './text.js'
 
 import {
   FRAUD_LIMITS,
@@ -100,7 +100,7 @@ export const CreateBlocklistBody = Type.Object(
   {
     type: StringEnum(BLOCK_TYPES),
     value: Type.String({ minLength: 1, maxLength: L.deviceMax }),
-    reason: Type.Optional(Type.String({ maxLength: L.reasonMax })),
+    reason: Type.Optional(PlainText({ maxLength: L.reasonMax })),
   },
   { additionalProperties: false },
 )

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox'
-import { Timestamp } from './common.js'
+import { Nullable, Timestamp } from './common.js'
 import { VisibleText } from './text.js'
 
 import { AD_NETWORK_PATTERN, SKAN_LIMITS, SOURCE_IDENTIFIER_PATTERN, type CoarseBand } from './skan-limits.js'
@@ -143,8 +143,8 @@ export const UpdateCampaignBody = Type.Object(
   {
     name: Type.Optional(CampaignName),
     adNetworkId: Type.Optional(AdNetworkId),
-    affiliateId: Type.Optional(Type.Union([AffiliateId, Type.Null()])),
-    sourceIdentifier: Type.Optional(Type.Union([SourceIdentifier, Type.Null()])),
+    affiliateId: Type.Optional(Nullable(AffiliateId)),
+    sourceIdentifier: Type.Optional(Nullable(SourceIdentifier)),
     lockWindowHours: Type.Optional(LockWindow),
     conversionSchema: Type.Optional(ConversionSchemaInput),
   },
