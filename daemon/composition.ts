@@ -242,7 +242,7 @@ function services(deps: CompositionDeps) {
     store: createFraudStore(db.kysely),
     clock,
     games,
-    announce: () => feed.publish('fraud'),
+    announce: (gameId) => feed.publish('fraud', gameId),
   })
   games.onFraudEnabled((game) => fraud.enableFor(game))
   // Detector windows live in memory, bounded, saved every 10 s and at stop (survive a restart).

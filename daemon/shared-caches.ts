@@ -13,7 +13,7 @@ export function shareCaches(deps: {
   hotLinks: HotLinkCache
   directory: { refresh(): Promise<void> }
   webhooks: { forgetSubscriptions(organizationId: string): void }
-  fraud: { load(): Promise<void> }
+  fraud: { load(): Promise<void>; reloadRules(gameId: string): Promise<void> }
   log: FastifyBaseLogger
 }): void {
   const { feed, log } = deps
@@ -26,5 +26,12 @@ export function shareCaches(deps: {
   // changes (their services' `announce`); here the other processes' notices reload them.
   feed.on('domains', () => void deps.directory.refresh().catch(failed('domain refresh failed')))
   feed.on('webhooks', (organizationId) => deps.webhooks.forgetSubscriptions(organizationId))
-  feed.on('fraud', () => void deps.fraud.load().catch(failed('fraud rules refresh failed')))
+  // Fraud: one game's rules (its id), or everything (the blocklist, a lost notice).
+  feed.on(
+    'fraud',
+    (gameId) =>
+      void (gameId === EVERYTHING ? deps.fraud.load() : deps.fraud.reloadRules(gameId)).catch(
+        failed('fraud rules refresh failed'),
+      ),
+  )
 }

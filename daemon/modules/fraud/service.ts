@@ -23,8 +23,11 @@ export interface FraudServiceDeps {
   store: FraudStore
   clock: Clock
   games: Pick<GameService, 'record' | 'all'>
-  /** Rules or the blocklist changed here: tells the other linkd processes (db/notify.ts). */
-  announce?(): void
+  /**
+   * Rules or the blocklist changed here: tells the other linkd processes (db/notify.ts), with the
+   * game whose rules changed (they recompile that game's rules only), or none (the blocklist).
+   */
+  announce?(gameId?: string): void
 }
 
 export function presentRule(r: RuleRecord): FraudRule {
@@ -83,10 +86,16 @@ export function createFraudService(deps: FraudServiceDeps) {
     return r
   }
   const reloadBlocks = async () => blocks.load(await store.liveBlocks(now()))
+  /** A game's rules compiled again (only that game's: a rule write never recompiles the others). */
+  const reloadRules = async (gameId: string) => {
+    const rules = await store.rules(gameId)
+    if (rules.length) compiled.set(gameId, compileRules(rules))
+    else compiled.delete(gameId)
+  }
   /** After a change made here: this process's caches, then the other processes'. */
   const recompile = async (gameId: string) => {
-    compiled.set(gameId, compileRules(await store.rules(gameId)))
-    deps.announce?.()
+    await reloadRules(gameId)
+    deps.announce?.(gameId)
   }
   const blocksChanged = async () => {
     await reloadBlocks()
@@ -130,6 +139,9 @@ export function createFraudService(deps: FraudServiceDeps) {
     /** The game of a fraud route: 404 in another organization, 409 while fraud is off. */
     fraudGame,
 
+    /** One game's rules from the database again (another process changed them). */
+    reloadRules,
+
     /** The game's enabled rules, ordered and compiled (the pipeline's evaluation input). */
     rulesOf: (gameId: string): readonly CompiledRule[] => compiled.get(gameId) ?? [],
     /** The bounded cooldown state (LRU of rule × player → last firing). */
@@ -152,6 +164,12 @@ export function createFraudService(deps: FraudServiceDeps) {
     async createRule(organizationId: string, slug: string, body: CreateRuleBody): Promise<FraudRule> {
       const game = await fraudGame(organizationId, slug)
       checkRule(body.field, body.operator, body.value)
+      // Every event of the game is tested against every rule: a bounded list.
+      if ((await store.countRules(game.id)) >= L.rulesPerGame)
+        throw new AppError(
+          'Conflict',
+          `game ${slug} has ${L.rulesPerGame} fraud rules, the most a game may have (templates included): delete or change one instead`,
+        )
       const t = now()
       const r: RuleRecord = {
         id: newId('rule'),
