@@ -243,7 +243,7 @@ function services(deps: CompositionDeps) {
     store: createFraudStore(db.kysely),
     clock,
     games,
-    announce: (gameId) => feed.publish('fraud', gameId),
+    announce: (what) => feed.publish('fraud', what),
   })
   games.onFraudEnabled((game) => fraud.enableFor(game))
   // Detector windows live in memory, bounded, saved every 10 s and at stop (survive a restart).

@@ -19,15 +19,18 @@ import { checkRule } from './fields.js'
 import type { BlockRecord, FraudStore, RuleRecord } from './store.js'
 import { TEMPLATES } from './templates.js'
 
+/** What `announce` says when the blocklist changed (game ids start with `gam_`). */
+export const BLOCKLIST_CHANGED = 'blocklist'
+
 export interface FraudServiceDeps {
   store: FraudStore
   clock: Clock
   games: Pick<GameService, 'record' | 'all'>
   /**
-   * Rules or the blocklist changed here: tells the other linkd processes (db/notify.ts), with the
-   * game whose rules changed (they recompile that game's rules only), or none (the blocklist).
+   * Rules or the blocklist changed here: tells the other linkd processes (db/notify.ts) the game
+   * whose rules changed (they recompile that game's rules only), or BLOCKLIST_CHANGED.
    */
-  announce?(gameId?: string): void
+  announce?(what: string): void
 }
 
 export function presentRule(r: RuleRecord): FraudRule {
@@ -99,7 +102,7 @@ export function createFraudService(deps: FraudServiceDeps) {
   }
   const blocksChanged = async () => {
     await reloadBlocks()
-    deps.announce?.()
+    deps.announce?.(BLOCKLIST_CHANGED)
   }
 
   /** Creates the six templates for a game, once (see `enableFor`). */
@@ -141,6 +144,8 @@ export function createFraudService(deps: FraudServiceDeps) {
 
     /** One game's rules from the database again (another process changed them). */
     reloadRules,
+    /** The live blocklist from the database again (another process changed it). */
+    reloadBlocks,
 
     /** The game's enabled rules, ordered and compiled (the pipeline's evaluation input). */
     rulesOf: (gameId: string): readonly CompiledRule[] => compiled.get(gameId) ?? [],

@@ -8,7 +8,7 @@ import { FRAUD_LIMITS, type FraudEvent, type FraudRule } from '../../../src/cont
 import type { GameWithSecrets } from '../../../src/contract/games.js'
 import type { ChangeFeed, ChangeTopic } from '../../../daemon/db/notify.js'
 import { EVERYTHING } from '../../../daemon/db/notify.js'
-import { createFraudService } from '../../../daemon/modules/fraud/service.js'
+import { BLOCKLIST_CHANGED, createFraudService } from '../../../daemon/modules/fraud/service.js'
 import { createFraudStore } from '../../../daemon/modules/fraud/store.js'
 import { shareCaches } from '../../../daemon/shared-caches.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
@@ -150,7 +150,7 @@ describe('compiling rules', () => {
     const b = await fraudGame()
     const store = createFraudStore(t.db.kysely)
     const reads: string[] = []
-    const announced: (string | undefined)[] = []
+    const announced: string[] = []
     const counted: typeof store = {
       ...store,
       rules: (gameId) => (reads.push(gameId), store.rules(gameId)),
@@ -180,7 +180,7 @@ describe('compiling rules', () => {
     expect(fraud.rulesOf(idB)).toBe(compiledB)
   })
 
-  it("another process's notice naming a game reloads that game's rules; one without a game, everything", async () => {
+  it("another process's notice naming a game reloads that game's rules; the blocklist's, the blocklist; a lost notice, everything", async () => {
     const handlers = new Map<ChangeTopic, (key: string) => void>()
     const feed: ChangeFeed = {
       publish() {},
@@ -198,12 +198,14 @@ describe('compiling rules', () => {
       fraud: {
         load: async () => void calls.push('load'),
         reloadRules: async (gameId) => void calls.push(`game ${gameId}`),
+        reloadBlocks: async () => void calls.push('blocklist'),
       },
       log: t.app.log,
     })
     handlers.get('fraud')!('gam_1')
+    handlers.get('fraud')!(BLOCKLIST_CHANGED)
     handlers.get('fraud')!(EVERYTHING)
     await new Promise((r) => setImmediate(r))
-    expect(calls).toEqual(['game gam_1', 'load'])
+    expect(calls).toEqual(['game gam_1', 'blocklist', 'load'])
   })
 })
