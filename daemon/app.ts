@@ -109,7 +109,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     frameworkErrors: frameworkErrorHandler(() => access.limitIp),
     clientErrorHandler,
     ajv: {
-      customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: true },
+      // unicodeRegExp false: patterns run over UTF-16 code units, as every OpenAPI reader runs them
+      // (src/contract/text.ts refuses lone surrogates that way).
+      customOptions: {
+        removeAdditional: false,
+        coerceTypes: 'array',
+        useDefaults: true,
+        allErrors: true,
+        unicodeRegExp: false,
+      },
     },
   })
   app.removeContentTypeParser('text/plain')

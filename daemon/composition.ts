@@ -19,6 +19,7 @@ import { createOrgService } from './modules/orgs/service.js'
 import { createKeyStore } from './modules/keys/store.js'
 import { createKeyService } from './modules/keys/service.js'
 import { keyAccess, keysModule } from './modules/keys/index.js'
+import { hasScope } from './http/auth.js'
 import { createLinkStore } from './modules/links/store.js'
 import { createLinkService } from './modules/links/service.js'
 import { linksModule } from './modules/links/index.js'
@@ -243,7 +244,7 @@ function services(deps: CompositionDeps) {
     store: createFraudStore(db.kysely),
     clock,
     games,
-    announce: () => feed.publish('fraud'),
+    announce: (what) => feed.publish('fraud', what),
   })
   games.onFraudEnabled((game) => fraud.enableFor(game))
   // Detector windows live in memory, bounded, saved every 10 s and at stop (survive a restart).
@@ -276,6 +277,13 @@ function services(deps: CompositionDeps) {
     clock,
     games,
     publicKeys: (deps.skanPublicKeys ?? [APPLE_SKAN_PUBLIC_KEY]).map(publicKeyOf),
+    held: { maxRows: c.skanHeldMax, maxBytes: c.skanHeldMaxBytes },
+    onDropped(count, sinceStart) {
+      log.warn(
+        { dropped: count, droppedSinceStart: sinceStart },
+        'SKAN: dropped the oldest unverified or unmatched postbacks (LINKD_SKAN_HELD_MAX / _BYTES)',
+      )
+    },
   })
   // Postbacks follow each game's compacted retention (unmatched ones the default retention).
   gamedata.addCompactedExpirer('skanPostbacks', (gameId, before) => skan.expirePostbacks(gameId, before))
@@ -341,6 +349,7 @@ export async function compose(deps: CompositionDeps) {
     store: createHealthStore(deps.db),
     jobs: () => scheduler.status(),
     clicks: () => svc.clicks.recorder.status(),
+    skan: () => ({ droppedPostbacks: svc.skan.droppedPostbacks() }),
   })
   // Route registration order (also the order of the OpenAPI document's paths).
   const modules: Module[] = [
@@ -360,6 +369,12 @@ export async function compose(deps: CompositionDeps) {
       skan: svc.skan,
       optimizer: svc.skanOptimizer,
       organizationOfHost: (host) => svc.directory.organizationOfHost(host),
+      async organizationOfKey(raw) {
+        const outcome = await keyAccess(svc.keys).authenticate(raw)
+        return outcome.ok && hasScope(outcome.principal.permissions, 'skan:read')
+          ? outcome.principal.organizationId
+          : undefined
+      },
     }),
     redirectModule({ redirect: svc.redirect, clock }),
   ]

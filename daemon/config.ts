@@ -46,6 +46,8 @@ export const ConfigSchema = Type.Object(
     acmeCaFile: Type.Optional(Type.String({ minLength: 1 })),
     acmePrecheck: Type.Boolean(),
     httpsPort: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+    skanHeldMax: Type.Integer({ minimum: 1 }),
+    skanHeldMaxBytes: Type.Integer({ minimum: 4096 }),
   },
   { additionalProperties: false },
 )
@@ -230,6 +232,18 @@ export const SETTINGS: ReadonlyArray<{ key: keyof Config; env: string; flag: str
     flag: '--https-port',
     doc: 'Port of the HTTPS listener serving custom domains by SNI, e.g. 443 (default none: no HTTPS listener)',
   },
+  {
+    key: 'skanHeldMax',
+    env: 'LINKD_SKAN_HELD_MAX',
+    flag: '--skan-held-max',
+    doc: 'SKAN postbacks kept that anyone could have posted (unverified, or matching no campaign); the oldest are dropped beyond it (default 10000)',
+  },
+  {
+    key: 'skanHeldMaxBytes',
+    env: 'LINKD_SKAN_HELD_MAX_BYTES',
+    flag: '--skan-held-max-bytes',
+    doc: 'Bytes (stored JSON) of those postbacks; the oldest are dropped beyond it (default 16777216)',
+  },
 ]
 
 /**
@@ -267,6 +281,8 @@ const NUMERIC: ReadonlySet<keyof Config> = new Set([
   'httpsPort',
   'webhookConcurrency',
   'webhookConcurrencyPerOrg',
+  'skanHeldMax',
+  'skanHeldMaxBytes',
 ])
 
 const BOOLEAN: ReadonlySet<keyof Config> = new Set([
@@ -324,6 +340,8 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     dnsResolvers: '1.1.1.1,8.8.8.8,9.9.9.9',
     acmeDirectory: LETS_ENCRYPT_DIRECTORY,
     acmePrecheck: true,
+    skanHeldMax: 10_000,
+    skanHeldMaxBytes: 16 * 1024 * 1024,
   }
   const filePath = sources.file ?? env.LINKD_CONFIG
   if (filePath) {

@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import { EVERYTHING, type ChangeFeed } from './db/notify.js'
 import type { EventBus } from './events.js'
 import type { HotLinkCache } from './modules/redirect/cache.js'
+import { BLOCKLIST_CHANGED } from './modules/fraud/service.js'
 
 export function shareCaches(deps: {
   feed: ChangeFeed
@@ -13,7 +14,11 @@ export function shareCaches(deps: {
   hotLinks: HotLinkCache
   directory: { refresh(): Promise<void> }
   webhooks: { forgetSubscriptions(organizationId: string): void }
-  fraud: { load(): Promise<void> }
+  fraud: {
+    load(): Promise<void>
+    reloadRules(gameId: string): Promise<void>
+    reloadBlocks(): Promise<void>
+  }
   log: FastifyBaseLogger
 }): void {
   const { feed, log } = deps
@@ -26,5 +31,14 @@ export function shareCaches(deps: {
   // changes (their services' `announce`); here the other processes' notices reload them.
   feed.on('domains', () => void deps.directory.refresh().catch(failed('domain refresh failed')))
   feed.on('webhooks', (organizationId) => deps.webhooks.forgetSubscriptions(organizationId))
-  feed.on('fraud', () => void deps.fraud.load().catch(failed('fraud rules refresh failed')))
+  // Fraud: one game's rules (its id), the blocklist, or everything (a lost notice).
+  feed.on('fraud', (what) => {
+    const reload =
+      what === EVERYTHING
+        ? deps.fraud.load()
+        : what === BLOCKLIST_CHANGED
+          ? deps.fraud.reloadBlocks()
+          : deps.fraud.reloadRules(what)
+    reload.catch(failed('fraud rules refresh failed'))
+  })
 }

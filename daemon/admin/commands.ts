@@ -7,6 +7,7 @@ import { migrate, pendingMigrations } from '../db/migrate.js'
 import { systemClock } from '../clock.js'
 import { KEY_LIMITS, PLANS, type Plan } from '../../src/contract/limits.js'
 import { PRESET_NAMES, type Preset } from '../../src/contract/scopes.js'
+import { isVisibleText } from '../../src/contract/text.js'
 import { adminContext, bootstrap, ownerKeyBanner } from './context.js'
 
 type Out = (text: string) => void
@@ -132,6 +133,10 @@ export async function keysCreateCommand(
   const name = (opts.name ?? 'recovery').trim()
   if (!name || name.length > KEY_LIMITS.nameMax)
     throw new Error(`--name must be 1-${KEY_LIMITS.nameMax} characters`)
+  if (!isVisibleText(name))
+    throw new Error(
+      '--name must not contain control, bidirectional-override, zero-width or other invisible characters',
+    )
   // A SQLite file is created by opening it: say so instead of creating an empty database. A
   // PostgreSQL database exists or the connection says it does not.
   const path = isPostgresUrl(config.databaseUrl) ? undefined : sqlitePath(config.databaseUrl)

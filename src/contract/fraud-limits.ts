@@ -38,6 +38,14 @@ export const FRAUD_LIMITS = {
   fieldMax: 200,
   reasonMax: 500,
   deviceMax: 256,
+  /** Rules per game, the six templates included: each event is tested against every one. */
+  rulesPerGame: 100,
+  /** A rule's value as JSON, in bytes (UTF-8). */
+  valueBytesMax: 1024,
+  /** Values of an `in` list. */
+  inValuesMax: 100,
+  /** Rule names a fraud event keeps (the first that fired); it counts them all. */
+  triggeredNamesKept: 10,
   /** Blocklist entries expire this long after they are added (spec 2.6). */
   blocklistTtlDays: 30,
 } as const

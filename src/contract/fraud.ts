@@ -1,7 +1,7 @@
 import Type, { type Static } from 'typebox'
 import { Nullable, PAGE_MAX, StringEnum, Timestamp } from './common.js'
 import { OverviewQuery } from './gaming.js'
-import { VisibleText } from './text.js'
+import { PlainText, VisibleText } from './text.js'
 
 import {
   FRAUD_LIMITS,
@@ -24,7 +24,7 @@ const L = FRAUD_LIMITS
  * string), so the service checks the value's shape and type itself (400 naming `value`).
  */
 export const RuleValue = Type.Unsafe<string | number | boolean | (string | number | boolean)[]>({
-  description: 'A string, number or boolean; for in, a non-empty array of them (at most 1,000)',
+  description: `A string, number or boolean; for in, a non-empty array of them (at most ${L.inValuesMax}); at most ${L.valueBytesMax} bytes as JSON`,
   examples: [0.8],
 })
 export type RuleValue = string | number | boolean | (string | number | boolean)[]
@@ -100,7 +100,7 @@ export const CreateBlocklistBody = Type.Object(
   {
     type: StringEnum(BLOCK_TYPES),
     value: Type.String({ minLength: 1, maxLength: L.deviceMax }),
-    reason: Type.Optional(Type.String({ maxLength: L.reasonMax })),
+    reason: Type.Optional(PlainText({ maxLength: L.reasonMax })),
   },
   { additionalProperties: false },
 )
@@ -136,7 +136,12 @@ export const FraudEvent = Type.Object({
   ),
   riskScore: Type.Number({ description: 'The composite risk score, 0-1' }),
   status: StringEnum(FRAUD_EVENT_STATUSES),
-  triggeredRules: Type.Array(Type.String(), { description: 'Names of the rules that fired' }),
+  triggeredRules: Type.Array(Type.String(), {
+    description: `Names of the rules that fired, in evaluation order: the first ${L.triggeredNamesKept}`,
+  }),
+  triggeredRuleCount: Type.Integer({
+    description: 'How many rules fired (triggeredRules names the first ones)',
+  }),
   reasons: Type.Record(Type.String(), Type.Array(Type.String()), {
     description: 'The detectors’ reasons, by threat type',
     examples: [{ bot_detection: ['user agent names a bot'] }],

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox'
-import { DATE_PATTERN, EVENT_TYPE_PATTERN } from './text.js'
+import { DATE_PATTERN, EVENT_TYPE_PATTERN, VisibleText } from './text.js'
 import { Nullable, StringEnum, Timestamp } from './common.js'
 import { GAME_PLATFORMS, GDPR_STATUSES, INGEST_LIMITS, NAMED_EVENT_TYPES } from './limits.js'
 
@@ -128,7 +128,7 @@ export const GdprDeletionBody = Type.Object(
   {
     gameId: Type.String({ minLength: 1, maxLength: 64 }),
     playerId: Type.String({ minLength: 1, maxLength: 128 }),
-    reason: Type.String({ minLength: 1, maxLength: 500, examples: ['gdpr_request'] }),
+    reason: VisibleText({ minLength: 1, maxLength: 500, examples: ['gdpr_request'] }),
     confirmation: Type.String({ description: 'Must be DELETE' }),
   },
   { additionalProperties: false },

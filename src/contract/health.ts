@@ -40,6 +40,17 @@ export const Health = Type.Object(
         },
       ),
     ),
+    skan: Type.Optional(
+      Type.Object(
+        {
+          droppedPostbacks: Type.Integer({
+            description:
+              'Postbacks anyone could have posted (unverified, or matching no campaign) dropped since the daemon started, the oldest first, to stay within LINKD_SKAN_HELD_MAX and LINKD_SKAN_HELD_MAX_BYTES',
+          }),
+        },
+        { description: 'SKAN postbacks (GET /health/ready only)' },
+      ),
+    ),
   },
   { $id: 'Health', title: 'Health' },
 )

@@ -12,6 +12,11 @@ export const SKAN_LIMITS = {
   valueMax: 63,
   eventsMax: 6,
   eventNameMax: 100,
+  /**
+   * A posted postback's body, in bytes: Apple's are under 1 KB (every field bounded), so anything
+   * far larger is not one (413).
+   */
+  postbackBodyMax: 8192,
 } as const
 
 export const COARSE_BANDS = ['low', 'medium', 'high'] as const

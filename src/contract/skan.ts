@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox'
-import { Timestamp } from './common.js'
+import { Nullable, Timestamp } from './common.js'
 import { VisibleText } from './text.js'
 
 import { AD_NETWORK_PATTERN, SKAN_LIMITS, SOURCE_IDENTIFIER_PATTERN, type CoarseBand } from './skan-limits.js'
@@ -143,8 +143,8 @@ export const UpdateCampaignBody = Type.Object(
   {
     name: Type.Optional(CampaignName),
     adNetworkId: Type.Optional(AdNetworkId),
-    affiliateId: Type.Optional(Type.Union([AffiliateId, Type.Null()])),
-    sourceIdentifier: Type.Optional(Type.Union([SourceIdentifier, Type.Null()])),
+    affiliateId: Type.Optional(Nullable(AffiliateId)),
+    sourceIdentifier: Type.Optional(Nullable(SourceIdentifier)),
     lockWindowHours: Type.Optional(LockWindow),
     conversionSchema: Type.Optional(ConversionSchemaInput),
   },
@@ -202,6 +202,9 @@ const POSTBACK_FIELDS: Record<string, string> = {
   'attribution-signature': 'base64 DER ECDSA P-256 / SHA-256 signature by Apple',
 }
 
+/** Apple's postback fields: the only ones a postback is stored with (any other is dropped). */
+export const POSTBACK_FIELD_NAMES: readonly string[] = Object.keys(POSTBACK_FIELDS)
+
 /**
  * The postback body: Apple's field names, each documented but not typed here (the schema would
  * coerce "123" into 123, and the signature covers what was sent): checked per version by the
@@ -213,7 +216,7 @@ export const PostbackBody = Type.Unsafe<Record<string, unknown>>({
     Object.entries(POSTBACK_FIELDS).map(([k, description]) => [k, { description }]),
   ),
   description:
-    'An Apple SKAdNetwork postback (2.2, 3.0, 4.0; later 4.x read as 4.0): version, ad-network-id, source-identifier (4.0) or campaign-id (2.2, 3.0), app-id, transaction-id, redownload, fidelity-type, did-win (3.0+), postback-sequence-index (4.0), source-app-id or source-domain, conversion-value, coarse-conversion-value, attribution-signature',
+    'An Apple SKAdNetwork postback (2.2, 3.0, 4.0; later 4.x read as 4.0), at most 8 KB: version, ad-network-id, source-identifier (4.0) or campaign-id (2.2, 3.0), app-id, transaction-id, redownload, fidelity-type, did-win (3.0+), postback-sequence-index (4.0), source-app-id or source-domain, conversion-value, coarse-conversion-value, attribution-signature. Other fields are not stored',
   examples: [APPLE_POSTBACK_EXAMPLE],
 })
 

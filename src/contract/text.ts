@@ -1,32 +1,53 @@
 /**
- * Text that people read back (names, titles, tags, descriptions): the one definition of the
- * characters they may not hold, as JSON Schema patterns, so that validation, the OpenAPI document
- * and any client share it. Refused: C0 and C1 control characters (DEL included), bidirectional
- * marks, embeddings, overrides and isolates (U+200E, U+200F, U+202A-U+202E, U+2066-U+2069), and
- * zero-width or invisible characters (U+200B-U+200D, U+2060-U+2064, U+FEFF). They let a name
- * read differently from what it is (`evil\u202Egnp.exe` shows as `evilexe.png`) or hide in it.
+ * Text that people read back (names, titles, tags, descriptions, reasons): the one definition of
+ * the characters they may not hold, as JSON Schema patterns, so that validation, the OpenAPI
+ * document and any client share it. Refused:
+ * - C0 and C1 control characters (DEL included); U+2028 and U+2029 (line and paragraph separators);
+ * - bidirectional marks, embeddings, overrides and isolates (U+061C, U+200E, U+200F, U+202A-U+202E,
+ *   U+2066-U+2069);
+ * - zero-width and invisible characters: U+00AD, U+034F, U+115F, U+1160, U+17B4, U+17B5, U+180E,
+ *   U+200B-U+200D, U+2060-U+2064, U+206A-U+206F, U+2800 (braille blank), U+3164 and U+FFA0
+ *   (Hangul fillers), U+FEFF, U+FFF9-U+FFFB, U+1D173-U+1D17A, the tag characters U+E0000-U+E007F
+ *   (so also the tag sequences of the England, Scotland and Wales flags);
+ * - lone (unpaired) surrogates, which no encoding can store.
+ * They let a name read differently from what it is (`evil\u202Egnp.exe` shows as `evilexe.png`),
+ * look empty, or hide text in it.
  */
 import Type, { type TString } from 'typebox'
 import { AD_NETWORK_PATTERN, SOURCE_IDENTIFIER_PATTERN } from './skan-limits.js'
 
-/** The refused characters, as the body of a regular-expression character class. */
-const REFUSED = '\\u0000-\\u001f\\u007f-\\u009f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2069\\ufeff'
+/** The refused characters of the BMP besides the C0 controls (a character-class body). */
+const INVISIBLE =
+  '\\u007f-\\u009f\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180e\\u200b-\\u200f\\u2028-\\u202e' +
+  '\\u2060-\\u206f\\u2800\\u3164\\ufeff\\uffa0\\ufff9-\\ufffb'
+/** The refused characters of the BMP (a character-class body). */
+const REFUSED = `\\u0000-\\u001f${INVISIBLE}`
 /** The same, but tab, line feed and carriage return are allowed (multi-line text). */
-const REFUSED_MULTILINE =
-  '\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u2069\\ufeff'
+const REFUSED_MULTILINE = `\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f${INVISIBLE}`
+/**
+ * A surrogate pair (a character beyond the BMP) other than U+1D173-U+1D17A and the tag characters
+ * U+E0000-U+E007F. The patterns are written over UTF-16 code units, so that they mean the same to
+ * every regular-expression engine (the OpenAPI document's readers compile them without the `u`
+ * flag, and so does the daemon's ajv): a surrogate outside such a pair is refused.
+ */
+const PAIR =
+  '[\\ud800-\\ud833\\ud835-\\udb3f\\udb41-\\udbff][\\udc00-\\udfff]' +
+  '|\\ud834[\\udc00-\\udd72\\udd7b-\\udfff]|\\udb40[\\udc80-\\udfff]'
+/** One allowed character: a BMP character outside `refused` and the surrogates, or a pair. */
+const allowed = (refused: string) => `(?:[^${refused}\\ud800-\\udfff]|${PAIR})`
 
 /** Single-line text without refused characters (may be empty or blank). */
-export const PLAIN_TEXT_PATTERN = `^[^${REFUSED}]*$`
+export const PLAIN_TEXT_PATTERN = `^${allowed(REFUSED)}*$`
 /**
  * Like PLAIN_TEXT_PATTERN, with at least one visible character. Written so that it runs in linear
  * time (only spaces may come before the first visible character): ajv checks the pattern even of
  * a value already too long.
  */
-export const VISIBLE_TEXT_PATTERN = `^[^${REFUSED}\\S]*[^${REFUSED}\\s][^${REFUSED}]*$`
+export const VISIBLE_TEXT_PATTERN = `^[^${REFUSED}\\ud800-\\udfff\\S]*(?:[^${REFUSED}\\ud800-\\udfff\\s]|${PAIR})${allowed(REFUSED)}*$`
 /** Multi-line text without refused characters (tabs and line breaks allowed). */
-export const MULTILINE_TEXT_PATTERN = `^[^${REFUSED_MULTILINE}]*$`
+export const MULTILINE_TEXT_PATTERN = `^${allowed(REFUSED_MULTILINE)}*$`
 
-const REFUSED_WORDS = 'control, bidirectional-override or zero-width characters'
+const REFUSED_WORDS = 'control, bidirectional-override, zero-width or other invisible characters'
 
 /** An http:// or https:// URL (any case of the scheme). */
 export const HTTP_URL_PATTERN = '^[Hh][Tt][Tt][Pp][Ss]?://'
@@ -107,3 +128,10 @@ export function MultilineText(o: Options = {}): TString {
     pattern: MULTILINE_TEXT_PATTERN,
   })
 }
+
+const VISIBLE = new RegExp(VISIBLE_TEXT_PATTERN)
+/**
+ * Whether a name has a visible character and no refused one (what VisibleText accepts), for text
+ * that arrives outside an HTTP schema (the offline `linkd` subcommands).
+ */
+export const isVisibleText = (value: string): boolean => VISIBLE.test(value)

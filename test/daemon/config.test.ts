@@ -126,6 +126,8 @@ describe('config', () => {
         LINKD_ACME_CA_FILE: '/etc/ca.pem',
         LINKD_ACME_PRECHECK: 'false',
         LINKD_HTTPS_PORT: '8443',
+        LINKD_SKAN_HELD_MAX: '500',
+        LINKD_SKAN_HELD_MAX_BYTES: '65536',
       },
     })
     expect(c).toEqual({
@@ -160,6 +162,8 @@ describe('config', () => {
       acmeCaFile: '/etc/ca.pem',
       acmePrecheck: false,
       httpsPort: 8443,
+      skanHeldMax: 500,
+      skanHeldMaxBytes: 65536,
     })
   })
 

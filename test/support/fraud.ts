@@ -41,6 +41,7 @@ export function fraudEvent(
     riskScore: 0.9,
     status: 'detected',
     triggeredRules: ['Block Bot Traffic'],
+    triggeredCount: 1,
     reasons: { bot_detection: ['user agent names a bot'] },
     ip: '203.0.113.7',
     deviceFingerprint: 'fp-1',

@@ -7,7 +7,7 @@ import { generateKeyPairSync, randomUUID, sign } from 'node:crypto'
 import type { GameWithSecrets } from '../../src/contract/games.js'
 import { APPLE_POSTBACK_EXAMPLE, type SkanCampaign } from '../../src/contract/skan.js'
 import { APPLE_SKAN_PUBLIC_KEY } from '../../daemon/modules/skan/postback.js'
-import { createTestApp, type TestApp } from './app.js'
+import { createTestApp, sqlRows, type TestApp } from './app.js'
 import { createGame } from './gaming.js'
 
 /** One real Apple-signed 4.0 postback (public test vector): it verifies against Apple's key. */
@@ -94,6 +94,21 @@ export async function createCampaign(
   return res.json<SkanCampaign>()
 }
 
-/** Posts a postback without a key, to the API route or another address. */
-export const post = (t: TestApp, body: unknown, url = '/api/v1/skan/postbacks') =>
-  t.call('POST', url, { body, key: null })
+/**
+ * Posts a postback, without a key (as Apple does) unless one is given, to the API route or another
+ * address.
+ */
+export const post = (t: TestApp, body: unknown, url = '/api/v1/skan/postbacks', key: string | null = null) =>
+  t.call('POST', url, { body, key })
+
+/** The campaign a stored postback was matched to (null: none), read from the database. */
+export async function matchedCampaign(t: TestApp, p: Record<string, unknown>): Promise<string | null> {
+  const rows = await sqlRows<{ campaign_id: string | null }>(
+    t,
+    'SELECT campaign_id FROM skan_postbacks WHERE transaction_id = ? AND sequence_index = ?',
+    p['transaction-id'],
+    p['postback-sequence-index'] ?? 0,
+  )
+  if (rows.length !== 1) throw new Error(`no stored postback ${String(p['transaction-id'])}`)
+  return rows[0]!.campaign_id
+}

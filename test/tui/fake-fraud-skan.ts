@@ -32,6 +32,7 @@ export function makeFraudEvent(n: number, over: Partial<FraudEvent> = {}): Fraud
     riskScore: 0.91,
     status: 'blocked',
     triggeredRules: ['Block Bot Traffic'],
+    triggeredRuleCount: 1,
     reasons: { bot_detection: ['user agent names a bot'] },
     ip: '203.0.113.7',
     deviceFingerprint: null,

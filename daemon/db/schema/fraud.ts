@@ -47,6 +47,8 @@ export interface FraudEventsTable {
   risk_score: number
   status: string
   triggered_rules: string
+  /** How many rules fired (triggered_rules names the first ones). */
+  triggered_count: number
   reasons: string
   ip: string | null
   device_fingerprint: string | null

@@ -16,6 +16,8 @@ export interface SkanCampaignsTable {
   conversion_schema: string
   created_at: number
   updated_at: number
+  /** When the campaign took its (ad network, source identifier) pair. */
+  claimed_at: number
 }
 
 export interface SkanPostbacksTable {
@@ -36,4 +38,7 @@ export interface SkanPostbacksTable {
   coarse_value: string | null
   events: string
   payload: string
+  /** 1 for a postback anyone could have posted (unverified or unmatched): kept within the caps. */
+  held: number
+  stored_bytes: number
 }

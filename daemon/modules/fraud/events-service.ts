@@ -41,6 +41,7 @@ export function presentFraudEvent(e: FraudEventRecord): FraudEvent {
     riskScore: e.riskScore,
     status: e.status,
     triggeredRules: e.triggeredRules,
+    triggeredRuleCount: e.triggeredCount,
     reasons: e.reasons,
     ip: e.ip,
     deviceFingerprint: e.deviceFingerprint,

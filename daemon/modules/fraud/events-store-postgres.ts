@@ -26,6 +26,7 @@ const EVENT_COLUMNS: Column<FraudEventRecord>[] = [
   ['risk_score', 'float8', (e) => e.riskScore],
   ['status', 'text', (e) => e.status],
   ['triggered_rules', 'text', (e) => JSON.stringify(e.triggeredRules)],
+  ['triggered_count', 'int8', (e) => e.triggeredCount],
   ['reasons', 'text', (e) => JSON.stringify(e.reasons)],
   ['ip', 'text', (e) => e.ip],
   ['device_fingerprint', 'text', (e) => e.deviceFingerprint],

@@ -29,7 +29,10 @@ export interface FraudEventRecord {
   threatType: ThreatType | null
   riskScore: number
   status: FraudEventStatus
+  /** The first names (FRAUD_LIMITS.triggeredNamesKept) of the rules that fired. */
   triggeredRules: string[]
+  /** How many rules fired. */
+  triggeredCount: number
   /** The detectors' reasons, by threat type (those that scored 0.5 or more). */
   reasons: Partial<Record<ThreatType, string[]>>
   ip: string | null
@@ -87,6 +90,8 @@ function toRecord(r: Selectable<FraudEventsTable>): FraudEventRecord {
     riskScore: r.risk_score,
     status: r.status as FraudEventStatus,
     triggeredRules: JSON.parse(r.triggered_rules) as string[],
+    // Rows written before the count was kept named every rule.
+    triggeredCount: Math.max(Number(r.triggered_count), (JSON.parse(r.triggered_rules) as string[]).length),
     reasons: JSON.parse(r.reasons) as FraudEventRecord['reasons'],
     ip: r.ip,
     deviceFingerprint: r.device_fingerprint,
@@ -114,8 +119,9 @@ export function createFraudEventsStore(sqlite: SQLite.Database, db: Kysely<Datab
   const statements = {
     insertEvent: sqlite.prepare(
       `INSERT INTO fraud_events (id, game_id, received_at, event_time, player_id, event_id, event_type,
-         threat_type, risk_score, status, triggered_rules, reasons, ip, device_fingerprint, review, reviewed_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         threat_type, risk_score, status, triggered_rules, triggered_count, reasons, ip, device_fingerprint,
+         review, reviewed_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     addDaily: sqlite.prepare(ADD_FRAUD_DAILY_SQL),
   }
@@ -136,6 +142,7 @@ export function createFraudEventsStore(sqlite: SQLite.Database, db: Kysely<Datab
           e.riskScore,
           e.status,
           JSON.stringify(e.triggeredRules),
+          e.triggeredCount,
           JSON.stringify(e.reasons),
           e.ip,
           e.deviceFingerprint,

@@ -4,6 +4,7 @@
  */
 import { AppError } from '../../http/errors.js'
 import {
+  FRAUD_LIMITS,
   THREAT_TYPES,
   type RuleOperator,
   type RuleValue,
@@ -79,20 +80,20 @@ function dig(data: Readonly<Record<string, unknown>> | null, keys: string[]): un
 type Scalar = string | number | boolean
 const isScalar = (x: unknown): x is Scalar =>
   typeof x === 'string' || (typeof x === 'number' && Number.isFinite(x)) || typeof x === 'boolean'
-const VALUE_TEXT_MAX = 1000
-const VALUE_ITEMS_MAX = 1000
+const { valueBytesMax, inValuesMax } = FRAUD_LIMITS
 
-/** A string (≤ 1,000 characters), finite number or boolean, or an array of at most 1,000 of them. */
+/**
+ * A string, finite number or boolean, or an array of at most 100 of them; at most 1 KB as JSON
+ * (every event of the game is tested against it, and it is kept in memory).
+ */
 function checkShape(value: unknown): void {
-  const scalarOk = (x: unknown) => isScalar(x) && (typeof x !== 'string' || x.length <= VALUE_TEXT_MAX)
-  if (Array.isArray(value)) {
-    if (value.length > VALUE_ITEMS_MAX) throw invalid('value', `at most ${VALUE_ITEMS_MAX} values`)
-    if (value.every(scalarOk)) return
-  } else if (scalarOk(value)) return
-  throw invalid(
-    'value',
-    `must be a string (at most ${VALUE_TEXT_MAX} characters), a number, a boolean, or an array of them`,
-  )
+  if (Array.isArray(value) ? !value.every(isScalar) : !isScalar(value))
+    throw invalid('value', 'must be a string, a number, a boolean, or an array of them')
+  if (Array.isArray(value) && value.length > inValuesMax)
+    throw invalid('value', `at most ${inValuesMax} values (an in list holds ${value.length})`)
+  const bytes = Buffer.byteLength(JSON.stringify(value))
+  if (bytes > valueBytesMax)
+    throw invalid('value', `at most ${valueBytesMax} bytes as JSON (this one is ${bytes})`)
 }
 
 const ORDERING: ReadonlySet<RuleOperator> = new Set(['gt', 'lt', 'gte', 'lte'])

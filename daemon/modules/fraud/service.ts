@@ -19,12 +19,18 @@ import { checkRule } from './fields.js'
 import type { BlockRecord, FraudStore, RuleRecord } from './store.js'
 import { TEMPLATES } from './templates.js'
 
+/** What `announce` says when the blocklist changed (game ids start with `gam_`). */
+export const BLOCKLIST_CHANGED = 'blocklist'
+
 export interface FraudServiceDeps {
   store: FraudStore
   clock: Clock
   games: Pick<GameService, 'record' | 'all'>
-  /** Rules or the blocklist changed here: tells the other linkd processes (db/notify.ts). */
-  announce?(): void
+  /**
+   * Rules or the blocklist changed here: tells the other linkd processes (db/notify.ts) the game
+   * whose rules changed (they recompile that game's rules only), or BLOCKLIST_CHANGED.
+   */
+  announce?(what: string): void
 }
 
 export function presentRule(r: RuleRecord): FraudRule {
@@ -84,14 +90,20 @@ export function createFraudService(deps: FraudServiceDeps) {
     return r
   }
   const reloadBlocks = async () => blocks.load(await store.liveBlocks(now()))
+  /** A game's rules compiled again (only that game's: a rule write never recompiles the others). */
+  const reloadRules = async (gameId: string) => {
+    const rules = await store.rules(gameId)
+    if (rules.length) compiled.set(gameId, compileRules(rules))
+    else compiled.delete(gameId)
+  }
   /** After a change made here: this process's caches, then the other processes'. */
   const recompile = async (gameId: string) => {
-    compiled.set(gameId, compileRules(await store.rules(gameId)))
-    deps.announce?.()
+    await reloadRules(gameId)
+    deps.announce?.(gameId)
   }
   const blocksChanged = async () => {
     await reloadBlocks()
-    deps.announce?.()
+    deps.announce?.(BLOCKLIST_CHANGED)
   }
 
   /** Creates the six templates for a game, once (see `enableFor`). */
@@ -131,6 +143,11 @@ export function createFraudService(deps: FraudServiceDeps) {
     /** The game of a fraud route: 404 in another organization, 409 while fraud is off. */
     fraudGame,
 
+    /** One game's rules from the database again (another process changed them). */
+    reloadRules,
+    /** The live blocklist from the database again (another process changed it). */
+    reloadBlocks,
+
     /** The game's enabled rules, ordered and compiled (the pipeline's evaluation input). */
     rulesOf: (gameId: string): readonly CompiledRule[] => compiled.get(gameId) ?? [],
     /** The bounded cooldown state (LRU of rule × player → last firing). */
@@ -153,6 +170,12 @@ export function createFraudService(deps: FraudServiceDeps) {
     async createRule(organizationId: string, slug: string, body: CreateRuleBody): Promise<FraudRule> {
       const game = await fraudGame(organizationId, slug)
       checkRule(body.field, body.operator, body.value)
+      // Every event of the game is tested against every rule: a bounded list.
+      if ((await store.countRules(game.id)) >= L.rulesPerGame)
+        throw new AppError(
+          'Conflict',
+          `game ${slug} has ${L.rulesPerGame} fraud rules, the most a game may have (templates included): delete or change one instead`,
+        )
       const t = now()
       const r: RuleRecord = {
         id: newId('rule'),

@@ -18,6 +18,7 @@ import type { DetectorState } from './detectors/state.js'
 import { evaluateRules, type CompiledRule, type CooldownStore } from './evaluate.js'
 import type { FraudEventRecord, FraudEventsStore } from './events-store.js'
 import type { EventView } from './fields.js'
+import { FRAUD_LIMITS } from '../../../src/contract/fraud-limits.js'
 
 export interface FraudStageDeps {
   /** The game's enabled rules, compiled and ordered. */
@@ -92,8 +93,10 @@ export function createFraudStage(deps: FraudStageDeps): Stage {
     const evaluation = evaluateRules(deps.rulesOf(gameId), view, deps.cooldowns.lookup, ctx.receivedAt)
     // Applied at once: a rule with a cooldown fires once per player within one batch too.
     if (evaluation.cooldowns.length) deps.cooldowns.apply(evaluation.cooldowns)
-    const { action, triggered } = evaluation
+    const { action } = evaluation
     if (action === 'none') return { verdict: 'accept' }
+    // A fraud event (and the batch's answer) names the first rules that fired and counts them all.
+    const triggered = evaluation.triggered.slice(0, FRAUD_LIMITS.triggeredNamesKept)
     if (action === 'log') {
       found.logged++
       return { verdict: 'accept' }
@@ -111,6 +114,7 @@ export function createFraudStage(deps: FraudStageDeps): Stage {
       riskScore: Math.round(detection.risk * 1000) / 1000,
       status: action === 'block' ? 'blocked' : 'detected',
       triggeredRules: triggered,
+      triggeredCount: evaluation.triggered.length,
       reasons: detection.reasons,
       ip: ctx.ip,
       deviceFingerprint: view.attributes.device_fingerprint ?? null,

@@ -101,6 +101,15 @@ export function createFraudStore(db: Kysely<Database>) {
         .executeTakeFirst()
       return Number(r?.top ?? 0) + 1
     },
+    /** How many rules a game has. */
+    async countRules(gameId: string): Promise<number> {
+      const r = await db
+        .selectFrom('fraud_rules')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('game_id', '=', gameId)
+        .executeTakeFirst()
+      return Number(r?.n ?? 0)
+    },
     async insertRules(rules: RuleRecord[]): Promise<void> {
       if (rules.length) await db.insertInto('fraud_rules').values(rules.map(ruleRow)).execute()
     },

@@ -20,6 +20,8 @@ export interface HealthDeps {
   >
   /** The click recorder: buffered, dropped since start, the last flush's error code. */
   clicks?(): { buffered: number; dropped: number; writeError: string | null }
+  /** SKAN: held postbacks (unverified or unmatched) dropped since start to stay within the caps. */
+  skan?(): { droppedPostbacks: number }
 }
 
 export function createHealthService(deps: HealthDeps) {
@@ -74,6 +76,7 @@ export function createHealthService(deps: HealthDeps) {
         checks: c,
         jobs,
         ...(clicks ? { clicks } : {}),
+        ...(deps.skan ? { skan: deps.skan() } : {}),
       }
     },
     startedAt: () => iso(deps.startedAt),

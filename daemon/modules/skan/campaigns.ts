@@ -88,6 +88,7 @@ export function createSkanCampaigns(deps: SkanCampaignDeps) {
         conversionSchema: checkedSchema(body.conversionSchema, body.lockWindowHours),
         createdAt: t,
         updatedAt: t,
+        claimedAt: t,
       }
       await store.insertCampaign(c)
       return presentCampaign(c)
@@ -113,6 +114,9 @@ export function createSkanCampaigns(deps: SkanCampaignDeps) {
         ...(body.sourceIdentifier !== undefined ? { sourceIdentifier: body.sourceIdentifier } : {}),
         lockWindowHours,
       }
+      // A new pair is a new claim: an old campaign moved onto another's pair does not come first.
+      if (next.adNetworkId !== c.adNetworkId || next.sourceIdentifier !== c.sourceIdentifier)
+        next.claimedAt = now()
       const schema = body.conversionSchema ?? { ...c.conversionSchema, lockWindow: lockWindowHours }
       return presentCampaign(await save(next, schema))
     },

@@ -9,6 +9,8 @@ export function skanModule(deps: {
   optimizer: OptimizeService
   /** The organization of a verified custom domain (the domain directory). */
   organizationOfHost(host: string): string | undefined
+  /** The organization of a presented API key holding skan:read, if any (never a 401). */
+  organizationOfKey(raw: string | undefined): Promise<string | undefined>
 }): Module {
   const campaigns = skanRoutes(deps)
   const optimize = optimizeRoutes(deps)

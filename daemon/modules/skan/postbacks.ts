@@ -4,11 +4,16 @@ import { iso } from '../../clock.js'
 import { newId } from '../../crypto.js'
 import { pageOf, pageParams } from '../../http/pagination.js'
 import type { PageOf, PageQuery } from '../../../src/contract/common.js'
-import { SKAN_WINDOWS, type PostbackAnswer, type SkanPostback } from '../../../src/contract/skan.js'
+import {
+  POSTBACK_FIELD_NAMES,
+  SKAN_WINDOWS,
+  type PostbackAnswer,
+  type SkanPostback,
+} from '../../../src/contract/skan.js'
 import type { GameService } from '../games/service.js'
 import { bandOf, eventsOf } from './conversion-schema.js'
 import { parsePostback, verifyPostback, type Postback } from './postback.js'
-import type { CampaignRecord, PostbackRecord, SkanStore } from './store.js'
+import { isHeld, type CampaignRecord, type PostbackRecord, type SkanStore } from './store.js'
 
 export interface SkanPostbackDeps {
   store: SkanStore
@@ -16,6 +21,10 @@ export interface SkanPostbackDeps {
   games: Pick<GameService, 'record'>
   /** The keys a signature may verify against (production: Apple's alone). */
   publicKeys: readonly KeyObject[]
+  /** Caps of the held postbacks (unverified or unmatched: anyone can post those). */
+  held: { maxRows: number; maxBytes: number }
+  /** Held postbacks were dropped to stay within the caps (a log line). */
+  onDropped?(count: number, sinceStart: number): void
 }
 
 export function presentPostback(p: PostbackRecord): SkanPostback {
@@ -54,20 +63,39 @@ const sameSource = (c: CampaignRecord, p: Postback) =>
     : Number(c.sourceIdentifier) === Number(p.sourceIdentifier))
 
 /**
+ * Of campaigns claiming the same (ad network, source identifier), those of the organization that
+ * claimed it first: a later organization copying the pair never takes or blurs its postbacks.
+ */
+function firstClaimed(campaigns: CampaignRecord[]): CampaignRecord[] {
+  if (campaigns.length === 0) return []
+  const first = campaigns.reduce((a, b) =>
+    b.claimedAt < a.claimedAt || (b.claimedAt === a.claimedAt && b.id < a.id) ? b : a,
+  )
+  return campaigns.filter((c) => c.organizationId === first.organizationId)
+}
+
+/** Apple's fields of a posted body, nothing else: what a stored postback keeps (each bounded). */
+const appleFields = (body: Record<string, unknown>) =>
+  JSON.stringify(
+    Object.fromEntries(
+      POSTBACK_FIELD_NAMES.filter((k) => body[k] !== undefined && body[k] !== null).map((k) => [k, body[k]]),
+    ),
+  )
+
+/**
  * Postbacks: checked per version, verified against the keys, matched to a campaign, decoded with
- * its schema, stored (verified or not) once per (transaction-id, postback-sequence-index).
+ * its schema, stored (verified or not) once per (transaction-id, postback-sequence-index). The
+ * held ones (unverified or unmatched) stay within a count and a byte cap, the oldest dropped.
  */
 export function createSkanPostbacks(deps: SkanPostbackDeps) {
   const { store } = deps
+  /** Held postbacks dropped by this process since it started. */
+  let dropped = 0
 
-  /**
-   * The campaigns of the ad network whose game exists and has SKAN on: of one organization when
-   * the postback came to its custom domain, else of every organization.
-   */
-  async function candidates(adNetworkId: string, organizationId?: string): Promise<CampaignRecord[]> {
+  /** The campaigns whose game exists and has SKAN on. */
+  async function live(campaigns: CampaignRecord[]): Promise<CampaignRecord[]> {
     const out: CampaignRecord[] = []
-    for (const c of await store.campaignsOfNetwork(adNetworkId.toLowerCase())) {
-      if (organizationId !== undefined && c.organizationId !== organizationId) continue
+    for (const c of campaigns) {
       const game = await deps.games.record(c.organizationId, c.gameSlug).catch(() => undefined)
       if (game?.modules.skan) out.push(c)
     }
@@ -75,16 +103,40 @@ export function createSkanPostbacks(deps: SkanPostbackDeps) {
   }
 
   /**
-   * The campaign of a postback: the one campaign of its ad network with its source identifier
-   * (campaign-id before 4.0), else the one campaign of the ad network without a source
-   * identifier; none when there are none or several (ambiguous: kept unmatched).
+   * The campaign of a postback: among the campaigns of its ad network with its source identifier
+   * (campaign-id before 4.0), else among those without a source identifier, the one campaign of
+   * the organization that claimed that pair first (on a verified custom domain: of the domain's
+   * organization only) whose game has SKAN on; none when there is none or several (ambiguous
+   * within one organization: kept unmatched).
    */
   async function match(p: Postback, organizationId?: string): Promise<CampaignRecord | null> {
-    const all = await candidates(p.adNetworkId, organizationId)
+    const all = (await store.campaignsOfNetwork(p.adNetworkId.toLowerCase())).filter(
+      (c) => organizationId === undefined || c.organizationId === organizationId,
+    )
     const exact = all.filter((c) => sameSource(c, p))
-    if (exact.length > 0) return exact.length === 1 ? exact[0]! : null
-    const open = all.filter((c) => c.sourceIdentifier === null)
-    return open.length === 1 ? open[0]! : null
+    const claimants = exact.length > 0 ? exact : all.filter((c) => c.sourceIdentifier === null)
+    const found = await live(firstClaimed(claimants))
+    return found.length === 1 ? found[0]! : null
+  }
+
+  /** Keeps the held postbacks within their caps once one more was stored. */
+  async function trim(p: PostbackRecord): Promise<void> {
+    if (!isHeld(p)) return
+    const n = await store.trimHeld(deps.held.maxRows, deps.held.maxBytes)
+    if (n === 0) return
+    dropped += n
+    deps.onDropped?.(n, dropped)
+  }
+
+  /**
+   * The answer as the poster may see it: the matched campaign's id only for a request made with
+   * an API key of the campaign's organization (the route needs no key; anyone else learns no
+   * internal id).
+   */
+  async function shown(answer: PostbackAnswer, viewer: string | undefined): Promise<PostbackAnswer> {
+    if (answer.campaignId === null) return answer
+    const visible = viewer !== undefined && (await store.campaign(viewer, answer.campaignId)) !== undefined
+    return visible ? answer : { ...answer, campaignId: null }
   }
 
   function recordOf(
@@ -111,7 +163,7 @@ export function createSkanPostbacks(deps: SkanPostbackDeps) {
       fineValue: p.fineValue,
       coarseValue: p.coarseValue ?? (schema && p.fineValue !== null ? bandOf(schema, p.fineValue) : null),
       events: schema && p.fineValue !== null && p.sequenceIndex === 0 ? eventsOf(schema, p.fineValue) : [],
-      payload: JSON.stringify(raw),
+      payload: appleFields(raw as Record<string, unknown>),
     }
   }
 
@@ -125,21 +177,30 @@ export function createSkanPostbacks(deps: SkanPostbackDeps) {
       body: unknown,
       /** The organization whose verified custom domain received the postback, if one did. */
       organizationId?: string,
+      /** The organization of the API key the request carried, if any (see `shown`). */
+      viewer?: string,
     ): Promise<{ status: 200 | 201; answer: PostbackAnswer }> {
       const p = parsePostback(body)
       const verified = verifyPostback(p, deps.publicKeys)
       const record = recordOf(p, verified, await match(p, organizationId), body)
       const { stored, postback: first } = await store.insertPostback(record)
-      if (stored) return { status: 201, answer: answerOf(record, false) }
+      if (stored) {
+        await trim(record)
+        return { status: 201, answer: await shown(answerOf(record, false), viewer) }
+      }
       if (verified && !first.verified) {
         const replaced = { ...record, id: first.id, receivedAt: first.receivedAt }
         await store.replacePostback(replaced)
-        return { status: 201, answer: answerOf(replaced, false) }
+        return { status: 201, answer: await shown(answerOf(replaced, false), viewer) }
       }
       // A repeat answers the first answer, but never vouches for a copy that does not verify
       // (a tampered copy of a verified postback is a duplicate, and verified: false).
-      return { status: 200, answer: { ...answerOf(first, true), verified: first.verified && verified } }
+      const repeat = { ...answerOf(first, true), verified: first.verified && verified }
+      return { status: 200, answer: await shown(repeat, viewer) }
     },
+
+    /** Held postbacks (unverified or unmatched) this process dropped since it started. */
+    droppedPostbacks: () => dropped,
 
     /** A page of a campaign's postbacks, newest first. */
     async listPostbacks(campaign: CampaignRecord, q: PageQuery): Promise<PageOf<SkanPostback>> {

@@ -12,8 +12,9 @@ import {
   SkanCampaignParams,
   SkanGameParams,
   UpdateCampaignBody,
+  SKAN_LIMITS,
 } from '../../../src/contract/skan.js'
-import { principalOf } from '../../http/auth.js'
+import { presentedKey, principalOf } from '../../http/auth.js'
 import { errorRef } from '../../http/openapi.js'
 import type { SkanService } from './service.js'
 
@@ -31,6 +32,7 @@ export const WELL_KNOWN_POSTBACK_PATHS = [
 export function skanRoutes(deps: {
   skan: SkanService
   organizationOfHost(host: string): string | undefined
+  organizationOfKey(raw: string | undefined): Promise<string | undefined>
 }) {
   const { skan } = deps
   return async function (fastify: FastifyInstance) {
@@ -118,20 +120,24 @@ export function skanRoutes(deps: {
       tags,
       summary: 'Receive a SKAdNetwork postback (no API key: Apple signs it)',
       description:
-        'The same handler answers at /.well-known/skadnetwork/report-attribution/ (with or without the trailing slash), on the shared domain and on custom domains. Fields are checked per version (2.2, 3.0, 4.0; later 4.x read as 4.0): 400 with every problem in details. The signature is verified against Apple’s key; the postback is stored either way. 201 for a new postback, 200 with duplicate true and the first answer for a repeat of the same (transaction-id, postback-sequence-index); a verified copy replaces a stored unverified one (201). Limited by the per-IP API rate limit.',
+        'The same handler answers at /.well-known/skadnetwork/report-attribution/ (with or without the trailing slash), on the shared domain and on custom domains. Fields are checked per version (2.2, 3.0, 4.0; later 4.x read as 4.0): 400 with every problem in details; a body over 8 KB is 413. The signature is verified against Apple’s key; the postback is stored either way, with Apple’s fields only. 201 for a new postback, 200 with duplicate true and the first answer for a repeat of the same (transaction-id, postback-sequence-index); a verified copy replaces a stored unverified one (201). Matching: on a verified custom domain, its organization’s campaigns only; on the shared domain, the organization that registered the (adNetworkId, sourceIdentifier) pair first. campaignId is the matched campaign’s id only when the request carries an API key (skan:read) of that campaign’s organization, else null. Postbacks that are unverified or match no campaign are kept within LINKD_SKAN_HELD_MAX / LINKD_SKAN_HELD_MAX_BYTES (the oldest dropped). Limited by the per-IP API rate limit.',
       body: PostbackBody,
-      response: { 200: PostbackAnswer, 201: PostbackAnswer },
+      response: { 200: PostbackAnswer, 201: PostbackAnswer, 413: errorRef('The body is over 8 KB') },
     }
     for (const url of ['/api/v1/skan/postbacks', ...WELL_KNOWN_POSTBACK_PATHS])
       app.post(
         url,
-        { schema: url.startsWith('/api/') ? receive : { ...receive, hide: true } },
+        {
+          schema: url.startsWith('/api/') ? receive : { ...receive, hide: true },
+          bodyLimit: SKAN_LIMITS.postbackBodyMax,
+        },
         async (req, reply) => {
           // On an organization's custom domain, its campaigns only (tenants never share a
           // 2-4 digit source identifier's postbacks); elsewhere every organization's.
           const { status, answer } = await skan.receive(
             req.body,
             deps.organizationOfHost(req.hostname.replace(/:\d+$/, '')),
+            await deps.organizationOfKey(presentedKey(req)),
           )
           return reply.code(status).send(answer)
         },

@@ -17,6 +17,10 @@ export interface SkanServiceDeps {
   games: Pick<GameService, 'record'>
   /** The keys a postback signature may verify against (production: Apple's alone). */
   publicKeys: readonly KeyObject[]
+  /** Caps of the postbacks anyone could have posted (unverified or unmatched). */
+  held: { maxRows: number; maxBytes: number }
+  /** Held postbacks were dropped to stay within the caps. */
+  onDropped?(count: number, sinceStart: number): void
 }
 
 /**
@@ -31,6 +35,7 @@ export function createSkanService(deps: SkanServiceDeps) {
   return {
     ...campaigns,
     receive: postbacks.receive,
+    droppedPostbacks: postbacks.droppedPostbacks,
 
     /** A campaign with its report (verified postbacks only, except the totals that say so). */
     async report(organizationId: string, campaignId: string): Promise<CampaignWithReport> {

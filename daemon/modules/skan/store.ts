@@ -5,6 +5,8 @@ import { chunked } from '../../db/chunked.js'
 
 /** Rows a retention delete removes at a time (bounded: the single writer is never held long). */
 const CHUNK = 5_000
+/** Held postbacks a trim deletes at a time. */
+const TRIM_CHUNK = 500
 
 /** The columns a report groups a campaign's postbacks by. */
 const GROUP_COLUMNS = [
@@ -32,6 +34,11 @@ export interface CampaignRecord {
   conversionSchema: ConversionSchema
   createdAt: number
   updatedAt: number
+  /**
+   * When the campaign took its (ad network, source identifier) pair: at creation, again whenever
+   * the pair changes. On the shared domain the oldest claim of a pair decides.
+   */
+  claimedAt: number
 }
 
 export interface PostbackRecord {
@@ -51,8 +58,13 @@ export interface PostbackRecord {
   fineValue: number | null
   coarseValue: CoarseBand | null
   events: string[]
+  /** Apple's fields as posted (JSON text), nothing else. */
   payload: string
 }
+
+/** Whether anyone could have posted it (unverified, or matched to no campaign): kept within caps. */
+export const isHeld = (p: Pick<PostbackRecord, 'verified' | 'campaignId'>) =>
+  !p.verified || p.campaignId === null
 
 /** One group of a campaign's postbacks with the same figures (the report's input). */
 export interface PostbackGroup {
@@ -79,6 +91,7 @@ const toCampaign = (r: Selectable<SkanCampaignsTable>): CampaignRecord => ({
   conversionSchema: JSON.parse(r.conversion_schema) as ConversionSchema,
   createdAt: Number(r.created_at),
   updatedAt: Number(r.updated_at),
+  claimedAt: Number(r.claimed_at),
 })
 
 const campaignRow = (c: CampaignRecord) => ({
@@ -94,6 +107,7 @@ const campaignRow = (c: CampaignRecord) => ({
   conversion_schema: JSON.stringify(c.conversionSchema),
   created_at: c.createdAt,
   updated_at: c.updatedAt,
+  claimed_at: c.claimedAt,
 })
 
 const toPostback = (r: Selectable<SkanPostbacksTable>): PostbackRecord => ({
@@ -134,6 +148,8 @@ const postbackRow = (p: PostbackRecord) => ({
   coarse_value: p.coarseValue,
   events: JSON.stringify(p.events),
   payload: p.payload,
+  held: isHeld(p) ? 1 : 0,
+  stored_bytes: Buffer.byteLength(p.payload),
 })
 
 /** SKAN campaigns and postbacks (SQL of the skan module). */
@@ -202,6 +218,42 @@ export function createSkanStore(db: Kysely<Database>) {
     async replacePostback(p: PostbackRecord): Promise<void> {
       const { id: _id, received_at: _at, ...row } = postbackRow(p)
       await db.updateTable('skan_postbacks').set(row).where('id', '=', p.id).execute()
+    },
+
+    /**
+     * Drops the oldest held postbacks (unverified or unmatched) until at most `maxRows` of them
+     * and `maxBytes` of their stored JSON remain; how many were dropped.
+     */
+    async trimHeld(maxRows: number, maxBytes: number): Promise<number> {
+      const totals = await db
+        .selectFrom('skan_postbacks')
+        .select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum<number>('stored_bytes').as('bytes')])
+        .where('held', '=', 1)
+        .executeTakeFirst()
+      let rows = Number(totals?.n ?? 0) - maxRows
+      let bytes = Number(totals?.bytes ?? 0) - maxBytes
+      let dropped = 0
+      while (rows > 0 || bytes > 0) {
+        const oldest = await db
+          .selectFrom('skan_postbacks')
+          .select(['id', 'stored_bytes'])
+          .where('held', '=', 1)
+          .orderBy('received_at', 'asc')
+          .orderBy('id', 'asc')
+          .limit(TRIM_CHUNK)
+          .execute()
+        const ids: string[] = []
+        for (const r of oldest) {
+          if (rows <= 0 && bytes <= 0) break
+          ids.push(r.id)
+          rows--
+          bytes -= Number(r.stored_bytes)
+        }
+        if (ids.length === 0) break
+        const r = await db.deleteFrom('skan_postbacks').where('id', 'in', ids).executeTakeFirst()
+        dropped += Number(r.numDeletedRows)
+      }
+      return dropped
     },
 
     /** A page of a campaign's postbacks, newest first, and the total. */

@@ -60,6 +60,7 @@ describe('GET …/events', () => {
       riskScore: 0.9,
       status: 'blocked',
       triggeredRules: ['Block Bot Traffic'],
+      triggeredRuleCount: 1,
       reasons: { bot_detection: ['user agent names a bot'] },
       ip: '203.0.113.7',
       deviceFingerprint: 'fp-1',

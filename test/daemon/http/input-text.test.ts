@@ -1,7 +1,9 @@
 /**
- * Invisible and direction-changing characters (issue 10 item 6): names, titles, tags and
- * descriptions refuse control characters, bidirectional embeddings/overrides/isolates/marks and
- * zero-width characters, with a 400 naming the field and a message a person can read.
+ * Invisible and direction-changing characters: every stored human-readable text (names, titles,
+ * tags, descriptions, reasons) refuses control characters, line and paragraph separators,
+ * bidirectional embeddings/overrides/isolates/marks, zero-width and other invisible characters
+ * (fillers, braille blank, tag characters) and lone surrogates, with a 400 naming the field and a
+ * message a person can read. One table of characters (by class), one table of routes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BulkCreateResult } from '../../../src/contract/links.js'
@@ -11,35 +13,30 @@ import { createGame } from '../../support/gaming.js'
 import { createLink } from '../../support/links.js'
 import { expectError } from '../../support/responses.js'
 
-/** One of each kind: C0 (NUL, BEL, ESC, TAB, LF), DEL, C1 (NEL, CSI, APC), marks, overrides, isolates, zero-width, BOM. */
-const FORBIDDEN = [
-  '\u0000',
-  '\u0007',
-  '\u001b',
-  '\t',
-  '\n',
-  '\r',
-  '\u007f',
-  '\u0085',
-  '\u009b',
-  '\u009f',
-  '\u200b',
-  '\u200c',
-  '\u200d',
-  '\u200e',
-  '\u200f',
-  '\u202a',
-  '\u202d',
-  '\u202e',
-  '\u2060',
-  '\u2066',
-  '\u2068',
-  '\u2069',
-  '\ufeff',
-]
+/** One or more of each class of refused character. */
+const CLASSES: Record<string, string[]> = {
+  'C0 controls': ['\u0000', '\u0007', '\u001b', '\t', '\n', '\r'],
+  'DEL and C1 controls': ['\u007f', '\u0085', '\u009b', '\u009f'],
+  'line and paragraph separators': ['\u2028', '\u2029'],
+  'bidirectional marks, embeddings, overrides, isolates': [
+    '\u061c',
+    '\u200e',
+    '\u200f',
+    '\u202a',
+    '\u202d',
+    '\u202e',
+    '\u2066',
+    '\u2068',
+    '\u2069',
+  ],
+  'zero-width characters': ['\u200b', '\u200c', '\u200d', '\u2060', '\ufeff', '\u00ad', '\u180e'],
+  'invisible fillers and blanks': ['\u115f', '\u3164', '\uffa0', '\u2800'],
+  'tag characters': ['\u{e0000}', '\u{e0041}', '\u{e007f}'],
+  'lone surrogates': ['\ud800', '\udbff', '\udc00', '\udfff'],
+}
 /** Allowed in descriptions only: multi-line text. */
 const LINE_BREAKS = new Set(['\t', '\n', '\r'])
-const FINE = ['Café ☕ 日本語', 'שלום עולם', 'مرحبا', '🎉 launch', 'a\u00a0b', 'x'.repeat(3)]
+const FINE = ['Café ☕ 日本語', 'שלום עולם', 'مرحبا', '🎉 launch', '❤️ 𝒳', 'a\u00a0b', 'x'.repeat(3)]
 
 const NO_REGEX = /[\^$[\]\\]|\\u|pattern/
 
@@ -65,7 +62,7 @@ async function expectRefused(target: Target, value: string) {
   const body = expectError(res, 400, 'ValidationError')
   expect(body.details, label).toEqual([{ field: target.field, message: expect.any(String) }])
   const message = body.details![0]!.message
-  expect(message, label).toMatch(/control.*bidirectional.*zero-width/)
+  expect(message, label).toMatch(/control.*bidirectional.*zero-width.*invisible/)
   expect(message, label).not.toMatch(NO_REGEX)
   expect(body.message).not.toMatch(NO_REGEX)
 }
@@ -75,12 +72,17 @@ async function expectAccepted(target: Target, value: string) {
   expect(res.statusCode, `${target.field} ${JSON.stringify(value)}: ${res.body}`).toBeLessThan(300)
 }
 
-describe('names, titles, tags and descriptions', () => {
+describe('names, titles, tags, descriptions and reasons', () => {
   let linkId: string
   let keyId: string
   let webhookId: string
   let gameId: string
+  let ruleId: string
+  let campaignId: string
   const targets: Target[] = []
+  let n = 0
+  /** A value no earlier request used (blocklist entries are unique per value). */
+  const unique = () => `10.0.${Math.floor(++n / 250)}.${n % 250}`
   beforeAll(async () => {
     linkId = (await createLink(t)).id
     keyId = (await t.createKey({ name: 'plain' })).id
@@ -88,7 +90,20 @@ describe('names, titles, tags and descriptions', () => {
       body: { name: 'plain', url: 'https://example.com/hook', events: ['link.created'] },
     })
     webhookId = wh.json<{ id: string }>().id
-    gameId = (await createGame(t)).id
+    gameId = (await createGame(t, { modules: { fraud: true, skan: true } })).id
+    const rule = { action: 'flag', field: 'risk', operator: 'gt', value: 0.5 }
+    ruleId = (
+      await t.call('POST', `/api/v1/admin/fraud/games/${gameId}/rules`, { body: { ...rule, name: 'plain' } })
+    ).json<{ id: string }>().id
+    const campaign = {
+      adNetworkId: 'text.skadnetwork',
+      lockWindowHours: 24,
+      conversionSchema: { events: {} },
+    }
+    campaignId = (
+      await t.call('POST', `/api/v1/skan/games/${gameId}/campaigns`, { body: { ...campaign, name: 'plain' } })
+    ).json<{ id: string }>().id
+    const rules = `/api/v1/admin/fraud/games/${gameId}/rules`
     const link = { destinationUrl: 'https://example.com/' }
     const hook = { url: 'https://example.com/hook', events: ['link.created'] }
     targets.push(
@@ -150,17 +165,58 @@ describe('names, titles, tags and descriptions', () => {
         body: (v) => ({ name: v }),
         field: 'name',
       },
+      { method: 'POST', url: () => rules, body: (v) => ({ ...rule, name: v }), field: 'name' },
+      { method: 'PATCH', url: () => `${rules}/${ruleId}`, body: (v) => ({ name: v }), field: 'name' },
+      {
+        method: 'POST',
+        url: () => `/api/v1/admin/fraud/games/${gameId}/blocklist`,
+        body: (v) => ({ type: 'ip', value: unique(), reason: v }),
+        field: 'reason',
+      },
+      {
+        method: 'POST',
+        url: () => '/api/v1/gaming/gdpr/deletions',
+        body: (v) => ({ gameId, playerId: `p${++n}`, reason: v, confirmation: 'DELETE' }),
+        field: 'reason',
+      },
+      {
+        method: 'POST',
+        url: () => `/api/v1/skan/games/${gameId}/campaigns`,
+        body: (v) => ({ ...campaign, name: v }),
+        field: 'name',
+      },
+      {
+        method: 'POST',
+        url: () => `/api/v1/skan/games/${gameId}/campaigns`,
+        body: (v) => ({ ...campaign, name: 'c', affiliateId: v }),
+        field: 'affiliateId',
+      },
+      {
+        method: 'PATCH',
+        url: () => `/api/v1/skan/campaigns/${campaignId}`,
+        body: (v) => ({ name: v }),
+        field: 'name',
+      },
+      {
+        method: 'PATCH',
+        url: () => `/api/v1/skan/campaigns/${campaignId}`,
+        body: (v) => ({ affiliateId: v }),
+        field: 'affiliateId',
+      },
     )
   })
 
-  it('each forbidden character, anywhere in the value, is 400 naming the field', async () => {
-    for (const target of targets)
-      for (const c of FORBIDDEN) {
-        if (target.multiline && LINE_BREAKS.has(c)) continue
-        await expectRefused(target, `Launch${c}page`)
-        await expectRefused(target, `${c}Launch`)
-      }
-  })
+  it.each(Object.entries(CLASSES))(
+    '%s, anywhere in the value, are a 400 naming the field',
+    async (_, chars) => {
+      for (const target of targets)
+        for (const c of chars) {
+          if (target.multiline && LINE_BREAKS.has(c)) continue
+          await expectRefused(target, `Launch${c}page`)
+          await expectRefused(target, `${c}Launch`)
+        }
+    },
+  )
 
   it('letters of any script, emoji, no-break spaces, and line breaks in descriptions are kept', async () => {
     for (const target of targets) {

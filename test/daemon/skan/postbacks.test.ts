@@ -19,6 +19,7 @@ import { createGame } from '../../support/gaming.js'
 import {
   APPLE_VECTOR,
   createCampaign,
+  matchedCampaign,
   post,
   postback22,
   postback30,
@@ -145,7 +146,8 @@ describe('postbacks of each version with a test key', () => {
 
   it('2.2, 3.0 and 4.0 signed with a trusted key verify and match the campaign; other keys do not', async () => {
     for (const p of [postback22(), postback30(), postback40()]) {
-      const res = await post(t, signed(p))
+      // With a key of the campaign's organization, the answer names the campaign.
+      const res = await post(t, signed(p), undefined, t.ownerKey)
       expect(res.statusCode, res.body).toBe(201)
       expect(answer(res)).toMatchObject({ verified: true, campaignId: campaign.id, version: p.version })
     }
@@ -237,8 +239,11 @@ describe('matching to a campaign', () => {
   let game: GameWithSecrets
   beforeAll(async () => ({ t, game } = await skanApp()))
   afterAll(() => t.close())
-  const campaignOf = async (p: Record<string, string | number | boolean>) =>
-    answer(await post(t, signed(p))).campaignId
+  const campaignOf = async (p: Record<string, string | number | boolean>) => {
+    const s = signed(p)
+    expect((await post(t, s)).statusCode).toBe(201)
+    return matchedCampaign(t, s)
+  }
 
   it('by ad network and source identifier (4.0) or campaign-id (2.2, 3.0), across organizations', async () => {
     const other = await t.createOrg('other')
@@ -273,6 +278,12 @@ describe('matching to a campaign', () => {
   })
 
   it("on an organization's verified custom domain, only its campaigns: tenants sharing a source identifier are told apart", async () => {
+    // The test organization registers the pair first: on the shared domain it is its own.
+    const first = await createCampaign(t, game, {
+      adNetworkId: 'shared.skadnetwork',
+      sourceIdentifier: '4242',
+    })
+    t.clock.advance(1000)
     const tenant = await t.createOrg('tenant-with-domain')
     const game2 = (
       await t.call('POST', '/api/v1/admin/games', {
@@ -292,7 +303,6 @@ describe('matching to a campaign', () => {
         },
       })
     ).json<SkanCampaign>()
-    await createCampaign(t, game, { adNetworkId: 'shared.skadnetwork', sourceIdentifier: '4242' })
     const domain = await t.call('POST', '/api/domains', {
       key: tenant.ownerKey,
       body: { domain: 'go.tenant.example' },
@@ -300,20 +310,31 @@ describe('matching to a campaign', () => {
     expect(domain.statusCode, domain.body).toBe(201)
     const p = () => signed(postback40({ 'ad-network-id': 'shared.skadnetwork', 'source-identifier': '4242' }))
     const wellKnown = '/.well-known/skadnetwork/report-attribution/'
-    const via = (host: string) =>
-      t.app.inject({ method: 'POST', url: wellKnown, headers: { host }, payload: p() })
-    // Shared domain: two organizations' campaigns fit, so it is ambiguous and kept unmatched.
-    expect(answer(await post(t, p(), wellKnown)).campaignId).toBeNull()
-    // A pending (unverified) domain proves nothing about its organization.
-    expect(answer(await via('go.tenant.example')).campaignId).toBeNull()
+    const via = async (host: string) => {
+      const body = p()
+      const res = await t.app.inject({
+        method: 'POST',
+        url: wellKnown,
+        headers: { host, authorization: `Bearer ${tenant.ownerKey}` },
+        payload: body,
+      })
+      expect(res.statusCode, res.body).toBe(201)
+      const matched = await matchedCampaign(t, body)
+      // The tenant's key sees the campaign only when it is the tenant's own.
+      expect(answer(res).campaignId).toBe(matched === mine.id ? mine.id : null)
+      return matched
+    }
+    expect(await campaignOf(p())).toBe(first.id)
+    // A pending (unverified) domain proves nothing about its organization: the shared rule.
+    expect(await via('go.tenant.example')).toBe(first.id)
     await sqlRows(
       t,
       "UPDATE custom_domains SET verification_status = 'verified' WHERE domain = ?",
       'go.tenant.example',
     )
     await t.app.linkd.services.directory.refresh()
-    expect(answer(await via('go.tenant.example')).campaignId).toBe(mine.id)
-    expect(answer(await via('go.tenant.example:8443')).campaignId).toBe(mine.id)
+    expect(await via('go.tenant.example')).toBe(mine.id)
+    expect(await via('go.tenant.example:8443')).toBe(mine.id)
   })
 
   it('unmatched when ambiguous or when the game has SKAN off; kept either way', async () => {
