@@ -168,7 +168,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }).limitIp
   installIdempotency(app, { store: c.services.idempotency, clock })
   for (const m of c.modules) m.hooks?.(app)
-  installOpenApi(app, { version: packageVersion(), publicUrl: deps.config.publicUrl, clock })
+  installOpenApi(app, { version: packageVersion(), publicUrl: deps.config.publicUrl })
   for (const m of c.modules) if (m.routes) await app.register(m.routes)
   fast.redirect = c.fastRedirect({ trustProxy: trust, nextRequestId, limiter: localLimiter })
   return app
