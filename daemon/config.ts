@@ -45,6 +45,8 @@ export const ConfigSchema = Type.Object(
     acmeCaFile: Type.Optional(Type.String({ minLength: 1 })),
     acmePrecheck: Type.Boolean(),
     httpsPort: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
+    connectionsPerIp: Type.Integer({ minimum: 1 }),
+    headersTimeoutMs: Type.Integer({ minimum: 100 }),
   },
   { additionalProperties: false },
 )
@@ -223,6 +225,18 @@ export const SETTINGS: ReadonlyArray<{ key: keyof Config; env: string; flag: str
     flag: '--https-port',
     doc: 'Port of the HTTPS listener serving custom domains by SNI, e.g. 443 (default none: no HTTPS listener)',
   },
+  {
+    key: 'connectionsPerIp',
+    env: 'LINKD_CONNECTIONS_PER_IP',
+    flag: '--connections-per-ip',
+    doc: "Open connections at most per client address (IPv6: per /64), HTTP and HTTPS together; more are closed at once. The socket's address: behind a reverse proxy, the proxy's (default 256)",
+  },
+  {
+    key: 'headersTimeoutMs',
+    env: 'LINKD_HEADERS_TIMEOUT_MS',
+    flag: '--headers-timeout-ms',
+    doc: 'A connection whose request headers (or TLS handshake) are not complete this long after it began is closed, with 408 (default 10000)',
+  },
 ]
 
 /**
@@ -259,6 +273,8 @@ const NUMERIC: ReadonlySet<keyof Config> = new Set([
   'httpsPort',
   'webhookConcurrency',
   'webhookConcurrencyPerOrg',
+  'connectionsPerIp',
+  'headersTimeoutMs',
 ])
 
 const BOOLEAN: ReadonlySet<keyof Config> = new Set([
@@ -315,6 +331,8 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     dnsResolvers: '1.1.1.1,8.8.8.8,9.9.9.9',
     acmeDirectory: LETS_ENCRYPT_DIRECTORY,
     acmePrecheck: true,
+    connectionsPerIp: 256,
+    headersTimeoutMs: 10_000,
   }
   const filePath = sources.file ?? env.LINKD_CONFIG
   if (filePath) {

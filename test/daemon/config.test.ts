@@ -125,6 +125,8 @@ describe('config', () => {
         LINKD_ACME_CA_FILE: '/etc/ca.pem',
         LINKD_ACME_PRECHECK: 'false',
         LINKD_HTTPS_PORT: '8443',
+        LINKD_CONNECTIONS_PER_IP: '70',
+        LINKD_HEADERS_TIMEOUT_MS: '2500',
       },
     })
     expect(c).toEqual({
@@ -158,6 +160,8 @@ describe('config', () => {
       acmeCaFile: '/etc/ca.pem',
       acmePrecheck: false,
       httpsPort: 8443,
+      connectionsPerIp: 70,
+      headersTimeoutMs: 2500,
     })
   })
 
