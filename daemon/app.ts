@@ -9,6 +9,7 @@ import { installIdempotency } from './http/idempotency.js'
 import { installOpenApi } from './http/openapi.js'
 import { installBodyNestingLimit } from './http/json-guards.js'
 import { lazyCompilers } from './http/lazy-compilers.js'
+import { createConnectionGuard, type ConnectionGuard } from './http/connections.js'
 import {
   createMemoryRateLimitStore,
   inProcessQuotas,
@@ -42,6 +43,8 @@ declare module 'fastify' {
       localLimiter: MemoryRateLimitStore
       /** Starts the background work: job schedule and buffer flushers. Tests leave it off. */
       startBackground(): void
+      /** The per-address connection cap and header timeout, for every listener (HTTPS too). */
+      connections: ConnectionGuard
     }
   }
 }
@@ -68,6 +71,9 @@ function requestIds(): () => string {
 
 const HEALTH_PATHS = new Set(['/health', '/health/live', '/health/ready'])
 
+/** Time to receive a whole request, body included (Node's default, which Fastify turns off). */
+const REQUEST_TIMEOUT_MS = 300_000
+
 /** `/health`, `/health/live`, `/health/ready` (with or without a query). */
 export function isHealthProbe(url: string | undefined): boolean {
   return HEALTH_PATHS.has((url ?? '').split('?')[0] ?? '')
@@ -81,6 +87,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const trust = trustProxy(deps.config.trustProxy)
   /** Hot-link redirects answered before Fastify (set once the services exist). */
   const fast: { redirect?: (req: IncomingMessage, res: ServerResponse) => boolean } = {}
+  const connections = createConnectionGuard({
+    perIp: deps.config.connectionsPerIp,
+    headersTimeoutMs: deps.config.headersTimeoutMs,
+  })
   const app = Fastify({
     logger: deps.logger ?? false,
     // Health probes (load balancers, orchestrators: every few seconds) are logged at debug, below.
@@ -101,6 +111,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       server.requestTimeout = o.requestTimeout
       server.setTimeout(o.connectionTimeout)
       if (o.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = o.maxRequestsPerSocket
+      // Fastify turns Node's whole-request bound off; a body trickled forever would hold a socket.
+      if (server.requestTimeout === 0) server.requestTimeout = REQUEST_TIMEOUT_MS
+      connections.attach(server)
       return server
     },
     schemaController: lazyCompilers(),
@@ -137,6 +150,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     scheduler: c.scheduler,
     limiter,
     localLimiter,
+    connections,
     startBackground() {
       c.start()
       sweeper = setInterval(() => {
@@ -176,7 +190,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   }).limitIp
   installIdempotency(app, { store: c.services.idempotency, clock })
   for (const m of c.modules) m.hooks?.(app)
-  installOpenApi(app, { version: packageVersion(), publicUrl: deps.config.publicUrl, clock })
+  installOpenApi(app, { version: packageVersion(), publicUrl: deps.config.publicUrl })
   for (const m of c.modules) if (m.routes) await app.register(m.routes)
   fast.redirect = c.fastRedirect({ trustProxy: trust, nextRequestId, limiter: localLimiter })
   return app

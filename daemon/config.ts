@@ -48,6 +48,8 @@ export const ConfigSchema = Type.Object(
     httpsPort: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
     skanHeldMax: Type.Integer({ minimum: 1 }),
     skanHeldMaxBytes: Type.Integer({ minimum: 4096 }),
+    connectionsPerIp: Type.Integer({ minimum: 1 }),
+    headersTimeoutMs: Type.Integer({ minimum: 100 }),
   },
   { additionalProperties: false },
 )
@@ -244,6 +246,18 @@ export const SETTINGS: ReadonlyArray<{ key: keyof Config; env: string; flag: str
     flag: '--skan-held-max-bytes',
     doc: 'Bytes (stored JSON) of those postbacks; the oldest are dropped beyond it (default 16777216)',
   },
+  {
+    key: 'connectionsPerIp',
+    env: 'LINKD_CONNECTIONS_PER_IP',
+    flag: '--connections-per-ip',
+    doc: "Open connections at most per client address (IPv6: per /64), HTTP and HTTPS together; more are closed at once. The socket's address: behind a reverse proxy, the proxy's (default 256)",
+  },
+  {
+    key: 'headersTimeoutMs',
+    env: 'LINKD_HEADERS_TIMEOUT_MS',
+    flag: '--headers-timeout-ms',
+    doc: 'A connection whose request headers (or TLS handshake) are not complete this long after it began is closed, with 408 (default 10000)',
+  },
 ]
 
 /**
@@ -283,6 +297,8 @@ const NUMERIC: ReadonlySet<keyof Config> = new Set([
   'webhookConcurrencyPerOrg',
   'skanHeldMax',
   'skanHeldMaxBytes',
+  'connectionsPerIp',
+  'headersTimeoutMs',
 ])
 
 const BOOLEAN: ReadonlySet<keyof Config> = new Set([
@@ -342,6 +358,8 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     acmePrecheck: true,
     skanHeldMax: 10_000,
     skanHeldMaxBytes: 16 * 1024 * 1024,
+    connectionsPerIp: 256,
+    headersTimeoutMs: 10_000,
   }
   const filePath = sources.file ?? env.LINKD_CONFIG
   if (filePath) {

@@ -3,7 +3,7 @@
  * statuses every route can answer, operation ids, security requirements, tags, request examples,
  * and the Postman collection's variables. Used by ./openapi.ts.
  */
-import { EXAMPLE_UUIDS, requestExamples } from './openapi-examples.js'
+import { EXAMPLE_TIME_ISO, EXAMPLE_UUIDS, requestExamples } from './openapi-examples.js'
 
 type Json = Record<string, unknown>
 
@@ -145,11 +145,11 @@ const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'pat
 
 /**
  * The document as served: a copy of the generated one (which stays untouched) with the request
- * examples of `now`.
+ * examples (fixed values: the document is the same on every fetch).
  */
-export function finalizeDocument(generated: Json, now: number): Json {
+export function finalizeDocument(generated: Json): Json {
   const doc = structuredClone(generated)
-  const examples = requestExamples(now)
+  const examples = requestExamples()
   for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Json>))
     for (const [method, op] of Object.entries(item)) {
       if (!METHODS.has(method)) continue
@@ -195,16 +195,16 @@ const HEADER_VARIABLES: Record<string, string> = {
 
 /**
  * The converted collection, made to run as is: SDK-key requests use `{{sdkKey}}` and the game
- * headers' variables, the examples' current time and UUIDs become Postman's `{{$isoTimestamp}}` and
- * `{{$guid}}` (fresh on every send), and every variable used is declared.
+ * headers' variables, the examples' fixed time (where the rules want the current one) and UUIDs
+ * become Postman's `{{$isoTimestamp}}` and `{{$guid}}` (fresh on every send), and every variable
+ * used is declared.
  */
-export function finishCollection(collection: PostmanCollection, doc: Json, now: number): PostmanCollection {
+export function finishCollection(collection: PostmanCollection, doc: Json): PostmanCollection {
   const sdkOperations = new Set<string>()
   for (const [path, item] of Object.entries((doc.paths ?? {}) as Record<string, Json>))
     for (const [method, op] of Object.entries(item))
       if (((op as { security?: Json[] }).security ?? []).some((s) => 'sdkKey' in s))
         sdkOperations.add(`${method.toUpperCase()} ${path}`)
-  const isoNow = new Date(now).toISOString()
   const visit = (items: PostmanItem[]) => {
     for (const it of items) {
       if (it.item) visit(it.item)
@@ -218,7 +218,7 @@ export function finishCollection(collection: PostmanCollection, doc: Json, now: 
         if (value) h.value = value
       }
       if (r.body?.raw) {
-        let raw = r.body.raw.split(`"${isoNow}"`).join('"{{$isoTimestamp}}"')
+        let raw = r.body.raw.split(`"${EXAMPLE_TIME_ISO}"`).join('"{{$isoTimestamp}}"')
         for (const uuid of EXAMPLE_UUIDS) raw = raw.split(`"${uuid}"`).join('"{{$guid}}"')
         r.body.raw = raw
       }

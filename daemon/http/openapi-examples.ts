@@ -1,16 +1,23 @@
 import type { TSchema } from 'typebox'
 import { EventBatchDoc } from '../../src/contract/gaming.js'
 import { signPayload } from '../../src/contract/webhook-signature.js'
-import { DAY_MS } from '../clock.js'
+
+/**
+ * The fixed time of the examples whose rules ask for the current time (an ingestion batch's and
+ * its events' timestamps, a webhook signature's): the document says to send the current time
+ * there, and the Postman collection sends it (`{{$isoTimestamp}}`).
+ */
+export const EXAMPLE_TIME = Date.UTC(2026, 0, 15, 9, 30)
+export const EXAMPLE_TIME_ISO = new Date(EXAMPLE_TIME).toISOString()
 
 /**
  * Request body examples of the OpenAPI document, by operation (`METHOD /path` as in the document).
- * Each is accepted by its route (test/daemon/openapi-contract.test.ts posts every one of them);
- * times are computed from `now` when the document is served, so no date is ever already past.
+ * Each is accepted by its route (test/daemon/openapi-contract.test.ts posts every one of them,
+ * with the current time in place of EXAMPLE_TIME). Every value is fixed, so the document is the
+ * same on every fetch and restart: expiry dates lie far in the future (they stay valid), and a
+ * signature is computed from fixed inputs.
  */
-export function requestExamples(now: number): Record<string, unknown> {
-  const iso = (ms: number) => new Date(ms).toISOString()
-  const days = (n: number) => iso(now + n * DAY_MS)
+export function requestExamples(): Record<string, unknown> {
   const payload = '{"event":"link.created","data":{"id":"lnk_8yQ2mZ4tK7"}}'
   const secret = 'whsec_Zm9yIGRvY3VtZW50YXRpb24gb25seQ'
   return {
@@ -20,9 +27,13 @@ export function requestExamples(now: number): Record<string, unknown> {
       permissions: ['links:read', 'links:write'],
       requestLimit: 1000,
       timePeriod: 'hour',
-      expiresAt: days(30),
+      expiresAt: '2099-01-31T00:00:00.000Z',
     },
-    'PATCH /api/keys/{id}': { name: 'Release pipeline (2)', requestLimit: 2000, expiresAt: days(90) },
+    'PATCH /api/keys/{id}': {
+      name: 'Release pipeline (2)',
+      requestLimit: 2000,
+      expiresAt: '2099-06-30T00:00:00.000Z',
+    },
     'POST /api/keys/test': { key: 'lk_live_AbCdEfGhIjKlMnOpQrStUvWxYz012345' },
     'POST /api/use/links': {
       destinationUrl: 'https://example.com/spring-sale?ref=newsletter',
@@ -30,16 +41,20 @@ export function requestExamples(now: number): Record<string, unknown> {
       customSlug: 'spring-sale',
       tags: ['promo', 'newsletter'],
       metadata: { campaign: 'spring' },
-      expiresAt: days(30),
+      expiresAt: '2099-04-30T23:59:59.000Z',
       redirectType: 302,
     },
     'POST /api/use/links/bulk': {
       links: [
         { destinationUrl: 'https://example.com/docs', title: 'Docs' },
-        { destinationUrl: 'https://example.com/pricing', tags: ['promo'], expiresAt: days(30) },
+        {
+          destinationUrl: 'https://example.com/pricing',
+          tags: ['promo'],
+          expiresAt: '2099-04-30T23:59:59.000Z',
+        },
       ],
     },
-    'PATCH /api/use/links/{id}': { title: 'Spring sale (extended)', expiresAt: days(60) },
+    'PATCH /api/use/links/{id}': { title: 'Spring sale (extended)', expiresAt: '2099-05-31T23:59:59.000Z' },
     'POST /api/domains': { domain: 'go.example.com' },
     'PATCH /api/domains/{domainId}': { rootRedirectUrl: 'https://example.com/' },
     'POST /api/webhooks': {
@@ -55,12 +70,12 @@ export function requestExamples(now: number): Record<string, unknown> {
     'POST /api/webhooks/bulk': { action: 'disable', ids: ['wh_3kTq9xP2LmN8'] },
     'POST /api/webhooks/{id}/test': { event: 'link.created' },
     'POST /api/webhooks/utilities/validate-url': { url: 'https://hooks.example.com/linkd' },
-    'POST /api/webhooks/utilities/generate-signature': { secret, payload, timestamp: now },
+    'POST /api/webhooks/utilities/generate-signature': { secret, payload, timestamp: EXAMPLE_TIME },
     'POST /api/webhooks/utilities/verify-signature': {
       secret,
       payload,
-      signature: signPayload(secret, now, payload),
-      timestamp: now,
+      signature: signPayload(secret, EXAMPLE_TIME, payload),
+      timestamp: EXAMPLE_TIME,
     },
     'POST /api/v1/admin/games': {
       name: 'Space Miner',
@@ -112,12 +127,12 @@ export function requestExamples(now: number): Record<string, unknown> {
     },
     'POST /api/v1/gaming/events': {
       batch_id: EXAMPLE_UUIDS[0],
-      batch_timestamp: iso(now),
+      batch_timestamp: EXAMPLE_TIME_ISO,
       events: [
         {
           event_id: EXAMPLE_UUIDS[1],
           event_type: 'session_start',
-          timestamp: iso(now),
+          timestamp: EXAMPLE_TIME_ISO,
           player_id: 'player-4821',
           session_id: 'sess-7f3a',
           platform: 'ios',
@@ -125,7 +140,7 @@ export function requestExamples(now: number): Record<string, unknown> {
         {
           event_id: EXAMPLE_UUIDS[2],
           event_type: 'purchase',
-          timestamp: iso(now),
+          timestamp: EXAMPLE_TIME_ISO,
           player_id: 'player-4821',
           session_id: 'sess-7f3a',
           data: { item: 'gem_pack_small', amount: 4.99, currency: 'USD' },

@@ -6,7 +6,6 @@ import Fastify, {
   type RouteOptions,
 } from 'fastify'
 import { ErrorBody } from '../../src/contract/common.js'
-import type { Clock } from '../clock.js'
 import { AppError } from './errors.js'
 import { lazyCompilers } from './lazy-compilers.js'
 import { DOCUMENTED_BODIES } from './openapi-examples.js'
@@ -20,7 +19,6 @@ import {
   securityOf,
   TAGS,
 } from './openapi-doc.js'
-import { HOUR_MS } from '../clock.js'
 
 const require = createRequire(import.meta.url)
 
@@ -37,12 +35,7 @@ type DocRoute = Pick<RouteOptions, 'method' | 'url' | 'schema' | 'config'>
 interface DocsOptions {
   version: string
   publicUrl: string
-  /** Request examples are computed from its time when the document is served. */
-  clock: Clock
 }
-
-/** The Postman collection is rebuilt after this long (its dates stay in the future). */
-const COLLECTION_TTL_MS = HOUR_MS
 
 /**
  * The docs UI's Content-Security-Policy: @fastify/swagger-ui's static one without
@@ -76,25 +69,23 @@ export function installOpenApi(app: FastifyInstance, opts: DocsOptions): void {
   let docs: Promise<FastifyInstance> | undefined
   const docsApp = () => (docs ??= buildDocsApp(routes, opts))
 
-  const served = async (now: number) => finalizeDocument((await docsApp()).swagger() as unknown as Json, now)
-  app.get('/api/docs/openapi.json', { schema: { hide: true } }, () => served(opts.clock.now()))
+  const served = async () => finalizeDocument((await docsApp()).swagger() as unknown as Json)
+  app.get('/api/docs/openapi.json', { schema: { hide: true } }, () => served())
 
-  // The conversion takes about a second: the collection is kept for an hour. The converter
-  // changes the object it is given, so it gets its own copy, never the generated document.
-  let postman: { at: number; collection: Promise<unknown> } | undefined
+  // The conversion takes about a second, and its result never changes: it is built once (again
+  // after a failure). The converter changes the object it is given, so it gets its own copy.
+  let postman: Promise<unknown> | undefined
   app.get('/docs/postman/collection.json', { schema: { hide: true } }, async () => {
-    const now = opts.clock.now()
-    if (!postman || now - postman.at >= COLLECTION_TTL_MS) {
-      const at = now
-      const collection = served(at).then(async (doc) =>
-        finishCollection((await toPostman(structuredClone(doc))) as never, doc, at),
+    if (!postman) {
+      const collection = served().then(async (doc) =>
+        finishCollection((await toPostman(structuredClone(doc))) as never, doc),
       )
-      postman = { at, collection }
+      postman = collection
       collection.catch(() => {
-        if (postman?.at === at) postman = undefined
+        if (postman === collection) postman = undefined
       })
     }
-    return postman.collection
+    return postman
   })
 
   // The docs UI: its HTML, scripts and configuration, answered by the docs instance.
@@ -193,7 +184,7 @@ async function buildDocsApp(routes: DocRoute[], opts: DocsOptions) {
     staticCSP: DOCS_CSP,
     // The UI shows the document as served at /api/docs/openapi.json.
     transformSpecificationClone: false,
-    transformSpecification: (spec) => finalizeDocument(spec as Json, opts.clock.now()),
+    transformSpecification: (spec) => finalizeDocument(spec as Json),
   })
   const noop = async () => null
   for (const r of routes) docs.route({ ...r, handler: noop } as RouteOptions)

@@ -36,7 +36,8 @@ export const EventBatchDoc = Type.Object(
     }),
     batch_timestamp: Type.String({
       format: 'date-time',
-      description: "When the batch was sent: within the game's replay window (default 300 s) of server time",
+      description:
+        "When the batch was sent: within the game's replay window (default 300 s) of server time, so send the current time (the example's is fixed)",
     }),
     events: Type.Array(
       Type.Object({
@@ -48,7 +49,8 @@ export const EventBatchDoc = Type.Object(
         }),
         timestamp: Type.String({
           format: 'date-time',
-          description: 'With a zone; at most 24 h old and 5 min ahead of server time',
+          description:
+            "With a zone; at most 24 h old and 5 min ahead of server time (the example's is fixed: send the event's own time)",
         }),
         player_id: Type.String({ minLength: 1, maxLength: INGEST_LIMITS.idMax }),
         session_id: Type.Optional(

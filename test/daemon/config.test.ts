@@ -128,6 +128,8 @@ describe('config', () => {
         LINKD_HTTPS_PORT: '8443',
         LINKD_SKAN_HELD_MAX: '500',
         LINKD_SKAN_HELD_MAX_BYTES: '65536',
+        LINKD_CONNECTIONS_PER_IP: '70',
+        LINKD_HEADERS_TIMEOUT_MS: '2500',
       },
     })
     expect(c).toEqual({
@@ -164,6 +166,8 @@ describe('config', () => {
       httpsPort: 8443,
       skanHeldMax: 500,
       skanHeldMaxBytes: 65536,
+      connectionsPerIp: 70,
+      headersTimeoutMs: 2500,
     })
   })
 

@@ -7,15 +7,18 @@ import type { DomainDirectory } from './directory.js'
 /**
  * The HTTPS listener of custom domains: one port, the certificate chosen by SNI from the domain
  * directory (so issued and renewed certificates are served without a restart), every request
- * routed into the same Fastify app as plain HTTP.
+ * routed into the same Fastify app as plain HTTP, under the same connection limits.
  */
 export async function listenHttps(
   app: FastifyInstance,
   directory: Pick<DomainDirectory, 'context'>,
   opts: { host: string; port: number },
 ): Promise<{ server: Server; port: number; close(): Promise<void> }> {
+  const { connections } = app.linkd
   const server = createServer(
     {
+      // A handshake gets the time a request's headers get (Node's default: 120 s).
+      handshakeTimeout: connections.limits.headersTimeoutMs,
       SNICallback(servername, cb) {
         const context = directory.context(servername)
         if (context) cb(null, context)
@@ -24,6 +27,7 @@ export async function listenHttps(
     },
     (req, res) => app.routing(req, res),
   )
+  connections.attach(server)
   server.on('tlsClientError', (err) => app.log.debug({ err }, 'TLS handshake failed'))
   // 431 and malformed HTTP answered with the error body, as on the plain listener.
   server.on('clientError', clientErrorHandler)

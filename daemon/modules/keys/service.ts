@@ -113,7 +113,8 @@ export function createKeyService(deps: KeyServiceDeps) {
    * organization's last active key holding keys:write (nobody could create, restore or rotate
    * keys through the API afterwards), or its last active key holding every scope (a weaker
    * keys:write key cannot act on a stronger key, so nobody could reactivate or restore it).
-   * The check and the write share one transaction, so two such changes cannot both pass.
+   * The check and the write share one transaction under the organization's key lock, so two
+   * such changes (two keys revoking each other at once, from any process) run one after the other.
    */
   async function unlessLastKeyManager(
     k: KeyRecord,
@@ -122,6 +123,7 @@ export function createKeyService(deps: KeyServiceDeps) {
     write: (s: KeyQueries) => Promise<void>,
   ): Promise<void> {
     await store.transaction(async (s) => {
+      await s.lockOrganization(k.organizationId)
       const t = now()
       const current = await s.byId(k.organizationId, k.id)
       const losesKeysWrite = after === null || !after.includes('keys:write')

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Selectable } from 'kysely'
+import { PostgresAdapter, sql, type Kysely, type Selectable } from 'kysely'
 import type { ApiKeyActivityTable, ApiKeysTable, Database } from '../../db/schema.js'
 import { newestFirstPage } from '../../db/paginate.js'
 import { atomically } from '../../db/unit-of-work.js'
@@ -147,6 +147,13 @@ export interface KeyQueries {
   list(organizationId: string, q: KeyListQuery): Promise<{ rows: KeyRecord[]; total: number }>
   /** Keys that count against the plan limit: every key not revoked and not expired. */
   countUsable(organizationId: string, now: number): Promise<number>
+  /**
+   * Inside a transaction: waits until no other transaction holds the organization's key lock, then
+   * holds it until commit, so that a check of the organization's keys and the write it allows run
+   * one at a time. PostgreSQL: an advisory lock per organization. SQLite: nothing to do, as the
+   * one connection runs one transaction at a time.
+   */
+  lockOrganization(organizationId: string): Promise<void>
   /** Keys of the organization that authenticate at `now`: active and not past their expiry. */
   activeKeys(organizationId: string, now: number): Promise<KeyRecord[]>
   update(id: string, p: KeyPatch): Promise<void>
@@ -171,7 +178,11 @@ export interface KeyStore extends KeyQueries {
   transaction<T>(fn: (store: KeyQueries) => Promise<T>): Promise<T>
 }
 
+/** The class (first key) of the organizations' key locks: "keys". */
+const ORGANIZATION_KEYS_LOCK = 0x6b65_7973
+
 function queries(db: Kysely<Database>): KeyQueries {
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter
   return {
     async insert(k: KeyRecord): Promise<void> {
       await db
@@ -201,6 +212,14 @@ function queries(db: Kysely<Database>): KeyQueries {
           usage_month: null,
         })
         .execute()
+    },
+
+    async lockOrganization(organizationId: string): Promise<void> {
+      if (!db.isTransaction) throw new Error('lockOrganization: not in a transaction')
+      if (postgres)
+        await sql`SELECT pg_advisory_xact_lock(${ORGANIZATION_KEYS_LOCK}, hashtext(${organizationId}))`.execute(
+          db,
+        )
     },
 
     async byHash(hash: string): Promise<KeyRecord | undefined> {

@@ -296,6 +296,8 @@ export function webhookRoutes(deps: { webhooks: WebhookService; clock: Clock }) 
         schema: {
           tags,
           summary: 'Verify a signature: valid, or the reason (malformed, mismatch, stale beyond 5 minutes)',
+          description:
+            "A signature is valid only within 5 minutes of server time: the example's timestamp is fixed, so it answers `stale`; verify a signature of the current time (from generate-signature) to see `valid: true`.",
           body: VerifySignatureBody,
           response: { 200: VerifySignatureResult },
         },

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { randomBytes } from 'node:crypto'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { buildApp } from '../../../daemon/app.js'
 import { loadConfig } from '../../../daemon/config.js'
 import { migrate } from '../../../daemon/db/migrate.js'
@@ -305,6 +305,26 @@ describe('group commit', () => {
     await flush(t) // waits for the write under way (nothing is left to add)
     expect(await clickRows(t)).toHaveLength(250)
     expect((await analytics(t, link.id)).uniqueVisitors).toBe(250)
+  })
+
+  it('writes a lone click within half a second, leaving the rest of the crash bound for the write', async () => {
+    t = await createTestApp()
+    const link = await makeLink(t)
+    const { recorder } = t.app.linkd.services.clicks
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
+    try {
+      recorder.start()
+      // Just after a timed flush: the worst moment to arrive.
+      await vi.advanceTimersByTimeAsync(1)
+      expect((await visit(t, link.shortCode)).statusCode).toBe(302)
+      expect(recorder.pending).toBe(1)
+      await vi.advanceTimersByTimeAsync(499)
+      // The timed flush took it (no read, no shutdown asked for it) and commits it.
+      expect(recorder.pending).toBe(0)
+      await vi.waitFor(async () => expect(await clickRows(t)).toHaveLength(1))
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })
 
