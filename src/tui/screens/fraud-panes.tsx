@@ -4,7 +4,8 @@
  * blocklist (add, remove after y). Each write goes through the API; its error is shown under
  * the list it came from.
  */
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
+import { Text } from '../components/text.js'
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 import type { BlocklistEntry, BlockType, FraudEvent, FraudReview, FraudRule } from '../../contract/fraud.js'
 import { validationLines } from '../api.js'
