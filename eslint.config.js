@@ -21,4 +21,19 @@ export default tseslint.config(
     files: ['test/**', 'bin/**', 'daemon/main.ts', 'daemon/clock.ts', 'src/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
+  {
+    // The TUI's Text escapes control characters in data; Ink's own would print them raw.
+    files: ['src/tui/**'],
+    ignores: ['src/tui/components/text.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'ink', importNames: ['Text'], message: 'Import Text from src/tui/components/text.tsx.' },
+          ],
+        },
+      ],
+    },
+  },
 )

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import proxyAddr from '@fastify/proxy-addr'
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify'
 import type { Config } from './config.js'
 import { systemClock, type Clock } from './clock.js'
@@ -62,6 +63,14 @@ function trustProxy(
   return value
 }
 
+/** Whether a socket's address is a trusted proxy (hop 0 of the trust setting); undefined: none is. */
+function trustedProxy(trust: ReturnType<typeof trustProxy>): ((address: string) => boolean) | undefined {
+  if (trust === false) return undefined
+  if (trust === true) return () => true
+  const hop0 = typeof trust === 'function' ? trust : proxyAddr.compile(trust)
+  return (address) => hop0(address, 0)
+}
+
 /** Request ids: a random per-process prefix and a counter (no randomness on the hot path). */
 function requestIds(): () => string {
   const prefix = newId('req')
@@ -90,6 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const connections = createConnectionGuard({
     perIp: deps.config.connectionsPerIp,
     headersTimeoutMs: deps.config.headersTimeoutMs,
+    isProxy: trustedProxy(trust),
   })
   const app = Fastify({
     logger: deps.logger ?? false,

@@ -250,7 +250,7 @@ export const SETTINGS: ReadonlyArray<{ key: keyof Config; env: string; flag: str
     key: 'connectionsPerIp',
     env: 'LINKD_CONNECTIONS_PER_IP',
     flag: '--connections-per-ip',
-    doc: "Open connections at most per client address (IPv6: per /64), HTTP and HTTPS together; more are closed at once. The socket's address: behind a reverse proxy, the proxy's (default 256)",
+    doc: "Open connections at most per client address (IPv6: per /64), HTTP and HTTPS together; more are closed at once. The socket's address; a trusted proxy's (LINKD_TRUST_PROXY) are not capped (default 256)",
   },
   {
     key: 'headersTimeoutMs',

@@ -3,8 +3,9 @@
  * custom domains) closes a new connection at once when its client address already holds
  * `perIp` open connections across the listeners, and closes a connection whose request headers
  * are not complete `headersTimeoutMs` after it began (408 with the error body; on HTTPS the TLS
- * handshake gets the same time). The address is the socket's: behind a reverse proxy, the
- * proxy's (docs/deployment.md). IPv6 clients count per /64, the block one host usually holds.
+ * handshake gets the same time). The address is the socket's; a trusted proxy's sockets
+ * (LINKD_TRUST_PROXY) are not capped, the proxy limits its clients (docs/deployment.md). IPv6
+ * clients count per /64, the block one host usually holds.
  */
 import type { Server as HttpServer } from 'node:http'
 import type { Server as HttpsServer } from 'node:https'
@@ -16,6 +17,8 @@ export interface ConnectionLimits {
   perIp: number
   /** Time for a request's headers (and an HTTPS handshake), from the connection or the request's start. */
   headersTimeoutMs: number
+  /** A trusted reverse proxy's address: its connections carry many clients and are not capped. */
+  isProxy?: (address: string) => boolean
 }
 
 export interface ConnectionGuard {
@@ -45,6 +48,7 @@ export function createConnectionGuard(limits: ConnectionLimits): ConnectionGuard
   function onConnection(socket: Socket): void {
     const key = connectionKey(socket.remoteAddress)
     if (key === undefined) return // already gone
+    if (limits.isProxy?.(socket.remoteAddress!)) return
     const n = open.get(key) ?? 0
     if (n >= limits.perIp) {
       socket.destroy()

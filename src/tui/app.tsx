@@ -5,17 +5,8 @@
  */
 import { isTextRun, splitKeys, textKey, type KeyPress } from './hooks/key-chunks.js'
 import { dispatchKey, KeysContext, SCREEN_CTRL_KEYS, type KeyRegistry } from './hooks/use-keys.js'
-import {
-  Box,
-  render,
-  Text,
-  useApp,
-  useInput,
-  useStdout,
-  type Instance,
-  type Key,
-  type RenderOptions,
-} from 'ink'
+import { Box, render, useApp, useInput, useStdout, type Instance, type Key, type RenderOptions } from 'ink'
+import { Text } from './components/text.js'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { TuiClient, Trouble } from './api.js'
 import { ErrorBoundary } from './components/error-boundary.js'

@@ -12,6 +12,7 @@ import { fraudEvent, gameIdOf, seedFraud } from '../support/fraud.js'
 import { createGame } from '../support/gaming.js'
 import { cleanEnv, LINKCTL, runBin } from '../support/processes.js'
 import { EXIT } from '../../src/cli/exit-codes.js'
+import { ruleNames } from '../../src/cli/commands/fraud/shared.js'
 
 let d: TestDaemon
 let env: Record<string, string>
@@ -224,5 +225,16 @@ describe('linkctl fraud watch', () => {
       if (child.exitCode === null) child.kill('SIGKILL')
     }
     expect(w.out.stderr).toMatch(/fraud detection is off for game/)
+  })
+})
+
+describe('the rules an event triggered', () => {
+  it('names the rules kept and how many more the event triggered', () => {
+    const names = Array.from({ length: 10 }, (_, i) => `rule ${i + 1}`)
+    expect(ruleNames({ triggeredRules: names, triggeredRuleCount: 14 })).toBe(`${names.join(', ')} +4 more`)
+    expect(ruleNames({ triggeredRules: ['Flag Device Farms'], triggeredRuleCount: 1 })).toBe(
+      'Flag Device Farms',
+    )
+    expect(ruleNames({ triggeredRules: [], triggeredRuleCount: 0 })).toBe('')
   })
 })

@@ -77,6 +77,8 @@ describe('linkctl webhooks: management', () => {
       rx.url,
       'link.created,link.deleted,link.clicked',
     ])
+    const header = got.stdout.split('\n')[0]!.split('\t')
+    expect(got.stdout.split('\n')[1]!.split('\t')[header.indexOf('FAILED ATTEMPTS IN A ROW')]).toBe('0')
     const upd = await run(['update', w.id, '--name', 'renamed', '--clear-headers', '--json'])
     expect(JSON.parse(upd.stdout)).toMatchObject({ name: 'renamed', headers: {} })
     const list = await run(['list', '--status', 'active', '--json'])

@@ -50,6 +50,17 @@ describe('fraud screen', () => {
     await frameWith(app, 'reviewed: fraud')
   })
 
+  it('shows control characters in data as text: a player id cannot retitle or clear the terminal', async () => {
+    const client = new FakeClient()
+    client.fraudData.events.unshift(makeFraudEvent(3, { playerId: 'evil\x1b]0;pwned\x07\x1b[2J' }))
+    const app = await openGame(client)
+    await frameWith(app, '3 fraud events')
+    await press(app, 'l')
+    const frame = await frameWith(app, 'fev_3 (player evil\\x1b]0;pwned\\x07\\x1b[2J) reviewed: legitimate')
+    expect(frame).not.toContain('\x1b')
+    expect(frame).not.toContain('\x07')
+  })
+
   it('toggles a rule with space and changes its priority with + and -, showing the API’s error in place', async () => {
     const client = new FakeClient()
     const app = await openGame(client)

@@ -1,6 +1,6 @@
 /** A yes/no question on one line: `y` runs the action, any other key cancels. */
 import { useCapture, useKeys } from '../hooks/use-keys.js'
-import { Text } from 'ink'
+import { Text } from './text.js'
 import { useState } from 'react'
 import { tint, useTui } from '../context.js'
 

@@ -1,6 +1,6 @@
 /** The last resort: a screen that throws while rendering shows the error instead of ending the TUI. */
 import { Component, type ReactNode } from 'react'
-import { Text } from 'ink'
+import { Text } from './text.js'
 
 export class ErrorBoundary extends Component<
   { children: ReactNode; color: boolean },

@@ -1,5 +1,6 @@
 /** A one-line text field drawn with a cursor block; editing is done by `editText`. */
-import { Box, Text, type Key } from 'ink'
+import { Box, type Key } from 'ink'
+import { Text } from './text.js'
 
 /** The text after a key press in a field, or null when the key is not an edit. */
 export function editText(value: string, input: string, key: Key): string | null {

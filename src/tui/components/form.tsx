@@ -3,7 +3,8 @@
  * Esc cancels. The API's validation messages are shown under it, as the API said them.
  */
 import { useCapture, useKeys } from '../hooks/use-keys.js'
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
+import { Text } from './text.js'
 import { useRef, useState } from 'react'
 import { validationLines } from '../api.js'
 import { tint, useTui } from '../context.js'

@@ -1,5 +1,6 @@
 /** A table laid out with Box rows (ink-table does not work with Ink 6): header, rows, selection. */
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
+import { Text } from './text.js'
 import { truncate } from '../../cli/output.js'
 
 export interface TableColumn<T> {

@@ -2,7 +2,8 @@
  * A list of the games to pick one from (Games, Fraud, SKAN): ↑/↓ to move, Enter, → or l opens it. While a game
  * is open the list is neither polled nor driven by keys; `close()` goes back to it.
  */
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
+import { Text } from '../components/text.js'
 import { useRef, useState, type ReactNode } from 'react'
 import type { Game } from '../../contract/games.js'
 import type { PageOf } from '../../contract/common.js'

@@ -2,7 +2,8 @@
  * Domains: verification and certificate status with expiry, the selected domain's DNS records in
  * full (to copy), verify and check-propagation with their results, set default.
  */
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
+import { Text } from '../components/text.js'
 import { useState } from 'react'
 import type { Domain, Propagation } from '../../contract/domains.js'
 import { dnsErrorText } from '../../cli/commands/domains/shared.js'

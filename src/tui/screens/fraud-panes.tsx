@@ -4,9 +4,11 @@
  * blocklist (add, remove after y). Each write goes through the API; its error is shown under
  * the list it came from.
  */
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
+import { Text } from '../components/text.js'
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 import type { BlocklistEntry, BlockType, FraudEvent, FraudReview, FraudRule } from '../../contract/fraud.js'
+import { ruleNames } from '../../cli/commands/fraud/shared.js'
 import { validationLines } from '../api.js'
 import { Confirm, type Confirmation } from '../components/confirm.js'
 import { Form } from '../components/form.js'
@@ -107,7 +109,7 @@ const EVENTS: TableColumn<FraudEvent & { fresh: boolean }>[] = [
     colour: (e) => (e.status === 'blocked' ? 'red' : 'yellow'),
   },
   { header: 'REVIEW', width: 10, value: (e) => e.review },
-  { header: 'RULES', width: 14, value: (e) => e.triggeredRules.join(', ') || '-' },
+  { header: 'RULES', width: 14, value: (e) => ruleNames(e) || '-' },
 ]
 
 export function EventFeed({ game, active, rows }: PaneProps) {

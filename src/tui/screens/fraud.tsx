@@ -2,7 +2,8 @@
  * Fraud: pick a game, then its dashboard figures (last 30 days) above one of three lists: the
  * live feed of fraud events, the rules, the blocklist (see fraud-panes.tsx). ←/→ switch lists.
  */
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
+import { Text } from '../components/text.js'
 import { useCallback, useState } from 'react'
 import { percent } from '../../cli/output.js'
 import type { FraudDashboard } from '../../contract/fraud.js'

@@ -3,7 +3,8 @@
  * revenue and paying players as sparklines, the retention triangle in the spec's colour bands,
  * top countries and the leaderboard.
  */
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
+import { Text } from '../components/text.js'
 import type { Game } from '../../contract/games.js'
 import type { Geography, Leaderboard, Overview, Retention } from '../../contract/gaming.js'
 import type { RevenueReport } from '../../contract/gaming-revenue.js'

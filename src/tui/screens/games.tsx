@@ -1,5 +1,5 @@
 /** Games: pick a game, then its overview over 7, 30 or 90 days (see game-overview.tsx). */
-import { Text } from 'ink'
+import { Text } from '../components/text.js'
 import { useState } from 'react'
 import { hasScope, useTui, type ScreenDef, type ScreenProps } from '../context.js'
 import { useGamePicker } from '../hooks/use-game-picker.js'

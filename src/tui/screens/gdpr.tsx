@@ -2,7 +2,8 @@
  * GDPR: submit a player's deletion (typing DELETE, as the API requires) and follow the status of
  * the deletions submitted or looked up here until they complete.
  */
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
+import { Text } from '../components/text.js'
 import { useState } from 'react'
 import type { GdprDeletion } from '../../contract/gaming.js'
 import { Form } from '../components/form.js'

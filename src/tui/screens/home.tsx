@@ -1,5 +1,6 @@
 /** Home: the daemon's health and jobs, the totals, and the events as the polls see them. */
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
+import { Text } from '../components/text.js'
 import { useEffect } from 'react'
 import { relativeTime } from '../../cli/output.js'
 import { hasScope, tint, useTui, type ScreenDef, type ScreenProps } from '../context.js'

@@ -2,7 +2,8 @@
  * Creating a key: its name, then the scope picker (a preset fills the ticks, Space ticks one
  * scope), Enter creates it; the key's value is then shown once, with a copy hint.
  */
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
+import { Text } from '../components/text.js'
 import { useRef, useState } from 'react'
 import type { ApiKey, ApiKeyWithSecret } from '../../contract/keys.js'
 import { PRESET_NAMES, PRESETS, SCOPES } from '../../contract/scopes.js'

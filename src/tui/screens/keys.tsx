@@ -1,5 +1,6 @@
 /** Keys: the organization's API keys with their usage; create (scope picker), revoke, deactivate. */
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
+import { Text } from '../components/text.js'
 import { useState } from 'react'
 import type { ApiKey, ApiKeyWithSecret } from '../../contract/keys.js'
 import { relativeTime } from '../../cli/output.js'

@@ -1,5 +1,6 @@
 /** A link's detail: its figures, a click sparkline (last 48 hours) that follows each refresh, top dimensions. */
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
+import { Text } from '../components/text.js'
 import { useEffect, useState } from 'react'
 import { troubleOf } from '../api.js'
 import type { Link, LinkAnalytics } from '../../contract/links.js'

@@ -3,7 +3,8 @@
  * edit forms (the API's validation messages shown as it said them) and delete with confirmation.
  */
 import { useCapture, useKeys } from '../hooks/use-keys.js'
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
+import { Text } from '../components/text.js'
 import { useEffect, useState } from 'react'
 import type { Link } from '../../contract/links.js'
 import { relativeTime } from '../../cli/output.js'

@@ -5,7 +5,8 @@
  * after y and then shows the applied schema.
  */
 import { isDeepStrictEqual } from 'node:util'
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
+import { Text } from '../components/text.js'
 import { useLayoutEffect, useState } from 'react'
 import { money, percent } from '../../cli/output.js'
 import type { Game } from '../../contract/games.js'

@@ -1,5 +1,6 @@
 /** SKAN: pick a game, then one of its campaigns: report, schema, optimizer (skan-campaign.tsx). */
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
+import { Text } from '../components/text.js'
 import { useState } from 'react'
 import type { Game } from '../../contract/games.js'
 import type { SkanCampaign } from '../../contract/skan.js'

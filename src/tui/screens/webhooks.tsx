@@ -2,7 +2,8 @@
  * Webhooks: a health band per webhook, the selected one's recent deliveries (status, HTTP code,
  * latency), retry a delivery, enable/disable, send a test event.
  */
-import { Box, Text } from 'ink'
+import { Box } from 'ink'
+import { Text } from '../components/text.js'
 import { useState } from 'react'
 import { relativeTime } from '../../cli/output.js'
 import type { Delivery, Webhook } from '../../contract/webhooks.js'

@@ -91,6 +91,16 @@ describe('connections per client address', () => {
     expect(await get(port, '/health/live', '127.0.0.1')).toBe(200)
   })
 
+  it("a trusted proxy's connections are not capped (it carries many clients); others still are", async () => {
+    daemon = await startTestDaemon({ connectionsPerIp: 3, headersTimeoutMs: 60_000, trustProxy: '127.0.0.2' })
+    const port = portOf(daemon.url)
+    for (let i = 0; i < 4; i++) await slowClient(port, '127.0.0.2')
+    expect(await get(port, '/health/live', '127.0.0.2')).toBe(200)
+    for (let i = 0; i < 3; i++) await slowClient(port)
+    await opened('127.0.0.1', 3)
+    expect(await (await slowClient(port)).ended).toEqual({ received: '' })
+  })
+
   it('the HTTPS listener counts with the plain one: a TCP connection over the cap is closed', async () => {
     daemon = await startTestDaemon({ connectionsPerIp: 3, headersTimeoutMs: 60_000 })
     const https = await listenHttps(daemon.app, { context: () => undefined }, { host: '127.0.0.1', port: 0 })

@@ -74,6 +74,12 @@ export async function ruleIdOf(client: LinkdClient, game: string, rule: string):
 /** A fraud event's threat type on the terminal (`-` when the deciding rule read no detector). */
 const threatOf = (e: FraudEvent) => e.threatType ?? '-'
 
+/** The rules an event triggered: the names kept (the first 10) and how many more there were. */
+export function ruleNames(e: Pick<FraudEvent, 'triggeredRules' | 'triggeredRuleCount'>): string {
+  const more = e.triggeredRuleCount - e.triggeredRules.length
+  return e.triggeredRules.join(', ') + (more > 0 ? ` +${more} more` : '')
+}
+
 /** The columns of fraud events (`fraud events`, `fraud watch`). */
 export const EVENT_COLUMNS = (tty: boolean): Column<FraudEvent>[] => [
   { header: 'ID', value: (e) => e.id },
@@ -82,7 +88,7 @@ export const EVENT_COLUMNS = (tty: boolean): Column<FraudEvent>[] => [
   { header: 'THREAT', value: threatOf },
   { header: 'RISK', value: (e) => round(e.riskScore, 2) },
   { header: 'STATUS', value: (e) => e.status },
-  { header: 'RULES', value: (e) => e.triggeredRules.join(', ') || '-', fit: 'wrap', drop: 2 },
+  { header: 'RULES', value: (e) => ruleNames(e) || '-', fit: 'wrap', drop: 2 },
   { header: 'IP', value: (e) => e.ip ?? '-', drop: 4 },
   { header: 'REVIEW', value: (e) => e.review, drop: 1 },
 ]
@@ -90,4 +96,4 @@ export const EVENT_COLUMNS = (tty: boolean): Column<FraudEvent>[] => [
 /** One fraud event as a line of `fraud watch` on a terminal. */
 export const eventLine = (e: FraudEvent) =>
   `${e.receivedAt}  ${e.status.padEnd(8)}  ${threatOf(e).padEnd(15)}  risk ${round(e.riskScore, 2)}  player ${e.playerId}  ${e.id}` +
-  (e.triggeredRules.length ? `  (${e.triggeredRules.join(', ')})` : '')
+  (e.triggeredRules.length ? `  (${ruleNames(e)})` : '')

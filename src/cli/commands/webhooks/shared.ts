@@ -83,6 +83,7 @@ export function webhookFields(w: Webhook | WebhookWithSecret, tty: boolean): Fie
     ['TIMEOUT', `${w.timeoutSeconds} s`],
     ['HEADERS', Object.keys(w.headers).join(tty ? ', ' : ',')],
     ['CONSECUTIVE FAILURES', w.consecutiveFailures],
+    ['FAILED ATTEMPTS IN A ROW', w.failedAttempts],
     ['DESCRIPTION', w.description],
     ['CREATED', when(w.createdAt, tty)],
     ['UPDATED', when(w.updatedAt, tty)],

@@ -1,0 +1,16 @@
+/**
+ * Ink's Text with every string child made visible (control characters shown as `\xNN`): the TUI
+ * shows data anyone with an SDK key can set (player ids, reasons), and an escape sequence in it
+ * must print as text, never retitle or clear the terminal. Screens import Text from here.
+ */
+import { Children, isValidElement, type ReactNode } from 'react'
+import { Text as InkText, type TextProps } from 'ink'
+import { visible } from '../../cli/visible.js'
+
+const safe = (node: ReactNode): ReactNode =>
+  typeof node === 'string' ? visible(node) : Array.isArray(node) ? Children.map(node, safe) : node
+
+export function Text(props: TextProps): ReactNode {
+  const { children, ...rest } = props
+  return <InkText {...rest}>{isValidElement(children) ? children : safe(children)}</InkText>
+}
