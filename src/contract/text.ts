@@ -105,7 +105,7 @@ const note = (o: Options, what: string) => ({
 /** A title or tag: one line, no control, bidirectional or zero-width characters. */
 export function PlainText(o: Options = {}): TString {
   return Type.String({
-    ...note(o, 'No control, bidirectional-override or zero-width characters'),
+    ...note(o, 'No control, bidirectional-override, zero-width or other invisible characters'),
     pattern: PLAIN_TEXT_PATTERN,
   })
 }
@@ -113,7 +113,10 @@ export function PlainText(o: Options = {}): TString {
 /** A name: like PlainText, with at least one visible character. */
 export function VisibleText(o: Options = {}): TString {
   return Type.String({
-    ...note(o, 'At least one visible character; no control, bidirectional-override or zero-width characters'),
+    ...note(
+      o,
+      'At least one visible character; no control, bidirectional-override, zero-width or other invisible characters',
+    ),
     pattern: VISIBLE_TEXT_PATTERN,
   })
 }
@@ -123,7 +126,7 @@ export function MultilineText(o: Options = {}): TString {
   return Type.String({
     ...note(
       o,
-      'Tabs and line breaks allowed; no other control, bidirectional-override or zero-width characters',
+      'Tabs and line breaks allowed; no other control, bidirectional-override, zero-width or invisible characters',
     ),
     pattern: MULTILINE_TEXT_PATTERN,
   })

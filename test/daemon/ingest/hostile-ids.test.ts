@@ -19,7 +19,7 @@ beforeAll(async () => {
 })
 afterAll(() => t.close())
 
-const REFUSED = 'must not contain control, bidirectional-override or zero-width characters'
+const REFUSED = 'must not contain control, bidirectional-override, zero-width or other invisible characters'
 
 describe('ids with control characters', () => {
   it('player_id, session_id and the data ids are refused per event; the others are stored', async () => {
