@@ -14,3 +14,11 @@ export function Text(props: TextProps): ReactNode {
   const { children, ...rest } = props
   return <InkText {...rest}>{isValidElement(children) ? children : safe(children)}</InkText>
 }
+
+/**
+ * A drawing made by linkctl's own code whose colour codes must reach the terminal (the QR code
+ * from the qrcode package). Never for data: that goes through Text.
+ */
+export function Drawing({ children }: { children: string }): ReactNode {
+  return <InkText>{children}</InkText>
+}

@@ -1,6 +1,6 @@
 /** A link's detail: its figures, a click sparkline (last 48 hours) that follows each refresh, top dimensions. */
 import { Box } from 'ink'
-import { Text } from '../components/text.js'
+import { Drawing, Text } from '../components/text.js'
 import { useEffect, useState } from 'react'
 import { troubleOf } from '../api.js'
 import type { Link, LinkAnalytics } from '../../contract/links.js'
@@ -29,18 +29,19 @@ function Top(props: { title: string; rows: [string, number][] }) {
 /** The link's QR code drawn with text blocks (the same drawing as `linkctl links qr`). */
 function QrPreview({ link }: { link: Link }) {
   const env = useTui()
-  const [drawing, setDrawing] = useState<string | null>(null)
+  const [drawing, setDrawing] = useState<{ qr: string } | { error: string } | null>(null)
   useEffect(() => {
     let alive = true
     import('../../cli/commands/links/qr.js')
       .then((m) => m.terminalQr(env.client, link))
-      .then((text) => alive && setDrawing(text.trimEnd()))
-      .catch((err: unknown) => alive && setDrawing(`no QR code: ${troubleOf(err).message}`))
+      .then((text) => alive && setDrawing({ qr: text.trimEnd() }))
+      .catch((err: unknown) => alive && setDrawing({ error: `no QR code: ${troubleOf(err).message}` }))
     return () => {
       alive = false
     }
   }, [env.client, link])
-  return <Text>{drawing ?? 'drawing the QR code…'}</Text>
+  if (drawing === null) return <Text>drawing the QR code…</Text>
+  return 'qr' in drawing ? <Drawing>{drawing.qr}</Drawing> : <Text>{drawing.error}</Text>
 }
 
 export function LinkDetail({ link, width, qr }: { link: Link; width: number; qr: boolean }) {
