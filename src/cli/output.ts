@@ -12,6 +12,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander'
 import { noColor, type Ctx } from './context.js'
 import { UsageError } from './exit-codes.js'
 import { visible } from './visible.js'
+import { round } from '../contract/numbers.js'
 
 export { visible }
 
@@ -355,11 +356,8 @@ export function dateRange(start: string, end: string): string {
   return `${start} to ${end}`
 }
 
-/** `n` rounded to `digits` decimals (a number, so piped output stays numeric). */
-export function round(n: number, digits: number): number {
-  const f = 10 ** digits
-  return Math.round(n * f) / f
-}
+/** `n` rounded to `digits` decimals, as the API rounds figures. */
+export { round }
 
 /** A percentage as text: `12.5%`; rounded to `digits` decimals when given. */
 export function percent(n: number, digits?: number): string {
