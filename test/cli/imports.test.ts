@@ -102,6 +102,7 @@ describe('modules reachable from linkctl', () => {
       'src/contract/csv.ts',
       'src/contract/fraud-limits.ts',
       'src/contract/limits.ts',
+      'src/contract/numbers.ts',
       'src/contract/scopes.ts',
       'src/contract/skan-limits.ts',
     ])
