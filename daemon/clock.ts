@@ -36,6 +36,11 @@ export function utcDayNumber(ms: number): number {
   return Math.floor(ms / DAY_MS)
 }
 
+/** The UTC date `YYYY-MM-DD` of a day number (days since 1970-01-01). */
+export function dateOfDay(day: number): string {
+  return utcDay(day * DAY_MS)
+}
+
 /** 00:00 UTC on the first day of the month of a timestamp, `months` later (or earlier when < 0). */
 export function utcMonthStart(ms: number, months = 0): number {
   const d = new Date(ms)

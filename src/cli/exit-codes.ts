@@ -4,7 +4,7 @@
  * recognised by name, so the client need not be loaded.
  */
 import { CommanderError } from 'commander'
-import { visible } from './visible.js'
+import { visible } from '../format/visible.js'
 
 export const EXIT = {
   ok: 0,

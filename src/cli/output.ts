@@ -11,9 +11,12 @@
 import { InvalidArgumentError, Option, type Command } from 'commander'
 import { noColor, type Ctx } from './context.js'
 import { UsageError } from './exit-codes.js'
-import { visible } from './visible.js'
+import { visible } from '../format/visible.js'
+import { maskKey, money, percent, relativeTime, truncate } from '../format/cells.js'
+import { round } from '../contract/numbers.js'
 
-export { visible }
+// Cell formats the TUI shares (src/format), part of this module's API for the commands.
+export { maskKey, money, percent, relativeTime, round, truncate, visible }
 
 export interface Column<T> {
   header: string
@@ -65,13 +68,6 @@ function cell(v: Field[1]): string {
 }
 
 const widthOf = (s: string) => [...s].length
-
-/** `s` cut to `width` characters, the last one an ellipsis when something was cut; controls escaped. */
-export function truncate(s: string, width: number): string {
-  const chars = [...visible(s)]
-  if (chars.length <= width) return chars.join('')
-  return width <= 0 ? '' : `${chars.slice(0, width - 1).join('')}…`
-}
 
 /** Width of the terminal: COLUMNS (tests, narrow panes) > the stream's columns > 80. */
 export function terminalWidth(ctx: Ctx): number {
@@ -287,35 +283,8 @@ export async function emit(ctx: Ctx, value: unknown, human: () => Promise<void> 
   else await human()
 }
 
-/** Masked form of a key, as the daemon shows it: lk_••• and the last four characters. */
-export function maskKey(key: string | undefined): string {
-  if (!key) return ''
-  return `lk_•••${key.slice(-4)}`
-}
-
 // Cell values: how timestamps, numbers and long text look. A terminal gets the short form; piped
 // output keeps the full value so scripts can parse it.
-
-const UNITS: readonly [name: string, ms: number][] = [
-  ['year', 365 * 86_400_000],
-  ['month', 30 * 86_400_000],
-  ['day', 86_400_000],
-  ['hour', 3_600_000],
-  ['minute', 60_000],
-]
-
-/** `then` relative to `now`: "3 minutes ago", "in 2 days", "just now" (under a minute). */
-export function relativeTime(then: number, now: number): string {
-  const diff = then - now
-  const size = Math.abs(diff)
-  for (const [name, ms] of UNITS) {
-    if (size < ms) continue
-    const n = Math.floor(size / ms)
-    const text = `${n} ${name}${n === 1 ? '' : 's'}`
-    return diff < 0 ? `${text} ago` : `in ${text}`
-  }
-  return 'just now'
-}
 
 /**
  * A timestamp as every command shows it: relative on a terminal ("3 minutes ago", "in 2 days"),
@@ -353,24 +322,4 @@ export function plural(n: number, noun: string, nouns = `${noun}s`): string {
 /** A range of UTC days (or instants) as every command shows it: `2026-11-01 to 2026-11-24`. */
 export function dateRange(start: string, end: string): string {
   return `${start} to ${end}`
-}
-
-/** `n` rounded to `digits` decimals (a number, so piped output stays numeric). */
-export function round(n: number, digits: number): number {
-  const f = 10 ** digits
-  return Math.round(n * f) / f
-}
-
-/** A percentage as text: `12.5%`; rounded to `digits` decimals when given. */
-export function percent(n: number, digits?: number): string {
-  return `${digits === undefined ? n : round(n, digits)}%`
-}
-
-/**
- * An amount of money with a fixed number of decimals (2 unless told), followed by its currency
- * code when the API names one (`12.30 USD`). Tables show money with 2 decimals and the currency
- * on a terminal; piped, the bare number (the header names the currency).
- */
-export function money(n: number, decimals = 2, currency?: string): string {
-  return currency ? `${n.toFixed(decimals)} ${currency}` : n.toFixed(decimals)
 }

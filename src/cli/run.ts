@@ -3,7 +3,7 @@ import type { Command } from 'commander'
 import { attachIo, noColor, processIo, type Io } from './context.js'
 import { exitCodeFor, formatError, formatJsonError, isCommanderError } from './exit-codes.js'
 import { buildProgram } from './program.js'
-import { visible } from './visible.js'
+import { visible } from '../format/visible.js'
 
 /** `--json` among the options (before a `--`): errors are then printed as JSON too. */
 function wantsJson(argv: readonly string[]): boolean {

@@ -6,7 +6,7 @@
 import { setFlagsFromString } from 'node:v8'
 import type { Ctx } from '../cli/context.js'
 import { UsageError } from '../cli/exit-codes.js'
-import { maskKey } from '../cli/output.js'
+import { maskKey } from '../format/cells.js'
 import type { RateLimitInfo } from '../contract/keys.js'
 import type { TuiClient } from './api.js'
 

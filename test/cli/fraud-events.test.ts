@@ -12,7 +12,7 @@ import { fraudEvent, gameIdOf, seedFraud } from '../support/fraud.js'
 import { createGame } from '../support/gaming.js'
 import { cleanEnv, LINKCTL, runBin } from '../support/processes.js'
 import { EXIT } from '../../src/cli/exit-codes.js'
-import { ruleNames } from '../../src/cli/commands/fraud/shared.js'
+import { ruleNames } from '../../src/format/cells.js'
 
 let d: TestDaemon
 let env: Record<string, string>

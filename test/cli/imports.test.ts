@@ -93,6 +93,18 @@ describe('modules reachable from linkctl', () => {
     ])
   })
 
+  it('the TUI takes cell formats from src/format, from the CLI only what launches it and the QR drawing', () => {
+    const all = reach([cli('main.ts')], true)
+    const intoCli = all.files
+      .filter((f) => f.startsWith('src/tui/'))
+      .flatMap((f) => edges(join(packageRoot(), f)).filter((e) => e.specifier.includes('/cli/')))
+      .map((e) => [relative(packageRoot(), e.from), e.specifier])
+    expect(intoCli.sort()).toEqual([
+      ['src/tui/run.ts', '../cli/exit-codes.js'],
+      ['src/tui/screens/link-detail.tsx', '../../cli/commands/links/qr.js'],
+    ])
+  })
+
   it('start-up loads only commander, node builtins and light contract modules', () => {
     const startup = reach([cli('main.ts'), cli('run.ts')], false)
     const packages = [...startup.packages.keys()].filter((p) => !p.startsWith('node:'))
@@ -102,6 +114,7 @@ describe('modules reachable from linkctl', () => {
       'src/contract/csv.ts',
       'src/contract/fraud-limits.ts',
       'src/contract/limits.ts',
+      'src/contract/numbers.ts',
       'src/contract/scopes.ts',
       'src/contract/skan-limits.ts',
     ])

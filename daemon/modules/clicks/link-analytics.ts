@@ -3,6 +3,7 @@ import { DAY_MS, floorTo, HOUR_MS, iso } from '../../clock.js'
 import { AppError } from '../../http/errors.js'
 import type { AnalyticsQuery, LinkAnalytics } from '../../../src/contract/links.js'
 import { LINK_LIMITS } from '../../../src/contract/limits.js'
+import { round } from '../../../src/contract/numbers.js'
 import type { ClickStore, DimRow } from './store.js'
 
 const WEEK = 7 * DAY_MS
@@ -20,8 +21,7 @@ function bucketStart(t: number, interval: Interval): number {
 }
 const SIZE: Record<Interval, number> = { hour: HOUR_MS, day: DAY_MS, week: WEEK }
 
-const round2 = (n: number) => Math.round(n * 100) / 100
-const pct = (part: number, whole: number) => (whole > 0 ? round2((part / whole) * 100) : 0)
+const pct = (part: number, whole: number) => (whole > 0 ? round((part / whole) * 100, 2) : 0)
 
 export function parseDate(value: string | undefined, field: string): number | undefined {
   if (value === undefined) return undefined
@@ -137,7 +137,7 @@ export function createLinkAnalytics(deps: LinkAnalyticsDeps) {
         uniqueVisitors: visitors.visitors,
         qrScans,
         botDetection: { count: bots, percentage: pct(bots, clicks + bots) },
-        responseTime: clicks + bots > 0 ? round2(responseMsSum / (clicks + bots)) : 0,
+        responseTime: clicks + bots > 0 ? round(responseMsSum / (clicks + bots), 2) : 0,
         bounceRate: pct(visitors.singleClick, visitors.visitors),
         geography: geography(of('country'), of('region')),
         devices: share('device', 'device'),

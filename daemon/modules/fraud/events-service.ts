@@ -4,7 +4,8 @@
  * only reads, reviews, and deletes (GDPR purge, raw retention).
  */
 import type { Clock } from '../../clock.js'
-import { DAY_MS, iso } from '../../clock.js'
+import { DAY_MS, dateOfDay, iso } from '../../clock.js'
+import { round } from '../../../src/contract/numbers.js'
 import { notFound } from '../../http/errors.js'
 import { pageOf } from '../../http/pagination.js'
 import type { PageOf } from '../../../src/contract/common.js'
@@ -50,8 +51,7 @@ export function presentFraudEvent(e: FraudEventRecord): FraudEvent {
   }
 }
 
-const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10)
-const share = (part: number, whole: number) => Math.round((part / whole) * 1e6) / 1e6
+const share = (part: number, whole: number) => round(part / whole, 6)
 
 /** The Unix-ms bounds [from, to) of the list's startDate/endDate (each optional, whole UTC days). */
 function listBounds(q: FraudEventsQuery): { from?: number; to?: number } {
@@ -122,7 +122,7 @@ export function createFraudEventsService(deps: FraudEventsServiceDeps) {
         }
       }
       return {
-        range: { startDate: dateOf(start), endDate: dateOf(end) },
+        range: { startDate: dateOfDay(start), endDate: dateOfDay(end) },
         eventsAnalyzed: daily.analyzed,
         threatsDetected: threats,
         blocked: daily.blocked,

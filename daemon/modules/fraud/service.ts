@@ -2,6 +2,7 @@ import type { Clock } from '../../clock.js'
 import { DAY_MS, iso } from '../../clock.js'
 import { newId } from '../../crypto.js'
 import { AppError, notFound } from '../../http/errors.js'
+import { isUniqueViolation } from '../../db/errors.js'
 import { pageOf, pageParams } from '../../http/pagination.js'
 import type { PageOf, PageQuery } from '../../../src/contract/common.js'
 import {
@@ -265,7 +266,7 @@ export function createFraudService(deps: FraudServiceDeps) {
       try {
         await store.insertBlock(b)
       } catch (err) {
-        if (/UNIQUE|unique/.test(String(err))) throw duplicate()
+        if (isUniqueViolation(err)) throw duplicate()
         throw err
       }
       await blocksChanged()

@@ -2,6 +2,7 @@ import type { Clock } from '../../clock.js'
 import { DAY_MS, iso } from '../../clock.js'
 import { newId, randomToken, safeEqual, sha256Hex, type SecretBox } from '../../crypto.js'
 import { AppError, notFound } from '../../http/errors.js'
+import { isUniqueViolation } from '../../db/errors.js'
 import { pageOf, pageParams } from '../../http/pagination.js'
 import type { PageOf } from '../../../src/contract/common.js'
 import type {
@@ -178,8 +179,7 @@ export function createGameService(deps: GameServiceDeps) {
       try {
         await store.insert(g)
       } catch (err) {
-        if (/UNIQUE|unique/.test(String(err)))
-          throw new AppError('Conflict', `a game with id "${slug}" already exists`)
+        if (isUniqueViolation(err)) throw new AppError('Conflict', `a game with id "${slug}" already exists`)
         throw err
       }
       if (g.modules.fraud) await fraudEnabled(g)

@@ -12,7 +12,9 @@ import type {
 } from '../../../src/contract/gaming-revenue.js'
 import type { GameRecord } from '../games/service.js'
 import type { GamedataAggregates } from '../gamedata/service.js'
-import { dateOf, money, ratio, round } from './money.js'
+import { ratio } from './money.js'
+import { money, round } from '../../../src/contract/numbers.js'
+import { dateOfDay } from '../../clock.js'
 
 interface Counters {
   installs: number
@@ -73,6 +75,6 @@ export async function attributionReport(
     data,
     totals: figures(total),
     currency: game.reportingCurrency,
-    range: { startDate: dateOf(start), endDate: dateOf(end) },
+    range: { startDate: dateOfDay(start), endDate: dateOfDay(end) },
   }
 }

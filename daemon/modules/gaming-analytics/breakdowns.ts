@@ -4,7 +4,8 @@
  */
 import type { Events, Geography, Leaderboard } from '../../../src/contract/gaming.js'
 import type { GamedataAggregates } from '../gamedata/service.js'
-import { money, round, type Scope } from './scope.js'
+import type { Scope } from './scope.js'
+import { money, round } from '../../../src/contract/numbers.js'
 
 type Reads = Pick<
   GamedataAggregates,

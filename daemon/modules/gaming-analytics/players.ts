@@ -16,7 +16,7 @@ import { pageOf, pageParams } from '../../http/pagination.js'
 import type { GameRecord } from '../games/service.js'
 import type { GamedataPlayers } from '../gamedata/service.js'
 import type { PlayerFilter, PlayerRow as StoredRow } from '../gamedata/players-store.js'
-import { money } from './money.js'
+import { money } from '../../../src/contract/numbers.js'
 import { segmentBounds, segmentOf } from './segments.js'
 import { optionalDays } from './service.js'
 

@@ -5,7 +5,9 @@
 import { RETENTION_DAYS, type RetentionRow } from '../../../src/contract/gaming.js'
 import type { CohortCell } from '../gamedata/breakdowns-store.js'
 import type { GamedataAggregates } from '../gamedata/service.js'
-import { dateOf, round, type Scope } from './scope.js'
+import type { Scope } from './scope.js'
+import { round } from '../../../src/contract/numbers.js'
+import { dateOfDay } from '../../clock.js'
 
 type Band = NonNullable<RetentionRow['days']['d0']>['band']
 
@@ -40,7 +42,7 @@ export function retentionRows(
 ): RetentionRow[] {
   const groups = new Map<string, { lastDay: number; byOffset: Map<number, number> }>()
   for (const cell of cells) {
-    const key = granularity === 'week' ? isoWeekOf(cell.installDay) : dateOf(cell.installDay)
+    const key = granularity === 'week' ? isoWeekOf(cell.installDay) : dateOfDay(cell.installDay)
     let group = groups.get(key)
     if (!group) groups.set(key, (group = { lastDay: cell.installDay, byOffset: new Map() }))
     if (cell.dayOffset === 0 && cell.players > 0) group.lastDay = Math.max(group.lastDay, cell.installDay)

@@ -5,10 +5,11 @@
  * game_dim_paying_gaps): never raw events or player-days.
  */
 import type { RevenueQuery, RevenueReport, RevenueRow } from '../../../src/contract/gaming-revenue.js'
-import { DAY_MS } from '../../clock.js'
+import { DAY_MS, dateOfDay } from '../../clock.js'
 import type { GameRecord } from '../games/service.js'
 import type { GamedataAggregates } from '../gamedata/service.js'
-import { dateOf, money, ratio } from './money.js'
+import { ratio } from './money.js'
+import { money } from '../../../src/contract/numbers.js'
 
 interface Counters {
   iap: number
@@ -43,7 +44,11 @@ function buckets(groupBy: 'day' | 'week' | 'month', start: number, end: number):
       groupBy === 'day' ? first + 1 : groupBy === 'week' ? isoWeekStart(first) + 7 : nextMonthStart(first)
     const last = Math.min(next - 1, end)
     const label =
-      groupBy === 'day' ? dateOf(first) : groupBy === 'week' ? isoWeekLabel(first) : dateOf(first).slice(0, 7)
+      groupBy === 'day'
+        ? dateOfDay(first)
+        : groupBy === 'week'
+          ? isoWeekLabel(first)
+          : dateOfDay(first).slice(0, 7)
     out.push([first, last, label])
     first = next
   }
@@ -115,6 +120,6 @@ export async function revenueReport(
     data,
     totals: totalFigures,
     currency: game.reportingCurrency,
-    range: { startDate: dateOf(start), endDate: dateOf(end) },
+    range: { startDate: dateOfDay(start), endDate: dateOfDay(end) },
   }
 }

@@ -1,6 +1,6 @@
 import type { GameService } from '../games/service.js'
 import type { OverviewQuery } from '../../../src/contract/gaming.js'
-import { DAY_MS, utcDayNumber } from '../../clock.js'
+import { dateOfDay, utcDayNumber } from '../../clock.js'
 import { dayRange } from './service.js'
 
 /** What every analytics read starts from: the game (404 for another organization's), its range, today. */
@@ -11,10 +11,6 @@ export interface Scope {
   today: number
   range: { startDate: string; endDate: string }
 }
-
-export const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10)
-export const money = (micros: number) => micros / 1_000_000
-export const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits
 
 /** Resolves the game and the day range (400 on a bad or too long range) before any read. */
 export async function scopeOf(
@@ -31,6 +27,6 @@ export async function scopeOf(
     start,
     end,
     today: utcDayNumber(now),
-    range: { startDate: dateOf(start), endDate: dateOf(end) },
+    range: { startDate: dateOfDay(start), endDate: dateOfDay(end) },
   }
 }

@@ -6,7 +6,8 @@
 import type { Segment, SegmentRow, SegmentsReport } from '../../../src/contract/gaming-revenue.js'
 import type { GameRecord } from '../games/service.js'
 import type { GamedataPlayers } from '../gamedata/service.js'
-import { money, percentOf, ratio } from './money.js'
+import { percentOf, ratio } from './money.js'
+import { money } from '../../../src/contract/numbers.js'
 
 /** [from, below) of each segment in micro-units (below null: no upper bound): free is [0, 1). */
 export function segmentBounds(game: GameRecord): Record<Segment, [number, number | null]> {

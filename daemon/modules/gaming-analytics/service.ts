@@ -30,15 +30,13 @@ import { attributionReport } from './attribution.js'
 import { playerProfile, playersPage } from './players.js'
 import { revenueReport } from './revenue.js'
 import { segmentsReport } from './segments.js'
-import { DAY_MS, utcDayNumber } from '../../clock.js'
+import { dateOfDay, utcDayNumber } from '../../clock.js'
+import { money, round } from '../../../src/contract/numbers.js'
 
 /** Longest range of one request (contract: at most 366 days, a 400 beyond). */
 export const MAX_RANGE_DAYS = 366
 
 const dayOf = utcDayNumber
-const dateOf = (day: number) => new Date(day * DAY_MS).toISOString().slice(0, 10)
-const money = (micros: number) => micros / 1_000_000
-const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits
 
 export function parseDay(value: string | undefined, field: string): number | undefined {
   if (value === undefined) return undefined
@@ -136,7 +134,7 @@ export function createGamingAnalyticsService(deps: {
         arppu: payers ? round(money(totalMicros) / payers, 6) : 0,
         avgSessionSeconds: totals.sessions ? round(totals.sessionSeconds / totals.sessions, 2) : 0,
         retention: { d1, d7, d30 },
-        range: { startDate: dateOf(start), endDate: dateOf(end) },
+        range: { startDate: dateOfDay(start), endDate: dateOfDay(end) },
       }
     },
 
@@ -187,7 +185,7 @@ export function createGamingAnalyticsService(deps: {
       const { start, end } = dayRange(query, deps.clock.now())
       const format = query.format ?? 'csv'
       return {
-        fileName: `${slug}-${query.type}-${dateOf(start)}-${dateOf(end)}.${format}`,
+        fileName: `${slug}-${query.type}-${dateOfDay(start)}-${dateOfDay(end)}.${format}`,
         contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
         body: encodeExport(source.columns, rows, format, query.limit ?? EXPORT_LIMITS.default),
       }

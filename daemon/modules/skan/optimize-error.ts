@@ -3,6 +3,7 @@
  * each player sends one fine value, the schema decodes it to an amount; the error compares the
  * decoded amounts with what the players really spent in the window.
  */
+import { money, round } from '../../../src/contract/numbers.js'
 import type { History } from './optimize.js'
 
 /** Reporting currency; relativeError is a signed fraction of the true total (null: no revenue). */
@@ -23,8 +24,8 @@ export interface Measured {
   revenueByValue: number[]
 }
 
-/** Micros → reporting currency, rounded to the micro. */
-export const money = (micros: number) => Math.round(micros) / 1_000_000
+/** Micros (fractional for estimates) → reporting currency, rounded to the micro. */
+export const roundedMoney = (micros: number) => money(Math.round(micros))
 
 /** Runs `encode` on every player of the history (the value sent, the amount it decodes to). */
 export function measureError(
@@ -48,10 +49,10 @@ export function measureError(
   }
   return {
     summary: {
-      revenue: money(truth),
-      estimatedRevenue: money(estimate),
-      relativeError: truth === 0 ? null : Math.round(((estimate - truth) / truth) * 1e6) / 1e6,
-      meanAbsoluteError: n === 0 ? 0 : money(absolute / n),
+      revenue: roundedMoney(truth),
+      estimatedRevenue: roundedMoney(estimate),
+      relativeError: truth === 0 ? null : round((estimate - truth) / truth, 6),
+      meanAbsoluteError: n === 0 ? 0 : roundedMoney(absolute / n),
     },
     playersByValue,
     revenueByValue,

@@ -14,7 +14,8 @@
  */
 import { AppError } from '../../http/errors.js'
 import type { CoarseBand, ConversionSchema } from '../../../src/contract/skan.js'
-import { measureError, money, type Measured, type RevenueError } from './optimize-error.js'
+import { round } from '../../../src/contract/numbers.js'
+import { measureError, roundedMoney, type Measured, type RevenueError } from './optimize-error.js'
 
 /** Fewer installs than this with a complete first window: no proposal (422). */
 export const MIN_INSTALLS = 100
@@ -149,12 +150,10 @@ export function keyEvents(history: History, limit: number): KeyEvent[] {
   return found.slice(0, limit).map((e, i) => ({
     ...e,
     value: 2 ** i,
-    share: round(e.share),
-    association: round(e.association),
+    share: round(e.share, 6),
+    association: round(e.association, 6),
   }))
 }
-
-const round = (x: number) => Math.round(x * 1e6) / 1e6
 
 /**
  * Lower revenue edges (micros) of the payer buckets: bucket j (1-based) starts at the payer
@@ -243,15 +242,15 @@ function tables(layout: Layout) {
     bucket === 0
       ? { min: 0, max: 0 }
       : {
-          min: money(edges[bucket - 1]!),
-          max: edges[bucket] === undefined ? null : money(edges[bucket]!),
+          min: roundedMoney(edges[bucket - 1]!),
+          max: edges[bucket] === undefined ? null : roundedMoney(edges[bucket]!),
         }
-  const share = (players: number) => round(players / installs)
+  const share = (players: number) => round(players / installs, 6)
   const values: ValueRow[] = []
   const buckets: BucketRow[] = []
   const fine: Record<string, number> = {}
   for (let bucket = 0; bucket <= edges.length; bucket++) {
-    const decodedRevenue = money(decodes[bucket]!)
+    const decodedRevenue = roundedMoney(decodes[bucket]!)
     let bucketPlayers = 0
     for (let eventBits = 0; eventBits < width; eventBits++) {
       const value = bucket * width + eventBits
@@ -288,7 +287,7 @@ function bandMean(measured: Measured, band: Band): number {
     sum += measured.revenueByValue[value] ?? 0
     players += measured.playersByValue[value] ?? 0
   }
-  return players === 0 ? 0 : money(sum / players)
+  return players === 0 ? 0 : roundedMoney(sum / players)
 }
 
 export function optimize(history: History, options: OptimizeOptions): Proposal {

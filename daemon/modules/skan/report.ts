@@ -5,10 +5,10 @@ import {
   type ConversionSchema,
 } from '../../../src/contract/skan.js'
 import { revenueOf } from './conversion-schema.js'
+import { round } from '../../../src/contract/numbers.js'
 import type { PostbackGroup } from './store.js'
 
 const zeroBands = () => ({ low: 0, medium: 0, high: 0 })
-const round = (n: number, places: number) => Math.round(n * 10 ** places) / 10 ** places
 
 /**
  * A campaign's report from its postbacks counted by figure. Only verified postbacks count, except

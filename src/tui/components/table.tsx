@@ -1,7 +1,7 @@
 /** A table laid out with Box rows (ink-table does not work with Ink 6): header, rows, selection. */
 import { Box } from 'ink'
 import { Text } from './text.js'
-import { truncate } from '../../cli/output.js'
+import { truncate } from '../../format/cells.js'
 
 export interface TableColumn<T> {
   header: string

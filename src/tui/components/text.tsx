@@ -5,7 +5,7 @@
  */
 import { Children, isValidElement, type ReactNode } from 'react'
 import { Text as InkText, type TextProps } from 'ink'
-import { visible } from '../../cli/visible.js'
+import { visible } from '../../format/visible.js'
 
 const safe = (node: ReactNode): ReactNode =>
   typeof node === 'string' ? visible(node) : Array.isArray(node) ? Children.map(node, safe) : node

@@ -5,7 +5,7 @@
 import { Box } from 'ink'
 import { Text } from '../components/text.js'
 import { useCallback, useState } from 'react'
-import { percent } from '../../cli/output.js'
+import { percent } from '../../format/cells.js'
 import type { FraudDashboard } from '../../contract/fraud.js'
 import type { Game } from '../../contract/games.js'
 import { useTui, type ScreenDef, type ScreenProps } from '../context.js'

@@ -2,7 +2,7 @@
 import { Box } from 'ink'
 import { Text } from '../components/text.js'
 import { useEffect } from 'react'
-import { relativeTime } from '../../cli/output.js'
+import { relativeTime } from '../../format/cells.js'
 import { hasScope, tint, useTui, type ScreenDef, type ScreenProps } from '../context.js'
 import { useKept, useKeptRef } from '../hooks/use-kept.js'
 import { usePoll } from '../hooks/use-poll.js'

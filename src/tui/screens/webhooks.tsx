@@ -5,7 +5,7 @@
 import { Box } from 'ink'
 import { Text } from '../components/text.js'
 import { useState } from 'react'
-import { relativeTime } from '../../cli/output.js'
+import { relativeTime } from '../../format/cells.js'
 import type { Delivery, Webhook } from '../../contract/webhooks.js'
 import { troubleOf } from '../api.js'
 import { Confirm, type Confirmation } from '../components/confirm.js'

@@ -3,7 +3,8 @@ import type { Command } from 'commander'
 import { jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../context.js'
 import { emit, note, printRows, warn } from '../../output.js'
-import { type IdOpts, DOMAIN_ARGUMENT, domainAction, dnsErrorText } from './shared.js'
+import { dnsErrorText } from '../../../format/cells.js'
+import { type IdOpts, DOMAIN_ARGUMENT, domainAction } from './shared.js'
 
 export async function runDomainsCheck(opts: IdOpts, ctx: Ctx): Promise<void> {
   await requireKey(ctx)

@@ -40,17 +40,6 @@ export function domainAction<O>(run: (opts: O & { id: string }, ctx: Ctx) => Pro
   return idAction<O>(async (opts, ctx) => run({ ...opts, id: await domainId(ctx, opts.id) }, ctx))
 }
 
-/** A resolver's DNS error code (ECONNREFUSED, ETIMEOUT, …) in words. */
-export function dnsErrorText(code: string): string {
-  const words: Record<string, string> = {
-    ECONNREFUSED: 'connection refused',
-    ETIMEOUT: 'timed out',
-    ESERVFAIL: 'server failure',
-    EREFUSED: 'query refused',
-  }
-  return words[code] ?? code
-}
-
 const recordColumns: Column<Domain['dnsRecords'][number]>[] = [
   { header: 'TYPE', value: (r) => r.type },
   { header: 'NAME', value: (r) => r.name },

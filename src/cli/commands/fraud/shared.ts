@@ -6,6 +6,7 @@ import type { LinkdClient } from '../../../client/index.js'
 import type { FraudEvent, FraudRule, RuleOperator, RuleValue } from '../../../contract/fraud.js'
 import { UsageError } from '../../exit-codes.js'
 import { round, when, type Column, type Field } from '../../output.js'
+import { ruleNames } from '../../../format/cells.js'
 
 export const GAME_ARGUMENT = 'game id'
 export const RULE_ARGUMENT = 'rule id (rule_…) or exact rule name, e.g. "Block Bot Traffic"'
@@ -73,12 +74,6 @@ export async function ruleIdOf(client: LinkdClient, game: string, rule: string):
 
 /** A fraud event's threat type on the terminal (`-` when the deciding rule read no detector). */
 const threatOf = (e: FraudEvent) => e.threatType ?? '-'
-
-/** The rules an event triggered: the names kept (the first 10) and how many more there were. */
-export function ruleNames(e: Pick<FraudEvent, 'triggeredRules' | 'triggeredRuleCount'>): string {
-  const more = e.triggeredRuleCount - e.triggeredRules.length
-  return e.triggeredRules.join(', ') + (more > 0 ? ` +${more} more` : '')
-}
 
 /** The columns of fraud events (`fraud events`, `fraud watch`). */
 export const EVENT_COLUMNS = (tty: boolean): Column<FraudEvent>[] => [

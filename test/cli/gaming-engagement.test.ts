@@ -64,7 +64,7 @@ afterAll(async () => {
   await d.close()
 })
 
-describe('linkctl analytics (part A)', () => {
+describe('linkctl analytics retention, leaderboard, geography, events, export', () => {
   it('retention: --json is the API answer; a terminal draws the triangle in band colours, NO_COLOR plain', async () => {
     const j = as()
     await runAnalyticsRetention({ game: game.id }, j.ctx)

@@ -1,9 +1,9 @@
 /**
- * Issue 12 item 11, part A: every figure of retention, leaderboard, geography and events over the
- * generated data set (thousands of players, 45 days, sent through the real ingestion, shuffled)
- * equals the brute-force figure of truth() over the raw events, for several ranges: the whole
- * data set, its first and last day, a middle range whose cohorts' D30 lies past its end, and
- * after GDPR deletions of the biggest payers (named lists forget them; anonymous totals keep them).
+ * Every figure of retention, leaderboard, geography and events over the generated data set
+ * (thousands of players, 45 days, sent through the real ingestion, shuffled) equals the
+ * brute-force figure of truth() over the raw events, for several ranges: the whole data set, its
+ * first and last day, a middle range whose cohorts' D30 lies past its end, and after GDPR
+ * deletions of the biggest payers (named lists forget them; anonymous totals keep them).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GameWithSecrets } from '../../../src/contract/games.js'

@@ -1,0 +1,10 @@
+/** Figures as the API returns them: money stored in micro-units, decimals rounded. */
+
+/** Micro-units to an amount of the currency (1_500_000 → 1.5). */
+export const money = (micros: number) => micros / 1_000_000
+
+/** `n` rounded to `digits` decimals (a number, so JSON and piped output stay numeric). */
+export function round(n: number, digits: number): number {
+  const f = 10 ** digits
+  return Math.round(n * f) / f
+}

@@ -1,0 +1,72 @@
+/**
+ * How values look in a cell of linkctl's tables and the TUI's screens: the one place both take
+ * them from. Control characters are escaped (visible.ts) wherever text comes from data.
+ */
+import type { FraudEvent } from '../contract/fraud.js'
+import { round } from '../contract/numbers.js'
+import { visible } from './visible.js'
+
+/** `s` cut to `width` characters, the last one an ellipsis when something was cut; controls escaped. */
+export function truncate(s: string, width: number): string {
+  const chars = [...visible(s)]
+  if (chars.length <= width) return chars.join('')
+  return width <= 0 ? '' : `${chars.slice(0, width - 1).join('')}…`
+}
+
+/** Masked form of a key, as the daemon shows it: lk_••• and the last four characters. */
+export function maskKey(key: string | undefined): string {
+  if (!key) return ''
+  return `lk_•••${key.slice(-4)}`
+}
+
+const UNITS: readonly [name: string, ms: number][] = [
+  ['year', 365 * 86_400_000],
+  ['month', 30 * 86_400_000],
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+]
+
+/** `then` relative to `now`: "3 minutes ago", "in 2 days", "just now" (under a minute). */
+export function relativeTime(then: number, now: number): string {
+  const diff = then - now
+  const size = Math.abs(diff)
+  for (const [name, ms] of UNITS) {
+    if (size < ms) continue
+    const n = Math.floor(size / ms)
+    const text = `${n} ${name}${n === 1 ? '' : 's'}`
+    return diff < 0 ? `${text} ago` : `in ${text}`
+  }
+  return 'just now'
+}
+
+/** A percentage as text: `12.5%`; rounded to `digits` decimals when given. */
+export function percent(n: number, digits?: number): string {
+  return `${digits === undefined ? n : round(n, digits)}%`
+}
+
+/**
+ * An amount of money with a fixed number of decimals (2 unless told), followed by its currency
+ * code when the API names one (`12.30 USD`). Tables show money with 2 decimals and the currency
+ * on a terminal; piped, the bare number (the header names the currency).
+ */
+export function money(n: number, decimals = 2, currency?: string): string {
+  return currency ? `${n.toFixed(decimals)} ${currency}` : n.toFixed(decimals)
+}
+
+/** A resolver's DNS error code (ECONNREFUSED, ETIMEOUT, …) in words. */
+export function dnsErrorText(code: string): string {
+  const words: Record<string, string> = {
+    ECONNREFUSED: 'connection refused',
+    ETIMEOUT: 'timed out',
+    ESERVFAIL: 'server failure',
+    EREFUSED: 'query refused',
+  }
+  return words[code] ?? code
+}
+
+/** The rules an event triggered: the names kept (the first 10) and how many more there were. */
+export function ruleNames(e: Pick<FraudEvent, 'triggeredRules' | 'triggeredRuleCount'>): string {
+  const more = e.triggeredRuleCount - e.triggeredRules.length
+  return e.triggeredRules.join(', ') + (more > 0 ? ` +${more} more` : '')
+}
