@@ -1,5 +1,5 @@
 /**
- * The fold of accepted events into the storage layers (docs/reference.md "Gaming: event ingestion"):
+ * The fold of accepted events into the storage layers (docs/reference/gaming.md):
  * a PURE function from the rows a batch can touch (the snapshot, loaded by the store before the
  * fold) and the batch's events to the layer changes (written by the store after it). No database,
  * no clock, no randomness (session ids come from the caller), so every rule below is unit-tested
