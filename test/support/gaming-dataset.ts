@@ -210,7 +210,7 @@ export function truth(events: Ev[]) {
   }
 }
 
-/** The figures of the analytics endpoints over a day range [s, e] (issue 12), straight from the events. */
+/** The figures of the analytics endpoints over a day range [s, e], straight from the events. */
 function rangeFigures(
   events: Ev[],
   install: Map<string, number>,

@@ -1,7 +1,7 @@
 /**
- * The SKAN schema optimizer (issue 14 item 4): pure, no I/O, no clock. From each installed
+ * The SKAN schema optimizer: pure, no I/O, no clock. From each installed
  * player's revenue and event types in the first conversion window (days 0-2 after install) it
- * proposes a conversion schema (spec 2.7) and measures how well revenue decodes from it.
+ * proposes a conversion schema (docs/reference/skan.md) and measures how well revenue decodes from it.
  *
  * Encoding (a hybrid, as MMPs do): the low `k` bits of the 6-bit fine value flag the `k` key
  * events most associated with revenue (default 2); the high `6 - k` bits hold a revenue bucket

@@ -1,5 +1,5 @@
 /**
- * The API of retention, leaderboard, geography, events and export (issue 12 part A): bad input is
+ * The API of retention, leaderboard, geography, events and export: bad input is
  * a 400 naming the field, another organization's game a 404, the scope analytics:read, and the
  * export a streamed file (CSV per RFC 4180 or a JSON array) named by Content-Disposition.
  */

@@ -1,5 +1,5 @@
 /**
- * Revenue, attribution, segments and players (issue 12 items 2-5, 11) against a brute-force
+ * Revenue, attribution, segments and players against a brute-force
  * computation over the raw events of the shared data set (test/support/gaming-dataset.ts: USD and
  * EUR payers with daily exchange rates, attribution, install costs, affiliate commissions), sent
  * through the real ingestion; three players are then erased by the GDPR job. The daily layers
