@@ -1,11 +1,7 @@
 /**
- * Group commit for hot paths: `push` never waits; the buffer is written every `maxItems` items or
- * `intervalMs` (once started), on `flush()` (reads call it first) and on `stop()` (graceful
- * shutdown). Writes are serialized; a failed write keeps its items for the next try, bounded to
- * `maxRetained` so a database outage cannot grow memory without limit. While writes fail, a full
- * buffer does not start another write (the interval retries: an outage costs one attempt per
- * tick, not one per item); items beyond `maxRetained` are dropped, oldest first, counted and
- * reported through `onDrop`, as are the items a failed final write at `stop()` leaves behind.
+ * Group commit for hot paths: `push` never waits; the buffer is written every `maxItems` or
+ * `intervalMs`, on `flush()` and `stop()`. A failed write keeps its items for the next, up to
+ * `maxRetained`; beyond, the oldest are dropped and reported through `onDrop`.
  */
 export interface Batcher<T> {
   push(item: T): void

@@ -1,7 +1,7 @@
 /**
  * What `npm run test:pg` leaves out. SQLITE_ONLY: tests of SQLite itself (its files, WAL,
  * checkpoints, durability pragmas, the raw-connection unit of work); they have no PostgreSQL
- * meaning. NOT_YET_ON_POSTGRES: files not ported yet (issue 17, in progress): this list only
+ * meaning. NOT_YET_ON_POSTGRES: files not ported yet (in progress): this list only
  * shrinks, and the issue stays open until it is empty.
  */
 export const SQLITE_ONLY: string[] = [

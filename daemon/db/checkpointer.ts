@@ -1,15 +1,7 @@
 /**
- * WAL checkpoints off the request path (SQLite only). SQLite's automatic checkpoint runs inside
- * the COMMIT that pushes the write-ahead log past 1,000 pages: the request that commits pays for
- * copying every page of the log into the database file and syncing it, on the event loop, while
- * every other request waits. A busy daemon instead has the checkpoints run by a worker thread on
- * its own connection: PASSIVE checkpoints, which never block a reader or a writer and never
- * return SQLITE_BUSY to anyone, so the main connection's commits only append to the log.
- *
- * The worker starts the first time the log exceeds `startBytes` (an idle daemon never pays its
- * memory); until it has opened its connection, and again if it ever stops, the main connection
- * keeps SQLite's automatic checkpoint, so the log never grows without bound. `journal_size_limit`
- * truncates the log file after a checkpoint that left it larger than `maxLogBytes`.
+ * WAL checkpoints off the request path (SQLite only): a worker thread on its own connection runs
+ * PASSIVE checkpoints, so no COMMIT pays for copying the log. It starts once the log passes
+ * `startBytes`; until then (or if it stops) SQLite's automatic checkpoint stays on.
  */
 import { statSync } from 'node:fs'
 import { createRequire } from 'node:module'

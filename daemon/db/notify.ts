@@ -1,12 +1,7 @@
 /**
- * The change feed between linkd processes on one database. A process that changes something the
- * others keep in memory (a link in the hot-link cache, the domain directory and its certificates,
- * webhook subscriptions, fraud rules and the blocklist) publishes a notice after its commit; every
- * other process drops or reloads its copy, within milliseconds. PostgreSQL: NOTIFY on one channel,
- * LISTEN on a connection of its own that reconnects when it drops (and then tells every listener
- * to forget everything: notices sent meanwhile are lost). SQLite (one process): nothing to tell.
- * The caches' own expiry (links 30 s, domains and fraud 30 s, subscriptions 10 s) stays the
- * safety net when a notice is lost.
+ * The change feed between processes on one database: after a commit that changes a cached thing
+ * (links, domains, webhook subscriptions, fraud rules), NOTIFY; others drop or reload their copy.
+ * A dropped LISTEN connection reconnects and makes every cache forget; cache expiry is the net.
  */
 import type pg from 'pg'
 import { newId } from '../crypto.js'

@@ -19,13 +19,9 @@ export function exclusive<DB, T>(db: Kysely<DB>, fn: () => T | Promise<T>): Prom
 }
 
 /**
- * Runs a synchronous transaction under `synchronous=FULL`, then restores the connection's level
- * (NORMAL, daemon/db/open.ts). In WAL mode NORMAL syncs the WAL only at checkpoints, so a power
- * loss can take the last commits; FULL syncs it at every commit: what a reply promising the data
- * is stored needs. SQLite refuses to change the level inside a transaction, hence around it; run
- * it inside `exclusive` so that no transaction is open and nothing else commits meanwhile.
- * (`sqlite.pragma` prepares the statement each time on purpose: SQLite applies this pragma when
- * the statement is compiled, so a prepared one run again does not reliably set it.)
+ * Runs a synchronous transaction under `synchronous=FULL` (its commit synced), then restores
+ * NORMAL: see docs/decisions/synchronous-modes.md. SQLite refuses the change inside a transaction,
+ * and applies the pragma when compiled, so it is prepared each time.
  */
 export function fullSync<T>(sqlite: SQLite.Database, fn: () => T): T {
   const restore = raiseToFull(sqlite)

@@ -67,15 +67,9 @@ const NOT_FINITE = 'must be a finite number'
 const HOLDS_NUL = 'must not contain the NUL character (\\u0000)'
 
 /**
- * Where validated input holds a value no store can take as given:
- * - numbers that are not finite. JSON has no Infinity, but `1e400` parses to it, and ajv's type
- *   coercion turns a query or body string such as "Infinity" or "1e400" into it and then skips
- *   minimum/maximum (they only test finite numbers): such a value passed validation, was stored,
- *   and broke every later answer that serialized it;
- * - text holding the NUL character (in a value or a key, path parameters included): PostgreSQL's
- *   text cannot hold it and refuses the whole statement, which answered 500 (`/api/keys/%00/revoke`),
- *   while SQLite stored it. Refused on both engines, so that both answer the same.
- * Iterative, so that deeply nested input cannot exhaust the stack.
+ * Validated input no store can take as given: non-finite numbers (`1e400`, or strings ajv coerces
+ * to Infinity, which skip minimum/maximum) and text holding NUL (PostgreSQL refuses it; refused on
+ * both engines alike). Iterative, so deep input cannot exhaust the stack.
  */
 export function unstorableValues(data: unknown): UnstorableValue[] {
   const found: UnstorableValue[] = []

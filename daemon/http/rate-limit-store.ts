@@ -1,15 +1,7 @@
 /**
- * The quotas' counters in PostgreSQL, shared by every linkd process on the database: one row per
- * bucket and window, so that a limit of 100 per minute is 100 in total however many processes
- * serve the requests. A counted request is ONE statement whatever number of windows it counts
- * (`hitTiers`: an authenticated request's key and organization windows, one upsert … RETURNING
- * each, chained in one WITH so that the second is counted only while the first is within its
- * limit). Each request locks its rows in the same order (its key's, then its organization's), so
- * two requests never wait for each other's rows the other way round. The statements are named
- * (prepared once per connection): planning the chained WITH costs more than running it.
- * UNLOGGED: counters are not worth a write-ahead-log record; a server crash empties the table,
- * which only forgives the current windows (the table comes from migration 0015; one process on
- * SQLite counts in memory instead).
+ * The quotas' counters in PostgreSQL, shared by every process (a limit is a total). A request's
+ * key and organization windows are one prepared statement, rows locked key first; the table is
+ * UNLOGGED. Why: docs/decisions/shared-quota-counters.md. On SQLite the counters stay in memory.
  */
 import type pg from 'pg'
 import { addCountersOnConflict } from '../db/counters.js'

@@ -2,7 +2,7 @@
  * Plain values of the fraud contract, free of typebox (linkctl imports them at start-up for its
  * choices; see src/contract/limits.ts).
  */
-/** The seven threat types of spec 2.4: each detector's score is `score.<type>` in a rule's field. */
+/** The seven threat types in docs/reference/fraud.md: each detector's score is `score.<type>` in a rule's field. */
 export const THREAT_TYPES = [
   'click_injection',
   'bot_detection',
@@ -26,7 +26,7 @@ export const FRAUD_EVENT_STATUSES = ['blocked', 'detected'] as const
 export type FraudEventStatus = (typeof FRAUD_EVENT_STATUSES)[number]
 export const FRAUD_REVIEWS = ['pending', 'legitimate', 'fraud'] as const
 export type FraudReview = (typeof FRAUD_REVIEWS)[number]
-/** Fraud events are served at most 200 per page (spec 4.5). */
+/** Fraud events are served at most 200 per page (docs/reference/fraud.md). */
 export const FRAUD_EVENT_PAGE_SIZES = [10, 20, 50, 100, 200] as const
 
 export const FRAUD_LIMITS = {
@@ -46,6 +46,6 @@ export const FRAUD_LIMITS = {
   inValuesMax: 100,
   /** Rule names a fraud event keeps (the first that fired); it counts them all. */
   triggeredNamesKept: 10,
-  /** Blocklist entries expire this long after they are added (spec 2.6). */
+  /** Blocklist entries expire this long after they are added (docs/reference/fraud.md). */
   blocklistTtlDays: 30,
 } as const

@@ -1,5 +1,5 @@
 /**
- * Gaming analytics, part B (issue 12): revenue, attribution, segments and the players explorer
+ * Gaming analytics, part B: revenue, attribution, segments and the players explorer
  * (contract "Gaming analytics"). Money is a number in the game's reporting currency (`currency`).
  */
 import Type, { type Static } from 'typebox'

@@ -5,7 +5,7 @@ import { GAME_PLATFORMS, GDPR_STATUSES, INGEST_LIMITS, NAMED_EVENT_TYPES } from 
 
 export { NAMED_EVENT_TYPES, INGEST_LIMITS, GDPR_CONFIRMATION, GDPR_STATUSES } from './limits.js'
 
-/** One event as sent to POST /api/v1/gaming/events (checked one by one, see docs/reference.md). */
+/** One event as sent to POST /api/v1/gaming/events (checked one by one, see docs/reference/gaming.md). */
 export interface GameEventInput {
   event_id: string
   event_type: string

@@ -162,7 +162,7 @@ export const DOMAIN_LIMITS = {
   renewBeforeMs: 30 * 86_400_000,
   domainMax: 253,
 } as const
-/** Gaming: platforms, event types, ingestion limits (docs/reference.md "Gaming: event ingestion"). */
+/** Gaming: platforms, event types, ingestion limits (docs/reference/gaming.md). */
 export const GAME_PLATFORMS = [
   'ios',
   'android',
@@ -249,7 +249,7 @@ export type NamedEventType = (typeof NAMED_EVENT_TYPES)[number]
 export const REVENUE_TYPES = ['iap', 'ad', 'subscription'] as const
 export type RevenueType = (typeof REVENUE_TYPES)[number]
 
-/** GDPR deletion of a player (docs/reference.md "Gaming: GDPR"). */
+/** GDPR deletion of a player (docs/reference/gaming.md). */
 export const GDPR_CONFIRMATION = 'DELETE'
 export const GDPR_STATUSES = ['queued', 'processing', 'completed'] as const
 export const GDPR_RECORD_RETENTION_DAYS = 365

@@ -1,4 +1,4 @@
-/** Permission scopes of API keys (docs/reference.md lists them under "API keys"). */
+/** Permission scopes of API keys (docs/reference/keys.md lists them). */
 export const SCOPES = [
   'links:read',
   'links:write',

@@ -2,7 +2,7 @@
  * Plain values of the SKAN contract, free of typebox (linkctl imports them at start-up; see
  * src/contract/limits.ts).
  */
-/** Limits of SKAN campaigns and postbacks (spec 2.7, gaming-facts SKAdNetwork section). */
+/** Limits of SKAN campaigns and postbacks (docs/reference/skan.md). */
 export const SKAN_LIMITS = {
   nameMax: 200,
   affiliateMax: 200,
@@ -22,7 +22,7 @@ export const SKAN_LIMITS = {
 export const COARSE_BANDS = ['low', 'medium', 'high'] as const
 export type CoarseBand = (typeof COARSE_BANDS)[number]
 
-/** Default coarse bands of a schema without `coarseValues` (spec 2.7). */
+/** Default coarse bands of a schema without `coarseValues` (docs/reference/skan.md). */
 export const DEFAULT_COARSE_VALUES = {
   low: { min: 0, max: 10 },
   medium: { min: 11, max: 40 },

@@ -1,5 +1,5 @@
 /**
- * `POST /api/v1/skan/campaigns/:campaignId/optimize` (issue 14 item 4): the proposal of a
+ * `POST /api/v1/skan/campaigns/:campaignId/optimize`: the proposal of a
  * conversion schema from the game's history. Money is in the game's reporting currency.
  */
 import Type, { type Static } from 'typebox'

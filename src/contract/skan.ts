@@ -166,7 +166,7 @@ export const PostbackAnswer = Type.Object({
 })
 export type PostbackAnswer = Static<typeof PostbackAnswer>
 
-/** Apple's real, signed 4.0 postback (gaming-facts.md): the documented example, and a test vector. */
+/** Apple's real, signed 4.0 postback: the documented example, and a test vector. */
 export const APPLE_POSTBACK_EXAMPLE = Object.freeze({
   version: '4.0',
   'ad-network-id': 'com.example',

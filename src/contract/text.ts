@@ -1,17 +1,8 @@
 /**
- * Text that people read back (names, titles, tags, descriptions, reasons): the one definition of
- * the characters they may not hold, as JSON Schema patterns, so that validation, the OpenAPI
- * document and any client share it. Refused:
- * - C0 and C1 control characters (DEL included); U+2028 and U+2029 (line and paragraph separators);
- * - bidirectional marks, embeddings, overrides and isolates (U+061C, U+200E, U+200F, U+202A-U+202E,
- *   U+2066-U+2069);
- * - zero-width and invisible characters: U+00AD, U+034F, U+115F, U+1160, U+17B4, U+17B5, U+180E,
- *   U+200B-U+200D, U+2060-U+2064, U+206A-U+206F, U+2800 (braille blank), U+3164 and U+FFA0
- *   (Hangul fillers), U+FEFF, U+FFF9-U+FFFB, U+1D173-U+1D17A, the tag characters U+E0000-U+E007F
- *   (so also the tag sequences of the England, Scotland and Wales flags);
- * - lone (unpaired) surrogates, which no encoding can store.
- * They let a name read differently from what it is (`evil\u202Egnp.exe` shows as `evilexe.png`),
- * look empty, or hide text in it.
+ * Text people read back (names, titles, tags, descriptions, reasons): the one definition, as JSON
+ * Schema patterns shared by validation, OpenAPI and clients, of what it may not hold (control,
+ * bidirectional, zero-width and invisible characters, lone surrogates), which make a name read
+ * differently from what it is (`evil\u202Egnp.exe` shows as `evilexe.png`).
  */
 import Type, { type TString } from 'typebox'
 import { AD_NETWORK_PATTERN, SOURCE_IDENTIFIER_PATTERN } from './skan-limits.js'

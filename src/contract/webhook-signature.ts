@@ -1,5 +1,5 @@
 /**
- * Webhook signatures (docs/reference.md "Webhooks"): `X-Webhook-Signature:
+ * Webhook signatures (docs/reference/webhooks.md): `X-Webhook-Signature:
  * sha256=<hex>`, HMAC-SHA256 keyed with the webhook secret over `<X-Webhook-Timestamp>.<raw_body>`,
  * the timestamp in Unix milliseconds. Shared by the daemon (signing deliveries, the utilities
  * endpoints) and linkctl (`webhooks sign|verify|listen`); node:crypto only.

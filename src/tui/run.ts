@@ -101,17 +101,9 @@ export async function whoAmI(
 }
 
 /**
- * Memory for a long-running screen, set before Ink and React load (RSS after paging through 100k
- * links: 143 MB before, 97–110 MB after; docs/performance.md):
- * - React's production build. React picks its build from NODE_ENV when it loads, and the
- *   development one times every render with `performance.measure`: entries Node keeps for the
- *   life of the process (four per render, so a screen refreshing every second grows for ever),
- *   on top of its slower, heavier checks. A NODE_ENV the user set is left as it is.
- * - V8's `--optimize-for-size`: the heap is grown less eagerly and collected sooner. Paging
- *   allocates pages of rows and frames of text that live for one render; without it V8 grows
- *   the old space by tens of MB of such garbage before collecting it. The flag is one V8 reads
- *   as the process runs (a `--max-old-space-size` set here would be ignored: the heap's limits
- *   are fixed at start-up).
+ * Before Ink and React load: React's production build (the development one records every render
+ * in Node's performance timeline for ever) unless NODE_ENV is set, and V8's `--optimize-for-size`
+ * so short-lived frames do not grow the heap. See docs/decisions/tui-production-build.md.
  */
 export function prepareProcessForTui(): void {
   process.env.NODE_ENV ??= 'production'

@@ -1,14 +1,7 @@
 /**
- * What goes between Ink and the terminal: Ink renders each frame whole into a stand-in stdout
- * (its `debug` mode: one write per frame, no escape codes of its own), and the writer sends the
- * terminal only the lines that changed since the last frame, each addressed by its row, in one
- * synchronized update (DEC 2026: the terminal shows the update at once, where supported).
- *
- * Why not Ink's own modes: its standard mode erases and rewrites the whole frame on every change;
- * its incremental mode moves the cursor relatively (up N lines, next line) from where the last
- * frame ended, which goes wrong as soon as the terminal's idea of that place differs (a frame as
- * tall as the screen, a resize that reflows it): the stale lines seen in tmux at 80×24. Absolute
- * addressing does not depend on where the cursor was.
+ * Between Ink and the terminal: Ink renders each frame whole into a stand-in stdout, and only the
+ * changed lines are written, each at its row, in one synchronized update (DEC 2026). Why not Ink's
+ * own modes: docs/decisions/tui-changed-lines.md.
  */
 import { EventEmitter } from 'node:events'
 

@@ -1,5 +1,5 @@
 /**
- * `npm run bench fraud-detect`: the fraud detectors' `detect()` per event (issue 13, target ≤ 50
+ * `npm run bench fraud-detect`: the fraud detectors' `detect()` per event (target ≤ 50
  * µs average), on realistic traffic (20,000 players of 5 games, ~2 players per IP, installs with a
  * click time, purchases, a few emulators and bots) and on churn (every event a new player, IP and
  * device, so every map evicts at its cap). Baseline in the same run: the ingestion's own per-event

@@ -1,5 +1,5 @@
 /**
- * `npm run bench gaming-analytics` (issue 12): the latency of every gaming analytics endpoint on
+ * `npm run bench gaming-analytics`: the latency of every gaming analytics endpoint on
  * 1M players x 60 days, and the export's streaming rate and memory. The overview's data set
  * (withAggregates in gaming.ts: aggregates and profiles with platform, country and attribution)
  * is extended here with the layers the other endpoints read: the daily dimensions (countries,

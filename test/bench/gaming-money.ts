@@ -1,5 +1,5 @@
 /**
- * The money layers of the gaming-analytics bench (issue 12 part B): what revenue, attribution
+ * The money layers of the gaming-analytics bench: what revenue, attribution
  * and the players explorer read beside the profiles (filled in gaming.ts with platform, country
  * and first-touch attribution, see PROFILE_VALUES): the daily dimensions per platform and
  * attribution value, the distinct paying players per platform and source (game_dim_paying_gaps,

@@ -1,5 +1,5 @@
 /**
- * `npm run bench postgres`: the PostgreSQL engine against SQLite in the same run (issue 17).
+ * `npm run bench postgres`: the PostgreSQL engine against SQLite in the same run.
  * Redirects with click recording and gaming ingestion on SQLite (one process), on PostgreSQL with
  * one process and with two processes on one database; ingestion also against PostgreSQL's own
  * COPY of the same rows (psql's \copy). Every figure is a ratio against a baseline measured here.

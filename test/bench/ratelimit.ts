@@ -1,6 +1,6 @@
 /**
- * `npm run bench ratelimit`: the cost per request of the quotas shared across linkd processes
- * (issue 17): the PostgreSQL counter (http/rate-limit-store.ts, one upsert … RETURNING per hit)
+ * `npm run bench ratelimit`: the cost per request of the quotas shared across linkd processes:
+ * the PostgreSQL counter (http/rate-limit-store.ts, one upsert … RETURNING per hit)
  * against the in-process memory store, in the same run; the floor of any database round trip
  * (SELECT 1 on the same pool) as the baseline; a key + organization pair counted in one statement
  * (`hitTiers`, what an authenticated request costs); and whole authenticated API requests with

@@ -1,5 +1,5 @@
 /**
- * `npm run bench skan-optimize` (issue 14 item 4): the SKAN schema optimizer on 1M installed
+ * `npm run bench skan-optimize`: the SKAN schema optimizer on 1M installed
  * players (60 install days; player-days generated directly: the install day, half the players
  * back on day 1, a third on day 2, some later outside the window; 5 % payers with heavy-tailed
  * amounts). Timed: the history read (gamedata's firstWindowHistory), the pure optimizer, and the

@@ -1,5 +1,5 @@
 /**
- * Errors for humans (issue 16 item 5), with real local servers: each message once, a refused key
+ * Errors for humans, with real local servers: each message once, a refused key
  * says where it came from and how to log in, a server that is not linkd is named as such, and TLS
  * spoken to a plain-HTTP port (or the reverse) is said in one line.
  */

@@ -1,5 +1,5 @@
 /**
- * `linkctl fraud dashboard|events|review|watch` (issue 13 item 7): the built linkctl binary
+ * `linkctl fraud dashboard|events|review|watch`: the built linkctl binary
  * against the real daemon on loopback; fraud events seeded as the pipeline writes them.
  * Needs `npm run build`.
  */

@@ -1,5 +1,5 @@
 /**
- * Owner-only data files with the built `linkd` (issue 10 item 2): the data directory 0700, the
+ * Owner-only data files with the built `linkd`: the data directory 0700, the
  * database and its -wal and -shm files 0600 while the daemon runs, `linkd backup` copies 0600,
  * and files an older version left readable tightened (and said so once) at the next start.
  */

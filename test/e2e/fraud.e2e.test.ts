@@ -1,5 +1,5 @@
 /**
- * Fraud detection end to end with the built binaries (issue 13, "done when"): crafted fraudulent
+ * Fraud detection end to end with the built binaries ("done when"): crafted fraudulent
  * events sent with `linkctl events send` are blocked in the 202 answer or flagged, show up in
  * `linkctl fraud events` and in `linkctl fraud dashboard`, and a review moves the false-positive
  * rate.

@@ -1,5 +1,5 @@
 /**
- * Installing linkctl and linkd from a packed tarball (issue 16 item 1). A real `npm pack` of the
+ * Installing linkctl and linkd from a packed tarball. A real `npm pack` of the
  * checkout (built by `pretest`); the tarball must hold everything both programs need to run and
  * nothing else. It is then installed into a temporary prefix with the layout `npm install -g
  * --prefix` makes (`lib/node_modules/linkd`, `bin/<name>` links from package.json's `bin`), with

@@ -1,5 +1,5 @@
 /**
- * Offline key recovery (issue 10 item 1): `linkd keys create --org ORG [--name N] [--preset P]` on
+ * Offline key recovery: `linkd keys create --org ORG [--name N] [--preset P]` on
  * the data dir, with the built binaries, while the daemon runs and while it is stopped; the
  * printed key works against the daemon at once, even when the plan's key limit is reached.
  */

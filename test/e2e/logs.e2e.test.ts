@@ -1,5 +1,5 @@
 /**
- * linkd's logs (issue 16 item 8), on the built binary: JSON lines when stdout is not a terminal,
+ * linkd's logs, on the built binary: JSON lines when stdout is not a terminal,
  * readable lines with LINKD_LOG_FORMAT=pretty (the default on a terminal), and health probes
  * logged at debug, never at info.
  */

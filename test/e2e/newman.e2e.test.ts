@@ -1,7 +1,7 @@
 /**
  * The Postman collection served by a fresh built `linkd`, run as is by newman (Postman's runner)
- * with only the variables it declares filled in: every request is sent and none answers 5xx
- * (issue 10, item 9). Requests naming an id that does not exist answer 404; that is fine.
+ * with only the variables it declares filled in: every request is sent and none answers 5xx.
+ * Requests naming an id that does not exist answer 404; that is fine.
  */
 import { createRequire } from 'node:module'
 import { mkdtempSync, rmSync } from 'node:fs'

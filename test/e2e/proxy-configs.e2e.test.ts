@@ -1,5 +1,5 @@
 /**
- * The reverse-proxy examples of docs/deployment.md, checked by the real programs (issue 17): the
+ * The reverse-proxy examples of docs/deployment.md, checked by the real programs: the
  * ```nginx and ```caddyfile blocks are read from the page itself, so the docs cannot drift from
  * what is tested. A reader's substitutions only (the page lists them): ports, certificate paths.
  * `nginx -t` and `caddy validate` accept them; then nginx runs them in front of a real linkd, and

@@ -1,5 +1,5 @@
 /**
- * `npm test` says which tests it did not run (issue 16 item 10): vitest on a fixture whose test
+ * `npm test` says which tests it did not run: vitest on a fixture whose test
  * needs a tool this machine lacks prints, after the run, the file skipped and the install command.
  */
 import { execFile } from 'node:child_process'

@@ -1,12 +1,7 @@
 /**
- * The generated gaming data set of the brute-force tests: thousands of players over 45 days on
- * several platforms and countries, with sessions (some crossing midnight), named and custom
- * events and all three revenue types, first-touch attribution (affiliate, campaign, source,
- * medium, on every event of an attributed player), acquisition cost on installs, affiliate
- * commission on purchases, and a fifth of the players paying in EUR with a daily exchange rate;
- * `truth()` computes the figures directly from the raw
- * events, and `deliver()` sends them through the real ingestion, half a day at a time, shuffled.
- * Deterministic (seeded): every test file that imports it sees the same events.
+ * The seeded gaming data set of the brute-force tests: thousands of players over 45 days, with
+ * sessions, custom events, every revenue type, attribution, costs, commissions and EUR payers.
+ * `truth()` computes the figures from the raw events; `deliver()` sends them through ingestion.
  */
 import { randomUUID } from 'node:crypto'
 import type { GameWithSecrets } from '../../src/contract/games.js'
@@ -210,7 +205,7 @@ export function truth(events: Ev[]) {
   }
 }
 
-/** The figures of the analytics endpoints over a day range [s, e] (issue 12), straight from the events. */
+/** The figures of the analytics endpoints over a day range [s, e], straight from the events. */
 function rangeFigures(
   events: Ev[],
   install: Map<string, number>,

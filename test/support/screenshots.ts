@@ -1,11 +1,7 @@
 /**
- * `npm run screenshots`: the README's pictures of `linkctl tui`, as text. Starts the built linkd
- * with some sample data (links with clicks, two webhooks, a domain, a game with a day of events
- * and a SKAN campaign with postbacks, a fraud-enabled game with blocked and flagged events),
- * runs the built `linkctl tui` in tmux at 100×30, visits each screen and writes its
- * `capture-pane` to docs/screens/<screen>.txt, then puts the screens the README shows (after a
- * `<!-- docs/screens/<screen>.txt -->` line) in its text blocks, their empty rows folded. Needs
- * tmux and `npm run build` first (the npm script builds). Not part of `npm test`.
+ * `npm run screenshots`: runs the built linkd with sample data and `linkctl tui` in tmux at 100×30,
+ * writes each screen to docs/screens/<screen>.txt and refreshes the README's text blocks that follow
+ * a `<!-- docs/screens/<screen>.txt -->` line. Needs tmux; not part of `npm test`.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'

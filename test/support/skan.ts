@@ -1,5 +1,5 @@
 /**
- * Helpers of the SKAN tests: Apple's real 4.0 postback (gaming-facts.md), a P-256 test key, and
+ * Helpers of the SKAN tests: Apple's real 4.0 postback, a P-256 test key, and
  * postbacks of each version signed with it. The signed strings are written here from Apple's field
  * order, independently of the daemon's code, so that a wrong order there fails the tests.
  */

@@ -99,7 +99,7 @@ export function createFraudEventsService(deps: FraudEventsServiceDeps) {
       return presentFraudEvent(e)
     },
 
-    /** The dashboard of a UTC day range (the analytics range rules); definitions in docs/reference.md. */
+    /** The dashboard of a UTC day range (the analytics range rules); definitions in docs/reference/fraud.md. */
     async dashboard(organizationId: string, slug: string, q: DashboardQuery): Promise<FraudDashboard> {
       const game = await deps.fraudGame(organizationId, slug)
       const now = deps.clock.now()

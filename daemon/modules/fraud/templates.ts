@@ -1,5 +1,5 @@
 /**
- * The six templates of spec 2.5, created as ordinary rules when fraud is enabled on a game (once):
+ * The six templates in docs/reference/fraud.md, created as ordinary rules when fraud is enabled on a game (once):
  * the three recommended enabled, the others disabled. Thresholds on the detector scores (0-1).
  */
 import type { RuleAction, RuleOperator, RuleValue } from '../../../src/contract/fraud.js'

@@ -25,7 +25,7 @@ const dimDays = (gameId: string, dim: string, start: number, end: number) =>
   sql<SqlBool>`game_id = ${gameId} AND day >= ${start} AND day <= ${end} AND dim = ${dim}`
 
 /**
- * Reads of revenue and acquisition (issue 12) from the daily layers: game_daily,
+ * Reads of revenue and acquisition from the daily layers: game_daily,
  * game_daily_dims, game_acquisition_daily, game_day_gaps and game_dim_paying_gaps. Never raw
  * events or player-days.
  */

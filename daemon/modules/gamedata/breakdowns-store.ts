@@ -9,8 +9,8 @@ export interface CohortCell {
 }
 
 /**
- * Reads of the gaming aggregates behind retention, leaderboard, geography and events (issue 12,
- * part A). Layer 4 only: cohorts, daily dimensions, distinct-player gaps, and the paying
+ * Reads of the gaming aggregates behind retention, leaderboard, geography and events.
+ * Layer 4 only: cohorts, daily dimensions, distinct-player gaps, and the paying
  * player-days through their partial index (migration 0008); never raw events.
  */
 export function breakdownReads(db: Kysely<Database>) {

@@ -1,5 +1,5 @@
 /**
- * The fold of accepted events into the storage layers (docs/reference.md "Gaming: event ingestion"):
+ * The fold of accepted events into the storage layers (docs/reference/gaming.md):
  * a PURE function from the rows a batch can touch (the snapshot, loaded by the store before the
  * fold) and the batch's events to the layer changes (written by the store after it). No database,
  * no clock, no randomness (session ids come from the caller), so every rule below is unit-tested
@@ -185,7 +185,7 @@ export function fold(
     }
   }
 
-  // Events (issue 12): the days each player sent each type, for distinct players per type.
+  // Events: the days each player sent each type, for distinct players per type.
   const batchTypeDays = new Map<string, number[]>()
   const addTypeDay = (playerId: string, typeValue: string, bit: number, day: number) => {
     let prev = NO_DAY
@@ -456,7 +456,7 @@ const ACQUISITION_DIMS = ['affiliate', 'campaign', 'source', 'medium'] as const
 const PAYING_DIMS = ['platform', 'source'] as const
 
 /**
- * The fold's part for acquisition (issue 12): cost and commission per attribution value and day,
+ * The fold's part for acquisition: cost and commission per attribution value and day,
  * conversions on the install day of a player's first paid event, and the distinct-paying-players
  * counters per platform and source (the game_day_gaps rule, per profile value).
  */

@@ -1,29 +1,8 @@
 /**
- * The advisory locks of the gaming writes on PostgreSQL (transaction-level: released at commit or
- * rollback). A batch's fold reads a snapshot of ITS players' rows (profiles, player-days,
- * sessions) and of its event ids, and writes absolute values only into those players' rows; every
- * aggregate write adds counters (ON CONFLICT … DO UPDATE SET x = x + excluded.x). So only batches
- * that share a player (or a batch_id) must run one after the other; the rest may run at once.
- *
- * The decision (docs/operations.md, "Several processes"):
- * - A batch with at most FINE_LOCK_PLAYERS distinct players takes its game's lock SHARED, then,
- *   in one statement and one order (its batch_id's key first, then its players' keys ascending),
- *   an exclusive lock per player and one on its batch_id: batches of other players run in
- *   parallel, two batches sharing a player wait for each other, never deadlock on these locks
- *   (everyone takes game → batch_id → players, players in key order), and two copies of one
- *   batch_id serialize, so the second finds the first's stored response.
- * - A batch with more players takes its game's lock EXCLUSIVE: it runs alone in its game, as every
- *   batch did before. PostgreSQL's shared lock table holds about max_locks_per_transaction (64 by
- *   default) × max_connections entries for every backend together; a 1,000-player batch holding
- *   1,000 locks, a few at once, could fill it ("out of shared memory" for every session). 64 is the
- *   per-transaction share of that table PostgreSQL plans for, so a full pool of batches at the
- *   limit stays within it, and the SDKs' batches (one device: one player) are far below it.
- * - The GDPR purge of a player takes the game's lock shared and the player's lock (lockPlayer).
- *
- * Keys: two-key locks (class, key), never meeting the one-key locks of migrations and jobs. The
- * game's key is hashtext(game id) (the key every version of linkd used), a player's and a
- * batch_id's the first 32 bits of SHA-256(game id, name): two names hashing alike only wait for
- * each other.
+ * The advisory locks of the gaming writes on PostgreSQL (transaction-level). A batch locks its
+ * game SHARED, then its batch_id and its players in key order, so only batches sharing a player
+ * wait; beyond FINE_LOCK_PLAYERS it locks the game EXCLUSIVE. Why: docs/decisions/per-player-locks.md,
+ * docs/decisions/player-lock-threshold.md. Two-key locks (class, key) never meet migrations' and jobs'.
  */
 import { createHash } from 'node:crypto'
 import { query, type Executor } from '../../db/postgres-rows.js'

@@ -34,9 +34,9 @@ export interface GamedataDeps {
   store: GamedataStore
   maintenance: GamedataMaintenanceStore
   aggregates: AggregatesStore
-  /** Revenue and acquisition reads (issue 12). */
+  /** Revenue and acquisition reads. */
   acquisition: AcquisitionStore
-  /** Player profile reads (issue 12). */
+  /** Player profile reads. */
   players: PlayersStore
   clock: Clock
   games: Pick<GameService, 'all'>
@@ -195,7 +195,7 @@ export function createGamedataService(deps: GamedataDeps) {
         deps.aggregates.dimensionTotals(gameId, dim, start, end),
       distinctPerKind: (gameId: string, family: 'country:' | 'type:', start: number, end: number) =>
         deps.aggregates.distinctPerKind(gameId, family, start, end),
-      // Revenue and acquisition (issue 12 part B).
+      // Revenue and acquisition.
       revenueByDay: (gameId: string, start: number, end: number) =>
         deps.acquisition.revenueByDay(gameId, start, end),
       revenueByDim: (gameId: string, dim: string, start: number, end: number) =>
@@ -208,7 +208,7 @@ export function createGamedataService(deps: GamedataDeps) {
         deps.acquisition.acquisitionByDim(gameId, dim, start, end),
     },
 
-    /** Reads of the player profiles (layer 3) and of one player's own newest events (issue 12). */
+    /** Reads of the player profiles (layer 3) and of one player's own newest events. */
     players: {
       hasPlayers: (gameId: string) => deps.players.hasPlayers(gameId),
       total: (gameId: string) => deps.players.total(gameId),

@@ -1,15 +1,8 @@
 /**
- * The PostgreSQL store of the gaming storage layers, behind the same port as the SQLite one
- * (`GamedataStore`, store.ts): a batch is one transaction on one pooled client that first takes
- * the advisory locks of what it reads (locks-store-postgres.ts: its players and batch_id under its
- * game's shared lock, or its game's exclusive lock for a batch of many players), so that batches
- * sharing a player run one after the other while the rest of a game's batches, from any number
- * of linkd processes, run at once. The snapshot is read in a few statements for the whole batch
- * (`= ANY($2)`), and the changes are written with one multi-row statement per table and kind of
- * write, every statement's rows in key order and the aggregate upserts (the rows every batch of
- * the game shares: today's game_daily row, game_player_totals…) last, so that their row locks
- * are taken in one order and held for the shortest time. A batch that met another at the same
- * moment (a deadlock, or the same new event id stored by a batch of other players) runs again.
+ * The PostgreSQL store of the gaming layers (same port as store.ts): one transaction per batch
+ * under the locks of locks-store-postgres.ts, the snapshot read with `= ANY($2)`, one multi-row
+ * statement per table in key order with the shared aggregate rows last (their locks held
+ * shortest); a batch that meets another runs again. See docs/decisions/per-player-locks.md.
  */
 import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema.js'

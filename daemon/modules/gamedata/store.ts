@@ -332,7 +332,7 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
         d.revenue_iap_micros, d.revenue_ad_micros, d.revenue_subscription_micros, d.sessions)
     for (const x of c.gaps) statements.gap.run(gameId, x.kind, x.day, x.prevDay, x.players)
     for (const x of c.cohorts) statements.cohort.run(gameId, x.installDay, x.dayOffset, x.players)
-    // Acquisition (issue 12): cost, commission, conversions; paying players per platform / source.
+    // Acquisition: cost, commission, conversions; paying players per platform / source.
     for (const x of c.acquisition)
       statements.acquisition.run(
         gameId,

@@ -1,5 +1,5 @@
 /**
- * Leaderboard, geography and events (issue 12 items 6-8), from the aggregates only: the paying
+ * Leaderboard, geography and events, from the aggregates only: the paying
  * player-days (partial index), the daily dimensions and the per-country distinct-player gaps.
  */
 import type { Events, Geography, Leaderboard } from '../../../src/contract/gaming.js'

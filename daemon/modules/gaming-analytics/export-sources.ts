@@ -1,5 +1,5 @@
 /**
- * The export row sources of the reports (issue 12 item 9): each report flattened to one row per
+ * The export row sources of the reports: each report flattened to one row per
  * line of its answer. Another type is one `registry.register(type, { columns, open })`: `open`
  * checks the request and returns an async iterable of flat rows (players pages by keyset).
  */

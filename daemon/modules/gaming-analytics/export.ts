@@ -1,5 +1,5 @@
 /**
- * Export (issue 12 item 9): a registry of row sources keyed by type, and the CSV / JSON encoders
+ * Export: a registry of row sources keyed by type, and the CSV / JSON encoders
  * that stream them with constant memory. A row source checks its input (game, range) in `open`,
  * before anything is sent, then yields flat rows one by one (a big type pages through its store
  * by keyset and yields as it goes); the encoders batch rows into chunks of ~64 KB.

@@ -1,5 +1,5 @@
 /**
- * Retention cohorts (issue 12 item 1): one row per install day (or ISO week) of the range, with
+ * Retention cohorts: one row per install day (or ISO week) of the range, with
  * the players retained on days 0, 1, 3, 7, 14 and 30 after install, from game_cohorts only.
  */
 import { RETENTION_DAYS, type RetentionRow } from '../../../src/contract/gaming.js'

@@ -90,7 +90,7 @@ export function createGamingAnalyticsService(deps: {
   games: GameService
   /** The aggregates are gamedata's data: read through its service. */
   aggregates: GamedataAggregates
-  /** Player profiles (issue 12), read through gamedata's service too. */
+  /** Player profiles, read through gamedata's service too. */
   players: GamedataPlayers
 }) {
   const store = deps.aggregates

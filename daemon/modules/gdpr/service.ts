@@ -28,7 +28,7 @@ function present(d: DeletionRecord): GdprDeletion {
 }
 
 /**
- * GDPR deletion of one player (docs/reference.md "Gaming: GDPR"): queued by the API, purged asynchronously by the
+ * GDPR deletion of one player (docs/reference/gaming.md): queued by the API, purged asynchronously by the
  * gdpr-deletions job (queued → processing → completed), irreversible and not cancellable. The
  * deletion record (with the player id, as proof) is kept 365 days after completion.
  */

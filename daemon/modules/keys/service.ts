@@ -108,13 +108,9 @@ export function createKeyService(deps: KeyServiceDeps) {
   const holdsEveryScope = (k: KeyRecord, t: number) =>
     effectiveStatus(k, t) === 'active' && normalizeScopes(k.permissions).length === SCOPES.length
   /**
-   * Writes a change that takes scopes or its active state away from key `k` (revoke, deactivate,
-   * delete: `after` is null; a PATCH: `after` is its new scopes), refusing it when `k` is the
-   * organization's last active key holding keys:write (nobody could create, restore or rotate
-   * keys through the API afterwards), or its last active key holding every scope (a weaker
-   * keys:write key cannot act on a stronger key, so nobody could reactivate or restore it).
-   * The check and the write share one transaction under the organization's key lock, so two
-   * such changes (two keys revoking each other at once, from any process) run one after the other.
+   * Writes a change that takes scopes or activity away from key `k`, refusing it when `k` is the
+   * organization's last active key with keys:write or with every scope (nobody could restore it).
+   * Check and write share one transaction under the organization's key lock.
    */
   async function unlessLastKeyManager(
     k: KeyRecord,

@@ -27,13 +27,9 @@ export interface FastRedirectDeps {
 const SHORT_PATH = /^\/([A-Za-z0-9_-]{1,64})(?:\?|$)/
 
 /**
- * The redirect of a hot link, answered before the HTTP framework sees the request: a link on the
- * shared short domain that is in the hot-link cache, active and unexpired, asked for with GET or HEAD by a client within its
- * per-IP window. Everything else (cache misses, 404/410, 429, every other route) returns false
- * and goes through Fastify, which answers the same request the same way, only slower: the
- * response here carries the same headers, status, body and logs as the route in routes.ts, which
- * the tests check side by side. Fastify's per-request work (routing, hooks, a child logger, reply
- * objects) was about half of the redirect's CPU time, on the path users judge the product by.
+ * A hot link's redirect, answered before Fastify: cached, active, on the shared domain, GET or
+ * HEAD, within the per-IP window; anything else returns false and goes through the route, which
+ * answers the same bytes (tests compare them). Why: docs/decisions/fast-redirect-path.md.
  */
 export function createFastRedirect(
   deps: FastRedirectDeps,

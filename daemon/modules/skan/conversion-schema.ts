@@ -13,7 +13,7 @@ const isPowerOfTwo = (n: number) => Number.isInteger(n) && n > 0 && (n & (n - 1)
 
 /**
  * The schema as stored: the defaults filled in (coarse bands, lockWindow = the campaign's) and
- * every rule of spec 2.7 checked; a 400 naming the field and the rule otherwise.
+ * every rule in docs/reference/skan.md checked; a 400 naming the field and the rule otherwise.
  */
 export function checkedSchema(input: ConversionSchemaInput, lockWindowHours: number): ConversionSchema {
   const bitOwner = new Map<number, string>()

@@ -1,16 +1,7 @@
 /**
- * The SKAN schema optimizer (issue 14 item 4): pure, no I/O, no clock. From each installed
- * player's revenue and event types in the first conversion window (days 0-2 after install) it
- * proposes a conversion schema (spec 2.7) and measures how well revenue decodes from it.
- *
- * Encoding (a hybrid, as MMPs do): the low `k` bits of the 6-bit fine value flag the `k` key
- * events most associated with revenue (default 2); the high `6 - k` bits hold a revenue bucket
- * index. Bucket 0 is "no revenue"; buckets 1..B split the payers at payer-revenue quantiles, so
- * each holds about the same number of payers. In the spec's `events` map, a bit of the bucket
- * index is a pseudo-event `revenue_bucket_<weight>` (weight 1, 2, 4 … of the bit in the index):
- * value = bucket × 2^k + the key events' bits. Keeping revenue in the high bits makes every
- * revenue tier a contiguous range of values, which the coarse bands need: low = bucket 0,
- * medium = the lower half of the payer buckets, high = the rest.
+ * The SKAN schema optimizer: pure, no I/O, no clock. From each player's first-window revenue and
+ * events it proposes a schema: value = revenue bucket × 2^k + k key-event bits, revenue in the high
+ * bits so each tier is a contiguous range for the coarse bands (docs/reference/skan.md).
  */
 import { AppError } from '../../http/errors.js'
 import type { CoarseBand, ConversionSchema } from '../../../src/contract/skan.js'

@@ -7,7 +7,7 @@ import { createPublicKey, verify, type KeyObject } from 'node:crypto'
 import { AppError, type ErrorDetail } from '../../http/errors.js'
 import { COARSE_BANDS, SOURCE_IDENTIFIER_PATTERN, type CoarseBand } from '../../../src/contract/skan.js'
 
-/** Apple's public key for postbacks of version 2.1 and later (SPKI DER, base64; gaming-facts). */
+/** Apple's public key for postbacks of version 2.1 and later (SPKI DER, base64). */
 export const APPLE_SKAN_PUBLIC_KEY =
   'MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEWdp8GPcGqmhgzEFj9Z2nSpQVddayaPe4FMzqM9wib1+aHaaIzoHoLN9zW4K8y4SPykE3YVK3sVqW6Af0lfx3gg=='
 

@@ -24,7 +24,7 @@ export interface SkanServiceDeps {
 }
 
 /**
- * SKAN (spec 1.6, 2.7): campaigns and their conversion schemas (`campaigns.ts`), postbacks
+ * SKAN (docs/reference/skan.md): campaigns and their conversion schemas (`campaigns.ts`), postbacks
  * (`postback.ts` the fields and signature, `postbacks.ts` receipt and matching), reports
  * (`report.ts`), the retention of postbacks.
  */

@@ -165,25 +165,10 @@ export function createClaimStore(
 
   return {
     /**
-     * Claims up to `limit` due deliveries for one attempt each, fairly: pending rows due at `now`,
-     * not claimed, of active webhooks (test deliveries whatever the status); an organization or a
-     * webhook that already has its share of attempts in flight (claims of every sender on this
-     * database) is skipped, so other organizations' due rows are taken at once; among the rest,
-     * round-robin across organizations, oldest due first within each. The endpoint backoff holds
-     * back only deliveries not yet tried (none while the endpoint pauses, and a probed endpoint
-     * gets one when nothing else is in flight to it); retries go on the policy's schedule.
-     *
-     * The work is bounded whatever the backlog: the attempts in flight come from the claimed-rows
-     * index, then a window at the head of the due queue is read; when it is full and could not
-     * fill the slots (the head belongs to webhooks that cannot take more: at their share, pausing,
-     * suspended), each active webhook's due rows are read webhook by webhook from their own index,
-     * never by scanning past the backlog; those of a backing-off webhook from the index of started
-     * deliveries (its retries are found behind its untried backlog), plus its probe if one may go.
-     *
-     * One transaction; each row is taken by a guarded update, so two senders never claim the same
-     * row. On PostgreSQL the rows are read FOR UPDATE SKIP LOCKED: rows in another sender's claim
-     * transaction are skipped (no waiting, no deadlock between two claims locking rows in different
-     * orders). With several processes the shares may be overshot by a concurrent claim.
+     * Claims up to `limit` due deliveries, one attempt each: skips organizations and webhooks at
+     * their share of attempts in flight, round-robin across organizations, holds back untried rows of
+     * a backing-off endpoint, and reads from indexes so a backlog is never scanned. One transaction of
+     * guarded updates (FOR UPDATE SKIP LOCKED on PostgreSQL). See docs/decisions/endpoint-backoff.md.
      */
     async claimDue(now: number, c: ClaimLimits): Promise<DueDelivery[]> {
       if (c.limit <= 0) return []

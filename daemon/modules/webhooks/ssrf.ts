@@ -1,13 +1,7 @@
 /**
- * SSRF guard of webhook deliveries: the target host is resolved and every address checked
- * before connecting, as the address it is whatever its spelling (IPv4-mapped and IPv4-compatible
- * IPv6 are their IPv4 address). Private, link-local, CGNAT, unique-local, NAT64 and other reserved
- * addresses are refused unless LINKD_WEBHOOK_ALLOW_PRIVATE_NETWORKS (receivers on a LAN);
- * loopback only while LINKD_WEBHOOK_ALLOW_LOOPBACK (the default) and, without private networks,
- * only when the URL names this machine (`localhost` or a loopback literal), never through a DNS
- * name; unspecified, broadcast and multicast never. The connection is then pinned to the vetted
- * address (undici `connect.lookup`), so a DNS answer that changes between the check and the
- * connect (rebinding) cannot redirect it.
+ * SSRF guard of webhook deliveries: every resolved address is checked as the address it is
+ * (any spelling) against private, loopback and reserved ranges, per the LINKD_WEBHOOK_ALLOW_*
+ * settings, and the connection is pinned to the vetted address so DNS rebinding cannot redirect it.
  */
 import { lookup } from 'node:dns/promises'
 import type { LookupAddress } from 'node:dns'

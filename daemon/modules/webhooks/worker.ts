@@ -1,13 +1,7 @@
 /**
- * The sender: takes due deliveries from the outbox and POSTs them with undici. Woken as soon as
- * the dispatcher writes rows (an idle queue sends within milliseconds), when an attempt ends, and
- * by a poll timer for retries coming due and for rows left pending by a restart; a claim never
- * waits for attempts in flight. Attempts in flight are bounded overall, per organization and per
- * webhook (the claim skips an organization or webhook at its share, so a receiver that never
- * answers holds only its own share until its timeout); one keep-alive connection pool per
- * webhook, pinned to the address the SSRF guard vetted. Redirects are not followed: only a 2xx
- * answer succeeds. Stopping cuts the attempts still in flight after a grace period and gives
- * their deliveries back untried, for the next start.
+ * The sender: claims due deliveries from the outbox and POSTs them (undici, one pool per webhook,
+ * pinned to the vetted address; redirects not followed). Woken by outbox writes and ended attempts,
+ * polled for retries. See docs/decisions/webhook-outbox.md.
  */
 import type { FastifyBaseLogger } from 'fastify'
 import type { Agent } from 'undici'

@@ -17,7 +17,7 @@ import {
 } from '../../support/redirect.js'
 
 /**
- * Two linkd processes on one database (issue 17): each records clicks on the same links and
+ * Two linkd processes on one database: each records clicks on the same links and
  * flushes at the same time as the other, many times over. No increment may be lost: links.clicks,
  * the hourly, dimension and visitor counters add up to every click both of them recorded. On
  * PostgreSQL the two flushes really overlap (two connection pools); on SQLite they share a file

@@ -1,5 +1,5 @@
 /**
- * WAL checkpoints off the request path (issue 11 item 8): once the log grows, a worker thread on
+ * WAL checkpoints off the request path: once the log grows, a worker thread on
  * its own connection checkpoints it and the main connection's commits stop checkpointing; if the
  * worker fails, the main connection checkpoints on commit again. Real SQLite files, a real worker.
  */

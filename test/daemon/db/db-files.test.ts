@@ -1,5 +1,5 @@
 /**
- * Owner-only files (issue 10 item 2): the data directory (0700), the database and its -wal and
+ * Owner-only files: the data directory (0700), the database and its -wal and
  * -shm files (0600) and backups (0600), whatever the process umask; looser modes left by an older
  * version are tightened at start and reported. Runs the code paths linkd itself uses on a temp dir.
  */

@@ -1,5 +1,5 @@
 /**
- * Durability as promised (issue 10 item 7): a 202 on ingestion survives a power loss (its commit
+ * Durability as promised: a 202 on ingestion survives a power loss (its commit
  * runs under synchronous=FULL, on its own), a click flush is one transaction (rows, counters and
  * links.clicks), and clicks the database refuses are counted, logged and shown, never silent.
  */

@@ -1,5 +1,5 @@
 /**
- * Custom domains in the default set-up (issue 16 item 2): when the CNAME target is an IP address,
+ * Custom domains in the default set-up: when the CNAME target is an IP address,
  * localhost, or the short domain with a port, POST and GET of a domain carry `warnings` naming
  * LINKD_CNAME_TARGET; a usable target carries none.
  */

@@ -1,4 +1,4 @@
-/** The fraud blocklist (issue 13 item 4): CRUD, IP normalization, duplicates, expiry job, blocked events. */
+/** The fraud blocklist: CRUD, IP normalization, duplicates, expiry job, blocked events. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DAY_MS } from '../../../daemon/clock.js'
 import type { BlocklistEntry } from '../../../src/contract/fraud.js'

@@ -1,5 +1,5 @@
 /**
- * The fraud dashboard (issue 13 item 5): every figure computed from known seeded fraud events and
+ * The fraud dashboard: every figure computed from known seeded fraud events and
  * daily counters, the false-positive rate after reviews, the null cases, the range rules of the
  * analytics (whole UTC days, default 30 days, at most 366).
  */

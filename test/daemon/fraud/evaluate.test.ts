@@ -1,4 +1,4 @@
-/** The rules engine (issue 13 item 2): every operator, missing fields, priority, cooldown, disabled rules. */
+/** The rules engine: every operator, missing fields, priority, cooldown, disabled rules. */
 import { describe, expect, it } from 'vitest'
 import {
   compileRules,

@@ -1,5 +1,5 @@
 /**
- * The fraud events list and review over the API (issue 13 item 5): newest first, every filter, the
+ * The fraud events list and review over the API: newest first, every filter, the
  * page size boundary (200 / 201), the date range's edges, review, 404 / 403 / 409. Fraud events
  * are seeded as the pipeline writes them (events-store record() in a unit of work).
  */

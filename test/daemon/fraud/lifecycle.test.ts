@@ -1,5 +1,5 @@
 /**
- * Fraud events leave with their player and with the raw events (issue 13 item 6): the GDPR
+ * Fraud events leave with their player and with the raw events: the GDPR
  * deletion (route + job) purges the player's fraud events; the raw retention job deletes them
  * past each game's raw retention, as it does the raw events.
  */

@@ -1,5 +1,5 @@
 /**
- * Fraud detection in the ingestion (issue 13 item 1): every event of a fraud-enabled game goes
+ * Fraud detection in the ingestion: every event of a fraud-enabled game goes
  * through the detectors and the game's rules in the request; Block rejects it in the 202 body,
  * Flag stores it marked, Log only counts; each Block and Flag leaves a fraud event, written in
  * the batch's transaction. Crafted traffic: a click-injection install at 3 s against a normal one

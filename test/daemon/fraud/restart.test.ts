@@ -1,5 +1,5 @@
 /**
- * Detector state survives a restart (issue 13 item 1): the daemon saves the windows it changed
+ * Detector state survives a restart: the daemon saves the windows it changed
  * when it stops and loads them when it starts, so a device farm split across a restart is still
  * one farm.
  */

@@ -1,4 +1,4 @@
-/** Fraud rules over the API (issue 13 items 2-3): CRUD, every 400 at its boundary, 404/403/409, templates. */
+/** Fraud rules over the API: CRUD, every 400 at its boundary, 404/403/409, templates. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FraudRule } from '../../../src/contract/fraud.js'
 import type { GameWithSecrets } from '../../../src/contract/games.js'

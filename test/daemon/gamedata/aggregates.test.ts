@@ -1,5 +1,5 @@
 /**
- * Aggregate correctness (issue 6 items 3, 4, 8): a generated data set (thousands of players over
+ * Aggregate correctness: a generated data set (thousands of players over
  * 45 days, shuffled deliveries so events arrive out of order within the 24 h window) is sent
  * through the real ingestion; every daily aggregate, dimension, profile and the overview for
  * several ranges is compared with a brute-force computation over the raw events.

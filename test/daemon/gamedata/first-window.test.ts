@@ -1,5 +1,5 @@
 /**
- * The SKAN optimizer's history read (issue 14 item 4): events sent through the real ingestion,
+ * The SKAN optimizer's history read: events sent through the real ingestion,
  * then gamedata's firstWindowHistory gives each player's revenue and event types within days
  * 0-2 after the install day, for the players whose window is over.
  */

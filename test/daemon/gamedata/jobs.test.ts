@@ -1,4 +1,4 @@
-/** Raw retention and compaction jobs (issue 6 item 5): idempotent, recorded, never reviving expired data. */
+/** Raw retention and compaction jobs: idempotent, recorded, never reviving expired data. */
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { createTestApp, type TestApp, count, sqlRows } from '../../support/app.js'
 import { accepted, batch, createGame, event, send } from '../../support/gaming.js'

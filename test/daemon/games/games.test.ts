@@ -1,4 +1,4 @@
-/** Game admin routes (issue 6 item 1): create, list, get, update, SDK key regeneration. */
+/** Game admin routes: create, list, get, update, SDK key regeneration. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Game, GameWithSecrets } from '../../../src/contract/games.js'
 import type { PageOf } from '../../../src/contract/common.js'

@@ -1,5 +1,5 @@
 /**
- * The export of the money reports (issue 12 item 9): revenue and attribution (their groupBy, a
+ * The export of the money reports: revenue and attribution (their groupBy, a
  * TOTAL row, the currency), segments, and players (every current player, streamed by keyset pages
  * across more than one page) in CSV and JSON, with the same figures as the reports themselves.
  */

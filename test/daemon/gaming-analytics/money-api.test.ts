@@ -1,5 +1,5 @@
 /**
- * Gaming analytics part B over the API (issue 12): game settings (reporting currency, segment
+ * Gaming analytics part B over the API: game settings (reporting currency, segment
  * thresholds), currency conversion at ingestion, and the 400 / 403 / 404 answers of revenue,
  * attribution, segments, players and players/:playerId.
  */

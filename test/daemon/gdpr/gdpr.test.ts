@@ -1,5 +1,5 @@
 /**
- * GDPR deletion (issue 6 item 6): the request, the job (queued → processing → completed), and a
+ * GDPR deletion: the request, the job (queued → processing → completed), and a
  * scan of every column of every table afterwards: the player's id is left only in the deletion
  * record. Anonymous daily totals remain; another player's data is untouched.
  */

@@ -10,7 +10,7 @@ interface RouteInfo {
 }
 
 /** Routes that need no key (contract: discovery, the key tester, the docs). */
-// The SKAN postback needs no key: Apple signs it (docs/reference.md, SKAN).
+// The SKAN postback needs no key: Apple signs it (docs/reference/skan.md).
 const PUBLIC = new Set(['GET /api/use', 'POST /api/keys/test', 'POST /api/v1/skan/postbacks'])
 const isPublic = (method: string, path: string) =>
   PUBLIC.has(`${method} ${path}`) || path === '/api/docs' || path.startsWith('/api/docs/')

@@ -1,5 +1,5 @@
 /**
- * Requests the HTTP parser refuses before Fastify sees them (issue 10 item 6): header fields over
+ * Requests the HTTP parser refuses before Fastify sees them: header fields over
  * Node's 16 KB limit (431) and malformed HTTP (400) carry the same error body as every other
  * error. Tested on real listeners (plain and TLS), since app.inject bypasses the HTTP parser.
  */

@@ -1,5 +1,5 @@
 /**
- * Secrets at rest in stored idempotent responses (issue 10 item 2): the first response of a
+ * Secrets at rest in stored idempotent responses: the first response of a
  * request sent with X-Idempotency-Key is kept 24 h for replay; its body (full API keys, webhook
  * secrets and header values, SDK keys, signing secrets) is sealed with the master key, and a
  * replay still returns exactly the same answer.

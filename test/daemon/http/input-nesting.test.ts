@@ -1,5 +1,5 @@
 /**
- * Deeply nested JSON (issue 10 item 6): free-form objects have a nesting limit, whole request
+ * Deeply nested JSON: free-form objects have a nesting limit, whole request
  * bodies another, and neither ever ends in a 500 (JSON.parse copes with any depth; recursion
  * afterwards, in hashing, validation or serialization, would not).
  */

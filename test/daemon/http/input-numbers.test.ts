@@ -1,5 +1,5 @@
 /**
- * Numbers out of any range (issue 10 item 6): ajv coerces a string such as "1e400" to Infinity
+ * Numbers out of any range: ajv coerces a string such as "1e400" to Infinity
  * and then skips minimum and maximum, so such a value reached the services (a stored key with an
  * infinite request limit answered 500 on every list afterwards). Every route refuses it, 400.
  */

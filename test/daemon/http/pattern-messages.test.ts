@@ -1,5 +1,5 @@
 /**
- * Errors for humans (issue 16 item 5): no regular expression in a message a user sees. Every
+ * Errors for humans: no regular expression in a message a user sees. Every
  * `pattern` in the contract has words in PATTERN_MESSAGES, and a value that fails one gets them,
  * with a suggestion for a URL missing its scheme.
  */

@@ -1,4 +1,4 @@
-/** Gaming ingestion (issue 6 item 2): every rule at its boundary, against the real app and SQLite. */
+/** Gaming ingestion: every rule at its boundary, against the real app and SQLite. */
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GameWithSecrets } from '../../../src/contract/games.js'

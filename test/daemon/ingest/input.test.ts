@@ -1,5 +1,5 @@
 /**
- * Hostile event contents (issue 10 item 6): too deep `data` and out-of-range revenue amounts are
+ * Hostile event contents: too deep `data` and out-of-range revenue amounts are
  * rejected one event at a time in the 202 body; the rest of the batch is stored, never a 500.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -1,5 +1,5 @@
 /**
- * The per-game ingestion limit counts authenticated requests only (issue 10 item 3): the SDK key
+ * The per-game ingestion limit counts authenticated requests only: the SDK key
  * ships inside every game client, so requests that fail the signature must not use up the game's
  * window; they are throttled by the per-IP window instead.
  */

@@ -1,5 +1,5 @@
 /**
- * Key privileges (issue 10 item 1): acting on a key (PATCH, regenerate, revoke, delete, activate,
+ * Key privileges: acting on a key (PATCH, regenerate, revoke, delete, activate,
  * deactivate) needs every scope the target key holds; a key may always act on itself; and the
  * organization's last active key holding keys:write cannot be revoked, deactivated, deleted or
  * stripped of keys:write, so an organization cannot lock itself out of key management; nor can

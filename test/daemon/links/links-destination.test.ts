@@ -1,5 +1,5 @@
 /**
- * Destination URLs a short link must not have (issue 10 item 6): user-info, which disguises the
+ * Destination URLs a short link must not have: user-info, which disguises the
  * real host (`http://paypal.com@evil.example` opens evil.example), and this service's own short
  * domains, where a short link to a short link loops or chains. Create, PATCH and bulk alike.
  */

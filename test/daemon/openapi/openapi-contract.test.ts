@@ -1,5 +1,5 @@
 /**
- * The served OpenAPI document as a contract third-party tools rely on (issue 10, item 8): it does
+ * The served OpenAPI document as a contract third-party tools rely on: it does
  * not change when the Postman collection is built, it documents what the routes really answer,
  * and its request examples are accepted by the routes they describe.
  */

@@ -1,5 +1,5 @@
 /**
- * OpenAPI-driven fuzz test (issue 10, item 9): every operation of the served document gets
+ * OpenAPI-driven fuzz test: every operation of the served document gets
  * FUZZ_CASES (default 60) hostile requests derived from its schemas, and every answer must be
  * below 500 and, when 4xx, carry the error body. Seeded (FUZZ_SEED) and reproducible;
  * FUZZ_ONLY (a substring of `METHOD /path`) narrows the run to some operations.

@@ -1,5 +1,5 @@
 /**
- * Independent OpenAPI linters on the served document (issue 10, item 9): Spectral with
+ * Independent OpenAPI linters on the served document: Spectral with
  * `spectral:oas` and Redocly with `recommended` report no error, before and after the Postman
  * collection is built from it. Warnings are allowed and printed. Configuration (and any rule
  * exception, each with its reason): test/daemon/openapi/spectral.yaml and redocly.yaml.

@@ -1,4 +1,4 @@
-/** SKAN campaigns over the API (issue 14 item 1): CRUD, every schema rule at its boundaries, 404/403/409. */
+/** SKAN campaigns over the API: CRUD, every schema rule at its boundaries, 404/403/409. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GameWithSecrets } from '../../../src/contract/games.js'
 import type { SkanCampaign } from '../../../src/contract/skan.js'

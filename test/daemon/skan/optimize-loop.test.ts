@@ -1,5 +1,5 @@
 /**
- * The optimizer's schema in use (issue 14 items 3 and 4 together): history through the real
+ * The optimizer's schema in use: history through the real
  * ingestion, the proposal applied, then signed postbacks carrying its values: the campaign report
  * decodes their events and estimates revenue with the decoded amounts the optimizer wrote.
  */

@@ -1,5 +1,5 @@
 /**
- * POST /api/v1/skan/campaigns/:campaignId/optimize (issue 14 item 4) on history sent through the
+ * POST /api/v1/skan/campaigns/:campaignId/optimize on history sent through the
  * real ingestion: 422 under 100 installs, a proposal the campaigns' own validation accepts,
  * skan:read proposes, apply=true needs skan:write and replaces the schema, other orgs get 404.
  */

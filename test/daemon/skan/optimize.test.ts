@@ -1,5 +1,5 @@
 /**
- * The pure SKAN schema optimizer (issue 14 item 4): bucket edges recover known payer-revenue
+ * The pure SKAN schema optimizer: bucket edges recover known payer-revenue
  * quantiles, the key events are the ones revenue goes with, the expected error is the one
  * computed by hand, and too little history is a 422.
  */

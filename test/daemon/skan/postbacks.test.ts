@@ -1,5 +1,5 @@
 /**
- * SKAN postbacks (issue 14 items 2 and 7): Apple's 4.0 vector and tampered copies, 2.2 / 3.0 / 4.0
+ * SKAN postbacks: Apple's 4.0 vector and tampered copies, 2.2 / 3.0 / 4.0
  * postbacks signed with a test key, field validation per version, dedupe, matching, decoding,
  * the .well-known address.
  */

@@ -1,4 +1,4 @@
-/** SKAN campaign reports from known postbacks (issue 14 item 3) and the postbacks' retention (item 5). */
+/** SKAN campaign reports from known postbacks and the postbacks' retention. */
 import { count } from '../../support/app.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { CampaignWithReport, SkanPostback } from '../../../src/contract/skan.js'

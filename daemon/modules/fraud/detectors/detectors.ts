@@ -1,5 +1,5 @@
 /**
- * The seven detectors of spec 2.4. Each is a pure function of the event (already normalized into a
+ * The seven detectors in docs/reference/fraud.md. Each is a pure function of the event (already normalized into a
  * DetectorInput) and the state after the event was observed (observe.ts): no I/O, no clock. Each
  * returns a score 0-1 and the reasons behind it. Graded scores are 0.5 at the detector's
  * threshold, towards 1 past it and towards 0 below it (bounded.ts aboveScore/belowScore), so a
@@ -18,7 +18,7 @@ export interface DetectorResult {
   reasons: string[]
 }
 
-/** Thresholds of the detectors (gaming-facts.md "Fraud detection thresholds"; README). */
+/** Thresholds of the detectors (docs/reference/fraud.md). */
 export interface DetectorOptions {
   /** Click-to-install time under which an install is click injection (score 0.5 at it). */
   clickInjectionSeconds: number
@@ -218,7 +218,7 @@ const EMULATOR_SIGNS: { field: keyof DeviceStrings; test: RegExp; label: string 
   { field: 'product', test: /^sdk_gphone|^sdk$|google_sdk|^vbox86p/i, label: 'emulator product' },
 ]
 
-/** The device strings of known emulators (gaming-facts.md): any one of them scores 1. */
+/** The device strings of known emulators: any one of them scores 1. */
 export function emulator(input: DetectorInput): DetectorResult {
   const reasons: string[] = []
   for (const sign of EMULATOR_SIGNS) {

@@ -1,14 +1,7 @@
 /**
- * `linkctl webhooks listen`: a local receiver for developing an integration. It verifies each
- * delivery and prints it as it arrives (one line, or one JSON object per line with --json),
- * answering 200 for a valid signature and 401 for an invalid one.
- *
- * With --forward-to URL (like `stripe listen`): it also creates a temporary webhook for the
- * chosen --events pointing at itself, prints the webhook's signing secret, verifies each
- * delivery with it, forwards the valid ones to URL (same body, original headers) answering the
- * daemon with URL's status (502 when URL cannot be reached), and deletes the webhook on exit
- * (Ctrl-C, SIGTERM). The daemon must be able to reach the receiver: loopback receivers need
- * LINKD_WEBHOOK_ALLOW_LOOPBACK (on by default), or pass --receiver-url.
+ * `linkctl webhooks listen`: a local receiver that verifies and prints each delivery (200 or 401).
+ * With --forward-to URL (like `stripe listen`) it creates a temporary webhook pointing at itself,
+ * forwards verified deliveries to URL, answers with URL's status, and deletes the webhook on exit.
  */
 import type { IncomingHttpHeaders, Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
