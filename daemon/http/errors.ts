@@ -3,6 +3,7 @@ import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ERROR_TYPES, type ErrorBody, type ErrorType } from '../../src/contract/common.js'
 import { patternMessage } from '../../src/contract/text.js'
+import { plural } from '../../src/contract/numbers.js'
 
 export interface ErrorDetail {
   field: string
@@ -70,8 +71,6 @@ function valueAt(root: unknown, pointer: string): unknown {
   return value
 }
 
-const plural = (n: unknown, one: string, many = `${one}s`) => `${String(n)} ${n === 1 ? one : many}`
-
 const TYPE_WORDS: Record<string, string> = {
   string: 'a string',
   number: 'a number',
@@ -100,17 +99,17 @@ const FORMAT_WORDS: Record<string, string> = {
 function keywordMessage(keyword: string | undefined, p: Record<string, unknown>): string | undefined {
   switch (keyword) {
     case 'minLength':
-      return `must be at least ${plural(p.limit, 'character')}`
+      return `must be at least ${plural(Number(p.limit), 'character')}`
     case 'maxLength':
-      return `must be at most ${plural(p.limit, 'character')}`
+      return `must be at most ${plural(Number(p.limit), 'character')}`
     case 'minItems':
-      return `must have at least ${plural(p.limit, 'item')}`
+      return `must have at least ${plural(Number(p.limit), 'item')}`
     case 'maxItems':
-      return `must have at most ${plural(p.limit, 'item')}`
+      return `must have at most ${plural(Number(p.limit), 'item')}`
     case 'minProperties':
-      return `must have at least ${plural(p.limit, 'field')}`
+      return `must have at least ${plural(Number(p.limit), 'field')}`
     case 'maxProperties':
-      return `must have at most ${plural(p.limit, 'field')}`
+      return `must have at most ${plural(Number(p.limit), 'field')}`
     case 'minimum':
       return `must be at least ${String(p.limit)}`
     case 'maximum':

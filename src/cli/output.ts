@@ -13,10 +13,10 @@ import { noColor, type Ctx } from './context.js'
 import { UsageError } from './exit-codes.js'
 import { visible } from '../format/visible.js'
 import { maskKey, money, percent, relativeTime, truncate } from '../format/cells.js'
-import { round } from '../contract/numbers.js'
+import { plural, round } from '../contract/numbers.js'
 
 // Cell formats the TUI shares (src/format), part of this module's API for the commands.
-export { maskKey, money, percent, relativeTime, round, truncate, visible }
+export { maskKey, money, percent, plural, relativeTime, round, truncate, visible }
 
 export interface Column<T> {
   header: string
@@ -312,11 +312,6 @@ export function utcMinute(iso: string): string {
 export function clip(s: string | null | undefined, max: number, tty: boolean): string {
   if (!s) return ''
   return tty && s.length > max ? `${s.slice(0, max - 1)}…` : s
-}
-
-/** `1 click`, `2 clicks`: a count and its noun, plural unless the count is 1 (`plural` when irregular). */
-export function plural(n: number, noun: string, nouns = `${noun}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? noun : nouns}`
 }
 
 /** A range of UTC days (or instants) as every command shows it: `2026-11-01 to 2026-11-24`. */

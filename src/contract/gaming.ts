@@ -154,7 +154,7 @@ export const GdprDeletion = Type.Object({
 })
 export type GdprDeletion = Static<typeof GdprDeletion>
 
-// ---- Issue 12 part A: retention, leaderboard, geography, events, export ----
+// ---- Retention, leaderboard, geography, events, export ----
 // The constants live in limits.ts (light: the CLI reads them at start-up without TypeBox).
 import {
   ATTRIBUTION_GROUPS,

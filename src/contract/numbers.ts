@@ -8,3 +8,8 @@ export function round(n: number, digits: number): number {
   const f = 10 ** digits
   return Math.round(n * f) / f
 }
+
+/** `1 click`, `2 clicks`: a count and its noun, plural unless the count is 1 (`nouns` when irregular). */
+export function plural(n: number, noun: string, nouns = `${noun}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? noun : nouns}`
+}

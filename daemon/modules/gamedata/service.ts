@@ -179,7 +179,7 @@ export function createGamedataService(deps: GamedataDeps) {
         deps.aggregates.distinct(gameId, kind, start, end),
       retention: (gameId: string, offset: number, start: number, end: number) =>
         deps.aggregates.retention(gameId, offset, start, end),
-      // Issue 12 part A: retention cohorts, leaderboard, geography, events.
+      // Retention cohorts, leaderboard, geography, events.
       cohortCells: (gameId: string, start: number, end: number, offsets: number[]) =>
         deps.aggregates.cohortCells(gameId, start, end, offsets),
       topPayers: (gameId: string, start: number, end: number, limit: number) =>
