@@ -12,74 +12,40 @@ import type { RateLimitStore } from './http/rate-limit.js'
 import { createJobStore } from './jobs/store.js'
 import { createScheduler } from './jobs/scheduler.js'
 import { pruneIdempotencyJob } from './jobs/prune-idempotency.js'
-import { RENEW_CERTIFICATES_JOB } from './jobs/domains.js'
+import { RENEW_CERTIFICATES_JOB } from './modules/domains/index.js'
 import type { Module } from './modules/module.js'
-import { createOrgStore } from './modules/orgs/store.js'
-import { createOrgService } from './modules/orgs/service.js'
-import { createKeyStore } from './modules/keys/store.js'
-import { createKeyService } from './modules/keys/service.js'
+import { createOrgStore } from './modules/orgs/index.js'
+import { createOrgService } from './modules/orgs/index.js'
+import { createKeyStore } from './modules/keys/index.js'
+import { createKeyService } from './modules/keys/index.js'
 import { keyAccess, keysModule } from './modules/keys/index.js'
 import { hasScope } from './http/auth.js'
-import { createLinkStore } from './modules/links/store.js'
-import { createLinkService } from './modules/links/service.js'
+import { createLinkStore } from './modules/links/index.js'
+import { createLinkService } from './modules/links/index.js'
 import { linksModule } from './modules/links/index.js'
-import { createDomainStore } from './modules/domains/store.js'
-import { createAcmeStore } from './modules/domains/acme-store.js'
-import { createDomainDirectory } from './modules/domains/directory.js'
-import { createDomainService } from './modules/domains/service.js'
-import { createAcme } from './modules/domains/acme.js'
-import { parseResolvers } from './modules/domains/dns.js'
+import { createDomainStore } from './modules/domains/index.js'
+import { createAcmeStore } from './modules/domains/index.js'
+import { createDomainDirectory } from './modules/domains/index.js'
+import { createDomainService } from './modules/domains/index.js'
+import { createAcme } from './modules/domains/index.js'
+import { parseResolvers } from './modules/domains/index.js'
 import { domainsModule } from './modules/domains/index.js'
-import { createClickStore } from './modules/clicks/store.js'
-import { createPostgresClickStore } from './modules/clicks/postgres-store.js'
-import { createClicksService } from './modules/clicks/service.js'
-import { createLocator } from './modules/clicks/location.js'
+import { createClickStore } from './modules/clicks/index.js'
+import { createPostgresClickStore } from './modules/clicks/index.js'
+import { createClicksService } from './modules/clicks/index.js'
+import { createLocator } from './modules/clicks/index.js'
 import { clicksModule } from './modules/clicks/index.js'
-import { createRedirectService } from './modules/redirect/service.js'
-import { createFastRedirect, type FastRedirectDeps } from './modules/redirect/fast-path.js'
+import { createRedirectService } from './modules/redirect/index.js'
+import { createFastRedirect, type FastRedirectDeps } from './modules/redirect/index.js'
 import { redirectModule } from './modules/redirect/index.js'
-import { createWebhookStore } from './modules/webhooks/store.js'
-import { createWebhookService } from './modules/webhooks/service.js'
+import { createWebhookStore } from './modules/webhooks/index.js'
+import { createWebhookService } from './modules/webhooks/index.js'
 import { webhooksModule } from './modules/webhooks/index.js'
-import type { Resolver } from './modules/webhooks/ssrf.js'
-import { createGameStore } from './modules/games/store.js'
-import { createGameService } from './modules/games/service.js'
-import { gamesModule } from './modules/games/index.js'
-import { createGamedataStore } from './modules/gamedata/store.js'
-import { createPostgresGamedataStore } from './modules/gamedata/store-postgres.js'
-import { createGamedataMaintenanceStore } from './modules/gamedata/maintenance-store.js'
-import { lockPlayer } from './modules/gamedata/locks-store-postgres.js'
-import { createAggregatesStore } from './modules/gamedata/aggregates-store.js'
-import { createGamedataService } from './modules/gamedata/service.js'
-import { createAcquisitionStore } from './modules/gamedata/acquisition-store.js'
-import { createPlayersStore } from './modules/gamedata/players-store.js'
-import { gamedataModule } from './modules/gamedata/index.js'
-import { createIngestStore } from './modules/ingest/store.js'
-import { createPostgresIngestStore } from './modules/ingest/store-postgres.js'
-import { createIngestService } from './modules/ingest/service.js'
-import { ingestModule } from './modules/ingest/index.js'
-import { createGamingAnalyticsService } from './modules/gaming-analytics/service.js'
-import { gamingAnalyticsModule } from './modules/gaming-analytics/index.js'
-import { createGdprStore } from './modules/gdpr/store.js'
-import { createGdprService } from './modules/gdpr/service.js'
-import { gdprModule } from './modules/gdpr/index.js'
-import { createHealthStore } from './modules/health/store.js'
-import { createHealthService } from './modules/health/service.js'
+import type { Resolver } from './modules/webhooks/index.js'
+import { createHealthStore } from './modules/health/index.js'
+import { createHealthService } from './modules/health/index.js'
 import { healthModule } from './modules/health/index.js'
-import { createFraudStore } from './modules/fraud/store.js'
-import { createFraudService } from './modules/fraud/service.js'
-import { fraudModule } from './modules/fraud/index.js'
-import { createFraudStage } from './modules/fraud/stage.js'
-import { createFraudEventsStore } from './modules/fraud/events-store.js'
-import { createPostgresFraudEventsStore } from './modules/fraud/events-store-postgres.js'
-import { createFraudEventsService } from './modules/fraud/events-service.js'
-import { createDetectorState } from './modules/fraud/detectors/state.js'
-import { createDetectorStateStore, createStateSaver } from './modules/fraud/detectors/state-store.js'
-import { createSkanStore } from './modules/skan/store.js'
-import { createSkanService } from './modules/skan/service.js'
-import { skanModule } from './modules/skan/index.js'
-import { createOptimizeService } from './modules/skan/optimize-service.js'
-import { APPLE_SKAN_PUBLIC_KEY, publicKeyOf } from './modules/skan/postback.js'
+import { createGaming } from './modules/gaming/index.js'
 import { packageVersion } from '../src/version.js'
 import type { Plan } from '../src/contract/limits.js'
 
@@ -213,102 +179,26 @@ function services(deps: CompositionDeps) {
     ...(deps.resolve ? { resolve: deps.resolve } : {}),
     announce: (organizationId) => feed.publish('webhooks', organizationId),
   })
-  const games = createGameService({ store: createGameStore(db.kysely), clock, secrets })
-  const gamedata = createGamedataService({
-    store:
-      db.dialect === 'sqlite'
-        ? createGamedataStore(db.sqlite, db.kysely)
-        : createPostgresGamedataStore(db.kysely),
-    maintenance: createGamedataMaintenanceStore(db.kysely, db.dialect === 'postgres' ? { lockPlayer } : {}),
-    aggregates: createAggregatesStore(db.kysely),
-    acquisition: createAcquisitionStore(db.kysely),
-    players: createPlayersStore(db.kysely),
+  const gaming = createGaming({
+    db,
     clock,
-    games,
-  })
-  games.useDataCheck((gameId) => gamedata.players.hasPlayers(gameId))
-  const ingest = createIngestService({
-    batches:
-      db.dialect === 'sqlite'
-        ? createIngestStore(db.sqlite, db.kysely)
-        : createPostgresIngestStore(db.kysely),
-    gamedata,
-    clock,
-    games,
+    log,
+    secrets,
     limiter: deps.limiter,
-    perClientPerMinute: c.ingestRateLimitPerClient,
-    perGamePerMinute: c.ingestRateLimitPerGame,
+    feed,
     countryOf,
-  })
-  const fraud = createFraudService({
-    store: createFraudStore(db.kysely),
-    clock,
-    games,
-    announce: (what) => feed.publish('fraud', what),
-  })
-  games.onFraudEnabled((game) => fraud.enableFor(game))
-  // Detector windows live in memory, bounded, saved every 10 s and at stop (survive a restart).
-  const fraudState = createDetectorState()
-  const fraudStateSaver = createStateSaver(fraudState, createDetectorStateStore(db.kysely), clock, {
-    onSkipped: ({ gameId, kind }, err) =>
-      log.warn({ err, gameId, kind }, 'fraud detector state: an entry the database refused was skipped'),
-  })
-  const fraudEventsStore =
-    db.dialect === 'sqlite'
-      ? createFraudEventsStore(db.sqlite, db.kysely)
-      : createPostgresFraudEventsStore(db.kysely)
-  ingest.pipeline.use(
-    createFraudStage({
-      rulesOf: fraud.rulesOf,
-      cooldowns: fraud.cooldowns,
-      listed: fraud.listed,
-      state: fraudState,
-      events: fraudEventsStore,
-    }),
-  )
-  gamedata.addPlayerPurger('fraudEvents', (gameId, playerId) =>
-    fraudEventsStore.purgePlayer(gameId, playerId),
-  )
-  gamedata.addPlayerPurger('fraudDetectorState', (gameId, playerId) =>
-    fraudStateSaver.forgetPlayer(gameId, playerId),
-  )
-  const skan = createSkanService({
-    store: createSkanStore(db.kysely),
-    clock,
-    games,
-    publicKeys: (deps.skanPublicKeys ?? [APPLE_SKAN_PUBLIC_KEY]).map(publicKeyOf),
-    held: { maxRows: c.skanHeldMax, maxBytes: c.skanHeldMaxBytes },
-    onDropped(count, sinceStart) {
-      log.warn(
-        { dropped: count, droppedSinceStart: sinceStart },
-        'SKAN: dropped the oldest unverified or unmatched postbacks (LINKD_SKAN_HELD_MAX / _BYTES)',
-      )
+    ingestRates: { perClient: c.ingestRateLimitPerClient, perGame: c.ingestRateLimitPerGame },
+    skanHeld: { maxRows: c.skanHeldMax, maxBytes: c.skanHeldMaxBytes },
+    ...(deps.skanPublicKeys ? { skanPublicKeys: deps.skanPublicKeys } : {}),
+    forgetResponsesNaming: (id) => idempotency.forgetResponsesNaming(id),
+    organizationOfHost: (host) => directory.organizationOfHost(host),
+    async organizationOfKey(raw) {
+      const outcome = await keyAccess(keys).authenticate(raw)
+      return outcome.ok && hasScope(outcome.principal.permissions, 'skan:read')
+        ? outcome.principal.organizationId
+        : undefined
     },
   })
-  // Postbacks follow each game's compacted retention (unmatched ones the default retention).
-  gamedata.addCompactedExpirer('skanPostbacks', (gameId, before) => skan.expirePostbacks(gameId, before))
-  const skanOptimizer = createOptimizeService({ campaigns: skan, games, history: gamedata.players })
-  const gamingAnalytics = createGamingAnalyticsService({
-    clock,
-    games,
-    aggregates: gamedata.aggregates,
-    players: gamedata.players,
-  })
-  const gdpr = createGdprService({
-    store: createGdprStore(db.kysely),
-    clock,
-    games,
-    gamedata,
-    forgetResponsesNaming: (id) => idempotency.forgetResponsesNaming(id),
-  })
-  // The fraud events' read side (list, review, dashboard); they expire with the raw events.
-  const fraudEvents = createFraudEventsService({
-    events: fraudEventsStore,
-    blocks: createFraudStore(db.kysely),
-    fraudGame: fraud.fraudGame,
-    clock,
-  })
-  gamedata.addRawExpirer('fraudEvents', (gameId, cutoff) => fraudEventsStore.expireBefore(gameId, cutoff))
   return {
     events,
     feed,
@@ -323,16 +213,7 @@ function services(deps: CompositionDeps) {
     webhooks,
     directory,
     domains,
-    games,
-    ingest,
-    gamedata,
-    gamingAnalytics,
-    gdpr,
-    fraud,
-    fraudStateSaver,
-    fraudEvents,
-    skan,
-    skanOptimizer,
+    gaming,
   }
 }
 export type Services = ReturnType<typeof services>
@@ -349,7 +230,7 @@ export async function compose(deps: CompositionDeps) {
     store: createHealthStore(deps.db),
     jobs: () => scheduler.status(),
     clicks: () => svc.clicks.recorder.status(),
-    skan: () => ({ droppedPostbacks: svc.skan.droppedPostbacks() }),
+    skan: () => ({ droppedPostbacks: svc.gaming.skan.droppedPostbacks() }),
   })
   // Route registration order (also the order of the OpenAPI document's paths).
   const modules: Module[] = [
@@ -359,23 +240,7 @@ export async function compose(deps: CompositionDeps) {
     clicksModule({ clicks: svc.clicks }),
     webhooksModule({ webhooks: svc.webhooks, clock }),
     domainsModule({ domains: svc.domains, directory: svc.directory }),
-    gamesModule({ games: svc.games }),
-    ingestModule({ ingest: svc.ingest }),
-    gamedataModule({ gamedata: svc.gamedata, ingest: svc.ingest }),
-    gamingAnalyticsModule({ analytics: svc.gamingAnalytics }),
-    gdprModule({ gdpr: svc.gdpr }),
-    fraudModule({ fraud: svc.fraud, fraudEvents: svc.fraudEvents }),
-    skanModule({
-      skan: svc.skan,
-      optimizer: svc.skanOptimizer,
-      organizationOfHost: (host) => svc.directory.organizationOfHost(host),
-      async organizationOfKey(raw) {
-        const outcome = await keyAccess(svc.keys).authenticate(raw)
-        return outcome.ok && hasScope(outcome.principal.permissions, 'skan:read')
-          ? outcome.principal.organizationId
-          : undefined
-      },
-    }),
+    ...svc.gaming.modules,
     redirectModule({ redirect: svc.redirect, clock }),
   ]
   scheduler.register(pruneIdempotencyJob(svc.idempotency, clock))
@@ -389,14 +254,12 @@ export async function compose(deps: CompositionDeps) {
     hotLinks: svc.redirect.cache,
     directory: svc.directory,
     webhooks: svc.webhooks,
-    fraud: svc.fraud,
     log,
   })
   // Listening before the caches fill: a change made meanwhile is either read or heard.
   await svc.feed.start()
   await svc.directory.refresh()
-  await svc.fraud.load()
-  await svc.fraudStateSaver.load()
+  await svc.gaming.load()
 
   let domainRefresh: NodeJS.Timeout | undefined
   return {
@@ -420,7 +283,7 @@ export async function compose(deps: CompositionDeps) {
       svc.keys.usage.start((err) => log.error({ err }, 'usage flush failed'))
       svc.clicks.recorder.start()
       svc.webhooks.start()
-      svc.fraudStateSaver.start((err) => log.error({ err }, 'fraud detector state save failed'))
+      svc.gaming.start()
       if (config.jobs) {
         scheduler.start()
         // A daemon that was down may have missed the daily renewal: run it once at start-up too.
@@ -432,8 +295,6 @@ export async function compose(deps: CompositionDeps) {
       // change feed at once; this reload is the safety net for a lost notice (30 s).
       domainRefresh = setInterval(() => {
         svc.directory.refresh().catch((err: unknown) => log.error({ err }, 'domain refresh failed'))
-        // Other instances' fraud rule and blocklist changes, the same way.
-        svc.fraud.load().catch((err: unknown) => log.error({ err }, 'fraud rules refresh failed'))
       }, 30_000).unref()
     },
 
@@ -448,7 +309,7 @@ export async function compose(deps: CompositionDeps) {
       // After the click flush and the domain work: their events reach the outbox before the sender stops.
       await svc.webhooks.stop()
       // After the last request (the app closed first): the detector windows it changed are saved.
-      await svc.fraudStateSaver.stop()
+      await svc.gaming.stop()
     },
   }
 }

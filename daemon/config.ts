@@ -4,7 +4,7 @@ import Type, { type Static } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { PLANS } from '../src/contract/limits.js'
 import { StringEnum } from '../src/contract/common.js'
-import { parseResolvers } from './modules/domains/dns.js'
+import { parseResolvers } from './modules/domains/index.js'
 
 /**
  * The one configuration schema. Sources, highest first: command-line flags, environment

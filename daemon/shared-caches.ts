@@ -5,8 +5,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import { EVERYTHING, type ChangeFeed } from './db/notify.js'
 import type { EventBus } from './events.js'
-import type { HotLinkCache } from './modules/redirect/cache.js'
-import { BLOCKLIST_CHANGED } from './modules/fraud/service.js'
+import type { HotLinkCache } from './modules/redirect/index.js'
 
 export function shareCaches(deps: {
   feed: ChangeFeed
@@ -14,11 +13,6 @@ export function shareCaches(deps: {
   hotLinks: HotLinkCache
   directory: { refresh(): Promise<void> }
   webhooks: { forgetSubscriptions(organizationId: string): void }
-  fraud: {
-    load(): Promise<void>
-    reloadRules(gameId: string): Promise<void>
-    reloadBlocks(): Promise<void>
-  }
   log: FastifyBaseLogger
 }): void {
   const { feed, log } = deps
@@ -27,18 +21,9 @@ export function shareCaches(deps: {
   deps.events.on('link.updated', (e) => feed.publish('link', e.data.id))
   deps.events.on('link.deleted', (e) => feed.publish('link', e.data.id))
   feed.on('link', (id) => (id === EVERYTHING ? deps.hotLinks.clear() : deps.hotLinks.invalidate(id)))
-  // Domains (hosts, verification, certificates for SNI), webhooks and fraud announce their own
-  // changes (their services' `announce`); here the other processes' notices reload them.
+  // Domains (hosts, verification, certificates for SNI) and webhooks announce their own
+  // changes (their services' `announce`); here the other processes' notices reload them. Fraud
+  // listens to its own notices (modules/gaming/index.ts).
   feed.on('domains', () => void deps.directory.refresh().catch(failed('domain refresh failed')))
   feed.on('webhooks', (organizationId) => deps.webhooks.forgetSubscriptions(organizationId))
-  // Fraud: one game's rules (its id), the blocklist, or everything (a lost notice).
-  feed.on('fraud', (what) => {
-    const reload =
-      what === EVERYTHING
-        ? deps.fraud.load()
-        : what === BLOCKLIST_CHANGED
-          ? deps.fraud.reloadBlocks()
-          : deps.fraud.reloadRules(what)
-    reload.catch(failed('fraud rules refresh failed'))
-  })
 }

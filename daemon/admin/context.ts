@@ -6,7 +6,7 @@ import { openDatabase, type Db } from '../db/open.js'
 import { securePrivateDir, securePrivateFile } from '../db/files.js'
 import { migrate } from '../db/migrate.js'
 import { EventBus } from '../events.js'
-import { DEFAULT_ORG_NAME } from '../modules/orgs/service.js'
+import { DEFAULT_ORG_NAME } from '../modules/orgs/index.js'
 import { accountServices } from '../composition.js'
 
 /** Services for the offline subcommands, on the database directly (the daemon may be stopped). */

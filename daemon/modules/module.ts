@@ -8,7 +8,7 @@ import type { JobDefinition } from '../jobs/scheduler.js'
  * Every part is optional: a module without HTTP routes leaves out `routes`.
  */
 export interface Module {
-  /** Module name (the folder under daemon/modules). */
+  /** Module name: its folder under daemon/modules (gaming/<part> for the parts of gaming). */
   name: string
   /** Request hooks on the root server, installed before any route (after auth and idempotency). */
   hooks?(app: FastifyInstance): void

@@ -258,7 +258,7 @@ export const GDPR_RECORD_RETENTION_DAYS = 365
 export const RETENTION_DAYS = [0, 1, 3, 7, 14, 30] as const
 export const RETENTION_BANDS = ['green', 'yellow', 'amber', 'red', 'none'] as const
 export const LEADERBOARD_LIMITS = { default: 10, max: 100 } as const
-/** What `export` can stream: every report (row sources in daemon/modules/gaming-analytics/export-sources.ts). */
+/** What `export` can stream: every report (row sources in daemon/modules/gaming/analytics/export-sources.ts). */
 export const EXPORT_TYPES = [
   'overview',
   'retention',

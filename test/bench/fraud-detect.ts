@@ -5,8 +5,8 @@
  * device, so every map evicts at its cap). Baseline in the same run: the ingestion's own per-event
  * work of the same size, a JSON round trip of the event. Also the heap the state holds at its caps.
  */
-import { detect, type DetectorEvent } from '../../daemon/modules/fraud/detectors/detect.js'
-import { createDetectorState } from '../../daemon/modules/fraud/detectors/state.js'
+import { detect, type DetectorEvent } from '../../daemon/modules/gaming/fraud/detectors/detect.js'
+import { createDetectorState } from '../../daemon/modules/gaming/fraud/detectors/state.js'
 import { prng } from '../support/prng.js'
 import { percentile, report } from './lib.js'
 

@@ -130,7 +130,8 @@ export async function withAggregates<R>(
     await migrate(db, Date.now())
     const app = await buildApp({ config, db, masterKey: randomBytes(32) })
     try {
-      const { orgs, keys, games } = app.linkd.services
+      const { orgs, keys } = app.linkd.services
+      const { games } = app.linkd.services.gaming
       const org = await orgs.create('bench')
       const key = (await keys.createOwnerKey(org.id)).key
       const game = await games.create(org.id, { name: 'Overview Bench', platform: 'android' })

@@ -14,8 +14,8 @@ import { buildApp } from '../../daemon/app.js'
 import { loadConfig } from '../../daemon/config.js'
 import { migrate } from '../../daemon/db/migrate.js'
 import { openDatabase } from '../../daemon/db/open.js'
-import { EVENT_TYPE_BY_BIT } from '../../daemon/modules/gamedata/types.js'
-import { optimize } from '../../daemon/modules/skan/optimize.js'
+import { EVENT_TYPE_BY_BIT } from '../../daemon/modules/gaming/storage/types.js'
+import { optimize } from '../../daemon/modules/gaming/skan/optimize.js'
 import { prng } from '../support/prng.js'
 import { fmt, median, report } from './lib.js'
 
@@ -70,7 +70,8 @@ export async function skanOptimizeBench(): Promise<void> {
     await migrate(db, Date.now())
     const app = await buildApp({ config, db, masterKey: randomBytes(32) })
     try {
-      const { orgs, keys, games, gamedata, skan } = app.linkd.services
+      const { orgs, keys } = app.linkd.services
+      const { games, gamedata, skan } = app.linkd.services.gaming
       const org = await orgs.create('bench')
       const key = (await keys.createOwnerKey(org.id)).key
       const game = await games.create(org.id, {

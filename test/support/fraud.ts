@@ -11,13 +11,13 @@ import {
   createFraudEventsStore,
   type FraudDailyIncrement,
   type FraudEventRecord,
-} from '../../daemon/modules/fraud/events-store.js'
-import { createPostgresFraudEventsStore } from '../../daemon/modules/fraud/events-store-postgres.js'
+} from '../../daemon/modules/gaming/fraud/events-store.js'
+import { createPostgresFraudEventsStore } from '../../daemon/modules/gaming/fraud/events-store-postgres.js'
 import type { TestApp } from './app.js'
 
 /** The internal id (gam_…) of a game of the test app's organization, by slug. */
 export async function gameIdOf(t: TestApp, slug: string, orgId = t.orgId): Promise<string> {
-  return (await t.app.linkd.services.games.record(orgId, slug)).id
+  return (await t.app.linkd.services.gaming.games.record(orgId, slug)).id
 }
 
 let seq = 0

@@ -6,7 +6,7 @@
 import { generateKeyPairSync, randomUUID, sign } from 'node:crypto'
 import type { GameWithSecrets } from '../../src/contract/games.js'
 import { APPLE_POSTBACK_EXAMPLE, type SkanCampaign } from '../../src/contract/skan.js'
-import { APPLE_SKAN_PUBLIC_KEY } from '../../daemon/modules/skan/postback.js'
+import { APPLE_SKAN_PUBLIC_KEY } from '../../daemon/modules/gaming/skan/postback.js'
 import { createTestApp, sqlRows, type TestApp } from './app.js'
 import { createGame } from './gaming.js'
 

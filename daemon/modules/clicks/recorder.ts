@@ -1,7 +1,7 @@
 import { DAY_MS, floorTo, HOUR_MS, iso } from '../../clock.js'
 import type { EventBus } from '../../events.js'
 import { QR_MARKER } from '../../../src/contract/limits.js'
-import { qrCodeIdOf, type ClickDelta, type ResolvedLink } from '../links/service.js'
+import { qrCodeIdOf, type ClickDelta, type ResolvedLink } from '../links/index.js'
 import { botReason, parseAgent, referrerDomain, utmOf } from './classify.js'
 import { countryName, type Locate } from './location.js'
 import type {

@@ -13,7 +13,7 @@ import {
 } from '../../../src/contract/domains.js'
 import { principalOf } from '../../http/auth.js'
 import { errorRef } from '../../http/openapi.js'
-import { hostName } from '../redirect/host.js'
+import { hostName } from '../redirect/index.js'
 import type { DomainDirectory } from './directory.js'
 import type { DomainService } from './service.js'
 

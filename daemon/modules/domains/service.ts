@@ -16,7 +16,7 @@ import type {
   UpdateDomainBody,
 } from '../../../src/contract/domains.js'
 import { DOMAINS_PER_PLAN, DOMAIN_LIMITS, type Plan } from '../../../src/contract/limits.js'
-import type { OrgService } from '../orgs/service.js'
+import type { OrgService } from '../orgs/index.js'
 import type { Acme } from './acme.js'
 import type { DomainDirectory } from './directory.js'
 import {

@@ -1,3 +1,5 @@
+export { createHealthStore } from './store.js'
+export { createHealthService } from './service.js'
 import type { Module } from '../module.js'
 import { collectRoutes, healthRoutes, type RouteInfo } from './routes.js'
 import type { HealthService } from './service.js'

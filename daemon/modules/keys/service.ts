@@ -17,7 +17,7 @@ import {
 } from '../../../src/contract/keys.js'
 import { API_KEYS_PER_PLAN, KEY_LIMITS, type Plan } from '../../../src/contract/limits.js'
 import { PRESETS, SCOPES, normalizeScopes, type Preset, type Scope } from '../../../src/contract/scopes.js'
-import type { OrgService } from '../orgs/service.js'
+import type { OrgService } from '../orgs/index.js'
 import type { KeyQueries, KeyRecord, KeyStore } from './store.js'
 import { createUsageRecorder, type RequestUsage } from './usage.js'
 import {

@@ -1,4 +1,7 @@
-import { expireLinksJob } from '../../jobs/expire-links.js'
+export { createLinkStore } from './store.js'
+export { createLinkService, qrCodeIdOf, type ClickDelta, type ResolvedLink } from './service.js'
+export { SHARED_DOMAIN_KEY } from './rules.js'
+import { expireLinksJob } from './jobs.js'
 import type { Module } from '../module.js'
 import { linkRoutes } from './routes.js'
 import type { LinkService } from './service.js'

@@ -29,7 +29,7 @@ import { assignCodes } from './codes.js'
 import type { LinkRecord, LinkStore } from './store.js'
 import type { UnitOfWork } from '../../db/unit-of-work.js'
 import { isUniqueViolation } from '../../db/errors.js'
-import type { DomainDirectory } from '../domains/directory.js'
+import type { DomainDirectory } from '../domains/index.js'
 
 export type { LinkRecord }
 export { effectiveStatus }

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js'
-import type { ResolvedLink } from '../links/service.js'
+import type { ResolvedLink } from '../links/index.js'
 
 export type { ResolvedLink }
 

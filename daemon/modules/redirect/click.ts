@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http'
-import type { ClickInput } from '../clicks/service.js'
+import type { ClickInput } from '../clicks/index.js'
 import type { ResolvedLink } from './cache.js'
 
 /** Longest user agent and Referer kept from a request (longer ones are cut). */

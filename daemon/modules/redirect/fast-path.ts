@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../../clock.js'
 import { evaluate, type LocalRateLimitStore } from '../../http/rate-limit.js'
 import { clickInput } from './click.js'
-import { SHARED_DOMAIN_KEY } from '../links/rules.js'
+import { SHARED_DOMAIN_KEY } from '../links/index.js'
 import { answerOf, CACHE_CONTROL } from './pages.js'
 import type { RedirectService } from './service.js'
 

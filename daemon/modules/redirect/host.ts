@@ -1,4 +1,4 @@
-import { SHARED_DOMAIN_KEY } from '../links/rules.js'
+import { SHARED_DOMAIN_KEY } from '../links/index.js'
 
 function split(hostPort: string): { host: string; port: string | undefined } {
   const h = hostPort.trim().toLowerCase()

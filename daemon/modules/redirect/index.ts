@@ -1,3 +1,7 @@
+export { createRedirectService } from './service.js'
+export { createFastRedirect, type FastRedirectDeps } from './fast-path.js'
+export { hostName } from './host.js'
+export { type HotLinkCache } from './cache.js'
 import type { Clock } from '../../clock.js'
 import type { Module } from '../module.js'
 import { redirectRoutes } from './routes.js'

@@ -6,7 +6,7 @@ import {
   type LinkResolver,
   type ResolvedLink,
 } from './cache.js'
-import type { ClickInput, ClicksService } from '../clicks/service.js'
+import type { ClickInput, ClicksService } from '../clicks/index.js'
 import { createDomainResolver } from './host.js'
 
 const RESERVED = new Set<string>(RESERVED_CODES.map((c) => c.toLowerCase()))

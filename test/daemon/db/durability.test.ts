@@ -77,7 +77,7 @@ describe('ingestion: a 202 survives a power loss', () => {
     t = await onFile()
     const app = t
     const game = await createGame(app)
-    const { games, ingest } = app.app.linkd.services
+    const { games, ingest } = app.app.linkd.services.gaming
     const record = await games.authenticateSdk(app.orgId, game.id, game.sdkKey)
     const b = batch(app, [event(app)])
     let stored: unknown

@@ -2,8 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openDatabase, type Db } from '../../../daemon/db/open.js'
 import { migrate } from '../../../daemon/db/migrate.js'
 import { kyselyOf, kyselyUnit, syncUnit, type UnitOfWork } from '../../../daemon/db/unit-of-work.js'
-import { createIngestStore } from '../../../daemon/modules/ingest/store.js'
-import { createGamedataStore } from '../../../daemon/modules/gamedata/store.js'
+import { createIngestStore } from '../../../daemon/modules/gaming/ingest/store.js'
+import { createGamedataStore } from '../../../daemon/modules/gaming/storage/store.js'
 
 describe('the unit of work lent from one store to another', () => {
   let db: Db

@@ -71,9 +71,9 @@ describe.runIf(onPostgres)('caches with three processes on one PostgreSQL databa
     await eventually(() => !b.app.linkd.services.directory.knowsHost('go.example.org'), 'deleted domain')
 
     const game = await createGame(a, { modules: { fraud: true } })
-    const gameId = (await a.app.linkd.services.games.record(a.orgId, game.id)).id
-    await eventually(() => b.app.linkd.services.fraud.rulesOf(gameId).length > 0, 'fraud templates')
-    const listed = () => b.app.linkd.services.fraud.listed(gameId, '192.0.2.7', null, b.clock.now())
+    const gameId = (await a.app.linkd.services.gaming.games.record(a.orgId, game.id)).id
+    await eventually(() => b.app.linkd.services.gaming.fraud.rulesOf(gameId).length > 0, 'fraud templates')
+    const listed = () => b.app.linkd.services.gaming.fraud.listed(gameId, '192.0.2.7', null, b.clock.now())
     expect(listed()).toBeFalsy()
     const block = await a.call('POST', `/api/v1/admin/fraud/games/${game.id}/blocklist`, {
       body: { type: 'ip', value: '192.0.2.7' },

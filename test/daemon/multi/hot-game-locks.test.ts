@@ -1,5 +1,5 @@
 /**
- * The locks behind one hot game on PostgreSQL (daemon/modules/gamedata/locks-store-postgres.ts), seen
+ * The locks behind one hot game on PostgreSQL (daemon/modules/gaming/storage/locks-store-postgres.ts), seen
  * from outside: a raw client holds a player's lock (or the game's) and the apps' batches wait or
  * not; a batch that meets another's new event id runs again and records its fraud findings once;
  * a GDPR purge and batches of its player at once. PostgreSQL only.
@@ -13,7 +13,7 @@ import {
   PLAYER_LOCK,
   FINE_LOCK_PLAYERS,
   lockKey,
-} from '../../../daemon/modules/gamedata/locks-store-postgres.js'
+} from '../../../daemon/modules/gaming/storage/locks-store-postgres.js'
 import { count, sqlRows, type TestApp } from '../../support/app.js'
 import { gameIdOf } from '../../support/fraud.js'
 import { accepted, batch, createGame, event, send } from '../../support/gaming.js'
@@ -189,7 +189,7 @@ describe.runIf(onPostgres)('the locks of one hot game on PostgreSQL', () => {
     await client.query('SELECT pg_advisory_lock($1, $2)', [PLAYER_LOCK, key])
     const before = sendFor(b, game, a.orgId, [PLAYER])
     await eventually(async () => (await waiters()) === 1, 'a batch waits for the player')
-    const purge = tracked(a.app.linkd.services.gamedata.purgePlayer(gameId, PLAYER))
+    const purge = tracked(a.app.linkd.services.gaming.gamedata.purgePlayer(gameId, PLAYER))
     await eventually(async () => (await waiters()) === 2, 'the purge waits behind it')
     const after = Array.from({ length: 6 }, (_, i) => {
       const t = i % 2 ? a : b

@@ -1,6 +1,6 @@
 /**
  * One hot game stored by two processes on one PostgreSQL database: batches lock their
- * players, not their game (daemon/modules/gamedata/locks-store-postgres.ts), so batches of different
+ * players, not their game (daemon/modules/gaming/storage/locks-store-postgres.ts), so batches of different
  * players run at once. Whatever runs at once, every table must end as if the batches had been
  * stored one by one: the same batches sent one at a time to a third app on its own database give
  * the reference. PostgreSQL only: SQLite has one writer by design.

@@ -1,0 +1,29 @@
+import type { DomainService } from './service.js'
+import type { JobDefinition } from '../../jobs/scheduler.js'
+
+export const RENEW_CERTIFICATES_JOB = 'renew-certificates'
+
+/** Pending custom domains are re-checked every 5 minutes for 48 h after being added. */
+export function recheckDomainsJob(domains: Pick<DomainService, 'recheckPending'>): JobDefinition {
+  return {
+    name: 'recheck-domains',
+    schedule: '*/5 * * * *',
+    async run() {
+      const r = await domains.recheckPending()
+      return r.verified || r.failed ? `${r.verified} domains verified, ${r.failed} failed` : undefined
+    },
+  }
+}
+
+/** Daily: certificates within 30 days of expiry are renewed. */
+export function renewCertificatesJob(domains: Pick<DomainService, 'renewDue'>): JobDefinition {
+  return {
+    name: RENEW_CERTIFICATES_JOB,
+    schedule: '17 3 * * *',
+    leaseMs: 60 * 60_000,
+    async run() {
+      const r = await domains.renewDue()
+      return r.renewed || r.failed ? `${r.renewed} certificates renewed, ${r.failed} failed` : undefined
+    },
+  }
+}

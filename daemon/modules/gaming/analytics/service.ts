@@ -1,0 +1,195 @@
+import type { Clock } from '../../../clock.js'
+import { AppError } from '../../../http/errors.js'
+import type { Overview, OverviewQuery } from '../../../../src/contract/gaming.js'
+import {
+  EXPORT_LIMITS,
+  LEADERBOARD_LIMITS,
+  type Events,
+  type ExportQuery,
+  type Geography,
+  type Leaderboard,
+  type LeaderboardQuery,
+  type Retention,
+  type RetentionQuery,
+} from '../../../../src/contract/gaming.js'
+import { eventsReport, geographyReport, leaderboardReport } from './breakdowns.js'
+import { createExportRegistry, encodeExport } from './export.js'
+import { registerReportSources } from './export-sources.js'
+import { registerMoneySources } from './export-money.js'
+import { retentionReport } from './retention.js'
+import { scopeOf } from './scope.js'
+import type { GameService } from '../games/index.js'
+import type { GamedataAggregates, GamedataPlayers } from '../storage/index.js'
+import type {
+  AttributionQuery,
+  PlayerQuery,
+  PlayersQuery,
+  RevenueQuery,
+} from '../../../../src/contract/gaming-revenue.js'
+import { attributionReport } from './attribution.js'
+import { playerProfile, playersPage } from './players.js'
+import { revenueReport } from './revenue.js'
+import { segmentsReport } from './segments.js'
+import { dateOfDay, utcDayNumber } from '../../../clock.js'
+import { money, round } from '../../../../src/contract/numbers.js'
+
+/** Longest range of one request (contract: at most 366 days, a 400 beyond). */
+export const MAX_RANGE_DAYS = 366
+
+const dayOf = utcDayNumber
+
+export function parseDay(value: string | undefined, field: string): number | undefined {
+  if (value === undefined) return undefined
+  const ms = Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value)
+  // Date.parse rolls a day past the month's end over (2026-02-30 → 2026-03-02): refuse it instead.
+  const [y, m, d] = value.slice(0, 10).split('-').map(Number) as [number, number, number]
+  const calendar = new Date(Date.UTC(y, m - 1, d))
+  if (!Number.isFinite(ms) || calendar.getUTCMonth() !== m - 1 || calendar.getUTCDate() !== d)
+    throw new AppError('ValidationError', `${field} is not a valid date`, [
+      { field, message: 'must be an ISO 8601 date or date-time' },
+    ])
+  return dayOf(ms)
+}
+
+/**
+ * Two optional UTC days of a query, each absent or parsed (400 naming its field when invalid), and
+ * a 400 naming `startField` when the first is after the second.
+ */
+export function optionalDays(
+  startValue: string | undefined,
+  endValue: string | undefined,
+  startField: string,
+  endField: string,
+): { start: number | undefined; end: number | undefined } {
+  const start = parseDay(startValue, startField)
+  const end = parseDay(endValue, endField)
+  if (start !== undefined && end !== undefined && start > end)
+    throw new AppError('ValidationError', `${startField} must not be after ${endField}`, [
+      { field: startField, message: `must not be after ${endField}` },
+    ])
+  return { start, end }
+}
+
+/** The UTC day range of a request: default the last 30 days up to today, both ends included. */
+export function dayRange(q: OverviewQuery, now: number): { start: number; end: number } {
+  const end = parseDay(q.endDate, 'endDate') ?? dayOf(now)
+  const start = parseDay(q.startDate, 'startDate') ?? end - 29
+  if (start > end)
+    throw new AppError('ValidationError', 'startDate must not be after endDate', [
+      { field: 'startDate', message: 'must not be after endDate' },
+    ])
+  if (end - start + 1 > MAX_RANGE_DAYS)
+    throw new AppError('ValidationError', `the range is at most ${MAX_RANGE_DAYS} days`, [
+      { field: 'startDate', message: `at most ${MAX_RANGE_DAYS} days before endDate` },
+    ])
+  return { start, end }
+}
+
+export function createGamingAnalyticsService(deps: {
+  clock: Clock
+  games: GameService
+  /** The aggregates are gamedata's data: read through its service. */
+  aggregates: GamedataAggregates
+  /** Player profiles, read through gamedata's service too. */
+  players: GamedataPlayers
+}) {
+  const store = deps.aggregates
+  const scope = (organizationId: string, slug: string, q: OverviewQuery) =>
+    scopeOf(deps.games, deps.clock.now(), organizationId, slug, q)
+  const reports = {
+    /**
+     * DAU (last day of the range), MAU (30 days to the range end), revenue, ARPU and ARPPU over
+     * the distinct active and paying players of the range, average session length, and classic
+     * D1/D7/D30 retention of the install cohorts of the range old enough to have reached day N.
+     */
+    async overview(organizationId: string, slug: string, q: OverviewQuery): Promise<Overview> {
+      const game = await deps.games.record(organizationId, slug)
+      const { start, end } = dayRange(q, deps.clock.now())
+      const today = dayOf(deps.clock.now())
+      const [totals, dau, mau, active, payers] = await Promise.all([
+        store.dailyTotals(game.id, start, end),
+        store.activeOn(game.id, end),
+        store.distinct(game.id, 'active', end - 29, end),
+        store.distinct(game.id, 'active', start, end),
+        store.distinct(game.id, 'paying', start, end),
+      ])
+      const retention = async (n: number) => {
+        const last = Math.min(end, today) - n
+        if (last < start) return null
+        const r = await store.retention(game.id, n, start, last)
+        return r.size === 0 ? null : round((100 * r.retained) / r.size, 2)
+      }
+      const [d1, d7, d30] = await Promise.all([retention(1), retention(7), retention(30)])
+      const totalMicros = totals.iap + totals.ad + totals.subscription
+      return {
+        dau,
+        mau,
+        revenue: {
+          total: money(totalMicros),
+          iap: money(totals.iap),
+          ad: money(totals.ad),
+          subscription: money(totals.subscription),
+        },
+        arpu: active ? round(money(totalMicros) / active, 6) : 0,
+        arppu: payers ? round(money(totalMicros) / payers, 6) : 0,
+        avgSessionSeconds: totals.sessions ? round(totals.sessionSeconds / totals.sessions, 2) : 0,
+        retention: { d1, d7, d30 },
+        range: { startDate: dateOfDay(start), endDate: dateOfDay(end) },
+      }
+    },
+
+    // Retention, leaderboard, geography, events (retention.ts, breakdowns.ts).
+    async retention(organizationId: string, slug: string, q: RetentionQuery): Promise<Retention> {
+      return retentionReport(store, await scope(organizationId, slug, q), q.granularity ?? 'day')
+    },
+    async leaderboard(organizationId: string, slug: string, q: LeaderboardQuery): Promise<Leaderboard> {
+      const limit = q.limit ?? LEADERBOARD_LIMITS.default
+      return leaderboardReport(store, await scope(organizationId, slug, q), limit)
+    },
+    async geography(organizationId: string, slug: string, q: OverviewQuery): Promise<Geography> {
+      return geographyReport(store, await scope(organizationId, slug, q))
+    },
+    async events(organizationId: string, slug: string, q: OverviewQuery): Promise<Events> {
+      return eventsReport(store, await scope(organizationId, slug, q))
+    },
+    // Revenue, attribution, segments, players (each report in its own file).
+    async revenue(organizationId: string, slug: string, q: RevenueQuery) {
+      const game = await deps.games.record(organizationId, slug)
+      return revenueReport(store, game, dayRange(q, deps.clock.now()), q)
+    },
+    async attribution(organizationId: string, slug: string, q: AttributionQuery) {
+      const game = await deps.games.record(organizationId, slug)
+      return attributionReport(store, game, dayRange(q, deps.clock.now()), q)
+    },
+    async segments(organizationId: string, slug: string) {
+      return segmentsReport(deps.players, await deps.games.record(organizationId, slug))
+    },
+    async players(organizationId: string, slug: string, q: PlayersQuery) {
+      return playersPage(deps.players, await deps.games.record(organizationId, slug), q)
+    },
+    async player(organizationId: string, slug: string, playerId: string, q: PlayerQuery) {
+      return playerProfile(deps.players, await deps.games.record(organizationId, slug), playerId, q)
+    },
+  }
+  const exports = createExportRegistry()
+  registerReportSources(exports, reports)
+  registerMoneySources(exports, reports, deps)
+  return {
+    ...reports,
+    /** The export registry: more types are added with exports.register (export-sources.ts). */
+    exports,
+    /** An export, checked (404, 400) before the first byte; the body streams with constant memory. */
+    async export(organizationId: string, slug: string, query: ExportQuery) {
+      const source = exports.source(query.type)
+      const rows = await source.open({ organizationId, slug, query })
+      const { start, end } = dayRange(query, deps.clock.now())
+      const format = query.format ?? 'csv'
+      return {
+        fileName: `${slug}-${query.type}-${dateOfDay(start)}-${dateOfDay(end)}.${format}`,
+        contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
+        body: encodeExport(source.columns, rows, format, query.limit ?? EXPORT_LIMITS.default),
+      }
+    },
+  }
+}
+export type GamingAnalyticsService = ReturnType<typeof createGamingAnalyticsService>

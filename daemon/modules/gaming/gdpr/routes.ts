@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify'
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import { IdParams } from '../../../../src/contract/common.js'
+import { GdprDeletion, GdprDeletionBody } from '../../../../src/contract/gaming.js'
+import { principalOf } from '../../../http/auth.js'
+import { errorRef } from '../../../http/openapi.js'
+import type { GdprService } from './service.js'
+
+const tags = ['GDPR']
+
+export function gdprRoutes(deps: { gdpr: GdprService }) {
+  return async function (fastify: FastifyInstance) {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
+    app.post(
+      '/api/v1/gaming/gdpr/deletions',
+      {
+        config: { auth: 'gdpr:write' },
+        schema: {
+          tags,
+          summary: 'Request the deletion of all data of one player (irreversible, asynchronous)',
+          description:
+            'confirmation must be DELETE. 202 with the request, status queued; a job purges the raw events, sessions, profile, device fingerprints, attribution, fraud records and per-player aggregate rows (queued → processing → completed). Anonymous daily totals remain. The record is kept 365 days after completion. An unknown game is 404.',
+          body: GdprDeletionBody,
+          response: { 202: GdprDeletion, 404: errorRef('No such game in the organization') },
+        },
+      },
+      async (req, reply) =>
+        reply.code(202).send(await deps.gdpr.request(principalOf(req).organizationId, req.body)),
+    )
+    app.get(
+      '/api/v1/gaming/gdpr/deletions/:id',
+      {
+        config: { auth: 'gdpr:read' },
+        schema: {
+          tags,
+          summary: 'Status of a GDPR deletion',
+          params: IdParams,
+          response: { 200: GdprDeletion },
+        },
+      },
+      async (req) => deps.gdpr.get(principalOf(req).organizationId, req.params.id),
+    )
+  }
+}

@@ -1,0 +1,124 @@
+/**
+ * Gaming Intelligence: games, ingestion and the storage layers, and the four modules each game
+ * has (analytics, fraud, SKAN, GDPR). The composition root wires it once through `createGaming`.
+ */
+import type { FastifyBaseLogger } from 'fastify'
+import type { Clock } from '../../clock.js'
+import type { SecretBox } from '../../crypto.js'
+import type { Db } from '../../db/open.js'
+import type { ChangeFeed } from '../../db/notify.js'
+import type { RateLimitStore } from '../../http/rate-limit.js'
+import type { Module } from '../module.js'
+import { createGamingAnalyticsService, gamingAnalyticsModule } from './analytics/index.js'
+import { createFraud, fraudModule } from './fraud/index.js'
+import { createGames, gamesModule } from './games/index.js'
+import { createGdpr, gdprModule } from './gdpr/index.js'
+import { createIngest, ingestModule } from './ingest/index.js'
+import { createSkan, skanModule } from './skan/index.js'
+import { createStorage, gamedataModule } from './storage/index.js'
+
+export interface GamingDeps {
+  db: Db
+  clock: Clock
+  log: FastifyBaseLogger
+  secrets: SecretBox
+  /** The quotas' counters (ingestion's per-client and per-game rates). */
+  limiter: RateLimitStore
+  /** Other linkd processes on the same database: fraud rule and blocklist changes travel on it. */
+  feed: ChangeFeed
+  countryOf(ip: string): string | null
+  /** LINKD_INGEST_RATE_LIMIT_PER_CLIENT and _PER_GAME (requests per minute). */
+  ingestRates: { perClient: number; perGame: number }
+  /** LINKD_SKAN_HELD_MAX and _BYTES. */
+  skanHeld: { maxRows: number; maxBytes: number }
+  /** Keys SKAN postback signatures verify against (SPKI DER, base64); default Apple's alone. */
+  skanPublicKeys?: string[]
+  /** Drops stored idempotent responses naming a GDPR deletion (they carry the player id). */
+  forgetResponsesNaming(id: string): Promise<number>
+  /** The organization of a verified custom domain (SKAN's public report). */
+  organizationOfHost(host: string): string | undefined
+  /** The organization of a presented API key holding skan:read, if any. */
+  organizationOfKey(raw: string | undefined): Promise<string | undefined>
+}
+
+export function createGaming(deps: GamingDeps) {
+  const { db, clock, log, feed } = deps
+  const games = createGames({ db, clock, secrets: deps.secrets })
+  const gamedata = createStorage({ db, clock, games })
+  const ingest = createIngest({
+    db,
+    clock,
+    games,
+    gamedata,
+    limiter: deps.limiter,
+    perClientPerMinute: deps.ingestRates.perClient,
+    perGamePerMinute: deps.ingestRates.perGame,
+    countryOf: deps.countryOf,
+  })
+  const fraud = createFraud({ db, clock, log, games, ingest, gamedata, feed })
+  const skan = createSkan({
+    db,
+    clock,
+    log,
+    games,
+    gamedata,
+    held: deps.skanHeld,
+    ...(deps.skanPublicKeys ? { publicKeys: deps.skanPublicKeys } : {}),
+  })
+  const analytics = createGamingAnalyticsService({
+    clock,
+    games,
+    aggregates: gamedata.aggregates,
+    players: gamedata.players,
+  })
+  const gdpr = createGdpr({ db, clock, games, gamedata, forgetResponsesNaming: deps.forgetResponsesNaming })
+
+  const modules: Module[] = [
+    gamesModule({ games }),
+    ingestModule({ ingest }),
+    gamedataModule({ gamedata, ingest }),
+    gamingAnalyticsModule({ analytics }),
+    gdprModule({ gdpr }),
+    fraudModule({ fraud: fraud.service, fraudEvents: fraud.events }),
+    skanModule({
+      skan: skan.service,
+      optimizer: skan.optimizer,
+      organizationOfHost: deps.organizationOfHost,
+      organizationOfKey: deps.organizationOfKey,
+    }),
+  ]
+
+  let reload: NodeJS.Timeout | undefined
+  return {
+    games,
+    ingest,
+    gamedata,
+    analytics,
+    gdpr,
+    fraud: fraud.service,
+    fraudEvents: fraud.events,
+    fraudStateSaver: fraud.saver,
+    skan: skan.service,
+    skanOptimizer: skan.optimizer,
+    /** The parts' routes and jobs, in registration order (also the OpenAPI document's). */
+    modules,
+    /** Fills the in-memory state: fraud rules, the blocklist, the saved detector windows. */
+    async load(): Promise<void> {
+      await fraud.service.load()
+      await fraud.saver.load()
+    },
+    /** The detector-state saver, and a 30 s reload of fraud rules (safety net for a lost notice). */
+    start(): void {
+      fraud.saver.start((err) => log.error({ err }, 'fraud detector state save failed'))
+      reload = setInterval(() => {
+        fraud.service.load().catch((err: unknown) => log.error({ err }, 'fraud rules refresh failed'))
+      }, 30_000).unref()
+    },
+    /** After the last request: the detector windows it changed are saved. */
+    async stop(): Promise<void> {
+      if (reload) clearInterval(reload)
+      await fraud.saver.stop()
+    },
+  }
+}
+export type Gaming = ReturnType<typeof createGaming>

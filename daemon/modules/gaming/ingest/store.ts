@@ -1,0 +1,81 @@
+/**
+ * The ingestion's own data: the batch_id records of the 24 h idempotency window (game_batches).
+ * The events of a batch belong to the gamedata module; a batch's record is written in the same
+ * unit of work as its events (gamedata's `storeBatch` lends it to `responseOf` and `record`). On
+ * SQLite those two are prepared statements on the raw connection (the hot path), kept inside this
+ * file; the PostgreSQL store (store-postgres.ts) runs the same SQL text on the unit's transaction.
+ */
+import type SQLite from 'better-sqlite3'
+import type { Kysely } from 'kysely'
+import type { Database } from '../../../db/schema.js'
+import { assertOpenOn, type UnitOfWork } from '../../../db/unit-of-work.js'
+
+/** The port of the batch_id records: one implementation per engine. */
+export interface IngestStore {
+  /** The stored response of a batch_id seen since `since` (inside `unit` when given). */
+  responseOf(gameId: string, batchId: string, since: number, unit?: UnitOfWork): Promise<string | undefined>
+  /** Records a batch's response inside the batch's unit of work. */
+  record(
+    gameId: string,
+    batchId: string,
+    response: string,
+    receivedAt: number,
+    unit: UnitOfWork,
+  ): Promise<void>
+  /** batch_id records past the idempotency window. */
+  pruneBatches(before: number): Promise<number>
+}
+
+/** The two statements of the unit of work (`?` placeholders; PostgreSQL numbers them). */
+export const BATCH_SQL = {
+  find: 'SELECT response FROM game_batches WHERE game_id = ? AND batch_id = ? AND received_at > ?',
+  insert: `INSERT INTO game_batches (game_id, batch_id, response, received_at) VALUES (?, ?, ?, ?)
+    ON CONFLICT (game_id, batch_id) DO UPDATE SET response = excluded.response, received_at = excluded.received_at`,
+}
+
+/** What both engines do through Kysely: the look-up outside a unit of work, and the pruning. */
+export function batchReads(db: Kysely<Database>): Pick<IngestStore, 'pruneBatches'> & {
+  responseOutside(gameId: string, batchId: string, since: number): Promise<string | undefined>
+} {
+  return {
+    async responseOutside(gameId, batchId, since) {
+      const row = await db
+        .selectFrom('game_batches')
+        .select('response')
+        .where('game_id', '=', gameId)
+        .where('batch_id', '=', batchId)
+        .where('received_at', '>', since)
+        .executeTakeFirst()
+      return row?.response
+    },
+    async pruneBatches(before) {
+      return Number(
+        (await db.deleteFrom('game_batches').where('received_at', '<=', before).executeTakeFirst())
+          .numDeletedRows,
+      )
+    },
+  }
+}
+
+export function createIngestStore(sqlite: SQLite.Database, db: Kysely<Database>): IngestStore {
+  // SQLite-only: prepared statements run inside gamedata's unit of work.
+  const statements = {
+    findBatch: sqlite.prepare(BATCH_SQL.find).pluck(),
+    insertBatch: sqlite.prepare(BATCH_SQL.insert),
+  }
+  const reads = batchReads(db)
+  return {
+    async responseOf(gameId, batchId, since, unit) {
+      // Outside a unit: through Kysely, which waits for a batch's transaction to end instead of
+      // reading what it has not committed yet on the one connection.
+      if (!unit) return reads.responseOutside(gameId, batchId, since)
+      assertOpenOn(unit, sqlite)
+      return statements.findBatch.get(gameId, batchId, since) as string | undefined
+    },
+    async record(gameId, batchId, response, receivedAt, unit) {
+      assertOpenOn(unit, sqlite)
+      statements.insertBatch.run(gameId, batchId, response, receivedAt)
+    },
+    pruneBatches: reads.pruneBatches,
+  }
+}

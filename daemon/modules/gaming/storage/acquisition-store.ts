@@ -1,0 +1,137 @@
+import { sql, type Kysely, type SqlBool } from 'kysely'
+import type { Database } from '../../../db/schema.js'
+
+/** Revenue counters of a group (micro-units of the reporting currency). */
+export interface RevenueCounters {
+  iap: number
+  ad: number
+  subscription: number
+  transactions: number
+}
+
+/** Acquisition counters of an attribution value over a range. */
+export interface AcquisitionCounters {
+  installs: number
+  conversions: number
+  revenue: number
+  cost: number
+  commission: number
+}
+
+const num = (v: unknown) => Number(v ?? 0)
+
+/** The rows of one dimension of a per-day-per-value table (dims, acquisition) over [start, end]. */
+const dimDays = (gameId: string, dim: string, start: number, end: number) =>
+  sql<SqlBool>`game_id = ${gameId} AND day >= ${start} AND day <= ${end} AND dim = ${dim}`
+
+/**
+ * Reads of revenue and acquisition from the daily layers: game_daily,
+ * game_daily_dims, game_acquisition_daily, game_day_gaps and game_dim_paying_gaps. Never raw
+ * events or player-days.
+ */
+export function createAcquisitionStore(db: Kysely<Database>) {
+  return {
+    /** Revenue counters and paying players of each day of [start, end] that has a row. */
+    async revenueByDay(gameId: string, start: number, end: number) {
+      const rows = await db
+        .selectFrom('game_daily')
+        .select([
+          'day',
+          'revenue_iap_micros',
+          'revenue_ad_micros',
+          'revenue_subscription_micros',
+          'transactions',
+          'paying_players',
+        ])
+        .where('game_id', '=', gameId)
+        .where('day', '>=', start)
+        .where('day', '<=', end)
+        .orderBy('day')
+        .execute()
+      return rows.map((r) => ({
+        day: r.day,
+        iap: num(r.revenue_iap_micros),
+        ad: num(r.revenue_ad_micros),
+        subscription: num(r.revenue_subscription_micros),
+        transactions: num(r.transactions),
+        payingPlayers: num(r.paying_players),
+      }))
+    },
+
+    /** Revenue counters per value of a profile dimension over [start, end]. */
+    async revenueByDim(gameId: string, dim: string, start: number, end: number) {
+      const rows = await db
+        .selectFrom('game_daily_dims')
+        .select((eb) => [
+          'value',
+          eb.fn.sum<number>('revenue_iap_micros').as('iap'),
+          eb.fn.sum<number>('revenue_ad_micros').as('ad'),
+          eb.fn.sum<number>('revenue_subscription_micros').as('sub'),
+          eb.fn.sum<number>('transactions').as('transactions'),
+          eb.fn.sum<number>('new_players').as('installs'),
+        ])
+        .where(dimDays(gameId, dim, start, end))
+        .groupBy('value')
+        .orderBy('value')
+        .execute()
+      return rows.map((r) => ({
+        value: r.value,
+        iap: num(r.iap),
+        ad: num(r.ad),
+        subscription: num(r.sub),
+        transactions: num(r.transactions),
+        installs: num(r.installs),
+      }))
+    },
+
+    /** Distinct paying players per value of dim (platform or source) over [start, end]. */
+    async payingByDim(gameId: string, dim: string, start: number, end: number): Promise<Map<string, number>> {
+      const rows = await db
+        .selectFrom('game_dim_paying_gaps')
+        .select((eb) => ['value', eb.fn.sum<number>('players').as('n')])
+        .where('game_id', '=', gameId)
+        .where('dim', '=', dim)
+        .where('day', '>=', start)
+        .where('day', '<=', end)
+        .where('prev_day', '<', start)
+        .groupBy('value')
+        .execute()
+      return new Map(rows.map((r) => [r.value, num(r.n)]))
+    },
+
+    /** Transactions of the whole game over [start, end]. */
+    async transactions(gameId: string, start: number, end: number): Promise<number> {
+      const r = await db
+        .selectFrom('game_daily')
+        .select((eb) => eb.fn.sum<number>('transactions').as('n'))
+        .where('game_id', '=', gameId)
+        .where('day', '>=', start)
+        .where('day', '<=', end)
+        .executeTakeFirst()
+      return num(r?.n)
+    },
+
+    /** Cost, commission and conversions per attribution value over [start, end]. */
+    async acquisitionByDim(gameId: string, dim: string, start: number, end: number) {
+      const rows = await db
+        .selectFrom('game_acquisition_daily')
+        .select((eb) => [
+          'value',
+          eb.fn.sum<number>('cost_micros').as('cost'),
+          eb.fn.sum<number>('commission_micros').as('commission'),
+          eb.fn.sum<number>('conversions').as('conversions'),
+        ])
+        .where(dimDays(gameId, dim, start, end))
+        .groupBy('value')
+        .orderBy('value')
+        .execute()
+      return rows.map((r) => ({
+        value: r.value,
+        cost: num(r.cost),
+        commission: num(r.commission),
+        conversions: num(r.conversions),
+      }))
+    },
+  }
+}
+export type AcquisitionStore = ReturnType<typeof createAcquisitionStore>

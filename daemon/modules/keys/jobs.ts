@@ -1,0 +1,28 @@
+import type { KeyService } from './service.js'
+import type { JobDefinition } from '../../jobs/scheduler.js'
+
+/** Persists the expired transition of API keys whose expiry passed (requests are refused at once anyway). */
+export function expireKeysJob(keys: KeyService): JobDefinition {
+  return {
+    name: 'expire-keys',
+    schedule: '* * * * *',
+    async run() {
+      const n = await keys.expireDue()
+      return n ? `${n} keys expired` : undefined
+    },
+  }
+}
+
+/** API key activity is kept this many days. */
+export const KEY_ACTIVITY_RETENTION_DAYS = 90
+
+export function pruneKeyActivityJob(keys: KeyService): JobDefinition {
+  return {
+    name: 'prune-key-activity',
+    schedule: '40 3 * * *',
+    async run() {
+      const n = await keys.pruneActivity(KEY_ACTIVITY_RETENTION_DAYS)
+      return n ? `${n} activity rows pruned` : undefined
+    },
+  }
+}

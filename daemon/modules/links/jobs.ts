@@ -1,0 +1,14 @@
+import type { LinkService } from './service.js'
+import type { JobDefinition } from '../../jobs/scheduler.js'
+
+/** Persists the expired status of links whose expiry passed (redirects and reads derive it at once anyway). */
+export function expireLinksJob(links: Pick<LinkService, 'expireDue'>): JobDefinition {
+  return {
+    name: 'expire-links',
+    schedule: '* * * * *',
+    async run() {
+      const n = await links.expireDue()
+      return n ? `${n} links expired` : undefined
+    },
+  }
+}

@@ -1,0 +1,15 @@
+import type { WebhookService } from './service.js'
+import { WEBHOOK_LIMITS } from '../../../src/contract/limits.js'
+import type { JobDefinition } from '../../jobs/scheduler.js'
+
+/** Drops finished webhook deliveries older than 30 days (pending ones are kept whatever their age). */
+export function pruneWebhookDeliveriesJob(webhooks: Pick<WebhookService, 'pruneDeliveries'>): JobDefinition {
+  return {
+    name: 'prune-webhook-deliveries',
+    schedule: '50 3 * * *',
+    async run() {
+      const n = await webhooks.pruneDeliveries(WEBHOOK_LIMITS.deliveryRetentionDays)
+      return n ? `${n} webhook deliveries pruned` : undefined
+    },
+  }
+}
