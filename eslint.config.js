@@ -2,6 +2,17 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import globals from 'globals'
 
+// The TUI stands beside the CLI: what both need is in src/session and src/format, which lean on
+// neither. The `tui` command loads src/tui by a dynamic import, which this rule does not check.
+const notCli = {
+  group: ['**/cli/**'],
+  message: 'Only src/cli imports src/cli: what the TUI needs too lives in src/session or src/format.',
+}
+const notTui = {
+  group: ['**/tui/**'],
+  message: 'Only the tui command loads src/tui, by a dynamic import.',
+}
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'data/', 'completions/'] },
   js.configs.recommended,
@@ -22,6 +33,10 @@ export default tseslint.config(
     rules: { 'no-restricted-properties': 'off' },
   },
   {
+    files: ['src/tui/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [notCli] }] },
+  },
+  {
     // The TUI's Text escapes control characters in data; Ink's own would print them raw.
     files: ['src/tui/**'],
     ignores: ['src/tui/components/text.tsx'],
@@ -32,8 +47,17 @@ export default tseslint.config(
           paths: [
             { name: 'ink', importNames: ['Text'], message: 'Import Text from src/tui/components/text.tsx.' },
           ],
+          patterns: [notCli],
         },
       ],
     },
+  },
+  {
+    files: ['src/cli/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [notTui] }] },
+  },
+  {
+    files: ['src/session/**', 'src/format/**'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [notCli, notTui] }] },
   },
 )

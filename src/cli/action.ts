@@ -1,6 +1,6 @@
 /** Glue between commander actions and run functions: builds the context from the parsed flags. */
 import type { Command } from 'commander'
-import { createContext, ioFor, type ContextOptions, type Ctx, type GlobalFlags } from './context.js'
+import { createContext, ioFor, type ContextOptions, type Ctx, type GlobalFlags } from '../session/context.js'
 
 /**
  * Wraps `run(args, opts, ctx)` as a commander action. `args` are the positional arguments,

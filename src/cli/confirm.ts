@@ -1,6 +1,6 @@
 /** Confirmation of a destructive verb: `--yes`, or a y/N question on a terminal; never a hang. */
-import { noColor, type Ctx } from './context.js'
-import { CliError, EXIT, UsageError } from './exit-codes.js'
+import { noColor, type Ctx } from '../session/context.js'
+import { CliError, EXIT, UsageError } from '../session/exit-codes.js'
 
 export interface ConfirmOptions {
   /** `--yes` was given. */

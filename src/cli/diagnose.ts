@@ -4,8 +4,8 @@
  * connection that failed because TLS met plain HTTP, is named as such in one line.
  */
 import { connect as tlsConnect } from 'node:tls'
-import type { Ctx, Target } from './context.js'
-import { CliError, EXIT } from './exit-codes.js'
+import type { Ctx, Target } from '../session/context.js'
+import { CliError, EXIT } from '../session/exit-codes.js'
 import { keySourceName } from './key-source.js'
 
 interface HttpFailure extends Error {

@@ -1,5 +1,5 @@
 /** Where the API key linkctl uses came from, in words for messages. */
-import type { Target } from './context.js'
+import type { Target } from '../session/context.js'
 
 /** `the --api-key flag`, `LINKCTL_API_KEY` or `profile "default"`. */
 export function keySourceName(target: Target): string {

@@ -9,8 +9,8 @@
  * terminal, clear it or fake a hyperlink. --json prints values untouched (JSON escapes them).
  */
 import { InvalidArgumentError, Option, type Command } from 'commander'
-import { noColor, type Ctx } from './context.js'
-import { UsageError } from './exit-codes.js'
+import { noColor, type Ctx } from '../session/context.js'
+import { UsageError } from '../session/exit-codes.js'
 import { visible } from '../format/visible.js'
 import { maskKey, money, percent, relativeTime, truncate } from '../format/cells.js'
 import { plural, round } from '../contract/numbers.js'

@@ -7,7 +7,7 @@
  * node builtins; the client and conf load inside actions.
  */
 import { Command, Help } from 'commander'
-import { DEFAULT_URL } from './context.js'
+import { DEFAULT_URL } from '../session/context.js'
 import { register as registerAnalytics } from './commands/analytics/index.js'
 import { register as registerApi } from './commands/api.js'
 import { register as registerAuth } from './commands/auth.js'

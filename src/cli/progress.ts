@@ -3,7 +3,7 @@
  * (stderr is a terminal); otherwise `update` does nothing and `log` just writes its line. Lines
  * logged while the bar is shown are written above it. No dependency: `\r` and erase-line.
  */
-import type { Writer } from './context.js'
+import type { Writer } from '../session/context.js'
 
 export interface Progress {
   /** `done` of `total` (unknown total: a counter without a bar); `suffix` follows the figures. */

@@ -1,7 +1,7 @@
 /** Runs linkctl on an argv with given streams and returns the exit code (main.ts and tests use it). */
 import type { Command } from 'commander'
-import { attachIo, noColor, processIo, type Io } from './context.js'
-import { exitCodeFor, formatError, formatJsonError, isCommanderError } from './exit-codes.js'
+import { attachIo, noColor, processIo, type Io } from '../session/context.js'
+import { exitCodeFor, formatError, formatJsonError, isCommanderError } from '../session/exit-codes.js'
 import { buildProgram } from './program.js'
 import { visible } from '../format/visible.js'
 

@@ -1,8 +1,8 @@
 /** Export destinations of the CLI (links export, analytics export). */
 import { open, rename, rm, type FileHandle } from 'node:fs/promises'
-import type { Ctx } from './context.js'
+import type { Ctx } from '../session/context.js'
 import { createProgress, type Progress } from './progress.js'
-import { CliError, EXIT } from './exit-codes.js'
+import { CliError, EXIT } from '../session/exit-codes.js'
 
 /** Where an export is written: stdout, or a file that appears (renamed) only when complete. */
 export interface Sink {

@@ -1,127 +1,29 @@
 /**
- * What the TUI asks of the daemon: the few client calls its screens make, as an interface.
- * LinkdClient (src/client) implements it as it is; tests pass a fake serving fixed data.
+ * What the TUI asks of the daemon: the calls of the typed client (src/client) its screens make,
+ * picked from LinkdClient so that they cannot drift from it; tests pass a fake serving fixed data.
  * A screen gets it through `useTui().client`; adding a call here is adding it to the fake.
  */
-import type { PageOf } from '../contract/common.js'
-import type { Health } from '../contract/health.js'
-import type { ApiKey, ApiKeyWithSecret, CreateKeyBody, KeyActivity, KeyTestResult } from '../contract/keys.js'
-import type { AddDomainBody, Domain, Propagation } from '../contract/domains.js'
-import type { Game, ListGamesQuery } from '../contract/games.js'
-import type {
-  BlocklistEntry,
-  CreateBlocklistBody,
-  DashboardQuery,
-  FraudDashboard,
-  FraudEvent,
-  FraudEventsQuery,
-  FraudReview,
-  FraudRule,
-  UpdateRuleBody,
-} from '../contract/fraud.js'
-import type { CampaignWithReport, SkanCampaign } from '../contract/skan.js'
-import type { OptimizeResult } from '../contract/skan-optimize.js'
-import type {
-  GdprDeletion,
-  GdprDeletionBody,
-  Geography,
-  Leaderboard,
-  LeaderboardQuery,
-  Overview,
-  OverviewQuery,
-  Retention,
-  RetentionQuery,
-} from '../contract/gaming.js'
-import type { RevenueQuery, RevenueReport } from '../contract/gaming-revenue.js'
-import type {
-  AnalyticsQuery,
-  ClicksQuery,
-  CreateLinkBody,
-  Link,
-  LinkAnalytics,
-  ListLinksQuery,
-  OrganizationClicks,
-  QrQuery,
-  UpdateLinkBody,
-} from '../contract/links.js'
-import type {
-  DeliveriesPage,
-  Delivery,
-  ListDeliveriesQuery,
-  ListWebhooksQuery,
-  Webhook,
-} from '../contract/webhooks.js'
-import type { PageQuery } from '../contract/common.js'
+import type { LinkdClient } from '../client/index.js'
 
-export interface TuiClient {
-  health(): Promise<Health>
-  ready(): Promise<Health>
-  keys: {
-    list(query?: PageQuery): Promise<PageOf<ApiKey>>
-    create(body: CreateKeyBody): Promise<ApiKeyWithSecret>
-    revoke(id: string): Promise<ApiKey>
-    activate(id: string): Promise<ApiKey>
-    deactivate(id: string): Promise<ApiKey>
-    activity(id: string, query?: { page?: number; limit?: number }): Promise<PageOf<KeyActivity>>
-    test(key: string): Promise<KeyTestResult>
-  }
-  links: {
-    list(query?: ListLinksQuery): Promise<PageOf<Link>>
-    create(body: CreateLinkBody): Promise<Link>
-    update(id: string, body: UpdateLinkBody): Promise<Link>
-    delete(id: string): Promise<void>
-    /** The QR image (the TUI draws the code itself; asking records its creation). */
-    qr(id: string, query?: QrQuery): Promise<unknown>
-  }
-  analytics: {
-    link(id: string, query?: AnalyticsQuery): Promise<LinkAnalytics>
-    /** The organization's clicks per UTC day (Home's "clicks today"). */
-    clicks(query?: ClicksQuery): Promise<OrganizationClicks>
-    gameOverview(gameId: string, query?: OverviewQuery): Promise<Overview>
-    gameRevenue(gameId: string, query?: RevenueQuery): Promise<RevenueReport>
-    gameRetention(gameId: string, query?: RetentionQuery): Promise<Retention>
-    gameGeography(gameId: string, query?: OverviewQuery): Promise<Geography>
-    gameLeaderboard(gameId: string, query?: LeaderboardQuery): Promise<Leaderboard>
-  }
-  domains: {
-    list(query?: PageQuery): Promise<PageOf<Domain>>
-    add(body: AddDomainBody): Promise<Domain>
-    verify(id: string): Promise<Domain>
-    checkPropagation(id: string): Promise<Propagation>
-    setDefault(id: string): Promise<Domain>
-  }
-  webhooks: {
-    list(query?: ListWebhooksQuery): Promise<PageOf<Webhook>>
-    enable(id: string): Promise<Webhook>
-    disable(id: string): Promise<Webhook>
-    test(id: string): Promise<Delivery>
-    deliveries(id: string, query?: ListDeliveriesQuery): Promise<DeliveriesPage>
-    retry(id: string, deliveryId: string): Promise<Delivery>
-  }
-  games: {
-    list(query?: ListGamesQuery): Promise<PageOf<Game>>
-  }
-  fraud: {
-    dashboard(gameId: string, query?: DashboardQuery): Promise<FraudDashboard>
-    events(gameId: string, query?: FraudEventsQuery): Promise<PageOf<FraudEvent>>
-    review(gameId: string, id: string, review: FraudReview): Promise<FraudEvent>
-    rules(gameId: string): Promise<FraudRule[]>
-    updateRule(gameId: string, id: string, body: UpdateRuleBody): Promise<FraudRule>
-    blocklist(gameId: string, query?: PageQuery): Promise<PageOf<BlocklistEntry>>
-    block(gameId: string, body: CreateBlocklistBody): Promise<BlocklistEntry>
-    unblock(gameId: string, id: string): Promise<void>
-  }
-  skan: {
-    campaigns(gameId: string): Promise<SkanCampaign[]>
-    /** The campaign with its report. */
-    campaign(id: string): Promise<CampaignWithReport>
-    /** The optimizer's proposal; `apply` replaces the campaign's schema with it. */
-    optimize(campaignId: string, opts?: { apply?: boolean }): Promise<OptimizeResult>
-  }
-  gaming: {
-    requestDeletion(body: GdprDeletionBody): Promise<GdprDeletion>
-    deletion(id: string): Promise<GdprDeletion>
-  }
+/** The calls `K` of the client's namespace `N`. */
+type Calls<N extends keyof LinkdClient, K extends keyof LinkdClient[N]> = Pick<LinkdClient[N], K>
+
+export interface TuiClient extends Pick<LinkdClient, 'health' | 'ready'> {
+  keys: Calls<'keys', 'list' | 'create' | 'revoke' | 'activate' | 'deactivate' | 'activity' | 'test'>
+  links: Calls<'links', 'list' | 'create' | 'update' | 'delete' | 'qr'>
+  analytics: Calls<
+    'analytics',
+    'link' | 'clicks' | 'gameOverview' | 'gameRevenue' | 'gameRetention' | 'gameGeography' | 'gameLeaderboard'
+  >
+  domains: Calls<'domains', 'list' | 'add' | 'verify' | 'checkPropagation' | 'setDefault'>
+  webhooks: Calls<'webhooks', 'list' | 'enable' | 'disable' | 'test' | 'deliveries' | 'retry'>
+  games: Calls<'games', 'list'>
+  fraud: Calls<
+    'fraud',
+    'dashboard' | 'events' | 'review' | 'rules' | 'updateRule' | 'blocklist' | 'block' | 'unblock'
+  >
+  skan: Calls<'skan', 'campaigns' | 'campaign' | 'optimize'>
+  gaming: Calls<'gaming', 'requestDeletion' | 'deletion'>
 }
 
 /** An error as the status line says it, and how long to wait before trying again. */

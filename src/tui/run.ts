@@ -4,8 +4,8 @@
  * and runs the app on the alternate screen, restoring the terminal however it ends.
  */
 import { setFlagsFromString } from 'node:v8'
-import type { Ctx } from '../cli/context.js'
-import { UsageError } from '../cli/exit-codes.js'
+import type { Ctx } from '../session/context.js'
+import { UsageError } from '../session/exit-codes.js'
 import { maskKey } from '../format/cells.js'
 import type { RateLimitInfo } from '../contract/keys.js'
 import type { TuiClient } from './api.js'

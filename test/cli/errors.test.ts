@@ -8,7 +8,7 @@ import { createServer as createHttpsServer } from 'node:https'
 import { readFileSync } from 'node:fs'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { openStore } from '../../src/cli/config.js'
+import { openStore } from '../../src/session/profiles.js'
 import { cli, errorReply, OWNER_KEY, stubServer, tempDir } from '../support/cli.js'
 
 function listen(server: Server): Promise<string> {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EXIT_CODE_TABLE } from '../../src/cli/exit-codes.js'
+import { EXIT_CODE_TABLE } from '../../src/session/exit-codes.js'
 import { cli, errorReply, OWNER_KEY, sampleKey, stubServer } from '../support/cli.js'
 
 describe('exit codes for daemon answers', () => {

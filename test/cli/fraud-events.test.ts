@@ -11,7 +11,7 @@ import { startTestDaemon, type TestDaemon } from '../support/daemon.js'
 import { fraudEvent, gameIdOf, seedFraud } from '../support/fraud.js'
 import { createGame } from '../support/gaming.js'
 import { cleanEnv, LINKCTL, runBin } from '../support/processes.js'
-import { EXIT } from '../../src/cli/exit-codes.js'
+import { EXIT } from '../../src/session/exit-codes.js'
 import { ruleNames } from '../../src/format/cells.js'
 
 let d: TestDaemon

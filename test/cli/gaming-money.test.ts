@@ -10,7 +10,7 @@ import type {
   RevenueReport,
   SegmentsReport,
 } from '../../src/contract/gaming-revenue.js'
-import { exitCodeFor } from '../../src/cli/exit-codes.js'
+import { exitCodeFor } from '../../src/session/exit-codes.js'
 import { runGamesCreate } from '../../src/cli/commands/games/create.js'
 import { runGamesUpdate } from '../../src/cli/commands/games/update.js'
 import { runEventsSend } from '../../src/cli/commands/events.js'

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { afterAll } from 'vitest'
 import type { ApiKey } from '../../src/contract/keys.js'
-import { createContext, type ContextOptions, type Ctx, type Io } from '../../src/cli/context.js'
+import { createContext, type ContextOptions, type Ctx, type Io } from '../../src/session/context.js'
 import { runCli } from '../../src/cli/run.js'
 
 export interface Captured {

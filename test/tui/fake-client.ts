@@ -3,7 +3,7 @@
  * LinkdClient): links (as many as asked, e.g. 100k), keys, domains, webhooks, games and health.
  * `failNext` makes the next calls throw what the real client throws; `calls` records requests.
  */
-import { ApiError, ConnectionError } from '../../src/client/index.js'
+import { ApiError, ConnectionError, type BytesResponse } from '../../src/client/index.js'
 import type { PageOf } from '../../src/contract/common.js'
 import type { ApiKey, KeyTestResult } from '../../src/contract/keys.js'
 import type { Game } from '../../src/contract/games.js'
@@ -151,7 +151,13 @@ export class FakeClient implements TuiClient {
   }
 
   links = {
-    qr: (id: string) => this.serve(`links.qr ${id}`, () => ({ status: 200 })),
+    qr: (id: string): Promise<BytesResponse> =>
+      this.serve(`links.qr ${id}`, () => ({
+        status: 200,
+        contentType: 'image/svg+xml',
+        body: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"/>'),
+        headers: {},
+      })),
     list: (q: { page?: number; limit?: number; search?: string; sortBy?: string; sortOrder?: string } = {}) =>
       this.serve(`links.list page=${q.page ?? 1}${q.search ? ` search=${q.search}` : ''}`, () => {
         let rows = this.state.links

@@ -2,8 +2,8 @@
 import { readFile } from 'node:fs/promises'
 import type { Command } from 'commander'
 import { action } from '../action.js'
-import type { Ctx } from '../context.js'
-import { UsageError } from '../exit-codes.js'
+import type { Ctx } from '../../session/context.js'
+import { UsageError } from '../../session/exit-codes.js'
 import { collect } from '../parse.js'
 
 export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const

@@ -1,8 +1,8 @@
 /** `linkctl login` and `linkctl logout`: profiles in the config store. */
 import type { Command } from 'commander'
 import { action } from '../action.js'
-import { profileName, type Ctx } from '../context.js'
-import { CliError, EXIT, UsageError } from '../exit-codes.js'
+import { profileName, type Ctx } from '../../session/context.js'
+import { CliError, EXIT, UsageError } from '../../session/exit-codes.js'
 import { maskKey, note } from '../output.js'
 
 /**

@@ -11,8 +11,8 @@ import type { Command } from 'commander'
 import type { IngestResult } from '../../contract/gaming.js'
 import { INGEST_LIMITS } from '../../contract/limits.js'
 import { action, jsonOption } from '../action.js'
-import type { Ctx } from '../context.js'
-import { CliError, EXIT, missingOption, UsageError } from '../exit-codes.js'
+import type { Ctx } from '../../session/context.js'
+import { CliError, EXIT, missingOption, UsageError } from '../../session/exit-codes.js'
 import { emit, note, plural, printRecord, printRows } from '../output.js'
 
 export interface SendOpts {

@@ -3,8 +3,8 @@ import type { Command } from 'commander'
 import type { GdprDeletion } from '../../contract/gaming.js'
 import { GDPR_CONFIRMATION } from '../../contract/limits.js'
 import { action, jsonOption } from '../action.js'
-import { requireKey, type Ctx } from '../context.js'
-import { CliError, EXIT, UsageError } from '../exit-codes.js'
+import { requireKey, type Ctx } from '../../session/context.js'
+import { CliError, EXIT, UsageError } from '../../session/exit-codes.js'
 import { emit, note, printRecord, when } from '../output.js'
 
 export interface DeleteOpts {

@@ -1,7 +1,7 @@
 /** `linkctl help [command...]`, plus the `exit-codes` topic. */
 import { Argument, type Command } from 'commander'
-import { ioFor } from '../context.js'
-import { exitCodesHelp, UsageError } from '../exit-codes.js'
+import { ioFor } from '../../session/context.js'
+import { exitCodesHelp, UsageError } from '../../session/exit-codes.js'
 
 export const HELP_TOPICS = ['exit-codes'] as const
 

@@ -1,8 +1,8 @@
 /** `linkctl profile list|use`: the saved targets of the config store. */
 import type { Command } from 'commander'
 import { action, jsonOption } from '../action.js'
-import type { Ctx } from '../context.js'
-import { CliError, EXIT } from '../exit-codes.js'
+import type { Ctx } from '../../session/context.js'
+import { CliError, EXIT } from '../../session/exit-codes.js'
 import { emit, maskKey, note, printRows } from '../output.js'
 
 export interface ProfileRow {

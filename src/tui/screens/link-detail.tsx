@@ -32,7 +32,7 @@ function QrPreview({ link }: { link: Link }) {
   const [drawing, setDrawing] = useState<{ qr: string } | { error: string } | null>(null)
   useEffect(() => {
     let alive = true
-    import('../../cli/commands/links/qr.js')
+    import('../../format/qr.js')
       .then((m) => m.terminalQr(env.client, link))
       .then((text) => alive && setDrawing({ qr: text.trimEnd() }))
       .catch((err: unknown) => alive && setDrawing({ error: `no QR code: ${troubleOf(err).message}` }))

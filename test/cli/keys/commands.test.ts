@@ -8,7 +8,7 @@ import {
 } from '../../../src/contract/keys.js'
 import { PRESETS } from '../../../src/contract/scopes.js'
 import type { PageOf } from '../../../src/contract/common.js'
-import { exitCodeFor, formatError } from '../../../src/cli/exit-codes.js'
+import { exitCodeFor, formatError } from '../../../src/session/exit-codes.js'
 import { runKeysActivate } from '../../../src/cli/commands/keys/activate.js'
 import { runKeysActivity } from '../../../src/cli/commands/keys/activity.js'
 import { runKeysCreate } from '../../../src/cli/commands/keys/create.js'

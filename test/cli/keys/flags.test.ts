@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { PRESETS } from '../../../src/contract/scopes.js'
 import { createBody, updateBody } from '../../../src/cli/commands/keys/shared.js'
-import { UsageError } from '../../../src/cli/exit-codes.js'
+import { UsageError } from '../../../src/session/exit-codes.js'
 import { parseExpiry } from '../../../src/cli/parse.js'
 
 describe('flags', () => {

@@ -7,9 +7,9 @@ import { createProgress, progressLine, renderBar } from '../../../src/cli/progre
 import { browserCommand } from '../../../src/cli/commands/links/open.js'
 import { createBody, metaArg, updateBody } from '../../../src/cli/commands/links/shared.js'
 import { parseInstant } from '../../../src/cli/parse.js'
-import { CliError, UsageError } from '../../../src/cli/exit-codes.js'
+import { CliError, UsageError } from '../../../src/session/exit-codes.js'
 import { runLinksImport } from '../../../src/cli/commands/links/import.js'
-import { exitCodeFor } from '../../../src/cli/exit-codes.js'
+import { exitCodeFor } from '../../../src/session/exit-codes.js'
 import { capture, errorReply, stubServer, testCtx, type Recorded } from '../../support/cli.js'
 
 async function* chunks(...parts: string[]): AsyncGenerator<string> {

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PageOf } from '../../../src/contract/common.js'
 import type { Link } from '../../../src/contract/links.js'
-import { exitCodeFor } from '../../../src/cli/exit-codes.js'
+import { exitCodeFor } from '../../../src/session/exit-codes.js'
 import {
   runLinksImport,
   type ImportOpts,

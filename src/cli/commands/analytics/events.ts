@@ -1,7 +1,7 @@
 /** `linkctl analytics events <game>`: events per type, distinct players, share of all events. */
 import type { Command } from 'commander'
 import type { Events } from '../../../contract/gaming.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, percent, printRows } from '../../output.js'
 import { gameAction, gameCommand, rangeQuery, type RangeOpts } from './shared.js'
 

@@ -1,7 +1,7 @@
 /** `linkctl analytics geography <game>`: players, sessions and revenue per country. */
 import type { Command } from 'commander'
 import type { Geography } from '../../../contract/gaming.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, printRows } from '../../output.js'
 import {
   amount,

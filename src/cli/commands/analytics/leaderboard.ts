@@ -2,7 +2,7 @@
 import type { Command } from 'commander'
 import type { Leaderboard } from '../../../contract/gaming.js'
 import { LEADERBOARD_LIMITS } from '../../../contract/limits.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, printRows } from '../../output.js'
 import { intArg } from '../../parse.js'
 import {

@@ -1,7 +1,7 @@
 /** `linkctl analytics overview <game>`: the gaming overview (DAU, MAU, revenue, retention). */
 import type { Command } from 'commander'
 import type { Overview } from '../../../contract/gaming.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { dateRange, emit, percent, printRecord } from '../../output.js'
 import { amount, currencyOf, gameAction, gameCommand, rangeQuery, type RangeOpts } from './shared.js'
 

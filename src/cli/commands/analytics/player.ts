@@ -2,7 +2,7 @@
 import type { Command } from 'commander'
 import type { PlayerEvent, PlayerProfile } from '../../../contract/gaming-revenue.js'
 import { action, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, printRecord, printRows, when, type Column } from '../../output.js'
 import { cutNote, pageOptions, pageQuery, type PageFlags } from '../../paging.js'
 import { amount, inCurrency } from './shared.js'

@@ -5,7 +5,7 @@
 import { Option, type Command } from 'commander'
 import type { Retention, RetentionRow } from '../../../contract/gaming.js'
 import { RETENTION_DAYS } from '../../../contract/limits.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, printRows, type Column } from '../../output.js'
 import { gameAction, gameCommand, rangeQuery, type RangeOpts } from './shared.js'
 

@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander'
 import type { RevenueReport, RevenueRow } from '../../../contract/gaming-revenue.js'
 import { REVENUE_GROUPS } from '../../../contract/limits.js'
 import { action, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { type Column } from '../../output.js'
 import { amount, emitGrouped, inCurrency, rangeOptions, rangeQuery, type RangeOpts } from './shared.js'
 

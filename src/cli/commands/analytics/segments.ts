@@ -2,7 +2,7 @@
 import type { Command } from 'commander'
 import type { SegmentRow, SegmentsReport } from '../../../contract/gaming-revenue.js'
 import { action, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, note, percent, printRows, type Column } from '../../output.js'
 import { amount, inCurrency } from './shared.js'
 

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander'
 import { action, jsonOption } from '../../action.js'
-import type { Ctx } from '../../context.js'
+import type { Ctx } from '../../../session/context.js'
 import { dateRange, emit, money, note, printRows, type Column } from '../../output.js'
 import { dayArg } from '../../parse.js'
 

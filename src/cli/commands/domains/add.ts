@@ -1,8 +1,8 @@
 /** `linkctl domains add <domain>`: add a custom domain and print the DNS records to create. */
 import type { Command } from 'commander'
 import { action, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
-import { UsageError } from '../../exit-codes.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
+import { UsageError } from '../../../session/exit-codes.js'
 import { emit } from '../../output.js'
 import { showDomain } from './shared.js'
 

@@ -1,7 +1,7 @@
 /** `linkctl domains check <domain>`: DNS propagation per resolver and record. */
 import type { Command } from 'commander'
 import { jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, note, printRows, warn } from '../../output.js'
 import { dnsErrorText } from '../../../format/cells.js'
 import { type IdOpts, DOMAIN_ARGUMENT, domainAction } from './shared.js'

@@ -1,6 +1,6 @@
 /** `linkctl domains delete <domain>`: delete a domain; its links fall back to the shared domain. */
 import type { Command } from 'commander'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { note } from '../../output.js'
 import { type IdOpts, DOMAIN_ARGUMENT, domainAction } from './shared.js'
 import { confirmOrStop } from '../../confirm.js'

@@ -1,7 +1,7 @@
 /** `linkctl domains get <domain>`: a domain with its DNS records and their status. */
 import type { Command } from 'commander'
 import { jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit } from '../../output.js'
 import { showDomain, type IdOpts, DOMAIN_ARGUMENT, domainAction } from './shared.js'
 

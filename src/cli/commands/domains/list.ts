@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander'
 import type { Domain } from '../../../contract/domains.js'
 import { DOMAIN_VERIFICATION_STATUSES } from '../../../contract/limits.js'
 import { action, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { columnsOption, emit, note, printRows, when, type Column } from '../../output.js'
 import { cutNote, fetchList, pageOptions, type PageFlags } from '../../paging.js'
 

@@ -1,7 +1,7 @@
 /** `linkctl domains set-default <domain>`: make a verified domain the default for new links. */
 import type { Command } from 'commander'
 import { jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, note } from '../../output.js'
 import { type IdOpts, DOMAIN_ARGUMENT, domainAction } from './shared.js'
 

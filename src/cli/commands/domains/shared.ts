@@ -5,8 +5,8 @@
 import type { Domain } from '../../../contract/domains.js'
 import { PAGE_SIZES } from '../../../contract/limits.js'
 import { idAction } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
-import { CliError, EXIT } from '../../exit-codes.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
+import { CliError, EXIT } from '../../../session/exit-codes.js'
 import { printRecord, printRows, warn, when, type Column, type Field } from '../../output.js'
 
 /** A verb that names one domain by id. */

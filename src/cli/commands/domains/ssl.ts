@@ -1,7 +1,7 @@
 /** `linkctl domains ssl <domain>`: certificate details (issuer, validity, status, next renewal). */
 import type { Command } from 'commander'
 import { jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, printRecord, when } from '../../output.js'
 import { type IdOpts, DOMAIN_ARGUMENT, domainAction } from './shared.js'
 

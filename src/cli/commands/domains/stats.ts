@@ -1,7 +1,7 @@
 /** `linkctl domains stats`: custom domain statistics. */
 import type { Command } from 'commander'
 import { action, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, printRecord } from '../../output.js'
 
 export async function runDomainsStats(_opts: object, ctx: Ctx): Promise<void> {

@@ -1,8 +1,8 @@
 /** `linkctl domains update <domain>`: default flag and root redirect of a domain. */
 import type { Command } from 'commander'
 import { jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
-import { UsageError } from '../../exit-codes.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
+import { UsageError } from '../../../session/exit-codes.js'
 import { emit, printRecord } from '../../output.js'
 import { domainFields, type IdOpts, DOMAIN_ARGUMENT, domainAction } from './shared.js'
 

@@ -1,8 +1,8 @@
 /** `linkctl domains verify <domain>`: check the DNS records now (exit 1 when verification failed). */
 import type { Command } from 'commander'
 import { jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
-import { CliError, EXIT } from '../../exit-codes.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
+import { CliError, EXIT } from '../../../session/exit-codes.js'
 import { emit } from '../../output.js'
 import type { Domain } from '../../../contract/domains.js'
 import { blockedRecords, showDomain, type IdOpts, DOMAIN_ARGUMENT, domainAction } from './shared.js'

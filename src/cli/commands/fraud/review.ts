@@ -2,7 +2,7 @@
 import { Argument, type Command } from 'commander'
 import { FRAUD_REVIEWS, type FraudReview } from '../../../contract/fraud-limits.js'
 import { action, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, printRows } from '../../output.js'
 import { EVENT_COLUMNS, GAME_ARGUMENT } from './shared.js'
 

@@ -4,7 +4,7 @@
  */
 import type { LinkdClient } from '../../../client/index.js'
 import type { FraudEvent, FraudRule, RuleOperator, RuleValue } from '../../../contract/fraud.js'
-import { UsageError } from '../../exit-codes.js'
+import { UsageError } from '../../../session/exit-codes.js'
 import { round, when, type Column, type Field } from '../../output.js'
 import { ruleNames } from '../../../format/cells.js'
 

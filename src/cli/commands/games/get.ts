@@ -1,7 +1,7 @@
 /** `linkctl games get <game>`: one game. */
 import type { Command } from 'commander'
 import { idAction, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, printRecord } from '../../output.js'
 import { gameFields } from './shared.js'
 

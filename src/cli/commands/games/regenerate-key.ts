@@ -1,7 +1,7 @@
 /** `linkctl games regenerate-key <game>`: a new SDK key and signing secret; the old key stops at once. */
 import type { Command } from 'commander'
 import { idAction, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, printRecord, warn } from '../../output.js'
 import { gameFields, ONCE } from './shared.js'
 

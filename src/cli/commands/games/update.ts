@@ -2,8 +2,8 @@
 import type { Command } from 'commander'
 import type { UpdateGameBody } from '../../../contract/games.js'
 import { idAction, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
-import { UsageError } from '../../exit-codes.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
+import { UsageError } from '../../../session/exit-codes.js'
 import { emit, printRecord } from '../../output.js'
 import { gameFields, given, settingOptions, settings, type GameFlags } from './shared.js'
 

@@ -1,7 +1,7 @@
 /** `linkctl keys activity <id>`: a key's recent requests, one page at a time. */
 import type { Command } from 'commander'
 import { idAction, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { columnsOption, emit, note, printRows } from '../../output.js'
 import { cutNote, fetchList, pageOptions, type PageFlags } from '../../paging.js'
 import { activityColumns, type IdOpts } from './shared.js'

@@ -1,7 +1,7 @@
 /** `linkctl keys create`: create an API key; the full key is shown this once. */
 import type { Command } from 'commander'
 import { action, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { createBody, keyFieldOptions, printNewKey, ONCE_WARNING, type KeyFlags } from './shared.js'
 
 export async function runKeysCreate(opts: KeyFlags, ctx: Ctx): Promise<void> {

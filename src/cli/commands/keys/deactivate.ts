@@ -1,7 +1,7 @@
 /** `linkctl keys deactivate <id>`: suspend a key until it is activated again (asks first). */
 import type { Command } from 'commander'
 import { idAction, jsonOption } from '../../action.js'
-import type { Ctx } from '../../context.js'
+import type { Ctx } from '../../../session/context.js'
 import { transition, yesOption, type GuardedOpts } from './shared.js'
 
 export const runKeysDeactivate = (opts: GuardedOpts, ctx: Ctx) => transition('deactivate', opts, ctx)

@@ -1,7 +1,7 @@
 /** `linkctl keys delete <id>`: delete an API key (asks first on a terminal). */
 import type { Command } from 'commander'
 import { idAction } from '../../action.js'
-import type { Ctx } from '../../context.js'
+import type { Ctx } from '../../../session/context.js'
 import { note } from '../../output.js'
 import { confirmKeyAction, yesOption, type GuardedOpts } from './shared.js'
 

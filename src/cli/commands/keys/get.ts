@@ -1,7 +1,7 @@
 /** `linkctl keys get <id>`: one API key. */
 import type { Command } from 'commander'
 import { idAction, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, printRecord } from '../../output.js'
 import { keyFields, type IdOpts } from './shared.js'
 

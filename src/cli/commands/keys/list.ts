@@ -2,7 +2,7 @@
 import { Option, type Command } from 'commander'
 import { KEY_STATUSES, type KeyStatus } from '../../../contract/limits.js'
 import { action, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { columnsOption, emit, note, printRows } from '../../output.js'
 import { cutNote, fetchList, pageOptions, type PageFlags } from '../../paging.js'
 import { keyColumns } from './shared.js'

@@ -1,7 +1,7 @@
 /** `linkctl keys regenerate <id>`: a new value for a key; the old one stops working. */
 import type { Command } from 'commander'
 import { idAction, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { printNewKey, ONCE_WARNING, type IdOpts } from './shared.js'
 
 export async function runKeysRegenerate(opts: IdOpts, ctx: Ctx): Promise<void> {

@@ -1,7 +1,7 @@
 /** `linkctl keys revoke <id>`: revoke a key for good (asks first on a terminal). */
 import type { Command } from 'commander'
 import { idAction, jsonOption } from '../../action.js'
-import type { Ctx } from '../../context.js'
+import type { Ctx } from '../../../session/context.js'
 import { transition, yesOption, type GuardedOpts } from './shared.js'
 
 export const runKeysRevoke = (opts: GuardedOpts, ctx: Ctx) => transition('revoke', opts, ctx)

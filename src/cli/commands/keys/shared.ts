@@ -12,10 +12,10 @@ import type {
 } from '../../../contract/keys.js'
 import { ACCEPTED_SCOPES, PRESET_NAMES, PRESETS, SCOPES, type Preset } from '../../../contract/scopes.js'
 import { KEY_ENVIRONMENTS, KEY_LIMITS, TIME_PERIODS, type TimePeriod } from '../../../contract/limits.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, note, printRecord, round, warn, when, type Column, type Field } from '../../output.js'
 import { collect, commaChoices, expiryArg, intArg } from '../../parse.js'
-import { missingOption, UsageError } from '../../exit-codes.js'
+import { missingOption, UsageError } from '../../../session/exit-codes.js'
 import { confirmOrStop, shout } from '../../confirm.js'
 import { keySourceName } from '../../key-source.js'
 

@@ -1,8 +1,8 @@
 /** `linkctl keys test [key]`: whether a key is valid, its scopes and rate limit (exit 4 when not valid). */
 import type { Command } from 'commander'
 import { action, jsonOption } from '../../action.js'
-import type { Ctx } from '../../context.js'
-import { CliError, EXIT, UsageError } from '../../exit-codes.js'
+import type { Ctx } from '../../../session/context.js'
+import { CliError, EXIT, UsageError } from '../../../session/exit-codes.js'
 import { emit, printRecord, when } from '../../output.js'
 
 export interface TestOpts {

@@ -1,7 +1,7 @@
 /** `linkctl keys update <id>`: change an API key's name, scopes, limits or restrictions. */
 import type { Command } from 'commander'
 import { idAction, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, printRecord } from '../../output.js'
 import { keyFieldOptions, keyFields, updateBody, type IdOpts, type KeyFlags } from './shared.js'
 

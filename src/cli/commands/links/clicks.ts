@@ -1,8 +1,8 @@
 /** `links clicks`: the organization's clicks per UTC day over all its links, or the API's body with --json. */
 import type { Command } from 'commander'
 import { action, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
-import { UsageError } from '../../exit-codes.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
+import { UsageError } from '../../../session/exit-codes.js'
 import { printJson, printRecord, printRows } from '../../output.js'
 import { parseInstant } from '../../parse.js'
 

@@ -1,7 +1,7 @@
 /** `linkctl links create [url]`: create a short link and print its short URL. */
 import type { Command } from 'commander'
 import { action, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit } from '../../output.js'
 import { createBody, linkFieldOptions, type LinkFlags } from './shared.js'
 

@@ -1,6 +1,6 @@
 /** `linkctl links delete <link>`: delete a short link (asks first on a terminal). */
 import type { Command } from 'commander'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { note } from '../../output.js'
 import { linkIdOf, REF_HELP, refAction, type LinkRefOpts } from './shared.js'
 import { confirmOrStop } from '../../confirm.js'

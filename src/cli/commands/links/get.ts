@@ -1,7 +1,7 @@
 /** `linkctl links get <link>`: one short link, by id, short code or short URL. */
 import type { Command } from 'commander'
 import { jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, printRecord } from '../../output.js'
 import { findLink, linkFields, REF_HELP, refAction, type LinkRefOpts } from './shared.js'
 

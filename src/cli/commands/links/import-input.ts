@@ -5,8 +5,8 @@
  */
 import { open } from 'node:fs/promises'
 import { StringDecoder } from 'node:string_decoder'
-import type { Ctx } from '../../context.js'
-import { CliError, EXIT, UsageError } from '../../exit-codes.js'
+import type { Ctx } from '../../../session/context.js'
+import { CliError, EXIT, UsageError } from '../../../session/exit-codes.js'
 import { parseExpiry } from '../../parse.js'
 import { CsvParser, type CsvRecord } from '../../csv.js'
 import { unprotectCsvText } from '../../../contract/csv.js'

@@ -2,7 +2,7 @@
 import { Option, type Command } from 'commander'
 import { LINK_SORT_FIELDS, LINK_STATUSES, SORT_ORDERS, type LinkStatus } from '../../../contract/limits.js'
 import { action, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { columnsOption, emit, note, printRows } from '../../output.js'
 import { cutNote, fetchList, pageOptions, type PageFlags } from '../../paging.js'
 import { linkColumns } from './shared.js'

@@ -2,8 +2,8 @@
 import { spawn } from 'node:child_process'
 import type { Command } from 'commander'
 import { delimiter } from 'node:path'
-import { requireKey, type Ctx } from '../../context.js'
-import { CliError, EXIT } from '../../exit-codes.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
+import { CliError, EXIT } from '../../../session/exit-codes.js'
 import { note } from '../../output.js'
 import { findLink, REF_HELP, refAction } from './shared.js'
 

@@ -2,10 +2,10 @@
 import { rename, rm, writeFile } from 'node:fs/promises'
 import { extname } from 'node:path'
 import { Option, type Command } from 'commander'
-import type { Link } from '../../../contract/links.js'
-import { QR_FORMATS, QR_MARKER } from '../../../contract/limits.js'
-import { requireKey, type Ctx } from '../../context.js'
-import { CliError, EXIT } from '../../exit-codes.js'
+import { QR_FORMATS } from '../../../contract/limits.js'
+import { terminalQr } from '../../../format/qr.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
+import { CliError, EXIT } from '../../../session/exit-codes.js'
 import { note } from '../../output.js'
 import { intArg } from '../../parse.js'
 import { findLink, linkIdOf, REF_HELP, refAction } from './shared.js'
@@ -15,22 +15,6 @@ export interface QrOpts {
   format?: 'svg' | 'png'
   output?: string
   size?: number
-}
-
-/** What a scanned code opens: the short URL marked as a QR scan. */
-export const qrTarget = (link: Pick<Link, 'shortUrl'>) => `${link.shortUrl}?${QR_MARKER}=1`
-
-/**
- * The QR code of a link drawn with text blocks for a terminal. Asking the API for the code
- * too records its creation (qr_code.created) and checks the key's scope.
- */
-export async function terminalQr(
-  client: { links: { qr(id: string, query: { format: 'svg' }): Promise<unknown> } },
-  link: Pick<Link, 'id' | 'shortUrl'>,
-): Promise<string> {
-  await client.links.qr(link.id, { format: 'svg' })
-  const { default: QRCode } = await import('qrcode')
-  return QRCode.toString(qrTarget(link), { type: 'terminal', small: true })
 }
 
 /**

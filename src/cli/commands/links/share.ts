@@ -5,10 +5,10 @@
  */
 import type { Command } from 'commander'
 import type { Link } from '../../../contract/links.js'
+import { qrTarget, terminalQr } from '../../../format/qr.js'
 import { jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { plural, printJson, when } from '../../output.js'
-import { qrTarget, terminalQr } from './qr.js'
 import { findLink, REF_HELP, refAction, type LinkRefOpts } from './shared.js'
 
 export interface ShareOpts extends LinkRefOpts {

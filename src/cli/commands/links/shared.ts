@@ -7,8 +7,8 @@ import type { CreateLinkBody, Link, UpdateLinkBody } from '../../../contract/lin
 import { LINK_LIMITS, REDIRECT_TYPES } from '../../../contract/limits.js'
 import type { LinkdClient } from '../../../client/index.js'
 import { action } from '../../action.js'
-import type { Ctx } from '../../context.js'
-import { CliError, EXIT, UsageError } from '../../exit-codes.js'
+import type { Ctx } from '../../../session/context.js'
+import { CliError, EXIT, UsageError } from '../../../session/exit-codes.js'
 import { when, type Column, type Field } from '../../output.js'
 import { collect, expiryArg } from '../../parse.js'
 

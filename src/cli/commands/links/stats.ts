@@ -3,8 +3,8 @@ import { Option, type Command } from 'commander'
 import type { LinkAnalytics } from '../../../contract/links.js'
 import { ANALYTICS_INTERVALS } from '../../../contract/limits.js'
 import { jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
-import { UsageError } from '../../exit-codes.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
+import { UsageError } from '../../../session/exit-codes.js'
 import {
   percent,
   printJson,

@@ -1,7 +1,7 @@
 /** `linkctl links update <link>`: change a short link's fields. */
 import type { Command } from 'commander'
 import { jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, printRecord } from '../../output.js'
 import {
   linkFieldOptions,

@@ -9,7 +9,7 @@ import type { Command } from 'commander'
 import type { OptimizeResult, RevenueError } from '../../../contract/skan-optimize.js'
 import { action, jsonOption } from '../../action.js'
 import { confirmOrStop } from '../../confirm.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, money, plural, note, percent, printRows, warn } from '../../output.js'
 
 type Schema = OptimizeResult['proposed']

@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises'
 import { Option, type Command } from 'commander'
 import type { CampaignReport, SkanCampaign } from '../../../contract/skan.js'
 import { SKAN_LIMITS } from '../../../contract/skan-limits.js'
-import { UsageError } from '../../exit-codes.js'
+import { UsageError } from '../../../session/exit-codes.js'
 import { percent, when, type Column, type Field } from '../../output.js'
 import { intArg } from '../../parse.js'
 

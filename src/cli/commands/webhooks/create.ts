@@ -2,8 +2,8 @@
 import type { Command } from 'commander'
 import type { CreateWebhookBody } from '../../../contract/webhooks.js'
 import { action, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
-import { UsageError } from '../../exit-codes.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
+import { UsageError } from '../../../session/exit-codes.js'
 import { emit, printRecord, warn } from '../../output.js'
 import { body, fieldOptions, SECRET_ONCE, webhookFields, type WebhookFlags } from './shared.js'
 

@@ -1,7 +1,7 @@
 /** `linkctl webhooks get <id>`: one webhook. */
 import type { Command } from 'commander'
 import { action, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, printRecord } from '../../output.js'
 import { webhookFields, type IdOpts } from './shared.js'
 

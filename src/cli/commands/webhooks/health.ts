@@ -1,7 +1,7 @@
 /** `linkctl webhooks health <id>`: a webhook's health score, success rate and per-event breakdown. */
 import type { Command } from 'commander'
 import { action, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, percent, printRecord } from '../../output.js'
 import type { IdOpts } from './shared.js'
 

@@ -7,7 +7,7 @@ import {
   type WebhookStatus,
 } from '../../../contract/limits.js'
 import { action, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { columnsOption, emit, note, printRows } from '../../output.js'
 import { cutNote, fetchList, pageOptions, type PageFlags } from '../../paging.js'
 import { webhookColumns } from './shared.js'

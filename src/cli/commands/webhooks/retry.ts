@@ -1,7 +1,7 @@
 /** `linkctl webhooks retry <id> <delivery-id>`: retry a failed delivery now (exit 1 when it fails again). */
 import type { Command } from 'commander'
 import { action, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { showAttempt, type IdOpts } from './shared.js'
 
 export async function runWebhooksRetry(opts: IdOpts & { deliveryId: string }, ctx: Ctx): Promise<void> {

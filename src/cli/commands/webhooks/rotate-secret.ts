@@ -1,7 +1,7 @@
 /** `linkctl webhooks rotate-secret <id>`: a new signing secret, shown this once; the old one stops at once. */
 import type { Command } from 'commander'
 import { action, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, warn } from '../../output.js'
 import { SECRET_ONCE, type IdOpts } from './shared.js'
 

@@ -17,8 +17,8 @@ import {
 import type { Delivery, Webhook, WebhookWithSecret } from '../../../contract/webhooks.js'
 import { action, jsonOption } from '../../action.js'
 import { confirmOrStop } from '../../confirm.js'
-import { requireKey, type Ctx } from '../../context.js'
-import { CliError, EXIT, missingOption, UsageError } from '../../exit-codes.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
+import { CliError, EXIT, missingOption, UsageError } from '../../../session/exit-codes.js'
 import { emit, note, plural, printRecord, when, type Column, type Field } from '../../output.js'
 import { collect, commaChoices, intArg } from '../../parse.js'
 

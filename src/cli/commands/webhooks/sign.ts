@@ -1,7 +1,7 @@
 /** `linkctl webhooks sign`: sign a payload like a delivery, offline, with the signature module the daemon signs with. */
 import type { Command } from 'commander'
 import { action, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, printRecord } from '../../output.js'
 import { intArg } from '../../parse.js'
 import { payloadOf, payloadOpts, secretOf, secretOpt, signatureModule } from './shared.js'

@@ -1,7 +1,7 @@
 /** `linkctl webhooks templates`: the built-in templates and their events. */
 import type { Command } from 'commander'
 import { action, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, printRows } from '../../output.js'
 
 export async function runWebhooksTemplates(ctx: Ctx): Promise<void> {

@@ -2,7 +2,7 @@
 import { Option, type Command } from 'commander'
 import { WEBHOOK_EVENTS, type WebhookEvent } from '../../../contract/limits.js'
 import { action, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
 import { showAttempt, type IdOpts } from './shared.js'
 
 export async function runWebhooksTest(opts: IdOpts & { event?: WebhookEvent }, ctx: Ctx): Promise<void> {

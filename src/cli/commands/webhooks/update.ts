@@ -1,8 +1,8 @@
 /** `linkctl webhooks update <id>`: change a webhook. */
 import type { Command } from 'commander'
 import { action, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
-import { UsageError } from '../../exit-codes.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
+import { UsageError } from '../../../session/exit-codes.js'
 import { emit, printRecord } from '../../output.js'
 import { body, fieldOptions, webhookFields, type IdOpts, type WebhookFlags } from './shared.js'
 

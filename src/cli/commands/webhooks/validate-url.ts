@@ -5,8 +5,8 @@
  */
 import type { Command } from 'commander'
 import { action, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
-import { CliError, EXIT } from '../../exit-codes.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
+import { CliError, EXIT } from '../../../session/exit-codes.js'
 import { emit, printRecord } from '../../output.js'
 
 export async function runWebhooksValidateUrl(url: string, ctx: Ctx): Promise<void> {

@@ -1,8 +1,8 @@
 /** `linkctl webhooks verify`: check a delivery signature offline (exit 4 when it is not valid). */
 import type { Command } from 'commander'
 import { action, jsonOption } from '../../action.js'
-import { requireKey, type Ctx } from '../../context.js'
-import { CliError, EXIT, UsageError } from '../../exit-codes.js'
+import { requireKey, type Ctx } from '../../../session/context.js'
+import { CliError, EXIT, UsageError } from '../../../session/exit-codes.js'
 import { emit } from '../../output.js'
 import { intArg } from '../../parse.js'
 import { payloadOf, payloadOpts, secretOf, secretOpt, signatureModule } from './shared.js'

@@ -2,7 +2,7 @@
 import { Option, type Command } from 'commander'
 import { BLOCK_TYPES, type BlockType } from '../../../../contract/fraud-limits.js'
 import { action, jsonOption } from '../../../action.js'
-import { requireKey, type Ctx } from '../../../context.js'
+import { requireKey, type Ctx } from '../../../../session/context.js'
 import { emit, printRecord, when } from '../../../output.js'
 import { GAME_ARGUMENT } from '../shared.js'
 

@@ -2,7 +2,7 @@
 import type { Command } from 'commander'
 import type { BlocklistEntry } from '../../../../contract/fraud.js'
 import { action, jsonOption } from '../../../action.js'
-import { requireKey, type Ctx } from '../../../context.js'
+import { requireKey, type Ctx } from '../../../../session/context.js'
 import { columnsOption, emit, note, printRows, when, type Column } from '../../../output.js'
 import { cutNote, fetchList, pageOptions, type PageFlags } from '../../../paging.js'
 import { GAME_ARGUMENT } from '../shared.js'

@@ -2,7 +2,7 @@
 import type { Command } from 'commander'
 import { action } from '../../../action.js'
 import { confirmOrStop } from '../../../confirm.js'
-import { requireKey, type Ctx } from '../../../context.js'
+import { requireKey, type Ctx } from '../../../../session/context.js'
 import { note } from '../../../output.js'
 import { GAME_ARGUMENT } from '../shared.js'
 

@@ -8,7 +8,7 @@ import {
   type RuleOperator,
 } from '../../../../contract/fraud-limits.js'
 import { action, jsonOption } from '../../../action.js'
-import { requireKey, type Ctx } from '../../../context.js'
+import { requireKey, type Ctx } from '../../../../session/context.js'
 import { emit, printRecord } from '../../../output.js'
 import { intArg } from '../../../parse.js'
 import { GAME_ARGUMENT, ruleFields, ruleValue } from '../shared.js'

@@ -1,7 +1,7 @@
 /** `linkctl fraud rules list <game>`: a game's fraud rules in evaluation order. */
 import type { Command } from 'commander'
 import { action, jsonOption } from '../../../action.js'
-import { requireKey, type Ctx } from '../../../context.js'
+import { requireKey, type Ctx } from '../../../../session/context.js'
 import { columnsOption, emit, note, printRows } from '../../../output.js'
 import { GAME_ARGUMENT, RULE_COLUMNS } from '../shared.js'
 

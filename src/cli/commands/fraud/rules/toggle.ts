@@ -1,7 +1,7 @@
 /** `linkctl fraud rules enable|disable <game> <rule>`: switch a rule on or off without deleting it. */
 import type { Command } from 'commander'
 import { action, jsonOption } from '../../../action.js'
-import type { Ctx } from '../../../context.js'
+import type { Ctx } from '../../../../session/context.js'
 import { GAME_ARGUMENT, RULE_ARGUMENT } from '../shared.js'
 import { runFraudRulesUpdate } from './update.js'
 

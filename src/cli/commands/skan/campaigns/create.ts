@@ -2,7 +2,7 @@
 import type { Command } from 'commander'
 import type { ConversionSchemaInput } from '../../../../contract/skan.js'
 import { action, jsonOption } from '../../../action.js'
-import { requireKey, type Ctx } from '../../../context.js'
+import { requireKey, type Ctx } from '../../../../session/context.js'
 import { emit, printRecord } from '../../../output.js'
 import { campaignFields, campaignOptions, GAME_ARGUMENT, schemaFile, type CampaignFlags } from '../shared.js'
 

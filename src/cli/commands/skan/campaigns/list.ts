@@ -1,7 +1,7 @@
 /** `linkctl skan campaigns list <game>`: a game's SKAN campaigns. */
 import type { Command } from 'commander'
 import { action, jsonOption } from '../../../action.js'
-import { requireKey, type Ctx } from '../../../context.js'
+import { requireKey, type Ctx } from '../../../../session/context.js'
 import { columnsOption, emit, note, printRows } from '../../../output.js'
 import { CAMPAIGN_COLUMNS, GAME_ARGUMENT } from '../shared.js'
 

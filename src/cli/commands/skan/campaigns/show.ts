@@ -1,7 +1,7 @@
 /** `linkctl skan campaigns show <campaign>`: a campaign and its report. */
 import type { Command } from 'commander'
 import { action, jsonOption } from '../../../action.js'
-import { requireKey, type Ctx } from '../../../context.js'
+import { requireKey, type Ctx } from '../../../../session/context.js'
 import { emit, printRecord } from '../../../output.js'
 import { CAMPAIGN_ARGUMENT, campaignFields, reportFields } from '../shared.js'
 

@@ -2,8 +2,8 @@
 import type { Command } from 'commander'
 import type { ConversionSchemaInput, UpdateCampaignBody } from '../../../../contract/skan.js'
 import { action, jsonOption } from '../../../action.js'
-import { requireKey, type Ctx } from '../../../context.js'
-import { UsageError } from '../../../exit-codes.js'
+import { requireKey, type Ctx } from '../../../../session/context.js'
+import { UsageError } from '../../../../session/exit-codes.js'
 import { emit, printRecord } from '../../../output.js'
 import {
   CAMPAIGN_ARGUMENT,

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander'
 import type { LinkdClient } from '../client/index.js'
-import type { ProfileStore } from './config.js'
+import type { ProfileStore } from './profiles.js'
 import { CliError, UsageError } from './exit-codes.js'
 import type { Prompter } from './prompt.js'
 
@@ -118,7 +118,7 @@ export function createContext(opts: ContextOptions = {}): Ctx {
     prompt: opts.prompt ?? lazyPrompter(io),
     flags,
     store() {
-      store ??= import('./config.js').then((m) => m.openStore(env))
+      store ??= import('./profiles.js').then((m) => m.openStore(env))
       return store
     },
     target() {
