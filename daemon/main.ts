@@ -109,7 +109,7 @@ async function serve(requested: Config): Promise<void> {
 
   const address = await app.listen({ host: config.host, port: config.port })
   if (config.httpsPort !== undefined) {
-    const { listenHttps } = await import('./modules/domains/tls.js')
+    const { listenHttps } = await import('./modules/domains/index.js')
     https = await listenHttps(app, app.linkd.services.directory, {
       host: config.host,
       port: config.httpsPort,

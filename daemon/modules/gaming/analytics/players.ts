@@ -18,7 +18,7 @@ import type { GamedataPlayers } from '../storage/index.js'
 import type { PlayerFilter, PlayerRow as StoredRow } from '../storage/index.js'
 import { money } from '../../../../src/contract/numbers.js'
 import { segmentBounds, segmentOf } from './segments.js'
-import { optionalDays } from './service.js'
+import { optionalDays } from './days.js'
 
 /** The explorer's filter in store terms: segment and minRevenue narrow the same revenue range. */
 export function playerFilter(

@@ -1,7 +1,7 @@
 import type { GameService } from '../games/index.js'
 import type { OverviewQuery } from '../../../../src/contract/gaming.js'
 import { dateOfDay, utcDayNumber } from '../../../clock.js'
-import { dayRange } from './service.js'
+import { dayRange } from './days.js'
 
 /** What every analytics read starts from: the game (404 for another organization's), its range, today. */
 export interface Scope {

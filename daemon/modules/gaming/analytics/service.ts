@@ -1,5 +1,4 @@
 import type { Clock } from '../../../clock.js'
-import { AppError } from '../../../http/errors.js'
 import type { Overview, OverviewQuery } from '../../../../src/contract/gaming.js'
 import {
   EXPORT_LIMITS,
@@ -31,59 +30,8 @@ import { playerProfile, playersPage } from './players.js'
 import { revenueReport } from './revenue.js'
 import { segmentsReport } from './segments.js'
 import { dateOfDay, utcDayNumber } from '../../../clock.js'
+import { dayRange } from './days.js'
 import { money, round } from '../../../../src/contract/numbers.js'
-
-/** Longest range of one request (contract: at most 366 days, a 400 beyond). */
-export const MAX_RANGE_DAYS = 366
-
-const dayOf = utcDayNumber
-
-export function parseDay(value: string | undefined, field: string): number | undefined {
-  if (value === undefined) return undefined
-  const ms = Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value)
-  // Date.parse rolls a day past the month's end over (2026-02-30 → 2026-03-02): refuse it instead.
-  const [y, m, d] = value.slice(0, 10).split('-').map(Number) as [number, number, number]
-  const calendar = new Date(Date.UTC(y, m - 1, d))
-  if (!Number.isFinite(ms) || calendar.getUTCMonth() !== m - 1 || calendar.getUTCDate() !== d)
-    throw new AppError('ValidationError', `${field} is not a valid date`, [
-      { field, message: 'must be an ISO 8601 date or date-time' },
-    ])
-  return dayOf(ms)
-}
-
-/**
- * Two optional UTC days of a query, each absent or parsed (400 naming its field when invalid), and
- * a 400 naming `startField` when the first is after the second.
- */
-export function optionalDays(
-  startValue: string | undefined,
-  endValue: string | undefined,
-  startField: string,
-  endField: string,
-): { start: number | undefined; end: number | undefined } {
-  const start = parseDay(startValue, startField)
-  const end = parseDay(endValue, endField)
-  if (start !== undefined && end !== undefined && start > end)
-    throw new AppError('ValidationError', `${startField} must not be after ${endField}`, [
-      { field: startField, message: `must not be after ${endField}` },
-    ])
-  return { start, end }
-}
-
-/** The UTC day range of a request: default the last 30 days up to today, both ends included. */
-export function dayRange(q: OverviewQuery, now: number): { start: number; end: number } {
-  const end = parseDay(q.endDate, 'endDate') ?? dayOf(now)
-  const start = parseDay(q.startDate, 'startDate') ?? end - 29
-  if (start > end)
-    throw new AppError('ValidationError', 'startDate must not be after endDate', [
-      { field: 'startDate', message: 'must not be after endDate' },
-    ])
-  if (end - start + 1 > MAX_RANGE_DAYS)
-    throw new AppError('ValidationError', `the range is at most ${MAX_RANGE_DAYS} days`, [
-      { field: 'startDate', message: `at most ${MAX_RANGE_DAYS} days before endDate` },
-    ])
-  return { start, end }
-}
 
 export function createGamingAnalyticsService(deps: {
   clock: Clock
@@ -105,7 +53,7 @@ export function createGamingAnalyticsService(deps: {
     async overview(organizationId: string, slug: string, q: OverviewQuery): Promise<Overview> {
       const game = await deps.games.record(organizationId, slug)
       const { start, end } = dayRange(q, deps.clock.now())
-      const today = dayOf(deps.clock.now())
+      const today = utcDayNumber(deps.clock.now())
       const [totals, dau, mau, active, payers] = await Promise.all([
         store.dailyTotals(game.id, start, end),
         store.activeOn(game.id, end),
