@@ -497,7 +497,7 @@ describe('duplicates and verdicts', () => {
   })
 })
 
-describe('geography layers (issue 12)', () => {
+describe('geography layers', () => {
   it("sessions count under the profile's dimensions on their start day, and move with an earlier start", () => {
     const c = fold(
       snapshot(),
@@ -545,7 +545,7 @@ describe('geography layers (issue 12)', () => {
   })
 })
 
-describe('event types (issue 12: distinct players per type over any range)', () => {
+describe('event types (distinct players per type over any range)', () => {
   it("a type new on a player's day is counted against the player's stored and batch days of that type", () => {
     const bit = TYPE_BIT.get('level_complete')!
     const other = TYPE_BIT.get('level_start')!
