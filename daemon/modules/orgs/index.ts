@@ -1,4 +1,4 @@
-/** Organizations and their plans; owns `organizations`. No routes: `linkd org` and the other modules use it. */
+/** Organizations and their plans; owns `organizations`. No routes: `linkd org` and other modules use it. */
 export { DEFAULT_ORG_NAME, createOrgService } from './service.js'
 export { createOrgStore, type Organization } from './store.js'
 import type { Plan } from '../../../src/contract/limits.js'
