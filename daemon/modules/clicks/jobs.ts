@@ -1,4 +1,4 @@
-import type { ClicksService } from './service.js'
+import type { ClicksService } from './index.js'
 import type { JobDefinition } from '../../jobs/scheduler.js'
 
 /** Rows one run may delete: a link with millions of clicks is finished over several runs. */

@@ -12,8 +12,7 @@ import type { Locate } from './location.js'
 import { createOrganizationClicks } from './organization-clicks.js'
 import { createClickRecorder, type ClickInput, type LinkClickCounter } from './recorder.js'
 import type { ClickStore } from './store.js'
-
-export type { ClickInput }
+import type { ClicksService } from './index.js'
 
 /** What the clicks module needs of the links service. */
 export interface ClickLinks extends LinkClickCounter {
@@ -51,7 +50,7 @@ export interface ClicksServiceDeps {
  * links.clicks updated through the links service in the same transaction), answers the link
  * analytics reads, and purges the clicks of deleted links.
  */
-export function createClicksService(deps: ClicksServiceDeps) {
+export function createClicksService(deps: ClicksServiceDeps): ClicksService {
   const { store } = deps
   const recorder = createClickRecorder({
     store,
@@ -111,4 +110,3 @@ export function createClicksService(deps: ClicksServiceDeps) {
     },
   }
 }
-export type ClicksService = ReturnType<typeof createClicksService>

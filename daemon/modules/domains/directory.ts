@@ -2,6 +2,7 @@ import { createSecureContext, type SecureContext } from 'node:tls'
 import type { SecretBox } from '../../crypto.js'
 import { AppError } from '../../http/errors.js'
 import type { DomainRecord, DomainStore } from './store.js'
+import type { DomainDirectory } from './index.js'
 
 interface Entry {
   id: string
@@ -23,7 +24,7 @@ interface Entry {
 export function createDomainDirectory(deps: {
   store: Pick<DomainStore, 'all' | 'byId' | 'byName' | 'defaultOf'>
   secrets: SecretBox
-}) {
+}): DomainDirectory {
   const { store } = deps
   let byId = new Map<string, Entry>()
   let byHost = new Map<string, Entry>()
@@ -136,4 +137,3 @@ export function createDomainDirectory(deps: {
     },
   }
 }
-export type DomainDirectory = ReturnType<typeof createDomainDirectory>

@@ -1,4 +1,4 @@
-import type { DomainService } from './service.js'
+import type { DomainService } from './index.js'
 import type { JobDefinition } from '../../jobs/scheduler.js'
 
 export const RENEW_CERTIFICATES_JOB = 'renew-certificates'

@@ -14,8 +14,7 @@ import {
 import { principalOf } from '../../http/auth.js'
 import { errorRef } from '../../http/openapi.js'
 import { hostName } from '../redirect/index.js'
-import type { DomainDirectory } from './directory.js'
-import type { DomainService } from './service.js'
+import type { DomainDirectory, DomainService } from './index.js'
 
 const tags = ['Custom domains']
 const DomainParams = Type.Object({ domainId: Type.String({ minLength: 1, maxLength: 100 }) })

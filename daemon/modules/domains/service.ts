@@ -18,7 +18,7 @@ import type {
 import { DOMAINS_PER_PLAN, DOMAIN_LIMITS, type Plan } from '../../../src/contract/limits.js'
 import type { OrgService } from '../orgs/index.js'
 import type { Acme } from './acme.js'
-import type { DomainDirectory } from './directory.js'
+import type { DomainDirectory, DomainService } from './index.js'
 import {
   createDnsChecker,
   expectedRecords,
@@ -58,7 +58,7 @@ export interface DomainServiceDeps {
   announce?(): void
 }
 
-export function createDomainService(deps: DomainServiceDeps) {
+export function createDomainService(deps: DomainServiceDeps): DomainService {
   const { store } = deps
   const dns = createDnsChecker({
     resolvers: deps.resolvers,
@@ -168,8 +168,6 @@ export function createDomainService(deps: DomainServiceDeps) {
   }
 
   return {
-    present,
-
     async add(organizationId: string, body: AddDomainBody): Promise<Domain> {
       const domain = checkDomainName(body.domain)
       const own = deps.ownHosts.map((h) => h.replace(/:\d+$/, '').toLowerCase())
@@ -408,7 +406,6 @@ export function createDomainService(deps: DomainServiceDeps) {
     },
   }
 }
-export type DomainService = ReturnType<typeof createDomainService>
 
 /** A destination like a link's, and never the domain itself: its root would redirect to itself. */
 function checkRootRedirect(domain: string, url: string): void {

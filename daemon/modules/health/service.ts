@@ -1,7 +1,8 @@
-import { iso, isoOrNull, type Clock } from '../../clock.js'
+import { isoOrNull, type Clock } from '../../clock.js'
 import type { Health, JobStatus } from '../../../src/contract/health.js'
 import { AppError } from '../../http/errors.js'
 import type { HealthStore } from './store.js'
+import type { HealthService } from './index.js'
 
 export interface HealthDeps {
   clock: Clock
@@ -24,7 +25,7 @@ export interface HealthDeps {
   skan?(): { droppedPostbacks: number }
 }
 
-export function createHealthService(deps: HealthDeps) {
+export function createHealthService(deps: HealthDeps): HealthService {
   const uptime = () => Math.round((deps.clock.now() - deps.startedAt) / 1000)
   async function checks() {
     let database: 'ok' | 'down' = 'ok'
@@ -79,7 +80,5 @@ export function createHealthService(deps: HealthDeps) {
         ...(deps.skan ? { skan: deps.skan() } : {}),
       }
     },
-    startedAt: () => iso(deps.startedAt),
   }
 }
-export type HealthService = ReturnType<typeof createHealthService>

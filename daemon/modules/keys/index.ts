@@ -1,62 +1,80 @@
-export { createKeyStore } from './store.js'
-export { createKeyService } from './service.js'
-import type { FastifyReply, FastifyRequest } from 'fastify'
+/** API keys, request authentication, usage and activity; owns `api_keys` and `api_key_activity`. */
+export { createKeyStore, type KeyRecord } from './store.js'
+export { createKeyService, type AuthFailure, type AuthResult, type KeyCaller } from './service.js'
+export { type RequestUsage, type UsageRecorder } from './usage.js'
+export { keyAccess } from './access.js'
+import type { PageOf } from '../../../src/contract/common.js'
+import type {
+  ApiKey,
+  ApiKeyWithSecret,
+  CreateKeyBody,
+  KeyActivity,
+  KeyTestResult,
+  ListKeysQuery,
+  UpdateKeyBody,
+} from '../../../src/contract/keys.js'
+import type { Preset } from '../../../src/contract/scopes.js'
 import type { Clock } from '../../clock.js'
-import type { AuthOutcome } from '../../http/auth.js'
 import type { RateLimitStore } from '../../http/rate-limit.js'
-import { expireKeysJob, pruneKeyActivityJob } from './jobs.js'
 import type { Module } from '../module.js'
+import { expireKeysJob, pruneKeyActivityJob } from './jobs.js'
 import { keyRoutes } from './routes.js'
-import type { KeyService } from './service.js'
+import type { AuthResult, KeyCaller } from './service.js'
+import type { KeyRecord } from './store.js'
+import type { RequestUsage, UsageRecorder } from './usage.js'
+
+export interface KeyService {
+  /** The activity and usage buffer: flush, start, stop, pending. */
+  usage: UsageRecorder
+  /** Creates a key; `callerScopes` (the creating key's) bounds what it may grant. */
+  create(
+    organizationId: string,
+    body: CreateKeyBody,
+    callerScopes?: readonly string[],
+    opts?: { overPlanLimit?: boolean },
+  ): Promise<ApiKeyWithSecret>
+  /** The owner key of an organization: every scope. */
+  createOwnerKey(organizationId: string): Promise<ApiKeyWithSecret>
+  /** Offline recovery key (`linkd keys create`), made even beyond the plan's key limit. */
+  createRecoveryKey(organizationId: string, opts: { name: string; preset: Preset }): Promise<ApiKeyWithSecret>
+  /** A page of the organization's keys. */
+  list(organizationId: string, q: ListKeysQuery): Promise<PageOf<ApiKey>>
+  /** One key; 404 otherwise. */
+  get(organizationId: string, id: string): Promise<ApiKey>
+  /** Edits a key; the caller must hold every scope of the target and grant only scopes it holds. */
+  update(organizationId: string, id: string, body: UpdateKeyBody, caller?: KeyCaller): Promise<ApiKey>
+  /** A new value for a key (returned once). */
+  regenerate(organizationId: string, id: string, caller?: KeyCaller): Promise<ApiKeyWithSecret>
+  /** Revokes a key for good (never the organization's last key manager). */
+  revoke(organizationId: string, id: string, caller?: KeyCaller): Promise<ApiKey>
+  /** Brings an inactive key back to active. */
+  activate(organizationId: string, id: string, caller?: KeyCaller): Promise<ApiKey>
+  /** Suspends a key until activated (never the organization's last key manager). */
+  deactivate(organizationId: string, id: string, caller?: KeyCaller): Promise<ApiKey>
+  /** Deletes a key (never the organization's last key manager). */
+  delete(organizationId: string, id: string, caller?: KeyCaller): Promise<void>
+  /** A page of a key's request log, newest first. */
+  activity(
+    organizationId: string,
+    id: string,
+    q: { page?: number; limit?: number; perPage?: number },
+  ): Promise<PageOf<KeyActivity>>
+  /** Resolves a presented key value to its record, or the reason it is refused. */
+  authenticate(raw: string | undefined): Promise<AuthResult>
+  /** The key tester (POST /api/keys/test): validity, reason, and the key's identity and limits. */
+  test(raw: string, rateLimit: (k: KeyRecord) => Promise<KeyTestResult['rateLimit']>): Promise<KeyTestResult>
+  /** Buffers one authenticated request for the activity log and usage counters. */
+  record(entry: RequestUsage): void
+  /** Job: persists the expired transition of keys whose expiry passed; returns how many. */
+  expireDue(): Promise<number>
+  /** Job: drops activity older than the retention; returns how many rows. */
+  pruneActivity(retentionDays: number): Promise<number>
+}
 
 export function keysModule(deps: { keys: KeyService; limiter: RateLimitStore; clock: Clock }): Module {
   return {
     name: 'keys',
     routes: keyRoutes(deps),
     jobs: [expireKeysJob(deps.keys), pruneKeyActivityJob(deps.keys)],
-  }
-}
-
-/** What the server's access control asks the keys module: who a key is, and what it did. */
-export function keyAccess(keys: Pick<KeyService, 'authenticate' | 'record'>) {
-  return {
-    async authenticate(raw: string | undefined): Promise<AuthOutcome> {
-      const r = await keys.authenticate(raw)
-      if (!r.ok) return r
-      const k = r.key
-      return {
-        ok: true,
-        principal: {
-          keyId: k.id,
-          organizationId: k.organizationId,
-          name: k.name,
-          permissions: k.permissions,
-          requestLimit: k.requestLimit,
-          timePeriod: k.timePeriod,
-          allowedIps: k.allowedIps,
-        },
-      }
-    },
-    /** The activity log entry of each response to an authenticated request. */
-    onAuthenticatedResponse(request: FastifyRequest, reply: FastifyReply): void {
-      const p = request.principal
-      if (!p) return
-      const header = (name: string) => {
-        const v = request.headers[name]
-        return typeof v === 'string' ? v.slice(0, 512) : null
-      }
-      keys.record({
-        keyId: p.keyId,
-        organizationId: p.organizationId,
-        endpoint: (request.url.split('?')[0] ?? request.url).slice(0, 512),
-        method: request.method,
-        statusCode: reply.statusCode,
-        responseTimeMs: Math.round(reply.elapsedTime * 100) / 100,
-        ip: request.ip,
-        userAgent: header('user-agent'),
-        referrer: header('referer'),
-        error: request.errorInfo?.slice(0, 500) ?? null,
-      })
-    },
   }
 }

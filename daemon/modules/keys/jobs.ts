@@ -1,4 +1,4 @@
-import type { KeyService } from './service.js'
+import type { KeyService } from './index.js'
 import type { JobDefinition } from '../../jobs/scheduler.js'
 
 /** Persists the expired transition of API keys whose expiry passed (requests are refused at once anyway). */

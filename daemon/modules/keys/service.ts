@@ -20,6 +20,7 @@ import { PRESETS, SCOPES, normalizeScopes, type Preset, type Scope } from '../..
 import type { OrgService } from '../orgs/index.js'
 import type { KeyQueries, KeyRecord, KeyStore } from './store.js'
 import { createUsageRecorder, type RequestUsage } from './usage.js'
+import type { KeyService } from './index.js'
 import {
   KEY_PREFIX,
   effectiveStatus,
@@ -32,7 +33,6 @@ import {
 } from './fields.js'
 import { parseExpiry } from '../../http/expiry.js'
 
-export type { KeyRecord }
 /** The key making a request, for the rules on what it may do to other keys. */
 export interface KeyCaller {
   keyId: string
@@ -40,7 +40,6 @@ export interface KeyCaller {
 }
 export type AuthFailure = 'missing' | 'malformed' | 'nonexistent' | 'revoked' | 'expired' | 'inactive'
 export type AuthResult = { ok: true; key: KeyRecord } | { ok: false; reason: AuthFailure }
-export { effectiveStatus, hashKeyValue, maskKey, presentKey }
 
 /** Rate limit of the keys that stand for the whole organization (owner and recovery keys). */
 const OWNER_REQUEST_LIMIT = 100_000
@@ -54,7 +53,7 @@ export interface KeyServiceDeps {
   countryOf?: (ip: string) => string | null
 }
 
-export function createKeyService(deps: KeyServiceDeps) {
+export function createKeyService(deps: KeyServiceDeps): KeyService {
   const { store } = deps
   const usage = createUsageRecorder({
     store,
@@ -444,4 +443,3 @@ export function createKeyService(deps: KeyServiceDeps) {
     },
   }
 }
-export type KeyService = ReturnType<typeof createKeyService>

@@ -95,3 +95,4 @@ export function createUsageRecorder(deps: {
     },
   }
 }
+export type UsageRecorder = ReturnType<typeof createUsageRecorder>

@@ -1,10 +1,58 @@
+/** Short links, their codes, bulk creation and QR codes; owns `links` and `link_tags`. */
 export { createLinkStore } from './store.js'
-export { createLinkService, qrCodeIdOf, type ClickDelta, type ResolvedLink } from './service.js'
+export {
+  createLinkService,
+  qrCodeIdOf,
+  type ClickDelta,
+  type ItemValidator,
+  type ResolvedLink,
+} from './service.js'
 export { SHARED_DOMAIN_KEY } from './rules.js'
-import { expireLinksJob } from './jobs.js'
+export { type QrImage } from './qr.js'
+import type { PageOf } from '../../../src/contract/common.js'
+import type {
+  BulkCreateResult,
+  CreateLinkBody,
+  Link,
+  ListLinksQuery,
+  QrQuery,
+  UpdateLinkBody,
+} from '../../../src/contract/links.js'
+import type { UnitOfWork } from '../../db/unit-of-work.js'
 import type { Module } from '../module.js'
+import { expireLinksJob } from './jobs.js'
+import type { QrImage } from './qr.js'
 import { linkRoutes } from './routes.js'
-import type { LinkService } from './service.js'
+import type { ClickDelta, ItemValidator, ResolvedLink } from './service.js'
+
+export interface LinkService {
+  /** Creates a link on its domain (custom slug or generated code); announces link.created. */
+  create(organizationId: string, body: CreateLinkBody): Promise<Link>
+  /** Up to 1,000 create bodies, each validated on its own, the valid ones committed together. */
+  bulkCreate(organizationId: string, items: unknown[], validate: ItemValidator): Promise<BulkCreateResult>
+  /** A page of the organization's links (status, search, tag, sort). */
+  list(organizationId: string, q: ListLinksQuery): Promise<PageOf<Link>>
+  /** One link; 404 otherwise. */
+  get(organizationId: string, id: string): Promise<Link>
+  /** Edits a link (a new expiry brings an expired one back); announces link.updated. */
+  update(organizationId: string, id: string, body: UpdateLinkBody): Promise<Link>
+  /** Deletes a link; announces link.deleted. */
+  delete(organizationId: string, id: string): Promise<void>
+  /** The QR image of `${shortUrl}?qr=1`; the first one generated for a link is announced. */
+  qr(organizationId: string, id: string, q: QrQuery): Promise<QrImage>
+  /** For the redirect: the link behind a code on a domain, with its effective status. */
+  resolve(domainKey: string, shortCode: string): Promise<ResolvedLink | undefined>
+  /** Adds human clicks to links.clicks, inside the caller's unit of work when given. */
+  addClicks(deltas: ReadonlyArray<ClickDelta>, unit?: UnitOfWork): Promise<void>
+  /** Which of `ids` are links that still exist (any organization): the clicks purge asks. */
+  existingIds(ids: readonly string[]): Promise<Set<string>>
+  /** Clicks of the organization's links on custom domains (the domains stats). */
+  customDomainClicks(organizationId: string): Promise<number>
+  /** Moves a deleted custom domain's links to the shared domain (renaming clashes); returns how many. */
+  detachDomain(domainId: string): Promise<number>
+  /** Job: persists 'expired' for links past their expiry; returns how many. */
+  expireDue(): Promise<number>
+}
 
 export function linksModule(deps: { links: LinkService; bodyLimitBytes: number }): Module {
   return { name: 'links', routes: linkRoutes(deps), jobs: [expireLinksJob(deps.links)] }

@@ -1,4 +1,4 @@
-import type { LinkService } from './service.js'
+import type { LinkService } from './index.js'
 import type { JobDefinition } from '../../jobs/scheduler.js'
 
 /** Persists the expired status of links whose expiry passed (redirects and reads derive it at once anyway). */

@@ -30,9 +30,7 @@ import type { LinkRecord, LinkStore } from './store.js'
 import type { UnitOfWork } from '../../db/unit-of-work.js'
 import { isUniqueViolation } from '../../db/errors.js'
 import type { DomainDirectory } from '../domains/index.js'
-
-export type { LinkRecord }
-export { effectiveStatus }
+import type { LinkService } from './index.js'
 
 type RedirectType = Link['redirectType']
 
@@ -88,7 +86,7 @@ export interface LinkServiceDeps {
 /** Validates one bulk item against CreateLinkBody; returns its problems, or nothing when valid. */
 export type ItemValidator = (item: unknown) => ErrorDetail[] | undefined
 
-export function createLinkService(deps: LinkServiceDeps) {
+export function createLinkService(deps: LinkServiceDeps): LinkService {
   const { store } = deps
   const now = () => deps.clock.now()
   const { destination, linkDomain, shortUrlOf } = createLinkPlacement(deps)
@@ -199,9 +197,6 @@ export function createLinkService(deps: LinkServiceDeps) {
   }
 
   return {
-    /** The short URL of a link on its domain. */
-    shortUrlOf,
-
     async create(organizationId: string, body: CreateLinkBody): Promise<Link> {
       const t = now()
       const d = await draft(organizationId, body, t)
@@ -448,7 +443,6 @@ export function createLinkService(deps: LinkServiceDeps) {
     },
   }
 }
-export type LinkService = ReturnType<typeof createLinkService>
 
 /** `qr_` + the link id without its `lnk_` prefix. */
 export function qrCodeIdOf(linkId: string): string {

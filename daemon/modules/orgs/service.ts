@@ -3,12 +3,12 @@ import { newId } from '../../crypto.js'
 import { AppError, notFound } from '../../http/errors.js'
 import { PLANS, type Plan } from '../../../src/contract/limits.js'
 import type { Organization, OrgStore } from './store.js'
+import type { OrgService } from './index.js'
 
-export type { Organization }
 export const DEFAULT_ORG_NAME = 'default'
 const NAME_RE = /^[a-z0-9][a-z0-9-]{0,62}$/
 
-export function createOrgService(deps: { store: OrgStore; clock: Clock; defaultPlan: Plan }) {
+export function createOrgService(deps: { store: OrgStore; clock: Clock; defaultPlan: Plan }): OrgService {
   const { store } = deps
   return {
     async create(name: string, plan: Plan = deps.defaultPlan): Promise<Organization> {
@@ -52,4 +52,3 @@ export function createOrgService(deps: { store: OrgStore; clock: Clock; defaultP
     },
   }
 }
-export type OrgService = ReturnType<typeof createOrgService>

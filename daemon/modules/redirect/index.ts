@@ -1,11 +1,27 @@
-export { createRedirectService } from './service.js'
+/** `GET|HEAD /:code`, its fast path and the hot-link cache; owns no table. */
+export { createRedirectService, type Lookup } from './service.js'
 export { createFastRedirect, type FastRedirectDeps } from './fast-path.js'
 export { hostName } from './host.js'
 export { type HotLinkCache } from './cache.js'
 import type { Clock } from '../../clock.js'
+import type { ClickInput } from '../clicks/index.js'
 import type { Module } from '../module.js'
+import type { HotLinkCache } from './cache.js'
 import { redirectRoutes } from './routes.js'
-import type { RedirectService } from './service.js'
+import type { Lookup } from './service.js'
+
+export interface RedirectService {
+  /** The domain key a request's Host names ('' shared, a custom domain's id), undefined if not ours. */
+  domainOf(host: string | undefined): string | undefined
+  /** The hot-link cache in front of the links service. */
+  cache: HotLinkCache
+  /** The answer for a code on a domain when known without I/O; undefined when the database must be asked. */
+  lookupCached(domainKey: string | undefined, code: string): Lookup | undefined
+  /** What `GET /:code` on `host` answers. */
+  lookup(host: string | undefined, code: string): Promise<Lookup>
+  /** Hands the click of a redirect over to the clicks module; never waits on the disk. */
+  record(click: ClickInput): void
+}
 
 /** Short-link resolution; its hot-link cache forgets a link as soon as this process announces a change. */
 export function redirectModule(deps: { redirect: RedirectService; clock: Clock }): Module {

@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.js'
 import { AppError } from '../../http/errors.js'
 import { clickInput } from './click.js'
 import { answerOf, CACHE_CONTROL, errorPage, ROOT_MESSAGE, rootPage, wantsHtml } from './pages.js'
-import type { RedirectService } from './service.js'
+import type { RedirectService } from './index.js'
 
 function fail(
   request: FastifyRequest,

@@ -8,6 +8,7 @@ import {
 } from './cache.js'
 import type { ClickInput, ClicksService } from '../clicks/index.js'
 import { createDomainResolver } from './host.js'
+import type { RedirectService } from './index.js'
 
 const RESERVED = new Set<string>(RESERVED_CODES.map((c) => c.toLowerCase()))
 /** Characters a short code can have (generated codes and custom slugs alike). */
@@ -35,7 +36,7 @@ export interface RedirectServiceDeps {
  * redirect's click over to the clicks module. The redirect module's subscriptions make the cache
  * forget a link as soon as this process announces its update or deletion (see ./index.ts).
  */
-export function createRedirectService(deps: RedirectServiceDeps) {
+export function createRedirectService(deps: RedirectServiceDeps): RedirectService {
   const domainOf = createDomainResolver(deps.shortDomain, deps.customDomainOf)
   const cache = createHotLinkCache(deps.links, deps.clock, deps.cache)
   const { clicks } = deps
@@ -76,4 +77,3 @@ export function createRedirectService(deps: RedirectServiceDeps) {
     },
   }
 }
-export type RedirectService = ReturnType<typeof createRedirectService>

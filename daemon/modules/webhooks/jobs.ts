@@ -1,4 +1,4 @@
-import type { WebhookService } from './service.js'
+import type { WebhookService } from './index.js'
 import { WEBHOOK_LIMITS } from '../../../src/contract/limits.js'
 import type { JobDefinition } from '../../jobs/scheduler.js'
 

@@ -29,6 +29,7 @@ import type { WebhookRecord, WebhookStore } from './store.js'
 import { checkWebhookUrl } from './url-rules.js'
 import { checkHeaders, checkUrl } from './webhook-input.js'
 import { createWorker } from './worker.js'
+import type { WebhookService } from './index.js'
 
 export { healthBand } from './present.js'
 
@@ -51,7 +52,7 @@ export interface WebhookServiceDeps {
 
 const newSecret = () => `whsec_${randomToken()}`
 
-export function createWebhookService(deps: WebhookServiceDeps) {
+export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
   const { store } = deps
   const now = () => deps.clock.now()
   const worker = createWorker({
@@ -97,7 +98,6 @@ export function createWebhookService(deps: WebhookServiceDeps) {
 
   return {
     worker,
-    dispatcher,
     /** Another linkd process changed an organization's webhooks ('*': any organization's). */
     forgetSubscriptions: (organizationId: string) => dispatcher.invalidate(organizationId),
     /** Every event received so far written to the outbox (tests). */
@@ -361,4 +361,3 @@ export function createWebhookService(deps: WebhookServiceDeps) {
     },
   }
 }
-export type WebhookService = ReturnType<typeof createWebhookService>

@@ -1,0 +1,47 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { AuthOutcome } from '../../http/auth.js'
+import type { KeyService } from './index.js'
+
+/** What the server's access control asks the keys module: who a key is, and what it did. */
+export function keyAccess(keys: Pick<KeyService, 'authenticate' | 'record'>) {
+  return {
+    async authenticate(raw: string | undefined): Promise<AuthOutcome> {
+      const r = await keys.authenticate(raw)
+      if (!r.ok) return r
+      const k = r.key
+      return {
+        ok: true,
+        principal: {
+          keyId: k.id,
+          organizationId: k.organizationId,
+          name: k.name,
+          permissions: k.permissions,
+          requestLimit: k.requestLimit,
+          timePeriod: k.timePeriod,
+          allowedIps: k.allowedIps,
+        },
+      }
+    },
+    /** The activity log entry of each response to an authenticated request. */
+    onAuthenticatedResponse(request: FastifyRequest, reply: FastifyReply): void {
+      const p = request.principal
+      if (!p) return
+      const header = (name: string) => {
+        const v = request.headers[name]
+        return typeof v === 'string' ? v.slice(0, 512) : null
+      }
+      keys.record({
+        keyId: p.keyId,
+        organizationId: p.organizationId,
+        endpoint: (request.url.split('?')[0] ?? request.url).slice(0, 512),
+        method: request.method,
+        statusCode: reply.statusCode,
+        responseTimeMs: Math.round(reply.elapsedTime * 100) / 100,
+        ip: request.ip,
+        userAgent: header('user-agent'),
+        referrer: header('referer'),
+        error: request.errorInfo?.slice(0, 500) ?? null,
+      })
+    },
+  }
+}
