@@ -69,6 +69,7 @@ export function createGaming(deps: GamingDeps) {
     clock,
     games,
     aggregates: gamedata.aggregates,
+    acquisition: gamedata.acquisition,
     players: gamedata.players,
   })
   const gdpr = createGdpr({ db, clock, games, gamedata, forgetResponsesNaming: deps.forgetResponsesNaming })

@@ -39,7 +39,7 @@ export function createSkan(deps: {
   })
   // Postbacks follow each game's compacted retention (unmatched ones the default retention).
   gamedata.addCompactedExpirer('skanPostbacks', (gameId, before) => skan.expirePostbacks(gameId, before))
-  const optimizer = createOptimizeService({ campaigns: skan, games, history: gamedata.players })
+  const optimizer = createOptimizeService({ campaigns: skan, games, history: gamedata })
   return { service: skan, optimizer }
 }
 

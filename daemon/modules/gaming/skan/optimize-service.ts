@@ -3,7 +3,7 @@
  * gamedata (first conversion windows), runs the pure optimizer, and on `apply` replaces the
  * campaign's schema through the campaigns service.
  */
-import type { GamedataPlayers } from '../storage/index.js'
+import type { GamedataService } from '../storage/index.js'
 import { EVENT_TYPE_BY_BIT } from '../storage/index.js'
 import type { GameService } from '../games/index.js'
 import type { SkanCampaigns } from './campaigns.js'
@@ -12,7 +12,7 @@ import { optimize, type Proposal } from './optimize.js'
 export interface OptimizeDeps {
   campaigns: Pick<SkanCampaigns, 'campaign' | 'replaceSchema'>
   games: Pick<GameService, 'record'>
-  history: Pick<GamedataPlayers, 'firstWindowHistory'>
+  history: Pick<GamedataService, 'firstWindowHistory'>
 }
 
 export interface OptimizeResult extends Proposal {
