@@ -25,6 +25,7 @@ import type {
   PlayersQuery,
   RevenueQuery,
 } from '../../../../src/contract/gaming-revenue.js'
+import type { GamingAnalyticsService } from './index.js'
 import { attributionReport } from './attribution.js'
 import { playerProfile, playersPage } from './players.js'
 import { revenueReport } from './revenue.js'
@@ -40,7 +41,7 @@ export function createGamingAnalyticsService(deps: {
   aggregates: AggregatesStore
   acquisition: AcquisitionStore
   players: PlayersStore
-}) {
+}): GamingAnalyticsService {
   const store = deps.aggregates
   const scope = (organizationId: string, slug: string, q: OverviewQuery) =>
     scopeOf(deps.games, deps.clock.now(), organizationId, slug, q)
@@ -140,4 +141,3 @@ export function createGamingAnalyticsService(deps: {
     },
   }
 }
-export type GamingAnalyticsService = ReturnType<typeof createGamingAnalyticsService>
