@@ -8,6 +8,7 @@ import { EVENT_TYPE_BY_BIT } from '../storage/index.js'
 import type { GameService } from '../games/index.js'
 import type { SkanCampaigns } from './campaigns.js'
 import { optimize, type Proposal } from './optimize.js'
+import type { OptimizeService } from './index.js'
 
 export interface OptimizeDeps {
   campaigns: Pick<SkanCampaigns, 'campaign' | 'replaceSchema'>
@@ -22,7 +23,7 @@ export interface OptimizeResult extends Proposal {
   applied: boolean
 }
 
-export function createOptimizeService(deps: OptimizeDeps) {
+export function createOptimizeService(deps: OptimizeDeps): OptimizeService {
   return {
     /** A proposal from the game's history; with `apply` the campaign's schema becomes it. */
     async optimize(
@@ -55,4 +56,3 @@ export function createOptimizeService(deps: OptimizeDeps) {
     },
   }
 }
-export type OptimizeService = ReturnType<typeof createOptimizeService>

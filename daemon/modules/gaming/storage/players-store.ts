@@ -78,7 +78,7 @@ export interface PlayersStore {
   ): Promise<{ rows: PlayerRow[]; total: number }>
   /** Every player matching the filter, by player id, in keyset pages (the export's player rows). */
   stream(gameId: string, filter: PlayerFilter, pageSize?: number): AsyncGenerator<PlayerRow>
-  /** The first conversion windows of the players installed on [fromDay (null: the first), toDay], a page per day. */
+  /** First conversion windows of the players installed on [fromDay (null: the first), toDay], by day. */
   firstWindows(gameId: string, fromDay: number | null, toDay: number): AsyncGenerator<FirstWindow[]>
   /** The whole profile of one player. */
   profile(gameId: string, playerId: string): Promise<GamePlayersTable | undefined>
