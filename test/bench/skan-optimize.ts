@@ -111,7 +111,7 @@ export async function skanOptimizeBench(): Promise<void> {
         t0 = performance.now()
         revenueMicros = []
         eventTypes = []
-        for await (const page of gamedata.players.firstWindowHistory(internalId))
+        for await (const page of gamedata.firstWindowHistory(internalId))
           for (const w of page) {
             revenueMicros.push(w.revenueMicros)
             eventTypes.push(w.eventTypes)

@@ -9,39 +9,26 @@ import type { Db } from '../../db/open.js'
 import type { ChangeFeed } from '../../db/notify.js'
 import type { RateLimitStore } from '../../http/rate-limit.js'
 import type { Module } from '../module.js'
-import { createGamingAnalyticsService, gamingAnalyticsModule } from './analytics/index.js'
-import { createFraud, fraudModule } from './fraud/index.js'
-import { createGames, gamesModule } from './games/index.js'
-import { createGdpr, gdprModule } from './gdpr/index.js'
-import { createIngest, ingestModule } from './ingest/index.js'
-import { createSkan, skanModule } from './skan/index.js'
-import { createStorage, gamedataModule } from './storage/index.js'
+import {
+  createGamingAnalyticsService,
+  gamingAnalyticsModule,
+  type GamingAnalyticsService,
+} from './analytics/index.js'
+import {
+  createFraud,
+  fraudModule,
+  type FraudEventsService,
+  type FraudService,
+  type StateSaver,
+} from './fraud/index.js'
+import { createGames, gamesModule, type GameService } from './games/index.js'
+import { createGdpr, gdprModule, type GdprService } from './gdpr/index.js'
+import { createIngest, ingestModule, type IngestService } from './ingest/index.js'
+import { createSkan, skanModule, type OptimizeService, type SkanService } from './skan/index.js'
+import { createStorage, gamedataModule, type GamedataService } from './storage/index.js'
 
-export interface GamingDeps {
-  db: Db
-  clock: Clock
-  log: FastifyBaseLogger
-  secrets: SecretBox
-  /** The quotas' counters (ingestion's per-client and per-game rates). */
-  limiter: RateLimitStore
-  /** Other linkd processes on the same database: fraud rule and blocklist changes travel on it. */
-  feed: ChangeFeed
-  countryOf(ip: string): string | null
-  /** LINKD_INGEST_RATE_LIMIT_PER_CLIENT and _PER_GAME (requests per minute). */
-  ingestRates: { perClient: number; perGame: number }
-  /** LINKD_SKAN_HELD_MAX and _BYTES. */
-  skanHeld: { maxRows: number; maxBytes: number }
-  /** Keys SKAN postback signatures verify against (SPKI DER, base64); default Apple's alone. */
-  skanPublicKeys?: string[]
-  /** Drops stored idempotent responses naming a GDPR deletion (they carry the player id). */
-  forgetResponsesNaming(id: string): Promise<number>
-  /** The organization of a verified custom domain (SKAN's public report). */
-  organizationOfHost(host: string): string | undefined
-  /** The organization of a presented API key holding skan:read, if any. */
-  organizationOfKey(raw: string | undefined): Promise<string | undefined>
-}
-
-export function createGaming(deps: GamingDeps) {
+/** Builds every gaming part and wires them together: pipeline stages, purgers, expirers, hooks. */
+export function createGaming(deps: GamingDeps): Gaming {
   const { db, clock, log, feed } = deps
   const games = createGames({ db, clock, secrets: deps.secrets })
   const gamedata = createStorage({ db, clock, games })
@@ -69,6 +56,7 @@ export function createGaming(deps: GamingDeps) {
     clock,
     games,
     aggregates: gamedata.aggregates,
+    acquisition: gamedata.acquisition,
     players: gamedata.players,
   })
   const gdpr = createGdpr({ db, clock, games, gamedata, forgetResponsesNaming: deps.forgetResponsesNaming })
@@ -100,25 +88,77 @@ export function createGaming(deps: GamingDeps) {
     fraudStateSaver: fraud.saver,
     skan: skan.service,
     skanOptimizer: skan.optimizer,
-    /** The parts' routes and jobs, in registration order (also the OpenAPI document's). */
     modules,
-    /** Fills the in-memory state: fraud rules, the blocklist, the saved detector windows. */
     async load(): Promise<void> {
       await fraud.service.load()
       await fraud.saver.load()
     },
-    /** The detector-state saver, and a 30 s reload of fraud rules (safety net for a lost notice). */
     start(): void {
       fraud.saver.start((err) => log.error({ err }, 'fraud detector state save failed'))
       reload = setInterval(() => {
         fraud.service.load().catch((err: unknown) => log.error({ err }, 'fraud rules refresh failed'))
       }, 30_000).unref()
     },
-    /** After the last request: the detector windows it changed are saved. */
     async stop(): Promise<void> {
       if (reload) clearInterval(reload)
       await fraud.saver.stop()
     },
   }
 }
-export type Gaming = ReturnType<typeof createGaming>
+
+/** What gaming needs from the daemon: the database, the clock, the log, and hooks into other modules. */
+export interface GamingDeps {
+  db: Db
+  clock: Clock
+  log: FastifyBaseLogger
+  secrets: SecretBox
+  /** The quotas' counters (ingestion's per-client and per-game rates). */
+  limiter: RateLimitStore
+  /** Other linkd processes on the same database: fraud rule and blocklist changes travel on it. */
+  feed: ChangeFeed
+  countryOf(ip: string): string | null
+  /** LINKD_INGEST_RATE_LIMIT_PER_CLIENT and _PER_GAME (requests per minute). */
+  ingestRates: { perClient: number; perGame: number }
+  /** LINKD_SKAN_HELD_MAX and _BYTES. */
+  skanHeld: { maxRows: number; maxBytes: number }
+  /** Keys SKAN postback signatures verify against (SPKI DER, base64); default Apple's alone. */
+  skanPublicKeys?: string[]
+  /** Drops stored idempotent responses naming a GDPR deletion (they carry the player id). */
+  forgetResponsesNaming(id: string): Promise<number>
+  /** The organization of a verified custom domain (SKAN's public report). */
+  organizationOfHost(host: string): string | undefined
+  /** The organization of a presented API key holding skan:read, if any. */
+  organizationOfKey(raw: string | undefined): Promise<string | undefined>
+}
+
+/** Gaming as the composition root sees it: each part's service, their modules, and the lifecycle. */
+export interface Gaming {
+  /** Games, SDK keys and signing secrets. */
+  games: GameService
+  /** The ingestion of event batches. */
+  ingest: IngestService
+  /** The storage layers: batches stored, retention, the GDPR purge, the reads. */
+  gamedata: GamedataService
+  /** The reports and exports. */
+  analytics: GamingAnalyticsService
+  /** GDPR deletions of a player. */
+  gdpr: GdprService
+  /** Fraud rules and the blocklist. */
+  fraud: FraudService
+  /** Fraud events and the dashboard. */
+  fraudEvents: FraudEventsService
+  /** The fraud detector windows' saver. */
+  fraudStateSaver: StateSaver
+  /** SKAN campaigns, postbacks and reports. */
+  skan: SkanService
+  /** The SKAN conversion-value optimizer. */
+  skanOptimizer: OptimizeService
+  /** The parts' routes and jobs, in registration order (also the OpenAPI document's). */
+  modules: Module[]
+  /** Fills the in-memory state: fraud rules, the blocklist, the saved detector windows. */
+  load(): Promise<void>
+  /** The detector-state saver, and a 30 s reload of fraud rules (safety net for a lost notice). */
+  start(): void
+  /** After the last request: the detector windows it changed are saved. */
+  stop(): Promise<void>
+}

@@ -11,7 +11,7 @@ import type {
   AttributionRow,
 } from '../../../../src/contract/gaming-revenue.js'
 import type { GameRecord } from '../games/index.js'
-import type { GamedataAggregates } from '../storage/index.js'
+import type { AcquisitionStore } from '../storage/index.js'
 import { ratio } from './money.js'
 import { money, round } from '../../../../src/contract/numbers.js'
 import { dateOfDay } from '../../../clock.js'
@@ -35,7 +35,7 @@ const figures = (c: Counters): Omit<AttributionRow, 'group'> => ({
 })
 
 export async function attributionReport(
-  store: GamedataAggregates,
+  store: Pick<AcquisitionStore, 'revenueByDim' | 'acquisitionByDim'>,
   game: GameRecord,
   range: { start: number; end: number },
   q: AttributionQuery,

@@ -3,12 +3,12 @@
  * player-days (partial index), the daily dimensions and the per-country distinct-player gaps.
  */
 import type { Events, Geography, Leaderboard } from '../../../../src/contract/gaming.js'
-import type { GamedataAggregates } from '../storage/index.js'
+import type { AggregatesStore } from '../storage/index.js'
 import type { Scope } from './scope.js'
 import { money, round } from '../../../../src/contract/numbers.js'
 
 type Reads = Pick<
-  GamedataAggregates,
+  AggregatesStore,
   'topPayers' | 'payersByLifetime' | 'revenueOfPlayers' | 'dimensionTotals' | 'distinctPerKind'
 >
 

@@ -14,7 +14,7 @@ import { ATTRIBUTION_GROUPS, REVENUE_GROUPS } from '../../../../src/contract/lim
 import type { ExportQuery } from '../../../../src/contract/gaming.js'
 import { AppError } from '../../../http/errors.js'
 import type { GameService } from '../games/index.js'
-import type { GamedataPlayers } from '../storage/index.js'
+import type { PlayersStore } from '../storage/index.js'
 import { rowsOf, type ExportRegistry, type FlatRow } from './export.js'
 import { presentPlayer } from './players.js'
 
@@ -39,7 +39,7 @@ const withCurrency = (rows: FlatRow[], currency: string) => rows.map((r) => ({ .
 export function registerMoneySources(
   registry: ExportRegistry,
   reports: MoneyReports,
-  deps: { games: GameService; players: GamedataPlayers },
+  deps: { games: GameService; players: PlayersStore },
 ): void {
   const range = (q: ExportQuery) => ({ startDate: q.startDate, endDate: q.endDate })
   registry.register('revenue', {

@@ -24,7 +24,17 @@ export interface RowSource {
   open(request: ExportRequest): Promise<AsyncIterable<FlatRow>>
 }
 
-export function createExportRegistry() {
+/** The export types and their row sources. */
+export interface ExportRegistry {
+  /** Adds an export type (an Error when the type is registered already). */
+  register(type: string, source: RowSource): void
+  /** The registered types, in registration order. */
+  types(): string[]
+  /** The source of a type; 400 naming the known types for any other. */
+  source(type: string): RowSource
+}
+
+export function createExportRegistry(): ExportRegistry {
   const sources = new Map<string, RowSource>()
   return {
     register(type: string, source: RowSource): void {
@@ -42,7 +52,6 @@ export function createExportRegistry() {
     },
   }
 }
-export type ExportRegistry = ReturnType<typeof createExportRegistry>
 
 /** A source that yields the rows of an array: for the small reports (one page of rows at most). */
 export function rowsOf(rows: FlatRow[]): AsyncIterable<FlatRow> {

@@ -14,7 +14,7 @@ import { iso } from '../../../clock.js'
 import { notFound } from '../../../http/errors.js'
 import { pageOf, pageParams } from '../../../http/pagination.js'
 import type { GameRecord } from '../games/index.js'
-import type { GamedataPlayers } from '../storage/index.js'
+import type { PlayersStore } from '../storage/index.js'
 import type { PlayerFilter, PlayerRow as StoredRow } from '../storage/index.js'
 import { money } from '../../../../src/contract/numbers.js'
 import { segmentBounds, segmentOf } from './segments.js'
@@ -60,7 +60,7 @@ export const presentPlayer = (game: GameRecord, r: StoredRow): PlayerRow => ({
 })
 
 export async function playersPage(
-  players: GamedataPlayers,
+  players: PlayersStore,
   game: GameRecord,
   q: PlayersQuery,
 ): Promise<PlayersPage> {
@@ -86,7 +86,7 @@ export async function playersPage(
 }
 
 export async function playerProfile(
-  players: GamedataPlayers,
+  players: PlayersStore,
   game: GameRecord,
   playerId: string,
   q: PlayerQuery,

@@ -4,7 +4,7 @@
  */
 import { RETENTION_DAYS, type RetentionRow } from '../../../../src/contract/gaming.js'
 import type { CohortCell } from '../storage/index.js'
-import type { GamedataAggregates } from '../storage/index.js'
+import type { AggregatesStore } from '../storage/index.js'
 import type { Scope } from './scope.js'
 import { round } from '../../../../src/contract/numbers.js'
 import { dateOfDay } from '../../../clock.js'
@@ -69,7 +69,7 @@ export function retentionRows(
 }
 
 export async function retentionReport(
-  aggregates: Pick<GamedataAggregates, 'cohortCells'>,
+  aggregates: Pick<AggregatesStore, 'cohortCells'>,
   scope: Scope,
   granularity: 'day' | 'week',
 ) {

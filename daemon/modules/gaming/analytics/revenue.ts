@@ -7,7 +7,7 @@
 import type { RevenueQuery, RevenueReport, RevenueRow } from '../../../../src/contract/gaming-revenue.js'
 import { DAY_MS, dateOfDay } from '../../../clock.js'
 import type { GameRecord } from '../games/index.js'
-import type { GamedataAggregates } from '../storage/index.js'
+import type { AcquisitionStore, AggregatesStore } from '../storage/index.js'
 import { ratio } from './money.js'
 import { money } from '../../../../src/contract/numbers.js'
 
@@ -70,7 +70,7 @@ const row = (group: string, c: Counters, payingUsers: number): RevenueRow => {
 }
 
 export async function revenueReport(
-  store: GamedataAggregates,
+  { aggregates, acquisition }: { aggregates: AggregatesStore; acquisition: AcquisitionStore },
   game: GameRecord,
   range: { start: number; end: number },
   q: RevenueQuery,
@@ -78,29 +78,29 @@ export async function revenueReport(
   const { start, end } = range
   const groupBy = q.groupBy ?? 'day'
   const [totals, transactions, payers] = await Promise.all([
-    store.dailyTotals(game.id, start, end),
-    store.transactions(game.id, start, end),
-    store.distinct(game.id, 'paying', start, end),
+    aggregates.dailyTotals(game.id, start, end),
+    acquisition.transactions(game.id, start, end),
+    aggregates.distinct(game.id, 'paying', start, end),
   ])
   let data: RevenueRow[]
   if (groupBy === 'platform' || groupBy === 'source') {
     const [rows, paying] = await Promise.all([
-      store.revenueByDim(game.id, groupBy, start, end),
-      store.payingByDim(game.id, groupBy, start, end),
+      acquisition.revenueByDim(game.id, groupBy, start, end),
+      acquisition.payingByDim(game.id, groupBy, start, end),
     ])
     data = rows
       .filter((r) => r.iap + r.ad + r.subscription + r.transactions > 0)
       .map((r) => row(r.value, r, paying.get(r.value) ?? 0))
       .sort((a, b) => b.total - a.total || a.group.localeCompare(b.group))
   } else {
-    const days = await store.revenueByDay(game.id, start, end)
+    const days = await acquisition.revenueByDay(game.id, start, end)
     const spans = buckets(groupBy, start, end)
     // Distinct paying players of a week or month: the gaps; of a day: the day's own counter.
     const paying = await Promise.all(
       spans.map(([first, last]) =>
         groupBy === 'day'
           ? (days.find((d) => d.day === first)?.payingPlayers ?? 0)
-          : store.distinct(game.id, 'paying', first, last),
+          : aggregates.distinct(game.id, 'paying', first, last),
       ),
     )
     data = spans.map(([first, last, label], i) => {

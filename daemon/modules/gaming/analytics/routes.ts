@@ -14,7 +14,7 @@ import {
   RetentionQuery,
 } from '../../../../src/contract/gaming.js'
 import { principalOf } from '../../../http/auth.js'
-import type { GamingAnalyticsService } from './service.js'
+import type { GamingAnalyticsService } from './index.js'
 import {
   AttributionQuery,
   AttributionReport,

@@ -5,7 +5,7 @@
  */
 import type { Segment, SegmentRow, SegmentsReport } from '../../../../src/contract/gaming-revenue.js'
 import type { GameRecord } from '../games/index.js'
-import type { GamedataPlayers } from '../storage/index.js'
+import type { PlayersStore } from '../storage/index.js'
 import { percentOf, ratio } from './money.js'
 import { money } from '../../../../src/contract/numbers.js'
 
@@ -26,7 +26,7 @@ export function segmentOf(game: GameRecord, revenueMicros: number): Segment {
   return revenueMicros > 0 ? 'minnow' : 'free'
 }
 
-export async function segmentsReport(players: GamedataPlayers, game: GameRecord): Promise<SegmentsReport> {
+export async function segmentsReport(players: PlayersStore, game: GameRecord): Promise<SegmentsReport> {
   const bounds = segmentBounds(game)
   const paying = (['whale', 'dolphin', 'minnow'] as const).map((s) =>
     players.revenueBand(game.id, ...bounds[s]),

@@ -18,13 +18,14 @@ import { registerMoneySources } from './export-money.js'
 import { retentionReport } from './retention.js'
 import { scopeOf } from './scope.js'
 import type { GameService } from '../games/index.js'
-import type { GamedataAggregates, GamedataPlayers } from '../storage/index.js'
+import type { AcquisitionStore, AggregatesStore, PlayersStore } from '../storage/index.js'
 import type {
   AttributionQuery,
   PlayerQuery,
   PlayersQuery,
   RevenueQuery,
 } from '../../../../src/contract/gaming-revenue.js'
+import type { GamingAnalyticsService } from './index.js'
 import { attributionReport } from './attribution.js'
 import { playerProfile, playersPage } from './players.js'
 import { revenueReport } from './revenue.js'
@@ -36,11 +37,11 @@ import { money, round } from '../../../../src/contract/numbers.js'
 export function createGamingAnalyticsService(deps: {
   clock: Clock
   games: GameService
-  /** The aggregates are gamedata's data: read through its service. */
-  aggregates: GamedataAggregates
-  /** Player profiles, read through gamedata's service too. */
-  players: GamedataPlayers
-}) {
+  /** The storage layers' reads (gamedata's stores). */
+  aggregates: AggregatesStore
+  acquisition: AcquisitionStore
+  players: PlayersStore
+}): GamingAnalyticsService {
   const store = deps.aggregates
   const scope = (organizationId: string, slug: string, q: OverviewQuery) =>
     scopeOf(deps.games, deps.clock.now(), organizationId, slug, q)
@@ -103,11 +104,11 @@ export function createGamingAnalyticsService(deps: {
     // Revenue, attribution, segments, players (each report in its own file).
     async revenue(organizationId: string, slug: string, q: RevenueQuery) {
       const game = await deps.games.record(organizationId, slug)
-      return revenueReport(store, game, dayRange(q, deps.clock.now()), q)
+      return revenueReport(deps, game, dayRange(q, deps.clock.now()), q)
     },
     async attribution(organizationId: string, slug: string, q: AttributionQuery) {
       const game = await deps.games.record(organizationId, slug)
-      return attributionReport(store, game, dayRange(q, deps.clock.now()), q)
+      return attributionReport(deps.acquisition, game, dayRange(q, deps.clock.now()), q)
     },
     async segments(organizationId: string, slug: string) {
       return segmentsReport(deps.players, await deps.games.record(organizationId, slug))
@@ -140,4 +141,3 @@ export function createGamingAnalyticsService(deps: {
     },
   }
 }
-export type GamingAnalyticsService = ReturnType<typeof createGamingAnalyticsService>

@@ -22,6 +22,7 @@ import type { GameRecord } from '../games/index.js'
 import { dayRange, optionalDays } from '../analytics/index.js'
 import type { FraudEventRecord, FraudEventsStore } from './events-store.js'
 import type { FraudStore } from './store.js'
+import type { FraudEventsService } from './index.js'
 
 export interface FraudEventsServiceDeps {
   events: Pick<FraudEventsStore, 'page' | 'get' | 'setReview' | 'countsBetween' | 'dailyTotals'>
@@ -62,7 +63,7 @@ function listBounds(q: FraudEventsQuery): { from?: number; to?: number } {
   }
 }
 
-export function createFraudEventsService(deps: FraudEventsServiceDeps) {
+export function createFraudEventsService(deps: FraudEventsServiceDeps): FraudEventsService {
   const { events } = deps
   return {
     /** A game's fraud events, newest first, filtered; pages of 10-200. */
@@ -140,4 +141,3 @@ export function createFraudEventsService(deps: FraudEventsServiceDeps) {
     },
   }
 }
-export type FraudEventsService = ReturnType<typeof createFraudEventsService>

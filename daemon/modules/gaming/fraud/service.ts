@@ -19,6 +19,7 @@ import { compileRules, createCooldownStore, type CompiledRule } from './evaluate
 import { checkRule } from './fields.js'
 import type { BlockRecord, FraudStore, RuleRecord } from './store.js'
 import { TEMPLATES } from './templates.js'
+import type { FraudService } from './index.js'
 
 /** What `announce` says when the blocklist changed (game ids start with `gam_`). */
 export const BLOCKLIST_CHANGED = 'blocklist'
@@ -67,7 +68,7 @@ export function presentBlock(b: BlockRecord): BlocklistEntry {
  * the fraud stage makes before detection). Rules and blocklist are cached in memory per game,
  * rebuilt after every change made through this service.
  */
-export function createFraudService(deps: FraudServiceDeps) {
+export function createFraudService(deps: FraudServiceDeps): FraudService {
   const { store } = deps
   const now = () => deps.clock.now()
   const compiled = new Map<string, CompiledRule[]>()
@@ -294,4 +295,3 @@ export function createFraudService(deps: FraudServiceDeps) {
       blocks.match(gameId, ip, fingerprint, at),
   }
 }
-export type FraudService = ReturnType<typeof createFraudService>

@@ -14,6 +14,7 @@ import type {
 } from '../../../../src/contract/games.js'
 import { GAME_LIMITS as L } from '../../../../src/contract/limits.js'
 import type { GameRecord, GameStore } from './store.js'
+import type { GameService } from './index.js'
 
 export type { GameRecord }
 
@@ -110,7 +111,7 @@ export interface GameServiceDeps {
   secrets: SecretBox
 }
 
-export function createGameService(deps: GameServiceDeps) {
+export function createGameService(deps: GameServiceDeps): GameService {
   const { store } = deps
   const now = () => deps.clock.now()
   /** Whether a game has stored data (gamedata registers it: it depends on games, not the reverse). */
@@ -288,7 +289,6 @@ export function createGameService(deps: GameServiceDeps) {
     },
   }
 }
-export type GameService = ReturnType<typeof createGameService>
 
 function stripUndefined<T extends object>(o: T): { [K in keyof T]: Exclude<T[K], undefined> } {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as never

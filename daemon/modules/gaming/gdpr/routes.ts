@@ -4,7 +4,7 @@ import { IdParams } from '../../../../src/contract/common.js'
 import { GdprDeletion, GdprDeletionBody } from '../../../../src/contract/gaming.js'
 import { principalOf } from '../../../http/auth.js'
 import { errorRef } from '../../../http/openapi.js'
-import type { GdprService } from './service.js'
+import type { GdprService } from './index.js'
 
 const tags = ['GDPR']
 

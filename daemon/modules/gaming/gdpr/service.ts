@@ -7,6 +7,7 @@ import { GDPR_CONFIRMATION, GDPR_RECORD_RETENTION_DAYS } from '../../../../src/c
 import type { GameService } from '../games/index.js'
 import type { GamedataService } from '../storage/index.js'
 import type { DeletionRecord, GdprStore } from './store.js'
+import type { GdprService } from './index.js'
 
 const KEEP_MS = GDPR_RECORD_RETENTION_DAYS * DAY_MS
 /** Requests handled per job run. */
@@ -39,7 +40,7 @@ export function createGdprService(deps: {
   gamedata: Pick<GamedataService, 'purgePlayer'>
   /** Drops stored idempotent responses naming a deletion (they carry the player id). */
   forgetResponsesNaming(id: string): Promise<number>
-}) {
+}): GdprService {
   const { store } = deps
   return {
     async request(organizationId: string, body: GdprDeletionBody): Promise<GdprDeletion> {
@@ -92,4 +93,3 @@ export function createGdprService(deps: {
     purgeExpiredRecords: () => store.purgeExpired(deps.clock.now()),
   }
 }
-export type GdprService = ReturnType<typeof createGdprService>

@@ -48,10 +48,21 @@ export interface Judged {
   reasons: string[]
 }
 
-export function createPipeline(initial: Stage[] = []) {
+/** The stages in order: registration, judging an event, and the records of a batch. */
+export interface Pipeline {
+  /** Adds a stage at the end (fraud detection registers itself here). */
+  use(stage: Stage): void
+  /** Runs every stage on an event: the first `block` wins, any `flag` marks it. */
+  judge(event: NormalizedEvent, ctx: StageContext): Judged
+  /** Every stage's records of the batch, inside its unit of work. */
+  record(ctx: StageContext, unit: UnitOfWork): Promise<void>
+  /** The batch is done: every stage drops what it found. */
+  discard(ctx: StageContext): void
+}
+
+export function createPipeline(initial: Stage[] = []): Pipeline {
   const stages: Stage[] = [...initial]
   return {
-    /** Adds a stage at the end (fraud detection registers itself here). */
     use(stage: Stage): void {
       stages.push(stage)
     },
@@ -67,7 +78,6 @@ export function createPipeline(initial: Stage[] = []) {
       }
       return { event, verdict, reasons }
     },
-    /** Every stage's records of the batch, inside its unit of work. */
     async record(ctx: StageContext, unit: UnitOfWork): Promise<void> {
       for (const stage of stages) await stage.record?.(ctx, unit)
     },
@@ -76,4 +86,3 @@ export function createPipeline(initial: Stage[] = []) {
     },
   }
 }
-export type Pipeline = ReturnType<typeof createPipeline>

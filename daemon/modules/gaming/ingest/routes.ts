@@ -5,7 +5,8 @@ import { AppError } from '../../../http/errors.js'
 import { errorRef } from '../../../http/openapi.js'
 import { setRateLimitHeaders } from '../../../http/rate-limit.js'
 import type { GameRecord } from '../games/index.js'
-import { gunzipCapped, tooLarge, type Admission, type IngestService } from './service.js'
+import type { IngestService } from './index.js'
+import { gunzipCapped, tooLarge, type Admission } from './service.js'
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -16,6 +16,7 @@ import type { GameRecord, GameService } from '../games/index.js'
 import { createPipeline, type Judged, type Pipeline } from './pipeline.js'
 import { checkEvent, parseBatch } from './validate.js'
 import type { IngestStore } from './store.js'
+import type { IngestService } from './index.js'
 import type { GamedataService } from '../storage/index.js'
 import type { AcceptedEvent } from '../storage/index.js'
 
@@ -94,7 +95,7 @@ export const tooLarge = (limit = L.batchBytes) =>
  * the hand-over of the accepted events to the gamedata module, which stores them in one
  * transaction with the batch_id record (202 only after the commit, synced to disk).
  */
-export function createIngestService(deps: IngestDeps) {
+export function createIngestService(deps: IngestDeps): IngestService {
   const pipeline = deps.pipeline ?? createPipeline()
   /**
    * The two windows of a game's ingestion, in the order they count: the game and client address
@@ -299,4 +300,3 @@ export function createIngestService(deps: IngestDeps) {
     },
   }
 }
-export type IngestService = ReturnType<typeof createIngestService>

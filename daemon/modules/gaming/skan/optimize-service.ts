@@ -3,16 +3,17 @@
  * gamedata (first conversion windows), runs the pure optimizer, and on `apply` replaces the
  * campaign's schema through the campaigns service.
  */
-import type { GamedataPlayers } from '../storage/index.js'
+import type { GamedataService } from '../storage/index.js'
 import { EVENT_TYPE_BY_BIT } from '../storage/index.js'
 import type { GameService } from '../games/index.js'
 import type { SkanCampaigns } from './campaigns.js'
 import { optimize, type Proposal } from './optimize.js'
+import type { OptimizeService } from './index.js'
 
 export interface OptimizeDeps {
   campaigns: Pick<SkanCampaigns, 'campaign' | 'replaceSchema'>
   games: Pick<GameService, 'record'>
-  history: Pick<GamedataPlayers, 'firstWindowHistory'>
+  history: Pick<GamedataService, 'firstWindowHistory'>
 }
 
 export interface OptimizeResult extends Proposal {
@@ -22,7 +23,7 @@ export interface OptimizeResult extends Proposal {
   applied: boolean
 }
 
-export function createOptimizeService(deps: OptimizeDeps) {
+export function createOptimizeService(deps: OptimizeDeps): OptimizeService {
   return {
     /** A proposal from the game's history; with `apply` the campaign's schema becomes it. */
     async optimize(
@@ -55,4 +56,3 @@ export function createOptimizeService(deps: OptimizeDeps) {
     },
   }
 }
-export type OptimizeService = ReturnType<typeof createOptimizeService>

@@ -7,6 +7,7 @@ import { createSkanCampaigns, presentCampaign } from './campaigns.js'
 import { createSkanPostbacks } from './postbacks.js'
 import { buildReport } from './report.js'
 import type { SkanStore } from './store.js'
+import type { SkanService } from './index.js'
 
 export { presentCampaign } from './campaigns.js'
 export type { CampaignRecord } from './store.js'
@@ -28,7 +29,7 @@ export interface SkanServiceDeps {
  * (`postback.ts` the fields and signature, `postbacks.ts` receipt and matching), reports
  * (`report.ts`), the retention of postbacks.
  */
-export function createSkanService(deps: SkanServiceDeps) {
+export function createSkanService(deps: SkanServiceDeps): SkanService {
   const campaigns = createSkanCampaigns(deps)
   const postbacks = createSkanPostbacks(deps)
   const { store } = deps
@@ -58,4 +59,3 @@ export function createSkanService(deps: SkanServiceDeps) {
       store.deletePostbacksBefore(gameId, before),
   }
 }
-export type SkanService = ReturnType<typeof createSkanService>

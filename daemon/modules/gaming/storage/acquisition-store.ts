@@ -18,20 +18,49 @@ export interface AcquisitionCounters {
   commission: number
 }
 
+/** Revenue counters and paying players of one day. */
+export interface RevenueDay extends RevenueCounters {
+  day: number
+  payingPlayers: number
+}
+
+/** Revenue counters and installs of one value of a profile dimension over a range. */
+export interface RevenueOfValue extends RevenueCounters {
+  value: string
+  installs: number
+}
+
+/** Cost, commission (micro-units) and conversions of one attribution value over a range. */
+export interface AcquisitionOfValue {
+  value: string
+  cost: number
+  commission: number
+  conversions: number
+}
+
+/** Reads of revenue and acquisition from the daily layers: never raw events or player-days. */
+export interface AcquisitionStore {
+  /** Revenue counters and paying players of each day of [start, end] that has a row. */
+  revenueByDay(gameId: string, start: number, end: number): Promise<RevenueDay[]>
+  /** Revenue counters and installs per value of a profile dimension over [start, end]. */
+  revenueByDim(gameId: string, dim: string, start: number, end: number): Promise<RevenueOfValue[]>
+  /** Distinct paying players per value of dim (platform or source) over [start, end]. */
+  payingByDim(gameId: string, dim: string, start: number, end: number): Promise<Map<string, number>>
+  /** Transactions of the whole game over [start, end]. */
+  transactions(gameId: string, start: number, end: number): Promise<number>
+  /** Cost, commission and conversions per attribution value over [start, end]. */
+  acquisitionByDim(gameId: string, dim: string, start: number, end: number): Promise<AcquisitionOfValue[]>
+}
+
 const num = (v: unknown) => Number(v ?? 0)
 
 /** The rows of one dimension of a per-day-per-value table (dims, acquisition) over [start, end]. */
 const dimDays = (gameId: string, dim: string, start: number, end: number) =>
   sql<SqlBool>`game_id = ${gameId} AND day >= ${start} AND day <= ${end} AND dim = ${dim}`
 
-/**
- * Reads of revenue and acquisition from the daily layers: game_daily,
- * game_daily_dims, game_acquisition_daily, game_day_gaps and game_dim_paying_gaps. Never raw
- * events or player-days.
- */
-export function createAcquisitionStore(db: Kysely<Database>) {
+/** The acquisition reads on game_daily, game_daily_dims, game_acquisition_daily, game_dim_paying_gaps. */
+export function createAcquisitionStore(db: Kysely<Database>): AcquisitionStore {
   return {
-    /** Revenue counters and paying players of each day of [start, end] that has a row. */
     async revenueByDay(gameId: string, start: number, end: number) {
       const rows = await db
         .selectFrom('game_daily')
@@ -58,7 +87,6 @@ export function createAcquisitionStore(db: Kysely<Database>) {
       }))
     },
 
-    /** Revenue counters per value of a profile dimension over [start, end]. */
     async revenueByDim(gameId: string, dim: string, start: number, end: number) {
       const rows = await db
         .selectFrom('game_daily_dims')
@@ -84,7 +112,6 @@ export function createAcquisitionStore(db: Kysely<Database>) {
       }))
     },
 
-    /** Distinct paying players per value of dim (platform or source) over [start, end]. */
     async payingByDim(gameId: string, dim: string, start: number, end: number): Promise<Map<string, number>> {
       const rows = await db
         .selectFrom('game_dim_paying_gaps')
@@ -99,7 +126,6 @@ export function createAcquisitionStore(db: Kysely<Database>) {
       return new Map(rows.map((r) => [r.value, num(r.n)]))
     },
 
-    /** Transactions of the whole game over [start, end]. */
     async transactions(gameId: string, start: number, end: number): Promise<number> {
       const r = await db
         .selectFrom('game_daily')
@@ -111,7 +137,6 @@ export function createAcquisitionStore(db: Kysely<Database>) {
       return num(r?.n)
     },
 
-    /** Cost, commission and conversions per attribution value over [start, end]. */
     async acquisitionByDim(gameId: string, dim: string, start: number, end: number) {
       const rows = await db
         .selectFrom('game_acquisition_daily')
@@ -134,4 +159,3 @@ export function createAcquisitionStore(db: Kysely<Database>) {
     },
   }
 }
-export type AcquisitionStore = ReturnType<typeof createAcquisitionStore>

@@ -1,9 +1,66 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../../db/schema.js'
-import { breakdownReads } from './breakdowns-store.js'
+import {
+  breakdownReads,
+  type CohortCell,
+  type DimensionTotal,
+  type PlayerRevenue,
+} from './breakdowns-store.js'
 
-/** Reads of the gaming aggregates (layer 4). Never scans raw events or player-days. */
-export function createAggregatesStore(db: Kysely<Database>) {
+/** Revenue (micro-units), sessions and session seconds summed over a range of days. */
+export interface DailyTotals {
+  iap: number
+  ad: number
+  subscription: number
+  sessions: number
+  sessionSeconds: number
+}
+
+/** Reads of the gaming aggregates (layer 4): never raw events; player-days only through the paying days. */
+export interface AggregatesStore {
+  /** Revenue, sessions and session seconds of the game over [start, end]. */
+  dailyTotals(gameId: string, start: number, end: number): Promise<DailyTotals>
+  /** Players active on one day. */
+  activeOn(gameId: string, day: number): Promise<number>
+  /** Distinct players active (or paying) on any day of [start, end]. */
+  distinct(gameId: string, kind: 'active' | 'paying', start: number, end: number): Promise<number>
+  /** Cohort sizes and players retained `offset` days later, for install days in [start, end]. */
+  retention(
+    gameId: string,
+    offset: number,
+    start: number,
+    end: number,
+  ): Promise<{ size: number; retained: number }>
+  /** Cohort cells of the install days in [start, end] at the given offsets, by day then offset. */
+  cohortCells(gameId: string, start: number, end: number, offsets: number[]): Promise<CohortCell[]>
+  /** The `limit` players with the most revenue over [start, end], ties by player id. */
+  topPayers(gameId: string, start: number, end: number, limit: number): Promise<PlayerRevenue[]>
+  /** Paying players by lifetime revenue, most first, ties by player id, after the keyset `after`. */
+  payersByLifetime(gameId: string, after: PlayerRevenue | null, pageSize: number): Promise<PlayerRevenue[]>
+  /** Revenue earned in [start, end] by each of `playerIds` (payers only). */
+  revenueOfPlayers(
+    gameId: string,
+    playerIds: string[],
+    start: number,
+    end: number,
+  ): Promise<Map<string, number>>
+  /** Summed counters per value of a daily dimension over [start, end], by value. */
+  dimensionTotals(
+    gameId: string,
+    dim: 'country' | 'event_type',
+    start: number,
+    end: number,
+  ): Promise<DimensionTotal[]>
+  /** Distinct players of [start, end] per value of 'country:' (profile country) or 'type:' (event type). */
+  distinctPerKind(
+    gameId: string,
+    family: 'country:' | 'type:',
+    start: number,
+    end: number,
+  ): Promise<Map<string, number>>
+}
+
+export function createAggregatesStore(db: Kysely<Database>): AggregatesStore {
   return {
     ...breakdownReads(db),
     async dailyTotals(gameId: string, start: number, end: number) {
@@ -37,7 +94,6 @@ export function createAggregatesStore(db: Kysely<Database>) {
         .executeTakeFirst()
       return Number(r?.active_players ?? 0)
     },
-    /** Distinct players active (or paying) on any day of [start, end]. */
     async distinct(gameId: string, kind: 'active' | 'paying', start: number, end: number): Promise<number> {
       const r = await db
         .selectFrom('game_day_gaps')
@@ -50,7 +106,6 @@ export function createAggregatesStore(db: Kysely<Database>) {
         .executeTakeFirst()
       return Number(r?.n ?? 0)
     },
-    /** Cohort sizes and players retained `offset` days later, for install days in [start, end]. */
     async retention(gameId: string, offset: number, start: number, end: number) {
       const rows = await db
         .selectFrom('game_cohorts')
@@ -66,4 +121,3 @@ export function createAggregatesStore(db: Kysely<Database>) {
     },
   }
 }
-export type AggregatesStore = ReturnType<typeof createAggregatesStore>

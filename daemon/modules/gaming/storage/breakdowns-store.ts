@@ -8,6 +8,21 @@ export interface CohortCell {
   players: number
 }
 
+/** A player and an amount of their revenue (micro-units). */
+export interface PlayerRevenue {
+  playerId: string
+  revenueMicros: number
+}
+
+/** One value of a daily dimension over a range: player-days, events, sessions, revenue (micro-units). */
+export interface DimensionTotal {
+  value: string
+  playerDays: number
+  events: number
+  sessions: number
+  revenueMicros: number
+}
+
 /**
  * Reads of the gaming aggregates behind retention, leaderboard, geography and events.
  * Layer 4 only: cohorts, daily dimensions, distinct-player gaps, and the paying
@@ -152,4 +167,3 @@ export function breakdownReads(db: Kysely<Database>) {
     },
   }
 }
-export type BreakdownReads = ReturnType<typeof breakdownReads>

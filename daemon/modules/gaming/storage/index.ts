@@ -1,21 +1,35 @@
+/**
+ * Gaming storage: every game's raw events, sessions, profiles and aggregates (the game_* tables but
+ * games and game_batches), stored by one fold per batch, expired, purged per player, and read.
+ */
 import type { Clock } from '../../../clock.js'
 import type { Db } from '../../../db/open.js'
+import type { UnitOfWork } from '../../../db/unit-of-work.js'
 import type { GameService } from '../games/index.js'
 import type { IngestService } from '../ingest/index.js'
 import type { Module } from '../../module.js'
-import { createAcquisitionStore } from './acquisition-store.js'
-import { createAggregatesStore } from './aggregates-store.js'
+import { createAcquisitionStore, type AcquisitionStore } from './acquisition-store.js'
+import { createAggregatesStore, type AggregatesStore } from './aggregates-store.js'
 import { gamingCompactionJob, gamingRawRetentionJob } from './jobs.js'
 import { lockPlayer } from './locks-store-postgres.js'
 import { createGamedataMaintenanceStore } from './maintenance-store.js'
-import { createPlayersStore } from './players-store.js'
-import { createGamedataService, type GamedataService } from './service.js'
+import { createPlayersStore, type FirstWindow, type PlayersStore } from './players-store.js'
+import { createGamedataService } from './service.js'
 import { createPostgresGamedataStore } from './store-postgres.js'
 import { createGamedataStore } from './store.js'
+import type { AcceptedBatch, BatchCounts } from './types.js'
 
-export type { GamedataAggregates, GamedataPlayers, GamedataService } from './service.js'
-export type { PlayerFilter, PlayerRow } from './players-store.js'
-export type { CohortCell } from './breakdowns-store.js'
+export type { AcquisitionStore, AcquisitionOfValue, RevenueDay, RevenueOfValue } from './acquisition-store.js'
+export type { AggregatesStore, DailyTotals } from './aggregates-store.js'
+export type { CohortCell, DimensionTotal, PlayerRevenue } from './breakdowns-store.js'
+export type {
+  FirstWindow,
+  PlayerEventRow,
+  PlayerFilter,
+  PlayerRow,
+  PlayerSort,
+  PlayersStore,
+} from './players-store.js'
 export {
   CUSTOM_BIT,
   EVENT_TYPE_BY_BIT,
@@ -42,6 +56,48 @@ export function createStorage(deps: { db: Db; clock: Clock; games: GameService }
   })
   deps.games.useDataCheck((gameId) => gamedata.players.hasPlayers(gameId))
   return gamedata
+}
+
+/**
+ * Work the caller runs in the same unit of work as a batch's storage (the ingestion keeps its
+ * batch_id records this way): statements of the caller's own store, given `unit`. On PostgreSQL
+ * a unit that met a concurrent one runs again from `before`: both must write the same things on
+ * every run (nothing is consumed by a run whose transaction rolled back).
+ */
+export interface BatchUnit<R> {
+  /** Runs first; a value other than undefined ends the unit at once (nothing stored). */
+  before(unit: UnitOfWork): Promise<R | undefined>
+  /** Runs last, with what the batch added; its value is the result of `storeBatch`. */
+  after(counts: BatchCounts, unit: UnitOfWork): Promise<R>
+}
+
+/** What raw retention deleted: events, sessions, and the rows of each raw expirer by its name. */
+export type RawExpiry = { events: number; sessions: number } & Record<string, number>
+
+/** The gaming storage layers: the ingestion's writes, retention, the GDPR purge, and the reads. */
+export interface GamedataService {
+  /** Stores an accepted batch in every layer in one durable transaction (503 after repeated conflicts). */
+  storeBatch<R>(batch: AcceptedBatch, unit: BatchUnit<R>): Promise<R>
+  /** Deletes raw events and sessions past each game's raw retention, with the raw expirers' rows. */
+  expireRaw(): Promise<RawExpiry>
+  /** Registers another per-game store whose rows expire with the raw events (the fraud events). */
+  addRawExpirer(name: string, expire: (gameId: string, cutoff: number) => Promise<number>): void
+  /** Deletes aggregate days past each game's compacted retention, with the compacted expirers' rows. */
+  compact(): Promise<number>
+  /** Registers another store whose rows follow the compacted retention (gameId null: rows of no game). */
+  addCompactedExpirer(name: string, expire: (gameId: string | null, cutoff: number) => Promise<number>): void
+  /** Irreversibly deletes one player's rows from every per-player layer and the purgers' stores. */
+  purgePlayer(gameId: string, playerId: string): Promise<Record<string, number>>
+  /** Registers another per-player store for the GDPR purge (the fraud records). */
+  addPlayerPurger(name: string, purge: (gameId: string, playerId: string) => Promise<number>): void
+  /** Reads of the aggregates: totals, distinct players, cohorts, payers, dimensions. */
+  aggregates: AggregatesStore
+  /** Reads of revenue and acquisition per day and per dimension value. */
+  acquisition: AcquisitionStore
+  /** Reads of the player profiles and of one player's own events. */
+  players: PlayersStore
+  /** The SKAN optimizer's history: the first conversion windows that are over, installed since `sinceDay`. */
+  firstWindowHistory(gameId: string, sinceDay?: number): AsyncGenerator<FirstWindow[]>
 }
 
 /** The storage layers have no routes of their own (ingest writes, analytics reads): their retention jobs. */

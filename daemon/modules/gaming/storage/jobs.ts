@@ -1,5 +1,5 @@
 import type { IngestService } from '../ingest/index.js'
-import type { GamedataService } from './service.js'
+import type { GamedataService } from './index.js'
 import type { JobDefinition } from '../../../jobs/scheduler.js'
 
 /** Raw events and sessions past each game's raw retention; batch ids past their 24 h. */

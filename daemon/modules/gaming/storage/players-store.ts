@@ -1,5 +1,5 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely'
-import type { Database } from '../../../db/schema.js'
+import type { Database, GameEventsTable, GamePlayersTable } from '../../../db/schema.js'
 
 /** Filters of the players explorer (money in micro-units, days as UTC day numbers). */
 export interface PlayerFilter {
@@ -40,6 +40,54 @@ export interface PlayerRow {
   lastActiveAt: number
   platform: string
   country: string | null
+}
+
+/** One of a player's own raw events, as stored. */
+export type PlayerEventRow = Pick<
+  GameEventsTable,
+  | 'event_id'
+  | 'event_type'
+  | 'ts'
+  | 'session_id'
+  | 'platform'
+  | 'revenue_type'
+  | 'revenue_micros'
+  | 'verdict'
+  | 'data'
+>
+
+/** Reads of the player profiles (layer 3) and of one player's own newest events. */
+export interface PlayersStore {
+  /** Whether the game ever had a player (GDPR purges do not change it). */
+  hasPlayers(gameId: string): Promise<boolean>
+  /** The number of player profiles of the game. */
+  total(gameId: string): Promise<number>
+  /** Players and their lifetime revenue with revenue in [from, below) (below null: no upper bound). */
+  revenueBand(
+    gameId: string,
+    from: number,
+    below: number | null,
+  ): Promise<{ players: number; revenueMicros: number }>
+  /** One page of the explorer and the number of players matching the filter. */
+  page(
+    gameId: string,
+    filter: PlayerFilter,
+    sort: PlayerSort,
+    order: 'asc' | 'desc',
+    page: { offset: number; limit: number },
+  ): Promise<{ rows: PlayerRow[]; total: number }>
+  /** Every player matching the filter, by player id, in keyset pages (the export's player rows). */
+  stream(gameId: string, filter: PlayerFilter, pageSize?: number): AsyncGenerator<PlayerRow>
+  /** First conversion windows of the players installed on [fromDay (null: the first), toDay], by day. */
+  firstWindows(gameId: string, fromDay: number | null, toDay: number): AsyncGenerator<FirstWindow[]>
+  /** The whole profile of one player. */
+  profile(gameId: string, playerId: string): Promise<GamePlayersTable | undefined>
+  /** The player's raw events, newest first, and their count. */
+  events(
+    gameId: string,
+    playerId: string,
+    page: { offset: number; limit: number },
+  ): Promise<{ rows: PlayerEventRow[]; total: number }>
 }
 
 const SORT_COLUMN = {
@@ -93,8 +141,8 @@ const ROW_COLUMNS = [
   'country',
 ] as const
 
-/** Reads of the player profiles (layer 3) for the players explorer, segments and export. */
-export function createPlayersStore(db: Kysely<Database>) {
+/** The players explorer, segments, export and SKAN history reads on game_players and game_player_days. */
+export function createPlayersStore(db: Kysely<Database>): PlayersStore {
   /** The number of player profiles of the game (a counter kept by the store and the purge). */
   async function total(gameId: string): Promise<number> {
     const r = await db
@@ -120,7 +168,6 @@ export function createPlayersStore(db: Kysely<Database>) {
 
     total,
 
-    /** Players and lifetime revenue with revenue in [from, below) (below null: no upper bound). */
     async revenueBand(gameId: string, from: number, below: number | null) {
       let q = db
         .selectFrom('game_players')
@@ -137,7 +184,6 @@ export function createPlayersStore(db: Kysely<Database>) {
       return { players: Number(r?.n ?? 0), revenueMicros: Number(r?.r ?? 0) }
     },
 
-    /** One page of the explorer and the number of players matching the filter. */
     async page(
       gameId: string,
       f: PlayerFilter,
@@ -230,7 +276,6 @@ export function createPlayersStore(db: Kysely<Database>) {
       }
     },
 
-    /** The whole profile of one player. */
     async profile(gameId: string, playerId: string) {
       return db
         .selectFrom('game_players')
@@ -270,4 +315,3 @@ export function createPlayersStore(db: Kysely<Database>) {
     },
   }
 }
-export type PlayersStore = ReturnType<typeof createPlayersStore>

@@ -12,17 +12,12 @@ import { compactedCutoffDay } from '../games/index.js'
 import { GAME_LIMITS } from '../../../../src/contract/limits.js'
 import type { AggregatesStore } from './aggregates-store.js'
 import type { AcquisitionStore } from './acquisition-store.js'
-import {
-  FIRST_WINDOW_LAST_DAY,
-  type PlayerFilter,
-  type PlayerSort,
-  type PlayersStore,
-} from './players-store.js'
+import { FIRST_WINDOW_LAST_DAY, type PlayersStore } from './players-store.js'
 import { fold } from './fold.js'
 import type { GamedataMaintenanceStore } from './maintenance-store.js'
 import type { GamedataStore } from './store.js'
-import type { AcceptedBatch, BatchCounts } from './types.js'
-import type { UnitOfWork } from '../../../db/unit-of-work.js'
+import type { BatchUnit, GamedataService, RawExpiry } from './index.js'
+import type { AcceptedBatch } from './types.js'
 import { WriteConflictError } from '../../../db/errors.js'
 import { AppError } from '../../../http/errors.js'
 import { DAY_MS, utcDayNumber } from '../../../clock.js'
@@ -42,20 +37,7 @@ export interface GamedataDeps {
   games: Pick<GameService, 'all'>
 }
 
-/**
- * Work the caller runs in the same unit of work as a batch's storage (the ingestion keeps its
- * batch_id records this way): statements of the caller's own store, given `unit`. On PostgreSQL
- * a unit that met a concurrent one runs again from `before`: both must write the same things on
- * every run (nothing is consumed by a run whose transaction rolled back).
- */
-export interface BatchUnit<R> {
-  /** Runs first; a value other than undefined ends the unit at once (nothing stored). */
-  before(unit: UnitOfWork): Promise<R | undefined>
-  /** Runs last, with what the batch added; its value is the result of `storeBatch`. */
-  after(counts: BatchCounts, unit: UnitOfWork): Promise<R>
-}
-
-export function createGamedataService(deps: GamedataDeps) {
+export function createGamedataService(deps: GamedataDeps): GamedataService {
   const purgers = new Map<string, (gameId: string, playerId: string) => Promise<number>>()
   const rawExpirers = new Map<string, (gameId: string, cutoff: number) => Promise<number>>()
   const compactedExpirers = new Map<string, (gameId: string | null, cutoff: number) => Promise<number>>()
@@ -101,9 +83,9 @@ export function createGamedataService(deps: GamedataDeps) {
      * Raw events and sessions older than each game's raw retention (or its floor) are deleted,
      * with the rows of the extra raw expirers (fraud events), counted under their names.
      */
-    async expireRaw(): Promise<{ events: number; sessions: number } & Record<string, number>> {
+    async expireRaw(): Promise<RawExpiry> {
       const now = deps.clock.now()
-      const total: { events: number; sessions: number } & Record<string, number> = { events: 0, sessions: 0 }
+      const total: RawExpiry = { events: 0, sessions: 0 }
       for (const name of rawExpirers.keys()) total[name] = 0
       for (const g of await deps.games.all()) {
         const cutoff = Math.max(now - g.rawRetentionDays * DAY_MS, g.rawFloor)
@@ -167,81 +149,21 @@ export function createGamedataService(deps: GamedataDeps) {
       purgers.set(name, purge)
     },
 
-    /**
-     * The aggregate reads of gaming analytics (layer 4 only; never raw events; player-days only
-     * through the partial index of the paying days).
-     */
-    aggregates: {
-      dailyTotals: (gameId: string, start: number, end: number) =>
-        deps.aggregates.dailyTotals(gameId, start, end),
-      activeOn: (gameId: string, day: number) => deps.aggregates.activeOn(gameId, day),
-      distinct: (gameId: string, kind: 'active' | 'paying', start: number, end: number) =>
-        deps.aggregates.distinct(gameId, kind, start, end),
-      retention: (gameId: string, offset: number, start: number, end: number) =>
-        deps.aggregates.retention(gameId, offset, start, end),
-      // Retention cohorts, leaderboard, geography, events.
-      cohortCells: (gameId: string, start: number, end: number, offsets: number[]) =>
-        deps.aggregates.cohortCells(gameId, start, end, offsets),
-      topPayers: (gameId: string, start: number, end: number, limit: number) =>
-        deps.aggregates.topPayers(gameId, start, end, limit),
-      payersByLifetime: (
-        gameId: string,
-        after: { revenueMicros: number; playerId: string } | null,
-        pageSize: number,
-      ) => deps.aggregates.payersByLifetime(gameId, after, pageSize),
-      revenueOfPlayers: (gameId: string, playerIds: string[], start: number, end: number) =>
-        deps.aggregates.revenueOfPlayers(gameId, playerIds, start, end),
-      dimensionTotals: (gameId: string, dim: 'country' | 'event_type', start: number, end: number) =>
-        deps.aggregates.dimensionTotals(gameId, dim, start, end),
-      distinctPerKind: (gameId: string, family: 'country:' | 'type:', start: number, end: number) =>
-        deps.aggregates.distinctPerKind(gameId, family, start, end),
-      // Revenue and acquisition.
-      revenueByDay: (gameId: string, start: number, end: number) =>
-        deps.acquisition.revenueByDay(gameId, start, end),
-      revenueByDim: (gameId: string, dim: string, start: number, end: number) =>
-        deps.acquisition.revenueByDim(gameId, dim, start, end),
-      payingByDim: (gameId: string, dim: string, start: number, end: number) =>
-        deps.acquisition.payingByDim(gameId, dim, start, end),
-      transactions: (gameId: string, start: number, end: number) =>
-        deps.acquisition.transactions(gameId, start, end),
-      acquisitionByDim: (gameId: string, dim: string, start: number, end: number) =>
-        deps.acquisition.acquisitionByDim(gameId, dim, start, end),
-    },
+    aggregates: deps.aggregates,
+    acquisition: deps.acquisition,
+    players: deps.players,
 
-    /** Reads of the player profiles (layer 3) and of one player's own newest events. */
-    players: {
-      hasPlayers: (gameId: string) => deps.players.hasPlayers(gameId),
-      total: (gameId: string) => deps.players.total(gameId),
-      revenueBand: (gameId: string, from: number, below: number | null) =>
-        deps.players.revenueBand(gameId, from, below),
-      page: (
-        gameId: string,
-        filter: PlayerFilter,
-        sort: PlayerSort,
-        order: 'asc' | 'desc',
-        page: { offset: number; limit: number },
-      ) => deps.players.page(gameId, filter, sort, order, page),
-      /** Explorer rows by player id in keyset pages (constant memory): the export's player source. */
-      stream: (gameId: string, filter: PlayerFilter, pageSize?: number) =>
-        deps.players.stream(gameId, filter, pageSize),
-      profile: (gameId: string, playerId: string) => deps.players.profile(gameId, playerId),
-      events: (gameId: string, playerId: string, page: { offset: number; limit: number }) =>
-        deps.players.events(gameId, playerId, page),
-      /**
-       * The SKAN optimizer's history: each player's revenue and event types in the first
-       * conversion window (days 0-2 after the install day), for the players whose window is over
-       * (installed before the day before yesterday) and installed on or after `sinceDay`; in
-       * pages (one install day each).
-       */
-      firstWindowHistory: (gameId: string, sinceDay?: number) =>
-        deps.players.firstWindows(
-          gameId,
-          sinceDay ?? null,
-          utcDayNumber(deps.clock.now()) - FIRST_WINDOW_LAST_DAY - 1,
-        ),
-    },
+    /**
+     * The SKAN optimizer's history: each player's revenue and event types in the first
+     * conversion window (days 0-2 after the install day), for the players whose window is over
+     * (installed before the day before yesterday) and installed on or after `sinceDay`; in
+     * pages (one install day each).
+     */
+    firstWindowHistory: (gameId: string, sinceDay?: number) =>
+      deps.players.firstWindows(
+        gameId,
+        sinceDay ?? null,
+        utcDayNumber(deps.clock.now()) - FIRST_WINDOW_LAST_DAY - 1,
+      ),
   }
 }
-export type GamedataService = ReturnType<typeof createGamedataService>
-export type GamedataAggregates = GamedataService['aggregates']
-export type GamedataPlayers = GamedataService['players']

@@ -40,7 +40,7 @@ const names = (mask: number) => EVENT_TYPE_BY_BIT.filter((_, bit) => Math.floor(
 async function read(sinceDay?: number): Promise<FirstWindow[]> {
   const gameKey = await gameIdOf(t, game.id)
   const out: FirstWindow[] = []
-  for await (const page of t.app.linkd.services.gaming.gamedata.players.firstWindowHistory(gameKey, sinceDay))
+  for await (const page of t.app.linkd.services.gaming.gamedata.firstWindowHistory(gameKey, sinceDay))
     out.push(...page)
   return out
 }

@@ -143,12 +143,26 @@ export interface StateSaverOptions {
 const PRUNE_EVERY_MS = 3_600_000
 
 /** Saves the state's changes periodically and at stop; loads the saved state at start. */
+/** Saves the detector windows that changed, every 10 s and at stop, and loads them at start. */
+export interface StateSaver {
+  /** Saves the entries changed since the last save; returns how many. */
+  saveNow(): Promise<number>
+  /** Loads the newest saved entries of each kind, up to the caps; returns how many. */
+  load(): Promise<number>
+  /** Starts the periodic save; `onError` hears a failed save (it is retried next time). */
+  start(onError: (err: unknown) => void): void
+  /** Stops the periodic save and saves what is left (a failure goes to `onError`, never thrown). */
+  stop(): Promise<void>
+  /** GDPR: forgets a player's window in memory and in the table; the rows deleted. */
+  forgetPlayer(gameId: string, playerId: string): Promise<number>
+}
+
 export function createStateSaver(
   state: DetectorState,
   store: DetectorStateStore,
   clock: Clock,
   opts: StateSaverOptions = {},
-) {
+): StateSaver {
   const intervalMs = opts.intervalMs ?? 10_000
   const retentionMs = opts.retentionMs ?? 7 * 86_400_000
   let timer: NodeJS.Timeout | null = null
