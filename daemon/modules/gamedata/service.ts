@@ -18,7 +18,7 @@ import {
   type PlayerSort,
   type PlayersStore,
 } from './players-store.js'
-import { fold } from './fold.js'
+import { fold } from './fold/index.js'
 import type { GamedataMaintenanceStore } from './maintenance-store.js'
 import type { GamedataStore } from './store.js'
 import type { AcceptedBatch, BatchCounts } from './types.js'

@@ -3,7 +3,7 @@
  * (fold-reference.ts): random batches over random but consistent snapshots, compared deeply and as JSON.
  */
 import { describe, expect, it } from 'vitest'
-import { fold } from '../../../daemon/modules/gamedata/fold.js'
+import { fold } from '../../../daemon/modules/gamedata/fold/index.js'
 import { fold as referenceFold } from './fold-reference.js'
 import { NAMED_EVENT_TYPES, REVENUE_TYPES } from '../../../src/contract/limits.js'
 import {

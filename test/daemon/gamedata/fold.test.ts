@@ -3,7 +3,7 @@
  * stands for what the tables held before the batch (daemon/modules/gamedata/fold.ts).
  */
 import { describe, expect, it } from 'vitest'
-import { fold } from '../../../daemon/modules/gamedata/fold.js'
+import { fold } from '../../../daemon/modules/gamedata/fold/index.js'
 import {
   NO_DAY,
   pairKey,
