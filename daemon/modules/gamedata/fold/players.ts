@@ -87,24 +87,23 @@ function moveInstall(st: FoldState, profile: LiveProfile, newInstall: number): v
   profile.install_day = newInstall
 }
 
-/** First-touch profile fields: set when first known, never overwritten. */
+type FirstTouch = 'country' | 'device_fingerprint' | 'affiliate' | 'campaign' | 'source' | 'medium'
+
+/** Sets a first-touch field still unknown; a module function, not a closure per event (hot path). */
+function fill(p: ProfileRow, k: FirstTouch, v: string | null): boolean {
+  if (p[k] !== null || v === null) return false
+  p[k] = v
+  return true
+}
+
+/** First-touch profile fields: set when first known, never overwritten. True if one was set. */
 export function fillProfile(p: ProfileRow, e: GameEvent): boolean {
-  let changed = false
-  const fill = (
-    k: 'country' | 'device_fingerprint' | 'affiliate' | 'campaign' | 'source' | 'medium',
-    v: string | null,
-  ) => {
-    if (p[k] === null && v !== null) {
-      p[k] = v
-      changed = true
-    }
-  }
-  fill('country', e.country)
-  fill('device_fingerprint', e.deviceFingerprint)
-  fill('affiliate', e.attribution.affiliate)
-  fill('campaign', e.attribution.campaign)
-  fill('source', e.attribution.source)
-  fill('medium', e.attribution.medium)
+  let changed = fill(p, 'country', e.country)
+  if (fill(p, 'device_fingerprint', e.deviceFingerprint)) changed = true
+  if (fill(p, 'affiliate', e.attribution.affiliate)) changed = true
+  if (fill(p, 'campaign', e.attribution.campaign)) changed = true
+  if (fill(p, 'source', e.attribution.source)) changed = true
+  if (fill(p, 'medium', e.attribution.medium)) changed = true
   return changed
 }
 
