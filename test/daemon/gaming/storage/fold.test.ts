@@ -1,9 +1,9 @@
 /**
  * The fold from accepted events to layer changes, without a database: a snapshot built by hand
- * stands for what the tables held before the batch (daemon/modules/gaming/storage/fold.ts).
+ * stands for what the tables held before the batch (daemon/modules/gaming/storage/fold/).
  */
 import { describe, expect, it } from 'vitest'
-import { fold } from '../../../../daemon/modules/gaming/storage/fold.js'
+import { fold } from '../../../../daemon/modules/gaming/storage/fold/index.js'
 import {
   NO_DAY,
   pairKey,

@@ -1,16 +1,18 @@
+// The pre-split fold (daemon/modules/gaming/storage/fold.ts before it became fold/), kept verbatim to
+// prove the split changed nothing: fold-split.test.ts compares both on random batches.
 /**
  * The fold of accepted events into the storage layers (docs/reference/gaming.md):
  * a PURE function from the rows a batch can touch (the snapshot, loaded by the store before the
  * fold) and the batch's events to the layer changes (written by the store after it). No database,
  * no clock, no randomness (session ids come from the caller), so every rule below is unit-tested
- * without SQLite (test/daemon/gamedata/fold.test.ts).
+ * without SQLite (test/daemon/gaming/storage/fold.test.ts).
  *
  * Layers: 1 raw events, 2 sessions, 3 player profiles, 4 aggregates (player-days,
  * daily totals, daily dimensions, distinct-player gaps, cohorts). Counters are increments.
  */
 import { INGEST_LIMITS } from '../../../../src/contract/limits.js'
 import type { RevenueType } from '../../../../src/contract/limits.js'
-import { NO_DAY, addMoney, pairKey } from './types.js'
+import { NO_DAY, addMoney, pairKey } from '../../../../daemon/modules/gaming/storage/types.js'
 import type {
   AcceptedEvent,
   Changes,
@@ -22,8 +24,8 @@ import type {
   ProfileRow,
   SessionRow,
   Snapshot,
-} from './types.js'
-import { utcDayNumber } from '../../../clock.js'
+} from '../../../../daemon/modules/gaming/storage/types.js'
+import { utcDayNumber } from '../../../../daemon/clock.js'
 
 const GAP = INGEST_LIMITS.sessionGapMs
 

@@ -1,0 +1,94 @@
+/**
+ * Day aggregates: the counters of game_daily (per day) and game_daily_dims (per day, dimension and
+ * value), as increments. countEvent is the layer's per-event part; the other layers count their
+ * own facts (new players, active and paying days, sessions) through dayCounters and profileDims.
+ */
+import { addMoney } from '../types.js'
+import type { AcceptedEvent, Changes, DailyCounters, DimCounters, GameEvent, ProfileRow } from '../types.js'
+import { REVENUE_COLUMN, type FoldState } from './state.js'
+
+const zeroDaily = (): DailyCounters => ({
+  active_players: 0,
+  new_players: 0,
+  paying_players: 0,
+  sessions: 0,
+  session_seconds: 0,
+  events: 0,
+  flagged_events: 0,
+  transactions: 0,
+  revenue_iap_micros: 0,
+  revenue_ad_micros: 0,
+  revenue_subscription_micros: 0,
+})
+const zeroDim = (): DimCounters => ({
+  players: 0,
+  new_players: 0,
+  paying_players: 0,
+  events: 0,
+  transactions: 0,
+  revenue_iap_micros: 0,
+  revenue_ad_micros: 0,
+  revenue_subscription_micros: 0,
+  sessions: 0,
+})
+
+/** Profile dimensions of game_daily_dims (value of the player's profile). */
+const PROFILE_DIMS = ['platform', 'country', 'affiliate', 'campaign', 'source', 'medium'] as const
+
+/** The game_daily counters of `day`, created at zero. */
+export function dayCounters(st: FoldState, day: number): DailyCounters {
+  let c = st.daily.get(day)
+  if (!c) st.daily.set(day, (c = zeroDaily()))
+  return c
+}
+
+/** The game_daily_dims counters of (day, dim, value), created at zero. */
+export function dimCounters(st: FoldState, day: number, dim: string, value: string): DimCounters {
+  const k = `${day}\n${dim}\n${value}`
+  let d = st.dims.get(k)
+  if (!d) st.dims.set(k, (d = { day, dim, value, counters: zeroDim() }))
+  return d.counters
+}
+
+/** Applies `f` to the counters of each profile dimension's value (unknown country: ''). */
+export function profileDims(st: FoldState, p: ProfileRow, day: number, f: (c: DimCounters) => void): void {
+  for (const dim of PROFILE_DIMS) {
+    const v = p[dim]
+    if (v === null && dim !== 'country') continue
+    f(dimCounters(st, day, dim, v ?? ''))
+  }
+}
+
+/** The event itself: events, flagged events, per type and custom type, transactions and revenue. */
+export function countEvent(
+  st: FoldState,
+  profile: ProfileRow,
+  event: GameEvent,
+  verdict: AcceptedEvent['verdict'],
+): void {
+  const dc = dayCounters(st, event.day)
+  dc.events++
+  if (verdict === 'flag') dc.flagged_events++
+  const typeC = dimCounters(st, event.day, 'event_type', event.custom ? 'custom' : event.type)
+  typeC.events++
+  if (event.custom) dimCounters(st, event.day, 'custom_event', event.type).events++
+  profileDims(st, profile, event.day, (c) => c.events++)
+  if (event.revenueType) {
+    const col = REVENUE_COLUMN[event.revenueType]
+    dc.transactions++
+    dc[col] = addMoney(dc[col], event.revenueMicros)
+    typeC.transactions++
+    typeC[col] = addMoney(typeC[col], event.revenueMicros)
+    profileDims(st, profile, event.day, (c) => {
+      c.transactions++
+      c[col] = addMoney(c[col], event.revenueMicros)
+    })
+  }
+}
+
+export function dailyChanges(st: FoldState): Pick<Changes, 'daily' | 'dims'> {
+  return {
+    daily: [...st.daily].map(([day, c]) => ({ day, ...c })),
+    dims: [...st.dims.values()].map(({ day, dim, value, counters }) => ({ day, dim, value, ...counters })),
+  }
+}
