@@ -7,89 +7,18 @@ import { fold } from '../../../../daemon/modules/gaming/storage/fold/index.js'
 import {
   NO_DAY,
   pairKey,
+  TYPE_BIT,
   type AcceptedEvent,
   type GameEvent,
-  type ProfileRow,
   type SessionRow,
-  type Snapshot,
 } from '../../../../daemon/modules/gaming/storage/types.js'
-import { CUSTOM_BIT, TYPE_BIT } from '../../../../daemon/modules/gaming/storage/types.js'
+import { D, DAY, MIN, T0, accepted, ev as gameEvent, profile, snapshot } from './fold-fixtures.js'
 
-const DAY = 86_400_000
-const MIN = 60_000
-const D = 20_400 // a UTC day number
-const T0 = D * DAY + 8 * 3_600_000 // 08:00 that day
-
-let serial = 0
-function ev(over: Partial<GameEvent> & { ts: number }, verdict: 'accept' | 'flag' = 'accept'): AcceptedEvent {
-  const type = over.type ?? 'level_start'
-  const custom = !TYPE_BIT.has(type)
-  return {
-    verdict,
-    event: {
-      eventId: `e${++serial}`,
-      type,
-      typeBit: custom ? CUSTOM_BIT : TYPE_BIT.get(type)!,
-      custom,
-      day: Math.floor(over.ts / DAY),
-      playerId: 'p1',
-      sessionId: 's',
-      platform: 'ios',
-      dataJson: null,
-      revenueType: null,
-      revenueMicros: 0,
-      currency: null,
-      costMicros: 0,
-      commissionMicros: 0,
-      country: null,
-      deviceFingerprint: null,
-      attribution: { affiliate: null, campaign: null, source: null, medium: null },
-      ...over,
-    },
-  }
-}
-
-function snapshot(over: Partial<Snapshot> = {}): Snapshot {
-  return {
-    storedEventIds: new Set(),
-    profiles: new Map(),
-    playerDays: new Map(),
-    activeNeighbours: new Map(),
-    payingNeighbours: new Map(),
-    allDays: new Map(),
-    sessionsBySid: new Map(),
-    sessionsById: new Map(),
-    typeDays: new Map(),
-    ...over,
-  }
-}
-
-function profile(over: Partial<ProfileRow> = {}): ProfileRow {
-  return {
-    player_id: 'p1',
-    first_seen_at: T0 - 3 * DAY,
-    install_day: D - 3,
-    last_active_at: T0 - DAY,
-    last_active_day: D - 1,
-    platform: 'ios',
-    country: 'DE',
-    device_fingerprint: 'fp-1',
-    affiliate: null,
-    campaign: null,
-    source: null,
-    medium: null,
-    session_count: 2,
-    event_count: 10,
-    transactions: 0,
-    revenue_iap_micros: 0,
-    revenue_ad_micros: 0,
-    revenue_subscription_micros: 0,
-    revenue_total_micros: 0,
-    first_purchase_at: null,
-    current_session_id: null,
-    ...over,
-  }
-}
+/** An accepted event of p1 at `ts` (the layer tests' fixture, with its verdict). */
+const ev = (
+  over: Partial<GameEvent> & { ts: number },
+  verdict: 'accept' | 'flag' = 'accept',
+): AcceptedEvent => accepted(gameEvent(over), verdict)
 
 const ids = () => {
   let n = 0
