@@ -48,6 +48,7 @@ import type {
   FraudDetectorStateTable,
 } from './schema/fraud.js'
 import type { SkanCampaignsTable, SkanPostbacksTable } from './schema/skan.js'
+import type { MembersTable, TeamInvitationsTable, AuditLogTable } from './schema/team.js'
 
 export type * from './schema/platform.js'
 export type * from './schema/links.js'
@@ -57,6 +58,7 @@ export type * from './schema/domains.js'
 export type * from './schema/webhooks.js'
 export type * from './schema/fraud.js'
 export type * from './schema/skan.js'
+export type * from './schema/team.js'
 
 export interface Database {
   organizations: OrganizationsTable
@@ -102,6 +104,9 @@ export interface Database {
   fraud_detector_state: FraudDetectorStateTable
   skan_campaigns: SkanCampaignsTable
   skan_postbacks: SkanPostbacksTable
+  members: MembersTable
+  team_invitations: TeamInvitationsTable
+  audit_log: AuditLogTable
 }
 
 /** A snake_case column name in camelCase, at the type level (`hour_start` → `hourStart`). */

@@ -19,6 +19,9 @@ type Keys = { [T in Exclude<keyof Database, 'schema_migrations' | 'rate_limit_co
  */
 export const TABLE_KEYS = {
   organizations: ['id'],
+  members: ['id'],
+  team_invitations: ['id'],
+  audit_log: ['id'],
   api_keys: ['id'],
   api_key_activity: ['id'],
   idempotency_records: ['owner', 'idem_key'],

@@ -12,6 +12,7 @@ import { HttpClient } from './http.js'
 import { keysApi } from './keys.js'
 import { linksApi } from './links.js'
 import { skanApi } from './skan.js'
+import { teamApi } from './team.js'
 import { webhooksApi } from './webhooks.js'
 
 export {
@@ -40,4 +41,5 @@ export class LinkdClient extends HttpClient {
   gaming = gamingApi(this.requests)
   domains = domainsApi(this.requests)
   skan = skanApi(this.requests)
+  team = teamApi(this.requests)
 }

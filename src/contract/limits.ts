@@ -30,6 +30,21 @@ export const KEY_LIMITS = {
   allowedOriginsMax: 50,
 } as const
 
+/** Teams (contract: Teams): member names, invitation e-mails and lifetimes, the audit log. */
+export const TEAM_LIMITS = {
+  nameMax: 100,
+  emailMax: 254,
+  invitationDays: 7,
+  /** Pending invitations an organization may hold at once. */
+  pendingInvitationsMax: 100,
+  /** Default of LINKD_RATE_LIMIT_PER_MEMBER: requests per minute shared by a member's keys. */
+  perMemberPerMinute: 6000,
+  auditRetentionDays: 365,
+} as const
+
+/** Prefix of invitation tokens (shown once, stored hashed). */
+export const INVITATION_TOKEN_PATTERN = /^lkinv_[A-Za-z0-9]{32}$/
+
 /** Idempotency keys are remembered this long (contract: 24 h). */
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000
 

@@ -25,6 +25,8 @@ export const SCOPES = [
   'skan:write',
   'gdpr:read',
   'gdpr:write',
+  'team:read',
+  'team:write',
 ] as const
 export type Scope = (typeof SCOPES)[number]
 
@@ -55,4 +57,28 @@ export function canonicalScope(scope: string): Scope | undefined {
 export function normalizeScopes(scopes: readonly string[]): Scope[] {
   const set = new Set(scopes.map(canonicalScope).filter((s): s is Scope => s !== undefined))
   return SCOPES.filter((s) => set.has(s))
+}
+
+/** Team roles, strongest first (contract: Teams). */
+export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const
+export type Role = (typeof ROLES)[number]
+
+/** How strong a role is: a caller may grant or invite up to its own rank. */
+export const ROLE_RANK: Readonly<Record<Role, number>> = { owner: 3, admin: 2, member: 1, viewer: 0 }
+
+/**
+ * The scopes a role allows: viewer only `*:read`; member everything but `team:write` (and `keys:*`
+ * on its own keys only, a rule of the keys module); admin and owner everything.
+ */
+export const ROLE_SCOPES: Readonly<Record<Role, readonly Scope[]>> = {
+  owner: SCOPES,
+  admin: SCOPES,
+  member: SCOPES.filter((s) => s !== 'team:write'),
+  viewer: SCOPES.filter((s) => s.endsWith(':read')),
+}
+
+/** A key's effective scopes: its own scopes within its member's role. */
+export function effectiveScopes(permissions: readonly string[], role: Role): Scope[] {
+  const allowed = new Set(ROLE_SCOPES[role])
+  return normalizeScopes(permissions).filter((s) => allowed.has(s))
 }

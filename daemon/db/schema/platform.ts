@@ -40,6 +40,8 @@ export interface ApiKeysTable {
   requests_today: Generated<number>
   usage_month: string | null
   requests_this_month: Generated<number>
+  /** The member the key belongs to (null only before the teams migration ran). */
+  member_id: string | null
 }
 
 export interface ApiKeyActivityTable {
