@@ -22,7 +22,7 @@ const tags = ['API keys']
 
 /** Documented refusals of the routes that act on one key. */
 const TARGET_403 = errorRef(
-  'The key lacks keys:write, or lacks a scope the target key holds (named in the message); a key may always act on itself',
+  "The key lacks keys:write, or lacks a scope the target key holds (named in the message; a key may always act on itself), or its member is a member or viewer and the target is another member's key",
 )
 const LAST_KEY_409 =
   "The target is the organization's last active key with keys:write, or its last active key holding every scope (create another first)"
@@ -50,7 +50,9 @@ export function keyRoutes(deps: { keys: KeyService; limiter: RateLimitStore; clo
       },
       async (req, reply) => {
         const p = principalOf(req)
-        return reply.code(201).send(await keys.create(p.organizationId, req.body, p.permissions))
+        return reply
+          .code(201)
+          .send(await keys.create(p.organizationId, req.body, p.permissions, { memberId: p.memberId }))
       },
     )
 
@@ -65,7 +67,10 @@ export function keyRoutes(deps: { keys: KeyService; limiter: RateLimitStore; clo
           response: { 200: Page(ApiKey) },
         },
       },
-      async (req) => keys.list(principalOf(req).organizationId, req.query),
+      async (req) => {
+        const p = principalOf(req)
+        return keys.list(p.organizationId, req.query, p)
+      },
     )
 
     app.get(
@@ -74,7 +79,10 @@ export function keyRoutes(deps: { keys: KeyService; limiter: RateLimitStore; clo
         config: { auth: 'keys:read' },
         schema: { tags, summary: 'Get an API key', params: IdParams, response: { 200: ApiKey } },
       },
-      async (req) => keys.get(principalOf(req).organizationId, req.params.id),
+      async (req) => {
+        const p = principalOf(req)
+        return keys.get(p.organizationId, req.params.id, p)
+      },
     )
 
     app.patch(
@@ -169,7 +177,10 @@ export function keyRoutes(deps: { keys: KeyService; limiter: RateLimitStore; clo
           response: { 200: Page(KeyActivity) },
         },
       },
-      async (req) => keys.activity(principalOf(req).organizationId, req.params.id, req.query),
+      async (req) => {
+        const p = principalOf(req)
+        return keys.activity(p.organizationId, req.params.id, req.query, p)
+      },
     )
 
     app.post(
