@@ -156,6 +156,7 @@ export async function runTui(opts: TuiOptions, ctx: Ctx): Promise<void> {
         color: ctx.color,
         scopes: who.scopes,
         identity,
+        url: target.url,
         ...(who.keyProblem ? { keyProblem: who.keyProblem } : {}),
         redraw: () => writer.redraw(),
       },
