@@ -196,6 +196,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     perIpPerMinute: deps.config.rateLimitPerIp,
     redirectsPerIpPerMinute: deps.config.rateLimitRedirectsPerIp,
     perOrgPerMinute: deps.config.rateLimitPerOrg,
+    perMemberPerMinute: deps.config.rateLimitPerMember,
     ...c.access,
   }).limitIp
   installIdempotency(app, { store: c.services.idempotency, clock })

@@ -19,6 +19,8 @@ import { createOrgService } from './modules/orgs/index.js'
 import { createKeyStore } from './modules/keys/index.js'
 import { createKeyService } from './modules/keys/index.js'
 import { keyAccess, keysModule } from './modules/keys/index.js'
+import { createTeamService, createTeamStore, teamModule } from './modules/team/index.js'
+import type { TeamService } from './modules/team/index.js'
 import { hasScope } from './http/auth.js'
 import { createLinkStore } from './modules/links/index.js'
 import { createLinkService } from './modules/links/index.js'
@@ -70,7 +72,7 @@ export interface CompositionDeps {
   skanPublicKeys?: string[]
 }
 
-/** Organizations and API keys: all the offline subcommands need (daemon/admin/context.ts). */
+/** Organizations, API keys and team members: all the offline subcommands need (daemon/admin/context.ts). */
 export function accountServices(deps: {
   config: Config
   db: Db
@@ -84,14 +86,28 @@ export function accountServices(deps: {
     clock,
     defaultPlan: deps.config.defaultPlan as Plan,
   })
+  // Keys and team ask each other (a key's owner member; a member's keys): the keys module gets a
+  // function, called only after both exist, so it never imports the team module.
+  const team: TeamService = createTeamService({
+    store: createTeamStore(db.kysely),
+    clock,
+    events,
+    orgs,
+    keys: {
+      create: (...args) => keys.create(...args),
+      get: (...args) => keys.get(...args),
+      revokeMemberKeys: (...args) => keys.revokeMemberKeys(...args),
+    },
+  })
   const keys = createKeyService({
     store: createKeyStore(db.kysely),
     clock,
     events,
     orgs,
+    ownerMember: (organizationId) => team.ownerMember(organizationId),
     ...(deps.countryOf ? { countryOf: deps.countryOf } : {}),
   })
-  return { orgs, keys }
+  return { orgs, keys, team }
 }
 
 function services(deps: CompositionDeps) {
@@ -99,7 +115,8 @@ function services(deps: CompositionDeps) {
   const events = new EventBus((err, type) => log.error({ err, event: type }, 'event listener failed'))
   const geo = deps.geo ?? openGeo()
   const countryOf = (ip: string) => geo.country(ip)
-  const { orgs, keys } = accountServices({ config: c, db, clock, events, countryOf })
+  const { orgs, keys, team } = accountServices({ config: c, db, clock, events, countryOf })
+  const access = keyAccess(keys, (memberId) => team.roleOf(memberId))
   const secrets = createSecretBox(deps.masterKey)
   // Other linkd processes on the same database: what one changes, the others forget (shared-caches.ts).
   const feed = createChangeFeed(db, { onError: (err, what) => log.warn({ err }, what) })
@@ -193,7 +210,7 @@ function services(deps: CompositionDeps) {
     forgetResponsesNaming: (id) => idempotency.forgetResponsesNaming(id),
     organizationOfHost: (host) => directory.organizationOfHost(host),
     async organizationOfKey(raw) {
-      const outcome = await keyAccess(keys).authenticate(raw)
+      const outcome = await access.authenticate(raw)
       return outcome.ok && hasScope(outcome.principal.permissions, 'skan:read')
         ? outcome.principal.organizationId
         : undefined
@@ -204,6 +221,8 @@ function services(deps: CompositionDeps) {
     feed,
     orgs,
     keys,
+    team,
+    access,
     links,
     redirect,
     clicks,
@@ -236,6 +255,7 @@ export async function compose(deps: CompositionDeps) {
   const modules: Module[] = [
     healthModule({ health, publicUrl: config.publicUrl }),
     keysModule({ keys: svc.keys, limiter, clock }),
+    teamModule({ team: svc.team }),
     linksModule({ links: svc.links, bodyLimitBytes: config.bodyLimitBytes }),
     clicksModule({ clicks: svc.clicks }),
     webhooksModule({ webhooks: svc.webhooks, clock }),
@@ -267,7 +287,7 @@ export async function compose(deps: CompositionDeps) {
     modules,
     scheduler,
     /** Who a presented API key is, and the activity log of authenticated requests. */
-    access: keyAccess(svc.keys),
+    access: svc.access,
     /** The redirect of hot links answered before Fastify (see modules/redirect/fast-path.ts). */
     fastRedirect: (server: Pick<FastRedirectDeps, 'trustProxy' | 'nextRequestId' | 'limiter'>) =>
       createFastRedirect({

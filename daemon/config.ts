@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import Type, { type Static } from 'typebox'
 import { Compile } from 'typebox/compile'
-import { PLANS } from '../src/contract/limits.js'
+import { PLANS, TEAM_LIMITS } from '../src/contract/limits.js'
 import { StringEnum } from '../src/contract/common.js'
 import { parseResolvers } from './modules/domains/index.js'
 
@@ -25,6 +25,7 @@ export const ConfigSchema = Type.Object(
     defaultPlan: StringEnum(PLANS),
     rateLimitPerIp: Type.Integer({ minimum: 1 }),
     rateLimitPerOrg: Type.Integer({ minimum: 1 }),
+    rateLimitPerMember: Type.Integer({ minimum: 1 }),
     rateLimitRedirectsPerIp: Type.Integer({ minimum: 1 }),
     ingestRateLimitPerClient: Type.Integer({ minimum: 1 }),
     ingestRateLimitPerGame: Type.Integer({ minimum: 1 }),
@@ -119,6 +120,12 @@ export const SETTINGS: ReadonlyArray<{ key: keyof Config; env: string; flag: str
     env: 'LINKD_RATE_LIMIT_PER_ORG',
     flag: '--rate-limit-per-org',
     doc: 'Requests per minute per organization (default 30000)',
+  },
+  {
+    key: 'rateLimitPerMember',
+    env: 'LINKD_RATE_LIMIT_PER_MEMBER',
+    flag: '--rate-limit-per-member',
+    doc: 'Requests per minute per team member, all its keys together (default 6000)',
   },
   {
     key: 'rateLimitRedirectsPerIp',
@@ -287,6 +294,7 @@ const NUMERIC: ReadonlySet<keyof Config> = new Set([
   'port',
   'rateLimitPerIp',
   'rateLimitPerOrg',
+  'rateLimitPerMember',
   'rateLimitRedirectsPerIp',
   'ingestRateLimitPerClient',
   'ingestRateLimitPerGame',
@@ -343,6 +351,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     defaultPlan: 'enterprise',
     rateLimitPerIp: 3000,
     rateLimitPerOrg: 30000,
+    rateLimitPerMember: TEAM_LIMITS.perMemberPerMinute,
     rateLimitRedirectsPerIp: 60000,
     ingestRateLimitPerClient: 1000,
     ingestRateLimitPerGame: 60_000,

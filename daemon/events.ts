@@ -61,6 +61,16 @@ export interface DomainEvents {
     data: { id: string; domain: string; verifiedAt: string; sslStatus: string; sslExpiresAt: string | null }
   }
   'domain.deleted': { organizationId: string; data: { id: string; domain: string; deletedAt: string } }
+  /** An invitation was accepted: the new member. */
+  'team.member_added': {
+    organizationId: string
+    data: { memberId: string; name: string; email: string | null; role: string; invitedBy: string | null }
+  }
+  /** A member was removed (its keys revoked); `removedBy` is the member who removed it. */
+  'team.member_removed': {
+    organizationId: string
+    data: { memberId: string; name: string; email: string | null; role: string; removedBy: string | null }
+  }
 }
 export type EventType = keyof DomainEvents
 export type EventEnvelope<K extends EventType = EventType> = { type: K; at: number } & DomainEvents[K]

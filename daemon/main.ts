@@ -190,6 +190,15 @@ function program(): Command {
     .action(async (o: { org: string; name: string; preset: string }, cmd: Command) =>
       (await load()).keysCreateCommand(configFrom(cmd), o, out),
     )
+  const members = p.command('members').description('team members of an organization (offline)')
+  members
+    .command('list')
+    .requiredOption('--org <org>', 'organization id or name')
+    .option('--json', 'print JSON')
+    .description('list the members of an organization: id, role, name, e-mail, joined (tab-separated)')
+    .action(async (o: { org: string; json?: boolean }, cmd: Command) =>
+      (await load()).membersListCommand(configFrom(cmd), o, out),
+    )
   return p
 }
 

@@ -17,6 +17,18 @@ function reportTightened(paths: readonly string[], out: Out): void {
   if (paths.length) out(`Made owner-only (they were readable by others): ${paths.join(', ')}\n`)
 }
 
+/**
+ * A SQLite file is created by opening it: say so instead of creating an empty database. A
+ * PostgreSQL database exists or the connection says it does not.
+ */
+function assertDatabaseExists(config: Config): void {
+  const path = isPostgresUrl(config.databaseUrl) ? undefined : sqlitePath(config.databaseUrl)
+  if (path !== undefined && path !== ':memory:' && !existsSync(path))
+    throw new Error(
+      `no database at ${path}; run linkd init first (or set LINKD_DATA_DIR / LINKD_DATABASE_URL)`,
+    )
+}
+
 /** `linkd init`: create the data dir, master key, schema and the default organization. */
 export async function initCommand(config: Config, out: Out): Promise<void> {
   const b = await bootstrap(config)
@@ -137,13 +149,7 @@ export async function keysCreateCommand(
     throw new Error(
       '--name must not contain control, bidirectional-override, zero-width or other invisible characters',
     )
-  // A SQLite file is created by opening it: say so instead of creating an empty database. A
-  // PostgreSQL database exists or the connection says it does not.
-  const path = isPostgresUrl(config.databaseUrl) ? undefined : sqlitePath(config.databaseUrl)
-  if (path !== undefined && path !== ':memory:' && !existsSync(path))
-    throw new Error(
-      `no database at ${path}; run linkd init first (or set LINKD_DATA_DIR / LINKD_DATABASE_URL)`,
-    )
+  assertDatabaseExists(config)
   const db = openDatabase(config.databaseUrl)
   reportTightened(db.tightened, out)
   try {
@@ -161,6 +167,31 @@ export async function keysCreateCommand(
         '',
       ].join('\n'),
     )
+  } finally {
+    await db.close()
+  }
+}
+
+/** `linkd members list --org ORG [--json]`: the organization's team members, on the database directly. */
+export async function membersListCommand(
+  config: Config,
+  opts: { org: string; json?: boolean | undefined },
+  out: Out,
+): Promise<void> {
+  assertDatabaseExists(config)
+  const db = openDatabase(config.databaseUrl)
+  reportTightened(db.tightened, out)
+  try {
+    await migrate(db, systemClock.now())
+    const { orgs, team } = adminContext(config, db)
+    const org = await orgs.resolve(opts.org)
+    const members = await team.all(org.id)
+    if (opts.json) {
+      out(JSON.stringify(members, null, 2) + '\n')
+      return
+    }
+    const rows = members.map((m) => [m.id, m.role, m.name, m.email ?? '-', m.joinedAt])
+    out(rows.map((r) => r.join('\t')).join('\n') + (rows.length ? '\n' : ''))
   } finally {
     await db.close()
   }

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Clock } from '../clock.js'
-import { canonicalScope, type Scope } from '../../src/contract/scopes.js'
+import { canonicalScope, type Role, type Scope } from '../../src/contract/scopes.js'
 import { PERIOD_MS, type TimePeriod } from '../../src/contract/limits.js'
 import { AppError } from './errors.js'
 import { addRouteHook } from './route-hooks.js'
@@ -17,7 +17,11 @@ import {
 export interface Principal {
   keyId: string
   organizationId: string
+  /** The team member the key belongs to, and its role as read for this request. */
+  memberId: string
+  role: Role
   name: string
+  /** The key's effective scopes: its own scopes within its member's role (every scope check). */
   permissions: readonly string[]
   requestLimit: number
   timePeriod: TimePeriod
@@ -69,6 +73,8 @@ export interface AccessDeps {
   /** Per-IP window of the redirect routes (`apiRateLimit: false`). */
   redirectsPerIpPerMinute: number
   perOrgPerMinute: number
+  /** Requests per minute shared by all keys of one team member. */
+  perMemberPerMinute: number
   authenticate(raw: string | undefined): Promise<AuthOutcome>
   /** Called for every response to an authenticated request (activity log, usage counters). */
   onAuthenticatedResponse?(request: FastifyRequest, reply: FastifyReply): void
@@ -148,11 +154,12 @@ export function installAccess(
     if (p.allowedIps.length > 0 && !ipAllowed(request.ip, allowEntries(p.allowedIps)))
       throw new AppError('Forbidden', `requests from ${request.ip} are not allowed for this API key`)
 
-    // One step for both windows (one statement on PostgreSQL), the key's first: a key over its
-    // limit does not use up its organization's window.
-    const [keyHit, orgHit] = await deps.limiter.hitTiers(
+    // One step for the three windows (one statement on PostgreSQL), key → member → organization:
+    // a request refused by an earlier window does not use up the later ones.
+    const [keyHit, memberHit, orgHit] = await deps.limiter.hitTiers(
       [
         { bucket: `key:${p.keyId}`, windowMs: PERIOD_MS[p.timePeriod], limit: p.requestLimit },
+        { bucket: `member:${p.memberId}`, windowMs: 60_000, limit: deps.perMemberPerMinute },
         { bucket: `org:${p.organizationId}`, windowMs: 60_000, limit: deps.perOrgPerMinute },
       ],
       now,
@@ -160,6 +167,11 @@ export function installAccess(
     const keyState = evaluate(keyHit!, p.requestLimit, now)
     setRateLimitHeaders(reply, keyState)
     if (keyState.exceeded) throw tooMany(keyState, 'per API key')
+    const memberState = evaluate(memberHit!, deps.perMemberPerMinute, now)
+    if (memberState.exceeded) {
+      setRateLimitHeaders(reply, memberState)
+      throw tooMany(memberState, 'per member')
+    }
     const orgState = evaluate(orgHit!, deps.perOrgPerMinute, now)
     if (orgState.exceeded) {
       setRateLimitHeaders(reply, orgState)

@@ -12,6 +12,7 @@ export const TAGS = [
   { name: 'Health', description: 'Liveness and readiness of the service, with the status of its jobs' },
   { name: 'Discovery', description: 'The API version, its routes with their permissions, and health' },
   { name: 'API keys', description: 'Keys, their scopes, limits and IP allowlists, and their request log' },
+  { name: 'Team', description: 'Members with roles, invitations, and who the presented key is' },
   { name: 'Links', description: 'Short links: create (one or in bulk), list, update, delete, QR codes' },
   { name: 'Analytics', description: 'Click analytics of a short link over a date range' },
   { name: 'Custom domains', description: 'Own domains for short links: DNS verification and certificates' },

@@ -55,6 +55,9 @@ export function requestExamples(): Record<string, unknown> {
       ],
     },
     'PATCH /api/use/links/{id}': { title: 'Spring sale (extended)', expiresAt: '2099-05-31T23:59:59.000Z' },
+    'PATCH /api/team/members/{id}': { role: 'admin' },
+    'POST /api/team/invitations': { email: 'ada@example.com', role: 'member' },
+    'POST /api/team/invitations/accept': { token: EXAMPLE_INVITATION_TOKEN, name: 'Ada Lovelace' },
     'POST /api/domains': { domain: 'go.example.com' },
     'PATCH /api/domains/{domainId}': { rootRedirectUrl: 'https://example.com/' },
     'POST /api/webhooks': {
@@ -149,6 +152,9 @@ export function requestExamples(): Record<string, unknown> {
     },
   }
 }
+
+/** The invitation token of the accept example (fixed, so the document is the same on every fetch). */
+export const EXAMPLE_INVITATION_TOKEN = 'lkinv_Ex4mpleInv1tat1onT0ken0000000000'
 
 /** The UUIDs of the examples (the Postman collection replaces them by fresh ones on every send). */
 export const EXAMPLE_UUIDS = [

@@ -65,6 +65,7 @@ export const ApiKey = Type.Object(
     id: Type.String(),
     name: Type.String(),
     description: Nullable(Type.String()),
+    memberId: Type.String({ description: 'The team member the key belongs to (mem_…)' }),
     environment: StringEnum(KEY_ENVIRONMENTS),
     permissions: Type.Array(Type.String()),
     requestLimit: Type.Integer(),

@@ -157,6 +157,7 @@ export function sampleKey(over: Partial<ApiKey> = {}): ApiKey {
     id: 'key_abc123',
     name: 'ci deploy',
     description: 'used by CI',
+    memberId: 'mem_owner',
     environment: 'live',
     permissions: ['links:read', 'links:write'],
     requestLimit: 1000,

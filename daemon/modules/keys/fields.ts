@@ -35,6 +35,7 @@ export function presentKey(k: KeyRecord, now: number): ApiKey {
     id: k.id,
     name: k.name,
     description: k.description,
+    memberId: k.memberId,
     environment: k.environment,
     permissions: k.permissions,
     requestLimit: k.requestLimit,

@@ -31,16 +31,16 @@ export interface KeyService {
     organizationId: string,
     body: CreateKeyBody,
     callerScopes?: readonly string[],
-    opts?: { overPlanLimit?: boolean },
+    opts?: { overPlanLimit?: boolean; memberId?: string },
   ): Promise<ApiKeyWithSecret>
-  /** The owner key of an organization: every scope. */
+  /** The owner key of an organization: every scope, for its first owner member. */
   createOwnerKey(organizationId: string): Promise<ApiKeyWithSecret>
   /** Offline recovery key (`linkd keys create`), made even beyond the plan's key limit. */
   createRecoveryKey(organizationId: string, opts: { name: string; preset: Preset }): Promise<ApiKeyWithSecret>
-  /** A page of the organization's keys. */
-  list(organizationId: string, q: ListKeysQuery): Promise<PageOf<ApiKey>>
-  /** One key; 404 otherwise. */
-  get(organizationId: string, id: string): Promise<ApiKey>
+  /** A page of the organization's keys (a member's or viewer's own keys only). */
+  list(organizationId: string, q: ListKeysQuery, caller?: KeyCaller): Promise<PageOf<ApiKey>>
+  /** One key; 404 otherwise (403 for a member or viewer asking about another member's key). */
+  get(organizationId: string, id: string, caller?: KeyCaller): Promise<ApiKey>
   /** Edits a key; the caller must hold every scope of the target and grant only scopes it holds. */
   update(organizationId: string, id: string, body: UpdateKeyBody, caller?: KeyCaller): Promise<ApiKey>
   /** A new value for a key (returned once). */
@@ -58,7 +58,10 @@ export interface KeyService {
     organizationId: string,
     id: string,
     q: { page?: number; limit?: number; perPage?: number },
+    caller?: KeyCaller,
   ): Promise<PageOf<KeyActivity>>
+  /** Revokes every key of a member at once (the member is removed); returns how many. */
+  revokeMemberKeys(organizationId: string, memberId: string): Promise<number>
   /** Resolves a presented key value to its record, or the reason it is refused. */
   authenticate(raw: string | undefined): Promise<AuthResult>
   /** The key tester (POST /api/keys/test): validity, reason, and the key's identity and limits. */

@@ -50,7 +50,8 @@ export function keyRoutes(deps: { keys: KeyService; limiter: RateLimitStore; clo
       },
       async (req, reply) => {
         const p = principalOf(req)
-        return reply.code(201).send(await keys.create(p.organizationId, req.body, p.permissions))
+        return reply.code(201).send(await keys.create(p.organizationId, req.body, p.permissions, { memberId: p.memberId }),
+        )
       },
     )
 
@@ -65,7 +66,10 @@ export function keyRoutes(deps: { keys: KeyService; limiter: RateLimitStore; clo
           response: { 200: Page(ApiKey) },
         },
       },
-      async (req) => keys.list(principalOf(req).organizationId, req.query),
+      async (req) => {
+        const p = principalOf(req)
+        return keys.list(p.organizationId, req.query, p)
+      },
     )
 
     app.get(
@@ -74,7 +78,10 @@ export function keyRoutes(deps: { keys: KeyService; limiter: RateLimitStore; clo
         config: { auth: 'keys:read' },
         schema: { tags, summary: 'Get an API key', params: IdParams, response: { 200: ApiKey } },
       },
-      async (req) => keys.get(principalOf(req).organizationId, req.params.id),
+      async (req) => {
+        const p = principalOf(req)
+        return keys.get(p.organizationId, req.params.id, p)
+      },
     )
 
     app.patch(
@@ -169,7 +176,10 @@ export function keyRoutes(deps: { keys: KeyService; limiter: RateLimitStore; clo
           response: { 200: Page(KeyActivity) },
         },
       },
-      async (req) => keys.activity(principalOf(req).organizationId, req.params.id, req.query),
+      async (req) => {
+        const p = principalOf(req)
+        return keys.activity(p.organizationId, req.params.id, req.query, p)
+      },
     )
 
     app.post(

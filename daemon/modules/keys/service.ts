@@ -16,7 +16,16 @@ import {
   type UpdateKeyBody,
 } from '../../../src/contract/keys.js'
 import { API_KEYS_PER_PLAN, KEY_LIMITS, type Plan } from '../../../src/contract/limits.js'
-import { PRESETS, SCOPES, normalizeScopes, type Preset, type Scope } from '../../../src/contract/scopes.js'
+import {
+  PRESETS,
+  ROLE_RANK,
+  SCOPES,
+  effectiveScopes,
+  normalizeScopes,
+  type Preset,
+  type Role,
+  type Scope,
+} from '../../../src/contract/scopes.js'
 import type { OrgService } from '../orgs/index.js'
 import type { KeyQueries, KeyRecord, KeyStore } from './store.js'
 import { createUsageRecorder, type RequestUsage } from './usage.js'
@@ -36,6 +45,10 @@ import { parseExpiry } from '../../http/expiry.js'
 /** The key making a request, for the rules on what it may do to other keys. */
 export interface KeyCaller {
   keyId: string
+  /** The caller's member and its role: a member or viewer acts only on its own member's keys. */
+  memberId: string
+  role: Role
+  /** The caller's effective scopes (its key's scopes within its role). */
   permissions: readonly string[]
 }
 export type AuthFailure = 'missing' | 'malformed' | 'nonexistent' | 'revoked' | 'expired' | 'inactive'
@@ -49,6 +62,8 @@ export interface KeyServiceDeps {
   clock: Clock
   events: EventBus
   orgs: OrgService
+  /** The member a key goes to when none is named: the organization's first owner (made if none). */
+  ownerMember(organizationId: string): Promise<string>
   /** Country of an IP for the activity log, when a geolocation database is available. */
   countryOf?: (ip: string) => string | null
 }
@@ -82,6 +97,13 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
         `the ${org.plan} plan allows ${max} API keys; revoke or delete one, or upgrade the plan`,
       )
   }
+  /** Members and viewers see and act on their own member's keys only. */
+  const ownKeysOnly = (caller: KeyCaller | undefined) =>
+    caller !== undefined && ROLE_RANK[caller.role] < ROLE_RANK.admin
+  function assertOwnKey(target: KeyRecord, caller: KeyCaller | undefined): void {
+    if (ownKeysOnly(caller) && target.memberId !== caller!.memberId)
+      throw new AppError('Forbidden', 'members manage only their own keys')
+  }
   function checkGrantable(requested: Scope[], callerScopes: readonly string[] | undefined): void {
     if (!callerScopes) return
     const held = new Set(normalizeScopes(callerScopes))
@@ -95,9 +117,15 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
    * always act on itself; offline admin work (no caller) is not limited.
    */
   function assertMayActOn(target: KeyRecord, caller: KeyCaller | undefined): void {
+    assertOwnKey(target, caller)
     if (!caller || caller.keyId === target.id) return
     const held = new Set(normalizeScopes(caller.permissions))
-    const missing = normalizeScopes(target.permissions).filter((s) => !held.has(s))
+    // A key of the caller's own member is bounded by the same role: what it may really do counts.
+    const targetScopes =
+      target.memberId === caller.memberId
+        ? effectiveScopes(target.permissions, caller.role)
+        : normalizeScopes(target.permissions)
+    const missing = targetScopes.filter((s) => !held.has(s))
     if (missing.length)
       throw new AppError('Forbidden', `this key lacks ${missing.join(', ')} held by the target key`)
   }
@@ -161,7 +189,7 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
       organizationId: string,
       body: CreateKeyBody,
       callerScopes?: readonly string[],
-      opts: { overPlanLimit?: boolean } = {},
+      opts: { overPlanLimit?: boolean; memberId?: string } = {},
     ): Promise<ApiKeyWithSecret> {
       const t = now()
       if (body.permissions && body.preset)
@@ -173,9 +201,11 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
       if (!opts.overPlanLimit) await assertPlanRoom(organizationId, t)
       const environment = body.environment ?? 'live'
       const value = generateValue(environment)
+      const memberId = opts.memberId ?? (await deps.ownerMember(organizationId))
       const record: KeyRecord = {
         id: newId('key'),
         organizationId,
+        memberId,
         name: body.name.trim(),
         description: body.description ?? null,
         prefix: KEY_PREFIX,
@@ -243,13 +273,14 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
       )
     },
 
-    async list(organizationId: string, q: ListKeysQuery): Promise<PageOf<ApiKey>> {
+    async list(organizationId: string, q: ListKeysQuery, caller?: KeyCaller): Promise<PageOf<ApiKey>> {
       await usage.flush()
       const p = pageParams(q)
       const t = now()
       const { rows, total } = await store.list(organizationId, {
         status: q.status,
         search: q.search,
+        memberId: ownKeysOnly(caller) ? caller!.memberId : undefined,
         now: t,
         limit: p.perPage,
         offset: p.offset,
@@ -261,8 +292,10 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
       )
     },
 
-    async get(organizationId: string, id: string): Promise<ApiKey> {
-      return presentKey(await load(organizationId, id), now())
+    async get(organizationId: string, id: string, caller?: KeyCaller): Promise<ApiKey> {
+      const k = await load(organizationId, id)
+      assertOwnKey(k, caller)
+      return presentKey(k, now())
     },
 
     async update(
@@ -365,8 +398,10 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
       organizationId: string,
       id: string,
       q: { page?: number; limit?: number; perPage?: number },
+      caller?: KeyCaller,
     ): Promise<PageOf<KeyActivity>> {
       const k = await load(organizationId, id)
+      assertOwnKey(k, caller)
       const p = pageParams(q)
       const { rows, total } = await store.activity(k.id, p.perPage, p.offset)
       return pageOf(
@@ -386,6 +421,20 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
         total,
         p,
       )
+    },
+
+    /** Revokes every key of a member at once (the member is being removed); returns how many. */
+    async revokeMemberKeys(organizationId: string, memberId: string): Promise<number> {
+      await usage.flush()
+      const t = now()
+      const revoked = await store.revokeMember(organizationId, memberId, t)
+      for (const k of revoked)
+        deps.events.emit(
+          'api_key.revoked',
+          { organizationId, data: { id: k.id, name: k.name, revokedAt: iso(t), reason: 'revoked' } },
+          t,
+        )
+      return revoked.length
     },
 
     /** Resolves a presented key value to its record, or the reason it is refused. */

@@ -7,6 +7,8 @@ import { atomically } from '../../db/unit-of-work.js'
 export interface KeyRecord {
   id: string
   organizationId: string
+  /** The team member the key belongs to (its role bounds the key at every request). */
+  memberId: string
   name: string
   description: string | null
   prefix: string
@@ -61,6 +63,7 @@ export interface UsageDelta {
 const toRecord = (r: Selectable<ApiKeysTable>): KeyRecord => ({
   id: r.id,
   organizationId: r.organization_id,
+  memberId: r.member_id ?? '',
   name: r.name,
   description: r.description,
   prefix: r.prefix,
@@ -124,6 +127,8 @@ const toActivity = (r: Selectable<ApiKeyActivityTable>): ActivityRecord => ({
 export interface KeyListQuery {
   status?: string | undefined
   search?: string | undefined
+  /** Only this member's keys. */
+  memberId?: string | undefined
   now: number
   limit: number
   offset: number
@@ -159,6 +164,8 @@ export interface KeyQueries {
   update(id: string, p: KeyPatch): Promise<void>
   /** Deletes the key and its activity. */
   delete(id: string): Promise<void>
+  /** Revokes every key of a member not revoked yet; returns the keys it revoked. */
+  revokeMember(organizationId: string, memberId: string, now: number): Promise<KeyRecord[]>
   /** Marks active/inactive keys whose expiry has passed as expired; returns how many. */
   expireDue(now: number): Promise<number>
   /** Writes buffered activity rows and usage counters atomically (not inside `transaction`). */
@@ -190,6 +197,7 @@ function queries(db: Kysely<Database>): KeyQueries {
         .values({
           id: k.id,
           organization_id: k.organizationId,
+          member_id: k.memberId,
           name: k.name,
           description: k.description,
           prefix: k.prefix,
@@ -253,6 +261,7 @@ function queries(db: Kysely<Database>): KeyQueries {
       } else if (q.status) {
         base = base.where('status', '=', q.status)
       }
+      if (q.memberId !== undefined) base = base.where('member_id', '=', q.memberId)
       if (q.search) {
         const pattern = `%${q.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`
         base = base.where((eb) =>
@@ -318,6 +327,18 @@ function queries(db: Kysely<Database>): KeyQueries {
         await trx.deleteFrom('api_key_activity').where('key_id', '=', id).execute()
         await trx.deleteFrom('api_keys').where('id', '=', id).execute()
       })
+    },
+
+    async revokeMember(organizationId: string, memberId: string, now: number): Promise<KeyRecord[]> {
+      const rows = await db
+        .updateTable('api_keys')
+        .set({ status: 'revoked', revoked_at: now, updated_at: now })
+        .where('organization_id', '=', organizationId)
+        .where('member_id', '=', memberId)
+        .where('status', '!=', 'revoked')
+        .returningAll()
+        .execute()
+      return rows.map(toRecord)
     },
 
     /** Marks active/inactive keys whose expiry has passed as expired; returns how many. */

@@ -111,14 +111,18 @@ export function sampleData(event: WebhookEvent, publicUrl: string, now: number):
     'api_key.revoked': { id: 'key_sample', name: 'Sample key', revokedAt: at, reason: 'revoked' },
     'team.member_added': {
       memberId: 'mem_sample',
-      email: 'ada@example.com',
       name: 'Ada Lovelace',
+      email: 'ada@example.com',
       role: 'member',
-      permissions: ['links:read'],
       invitedBy: 'mem_owner',
-      joinedAt: at,
     },
-    'team.member_removed': { memberId: 'mem_sample', email: 'ada@example.com', removedAt: at },
+    'team.member_removed': {
+      memberId: 'mem_sample',
+      name: 'Ada Lovelace',
+      email: 'ada@example.com',
+      role: 'member',
+      removedBy: 'mem_owner',
+    },
   }
   return { ...data[event], test: true }
 }

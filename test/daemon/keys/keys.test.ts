@@ -11,6 +11,7 @@ const API_KEY_FIELDS = [
   'id',
   'name',
   'description',
+  'memberId',
   'environment',
   'permissions',
   'requestLimit',

@@ -1,0 +1,292 @@
+import type { Kysely, Selectable } from 'kysely'
+import type { Database } from '../../db/schema.js'
+import type { MembersTable, TeamInvitationsTable } from '../../db/schema/team.js'
+import { newestFirstPage } from '../../db/paginate.js'
+import type { Role } from '../../../src/contract/scopes.js'
+
+/** A team member as the service sees it (times in Unix ms). */
+export interface MemberRecord {
+  id: string
+  organizationId: string
+  name: string
+  email: string | null
+  role: Role
+  invitedBy: string | null
+  joinedAt: number
+  removedAt: number | null
+}
+
+/** An invitation; `status` as stored (pending, accepted, revoked): expiry is applied by the service. */
+export interface InvitationRecord {
+  id: string
+  organizationId: string
+  email: string
+  role: Role
+  tokenHash: string
+  status: 'pending' | 'accepted' | 'revoked'
+  invitedBy: string | null
+  expiresAt: number
+  createdAt: number
+  acceptedAt: number | null
+  memberId: string | null
+}
+
+const toMember = (r: Selectable<MembersTable>): MemberRecord => ({
+  id: r.id,
+  organizationId: r.organization_id,
+  name: r.name,
+  email: r.email,
+  role: r.role as Role,
+  invitedBy: r.invited_by,
+  joinedAt: Number(r.joined_at),
+  removedAt: r.removed_at === null ? null : Number(r.removed_at),
+})
+
+const toInvitation = (r: Selectable<TeamInvitationsTable>): InvitationRecord => ({
+  id: r.id,
+  organizationId: r.organization_id,
+  email: r.email,
+  role: r.role as Role,
+  tokenHash: r.token_hash,
+  status: r.status as InvitationRecord['status'],
+  invitedBy: r.invited_by,
+  expiresAt: Number(r.expires_at),
+  createdAt: Number(r.created_at),
+  acceptedAt: r.accepted_at === null ? null : Number(r.accepted_at),
+  memberId: r.member_id,
+})
+
+/** The team tables (members, team_invitations): what the team service may ask of them. */
+export interface TeamStore {
+  insertMember(m: MemberRecord): Promise<void>
+  /** A member of the organization that is not removed. */
+  member(organizationId: string, id: string): Promise<MemberRecord | undefined>
+  /** The role of a member that is not removed (any organization): the per-request look-up. */
+  roleOf(memberId: string): Promise<Role | undefined>
+  /** Members not removed, oldest first, and their total. */
+  listMembers(
+    organizationId: string,
+    q: { role?: Role | undefined; limit: number; offset: number },
+  ): Promise<{ rows: MemberRecord[]; total: number }>
+  /** The oldest owner not removed. */
+  firstOwner(organizationId: string): Promise<MemberRecord | undefined>
+  /**
+   * Sets the role unless that would leave the organization without an owner (one statement:
+   * the owner count is read by the same UPDATE); false when refused for that reason.
+   */
+  setRole(organizationId: string, id: string, role: Role): Promise<boolean>
+  /** Marks the member removed unless it is the last owner (as `setRole`); false when refused. */
+  remove(organizationId: string, id: string, now: number): Promise<boolean>
+  insertInvitation(i: InvitationRecord): Promise<void>
+  invitation(organizationId: string, id: string): Promise<InvitationRecord | undefined>
+  invitationByHash(tokenHash: string): Promise<InvitationRecord | undefined>
+  /** Invitations newest first; `status` as the API shows it (pending and expired by `now`). */
+  listInvitations(
+    organizationId: string,
+    q: { status?: string | undefined; now: number; limit: number; offset: number },
+  ): Promise<{ rows: InvitationRecord[]; total: number }>
+  /** Pending invitations not expired at `now`. */
+  countPending(organizationId: string, now: number): Promise<number>
+  /**
+   * Accepts a pending, unexpired invitation for `memberId` in one conditional UPDATE: of two
+   * concurrent claims exactly one gets true.
+   */
+  claim(id: string, memberId: string, now: number): Promise<boolean>
+  /** Undoes a claim whose member could not be completed (back to pending). */
+  unclaim(id: string, memberId: string): Promise<void>
+  /** Revokes a pending, unexpired invitation; false when it was not pending. */
+  revokeInvitation(organizationId: string, id: string, now: number): Promise<boolean>
+}
+
+export function createTeamStore(db: Kysely<Database>): TeamStore {
+  const ownersLeft = (organizationId: string) =>
+    db
+      .selectFrom('members')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('organization_id', '=', organizationId)
+      .where('role', '=', 'owner')
+      .where('removed_at', 'is', null)
+  return {
+    async insertMember(m) {
+      await db
+        .insertInto('members')
+        .values({
+          id: m.id,
+          organization_id: m.organizationId,
+          name: m.name,
+          email: m.email,
+          role: m.role,
+          invited_by: m.invitedBy,
+          joined_at: m.joinedAt,
+          removed_at: m.removedAt,
+        })
+        .execute()
+    },
+
+    async member(organizationId, id) {
+      const r = await db
+        .selectFrom('members')
+        .selectAll()
+        .where('id', '=', id)
+        .where('organization_id', '=', organizationId)
+        .where('removed_at', 'is', null)
+        .executeTakeFirst()
+      return r && toMember(r)
+    },
+
+    async roleOf(memberId) {
+      const r = await db
+        .selectFrom('members')
+        .select('role')
+        .where('id', '=', memberId)
+        .where('removed_at', 'is', null)
+        .executeTakeFirst()
+      return r?.role as Role | undefined
+    },
+
+    async listMembers(organizationId, q) {
+      let base = db
+        .selectFrom('members')
+        .where('organization_id', '=', organizationId)
+        .where('removed_at', 'is', null)
+      if (q.role) base = base.where('role', '=', q.role)
+      const [rows, count] = await Promise.all([
+        base.selectAll().orderBy('joined_at').orderBy('id').limit(q.limit).offset(q.offset).execute(),
+        base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ])
+      return { rows: rows.map(toMember), total: Number(count.n) }
+    },
+
+    async firstOwner(organizationId) {
+      const r = await db
+        .selectFrom('members')
+        .selectAll()
+        .where('organization_id', '=', organizationId)
+        .where('role', '=', 'owner')
+        .where('removed_at', 'is', null)
+        .orderBy('joined_at')
+        .orderBy('id')
+        .executeTakeFirst()
+      return r && toMember(r)
+    },
+
+    async setRole(organizationId, id, role) {
+      const update = db
+        .updateTable('members')
+        .set({ role })
+        .where('id', '=', id)
+        .where('organization_id', '=', organizationId)
+        .where('removed_at', 'is', null)
+      // Promoting to owner never lowers the owner count; anything else must leave one behind.
+      const q =
+        role === 'owner'
+          ? update
+          : update.where((eb) => eb.or([eb('role', '!=', 'owner'), eb(ownersLeft(organizationId), '>', 1)]))
+      const r = await q.executeTakeFirst()
+      return Number(r.numUpdatedRows) > 0
+    },
+
+    async remove(organizationId, id, now) {
+      const r = await db
+        .updateTable('members')
+        .set({ removed_at: now })
+        .where('id', '=', id)
+        .where('organization_id', '=', organizationId)
+        .where('removed_at', 'is', null)
+        .where((eb) => eb.or([eb('role', '!=', 'owner'), eb(ownersLeft(organizationId), '>', 1)]))
+        .executeTakeFirst()
+      return Number(r.numUpdatedRows) > 0
+    },
+
+    async insertInvitation(i) {
+      await db
+        .insertInto('team_invitations')
+        .values({
+          id: i.id,
+          organization_id: i.organizationId,
+          email: i.email,
+          role: i.role,
+          token_hash: i.tokenHash,
+          status: i.status,
+          invited_by: i.invitedBy,
+          expires_at: i.expiresAt,
+          created_at: i.createdAt,
+          accepted_at: i.acceptedAt,
+          member_id: i.memberId,
+        })
+        .execute()
+    },
+
+    async invitation(organizationId, id) {
+      const r = await db
+        .selectFrom('team_invitations')
+        .selectAll()
+        .where('id', '=', id)
+        .where('organization_id', '=', organizationId)
+        .executeTakeFirst()
+      return r && toInvitation(r)
+    },
+
+    async invitationByHash(tokenHash) {
+      const r = await db
+        .selectFrom('team_invitations')
+        .selectAll()
+        .where('token_hash', '=', tokenHash)
+        .executeTakeFirst()
+      return r && toInvitation(r)
+    },
+
+    async listInvitations(organizationId, q) {
+      let base = db.selectFrom('team_invitations').where('organization_id', '=', organizationId)
+      if (q.status === 'pending') base = base.where('status', '=', 'pending').where('expires_at', '>', q.now)
+      else if (q.status === 'expired')
+        base = base.where('status', '=', 'pending').where('expires_at', '<=', q.now)
+      else if (q.status) base = base.where('status', '=', q.status)
+      const { rows, total } = await newestFirstPage(base, q)
+      return { rows: rows.map(toInvitation), total }
+    },
+
+    async countPending(organizationId, now) {
+      const r = await db
+        .selectFrom('team_invitations')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('organization_id', '=', organizationId)
+        .where('status', '=', 'pending')
+        .where('expires_at', '>', now)
+        .executeTakeFirstOrThrow()
+      return Number(r.n)
+    },
+
+    async claim(id, memberId, now) {
+      const r = await db
+        .updateTable('team_invitations')
+        .set({ status: 'accepted', accepted_at: now, member_id: memberId })
+        .where('id', '=', id)
+        .where('status', '=', 'pending')
+        .where('expires_at', '>', now)
+        .executeTakeFirst()
+      return Number(r.numUpdatedRows) === 1
+    },
+
+    async unclaim(id, memberId) {
+      await db
+        .updateTable('team_invitations')
+        .set({ status: 'pending', accepted_at: null, member_id: null })
+        .where('id', '=', id)
+        .where('member_id', '=', memberId)
+        .execute()
+    },
+
+    async revokeInvitation(organizationId, id, now) {
+      const r = await db
+        .updateTable('team_invitations')
+        .set({ status: 'revoked' })
+        .where('id', '=', id)
+        .where('organization_id', '=', organizationId)
+        .where('status', '=', 'pending')
+        .where('expires_at', '>', now)
+        .executeTakeFirst()
+      return Number(r.numUpdatedRows) === 1
+    },
+  }
+}
