@@ -42,6 +42,8 @@ describe.skipIf(noTmux)('the Team screen of linkctl tui (tmux)', () => {
     await tmux.keys('0')
     const pane = await paneWith('1 members · 0 pending invitations', 'Pending invitations')
     expect(pane).toMatch(/Owner\s+owner/)
+    // The status line names the member the key acts as (GET /api/team/me).
+    expect(pane).toContain('Owner (owner) · owner (lk_•••')
   })
 
   it('invites from the form: the token once, with the join command for this linkd', async () => {

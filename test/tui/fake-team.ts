@@ -1,5 +1,5 @@
 /** The team calls of the TUI's fake client: members and invitations held in memory. */
-import type { Invitation, InvitationWithToken, Member } from '../../src/contract/team.js'
+import type { Invitation, InvitationWithToken, Member, Whoami } from '../../src/contract/team.js'
 import type { Role } from '../../src/contract/scopes.js'
 import type { TuiClient } from '../../src/tui/api.js'
 import { page, T0 } from './fake-data.js'
@@ -31,6 +31,9 @@ export class FakeTeam {
     },
   ]
 
+  /** What GET /api/team/me answers; null: 404, as a linkd without teams. */
+  whoami: Whoami | null = null
+
   constructor(private readonly serve: Serve) {}
 
   private member(id: string): Member {
@@ -45,6 +48,11 @@ export class FakeTeam {
   }
 
   team: TuiClient['team'] = {
+    me: () =>
+      this.serve('team.me', () => {
+        if (!this.whoami) throw apiError(404, 'Route GET:/api/team/me not found')
+        return this.whoami
+      }),
     members: (q = {}) =>
       this.serve('team.members', () =>
         page(
