@@ -50,8 +50,9 @@ export function keyRoutes(deps: { keys: KeyService; limiter: RateLimitStore; clo
       },
       async (req, reply) => {
         const p = principalOf(req)
-        return reply.code(201).send(await keys.create(p.organizationId, req.body, p.permissions, { memberId: p.memberId }),
-        )
+        return reply
+          .code(201)
+          .send(await keys.create(p.organizationId, req.body, p.permissions, { memberId: p.memberId }))
       },
     )
 

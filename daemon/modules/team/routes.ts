@@ -19,7 +19,8 @@ import { errorRef } from '../../http/openapi.js'
 import type { TeamService } from './index.js'
 
 const tags = ['Team']
-const OWNER_403 = 'The key lacks team:write, the role is above the caller’s, or the target is an owner and the caller is not'
+const OWNER_403 =
+  'The key lacks team:write, the role is above the caller’s, or the target is an owner and the caller is not'
 const LAST_OWNER_409 = "The member is the organization's last owner"
 
 export function teamRoutes(deps: { team: TeamService }) {
@@ -31,7 +32,12 @@ export function teamRoutes(deps: { team: TeamService }) {
       '/api/team/members',
       {
         config: { auth: 'team:read' },
-        schema: { tags, summary: 'List team members', querystring: ListMembersQuery, response: { 200: Page(Member) } },
+        schema: {
+          tags,
+          summary: 'List team members',
+          querystring: ListMembersQuery,
+          response: { 200: Page(Member) },
+        },
       },
       async (req) => team.list(principalOf(req).organizationId, req.query),
     )
@@ -136,7 +142,8 @@ export function teamRoutes(deps: { team: TeamService }) {
       {
         schema: {
           tags,
-          summary: 'Accept an invitation (no API key: the token is the credential); answers the first key once',
+          summary:
+            'Accept an invitation (no API key: the token is the credential); answers the first key once',
           body: AcceptInvitationBody,
           response: {
             201: AcceptedInvitation,
@@ -152,7 +159,11 @@ export function teamRoutes(deps: { team: TeamService }) {
       '/api/team/me',
       {
         config: { auth: true },
-        schema: { tags, summary: 'Who the presented key is: member, organization, permissions', response: { 200: Whoami } },
+        schema: {
+          tags,
+          summary: 'Who the presented key is: member, organization, permissions',
+          response: { 200: Whoami },
+        },
       },
       async (req) => team.whoami(principalOf(req)),
     )

@@ -11,7 +11,13 @@ interface RouteInfo {
 
 /** Routes that need no key (contract: discovery, the key tester, the docs). */
 // The SKAN postback needs no key: Apple signs it (docs/reference/skan.md).
-const PUBLIC = new Set(['GET /api/use', 'POST /api/keys/test', 'POST /api/v1/skan/postbacks'])
+const PUBLIC = new Set([
+  'GET /api/use',
+  'POST /api/keys/test',
+  'POST /api/v1/skan/postbacks',
+  // The invitation token is the credential.
+  'POST /api/team/invitations/accept',
+])
 const isPublic = (method: string, path: string) =>
   PUBLIC.has(`${method} ${path}`) || path === '/api/docs' || path.startsWith('/api/docs/')
 
@@ -179,8 +185,8 @@ describe('every non-public /api/ route needs a key', () => {
         url: r.path,
         ...(r.method === 'POST' ? { payload: { key: 'lk_live_short' } } : {}),
       })
-      // Answered without a key; {key} is no postback, so the SKAN route says what is wrong with it.
-      const expected = r.path === '/api/v1/skan/postbacks' ? 400 : 200
+      // Answered without a key; {key} is no postback (nor an acceptance), so those routes say what is wrong.
+      const expected = ['/api/v1/skan/postbacks', '/api/team/invitations/accept'].includes(r.path) ? 400 : 200
       expect(res.statusCode, `${r.method} ${r.path}`).toBe(expected)
     }
   })

@@ -5,8 +5,14 @@
  */
 import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EXAMPLE_TIME_ISO, requestExamples } from '../../../daemon/http/openapi-examples.js'
-import { createTestApp, type TestApp } from '../../support/app.js'
+import {
+  EXAMPLE_INVITATION_TOKEN,
+  EXAMPLE_TIME_ISO,
+  requestExamples,
+} from '../../../daemon/http/openapi-examples.js'
+import { sha256Hex } from '../../../daemon/crypto.js'
+import { joinTeam } from '../../support/team.js'
+import { createTestApp, sqlRows, type TestApp } from '../../support/app.js'
 import { raw } from '../../support/responses.js'
 import { fraudEvent, gameIdOf, seedFraud } from '../../support/fraud.js'
 
@@ -275,7 +281,19 @@ describe('OpenAPI request examples', () => {
     // A fraud event as the ingestion pipeline stores it, for the review example.
     const flagged = fraudEvent(t, await gameIdOf(t, fg))
     await seedFraud(t, flagged.gameId, [flagged])
+    const member = await joinTeam(t, 'member', 'Fixture')
+    // A pending invitation whose token is the accept example's.
+    await sqlRows(
+      t,
+      `INSERT INTO team_invitations (id, organization_id, email, role, token_hash, status, invited_by, expires_at, created_at)
+       VALUES ('inv_example', ?, 'ada@example.com', 'member', ?, 'pending', NULL, ?, ?)`,
+      t.orgId,
+      sha256Hex(EXAMPLE_INVITATION_TOKEN),
+      t.clock.now() + 86_400_000,
+      t.clock.now(),
+    )
     const ids: Record<string, string> = {
+      '/api/team/members/': member.memberId,
       '/api/v1/admin/fraud/games/': fg,
       [`/api/v1/admin/fraud/games/${fg}/rules/`]: rules.json<{ data: { id: string }[] }>().data[0]!.id,
       [`/api/v1/admin/fraud/games/${fg}/events/`]: flagged.id,

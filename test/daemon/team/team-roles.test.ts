@@ -62,7 +62,10 @@ describe('live keys follow their member', () => {
   it('a demotion narrows the live key at its next request', async () => {
     const before = await t.call('GET', '/api/team/invitations', { key: admin.key })
     expect(before.statusCode).toBe(200)
-    const inv = await t.call('POST', '/api/team/invitations', { key: admin.key, body: { email: 'a@example.com' } })
+    const inv = await t.call('POST', '/api/team/invitations', {
+      key: admin.key,
+      body: { email: 'a@example.com' },
+    })
     expect(inv.statusCode).toBe(201)
     await t.call('PATCH', `/api/team/members/${admin.memberId}`, { body: { role: 'viewer' } })
     const write = await t.call('POST', '/api/use/links', {
@@ -124,9 +127,14 @@ describe('keys rules of members and viewers', () => {
     const a = await joinTeam(t, 'member', 'A')
     const full = await t.call('POST', '/api/keys', { key: a.key, body: { name: 'full', preset: 'full' } })
     expect(expectError(full, 403, 'Forbidden').message).toContain('team:write')
-    const second = await t.app.linkd.services.keys.create(t.orgId, { name: 'second', preset: 'full' }, undefined, {
-      memberId: a.memberId,
-    })
+    const second = await t.app.linkd.services.keys.create(
+      t.orgId,
+      { name: 'second', preset: 'full' },
+      undefined,
+      {
+        memberId: a.memberId,
+      },
+    )
     const regen = await t.call('POST', `/api/keys/${second.id}/regenerate`, { key: a.key })
     expect(regen.statusCode, regen.body).toBe(200)
     const off = await t.call('POST', `/api/keys/${second.id}/deactivate`, { key: a.key })
@@ -138,9 +146,14 @@ describe('per-member rate limit', () => {
   it('all keys of one member share the member window; another member still passes', async () => {
     t = await createTestApp({ rateLimitPerMember: 2 })
     const a = await joinTeam(t, 'member', 'A')
-    const second = await t.app.linkd.services.keys.create(t.orgId, { name: 'a2', preset: 'read-only' }, undefined, {
-      memberId: a.memberId,
-    })
+    const second = await t.app.linkd.services.keys.create(
+      t.orgId,
+      { name: 'a2', preset: 'read-only' },
+      undefined,
+      {
+        memberId: a.memberId,
+      },
+    )
     t.clock.advance(60_000) // a fresh minute: setup requests are forgotten
     expect((await t.call('GET', '/api/use/links', { key: a.key })).statusCode).toBe(200)
     expect((await t.call('GET', '/api/use/links', { key: second.key })).statusCode).toBe(200)

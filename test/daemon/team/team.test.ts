@@ -37,7 +37,10 @@ describe('members', () => {
 
   it('a key created through the API belongs to the calling member', async () => {
     const ada = await joinTeam(t, 'member', 'Ada')
-    const res = await t.call('POST', '/api/keys', { key: ada.key, body: { name: 'ada ci', preset: 'read-only' } })
+    const res = await t.call('POST', '/api/keys', {
+      key: ada.key,
+      body: { name: 'ada ci', preset: 'read-only' },
+    })
     expect(res.statusCode, res.body).toBe(201)
     expect(res.json<{ memberId: string }>().memberId).toBe(ada.memberId)
   })
@@ -67,7 +70,11 @@ describe('members', () => {
     const other = await t.createOrg('other')
     const theirs = await t.call('GET', '/api/team/members', { key: other.ownerKey })
     const id = theirs.json<{ data: Array<{ id: string }> }>().data[0]!.id
-    expectError(await t.call('PATCH', `/api/team/members/${id}`, { body: { role: 'viewer' } }), 404, 'NotFound')
+    expectError(
+      await t.call('PATCH', `/api/team/members/${id}`, { body: { role: 'viewer' } }),
+      404,
+      'NotFound',
+    )
     expectError(await t.call('DELETE', `/api/team/members/${id}`), 404, 'NotFound')
     const mine = (await t.call('GET', '/api/team/members')).json<{ data: Array<{ id: string }> }>()
     expect(mine.data.map((m) => m.id)).not.toContain(id)
@@ -77,9 +84,9 @@ describe('members', () => {
     const owner = await ownerMemberId(t)
     const demote = await t.call('PATCH', `/api/team/members/${owner}`, { body: { role: 'admin' } })
     expect(expectError(demote, 409, 'Conflict').message).toContain('last owner')
-    expect(expectError(await t.call('DELETE', `/api/team/members/${owner}`), 409, 'Conflict').message).toContain(
-      'last owner',
-    )
+    expect(
+      expectError(await t.call('DELETE', `/api/team/members/${owner}`), 409, 'Conflict').message,
+    ).toContain('last owner')
     await joinTeam(t, 'owner', 'Second')
     const ok = await t.call('PATCH', `/api/team/members/${owner}`, { body: { role: 'admin' } })
     expect(ok.statusCode, ok.body).toBe(200)
@@ -89,7 +96,10 @@ describe('members', () => {
     const owner = await ownerMemberId(t)
     const admin = await joinTeam(t, 'admin', 'Admin')
     const m = await joinTeam(t, 'member', 'Mem')
-    const change = await t.call('PATCH', `/api/team/members/${owner}`, { key: admin.key, body: { role: 'viewer' } })
+    const change = await t.call('PATCH', `/api/team/members/${owner}`, {
+      key: admin.key,
+      body: { role: 'viewer' },
+    })
     expect(expectError(change, 403, 'Forbidden').message).toContain('only an owner')
     expectError(await t.call('DELETE', `/api/team/members/${owner}`, { key: admin.key }), 403, 'Forbidden')
     const promote = await t.call('PATCH', `/api/team/members/${m.memberId}`, {
@@ -98,11 +108,15 @@ describe('members', () => {
     })
     expect(expectError(promote, 403, 'Forbidden').message).toContain('above its own')
     // Within its own role it may.
-    const ok = await t.call('PATCH', `/api/team/members/${m.memberId}`, { key: admin.key, body: { role: 'admin' } })
+    const ok = await t.call('PATCH', `/api/team/members/${m.memberId}`, {
+      key: admin.key,
+      body: { role: 'admin' },
+    })
     expect(ok.statusCode, ok.body).toBe(200)
-    expect(expectError(await invite({ email: 'x@example.com', role: 'owner' }, admin.key), 403, 'Forbidden').message).toContain(
-      'above its own',
-    )
+    expect(
+      expectError(await invite({ email: 'x@example.com', role: 'owner' }, admin.key), 403, 'Forbidden')
+        .message,
+    ).toContain('above its own')
   })
 })
 
@@ -124,7 +138,10 @@ describe('invitations', () => {
   })
 
   it('accept needs no key: 201 with the member and its first key (full preset, shown once); a second use is 410', async () => {
-    const inv = (await invite({ email: 'ada@example.com', role: 'admin' })).json<{ token: string; id: string }>()
+    const inv = (await invite({ email: 'ada@example.com', role: 'admin' })).json<{
+      token: string
+      id: string
+    }>()
     const res = await accept(inv.token, 'Ada Lovelace')
     expect(res.statusCode, res.body).toBe(201)
     const body = res.json<{ member: Record<string, unknown>; apiKey: Record<string, unknown> }>()
@@ -134,7 +151,11 @@ describe('invitations', () => {
       role: 'admin',
       invitedBy: await ownerMemberId(t),
     })
-    expect(body.apiKey).toMatchObject({ name: "Ada Lovelace's key", memberId: body.member.id, permissions: [...SCOPES] })
+    expect(body.apiKey).toMatchObject({
+      name: "Ada Lovelace's key",
+      memberId: body.member.id,
+      permissions: [...SCOPES],
+    })
     const me = await t.call('GET', '/api/team/me', { key: body.apiKey.key as string })
     expect(me.statusCode, me.body).toBe(200)
     expect(me.json()).toMatchObject({
@@ -146,7 +167,9 @@ describe('invitations', () => {
     })
     const again = await accept(inv.token, 'Eve')
     expect(expectError(again, 410, 'Gone').message).toContain('accepted')
-    const list = (await t.call('GET', '/api/team/invitations?status=accepted')).json<{ data: Array<{ id: string }> }>()
+    const list = (await t.call('GET', '/api/team/invitations?status=accepted')).json<{
+      data: Array<{ id: string }>
+    }>()
     expect(list.data.map((i) => i.id)).toEqual([inv.id])
   })
 
@@ -161,16 +184,18 @@ describe('invitations', () => {
     expect(expectError(await accept(inv.token), 410, 'Gone').message).toContain('expired')
     const list = (await t.call('GET', '/api/team/invitations')).json<{ data: Array<{ status: string }> }>()
     expect(list.data.map((i) => i.status)).toEqual(['expired'])
-    expect((await t.call('GET', '/api/team/invitations?status=pending')).json<{ total: number }>().total).toBe(0)
+    expect(
+      (await t.call('GET', '/api/team/invitations?status=pending')).json<{ total: number }>().total,
+    ).toBe(0)
   })
 
   it('DELETE revokes a pending invitation (204); then accept is 410 and DELETE again 409', async () => {
     const inv = (await invite({ email: 'ada@example.com' })).json<{ token: string; id: string }>()
     expect((await t.call('DELETE', `/api/team/invitations/${inv.id}`)).statusCode).toBe(204)
     expect(expectError(await accept(inv.token), 410, 'Gone').message).toContain('revoked')
-    expect(expectError(await t.call('DELETE', `/api/team/invitations/${inv.id}`), 409, 'Conflict').message).toContain(
-      'revoked',
-    )
+    expect(
+      expectError(await t.call('DELETE', `/api/team/invitations/${inv.id}`), 409, 'Conflict').message,
+    ).toContain('revoked')
     expectError(await t.call('DELETE', '/api/team/invitations/inv_unknown'), 404, 'NotFound')
   })
 
@@ -191,6 +216,10 @@ describe('invitations', () => {
   it('bad input is a 400 with details, never a 500', async () => {
     expectError(await invite({ email: 'nope' }), 400, 'ValidationError')
     expectError(await invite({ email: 'a@example.com', role: 'god' }), 400, 'ValidationError')
-    expectError(await t.call('POST', '/api/team/invitations/accept', { key: null, body: { token: 'x' } }), 400, 'ValidationError')
+    expectError(
+      await t.call('POST', '/api/team/invitations/accept', { key: null, body: { token: 'x' } }),
+      400,
+      'ValidationError',
+    )
   })
 })
