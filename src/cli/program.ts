@@ -24,7 +24,9 @@ import { register as registerLinks } from './commands/links/index.js'
 import { register as registerWebhooks } from './commands/webhooks/index.js'
 import { register as registerProfile } from './commands/profile.js'
 import { register as registerStatus } from './commands/status.js'
+import { register as registerTeam } from './commands/team/index.js'
 import { register as registerTui } from './commands/tui.js'
+import { register as registerWhoami } from './commands/whoami.js'
 import { packageVersion } from '../version.js'
 
 export function buildProgram(): Command {
@@ -51,7 +53,9 @@ export function buildProgram(): Command {
   registerAuth(program)
   registerProfile(program)
   registerStatus(program)
+  registerWhoami(program)
   registerKeys(program)
+  registerTeam(program)
   registerLinks(program)
   registerDomains(program)
   registerWebhooks(program)

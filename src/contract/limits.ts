@@ -42,6 +42,9 @@ export const TEAM_LIMITS = {
   auditRetentionDays: 365,
 } as const
 
+/** An invitation's states (light: the CLI's start-up lists them as choices). */
+export const INVITATION_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const
+
 /** Prefix of invitation tokens (shown once, stored hashed). */
 export const INVITATION_TOKEN_PATTERN = /^lkinv_[A-Za-z0-9]{32}$/
 

@@ -2,11 +2,11 @@ import Type, { type Static } from 'typebox'
 import { Nullable, StringEnum, Timestamp, PageQuery } from './common.js'
 import { VisibleText } from './text.js'
 import { ROLES } from './scopes.js'
-import { TEAM_LIMITS } from './limits.js'
+import { INVITATION_STATUSES, TEAM_LIMITS } from './limits.js'
 import { ApiKeyWithSecret } from './keys.js'
 
 export { ROLES, ROLE_RANK, ROLE_SCOPES, effectiveScopes, type Role } from './scopes.js'
-export { INVITATION_TOKEN_PATTERN, TEAM_LIMITS } from './limits.js'
+export { INVITATION_STATUSES, INVITATION_TOKEN_PATTERN, TEAM_LIMITS } from './limits.js'
 
 const RoleName = StringEnum(ROLES, { description: 'owner > admin > member > viewer' })
 const MemberName = VisibleText({ minLength: 1, maxLength: TEAM_LIMITS.nameMax })
@@ -38,8 +38,6 @@ export type ListMembersQuery = Static<typeof ListMembersQuery>
 
 export const UpdateMemberBody = Type.Object({ role: RoleName }, { additionalProperties: false })
 export type UpdateMemberBody = Static<typeof UpdateMemberBody>
-
-export const INVITATION_STATUSES = ['pending', 'accepted', 'revoked', 'expired'] as const
 
 export const CreateInvitationBody = Type.Object(
   { email: Email, role: Type.Optional(RoleName) },

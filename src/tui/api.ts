@@ -24,6 +24,10 @@ export interface TuiClient extends Pick<LinkdClient, 'health' | 'ready'> {
   >
   skan: Calls<'skan', 'campaigns' | 'campaign' | 'optimize'>
   gaming: Calls<'gaming', 'requestDeletion' | 'deletion'>
+  team: Calls<
+    'team',
+    'me' | 'members' | 'invitations' | 'invite' | 'setRole' | 'removeMember' | 'revokeInvitation'
+  >
 }
 
 /** An error as the status line says it, and how long to wait before trying again. */

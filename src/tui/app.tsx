@@ -1,6 +1,6 @@
 /**
  * The TUI's frame: tab bar, the current screen, the status line and the `?` overlay. Global keys
- * (Tab / Shift-Tab / 1-9 between screens, ? help, q and Ctrl-C quit) are read here; a screen
+ * (Tab / Shift-Tab / 1-9 and 0 between screens, ? help, q and Ctrl-C quit) are read here; a screen
  * reads its own keys, and takes them all while it has a field open (`capture`).
  */
 import { isTextRun, splitKeys, textKey, type KeyPress } from './hooks/key-chunks.js'
@@ -15,7 +15,7 @@ import { SCREENS } from './screens/index.js'
 
 export const GLOBAL_KEYS: KeyHelp[] = [
   { keys: 'Tab / Shift-Tab', does: 'next / previous screen' },
-  { keys: '1-9', does: 'go to screen n' },
+  { keys: '1-9, 0', does: 'go to screen n (0: the tenth)' },
   { keys: '?', does: 'this help (any key closes it)' },
   { keys: 'Ctrl-L', does: 'redraw the whole screen' },
   { keys: 'q / Ctrl-C', does: 'quit' },
@@ -30,6 +30,8 @@ export interface AppProps {
   keyProblem?: string
   /** Who is connected where, for the status line. */
   identity?: string
+  /** The daemon's URL. */
+  url?: string
   screens?: ScreenDef[]
   /** Where the app starts (tests). */
   initialScreen?: string
@@ -92,12 +94,23 @@ export function App(props: AppProps) {
       color: props.color,
       scopes: props.scopes,
       ...(props.keyProblem ? { keyProblem: props.keyProblem } : {}),
+      ...(props.url ? { url: props.url } : {}),
       report,
       capture,
       say: setMessage,
       kept,
     }),
-    [props.client, props.refreshSeconds, props.color, props.scopes, props.keyProblem, report, capture, kept],
+    [
+      props.client,
+      props.refreshSeconds,
+      props.color,
+      props.scopes,
+      props.keyProblem,
+      props.url,
+      report,
+      capture,
+      kept,
+    ],
   )
 
   const keys = useRef<KeyRegistry>(new Set()).current
@@ -113,7 +126,9 @@ export function App(props: AppProps) {
       setMessage(null)
     }
     if (key.tab) return go(key.shift ? index - 1 : index + 1)
-    if (/^[1-9]$/.test(input) && Number(input) <= screens.length) return go(Number(input) - 1)
+    // 1-9 and 0 for the tenth screen.
+    const n = input === '0' ? 10 : Number(input)
+    if (/^[0-9]$/.test(input) && n <= screens.length) return go(n - 1)
   }
   // The screens' handlers first (they see the state the key was pressed in), then the global keys.
   // A Ctrl key reaches the screens only as the moves they know (Ctrl-U, Ctrl-D): Ctrl-L is not `l`.

@@ -6,6 +6,8 @@ import type { TuiClient, Trouble } from './api.js'
 export interface TuiEnv {
   client: TuiClient
   refreshMs: number
+  /** The daemon's URL (what a teammate joins with); undefined in tests that do not say. */
+  url?: string
   /** Colour allowed (NO_COLOR unset). */
   color: boolean
   /** The key's scopes; null when they could not be learnt (every screen is then tried). */

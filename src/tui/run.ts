@@ -81,12 +81,17 @@ export async function whoAmI(
   })
   try {
     const result = await Promise.race([client.keys.test(apiKey), late])
-    if (result.valid && result.key)
+    if (result.valid && result.key) {
+      // What the key may do within its member's role, and who that member is (a linkd without
+      // teams does not answer: the key's own scopes then).
+      const me = await Promise.race([client.team.me(), late]).catch(() => null)
+      const member = me ? `${me.member.name} (${me.member.role}) · ` : ''
       return {
         ...(result.rateLimit ? { rateLimit: result.rateLimit } : {}),
-        scopes: new Set(result.key.permissions),
-        identity: `${result.key.name} (${result.key.preview}) · ${result.key.organization.name} · ${url}`,
+        scopes: new Set(me ? me.effectivePermissions : result.key.permissions),
+        identity: `${member}${result.key.name} (${result.key.preview}) · ${result.key.organization.name} · ${url}`,
       }
+    }
     const reason = result.reason ?? 'unknown'
     return {
       scopes: new Set(),
@@ -156,6 +161,7 @@ export async function runTui(opts: TuiOptions, ctx: Ctx): Promise<void> {
         color: ctx.color,
         scopes: who.scopes,
         identity,
+        url: target.url,
         ...(who.keyProblem ? { keyProblem: who.keyProblem } : {}),
         redraw: () => writer.redraw(),
       },

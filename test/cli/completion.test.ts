@@ -69,7 +69,7 @@ describe('shell completions', () => {
         { encoding: 'utf8' },
       ).trim()
     expect(complete('linkctl ')).toBe(
-      'login logout profile status keys links domains webhooks games events analytics fraud skan gdpr api tui dashboard completion help',
+      'login logout profile status whoami keys team links domains webhooks games events analytics fraud skan gdpr api tui dashboard completion help',
     )
     expect(complete('linkctl keys re')).toBe('regenerate revoke')
     expect(complete('linkctl keys create --preset ')).toBe('read-only full analytics-only')
@@ -78,6 +78,9 @@ describe('shell completions', () => {
     expect(complete('linkctl links list --sort ')).toBe('createdAt clicks')
     expect(complete('linkctl links update x --redirect-type ')).toBe('301 302 307 308')
     expect(complete('linkctl links e')).toBe('export')
+    expect(complete('linkctl team r')).toBe('revoke-invite role remove rm')
+    expect(complete('linkctl team invite x --role ')).toBe('owner admin member viewer')
+    expect(complete('linkctl team invitations --status ')).toBe('pending accepted revoked expired')
     tmp.remove()
   })
 

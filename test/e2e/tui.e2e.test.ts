@@ -315,7 +315,7 @@ describe.skipIf(noTmux)('linkctl tui: keys, kept state, narrow terminals, scopes
   it('at 50 columns the tab bar is one line and list rows are clipped, not wrapped', async () => {
     const t = tui('narrow', owner, 50, 20)
     const home = (await t.paneWith(['● ok', 'Jobs'])).split('\n')
-    expect(home[0]).toMatch(/^ 1 Home +2 +3 +4 +5 +6 +7 +8 +9 *$/)
+    expect(home[0]).toMatch(/^ 1 Home +2 +3 +4 +5 +6 +7 +8 +9 +10 *$/)
     expect(home[1]).not.toMatch(/GDPR|SKAN|Fraud/)
     await t.keys('2')
     const pane = await t.paneWith(['seed-1', 'seed-2', 'of '])

@@ -6,6 +6,7 @@ import { runCli } from '../../src/cli/run.js'
 import { EXIT } from '../../src/session/exit-codes.js'
 import { parseRefresh, refreshWithin, whoAmI } from '../../src/tui/run.js'
 import { FakeClient } from './fake-client.js'
+import { makeMember } from './fake-team.js'
 import { testIo } from '../support/cli.js'
 import { root } from '../support/processes.js'
 
@@ -60,6 +61,20 @@ describe('linkctl tui', () => {
     const who = await whoAmI(new FakeClient(), 'http://127.0.0.1:8080', 'links:read')
     expect([...(who.scopes ?? [])]).toEqual(['links:read'])
     expect(who.identity).toBe('fake (lk_•••aaaa) · Org · http://127.0.0.1:8080')
+  })
+
+  it("takes the scopes within the member's role from whoami, and names the member", async () => {
+    const client = new FakeClient()
+    client.teamData.whoami = {
+      member: makeMember('mem_bo', 'Bo', 'viewer'),
+      key: { id: 'key_aaaa', name: 'fake', preview: 'lk_•••aaaa' },
+      organization: { id: 'org_1', name: 'Org', plan: 'pro' },
+      permissions: ['team:read', 'team:write'],
+      effectivePermissions: ['team:read'],
+    }
+    const who = await whoAmI(client, 'http://127.0.0.1:8080', 'team:write')
+    expect([...(who.scopes ?? [])]).toEqual(['team:read'])
+    expect(who.identity).toBe('Bo (viewer) · fake (lk_•••aaaa) · Org · http://127.0.0.1:8080')
   })
 
   it('keeps nothing per render: a screen refreshing for hours does not grow (React production build)', () => {

@@ -22,6 +22,7 @@ import {
   type FakeState,
 } from './fake-data.js'
 import { FakeFraud, FakeSkan } from './fake-fraud-skan.js'
+import { FakeTeam } from './fake-team.js'
 
 export { fakeState, makeDelivery, makeDomain, makeKey, makeLink, type FakeState }
 
@@ -75,6 +76,9 @@ export class FakeClient implements TuiClient {
   readonly skanData = new FakeSkan((name, make) => this.serve(name, make))
   fraud = this.fraudData.fraud
   skan = this.skanData.skan
+  /** Members and invitations (fake-team.ts), and their calls. */
+  readonly teamData = new FakeTeam((name, make) => this.serve(name, make))
+  team = this.teamData.team
 
   health = () => this.serve('health', () => this.state.health)
   ready = () => this.serve('ready', () => this.state.health)

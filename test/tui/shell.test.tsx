@@ -113,7 +113,7 @@ describe('tui shell', () => {
     resize(app, 50, 20)
     const frame = await frameWith(app, '30 links', '1 of 30')
     const lines = frame.split('\n')
-    expect(lines[0]).toMatch(/^ 1 +2 Links +3 +4 +5 +6 +7 +8 +9 *$/)
+    expect(lines[0]).toMatch(/^ 1 +2 Links +3 +4 +5 +6 +7 +8 +9 +10 *$/)
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(50)
     // Each link on one line, cut at the edge: none wraps onto a line of its own.
     const rows = lines.filter((l) => /^c\d+ /.test(l))

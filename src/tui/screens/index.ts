@@ -8,6 +8,7 @@ import { home } from './home.js'
 import { keys } from './keys.js'
 import { links } from './links.js'
 import { skan } from './skan.js'
+import { team } from './team.js'
 import { webhooks } from './webhooks.js'
 
-export const SCREENS: ScreenDef[] = [home, links, keys, domains, webhooks, games, fraud, skan, gdpr]
+export const SCREENS: ScreenDef[] = [home, links, keys, domains, webhooks, games, fraud, skan, gdpr, team]
