@@ -17,6 +17,8 @@ import {
 export interface Principal {
   keyId: string
   organizationId: string
+  /** The member owning the key (the audit log names it). */
+  memberId?: string
   name: string
   permissions: readonly string[]
   requestLimit: number
