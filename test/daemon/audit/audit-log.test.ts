@@ -133,3 +133,41 @@ describe('prune-audit-log', () => {
     expect(left.data.map((e) => e.resourceId)).not.toContain(old)
   })
 })
+
+describe('a route without an API key', () => {
+  it('is audited with the actor its handler sets (config.audit, request.auditActor)', async () => {
+    t = await createTestApp()
+    // As the invitation accept route does: the token is the credential, the handler names the actor.
+    t.app.post(
+      '/api/team/invitations/accept',
+      {
+        config: { audit: true },
+        schema: { hide: true, response: { 201: { type: 'object', properties: { id: { type: 'string' } } } } },
+      },
+      async (request, reply) => {
+        const body = request.body as { who?: string }
+        if (body.who) request.auditActor = { organizationId: t.orgId, memberId: body.who, keyId: 'key_new' }
+        return reply.code(201).send({ id: 'mem_new' })
+      },
+    )
+    expect(
+      (await t.call('POST', '/api/team/invitations/accept', { key: null, body: { who: 'mem_new' } }))
+        .statusCode,
+    ).toBe(201)
+    // No actor set (nothing known about who it was): nothing recorded.
+    expect((await t.call('POST', '/api/team/invitations/accept', { key: null, body: {} })).statusCode).toBe(
+      201,
+    )
+    const all = await log()
+    expect(all.data).toEqual([
+      expect.objectContaining({
+        action: 'invitation.accept',
+        resourceType: 'invitation',
+        memberId: 'mem_new',
+        keyId: 'key_new',
+        resourceId: 'mem_new',
+        statusCode: 201,
+      }),
+    ])
+  })
+})
