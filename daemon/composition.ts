@@ -48,6 +48,7 @@ import { createHealthStore } from './modules/health/index.js'
 import { createHealthService } from './modules/health/index.js'
 import { healthModule } from './modules/health/index.js'
 import { createGaming } from './modules/gaming/index.js'
+import { createAuditStore, createAuditService, auditModule } from './modules/audit/index.js'
 import { packageVersion } from '../src/version.js'
 import type { Plan } from '../src/contract/limits.js'
 
@@ -184,6 +185,7 @@ function services(deps: CompositionDeps) {
     customDomainOf: (host) => directory.keyOfHost(host),
   })
   const idempotency = createIdempotencyStore(db.kysely, secrets)
+  const audit = createAuditService({ store: createAuditStore(db.kysely), clock })
   const webhooks = createWebhookService({
     store: createWebhookStore(db.kysely, secrets),
     clock,
@@ -233,6 +235,7 @@ function services(deps: CompositionDeps) {
     directory,
     domains,
     gaming,
+    audit,
   }
 }
 export type Services = ReturnType<typeof services>
@@ -256,6 +259,7 @@ export async function compose(deps: CompositionDeps) {
     healthModule({ health, publicUrl: config.publicUrl }),
     keysModule({ keys: svc.keys, limiter, clock }),
     teamModule({ team: svc.team }),
+    auditModule({ audit: svc.audit }),
     linksModule({ links: svc.links, bodyLimitBytes: config.bodyLimitBytes }),
     clicksModule({ clicks: svc.clicks }),
     webhooksModule({ webhooks: svc.webhooks, clock }),
@@ -301,6 +305,7 @@ export async function compose(deps: CompositionDeps) {
     /** Background work: buffer flushers, webhook sender, job schedule, domain refresh. */
     start(): void {
       svc.keys.usage.start((err) => log.error({ err }, 'usage flush failed'))
+      svc.audit.start((err) => log.error({ err }, 'audit log flush failed'))
       svc.clicks.recorder.start()
       svc.webhooks.start()
       svc.gaming.start()
@@ -325,6 +330,7 @@ export async function compose(deps: CompositionDeps) {
       await scheduler.stop()
       await svc.domains.settled()
       await svc.keys.usage.stop()
+      await svc.audit.stop()
       await svc.clicks.recorder.stop()
       // After the click flush and the domain work: their events reach the outbox before the sender stops.
       await svc.webhooks.stop()

@@ -13,6 +13,7 @@ export const TAGS = [
   { name: 'Discovery', description: 'The API version, its routes with their permissions, and health' },
   { name: 'API keys', description: 'Keys, their scopes, limits and IP allowlists, and their request log' },
   { name: 'Team', description: 'Members with roles, invitations, and who the presented key is' },
+  { name: 'Audit log', description: 'Who changed what: one entry per successful write, kept 365 days' },
   { name: 'Links', description: 'Short links: create (one or in bulk), list, update, delete, QR codes' },
   { name: 'Analytics', description: 'Click analytics of a short link over a date range' },
   { name: 'Custom domains', description: 'Own domains for short links: DNS verification and certificates' },

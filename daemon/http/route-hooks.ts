@@ -1,6 +1,6 @@
 import type { RouteOptions } from 'fastify'
 
-type HookName = 'preHandler' | 'onSend' | 'onResponse' | 'onRequestAbort'
+type HookName = 'preHandler' | 'preSerialization' | 'onSend' | 'onResponse' | 'onRequestAbort'
 
 /**
  * Adds a hook to one route from an `onRoute` listener, so that cross-cutting work (idempotency,

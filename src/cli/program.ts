@@ -10,6 +10,7 @@ import { Command, Help } from 'commander'
 import { DEFAULT_URL } from '../session/context.js'
 import { register as registerAnalytics } from './commands/analytics/index.js'
 import { register as registerApi } from './commands/api.js'
+import { register as registerAudit } from './commands/audit.js'
 import { register as registerAuth } from './commands/auth.js'
 import { register as registerCompletion } from './commands/completion.js'
 import { register as registerEvents } from './commands/events.js'
@@ -65,6 +66,7 @@ export function buildProgram(): Command {
   registerFraud(program)
   registerSkan(program)
   registerGdpr(program)
+  registerAudit(program)
   registerApi(program)
   registerTui(program)
   registerCompletion(program)

@@ -26,6 +26,7 @@ afterAll(() => l?.close())
 describe('linkctl team and whoami against a running linkd', () => {
   let token = ''
   let anaId = ''
+  let linkId = ''
 
   it('whoami says the owner key is the Owner member', async () => {
     const r = await l.linkctl(['whoami', '--json'])
@@ -72,6 +73,9 @@ describe('linkctl team and whoami against a running linkd', () => {
       email: 'ana@example.com',
     })
     anaId = json<Whoami>(me.stdout).member.id
+    const link = await ana(['links', 'create', 'https://example.com/ana', '--json'])
+    expect(link.code, link.stderr).toBe(0)
+    linkId = json<{ id: string }>(link.stdout).id
   })
 
   it('a used token is refused with exit 1, an unknown one with exit 5; nothing is saved', async () => {
@@ -121,6 +125,10 @@ describe('linkctl team and whoami against a running linkd', () => {
     expect(me.effectivePermissions.every((p) => p.endsWith(':read'))).toBe(true)
     const refused = await ana(['team', 'invite', 'eve@example.com'])
     expect(refused.code).toBe(4)
+    expect((await ana(['links', 'get', linkId, '--json'])).code).toBe(0)
+    const create = await ana(['links', 'create', 'https://example.com/no', '--json'])
+    expect(create.code).toBe(4)
+    expect(create.stderr).toMatch(/links:write/)
   })
 
   it('revoke-invite makes a token unusable', async () => {
@@ -146,5 +154,27 @@ describe('linkctl team and whoami against a running linkd', () => {
     expect(after.code).toBe(4)
     const members = await l.linkctl(['team', 'members'])
     expect(members.stdout).not.toContain(anaId)
+  })
+  it('the owner answers "who did this?" from linkctl audit', async () => {
+    type Entry = { action: string; memberId: string | null; resourceId: string | null }
+    const r = await l.linkctl(['audit', '--json'])
+    expect(r.code, r.stderr).toBe(0)
+    const entries = json<PageOf<Entry>>(r.stdout).data
+    const owner = json<Whoami>((await l.linkctl(['whoami', '--json'])).stdout).member.id
+    const step = (action: string, resourceId: string | null = null) =>
+      entries.find((e) => e.action === action && (resourceId === null || e.resourceId === resourceId))
+    expect(step('invitation.create')?.memberId).toBe(owner)
+    expect(step('invitation.accept')?.memberId).toBe(anaId)
+    expect(step('link.create', linkId)?.memberId).toBe(anaId)
+    expect(step('member.update', anaId)?.memberId).toBe(owner)
+    expect(step('member.remove', anaId)?.memberId).toBe(owner)
+    const byAna = await l.linkctl(['audit', '--member', anaId, '--json'])
+    expect(
+      json<PageOf<Entry>>(byAna.stdout)
+        .data.map((e) => e.action)
+        .sort(),
+    ).toEqual(['invitation.accept', 'link.create'])
+    const table = await l.linkctl(['audit', '--action', 'member.remove'])
+    expect(table.stdout).toContain(anaId)
   })
 })

@@ -112,6 +112,7 @@ export const JOB_NAMES = [
   'gaming-raw-retention',
   'gdpr-deletions',
   'gdpr-records-purge',
+  'prune-audit-log',
   'prune-idempotency',
   'prune-key-activity',
   'prune-webhook-deliveries',

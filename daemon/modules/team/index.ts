@@ -38,8 +38,13 @@ export interface TeamService {
   listInvitations(organizationId: string, q: ListInvitationsQuery): Promise<PageOf<Invitation>>
   /** Revokes a pending invitation; 404 unknown, 409 not pending. */
   revokeInvitation(organizationId: string, id: string): Promise<void>
-  /** Redeems a token (once): the new member and its first key; 404 unknown, 410 used or expired. */
-  accept(body: AcceptInvitationBody): Promise<AcceptedInvitation>
+  /**
+   * Redeems a token (once): the new member and its first key, and the organization and invitation
+   * (for the audit log; not in the answer); 404 unknown, 410 used or expired.
+   */
+  accept(
+    body: AcceptInvitationBody,
+  ): Promise<AcceptedInvitation & { organizationId: string; invitationId: string }>
   /** Who a key is: its member, the key, the organization and its (effective) permissions. */
   whoami(caller: { organizationId: string; memberId: string; keyId: string }): Promise<Whoami>
   /** The role of a member that is not removed, read fresh (every request asks). */

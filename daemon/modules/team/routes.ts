@@ -140,6 +140,8 @@ export function teamRoutes(deps: { team: TeamService }) {
     app.post(
       '/api/team/invitations/accept',
       {
+        // No key: the token is the credential; the handler names the actor for the audit log.
+        config: { audit: true },
         schema: {
           tags,
           summary:
@@ -152,7 +154,12 @@ export function teamRoutes(deps: { team: TeamService }) {
           },
         },
       },
-      async (req, reply) => reply.code(201).send(await team.accept(req.body)),
+      async (req, reply) => {
+        const { organizationId, invitationId, ...accepted } = await team.accept(req.body)
+        req.auditActor = { organizationId, memberId: accepted.member.id, keyId: accepted.apiKey.id }
+        req.auditResourceId = invitationId
+        return reply.code(201).send(accepted)
+      },
     )
 
     app.get(

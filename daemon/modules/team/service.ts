@@ -186,7 +186,7 @@ export function createTeamService(deps: TeamServiceDeps): TeamService {
         )
     },
 
-    async accept(body: AcceptInvitationBody): Promise<AcceptedInvitation> {
+    async accept(body: AcceptInvitationBody) {
       const token = body.token.trim()
       const hash = sha256Hex(token)
       const i = INVITATION_TOKEN_PATTERN.test(token) ? await store.invitationByHash(hash) : undefined
@@ -237,7 +237,7 @@ export function createTeamService(deps: TeamServiceDeps): TeamService {
         },
         t,
       )
-      return { member: presentMember(member), apiKey }
+      return { member: presentMember(member), apiKey, organizationId: i.organizationId, invitationId: i.id }
     },
 
     async whoami(caller): Promise<Whoami> {

@@ -1,0 +1,44 @@
+/** `linkctl audit` on a terminal: a table of the writes, relative times; a key without team:read exits 4. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { runAudit } from '../../src/cli/commands/audit.js'
+import { exitCodeFor } from '../../src/session/exit-codes.js'
+import { startTestDaemon, type TestDaemon } from '../support/daemon.js'
+import { testCtx } from '../support/cli.js'
+
+let d: TestDaemon
+beforeAll(async () => {
+  d = await startTestDaemon()
+})
+afterAll(() => d.close())
+
+const tty = (apiKey = d.ownerKey) =>
+  testCtx({ flags: { url: d.url, apiKey }, json: false, isTTY: true, env: { NO_COLOR: '1', COLUMNS: '160' } })
+
+describe('linkctl audit', () => {
+  it('prints a table on a terminal, and says so when nothing matches', async () => {
+    const res = await d.testApp.call('POST', '/api/use/links', {
+      body: { destinationUrl: 'https://example.org/' },
+    })
+    const linkId = res.json<{ id: string }>().id
+    const { ctx, out } = tty()
+    await runAudit({}, ctx)
+    const [header, row] = out.text.split('\n')
+    expect(header!.split(/\s{2,}/)).toEqual(['AT', 'ACTION', 'RESOURCE', 'MEMBER', 'KEY', 'IP', 'STATUS'])
+    expect(row).toContain('link.create')
+    expect(row).toContain(linkId)
+    expect(row).toMatch(/\s201$/)
+
+    const none = tty()
+    await runAudit({ action: 'nothing.matches' }, none.ctx)
+    expect(none.out.text).toBe('')
+    expect(none.err.text).toContain('No audit entries match.')
+  })
+
+  it('a key without team:read is refused (exit 4)', async () => {
+    const k = await d.testApp.createKey({ name: 'links only', permissions: ['links:read'] })
+    const { ctx } = tty(k.key)
+    const err = await runAudit({}, ctx).catch((e: unknown) => e)
+    expect(exitCodeFor(err)).toBe(4)
+    expect(String(err)).toContain('team:read')
+  })
+})
