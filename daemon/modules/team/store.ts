@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely'
+import { PostgresAdapter, sql, type Kysely, type Selectable } from 'kysely'
 import type { Database } from '../../db/schema.js'
 import type { MembersTable, TeamInvitationsTable } from '../../db/schema/team.js'
 import { newestFirstPage } from '../../db/paginate.js'
@@ -98,9 +98,27 @@ export interface TeamStore {
   revokeInvitation(organizationId: string, id: string, now: number): Promise<boolean>
 }
 
+/** Advisory lock class of an organization's owner changes (PostgreSQL). */
+const TEAM_OWNERS_LOCK = 0x6f77_6e72
+
 export function createTeamStore(db: Kysely<Database>): TeamStore {
-  const ownersLeft = (organizationId: string) =>
-    db
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter
+  /**
+   * Runs a change that must leave an owner behind. The owner count is read by the UPDATE itself;
+   * on PostgreSQL two such changes could each still see the other owner, so they take the
+   * organization's lock first and run one after the other. SQLite runs one write at a time.
+   */
+  const oneAtATime = async (organizationId: string, write: (d: Kysely<Database>) => Promise<boolean>) =>
+    postgres
+      ? db.transaction().execute(async (trx) => {
+          await sql`SELECT pg_advisory_xact_lock(${TEAM_OWNERS_LOCK}, hashtext(${organizationId}))`.execute(
+            trx,
+          )
+          return write(trx)
+        })
+      : write(db)
+  const ownersLeft = (d: Kysely<Database>, organizationId: string) =>
+    d
       .selectFrom('members')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('organization_id', '=', organizationId)
@@ -171,31 +189,37 @@ export function createTeamStore(db: Kysely<Database>): TeamStore {
     },
 
     async setRole(organizationId, id, role) {
-      const update = db
-        .updateTable('members')
-        .set({ role })
-        .where('id', '=', id)
-        .where('organization_id', '=', organizationId)
-        .where('removed_at', 'is', null)
-      // Promoting to owner never lowers the owner count; anything else must leave one behind.
-      const q =
-        role === 'owner'
-          ? update
-          : update.where((eb) => eb.or([eb('role', '!=', 'owner'), eb(ownersLeft(organizationId), '>', 1)]))
-      const r = await q.executeTakeFirst()
-      return Number(r.numUpdatedRows) > 0
+      return oneAtATime(organizationId, async (d) => {
+        const update = d
+          .updateTable('members')
+          .set({ role })
+          .where('id', '=', id)
+          .where('organization_id', '=', organizationId)
+          .where('removed_at', 'is', null)
+        // Promoting to owner never lowers the owner count; anything else must leave one behind.
+        const q =
+          role === 'owner'
+            ? update
+            : update.where((eb) =>
+                eb.or([eb('role', '!=', 'owner'), eb(ownersLeft(d, organizationId), '>', 1)]),
+              )
+        const r = await q.executeTakeFirst()
+        return Number(r.numUpdatedRows) > 0
+      })
     },
 
     async remove(organizationId, id, now) {
-      const r = await db
-        .updateTable('members')
-        .set({ removed_at: now })
-        .where('id', '=', id)
-        .where('organization_id', '=', organizationId)
-        .where('removed_at', 'is', null)
-        .where((eb) => eb.or([eb('role', '!=', 'owner'), eb(ownersLeft(organizationId), '>', 1)]))
-        .executeTakeFirst()
-      return Number(r.numUpdatedRows) > 0
+      return oneAtATime(organizationId, async (d) => {
+        const r = await d
+          .updateTable('members')
+          .set({ removed_at: now })
+          .where('id', '=', id)
+          .where('organization_id', '=', organizationId)
+          .where('removed_at', 'is', null)
+          .where((eb) => eb.or([eb('role', '!=', 'owner'), eb(ownersLeft(d, organizationId), '>', 1)]))
+          .executeTakeFirst()
+        return Number(r.numUpdatedRows) > 0
+      })
     },
 
     async insertInvitation(i) {
