@@ -106,6 +106,7 @@ export function accountServices(deps: {
     events,
     orgs,
     ownerMember: (organizationId) => team.ownerMember(organizationId),
+    roleOf: (memberId) => team.roleOf(memberId),
     ...(deps.countryOf ? { countryOf: deps.countryOf } : {}),
   })
   return { orgs, keys, team }

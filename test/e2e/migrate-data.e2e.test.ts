@@ -259,7 +259,7 @@ describe.skipIf(postgresMissing())('linkd migrate-data', () => {
   it('a second run is refused: the target is not empty', async () => {
     const again = await migrateData(`sqlite:${sqliteFile()}`, target)
     expect(again.code).toBe(1)
-    expect(again.stderr).toMatch(/the target is not empty \(rows in organizations, api_keys, /)
+    expect(again.stderr).toMatch(/the target is not empty \(rows in organizations, members, /)
     expect(again.stderr).not.toContain(PASSWORD)
   })
 

@@ -64,6 +64,8 @@ export interface KeyServiceDeps {
   orgs: OrgService
   /** The member a key goes to when none is named: the organization's first owner (made if none). */
   ownerMember(organizationId: string): Promise<string>
+  /** A member's role now (undefined once removed): a key counts as a key manager only within it. */
+  roleOf(memberId: string): Promise<Role | undefined>
   /** Country of an IP for the activity log, when a geolocation database is available. */
   countryOf?: (ip: string) => string | null
 }
@@ -145,6 +147,18 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
     after: readonly Scope[] | null,
     write: (s: KeyQueries) => Promise<void>,
   ): Promise<void> {
+    // What each member's role lets its keys use, read before the transaction (the team's store is
+    // not part of it); a member not in this map (removed, or joined since) counts as powerless.
+    const roles = new Map<string, Role>()
+    for (const o of await store.activeKeys(k.organizationId, now()))
+      if (o.memberId && !roles.has(o.memberId)) {
+        const role = await deps.roleOf(o.memberId)
+        if (role) roles.set(o.memberId, role)
+      }
+    const usable = (o: KeyRecord): KeyRecord => {
+      const role = o.memberId ? roles.get(o.memberId) : undefined
+      return { ...o, permissions: role ? effectiveScopes(o.permissions, role) : [] }
+    }
     await store.transaction(async (s) => {
       await s.lockOrganization(k.organizationId)
       const t = now()
@@ -160,11 +174,12 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
           next: 'every scope',
         },
       ]
+      const mine = current && usable(current)
       for (const check of checks) {
-        if (!current || !check.lost || !check.holds(current, t)) continue
-        const others = (await s.activeKeys(k.organizationId, t)).filter(
-          (o) => o.id !== k.id && check.holds(o, t),
-        )
+        if (!mine || !check.lost || !check.holds(mine, t)) continue
+        const others: KeyRecord[] = []
+        for (const o of await s.activeKeys(k.organizationId, t))
+          if (o.id !== k.id && check.holds(o, t) && check.holds(usable(o), t)) others.push(o)
         const leaves = check.next === 'keys:write' ? 'manage keys' : 'reactivate or restore it'
         if (others.length === 0)
           throw new AppError(

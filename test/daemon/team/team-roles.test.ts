@@ -140,6 +140,19 @@ describe('keys rules of members and viewers', () => {
     const off = await t.call('POST', `/api/keys/${second.id}/deactivate`, { key: a.key })
     expect(off.statusCode, off.body).toBe(200)
   })
+
+  it("a viewer's full-preset key does not count as a key manager: the owner cannot revoke its last one", async () => {
+    const viewer = await joinTeam(t, 'viewer', 'Vi')
+    const me = await t.call('GET', '/api/team/me')
+    const ownerKeyId = me.json<{ key: { id: string } }>().key.id
+    const refused = await t.call('POST', `/api/keys/${ownerKeyId}/revoke`)
+    expect(expectError(refused, 409, 'Conflict').message).toMatch(/last active/)
+    // Promoted to admin, the same key manages keys: now the owner key may go.
+    const promote = await t.call('PATCH', `/api/team/members/${viewer.memberId}`, { body: { role: 'admin' } })
+    expect(promote.statusCode, promote.body).toBe(200)
+    const ok = await t.call('POST', `/api/keys/${ownerKeyId}/deactivate`)
+    expect(ok.statusCode, ok.body).toBe(200)
+  })
 })
 
 describe('per-member rate limit', () => {
