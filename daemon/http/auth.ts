@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Clock } from '../clock.js'
-import { canonicalScope, type Role, type Scope } from '../../src/contract/scopes.js'
+import { ROLE_SCOPES, canonicalScope, type Role, type Scope } from '../../src/contract/scopes.js'
 import { PERIOD_MS, type TimePeriod } from '../../src/contract/limits.js'
 import { AppError } from './errors.js'
 import { addRouteHook } from './route-hooks.js'
@@ -179,7 +179,12 @@ export function installAccess(
     }
 
     if (required !== true && !hasScope(p.permissions, required))
-      throw new AppError('Forbidden', `this API key lacks the ${required} permission`)
+      throw new AppError(
+        'Forbidden',
+        ROLE_SCOPES[p.role].includes(required)
+          ? `this API key lacks the ${required} permission`
+          : `the ${p.role} role does not allow ${required}; a team admin can change the role`,
+      )
   }
 
   // A callback hook, synchronous for public routes and redirects (the hot path pays no promise).

@@ -45,7 +45,9 @@ describe('role × route matrix', () => {
         if (ROLE_SCOPES[role].includes(scope)) expect(res.statusCode, what).not.toBe(403)
         else {
           expect(res.statusCode, what).toBe(403)
-          expect(res.json<{ message: string }>().message, what).toContain(scope)
+          expect(res.json<{ message: string }>().message, what).toBe(
+            `the ${role} role does not allow ${scope}; a team admin can change the role`,
+          )
         }
       }
     }
