@@ -30,14 +30,14 @@ const MEMBERS: TableColumn<Member>[] = [
   },
   { header: 'EMAIL', width: 26, value: (m) => m.email ?? '' },
   { header: 'JOINED', width: 14, value: (m) => ago(m.joinedAt) },
-  { header: 'ID', width: 20, value: (m) => m.id },
+  { header: 'ID', width: 24, value: (m) => m.id },
 ]
 
 const INVITATIONS: TableColumn<Invitation>[] = [
   { header: 'EMAIL', width: 28, value: (i) => i.email },
   { header: 'ROLE', width: 7, value: (i) => i.role },
   { header: 'EXPIRES', width: 14, value: (i) => relativeTime(Date.parse(i.expiresAt), Date.now()) },
-  { header: 'ID', width: 20, value: (i) => i.id },
+  { header: 'ID', width: 24, value: (i) => i.id },
 ]
 
 /** The role keys of the role picker: the first letter of each role. */
