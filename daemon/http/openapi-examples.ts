@@ -60,6 +60,15 @@ export function requestExamples(): Record<string, unknown> {
     'POST /api/team/invitations/accept': { token: EXAMPLE_INVITATION_TOKEN, name: 'Ada Lovelace' },
     'POST /api/domains': { domain: 'go.example.com' },
     'PATCH /api/domains/{domainId}': { rootRedirectUrl: 'https://example.com/' },
+    'PUT /api/domains/{domainId}/app-links': {
+      ios: { appIds: ['ABCDE12345.com.example.game'], paths: ['/*'] },
+      android: {
+        packageName: 'com.example.game',
+        sha256CertFingerprints: [
+          '14:6D:E9:83:C5:73:06:50:D8:EE:B9:95:2F:34:FC:64:16:A0:83:42:E6:1D:BE:A8:8A:04:96:B2:3F:CF:44:E5',
+        ],
+      },
+    },
     'POST /api/webhooks': {
       name: 'Order system',
       url: 'https://hooks.example.com/linkd',

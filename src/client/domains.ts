@@ -1,6 +1,7 @@
 import type { PageOf } from '../contract/common.js'
 import type {
   AddDomainBody,
+  AppLinks,
   Domain,
   DomainStats,
   ListDomainsQuery,
@@ -25,6 +26,9 @@ export function domainsApi(http: Requests) {
     ssl: (id: string) => http.data<SslDetails>('GET', `/api/domains/${encodeURIComponent(id)}/ssl`),
     setDefault: (id: string) =>
       http.data<Domain>('POST', `/api/domains/${encodeURIComponent(id)}/set-default`),
+    appLinks: (id: string) => http.data<AppLinks>('GET', `/api/domains/${encodeURIComponent(id)}/app-links`),
+    setAppLinks: (id: string, body: AppLinks) =>
+      http.data<AppLinks>('PUT', `/api/domains/${encodeURIComponent(id)}/app-links`, { body }),
     delete: async (id: string) => {
       await http.call('DELETE', `/api/domains/${encodeURIComponent(id)}`)
     },

@@ -2,6 +2,11 @@ import Type, { type Static } from 'typebox'
 import { HTTP_URL_PATTERN } from './text.js'
 import { Nullable, PageQuery, StringEnum, Timestamp } from './common.js'
 import {
+  ANDROID_PACKAGE_PATTERN,
+  APPLE_APP_ID_PATTERN,
+  APPLE_PATH_PATTERN,
+  APP_LINK_LIMITS,
+  SHA256_FINGERPRINT_PATTERN,
   DNS_RECORD_STATUSES,
   DNS_RECORD_TYPES,
   DOMAIN_LIMITS,
@@ -136,3 +141,48 @@ export const SslDetails = Type.Object({
   error: Nullable(Type.String()),
 })
 export type SslDetails = Static<typeof SslDetails>
+
+const L = APP_LINK_LIMITS
+export const IosAppLinks = Type.Object(
+  {
+    appIds: Type.Array(
+      Type.String({
+        maxLength: 200,
+        pattern: APPLE_APP_ID_PATTERN,
+        examples: ['ABCDE12345.com.example.game'],
+      }),
+      { minItems: 1, maxItems: L.appIdsMax, uniqueItems: true, description: 'Team ID, a dot, the bundle ID' },
+    ),
+    paths: Type.Array(Type.String({ minLength: 1, maxLength: L.pathMax, pattern: APPLE_PATH_PATTERN }), {
+      minItems: 1,
+      maxItems: L.pathsMax,
+      description:
+        'Paths the app opens, in order (the first match decides): `*` and `?` are wildcards, `NOT /x/*` excludes. Served as `components`',
+      examples: [['/*']],
+    }),
+  },
+  { additionalProperties: false },
+)
+export const AndroidAppLinks = Type.Object(
+  {
+    packageName: Type.String({
+      maxLength: L.packageNameMax,
+      pattern: ANDROID_PACKAGE_PATTERN,
+      examples: ['com.example.game'],
+    }),
+    sha256CertFingerprints: Type.Array(Type.String({ pattern: SHA256_FINGERPRINT_PATTERN }), {
+      minItems: 1,
+      maxItems: L.fingerprintsMax,
+      description:
+        "SHA-256 of the app's signing certificates, 32 hex pairs joined by colons (stored upper case)",
+    }),
+  },
+  { additionalProperties: false },
+)
+
+/** What a custom domain's `.well-known` files say; null: that platform's file answers 404. */
+export const AppLinks = Type.Object(
+  { ios: Nullable(IosAppLinks), android: Nullable(AndroidAppLinks) },
+  { additionalProperties: false, title: 'AppLinks' },
+)
+export type AppLinks = Static<typeof AppLinks>

@@ -294,3 +294,25 @@ export const ATTRIBUTION_GROUPS = ['affiliate', 'campaign', 'source', 'medium'] 
 export const SEGMENTS = ['whale', 'dolphin', 'minnow', 'free'] as const
 export const PLAYER_SORTS = ['revenue', 'sessions', 'lastActive'] as const
 export type Segment = (typeof SEGMENTS)[number]
+/**
+ * App links on a custom domain (docs/reference/domains.md): what the two `.well-known` files list.
+ * The counts keep apple-app-site-association far below Apple's 128 KB.
+ */
+export const APP_LINK_LIMITS = {
+  appIdsMax: 10,
+  pathsMax: 50,
+  pathMax: 512,
+  packageNameMax: 255,
+  fingerprintsMax: 10,
+} as const
+/** An Apple app ID: the 10-character Team ID, a dot, the bundle ID (letters, digits, `.` and `-`). */
+export const APPLE_APP_ID_PATTERN = '^[A-Z0-9]{10}\\.[A-Za-z0-9-]+(\\.[A-Za-z0-9-]+)*$'
+/**
+ * A universal-link path pattern as Apple documents it: starts with `/` or `*` (`*` and `?` are
+ * wildcards), no spaces or `#`; `NOT ` in front excludes the paths it matches.
+ */
+export const APPLE_PATH_PATTERN = '^(NOT )?[/*][^\\s#]*$'
+/** A Java package name as Android requires it: two or more segments, each starting with a letter. */
+export const ANDROID_PACKAGE_PATTERN = '^[A-Za-z][A-Za-z0-9_]*(\\.[A-Za-z][A-Za-z0-9_]*)+$'
+/** A SHA-256 certificate fingerprint: 32 hex pairs joined by colons (stored upper case). */
+export const SHA256_FINGERPRINT_PATTERN = '^[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){31}$'

@@ -6,6 +6,12 @@
  */
 import Type, { type TString } from 'typebox'
 import { AD_NETWORK_PATTERN, SOURCE_IDENTIFIER_PATTERN } from './skan-limits.js'
+import {
+  ANDROID_PACKAGE_PATTERN,
+  APPLE_APP_ID_PATTERN,
+  APPLE_PATH_PATTERN,
+  SHA256_FINGERPRINT_PATTERN,
+} from './limits.js'
 
 /** The refused characters of the BMP besides the C0 controls (a character-class body). */
 const INVISIBLE =
@@ -73,6 +79,14 @@ export const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
   [COUNTRY_PATTERN]: 'must be a two-letter ISO 3166-1 country code, such as DE or US',
   [AD_NETWORK_PATTERN]: 'must be <name>.skadnetwork in lower case, such as abc123.skadnetwork',
   [SOURCE_IDENTIFIER_PATTERN]: 'must be 2 to 4 digits, such as 39',
+  [APPLE_APP_ID_PATTERN]:
+    'must be the 10-character Team ID (capitals and digits), a dot and the bundle ID, such as ABCDE12345.com.example.game',
+  [APPLE_PATH_PATTERN]:
+    'must start with / or * (optionally after NOT ), without spaces or #, such as /* or NOT /admin/*',
+  [ANDROID_PACKAGE_PATTERN]:
+    'must be a Java package name of two or more segments, each starting with a letter, such as com.example.game',
+  [SHA256_FINGERPRINT_PATTERN]:
+    'must be a SHA-256 fingerprint: 32 hex pairs joined by colons, such as 14:6D:E9:…',
 }
 
 /**

@@ -19,6 +19,7 @@ import type { TLSSocket } from 'node:tls'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Domain, SslDetails } from '../../src/contract/domains.js'
 import type { Link } from '../../src/contract/links.js'
+import { aasaProblems, assetLinksProblems, fetchFile, fingerprint } from '../support/app-links.js'
 import { missingBinaries } from '../support/binaries.js'
 import { startDnsServer, type DnsRecords, type DnsServer } from '../support/dns-server.js'
 import { startPebble, type Pebble } from '../support/pebble.js'
@@ -249,6 +250,49 @@ describe.skipIf(skip)('custom domains with the real binaries, dnsmasq and pebble
     // Trusting anything but pebble's root, the handshake is refused.
     const otherRoot = pebble!.endpointCa
     await expect(httpsGet(httpsPort, '/e2e', otherRoot)).rejects.toThrow()
+  }, 60_000)
+
+  it('linkctl domains app-links sets the files the domain serves over HTTPS and HTTP, never redirected', async () => {
+    const AASA = '/.well-known/apple-app-site-association'
+    const ASSETLINKS = '/.well-known/assetlinks.json'
+    const empty = await linkctl('domains', 'app-links', HOST)
+    expect(empty.code, empty.stderr).toBe(0)
+    expect(empty.stdout).toBe('IOS APP IDS\tIOS PATHS\tANDROID PACKAGE\tANDROID FINGERPRINTS\n\t\t\t\n')
+    expect((await fetchFile(httpsPort, HOST, AASA, root)).status).toBe(404)
+
+    const set = await linkctl(
+      ...['domains', 'app-links', HOST, '--ios-app-id', 'ABCDE12345.com.example.game'],
+      ...['--ios-path', 'NOT /admin/*', '--ios-path', '/*', '--android-package', 'com.example.game'],
+      ...['--android-fingerprint', fingerprint('9f')],
+    )
+    expect(set.code, set.stderr).toBe(0)
+    expect(set.stdout.split('\n')[1]).toBe(
+      `ABCDE12345.com.example.game\tNOT /admin/*, /*\tcom.example.game\t${fingerprint('9F')}`,
+    )
+    for (const ca of [root, undefined]) {
+      const port = ca ? httpsPort : httpPort
+      const aasa = await fetchFile(port, HOST, AASA, ca)
+      expect(aasa).toMatchObject({ status: 200, type: 'application/json', location: undefined })
+      expect(aasaProblems(aasa.body)).toEqual([])
+      const links = await fetchFile(port, HOST, ASSETLINKS, ca)
+      expect(links).toMatchObject({ status: 200, type: 'application/json', location: undefined })
+      expect(assetLinksProblems(links.body)).toEqual([])
+    }
+
+    // One platform cleared, the other kept; its file is then 404 (not redirected to HTTPS).
+    const cleared = await json<{ ios: unknown; android: { packageName: string } | null }>(
+      ...['domains', 'app-links', domain.id, '--clear-ios'],
+    )
+    expect(cleared).toMatchObject({ ios: null, android: { packageName: 'com.example.game' } })
+    expect(await fetchFile(httpPort, HOST, AASA)).toMatchObject({ status: 404, location: undefined })
+    expect((await fetchFile(httpPort, HOST, ASSETLINKS)).status).toBe(200)
+
+    const bad = await linkctl('domains', 'app-links', HOST, '--android-fingerprint', 'AB:CD')
+    expect(bad.code).toBe(1)
+    expect(bad.stderr).toMatch(/android\.sha256CertFingerprints\.0.*32 hex pairs/)
+    const usage = await linkctl('domains', 'app-links', HOST, '--clear-ios', '--ios-path', '/*')
+    expect(usage.code).toBe(2)
+    expect(usage.stderr).toMatch(/--clear-ios cannot be combined/)
   }, 60_000)
 
   it('a restart renews the near-expiry certificate (start-up renewal run), served on the same port', async () => {

@@ -29,6 +29,8 @@ export interface CustomDomainsTable {
   ssl_renewed_at: number | null
   /** The running certificate order's claim: until when (migration 0017); null when none runs. */
   cert_order_until: number | null
+  /** The domain's app links, the AppLinks object as JSON (migration 0022); null when none are set. */
+  app_links: string | null
   created_at: number
   updated_at: number
 }

@@ -1,6 +1,7 @@
 import { createSecureContext, type SecureContext } from 'node:tls'
 import type { SecretBox } from '../../crypto.js'
 import { AppError } from '../../http/errors.js'
+import { wellKnownFiles } from './app-links.js'
 import type { DomainRecord, DomainStore } from './store.js'
 import type { DomainDirectory } from './index.js'
 
@@ -13,6 +14,8 @@ interface Entry {
   https: boolean
   rootRedirectUrl: string | null
   serial: string | null
+  /** The app-link files the domain serves, by path. */
+  files: Map<string, Buffer>
 }
 
 /**
@@ -50,6 +53,7 @@ export function createDomainDirectory(deps: {
           https: serving(r) && r.certPem !== null,
           rootRedirectUrl: r.rootRedirectUrl,
           serial: r.certSerial,
+          files: wellKnownFiles(r.appLinks),
         }
         nextId.set(r.id, e)
         nextHost.set(r.domain, e)
@@ -101,6 +105,11 @@ export function createDomainDirectory(deps: {
     rootRedirectOf(host: string): string | undefined {
       const e = byHost.get(host)
       return e?.verified ? (e.rootRedirectUrl ?? undefined) : undefined
+    },
+
+    appLinkFile(host: string, path: string): Buffer | undefined {
+      const e = byHost.get(host)
+      return e?.verified ? e.files.get(path) : undefined
     },
 
     /** TLS context of a host for SNI (only domains with an active certificate). */

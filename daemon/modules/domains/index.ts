@@ -11,6 +11,7 @@ import type { SecureContext } from 'node:tls'
 import type { PageOf } from '../../../src/contract/common.js'
 import type {
   AddDomainBody,
+  AppLinks,
   Domain,
   DomainStats,
   ListDomainsQuery,
@@ -42,6 +43,10 @@ export interface DomainService {
   setDefault(organizationId: string, id: string): Promise<Domain>
   /** Sets the default flag and the root redirect URL. */
   update(organizationId: string, id: string, body: UpdateDomainBody): Promise<Domain>
+  /** The domain's app links (both null when none are set); 404 for another organization's domain. */
+  appLinks(organizationId: string, id: string): Promise<AppLinks>
+  /** Replaces the domain's app links (fingerprints stored upper case); the files change at once. */
+  setAppLinks(organizationId: string, id: string, body: AppLinks): Promise<AppLinks>
   /** Deletes a non-default domain, moving its links to the shared domain; announces domain.deleted. */
   delete(organizationId: string, id: string): Promise<void>
   /** Job: re-checks pending domains (failing those past 48 h) and re-orders stalled certificates. */
@@ -70,6 +75,8 @@ export interface DomainDirectory {
   httpsOnly(host: string): boolean
   /** Where the root (`/`) of a verified custom domain redirects, if set. */
   rootRedirectOf(host: string): string | undefined
+  /** The body of an app-link file (`/.well-known/…`) a verified custom domain serves, if set. */
+  appLinkFile(host: string, path: string): Buffer | undefined
   /** TLS context of a host for SNI (only domains with an active certificate). */
   context(servername: string): SecureContext | undefined
   /** The domain a new link goes on: the verified one named (else 422), the default, or undefined (shared). */

@@ -4,6 +4,7 @@ import Type from 'typebox'
 import { Page } from '../../../src/contract/common.js'
 import {
   AddDomainBody,
+  AppLinks,
   Domain,
   DomainStats,
   ListDomainsQuery,
@@ -15,6 +16,7 @@ import { principalOf } from '../../http/auth.js'
 import { errorRef } from '../../http/openapi.js'
 import { hostName } from '../redirect/index.js'
 import type { DomainDirectory, DomainService } from './index.js'
+import { AASA_PATH, ASSETLINKS_PATH } from './app-links.js'
 
 const tags = ['Custom domains']
 const DomainParams = Type.Object({ domainId: Type.String({ minLength: 1, maxLength: 100 }) })
@@ -150,6 +152,34 @@ export function domainRoutes(deps: { domains: DomainService }) {
       },
       async (req) => domains.setDefault(principalOf(req).organizationId, req.params.domainId),
     )
+    app.get(
+      '/api/domains/:domainId/app-links',
+      {
+        config: { auth: 'domains:read' },
+        schema: {
+          tags,
+          summary: 'App links: what the domain serves as apple-app-site-association and assetlinks.json',
+          params: DomainParams,
+          response: { 200: AppLinks },
+        },
+      },
+      async (req) => domains.appLinks(principalOf(req).organizationId, req.params.domainId),
+    )
+    app.put(
+      '/api/domains/:domainId/app-links',
+      {
+        config: { auth: 'domains:write' },
+        schema: {
+          tags,
+          summary:
+            'Set the app links (null for a platform: its file answers 404); served at once at /.well-known/ on the verified domain',
+          params: DomainParams,
+          body: AppLinks,
+          response: { 200: AppLinks },
+        },
+      },
+      async (req) => domains.setAppLinks(principalOf(req).organizationId, req.params.domainId, req.body),
+    )
     app.delete(
       '/api/domains/:domainId',
       {
@@ -185,15 +215,28 @@ export function domainRoutes(deps: { domains: DomainService }) {
   }
 }
 
+/** Paths answered before any redirect of the domain (ACME, apps' verifiers must not be redirected). */
+const APP_LINK_PATHS = new Set([AASA_PATH, ASSETLINKS_PATH])
+
 /**
- * Plain HTTP to a custom domain with an active certificate → 308 to the same URL on HTTPS (the
- * ACME challenge path excepted); GET / on a verified custom domain → its root redirect, if set.
+ * A verified custom domain's app-link files (GET/HEAD, over HTTP and HTTPS; unset → the 404 of
+ * an unknown route). Otherwise plain HTTP to a custom domain with an active certificate → 308 to
+ * the same URL on HTTPS (the ACME challenge path excepted); GET / on a verified custom domain →
+ * its root redirect, if set.
  */
 export function installDomainRedirects(app: FastifyInstance, directory: DomainDirectory): void {
   app.addHook('onRequest', (request, reply, done) => {
     const rawHost = request.host
     if (!rawHost) return done()
     const host = hostName(rawHost)
+    const path = request.url.split('?', 1)[0]!
+    if (APP_LINK_PATHS.has(path)) {
+      const file =
+        request.method === 'GET' || request.method === 'HEAD' ? directory.appLinkFile(host, path) : undefined
+      if (file === undefined) return done()
+      void reply.code(200).type('application/json').header('cache-control', 'public, max-age=300').send(file)
+      return
+    }
     if (request.protocol === 'http' && directory.httpsOnly(host) && !request.url.startsWith(ACME_PATH)) {
       void reply.code(308).header('location', `https://${host}${request.url}`).send()
       return

@@ -8,6 +8,7 @@ import { pageOf, pageParams } from '../../http/pagination.js'
 import type { PageOf } from '../../../src/contract/common.js'
 import type {
   AddDomainBody,
+  AppLinks,
   Domain,
   DomainStats,
   ListDomainsQuery,
@@ -31,6 +32,7 @@ import { checkDomainName } from './rules.js'
 import type { DomainRecord, DomainStore } from './store.js'
 import { isUniqueViolation } from '../../db/errors.js'
 import { createCertificateOrders, ORDER_RUNS_MS } from './certificates.js'
+import { normalizeAppLinks } from './app-links.js'
 
 export interface DomainServiceDeps {
   store: DomainStore
@@ -213,6 +215,7 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
         certNotBefore: null,
         sslExpiresAt: null,
         sslRenewedAt: null,
+        appLinks: null,
         createdAt: t,
         updatedAt: t,
       }
@@ -341,6 +344,19 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
         await store.update(d.id, { rootRedirectUrl: body.rootRedirectUrl, updatedAt: now() })
       await changed()
       return present(await load(organizationId, id))
+    },
+
+    async appLinks(organizationId: string, id: string): Promise<AppLinks> {
+      return (await load(organizationId, id)).appLinks ?? { ios: null, android: null }
+    },
+
+    async setAppLinks(organizationId: string, id: string, body: AppLinks): Promise<AppLinks> {
+      const d = await load(organizationId, id)
+      const appLinks = normalizeAppLinks(body)
+      const stored = appLinks.ios || appLinks.android ? appLinks : null
+      await store.update(d.id, { appLinks: stored, updatedAt: now() })
+      await changed()
+      return appLinks
     },
 
     async delete(organizationId: string, id: string): Promise<void> {

@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely'
 import type { CustomDomainsTable, Database } from '../../db/schema.js'
 import type { DomainVerificationStatus, SslStatus } from '../../../src/contract/limits.js'
+import type { AppLinks } from '../../../src/contract/domains.js'
 import type { RecordCheck } from './dns.js'
 import { newestFirstPage } from '../../db/paginate.js'
 
@@ -26,6 +27,8 @@ export interface DomainRecord {
   certNotBefore: number | null
   sslExpiresAt: number | null
   sslRenewedAt: number | null
+  /** What the domain's `.well-known` app-link files say; null when nothing is set. */
+  appLinks: AppLinks | null
   createdAt: number
   updatedAt: number
 }
@@ -56,6 +59,7 @@ function toRecord(r: Selectable<CustomDomainsTable>): DomainRecord {
     certNotBefore: num(r.cert_not_before),
     sslExpiresAt: num(r.ssl_expires_at),
     sslRenewedAt: num(r.ssl_renewed_at),
+    appLinks: r.app_links === null ? null : (JSON.parse(r.app_links) as AppLinks),
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
   }
@@ -79,16 +83,27 @@ const COLUMNS: Record<keyof DomainPatch, keyof CustomDomainsTable> = {
   certNotBefore: 'cert_not_before',
   sslExpiresAt: 'ssl_expires_at',
   sslRenewedAt: 'ssl_renewed_at',
+  appLinks: 'app_links',
   updatedAt: 'updated_at',
 }
+
+/** Fields stored as JSON text. */
+const JSON_FIELDS = new Set<keyof DomainPatch>(['recordChecks', 'appLinks'])
 
 function toRow(p: DomainPatch): Updateable<CustomDomainsTable> {
   const row: Partial<Record<keyof CustomDomainsTable, unknown>> = {}
   for (const [k, v] of Object.entries(p) as Array<[keyof DomainPatch, unknown]>) {
     const col = COLUMNS[k]
     if (v === undefined || !col) continue
-    row[col] =
-      k === 'recordChecks' ? (v === null ? null : JSON.stringify(v)) : k === 'isDefault' ? (v ? 1 : 0) : v
+    row[col] = JSON_FIELDS.has(k)
+      ? v === null
+        ? null
+        : JSON.stringify(v)
+      : k === 'isDefault'
+        ? v
+          ? 1
+          : 0
+        : v
   }
   return row as Updateable<CustomDomainsTable>
 }

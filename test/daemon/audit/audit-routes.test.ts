@@ -173,6 +173,10 @@ const FIXTURES: Record<string, () => Promise<Call>> = {
   'POST /api/domains/{domainId}/set-default': async () => ({
     url: `/api/domains/${await domain(true)}/set-default`,
   }),
+  'PUT /api/domains/{domainId}/app-links': async () => ({
+    url: `/api/domains/${await domain()}/app-links`,
+    body: { ios: { appIds: ['ABCDE12345.com.example.game'], paths: ['/*'] }, android: null },
+  }),
   'POST /api/v1/admin/games': async () => ({
     url: '/api/v1/admin/games',
     body: examples['POST /api/v1/admin/games'],
@@ -249,6 +253,7 @@ const NAMES: Record<string, [string, string]> = {
   'POST /api/webhooks/{id}/deliveries/{deliveryId}/retry': ['webhook_delivery.retry', 'webhook_delivery'],
   'POST /api/webhooks/utilities/validate-url': ['webhook.validate_url', 'webhook'],
   'POST /api/domains/{domainId}/set-default': ['domain.set_default', 'domain'],
+  'PUT /api/domains/{domainId}/app-links': ['domain.app_links.update', 'domain'],
   'POST /api/v1/admin/games/{gameId}/sdk-key': ['game.regenerate_sdk_key', 'game'],
   'POST /api/v1/gaming/gdpr/deletions': ['gdpr_deletion.create', 'gdpr_deletion'],
   'POST /api/v1/admin/fraud/games/{gameId}/rules': ['fraud_rule.create', 'fraud_rule'],

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { listenHttps } from '../../../daemon/modules/domains/tls.js'
 import type { Domain } from '../../../src/contract/domains.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
+import { aasaProblems, assetLinksProblems, fetchFile, fingerprint } from '../../support/app-links.js'
 import { missingBinaries } from '../../support/binaries.js'
 import { startDnsServer, type DnsServer } from '../../support/dns-server.js'
 import { pebbleAppConfig, startPebble, type Pebble } from '../../support/pebble.js'
@@ -148,6 +149,28 @@ describe.skipIf(skip)('HTTPS for custom domains with a certificate from a real p
         req.end()
       }),
     ).rejects.toThrow()
+  })
+
+  it('serves the app-link files over HTTPS and over plain HTTP (not upgraded), as application/json', async () => {
+    const set = await t.call('PUT', `/api/domains/${domain.id}/app-links`, {
+      body: {
+        ios: { appIds: ['ABCDE12345.com.example.game'], paths: ['/*'] },
+        android: { packageName: 'com.example.game', sha256CertFingerprints: [fingerprint('c4')] },
+      },
+    })
+    expect(set.statusCode, set.body).toBe(200)
+    for (const ca of [root, undefined]) {
+      const port = ca ? https.port : httpPort
+      const aasa = await fetchFile(port, HOST, '/.well-known/apple-app-site-association', ca)
+      expect(aasa).toMatchObject({ status: 200, type: 'application/json', location: undefined })
+      expect(aasaProblems(aasa.body)).toEqual([])
+      const links = await fetchFile(port, HOST, '/.well-known/assetlinks.json', ca)
+      expect(links).toMatchObject({ status: 200, type: 'application/json', location: undefined })
+      expect(assetLinksProblems(links.body)).toEqual([])
+      expect(JSON.parse(links.body)[0].target.sha256_cert_fingerprints).toEqual([fingerprint('C4')])
+    }
+    // Anything else on plain HTTP still goes to HTTPS.
+    expect((await fetchFile(httpPort, HOST, '/secure')).status).toBe(308)
   })
 
   it('the renewal job renews a certificate within 30 days of expiry and serves it without restart', async () => {

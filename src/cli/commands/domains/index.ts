@@ -6,6 +6,7 @@
  */
 import type { Command } from 'commander'
 import { register as registerAdd } from './add.js'
+import { register as registerAppLinks } from './app-links.js'
 import { register as registerCheck } from './check.js'
 import { register as registerDelete } from './delete.js'
 import { register as registerGet } from './get.js'
@@ -27,6 +28,7 @@ export function register(program: Command): void {
     registerSsl,
     registerSetDefault,
     registerUpdate,
+    registerAppLinks,
     registerDelete,
     registerStats,
   ])
