@@ -162,6 +162,8 @@ function services(deps: CompositionDeps) {
     onError: (err, what) => log.error({ err, what }, 'custom domain work failed'),
     announce: () => feed.publish('domains'),
   })
+  // One geolocation for click analytics and `country` rules of links.
+  const locate = createLocator(countryOf, c.geoCityDb)
   const clicks = createClicksService({
     store:
       db.dialect === 'sqlite' ? createClickStore(db.sqlite, db.kysely) : createPostgresClickStore(db.kysely),
@@ -169,7 +171,7 @@ function services(deps: CompositionDeps) {
     events,
     clock,
     masterKey: deps.masterKey,
-    locate: createLocator(countryOf, c.geoCityDb),
+    locate,
     onError: (err) => log.error({ err }, 'click recording failed'),
     onDrop: (count, err) =>
       log.warn(
@@ -184,6 +186,7 @@ function services(deps: CompositionDeps) {
     clock,
     shortDomain: c.shortDomain,
     customDomainOf: (host) => directory.keyOfHost(host),
+    countryOf: (ip) => locate(ip).country,
   })
   const idempotency = createIdempotencyStore(db.kysely, secrets)
   const audit = createAuditService({ store: createAuditStore(db.kysely), clock })

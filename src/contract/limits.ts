@@ -95,6 +95,19 @@ export const LINK_LIMITS = {
   /** Analytics time series points per response. */
   seriesMax: 2000,
 } as const
+/** Link options (rules, maxClicks): the bounds of a link's redirect rules. */
+export const LINK_RULE_LIMITS = {
+  rulesMax: 20,
+  conditionsMin: 1,
+  conditionsMax: 10,
+  /** A condition's value (a `name=value` query pair is the longest kind). */
+  valueMax: 200,
+  maxClicksMin: 1,
+} as const
+export const RULE_CONDITION_TYPES = ['device', 'os', 'country', 'language', 'query'] as const
+export type RuleConditionType = (typeof RULE_CONDITION_TYPES)[number]
+export const RULE_DEVICES = ['desktop', 'mobile', 'tablet'] as const
+export const RULE_OSES = ['ios', 'android', 'windows', 'macos', 'linux'] as const
 /** First path segments that are never short codes (compared case-insensitively). */
 export const RESERVED_CODES = ['api', 'health', 'docs', '.well-known'] as const
 /** Query marker the QR code encodes, so a scan is told apart from a click. */

@@ -4,10 +4,12 @@ import { DAY_PATTERN, HTTP_URL_PATTERN, PlainText, SLUG_PATTERN } from './text.j
 import {
   ANALYTICS_INTERVALS,
   LINK_LIMITS,
+  LINK_RULE_LIMITS,
   LINK_SORT_FIELDS,
   LINK_STATUSES,
   QR_FORMATS,
   REDIRECT_TYPES,
+  RULE_CONDITION_TYPES,
   SORT_ORDERS,
 } from './limits.js'
 
@@ -30,6 +32,59 @@ const Tags = Type.Array(PlainText({ minLength: 1, maxLength: LINK_LIMITS.tagMax 
 const Metadata = Type.Record(Type.String(), Type.Unknown(), {
   description: 'Arbitrary key-value pairs (up to 50 keys, 10 KB as JSON)',
 })
+const ExpiredUrl = Type.String({
+  minLength: 1,
+  maxLength: LINK_LIMITS.destinationUrlMax,
+  pattern: HTTP_URL_PATTERN,
+  description: 'Where an expired link (by expiresAt or maxClicks) redirects (302) instead of answering 410',
+})
+const MaxClicks = Type.Integer({
+  minimum: LINK_RULE_LIMITS.maxClicksMin,
+  description: 'After this many human clicks the link is expired (bots never count)',
+})
+const StartsAt = Type.String({
+  format: 'date-time',
+  description: 'Before this time the short URL answers 404 as if unknown',
+})
+const ForwardQuery = Type.Boolean({
+  description:
+    "Merge the visitor's query string into the destination (the visitor's value wins; `qr` is never forwarded). Default true",
+})
+export const RuleCondition = Type.Object(
+  {
+    type: StringEnum(RULE_CONDITION_TYPES),
+    value: Type.String({
+      minLength: 1,
+      maxLength: LINK_RULE_LIMITS.valueMax,
+      description:
+        'device: desktop|mobile|tablet; os: ios|android|windows|macos|linux; country: ISO 3166-1 alpha-2; language: a primary tag (en); query: name=value',
+    }),
+  },
+  { additionalProperties: false },
+)
+export const LinkRule = Type.Object(
+  {
+    conditions: Type.Array(RuleCondition, {
+      minItems: LINK_RULE_LIMITS.conditionsMin,
+      maxItems: LINK_RULE_LIMITS.conditionsMax,
+      description: 'All must hold',
+    }),
+    destinationUrl: DestinationUrl,
+  },
+  { additionalProperties: false },
+)
+export type LinkRule = Static<typeof LinkRule>
+const Rules = Type.Array(LinkRule, {
+  maxItems: LINK_RULE_LIMITS.rulesMax,
+  description: 'The first rule whose conditions all hold picks the destination, else destinationUrl',
+})
+const ShortCodeChange = Type.String({
+  minLength: LINK_LIMITS.slugMin,
+  maxLength: LINK_LIMITS.slugMax,
+  pattern: SLUG_PATTERN,
+  description: 'A new short code (409 when taken on the domain); the old short URL then answers 404',
+})
+
 const RedirectType = Type.Integer({ enum: [...REDIRECT_TYPES], description: 'HTTP status of the redirect' })
 
 export const CreateLinkBody = Type.Object(
@@ -48,6 +103,11 @@ export const CreateLinkBody = Type.Object(
         description: 'A verified custom domain by name (instead of customDomainId)',
       }),
     ),
+    expiredUrl: Type.Optional(Nullable(ExpiredUrl)),
+    maxClicks: Type.Optional(Nullable(MaxClicks)),
+    startsAt: Type.Optional(Nullable(StartsAt)),
+    forwardQuery: Type.Optional(ForwardQuery),
+    rules: Type.Optional(Rules),
   },
   { additionalProperties: false },
 )
@@ -62,6 +122,15 @@ export const UpdateLinkBody = Type.Object(
     tags: Type.Optional(Tags),
     metadata: Type.Optional(Metadata),
     redirectType: Type.Optional(RedirectType),
+    expiredUrl: Type.Optional(Nullable(ExpiredUrl)),
+    maxClicks: Type.Optional(Nullable(MaxClicks)),
+    startsAt: Type.Optional(Nullable(StartsAt)),
+    forwardQuery: Type.Optional(ForwardQuery),
+    rules: Type.Optional(Rules),
+    shortCode: Type.Optional(ShortCodeChange),
+    customDomainId: Type.Optional(
+      Nullable(Type.String({ maxLength: 100, description: 'Move the link (null: the shared domain)' })),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 )
@@ -83,6 +152,11 @@ export const Link = Type.Object(
     expiresAt: Nullable(Timestamp),
     customDomainId: Nullable(Type.String()),
     redirectType: Type.Integer({ enum: [...REDIRECT_TYPES] }),
+    expiredUrl: Nullable(Type.String()),
+    maxClicks: Nullable(Type.Integer()),
+    startsAt: Nullable(Timestamp),
+    forwardQuery: Type.Boolean(),
+    rules: Type.Array(LinkRule),
   },
   { $id: 'Link', title: 'Link' },
 )

@@ -104,13 +104,56 @@ describe('short links with the real binaries', () => {
     const exp = await linkctl(['links', 'export', '--output', out, '--tag', 'bulk'])
     expect(exp.code, exp.stderr).toBe(0)
     expect(readFileSync(out, 'utf8')).toMatch(
-      /^destinationUrl,title,customSlug,tags,expiresAt,id,shortUrl,clicks,status,createdAt\r\nhttps:\/\/example\.com\/i1,"One, 1",/,
+      /^destinationUrl,title,customSlug,tags,expiresAt,id,shortUrl,clicks,status,createdAt,expiredUrl,maxClicks,startsAt,forwardQuery,rules\r\nhttps:\/\/example\.com\/i1,"One, 1",/,
     )
 
     const png = join(work, 'qr.png')
     const qr = await linkctl(['links', 'qr', link.shortCode, '--output', png])
     expect(qr.code, qr.stderr).toBe(0)
     expect(readFileSync(png).subarray(1, 4).toString()).toBe('PNG')
+  })
+
+  it('link options from linkctl flags: rules by OS, forwarded query, maxClicks then expiredUrl, a moved code', async () => {
+    const r = await linkctl([
+      'links',
+      'create',
+      'https://example.com/web#top',
+      '--slug',
+      'e2e-opts',
+      '--rule',
+      'os:ios=>https://apps.example.com/ios',
+      '--max-clicks',
+      '2',
+      '--expired-url',
+      'https://example.com/over',
+      '--json',
+    ])
+    expect(r.code, r.stderr).toBe(0)
+    const go = (path: string, ua = BROWSER_UA) =>
+      fetch(`${daemon.url}/${path}`, { redirect: 'manual', headers: { 'user-agent': ua } })
+    const iphone =
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1'
+    expect((await go('e2e-opts?c=1&qr=1', iphone)).headers.get('location')).toBe(
+      'https://apps.example.com/ios?c=1',
+    )
+    expect((await go('e2e-opts?c=2')).headers.get('location')).toBe('https://example.com/web?c=2#top')
+    expect((await go('e2e-opts')).headers.get('location')).toBe('https://example.com/over')
+
+    const moved = await linkctl([
+      'links',
+      'update',
+      'e2e-opts',
+      '--short-code',
+      'e2e-moved',
+      '--max-clicks',
+      'none',
+    ])
+    expect(moved.code, moved.stderr).toBe(0)
+    expect((await go('e2e-opts')).status).toBe(404)
+    expect((await go('e2e-moved')).headers.get('location')).toBe('https://example.com/web#top')
+    const shown = await linkctl(['links', 'get', 'e2e-moved'])
+    expect(shown.stdout).toContain('RULE 1')
+    expect(shown.stdout).toContain('os:ios=>https://apps.example.com/ios')
   })
 
   it('delete without --yes and without a terminal exits 2; with --yes the short URL is gone', async () => {

@@ -17,6 +17,11 @@ export const LINK_FIELDS = [
   'expiresAt',
   'customDomainId',
   'redirectType',
+  'expiredUrl',
+  'maxClicks',
+  'startsAt',
+  'forwardQuery',
+  'rules',
 ].sort()
 
 /** Creates a link through the API and returns it (fails the test on anything but 201). */

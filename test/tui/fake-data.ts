@@ -25,6 +25,11 @@ export function makeLink(i: number, extra: Partial<Link> = {}): Link {
     expiresAt: null,
     customDomainId: null,
     redirectType: 302,
+    expiredUrl: null,
+    maxClicks: null,
+    startsAt: null,
+    forwardQuery: true,
+    rules: [],
     ...extra,
   }
 }

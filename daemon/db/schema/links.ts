@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely'
 
 /**
- * The links module's tables (migration 0002).
+ * The links module's tables (migrations 0002, 0021).
  * Kysely table types (daemon/db/schema.ts): timestamps are Unix ms; JSON columns are TEXT.
  */
 
@@ -20,6 +20,14 @@ export interface LinksTable {
   expires_at: number | null
   clicks: Generated<number>
   qr_created_at: number | null
+  expired_url: Generated<string | null>
+  max_clicks: Generated<number | null>
+  starts_at: Generated<number | null>
+  /** 1 or 0 (migration 0021). */
+  forward_query: Generated<number>
+  /** JSON array of rules, or null for none. */
+  rules: Generated<string | null>
+  capped_clicks: Generated<number>
   created_at: number
   updated_at: number
 }

@@ -42,6 +42,8 @@ export interface LinkService {
   qr(organizationId: string, id: string, q: QrQuery): Promise<QrImage>
   /** For the redirect: the link behind a code on a domain, with its effective status. */
   resolve(domainKey: string, shortCode: string): Promise<ResolvedLink | undefined>
+  /** A redirect of a link with maxClicks: a human takes a click atomically, a bot only asks. */
+  takeCappedClick(id: string, human: boolean): Promise<boolean>
   /** Adds human clicks to links.clicks, inside the caller's unit of work when given. */
   addClicks(deltas: ReadonlyArray<ClickDelta>, unit?: UnitOfWork): Promise<void>
   /** Which of `ids` are links that still exist (any organization): the clicks purge asks. */

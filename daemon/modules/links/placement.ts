@@ -17,12 +17,12 @@ export function createLinkPlacement(deps: Pick<LinkServiceDeps, 'publicUrl' | 'o
   }
 
   /** checkDestination, and never one of this service's short domains (a loop or a chain). */
-  function destination(value: string): string {
-    checkDestination(value)
+  function destination(value: string, field = 'destinationUrl'): string {
+    checkDestination(value, field)
     const host = ownHostOf(value, own)
     if (host !== undefined)
       throw validation(
-        'destinationUrl',
+        field,
         `must not point at ${host}, a short domain of this service: a short link to a short link would loop or chain`,
       )
     return value

@@ -107,10 +107,16 @@ export function linkRoutes(deps: { links: LinkService; bodyLimitBytes: number })
           tags,
           summary: 'Update a link',
           description:
-            'status may be set to active or inactive. An expired link comes back (active) with a future expiresAt or expiresAt null.',
+            'status may be set to active or inactive. An expired link comes back (active) with a future expiresAt or expiresAt null. A new shortCode or customDomainId moves the link; the old short URL then answers 404.',
           params: IdParams,
           body: UpdateLinkBody,
-          response: { 200: Link, 422: errorRef('The link is expired: give a new expiresAt') },
+          response: {
+            200: Link,
+            409: errorRef('The new short code is already in use on the target domain'),
+            422: errorRef(
+              'The link is expired (give a new expiresAt), or the custom domain is unknown or not verified',
+            ),
+          },
         },
       },
       async (req) => links.update(principalOf(req).organizationId, req.params.id, req.body),

@@ -60,9 +60,9 @@ export function ownHostOf(
   return own.isCustomDomain(host) ? host : undefined
 }
 
-export function checkSlug(slug: string): string {
+export function checkSlug(slug: string, field = 'customSlug'): string {
   if (isReservedCode(slug))
-    throw validation('customSlug', `"${slug}" is reserved (${RESERVED_CODES.join(', ')}); choose another`)
+    throw validation(field, `"${slug}" is reserved (${RESERVED_CODES.join(', ')}); choose another`)
   return slug
 }
 

@@ -9,6 +9,7 @@ import type {
   BulkCreateResult,
   CreateLinkBody,
   Link,
+  LinkRule,
   ListLinksQuery,
   QrQuery,
   UpdateLinkBody,
@@ -23,10 +24,11 @@ import {
   SHARED_DOMAIN_KEY,
 } from './rules.js'
 import { createLinkPlacement } from './placement.js'
+import { checkRules, parseStartsAt } from './options.js'
 import { parseExpiry } from '../../http/expiry.js'
 import { renderQr, type QrImage } from './qr.js'
 import { assignCodes } from './codes.js'
-import type { LinkRecord, LinkStore } from './store.js'
+import type { LinkPatch, LinkRecord, LinkStore } from './store.js'
 import type { UnitOfWork } from '../../db/unit-of-work.js'
 import { isUniqueViolation } from '../../db/errors.js'
 import type { DomainDirectory } from '../domains/index.js'
@@ -45,6 +47,14 @@ export interface ResolvedLink {
   /** Effective status: expiry applied with clock.now() at resolve time. */
   status: LinkStatus
   expiresAt: number | null
+  /** Where an expired link redirects instead of answering 410; null: 410. */
+  expiredUrl: string | null
+  /** Human clicks after which the link is expired; the redirect takes each one atomically. */
+  maxClicks: number | null
+  /** Before it, the short URL answers 404. */
+  startsAt: number | null
+  forwardQuery: boolean
+  rules: LinkRule[]
 }
 
 export interface ClickDelta {
@@ -66,6 +76,11 @@ interface Draft {
   tags: string[]
   metadata: Record<string, unknown>
   expiresAt: number | null
+  expiredUrl: string | null
+  maxClicks: number | null
+  startsAt: number | null
+  forwardQuery: boolean
+  rules: LinkRule[]
 }
 
 export interface LinkServiceDeps {
@@ -91,6 +106,12 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
   const now = () => deps.clock.now()
   const { destination, linkDomain, shortUrlOf } = createLinkPlacement(deps)
 
+  /** Past its expiry, or every click of its maxClicks taken: expired. */
+  function statusOf(l: LinkRecord, t: number): LinkStatus {
+    const s = effectiveStatus(l, t)
+    return s === 'active' && l.maxClicks !== null && l.cappedClicks >= l.maxClicks ? 'expired' : s
+  }
+
   function present(l: LinkRecord, t: number): Link {
     return {
       id: l.id,
@@ -98,7 +119,7 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
       shortCode: l.shortCode,
       destinationUrl: l.destinationUrl,
       title: l.title,
-      status: effectiveStatus(l, t),
+      status: statusOf(l, t),
       clicks: l.clicks,
       createdAt: iso(l.createdAt),
       updatedAt: iso(l.updatedAt),
@@ -107,6 +128,11 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
       expiresAt: isoOrNull(l.expiresAt),
       customDomainId: l.customDomainId,
       redirectType: l.redirectType as RedirectType,
+      expiredUrl: l.expiredUrl,
+      maxClicks: l.maxClicks,
+      startsAt: isoOrNull(l.startsAt),
+      forwardQuery: l.forwardQuery,
+      rules: l.rules,
     }
   }
 
@@ -128,6 +154,11 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
       tags: normalizeTags(body.tags) ?? [],
       metadata: checkMetadata(body.metadata) ?? {},
       expiresAt: parseExpiry(body.expiresAt, t) ?? null,
+      expiredUrl: body.expiredUrl ? destination(body.expiredUrl, 'expiredUrl') : null,
+      maxClicks: body.maxClicks ?? null,
+      startsAt: parseStartsAt(body.startsAt) ?? null,
+      forwardQuery: body.forwardQuery ?? true,
+      rules: checkRules(body.rules, destination) ?? [],
     }
   }
 
@@ -175,6 +206,12 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
               qrCreatedAt: null,
               createdAt: t,
               updatedAt: t,
+              expiredUrl: d.expiredUrl,
+              maxClicks: d.maxClicks,
+              startsAt: d.startsAt,
+              forwardQuery: d.forwardQuery,
+              rules: d.rules,
+              cappedClicks: 0,
             }
             records.push(record)
             out.set(index, record)
@@ -189,6 +226,33 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
       throw err
     }
     return out
+  }
+
+  const codeTaken = (code: string) =>
+    new AppError('Conflict', `short code "${code}" is already in use on this domain`, [
+      { field: 'shortCode', message: 'already in use on this domain' },
+    ])
+
+  /**
+   * The link's new domain and short code when a PATCH moves it (shortCode and/or
+   * customDomainId), checked free on the target domain (links' short-code namespace: 409).
+   */
+  async function newPlace(
+    organizationId: string,
+    l: LinkRecord,
+    body: UpdateLinkBody,
+  ): Promise<LinkPatch['place']> {
+    if (body.shortCode === undefined && body.customDomainId === undefined) return undefined
+    const domain =
+      body.customDomainId === undefined
+        ? { domainKey: l.domainKey, customDomainId: l.customDomainId }
+        : body.customDomainId === null
+          ? { domainKey: SHARED_DOMAIN_KEY, customDomainId: null }
+          : await linkDomain(organizationId, { customDomainId: body.customDomainId })
+    const shortCode = body.shortCode === undefined ? l.shortCode : checkSlug(body.shortCode, 'shortCode')
+    if (domain.domainKey === l.domainKey && shortCode === l.shortCode) return undefined
+    if ((await store.takenCodes(domain.domainKey, [shortCode])).size) throw codeTaken(shortCode)
+    return { ...domain, shortCode }
   }
 
   function announceCreated(records: LinkRecord[], t: number): void {
@@ -304,7 +368,17 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
       const tags = normalizeTags(body.tags)
       const metadata = checkMetadata(body.metadata)
       const destinationUrl = body.destinationUrl === undefined ? undefined : destination(body.destinationUrl)
-      await store.update(l.id, {
+      const expiredUrl =
+        body.expiredUrl === undefined || body.expiredUrl === null
+          ? body.expiredUrl
+          : destination(body.expiredUrl, 'expiredUrl')
+      const rules = checkRules(body.rules, destination)
+      const startsAt = parseStartsAt(body.startsAt)
+      // A first maxClicks counts the human clicks the link already has.
+      const cappedClicks =
+        l.maxClicks === null && body.maxClicks !== undefined && body.maxClicks !== null ? l.clicks : undefined
+      const place = await newPlace(organizationId, l, body)
+      const patch = {
         ...(destinationUrl !== undefined && { destinationUrl }),
         ...(title !== undefined && { title }),
         ...(status !== undefined && { status }),
@@ -312,8 +386,22 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
         ...(tags !== undefined && { tags }),
         ...(metadata !== undefined && { metadata }),
         ...(expiresAt !== undefined && { expiresAt }),
+        ...(expiredUrl !== undefined && { expiredUrl }),
+        ...(body.maxClicks !== undefined && { maxClicks: body.maxClicks }),
+        ...(cappedClicks !== undefined && { cappedClicks }),
+        ...(startsAt !== undefined && { startsAt }),
+        ...(body.forwardQuery !== undefined && { forwardQuery: body.forwardQuery }),
+        ...(rules !== undefined && { rules }),
+        ...(place !== undefined && { place }),
         updatedAt: t,
-      })
+      }
+      try {
+        await store.update(l.id, patch)
+      } catch (err) {
+        // Another writer took the code between the check and the write.
+        if (place && isUniqueViolation(err)) throw codeTaken(place.shortCode)
+        throw err
+      }
       const link = present(await load(organizationId, id), t)
       deps.events.emit('link.updated', { organizationId, data: link }, t)
       return link
@@ -365,7 +453,17 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
         redirectType: l.redirectType as RedirectType,
         status: effectiveStatus(l, now()),
         expiresAt: l.expiresAt,
+        expiredUrl: l.expiredUrl,
+        maxClicks: l.maxClicks,
+        startsAt: l.startsAt,
+        forwardQuery: l.forwardQuery,
+        rules: l.rules,
       }
+    },
+
+    /** A redirect of a link with maxClicks: see LinkQueries.takeCappedClick. */
+    takeCappedClick(id: string, human: boolean): Promise<boolean> {
+      return store.takeCappedClick(id, human)
     },
 
     /**

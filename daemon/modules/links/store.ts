@@ -2,6 +2,8 @@ import { sql, type Kysely, type Selectable } from 'kysely'
 import type { Database, LinksTable } from '../../db/schema.js'
 import { atomically, kyselyOf, type UnitOfWork } from '../../db/unit-of-work.js'
 import type { LinkStatus } from '../../../src/contract/limits.js'
+import type { LinkRule } from '../../../src/contract/links.js'
+import { parseRules, storedRules } from './options.js'
 
 /** A link as stored: the store's domain object (status as stored, expiry not applied). */
 export interface LinkRecord {
@@ -22,6 +24,13 @@ export interface LinkRecord {
   qrCreatedAt: number | null
   createdAt: number
   updatedAt: number
+  expiredUrl: string | null
+  maxClicks: number | null
+  startsAt: number | null
+  forwardQuery: boolean
+  rules: LinkRule[]
+  /** Human redirects taken against maxClicks (only links with maxClicks count them). */
+  cappedClicks: number
 }
 
 export interface LinkPatch {
@@ -32,6 +41,14 @@ export interface LinkPatch {
   tags?: string[]
   metadata?: Record<string, unknown>
   expiresAt?: number | null
+  expiredUrl?: string | null
+  maxClicks?: number | null
+  startsAt?: number | null
+  forwardQuery?: boolean
+  rules?: LinkRule[]
+  cappedClicks?: number
+  /** A move (new short code and/or domain): all three together. */
+  place?: { domainKey: string; customDomainId: string | null; shortCode: string }
   updatedAt: number
 }
 
@@ -64,6 +81,12 @@ function toRecord(r: Selectable<LinksTable>): LinkRecord {
     qrCreatedAt: r.qr_created_at === null ? null : Number(r.qr_created_at),
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
+    expiredUrl: r.expired_url ?? null,
+    maxClicks: r.max_clicks === null || r.max_clicks === undefined ? null : Number(r.max_clicks),
+    startsAt: r.starts_at === null || r.starts_at === undefined ? null : Number(r.starts_at),
+    forwardQuery: r.forward_query === undefined ? true : Number(r.forward_query) === 1,
+    rules: parseRules(r.rules ?? null),
+    cappedClicks: Number(r.capped_clicks ?? 0),
   }
 }
 
@@ -100,6 +123,11 @@ export interface LinkQueries {
   existingIds(ids: readonly string[]): Promise<Set<string>>
   /** Records the first QR generation; true when this call was the first. */
   markQrCreated(id: string, now: number): Promise<boolean>
+  /**
+   * A redirect of a link with maxClicks: a human click takes one of the remaining clicks
+   * atomically (true when there was one); a bot only asks whether one remains.
+   */
+  takeCappedClick(id: string, human: boolean): Promise<boolean>
   /** Sum of the clicks of the organization's links on custom domains. */
   customDomainClicks(organizationId: string): Promise<number>
 }
@@ -202,6 +230,12 @@ function queries(db: Kysely<Database>): LinkQueries {
               expires_at: l.expiresAt,
               clicks: l.clicks,
               qr_created_at: l.qrCreatedAt,
+              expired_url: l.expiredUrl,
+              max_clicks: l.maxClicks,
+              starts_at: l.startsAt,
+              forward_query: l.forwardQuery ? 1 : 0,
+              rules: storedRules(l.rules),
+              capped_clicks: l.cappedClicks,
               created_at: l.createdAt,
               updated_at: l.updatedAt,
             })),
@@ -277,6 +311,17 @@ function queries(db: Kysely<Database>): LinkQueries {
             ...(p.tags !== undefined && { tags: JSON.stringify(p.tags) }),
             ...(p.metadata !== undefined && { metadata: JSON.stringify(p.metadata) }),
             ...(p.expiresAt !== undefined && { expires_at: p.expiresAt }),
+            ...(p.expiredUrl !== undefined && { expired_url: p.expiredUrl }),
+            ...(p.maxClicks !== undefined && { max_clicks: p.maxClicks }),
+            ...(p.startsAt !== undefined && { starts_at: p.startsAt }),
+            ...(p.forwardQuery !== undefined && { forward_query: p.forwardQuery ? 1 : 0 }),
+            ...(p.rules !== undefined && { rules: storedRules(p.rules) }),
+            ...(p.cappedClicks !== undefined && { capped_clicks: p.cappedClicks }),
+            ...(p.place !== undefined && {
+              domain_key: p.place.domainKey,
+              custom_domain_id: p.place.customDomainId,
+              short_code: p.place.shortCode,
+            }),
             updated_at: p.updatedAt,
           })
           .where('id', '=', id)
@@ -366,6 +411,26 @@ function queries(db: Kysely<Database>): LinkQueries {
         .set({ qr_created_at: now })
         .where('id', '=', id)
         .where('qr_created_at', 'is', null)
+        .executeTakeFirst()
+      return Number(r.numUpdatedRows) === 1
+    },
+
+    async takeCappedClick(id: string, human: boolean): Promise<boolean> {
+      if (!human) {
+        const r = await db
+          .selectFrom('links')
+          .select(['capped_clicks', 'max_clicks'])
+          .where('id', '=', id)
+          .executeTakeFirst()
+        return r !== undefined && (r.max_clicks === null || Number(r.capped_clicks) < Number(r.max_clicks))
+      }
+      // One statement: concurrent redirects (several processes on PostgreSQL) cannot both take
+      // the last click; the row lock orders them.
+      const r = await db
+        .updateTable('links')
+        .set({ capped_clicks: sql`capped_clicks + 1` })
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('max_clicks', 'is', null), eb('capped_clicks', '<', eb.ref('max_clicks'))]))
         .executeTakeFirst()
       return Number(r.numUpdatedRows) === 1
     },

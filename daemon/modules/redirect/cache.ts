@@ -1,11 +1,14 @@
 import type { Clock } from '../../clock.js'
 import type { ResolvedLink } from '../links/index.js'
+import { planOf } from './options.js'
 
 export type { ResolvedLink }
 
 /** What the redirect needs of the links service: resolving a code on a domain. */
 export interface LinkResolver {
   resolve(domainKey: string, shortCode: string): Promise<ResolvedLink | undefined>
+  /** A visit of a link with maxClicks: a human takes one click atomically, a bot only asks. */
+  takeCappedClick(id: string, human: boolean): Promise<boolean>
 }
 
 export interface HotLinkCacheOptions {
@@ -48,6 +51,8 @@ export function createHotLinkCache(resolver: LinkResolver, clock: Clock, opts: H
 
   function store(key: string, link: ResolvedLink, now: number): void {
     drop(key)
+    // Rules are compiled once per cached copy, not per visit.
+    planOf(link)
     entries.set(key, { link, fetchedAt: now, touchedAt: now })
     keyById.set(link.id, key)
     while (entries.size > maxEntries) {

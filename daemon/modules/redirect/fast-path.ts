@@ -6,7 +6,7 @@ import type { Clock } from '../../clock.js'
 import { evaluate, type LocalRateLimitStore } from '../../http/rate-limit.js'
 import { clickInput } from './click.js'
 import { SHARED_DOMAIN_KEY } from '../links/index.js'
-import { answerOf, CACHE_CONTROL } from './pages.js'
+import { CACHE_CONTROL } from './pages.js'
 import type { RedirectService } from './index.js'
 
 export type TrustProxy = boolean | string[] | ((addr: string, hop: number) => boolean)
@@ -60,7 +60,8 @@ export function createFastRedirect(
     const domainKey = redirect.domainOf(host)
     if (domainKey !== SHARED_DOMAIN_KEY) return false
     const found = redirect.lookupCached(domainKey, m[1]!)
-    if (found?.kind !== 'redirect') return false
+    // A link with maxClicks asks the database on every visit: the route does that.
+    if (found?.kind !== 'redirect' || found.link.maxClicks !== null) return false
 
     const now = clock.now()
     const limit = evaluate(limiter.hit(`rip:${ip}`, 60_000, now), deps.perIpPerMinute, now)
@@ -74,10 +75,11 @@ export function createFastRedirect(
 
     const link = found.link
     const q = url.indexOf('?')
-    const query = q === -1 ? {} : (parseQuery(url.slice(q + 1)) as Record<string, unknown>)
+    const rawQuery = q === -1 ? '' : url.slice(q + 1)
+    const query = q === -1 ? {} : (parseQuery(rawQuery) as Record<string, unknown>)
     redirect.record(clickInput(link, now, { method, ip, headers: req.headers, query, receivedAt }))
 
-    const answer = answerOf(link)
+    const answer = redirect.answer(link, { headers: req.headers, ip, rawQuery })
     // prettier-ignore
     // The same headers, in the same order, as the Fastify route (writeHead with a flat list
     // skips the per-header bookkeeping of setHeader).

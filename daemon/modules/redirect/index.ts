@@ -9,6 +9,9 @@ import type { Module } from '../module.js'
 import type { HotLinkCache } from './cache.js'
 import { redirectRoutes } from './routes.js'
 import type { Lookup } from './service.js'
+import type { ResolvedLink } from './cache.js'
+import type { Visit } from './options.js'
+import type { RedirectAnswer } from './pages.js'
 
 export interface RedirectService {
   /** The domain key a request's Host names ('' shared, a custom domain's id), undefined if not ours. */
@@ -19,6 +22,10 @@ export interface RedirectService {
   lookupCached(domainKey: string | undefined, code: string): Lookup | undefined
   /** What `GET /:code` on `host` answers. */
   lookup(host: string | undefined, code: string): Promise<Lookup>
+  /** Where this visit of a redirecting link goes (rules, forwarded query), as Location and body. */
+  answer(link: ResolvedLink, visit: Visit): RedirectAnswer
+  /** A visit of a link with maxClicks: true while it redirects (a human visit takes one click). */
+  takeCappedClick(link: ResolvedLink, method: string, userAgent: string): Promise<boolean>
   /** Hands the click of a redirect over to the clicks module; never waits on the disk. */
   record(click: ClickInput): void
 }

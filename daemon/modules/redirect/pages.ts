@@ -60,14 +60,33 @@ function locationOf(url: string): string {
   }
 }
 
+function answerTo(url: string): RedirectAnswer {
+  const location = locationOf(url)
+  const body = redirectPage(location)
+  return { location, body, length: Buffer.byteLength(body) }
+}
+
 /** Location and body per resolved link, computed once while the link sits in the hot-link cache. */
 const answers = new WeakMap<ResolvedLink, RedirectAnswer>()
 export function answerOf(link: ResolvedLink): RedirectAnswer {
   let a = answers.get(link)
-  if (!a) {
-    const location = locationOf(link.destinationUrl)
-    const body = redirectPage(location)
-    answers.set(link, (a = { location, body, length: Buffer.byteLength(body) }))
-  }
+  if (!a) answers.set(link, (a = answerTo(link.destinationUrl)))
+  return a
+}
+
+/** Answers to a link's rule destinations and expiredUrl, kept as long as the link is. */
+const others = new WeakMap<ResolvedLink, Map<string, RedirectAnswer>>()
+
+/**
+ * The answer sending a visit of `link` to `url`: the link's own destination, a rule's or its
+ * expiredUrl from memory; anything else (a forwarded query) computed for this request.
+ */
+export function answerAt(link: ResolvedLink, url: string): RedirectAnswer {
+  if (url === link.destinationUrl) return answerOf(link)
+  if (url !== link.expiredUrl && !link.rules.some((r) => r.destinationUrl === url)) return answerTo(url)
+  let m = others.get(link)
+  if (!m) others.set(link, (m = new Map()))
+  let a = m.get(url)
+  if (!a) m.set(url, (a = answerTo(url)))
   return a
 }

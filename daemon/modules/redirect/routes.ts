@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Clock } from '../../clock.js'
 import { AppError } from '../../http/errors.js'
 import { clickInput } from './click.js'
-import { answerOf, CACHE_CONTROL, errorPage, ROOT_MESSAGE, rootPage, wantsHtml } from './pages.js'
+import { answerAt, CACHE_CONTROL, errorPage, ROOT_MESSAGE, rootPage, wantsHtml } from './pages.js'
 import type { RedirectService } from './index.js'
 
 function fail(
@@ -41,11 +41,24 @@ export function redirectRoutes(deps: { redirect: RedirectService; clock: Clock }
         const found = await redirect.lookup(request.host, code)
         if (found.kind === 'reserved') return reply.callNotFound()
         if (found.kind === 'not-found') return fail(request, reply, 404, `short link /${code} not found`)
-        if (found.kind === 'gone') return fail(request, reply, 410, `short link /${code} has expired`)
-
         const link = found.link
+        const live =
+          found.kind === 'redirect' &&
+          (link.maxClicks === null ||
+            (await redirect.takeCappedClick(link, request.method, request.headers['user-agent'] ?? '')))
+        if (!live) {
+          if (link.expiredUrl === null) return fail(request, reply, 410, `short link /${code} has expired`)
+          // An expired link with an expiredUrl sends the visitor there; no click is counted.
+          const expired = answerAt(link, link.expiredUrl)
+          reply.code(302).header('location', expired.location).header('cache-control', 'no-store')
+          if (request.method === 'HEAD') return reply.send()
+          return reply.type('text/html; charset=utf-8').send(expired.body)
+        }
+
         redirect.record(clickInput(link, deps.clock.now(), request))
-        const answer = answerOf(link)
+        const q = request.url.indexOf('?')
+        const rawQuery = q === -1 ? '' : request.url.slice(q + 1)
+        const answer = redirect.answer(link, { headers: request.headers, ip: request.ip, rawQuery })
         reply
           .code(link.redirectType)
           .header('location', answer.location)

@@ -6,7 +6,9 @@ import {
   type LinkResolver,
   type ResolvedLink,
 } from './cache.js'
-import type { ClickInput, ClicksService } from '../clicks/index.js'
+import { botReason, type ClickInput, type ClicksService } from '../clicks/index.js'
+import { needsVisit, targetOf, type CountryOf, type Visit } from './options.js'
+import { answerAt, answerOf, type RedirectAnswer } from './pages.js'
 import { createDomainResolver } from './host.js'
 import type { RedirectService } from './index.js'
 
@@ -28,6 +30,8 @@ export interface RedirectServiceDeps {
   shortDomain: string
   /** Domain key (id) of a verified custom domain by host name. */
   customDomainOf?: (host: string) => string | undefined
+  /** The country of a visitor for `country` rules (the clicks' geolocation); none: never matches. */
+  countryOf?: CountryOf
   cache?: HotLinkCacheOptions
 }
 
@@ -41,9 +45,12 @@ export function createRedirectService(deps: RedirectServiceDeps): RedirectServic
   const cache = createHotLinkCache(deps.links, deps.clock, deps.cache)
   const { clicks } = deps
 
+  const countryOf: CountryOf = deps.countryOf ?? (() => null)
+
   const answer = (link: ResolvedLink | undefined): Lookup => {
     if (!link || link.status === 'inactive') return { kind: 'not-found' }
-    // The cached copy may predate the expiry: check it against the clock on every request.
+    // The cached copy may predate the start or the expiry: check them against the clock every time.
+    if (link.startsAt !== null && link.startsAt > deps.clock.now()) return { kind: 'not-found' }
     if (link.status === 'expired' || (link.expiresAt !== null && link.expiresAt <= deps.clock.now()))
       return { kind: 'gone', link }
     return { kind: 'redirect', link }
@@ -69,6 +76,21 @@ export function createRedirectService(deps: RedirectServiceDeps): RedirectServic
     async lookup(host: string | undefined, code: string): Promise<Lookup> {
       const domainKey = domainOf(host)
       return this.lookupCached(domainKey, code) ?? answer(await cache.get(domainKey!, code))
+    },
+
+    /** Where this visit of a redirecting link goes (rules, forwarded query), as Location and body. */
+    answer(link: ResolvedLink, visit: Visit): RedirectAnswer {
+      // A link without rules visited without a query: the answer cached with the link.
+      if (!needsVisit(link, visit.rawQuery)) return answerOf(link)
+      return answerAt(link, targetOf(link, visit, countryOf))
+    },
+
+    /**
+     * A visit of a link with maxClicks: whether it still redirects to a destination. A human
+     * visit (as the clicks module classifies it: bots and HEAD never count) takes one click.
+     */
+    takeCappedClick(link: ResolvedLink, method: string, userAgent: string): Promise<boolean> {
+      return deps.links.takeCappedClick(link.id, botReason(method, userAgent) === null)
     },
 
     /** Hands the click of a redirect over to the clicks module; never waits on the disk. */

@@ -324,4 +324,105 @@ describe('links commands against linkd', () => {
     expect((await cli(['links', 'list', '--limit', '0'], { env })).code).toBe(2)
     expect((await cli(['links', 'create'], { env })).code).toBe(2)
   })
+
+  it('link options: create and update flags for each, get shows them, bad values are usage errors', async () => {
+    const env = { LINKCTL_URL: d.url, LINKCTL_API_KEY: d.ownerKey }
+    const made = await cli(
+      [
+        'links',
+        'create',
+        'https://example.com/opt',
+        '--slug',
+        'opt-code',
+        '--expired-url',
+        'https://example.com/over',
+        '--max-clicks',
+        '2',
+        '--starts-at',
+        '2020-01-01T00:00:00Z',
+        '--no-forward-query',
+        '--rule',
+        'os:ios=>https://example.com/ios',
+        '--rule',
+        'country:DE, device:mobile=>https://example.com/de-m',
+        '--rule',
+        'query:ref=tw=>https://example.com/tw',
+        '--json',
+      ],
+      { env },
+    )
+    expect(made.code, made.stderr).toBe(0)
+    const l = JSON.parse(made.stdout) as Link
+    expect(l).toMatchObject({
+      expiredUrl: 'https://example.com/over',
+      maxClicks: 2,
+      startsAt: '2020-01-01T00:00:00.000Z',
+      forwardQuery: false,
+      rules: [
+        { conditions: [{ type: 'os', value: 'ios' }], destinationUrl: 'https://example.com/ios' },
+        {
+          conditions: [
+            { type: 'country', value: 'DE' },
+            { type: 'device', value: 'mobile' },
+          ],
+          destinationUrl: 'https://example.com/de-m',
+        },
+        { conditions: [{ type: 'query', value: 'ref=tw' }], destinationUrl: 'https://example.com/tw' },
+      ],
+    })
+    const shown = await cli(['links', 'get', 'opt-code'], { env, isTTY: false })
+    expect(shown.stdout).toContain('https://example.com/over')
+    expect(shown.stdout).toContain('os:ios=>https://example.com/ios')
+    expect(shown.stdout).toContain('country:DE,device:mobile=>https://example.com/de-m')
+
+    const updated = await cli(
+      [
+        'links',
+        'update',
+        'opt-code',
+        '--short-code',
+        'opt-moved',
+        '--expired-url',
+        '',
+        '--max-clicks',
+        'none',
+        '--starts-at',
+        'none',
+        '--forward-query',
+        '--clear-rules',
+        '--json',
+      ],
+      { env },
+    )
+    expect(updated.code, updated.stderr).toBe(0)
+    expect(JSON.parse(updated.stdout)).toMatchObject({
+      shortCode: 'opt-moved',
+      expiredUrl: null,
+      maxClicks: null,
+      startsAt: null,
+      forwardQuery: true,
+      rules: [],
+    })
+    expect((await visit('opt-code')).status).toBe(404)
+    expect((await visit('opt-moved?a=1')).headers.get('location')).toBe('https://example.com/opt?a=1')
+
+    const other = await create('https://example.com/other', { slug: 'opt-other' })
+    const taken = await cli(['links', 'update', other.id, '--short-code', 'opt-moved'], { env })
+    expect(taken.code).toBe(6)
+    expect(taken.stderr).toContain('already in use')
+    for (const bad of [
+      ['--max-clicks', '0'],
+      ['--rule', 'os:ios'],
+      ['--rule', 'browser:chrome=>https://example.com/x'],
+      ['--rule', '=>https://example.com/x'],
+    ])
+      expect((await cli(['links', 'create', 'https://example.com/x', ...bad], { env })).code).toBe(2)
+    const badValue = await cli(
+      ['links', 'create', 'https://example.com/x', '--rule', 'os:symbian=>https://example.com/x'],
+      { env },
+    )
+    // The daemon's 400: a validation failure (1), naming the field.
+    expect(badValue.code).toBe(1)
+    expect(badValue.stderr).toContain('rules.0.conditions.0.value')
+  })
 })

@@ -139,7 +139,7 @@ describe('links import', () => {
 
   it('JSON lines from stdin (detected), link objects accepted, bad lines reported', async () => {
     const stdin =
-      '{"destinationUrl":"https://example.com/j1","tags":["jsonl"],"metadata":{"k":"v"},"redirectType":307}\n' +
+      '{"destinationUrl":"https://example.com/j1","tags":["jsonl"],"metadata":{"k":"v"},"redirectType":307,"maxClicks":3,"forwardQuery":false,"expiredUrl":null,"startsAt":null,"rules":[{"conditions":[{"type":"language","value":"de"}],"destinationUrl":"https://example.com/de"}]}\n' +
       '\n' +
       '{"destinationUrl":"https://example.com/j2","tags":["jsonl"],"bogus":1}\n' +
       'not json\n' +
@@ -153,6 +153,9 @@ describe('links import', () => {
     expect(created.find((l) => l.destinationUrl === 'https://example.com/j1')).toMatchObject({
       metadata: { k: 'v' },
       redirectType: 307,
+      maxClicks: 3,
+      forwardQuery: false,
+      rules: [{ conditions: [{ type: 'language', value: 'de' }], destinationUrl: 'https://example.com/de' }],
     })
     expect(created.find((l) => l.destinationUrl === 'https://example.com/j3')?.shortCode).toBe('jsonl-code')
   })
@@ -202,6 +205,19 @@ describe('links export', () => {
         title: 'Comma, "quoted"',
         tags: ['exp', 'x'],
         customSlug: 'exp-one',
+        expiredUrl: 'https://example.com/over',
+        maxClicks: 5,
+        startsAt: '2026-01-01T00:00:00.000Z',
+        forwardQuery: false,
+        rules: [
+          {
+            conditions: [
+              { type: 'os', value: 'ios' },
+              { type: 'query', value: 'ref=a,b' },
+            ],
+            destinationUrl: 'https://example.com/ios?x="1"',
+          },
+        ],
       },
       {
         destinationUrl: 'https://example.com/e2',
@@ -231,6 +247,11 @@ describe('links export', () => {
         'clicks',
         'status',
         'createdAt',
+        'expiredUrl',
+        'maxClicks',
+        'startsAt',
+        'forwardQuery',
+        'rules',
       ],
     })
     expect(records).toHaveLength(4)
@@ -242,6 +263,11 @@ describe('links export', () => {
           title: l.title,
           tags: l.tags,
           expiresAt: l.expiresAt,
+          expiredUrl: l.expiredUrl,
+          maxClicks: l.maxClicks,
+          startsAt: l.startsAt,
+          forwardQuery: l.forwardQuery,
+          rules: l.rules,
         }))
         .sort((a, b) => a.destinationUrl.localeCompare(b.destinationUrl))
     const original = await linksTagged('exp', d, src.ownerKey)

@@ -67,6 +67,11 @@ describe('links service: resolve and addClicks (used by the redirect)', () => {
       redirectType: 307,
       status: 'active',
       expiresAt: t.clock.now() + HOUR,
+      expiredUrl: null,
+      maxClicks: null,
+      startsAt: null,
+      forwardQuery: true,
+      rules: [],
     })
     expect(await links.resolve('', 'GO-NOW')).toBeUndefined()
     expect(await links.resolve('', 'nope')).toBeUndefined()

@@ -43,6 +43,27 @@ describe.runIf(onPostgres)('caches with three processes on one PostgreSQL databa
     }
   })
 
+  it('a short code changed through one process answers 404 on the others; maxClicks holds across them', async () => {
+    shared = await createSharedApps(3)
+    const [a, b, c] = apps()
+    const link = await makeLink(a, { customSlug: 'before-move' })
+    for (const t of [b, c]) expect((await visit(t, 'before-move')).statusCode).toBe(302)
+    const patched = await a.call('PATCH', `/api/use/links/${link.id}`, { body: { shortCode: 'after-move' } })
+    expect(patched.statusCode, patched.body).toBe(200)
+    for (const t of [b, c]) {
+      await eventually(async () => (await visit(t, 'before-move')).statusCode === 404, 'moved code')
+      expect((await visit(t, 'after-move')).statusCode).toBe(302)
+    }
+
+    const capped = await makeLink(a, { maxClicks: 4, expiredUrl: 'https://example.com/sold-out' })
+    const all = await Promise.all(
+      [a, b, c, a, b, c, a, b, c].map((t, i) => visit(t, capped.shortCode, { ip: `203.0.113.${i + 1}` })),
+    )
+    const to = all.map((r) => r.headers.location)
+    expect(to.filter((l) => l === 'https://example.com/landing')).toHaveLength(4)
+    expect(to.filter((l) => l === 'https://example.com/sold-out')).toHaveLength(5)
+  })
+
   it('webhooks created through one process receive events announced by another', async () => {
     shared = await createSharedApps(2)
     const [a, b] = apps()

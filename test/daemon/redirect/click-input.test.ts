@@ -11,6 +11,11 @@ const link: ResolvedLink = {
   redirectType: 302,
   status: 'active',
   expiresAt: null,
+  expiredUrl: null,
+  maxClicks: null,
+  startsAt: null,
+  forwardQuery: true,
+  rules: [],
 }
 
 /** The one builder of the click input, used by the fast path and by the Fastify route alike. */

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Link } from '../../../src/contract/links.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
-import { analytics, CHROME_WINDOWS, flush, makeLink } from '../../support/redirect.js'
+import { analytics, CHROME_WINDOWS, flush, makeLink, SAFARI_IPHONE } from '../../support/redirect.js'
 
 /**
  * Hot links are answered before Fastify (daemon/modules/redirect/fast-path.ts). These tests run
@@ -136,6 +136,65 @@ describe('the redirect fast path', () => {
     await t.call('PATCH', `/api/use/links/${other.id}`, { body: { status: 'inactive' } })
     const inactive = await get(`/${other.shortCode}`)
     expect(inactive).toMatchObject({ status: 404, viaFastify: true })
+  })
+
+  it('answers links with rules and a forwarded query exactly as the Fastify route does', async () => {
+    await start()
+    const link = await makeLink(t, {
+      destinationUrl: 'https://example.com/p?a=1&b=2#frag',
+      rules: [
+        { conditions: [{ type: 'os', value: 'ios' }], destinationUrl: 'https://example.com/ios?x=1' },
+        { conditions: [{ type: 'language', value: 'de' }], destinationUrl: 'https://example.com/de' },
+      ],
+    })
+    const cases: Array<{ path: string; headers?: Record<string, string>; location: string }> = [
+      { path: `/${link.shortCode}`, location: 'https://example.com/p?a=1&b=2#frag' },
+      {
+        path: `/${link.shortCode}?a=9&a=8&qr=1&c=%20x`,
+        location: 'https://example.com/p?b=2&a=9&a=8&c=%20x#frag',
+      },
+      {
+        path: `/${link.shortCode}?x=2`,
+        headers: { 'user-agent': SAFARI_IPHONE },
+        location: 'https://example.com/ios?x=2',
+      },
+      {
+        path: `/${link.shortCode}`,
+        headers: { 'accept-language': 'de-AT,en' },
+        location: 'https://example.com/de',
+      },
+    ]
+    // Through Fastify first (the link is not cached yet), then each case on both paths.
+    await get(`/${link.shortCode}`)
+    for (const c of cases) {
+      const fast = await get(c.path, { ...(c.headers ? { headers: c.headers } : {}) })
+      expect(fast.viaFastify).toBe(false)
+      expect(fast.headers.location).toBe(c.location)
+      t.app.linkd.services.redirect.cache.clear()
+      const route = await get(c.path, { ...(c.headers ? { headers: c.headers } : {}) })
+      expect(route.viaFastify).toBe(true)
+      expect(comparable(fast)).toEqual(comparable(route))
+    }
+  })
+
+  it('leaves links with maxClicks, before startsAt or expired with an expiredUrl to the route', async () => {
+    await start()
+    const capped = await makeLink(t, { maxClicks: 2, expiredUrl: 'https://example.com/gone' })
+    const seen = [
+      await get(`/${capped.shortCode}`),
+      await get(`/${capped.shortCode}`),
+      await get(`/${capped.shortCode}`),
+    ]
+    expect(seen.map((s) => [s.viaFastify, s.headers.location])).toEqual([
+      [true, 'https://example.com/landing'],
+      [true, 'https://example.com/landing'],
+      [true, 'https://example.com/gone'],
+    ])
+    const later = await makeLink(t, { startsAt: new Date(t.clock.now() + 60_000).toISOString() })
+    expect(await get(`/${later.shortCode}`)).toMatchObject({ status: 404, viaFastify: true })
+    t.clock.advance(60_000)
+    expect(await get(`/${later.shortCode}`)).toMatchObject({ status: 302, viaFastify: true })
+    expect(await get(`/${later.shortCode}`)).toMatchObject({ status: 302, viaFastify: false })
   })
 
   it('counts in the per-IP redirect window: at the limit passes, one past gets 429 with Retry-After', async () => {

@@ -44,9 +44,16 @@ describe('GET|HEAD /:shortCode', () => {
     expect(res.headers.location).toBe('https://xn--bcher-kva.example/stra%C3%9Fe')
   })
 
-  it('does not pass its own query (the QR marker, UTM) on to the destination', async () => {
+  it('forwards the visitor query to the destination but never the QR marker (forwardQuery, on by default)', async () => {
     t = await createTestApp()
     const link = await makeLink(t)
+    const res = await visit(t, link.shortCode, { query: 'qr=1&utm_source=x' })
+    expect(res.headers.location).toBe('https://example.com/landing?utm_source=x')
+  })
+
+  it('keeps the destination as it is with forwardQuery false', async () => {
+    t = await createTestApp()
+    const link = await makeLink(t, { forwardQuery: false })
     const res = await visit(t, link.shortCode, { query: 'qr=1&utm_source=x' })
     expect(res.headers.location).toBe('https://example.com/landing')
   })

@@ -1,6 +1,6 @@
 /**
  * `links export`: pages through GET /api/use/links (100 a page, oldest first) and writes CSV
- * (the import header plus id, shortUrl, clicks, status, createdAt; `links import` reads it
+ * (the import header plus id, shortUrl, clicks, status, createdAt, then the link options; `links import` reads it
  * back) or a JSON array of link objects. A file is written under a temporary name and renamed
  * when complete, so an interrupted export never leaves a truncated file behind.
  */
@@ -13,7 +13,7 @@ import { requireKey, type Ctx } from '../../../session/context.js'
 import { note, plural } from '../../output.js'
 import { exportTo } from '../../sink.js'
 import { csvRow } from '../../../contract/csv.js'
-import { CSV_COLUMNS } from './import.js'
+import { BASE_CSV_COLUMNS, OPTION_CSV_COLUMNS } from './import-input.js'
 
 export interface ExportOpts {
   format?: 'csv' | 'json'
@@ -23,7 +23,15 @@ export interface ExportOpts {
   search?: string
 }
 
-export const EXPORT_COLUMNS = [...CSV_COLUMNS, 'id', 'shortUrl', 'clicks', 'status', 'createdAt'] as const
+export const EXPORT_COLUMNS = [
+  ...BASE_CSV_COLUMNS,
+  'id',
+  'shortUrl',
+  'clicks',
+  'status',
+  'createdAt',
+  ...OPTION_CSV_COLUMNS,
+] as const
 
 export function exportRow(l: Link): string {
   return csvRow([
@@ -37,6 +45,11 @@ export function exportRow(l: Link): string {
     l.clicks,
     l.status,
     l.createdAt,
+    l.expiredUrl,
+    l.maxClicks,
+    l.startsAt,
+    l.forwardQuery,
+    l.rules.length ? JSON.stringify(l.rules) : '',
   ])
 }
 

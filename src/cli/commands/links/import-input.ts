@@ -11,7 +11,11 @@ import { parseExpiry } from '../../parse.js'
 import { CsvParser, type CsvRecord } from '../../csv.js'
 import { unprotectCsvText } from '../../../contract/csv.js'
 
-export const CSV_COLUMNS = ['destinationUrl', 'title', 'customSlug', 'tags', 'expiresAt'] as const
+/** The columns an import reads; the link options come last (an export writes them after createdAt). */
+export const BASE_CSV_COLUMNS = ['destinationUrl', 'title', 'customSlug', 'tags', 'expiresAt'] as const
+/** Link options: rules as a JSON array, forwardQuery true|false; empty cells are the defaults. */
+export const OPTION_CSV_COLUMNS = ['expiredUrl', 'maxClicks', 'startsAt', 'forwardQuery', 'rules'] as const
+export const CSV_COLUMNS = [...BASE_CSV_COLUMNS, ...OPTION_CSV_COLUMNS] as const
 
 /** A record as read: CSV fields, a JSON object, or the text of a line that is neither. */
 export type RowSource = { fields: string[] } | { object: Record<string, unknown> } | { text: string }
@@ -51,7 +55,7 @@ export async function* csvRows(text: Text, opts: ReadOptions = {}): AsyncGenerat
         width = r.fields.length
         if (!columns.has('destinationUrl'))
           throw new CliError(
-            `line ${r.line}: the CSV header must name the columns (${CSV_COLUMNS.join(',')}); destinationUrl is missing`,
+            `line ${r.line}: the CSV header must name the columns (${BASE_CSV_COLUMNS.join(',')}, optionally ${OPTION_CSV_COLUMNS.join(',')}); destinationUrl is missing`,
             EXIT.error,
           )
         opts.onHeader?.(r.fields)
@@ -106,6 +110,37 @@ function csvBody(line: number, fields: string[], columns: Map<string, number>, g
       if (at) body.expiresAt = at
     } catch (err) {
       return { line, error: 'ValidationError', message: `expiresAt: ${(err as Error).message}` }
+    }
+  }
+  const expiredUrl = cell('expiredUrl')
+  if (expiredUrl) body.expiredUrl = expiredUrl
+  const maxClicks = cell('maxClicks')
+  if (maxClicks) {
+    if (!/^\d+$/.test(maxClicks))
+      return { line, error: 'ValidationError', message: 'maxClicks: expected a whole number' }
+    body.maxClicks = Number(maxClicks)
+  }
+  const startsAt = cell('startsAt')
+  if (startsAt) {
+    try {
+      const at = parseExpiry(startsAt)
+      if (at) body.startsAt = at
+    } catch (err) {
+      return { line, error: 'ValidationError', message: `startsAt: ${(err as Error).message}` }
+    }
+  }
+  const forward = cell('forwardQuery').toLowerCase()
+  if (forward) {
+    if (forward !== 'true' && forward !== 'false')
+      return { line, error: 'ValidationError', message: 'forwardQuery: expected true or false' }
+    body.forwardQuery = forward === 'true'
+  }
+  const rules = cell('rules')
+  if (rules) {
+    try {
+      body.rules = JSON.parse(rules) as unknown
+    } catch (err) {
+      return { line, error: 'ValidationError', message: `rules: invalid JSON: ${(err as Error).message}` }
     }
   }
   return { line, body }

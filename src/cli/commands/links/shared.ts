@@ -3,14 +3,20 @@
  * looks on the terminal, and the look-up of a link by id, short code or short URL.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander'
-import type { CreateLinkBody, Link, UpdateLinkBody } from '../../../contract/links.js'
-import { LINK_LIMITS, REDIRECT_TYPES } from '../../../contract/limits.js'
+import type { CreateLinkBody, Link, LinkRule, UpdateLinkBody } from '../../../contract/links.js'
+import {
+  LINK_LIMITS,
+  LINK_RULE_LIMITS,
+  REDIRECT_TYPES,
+  RULE_CONDITION_TYPES,
+  type RuleConditionType,
+} from '../../../contract/limits.js'
 import type { LinkdClient } from '../../../client/index.js'
 import { action } from '../../action.js'
 import type { Ctx } from '../../../session/context.js'
 import { CliError, EXIT, UsageError } from '../../../session/exit-codes.js'
 import { when, type Column, type Field } from '../../output.js'
-import { collect, expiryArg } from '../../parse.js'
+import { collect, expiryArg, intArg, parseExpiry } from '../../parse.js'
 
 /** A verb that names one link: the reference as given (id, short code or short URL). */
 export interface LinkRefOpts {
@@ -35,6 +41,77 @@ export interface LinkFlags {
   clearMeta?: boolean
   /** `--no-expiry` sets this to false. */
   expiry?: boolean
+  /** '' clears it (update). */
+  expiredUrl?: string
+  /** '' (commander's spelling of a parser's null): `none`, which clears it on update. */
+  maxClicks?: number | ''
+  startsAt?: string
+  /** `--forward-query` / `--no-forward-query`. */
+  forwardQuery?: boolean
+  rule?: LinkRule[]
+  clearRules?: boolean
+  /** update only: a new short code. */
+  shortCode?: string
+}
+
+/**
+ * `--rule '<conditions>=><url>'`, repeatable, in order: conditions are `type:value` joined by
+ * commas, all must hold (`os:ios=>https://apps.apple.com/app/id1`,
+ * `country:DE,device:mobile=>https://example.de/m`, `query:ref=tw=>https://example.com/tw`).
+ */
+export function ruleArg(value: string, previous: LinkRule[] | undefined): LinkRule[] {
+  const at = value.indexOf('=>')
+  const url = at === -1 ? '' : value.slice(at + 2).trim()
+  if (at <= 0 || url === '')
+    throw new InvalidArgumentError(
+      "expected '<type:value>[,<type:value>…]=><url>', such as 'os:ios=>https://…'",
+    )
+  const conditions = value
+    .slice(0, at)
+    .split(',')
+    .map((c) => c.trim())
+    .filter((c) => c !== '')
+    .map((c) => {
+      const colon = c.indexOf(':')
+      const type = c.slice(0, colon).trim().toLowerCase()
+      if (colon <= 0 || !(RULE_CONDITION_TYPES as readonly string[]).includes(type))
+        throw new InvalidArgumentError(
+          `unknown condition "${c}": use ${RULE_CONDITION_TYPES.map((t) => `${t}:…`).join(', ')}`,
+        )
+      return { type: type as RuleConditionType, value: c.slice(colon + 1).trim() }
+    })
+  if (conditions.length === 0) throw new InvalidArgumentError('a rule needs at least one condition')
+  const rules = [...(previous ?? []), { conditions, destinationUrl: url }]
+  if (rules.length > LINK_RULE_LIMITS.rulesMax)
+    throw new InvalidArgumentError(`at most ${LINK_RULE_LIMITS.rulesMax} rules`)
+  return rules
+}
+
+/** `--max-clicks <n>`: a positive integer, or `none` (no limit). */
+export function maxClicksArg(value: string): number | null {
+  return value === 'none' ? null : intArg(LINK_RULE_LIMITS.maxClicksMin)(value)
+}
+
+/** `--starts-at <when>`: an ISO date/time or 30d/12h/90m/2w from now; `none` removes it. */
+export function startsArg(value: string): string | null {
+  return parseExpiry(value)
+}
+
+/** The link-option flags both verbs share, into a create or update body. */
+function optionFields(flags: LinkFlags, mode: 'create' | 'update'): Partial<UpdateLinkBody> {
+  if (flags.clearRules && flags.rule) throw new UsageError('use either --rule or --clear-rules, not both')
+  const body: Partial<UpdateLinkBody> = {}
+  if (flags.expiredUrl !== undefined)
+    body.expiredUrl = flags.expiredUrl === '' ? (mode === 'update' ? null : undefined) : flags.expiredUrl
+  if (flags.maxClicks !== undefined && (mode === 'update' || flags.maxClicks !== ''))
+    body.maxClicks = flags.maxClicks === '' ? null : flags.maxClicks
+  if (flags.startsAt !== undefined && (mode === 'update' || flags.startsAt !== ''))
+    body.startsAt = flags.startsAt === '' ? null : flags.startsAt
+  if (flags.forwardQuery !== undefined) body.forwardQuery = flags.forwardQuery
+  if (flags.clearRules) body.rules = []
+  else if (flags.rule) body.rules = flags.rule
+  if (body.expiredUrl === undefined) delete body.expiredUrl
+  return body
 }
 
 /** `--meta key=value`, repeatable: collected into one object (a later key wins). */
@@ -67,11 +144,12 @@ export function createBody(destination: string | undefined, flags: LinkFlags): C
     if (/^dom_/.test(flags.domain)) body.customDomainId = flags.domain
     else body.domain = flags.domain
   }
-  return body
+  return { ...body, ...(optionFields(flags, 'create') as Partial<CreateLinkBody>) }
 }
 
-export function updateBody(flags: LinkFlags): UpdateLinkBody {
-  if (flags.slug !== undefined) throw new UsageError('the short code of a link cannot be changed')
+/** The body of `links update`; `customDomainId` is the domain flag resolved to an id (or null). */
+export function updateBody(flags: LinkFlags, customDomainId?: string | null): UpdateLinkBody {
+  if (flags.slug !== undefined) throw new UsageError('to change the short code use --short-code <code>')
   if (flags.clearTags && flags.tag) throw new UsageError('use either --tag or --clear-tags, not both')
   if (flags.clearMeta && flags.meta) throw new UsageError('use either --meta or --clear-meta, not both')
   if (flags.expiry === false && flags.expiresAt !== undefined)
@@ -87,6 +165,9 @@ export function updateBody(flags: LinkFlags): UpdateLinkBody {
   if (flags.clearMeta) body.metadata = {}
   else if (flags.meta) body.metadata = flags.meta
   if (flags.redirectType) body.redirectType = Number(flags.redirectType) as UpdateLinkBody['redirectType']
+  Object.assign(body, optionFields(flags, 'update'))
+  if (flags.shortCode !== undefined) body.shortCode = flags.shortCode
+  if (customDomainId !== undefined) body.customDomainId = customDomainId
   if (Object.keys(body).length === 0) throw new UsageError('nothing to update: pass at least one field flag')
   return body
 }
@@ -122,9 +203,19 @@ export function linkFields(l: Link, tty: boolean): Field[] {
     ['METADATA', meta],
     ['DOMAIN', l.customDomainId],
     ['EXPIRES', when(l.expiresAt, tty)],
+    ['EXPIRED URL', l.expiredUrl],
+    ['MAX CLICKS', l.maxClicks],
+    ['STARTS', when(l.startsAt, tty)],
+    ['FORWARD QUERY', l.forwardQuery ? 'yes' : 'no'],
+    ...l.rules.map((r, i): Field => [`RULE ${i + 1}`, ruleText(r)]),
     ['CREATED', when(l.createdAt, tty)],
     ['UPDATED', when(l.updatedAt, tty)],
   ]
+}
+
+/** A rule as `--rule` takes it. */
+export function ruleText(r: LinkRule): string {
+  return `${r.conditions.map((c) => `${c.type}:${c.value}`).join(',')}=>${r.destinationUrl}`
 }
 
 const ID_RE = /^lnk_/
@@ -199,8 +290,38 @@ export function linkFieldOptions(cmd: Command, mode: 'create' | 'update'): Comma
     .addOption(
       new Option('--redirect-type <status>', 'HTTP status of the redirect').choices(REDIRECT_CHOICES),
     )
+  cmd
+    .option(
+      '--expired-url <url>',
+      mode === 'update'
+        ? 'where the link sends visitors once expired, instead of 410 ("" removes it)'
+        : 'where the link sends visitors once expired, instead of 410',
+    )
+    .option('--max-clicks <n>', 'expire after this many human clicks (none: no limit)', maxClicksArg)
+    .option(
+      '--starts-at <when>',
+      'live from: ISO date/time or 30d/12h/90m/2w from now (none: now)',
+      startsArg,
+    )
+    .option('--forward-query', "pass the visitor's query string on to the destination (the default)")
+    .option('--no-forward-query', "drop the visitor's query string")
+    .option(
+      '--rule <conditions=>url>',
+      "redirect rule, repeatable, first match wins: 'os:ios=>https://…', 'country:DE,device:mobile=>https://…'" +
+        (mode === 'update' ? ' (replaces the rules)' : ''),
+      ruleArg,
+    )
   if (mode === 'update') {
     cmd
+      .option('--clear-rules', 'remove every rule')
+      .option(
+        '--short-code <code>',
+        `new short code (${LINK_LIMITS.slugMin}-${LINK_LIMITS.slugMax} letters, digits, - and _); the old short URL stops working`,
+      )
+      .option(
+        '--domain <domain>',
+        'move to a verified custom domain (name or dom_ id; "shared": the shared domain)',
+      )
       .addOption(
         new Option('--status <status>', 'enable or disable the link').choices(['active', 'inactive']),
       )

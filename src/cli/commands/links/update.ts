@@ -3,6 +3,7 @@ import type { Command } from 'commander'
 import { jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, printRecord } from '../../output.js'
+import { domainId } from '../domains/shared.js'
 import {
   linkFieldOptions,
   linkFields,
@@ -15,9 +16,12 @@ import {
 } from './shared.js'
 
 export async function runLinksUpdate(opts: LinkRefOpts & LinkFlags, ctx: Ctx): Promise<void> {
-  const body = updateBody(opts)
+  updateBody(opts, opts.domain === undefined ? undefined : null) // usage errors before any request
   await requireKey(ctx)
   const client = await ctx.client()
+  const domain =
+    opts.domain === undefined ? undefined : opts.domain === 'shared' ? null : await domainId(ctx, opts.domain)
+  const body = updateBody(opts, domain)
   const link = await client.links.update(await linkIdOf(client, opts.ref), body)
   await emit(ctx, link, () => printRecord(ctx, linkFields(link, ctx.isTTY)))
 }

@@ -1,0 +1,67 @@
+/**
+ * Link options beyond the destination: rules (checked and normalized here, matched by the
+ * redirect), startsAt, and the stored form of the rules.
+ */
+import { validation } from '../../http/errors.js'
+import type { LinkRule } from '../../../src/contract/links.js'
+import { RULE_DEVICES, RULE_OSES } from '../../../src/contract/limits.js'
+
+const DEVICES = new Set<string>(RULE_DEVICES)
+const OSES = new Set<string>(RULE_OSES)
+
+/**
+ * Each condition's value checked for its type and normalized (device, os and language lower
+ * case, country upper case); every rule's destination passes `destination`. The schema already
+ * bounds the counts (LINK_RULE_LIMITS).
+ */
+export function checkRules(
+  rules: LinkRule[] | undefined,
+  destination: (url: string, field: string) => string,
+): LinkRule[] | undefined {
+  if (rules === undefined) return undefined
+  return rules.map((rule, i) => ({
+    conditions: rule.conditions.map((c, j) => {
+      const field = `rules.${i}.conditions.${j}.value`
+      const v = c.value.trim()
+      switch (c.type) {
+        case 'device':
+          if (!DEVICES.has(v.toLowerCase()))
+            throw validation(field, `must be one of ${RULE_DEVICES.join(', ')}`)
+          return { type: c.type, value: v.toLowerCase() }
+        case 'os':
+          if (!OSES.has(v.toLowerCase())) throw validation(field, `must be one of ${RULE_OSES.join(', ')}`)
+          return { type: c.type, value: v.toLowerCase() }
+        case 'country':
+          if (!/^[A-Za-z]{2}$/.test(v))
+            throw validation(field, 'must be a two-letter ISO 3166-1 country code, such as DE or US')
+          return { type: c.type, value: v.toUpperCase() }
+        case 'language':
+          if (!/^[A-Za-z]{2,3}$/.test(v))
+            throw validation(field, 'must be a primary language tag (2-3 letters), such as en or de')
+          return { type: c.type, value: v.toLowerCase() }
+        case 'query':
+          if (!/^[^=&#\s]+=[^&#\s]*$/.test(c.value))
+            throw validation(field, 'must be name=value (no &, # or spaces), such as ref=twitter')
+          return { type: c.type, value: c.value }
+      }
+    }),
+    destinationUrl: destination(rule.destinationUrl, `rules.${i}.destinationUrl`),
+  }))
+}
+
+/** `startsAt` of a body: an ISO 8601 date-time (past or future); null clears it. */
+export function parseStartsAt(value: string | null | undefined): number | null | undefined {
+  if (value === undefined || value === null) return value
+  const ms = Date.parse(value)
+  if (Number.isNaN(ms)) throw validation('startsAt', 'must be an ISO 8601 date-time')
+  return ms
+}
+
+/** Rules as stored (links.rules): JSON, or null for none. */
+export function storedRules(rules: LinkRule[]): string | null {
+  return rules.length ? JSON.stringify(rules) : null
+}
+
+export function parseRules(value: string | null): LinkRule[] {
+  return value ? (JSON.parse(value) as LinkRule[]) : []
+}

@@ -1,0 +1,187 @@
+/**
+ * The per-visit part of link options: rules compiled once per cached link, and the visitor's
+ * query merged into the destination. Both redirect paths (fast path and route) call `targetOf`,
+ * so they answer the same bytes.
+ */
+import type { IncomingHttpHeaders } from 'node:http'
+import { QR_MARKER } from '../../../src/contract/limits.js'
+import type { LinkRule } from '../../../src/contract/links.js'
+import { parseAgent } from '../clicks/index.js'
+import type { ResolvedLink } from './cache.js'
+
+/** What rules look at: the request, read lazily (most rules need one or two facts). */
+export interface Visit {
+  headers: IncomingHttpHeaders
+  ip: string
+  /** The raw query string after `?` ('' when none). */
+  rawQuery: string
+}
+
+/** Country (ISO alpha-2, upper case) of an address, or null: the clicks' own geolocation. */
+export type CountryOf = (ip: string) => string | null
+
+type Test = (v: Facts) => boolean
+interface Facts {
+  device(): string
+  os(): string | null
+  country(): string | null
+  language(): string | null
+  query(): Map<string, string[]>
+}
+
+/** ua-parser-js OS names → the rule values. Linux distributions are `linux`. */
+const OS_OF: Record<string, string> = {
+  iOS: 'ios',
+  Android: 'android',
+  Windows: 'windows',
+  'Mac OS': 'macos',
+  macOS: 'macos',
+}
+const LINUXES = new Set([
+  'Linux',
+  'Ubuntu',
+  'Debian',
+  'Fedora',
+  'Mint',
+  'Arch',
+  'Gentoo',
+  'CentOS',
+  'RedHat',
+  'SUSE',
+  'openSUSE',
+  'Slackware',
+  'Mandriva',
+  'Kubuntu',
+  'Xubuntu',
+  'Lubuntu',
+  'Manjaro',
+  'elementary OS',
+])
+
+/** Device and OS of a user agent as rules name them (ua-parser, as click analytics reads them). */
+export function ruleAgent(userAgent: string): { device: string; os: string | null } {
+  const a = parseAgent(userAgent)
+  const os = a.os === null ? null : (OS_OF[a.os] ?? (LINUXES.has(a.os) ? 'linux' : null))
+  return { device: a.device, os }
+}
+
+/** Primary tag of the first Accept-Language entry, lower case (`de-CH, en;q=0.8` → `de`). */
+export function primaryLanguage(header: string | undefined): string | null {
+  if (!header) return null
+  const first = header.split(',')[0]!.split(';')[0]!.trim()
+  const tag = first.split('-')[0]!.toLowerCase()
+  return /^[a-z]{2,3}$/.test(tag) ? tag : null
+}
+
+function decode(s: string): string {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '))
+  } catch {
+    return s
+  }
+}
+
+/** `name=value` pairs of a raw query, names and values as sent (not decoded). */
+function pairs(raw: string): Array<{ name: string; raw: string }> {
+  const out: Array<{ name: string; raw: string }> = []
+  for (const part of raw.split('&')) {
+    if (part === '') continue
+    const eq = part.indexOf('=')
+    out.push({ name: decode(eq === -1 ? part : part.slice(0, eq)), raw: part })
+  }
+  return out
+}
+
+function compileRule(rule: LinkRule): Test {
+  const tests: Test[] = rule.conditions.map((c) => {
+    const value = c.value
+    switch (c.type) {
+      case 'device':
+        return (f) => f.device() === value
+      case 'os':
+        return (f) => f.os() === value
+      case 'country':
+        return (f) => f.country() === value
+      case 'language':
+        return (f) => f.language() === value
+      case 'query': {
+        const eq = value.indexOf('=')
+        const name = decode(value.slice(0, eq))
+        const want = decode(value.slice(eq + 1))
+        return (f) => f.query().get(name)?.includes(want) ?? false
+      }
+    }
+  })
+  return (f) => tests.every((t) => t(f))
+}
+
+export interface Plan {
+  rules: Array<{ test: Test; destinationUrl: string }>
+}
+
+const plans = new WeakMap<ResolvedLink, Plan>()
+
+/** Compiles a link's rules (the hot-link cache does it once when it stores the link). */
+export function planOf(link: ResolvedLink): Plan {
+  let p = plans.get(link)
+  if (!p) {
+    p = { rules: link.rules.map((r) => ({ test: compileRule(r), destinationUrl: r.destinationUrl })) }
+    plans.set(link, p)
+  }
+  return p
+}
+
+/** Whether a visit of the link needs more than its cached answer (rules, or a query to forward). */
+export function needsVisit(link: ResolvedLink, rawQuery: string): boolean {
+  return link.rules.length > 0 || (link.forwardQuery && rawQuery !== '')
+}
+
+/** The URL this visit goes to: the first matching rule's destination (else the link's), query merged. */
+export function targetOf(link: ResolvedLink, visit: Visit, countryOf: CountryOf): string {
+  let destination = link.destinationUrl
+  const plan = planOf(link)
+  if (plan.rules.length) {
+    let agent: { device: string; os: string | null } | undefined
+    let country: string | null | undefined
+    let query: Map<string, string[]> | undefined
+    const ua = visit.headers['user-agent']
+    const facts: Facts = {
+      device: () => (agent ??= ruleAgent(typeof ua === 'string' ? ua : '')).device,
+      os: () => (agent ??= ruleAgent(typeof ua === 'string' ? ua : '')).os,
+      country: () => (country === undefined ? (country = countryOf(visit.ip)) : country),
+      language: () => primaryLanguage(visit.headers['accept-language']),
+      query: () => {
+        if (!query) {
+          query = new Map()
+          for (const p of pairs(visit.rawQuery)) {
+            const eq = p.raw.indexOf('=')
+            const v = eq === -1 ? '' : decode(p.raw.slice(eq + 1))
+            query.set(p.name, [...(query.get(p.name) ?? []), v])
+          }
+        }
+        return query
+      },
+    }
+    const hit = plan.rules.find((r) => r.test(facts))
+    if (hit) destination = hit.destinationUrl
+  }
+  return link.forwardQuery && visit.rawQuery !== '' ? forwardQuery(destination, visit.rawQuery) : destination
+}
+
+/**
+ * The destination with the visitor's query merged in: every pair of a name the visitor sends
+ * replaces all of the destination's pairs of that name, the visitor's pairs keep their encoding
+ * and come after the destination's, `qr` is never forwarded, the fragment stays at the end.
+ */
+export function forwardQuery(destination: string, rawQuery: string): string {
+  const visitor = pairs(rawQuery).filter((p) => p.name !== QR_MARKER)
+  if (!visitor.length) return destination
+  const hashAt = destination.indexOf('#')
+  const fragment = hashAt === -1 ? '' : destination.slice(hashAt)
+  const beforeFragment = hashAt === -1 ? destination : destination.slice(0, hashAt)
+  const q = beforeFragment.indexOf('?')
+  const base = q === -1 ? beforeFragment : beforeFragment.slice(0, q)
+  const names = new Set(visitor.map((p) => p.name))
+  const kept = q === -1 ? [] : pairs(beforeFragment.slice(q + 1)).filter((p) => !names.has(p.name))
+  return `${base}?${[...kept, ...visitor].map((p) => p.raw).join('&')}${fragment}`
+}
