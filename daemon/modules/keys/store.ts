@@ -355,8 +355,10 @@ function queries(db: Kysely<Database>): KeyQueries {
     /** Writes buffered activity rows and usage counters in one transaction. */
     async applyUsage(activity: ActivityRecord[], usage: UsageDelta[]): Promise<void> {
       if (activity.length === 0 && usage.length === 0) return
+      // Rows in key id order: every process locks them in one order, so two flushes never deadlock.
+      const byKey = [...usage].sort((a, b) => (a.keyId < b.keyId ? -1 : a.keyId > b.keyId ? 1 : 0))
       await db.transaction().execute(async (trx) => {
-        for (const u of usage) {
+        for (const u of byKey) {
           await trx
             .updateTable('api_keys')
             .set({
