@@ -103,6 +103,8 @@ export const LINK_RULE_LIMITS = {
   /** A condition's value (a `name=value` query pair is the longest kind). */
   valueMax: 200,
   maxClicksMin: 1,
+  /** Far beyond any real cap, and within every integer column and JSON number. */
+  maxClicksMax: 1_000_000_000,
 } as const
 export const RULE_CONDITION_TYPES = ['device', 'os', 'country', 'language', 'query'] as const
 export type RuleConditionType = (typeof RULE_CONDITION_TYPES)[number]

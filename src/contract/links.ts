@@ -40,6 +40,7 @@ const ExpiredUrl = Type.String({
 })
 const MaxClicks = Type.Integer({
   minimum: LINK_RULE_LIMITS.maxClicksMin,
+  maximum: LINK_RULE_LIMITS.maxClicksMax,
   description: 'After this many human clicks the link is expired (bots never count)',
 })
 const StartsAt = Type.String({

@@ -321,6 +321,8 @@ describe('link option bounds', () => {
   it.each([
     [{ maxClicks: 0 }, 'maxClicks'],
     [{ maxClicks: 1.5 }, 'maxClicks'],
+    [{ maxClicks: LINK_RULE_LIMITS.maxClicksMax + 1 }, 'maxClicks'],
+    [{ maxClicks: 1e308 }, 'maxClicks'],
     [{ expiredUrl: 'ftp://example.com/x' }, 'expiredUrl'],
     [{ expiredUrl: 'https://sho.rt/loop' }, 'expiredUrl'],
     [{ startsAt: 'tomorrow' }, 'startsAt'],
@@ -339,8 +341,10 @@ describe('link option bounds', () => {
     expect(res.json<{ details: Array<{ field: string }> }>().details.map((d) => d.field)).toContain(field)
   })
 
-  it('maxClicks 1 is the smallest', async () => {
+  it('maxClicks 1 is the smallest, 1,000,000,000 the largest', async () => {
     t = await createTestApp()
     expect((await makeLink(t, { maxClicks: 1 })).maxClicks).toBe(1)
+    const max = LINK_RULE_LIMITS.maxClicksMax
+    expect((await makeLink(t, { maxClicks: max })).maxClicks).toBe(max)
   })
 })
