@@ -117,13 +117,13 @@ export function createTeamStore(db: Kysely<Database>): TeamStore {
           return write(trx)
         })
       : write(db)
+  /** The organization's members not removed: the base of every member read. */
+  const current = (d: Kysely<Database>, organizationId: string) =>
+    d.selectFrom('members').where('organization_id', '=', organizationId).where('removed_at', 'is', null)
   const ownersLeft = (d: Kysely<Database>, organizationId: string) =>
-    d
-      .selectFrom('members')
+    current(d, organizationId)
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('organization_id', '=', organizationId)
       .where('role', '=', 'owner')
-      .where('removed_at', 'is', null)
   return {
     async insertMember(m) {
       await db
@@ -142,13 +142,7 @@ export function createTeamStore(db: Kysely<Database>): TeamStore {
     },
 
     async member(organizationId, id) {
-      const r = await db
-        .selectFrom('members')
-        .selectAll()
-        .where('id', '=', id)
-        .where('organization_id', '=', organizationId)
-        .where('removed_at', 'is', null)
-        .executeTakeFirst()
+      const r = await current(db, organizationId).selectAll().where('id', '=', id).executeTakeFirst()
       return r && toMember(r)
     },
 
@@ -163,10 +157,7 @@ export function createTeamStore(db: Kysely<Database>): TeamStore {
     },
 
     async listMembers(organizationId, q) {
-      let base = db
-        .selectFrom('members')
-        .where('organization_id', '=', organizationId)
-        .where('removed_at', 'is', null)
+      let base = current(db, organizationId)
       if (q.role) base = base.where('role', '=', q.role)
       const [rows, count] = await Promise.all([
         base.selectAll().orderBy('joined_at').orderBy('id').limit(q.limit).offset(q.offset).execute(),
@@ -176,12 +167,9 @@ export function createTeamStore(db: Kysely<Database>): TeamStore {
     },
 
     async firstOwner(organizationId) {
-      const r = await db
-        .selectFrom('members')
+      const r = await current(db, organizationId)
         .selectAll()
-        .where('organization_id', '=', organizationId)
         .where('role', '=', 'owner')
-        .where('removed_at', 'is', null)
         .orderBy('joined_at')
         .orderBy('id')
         .executeTakeFirst()
