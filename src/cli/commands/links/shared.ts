@@ -89,7 +89,7 @@ export function ruleArg(value: string, previous: LinkRule[] | undefined): LinkRu
 
 /** `--max-clicks <n>`: a positive integer, or `none` (no limit). */
 export function maxClicksArg(value: string): number | null {
-  return value === 'none' ? null : intArg(LINK_RULE_LIMITS.maxClicksMin)(value)
+  return value === 'none' ? null : intArg(LINK_RULE_LIMITS.maxClicksMin, LINK_RULE_LIMITS.maxClicksMax)(value)
 }
 
 /** `--starts-at <when>`: an ISO date/time or 30d/12h/90m/2w from now; `none` removes it. */
