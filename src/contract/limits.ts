@@ -103,6 +103,13 @@ export const LINK_RULE_LIMITS = {
   /** A condition's value (a `name=value` query pair is the longest kind). */
   valueMax: 200,
   maxClicksMin: 1,
+  /** A link's password (write-only; stored as an scrypt hash). */
+  passwordMin: 4,
+  passwordMax: 128,
+  /** Open Graph preview fields. */
+  ogTitleMax: 200,
+  ogDescriptionMax: 500,
+  ogImageUrlMax: 2048,
 } as const
 export const RULE_CONDITION_TYPES = ['device', 'os', 'country', 'language', 'query'] as const
 export type RuleConditionType = (typeof RULE_CONDITION_TYPES)[number]
