@@ -33,8 +33,13 @@ export const PASSWORD_WINDOW_MS = 15 * 60_000
 /** Largest password form body read (a 128-character password fits many times over). */
 export const PASSWORD_FORM_BYTES = 4096
 
+/**
+ * Nothing loaded from anywhere, inline style only. form-action also allows http(s) targets:
+ * browsers apply it to the redirect that answers the form's POST, so 'self' alone would block the
+ * way to the destination (Chromium does).
+ */
 export const PAGE_CSP =
-  "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+  "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' http: https:; base-uri 'none'; frame-ancestors 'none'"
 
 const STYLE =
   'body{font:16px/1.5 system-ui,sans-serif;max-width:28rem;margin:4rem auto;padding:0 1rem;color:#222}' +
