@@ -105,6 +105,13 @@ export const LINK_RULE_LIMITS = {
   maxClicksMin: 1,
   /** Far beyond any real cap, and within every integer column and JSON number. */
   maxClicksMax: 1_000_000_000,
+  /** A link's password (write-only; stored as an scrypt hash). */
+  passwordMin: 4,
+  passwordMax: 128,
+  /** Open Graph preview fields. */
+  ogTitleMax: 200,
+  ogDescriptionMax: 500,
+  ogImageUrlMax: 2048,
 } as const
 export const RULE_CONDITION_TYPES = ['device', 'os', 'country', 'language', 'query'] as const
 export type RuleConditionType = (typeof RULE_CONDITION_TYPES)[number]

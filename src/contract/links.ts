@@ -79,6 +79,40 @@ const Rules = Type.Array(LinkRule, {
   maxItems: LINK_RULE_LIMITS.rulesMax,
   description: 'The first rule whose conditions all hold picks the destination, else destinationUrl',
 })
+const Password = Type.String({
+  minLength: LINK_RULE_LIMITS.passwordMin,
+  maxLength: LINK_RULE_LIMITS.passwordMax,
+  description:
+    'Write-only: a visit gets a password form instead of the redirect (the link shows passwordProtected)',
+})
+export const LinkOgInput = Type.Object(
+  {
+    title: Type.Optional(Nullable(PlainText({ maxLength: LINK_RULE_LIMITS.ogTitleMax }))),
+    description: Type.Optional(Nullable(PlainText({ maxLength: LINK_RULE_LIMITS.ogDescriptionMax }))),
+    imageUrl: Type.Optional(
+      Nullable(
+        Type.String({
+          minLength: 1,
+          maxLength: LINK_RULE_LIMITS.ogImageUrlMax,
+          pattern: HTTP_URL_PATTERN,
+          description: 'http:// or https:// URL of the preview image',
+        }),
+      ),
+    ),
+  },
+  {
+    additionalProperties: false,
+    description:
+      'Open Graph tags that link-preview crawlers (Slack, X, Facebook…) get instead of the redirect',
+  },
+)
+export type LinkOgInput = Static<typeof LinkOgInput>
+export const LinkOg = Type.Object({
+  title: Nullable(Type.String()),
+  description: Nullable(Type.String()),
+  imageUrl: Nullable(Type.String()),
+})
+export type LinkOg = Static<typeof LinkOg>
 const ShortCodeChange = Type.String({
   minLength: LINK_LIMITS.slugMin,
   maxLength: LINK_LIMITS.slugMax,
@@ -109,6 +143,8 @@ export const CreateLinkBody = Type.Object(
     startsAt: Type.Optional(Nullable(StartsAt)),
     forwardQuery: Type.Optional(ForwardQuery),
     rules: Type.Optional(Rules),
+    password: Type.Optional(Password),
+    og: Type.Optional(Nullable(LinkOgInput)),
   },
   { additionalProperties: false },
 )
@@ -128,6 +164,8 @@ export const UpdateLinkBody = Type.Object(
     startsAt: Type.Optional(Nullable(StartsAt)),
     forwardQuery: Type.Optional(ForwardQuery),
     rules: Type.Optional(Rules),
+    password: Type.Optional(Nullable(Password)),
+    og: Type.Optional(Nullable(LinkOgInput)),
     shortCode: Type.Optional(ShortCodeChange),
     customDomainId: Type.Optional(
       Nullable(Type.String({ maxLength: 100, description: 'Move the link (null: the shared domain)' })),
@@ -158,6 +196,8 @@ export const Link = Type.Object(
     startsAt: Nullable(Timestamp),
     forwardQuery: Type.Boolean(),
     rules: Type.Array(LinkRule),
+    passwordProtected: Type.Boolean({ description: 'Whether a visit asks for a password first' }),
+    og: Nullable(LinkOg),
   },
   { $id: 'Link', title: 'Link' },
 )

@@ -104,7 +104,7 @@ describe('short links with the real binaries', () => {
     const exp = await linkctl(['links', 'export', '--output', out, '--tag', 'bulk'])
     expect(exp.code, exp.stderr).toBe(0)
     expect(readFileSync(out, 'utf8')).toMatch(
-      /^destinationUrl,title,customSlug,tags,expiresAt,id,shortUrl,clicks,status,createdAt,expiredUrl,maxClicks,startsAt,forwardQuery,rules\r\nhttps:\/\/example\.com\/i1,"One, 1",/,
+      /^destinationUrl,title,customSlug,tags,expiresAt,id,shortUrl,clicks,status,createdAt,expiredUrl,maxClicks,startsAt,forwardQuery,rules,passwordProtected,og\r\nhttps:\/\/example\.com\/i1,"One, 1",/,
     )
 
     const png = join(work, 'qr.png')
@@ -154,6 +154,62 @@ describe('short links with the real binaries', () => {
     const shown = await linkctl(['links', 'get', 'e2e-moved'])
     expect(shown.stdout).toContain('RULE 1')
     expect(shown.stdout).toContain('os:ios=>https://apps.example.com/ios')
+  })
+
+  it('--password-stdin protects a link: the form, then the password POSTed, then the redirect; --no-password removes it', async () => {
+    const secret = 'e2e pass word'
+    const r = await cli.linkctl(
+      [
+        'links',
+        'create',
+        'https://example.com/secret',
+        '--slug',
+        'e2e-pw',
+        '--password-stdin',
+        '--og-title',
+        'Hi',
+      ],
+      {},
+      `${secret}\n`,
+    )
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout.trim()).toBe(`${daemon.url}/e2e-pw`)
+    const shown = (await linkctl(['links', 'get', 'e2e-pw'])).stdout.split('\n')
+    const [names, values] = [shown[0]!.split('\t'), shown[1]!.split('\t')]
+    expect(values[names.indexOf('PASSWORD')]).toBe('yes (protected)')
+    expect(values[names.indexOf('OG TITLE')]).toBe('Hi')
+    const json = JSON.parse((await linkctl(['links', 'get', 'e2e-pw', '--json'])).stdout) as Link
+    expect(json.passwordProtected).toBe(true)
+    expect(JSON.stringify(json)).not.toContain(secret)
+
+    const form = await fetch(`${daemon.url}/e2e-pw`, {
+      redirect: 'manual',
+      headers: { 'user-agent': BROWSER_UA },
+    })
+    expect(form.status).toBe(200)
+    expect(await form.text()).toContain('name="password"')
+    const post = (password: string) =>
+      fetch(`${daemon.url}/e2e-pw`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { 'user-agent': BROWSER_UA, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ password }).toString(),
+      })
+    expect((await post('wrong one')).status).toBe(401)
+    const right = await post(secret)
+    expect(right.status).toBe(302)
+    expect(right.headers.get('location')).toBe('https://example.com/secret')
+
+    const tooShort = await cli.linkctl(['links', 'update', 'e2e-pw', '--password-stdin'], {}, 'abc\n')
+    expect(tooShort.code).toBe(2)
+    expect(tooShort.stderr).toContain('4-128 characters')
+    const cleared = await linkctl(['links', 'update', 'e2e-pw', '--no-password', '--no-og'])
+    expect(cleared.code, cleared.stderr).toBe(0)
+    const plain = await fetch(`${daemon.url}/e2e-pw`, {
+      redirect: 'manual',
+      headers: { 'user-agent': BROWSER_UA },
+    })
+    expect(plain.status).toBe(302)
   })
 
   it('delete without --yes and without a terminal exits 2; with --yes the short URL is gone', async () => {

@@ -22,6 +22,8 @@ export const LINK_FIELDS = [
   'startsAt',
   'forwardQuery',
   'rules',
+  'passwordProtected',
+  'og',
 ].sort()
 
 /** Creates a link through the API and returns it (fails the test on anything but 201). */

@@ -78,9 +78,11 @@ export async function runBin(
   bin: string,
   args: string[],
   env: Record<string, string> = {},
+  /** Written to the program's stdin, which is then closed. */
+  input?: string,
 ): Promise<RunResult> {
   const database = bin === LINKD ? await databaseEnv(env) : {}
-  return runProgram(process.execPath, [bin, ...args], { ...database, ...env })
+  return runProgram(process.execPath, [bin, ...args], { ...database, ...env }, input)
 }
 
 /** Runs any program to completion (a system binary: nginx, caddy), with `env` over a clean one. */
@@ -88,9 +90,10 @@ export function runProgram(
   program: string,
   args: string[],
   env: Record<string, string> = {},
+  input?: string,
 ): Promise<RunResult> {
   return new Promise((resolve) => {
-    execFile(program, args, { env: cleanEnv(env), timeout: 30_000 }, (err, stdout, stderr) => {
+    const child = execFile(program, args, { env: cleanEnv(env), timeout: 30_000 }, (err, stdout, stderr) => {
       const code = err && typeof err.code === 'number' ? err.code : err ? 1 : 0
       // Killed by the timeout or a signal, or not started: say so, or a failure reads as a silent exit 1.
       const why =
@@ -99,6 +102,7 @@ export function runProgram(
           : ''
       resolve({ code, stdout, stderr: stderr + why })
     })
+    if (input !== undefined) child.stdin?.end(input)
   })
 }
 
@@ -174,7 +178,7 @@ export interface LinkdForCli {
   /** LINKCTL_URL, LINKCTL_API_KEY (the owner key) and LINKCTL_CONFIG_DIR. */
   env: Record<string, string>
   /** Runs the built linkctl with `env` (and `extra` over it). */
-  linkctl(args: string[], extra?: Record<string, string>): Promise<RunResult>
+  linkctl(args: string[], extra?: Record<string, string>, input?: string): Promise<RunResult>
   /** Stops linkd (SIGKILL unless told) and removes the work directory. */
   close(signal?: NodeJS.Signals): Promise<void>
 }
@@ -198,7 +202,7 @@ export async function startLinkdForCli(
     daemon,
     work,
     env,
-    linkctl: (args, extra = {}) => runBin(LINKCTL, args, { ...env, ...extra }),
+    linkctl: (args, extra = {}, input?: string) => runBin(LINKCTL, args, { ...env, ...extra }, input),
     async close(signal = 'SIGKILL') {
       await daemon.stop(signal)
       await dropDatabaseOf(join(work, 'data'))

@@ -16,6 +16,7 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   ngx_stream_module: 'libnginx-mod-stream',
   caddy: 'caddy',
   tmux: 'tmux',
+  chromium: 'chromium',
   postgres: 'postgresql',
 }
 

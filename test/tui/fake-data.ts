@@ -30,6 +30,8 @@ export function makeLink(i: number, extra: Partial<Link> = {}): Link {
     startsAt: null,
     forwardQuery: true,
     rules: [],
+    passwordProtected: false,
+    og: null,
     ...extra,
   }
 }

@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely'
 
 /**
- * The links module's tables (migrations 0002, 0021).
+ * The links module's tables (migrations 0002, 0021, 0023).
  * Kysely table types (daemon/db/schema.ts): timestamps are Unix ms; JSON columns are TEXT.
  */
 
@@ -28,6 +28,10 @@ export interface LinksTable {
   /** JSON array of rules, or null for none. */
   rules: Generated<string | null>
   capped_clicks: Generated<number>
+  /** `scrypt$N$r$p$salt$hash` (migration 0023), never the password. */
+  password_hash: Generated<string | null>
+  /** JSON {title, description, imageUrl} or null. */
+  og: Generated<string | null>
   created_at: number
   updated_at: number
 }

@@ -3,7 +3,7 @@
  * redirect), startsAt, and the stored form of the rules.
  */
 import { validation } from '../../http/errors.js'
-import type { LinkRule } from '../../../src/contract/links.js'
+import type { LinkOg, LinkOgInput, LinkRule } from '../../../src/contract/links.js'
 import { RULE_DEVICES, RULE_OSES } from '../../../src/contract/limits.js'
 
 const DEVICES = new Set<string>(RULE_DEVICES)
@@ -64,4 +64,16 @@ export function storedRules(rules: LinkRule[]): string | null {
 
 export function parseRules(value: string | null): LinkRule[] {
   return value ? (JSON.parse(value) as LinkRule[]) : []
+}
+
+/** An `og` body normalized: every field present (null when absent or blank); null when all are. */
+export function checkOg(og: LinkOgInput | null | undefined): LinkOg | null | undefined {
+  if (og === undefined || og === null) return og
+  const text = (v: string | null | undefined) => (v?.trim() ? v.trim() : null)
+  const out: LinkOg = {
+    title: text(og.title),
+    description: text(og.description),
+    imageUrl: text(og.imageUrl),
+  }
+  return out.title === null && out.description === null && out.imageUrl === null ? null : out
 }

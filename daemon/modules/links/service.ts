@@ -9,6 +9,7 @@ import type {
   BulkCreateResult,
   CreateLinkBody,
   Link,
+  LinkOg,
   LinkRule,
   ListLinksQuery,
   QrQuery,
@@ -24,7 +25,8 @@ import {
   SHARED_DOMAIN_KEY,
 } from './rules.js'
 import { createLinkPlacement } from './placement.js'
-import { checkRules, parseStartsAt } from './options.js'
+import { checkOg, checkRules, parseStartsAt } from './options.js'
+import { hashPassword } from '../../password.js'
 import { parseExpiry } from '../../http/expiry.js'
 import { renderQr, type QrImage } from './qr.js'
 import { assignCodes } from './codes.js'
@@ -55,6 +57,11 @@ export interface ResolvedLink {
   startsAt: number | null
   forwardQuery: boolean
   rules: LinkRule[]
+  title: string | null
+  /** scrypt hash of the password; a visit gets the password form first. Null: none. */
+  passwordHash: string | null
+  /** Open Graph tags for link-preview crawlers; null: crawlers get the redirect. */
+  og: LinkOg | null
 }
 
 export interface ClickDelta {
@@ -81,6 +88,8 @@ interface Draft {
   startsAt: number | null
   forwardQuery: boolean
   rules: LinkRule[]
+  passwordHash: string | null
+  og: LinkOg | null
 }
 
 export interface LinkServiceDeps {
@@ -133,6 +142,8 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
       startsAt: isoOrNull(l.startsAt),
       forwardQuery: l.forwardQuery,
       rules: l.rules,
+      passwordProtected: l.passwordHash !== null,
+      og: l.og,
     }
   }
 
@@ -159,6 +170,8 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
       startsAt: parseStartsAt(body.startsAt) ?? null,
       forwardQuery: body.forwardQuery ?? true,
       rules: checkRules(body.rules, destination) ?? [],
+      passwordHash: body.password === undefined ? null : await hashPassword(body.password),
+      og: checkOg(body.og) ?? null,
     }
   }
 
@@ -212,6 +225,8 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
               forwardQuery: d.forwardQuery,
               rules: d.rules,
               cappedClicks: 0,
+              passwordHash: d.passwordHash,
+              og: d.og,
             }
             records.push(record)
             out.set(index, record)
@@ -377,6 +392,11 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
       // A first maxClicks counts the human clicks the link already has.
       const cappedClicks =
         l.maxClicks === null && body.maxClicks !== undefined && body.maxClicks !== null ? l.clicks : undefined
+      const og = checkOg(body.og)
+      const passwordHash =
+        body.password === undefined || body.password === null
+          ? body.password
+          : await hashPassword(body.password)
       const place = await newPlace(organizationId, l, body)
       const patch = {
         ...(destinationUrl !== undefined && { destinationUrl }),
@@ -392,6 +412,8 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
         ...(startsAt !== undefined && { startsAt }),
         ...(body.forwardQuery !== undefined && { forwardQuery: body.forwardQuery }),
         ...(rules !== undefined && { rules }),
+        ...(passwordHash !== undefined && { passwordHash }),
+        ...(og !== undefined && { og }),
         ...(place !== undefined && { place }),
         updatedAt: t,
       }
@@ -458,6 +480,9 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
         startsAt: l.startsAt,
         forwardQuery: l.forwardQuery,
         rules: l.rules,
+        title: l.title,
+        passwordHash: l.passwordHash,
+        og: l.og,
       }
     },
 

@@ -2,7 +2,7 @@ import { sql, type Kysely, type Selectable } from 'kysely'
 import type { Database, LinksTable } from '../../db/schema.js'
 import { atomically, kyselyOf, type UnitOfWork } from '../../db/unit-of-work.js'
 import type { LinkStatus } from '../../../src/contract/limits.js'
-import type { LinkRule } from '../../../src/contract/links.js'
+import type { LinkOg, LinkRule } from '../../../src/contract/links.js'
 import { parseRules, storedRules } from './options.js'
 
 /** A link as stored: the store's domain object (status as stored, expiry not applied). */
@@ -31,6 +31,9 @@ export interface LinkRecord {
   rules: LinkRule[]
   /** Human redirects taken against maxClicks (only links with maxClicks count them). */
   cappedClicks: number
+  /** scrypt hash of the link's password (daemon/password.ts), null: none. */
+  passwordHash: string | null
+  og: LinkOg | null
 }
 
 export interface LinkPatch {
@@ -47,6 +50,8 @@ export interface LinkPatch {
   forwardQuery?: boolean
   rules?: LinkRule[]
   cappedClicks?: number
+  passwordHash?: string | null
+  og?: LinkOg | null
   /** A move (new short code and/or domain): all three together. */
   place?: { domainKey: string; customDomainId: string | null; shortCode: string }
   updatedAt: number
@@ -87,6 +92,8 @@ function toRecord(r: Selectable<LinksTable>): LinkRecord {
     forwardQuery: r.forward_query === undefined ? true : Number(r.forward_query) === 1,
     rules: parseRules(r.rules ?? null),
     cappedClicks: Number(r.capped_clicks ?? 0),
+    passwordHash: r.password_hash ?? null,
+    og: r.og ? (JSON.parse(r.og) as LinkOg) : null,
   }
 }
 
@@ -236,6 +243,8 @@ function queries(db: Kysely<Database>): LinkQueries {
               forward_query: l.forwardQuery ? 1 : 0,
               rules: storedRules(l.rules),
               capped_clicks: l.cappedClicks,
+              password_hash: l.passwordHash,
+              og: l.og === null ? null : JSON.stringify(l.og),
               created_at: l.createdAt,
               updated_at: l.updatedAt,
             })),
@@ -317,6 +326,8 @@ function queries(db: Kysely<Database>): LinkQueries {
             ...(p.forwardQuery !== undefined && { forward_query: p.forwardQuery ? 1 : 0 }),
             ...(p.rules !== undefined && { rules: storedRules(p.rules) }),
             ...(p.cappedClicks !== undefined && { capped_clicks: p.cappedClicks }),
+            ...(p.passwordHash !== undefined && { password_hash: p.passwordHash }),
+            ...(p.og !== undefined && { og: p.og === null ? null : JSON.stringify(p.og) }),
             ...(p.place !== undefined && {
               domain_key: p.place.domainKey,
               custom_domain_id: p.place.customDomainId,

@@ -60,8 +60,11 @@ export function createFastRedirect(
     const domainKey = redirect.domainOf(host)
     if (domainKey !== SHARED_DOMAIN_KEY) return false
     const found = redirect.lookupCached(domainKey, m[1]!)
-    // A link with maxClicks asks the database on every visit: the route does that.
-    if (found?.kind !== 'redirect' || found.link.maxClicks !== null) return false
+    // A link with maxClicks asks the database on every visit, a protected link answers its form
+    // and a link with og its preview page to crawlers: the route does those.
+    if (found?.kind !== 'redirect') return false
+    const l = found.link
+    if (l.maxClicks !== null || l.passwordHash !== null || l.og !== null) return false
 
     const now = clock.now()
     const limit = evaluate(limiter.hit(`rip:${ip}`, 60_000, now), deps.perIpPerMinute, now)

@@ -26,6 +26,10 @@ export interface RedirectService {
   answer(link: ResolvedLink, visit: Visit): RedirectAnswer
   /** A visit of a link with maxClicks: true while it redirects (a human visit takes one click). */
   takeCappedClick(link: ResolvedLink, method: string, userAgent: string): Promise<boolean>
+  /** A link with maxClicks: whether clicks are left, without taking one. */
+  capOpen(link: ResolvedLink): Promise<boolean>
+  /** Whether `password` is the protected link's. */
+  checkPassword(link: ResolvedLink, password: string): Promise<boolean>
   /** Hands the click of a redirect over to the clicks module; never waits on the disk. */
   record(click: ClickInput): void
 }

@@ -1,7 +1,7 @@
 /** The small HTML bodies of the redirect: the 3xx body for GET and the 404/410 pages for browsers. */
 import type { ResolvedLink } from './cache.js'
 
-const escapeHtml = (s: string) =>
+export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 
 const page = (title: string, body: string) =>

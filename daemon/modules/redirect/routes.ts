@@ -1,8 +1,21 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { parse as parseForm } from 'node:querystring'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Clock } from '../../clock.js'
 import { AppError } from '../../http/errors.js'
+import { evaluate, type LocalRateLimitStore } from '../../http/rate-limit.js'
 import { clickInput } from './click.js'
 import { answerAt, CACHE_CONTROL, errorPage, ROOT_MESSAGE, rootPage, wantsHtml } from './pages.js'
+import {
+  isPreviewCrawler,
+  messagePage,
+  pageHeaders,
+  PASSWORD_FORM_BYTES,
+  PASSWORD_TRIES,
+  PASSWORD_WINDOW_MS,
+  passwordPage,
+  previewPage,
+} from './protected.js'
+import type { ResolvedLink } from './cache.js'
 import type { RedirectService } from './index.js'
 
 function fail(
@@ -20,15 +33,72 @@ function fail(
   throw new AppError(status === 410 ? 'Gone' : 'NotFound', message)
 }
 
+const ua = (request: FastifyRequest) => request.headers['user-agent']
+
+type Found = { kind: 'done' } | { kind: 'link'; link: ResolvedLink; live: boolean }
+
+/** The raw query string of a request ('' when none). */
+const rawQueryOf = (url: string) => {
+  const q = url.indexOf('?')
+  return q === -1 ? '' : url.slice(q + 1)
+}
+
 /**
  * `GET|HEAD /:shortCode`: resolve by host + code, answer the link's redirect type with Location and
  * `Cache-Control: private, max-age=90`, buffer the click, reply. 404 for unknown or inactive
  * links, 410 for expired ones (JSON error body, or a small page when the client accepts HTML); `/`
- * itself is a 404 pointing at the API docs and the health check.
+ * itself is a 404 pointing at the API docs and the health check. A password-protected link
+ * answers its form instead (`POST /:shortCode` checks the password), and a link with `og`
+ * answers link-preview crawlers with its Open Graph page.
  */
 export function redirectRoutes(deps: { redirect: RedirectService; clock: Clock }) {
   const { redirect } = deps
   return async function (app: FastifyInstance) {
+    /** Wrong password tries per IP and link: this process's own windows (as the per-IP limits). */
+    const tries: LocalRateLimitStore = app.linkd.localLimiter
+
+    /** Looks the code up; answers 404 itself. `live`: not expired, maxClicks not used up. */
+    async function find(request: FastifyRequest, reply: FastifyReply, code: string, take: boolean) {
+      if (code === '') {
+        await fail(request, reply, 404, ROOT_MESSAGE, rootPage)
+        return { kind: 'done' } as Found
+      }
+      const found = await redirect.lookup(request.host, code)
+      if (found.kind === 'reserved') {
+        reply.callNotFound()
+        return { kind: 'done' } as Found
+      }
+      if (found.kind === 'not-found') {
+        await fail(request, reply, 404, `short link /${code} not found`)
+        return { kind: 'done' } as Found
+      }
+      const link = found.link
+      // A visit that ends in the password form or a preview page takes no click of maxClicks.
+      const takes = take && link.passwordHash === null && !(link.og !== null && isPreviewCrawler(ua(request)))
+      const live =
+        found.kind === 'redirect' &&
+        (link.maxClicks === null ||
+          (takes
+            ? await redirect.takeCappedClick(link, request.method, ua(request) ?? '')
+            : await redirect.capOpen(link)))
+      return { kind: 'link', link, live } as Found
+    }
+
+    function expired(request: FastifyRequest, reply: FastifyReply, link: ResolvedLink, code: string) {
+      if (link.expiredUrl === null) return fail(request, reply, 410, `short link /${code} has expired`)
+      // An expired link with an expiredUrl sends the visitor there; no click is counted.
+      const to = answerAt(link, link.expiredUrl)
+      reply.code(302).header('location', to.location).header('cache-control', 'no-store')
+      if (request.method === 'HEAD') return reply.send()
+      return reply.type('text/html; charset=utf-8').send(to.body)
+    }
+
+    const visitOf = (request: FastifyRequest) => ({
+      headers: request.headers,
+      ip: request.ip,
+      rawQuery: rawQueryOf(request.url),
+    })
+
     app.route<{ Params: { shortCode: string }; Querystring: Record<string, unknown> }>({
       method: ['GET', 'HEAD'],
       url: '/:shortCode',
@@ -36,35 +106,110 @@ export function redirectRoutes(deps: { redirect: RedirectService; clock: Clock }
       config: { apiRateLimit: false },
       async handler(request, reply) {
         const code = request.params.shortCode
-        // The bare domain (a custom domain's root redirect is answered before routing).
-        if (code === '') return fail(request, reply, 404, ROOT_MESSAGE, rootPage)
-        const found = await redirect.lookup(request.host, code)
-        if (found.kind === 'reserved') return reply.callNotFound()
-        if (found.kind === 'not-found') return fail(request, reply, 404, `short link /${code} not found`)
+        const found = await find(request, reply, code, true)
+        if (found.kind === 'done') return reply
         const link = found.link
-        const live =
-          found.kind === 'redirect' &&
-          (link.maxClicks === null ||
-            (await redirect.takeCappedClick(link, request.method, request.headers['user-agent'] ?? '')))
-        if (!live) {
-          if (link.expiredUrl === null) return fail(request, reply, 410, `short link /${code} has expired`)
-          // An expired link with an expiredUrl sends the visitor there; no click is counted.
-          const expired = answerAt(link, link.expiredUrl)
-          reply.code(302).header('location', expired.location).header('cache-control', 'no-store')
-          if (request.method === 'HEAD') return reply.send()
-          return reply.type('text/html; charset=utf-8').send(expired.body)
+        const preview = link.og !== null && isPreviewCrawler(ua(request))
+        if (link.passwordHash !== null || preview) {
+          // Expiry, startsAt and maxClicks first (find); the form and the preview take no click.
+          if (!found.live) return expired(request, reply, link, code)
+          pageHeaders(reply).code(200)
+          if (preview) {
+            // A crawler's visit: recorded, and counted as a bot by the clicks module.
+            redirect.record(clickInput(link, deps.clock.now(), request))
+            const to = link.passwordHash === null ? redirect.answer(link, visitOf(request)).location : null
+            return request.method === 'HEAD' ? reply.send() : reply.send(previewPage(link, to))
+          }
+          return request.method === 'HEAD' ? reply.send() : reply.send(passwordPage(link, request.url))
         }
+        if (!found.live) return expired(request, reply, link, code)
 
         redirect.record(clickInput(link, deps.clock.now(), request))
-        const q = request.url.indexOf('?')
-        const rawQuery = q === -1 ? '' : request.url.slice(q + 1)
-        const answer = redirect.answer(link, { headers: request.headers, ip: request.ip, rawQuery })
+        const answer = redirect.answer(link, visitOf(request))
         reply
           .code(link.redirectType)
           .header('location', answer.location)
           .header('cache-control', CACHE_CONTROL)
         if (request.method === 'HEAD') return reply.send()
         return reply.type('text/html; charset=utf-8').send(answer.body)
+      },
+    })
+
+    // The password form's POST: only urlencoded bodies up to PASSWORD_FORM_BYTES (this plugin's
+    // parsers; the API's JSON parser does not apply here).
+    app.removeAllContentTypeParsers()
+    app.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: PASSWORD_FORM_BYTES },
+      (_request, body, done) => done(null, parseForm(body as string)),
+    )
+
+    const page = (reply: FastifyReply, status: number, title: string, message: string) =>
+      pageHeaders(reply).code(status).send(messagePage(title, message))
+
+    app.route<{
+      Params: { shortCode: string }
+      Querystring: Record<string, unknown>
+      Body: Record<string, unknown> | undefined
+    }>({
+      method: 'POST',
+      url: '/:shortCode',
+      schema: { hide: true },
+      config: { apiRateLimit: false },
+      bodyLimit: PASSWORD_FORM_BYTES,
+      // A bad form (too big, not urlencoded) gets a page, never the API's JSON error or a 500.
+      errorHandler(err: FastifyError, request, reply) {
+        if (err instanceof AppError) throw err
+        if (err.statusCode === 413)
+          return page(reply, 413, 'Form too large', 'The form was too large. Go back and try again.')
+        if (err.statusCode !== undefined && err.statusCode < 500)
+          return page(reply, 400, 'Bad form', 'Send the password form (application/x-www-form-urlencoded).')
+        throw err
+      },
+      async handler(request, reply) {
+        const code = request.params.shortCode
+        const found = await find(request, reply, code, false)
+        if (found.kind === 'done') return reply
+        const link = found.link
+        if (link.passwordHash === null) {
+          reply.header('allow', 'GET, HEAD')
+          return page(reply, 405, 'No password needed', 'This link takes no password: open it directly.')
+        }
+        if (!found.live) return expired(request, reply, link, code)
+        const password = request.body?.password
+        if (typeof password !== 'string' || password === '')
+          return pageHeaders(reply)
+            .code(400)
+            .send(passwordPage(link, request.url, 'Enter the password.'))
+
+        const now = deps.clock.now()
+        const bucket = `pwd:${link.id}:${request.ip}`
+        const used = tries.peek(bucket, PASSWORD_WINDOW_MS, now)
+        if (used.count >= PASSWORD_TRIES) {
+          const limit = evaluate(used, PASSWORD_TRIES, now)
+          reply.header('retry-after', String(limit.retryAfter))
+          return page(
+            reply,
+            429,
+            'Too many tries',
+            `Too many wrong passwords from your address. Try again in ${Math.ceil(limit.retryAfter / 60)} minute(s).`,
+          )
+        }
+        if (!(await redirect.checkPassword(link, password))) {
+          tries.hit(bucket, PASSWORD_WINDOW_MS, now)
+          request.errorInfo = 'Unauthorized: wrong link password'
+          return pageHeaders(reply)
+            .code(401)
+            .send(passwordPage(link, request.url, 'Wrong password. Try again.'))
+        }
+        // The right password: this is the visit that counts (once, as a human unless a bot).
+        if (link.maxClicks !== null && !(await redirect.takeCappedClick(link, 'GET', ua(request) ?? '')))
+          return expired(request, reply, link, code)
+        const { ip, headers, query, receivedAt } = request
+        redirect.record(clickInput(link, now, { method: 'GET', ip, headers, query, receivedAt }))
+        const answer = redirect.answer(link, visitOf(request))
+        // Always 302 (a 307/308 would send the password form on to the destination).
+        return reply.code(302).header('location', answer.location).header('cache-control', 'no-store').send()
       },
     })
   }

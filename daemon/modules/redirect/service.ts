@@ -10,6 +10,7 @@ import { botReason, type ClickInput, type ClicksService } from '../clicks/index.
 import { needsVisit, targetOf, type CountryOf, type Visit } from './options.js'
 import { answerAt, answerOf, type RedirectAnswer } from './pages.js'
 import { createDomainResolver } from './host.js'
+import { verifyPassword } from '../../password.js'
 import type { RedirectService } from './index.js'
 
 const RESERVED = new Set<string>(RESERVED_CODES.map((c) => c.toLowerCase()))
@@ -91,6 +92,16 @@ export function createRedirectService(deps: RedirectServiceDeps): RedirectServic
      */
     takeCappedClick(link: ResolvedLink, method: string, userAgent: string): Promise<boolean> {
       return deps.links.takeCappedClick(link.id, botReason(method, userAgent) === null)
+    },
+
+    /** A link with maxClicks: whether clicks are left, without taking one (the password form). */
+    capOpen(link: ResolvedLink): Promise<boolean> {
+      return deps.links.takeCappedClick(link.id, false)
+    },
+
+    /** Whether `password` is the protected link's (scrypt, constant-time compare). */
+    checkPassword(link: ResolvedLink, password: string): Promise<boolean> {
+      return link.passwordHash === null ? Promise.resolve(false) : verifyPassword(password, link.passwordHash)
     },
 
     /** Hands the click of a redirect over to the clicks module; never waits on the disk. */

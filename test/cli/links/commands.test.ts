@@ -426,3 +426,66 @@ describe('links commands against linkd', () => {
     expect(badValue.stderr).toContain('rules.0.conditions.0.value')
   })
 })
+
+describe('links create|update: the password from a prompt or stdin, og flags', () => {
+  const prompting = (answers: string[]) => {
+    const asked: string[] = []
+    const t = testCtx({
+      flags: { url: d.url, apiKey: d.ownerKey },
+      json: true,
+      canPrompt: true,
+      prompt: {
+        secret: (q) => (asked.push(q), Promise.resolve(answers.shift() ?? '')),
+        confirm: () => Promise.resolve(false),
+      },
+    })
+    return { ...t, asked }
+  }
+
+  it('--password-prompt asks twice without echo; the link is protected, the password never printed', async () => {
+    const t = prompting(['prompt secret', 'prompt secret'])
+    await runLinksCreate({ url: 'https://example.com/pw', passwordPrompt: true, ogTitle: 'Hello' }, t.ctx)
+    expect(t.asked).toEqual(['Link password: ', 'Again: '])
+    const link = JSON.parse(t.out.text) as Link
+    expect(link).toMatchObject({
+      passwordProtected: true,
+      og: { title: 'Hello', description: null, imageUrl: null },
+    })
+    expect(t.out.text + t.err.text).not.toContain('prompt secret')
+
+    const differ = prompting(['one secret', 'another'])
+    const err = await runLinksUpdate({ ref: link.id, passwordPrompt: true }, differ.ctx).catch(
+      (e: unknown) => e,
+    )
+    expect(exitCodeFor(err)).toBe(2)
+    expect(formatError(err)).toContain('the two passwords differ')
+
+    const off = testCtx({ flags: { url: d.url, apiKey: d.ownerKey }, json: true, isTTY: false })
+    await runLinksUpdate({ ref: link.id, password: false, og: false }, off.ctx)
+    expect(JSON.parse(off.out.text)).toMatchObject({ passwordProtected: false, og: null })
+  })
+
+  it('--password-prompt without a terminal and --password-stdin on one are usage errors (exit 2)', async () => {
+    const noTty = await cli(['links', 'create', 'https://example.com/x', '--password-prompt'], {
+      env: { LINKCTL_URL: d.url, LINKCTL_API_KEY: d.ownerKey, NO_COLOR: '1' },
+    })
+    expect(noTty.code).toBe(2)
+    expect(noTty.stderr).toContain('--password-stdin')
+    const both = await cli(['links', 'update', 'x', '--password-stdin', '--no-password'], {
+      env: { LINKCTL_URL: d.url, LINKCTL_API_KEY: d.ownerKey, NO_COLOR: '1' },
+      stdin: 'abcd\n',
+    })
+    expect(both.code).toBe(2)
+    expect(both.stderr).toContain('not both')
+  })
+
+  it('--password-stdin reads the first line of stdin', async () => {
+    const r = await cli(['links', 'create', 'https://example.com/stdin', '--password-stdin', '--json'], {
+      env: { LINKCTL_URL: d.url, LINKCTL_API_KEY: d.ownerKey, NO_COLOR: '1' },
+      stdin: 'stdin secret\nignored line\n',
+    })
+    expect(r.code, r.stderr).toBe(0)
+    expect((JSON.parse(r.stdout) as Link).passwordProtected).toBe(true)
+    expect(r.stdout + r.stderr).not.toContain('stdin secret')
+  })
+})

@@ -252,6 +252,8 @@ describe('links export', () => {
         'startsAt',
         'forwardQuery',
         'rules',
+        'passwordProtected',
+        'og',
       ],
     })
     expect(records).toHaveLength(4)
@@ -293,6 +295,43 @@ describe('links export', () => {
     const copied = await linksTagged('exp', d, dst.ownerKey)
     expect(shape(copied)).toEqual(shape(original))
     expect(copied.map((l) => l.shortCode)).not.toContain('exp-one')
+  })
+
+  it('passwords: exported as passwordProtected only; such a row needs a password column to import; og comes along', async () => {
+    const org = await d.testApp.createOrg('export-passwords')
+    const og = { title: 'Preview', description: null, imageUrl: 'https://example.com/og.png' }
+    const secret = 'export-secret-1'
+    await d.testApp.call('POST', '/api/use/links', {
+      body: { destinationUrl: 'https://example.com/p1', tags: ['pw'], password: secret, og },
+      key: org.ownerKey,
+    })
+    const out = join(tmp.dir, 'passwords.csv')
+    await runLinksExport({ output: out }, as({ key: org.ownerKey }).ctx)
+    const text = readFileSync(out, 'utf8')
+    expect(text).not.toContain(secret)
+    expect(text).not.toContain('scrypt')
+    const [header, row] = parseCsv(text)
+    const names = header && 'fields' in header ? header.fields : []
+    const fields = row && 'fields' in row ? row.fields : []
+    expect(fields[names.indexOf('passwordProtected')]).toBe('true')
+    expect(JSON.parse(fields[names.indexOf('og')] ?? '')).toEqual(og)
+
+    const dst = await d.testApp.createOrg('import-passwords')
+    const refused = await importRun({ file: out, generateCodes: true }, { key: dst.ownerKey })
+    expect(refused.code).toBe(1)
+    expect(refused.stdout + refused.stderr).toContain('exports never carry the password')
+    expect(await linksTagged('pw', d, dst.ownerKey)).toEqual([])
+
+    const withPassword = join(tmp.dir, 'with-password.csv')
+    writeFileSync(
+      withPassword,
+      `destinationUrl,tags,password,og\nhttps://example.com/p2,pw,new secret 2,"${JSON.stringify(og).replace(/"/g, '""')}"\n`,
+    )
+    const imported = await importRun({ file: withPassword }, { key: dst.ownerKey })
+    expect(imported.code, imported.stderr).toBe(0)
+    const [copy] = await linksTagged('pw', d, dst.ownerKey)
+    expect(copy?.passwordProtected).toBe(true)
+    expect(copy?.og).toEqual(og)
   })
 
   it('CSV: text a spreadsheet would run as a formula is written with a leading apostrophe, and import takes it off', async () => {

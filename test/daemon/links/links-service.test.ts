@@ -72,6 +72,9 @@ describe('links service: resolve and addClicks (used by the redirect)', () => {
       startsAt: null,
       forwardQuery: true,
       rules: [],
+      title: null,
+      passwordHash: null,
+      og: null,
     })
     expect(await links.resolve('', 'GO-NOW')).toBeUndefined()
     expect(await links.resolve('', 'nope')).toBeUndefined()

@@ -16,6 +16,9 @@ const link: ResolvedLink = {
   startsAt: null,
   forwardQuery: true,
   rules: [],
+  title: null,
+  passwordHash: null,
+  og: null,
 }
 
 /** The one builder of the click input, used by the fast path and by the Fastify route alike. */

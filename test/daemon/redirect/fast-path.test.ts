@@ -197,6 +197,19 @@ describe('the redirect fast path', () => {
     expect(await get(`/${later.shortCode}`)).toMatchObject({ status: 302, viaFastify: false })
   })
 
+  it('leaves password-protected links and links with og to the route, however often visited', async () => {
+    await start()
+    const locked = await makeLink(t, { password: 'fast-path-secret' })
+    const og = await makeLink(t, { og: { title: 'Preview' } })
+    for (let i = 0; i < 3; i++) {
+      expect(await get(`/${locked.shortCode}`)).toMatchObject({ status: 200, viaFastify: true })
+      const crawler = await get(`/${og.shortCode}`, { headers: { 'user-agent': 'Twitterbot/1.0' } })
+      expect(crawler).toMatchObject({ status: 200, viaFastify: true })
+      expect(crawler.body).toContain('og:title')
+      expect(await get(`/${og.shortCode}`)).toMatchObject({ status: 302, viaFastify: true })
+    }
+  })
+
   it('counts in the per-IP redirect window: at the limit passes, one past gets 429 with Retry-After', async () => {
     await start({ rateLimitRedirectsPerIp: 3 })
     const link = await makeLink(t)

@@ -3,11 +3,13 @@ import type { Command } from 'commander'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit } from '../../output.js'
-import { createBody, linkFieldOptions, type LinkFlags } from './shared.js'
+import { createBody, linkFieldOptions, readPassword, type LinkFlags } from './shared.js'
 
 export async function runLinksCreate(opts: LinkFlags & { url?: string }, ctx: Ctx): Promise<void> {
   const body = createBody(opts.url, opts)
   await requireKey(ctx)
+  const password = await readPassword(opts, ctx)
+  if (password !== undefined) body.password = password
   const link = await (await ctx.client()).links.create(body)
   await emit(ctx, link, () => void ctx.stdout.write(`${link.shortUrl}\n`))
 }

@@ -50,6 +50,8 @@ export function exportRow(l: Link): string {
     l.startsAt,
     l.forwardQuery,
     l.rules.length ? JSON.stringify(l.rules) : '',
+    l.passwordProtected,
+    l.og ? JSON.stringify(l.og) : '',
   ])
 }
 

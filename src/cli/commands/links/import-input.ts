@@ -13,9 +13,29 @@ import { unprotectCsvText } from '../../../contract/csv.js'
 
 /** The columns an import reads; the link options come last (an export writes them after createdAt). */
 export const BASE_CSV_COLUMNS = ['destinationUrl', 'title', 'customSlug', 'tags', 'expiresAt'] as const
-/** Link options: rules as a JSON array, forwardQuery true|false; empty cells are the defaults. */
-export const OPTION_CSV_COLUMNS = ['expiredUrl', 'maxClicks', 'startsAt', 'forwardQuery', 'rules'] as const
-export const CSV_COLUMNS = [...BASE_CSV_COLUMNS, ...OPTION_CSV_COLUMNS] as const
+/**
+ * Link options: rules and og as JSON, forwardQuery and passwordProtected true|false; empty cells
+ * are the defaults. An export writes passwordProtected (never a password or its hash).
+ */
+export const OPTION_CSV_COLUMNS = [
+  'expiredUrl',
+  'maxClicks',
+  'startsAt',
+  'forwardQuery',
+  'rules',
+  'passwordProtected',
+  'og',
+] as const
+/** Read by an import only: the plain password a row's link gets (the file is the user's own). */
+export const IMPORT_ONLY_CSV_COLUMNS = ['password'] as const
+export const CSV_COLUMNS = [...BASE_CSV_COLUMNS, ...OPTION_CSV_COLUMNS, ...IMPORT_ONLY_CSV_COLUMNS] as const
+
+/**
+ * A row exported from a protected link has passwordProtected true and no password: importing it
+ * without one would publish the link unprotected, so the row fails and says how to go on.
+ */
+const NEEDS_PASSWORD =
+  'passwordProtected: the link was protected, but exports never carry the password; add a password column (or field) with one, or set passwordProtected to false'
 
 /** A record as read: CSV fields, a JSON object, or the text of a line that is neither. */
 export type RowSource = { fields: string[] } | { object: Record<string, unknown> } | { text: string }
@@ -143,6 +163,20 @@ function csvBody(line: number, fields: string[], columns: Map<string, number>, g
       return { line, error: 'ValidationError', message: `rules: invalid JSON: ${(err as Error).message}` }
     }
   }
+  const og = cell('og')
+  if (og) {
+    try {
+      body.og = JSON.parse(og) as unknown
+    } catch (err) {
+      return { line, error: 'ValidationError', message: `og: invalid JSON: ${(err as Error).message}` }
+    }
+  }
+  const i = columns.get('password')
+  // The password cell as written (not trimmed: spaces may be part of it).
+  const password = i === undefined ? '' : (fields[i] ?? '')
+  if (password) body.password = password
+  else if (cell('passwordProtected').toLowerCase() === 'true')
+    return { line, error: 'ValidationError', message: NEEDS_PASSWORD }
   return { line, body }
 }
 
@@ -185,6 +219,11 @@ export async function* jsonlRows(text: Text, opts: ReadOptions = {}): AsyncGener
     delete body.shortCode
     if (body.customDomainId === null) delete body.customDomainId
     if (opts.generateCodes) delete body.customSlug
+    const wasProtected = body.passwordProtected === true
+    delete body.passwordProtected
+    if (body.og === null) delete body.og
+    if (wasProtected && body.password === undefined)
+      return { line, error: 'ValidationError', message: NEEDS_PASSWORD, source: { object } }
     return { line, body, source: { object } }
   }
   for await (const chunk of text) {

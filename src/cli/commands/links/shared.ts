@@ -52,6 +52,17 @@ export interface LinkFlags {
   clearRules?: boolean
   /** update only: a new short code. */
   shortCode?: string
+  /** Read the password from stdin (first line). */
+  passwordStdin?: boolean
+  /** Ask for the password on the terminal without echo. */
+  passwordPrompt?: boolean
+  /** update only: `--no-password` sets this to false (removes it). */
+  password?: boolean
+  ogTitle?: string
+  ogDescription?: string
+  ogImage?: string
+  /** update only: `--no-og` sets this to false (removes the preview). */
+  og?: boolean
 }
 
 /**
@@ -111,7 +122,57 @@ function optionFields(flags: LinkFlags, mode: 'create' | 'update'): Partial<Upda
   if (flags.clearRules) body.rules = []
   else if (flags.rule) body.rules = flags.rule
   if (body.expiredUrl === undefined) delete body.expiredUrl
+  const ogGiven = [flags.ogTitle, flags.ogDescription, flags.ogImage].some((v) => v !== undefined)
+  if (flags.og === false && ogGiven) throw new UsageError('use either --og-* or --no-og, not both')
+  if (flags.og === false) body.og = null
+  else if (ogGiven)
+    body.og = {
+      ...(flags.ogTitle !== undefined && { title: flags.ogTitle }),
+      ...(flags.ogDescription !== undefined && { description: flags.ogDescription }),
+      ...(flags.ogImage !== undefined && { imageUrl: flags.ogImage }),
+    }
+  if (flags.password === false) {
+    if (flags.passwordStdin || flags.passwordPrompt)
+      throw new UsageError('use either --password-stdin/--password-prompt or --no-password, not both')
+    body.password = null
+  }
+  if (flags.passwordStdin && flags.passwordPrompt)
+    throw new UsageError('use either --password-stdin or --password-prompt, not both')
   return body
+}
+
+/**
+ * The password of `--password-stdin` (the first line of stdin) or `--password-prompt` (asked on
+ * the terminal without echo, twice); undefined without either flag. Never a command-line value:
+ * argv is visible to every user of the machine and kept in shell history.
+ */
+export async function readPassword(flags: LinkFlags, ctx: Ctx): Promise<string | undefined> {
+  let password: string | undefined
+  if (flags.passwordStdin) {
+    if (ctx.stdin.isTTY === true)
+      throw new UsageError(
+        '--password-stdin reads a pipe: echo … | linkctl … (use --password-prompt on a terminal)',
+      )
+    let text = ''
+    for await (const chunk of ctx.stdin) {
+      text += String(chunk)
+      if (text.length > 64 * 1024) break
+    }
+    password = text.split(/\r?\n/)[0] ?? ''
+  } else if (flags.passwordPrompt) {
+    if (!ctx.canPrompt)
+      throw new UsageError(
+        '--password-prompt needs a terminal; pipe the password into --password-stdin instead',
+      )
+    password = await ctx.prompt.secret('Link password: ')
+    const again = await ctx.prompt.secret('Again: ')
+    if (again !== password) throw new UsageError('the two passwords differ; nothing changed')
+  } else return undefined
+  if (password.length < LINK_RULE_LIMITS.passwordMin || password.length > LINK_RULE_LIMITS.passwordMax)
+    throw new UsageError(
+      `the password must be ${LINK_RULE_LIMITS.passwordMin}-${LINK_RULE_LIMITS.passwordMax} characters (got ${password.length})`,
+    )
+  return password
 }
 
 /** `--meta key=value`, repeatable: collected into one object (a later key wins). */
@@ -168,7 +229,8 @@ export function updateBody(flags: LinkFlags, customDomainId?: string | null): Up
   Object.assign(body, optionFields(flags, 'update'))
   if (flags.shortCode !== undefined) body.shortCode = flags.shortCode
   if (customDomainId !== undefined) body.customDomainId = customDomainId
-  if (Object.keys(body).length === 0) throw new UsageError('nothing to update: pass at least one field flag')
+  if (Object.keys(body).length === 0 && !flags.passwordStdin && !flags.passwordPrompt)
+    throw new UsageError('nothing to update: pass at least one field flag')
   return body
 }
 
@@ -207,6 +269,10 @@ export function linkFields(l: Link, tty: boolean): Field[] {
     ['MAX CLICKS', l.maxClicks],
     ['STARTS', when(l.startsAt, tty)],
     ['FORWARD QUERY', l.forwardQuery ? 'yes' : 'no'],
+    ['PASSWORD', l.passwordProtected ? 'yes (protected)' : 'no'],
+    ['OG TITLE', l.og?.title ?? null],
+    ['OG DESCRIPTION', l.og?.description ?? null],
+    ['OG IMAGE', l.og?.imageUrl ?? null],
     ...l.rules.map((r, i): Field => [`RULE ${i + 1}`, ruleText(r)]),
     ['CREATED', when(l.createdAt, tty)],
     ['UPDATED', when(l.updatedAt, tty)],
@@ -311,8 +377,22 @@ export function linkFieldOptions(cmd: Command, mode: 'create' | 'update'): Comma
         (mode === 'update' ? ' (replaces the rules)' : ''),
       ruleArg,
     )
+  cmd
+    .option('--password-stdin', 'protect the link with a password read from stdin (first line)')
+    .option('--password-prompt', 'protect the link with a password asked on the terminal (not echoed)')
+    .option(
+      '--og-title <text>',
+      `preview title for link-preview crawlers (up to ${LINK_RULE_LIMITS.ogTitleMax} characters)`,
+    )
+    .option(
+      '--og-description <text>',
+      `preview description (up to ${LINK_RULE_LIMITS.ogDescriptionMax} characters)`,
+    )
+    .option('--og-image <url>', 'preview image URL (http:// or https://)')
   if (mode === 'update') {
     cmd
+      .option('--no-password', 'remove the password')
+      .option('--no-og', 'remove the preview (crawlers get the redirect again)')
       .option('--clear-rules', 'remove every rule')
       .option(
         '--short-code <code>',

@@ -8,6 +8,7 @@ import {
   linkFieldOptions,
   linkFields,
   linkIdOf,
+  readPassword,
   REF_HELP,
   refAction,
   updateBody,
@@ -22,6 +23,8 @@ export async function runLinksUpdate(opts: LinkRefOpts & LinkFlags, ctx: Ctx): P
   const domain =
     opts.domain === undefined ? undefined : opts.domain === 'shared' ? null : await domainId(ctx, opts.domain)
   const body = updateBody(opts, domain)
+  const password = await readPassword(opts, ctx)
+  if (password !== undefined) body.password = password
   const link = await client.links.update(await linkIdOf(client, opts.ref), body)
   await emit(ctx, link, () => printRecord(ctx, linkFields(link, ctx.isTTY)))
 }
