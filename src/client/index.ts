@@ -12,6 +12,7 @@ import { HttpClient } from './http.js'
 import { keysApi } from './keys.js'
 import { linksApi } from './links.js'
 import { skanApi } from './skan.js'
+import { smartLinksApi } from './smart-links.js'
 import { teamApi } from './team.js'
 import { webhooksApi } from './webhooks.js'
 
@@ -34,6 +35,7 @@ export class LinkdClient extends HttpClient {
 
   keys = keysApi(this.requests)
   links = linksApi(this.requests)
+  smartLinks = smartLinksApi(this.requests)
   webhooks = webhooksApi(this.requests)
   analytics = analyticsApi(this.requests)
   games = gamesApi(this.requests)

@@ -113,6 +113,9 @@ export const LINK_RULE_LIMITS = {
   ogDescriptionMax: 500,
   ogImageUrlMax: 2048,
 } as const
+/** A smart link's platform breakdown: its three targets, and `other` for everything else. */
+export const SMART_LINK_PLATFORMS = ['ios', 'android', 'desktop', 'other'] as const
+export type SmartLinkPlatform = (typeof SMART_LINK_PLATFORMS)[number]
 export const RULE_CONDITION_TYPES = ['device', 'os', 'country', 'language', 'query'] as const
 export type RuleConditionType = (typeof RULE_CONDITION_TYPES)[number]
 export const RULE_DEVICES = ['desktop', 'mobile', 'tablet'] as const

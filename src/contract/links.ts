@@ -1,5 +1,6 @@
 import Type, { type Static } from 'typebox'
 import { Nullable, PageQuery, StringEnum, Timestamp } from './common.js'
+import { PlatformShare } from './smart-links.js'
 import { DAY_PATTERN, HTTP_URL_PATTERN, PlainText, SLUG_PATTERN } from './text.js'
 import {
   ANALYTICS_INTERVALS,
@@ -310,6 +311,14 @@ export const LinkAnalytics = Type.Object(
     utmSources: Type.Array(Counted),
     utmMediums: Type.Array(Counted),
     utmCampaigns: Type.Array(Counted),
+    platforms: Type.Optional(
+      Type.Array(PlatformShare, {
+        description: "A smart link's human clicks per target platform (smart links only)",
+      }),
+    ),
+    installs: Type.Optional(
+      Type.Integer({ description: 'Game installs attributed to this link (smart links only)' }),
+    ),
   },
   { $id: 'LinkAnalytics', title: 'LinkAnalytics' },
 )
