@@ -93,7 +93,7 @@ export function teamRoutes(deps: { team: TeamService }) {
           response: {
             201: InvitationWithToken,
             403: errorRef('The key lacks team:write, or the role is above the caller’s'),
-            409: errorRef('Too many pending invitations'),
+            409: errorRef('Too many pending invitations, or the e-mail is already a member or invited'),
           },
         },
       },

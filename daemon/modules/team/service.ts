@@ -142,11 +142,21 @@ export function createTeamService(deps: TeamServiceDeps): TeamService {
           'Conflict',
           `the organization has ${TEAM_LIMITS.pendingInvitationsMax} pending invitations; revoke some first`,
         )
+      // E-mail addresses are compared and stored lower-cased, as every mail system treats them.
+      const email = body.email.trim().toLowerCase()
+      const holder = await store.emailHolder(organizationId, email, t)
+      if (holder)
+        throw new AppError(
+          'Conflict',
+          'memberId' in holder
+            ? `${email} is already a member (${holder.memberId})`
+            : `${email} already has a pending invitation (${holder.invitationId}); revoke it to invite again`,
+        )
       const token = `lkinv_${randomToken()}`
       const record: InvitationRecord = {
         id: newId('inv'),
         organizationId,
-        email: body.email.trim(),
+        email,
         role,
         tokenHash: sha256Hex(token),
         status: 'pending',

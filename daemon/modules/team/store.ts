@@ -85,6 +85,15 @@ export interface TeamStore {
     organizationId: string,
     q: { status?: string | undefined; now: number; limit: number; offset: number },
   ): Promise<{ rows: InvitationRecord[]; total: number }>
+  /**
+   * Who already holds `email` (compared case-insensitively): a current member, else a pending
+   * unexpired invitation; undefined when nobody does.
+   */
+  emailHolder(
+    organizationId: string,
+    email: string,
+    now: number,
+  ): Promise<{ memberId: string } | { invitationId: string } | undefined>
   /** Pending invitations not expired at `now`. */
   countPending(organizationId: string, now: number): Promise<number>
   /**
@@ -256,6 +265,21 @@ export function createTeamStore(db: Kysely<Database>): TeamStore {
       else if (q.status) base = base.where('status', '=', q.status)
       const { rows, total } = await newestFirstPage(base, q)
       return { rows: rows.map(toInvitation), total }
+    },
+
+    async emailHolder(organizationId, email, now) {
+      const same = sql<boolean>`lower(email) = ${email.toLowerCase()}`
+      const m = await current(db, organizationId).select('id').where(same).executeTakeFirst()
+      if (m) return { memberId: m.id }
+      const i = await db
+        .selectFrom('team_invitations')
+        .select('id')
+        .where('organization_id', '=', organizationId)
+        .where('status', '=', 'pending')
+        .where('expires_at', '>', now)
+        .where(same)
+        .executeTakeFirst()
+      return i && { invitationId: i.id }
     },
 
     async countPending(organizationId, now) {

@@ -42,14 +42,14 @@ describe('team events', () => {
     expect(got[0]!.data).toEqual({
       memberId: ada.memberId,
       name: 'Ada',
-      email: 'Ada@example.com',
+      email: 'ada@example.com',
       role: 'admin',
       invitedBy: owner,
     })
     expect(got[1]!.data).toEqual({
       memberId: ada.memberId,
       name: 'Ada',
-      email: 'Ada@example.com',
+      email: 'ada@example.com',
       role: 'admin',
       removedBy: owner,
     })

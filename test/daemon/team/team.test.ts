@@ -137,6 +137,24 @@ describe('invitations', () => {
     ])
   })
 
+  it('an e-mail is stored lower-cased; inviting it again while pending, or once a member, is 409', async () => {
+    const first = await invite({ email: 'Ada@Example.COM' })
+    expect(first.statusCode, first.body).toBe(201)
+    const inv = first.json<{ id: string; email: string; token: string }>()
+    expect(inv.email).toBe('ada@example.com')
+    const again = expectError(await invite({ email: 'ADA@example.com' }), 409, 'Conflict')
+    expect(again.message).toBe(
+      `ada@example.com already has a pending invitation (${inv.id}); revoke it to invite again`,
+    )
+    expect((await t.call('DELETE', `/api/team/invitations/${inv.id}`)).statusCode).toBe(204)
+    const second = (await invite({ email: 'ada@example.com' })).json<{ token: string }>()
+    const joined = (await accept(second.token)).json<{ member: { id: string } }>()
+    const member = expectError(await invite({ email: 'Ada@example.com' }), 409, 'Conflict')
+    expect(member.message).toBe(`ada@example.com is already a member (${joined.member.id})`)
+    expect((await t.call('DELETE', `/api/team/members/${joined.member.id}`)).statusCode).toBe(204)
+    expect((await invite({ email: 'ada@example.com' })).statusCode).toBe(201)
+  })
+
   it('accept needs no key: 201 with the member and its first key (full preset, shown once); a second use is 410', async () => {
     const inv = (await invite({ email: 'ada@example.com', role: 'admin' })).json<{
       token: string
