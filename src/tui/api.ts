@@ -11,6 +11,7 @@ type Calls<N extends keyof LinkdClient, K extends keyof LinkdClient[N]> = Pick<L
 export interface TuiClient extends Pick<LinkdClient, 'health' | 'ready'> {
   keys: Calls<'keys', 'list' | 'create' | 'revoke' | 'activate' | 'deactivate' | 'activity' | 'test'>
   links: Calls<'links', 'list' | 'create' | 'update' | 'delete' | 'qr'>
+  smartLinks: Calls<'smartLinks', 'list'>
   analytics: Calls<
     'analytics',
     'link' | 'clicks' | 'gameOverview' | 'gameRevenue' | 'gameRetention' | 'gameGeography' | 'gameLeaderboard'

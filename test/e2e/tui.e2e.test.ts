@@ -1,7 +1,7 @@
 /**
  * End to end: `linkctl tui` (the built binary) in tmux against the built linkd. The Home figures
  * appear; a link created through the form gets redirects and its detail's click count and
- * sparkline follow; q leaves with exit 0 and the terminal's own screen back. Needs tmux and
+ * sparkline follow; options set in the edit form reach the daemon; q leaves with exit 0 and the terminal's own screen back. Needs tmux and
  * `npm run build` first.
  */
 import { execFileSync } from 'node:child_process'
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cleanEnv, LINKCTL, startLinkd, type RunningLinkd } from '../support/processes.js'
+import { cleanEnv, LINKCTL, runBin, startLinkd, type RunningLinkd } from '../support/processes.js'
 import { missingBinaries } from '../support/binaries.js'
 import { Tmux } from '../support/tmux.js'
 
@@ -64,6 +64,10 @@ describe.skipIf(noTmux)('linkctl tui in a terminal (tmux)', () => {
       'From the TUI',
       'Enter',
       'tui-e2e',
+      // Tags, expired URL, click limit and password left empty: Enter on the last saves.
+      'Enter',
+      'Enter',
+      'Enter',
       'Enter',
       'Enter',
     )
@@ -79,6 +83,36 @@ describe.skipIf(noTmux)('linkctl tui in a terminal (tmux)', () => {
     // The last hour's block is the highest one; the hours before are empty.
     expect(pane).toMatch(/▁+█/)
     await keys('Escape')
+    await paneWith('1 links', 'tui-e2e')
+  })
+
+  it('sets link options through the edit form; linkctl links get shows them', async () => {
+    await keys('e')
+    await paneWith('Edit tui-e2e', 'Expire after N clicks')
+    await keys('Down', 'Down', 'Down', 'Down', 'Down', '25', 'Down', 'Down')
+    tmux.run(['send-keys', 'C-u'])
+    await keys('n')
+    await paneWith('Forward the query string (y/n): n')
+    for (let i = 0; i < 8; i++) await keys('Down')
+    await keys('Enter')
+    await paneWith('saved tui-e2e', 'max 25 clicks (3 used) · query not forwarded')
+    const got = await runBin(LINKCTL, ['links', 'get', 'tui-e2e', '--json'], {
+      LINKCTL_URL: daemon.url,
+      LINKCTL_API_KEY: daemon.ownerKey() ?? '',
+      LINKCTL_CONFIG_DIR: join(work, 'config'),
+    })
+    expect(got.code).toBe(0)
+    expect(JSON.parse(got.stdout)).toMatchObject({ shortCode: 'tui-e2e', maxClicks: 25, forwardQuery: false })
+    await keys('Escape')
+    await paneWith('1 links', 'tui-e2e')
+  })
+
+  it('s shows the smart links, or says that this daemon has none (404)', async () => {
+    await keys('s')
+    const pane = await paneWith('0 smart links')
+    // A daemon with smart links has none yet here; one without answers their route 404.
+    expect(pane).toMatch(/No smart links yet|This daemon has no smart links \(their route answered 404\)/)
+    await keys('s')
     await paneWith('1 links', 'tui-e2e')
   })
 
@@ -269,11 +303,11 @@ describe.skipIf(noTmux)('linkctl tui: keys, kept state, narrow terminals, scopes
     await t.paneWith(['New link'])
     t.write('https://example.com/abcd')
     await t.paneWith(['https://example.com/abcd'])
-    // Four Backspaces in one write, then text, then four Enters in one write (the last saves).
+    // Four Backspaces in one write, then text, then seven Enters in one write (the last saves).
     t.write('\x7f\x7f\x7f\x7f')
     t.write('wxyz')
     await t.paneWith(['https://example.com/wxyz'])
-    t.write('\r\r\r\r')
+    t.write('\r\r\r\r\r\r\r')
     const pane = await t.paneWith(['created', 'Esc back'])
     expect(pane).toContain('https://example.com/wxyz')
   })

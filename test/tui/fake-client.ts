@@ -8,7 +8,12 @@ import type { PageOf } from '../../src/contract/common.js'
 import type { ApiKey, KeyTestResult } from '../../src/contract/keys.js'
 import type { Game } from '../../src/contract/games.js'
 import type { GdprDeletion } from '../../src/contract/gaming.js'
-import type { LinkAnalytics, OrganizationClicks } from '../../src/contract/links.js'
+import type {
+  CreateLinkBody,
+  LinkAnalytics,
+  OrganizationClicks,
+  UpdateLinkBody,
+} from '../../src/contract/links.js'
 import type { Webhook } from '../../src/contract/webhooks.js'
 import type { TuiClient } from '../../src/tui/api.js'
 import {
@@ -17,6 +22,7 @@ import {
   makeDomain,
   makeKey,
   makeLink,
+  makeSmartLink,
   page,
   T0,
   type FakeState,
@@ -24,7 +30,7 @@ import {
 import { FakeFraud, FakeSkan } from './fake-fraud-skan.js'
 import { FakeTeam } from './fake-team.js'
 
-export { fakeState, makeDelivery, makeDomain, makeKey, makeLink, type FakeState }
+export { fakeState, makeDelivery, makeDomain, makeKey, makeLink, makeSmartLink, type FakeState }
 
 export type Failure = ApiError | ConnectionError
 
@@ -54,6 +60,8 @@ export function unreachable(): ConnectionError {
 
 export class FakeClient implements TuiClient {
   readonly calls: string[] = []
+  /** The bodies of link creates and updates, in order, as sent. */
+  readonly linkBodies: unknown[] = []
   /** Thrown by the next calls, one each, before they are served. */
   readonly failures: Failure[] = []
   /** Validation errors the next link create/update answers with. */
@@ -170,8 +178,9 @@ export class FakeClient implements TuiClient {
         if (q.sortBy === 'clicks') rows = [...rows].sort((a, b) => b.clicks - a.clicks)
         return page(rows, q)
       }),
-    create: (body: { destinationUrl: string; title?: string; customSlug?: string }) =>
+    create: (body: CreateLinkBody) =>
       this.serve('links.create', () => {
+        this.linkBodies.push(structuredClone(body))
         if (this.linkWriteError) {
           const e = this.linkWriteError
           this.linkWriteError = null
@@ -182,12 +191,16 @@ export class FakeClient implements TuiClient {
           title: body.title ?? null,
           shortCode: body.customSlug ?? `n${this.state.links.length}`,
           clicks: 0,
+          expiredUrl: body.expiredUrl ?? null,
+          maxClicks: body.maxClicks ?? null,
+          passwordProtected: body.password !== undefined,
         })
         this.state.links.unshift(link)
         return link
       }),
-    update: (id: string, body: { destinationUrl?: string; title?: string | null }) =>
+    update: (id: string, body: UpdateLinkBody) =>
       this.serve(`links.update ${id}`, () => {
+        this.linkBodies.push(structuredClone(body))
         if (this.linkWriteError) {
           const e = this.linkWriteError
           this.linkWriteError = null
@@ -195,7 +208,16 @@ export class FakeClient implements TuiClient {
         }
         const link = this.state.links.find((l) => l.id === id)
         if (!link) throw apiError(404, 'Link not found')
-        Object.assign(link, body)
+        // As the daemon does: the password is write-only, the preview replaced as a whole.
+        const { password, og, ...rest } = body
+        Object.assign(link, rest)
+        if (password !== undefined) link.passwordProtected = password !== null
+        if (og !== undefined)
+          link.og = og && {
+            title: og.title ?? null,
+            description: og.description ?? null,
+            imageUrl: og.imageUrl ?? null,
+          }
         return link
       }),
     delete: (id: string) =>
@@ -247,7 +269,16 @@ export class FakeClient implements TuiClient {
           utmSources: [],
           utmMediums: [],
           utmCampaigns: [],
+          ...(this.state.platforms.has(id) && { platforms: this.state.platforms.get(id), installs: 4 }),
         }
+      }),
+  }
+
+  smartLinks = {
+    list: (q: { page?: number; limit?: number } = {}) =>
+      this.serve('smartLinks.list', () => {
+        if (this.state.smartLinks === null) throw apiError(404, 'Route GET:/api/use/smart-links not found')
+        return page(this.state.smartLinks, q)
       }),
   }
 

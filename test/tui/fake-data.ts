@@ -4,6 +4,7 @@ import type { Health } from '../../src/contract/health.js'
 import type { ApiKey } from '../../src/contract/keys.js'
 import type { Domain } from '../../src/contract/domains.js'
 import type { Link } from '../../src/contract/links.js'
+import type { PlatformShare, SmartLink } from '../../src/contract/smart-links.js'
 import type { Delivery, Webhook } from '../../src/contract/webhooks.js'
 import { sampleKey } from '../support/cli.js'
 
@@ -32,6 +33,27 @@ export function makeLink(i: number, extra: Partial<Link> = {}): Link {
     rules: [],
     passwordProtected: false,
     og: null,
+    ...extra,
+  }
+}
+
+export function makeSmartLink(i: number, extra: Partial<SmartLink> = {}): SmartLink {
+  return {
+    id: `sml_${i}`,
+    shortUrl: `http://s.test/play${i}`,
+    shortCode: `play${i}`,
+    customDomainId: null,
+    title: `Smart link ${i}`,
+    tags: [],
+    fallbackUrl: `https://game.example/${i}`,
+    ios: { url: `https://apps.apple.com/app/id${i}` },
+    android: { url: `https://play.google.com/store/apps/details?id=com.example.g${i}` },
+    desktop: null,
+    appendClickId: true,
+    gameId: null,
+    clicks: 10 * i,
+    createdAt: T0,
+    updatedAt: T0,
     ...extra,
   }
 }
@@ -122,6 +144,10 @@ export function page<T>(rows: T[], q: { page?: number; limit?: number } = {}): P
 export interface FakeState {
   health: Health
   links: Link[]
+  /** The smart links; null: a daemon without them (their route answers 404). */
+  smartLinks: SmartLink[] | null
+  /** A link's `platforms` in its analytics (smart links). */
+  platforms: Map<string, PlatformShare[]>
   /** Clicks per hour of each link's analytics (the sparkline). */
   series: Map<string, number[]>
   /** The organization's human clicks per UTC day, oldest first: the last is today. */
@@ -155,6 +181,8 @@ export function fakeState(linkCount = 30): FakeState {
       clicks: { buffered: 0, dropped: 0, writeError: null },
     },
     links,
+    smartLinks: [makeSmartLink(1), makeSmartLink(2, { ios: null, title: null })],
+    platforms: new Map(),
     series: new Map(),
     clicksPerDay: [40, 17],
     keys: [makeKey('key_aaaa'), makeKey('key_bbbb', { status: 'inactive', name: 'ci bot' })],

@@ -66,16 +66,20 @@ describe('links screen', () => {
     await frameWith(app, '30 links')
     await press(app, 'n')
     await frameWith(app, 'New link', 'Destination URL')
-    await press(app, 'ftp://x', KEY.enter, 'Spring sale', KEY.enter, 'spring', KEY.enter, KEY.enter)
+    // Seven fields: the last three (expired URL, click limit, password) left empty.
+    await press(app, 'ftp://x', KEY.enter, 'Spring sale', KEY.enter, 'spring', KEY.enter)
+    await press(app, KEY.enter, KEY.enter, KEY.enter, KEY.enter)
     await frameWith(
       app,
       'destinationUrl must be an http(s) URL',
       'destinationUrl: must match the http(s) URL pattern',
     )
     // Back to the first field, fix it, save.
-    await press(app, KEY.up, KEY.up, KEY.up)
+    for (let i = 0; i < 6; i++) await press(app, KEY.up)
     for (let i = 0; i < 'ftp://x'.length; i++) await press(app, KEY.backspace)
-    await press(app, 'https://shop.example/spring', KEY.down, KEY.down, KEY.down, KEY.enter)
+    await press(app, 'https://shop.example/spring')
+    for (let i = 0; i < 6; i++) await press(app, KEY.down)
+    await press(app, KEY.enter)
     const frame = await frameWith(app, 'https://shop.example/spring', 'Spring sale')
     expect(frame).toContain('spring')
     expect(client.state.links[0]?.destinationUrl).toBe('https://shop.example/spring')
@@ -90,7 +94,8 @@ describe('links screen', () => {
     await frameWith(app, 'Edit c0')
     await press(app, KEY.down)
     for (let i = 0; i < 'Link number 0'.length; i++) await press(app, KEY.backspace)
-    await press(app, 'Renamed', KEY.enter, KEY.enter)
+    // Enter through the other twelve fields (the link options), saving on the last.
+    await press(app, 'Renamed', ...Array<string>(12).fill(KEY.enter))
     await frameWith(app, 'Renamed', 'saved c0')
     expect(client.state.links[0]?.title).toBe('Renamed')
     expect(client.calls).toContain('links.update lnk_0')
@@ -144,7 +149,7 @@ describe('links screen', () => {
     await press(app, 'n')
     await frameWith(app, 'New link')
     await press(app, 'https://example.com/abcd')
-    await press(app, '\x7f\x7f\x7f\x7fwxyz\rT\r\r\r')
+    await press(app, '\x7f\x7f\x7f\x7fwxyz\rT\r\r\r\r\r\r')
     await frameWith(app, 'created')
     expect(client.calls).toContainEqual(expect.stringMatching(/^links\.create/))
     expect(client.state.links[0]).toMatchObject({ destinationUrl: 'https://example.com/wxyz', title: 'T' })

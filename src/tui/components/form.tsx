@@ -14,6 +14,8 @@ export interface FormField {
   name: string
   label: string
   value?: string
+  /** Shown as dots (a password): its text is never drawn. */
+  secret?: boolean
 }
 
 export function Form(props: {
@@ -67,7 +69,13 @@ export function Form(props: {
     <Box flexDirection="column">
       <Text bold>{props.title}</Text>
       {props.fields.map((f, i) => (
-        <Field key={f.name} label={f.label} value={values[f.name] ?? ''} focused={i === focus} />
+        <Field
+          key={f.name}
+          label={f.label}
+          value={values[f.name] ?? ''}
+          focused={i === focus}
+          secret={f.secret}
+        />
       ))}
       <Text dimColor>{busy ? 'saving…' : 'Enter: next field / save on the last · Esc: cancel'}</Text>
       {errors.map((line, i) => (

@@ -1,9 +1,14 @@
-/** A link's detail: its figures, a click sparkline (last 48 hours) that follows each refresh, top dimensions. */
+/**
+ * A link's (or a smart link's) detail: its figures and options, a click sparkline (last 48 hours)
+ * that follows each refresh, top dimensions, and a smart link's platform breakdown.
+ */
 import { Box } from 'ink'
 import { Drawing, Text } from '../components/text.js'
 import { useEffect, useState } from 'react'
 import { troubleOf } from '../api.js'
 import type { Link, LinkAnalytics } from '../../contract/links.js'
+import type { PlatformShare, SmartLink } from '../../contract/smart-links.js'
+import { ruleText } from '../../format/link-rules.js'
 import { truncate } from '../../format/cells.js'
 import { sparkline } from '../components/sparkline.js'
 import { hasScope, useTui } from '../context.js'
@@ -44,21 +49,76 @@ function QrPreview({ link }: { link: Link }) {
   return 'qr' in drawing ? <Drawing>{drawing.qr}</Drawing> : <Text>{drawing.error}</Text>
 }
 
-export function LinkDetail({ link, width, qr }: { link: Link; width: number; qr: boolean }) {
+/** The options a link has, only those set (forwarding the query is the default: shown when off). */
+export function optionLines(link: Link): string[] {
+  const flags = [
+    ...(link.maxClicks !== null ? [`max ${link.maxClicks} clicks (${link.clicks} used)`] : []),
+    ...(link.startsAt ? [`live from ${link.startsAt.slice(0, 16).replace('T', ' ')} UTC`] : []),
+    ...(link.forwardQuery ? [] : ['query not forwarded']),
+    ...(link.passwordProtected ? ['password protected'] : []),
+    ...(link.og?.title ? [`preview “${link.og.title}”`] : link.og ? ['preview set'] : []),
+  ]
+  return [
+    ...(flags.length ? [flags.join(' · ')] : []),
+    ...(link.expiredUrl ? [`once expired → ${link.expiredUrl}`] : []),
+    ...link.rules.map((r, i) => `rule ${i + 1}: ${ruleText(r)}`),
+  ]
+}
+
+/** A smart link's clicks per platform, as bars. */
+function Platforms({ rows, installs }: { rows: PlatformShare[]; installs: number | undefined }) {
+  const max = Math.max(1, ...rows.map((r) => r.clicks))
+  return (
+    <Box flexDirection="column" marginTop={1}>
+      <Text bold>{`Platforms${installs === undefined ? '' : ` · ${installs} installs`}`}</Text>
+      {rows.length === 0 ? <Text dimColor>none yet</Text> : null}
+      {rows.map((r) => (
+        <Text key={r.platform} wrap="truncate">
+          {`${r.platform.padEnd(8)}${'█'.repeat(Math.round((r.clicks / max) * 20)).padEnd(21)}${String(r.clicks).padStart(6)}  ${r.percentage.toFixed(1)}%`}
+        </Text>
+      ))}
+    </Box>
+  )
+}
+
+/** The click analytics of a link or smart link (by id), polled. */
+function Analytics({ id, width }: { id: string; width: number }) {
   const env = useTui()
   const canRead = hasScope(env, 'analytics:read')
   const poll = usePoll<LinkAnalytics | null>(
-    `link ${link.id}`,
+    `link ${id}`,
     () =>
       canRead
-        ? env.client.analytics.link(link.id, {
+        ? env.client.analytics.link(id, {
             startDate: new Date(Date.now() - (HOURS - 1) * 3_600_000).toISOString(),
             interval: 'hour',
           })
         : Promise.resolve(null),
-    [link.id, canRead],
+    [id, canRead],
   )
   const a = poll.data
+  if (!canRead) return <Text dimColor>Click analytics need the scope analytics:read.</Text>
+  if (!a) return <Text dimColor>loading analytics…</Text>
+  return (
+    <Box flexDirection="column" marginTop={1}>
+      <Text>{`Clicks, last ${HOURS} hours: ${a.totalClicks} (${a.uniqueVisitors} visitors, ${a.qrScans} QR scans, ${a.botDetection.count} bots)`}</Text>
+      <Text>
+        {sparkline(
+          a.timeSeries.map((p) => p.clicks),
+          Math.max(10, width - 2),
+        )}
+      </Text>
+      {a.platforms ? <Platforms rows={a.platforms} installs={a.installs} /> : null}
+      <Box marginTop={1}>
+        <Top title="Countries" rows={a.geography.map((g) => [g.country, g.clicks])} />
+        <Top title="Referrers" rows={a.referrers.map((r) => [r.domain, r.clicks])} />
+        <Top title="Devices" rows={a.devices.map((d) => [String(d.device), Number(d.clicks)])} />
+      </Box>
+    </Box>
+  )
+}
+
+export function LinkDetail({ link, width, qr }: { link: Link; width: number; qr: boolean }) {
   return (
     <Box flexDirection="column">
       <Text bold>{`${link.shortUrl}  →  ${link.destinationUrl}`}</Text>
@@ -66,28 +126,33 @@ export function LinkDetail({ link, width, qr }: { link: Link; width: number; qr:
         {`${link.title ?? '(no title)'} · ${link.status} · ${link.redirectType} · ${link.clicks} clicks in all`}
         {link.tags.length ? ` · tags ${link.tags.join(', ')}` : ''}
       </Text>
-      {qr ? (
-        <QrPreview link={link} />
-      ) : !canRead ? (
-        <Text dimColor>Click analytics need the scope analytics:read.</Text>
-      ) : !a ? (
-        <Text dimColor>loading analytics…</Text>
-      ) : (
-        <Box flexDirection="column" marginTop={1}>
-          <Text>{`Clicks, last ${HOURS} hours: ${a.totalClicks} (${a.uniqueVisitors} visitors, ${a.qrScans} QR scans, ${a.botDetection.count} bots)`}</Text>
-          <Text>
-            {sparkline(
-              a.timeSeries.map((p) => p.clicks),
-              Math.max(10, width - 2),
-            )}
-          </Text>
-          <Box marginTop={1}>
-            <Top title="Countries" rows={a.geography.map((g) => [g.country, g.clicks])} />
-            <Top title="Referrers" rows={a.referrers.map((r) => [r.domain, r.clicks])} />
-            <Top title="Devices" rows={a.devices.map((d) => [String(d.device), Number(d.clicks)])} />
-          </Box>
-        </Box>
-      )}
+      {/* The first line (the short options) wraps; URLs are cut at the edge. */}
+      {optionLines(link).map((line, i) => (
+        <Text key={i} wrap={i === 0 ? 'wrap' : 'truncate'}>
+          {line}
+        </Text>
+      ))}
+      {qr ? <QrPreview link={link} /> : <Analytics id={link.id} width={width} />}
+    </Box>
+  )
+}
+
+/** A smart link's detail: its targets and fallback, then its analytics with the platform breakdown. */
+export function SmartLinkDetail({ link, width }: { link: SmartLink; width: number }) {
+  const target = (name: string, t: { url: string } | null) =>
+    `${name.padEnd(9)}→ ${t ? t.url : '(the fallback)'}`
+  return (
+    <Box flexDirection="column">
+      <Text bold>{`${link.shortUrl}  (smart link ${link.id})`}</Text>
+      <Text>
+        {`${link.title ?? '(no title)'} · ${link.clicks} clicks in all · click id ${link.appendClickId ? 'appended' : 'not appended'}`}
+        {link.tags.length ? ` · tags ${link.tags.join(', ')}` : ''}
+      </Text>
+      <Text wrap="truncate">{target('iOS', link.ios)}</Text>
+      <Text wrap="truncate">{target('Android', link.android)}</Text>
+      <Text wrap="truncate">{target('Desktop', link.desktop)}</Text>
+      <Text wrap="truncate">{target('Fallback', { url: link.fallbackUrl })}</Text>
+      <Analytics id={link.id} width={width} />
     </Box>
   )
 }

@@ -1,5 +1,12 @@
-/** The link create and edit forms: their fields and the request bodies they make. */
-import type { CreateLinkBody, Link, UpdateLinkBody } from '../../contract/links.js'
+/**
+ * The link create and edit forms: their fields and the request bodies they make. Rules are
+ * written as linkctl's `--rule` takes them; a value the form cannot read throws an Error naming
+ * the field, which the form shows under it.
+ */
+import type { CreateLinkBody, Link, LinkOgInput, UpdateLinkBody } from '../../contract/links.js'
+import { LINK_RULE_LIMITS, RULE_CONDITION_TYPES } from '../../contract/limits.js'
+import { parseRule, ruleText } from '../../format/link-rules.js'
+import type { LinkRule } from '../../contract/links.js'
 import type { FormField } from '../components/form.js'
 
 const tagsOf = (text: string) =>
@@ -8,12 +15,83 @@ const tagsOf = (text: string) =>
     .map((t) => t.trim())
     .filter((t) => t !== '')
 
+/** A parser's refusal as a form error: "field: what it expected". */
+function parsed<T>(field: string, parse: () => T): T {
+  try {
+    return parse()
+  } catch (err) {
+    throw new Error(`${field}: ${err instanceof Error ? err.message : String(err)}`, { cause: err })
+  }
+}
+
+const RULE_START = new RegExp(`^(${RULE_CONDITION_TYPES.join('|')})\\s*:`, 'i')
+
+/**
+ * Rules written as `--rule` takes them, separated by `;`. A piece that does not start with a
+ * condition type belongs to the URL before it (a `;` inside a URL).
+ */
+export function rulesOf(text: string): LinkRule[] {
+  const pieces: string[] = []
+  for (const piece of text.split(';')) {
+    const last = pieces.length - 1
+    if (last >= 0 && !RULE_START.test(piece.trim()) && piece.trim() !== '') pieces[last] += `;${piece}`
+    else pieces.push(piece)
+  }
+  return pieces
+    .map((p) => p.trim())
+    .filter((p) => p !== '')
+    .reduce<LinkRule[]>((rules, p) => parsed('rules', () => parseRule(p, rules)), [])
+}
+
+export const rulesText = (rules: readonly LinkRule[]) => rules.map(ruleText).join('; ')
+
+function maxClicksOf(text: string): number | null {
+  const t = text.trim()
+  if (t === '') return null
+  const { maxClicksMin: min, maxClicksMax: max } = LINK_RULE_LIMITS
+  const n = Number(t)
+  if (!/^\d+$/.test(t) || n < min || n > max)
+    throw new Error(`maxClicks: a whole number from ${min} to ${max}, or empty for no limit`)
+  return n
+}
+
+/** An ISO date (midnight UTC) or date-time, as the daemon's time. */
+function startsAtOf(text: string): string | null {
+  const t = text.trim()
+  if (t === '') return null
+  const at = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(t)
+    ? Date.parse(t.length === 10 ? `${t}T00:00:00Z` : t)
+    : NaN
+  if (!Number.isFinite(at))
+    throw new Error('startsAt: an ISO date or time (2026-12-31 or 2026-12-31T12:00:00Z), or empty for now')
+  return new Date(at).toISOString()
+}
+
+function yesNo(field: string, text: string): boolean {
+  const t = text.trim().toLowerCase()
+  if (t === 'y' || t === 'yes') return true
+  if (t === 'n' || t === 'no') return false
+  throw new Error(`${field}: answer y or n`)
+}
+
+/** A new password, checked here so that the daemon never has to say anything about it. */
+function passwordOf(text: string): string | undefined {
+  if (text === '') return undefined
+  const { passwordMin, passwordMax } = LINK_RULE_LIMITS
+  if (text.length < passwordMin || text.length > passwordMax)
+    throw new Error(`password: ${passwordMin}-${passwordMax} characters (got ${text.length})`)
+  return text
+}
+
 export function createFields(): FormField[] {
   return [
     { name: 'destinationUrl', label: 'Destination URL' },
     { name: 'title', label: 'Title (optional)' },
     { name: 'customSlug', label: 'Custom short code (optional)' },
     { name: 'tags', label: 'Tags, comma-separated (optional)' },
+    { name: 'expiredUrl', label: 'Once expired, redirect to (optional)' },
+    { name: 'maxClicks', label: 'Expire after N clicks (optional)' },
+    { name: 'password', label: 'Password (optional)', secret: true },
   ]
 }
 
@@ -23,6 +101,11 @@ export function createBody(values: Record<string, string>): CreateLinkBody {
   if (values.customSlug?.trim()) body.customSlug = values.customSlug.trim()
   const tags = tagsOf(values.tags ?? '')
   if (tags.length > 0) body.tags = tags
+  if (values.expiredUrl?.trim()) body.expiredUrl = values.expiredUrl.trim()
+  const maxClicks = maxClicksOf(values.maxClicks ?? '')
+  if (maxClicks !== null) body.maxClicks = maxClicks
+  const password = passwordOf(values.password ?? '')
+  if (password !== undefined) body.password = password
   return body
 }
 
@@ -31,10 +114,42 @@ export function editFields(link: Link): FormField[] {
     { name: 'destinationUrl', label: 'Destination URL', value: link.destinationUrl },
     { name: 'title', label: 'Title (empty: none)', value: link.title ?? '' },
     { name: 'tags', label: 'Tags, comma-separated', value: link.tags.join(', ') },
+    { name: 'shortCode', label: 'Short code', value: link.shortCode },
+    { name: 'expiredUrl', label: 'Once expired, redirect to (empty: 410)', value: link.expiredUrl ?? '' },
+    {
+      name: 'maxClicks',
+      label: 'Expire after N clicks (empty: no limit)',
+      value: String(link.maxClicks ?? ''),
+    },
+    { name: 'startsAt', label: 'Live from, ISO time (empty: now)', value: link.startsAt ?? '' },
+    { name: 'forwardQuery', label: 'Forward the query string (y/n)', value: link.forwardQuery ? 'y' : 'n' },
+    { name: 'rules', label: "Rules, ';'-separated (os:ios=>https://…)", value: rulesText(link.rules) },
+    {
+      name: 'password',
+      label: link.passwordProtected ? 'New password (empty: unchanged)' : 'Password (empty: none)',
+      secret: true,
+    },
+    ...(link.passwordProtected
+      ? [{ name: 'removePassword', label: 'Remove the password (y/n)', value: 'n' }]
+      : []),
+    { name: 'ogTitle', label: 'Preview title', value: link.og?.title ?? '' },
+    { name: 'ogDescription', label: 'Preview description', value: link.og?.description ?? '' },
+    { name: 'ogImage', label: 'Preview image URL', value: link.og?.imageUrl ?? '' },
   ]
 }
 
-/** Only what changed; null when nothing did. */
+/** The preview as the form has it: null when every field is empty. */
+function ogOf(values: Record<string, string>): LinkOgInput | null {
+  const text = (v: string | undefined) => (v?.trim() ? v.trim() : null)
+  const og = {
+    title: text(values.ogTitle),
+    description: text(values.ogDescription),
+    imageUrl: text(values.ogImage),
+  }
+  return og.title === null && og.description === null && og.imageUrl === null ? null : og
+}
+
+/** Only what changed; null when nothing did. Throws an Error naming a field the form cannot read. */
 export function editBody(link: Link, values: Record<string, string>): UpdateLinkBody | null {
   const body: UpdateLinkBody = {}
   const url = (values.destinationUrl ?? '').trim()
@@ -43,5 +158,33 @@ export function editBody(link: Link, values: Record<string, string>): UpdateLink
   if (title !== (link.title ?? '')) body.title = title === '' ? null : title
   const tags = tagsOf(values.tags ?? '')
   if (tags.join('\n') !== link.tags.join('\n')) body.tags = tags
+  const shortCode = (values.shortCode ?? link.shortCode).trim()
+  if (shortCode !== link.shortCode) body.shortCode = shortCode
+  const expiredUrl = (values.expiredUrl ?? '').trim()
+  if (expiredUrl !== (link.expiredUrl ?? '')) body.expiredUrl = expiredUrl === '' ? null : expiredUrl
+  const maxClicks = maxClicksOf(values.maxClicks ?? '')
+  if (maxClicks !== link.maxClicks) body.maxClicks = maxClicks
+  // An unchanged field keeps the daemon's own spelling of the time.
+  if ((values.startsAt ?? '').trim() !== (link.startsAt ?? ''))
+    body.startsAt = startsAtOf(values.startsAt ?? '')
+  const forwardQuery = yesNo('forwardQuery', values.forwardQuery ?? 'y')
+  if (forwardQuery !== link.forwardQuery) body.forwardQuery = forwardQuery
+  if ((values.rules ?? '').trim() !== rulesText(link.rules)) {
+    const rules = rulesOf(values.rules ?? '')
+    if (rulesText(rules) !== rulesText(link.rules)) body.rules = rules
+  }
+  const password = passwordOf(values.password ?? '')
+  const remove = link.passwordProtected && yesNo('removePassword', values.removePassword ?? 'n')
+  if (remove && password !== undefined)
+    throw new Error('password: either a new password or remove it, not both')
+  if (remove) body.password = null
+  else if (password !== undefined) body.password = password
+  const og = ogOf(values)
+  const was = link.og && {
+    title: link.og.title,
+    description: link.og.description,
+    imageUrl: link.og.imageUrl,
+  }
+  if (JSON.stringify(og) !== JSON.stringify(was ?? null)) body.og = og
   return Object.keys(body).length === 0 ? null : body
 }

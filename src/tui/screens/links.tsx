@@ -1,12 +1,14 @@
 /**
- * Links: the list (virtualized, searchable), a link's detail with its sparkline, the create and
- * edit forms (the API's validation messages shown as it said them) and delete with confirmation.
+ * Links: the list (virtualized, searchable), a link's detail with its options and sparkline, the
+ * create and edit forms (the API's validation messages shown as it said them) and delete with
+ * confirmation; `s` switches to the smart links (their targets and platform breakdown).
  */
 import { useCapture, useKeys } from '../hooks/use-keys.js'
 import { Box } from 'ink'
 import { Text } from '../components/text.js'
 import { useEffect, useState } from 'react'
 import type { Link } from '../../contract/links.js'
+import type { SmartLink } from '../../contract/smart-links.js'
 import { relativeTime } from '../../format/cells.js'
 import { Confirm, type Confirmation } from '../components/confirm.js'
 import { editText, Field } from '../components/field.js'
@@ -15,7 +17,7 @@ import { Table, type TableColumn } from '../components/table.js'
 import { allowed, hasScope, useTui, type ScreenDef, type ScreenProps } from '../context.js'
 import { LIST_KEYS, useCursor } from '../hooks/use-list-keys.js'
 import { usePagedList } from '../hooks/use-paged-list.js'
-import { LinkDetail } from './link-detail.js'
+import { LinkDetail, SmartLinkDetail } from './link-detail.js'
 import { createBody, createFields, editBody, editFields } from './link-form.js'
 
 type Mode = 'list' | 'search' | 'detail' | 'create' | 'edit'
@@ -35,7 +37,7 @@ function columns(width: number): TableColumn<Link>[] {
   ]
 }
 
-function Links({ active, width, height }: ScreenProps) {
+function PlainLinks({ active, width, height, toggle }: ScreenProps & { toggle(): void }) {
   const env = useTui()
   const { client } = env
   const [mode, setMode] = useState<Mode>('list')
@@ -112,6 +114,7 @@ function Links({ active, width, height }: ScreenProps) {
     if (input === '/') return setMode('search')
     if (input === 'r') return list.reload()
     if (input === 'n' && may.write('n (new link)')) return setMode('create')
+    if (input === 's') return toggle()
     if (!selected) return
     if (key.return || key.rightArrow || input === 'l') {
       setOpened(selected)
@@ -192,6 +195,7 @@ function Links({ active, width, height }: ScreenProps) {
             'Enter open',
             ...(canWrite ? ['e edit'] : []),
             ...(canDelete ? ['d delete'] : []),
+            's smart links',
           ].join(' · ')}
         </Text>
       )}
@@ -215,6 +219,92 @@ function Links({ active, width, height }: ScreenProps) {
   )
 }
 
+const SMART_COLUMNS = (width: number): TableColumn<SmartLink>[] => [
+  { header: 'CODE', width: 12, value: (l) => l.shortCode },
+  { header: 'CLICKS', width: 8, value: (l) => l.clicks, align: 'right' },
+  {
+    header: 'TITLE / FALLBACK',
+    width: Math.max(20, width - 12 - 8 - 2),
+    value: (l) => (l.title ? `${l.title} · ` : '') + l.fallbackUrl,
+  },
+]
+
+/** The smart links: a list (read-only here: linkctl smart-links writes them) and a detail. */
+function SmartLinks({ active, width, height, toggle }: ScreenProps & { toggle(): void }) {
+  const env = useTui()
+  const [opened, setOpened] = useState<SmartLink | null>(null)
+  // A daemon without smart links answers their route 404: said once, not retried as a failure.
+  const [missing, setMissing] = useState(false)
+  const list = usePagedList<SmartLink>(
+    'smart links',
+    (page, limit) =>
+      env.client.smartLinks.list({ page, limit: limit as 100 }).catch((err: unknown) => {
+        if ((err as { status?: unknown }).status !== 404) throw err
+        setMissing(true)
+        return { data: [], total: 0, page, perPage: limit, hasMore: false }
+      }),
+    '',
+  )
+  const rows = Math.max(1, height - 3)
+  const total = list.total ?? 0
+  const pos = useCursor(total, rows)
+  const { cursor, top } = pos
+  useEffect(() => list.show(top, top + rows))
+  const selected = list.rowAt(cursor)
+
+  useKeys((input, key) => {
+    if (opened) {
+      if (key.escape || key.leftArrow || input === 'h') setOpened(null)
+      return
+    }
+    if (pos.move(input, key)) return
+    if (input === 's') return toggle()
+    if (input === 'r') return list.reload()
+    if (selected && (key.return || key.rightArrow || input === 'l')) setOpened(selected)
+  }, active)
+
+  if (opened)
+    return (
+      <Box flexDirection="column">
+        <SmartLinkDetail link={opened} width={width} />
+        <Text dimColor>Esc back</Text>
+      </Box>
+    )
+  const visible: (SmartLink | undefined)[] = []
+  for (let i = top; i < Math.min(total, top + rows); i++) visible.push(list.rowAt(i))
+  return (
+    <Box flexDirection="column">
+      <Text dimColor wrap="truncate">
+        {[`${list.total === undefined ? 'loading' : total} smart links`, 'Enter open', 's links'].join(' · ')}
+      </Text>
+      {missing ? (
+        <Text>This daemon has no smart links (their route answered 404): a newer linkd has them.</Text>
+      ) : list.total === 0 ? (
+        <Text>No smart links yet: linkctl smart-links create makes one.</Text>
+      ) : (
+        <Table
+          columns={SMART_COLUMNS(width)}
+          rows={visible}
+          selected={cursor - top}
+          color={env.color}
+          loading="loading…"
+        />
+      )}
+      {total > 0 ? <Text dimColor>{`${cursor + 1} of ${total}`}</Text> : null}
+    </Box>
+  )
+}
+
+function Links(props: ScreenProps) {
+  const env = useTui()
+  const [smart, setSmart] = useState(false)
+  const toggle = () => {
+    if (smart) setSmart(false)
+    else if (allowed(env, 'smartLinks:read', 's (smart links)')) setSmart(true)
+  }
+  return smart ? <SmartLinks {...props} toggle={toggle} /> : <PlainLinks {...props} toggle={toggle} />
+}
+
 export const links: ScreenDef = {
   id: 'links',
   title: 'Links',
@@ -227,6 +317,7 @@ export const links: ScreenDef = {
     { keys: 'e', does: 'edit the link (links:write)' },
     { keys: 'd', does: 'delete the link, after y (links:delete)' },
     { keys: 'r', does: 'reload the list' },
+    { keys: 's', does: 'smart links (targets, platform breakdown) and back to links (smartLinks:read)' },
     { keys: 'Q', does: 'the link’s QR code instead of its figures, and back (qrCodes:read)' },
     { keys: 'Esc, ← or h', does: 'back from a link' },
     { keys: 'in forms', does: '↑/↓ or Tab between fields, Enter next / save, Esc cancel' },

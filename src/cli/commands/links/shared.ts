@@ -4,13 +4,8 @@
  */
 import { InvalidArgumentError, Option, type Command } from 'commander'
 import type { CreateLinkBody, Link, LinkRule, UpdateLinkBody } from '../../../contract/links.js'
-import {
-  LINK_LIMITS,
-  LINK_RULE_LIMITS,
-  REDIRECT_TYPES,
-  RULE_CONDITION_TYPES,
-  type RuleConditionType,
-} from '../../../contract/limits.js'
+import { LINK_LIMITS, LINK_RULE_LIMITS, REDIRECT_TYPES } from '../../../contract/limits.js'
+import { parseRule, ruleText } from '../../../format/link-rules.js'
 import type { LinkdClient } from '../../../client/index.js'
 import { action } from '../../action.js'
 import type { Ctx } from '../../../session/context.js'
@@ -71,31 +66,11 @@ export interface LinkFlags {
  * `country:DE,device:mobile=>https://example.de/m`, `query:ref=tw=>https://example.com/tw`).
  */
 export function ruleArg(value: string, previous: LinkRule[] | undefined): LinkRule[] {
-  const at = value.indexOf('=>')
-  const url = at === -1 ? '' : value.slice(at + 2).trim()
-  if (at <= 0 || url === '')
-    throw new InvalidArgumentError(
-      "expected '<type:value>[,<type:value>…]=><url>', such as 'os:ios=>https://…'",
-    )
-  const conditions = value
-    .slice(0, at)
-    .split(',')
-    .map((c) => c.trim())
-    .filter((c) => c !== '')
-    .map((c) => {
-      const colon = c.indexOf(':')
-      const type = c.slice(0, colon).trim().toLowerCase()
-      if (colon <= 0 || !(RULE_CONDITION_TYPES as readonly string[]).includes(type))
-        throw new InvalidArgumentError(
-          `unknown condition "${c}": use ${RULE_CONDITION_TYPES.map((t) => `${t}:…`).join(', ')}`,
-        )
-      return { type: type as RuleConditionType, value: c.slice(colon + 1).trim() }
-    })
-  if (conditions.length === 0) throw new InvalidArgumentError('a rule needs at least one condition')
-  const rules = [...(previous ?? []), { conditions, destinationUrl: url }]
-  if (rules.length > LINK_RULE_LIMITS.rulesMax)
-    throw new InvalidArgumentError(`at most ${LINK_RULE_LIMITS.rulesMax} rules`)
-  return rules
+  try {
+    return parseRule(value, previous)
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message)
+  }
 }
 
 /** `--max-clicks <n>`: a positive integer, or `none` (no limit). */
@@ -277,11 +252,6 @@ export function linkFields(l: Link, tty: boolean): Field[] {
     ['CREATED', when(l.createdAt, tty)],
     ['UPDATED', when(l.updatedAt, tty)],
   ]
-}
-
-/** A rule as `--rule` takes it. */
-export function ruleText(r: LinkRule): string {
-  return `${r.conditions.map((c) => `${c.type}:${c.value}`).join(',')}=>${r.destinationUrl}`
 }
 
 const ID_RE = /^lnk_/
