@@ -131,13 +131,15 @@ export function App(props: AppProps) {
     if (/^[0-9]$/.test(input) && n <= screens.length) return go(n - 1)
   }
   // The screens' handlers first (they see the state the key was pressed in), then the global keys.
-  // A Ctrl key reaches the screens only as the moves they know (Ctrl-U, Ctrl-D): Ctrl-L is not `l`.
+  // A Ctrl key reaches the screens only as the moves they know (Ctrl-U, Ctrl-D), and Ctrl-S while
+  // a form holds the keys (it saves): Ctrl-L is not `l`.
   const latestGlobal = useRef(globalKeys)
   latestGlobal.current = globalKeys
   const handleKey = useCallback(
     (input: string, key: Key) => {
       const wasCaptured = captured.current > 0
-      if (!key.ctrl || SCREEN_CTRL_KEYS.has(input)) dispatchKey(keys, input, key)
+      if (!key.ctrl || SCREEN_CTRL_KEYS.has(input) || (wasCaptured && input === 's'))
+        dispatchKey(keys, input, key)
       latestGlobal.current(input, key, wasCaptured)
     },
     [keys],

@@ -88,6 +88,18 @@ describe('link options in the TUI', () => {
     expect(frame).toContain('rule 2: query:ref=tw=>https://example.com/tw')
   })
 
+  it('Ctrl+S saves from any field, without walking to the last one', async () => {
+    const client = new FakeClient()
+    const app = renderTui({ client, initialScreen: 'links' })
+    await frameWith(app, '30 links')
+    await press(app, 'e')
+    await frameWith(app, 'Edit c0', 'Ctrl+S: save')
+    await down(app, 5) // maxClicks
+    await press(app, '7', '\x13')
+    await frameWith(app, 'saved c0')
+    expect(client.linkBodies).toEqual([{ maxClicks: 7 }])
+  })
+
   it('an edit that changes nothing sends nothing', async () => {
     const client = new FakeClient()
     withOptions(client)

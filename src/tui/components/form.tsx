@@ -1,6 +1,6 @@
 /**
- * A small form: fields one per line, ↑/↓ or Tab between them, Enter on the last one submits,
- * Esc cancels. The API's validation messages are shown under it, as the API said them.
+ * A small form: fields one per line, ↑/↓ or Tab between them, Enter on the last one or Ctrl+S on
+ * any submits (long forms need not be walked to the end), Esc cancels. The API's validation messages are shown under it, as the API said them.
  */
 import { useCapture, useKeys } from '../hooks/use-keys.js'
 import { Box } from 'ink'
@@ -48,8 +48,9 @@ export function Form(props: {
     if (key.upArrow || (key.tab && key.shift)) return setFocus((f) => Math.max(0, f - 1))
     if (key.downArrow || key.tab) return setFocus((f) => Math.min(last, f + 1))
     const focus = focusRef.current
-    if (key.return) {
-      if (focus < last) return setFocus(() => focus + 1)
+    const save = key.ctrl && input === 's'
+    if (key.return || save) {
+      if (key.return && focus < last) return setFocus(() => focus + 1)
       setBusy(true)
       props
         .submit(valuesRef.current)
@@ -77,7 +78,9 @@ export function Form(props: {
           secret={f.secret}
         />
       ))}
-      <Text dimColor>{busy ? 'saving…' : 'Enter: next field / save on the last · Esc: cancel'}</Text>
+      <Text dimColor>
+        {busy ? 'saving…' : 'Enter: next field / save on the last · Ctrl+S: save · Esc: cancel'}
+      </Text>
       {errors.map((line, i) => (
         <Text key={i} color={tint(env, 'red')}>
           {line}
