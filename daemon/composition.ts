@@ -24,6 +24,7 @@ import type { TeamService } from './modules/team/index.js'
 import { hasScope } from './http/auth.js'
 import { createLinkStore } from './modules/links/index.js'
 import { createLinkService } from './modules/links/index.js'
+import { createSmartLinkService } from './modules/links/index.js'
 import { linksModule } from './modules/links/index.js'
 import { createDomainStore } from './modules/domains/index.js'
 import { createAcmeStore } from './modules/domains/index.js'
@@ -125,14 +126,16 @@ function services(deps: CompositionDeps) {
   const domainStore = createDomainStore(db.kysely)
   const directory = createDomainDirectory({ store: domainStore, secrets })
   const ownHosts = [c.shortDomain, new URL(c.publicUrl).host]
-  const links = createLinkService({
+  const linkDeps = {
     store: createLinkStore(db.kysely),
     clock,
     events,
     publicUrl: c.publicUrl,
     ownHosts,
     domains: directory,
-  })
+  }
+  const links = createLinkService(linkDeps)
+  const smartLinks = createSmartLinkService(linkDeps)
   const domains = createDomainService({
     store: domainStore,
     clock,
@@ -230,6 +233,7 @@ function services(deps: CompositionDeps) {
     team,
     access,
     links,
+    smartLinks,
     redirect,
     clicks,
     idempotency,
@@ -264,7 +268,7 @@ export async function compose(deps: CompositionDeps) {
     keysModule({ keys: svc.keys, limiter, clock }),
     teamModule({ team: svc.team }),
     auditModule({ audit: svc.audit }),
-    linksModule({ links: svc.links, bodyLimitBytes: config.bodyLimitBytes }),
+    linksModule({ links: svc.links, smartLinks: svc.smartLinks, bodyLimitBytes: config.bodyLimitBytes }),
     clicksModule({ clicks: svc.clicks }),
     webhooksModule({ webhooks: svc.webhooks, clock }),
     domainsModule({ domains: svc.domains, directory: svc.directory }),
