@@ -30,7 +30,7 @@ import { hashPassword } from '../../password.js'
 import { parseExpiry } from '../../http/expiry.js'
 import { renderQr, type QrImage } from './qr.js'
 import { assignCodes } from './codes.js'
-import type { LinkKind, LinkPatch, LinkRecord, LinkStore, SmartTargets } from './store.js'
+import type { LinkKind, LinkRecord, LinkStore, SmartTargets } from './store.js'
 import { smartEventData } from './smart.js'
 import type { UnitOfWork } from '../../db/unit-of-work.js'
 import { isUniqueViolation } from '../../db/errors.js'
@@ -465,10 +465,7 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
         title: l.title,
         passwordHash: l.passwordHash,
         og: l.og,
-        smart:
-          l.kind === 'smart' && l.targets
-            ? { ...l.targets, appendClickId: l.appendClickId }
-            : null,
+        smart: l.kind === 'smart' && l.targets ? { ...l.targets, appendClickId: l.appendClickId } : null,
       }
     },
 

@@ -70,7 +70,10 @@ export function createSmartLinkService(deps: LinkServiceDeps): SmartLinkService 
   }
 
   /** The body's targets checked as destinations; absent ones taken from `base`. */
-  function targetsOf(body: Partial<Record<(typeof PLATFORMS)[number], { url: string } | null>>, base: SmartTargets) {
+  function targetsOf(
+    body: Partial<Record<(typeof PLATFORMS)[number], { url: string } | null>>,
+    base: SmartTargets,
+  ) {
     const out: SmartTargets = { ...base }
     for (const p of PLATFORMS) {
       const v = body[p]
@@ -122,7 +125,10 @@ export function createSmartLinkService(deps: LinkServiceDeps): SmartLinkService 
             record.shortCode = wanted
           } else {
             const code = (
-              await assignCodes((list) => tx.takenCodes(domain.domainKey, list), [{ index: 0, customSlug: undefined }])
+              await assignCodes(
+                (list) => tx.takenCodes(domain.domainKey, list),
+                [{ index: 0, customSlug: undefined }],
+              )
             ).get(0)
             if (typeof code !== 'string') throw code ?? new AppError('InternalError', 'no short code')
             record.shortCode = code
@@ -163,7 +169,8 @@ export function createSmartLinkService(deps: LinkServiceDeps): SmartLinkService 
     async update(organizationId: string, id: string, body: UpdateSmartLinkBody): Promise<SmartLink> {
       const l = await load(organizationId, id)
       const t = now()
-      const fallbackUrl = body.fallbackUrl === undefined ? undefined : destination(body.fallbackUrl, 'fallbackUrl')
+      const fallbackUrl =
+        body.fallbackUrl === undefined ? undefined : destination(body.fallbackUrl, 'fallbackUrl')
       const changesTargets = PLATFORMS.some((p) => body[p] !== undefined)
       const targets = changesTargets
         ? targetsOf(body, l.targets ?? { ios: null, android: null, desktop: null })
@@ -201,7 +208,13 @@ export function createSmartLinkService(deps: LinkServiceDeps): SmartLinkService 
         'link.deleted',
         {
           organizationId,
-          data: { id: l.id, shortUrl: shortUrlOf(l), shortCode: l.shortCode, deletedAt: iso(t), kind: 'smart' },
+          data: {
+            id: l.id,
+            shortUrl: shortUrlOf(l),
+            shortCode: l.shortCode,
+            deletedAt: iso(t),
+            kind: 'smart',
+          },
         },
         t,
       )

@@ -311,7 +311,9 @@ function queries(db: Kysely<Database>): LinkQueries {
             sql<boolean>`lower(short_code) LIKE ${pattern} ESCAPE '\\'`,
             sql<boolean>`lower(destination_url) LIKE ${pattern} ESCAPE '\\'`,
             // A smart link's target URLs (its JSON text).
-            ...(q.kind === 'smart' ? [sql<boolean>`lower(coalesce(targets, '')) LIKE ${pattern} ESCAPE '\\'`] : []),
+            ...(q.kind === 'smart'
+              ? [sql<boolean>`lower(coalesce(targets, '')) LIKE ${pattern} ESCAPE '\\'`]
+              : []),
           ]),
         )
       }
