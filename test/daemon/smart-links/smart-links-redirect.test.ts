@@ -47,7 +47,13 @@ afterEach(async () => {
 
 async function makeSmart(body: Record<string, unknown> = {}): Promise<SmartLink> {
   const res = await t.call('POST', '/api/use/smart-links', {
-    body: { fallbackUrl: FALLBACK, ios: { url: IOS }, android: { url: PLAY }, desktop: { url: STEAM }, ...body },
+    body: {
+      fallbackUrl: FALLBACK,
+      ios: { url: IOS },
+      android: { url: PLAY },
+      desktop: { url: STEAM },
+      ...body,
+    },
   })
   expect(res.statusCode, res.body).toBe(201)
   return res.json<SmartLink>()
@@ -100,12 +106,16 @@ describe('smart link redirect', () => {
   it('appends the click id as the Play install referrer, as linkd_click elsewhere, before a fragment', async () => {
     const s = await makeSmart()
     const play = await go(s.shortCode, CHROME_ANDROID)
-    expect(play).toMatch(/^https:\/\/play\.google\.com\/store\/apps\/details\?id=com\.example\.game&referrer=linkd_click%3Dclk_[A-Za-z0-9_-]+$/)
+    expect(play).toMatch(
+      /^https:\/\/play\.google\.com\/store\/apps\/details\?id=com\.example\.game&referrer=linkd_click%3Dclk_[A-Za-z0-9_-]+$/,
+    )
     expect(new URL(play).searchParams.get('referrer')).toMatch(/^linkd_click=clk_/)
     const ios = await go(s.shortCode, SAFARI_IPHONE)
     expect(ios).toMatch(/^https:\/\/apps\.apple\.com\/app\/id1234567890\?linkd_click=clk_[A-Za-z0-9_-]+$/)
     const steam = await go(s.shortCode, CHROME_WINDOWS)
-    expect(steam).toMatch(/^https:\/\/store\.steampowered\.com\/app\/123456\/\?linkd_click=clk_[A-Za-z0-9_-]+#reviews$/)
+    expect(steam).toMatch(
+      /^https:\/\/store\.steampowered\.com\/app\/123456\/\?linkd_click=clk_[A-Za-z0-9_-]+#reviews$/,
+    )
     // Two visits, two click ids.
     expect(clickIdOf(await go(s.shortCode, SAFARI_IPHONE))).not.toBe(clickIdOf(ios))
   })
@@ -134,7 +144,12 @@ describe('smart link redirect', () => {
       'SELECT click_id, is_bot, organization_id FROM clicks WHERE link_id = ? ORDER BY ts, click_id',
       s.id,
     )
-    expect(rows.filter((r) => Number(r.is_bot) === 0).map((r) => r.click_id).sort()).toEqual([...ids].sort())
+    expect(
+      rows
+        .filter((r) => Number(r.is_bot) === 0)
+        .map((r) => r.click_id)
+        .sort(),
+    ).toEqual([...ids].sort())
     expect(rows.filter((r) => Number(r.is_bot) === 1).map((r) => r.click_id)).toEqual([null])
     expect(new Set(rows.map((r) => r.organization_id))).toEqual(new Set([t.orgId]))
     // A plain link's clicks carry none.
@@ -154,10 +169,57 @@ describe('smart link redirect', () => {
   })
 })
 
+describe('smart links on a custom domain', () => {
+  it('live on a verified domain, redirect by its host, share its namespace, fall back when it is deleted', async () => {
+    const d = await t.call('POST', '/api/domains', { body: { domain: 'play.example.org' } })
+    expect(d.statusCode, d.body).toBe(201)
+    const domainId = d.json<{ id: string }>().id
+    const unverified = await t.call('POST', '/api/use/smart-links', {
+      body: { fallbackUrl: FALLBACK, customDomainId: domainId },
+    })
+    expect(unverified.statusCode).toBe(422)
+    await sqlRows(t, "UPDATE custom_domains SET verification_status = 'verified' WHERE id = ?", domainId)
+    await t.app.linkd.services.directory.refresh()
+
+    const s = await makeSmart({ customDomainId: domainId, shortCode: 'go-play' })
+    expect(s).toMatchObject({ customDomainId: domainId, shortUrl: 'https://play.example.org/go-play' })
+    const res = await visit(t, 'go-play', { host: 'play.example.org', ua: CHROME_ANDROID })
+    expect(res.statusCode).toBe(302)
+    expect(clickIdOf(String(res.headers.location))).toMatch(CLICK_ID)
+    expect((await visit(t, 'go-play', { ua: CHROME_ANDROID })).statusCode).toBe(404)
+    // Same code on the shared domain is free; on the custom domain it is taken, for links too.
+    expect((await makeLink(t, { customSlug: 'go-play' })).shortCode).toBe('go-play')
+    const clash = await t.call('POST', '/api/use/links', {
+      body: { destinationUrl: 'https://example.com/x', customSlug: 'go-play', customDomainId: domainId },
+    })
+    expect(clash.statusCode).toBe(409)
+
+    // The domain goes: the smart link moves to the shared domain (renamed: "go" is taken there).
+    const updates: Array<Record<string, unknown>> = []
+    t.app.linkd.services.events.on('link.updated', (e) => void updates.push(e.data))
+    expect((await t.call('DELETE', `/api/domains/${domainId}`)).statusCode).toBe(204)
+    const after = (await t.call('GET', `/api/use/smart-links/${s.id}`)).json<SmartLink>()
+    expect(after.customDomainId).toBeNull()
+    expect(after.shortCode).not.toBe('go-play')
+    expect(updates).toEqual([
+      expect.objectContaining({ id: s.id, kind: 'smart', shortCode: after.shortCode }),
+    ])
+    expect(new URL(await go(after.shortCode, SAFARI_IPHONE)).origin).toBe('https://apps.apple.com')
+  })
+})
+
 describe('smart link analytics', () => {
   it("adds the platforms breakdown (human clicks) to a smart link's analytics, not to a link's", async () => {
     const s = await makeSmart()
-    for (const ua of [SAFARI_IPHONE, SAFARI_IPAD, CHROME_ANDROID, CHROME_WINDOWS, CHROME_MAC, FIREFOX_LINUX, PLAYSTATION])
+    for (const ua of [
+      SAFARI_IPHONE,
+      SAFARI_IPAD,
+      CHROME_ANDROID,
+      CHROME_WINDOWS,
+      CHROME_MAC,
+      FIREFOX_LINUX,
+      PLAYSTATION,
+    ])
       await go(s.shortCode, ua)
     await go(s.shortCode, GOOGLEBOT)
     const a = await analytics(t, s.id)
@@ -213,7 +275,9 @@ describe('smart link webhooks', () => {
     expect(created.find((d) => d.id === s.id)).toEqual({ ...s, kind: 'smart' })
     // A plain link's payload is unchanged: no kind.
     expect(created.find((d) => d.id === plain.id)).not.toHaveProperty('kind')
-    expect(byEvent('link.updated')).toEqual([expect.objectContaining({ id: s.id, title: 'Hooked', kind: 'smart' })])
+    expect(byEvent('link.updated')).toEqual([
+      expect.objectContaining({ id: s.id, title: 'Hooked', kind: 'smart' }),
+    ])
     expect(byEvent('link.clicked')).toEqual([expect.objectContaining({ linkId: s.id, kind: 'smart' })])
     expect(byEvent('link.deleted')).toEqual([
       expect.objectContaining({ id: s.id, shortCode: 'hooked', kind: 'smart' }),

@@ -66,7 +66,9 @@ describe('smart links CRUD', () => {
     const page = (await t.call('GET', '/api/use/smart-links')).json<PageOf<SmartLink>>()
     expect(page.data.map((x) => x.id).sort()).toEqual([s.id, generated.id].sort())
     expect(page).toMatchObject({ total: 2, page: 1, hasMore: false })
-    const byTarget = (await t.call('GET', '/api/use/smart-links?search=steampowered')).json<PageOf<SmartLink>>()
+    const byTarget = (await t.call('GET', '/api/use/smart-links?search=steampowered')).json<
+      PageOf<SmartLink>
+    >()
     expect(byTarget.data).toEqual([])
     const byPlay = (await t.call('GET', '/api/use/smart-links?search=play.google')).json<PageOf<SmartLink>>()
     expect(byPlay.data.map((x) => x.id)).toEqual([s.id])
@@ -127,18 +129,25 @@ describe('smart links CRUD', () => {
     const other = await t.createOrg('other')
     const s = await makeSmart({}, other.ownerKey)
     expectError(await t.call('GET', `/api/use/smart-links/${s.id}`), 404, 'NotFound')
-    expectError(await t.call('PATCH', `/api/use/smart-links/${s.id}`, { body: { title: 'x' } }), 404, 'NotFound')
+    expectError(
+      await t.call('PATCH', `/api/use/smart-links/${s.id}`, { body: { title: 'x' } }),
+      404,
+      'NotFound',
+    )
     expectError(await t.call('DELETE', `/api/use/smart-links/${s.id}`), 404, 'NotFound')
     expectError(await t.call('GET', `/api/use/analytics/links/${s.id}`), 404, 'NotFound')
     expect((await t.call('GET', '/api/use/smart-links')).json<PageOf<SmartLink>>().data).toEqual([])
-    expect((await t.call('GET', `/api/use/smart-links/${s.id}`, { key: other.ownerKey })).statusCode).toBe(200)
+    expect((await t.call('GET', `/api/use/smart-links/${s.id}`, { key: other.ownerKey })).statusCode).toBe(
+      200,
+    )
   })
 
   it('enforces smartLinks:read, smartLinks:write and smartLinks:delete', async () => {
     const s = await makeSmart()
     const reader = (await t.createKey({ name: 'reader', permissions: ['smartLinks:read'] })).key
-    const writer = (await t.createKey({ name: 'writer', permissions: ['smartLinks:read', 'smartLinks:write'] }))
-      .key
+    const writer = (
+      await t.createKey({ name: 'writer', permissions: ['smartLinks:read', 'smartLinks:write'] })
+    ).key
     const linksOnly = (await t.createKey({ name: 'links', permissions: ['links:read', 'links:write'] })).key
     expectError(
       await t.call('POST', '/api/use/smart-links', { body: { fallbackUrl: FALLBACK }, key: reader }),
@@ -158,7 +167,8 @@ describe('smart links CRUD', () => {
       'Forbidden',
     )
     expect(
-      (await t.call('POST', '/api/use/smart-links', { body: { fallbackUrl: FALLBACK }, key: writer })).statusCode,
+      (await t.call('POST', '/api/use/smart-links', { body: { fallbackUrl: FALLBACK }, key: writer }))
+        .statusCode,
     ).toBe(201)
     expectError(await t.call('DELETE', `/api/use/smart-links/${s.id}`, { key: writer }), 403, 'Forbidden')
     expect((await t.call('GET', `/api/use/smart-links/${s.id}`)).statusCode).toBe(200)
@@ -170,7 +180,9 @@ describe('the short-code namespace is shared with links', () => {
     await makeLink(t, { customSlug: 'taken-by-link' })
     const s = await makeSmart({ shortCode: 'taken-by-smart' })
     const e1 = expectError(
-      await t.call('POST', '/api/use/smart-links', { body: { fallbackUrl: FALLBACK, shortCode: 'taken-by-link' } }),
+      await t.call('POST', '/api/use/smart-links', {
+        body: { fallbackUrl: FALLBACK, shortCode: 'taken-by-link' },
+      }),
       409,
       'Conflict',
     )
@@ -211,26 +223,29 @@ describe('bad input', () => {
       detailFields(expectErrorOf(await post({ fallbackUrl: FALLBACK, android: { url: url(2049) } }), 400)),
     ).toContain('android.url')
     expect(
-      detailFields(expectErrorOf(await post({ fallbackUrl: FALLBACK, ios: { url: 'javascript:alert(1)' } }), 400)),
+      detailFields(
+        expectErrorOf(await post({ fallbackUrl: FALLBACK, ios: { url: 'javascript:alert(1)' } }), 400),
+      ),
     ).toContain('ios.url')
     expect(
-      detailFields(expectErrorOf(await post({ fallbackUrl: FALLBACK, desktop: { href: STEAM } }), 400)).length,
+      detailFields(expectErrorOf(await post({ fallbackUrl: FALLBACK, desktop: { href: STEAM } }), 400))
+        .length,
     ).toBeGreaterThan(0)
     // Short codes: 3 to 64 characters of the slug alphabet, never a reserved word.
     expect((await post({ fallbackUrl: FALLBACK, shortCode: 'abc' })).statusCode).toBe(201)
     expect((await post({ fallbackUrl: FALLBACK, shortCode: 'x'.repeat(64) })).statusCode).toBe(201)
-    expect(detailFields(expectErrorOf(await post({ fallbackUrl: FALLBACK, shortCode: 'ab' }), 400))).toContain(
-      'shortCode',
-    )
+    expect(
+      detailFields(expectErrorOf(await post({ fallbackUrl: FALLBACK, shortCode: 'ab' }), 400)),
+    ).toContain('shortCode')
     expect(
       detailFields(expectErrorOf(await post({ fallbackUrl: FALLBACK, shortCode: 'y'.repeat(65) }), 400)),
     ).toContain('shortCode')
-    expect(detailFields(expectErrorOf(await post({ fallbackUrl: FALLBACK, shortCode: 'a/b' }), 400))).toContain(
-      'shortCode',
-    )
-    expect(detailFields(expectErrorOf(await post({ fallbackUrl: FALLBACK, shortCode: 'health' }), 400))).toContain(
-      'shortCode',
-    )
+    expect(
+      detailFields(expectErrorOf(await post({ fallbackUrl: FALLBACK, shortCode: 'a/b' }), 400)),
+    ).toContain('shortCode')
+    expect(
+      detailFields(expectErrorOf(await post({ fallbackUrl: FALLBACK, shortCode: 'health' }), 400)),
+    ).toContain('shortCode')
     // Never a short URL of this service (a loop).
     expect(
       detailFields(expectErrorOf(await post({ fallbackUrl: `${t.config.publicUrl}/abc` }), 400)),
