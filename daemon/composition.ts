@@ -22,6 +22,7 @@ import { keyAccess, keysModule } from './modules/keys/index.js'
 import { createTeamService, createTeamStore, teamModule } from './modules/team/index.js'
 import type { TeamService } from './modules/team/index.js'
 import { hasScope } from './http/auth.js'
+import { AppError } from './http/errors.js'
 import { createLinkStore } from './modules/links/index.js'
 import { createLinkService } from './modules/links/index.js'
 import { createSmartLinkService } from './modules/links/index.js'
@@ -135,7 +136,19 @@ function services(deps: CompositionDeps) {
     domains: directory,
   }
   const links = createLinkService(linkDeps)
-  const smartLinks = createSmartLinkService(linkDeps)
+  const smartLinks = createSmartLinkService({
+    ...linkDeps,
+    // A smart link's gameId names one of the organization's games (gaming is built below).
+    gameExists: async (organizationId, gameId) => {
+      try {
+        await gaming.games.get(organizationId, gameId)
+        return true
+      } catch (err) {
+        if (err instanceof AppError && err.type === 'NotFound') return false
+        throw err
+      }
+    },
+  })
   const domains = createDomainService({
     store: domainStore,
     clock,

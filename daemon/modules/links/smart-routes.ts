@@ -33,7 +33,9 @@ export function smartLinkRoutes(deps: { smartLinks: SmartLinkService }) {
           response: {
             201: SmartLink,
             409: errorRef('Short code already in use on this domain'),
-            422: errorRef('The custom domain is unknown or not verified'),
+            422: errorRef(
+              'The custom domain is unknown or not verified, or gameId is not a game of the organization',
+            ),
           },
         },
       },
@@ -78,7 +80,9 @@ export function smartLinkRoutes(deps: { smartLinks: SmartLinkService }) {
           response: {
             200: SmartLink,
             409: errorRef('The new short code is already in use on the target domain'),
-            422: errorRef('The custom domain is unknown or not verified'),
+            422: errorRef(
+              'The custom domain is unknown or not verified, or gameId is not a game of the organization',
+            ),
           },
         },
       },

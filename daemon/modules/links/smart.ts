@@ -57,7 +57,12 @@ export const smartEventData = (l: LinkRecord, shortUrlOf: (l: LinkRecord) => str
 /** An empty game id is none. */
 const gameIdOf = (g: string | null | undefined) => (g === undefined ? undefined : g?.trim() || null)
 
-export function createSmartLinkService(deps: LinkServiceDeps): SmartLinkService {
+export interface SmartLinkServiceDeps extends LinkServiceDeps {
+  /** Whether the organization has this game (gaming's games); absent: any game id is taken as given. */
+  gameExists?(organizationId: string, gameId: string): Promise<boolean>
+}
+
+export function createSmartLinkService(deps: SmartLinkServiceDeps): SmartLinkService {
   const { store } = deps
   const now = () => deps.clock.now()
   const { destination, linkDomain, shortUrlOf, newPlace } = createLinkPlacement(deps)
@@ -67,6 +72,16 @@ export function createSmartLinkService(deps: LinkServiceDeps): SmartLinkService 
     const l = await store.byId(organizationId, id)
     if (!l || l.kind !== 'smart') throw notFound(`smart link ${id}`)
     return l
+  }
+
+  /** The game id of a body, checked to be one of the organization's games (422 otherwise). */
+  async function checkGame(organizationId: string, gameId: string | null | undefined) {
+    const id = gameIdOf(gameId)
+    if (id && deps.gameExists && !(await deps.gameExists(organizationId, id)))
+      throw new AppError('Unprocessable', `game ${id} not found in this organization`, [
+        { field: 'gameId', message: 'not a game of this organization' },
+      ])
+    return id
   }
 
   /** The body's targets checked as destinations; absent ones taken from `base`. */
@@ -89,6 +104,7 @@ export function createSmartLinkService(deps: LinkServiceDeps): SmartLinkService 
       const fallbackUrl = destination(body.fallbackUrl, 'fallbackUrl')
       const targets = targetsOf(body, { ios: null, android: null, desktop: null })
       const wanted = body.shortCode === undefined ? undefined : checkSlug(body.shortCode, 'shortCode')
+      const gameId = (await checkGame(organizationId, body.gameId)) ?? null
       const record: LinkRecord = {
         id: newId('sml'),
         organizationId,
@@ -116,7 +132,7 @@ export function createSmartLinkService(deps: LinkServiceDeps): SmartLinkService 
         kind: 'smart',
         targets,
         appendClickId: body.appendClickId ?? true,
-        gameId: gameIdOf(body.gameId) ?? null,
+        gameId,
       }
       try {
         await store.transaction(async (tx) => {
@@ -177,7 +193,7 @@ export function createSmartLinkService(deps: LinkServiceDeps): SmartLinkService 
         : undefined
       const title = normalizeTitle(body.title)
       const tags = normalizeTags(body.tags)
-      const gameId = gameIdOf(body.gameId)
+      const gameId = await checkGame(organizationId, body.gameId)
       const place = await newPlace(organizationId, l, body)
       const patch = {
         ...(fallbackUrl !== undefined && { destinationUrl: fallbackUrl }),

@@ -12,6 +12,7 @@ import { runSmartLinksUpdate } from '../../../src/cli/commands/smart-links/updat
 import type { SmartLinkFlags } from '../../../src/cli/commands/smart-links/shared.js'
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js'
 import { cli, decliningCtx, testCtx } from '../../support/cli.js'
+import { createGame } from '../../support/gaming.js'
 
 const IOS = 'https://apps.apple.com/app/id1234567890'
 const PLAY = 'https://play.google.com/store/apps/details?id=com.example.game'
@@ -55,6 +56,8 @@ async function create(flags: SmartLinkFlags): Promise<SmartLink> {
 
 describe('linkctl smart-links', () => {
   it('create prints the short URL; every flag maps to the body; --fallback is required (exit 2)', async () => {
+    await createGame(d.testApp, { slug: 'cli-game' })
+    await createGame(d.testApp, { slug: 'cli-game-2' })
     const plain = as(d.ownerKey, { json: false })
     await runSmartLinksCreate({ fallback: FALLBACK }, plain.ctx)
     expect(plain.out.text).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9]{7}\n$/)
@@ -68,7 +71,7 @@ describe('linkctl smart-links', () => {
       tag: ['launch', 'launch', 'spring'],
       shortCode: 'cli-play',
       clickId: false,
-      game: 'gm_cli',
+      game: 'cli-game',
     })
     expect(s).toMatchObject({
       shortCode: 'cli-play',
@@ -79,7 +82,7 @@ describe('linkctl smart-links', () => {
       title: 'Play now',
       tags: ['launch', 'spring'],
       appendClickId: false,
-      gameId: 'gm_cli',
+      gameId: 'cli-game',
     })
 
     const missing = await cli(['smart-links', 'create', '--ios', IOS], { env })
@@ -165,11 +168,18 @@ describe('linkctl smart-links', () => {
       appendClickId: false,
       title: 'T',
     })
-    const back = await cli(['sl', 'update', s.id, '--click-id', '--no-desktop', '--game', 'gm_x', '--json'], {
-      env,
-    })
+    const back = await cli(
+      ['sl', 'update', s.id, '--click-id', '--no-desktop', '--game', 'cli-game-2', '--json'],
+      {
+        env,
+      },
+    )
     expect(back.code, back.stderr).toBe(0)
-    expect(JSON.parse(back.stdout)).toMatchObject({ appendClickId: true, desktop: null, gameId: 'gm_x' })
+    expect(JSON.parse(back.stdout)).toMatchObject({
+      appendClickId: true,
+      desktop: null,
+      gameId: 'cli-game-2',
+    })
     const cleared = await cli(['sl', 'update', s.id, '--no-game', '--title', '', '--json'], { env })
     expect(JSON.parse(cleared.stdout)).toMatchObject({ gameId: null, title: null })
 

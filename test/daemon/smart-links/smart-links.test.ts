@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import { detailFields, expectError } from '../../support/responses.js'
 import { makeLink } from '../../support/redirect.js'
+import { createGame } from '../../support/gaming.js'
 import type { SmartLink } from '../../../src/contract/smart-links.js'
 import type { PageOf } from '../../../src/contract/common.js'
 
@@ -32,13 +33,14 @@ async function makeSmart(body: Record<string, unknown> = {}, key?: string): Prom
 
 describe('smart links CRUD', () => {
   it('creates, gets, lists, updates and deletes a smart link', async () => {
+    const game = await createGame(t, { slug: 'space-race' })
     const s = await makeSmart({
       ios: { url: IOS },
       android: { url: PLAY },
       title: 'Play now',
       tags: ['launch', 'launch', ' spring '],
       shortCode: 'play-now',
-      gameId: 'gm_123',
+      gameId: game.id,
     })
     expect(s).toEqual({
       id: expect.stringMatching(/^sml_/),
@@ -52,7 +54,7 @@ describe('smart links CRUD', () => {
       android: { url: PLAY },
       desktop: null,
       appendClickId: true,
-      gameId: 'gm_123',
+      gameId: game.id,
       clicks: 0,
       createdAt: new Date(t.clock.now()).toISOString(),
       updatedAt: new Date(t.clock.now()).toISOString(),
@@ -263,6 +265,23 @@ describe('bad input', () => {
     )
     expect(detailFields(expectErrorOf(await post({ fallbackUrl: FALLBACK, extra: 1 }), 400)).length).toBe(1)
     expectError(await post({ fallbackUrl: FALLBACK, customDomainId: 'dom_nope' }), 422, 'Unprocessable')
+    // gameId: one of the organization's games.
+    const other = await t.createOrg('other')
+    const theirs = await t.call('POST', '/api/v1/admin/games', {
+      body: { name: 'Theirs', platform: 'ios' },
+      key: other.ownerKey,
+    })
+    expect(theirs.statusCode).toBe(201)
+    for (const gameId of ['no-such-game', theirs.json<{ id: string }>().id]) {
+      const e = expectError(await post({ fallbackUrl: FALLBACK, gameId }), 422, 'Unprocessable')
+      expect(e.details).toEqual([{ field: 'gameId', message: 'not a game of this organization' }])
+    }
+    const s = (await post({ fallbackUrl: FALLBACK })).json<SmartLink>()
+    expectError(
+      await t.call('PATCH', `/api/use/smart-links/${s.id}`, { body: { gameId: 'no-such-game' } }),
+      422,
+      'Unprocessable',
+    )
   })
 
   it('answers 400 for an empty or bad update', async () => {

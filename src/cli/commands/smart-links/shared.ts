@@ -171,7 +171,7 @@ export function smartLinkFieldOptions(cmd: Command, mode: 'create' | 'update'): 
         ? 'verified custom domain for the short URL (name or dom_ id; default: the default domain)'
         : 'move to a verified custom domain (name or dom_ id; "shared": the shared domain)',
     )
-    .option('--game <gameId>', 'the game this link promotes (gm_...)')
+    .option('--game <gameId>', 'the game this link promotes (its id, as linkctl games list shows it)')
   // On update, --click-id comes first: then neither flag leaves a default (no change).
   if (mode === 'update') cmd.option('--click-id', 'append the click id again')
   cmd.option('--no-click-id', 'do not append the click id (linkd_click) to the targets')
