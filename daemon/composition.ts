@@ -22,8 +22,10 @@ import { keyAccess, keysModule } from './modules/keys/index.js'
 import { createTeamService, createTeamStore, teamModule } from './modules/team/index.js'
 import type { TeamService } from './modules/team/index.js'
 import { hasScope } from './http/auth.js'
+import { AppError } from './http/errors.js'
 import { createLinkStore } from './modules/links/index.js'
 import { createLinkService } from './modules/links/index.js'
+import { createSmartLinkService } from './modules/links/index.js'
 import { linksModule } from './modules/links/index.js'
 import { createDomainStore } from './modules/domains/index.js'
 import { createAcmeStore } from './modules/domains/index.js'
@@ -125,13 +127,27 @@ function services(deps: CompositionDeps) {
   const domainStore = createDomainStore(db.kysely)
   const directory = createDomainDirectory({ store: domainStore, secrets })
   const ownHosts = [c.shortDomain, new URL(c.publicUrl).host]
-  const links = createLinkService({
+  const linkDeps = {
     store: createLinkStore(db.kysely),
     clock,
     events,
     publicUrl: c.publicUrl,
     ownHosts,
     domains: directory,
+  }
+  const links = createLinkService(linkDeps)
+  const smartLinks = createSmartLinkService({
+    ...linkDeps,
+    // A smart link's gameId names one of the organization's games (gaming is built below).
+    gameExists: async (organizationId, gameId) => {
+      try {
+        await gaming.games.get(organizationId, gameId)
+        return true
+      } catch (err) {
+        if (err instanceof AppError && err.type === 'NotFound') return false
+        throw err
+      }
+    },
   })
   const domains = createDomainService({
     store: domainStore,
@@ -230,6 +246,7 @@ function services(deps: CompositionDeps) {
     team,
     access,
     links,
+    smartLinks,
     redirect,
     clicks,
     idempotency,
@@ -264,7 +281,7 @@ export async function compose(deps: CompositionDeps) {
     keysModule({ keys: svc.keys, limiter, clock }),
     teamModule({ team: svc.team }),
     auditModule({ audit: svc.audit }),
-    linksModule({ links: svc.links, bodyLimitBytes: config.bodyLimitBytes }),
+    linksModule({ links: svc.links, smartLinks: svc.smartLinks, bodyLimitBytes: config.bodyLimitBytes }),
     clicksModule({ clicks: svc.clicks }),
     webhooksModule({ webhooks: svc.webhooks, clock }),
     domainsModule({ domains: svc.domains, directory: svc.directory }),

@@ -1,5 +1,9 @@
 import { EventEmitter } from 'node:events'
 import type { Link } from '../src/contract/links.js'
+import type { SmartLink } from '../src/contract/smart-links.js'
+
+/** link.created / link.updated of a smart link: the smart link, marked `kind: 'smart'`. */
+export type SmartLinkEventData = SmartLink & { kind: 'smart' }
 
 /** Visit details shared by link.clicked and qr_code.scanned (the payload fields webhooks deliver). */
 export interface VisitData {
@@ -19,11 +23,12 @@ export interface DomainEvents {
     organizationId: string
     data: { id: string; name: string; revokedAt: string; reason: 'revoked' | 'deleted' }
   }
-  'link.created': { organizationId: string; data: Link }
-  'link.updated': { organizationId: string; data: Link }
+  'link.created': { organizationId: string; data: Link | SmartLinkEventData }
+  'link.updated': { organizationId: string; data: Link | SmartLinkEventData }
+  /** `kind: 'smart'` for a smart link (a plain link's payload has no kind). */
   'link.deleted': {
     organizationId: string
-    data: { id: string; shortUrl: string; shortCode: string; deletedAt: string }
+    data: { id: string; shortUrl: string; shortCode: string; deletedAt: string; kind?: 'smart' }
   }
   /** Human clicks only (bots and link previews are counted, never announced). */
   'link.clicked': {
@@ -32,6 +37,8 @@ export interface DomainEvents {
       linkId: string
       shortUrl: string
       clickedAt: string
+      /** Present for a smart link ('smart'). */
+      kind?: 'smart'
       countryCode: string | null
       city?: string
       referrer?: string

@@ -15,6 +15,10 @@ export const TAGS = [
   { name: 'Team', description: 'Members with roles, invitations, and who the presented key is' },
   { name: 'Audit log', description: 'Who changed what: one entry per successful write, kept 365 days' },
   { name: 'Links', description: 'Short links: create (one or in bulk), list, update, delete, QR codes' },
+  {
+    name: 'Smart links',
+    description: 'One short URL per app: iOS, Android and desktop targets, a fallback, click ids',
+  },
   { name: 'Analytics', description: 'Click analytics of a short link over a date range' },
   { name: 'Custom domains', description: 'Own domains for short links: DNS verification and certificates' },
   { name: 'Webhooks', description: 'Signed event deliveries to your receivers, their log and health' },

@@ -22,6 +22,7 @@ import { register as registerHelp } from './commands/help.js'
 import { register as registerDomains } from './commands/domains/index.js'
 import { register as registerKeys } from './commands/keys/index.js'
 import { register as registerLinks } from './commands/links/index.js'
+import { register as registerSmartLinks } from './commands/smart-links/index.js'
 import { register as registerWebhooks } from './commands/webhooks/index.js'
 import { register as registerProfile } from './commands/profile.js'
 import { register as registerStatus } from './commands/status.js'
@@ -58,6 +59,7 @@ export function buildProgram(): Command {
   registerKeys(program)
   registerTeam(program)
   registerLinks(program)
+  registerSmartLinks(program)
   registerDomains(program)
   registerWebhooks(program)
   registerGames(program)

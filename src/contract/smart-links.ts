@@ -38,7 +38,12 @@ const AppendClickId = Type.Boolean({
   description:
     'Append the click id: `referrer=linkd_click%3D<clk_…>` on Google Play URLs (the install referrer), `linkd_click=<clk_…>` elsewhere. Default true',
 })
-const GameId = Nullable(Type.String({ maxLength: 100, description: 'The game this link promotes (gm_…)' }))
+const GameId = Nullable(
+  Type.String({
+    maxLength: 100,
+    description: "The game this link promotes: one of the organization's games (its id)",
+  }),
+)
 
 export const CreateSmartLinkBody = Type.Object(
   {

@@ -23,6 +23,8 @@ export interface ClicksTable {
   utm_medium: string | null
   utm_campaign: string | null
   response_ms: number
+  /** `clk_…` of a human visit of a smart link (migration 0024), else null. */
+  click_id: string | null
 }
 
 export interface LinkClickHoursTable {

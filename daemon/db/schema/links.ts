@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely'
 
 /**
- * The links module's tables (migrations 0002, 0021, 0023).
+ * The links module's tables (migrations 0002, 0021, 0023, 0024).
  * Kysely table types (daemon/db/schema.ts): timestamps are Unix ms; JSON columns are TEXT.
  */
 
@@ -32,6 +32,13 @@ export interface LinksTable {
   password_hash: Generated<string | null>
   /** JSON {title, description, imageUrl} or null. */
   og: Generated<string | null>
+  /** 'link' or 'smart' (migration 0024): smart links share the table and its code namespace. */
+  kind: Generated<string>
+  /** A smart link's JSON {ios, android, desktop} (each {url} or null); null for links. */
+  targets: Generated<string | null>
+  /** 1 or 0: a smart link appends the visit's click id to its target. */
+  append_click_id: Generated<number>
+  game_id: Generated<string | null>
   created_at: number
   updated_at: number
 }

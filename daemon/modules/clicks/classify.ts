@@ -3,6 +3,7 @@ import { isbot } from 'isbot'
 import UAParser from 'ua-parser-js'
 import { utcDay, utcDayNumber } from '../../clock.js'
 import { boundedMemo } from './memo.js'
+import type { SmartLinkPlatform } from '../../../src/contract/limits.js'
 
 /** Why a redirect was counted as a bot rather than a human click. */
 export type BotReason = 'link-preview' | 'head-request' | 'user-agent' | 'no-user-agent'
@@ -55,6 +56,46 @@ export function readAgent(userAgent: string): Agent {
 
 /** `readAgent`, worked out once per distinct agent (real traffic repeats a few thousand agents). */
 export const parseAgent = boundedMemo(readAgent, AGENT_CACHE_MAX)
+
+/** ua-parser-js OS names → the rule values. Linux distributions are `linux`. */
+const OS_OF: Record<string, string> = {
+  iOS: 'ios',
+  Android: 'android',
+  Windows: 'windows',
+  'Mac OS': 'macos',
+  macOS: 'macos',
+}
+const LINUXES = new Set([
+  'Linux',
+  'Ubuntu',
+  'Debian',
+  'Fedora',
+  'Mint',
+  'Arch',
+  'Gentoo',
+  'CentOS',
+  'RedHat',
+  'SUSE',
+  'openSUSE',
+  'Slackware',
+  'Mandriva',
+  'Kubuntu',
+  'Xubuntu',
+  'Lubuntu',
+  'Manjaro',
+  'elementary OS',
+])
+
+/** The OS family of a ua-parser OS name (as link rules name them): ios, android, windows, macos, linux. */
+export function osFamily(os: string | null): string | null {
+  return os === null ? null : (OS_OF[os] ?? (LINUXES.has(os) ? 'linux' : null))
+}
+
+/** A smart link's platform for an OS name: iOS, Android, desktop (Windows, macOS, Linux), other. */
+export function platformOf(os: string | null): SmartLinkPlatform {
+  const f = osFamily(os)
+  return f === 'ios' || f === 'android' ? f : f === null ? 'other' : 'desktop'
+}
 
 /** Host of a Referer header, lowercased, without `www.`; null when absent or not a URL. */
 export function referrerDomain(referer: string | undefined): string | null {

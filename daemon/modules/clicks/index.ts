@@ -4,7 +4,7 @@ export { createPostgresClickStore } from './postgres-store.js'
 export { createClicksService } from './service.js'
 export { type ClickInput, type ClickRecorder } from './recorder.js'
 export { createLocator } from './location.js'
-export { botReason, parseAgent } from './classify.js'
+export { botReason, osFamily, parseAgent, platformOf } from './classify.js'
 import type {
   AnalyticsQuery,
   ClicksQuery,

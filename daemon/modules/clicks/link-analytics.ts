@@ -2,7 +2,9 @@ import type { Clock } from '../../clock.js'
 import { DAY_MS, floorTo, HOUR_MS, iso } from '../../clock.js'
 import { AppError } from '../../http/errors.js'
 import type { AnalyticsQuery, LinkAnalytics } from '../../../src/contract/links.js'
-import { LINK_LIMITS } from '../../../src/contract/limits.js'
+import { LINK_LIMITS, SMART_LINK_PLATFORMS, type SmartLinkPlatform } from '../../../src/contract/limits.js'
+import type { PlatformShare } from '../../../src/contract/smart-links.js'
+import { platformOf } from './classify.js'
 import { round } from '../../../src/contract/numbers.js'
 import type { ClickStore, DimRow } from './store.js'
 
@@ -41,8 +43,8 @@ function top<T extends { clicks: number }>(items: T[], name: (t: T) => string): 
 export interface LinkAnalyticsDeps {
   store: Pick<ClickStore, 'hours' | 'dims' | 'visitors'>
   clock: Clock
-  /** The link of an organization; throws NotFound for another organization's link. */
-  links: { get(organizationId: string, id: string): Promise<{ id: string }> }
+  /** A link or smart link of an organization; throws NotFound for another organization's. */
+  links: { owned(organizationId: string, id: string): Promise<{ id: string; kind: 'link' | 'smart' }> }
   /** Writes buffered clicks, so that a read sees every click made before it. */
   flush(): Promise<void>
 }
@@ -76,7 +78,7 @@ export function createLinkAnalytics(deps: LinkAnalyticsDeps) {
   return {
     /** The analytics of one link of an organization (NotFound for another organization's). */
     async link(organizationId: string, id: string, q: AnalyticsQuery): Promise<LinkAnalytics> {
-      const link = await deps.links.get(organizationId, id)
+      const link = await deps.links.owned(organizationId, id)
       const { start, end, interval } = range(q)
       await deps.flush()
 
@@ -151,9 +153,26 @@ export function createLinkAnalytics(deps: LinkAnalyticsDeps) {
         utmSources: counted('utm_source'),
         utmMediums: counted('utm_medium'),
         utmCampaigns: counted('utm_campaign'),
+        // Installs (attribution by click id) are not counted yet: the field stays out until they are.
+        ...(link.kind === 'smart' ? { platforms: platforms(of('os')) } : {}),
       }
     },
   }
+}
+
+/**
+ * A smart link's human clicks per target platform, from the per-OS counters (the redirect picks
+ * the target by the same OS reading): ios, android, desktop, other, each with its share.
+ */
+function platforms(os: DimRow[]): PlatformShare[] {
+  const clicks: Record<SmartLinkPlatform, number> = { ios: 0, android: 0, desktop: 0, other: 0 }
+  for (const r of os) clicks[platformOf(r.value || null)] += r.clicks
+  const whole = os.reduce((n, r) => n + r.clicks, 0)
+  return SMART_LINK_PLATFORMS.map((platform) => ({
+    platform,
+    clicks: clicks[platform],
+    percentage: pct(clicks[platform], whole),
+  }))
 }
 
 /**

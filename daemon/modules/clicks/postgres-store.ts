@@ -39,6 +39,7 @@ const CLICK_COLUMNS: Column<ClickRow>[] = [
   field('utm_medium', 'text', 'utmMedium'),
   field('utm_campaign', 'text', 'utmCampaign'),
   field('response_ms', 'float8', 'responseMs'),
+  field('click_id', 'text', 'clickId'),
 ]
 
 type Dim = DimDelta | MonthDelta

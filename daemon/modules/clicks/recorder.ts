@@ -32,6 +32,8 @@ export interface ClickInput {
   referer: string | undefined
   query: Record<string, unknown> | undefined
   responseMs: number
+  /** `clk_…` of a human visit of a smart link (the redirect made it and put it in Location). */
+  clickId?: string
 }
 
 /** What recording needs of the links service: links.clicks, inside the flush's unit of work. */
@@ -187,6 +189,7 @@ export function createClickRecorder(deps: RecorderDeps) {
         utmMedium: utm.medium,
         utmCampaign: utm.campaign,
         responseMs: Math.round(c.responseMs * 1000) / 1000,
+        clickId: c.clickId ?? null,
       },
     }
   }
@@ -222,6 +225,7 @@ export function createClickRecorder(deps: RecorderDeps) {
               linkId: r.linkId,
               shortUrl: link.shortUrl,
               clickedAt: iso(r.ts),
+              ...(link.smart ? { kind: 'smart' as const } : {}),
               ...visit,
               countryCode: r.country,
               ...(r.city ? { city: r.city } : {}),

@@ -16,8 +16,8 @@ import type { ClicksService } from './index.js'
 
 /** What the clicks module needs of the links service. */
 export interface ClickLinks extends LinkClickCounter {
-  /** The link of an organization; throws NotFound for another organization's link. */
-  get(organizationId: string, id: string): Promise<{ id: string }>
+  /** A link or smart link of an organization; throws NotFound for another organization's. */
+  owned(organizationId: string, id: string): Promise<{ id: string; kind: 'link' | 'smart' }>
   /** Which of `ids` are links that still exist (the purge asks; the links table is not ours). */
   existingIds(ids: readonly string[]): Promise<Set<string>>
 }

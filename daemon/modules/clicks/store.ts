@@ -94,6 +94,7 @@ export function clickValues(r: ClickRow): unknown[] {
     r.utmMedium,
     r.utmCampaign,
     r.responseMs,
+    r.clickId,
   ]
 }
 
@@ -160,8 +161,9 @@ export function createClickStore(sqlite: SQLite.Database, db: Kysely<Database>):
   // SQLite-specific (better-sqlite3): the hot path's prepared statements, used only by `apply`.
   const insertClick = sqlite.prepare(
     `INSERT INTO clicks (link_id, organization_id, ts, visitor_hash, is_bot, bot_reason, is_qr, country, region,
-       city, device, browser, os, referrer_domain, utm_source, utm_medium, utm_campaign, response_ms)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       city, device, browser, os, referrer_domain, utm_source, utm_medium, utm_campaign, response_ms,
+       click_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
   // Counters: each row's counts are added to the stored ones (daemon/db/counters.ts).
   const upsertHour = sqlite.prepare(

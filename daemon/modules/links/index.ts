@@ -7,6 +7,7 @@ export {
   type ItemValidator,
   type ResolvedLink,
 } from './service.js'
+export { createSmartLinkService } from './smart.js'
 export { SHARED_DOMAIN_KEY } from './rules.js'
 export { type QrImage } from './qr.js'
 import type { PageOf } from '../../../src/contract/common.js'
@@ -18,11 +19,19 @@ import type {
   QrQuery,
   UpdateLinkBody,
 } from '../../../src/contract/links.js'
+import type {
+  CreateSmartLinkBody,
+  ListSmartLinksQuery,
+  SmartLink,
+  UpdateSmartLinkBody,
+} from '../../../src/contract/smart-links.js'
 import type { UnitOfWork } from '../../db/unit-of-work.js'
 import type { Module } from '../module.js'
 import { expireLinksJob } from './jobs.js'
 import type { QrImage } from './qr.js'
 import { linkRoutes } from './routes.js'
+import { smartLinkRoutes } from './smart-routes.js'
+import type { LinkKind } from './store.js'
 import type { ClickDelta, ItemValidator, ResolvedLink } from './service.js'
 
 export interface LinkService {
@@ -40,7 +49,9 @@ export interface LinkService {
   delete(organizationId: string, id: string): Promise<void>
   /** The QR image of `${shortUrl}?qr=1`; the first one generated for a link is announced. */
   qr(organizationId: string, id: string, q: QrQuery): Promise<QrImage>
-  /** For the redirect: the link behind a code on a domain, with its effective status. */
+  /** Any link or smart link of the organization, by id (analytics read both); 404 otherwise. */
+  owned(organizationId: string, id: string): Promise<{ id: string; kind: LinkKind }>
+  /** For the redirect: the link (or smart link) behind a code on a domain, with its effective status. */
   resolve(domainKey: string, shortCode: string): Promise<ResolvedLink | undefined>
   /** A redirect of a link with maxClicks: a human takes a click atomically, a bot only asks. */
   takeCappedClick(id: string, human: boolean): Promise<boolean>
@@ -56,6 +67,33 @@ export interface LinkService {
   expireDue(): Promise<number>
 }
 
-export function linksModule(deps: { links: LinkService; bodyLimitBytes: number }): Module {
-  return { name: 'links', routes: linkRoutes(deps), jobs: [expireLinksJob(deps.links)] }
+/** Smart links (`/api/use/smart-links`): rows of the links table, never listed as links. */
+export interface SmartLinkService {
+  /** Creates a smart link (its short code shared with links: 409 when taken); announces link.created. */
+  create(organizationId: string, body: CreateSmartLinkBody): Promise<SmartLink>
+  /** A page of the organization's smart links, newest first (search, tag). */
+  list(organizationId: string, q: ListSmartLinksQuery): Promise<PageOf<SmartLink>>
+  /** One smart link; 404 otherwise (a plain link's id too). */
+  get(organizationId: string, id: string): Promise<SmartLink>
+  /** Edits a smart link (null clears a target); announces link.updated. */
+  update(organizationId: string, id: string, body: UpdateSmartLinkBody): Promise<SmartLink>
+  /** Deletes a smart link; announces link.deleted. */
+  delete(organizationId: string, id: string): Promise<void>
+}
+
+export function linksModule(deps: {
+  links: LinkService
+  smartLinks: SmartLinkService
+  bodyLimitBytes: number
+}): Module {
+  const links = linkRoutes(deps)
+  const smart = smartLinkRoutes(deps)
+  return {
+    name: 'links',
+    routes: async (app) => {
+      await links(app)
+      await smart(app)
+    },
+    jobs: [expireLinksJob(deps.links)],
+  }
 }

@@ -6,11 +6,21 @@
 import { AppError, validation } from '../../http/errors.js'
 import type { CreateLinkBody } from '../../../src/contract/links.js'
 import { checkDestination } from '../../urls.js'
-import { ownHostOf, SHARED_DOMAIN_KEY, splitHostPort } from './rules.js'
-import type { LinkRecord } from './store.js'
+import { checkSlug, ownHostOf, SHARED_DOMAIN_KEY, splitHostPort } from './rules.js'
+import type { LinkPatch, LinkRecord } from './store.js'
 import type { LinkServiceDeps } from './service.js'
 
-export function createLinkPlacement(deps: Pick<LinkServiceDeps, 'publicUrl' | 'ownHosts' | 'domains'>) {
+/** 409 for a short code already used on the domain (by a link or a smart link). */
+export const codeTaken = (code: string) =>
+  new AppError('Conflict', `short code "${code}" is already in use on this domain`, [
+    { field: 'shortCode', message: 'already in use on this domain' },
+  ])
+
+export function createLinkPlacement(
+  deps: Pick<LinkServiceDeps, 'publicUrl' | 'ownHosts' | 'domains'> & {
+    store: Pick<LinkServiceDeps['store'], 'takenCodes'>
+  },
+) {
   const own = {
     shared: (deps.ownHosts ?? [new URL(deps.publicUrl).host]).map(splitHostPort),
     isCustomDomain: (host: string) => deps.domains?.knowsHost(host) ?? false,
@@ -62,5 +72,27 @@ export function createLinkPlacement(deps: Pick<LinkServiceDeps, 'publicUrl' | 'o
   const shortUrlOf = (l: Pick<LinkRecord, 'domainKey' | 'shortCode'>) =>
     `${baseUrl(l.domainKey)}/${l.shortCode}`
 
-  return { destination, linkDomain, shortUrlOf }
+  /**
+   * The new domain and short code when a PATCH moves a link or smart link (shortCode and/or
+   * customDomainId), checked free on the target domain (the shared namespace: 409).
+   */
+  async function newPlace(
+    organizationId: string,
+    l: Pick<LinkRecord, 'domainKey' | 'customDomainId' | 'shortCode'>,
+    body: { shortCode?: string | undefined; customDomainId?: string | null | undefined },
+  ): Promise<LinkPatch['place']> {
+    if (body.shortCode === undefined && body.customDomainId === undefined) return undefined
+    const domain =
+      body.customDomainId === undefined
+        ? { domainKey: l.domainKey, customDomainId: l.customDomainId }
+        : body.customDomainId === null
+          ? { domainKey: SHARED_DOMAIN_KEY, customDomainId: null }
+          : await linkDomain(organizationId, { customDomainId: body.customDomainId })
+    const shortCode = body.shortCode === undefined ? l.shortCode : checkSlug(body.shortCode, 'shortCode')
+    if (domain.domainKey === l.domainKey && shortCode === l.shortCode) return undefined
+    if ((await deps.store.takenCodes(domain.domainKey, [shortCode])).size) throw codeTaken(shortCode)
+    return { ...domain, shortCode }
+  }
+
+  return { destination, linkDomain, shortUrlOf, newPlace }
 }

@@ -24,13 +24,14 @@ import {
   normalizeTitle,
   SHARED_DOMAIN_KEY,
 } from './rules.js'
-import { createLinkPlacement } from './placement.js'
+import { codeTaken, createLinkPlacement } from './placement.js'
 import { checkOg, checkRules, parseStartsAt } from './options.js'
 import { hashPassword } from '../../password.js'
 import { parseExpiry } from '../../http/expiry.js'
 import { renderQr, type QrImage } from './qr.js'
 import { assignCodes } from './codes.js'
-import type { LinkPatch, LinkRecord, LinkStore } from './store.js'
+import type { LinkKind, LinkRecord, LinkStore, SmartTargets } from './store.js'
+import { smartEventData } from './smart.js'
 import type { UnitOfWork } from '../../db/unit-of-work.js'
 import { isUniqueViolation } from '../../db/errors.js'
 import type { DomainDirectory } from '../domains/index.js'
@@ -62,6 +63,8 @@ export interface ResolvedLink {
   passwordHash: string | null
   /** Open Graph tags for link-preview crawlers; null: crawlers get the redirect. */
   og: LinkOg | null
+  /** A smart link's targets (destinationUrl is its fallback); null for a plain link. */
+  smart: (SmartTargets & { appendClickId: boolean }) | null
 }
 
 export interface ClickDelta {
@@ -113,7 +116,7 @@ export type ItemValidator = (item: unknown) => ErrorDetail[] | undefined
 export function createLinkService(deps: LinkServiceDeps): LinkService {
   const { store } = deps
   const now = () => deps.clock.now()
-  const { destination, linkDomain, shortUrlOf } = createLinkPlacement(deps)
+  const { destination, linkDomain, shortUrlOf, newPlace } = createLinkPlacement(deps)
 
   /** Past its expiry, or every click of its maxClicks taken: expired. */
   function statusOf(l: LinkRecord, t: number): LinkStatus {
@@ -149,7 +152,8 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
 
   async function load(organizationId: string, id: string): Promise<LinkRecord> {
     const l = await store.byId(organizationId, id)
-    if (!l) throw notFound(`link ${id}`)
+    // A smart link is not a link here (its own resource answers for it).
+    if (!l || l.kind !== 'link') throw notFound(`link ${id}`)
     return l
   }
 
@@ -227,6 +231,10 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
               cappedClicks: 0,
               passwordHash: d.passwordHash,
               og: d.og,
+              kind: 'link',
+              targets: null,
+              appendClickId: true,
+              gameId: null,
             }
             records.push(record)
             out.set(index, record)
@@ -241,33 +249,6 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
       throw err
     }
     return out
-  }
-
-  const codeTaken = (code: string) =>
-    new AppError('Conflict', `short code "${code}" is already in use on this domain`, [
-      { field: 'shortCode', message: 'already in use on this domain' },
-    ])
-
-  /**
-   * The link's new domain and short code when a PATCH moves it (shortCode and/or
-   * customDomainId), checked free on the target domain (links' short-code namespace: 409).
-   */
-  async function newPlace(
-    organizationId: string,
-    l: LinkRecord,
-    body: UpdateLinkBody,
-  ): Promise<LinkPatch['place']> {
-    if (body.shortCode === undefined && body.customDomainId === undefined) return undefined
-    const domain =
-      body.customDomainId === undefined
-        ? { domainKey: l.domainKey, customDomainId: l.customDomainId }
-        : body.customDomainId === null
-          ? { domainKey: SHARED_DOMAIN_KEY, customDomainId: null }
-          : await linkDomain(organizationId, { customDomainId: body.customDomainId })
-    const shortCode = body.shortCode === undefined ? l.shortCode : checkSlug(body.shortCode, 'shortCode')
-    if (domain.domainKey === l.domainKey && shortCode === l.shortCode) return undefined
-    if ((await store.takenCodes(domain.domainKey, [shortCode])).size) throw codeTaken(shortCode)
-    return { ...domain, shortCode }
   }
 
   function announceCreated(records: LinkRecord[], t: number): void {
@@ -345,6 +326,7 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
       const search = q.search?.trim()
       const tag = q.tag?.trim()
       const { rows, total } = await store.list(organizationId, {
+        kind: 'link',
         status: q.status,
         search: search || undefined,
         tag: tag || undefined,
@@ -483,7 +465,15 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
         title: l.title,
         passwordHash: l.passwordHash,
         og: l.og,
+        smart: l.kind === 'smart' && l.targets ? { ...l.targets, appendClickId: l.appendClickId } : null,
       }
+    },
+
+    /** Any link or smart link of the organization (analytics read both by id); 404 otherwise. */
+    async owned(organizationId: string, id: string): Promise<{ id: string; kind: LinkKind }> {
+      const l = await store.byId(organizationId, id)
+      if (!l) throw notFound(`link ${id}`)
+      return { id: l.id, kind: l.kind }
     },
 
     /** A redirect of a link with maxClicks: see LinkQueries.takeCappedClick. */
@@ -548,7 +538,14 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
         return out
       })
       for (const l of moved)
-        deps.events.emit('link.updated', { organizationId: l.organizationId, data: present(l, t) }, t)
+        deps.events.emit(
+          'link.updated',
+          {
+            organizationId: l.organizationId,
+            data: l.kind === 'smart' ? smartEventData(l, shortUrlOf) : present(l, t),
+          },
+          t,
+        )
       return moved.length
     },
 

@@ -5,6 +5,14 @@ import type { LinkStatus } from '../../../src/contract/limits.js'
 import type { LinkOg, LinkRule } from '../../../src/contract/links.js'
 import { parseRules, storedRules } from './options.js'
 
+/** A smart link's per-platform targets (each {url} or null: the fallback). */
+export interface SmartTargets {
+  ios: { url: string } | null
+  android: { url: string } | null
+  desktop: { url: string } | null
+}
+export type LinkKind = 'link' | 'smart'
+
 /** A link as stored: the store's domain object (status as stored, expiry not applied). */
 export interface LinkRecord {
   id: string
@@ -34,6 +42,11 @@ export interface LinkRecord {
   /** scrypt hash of the link's password (daemon/password.ts), null: none. */
   passwordHash: string | null
   og: LinkOg | null
+  /** 'smart': a smart link (destinationUrl is its fallback, targets its platforms). */
+  kind: LinkKind
+  targets: SmartTargets | null
+  appendClickId: boolean
+  gameId: string | null
 }
 
 export interface LinkPatch {
@@ -52,12 +65,16 @@ export interface LinkPatch {
   cappedClicks?: number
   passwordHash?: string | null
   og?: LinkOg | null
+  targets?: SmartTargets
+  appendClickId?: boolean
+  gameId?: string | null
   /** A move (new short code and/or domain): all three together. */
   place?: { domainKey: string; customDomainId: string | null; shortCode: string }
   updatedAt: number
 }
 
 export interface LinkListQuery {
+  kind: LinkKind
   status?: LinkStatus | undefined
   search?: string | undefined
   tag?: string | undefined
@@ -94,6 +111,10 @@ function toRecord(r: Selectable<LinksTable>): LinkRecord {
     cappedClicks: Number(r.capped_clicks ?? 0),
     passwordHash: r.password_hash ?? null,
     og: r.og ? (JSON.parse(r.og) as LinkOg) : null,
+    kind: r.kind === 'smart' ? 'smart' : 'link',
+    targets: r.targets ? (JSON.parse(r.targets) as SmartTargets) : null,
+    appendClickId: r.append_click_id === undefined ? true : Number(r.append_click_id) === 1,
+    gameId: r.game_id ?? null,
   }
 }
 
@@ -245,6 +266,10 @@ function queries(db: Kysely<Database>): LinkQueries {
               capped_clicks: l.cappedClicks,
               password_hash: l.passwordHash,
               og: l.og === null ? null : JSON.stringify(l.og),
+              kind: l.kind,
+              targets: l.targets === null ? null : JSON.stringify(l.targets),
+              append_click_id: l.appendClickId ? 1 : 0,
+              game_id: l.gameId,
               created_at: l.createdAt,
               updated_at: l.updatedAt,
             })),
@@ -262,7 +287,10 @@ function queries(db: Kysely<Database>): LinkQueries {
     },
 
     async list(organizationId: string, q: LinkListQuery): Promise<{ rows: LinkRecord[]; total: number }> {
-      let base = db.selectFrom('links').where('organization_id', '=', organizationId)
+      let base = db
+        .selectFrom('links')
+        .where('organization_id', '=', organizationId)
+        .where('kind', '=', q.kind)
       if (q.status === 'expired') {
         base = base.where((eb) =>
           eb.or([
@@ -282,6 +310,10 @@ function queries(db: Kysely<Database>): LinkQueries {
             sql<boolean>`lower(coalesce(title, '')) LIKE ${pattern} ESCAPE '\\'`,
             sql<boolean>`lower(short_code) LIKE ${pattern} ESCAPE '\\'`,
             sql<boolean>`lower(destination_url) LIKE ${pattern} ESCAPE '\\'`,
+            // A smart link's target URLs (its JSON text).
+            ...(q.kind === 'smart'
+              ? [sql<boolean>`lower(coalesce(targets, '')) LIKE ${pattern} ESCAPE '\\'`]
+              : []),
           ]),
         )
       }
@@ -328,6 +360,9 @@ function queries(db: Kysely<Database>): LinkQueries {
             ...(p.cappedClicks !== undefined && { capped_clicks: p.cappedClicks }),
             ...(p.passwordHash !== undefined && { password_hash: p.passwordHash }),
             ...(p.og !== undefined && { og: p.og === null ? null : JSON.stringify(p.og) }),
+            ...(p.targets !== undefined && { targets: JSON.stringify(p.targets) }),
+            ...(p.appendClickId !== undefined && { append_click_id: p.appendClickId ? 1 : 0 }),
+            ...(p.gameId !== undefined && { game_id: p.gameId }),
             ...(p.place !== undefined && {
               domain_key: p.place.domainKey,
               custom_domain_id: p.place.customDomainId,

@@ -61,10 +61,11 @@ export function createFastRedirect(
     if (domainKey !== SHARED_DOMAIN_KEY) return false
     const found = redirect.lookupCached(domainKey, m[1]!)
     // A link with maxClicks asks the database on every visit, a protected link answers its form
-    // and a link with og its preview page to crawlers: the route does those.
+    // and a link with og its preview page to crawlers, a smart link picks a target and a click
+    // id per visit: the route does those.
     if (found?.kind !== 'redirect') return false
     const l = found.link
-    if (l.maxClicks !== null || l.passwordHash !== null || l.og !== null) return false
+    if (l.maxClicks !== null || l.passwordHash !== null || l.og !== null || l.smart !== null) return false
 
     const now = clock.now()
     const limit = evaluate(limiter.hit(`rip:${ip}`, 60_000, now), deps.perIpPerMinute, now)

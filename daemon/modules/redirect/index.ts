@@ -22,8 +22,13 @@ export interface RedirectService {
   lookupCached(domainKey: string | undefined, code: string): Lookup | undefined
   /** What `GET /:code` on `host` answers. */
   lookup(host: string | undefined, code: string): Promise<Lookup>
-  /** Where this visit of a redirecting link goes (rules, forwarded query), as Location and body. */
-  answer(link: ResolvedLink, visit: Visit): RedirectAnswer
+  /**
+   * Where this visit of a redirecting link goes (rules, forwarded query; a smart link's platform
+   * target with `clickId` appended), as Location and body.
+   */
+  answer(link: ResolvedLink, visit: Visit, clickId?: string): RedirectAnswer
+  /** The click id of a human visit of a smart link (`clk_…`); undefined for bots and plain links. */
+  clickIdFor(link: ResolvedLink, method: string, userAgent: string): string | undefined
   /** A visit of a link with maxClicks: true while it redirects (a human visit takes one click). */
   takeCappedClick(link: ResolvedLink, method: string, userAgent: string): Promise<boolean>
   /** A link with maxClicks: whether clicks are left, without taking one. */

@@ -6,7 +6,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { QR_MARKER } from '../../../src/contract/limits.js'
 import type { LinkRule } from '../../../src/contract/links.js'
-import { parseAgent } from '../clicks/index.js'
+import { osFamily, parseAgent } from '../clicks/index.js'
 import type { ResolvedLink } from './cache.js'
 
 /** What rules look at: the request, read lazily (most rules need one or two facts). */
@@ -29,40 +29,10 @@ interface Facts {
   query(): Map<string, string[]>
 }
 
-/** ua-parser-js OS names → the rule values. Linux distributions are `linux`. */
-const OS_OF: Record<string, string> = {
-  iOS: 'ios',
-  Android: 'android',
-  Windows: 'windows',
-  'Mac OS': 'macos',
-  macOS: 'macos',
-}
-const LINUXES = new Set([
-  'Linux',
-  'Ubuntu',
-  'Debian',
-  'Fedora',
-  'Mint',
-  'Arch',
-  'Gentoo',
-  'CentOS',
-  'RedHat',
-  'SUSE',
-  'openSUSE',
-  'Slackware',
-  'Mandriva',
-  'Kubuntu',
-  'Xubuntu',
-  'Lubuntu',
-  'Manjaro',
-  'elementary OS',
-])
-
 /** Device and OS of a user agent as rules name them (ua-parser, as click analytics reads them). */
 export function ruleAgent(userAgent: string): { device: string; os: string | null } {
   const a = parseAgent(userAgent)
-  const os = a.os === null ? null : (OS_OF[a.os] ?? (LINUXES.has(a.os) ? 'linux' : null))
-  return { device: a.device, os }
+  return { device: a.device, os: osFamily(a.os) }
 }
 
 /** Primary tag of the first Accept-Language entry, lower case (`de-CH, en;q=0.8` → `de`). */

@@ -124,12 +124,16 @@ export function redirectRoutes(deps: { redirect: RedirectService; clock: Clock }
         }
         if (!found.live) return expired(request, reply, link, code)
 
-        redirect.record(clickInput(link, deps.clock.now(), request))
-        const answer = redirect.answer(link, visitOf(request))
+        // A smart link's human visit: one click id, in the click row and in Location.
+        const clickId = redirect.clickIdFor(link, request.method, ua(request) ?? '')
+        const click = clickInput(link, deps.clock.now(), request)
+        redirect.record(clickId === undefined ? click : { ...click, clickId })
+        const answer = redirect.answer(link, visitOf(request), clickId)
         reply
           .code(link.redirectType)
           .header('location', answer.location)
-          .header('cache-control', CACHE_CONTROL)
+          // A smart link's answer depends on the visitor (platform, click id): never reused.
+          .header('cache-control', link.smart ? 'no-store' : CACHE_CONTROL)
         if (request.method === 'HEAD') return reply.send()
         return reply.type('text/html; charset=utf-8').send(answer.body)
       },

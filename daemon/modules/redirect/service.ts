@@ -11,6 +11,7 @@ import { needsVisit, targetOf, type CountryOf, type Visit } from './options.js'
 import { answerAt, answerOf, type RedirectAnswer } from './pages.js'
 import { createDomainResolver } from './host.js'
 import { verifyPassword } from '../../password.js'
+import { newClickId, smartTarget } from './smart.js'
 import type { RedirectService } from './index.js'
 
 const RESERVED = new Set<string>(RESERVED_CODES.map((c) => c.toLowerCase()))
@@ -80,7 +81,11 @@ export function createRedirectService(deps: RedirectServiceDeps): RedirectServic
     },
 
     /** Where this visit of a redirecting link goes (rules, forwarded query), as Location and body. */
-    answer(link: ResolvedLink, visit: Visit): RedirectAnswer {
+    answer(link: ResolvedLink, visit: Visit, clickId?: string): RedirectAnswer {
+      if (link.smart) {
+        const ua = visit.headers['user-agent']
+        return answerAt(link, smartTarget(link, typeof ua === 'string' ? ua : '', clickId))
+      }
       // A link without rules visited without a query: the answer cached with the link.
       if (!needsVisit(link, visit.rawQuery)) return answerOf(link)
       return answerAt(link, targetOf(link, visit, countryOf))
@@ -102,6 +107,11 @@ export function createRedirectService(deps: RedirectServiceDeps): RedirectServic
     /** Whether `password` is the protected link's (scrypt, constant-time compare). */
     checkPassword(link: ResolvedLink, password: string): Promise<boolean> {
       return link.passwordHash === null ? Promise.resolve(false) : verifyPassword(password, link.passwordHash)
+    },
+
+    /** A human visit of a smart link gets a click id; bots, HEAD and plain links none. */
+    clickIdFor(link: ResolvedLink, method: string, userAgent: string): string | undefined {
+      return link.smart && botReason(method, userAgent) === null ? newClickId() : undefined
     },
 
     /** Hands the click of a redirect over to the clicks module; never waits on the disk. */

@@ -38,6 +38,8 @@ const post = async (url: string, body: unknown = {}): Promise<Json> => {
 const id = (o: Json) => o.id as string
 const key = async () => id(await post('/api/keys', { name: 'fixture', preset: 'full' }))
 const link = async () => id(await post('/api/use/links', { destinationUrl: 'https://example.org/' }))
+const smartLink = async () =>
+  id(await post('/api/use/smart-links', { fallbackUrl: 'https://example.org/game' }))
 const webhook = async () =>
   id(
     await post('/api/webhooks', {
@@ -125,6 +127,15 @@ const FIXTURES: Record<string, () => Promise<Call>> = {
     body: { title: 'New' },
   }),
   'DELETE /api/use/links/{id}': async () => ({ url: `/api/use/links/${await link()}` }),
+  'POST /api/use/smart-links': async () => ({
+    url: '/api/use/smart-links',
+    body: examples['POST /api/use/smart-links'],
+  }),
+  'PATCH /api/use/smart-links/{id}': async () => ({
+    url: `/api/use/smart-links/${await smartLink()}`,
+    body: examples['PATCH /api/use/smart-links/{id}'],
+  }),
+  'DELETE /api/use/smart-links/{id}': async () => ({ url: `/api/use/smart-links/${await smartLink()}` }),
   'POST /api/webhooks': async () => ({ url: '/api/webhooks', body: examples['POST /api/webhooks'] }),
   'POST /api/webhooks/bulk': async () => ({
     url: '/api/webhooks/bulk',
@@ -248,6 +259,9 @@ const NAMES: Record<string, [string, string]> = {
   'PATCH /api/use/links/{id}': ['link.update', 'link'],
   'DELETE /api/use/links/{id}': ['link.delete', 'link'],
   'POST /api/use/links/bulk': ['link.bulk_create', 'link'],
+  'POST /api/use/smart-links': ['smart_link.create', 'smart_link'],
+  'PATCH /api/use/smart-links/{id}': ['smart_link.update', 'smart_link'],
+  'DELETE /api/use/smart-links/{id}': ['smart_link.delete', 'smart_link'],
   'POST /api/webhooks/bulk': ['webhook.bulk_update', 'webhook'],
   'POST /api/webhooks/{id}/rotate-secret': ['webhook.rotate_secret', 'webhook'],
   'POST /api/webhooks/{id}/deliveries/{deliveryId}/retry': ['webhook_delivery.retry', 'webhook_delivery'],

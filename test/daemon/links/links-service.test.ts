@@ -75,6 +75,7 @@ describe('links service: resolve and addClicks (used by the redirect)', () => {
       title: null,
       passwordHash: null,
       og: null,
+      smart: null,
     })
     expect(await links.resolve('', 'GO-NOW')).toBeUndefined()
     expect(await links.resolve('', 'nope')).toBeUndefined()
@@ -168,7 +169,7 @@ describe('expire-links job', () => {
     expect((await stored(b.id)).status).toBe('expired')
     expect((await stored(later.id)).status).toBe('active')
     expect((await stored(never.id)).status).toBe('active')
-    expect(updates.map((e) => [e.data.id, e.data.status]).sort()).toEqual(
+    expect(updates.map((e) => [e.data.id, 'status' in e.data ? e.data.status : 'smart']).sort()).toEqual(
       [
         [a.id, 'expired'],
         [b.id, 'expired'],

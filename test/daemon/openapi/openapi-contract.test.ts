@@ -256,6 +256,9 @@ describe('OpenAPI request examples', () => {
     expect(game.statusCode, game.body).toBe(201)
     const g = game.json<{ id: string; sdkKey: string; organizationId: string }>()
     const link = await t.call('POST', '/api/use/links', { body: { destinationUrl: 'https://example.org/' } })
+    const smartLink = await t.call('POST', '/api/use/smart-links', {
+      body: { fallbackUrl: 'https://example.org/game' },
+    })
     const webhook = await t.call('POST', '/api/webhooks', {
       body: { name: 'fixture', url: 'https://hooks.example.org/x', events: ['link.created'] },
     })
@@ -301,6 +304,7 @@ describe('OpenAPI request examples', () => {
       '/api/v1/skan/campaigns/': campaign.json<{ id: string }>().id,
       '/api/keys/': key.id,
       '/api/use/links/': link.json<{ id: string }>().id,
+      '/api/use/smart-links/': smartLink.json<{ id: string }>().id,
       '/api/webhooks/': webhook.json<{ id: string }>().id,
       '/api/domains/': domain.json<{ id: string }>().id,
       '/api/v1/admin/games/': g.id,

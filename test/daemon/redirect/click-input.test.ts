@@ -19,6 +19,7 @@ const link: ResolvedLink = {
   title: null,
   passwordHash: null,
   og: null,
+  smart: null,
 }
 
 /** The one builder of the click input, used by the fast path and by the Fastify route alike. */

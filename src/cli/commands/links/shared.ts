@@ -283,9 +283,12 @@ export async function findLink(client: LinkdClient, ref: string): Promise<Link> 
   return found
 }
 
-/** The id a reference names, without a request when it is already an id. */
+/**
+ * The id a reference names, without a request when it is already an id. A smart link's id
+ * passes too: `links stats` reads its analytics (the other verbs get the API's 404).
+ */
 export async function linkIdOf(client: LinkdClient, ref: string): Promise<string> {
-  return ID_RE.test(ref) ? ref : (await findLink(client, ref)).id
+  return ID_RE.test(ref) || ref.startsWith('sml_') ? ref : (await findLink(client, ref)).id
 }
 
 const REDIRECT_CHOICES = REDIRECT_TYPES.map(String)

@@ -123,6 +123,12 @@ function seriesLines(a: LinkAnalytics): string {
 export async function printStats(ctx: Ctx, a: LinkAnalytics): Promise<void> {
   const tty = ctx.isTTY
   await printRecord(ctx, summaryFields(a, tty))
+  // A smart link's clicks per target platform.
+  await section(ctx, 'Platforms', a.platforms ?? [], [
+    { header: 'PLATFORM', value: (r) => r.platform },
+    { header: 'CLICKS', value: (r) => r.clicks },
+    percentColumn(tty),
+  ])
   await section(ctx, 'Countries', a.geography, [
     { header: 'COUNTRY', value: (r) => r.country },
     { header: 'REGION', value: (r) => r.region },
@@ -155,7 +161,7 @@ export function register(links: Command): void {
     links
       .command('stats')
       .description("a link's click analytics: totals, bots, geography, devices, referrers, UTM, time series")
-      .argument('<link>', REF_HELP)
+      .argument('<link>', `${REF_HELP}, or a smart link id (sml_...)`)
       .option('--start <when>', 'range start: ISO date/time, or 7d/12h/90m/2w ago', (v) =>
         parseInstant(v, 'start'),
       )

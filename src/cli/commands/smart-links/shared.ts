@@ -1,0 +1,191 @@
+/**
+ * What the `smart-links` verbs share: the create/update flags and the bodies they become, how a
+ * smart link looks on the terminal, and the look-up by id, short code or short URL.
+ */
+import type { Command } from 'commander'
+import type { CreateSmartLinkBody, SmartLink, UpdateSmartLinkBody } from '../../../contract/smart-links.js'
+import { LINK_LIMITS } from '../../../contract/limits.js'
+import type { LinkdClient } from '../../../client/index.js'
+import { action } from '../../action.js'
+import type { Ctx } from '../../../session/context.js'
+import { CliError, EXIT, UsageError } from '../../../session/exit-codes.js'
+import { when, type Column, type Field } from '../../output.js'
+import { collect } from '../../parse.js'
+
+export interface SmartLinkRefOpts {
+  /** A smart link id (sml_...), short code or short URL. */
+  ref: string
+}
+
+/** Flags of `smart-links create` and `update`, as commander parses them. */
+export interface SmartLinkFlags {
+  fallback?: string
+  /** A URL, or false for `--no-ios` (update: back to the fallback). */
+  ios?: string | false
+  android?: string | false
+  desktop?: string | false
+  title?: string
+  tag?: string[]
+  clearTags?: boolean
+  shortCode?: string
+  /** A verified custom domain, by name or dom_ id ("shared" on update: the shared domain). */
+  domain?: string
+  /** `--no-click-id` sets this to false (`--click-id` on update: true). */
+  clickId?: boolean
+  /** A game id; update: `--no-game` sets false (no game). */
+  game?: string | false
+}
+
+const PLATFORMS = ['ios', 'android', 'desktop'] as const
+
+const tagsOf = (tags: readonly string[]) => [...new Set(tags.map((t) => t.trim()).filter((t) => t !== ''))]
+
+export function createSmartBody(flags: SmartLinkFlags, customDomainId?: string): CreateSmartLinkBody {
+  if (!flags.fallback)
+    throw new UsageError('a fallback URL is required: linkctl smart-links create --fallback <url>')
+  const body: CreateSmartLinkBody = { fallbackUrl: flags.fallback }
+  for (const p of PLATFORMS) {
+    const v = flags[p]
+    if (typeof v === 'string') body[p] = { url: v }
+  }
+  if (flags.title !== undefined && flags.title !== '') body.title = flags.title
+  if (flags.tag) body.tags = tagsOf(flags.tag)
+  if (flags.shortCode !== undefined) body.shortCode = flags.shortCode
+  if (customDomainId !== undefined) body.customDomainId = customDomainId
+  if (flags.clickId === false) body.appendClickId = false
+  if (typeof flags.game === 'string') body.gameId = flags.game
+  return body
+}
+
+/** The body of `smart-links update`; `customDomainId` is `--domain` resolved (null: shared). */
+export function updateSmartBody(flags: SmartLinkFlags, customDomainId?: string | null): UpdateSmartLinkBody {
+  if (flags.clearTags && flags.tag) throw new UsageError('use either --tag or --clear-tags, not both')
+  const body: UpdateSmartLinkBody = {}
+  if (flags.fallback !== undefined) body.fallbackUrl = flags.fallback
+  for (const p of PLATFORMS) {
+    const v = flags[p]
+    if (v !== undefined) body[p] = v === false ? null : { url: v }
+  }
+  if (flags.title !== undefined) body.title = flags.title === '' ? null : flags.title
+  if (flags.clearTags) body.tags = []
+  else if (flags.tag) body.tags = tagsOf(flags.tag)
+  if (flags.shortCode !== undefined) body.shortCode = flags.shortCode
+  if (customDomainId !== undefined) body.customDomainId = customDomainId
+  if (flags.clickId !== undefined) body.appendClickId = flags.clickId
+  if (flags.game !== undefined) body.gameId = flags.game === false ? null : flags.game
+  if (Object.keys(body).length === 0) throw new UsageError('nothing to update: pass at least one field flag')
+  return body
+}
+
+/** Which platforms have their own target, as `ios,android` ('-': every visitor gets the fallback). */
+const targetsOf = (s: SmartLink) => PLATFORMS.filter((p) => s[p] !== null).join(',') || '-'
+
+export function smartLinkColumns(tty: boolean): Column<SmartLink>[] {
+  return [
+    { header: 'ID', value: (s) => s.id },
+    { header: 'CODE', value: (s) => s.shortCode, only: 'tty' },
+    { header: 'SHORT URL', value: (s) => s.shortUrl, only: 'piped' },
+    { header: 'FALLBACK', value: (s) => s.fallbackUrl, fit: 'flex' },
+    { header: 'TARGETS', value: targetsOf, drop: 1 },
+    { header: 'TITLE', value: (s) => s.title, fit: 'flex', drop: 3 },
+    { header: 'CLICKS', value: (s) => s.clicks, drop: 2 },
+    { header: 'TAGS', value: (s) => s.tags.join(tty ? ', ' : ','), fit: 'wrap', drop: 4 },
+    { header: 'CREATED', value: (s) => when(s.createdAt, tty), drop: 5 },
+  ]
+}
+
+export function smartLinkFields(s: SmartLink, tty: boolean): Field[] {
+  return [
+    ['ID', s.id],
+    ['SHORT URL', s.shortUrl],
+    ['SHORT CODE', s.shortCode],
+    ['FALLBACK', s.fallbackUrl],
+    ['IOS', s.ios?.url ?? null],
+    ['ANDROID', s.android?.url ?? null],
+    ['DESKTOP', s.desktop?.url ?? null],
+    ['CLICK ID', s.appendClickId ? 'appended' : 'not appended'],
+    ['GAME', s.gameId],
+    ['TITLE', s.title],
+    ['TAGS', s.tags.join(tty ? ', ' : ',')],
+    ['DOMAIN', s.customDomainId],
+    ['CLICKS', s.clicks],
+    ['CREATED', when(s.createdAt, tty)],
+    ['UPDATED', when(s.updatedAt, tty)],
+  ]
+}
+
+const ID_RE = /^sml_/
+
+/** The short code a reference names: a code, or the last path segment of a short URL. */
+function codeOf(ref: string): string {
+  if (!/^https?:\/\//i.test(ref)) return ref
+  try {
+    return new URL(ref).pathname.split('/').filter(Boolean).pop() ?? ref
+  } catch {
+    return ref
+  }
+}
+
+/** The smart link a reference names (id, short code or short URL); unknown: exit 5. */
+export async function findSmartLink(client: LinkdClient, ref: string): Promise<SmartLink> {
+  if (ID_RE.test(ref)) return client.smartLinks.get(ref)
+  const code = codeOf(ref)
+  const missing = () => new CliError(`no smart link with the id or short code "${ref}"`, EXIT.notFound)
+  if (code.length === 0 || code.length > LINK_LIMITS.slugMax) throw missing()
+  const page = await client.smartLinks.list({ search: code, limit: 100 })
+  const found = page.data.find((s) => s.shortCode === code)
+  if (!found) throw missing()
+  return found
+}
+
+/** The id a reference names, without a request when it is already an id. */
+export async function smartLinkIdOf(client: LinkdClient, ref: string): Promise<string> {
+  return ID_RE.test(ref) ? ref : (await findSmartLink(client, ref)).id
+}
+
+/** The flags of `smart-links create` and `update`. */
+export function smartLinkFieldOptions(cmd: Command, mode: 'create' | 'update'): Command {
+  const target = (p: string) =>
+    mode === 'create' ? `where ${p} visitors go` : `new target for ${p} visitors`
+  cmd
+    .option(
+      '--fallback <url>',
+      mode === 'create' ? 'where everyone else goes (required)' : 'new fallback URL',
+    )
+    .option('--ios <url>', target('iPhone and iPad'))
+    .option('--android <url>', target('Android'))
+    .option('--desktop <url>', target('Windows, macOS and Linux'))
+    .option('--title <text>', mode === 'update' ? 'title ("" clears it)' : 'title')
+    .option(
+      '--tag <tag>',
+      mode === 'update' ? 'tag (repeatable; replaces the tags)' : 'tag (repeatable)',
+      collect,
+    )
+    .option(
+      '--short-code <code>',
+      `${mode === 'update' ? 'new ' : ''}short code (${LINK_LIMITS.slugMin}-${LINK_LIMITS.slugMax} letters, digits, - and _; shared with links)`,
+    )
+    .option(
+      '--domain <domain>',
+      mode === 'create'
+        ? 'verified custom domain for the short URL (name or dom_ id; default: the default domain)'
+        : 'move to a verified custom domain (name or dom_ id; "shared": the shared domain)',
+    )
+    .option('--game <gameId>', 'the game this link promotes (its id, as linkctl games list shows it)')
+  // On update, --click-id comes first: then neither flag leaves a default (no change).
+  if (mode === 'update') cmd.option('--click-id', 'append the click id again')
+  cmd.option('--no-click-id', 'do not append the click id (linkd_click) to the targets')
+  if (mode === 'update')
+    cmd
+      .option('--no-ios', 'send iPhone and iPad visitors to the fallback')
+      .option('--no-android', 'send Android visitors to the fallback')
+      .option('--no-desktop', 'send desktop visitors to the fallback')
+      .option('--no-game', 'no game')
+      .option('--clear-tags', 'remove every tag')
+  return cmd
+}
+
+/** A commander action for verbs whose first argument is a smart link reference. */
+export const refAction = <O>(run: (opts: O & SmartLinkRefOpts, ctx: Ctx) => Promise<void>) =>
+  action<O>(([ref], opts, ctx) => run({ ...opts, ref: ref ?? '' }, ctx))
+export const REF_HELP = 'smart link id (sml_...), short code or short URL'
