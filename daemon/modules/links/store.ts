@@ -291,17 +291,27 @@ function queries(db: Kysely<Database>): LinkQueries {
         .selectFrom('links')
         .where('organization_id', '=', organizationId)
         .where('kind', '=', q.kind)
+      // The status users see: past expiresAt, or an active link with every maxClicks click taken, is expired.
       if (q.status === 'expired') {
         base = base.where((eb) =>
           eb.or([
             eb('status', '=', 'expired'),
             eb.and([eb('status', 'in', ['active', 'inactive']), eb('expires_at', '<=', q.now)]),
+            eb.and([
+              eb('status', '=', 'active'),
+              eb('max_clicks', 'is not', null),
+              eb('capped_clicks', '>=', eb.ref('max_clicks')),
+            ]),
           ]),
         )
       } else if (q.status) {
         base = base
           .where('status', '=', q.status)
           .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', q.now)]))
+        if (q.status === 'active')
+          base = base.where((eb) =>
+            eb.or([eb('max_clicks', 'is', null), eb('capped_clicks', '<', eb.ref('max_clicks'))]),
+          )
       }
       if (q.search) {
         const pattern = likePattern(q.search)

@@ -181,6 +181,11 @@ describe('expiredUrl, maxClicks, startsAt', () => {
     await flush(t)
     const after = (await t.call('GET', `/api/use/links/${link.id}`)).json<Link>()
     expect(after).toMatchObject({ status: 'expired', clicks: 3, maxClicks: 3 })
+    // The list's status filter agrees with the link: used up is expired, not active.
+    const listed = async (status: string) =>
+      (await t.call('GET', `/api/use/links?status=${status}`)).json<{ data: Link[] }>().data.map((l) => l.id)
+    expect(await listed('expired')).toEqual([link.id])
+    expect(await listed('active')).toEqual([bare.id])
 
     expect((await visit(t, bare.shortCode)).statusCode).toBe(302)
     expectError(await visit(t, bare.shortCode), 410, 'Gone')
