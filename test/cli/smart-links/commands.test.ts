@@ -225,5 +225,13 @@ describe('linkctl smart-links', () => {
     })
     const text = await cli(['links', 'stats', s.id], { env })
     expect(text.stdout).toContain('PLATFORM\tCLICKS\t%\nios\t1\t100\n')
+    // sl stats takes its short code too (links stats knows only links' codes).
+    const byCode = await cli(['sl', 'stats', 'cli-stats'], { env })
+    expect(byCode.code, byCode.stderr).toBe(0)
+    expect(byCode.stdout).toContain('PLATFORM\tCLICKS\t%\nios\t1\t100\n')
+    expect((await cli(['links', 'stats', 'cli-stats'], { env })).code).toBe(5)
+    const unknown = await cli(['sl', 'stats', 'no-such-code'], { env })
+    expect(unknown.code).toBe(5)
+    expect(unknown.stderr).toContain('no smart link with the id or short code "no-such-code"')
   })
 })

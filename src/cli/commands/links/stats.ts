@@ -1,4 +1,7 @@
-/** `links stats`: a link's analytics as a summary and tables, or the API's body with --json. */
+/**
+ * `links stats` and `smart-links stats`: a link's analytics as a summary and tables, or the API's
+ * body with --json. A smart link's adds its platforms.
+ */
 import { Option, type Command } from 'commander'
 import type { LinkAnalytics } from '../../../contract/links.js'
 import { ANALYTICS_INTERVALS } from '../../../contract/limits.js'
@@ -17,6 +20,7 @@ import {
   type Field,
 } from '../../output.js'
 import { parseInstant } from '../../parse.js'
+import type { LinkdClient } from '../../../client/index.js'
 import { linkIdOf, REF_HELP, refAction } from './shared.js'
 
 export interface StatsOpts {
@@ -31,11 +35,14 @@ const TOP = 10
 
 const pct = (n: number) => percent(n, 1)
 
-export async function runLinksStats(opts: StatsOpts, ctx: Ctx): Promise<void> {
+/** How a verb turns its argument (an id, short code or short URL) into the id to ask about. */
+type IdOf = (client: LinkdClient, ref: string) => Promise<string>
+
+export async function runLinksStats(opts: StatsOpts, ctx: Ctx, idOf: IdOf = linkIdOf): Promise<void> {
   if (opts.start && opts.end && opts.start > opts.end) throw new UsageError('--start is after --end')
   await requireKey(ctx)
   const client = await ctx.client()
-  const id = await linkIdOf(client, opts.ref)
+  const id = await idOf(client, opts.ref)
   const a = await client.analytics.link(id, {
     ...(opts.start ? { startDate: opts.start } : {}),
     ...(opts.end ? { endDate: opts.end } : {}),
@@ -156,12 +163,13 @@ export async function printStats(ctx: Ctx, a: LinkAnalytics): Promise<void> {
     ])
 }
 
-export function register(links: Command): void {
+/** The `stats` verb under `parent` (links or smart-links), its argument read by `idOf`. */
+export function registerStats(parent: Command, argument: string, help: string, idOf: IdOf): void {
   jsonOption(
-    links
+    parent
       .command('stats')
-      .description("a link's click analytics: totals, bots, geography, devices, referrers, UTM, time series")
-      .argument('<link>', `${REF_HELP}, or a smart link id (sml_...)`)
+      .description('click analytics: totals, bots, geography, devices, referrers, UTM, time series')
+      .argument(argument, help)
       .option('--start <when>', 'range start: ISO date/time, or 7d/12h/90m/2w ago', (v) =>
         parseInstant(v, 'start'),
       )
@@ -171,5 +179,9 @@ export function register(links: Command): void {
         (v) => parseInstant(v, 'end'),
       )
       .addOption(new Option('--interval <interval>', 'time series interval').choices(ANALYTICS_INTERVALS)),
-  ).action(refAction<Omit<StatsOpts, 'ref'>>(runLinksStats))
+  ).action(refAction<Omit<StatsOpts, 'ref'>>((opts, ctx) => runLinksStats(opts, ctx, idOf)))
+}
+
+export function register(links: Command): void {
+  registerStats(links, '<link>', `${REF_HELP}, or a smart link id (sml_...)`, linkIdOf)
 }
