@@ -85,7 +85,7 @@ export function createFastRedirect(
     const answer = redirect.answer(link, { headers: req.headers, ip, rawQuery })
     // prettier-ignore
     // The same headers, in the same order, as the Fastify route (writeHead with a flat list
-    // skips the per-header bookkeeping of setHeader).
+    // skips the per-header bookkeeping of setHeader). No body, so end() sends one write.
     const headers: Array<string | number> = [
       'x-request-id', id,
       'x-content-type-options', 'nosniff',
@@ -94,12 +94,9 @@ export function createFastRedirect(
       'x-ratelimit-reset', limit.reset,
       'location', answer.location,
       'cache-control', CACHE_CONTROL,
+      'content-length', '0',
     ]
-    if (method === 'HEAD') res.writeHead(link.redirectType, headers as string[]).end()
-    else {
-      headers.push('content-type', 'text/html; charset=utf-8', 'content-length', answer.length)
-      res.writeHead(link.redirectType, headers as string[]).end(answer.body)
-    }
+    res.writeHead(link.redirectType, headers as string[]).end()
     reqLog?.info(
       { res: { statusCode: link.redirectType }, responseTime: performance.now() - receivedAt },
       'request completed',

@@ -22,7 +22,7 @@ export interface RedirectService {
   lookupCached(domainKey: string | undefined, code: string): Lookup | undefined
   /** What `GET /:code` on `host` answers. */
   lookup(host: string | undefined, code: string): Promise<Lookup>
-  /** Where this visit of a redirecting link goes (rules, forwarded query), as Location and body. */
+  /** Where this visit of a redirecting link goes (rules, forwarded query): its Location. */
   answer(link: ResolvedLink, visit: Visit): RedirectAnswer
   /** A visit of a link with maxClicks: true while it redirects (a human visit takes one click). */
   takeCappedClick(link: ResolvedLink, method: string, userAgent: string): Promise<boolean>

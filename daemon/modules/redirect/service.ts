@@ -79,7 +79,7 @@ export function createRedirectService(deps: RedirectServiceDeps): RedirectServic
       return this.lookupCached(domainKey, code) ?? answer(await cache.get(domainKey!, code))
     },
 
-    /** Where this visit of a redirecting link goes (rules, forwarded query), as Location and body. */
+    /** Where this visit of a redirecting link goes (rules, forwarded query): its Location. */
     answer(link: ResolvedLink, visit: Visit): RedirectAnswer {
       // A link without rules visited without a query: the answer cached with the link.
       if (!needsVisit(link, visit.rawQuery)) return answerOf(link)
