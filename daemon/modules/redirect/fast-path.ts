@@ -23,6 +23,9 @@ export interface FastRedirectDeps {
   log: FastifyBaseLogger
 }
 
+/** A raw query that may hold a pair the click reads (utm_*, qr), however encoded. */
+const CLICK_QUERY = /utm_|qr|%/
+
 /** One path segment of short-code characters, with an optional query string. */
 const SHORT_PATH = /^\/([A-Za-z0-9_-]{1,64})(?:\?|$)/
 
@@ -79,7 +82,9 @@ export function createFastRedirect(
     const link = found.link
     const q = url.indexOf('?')
     const rawQuery = q === -1 ? '' : url.slice(q + 1)
-    const query = q === -1 ? {} : (parseQuery(rawQuery) as Record<string, unknown>)
+    // The click reads only utm_* and qr from the query: a query that cannot name them (no `utm_`,
+    // no `qr`, nothing percent-encoded) is not parsed.
+    const query = CLICK_QUERY.test(rawQuery) ? (parseQuery(rawQuery) as Record<string, unknown>) : {}
     redirect.record(clickInput(link, now, { method, ip, headers: req.headers, query, receivedAt }))
 
     const answer = redirect.answer(link, { headers: req.headers, ip, rawQuery })
