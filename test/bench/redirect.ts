@@ -34,14 +34,50 @@ export async function load(url: string, pid: number, seconds = SECONDS, okStatus
   return { result, cpuUs: ((cpuMs(pid) - before) * 1000) / Math.max(1, result.requests.total) }
 }
 
+const ROUNDS = 3
+const ROUND_SECONDS = 5
+/** Mean req/s and request-weighted server CPU of alternating rounds. */
+const perSecond = (ms: Measured[]) => ms.reduce((n, m) => n + m.result.requests.average, 0) / ms.length
+const cpuOf = (ms: Measured[]) =>
+  ms.reduce((n, m) => n + m.cpuUs * m.result.requests.total, 0) /
+  Math.max(
+    1,
+    ms.reduce((n, m) => n + m.result.requests.total, 0),
+  )
+const rounds = (ms: Measured[]) =>
+  `${fmt(perSecond(ms), 0)} req/s (${ms.map((m) => fmt(m.result.requests.average, 0)).join(', ')}), p99 ${Math.max(...ms.map((m) => m.result.latency.p99))} ms, server CPU ${fmt(cpuOf(ms))} µs/req`
+
 export const line = (m: Measured) =>
   `${fmt(m.result.requests.average, 0)} req/s, p50 ${m.result.latency.p50} ms, p99 ${m.result.latency.p99} ms, server CPU ${fmt(m.cpuUs)} µs/req`
+
+/**
+ * Five rules none of which matches the bench's Windows Chrome visitor (each looks at a different
+ * fact: OS, device + language, country, query), so every visit evaluates them all and still goes
+ * to the link's own destination, with the visitor's query forwarded.
+ */
+const RULES = [
+  { conditions: [{ type: 'os', value: 'ios' }], destinationUrl: 'https://apps.apple.com/app/id1' },
+  { conditions: [{ type: 'os', value: 'android' }], destinationUrl: 'https://play.google.com/store' },
+  {
+    conditions: [
+      { type: 'device', value: 'mobile' },
+      { type: 'language', value: 'de' },
+    ],
+    destinationUrl: 'https://example.com/de',
+  },
+  { conditions: [{ type: 'country', value: 'FR' }], destinationUrl: 'https://example.com/fr' },
+  { conditions: [{ type: 'query', value: 'campaign=launch' }], destinationUrl: 'https://example.com/launch' },
+]
+/** Pairs no rule matches; not utm_*, whose click dimensions cost the same on any link (shown apart). */
+const RULES_QUERY = 'ref=bench&src=wrk&campaign=other'
+const UTM_QUERY = 'utm_source=bench&utm_medium=wrk&campaign=other'
 
 /**
  * Redirect throughput and p99 of the built linkd with click recording on (a browser user agent,
  * so every request is a human click: enriched, group-committed, added to links.clicks and
  * announced), against the bare Fastify server's `/r` 302 started in the same run. Then checks that
- * every redirect was recorded.
+ * every redirect was recorded. Then a link with five rules and a forwarded query against the plain
+ * link, same run.
  */
 export async function redirectBench(): Promise<void> {
   const port = await freePort()
@@ -58,12 +94,18 @@ export async function redirectBench(): Promise<void> {
   }
 
   const dataDir = mkdtempSync(join(tmpdir(), 'linkd-bench-redirect-'))
-  const linkd = await startLinkd(dataDir, {
-    LINKD_LOG_LEVEL: 'warn',
-    // One client address sends everything: lift the per-IP limit (3,000/min by default).
-    LINKD_RATE_LIMIT_PER_IP: '1000000000',
-    LINKD_RATE_LIMIT_REDIRECTS_PER_IP: '1000000000',
-  })
+  const profile = process.env.BENCH_CPU_PROF
+  const linkd = await startLinkd(
+    dataDir,
+    {
+      LINKD_LOG_LEVEL: 'warn',
+      // One client address sends everything: lift the per-IP limit (3,000/min by default).
+      LINKD_RATE_LIMIT_PER_IP: '1000000000',
+      LINKD_RATE_LIMIT_REDIRECTS_PER_IP: '1000000000',
+    },
+    // BENCH_CPU_PROF=dir: a CPU profile of linkd (node --cpu-prof) for finding hot spots.
+    profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : [],
+  )
   try {
     const key = linkd.ownerKey()
     if (!key) throw new Error(`no owner key printed:\n${linkd.output()}`)
@@ -75,6 +117,22 @@ export async function redirectBench(): Promise<void> {
     })
     if (created.status !== 201) throw new Error(`create link: ${created.status} ${await created.text()}`)
     const link = (await created.json()) as { id: string }
+    const withRules = await fetch(`${linkd.url}/api/use/links`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({
+        destinationUrl: 'https://example.com/',
+        customSlug: 'bench-rules',
+        forwardQuery: true,
+        rules: RULES,
+      }),
+    })
+    if (withRules.status !== 201)
+      throw new Error(`create link: ${withRules.status} ${await withRules.text()}`)
+    const rulesUrl = `${linkd.url}/bench-rules?${RULES_QUERY}`
+    const probe = await fetch(rulesUrl, { redirect: 'manual', headers: { 'user-agent': UA } })
+    if (probe.headers.get('location') !== `https://example.com/?${RULES_QUERY}`)
+      throw new Error(`bench-rules: a rule matched the bench visitor: ${probe.headers.get('location')}`)
 
     const pid = linkd.child.pid!
     await load(`${linkd.url}/health/live`, pid, 3, 200) // warm-up
@@ -107,6 +165,29 @@ export async function redirectBench(): Promise<void> {
       [
         'clicks recorded (analytics after flush)',
         `${analytics.totalClicks}; the client read ${counted} redirects and sent ${sent}${analytics.totalClicks >= counted && analytics.totalClicks <= sent ? ' (all recorded)' : ' (MISMATCH)'}`,
+      ],
+    ])
+    // The plain link and the rules link in alternating rounds, so a neighbour's load falls on both.
+    await load(rulesUrl, pid, 3) // warm-up
+    const plain: Measured[] = []
+    const rules: Measured[] = []
+    const utm: Measured[] = []
+    for (let round = 0; round < ROUNDS; round++) {
+      plain.push(await load(`${linkd.url}/bench`, pid, ROUND_SECONDS))
+      rules.push(await load(rulesUrl, pid, ROUND_SECONDS))
+      utm.push(await load(`${linkd.url}/bench-rules?${UTM_QUERY}`, pid, ROUND_SECONDS))
+    }
+    report('redirect with 5 rules (none matching) and forwardQuery, vs the plain link (same run)', [
+      [`plain link GET /bench (baseline), ${ROUNDS} x ${ROUND_SECONDS} s`, rounds(plain)],
+      [`GET /bench-rules?${RULES_QUERY}`, rounds(rules)],
+      [
+        'ratio (req/s; server CPU) vs plain link',
+        `${fmt(perSecond(rules) / perSecond(plain), 2)}x; ${fmt(cpuOf(plain) / cpuOf(rules), 2)}x (target >= 0.9x); non-302 or errors ${rules.reduce((n, m) => n + m.result.requests.total - countOf(m.result, 302) + m.result.errors + m.result.timeouts, 0)}`,
+      ],
+      ['the same with utm_source and utm_medium', rounds(utm)],
+      [
+        'ratio with utm_* (req/s; server CPU)',
+        `${fmt(perSecond(utm) / perSecond(plain), 2)}x; ${fmt(cpuOf(plain) / cpuOf(utm), 2)}x`,
       ],
     ])
   } finally {

@@ -15,7 +15,9 @@ export async function hasWrk(): Promise<boolean> {
   }
 }
 
-const ms = (value: string, unit: string) => Number(value) * ({ us: 0.001, ms: 1, s: 1000 }[unit] ?? NaN)
+/** wrk's latency in ms, to the µs (0.819, not 0.8190000000000001). */
+const ms = (value: string, unit: string) =>
+  Math.round(Number(value) * ({ us: 0.001, ms: 1, s: 1000 }[unit] ?? NaN) * 1000) / 1000
 
 /**
  * The same load as `autocannon()` from wrk, one client thread (BENCH_WRK_THREADS to change): a C

@@ -23,6 +23,9 @@ export interface FastRedirectDeps {
   log: FastifyBaseLogger
 }
 
+/** A raw query that may hold a pair the click reads (utm_*, qr), however encoded. */
+const CLICK_QUERY = /utm_|qr|%/
+
 /** One path segment of short-code characters, with an optional query string. */
 const SHORT_PATH = /^\/([A-Za-z0-9_-]{1,64})(?:\?|$)/
 
@@ -80,13 +83,15 @@ export function createFastRedirect(
     const link = found.link
     const q = url.indexOf('?')
     const rawQuery = q === -1 ? '' : url.slice(q + 1)
-    const query = q === -1 ? {} : (parseQuery(rawQuery) as Record<string, unknown>)
+    // The click reads only utm_* and qr from the query: a query that cannot name them (no `utm_`,
+    // no `qr`, nothing percent-encoded) is not parsed.
+    const query = CLICK_QUERY.test(rawQuery) ? (parseQuery(rawQuery) as Record<string, unknown>) : {}
     redirect.record(clickInput(link, now, { method, ip, headers: req.headers, query, receivedAt }))
 
     const answer = redirect.answer(link, { headers: req.headers, ip, rawQuery })
     // prettier-ignore
     // The same headers, in the same order, as the Fastify route (writeHead with a flat list
-    // skips the per-header bookkeeping of setHeader).
+    // skips the per-header bookkeeping of setHeader). No body, so end() sends one write.
     const headers: Array<string | number> = [
       'x-request-id', id,
       'x-content-type-options', 'nosniff',
@@ -95,12 +100,9 @@ export function createFastRedirect(
       'x-ratelimit-reset', limit.reset,
       'location', answer.location,
       'cache-control', CACHE_CONTROL,
+      'content-length', '0',
     ]
-    if (method === 'HEAD') res.writeHead(link.redirectType, headers as string[]).end()
-    else {
-      headers.push('content-type', 'text/html; charset=utf-8', 'content-length', answer.length)
-      res.writeHead(link.redirectType, headers as string[]).end(answer.body)
-    }
+    res.writeHead(link.redirectType, headers as string[]).end()
     reqLog?.info(
       { res: { statusCode: link.redirectType }, responseTime: performance.now() - receivedAt },
       'request completed',

@@ -24,7 +24,7 @@ export interface RedirectService {
   lookup(host: string | undefined, code: string): Promise<Lookup>
   /**
    * Where this visit of a redirecting link goes (rules, forwarded query; a smart link's platform
-   * target with `clickId` appended), as Location and body.
+   * target with `clickId` appended): its Location.
    */
   answer(link: ResolvedLink, visit: Visit, clickId?: string): RedirectAnswer
   /** The click id of a human visit of a smart link (`clk_…`); undefined for bots and plain links. */

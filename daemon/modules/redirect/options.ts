@@ -44,6 +44,8 @@ export function primaryLanguage(header: string | undefined): string | null {
 }
 
 function decode(s: string): string {
+  // Most names and values have nothing to decode: skip the regex and decodeURIComponent.
+  if (s.indexOf('%') === -1 && s.indexOf('+') === -1) return s
   try {
     return decodeURIComponent(s.replace(/\+/g, ' '))
   } catch {
@@ -51,9 +53,15 @@ function decode(s: string): string {
   }
 }
 
+/** One `name=value` of a query: the name decoded, the pair as sent. */
+interface Pair {
+  name: string
+  raw: string
+}
+
 /** `name=value` pairs of a raw query, names and values as sent (not decoded). */
-function pairs(raw: string): Array<{ name: string; raw: string }> {
-  const out: Array<{ name: string; raw: string }> = []
+function pairs(raw: string): Pair[] {
+  const out: Pair[] = []
   for (const part of raw.split('&')) {
     if (part === '') continue
     const eq = part.indexOf('=')
@@ -110,6 +118,8 @@ export function needsVisit(link: ResolvedLink, rawQuery: string): boolean {
 export function targetOf(link: ResolvedLink, visit: Visit, countryOf: CountryOf): string {
   let destination = link.destinationUrl
   const plan = planOf(link)
+  // The visitor's pairs, parsed once for query rules and the forwarded query alike.
+  let visitor: Pair[] | undefined
   if (plan.rules.length) {
     let agent: { device: string; os: string | null } | undefined
     let country: string | null | undefined
@@ -123,10 +133,12 @@ export function targetOf(link: ResolvedLink, visit: Visit, countryOf: CountryOf)
       query: () => {
         if (!query) {
           query = new Map()
-          for (const p of pairs(visit.rawQuery)) {
+          for (const p of (visitor ??= pairs(visit.rawQuery))) {
             const eq = p.raw.indexOf('=')
             const v = eq === -1 ? '' : decode(p.raw.slice(eq + 1))
-            query.set(p.name, [...(query.get(p.name) ?? []), v])
+            const values = query.get(p.name)
+            if (values) values.push(v)
+            else query.set(p.name, [v])
           }
         }
         return query
@@ -135,7 +147,9 @@ export function targetOf(link: ResolvedLink, visit: Visit, countryOf: CountryOf)
     const hit = plan.rules.find((r) => r.test(facts))
     if (hit) destination = hit.destinationUrl
   }
-  return link.forwardQuery && visit.rawQuery !== '' ? forwardQuery(destination, visit.rawQuery) : destination
+  return link.forwardQuery && visit.rawQuery !== ''
+    ? forwardQuery(destination, visit.rawQuery, visitor)
+    : destination
 }
 
 /**
@@ -143,8 +157,8 @@ export function targetOf(link: ResolvedLink, visit: Visit, countryOf: CountryOf)
  * replaces all of the destination's pairs of that name, the visitor's pairs keep their encoding
  * and come after the destination's, `qr` is never forwarded, the fragment stays at the end.
  */
-export function forwardQuery(destination: string, rawQuery: string): string {
-  const visitor = pairs(rawQuery).filter((p) => p.name !== QR_MARKER)
+export function forwardQuery(destination: string, rawQuery: string, parsed = pairs(rawQuery)): string {
+  const visitor = parsed.filter((p) => p.name !== QR_MARKER)
   if (!visitor.length) return destination
   const hashAt = destination.indexOf('#')
   const fragment = hashAt === -1 ? '' : destination.slice(hashAt)

@@ -1,4 +1,7 @@
-/** The small HTML bodies of the redirect: the 3xx body for GET and the 404/410 pages for browsers. */
+/**
+ * The redirect's answers: the Location of each 3xx (sent with no body: why in
+ * docs/decisions/redirect-without-body.md) and the 404/410 pages for browsers.
+ */
 import type { ResolvedLink } from './cache.js'
 
 export const escapeHtml = (s: string) =>
@@ -6,11 +9,6 @@ export const escapeHtml = (s: string) =>
 
 const page = (title: string, body: string) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex"><title>${title}</title></head><body>${body}</body></html>\n`
-
-export function redirectPage(location: string): string {
-  const href = escapeHtml(location)
-  return page('Redirecting…', `<p>Redirecting to <a href="${href}">${href}</a></p>`)
-}
 
 export function errorPage(status: 404 | 410, message: string): string {
   const title = status === 410 ? 'Link expired' : 'Link not found'
@@ -43,9 +41,6 @@ export function wantsHtml(accept: string | undefined): boolean {
 
 export interface RedirectAnswer {
   location: string
-  body: string
-  /** Content-Length of `body`. */
-  length: number
 }
 
 export const CACHE_CONTROL = 'private, max-age=90'
@@ -61,12 +56,10 @@ function locationOf(url: string): string {
 }
 
 function answerTo(url: string): RedirectAnswer {
-  const location = locationOf(url)
-  const body = redirectPage(location)
-  return { location, body, length: Buffer.byteLength(body) }
+  return { location: locationOf(url) }
 }
 
-/** Location and body per resolved link, computed once while the link sits in the hot-link cache. */
+/** Location per resolved link, computed once while the link sits in the hot-link cache. */
 const answers = new WeakMap<ResolvedLink, RedirectAnswer>()
 export function answerOf(link: ResolvedLink): RedirectAnswer {
   let a = answers.get(link)

@@ -35,6 +35,19 @@ function fail(
 
 const ua = (request: FastifyRequest) => request.headers['user-agent']
 
+/**
+ * Every 3xx of the redirect: Location, Cache-Control and no body, `Content-Length: 0` for GET and
+ * HEAD alike (as the fast path answers; docs/decisions/redirect-without-body.md).
+ */
+function sendRedirect(reply: FastifyReply, status: number, location: string, cacheControl: string) {
+  return reply
+    .code(status)
+    .header('location', location)
+    .header('cache-control', cacheControl)
+    .header('content-length', '0')
+    .send()
+}
+
 type Found = { kind: 'done' } | { kind: 'link'; link: ResolvedLink; live: boolean }
 
 /** The raw query string of a request ('' when none). */
@@ -87,10 +100,7 @@ export function redirectRoutes(deps: { redirect: RedirectService; clock: Clock }
     function expired(request: FastifyRequest, reply: FastifyReply, link: ResolvedLink, code: string) {
       if (link.expiredUrl === null) return fail(request, reply, 410, `short link /${code} has expired`)
       // An expired link with an expiredUrl sends the visitor there; no click is counted.
-      const to = answerAt(link, link.expiredUrl)
-      reply.code(302).header('location', to.location).header('cache-control', 'no-store')
-      if (request.method === 'HEAD') return reply.send()
-      return reply.type('text/html; charset=utf-8').send(to.body)
+      return sendRedirect(reply, 302, answerAt(link, link.expiredUrl).location, 'no-store')
     }
 
     const visitOf = (request: FastifyRequest) => ({
@@ -129,13 +139,13 @@ export function redirectRoutes(deps: { redirect: RedirectService; clock: Clock }
         const click = clickInput(link, deps.clock.now(), request)
         redirect.record(clickId === undefined ? click : { ...click, clickId })
         const answer = redirect.answer(link, visitOf(request), clickId)
-        reply
-          .code(link.redirectType)
-          .header('location', answer.location)
-          // A smart link's answer depends on the visitor (platform, click id): never reused.
-          .header('cache-control', link.smart ? 'no-store' : CACHE_CONTROL)
-        if (request.method === 'HEAD') return reply.send()
-        return reply.type('text/html; charset=utf-8').send(answer.body)
+        // A smart link's answer depends on the visitor (platform, click id): never reused.
+        return sendRedirect(
+          reply,
+          link.redirectType,
+          answer.location,
+          link.smart ? 'no-store' : CACHE_CONTROL,
+        )
       },
     })
 
@@ -213,7 +223,7 @@ export function redirectRoutes(deps: { redirect: RedirectService; clock: Clock }
         redirect.record(clickInput(link, now, { method: 'GET', ip, headers, query, receivedAt }))
         const answer = redirect.answer(link, visitOf(request))
         // Always 302 (a 307/308 would send the password form on to the destination).
-        return reply.code(302).header('location', answer.location).header('cache-control', 'no-store').send()
+        return sendRedirect(reply, 302, answer.location, 'no-store')
       },
     })
   }

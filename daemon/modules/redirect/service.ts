@@ -80,7 +80,7 @@ export function createRedirectService(deps: RedirectServiceDeps): RedirectServic
       return this.lookupCached(domainKey, code) ?? answer(await cache.get(domainKey!, code))
     },
 
-    /** Where this visit of a redirecting link goes (rules, forwarded query), as Location and body. */
+    /** Where this visit of a redirecting link goes (rules, forwarded query): its Location. */
     answer(link: ResolvedLink, visit: Visit, clickId?: string): RedirectAnswer {
       if (link.smart) {
         const ua = visit.headers['user-agent']

@@ -98,14 +98,18 @@ describe('the redirect fast path', () => {
       expect(second.headers.location).toBe(`https://example.com/%C3%BC/${redirectType}?a=1&b=%22x%22`)
       expect(second.headers['cache-control']).toBe('private, max-age=90')
       expect(second.headers['x-content-type-options']).toBe('nosniff')
-      expect(second.body).toContain('Redirecting to')
+      expect(second.headers['content-length']).toBe('0')
+      expect(second.body).toBe('')
       expect(second.headers['x-request-id']).not.toBe(first.headers['x-request-id'])
 
+      // HEAD: the same status and headers as GET, on both paths.
       const head = await get(`/${link.shortCode}`, { method: 'HEAD' })
       expect(head.viaFastify).toBe(false)
-      expect(head.status).toBe(redirectType)
-      expect(head.body).toBe('')
-      expect(head.headers.location).toBe(second.headers.location)
+      expect(comparable(head)).toEqual(comparable(second))
+      t.app.linkd.services.redirect.cache.clear()
+      const headViaFastify = await get(`/${link.shortCode}`, { method: 'HEAD' })
+      expect(headViaFastify.viaFastify).toBe(true)
+      expect(comparable(headViaFastify)).toEqual(comparable(second))
     }
   })
 
@@ -248,17 +252,23 @@ describe('the redirect fast path', () => {
     expect((await spoof('203.0.113.3')).status).toBe(429)
   })
 
-  it('records fast-path clicks with their UTM parameters and referrer', async () => {
+  it('records fast-path clicks with their UTM parameters (encoded too), QR scans and referrer', async () => {
     await start()
     const link: Link = await makeLink(t)
     for (let i = 0; i < 5; i++)
       await get(`/${link.shortCode}?utm_source=newsletter&utm_campaign=spring`, {
         headers: { referer: 'https://news.example/today' },
       })
+    // Percent-encoded names and the QR marker among other pairs count as well.
+    expect((await get(`/${link.shortCode}?ref=x&%75tm_medium=e%6Dail`)).viaFastify).toBe(false)
+    expect((await get(`/${link.shortCode}?ref=x&qr=1`)).viaFastify).toBe(false)
+    expect((await get(`/${link.shortCode}?ref=x&src=y`)).viaFastify).toBe(false)
     await flush(t)
     const a = await analytics(t, link.id)
-    expect(a.totalClicks).toBe(5)
+    expect(a.totalClicks).toBe(8)
+    expect(a.qrScans).toBe(1)
     expect(a.utmSources).toEqual([{ value: 'newsletter', clicks: 5 }])
+    expect(a.utmMediums).toEqual([{ value: 'email', clicks: 1 }])
     expect(a.utmCampaigns).toEqual([{ value: 'spring', clicks: 5 }])
     expect(a.referrers).toEqual([{ domain: 'news.example', clicks: 5 }])
   })

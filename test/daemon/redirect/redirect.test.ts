@@ -7,15 +7,16 @@ describe('GET|HEAD /:shortCode', () => {
   let t: TestApp
   afterEach(() => t.close())
 
-  it('answers 302 with Location, Cache-Control: private, max-age=90 and a small HTML body', async () => {
+  it('answers 302 with Location, Cache-Control: private, max-age=90 and no body (Content-Length: 0)', async () => {
     t = await createTestApp()
     const link = await makeLink(t, { destinationUrl: 'https://example.com/a?x=1&y="2"' })
     const res = await visit(t, link.shortCode)
     expect(res.statusCode).toBe(302)
     expect(res.headers.location).toBe('https://example.com/a?x=1&y=%222%22')
     expect(res.headers['cache-control']).toBe('private, max-age=90')
-    expect(res.headers['content-type']).toBe('text/html; charset=utf-8')
-    expect(res.body).toContain('<a href="https://example.com/a?x=1&amp;y=%222%22">')
+    expect(res.headers['content-length']).toBe('0')
+    expect(res.headers['content-type']).toBeUndefined()
+    expect(res.body).toBe('')
   })
 
   it.each([301, 302, 307, 308])('answers the link redirectType %i', async (redirectType) => {
@@ -27,14 +28,19 @@ describe('GET|HEAD /:shortCode', () => {
     expect(res.headers['cache-control']).toBe('private, max-age=90')
   })
 
-  it('answers HEAD with the same status and headers and no body', async () => {
+  it('answers HEAD with the same status and headers as GET, Content-Length included', async () => {
     t = await createTestApp()
     const link = await makeLink(t, { redirectType: 308 })
     const res = await visit(t, link.shortCode, { method: 'HEAD' })
+    const get = await visit(t, link.shortCode)
     expect(res.statusCode).toBe(308)
     expect(res.headers.location).toBe('https://example.com/landing')
     expect(res.headers['cache-control']).toBe('private, max-age=90')
     expect(res.body).toBe('')
+    const { date: _d, 'x-request-id': _i, 'x-ratelimit-remaining': _r, ...headHeaders } = res.headers
+    const { date: _d2, 'x-request-id': _i2, 'x-ratelimit-remaining': _r2, ...getHeaders } = get.headers
+    expect(headHeaders).toEqual(getHeaders)
+    expect(headHeaders['content-length']).toBe('0')
   })
 
   it('encodes a non-ASCII destination in Location', async () => {
