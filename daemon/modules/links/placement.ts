@@ -3,6 +3,7 @@
  * domain or the shared short domain), the short URL on that domain, and the destination rules
  * that keep a link off this service's own short domains.
  */
+import { isUniqueViolation } from '../../db/errors.js'
 import { AppError, validation } from '../../http/errors.js'
 import type { CreateLinkBody } from '../../../src/contract/links.js'
 import { checkDestination } from '../../urls.js'
@@ -18,7 +19,7 @@ export const codeTaken = (code: string) =>
 
 export function createLinkPlacement(
   deps: Pick<LinkServiceDeps, 'publicUrl' | 'ownHosts' | 'domains'> & {
-    store: Pick<LinkServiceDeps['store'], 'takenCodes'>
+    store: Pick<LinkServiceDeps['store'], 'takenCodes' | 'update'>
   },
 ) {
   const own = {
@@ -94,5 +95,15 @@ export function createLinkPlacement(
     return { ...domain, shortCode }
   }
 
-  return { destination, linkDomain, shortUrlOf, newPlace }
+  /** Writes a PATCH; a place another writer took between newPlace's check and the write is 409. */
+  async function writePatch(id: string, patch: LinkPatch): Promise<void> {
+    try {
+      await deps.store.update(id, patch)
+    } catch (err) {
+      if (patch.place && isUniqueViolation(err)) throw codeTaken(patch.place.shortCode)
+      throw err
+    }
+  }
+
+  return { destination, linkDomain, shortUrlOf, newPlace, writePatch }
 }

@@ -24,7 +24,7 @@ import {
   normalizeTitle,
   SHARED_DOMAIN_KEY,
 } from './rules.js'
-import { codeTaken, createLinkPlacement } from './placement.js'
+import { createLinkPlacement } from './placement.js'
 import { checkOg, checkRules, parseStartsAt } from './options.js'
 import { hashPassword } from '../../password.js'
 import { parseExpiry } from '../../http/expiry.js'
@@ -116,7 +116,7 @@ export type ItemValidator = (item: unknown) => ErrorDetail[] | undefined
 export function createLinkService(deps: LinkServiceDeps): LinkService {
   const { store } = deps
   const now = () => deps.clock.now()
-  const { destination, linkDomain, shortUrlOf, newPlace } = createLinkPlacement(deps)
+  const { destination, linkDomain, shortUrlOf, newPlace, writePatch } = createLinkPlacement(deps)
 
   /** Past its expiry, or every click of its maxClicks taken: expired. */
   function statusOf(l: LinkRecord, t: number): LinkStatus {
@@ -399,13 +399,7 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
         ...(place !== undefined && { place }),
         updatedAt: t,
       }
-      try {
-        await store.update(l.id, patch)
-      } catch (err) {
-        // Another writer took the code between the check and the write.
-        if (place && isUniqueViolation(err)) throw codeTaken(place.shortCode)
-        throw err
-      }
+      await writePatch(l.id, patch)
       const link = present(await load(organizationId, id), t)
       deps.events.emit('link.updated', { organizationId, data: link }, t)
       return link

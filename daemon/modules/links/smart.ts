@@ -65,7 +65,7 @@ export interface SmartLinkServiceDeps extends LinkServiceDeps {
 export function createSmartLinkService(deps: SmartLinkServiceDeps): SmartLinkService {
   const { store } = deps
   const now = () => deps.clock.now()
-  const { destination, linkDomain, shortUrlOf, newPlace } = createLinkPlacement(deps)
+  const { destination, linkDomain, shortUrlOf, newPlace, writePatch } = createLinkPlacement(deps)
   const present = (l: LinkRecord) => presentSmart(l, shortUrlOf)
 
   async function load(organizationId: string, id: string): Promise<LinkRecord> {
@@ -205,12 +205,7 @@ export function createSmartLinkService(deps: SmartLinkServiceDeps): SmartLinkSer
         ...(place !== undefined && { place }),
         updatedAt: t,
       }
-      try {
-        await store.update(l.id, patch)
-      } catch (err) {
-        if (place && isUniqueViolation(err)) throw codeTaken(place.shortCode)
-        throw err
-      }
+      await writePatch(l.id, patch)
       const updated = await load(organizationId, id)
       deps.events.emit('link.updated', { organizationId, data: smartEventData(updated, shortUrlOf) }, t)
       return present(updated)
