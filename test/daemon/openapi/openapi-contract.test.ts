@@ -289,7 +289,7 @@ describe('OpenAPI request examples', () => {
     await sqlRows(
       t,
       `INSERT INTO team_invitations (id, organization_id, email, role, token_hash, status, invited_by, expires_at, created_at)
-       VALUES ('inv_example', ?, 'ada@example.com', 'member', ?, 'pending', NULL, ?, ?)`,
+       VALUES ('inv_example', ?, 'grace@example.com', 'member', ?, 'pending', NULL, ?, ?)`,
       t.orgId,
       sha256Hex(EXAMPLE_INVITATION_TOKEN),
       t.clock.now() + 86_400_000,
