@@ -88,7 +88,7 @@ export function createFastRedirect(
     const query = CLICK_QUERY.test(rawQuery) ? (parseQuery(rawQuery) as Record<string, unknown>) : {}
     redirect.record(clickInput(link, now, { method, ip, headers: req.headers, query, receivedAt }))
 
-    const answer = redirect.answer(link, { headers: req.headers, ip, rawQuery })
+    const location = redirect.location(link, { headers: req.headers, ip, rawQuery })
     // prettier-ignore
     // The same headers, in the same order, as the Fastify route (writeHead with a flat list
     // skips the per-header bookkeeping of setHeader). No body, so end() sends one write.
@@ -98,7 +98,7 @@ export function createFastRedirect(
       'x-ratelimit-limit', limit.limit,
       'x-ratelimit-remaining', limit.remaining,
       'x-ratelimit-reset', limit.reset,
-      'location', answer.location,
+      'location', location,
       'cache-control', CACHE_CONTROL,
       'content-length', '0',
     ]

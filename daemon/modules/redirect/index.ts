@@ -11,7 +11,6 @@ import { redirectRoutes } from './routes.js'
 import type { Lookup } from './service.js'
 import type { ResolvedLink } from './cache.js'
 import type { Visit } from './options.js'
-import type { RedirectAnswer } from './pages.js'
 
 export interface RedirectService {
   /** The domain key a request's Host names ('' shared, a custom domain's id), undefined if not ours. */
@@ -26,7 +25,7 @@ export interface RedirectService {
    * Where this visit of a redirecting link goes (rules, forwarded query; a smart link's platform
    * target with `clickId` appended): its Location.
    */
-  answer(link: ResolvedLink, visit: Visit, clickId?: string): RedirectAnswer
+  location(link: ResolvedLink, visit: Visit, clickId?: string): string
   /** The click id of a human visit of a smart link (`clk_…`); undefined for bots and plain links. */
   clickIdFor(link: ResolvedLink, method: string, userAgent: string): string | undefined
   /** A visit of a link with maxClicks: true while it redirects (a human visit takes one click). */

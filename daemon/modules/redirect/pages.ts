@@ -2,8 +2,6 @@
  * The redirect's answers: the Location of each 3xx (sent with no body: why in
  * docs/decisions/redirect-without-body.md) and the 404/410 pages for browsers.
  */
-import type { ResolvedLink } from './cache.js'
-
 export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
 
@@ -39,47 +37,17 @@ export function wantsHtml(accept: string | undefined): boolean {
   return false
 }
 
-export interface RedirectAnswer {
-  location: string
-}
-
 export const CACHE_CONTROL = 'private, max-age=90'
 
-/** A header-safe Location: destinations with non-ASCII or unsafe characters in their encoded form. */
-function locationOf(url: string): string {
+/**
+ * A header-safe Location: destinations with non-ASCII or unsafe characters in their encoded form.
+ * A redirect has no body, so this is all of its answer: one regex test, cheaper than any cache.
+ */
+export function locationOf(url: string): string {
   if (!/[^\x21-\x7e]|["<>\\^`{|}]/.test(url)) return url
   try {
     return new URL(url).href
   } catch {
     return encodeURI(url)
   }
-}
-
-function answerTo(url: string): RedirectAnswer {
-  return { location: locationOf(url) }
-}
-
-/** Location per resolved link, computed once while the link sits in the hot-link cache. */
-const answers = new WeakMap<ResolvedLink, RedirectAnswer>()
-export function answerOf(link: ResolvedLink): RedirectAnswer {
-  let a = answers.get(link)
-  if (!a) answers.set(link, (a = answerTo(link.destinationUrl)))
-  return a
-}
-
-/** Answers to a link's rule destinations and expiredUrl, kept as long as the link is. */
-const others = new WeakMap<ResolvedLink, Map<string, RedirectAnswer>>()
-
-/**
- * The answer sending a visit of `link` to `url`: the link's own destination, a rule's or its
- * expiredUrl from memory; anything else (a forwarded query) computed for this request.
- */
-export function answerAt(link: ResolvedLink, url: string): RedirectAnswer {
-  if (url === link.destinationUrl) return answerOf(link)
-  if (url !== link.expiredUrl && !link.rules.some((r) => r.destinationUrl === url)) return answerTo(url)
-  let m = others.get(link)
-  if (!m) others.set(link, (m = new Map()))
-  let a = m.get(url)
-  if (!a) m.set(url, (a = answerTo(url)))
-  return a
 }

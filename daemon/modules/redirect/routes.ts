@@ -4,7 +4,7 @@ import type { Clock } from '../../clock.js'
 import { AppError } from '../../http/errors.js'
 import { evaluate, type LocalRateLimitStore } from '../../http/rate-limit.js'
 import { clickInput } from './click.js'
-import { answerAt, CACHE_CONTROL, errorPage, ROOT_MESSAGE, rootPage, wantsHtml } from './pages.js'
+import { CACHE_CONTROL, locationOf, errorPage, ROOT_MESSAGE, rootPage, wantsHtml } from './pages.js'
 import {
   isPreviewCrawler,
   messagePage,
@@ -100,7 +100,7 @@ export function redirectRoutes(deps: { redirect: RedirectService; clock: Clock }
     function expired(request: FastifyRequest, reply: FastifyReply, link: ResolvedLink, code: string) {
       if (link.expiredUrl === null) return fail(request, reply, 410, `short link /${code} has expired`)
       // An expired link with an expiredUrl sends the visitor there; no click is counted.
-      return sendRedirect(reply, 302, answerAt(link, link.expiredUrl).location, 'no-store')
+      return sendRedirect(reply, 302, locationOf(link.expiredUrl), 'no-store')
     }
 
     const visitOf = (request: FastifyRequest) => ({
@@ -127,7 +127,7 @@ export function redirectRoutes(deps: { redirect: RedirectService; clock: Clock }
           if (preview) {
             // A crawler's visit: recorded, and counted as a bot by the clicks module.
             redirect.record(clickInput(link, deps.clock.now(), request))
-            const to = link.passwordHash === null ? redirect.answer(link, visitOf(request)).location : null
+            const to = link.passwordHash === null ? redirect.location(link, visitOf(request)) : null
             return request.method === 'HEAD' ? reply.send() : reply.send(previewPage(link, to))
           }
           return request.method === 'HEAD' ? reply.send() : reply.send(passwordPage(link, request.url))
@@ -138,14 +138,9 @@ export function redirectRoutes(deps: { redirect: RedirectService; clock: Clock }
         const clickId = redirect.clickIdFor(link, request.method, ua(request) ?? '')
         const click = clickInput(link, deps.clock.now(), request)
         redirect.record(clickId === undefined ? click : { ...click, clickId })
-        const answer = redirect.answer(link, visitOf(request), clickId)
+        const location = redirect.location(link, visitOf(request), clickId)
         // A smart link's answer depends on the visitor (platform, click id): never reused.
-        return sendRedirect(
-          reply,
-          link.redirectType,
-          answer.location,
-          link.smart ? 'no-store' : CACHE_CONTROL,
-        )
+        return sendRedirect(reply, link.redirectType, location, link.smart ? 'no-store' : CACHE_CONTROL)
       },
     })
 
@@ -221,9 +216,9 @@ export function redirectRoutes(deps: { redirect: RedirectService; clock: Clock }
           return expired(request, reply, link, code)
         const { ip, headers, query, receivedAt } = request
         redirect.record(clickInput(link, now, { method: 'GET', ip, headers, query, receivedAt }))
-        const answer = redirect.answer(link, visitOf(request))
+        const location = redirect.location(link, visitOf(request))
         // Always 302 (a 307/308 would send the password form on to the destination).
-        return sendRedirect(reply, 302, answer.location, 'no-store')
+        return sendRedirect(reply, 302, location, 'no-store')
       },
     })
   }

@@ -8,7 +8,7 @@ import {
 } from './cache.js'
 import { botReason, type ClickInput, type ClicksService } from '../clicks/index.js'
 import { needsVisit, targetOf, type CountryOf, type Visit } from './options.js'
-import { answerAt, answerOf, type RedirectAnswer } from './pages.js'
+import { locationOf } from './pages.js'
 import { createDomainResolver } from './host.js'
 import { verifyPassword } from '../../password.js'
 import { newClickId, smartTarget } from './smart.js'
@@ -81,14 +81,14 @@ export function createRedirectService(deps: RedirectServiceDeps): RedirectServic
     },
 
     /** Where this visit of a redirecting link goes (rules, forwarded query): its Location. */
-    answer(link: ResolvedLink, visit: Visit, clickId?: string): RedirectAnswer {
+    location(link: ResolvedLink, visit: Visit, clickId?: string): string {
       if (link.smart) {
         const ua = visit.headers['user-agent']
-        return answerAt(link, smartTarget(link, typeof ua === 'string' ? ua : '', clickId))
+        return locationOf(smartTarget(link, typeof ua === 'string' ? ua : '', clickId))
       }
-      // A link without rules visited without a query: the answer cached with the link.
-      if (!needsVisit(link, visit.rawQuery)) return answerOf(link)
-      return answerAt(link, targetOf(link, visit, countryOf))
+      // A link without rules visited without a query goes to its own destination.
+      if (!needsVisit(link, visit.rawQuery)) return locationOf(link.destinationUrl)
+      return locationOf(targetOf(link, visit, countryOf))
     },
 
     /**
