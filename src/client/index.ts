@@ -11,6 +11,7 @@ import { gamingApi } from './gaming.js'
 import { HttpClient } from './http.js'
 import { keysApi } from './keys.js'
 import { linksApi } from './links.js'
+import { qrCodesApi } from './qr-codes.js'
 import { skanApi } from './skan.js'
 import { smartLinksApi } from './smart-links.js'
 import { teamApi } from './team.js'
@@ -36,6 +37,7 @@ export class LinkdClient extends HttpClient {
   keys = keysApi(this.requests)
   links = linksApi(this.requests)
   smartLinks = smartLinksApi(this.requests)
+  qrCodes = qrCodesApi(this.requests)
   webhooks = webhooksApi(this.requests)
   analytics = analyticsApi(this.requests)
   games = gamesApi(this.requests)

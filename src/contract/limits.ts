@@ -78,6 +78,22 @@ export const LINK_SORT_FIELDS = ['createdAt', 'clicks'] as const
 export const SORT_ORDERS = ['asc', 'desc'] as const
 export const ANALYTICS_INTERVALS = ['hour', 'day', 'week'] as const
 export const QR_FORMATS = ['svg', 'png'] as const
+export const QR_ERROR_LEVELS = ['L', 'M', 'Q', 'H'] as const
+
+/** QR code resources: image size, quiet zone, logo and the contrast a scanner needs. */
+export const QR_LIMITS = {
+  sizeMin: 64,
+  sizeMax: 2048,
+  sizeDefault: 300,
+  /** Quiet zone in modules (the standard asks for 4). */
+  marginMax: 16,
+  marginDefault: 4,
+  /** A logo data URL's decoded bytes. */
+  logoBytesMax: 100 * 1024,
+  /** WCAG contrast ratio between foreground and background below which scanners fail. */
+  contrastMin: 3,
+  titleMax: 255,
+} as const
 
 export const LINK_LIMITS = {
   destinationUrlMax: 2048,

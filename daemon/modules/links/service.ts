@@ -15,7 +15,7 @@ import type {
   QrQuery,
   UpdateLinkBody,
 } from '../../../src/contract/links.js'
-import { QR_MARKER, type LinkStatus } from '../../../src/contract/limits.js'
+import { QR_LIMITS, QR_MARKER, type LinkStatus } from '../../../src/contract/limits.js'
 import {
   checkMetadata,
   checkSlug,
@@ -28,7 +28,8 @@ import { createLinkPlacement } from './placement.js'
 import { checkOg, checkRules, parseStartsAt } from './options.js'
 import { hashPassword } from '../../password.js'
 import { parseExpiry } from '../../http/expiry.js'
-import { renderQr, type QrImage } from './qr.js'
+import { renderQrCode, type QrImage } from '../../qr/render.js'
+import { DEFAULT_QR_STYLE } from '../../qr/style.js'
 import { assignCodes } from './codes.js'
 import type { LinkKind, LinkRecord, LinkStore, SmartTargets } from './store.js'
 import { smartEventData } from './smart.js'
@@ -424,7 +425,12 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
       const l = await load(organizationId, id)
       const format = q.format ?? 'svg'
       const shortUrl = shortUrlOf(l)
-      const image = await renderQr(`${shortUrl}?${QR_MARKER}=1`, format, q.size)
+      const image = await renderQrCode(
+        `${shortUrl}?${QR_MARKER}=1`,
+        DEFAULT_QR_STYLE,
+        format,
+        q.size ?? QR_LIMITS.sizeDefault,
+      )
       const t = now()
       if (l.qrCreatedAt === null && (await store.markQrCreated(l.id, t)))
         deps.events.emit(
