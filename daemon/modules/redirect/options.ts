@@ -59,6 +59,9 @@ interface Pair {
   raw: string
 }
 
+/** A query whose pairs need no decoding and none is empty (`a=1&b=2`, not `a=1&&b`, `%61=1` or `a+b`). */
+const PLAIN_QUERY = /^[^&%+]+(?:&[^&%+]+)*$/
+
 /** `name=value` pairs of a raw query, names and values as sent (not decoded). */
 function pairs(raw: string): Pair[] {
   const out: Pair[] = []
@@ -114,41 +117,63 @@ export function needsVisit(link: ResolvedLink, rawQuery: string): boolean {
   return link.rules.length > 0 || (link.forwardQuery && rawQuery !== '')
 }
 
+/** The facts rules read about one visit, each worked out on first use (one object, no closures). */
+class VisitFacts implements Facts {
+  private agent?: { device: string; os: string | null }
+  private place?: string | null
+  private byName?: Map<string, string[]>
+  /** The visitor's pairs, parsed once for query rules and the forwarded query alike. */
+  visitor?: Pair[]
+  constructor(
+    private readonly visit: Visit,
+    private readonly countryOf: CountryOf,
+  ) {}
+  private ua() {
+    const ua = this.visit.headers['user-agent']
+    return (this.agent ??= ruleAgent(typeof ua === 'string' ? ua : ''))
+  }
+  device() {
+    return this.ua().device
+  }
+  os() {
+    return this.ua().os
+  }
+  country() {
+    return this.place === undefined ? (this.place = this.countryOf(this.visit.ip)) : this.place
+  }
+  language() {
+    return primaryLanguage(this.visit.headers['accept-language'])
+  }
+  query() {
+    if (!this.byName) {
+      this.byName = new Map()
+      for (const p of (this.visitor ??= pairs(this.visit.rawQuery))) {
+        const eq = p.raw.indexOf('=')
+        const v = eq === -1 ? '' : decode(p.raw.slice(eq + 1))
+        const values = this.byName.get(p.name)
+        if (values) values.push(v)
+        else this.byName.set(p.name, [v])
+      }
+    }
+    return this.byName
+  }
+}
+
 /** The URL this visit goes to: the first matching rule's destination (else the link's), query merged. */
 export function targetOf(link: ResolvedLink, visit: Visit, countryOf: CountryOf): string {
   let destination = link.destinationUrl
   const plan = planOf(link)
-  // The visitor's pairs, parsed once for query rules and the forwarded query alike.
-  let visitor: Pair[] | undefined
+  let facts: VisitFacts | undefined
   if (plan.rules.length) {
-    let agent: { device: string; os: string | null } | undefined
-    let country: string | null | undefined
-    let query: Map<string, string[]> | undefined
-    const ua = visit.headers['user-agent']
-    const facts: Facts = {
-      device: () => (agent ??= ruleAgent(typeof ua === 'string' ? ua : '')).device,
-      os: () => (agent ??= ruleAgent(typeof ua === 'string' ? ua : '')).os,
-      country: () => (country === undefined ? (country = countryOf(visit.ip)) : country),
-      language: () => primaryLanguage(visit.headers['accept-language']),
-      query: () => {
-        if (!query) {
-          query = new Map()
-          for (const p of (visitor ??= pairs(visit.rawQuery))) {
-            const eq = p.raw.indexOf('=')
-            const v = eq === -1 ? '' : decode(p.raw.slice(eq + 1))
-            const values = query.get(p.name)
-            if (values) values.push(v)
-            else query.set(p.name, [v])
-          }
-        }
-        return query
-      },
-    }
-    const hit = plan.rules.find((r) => r.test(facts))
-    if (hit) destination = hit.destinationUrl
+    facts = new VisitFacts(visit, countryOf)
+    for (const r of plan.rules)
+      if (r.test(facts)) {
+        destination = r.destinationUrl
+        break
+      }
   }
   return link.forwardQuery && visit.rawQuery !== ''
-    ? forwardQuery(destination, visit.rawQuery, visitor)
+    ? forwardQuery(destination, visit.rawQuery, facts?.visitor)
     : destination
 }
 
@@ -157,8 +182,12 @@ export function targetOf(link: ResolvedLink, visit: Visit, countryOf: CountryOf)
  * replaces all of the destination's pairs of that name, the visitor's pairs keep their encoding
  * and come after the destination's, `qr` is never forwarded, the fragment stays at the end.
  */
-export function forwardQuery(destination: string, rawQuery: string, parsed = pairs(rawQuery)): string {
-  const visitor = parsed.filter((p) => p.name !== QR_MARKER)
+export function forwardQuery(destination: string, rawQuery: string, parsed?: Pair[]): string {
+  // The common case: a destination without query or fragment, a visitor query with nothing
+  // encoded, no empty pair and no `qr` anywhere: the result is the two joined as they are.
+  if (PLAIN_QUERY.test(rawQuery) && !rawQuery.includes(QR_MARKER) && !/[?#]/.test(destination))
+    return `${destination}?${rawQuery}`
+  const visitor = (parsed ?? pairs(rawQuery)).filter((p) => p.name !== QR_MARKER)
   if (!visitor.length) return destination
   const hashAt = destination.indexOf('#')
   const fragment = hashAt === -1 ? '' : destination.slice(hashAt)

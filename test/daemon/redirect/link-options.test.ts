@@ -134,6 +134,10 @@ describe('forwardQuery: the visitor query merged into the destination', () => {
     ['https://e.example/p?a=1#frag', 'b=2', 'https://e.example/p?a=1&b=2#frag'],
     ['https://e.example/p#/route?x=1', 'b=2', 'https://e.example/p?b=2#/route?x=1'],
     ['https://e.example/p', 'flag&&', 'https://e.example/p?flag'],
+    ['https://e.example/p', 'a=1&b=2', 'https://e.example/p?a=1&b=2'],
+    ['https://e.example/p', '&a=1', 'https://e.example/p?a=1'],
+    ['https://e.example/p', 'aqr=1&qr=2', 'https://e.example/p?aqr=1'],
+    ['https://e.example/p', '%71r=1&b=2', 'https://e.example/p?b=2'],
   ])('%s + ?%s → %s', (destination, query, expected) => {
     expect(forwardQuery(destination, query)).toBe(expected)
   })
