@@ -30,6 +30,12 @@ const header = (req: FastifyRequest, name: string): string | undefined => {
   return typeof v === 'string' && v.length > 0 ? v : undefined
 }
 
+/** Request headers a browser may send cross-origin (contract, "CORS on ingestion"). */
+const CORS_ALLOWED =
+  'Authorization, Content-Type, Content-Encoding, X-Game-ID, X-Organization-ID, X-Signature, X-Timestamp'
+/** Response headers a page may read besides the safelisted ones. */
+const CORS_EXPOSED = 'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id'
+
 /**
  * POST /api/v1/gaming/events. Its own authentication (SDK key, X-Game-ID and X-Organization-ID, not API
  * keys: the route declares no `auth`, so the API-key hook only applies the per-IP window), in an
@@ -61,6 +67,22 @@ export function ingestRoutes(deps: { ingest: IngestService }) {
           done(err as Error, undefined)
         }
       },
+    )
+
+    // Web games send from their own origin: every answer may be read by any page (no cookies are
+    // involved, the SDK key is the credential), and the SDK reads Retry-After and the windows.
+    app.addHook('onSend', async (_req, reply, payload) => {
+      reply.header('access-control-allow-origin', '*')
+      reply.header('access-control-expose-headers', CORS_EXPOSED)
+      return payload
+    })
+    app.options('/api/v1/gaming/events', { schema: { hide: true } }, async (_req, reply) =>
+      reply
+        .code(204)
+        .header('access-control-allow-methods', 'POST, OPTIONS')
+        .header('access-control-allow-headers', CORS_ALLOWED)
+        .header('access-control-max-age', '7200')
+        .send(),
     )
 
     app.post(
