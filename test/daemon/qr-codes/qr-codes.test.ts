@@ -201,6 +201,21 @@ describe('QR codes: validation', () => {
     expect(removed.json<QrCode>().style.logo).toBeNull()
   })
 
+  it('takes a 100 KB logo even when the general body limit is smaller', async () => {
+    const small = await createTestApp({ publicUrl: 'https://sho.rt', bodyLimitBytes: 64 * 1024 })
+    try {
+      const l = await small.call('POST', '/api/use/links', {
+        body: { destinationUrl: 'https://example.com/' },
+      })
+      const res = await small.call('POST', '/api/use/qr-codes', {
+        body: { linkId: l.json<{ id: string }>().id, style: { logo: pngDataUrl(100 * 1024) } },
+      })
+      expect(res.statusCode, res.body).toBe(201)
+    } finally {
+      await small.close()
+    }
+  })
+
   it('refuses an image size or format out of range', async () => {
     const qr = await makeQr({ linkId: (await makeLink(t)).id })
     for (const q of ['size=63', 'size=2049', 'format=gif'])
