@@ -51,6 +51,7 @@ import { createHealthService } from './modules/health/index.js'
 import { healthModule } from './modules/health/index.js'
 import { createGaming } from './modules/gaming/index.js'
 import { createAuditStore, createAuditService, auditModule } from './modules/audit/index.js'
+import { createQrCodeService, createQrCodeStore, qrCodesModule } from './modules/qr-codes/index.js'
 import { packageVersion } from '../src/version.js'
 import type { Plan } from '../src/contract/limits.js'
 
@@ -149,6 +150,7 @@ function services(deps: CompositionDeps) {
       }
     },
   })
+  const qrCodes = createQrCodeService({ store: createQrCodeStore(db.kysely), links, clock, events })
   const domains = createDomainService({
     store: domainStore,
     clock,
@@ -184,6 +186,7 @@ function services(deps: CompositionDeps) {
     store:
       db.dialect === 'sqlite' ? createClickStore(db.sqlite, db.kysely) : createPostgresClickStore(db.kysely),
     links,
+    qrCodes,
     events,
     clock,
     masterKey: deps.masterKey,
@@ -247,6 +250,7 @@ function services(deps: CompositionDeps) {
     access,
     links,
     smartLinks,
+    qrCodes,
     redirect,
     clicks,
     idempotency,
@@ -282,6 +286,7 @@ export async function compose(deps: CompositionDeps) {
     teamModule({ team: svc.team }),
     auditModule({ audit: svc.audit }),
     linksModule({ links: svc.links, smartLinks: svc.smartLinks, bodyLimitBytes: config.bodyLimitBytes }),
+    qrCodesModule({ qrCodes: svc.qrCodes, bodyLimitBytes: config.bodyLimitBytes }),
     clicksModule({ clicks: svc.clicks }),
     webhooksModule({ webhooks: svc.webhooks, clock }),
     domainsModule({ domains: svc.domains, directory: svc.directory }),

@@ -44,13 +44,35 @@ export interface DomainEvents {
       referrer?: string
     }
   }
+  /**
+   * A QR code resource (`/api/use/qr-codes`), or the first image of a link's own QR code
+   * (`/api/use/links/:id/qr`, the shape with shortUrl and format).
+   */
   'qr_code.created': {
     organizationId: string
-    data: { qrCodeId: string; linkId: string; shortUrl: string; format: string; createdAt: string }
+    data:
+      | {
+          qrCodeId: string
+          linkId: string
+          /** Present for a smart link's code ('smart'). */
+          kind?: 'smart'
+          encodedUrl: string
+          title: string | null
+          createdAt: string
+        }
+      | { qrCodeId: string; linkId: string; shortUrl: string; format: string; createdAt: string }
   }
+  /** A human visit with `?qr=`: qrCodeId is the resource's id, or the link's own code id (`?qr=1`). */
   'qr_code.scanned': {
     organizationId: string
-    data: VisitData & { qrCodeId: string; linkId: string; shortUrl: string; scannedAt: string }
+    data: VisitData & {
+      qrCodeId: string
+      linkId: string
+      shortUrl: string
+      scannedAt: string
+      /** Present for a smart link ('smart'). */
+      kind?: 'smart'
+    }
   }
   'domain.created': {
     organizationId: string

@@ -49,6 +49,7 @@ import type {
 } from './schema/fraud.js'
 import type { SkanCampaignsTable, SkanPostbacksTable } from './schema/skan.js'
 import type { MembersTable, TeamInvitationsTable, AuditLogTable } from './schema/team.js'
+import type { QrCodesTable } from './schema/qr-codes.js'
 
 export type * from './schema/platform.js'
 export type * from './schema/links.js'
@@ -59,6 +60,7 @@ export type * from './schema/webhooks.js'
 export type * from './schema/fraud.js'
 export type * from './schema/skan.js'
 export type * from './schema/team.js'
+export type * from './schema/qr-codes.js'
 
 export interface Database {
   organizations: OrganizationsTable
@@ -70,6 +72,7 @@ export interface Database {
   rate_limit_counters: RateLimitCountersTable
   links: LinksTable
   link_tags: LinkTagsTable
+  qr_codes: QrCodesTable
   clicks: ClicksTable
   link_click_hours: LinkClickHoursTable
   link_click_dims: LinkClickDimsTable

@@ -28,6 +28,7 @@ export const TABLE_KEYS = {
   job_runs: ['name'],
   links: ['id'],
   link_tags: ['link_id', 'tag'],
+  qr_codes: ['id'],
   clicks: 'row',
   link_click_hours: ['link_id', 'hour_start'],
   link_click_dims: ['link_id', 'day_start', 'dim', 'value'],

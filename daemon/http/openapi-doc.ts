@@ -19,6 +19,10 @@ export const TAGS = [
     name: 'Smart links',
     description: 'One short URL per app: iOS, Android and desktop targets, a fallback, click ids',
   },
+  {
+    name: 'QR codes',
+    description: 'Styled QR codes of links and smart links, one per flyer or poster, each with its own scans',
+  },
   { name: 'Analytics', description: 'Click analytics of a short link over a date range' },
   { name: 'Custom domains', description: 'Own domains for short links: DNS verification and certificates' },
   { name: 'Webhooks', description: 'Signed event deliveries to your receivers, their log and health' },

@@ -65,6 +65,15 @@ export function requestExamples(): Record<string, unknown> {
       shortCode: 'play-now',
     },
     'PATCH /api/use/smart-links/{id}': { desktop: null, title: 'Play now (mobile only)' },
+    'POST /api/use/qr-codes': {
+      linkId: EXAMPLE_LINK_ID,
+      title: 'Spring flyer',
+      style: { foreground: '#1a237e', background: '#ffffff', errorCorrection: 'M', margin: 4 },
+    },
+    'PATCH /api/use/qr-codes/{id}': {
+      title: 'Spring flyer (station)',
+      style: { foreground: '#1a237e', background: '#ffffff', errorCorrection: 'Q', margin: 2 },
+    },
     'PATCH /api/team/members/{id}': { role: 'admin' },
     'POST /api/team/invitations': { email: 'ada@example.com', role: 'member' },
     'POST /api/team/invitations/accept': { token: EXAMPLE_INVITATION_TOKEN, name: 'Ada Lovelace' },
@@ -173,6 +182,9 @@ export function requestExamples(): Record<string, unknown> {
 }
 
 /** The invitation token of the accept example (fixed, so the document is the same on every fetch). */
+/** The link of the QR code example (the examples test gives its fixture link this id). */
+export const EXAMPLE_LINK_ID = 'lnk_8yQ2mZ4tK7'
+
 export const EXAMPLE_INVITATION_TOKEN = 'lkinv_Ex4mpleInv1tat1onT0ken0000000000'
 
 /** The UUIDs of the examples (the Postman collection replaces them by fresh ones on every send). */

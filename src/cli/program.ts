@@ -23,6 +23,7 @@ import { register as registerDomains } from './commands/domains/index.js'
 import { register as registerKeys } from './commands/keys/index.js'
 import { register as registerLinks } from './commands/links/index.js'
 import { register as registerSmartLinks } from './commands/smart-links/index.js'
+import { register as registerQr } from './commands/qr/index.js'
 import { register as registerWebhooks } from './commands/webhooks/index.js'
 import { register as registerProfile } from './commands/profile.js'
 import { register as registerStatus } from './commands/status.js'
@@ -60,6 +61,7 @@ export function buildProgram(): Command {
   registerTeam(program)
   registerLinks(program)
   registerSmartLinks(program)
+  registerQr(program)
   registerDomains(program)
   registerWebhooks(program)
   registerGames(program)

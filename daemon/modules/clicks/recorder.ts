@@ -36,6 +36,15 @@ export interface ClickInput {
   clickId?: string
 }
 
+/** What recording needs of the QR codes: each code's scans, inside the flush's unit of work. */
+export interface QrScanCounter {
+  /** Adds the scans of codes of those links; returns the ids that counted (existing codes of that link). */
+  addScans(
+    deltas: ReadonlyArray<{ qrCodeId: string; linkId: string; scans: number }>,
+    unit: UnitOfWork,
+  ): Promise<Set<string>>
+}
+
 /** What recording needs of the links service: links.clicks, inside the flush's unit of work. */
 export interface LinkClickCounter {
   addClicks(deltas: ReadonlyArray<ClickDelta>, unit: UnitOfWork): Promise<void>
@@ -44,6 +53,8 @@ export interface LinkClickCounter {
 export interface RecorderDeps {
   store: Pick<ClickStore, 'transaction' | 'apply'>
   links: LinkClickCounter
+  /** Per-code scans of `?qr=qr_…` visits; absent: those count on the link only. */
+  qrCodes?: QrScanCounter
   events: EventBus
   locate: Locate
   visitorHash(ts: number, ip: string, userAgent: string): string
@@ -78,11 +89,23 @@ export type Dim = (typeof DIMS)[number]
 interface Enriched {
   row: ClickRow
   link: ResolvedLink
+  /** The `qr_…` id a human visit came with (a QR code resource's, if it still is one of this link). */
+  qrCodeId: string | null
 }
 
-function isQr(query: Record<string, unknown> | undefined): boolean {
-  const v = query?.[QR_MARKER]
-  return v === '1' || (Array.isArray(v) && v[0] === '1')
+/** A QR code resource's id as `?qr=` carries it. */
+const QR_CODE_ID = /^qr_[A-Za-z0-9_-]{1,64}$/
+
+/**
+ * The `qr` marker of a visit: '1' (the link's own QR image), a QR code resource's id, or none.
+ * Either is a QR scan of the link; only an id can count on a code.
+ */
+function qrOf(query: Record<string, unknown> | undefined): { isQr: boolean; qrCodeId: string | null } {
+  let v = query?.[QR_MARKER]
+  if (Array.isArray(v)) v = v[0]
+  if (v === '1') return { isQr: true, qrCodeId: null }
+  if (typeof v === 'string' && QR_CODE_ID.test(v)) return { isQr: true, qrCodeId: v }
+  return { isQr: false, qrCodeId: null }
 }
 
 /** The counter increments of a set of clicks. Bots count in hours.bots only; humans everywhere. */
@@ -168,8 +191,10 @@ export function createClickRecorder(deps: RecorderDeps) {
     const agent = parseAgent(c.userAgent)
     const place = deps.locate(c.ip)
     const utm = utmOf(c.query, c.link.destinationUrl)
+    const qr = qrOf(c.query)
     return {
       link: c.link,
+      qrCodeId: reason === null ? qr.qrCodeId : null,
       row: {
         linkId: c.link.id,
         organizationId: c.link.organizationId,
@@ -177,7 +202,7 @@ export function createClickRecorder(deps: RecorderDeps) {
         visitorHash: deps.visitorHash(c.ts, c.ip, c.userAgent),
         isBot: reason !== null,
         botReason: reason,
-        isQr: isQr(c.query),
+        isQr: qr.isQr,
         country: place.country,
         region: place.region,
         city: place.city,
@@ -194,11 +219,12 @@ export function createClickRecorder(deps: RecorderDeps) {
     }
   }
 
-  function announce(clicks: Enriched[]): void {
+  /** `counted`: the QR code resources whose scans this flush counted (others: the link's own code). */
+  function announce(clicks: Enriched[], counted: ReadonlySet<string>): void {
     const clicked = deps.events.listening('link.clicked')
     const scanned = deps.events.listening('qr_code.scanned')
     if (!clicked && !scanned) return
-    for (const { row: r, link } of clicks) {
+    for (const { row: r, link, qrCodeId } of clicks) {
       if (r.isBot || !(r.isQr ? scanned : clicked)) continue
       const visit = { country: countryName(r.country), device: r.device, browser: r.browser, os: r.os }
       if (r.isQr)
@@ -207,10 +233,11 @@ export function createClickRecorder(deps: RecorderDeps) {
           {
             organizationId: r.organizationId,
             data: {
-              qrCodeId: qrCodeIdOf(r.linkId),
+              qrCodeId: qrCodeId !== null && counted.has(qrCodeId) ? qrCodeId : qrCodeIdOf(r.linkId),
               linkId: r.linkId,
               shortUrl: link.shortUrl,
               scannedAt: iso(r.ts),
+              ...(link.smart ? { kind: 'smart' as const } : {}),
               ...visit,
             },
           },
@@ -243,7 +270,17 @@ export function createClickRecorder(deps: RecorderDeps) {
     const batch = aggregate(rows)
     const human = new Map<string, number>()
     for (const r of rows) if (!r.isBot) human.set(r.linkId, (human.get(r.linkId) ?? 0) + 1)
-    // Click rows, counters and links.clicks: one transaction, all of it or nothing.
+    // Human visits per QR code resource (bots carry no code id: see enrich).
+    const scans = new Map<string, { qrCodeId: string; linkId: string; scans: number }>()
+    for (const { qrCodeId, row } of clicks) {
+      if (qrCodeId === null) continue
+      const k = `${qrCodeId}\n${row.linkId}`
+      const s = scans.get(k)
+      if (s) s.scans++
+      else scans.set(k, { qrCodeId, linkId: row.linkId, scans: 1 })
+    }
+    let counted: ReadonlySet<string> = new Set()
+    // Click rows, counters, links.clicks and QR scans: one transaction, all of it or nothing.
     await deps.store.transaction(async (unit) => {
       await deps.store.apply(batch, unit)
       if (human.size > 0)
@@ -251,9 +288,10 @@ export function createClickRecorder(deps: RecorderDeps) {
           [...human].map(([linkId, n]) => ({ linkId, clicks: n })),
           unit,
         )
+      if (scans.size > 0 && deps.qrCodes) counted = await deps.qrCodes.addScans([...scans.values()], unit)
     })
     recorded += rows.length
-    announce(clicks)
+    announce(clicks, counted)
   }
 
   // Nothing is committed when a write fails (one transaction): the batcher keeps the clicks for

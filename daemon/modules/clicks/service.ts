@@ -10,7 +10,12 @@ import { createVisitorHasher } from './classify.js'
 import { createLinkAnalytics } from './link-analytics.js'
 import type { Locate } from './location.js'
 import { createOrganizationClicks } from './organization-clicks.js'
-import { createClickRecorder, type ClickInput, type LinkClickCounter } from './recorder.js'
+import {
+  createClickRecorder,
+  type ClickInput,
+  type LinkClickCounter,
+  type QrScanCounter,
+} from './recorder.js'
 import type { ClickStore } from './store.js'
 import type { ClicksService } from './index.js'
 
@@ -30,6 +35,8 @@ const PURGE_LINKS_PER_RUN = 100
 export interface ClicksServiceDeps {
   store: ClickStore
   links: ClickLinks
+  /** Per-code scans of QR code resources (the qr-codes module). */
+  qrCodes?: QrScanCounter
   events: EventBus
   clock: Clock
   masterKey: Buffer
@@ -55,6 +62,7 @@ export function createClicksService(deps: ClicksServiceDeps): ClicksService {
   const recorder = createClickRecorder({
     store,
     links: deps.links,
+    ...(deps.qrCodes ? { qrCodes: deps.qrCodes } : {}),
     events: deps.events,
     locate: deps.locate,
     visitorHash: createVisitorHasher(deps.masterKey),

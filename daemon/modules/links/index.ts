@@ -49,8 +49,8 @@ export interface LinkService {
   delete(organizationId: string, id: string): Promise<void>
   /** The QR image of `${shortUrl}?qr=1`; the first one generated for a link is announced. */
   qr(organizationId: string, id: string, q: QrQuery): Promise<QrImage>
-  /** Any link or smart link of the organization, by id (analytics read both); 404 otherwise. */
-  owned(organizationId: string, id: string): Promise<{ id: string; kind: LinkKind }>
+  /** Any link or smart link of the organization, by id (analytics, QR codes); 404 otherwise. */
+  owned(organizationId: string, id: string): Promise<{ id: string; kind: LinkKind; shortUrl: string }>
   /** For the redirect: the link (or smart link) behind a code on a domain, with its effective status. */
   resolve(domainKey: string, shortCode: string): Promise<ResolvedLink | undefined>
   /** A redirect of a link with maxClicks: a human takes a click atomically, a bot only asks. */

@@ -470,10 +470,13 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
     },
 
     /** Any link or smart link of the organization (analytics read both by id); 404 otherwise. */
-    async owned(organizationId: string, id: string): Promise<{ id: string; kind: LinkKind }> {
+    async owned(
+      organizationId: string,
+      id: string,
+    ): Promise<{ id: string; kind: LinkKind; shortUrl: string }> {
       const l = await store.byId(organizationId, id)
       if (!l) throw notFound(`link ${id}`)
-      return { id: l.id, kind: l.kind }
+      return { id: l.id, kind: l.kind, shortUrl: shortUrlOf(l) }
     },
 
     /** A redirect of a link with maxClicks: see LinkQueries.takeCappedClick. */

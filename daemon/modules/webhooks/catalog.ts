@@ -93,8 +93,8 @@ export function sampleData(event: WebhookEvent, publicUrl: string, now: number):
     'qr_code.created': {
       qrCodeId: 'qr_sample',
       linkId: link.id,
-      shortUrl: link.shortUrl,
-      format: 'svg',
+      encodedUrl: `${link.shortUrl}?qr=qr_sample`,
+      title: 'Spring flyer',
       createdAt: at,
     },
     'qr_code.scanned': {

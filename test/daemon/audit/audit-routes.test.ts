@@ -40,6 +40,7 @@ const key = async () => id(await post('/api/keys', { name: 'fixture', preset: 'f
 const link = async () => id(await post('/api/use/links', { destinationUrl: 'https://example.org/' }))
 const smartLink = async () =>
   id(await post('/api/use/smart-links', { fallbackUrl: 'https://example.org/game' }))
+const qrCode = async () => id(await post('/api/use/qr-codes', { linkId: await link() }))
 const webhook = async () =>
   id(
     await post('/api/webhooks', {
@@ -136,6 +137,12 @@ const FIXTURES: Record<string, () => Promise<Call>> = {
     body: examples['PATCH /api/use/smart-links/{id}'],
   }),
   'DELETE /api/use/smart-links/{id}': async () => ({ url: `/api/use/smart-links/${await smartLink()}` }),
+  'POST /api/use/qr-codes': async () => ({ url: '/api/use/qr-codes', body: { linkId: await link() } }),
+  'PATCH /api/use/qr-codes/{id}': async () => ({
+    url: `/api/use/qr-codes/${await qrCode()}`,
+    body: examples['PATCH /api/use/qr-codes/{id}'],
+  }),
+  'DELETE /api/use/qr-codes/{id}': async () => ({ url: `/api/use/qr-codes/${await qrCode()}` }),
   'POST /api/webhooks': async () => ({ url: '/api/webhooks', body: examples['POST /api/webhooks'] }),
   'POST /api/webhooks/bulk': async () => ({
     url: '/api/webhooks/bulk',
@@ -262,6 +269,9 @@ const NAMES: Record<string, [string, string]> = {
   'POST /api/use/smart-links': ['smart_link.create', 'smart_link'],
   'PATCH /api/use/smart-links/{id}': ['smart_link.update', 'smart_link'],
   'DELETE /api/use/smart-links/{id}': ['smart_link.delete', 'smart_link'],
+  'POST /api/use/qr-codes': ['qr_code.create', 'qr_code'],
+  'PATCH /api/use/qr-codes/{id}': ['qr_code.update', 'qr_code'],
+  'DELETE /api/use/qr-codes/{id}': ['qr_code.delete', 'qr_code'],
   'POST /api/webhooks/bulk': ['webhook.bulk_update', 'webhook'],
   'POST /api/webhooks/{id}/rotate-secret': ['webhook.rotate_secret', 'webhook'],
   'POST /api/webhooks/{id}/deliveries/{deliveryId}/retry': ['webhook_delivery.retry', 'webhook_delivery'],

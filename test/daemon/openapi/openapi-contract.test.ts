@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   EXAMPLE_INVITATION_TOKEN,
+  EXAMPLE_LINK_ID,
   EXAMPLE_TIME_ISO,
   requestExamples,
 } from '../../../daemon/http/openapi-examples.js'
@@ -262,6 +263,19 @@ describe('OpenAPI request examples', () => {
     const webhook = await t.call('POST', '/api/webhooks', {
       body: { name: 'fixture', url: 'https://hooks.example.org/x', events: ['link.created'] },
     })
+    const qrCode = await t.call('POST', '/api/use/qr-codes', {
+      body: { linkId: link.json<{ id: string }>().id },
+    })
+    // The QR code example names a fixed link id: a second link takes it.
+    const exampleLink = await t.call('POST', '/api/use/links', {
+      body: { destinationUrl: 'https://example.org/q' },
+    })
+    await sqlRows(
+      t,
+      'UPDATE links SET id = ? WHERE id = ?',
+      EXAMPLE_LINK_ID,
+      exampleLink.json<{ id: string }>().id,
+    )
     const domain = await t.call('POST', '/api/domains', { body: { domain: 'fixture.example.org' } })
     const key = await t.createKey({ name: 'fixture', preset: 'full' })
     const fraudGame = await t.call('POST', '/api/v1/admin/games', {
@@ -305,6 +319,7 @@ describe('OpenAPI request examples', () => {
       '/api/keys/': key.id,
       '/api/use/links/': link.json<{ id: string }>().id,
       '/api/use/smart-links/': smartLink.json<{ id: string }>().id,
+      '/api/use/qr-codes/': qrCode.json<{ id: string }>().id,
       '/api/webhooks/': webhook.json<{ id: string }>().id,
       '/api/domains/': domain.json<{ id: string }>().id,
       '/api/v1/admin/games/': g.id,
