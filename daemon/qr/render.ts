@@ -137,13 +137,20 @@ async function png(m: Matrix, style: StoredQrStyle, size: number): Promise<Buffe
   // The module under each pixel column/row (-1: outside the symbol, background).
   const moduleAt = new Int32Array(size).fill(-1)
   for (let i = 0; i < n; i++) for (let p = e[i]!; p < e[i + 1]!; p++) moduleAt[p] = i - style.margin
+  // One pixel row per module row, copied to each of its pixel rows.
+  const line = new Uint8Array(size * 4)
+  let drawn = NaN
   for (let y = 0; y < size; y++) {
     const row = moduleAt[y]!
-    for (let x = 0; x < size; x++) {
-      const col = moduleAt[x]!
-      const dark = row >= 0 && row < m.size && col >= 0 && col < m.size && m.data[row * m.size + col] === 1
-      px.set(dark ? fg : bg, (y * size + x) * 4)
+    if (row !== drawn) {
+      for (let x = 0; x < size; x++) {
+        const col = moduleAt[x]!
+        const dark = row >= 0 && row < m.size && col >= 0 && col < m.size && m.data[row * m.size + col] === 1
+        line.set(dark ? fg : bg, x * 4)
+      }
+      drawn = row
     }
+    px.set(line, y * size * 4)
   }
   if (style.logo !== null) {
     const { pad, logo } = logoBox(m.size, style.margin)
@@ -168,8 +175,23 @@ interface Pixels {
   data: Uint8Array
 }
 
+/** The last logos drawn, by box and data URL: decoding a 4,096 px logo takes most of a second. */
+const drawnLogos = new Map<string, Promise<Pixels>>()
+const DRAWN_LOGOS_KEPT = 8
+
 /** The logo as RGBA pixels fitted into a `box`-pixel square, keeping its aspect ratio. */
-async function logoPixels(dataUrl: string, box: number): Promise<Pixels> {
+function logoPixels(dataUrl: string, box: number): Promise<Pixels> {
+  const key = `${box} ${dataUrl}`
+  let pixels = drawnLogos.get(key)
+  if (pixels) drawnLogos.delete(key)
+  else pixels = drawLogo(dataUrl, box)
+  drawnLogos.set(key, pixels) // most recent last
+  if (drawnLogos.size > DRAWN_LOGOS_KEPT) drawnLogos.delete(drawnLogos.keys().next().value!)
+  pixels.catch(() => drawnLogos.delete(key))
+  return pixels
+}
+
+async function drawLogo(dataUrl: string, box: number): Promise<Pixels> {
   const { contentType, data } = parseLogo(dataUrl)
   try {
     if (contentType === 'image/svg+xml') return await rasteriseSvg(data, box)
