@@ -5,12 +5,9 @@
  */
 import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import pngjs from 'pngjs'
 import type { QR_FORMATS } from '../../src/contract/limits.js'
 import { validation } from '../http/errors.js'
-import { parseLogo, type StoredQrStyle } from './style.js'
-
-const { PNG } = pngjs
+import { loadPng, parseLogo, type StoredQrStyle } from './style.js'
 
 export interface QrImage {
   contentType: 'image/svg+xml' | 'image/png'
@@ -130,6 +127,7 @@ function edges(n: number, size: number): number[] {
 async function png(m: Matrix, style: StoredQrStyle, size: number): Promise<Buffer> {
   const n = m.size + 2 * style.margin
   const e = edges(n, size)
+  const PNG = loadPng()
   const img = new PNG({ width: size, height: size })
   const px = img.data
   const bg: Rgba = style.background === 'transparent' ? [255, 255, 255, 0] : rgb(style.background)
@@ -195,7 +193,7 @@ async function drawLogo(dataUrl: string, box: number): Promise<Pixels> {
   const { contentType, data } = parseLogo(dataUrl)
   try {
     if (contentType === 'image/svg+xml') return await rasteriseSvg(data, box)
-    const src = PNG.sync.read(data)
+    const src = loadPng().sync.read(data)
     const k = Math.min(box / src.width, box / src.height)
     return resample(src, Math.max(1, Math.round(src.width * k)), Math.max(1, Math.round(src.height * k)))
   } catch (err) {
@@ -225,7 +223,7 @@ async function rasteriseSvg(data: Buffer, box: number): Promise<Pixels> {
   const r = new Resvg(data, { fitTo })
   const rendered = r.render()
   // Through PNG: resvg's raw pixels are premultiplied; its PNG is not.
-  const out = PNG.sync.read(Buffer.from(rendered.asPng()))
+  const out = loadPng().sync.read(Buffer.from(rendered.asPng()))
   rendered.free()
   r.free()
   return out

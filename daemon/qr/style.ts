@@ -4,11 +4,21 @@
  */
 import type { QrStyle, QrStyleInput } from '../../src/contract/qr-codes.js'
 import { QR_STYLE_DEFAULTS } from '../../src/contract/qr-codes.js'
-import pngjs from 'pngjs'
+import { createRequire } from 'node:module'
+import type PngJs from 'pngjs'
 import { QR_LIMITS } from '../../src/contract/limits.js'
 import { validation } from '../http/errors.js'
 
-const { PNG } = pngjs
+let pngjs: typeof PngJs | undefined
+
+/**
+ * pngjs on first use, synchronously (a logo is checked inside `resolveQrStyle`): QR code stays
+ * off the daemon's start-up path. Required from node_modules, so the bundle holds no copy.
+ */
+export function loadPng(): typeof PngJs.PNG {
+  pngjs ??= createRequire(import.meta.url)('pngjs') as typeof PngJs
+  return pngjs.PNG
+}
 
 /** A PNG logo's largest side in pixels: decoding more would cost memory, not quality. */
 export const LOGO_PIXELS_MAX = 4096
@@ -69,7 +79,7 @@ function checkLogoDecodes(dataUrl: string): void {
   const { contentType, data } = parseLogo(dataUrl)
   if (contentType !== 'image/png') return
   try {
-    PNG.sync.read(data)
+    loadPng().sync.read(data)
   } catch (err) {
     throw validation('style.logo', `is not a readable PNG image (${(err as Error).message})`)
   }
