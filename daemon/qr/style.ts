@@ -4,8 +4,25 @@
  */
 import type { QrStyle, QrStyleInput } from '../../src/contract/qr-codes.js'
 import { QR_STYLE_DEFAULTS } from '../../src/contract/qr-codes.js'
+import { createRequire } from 'node:module'
+import type PngJs from 'pngjs'
 import { QR_LIMITS } from '../../src/contract/limits.js'
 import { validation } from '../http/errors.js'
+
+let pngjs: typeof PngJs | undefined
+
+/**
+ * pngjs on first use, synchronously (a logo is checked inside `resolveQrStyle`): QR code stays
+ * off the daemon's start-up path. Required from node_modules, so the bundle holds no copy.
+ */
+export function loadPng(): typeof PngJs.PNG {
+  pngjs ??= createRequire(import.meta.url)('pngjs') as typeof PngJs
+  return pngjs.PNG
+}
+
+/** A PNG logo's largest side in pixels: decoding more would cost memory, not quality. */
+export const LOGO_PIXELS_MAX = 4096
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
 
 /** A style as stored: every field set, the logo as its data URL. */
 export interface StoredQrStyle {
@@ -41,7 +58,31 @@ export function parseLogo(dataUrl: string): { contentType: 'image/png' | 'image/
   const data = base64 ? Buffer.from(m[3]!, 'base64') : Buffer.from(decodeURIComponent(m[3]!), 'utf8')
   if (data.length > QR_LIMITS.logoBytesMax)
     throw validation('style.logo', `is ${data.length} bytes; at most ${QR_LIMITS.logoBytesMax} (100 KB)`)
-  return { contentType: m[1] as 'image/png' | 'image/svg+xml', data }
+  const contentType = m[1] as 'image/png' | 'image/svg+xml'
+  if (contentType === 'image/png') {
+    // The header alone, before any decoding: a few compressed bytes can claim a huge image.
+    if (
+      data.length < 24 ||
+      !data.subarray(0, 8).equals(PNG_SIGNATURE) ||
+      data.toString('latin1', 12, 16) !== 'IHDR'
+    )
+      throw validation('style.logo', 'is not a PNG image')
+    const [width, height] = [data.readUInt32BE(16), data.readUInt32BE(20)]
+    if (width === 0 || height === 0 || width > LOGO_PIXELS_MAX || height > LOGO_PIXELS_MAX)
+      throw validation('style.logo', `is ${width}x${height} pixels; at most ${LOGO_PIXELS_MAX} a side`)
+  } else if (!/<svg[\s>]/.test(data.toString('utf8'))) throw validation('style.logo', 'is not an SVG image')
+  return { contentType, data }
+}
+
+/** A logo that would fail to draw is refused when stored, not on every image request. */
+function checkLogoDecodes(dataUrl: string): void {
+  const { contentType, data } = parseLogo(dataUrl)
+  if (contentType !== 'image/png') return
+  try {
+    loadPng().sync.read(data)
+  } catch (err) {
+    throw validation('style.logo', `is not a readable PNG image (${(err as Error).message})`)
+  }
 }
 
 /**
@@ -61,7 +102,7 @@ export function resolveQrStyle(
     logo: input.logo === undefined ? base.logo : input.logo,
   }
   if (style.logo !== null) {
-    parseLogo(style.logo)
+    checkLogoDecodes(style.logo)
     style.errorCorrection = 'H'
   }
   const paper = style.background === 'transparent' ? '#ffffff' : style.background

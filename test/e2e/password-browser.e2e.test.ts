@@ -9,7 +9,8 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import type { Link } from '../../src/contract/links.js'
-import { findBinary, missingBinaries } from '../support/binaries.js'
+import { missingBinaries } from '../support/binaries.js'
+import { launchChromium } from '../support/chromium.js'
 import { startLinkdForCli, type LinkdForCli } from '../support/processes.js'
 
 const noChromium = missingBinaries('chromium')
@@ -28,22 +29,7 @@ describe.skipIf(noChromium)('a password-protected link in headless Chromium', ()
     })
     await new Promise<void>((resolve) => destination.listen(0, '127.0.0.1', resolve))
     destinationUrl = `http://localhost:${(destination.address() as AddressInfo).port}/welcome`
-    const { chromium } = await import('playwright-core')
-    browser = await chromium.launch({
-      executablePath: findBinary('chromium'),
-      headless: true,
-      // As root, without the network: no sandbox, none of Chromium's own background requests
-      // (playwright starts it on a new empty profile of its own).
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    })
+    browser = await launchChromium()
   }, 60_000)
 
   afterAll(async () => {
