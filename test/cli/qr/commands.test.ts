@@ -8,8 +8,9 @@ import type { QrCode } from '../../../src/contract/qr-codes.js'
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js'
 import { cli, tempDir } from '../../support/cli.js'
 import { LINKCTL, runBin } from '../../support/processes.js'
+import { pngLogo } from '../../support/qr-images.js'
 
-const PNG = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64)])
+const PNG = pngLogo(4000, 24)
 const SVG =
   '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>'
 

@@ -10,6 +10,7 @@ import { detailFields, expectError } from '../../support/responses.js'
 import { makeLink } from '../../support/redirect.js'
 import type { QrCode } from '../../../src/contract/qr-codes.js'
 import type { PageOf } from '../../../src/contract/common.js'
+import { dataUrl, pngLogo } from '../../support/qr-images.js'
 
 let t: TestApp
 beforeEach(async () => {
@@ -31,12 +32,8 @@ async function makeQr(body: Record<string, unknown>, key?: string): Promise<QrCo
   return res.json<QrCode>()
 }
 
-/** A PNG data URL of `bytes` bytes (a real PNG signature, then padding). */
-const pngDataUrl = (bytes: number) => {
-  const buf = Buffer.alloc(bytes)
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(buf)
-  return `data:image/png;base64,${buf.toString('base64')}`
-}
+/** A data URL of a real PNG logo of exactly `bytes` bytes. */
+const pngDataUrl = (bytes: number) => dataUrl('image/png', pngLogo(bytes))
 
 describe('QR codes: create, read, update, delete', () => {
   it('creates a code for a link with the default style and an encodedUrl of the short URL', async () => {
