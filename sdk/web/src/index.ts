@@ -253,6 +253,9 @@ export function createClient(o: ClientOptions): Client {
   env.addEventListener?.('pagehide', onHide)
   env.addEventListener?.('online', onOnline)
   env.document?.addEventListener?.('visibilitychange', onVisibility)
+  // What an earlier page (or a crash) left queued goes now, not at the first interval.
+  const left = read()
+  if (left.q.length || left.buf.length) void flushNow(false)
 
   return {
     track(type, data) {
