@@ -46,7 +46,7 @@ export interface State {
 export const emptyState = (): State => ({ buf: [], q: [] })
 
 const encoder = new TextEncoder()
-export const utf8 = (s: string): Uint8Array => encoder.encode(s)
+export const utf8 = (s: string) => encoder.encode(s) as Uint8Array<ArrayBuffer>
 /** Size of a value as the server measures it: UTF-8 bytes of its JSON. */
 export const jsonBytes = (v: unknown): number => utf8(JSON.stringify(v)).length
 

@@ -159,7 +159,7 @@ export function createClient(o: ClientOptions): Client {
     return 'sha256=' + Array.from(mac, (x) => x.toString(16).padStart(2, '0')).join('')
   }
 
-  const gzip = async (body: Uint8Array): Promise<Uint8Array> => {
+  const gzip = async (body: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> => {
     const stream = new Blob([body]).stream().pipeThrough(new env.CompressionStream!('gzip') as never)
     return new Uint8Array(await new Response(stream as never).arrayBuffer())
   }
