@@ -253,6 +253,20 @@ describe.skipIf(noChromium)('the web SDK in headless Chromium against linkd', ()
     await p.close()
   })
 
+  it('sends what was tracked when the player leaves the page (pagehide, keepalive)', async () => {
+    const p = await page(config(plain, { flushIntervalMs: 600_000 }))
+    await p.evaluate(() => {
+      const w = globalThis as unknown as GameWindow
+      w.sdk.identify('web-leaving')
+      w.sdk.track('level_start', { level: 9 })
+      w.sdk.track('app_close')
+    })
+    await p.goto('about:blank')
+    await vi.waitFor(async () => expect((await stored('web-leaving')).length).toBe(2), { timeout: 20_000 })
+    expect((await stored('web-leaving')).map((r) => r.event_type)).toEqual(['level_start', 'app_close'])
+    await p.close()
+  })
+
   it('keeps the queue offline in localStorage and sends it after a reload, same batch_id', async () => {
     onTestFinished(() => void (offline = false))
     offline = true

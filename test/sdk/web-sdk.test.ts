@@ -28,7 +28,7 @@ interface Sent {
 }
 
 /** A fetch that records each request and answers from `answers` in turn (then 202). */
-function recorder(answers: Array<number | Error | [number, Record<string, string>]> = []) {
+function recorder(answers: Array<number | Error | [number, Record<string, string>, string?]> = []) {
   const sent: Sent[] = []
   const fetch = (async (url: string, init: RequestInit) => {
     const headers = init.headers as Record<string, string>
@@ -37,8 +37,8 @@ function recorder(answers: Array<number | Error | [number, Record<string, string
     sent.push({ url, headers, wire, body: JSON.parse(json.toString()) })
     const a = answers.shift() ?? 202
     if (a instanceof Error) throw a
-    const [status, h] = Array.isArray(a) ? a : [a, {}]
-    return new Response(status === 202 ? '{}' : '{"error":"x"}', { status, headers: h })
+    const [status, h, body] = Array.isArray(a) ? a : [a, {}]
+    return new Response(body ?? (status === 202 ? '{}' : '{"error":"x"}'), { status, headers: h })
   }) as unknown as typeof globalThis.fetch
   return { sent, fetch }
 }
@@ -160,6 +160,20 @@ describe('retries', () => {
     }
   })
 
+  it('reports events of an accepted batch that the server refused one by one, without retrying', async () => {
+    const answer = { accepted: 1, rejected: 1, errors: [{ index: 1, message: 'player_id must be …' }] }
+    const { sent, fetch } = recorder([[202, {}, JSON.stringify(answer)]])
+    const errors: SdkError[] = []
+    const c = createClient(options({ fetch, onError: (e) => errors.push(e) }))
+    c.track('a')
+    c.track('b')
+    await c.shutdown()
+    expect(sent.length).toBe(1)
+    expect(errors).toEqual([
+      { kind: 'rejected', message: 'player_id must be …', batchId: sent[0]!.body.batch_id, events: 1 },
+    ])
+  })
+
   it('waits what Retry-After says on 429/503, else exponential backoff with jitter', () => {
     expect(retryAfterMs('7', 0)).toBe(7000)
     const now = Date.parse('2026-11-27T10:00:00Z')
@@ -241,6 +255,37 @@ describe('the queue', () => {
     expect(events.map((e) => e.event_type)).toEqual(['before', 'after'])
     expect(events[0]!.session_id).toBe(events[1]!.session_id)
     expect(events[0]!.player_id).toBe(events[1]!.player_id)
+  })
+})
+
+describe('page hide', () => {
+  it('on pagehide and on visibilitychange to hidden, sends at once with keepalive, uncompressed', async () => {
+    const handlers = new Map<string, () => void>()
+    const on = (type: string, f: () => void) => void handlers.set(type, f)
+    vi.stubGlobal('addEventListener', on)
+    vi.stubGlobal('removeEventListener', () => {})
+    const doc = { visibilityState: 'visible', addEventListener: on, removeEventListener: () => {} }
+    vi.stubGlobal('document', doc)
+    const { sent, fetch } = recorder()
+    const keepalive: unknown[] = []
+    const spy = ((url: string, init: RequestInit) => {
+      keepalive.push(init.keepalive)
+      return fetch(url, init)
+    }) as typeof globalThis.fetch
+    const c = createClient(options({ fetch: spy }))
+    c.track('level_start', { text: 'x'.repeat(2000) })
+    handlers.get('pagehide')!()
+    // The request started within the handler, before anything awaited.
+    expect(sent.length).toBe(1)
+    expect(sent[0]!.headers['content-encoding']).toBeUndefined()
+    await c.flush()
+    c.track('level_complete')
+    doc.visibilityState = 'hidden'
+    handlers.get('visibilitychange')!()
+    await c.flush()
+    expect(sent.length).toBe(2)
+    expect(keepalive).toEqual([true, true])
+    await c.shutdown()
   })
 })
 

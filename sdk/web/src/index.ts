@@ -35,8 +35,11 @@ export interface StorageLike {
 }
 
 export interface SdkError {
-  /** `dropped`: refused by the server (status) or an event over 10 KB; `overflow`: queue full. */
-  kind: 'dropped' | 'overflow'
+  /**
+   * `dropped`: a batch refused by the server (status) or an event over 10 KB; `rejected`: events
+   * of an accepted batch refused one by one (the first reason); `overflow`: queue full.
+   */
+  kind: 'dropped' | 'rejected' | 'overflow'
   message: string
   status?: number
   batchId?: string
@@ -132,19 +135,22 @@ export function createClient(o: ClientOptions): Client {
   const update = <T>(change: (s: State) => T): T => {
     const s = read()
     const result = change(s)
-    const dropped = boundState(s, maxQueue)
-    if (dropped)
+    let json = JSON.stringify(s)
+    if (utf8(json).length > maxQueue) {
+      const dropped = boundState(s, maxQueue)
       report({ kind: 'overflow', message: 'offline queue full: oldest events dropped', events: dropped })
+      json = JSON.stringify(s)
+    }
     try {
-      store.setItem(key, JSON.stringify(s))
+      store.setItem(key, json)
     } catch {
       // Quota exceeded: the events stay in memory of this page only.
     }
     return result
   }
 
-  const click = /[?&]linkd_click=([^&#]*)/.exec(env.location?.search ?? '')?.[1]
-  if (click) update((s) => void (s.i ? 0 : (s.c = decodeURIComponent(click).slice(0, 128))))
+  const click = new URLSearchParams(env.location?.search).get('linkd_click')
+  if (click) update((s) => void (s.i ? 0 : (s.c = click.slice(0, 128))))
 
   let hmacKey: Promise<unknown> | undefined
   const sign = async (ts: string, body: Uint8Array): Promise<string> => {
@@ -179,7 +185,7 @@ export function createClient(o: ClientOptions): Client {
       'x-organization-id': o.organizationId,
     }
     try {
-      if (o.gzip !== false && env.CompressionStream && body.length > 1024) {
+      if (o.gzip !== false && env.CompressionStream && body.length > 1024 && !keepalive) {
         body = await gzip(body)
         headers['content-encoding'] = 'gzip'
       }
@@ -220,6 +226,20 @@ export function createClient(o: ClientOptions): Client {
         const id = batch.id
         const n = batch.events.length
         update((s) => void (s.q = s.q.filter((b) => b.id !== id)))
+        if (res!.status === 202) {
+          // Events refused one by one (bad player id, too old…): the batch itself is done.
+          const r = (await res!.json().catch(() => ({}))) as {
+            rejected?: number
+            errors?: { message: string }[]
+          }
+          if (r.rejected)
+            report({
+              kind: 'rejected',
+              message: r.errors?.[0]?.message ?? 'rejected',
+              batchId: id,
+              events: r.rejected,
+            })
+        }
         if (what === 'drop')
           report({
             kind: 'dropped',
@@ -231,14 +251,19 @@ export function createClient(o: ClientOptions): Client {
       }
     })().finally(() => (sending = undefined)))
 
-  const flushNow = async (keepalive: boolean): Promise<void> => {
-    update((s) => {
-      const limit = keepalive ? KEEPALIVE_BYTES : MAX_BATCH_BYTES
-      for (const events of splitBatches(s.buf, maxBatch, limit)) s.q.push({ id: newId(), events })
-      s.buf = []
-    })
-    await sending
-    if (!retryTimer) await drain(keepalive)
+  /**
+   * Batches the buffer and sends. Without a send in flight the request starts synchronously (no
+   * gzip on page hide, no await before fetch unless signing), before a closing page stops scripts.
+   */
+  const flushNow = (keepalive: boolean): Promise<void> => {
+    if (read().buf.length)
+      update((s) => {
+        const limit = keepalive ? KEEPALIVE_BYTES : MAX_BATCH_BYTES
+        for (const events of splitBatches(s.buf, maxBatch, limit)) s.q.push({ id: newId(), events })
+        s.buf = []
+      })
+    const run = () => (retryTimer ? undefined : drain(keepalive))
+    return sending ? sending.then(run) : Promise.resolve(run())
   }
 
   const interval = setInterval(() => void flushNow(false), o.flushIntervalMs ?? 5000)
