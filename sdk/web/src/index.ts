@@ -110,7 +110,13 @@ export function createClient(o: ClientOptions): Client {
   const maxBatch = Math.min(MAX_EVENTS, Math.max(1, o.maxBatch ?? 100))
   const maxQueue = o.maxQueueBytes ?? 524_288
   const doFetch = o.fetch ?? ((...a: Parameters<typeof fetch>) => fetch(...a))
-  const report = (e: SdkError) => o.onError?.(e)
+  const report = (e: SdkError) => {
+    try {
+      o.onError?.(e)
+    } catch {
+      // A failing callback must not stop the sending.
+    }
+  }
   if (o.signingSecret && !env.crypto.subtle)
     throw new Error('signingSecret needs WebCrypto (crypto.subtle: https or localhost pages)')
 
