@@ -29,7 +29,8 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**', 'bin/**', 'daemon/main.ts', 'daemon/clock.ts', 'src/**'],
+    // The web SDK runs in players' browsers: the clock it has is theirs.
+    files: ['test/**', 'bin/**', 'daemon/main.ts', 'daemon/clock.ts', 'src/**', 'sdk/**'],
     rules: { 'no-restricted-properties': 'off' },
   },
   {

@@ -18,6 +18,7 @@ import {
   renameSync,
   rmSync,
   symlinkSync,
+  writeFileSync,
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
@@ -75,12 +76,17 @@ describe('npm pack and an install into a prefix', () => {
         'bin/linkctl.js',
         'dist/bundle/daemon/main.js',
         'dist/bundle/src/cli/main.js',
+        'dist/sdk/web/linkd-sdk.js',
+        'dist/sdk/web/types/index.d.ts',
         'completions/linkctl.bash',
         ...migrations,
       ]),
     )
     const stray = paths.filter(
-      (p) => /^(src|test|docs)\//.test(p) || p.endsWith('.ts') || /^dist\/(?!bundle\/)/.test(p),
+      (p) =>
+        /^(src|test|docs|sdk)\//.test(p) ||
+        (p.endsWith('.ts') && !p.startsWith('dist/sdk/web/types/')) ||
+        /^dist\/(?!bundle\/|sdk\/)/.test(p),
     )
     expect(stray).toEqual([])
   })
@@ -120,5 +126,20 @@ describe('npm pack and an install into a prefix', () => {
     expect(init.stdout).toMatch(OWNER_KEY_RE)
     const migrate = await run(join(prefix, 'bin/linkd'), ['migrate'], { LINKD_DATA_DIR: join(work, 'data') })
     expect(migrate.code, migrate.stderr).toBe(0)
+
+    // A game's project importing the web SDK by the package's `linkd/sdk` entry.
+    const game = join(work, 'game')
+    mkdirSync(join(game, 'node_modules'), { recursive: true })
+    symlinkSync(pkgDir, join(game, 'node_modules/linkd'))
+    writeFileSync(
+      join(game, 'main.mjs'),
+      "import { createClient } from 'linkd/sdk'\nconsole.log(typeof createClient)\n",
+    )
+    const sdk = await new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, ['main.mjs'], { cwd: game }, (err, stdout) =>
+        err ? reject(err) : resolve(stdout),
+      ),
+    )
+    expect(sdk).toBe('function\n')
   })
 })
