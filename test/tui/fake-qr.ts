@@ -58,6 +58,8 @@ export class FakeQr {
   ]
   /** The bodies of creates and updates, in order, as sent. */
   readonly bodies: unknown[] = []
+  /** A daemon older than QR codes: their list answers 404 "no route". */
+  missing = false
   /** What the next create or update answers with instead (a 400, a 403). */
   writeError: ApiError | null = null
 
@@ -72,14 +74,15 @@ export class FakeQr {
 
   readonly qrCodes: TuiClient['qrCodes'] = {
     list: (q = {}) =>
-      this.serve(`qrCodes.list ${q.linkId ?? q.smartLinkId ?? ''}`, () =>
-        page(
+      this.serve(`qrCodes.list ${q.linkId ?? q.smartLinkId ?? ''}`, () => {
+        if (this.missing) throw apiError(404, 'no route GET /api/use/qr-codes')
+        return page(
           this.codes.filter((c) =>
             q.linkId ? c.linkId === q.linkId : q.smartLinkId ? c.smartLinkId === q.smartLinkId : true,
           ),
           q,
-        ),
-      ),
+        )
+      }),
     create: (body: CreateQrCodeBody) =>
       this.serve('qrCodes.create', () => {
         this.written(body)

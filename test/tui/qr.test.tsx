@@ -162,6 +162,18 @@ describe('QR codes in the Links screen', () => {
     await frameWith(app, 'QR codes: 2', 'Poster')
   })
 
+  it('a daemon without QR codes (their route 404) is said so in the pane, not as a failure', async () => {
+    const client = new FakeClient()
+    client.qrData.missing = true
+    const app = renderTui({ client, initialScreen: 'links' })
+    await frameWith(app, '30 links')
+    await press(app, KEY.enter, 'c')
+    const frame = await frameWith(app, 'This daemon has no QR codes (their route answered 404)')
+    expect(frame).not.toContain('HTTP 404')
+    await press(app, KEY.escape)
+    await frameWith(app, 'Clicks, last 48 hours')
+  })
+
   it('a smart link has the same pane', async () => {
     const client = new FakeClient()
     const app = renderTui({ client, initialScreen: 'links' })

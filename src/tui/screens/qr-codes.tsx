@@ -24,11 +24,21 @@ export type QrOwner = { linkId: string } | { smartLinkId: string }
 /** Pages read at most (100 codes each): a poster campaign, not a print run of thousands. */
 const PAGES_MAX = 20
 
-/** Every code of the owner, newest first. */
-async function codesOf(client: TuiClient, owner: QrOwner): Promise<QrCode[]> {
+/** A daemon older than QR codes answers their route with its 404 "no route …". */
+const noRoute = (err: unknown) => {
+  const e = err as { status?: unknown; message?: unknown }
+  return e.status === 404 && typeof e.message === 'string' && e.message.startsWith('no route')
+}
+
+/** Every code of the owner, newest first; null when the daemon has no QR codes at all. */
+async function codesOf(client: TuiClient, owner: QrOwner): Promise<QrCode[] | null> {
   const rows: QrCode[] = []
   for (let page = 1; page <= PAGES_MAX; page++) {
-    const got = await client.qrCodes.list({ ...owner, page, limit: 100 })
+    const got = await client.qrCodes.list({ ...owner, page, limit: 100 }).catch((err: unknown) => {
+      if (noRoute(err)) return null
+      throw err
+    })
+    if (got === null) return null
     rows.push(...got.data)
     if (!got.hasMore) break
   }
@@ -106,6 +116,7 @@ export function QrCodes(props: {
     if (key.escape || key.leftArrow || input === 'h') return props.close()
     if (pos.move(input, key)) return
     if (input === 'r') return poll.reload()
+    if (poll.data === null) return
     if (input === 'n' && allowed(env, 'qrCodes:write', 'n (new QR code)')) return setMode('create')
     if (!selected) return
     if (key.return || input === 'p') return setMode('preview')
@@ -121,6 +132,13 @@ export function QrCodes(props: {
       })
   }, props.active)
 
+  if (poll.data === null)
+    return (
+      <Box flexDirection="column" marginTop={1}>
+        <Text>This daemon has no QR codes (their route answered 404): a newer linkd has them.</Text>
+        <Text dimColor>Esc back</Text>
+      </Box>
+    )
   if (mode === 'create')
     return (
       <Form
