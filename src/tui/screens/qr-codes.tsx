@@ -8,6 +8,7 @@ import { Box } from 'ink'
 import { useEffect, useState } from 'react'
 import type { QrCode } from '../../contract/qr-codes.js'
 import { relativeTime } from '../../format/cells.js'
+import { plural } from '../../contract/numbers.js'
 import { troubleOf, type TuiClient } from '../api.js'
 import { Confirm, type Confirmation } from '../components/confirm.js'
 import { Form } from '../components/form.js'
@@ -123,7 +124,7 @@ export function QrCodes(props: {
     if (input === 'e' && allowed(env, 'qrCodes:write', 'e (edit QR code)')) return setMode('edit')
     if (input === 'd' && allowed(env, 'qrCodes:delete', 'd (delete QR code)'))
       return setConfirm({
-        question: `Delete the QR code ${label(selected)} (${selected.scans} scans)?`,
+        question: `Delete the QR code ${label(selected)} (${plural(selected.scans, 'scan')})?`,
         run: async () => {
           await client.qrCodes.delete(selected.id)
           env.say(`deleted the QR code ${label(selected)}`)
@@ -179,7 +180,7 @@ export function QrCodes(props: {
   return (
     <Box flexDirection="column" marginTop={1}>
       <Text bold>
-        {poll.data ? `QR codes: ${codes.length} · ${scans} scans in all` : 'QR codes: loading…'}
+        {poll.data ? `QR codes: ${codes.length} · ${plural(scans, 'scan')} in all` : 'QR codes: loading…'}
       </Text>
       {poll.data && codes.length === 0 ? (
         <Text>{`No QR codes yet${canWrite ? ': press n to create one' : ''}.`}</Text>
