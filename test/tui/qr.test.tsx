@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup } from 'ink-testing-library'
 import { apiError, FakeClient } from './fake-client.js'
+import { makeQrCode } from './fake-qr.js'
 import { frameWhere, frameWith, KEY, press, renderTui, type Rendered } from './harness.js'
 
 afterEach(() => cleanup())
@@ -87,6 +88,26 @@ describe('QR codes in the Links screen', () => {
     expect(frame).toContain('#000000 on #ffffff, H')
     expect(client.calls).toContain('qrCodes.update qr_old')
     expect(client.qrData.bodies).toEqual([{ title: 'Big poster', style: { errorCorrection: 'H' } }])
+  })
+
+  it('saves the code it opened even when a refresh meanwhile brings a newer code above it', async () => {
+    const client = new FakeClient()
+    const app = await openPane(client)
+    await press(app, 'j', 'e')
+    await frameWith(app, 'Edit the QR code “Poster”')
+    client.qrData.codes.push(
+      makeQrCode(
+        'qr_other',
+        { linkId: 'lnk_0' },
+        { title: 'Made elsewhere', createdAt: '2026-11-19T10:00:00.000Z' },
+      ),
+    )
+    const lists = () => client.calls.filter((c) => c.startsWith('qrCodes.list')).length
+    const seen = lists()
+    await frameWhere(app, () => lists() > seen, 'a refresh')
+    await press(app, '!', CTRL_S)
+    await frameWith(app, 'saved the QR code “Poster!”')
+    expect(client.calls).toContain('qrCodes.update qr_old')
   })
 
   it('deletes the selected code only after y', async () => {

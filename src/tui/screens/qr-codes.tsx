@@ -104,6 +104,12 @@ export function QrCodes(props: {
   const pos = useCursor(codes.length, rows)
   const selected = codes[pos.cursor]
   const [mode, setMode] = useState<'list' | 'create' | 'edit' | 'preview'>('list')
+  // The code edited or drawn, held: a refresh that adds a code moves the cursor's row.
+  const [held, setHeld] = useState<QrCode | null>(null)
+  const open = (next: 'edit' | 'preview', code: QrCode) => {
+    setHeld(code)
+    setMode(next)
+  }
   const [confirm, setConfirm] = useState<Confirmation | null>(null)
   const canWrite = hasScope(env, 'qrCodes:write')
   const canDelete = hasScope(env, 'qrCodes:delete')
@@ -120,8 +126,8 @@ export function QrCodes(props: {
     if (poll.data === null) return
     if (input === 'n' && allowed(env, 'qrCodes:write', 'n (new QR code)')) return setMode('create')
     if (!selected) return
-    if (key.return || input === 'p') return setMode('preview')
-    if (input === 'e' && allowed(env, 'qrCodes:write', 'e (edit QR code)')) return setMode('edit')
+    if (key.return || input === 'p') return open('preview', selected)
+    if (input === 'e' && allowed(env, 'qrCodes:write', 'e (edit QR code)')) return open('edit', selected)
     if (input === 'd' && allowed(env, 'qrCodes:delete', 'd (delete QR code)'))
       return setConfirm({
         question: `Delete the QR code ${label(selected)} (${plural(selected.scans, 'scan')})?`,
@@ -156,17 +162,17 @@ export function QrCodes(props: {
         }}
       />
     )
-  if (mode === 'edit' && selected)
+  if (mode === 'edit' && held)
     return (
       <Form
-        title={`Edit the QR code ${label(selected)}${selected.style.logo ? ' (its logo stays)' : ''}`}
-        fields={qrFields(selected)}
+        title={`Edit the QR code ${label(held)}${held.style.logo ? ' (its logo stays)' : ''}`}
+        fields={qrFields(held)}
         active={props.active}
         cancel={() => setMode('list')}
         submit={async (values) => {
-          const body = qrEditBody(selected, values)
+          const body = qrEditBody(held, values)
           if (body) {
-            const code = await client.qrCodes.update(selected.id, body)
+            const code = await client.qrCodes.update(held.id, body)
             env.say(`saved the QR code ${label(code)}`)
             poll.reload()
           } else env.say('nothing changed')
@@ -174,7 +180,7 @@ export function QrCodes(props: {
         }}
       />
     )
-  if (mode === 'preview' && selected) return <Preview code={selected} />
+  if (mode === 'preview' && held) return <Preview code={held} />
 
   const scans = codes.reduce((n, c) => n + c.scans, 0)
   return (
