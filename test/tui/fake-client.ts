@@ -1,6 +1,6 @@
 /**
  * A fake of the TUI's client interface serving fixed, in-memory data (the real one is
- * LinkdClient): links (as many as asked, e.g. 100k), keys, domains, webhooks, games and health.
+ * LinkdClient): links (as many as asked, e.g. 100k), keys, domains, webhooks, games, QR codes and health.
  * `failNext` makes the next calls throw what the real client throws; `calls` records requests.
  */
 import { ApiError, ConnectionError, type BytesResponse } from '../../src/client/index.js'
