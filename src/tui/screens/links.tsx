@@ -357,7 +357,7 @@ export const links: ScreenDef = {
     { keys: 'Q', does: 'the link’s QR code instead of its figures, and back (qrCodes:read)' },
     {
       keys: 'c',
-      does: 'a link’s or smart link’s QR codes (scans, style): n new, e edit, d delete after y, Enter/p draw it; no logo from the TUI (linkctl qr)',
+      does: 'a link’s or smart link’s QR codes (scans, style): n new, e edit, d delete after y, Enter/p draw it; no logo from the TUI (linkctl qr update --logo)',
     },
     { keys: 'Esc, ← or h', does: 'back from a link' },
     { keys: 'in forms', does: '↑/↓ or Tab between fields, Enter next / save, Esc cancel' },

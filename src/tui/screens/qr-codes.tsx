@@ -149,7 +149,7 @@ export function QrCodes(props: {
   if (mode === 'create')
     return (
       <Form
-        title={`New QR code for ${name} (no logo here: linkctl qr sets one)`}
+        title={`New QR code for ${name} (no logo here: linkctl qr update --logo)`}
         fields={qrFields()}
         active={props.active}
         cancel={() => setMode('list')}

@@ -2,7 +2,7 @@
  * The QR code create and edit forms of the TUI: their fields, the bodies they make and the one-line
  * style summary. Colours and the contrast are the daemon's to judge (its 400 is shown under the
  * form); the margin must be a number to be sent at all, so it is checked here. No logo: a file
- * cannot be picked in a text field (`linkctl qr` takes one).
+ * cannot be picked in a text field (`linkctl qr create|update --logo` takes one).
  */
 import type {
   CreateQrCodeBody,
