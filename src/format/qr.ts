@@ -14,6 +14,11 @@ export async function terminalQr(
   link: Pick<Link, 'id' | 'shortUrl'>,
 ): Promise<string> {
   await client.links.qr(link.id, { format: 'svg' })
+  return drawQr(qrTarget(link))
+}
+
+/** Any text (a QR code resource's encodedUrl) as a QR code of text blocks, black on white. */
+export async function drawQr(text: string): Promise<string> {
   const { default: QRCode } = await import('qrcode')
-  return QRCode.toString(qrTarget(link), { type: 'terminal', small: true })
+  return QRCode.toString(text, { type: 'terminal', small: true })
 }

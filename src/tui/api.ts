@@ -12,6 +12,7 @@ export interface TuiClient extends Pick<LinkdClient, 'health' | 'ready'> {
   keys: Calls<'keys', 'list' | 'create' | 'revoke' | 'activate' | 'deactivate' | 'activity' | 'test'>
   links: Calls<'links', 'list' | 'create' | 'update' | 'delete' | 'qr'>
   smartLinks: Calls<'smartLinks', 'list'>
+  qrCodes: Calls<'qrCodes', 'list' | 'create' | 'update' | 'delete'>
   analytics: Calls<
     'analytics',
     'link' | 'clicks' | 'gameOverview' | 'gameRevenue' | 'gameRetention' | 'gameGeography' | 'gameLeaderboard'

@@ -1,6 +1,6 @@
 /**
  * A fake of the TUI's client interface serving fixed, in-memory data (the real one is
- * LinkdClient): links (as many as asked, e.g. 100k), keys, domains, webhooks, games and health.
+ * LinkdClient): links (as many as asked, e.g. 100k), keys, domains, webhooks, games, QR codes and health.
  * `failNext` makes the next calls throw what the real client throws; `calls` records requests.
  */
 import { ApiError, ConnectionError, type BytesResponse } from '../../src/client/index.js'
@@ -29,6 +29,7 @@ import {
 } from './fake-data.js'
 import { FakeFraud, FakeSkan } from './fake-fraud-skan.js'
 import { FakeTeam } from './fake-team.js'
+import { FakeQr } from './fake-qr.js'
 
 export { fakeState, makeDelivery, makeDomain, makeKey, makeLink, makeSmartLink, type FakeState }
 
@@ -87,6 +88,9 @@ export class FakeClient implements TuiClient {
   /** Members and invitations (fake-team.ts), and their calls. */
   readonly teamData = new FakeTeam((name, make) => this.serve(name, make))
   team = this.teamData.team
+  /** QR codes (fake-qr.ts): the codes, the bodies sent, the next write's error. */
+  readonly qrData = new FakeQr((name, make) => this.serve(name, make))
+  qrCodes = this.qrData.qrCodes
 
   health = () => this.serve('health', () => this.state.health)
   ready = () => this.serve('ready', () => this.state.health)

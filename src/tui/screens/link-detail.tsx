@@ -4,7 +4,7 @@
  */
 import { Box } from 'ink'
 import { Drawing, Text } from '../components/text.js'
-import { useEffect, useState } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import { troubleOf } from '../api.js'
 import type { Link, LinkAnalytics } from '../../contract/links.js'
 import type { PlatformShare, SmartLink } from '../../contract/smart-links.js'
@@ -118,7 +118,9 @@ function Analytics({ id, width }: { id: string; width: number }) {
   )
 }
 
-export function LinkDetail({ link, width, qr }: { link: Link; width: number; qr: boolean }) {
+/** `children` (the QR codes pane) take the place of the figures when given. */
+export function LinkDetail(props: { link: Link; width: number; qr: boolean; children?: ReactNode }) {
+  const { link, width, qr, children } = props
   return (
     <Box flexDirection="column">
       <Text bold>{`${link.shortUrl}  →  ${link.destinationUrl}`}</Text>
@@ -132,13 +134,14 @@ export function LinkDetail({ link, width, qr }: { link: Link; width: number; qr:
           {line}
         </Text>
       ))}
-      {qr ? <QrPreview link={link} /> : <Analytics id={link.id} width={width} />}
+      {children ?? (qr ? <QrPreview link={link} /> : <Analytics id={link.id} width={width} />)}
     </Box>
   )
 }
 
 /** A smart link's detail: its targets and fallback, then its analytics with the platform breakdown. */
-export function SmartLinkDetail({ link, width }: { link: SmartLink; width: number }) {
+export function SmartLinkDetail(props: { link: SmartLink; width: number; children?: ReactNode }) {
+  const { link, width, children } = props
   const target = (name: string, t: { url: string } | null) =>
     `${name.padEnd(9)}→ ${t ? t.url : '(the fallback)'}`
   return (
@@ -152,7 +155,7 @@ export function SmartLinkDetail({ link, width }: { link: SmartLink; width: numbe
       <Text wrap="truncate">{target('Android', link.android)}</Text>
       <Text wrap="truncate">{target('Desktop', link.desktop)}</Text>
       <Text wrap="truncate">{target('Fallback', { url: link.fallbackUrl })}</Text>
-      <Analytics id={link.id} width={width} />
+      {children ?? <Analytics id={link.id} width={width} />}
     </Box>
   )
 }

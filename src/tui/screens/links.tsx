@@ -17,7 +17,8 @@ import { Table, type TableColumn } from '../components/table.js'
 import { allowed, hasScope, useTui, type ScreenDef, type ScreenProps } from '../context.js'
 import { LIST_KEYS, useCursor } from '../hooks/use-list-keys.js'
 import { usePagedList } from '../hooks/use-paged-list.js'
-import { LinkDetail, SmartLinkDetail } from './link-detail.js'
+import { LinkDetail, optionLines, SmartLinkDetail } from './link-detail.js'
+import { QrCodes } from './qr-codes.js'
 import { createBody, createFields, editBody, editFields } from './link-form.js'
 
 type Mode = 'list' | 'search' | 'detail' | 'create' | 'edit'
@@ -45,6 +46,8 @@ function PlainLinks({ active, width, height, toggle }: ScreenProps & { toggle():
   const [confirm, setConfirm] = useState<Confirmation | null>(null)
   const [opened, setOpened] = useState<Link | null>(null)
   const [qr, setQr] = useState(false)
+  // The QR codes pane in place of the figures: it has the keys while open.
+  const [codes, setCodes] = useState(false)
   const list = usePagedList<Link>(
     'links',
     (page, limit) =>
@@ -100,11 +103,13 @@ function PlainLinks({ active, width, height, toggle }: ScreenProps & { toggle():
       return
     }
     if (mode === 'detail') {
+      if (codes) return
       if (key.escape || key.leftArrow || input === 'h') {
         setQr(false)
         return setMode('list')
       }
       if (input === 'Q' && allowed(env, 'qrCodes:read', 'Q (QR code)')) return setQr((q) => !q)
+      if (input === 'c' && allowed(env, 'qrCodes:read', 'c (QR codes)')) return setCodes(true)
       if (input === 'e' && may.write('e (edit)')) return setMode('edit')
       if (input === 'd' && may.delete() && opened) return askDelete(opened)
       return
@@ -167,16 +172,31 @@ function PlainLinks({ active, width, height, toggle }: ScreenProps & { toggle():
   if (mode === 'detail' && opened)
     return (
       <Box flexDirection="column">
-        <LinkDetail link={opened} width={width} qr={qr} />
-        {footer}
-        <Text dimColor wrap="truncate">
-          {[
-            'Esc back',
-            ...(canWrite ? ['e edit'] : []),
-            ...(canDelete ? ['d delete'] : []),
-            ...(canQr ? [`Q ${qr ? 'figures' : 'QR code'}`] : []),
-          ].join(' · ')}
-        </Text>
+        <LinkDetail link={opened} width={width} qr={qr}>
+          {codes ? (
+            <QrCodes
+              owner={{ linkId: opened.id }}
+              name={opened.shortCode}
+              active={active}
+              width={width}
+              rows={height - 7 - optionLines(opened).length}
+              close={() => setCodes(false)}
+            />
+          ) : null}
+        </LinkDetail>
+        {codes ? null : (
+          <>
+            {footer}
+            <Text dimColor wrap="truncate">
+              {[
+                'Esc back',
+                ...(canWrite ? ['e edit'] : []),
+                ...(canDelete ? ['d delete'] : []),
+                ...(canQr ? [`Q ${qr ? 'figures' : 'QR code'}`, 'c QR codes'] : []),
+              ].join(' · ')}
+            </Text>
+          </>
+        )}
       </Box>
     )
 
@@ -233,6 +253,7 @@ const SMART_COLUMNS = (width: number): TableColumn<SmartLink>[] => [
 function SmartLinks({ active, width, height, toggle }: ScreenProps & { toggle(): void }) {
   const env = useTui()
   const [opened, setOpened] = useState<SmartLink | null>(null)
+  const [codes, setCodes] = useState(false)
   // A daemon without smart links answers their route 404: said once, not retried as a failure.
   const [missing, setMissing] = useState(false)
   const list = usePagedList<SmartLink>(
@@ -254,7 +275,9 @@ function SmartLinks({ active, width, height, toggle }: ScreenProps & { toggle():
 
   useKeys((input, key) => {
     if (opened) {
+      if (codes) return
       if (key.escape || key.leftArrow || input === 'h') setOpened(null)
+      if (input === 'c' && allowed(env, 'qrCodes:read', 'c (QR codes)')) setCodes(true)
       return
     }
     if (pos.move(input, key)) return
@@ -266,8 +289,21 @@ function SmartLinks({ active, width, height, toggle }: ScreenProps & { toggle():
   if (opened)
     return (
       <Box flexDirection="column">
-        <SmartLinkDetail link={opened} width={width} />
-        <Text dimColor>Esc back</Text>
+        <SmartLinkDetail link={opened} width={width}>
+          {codes ? (
+            <QrCodes
+              owner={{ smartLinkId: opened.id }}
+              name={opened.shortCode}
+              active={active}
+              width={width}
+              rows={height - 11}
+              close={() => setCodes(false)}
+            />
+          ) : null}
+        </SmartLinkDetail>
+        {codes ? null : (
+          <Text dimColor>{hasScope(env, 'qrCodes:read') ? 'Esc back · c QR codes' : 'Esc back'}</Text>
+        )}
       </Box>
     )
   const visible: (SmartLink | undefined)[] = []
@@ -319,6 +355,10 @@ export const links: ScreenDef = {
     { keys: 'r', does: 'reload the list' },
     { keys: 's', does: 'smart links (targets, platform breakdown) and back to links (smartLinks:read)' },
     { keys: 'Q', does: 'the link’s QR code instead of its figures, and back (qrCodes:read)' },
+    {
+      keys: 'c',
+      does: 'a link’s or smart link’s QR codes (scans, style): n new, e edit, d delete after y, Enter/p draw it; no logo from the TUI (linkctl qr update --logo)',
+    },
     { keys: 'Esc, ← or h', does: 'back from a link' },
     { keys: 'in forms', does: '↑/↓ or Tab between fields, Enter next / save, Esc cancel' },
   ],
