@@ -1,7 +1,7 @@
 /**
  * End to end: `linkctl tui` (the built binary) in tmux against the built linkd. The Home figures
  * appear; a link created through the form gets redirects and its detail's click count and
- * sparkline follow; options set in the edit form reach the daemon; q leaves with exit 0 and the terminal's own screen back. Needs tmux and
+ * sparkline follow; options set in the edit form reach the daemon; a QR code made in its pane counts a scan; q leaves with exit 0 and the terminal's own screen back. Needs tmux and
  * `npm run build` first.
  */
 import { execFileSync } from 'node:child_process'
@@ -112,6 +112,27 @@ describe.skipIf(noTmux)('linkctl tui in a terminal (tmux)', () => {
     // A daemon with smart links has none yet here; one without answers their route 404.
     expect(pane).toMatch(/No smart links yet|This daemon has no smart links \(their route answered 404\)/)
     await keys('s')
+    await paneWith('1 links', 'tui-e2e')
+  })
+
+  it('c opens the link’s QR codes: one made through the form counts its scans', async () => {
+    await keys('Enter')
+    await paneWith('Clicks, last 48 hours', 'c QR codes')
+    await keys('c')
+    await paneWith('QR codes: 0 · 0 scans in all', 'No QR codes yet')
+    await keys('n')
+    await paneWith('New QR code for tui-e2e', 'Foreground (#rrggbb): #000000')
+    await keys('Poster')
+    tmux.run(['send-keys', 'C-s'])
+    await paneWith('created the QR code “Poster”', 'QR codes: 1', '#000000 on #ffffff, M')
+    const listed = await fetch(`${daemon.url}/api/use/qr-codes`, {
+      headers: { authorization: `Bearer ${daemon.ownerKey() ?? ''}` },
+    })
+    const [code] = ((await listed.json()) as { data: { encodedUrl: string }[] }).data
+    const scan = await fetch(code!.encodedUrl, { redirect: 'manual', headers: { 'user-agent': BROWSER_UA } })
+    expect(scan.status).toBe(302)
+    await paneWith('QR codes: 1 · 1 scan in all')
+    await keys('Escape', 'Escape')
     await paneWith('1 links', 'tui-e2e')
   })
 
