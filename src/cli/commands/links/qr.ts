@@ -1,11 +1,9 @@
 /** `links qr`: the QR code of a link as a file, as bytes on stdout, or drawn on the terminal. */
-import { rename, rm, writeFile } from 'node:fs/promises'
-import { extname } from 'node:path'
 import { Option, type Command } from 'commander'
 import { QR_FORMATS } from '../../../contract/limits.js'
 import { terminalQr } from '../../../format/qr.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
-import { CliError, EXIT } from '../../../session/exit-codes.js'
+import { sendImage } from '../../image-output.js'
 import { note } from '../../output.js'
 import { intArg } from '../../parse.js'
 import { findLink, linkIdOf, REF_HELP, refAction } from './shared.js'
@@ -25,36 +23,20 @@ export interface QrOpts {
 export async function runLinksQr(opts: QrOpts, ctx: Ctx): Promise<void> {
   await requireKey(ctx)
   const client = await ctx.client()
-  const toFile = opts.output !== undefined && opts.output !== '-'
-  if (!toFile && opts.output === undefined && ctx.isTTY) {
+  if (opts.output === undefined && ctx.isTTY) {
     const link = await findLink(client, opts.ref)
     ctx.stdout.write(`${await terminalQr(client, link)}\n${link.shortUrl}\n`)
     return
   }
-  const format =
-    opts.format ?? (toFile && extname(opts.output ?? '').toLowerCase() === '.png' ? 'png' : 'svg')
   const id = await linkIdOf(client, opts.ref)
-  const image = await client.links.qr(id, {
-    format,
-    ...(opts.size !== undefined ? { size: opts.size } : {}),
-  })
-  if (!toFile) {
-    ctx.stdout.write(image.body)
-    return
-  }
-  const file = opts.output as string
-  const tmp = `${file}.tmp-${process.pid}`
-  try {
-    await writeFile(tmp, image.body)
-    await rename(tmp, file)
-  } catch (err) {
-    await rm(tmp, { force: true })
-    throw new CliError(
-      `cannot write ${file}: ${err instanceof Error ? err.message : String(err)}`,
-      EXIT.error,
+  const written = await sendImage(ctx, opts, (format) =>
+    client.links.qr(id, { format, ...(opts.size !== undefined ? { size: opts.size } : {}) }),
+  )
+  if (written)
+    note(
+      ctx,
+      `Wrote the ${written.format.toUpperCase()} QR code of ${id} to ${written.file} (${written.bytes} bytes)`,
     )
-  }
-  note(ctx, `Wrote the ${format.toUpperCase()} QR code of ${id} to ${file} (${image.body.length} bytes)`)
 }
 
 export function register(links: Command): void {

@@ -1,10 +1,9 @@
 /** `linkctl qr image <id>`: the QR code as a file, as bytes on stdout, or drawn on the terminal. */
-import { rename, rm, writeFile } from 'node:fs/promises'
-import { extname } from 'node:path'
 import { Option, type Command } from 'commander'
 import { QR_FORMATS, QR_LIMITS } from '../../../contract/limits.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
-import { CliError, EXIT } from '../../../session/exit-codes.js'
+import { drawQr } from '../../../format/qr.js'
+import { sendImage } from '../../image-output.js'
 import { note } from '../../output.js'
 import { intArg } from '../../parse.js'
 import { REF_HELP, refAction } from './shared.js'
@@ -24,40 +23,19 @@ export interface QrImageOpts {
 export async function runQrImage(opts: QrImageOpts, ctx: Ctx): Promise<void> {
   await requireKey(ctx)
   const client = await ctx.client()
-  const toFile = opts.output !== undefined && opts.output !== '-'
-  if (!toFile && opts.output === undefined && ctx.isTTY) {
+  if (opts.output === undefined && ctx.isTTY) {
     const qr = await client.qrCodes.get(opts.ref)
-    const { default: QRCode } = await import('qrcode')
-    const drawing = await QRCode.toString(qr.encodedUrl, { type: 'terminal', small: true })
-    ctx.stdout.write(`${drawing}\n${qr.encodedUrl}\n`)
+    ctx.stdout.write(`${await drawQr(qr.encodedUrl)}\n${qr.encodedUrl}\n`)
     return
   }
-  const format =
-    opts.format ?? (toFile && extname(opts.output ?? '').toLowerCase() === '.png' ? 'png' : 'svg')
-  const image = await client.qrCodes.image(opts.ref, {
-    format,
-    ...(opts.size !== undefined ? { size: opts.size } : {}),
-  })
-  if (!toFile) {
-    ctx.stdout.write(image.body)
-    return
-  }
-  const file = opts.output as string
-  const tmp = `${file}.tmp-${process.pid}`
-  try {
-    await writeFile(tmp, image.body)
-    await rename(tmp, file)
-  } catch (err) {
-    await rm(tmp, { force: true })
-    throw new CliError(
-      `cannot write ${file}: ${err instanceof Error ? err.message : String(err)}`,
-      EXIT.error,
-    )
-  }
-  note(
-    ctx,
-    `Wrote the ${format.toUpperCase()} image of QR code ${opts.ref} to ${file} (${image.body.length} bytes)`,
+  const written = await sendImage(ctx, opts, (format) =>
+    client.qrCodes.image(opts.ref, { format, ...(opts.size !== undefined ? { size: opts.size } : {}) }),
   )
+  if (written)
+    note(
+      ctx,
+      `Wrote the ${written.format.toUpperCase()} image of QR code ${opts.ref} to ${written.file} (${written.bytes} bytes)`,
+    )
 }
 
 export function register(qr: Command): void {
