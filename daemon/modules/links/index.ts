@@ -9,7 +9,7 @@ export {
 } from './service.js'
 export { createSmartLinkService } from './smart.js'
 export { SHARED_DOMAIN_KEY } from './rules.js'
-export { type QrImage } from '../../qr/render.js'
+export { type QrImage } from '../../qr/index.js'
 import type { PageOf } from '../../../src/contract/common.js'
 import type {
   BulkCreateResult,
@@ -28,7 +28,7 @@ import type {
 import type { UnitOfWork } from '../../db/unit-of-work.js'
 import type { Module } from '../module.js'
 import { expireLinksJob } from './jobs.js'
-import type { QrImage } from '../../qr/render.js'
+import type { QrImage } from '../../qr/index.js'
 import { linkRoutes } from './routes.js'
 import { smartLinkRoutes } from './smart-routes.js'
 import type { LinkKind } from './store.js'

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely'
 import type { Database } from '../../db/schema.js'
 import { kyselyOf, type UnitOfWork } from '../../db/unit-of-work.js'
-import type { StoredQrStyle } from '../../qr/style.js'
+import type { StoredQrStyle } from '../../qr/index.js'
 
 /** A QR code as stored; `linkKind` is the kind of its `links` row (a link or a smart link). */
 export interface QrCodeRecord {
