@@ -68,7 +68,11 @@ export function troubleOf(err: unknown): Trouble {
 export function validationLines(err: unknown): string[] {
   const e = (typeof err === 'object' && err !== null ? err : {}) as ErrorShape
   const lines = [troubleOf(err).message]
-  for (const d of e.body?.details ?? []) lines.push(d.field ? `${d.field}: ${d.message}` : d.message)
+  for (const d of e.body?.details ?? []) {
+    const line = d.field ? `${d.field}: ${d.message}` : d.message
+    // A one-field error's message is often that very line (`validation()` on the daemon).
+    if (!lines[0]!.startsWith(line)) lines.push(line)
+  }
   return lines
 }
 

@@ -150,6 +150,22 @@ describe('QR codes in the Links screen', () => {
     expect(client.qrData.codes).toHaveLength(3)
   })
 
+  it('says a one-field 400 once when its message is that field’s line (as the daemon answers)', async () => {
+    const client = new FakeClient()
+    const line = 'style: foreground #eeeeee on background #ffffff has a contrast of 1.16:1'
+    client.qrData.writeError = apiError(400, line, [
+      { field: 'style', message: line.slice('style: '.length) },
+    ])
+    const app = await openPane(client)
+    await press(app, 'n')
+    await frameWith(app, 'New QR code for c0')
+    await press(app, KEY.down)
+    await erase(app, '#000000')
+    await press(app, '#eeeeee', CTRL_S)
+    const frame = await frameWith(app, `${line} (HTTP 400)`)
+    expect(frame.split(line).length - 1).toBe(1)
+  })
+
   it('shows a viewer’s 403 under the form (the key lists the scope, the role bounds it)', async () => {
     const client = new FakeClient()
     client.qrData.writeError = apiError(403, 'Your role (viewer) cannot use the scope qrCodes:write')
