@@ -136,13 +136,15 @@ let counter = 0
 
 /**
  * A new database for one test app or linkd process on the run's server (LINKD_TEST_POSTGRES),
- * cloned from the migrated template; `drop()` removes it.
+ * cloned from the migrated template (`empty`: from template0, no tables); `drop()` removes it.
  */
-export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+export async function createTestDatabase(
+  opts: { empty?: boolean } = {},
+): Promise<{ url: string; drop(): Promise<void> }> {
   const server = process.env.LINKD_TEST_POSTGRES
   if (!server) throw new Error('no test PostgreSQL server: run the PostgreSQL suite with npm run test:pg')
   const name = `t_${process.pid}_${++counter}_${Math.random().toString(36).slice(2, 8)}`
-  await admin(server, `CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`)
+  await admin(server, `CREATE DATABASE ${name} TEMPLATE ${opts.empty ? 'template0' : TEMPLATE_DB}`)
   return {
     url: `${server}${name}`,
     drop: () => admin(server, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`),
