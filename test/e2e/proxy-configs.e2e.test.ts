@@ -21,14 +21,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LinkdClient } from '../../src/client/index.js'
 import { findBinary, missingBinaries, missingTools, nginxStreamModule } from '../support/binaries.js'
 import { selfSignedCertificate } from '../support/certificates.js'
-import {
-  cleanEnv,
-  freePort,
-  root,
-  runProgram,
-  startLinkdForCli,
-  type LinkdForCli,
-} from '../support/processes.js'
+import { fences, substitute } from '../support/deployment-docs.js'
+import { cleanEnv, freePort, runProgram, startLinkdForCli, type LinkdForCli } from '../support/processes.js'
 
 const SHARED_DOMAIN = 'lnk.example.com'
 const BROWSER_UA =
@@ -37,20 +31,6 @@ const BROWSER_UA =
 const skipTools = missingBinaries('nginx', 'caddy', 'openssl')
 const streamModule = skipTools ? '' : nginxStreamModule(findBinary('nginx')!)
 const skip = skipTools ?? (streamModule === undefined ? missingTools(['ngx_stream_module']) : undefined)
-
-/** The code blocks of docs/deployment.md fenced as `language`, in page order. */
-function fences(language: string): string[] {
-  const page = readFileSync(join(root, 'docs/deployment.md'), 'utf8')
-  return [...page.matchAll(new RegExp('^```' + language + '\\n([\\s\\S]*?)^```$', 'gm'))].map((m) => m[1]!)
-}
-
-/** Replaces each `from` by its `to`; a `from` the text no longer contains fails the test. */
-function substitute(text: string, replacements: ReadonlyArray<readonly [RegExp, string]>): string {
-  return replacements.reduce((result, [from, to]) => {
-    expect(result, `docs/deployment.md no longer has ${from.source}`).toMatch(from)
-    return result.replace(new RegExp(from.source, 'g'), to)
-  }, text)
-}
 
 interface Answer {
   status: number

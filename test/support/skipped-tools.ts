@@ -18,6 +18,7 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   tmux: 'tmux',
   chromium: 'chromium',
   postgres: 'postgresql',
+  'systemd-analyze': 'systemd',
 }
 
 export interface SkipRecord {
