@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { root, startLinkd, type RunningLinkd } from '../support/processes.js'
+import { LINKCTL, root, startLinkd, type RunningLinkd } from '../support/processes.js'
 
 let dir = ''
 let linkd: RunningLinkd
@@ -55,7 +55,12 @@ describe('README five-minute tour', () => {
     const script = [
       'set -exo pipefail',
       'shopt -s expand_aliases',
-      ...lines.map((l) => l.replaceAll('http://127.0.0.1:8080', linkd.url).replaceAll('lk_live_…', key)),
+      ...lines.map((l) =>
+        l
+          .replaceAll('http://127.0.0.1:8080', linkd.url)
+          .replaceAll('lk_live_…', key)
+          .replace('$PWD/bin/linkctl.js', LINKCTL),
+      ),
     ].join('\n')
     try {
       execFileSync('bash', ['-c', script], { cwd: root, env, stdio: 'pipe', timeout: 90_000 })

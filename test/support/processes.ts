@@ -9,8 +9,14 @@ import { createTestDatabase, onPostgres } from './postgres.js'
 /** Spawning the built `linkd` and `linkctl` binaries (e2e tests and benchmarks). */
 
 export const root = packageRoot()
-export const LINKD = join(root, 'bin/linkd.js')
-export const LINKCTL = join(root, 'bin/linkctl.js')
+/**
+ * The programs under test: the checkout's, or with LINKD_TEST_INSTALL_PREFIX those of a global
+ * install into that prefix (.ci/global-install runs e2e tests against one).
+ */
+const installed = process.env.LINKD_TEST_INSTALL_PREFIX
+const programs = installed ? join(installed, 'lib/node_modules/linkd') : root
+export const LINKD = join(programs, 'bin/linkd.js')
+export const LINKCTL = join(programs, 'bin/linkctl.js')
 export const OWNER_KEY_RE = /lk_live_[A-Za-z0-9]{32}/
 
 export function freePort(): Promise<number> {
