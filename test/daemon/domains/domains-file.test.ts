@@ -107,6 +107,12 @@ describe.skipIf(skip)('file verification of custom domains', () => {
       verificationFile: { status: 'Verified', reason: null },
     })
     expect(seen).toContainEqual({ host: 'ok.example.test', path: file.path })
+    // Verified: the method no longer changes.
+    const switched = await t.call('PATCH', `/api/domains/${d.id}`, { body: { verificationMethod: 'CNAME' } })
+    expect(switched.statusCode).toBe(422)
+    expect(switched.json().message).toBe(
+      'domain ok.example.test is already verified; its verification method no longer changes',
+    )
   })
 
   it('a wrong body fails and says what the file holds', async () => {
