@@ -72,6 +72,8 @@ export interface CompositionDeps {
   geo?: Geo
   /** DNS resolution of webhook targets (tests pass their own). */
   resolve?: Resolver
+  /** File verification of custom domains: port 80 and 5 s unless tests serve files on the loopback. */
+  domainFile?: { port?: number; timeoutMs?: number }
   /** Keys SKAN postback signatures verify against (SPKI DER, base64); default Apple's alone. */
   skanPublicKeys?: string[]
 }
@@ -165,6 +167,9 @@ function services(deps: CompositionDeps) {
     aRecordIp: c.aRecordIp,
     shortDomain: c.shortDomain,
     ownHosts,
+    guard: { allowPrivateNetworks: c.webhookAllowPrivateNetworks, allowLoopback: c.webhookAllowLoopback },
+    filePort: deps.domainFile?.port,
+    fileTimeoutMs: deps.domainFile?.timeoutMs,
     acme:
       c.acmeDirectory === 'off'
         ? undefined

@@ -10,9 +10,18 @@ import {
   DNS_RECORD_STATUSES,
   DNS_RECORD_TYPES,
   DOMAIN_LIMITS,
+  DOMAIN_VERIFICATION_METHODS,
   DOMAIN_VERIFICATION_STATUSES,
   SSL_STATUSES,
 } from './limits.js'
+
+/** The path of the verification file on the domain: this prefix, then the token. */
+export const VERIFICATION_FILE_PREFIX = '/.well-known/linkd-verification/'
+
+const VerificationMethod = StringEnum(DOMAIN_VERIFICATION_METHODS, {
+  description:
+    'How ownership is proved. CNAME (subdomains: TXT challenge + CNAME) and TXT (apex domains: TXT challenge + A) are chosen from the domain type when left out; FILE: a file at http://<domain>/.well-known/linkd-verification/<token> (for a domain still served elsewhere; see verificationFile)',
+})
 
 export const AddDomainBody = Type.Object(
   {
@@ -23,6 +32,7 @@ export const AddDomainBody = Type.Object(
         'Host name only: no protocol, path or trailing slash; lowercase letters, digits, hyphens and dots',
       examples: ['go.example.com'],
     }),
+    verificationMethod: Type.Optional(VerificationMethod),
   },
   { additionalProperties: false },
 )
@@ -45,6 +55,12 @@ export const UpdateDomainBody = Type.Object(
         }),
       ),
     ),
+    verificationMethod: Type.Optional(
+      StringEnum(DOMAIN_VERIFICATION_METHODS, {
+        description:
+          'Switch how a domain not yet verified proves ownership (422 once verified): FILE, or the DNS method of its type (CNAME for subdomains, TXT for apex domains)',
+      }),
+    ),
   },
   { additionalProperties: false, minProperties: 1 },
 )
@@ -58,6 +74,31 @@ export const DnsRecord = Type.Object({
 })
 export type DnsRecord = Static<typeof DnsRecord>
 
+export const VerificationFile = Type.Object(
+  {
+    url: Type.String({
+      description: 'Where linkd fetches the file: plain HTTP, port 80, no redirect followed',
+      examples: ['http://go.example.com/.well-known/linkd-verification/3kTqZ8vN1cR7yW2pL5mX9aB4dF6gH0jS'],
+    }),
+    path: Type.String({ examples: ['/.well-known/linkd-verification/3kTqZ8vN1cR7yW2pL5mX9aB4dF6gH0jS'] }),
+    body: Type.String({
+      description:
+        "The file's exact content (the same value as the TXT challenge); whitespace around it is ignored",
+      examples: ['linkd-verify=3kTqZ8vN1cR7yW2pL5mX9aB4dF6gH0jS'],
+    }),
+    status: StringEnum(DNS_RECORD_STATUSES, {
+      description: 'Pending until checked, then Verified or Failed (the last check)',
+    }),
+    reason: Nullable(
+      Type.String({
+        description: 'Why the last check failed (HTTP status, body, redirect, refusal, timeout)',
+      }),
+    ),
+  },
+  { description: 'FILE verification: what to publish, and the last check; null for DNS methods' },
+)
+export type VerificationFile = Static<typeof VerificationFile>
+
 export const Domain = Type.Object(
   {
     id: Type.String(),
@@ -65,10 +106,12 @@ export const Domain = Type.Object(
     verificationStatus: StringEnum(DOMAIN_VERIFICATION_STATUSES),
     sslStatus: Nullable(StringEnum(SSL_STATUSES)),
     isDefault: Type.Boolean(),
-    verificationMethod: StringEnum(['CNAME', 'TXT'] as const, {
-      description: 'CNAME for subdomains (TXT challenge + CNAME), TXT for apex domains (TXT challenge + A)',
+    verificationMethod: VerificationMethod,
+    dnsRecords: Type.Array(DnsRecord, {
+      description:
+        'The records to create. With FILE verification only the CNAME or A record that brings traffic to linkd: it is not needed to verify (create it when moving the domain here)',
     }),
-    dnsRecords: Type.Array(DnsRecord),
+    verificationFile: Nullable(VerificationFile),
     warnings: Type.Array(Type.String(), {
       description:
         'Why the DNS records cannot work in this set-up, naming the setting to change (LINKD_CNAME_TARGET when the CNAME target is an IP address, localhost or has a port; LINKD_A_RECORD_IP for apex domains). Empty when they can.',

@@ -214,12 +214,19 @@ export const SSL_STATUSES = ['pending', 'active', 'renewing', 'expired', 'failed
 export type SslStatus = (typeof SSL_STATUSES)[number]
 export const DNS_RECORD_STATUSES = ['Verified', 'Pending', 'Failed'] as const
 export const DNS_RECORD_TYPES = ['TXT', 'CNAME', 'A'] as const
+/** CNAME (subdomains) and TXT (apex domains): DNS records; FILE: a file on the domain's web server. */
+export const DOMAIN_VERIFICATION_METHODS = ['CNAME', 'TXT', 'FILE'] as const
+export type DomainVerificationMethod = (typeof DOMAIN_VERIFICATION_METHODS)[number]
 export const DOMAIN_LIMITS = {
   /** Pending domains are re-checked this long after being added (DNS propagation takes up to 48 h). */
   propagationMs: 48 * 3_600_000,
   /** Certificates are renewed this long before they expire. */
   renewBeforeMs: 30 * 86_400_000,
   domainMax: 253,
+  /** File verification: the whole fetch (connect, headers, body) within this time. */
+  fileTimeoutMs: 5_000,
+  /** File verification: a longer body is not the verification file. */
+  fileMaxBytes: 1_024,
 } as const
 /** Gaming: platforms, event types, ingestion limits (docs/reference/gaming.md). */
 export const GAME_PLATFORMS = [

@@ -131,6 +131,37 @@ describe('linkctl domains in the default set-up (CNAME target 127.0.0.1, no reso
     ])
   })
 
+  it('--method file shows the file to publish; verify names why the fetch failed; update --method switches', async () => {
+    const r = await cli(['domains', 'add', 'file.example.test', '--method', 'file'], { env, isTTY: true })
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(/METHOD\s+FILE\n/)
+    // The table cuts long cells on a terminal; the steps below it give the URL and body whole.
+    expect(r.stdout).toMatch(/\nFILE\s+http:\/\/file\.example\.test\/\S+\s+linkd-verify=\S+\s+Pending\n/)
+    expect(r.stdout).toContain('Publish this file on the web server now answering file.example.test')
+    expect(r.stdout).toMatch(
+      /\n {2}URL {3}http:\/\/file\.example\.test\/\.well-known\/linkd-verification\/\w{32}\n {2}Body {2}linkd-verify=\w{32}\n/,
+    )
+    expect(r.stdout).toContain('Then run: linkctl domains verify file.example.test\n')
+    expect(r.stdout).not.toMatch(/IN\s+TXT/)
+    const piped = await cli(['domains', 'get', 'file.example.test'], { env })
+    expect(piped.stdout).toMatch(/\nFILE\thttp:\/\/file\.example\.test\/\S+\tlinkd-verify=\w{32}\tPending\n/)
+
+    // Nothing resolves here (the resolver is a closed port): the file cannot be fetched.
+    const v = await cli(['domains', 'verify', 'file.example.test'], { env })
+    expect(v.code).toBe(1)
+    expect(v.stdout).toMatch(/\nFILE\t\S+\t\S+\tFailed\n/)
+    expect(v.stderr.trimEnd().split('\n').at(-1)).toMatch(
+      /^error: file\.example\.test is not verified: http:\/\/file\.example\.test\/\S+ not fetched: cannot resolve file\.example\.test: ECONNREFUSED; publish the file as shown above, then verify again$/,
+    )
+
+    const back = await cli(['domains', 'update', 'file.example.test', '--method', 'dns', '--json'], { env })
+    expect(back.code, back.stderr).toBe(0)
+    expect(JSON.parse(back.stdout)).toMatchObject({ verificationMethod: 'CNAME', verificationFile: null })
+    const bad = await cli(['domains', 'add', 'x.example.test', '--method', 'html'], { env })
+    expect(bad.code).toBe(2)
+    await cli(['domains', 'delete', 'file.example.test', '--yes'], { env })
+  })
+
   it('a failed verification advises only what the output shows', async () => {
     // Failed by the re-check job (pending past the propagation window); no record is marked Failed.
     await d.testApp.db.kysely.updateTable('custom_domains').set({ verification_status: 'failed' }).execute()

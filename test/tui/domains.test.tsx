@@ -1,7 +1,7 @@
 /** The Domains screen against the fake client: statuses, the DNS records to copy, actions and results. */
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup } from 'ink-testing-library'
-import { FakeClient } from './fake-client.js'
+import { FakeClient, makeDomain } from './fake-client.js'
 import { frameWith, press, renderTui } from './harness.js'
 
 afterEach(() => cleanup())
@@ -50,5 +50,41 @@ describe('domains screen', () => {
     expect(
       client.calls.some((c) => c.startsWith('domains.verify') || c.startsWith('domains.setDefault')),
     ).toBe(false)
+  })
+
+  it('a domain verified by file shows the URL and body to publish, the last check, then its DNS record', async () => {
+    const client = new FakeClient()
+    client.state.domains.push(
+      makeDomain('byfile', {
+        verificationMethod: 'FILE',
+        verificationStatus: 'failed',
+        dnsRecords: [
+          { type: 'CNAME', name: 'byfile.example.com', value: 'links.example.net', status: 'Pending' },
+        ],
+        verificationFile: {
+          url: 'http://byfile.example.com/.well-known/linkd-verification/tok_byfile',
+          path: '/.well-known/linkd-verification/tok_byfile',
+          body: 'linkd-verify=tok_byfile',
+          status: 'Failed',
+          reason:
+            'http://byfile.example.com/.well-known/linkd-verification/tok_byfile answered HTTP 404, not 200 with the file',
+        },
+      }),
+    )
+    const app = renderTui({ client, initialScreen: 'domains' })
+    await frameWith(app, '3 domains')
+    await press(app, 'j', 'j')
+    const frame = await frameWith(app, 'Verification file of byfile.example.com (failed)')
+    expect(frame).toMatch(
+      /URL {3}http:\/\/byfile\.example\.com\/\.well-known\/linkd-verification\/tok_byfile\n/,
+    )
+    expect(frame).toMatch(/Body {2}linkd-verify=tok_byfile\n/)
+    // Long lines wrap at the terminal's width.
+    expect(frame.replace(/\s+/g, ' ')).toMatch(
+      /Last check: http:\/\/\S+ answered HTTP 404, not 200 with the file/,
+    )
+    expect(frame).toContain('DNS record of byfile.example.com, to create when its traffic should come here:')
+    await press(app, 'v')
+    await frameWith(app, 'Verification of byfile.example.com: failed')
   })
 })

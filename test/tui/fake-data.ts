@@ -84,6 +84,7 @@ export function makeDomain(id: string, extra: Partial<Domain> = {}): Domain {
       { type: 'CNAME', name: `${id}.example.com`, value: 'links.example.net', status: 'Pending' },
       { type: 'TXT', name: `_linkd.${id}.example.com`, value: `linkd-verify=tok_${id}`, status: 'Pending' },
     ],
+    verificationFile: null,
     warnings: [],
     rootRedirectUrl: null,
     createdAt: T0,

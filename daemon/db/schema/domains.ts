@@ -31,6 +31,8 @@ export interface CustomDomainsTable {
   cert_order_until: number | null
   /** The domain's app links, the AppLinks object as JSON (migration 0022); null when none are set. */
   app_links: string | null
+  /** The last file verification check, {status, reason} as JSON (migration 0028); null before one. */
+  file_check: string | null
   created_at: number
   updated_at: number
 }

@@ -92,7 +92,7 @@ export function domainRoutes(deps: { domains: DomainService }) {
         schema: {
           tags,
           summary:
-            'Check the DNS records on every resolver; verified when all agree (SSL provisioning starts)',
+            'Check the DNS records on every resolver (verified when all agree), or fetch the verification file (FILE); SSL provisioning starts when verified',
           params: DomainParams,
           response: { 200: Domain },
         },
@@ -105,10 +105,15 @@ export function domainRoutes(deps: { domains: DomainService }) {
         config: { auth: 'domains:write' },
         schema: {
           tags,
-          summary: 'Update domain settings (default flag, root redirect)',
+          summary: 'Update domain settings (default flag, root redirect, verification method)',
           params: DomainParams,
           body: UpdateDomainBody,
-          response: { 200: Domain, 422: errorRef('isDefault true on a domain that is not verified') },
+          response: {
+            200: Domain,
+            422: errorRef(
+              'isDefault true on a domain that is not verified, or a new verificationMethod on a verified one',
+            ),
+          },
         },
       },
       async (req) => domains.update(principalOf(req).organizationId, req.params.domainId, req.body),

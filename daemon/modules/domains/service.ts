@@ -33,6 +33,9 @@ import type { DomainRecord, DomainStore } from './store.js'
 import { isUniqueViolation } from '../../db/errors.js'
 import { createCertificateOrders, ORDER_RUNS_MS } from './certificates.js'
 import { normalizeAppLinks } from './app-links.js'
+import type { GuardPolicy } from '../webhooks/index.js'
+import { createFileChecker, resolverOf, verificationFile } from './file.js'
+import type { DomainVerificationMethod } from '../../../src/contract/limits.js'
 
 export interface DomainServiceDeps {
   store: DomainStore
@@ -55,6 +58,11 @@ export interface DomainServiceDeps {
   /** ACME, or undefined when certificates are off (LINKD_ACME_DIRECTORY=off). */
   acme: Acme | undefined
   dnsTimeoutMs?: number
+  /** The SSRF guard of file verification: the webhooks' (LINKD_WEBHOOK_ALLOW_*). */
+  guard: GuardPolicy
+  /** File verification fetches port 80; tests pass the port of their loopback server. */
+  filePort?: number | undefined
+  fileTimeoutMs?: number | undefined
   onError?(err: unknown, what: string): void
   /** The directory changed here: tells the other linkd processes (db/notify.ts). */
   announce?(): void
@@ -69,11 +77,36 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
   const now = () => deps.clock.now()
   const targets = { cnameTarget: deps.cnameTarget, aRecordIp: deps.aRecordIp }
   const orders = createCertificateOrders({ ...deps, changed })
+  const files = createFileChecker({
+    guard: deps.guard,
+    resolve: resolverOf(deps.resolvers, deps.dnsTimeoutMs),
+    ...(deps.filePort ? { port: deps.filePort } : {}),
+    ...(deps.fileTimeoutMs ? { timeoutMs: deps.fileTimeoutMs } : {}),
+  })
+
+  /**
+   * The records a domain needs: the TXT challenge and CNAME or A; with FILE verification only
+   * the CNAME or A record (it brings traffic here; the file proves ownership).
+   */
+  function needed(d: Pick<DomainRecord, 'domain' | 'challengeToken' | 'verificationMethod'>) {
+    const all = expectedRecords(d.domain, d.challengeToken, targets)
+    return d.verificationMethod === 'FILE' ? all.filter((r) => r.type !== 'TXT') : all
+  }
+
+  /** The method asked for, checked against the domain type; the type's DNS method when none is. */
+  function methodFor(domain: string, asked: DomainVerificationMethod | undefined): DomainVerificationMethod {
+    const dns = isApex(domain) ? 'TXT' : 'CNAME'
+    if (asked === undefined || asked === 'FILE' || asked === dns) return asked ?? dns
+    throw validation(
+      'verificationMethod',
+      `${asked} is not a method for ${domain}: ${isApex(domain) ? 'an apex domain is verified by TXT (TXT challenge + A record)' : 'a subdomain is verified by CNAME (TXT challenge + CNAME record)'} or FILE`,
+    )
+  }
   const { provision } = orders
 
   function records(d: DomainRecord): Domain['dnsRecords'] {
     const checked = new Map((d.recordChecks ?? []).map((c) => [`${c.type} ${c.name}`, c.status]))
-    return expectedRecords(d.domain, d.challengeToken, targets).map((r) => ({
+    return needed(d).map((r) => ({
       ...r,
       status: checked.get(`${r.type} ${r.name}`) ?? 'Pending',
     }))
@@ -88,6 +121,8 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
       isDefault: d.isDefault,
       verificationMethod: d.verificationMethod,
       dnsRecords: records(d),
+      verificationFile:
+        d.verificationMethod === 'FILE' ? verificationFile(d.domain, d.challengeToken, d.fileCheck) : null,
       warnings: recordWarnings(d.domain, { ...targets, shortDomain: deps.shortDomain }),
       rootRedirectUrl: d.rootRedirectUrl,
       createdAt: iso(d.createdAt),
@@ -111,7 +146,7 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
 
   /** Checks the records on every resolver and stores the per-record statuses. */
   async function check(d: DomainRecord): Promise<{ checks: RecordCheck[]; status: RecordStatus }> {
-    const checks = await dns.check(expectedRecords(d.domain, d.challengeToken, targets))
+    const checks = await dns.check(needed(d))
     const status: RecordStatus = checks.every((c) => c.status === 'Verified')
       ? 'Verified'
       : checks.some((c) => c.status === 'Failed')
@@ -121,14 +156,31 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
   }
 
   /**
+   * The ownership proof of one attempt: the DNS records, or (FILE) the file, the CNAME or A
+   * record being checked alongside for the domain's dnsRecords without deciding anything.
+   */
+  async function prove(d: DomainRecord): Promise<{
+    checks: RecordCheck[]
+    status: RecordStatus
+    patch: Partial<DomainRecord>
+  }> {
+    if (d.verificationMethod !== 'FILE') {
+      const { checks, status } = await check(d)
+      return { checks, status, patch: { recordChecks: checks } }
+    }
+    const [{ checks }, file] = await Promise.all([check(d), files.check(d.domain, d.challengeToken)])
+    return { checks, status: file.status, patch: { recordChecks: checks, fileCheck: file } }
+  }
+
+  /**
    * One verification attempt (the verify operation and the re-check job): all records on all
    * resolvers → verified (SSL provisioning starts); a record missing or wrong everywhere →
    * failed; otherwise (still propagating, a resolver not answering) the status stays.
    */
   async function attempt(d: DomainRecord, manual: boolean): Promise<DomainRecord> {
-    const { checks, status } = await check(d)
+    const { status, patch: proof } = await prove(d)
     const t = now()
-    const patch: Partial<DomainRecord> = { recordChecks: checks, lastCheckedAt: t, updatedAt: t }
+    const patch: Partial<DomainRecord> = { ...proof, lastCheckedAt: t, updatedAt: t }
     let verifiedNow = false
     if (d.verificationStatus !== 'verified') {
       if (status === 'Verified') {
@@ -144,9 +196,9 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
       // The move to "certificate pending" is taken only from the state this attempt read: of two
       // verifications at once (maybe on two processes) one moves the domain, emits the event and
       // orders; the other answers with the domain as the first left it.
-      await store.update(d.id, { recordChecks: checks, lastCheckedAt: t, updatedAt: t })
+      await store.update(d.id, { ...proof, lastCheckedAt: t, updatedAt: t })
       await changed()
-      return (await store.byIdAnyOrg(d.id)) ?? { ...d, recordChecks: checks, lastCheckedAt: t }
+      return (await store.byIdAnyOrg(d.id)) ?? { ...d, ...proof, lastCheckedAt: t }
     }
     const next = { ...d, ...patch }
     await changed()
@@ -199,9 +251,10 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
         organizationId,
         domain,
         verificationStatus: 'pending',
-        verificationMethod: apex ? 'TXT' : 'CNAME',
+        verificationMethod: methodFor(domain, body.verificationMethod),
         challengeToken: `linkd-verify=${randomToken()}`,
         recordChecks: null,
+        fileCheck: null,
         lastCheckedAt: null,
         verifiedAt: null,
         isDefault: false,
@@ -331,6 +384,16 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
 
     async update(organizationId: string, id: string, body: UpdateDomainBody): Promise<Domain> {
       const d = await load(organizationId, id)
+      const method =
+        body.verificationMethod === undefined || body.verificationMethod === d.verificationMethod
+          ? undefined
+          : methodFor(d.domain, body.verificationMethod)
+      if (method && d.verificationStatus === 'verified')
+        throw new AppError(
+          'Unprocessable',
+          `domain ${d.domain} is already verified; its verification method no longer changes`,
+          [{ field: 'verificationMethod', message: 'the domain is already verified' }],
+        )
       if (body.isDefault === true && !d.isDefault) {
         if (d.verificationStatus !== 'verified')
           throw new AppError(
@@ -342,6 +405,14 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
       if (body.rootRedirectUrl) checkRootRedirect(d.domain, body.rootRedirectUrl)
       if (body.rootRedirectUrl !== undefined)
         await store.update(d.id, { rootRedirectUrl: body.rootRedirectUrl, updatedAt: now() })
+      if (method)
+        // The other method's last checks say nothing about this one.
+        await store.update(d.id, {
+          verificationMethod: method,
+          recordChecks: null,
+          fileCheck: null,
+          updatedAt: now(),
+        })
       await changed()
       return present(await load(organizationId, id))
     },

@@ -3,6 +3,8 @@ import type { CustomDomainsTable, Database } from '../../db/schema.js'
 import type { DomainVerificationStatus, SslStatus } from '../../../src/contract/limits.js'
 import type { AppLinks } from '../../../src/contract/domains.js'
 import type { RecordCheck } from './dns.js'
+import type { FileCheck } from './file.js'
+import type { DomainVerificationMethod } from '../../../src/contract/limits.js'
 import { newestFirstPage } from '../../db/paginate.js'
 
 export interface DomainRecord {
@@ -10,10 +12,12 @@ export interface DomainRecord {
   organizationId: string
   domain: string
   verificationStatus: DomainVerificationStatus
-  verificationMethod: 'CNAME' | 'TXT'
+  verificationMethod: DomainVerificationMethod
   challengeToken: string
   /** The last DNS check, per record and resolver (null before the first). */
   recordChecks: RecordCheck[] | null
+  /** The last fetch of the verification file (FILE method; null before the first). */
+  fileCheck: FileCheck | null
   lastCheckedAt: number | null
   verifiedAt: number | null
   isDefault: boolean
@@ -43,9 +47,10 @@ function toRecord(r: Selectable<CustomDomainsTable>): DomainRecord {
     organizationId: r.organization_id,
     domain: r.domain,
     verificationStatus: r.verification_status as DomainVerificationStatus,
-    verificationMethod: r.verification_method as 'CNAME' | 'TXT',
+    verificationMethod: r.verification_method as DomainVerificationMethod,
     challengeToken: r.challenge_token,
     recordChecks: r.record_checks === null ? null : (JSON.parse(r.record_checks) as RecordCheck[]),
+    fileCheck: r.file_check === null ? null : (JSON.parse(r.file_check) as FileCheck),
     lastCheckedAt: num(r.last_checked_at),
     verifiedAt: num(r.verified_at),
     isDefault: Number(r.is_default) === 1,
@@ -70,6 +75,7 @@ const COLUMNS: Record<keyof DomainPatch, keyof CustomDomainsTable> = {
   verificationMethod: 'verification_method',
   challengeToken: 'challenge_token',
   recordChecks: 'record_checks',
+  fileCheck: 'file_check',
   lastCheckedAt: 'last_checked_at',
   verifiedAt: 'verified_at',
   isDefault: 'is_default',
@@ -88,7 +94,7 @@ const COLUMNS: Record<keyof DomainPatch, keyof CustomDomainsTable> = {
 }
 
 /** Fields stored as JSON text. */
-const JSON_FIELDS = new Set<keyof DomainPatch>(['recordChecks', 'appLinks'])
+const JSON_FIELDS = new Set<keyof DomainPatch>(['recordChecks', 'fileCheck', 'appLinks'])
 
 function toRow(p: DomainPatch): Updateable<CustomDomainsTable> {
   const row: Partial<Record<keyof CustomDomainsTable, unknown>> = {}

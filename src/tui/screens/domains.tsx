@@ -1,6 +1,6 @@
 /**
- * Domains: verification and certificate status with expiry, the selected domain's DNS records in
- * full (to copy), verify and check-propagation with their results, set default.
+ * Domains: verification and certificate status with expiry, the selected domain's DNS records (and
+ * verification file) in full (to copy), verify and check-propagation with their results, set default.
  */
 import { Box } from 'ink'
 import { Text } from '../components/text.js'
@@ -96,8 +96,10 @@ function Domains({ active, height }: ScreenProps) {
     if (input === 'v')
       return run(`Verifying ${selected.domain}`, async () => {
         const d = await client.domains.verify(selected.id)
+        const why = d.verificationFile?.reason
         return [
           `Verification of ${d.domain}: ${d.verificationStatus}${d.sslStatus ? `, certificate ${d.sslStatus}` : ''}`,
+          ...(why && d.verificationStatus !== 'verified' ? [`  ${why}`] : []),
         ]
       })
     if (input === 's')
@@ -123,9 +125,14 @@ function Domains({ active, height }: ScreenProps) {
       />
       {selected ? (
         <Box flexDirection="column" marginTop={1}>
-          <Text
-            bold
-          >{`DNS records of ${selected.domain} (${selected.verificationMethod}), to create at its DNS provider:`}</Text>
+          {selected.verificationFile ? (
+            <FileSteps domain={selected} file={selected.verificationFile} />
+          ) : null}
+          <Text bold>
+            {selected.verificationFile
+              ? `DNS record of ${selected.domain}, to create when its traffic should come here:`
+              : `DNS records of ${selected.domain} (${selected.verificationMethod}), to create at its DNS provider:`}
+          </Text>
           {selected.dnsRecords.map((r) => (
             // Name and value each on a line of their own, whole, to copy.
             <Box key={r.type + r.name} flexDirection="column">
@@ -141,6 +148,20 @@ function Domains({ active, height }: ScreenProps) {
             : null}
         </Box>
       ) : null}
+    </Box>
+  )
+}
+
+/** FILE verification: the URL and body to publish (each whole on its line, to copy) and the last check. */
+function FileSteps({ domain, file }: { domain: Domain; file: NonNullable<Domain['verificationFile']> }) {
+  return (
+    <Box flexDirection="column" marginBottom={1}>
+      <Text
+        bold
+      >{`Verification file of ${domain.domain} (${file.status.toLowerCase()}), to publish on the web server now answering it (plain HTTP, no redirect):`}</Text>
+      <Text>{`URL   ${file.url}`}</Text>
+      <Text>{`Body  ${file.body}`}</Text>
+      {file.reason ? <Text>{`Last check: ${file.reason}`}</Text> : null}
     </Box>
   )
 }

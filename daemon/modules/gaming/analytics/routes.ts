@@ -14,6 +14,7 @@ import {
   RetentionQuery,
 } from '../../../../src/contract/gaming.js'
 import { principalOf } from '../../../http/auth.js'
+import { errorRef } from '../../../http/openapi.js'
 import type { GamingAnalyticsService } from './index.js'
 import {
   AttributionQuery,
@@ -27,6 +28,8 @@ import {
   RevenueReport,
   SegmentsReport,
 } from '../../../../src/contract/gaming-revenue.js'
+
+const off = errorRef('Gaming analytics is off for this game (modules.analytics)')
 
 const RANGE =
   "startDate and endDate: UTC days, both included; default the last 30 days up to today; at most 366 days. Money in the game's reporting currency (`currency`)."
@@ -45,7 +48,7 @@ export function gamingAnalyticsRoutes(deps: { analytics: GamingAnalyticsService 
             'startDate and endDate: UTC days, both included; default the last 30 days up to today. dau: players active on endDate; mau: distinct players of the 30 days ending on endDate; arpu / arppu: revenue over the distinct active / paying players of the range; avgSessionSeconds over the sessions started in the range; retention dN: percent of the install cohorts of the range (those at least N days old) active exactly N days after install, null when no cohort qualifies. Revenue is in the reporting currency the SDK sends (amounts are summed as sent). Read from the daily aggregates only.',
           params: GameParams,
           querystring: OverviewQuery,
-          response: { 200: Overview },
+          response: { 200: Overview, 409: off },
         },
       },
       async (req) => deps.analytics.overview(principalOf(req).organizationId, req.params.gameId, req.query),
@@ -70,7 +73,7 @@ export function gamingAnalyticsRoutes(deps: { analytics: GamingAnalyticsService 
             ...docs,
             params: GameParams,
             querystring,
-            response: { 200: response },
+            response: { 200: response, 409: off },
           },
         },
         // Fastify cannot resolve the reply type of a generic schema; `answer` returns Static<R>.
@@ -136,6 +139,7 @@ export function gamingAnalyticsRoutes(deps: { analytics: GamingAnalyticsService 
                 },
               },
             },
+            409: off,
           },
         },
       },
@@ -163,7 +167,7 @@ export function gamingAnalyticsRoutes(deps: { analytics: GamingAnalyticsService 
           description: `${RANGE} groupBy (default day): day, week and month list every period of the range (clipped to it); platform and source list the values with revenue. payingUsers: distinct players with a paid event in the group over the range; arppu = total / payingUsers.`,
           params: GameParams,
           querystring: RevenueQuery,
-          response: { 200: RevenueReport },
+          response: { 200: RevenueReport, 409: off },
         },
       },
       async (req) => deps.analytics.revenue(principalOf(req).organizationId, req.params.gameId, req.query),
@@ -178,7 +182,7 @@ export function gamingAnalyticsRoutes(deps: { analytics: GamingAnalyticsService 
           description: `${RANGE} groupBy (default source): the first-touch affiliate, campaign, source or medium of the players. installs: players installed in the range; conversions: those of them who have paid; revenue and commission: of the range; cost: data.cost of app_install events of the range; avgCpa = cost / conversions, avgRoas = revenue / cost (null when the divisor is 0).`,
           params: GameParams,
           querystring: AttributionQuery,
-          response: { 200: AttributionReport },
+          response: { 200: AttributionReport, 409: off },
         },
       },
       async (req) =>
@@ -194,7 +198,7 @@ export function gamingAnalyticsRoutes(deps: { analytics: GamingAnalyticsService 
           description:
             "Every current player of the game by lifetime revenue, with the game's thresholds (whale >= whale, dolphin >= dolphin, minnow > 0, free = 0).",
           params: GameParams,
-          response: { 200: SegmentsReport },
+          response: { 200: SegmentsReport, 409: off },
         },
       },
       async (req) => deps.analytics.segments(principalOf(req).organizationId, req.params.gameId),
@@ -210,7 +214,7 @@ export function gamingAnalyticsRoutes(deps: { analytics: GamingAnalyticsService 
             'search: player id prefix; filters platform, country, segment, minRevenue (lifetime, reporting currency), lastActiveFrom/lastActiveTo (UTC days, included); sort revenue (default), sessions or lastActive, order desc (default) or asc; ties by player id.',
           params: GameParams,
           querystring: PlayersQuery,
-          response: { 200: PlayersPage },
+          response: { 200: PlayersPage, 409: off },
         },
       },
       async (req) => deps.analytics.players(principalOf(req).organizationId, req.params.gameId, req.query),
@@ -226,7 +230,7 @@ export function gamingAnalyticsRoutes(deps: { analytics: GamingAnalyticsService 
             'First-touch profile (first seen, platform, country, device, attribution), sessions, lifetime revenue by type; events: the newest raw events first (page, limit), within the raw retention. 404 for an unknown player.',
           params: PlayerParams,
           querystring: PlayerQuery,
-          response: { 200: PlayerProfile },
+          response: { 200: PlayerProfile, 409: off },
         },
       },
       async (req) =>

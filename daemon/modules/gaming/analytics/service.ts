@@ -33,6 +33,8 @@ import { segmentsReport } from './segments.js'
 import { dateOfDay, utcDayNumber } from '../../../clock.js'
 import { dayRange } from './days.js'
 import { money, round } from '../../../../src/contract/numbers.js'
+import { AppError } from '../../../http/errors.js'
+import type { GameRecord } from '../games/index.js'
 
 export function createGamingAnalyticsService(deps: {
   clock: Clock
@@ -43,8 +45,24 @@ export function createGamingAnalyticsService(deps: {
   players: PlayersStore
 }): GamingAnalyticsService {
   const store = deps.aggregates
+  /**
+   * The game of an analytics route: 404 in another organization, 409 while `modules.analytics`
+   * is off (as fraud and SKAN do). Ingestion keeps folding meanwhile (decision
+   * analytics-module-toggle): turned back on, the reports are complete.
+   */
+  async function analyticsGame(organizationId: string, slug: string): Promise<GameRecord> {
+    const game = await deps.games.record(organizationId, slug)
+    if (!game.modules.analytics)
+      throw new AppError(
+        'Conflict',
+        `gaming analytics is off for game ${slug}: turn it on with linkctl games update ${slug} --analytics ` +
+          `(API: PATCH /api/v1/admin/games/${slug} with {"modules":{"analytics":true}})`,
+      )
+    return game
+  }
+  const games = { ...deps.games, record: analyticsGame }
   const scope = (organizationId: string, slug: string, q: OverviewQuery) =>
-    scopeOf(deps.games, deps.clock.now(), organizationId, slug, q)
+    scopeOf(games, deps.clock.now(), organizationId, slug, q)
   const reports = {
     /**
      * DAU (last day of the range), MAU (30 days to the range end), revenue, ARPU and ARPPU over
@@ -52,7 +70,7 @@ export function createGamingAnalyticsService(deps: {
      * D1/D7/D30 retention of the install cohorts of the range old enough to have reached day N.
      */
     async overview(organizationId: string, slug: string, q: OverviewQuery): Promise<Overview> {
-      const game = await deps.games.record(organizationId, slug)
+      const game = await games.record(organizationId, slug)
       const { start, end } = dayRange(q, deps.clock.now())
       const today = utcDayNumber(deps.clock.now())
       const [totals, dau, mau, active, payers] = await Promise.all([
@@ -103,32 +121,33 @@ export function createGamingAnalyticsService(deps: {
     },
     // Revenue, attribution, segments, players (each report in its own file).
     async revenue(organizationId: string, slug: string, q: RevenueQuery) {
-      const game = await deps.games.record(organizationId, slug)
+      const game = await games.record(organizationId, slug)
       return revenueReport(deps, game, dayRange(q, deps.clock.now()), q)
     },
     async attribution(organizationId: string, slug: string, q: AttributionQuery) {
-      const game = await deps.games.record(organizationId, slug)
+      const game = await games.record(organizationId, slug)
       return attributionReport(deps.acquisition, game, dayRange(q, deps.clock.now()), q)
     },
     async segments(organizationId: string, slug: string) {
-      return segmentsReport(deps.players, await deps.games.record(organizationId, slug))
+      return segmentsReport(deps.players, await games.record(organizationId, slug))
     },
     async players(organizationId: string, slug: string, q: PlayersQuery) {
-      return playersPage(deps.players, await deps.games.record(organizationId, slug), q)
+      return playersPage(deps.players, await games.record(organizationId, slug), q)
     },
     async player(organizationId: string, slug: string, playerId: string, q: PlayerQuery) {
-      return playerProfile(deps.players, await deps.games.record(organizationId, slug), playerId, q)
+      return playerProfile(deps.players, await games.record(organizationId, slug), playerId, q)
     },
   }
   const exports = createExportRegistry()
   registerReportSources(exports, reports)
-  registerMoneySources(exports, reports, deps)
+  registerMoneySources(exports, reports, { ...deps, games })
   return {
     ...reports,
     /** The export registry: more types are added with exports.register (export-sources.ts). */
     exports,
     /** An export, checked (404, 400) before the first byte; the body streams with constant memory. */
     async export(organizationId: string, slug: string, query: ExportQuery) {
+      await analyticsGame(organizationId, slug)
       const source = exports.source(query.type)
       const rows = await source.open({ organizationId, slug, query })
       const { start, end } = dayRange(query, deps.clock.now())

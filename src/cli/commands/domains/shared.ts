@@ -7,7 +7,7 @@ import { PAGE_SIZES } from '../../../contract/limits.js'
 import { idAction } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { CliError, EXIT } from '../../../session/exit-codes.js'
-import { printRecord, printRows, warn, when, type Column, type Field } from '../../output.js'
+import { printRecord, printRows, visible, warn, when, type Column, type Field } from '../../output.js'
 
 /** A verb that names one domain by id. */
 export interface IdOpts {
@@ -40,7 +40,31 @@ export function domainAction<O>(run: (opts: O & { id: string }, ctx: Ctx) => Pro
   return idAction<O>(async (opts, ctx) => run({ ...opts, id: await domainId(ctx, opts.id) }, ctx))
 }
 
-const recordColumns: Column<Domain['dnsRecords'][number]>[] = [
+/** `--method`: the DNS records of the domain type (default), or a file on its web server. */
+export const METHODS = ['dns', 'file'] as const
+export const METHOD_DESCRIPTION =
+  'how to prove ownership: dns (a TXT record beside the CNAME or A record), or file (a file on the web server now answering the domain; for a domain still served elsewhere)'
+
+/** The API's verification method for `--method` on a domain: FILE, or the DNS method of its type. */
+export function apiMethod(
+  method: (typeof METHODS)[number],
+  d?: Domain,
+): Domain['verificationMethod'] | undefined {
+  if (method === 'file') return 'FILE'
+  if (!d) return undefined
+  return d.dnsRecords.some((r) => r.type === 'A') ? 'TXT' : 'CNAME'
+}
+
+/** A row of the records table: a DNS record, or the verification file (TYPE FILE, its URL and body). */
+type RecordRow = Pick<Domain['dnsRecords'][number], 'name' | 'value' | 'status'> & { type: string }
+
+/** The DNS records, then the verification file of a FILE domain. */
+function recordRows(d: Domain): RecordRow[] {
+  const f = d.verificationFile
+  return f ? [...d.dnsRecords, { type: 'FILE', name: f.url, value: f.body, status: f.status }] : d.dnsRecords
+}
+
+const recordColumns: Column<RecordRow>[] = [
   { header: 'TYPE', value: (r) => r.type },
   { header: 'NAME', value: (r) => r.name },
   { header: 'VALUE', value: (r) => r.value },
@@ -89,10 +113,11 @@ export function domainFields(d: Domain, tty: boolean): Field[] {
 export async function showDomain(ctx: Ctx, d: Domain): Promise<void> {
   await printRecord(ctx, domainFields(d, ctx.isTTY))
   for (const w of d.warnings) warn(ctx, w)
-  if (!ctx.isTTY) return printRows(ctx, d.dnsRecords, recordColumns)
-  ctx.stdout.write('\nDNS records:\n')
-  await printRows(ctx, d.dnsRecords, recordColumns)
+  if (!ctx.isTTY) return printRows(ctx, recordRows(d), recordColumns)
+  ctx.stdout.write(d.verificationFile ? '\nDNS records and verification file:\n' : '\nDNS records:\n')
+  await printRows(ctx, recordRows(d), recordColumns)
   if (d.verificationStatus === 'verified') return
+  if (d.verificationFile) return showFileSteps(ctx, d, d.verificationFile)
   // A record no DNS provider can hold (a CNAME to 127.0.0.1.) is not offered for copying.
   const blocked = blockedRecords(d)
   const ready = d.dnsRecords.filter((r) => !blocked.includes(r))
@@ -104,4 +129,20 @@ export async function showDomain(ctx: Ctx, d: Domain): Promise<void> {
         `fix it, restart linkd, then run: linkctl domains get ${d.domain}\n`,
     )
   else ctx.stdout.write(`Then run: linkctl domains verify ${d.domain}\n`)
+}
+
+/** What to do for FILE verification: publish the file, verify, then move traffic with the record. */
+function showFileSteps(ctx: Ctx, d: Domain, f: NonNullable<Domain['verificationFile']>): void {
+  ctx.stdout.write(
+    `\nPublish this file on the web server now answering ${visible(d.domain)} ` +
+      '(plain HTTP on port 80, no redirect; whitespace around the body is ignored):\n\n' +
+      `  URL   ${visible(f.url)}\n  Body  ${visible(f.body)}\n\n` +
+      `Then run: linkctl domains verify ${visible(d.domain)}\n`,
+  )
+  const blocked = blockedRecords(d)
+  const ready = d.dnsRecords.filter((r) => !blocked.includes(r))
+  if (ready.length > 0)
+    ctx.stdout.write(
+      `When the domain's traffic should come to linkd, create this record (zone-file form):\n\n${zoneLines(ready)}\n\n`,
+    )
 }

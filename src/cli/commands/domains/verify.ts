@@ -1,14 +1,17 @@
-/** `linkctl domains verify <domain>`: check the DNS records now (exit 1 when verification failed). */
+/** `linkctl domains verify <domain>`: check the DNS records or the file now (exit 1 when verification failed). */
 import type { Command } from 'commander'
 import { jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { CliError, EXIT } from '../../../session/exit-codes.js'
-import { emit } from '../../output.js'
+import { emit, visible } from '../../output.js'
 import type { Domain } from '../../../contract/domains.js'
 import { blockedRecords, showDomain, type IdOpts, DOMAIN_ARGUMENT, domainAction } from './shared.js'
 
 /** What to do about a failed verification, naming only records the output above shows. */
 export function verifyAdvice(d: Domain): string {
+  const file = d.verificationFile
+  if (file)
+    return `${d.domain} is not verified: ${visible(file.reason ?? 'the file was not checked yet')}; publish the file as shown above, then verify again`
   const blocked = blockedRecords(d)
   const failed = d.dnsRecords.filter((r) => r.status === 'Failed' && !blocked.includes(r))
   const steps: string[] = []
@@ -34,7 +37,7 @@ export function register(domains: Command): void {
   jsonOption(
     domains
       .command('verify')
-      .description('check the DNS records now (exit 1 when verification failed)')
+      .description('check the DNS records (or the verification file) now (exit 1 when verification failed)')
       .argument('<domain>', DOMAIN_ARGUMENT),
   ).action(domainAction(runDomainsVerify))
 }
