@@ -235,9 +235,14 @@ export const Geography = Type.Object({ data: Type.Array(GeographyRow), range: Da
 export type Geography = Static<typeof Geography>
 
 export const EventsRow = Type.Object({
-  eventType: Type.String({ description: "A named type, or 'custom' for every custom event" }),
+  eventType: Type.String({ description: 'A named type, or a custom event name (custom: true)' }),
+  custom: Type.Boolean({ description: 'true: eventType is a custom event name' }),
   count: Type.Integer(),
-  uniquePlayers: Type.Integer(),
+  uniquePlayers: Nullable(
+    Type.Integer({
+      description: 'Distinct players who sent it in the range; null for a custom name (not kept)',
+    }),
+  ),
   percentage: Type.Number({ description: 'count / all events of the range x 100 (0-100)' }),
 })
 export type EventsRow = Static<typeof EventsRow>

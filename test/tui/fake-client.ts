@@ -376,6 +376,16 @@ export class FakeClient implements TuiClient {
           ],
           range: { startDate: '', endDate: '' },
         })),
+      gameEvents: (id: string) =>
+        this.serve(`analytics.gameEvents ${id}`, () => ({
+          data: [
+            { eventType: 'level_start', custom: false, count: 900, uniquePlayers: 120, percentage: 60 },
+            { eventType: 'boss_fight', custom: true, count: 400, uniquePlayers: null, percentage: 26.67 },
+            { eventType: 'purchase', custom: false, count: 200, uniquePlayers: 40, percentage: 13.33 },
+          ],
+          totals: { count: 1500 },
+          range: { startDate: '', endDate: '' },
+        })),
     }
   }
 
