@@ -106,7 +106,7 @@ const EVENTS: TableColumn<FraudEvent & { fresh: boolean }>[] = [
     header: 'STATUS',
     width: 8,
     value: (e) => e.status,
-    colour: (e) => (e.status === 'blocked' ? 'red' : 'yellow'),
+    colour: (e) => (e.status === 'blocked' ? 'red' : e.status === 'detected' ? 'yellow' : 'gray'),
   },
   { header: 'REVIEW', width: 10, value: (e) => e.review },
   { header: 'RULES', width: 14, value: (e) => ruleNames(e) || '-' },
