@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox'
 import { DATE_PATTERN, EVENT_TYPE_PATTERN, VisibleText } from './text.js'
-import { Nullable, StringEnum, Timestamp } from './common.js'
+import { Nullable, PageQuery, StringEnum, Timestamp } from './common.js'
 import { GAME_PLATFORMS, GDPR_STATUSES, INGEST_LIMITS, NAMED_EVENT_TYPES } from './limits.js'
 
 export { NAMED_EVENT_TYPES, INGEST_LIMITS, GDPR_CONFIRMATION, GDPR_STATUSES } from './limits.js'
@@ -153,6 +153,16 @@ export const GdprDeletion = Type.Object({
   expiresAt: Timestamp,
 })
 export type GdprDeletion = Static<typeof GdprDeletion>
+
+/** The filters of GET /api/v1/gaming/gdpr/deletions (newest first, the project's pages). */
+export const GdprDeletionsQuery = Type.Object({
+  ...PageQuery.properties,
+  gameId: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: 'Only this game’s records' }),
+  ),
+  status: Type.Optional(StringEnum(GDPR_STATUSES, { description: 'Only records with this status' })),
+})
+export type GdprDeletionsQuery = Static<typeof GdprDeletionsQuery>
 
 // ---- Retention, leaderboard, geography, events, export ----
 // The constants live in limits.ts (light: the CLI reads them at start-up without TypeBox).
