@@ -32,7 +32,7 @@ export interface TuiClient extends Pick<LinkdClient, 'health' | 'ready'> {
     'dashboard' | 'events' | 'review' | 'rules' | 'updateRule' | 'blocklist' | 'block' | 'unblock'
   >
   skan: Calls<'skan', 'campaigns' | 'campaign' | 'optimize'>
-  gaming: Calls<'gaming', 'requestDeletion' | 'deletion'>
+  gaming: Calls<'gaming', 'requestDeletion' | 'deletion' | 'deletions'>
   team: Calls<
     'team',
     'me' | 'members' | 'invitations' | 'invite' | 'setRole' | 'removeMember' | 'revokeInvitation'
