@@ -1,4 +1,5 @@
-import type { GdprDeletion, GdprDeletionBody, IngestResult } from '../contract/gaming.js'
+import type { PageOf } from '../contract/common.js'
+import type { GdprDeletion, GdprDeletionBody, GdprDeletionsQuery, IngestResult } from '../contract/gaming.js'
 import type { Requests } from './http.js'
 
 /** Gaming ingestion (a client built with the SDK key) and GDPR deletions (`/api/v1/gaming`). */
@@ -12,6 +13,9 @@ export function gamingApi(http: Requests) {
       }),
     requestDeletion: (body: GdprDeletionBody) =>
       http.data<GdprDeletion>('POST', '/api/v1/gaming/gdpr/deletions', { body }),
+    /** The organization's deletion records, newest first (filters gameId, status). */
+    deletions: (query: GdprDeletionsQuery = {}) =>
+      http.data<PageOf<GdprDeletion>>('GET', '/api/v1/gaming/gdpr/deletions', { query }),
     deletion: (id: string) =>
       http.data<GdprDeletion>('GET', `/api/v1/gaming/gdpr/deletions/${encodeURIComponent(id)}`),
   }

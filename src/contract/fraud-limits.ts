@@ -21,8 +21,11 @@ export type RuleOperator = (typeof RULE_OPERATORS)[number]
 export const BLOCK_TYPES = ['ip', 'device'] as const
 export type BlockType = (typeof BLOCK_TYPES)[number]
 
-/** A fraud event: status blocked (a Block rule) or detected (a Flag rule); its review. */
-export const FRAUD_EVENT_STATUSES = ['blocked', 'detected'] as const
+/**
+ * A fraud event: status blocked (a Block rule), detected (a Flag rule) or logged (a Log rule: a
+ * record only, the event accepted, no threat); its review.
+ */
+export const FRAUD_EVENT_STATUSES = ['blocked', 'detected', 'logged'] as const
 export type FraudEventStatus = (typeof FRAUD_EVENT_STATUSES)[number]
 export const FRAUD_REVIEWS = ['pending', 'legitimate', 'fraud'] as const
 export type FraudReview = (typeof FRAUD_REVIEWS)[number]

@@ -124,7 +124,10 @@ export const FraudEventParams = Type.Object({
   eventId: Type.String({ minLength: 1, maxLength: 100 }),
 })
 
-/** A stored fraud event: an ingested event a rule blocked (status blocked) or flagged (detected). */
+/**
+ * A stored fraud event: an ingested event a rule blocked (status blocked), flagged (detected) or
+ * logged (logged: accepted, not a threat).
+ */
 export const FraudEvent = Type.Object({
   id: Type.String({ examples: ['fev_01JD8W3A2B4C6D8E0F2G4H6J8K'] }),
   receivedAt: Timestamp,
@@ -135,7 +138,9 @@ export const FraudEvent = Type.Object({
     StringEnum(THREAT_TYPES, { description: 'null when the deciding rule read no detector score' }),
   ),
   riskScore: Type.Number({ description: 'The composite risk score, 0-1' }),
-  status: StringEnum(FRAUD_EVENT_STATUSES),
+  status: StringEnum(FRAUD_EVENT_STATUSES, {
+    description: 'blocked (Block rule), detected (Flag rule) or logged (Log rule: the event was accepted)',
+  }),
   triggeredRules: Type.Array(Type.String(), {
     description: `Names of the rules that fired, in evaluation order: the first ${L.triggeredNamesKept}`,
   }),
@@ -164,7 +169,12 @@ export const FraudEventsQuery = Type.Object({
   limit: Type.Optional(PageSize),
   perPage: Type.Optional(PageSize),
   threatType: Type.Optional(StringEnum(THREAT_TYPES)),
-  status: Type.Optional(StringEnum(FRAUD_EVENT_STATUSES)),
+  status: Type.Optional(
+    StringEnum(FRAUD_EVENT_STATUSES, {
+      description:
+        'Only this status; without it, blocked and detected events (logged ones only with status=logged)',
+    }),
+  ),
   playerId: Type.Optional(Type.String({ minLength: 1, maxLength: 128 })),
   ...OverviewQuery.properties,
 })

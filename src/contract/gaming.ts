@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox'
 import { DATE_PATTERN, EVENT_TYPE_PATTERN, VisibleText } from './text.js'
-import { Nullable, StringEnum, Timestamp } from './common.js'
+import { Nullable, PageQuery, StringEnum, Timestamp } from './common.js'
 import { GAME_PLATFORMS, GDPR_STATUSES, INGEST_LIMITS, NAMED_EVENT_TYPES } from './limits.js'
 
 export { NAMED_EVENT_TYPES, INGEST_LIMITS, GDPR_CONFIRMATION, GDPR_STATUSES } from './limits.js'
@@ -154,6 +154,16 @@ export const GdprDeletion = Type.Object({
 })
 export type GdprDeletion = Static<typeof GdprDeletion>
 
+/** The filters of GET /api/v1/gaming/gdpr/deletions (newest first, the project's pages). */
+export const GdprDeletionsQuery = Type.Object({
+  ...PageQuery.properties,
+  gameId: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: 'Only this game’s records' }),
+  ),
+  status: Type.Optional(StringEnum(GDPR_STATUSES, { description: 'Only records with this status' })),
+})
+export type GdprDeletionsQuery = Static<typeof GdprDeletionsQuery>
+
 // ---- Retention, leaderboard, geography, events, export ----
 // The constants live in limits.ts (light: the CLI reads them at start-up without TypeBox).
 import {
@@ -235,9 +245,14 @@ export const Geography = Type.Object({ data: Type.Array(GeographyRow), range: Da
 export type Geography = Static<typeof Geography>
 
 export const EventsRow = Type.Object({
-  eventType: Type.String({ description: "A named type, or 'custom' for every custom event" }),
+  eventType: Type.String({ description: 'A named type, or a custom event name (custom: true)' }),
+  custom: Type.Boolean({ description: 'true: eventType is a custom event name' }),
   count: Type.Integer(),
-  uniquePlayers: Type.Integer(),
+  uniquePlayers: Nullable(
+    Type.Integer({
+      description: 'Distinct players who sent it in the range; null for a custom name (not kept)',
+    }),
+  ),
   percentage: Type.Number({ description: 'count / all events of the range x 100 (0-100)' }),
 })
 export type EventsRow = Static<typeof EventsRow>

@@ -15,7 +15,14 @@ export interface TuiClient extends Pick<LinkdClient, 'health' | 'ready'> {
   qrCodes: Calls<'qrCodes', 'list' | 'create' | 'update' | 'delete'>
   analytics: Calls<
     'analytics',
-    'link' | 'clicks' | 'gameOverview' | 'gameRevenue' | 'gameRetention' | 'gameGeography' | 'gameLeaderboard'
+    | 'link'
+    | 'clicks'
+    | 'gameOverview'
+    | 'gameRevenue'
+    | 'gameRetention'
+    | 'gameGeography'
+    | 'gameLeaderboard'
+    | 'gameEvents'
   >
   domains: Calls<'domains', 'list' | 'add' | 'verify' | 'checkPropagation' | 'setDefault'>
   webhooks: Calls<'webhooks', 'list' | 'enable' | 'disable' | 'test' | 'deliveries' | 'retry'>
@@ -25,7 +32,7 @@ export interface TuiClient extends Pick<LinkdClient, 'health' | 'ready'> {
     'dashboard' | 'events' | 'review' | 'rules' | 'updateRule' | 'blocklist' | 'block' | 'unblock'
   >
   skan: Calls<'skan', 'campaigns' | 'campaign' | 'optimize'>
-  gaming: Calls<'gaming', 'requestDeletion' | 'deletion'>
+  gaming: Calls<'gaming', 'requestDeletion' | 'deletion' | 'deletions'>
   team: Calls<
     'team',
     'me' | 'members' | 'invitations' | 'invite' | 'setRole' | 'removeMember' | 'revokeInvitation'

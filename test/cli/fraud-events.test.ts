@@ -53,12 +53,22 @@ beforeAll(async () => {
         playerId: 'p-farm2',
         triggeredRules: ['Flag Device Farms'],
       }),
+      // A Log rule's record: listed only with --status logged, no threat on the dashboard.
+      fraudEvent(t, gameId, {
+        id: 'fev_cli4',
+        receivedAt: at('2026-11-20T09:00:00.000Z'),
+        threatType: null,
+        status: 'logged',
+        playerId: 'p-watch',
+        triggeredRules: ['Log Whales'],
+      }),
     ],
     {
       day: Math.floor(at('2026-11-19T00:00:00.000Z') / 86_400_000),
       analyzed: 400,
       blocked: 1,
       flagged: 2,
+      logged: 1,
       latencyNs: 12_000_000,
     },
   )
@@ -89,6 +99,7 @@ describe('linkctl fraud events', () => {
       (await json<PageOf<FraudEvent>>(['fraud', 'events', game, ...args])).data.map((e) => e.id)
     expect(await ids(['--threat', 'device_farm'])).toEqual(['fev_cli3', 'fev_cli2'])
     expect(await ids(['--status', 'blocked'])).toEqual(['fev_cli1'])
+    expect(await ids(['--status', 'logged'])).toEqual(['fev_cli4'])
     expect(await ids(['--player', 'p-farm'])).toEqual(['fev_cli2'])
     expect(await ids(['--from', '2026-11-19', '--to', '2026-11-19'])).toEqual(['fev_cli2'])
     expect(await ids(['--to', '2026-11-18'])).toEqual(['fev_cli1'])
@@ -109,6 +120,7 @@ describe('linkctl fraud dashboard and review', () => {
       range: { startDate: '2026-11-18', endDate: '2026-11-20' },
       eventsAnalyzed: 400,
       threatsDetected: 3,
+      logged: 1,
       fraudRate: 0.0075,
       avgDetectionLatencyUs: 30,
       byThreatType: { emulator: 1, device_farm: 2, bot_detection: 0 },

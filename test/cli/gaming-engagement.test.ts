@@ -41,7 +41,7 @@ beforeAll(async () => {
   await runGamesCreate({ name: 'Analytics CLI', platform: 'ios' }, created.ctx)
   game = JSON.parse(created.out.text) as GameWithSecrets
   const at = new Date(Date.now() - 60_000).toISOString()
-  // Ann installs in DE and pays 19.99, Ben installs in FR and pays 0.99.
+  // Ann installs in DE and pays 19.99, Ben installs in FR and pays 0.99; Ann fights a boss (custom).
   const player = (id: string, country: string, amount: number) => [
     { event_type: 'app_install', player_id: id, session_id: id, timestamp: at, data: { country } },
     {
@@ -55,7 +55,13 @@ beforeAll(async () => {
   const file = join(dir.dir, 'batch.json')
   writeFileSync(
     file,
-    JSON.stringify({ events: [...player('ann', 'DE', 19.99), ...player('ben', 'FR', 0.99)] }),
+    JSON.stringify({
+      events: [
+        ...player('ann', 'DE', 19.99),
+        ...player('ben', 'FR', 0.99),
+        { event_type: 'boss_fight', player_id: 'ann', session_id: 'ann', timestamp: at },
+      ],
+    }),
   )
   await runEventsSend({ game: game.id, sdkKey: game.sdkKey, source: file }, as().ctx)
 })
@@ -111,14 +117,26 @@ describe('linkctl analytics retention, leaderboard, geography, events, export', 
 
     const e = as({ json: false })
     await runAnalyticsEvents({ game: game.id }, e.ctx)
-    expect(e.out.text.split('\n').slice(0, 3)).toEqual([
-      'EVENT TYPE\tCOUNT\tPLAYERS\tSHARE',
-      'app_install\t2\t2\t50%',
-      'purchase\t2\t2\t50%',
-    ])
+    expect(e.out.text).toBe(
+      [
+        'EVENT TYPE\tKIND\tCOUNT\tPLAYERS\tSHARE',
+        'app_install\tnamed\t2\t2\t40%',
+        'purchase\tnamed\t2\t2\t40%',
+        'boss_fight\tcustom\t1\t\t20%',
+        '',
+      ].join('\n'),
+    )
     const ej = as()
     await runAnalyticsEvents({ game: game.id }, ej.ctx)
-    expect((JSON.parse(ej.out.text) as Events).totals.count).toBe(4)
+    const events = JSON.parse(ej.out.text) as Events
+    expect(events.totals.count).toBe(5)
+    expect(events.data.at(-1)).toEqual({
+      eventType: 'boss_fight',
+      custom: true,
+      count: 1,
+      uniquePlayers: null,
+      percentage: 20,
+    })
   })
 
   it('export: CSV to a file (format from nothing: csv), JSON to stdout; a 404 leaves no file', async () => {
@@ -126,7 +144,7 @@ describe('linkctl analytics retention, leaderboard, geography, events, export', 
     const f = as({ json: false })
     await runAnalyticsExport({ game: game.id, type: 'events', output: file }, f.ctx)
     expect(readFileSync(file, 'utf8')).toBe(
-      'eventType,count,uniquePlayers,percentage\r\napp_install,2,2,50\r\npurchase,2,2,50\r\n',
+      'eventType,custom,count,uniquePlayers,percentage\r\napp_install,false,2,2,40\r\npurchase,false,2,2,40\r\nboss_fight,true,1,,20\r\n',
     )
     expect(f.err.text).toContain(`Exported events to ${file}`)
 

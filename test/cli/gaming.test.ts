@@ -13,7 +13,7 @@ import { runGamesRegenerateKey } from '../../src/cli/commands/games/regenerate-k
 import { runGamesUpdate } from '../../src/cli/commands/games/update.js'
 import { runEventsSend, type SendSummary } from '../../src/cli/commands/events.js'
 import { runAnalyticsOverview } from '../../src/cli/commands/analytics/overview.js'
-import { runGdprDelete, runGdprStatus } from '../../src/cli/commands/gdpr.js'
+import { runGdprDelete, runGdprList, runGdprStatus } from '../../src/cli/commands/gdpr.js'
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js'
 import { cli, tempDir, testCtx } from '../support/cli.js'
 
@@ -216,5 +216,30 @@ describe('linkctl gdpr', () => {
     const { ctx, out } = as()
     await runGdprDelete({ game: game.id, player: 'cli-p2', reason: 'gdpr_request', confirm: 'DELETE' }, ctx)
     expect(JSON.parse(out.text)).toMatchObject({ playerId: 'cli-p2', status: 'queued' })
+  })
+
+  it('list: the records of the organization, newest first; --game and --status filter; piped as a table', async () => {
+    const all = as()
+    await runGdprList({}, all.ctx)
+    const page = JSON.parse(all.out.text) as PageOf<GdprDeletion>
+    expect(page.data.map((r) => [r.playerId, r.status])).toEqual([
+      ['cli-p2', 'queued'],
+      ['cli-p3', 'completed'],
+    ])
+    const done = as()
+    await runGdprList({ game: game.id, status: 'completed' }, done.ctx)
+    expect((JSON.parse(done.out.text) as PageOf<GdprDeletion>).data.map((r) => r.playerId)).toEqual([
+      'cli-p3',
+    ])
+    const none = as()
+    await runGdprList({ game: 'no-such-game' }, none.ctx)
+    expect((JSON.parse(none.out.text) as PageOf<GdprDeletion>).total).toBe(0)
+    const piped = as({ json: false })
+    await runGdprList({ status: 'queued' }, piped.ctx)
+    const lines = piped.out.text.trim().split('\n')
+    expect(lines[0]).toBe('ID\tGAME\tPLAYER\tSTATUS\tREASON\tREQUESTED\tCOMPLETED')
+    expect(lines.slice(1).map((l) => l.split('\t').slice(1, 5))).toEqual([
+      [game.id, 'cli-p2', 'queued', 'gdpr_request'],
+    ])
   })
 })

@@ -6,12 +6,14 @@
 import { randomUUID } from 'node:crypto'
 import type { GameWithSecrets } from '../../src/contract/games.js'
 import type { GameEventInput } from '../../src/contract/gaming.js'
+import { NAMED_EVENT_TYPES } from '../../src/contract/limits.js'
 import { createTestApp, type TestApp } from './app.js'
 import { createGame, send } from './gaming.js'
 import { prng } from './prng.js'
 
 export const DAY = 86_400_000
 const MIN = 60_000
+const NAMED: ReadonlySet<string> = new Set(NAMED_EVENT_TYPES)
 export const D0 = Date.parse('2026-10-01T00:00:00.000Z')
 export const DAYS = 45
 const PLAYERS = 1500
@@ -183,7 +185,7 @@ export function truth(events: Ev[]) {
       r.transactions++
       r[REVENUE_COLUMN[rt]] += micros(e)
     }
-    const named = !['boss_fight', 'custom'].includes(e.event_type)
+    const named = NAMED.has(e.event_type)
     const k = `${dayNo(e.ts)}\n${named ? e.event_type : 'custom'}`
     typeEvents.set(k, (typeEvents.get(k) ?? 0) + 1)
     typePlayers.set(k, (typePlayers.get(k) ?? new Set()).add(e.player_id))
@@ -258,17 +260,26 @@ function rangeFigures(
         if (inRange(dayNo(first.ts), s, e)) row(first.player_id).sessions++
       return rows
     },
-    /** Per event type: events and distinct players in [s, e]. */
+    /**
+     * Per event type: events and distinct players in [s, e]; each custom name its own row
+     * (`custom`), with no distinct players (the aggregates do not keep them per name).
+     */
     eventTypes(s: number, e: number) {
-      const rows = new Map<string, { count: number; players: Set<string> }>()
+      const rows = new Map<string, { count: number; custom: boolean; players: Set<string> | null }>()
       for (const [key, count] of typeEvents) {
         const [day, type] = key.split('\n') as [string, string]
-        if (!inRange(Number(day), s, e)) continue
-        const r = rows.get(type) ?? { count: 0, players: new Set<string>() }
+        if (type === 'custom' || !inRange(Number(day), s, e)) continue
+        const r = rows.get(type) ?? { count: 0, custom: false, players: new Set<string>() }
         r.count += count
-        for (const player of typePlayers.get(key)!) r.players.add(player)
+        for (const player of typePlayers.get(key)!) r.players!.add(player)
         rows.set(type, r)
       }
+      for (const ev of events)
+        if (!NAMED.has(ev.event_type) && inRange(dayNo(ev.ts), s, e)) {
+          const r = rows.get(ev.event_type) ?? { count: 0, custom: true, players: null }
+          r.count++
+          rows.set(ev.event_type, r)
+        }
       return rows
     },
   }

@@ -376,6 +376,16 @@ export class FakeClient implements TuiClient {
           ],
           range: { startDate: '', endDate: '' },
         })),
+      gameEvents: (id: string) =>
+        this.serve(`analytics.gameEvents ${id}`, () => ({
+          data: [
+            { eventType: 'level_start', custom: false, count: 900, uniquePlayers: 120, percentage: 60 },
+            { eventType: 'boss_fight', custom: true, count: 400, uniquePlayers: null, percentage: 26.67 },
+            { eventType: 'purchase', custom: false, count: 200, uniquePlayers: 40, percentage: 13.33 },
+          ],
+          totals: { count: 1500 },
+          range: { startDate: '', endDate: '' },
+        })),
     }
   }
 
@@ -459,6 +469,14 @@ export class FakeClient implements TuiClient {
   /** GDPR deletions by id; each read moves a deletion one status on (queued → processing → completed). */
   readonly deletions = new Map<string, GdprDeletion>()
 
+  /** A deletion read once more: queued → processing → completed. */
+  private progress(d: GdprDeletion): GdprDeletion {
+    if (d.status === 'processing')
+      Object.assign(d, { status: 'completed', completedAt: T0, purged: { game_events: 12, game_players: 1 } })
+    else if (d.status === 'queued') Object.assign(d, { status: 'processing', startedAt: T0 })
+    return d
+  }
+
   gaming = {
     requestDeletion: (body: { gameId: string; playerId: string; reason: string; confirmation: string }) =>
       this.serve('gaming.requestDeletion', (): GdprDeletion => {
@@ -485,15 +503,16 @@ export class FakeClient implements TuiClient {
       this.serve(`gaming.deletion ${id}`, (): GdprDeletion => {
         const d = this.deletions.get(id)
         if (!d) throw apiError(404, 'GDPR deletion not found')
-        if (d.status === 'processing')
-          Object.assign(d, {
-            status: 'completed',
-            completedAt: T0,
-            purged: { game_events: 12, game_players: 1 },
-          })
-        else if (d.status === 'queued') Object.assign(d, { status: 'processing', startedAt: T0 })
-        return d
+        return this.progress(d)
       }),
+    /** Newest first (created in order: the last id first); each read moves a running one on. */
+    deletions: (q: { page?: number; limit?: number } = {}) =>
+      this.serve('gaming.deletions', (): PageOf<GdprDeletion> =>
+        page(
+          [...this.deletions.values()].reverse().map((d) => this.progress(d)),
+          q,
+        ),
+      ),
   }
 
   games = {

@@ -85,6 +85,13 @@ export class FakeFraud implements Pick<TuiClient, 'fraud'> {
   }
   /** Newest first, as the API lists them. */
   events: FraudEvent[] = [
+    makeFraudEvent(4, {
+      id: 'fev_log',
+      status: 'logged',
+      threatType: null,
+      playerId: 'watched_3',
+      triggeredRules: ['Log Whales'],
+    }),
     makeFraudEvent(2, {
       status: 'detected',
       threatType: 'revenue_anomaly',
@@ -118,7 +125,13 @@ export class FakeFraud implements Pick<TuiClient, 'fraud'> {
   fraud: TuiClient['fraud'] = {
     dashboard: (game) => this.serve(`fraud.dashboard ${game}`, () => this.dashboard),
     events: (game, q = {}) =>
-      this.serve(`fraud.events ${game}`, (): PageOf<FraudEvent> => page(this.events, q)),
+      this.serve(`fraud.events ${game}`, (): PageOf<FraudEvent> =>
+        // As the daemon: logged records only when asked for.
+        page(
+          this.events.filter((e) => (q.status ? e.status === q.status : e.status !== 'logged')),
+          q,
+        ),
+      ),
     review: (game, id, review: FraudReview) =>
       this.serve(`fraud.review ${game} ${id} ${review}`, () => {
         const event = this.events.find((e) => e.id === id)

@@ -50,6 +50,18 @@ describe('fraud screen', () => {
     await frameWith(app, 'reviewed: fraud')
   })
 
+  it("o switches the feed to the Log rules' records (status logged) and back", async () => {
+    const client = new FakeClient()
+    const app = await openGame(client)
+    const threats = await frameWith(app, '2 fraud events, newest first', 'o logged')
+    expect(threats).not.toContain('watched_3')
+    await press(app, 'o')
+    const logged = await frameWith(app, '1 logged records, newest first', 'o threats')
+    expect(logged).toMatch(/watched_3\s+-\s+0\.\d+\s+logged/)
+    await press(app, 'o')
+    expect(await frameWith(app, '2 fraud events, newest first')).not.toContain('watched_3')
+  })
+
   it('shows control characters in data as text: a player id cannot retitle or clear the terminal', async () => {
     const client = new FakeClient()
     client.fraudData.events.unshift(makeFraudEvent(3, { playerId: 'evil\x1b]0;pwned\x07\x1b[2J' }))

@@ -7,7 +7,7 @@ import { frameWith, KEY, press, renderTui } from './harness.js'
 afterEach(() => cleanup())
 
 describe('games screen', () => {
-  it('opens a game: DAU, MAU, revenue by type, ARPU, session, sparklines, retention, countries, leaderboard', async () => {
+  it('opens a game: DAU, MAU, revenue by type, ARPU, session, sparklines, retention, countries, leaderboard, event types', async () => {
     const app = renderTui({ initialScreen: 'games' })
     await frameWith(app, '3 games', 'Game 2')
     await press(app, 'j', KEY.enter)
@@ -19,6 +19,10 @@ describe('games screen', () => {
     expect(frame).toMatch(/2026-11-21\s+80\s+100%\s+10%/)
     expect(frame).toMatch(/BR\s+120 pl 700\.00 USD/)
     expect(frame).toContain('1. whale_1 499.99 USD')
+    // Event types: custom names by name, marked *.
+    expect(frame).toContain('Events (* custom)')
+    expect(frame).toMatch(/ level_start\s+900/)
+    expect(frame).toMatch(/\*boss_fight\s+400/)
   })
 
   it('[ and ] change the range between 7, 30 and 90 days', async () => {

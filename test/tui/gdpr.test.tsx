@@ -1,4 +1,7 @@
-/** The GDPR screen against the fake client: a deletion needs DELETE typed, then its status is followed. */
+/**
+ * The GDPR screen against the fake client: the organization's deletions listed from the route, a
+ * deletion needs DELETE typed, then its status is followed.
+ */
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup } from 'ink-testing-library'
 import { FakeClient } from './fake-client.js'
@@ -10,7 +13,7 @@ describe('gdpr screen', () => {
   it('submits a deletion once DELETE is typed and follows it to completed', async () => {
     const client = new FakeClient()
     const app = renderTui({ client, initialScreen: 'gdpr' })
-    await frameWith(app, 'No deletion followed yet')
+    await frameWith(app, 'No GDPR deletions.')
     await press(app, 'n')
     await frameWith(app, 'Type DELETE to confirm')
     await press(app, 'game_1', KEY.enter, 'player_9', KEY.enter, KEY.enter, 'delete', KEY.enter)
@@ -40,23 +43,20 @@ describe('gdpr screen', () => {
     await frameWith(app, 'gdpr_1', 'completed')
   })
 
-  it('keeps the deletions it follows while another screen is shown', async () => {
+  it('lists the past deletions from the route, without following them, and again after another screen', async () => {
     const client = new FakeClient()
-    const queued = await client.gaming.requestDeletion({
-      gameId: 'g',
-      playerId: 'p',
-      reason: 'r',
-      confirmation: 'DELETE',
-    })
+    for (const playerId of ['p_old', 'p_new'])
+      await client.gaming.requestDeletion({ gameId: 'g', playerId, reason: 'r', confirmation: 'DELETE' })
     const app = renderTui({ client, initialScreen: 'gdpr' })
-    await frameWith(app, 'No deletion followed yet')
-    await press(app, 'f', queued.id, KEY.enter)
-    await frameWith(app, 'gdpr_1')
+    const listed = await frameWith(app, '2 deletions (records kept 365 days after completion)')
+    // Newest first.
+    expect(listed).toMatch(/gdpr_2\s+g\s+p_new[\s\S]*gdpr_1\s+g\s+p_old/)
+    expect(client.calls).toContain('gaming.deletions')
+    await frameWith(app, 'completed')
     await press(app, '1')
     await frameWith(app, 'Jobs')
     await press(app, '9')
-    const back = await frameWith(app, 'f follow')
+    const back = await frameWith(app, 'f follow', 'gdpr_2')
     expect(back).toContain('gdpr_1')
-    expect(back).not.toContain('No deletion followed yet')
   })
 })

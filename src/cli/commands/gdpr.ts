@@ -1,11 +1,12 @@
-/** `linkctl gdpr delete|status`: GDPR deletion of one player's data. */
-import type { Command } from 'commander'
+/** `linkctl gdpr delete|status|list`: GDPR deletion of one player's data, and the records kept. */
+import { Option, type Command } from 'commander'
 import type { GdprDeletion } from '../../contract/gaming.js'
-import { GDPR_CONFIRMATION } from '../../contract/limits.js'
+import { GDPR_CONFIRMATION, GDPR_STATUSES } from '../../contract/limits.js'
 import { action, jsonOption } from '../action.js'
 import { requireKey, type Ctx } from '../../session/context.js'
 import { CliError, EXIT, UsageError } from '../../session/exit-codes.js'
-import { emit, note, printRecord, when } from '../output.js'
+import { columnsOption, emit, note, printRecord, printRows, when, type Column } from '../output.js'
+import { cutNote, fetchList, pageOptions, type PageFlags } from '../paging.js'
 
 export interface DeleteOpts {
   game: string
@@ -53,6 +54,37 @@ export async function runGdprStatus(o: { id: string }, ctx: Ctx): Promise<void> 
   await emit(ctx, d, () => printRecord(ctx, fields(d, ctx.isTTY)))
 }
 
+const listColumns = (tty: boolean): Column<GdprDeletion>[] => [
+  { header: 'ID', value: (d) => d.id },
+  { header: 'GAME', value: (d) => d.gameId },
+  { header: 'PLAYER', value: (d) => d.playerId, fit: 'flex' },
+  { header: 'STATUS', value: (d) => d.status },
+  { header: 'REASON', value: (d) => d.reason, drop: 2 },
+  { header: 'REQUESTED', value: (d) => when(d.createdAt, tty), drop: 3 },
+  { header: 'COMPLETED', value: (d) => when(d.completedAt, tty), drop: 1 },
+]
+
+export interface ListOpts extends PageFlags {
+  game?: string
+  status?: GdprDeletion['status']
+}
+
+/** The organization's deletion records (kept 365 days after completion), newest first. */
+export async function runGdprList(o: ListOpts, ctx: Ctx): Promise<void> {
+  await requireKey(ctx)
+  const client = await ctx.client()
+  const filter = {
+    ...(o.game !== undefined ? { gameId: o.game } : {}),
+    ...(o.status !== undefined ? { status: o.status } : {}),
+  }
+  const page = await fetchList(ctx, o, (query) => client.gaming.deletions({ ...filter, ...query }))
+  await emit(ctx, page, async () => {
+    if (page.data.length === 0 && ctx.isTTY) return note(ctx, 'No GDPR deletions.')
+    await printRows(ctx, page.data, listColumns(ctx.isTTY))
+    cutNote(ctx, page, page.data.length)
+  })
+}
+
 export function register(program: Command): void {
   const gdpr = program.command('gdpr').description('GDPR deletion of player data')
   jsonOption(
@@ -67,4 +99,13 @@ export function register(program: Command): void {
   jsonOption(
     gdpr.command('status').description('status of a GDPR deletion').argument('<id>', 'request id (gdpr_...)'),
   ).action(action<object>(([id], _o, ctx) => runGdprStatus({ id: id ?? '' }, ctx)))
+  const list = gdpr
+    .command('list')
+    .alias('ls')
+    .description('list GDPR deletions, newest first (completed ones are kept 365 days)')
+    .option('--game <id>', "only this game's deletions")
+    .addOption(new Option('--status <status>', 'only deletions with this status').choices(GDPR_STATUSES))
+  jsonOption(columnsOption(pageOptions(list), listColumns(false))).action(
+    action<ListOpts>((_a, o, ctx) => runGdprList(o, ctx)),
+  )
 }

@@ -106,7 +106,7 @@ const EVENTS: TableColumn<FraudEvent & { fresh: boolean }>[] = [
     header: 'STATUS',
     width: 8,
     value: (e) => e.status,
-    colour: (e) => (e.status === 'blocked' ? 'red' : 'yellow'),
+    colour: (e) => (e.status === 'blocked' ? 'red' : e.status === 'detected' ? 'yellow' : 'gray'),
   },
   { header: 'REVIEW', width: 10, value: (e) => e.review },
   { header: 'RULES', width: 14, value: (e) => ruleNames(e) || '-' },
@@ -114,11 +114,14 @@ const EVENTS: TableColumn<FraudEvent & { fresh: boolean }>[] = [
 
 export function EventFeed({ game, active, rows }: PaneProps) {
   const env = useTui()
-  const feed = usePoll(`fraud events ${game}`, () => env.client.fraud.events(game, { limit: 50 }), [
-    env.client,
-    game,
-  ])
-  // The events listed when the feed opened; any other is new (marked ●).
+  // o: the Log rules' records (status logged) instead of the threats.
+  const [logged, setLogged] = useState(false)
+  const feed = usePoll(
+    `fraud events ${game}`,
+    () => env.client.fraud.events(game, { limit: 50, ...(logged ? { status: 'logged' as const } : {}) }),
+    [env.client, game, logged],
+  )
+  // The events listed when the feed opened (or switched); any other is new (marked ●).
   const initial = useRef<Set<string> | null>(null)
   if (feed.data && !initial.current) initial.current = new Set(feed.data.data.map((e) => e.id))
   const events = (feed.data?.data ?? []).map((e) => ({ ...e, fresh: !initial.current?.has(e.id) }))
@@ -130,6 +133,10 @@ export function EventFeed({ game, active, rows }: PaneProps) {
 
   useKeys((input, key) => {
     if (pos.move(input, key)) return
+    if (input === 'o') {
+      initial.current = null
+      return setLogged((l) => !l)
+    }
     const event = events[pos.cursor]
     const review: FraudReview | null = input === 'l' ? 'legitimate' : input === 'f' ? 'fraud' : null
     if (!event || !review || !canWrite) return
@@ -143,10 +150,11 @@ export function EventFeed({ game, active, rows }: PaneProps) {
   return (
     <PaneBody
       heading={
-        `${feed.data.total} fraud events, newest first · ${fresh} new (●)` +
-        (canWrite ? ' · l legitimate · f fraud' : '')
+        `${feed.data.total} ${logged ? 'logged records' : 'fraud events'}, newest first · ${fresh} new (●)` +
+        (canWrite ? ' · l legitimate · f fraud' : '') +
+        (logged ? ' · o threats' : ' · o logged')
       }
-      empty="No fraud events yet."
+      empty={logged ? 'No logged records.' : 'No fraud events yet.'}
       columns={EVENTS}
       rows={events}
       pos={pos}

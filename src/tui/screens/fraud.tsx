@@ -124,6 +124,7 @@ export const fraud: ScreenDef = {
     { keys: 'Enter, → or l', does: 'open the game: figures, feed, rules, blocklist' },
     { keys: '←/→', does: 'in a game: the feed, the rules, the blocklist' },
     { keys: 'l / f', does: 'feed: mark the event legitimate / fraud' },
+    { keys: 'o', does: "feed: the Log rules' records (status logged) / the threats again" },
     { keys: 'Space or Enter', does: 'rules: enable / disable the rule' },
     { keys: '+ / -', does: 'rules: priority up / down by 1' },
     { keys: 'a', does: 'blocklist: add an IP or a device' },

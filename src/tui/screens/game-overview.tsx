@@ -1,12 +1,12 @@
 /**
  * A game's overview over a range: DAU, MAU, revenue by type, ARPU/ARPPU, session length, daily
  * revenue and paying players as sparklines, the retention triangle in the spec's colour bands,
- * top countries and the leaderboard.
+ * top countries, the leaderboard and the top event types (custom names marked *).
  */
 import { Box } from 'ink'
 import { Text } from '../components/text.js'
 import type { Game } from '../../contract/games.js'
-import type { Geography, Leaderboard, Overview, Retention } from '../../contract/gaming.js'
+import type { Events, Geography, Leaderboard, Overview, Retention } from '../../contract/gaming.js'
 import type { RevenueReport } from '../../contract/gaming-revenue.js'
 import { RETENTION_DAYS } from '../../contract/limits.js'
 import { money } from '../../format/cells.js'
@@ -29,6 +29,7 @@ interface GameFigures {
   retention: Retention
   geography: Geography
   leaderboard: Leaderboard
+  events: Events
 }
 
 function dayIso(msAgo: number): string {
@@ -38,14 +39,15 @@ function dayIso(msAgo: number): string {
 async function loadGame(env: TuiEnv, game: string, days: number): Promise<GameFigures> {
   const range = { startDate: dayIso((days - 1) * 86_400_000), endDate: dayIso(0) }
   const a = env.client.analytics
-  const [overview, revenue, retention, geography, leaderboard] = await Promise.all([
+  const [overview, revenue, retention, geography, leaderboard, events] = await Promise.all([
     a.gameOverview(game, range),
     a.gameRevenue(game, { ...range, groupBy: 'day' }),
     a.gameRetention(game, range),
     a.gameGeography(game, range),
     a.gameLeaderboard(game, { ...range, limit: 4 }),
+    a.gameEvents(game, range),
   ])
-  return { overview, revenue, retention, geography, leaderboard }
+  return { overview, revenue, retention, geography, leaderboard, events }
 }
 
 function duration(seconds: number): string {
@@ -119,10 +121,18 @@ export function GameOverview({
             >{`${(g.country ?? '??').padEnd(4)}${String(g.players).padStart(6)} pl ${cash(g.revenue)}`}</Text>
           ))}
         </Box>
-        <Box flexDirection="column">
+        <Box flexDirection="column" marginRight={4} flexShrink={0}>
           <Text bold>Leaderboard</Text>
           {f.leaderboard.data.slice(0, 4).map((r) => (
             <Text key={r.rank}>{`${r.rank}. ${r.playerId.slice(0, 12)} ${cash(r.revenue)}`}</Text>
+          ))}
+        </Box>
+        <Box flexDirection="column">
+          <Text bold>Events (* custom)</Text>
+          {f.events.data.slice(0, 4).map((e) => (
+            <Text
+              key={`${e.custom ? '*' : ''}${e.eventType}`}
+            >{`${e.custom ? '*' : ' '}${e.eventType.slice(0, 16).padEnd(17)}${String(e.count).padStart(7)}`}</Text>
           ))}
         </Box>
       </Box>

@@ -1,6 +1,7 @@
 /**
- * GDPR: submit a player's deletion (typing DELETE, as the API requires) and follow the status of
- * the deletions submitted or looked up here until they complete.
+ * GDPR: the organization's deletions (newest first, from the list route: completed ones are kept
+ * 365 days), each refresh; submit a player's deletion (typing DELETE, as the API requires); follow
+ * one by id (shown even when older than the page listed).
  */
 import { Box } from 'ink'
 import { Text } from '../components/text.js'
@@ -30,24 +31,31 @@ const COLUMNS: TableColumn<GdprDeletion>[] = [
   },
 ]
 
-function Gdpr({ active }: ScreenProps) {
+/** Deletions read per refresh (the newest). */
+const LISTED = 100
+
+function Gdpr({ active, height }: ScreenProps) {
   const env = useTui()
   const { client } = env
   const [mode, setMode] = useState<'list' | 'submit' | 'follow'>('list')
-  // The deletions followed are kept while another tab is shown.
+  // The deletions followed by id are kept while another tab is shown.
   const [followed, setFollowed] = useKept<string[]>('gdpr.followed', [])
   const canWrite = hasScope(env, 'gdpr:write')
-  // Deletions still running are read again every refresh; completed ones are kept as they were.
+  // Followed deletions off the listed page: still running ones are read again every refresh.
   const [known, setKnown] = useKept<ReadonlyMap<string, GdprDeletion>>('gdpr.known', new Map())
   // The same box, for the poll: the latest deletions, whatever the render it was made in.
   const knownRef = useKeptRef<ReadonlyMap<string, GdprDeletion>>('gdpr.known', new Map())
-  usePoll(
+  const listed = usePoll(
     'gdpr',
     async () => {
-      const running = followed.filter((id) => knownRef.current.get(id)?.status !== 'completed')
+      const page = await client.gaming.deletions({ limit: LISTED })
+      const onPage = new Set(page.data.map((d) => d.id))
+      const running = followed.filter(
+        (id) => !onPage.has(id) && knownRef.current.get(id)?.status !== 'completed',
+      )
       const read = await Promise.all(running.map((id) => client.gaming.deletion(id)))
       if (read.length > 0) setKnown((k) => new Map([...k, ...read.map((d) => [d.id, d] as const)]))
-      return read.length
+      return page
     },
     [client, followed.join(',')],
   )
@@ -56,6 +64,7 @@ function Gdpr({ active }: ScreenProps) {
     setKnown((k) => new Map([...k, [deletion.id, deletion]]))
     setFollowed((f) => (f.includes(deletion.id) ? f : [...f, deletion.id]))
     setMode('list')
+    listed.reload()
   }
 
   useKeys((input) => {
@@ -98,14 +107,28 @@ function Gdpr({ active }: ScreenProps) {
         submit={async (v) => follow(await client.gaming.deletion((v.id ?? '').trim()))}
       />
     )
-  const rows = followed.map((id) => known.get(id)).filter((d): d is GdprDeletion => d !== undefined)
+  const page = listed.data
+  if (!page) return <Text dimColor>loading GDPR deletions…</Text>
+  const onPage = new Set(page.data.map((d) => d.id))
+  const extra = followed
+    .filter((id) => !onPage.has(id))
+    .map((id) => known.get(id))
+    .filter((d): d is GdprDeletion => d !== undefined)
+  const rows = [...page.data, ...extra].sort(
+    (a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id),
+  )
+  const shown = rows.slice(0, Math.max(1, height - 3))
+  const count = page.total + extra.length
   return (
     <Box flexDirection="column">
       <Text dimColor>{`${canWrite ? 'n new deletion · ' : ''}f follow a deletion by id`}</Text>
       {rows.length === 0 ? (
-        <Text>No deletion followed yet.</Text>
+        <Text>No GDPR deletions.</Text>
       ) : (
-        <Table columns={COLUMNS} rows={rows} color={env.color} />
+        <>
+          <Text>{`${count} deletion${count === 1 ? '' : 's'}${shown.length < count ? `, newest ${shown.length} shown` : ''} (records kept 365 days after completion)`}</Text>
+          <Table columns={COLUMNS} rows={shown} color={env.color} />
+        </>
       )}
     </Box>
   )

@@ -95,23 +95,43 @@ export async function geographyReport(aggregates: Reads, scope: Scope): Promise<
 }
 
 /**
- * Per event type (named types, and 'custom' for every custom name): events of the range, distinct
- * players who sent it in the range, share of all events; sorted by count.
+ * Per event type: the named types, and each custom name as its own row (`custom: true`, from the
+ * 'custom_event' dimension, which counts events per name but not distinct players: their
+ * `uniquePlayers` is null). Events of the range, distinct players who sent it in the range, share
+ * of all events; sorted by count.
  */
 export async function eventsReport(aggregates: Reads, scope: Scope): Promise<Events> {
-  const [rows, players] = await Promise.all([
+  const [rows, customRows, players] = await Promise.all([
     aggregates.dimensionTotals(scope.gameId, 'event_type', scope.start, scope.end),
+    aggregates.dimensionTotals(scope.gameId, 'custom_event', scope.start, scope.end),
     aggregates.distinctPerKind(scope.gameId, 'type:', scope.start, scope.end),
   ])
+  // The 'custom' event_type row lumps every custom name: replaced by the per-name rows.
+  const named = rows.filter((row) => row.value !== 'custom')
   const total = rows.reduce((sum, row) => sum + row.events, 0)
-  const data = rows
-    .filter((row) => row.events > 0)
-    .map((row) => ({
-      eventType: row.value,
-      count: row.events,
-      uniquePlayers: players.get(row.value) ?? 0,
-      percentage: total ? round((100 * row.events) / total, 2) : 0,
-    }))
-    .sort((a, b) => b.count - a.count || a.eventType.localeCompare(b.eventType))
+  const share = (events: number) => (total ? round((100 * events) / total, 2) : 0)
+  const data = [
+    ...named
+      .filter((row) => row.events > 0)
+      .map((row) => ({
+        eventType: row.value,
+        custom: false,
+        count: row.events,
+        uniquePlayers: players.get(row.value) ?? 0,
+        percentage: share(row.events),
+      })),
+    ...customRows
+      .filter((row) => row.events > 0)
+      .map((row) => ({
+        eventType: row.value,
+        custom: true,
+        count: row.events,
+        uniquePlayers: null,
+        percentage: share(row.events),
+      })),
+  ].sort(
+    (a, b) =>
+      b.count - a.count || a.eventType.localeCompare(b.eventType) || Number(a.custom) - Number(b.custom),
+  )
   return { data, totals: { count: total }, range: scope.range }
 }

@@ -96,7 +96,7 @@ export function registerReportSources(registry: ExportRegistry, reports: Reports
     },
   })
   registry.register('events', {
-    columns: ['eventType', 'count', 'uniquePlayers', 'percentage'],
+    columns: ['eventType', 'custom', 'count', 'uniquePlayers', 'percentage'],
     async open({ organizationId, slug, query }) {
       return rowsOf((await reports.events(organizationId, slug, rangeOf(query))).data)
     },

@@ -115,6 +115,8 @@ export function createFraudEventsService(deps: FraudEventsServiceDeps): FraudEve
       let reviewedFlags = 0
       let legitimateFlags = 0
       for (const c of counts) {
+        // A Log rule's record is not a threat: only in `logged` (the counter).
+        if (c.status === 'logged') continue
         threats += c.count
         if (c.threatType !== null) byThreatType[c.threatType] += c.count
         if (c.status === 'detected' && c.review !== 'pending') {

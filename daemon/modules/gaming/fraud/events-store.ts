@@ -13,11 +13,12 @@ import { addCountersSql } from '../../../db/counters.js'
 import type { Database, FraudEventsTable } from '../../../db/schema.js'
 import { assertOpenOn, type UnitOfWork } from '../../../db/unit-of-work.js'
 import type { ThreatType } from '../../../../src/contract/fraud.js'
+import type { FraudEventStatus } from '../../../../src/contract/fraud-limits.js'
 
-export type FraudEventStatus = 'blocked' | 'detected'
+export type { FraudEventStatus }
 export type FraudReview = 'pending' | 'legitimate' | 'fraud'
 
-/** One stored fraud event (a Block or a Flag). */
+/** One stored fraud event (a Block, a Flag, or a Log: status logged, not a threat). */
 export interface FraudEventRecord {
   id: string
   gameId: string
@@ -58,7 +59,13 @@ const EXPIRE_CHUNK = 5000
 
 const DAILY_COUNTERS = ['analyzed', 'blocked', 'flagged', 'logged', 'latency_ns'] as const
 
-/** Which fraud events a list shows; `from`/`to` are Unix ms, `to` excluded. */
+/** The fraud_daily counter that counted a fraud event of each status. */
+const COUNTER_OF_STATUS = { blocked: 'blocked', detected: 'flagged', logged: 'logged' } as const
+
+/**
+ * Which fraud events a list shows; `from`/`to` are Unix ms, `to` excluded. No status: blocked and
+ * detected (the threats), logged records only when asked for.
+ */
 export interface FraudEventFilter {
   threatType?: ThreatType
   status?: FraudEventStatus
@@ -159,8 +166,8 @@ export function createFraudEventsStore(sqlite: SQLite.Database, db: Kysely<Datab
 export function fraudEventReads(db: Kysely<Database>) {
   return {
     /**
-     * Deletes a player's fraud events (GDPR), and takes them out of the `blocked` and `flagged`
-     * counters of their days, in one transaction: the dashboard's threatsDetected (rows) and
+     * Deletes a player's fraud events (GDPR), and takes them out of the `blocked`, `flagged` and
+     * `logged` counters of their days, in one transaction: the dashboard's threatsDetected (rows) and
      * blocked + flagged (counters) keep agreeing (docs/decisions/fraud-counters-follow-purges.md).
      * How many events.
      */
@@ -177,11 +184,11 @@ export function fraudEventReads(db: Kysely<Database>) {
           .execute()
         for (const g of groups) {
           const n = Number(g.n)
-          const less = (column: 'blocked' | 'flagged') =>
-            sql<number>`CASE WHEN ${sql.ref(column)} > ${n} THEN ${sql.ref(column)} - ${n} ELSE 0 END`
+          const column = COUNTER_OF_STATUS[g.status as FraudEventStatus]
+          const less = sql<number>`CASE WHEN ${sql.ref(column)} > ${n} THEN ${sql.ref(column)} - ${n} ELSE 0 END`
           await trx
             .updateTable('fraud_daily')
-            .set(g.status === 'blocked' ? { blocked: less('blocked') } : { flagged: less('flagged') })
+            .set({ [column]: less })
             .where('game_id', '=', gameId)
             .where('day', '=', Number(g.day))
             .execute()
@@ -207,7 +214,7 @@ export function fraudEventReads(db: Kysely<Database>) {
       let q = db.selectFrom('fraud_events').where('game_id', '=', gameId)
       if (filter.playerId !== undefined) q = q.where('player_id', '=', filter.playerId)
       if (filter.threatType !== undefined) q = q.where('threat_type', '=', filter.threatType)
-      if (filter.status !== undefined) q = q.where('status', '=', filter.status)
+      q = q.where('status', filter.status === undefined ? '<>' : '=', filter.status ?? 'logged')
       if (filter.from !== undefined) q = q.where('received_at', '>=', filter.from)
       if (filter.to !== undefined) q = q.where('received_at', '<', filter.to)
       const [rows, count] = await Promise.all([

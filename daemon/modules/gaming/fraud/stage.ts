@@ -2,7 +2,8 @@
  * The fraud stage of the ingestion pipeline, for the events of games whose `modules.fraud` is on:
  * the blocklist first (a listed IP or device is blocked before any detection), then the seven
  * detectors (detect.ts) and the game's rules (evaluate.ts) on every event, in the request.
- * Block and Flag leave a fraud event; every analyzed event counts in the game's fraud_daily row
+ * Block, Flag and Log leave a fraud event (Log's with status logged, the event accepted, not a
+ * threat: docs/decisions/fraud-log-records.md); every analyzed event counts in the game's fraud_daily row
  * with the time spent here (the dashboard's average detection latency). What a batch found is
  * written by `record`, inside the batch's transaction.
  */
@@ -97,10 +98,6 @@ export function createFraudStage(deps: FraudStageDeps): Stage {
     if (action === 'none') return { verdict: 'accept' }
     // A fraud event (and the batch's answer) names the first rules that fired and counts them all.
     const triggered = evaluation.triggered.slice(0, FRAUD_LIMITS.triggeredNamesKept)
-    if (action === 'log') {
-      found.logged++
-      return { verdict: 'accept' }
-    }
     found.events.push({
       id: newId('fev'),
       gameId,
@@ -112,7 +109,7 @@ export function createFraudStage(deps: FraudStageDeps): Stage {
       // The deciding rule's threat, else the detector past its threshold (score ≥ 0.5), if any.
       threatType: evaluation.threat ?? (detection.risk >= 0.5 ? detection.threat : null),
       riskScore: Math.round(detection.risk * 1000) / 1000,
-      status: action === 'block' ? 'blocked' : 'detected',
+      status: action === 'block' ? 'blocked' : action === 'flag' ? 'detected' : 'logged',
       triggeredRules: triggered,
       triggeredCount: evaluation.triggered.length,
       reasons: detection.reasons,
@@ -124,6 +121,10 @@ export function createFraudStage(deps: FraudStageDeps): Stage {
     if (action === 'block') {
       found.blocked++
       return { verdict: 'block', reasons: triggered }
+    }
+    if (action === 'log') {
+      found.logged++
+      return { verdict: 'accept' }
     }
     found.flagged++
     return { verdict: 'flag', reasons: triggered }

@@ -3,7 +3,8 @@ import type { Clock } from '../../../clock.js'
 import type { Db } from '../../../db/open.js'
 import type { GameService } from '../games/index.js'
 import type { GamedataService } from '../storage/index.js'
-import type { GdprDeletion, GdprDeletionBody } from '../../../../src/contract/gaming.js'
+import type { PageOf } from '../../../../src/contract/common.js'
+import type { GdprDeletion, GdprDeletionBody, GdprDeletionsQuery } from '../../../../src/contract/gaming.js'
 import type { Module } from '../../module.js'
 import { gdprDeletionsJob, gdprRecordsPurgeJob } from './jobs.js'
 import { gdprRoutes } from './routes.js'
@@ -28,6 +29,8 @@ export interface GdprService {
   request(organizationId: string, body: GdprDeletionBody): Promise<GdprDeletion>
   /** One deletion request of the organization (404 otherwise). */
   get(organizationId: string, id: string): Promise<GdprDeletion>
+  /** The organization's deletion records (kept 365 days after completion), newest first, filtered. */
+  list(organizationId: string, q: GdprDeletionsQuery): Promise<PageOf<GdprDeletion>>
   /** The job: purges queued players. Returns how many requests completed. */
   processQueue(): Promise<number>
   /** The job: deletion records past their 365 days; how many. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { IdParams } from '../../../../src/contract/common.js'
-import { GdprDeletion, GdprDeletionBody } from '../../../../src/contract/gaming.js'
+import { IdParams, Page } from '../../../../src/contract/common.js'
+import { GdprDeletion, GdprDeletionBody, GdprDeletionsQuery } from '../../../../src/contract/gaming.js'
 import { principalOf } from '../../../http/auth.js'
 import { errorRef } from '../../../http/openapi.js'
 import type { GdprService } from './index.js'
@@ -26,6 +26,21 @@ export function gdprRoutes(deps: { gdpr: GdprService }) {
       },
       async (req, reply) =>
         reply.code(202).send(await deps.gdpr.request(principalOf(req).organizationId, req.body)),
+    )
+    app.get(
+      '/api/v1/gaming/gdpr/deletions',
+      {
+        config: { auth: 'gdpr:read' },
+        schema: {
+          tags,
+          summary: 'List GDPR deletions (newest first)',
+          description:
+            'The organization’s deletion requests and records: queued and processing ones, and completed ones for 365 days after completion. gameId is the game’s id as in the request (records of a deleted game stay listed); an unknown gameId lists nothing.',
+          querystring: GdprDeletionsQuery,
+          response: { 200: Page(GdprDeletion) },
+        },
+      },
+      async (req) => deps.gdpr.list(principalOf(req).organizationId, req.query),
     )
     app.get(
       '/api/v1/gaming/gdpr/deletions/:id',

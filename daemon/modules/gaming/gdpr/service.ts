@@ -2,7 +2,9 @@ import type { Clock } from '../../../clock.js'
 import { DAY_MS, iso, isoOrNull } from '../../../clock.js'
 import { newId } from '../../../crypto.js'
 import { AppError, notFound } from '../../../http/errors.js'
-import type { GdprDeletion, GdprDeletionBody } from '../../../../src/contract/gaming.js'
+import type { PageOf } from '../../../../src/contract/common.js'
+import type { GdprDeletion, GdprDeletionBody, GdprDeletionsQuery } from '../../../../src/contract/gaming.js'
+import { pageOf, pageParams } from '../../../http/pagination.js'
 import { GDPR_CONFIRMATION, GDPR_RECORD_RETENTION_DAYS } from '../../../../src/contract/limits.js'
 import type { GameService } from '../games/index.js'
 import type { GamedataService } from '../storage/index.js'
@@ -72,6 +74,19 @@ export function createGdprService(deps: {
       const d = await store.byId(organizationId, id)
       if (!d) throw notFound(`GDPR deletion ${id}`)
       return present(d)
+    },
+
+    async list(organizationId: string, q: GdprDeletionsQuery): Promise<PageOf<GdprDeletion>> {
+      const p = pageParams(q)
+      const { rows, total } = await store.page(
+        organizationId,
+        {
+          ...(q.gameId !== undefined ? { gameSlug: q.gameId } : {}),
+          ...(q.status !== undefined ? { status: q.status } : {}),
+        },
+        { limit: p.perPage, offset: p.offset },
+      )
+      return pageOf(rows.map(present), total, p)
     },
 
     /** The job: purges queued players. Returns how many requests completed. */

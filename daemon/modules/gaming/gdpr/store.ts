@@ -41,6 +41,12 @@ export interface GdprStore {
   complete(id: string, at: number, purged: Record<string, number>, expiresAt: number): Promise<void>
   /** Deletes completed records past their expiry; returns how many. */
   purgeExpired(now: number): Promise<number>
+  /** A page of the organization's records, newest first (created, then id), and how many match. */
+  page(
+    organizationId: string,
+    filter: { gameSlug?: string; status?: DeletionRecord['status'] },
+    page: { limit: number; offset: number },
+  ): Promise<{ rows: DeletionRecord[]; total: number }>
 }
 
 /** The SQLite (Kysely) implementation. */
@@ -98,6 +104,23 @@ export function createGdprStore(db: Kysely<Database>): GdprStore {
         .set({ status: 'completed', completed_at: at, purged: JSON.stringify(purged), expires_at: expiresAt })
         .where('id', '=', id)
         .execute()
+    },
+    async page(organizationId, filter, page) {
+      let q = db.selectFrom('gdpr_deletions').where('organization_id', '=', organizationId)
+      // By the game's public id as recorded: a deleted game's records stay listable.
+      if (filter.gameSlug !== undefined) q = q.where('game_slug', '=', filter.gameSlug)
+      if (filter.status !== undefined) q = q.where('status', '=', filter.status)
+      const [rows, count] = await Promise.all([
+        q
+          .selectAll()
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(page.limit)
+          .offset(page.offset)
+          .execute(),
+        q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+      ])
+      return { rows: rows.map(toRecord), total: Number(count.n) }
     },
     async purgeExpired(now: number): Promise<number> {
       const r = await db

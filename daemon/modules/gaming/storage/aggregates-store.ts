@@ -47,7 +47,7 @@ export interface AggregatesStore {
   /** Summed counters per value of a daily dimension over [start, end], by value. */
   dimensionTotals(
     gameId: string,
-    dim: 'country' | 'event_type',
+    dim: 'country' | 'event_type' | 'custom_event',
     start: number,
     end: number,
   ): Promise<DimensionTotal[]>

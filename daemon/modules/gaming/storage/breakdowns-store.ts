@@ -117,7 +117,12 @@ export function breakdownReads(db: Kysely<Database>) {
     },
 
     /** Per value of a daily dimension over [start, end]: summed counters, by value. */
-    async dimensionTotals(gameId: string, dim: 'country' | 'event_type', start: number, end: number) {
+    async dimensionTotals(
+      gameId: string,
+      dim: 'country' | 'event_type' | 'custom_event',
+      start: number,
+      end: number,
+    ) {
       const rows = await db
         .selectFrom('game_daily_dims')
         .select((eb) => [

@@ -1,4 +1,7 @@
-/** `linkctl analytics events <game>`: events per type, distinct players, share of all events. */
+/**
+ * `linkctl analytics events <game>`: events per type (each custom name its own row, KIND custom),
+ * distinct players (not kept per custom name: '-'), share of all events.
+ */
 import type { Command } from 'commander'
 import type { Events } from '../../../contract/gaming.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
@@ -11,6 +14,7 @@ export async function runAnalyticsEvents(o: RangeOpts & { game: string }, ctx: C
   await emit(ctx, r, () =>
     printRows(ctx, r.data, [
       { header: 'EVENT TYPE', value: (row) => row.eventType },
+      { header: 'KIND', value: (row) => (row.custom ? 'custom' : 'named') },
       { header: 'COUNT', value: (row) => row.count },
       { header: 'PLAYERS', value: (row) => row.uniquePlayers },
       { header: 'SHARE', value: (row) => percent(row.percentage) },

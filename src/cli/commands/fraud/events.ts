@@ -44,11 +44,13 @@ export async function runFraudEvents(o: EventsFlags & { game: string }, ctx: Ctx
 export function register(fraud: Command): void {
   const events = fraud
     .command('events')
-    .description("list a game's fraud events (blocked and flagged), newest first")
+    .description(
+      "list a game's fraud events (blocked and flagged; a Log rule's records with --status logged), newest first",
+    )
     .argument('<game>', GAME_ARGUMENT)
     .addOption(new Option('--threat <type>', 'only this threat type').choices(THREAT_TYPES))
     .addOption(
-      new Option('--status <status>', 'only blocked or detected (flagged) events').choices(
+      new Option('--status <status>', 'only blocked, detected (flagged) or logged (Log rule) events').choices(
         FRAUD_EVENT_STATUSES,
       ),
     )

@@ -24,6 +24,11 @@ beforeAll(async () => {
     event(t, { event_type: 'purchase', player_id: 'alice', data: { amount: 4.99, currency: 'USD' } }),
     event(t, { event_type: 'app_install', player_id: 'bob', session_id: 'b1', data: { country: 'FR' } }),
     event(t, { event_type: 'level_start', player_id: 'bob', session_id: 'b1' }),
+    // Custom names: each its own events row.
+    event(t, { event_type: 'boss_fight', player_id: 'bob', session_id: 'b1' }),
+    event(t, { event_type: 'boss_fight', player_id: 'alice' }),
+    event(t, { event_type: 'boss_fight', player_id: 'bob', session_id: 'b1' }),
+    event(t, { event_type: 'chest.opened', player_id: 'alice' }),
   ]
   accepted(await send(t, batch(t, events), { game, orgId: t.orgId }))
 })
@@ -54,11 +59,13 @@ describe('answers', () => {
       { country: 'FR', players: 1, sessions: 1, revenue: 0, revenuePerPlayer: 0 },
     ])
     const events = (await t.call('GET', path('events'))).json()
-    expect(events.totals).toEqual({ count: 4 })
+    expect(events.totals).toEqual({ count: 8 })
     expect(events.data).toEqual([
-      { eventType: 'app_install', count: 2, uniquePlayers: 2, percentage: 50 },
-      { eventType: 'level_start', count: 1, uniquePlayers: 1, percentage: 25 },
-      { eventType: 'purchase', count: 1, uniquePlayers: 1, percentage: 25 },
+      { eventType: 'boss_fight', custom: true, count: 3, uniquePlayers: null, percentage: 37.5 },
+      { eventType: 'app_install', custom: false, count: 2, uniquePlayers: 2, percentage: 25 },
+      { eventType: 'chest.opened', custom: true, count: 1, uniquePlayers: null, percentage: 12.5 },
+      { eventType: 'level_start', custom: false, count: 1, uniquePlayers: 1, percentage: 12.5 },
+      { eventType: 'purchase', custom: false, count: 1, uniquePlayers: 1, percentage: 12.5 },
     ])
   })
 })
@@ -104,12 +111,20 @@ describe('export', () => {
       `attachment; filename="${game.id}-events-${today()}-${today()}.csv"`,
     )
     expect(res.body).toBe(
-      'eventType,count,uniquePlayers,percentage\r\napp_install,2,2,50\r\nlevel_start,1,1,25\r\npurchase,1,1,25\r\n',
+      [
+        'eventType,custom,count,uniquePlayers,percentage',
+        'boss_fight,true,3,,37.5',
+        'app_install,false,2,2,25',
+        'chest.opened,true,1,,12.5',
+        'level_start,false,1,1,12.5',
+        'purchase,false,1,1,12.5',
+        '',
+      ].join('\r\n'),
     )
     const one = await t.call('GET', path('export', 'type=events&limit=1'))
     expect(one.body.split('\r\n')).toEqual([
-      'eventType,count,uniquePlayers,percentage',
-      'app_install,2,2,50',
+      'eventType,custom,count,uniquePlayers,percentage',
+      'boss_fight,true,3,,37.5',
       '',
     ])
   })

@@ -136,21 +136,31 @@ describe('geography and events against the brute force', () => {
     )
   })
 
-  it.each(RANGES)('events, %s: count, distinct players, percentage', async (_, s, e) => {
-    const ev = await get<Events>('events', s, e)
-    const rows = [...T.eventTypes(s, e)]
-    const total = rows.reduce((sum, [, r]) => sum + r.count, 0)
-    const want = rows
-      .map(([eventType, r]) => ({
-        eventType,
-        count: r.count,
-        uniquePlayers: r.players.size,
-        percentage: round((100 * r.count) / total, 2),
-      }))
-      .sort((a, b) => b.count - a.count || a.eventType.localeCompare(b.eventType))
-    expect(ev.totals.count).toBe(total)
-    expect(ev.data).toEqual(want)
-  })
+  it.each(RANGES)(
+    'events, %s: count, distinct players, percentage; custom names by name',
+    async (_, s, e) => {
+      const ev = await get<Events>('events', s, e)
+      const rows = [...T.eventTypes(s, e)]
+      const total = rows.reduce((sum, [, r]) => sum + r.count, 0)
+      const want = rows
+        .map(([eventType, r]) => ({
+          eventType,
+          custom: r.custom,
+          count: r.count,
+          uniquePlayers: r.players?.size ?? null,
+          percentage: round((100 * r.count) / total, 2),
+        }))
+        .sort((a, b) => b.count - a.count || a.eventType.localeCompare(b.eventType))
+      expect(ev.totals.count).toBe(total)
+      expect(
+        want
+          .filter((row) => row.custom)
+          .map((row) => row.eventType)
+          .sort(),
+      ).toEqual(['boss_fight', 'custom'])
+      expect(ev.data).toEqual(want)
+    },
+  )
 })
 
 describe('leaderboard against the brute force, before and after GDPR deletions', () => {

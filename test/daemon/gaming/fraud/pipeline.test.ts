@@ -1,8 +1,8 @@
 /**
  * Fraud detection in the ingestion: every event of a fraud-enabled game goes
  * through the detectors and the game's rules in the request; Block rejects it in the 202 body,
- * Flag stores it marked, Log only counts; each Block and Flag leaves a fraud event, written in
- * the batch's transaction. Crafted traffic: a click-injection install at 3 s against a normal one
+ * Flag stores it marked, Log stores it as is; each leaves a fraud event (Log's with status
+ * logged, listed only with that filter and no threat), written in the batch's transaction. Crafted traffic: a click-injection install at 3 s against a normal one
  * at 10 min, an emulator, a device farm of 50 players on one IP, a 20σ purchase.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -175,7 +175,7 @@ describe('revenue anomalies (template "Flag Revenue Anomalies", off by default)'
 })
 
 describe('the rules decide', () => {
-  it('a log rule only counts; a flag rule with a cooldown fires once per player within it', async () => {
+  it('a log rule leaves a logged record; a flag rule with a cooldown fires once per player within it', async () => {
     const g = await fraudGame()
     await addRule(g, { name: 'log level 7', action: 'log', field: 'data.level', operator: 'eq', value: 7 })
     await addRule(g, {
@@ -190,12 +190,15 @@ describe('the rules decide', () => {
     const r = accepted(await send(t, batch(t, [at('a', 7), at('a', 9), at('a', 9), at('b', 9)]), o(g)))
     expect(r).toMatchObject({ accepted: 4, flagged: 2, blocked: 0 })
     expect(await daily(g)).toMatchObject({ analyzed: 4, logged: 1, flagged: 2 })
-    const found = (await fraudEvents(g)).sort((x, y) => x.player_id.localeCompare(y.player_id))
+    const found = (await fraudEvents(g)).sort(
+      (x, y) => x.player_id.localeCompare(y.player_id) || y.status.localeCompare(x.status),
+    )
     expect(found.map((f) => [f.player_id, f.status, f.threat_type])).toEqual([
+      ['a', 'logged', null],
       ['a', 'detected', null],
       ['b', 'detected', null],
     ])
-    expect(JSON.parse(found[0]!.triggered_rules)).toEqual(['flag level 9'])
+    expect(JSON.parse(found[1]!.triggered_rules)).toEqual(['flag level 9'])
     t.clock.advance(9 * 60_000)
     expect(accepted(await send(t, batch(t, [at('a', 9)]), o(g))).flagged).toBe(0)
     t.clock.advance(2 * 60_000)
@@ -254,5 +257,70 @@ describe('the rules decide', () => {
     expect(again).toEqual(first)
     expect(await fraudEvents(g)).toHaveLength(1)
     expect((await daily(g)).analyzed).toBe(1)
+  })
+})
+
+describe('the Log action: a record per event, not a threat', () => {
+  it('logged records are listed with status=logged only; the events are stored; the dashboard counts no threat', async () => {
+    const g = await fraudGame()
+    const url = `/api/v1/admin/fraud/games/${g.id}`
+    const dashboard = async () => (await t.call('GET', `${url}/dashboard`)).json<Record<string, unknown>>()
+    const before = await dashboard()
+    await addRule(g, { name: 'log whales', action: 'log', field: 'data.level', operator: 'gte', value: 50 })
+    const at = (player: string, level: number) => event(t, { player_id: player, data: { level } })
+    const sent = [at('w1', 50), at('w2', 80), at('small', 3)]
+    const r = accepted(await send(t, batch(t, sent), o(g)))
+    expect(r).toMatchObject({ accepted: 3, flagged: 0, blocked: 0 })
+    expect(await count(t, 'game_events', 'game_id = ?', await internalId(g))).toBe(3)
+
+    const list = async (query: string) => {
+      const res = await t.call('GET', `${url}/events${query}`)
+      expect(res.statusCode, res.body).toBe(200)
+      return res.json<{ data: Array<Record<string, unknown>>; total: number }>()
+    }
+    const logged = await list('?status=logged')
+    expect(logged.total).toBe(2)
+    // One batch: one receivedAt; sorted by player here.
+    const rows = logged.data.map((e) => [e.playerId, e.eventId, e.status, e.threatType, e.triggeredRules])
+    expect(rows.sort((x, y) => String(x[0]).localeCompare(String(y[0])))).toEqual([
+      ['w1', sent[0]!.event_id, 'logged', null, ['log whales']],
+      ['w2', sent[1]!.event_id, 'logged', null, ['log whales']],
+    ])
+    // Without the filter the list shows the threats (blocked and flagged) only.
+    expect((await list('')).total).toBe(0)
+
+    const after = await dashboard()
+    expect(after).toMatchObject({
+      eventsAnalyzed: 3,
+      threatsDetected: before.threatsDetected,
+      blocked: 0,
+      flagged: 0,
+      logged: 2,
+      fraudRate: 0,
+      byThreatType: before.byThreatType,
+    })
+  })
+
+  it("a GDPR purge takes a player's logged records out of the logged counter", async () => {
+    const g = await fraudGame()
+    await addRule(g, {
+      name: 'log all',
+      action: 'log',
+      field: 'event_type',
+      operator: 'eq',
+      value: 'level_start',
+    })
+    const r = accepted(
+      await send(t, batch(t, [event(t, { player_id: 'gone' }), event(t, { player_id: 'kept' })]), o(g)),
+    )
+    expect(r.accepted).toBe(2)
+    expect(await daily(g)).toMatchObject({ logged: 2 })
+    const del = await t.call('POST', '/api/v1/gaming/gdpr/deletions', {
+      body: { gameId: g.id, playerId: 'gone', reason: 'gdpr_request', confirmation: 'DELETE' },
+    })
+    expect(del.statusCode, del.body).toBe(202)
+    expect(await t.app.linkd.scheduler.runNow('gdpr-deletions')).toMatchObject({ ran: true, status: 'ok' })
+    expect((await fraudEvents(g)).map((f) => [f.player_id, f.status])).toEqual([['kept', 'logged']])
+    expect(await daily(g)).toMatchObject({ analyzed: 2, logged: 1 })
   })
 })
