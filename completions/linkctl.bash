@@ -418,10 +418,10 @@ _linkctl_values() {
     'analytics export|--type') echo 'overview retention revenue attribution segments players geography events' ;;
     'analytics export|--format') echo 'csv json' ;;
     'analytics export|-o'|'analytics export|--output') echo '__files' ;;
-    'analytics export|--group-by') echo 'day week month platform source affiliate campaign medium' ;;
+    'analytics export|--group-by') echo 'day week month platform source affiliate campaign medium link' ;;
     'analytics export|--granularity') echo 'day week' ;;
     'analytics revenue|--group-by') echo 'day week month platform source' ;;
-    'analytics attribution|--group-by') echo 'affiliate campaign source medium' ;;
+    'analytics attribution|--group-by') echo 'affiliate campaign source medium link' ;;
     'analytics players|--platform') echo 'ios android web steam playstation xbox switch epic discord unity' ;;
     'analytics players|--segment') echo 'whale dolphin minnow free' ;;
     'analytics players|--sort') echo 'revenue sessions lastActive' ;;

@@ -108,6 +108,38 @@ describe('fold: player profiles', () => {
       'country:',
     ])
   })
+
+  it('a credited install: link and click first-touch, the event UTM over the link; a later credit counts the link install', () => {
+    const credit = { clickId: 'clk_1', linkId: 'sml_1', source: 'tiktok', medium: 'cpc', campaign: 'launch' }
+    const st = state()
+    const p = foldPlayer(
+      st,
+      ev({ ts: T0, playerId: 'p9', credit, attribution: { ...noAttr, source: 'mail' } }),
+    )
+    expect([p.link_id, p.click_id, p.source, p.medium, p.campaign]).toEqual([
+      'sml_1',
+      'clk_1',
+      'mail',
+      'cpc',
+      'launch',
+    ])
+    expect(dimsOf(st)).toContainEqual([0, 'link', 'sml_1', 1])
+    // A known player without a link, already paying: credited now, its install and conversion go to the link.
+    const paid = profile({ install_day: D - 3, first_purchase_at: T0 - 2 * DAY })
+    const later = state(snapshot({ profiles: new Map([['p1', paid]]) }))
+    const q = foldPlayer(later, ev({ ts: T0, credit: { ...credit, linkId: 'sml_2' } }))
+    expect(q.link_id).toBe('sml_2')
+    expect(dimsOf(later)).toEqual([[-3, 'link', 'sml_2', 1]])
+    expect([...later.acquisition.values()]).toEqual([
+      { day: D - 3, dim: 'link', value: 'sml_2', cost_micros: 0, commission_micros: 0, conversions: 1 },
+    ])
+    // A player with a link keeps it.
+    const linked = state(
+      snapshot({ profiles: new Map([['p1', profile({ link_id: 'sml_1', click_id: 'clk_1' })]]) }),
+    )
+    expect(foldPlayer(linked, ev({ ts: T0, credit: { ...credit, linkId: 'sml_3' } })).link_id).toBe('sml_1')
+    expect(dimsOf(linked)).toEqual([])
+  })
 })
 
 const noAttr = { affiliate: null, campaign: null, source: null, medium: null }
