@@ -20,6 +20,11 @@ const CompactedRetention = Type.Integer({
   maximum: L.compactedRetentionMonthsMax,
 })
 const ReplayWindow = Type.Integer({ minimum: L.replayWindowSecondsMin, maximum: L.replayWindowSecondsMax })
+const AttributionWindow = Type.Integer({
+  minimum: L.attributionWindowDaysMin,
+  maximum: L.attributionWindowDaysMax,
+  description: 'Days after a click within which an app_install is attributed to its link',
+})
 
 const Currency = Type.String({
   pattern: CURRENCY_PATTERN,
@@ -58,6 +63,7 @@ export const CreateGameBody = Type.Object(
     compactedRetentionMonths: Type.Optional(CompactedRetention),
     hmacRequired: Type.Optional(Type.Boolean()),
     replayWindowSeconds: Type.Optional(ReplayWindow),
+    attributionWindowDays: Type.Optional(AttributionWindow),
     reportingCurrency: Type.Optional(Currency),
     segments: Type.Optional(ThresholdsPatch),
   },
@@ -75,6 +81,7 @@ export const UpdateGameBody = Type.Object(
     compactedRetentionMonths: Type.Optional(CompactedRetention),
     hmacRequired: Type.Optional(Type.Boolean()),
     replayWindowSeconds: Type.Optional(ReplayWindow),
+    attributionWindowDays: Type.Optional(AttributionWindow),
     reportingCurrency: Type.Optional(Currency),
     segments: Type.Optional(ThresholdsPatch),
     slug: Type.Optional(Type.String({ description: 'read-only: 400 when it differs' })),
@@ -94,6 +101,7 @@ export const Game = Type.Object({
   compactedRetentionMonths: Type.Integer(),
   hmacRequired: Type.Boolean(),
   replayWindowSeconds: Type.Integer(),
+  attributionWindowDays: Type.Optional(Type.Integer()),
   reportingCurrency: Type.String(),
   segments: SegmentThresholds,
   organizationId: Type.String(),

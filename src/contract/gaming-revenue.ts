@@ -59,7 +59,11 @@ const AttributionFigures = {
   avgCpa: Nullable(Type.Number({ description: 'cost / conversions; null when conversions is 0' })),
   avgRoas: Nullable(Type.Number({ description: 'revenue / cost; null when cost is 0' })),
 }
-export const AttributionRow = Type.Object({ group: Type.String(), ...AttributionFigures })
+export const AttributionRow = Type.Object({
+  group: Type.String(),
+  shortUrl: Type.Optional(Nullable(Type.String())),
+  ...AttributionFigures,
+})
 export type AttributionRow = Static<typeof AttributionRow>
 export const AttributionReport = Type.Object({
   data: Type.Array(AttributionRow),

@@ -252,6 +252,9 @@ export const GAME_LIMITS = {
   replayWindowSecondsMin: 60,
   replayWindowSecondsMax: 600,
   replayWindowSecondsDefault: 300,
+  attributionWindowDaysMin: 1,
+  attributionWindowDaysMax: 30,
+  attributionWindowDaysDefault: 7,
   reportingCurrencyDefault: 'USD',
   /** Segment thresholds (lifetime revenue, reporting currency): whale > dolphin > 0. */
   whaleDefault: 100,
@@ -331,7 +334,7 @@ export const EXPORT_TYPES = [
 export const EXPORT_LIMITS = { default: 10_000, max: 1_000_000 } as const
 /** Gaming analytics: groupings, segments and sorts (light: the CLI loads them). */
 export const REVENUE_GROUPS = ['day', 'week', 'month', 'platform', 'source'] as const
-export const ATTRIBUTION_GROUPS = ['affiliate', 'campaign', 'source', 'medium'] as const
+export const ATTRIBUTION_GROUPS = ['affiliate', 'campaign', 'source', 'medium', 'link'] as const
 export const SEGMENTS = ['whale', 'dolphin', 'minnow', 'free'] as const
 export const PLAYER_SORTS = ['revenue', 'sessions', 'lastActive'] as const
 export type Segment = (typeof SEGMENTS)[number]

@@ -319,6 +319,17 @@ export const LinkAnalytics = Type.Object(
     installs: Type.Optional(
       Type.Integer({ description: 'Game installs attributed to this link (smart links only)' }),
     ),
+    installRevenue: Type.Optional(
+      Type.Array(
+        Type.Object({
+          gameId: Type.String(),
+          currency: Type.String(),
+          installs: Type.Integer(),
+          revenue: Type.Number(),
+        }),
+        { description: 'Per game: installs attributed to this link and the revenue of those players' },
+      ),
+    ),
   },
   { $id: 'LinkAnalytics', title: 'LinkAnalytics' },
 )

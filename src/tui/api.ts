@@ -15,7 +15,14 @@ export interface TuiClient extends Pick<LinkdClient, 'health' | 'ready'> {
   qrCodes: Calls<'qrCodes', 'list' | 'create' | 'update' | 'delete'>
   analytics: Calls<
     'analytics',
-    'link' | 'clicks' | 'gameOverview' | 'gameRevenue' | 'gameRetention' | 'gameGeography' | 'gameLeaderboard'
+    | 'link'
+    | 'clicks'
+    | 'gameOverview'
+    | 'gameRevenue'
+    | 'gameRetention'
+    | 'gameGeography'
+    | 'gameLeaderboard'
+    | 'gameAttribution'
   >
   domains: Calls<'domains', 'list' | 'add' | 'verify' | 'checkPropagation' | 'setDefault'>
   webhooks: Calls<'webhooks', 'list' | 'enable' | 'disable' | 'test' | 'deliveries' | 'retry'>

@@ -19,6 +19,42 @@ describe('games screen', () => {
     expect(frame).toMatch(/2026-11-21\s+80\s+100%\s+10%/)
     expect(frame).toMatch(/BR\s+120 pl 700\.00 USD/)
     expect(frame).toContain('1. whale_1 499.99 USD')
+    expect(frame).toContain('no attributed installs')
+  })
+
+  it('Links: the links that brought the most installs, by their short URL, with the revenue of those players', async () => {
+    const client = new FakeClient()
+    const row = (group: string, shortUrl: string | null, installs: number, revenue: number) => ({
+      group,
+      shortUrl,
+      installs,
+      conversions: 1,
+      revenue,
+      cost: 0,
+      commission: 0,
+      avgCpa: null,
+      avgRoas: null,
+    })
+    client.state.linkAttribution = [
+      row('lnk_few', 'http://s.test/few', 2, 1.5),
+      row('sml_most', 'https://go.example/play', 9, 49.95),
+      row('lnk_gone', null, 1, 0),
+    ]
+    const app = renderTui({ client, initialScreen: 'games' })
+    await frameWith(app, '3 games')
+    await press(app, KEY.enter)
+    const frame = await frameWith(app, 'Links', 'go.example/play')
+    const lines = frame.split('\n')
+    const at = (text: string) => lines.findIndex((l) => l.includes(text))
+    // Most installs first; a deleted link (no short URL) by its id.
+    expect(frame).toMatch(/go\.example\/play\s+9 inst 49\.95 USD/)
+    expect(frame).toMatch(/s\.test\/few\s+2 inst 1\.50 USD/)
+    expect(frame).toMatch(/lnk_gone\s+1 inst 0\.00 USD/)
+    expect(at('go.example/play')).toBeLessThan(at('s.test/few'))
+    expect(at('s.test/few')).toBeLessThan(at('lnk_gone'))
+    expect(
+      client.calls.some((c) => c.startsWith('analytics.gameAttribution game-1') && c.endsWith(' link')),
+    ).toBe(true)
   })
 
   it('[ and ] change the range between 7, 30 and 90 days', async () => {

@@ -1,15 +1,15 @@
 /**
  * A game's overview over a range: DAU, MAU, revenue by type, ARPU/ARPPU, session length, daily
  * revenue and paying players as sparklines, the retention triangle in the spec's colour bands,
- * top countries and the leaderboard.
+ * top countries, the links that brought the most installs (attribution by link) and the leaderboard.
  */
 import { Box } from 'ink'
 import { Text } from '../components/text.js'
 import type { Game } from '../../contract/games.js'
 import type { Geography, Leaderboard, Overview, Retention } from '../../contract/gaming.js'
-import type { RevenueReport } from '../../contract/gaming-revenue.js'
+import type { AttributionReport, RevenueReport } from '../../contract/gaming-revenue.js'
 import { RETENTION_DAYS } from '../../contract/limits.js'
-import { money } from '../../format/cells.js'
+import { money, truncate } from '../../format/cells.js'
 import { sparkline } from '../components/sparkline.js'
 import { tint, useTui, type TuiEnv } from '../context.js'
 import { usePoll } from '../hooks/use-poll.js'
@@ -29,6 +29,7 @@ interface GameFigures {
   retention: Retention
   geography: Geography
   leaderboard: Leaderboard
+  links: AttributionReport
 }
 
 function dayIso(msAgo: number): string {
@@ -38,14 +39,15 @@ function dayIso(msAgo: number): string {
 async function loadGame(env: TuiEnv, game: string, days: number): Promise<GameFigures> {
   const range = { startDate: dayIso((days - 1) * 86_400_000), endDate: dayIso(0) }
   const a = env.client.analytics
-  const [overview, revenue, retention, geography, leaderboard] = await Promise.all([
+  const [overview, revenue, retention, geography, leaderboard, links] = await Promise.all([
     a.gameOverview(game, range),
     a.gameRevenue(game, { ...range, groupBy: 'day' }),
     a.gameRetention(game, range),
     a.gameGeography(game, range),
     a.gameLeaderboard(game, { ...range, limit: 4 }),
+    a.gameAttribution(game, { ...range, groupBy: 'link' }),
   ])
-  return { overview, revenue, retention, geography, leaderboard }
+  return { overview, revenue, retention, geography, leaderboard, links }
 }
 
 function duration(seconds: number): string {
@@ -118,6 +120,18 @@ export function GameOverview({
               key={g.country ?? '?'}
             >{`${(g.country ?? '??').padEnd(4)}${String(g.players).padStart(6)} pl ${cash(g.revenue)}`}</Text>
           ))}
+        </Box>
+        <Box flexDirection="column" marginRight={4} flexShrink={0}>
+          <Text bold>Links</Text>
+          {f.links.data.length === 0 ? <Text dimColor>no attributed installs</Text> : null}
+          {[...f.links.data]
+            .sort((x, y) => y.installs - x.installs || y.revenue - x.revenue)
+            .slice(0, 4)
+            .map((r) => (
+              <Text
+                key={r.group}
+              >{`${truncate((r.shortUrl ?? r.group).replace(/^https?:\/\//, ''), 24).padEnd(25)}${String(r.installs).padStart(5)} inst ${cash(r.revenue)}`}</Text>
+            ))}
         </Box>
         <Box flexDirection="column">
           <Text bold>Leaderboard</Text>
