@@ -198,6 +198,9 @@ function services(deps: CompositionDeps) {
         'clicks dropped: the database refused their writes',
       ),
     onReadFlushError: (err) => log.warn({ err }, 'click flush before an analytics read failed'),
+    // Smart links' attributed installs (gaming is built below; called per request only).
+    installs: (organizationId, linkId, fromDay, toDay) =>
+      gaming.analytics.linkInstalls(organizationId, linkId, fromDay, toDay),
   })
   const redirect = createRedirectService({
     links,
@@ -233,6 +236,22 @@ function services(deps: CompositionDeps) {
     skanHeld: { maxRows: c.skanHeldMax, maxBytes: c.skanHeldMaxBytes },
     ...(deps.skanPublicKeys ? { skanPublicKeys: deps.skanPublicKeys } : {}),
     forgetResponsesNaming: (id) => idempotency.forgetResponsesNaming(id),
+    // Install attribution: a click id's click (clicks) and its link's destination (links).
+    async clickLookup(organizationId, clickIds) {
+      const refs = await clicks.clickRefs(organizationId, clickIds)
+      const known = await links.refs(
+        organizationId,
+        refs.map((r) => r.linkId),
+      )
+      return refs.flatMap((r) => {
+        const link = known.get(r.linkId)
+        return link ? [{ ...r, destinationUrl: link.destinationUrl }] : []
+      })
+    },
+    async linkShortUrls(organizationId, ids) {
+      const known = await links.refs(organizationId, ids)
+      return new Map([...known].map(([id, l]) => [id, l.shortUrl]))
+    },
     organizationOfHost: (host) => directory.organizationOfHost(host),
     async organizationOfKey(raw) {
       const outcome = await access.authenticate(raw)

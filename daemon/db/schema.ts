@@ -36,6 +36,7 @@ import type {
   GamePlayerTotalsTable,
   GameCohortsTable,
   GdprDeletionsTable,
+  InstallClickClaimsTable,
 } from './schema/gaming.js'
 import type { CustomDomainsTable, AcmeAccountsTable, AcmeChallengesTable } from './schema/domains.js'
 import type { WebhooksTable, WebhookDeliveriesTable } from './schema/webhooks.js'
@@ -94,6 +95,7 @@ export interface Database {
   game_dim_paying_gaps: GameDimPayingGapsTable
   game_player_totals: GamePlayerTotalsTable
   gdpr_deletions: GdprDeletionsTable
+  install_click_claims: InstallClickClaimsTable
   custom_domains: CustomDomainsTable
   acme_accounts: AcmeAccountsTable
   acme_challenges: AcmeChallengesTable

@@ -50,6 +50,7 @@ export const TABLE_KEYS = {
   game_dim_paying_gaps: ['game_id', 'dim', 'day', 'value', 'prev_day'],
   game_player_totals: ['game_id'],
   gdpr_deletions: ['id'],
+  install_click_claims: ['organization_id', 'click_id'],
   custom_domains: ['id'],
   acme_accounts: ['directory_url'],
   acme_challenges: ['token'],

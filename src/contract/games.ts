@@ -23,7 +23,7 @@ const ReplayWindow = Type.Integer({ minimum: L.replayWindowSecondsMin, maximum: 
 const AttributionWindow = Type.Integer({
   minimum: L.attributionWindowDaysMin,
   maximum: L.attributionWindowDaysMax,
-  description: 'Days after a click within which an app_install is attributed to its link',
+  description: 'Days after a smart-link click that an app_install carrying its click_id is attributed to it',
 })
 
 const Currency = Type.String({
@@ -101,7 +101,7 @@ export const Game = Type.Object({
   compactedRetentionMonths: Type.Integer(),
   hmacRequired: Type.Boolean(),
   replayWindowSeconds: Type.Integer(),
-  attributionWindowDays: Type.Optional(Type.Integer()),
+  attributionWindowDays: Type.Integer(),
   reportingCurrency: Type.String(),
   segments: SegmentThresholds,
   organizationId: Type.String(),

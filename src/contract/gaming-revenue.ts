@@ -60,8 +60,12 @@ const AttributionFigures = {
   avgRoas: Nullable(Type.Number({ description: 'revenue / cost; null when cost is 0' })),
 }
 export const AttributionRow = Type.Object({
-  group: Type.String(),
-  shortUrl: Type.Optional(Nullable(Type.String())),
+  group: Type.String({ description: 'The first-touch value; for groupBy=link the link (or smart link) id' }),
+  shortUrl: Type.Optional(
+    Nullable(
+      Type.String({ description: "groupBy=link only: the link's short URL; null when the link was deleted" }),
+    ),
+  ),
   ...AttributionFigures,
 })
 export type AttributionRow = Static<typeof AttributionRow>
@@ -148,6 +152,10 @@ export const PlayerProfile = Type.Object({
     campaign: Nullable(Type.String()),
     source: Nullable(Type.String()),
     medium: Nullable(Type.String()),
+    linkId: Nullable(
+      Type.String({ description: 'The link (or smart link) the install was attributed to by click id' }),
+    ),
+    clickId: Nullable(Type.String({ description: 'The click id (clk_…) the install was attributed to' })),
   }),
   revenueByType: Type.Object({ iap: Money, ad: Money, subscription: Money }),
   transactions: Type.Integer(),

@@ -252,6 +252,7 @@ export const GAME_LIMITS = {
   replayWindowSecondsMin: 60,
   replayWindowSecondsMax: 600,
   replayWindowSecondsDefault: 300,
+  /** Days after a smart-link click an app_install carrying its click id is attributed to it. */
   attributionWindowDaysMin: 1,
   attributionWindowDaysMax: 30,
   attributionWindowDaysDefault: 7,

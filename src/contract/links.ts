@@ -317,17 +317,20 @@ export const LinkAnalytics = Type.Object(
       }),
     ),
     installs: Type.Optional(
-      Type.Integer({ description: 'Game installs attributed to this link (smart links only)' }),
+      Type.Integer({
+        description:
+          'Smart links only: players of any game of the organization whose install (in the range) was attributed to this link by click id',
+      }),
     ),
     installRevenue: Type.Optional(
       Type.Array(
         Type.Object({
-          gameId: Type.String(),
-          currency: Type.String(),
-          installs: Type.Integer(),
-          revenue: Type.Number(),
+          gameId: Type.String({ description: 'The game (its slug)' }),
+          currency: Type.String({ description: "The game's reporting currency (ISO 4217)" }),
+          installs: Type.Integer({ description: 'Attributed installs of this game in the range' }),
+          revenue: Type.Number({ description: 'Revenue in the range of those players, reporting currency' }),
         }),
-        { description: 'Per game: installs attributed to this link and the revenue of those players' },
+        { description: 'Smart links only: per game, the attributed installs and their revenue' },
       ),
     ),
   },

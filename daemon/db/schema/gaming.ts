@@ -21,6 +21,8 @@ export interface GamesTable {
   compacted_retention_months: number
   hmac_required: number
   replay_window_seconds: number
+  /** Days after a click an app_install may be attributed to it (1-30; migration 0026). */
+  attribution_window_days: Generated<number>
   sdk_key_hash: string
   sdk_key_last_four: string
   signing_secret: string
@@ -31,6 +33,15 @@ export interface GamesTable {
   dolphin_micros: Generated<number>
   created_at: number
   updated_at: number
+}
+
+/** One click id that credited an install (the first to commit); owned by the gaming storage. */
+export interface InstallClickClaimsTable {
+  organization_id: string
+  click_id: string
+  game_id: string
+  player_id: string
+  claimed_at: number
 }
 
 export interface GameBatchesTable {
@@ -85,6 +96,9 @@ export interface GamePlayersTable {
   campaign: string | null
   source: string | null
   medium: string | null
+  /** First-touch link (or smart link) and click id an install was attributed to (0026). */
+  link_id: string | null
+  click_id: string | null
   session_count: number
   event_count: number
   transactions: number

@@ -4,6 +4,8 @@ export { createPostgresClickStore } from './postgres-store.js'
 export { createClicksService } from './service.js'
 export { type ClickInput, type ClickRecorder } from './recorder.js'
 export { createLocator } from './location.js'
+export type { ClickRef } from './store.js'
+export type { LinkInstalls } from './link-analytics.js'
 export { botReason, osFamily, parseAgent, platformOf } from './classify.js'
 import type {
   AnalyticsQuery,
@@ -14,6 +16,7 @@ import type {
 import type { Module } from '../module.js'
 import { purgeDeletedLinkClicksJob } from './jobs.js'
 import type { ClickInput, ClickRecorder } from './recorder.js'
+import type { ClickRef } from './store.js'
 import { clickRoutes } from './routes.js'
 
 export interface ClicksService {
@@ -21,6 +24,8 @@ export interface ClicksService {
   recorder: ClickRecorder
   /** Buffers the click of a redirect; never waits on the disk. */
   record(click: ClickInput): void
+  /** Smart-link clicks of an organization by click id (buffered clicks flushed first). */
+  clickRefs(organizationId: string, clickIds: readonly string[]): Promise<ClickRef[]>
   /** `GET /api/use/analytics/links/:id`: one link's analytics over a range. */
   link(organizationId: string, id: string, q: AnalyticsQuery): Promise<LinkAnalytics>
   /** `GET /api/use/analytics/clicks`: the organization's clicks per UTC day. */

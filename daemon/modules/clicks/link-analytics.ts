@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js'
-import { DAY_MS, floorTo, HOUR_MS, iso } from '../../clock.js'
+import { DAY_MS, floorTo, HOUR_MS, iso, utcDayNumber } from '../../clock.js'
 import { AppError } from '../../http/errors.js'
 import type { AnalyticsQuery, LinkAnalytics } from '../../../src/contract/links.js'
 import { LINK_LIMITS, SMART_LINK_PLATFORMS, type SmartLinkPlatform } from '../../../src/contract/limits.js'
@@ -40,6 +40,17 @@ function top<T extends { clicks: number }>(items: T[], name: (t: T) => string): 
   return items.sort((a, b) => b.clicks - a.clicks || name(a).localeCompare(name(b))).slice(0, TOP)
 }
 
+/**
+ * The installs attributed to a link by click id, with an install day in [fromDay, toDay] (UTC day
+ * numbers), over every game of the organization, and per game their revenue in that range.
+ */
+export type LinkInstalls = (
+  organizationId: string,
+  linkId: string,
+  fromDay: number,
+  toDay: number,
+) => Promise<Pick<LinkAnalytics, 'installs' | 'installRevenue'>>
+
 export interface LinkAnalyticsDeps {
   store: Pick<ClickStore, 'hours' | 'dims' | 'visitors'>
   clock: Clock
@@ -47,6 +58,8 @@ export interface LinkAnalyticsDeps {
   links: { owned(organizationId: string, id: string): Promise<{ id: string; kind: 'link' | 'smart' }> }
   /** Writes buffered clicks, so that a read sees every click made before it. */
   flush(): Promise<void>
+  /** Smart links' attributed installs (gaming); without it they are left out. */
+  installs?: LinkInstalls
 }
 
 /**
@@ -82,10 +95,13 @@ export function createLinkAnalytics(deps: LinkAnalyticsDeps) {
       const { start, end, interval } = range(q)
       await deps.flush()
 
-      const [hours, dims, visitors] = await Promise.all([
+      const [hours, dims, visitors, installs] = await Promise.all([
         store.hours(link.id, floorTo(start, HOUR_MS), end),
         store.dims(link.id, floorTo(start, DAY_MS), end),
         store.visitors(link.id, floorTo(start, DAY_MS), end),
+        link.kind === 'smart' && deps.installs
+          ? deps.installs(organizationId, link.id, utcDayNumber(start), utcDayNumber(end))
+          : undefined,
       ])
 
       const size = SIZE[interval]
@@ -153,8 +169,7 @@ export function createLinkAnalytics(deps: LinkAnalyticsDeps) {
         utmSources: counted('utm_source'),
         utmMediums: counted('utm_medium'),
         utmCampaigns: counted('utm_campaign'),
-        // Installs (attribution by click id) are not counted yet: the field stays out until they are.
-        ...(link.kind === 'smart' ? { platforms: platforms(of('os')) } : {}),
+        ...(link.kind === 'smart' ? { platforms: platforms(of('os')), ...installs } : {}),
       }
     },
   }

@@ -7,7 +7,7 @@ import type {
   OrganizationClicks,
 } from '../../../src/contract/links.js'
 import { createVisitorHasher } from './classify.js'
-import { createLinkAnalytics } from './link-analytics.js'
+import { createLinkAnalytics, type LinkInstalls } from './link-analytics.js'
 import type { Locate } from './location.js'
 import { createOrganizationClicks } from './organization-clicks.js'
 import {
@@ -16,7 +16,7 @@ import {
   type LinkClickCounter,
   type QrScanCounter,
 } from './recorder.js'
-import type { ClickStore } from './store.js'
+import type { ClickRef, ClickStore } from './store.js'
 import type { ClicksService } from './index.js'
 
 /** What the clicks module needs of the links service. */
@@ -47,6 +47,8 @@ export interface ClicksServiceDeps {
   onDrop?(count: number, err: unknown): void
   /** The flush before an analytics read failed: the read answers from what is stored. */
   onReadFlushError?(err: unknown): void
+  /** The installs attributed to a smart link and their revenue (gaming, given by the composition). */
+  installs?: LinkInstalls
   maxBuffer?: number
   flushMs?: number
 }
@@ -73,7 +75,13 @@ export function createClicksService(deps: ClicksServiceDeps): ClicksService {
   })
   // When the database refuses the buffered clicks, a read still answers from what is stored.
   const flush = () => recorder.flush().catch((err: unknown) => deps.onReadFlushError?.(err))
-  const analytics = createLinkAnalytics({ store, clock: deps.clock, links: deps.links, flush })
+  const analytics = createLinkAnalytics({
+    store,
+    clock: deps.clock,
+    links: deps.links,
+    flush,
+    ...(deps.installs ? { installs: deps.installs } : {}),
+  })
   const organizationClicks = createOrganizationClicks({ store, clock: deps.clock, flush })
 
   return {
@@ -82,6 +90,13 @@ export function createClicksService(deps: ClicksServiceDeps): ClicksService {
     /** Buffers the click of a redirect; never waits on the disk. */
     record(click: ClickInput): void {
       recorder.record(click)
+    },
+
+    /** Buffered clicks are written first: an install may arrive right after its click. */
+    async clickRefs(organizationId: string, clickIds: readonly string[]): Promise<ClickRef[]> {
+      if (clickIds.length === 0) return []
+      await flush()
+      return store.clickRefs(organizationId, clickIds)
     },
 
     /** `GET /api/use/analytics/links/:id`. */

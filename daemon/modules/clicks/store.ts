@@ -69,8 +69,17 @@ export interface ClickStore {
   visitors(linkId: string, from: number, to: number): Promise<{ visitors: number; singleClick: number }>
   /** Link ids with click data after `after` (in id order; null: from the start), at most `limit`. */
   linkIdsWithClicks(after: string | null, limit: number): Promise<string[]>
+  /** The stored clicks of an organization with these click ids (`clk_…`): link and time. */
+  clickRefs(organizationId: string, clickIds: readonly string[]): Promise<ClickRef[]>
   /** Deletes the click data of one link, at most `budget` rows; returns the rows deleted. */
   purgeLink(linkId: string, budget: number, chunk?: number): Promise<number>
+}
+
+/** A smart-link click by its click id: which link, when (install attribution reads it). */
+export interface ClickRef {
+  clickId: string
+  linkId: string
+  ts: number
 }
 
 /** A click row's values in the column order of both stores' INSERT (flags as 0/1). */
@@ -230,6 +239,22 @@ export function createClickStore(sqlite: SQLite.Database, db: Kysely<Database>):
  */
 export function clickReads(db: Kysely<Database>): Omit<ClickStore, 'transaction' | 'apply'> {
   return {
+    /** By the index clicks_org_click_id; a click id is unique (the first row if ever repeated). */
+    async clickRefs(organizationId: string, clickIds: readonly string[]): Promise<ClickRef[]> {
+      if (clickIds.length === 0) return []
+      const rows = await db
+        .selectFrom('clicks')
+        .select(['click_id', 'link_id', 'ts'])
+        .where('organization_id', '=', organizationId)
+        .where('click_id', 'in', [...clickIds])
+        .orderBy('ts')
+        .execute()
+      const out = new Map<string, ClickRef>()
+      for (const r of rows)
+        if (r.click_id !== null && !out.has(r.click_id))
+          out.set(r.click_id, { clickId: r.click_id, linkId: r.link_id, ts: Number(r.ts) })
+      return [...out.values()]
+    },
     /** Hourly counters of a link with hour_start in [from, to]. */
     async hours(linkId: string, from: number, to: number): Promise<HourRow[]> {
       const rows = await db

@@ -13,6 +13,7 @@ import {
   createGamingAnalyticsService,
   gamingAnalyticsModule,
   type GamingAnalyticsService,
+  type LinkShortUrls,
 } from './analytics/index.js'
 import {
   createFraud,
@@ -23,7 +24,7 @@ import {
 } from './fraud/index.js'
 import { createGames, gamesModule, type GameService } from './games/index.js'
 import { createGdpr, gdprModule, type GdprService } from './gdpr/index.js'
-import { createIngest, ingestModule, type IngestService } from './ingest/index.js'
+import { createIngest, ingestModule, type ClickLookup, type IngestService } from './ingest/index.js'
 import { createSkan, skanModule, type OptimizeService, type SkanService } from './skan/index.js'
 import { createStorage, gamedataModule, type GamedataService } from './storage/index.js'
 
@@ -41,6 +42,7 @@ export function createGaming(deps: GamingDeps): Gaming {
     perClientPerMinute: deps.ingestRates.perClient,
     perGamePerMinute: deps.ingestRates.perGame,
     countryOf: deps.countryOf,
+    ...(deps.clickLookup ? { clicks: deps.clickLookup } : {}),
   })
   const fraud = createFraud({ db, clock, log, games, ingest, gamedata, feed })
   const skan = createSkan({
@@ -58,6 +60,7 @@ export function createGaming(deps: GamingDeps): Gaming {
     aggregates: gamedata.aggregates,
     acquisition: gamedata.acquisition,
     players: gamedata.players,
+    ...(deps.linkShortUrls ? { linkRefs: deps.linkShortUrls } : {}),
   })
   const gdpr = createGdpr({ db, clock, games, gamedata, forgetResponsesNaming: deps.forgetResponsesNaming })
 
@@ -123,6 +126,10 @@ export interface GamingDeps {
   skanHeld: { maxRows: number; maxBytes: number }
   /** Keys SKAN postback signatures verify against (SPKI DER, base64); default Apple's alone. */
   skanPublicKeys?: string[]
+  /** Install attribution: smart-link clicks by click id with their link's destination (clicks, links). */
+  clickLookup?: ClickLookup
+  /** Short URLs of an organization's links (attribution groupBy=link). */
+  linkShortUrls?: LinkShortUrls
   /** Drops stored idempotent responses naming a GDPR deletion (they carry the player id). */
   forgetResponsesNaming(id: string): Promise<number>
   /** The organization of a verified custom domain (SKAN's public report). */

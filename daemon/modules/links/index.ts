@@ -34,6 +34,12 @@ import { smartLinkRoutes } from './smart-routes.js'
 import type { LinkKind } from './store.js'
 import type { ClickDelta, ItemValidator, ResolvedLink } from './service.js'
 
+/** What install attribution reads of a link. */
+export interface LinkRef {
+  shortUrl: string
+  destinationUrl: string
+}
+
 export interface LinkService {
   /** Creates a link on its domain (custom slug or generated code); announces link.created. */
   create(organizationId: string, body: CreateLinkBody): Promise<Link>
@@ -51,6 +57,11 @@ export interface LinkService {
   qr(organizationId: string, id: string, q: QrQuery): Promise<QrImage>
   /** Any link or smart link of the organization, by id (analytics, QR codes); 404 otherwise. */
   owned(organizationId: string, id: string): Promise<{ id: string; kind: LinkKind; shortUrl: string }>
+  /**
+   * Short URL and destination (a smart link's fallback) of the organization's links among `ids`;
+   * deleted and other organizations' links are left out (install attribution reads them).
+   */
+  refs(organizationId: string, ids: readonly string[]): Promise<Map<string, LinkRef>>
   /** For the redirect: the link (or smart link) behind a code on a domain, with its effective status. */
   resolve(domainKey: string, shortCode: string): Promise<ResolvedLink | undefined>
   /** A redirect of a link with maxClicks: a human takes a click atomically, a bot only asks. */

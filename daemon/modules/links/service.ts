@@ -35,7 +35,7 @@ import { smartEventData } from './smart.js'
 import type { UnitOfWork } from '../../db/unit-of-work.js'
 import { isUniqueViolation } from '../../db/errors.js'
 import type { DomainDirectory } from '../domains/index.js'
-import type { LinkService } from './index.js'
+import type { LinkRef, LinkService } from './index.js'
 
 type RedirectType = Link['redirectType']
 
@@ -476,6 +476,15 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
       const l = await store.byId(organizationId, id)
       if (!l) throw notFound(`link ${id}`)
       return { id: l.id, kind: l.kind, shortUrl: shortUrlOf(l) }
+    },
+
+    async refs(organizationId: string, ids: readonly string[]): Promise<Map<string, LinkRef>> {
+      const out = new Map<string, LinkRef>()
+      for (const id of new Set(ids)) {
+        const l = await store.byId(organizationId, id)
+        if (l) out.set(l.id, { shortUrl: shortUrlOf(l), destinationUrl: l.destinationUrl })
+      }
+      return out
     },
 
     /** A redirect of a link with maxClicks: see LinkQueries.takeCappedClick. */

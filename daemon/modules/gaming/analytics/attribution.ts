@@ -1,5 +1,5 @@
 /**
- * GET /analytics/games/:gameId/attribution: per first-touch affiliate, campaign, source or medium
+ * GET /analytics/games/:gameId/attribution: per first-touch affiliate, campaign, source, medium or link
  * of the players, the installs of the range, how many of them became paying players, the revenue
  * of the range, the acquisition cost (data.cost of app_install) and the affiliate commission
  * (data.commission of revenue events), avgCpa and avgRoas. Read from game_daily_dims and
@@ -34,14 +34,21 @@ const figures = (c: Counters): Omit<AttributionRow, 'group'> => ({
   avgRoas: c.cost ? round(c.revenue / c.cost, 6) : null,
 })
 
+/** Short URLs of an organization's links among `ids`; deleted ones are left out. */
+export type LinkShortUrls = (organizationId: string, ids: readonly string[]) => Promise<Map<string, string>>
+
 export async function attributionReport(
-  store: Pick<AcquisitionStore, 'revenueByDim' | 'acquisitionByDim'>,
+  deps: {
+    acquisition: Pick<AcquisitionStore, 'revenueByDim' | 'acquisitionByDim'>
+    linkRefs?: LinkShortUrls
+  },
   game: GameRecord,
   range: { start: number; end: number },
   q: AttributionQuery,
 ): Promise<AttributionReport> {
   const { start, end } = range
   const dim = q.groupBy ?? 'source'
+  const store = deps.acquisition
   const [dims, acquisition] = await Promise.all([
     store.revenueByDim(game.id, dim, start, end),
     store.acquisitionByDim(game.id, dim, start, end),
@@ -71,6 +78,15 @@ export async function attributionReport(
     data.push({ group, ...figures(c) })
   }
   data.sort((a, b) => b.installs - a.installs || a.group.localeCompare(b.group))
+  if (dim === 'link') {
+    const urls = deps.linkRefs
+      ? await deps.linkRefs(
+          game.organizationId,
+          data.map((r) => r.group),
+        )
+      : new Map<string, string>()
+    for (const r of data) r.shortUrl = urls.get(r.group) ?? null
+  }
   return {
     data,
     totals: figures(total),

@@ -22,6 +22,7 @@ import type {
   SegmentsReport,
 } from '../../../../src/contract/gaming-revenue.js'
 import type { Module } from '../../module.js'
+import type { LinkAnalytics } from '../../../../src/contract/links.js'
 import type { ExportRegistry } from './export.js'
 import { gamingAnalyticsRoutes } from './routes.js'
 
@@ -51,6 +52,13 @@ export interface GamingAnalyticsService {
   revenue(organizationId: string, slug: string, q: RevenueQuery): Promise<RevenueReport>
   /** Installs, conversions, revenue, cost and commission per first-touch attribution value. */
   attribution(organizationId: string, slug: string, q: AttributionQuery): Promise<AttributionReport>
+  /** A smart link's installs attributed by click id (install day in [fromDay, toDay]), per game with revenue. */
+  linkInstalls(
+    organizationId: string,
+    linkId: string,
+    fromDay: number,
+    toDay: number,
+  ): Promise<{ installs: number; installRevenue: LinkInstallRevenue[] }>
   /** Players and revenue per spending segment (whale, dolphin, minnow, free). */
   segments(organizationId: string, slug: string): Promise<SegmentsReport>
   /** A page of the players explorer (search, filters, sorts). */
@@ -62,6 +70,10 @@ export interface GamingAnalyticsService {
   /** An export, checked (404, 400) before the first byte; the body streams with constant memory. */
   export(organizationId: string, slug: string, query: ExportQuery): Promise<ExportFile>
 }
+
+/** One game's attributed installs of a link and their revenue (LinkAnalytics.installRevenue). */
+export type { LinkShortUrls } from './attribution.js'
+export type LinkInstallRevenue = NonNullable<LinkAnalytics['installRevenue']>[number]
 
 export function gamingAnalyticsModule(deps: { analytics: GamingAnalyticsService }): Module {
   return { name: 'gaming/analytics', routes: gamingAnalyticsRoutes(deps) }

@@ -114,6 +114,8 @@ export async function playerProfile(
       campaign: profile.campaign,
       source: profile.source,
       medium: profile.medium,
+      linkId: profile.link_id,
+      clickId: profile.click_id,
     },
     revenueByType: {
       iap: money(Number(profile.revenue_iap_micros)),

@@ -26,7 +26,7 @@ import type {
   RevenueQuery,
 } from '../../../../src/contract/gaming-revenue.js'
 import type { GamingAnalyticsService } from './index.js'
-import { attributionReport } from './attribution.js'
+import { attributionReport, type LinkShortUrls } from './attribution.js'
 import { playerProfile, playersPage } from './players.js'
 import { revenueReport } from './revenue.js'
 import { segmentsReport } from './segments.js'
@@ -41,6 +41,8 @@ export function createGamingAnalyticsService(deps: {
   aggregates: AggregatesStore
   acquisition: AcquisitionStore
   players: PlayersStore
+  /** Short URLs of an organization's links by id (deleted ones left out): attribution by link. */
+  linkRefs?: LinkShortUrls
 }): GamingAnalyticsService {
   const store = deps.aggregates
   const scope = (organizationId: string, slug: string, q: OverviewQuery) =>
@@ -108,7 +110,7 @@ export function createGamingAnalyticsService(deps: {
     },
     async attribution(organizationId: string, slug: string, q: AttributionQuery) {
       const game = await deps.games.record(organizationId, slug)
-      return attributionReport(deps.acquisition, game, dayRange(q, deps.clock.now()), q)
+      return attributionReport(deps, game, dayRange(q, deps.clock.now()), q)
     },
     async segments(organizationId: string, slug: string) {
       return segmentsReport(deps.players, await deps.games.record(organizationId, slug))
@@ -125,6 +127,26 @@ export function createGamingAnalyticsService(deps: {
   registerMoneySources(exports, reports, deps)
   return {
     ...reports,
+    /** A smart link's attributed installs over every game of the organization, and their revenue. */
+    async linkInstalls(organizationId: string, linkId: string, fromDay: number, toDay: number) {
+      const games = (await deps.games.all()).filter((g) => g.organizationId === organizationId)
+      const rows = await deps.players.linkInstalls(
+        games.map((g) => g.id),
+        linkId,
+        fromDay,
+        toDay,
+      )
+      const byId = new Map(games.map((g) => [g.id, g]))
+      const installRevenue = rows
+        .map((r) => ({
+          gameId: byId.get(r.gameId)!.slug,
+          currency: byId.get(r.gameId)!.reportingCurrency,
+          installs: r.installs,
+          revenue: money(r.revenueMicros),
+        }))
+        .sort((a, b) => a.gameId.localeCompare(b.gameId))
+      return { installs: rows.reduce((n, r) => n + r.installs, 0), installRevenue }
+    },
     /** The export registry: more types are added with exports.register (export-sources.ts). */
     exports,
     /** An export, checked (404, 400) before the first byte; the body streams with constant memory. */

@@ -28,7 +28,7 @@ export function gameRoutes(deps: { games: GameService }) {
           tags,
           summary: 'Register a game (the SDK key and signing secret are in this response only)',
           description:
-            'id (slug) is generated from the name when blank (suffixed -2, -3… when taken) and cannot change; an explicit slug that is taken is 409. Defaults: status active, modules {analytics: true, fraud: false, skan: false}, rawRetentionDays 30, compactedRetentionMonths 12, hmacRequired false, replayWindowSeconds 300.',
+            'id (slug) is generated from the name when blank (suffixed -2, -3… when taken) and cannot change; an explicit slug that is taken is 409. Defaults: status active, modules {analytics: true, fraud: false, skan: false}, rawRetentionDays 30, compactedRetentionMonths 12, hmacRequired false, replayWindowSeconds 300, attributionWindowDays 7.',
           body: CreateGameBody,
           response: { 201: GameWithSecrets, 409: errorRef('A game with this id (slug) already exists') },
         },

@@ -46,6 +46,7 @@ export function presentGame(g: GameRecord): Game {
     compactedRetentionMonths: g.compactedRetentionMonths,
     hmacRequired: g.hmacRequired,
     replayWindowSeconds: g.replayWindowSeconds,
+    attributionWindowDays: g.attributionWindowDays,
     reportingCurrency: g.reportingCurrency,
     segments: { whale: g.segments.whaleMicros / 1e6, dolphin: g.segments.dolphinMicros / 1e6 },
     organizationId: g.organizationId,
@@ -164,6 +165,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
         compactedRetentionMonths: body.compactedRetentionMonths ?? L.compactedRetentionMonthsDefault,
         hmacRequired: body.hmacRequired ?? false,
         replayWindowSeconds: body.replayWindowSeconds ?? L.replayWindowSecondsDefault,
+        attributionWindowDays: body.attributionWindowDays ?? L.attributionWindowDaysDefault,
         sdkKeyHash: s.sdkKeyHash,
         sdkKeyLastFour: s.sdkKeyLastFour,
         signingSecret: s.sealed,
@@ -236,6 +238,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
         g.compactedRetentionMonths = body.compactedRetentionMonths
       if (body.hmacRequired !== undefined) g.hmacRequired = body.hmacRequired
       if (body.replayWindowSeconds !== undefined) g.replayWindowSeconds = body.replayWindowSeconds
+      if (body.attributionWindowDays !== undefined) g.attributionWindowDays = body.attributionWindowDays
       g.updatedAt = t
       await store.save(g)
       if (g.modules.fraud && !fraudWasOn) await fraudEnabled(g)

@@ -17,6 +17,7 @@ export interface GameRecord {
   compactedRetentionMonths: number
   hmacRequired: boolean
   replayWindowSeconds: number
+  attributionWindowDays: number
   sdkKeyHash: string
   sdkKeyLastFour: string
   /** Sealed with the SecretBox. */
@@ -47,6 +48,7 @@ const toRecord = (r: Selectable<GamesTable>): GameRecord => ({
   compactedRetentionMonths: r.compacted_retention_months,
   hmacRequired: r.hmac_required === 1,
   replayWindowSeconds: r.replay_window_seconds,
+  attributionWindowDays: r.attribution_window_days,
   sdkKeyHash: r.sdk_key_hash,
   sdkKeyLastFour: r.sdk_key_last_four,
   signingSecret: r.signing_secret,
@@ -72,6 +74,7 @@ const toRow = (g: GameRecord) => ({
   compacted_retention_months: g.compactedRetentionMonths,
   hmac_required: g.hmacRequired ? 1 : 0,
   replay_window_seconds: g.replayWindowSeconds,
+  attribution_window_days: g.attributionWindowDays,
   sdk_key_hash: g.sdkKeyHash,
   sdk_key_last_four: g.sdkKeyLastFour,
   signing_secret: g.signingSecret,

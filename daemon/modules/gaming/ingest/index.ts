@@ -5,6 +5,7 @@ import type { RateLimitStore } from '../../../http/rate-limit.js'
 import type { GameRecord, GameService } from '../games/index.js'
 import type { GamedataService } from '../storage/index.js'
 import type { Module } from '../../module.js'
+import type { ClickLookup } from './attribution.js'
 import type { Pipeline } from './pipeline.js'
 import { ingestRoutes } from './routes.js'
 import { createIngestService, type Admission, type IngestRequest, type SignedRequest } from './service.js'
@@ -13,6 +14,7 @@ import { createIngestStore } from './store.js'
 
 export type { Pipeline, Stage, StageContext, StageResult } from './pipeline.js'
 export type { NormalizedEvent } from './validate.js'
+export type { ClickLookup, ClickOfInstall } from './attribution.js'
 
 export function createIngest(deps: {
   db: Db
@@ -23,6 +25,8 @@ export function createIngest(deps: {
   perClientPerMinute: number
   perGamePerMinute: number
   countryOf(ip: string): string | null
+  /** Install attribution: smart-link clicks by click id (the composition's port). */
+  clicks?: ClickLookup
 }): IngestService {
   const { db, ...rest } = deps
   return createIngestService({

@@ -13,6 +13,7 @@ import {
 import { INGEST_LIMITS as L } from '../../../../src/contract/limits.js'
 import type { IngestError, IngestResult } from '../../../../src/contract/gaming.js'
 import type { GameRecord, GameService } from '../games/index.js'
+import { attachClicks, type ClickLookup } from './attribution.js'
 import { createPipeline, type Judged, type Pipeline } from './pipeline.js'
 import { checkEvent, parseBatch } from './validate.js'
 import type { IngestStore } from './store.js'
@@ -61,6 +62,8 @@ export interface IngestDeps {
   perGamePerMinute: number
   countryOf(ip: string): string | null
   pipeline?: Pipeline
+  /** Install attribution: smart-link clicks of an organization by click id. */
+  clicks?: ClickLookup
 }
 
 /** The per-event error of a blocked event (counted in `blocked`, not in `rejected`). */
@@ -270,12 +273,24 @@ export function createIngestService(deps: IngestDeps): IngestService {
         else errors.push(blockedError(j))
       const blocked = judged.length - events.length
       if (blocked) errors.sort((a, b) => a.index - b.index)
+      await attachClicks(
+        deps.clicks,
+        game,
+        events.map((a) => a.event),
+      )
       // The batch_id record commits with the events (one transaction): a repeat sent while the
       // first is being written finds it, and a crash leaves neither.
       // What the stages found (fraud events) is recorded in the same transaction.
       const text = await deps.gamedata
         .storeBatch(
-          { gameId: game.id, batchId: batch.batchId, receivedAt: now, ip: req.ip, events },
+          {
+            gameId: game.id,
+            organizationId: game.organizationId,
+            batchId: batch.batchId,
+            receivedAt: now,
+            ip: req.ip,
+            events,
+          },
           {
             before: (unit) => deps.batches.responseOf(game.id, batch.batchId, since, unit),
             after: async ({ stored, duplicates, flagged }, unit) => {

@@ -112,6 +112,15 @@ function firstStr(d: Record<string, unknown> | null, keys: string[]): { key: str
   return null
 }
 
+/** A first-touch value taken from elsewhere (a link's UTM parameters): as an event's, or null. */
+export function attributionValue(v: string | null): string | null {
+  const value = str(v)
+  return value !== null && PLAIN_ID.test(value) ? value : null
+}
+
+/** A click id as smart links make them (daemon/crypto.ts newId('clk')). */
+const CLICK_ID_RE = /^clk_[A-Za-z0-9_-]{1,64}$/
+
 /** The ids the storage layers keep from an event's data, by the data fields they come from. */
 const DATA_IDS = {
   deviceFingerprint: ['device_fingerprint', 'device_id'],
@@ -290,6 +299,9 @@ export function checkEvent(
   const ids = dataIdsOf(data)
   if ('error' in ids) return fail('InvalidEvent', ids.error)
 
+  // A smart link's click id (`clk_…`): anything else is kept in data but never looked up.
+  const clickId = type === 'app_install' && typeof data?.click_id === 'string' ? data.click_id : null
+  const installClick = clickId !== null && CLICK_ID_RE.test(clickId) ? { installClick: clickId } : {}
   const countryField = typeof data?.country === 'string' ? data.country.toUpperCase() : null
   const country = countryField && /^[A-Z]{2}$/.test(countryField) ? countryField : ctx.countryOf(ctx.ip)
   const bit = TYPE_BIT.get(type)
@@ -317,6 +329,7 @@ export function checkEvent(
         source: ids.source,
         medium: ids.medium,
       },
+      ...installClick,
     },
   }
 }

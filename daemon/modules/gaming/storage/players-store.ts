@@ -80,6 +80,16 @@ export interface PlayersStore {
   stream(gameId: string, filter: PlayerFilter, pageSize?: number): AsyncGenerator<PlayerRow>
   /** First conversion windows of the players installed on [fromDay (null: the first), toDay], by day. */
   firstWindows(gameId: string, fromDay: number | null, toDay: number): AsyncGenerator<FirstWindow[]>
+  /**
+   * The players of `gameIds` attributed to a link with an install day in [fromDay, toDay], per
+   * game, and their revenue (micro-units) on the days of that range.
+   */
+  linkInstalls(
+    gameIds: readonly string[],
+    linkId: string,
+    fromDay: number,
+    toDay: number,
+  ): Promise<Array<{ gameId: string; installs: number; revenueMicros: number }>>
   /** The whole profile of one player. */
   profile(gameId: string, playerId: string): Promise<GamePlayersTable | undefined>
   /** The player's raw events, newest first, and their count. */
@@ -167,6 +177,39 @@ export function createPlayersStore(db: Kysely<Database>): PlayersStore {
     },
 
     total,
+
+    async linkInstalls(gameIds: readonly string[], linkId: string, fromDay: number, toDay: number) {
+      if (gameIds.length === 0) return []
+      const players = await db
+        .selectFrom('game_players')
+        .select((eb) => ['game_id', eb.fn.countAll<number>().as('installs')])
+        .where('link_id', '=', linkId)
+        .where('game_id', 'in', [...gameIds])
+        .where('install_day', '>=', fromDay)
+        .where('install_day', '<=', toDay)
+        .groupBy('game_id')
+        .execute()
+      const revenue = await db
+        .selectFrom('game_player_days as d')
+        .innerJoin('game_players as p', (j) =>
+          j.onRef('p.game_id', '=', 'd.game_id').onRef('p.player_id', '=', 'd.player_id'),
+        )
+        .select((eb) => ['p.game_id', eb.fn.sum<number>('d.revenue_micros').as('revenue')])
+        .where('p.link_id', '=', linkId)
+        .where('p.game_id', 'in', [...gameIds])
+        .where('p.install_day', '>=', fromDay)
+        .where('p.install_day', '<=', toDay)
+        .where('d.day', '>=', fromDay)
+        .where('d.day', '<=', toDay)
+        .groupBy('p.game_id')
+        .execute()
+      const revenueOf = new Map(revenue.map((r) => [r.game_id, Number(r.revenue ?? 0)]))
+      return players.map((r) => ({
+        gameId: r.game_id,
+        installs: Number(r.installs),
+        revenueMicros: revenueOf.get(r.game_id) ?? 0,
+      }))
+    },
 
     async revenueBand(gameId: string, from: number, below: number | null) {
       let q = db

@@ -13,6 +13,7 @@ import { GAME_LIMITS } from '../../../../src/contract/limits.js'
 import type { AggregatesStore } from './aggregates-store.js'
 import type { AcquisitionStore } from './acquisition-store.js'
 import { FIRST_WINDOW_LAST_DAY, type PlayersStore } from './players-store.js'
+import { creditClicks } from './credit.js'
 import { fold } from './fold/index.js'
 import type { GamedataMaintenanceStore } from './maintenance-store.js'
 import type { GamedataStore } from './store.js'
@@ -58,7 +59,8 @@ export function createGamedataService(deps: GamedataDeps): GamedataService {
             const prior = await unit.before(work)
             if (prior !== undefined) return prior
             const snapshot = await deps.store.loadSnapshot(work, batch.gameId, batch.events)
-            const changes = fold(snapshot, batch.events, newSessionId)
+            const events = await creditClicks(deps.store, work, batch, snapshot)
+            const changes = fold(snapshot, events, newSessionId)
             await deps.store.save(work, batch, changes)
             return unit.after(
               { stored: changes.stored, duplicates: changes.duplicates, flagged: changes.flagged },

@@ -213,7 +213,17 @@ const PLAYER_ACTIVITY = [
 /** The columns an `all` write sets (first-touch fields, revenue, activity): all but the platform. */
 const PLAYER_ALL = [
   ...owns<ProfileRow>('integer', 'first_seen_at', 'install_day'),
-  ...owns<ProfileRow>('text', 'country', 'device_fingerprint', 'affiliate', 'campaign', 'source', 'medium'),
+  ...owns<ProfileRow>(
+    'text',
+    'country',
+    'device_fingerprint',
+    'affiliate',
+    'campaign',
+    'source',
+    'medium',
+    'link_id',
+    'click_id',
+  ),
   ...owns<ProfileRow>(
     'integer',
     'transactions',

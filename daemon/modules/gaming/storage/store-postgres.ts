@@ -69,6 +69,11 @@ const SQL = {
   players: 'SELECT * FROM game_players WHERE game_id = $1 AND player_id = ANY($2::text[])',
   playerDays: `SELECT player_id, day, install_day, events, revenue_micros, event_types FROM game_player_days
     WHERE game_id = $1 AND player_id = ANY($2::text[]) ORDER BY player_id, day`,
+  // In click id order: two batches claiming the same ids wait for each other, never deadlock.
+  claimClicks: `INSERT INTO install_click_claims (organization_id, click_id, game_id, player_id, claimed_at)
+    SELECT $1::text, c.click_id, $2::text, c.player_id, $3::int8 FROM unnest($4::text[], $5::text[]) AS c(click_id, player_id)
+    ORDER BY c.click_id
+    ON CONFLICT (organization_id, click_id) DO NOTHING RETURNING click_id`,
   sessionsById: 'SELECT * FROM game_sessions WHERE game_id = $1 AND id = ANY($2::text[])',
   // The latest start of each (player, session_id): the index game_sessions_player.
   sessionsBySid: `SELECT DISTINCT ON (player_id, session_id) * FROM game_sessions
@@ -126,6 +131,18 @@ export function createPostgresGamedataStore(db: Kysely<Database>): GamedataStore
         currentSessions,
         latestSessions,
       })
+    },
+
+    async claimClicks(unit, { organizationId, gameId, at, claims }) {
+      if (claims.length === 0) return new Set()
+      const rows = await query<{ click_id: string }>(kyselyOf(unit), SQL.claimClicks, [
+        organizationId,
+        gameId,
+        at,
+        claims.map((c) => c.clickId),
+        claims.map((c) => c.playerId),
+      ])
+      return new Set(rows.map((r) => r.click_id))
     },
 
     /**

@@ -47,6 +47,20 @@ export interface GamedataStore {
   loadSnapshot(unit: UnitOfWork, gameId: string, events: readonly AcceptedEvent[]): Promise<Snapshot>
   /** Writes the fold's changes. */
   save(unit: UnitOfWork, batch: AcceptedBatch, changes: Changes): Promise<void>
+  /**
+   * Claims click ids for installs (install_click_claims): returns the ids this unit claimed; an
+   * id claimed before (or by a concurrent batch that commits) is not. PostgreSQL waits for a
+   * concurrent claim of the same id to commit or roll back.
+   */
+  claimClicks(unit: UnitOfWork, claims: ClickClaims): Promise<Set<string>>
+}
+
+/** The click ids an organization's batch claims, each for one player of the game. */
+export interface ClickClaims {
+  organizationId: string
+  gameId: string
+  at: number
+  claims: ReadonlyArray<{ clickId: string; playerId: string }>
 }
 
 export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database>): GamedataStore {
@@ -78,10 +92,10 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
     // indexes on unchanged columns are not rewritten (SQLite updates the indexes of SET columns).
     insertPlayer: sqlite.prepare(
       `INSERT INTO game_players (game_id, player_id, first_seen_at, install_day, last_active_at, last_active_day,
-         platform, country, device_fingerprint, affiliate, campaign, source, medium, session_count, event_count,
-         transactions, revenue_iap_micros, revenue_ad_micros, revenue_subscription_micros, revenue_total_micros,
-         first_purchase_at, current_session_id)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         platform, country, device_fingerprint, affiliate, campaign, source, medium, link_id, click_id, session_count,
+         event_count, transactions, revenue_iap_micros, revenue_ad_micros, revenue_subscription_micros,
+         revenue_total_micros, first_purchase_at, current_session_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     updatePlayerActivity: sqlite.prepare(
       `UPDATE game_players SET last_active_at = ?, last_active_day = ?, session_count = ?, event_count = ?,
@@ -89,10 +103,14 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
     ),
     updatePlayerAll: sqlite.prepare(
       `UPDATE game_players SET first_seen_at = ?, install_day = ?, last_active_at = ?, last_active_day = ?,
-         country = ?, device_fingerprint = ?, affiliate = ?, campaign = ?, source = ?, medium = ?,
-         session_count = ?, event_count = ?, transactions = ?, revenue_iap_micros = ?, revenue_ad_micros = ?,
+         country = ?, device_fingerprint = ?, affiliate = ?, campaign = ?, source = ?, medium = ?, link_id = ?,
+         click_id = ?, session_count = ?, event_count = ?, transactions = ?, revenue_iap_micros = ?, revenue_ad_micros = ?,
          revenue_subscription_micros = ?, revenue_total_micros = ?, first_purchase_at = ?, current_session_id = ?
        WHERE game_id = ? AND player_id = ?`,
+    ),
+    claimClick: sqlite.prepare(
+      `INSERT INTO install_click_claims (organization_id, click_id, game_id, player_id, claimed_at)
+       VALUES (?, ?, ?, ?, ?) ON CONFLICT (organization_id, click_id) DO NOTHING`,
     ),
     moveInstallDay: sqlite.prepare(
       'UPDATE game_player_days SET install_day = ? WHERE game_id = ? AND player_id = ?',
@@ -152,12 +170,12 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
       // prettier-ignore
       if (write === 'insert')
         writes.insertPlayer.run(gameId, p.player_id, p.first_seen_at, p.install_day, p.last_active_at, p.last_active_day,
-          p.platform, p.country, p.device_fingerprint, p.affiliate, p.campaign, p.source, p.medium, p.session_count,
+          p.platform, p.country, p.device_fingerprint, p.affiliate, p.campaign, p.source, p.medium, p.link_id, p.click_id, p.session_count,
           p.event_count, p.transactions, p.revenue_iap_micros, p.revenue_ad_micros, p.revenue_subscription_micros,
           p.revenue_total_micros, p.first_purchase_at, p.current_session_id)
       else if (write === 'all')
         writes.updatePlayerAll.run(p.first_seen_at, p.install_day, p.last_active_at, p.last_active_day, p.country,
-          p.device_fingerprint, p.affiliate, p.campaign, p.source, p.medium, p.session_count, p.event_count,
+          p.device_fingerprint, p.affiliate, p.campaign, p.source, p.medium, p.link_id, p.click_id, p.session_count, p.event_count,
           p.transactions, p.revenue_iap_micros, p.revenue_ad_micros, p.revenue_subscription_micros,
           p.revenue_total_micros, p.first_purchase_at, p.current_session_id, gameId, p.player_id)
       else
@@ -239,6 +257,14 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
     async save(unit, batch, changes) {
       assertOpenOn(unit, sqlite)
       saveNow(batch, changes)
+    },
+    async claimClicks(unit, { organizationId, gameId, at, claims }) {
+      assertOpenOn(unit, sqlite)
+      const claimed = new Set<string>()
+      for (const c of claims)
+        if (writes.claimClick.run(organizationId, c.clickId, gameId, c.playerId, at).changes === 1)
+          claimed.add(c.clickId)
+      return claimed
     },
     /**
      * One writer at a time on SQLite: `BEGIN IMMEDIATE … COMMIT` on the raw connection, never

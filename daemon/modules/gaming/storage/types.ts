@@ -47,6 +47,21 @@ export interface GameEvent {
   country: string | null
   deviceFingerprint: string | null
   attribution: Attribution
+  /** An app_install's data.click_id (a smart-link click id, `clk_…`), as sent. */
+  installClick?: string
+  /** That click, found in the game's organization and within its window (ingestion). */
+  click?: ClickCredit
+  /** The click this install is credited with: claimed in the batch's transaction (storage). */
+  credit?: ClickCredit
+}
+
+/** A smart-link click an app_install may be attributed to; UTM fields from the link's destination. */
+export interface ClickCredit {
+  clickId: string
+  linkId: string
+  source: string | null
+  medium: string | null
+  campaign: string | null
 }
 
 /** First-touch attribution fields read from `data`. */
@@ -79,6 +94,8 @@ export type CohortIncrement = Omit<Camelized<GameCohortsTable>, 'gameId'>
 /** A batch handed over by the ingestion. */
 export interface AcceptedBatch {
   gameId: string
+  /** The game's organization: install attribution claims its click ids (none without it). */
+  organizationId?: string
   batchId: string
   receivedAt: number
   ip: string | null

@@ -43,9 +43,7 @@ export function gameFields(g: Game | GameWithSecrets, tty = false): Field[] {
     ['COMPACTED RETENTION', `${g.compactedRetentionMonths} months`],
     ['HMAC REQUIRED', g.hmacRequired ? 'yes' : 'no'],
     ['REPLAY WINDOW', `${g.replayWindowSeconds} s`],
-    ...(g.attributionWindowDays !== undefined
-      ? ([['ATTRIBUTION WINDOW', plural(g.attributionWindowDays, 'day')]] as Field[])
-      : []),
+    ['ATTRIBUTION WINDOW', plural(g.attributionWindowDays, 'day')],
     ['REPORTING CURRENCY', g.reportingCurrency],
     ['SEGMENTS', `whale >= ${g.segments.whale}, dolphin >= ${g.segments.dolphin}, minnow > 0`],
     ['ORGANIZATION', g.organizationId],

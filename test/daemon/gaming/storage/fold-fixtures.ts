@@ -81,6 +81,8 @@ export function profile(over: Partial<ProfileRow> = {}): ProfileRow {
     campaign: null,
     source: null,
     medium: null,
+    link_id: null,
+    click_id: null,
     session_count: 2,
     event_count: 10,
     transactions: 0,

@@ -223,6 +223,8 @@ export function fold(
             campaign: null,
             source: null,
             medium: null,
+            link_id: null,
+            click_id: null,
             session_count: 0,
             event_count: 0,
             transactions: 0,

@@ -90,6 +90,8 @@ function history(r: Rand, playerId: string): History {
     campaign: maybe(r, 0.4, () => pick(r, ATTRIBUTION.campaign)),
     source: maybe(r, 0.5, () => pick(r, ATTRIBUTION.source)),
     medium: maybe(r, 0.4, () => pick(r, ATTRIBUTION.medium)),
+    link_id: null,
+    click_id: null,
     session_count: sessions.length + int(r, 0, 5),
     event_count: int(r, 1, 200),
     transactions: payingDays.length,

@@ -69,6 +69,8 @@ const profile = (playerId: string, over: Partial<ProfileRow> = {}): ProfileRow =
   campaign: null,
   source: null,
   medium: null,
+  link_id: null,
+  click_id: null,
   session_count: 1,
   event_count: 1,
   transactions: 0,

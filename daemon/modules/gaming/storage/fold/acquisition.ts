@@ -7,14 +7,26 @@ import { addMoney } from '../types.js'
 import type { AcquisitionIncrement, Changes, GameEvent, Neighbours, ProfileRow } from '../types.js'
 import type { FoldState } from './state.js'
 
-/** Attribution dimensions of game_acquisition_daily (the profile's first-touch values). */
-const ACQUISITION_DIMS = ['affiliate', 'campaign', 'source', 'medium'] as const
+/** Attribution dimensions of game_acquisition_daily: the dim and the profile's first-touch column. */
+const ACQUISITION_DIMS = [
+  ['affiliate', 'affiliate'],
+  ['campaign', 'campaign'],
+  ['source', 'source'],
+  ['medium', 'medium'],
+  ['link', 'link_id'],
+] as const
 /** Profile dimensions of game_dim_paying_gaps. */
 const PAYING_DIMS = ['platform', 'source'] as const
 
-function each(st: FoldState, profile: ProfileRow, day: number, apply: (row: AcquisitionIncrement) => void) {
-  for (const dim of ACQUISITION_DIMS) {
-    const value = profile[dim]
+function each(
+  st: FoldState,
+  profile: ProfileRow,
+  day: number,
+  apply: (row: AcquisitionIncrement) => void,
+  dims: typeof ACQUISITION_DIMS | readonly [(typeof ACQUISITION_DIMS)[number]] = ACQUISITION_DIMS,
+) {
+  for (const [dim, column] of dims) {
+    const value = profile[column]
     if (value === null) continue
     const key = `${day}\n${dim}\n${value}`
     let row = st.acquisition.get(key)
@@ -25,6 +37,11 @@ function each(st: FoldState, profile: ProfileRow, day: number, apply: (row: Acqu
       )
     apply(row)
   }
+}
+
+/** A paying player credited with a link later: its conversion on the install day, for the link only. */
+export function addLinkConversion(st: FoldState, profile: ProfileRow): void {
+  each(st, profile, profile.install_day, (row) => row.conversions++, [['link', 'link_id']])
 }
 
 function gap(st: FoldState, dim: string, value: string, day: number, prevDay: number, players: number) {

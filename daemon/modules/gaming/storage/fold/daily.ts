@@ -32,8 +32,16 @@ const zeroDim = (): DimCounters => ({
   sessions: 0,
 })
 
-/** Profile dimensions of game_daily_dims (value of the player's profile). */
-const PROFILE_DIMS = ['platform', 'country', 'affiliate', 'campaign', 'source', 'medium'] as const
+/** Profile dimensions of game_daily_dims: the dim's name and the profile column of its value. */
+const PROFILE_DIMS = [
+  ['platform', 'platform'],
+  ['country', 'country'],
+  ['affiliate', 'affiliate'],
+  ['campaign', 'campaign'],
+  ['source', 'source'],
+  ['medium', 'medium'],
+  ['link', 'link_id'],
+] as const
 
 /** The game_daily counters of `day`, created at zero. */
 export function dayCounters(st: FoldState, day: number): DailyCounters {
@@ -52,8 +60,8 @@ export function dimCounters(st: FoldState, day: number, dim: string, value: stri
 
 /** Applies `f` to the counters of each profile dimension's value (unknown country: ''). */
 export function profileDims(st: FoldState, p: ProfileRow, day: number, f: (c: DimCounters) => void): void {
-  for (const dim of PROFILE_DIMS) {
-    const v = p[dim]
+  for (const [dim, column] of PROFILE_DIMS) {
+    const v = p[column]
     if (v === null && dim !== 'country') continue
     f(dimCounters(st, day, dim, v ?? ''))
   }

@@ -5,8 +5,8 @@
  */
 import { NO_DAY } from '../types.js'
 import type { GameEvent, ProfileRow, ProfileWrite } from '../types.js'
-import { moveConversion } from './acquisition.js'
-import { dayCounters, profileDims } from './daily.js'
+import { addLinkConversion, moveConversion } from './acquisition.js'
+import { dayCounters, dimCounters, profileDims } from './daily.js'
 import { cohort } from './gaps.js'
 import { strip, type FoldState, type LiveProfile } from './state.js'
 
@@ -26,7 +26,9 @@ export function foldPlayer(st: FoldState, event: GameEvent): LiveProfile {
       profileDims(st, profile, event.day, (c) => c.new_players++)
     }
   }
+  const hadLink = profile.link_id !== null
   if (fillProfile(profile, event)) profile.dirty = true
+  if (!hadLink && profile.link_id !== null) linkCredited(st, profile)
   if (event.ts < profile.first_seen_at) {
     profile.dirty = true
     if (event.day < profile.install_day) moveInstall(st, profile, event.day)
@@ -51,6 +53,8 @@ const newProfile = (event: GameEvent): LiveProfile => ({
   campaign: null,
   source: null,
   medium: null,
+  link_id: null,
+  click_id: null,
   session_count: 0,
   event_count: 0,
   transactions: 0,
@@ -64,6 +68,15 @@ const newProfile = (event: GameEvent): LiveProfile => ({
   loadedLastDay: NO_DAY,
   dirty: false,
 })
+
+/**
+ * A player seen before its credited install (its profile already counted as a new player without
+ * a link): the install and, if it paid already, its conversion count for the link from now on.
+ */
+function linkCredited(st: FoldState, profile: LiveProfile): void {
+  dimCounters(st, profile.install_day, 'link', profile.link_id!).new_players++
+  if (profile.first_purchase_at !== null) addLinkConversion(st, profile)
+}
 
 /** An older event (up to 24 h) moves the install date back: cohorts and new players follow. */
 function moveInstall(st: FoldState, profile: LiveProfile, newInstall: number): void {
@@ -101,6 +114,17 @@ export function fillProfile(p: ProfileRow, e: GameEvent): boolean {
   let changed = fill(p, 'country', e.country)
   if (fill(p, 'device_fingerprint', e.deviceFingerprint)) changed = true
   if (fill(p, 'affiliate', e.attribution.affiliate)) changed = true
+  const credit = e.credit
+  if (credit && p.link_id === null) {
+    // A credited install: its link and click; the event's UTM fields win over the link's.
+    p.link_id = credit.linkId
+    p.click_id = credit.clickId
+    changed = true
+    if (fill(p, 'campaign', e.attribution.campaign ?? credit.campaign)) changed = true
+    if (fill(p, 'source', e.attribution.source ?? credit.source)) changed = true
+    if (fill(p, 'medium', e.attribution.medium ?? credit.medium)) changed = true
+    return changed
+  }
   if (fill(p, 'campaign', e.attribution.campaign)) changed = true
   if (fill(p, 'source', e.attribution.source)) changed = true
   if (fill(p, 'medium', e.attribution.medium)) changed = true
