@@ -43,13 +43,13 @@ describe('games screen', () => {
     const app = renderTui({ client, initialScreen: 'games' })
     await frameWith(app, '3 games')
     await press(app, KEY.enter)
-    const frame = await frameWith(app, 'Links', 'go.example/play')
+    const frame = await frameWith(app, 'Links: installs, revenue', 'go.example/play')
     const lines = frame.split('\n')
     const at = (text: string) => lines.findIndex((l) => l.includes(text))
     // Most installs first; a deleted link (no short URL) by its id.
-    expect(frame).toMatch(/go\.example\/play\s+9 inst 49\.95 USD/)
-    expect(frame).toMatch(/s\.test\/few\s+2 inst 1\.50 USD/)
-    expect(frame).toMatch(/lnk_gone\s+1 inst 0\.00 USD/)
+    expect(frame).toMatch(/ 9 {2}49\.95 USD {2}go\.example\/play/)
+    expect(frame).toMatch(/ 2 {3}1\.50 USD {2}s\.test\/few/)
+    expect(frame).toMatch(/ 1 {3}0\.00 USD {2}lnk_gone/)
     expect(at('go.example/play')).toBeLessThan(at('s.test/few'))
     expect(at('s.test/few')).toBeLessThan(at('lnk_gone'))
     expect(

@@ -9,7 +9,7 @@ import type { Game } from '../../contract/games.js'
 import type { Geography, Leaderboard, Overview, Retention } from '../../contract/gaming.js'
 import type { AttributionReport, RevenueReport } from '../../contract/gaming-revenue.js'
 import { RETENTION_DAYS } from '../../contract/limits.js'
-import { money, truncate } from '../../format/cells.js'
+import { money } from '../../format/cells.js'
 import { sparkline } from '../components/sparkline.js'
 import { tint, useTui, type TuiEnv } from '../context.js'
 import { usePoll } from '../hooks/use-poll.js'
@@ -99,6 +99,9 @@ export function GameOverview({
   const o = f.overview
   const currency = f.revenue.currency || game.reportingCurrency
   const cash = (n: number) => money(n, 2, currency)
+  // The links that brought the most installs (a deleted one by its id), revenue aligned.
+  const links = [...f.links.data].sort((x, y) => y.installs - x.installs || y.revenue - x.revenue).slice(0, 4)
+  const revenueWidth = Math.max(0, ...links.map((r) => cash(r.revenue).length))
   const spark = (values: number[]) => sparkline(values, Math.max(10, Math.min(60, width - 30)))
   return (
     <Box flexDirection="column">
@@ -122,21 +125,19 @@ export function GameOverview({
           ))}
         </Box>
         <Box flexDirection="column" marginRight={4} flexShrink={0}>
-          <Text bold>Links</Text>
-          {f.links.data.length === 0 ? <Text dimColor>no attributed installs</Text> : null}
-          {[...f.links.data]
-            .sort((x, y) => y.installs - x.installs || y.revenue - x.revenue)
-            .slice(0, 4)
-            .map((r) => (
-              <Text
-                key={r.group}
-              >{`${truncate((r.shortUrl ?? r.group).replace(/^https?:\/\//, ''), 24).padEnd(25)}${String(r.installs).padStart(5)} inst ${cash(r.revenue)}`}</Text>
-            ))}
-        </Box>
-        <Box flexDirection="column">
           <Text bold>Leaderboard</Text>
           {f.leaderboard.data.slice(0, 4).map((r) => (
             <Text key={r.rank}>{`${r.rank}. ${r.playerId.slice(0, 12)} ${cash(r.revenue)}`}</Text>
+          ))}
+        </Box>
+        {/* Last, and cut at the edge on a narrow terminal: installs and revenue before the URL. */}
+        <Box flexDirection="column">
+          <Text bold>Links: installs, revenue</Text>
+          {links.length === 0 ? <Text dimColor>no attributed installs</Text> : null}
+          {links.map((r) => (
+            <Text key={r.group} wrap="truncate">
+              {`${String(r.installs).padStart(5)}  ${cash(r.revenue).padStart(revenueWidth)}  ${(r.shortUrl ?? r.group).replace(/^https?:\/\//, '')}`}
+            </Text>
           ))}
         </Box>
       </Box>
