@@ -66,7 +66,8 @@ export async function dropDatabaseOf(dataDir: string): Promise<void> {
   if (database) await (await database).drop()
 }
 
-if (onPostgres && process.env.VITEST) {
+// Read from the environment: onPostgres is not yet initialised here when postgres.ts is imported first (import cycle).
+if (process.env.LINKD_TEST_ENGINE === 'postgres' && process.env.VITEST) {
   const { afterAll } = await import('vitest')
   afterAll(async () => {
     for (const dataDir of [...databases.keys()]) await dropDatabaseOf(dataDir)
