@@ -11,6 +11,7 @@ import type { AttributionReport } from '../../src/contract/gaming-revenue.js'
 import type { LinkAnalytics } from '../../src/contract/links.js'
 import type { SmartLink } from '../../src/contract/smart-links.js'
 import { runAnalyticsAttribution } from '../../src/cli/commands/analytics/attribution.js'
+import { runAnalyticsPlayer } from '../../src/cli/commands/analytics/player.js'
 import { runEventsSend } from '../../src/cli/commands/events.js'
 import { runGamesCreate } from '../../src/cli/commands/games/create.js'
 import { runGamesUpdate } from '../../src/cli/commands/games/update.js'
@@ -167,6 +168,16 @@ describe('linkctl and the installs a link brought', () => {
     expect(header?.split('\t').slice(0, 3)).toEqual(['LINK', 'SHORT URL', 'INSTALLS'])
     expect(rows).toContain(`${s.id}\t${s.shortUrl}\t1\t1\t4.99\t0.00\t0.00\t0.00\t-`)
     expect(rows.at(-1)).toMatch(/^TOTAL\t\t/)
+
+    // The player's profile names the link and click that brought them; the second player's does not.
+    for (const [player, credited] of [
+      ['p1', true],
+      ['p2', false],
+    ] as const) {
+      const p = as({ json: false, isTTY: true })
+      await runAnalyticsPlayer({ game: game.id, player }, p.ctx)
+      expect(new RegExp(`linkId ${s.id},\\s+clickId\\s+${clickId}`).test(p.out.text), player).toBe(credited)
+    }
 
     const a2 = await stats(s.id)
     expect(a2.installs).toBe(1)
