@@ -104,6 +104,13 @@ export function createGamedataMaintenanceStore(db: Kysely<Database>, engine: Mai
                   .executeTakeFirst()
               ).numDeletedRows,
             )
+          // The click this player's install claimed stays claimed (one install per click), nameless.
+          await trx
+            .updateTable('install_click_claims')
+            .set({ player_id: '' })
+            .where('game_id', '=', gameId)
+            .where('player_id', '=', playerId)
+            .execute()
           // The profile count of the game (players explorer, segments) follows.
           if (out.game_players)
             await trx

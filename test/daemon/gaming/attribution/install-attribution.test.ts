@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Game, GameWithSecrets } from '../../../../src/contract/games.js'
 import type { AttributionReport, PlayerProfile } from '../../../../src/contract/gaming-revenue.js'
 import type { SmartLink } from '../../../../src/contract/smart-links.js'
-import { createTestApp, type TestApp } from '../../../support/app.js'
+import { createTestApp, sqlRows, type TestApp } from '../../../support/app.js'
 import { accepted, batch, createGame, event, send } from '../../../support/gaming.js'
 import { analytics, DAY, SAFARI_IPHONE, visit } from '../../../support/redirect.js'
 
@@ -140,6 +140,19 @@ describe('attribution of an install by click id', () => {
     await ingest([install('p4', id2, {}, now), install('p3', id2, {}, now - 1000)])
     expect((await profile('p3')).attribution.clickId).toBe(id2)
     expect((await profile('p4')).attribution.clickId).toBeNull()
+  })
+
+  it("a GDPR erasure drops the player's name from the claim; the click stays used", async () => {
+    const id = await click(await makeSmart())
+    await ingest([install('p1', id)])
+    const erase = await t.call('POST', '/api/v1/gaming/gdpr/deletions', {
+      body: { gameId: game.id, playerId: 'p1', reason: 'gdpr_request', confirmation: 'DELETE' },
+    })
+    expect(erase.statusCode).toBe(202)
+    await t.app.linkd.scheduler.runNow('gdpr-deletions')
+    expect(await sqlRows(t, 'SELECT player_id FROM install_click_claims')).toEqual([{ player_id: '' }])
+    await ingest([install('p2', id)])
+    expect((await profile('p2')).attribution.clickId).toBeNull()
   })
 
   it('a player keeps its first link: a later install with another click changes nothing', async () => {
