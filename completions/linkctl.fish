@@ -866,7 +866,7 @@ complete -c linkctl -n '__linkctl_at \'analytics export\'' -l type -x -a 'overvi
 complete -c linkctl -n '__linkctl_at \'analytics export\'' -l format -x -a 'csv json' -d 'output format (default: json with --json or a .json --output, else csv)'
 complete -c linkctl -n '__linkctl_at \'analytics export\'' -s o -l output -r -F -d 'write to this file instead of stdout'
 complete -c linkctl -n '__linkctl_at \'analytics export\'' -l limit -x -d 'at most this many rows (default 10000)'
-complete -c linkctl -n '__linkctl_at \'analytics export\'' -l group-by -x -a 'day week month platform source affiliate campaign medium link' -d 'revenue: day, week, month, platform, source (default day); attribution: affiliate, campaign, source, medium (default source)'
+complete -c linkctl -n '__linkctl_at \'analytics export\'' -l group-by -x -a 'day week month platform source affiliate campaign medium link' -d 'revenue: day, week, month, platform, source (default day); attribution: affiliate, campaign, source, medium, link (default source)'
 complete -c linkctl -n '__linkctl_at \'analytics export\'' -l granularity -x -a 'day week' -d 'retention cohorts by day or ISO week'
 complete -c linkctl -n '__linkctl_at \'analytics export\'' -l start-date -x -d 'first UTC day (YYYY-MM-DD; default 29 days before the end)'
 complete -c linkctl -n '__linkctl_at \'analytics export\'' -l end-date -x -d 'last UTC day (YYYY-MM-DD; default today; at most 366 days in all)'
