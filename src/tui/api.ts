@@ -23,6 +23,7 @@ export interface TuiClient extends Pick<LinkdClient, 'health' | 'ready'> {
     | 'gameGeography'
     | 'gameLeaderboard'
     | 'gameEvents'
+    | 'gameAttribution'
   >
   domains: Calls<'domains', 'list' | 'add' | 'verify' | 'checkPropagation' | 'setDefault'>
   webhooks: Calls<'webhooks', 'list' | 'enable' | 'disable' | 'test' | 'deliveries' | 'retry'>

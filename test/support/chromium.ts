@@ -2,7 +2,14 @@
 import type { Browser } from 'playwright-core'
 import { findBinary } from './binaries.js'
 
-export async function launchChromium(): Promise<Browser> {
+/**
+ * A Chromium flag that resolves no host name but 127.0.0.1: a redirect to an outside site (a
+ * store) fails at once with ERR_NAME_NOT_RESOLVED, without a DNS query, and its URL can be read
+ * from the failed request (playwright's routes do not see a redirect's follow-up request).
+ */
+export const LOOPBACK_ONLY = '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'
+
+export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   const { chromium } = await import('playwright-core')
   return chromium.launch({
     executablePath: findBinary('chromium'),
@@ -17,6 +24,7 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...extraArgs,
     ],
   })
 }

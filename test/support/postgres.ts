@@ -8,7 +8,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
-import { freePort } from './processes.js'
+import { freePort } from './ports.js'
 
 /** Set by `npm run test:pg`: the engine every test app and linkd process runs on. */
 export const onPostgres = process.env.LINKD_TEST_ENGINE === 'postgres'

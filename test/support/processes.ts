@@ -1,10 +1,12 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { packageRoot } from '../../src/version.js'
+import { freePort } from './ports.js'
 import { createTestDatabase, onPostgres } from './postgres.js'
+
+export { freePort }
 
 /** Spawning the built `linkd` and `linkctl` binaries (e2e tests and benchmarks). */
 
@@ -18,18 +20,6 @@ const programs = installed ? join(installed, 'lib/node_modules/linkd') : root
 export const LINKD = join(programs, 'bin/linkd.js')
 export const LINKCTL = join(programs, 'bin/linkctl.js')
 export const OWNER_KEY_RE = /lk_live_[A-Za-z0-9]{32}/
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer()
-    srv.once('error', reject)
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address()
-      const port = typeof addr === 'object' && addr ? addr.port : 0
-      srv.close(() => resolve(port))
-    })
-  })
-}
 
 /** The environment without the developer's own LINKCTL_* / LINKD_* settings. */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {

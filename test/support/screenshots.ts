@@ -185,7 +185,7 @@ async function sampleData(
       '--json',
     ),
   ) as { sdkKey: string }
-  await sendEvents(linkctl, 'space-miners', game.sdkKey, gameEvents())
+  await sendEvents(linkctl, 'space-miners', game.sdkKey, gameEvents(await smartLinkClicks(linkctl, 3)))
   await skanCampaign(linkctl, url)
 }
 
@@ -284,8 +284,40 @@ async function visit(url: string, slug: string, count: number): Promise<void> {
     })
 }
 
-/** The last two hours of a small game: 12 players installing, playing a session, 3 of them paying. */
-function gameEvents(): Record<string, unknown>[] {
+/**
+ * A smart link of Space Miners visited `count` times from an iPhone: the click ids (linkd_click on
+ * the App Store URL), stored before the installs that carry them (an analytics read flushes them).
+ */
+async function smartLinkClicks(linkctl: (...args: string[]) => Promise<string>, count: number) {
+  const s = JSON.parse(
+    await linkctl(
+      'sl',
+      'create',
+      '--fallback',
+      'https://example.com/space-miners',
+      '--ios',
+      'https://apps.apple.com/app/id1234567890',
+      '--short-code',
+      'play',
+      '--game',
+      'space-miners',
+      '--json',
+    ),
+  ) as { id: string; shortUrl: string }
+  const clickIds: string[] = []
+  for (let i = 0; i < count; i++) {
+    const res = await fetch(s.shortUrl, { redirect: 'manual', headers: { 'user-agent': SAFARI_IPHONE } })
+    clickIds.push(new URL(res.headers.get('location') ?? '').searchParams.get('linkd_click') ?? '')
+  }
+  await linkctl('links', 'stats', s.id, '--json')
+  return clickIds
+}
+
+/**
+ * The last two hours of a small game: 12 players installing, playing a session, 3 of them paying;
+ * then one install per click id of the smart link (attributed to it), every other one paying.
+ */
+function gameEvents(clickIds: string[]): Record<string, unknown>[] {
   const countries = ['DE', 'US', 'FR', 'BR', 'JP']
   const events: Record<string, unknown>[] = []
   const now = Date.now()
@@ -315,6 +347,18 @@ function gameEvents(): Record<string, unknown>[] {
         data: { amount: 4.99, currency: 'USD' },
       })
   }
+  clickIds.forEach((clickId, i) => {
+    const base = { player_id: `fan-${i + 1}`, session_id: `fan-${i + 1}-s1`, platform: 'ios' }
+    const at = new Date(now).toISOString()
+    events.push({
+      ...base,
+      event_type: 'app_install',
+      timestamp: at,
+      data: { country: 'DE', click_id: clickId },
+    })
+    if (i % 2 === 0)
+      events.push({ ...base, event_type: 'purchase', timestamp: at, data: { amount: 1.99, currency: 'USD' } })
+  })
   return events
 }
 

@@ -274,6 +274,7 @@ export class FakeClient implements TuiClient {
           utmMediums: [],
           utmCampaigns: [],
           ...(this.state.platforms.has(id) && { platforms: this.state.platforms.get(id), installs: 4 }),
+          ...(this.state.installRevenue.has(id) && { installRevenue: this.state.installRevenue.get(id) }),
         }
       }),
   }
@@ -368,6 +369,26 @@ export class FakeClient implements TuiClient {
           ],
           range: { startDate: '', endDate: '' },
         })),
+      gameAttribution: (id: string, q: { groupBy?: string } = {}) =>
+        this.serve(`analytics.gameAttribution ${id} ${q.groupBy ?? 'source'}`, () => {
+          const rows = this.state.linkAttribution
+          const sum = (k: 'installs' | 'conversions' | 'revenue' | 'cost' | 'commission') =>
+            rows.reduce((n, r) => n + r[k], 0)
+          return {
+            data: rows,
+            totals: {
+              installs: sum('installs'),
+              conversions: sum('conversions'),
+              revenue: sum('revenue'),
+              cost: sum('cost'),
+              commission: sum('commission'),
+              avgCpa: null,
+              avgRoas: null,
+            },
+            currency: 'USD',
+            range: { startDate: '', endDate: '' },
+          }
+        }),
       gameLeaderboard: (id: string) =>
         this.serve(`analytics.gameLeaderboard ${id}`, () => ({
           data: [

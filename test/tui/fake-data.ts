@@ -3,7 +3,8 @@ import type { PageOf } from '../../src/contract/common.js'
 import type { Health } from '../../src/contract/health.js'
 import type { ApiKey } from '../../src/contract/keys.js'
 import type { Domain } from '../../src/contract/domains.js'
-import type { Link } from '../../src/contract/links.js'
+import type { AttributionRow } from '../../src/contract/gaming-revenue.js'
+import type { Link, LinkAnalytics } from '../../src/contract/links.js'
 import type { PlatformShare, SmartLink } from '../../src/contract/smart-links.js'
 import type { Delivery, Webhook } from '../../src/contract/webhooks.js'
 import { sampleKey } from '../support/cli.js'
@@ -149,6 +150,10 @@ export interface FakeState {
   smartLinks: SmartLink[] | null
   /** A link's `platforms` in its analytics (smart links). */
   platforms: Map<string, PlatformShare[]>
+  /** A link's `installRevenue` in its analytics: installs it brought and their revenue per game. */
+  installRevenue: Map<string, NonNullable<LinkAnalytics['installRevenue']>>
+  /** Attribution by link of every game: the rows of `groupBy=link`. */
+  linkAttribution: AttributionRow[]
   /** Clicks per hour of each link's analytics (the sparkline). */
   series: Map<string, number[]>
   /** The organization's human clicks per UTC day, oldest first: the last is today. */
@@ -184,6 +189,8 @@ export function fakeState(linkCount = 30): FakeState {
     links,
     smartLinks: [makeSmartLink(1), makeSmartLink(2, { ios: null, title: null })],
     platforms: new Map(),
+    installRevenue: new Map(),
+    linkAttribution: [],
     series: new Map(),
     clicksPerDay: [40, 17],
     keys: [makeKey('key_aaaa'), makeKey('key_bbbb', { status: 'inactive', name: 'ci bot' })],

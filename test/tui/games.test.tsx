@@ -23,6 +23,42 @@ describe('games screen', () => {
     expect(frame).toContain('Events (* custom)')
     expect(frame).toMatch(/ level_start\s+900/)
     expect(frame).toMatch(/\*boss_fight\s+400/)
+    expect(frame).toContain('no attributed installs')
+  })
+
+  it('Links: the links that brought the most installs, by their short URL, with the revenue of those players', async () => {
+    const client = new FakeClient()
+    const row = (group: string, shortUrl: string | null, installs: number, revenue: number) => ({
+      group,
+      shortUrl,
+      installs,
+      conversions: 1,
+      revenue,
+      cost: 0,
+      commission: 0,
+      avgCpa: null,
+      avgRoas: null,
+    })
+    client.state.linkAttribution = [
+      row('lnk_few', 'http://s.test/few', 2, 1.5),
+      row('sml_most', 'https://go.example/play', 9, 49.95),
+      row('lnk_gone', null, 1, 0),
+    ]
+    const app = renderTui({ client, initialScreen: 'games' })
+    await frameWith(app, '3 games')
+    await press(app, KEY.enter)
+    const frame = await frameWith(app, 'Links: installs, revenue', 'go.example/play')
+    const lines = frame.split('\n')
+    const at = (text: string) => lines.findIndex((l) => l.includes(text))
+    // Most installs first; a deleted link (no short URL) by its id.
+    expect(frame).toMatch(/ 9 {2}49\.95 USD {2}go\.example\/play/)
+    expect(frame).toMatch(/ 2 {3}1\.50 USD {2}s\.test\/few/)
+    expect(frame).toMatch(/ 1 {3}0\.00 USD {2}lnk_gone/)
+    expect(at('go.example/play')).toBeLessThan(at('s.test/few'))
+    expect(at('s.test/few')).toBeLessThan(at('lnk_gone'))
+    expect(
+      client.calls.some((c) => c.startsWith('analytics.gameAttribution game-1') && c.endsWith(' link')),
+    ).toBe(true)
   })
 
   it('[ and ] change the range between 7, 30 and 90 days', async () => {

@@ -244,13 +244,19 @@ describe('smart links in the TUI', () => {
       { platform: 'android', clicks: 15, percentage: 30 },
       { platform: 'desktop', clicks: 5, percentage: 10 },
     ])
+    client.state.installRevenue.set('sml_1', [
+      { gameId: 'space-race', currency: 'USD', installs: 3, revenue: 19.97 },
+      { gameId: 'tiny-farm', currency: 'EUR', installs: 1, revenue: 0 },
+    ])
     const app = renderTui({ client, initialScreen: 'links' })
     await frameWith(app, '30 links', 's smart links')
     await press(app, 's')
     const list = await frameWith(app, '2 smart links', 'play1', 'play2')
     expect(list).toContain('Smart link 1 · https://game.example/1')
     await press(app, KEY.enter)
-    const frame = await frameWith(app, 'smart link sml_1', 'Platforms · 4 installs')
+    const frame = await frameWith(app, 'smart link sml_1', 'Platforms · 4 installs', 'space-race')
+    expect(frame).toMatch(/space-race\s+3 installs {2}19\.97 USD/)
+    expect(frame).toMatch(/tiny-farm\s+1 install {2}0\.00 EUR/)
     expect(frame).toContain('iOS      → https://apps.apple.com/app/id1')
     expect(frame).toContain('Android  → https://play.google.com/store/apps/details?id=com.example.g1')
     expect(frame).toContain('Desktop  → (the fallback)')

@@ -1,13 +1,14 @@
 /**
  * A game's overview over a range: DAU, MAU, revenue by type, ARPU/ARPPU, session length, daily
  * revenue and paying players as sparklines, the retention triangle in the spec's colour bands,
- * top countries, the leaderboard and the top event types (custom names marked *).
+ * top countries, the leaderboard, the top event types (custom names marked *) and the links that
+ * brought the most installs (attribution by link).
  */
 import { Box } from 'ink'
 import { Text } from '../components/text.js'
 import type { Game } from '../../contract/games.js'
 import type { Events, Geography, Leaderboard, Overview, Retention } from '../../contract/gaming.js'
-import type { RevenueReport } from '../../contract/gaming-revenue.js'
+import type { AttributionReport, RevenueReport } from '../../contract/gaming-revenue.js'
 import { RETENTION_DAYS } from '../../contract/limits.js'
 import { money } from '../../format/cells.js'
 import { sparkline } from '../components/sparkline.js'
@@ -30,6 +31,7 @@ interface GameFigures {
   geography: Geography
   leaderboard: Leaderboard
   events: Events
+  links: AttributionReport
 }
 
 function dayIso(msAgo: number): string {
@@ -39,15 +41,16 @@ function dayIso(msAgo: number): string {
 async function loadGame(env: TuiEnv, game: string, days: number): Promise<GameFigures> {
   const range = { startDate: dayIso((days - 1) * 86_400_000), endDate: dayIso(0) }
   const a = env.client.analytics
-  const [overview, revenue, retention, geography, leaderboard, events] = await Promise.all([
+  const [overview, revenue, retention, geography, leaderboard, events, links] = await Promise.all([
     a.gameOverview(game, range),
     a.gameRevenue(game, { ...range, groupBy: 'day' }),
     a.gameRetention(game, range),
     a.gameGeography(game, range),
     a.gameLeaderboard(game, { ...range, limit: 4 }),
     a.gameEvents(game, range),
+    a.gameAttribution(game, { ...range, groupBy: 'link' }),
   ])
-  return { overview, revenue, retention, geography, leaderboard, events }
+  return { overview, revenue, retention, geography, leaderboard, events, links }
 }
 
 function duration(seconds: number): string {
@@ -99,6 +102,9 @@ export function GameOverview({
   const o = f.overview
   const currency = f.revenue.currency || game.reportingCurrency
   const cash = (n: number) => money(n, 2, currency)
+  // The links that brought the most installs (a deleted one by its id), revenue aligned.
+  const links = [...f.links.data].sort((x, y) => y.installs - x.installs || y.revenue - x.revenue).slice(0, 4)
+  const revenueWidth = Math.max(0, ...links.map((r) => cash(r.revenue).length))
   const spark = (values: number[]) => sparkline(values, Math.max(10, Math.min(60, width - 30)))
   return (
     <Box flexDirection="column">
@@ -127,14 +133,24 @@ export function GameOverview({
             <Text key={r.rank}>{`${r.rank}. ${r.playerId.slice(0, 12)} ${cash(r.revenue)}`}</Text>
           ))}
         </Box>
+        {/* Last, and cut at the edge on a narrow terminal: installs and revenue before the URL. */}
         <Box flexDirection="column">
-          <Text bold>Events (* custom)</Text>
-          {f.events.data.slice(0, 4).map((e) => (
-            <Text
-              key={`${e.custom ? '*' : ''}${e.eventType}`}
-            >{`${e.custom ? '*' : ' '}${e.eventType.slice(0, 16).padEnd(17)}${String(e.count).padStart(7)}`}</Text>
+          <Text bold>Links: installs, revenue</Text>
+          {links.length === 0 ? <Text dimColor>no attributed installs</Text> : null}
+          {links.map((r) => (
+            <Text key={r.group} wrap="truncate">
+              {`${String(r.installs).padStart(5)}  ${cash(r.revenue).padStart(revenueWidth)}  ${(r.shortUrl ?? r.group).replace(/^https?:\/\//, '')}`}
+            </Text>
           ))}
         </Box>
+      </Box>
+      <Box marginTop={1} flexDirection="column">
+        <Text bold>Events (* custom)</Text>
+        {f.events.data.slice(0, 4).map((e) => (
+          <Text
+            key={`${e.custom ? '*' : ''}${e.eventType}`}
+          >{`${e.custom ? '*' : ' '}${e.eventType.slice(0, 16).padEnd(17)}${String(e.count).padStart(7)}`}</Text>
+        ))}
       </Box>
     </Box>
   )

@@ -1,6 +1,7 @@
 /**
  * A link's (or a smart link's) detail: its figures and options, a click sparkline (last 48 hours)
- * that follows each refresh, top dimensions, and a smart link's platform breakdown.
+ * that follows each refresh, top dimensions, a smart link's platform breakdown, and the installs
+ * it brought with their players' revenue per game.
  */
 import { Box } from 'ink'
 import { Drawing, Text } from '../components/text.js'
@@ -9,7 +10,8 @@ import { troubleOf } from '../api.js'
 import type { Link, LinkAnalytics } from '../../contract/links.js'
 import type { PlatformShare, SmartLink } from '../../contract/smart-links.js'
 import { ruleText } from '../../format/link-rules.js'
-import { truncate } from '../../format/cells.js'
+import { money, truncate } from '../../format/cells.js'
+import { plural } from '../../contract/numbers.js'
 import { sparkline } from '../components/sparkline.js'
 import { hasScope, useTui } from '../context.js'
 import { usePoll } from '../hooks/use-poll.js'
@@ -65,8 +67,14 @@ export function optionLines(link: Link): string[] {
   ]
 }
 
-/** A smart link's clicks per platform, as bars. */
-function Platforms({ rows, installs }: { rows: PlatformShare[]; installs: number | undefined }) {
+type InstallRevenue = NonNullable<LinkAnalytics['installRevenue']>
+
+/**
+ * A smart link's clicks per platform, as bars; then the installs it brought and the revenue of
+ * those players, one line per game.
+ */
+function Platforms(props: { rows: PlatformShare[]; installs: number | undefined; revenue: InstallRevenue }) {
+  const { rows, installs, revenue } = props
   const max = Math.max(1, ...rows.map((r) => r.clicks))
   return (
     <Box flexDirection="column" marginTop={1}>
@@ -75,6 +83,11 @@ function Platforms({ rows, installs }: { rows: PlatformShare[]; installs: number
       {rows.map((r) => (
         <Text key={r.platform} wrap="truncate">
           {`${r.platform.padEnd(8)}${'█'.repeat(Math.round((r.clicks / max) * 20)).padEnd(21)}${String(r.clicks).padStart(6)}  ${r.percentage.toFixed(1)}%`}
+        </Text>
+      ))}
+      {revenue.map((r) => (
+        <Text key={r.gameId} wrap="truncate">
+          {`${truncate(r.gameId, 24).padEnd(25)}${plural(r.installs, 'install').padStart(14)}  ${money(r.revenue, 2, r.currency)}`}
         </Text>
       ))}
     </Box>
@@ -108,7 +121,9 @@ function Analytics({ id, width }: { id: string; width: number }) {
           Math.max(10, width - 2),
         )}
       </Text>
-      {a.platforms ? <Platforms rows={a.platforms} installs={a.installs} /> : null}
+      {a.platforms ? (
+        <Platforms rows={a.platforms} installs={a.installs} revenue={a.installRevenue ?? []} />
+      ) : null}
       <Box marginTop={1}>
         <Top title="Countries" rows={a.geography.map((g) => [g.country, g.clicks])} />
         <Top title="Referrers" rows={a.referrers.map((r) => [r.domain, r.clicks])} />

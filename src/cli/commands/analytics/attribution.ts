@@ -1,4 +1,7 @@
-/** `linkctl analytics attribution <game>`: installs, conversions, revenue, cost, CPA and ROAS per source. */
+/**
+ * `linkctl analytics attribution <game>`: installs, conversions, revenue, cost, CPA and ROAS per
+ * source (or campaign, medium, affiliate, or the link that brought the install, with its short URL).
+ */
 import { Option, type Command } from 'commander'
 import type { AttributionReport, AttributionRow } from '../../../contract/gaming-revenue.js'
 import { ATTRIBUTION_GROUPS } from '../../../contract/limits.js'
@@ -23,6 +26,9 @@ export async function runAnalyticsAttribution(o: AttributionOpts, ctx: Ctx): Pro
   const cash = amount(c, ctx.isTTY)
   const columns: Column<AttributionRow>[] = [
     { header: (o.groupBy ?? 'source').toUpperCase(), value: (x) => x.group },
+    ...(o.groupBy === 'link'
+      ? [{ header: 'SHORT URL', value: (x: AttributionRow) => x.shortUrl, fit: 'flex' as const }]
+      : []),
     { header: 'INSTALLS', value: (x) => x.installs },
     { header: 'CONVERSIONS', value: (x) => x.conversions },
     { header: inCurrency('REVENUE', c, ctx.isTTY), name: 'revenue', value: (x) => cash(x.revenue) },
@@ -42,9 +48,10 @@ export function register(analytics: Command): void {
         .description('installs, conversions, revenue, cost, commission, CPA and ROAS per attribution value')
         .argument('<game>', 'game id')
         .addOption(
-          new Option('--group-by <group>', 'first-touch attribution field (default source)').choices(
-            ATTRIBUTION_GROUPS,
-          ),
+          new Option(
+            '--group-by <group>',
+            'first-touch attribution field, or link: the link or smart link clicked before the install (default source)',
+          ).choices(ATTRIBUTION_GROUPS),
         ),
     ),
   ).action(

@@ -73,7 +73,7 @@ export function register(analytics: Command): void {
     .addOption(
       new Option(
         '--group-by <group>',
-        'revenue: day, week, month, platform, source (default day); attribution: affiliate, campaign, source, medium (default source)',
+        'revenue: day, week, month, platform, source (default day); attribution: affiliate, campaign, source, medium, link (default source)',
       ).choices([...new Set([...REVENUE_GROUPS, ...ATTRIBUTION_GROUPS])]),
     )
     .addOption(

@@ -20,6 +20,7 @@ export interface GameFlags {
   compactedRetentionMonths?: number
   hmac?: boolean
   replayWindow?: number
+  attributionWindow?: number
   currency?: string
   whale?: number
   dolphin?: number
@@ -42,6 +43,7 @@ export function gameFields(g: Game | GameWithSecrets, tty = false): Field[] {
     ['COMPACTED RETENTION', `${g.compactedRetentionMonths} months`],
     ['HMAC REQUIRED', g.hmacRequired ? 'yes' : 'no'],
     ['REPLAY WINDOW', `${g.replayWindowSeconds} s`],
+    ['ATTRIBUTION WINDOW', plural(g.attributionWindowDays, 'day')],
     ['REPORTING CURRENCY', g.reportingCurrency],
     ['SEGMENTS', `whale >= ${g.segments.whale}, dolphin >= ${g.segments.dolphin}, minnow > 0`],
     ['ORGANIZATION', g.organizationId],
@@ -73,6 +75,7 @@ export function settings(o: GameFlags) {
       : {}),
     ...(o.hmac !== undefined ? { hmacRequired: o.hmac } : {}),
     ...(o.replayWindow !== undefined ? { replayWindowSeconds: o.replayWindow } : {}),
+    ...(o.attributionWindow !== undefined ? { attributionWindowDays: o.attributionWindow } : {}),
     ...(o.currency ? { reportingCurrency: o.currency.toUpperCase() } : {}),
     ...(o.whale !== undefined || o.dolphin !== undefined
       ? {
@@ -111,6 +114,11 @@ export function settingOptions(cmd: Command): Command {
       '--replay-window <seconds>',
       `replay window (default ${GAME_LIMITS.replayWindowSecondsDefault})`,
       intArg(GAME_LIMITS.replayWindowSecondsMin, GAME_LIMITS.replayWindowSecondsMax),
+    )
+    .option(
+      '--attribution-window <days>',
+      `days after a link click within which an install is attributed to that link (default ${GAME_LIMITS.attributionWindowDaysDefault})`,
+      intArg(GAME_LIMITS.attributionWindowDaysMin, GAME_LIMITS.attributionWindowDaysMax),
     )
     .option(
       '--currency <code>',

@@ -1,6 +1,7 @@
 /**
  * `links stats` and `smart-links stats`: a link's analytics as a summary and tables, or the API's
- * body with --json. A smart link's adds its platforms.
+ * body with --json. A smart link's adds its platforms and installs; the game revenue of the
+ * players a link brought shows when the daemon reports it.
  */
 import { Option, type Command } from 'commander'
 import type { LinkAnalytics } from '../../../contract/links.js'
@@ -9,6 +10,7 @@ import { jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { UsageError } from '../../../session/exit-codes.js'
 import {
+  money,
   percent,
   printJson,
   dateRange,
@@ -29,6 +31,8 @@ export interface StatsOpts {
   end?: string
   interval?: (typeof ANALYTICS_INTERVALS)[number]
 }
+
+type InstallRevenue = NonNullable<LinkAnalytics['installRevenue']>[number]
 
 /** Rows shown per dimension on a terminal (all of them when piped). */
 const TOP = 10
@@ -70,6 +74,7 @@ export function summaryFields(a: LinkAnalytics, tty: boolean): Field[] {
     ['QR SCANS', a.qrScans],
     ['BOUNCE RATE', tty ? pct(a.bounceRate) : a.bounceRate],
     ['RESPONSE TIME', tty ? `${round(a.responseTime, 2)} ms` : a.responseTime],
+    ...(a.installs !== undefined ? ([['INSTALLS', a.installs]] as Field[]) : []),
   ]
 }
 
@@ -135,6 +140,13 @@ export async function printStats(ctx: Ctx, a: LinkAnalytics): Promise<void> {
     { header: 'PLATFORM', value: (r) => r.platform },
     { header: 'CLICKS', value: (r) => r.clicks },
     percentColumn(tty),
+  ])
+  // Installs attributed to the link and the revenue of those players, per game (own currency).
+  await section(ctx, 'Installs by game', a.installRevenue ?? [], [
+    { header: 'GAME', value: (r) => r.gameId },
+    { header: 'INSTALLS', value: (r) => r.installs },
+    { header: 'REVENUE', value: (r) => money(r.revenue, 2, tty ? r.currency : undefined) },
+    ...(tty ? [] : [{ header: 'CURRENCY', value: (r: InstallRevenue) => r.currency }]),
   ])
   await section(ctx, 'Countries', a.geography, [
     { header: 'COUNTRY', value: (r) => r.country },
