@@ -113,6 +113,7 @@ function Gdpr({ active }: ScreenProps) {
 
 export const gdpr: ScreenDef = {
   id: 'gdpr',
+  gaming: true,
   title: 'GDPR',
   scope: 'gdpr:read',
   keys: [
