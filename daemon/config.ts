@@ -480,7 +480,10 @@ function check(value: Record<string, unknown>): void {
       e.instancePath.replace(/^\//, '') ||
       String((e.params as { additionalProperty?: string }).additionalProperty ?? '')
     const setting = SETTINGS.find((s) => s.key === field)
-    const message = (e.keyword === 'pattern' && PATTERN_WORDS[field]) || e.message
+    const message =
+      (e.keyword === 'pattern' && PATTERN_WORDS[field]) ||
+      (e.keyword === 'type' && BOOLEAN.has(field as keyof Config) && 'must be true, false, 1 or 0') ||
+      e.message
     return `${setting ? `${setting.env} / ${setting.flag}` : field}: ${message}`
   })
   throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`)

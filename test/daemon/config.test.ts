@@ -253,6 +253,12 @@ describe('config', () => {
         configError(() => loadConfig({ env })),
         JSON.stringify(env),
       ).toContain(name)
+    // booleans say what they accept
+    expect(
+      configError(() => loadConfig({ env: { NEXT_PUBLIC_FEATURE_GAMING_INTELLIGENCE_ENABLED: 'off' } })),
+    ).toContain(
+      'NEXT_PUBLIC_FEATURE_GAMING_INTELLIGENCE_ENABLED / --gaming-intelligence-enabled: must be true, false, 1 or 0',
+    )
     // flags are reported the same way
     expect(configError(() => loadConfig({ env: {}, flags: { port: 'x' } }))).toContain('--port')
     // several problems are all reported
