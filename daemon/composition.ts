@@ -22,7 +22,6 @@ import { keyAccess, keysModule } from './modules/keys/index.js'
 import { createTeamService, createTeamStore, teamModule } from './modules/team/index.js'
 import type { TeamService } from './modules/team/index.js'
 import { hasScope } from './http/auth.js'
-import { AppError } from './http/errors.js'
 import { createLinkStore } from './modules/links/index.js'
 import { createLinkService } from './modules/links/index.js'
 import { createSmartLinkService } from './modules/links/index.js'
@@ -141,16 +140,9 @@ function services(deps: CompositionDeps) {
   const links = createLinkService(linkDeps)
   const smartLinks = createSmartLinkService({
     ...linkDeps,
-    // A smart link's gameId names one of the organization's games (gaming is built below).
-    gameExists: async (organizationId, gameId) => {
-      try {
-        await gaming.games.get(organizationId, gameId)
-        return true
-      } catch (err) {
-        if (err instanceof AppError && err.type === 'NotFound') return false
-        throw err
-      }
-    },
+    // A smart link's gameId names one of the organization's games (gaming is built below); a
+    // gameId while gaming is turned off is a 400.
+    gameExists: (organizationId, gameId) => gaming.gameExists(organizationId, gameId),
   })
   const qrCodes = createQrCodeService({ store: createQrCodeStore(db.kysely), links, clock, events })
   const domains = createDomainService({
@@ -230,6 +222,7 @@ function services(deps: CompositionDeps) {
     announce: (organizationId) => feed.publish('webhooks', organizationId),
   })
   const gaming = createGaming({
+    enabled: c.gamingEnabled,
     db,
     clock,
     log,
@@ -305,7 +298,7 @@ export async function compose(deps: CompositionDeps) {
   })
   // Route registration order (also the order of the OpenAPI document's paths).
   const modules: Module[] = [
-    healthModule({ health, publicUrl: config.publicUrl }),
+    healthModule({ health, publicUrl: config.publicUrl, features: { gaming: svc.gaming.enabled } }),
     keysModule({ keys: svc.keys, limiter, clock }),
     teamModule({ team: svc.team }),
     auditModule({ audit: svc.audit }),

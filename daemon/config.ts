@@ -51,6 +51,7 @@ export const ConfigSchema = Type.Object(
     skanHeldMaxBytes: Type.Integer({ minimum: 4096 }),
     connectionsPerIp: Type.Integer({ minimum: 1 }),
     headersTimeoutMs: Type.Integer({ minimum: 100 }),
+    gamingEnabled: Type.Boolean(),
   },
   { additionalProperties: false },
 )
@@ -265,6 +266,12 @@ export const SETTINGS: ReadonlyArray<{ key: keyof Config; env: string; flag: str
     flag: '--headers-timeout-ms',
     doc: 'A connection whose request headers (or TLS handshake) are not complete this long after it began is closed, with 408 (default 10000)',
   },
+  {
+    key: 'gamingEnabled',
+    env: 'NEXT_PUBLIC_FEATURE_GAMING_INTELLIGENCE_ENABLED',
+    flag: '--gaming-intelligence-enabled',
+    doc: 'Gaming Intelligence (games, ingestion, analytics, fraud, SKAN, GDPR): false removes its routes (404), its OpenAPI paths and its jobs; its data is kept and comes back with true (default true)',
+  },
 ]
 
 /**
@@ -314,6 +321,7 @@ const BOOLEAN: ReadonlySet<keyof Config> = new Set([
   'webhookAllowPrivateNetworks',
   'webhookAllowLoopback',
   'acmePrecheck',
+  'gamingEnabled',
 ])
 
 function coerce(key: keyof Config, raw: unknown): unknown {
@@ -369,6 +377,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     skanHeldMaxBytes: 16 * 1024 * 1024,
     connectionsPerIp: 256,
     headersTimeoutMs: 10_000,
+    gamingEnabled: true,
   }
   const filePath = sources.file ?? env.LINKD_CONFIG
   if (filePath) {
@@ -471,7 +480,10 @@ function check(value: Record<string, unknown>): void {
       e.instancePath.replace(/^\//, '') ||
       String((e.params as { additionalProperty?: string }).additionalProperty ?? '')
     const setting = SETTINGS.find((s) => s.key === field)
-    const message = (e.keyword === 'pattern' && PATTERN_WORDS[field]) || e.message
+    const message =
+      (e.keyword === 'pattern' && PATTERN_WORDS[field]) ||
+      (e.keyword === 'type' && BOOLEAN.has(field as keyof Config) && 'must be true, false, 1 or 0') ||
+      e.message
     return `${setting ? `${setting.env} / ${setting.flag}` : field}: ${message}`
   })
   throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`)

@@ -64,6 +64,15 @@ export const Discovery = Type.Object(
     status: StringEnum(['ok', 'degraded', 'down']),
     documentation: Type.Object({ openapi: Type.String(), ui: Type.String(), postman: Type.String() }),
     authentication: Type.Array(Type.String()),
+    features: Type.Object(
+      {
+        gaming: Type.Boolean({
+          description:
+            'Gaming Intelligence is on (NEXT_PUBLIC_FEATURE_GAMING_INTELLIGENCE_ENABLED); false: no gaming route',
+        }),
+      },
+      { description: 'Optional parts of linkd and whether this server has them' },
+    ),
     routes: Type.Array(
       Type.Object({ method: Type.String(), path: Type.String(), permission: Nullable(Type.String()) }),
     ),

@@ -8,7 +8,7 @@ import type { LinkdClient } from '../client/index.js'
 /** The calls `K` of the client's namespace `N`. */
 type Calls<N extends keyof LinkdClient, K extends keyof LinkdClient[N]> = Pick<LinkdClient[N], K>
 
-export interface TuiClient extends Pick<LinkdClient, 'health' | 'ready'> {
+export interface TuiClient extends Pick<LinkdClient, 'health' | 'ready' | 'discovery'> {
   keys: Calls<'keys', 'list' | 'create' | 'revoke' | 'activate' | 'deactivate' | 'activity' | 'test'>
   links: Calls<'links', 'list' | 'create' | 'update' | 'delete' | 'qr'>
   smartLinks: Calls<'smartLinks', 'list'>

@@ -33,6 +33,8 @@ export interface AppProps {
   /** The daemon's URL. */
   url?: string
   screens?: ScreenDef[]
+  /** False when the daemon has gaming turned off (run.ts asks GET /api/use): no gaming tab. */
+  gaming?: boolean
   /** Where the app starts (tests). */
   initialScreen?: string
   /** Writes the whole screen again (Ctrl-L; run.ts's screen writer). */
@@ -63,7 +65,11 @@ interface Status {
 }
 
 export function App(props: AppProps) {
-  const screens = props.screens ?? SCREENS
+  const gaming = props.gaming !== false
+  const screens = useMemo(
+    () => (props.screens ?? SCREENS).filter((s) => gaming || !s.gaming),
+    [props.screens, gaming],
+  )
   const { exit } = useApp()
   const size = useSize()
   const initial = Math.max(
@@ -93,6 +99,7 @@ export function App(props: AppProps) {
       refreshMs: Math.max(1, props.refreshSeconds) * 1000,
       color: props.color,
       scopes: props.scopes,
+      gaming,
       ...(props.keyProblem ? { keyProblem: props.keyProblem } : {}),
       ...(props.url ? { url: props.url } : {}),
       report,
@@ -105,6 +112,7 @@ export function App(props: AppProps) {
       props.refreshSeconds,
       props.color,
       props.scopes,
+      gaming,
       props.keyProblem,
       props.url,
       report,

@@ -14,6 +14,8 @@ export interface TuiEnv {
   scopes: ReadonlySet<string> | null
   /** Why the key cannot be used (none given, revoked, expired, unknown), when the daemon said so. */
   keyProblem?: string
+  /** False when the daemon has gaming turned off (GET /api/use's features): no gaming screen or total. */
+  gaming: boolean
   /** A poll's trouble (null: it recovered), shown on the status line. */
   report(source: string, trouble: Trouble | null, retryInMs?: number): void
   /** A screen typing into a field takes every key (q, digits, Tab) until it lets go. */
@@ -55,6 +57,8 @@ export interface ScreenDef {
   title: string
   /** The scope the key needs to see the screen (null: none). */
   scope: string | null
+  /** Part of Gaming Intelligence: no tab when the daemon has gaming turned off (GET /api/use). */
+  gaming?: boolean
   /** Every key of the screen, for the `?` overlay. */
   keys: KeyHelp[]
   render(props: ScreenProps): ReactNode

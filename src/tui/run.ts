@@ -106,6 +106,26 @@ export async function whoAmI(
 }
 
 /**
+ * Whether the daemon has Gaming Intelligence (GET /api/use's `features.gaming`): false hides the
+ * gaming screens. Unknown (no answer in `waitMs`, an older daemon) counts as on: the screens say why.
+ */
+export async function gamingOn(
+  client: Pick<TuiClient, 'discovery'>,
+  waitMs = KEY_TEST_WAIT_MS,
+): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), waitMs)))
+  try {
+    const doc = await Promise.race([client.discovery(), late])
+    return doc?.features?.gaming !== false
+  } catch {
+    return true
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/**
  * Before Ink and React load: React's production build (the development one records every render
  * in Node's performance timeline for ever) unless NODE_ENV is set, and V8's `--optimize-for-size`
  * so short-lived frames do not grow the heap. See docs/decisions/tui-production-build.md.
@@ -128,8 +148,9 @@ export async function runTui(opts: TuiOptions, ctx: Ctx): Promise<void> {
   const client = await ctx.client()
   prepareProcessForTui()
   // Ink and React load while the daemon says who the key is.
-  const [who, { mount }, { ScreenWriter, frameStdout }] = await Promise.all([
+  const [who, gaming, { mount }, { ScreenWriter, frameStdout }] = await Promise.all([
     whoAmI(client, target.url, target.apiKey),
+    gamingOn(client),
     import('./app.js'),
     import('./screen-writer.js'),
   ])
@@ -160,6 +181,7 @@ export async function runTui(opts: TuiOptions, ctx: Ctx): Promise<void> {
         refreshSeconds,
         color: ctx.color,
         scopes: who.scopes,
+        gaming,
         identity,
         url: target.url,
         ...(who.keyProblem ? { keyProblem: who.keyProblem } : {}),

@@ -51,6 +51,7 @@ describe('config', () => {
       bodyLimitBytes: 1_048_576,
       shutdownTimeoutMs: 10_000,
       jobs: true,
+      gamingEnabled: true,
       webhookAllowPrivateNetworks: false,
       webhookAllowLoopback: true,
       webhookConcurrency: 64,
@@ -131,6 +132,7 @@ describe('config', () => {
         LINKD_SKAN_HELD_MAX_BYTES: '65536',
         LINKD_CONNECTIONS_PER_IP: '70',
         LINKD_HEADERS_TIMEOUT_MS: '2500',
+        NEXT_PUBLIC_FEATURE_GAMING_INTELLIGENCE_ENABLED: 'false',
       },
     })
     expect(c).toEqual({
@@ -154,6 +156,7 @@ describe('config', () => {
       bodyLimitBytes: 2048,
       shutdownTimeoutMs: 500,
       jobs: false,
+      gamingEnabled: false,
       webhookAllowPrivateNetworks: true,
       webhookAllowLoopback: false,
       webhookConcurrency: 50,
@@ -191,7 +194,8 @@ describe('config', () => {
   it('SETTINGS covers the schema, one variable and flag each', () => {
     expect(SETTINGS.map((s) => s.key).sort()).toEqual(Object.keys(ConfigSchema.properties).sort())
     for (const s of SETTINGS) {
-      expect(s.env).toMatch(/^LINKD_[A-Z_]+$/)
+      // One exception, named by the contract: the gaming feature flag.
+      expect(s.env).toMatch(/^(LINKD_[A-Z_]+|NEXT_PUBLIC_FEATURE_GAMING_INTELLIGENCE_ENABLED)$/)
       expect(s.flag).toMatch(/^--[a-z-]+$/)
     }
     expect(new Set(SETTINGS.map((s) => s.env)).size).toBe(SETTINGS.length)
@@ -200,6 +204,10 @@ describe('config', () => {
   it('coerces booleans, hop counts and proxy lists; empty variables are ignored', () => {
     expect(loadConfig({ env: { LINKD_JOBS: '0' } }).jobs).toBe(false)
     expect(loadConfig({ env: { LINKD_JOBS: '1' } }).jobs).toBe(true)
+    const gaming = (v: string) =>
+      loadConfig({ env: { NEXT_PUBLIC_FEATURE_GAMING_INTELLIGENCE_ENABLED: v } }).gamingEnabled
+    expect([gaming('false'), gaming('0'), gaming('true'), gaming('1')]).toEqual([false, false, true, true])
+    expect(loadConfig({ env: {}, flags: { gamingEnabled: 'false' } }).gamingEnabled).toBe(false)
     expect(loadConfig({ env: { LINKD_TRUST_PROXY: 'false' } }).trustProxy).toBe(false)
     expect(loadConfig({ env: { LINKD_TRUST_PROXY: '2' } }).trustProxy).toBe(2)
     expect(loadConfig({ env: { LINKD_TRUST_PROXY: '10.0.0.0/8,127.0.0.1' } }).trustProxy).toBe(
@@ -232,6 +240,10 @@ describe('config', () => {
       [{ LINKD_DEFAULT_PLAN: 'gold' }, 'LINKD_DEFAULT_PLAN'],
       [{ LINKD_LOG_LEVEL: 'loud' }, 'LINKD_LOG_LEVEL'],
       [{ LINKD_JOBS: 'maybe' }, 'LINKD_JOBS'],
+      [
+        { NEXT_PUBLIC_FEATURE_GAMING_INTELLIGENCE_ENABLED: 'off' },
+        'NEXT_PUBLIC_FEATURE_GAMING_INTELLIGENCE_ENABLED / --gaming-intelligence-enabled',
+      ],
       [{ LINKD_PUBLIC_URL: 'ftp://example.com' }, 'LINKD_PUBLIC_URL'],
       [{ LINKD_PUBLIC_URL: 'http://' }, 'LINKD_PUBLIC_URL'],
       [{ LINKD_SHUTDOWN_TIMEOUT_MS: '5' }, 'LINKD_SHUTDOWN_TIMEOUT_MS'],
@@ -241,6 +253,12 @@ describe('config', () => {
         configError(() => loadConfig({ env })),
         JSON.stringify(env),
       ).toContain(name)
+    // booleans say what they accept
+    expect(
+      configError(() => loadConfig({ env: { NEXT_PUBLIC_FEATURE_GAMING_INTELLIGENCE_ENABLED: 'off' } })),
+    ).toContain(
+      'NEXT_PUBLIC_FEATURE_GAMING_INTELLIGENCE_ENABLED / --gaming-intelligence-enabled: must be true, false, 1 or 0',
+    )
     // flags are reported the same way
     expect(configError(() => loadConfig({ env: {}, flags: { port: 'x' } }))).toContain('--port')
     // several problems are all reported

@@ -24,7 +24,8 @@ export const OWNER_KEY_RE = /lk_live_[A-Za-z0-9]{32}/
 /** The environment without the developer's own LINKCTL_* / LINKD_* settings. */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {}
-  for (const [k, v] of Object.entries(process.env)) if (!/^(LINKCTL_|LINKD_|NO_COLOR)/.test(k)) env[k] = v
+  for (const [k, v] of Object.entries(process.env))
+    if (!/^(LINKCTL_|LINKD_|NO_COLOR|NEXT_PUBLIC_FEATURE_)/.test(k)) env[k] = v
   return { ...env, ...extra }
 }
 

@@ -3,7 +3,7 @@ import { describe, expectTypeOf, it } from 'vitest'
 import type { LinkdClient } from '../../src/client/index.js'
 import type { TuiClient } from '../../src/tui/api.js'
 
-type Namespaces = Exclude<keyof TuiClient, 'health' | 'ready'>
+type Namespaces = Exclude<keyof TuiClient, 'health' | 'ready' | 'discovery'>
 /** Each namespace of TuiClient, as LinkdClient declares the same calls. */
 type Picked = { [N in Namespaces]: Pick<LinkdClient[N], keyof TuiClient[N]> }
 
@@ -12,6 +12,7 @@ describe('TuiClient', () => {
     expectTypeOf<Pick<TuiClient, Namespaces>>().toEqualTypeOf<Picked>()
     expectTypeOf<TuiClient['health']>().toEqualTypeOf<LinkdClient['health']>()
     expectTypeOf<TuiClient['ready']>().toEqualTypeOf<LinkdClient['ready']>()
+    expectTypeOf<TuiClient['discovery']>().toEqualTypeOf<LinkdClient['discovery']>()
     expectTypeOf<LinkdClient>().toExtend<TuiClient>()
   })
 })

@@ -94,6 +94,18 @@ export class FakeClient implements TuiClient {
 
   health = () => this.serve('health', () => this.state.health)
   ready = () => this.serve('ready', () => this.state.health)
+  /** GET /api/use: only what the TUI reads of it (features) is meaningful. */
+  discovery = () =>
+    this.serve('discovery', () => ({
+      name: 'linkd',
+      version: 'v1',
+      serverVersion: this.state.health.version,
+      status: this.state.health.status,
+      documentation: { openapi: '', ui: '', postman: '' },
+      authentication: [],
+      features: { gaming: this.state.gaming },
+      routes: [],
+    }))
 
   keys = {
     list: (q: { page?: number; limit?: number } = {}) =>

@@ -163,6 +163,8 @@ export interface FakeState {
   webhooks: Webhook[]
   deliveries: Map<string, Delivery[]>
   games: number
+  /** GET /api/use's features.gaming: false, a daemon with gaming turned off. */
+  gaming: boolean
 }
 
 export function fakeState(linkCount = 30): FakeState {
@@ -218,5 +220,6 @@ export function fakeState(linkCount = 30): FakeState {
       ],
     ]),
     games: 3,
+    gaming: true,
   }
 }

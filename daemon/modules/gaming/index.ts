@@ -4,6 +4,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../../clock.js'
+import { AppError, validation } from '../../http/errors.js'
 import type { SecretBox } from '../../crypto.js'
 import type { Db } from '../../db/open.js'
 import type { ChangeFeed } from '../../db/notify.js'
@@ -27,6 +28,9 @@ import { createGdpr, gdprModule, type GdprService } from './gdpr/index.js'
 import { createIngest, ingestModule, type ClickLookup, type IngestService } from './ingest/index.js'
 import { createSkan, skanModule, type OptimizeService, type SkanService } from './skan/index.js'
 import { createStorage, gamedataModule, type GamedataService } from './storage/index.js'
+import { GAMING_OFF_MESSAGE, gamingOffModule } from './off.js'
+
+export { GAMING_OFF_MESSAGE } from './off.js'
 
 /** Builds every gaming part and wires them together: pipeline stages, purgers, expirers, hooks. */
 export function createGaming(deps: GamingDeps): Gaming {
@@ -64,7 +68,7 @@ export function createGaming(deps: GamingDeps): Gaming {
   })
   const gdpr = createGdpr({ db, clock, games, gamedata, forgetResponsesNaming: deps.forgetResponsesNaming })
 
-  const modules: Module[] = [
+  const parts: Module[] = [
     gamesModule({ games }),
     ingestModule({ ingest }),
     gamedataModule({ gamedata, ingest }),
@@ -79,8 +83,25 @@ export function createGaming(deps: GamingDeps): Gaming {
     }),
   ]
 
+  // Turned off: the services exist (nothing calls them) but no route, hook or job is installed,
+  // nothing loads or runs, and every gaming path answers 404 (off.ts). The data stays.
+  const enabled = deps.enabled ?? true
+  const modules = enabled ? parts : [gamingOffModule(parts)]
+
   let reload: NodeJS.Timeout | undefined
   return {
+    enabled,
+    /** A game of the organization, for other modules (smart links); 400 while gaming is off. */
+    async gameExists(organizationId: string, gameId: string): Promise<boolean> {
+      if (!enabled) throw validation('gameId', GAMING_OFF_MESSAGE)
+      try {
+        await games.get(organizationId, gameId)
+        return true
+      } catch (err) {
+        if (err instanceof AppError && err.type === 'NotFound') return false
+        throw err
+      }
+    },
     games,
     ingest,
     gamedata,
@@ -93,16 +114,19 @@ export function createGaming(deps: GamingDeps): Gaming {
     skanOptimizer: skan.optimizer,
     modules,
     async load(): Promise<void> {
+      if (!enabled) return
       await fraud.service.load()
       await fraud.saver.load()
     },
     start(): void {
+      if (!enabled) return
       fraud.saver.start((err) => log.error({ err }, 'fraud detector state save failed'))
       reload = setInterval(() => {
         fraud.service.load().catch((err: unknown) => log.error({ err }, 'fraud rules refresh failed'))
       }, 30_000).unref()
     },
     async stop(): Promise<void> {
+      if (!enabled) return
       if (reload) clearInterval(reload)
       await fraud.saver.stop()
     },
@@ -111,6 +135,8 @@ export function createGaming(deps: GamingDeps): Gaming {
 
 /** What gaming needs from the daemon: the database, the clock, the log, and hooks into other modules. */
 export interface GamingDeps {
+  /** NEXT_PUBLIC_FEATURE_GAMING_INTELLIGENCE_ENABLED (default true). */
+  enabled?: boolean
   db: Db
   clock: Clock
   log: FastifyBaseLogger
@@ -140,6 +166,10 @@ export interface GamingDeps {
 
 /** Gaming as the composition root sees it: each part's service, their modules, and the lifecycle. */
 export interface Gaming {
+  /** NEXT_PUBLIC_FEATURE_GAMING_INTELLIGENCE_ENABLED: false leaves gaming out (off.ts). */
+  enabled: boolean
+  /** Whether a game is the organization's (smart links' gameId); a 400 while gaming is off. */
+  gameExists(organizationId: string, gameId: string): Promise<boolean>
   /** Games, SDK keys and signing secrets. */
   games: GameService
   /** The ingestion of event batches. */
@@ -160,7 +190,7 @@ export interface Gaming {
   skan: SkanService
   /** The SKAN conversion-value optimizer. */
   skanOptimizer: OptimizeService
-  /** The parts' routes and jobs, in registration order (also the OpenAPI document's). */
+  /** The parts' routes and jobs, in registration order (also the OpenAPI document's); off: the 404s. */
   modules: Module[]
   /** Fills the in-memory state: fraud rules, the blocklist, the saved detector windows. */
   load(): Promise<void>

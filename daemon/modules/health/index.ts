@@ -13,7 +13,12 @@ export interface HealthService {
 }
 
 /** Health and discovery: its hook lists every documented /api route registered after it. */
-export function healthModule(deps: { health: HealthService; publicUrl: string }): Module {
+export function healthModule(deps: {
+  health: HealthService
+  publicUrl: string
+  /** What discovery says is on (gaming: NEXT_PUBLIC_FEATURE_GAMING_INTELLIGENCE_ENABLED). */
+  features: { gaming: boolean }
+}): Module {
   let routes: RouteInfo[] = []
   return {
     name: 'health',

@@ -39,7 +39,12 @@ export function collectRoutes(app: FastifyInstance): RouteInfo[] {
 /** Code-unit order: stable across machines and free of ICU collation. */
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0)
 
-export function healthRoutes(deps: { health: HealthService; routes: RouteInfo[]; publicUrl: string }) {
+export function healthRoutes(deps: {
+  health: HealthService
+  routes: RouteInfo[]
+  publicUrl: string
+  features: { gaming: boolean }
+}) {
   return async function (fastify: FastifyInstance) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
     const tags = ['Health']
@@ -94,6 +99,7 @@ export function healthRoutes(deps: { health: HealthService; routes: RouteInfo[];
             postman: `${deps.publicUrl}/docs/postman/collection.json`,
           },
           authentication: ['Authorization: Bearer <API_KEY>', 'X-API-Key: <API_KEY>'],
+          features: deps.features,
           routes: [...deps.routes].sort((a, b) => compare(a.path, b.path) || compare(a.method, b.method)),
         }
       },

@@ -117,6 +117,7 @@ function Fraud({ active, height }: ScreenProps) {
 
 export const fraud: ScreenDef = {
   id: 'fraud',
+  gaming: true,
   title: 'Fraud',
   scope: 'fraud:read',
   keys: [

@@ -30,6 +30,7 @@ function Games({ active, width, height }: ScreenProps) {
 
 export const games: ScreenDef = {
   id: 'games',
+  gaming: true,
   title: 'Games',
   scope: 'games:read',
   keys: [

@@ -136,6 +136,7 @@ function Gdpr({ active, height }: ScreenProps) {
 
 export const gdpr: ScreenDef = {
   id: 'gdpr',
+  gaming: true,
   title: 'GDPR',
   scope: 'gdpr:read',
   keys: [

@@ -42,6 +42,8 @@ export async function loadHome(
   client: TuiClient,
   can: (scope: string) => boolean,
   now: number,
+  /** False when the daemon has gaming turned off: no games total asked. */
+  gaming = true,
 ): Promise<HomeSnapshot> {
   const none = Promise.resolve(undefined)
   const [health, newest, top, webhooks, domains, games, clicks] = await Promise.all([
@@ -50,7 +52,7 @@ export async function loadHome(
     can('links:read') ? client.links.list({ limit: 10, sortBy: 'clicks', sortOrder: 'desc' }) : none,
     can('webhooks:read') ? client.webhooks.list({ limit: 100 }) : none,
     can('domains:read') ? client.domains.list({ limit: 100 }) : none,
-    can('games:read') ? client.games.list({ limit: 10 }) : none,
+    gaming && can('games:read') ? client.games.list({ limit: 10 }) : none,
     // From a day before this machine's now: the last day of the answer is the daemon's today,
     // even when the two clocks disagree about the date (by less than a day).
     can('analytics:read')

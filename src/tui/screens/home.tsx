@@ -18,7 +18,7 @@ function uptime(seconds: number): string {
 
 function TotalsBox({ totals }: { totals: Totals }) {
   // An unusable key lacks every scope: say nothing per total (the status line says why).
-  const { keyProblem } = useTui()
+  const { keyProblem, gaming } = useTui()
   const total = (value: number | undefined, scope: string): string =>
     value !== undefined ? String(value) : keyProblem ? '-' : `(needs ${scope})`
   const rows: [string, string][] = [
@@ -26,7 +26,7 @@ function TotalsBox({ totals }: { totals: Totals }) {
     ['clicks today', total(totals.clicksToday, 'analytics:read')],
     ['webhooks failing', total(totals.webhooksFailing, 'webhooks:read')],
     ['domains needing attention', total(totals.domainsNeedingAttention, 'domains:read')],
-    ['games', total(totals.games, 'games:read')],
+    ...(gaming ? [['games', total(totals.games, 'games:read')] as [string, string]] : []),
   ]
   return (
     <Box flexDirection="column" marginRight={2} flexShrink={0}>
@@ -41,7 +41,10 @@ function TotalsBox({ totals }: { totals: Totals }) {
 function Home({ height }: ScreenProps) {
   const env = useTui()
   const { client } = env
-  const poll = usePoll('home', () => loadHome(client, (s) => hasScope(env, s), Date.now()), [client])
+  const poll = usePoll('home', () => loadHome(client, (s) => hasScope(env, s), Date.now(), env.gaming), [
+    client,
+    env.gaming,
+  ])
   // Kept while another tab is shown: the feed, and the last snapshot, so that what changed while
   // Home was away appears at its first poll back.
   const previous = useKeptRef<HomeSnapshot | undefined>('home.previous', undefined)

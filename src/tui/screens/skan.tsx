@@ -80,6 +80,7 @@ function Skan({ active, height }: ScreenProps) {
 
 export const skan: ScreenDef = {
   id: 'skan',
+  gaming: true,
   title: 'SKAN',
   scope: 'skan:read',
   keys: [

@@ -99,6 +99,7 @@ describe('discovery GET /api/use', () => {
         postman: 'https://links.example.com/docs/postman/collection.json',
       },
       authentication: ['Authorization: Bearer <API_KEY>', 'X-API-Key: <API_KEY>'],
+      features: { gaming: true },
     })
     const routes = body.routes as RouteInfo[]
     const expected: RouteInfo[] = [
