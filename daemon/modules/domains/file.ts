@@ -1,7 +1,14 @@
 import { Resolver as DnsResolver } from 'node:dns/promises'
 import { VERIFICATION_FILE_PREFIX, type VerificationFile } from '../../../src/contract/domains.js'
 import { DOMAIN_LIMITS } from '../../../src/contract/limits.js'
-import { pinnedLookup, SsrfError, vetTarget, type GuardPolicy, type Resolver } from '../webhooks/index.js'
+import {
+  isFetchTimeout,
+  pinnedLookup,
+  SsrfError,
+  vetTarget,
+  type GuardPolicy,
+  type Resolver,
+} from '../webhooks/index.js'
 import type { RecordStatus } from './dns.js'
 
 /**
@@ -120,13 +127,6 @@ export function createFileChecker(opts: {
 function describe(err: unknown, url: string, timeoutMs: number): string {
   if (err instanceof SsrfError) return `${url} not fetched: ${err.message}`
   const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string } }
-  if (
-    e.name === 'TimeoutError' ||
-    e.name === 'AbortError' ||
-    e.code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    e.code === 'UND_ERR_BODY_TIMEOUT' ||
-    e.code === 'UND_ERR_CONNECT_TIMEOUT'
-  )
-    return `${url} did not answer within ${timeoutMs / 1000} s`
+  if (isFetchTimeout(err)) return `${url} did not answer within ${timeoutMs / 1000} s`
   return `${url} could not be fetched: ${e.cause?.code ?? e.code ?? e.name ?? 'error'}`.slice(0, 500)
 }

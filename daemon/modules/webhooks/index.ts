@@ -4,7 +4,14 @@ export { createWebhookService } from './service.js'
 export { type Worker } from './worker.js'
 export { type Resolver } from './ssrf.js'
 /** The SSRF guard, also applied by the domains module's file verification. */
-export { vetTarget, pinnedLookup, SsrfError, type GuardPolicy, type ResolvedAddress } from './ssrf.js'
+export {
+  vetTarget,
+  pinnedLookup,
+  isFetchTimeout,
+  SsrfError,
+  type GuardPolicy,
+  type ResolvedAddress,
+} from './ssrf.js'
 import type { PageOf } from '../../../src/contract/common.js'
 import type { WebhookEvent } from '../../../src/contract/limits.js'
 import type {

@@ -87,3 +87,15 @@ export function pinnedLookup(target: ResolvedAddress) {
     else cb(null, target.address, target.family)
   }
 }
+
+/** Whether a failed outbound fetch ran out of time (undici's timeouts or an abort signal's). */
+export function isFetchTimeout(err: unknown): boolean {
+  const e = err as { name?: string; code?: string }
+  return (
+    e.name === 'TimeoutError' ||
+    e.name === 'AbortError' ||
+    e.code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    e.code === 'UND_ERR_BODY_TIMEOUT' ||
+    e.code === 'UND_ERR_CONNECT_TIMEOUT'
+  )
+}

@@ -10,6 +10,7 @@ import type { SecretBox } from '../../crypto.js'
 import { deliveryHeaders } from '../../../src/contract/webhook-signature.js'
 import { WEBHOOK_LIMITS, type RetryPolicy } from '../../../src/contract/limits.js'
 import {
+  isFetchTimeout,
   pinnedLookup,
   SsrfError,
   vetTarget,
@@ -80,14 +81,7 @@ class Stopped extends Error {
 function describe(err: unknown, timeoutSeconds: number): string {
   if (err instanceof SsrfError) return err.message
   const e = err as { name?: string; code?: string; message?: string; cause?: unknown }
-  if (
-    e.name === 'TimeoutError' ||
-    e.name === 'AbortError' ||
-    e.code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    e.code === 'UND_ERR_BODY_TIMEOUT' ||
-    e.code === 'UND_ERR_CONNECT_TIMEOUT'
-  )
-    return `timed out after ${timeoutSeconds} s`
+  if (isFetchTimeout(err)) return `timed out after ${timeoutSeconds} s`
   const cause = e.cause as { code?: string; message?: string } | undefined
   const detail = cause?.code ?? e.code ?? e.name ?? 'Error'
   return `connection failed: ${detail}${e.message ? ` (${e.message})` : ''}`.slice(0, 500)
