@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely'
 import type { Database, GdprDeletionsTable } from '../../../db/schema.js'
+import { newestFirstPage } from '../../../db/paginate.js'
 
 export interface DeletionRecord {
   id: string
@@ -110,17 +111,8 @@ export function createGdprStore(db: Kysely<Database>): GdprStore {
       // By the game's public id as recorded: a deleted game's records stay listable.
       if (filter.gameSlug !== undefined) q = q.where('game_slug', '=', filter.gameSlug)
       if (filter.status !== undefined) q = q.where('status', '=', filter.status)
-      const [rows, count] = await Promise.all([
-        q
-          .selectAll()
-          .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
-          .limit(page.limit)
-          .offset(page.offset)
-          .execute(),
-        q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ])
-      return { rows: rows.map(toRecord), total: Number(count.n) }
+      const { rows, total } = await newestFirstPage(q, page)
+      return { rows: rows.map(toRecord), total }
     },
     async purgeExpired(now: number): Promise<number> {
       const r = await db
