@@ -6,15 +6,10 @@
 import { addMoney } from '../types.js'
 import type { AcquisitionIncrement, Changes, GameEvent, Neighbours, ProfileRow } from '../types.js'
 import type { FoldState } from './state.js'
+import { ATTRIBUTION_DIMS } from './daily.js'
 
-/** Attribution dimensions of game_acquisition_daily: the dim and the profile's first-touch column. */
-const ACQUISITION_DIMS = [
-  ['affiliate', 'affiliate'],
-  ['campaign', 'campaign'],
-  ['source', 'source'],
-  ['medium', 'medium'],
-  ['link', 'link_id'],
-] as const
+/** Attribution dimensions of game_acquisition_daily: the profile's first-touch ones. */
+const ACQUISITION_DIMS = ATTRIBUTION_DIMS
 /** Profile dimensions of game_dim_paying_gaps. */
 const PAYING_DIMS = ['platform', 'source'] as const
 

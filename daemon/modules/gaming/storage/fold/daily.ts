@@ -32,16 +32,17 @@ const zeroDim = (): DimCounters => ({
   sessions: 0,
 })
 
-/** Profile dimensions of game_daily_dims: the dim's name and the profile column of its value. */
-const PROFILE_DIMS = [
-  ['platform', 'platform'],
-  ['country', 'country'],
+/** First-touch attribution dimensions: the dim's name and the profile column of its value. */
+export const ATTRIBUTION_DIMS = [
   ['affiliate', 'affiliate'],
   ['campaign', 'campaign'],
   ['source', 'source'],
   ['medium', 'medium'],
   ['link', 'link_id'],
 ] as const
+
+/** Profile dimensions of game_daily_dims: the dim's name and the profile column of its value. */
+const PROFILE_DIMS = [['platform', 'platform'], ['country', 'country'], ...ATTRIBUTION_DIMS] as const
 
 /** The game_daily counters of `day`, created at zero. */
 export function dayCounters(st: FoldState, day: number): DailyCounters {
