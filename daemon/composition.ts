@@ -52,6 +52,7 @@ import { healthModule } from './modules/health/index.js'
 import { createGaming } from './modules/gaming/index.js'
 import { createAuditStore, createAuditService, auditModule } from './modules/audit/index.js'
 import { createQrCodeService, createQrCodeStore, qrCodesModule } from './modules/qr-codes/index.js'
+import { createMetrics, metricsModule } from './modules/metrics/index.js'
 import { packageVersion } from '../src/version.js'
 import type { Plan } from '../src/contract/limits.js'
 
@@ -284,9 +285,11 @@ export async function compose(deps: CompositionDeps) {
     clicks: () => svc.clicks.recorder.status(),
     skan: () => ({ droppedPostbacks: svc.gaming.skan.droppedPostbacks() }),
   })
+  const metrics = createMetrics()
   // Route registration order (also the order of the OpenAPI document's paths).
   const modules: Module[] = [
     healthModule({ health, publicUrl: config.publicUrl }),
+    metricsModule({ metrics, token: config.metricsToken }),
     keysModule({ keys: svc.keys, limiter, clock }),
     teamModule({ team: svc.team }),
     auditModule({ audit: svc.audit }),
@@ -320,6 +323,7 @@ export async function compose(deps: CompositionDeps) {
   return {
     services: svc,
     modules,
+    metrics,
     scheduler,
     /** Who a presented API key is, and the activity log of authenticated requests. */
     access: svc.access,

@@ -51,6 +51,7 @@ export const ConfigSchema = Type.Object(
     skanHeldMaxBytes: Type.Integer({ minimum: 4096 }),
     connectionsPerIp: Type.Integer({ minimum: 1 }),
     headersTimeoutMs: Type.Integer({ minimum: 100 }),
+    metricsToken: Type.Optional(Type.String({ minLength: 16 })),
   },
   { additionalProperties: false },
 )
@@ -264,6 +265,12 @@ export const SETTINGS: ReadonlyArray<{ key: keyof Config; env: string; flag: str
     env: 'LINKD_HEADERS_TIMEOUT_MS',
     flag: '--headers-timeout-ms',
     doc: 'A connection whose request headers (or TLS handshake) are not complete this long after it began is closed, with 408 (default 10000)',
+  },
+  {
+    key: 'metricsToken',
+    env: 'LINKD_METRICS_TOKEN',
+    flag: '--metrics-token',
+    doc: 'Bearer token (16+ characters) GET /metrics then requires from every client, loopback included; unset: loopback clients only, no token',
   },
 ]
 
