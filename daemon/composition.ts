@@ -285,7 +285,13 @@ export async function compose(deps: CompositionDeps) {
     clicks: () => svc.clicks.recorder.status(),
     skan: () => ({ droppedPostbacks: svc.gaming.skan.droppedPostbacks() }),
   })
-  const metrics = createMetrics()
+  const metrics = createMetrics({
+    clicks: () => ({
+      ...svc.clicks.recorder.status(),
+      received: svc.clicks.recorder.received,
+      recorded: svc.clicks.recorder.recorded,
+    }),
+  })
   // Route registration order (also the order of the OpenAPI document's paths).
   const modules: Module[] = [
     healthModule({ health, publicUrl: config.publicUrl }),

@@ -13,6 +13,17 @@ export { createMetrics, type Metrics, type MetricsSources } from './registry.js'
 export function metricsModule(deps: { metrics: Metrics; token?: string | undefined }): Module {
   return {
     name: 'metrics',
+    hooks(app) {
+      app.addHook('onResponse', (request, reply, done) => {
+        deps.metrics.observeRequest(
+          request.routeOptions.url ?? '',
+          request.method,
+          reply.statusCode,
+          reply.elapsedTime / 1000,
+        )
+        done()
+      })
+    },
     routes: (app) => metricsRoutes(deps)(app),
   }
 }

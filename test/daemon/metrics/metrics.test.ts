@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import { expectError } from '../../support/responses.js'
+import { fetchFile } from '../../support/app-links.js'
+import { flush, makeLink } from '../../support/redirect.js'
+import { sample, scrape } from '../../support/metrics.js'
 
 const TOKEN = 'metrics-token-0123456789'
 const PROMETHEUS_TEXT = 'text/plain; version=0.0.4; charset=utf-8'
@@ -59,5 +62,55 @@ describe('GET /metrics', () => {
     } finally {
       await other.close()
     }
+  })
+})
+
+describe('HTTP and redirect metrics', () => {
+  let t: TestApp
+  afterEach(() => t.close())
+
+  it('counts requests by route pattern, method and status; an unmatched URL under the empty route', async () => {
+    t = await createTestApp()
+    const link = await makeLink(t)
+    await t.call('GET', `/api/use/links/${link.id}`)
+    await t.call('GET', `/api/use/links/${link.id}`)
+    await t.call('GET', '/api/use/links/lnk_missing')
+    await t.call('GET', '/no/such/route/anywhere')
+    const text = await scrape(t)
+    const labels = (route: string, status: string) => ({ route, method: 'GET', status })
+    expect(sample(text, 'linkd_http_requests_total', labels('/api/use/links/:id', '200'))).toBe(2)
+    expect(sample(text, 'linkd_http_requests_total', labels('/api/use/links/:id', '404'))).toBe(1)
+    expect(sample(text, 'linkd_http_requests_total', labels('', '404'))).toBe(1)
+    expect(
+      sample(text, 'linkd_http_request_duration_seconds_count', labels('/api/use/links/:id', '200')),
+    ).toBe(2)
+    expect(
+      sample(text, 'linkd_http_request_duration_seconds_bucket', { ...labels('', '404'), le: '+Inf' }),
+    ).toBe(1)
+    // Never the raw URL: ids and unknown paths would make label values unbounded.
+    expect(text).not.toContain(link.id)
+    expect(text).not.toContain('lnk_missing')
+    expect(text).not.toContain('/no/such/route')
+  })
+
+  it('counts redirects of both paths (the fast path outside the HTTP histogram), and clicks written', async () => {
+    t = await createTestApp({ shortDomain: 'sho.rt' })
+    const link = await makeLink(t)
+    const port = Number(new URL(await t.app.listen({ host: '127.0.0.1', port: 0 })).port)
+    for (let i = 0; i < 3; i++)
+      expect((await fetchFile(port, 'sho.rt', `/${link.shortCode}`)).status).toBe(302)
+    let text = await scrape(t)
+    expect(sample(text, 'linkd_redirects_total')).toBe(3)
+    // The first visit fills the hot-link cache through the router; the fast path answers the rest.
+    expect(
+      sample(text, 'linkd_http_requests_total', { route: '/:shortCode', method: 'GET', status: '302' }),
+    ).toBe(1)
+    expect(sample(text, 'linkd_clicks_buffered')).toBe(3)
+    expect(sample(text, 'linkd_clicks_recorded_total')).toBe(0)
+    await flush(t)
+    text = await scrape(t)
+    expect(sample(text, 'linkd_clicks_recorded_total')).toBe(3)
+    expect(sample(text, 'linkd_clicks_buffered')).toBe(0)
+    expect(sample(text, 'linkd_clicks_dropped_total')).toBe(0)
   })
 })
