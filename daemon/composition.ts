@@ -285,12 +285,27 @@ export async function compose(deps: CompositionDeps) {
     clicks: () => svc.clicks.recorder.status(),
     skan: () => ({ droppedPostbacks: svc.gaming.skan.droppedPostbacks() }),
   })
+  const { recorder } = svc.clicks
   const metrics = createMetrics({
-    clicks: () => ({
-      ...svc.clicks.recorder.status(),
-      received: svc.clicks.recorder.received,
-      recorded: svc.clicks.recorder.recorded,
-    }),
+    clicks: () => ({ ...recorder.status(), received: recorder.received, recorded: recorder.recorded }),
+    ingest: () => svc.gaming.ingest.counts(),
+    webhookAttempts: () => svc.webhooks.worker.attempts,
+    webhookTotals: () => svc.webhooks.totals(),
+    async jobs() {
+      // Runs and failures: this process's; the last success: job_runs (any process), or this one's.
+      const runs = new Map((await scheduler.status()).map((r) => [r.name, r]))
+      return scheduler.counts().map((c) => {
+        const r = runs.get(c.name)
+        const stored = r?.lastStatus === 'ok' ? r.lastRunAt : null
+        return { ...c, lastSuccessAt: Math.max(stored ?? 0, c.lastSuccessAt ?? 0) || null }
+      })
+    },
+    certificates: () => svc.domains.certificateExpiries(),
+    pool: () =>
+      deps.db.dialect === 'postgres'
+        ? { total: deps.db.pool.totalCount, idle: deps.db.pool.idleCount, waiting: deps.db.pool.waitingCount }
+        : undefined,
+    now: () => clock.now(),
   })
   // Route registration order (also the order of the OpenAPI document's paths).
   const modules: Module[] = [

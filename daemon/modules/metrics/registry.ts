@@ -2,11 +2,46 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 
 /**
  * What the metrics read at scrape time from the other modules (numbers their index.ts exposes),
- * so that no hot path does any work for them. Each is optional: a test app may leave one out.
+ * so that no hot path does any work for them. Each but `now` is optional.
  */
 export interface MetricsSources {
   /** The click recorder: handed over (one per redirect), written, waiting, dropped since start. */
   clicks?(): { received: number; recorded: number; buffered: number; dropped: number }
+  /** Ingestion totals; `rejected` by the events' error code (a fixed set). flagged/blocked: fraud. */
+  ingest?(): {
+    batches: number
+    accepted: number
+    flagged: number
+    blocked: number
+    duplicates: number
+    rejected: ReadonlyMap<string, number>
+  }
+  /** Webhook attempts judged by this process, by outcome. */
+  webhookAttempts?(): { success: number; retry: number; failed: number }
+  /** Deliveries pending and webhooks suspended (a query per scrape). */
+  webhookTotals?(): Promise<{ backlog: number; suspended: number }>
+  /** Per registered job: runs and failures in this process, the last success (Unix ms) anywhere. */
+  jobs?(): Promise<Array<{ name: string; runs: number; failures: number; lastSuccessAt: number | null }>>
+  /** Every certificate's domain and expiry (Unix ms); the domains table bounds the labels. */
+  certificates?(): Promise<Array<{ domain: string; expiresAt: number }>>
+  /** The PostgreSQL pool: connections open, idle, and queries waiting for one; undefined on SQLite. */
+  pool?(): { total: number; idle: number; waiting: number } | undefined
+  /** Now (Unix ms, the injected clock), for the days left on certificates. */
+  now(): number
+}
+
+const DAY_MS = 86_400_000
+
+/**
+ * One read shared by the families it fills: prom-client collects every family of a scrape at
+ * once (Promise.all), so the families asking while the read is in flight share its answer.
+ */
+function shared<T>(read: () => Promise<T> | undefined): () => Promise<T | undefined> {
+  let inFlight: Promise<T | undefined> | undefined
+  return () =>
+    (inFlight ??= Promise.resolve(read()).finally(() => {
+      inFlight = undefined
+    }))
 }
 
 /** Seconds; the redirect budget is milliseconds, the slowest reports several seconds. */
@@ -44,7 +79,7 @@ function readGauge(registry: Registry, name: string, help: string, read: () => n
  * One prom-client Registry per app: tests build many apps in one process, so the global default
  * registry is never used. Process metrics carry the `linkd_` prefix.
  */
-export function createMetrics(sources: MetricsSources = {}) {
+export function createMetrics(sources: MetricsSources) {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry, prefix: 'linkd_' })
 
@@ -85,6 +120,149 @@ export function createMetrics(sources: MetricsSources = {}) {
     () => clicks()?.dropped,
   )
   readGauge(registry, 'linkd_clicks_buffered', 'Clicks waiting to be written', () => clicks()?.buffered)
+
+  const ingest = () => sources.ingest?.()
+  readCounter(
+    registry,
+    'linkd_ingest_batches_total',
+    'Ingestion batches stored (replays excluded)',
+    () => ingest()?.batches,
+  )
+  readCounter(
+    registry,
+    'linkd_ingest_events_accepted_total',
+    'Events stored, flagged ones included',
+    () => ingest()?.accepted,
+  )
+  readCounter(
+    registry,
+    'linkd_ingest_events_duplicate_total',
+    'Events already stored (same event id)',
+    () => ingest()?.duplicates,
+  )
+  readCounter(
+    registry,
+    'linkd_fraud_events_flagged_total',
+    'Events stored but flagged by fraud rules',
+    () => ingest()?.flagged,
+  )
+  readCounter(
+    registry,
+    'linkd_fraud_events_blocked_total',
+    'Events refused by fraud rules or the blocklist',
+    () => ingest()?.blocked,
+  )
+  new Counter({
+    name: 'linkd_ingest_events_rejected_total',
+    help: 'Events refused by the checks, by error code',
+    labelNames: ['reason'],
+    registers: [registry],
+    collect() {
+      const c = ingest()
+      if (!c) return
+      this.reset()
+      for (const [reason, n] of c.rejected) this.inc({ reason }, n)
+    },
+  })
+
+  new Counter({
+    name: 'linkd_webhook_attempts_total',
+    help: 'Webhook delivery attempts judged by this process, by outcome (success, retry: failed and retried later, failed: no retry left)',
+    labelNames: ['outcome'],
+    registers: [registry],
+    collect() {
+      const a = sources.webhookAttempts?.()
+      if (!a) return
+      this.reset()
+      for (const outcome of ['success', 'retry', 'failed'] as const) this.inc({ outcome }, a[outcome])
+    },
+  })
+  const webhookTotals = shared(() => sources.webhookTotals?.())
+  new Gauge({
+    name: 'linkd_webhook_backlog',
+    help: 'Webhook deliveries pending (due or waiting to retry), all organizations',
+    registers: [registry],
+    async collect() {
+      const t = await webhookTotals()
+      if (t) this.set(t.backlog)
+    },
+  })
+  new Gauge({
+    name: 'linkd_webhooks_suspended',
+    help: 'Webhooks suspended after consecutive failed deliveries, all organizations',
+    registers: [registry],
+    async collect() {
+      const t = await webhookTotals()
+      if (t) this.set(t.suspended)
+    },
+  })
+
+  // Jobs: one read fills the three families.
+  const jobs = shared(() => sources.jobs?.())
+  new Counter({
+    name: 'linkd_job_runs_total',
+    help: 'Job runs by this process, by job',
+    labelNames: ['job'],
+    registers: [registry],
+    async collect() {
+      const all = await jobs()
+      if (!all) return
+      this.reset()
+      for (const j of all) this.inc({ job: j.name }, j.runs)
+    },
+  })
+  new Counter({
+    name: 'linkd_job_failures_total',
+    help: 'Job runs by this process that failed, by job',
+    labelNames: ['job'],
+    registers: [registry],
+    async collect() {
+      const all = await jobs()
+      if (!all) return
+      this.reset()
+      for (const j of all) this.inc({ job: j.name }, j.failures)
+    },
+  })
+  new Gauge({
+    name: 'linkd_job_last_success_timestamp_seconds',
+    help: 'When the job last succeeded (any process on this database), Unix seconds',
+    labelNames: ['job'],
+    registers: [registry],
+    async collect() {
+      const all = await jobs()
+      if (!all) return
+      this.reset()
+      for (const j of all) if (j.lastSuccessAt !== null) this.set({ job: j.name }, j.lastSuccessAt / 1000)
+    },
+  })
+
+  new Gauge({
+    name: 'linkd_certificate_expiry_days',
+    help: 'Days until the certificate of a custom domain expires (negative: expired)',
+    labelNames: ['domain'],
+    registers: [registry],
+    async collect() {
+      const certs = await sources.certificates?.()
+      if (!certs) return
+      const now = sources.now()
+      this.reset()
+      for (const c of certs) this.set({ domain: c.domain }, (c.expiresAt - now) / DAY_MS)
+    },
+  })
+
+  new Gauge({
+    name: 'linkd_db_pool_connections',
+    help: 'PostgreSQL pool connections by state (open, idle), and queries waiting for one (waiting)',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const p = sources.pool?.()
+      if (!p) return
+      this.set({ state: 'open' }, p.total)
+      this.set({ state: 'idle' }, p.idle)
+      this.set({ state: 'waiting' }, p.waiting)
+    },
+  })
 
   return {
     registry,

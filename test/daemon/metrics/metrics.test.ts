@@ -1,5 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../../support/app.js'
+import { createTestApp, sqlRows, type TestApp } from '../../support/app.js'
+import { accepted, batch, event, ingestionApp, send } from '../../support/gaming.js'
+import { onPostgres } from '../../support/postgres.js'
+import { startReceiver, type Receiver } from '../../support/receiver.js'
 import { expectError } from '../../support/responses.js'
 import { fetchFile } from '../../support/app-links.js'
 import { flush, makeLink } from '../../support/redirect.js'
@@ -112,5 +115,85 @@ describe('HTTP and redirect metrics', () => {
     expect(sample(text, 'linkd_clicks_recorded_total')).toBe(3)
     expect(sample(text, 'linkd_clicks_buffered')).toBe(0)
     expect(sample(text, 'linkd_clicks_dropped_total')).toBe(0)
+  })
+})
+
+describe('metrics read from the modules at scrape time', () => {
+  let t: TestApp
+  const receivers: Receiver[] = []
+  afterEach(async () => {
+    await t.close()
+    await Promise.all(receivers.splice(0).map((r) => r.close()))
+  })
+
+  it('ingestion: batches, events accepted, rejected by reason', async () => {
+    const app = await ingestionApp()
+    t = app.t
+    const good = [event(t), event(t)]
+    accepted(await send(t, batch(t, [...good, { event_type: 'level_start' }]), app.o))
+    accepted(await send(t, batch(t, [good[0]]), app.o))
+    const text = await scrape(t)
+    expect(sample(text, 'linkd_ingest_batches_total')).toBe(2)
+    expect(sample(text, 'linkd_ingest_events_accepted_total')).toBe(2)
+    expect(sample(text, 'linkd_ingest_events_duplicate_total')).toBe(1)
+    expect(sample(text, 'linkd_ingest_events_rejected_total', { reason: 'InvalidEvent' })).toBe(1)
+    expect(sample(text, 'linkd_fraud_events_blocked_total')).toBe(0)
+    expect(sample(text, 'linkd_fraud_events_flagged_total')).toBe(0)
+  })
+
+  it('webhooks: attempts by outcome, backlog and suspended endpoints', async () => {
+    t = await createTestApp()
+    const rx = await startReceiver({ kind: 'status', status: 500 })
+    receivers.push(rx)
+    const res = await t.call('POST', '/api/webhooks', {
+      body: { name: 'rx', url: rx.url, events: ['link.created'], maxRetries: 0 },
+    })
+    expect(res.statusCode, res.body).toBe(201)
+    await makeLink(t)
+    const webhooks = t.app.linkd.services.webhooks
+    await webhooks.settle()
+    let text = await scrape(t)
+    expect(sample(text, 'linkd_webhook_backlog')).toBe(1)
+    await webhooks.worker.runDue()
+    text = await scrape(t)
+    expect(sample(text, 'linkd_webhook_attempts_total', { outcome: 'failed' })).toBe(1)
+    expect(sample(text, 'linkd_webhook_attempts_total', { outcome: 'success' })).toBe(0)
+    expect(sample(text, 'linkd_webhook_backlog')).toBe(0)
+    expect(sample(text, 'linkd_webhooks_suspended')).toBe(0)
+    await t.call('POST', `/api/webhooks/${res.json<{ id: string }>().id}/suspend`)
+    expect(sample(await scrape(t), 'linkd_webhooks_suspended')).toBe(1)
+  })
+
+  it('jobs: runs, failures and the last success per job; certificates: days to expiry', async () => {
+    t = await createTestApp()
+    await t.app.linkd.scheduler.runNow('expire-links')
+    let text = await scrape(t)
+    expect(sample(text, 'linkd_job_runs_total', { job: 'expire-links' })).toBe(1)
+    expect(sample(text, 'linkd_job_failures_total', { job: 'expire-links' })).toBe(0)
+    expect(sample(text, 'linkd_job_runs_total', { job: 'prune-idempotency' })).toBe(0)
+    expect(sample(text, 'linkd_job_last_success_timestamp_seconds', { job: 'expire-links' })).toBe(
+      t.clock.now() / 1000,
+    )
+    expect(sample(text, 'linkd_job_last_success_timestamp_seconds', { job: 'prune-idempotency' })).toBe(
+      undefined,
+    )
+
+    const domain = (await t.call('POST', '/api/domains', { body: { domain: 'go.example.com' } })).json<{
+      id: string
+    }>()
+    await sqlRows(
+      t,
+      "UPDATE custom_domains SET ssl_status = 'active', cert_pem = 'x', ssl_expires_at = ? WHERE id = ?",
+      t.clock.now() + 45 * 86_400_000,
+      domain.id,
+    )
+    text = await scrape(t)
+    expect(sample(text, 'linkd_certificate_expiry_days', { domain: 'go.example.com' })).toBe(45)
+    // The PostgreSQL pool (SQLite has none): this app's queries opened at least one connection.
+    const open = sample(text, 'linkd_db_pool_connections', { state: 'open' })
+    if (onPostgres) expect(open).toBeGreaterThanOrEqual(1)
+    else expect(open).toBe(undefined)
+    t.clock.advance(50 * 86_400_000)
+    expect(sample(await scrape(t), 'linkd_certificate_expiry_days', { domain: 'go.example.com' })).toBe(-5)
   })
 })
