@@ -6,11 +6,7 @@
 import { spawnSync } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findBinary, missingBinaries } from '../../support/binaries.js'
-import type { TestApp } from '../../support/app.js'
-import { accepted, batch, event, ingestionApp, send } from '../../support/gaming.js'
-import { families, sample, scrape } from '../../support/metrics.js'
-import { startReceiver, type Receiver } from '../../support/receiver.js'
-import { makeLink, visit } from '../../support/redirect.js'
+import { families, sample, scrapeAfterTraffic } from '../../support/metrics.js'
 
 const skip = missingBinaries('promtool')
 
@@ -28,29 +24,13 @@ function promtool(text: string): { status: number | null; output: string } {
 }
 
 describe.skipIf(skip)('promtool check metrics', () => {
-  let t: TestApp
-  let rx: Receiver
+  let scraped: Awaited<ReturnType<typeof scrapeAfterTraffic>> | undefined
   let text: string
   beforeAll(async () => {
-    const app = await ingestionApp()
-    t = app.t
-    rx = await startReceiver()
-    const hook = await t.call('POST', '/api/webhooks', {
-      body: { name: 'rx', url: rx.url, events: ['link.created'] },
-    })
-    expect(hook.statusCode, hook.body).toBe(201)
-    const link = await makeLink(t)
-    expect((await visit(t, link.shortCode)).statusCode).toBe(302)
-    accepted(await send(t, batch(t, [event(t), { event_type: 'level_start' }]), app.o))
-    await t.app.linkd.services.webhooks.settle()
-    await t.app.linkd.services.webhooks.worker.runDue()
-    await t.app.linkd.scheduler.runNow('expire-links')
-    text = await scrape(t)
+    scraped = await scrapeAfterTraffic()
+    text = scraped.text
   })
-  afterAll(async () => {
-    await t?.close()
-    await rx?.close()
-  })
+  afterAll(() => scraped?.close())
 
   it('accepts a real scrape without a complaint', () => {
     expect(sample(text, 'linkd_redirects_total')).toBe(1)
