@@ -100,8 +100,7 @@ export function createScheduler(deps: { store: JobStore; clock: Clock; log: Fast
     },
     names: () => [...jobs.keys()],
     /** Runs and failures in this process since start, and its last success, per registered job. */
-    counts: () =>
-      [...jobs.keys()].sort().map((name) => ({ name, ...(counts.get(name) ?? countOf(name)) })),
+    counts: () => [...jobs.keys()].sort().map((name) => ({ name, ...(counts.get(name) ?? countOf(name)) })),
     runNow,
     runScheduled,
     start(): void {
