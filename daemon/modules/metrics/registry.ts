@@ -264,8 +264,27 @@ export function createMetrics(sources: MetricsSources) {
     },
   })
 
+  // SQLite's background checkpointer (started by main.ts, outside the app): set once it exists.
+  let checkpointer: (() => { active: boolean; runs: number }) | undefined
+  readGauge(
+    registry,
+    'linkd_sqlite_checkpointer_active',
+    'SQLite: 1 while WAL checkpoints run on their worker thread, 0 when commits checkpoint again',
+    () => (checkpointer ? Number(checkpointer().active) : undefined),
+  )
+  readCounter(
+    registry,
+    'linkd_sqlite_checkpoints_total',
+    'SQLite: background WAL checkpoints that copied pages',
+    () => checkpointer?.().runs,
+  )
+
   return {
     registry,
+    /** The SQLite checkpointer of this process (daemon/main.ts starts it after the app). */
+    watchCheckpointer(read: () => { active: boolean; runs: number }): void {
+      checkpointer = read
+    },
     /** One answered request (an onResponse hook); `route` is the pattern, '' when none matched. */
     observeRequest(route: string, method: string, status: number, seconds: number): void {
       const labels = { route, method, status: String(status) }

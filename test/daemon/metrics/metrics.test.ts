@@ -1,4 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { startCheckpointer } from '../../../daemon/db/checkpointer.js'
+import type { SqliteDb } from '../../../daemon/db/open.js'
 import { createTestApp, sqlRows, type TestApp } from '../../support/app.js'
 import { accepted, batch, event, ingestionApp, send } from '../../support/gaming.js'
 import { onPostgres } from '../../support/postgres.js'
@@ -195,5 +200,28 @@ describe('metrics read from the modules at scrape time', () => {
     else expect(open).toBe(undefined)
     t.clock.advance(50 * 86_400_000)
     expect(sample(await scrape(t), 'linkd_certificate_expiry_days', { domain: 'go.example.com' })).toBe(-5)
+  })
+})
+
+describe.skipIf(onPostgres)('SQLite checkpoints', () => {
+  it('the background checkpointer main.ts starts: active, and its checkpoints', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'linkd-metrics-'))
+    const t = await createTestApp({ databaseUrl: `sqlite:${join(dir, 'linkd.db')}` })
+    const db = t.db as SqliteDb
+    const ckpt = startCheckpointer(db.sqlite, { startBytes: 0, intervalMs: 10 })
+    try {
+      expect(sample(await scrape(t), 'linkd_sqlite_checkpointer_active')).toBe(0)
+      t.app.linkd.metrics.watchCheckpointer(() => ckpt)
+      for (let i = 0; i < 20; i++) await makeLink(t)
+      const end = performance.now() + 10_000
+      while (ckpt.runs === 0 && performance.now() < end) await new Promise((r) => setTimeout(r, 20))
+      const text = await scrape(t)
+      expect(sample(text, 'linkd_sqlite_checkpointer_active')).toBe(1)
+      expect(sample(text, 'linkd_sqlite_checkpoints_total')).toBeGreaterThanOrEqual(1)
+    } finally {
+      await ckpt.stop()
+      await t.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
