@@ -39,6 +39,7 @@ declare module 'fastify' {
     linkd: {
       services: Composition['services']
       scheduler: Composition['scheduler']
+      metrics: Composition['metrics']
       limiter: RateLimitStore
       /** The per-IP windows (API and redirects): this process's own. */
       localLimiter: MemoryRateLimitStore
@@ -158,6 +159,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.decorate('linkd', {
     services: c.services,
     scheduler: c.scheduler,
+    metrics: c.metrics,
     limiter,
     localLimiter,
     connections,

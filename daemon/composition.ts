@@ -51,6 +51,7 @@ import { healthModule } from './modules/health/index.js'
 import { createGaming } from './modules/gaming/index.js'
 import { createAuditStore, createAuditService, auditModule } from './modules/audit/index.js'
 import { createQrCodeService, createQrCodeStore, qrCodesModule } from './modules/qr-codes/index.js'
+import { createMetrics, metricsModule } from './modules/metrics/index.js'
 import { packageVersion } from '../src/version.js'
 import type { Plan } from '../src/contract/limits.js'
 
@@ -296,9 +297,32 @@ export async function compose(deps: CompositionDeps) {
     clicks: () => svc.clicks.recorder.status(),
     skan: () => ({ droppedPostbacks: svc.gaming.skan.droppedPostbacks() }),
   })
+  const { recorder } = svc.clicks
+  const metrics = createMetrics({
+    clicks: () => ({ ...recorder.status(), received: recorder.received, recorded: recorder.recorded }),
+    ingest: () => svc.gaming.ingest.counts(),
+    webhookAttempts: () => svc.webhooks.worker.attempts,
+    webhookTotals: () => svc.webhooks.totals(),
+    async jobs() {
+      // Runs and failures: this process's; the last success: job_runs (any process), or this one's.
+      const runs = new Map((await scheduler.status()).map((r) => [r.name, r]))
+      return scheduler.counts().map((c) => {
+        const r = runs.get(c.name)
+        const stored = r?.lastStatus === 'ok' ? r.lastRunAt : null
+        return { ...c, lastSuccessAt: Math.max(stored ?? 0, c.lastSuccessAt ?? 0) || null }
+      })
+    },
+    certificates: () => svc.domains.certificateExpiries(),
+    pool: () =>
+      deps.db.dialect === 'postgres'
+        ? { total: deps.db.pool.totalCount, idle: deps.db.pool.idleCount, waiting: deps.db.pool.waitingCount }
+        : undefined,
+    now: () => clock.now(),
+  })
   // Route registration order (also the order of the OpenAPI document's paths).
   const modules: Module[] = [
     healthModule({ health, publicUrl: config.publicUrl, features: { gaming: svc.gaming.enabled } }),
+    metricsModule({ metrics, token: config.metricsToken }),
     keysModule({ keys: svc.keys, limiter, clock }),
     teamModule({ team: svc.team }),
     auditModule({ audit: svc.audit }),
@@ -332,6 +356,7 @@ export async function compose(deps: CompositionDeps) {
   return {
     services: svc,
     modules,
+    metrics,
     scheduler,
     /** Who a presented API key is, and the activity log of authenticated requests. */
     access: svc.access,

@@ -52,6 +52,7 @@ export const ConfigSchema = Type.Object(
     connectionsPerIp: Type.Integer({ minimum: 1 }),
     headersTimeoutMs: Type.Integer({ minimum: 100 }),
     gamingEnabled: Type.Boolean(),
+    metricsToken: Type.Optional(Type.String({ minLength: 16 })),
   },
   { additionalProperties: false },
 )
@@ -271,6 +272,12 @@ export const SETTINGS: ReadonlyArray<{ key: keyof Config; env: string; flag: str
     env: 'NEXT_PUBLIC_FEATURE_GAMING_INTELLIGENCE_ENABLED',
     flag: '--gaming-intelligence-enabled',
     doc: 'Gaming Intelligence (games, ingestion, analytics, fraud, SKAN, GDPR): false removes its routes (404), its OpenAPI paths and its jobs; its data is kept and comes back with true (default true)',
+  },
+  {
+    key: 'metricsToken',
+    env: 'LINKD_METRICS_TOKEN',
+    flag: '--metrics-token',
+    doc: 'Bearer token (16+ characters) GET /metrics then requires from every client, loopback included; unset: loopback clients only, no token',
   },
 ]
 

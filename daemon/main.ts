@@ -81,6 +81,7 @@ async function serve(requested: Config): Promise<void> {
           onError: (err) =>
             app.log.warn({ err }, 'background WAL checkpoints stopped; SQLite checkpoints on commit again'),
         })
+  if (checkpointer) app.linkd.metrics.watchCheckpointer(() => checkpointer)
 
   let https: { port: number; close(): Promise<void> } | undefined
   let closing = false

@@ -36,6 +36,13 @@ export function createScheduler(deps: { store: JobStore; clock: Clock; log: Fast
   const jobs = new Map<string, JobDefinition>()
   const tasks: ScheduledTask[] = []
   const running = new Set<Promise<RunResult>>()
+  /** This process's runs per job since start (metrics): runs, failures, the last success (Unix ms). */
+  const counts = new Map<string, { runs: number; failures: number; lastSuccessAt: number | null }>()
+  const countOf = (name: string) => {
+    let c = counts.get(name)
+    if (!c) counts.set(name, (c = { runs: 0, failures: 0, lastSuccessAt: null }))
+    return c
+  }
 
   /** Runs a job now unless another instance holds its lease (or, with `slot`, ran it since then). */
   async function run(name: string, slot?: number): Promise<RunResult> {
@@ -48,11 +55,17 @@ export function createScheduler(deps: { store: JobStore; clock: Clock; log: Fast
     try {
       const summary = (await job.run()) ?? undefined
       await store.finish(name, owner, deps.clock.now(), 'ok', null, Math.round(performance.now() - t0))
+      const c = countOf(name)
+      c.runs++
+      c.lastSuccessAt = deps.clock.now()
       if (summary) deps.log.info({ job: name, summary }, 'job finished')
       return { ran: true, status: 'ok', ...(summary ? { summary } : {}) }
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err)
       deps.log.error({ job: name, err }, 'job failed')
+      const c = countOf(name)
+      c.runs++
+      c.failures++
       await store.finish(
         name,
         owner,
@@ -86,6 +99,8 @@ export function createScheduler(deps: { store: JobStore; clock: Clock; log: Fast
       jobs.set(job.name, job)
     },
     names: () => [...jobs.keys()],
+    /** Runs and failures in this process since start, and its last success, per registered job. */
+    counts: () => [...jobs.keys()].sort().map((name) => ({ name, ...(counts.get(name) ?? countOf(name)) })),
     runNow,
     runScheduled,
     start(): void {

@@ -19,6 +19,7 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   chromium: 'chromium',
   postgres: 'postgresql',
   'systemd-analyze': 'systemd',
+  promtool: 'prometheus',
 }
 
 export interface SkipRecord {

@@ -185,6 +185,7 @@ export function createClickRecorder(deps: RecorderDeps) {
   const maxBuffer = deps.maxBuffer ?? 250
   const flushMs = deps.flushMs ?? 500
   let recorded = 0
+  let received = 0
 
   function enrich(c: ClickInput): Enriched {
     const reason = botReason(c.method, c.userAgent)
@@ -309,6 +310,7 @@ export function createClickRecorder(deps: RecorderDeps) {
   return {
     /** Buffers one redirect; never waits. */
     record(c: ClickInput): void {
+      received++
       batch.push(c)
     },
     /** Writes everything buffered so far (analytics reads call this first). */
@@ -318,7 +320,11 @@ export function createClickRecorder(deps: RecorderDeps) {
     get pending(): number {
       return batch.pending
     },
-    /** Clicks written since start (benchmarks and tests). */
+    /** Clicks handed over since start: one per redirect answered, fast path included (metrics). */
+    get received(): number {
+      return received
+    },
+    /** Clicks written since start (benchmarks, tests and metrics). */
     get recorded(): number {
       return recorded
     },

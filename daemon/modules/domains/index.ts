@@ -55,6 +55,8 @@ export interface DomainService {
   renewDue(): Promise<{ renewed: number; failed: number }>
   /** Resolves when no certificate order is running (tests, shutdown). */
   settled(): Promise<void>
+  /** Metrics: every certificate's domain and expiry (Unix ms), across organizations. */
+  certificateExpiries(): Promise<Array<{ domain: string; expiresAt: number }>>
   /** The HTTP-01 answer for a token (served at /.well-known/acme-challenge/:token). */
   challengeResponse(token: string): Promise<string | undefined>
 }

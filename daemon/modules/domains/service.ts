@@ -483,6 +483,7 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
     },
 
     /** Resolves when no certificate order is running (tests, shutdown). */
+    certificateExpiries: () => deps.store.certificateExpiries(),
     async settled(): Promise<void> {
       await orders.settled()
     },

@@ -116,6 +116,8 @@ function toRow(p: DomainPatch): Updateable<CustomDomainsTable> {
 
 /** The custom_domains table: the port the domain service and the directory depend on. */
 export interface DomainStore {
+  /** Every domain holding a certificate, with its expiry (Unix ms), across organizations (metrics). */
+  certificateExpiries(): Promise<Array<{ domain: string; expiresAt: number }>>
   insert(r: DomainRecord): Promise<void>
   byId(organizationId: string, id: string): Promise<DomainRecord | undefined>
   byIdAnyOrg(id: string): Promise<DomainRecord | undefined>
@@ -171,6 +173,16 @@ export interface DomainStore {
 /** The SQLite (Kysely) implementation. */
 export function createDomainStore(db: Kysely<Database>): DomainStore {
   return {
+    async certificateExpiries() {
+      const rows = await db
+        .selectFrom('custom_domains')
+        .select(['domain', 'ssl_expires_at'])
+        .where('cert_pem', 'is not', null)
+        .where('ssl_expires_at', 'is not', null)
+        .orderBy('domain')
+        .execute()
+      return rows.map((r) => ({ domain: r.domain, expiresAt: Number(r.ssl_expires_at) }))
+    },
     async insert(r: DomainRecord): Promise<void> {
       await db
         .insertInto('custom_domains')

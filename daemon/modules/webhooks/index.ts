@@ -80,6 +80,8 @@ export interface WebhookService {
   dispatch(event: EventEnvelope): Promise<void>
   /** Whether some active webhook subscribes to this event type (clicks are announced only then). */
   wants(type: EventType): boolean
+  /** Metrics: deliveries pending and webhooks suspended, across organizations. */
+  totals(): Promise<{ backlog: number; suspended: number }>
   /** Starts the sender and the periodic re-read of subscriptions. */
   start(): void
   /** Stops both after writing what the outbox received. */

@@ -322,6 +322,7 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
     },
 
     /** validate-url: the URL rules under this server's settings. */
+    totals: () => deps.store.totals(),
     validateUrl(url: string): ValidateUrlResult {
       return checkWebhookUrl(url, deps.guard)
     },

@@ -88,6 +88,8 @@ export interface WebhookStore extends OutboxStore {
   ): Promise<{ rows: WebhookRecord[]; total: number }>
   /** Event types at least one active webhook subscribes to, across organizations. */
   subscribedTypes(): Promise<string[]>
+  /** Across organizations (metrics): deliveries pending (due or waiting to retry), webhooks suspended. */
+  totals(): Promise<{ backlog: number; suspended: number }>
   /** Active webhooks of an organization (the dispatcher's subscription list). */
   active(organizationId: string): Promise<WebhookRecord[]>
   update(id: string, p: WebhookPatch): Promise<void>
@@ -112,6 +114,21 @@ export function createWebhookStore(db: Kysely<Database>, secrets: SecretBox): We
   const openHeaders = (v: string) => JSON.parse(secrets.decrypt(v)) as Record<string, string>
   const webhook = (r: Selectable<WebhooksTable>) => toWebhook(r, openHeaders(r.headers))
   return {
+    async totals() {
+      const [backlog, suspended] = await Promise.all([
+        db
+          .selectFrom('webhook_deliveries')
+          .select((eb) => eb.fn.countAll<string | number>().as('n'))
+          .where('status', '=', 'pending')
+          .executeTakeFirstOrThrow(),
+        db
+          .selectFrom('webhooks')
+          .select((eb) => eb.fn.countAll<string | number>().as('n'))
+          .where('status', '=', 'suspended')
+          .executeTakeFirstOrThrow(),
+      ])
+      return { backlog: Number(backlog.n), suspended: Number(suspended.n) }
+    },
     async insert(w: WebhookRecord): Promise<void> {
       await db
         .insertInto('webhooks')

@@ -88,6 +88,7 @@ function describe(err: unknown, timeoutSeconds: number): string {
 }
 
 export function createWorker(opts: WorkerOptions) {
+  const attempts = { success: 0, retry: 0, failed: 0 }
   const concurrency = opts.concurrency ?? SENDER_DEFAULTS.concurrency
   const perOrganization = opts.perOrganization ?? SENDER_DEFAULTS.perOrganization
   const perWebhook = opts.perWebhook ?? SENDER_DEFAULTS.perWebhook
@@ -188,6 +189,7 @@ export function createWorker(opts: WorkerOptions) {
     const at = opts.clock.now()
     const success = outcome.error === null
     const retry = !success && n < d.maxAttempts
+    attempts[success ? 'success' : retry ? 'retry' : 'failed']++
     const recorded = await opts.store.recordAttempt(d.id, d.claimedUntil, {
       status: success ? 'success' : retry ? 'pending' : 'failed',
       attempts: n,
@@ -282,6 +284,8 @@ export function createWorker(opts: WorkerOptions) {
   }
 
   return {
+    /** Attempts judged in this process since start, by outcome (metrics). */
+    attempts: attempts as Readonly<typeof attempts>,
     /** Background mode: wake on new rows and freed slots, poll for retries and rows left by a restart. */
     start(): void {
       if (started) return

@@ -42,6 +42,15 @@ export function createIngest(deps: {
 export interface IngestService {
   /** The stages every accepted event passes (fraud detection adds itself). */
   pipeline: Pipeline
+  /** Totals of this process since start (metrics); `rejected` by the events' error code. */
+  counts(): {
+    batches: number
+    accepted: number
+    flagged: number
+    blocked: number
+    duplicates: number
+    rejected: ReadonlyMap<string, number>
+  }
   /** Deletes batch_id records older than the 24 h idempotency window; how many. */
   pruneBatches(): Promise<number>
   /** The game of the SDK key and headers; 401 for missing headers, an unknown game or a wrong key. */

@@ -99,6 +99,7 @@ export const tooLarge = (limit = L.batchBytes) =>
  * transaction with the batch_id record (202 only after the commit, synced to disk).
  */
 export function createIngestService(deps: IngestDeps): IngestService {
+  const { counts, count } = createCounts()
   const pipeline = deps.pipeline ?? createPipeline()
   /**
    * The two windows of a game's ingestion, in the order they count: the game and client address
@@ -138,6 +139,7 @@ export function createIngestService(deps: IngestDeps): IngestService {
   }
 
   return {
+    counts: () => ({ ...counts, rejected: new Map(counts.rejected) }),
     pipeline,
 
     /** batch_id records older than the 24 h idempotency window. */
@@ -246,6 +248,7 @@ export function createIngestService(deps: IngestDeps): IngestService {
 
       const errors: IngestError[] = []
       const judged: Judged[] = []
+      let result: IngestResult | undefined
       const ctx = {
         game,
         ip: req.ip,
@@ -304,6 +307,7 @@ export function createIngestService(deps: IngestDeps): IngestService {
                 rejected,
                 errors,
               }
+              result = body
               const response = JSON.stringify(body)
               await deps.batches.record(game.id, batch.batchId, response, now, unit)
               return response
@@ -311,7 +315,32 @@ export function createIngestService(deps: IngestDeps): IngestService {
           },
         )
         .finally(() => pipeline.discard(ctx))
+      // Counted once committed; a batch whose batch_id another request stored meanwhile is not.
+      if (result) count(result)
       return { status: 202, text }
     },
   }
+}
+
+/** Ingestion totals of this process since start (metrics): increments only. */
+function createCounts() {
+  const counts = {
+    batches: 0,
+    accepted: 0,
+    flagged: 0,
+    blocked: 0,
+    duplicates: 0,
+    /** Events refused by the checks, by error code (a fixed set: validate.ts). */
+    rejected: new Map<string, number>(),
+  }
+  function count(result: IngestResult): void {
+    counts.batches++
+    counts.accepted += result.accepted
+    counts.flagged += result.flagged
+    counts.blocked += result.blocked
+    counts.duplicates += result.duplicates
+    for (const e of result.errors)
+      if (e.error !== 'Blocked') counts.rejected.set(e.error, (counts.rejected.get(e.error) ?? 0) + 1)
+  }
+  return { counts, count }
 }
