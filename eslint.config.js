@@ -34,6 +34,12 @@ export default tseslint.config(
     rules: { 'no-restricted-properties': 'off' },
   },
   {
+    // The single executable's launcher is CommonJS: Node 20 runs a SEA main script only as that.
+    files: ['bin/**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['src/tui/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [notCli] }] },
   },

@@ -2,14 +2,15 @@
  * The README's five-minute tour, run as a reader would: its shell block, line by line in one bash
  * session (so the alias and exported variables carry over), against the real built linkd, with
  * only the daemon's address and the owner key it printed put in place of the README's. Every line
- * must succeed; the figures the tour promises are then checked through the API.
+ * must succeed; the figures the tour promises are then checked through the API. CI runs it again
+ * against the global install (LINKD_TEST_INSTALL_PREFIX) and the single executable (LINKD_TEST_BINARY).
  */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { LINKCTL, root, startLinkd, type RunningLinkd } from '../support/processes.js'
+import { BINARY, LINKCTL, root, startLinkd, type RunningLinkd } from '../support/processes.js'
 
 let dir = ''
 let linkd: RunningLinkd
@@ -59,7 +60,7 @@ describe('README five-minute tour', () => {
         l
           .replaceAll('http://127.0.0.1:8080', linkd.url)
           .replaceAll('lk_live_…', key)
-          .replace('$PWD/bin/linkctl.js', LINKCTL),
+          .replace('node $PWD/bin/linkctl.js', BINARY ? `${BINARY} ctl` : `node ${LINKCTL}`),
       ),
     ].join('\n')
     try {

@@ -19,6 +19,8 @@ const installed = process.env.LINKD_TEST_INSTALL_PREFIX
 const programs = installed ? join(installed, 'lib/node_modules/linkd') : root
 export const LINKD = join(programs, 'bin/linkd.js')
 export const LINKCTL = join(programs, 'bin/linkctl.js')
+/** With LINKD_TEST_BINARY, the single executable (`npm run build:binary`) startLinkd runs instead. */
+export const BINARY = process.env.LINKD_TEST_BINARY ? resolve(process.env.LINKD_TEST_BINARY) : undefined
 export const OWNER_KEY_RE = /lk_live_[A-Za-z0-9]{32}/
 
 /** The environment without the developer's own LINKCTL_* / LINKD_* settings. */
@@ -126,7 +128,8 @@ export async function startLinkd(
 ): Promise<RunningLinkd> {
   const port = env.LINKD_PORT ? Number(env.LINKD_PORT) : await freePort()
   const database = await databaseEnv(env, env.LINKD_DATA_DIR ?? dataDir)
-  const child = spawn(process.execPath, [...nodeArgs, LINKD], {
+  const [program, args] = BINARY ? [BINARY, []] : [process.execPath, [...nodeArgs, LINKD]]
+  const child = spawn(program, args, {
     env: cleanEnv({
       LINKD_HOST: '127.0.0.1',
       LINKD_DATA_DIR: dataDir,
