@@ -197,44 +197,45 @@ export function createMetrics(sources: MetricsSources) {
     },
   })
 
-  // Jobs: one read fills the three families.
+  // Jobs: one read fills the three families, each a value per job.
   const jobs = shared(() => sources.jobs?.())
-  new Counter({
-    name: 'linkd_job_runs_total',
-    help: 'Job runs by this process, by job',
-    labelNames: ['job'],
-    registers: [registry],
-    async collect() {
-      const all = await jobs()
-      if (!all) return
-      this.reset()
-      for (const j of all) this.inc({ job: j.name }, j.runs)
-    },
-  })
-  new Counter({
-    name: 'linkd_job_failures_total',
-    help: 'Job runs by this process that failed, by job',
-    labelNames: ['job'],
-    registers: [registry],
-    async collect() {
-      const all = await jobs()
-      if (!all) return
-      this.reset()
-      for (const j of all) this.inc({ job: j.name }, j.failures)
-    },
-  })
-  new Gauge({
-    name: 'linkd_job_last_success_timestamp_seconds',
-    help: 'When the job last succeeded (any process on this database), Unix seconds',
-    labelNames: ['job'],
-    registers: [registry],
-    async collect() {
-      const all = await jobs()
-      if (!all) return
-      this.reset()
-      for (const j of all) if (j.lastSuccessAt !== null) this.set({ job: j.name }, j.lastSuccessAt / 1000)
-    },
-  })
+  type JobRow = NonNullable<Awaited<ReturnType<typeof jobs>>>[number]
+  const perJob = (
+    Family: typeof Counter | typeof Gauge,
+    name: string,
+    help: string,
+    value: (j: JobRow) => number | null,
+  ) =>
+    new Family({
+      name,
+      help,
+      labelNames: ['job'],
+      registers: [registry],
+      async collect() {
+        const all = await jobs()
+        if (!all) return
+        this.reset()
+        for (const j of all) {
+          const v = value(j)
+          if (v === null) continue
+          if (this instanceof Counter) this.inc({ job: j.name }, v)
+          else (this as Gauge).set({ job: j.name }, v)
+        }
+      },
+    })
+  perJob(Counter, 'linkd_job_runs_total', 'Job runs by this process, by job', (j) => j.runs)
+  perJob(
+    Counter,
+    'linkd_job_failures_total',
+    'Job runs by this process that failed, by job',
+    (j) => j.failures,
+  )
+  perJob(
+    Gauge,
+    'linkd_job_last_success_timestamp_seconds',
+    'When the job last succeeded (any process on this database), Unix seconds',
+    (j) => (j.lastSuccessAt === null ? null : j.lastSuccessAt / 1000),
+  )
 
   new Gauge({
     name: 'linkd_certificate_expiry_days',
