@@ -213,6 +213,8 @@ describe('linkctl gdpr', () => {
   })
 
   it('--confirm DELETE works without a terminal', async () => {
+    // A later request than cli-p3's: the list below is newest first, and the clock is the test's.
+    d.clock.advance(1000)
     const { ctx, out } = as()
     await runGdprDelete({ game: game.id, player: 'cli-p2', reason: 'gdpr_request', confirm: 'DELETE' }, ctx)
     expect(JSON.parse(out.text)).toMatchObject({ playerId: 'cli-p2', status: 'queued' })
