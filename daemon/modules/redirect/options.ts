@@ -27,6 +27,10 @@ interface Facts {
   country(): string | null
   language(): string | null
   query(): Map<string, string[]>
+  /** Whether the query has nothing to decode and no empty pair (PLAIN_QUERY). */
+  plainQuery(): boolean
+  /** The raw query between `&`s: `&a=1&b=2&`. */
+  ampersanded(): string
 }
 
 /** Device and OS of a user agent as rules name them (ua-parser, as click analytics reads them). */
@@ -89,11 +93,22 @@ function compileRule(rule: LinkRule): Test {
         const eq = value.indexOf('=')
         const name = decode(value.slice(0, eq))
         const want = decode(value.slice(eq + 1))
-        return (f) => f.query().get(name)?.includes(want) ?? false
+        // In a query with nothing to decode, the pair is found as written, without parsing (a
+        // name or value that splits into other pairs, or an empty value, takes the parse).
+        const written =
+          want === '' || /[&=]/.test(name) || want.includes('&') ? undefined : `&${name}=${want}&`
+        return (f) =>
+          written !== undefined && f.plainQuery()
+            ? f.ampersanded().includes(written)
+            : (f.query().get(name)?.includes(want) ?? false)
       }
     }
   })
-  return (f) => tests.every((t) => t(f))
+  if (tests.length === 1) return tests[0]!
+  return (f) => {
+    for (const t of tests) if (!t(f)) return false
+    return true
+  }
 }
 
 export interface Plan {
@@ -122,6 +137,8 @@ class VisitFacts implements Facts {
   private agent?: { device: string; os: string | null }
   private place?: string | null
   private byName?: Map<string, string[]>
+  private plain?: boolean
+  private wrapped?: string
   /** The visitor's pairs, parsed once for query rules and the forwarded query alike. */
   visitor?: Pair[]
   constructor(
@@ -143,6 +160,12 @@ class VisitFacts implements Facts {
   }
   language() {
     return primaryLanguage(this.visit.headers['accept-language'])
+  }
+  plainQuery() {
+    return (this.plain ??= PLAIN_QUERY.test(this.visit.rawQuery))
+  }
+  ampersanded() {
+    return (this.wrapped ??= `&${this.visit.rawQuery}&`)
   }
   query() {
     if (!this.byName) {

@@ -114,6 +114,27 @@ describe('link rules: first match wins, else destinationUrl', () => {
       expect(await go(query), query).toBe(`${E}/landing`)
   })
 
+  it('query rules on a query with nothing to decode: whole pairs only, anywhere in the query', async () => {
+    t = await createTestApp()
+    const link = await makeLink(t, {
+      forwardQuery: false,
+      rules: [
+        rule(`${E}/split`, ['query', 'a%26b=c']),
+        rule(`${E}/eq`, ['query', 'k=v%3Dw']),
+        rule(`${E}/empty`, ['query', 'e=']),
+        rule(`${E}/tw`, ['query', 'ref=twitter']),
+      ],
+    })
+    const go = async (query: string) => (await visit(t, link.shortCode, { query })).headers.location
+    for (const query of ['ref=twitter', 'x=1&ref=twitter', 'ref=twitter&x=1', 'x=1&ref=twitter&y=2'])
+      expect(await go(query), query).toBe(`${E}/tw`)
+    for (const query of ['xref=twitter', 'ref=twitterx', 'ref=twitte', 'x=ref=twitter', 'a&b=c', 'e=1'])
+      expect(await go(query), query).toBe(`${E}/landing`)
+    expect(await go('k=v=w')).toBe(`${E}/eq`)
+    expect(await go('x=1&e')).toBe(`${E}/empty`)
+    expect(await go('e=&x=1')).toBe(`${E}/empty`)
+  })
+
   it('a rule destination gets the forwarded query too', async () => {
     t = await createTestApp()
     const link = await makeLink(t, { rules: [rule(`${E}/tw?a=1#top`, ['query', 'ref=twitter'])] })
