@@ -11,11 +11,13 @@ const CODE_ROUNDS = 10
 /**
  * Short codes for the items of one domain: the custom slug when free (taken on the domain, or
  * by an earlier item, fails with 409), else a generated code, retried on collision and never
- * reserved. `taken` tells which of the given codes are already used on the domain.
+ * reserved. `taken` tells which of the given codes are already used on the domain; `generate`
+ * is the random code (tests script it).
  */
 export async function assignCodes(
   taken: (codes: string[]) => Promise<Set<string>>,
   items: ReadonlyArray<{ index: number; customSlug: string | undefined }>,
+  generate: () => string = generateCode,
 ): Promise<Map<number, string | AppError>> {
   const codes = new Map<number, string | AppError>()
   const slugs = items.flatMap((i) => (i.customSlug ? [i.customSlug] : []))
@@ -39,8 +41,8 @@ export async function assignCodes(
   for (let round = 0; pending.length && round < CODE_ROUNDS; round++) {
     const proposed = new Map<number, string>()
     for (const index of pending) {
-      let code = generateCode()
-      while (used.has(code) || isReservedCode(code)) code = generateCode()
+      let code = generate()
+      while (used.has(code) || isReservedCode(code)) code = generate()
       used.add(code)
       proposed.set(index, code)
     }

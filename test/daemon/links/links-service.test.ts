@@ -1,4 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { assignCodes } from '../../../daemon/modules/links/codes.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import type { EventEnvelope } from '../../../daemon/events.js'
 import { createLink, iso } from '../../support/links.js'
@@ -6,41 +7,52 @@ import type { Kysely } from 'kysely'
 import { kyselyUnit, postgresUnit } from '../../../daemon/db/unit-of-work.js'
 import type { Database } from '../../../daemon/db/schema.js'
 
-/** Scripted short codes: the generator of 7-character codes replays `script` before going random. */
-const script = vi.hoisted(() => ({ codes: [] as string[] }))
-vi.mock('nanoid', async (importOriginal) => {
-  const real = await importOriginal<typeof import('nanoid')>()
-  return {
-    ...real,
-    customAlphabet: (alphabet: string, size: number) => {
-      const gen = real.customAlphabet(alphabet, size)
-      return size === 7 ? () => script.codes.shift() ?? gen() : gen
-    },
-  }
-})
-
 const HOUR = 3_600_000
 
 describe('short code generation', () => {
-  let t: TestApp
-  beforeEach(async () => {
-    t = await createTestApp()
-  })
-  afterEach(() => t.close())
+  /** Codes on the domain already, and the generator's codes in the order it gives them. */
+  const assign = (onDomain: string[], script: string[], items: Array<string | undefined>) => {
+    const taken = async (codes: string[]) => new Set(codes.filter((c) => onDomain.includes(c)))
+    const next = () => script.shift() ?? 'ZZZZZZZ'
+    return assignCodes(
+      taken,
+      items.map((customSlug, index) => ({ index, customSlug })),
+      next,
+    )
+  }
 
   it('retries on a collision and never hands out a reserved code', async () => {
-    await createLink(t, { customSlug: 'AAAAAAA' })
-    script.codes = ['AAAAAAA', 'Health', 'BBBBBBB']
-    expect((await createLink(t)).shortCode).toBe('BBBBBBB')
-    // within a bulk request, codes already given to earlier items are not reused
-    script.codes = ['CCCCCCC', 'CCCCCCC', 'BBBBBBB', 'DDDDDDD']
-    const r = await t.call('POST', '/api/use/links/bulk', {
-      body: { links: [{ destinationUrl: 'https://a.example/' }, { destinationUrl: 'https://b.example/' }] },
-    })
-    expect(r.json().results.map((x: { link: { shortCode: string } }) => x.link.shortCode)).toEqual([
-      'CCCCCCC',
-      'DDDDDDD',
+    expect([...(await assign(['AAAAAAA'], ['AAAAAAA', 'Health', 'BBBBBBB'], [undefined])).values()]).toEqual([
+      'BBBBBBB',
     ])
+    // within a bulk request, codes already given to earlier items are not reused
+    const bulk = await assign([], ['CCCCCCC', 'CCCCCCC', 'BBBBBBB'], [undefined, 'BBBBBBB', undefined])
+    expect([...bulk.entries()].sort()).toEqual([
+      [0, 'CCCCCCC'],
+      [1, 'BBBBBBB'],
+      [2, 'ZZZZZZZ'],
+    ])
+  })
+
+  it('a custom slug taken on the domain or by an earlier item is a 409; gives up after 10 rounds', async () => {
+    const r = await assign(['taken'], [], ['taken', 'mine', 'mine'])
+    expect(r.get(0)).toMatchObject({ type: 'Conflict' })
+    expect(r.get(1)).toBe('mine')
+    expect(r.get(2)).toMatchObject({ type: 'Conflict' })
+    // every code proposed is taken: distinct codes, ten rounds, then an error for that item only
+    let n = 0
+    const proposed: string[] = []
+    const full = await assignCodes(
+      async (codes) => new Set(codes.filter((c) => c !== 'free')),
+      [
+        { index: 0, customSlug: undefined },
+        { index: 1, customSlug: 'free' },
+      ],
+      () => (proposed.push(`X${String(++n).padStart(6, '0')}`), proposed.at(-1)!),
+    )
+    expect(proposed).toHaveLength(10)
+    expect(full.get(1)).toBe('free')
+    expect(full.get(0)).toMatchObject({ type: 'InternalError' })
   })
 })
 
