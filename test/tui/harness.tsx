@@ -29,11 +29,16 @@ export async function frameWhere(
 export const frameWith = (app: Pick<Rendered, 'lastFrame'>, ...texts: string[]) =>
   frameWhere(app, (f) => texts.every((t) => f.includes(t)), `frame with ${texts.join(', ')}`)
 
-/** Sends keys one write at a time (Ink reads one key per write), letting Ink process each. */
+/**
+ * Sends keys one write at a time (Ink reads one key per write), letting Ink process each: React
+ * renders and re-subscribes the input handlers in setImmediate tasks, which a busy machine can
+ * leave behind an expired timer, so the next key waits for those too (else it meets a stale handler).
+ */
 export async function press(app: Rendered, ...keys: string[]): Promise<void> {
   for (const k of keys) {
     app.stdin.write(k)
     await new Promise((r) => setTimeout(r, 30))
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r))
   }
 }
 
