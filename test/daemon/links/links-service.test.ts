@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { assignCodes } from '../../../daemon/modules/links/codes.js'
+import { createLinkStore } from '../../../daemon/modules/links/store.js'
+import { SHARED_DOMAIN_KEY } from '../../../daemon/modules/links/index.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import type { EventEnvelope } from '../../../daemon/events.js'
 import { createLink, iso } from '../../support/links.js'
@@ -22,9 +24,21 @@ describe('short code generation', () => {
   }
 
   it('retries on a collision and never hands out a reserved code', async () => {
-    expect([...(await assign(['AAAAAAA'], ['AAAAAAA', 'Health', 'BBBBBBB'], [undefined])).values()]).toEqual([
-      'BBBBBBB',
-    ])
+    // The collision is a link in the database, found by the store's own query.
+    const t = await createTestApp()
+    try {
+      await createLink(t, { customSlug: 'AAAAAAA' })
+      const store = createLinkStore(t.db.kysely)
+      const script = ['AAAAAAA', 'Health', 'BBBBBBB']
+      const codes = await assignCodes(
+        (list) => store.takenCodes(SHARED_DOMAIN_KEY, list),
+        [{ index: 0, customSlug: undefined }],
+        () => script.shift()!,
+      )
+      expect([...codes.values()]).toEqual(['BBBBBBB'])
+    } finally {
+      await t.close()
+    }
     // within a bulk request, codes already given to earlier items are not reused
     const bulk = await assign([], ['CCCCCCC', 'CCCCCCC', 'BBBBBBB'], [undefined, 'BBBBBBB', undefined])
     expect([...bulk.entries()].sort()).toEqual([
