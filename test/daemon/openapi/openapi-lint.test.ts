@@ -138,18 +138,22 @@ describe('OpenAPI linters on the served document', () => {
     if (dir) rmSync(dir, { recursive: true, force: true })
   })
 
-  it('spectral (spectral:oas) and redocly (recommended) report 0 errors, before and after the collection', async () => {
-    // A broken document next to the served ones: proof that both tools ran and can fail.
-    const broken = join(dir, 'broken.json')
-    writeFileSync(broken, JSON.stringify({ openapi: '3.0.3', info: {}, paths: { '/x': { get: {} } } }))
-    const [s, r] = await Promise.all([spectral([...files, broken]), redocly([...files, broken])])
-    const name = (p: Problem) => p.file.split('/').pop()!
-    for (const tool of [s, r])
-      expect(tool.some((p) => name(p) === 'broken.json' && p.severity === 'error')).toBe(true)
-    const problems = [...s, ...r].filter((p) => name(p) !== 'broken.json')
-    if (problems.length) console.log(`OpenAPI lint warnings and notes:\n${summary(problems)}`)
-    const errors = problems.filter((p) => p.severity === 'error')
-    const listed = errors.slice(0, 40).map((e) => `${e.tool} ${e.rule} ${name(e)} ${e.where}: ${e.message}`)
-    expect(errors.length, `${errors.length} lint errors, the first:\n${listed.join('\n')}`).toBe(0)
-  })
+  it(
+    'spectral (spectral:oas) and redocly (recommended) report 0 errors, before and after the collection',
+    { timeout: 120_000 },
+    async () => {
+      // A broken document next to the served ones: proof that both tools ran and can fail.
+      const broken = join(dir, 'broken.json')
+      writeFileSync(broken, JSON.stringify({ openapi: '3.0.3', info: {}, paths: { '/x': { get: {} } } }))
+      const [s, r] = await Promise.all([spectral([...files, broken]), redocly([...files, broken])])
+      const name = (p: Problem) => p.file.split('/').pop()!
+      for (const tool of [s, r])
+        expect(tool.some((p) => name(p) === 'broken.json' && p.severity === 'error')).toBe(true)
+      const problems = [...s, ...r].filter((p) => name(p) !== 'broken.json')
+      if (problems.length) console.log(`OpenAPI lint warnings and notes:\n${summary(problems)}`)
+      const errors = problems.filter((p) => p.severity === 'error')
+      const listed = errors.slice(0, 40).map((e) => `${e.tool} ${e.rule} ${name(e)} ${e.where}: ${e.message}`)
+      expect(errors.length, `${errors.length} lint errors, the first:\n${listed.join('\n')}`).toBe(0)
+    },
+  )
 })

@@ -113,58 +113,62 @@ describe('a webhook whose endpoint is dead', () => {
     expect(log.rows.filter((d) => d.attempt > 0)).toHaveLength(started.length)
   })
 
-  it('holds back an untried backlog: a bounded number of attempts per tick, none lost; all delivered once the port listens', async () => {
-    const port = await freePort()
-    const hook = await createWebhook(`http://127.0.0.1:${port}/hooks`)
-    await createLinks(BACKLOG)
+  it(
+    'holds back an untried backlog: a bounded number of attempts per tick, none lost; all delivered once the port listens',
+    { timeout: 90_000 },
+    async () => {
+      const port = await freePort()
+      const hook = await createWebhook(`http://127.0.0.1:${port}/hooks`)
+      await createLinks(BACKLOG)
 
-    await deliver()
-    const first = await attemptsMade(hook)
-    // Not one attempt per due delivery (all 200 before the backoff): the webhook's share in flight
-    // (8), plus the slots those free as they fail until the 5th failure in a row starts the
-    // backoff. How many that is depends on how the claims and the failure records of concurrent
-    // attempts interleave (CI on PostgreSQL saw 18), so the bound is a few shares, far below 200.
-    expect(first).toBeGreaterThan(0)
-    expect(first).toBeLessThanOrEqual(4 * 8)
-
-    // Five minutes, one tick a second: the started deliveries retry on schedule (each at most
-    // once per tick), the untried ones get at most one probe per tick; after 5 failed
-    // deliveries the webhook is suspended and nothing more is attempted.
-    let made = first
-    for (let second = 0; second < 300; second++) {
-      t.clock.advance(1000)
       await deliver()
-      const now = await attemptsMade(hook)
-      expect(now - made, `attempts in tick ${second}`).toBeLessThanOrEqual(first + 1)
-      made = now
-    }
-    expect(await webhookStatus(hook)).toBe('suspended')
-    const log = await deliveryLog(hook)
-    const tried = log.rows.filter((d) => d.attempt > 0)
-    // Without the backoff every delivery would have had its 4 attempts and failed.
-    expect(tried.length).toBeLessThan(2 * first)
-    expect(made).toBeLessThanOrEqual(4 * tried.length)
-    expect(log.totals).toMatchObject({ total: BACKLOG, success: 0 })
-    expect((log.totals.pending ?? 0) + (log.totals.failed ?? 0)).toBe(BACKLOG)
+      const first = await attemptsMade(hook)
+      // Not one attempt per due delivery (all 200 before the backoff): the webhook's share in flight
+      // (8), plus the slots those free as they fail until the 5th failure in a row starts the
+      // backoff. How many that is depends on how the claims and the failure records of concurrent
+      // attempts interleave (CI on PostgreSQL saw 18), so the bound is a few shares, far below 200.
+      expect(first).toBeGreaterThan(0)
+      expect(first).toBeLessThanOrEqual(4 * 8)
 
-    // The receiver comes back on that port; the user enables the webhook and retries the failed.
-    const rx = await startReceiver({ kind: 'status', status: 200 }, port)
-    receivers.push(rx)
-    await t.call('POST', `/api/webhooks/${hook}/enable`)
-    for (const d of log.rows.filter((row) => row.status === 'failed')) {
-      const res = await t.call('POST', `/api/webhooks/${hook}/deliveries/${d.id}/retry`)
-      expect(res.statusCode, res.body).toBe(200)
-    }
-    await deliver()
-    expect((await deliveryLog(hook)).totals).toMatchObject({ success: BACKLOG, pending: 0, failed: 0 })
-    const events = new Set(rx.received.map((r) => (JSON.parse(r.raw.toString()) as { id: string }).id))
-    expect(events.size).toBe(BACKLOG)
-    // Back to full speed: the next event goes out in the tick it happens.
-    const before = rx.received.length
-    await createLinks(1)
-    await deliver()
-    expect(rx.received).toHaveLength(before + 1)
-  })
+      // Five minutes, one tick a second: the started deliveries retry on schedule (each at most
+      // once per tick), the untried ones get at most one probe per tick; after 5 failed
+      // deliveries the webhook is suspended and nothing more is attempted.
+      let made = first
+      for (let second = 0; second < 300; second++) {
+        t.clock.advance(1000)
+        await deliver()
+        const now = await attemptsMade(hook)
+        expect(now - made, `attempts in tick ${second}`).toBeLessThanOrEqual(first + 1)
+        made = now
+      }
+      expect(await webhookStatus(hook)).toBe('suspended')
+      const log = await deliveryLog(hook)
+      const tried = log.rows.filter((d) => d.attempt > 0)
+      // Without the backoff every delivery would have had its 4 attempts and failed.
+      expect(tried.length).toBeLessThan(2 * first)
+      expect(made).toBeLessThanOrEqual(4 * tried.length)
+      expect(log.totals).toMatchObject({ total: BACKLOG, success: 0 })
+      expect((log.totals.pending ?? 0) + (log.totals.failed ?? 0)).toBe(BACKLOG)
+
+      // The receiver comes back on that port; the user enables the webhook and retries the failed.
+      const rx = await startReceiver({ kind: 'status', status: 200 }, port)
+      receivers.push(rx)
+      await t.call('POST', `/api/webhooks/${hook}/enable`)
+      for (const d of log.rows.filter((row) => row.status === 'failed')) {
+        const res = await t.call('POST', `/api/webhooks/${hook}/deliveries/${d.id}/retry`)
+        expect(res.statusCode, res.body).toBe(200)
+      }
+      await deliver()
+      expect((await deliveryLog(hook)).totals).toMatchObject({ success: BACKLOG, pending: 0, failed: 0 })
+      const events = new Set(rx.received.map((r) => (JSON.parse(r.raw.toString()) as { id: string }).id))
+      expect(events.size).toBe(BACKLOG)
+      // Back to full speed: the next event goes out in the tick it happens.
+      const before = rx.received.length
+      await createLinks(1)
+      await deliver()
+      expect(rx.received).toHaveLength(before + 1)
+    },
+  )
 
   it('does not hold up another webhook of the organization: its deliveries go out in the same tick', async () => {
     const port = await freePort()
