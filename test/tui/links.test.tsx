@@ -57,6 +57,17 @@ describe('links screen', () => {
     await frameWith(app, 'Clicks, last 48 hours: 28', '▁▃▅█')
   })
 
+  it('counts clicks in words: 1 click, 0 and 2 clicks', async () => {
+    const app = renderTui({ initialScreen: 'links' })
+    await frameWith(app, '30 links')
+    await press(app, 'j', KEY.enter)
+    await frameWith(app, 'http://s.test/c1', '· 1 click in all')
+    await press(app, KEY.escape, 'j', KEY.enter)
+    await frameWith(app, 'http://s.test/c2', '· 2 clicks in all')
+    await press(app, KEY.escape, 'g', KEY.enter)
+    await frameWith(app, 'http://s.test/c0', '· 0 clicks in all')
+  })
+
   it('creates a link through the form, showing the API validation messages first', async () => {
     const client = new FakeClient()
     client.linkWriteError = apiError(400, 'destinationUrl must be an http(s) URL', [

@@ -140,7 +140,7 @@ export function LinkDetail(props: { link: Link; width: number; qr: boolean; chil
     <Box flexDirection="column">
       <Text bold>{`${link.shortUrl}  →  ${link.destinationUrl}`}</Text>
       <Text>
-        {`${link.title ?? '(no title)'} · ${link.status} · ${link.redirectType} · ${link.clicks} clicks in all`}
+        {`${link.title ?? '(no title)'} · ${link.status} · ${link.redirectType} · ${plural(link.clicks, 'click')} in all`}
         {link.tags.length ? ` · tags ${link.tags.join(', ')}` : ''}
       </Text>
       {/* The first line (the short options) wraps; URLs are cut at the edge. */}
@@ -163,7 +163,7 @@ export function SmartLinkDetail(props: { link: SmartLink; width: number; childre
     <Box flexDirection="column">
       <Text bold>{`${link.shortUrl}  (smart link ${link.id})`}</Text>
       <Text>
-        {`${link.title ?? '(no title)'} · ${link.clicks} clicks in all · click id ${link.appendClickId ? 'appended' : 'not appended'}`}
+        {`${link.title ?? '(no title)'} · ${plural(link.clicks, 'click')} in all · click id ${link.appendClickId ? 'appended' : 'not appended'}`}
         {link.tags.length ? ` · tags ${link.tags.join(', ')}` : ''}
       </Text>
       <Text wrap="truncate">{target('iOS', link.ios)}</Text>
