@@ -61,8 +61,10 @@ export function registerMoneySources(
     },
   })
   registry.register('attribution', {
-    columns: [
+    // By link, each row names the link's short URL too (empty for a deleted link), as the report.
+    columns: (query) => [
       'group',
+      ...(query.groupBy === 'link' ? ['shortUrl'] : []),
       'installs',
       'conversions',
       'revenue',

@@ -17,9 +17,9 @@ export interface ExportRequest {
   query: ExportQuery
 }
 
-/** One export type: its columns (the CSV header, in order) and its rows. */
+/** One export type: its columns (the CSV header, in order; per query when a grouping adds one) and its rows. */
 export interface RowSource {
-  columns: readonly string[]
+  columns: readonly string[] | ((query: ExportQuery) => readonly string[])
   /** Resolves the game and checks the query (AppError before any byte is sent), then the rows. */
   open(request: ExportRequest): Promise<AsyncIterable<FlatRow>>
 }

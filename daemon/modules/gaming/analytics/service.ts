@@ -177,7 +177,12 @@ export function createGamingAnalyticsService(deps: {
       return {
         fileName: `${slug}-${query.type}-${dateOfDay(start)}-${dateOfDay(end)}.${format}`,
         contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
-        body: encodeExport(source.columns, rows, format, query.limit ?? EXPORT_LIMITS.default),
+        body: encodeExport(
+          typeof source.columns === 'function' ? source.columns(query) : source.columns,
+          rows,
+          format,
+          query.limit ?? EXPORT_LIMITS.default,
+        ),
       }
     },
   }

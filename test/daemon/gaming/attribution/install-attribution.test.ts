@@ -253,6 +253,17 @@ describe('reports', () => {
     ).json<AttributionReport>()
     expect(bySource.data.find((x) => x.group === 'tiktok')).toMatchObject({ installs: 3 })
     expect(bySource.data.every((x) => !('shortUrl' in x))).toBe(true)
+    // The CSV export names the short URL after the link's id; by source it has no such column.
+    const csv = (
+      await t.call('GET', `/api/v1/analytics/games/${game.id}/export?type=attribution&groupBy=link`)
+    ).body.split('\r\n')
+    expect(csv[0]).toBe('group,shortUrl,installs,conversions,revenue,cost,commission,avgCpa,avgRoas,currency')
+    expect(csv).toContain(`${a.id},${a.shortUrl},2,1,9.5,2,0,2,4.75,${game.reportingCurrency}`)
+    expect(csv).toContain(`TOTAL,,3,2,10.5,2,0,1,5.25,${game.reportingCurrency}`)
+    const sourceCsv = (await t.call('GET', `/api/v1/analytics/games/${game.id}/export?type=attribution`)).body
+    expect(sourceCsv.split('\r\n')[0]).toBe(
+      'group,installs,conversions,revenue,cost,commission,avgCpa,avgRoas,currency',
+    )
     expect((await t.call('DELETE', `/api/use/smart-links/${b.id}`)).statusCode).toBe(204)
     expect((await byLink()).data.find((x) => x.group === b.id)).toMatchObject({ shortUrl: null, installs: 1 })
   })
