@@ -35,6 +35,18 @@ describe('linkctl against a linkd with gaming turned off', () => {
     })
   })
 
+  it('linkctl status says gaming is off, in words and in --json', async () => {
+    const r = await l.linkctl(['status'])
+    expect(r.code, r.stderr).toBe(0)
+    // Piped: the record as a header row and a value row.
+    const [header, values] = r.stdout.split('\n').map((line) => line.split('\t'))
+    expect(values![header!.indexOf('GAMING')]).toBe(
+      'off (NEXT_PUBLIC_FEATURE_GAMING_INTELLIGENCE_ENABLED=false on the daemon)',
+    )
+    const json = await l.linkctl(['status', '--json'])
+    expect(JSON.parse(json.stdout)).toMatchObject({ features: { gaming: false } })
+  })
+
   it('the other commands work', async () => {
     const r = await l.linkctl(['links', 'create', 'https://example.com/kept', '--json'])
     expect(r.code, r.stderr).toBe(0)

@@ -64,10 +64,12 @@ describe('linkctl against a running linkd', () => {
     expect(r.code, r.stderr).toBe(0)
     const s = JSON.parse(r.stdout) as {
       daemon: { status: string }
+      features: { gaming: boolean }
       ready: { ready: boolean; jobs: unknown[] }
       auth: { valid: boolean; key: { organization: { name: string } } }
     }
     expect(s.daemon.status).toBe('ok')
+    expect(s.features).toEqual({ gaming: true })
     expect(s.ready.ready).toBe(true)
     expect(Array.isArray(s.ready.jobs)).toBe(true)
     expect(s.auth).toMatchObject({ valid: true, key: { organization: { name: 'default' } } })

@@ -1,6 +1,6 @@
 /** `linkctl status`: daemon health and readiness, versions, and who the configured key is. */
 import type { Command } from 'commander'
-import type { Health, JobStatus } from '../../contract/health.js'
+import type { Discovery, Health, JobStatus } from '../../contract/health.js'
 import type { KeyTestResult } from '../../contract/keys.js'
 import { action, jsonOption } from '../action.js'
 import type { Ctx } from '../../session/context.js'
@@ -13,6 +13,8 @@ export interface StatusReport {
   /** profile is null when flags and environment gave everything (no profile consulted). */
   target: { url: string; profile: string | null; urlFrom: string; apiKeyFrom: string }
   daemon: Health
+  /** The optional parts this linkd has (its discovery document's `features`). */
+  features: Discovery['features']
   ready: { ready: boolean; checks: Health['checks'] | null; jobs: JobStatus[] }
   auth: (KeyTestResult & { keyPreview: string }) | null
 }
@@ -39,7 +41,7 @@ async function readiness(ctx: Ctx): Promise<StatusReport['ready']> {
 export async function runStatus(_opts: object, ctx: Ctx): Promise<void> {
   const target = await ctx.target()
   const client = await ctx.client()
-  const [daemon, ready] = await Promise.all([client.health(), readiness(ctx)])
+  const [daemon, ready, discovery] = await Promise.all([client.health(), readiness(ctx), client.discovery()])
   const auth = target.apiKey
     ? { ...(await client.keys.test(target.apiKey)), keyPreview: maskKey(target.apiKey) }
     : null
@@ -52,6 +54,7 @@ export async function runStatus(_opts: object, ctx: Ctx): Promise<void> {
       apiKeyFrom: target.sources.apiKey,
     },
     daemon,
+    features: discovery.features,
     ready,
     auth,
   }
@@ -71,6 +74,10 @@ async function printStatus(ctx: Ctx, r: StatusReport): Promise<void> {
         (r.ready.checks
           ? ` (database ${r.ready.checks.database}, migrations ${r.ready.checks.migrations})`
           : ''),
+    ],
+    [
+      'GAMING',
+      r.features.gaming ? 'on' : 'off (NEXT_PUBLIC_FEATURE_GAMING_INTELLIGENCE_ENABLED=false on the daemon)',
     ],
     ['CLI', `linkctl ${r.cli.version}`],
   ]
