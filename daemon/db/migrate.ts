@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { packageRoot } from '../../src/version.js'
+import { packageRoot, packageVersion } from '../../src/version.js'
 import type { Db, PostgresDb, SqliteDb } from './open.js'
 
 /** The SQL files ship with the package (also when the daemon runs from the bundle). */
@@ -34,6 +34,26 @@ export function loadMigrations(dialect: Db['dialect'] = 'sqlite', dir = migratio
     })
 }
 
+/**
+ * A database migrated by a newer linkd holds migrations this one does not know: an older linkd
+ * would read and write tables it does not understand, so it refuses to start (or migrate) on it.
+ */
+function refuseNewer(applied: readonly Applied[], migrations: readonly Migration[]): void {
+  const known = new Set(migrations.map((m) => m.version))
+  const unknown = applied.filter((a) => !known.has(a.version)).sort((a, b) => a.version - b.version)
+  if (unknown.length === 0) return
+  throw new Error(
+    `the database was migrated by a newer linkd (${unknown.map((a) => a.name).join(', ')} unknown to linkd ` +
+      `${packageVersion()}): run that version, or restore the backup taken before the upgrade ` +
+      `(docs/deployment.md, "Upgrading")`,
+  )
+}
+
+interface Applied {
+  version: number
+  name: string
+}
+
 const CREATE_TABLE =
   'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)'
 
@@ -42,26 +62,29 @@ export async function pendingMigrations(
   db: Db,
   migrations = loadMigrations(db.dialect),
 ): Promise<Migration[]> {
-  const done = new Set(db.dialect === 'sqlite' ? sqliteApplied(db) : await postgresApplied(db))
+  const applied = db.dialect === 'sqlite' ? sqliteApplied(db) : await postgresApplied(db)
+  const done = new Set(applied.map((a) => a.version))
   return migrations.filter((m) => !done.has(m.version))
 }
 
 /** Applies pending migrations in order, each in its own transaction. Returns the names applied. */
-export function migrate(db: Db, now: number, migrations = loadMigrations(db.dialect)): Promise<string[]> {
-  return db.dialect === 'sqlite'
-    ? Promise.resolve(migrateSqlite(db, now, migrations))
-    : migratePostgres(db, now, migrations)
+export async function migrate(
+  db: Db,
+  now: number,
+  migrations = loadMigrations(db.dialect),
+): Promise<string[]> {
+  return db.dialect === 'sqlite' ? migrateSqlite(db, now, migrations) : migratePostgres(db, now, migrations)
 }
 
-function sqliteApplied(db: SqliteDb): number[] {
+function sqliteApplied(db: SqliteDb): Applied[] {
   db.sqlite.exec(CREATE_TABLE)
-  return (db.sqlite.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map(
-    (r) => r.version,
-  )
+  return db.sqlite.prepare('SELECT version, name FROM schema_migrations').all() as Applied[]
 }
 
 function migrateSqlite(db: SqliteDb, now: number, migrations: Migration[]): string[] {
-  const done = new Set(sqliteApplied(db))
+  const before = sqliteApplied(db)
+  refuseNewer(before, migrations)
+  const done = new Set(before.map((a) => a.version))
   const applied: string[] = []
   for (const m of migrations.filter((x) => !done.has(x.version))) {
     db.sqlite.transaction(() => {
@@ -75,11 +98,10 @@ function migrateSqlite(db: SqliteDb, now: number, migrations: Migration[]): stri
   return applied
 }
 
-async function postgresApplied(db: PostgresDb): Promise<number[]> {
+async function postgresApplied(db: PostgresDb): Promise<Applied[]> {
   const exists = await db.pool.query<{ t: string | null }>("SELECT to_regclass('schema_migrations') AS t")
   if (!exists.rows[0]?.t) return []
-  const rows = await db.pool.query<{ version: number }>('SELECT version FROM schema_migrations')
-  return rows.rows.map((r) => r.version)
+  return (await db.pool.query<Applied>('SELECT version, name FROM schema_migrations')).rows
 }
 
 /**
@@ -121,11 +143,9 @@ async function migratePostgres(db: PostgresDb, now: number, migrations: Migratio
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK])
     try {
       await client.query(CREATE_TABLE)
-      const done = new Set(
-        (await client.query<{ version: number }>('SELECT version FROM schema_migrations')).rows.map(
-          (r) => r.version,
-        ),
-      )
+      const rows = (await client.query<Applied>('SELECT version, name FROM schema_migrations')).rows
+      refuseNewer(rows, migrations)
+      const done = new Set(rows.map((r) => r.version))
       for (const m of migrations.filter((x) => !done.has(x.version))) {
         await client.query('BEGIN')
         try {

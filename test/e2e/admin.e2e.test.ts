@@ -68,6 +68,28 @@ describe('linkd offline subcommands', () => {
     expect(r.stdout).toMatch(/up to date/)
   })
 
+  it('a database a newer linkd migrated: the daemon and migrate refuse it (exit 1), saying what to do', async () => {
+    const db = new SQLite(join(dataDir, 'linkd.db'))
+    db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, ?, 0)').run(
+      '9999_future',
+    )
+    db.close()
+    try {
+      for (const args of [['migrate'], ['--port', '0']]) {
+        const r = await linkd(...args)
+        expect({ args, code: r.code }).toEqual({ args, code: 1 })
+        expect(r.stderr).toMatch(
+          /^linkd: the database was migrated by a newer linkd \(9999_future unknown to linkd [\d.]+\): run that version, or restore the backup taken before the upgrade \(docs\/deployment\.md, "Upgrading"\)\n$/,
+        )
+        expect(r.stdout).toBe('')
+      }
+    } finally {
+      const rw = new SQLite(join(dataDir, 'linkd.db'))
+      rw.prepare('DELETE FROM schema_migrations WHERE version = 9999').run()
+      rw.close()
+    }
+  })
+
   it('invalid configuration exits 2 naming the setting', async () => {
     const r = await runBin(LINKD, ['migrate'], { LINKD_DATA_DIR: dataDir, LINKD_PORT: 'eighty' })
     expect(r.code).toBe(2)
