@@ -115,8 +115,14 @@ describe.skipIf(noChromium)('the web SDK in headless Chromium against linkd', ()
     })
   }
 
-  const page = async (query: Record<string, unknown>, search = ''): Promise<Page> => {
+  /** The game's page; `clockAheadMs` sets the device's clock that far off the real time. */
+  const page = async (query: Record<string, unknown>, search = '', clockAheadMs = 0): Promise<Page> => {
     const p = await browser.newPage()
+    if (clockAheadMs)
+      await p.addInitScript((ms) => {
+        const real = Date.now
+        Date.now = () => real() + ms
+      }, clockAheadMs)
     p.on('pageerror', (err) => console.error('page error:', err.message))
     const cfg = encodeURIComponent(JSON.stringify(query))
     await p.goto(`${siteUrl}/game.html?${search}#${cfg}`)
@@ -136,7 +142,7 @@ describe.skipIf(noChromium)('the web SDK in headless Chromium against linkd', ()
   const stored = (playerId: string) =>
     db.kysely
       .selectFrom('game_events')
-      .select(['event_id', 'event_type', 'batch_id', 'data'])
+      .select(['event_id', 'event_type', 'batch_id', 'data', 'ts'])
       .where('player_id', '=', playerId)
       .orderBy('ts')
       .execute()
@@ -336,5 +342,29 @@ describe.skipIf(noChromium)('the web SDK in headless Chromium against linkd', ()
     expect(await stored('web-forged')).toEqual([])
     expect((await queued(wrong)).batches).toEqual([])
     await wrong.close()
+  })
+
+  it('a device clock 10 minutes ahead: the refused batch is sent again on the server clock (signed), stored once', async () => {
+    const from = seen.length
+    const p = await page(config(signed, { signingSecret: signed.signingSecret }), '', 600_000)
+    await p.evaluate(async () => {
+      const w = globalThis as unknown as GameWindow
+      w.sdk.identify('web-skewed')
+      w.sdk.track('app_open')
+      w.sdk.track('level_start')
+      await w.sdk.flush()
+      w.sdk.track('level_complete')
+      await w.sdk.flush()
+    })
+    const attempts = seen.slice(from)
+    // The first answer (400, outside the replay window) tells the server's time through Date.
+    expect(attempts.map((a) => a.status)).toEqual([400, 202, 202])
+    expect(JSON.parse(attempts[0]!.answer!)).toMatchObject({ error: 'StaleBatch' })
+    expect(attempts[1]!.batchId).toBe(attempts[0]!.batchId)
+    const rows = await stored('web-skewed')
+    expect(rows.map((r) => r.event_type)).toEqual(['app_open', 'level_start', 'level_complete'])
+    for (const r of rows) expect(Math.abs(Number(r.ts) - Date.now())).toBeLessThan(60_000)
+    expect(await p.evaluate(() => (globalThis as unknown as GameWindow).errors)).toEqual([])
+    await p.close()
   })
 })

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { build } from 'esbuild'
 import {
   backoffDelay,
+  clockOffset,
   createClient,
   retryAfterMs,
   splitBatches,
@@ -158,6 +159,55 @@ describe('retries', () => {
       ])
       await c.shutdown()
     }
+  })
+
+  it('a device clock 10 minutes ahead: a 400 whose Date says so resends the batch on the server clock', async () => {
+    const real = Date.now()
+    const { sent, fetch } = recorder([
+      [400, { date: new Date(real).toUTCString() }, '{"error":"StaleBatch"}'],
+      [202, { date: new Date(real).toUTCString() }],
+    ])
+    vi.spyOn(Date, 'now').mockImplementation(() => real + 600_000)
+    const errors: SdkError[] = []
+    const c = createClient(options({ fetch, onError: (e) => errors.push(e) }))
+    c.track('app_open')
+    await c.flush()
+    expect(sent.length).toBe(2)
+    expect(sent[1]!.body.batch_id).toBe(sent[0]!.body.batch_id)
+    const off = (iso: string) => Date.parse(iso) - real
+    expect(off(sent[0]!.body.events[0]!.timestamp)).toBe(600_000)
+    // Whole seconds in Date: within a second and a half of the server's time.
+    expect(Math.abs(off(sent[1]!.body.events[0]!.timestamp))).toBeLessThan(1500)
+    expect(Math.abs(off(sent[1]!.body.batch_timestamp))).toBeLessThan(1500)
+    // Later events are stamped on the server clock from the start.
+    c.track('level_start')
+    await c.flush()
+    expect(Math.abs(off(sent[2]!.body.events[0]!.timestamp))).toBeLessThan(1500)
+    expect(errors).toEqual([])
+    await c.shutdown()
+  })
+
+  it('a clock a second or two off is left alone; a 400 without a clock correction is dropped', async () => {
+    const real = Date.now()
+    const { sent, fetch } = recorder([[400, { date: new Date(real + 2000).toUTCString() }]])
+    vi.spyOn(Date, 'now').mockImplementation(() => real)
+    const errors: SdkError[] = []
+    const c = createClient(options({ fetch, onError: (e) => errors.push(e) }))
+    c.track('app_open')
+    await c.flush()
+    expect(sent.length).toBe(1)
+    expect(errors).toEqual([expect.objectContaining({ kind: 'dropped', status: 400 })])
+    c.track('level_start')
+    await c.flush()
+    expect(Date.parse(sent[1]!.body.events[0]!.timestamp)).toBe(real)
+    await c.shutdown()
+  })
+
+  it('clockOffset: the middle of the Date second against the middle of the request', () => {
+    const sentAt = Date.parse('2026-11-28T10:00:00.000Z')
+    expect(clockOffset('Sat, 28 Nov 2026 10:10:00 GMT', sentAt, sentAt + 200)).toBe(600_400)
+    expect(clockOffset(null, sentAt, sentAt)).toBeUndefined()
+    expect(clockOffset('not a date', sentAt, sentAt)).toBeUndefined()
   })
 
   it('reports events of an accepted batch that the server refused one by one, without retrying', async () => {

@@ -41,6 +41,8 @@ export interface State {
   c?: string
   /** Whether an app_install was tracked already. */
   i?: boolean
+  /** The server's clock minus this device's (ms), from the answers' Date headers; queued times carry it. */
+  o?: number
 }
 
 export const emptyState = (): State => ({ buf: [], q: [] })
@@ -119,6 +121,26 @@ export function verdict(status: number | undefined): 'done' | 'retry' | 'drop' {
   if (status >= 200 && status < 300) return 'done'
   if (status === 408 || status === 429 || status >= 500) return 'retry'
   return 'drop'
+}
+
+/** A correction smaller than this is noise (the Date header has whole seconds). */
+export const SKEW_MS = 5000
+
+/**
+ * The server's clock minus this device's, from an answer's Date header (whole seconds, so its
+ * middle) against the middle of the request; undefined without a readable header.
+ */
+export function clockOffset(date: string | null, sentAt: number, receivedAt: number): number | undefined {
+  const server = date ? Date.parse(date) : NaN
+  return Number.isFinite(server) ? Math.round(server + 500 - (sentAt + receivedAt) / 2) : undefined
+}
+
+/** Moves every queued time (events, the session's last event) by `delta` ms. */
+export function shiftState(state: State, delta: number): void {
+  const shift = (e: SdkEvent) => (e.timestamp = new Date(Date.parse(e.timestamp) + delta).toISOString())
+  state.buf.forEach(shift)
+  for (const b of state.q) b.events.forEach(shift)
+  if (state.s) state.s.at += delta
 }
 
 /**

@@ -8,11 +8,14 @@ import {
   MAX_EVENT_BYTES,
   MAX_EVENTS,
   SESSION_GAP_MS,
+  SKEW_MS,
   backoffDelay,
   boundState,
+  clockOffset,
   emptyState,
   jsonBytes,
   retryAfterMs,
+  shiftState,
   splitBatches,
   utf8,
   uuid,
@@ -22,7 +25,7 @@ import {
   type State,
 } from './core.js'
 
-export { backoffDelay, splitBatches, retryAfterMs, verdict } from './core.js'
+export { backoffDelay, clockOffset, splitBatches, retryAfterMs, verdict } from './core.js'
 export type { Batch, SdkEvent } from './core.js'
 
 const PATH = '/api/v1/gaming/events'
@@ -104,7 +107,8 @@ const memoryStorage = (): StorageLike => {
 
 export function createClient(o: ClientOptions): Client {
   const env = globalThis as unknown as Env
-  const now = () => Date.now()
+  /** The server's time as far as known: a device clock minutes off would have its batches refused. */
+  const now = () => Date.now() + (read().o ?? 0)
   const newId = () => uuid((b) => env.crypto.getRandomValues(b))
   const url = o.endpoint.endsWith(PATH) ? o.endpoint : o.endpoint.replace(/\/+$/, '') + PATH
   const maxBatch = Math.min(MAX_EVENTS, Math.max(1, o.maxBatch ?? 100))
@@ -206,6 +210,24 @@ export function createClient(o: ClientOptions): Client {
     }
   }
 
+  /**
+   * Adopts the server's clock when this device's is off by SKEW_MS or more: the queued times move
+   * with it. True when it did (a batch refused for its time is then sent again at once).
+   */
+  const learnClock = (res: Response, sentAt: number): boolean => {
+    const seen = clockOffset(res.headers.get('date'), sentAt, Date.now())
+    return (
+      seen !== undefined &&
+      update((s) => {
+        const delta = seen - (s.o ?? 0)
+        if (Math.abs(delta) < SKEW_MS) return false
+        shiftState(s, delta)
+        s.o = seen
+        return true
+      })
+    )
+  }
+
   let attempt = 0
   let retryTimer: ReturnType<typeof setTimeout> | undefined
   let sending: Promise<void> | undefined
@@ -214,7 +236,9 @@ export function createClient(o: ClientOptions): Client {
   const drain = (keepalive: boolean): Promise<void> =>
     (sending ??= (async () => {
       for (let batch = read().q[0]; batch && !retryTimer; batch = read().q[0]) {
+        const sentAt = Date.now()
         const res = await post(batch, keepalive && jsonBytes(batch) < KEEPALIVE_BYTES)
+        if (res && learnClock(res, sentAt) && res.status === 400) continue
         const what = verdict(res?.status)
         if (what === 'retry') {
           const wait =
@@ -290,8 +314,8 @@ export function createClient(o: ClientOptions): Client {
 
   return {
     track(type, data) {
-      const t = now()
       const full = update((s) => {
+        const t = Date.now() + (s.o ?? 0)
         if (!s.s || t - s.s.at > SESSION_GAP_MS) s.s = { id: newId(), at: t }
         s.s.at = t
         s.p ??= newId()

@@ -33,8 +33,8 @@ const header = (req: FastifyRequest, name: string): string | undefined => {
 /** Request headers a browser may send cross-origin (contract, "CORS on ingestion"). */
 const CORS_ALLOWED =
   'Authorization, Content-Type, Content-Encoding, X-Game-ID, X-Organization-ID, X-Signature, X-Timestamp'
-/** Response headers a page may read besides the safelisted ones. */
-const CORS_EXPOSED = 'Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id'
+/** Response headers a page may read besides the safelisted ones (Date: the SDK corrects a wrong device clock). */
+const CORS_EXPOSED = 'Date, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id'
 
 /**
  * POST /api/v1/gaming/events. Its own authentication (SDK key, X-Game-ID and X-Organization-ID, not API
