@@ -34,6 +34,8 @@ export interface ClickInput {
   responseMs: number
   /** `clk_…` of a human visit of a smart link (the redirect made it and put it in Location). */
   clickId?: string
+  /** The device page found an iPad behind a Mac's user agent: an iOS tablet. */
+  ipad?: boolean
 }
 
 /** What recording needs of the QR codes: each code's scans, inside the flush's unit of work. */
@@ -207,9 +209,9 @@ export function createClickRecorder(deps: RecorderDeps) {
         country: place.country,
         region: place.region,
         city: place.city,
-        device: agent.device,
+        device: c.ipad ? 'tablet' : agent.device,
         browser: agent.browser,
-        os: agent.os,
+        os: c.ipad ? 'iOS' : agent.os,
         referrerDomain: referrerDomain(c.referer),
         utmSource: utm.source,
         utmMedium: utm.medium,

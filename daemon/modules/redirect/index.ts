@@ -23,9 +23,9 @@ export interface RedirectService {
   lookup(host: string | undefined, code: string): Promise<Lookup>
   /**
    * Where this visit of a redirecting link goes (rules, forwarded query; a smart link's platform
-   * target with `clickId` appended): its Location.
+   * target with `clickId` appended; `ipad`: the device page found an iPad): its Location.
    */
-  location(link: ResolvedLink, visit: Visit, clickId?: string): string
+  location(link: ResolvedLink, visit: Visit, clickId?: string, ipad?: boolean): string
   /** The click id of a human visit of a smart link (`clk_…`); undefined for bots and plain links. */
   clickIdFor(link: ResolvedLink, method: string, userAgent: string): string | undefined
   /** A visit of a link with maxClicks: true while it redirects (a human visit takes one click). */

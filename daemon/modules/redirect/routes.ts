@@ -17,6 +17,7 @@ import {
 } from './protected.js'
 import type { ResolvedLink } from './cache.js'
 import type { RedirectService } from './index.js'
+import { DEVICE_PAGE_CSP, deviceAnswer, devicePage, needsDevicePage, REFERRER_PARAM } from './smart.js'
 
 function fail(
   request: FastifyRequest,
@@ -134,11 +135,27 @@ export function redirectRoutes(deps: { redirect: RedirectService; clock: Clock }
         }
         if (!found.live) return expired(request, reply, link, code)
 
+        // Safari on a "Mac" may be an iPad: its smart link visit asks the browser first (no click
+        // yet); the visit the page sends back carries the answer and the Referer's host.
+        const agent = ua(request) ?? ''
+        const asked = needsDevicePage(link, agent) && request.method === 'GET'
+        const answer = asked ? deviceAnswer(request.query) : undefined
+        if (asked && answer === undefined)
+          return pageHeaders(reply)
+            .header('content-security-policy', DEVICE_PAGE_CSP)
+            .code(200)
+            .send(devicePage(request.url, request.headers.referer))
+
         // A smart link's human visit: one click id, in the click row and in Location.
-        const clickId = redirect.clickIdFor(link, request.method, ua(request) ?? '')
+        const clickId = redirect.clickIdFor(link, request.method, agent)
         const click = clickInput(link, deps.clock.now(), request)
+        if (answer !== undefined) {
+          const host = request.query[REFERRER_PARAM]
+          click.referer = typeof host === 'string' && host !== '' ? `https://${host}/` : undefined
+          click.ipad = answer === 'ipad'
+        }
         redirect.record(clickId === undefined ? click : { ...click, clickId })
-        const location = redirect.location(link, visitOf(request), clickId)
+        const location = redirect.location(link, visitOf(request), clickId, answer === 'ipad')
         // A smart link's answer depends on the visitor (platform, click id): never reused.
         return sendRedirect(reply, link.redirectType, location, link.smart ? 'no-store' : CACHE_CONTROL)
       },

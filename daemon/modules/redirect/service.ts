@@ -81,10 +81,10 @@ export function createRedirectService(deps: RedirectServiceDeps): RedirectServic
     },
 
     /** Where this visit of a redirecting link goes (rules, forwarded query): its Location. */
-    location(link: ResolvedLink, visit: Visit, clickId?: string): string {
+    location(link: ResolvedLink, visit: Visit, clickId?: string, ipad = false): string {
       if (link.smart) {
         const ua = visit.headers['user-agent']
-        return locationOf(smartTarget(link, typeof ua === 'string' ? ua : '', clickId))
+        return locationOf(smartTarget(link, typeof ua === 'string' ? ua : '', clickId, ipad))
       }
       // A link without rules visited without a query goes to its own destination.
       if (!needsVisit(link, visit.rawQuery)) return locationOf(link.destinationUrl)

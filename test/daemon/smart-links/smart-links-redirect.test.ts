@@ -28,6 +28,9 @@ const FIREFOX_WINDOWS = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gec
 const CHROME_LINUX =
   'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36'
 const PLAYSTATION = 'Mozilla/5.0 (PlayStation; PlayStation 5/2.26) AppleWebKit/605.1.15 (KHTML, like Gecko)'
+/** Safari on a Mac, and what iPadOS Safari sends by default: the same user agent. */
+const SAFARI_MAC =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Safari/605.1.15'
 
 const IOS = 'https://apps.apple.com/app/id1234567890'
 const PLAY = 'https://play.google.com/store/apps/details?id=com.example.game'
@@ -159,6 +162,89 @@ describe('smart link redirect', () => {
     expect(
       await sqlRows<{ click_id: string | null }>(t, 'SELECT click_id FROM clicks WHERE link_id = ?', link.id),
     ).toEqual([{ click_id: null }])
+  })
+
+  it("Safari on a 'Mac' (an iPad's too) gets the device page; its answer picks iOS or desktop and is the click", async () => {
+    const s = await makeSmart()
+    const page = await visit(t, s.shortCode, {
+      ua: SAFARI_MAC,
+      query: 'utm_source=news&qr=1',
+      headers: { referer: 'https://news.example.org/post/1' },
+    })
+    expect(page.statusCode).toBe(200)
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8')
+    expect(page.headers['cache-control']).toBe('no-store')
+    expect(page.headers['content-security-policy']).toMatch(
+      /^default-src 'none'; script-src 'sha256-[A-Za-z0-9+/]+=*';/,
+    )
+    const back = `/${s.shortCode}?utm_source=news&amp;qr=1&amp;linkd_device=`
+    expect(page.body).toContain(`<a id="ipad" href="${back}ipad&amp;linkd_ref=news.example.org">`)
+    expect(page.body).toContain(`<a id="mac" href="${back}mac&amp;linkd_ref=news.example.org">`)
+    expect(page.body).toContain(
+      `<noscript><meta http-equiv="refresh" content="0;url=${back}mac&amp;linkd_ref=news.example.org">`,
+    )
+    await flush(t)
+    expect(await sqlRows(t, 'SELECT ts FROM clicks WHERE link_id = ?', s.id)).toEqual([])
+
+    const answer = (device: string) =>
+      visit(t, s.shortCode, {
+        ua: SAFARI_MAC,
+        query: `utm_source=news&qr=1&linkd_device=${device}&linkd_ref=news.example.org`,
+      })
+    const ipad = await answer('ipad')
+    expect(ipad.statusCode).toBe(302)
+    expect(String(ipad.headers.location)).toMatch(
+      /^https:\/\/apps\.apple\.com\/app\/id1234567890\?linkd_click=clk_/,
+    )
+    const mac = await answer('mac')
+    expect(String(mac.headers.location)).toMatch(
+      /^https:\/\/store\.steampowered\.com\/app\/123456\/\?linkd_click=clk_/,
+    )
+    // Another answer is no answer: the page again.
+    expect((await answer('phone')).statusCode).toBe(200)
+    await flush(t)
+    const rows = await sqlRows<Record<string, unknown>>(
+      t,
+      'SELECT device, os, browser, referrer_domain, utm_source, is_qr FROM clicks WHERE link_id = ? ORDER BY ts, device',
+      s.id,
+    )
+    expect(rows.map((r) => ({ ...r, is_qr: Number(r.is_qr) }))).toEqual([
+      {
+        device: 'desktop',
+        os: 'Mac OS',
+        browser: 'Safari',
+        referrer_domain: 'news.example.org',
+        utm_source: 'news',
+        is_qr: 1,
+      },
+      {
+        device: 'tablet',
+        os: 'iOS',
+        browser: 'Safari',
+        referrer_domain: 'news.example.org',
+        utm_source: 'news',
+        is_qr: 1,
+      },
+    ])
+    expect((await analytics(t, s.id)).platforms).toEqual([
+      { platform: 'ios', clicks: 1, percentage: 50 },
+      { platform: 'android', clicks: 0, percentage: 0 },
+      { platform: 'desktop', clicks: 1, percentage: 50 },
+      { platform: 'other', clicks: 0, percentage: 0 },
+    ])
+  })
+
+  it('no device page where the answer could not matter: HEAD, bots, Chrome on a Mac, one target for both', async () => {
+    const s = await makeSmart()
+    expect(await go(s.shortCode, SAFARI_MAC, 'HEAD')).toBe(STEAM)
+    expect(await go(s.shortCode, CHROME_MAC)).toMatch(/^https:\/\/store\.steampowered\.com\//)
+    const same = await makeSmart({ ios: null, desktop: null })
+    expect(await go(same.shortCode, SAFARI_MAC)).toMatch(/^https:\/\/example\.com\/game\?linkd_click=clk_/)
+    const res = await visit(t, s.shortCode, { ua: CHROME_MAC, query: 'linkd_device=ipad' })
+    expect(String(res.headers.location)).toMatch(/^https:\/\/store\.steampowered\.com\//)
+    // A plain link never asks.
+    const link = await makeLink(t)
+    expect((await visit(t, link.shortCode, { ua: SAFARI_MAC })).statusCode).toBe(302)
   })
 
   it('does not change a plain link: no click id, the cacheable answer', async () => {
