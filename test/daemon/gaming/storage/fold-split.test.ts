@@ -278,46 +278,50 @@ const ids = () => {
 }
 
 describe('the fold split by layer', () => {
-  it('gives exactly the single-function fold on 2000 random batches, and the batches reach every rule', () => {
-    const seen = new Map<string, number>()
-    const count = (what: string) => seen.set(what, (seen.get(what) ?? 0) + 1)
-    for (let seed = 1; seed <= 2000; seed++) {
-      const { snapshot, events } = batch(seed)
-      const expected = referenceFold(snapshot, events, ids())
-      const actual = fold(snapshot, events, ids())
-      expect(actual, `seed ${seed}`).toStrictEqual(expected)
-      expect(JSON.stringify(actual), `seed ${seed}`).toBe(JSON.stringify(expected))
-      tally(snapshot, expected, count)
-    }
-    // The generator reaches each rule of the fold (else the comparison proves little).
-    for (const what of [
-      'duplicates',
-      'flagged',
-      'profile insert',
-      'profile all',
-      'profile activity',
-      'install moved',
-      'player-day new',
-      'player-day stored',
-      'session insert',
-      'session start',
-      'session update',
-      'session day moved',
-      'negative gap',
-      'type gap',
-      'country gap',
-      'paying gap',
-      'negative cohort',
-      'conversion',
-      'conversion moved',
-      'cost',
-      'commission',
-      'negative paying dim gap',
-      'custom dim',
-      'saturated',
-    ])
-      expect(seen.get(what) ?? 0, what).toBeGreaterThan(10)
-  })
+  it(
+    'gives exactly the single-function fold on 2000 random batches, and the batches reach every rule',
+    { timeout: 120_000 },
+    () => {
+      const seen = new Map<string, number>()
+      const count = (what: string) => seen.set(what, (seen.get(what) ?? 0) + 1)
+      for (let seed = 1; seed <= 2000; seed++) {
+        const { snapshot, events } = batch(seed)
+        const expected = referenceFold(snapshot, events, ids())
+        const actual = fold(snapshot, events, ids())
+        expect(actual, `seed ${seed}`).toStrictEqual(expected)
+        expect(JSON.stringify(actual), `seed ${seed}`).toBe(JSON.stringify(expected))
+        tally(snapshot, expected, count)
+      }
+      // The generator reaches each rule of the fold (else the comparison proves little).
+      for (const what of [
+        'duplicates',
+        'flagged',
+        'profile insert',
+        'profile all',
+        'profile activity',
+        'install moved',
+        'player-day new',
+        'player-day stored',
+        'session insert',
+        'session start',
+        'session update',
+        'session day moved',
+        'negative gap',
+        'type gap',
+        'country gap',
+        'paying gap',
+        'negative cohort',
+        'conversion',
+        'conversion moved',
+        'cost',
+        'commission',
+        'negative paying dim gap',
+        'custom dim',
+        'saturated',
+      ])
+        expect(seen.get(what) ?? 0, what).toBeGreaterThan(10)
+    },
+  )
 })
 
 function tally(snapshot: Snapshot, c: Changes, count: (what: string) => void) {
