@@ -60,7 +60,8 @@ describe.skipIf(missingBinaries('chromium'))('a smart link opened by Safari that
   async function land(touchPoints: number, javaScriptEnabled = true) {
     const context = await browser.newContext({ userAgent: SAFARI_MAC, javaScriptEnabled })
     await context.addInitScript((points) => {
-      Object.defineProperty(Navigator.prototype, 'maxTouchPoints', { get: () => points })
+      const { navigator } = globalThis as unknown as { navigator: object }
+      Object.defineProperty(Object.getPrototypeOf(navigator), 'maxTouchPoints', { get: () => points })
     }, touchPoints)
     const refused: string[] = []
     const page = await context.newPage()

@@ -229,9 +229,23 @@ describe('linkctl smart-links', () => {
     const byCode = await cli(['sl', 'stats', 'cli-stats'], { env })
     expect(byCode.code, byCode.stderr).toBe(0)
     expect(byCode.stdout).toContain('PLATFORM\tCLICKS\t%\nios\t1\t100\n')
-    expect((await cli(['links', 'stats', 'cli-stats'], { env })).code).toBe(5)
+    // Links and smart links share codes: the other kind's code is named as such.
+    const wrongKind = await cli(['links', 'stats', 'cli-stats'], { env })
+    expect(wrongKind.code).toBe(5)
+    expect(wrongKind.stderr).toBe(
+      'error: no link with the id or short code "cli-stats": it is a smart link (linkctl smart-links)\n',
+    )
+    expect(
+      (await cli(['links', 'create', 'https://example.com/plain', '--slug', 'cli-plain-stats'], { env }))
+        .code,
+    ).toBe(0)
+    const notSmart = await cli(['sl', 'get', 'cli-plain-stats'], { env })
+    expect(notSmart.code).toBe(5)
+    expect(notSmart.stderr).toBe(
+      'error: no smart link with the short code "cli-plain-stats": it is a link (linkctl links)\n',
+    )
     const unknown = await cli(['sl', 'stats', 'no-such-code'], { env })
     expect(unknown.code).toBe(5)
-    expect(unknown.stderr).toContain('no smart link with the id or short code "no-such-code"')
+    expect(unknown.stderr).toBe('error: no smart link with the id or short code "no-such-code"\n')
   })
 })

@@ -34,7 +34,8 @@ const header = (req: FastifyRequest, name: string): string | undefined => {
 const CORS_ALLOWED =
   'Authorization, Content-Type, Content-Encoding, X-Game-ID, X-Organization-ID, X-Signature, X-Timestamp'
 /** Response headers a page may read besides the safelisted ones (Date: the SDK corrects a wrong device clock). */
-const CORS_EXPOSED = 'Date, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id'
+const CORS_EXPOSED =
+  'Date, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id'
 
 /**
  * POST /api/v1/gaming/events. Its own authentication (SDK key, X-Game-ID and X-Organization-ID, not API

@@ -257,7 +257,7 @@ export function linkFields(l: Link, tty: boolean): Field[] {
 const ID_RE = /^lnk_/
 
 /** The short code a reference names: a code, or the last path segment of a short URL. */
-function codeOf(ref: string): string {
+export function codeOf(ref: string): string {
   if (/^https?:\/\//i.test(ref)) {
     try {
       return new URL(ref).pathname.split('/').filter(Boolean).pop() ?? ref
@@ -279,7 +279,14 @@ export async function findLink(client: LinkdClient, ref: string): Promise<Link> 
     throw new CliError(`no link with the id or short code "${ref}"`, EXIT.notFound)
   const page = await client.links.list({ search: code, limit: 100 })
   const found = page.data.find((l) => l.shortCode === code)
-  if (!found) throw new CliError(`no link with the id or short code "${ref}"`, EXIT.notFound)
+  if (!found) {
+    // Links and smart links share short codes: say so when the code is the other kind's.
+    const smart = await client.smartLinks.list({ search: code, limit: 100 })
+    const other = smart.data.some((s) => s.shortCode === code)
+      ? ': it is a smart link (linkctl smart-links)'
+      : ''
+    throw new CliError(`no link with the id or short code "${ref}"${other}`, EXIT.notFound)
+  }
   return found
 }
 

@@ -11,6 +11,7 @@ import type { Ctx } from '../../../session/context.js'
 import { CliError, EXIT, UsageError } from '../../../session/exit-codes.js'
 import { when, type Column, type Field } from '../../output.js'
 import { collect } from '../../parse.js'
+import { codeOf } from '../links/shared.js'
 
 export interface SmartLinkRefOpts {
   /** A smart link id (sml_...), short code or short URL. */
@@ -116,16 +117,6 @@ export function smartLinkFields(s: SmartLink, tty: boolean): Field[] {
 
 const ID_RE = /^sml_/
 
-/** The short code a reference names: a code, or the last path segment of a short URL. */
-function codeOf(ref: string): string {
-  if (!/^https?:\/\//i.test(ref)) return ref
-  try {
-    return new URL(ref).pathname.split('/').filter(Boolean).pop() ?? ref
-  } catch {
-    return ref
-  }
-}
-
 /** The smart link a reference names (id, short code or short URL); unknown: exit 5. */
 export async function findSmartLink(client: LinkdClient, ref: string): Promise<SmartLink> {
   if (ID_RE.test(ref)) return client.smartLinks.get(ref)
@@ -134,7 +125,16 @@ export async function findSmartLink(client: LinkdClient, ref: string): Promise<S
   if (code.length === 0 || code.length > LINK_LIMITS.slugMax) throw missing()
   const page = await client.smartLinks.list({ search: code, limit: 100 })
   const found = page.data.find((s) => s.shortCode === code)
-  if (!found) throw missing()
+  if (!found) {
+    // Links and smart links share short codes: say so when the code is a link's.
+    const links = await client.links.list({ search: code, limit: 100 })
+    if (links.data.some((l) => l.shortCode === code))
+      throw new CliError(
+        `no smart link with the short code "${ref}": it is a link (linkctl links)`,
+        EXIT.notFound,
+      )
+    throw missing()
+  }
   return found
 }
 
