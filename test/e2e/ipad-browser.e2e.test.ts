@@ -2,7 +2,7 @@
  * iPadOS Safari says it is a Mac. In Debian's headless Chromium (playwright-core) with Safari's
  * Mac user agent, a smart link's device page runs under its CSP and sends a touch screen (5
  * points, an iPad) to the iOS target, a Mac (0) and a browser without script to the desktop one;
- * the link's analytics count each visit once, on its platform. Needs chromium and the build.
+ * `linkctl sl stats` counts each visit once, on its platform. Needs chromium and the build.
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -24,16 +24,6 @@ describe.skipIf(missingBinaries('chromium'))('a smart link opened by Safari that
   let browser: Browser
   let smart: SmartLink
 
-  const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-    const res = await fetch(`${cli.daemon.url}${path}`, {
-      method,
-      headers: { authorization: `Bearer ${cli.env.LINKCTL_API_KEY}`, 'content-type': 'application/json' },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    })
-    expect(res.status, await res.clone().text()).toBeLessThan(300)
-    return (await res.json()) as T
-  }
-
   beforeAll(async () => {
     cli = await startLinkdForCli('linkd-ipad-browser-')
     stores = createServer((req, res) => {
@@ -43,11 +33,19 @@ describe.skipIf(missingBinaries('chromium'))('a smart link opened by Safari that
     await new Promise<void>((resolve) => stores.listen(0, '127.0.0.1', resolve))
     base = `http://localhost:${(stores.address() as AddressInfo).port}`
     browser = await launchChromium()
-    smart = await api<SmartLink>('POST', '/api/use/smart-links', {
-      fallbackUrl: `${base}/web`,
-      ios: { url: `${base}/app-store` },
-      desktop: { url: `${base}/steam` },
-    })
+    const created = await cli.linkctl([
+      'sl',
+      'create',
+      '--fallback',
+      `${base}/web`,
+      '--ios',
+      `${base}/app-store`,
+      '--desktop',
+      `${base}/steam`,
+      '--json',
+    ])
+    expect(created.code, created.stderr).toBe(0)
+    smart = JSON.parse(created.stdout) as SmartLink
   }, 60_000)
 
   afterAll(async () => {
@@ -78,7 +76,9 @@ describe.skipIf(missingBinaries('chromium'))('a smart link opened by Safari that
     expect(await land(5)).toEqual({ path: '/app-store', clickId: expect.stringMatching(/^clk_/) })
     expect(await land(0)).toEqual({ path: '/steam', clickId: expect.stringMatching(/^clk_/) })
     expect(await land(5, false)).toEqual({ path: '/steam', clickId: expect.stringMatching(/^clk_/) })
-    const a = await api<LinkAnalytics>('GET', `/api/use/analytics/links/${smart.id}`)
+    const stats = await cli.linkctl(['sl', 'stats', smart.shortCode, '--json'])
+    expect(stats.code, stats.stderr).toBe(0)
+    const a = JSON.parse(stats.stdout) as LinkAnalytics
     expect(a.totalClicks).toBe(3)
     expect(a.platforms).toEqual([
       { platform: 'ios', clicks: 1, percentage: 33.33 },
