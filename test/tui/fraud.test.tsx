@@ -23,9 +23,9 @@ describe('fraud screen', () => {
     const client = new FakeClient()
     const app = await openGame(client)
     const frame = await frameWith(app, '2 fraud events, newest first · 0 new (●)')
-    expect(frame).toContain('12345 events analyzed · 120 threats (100 blocked, 20 flagged)')
+    expect(frame).toContain('12,345 events analyzed · 120 threats (100 blocked, 20 flagged)')
     expect(frame).toContain('fraud rate 0.97% · false positives 25% · detection 2.5 µs an event')
-    expect(frame).toContain('blocked now: 4 IPs, 1 devices')
+    expect(frame).toContain('blocked now: 4 IPs, 1 device')
     expect(frame).toContain('by threat: bot_detection 90 · revenue_anomaly 23 · click_injection 7')
     expect(frame).toMatch(
       /10:02:00\s+player_2\s+revenue_anomaly\s+0\.91\s+detected[\s\S]*10:01:00\s+player_1\s+bot_detection/,
@@ -56,7 +56,7 @@ describe('fraud screen', () => {
     const threats = await frameWith(app, '2 fraud events, newest first', 'o logged')
     expect(threats).not.toContain('watched_3')
     await press(app, 'o')
-    const logged = await frameWith(app, '1 logged records, newest first', 'o threats')
+    const logged = await frameWith(app, '1 logged record, newest first', 'o threats')
     expect(logged).toMatch(/watched_3\s+-\s+0\.\d+\s+logged/)
     await press(app, 'o')
     expect(await frameWith(app, '2 fraud events, newest first')).not.toContain('watched_3')

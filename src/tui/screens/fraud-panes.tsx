@@ -9,6 +9,7 @@ import { Text } from '../components/text.js'
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 import type { BlocklistEntry, BlockType, FraudEvent, FraudReview, FraudRule } from '../../contract/fraud.js'
 import { ruleNames } from '../../format/cells.js'
+import { plural } from '../../contract/numbers.js'
 import { validationLines } from '../api.js'
 import { Confirm, type Confirmation } from '../components/confirm.js'
 import { Form } from '../components/form.js'
@@ -150,7 +151,7 @@ export function EventFeed({ game, active, rows }: PaneProps) {
   return (
     <PaneBody
       heading={
-        `${feed.data.total} ${logged ? 'logged records' : 'fraud events'}, newest first · ${fresh} new (●)` +
+        `${plural(feed.data.total, logged ? 'logged record' : 'fraud event')}, newest first · ${fresh} new (●)` +
         (canWrite ? ' · l legitimate · f fraud' : '') +
         (logged ? ' · o threats' : ' · o logged')
       }

@@ -6,6 +6,7 @@ import { Box } from 'ink'
 import { Text } from '../components/text.js'
 import { useCallback, useState } from 'react'
 import { percent } from '../../format/cells.js'
+import { plural } from '../../contract/numbers.js'
 import type { FraudDashboard } from '../../contract/fraud.js'
 import type { Game } from '../../contract/games.js'
 import { useTui, type ScreenDef, type ScreenProps } from '../context.js'
@@ -31,9 +32,9 @@ export function dashboardLines(d: FraudDashboard): string[] {
     .map(([type, n]) => `${type} ${n}`)
   const latency = d.avgDetectionLatencyUs === null ? '-' : `${d.avgDetectionLatencyUs.toFixed(1)} µs`
   return [
-    `${d.eventsAnalyzed} events analyzed · ${d.threatsDetected} threats (${d.blocked} blocked, ${d.flagged} flagged)`,
+    `${plural(d.eventsAnalyzed, 'event')} analyzed · ${plural(d.threatsDetected, 'threat')} (${d.blocked} blocked, ${d.flagged} flagged)`,
     `fraud rate ${share(d.fraudRate)} · false positives ${share(d.falsePositiveRate)} · detection ${latency} an event`,
-    `blocked now: ${d.blockedIps} IPs, ${d.blockedDevices} devices`,
+    `blocked now: ${plural(d.blockedIps, 'IP')}, ${plural(d.blockedDevices, 'device')}`,
     `by threat: ${threats.join(' · ') || 'none'}`,
   ]
 }

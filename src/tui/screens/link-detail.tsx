@@ -78,7 +78,7 @@ function Platforms(props: { rows: PlatformShare[]; installs: number | undefined;
   const max = Math.max(1, ...rows.map((r) => r.clicks))
   return (
     <Box flexDirection="column" marginTop={1}>
-      <Text bold>{`Platforms${installs === undefined ? '' : ` · ${installs} installs`}`}</Text>
+      <Text bold>{`Platforms${installs === undefined ? '' : ` · ${plural(installs, 'install')}`}`}</Text>
       {rows.length === 0 ? <Text dimColor>none yet</Text> : null}
       {rows.map((r) => (
         <Text key={r.platform} wrap="truncate">
@@ -114,7 +114,7 @@ function Analytics({ id, width }: { id: string; width: number }) {
   if (!a) return <Text dimColor>loading analytics…</Text>
   return (
     <Box flexDirection="column" marginTop={1}>
-      <Text>{`Clicks, last ${HOURS} hours: ${a.totalClicks} (${a.uniqueVisitors} visitors, ${a.qrScans} QR scans, ${a.botDetection.count} bots)`}</Text>
+      <Text>{`Clicks, last ${HOURS} hours: ${a.totalClicks} (${plural(a.uniqueVisitors, 'visitor')}, ${plural(a.qrScans, 'QR scan')}, ${plural(a.botDetection.count, 'bot')})`}</Text>
       <Text>
         {sparkline(
           a.timeSeries.map((p) => p.clicks),

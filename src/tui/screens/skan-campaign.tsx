@@ -9,6 +9,7 @@ import { Box } from 'ink'
 import { Text } from '../components/text.js'
 import { useLayoutEffect, useState } from 'react'
 import { money, percent } from '../../format/cells.js'
+import { plural } from '../../contract/numbers.js'
 import type { Game } from '../../contract/games.js'
 import type { SkanCampaign } from '../../contract/skan.js'
 import type { OptimizeResult, RevenueError } from '../../contract/skan-optimize.js'
@@ -78,7 +79,7 @@ const errorText = (e: RevenueError | null, currency: string) =>
 /** The optimizer's figures: the history, and the estimate of each schema against its true revenue. */
 export function proposalLines(r: OptimizeResult): string[] {
   return [
-    `${r.installs} installs, ${r.payers} payers · true revenue ${money(r.expectedError.revenue, 2, r.currency)}`,
+    `${plural(r.installs, 'install')}, ${plural(r.payers, 'payer')} · true revenue ${money(r.expectedError.revenue, 2, r.currency)}`,
     `estimated revenue: current ${errorText(r.currentError, r.currency)} · proposed ${errorText(r.expectedError, r.currency)}`,
   ]
 }
@@ -159,7 +160,7 @@ export function CampaignView(props: {
         bold
       >{`Campaign ${c.name} (${c.id}) · ${c.adNetworkId} · source ${c.sourceIdentifier ?? '-'}`}</Text>
       <Text>
-        {`${r.postbacks} postbacks · ${percent(r.verifiedShare * 100, 1)} verified · ${r.installs} installs · estimated revenue ${money(r.estimatedRevenue, 2, game.reportingCurrency)}`}
+        {`${plural(r.postbacks, 'postback')} · ${percent(r.verifiedShare * 100, 1)} verified · ${plural(r.installs, 'install')} · estimated revenue ${money(r.estimatedRevenue, 2, game.reportingCurrency)}`}
       </Text>
       <Text dimColor>
         {`Schema (lock window ${c.conversionSchema.lockWindow} h) · o propose a schema`}

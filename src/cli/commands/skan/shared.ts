@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises'
 import { Option, type Command } from 'commander'
 import type { CampaignReport, SkanCampaign } from '../../../contract/skan.js'
 import { SKAN_LIMITS } from '../../../contract/skan-limits.js'
+import { plural } from '../../../contract/numbers.js'
 import { UsageError } from '../../../session/exit-codes.js'
 import { percent, when, type Column, type Field } from '../../output.js'
 import { intArg } from '../../parse.js'
@@ -56,7 +57,7 @@ export function reportFields(r: CampaignReport): Field[] {
       `DAYS ${w.window}`,
       `${w.verified} verified of ${w.postbacks}; ${bands(w.coarse)}`,
     ]),
-    ['INSTALLS', `${r.installs} (${r.redownloads} redownloads)`],
+    ['INSTALLS', `${r.installs} (${plural(r.redownloads, 'redownload')})`],
     [
       'EVENTS',
       Object.entries(r.events)
