@@ -216,8 +216,10 @@ export function createClient(o: ClientOptions): Client {
    */
   const learnClock = (res: Response, sentAt: number): boolean => {
     const seen = clockOffset(res.headers.get('date'), sentAt, Date.now())
+    // Read first: most answers change nothing, and then nothing is written.
     return (
       seen !== undefined &&
+      Math.abs(seen - (read().o ?? 0)) >= SKEW_MS &&
       update((s) => {
         const delta = seen - (s.o ?? 0)
         if (Math.abs(delta) < SKEW_MS) return false
