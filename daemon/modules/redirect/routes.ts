@@ -57,6 +57,12 @@ const rawQueryOf = (url: string) => {
   return q === -1 ? '' : url.slice(q + 1)
 }
 
+/** `/<code>` and the request's query: a page's own links stay on this host whatever the request-target. */
+const pathAndQuery = (code: string, url: string) => {
+  const query = rawQueryOf(url)
+  return query === '' ? `/${code}` : `/${code}?${query}`
+}
+
 /**
  * `GET|HEAD /:shortCode`: resolve by host + code, answer the link's redirect type with Location and
  * `Cache-Control: private, max-age=90`, buffer the click, reply. 404 for unknown or inactive
@@ -144,7 +150,7 @@ export function redirectRoutes(deps: { redirect: RedirectService; clock: Clock }
           return pageHeaders(reply)
             .header('content-security-policy', DEVICE_PAGE_CSP)
             .code(200)
-            .send(devicePage(request.url, request.headers.referer))
+            .send(devicePage(pathAndQuery(code, request.url), request.headers.referer))
 
         // A smart link's human visit: one click id, in the click row and in Location.
         const clickId = redirect.clickIdFor(link, request.method, agent)
