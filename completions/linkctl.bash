@@ -41,7 +41,7 @@ _linkctl_descend() {
     'keys|test') echo 'keys test' ;;
     'keys|activity') echo 'keys activity' ;;
     'keys|help') echo 'keys help' ;;
-    'team|members') echo 'team members' ;;
+    'team|members'|'team|list'|'team|ls') echo 'team members' ;;
     'team|invite') echo 'team invite' ;;
     'team|invitations') echo 'team invitations' ;;
     'team|revoke-invite') echo 'team revoke-invite' ;;
@@ -176,7 +176,7 @@ _linkctl_words() {
     '') echo 'login logout profile status whoami keys team links smart-links sl qr domains webhooks games events analytics fraud skan gdpr audit api tui dashboard completion help' ;;
     'profile') echo 'list ls use help' ;;
     'keys') echo 'create list ls get update regenerate revoke activate deactivate delete rm test activity help' ;;
-    'team') echo 'members invite invitations revoke-invite role remove rm join help' ;;
+    'team') echo 'members list ls invite invitations revoke-invite role remove rm join help' ;;
     'team role') echo 'owner admin member viewer' ;;
     'links') echo 'create list ls get update delete rm open qr share stats clicks import export help' ;;
     'smart-links') echo 'create list ls get update delete rm stats help' ;;

@@ -79,7 +79,7 @@ function __linkctl_descend
             echo 'keys activity'
         case 'keys|help'
             echo 'keys help'
-        case 'team|members'
+        case 'team|members' 'team|list' 'team|ls'
             echo 'team members'
         case 'team|invite'
             echo 'team invite'

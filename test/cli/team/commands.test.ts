@@ -130,6 +130,9 @@ describe('team commands', () => {
     expect(m.stdout.split('\n')[0]).toBe('ID\tNAME\tROLE\tEMAIL\tJOINED\tINVITED BY')
     expect(m.stdout).toContain('mem_ana\tAna\tmember\tana@example.com\t')
     expect(stub.requests.at(-1)?.url).toBe('/api/team/members?role=member')
+    // `list` and `ls`, as every other noun's listing verb, are the same command.
+    for (const verb of ['list', 'ls'])
+      expect((await run(['team', verb, '--role', 'member'])).stdout).toBe(m.stdout)
     const i = await run(['team', 'invitations', '--status', 'pending'])
     expect(i.stdout.split('\n')[1]).toMatch(/^inv_1\tana@example.com\tmember\tpending\t/)
     expect(stub.requests.at(-1)?.url).toBe('/api/team/invitations?status=pending')

@@ -1,4 +1,4 @@
-/** `linkctl team members`: one page of the organization's members and their roles. */
+/** `linkctl team members` (or `team list`): one page of the organization's members and their roles. */
 import type { Command } from 'commander'
 import type { Role } from '../../../contract/scopes.js'
 import { action, jsonOption } from '../../action.js'
@@ -25,7 +25,11 @@ export async function runTeamMembers(opts: MembersOpts, ctx: Ctx): Promise<void>
 }
 
 export function register(team: Command): void {
-  const members = team.command('members').description('list the members of the organization and their roles')
+  // `list`/`ls` as every other noun's listing verb.
+  const members = team
+    .command('members')
+    .aliases(['list', 'ls'])
+    .description('list the members of the organization and their roles')
   members.addOption(roleOption('only members with this role'))
   jsonOption(columnsOption(pageOptions(members), memberColumns(false))).action(
     action<MembersOpts>((_args, opts, ctx) => runTeamMembers(opts, ctx)),
