@@ -6,6 +6,17 @@ import { CliError, EXIT } from '../session/exit-codes.js'
 
 type Format = 'svg' | 'png'
 
+/** The format a file name asks for: `.png`/`.svg`, SVG without an extension; any other is a usage error. */
+function formatOfFile(file: string): Format {
+  const ext = extname(file).toLowerCase()
+  if (ext === '.png') return 'png'
+  if (ext === '.svg' || ext === '') return 'svg'
+  throw new CliError(
+    `cannot write a ${ext} image: name the file .png or .svg, or pass --format png|svg`,
+    EXIT.usage,
+  )
+}
+
 /**
  * Fetches the image in `--format`, else the output file's extension's, else SVG, and writes it:
  * into the file whole (a temporary file renamed, so no half image is left), or to stdout.
@@ -17,7 +28,7 @@ export async function sendImage(
   fetch: (format: Format) => Promise<{ body: Buffer }>,
 ): Promise<{ format: Format; file: string; bytes: number } | undefined> {
   const file = opts.output !== undefined && opts.output !== '-' ? opts.output : undefined
-  const format = opts.format ?? (file && extname(file).toLowerCase() === '.png' ? 'png' : 'svg')
+  const format = opts.format ?? (file === undefined ? 'svg' : formatOfFile(file))
   const image = await fetch(format)
   if (file === undefined) {
     ctx.stdout.write(image.body)

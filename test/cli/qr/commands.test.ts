@@ -182,7 +182,7 @@ describe('linkctl qr', () => {
     const file = join(tmp.dir, 'code.png')
     const written = await cli(['qr', 'image', qr.id, '--output', file, '--size', '128'], { env })
     expect(written.code, written.stderr).toBe(0)
-    const { readFileSync } = await import('node:fs')
+    const { existsSync, readFileSync } = await import('node:fs')
     const png = readFileSync(file)
     expect(png.subarray(0, 8).equals(PNG.subarray(0, 8))).toBe(true)
     expect(png.readUInt32BE(16)).toBe(128)
@@ -193,6 +193,17 @@ describe('linkctl qr', () => {
     expect(drawn.stdout).toBe(`${expected}\n${qr.encodedUrl}\n`)
     const badSize = await cli(['qr', 'image', qr.id, '--size', '10'], { env })
     expect(badSize.code).toBe(2)
+    // A .jpg is not silently an SVG: refused before anything is fetched or written.
+    const jpg = join(tmp.dir, 'code.jpg')
+    const wrongExt = await cli(['qr', 'image', qr.id, '--output', jpg], { env })
+    expect(wrongExt.code).toBe(2)
+    expect(wrongExt.stderr).toMatch(
+      /cannot write a \.jpg image: name the file \.png or \.svg, or pass --format/,
+    )
+    expect(existsSync(jpg)).toBe(false)
+    const forced = await cli(['qr', 'image', qr.id, '--output', jpg, '--format', 'png'], { env })
+    expect(forced.code, forced.stderr).toBe(0)
+    expect(readFileSync(jpg).subarray(0, 8).equals(PNG.subarray(0, 8))).toBe(true)
   })
 
   it('the built binary: create with a logo, image piped, list as JSON', async () => {

@@ -45,7 +45,10 @@ export function register(links: Command): void {
     .description('QR code of a link: to a file, to stdout when piped, or drawn on the terminal')
     .argument('<link>', REF_HELP)
     .addOption(
-      new Option('--format <format>', 'image format (default: from --output, else svg)').choices(QR_FORMATS),
+      new Option(
+        '--format <format>',
+        'image format (default: from --output: .png or .svg; else svg)',
+      ).choices(QR_FORMATS),
     )
     .option('-o, --output <file>', 'write the image to this file')
     .option('--size <px>', 'PNG width in pixels (64-2048)', intArg(64, 2048))

@@ -43,7 +43,10 @@ export function register(qr: Command): void {
     .description('the QR code image: to a file, to stdout when piped, or drawn on the terminal')
     .argument('<id>', REF_HELP)
     .addOption(
-      new Option('--format <format>', 'image format (default: from --output, else svg)').choices(QR_FORMATS),
+      new Option(
+        '--format <format>',
+        'image format (default: from --output: .png or .svg; else svg)',
+      ).choices(QR_FORMATS),
     )
     .option('-o, --output <file>', 'write the image to this file')
     .option(
