@@ -11,6 +11,7 @@ import {
   type ImportSummary,
 } from '../../../src/cli/commands/links/import.js'
 import { runLinksExport } from '../../../src/cli/commands/links/export.js'
+import { CSV_COLUMNS } from '../../../src/cli/commands/links/import-input.js'
 import { runLinksList } from '../../../src/cli/commands/links/list.js'
 import { parseCsv } from '../../../src/cli/csv.js'
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js'
@@ -193,6 +194,13 @@ describe('links import', () => {
     expect(JSON.parse(r.stdout)).toEqual({ created: 1, skipped: 0, failed: 0, errors: [] })
     expect((await cli(['links', 'import', '--chunk-size', '1001'], { env })).code).toBe(2)
     expect((await cli(['links', 'import', '--format', 'xml'], { env })).code).toBe(2)
+  })
+
+  it('--help names every CSV column the importer reads', async () => {
+    const help = await cli(['links', 'import', '--help'])
+    expect(help.code).toBe(0)
+    const text = help.stdout.replace(/\s+/g, ' ')
+    for (const column of CSV_COLUMNS) expect(text).toMatch(new RegExp(`\\b${column}\\b`))
   })
 })
 

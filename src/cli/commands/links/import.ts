@@ -16,10 +16,20 @@ import type { LinkdClient } from '../../../client/index.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { CliError, EXIT } from '../../../session/exit-codes.js'
-import { note, plural, printJson } from '../../output.js'
+import { note, plural, printJson, wrapWords } from '../../output.js'
 import { intArg } from '../../parse.js'
 import { createProgress, type Progress } from '../../progress.js'
-import { countRows, openInput, readRows, type Row, type RowError, type RowSource } from './import-input.js'
+import {
+  BASE_CSV_COLUMNS,
+  countRows,
+  IMPORT_ONLY_CSV_COLUMNS,
+  OPTION_CSV_COLUMNS,
+  openInput,
+  readRows,
+  type Row,
+  type RowError,
+  type RowSource,
+} from './import-input.js'
 import { ExistingLinks, FailedOut } from './import-rerun.js'
 
 export { CSV_COLUMNS, csvRows, jsonlRows, type Row, type RowError } from './import-input.js'
@@ -258,13 +268,19 @@ export function register(links: Command): void {
       )
       .addHelpText(
         'after',
-        '\nCSV header: destinationUrl,title,customSlug,tags,expiresAt (tags separated by ; or |; other\n' +
-          'columns are ignored, so an export can be imported). JSON lines: one create body (or link) per line.\n' +
-          'Each chunk carries an idempotency key derived from its content: re-running the same import\n' +
-          '(within 24 h, same chunk size) replays the accepted chunks instead of creating duplicates.\n' +
-          'Failed rows are reported as "line N: reason" on stderr; the exit code is 1 if any row failed.\n' +
-          'Fix-and-retry: --failed-out failed.csv, edit failed.csv, then linkctl links import failed.csv\n' +
-          '--skip-existing (the error column is ignored on input).',
+        '\n' +
+          wrapWords(
+            `CSV columns, named in the header: ${BASE_CSV_COLUMNS.join(', ')} (tags separated by ; or |); ` +
+              `optionally the link options ${[...OPTION_CSV_COLUMNS, ...IMPORT_ONLY_CSV_COLUMNS].join(', ')} (rules and og as ` +
+              'JSON; empty cells are the defaults); other columns are ignored, so an export can be ' +
+              'imported. JSON lines: one create body (or link) per line. Each chunk carries an ' +
+              'idempotency key derived from its content: re-running the same import (within 24 h, same ' +
+              'chunk size) replays the accepted chunks instead of creating duplicates. Failed rows are ' +
+              'reported as "line N: reason" on stderr; the exit code is 1 if any row failed. ' +
+              'Fix-and-retry: --failed-out failed.csv, edit failed.csv, then linkctl links import ' +
+              'failed.csv --skip-existing (the error column is ignored on input).',
+            96,
+          ).join('\n'),
       ),
   ).action(
     action<Omit<ImportOpts, 'file' | 'json'>>(([file], opts, ctx) =>
