@@ -129,6 +129,21 @@ export function formatJsonError(err: unknown): string {
   return `${JSON.stringify(body)}\n`
 }
 
+/**
+ * Each problem once: the validation details an error's message does not already state (as
+ * "field message" or "field: message"; a detail without a field, as its message).
+ */
+export function unstatedDetails<D extends { field: string; message: string }>(
+  message: string,
+  details: readonly D[] | undefined,
+): D[] {
+  return (details ?? []).filter((d) =>
+    d.field
+      ? ![`${d.field} ${d.message}`, `${d.field}: ${d.message}`].some((t) => message.includes(t))
+      : !message.includes(d.message),
+  )
+}
+
 /** The lines printed to stderr for an error: `error: <message>`, then validation details. */
 export function formatError(err: unknown): string {
   return visible(errorText(err))
@@ -138,13 +153,7 @@ function errorText(err: unknown): string {
   if (isApiError(err)) {
     let text = `error: ${err.message} (HTTP ${err.status})`
     if (err.status === 429 && err.retryAfter !== null) text += ` (retry after ${err.retryAfter}s)`
-    // Each problem once: a detail the message already states (as "field message" or
-    // "field: message") is not repeated.
-    for (const d of err.body.details ?? []) {
-      const stated = d.field
-        ? [`${d.field} ${d.message}`, `${d.field}: ${d.message}`].some((t) => err.message.includes(t))
-        : err.message.includes(d.message)
-      if (stated) continue
+    for (const d of unstatedDetails(err.message, err.body.details)) {
       text += `\n  ${d.field ? `${d.field}: ` : ''}${d.message}`
     }
     return `${text}\n`

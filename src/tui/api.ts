@@ -4,6 +4,7 @@
  * A screen gets it through `useTui().client`; adding a call here is adding it to the fake.
  */
 import type { LinkdClient } from '../client/index.js'
+import { unstatedDetails } from '../session/exit-codes.js'
 
 /** The calls `K` of the client's namespace `N`. */
 type Calls<N extends keyof LinkdClient, K extends keyof LinkdClient[N]> = Pick<LinkdClient[N], K>
@@ -75,13 +76,12 @@ export function troubleOf(err: unknown): Trouble {
 /** The API's validation messages of a failed write, one per line ("field: message"). */
 export function validationLines(err: unknown): string[] {
   const e = (typeof err === 'object' && err !== null ? err : {}) as ErrorShape
-  const lines = [troubleOf(err).message]
-  for (const d of e.body?.details ?? []) {
-    const line = d.field ? `${d.field}: ${d.message}` : d.message
-    // A one-field error's message is often that very line (`validation()` on the daemon).
-    if (!lines[0]!.startsWith(line)) lines.push(line)
-  }
-  return lines
+  const first = troubleOf(err).message
+  // A one-field error's message is often that very line (`validation()` on the daemon).
+  const rest = unstatedDetails(first, e.body?.details).map((d) =>
+    d.field ? `${d.field}: ${d.message}` : d.message,
+  )
+  return [first, ...rest]
 }
 
 export const BACKOFF_MIN_MS = 1_000

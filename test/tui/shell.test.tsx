@@ -3,7 +3,7 @@ import { Text, useInput } from 'ink'
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup } from 'ink-testing-library'
 import type { ScreenDef } from '../../src/tui/context.js'
-import { retryDelayMs, troubleOf } from '../../src/tui/api.js'
+import { retryDelayMs, troubleOf, validationLines } from '../../src/tui/api.js'
 import { apiError, FakeClient, unreachable } from './fake-client.js'
 import { frameWith, frameWhere, KEY, press, renderTui, resize } from './harness.js'
 
@@ -155,5 +155,18 @@ describe('errors in place', () => {
     ])
     expect(retryDelayMs(1, troubleOf(apiError(429, 'slow down', undefined, 7)))).toBe(7000)
     expect(retryDelayMs(1, troubleOf(apiError(429, 'slow down', undefined, 600)))).toBe(30000)
+  })
+
+  it('a refused write lists each field problem once, under the message', () => {
+    const err = apiError(400, 'rules.0.conditions is required (and 2 more)', [
+      { field: 'rules.0.conditions', message: 'is required' },
+      { field: 'rules.0.destinationUrl', message: 'is required' },
+      { field: 'rules.0.to', message: 'is not a known field' },
+    ])
+    expect(validationLines(err)).toEqual([
+      'rules.0.conditions is required (and 2 more) (HTTP 400)',
+      'rules.0.destinationUrl: is required',
+      'rules.0.to: is not a known field',
+    ])
   })
 })

@@ -203,6 +203,17 @@ describe('import rows', () => {
         details: [{ field: 'expiresAt', message: 'must be in the future' }],
       }),
     ).toBe('expiresAt must be in the future')
+    // "is required" of one field does not hide the same words about another.
+    expect(
+      reason({
+        error: 'ValidationError',
+        message: 'rules.0.conditions is required (and 1 more)',
+        details: [
+          { field: 'rules.0.conditions', message: 'is required' },
+          { field: 'rules.0.destinationUrl', message: 'is required' },
+        ],
+      }),
+    ).toBe('rules.0.conditions is required (and 1 more) (rules.0.destinationUrl: is required)')
   })
 })
 

@@ -15,7 +15,7 @@ import { LINK_LIMITS } from '../../../contract/limits.js'
 import type { LinkdClient } from '../../../client/index.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
-import { CliError, EXIT } from '../../../session/exit-codes.js'
+import { CliError, EXIT, unstatedDetails } from '../../../session/exit-codes.js'
 import { note, plural, printJson, wrapWords } from '../../output.js'
 import { intArg } from '../../parse.js'
 import { createProgress, type Progress } from '../../progress.js'
@@ -86,8 +86,9 @@ type BulkItemErr = {
 
 /** One line of explanation: the message, plus the field details it does not already say. */
 export function reason(e: BulkItemErr): string {
-  const extra = (e.details ?? []).filter((d) => !e.message.includes(d.message))
-  const details = extra.map((d) => (d.field ? `${d.field}: ${d.message}` : d.message))
+  const details = unstatedDetails(e.message, e.details).map((d) =>
+    d.field ? `${d.field}: ${d.message}` : d.message,
+  )
   return details.length > 0 ? `${e.message} (${details.join('; ')})` : e.message
 }
 
