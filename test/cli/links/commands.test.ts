@@ -479,6 +479,23 @@ describe('links create|update: the password from a prompt or stdin, og flags', (
     expect(both.stderr).toContain('not both')
   })
 
+  it('--password with a value, the first thing people type, is refused and points at the safe ways', async () => {
+    const env = { LINKCTL_URL: d.url, LINKCTL_API_KEY: d.ownerKey, NO_COLOR: '1' }
+    const before = await cli(['links', 'list', '--json'], { env })
+    for (const args of [
+      ['links', 'create', 'https://example.com/argv', '--password', 'hunter22'],
+      ['links', 'update', 'x', '--password=hunter22'],
+    ]) {
+      const r = await cli(args, { env })
+      expect(r.code).toBe(2)
+      expect(r.stderr).toMatch(/takes no password as an argument.*--password-stdin or use --password-prompt/)
+      expect(r.stderr).not.toContain('hunter22')
+    }
+    // Nothing was created, and --password is not in the help.
+    expect((await cli(['links', 'list', '--json'], { env })).stdout).toBe(before.stdout)
+    expect((await cli(['links', 'create', '--help'])).stdout).not.toMatch(/--password\s/)
+  })
+
   it('--password-stdin reads the first line of stdin', async () => {
     const r = await cli(['links', 'create', 'https://example.com/stdin', '--password-stdin', '--json'], {
       env: { LINKCTL_URL: d.url, LINKCTL_API_KEY: d.ownerKey, NO_COLOR: '1' },

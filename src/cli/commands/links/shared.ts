@@ -51,8 +51,8 @@ export interface LinkFlags {
   passwordStdin?: boolean
   /** Ask for the password on the terminal without echo. */
   passwordPrompt?: boolean
-  /** update only: `--no-password` sets this to false (removes it). */
-  password?: boolean
+  /** update: `--no-password` sets this to false (removes it); a value (hidden `--password`) is refused. */
+  password?: boolean | string
   ogTitle?: string
   ogDescription?: string
   ogImage?: string
@@ -106,6 +106,10 @@ function optionFields(flags: LinkFlags, mode: 'create' | 'update'): Partial<Upda
       ...(flags.ogDescription !== undefined && { description: flags.ogDescription }),
       ...(flags.ogImage !== undefined && { imageUrl: flags.ogImage }),
     }
+  if (flags.password !== undefined && flags.password !== false)
+    throw new UsageError(
+      'linkctl takes no password as an argument (others on this machine can read it, and shell history keeps it): pipe it into --password-stdin or use --password-prompt',
+    )
   if (flags.password === false) {
     if (flags.passwordStdin || flags.passwordPrompt)
       throw new UsageError('use either --password-stdin/--password-prompt or --no-password, not both')
@@ -358,6 +362,8 @@ export function linkFieldOptions(cmd: Command, mode: 'create' | 'update'): Comma
       ruleArg,
     )
   cmd
+    // Hidden: `--password <pw>` is what people type first; it gets the way that keeps it secret.
+    .addOption(new Option('--password [value]').hideHelp())
     .option('--password-stdin', 'protect the link with a password read from stdin (first line)')
     .option('--password-prompt', 'protect the link with a password asked on the terminal (not echoed)')
     .option(
