@@ -1022,7 +1022,7 @@ complete -c linkctl -n '__linkctl_at \'gdpr list\'' -l limit -x -d 'number of ro
 complete -c linkctl -n '__linkctl_at \'gdpr list\'' -l all -d 'fetch every row (a progress line on a terminal)'
 complete -c linkctl -n '__linkctl_at \'gdpr list\'' -l columns -x -d 'table columns to show, in order (comma-separated): id, game, player, status, reason, requested, completed'
 complete -c linkctl -n '__linkctl_at \'gdpr list\'' -l json -d 'print the result as JSON'
-complete -c linkctl -n '__linkctl_at \'audit\'' -l member -x -d 'only writes by this member (mem_…)'
+complete -c linkctl -n '__linkctl_at \'audit\'' -l member -x -d 'only writes by this member: member id (mem_…), e-mail or name'
 complete -c linkctl -n '__linkctl_at \'audit\'' -l action -x -d 'only this action, e.g. link.create, key.revoke'
 complete -c linkctl -n '__linkctl_at \'audit\'' -l resource-type -x -d 'only this resource type, e.g. link, key, webhook'
 complete -c linkctl -n '__linkctl_at \'audit\'' -l since -x -d 'from: ISO date/time, or 7d/12h/90m/2w ago'

@@ -34,6 +34,30 @@ describe('linkctl audit', () => {
     expect(none.err.text).toContain('No audit entries match.')
   })
 
+  it("a terminal shows the member's name, a pipe the id; --member takes an id, e-mail or name", async () => {
+    await d.testApp.call('POST', '/api/use/links', { body: { destinationUrl: 'https://example.org/named' } })
+    const me = (await d.testApp.call('GET', '/api/team/me')).json<{ member: { id: string; name: string } }>()
+      .member
+    const { ctx, out } = tty()
+    await runAudit({ limit: 1 }, ctx)
+    const row = out.text.split('\n')[1]!.split(/\s{2,}/)
+    expect(row[3]).toBe(me.name)
+    const piped = testCtx({ flags: { url: d.url, apiKey: d.ownerKey }, json: false, isTTY: false })
+    await runAudit({ limit: 1 }, piped.ctx)
+    const [head, first] = piped.out.text.split('\n').map((l) => l.split('\t'))
+    expect(first![head!.indexOf('MEMBER')]).toBe(me.id)
+    for (const member of [me.id, me.name.toUpperCase()]) {
+      const json = testCtx({ flags: { url: d.url, apiKey: d.ownerKey }, json: true, isTTY: false })
+      await runAudit({ member }, json.ctx)
+      const entries = JSON.parse(json.out.text) as { data: { memberId: string }[] }
+      expect(entries.data.length).toBeGreaterThan(0)
+      expect(entries.data.every((e) => e.memberId === me.id)).toBe(true)
+    }
+    const nobody = tty()
+    const err = await runAudit({ member: 'nobody@example.com' }, nobody.ctx).catch((e: unknown) => e)
+    expect(exitCodeFor(err)).toBe(5)
+  })
+
   it('a key without team:read is refused (exit 4)', async () => {
     const k = await d.testApp.createKey({ name: 'links only', permissions: ['links:read'] })
     const { ctx } = tty(k.key)

@@ -3,13 +3,14 @@
  * successful write (action, resource), from where and when. Needs a key with team:read.
  */
 import type { Command } from 'commander'
-import type { AuditEntry } from '../../contract/team.js'
+import type { AuditEntry, Member } from '../../contract/team.js'
 import { action, jsonOption } from '../action.js'
 import { requireKey, type Ctx } from '../../session/context.js'
 import { UsageError } from '../../session/exit-codes.js'
 import { columnsOption, emit, note, printRows, when, type Column } from '../output.js'
 import { cutNote, fetchList, pageOptions, type PageFlags } from '../paging.js'
 import { parseInstant } from '../parse.js'
+import { allMembers, MEMBER_ARG_HELP, memberIdOf } from './team/shared.js'
 
 export interface AuditOpts extends PageFlags {
   member?: string
@@ -20,14 +21,19 @@ export interface AuditOpts extends PageFlags {
   until?: string
 }
 
-export function auditColumns(tty: boolean): Column<AuditEntry>[] {
+/** `names`: on a terminal, MEMBER shows the member's name (a removed member keeps its id). */
+export function auditColumns(tty: boolean, names?: ReadonlyMap<string, string>): Column<AuditEntry>[] {
   return [
     { header: 'ID', value: (e) => e.id, only: 'piped' },
     { header: 'AT', value: (e) => when(e.at, tty) },
     { header: 'ACTION', value: (e) => e.action },
     { header: 'TYPE', name: 'resource-type', value: (e) => e.resourceType, only: 'piped' },
     { header: 'RESOURCE', value: (e) => e.resourceId ?? '', fit: 'flex' },
-    { header: 'MEMBER', value: (e) => e.memberId ?? '', drop: 2 },
+    {
+      header: 'MEMBER',
+      value: (e) => (e.memberId === null ? '' : (names?.get(e.memberId) ?? e.memberId)),
+      drop: 2,
+    },
     { header: 'KEY', value: (e) => e.keyId ?? '', drop: 3 },
     { header: 'IP', value: (e) => e.ip ?? '', drop: 1 },
     { header: 'STATUS', value: (e) => e.statusCode, drop: 4 },
@@ -39,10 +45,11 @@ export async function runAudit(opts: AuditOpts, ctx: Ctx): Promise<void> {
     throw new UsageError('--since must not be after --until')
   await requireKey(ctx)
   const client = await ctx.client()
+  const memberId = opts.member ? await memberIdOf(client, opts.member) : undefined
   const page = await fetchList(ctx, opts, (query) =>
     client.team.auditLog({
       ...query,
-      ...(opts.member ? { memberId: opts.member } : {}),
+      ...(memberId ? { memberId } : {}),
       ...(opts.action ? { action: opts.action } : {}),
       ...(opts.resourceType ? { resourceType: opts.resourceType } : {}),
       ...(opts.since ? { since: opts.since } : {}),
@@ -51,7 +58,11 @@ export async function runAudit(opts: AuditOpts, ctx: Ctx): Promise<void> {
   )
   await emit(ctx, page, async () => {
     if (page.data.length === 0 && ctx.isTTY) return note(ctx, 'No audit entries match.')
-    await printRows(ctx, page.data, auditColumns(ctx.isTTY))
+    // A person reads names; a pipe keeps the ids (scripts join on them).
+    const members: Member[] =
+      ctx.isTTY && page.data.length > 0 ? await allMembers(client).catch(() => []) : []
+    const names = new Map(members.map((m) => [m.id, m.name]))
+    await printRows(ctx, page.data, auditColumns(ctx.isTTY, names))
     cutNote(ctx, page, page.data.length)
   })
 }
@@ -60,7 +71,7 @@ export function register(program: Command): void {
   const audit = program
     .command('audit')
     .description('the audit log: successful writes, newest first (who, what, when; needs team:read)')
-    .option('--member <id>', 'only writes by this member (mem_…)')
+    .option('--member <member>', `only writes by this member: ${MEMBER_ARG_HELP}`)
     .option('--action <action>', 'only this action, e.g. link.create, key.revoke')
     .option('--resource-type <type>', 'only this resource type, e.g. link, key, webhook')
     .option('--since <when>', 'from: ISO date/time, or 7d/12h/90m/2w ago', (v) => parseInstant(v, 'start'))

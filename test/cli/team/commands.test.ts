@@ -150,6 +150,24 @@ describe('team commands', () => {
     expect((await run(['team', 'role', 'mem_ana', 'boss'])).code).toBe(2)
   })
 
+  it('role and remove take a member by e-mail or name too; an unknown one is exit 5 and changes nothing', async () => {
+    for (const ref of ['ANA@example.com', 'ana']) {
+      const r = await run(['team', 'role', ref, 'admin'])
+      expect(r.code, r.stderr).toBe(0)
+      expect(stub.requests.at(-1)).toMatchObject({ method: 'PATCH', url: '/api/team/members/mem_ana' })
+    }
+    const removed = await run(['team', 'remove', 'ana@example.com', '--yes'])
+    expect(removed.code, removed.stderr).toBe(0)
+    expect(stub.requests.at(-1)).toMatchObject({ method: 'DELETE', url: '/api/team/members/mem_ana' })
+    stub.requests.length = 0
+    const unknown = await run(['team', 'role', 'bo@example.com', 'admin'])
+    expect(unknown.code).toBe(5)
+    expect(unknown.stderr).toMatch(
+      /no member with the e-mail or name "bo@example.com" \(linkctl team members lists them\)/,
+    )
+    expect(stub.requests.some((q) => q.method !== 'GET' && q.method !== 'POST')).toBe(false)
+  })
+
   it('remove needs --yes without a terminal, asks on one, and removes with --yes', async () => {
     const refused = await run(['team', 'remove', 'mem_ana'])
     expect(refused.code).toBe(2)

@@ -1,10 +1,11 @@
-/** `linkctl team remove <memberId>`: remove a member and revoke all their keys (asks first). */
+/** `linkctl team remove <member>` (id, e-mail or name): remove a member and revoke all their keys (asks first). */
 import type { Command } from 'commander'
 import { idAction } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { note } from '../../output.js'
 import { confirmOrStop, shout } from '../../confirm.js'
 import { keySourceName } from '../../key-source.js'
+import { allMembers, MEMBER_ARG_HELP, memberIdOf } from './shared.js'
 
 export interface RemoveOpts {
   id: string
@@ -12,33 +13,34 @@ export interface RemoveOpts {
 }
 
 export async function runTeamRemove(opts: RemoveOpts, ctx: Ctx): Promise<void> {
-  const action = `remove member ${opts.id}`
-  if (!opts.yes && !ctx.canPrompt) await confirmOrStop(ctx, { action, question: '' })
+  if (!opts.yes && !ctx.canPrompt)
+    await confirmOrStop(ctx, { action: `remove member ${opts.id}`, question: '' })
   await requireKey(ctx)
   const client = await ctx.client()
-  let name = opts.id
+  const id = await memberIdOf(client, opts.id)
+  let name = id
   if (!opts.yes) {
     // The name makes the question clearer; who linkctl is warns before removing oneself.
     const [members, me] = await Promise.all([
-      client.team.members({ limit: 100 }).catch(() => null),
+      allMembers(client).catch(() => null),
       client.team.me().catch(() => null),
     ])
-    const member = members?.data.find((m) => m.id === opts.id)
+    const member = members?.find((m) => m.id === id)
     if (member) name = `${member.name} (${member.id}, ${member.role})`
-    if (me?.member.id === opts.id)
+    if (me?.member.id === id)
       shout(
         ctx,
-        `${opts.id} is the member linkctl is acting as (key from ${keySourceName(await ctx.target())}); ` +
+        `${id} is the member linkctl is acting as (key from ${keySourceName(await ctx.target())}); ` +
           'after this, its keys fail with 401',
       )
   }
   await confirmOrStop(ctx, {
     yes: opts.yes,
-    action,
+    action: `remove member ${id}`,
     question: `Remove member ${name}? All of their API keys are revoked at once; this cannot be undone.`,
   })
-  await client.team.removeMember(opts.id)
-  note(ctx, `Removed member ${opts.id}; their API keys are revoked`)
+  await client.team.removeMember(id)
+  note(ctx, `Removed member ${name}; their API keys are revoked`)
 }
 
 export function register(team: Command): void {
@@ -46,7 +48,7 @@ export function register(team: Command): void {
     .command('remove')
     .alias('rm')
     .description('remove a member and revoke all their keys (asks for confirmation on a terminal)')
-    .argument('<memberId>', 'member id (mem_…)')
+    .argument('<member>', MEMBER_ARG_HELP)
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
     .action(idAction<{ yes?: boolean }>(runTeamRemove))
 }

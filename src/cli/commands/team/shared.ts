@@ -1,6 +1,8 @@
 /** What the `team` verbs share: how members and invitations look, and the role argument. */
 import { Argument, Option } from 'commander'
+import type { LinkdClient } from '../../../client/index.js'
 import type { Invitation, Member } from '../../../contract/team.js'
+import { CliError, EXIT, UsageError } from '../../../session/exit-codes.js'
 import { INVITATION_STATUSES } from '../../../contract/limits.js'
 import { ROLES } from '../../../contract/scopes.js'
 import { when, type Column } from '../../output.js'
@@ -41,3 +43,34 @@ export function roleArgument(): Argument {
 
 export const statusOption = (): Option =>
   new Option('--status <status>', 'only invitations with this status').choices(INVITATION_STATUSES)
+
+/** Every member of the organization (pages of 100; teams are small). */
+export async function allMembers(client: LinkdClient): Promise<Member[]> {
+  const members: Member[] = []
+  for (let page = 1; ; page++) {
+    const p = await client.team.members({ page, limit: 100 })
+    members.push(...p.data)
+    if (!p.hasMore || p.data.length === 0) return members
+  }
+}
+
+/** A member named by id (`mem_…`, taken as is), e-mail or name (both case-insensitive). */
+export async function memberIdOf(client: LinkdClient, ref: string): Promise<string> {
+  if (ref.startsWith('mem_')) return ref
+  const wanted = ref.toLowerCase()
+  const all = await allMembers(client)
+  const byEmail = all.filter((m) => m.email?.toLowerCase() === wanted)
+  const found = byEmail.length > 0 ? byEmail : all.filter((m) => m.name.toLowerCase() === wanted)
+  if (found.length === 1) return found[0]!.id
+  if (found.length === 0)
+    throw new CliError(
+      `no member with the e-mail or name "${ref}" (linkctl team members lists them)`,
+      EXIT.notFound,
+    )
+  throw new UsageError(
+    `"${ref}" names ${found.length} members (${found.map((m) => m.id).join(', ')}): use the id`,
+  )
+}
+
+/** The `<member>` argument of the verbs that act on one member. */
+export const MEMBER_ARG_HELP = 'member id (mem_…), e-mail or name'
