@@ -17,7 +17,9 @@ describe('gdpr screen', () => {
     await press(app, 'n')
     await frameWith(app, 'Type DELETE to confirm')
     await press(app, 'game_1', KEY.enter, 'player_9', KEY.enter, KEY.enter, 'delete', KEY.enter)
-    await frameWith(app, 'confirmation: must be DELETE')
+    // The message states the field's problem: it is shown once, not again as "confirmation: …".
+    const refused = await frameWith(app, 'confirmation must be DELETE (HTTP 400)')
+    expect(refused).not.toContain('confirmation: must be DELETE')
     expect(client.deletions.size).toBe(0)
     for (let i = 0; i < 'delete'.length; i++) await press(app, KEY.backspace)
     await press(app, 'DELETE', KEY.enter)
