@@ -130,15 +130,18 @@ export function formatJsonError(err: unknown): string {
 }
 
 /**
- * Each problem once: the validation details an error's message does not already state (as
- * "field message" or "field: message"; a detail without a field, as its message).
+ * Each problem once: the validation details an error's message does not already state, as
+ * "field message" or "field: message". The message of a lone detail (or one without a field)
+ * counts as stated when the message holds it in its own words: `short code "x" is already in use`
+ * states `shortCode: already in use`; with several details, "is required" alone says too little.
  */
 export function unstatedDetails<D extends { field: string; message: string }>(
   message: string,
   details: readonly D[] | undefined,
 ): D[] {
-  return (details ?? []).filter((d) =>
-    d.field
+  const all = details ?? []
+  return all.filter((d) =>
+    d.field && all.length > 1
       ? ![`${d.field} ${d.message}`, `${d.field}: ${d.message}`].some((t) => message.includes(t))
       : !message.includes(d.message),
   )

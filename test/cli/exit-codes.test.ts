@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EXIT_CODE_TABLE } from '../../src/session/exit-codes.js'
+import { EXIT_CODE_TABLE, unstatedDetails } from '../../src/session/exit-codes.js'
 import { cli, errorReply, OWNER_KEY, sampleKey, stubServer } from '../support/cli.js'
 
 describe('exit codes for daemon answers', () => {
@@ -125,5 +125,20 @@ describe('other exits', () => {
     expect((await cli(['help', 'keys', 'list'])).stdout).toMatch(/Usage: linkctl keys list/)
     const v = await cli(['--version'])
     expect([v.code, v.stdout]).toEqual([0, expect.stringMatching(/^\d+\.\d+\.\d+\n$/)])
+  })
+})
+
+describe('validation details under an error message', () => {
+  const d = (field: string, message: string) => ({ field, message })
+  it('a lone detail the message states in its own words is not repeated', () => {
+    const conflict = 'short code "spring" is already in use on this domain'
+    expect(unstatedDetails(conflict, [d('shortCode', 'already in use on this domain')])).toEqual([])
+    const game = [d('gameId', 'not a game of this organization')]
+    expect(unstatedDetails('game nope not found in this organization', game)).toEqual(game)
+  })
+  it('with several, each is matched with its field: the same words about another field stay', () => {
+    const details = [d('rules.0.conditions', 'is required'), d('rules.0.destinationUrl', 'is required')]
+    expect(unstatedDetails('rules.0.conditions is required (and 1 more)', details)).toEqual([details[1]])
+    expect(unstatedDetails('Invalid request body', details)).toEqual(details)
   })
 })
