@@ -87,24 +87,35 @@ export async function fetchList<T, P extends PageOf<T>>(
   }
 }
 
+/** Every row of a list, in pages of 100; `onPage` after each (rows so far, the page). */
+export async function allRows<T, P extends PageOf<T>>(
+  fetchPage: (query: PageRequest) => Promise<P>,
+  onPage?: (rows: number, last: P) => void,
+): Promise<{ rows: T[]; last: P }> {
+  const rows: T[] = []
+  let last: P
+  let page = 1
+  do {
+    last = await fetchPage({ page, limit: WALK_PAGE })
+    rows.push(...last.data)
+    onPage?.(rows.length, last)
+    page++
+  } while (last.hasMore && last.data.length > 0)
+  return { rows, last }
+}
+
 async function fetchEverything<T, P extends PageOf<T>>(
   ctx: Ctx,
   fetchPage: (query: PageRequest) => Promise<P>,
 ): Promise<P> {
   const progress = createProgress(ctx.stderr, { label: 'Fetching', enabled: ctx.stderr.isTTY === true })
-  const rows: T[] = []
-  let last: P
-  let page = 1
+  let walked: { rows: T[]; last: P }
   try {
-    do {
-      last = await fetchPage({ page, limit: WALK_PAGE })
-      rows.push(...last.data)
-      progress.update(rows.length, Math.max(last.total, rows.length), 'rows')
-      page++
-    } while (last.hasMore && last.data.length > 0)
+    walked = await allRows(fetchPage, (n, last) => progress.update(n, Math.max(last.total, n), 'rows'))
   } finally {
     progress.finish()
   }
+  const { rows, last } = walked
   return {
     ...last,
     data: rows,

@@ -3,14 +3,14 @@
  * successful write (action, resource), from where and when. Needs a key with team:read.
  */
 import type { Command } from 'commander'
-import type { AuditEntry, Member } from '../../contract/team.js'
+import type { AuditEntry } from '../../contract/team.js'
 import { action, jsonOption } from '../action.js'
 import { requireKey, type Ctx } from '../../session/context.js'
 import { UsageError } from '../../session/exit-codes.js'
 import { columnsOption, emit, note, printRows, when, type Column } from '../output.js'
 import { cutNote, fetchList, pageOptions, type PageFlags } from '../paging.js'
 import { parseInstant } from '../parse.js'
-import { allMembers, MEMBER_ARG_HELP, memberIdOf } from './team/shared.js'
+import { MEMBER_ARG_HELP, memberIdOf, roster } from './team/shared.js'
 
 export interface AuditOpts extends PageFlags {
   member?: string
@@ -45,7 +45,8 @@ export async function runAudit(opts: AuditOpts, ctx: Ctx): Promise<void> {
     throw new UsageError('--since must not be after --until')
   await requireKey(ctx)
   const client = await ctx.client()
-  const memberId = opts.member ? await memberIdOf(client, opts.member) : undefined
+  const members = roster(client)
+  const memberId = opts.member ? await memberIdOf(members, opts.member) : undefined
   const page = await fetchList(ctx, opts, (query) =>
     client.team.auditLog({
       ...query,
@@ -59,9 +60,8 @@ export async function runAudit(opts: AuditOpts, ctx: Ctx): Promise<void> {
   await emit(ctx, page, async () => {
     if (page.data.length === 0 && ctx.isTTY) return note(ctx, 'No audit entries match.')
     // A person reads names; a pipe keeps the ids (scripts join on them).
-    const members: Member[] =
-      ctx.isTTY && page.data.length > 0 ? await allMembers(client).catch(() => []) : []
-    const names = new Map(members.map((m) => [m.id, m.name]))
+    const known = ctx.isTTY ? await members().catch(() => []) : []
+    const names = new Map(known.map((m) => [m.id, m.name]))
     await printRows(ctx, page.data, auditColumns(ctx.isTTY, names))
     cutNote(ctx, page, page.data.length)
   })

@@ -156,6 +156,12 @@ describe('team commands', () => {
       expect(r.code, r.stderr).toBe(0)
       expect(stub.requests.at(-1)).toMatchObject({ method: 'PATCH', url: '/api/team/members/mem_ana' })
     }
+    // Asked on a terminal by name: the members are fetched once, for the id and for the question.
+    stub.requests.length = 0
+    const declining = decliningCtx(stub.url, OWNER_KEY)
+    await runTeamRemove({ id: 'Ana' }, declining.ctx).catch(() => undefined)
+    expect(declining.questions[0]).toMatch(/^Remove member Ana \(mem_ana, member\)\?/)
+    expect(stub.requests.filter((q) => q.url.startsWith('/api/team/members')).length).toBe(1)
     const removed = await run(['team', 'remove', 'ana@example.com', '--yes'])
     expect(removed.code, removed.stderr).toBe(0)
     expect(stub.requests.at(-1)).toMatchObject({ method: 'DELETE', url: '/api/team/members/mem_ana' })

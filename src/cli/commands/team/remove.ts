@@ -5,7 +5,7 @@ import { requireKey, type Ctx } from '../../../session/context.js'
 import { note } from '../../output.js'
 import { confirmOrStop, shout } from '../../confirm.js'
 import { keySourceName } from '../../key-source.js'
-import { allMembers, MEMBER_ARG_HELP, memberIdOf } from './shared.js'
+import { MEMBER_ARG_HELP, memberIdOf, roster } from './shared.js'
 
 export interface RemoveOpts {
   id: string
@@ -17,15 +17,13 @@ export async function runTeamRemove(opts: RemoveOpts, ctx: Ctx): Promise<void> {
     await confirmOrStop(ctx, { action: `remove member ${opts.id}`, question: '' })
   await requireKey(ctx)
   const client = await ctx.client()
-  const id = await memberIdOf(client, opts.id)
+  const members = roster(client)
+  const id = await memberIdOf(members, opts.id)
   let name = id
   if (!opts.yes) {
     // The name makes the question clearer; who linkctl is warns before removing oneself.
-    const [members, me] = await Promise.all([
-      allMembers(client).catch(() => null),
-      client.team.me().catch(() => null),
-    ])
-    const member = members?.find((m) => m.id === id)
+    const [all, me] = await Promise.all([members().catch(() => null), client.team.me().catch(() => null)])
+    const member = all?.find((m) => m.id === id)
     if (member) name = `${member.name} (${member.id}, ${member.role})`
     if (me?.member.id === id)
       shout(

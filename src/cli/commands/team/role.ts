@@ -4,7 +4,7 @@ import type { Role } from '../../../contract/scopes.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, note } from '../../output.js'
-import { MEMBER_ARG_HELP, memberIdOf, roleArgument } from './shared.js'
+import { MEMBER_ARG_HELP, memberIdOf, roleArgument, roster } from './shared.js'
 
 export interface RoleOpts {
   id: string
@@ -14,7 +14,7 @@ export interface RoleOpts {
 export async function runTeamRole(opts: RoleOpts, ctx: Ctx): Promise<void> {
   await requireKey(ctx)
   const client = await ctx.client()
-  const member = await client.team.setRole(await memberIdOf(client, opts.id), opts.role)
+  const member = await client.team.setRole(await memberIdOf(roster(client), opts.id), opts.role)
   if (ctx.json) await emit(ctx, member, () => undefined)
   else
     note(ctx, `${member.name} (${member.id}) is now ${member.role}; their keys are bounded by it from now on`)

@@ -1,11 +1,13 @@
 /** What the `team` verbs share: how members and invitations look, and the role argument. */
 import { Argument, Option } from 'commander'
 import type { LinkdClient } from '../../../client/index.js'
+import type { PageOf } from '../../../contract/common.js'
 import type { Invitation, Member } from '../../../contract/team.js'
 import { CliError, EXIT, UsageError } from '../../../session/exit-codes.js'
 import { INVITATION_STATUSES } from '../../../contract/limits.js'
 import { ROLES } from '../../../contract/scopes.js'
 import { when, type Column } from '../../output.js'
+import { allRows } from '../../paging.js'
 
 export function memberColumns(tty: boolean): Column<Member>[] {
   return [
@@ -44,21 +46,20 @@ export function roleArgument(): Argument {
 export const statusOption = (): Option =>
   new Option('--status <status>', 'only invitations with this status').choices(INVITATION_STATUSES)
 
-/** Every member of the organization (pages of 100; teams are small). */
-export async function allMembers(client: LinkdClient): Promise<Member[]> {
-  const members: Member[] = []
-  for (let page = 1; ; page++) {
-    const p = await client.team.members({ page, limit: 100 })
-    members.push(...p.data)
-    if (!p.hasMore || p.data.length === 0) return members
-  }
+/** The organization's members, fetched once however often asked (pages of 100; teams are small). */
+export function roster(client: LinkdClient): () => Promise<Member[]> {
+  let members: Promise<Member[]> | undefined
+  return () =>
+    (members ??= allRows<Member, PageOf<Member>>((query) => client.team.members(query)).then(
+      (all) => all.rows,
+    ))
 }
 
 /** A member named by id (`mem_…`, taken as is), e-mail or name (both case-insensitive). */
-export async function memberIdOf(client: LinkdClient, ref: string): Promise<string> {
+export async function memberIdOf(members: () => Promise<Member[]>, ref: string): Promise<string> {
   if (ref.startsWith('mem_')) return ref
   const wanted = ref.toLowerCase()
-  const all = await allMembers(client)
+  const all = await members()
   const byEmail = all.filter((m) => m.email?.toLowerCase() === wanted)
   const found = byEmail.length > 0 ? byEmail : all.filter((m) => m.name.toLowerCase() === wanted)
   if (found.length === 1) return found[0]!.id
