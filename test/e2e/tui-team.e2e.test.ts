@@ -40,7 +40,7 @@ describe.skipIf(noTmux)('the Team screen of linkctl tui (tmux)', () => {
   it('0 opens Team: the Owner member, no pending invitation', async () => {
     await paneWith(' 1 Home ', '● ok')
     await tmux.keys('0')
-    const pane = await paneWith('1 members · 0 pending invitations', 'Pending invitations')
+    const pane = await paneWith('1 member · 0 pending invitations', 'Pending invitations')
     expect(pane).toMatch(/Owner\s+owner/)
     // The status line names the member the key acts as (GET /api/team/me).
     expect(pane).toContain('Owner (owner) · owner (lk_•••')
@@ -60,7 +60,7 @@ describe.skipIf(noTmux)('the Team screen of linkctl tui (tmux)', () => {
       `linkctl team join ${token} --url ${l.daemon.url} --name <Name>`,
     )
     await tmux.keys('z')
-    expect(await paneWith('1 pending invitations', 'ana@example.com')).not.toContain(token)
+    expect(await paneWith('1 pending invitation', 'ana@example.com')).not.toContain(token)
     // The teammate accepts (as `linkctl team join` does); the screen shows the new member.
     const res = await fetch(`${l.daemon.url}/api/team/invitations/accept`, {
       method: 'POST',
@@ -83,7 +83,7 @@ describe.skipIf(noTmux)('the Team screen of linkctl tui (tmux)', () => {
     await paneWith('Remove Ana (viewer)?', '[y/N]')
     await tmux.keys('y')
     await paneWith('removed Ana; their keys are revoked')
-    const after = await paneMatching(/1 members · 0 pending/)
+    const after = await paneMatching(/1 member · 0 pending/)
     expect(after).not.toMatch(/Ana\s+viewer/)
   })
 })

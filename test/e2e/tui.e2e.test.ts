@@ -83,7 +83,7 @@ describe.skipIf(noTmux)('linkctl tui in a terminal (tmux)', () => {
     // The last hour's block is the highest one; the hours before are empty.
     expect(pane).toMatch(/▁+█/)
     await keys('Escape')
-    await paneWith('1 links', 'tui-e2e')
+    await paneWith('1 link ·', 'tui-e2e')
   })
 
   it('sets link options through the edit form, saved with Ctrl-S; linkctl links get shows them', async () => {
@@ -103,7 +103,7 @@ describe.skipIf(noTmux)('linkctl tui in a terminal (tmux)', () => {
     expect(got.code).toBe(0)
     expect(JSON.parse(got.stdout)).toMatchObject({ shortCode: 'tui-e2e', maxClicks: 25, forwardQuery: false })
     await keys('Escape')
-    await paneWith('1 links', 'tui-e2e')
+    await paneWith('1 link ·', 'tui-e2e')
   })
 
   it('s shows the smart links, or says that this daemon has none (404)', async () => {
@@ -112,7 +112,7 @@ describe.skipIf(noTmux)('linkctl tui in a terminal (tmux)', () => {
     // A daemon with smart links has none yet here; one without answers their route 404.
     expect(pane).toMatch(/No smart links yet|This daemon has no smart links \(their route answered 404\)/)
     await keys('s')
-    await paneWith('1 links', 'tui-e2e')
+    await paneWith('1 link ·', 'tui-e2e')
   })
 
   it('c opens the link’s QR codes: one made through the form counts its scans', async () => {
@@ -133,7 +133,7 @@ describe.skipIf(noTmux)('linkctl tui in a terminal (tmux)', () => {
     expect(scan.status).toBe(302)
     await paneWith('QR codes: 1 · 1 scan in all')
     await keys('Escape', 'Escape')
-    await paneWith('1 links', 'tui-e2e')
+    await paneWith('1 link ·', 'tui-e2e')
   })
 
   it('after screens, overlays, clicks and resizes, the pane equals a whole redraw: no stale lines', async () => {

@@ -24,7 +24,7 @@ describe('keys screen', () => {
     await frameWith(app, 'preset read-only', '[x] links:read', '[ ] links:write')
     // The third row is the analytics-only preset; then links:read, links:write.
     await press(app, 'j', 'j', ' ')
-    await frameWith(app, '[ ] links:read', 'create with 1 scopes')
+    await frameWith(app, '[ ] links:read', 'create with 1 scope')
     await press(app, 'j', 'j', ' ', KEY.enter)
     const shown = await frameWith(app, 'lk_live_SECRETVALUE1234', 'shown only this once')
     expect(shown).toContain('Key "deploy bot" created with 2 scopes')

@@ -10,7 +10,7 @@ describe('links screen', () => {
   it('scrolls 100k links fetching only the pages it shows', async () => {
     const client = new FakeClient(fakeState(100_000))
     const app = renderTui({ client, initialScreen: 'links' })
-    await frameWith(app, '100000 links', 'c0 ', 'c1 ')
+    await frameWith(app, '100,000 links', 'c0 ', 'c1 ')
     await press(app, 'G')
     await frameWith(app, 'c99999', '100000 of 100000')
     await press(app, 'k', 'k')

@@ -10,7 +10,7 @@ import { frameWhere, frameWith, KEY, press, renderTui } from './harness.js'
 
 afterEach(() => cleanup())
 
-const LIST = '3 members · 1 pending invitations'
+const LIST = '3 members · 1 pending invitation'
 
 describe('team screen', () => {
   it('lists the members with their roles and the pending invitations; 0 goes to it', async () => {

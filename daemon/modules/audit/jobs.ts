@@ -1,6 +1,7 @@
 import { TEAM_LIMITS } from '../../../src/contract/limits.js'
 import type { JobDefinition } from '../../jobs/scheduler.js'
 import type { AuditService } from './index.js'
+import { plural } from '../../../src/contract/numbers.js'
 
 /** Drops audit entries older than the retention (365 days). */
 export function pruneAuditLogJob(audit: Pick<AuditService, 'prune'>): JobDefinition {
@@ -9,7 +10,7 @@ export function pruneAuditLogJob(audit: Pick<AuditService, 'prune'>): JobDefinit
     schedule: '55 3 * * *',
     async run() {
       const n = await audit.prune(TEAM_LIMITS.auditRetentionDays)
-      return n ? `${n} audit entries pruned` : undefined
+      return n ? `${plural(n, 'audit entry', 'audit entries')} pruned` : undefined
     },
   }
 }

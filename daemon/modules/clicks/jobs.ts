@@ -1,5 +1,6 @@
 import type { ClicksService } from './index.js'
 import type { JobDefinition } from '../../jobs/scheduler.js'
+import { plural } from '../../../src/contract/numbers.js'
 
 /** Rows one run may delete: a link with millions of clicks is finished over several runs. */
 const BUDGET = 1_000_000
@@ -15,7 +16,7 @@ export function purgeDeletedLinkClicksJob(clicks: Pick<ClicksService, 'purgeDele
     leaseMs: 30 * 60_000,
     async run() {
       const n = await clicks.purgeDeletedLinks(BUDGET)
-      return n ? `${n} click rows of deleted links purged` : undefined
+      return n ? `${plural(n, 'click row')} of deleted links purged` : undefined
     },
   }
 }

@@ -1,5 +1,6 @@
 import type { DomainService } from './index.js'
 import type { JobDefinition } from '../../jobs/scheduler.js'
+import { plural } from '../../../src/contract/numbers.js'
 
 export const RENEW_CERTIFICATES_JOB = 'renew-certificates'
 
@@ -10,7 +11,9 @@ export function recheckDomainsJob(domains: Pick<DomainService, 'recheckPending'>
     schedule: '*/5 * * * *',
     async run() {
       const r = await domains.recheckPending()
-      return r.verified || r.failed ? `${r.verified} domains verified, ${r.failed} failed` : undefined
+      return r.verified || r.failed
+        ? `${plural(r.verified, 'domain')} verified, ${r.failed} failed`
+        : undefined
     },
   }
 }
@@ -23,7 +26,9 @@ export function renewCertificatesJob(domains: Pick<DomainService, 'renewDue'>): 
     leaseMs: 60 * 60_000,
     async run() {
       const r = await domains.renewDue()
-      return r.renewed || r.failed ? `${r.renewed} certificates renewed, ${r.failed} failed` : undefined
+      return r.renewed || r.failed
+        ? `${plural(r.renewed, 'certificate')} renewed, ${r.failed} failed`
+        : undefined
     },
   }
 }

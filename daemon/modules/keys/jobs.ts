@@ -1,5 +1,6 @@
 import type { KeyService } from './index.js'
 import type { JobDefinition } from '../../jobs/scheduler.js'
+import { plural } from '../../../src/contract/numbers.js'
 
 /** Persists the expired transition of API keys whose expiry passed (requests are refused at once anyway). */
 export function expireKeysJob(keys: KeyService): JobDefinition {
@@ -8,7 +9,7 @@ export function expireKeysJob(keys: KeyService): JobDefinition {
     schedule: '* * * * *',
     async run() {
       const n = await keys.expireDue()
-      return n ? `${n} keys expired` : undefined
+      return n ? `${plural(n, 'key')} expired` : undefined
     },
   }
 }
@@ -22,7 +23,7 @@ export function pruneKeyActivityJob(keys: KeyService): JobDefinition {
     schedule: '40 3 * * *',
     async run() {
       const n = await keys.pruneActivity(KEY_ACTIVITY_RETENTION_DAYS)
-      return n ? `${n} activity rows pruned` : undefined
+      return n ? `${plural(n, 'activity row')} pruned` : undefined
     },
   }
 }

@@ -1,5 +1,6 @@
 import type { LinkService } from './index.js'
 import type { JobDefinition } from '../../jobs/scheduler.js'
+import { plural } from '../../../src/contract/numbers.js'
 
 /** Persists the expired status of links whose expiry passed (redirects and reads derive it at once anyway). */
 export function expireLinksJob(links: Pick<LinkService, 'expireDue'>): JobDefinition {
@@ -8,7 +9,7 @@ export function expireLinksJob(links: Pick<LinkService, 'expireDue'>): JobDefini
     schedule: '* * * * *',
     async run() {
       const n = await links.expireDue()
-      return n ? `${n} links expired` : undefined
+      return n ? `${plural(n, 'link')} expired` : undefined
     },
   }
 }

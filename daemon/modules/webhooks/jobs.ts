@@ -1,6 +1,7 @@
 import type { WebhookService } from './index.js'
 import { WEBHOOK_LIMITS } from '../../../src/contract/limits.js'
 import type { JobDefinition } from '../../jobs/scheduler.js'
+import { plural } from '../../../src/contract/numbers.js'
 
 /** Drops finished webhook deliveries older than 30 days (pending ones are kept whatever their age). */
 export function pruneWebhookDeliveriesJob(webhooks: Pick<WebhookService, 'pruneDeliveries'>): JobDefinition {
@@ -9,7 +10,7 @@ export function pruneWebhookDeliveriesJob(webhooks: Pick<WebhookService, 'pruneD
     schedule: '50 3 * * *',
     async run() {
       const n = await webhooks.pruneDeliveries(WEBHOOK_LIMITS.deliveryRetentionDays)
-      return n ? `${n} webhook deliveries pruned` : undefined
+      return n ? `${plural(n, 'webhook delivery', 'webhook deliveries')} pruned` : undefined
     },
   }
 }

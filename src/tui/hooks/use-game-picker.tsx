@@ -12,6 +12,7 @@ import { useTui } from '../context.js'
 import { useKeys } from './use-keys.js'
 import { useCursor } from './use-list-keys.js'
 import { usePoll } from './use-poll.js'
+import { plural } from '../../contract/numbers.js'
 
 const COLUMNS: TableColumn<Game>[] = [
   { header: 'GAME', width: 24, value: (g) => g.name },
@@ -56,7 +57,7 @@ export function useGamePicker(active: boolean, height: number, hint: string): Ga
   else
     list = (
       <Box flexDirection="column">
-        <Text dimColor>{`${poll.data.total} games · Enter ${hint}`}</Text>
+        <Text dimColor>{`${plural(poll.data.total, 'game')} · Enter ${hint}`}</Text>
         <Table
           columns={COLUMNS}
           rows={games.slice(pos.top, pos.top + rows)}

@@ -13,6 +13,7 @@ import { allowed, hasScope, tint, useTui, type ScreenDef, type ScreenProps } fro
 import { useKeys } from '../hooks/use-keys.js'
 import { LIST_KEYS, useCursor } from '../hooks/use-list-keys.js'
 import { usePoll } from '../hooks/use-poll.js'
+import { plural } from '../../contract/numbers.js'
 
 const good = (d: Domain) =>
   d.verificationStatus === 'verified' && (d.sslStatus === 'active' || d.sslStatus === 'renewing')
@@ -116,7 +117,7 @@ function Domains({ active, height }: ScreenProps) {
     <Box flexDirection="column">
       <Text
         dimColor
-      >{`${poll.data.total} domains · p check propagation${canWrite ? ' · v verify · s set default' : ''}`}</Text>
+      >{`${plural(poll.data.total, 'domain')} · p check propagation${canWrite ? ' · v verify · s set default' : ''}`}</Text>
       <Table
         columns={COLUMNS}
         rows={domains.slice(pos.top, pos.top + listRows)}

@@ -214,7 +214,7 @@ export function RuleList({ game, active, rows }: PaneProps) {
   return (
     <PaneBody
       heading={
-        `${rules.length} rules, run by priority (high first)` +
+        `${plural(rules.length, 'rule')}, run by priority (high first)` +
         (canWrite ? ' · Space on/off · +/- priority' : '')
       }
       empty="No rules: add one with linkctl fraud rules create"

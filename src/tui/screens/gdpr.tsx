@@ -13,6 +13,7 @@ import { allowed, hasScope, useTui, type ScreenDef, type ScreenProps } from '../
 import { useKeys } from '../hooks/use-keys.js'
 import { useKept, useKeptRef } from '../hooks/use-kept.js'
 import { usePoll } from '../hooks/use-poll.js'
+import { plural } from '../../contract/numbers.js'
 
 const COLUMNS: TableColumn<GdprDeletion>[] = [
   { header: 'ID', width: 18, value: (d) => d.id },
@@ -126,7 +127,7 @@ function Gdpr({ active, height }: ScreenProps) {
         <Text>No GDPR deletions.</Text>
       ) : (
         <>
-          <Text>{`${count} deletion${count === 1 ? '' : 's'}${shown.length < count ? `, newest ${shown.length} shown` : ''} (records kept 365 days after completion)`}</Text>
+          <Text>{`${plural(count, 'deletion')}${shown.length < count ? `, newest ${shown.length} shown` : ''} (records kept 365 days after completion)`}</Text>
           <Table columns={COLUMNS} rows={shown} color={env.color} />
         </>
       )}

@@ -13,6 +13,7 @@ import { tint, useTui } from '../context.js'
 import { useCapture, useKeys } from '../hooks/use-keys.js'
 import { useCursor } from '../hooks/use-list-keys.js'
 import { usePoll } from '../hooks/use-poll.js'
+import { plural } from '../../contract/numbers.js'
 
 type Row = { preset: (typeof PRESET_NAMES)[number] } | { scope: string }
 const ROWS: Row[] = [...PRESET_NAMES.map((preset) => ({ preset })), ...SCOPES.map((scope) => ({ scope }))]
@@ -76,12 +77,12 @@ export function KeyCreate(props: {
         <>
           <Text
             dimColor
-          >{`Space: tick a scope or apply a preset · Enter: create with ${ticked.size} scopes · Esc: cancel`}</Text>
+          >{`Space: tick a scope or apply a preset · Enter: create with ${plural(ticked.size, 'scope')} · Esc: cancel`}</Text>
           {visible.map((row, i) => {
             const at = pos.top + i === pos.cursor
             const text =
               'preset' in row
-                ? `preset ${row.preset} (${PRESETS[row.preset].length} scopes)`
+                ? `preset ${row.preset} (${plural(PRESETS[row.preset].length, 'scope')})`
                 : `[${ticked.has(row.scope) ? 'x' : ' '}] ${row.scope}`
             return (
               <Text key={text} inverse={at}>
@@ -108,7 +109,7 @@ export function NewKey(props: { created: ApiKeyWithSecret; active: boolean; clos
     <Box flexDirection="column">
       <Text
         bold
-      >{`Key "${props.created.name}" created with ${props.created.permissions.length} scopes.`}</Text>
+      >{`Key "${props.created.name}" created with ${plural(props.created.permissions.length, 'scope')}.`}</Text>
       <Text color={tint(env, 'green')}>{props.created.key}</Text>
       <Text color={tint(env, 'yellow')}>
         Copy it now (select it with the mouse; in tmux, copy mode): it is shown only this once.

@@ -11,6 +11,7 @@ import { useKeys } from '../hooks/use-keys.js'
 import { LIST_KEYS, useCursor } from '../hooks/use-list-keys.js'
 import { usePoll } from '../hooks/use-poll.js'
 import { KeyActivityView, KeyCreate, NewKey } from './key-create.js'
+import { plural } from '../../contract/numbers.js'
 
 function columns(width: number): TableColumn<ApiKey>[] {
   return [
@@ -107,7 +108,7 @@ function Keys({ active, width, height }: ScreenProps) {
     <Box flexDirection="column">
       <Text
         dimColor
-      >{`${poll.data.total} keys · a activity${canWrite ? ' · n new · r revoke · x deactivate/activate' : ''}`}</Text>
+      >{`${plural(poll.data.total, 'key')} · a activity${canWrite ? ' · n new · r revoke · x deactivate/activate' : ''}`}</Text>
       <Table
         columns={columns(width)}
         rows={keys.slice(pos.top, pos.top + rows)}

@@ -20,6 +20,7 @@ import { usePagedList } from '../hooks/use-paged-list.js'
 import { LinkDetail, optionLines, SmartLinkDetail } from './link-detail.js'
 import { QrCodes } from './qr-codes.js'
 import { createBody, createFields, editBody, editFields } from './link-form.js'
+import { plural } from '../../contract/numbers.js'
 
 type Mode = 'list' | 'search' | 'detail' | 'create' | 'edit'
 
@@ -209,7 +210,7 @@ function PlainLinks({ active, width, height, toggle }: ScreenProps & { toggle():
       ) : (
         <Text dimColor wrap="truncate">
           {[
-            `${list.total === undefined ? 'loading' : total} links`,
+            list.total === undefined ? 'loading links' : plural(total, 'link'),
             '/ search',
             ...(canWrite ? ['n new'] : []),
             'Enter open',
@@ -311,7 +312,11 @@ function SmartLinks({ active, width, height, toggle }: ScreenProps & { toggle():
   return (
     <Box flexDirection="column">
       <Text dimColor wrap="truncate">
-        {[`${list.total === undefined ? 'loading' : total} smart links`, 'Enter open', 's links'].join(' · ')}
+        {[
+          list.total === undefined ? 'loading smart links' : plural(total, 'smart link'),
+          'Enter open',
+          's links',
+        ].join(' · ')}
       </Text>
       {missing ? (
         <Text>This daemon has no smart links (their route answered 404): a newer linkd has them.</Text>

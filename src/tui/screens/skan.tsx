@@ -11,6 +11,7 @@ import { useKeys } from '../hooks/use-keys.js'
 import { LIST_KEYS, useCursor } from '../hooks/use-list-keys.js'
 import { usePoll } from '../hooks/use-poll.js'
 import { CampaignView, eventOfBit } from './skan-campaign.js'
+import { plural } from '../../contract/numbers.js'
 
 const COLUMNS: TableColumn<SkanCampaign>[] = [
   { header: 'CAMPAIGN', width: 22, value: (c) => c.name },
@@ -43,7 +44,9 @@ function CampaignList(props: { game: Game; active: boolean; height: number; open
         <Text>{`No campaigns yet: create one with linkctl skan campaigns create ${game.id}`}</Text>
       ) : (
         <>
-          <Text dimColor>{`${campaigns.length} campaigns · Enter open · Esc back to the games`}</Text>
+          <Text
+            dimColor
+          >{`${plural(campaigns.length, 'campaign')} · Enter open · Esc back to the games`}</Text>
           <Table
             columns={COLUMNS}
             rows={campaigns.slice(pos.top, pos.top + rows)}

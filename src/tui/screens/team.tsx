@@ -17,6 +17,7 @@ import { allowed, hasScope, tint, useTui, type ScreenDef, type ScreenProps } fro
 import { useCapture, useKeys } from '../hooks/use-keys.js'
 import { LIST_KEYS, useCursor } from '../hooks/use-list-keys.js'
 import { usePoll } from '../hooks/use-poll.js'
+import { plural } from '../../contract/numbers.js'
 
 const ago = (iso: string) => relativeTime(Date.parse(iso), Date.now())
 
@@ -150,7 +151,7 @@ function Team({ active, height }: ScreenProps) {
     <Box flexDirection="column">
       <Text
         dimColor
-      >{`${members.data.total} members · ${invitations.data?.total ?? 0} pending invitations · ←/→ switch list${canWrite ? ' · i invite · r role · d remove · x revoke invitation' : ''}`}</Text>
+      >{`${plural(members.data.total, 'member')} · ${plural(invitations.data?.total ?? 0, 'pending invitation')} · ←/→ switch list${canWrite ? ' · i invite · r role · d remove · x revoke invitation' : ''}`}</Text>
       <Table
         columns={MEMBERS}
         rows={memberList.slice(memberPos.top, memberPos.top + memberRows)}

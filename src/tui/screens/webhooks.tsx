@@ -14,6 +14,7 @@ import { allowed, hasScope, useTui, type ScreenDef, type ScreenProps } from '../
 import { useKeys } from '../hooks/use-keys.js'
 import { LIST_KEYS, useCursor } from '../hooks/use-list-keys.js'
 import { usePoll } from '../hooks/use-poll.js'
+import { plural } from '../../contract/numbers.js'
 
 /**
  * The health band: what a reader should do about the webhook. Failed deliveries in a row first;
@@ -137,7 +138,7 @@ function Webhooks({ active, height }: ScreenProps) {
     <Box flexDirection="column">
       <Text
         dimColor
-      >{`${hooks.data.total} webhooks · ←/→ switch list${canWrite ? ' · t test · e enable/disable · r retry a delivery' : ''}`}</Text>
+      >{`${plural(hooks.data.total, 'webhook')} · ←/→ switch list${canWrite ? ' · t test · e enable/disable · r retry a delivery' : ''}`}</Text>
       <Table
         columns={HOOKS}
         rows={list.slice(hookPos.top, hookPos.top + hookRows)}

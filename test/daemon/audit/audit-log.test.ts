@@ -127,7 +127,7 @@ describe('prune-audit-log', () => {
     t.clock.set(now)
     expect((await log()).total).toBe(2)
     const result = await t.app.linkd.scheduler.runNow('prune-audit-log')
-    expect(result).toMatchObject({ ran: true, status: 'ok', summary: '1 audit entries pruned' })
+    expect(result).toMatchObject({ ran: true, status: 'ok', summary: '1 audit entry pruned' })
     const left = await log()
     expect(left.data.map((e) => e.resourceId)).toEqual([young])
     expect(left.data.map((e) => e.resourceId)).not.toContain(old)

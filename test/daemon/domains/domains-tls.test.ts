@@ -182,7 +182,7 @@ describe.skipIf(skip)('HTTPS for custom domains with a certificate from a real p
 
     t.clock.set(Date.parse(before.validTo) - 29 * DAY)
     const run = await t.app.linkd.scheduler.runNow('renew-certificates')
-    expect(run).toMatchObject({ ran: true, status: 'ok', summary: '1 certificates renewed, 0 failed' })
+    expect(run).toMatchObject({ ran: true, status: 'ok', summary: '1 certificate renewed, 0 failed' })
     const after = (await t.call('GET', `/api/domains/${domain.id}/ssl`)).json()
     expect(after.sslStatus).toBe('active')
     expect(after.serialNumber).not.toBe(before.serialNumber)

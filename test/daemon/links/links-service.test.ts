@@ -223,7 +223,7 @@ describe('expire-links job', () => {
     expect((await t.call('POST', '/api/use/links/bulk', { body: { links } })).json().created).toBe(1000)
     await createLink(t, { expiresAt })
     t.clock.advance(HOUR)
-    expect((await t.app.linkd.scheduler.runNow('expire-links')).summary).toBe('1001 links expired')
+    expect((await t.app.linkd.scheduler.runNow('expire-links')).summary).toBe('1,001 links expired')
     expect((await t.call('GET', '/api/use/links?status=active')).json().total).toBe(0)
   })
 })

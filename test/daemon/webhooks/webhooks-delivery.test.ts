@@ -471,7 +471,7 @@ describe('delivery log and health', () => {
     expect(await t.app.linkd.scheduler.runNow('prune-webhook-deliveries')).toEqual({
       ran: true,
       status: 'ok',
-      summary: '1 webhook deliveries pruned',
+      summary: '1 webhook delivery pruned',
     })
     expect((await deliveries(w.id)).data.map((d) => d.status)).toEqual(['pending'])
   })

@@ -40,7 +40,7 @@ export function gameFields(g: Game | GameWithSecrets, tty = false): Field[] {
       `analytics ${on(g.modules.analytics)}, fraud ${on(g.modules.fraud)}, skan ${on(g.modules.skan)}`,
     ],
     ['RAW RETENTION', plural(g.rawRetentionDays, 'day')],
-    ['COMPACTED RETENTION', `${g.compactedRetentionMonths} months`],
+    ['COMPACTED RETENTION', plural(g.compactedRetentionMonths, 'month')],
     ['HMAC REQUIRED', g.hmacRequired ? 'yes' : 'no'],
     ['REPLAY WINDOW', `${g.replayWindowSeconds} s`],
     ['ATTRIBUTION WINDOW', plural(g.attributionWindowDays, 'day')],
