@@ -21,6 +21,7 @@ import {
   type Role,
   type Whoami,
 } from '../../../src/contract/team.js'
+import { aRole, mayActOnMember } from '../../../src/contract/scopes.js'
 import type { KeyService } from '../keys/index.js'
 import type { OrgService } from '../orgs/index.js'
 import type { InvitationRecord, MemberRecord, TeamStore } from './store.js'
@@ -70,11 +71,16 @@ export function createTeamService(deps: TeamServiceDeps): TeamService {
   /** Nobody grants (by invitation or promotion) a role above its own. */
   function assertWithinOwnRole(role: Role, caller: TeamCaller): void {
     if (ROLE_RANK[role] > ROLE_RANK[caller.role])
-      throw new AppError('Forbidden', `a ${caller.role} cannot grant the ${role} role (above its own)`)
+      throw new AppError('Forbidden', `${aRole(caller.role)} cannot grant the ${role} role (above its own)`)
   }
   function assertMayChange(target: MemberRecord, caller: TeamCaller, action: string): void {
-    if (target.role === 'owner' && caller.role !== 'owner')
-      throw new AppError('Forbidden', `only an owner can ${action} an owner`)
+    if (!mayActOnMember(caller.role, target.role))
+      throw new AppError(
+        'Forbidden',
+        target.role === 'owner'
+          ? `only an owner can ${action} an owner`
+          : `${aRole(caller.role)} cannot ${action} other members`,
+      )
   }
   const lastOwner = (action: string) =>
     new AppError(
