@@ -125,6 +125,8 @@ export function createTeamService(deps: TeamServiceDeps): TeamService {
         throw lastOwner('removing')
       }
       await deps.keys.revokeMemberKeys(organizationId, id)
+      // What it started goes with it: nobody joins on the word of a removed member.
+      await store.revokeInvitationsBy(organizationId, id, t)
       deps.events.emit(
         'team.member_removed',
         {
@@ -171,6 +173,7 @@ export function createTeamService(deps: TeamServiceDeps): TeamService {
         createdAt: t,
         acceptedAt: null,
         memberId: null,
+        revokedReason: null,
       }
       await store.insertInvitation(record)
       return { ...presentInvitation(record, t), token }
@@ -207,20 +210,23 @@ export function createTeamService(deps: TeamServiceDeps): TeamService {
       const hash = sha256Hex(token)
       const i = INVITATION_TOKEN_PATTERN.test(token) ? await store.invitationByHash(hash) : undefined
       if (!i || !safeEqual(i.tokenHash, hash)) throw notFound('invitation')
-      const gone = (status: string) =>
+      const gone = (r: InvitationRecord | undefined) =>
         new AppError(
           'Gone',
-          `this invitation is ${status}; ask a team admin for a new one (an invitation works once, for ${TEAM_LIMITS.invitationDays} days)`,
+          r?.revokedReason === 'inviter_removed'
+            ? 'this invitation was revoked because the member who sent it was removed; ask a team admin for a new one'
+            : `this invitation is ${r ? invitationStatus(r, now()) : 'no longer valid'}; ask a team admin for a new one (an invitation works once, for ${TEAM_LIMITS.invitationDays} days)`,
         )
       const t = now()
-      const status = invitationStatus(i, t)
-      if (status !== 'pending') throw gone(status)
+      if (invitationStatus(i, t) !== 'pending') throw gone(i)
+      // Sent while its inviter's removal was under way (the removal revokes the ones it finds).
+      if (i.invitedBy && !(await store.roleOf(i.invitedBy))) {
+        await store.revokeInvitationsBy(i.organizationId, i.invitedBy, t)
+        throw gone(await store.invitationByHash(hash))
+      }
       const memberId = newId('mem')
       // The claim is the one conditional write: of two concurrent accepts, one gets it.
-      if (!(await store.claim(i.id, memberId, t))) {
-        const after = await store.invitationByHash(hash)
-        throw gone(after ? invitationStatus(after, now()) : 'no longer valid')
-      }
+      if (!(await store.claim(i.id, memberId, t))) throw gone(await store.invitationByHash(hash))
       const name = body.name.trim()
       let apiKey: AcceptedInvitation['apiKey']
       try {
