@@ -8,6 +8,7 @@ import type { PageOf } from '../../../src/contract/common.js'
 import {
   INVITATION_TOKEN_PATTERN,
   ROLE_RANK,
+  ROLE_SCOPES,
   TEAM_LIMITS,
   effectiveScopes,
   type AcceptInvitationBody,
@@ -131,7 +132,14 @@ export function createTeamService(deps: TeamServiceDeps): TeamService {
         'team.member_removed',
         {
           organizationId,
-          data: { memberId: m.id, name: m.name, email: m.email, role: m.role, removedBy: caller.memberId },
+          data: {
+            memberId: m.id,
+            name: m.name,
+            email: m.email,
+            role: m.role,
+            removedBy: caller.memberId,
+            removedAt: iso(t),
+          },
         },
         t,
       )
@@ -255,7 +263,15 @@ export function createTeamService(deps: TeamServiceDeps): TeamService {
         'team.member_added',
         {
           organizationId: i.organizationId,
-          data: { memberId, name, email: i.email, role: i.role, invitedBy: i.invitedBy },
+          data: {
+            memberId,
+            name,
+            email: i.email,
+            role: i.role,
+            permissions: [...ROLE_SCOPES[i.role]],
+            invitedBy: i.invitedBy,
+            joinedAt: iso(t),
+          },
         },
         t,
       )
