@@ -44,6 +44,7 @@ const presentMember = (m: MemberRecord): Member => ({
   role: m.role,
   joinedAt: iso(m.joinedAt),
   invitedBy: m.invitedBy,
+  ...(m.removedAt !== null && { removedAt: iso(m.removedAt) }),
 })
 
 function invitationStatus(i: InvitationRecord, now: number): Invitation['status'] {
@@ -94,6 +95,7 @@ export function createTeamService(deps: TeamServiceDeps): TeamService {
       const p = pageParams(q)
       const { rows, total } = await store.listMembers(organizationId, {
         role: q.role,
+        includeRemoved: q.include === 'removed',
         limit: p.perPage,
         offset: p.offset,
       })

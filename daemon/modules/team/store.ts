@@ -66,10 +66,10 @@ export interface TeamStore {
   member(organizationId: string, id: string): Promise<MemberRecord | undefined>
   /** The role of a member that is not removed (any organization): the per-request look-up. */
   roleOf(memberId: string): Promise<Role | undefined>
-  /** Members not removed, oldest first, and their total. */
+  /** Members not removed (or all, `includeRemoved`), oldest first, and their total. */
   listMembers(
     organizationId: string,
-    q: { role?: Role | undefined; limit: number; offset: number },
+    q: { role?: Role | undefined; includeRemoved?: boolean; limit: number; offset: number },
   ): Promise<{ rows: MemberRecord[]; total: number }>
   /** The oldest owner not removed. */
   firstOwner(organizationId: string): Promise<MemberRecord | undefined>
@@ -171,7 +171,9 @@ export function createTeamStore(db: Kysely<Database>): TeamStore {
     },
 
     async listMembers(organizationId, q) {
-      let base = current(db, organizationId)
+      let base = q.includeRemoved
+        ? db.selectFrom('members').where('organization_id', '=', organizationId)
+        : current(db, organizationId)
       if (q.role) base = base.where('role', '=', q.role)
       const [rows, count] = await Promise.all([
         base.selectAll().orderBy('joined_at').orderBy('id').limit(q.limit).offset(q.offset).execute(),

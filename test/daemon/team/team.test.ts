@@ -66,6 +66,57 @@ describe('members', () => {
     )
   })
 
+  it('a removed member keeps its name and e-mail for the audit log: listed with include=removed, marked removedAt', async () => {
+    const ana = await joinTeam(t, 'member', 'Ana')
+    const link = await t.call('POST', '/api/use/links', {
+      key: ana.key,
+      body: { destinationUrl: 'https://example.com/ana' },
+    })
+    expect(link.statusCode, link.body).toBe(201)
+    t.clock.advance(60_000)
+    expect((await t.call('DELETE', `/api/team/members/${ana.memberId}`)).statusCode).toBe(204)
+    const removedAt = new Date(t.clock.now()).toISOString()
+
+    const current = (await t.call('GET', '/api/team/members')).json<{
+      data: Array<{ id: string }>
+      total: number
+    }>()
+    expect(current.data.map((m) => m.id)).not.toContain(ana.memberId)
+    const all = await t.call('GET', '/api/team/members?include=removed')
+    expect(all.statusCode, all.body).toBe(200)
+    const page = all.json<{ data: Array<Record<string, unknown>>; total: number }>()
+    expect(page.total).toBe(current.total + 1)
+    expect(page.data.find((m) => m.id === ana.memberId)).toEqual({
+      id: ana.memberId,
+      name: 'Ana',
+      email: 'ana@example.com',
+      role: 'member',
+      joinedAt: expect.any(String),
+      invitedBy: await ownerMemberId(t),
+      removedAt,
+    })
+    // Members still present carry no removedAt.
+    expect(page.data.filter((m) => 'removedAt' in m).map((m) => m.id)).toEqual([ana.memberId])
+    const log = (await t.call('GET', `/api/audit-log?memberId=${ana.memberId}`)).json<{
+      data: Array<{ action: string }>
+    }>()
+    expect(log.data.map((e) => e.action)).toEqual(['link.create', 'invitation.accept'])
+
+    // The e-mail can be invited again: a new member, the removed one still listed apart.
+    const again = await joinTeam(t, 'viewer', 'Ana')
+    const both = (await t.call('GET', '/api/team/members?include=removed')).json<{
+      data: Array<{ id: string; email: string; removedAt?: string }>
+    }>()
+    expect(both.data.filter((m) => m.email === 'ana@example.com')).toEqual([
+      expect.objectContaining({ id: ana.memberId, removedAt }),
+      expect.not.objectContaining({ removedAt: expect.anything() }),
+    ])
+    expect(both.data.find((m) => m.id === again.memberId)).toBeDefined()
+    expectError(await t.call('GET', '/api/team/members?include=everyone'), 400, 'ValidationError')
+    // A removed member is still a 404 to act on.
+    expectError(await t.call('DELETE', `/api/team/members/${ana.memberId}`), 404, 'NotFound')
+  })
+
   it("another organization's member is a 404, never a 403", async () => {
     const other = await t.createOrg('other')
     const theirs = await t.call('GET', '/api/team/members', { key: other.ownerKey })
