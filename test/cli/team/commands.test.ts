@@ -214,7 +214,7 @@ describe('team commands', () => {
     expect(r.stdout).toBe('')
     expect(r.stderr).not.toContain(NEW_KEY)
     expect(r.stderr).toContain(
-      `Joined ${stub.url} as Ana (member, mem_ana). Your key Ana (lk_•••nnnn) is saved in profile "default" (${join(cfg.dir, 'config.json')}), now current.`,
+      `Joined ${stub.url} as Ana (member, mem_ana). Saved Ana's key (lk_•••nnnn) as profile "default" (${join(cfg.dir, 'config.json')}), now current.`,
     )
   })
 

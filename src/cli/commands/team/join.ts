@@ -53,8 +53,8 @@ export async function runTeamJoin(opts: JoinOpts, ctx: Ctx): Promise<void> {
   const { member, apiKey } = joined
   note(
     ctx,
-    `Joined ${target.url} as ${member.name} (${member.role}, ${member.id}). Your key ${apiKey.name} ` +
-      `(${apiKey.preview}) is saved in profile "${target.profile}" (${store.path}), now current.`,
+    `Joined ${target.url} as ${member.name} (${member.role}, ${member.id}). Saved ${member.name}'s key ` +
+      `(${apiKey.preview}) as profile "${target.profile}" (${store.path}), now current.`,
   )
   if (!ctx.json) note(ctx, 'Check with: linkctl whoami')
 }
