@@ -91,7 +91,9 @@ describe('linkctl team and whoami against a running linkd', () => {
       'again',
     ])
     expect(again.code).toBe(1)
-    expect(again.stderr).toMatch(/this invitation was already used, revoked or has expired \(HTTP 410\)/)
+    expect(again.stderr).toMatch(
+      /this invitation can no longer be used: this invitation is accepted; .*\(HTTP 410\)/,
+    )
     const unknown = await ana([
       'team',
       'join',
