@@ -90,15 +90,30 @@ export interface DomainEvents {
     data: { id: string; domain: string; verifiedAt: string; sslStatus: string; sslExpiresAt: string | null }
   }
   'domain.deleted': { organizationId: string; data: { id: string; domain: string; deletedAt: string } }
-  /** An invitation was accepted: the new member. */
+  /** An invitation was accepted: the new member; `permissions` are the scopes its role allows. */
   'team.member_added': {
     organizationId: string
-    data: { memberId: string; name: string; email: string | null; role: string; invitedBy: string | null }
+    data: {
+      memberId: string
+      name: string
+      email: string | null
+      role: string
+      permissions: string[]
+      invitedBy: string | null
+      joinedAt: string
+    }
   }
   /** A member was removed (its keys revoked); `removedBy` is the member who removed it. */
   'team.member_removed': {
     organizationId: string
-    data: { memberId: string; name: string; email: string | null; role: string; removedBy: string | null }
+    data: {
+      memberId: string
+      name: string
+      email: string | null
+      role: string
+      removedBy: string | null
+      removedAt: string
+    }
   }
 }
 export type EventType = keyof DomainEvents
