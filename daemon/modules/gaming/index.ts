@@ -36,7 +36,7 @@ export { GAMING_OFF_MESSAGE } from './off.js'
 export function createGaming(deps: GamingDeps): Gaming {
   const { db, clock, log, feed } = deps
   const games = createGames({ db, clock, secrets: deps.secrets })
-  const gamedata = createStorage({ db, clock, games })
+  const gamedata = createStorage({ db, clock, games, queueMax: deps.ingestQueueMax })
   const ingest = createIngest({
     db,
     clock,
@@ -148,6 +148,8 @@ export interface GamingDeps {
   countryOf(ip: string): string | null
   /** LINKD_INGEST_RATE_LIMIT_PER_CLIENT and _PER_GAME (requests per minute). */
   ingestRates: { perClient: number; perGame: number }
+  /** LINKD_INGEST_QUEUE_MAX: events of batches being stored beyond which ingestion answers 503. */
+  ingestQueueMax: number
   /** LINKD_SKAN_HELD_MAX and _BYTES. */
   skanHeld: { maxRows: number; maxBytes: number }
   /** Keys SKAN postback signatures verify against (SPKI DER, base64); default Apple's alone. */

@@ -2,14 +2,20 @@
  * The SQLite store of the gaming storage layers: it reads a batch's snapshot by the plan of
  * snapshot-plan.ts (keys, then snapshotOf), one player or session at a time, and saves the fold's
  * changes with prepared better-sqlite3 statements, positional, in WRITE_ORDER's order: the plan's
- * generic steps measured ~1.4x slower per save here. One transaction under synchronous=FULL
- * (daemon/db/raw-writes.ts). The PostgreSQL store behind the same port is store-postgres.ts.
+ * generic steps measured ~1.4x slower per save here. Batches commit in groups, each in its own
+ * savepoint, durable before they resolve (daemon/db/group-commit.ts). The PostgreSQL store behind
+ * the same port is store-postgres.ts.
  */
 import type SQLite from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../../db/schema.js'
 import { addCountersSql } from '../../../db/counters.js'
-import { rawTransaction } from '../../../db/raw-writes.js'
+import {
+  createGroupCommitter,
+  type GroupLimits,
+  type GroupReport,
+  type UnitWeight,
+} from '../../../db/group-commit.js'
 import { assertOpenOn, syncUnit, type UnitOfWork } from '../../../db/unit-of-work.js'
 import {
   ACQUISITION_COUNTERS,
@@ -34,15 +40,22 @@ import type {
 /** The port of the batch write path: one implementation per engine. */
 export interface GamedataStore {
   /**
-   * Runs `work` (the loads, the fold, the saves, and other stores' statements given the unit) as
-   * ONE transaction, the only one writing the rows of `scope`'s players (and handling its
-   * batch_id) meanwhile, or without `scope` the only one writing the game's rows; once this
-   * resolves, the work is committed durably (SQLite: synchronous=FULL; PostgreSQL:
-   * synchronous_commit). SQLite has one writer: every unit runs alone. PostgreSQL may run `work`
-   * again in a new transaction when a concurrent one got in its way (nothing of the first run
-   * stays), and throws a WriteConflictError (daemon/db/errors.ts) when that keeps happening.
+   * Runs `work` (the loads, the fold, the saves, and other stores' statements given the unit)
+   * atomically, the only one writing the rows of `scope`'s players (and handling its batch_id)
+   * meanwhile, or without `scope` the only one writing the game's rows; once this resolves, the
+   * work is committed durably (SQLite: the WAL synced; PostgreSQL: synchronous_commit). SQLite
+   * has one writer: units run one after another, in groups sharing a transaction and its sync,
+   * each in a savepoint (a unit that throws leaves the others of its group stored); `weight`
+   * bounds a group. PostgreSQL may run `work` again in a new transaction when a concurrent one
+   * got in its way (nothing of the first run stays), and throws a WriteConflictError
+   * (daemon/db/errors.ts) when that keeps happening. On both, `work` may run more than once.
    */
-  unitOfWork<T>(gameId: string, work: (unit: UnitOfWork) => Promise<T>, scope?: BatchLocks): Promise<T>
+  unitOfWork<T>(
+    gameId: string,
+    work: (unit: UnitOfWork) => Promise<T>,
+    scope?: BatchLocks,
+    weight?: UnitWeight,
+  ): Promise<T>
   /** The rows the batch's events can touch, as the tables hold them before the batch. */
   loadSnapshot(unit: UnitOfWork, gameId: string, events: readonly AcceptedEvent[]): Promise<Snapshot>
   /** Writes the fold's changes. */
@@ -63,7 +76,18 @@ export interface ClickClaims {
   claims: ReadonlyArray<{ clickId: string; playerId: string }>
 }
 
-export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database>): GamedataStore {
+/** The bounds of a group of batches (one transaction, one sync). */
+export const GROUP_LIMITS: GroupLimits = { maxEvents: 10_000, maxBytes: 16 * 1024 * 1024 }
+
+export function createGamedataStore(
+  sqlite: SQLite.Database,
+  db: Kysely<Database>,
+  onGroup?: (report: GroupReport) => void,
+): GamedataStore {
+  const committer = createGroupCommitter(db as Kysely<unknown>, sqlite, {
+    limits: GROUP_LIMITS,
+    ...(onGroup ? { onGroup } : {}),
+  })
   // SQLite-only: prepared statements (the hot path); nothing outside this file sees them.
   const statements = {
     storedEventIds: sqlite
@@ -266,13 +290,9 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
           claimed.add(c.clickId)
       return claimed
     },
-    /**
-     * One writer at a time on SQLite: `BEGIN IMMEDIATE … COMMIT` on the raw connection, never
-     * inside a transaction another task left open on it, under synchronous=FULL
-     * (daemon/db/raw-writes.ts).
-     */
-    unitOfWork(_gameId, work) {
-      return rawTransaction(db, sqlite, () => work(syncUnit(sqlite)))
+    /** The next group's transaction on the raw connection, in a savepoint (daemon/db/group-commit.ts). */
+    unitOfWork(_gameId, work, _scope, weight = { events: 1, bytes: 0 }) {
+      return committer.run(() => work(syncUnit(sqlite)), weight)
     },
   }
 }
