@@ -10,6 +10,7 @@ export const SQLITE_ONLY: string[] = [
   'test/daemon/db/db-files.test.ts',
   'test/daemon/db/durability.test.ts',
   'test/daemon/db/group-commit.test.ts',
+  'test/daemon/db/sqlite-dialect.test.ts',
   // The WAL's fdatasync before a 202, in linkd's system calls.
   'test/e2e/ingest-durability.e2e.test.ts',
   'test/daemon/db/unit-of-work.test.ts',

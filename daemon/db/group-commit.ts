@@ -25,6 +25,9 @@ export function exclusive<DB, T>(db: Kysely<DB>, fn: () => T | Promise<T>): Prom
   return db.connection().execute(async () => fn())
 }
 
+/** The longest a group keeps the event loop before it lets other work run (ms). */
+const YIELD_AFTER_MS = 2
+
 export interface GroupLimits {
   /** Most events in one group (a unit's weight counts as it arrives; one unit may exceed it). */
   maxEvents: number
@@ -131,8 +134,15 @@ export function createGroupCommitter(
       durable.around(async () => {
         sql.begin.run()
         const outcomes: Array<Outcome | undefined> = []
+        let ran = performance.now()
         try {
           for (const unit of group) {
+            // A long group lets the event loop answer others (redirects, reads from caches) between
+            // its units; the connection stays held, so nothing else joins the transaction.
+            if (performance.now() - ran > YIELD_AFTER_MS) {
+              await new Promise<void>((r) => setImmediate(r))
+              ran = performance.now()
+            }
             sql.savepoint.run()
             try {
               const value = await unit.work()

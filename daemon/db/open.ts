@@ -1,9 +1,10 @@
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import type { Database } from './schema.js'
 import { createPrivateDir, secureDatabaseFiles } from './files.js'
+import { CachingSqliteDialect } from './sqlite-dialect.js'
 
 interface OpenDb {
   /** The Kysely handle every store uses. */
@@ -58,7 +59,7 @@ function openSqlite(path: string): SqliteDb {
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('busy_timeout = 5000')
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
+  const kysely = new Kysely<Database>({ dialect: new CachingSqliteDialect(sqlite) })
   let closed = false
   return {
     kysely,
