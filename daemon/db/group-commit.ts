@@ -10,9 +10,14 @@
  *
  * SQLite-specific; a PostgreSQL store gets grouped WAL flushes from the server itself.
  */
-import { open } from 'node:fs/promises'
+import { close as closeCallback, fdatasync as fdatasyncCallback, open as openCallback } from 'node:fs'
+import { promisify } from 'node:util'
 import type SQLite from 'better-sqlite3'
 import type { Kysely } from 'kysely'
+
+const openFile = promisify(openCallback)
+const fdatasync = promisify(fdatasyncCallback)
+const closeFile = promisify(closeCallback)
 
 /**
  * Runs `fn` (synchronous work on the raw handle, usually one transaction) while holding Kysely's
@@ -61,8 +66,12 @@ export interface GroupCommitter {
   run<T>(work: () => Promise<T>, weight: UnitWeight): Promise<T>
   /** Events of the units waiting for a group (not yet being written). */
   readonly waitingEvents: number
+  /** Resolves once every transaction committed so far on the connection is durable. */
+  durable(): Promise<void>
   /** Resolves once every unit handed in so far is settled. */
   idle(): Promise<void>
+  /** Waits for the units handed in, then lets go of the WAL file. */
+  close(): Promise<void>
 }
 
 interface Unit {
@@ -70,7 +79,9 @@ interface Unit {
   weight: UnitWeight
   resolve(value: unknown): void
   reject(err: unknown): void
-  /** Whether it was already written once in a group whose transaction was lost. */
+  /** Written in a careful group (savepoints): a unit of the group threw before. */
+  careful: boolean
+  /** Whether a careful group it was in lost its transaction (it is not written a third time). */
   retried: boolean
 }
 
@@ -95,8 +106,8 @@ export function createGroupCommitter(
   let writing = false
   let unsettled = 0
   let idleWaiters: Array<() => void> = []
-  const durable = options.sync
-    ? { around: <T>(fn: () => Promise<T>) => fn(), after: options.sync }
+  const durable: Durability = options.sync
+    ? { around: (fn) => fn(), after: options.sync, close: async () => {} }
     : durability(sqlite)
   const sql = {
     begin: sqlite.prepare('BEGIN IMMEDIATE'),
@@ -128,48 +139,57 @@ export function createGroupCommitter(
     return group
   }
 
-  /** Writes one group and commits it; returns each unit's outcome (undefined: write it again). */
-  async function write(group: Unit[]): Promise<Array<Outcome | undefined>> {
+  /**
+   * Writes one group and commits it; returns each unit's outcome (undefined: write it again). A
+   * group runs its units without savepoints (they cost a copy of every page a unit touches first):
+   * when one throws, the whole transaction is rolled back and the others are written again in a
+   * careful group, each in its own savepoint, where a unit that throws is rolled back alone.
+   */
+  async function write(group: Unit[]): Promise<{ outcomes: Array<Outcome | undefined>; committed: boolean }> {
+    const careful = group.some((u) => u.careful)
     return exclusive(db, () =>
       durable.around(async () => {
         sql.begin.run()
-        const outcomes: Array<Outcome | undefined> = []
+        const outcomes: Array<Outcome | undefined> = group.map(() => undefined)
         let ran = performance.now()
         try {
-          for (const unit of group) {
+          for (const [i, unit] of group.entries()) {
             // A long group lets the event loop answer others (redirects, reads from caches) between
             // its units; the connection stays held, so nothing else joins the transaction.
             if (performance.now() - ran > YIELD_AFTER_MS) {
               await new Promise<void>((r) => setImmediate(r))
               ran = performance.now()
             }
-            sql.savepoint.run()
+            if (careful) sql.savepoint.run()
             try {
-              const value = await unit.work()
-              sql.release.run()
-              outcomes.push({ ok: true, value })
+              outcomes[i] = { ok: true, value: await unit.work() }
+              if (careful) sql.release.run()
             } catch (error) {
-              if (!sqlite.inTransaction) {
-                // SQLite ended the whole transaction (an I/O error, a full disk): the units before
-                // this one are gone with it and are written again in the next group, once.
-                outcomes.push({ ok: false, error })
-                for (let i = 0; i < outcomes.length - 1; i++) if (outcomes[i]!.ok) outcomes[i] = undefined
-                sql.begin.run()
+              outcomes[i] = { ok: false, error }
+              if (careful && sqlite.inTransaction) {
+                sql.rollbackTo.run()
+                sql.release.run()
                 continue
               }
-              sql.rollbackTo.run()
-              sql.release.run()
-              outcomes.push({ ok: false, error })
+              // No savepoint, or SQLite ended the transaction itself (an I/O error, a full disk):
+              // nothing of the group stays; the other units are written again.
+              if (sqlite.inTransaction) sql.rollback.run()
+              return { outcomes: outcomes.map((o, j) => (j === i ? o : undefined)), committed: false }
             }
           }
           sql.commit.run()
-          return outcomes
+          return { outcomes, committed: true }
         } catch (err) {
           if (sqlite.inTransaction) sql.rollback.run()
           throw err
         }
       }),
     )
+  }
+
+  function idle(): Promise<void> {
+    if (unsettled === 0) return Promise.resolve()
+    return new Promise((r) => idleWaiters.push(r))
   }
 
   function settle(unit: Unit, outcome: Outcome): void {
@@ -188,14 +208,16 @@ export function createGroupCommitter(
         const group = take()
         const t0 = performance.now()
         let outcomes: Array<Outcome | undefined>
+        let committed: boolean
         try {
-          outcomes = await write(group)
+          ;({ outcomes, committed } = await write(group))
         } catch (error) {
           // BEGIN or COMMIT failed: nothing of the group is stored.
           for (const unit of group) settle(unit, { ok: false, error })
           continue
         }
         const written = performance.now()
+        const careful = group.some((u) => u.careful)
         const again: Unit[] = []
         const done: Array<[Unit, Outcome]> = []
         group.forEach((unit, i) => {
@@ -206,9 +228,15 @@ export function createGroupCommitter(
           else again.push(unit)
         })
         for (const unit of again.reverse()) {
-          unit.retried = true
+          if (careful) unit.retried = true
+          unit.careful = true
           queue.unshift(unit)
           waitingEvents += unit.weight.events
+        }
+        if (!committed) {
+          // Rolled back: its failure is answered now, its other units come again.
+          for (const [unit, outcome] of done) settle(unit, outcome)
+          continue
         }
         // The next group is written while this one's sync runs; its units are settled after.
         const report = { units: group.length, events: 0, failed: 0, writeMs: written - t0, syncMs: 0 }
@@ -242,7 +270,14 @@ export function createGroupCommitter(
   return {
     run<T>(work: () => Promise<T>, weight: UnitWeight): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        queue.push({ work, weight, resolve: resolve as (v: unknown) => void, reject, retried: false })
+        queue.push({
+          work,
+          weight,
+          resolve: resolve as (v: unknown) => void,
+          reject,
+          careful: false,
+          retried: false,
+        })
         waitingEvents += weight.events
         unsettled++
         if (writing) return
@@ -254,9 +289,11 @@ export function createGroupCommitter(
     get waitingEvents() {
       return waitingEvents
     },
-    idle(): Promise<void> {
-      if (unsettled === 0) return Promise.resolve()
-      return new Promise((r) => idleWaiters.push(r))
+    durable: () => durable.after(),
+    idle,
+    async close(): Promise<void> {
+      await idle()
+      await durable.close()
     },
   }
 }
@@ -267,10 +304,11 @@ interface Durability {
   around<T>(fn: () => Promise<T>): Promise<T>
   /** Resolves once everything committed before the call is durable. */
   after(): Promise<void>
+  close(): Promise<void>
 }
 
 function durability(sqlite: SQLite.Database): Durability {
-  const none: Durability = { around: (fn) => fn(), after: () => Promise.resolve() }
+  const none: Durability = { around: (fn) => fn(), after: () => Promise.resolve(), close: async () => {} }
   if (sqlite.memory) return none
   const mode = String(sqlite.pragma('journal_mode', { simple: true })).toLowerCase()
   if (mode !== 'wal')
@@ -287,49 +325,58 @@ function durability(sqlite: SQLite.Database): Durability {
         }
       },
       after: () => Promise.resolve(),
+      close: async () => {},
     }
-  return { around: (fn) => fn(), after: walSync(`${sqlite.name}-wal`) }
+  const wal = walSync(`${sqlite.name}-wal`)
+  return { around: (fn) => fn(), after: wal.sync, close: wal.close }
 }
 
 /**
  * fdatasync of the WAL file on the thread pool, coalesced: a call while a sync is in flight (which
  * may have started before the caller's commit) gets the next one; calls meanwhile share it. The
- * file is opened for each sync, so a log SQLite recreated is the one synced; SQLite holds no lock
- * on the WAL file itself (its locks are on the database and -shm files), so closing it is safe.
+ * log is opened once and kept: SQLite keeps the same file while a connection is open (a checkpoint
+ * truncates it, never replaces it). SQLite holds no lock on the WAL file itself (its locks are on
+ * the database and -shm files), so this descriptor cannot release one when it closes.
  */
-export function walSync(path: string): () => Promise<void> {
+export function walSync(path: string): { sync(): Promise<void>; close(): Promise<void> } {
+  let fd: number | undefined
   let inFlight: Promise<void> | undefined
   let next: Promise<void> | undefined
-  const launch = (): Promise<void> => {
-    const p: Promise<void> = (async () => {
-      let file
+  const once = async (): Promise<void> => {
+    if (fd === undefined) {
       try {
-        file = await open(path, 'r+')
+        fd = await openFile(path, 'r+')
       } catch (err) {
         // No log: the last connection closed, which checkpointed it into the synced database.
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') return
         throw err
       }
-      try {
-        await file.datasync()
-      } finally {
-        await file.close()
-      }
-    })().finally(() => {
+    }
+    await fdatasync(fd)
+  }
+  const launch = (): Promise<void> => {
+    const p: Promise<void> = once().finally(() => {
       if (inFlight === p) inFlight = undefined
     })
     inFlight = p
     return p
   }
-  return () => {
-    if (next) return next
-    if (!inFlight) return launch()
-    next = inFlight
-      .catch(() => {})
-      .then(() => {
-        next = undefined
-        return launch()
-      })
-    return next
+  return {
+    sync() {
+      if (next) return next
+      if (!inFlight) return launch()
+      next = inFlight
+        .catch(() => {})
+        .then(() => {
+          next = undefined
+          return launch()
+        })
+      return next
+    },
+    async close() {
+      await Promise.allSettled([inFlight, next])
+      if (fd !== undefined) await closeFile(fd)
+      fd = undefined
+    },
   }
 }

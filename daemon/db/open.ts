@@ -19,6 +19,12 @@ export interface SqliteDb extends OpenDb {
   dialect: 'sqlite'
   /** The better-sqlite3 connection: for migrations, backups and benchmarked prepared statements. */
   sqlite: SQLite.Database
+  /**
+   * A second, read-only connection to the file (opened on first use; none for `:memory:`): for
+   * a hot read that must not wait while the one connection is busy in a transaction (the WAL
+   * lets it read what was committed meanwhile). What it reads may not be durable yet.
+   */
+  reader(): SQLite.Database | undefined
 }
 
 /** The scale-out engine: a PostgreSQL database shared by any number of linkd processes. */
@@ -61,14 +67,20 @@ function openSqlite(path: string): SqliteDb {
   sqlite.pragma('busy_timeout = 5000')
   const kysely = new Kysely<Database>({ dialect: new CachingSqliteDialect(sqlite) })
   let closed = false
+  let reader: SQLite.Database | undefined
   return {
     kysely,
     sqlite,
     dialect: 'sqlite',
     tightened,
+    reader() {
+      if (path === ':memory:' || closed) return undefined
+      return (reader ??= new SQLite(path, { readonly: true }))
+    },
     async close() {
       if (closed) return
       closed = true
+      reader?.close()
       await kysely.destroy() // closes the better-sqlite3 handle too
     },
   }

@@ -163,6 +163,16 @@ async function redirectProbe(url: string, seconds: number): Promise<number[]> {
   return times
 }
 
+/** The group commit's figures so far, from /metrics: groups, batches a group, write and sync ms. */
+async function groupFigures(url: string): Promise<string | undefined> {
+  const text = await (await fetch(`${url}/metrics`)).text()
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN)
+  const groups = value('linkd_ingest_group_batches_count')
+  if (!groups) return undefined
+  const per = (name: string) => fmt((value(`${name}_sum`) / value(`${name}_count`)) * 1000, 1)
+  return `${groups} groups, ${fmt(value('linkd_ingest_group_batches_sum') / groups, 1)} batches each; write ${per('linkd_ingest_group_write_seconds')} ms, sync ${per('linkd_ingest_group_sync_seconds')} ms (means)`
+}
+
 /** Raw better-sqlite3 inserts of the same rows: 1,000 batches per transaction, WAL, NORMAL. */
 async function rawBatchesPerSecond(batches: number): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'linkd-bench-players-raw-'))
@@ -270,6 +280,7 @@ export async function playersBench(): Promise<Array<[string, string]>> {
       ])
       if (flood.other) throw new Error(`ingestion: ${flood.other} failed, first: ${flood.firstError}`)
       const rate = flood.accepted / flood.seconds
+      const groups = await groupFigures(linkd.url)
       const half = await openLoop(send, rate / 2, SECONDS)
       const base = Math.min(bareRate, rawRate)
       const p99 = (xs: number[]) => fmt(percentile(xs, 99))
@@ -281,6 +292,7 @@ export async function playersBench(): Promise<Array<[string, string]>> {
           `${fmt(rate, 0)} batches/s accepted, ${flood.refused} refused (503); p50 ${fmt(median(flood.latencies))} ms, p99 ${p99(flood.latencies)} ms`,
         ],
         ['  ratio to min(bare, raw)', `${fmt(rate / base, 2)}x (goal >= 0.5x)`],
+        ...(groups ? [['  groups (SQLite group commit)', groups] as [string, string]] : []),
         ['  players at a 5 s flush', `~${fmt((rate * 5) / 1000, 1)}k`],
         [
           `linkd at half that rate (${fmt(rate / 2, 0)}/s, open loop)`,

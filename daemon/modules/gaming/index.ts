@@ -35,7 +35,7 @@ export { GAMING_OFF_MESSAGE } from './off.js'
 /** Builds every gaming part and wires them together: pipeline stages, purgers, expirers, hooks. */
 export function createGaming(deps: GamingDeps): Gaming {
   const { db, clock, log, feed } = deps
-  const games = createGames({ db, clock, secrets: deps.secrets })
+  const games = createGames({ db, clock, secrets: deps.secrets, feed })
   const gamedata = createStorage({ db, clock, games, queueMax: deps.ingestQueueMax })
   const ingest = createIngest({
     db,
@@ -126,9 +126,11 @@ export function createGaming(deps: GamingDeps): Gaming {
       }, 30_000).unref()
     },
     async stop(): Promise<void> {
-      if (!enabled) return
-      if (reload) clearInterval(reload)
-      await fraud.saver.stop()
+      if (enabled) {
+        if (reload) clearInterval(reload)
+        await fraud.saver.stop()
+      }
+      await gamedata.close()
     },
   }
 }

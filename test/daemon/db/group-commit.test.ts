@@ -111,7 +111,36 @@ describe('group commit', () => {
     expect(String((b as PromiseRejectedResult).reason)).toMatch(/UNIQUE/)
     expect(d.status).toBe('fulfilled')
     expect(committedIds()).toEqual([10, 12])
-    expect(groups.at(-1)).toMatchObject({ units: 3, failed: 1 })
+    // Its group was rolled back; the two others were written again, without it.
+    expect(groups.at(-1)).toMatchObject({ units: 2, failed: 0 })
+  })
+
+  it('in the group written again, a second unit that throws is rolled back alone (savepoints)', async () => {
+    const { c, groups } = committer()
+    const held = gate()
+    const first = c.run(async () => void (await held.promise), one)
+    await tick()
+    const runs = new Map<number, number>()
+    const unit = (id: number, fails = false) =>
+      c.run(async () => {
+        runs.set(id, (runs.get(id) ?? 0) + 1)
+        insert(id)
+        if (fails) throw new Error(`unit ${id} fails`)
+      }, one)
+    const results = Promise.allSettled([unit(40), unit(41, true), unit(42), unit(43, true), unit(44)])
+    held.open()
+    await first
+    expect((await results).map((r) => r.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+    ])
+    expect(committedIds()).toEqual([40, 42, 44])
+    // 41 ended the first try (40 is written again); 43 is contained by its savepoint in the second.
+    expect(groups.at(-1)).toMatchObject({ units: 4, failed: 1 })
+    expect(Object.fromEntries(runs)).toEqual({ 40: 2, 41: 1, 42: 1, 43: 1, 44: 1 })
   })
 
   it('settles no unit before its group is durable; a failed sync fails the group', async () => {
@@ -231,16 +260,17 @@ describe('walSync', () => {
   it('coalesces: calls while a sync is in flight share the next one', async () => {
     const file = join(dir, 'log')
     writeFileSync(file, 'x')
-    const sync = walSync(file)
-    const a = sync()
-    const b = sync()
-    const d = sync()
+    const wal = walSync(file)
+    const a = wal.sync()
+    const b = wal.sync()
+    const d = wal.sync()
     expect(b).toBe(d) // both wait for the sync after the one in flight
     expect(a).not.toBe(b)
     await Promise.all([a, b, d])
+    await wal.close()
   })
 
   it('a log that is gone counts as durable (the last connection checkpointed it)', async () => {
-    await expect(walSync(join(dir, 'missing-wal'))()).resolves.toBeUndefined()
+    await expect(walSync(join(dir, 'missing-wal')).sync()).resolves.toBeUndefined()
   })
 })

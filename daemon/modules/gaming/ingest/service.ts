@@ -52,7 +52,7 @@ export interface IngestDeps {
   /** The batch_id records (game_batches). */
   batches: IngestStore
   /** The owner of the storage layers, which stores the accepted events. */
-  gamedata: Pick<GamedataService, 'storeBatch' | 'admit'>
+  gamedata: Pick<GamedataService, 'storeBatch' | 'admit' | 'durable'>
   clock: Clock
   games: GameService
   limiter: RateLimitStore
@@ -328,6 +328,8 @@ export function createIngestService(deps: IngestDeps): IngestService {
         if (req.admission) await deps.limiter.release(req.admission.tiers, req.admission.at)
       }
       if (prior) {
+        // Found committed: answered once it is durable, as its first answer was.
+        await deps.gamedata.durable()
         await giveBack()
         return { status: 202, text: prior }
       }

@@ -94,6 +94,10 @@ export interface GamedataService {
   admit(events: number): () => void
   /** Events of the batches being stored now, and the batches refused since start (metrics). */
   queue(): { events: number; refused: number }
+  /** Resolves once every batch committed so far is durable (what a committed read found). */
+  durable(): Promise<void>
+  /** Waits for the batches being stored, then lets go of the database files it holds. */
+  close(): Promise<void>
   /** Each group of batches committed together (SQLite only), for the metrics. */
   watchGroups(listener: (report: GroupReport) => void): void
   /** Stores an accepted batch in every layer in one durable transaction (503 after repeated conflicts). */

@@ -76,6 +76,9 @@ export function createGamedataService(deps: GamedataDeps): Omit<GamedataService,
 
     queue: () => ({ events: queue.events, refused: queue.refused }),
 
+    durable: () => deps.store.durable(),
+    close: () => deps.store.close(),
+
     /**
      * Stores an accepted batch in every layer, in one transaction committed durably (SQLite:
      * synchronous=FULL), the only one in progress for its players and batch_id (`unit` may run

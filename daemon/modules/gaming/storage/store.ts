@@ -56,6 +56,10 @@ export interface GamedataStore {
     scope?: BatchLocks,
     weight?: UnitWeight,
   ): Promise<T>
+  /** Resolves once every unit committed so far is durable (a committed read may precede it). */
+  durable(): Promise<void>
+  /** Waits for the units handed in, then lets go of what it holds (the WAL file). */
+  close(): Promise<void>
   /** The rows the batch's events can touch, as the tables hold them before the batch. */
   loadSnapshot(unit: UnitOfWork, gameId: string, events: readonly AcceptedEvent[]): Promise<Snapshot>
   /** Writes the fold's changes. */
@@ -273,6 +277,8 @@ export function createGamedataStore(
   }
 
   return {
+    durable: () => committer.durable(),
+    close: () => committer.close(),
     async loadSnapshot(unit, gameId, events) {
       assertOpenOn(unit, sqlite)
       return loadSnapshotNow(gameId, events)
