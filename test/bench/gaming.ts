@@ -189,9 +189,11 @@ async function overviewBench(): Promise<Array<[string, string]>> {
 
 /** Gaming ingestion throughput against the raw insert rate, and the overview latency. */
 export async function gamingBench(): Promise<void> {
-  // BENCH_GAMING_CASES=players,typical,worst,worst-ordered,sdk,fraud,overview (default: all) runs a subset.
+  // BENCH_GAMING_CASES=players,sdk-batches,relay,typical,worst,worst-ordered,sdk,fraud,overview
+  // (default: all) runs a subset.
   const cases = (
-    process.env.BENCH_GAMING_CASES ?? 'players,typical,worst,worst-ordered,sdk,fraud,overview'
+    process.env.BENCH_GAMING_CASES ??
+    'players,sdk-batches,relay,typical,worst,worst-ordered,sdk,fraud,overview'
   ).split(',')
   if (cases.includes('players'))
     report(
@@ -199,6 +201,22 @@ export async function gamingBench(): Promise<void> {
       await playersBench(),
     )
   const ingestion: Array<[string, string]> = []
+  if (cases.includes('sdk-batches'))
+    ingestion.push(
+      ...(await ingestionBench({
+        playersPerBatch: 1,
+        label: '100-event batches of one player',
+        shape: { size: 100, pool: 20_000 },
+      })),
+    )
+  if (cases.includes('relay'))
+    ingestion.push(
+      ...(await ingestionBench({
+        playersPerBatch: 0,
+        label: 'relay: 1,000 events over 5,000 players',
+        shape: { pool: 5_000 },
+      })),
+    )
   if (cases.includes('typical'))
     ingestion.push(...(await ingestionBench({ playersPerBatch: 10, label: '10 players/batch' })))
   if (cases.includes('worst'))
