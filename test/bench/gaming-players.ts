@@ -6,8 +6,9 @@
  * - accepted batches/s (closed loop; goal >= 0.5x min(bare Fastify, raw SQLite));
  * - p99 of a 202 at half that rate (open loop; goal <= 250 ms);
  * - the redirect p99 during an ingestion flood against its idle p99 (goal <= 2x).
- * BENCH_PLAYERS_SECONDS (default 10) sets each closed-loop phase; BENCH_DATABASE_URL runs linkd on
- * PostgreSQL.
+ * BENCH_PLAYERS_SECONDS (default 10) sets each closed-loop phase; BENCH_PLAYERS_ENGINE=postgres
+ * runs linkd on a PostgreSQL server of its own (durable: fsync and synchronous_commit on), with
+ * BENCH_PLAYERS_PROCESSES linkd processes (default 1) sharing the load.
  */
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -16,7 +17,8 @@ import { join } from 'node:path'
 import { Agent, request } from 'undici'
 import { migrate } from '../../daemon/db/migrate.js'
 import { openDatabase } from '../../daemon/db/open.js'
-import { root, startLinkd } from '../support/processes.js'
+import { root, startLinkd, type RunningLinkd } from '../support/processes.js'
+import { admin, startPostgres } from '../support/postgres.js'
 import { fmt, freePort, median, percentile, spawnUntilReady, stop } from './lib.js'
 
 const ADDRESSES = 1_000
@@ -65,7 +67,8 @@ function batchMaker() {
 }
 
 interface Target {
-  url: string
+  /** Where batches go: several processes share them, each address sticking to one. */
+  urls: string[]
   headers: Record<string, string>
 }
 
@@ -87,11 +90,12 @@ function sender(target: Target, agents: Agent[]) {
     const player = next++ % PLAYERS
     const body = JSON.stringify(make(player))
     try {
-      const res = await request(target.url, {
+      const address = player % ADDRESSES
+      const res = await request(target.urls[address % target.urls.length]!, {
         method: 'POST',
         headers: target.headers,
         body,
-        dispatcher: agents[player % ADDRESSES]!,
+        dispatcher: agents[address]!,
       })
       const text = await res.body.text()
       if (res.statusCode === 202) {
@@ -240,7 +244,7 @@ export async function playersBench(): Promise<Array<[string, string]>> {
     let bareRun: Drive
     try {
       const target = {
-        url: `http://127.0.0.1:${port}/events`,
+        urls: [`http://127.0.0.1:${port}/events`],
         headers: { 'content-type': 'application/json' },
       }
       await closedLoop(sender(target, agents), 2)
@@ -251,17 +255,23 @@ export async function playersBench(): Promise<Array<[string, string]>> {
     const bareRate = bareRun.accepted / bareRun.seconds
     const rawRate = await rawBatchesPerSecond(50_000)
 
-    const dataDir = mkdtempSync(join(tmpdir(), 'linkd-bench-players-'))
-    const engine = process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'SQLite'
+    const onPostgres = process.env.BENCH_PLAYERS_ENGINE === 'postgres'
+    const server = onPostgres ? await startPostgres({ durable: true }) : undefined
+    const count = onPostgres ? Number(process.env.BENCH_PLAYERS_PROCESSES ?? 1) : 1
+    const dirs = Array.from({ length: count }, () => mkdtempSync(join(tmpdir(), 'linkd-bench-players-')))
+    const engine = onPostgres ? `PostgreSQL, ${count} process${count > 1 ? 'es' : ''}` : 'SQLite'
     const prof = process.env.BENCH_GAMING_PROF
-    const linkd = await startLinkd(
-      dataDir,
-      {
-        ...ENV,
-        ...(process.env.BENCH_DATABASE_URL ? { LINKD_DATABASE_URL: process.env.BENCH_DATABASE_URL } : {}),
-      },
-      prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [],
-    )
+    let database: Record<string, string> = {}
+    if (server) {
+      await admin(server.urlOf(''), 'CREATE DATABASE players')
+      database = { LINKD_DATABASE_URL: server.urlOf('players'), LINKD_SECRET_KEY: 'a'.repeat(64) }
+    }
+    const daemons: RunningLinkd[] = []
+    for (const dir of dirs)
+      daemons.push(
+        await startLinkd(dir, { ...ENV, ...database }, prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []),
+      )
+    const linkd = daemons[0]!
     try {
       const owner = linkd.ownerKey()!
       const post = async (path: string, body: unknown) => {
@@ -276,7 +286,7 @@ export async function playersBench(): Promise<Array<[string, string]>> {
       const game = await post('/api/v1/admin/games', { name: 'Players Bench', platform: 'web' })
       const link = await post('/api/use/links', { destinationUrl: 'https://example.com/landing' })
       const target = {
-        url: `${linkd.url}/api/v1/gaming/events`,
+        urls: daemons.map((d) => `${d.url}/api/v1/gaming/events`),
         headers: {
           'content-type': 'application/json',
           authorization: `Bearer ${game.sdkKey!}`,
@@ -318,8 +328,9 @@ export async function playersBench(): Promise<Array<[string, string]>> {
         ],
       ]
     } finally {
-      await linkd.stop('SIGTERM')
-      rmSync(dataDir, { recursive: true, force: true })
+      for (const d of daemons) await d.stop('SIGTERM')
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true })
+      await server?.stop()
     }
   } finally {
     await Promise.all(agents.map((a) => a.close()))
