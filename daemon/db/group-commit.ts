@@ -1,14 +1,17 @@
 /**
- * Group commit on SQLite (docs/decisions/group-commit.md): units of work that arrive while a group
- * is being written wait and are written together, ONE transaction (`BEGIN IMMEDIATE … COMMIT`) on
- * the raw connection with each unit in its own savepoint, so a unit that throws is rolled back
- * alone and the others still commit. A unit is settled only once its group is durable: the group
- * commits under the connection's synchronous=NORMAL (no sync on the event loop) and the WAL file
- * is then synced with fdatasync on libuv's thread pool, which makes every transaction already
- * written to it durable (the sync synchronous=FULL would have done inside COMMIT). Syncs coalesce:
- * groups committed while one is in flight share the next.
+ * Group commit (docs/decisions/group-commit.md): units of work that arrive while a group is being
+ * written wait and are written together, in ONE transaction, each unit stored whole or not at all
+ * independently of the others; a unit is settled only once its group is durable.
  *
- * SQLite-specific; a PostgreSQL store gets grouped WAL flushes from the server itself.
+ * - A group runs its units without savepoints (they cost a copy of every page a unit touches
+ *   first); when one throws, the transaction is rolled back and the others are written again in
+ *   a careful group, each in a savepoint, where a unit that throws is rolled back alone.
+ * - What units only add to rows every unit shares (counters) they may defer: the group merges it
+ *   and writes it once, last (`flush`), so those rows are written once a group and locked shortest.
+ * - The engine gives the transaction and durability: SQLite's (`sqliteGroupEngine`) commits under
+ *   synchronous=NORMAL and then syncs the WAL file off the event loop, syncs shared by the groups
+ *   committed meanwhile. PostgreSQL groups concurrent commits itself; what its stores would gain
+ *   from groups of their own is measured in docs/decisions/group-commit.md.
  */
 import { close as closeCallback, fdatasync as fdatasyncCallback, open as openCallback } from 'node:fs'
 import { promisify } from 'node:util'
@@ -47,7 +50,7 @@ export interface GroupReport {
   failed: number
   /** ms from BEGIN to COMMIT (the work and the commit, on the event loop). */
   writeMs: number
-  /** ms from COMMIT until the group was durable (the WAL sync, off the event loop). */
+  /** ms from COMMIT until the group was durable (SQLite: the WAL sync, off the event loop). */
   syncMs: number
 }
 
@@ -56,71 +59,86 @@ export interface UnitWeight {
   bytes: number
 }
 
-export interface GroupCommitter {
-  /**
-   * Runs `work` inside the next group, in a savepoint of its own: resolves with its result once
-   * the group is durable, or rejects with its error (its savepoint rolled back, the group's other
-   * units unaffected). `work` may be asynchronous, but its statements must be the raw connection's
-   * synchronous ones; it may run twice when the group's transaction was lost under it (see `run`).
-   */
-  run<T>(work: () => Promise<T>, weight: UnitWeight): Promise<T>
-  /** Events of the units waiting for a group (not yet being written). */
-  readonly waitingEvents: number
-  /** Resolves once every transaction committed so far on the connection is durable. */
+/** An open transaction of a group, as the committer drives it. */
+export interface GroupTransaction<U> {
+  /** What the units' statements run on (the stores' unit of work). */
+  readonly unit: U
+  savepoint(): Promise<void>
+  release(): Promise<void>
+  rollbackTo(): Promise<void>
+  /** Whether the transaction is still open (SQLite ends it itself on an I/O error, a full disk). */
+  open(): boolean
+}
+
+/** An engine's transactions and durability for a group committer. */
+export interface GroupEngine<U> {
+  /** Runs `fn` in a new transaction and commits it; when `fn` throws, rolls back and rethrows. */
+  transaction<R>(fn: (tx: GroupTransaction<U>) => Promise<R>): Promise<R>
+  /** Resolves once every transaction committed so far is durable. */
   durable(): Promise<void>
-  /** Resolves once every unit handed in so far is settled. */
-  idle(): Promise<void>
-  /** Waits for the units handed in, then lets go of the WAL file. */
   close(): Promise<void>
 }
 
-interface Unit {
-  work: () => Promise<unknown>
+export interface GroupCommitOptions<U, D> {
+  limits: GroupLimits
+  /** Each group once durable (metrics). */
+  onGroup?: (report: GroupReport) => void
+  /** Writes what the group's stored units deferred, last, in the group's transaction. */
+  flush?: (unit: U, deferred: D[]) => Promise<void>
+}
+
+export interface GroupCommitter<U, D = never> {
+  /**
+   * Runs `work` inside the next group: resolves with its result once the group is durable, or
+   * rejects with its error, nothing of it stored (the group's other units unaffected). `work` may
+   * run more than once (its group rolled back because of another unit): it must write the same
+   * things on every run. `defer` hands the group what is written last (see `flush`).
+   */
+  run<T>(work: (unit: U, defer: (d: D) => void) => Promise<T>, weight: UnitWeight): Promise<T>
+  /** Events of the units waiting for a group (not yet being written). */
+  readonly waitingEvents: number
+  /** Resolves once every transaction committed so far is durable. */
+  durable(): Promise<void>
+  /** Resolves once every unit handed in so far is settled. */
+  idle(): Promise<void>
+  /** Waits for the units handed in, then lets go of what the engine holds (the WAL file). */
+  close(): Promise<void>
+}
+
+interface Unit<U, D> {
+  work: (unit: U, defer: (d: D) => void) => Promise<unknown>
   weight: UnitWeight
   resolve(value: unknown): void
   reject(err: unknown): void
-  /** Written in a careful group (savepoints): a unit of the group threw before. */
+  /** To be written in a careful group (savepoints): a unit of a group it was in threw. */
   careful: boolean
-  /** Whether a careful group it was in lost its transaction (it is not written a third time). */
-  retried: boolean
+  /** Careful groups of it whose transaction was lost anyway (it is not written a third time). */
+  lost: number
 }
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown }
 
-export interface GroupCommitOptions {
-  limits: GroupLimits
-  /** Each group once durable (metrics). */
-  onGroup?: (report: GroupReport) => void
-  /** What makes committed groups durable (default: the WAL sync, `walSync`). */
-  sync?: () => Promise<void>
+/** Thrown inside a group's transaction to roll it back without failing the group's units. */
+class RollBack extends Error {
+  constructor(readonly outcomes: Array<Outcome | undefined>) {
+    super('group rolled back')
+  }
 }
 
-export function createGroupCommitter(
-  db: Kysely<unknown>,
-  sqlite: SQLite.Database,
-  options: GroupCommitOptions,
-): GroupCommitter {
-  const { limits, onGroup = () => {} } = options
-  const queue: Unit[] = []
+export function createGroupCommitter<U, D = never>(
+  engine: GroupEngine<U>,
+  options: GroupCommitOptions<U, D>,
+): GroupCommitter<U, D> {
+  const { limits, onGroup = () => {}, flush } = options
+  const queue: Array<Unit<U, D>> = []
   let waitingEvents = 0
   let writing = false
   let unsettled = 0
   let idleWaiters: Array<() => void> = []
-  const durable: Durability = options.sync
-    ? { around: (fn) => fn(), after: options.sync, close: async () => {} }
-    : durability(sqlite)
-  const sql = {
-    begin: sqlite.prepare('BEGIN IMMEDIATE'),
-    commit: sqlite.prepare('COMMIT'),
-    rollback: sqlite.prepare('ROLLBACK'),
-    savepoint: sqlite.prepare('SAVEPOINT unit'),
-    release: sqlite.prepare('RELEASE unit'),
-    rollbackTo: sqlite.prepare('ROLLBACK TO unit'),
-  }
 
   /** The units of the next group, in arrival order, within the limits (at least one). */
-  function take(): Unit[] {
-    const group: Unit[] = []
+  function take(): Array<Unit<U, D>> {
+    const group: Array<Unit<U, D>> = []
     let events = 0
     let bytes = 0
     while (queue.length) {
@@ -139,52 +157,48 @@ export function createGroupCommitter(
     return group
   }
 
-  /**
-   * Writes one group and commits it; returns each unit's outcome (undefined: write it again). A
-   * group runs its units without savepoints (they cost a copy of every page a unit touches first):
-   * when one throws, the whole transaction is rolled back and the others are written again in a
-   * careful group, each in its own savepoint, where a unit that throws is rolled back alone.
-   */
-  async function write(group: Unit[]): Promise<{ outcomes: Array<Outcome | undefined>; committed: boolean }> {
+  /** Writes one group and commits it: each unit's outcome (undefined: to be written again). */
+  async function write(
+    group: Array<Unit<U, D>>,
+  ): Promise<{ outcomes: Array<Outcome | undefined>; committed: boolean }> {
     const careful = group.some((u) => u.careful)
-    return exclusive(db, () =>
-      durable.around(async () => {
-        sql.begin.run()
+    try {
+      const outcomes = await engine.transaction(async (tx) => {
         const outcomes: Array<Outcome | undefined> = group.map(() => undefined)
+        const deferred: D[] = []
         let ran = performance.now()
-        try {
-          for (const [i, unit] of group.entries()) {
-            // A long group lets the event loop answer others (redirects, reads from caches) between
-            // its units; the connection stays held, so nothing else joins the transaction.
-            if (performance.now() - ran > YIELD_AFTER_MS) {
-              await new Promise<void>((r) => setImmediate(r))
-              ran = performance.now()
-            }
-            if (careful) sql.savepoint.run()
-            try {
-              outcomes[i] = { ok: true, value: await unit.work() }
-              if (careful) sql.release.run()
-            } catch (error) {
-              outcomes[i] = { ok: false, error }
-              if (careful && sqlite.inTransaction) {
-                sql.rollbackTo.run()
-                sql.release.run()
-                continue
-              }
-              // No savepoint, or SQLite ended the transaction itself (an I/O error, a full disk):
-              // nothing of the group stays; the other units are written again.
-              if (sqlite.inTransaction) sql.rollback.run()
-              return { outcomes: outcomes.map((o, j) => (j === i ? o : undefined)), committed: false }
-            }
+        for (const [i, unit] of group.entries()) {
+          // A long group lets the event loop answer others (redirects, reads from caches)
+          // between its units; nothing else joins its transaction meanwhile.
+          if (performance.now() - ran > YIELD_AFTER_MS) {
+            await new Promise<void>((r) => setImmediate(r))
+            ran = performance.now()
           }
-          sql.commit.run()
-          return { outcomes, committed: true }
-        } catch (err) {
-          if (sqlite.inTransaction) sql.rollback.run()
-          throw err
+          const own: D[] = []
+          if (careful) await tx.savepoint()
+          try {
+            outcomes[i] = { ok: true, value: await unit.work(tx.unit, (d) => own.push(d)) }
+            if (careful) await tx.release()
+            deferred.push(...own)
+          } catch (error) {
+            outcomes[i] = { ok: false, error }
+            if (careful && tx.open()) {
+              await tx.rollbackTo()
+              await tx.release()
+              continue
+            }
+            // Without a savepoint, or the transaction ended under it: nothing of the group stays.
+            throw new RollBack(outcomes.map((o, j) => (j === i ? o : undefined)))
+          }
         }
-      }),
-    )
+        if (flush && deferred.length) await flush(tx.unit, deferred)
+        return outcomes
+      })
+      return { outcomes, committed: true }
+    } catch (err) {
+      if (err instanceof RollBack) return { outcomes: err.outcomes, committed: false }
+      throw err
+    }
   }
 
   function idle(): Promise<void> {
@@ -192,7 +206,7 @@ export function createGroupCommitter(
     return new Promise((r) => idleWaiters.push(r))
   }
 
-  function settle(unit: Unit, outcome: Outcome): void {
+  function settle(unit: Unit<U, D>, outcome: Outcome): void {
     if (outcome.ok) unit.resolve(outcome.value)
     else unit.reject(outcome.error)
     if (--unsettled === 0) {
@@ -202,49 +216,52 @@ export function createGroupCommitter(
     }
   }
 
-  async function drain(): Promise<void> {
+  /** Puts units back at the head of the queue, in their order, to be written carefully. */
+  function again(units: Array<Unit<U, D>>): void {
+    for (const unit of [...units].reverse()) {
+      unit.careful = true
+      queue.unshift(unit)
+      waitingEvents += unit.weight.events
+    }
+  }
+
+  async function writer(): Promise<void> {
     try {
       while (queue.length) {
         const group = take()
         const t0 = performance.now()
-        let outcomes: Array<Outcome | undefined>
-        let committed: boolean
+        const careful = group.some((u) => u.careful)
+        let result: { outcomes: Array<Outcome | undefined>; committed: boolean }
         try {
-          ;({ outcomes, committed } = await write(group))
+          result = await write(group)
         } catch (error) {
-          // BEGIN or COMMIT failed: nothing of the group is stored.
+          // BEGIN, the deferred writes or COMMIT failed: nothing of the group is stored.
           for (const unit of group) settle(unit, { ok: false, error })
           continue
         }
         const written = performance.now()
-        const careful = group.some((u) => u.careful)
-        const again: Unit[] = []
-        const done: Array<[Unit, Outcome]> = []
+        const back: Array<Unit<U, D>> = []
+        const done: Array<[Unit<U, D>, Outcome]> = []
         group.forEach((unit, i) => {
-          const outcome = outcomes[i]
+          const outcome = result.outcomes[i]
           if (outcome) done.push([unit, outcome])
-          else if (unit.retried)
+          else if (careful && ++unit.lost >= 2)
             done.push([unit, { ok: false, error: new Error('the transaction was lost twice') }])
-          else again.push(unit)
+          else back.push(unit)
         })
-        for (const unit of again.reverse()) {
-          if (careful) unit.retried = true
-          unit.careful = true
-          queue.unshift(unit)
-          waitingEvents += unit.weight.events
-        }
-        if (!committed) {
-          // Rolled back: its failure is answered now, its other units come again.
+        again(back)
+        if (!result.committed) {
+          // Rolled back: the failures are answered now, the other units come again.
           for (const [unit, outcome] of done) settle(unit, outcome)
           continue
         }
-        // The next group is written while this one's sync runs; its units are settled after.
-        const report = { units: group.length, events: 0, failed: 0, writeMs: written - t0, syncMs: 0 }
+        // The next group is written while this one becomes durable; its units are settled after.
+        const report = { units: done.length, events: 0, failed: 0, writeMs: written - t0, syncMs: 0 }
         for (const [unit, o] of done) {
           report.events += unit.weight.events
           if (!o.ok) report.failed++
         }
-        durable.after().then(
+        engine.durable().then(
           () => {
             report.syncMs = performance.now() - written
             for (const [unit, outcome] of done) settle(unit, outcome)
@@ -268,7 +285,7 @@ export function createGroupCommitter(
   }
 
   return {
-    run<T>(work: () => Promise<T>, weight: UnitWeight): Promise<T> {
+    run<T>(work: (unit: U, defer: (d: D) => void) => Promise<T>, weight: UnitWeight): Promise<T> {
       return new Promise<T>((resolve, reject) => {
         queue.push({
           work,
@@ -276,29 +293,80 @@ export function createGroupCommitter(
           resolve: resolve as (v: unknown) => void,
           reject,
           careful: false,
-          retried: false,
+          lost: 0,
         })
         waitingEvents += weight.events
         unsettled++
         if (writing) return
         // Units handed in during this turn of the event loop join the first group.
         writing = true
-        setImmediate(() => void drain())
+        setImmediate(() => void writer())
       })
     },
     get waitingEvents() {
       return waitingEvents
     },
-    durable: () => durable.after(),
+    durable: () => engine.durable(),
     idle,
     async close(): Promise<void> {
       await idle()
-      await durable.close()
+      await engine.close()
     },
   }
 }
 
-/** How a group is made durable on this connection. */
+/**
+ * SQLite's groups: `BEGIN IMMEDIATE … COMMIT` on the raw connection (the one writer), holding
+ * Kysely's connection (`exclusive`). `unit` is what a unit's statements run on. In WAL mode the
+ * group commits under synchronous=NORMAL and `durable` syncs the WAL (`walSync`); a database not in
+ * WAL mode commits under synchronous=FULL; `:memory:` has nothing to sync.
+ */
+export function sqliteGroupEngine<U>(
+  db: Kysely<unknown>,
+  sqlite: SQLite.Database,
+  unit: U,
+  /** What makes committed groups durable instead (tests). */
+  sync?: () => Promise<void>,
+): GroupEngine<U> {
+  const stmt = {
+    begin: sqlite.prepare('BEGIN IMMEDIATE'),
+    commit: sqlite.prepare('COMMIT'),
+    rollback: sqlite.prepare('ROLLBACK'),
+    savepoint: sqlite.prepare('SAVEPOINT unit'),
+    release: sqlite.prepare('RELEASE unit'),
+    rollbackTo: sqlite.prepare('ROLLBACK TO unit'),
+  }
+  const tx: GroupTransaction<U> = {
+    unit,
+    savepoint: async () => void stmt.savepoint.run(),
+    release: async () => void stmt.release.run(),
+    rollbackTo: async () => void stmt.rollbackTo.run(),
+    open: () => sqlite.inTransaction,
+  }
+  const durable = sync
+    ? { around: <T>(fn: () => Promise<T>) => fn(), after: sync, close: async () => {} }
+    : durability(sqlite)
+  return {
+    transaction: (fn) =>
+      exclusive(db, () =>
+        durable.around(async () => {
+          stmt.begin.run()
+          try {
+            const result = await fn(tx)
+            stmt.commit.run()
+            return result
+          } catch (err) {
+            if (sqlite.inTransaction) stmt.rollback.run()
+            throw err
+          }
+        }),
+      ),
+    durable: () => durable.after(),
+    close: () => durable.close(),
+  }
+}
+
+/** How a group is made durable on a SQLite connection. */
 interface Durability {
   /** Wraps the group's transaction (raises synchronous for a database not in WAL mode). */
   around<T>(fn: () => Promise<T>): Promise<T>

@@ -194,7 +194,7 @@ export function createMetrics(sources: MetricsSources) {
   })
   const groupSync = new Histogram({
     name: 'linkd_ingest_group_sync_seconds',
-    help: 'Time from a group COMMIT until it is durable (the WAL sync, off the event loop; SQLite)',
+    help: 'Time from a group COMMIT until it is durable: the WAL sync, off the event loop (SQLite)',
     buckets: DURATION_BUCKETS,
     registers: [registry],
   })

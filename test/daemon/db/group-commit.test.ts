@@ -11,8 +11,9 @@ import type { Kysely } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   createGroupCommitter,
+  sqliteGroupEngine,
   walSync,
-  type GroupCommitOptions,
+  type GroupLimits,
   type GroupReport,
 } from '../../../daemon/db/group-commit.js'
 import { openDatabase, type SqliteDb } from '../../../daemon/db/open.js'
@@ -43,12 +44,19 @@ const committedIds = () => {
 }
 const one = { events: 1, bytes: 10 }
 
-function committer(options: Partial<GroupCommitOptions> = {}) {
+function committer(
+  options: {
+    limits?: GroupLimits
+    sync?: () => Promise<void>
+    flush?: (unit: null, deferred: number[]) => Promise<void>
+  } = {},
+) {
   const groups: GroupReport[] = []
-  const c = createGroupCommitter(db.kysely as Kysely<unknown>, db.sqlite, {
-    limits: LIMITS,
+  const engine = sqliteGroupEngine(db.kysely as Kysely<unknown>, db.sqlite, null, options.sync)
+  const c = createGroupCommitter<null, number>(engine, {
+    limits: options.limits ?? LIMITS,
     onGroup: (g) => groups.push(g),
-    ...options,
+    ...(options.flush ? { flush: options.flush } : {}),
   })
   return { c, groups }
 }
@@ -243,6 +251,55 @@ describe('group commit', () => {
     await c.run(async () => insert(1), one)
     expect(db.sqlite.prepare('SELECT level FROM probe').pluck().all()).toEqual([2])
     expect(db.sqlite.pragma('synchronous', { simple: true })).toBe(1)
+  })
+
+  it('what units defer is written once for the group, last, without the units that failed', async () => {
+    db.sqlite.exec('CREATE TABLE total (n INTEGER NOT NULL)')
+    const flushes: number[][] = []
+    const { c } = committer({
+      flush: async (_, deferred) => {
+        flushes.push([...deferred])
+        // Last in the transaction: every unit's own row is there already.
+        expect(ids()).toEqual([50, 51, 53])
+        db.sqlite.prepare('INSERT INTO total (n) VALUES (?)').run(deferred.reduce((a, b) => a + b, 0))
+      },
+    })
+    const held = gate()
+    const first = c.run(async () => void (await held.promise), one)
+    await tick()
+    const results = Promise.allSettled(
+      [50, 51, 52, 53].map((id) =>
+        c.run(async (_, defer) => {
+          insert(id)
+          defer(id - 49)
+          if (id === 52) throw new Error('52 fails')
+        }, one),
+      ),
+    )
+    held.open()
+    await first
+    expect((await results).map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled'])
+    // The failed try deferred nothing that stayed: 1 + 2 + 4, once.
+    expect(flushes).toEqual([[1, 2, 4]])
+    expect(db.sqlite.prepare('SELECT n FROM total').pluck().all()).toEqual([7])
+  })
+
+  it('a failing flush fails the group: nothing of it is stored', async () => {
+    const { c } = committer({
+      flush: async () => {
+        throw new Error('the counters cannot be written')
+      },
+    })
+    const results = await Promise.allSettled(
+      [60, 61].map((id) =>
+        c.run(async (_, defer) => {
+          insert(id)
+          defer(1)
+        }, one),
+      ),
+    )
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected'])
+    expect(committedIds()).toEqual([])
   })
 
   it('idle() resolves once every unit handed in is settled', async () => {

@@ -50,13 +50,14 @@ export function createStorage(deps: {
 }): GamedataService {
   const { db } = deps
   const groups = new Set<(report: GroupReport) => void>()
+  const onGroup = (report: GroupReport) => {
+    for (const listener of groups) listener(report)
+  }
   const gamedata = createGamedataService({
     queueMax: deps.queueMax,
     store:
       db.dialect === 'sqlite'
-        ? createGamedataStore(db.sqlite, db.kysely, (report) => {
-            for (const listener of groups) listener(report)
-          })
+        ? createGamedataStore(db.sqlite, db.kysely, onGroup)
         : createPostgresGamedataStore(db.kysely),
     maintenance: createGamedataMaintenanceStore(db.kysely, db.dialect === 'postgres' ? { lockPlayer } : {}),
     aggregates: createAggregatesStore(db.kysely),
@@ -98,7 +99,7 @@ export interface GamedataService {
   durable(): Promise<void>
   /** Waits for the batches being stored, then lets go of the database files it holds. */
   close(): Promise<void>
-  /** Each group of batches committed together (SQLite only), for the metrics. */
+  /** Each group of batches committed together (SQLite), for the metrics. */
   watchGroups(listener: (report: GroupReport) => void): void
   /** Stores an accepted batch in every layer in one durable transaction (503 after repeated conflicts). */
   storeBatch<R>(batch: AcceptedBatch, unit: BatchUnit<R>): Promise<R>

@@ -12,6 +12,7 @@ import type { Database } from '../../../db/schema.js'
 import { addCountersSql } from '../../../db/counters.js'
 import {
   createGroupCommitter,
+  sqliteGroupEngine,
   type GroupLimits,
   type GroupReport,
   type UnitWeight,
@@ -23,8 +24,13 @@ import {
   DIM_COUNTERS,
   MONEY_CEILINGS,
   batchKeys,
+  mergeByGame,
   sessionKeys,
   snapshotOf,
+  splitAdds,
+  writesOf,
+  type Adds,
+  type GameAdds,
 } from './snapshot-plan.js'
 import type {
   AcceptedBatch,
@@ -88,10 +94,18 @@ export function createGamedataStore(
   db: Kysely<Database>,
   onGroup?: (report: GroupReport) => void,
 ): GamedataStore {
-  const committer = createGroupCommitter(db as Kysely<unknown>, sqlite, {
-    limits: GROUP_LIMITS,
-    ...(onGroup ? { onGroup } : {}),
-  })
+  /** Where a unit of a group hands its counters (merged and written last by the group). */
+  const sinks = new WeakMap<UnitOfWork, (d: GameAdds) => void>()
+  const committer = createGroupCommitter<null, GameAdds>(
+    sqliteGroupEngine(db as Kysely<unknown>, sqlite, null),
+    {
+      limits: GROUP_LIMITS,
+      ...(onGroup ? { onGroup } : {}),
+      flush: async (_, deferred) => {
+        for (const [gameId, adds] of mergeByGame(deferred)) saveAdds(gameId, adds)
+      },
+    },
+  )
   // SQLite-only: prepared statements (the hot path); nothing outside this file sees them.
   const statements = {
     storedEventIds: sqlite
@@ -184,8 +198,8 @@ export function createGamedataStore(
     ),
   }
 
-  /** Writes the fold's changes: new rows as INSERTs, existing ones as narrow UPDATEs, increments. */
-  function saveNow(batch: AcceptedBatch, c: Changes): void {
+  /** Writes a batch's own rows of the fold's changes: new rows as INSERTs, existing ones as narrow UPDATEs. */
+  function saveOwn(batch: AcceptedBatch, c: Changes): void {
     const gameId = batch.gameId
     for (const { event: e, verdict } of c.newEvents)
       // prettier-ignore
@@ -230,6 +244,10 @@ export function createGamedataStore(
         writes.updateSessionStart.run(s.started_at, s.last_event_at, s.ended_at, s.events, gameId, s.id)
       else writes.updateSession.run(s.last_event_at, s.ended_at, s.events, gameId, s.id)
     }
+  }
+
+  /** What batches add to the counter rows every batch of the game shares (one row per key). */
+  function saveAdds(gameId: string, c: Adds): void {
     for (const d of c.daily)
       // prettier-ignore
       writes.daily.run(gameId, d.day, d.active_players, d.new_players, d.paying_players, d.sessions, d.session_seconds,
@@ -246,8 +264,7 @@ export function createGamedataStore(
       writes.acquisition.run(gameId, x.day, x.dim, x.value, x.cost_micros, x.commission_micros, x.conversions)
     for (const x of c.dimPayingGaps)
       writes.dimPayingGap.run(gameId, x.dim, x.value, x.day, x.prevDay, x.players)
-    const newPlayers = c.profiles.filter((p) => p.write === 'insert').length
-    if (newPlayers) writes.playerTotal.run(gameId, newPlayers)
+    for (const x of c.playerTotals) writes.playerTotal.run(gameId, x.players)
   }
 
   /** The rows the batch's events can touch (snapshot-plan.ts), one player or session at a time. */
@@ -283,10 +300,17 @@ export function createGamedataStore(
       assertOpenOn(unit, sqlite)
       return loadSnapshotNow(gameId, events)
     },
-    /** The plan's writes, in its order: new rows as INSERTs, existing ones as narrow UPDATEs, increments. */
+    /**
+     * The plan's writes, in its order: new rows as INSERTs, existing ones as narrow UPDATEs; the
+     * counters handed to the group (written once for all its batches), or written now outside one.
+     */
     async save(unit, batch, changes) {
       assertOpenOn(unit, sqlite)
-      saveNow(batch, changes)
+      saveOwn(batch, changes)
+      const adds = splitAdds(writesOf(batch, changes)).adds
+      const sink = sinks.get(unit)
+      if (sink) sink({ gameId: batch.gameId, adds })
+      else saveAdds(batch.gameId, adds)
     },
     async claimClicks(unit, { organizationId, gameId, at, claims }) {
       assertOpenOn(unit, sqlite)
@@ -298,7 +322,11 @@ export function createGamedataStore(
     },
     /** The next group's transaction on the raw connection, in a savepoint (daemon/db/group-commit.ts). */
     unitOfWork(_gameId, work, _scope, weight = { events: 1, bytes: 0 }) {
-      return committer.run(() => work(syncUnit(sqlite)), weight)
+      return committer.run((_, defer) => {
+        const unit = syncUnit(sqlite)
+        sinks.set(unit, defer)
+        return work(unit)
+      }, weight)
     },
   }
 }
