@@ -232,6 +232,7 @@ function services(deps: CompositionDeps) {
     feed,
     countryOf,
     ingestRates: { perClient: c.ingestRateLimitPerClient, perGame: c.ingestRateLimitPerGame },
+    ingestQueueMax: c.ingestQueueMax,
     skanHeld: { maxRows: c.skanHeldMax, maxBytes: c.skanHeldMaxBytes },
     ...(deps.skanPublicKeys ? { skanPublicKeys: deps.skanPublicKeys } : {}),
     forgetResponsesNaming: (id) => idempotency.forgetResponsesNaming(id),
@@ -301,6 +302,7 @@ export async function compose(deps: CompositionDeps) {
   const metrics = createMetrics({
     clicks: () => ({ ...recorder.status(), received: recorder.received, recorded: recorder.recorded }),
     ingest: () => svc.gaming.ingest.counts(),
+    ingestQueue: () => svc.gaming.gamedata.queue(),
     webhookAttempts: () => svc.webhooks.worker.attempts,
     webhookTotals: () => svc.webhooks.totals(),
     async jobs() {
@@ -319,6 +321,7 @@ export async function compose(deps: CompositionDeps) {
         : undefined,
     now: () => clock.now(),
   })
+  svc.gaming.gamedata.watchGroups((group) => metrics.observeIngestGroup(group))
   // Route registration order (also the order of the OpenAPI document's paths).
   const modules: Module[] = [
     healthModule({ health, publicUrl: config.publicUrl, features: { gaming: svc.gaming.enabled } }),

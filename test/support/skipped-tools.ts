@@ -20,6 +20,7 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   postgres: 'postgresql',
   'systemd-analyze': 'systemd',
   promtool: 'prometheus',
+  strace: 'strace',
 }
 
 export interface SkipRecord {

@@ -9,7 +9,7 @@ import pg from 'pg'
 import { onPostgres } from '../../support/postgres.js'
 import { createSharedApps, eventually, type SharedApps } from '../../support/shared-database.js'
 import { makeLink, visit } from '../../support/redirect.js'
-import { createGame } from '../../support/gaming.js'
+import { batch, createGame, event, send } from '../../support/gaming.js'
 import type { TestApp } from '../../support/app.js'
 
 let shared: SharedApps
@@ -111,6 +111,33 @@ describe.runIf(onPostgres)('caches with three processes on one PostgreSQL databa
     expect((await a.call('POST', `/api/keys/${key.id}/revoke`)).statusCode).toBe(200)
     expect((await b.call('GET', '/api/use/links', { key: key.key })).statusCode).toBe(401)
     expect((await c.call('GET', '/api/use/links', { key: key.key })).statusCode).toBe(401)
+  })
+
+  it('a game paused, or its SDK key regenerated, through one process is refused by the others', async () => {
+    shared = await createSharedApps(3)
+    const [a, b, c] = apps()
+    const game = await createGame(a)
+    const sendTo = (t: TestApp, sdkKey = game.sdkKey) =>
+      send(t, batch(t, [event(t)]), { game: { ...game, sdkKey }, orgId: a.orgId })
+    // Each process now holds the game in memory (ingestion authenticates every batch).
+    for (const t of [b, c]) expect((await sendTo(t)).statusCode).toBe(202)
+
+    const paused = await a.call('PATCH', `/api/v1/admin/games/${game.id}`, { body: { status: 'paused' } })
+    expect(paused.statusCode, paused.body).toBe(200)
+    for (const t of [b, c]) await eventually(async () => (await sendTo(t)).statusCode === 403, 'paused game')
+    expect(
+      await a
+        .call('PATCH', `/api/v1/admin/games/${game.id}`, { body: { status: 'active' } })
+        .then((r) => r.statusCode),
+    ).toBe(200)
+    for (const t of [b, c]) await eventually(async () => (await sendTo(t)).statusCode === 202, 'active again')
+
+    const regenerated = await a.call('POST', `/api/v1/admin/games/${game.id}/sdk-key`)
+    const { sdkKey } = regenerated.json<{ sdkKey: string }>()
+    for (const t of [b, c]) {
+      await eventually(async () => (await sendTo(t)).statusCode === 401, 'old SDK key')
+      expect((await sendTo(t, sdkKey)).statusCode).toBe(202)
+    }
   })
 
   it('a process whose LISTEN connection drops reconnects and hears changes again', async () => {

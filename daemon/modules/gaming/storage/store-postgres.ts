@@ -92,6 +92,10 @@ function concurrentBatch(err: unknown): boolean {
 
 export function createPostgresGamedataStore(db: Kysely<Database>): GamedataStore {
   return {
+    /** A commit is durable when it returns (synchronous_commit). */
+    durable: () => Promise.resolve(),
+    close: () => Promise.resolve(),
+
     unitOfWork(gameId, work, scope) {
       return retryingConflicts(
         () =>
