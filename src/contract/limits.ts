@@ -147,6 +147,7 @@ export const WEBHOOK_EVENTS = [
   'link.updated',
   'link.deleted',
   'link.clicked',
+  'link.password_locked',
   'qr_code.created',
   'qr_code.scanned',
   'domain.created',
