@@ -403,11 +403,11 @@ _linkctl_values() {
     'webhooks create|--retry-policy') echo 'exponential linear immediate none' ;;
     'webhooks create|--template') echo 'team-chat community-chat analytics team-notifications domain-management all-events' ;;
     'webhooks list|--status') echo 'active disabled suspended' ;;
-    'webhooks list|--event') echo 'link.created link.updated link.deleted link.clicked qr_code.created qr_code.scanned domain.created domain.verified domain.deleted api_key.created api_key.revoked team.member_added team.member_removed' ;;
+    'webhooks list|--event') echo 'link.created link.updated link.deleted link.clicked link.password_locked qr_code.created qr_code.scanned domain.created domain.verified domain.deleted api_key.created api_key.revoked team.member_added team.member_removed' ;;
     'webhooks update|--retry-policy') echo 'exponential linear immediate none' ;;
-    'webhooks test|--event') echo 'link.created link.updated link.deleted link.clicked qr_code.created qr_code.scanned domain.created domain.verified domain.deleted api_key.created api_key.revoked team.member_added team.member_removed' ;;
+    'webhooks test|--event') echo 'link.created link.updated link.deleted link.clicked link.password_locked qr_code.created qr_code.scanned domain.created domain.verified domain.deleted api_key.created api_key.revoked team.member_added team.member_removed' ;;
     'webhooks deliveries|--status') echo 'pending success failed' ;;
-    'webhooks deliveries|--event') echo 'link.created link.updated link.deleted link.clicked qr_code.created qr_code.scanned domain.created domain.verified domain.deleted api_key.created api_key.revoked team.member_added team.member_removed' ;;
+    'webhooks deliveries|--event') echo 'link.created link.updated link.deleted link.clicked link.password_locked qr_code.created qr_code.scanned domain.created domain.verified domain.deleted api_key.created api_key.revoked team.member_added team.member_removed' ;;
     'webhooks sign|--payload-file') echo '__files' ;;
     'webhooks verify|--payload-file') echo '__files' ;;
     'games create|--platform') echo 'ios android web steam playstation xbox switch epic discord unity' ;;

@@ -207,6 +207,8 @@ function services(deps: CompositionDeps) {
     shortDomain: c.shortDomain,
     customDomainOf: (host) => directory.keyOfHost(host),
     countryOf: (ip) => locate(ip).country,
+    limiter: deps.limiter,
+    events,
   })
   const idempotency = createIdempotencyStore(db.kysely, secrets)
   const audit = createAuditService({ store: createAuditStore(db.kysely), clock })

@@ -30,6 +30,11 @@ export interface DomainEvents {
     organizationId: string
     data: { id: string; shortUrl: string; shortCode: string; deletedAt: string; kind?: 'smart' }
   }
+  /** A password link's wrong tries reached the per-link limit: every try is refused until lockedUntil. */
+  'link.password_locked': {
+    organizationId: string
+    data: { linkId: string; shortUrl: string; shortCode: string; wrongTries: number; lockedUntil: string }
+  }
   /** Human clicks only (bots and link previews are counted, never announced). */
   'link.clicked': {
     organizationId: string

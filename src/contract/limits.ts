@@ -147,6 +147,7 @@ export const WEBHOOK_EVENTS = [
   'link.updated',
   'link.deleted',
   'link.clicked',
+  'link.password_locked',
   'qr_code.created',
   'qr_code.scanned',
   'domain.created',
@@ -227,6 +228,8 @@ export const DOMAIN_LIMITS = {
   fileTimeoutMs: 5_000,
   /** File verification: a longer body is not the verification file. */
   fileMaxBytes: 1_024,
+  /** An unverified domain (a claim several organizations may hold) is deleted this long after it was added. */
+  claimMs: 7 * 86_400_000,
 } as const
 /** Gaming: platforms, event types, ingestion limits (docs/reference/gaming.md). */
 export const GAME_PLATFORMS = [

@@ -55,6 +55,7 @@ export function createGaming(deps: GamingDeps): Gaming {
     log,
     games,
     gamedata,
+    limiter: deps.limiter,
     held: deps.skanHeld,
     ...(deps.skanPublicKeys ? { publicKeys: deps.skanPublicKeys } : {}),
   })

@@ -91,6 +91,13 @@ export function sampleData(event: WebhookEvent, publicUrl: string, now: number):
       city: 'Berlin',
       referrer: 'https://news.example.org/',
     },
+    'link.password_locked': {
+      linkId: link.id,
+      shortUrl: link.shortUrl,
+      shortCode: link.shortCode,
+      wrongTries: 100,
+      lockedUntil: at,
+    },
     'qr_code.created': {
       qrCodeId: 'qr_sample',
       linkId: link.id,
