@@ -201,7 +201,7 @@ _linkctl_words() {
 
 _linkctl_options() {
   case "$1" in
-    '') echo '-V --version --url --api-key --profile -h --help' ;;
+    '') echo '-V --version --url --api-key --profile --json -h --help' ;;
     'login') echo '-h --help --url --api-key --profile' ;;
     'logout') echo '-h --help --url --api-key --profile' ;;
     'profile') echo '-h --help --url --api-key --profile' ;;

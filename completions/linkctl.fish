@@ -382,6 +382,7 @@ complete -c linkctl -n '__linkctl_at \'\'' -a 'tui' -d 'full-screen dashboards (
 complete -c linkctl -n '__linkctl_at \'\'' -a 'completion' -d 'print the shell completion script (bash, zsh or fish)'
 complete -c linkctl -n '__linkctl_at \'\'' -a 'help' -d 'show help for a command, or a topic: exit-codes'
 complete -c linkctl -n '__linkctl_at \'\'' -s V -l version -d 'print the linkctl version'
+complete -c linkctl -n '__linkctl_at \'\'' -l json -d 'print the result as JSON (commands that have it)'
 complete -c linkctl -n '__linkctl_at \'profile\'' -a 'list' -d 'list saved profiles (keys masked)'
 complete -c linkctl -n '__linkctl_at \'profile\'' -a 'use' -d 'make a saved profile the current one'
 complete -c linkctl -n '__linkctl_at \'profile\'' -a 'help' -d 'display help for command'
