@@ -16,9 +16,17 @@ function commandPath(cmd: Command): string {
  * are the program's, read before or after the command; `--json` sets `ctx.json` on a command that
  * has it (`jsonOption`) and is refused by one that has not.
  */
+export interface ActionExtra extends Pick<ContextOptions, 'allowNewProfile'> {
+  /**
+   * Body fields the command sets with a flag, and that flag: an API refusal naming the field is
+   * said with the flag (`customSlug may only contain…` → `--short-code may only contain…`).
+   */
+  flagOf?: Readonly<Record<string, string>>
+}
+
 export function action<O>(
   run: (args: (string | undefined)[], opts: O, ctx: Ctx) => Promise<void>,
-  extra: Pick<ContextOptions, 'allowNewProfile'> = {},
+  extra: ActionExtra = {},
 ): (...all: unknown[]) => Promise<void> {
   return async (...all) => {
     const cmd = all[all.length - 1] as Command
@@ -35,13 +43,14 @@ export function action<O>(
       flags: { url: globals.url, apiKey: globals.apiKey, profile: globals.profile },
       json,
       columns: opts.columns,
-      ...extra,
+      allowNewProfile: extra.allowNewProfile,
     })
     try {
       await run(args, opts, ctx)
     } catch (err) {
-      // Said for humans: where a refused key came from, a server that is not linkd, TLS mismatches.
-      throw await import('./diagnose.js').then((m) => m.explain(err, ctx))
+      // Said for humans: where a refused key came from, a server that is not linkd, TLS mismatches,
+      // the flag behind a refused field.
+      throw await import('./diagnose.js').then((m) => m.explain(err, ctx, extra.flagOf))
     }
   }
 }

@@ -11,6 +11,7 @@ import {
   readPassword,
   REF_HELP,
   refAction,
+  SHORT_CODE_FLAG,
   updateBody,
   type LinkFlags,
   type LinkRefOpts,
@@ -35,5 +36,5 @@ export function register(links: Command): void {
       links.command('update').description('change a short link').argument('<link>', REF_HELP),
       'update',
     ),
-  ).action(refAction<LinkFlags>(runLinksUpdate))
+  ).action(refAction<LinkFlags>(runLinksUpdate, { flagOf: SHORT_CODE_FLAG }))
 }

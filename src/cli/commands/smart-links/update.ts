@@ -14,6 +14,7 @@ import {
   type SmartLinkFlags,
   type SmartLinkRefOpts,
 } from './shared.js'
+import { SHORT_CODE_FLAG } from '../links/shared.js'
 
 export async function runSmartLinksUpdate(opts: SmartLinkRefOpts & SmartLinkFlags, ctx: Ctx): Promise<void> {
   updateSmartBody(opts, opts.domain === undefined ? undefined : null) // usage errors before any request
@@ -34,5 +35,5 @@ export function register(smart: Command): void {
       smart.command('update').description('change a smart link').argument('<smart-link>', REF_HELP),
       'update',
     ),
-  ).action(refAction<SmartLinkFlags>(runSmartLinksUpdate))
+  ).action(refAction<SmartLinkFlags>(runSmartLinksUpdate, { flagOf: SHORT_CODE_FLAG }))
 }
