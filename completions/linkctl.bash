@@ -236,7 +236,7 @@ _linkctl_options() {
     'links create') echo '-d --destination --title --short-code --domain --expires-at --tag --meta --redirect-type --expired-url --max-clicks --starts-at --forward-query --no-forward-query --rule --password-stdin --password-prompt --og-title --og-description --og-image --json -h --help --url --api-key --profile' ;;
     'links list') echo '--search --status --tag --sort --order --page --limit --all --columns --json -h --help --url --api-key --profile' ;;
     'links get') echo '--json -h --help --url --api-key --profile' ;;
-    'links update') echo '-d --destination --title --short-code --expires-at --tag --meta --redirect-type --expired-url --max-clicks --starts-at --forward-query --no-forward-query --rule --password-stdin --password-prompt --og-title --og-description --og-image --no-password --no-og --clear-rules --domain --status --clear-tags --clear-meta --no-expiry --json -h --help --url --api-key --profile' ;;
+    'links update') echo '-d --destination --title --short-code --expires-at --tag --meta --redirect-type --expired-url --max-clicks --starts-at --forward-query --no-forward-query --rule --password-stdin --password-prompt --og-title --og-description --og-image --no-password --no-og --clear-rules --domain --status --clear-tags --clear-meta --no-expiry --force --json -h --help --url --api-key --profile' ;;
     'links delete') echo '-y --yes -h --help --url --api-key --profile' ;;
     'links open') echo '--print -h --help --url --api-key --profile' ;;
     'links qr') echo '--format -o --output --size -h --help --url --api-key --profile' ;;
@@ -250,7 +250,7 @@ _linkctl_options() {
     'smart-links create') echo '--fallback --ios --android --desktop --title --tag --short-code --domain --game --no-click-id --json -h --help --url --api-key --profile' ;;
     'smart-links list') echo '--search --tag --page --limit --all --columns --json -h --help --url --api-key --profile' ;;
     'smart-links get') echo '--json -h --help --url --api-key --profile' ;;
-    'smart-links update') echo '--fallback --ios --android --desktop --title --tag --short-code --domain --game --click-id --no-click-id --no-ios --no-android --no-desktop --no-game --clear-tags --json -h --help --url --api-key --profile' ;;
+    'smart-links update') echo '--fallback --ios --android --desktop --title --tag --short-code --domain --game --click-id --no-click-id --no-ios --no-android --no-desktop --no-game --clear-tags --force --json -h --help --url --api-key --profile' ;;
     'smart-links delete') echo '-y --yes -h --help --url --api-key --profile' ;;
     'smart-links stats') echo '--start --end --interval --json -h --help --url --api-key --profile' ;;
     'smart-links help') echo '--url --api-key --profile -h --help' ;;

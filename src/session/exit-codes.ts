@@ -185,3 +185,11 @@ function errorText(err: unknown): string {
   const message = err instanceof Error ? err.message : String(err)
   return `error: ${message}\n`
 }
+
+/**
+ * The API's refusal to change a short URL in use (QR codes, recent clicks): a 409 whose details
+ * name `force`, which the same PATCH with `force: true` overrides. linkctl and the TUI ask first.
+ */
+export function isShortUrlInUse(err: unknown): err is Error & { status: 409 } {
+  return isApiError(err) && err.status === 409 && (err.body.details ?? []).some((d) => d.field === 'force')
+}

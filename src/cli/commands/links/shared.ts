@@ -9,7 +9,7 @@ import { parseRule, ruleText } from '../../../format/link-rules.js'
 import type { LinkdClient } from '../../../client/index.js'
 import { action, type ActionExtra } from '../../action.js'
 import type { Ctx } from '../../../session/context.js'
-import { CliError, EXIT, UsageError } from '../../../session/exit-codes.js'
+import { CliError, EXIT, isShortUrlInUse, UsageError } from '../../../session/exit-codes.js'
 import { when, type Column, type Field } from '../../output.js'
 import { collect, expiryArg, intArg, parseExpiry } from '../../parse.js'
 
@@ -58,6 +58,8 @@ export interface LinkFlags {
   ogImage?: string
   /** update only: `--no-og` sets this to false (removes the preview). */
   og?: boolean
+  /** update only: move the short URL even though it is in use. */
+  force?: boolean
 }
 
 /**
@@ -209,6 +211,7 @@ export function updateBody(flags: LinkFlags, customDomainId?: string | null): Up
   const code = shortCodeFlag(flags)
   if (code !== undefined) body.shortCode = code
   if (customDomainId !== undefined) body.customDomainId = customDomainId
+  if (flags.force) body.force = forceFlag(body)
   if (Object.keys(body).length === 0 && !flags.passwordStdin && !flags.passwordPrompt)
     throw new UsageError('nothing to update: pass at least one field flag')
   return body
@@ -329,6 +332,35 @@ export function shortCodeFlag(flags: { shortCode?: string; slug?: string }): str
  */
 export const SHORT_CODE_FLAG = { customSlug: '--short-code', shortCode: '--short-code' } as const
 
+/** `--force`: only with what moves the short URL. */
+export function forceFlag(body: { shortCode?: string; customDomainId?: string | null }): true {
+  if (body.shortCode === undefined && body.customDomainId === undefined)
+    throw new UsageError('--force goes with --short-code or --domain')
+  return true
+}
+
+export const FORCE_HELP = `change the short code or domain even though QR codes or clicks in the last ${LINK_LIMITS.inUseDays} days use the short URL (it then answers 404)`
+
+/**
+ * Sends a PATCH; when the short URL it moves is in use (QR codes, recent clicks), a terminal is
+ * asked whether to move it anyway (then it is sent again with force), else the refusal says to
+ * add --force (exit 6). `--json` never asks.
+ */
+export async function patchShortUrl<T>(ctx: Ctx, send: (force?: true) => Promise<T>): Promise<T> {
+  try {
+    return await send()
+  } catch (err) {
+    if (!isShortUrlInUse(err)) throw err
+    if (ctx.canPrompt && !ctx.json) {
+      if (await ctx.prompt.confirm(`${err.message}. Change it anyway?`)) return send(true)
+      throw new CliError('aborted', EXIT.error)
+    }
+    throw new CliError(`${err.message} (HTTP 409)\n  add --force to change it anyway`, EXIT.conflict, {
+      cause: err,
+    })
+  }
+}
+
 const REDIRECT_CHOICES = REDIRECT_TYPES.map(String)
 
 /** The flags of `links create` and `links update` (update adds status and the clearing flags). */
@@ -419,6 +451,7 @@ export function linkFieldOptions(cmd: Command, mode: 'create' | 'update'): Comma
       .option('--clear-tags', 'remove every tag')
       .option('--clear-meta', 'remove every metadata entry')
       .option('--no-expiry', 'remove the expiry date')
+      .option('--force', FORCE_HELP)
   }
   return cmd
 }

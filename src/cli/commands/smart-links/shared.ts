@@ -11,7 +11,14 @@ import type { Ctx } from '../../../session/context.js'
 import { CliError, EXIT, UsageError } from '../../../session/exit-codes.js'
 import { when, type Column, type Field } from '../../output.js'
 import { collect } from '../../parse.js'
-import { codeOf, SHORT_CODE_RULE, shortCodeFlag, shortCodeOptions } from '../links/shared.js'
+import {
+  codeOf,
+  FORCE_HELP,
+  forceFlag,
+  SHORT_CODE_RULE,
+  shortCodeFlag,
+  shortCodeOptions,
+} from '../links/shared.js'
 
 export interface SmartLinkRefOpts {
   /** A smart link id (sml_...), short code or short URL. */
@@ -37,6 +44,8 @@ export interface SmartLinkFlags {
   clickId?: boolean
   /** A game id; update: `--no-game` sets false (no game). */
   game?: string | false
+  /** update only: move the short URL even though it is in use. */
+  force?: boolean
 }
 
 const PLATFORMS = ['ios', 'android', 'desktop'] as const
@@ -76,6 +85,7 @@ export function updateSmartBody(flags: SmartLinkFlags, customDomainId?: string |
   const code = shortCodeFlag(flags)
   if (code !== undefined) body.shortCode = code
   if (customDomainId !== undefined) body.customDomainId = customDomainId
+  if (flags.force) body.force = forceFlag(body)
   if (flags.clickId !== undefined) body.appendClickId = flags.clickId
   if (flags.game !== undefined) body.gameId = flags.game === false ? null : flags.game
   if (Object.keys(body).length === 0) throw new UsageError('nothing to update: pass at least one field flag')
@@ -189,6 +199,7 @@ export function smartLinkFieldOptions(cmd: Command, mode: 'create' | 'update'): 
       .option('--no-desktop', 'send desktop visitors to the fallback')
       .option('--no-game', 'no game')
       .option('--clear-tags', 'remove every tag')
+      .option('--force', FORCE_HELP)
   return cmd
 }
 
