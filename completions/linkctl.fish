@@ -564,7 +564,7 @@ complete -c linkctl -n '__linkctl_at \'links import\'' -l format -x -a 'csv json
 complete -c linkctl -n '__linkctl_at \'links import\'' -l chunk-size -x -d 'rows per bulk request (1-1000, default 500)'
 complete -c linkctl -n '__linkctl_at \'links import\'' -l generate-codes -d 'ignore customSlug / shortCode: every link gets a new generated code'
 complete -c linkctl -n '__linkctl_at \'links import\'' -l failed-out -r -F -d 'write the failed rows to this file, in the input format, with the reason in an error column'
-complete -c linkctl -n '__linkctl_at \'links import\'' -l skip-existing -d 'skip rows whose customSlug or destinationUrl already has a link (reads your links once first)'
+complete -c linkctl -n '__linkctl_at \'links import\'' -l skip-existing -d 'skip rows whose short code is already in use, and rows without a short code whose destination a link already goes to (reads your links once first); each skipped row is listed with why'
 complete -c linkctl -n '__linkctl_at \'links import\'' -l json -d 'print the result as JSON'
 complete -c linkctl -n '__linkctl_at \'links export\'' -l format -x -a 'csv json' -d 'output format (default: from --output, else csv)'
 complete -c linkctl -n '__linkctl_at \'links export\'' -s o -l output -r -F -d 'write to this file instead of stdout'
