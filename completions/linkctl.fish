@@ -378,7 +378,7 @@ complete -c linkctl -n '__linkctl_at \'\'' -a 'skan' -d 'SKAdNetwork campaigns, 
 complete -c linkctl -n '__linkctl_at \'\'' -a 'gdpr' -d 'GDPR deletion of player data'
 complete -c linkctl -n '__linkctl_at \'\'' -a 'audit' -d 'the audit log: successful writes, newest first (who, what, when; needs team:read)'
 complete -c linkctl -n '__linkctl_at \'\'' -a 'api' -d 'call any endpoint with the current profile and print the JSON response'
-complete -c linkctl -n '__linkctl_at \'\'' -a 'tui' -d 'full-screen dashboards (needs a terminal): Home, Links, Keys, Domains, Webhooks, Games, Fraud, SKAN, GDPR'
+complete -c linkctl -n '__linkctl_at \'\'' -a 'tui' -d 'full-screen dashboards (needs a terminal): Home, Links, Keys, Domains, Webhooks, Games, Fraud, SKAN, GDPR, Team'
 complete -c linkctl -n '__linkctl_at \'\'' -a 'completion' -d 'print the shell completion script (bash, zsh or fish)'
 complete -c linkctl -n '__linkctl_at \'\'' -a 'help' -d 'show help for a command, or a topic: exit-codes'
 complete -c linkctl -n '__linkctl_at \'\'' -s V -l version -d 'print the linkctl version'
