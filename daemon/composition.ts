@@ -25,7 +25,7 @@ import { hasScope } from './http/auth.js'
 import { createLinkStore } from './modules/links/index.js'
 import { createLinkService } from './modules/links/index.js'
 import { createSmartLinkService } from './modules/links/index.js'
-import { linksModule } from './modules/links/index.js'
+import { linksModule, type ShortUrlUse } from './modules/links/index.js'
 import { createDomainStore } from './modules/domains/index.js'
 import { createAcmeStore } from './modules/domains/index.js'
 import { createDomainDirectory } from './modules/domains/index.js'
@@ -137,6 +137,17 @@ function services(deps: CompositionDeps) {
     publicUrl: c.publicUrl,
     ownHosts,
     domains: directory,
+    // A short URL's QR codes and recent clicks (qr-codes and clicks are built below; asked per PATCH).
+    shortUrlUse: {
+      qrCodes: async (organizationId: string, link: { id: string; kind: 'link' | 'smart' }) => {
+        const page = await qrCodes.list(
+          organizationId,
+          link.kind === 'smart' ? { smartLinkId: link.id, limit: 10 } : { linkId: link.id, limit: 10 },
+        )
+        return { total: page.total, first: page.data }
+      },
+      clicksSince: (linkId: string, since: number) => clicks.humanClicksSince(linkId, since),
+    } satisfies ShortUrlUse,
   }
   const links = createLinkService(linkDeps)
   const smartLinks = createSmartLinkService({

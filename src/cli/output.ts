@@ -179,8 +179,8 @@ export function columnsOption(
   const names = columns.map(columnName)
   return cmd.addOption(
     new Option('--columns <names>', `table columns to show, in order (comma-separated): ${names.join(', ')}`)
-      .argParser((value: string) => parseColumns(value, names))
-      .conflicts('json'),
+      // Refused with --json by `action` (--json is the program's flag, so no conflict here sees it).
+      .argParser((value: string) => parseColumns(value, names)),
   )
 }
 

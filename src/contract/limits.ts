@@ -110,6 +110,11 @@ export const LINK_LIMITS = {
   bulkMax: 1000,
   /** Analytics time series points per response. */
   seriesMax: 2000,
+  /**
+   * A short URL with human clicks within this many days (or with QR codes) is in use: changing its
+   * short code or domain needs `force` (409 otherwise).
+   */
+  inUseDays: 30,
 } as const
 /** Link options (rules, maxClicks): the bounds of a link's redirect rules. */
 export const LINK_RULE_LIMITS = {

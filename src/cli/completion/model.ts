@@ -82,7 +82,9 @@ export function shCases(root: CmdSpec, globals: OptSpec[]): { descend: string; t
 
 export function rootAndGlobals(program: Command): { root: CmdSpec; globals: OptSpec[] } {
   const root = model(program, null)
-  const globals = root.options.filter((o) => !o.names.includes('--version') && !o.names.includes('-V'))
+  // --json is read anywhere too, but offered only where a command has JSON output (others refuse it).
+  const local = ['--version', '-V', '--json']
+  const globals = root.options.filter((o) => !o.names.some((n) => local.includes(n)))
   return { root, globals }
 }
 

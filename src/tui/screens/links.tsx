@@ -21,6 +21,7 @@ import { LinkDetail, optionLines, SmartLinkDetail } from './link-detail.js'
 import { QrCodes } from './qr-codes.js'
 import { createBody, createFields, editBody, editFields } from './link-form.js'
 import { plural } from '../../contract/numbers.js'
+import { isShortUrlInUse } from '../../session/exit-codes.js'
 
 type Mode = 'list' | 'search' | 'detail' | 'create' | 'edit'
 
@@ -160,11 +161,23 @@ function PlainLinks({ active, width, height, toggle }: ScreenProps & { toggle():
         cancel={() => setMode(opened ? 'detail' : 'list')}
         submit={async (values) => {
           const body = editBody(current, values)
-          if (body) {
-            const link = await client.links.update(current.id, body)
+          const saved = (link: Link) => {
             setOpened(link)
             env.say(`saved ${link.shortCode}`)
             list.reload()
+          }
+          if (body) {
+            try {
+              saved(await client.links.update(current.id, body))
+            } catch (err) {
+              if (!isShortUrlInUse(err)) throw err
+              // QR codes or recent clicks use the short URL: forced only once the user says so.
+              setOpened(current)
+              setConfirm({
+                question: `${err.message}. Change it anyway?`,
+                run: async () => saved(await client.links.update(current.id, { ...body, force: true })),
+              })
+            }
           } else env.say('nothing changed')
           setMode('detail')
         }}

@@ -48,7 +48,9 @@ describe.runIf(onPostgres)('caches with three processes on one PostgreSQL databa
     const [a, b, c] = apps()
     const link = await makeLink(a, { customSlug: 'before-move' })
     for (const t of [b, c]) expect((await visit(t, 'before-move')).statusCode).toBe(302)
-    const patched = await a.call('PATCH', `/api/use/links/${link.id}`, { body: { shortCode: 'after-move' } })
+    const patched = await a.call('PATCH', `/api/use/links/${link.id}`, {
+      body: { shortCode: 'after-move', force: true },
+    })
     expect(patched.statusCode, patched.body).toBe(200)
     for (const t of [b, c]) {
       await eventually(async () => (await visit(t, 'before-move')).statusCode === 404, 'moved code')
