@@ -7,7 +7,7 @@ export function register(program: Command): void {
     .command('tui')
     .alias('dashboard')
     .description(
-      'full-screen dashboards (needs a terminal): Home, Links, Keys, Domains, Webhooks, Games, Fraud, SKAN, GDPR',
+      'full-screen dashboards (needs a terminal): Home, Links, Keys, Domains, Webhooks, Games, Fraud, SKAN, GDPR, Team',
     )
     .option('--refresh <seconds>', 'seconds between refreshes (default 5)')
     .addHelpText('after', '\nPress ? inside for the keys of each screen; q or Ctrl-C quits.')
