@@ -60,18 +60,8 @@ function commandsBlock(program: Command): string {
   return [leaves.map((c) => item(c, c.names[0] ?? '')).join('\n'), ...sections].join('\n\n')
 }
 
-/** A Markdown table laid out as prettier lays it out, so that `prettier --check` passes. */
-function table(head: string[], rows: string[][]): string {
-  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`
-  return [line(head), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n')
-}
-
 function exitCodesBlock(): string {
-  return table(
-    ['Code', 'Meaning'],
-    EXIT_CODE_TABLE.map((r) => [String(r.code), r.meaning]),
-  )
+  return EXIT_CODE_TABLE.map((r) => `- \`${r.code}\`: ${r.meaning}`).join('\n')
 }
 
 const BLOCKS: Record<string, (program: Command) => string> = {
