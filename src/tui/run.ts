@@ -123,7 +123,7 @@ export async function gamingOn(
 /**
  * Before Ink and React load: React's production build (the development one records every render
  * in Node's performance timeline for ever) unless NODE_ENV is set, and V8's `--optimize-for-size`
- * so short-lived frames do not grow the heap. See docs/decisions/tui-production-build.md.
+ * so short-lived frames do not grow the heap. See docs/decisions/tui-rendering.md.
  */
 export function prepareProcessForTui(): void {
   process.env.NODE_ENV ??= 'production'

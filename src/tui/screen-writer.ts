@@ -1,7 +1,7 @@
 /**
  * Between Ink and the terminal: Ink renders each frame whole into a stand-in stdout, and only the
  * changed lines are written, each at its row, in one synchronized update (DEC 2026). Why not Ink's
- * own modes: docs/decisions/tui-changed-lines.md.
+ * own modes: docs/decisions/tui-rendering.md.
  */
 import { EventEmitter } from 'node:events'
 
