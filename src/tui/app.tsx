@@ -9,6 +9,7 @@ import { Box, render, useApp, useInput, useStdout, type Instance, type Key, type
 import { Text } from './components/text.js'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { TuiClient, Trouble } from './api.js'
+import { systemClock, type TuiClock } from './clock.js'
 import { ErrorBoundary } from './components/error-boundary.js'
 import { TuiContext, tint, type KeyHelp, type ScreenDef, type ScreenProps, type TuiEnv } from './context.js'
 import { SCREENS } from './screens/index.js'
@@ -24,6 +25,8 @@ export const GLOBAL_KEYS: KeyHelp[] = [
 export interface AppProps {
   client: TuiClient
   refreshSeconds: number
+  /** The system clock unless given (tests move theirs by hand). */
+  clock?: TuiClock
   color: boolean
   scopes: ReadonlySet<string> | null
   /** Why the key cannot be used, when the daemon said so (screens say it instead of a scope). */
@@ -97,6 +100,7 @@ export function App(props: AppProps) {
     () => ({
       client: props.client,
       refreshMs: Math.max(1, props.refreshSeconds) * 1000,
+      clock: props.clock ?? systemClock,
       color: props.color,
       scopes: props.scopes,
       gaming,
@@ -110,6 +114,7 @@ export function App(props: AppProps) {
     [
       props.client,
       props.refreshSeconds,
+      props.clock,
       props.color,
       props.scopes,
       gaming,

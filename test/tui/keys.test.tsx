@@ -69,8 +69,8 @@ describe('keys screen', () => {
     const readOnly = renderTui({ initialScreen: 'keys', scopes: new Set(['keys:read']) })
     await frameWith(readOnly, '2 keys')
     await press(readOnly, 'r', 'n')
-    await new Promise((r) => setTimeout(r, 100))
-    expect(readOnly.lastFrame()).not.toMatch(/Revoke|New API key/)
+    const refused = await frameWith(readOnly, 'n (new key) needs the scope keys:write')
+    expect(refused).not.toMatch(/Revoke|New API key/)
   })
 
   it('a shows the key’s latest requests', async () => {

@@ -34,11 +34,8 @@ interface GameFigures {
   links: AttributionReport
 }
 
-function dayIso(msAgo: number): string {
-  return new Date(Date.now() - msAgo).toISOString().slice(0, 10)
-}
-
 async function loadGame(env: TuiEnv, game: string, days: number): Promise<GameFigures> {
+  const dayIso = (msAgo: number) => new Date(env.clock.now() - msAgo).toISOString().slice(0, 10)
   const range = { startDate: dayIso((days - 1) * 86_400_000), endDate: dayIso(0) }
   const a = env.client.analytics
   const [overview, revenue, retention, geography, leaderboard, events, links] = await Promise.all([

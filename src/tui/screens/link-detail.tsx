@@ -103,7 +103,7 @@ function Analytics({ id, width }: { id: string; width: number }) {
     () =>
       canRead
         ? env.client.analytics.link(id, {
-            startDate: new Date(Date.now() - (HOURS - 1) * 3_600_000).toISOString(),
+            startDate: new Date(env.clock.now() - (HOURS - 1) * 3_600_000).toISOString(),
             interval: 'hour',
           })
         : Promise.resolve(null),
