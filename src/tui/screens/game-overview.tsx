@@ -10,7 +10,7 @@ import type { Game } from '../../contract/games.js'
 import type { Events, Geography, Leaderboard, Overview, Retention } from '../../contract/gaming.js'
 import type { AttributionReport, RevenueReport } from '../../contract/gaming-revenue.js'
 import { RETENTION_DAYS } from '../../contract/limits.js'
-import { money } from '../../format/cells.js'
+import { fitHead, money } from '../../format/cells.js'
 import { sparkline } from '../components/sparkline.js'
 import { tint, useTui, type TuiEnv } from '../context.js'
 import { usePoll } from '../hooks/use-poll.js'
@@ -105,9 +105,13 @@ export function GameOverview({
   const spark = (values: number[]) => sparkline(values, Math.max(10, Math.min(60, width - 30)))
   return (
     <Box flexDirection="column">
-      <Text
-        bold
-      >{`${game.name} (${game.id}) · ${o.range.startDate} to ${o.range.endDate} · [ ] change the range (${days} days)`}</Text>
+      <Text bold wrap="truncate">
+        {fitHead(
+          game.name,
+          ` (${game.id}) · ${o.range.startDate} to ${o.range.endDate} · [ ] change the range (${days} days)`,
+          width,
+        )}
+      </Text>
       <Text>{`DAU ${o.dau} · MAU ${o.mau} · ARPU ${cash(o.arpu)} · ARPPU ${cash(o.arppu)} · session ${duration(o.avgSessionSeconds)}`}</Text>
       <Text>{`Revenue ${cash(o.revenue.total)}: IAP ${cash(o.revenue.iap)} · ads ${cash(o.revenue.ad)} · subscriptions ${cash(o.revenue.subscription)}`}</Text>
       <Text>{`Revenue a day   ${spark(f.revenue.data.map((r) => r.total))}`}</Text>
@@ -127,12 +131,14 @@ export function GameOverview({
         <Box flexDirection="column" marginRight={4} flexShrink={0}>
           <Text bold>Leaderboard</Text>
           {f.leaderboard.data.slice(0, 4).map((r) => (
-            <Text key={r.rank}>{`${r.rank}. ${r.playerId.slice(0, 12)} ${cash(r.revenue)}`}</Text>
+            <Text key={r.rank}>{`${r.rank}. ${r.playerId} ${cash(r.revenue)}`}</Text>
           ))}
         </Box>
         {/* Last, and cut at the edge on a narrow terminal: installs and revenue before the URL. */}
         <Box flexDirection="column">
-          <Text bold>Links: installs, revenue</Text>
+          <Text bold wrap="truncate">
+            Links: installs, revenue
+          </Text>
           {links.length === 0 ? <Text dimColor>no attributed installs</Text> : null}
           {links.map((r) => (
             <Text key={r.group} wrap="truncate">
