@@ -12,12 +12,24 @@ import { InvalidArgumentError, Option, type Command } from 'commander'
 import { noColor, type Ctx } from '../session/context.js'
 import { UsageError } from '../session/exit-codes.js'
 import { visible } from '../format/visible.js'
-import { maskKey, money, percent, relativeTime, truncate } from '../format/cells.js'
+import { countryName, maskKey, money, percent, relativeTime, truncate } from '../format/cells.js'
 import { COLUMN_GAP, fitColumns, wrapWords } from '../format/columns.js'
 import { plural, round } from '../contract/numbers.js'
 
 // Cell formats the TUI shares (src/format), part of this module's API for the commands.
-export { fitColumns, maskKey, money, percent, plural, relativeTime, round, truncate, visible, wrapWords }
+export {
+  countryName,
+  fitColumns,
+  maskKey,
+  money,
+  percent,
+  plural,
+  relativeTime,
+  round,
+  truncate,
+  visible,
+  wrapWords,
+}
 
 export interface Column<T> {
   header: string

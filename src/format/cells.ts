@@ -48,6 +48,11 @@ export function relativeTime(then: number, now: number): string {
   return 'just now'
 }
 
+/** A country as the CLI and the TUI show it: its ISO code, or `Unknown` when it is not known. */
+export function countryName(code: string | null | undefined): string {
+  return code || 'Unknown'
+}
+
 /** A percentage as text: `12.5%`; rounded to `digits` decimals when given. */
 export function percent(n: number, digits?: number): string {
   return `${digits === undefined ? n : round(n, digits)}%`

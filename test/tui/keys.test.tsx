@@ -79,7 +79,7 @@ describe('keys screen', () => {
     await press(app, 'a')
     const frame = await frameWith(app, 'Activity of key key_aaaa (lk_•••aaaa) · 2 requests kept')
     expect(frame).toMatch(/GET\s+200\s+3\.5 ms\s+203\.0\.113\.9\s+FR\s+\/api\/use\/links/)
-    expect(frame).toMatch(/POST\s+403\s+1\.2 ms.*\/api\/keys \(Forbidden\)/)
+    expect(frame).toMatch(/POST\s+403\s+1\.2 ms\s+203\.0\.113\.9\s+Unknown\s+\/api\/keys \(Forbidden\)/)
     await press(app, KEY.escape)
     await frameWith(app, '2 keys · a activity')
   })

@@ -10,7 +10,7 @@ import type { Game } from '../../contract/games.js'
 import type { Events, Geography, Leaderboard, Overview, Retention } from '../../contract/gaming.js'
 import type { AttributionReport, RevenueReport } from '../../contract/gaming-revenue.js'
 import { RETENTION_DAYS } from '../../contract/limits.js'
-import { fitHead, money } from '../../format/cells.js'
+import { countryName, fitHead, money } from '../../format/cells.js'
 import { sparkline } from '../components/sparkline.js'
 import { tint, useTui, type TuiEnv } from '../context.js'
 import { usePoll } from '../hooks/use-poll.js'
@@ -102,6 +102,8 @@ export function GameOverview({
   // The links that brought the most installs (a deleted one by its id), revenue aligned.
   const links = [...f.links.data].sort((x, y) => y.installs - x.installs || y.revenue - x.revenue).slice(0, 4)
   const revenueWidth = Math.max(0, ...links.map((r) => cash(r.revenue).length))
+  const countries = f.geography.data.slice(0, 4).map((g) => ({ ...g, name: countryName(g.country) }))
+  const countryWidth = Math.max(4, ...countries.map((g) => g.name.length + 1))
   const spark = (values: number[]) => sparkline(values, Math.max(10, Math.min(60, width - 30)))
   return (
     <Box flexDirection="column">
@@ -122,10 +124,10 @@ export function GameOverview({
       <Box marginTop={1}>
         <Box flexDirection="column" marginRight={4} flexShrink={0}>
           <Text bold>Countries</Text>
-          {f.geography.data.slice(0, 4).map((g) => (
+          {countries.map((g) => (
             <Text
-              key={g.country ?? '?'}
-            >{`${(g.country ?? '??').padEnd(4)}${String(g.players).padStart(6)} pl ${cash(g.revenue)}`}</Text>
+              key={g.name}
+            >{`${g.name.padEnd(countryWidth)}${String(g.players).padStart(6)} pl ${cash(g.revenue)}`}</Text>
           ))}
         </Box>
         <Box flexDirection="column" marginRight={4} flexShrink={0}>
