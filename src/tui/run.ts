@@ -143,7 +143,7 @@ export async function runTui(opts: TuiOptions, ctx: Ctx): Promise<void> {
   const client = await ctx.client()
   prepareProcessForTui()
   // Ink and React load while the daemon says who the key is.
-  const [who, gaming, { mount }, { ScreenWriter, frameStdout }] = await Promise.all([
+  const [who, gaming, { mount }, { ScreenWriter, frameStdout, AUTOWRAP_ON }] = await Promise.all([
     whoAmI(client, target.url, target.apiKey),
     gamingOn(client),
     import('./app.js'),
@@ -165,7 +165,7 @@ export async function runTui(opts: TuiOptions, ctx: Ctx): Promise<void> {
     restored = true
     // Nothing reaches the terminal after this (Ink's last render on its way out included).
     frames.detach()
-    stdout.write(SHOW_CURSOR + LEAVE_ALT_SCREEN)
+    stdout.write(AUTOWRAP_ON + SHOW_CURSOR + LEAVE_ALT_SCREEN)
   }
   process.once('exit', restore)
   stdout.write(ENTER_ALT_SCREEN + HIDE_CURSOR)
