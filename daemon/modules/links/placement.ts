@@ -18,7 +18,7 @@ export const codeTaken = (code: string) =>
   ])
 
 export function createLinkPlacement(
-  deps: Pick<LinkServiceDeps, 'publicUrl' | 'ownHosts' | 'domains'> & {
+  deps: Pick<LinkServiceDeps, 'publicUrl' | 'ownHosts' | 'domains' | 'reserved'> & {
     store: Pick<LinkServiceDeps['store'], 'takenCodes' | 'update'>
   },
 ) {
@@ -89,7 +89,8 @@ export function createLinkPlacement(
         : body.customDomainId === null
           ? { domainKey: SHARED_DOMAIN_KEY, customDomainId: null }
           : await linkDomain(organizationId, { customDomainId: body.customDomainId })
-    const shortCode = body.shortCode === undefined ? l.shortCode : checkSlug(body.shortCode, 'shortCode')
+    const shortCode =
+      body.shortCode === undefined ? l.shortCode : checkSlug(body.shortCode, deps.reserved, 'shortCode')
     if (domain.domainKey === l.domainKey && shortCode === l.shortCode) return undefined
     if ((await deps.store.takenCodes(domain.domainKey, [shortCode])).size) throw codeTaken(shortCode)
     return { ...domain, shortCode }

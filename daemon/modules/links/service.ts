@@ -23,6 +23,7 @@ import {
   normalizeTags,
   normalizeTitle,
   SHARED_DOMAIN_KEY,
+  type ReservedCodes,
 } from './rules.js'
 import { createLinkPlacement } from './placement.js'
 import { checkOg, checkRules, parseStartsAt } from './options.js'
@@ -108,6 +109,8 @@ export interface LinkServiceDeps {
   ownHosts?: string[]
   /** Custom domains (absent: only the shared short domain exists). */
   domains?: Pick<DomainDirectory, 'forLink' | 'hostOf' | 'knowsHost'>
+  /** The daemon's own first path segments: never short codes. */
+  reserved: ReservedCodes
 }
 
 /** Validates one bulk item against CreateLinkBody; returns its problems, or nothing when valid. */
@@ -162,7 +165,7 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
     const domain = await linkDomain(organizationId, body)
     return {
       ...domain,
-      customSlug: body.customSlug === undefined ? undefined : checkSlug(body.customSlug),
+      customSlug: body.customSlug === undefined ? undefined : checkSlug(body.customSlug, deps.reserved),
       destinationUrl: destination(body.destinationUrl),
       title: normalizeTitle(body.title) ?? null,
       redirectType: body.redirectType ?? 302,
@@ -199,6 +202,7 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
           const codes = await assignCodes(
             (list) => tx.takenCodes(domainKey, list),
             items.map((i) => ({ index: i.index, customSlug: i.draft.customSlug })),
+            deps.reserved,
           )
           for (const { index, draft: d } of items) {
             const code = codes.get(index)
@@ -526,6 +530,7 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
         const renamed = await assignCodes(
           (list) => tx.takenCodes(SHARED_DOMAIN_KEY, list),
           links.filter((l) => clash.has(l.shortCode)).map((l, index) => ({ index, customSlug: undefined })),
+          deps.reserved,
         )
         const newCodes = [...renamed.values()]
         let i = 0

@@ -103,7 +103,8 @@ export function createSmartLinkService(deps: SmartLinkServiceDeps): SmartLinkSer
       const domain = await linkDomain(organizationId, { customDomainId: body.customDomainId })
       const fallbackUrl = destination(body.fallbackUrl, 'fallbackUrl')
       const targets = targetsOf(body, { ios: null, android: null, desktop: null })
-      const wanted = body.shortCode === undefined ? undefined : checkSlug(body.shortCode, 'shortCode')
+      const wanted =
+        body.shortCode === undefined ? undefined : checkSlug(body.shortCode, deps.reserved, 'shortCode')
       const gameId = (await checkGame(organizationId, body.gameId)) ?? null
       const record: LinkRecord = {
         id: newId('sml'),
@@ -144,6 +145,7 @@ export function createSmartLinkService(deps: SmartLinkServiceDeps): SmartLinkSer
               await assignCodes(
                 (list) => tx.takenCodes(domain.domainKey, list),
                 [{ index: 0, customSlug: undefined }],
+                deps.reserved,
               )
             ).get(0)
             if (typeof code !== 'string') throw code ?? new AppError('InternalError', 'no short code')
