@@ -4,6 +4,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import type { Config } from './config.js'
 import { systemClock, type Clock } from './clock.js'
 import { newId } from './crypto.js'
+import { addressRange } from './addresses.js'
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './http/errors.js'
 import { installAccess } from './http/auth.js'
 import { installIdempotency } from './http/idempotency.js'
@@ -64,12 +65,19 @@ function trustProxy(
   return value
 }
 
-/** Whether a socket's address is a trusted proxy (hop 0 of the trust setting); undefined: none is. */
+/**
+ * Whether a socket's address is a trusted proxy, whose connections the per-address cap leaves
+ * alone; undefined: none is. A list names the proxies. `true` and a hop count name none: any
+ * client could pass for the proxy, so only a non-public address (this host, a private network,
+ * where such a setting belongs) is taken for one.
+ */
+const PRIVATE_RANGES = new Set(['loopback', 'private', 'uniqueLocal', 'linkLocal', 'carrierGradeNat'])
 function trustedProxy(trust: ReturnType<typeof trustProxy>): ((address: string) => boolean) | undefined {
   if (trust === false) return undefined
-  if (trust === true) return () => true
-  const hop0 = typeof trust === 'function' ? trust : proxyAddr.compile(trust)
-  return (address) => hop0(address, 0)
+  if (trust === true || typeof trust === 'function')
+    return (address) => PRIVATE_RANGES.has(addressRange(address))
+  const listed = proxyAddr.compile(trust)
+  return (address) => listed(address, 0)
 }
 
 /** Request ids: a random per-process prefix and a counter (no randomness on the hot path). */
