@@ -3,6 +3,7 @@
  * redirect), startsAt, and the stored form of the rules.
  */
 import { validation } from '../../http/errors.js'
+import { checkDestination } from '../../urls.js'
 import type { LinkOg, LinkOgInput, LinkRule } from '../../../src/contract/links.js'
 import { RULE_DEVICES, RULE_OSES } from '../../../src/contract/limits.js'
 
@@ -66,14 +67,18 @@ export function parseRules(value: string | null): LinkRule[] {
   return value ? (JSON.parse(value) as LinkRule[]) : []
 }
 
-/** An `og` body normalized: every field present (null when absent or blank); null when all are. */
+/**
+ * An `og` body normalized: every field present (null when absent or blank); null when all are.
+ * The image is fetched by the crawlers' servers: a URL they can reach (checkDestination).
+ */
 export function checkOg(og: LinkOgInput | null | undefined): LinkOg | null | undefined {
   if (og === undefined || og === null) return og
   const text = (v: string | null | undefined) => (v?.trim() ? v.trim() : null)
+  const imageUrl = text(og.imageUrl)
   const out: LinkOg = {
     title: text(og.title),
     description: text(og.description),
-    imageUrl: text(og.imageUrl),
+    imageUrl: imageUrl === null ? null : checkDestination(imageUrl, 'og.imageUrl'),
   }
   return out.title === null && out.description === null && out.imageUrl === null ? null : out
 }

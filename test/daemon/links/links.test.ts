@@ -117,8 +117,8 @@ describe('links API: create', () => {
     expect((await created({ destinationUrl: 'HTTPS://EXAMPLE.COM/Path' })).destinationUrl).toBe(
       'HTTPS://EXAMPLE.COM/Path',
     )
-    expect((await created({ destinationUrl: 'http://localhost:3000/x' })).destinationUrl).toBe(
-      'http://localhost:3000/x',
+    expect((await created({ destinationUrl: 'http://intranet:3000/x' })).destinationUrl).toBe(
+      'http://intranet:3000/x',
     )
   })
 
