@@ -71,6 +71,18 @@ function valueAt(root: unknown, pointer: string): unknown {
   return value
 }
 
+/** The schema of the value at a JSON pointer, walking `properties` and `items`; undefined when unknown. */
+function schemaAt(schema: unknown, pointer: string): Record<string, unknown> | undefined {
+  let s = schema as Record<string, unknown> | undefined
+  for (const part of pointer.split('/').slice(1)) {
+    if (!s || typeof s !== 'object') return undefined
+    const props = s.properties as Record<string, unknown> | undefined
+    s = (props?.[part.replaceAll('~1', '/').replaceAll('~0', '~')] ?? s.items) as
+      Record<string, unknown> | undefined
+  }
+  return s && typeof s === 'object' ? s : undefined
+}
+
 const TYPE_WORDS: Record<string, string> = {
   string: 'a string',
   number: 'a number',
@@ -196,12 +208,14 @@ function collapseAlternatives(issues: AjvIssue[]): AjvIssue[] {
  * ajv issues → `{field, message}` with the field as a dotted path (`permissions.0`), every
  * message in words (the one place the validator's wording is replaced). `root` is what was
  * validated (the body, the query): a failed pattern is put in words, with a suggestion drawn from
- * the value when there is one, never as the regular expression.
+ * the value when there is one, never as the regular expression. `schema`, the schema it was
+ * validated against: a missing field with a set of values names them.
  */
 export function validationDetails(
   issues: AjvIssue[],
   context: string | undefined,
   root?: unknown,
+  schema?: unknown,
 ): ErrorDetail[] {
   const seen = new Set<string>()
   const out: ErrorDetail[] = []
@@ -211,7 +225,8 @@ export function validationDetails(
     let message = e.message ?? 'is invalid'
     if (e.keyword === 'required' && typeof params.missingProperty === 'string') {
       field = field ? `${field}.${params.missingProperty}` : params.missingProperty
-      message = 'is required'
+      const values = schemaAt(schema, `${e.instancePath ?? ''}/${params.missingProperty}`)?.enum
+      message = Array.isArray(values) ? `is required: one of ${values.join(', ')}` : 'is required'
     } else if (e.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') {
       field = field ? `${field}.${params.additionalProperty}` : params.additionalProperty
       message = 'is not a known field'
@@ -276,6 +291,12 @@ function validatedPart(request: FastifyRequest, context: string | undefined): un
   return undefined
 }
 
+/** The route's schema of the part a validation context names. */
+function validatedSchema(request: FastifyRequest, context: string | undefined): unknown {
+  const schema = request.routeOptions.schema as Record<string, unknown> | undefined
+  return context ? schema?.[context] : undefined
+}
+
 /** Installs the error and not-found handlers: every non-2xx carries the error body, never a stack. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
@@ -289,6 +310,7 @@ export function installErrorHandling(app: FastifyInstance): void {
         fe.validation as AjvIssue[],
         fe.validationContext,
         validatedPart(request, fe.validationContext),
+        validatedSchema(request, fe.validationContext),
       )
       const first = details[0]
       const message = first
