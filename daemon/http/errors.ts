@@ -47,9 +47,65 @@ export function errorBody(
   }
 }
 
-/** Problems listed in `details` at most (the message counts them all): a body with thousands of
- * unknown fields gets a small answer. */
-export const MAX_DETAILS = 20
+/** Problems listed in `details` at most (the message counts them all): every field of a real
+ * body gets its detail, and a body with thousands of unknown fields still gets a bounded answer. */
+export const MAX_DETAILS = 100
+
+/**
+ * One 400 for several field problems: the message states the first (`lead`, default
+ * "field message") and counts the others; `details` lists them all, up to MAX_DETAILS.
+ */
+export function validationError(details: ErrorDetail[], lead?: string): AppError {
+  const first = details[0]
+  const head = lead ?? (first ? `${first.field} ${first.message}` : 'invalid request')
+  const message = head + (details.length > 1 ? ` (and ${details.length - 1} more)` : '')
+  return new AppError('ValidationError', message, details.slice(0, MAX_DETAILS))
+}
+
+/**
+ * The field problems of one request, collected so that one 400 names them all: a check that
+ * throws a ValidationError is recorded (all its details) and the next check runs; any other
+ * error (404, 409, 422) goes on at once. `done()` throws the 400 when a check failed.
+ */
+export function collectProblems() {
+  const errors: AppError[] = []
+  const record = (err: unknown): undefined => {
+    if (!(err instanceof AppError) || err.type !== 'ValidationError') throw err
+    errors.push(err)
+    return undefined
+  }
+  return {
+    /** `check()`'s value, or undefined when it failed (recorded). */
+    check<T>(check: () => T): T | undefined {
+      try {
+        return check()
+      } catch (err) {
+        return record(err)
+      }
+    },
+    async checkAsync<T>(check: () => Promise<T>): Promise<T | undefined> {
+      try {
+        return await check()
+      } catch (err) {
+        return record(err)
+      }
+    },
+    add(field: string, message: string): void {
+      errors.push(validation(field, message))
+    },
+    get failed(): boolean {
+      return errors.length > 0
+    },
+    done(): void {
+      if (errors.length === 0) return
+      const [first] = errors as [AppError, ...AppError[]]
+      if (errors.length === 1) throw first
+      const details = errors.flatMap((e) => e.details ?? [{ field: 'body', message: e.message }])
+      // The others are counted after the first error's own message (when it states one problem).
+      throw validationError(details, (first.details?.length ?? 1) === 1 ? first.message : undefined)
+    },
+  }
+}
 
 interface AjvIssue {
   instancePath?: string
@@ -312,11 +368,8 @@ export function installErrorHandling(app: FastifyInstance): void {
         validatedPart(request, fe.validationContext),
         validatedSchema(request, fe.validationContext),
       )
-      const first = details[0]
-      const message = first
-        ? `${first.field} ${first.message}` + (details.length > 1 ? ` (and ${details.length - 1} more)` : '')
-        : 'invalid request'
-      return send(reply, request, 'ValidationError', 400, message, details.slice(0, MAX_DETAILS))
+      const e = validationError(details)
+      return send(reply, request, e.type, e.status, e.message, e.details)
     }
     const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined
     if (mapped) {

@@ -7,7 +7,7 @@ import { isUniqueViolation } from '../../db/errors.js'
 import { AppError, validation } from '../../http/errors.js'
 import type { CreateLinkBody } from '../../../src/contract/links.js'
 import { checkDestination } from '../../urls.js'
-import { checkSlug, ownHostOf, SHARED_DOMAIN_KEY, splitHostPort } from './rules.js'
+import { ownHostOf, SHARED_DOMAIN_KEY, splitHostPort } from './rules.js'
 import type { LinkPatch, LinkRecord } from './store.js'
 import type { LinkServiceDeps } from './service.js'
 
@@ -18,7 +18,7 @@ export const codeTaken = (code: string) =>
   ])
 
 export function createLinkPlacement(
-  deps: Pick<LinkServiceDeps, 'publicUrl' | 'ownHosts' | 'domains' | 'reserved'> & {
+  deps: Pick<LinkServiceDeps, 'publicUrl' | 'ownHosts' | 'domains'> & {
     store: Pick<LinkServiceDeps['store'], 'takenCodes' | 'update'>
   },
 ) {
@@ -75,7 +75,8 @@ export function createLinkPlacement(
 
   /**
    * The new domain and short code when a PATCH moves a link or smart link (shortCode and/or
-   * customDomainId), checked free on the target domain (the shared namespace: 409).
+   * customDomainId), checked free on the target domain (the shared namespace: 409). The caller
+   * has checked the code (checkSlug) with the body's other fields.
    */
   async function newPlace(
     organizationId: string,
@@ -89,8 +90,7 @@ export function createLinkPlacement(
         : body.customDomainId === null
           ? { domainKey: SHARED_DOMAIN_KEY, customDomainId: null }
           : await linkDomain(organizationId, { customDomainId: body.customDomainId })
-    const shortCode =
-      body.shortCode === undefined ? l.shortCode : checkSlug(body.shortCode, deps.reserved, 'shortCode')
+    const shortCode = body.shortCode ?? l.shortCode
     if (domain.domainKey === l.domainKey && shortCode === l.shortCode) return undefined
     if ((await deps.store.takenCodes(domain.domainKey, [shortCode])).size) throw codeTaken(shortCode)
     return { ...domain, shortCode }

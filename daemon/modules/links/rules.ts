@@ -1,4 +1,4 @@
-import { validation } from '../../http/errors.js'
+import { collectProblems, validation } from '../../http/errors.js'
 import { nestedDeeperThan, nestingMessage } from '../../http/json-guards.js'
 import { FREE_FORM_NESTING_MAX, LINK_LIMITS, type LinkStatus } from '../../../src/contract/limits.js'
 import type { LinkRecord } from './store.js'
@@ -92,18 +92,20 @@ export function normalizeTitle(title: string | null | undefined): string | null 
   return t === '' ? null : t
 }
 
-/** Trimmed, without empties rejected, de-duplicated (first spelling kept, order kept). */
+/** Trimmed, without empties rejected, de-duplicated (first spelling kept, order kept); every bad tag named. */
 export function normalizeTags(tags: string[] | undefined): string[] | undefined {
   if (tags === undefined) return undefined
   const out: string[] = []
+  const problems = collectProblems()
   tags.forEach((raw, i) => {
     const tag = raw.trim()
-    if (tag === '') throw validation(`tags.${i}`, 'must not be empty or blank')
+    if (tag === '') problems.add(`tags.${i}`, 'must not be empty or blank')
     // Characters (code points), as the schema counts them: an emoji is one, not two.
-    if ([...tag].length > LINK_LIMITS.tagMax)
-      throw validation(`tags.${i}`, `must be at most ${LINK_LIMITS.tagMax} characters`)
-    if (!out.includes(tag)) out.push(tag)
+    else if ([...tag].length > LINK_LIMITS.tagMax)
+      problems.add(`tags.${i}`, `must be at most ${LINK_LIMITS.tagMax} characters`)
+    else if (!out.includes(tag)) out.push(tag)
   })
+  problems.done()
   return out
 }
 
