@@ -5,7 +5,7 @@ import type { EventEnvelope, EventType } from '../../events.js'
 import { newId, randomToken, type SecretBox } from '../../crypto.js'
 import { AppError, collectProblems, notFound } from '../../http/errors.js'
 import { pageOf, pageParams } from '../../http/pagination.js'
-import type { PageOf } from '../../../src/contract/common.js'
+import type { PageOf, PageQuery } from '../../../src/contract/common.js'
 import { WEBHOOK_LIMITS, type WebhookEvent, type WebhookStatus } from '../../../src/contract/limits.js'
 import type {
   BulkWebhookBody,
@@ -333,8 +333,9 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
       return checkWebhookUrl(url, deps.guard)
     },
 
-    templates(): WebhookTemplate[] {
-      return [...TEMPLATES]
+    templates(q: PageQuery): PageOf<WebhookTemplate> {
+      const p = pageParams(q)
+      return pageOf(TEMPLATES.slice(p.offset, p.offset + p.perPage), TEMPLATES.length, p)
     },
 
     /** Drops finished deliveries older than the retention (the prune-webhook-deliveries job). */

@@ -2,6 +2,8 @@ import type { Clock } from '../../../clock.js'
 import { iso } from '../../../clock.js'
 import { newId } from '../../../crypto.js'
 import { AppError, notFound } from '../../../http/errors.js'
+import { pageOf, pageParams } from '../../../http/pagination.js'
+import type { PageOf, PageQuery } from '../../../../src/contract/common.js'
 import type {
   ConversionSchemaInput,
   CreateCampaignBody,
@@ -67,9 +69,11 @@ export function createSkanCampaigns(deps: SkanCampaignDeps) {
   return {
     skanGame,
 
-    async list(organizationId: string, slug: string): Promise<{ data: SkanCampaign[] }> {
+    async list(organizationId: string, slug: string, q: PageQuery): Promise<PageOf<SkanCampaign>> {
       const game = await skanGame(organizationId, slug)
-      return { data: (await store.campaigns(game.id)).map(presentCampaign) }
+      const p = pageParams(q)
+      const { rows, total } = await store.campaignsPage(game.id, { offset: p.offset, limit: p.perPage })
+      return pageOf(rows.map(presentCampaign), total, p)
     },
 
     async create(organizationId: string, slug: string, body: CreateCampaignBody): Promise<SkanCampaign> {
