@@ -12,6 +12,7 @@ import { installOpenApi } from './http/openapi.js'
 import { installBodyNestingLimit } from './http/json-guards.js'
 import { lazyCompilers } from './http/lazy-compilers.js'
 import { createConnectionGuard, type ConnectionGuard } from './http/connections.js'
+import { installRequestLog, requestForLog } from './http/request-log.js'
 import {
   createMemoryRateLimitStore,
   inProcessQuotas,
@@ -80,6 +81,12 @@ function trustedProxy(trust: ReturnType<typeof trustProxy>): ((address: string) 
   return (address) => listed(address, 0)
 }
 
+/** Logger options with the request shown as its log line shows it (requestForLog). */
+function withRequestSerializer(logger: AppDeps['logger']): AppDeps['logger'] {
+  if (!logger || typeof logger !== 'object') return logger ?? false
+  return { ...logger, serializers: { ...logger.serializers, req: requestForLog } }
+}
+
 /** Request ids: a random per-process prefix and a counter (no randomness on the hot path). */
 function requestIds(): () => string {
   const prefix = newId('req')
@@ -87,15 +94,8 @@ function requestIds(): () => string {
   return () => `${prefix}${(++n).toString(36)}`
 }
 
-const HEALTH_PATHS = new Set(['/health', '/health/live', '/health/ready'])
-
 /** Time to receive a whole request, body included (Node's default, which Fastify turns off). */
 const REQUEST_TIMEOUT_MS = 300_000
-
-/** `/health`, `/health/live`, `/health/ready` (with or without a query). */
-export function isHealthProbe(url: string | undefined): boolean {
-  return HEALTH_PATHS.has((url ?? '').split('?')[0] ?? '')
-}
 
 /** Builds the whole HTTP application on the given database. Tests call `app.inject()` on it. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -111,11 +111,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     isProxy: trustedProxy(trust),
   })
   const app = Fastify({
-    logger: deps.logger ?? false,
-    // Health probes (load balancers, orchestrators: every few seconds) are logged at debug, below.
-    logController: new LogController({
-      disableRequestLogging: (req: { url?: string }) => isHealthProbe(req.url),
-    }),
+    logger: withRequestSerializer(deps.logger),
+    // One line per request instead of Fastify's two (http/request-log.ts).
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: nextRequestId,
     serverFactory(handler, options) {
       const server = createServer((req, res) => {
@@ -186,11 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await c.stop()
   })
 
-  app.addHook('onResponse', (request, reply, done) => {
-    if (isHealthProbe(request.url))
-      request.log.debug({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed')
-    done()
-  })
+  installRequestLog(app)
   app.decorateRequest('receivedAt', 0)
   app.addHook('onRequest', (request, reply, done) => {
     request.receivedAt = performance.now()
