@@ -24,3 +24,14 @@ export function parseAddress(text: string): ipaddr.IPv4 | ipaddr.IPv6 | undefine
 export function addressRange(text: string): string {
   return parseAddress(text)?.range() ?? 'invalid'
 }
+
+/**
+ * Whether a URL host names this machine: `localhost` and its subdomains (RFC 6761), or an address
+ * literal in the loopback range or unspecified (`0.0.0.0`, `::` reach loopback), in any spelling.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.toLowerCase().replace(/\.$/, '')
+  if (h === 'localhost' || h.endsWith('.localhost')) return true
+  const range = addressRange(h)
+  return range === 'loopback' || range === 'unspecified'
+}

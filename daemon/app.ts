@@ -4,6 +4,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import type { Config } from './config.js'
 import { systemClock, type Clock } from './clock.js'
 import { newId } from './crypto.js'
+import { addressRange } from './addresses.js'
 import { clientErrorHandler, frameworkErrorHandler, installErrorHandling } from './http/errors.js'
 import { installAccess } from './http/auth.js'
 import { installIdempotency } from './http/idempotency.js'
@@ -11,6 +12,7 @@ import { installOpenApi } from './http/openapi.js'
 import { installBodyNestingLimit } from './http/json-guards.js'
 import { lazyCompilers } from './http/lazy-compilers.js'
 import { createConnectionGuard, type ConnectionGuard } from './http/connections.js'
+import { installRequestLog, requestForLog } from './http/request-log.js'
 import {
   createMemoryRateLimitStore,
   inProcessQuotas,
@@ -64,12 +66,25 @@ function trustProxy(
   return value
 }
 
-/** Whether a socket's address is a trusted proxy (hop 0 of the trust setting); undefined: none is. */
+/**
+ * Whether a socket's address is a trusted proxy, whose connections the per-address cap leaves
+ * alone; undefined: none is. A list names the proxies. `true` and a hop count name none: any
+ * client could pass for the proxy, so only a non-public address (this host, a private network,
+ * where such a setting belongs) is taken for one.
+ */
+const PRIVATE_RANGES = new Set(['loopback', 'private', 'uniqueLocal', 'linkLocal', 'carrierGradeNat'])
 function trustedProxy(trust: ReturnType<typeof trustProxy>): ((address: string) => boolean) | undefined {
   if (trust === false) return undefined
-  if (trust === true) return () => true
-  const hop0 = typeof trust === 'function' ? trust : proxyAddr.compile(trust)
-  return (address) => hop0(address, 0)
+  if (trust === true || typeof trust === 'function')
+    return (address) => PRIVATE_RANGES.has(addressRange(address))
+  const listed = proxyAddr.compile(trust)
+  return (address) => listed(address, 0)
+}
+
+/** Logger options with the request shown as its log line shows it (requestForLog). */
+function withRequestSerializer(logger: AppDeps['logger']): AppDeps['logger'] {
+  if (!logger || typeof logger !== 'object') return logger ?? false
+  return { ...logger, serializers: { ...logger.serializers, req: requestForLog } }
 }
 
 /** Request ids: a random per-process prefix and a counter (no randomness on the hot path). */
@@ -79,15 +94,8 @@ function requestIds(): () => string {
   return () => `${prefix}${(++n).toString(36)}`
 }
 
-const HEALTH_PATHS = new Set(['/health', '/health/live', '/health/ready'])
-
 /** Time to receive a whole request, body included (Node's default, which Fastify turns off). */
 const REQUEST_TIMEOUT_MS = 300_000
-
-/** `/health`, `/health/live`, `/health/ready` (with or without a query). */
-export function isHealthProbe(url: string | undefined): boolean {
-  return HEALTH_PATHS.has((url ?? '').split('?')[0] ?? '')
-}
 
 /** Builds the whole HTTP application on the given database. Tests call `app.inject()` on it. */
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -103,11 +111,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     isProxy: trustedProxy(trust),
   })
   const app = Fastify({
-    logger: deps.logger ?? false,
-    // Health probes (load balancers, orchestrators: every few seconds) are logged at debug, below.
-    logController: new LogController({
-      disableRequestLogging: (req: { url?: string }) => isHealthProbe(req.url),
-    }),
+    logger: withRequestSerializer(deps.logger),
+    // One line per request instead of Fastify's two (http/request-log.ts).
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: nextRequestId,
     serverFactory(handler, options) {
       const server = createServer((req, res) => {
@@ -178,11 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await c.stop()
   })
 
-  app.addHook('onResponse', (request, reply, done) => {
-    if (isHealthProbe(request.url))
-      request.log.debug({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed')
-    done()
-  })
+  installRequestLog(app)
   app.decorateRequest('receivedAt', 0)
   app.addHook('onRequest', (request, reply, done) => {
     request.receivedAt = performance.now()

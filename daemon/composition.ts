@@ -26,6 +26,7 @@ import { createLinkStore } from './modules/links/index.js'
 import { createLinkService } from './modules/links/index.js'
 import { createSmartLinkService } from './modules/links/index.js'
 import { linksModule, type ShortUrlUse } from './modules/links/index.js'
+import { createReservedCodes } from './modules/links/index.js'
 import { createDomainStore } from './modules/domains/index.js'
 import { createAcmeStore } from './modules/domains/index.js'
 import { createDomainDirectory } from './modules/domains/index.js'
@@ -130,7 +131,10 @@ function services(deps: CompositionDeps) {
   const domainStore = createDomainStore(db.kysely)
   const directory = createDomainDirectory({ store: domainStore, secrets })
   const ownHosts = [c.shortDomain, new URL(c.publicUrl).host]
+  // The routes' first path segments, recorded as they register (linksModule's hook).
+  const reserved = createReservedCodes()
   const linkDeps = {
+    reserved,
     store: createLinkStore(db.kysely),
     clock,
     events,
@@ -213,6 +217,7 @@ function services(deps: CompositionDeps) {
   })
   const redirect = createRedirectService({
     links,
+    reserved,
     clicks,
     clock,
     shortDomain: c.shortDomain,
@@ -282,6 +287,7 @@ function services(deps: CompositionDeps) {
     access,
     links,
     smartLinks,
+    reserved,
     qrCodes,
     redirect,
     clicks,
@@ -342,7 +348,12 @@ export async function compose(deps: CompositionDeps) {
     keysModule({ keys: svc.keys, limiter, clock }),
     teamModule({ team: svc.team }),
     auditModule({ audit: svc.audit }),
-    linksModule({ links: svc.links, smartLinks: svc.smartLinks, bodyLimitBytes: config.bodyLimitBytes }),
+    linksModule({
+      links: svc.links,
+      smartLinks: svc.smartLinks,
+      bodyLimitBytes: config.bodyLimitBytes,
+      reserved: svc.reserved,
+    }),
     qrCodesModule({ qrCodes: svc.qrCodes, bodyLimitBytes: config.bodyLimitBytes }),
     clicksModule({ clicks: svc.clicks }),
     webhooksModule({ webhooks: svc.webhooks, clock }),

@@ -104,7 +104,7 @@ export const SETTINGS: ReadonlyArray<{ key: keyof Config; env: string; flag: str
     key: 'trustProxy',
     env: 'LINKD_TRUST_PROXY',
     flag: '--trust-proxy',
-    doc: 'Trust X-Forwarded-For: true, a hop count, or comma list of proxy IPs/CIDRs (default false)',
+    doc: 'Trust X-Forwarded-For from: a comma list of proxy IPs/CIDRs (recommended), a hop count, or true (anyone: only on a private network) (default false)',
   },
   {
     key: 'defaultPlan',

@@ -3,6 +3,7 @@
  * redirect): shared by the links and domains modules.
  */
 import { validation } from './http/errors.js'
+import { isLoopbackHost } from './addresses.js'
 
 /**
  * The authority of an http(s) URL as browsers read it (WHATWG): after the scheme and any run of
@@ -17,7 +18,9 @@ function authorityOf(value: string): string {
 /**
  * http(s) URL with a host and without user-info; the schema already bounds the length and the
  * scheme prefix. `http://paypal.com@evil.example` opens evil.example: user-info only disguises
- * the real host, so any `@` before the host is refused.
+ * the real host, so any `@` before the host is refused. A loopback host is refused too: the
+ * visitor's browser would open the visitor's own machine (a mistake, or an attack on a service
+ * listening there).
  */
 export function checkDestination(value: string, field = 'destinationUrl'): string {
   let url: URL | undefined
@@ -35,6 +38,11 @@ export function checkDestination(value: string, field = 'destinationUrl'): strin
     throw validation(
       field,
       'must not contain a user name or password before the host (as in https://name@host): the browser opens the host after the @',
+    )
+  if (isLoopbackHost(url.hostname))
+    throw validation(
+      field,
+      `must not point at ${url.hostname}: a loopback host (localhost, 127.0.0.0/8, ::1, 0.0.0.0, in any spelling) is the visitor's own machine`,
     )
   return value
 }

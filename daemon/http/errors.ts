@@ -47,9 +47,65 @@ export function errorBody(
   }
 }
 
-/** Problems listed in `details` at most (the message counts them all): a body with thousands of
- * unknown fields gets a small answer. */
-export const MAX_DETAILS = 20
+/** Problems listed in `details` at most (the message counts them all): every field of a real
+ * body gets its detail, and a body with thousands of unknown fields still gets a bounded answer. */
+export const MAX_DETAILS = 100
+
+/**
+ * One 400 for several field problems: the message states the first (`lead`, default
+ * "field message") and counts the others; `details` lists them all, up to MAX_DETAILS.
+ */
+export function validationError(details: ErrorDetail[], lead?: string): AppError {
+  const first = details[0]
+  const head = lead ?? (first ? `${first.field} ${first.message}` : 'invalid request')
+  const message = head + (details.length > 1 ? ` (and ${details.length - 1} more)` : '')
+  return new AppError('ValidationError', message, details.slice(0, MAX_DETAILS))
+}
+
+/**
+ * The field problems of one request, collected so that one 400 names them all: a check that
+ * throws a ValidationError is recorded (all its details) and the next check runs; any other
+ * error (404, 409, 422) goes on at once. `done()` throws the 400 when a check failed.
+ */
+export function collectProblems() {
+  const errors: AppError[] = []
+  const record = (err: unknown): undefined => {
+    if (!(err instanceof AppError) || err.type !== 'ValidationError') throw err
+    errors.push(err)
+    return undefined
+  }
+  return {
+    /** `check()`'s value, or undefined when it failed (recorded). */
+    check<T>(check: () => T): T | undefined {
+      try {
+        return check()
+      } catch (err) {
+        return record(err)
+      }
+    },
+    async checkAsync<T>(check: () => Promise<T>): Promise<T | undefined> {
+      try {
+        return await check()
+      } catch (err) {
+        return record(err)
+      }
+    },
+    add(field: string, message: string): void {
+      errors.push(validation(field, message))
+    },
+    get failed(): boolean {
+      return errors.length > 0
+    },
+    done(): void {
+      if (errors.length === 0) return
+      const [first] = errors as [AppError, ...AppError[]]
+      if (errors.length === 1) throw first
+      const details = errors.flatMap((e) => e.details ?? [{ field: 'body', message: e.message }])
+      // The others are counted after the first error's own message (when it states one problem).
+      throw validationError(details, (first.details?.length ?? 1) === 1 ? first.message : undefined)
+    },
+  }
+}
 
 interface AjvIssue {
   instancePath?: string
@@ -69,6 +125,18 @@ function valueAt(root: unknown, pointer: string): unknown {
     value = (value as Record<string, unknown>)[part.replaceAll('~1', '/').replaceAll('~0', '~')]
   }
   return value
+}
+
+/** The schema of the value at a JSON pointer, walking `properties` and `items`; undefined when unknown. */
+function schemaAt(schema: unknown, pointer: string): Record<string, unknown> | undefined {
+  let s = schema as Record<string, unknown> | undefined
+  for (const part of pointer.split('/').slice(1)) {
+    if (!s || typeof s !== 'object') return undefined
+    const props = s.properties as Record<string, unknown> | undefined
+    s = (props?.[part.replaceAll('~1', '/').replaceAll('~0', '~')] ?? s.items) as
+      Record<string, unknown> | undefined
+  }
+  return s && typeof s === 'object' ? s : undefined
 }
 
 const TYPE_WORDS: Record<string, string> = {
@@ -196,12 +264,14 @@ function collapseAlternatives(issues: AjvIssue[]): AjvIssue[] {
  * ajv issues → `{field, message}` with the field as a dotted path (`permissions.0`), every
  * message in words (the one place the validator's wording is replaced). `root` is what was
  * validated (the body, the query): a failed pattern is put in words, with a suggestion drawn from
- * the value when there is one, never as the regular expression.
+ * the value when there is one, never as the regular expression. `schema`, the schema it was
+ * validated against: a missing field with a set of values names them.
  */
 export function validationDetails(
   issues: AjvIssue[],
   context: string | undefined,
   root?: unknown,
+  schema?: unknown,
 ): ErrorDetail[] {
   const seen = new Set<string>()
   const out: ErrorDetail[] = []
@@ -211,7 +281,8 @@ export function validationDetails(
     let message = e.message ?? 'is invalid'
     if (e.keyword === 'required' && typeof params.missingProperty === 'string') {
       field = field ? `${field}.${params.missingProperty}` : params.missingProperty
-      message = 'is required'
+      const values = schemaAt(schema, `${e.instancePath ?? ''}/${params.missingProperty}`)?.enum
+      message = Array.isArray(values) ? `is required: one of ${values.join(', ')}` : 'is required'
     } else if (e.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') {
       field = field ? `${field}.${params.additionalProperty}` : params.additionalProperty
       message = 'is not a known field'
@@ -276,6 +347,12 @@ function validatedPart(request: FastifyRequest, context: string | undefined): un
   return undefined
 }
 
+/** The route's schema of the part a validation context names. */
+function validatedSchema(request: FastifyRequest, context: string | undefined): unknown {
+  const schema = request.routeOptions.schema as Record<string, unknown> | undefined
+  return context ? schema?.[context] : undefined
+}
+
 /** Installs the error and not-found handlers: every non-2xx carries the error body, never a stack. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
@@ -289,12 +366,10 @@ export function installErrorHandling(app: FastifyInstance): void {
         fe.validation as AjvIssue[],
         fe.validationContext,
         validatedPart(request, fe.validationContext),
+        validatedSchema(request, fe.validationContext),
       )
-      const first = details[0]
-      const message = first
-        ? `${first.field} ${first.message}` + (details.length > 1 ? ` (and ${details.length - 1} more)` : '')
-        : 'invalid request'
-      return send(reply, request, 'ValidationError', 400, message, details.slice(0, MAX_DETAILS))
+      const e = validationError(details)
+      return send(reply, request, e.type, e.status, e.message, e.details)
     }
     const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined
     if (mapped) {

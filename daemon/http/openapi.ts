@@ -88,13 +88,15 @@ export function installOpenApi(app: FastifyInstance, opts: DocsOptions): void {
     return postman
   })
 
-  // The docs UI: its HTML, scripts and configuration, answered by the docs instance.
+  // The docs UI: its HTML, scripts and configuration, answered by the docs instance. Static files
+  // take no query, so none is passed on: with one, swagger-ui's redirect of static/index.html
+  // kept it and pointed at itself (a redirect loop).
   const ui = async (request: FastifyRequest, reply: FastifyReply) => {
     const headers = { ...request.headers }
     delete headers.host
-    const res = await (await docsApp()).inject({ method: request.method as 'GET', url: request.url, headers })
-    if (res.statusCode === 404)
-      throw new AppError('NotFound', `no route ${request.method} ${request.url.split('?')[0] ?? ''}`)
+    const path = request.url.split('?')[0] ?? ''
+    const res = await (await docsApp()).inject({ method: request.method as 'GET', url: path, headers })
+    if (res.statusCode === 404) throw new AppError('NotFound', `no route ${request.method} ${path}`)
     for (const [name, value] of Object.entries(res.headers))
       if (value !== undefined && !HOP_HEADERS.has(name)) reply.header(name, value)
     return reply.code(res.statusCode).send(res.rawPayload)

@@ -18,8 +18,9 @@ const fraudBase = (game: string) => `/api/v1/admin/fraud/games/${encodeURICompon
 /** Fraud rules, blocklist, events and dashboard of a game (admin, `/api/v1/admin/fraud/games/:gameId`). */
 export function fraudApi(http: Requests) {
   return {
-    rules: (game: string) =>
-      http.data<{ data: FraudRule[] }>('GET', `${fraudBase(game)}/rules`).then((r) => r.data),
+    /** A page of the game's rules, in evaluation order. */
+    rules: (game: string, query: PageQuery = {}) =>
+      http.data<PageOf<FraudRule>>('GET', `${fraudBase(game)}/rules`, { query }),
     createRule: (game: string, body: CreateRuleBody) =>
       http.data<FraudRule>('POST', `${fraudBase(game)}/rules`, { body }),
     updateRule: (game: string, id: string, body: UpdateRuleBody) =>

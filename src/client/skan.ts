@@ -13,10 +13,11 @@ import type { Requests } from './http.js'
 /** SKAN campaigns, their reports and postbacks (`/api/v1/skan`). */
 export function skanApi(http: Requests) {
   return {
-    campaigns: (game: string) =>
-      http
-        .data<{ data: SkanCampaign[] }>('GET', `/api/v1/skan/games/${encodeURIComponent(game)}/campaigns`)
-        .then((r) => r.data),
+    /** A page of the game's campaigns, oldest first. */
+    campaigns: (game: string, query: PageQuery = {}) =>
+      http.data<PageOf<SkanCampaign>>('GET', `/api/v1/skan/games/${encodeURIComponent(game)}/campaigns`, {
+        query,
+      }),
     createCampaign: (game: string, body: CreateCampaignBody) =>
       http.data<SkanCampaign>('POST', `/api/v1/skan/games/${encodeURIComponent(game)}/campaigns`, { body }),
     updateCampaign: (id: string, body: UpdateCampaignBody) =>

@@ -1,4 +1,4 @@
-import type { PageOf } from '../contract/common.js'
+import type { PageOf, PageQuery } from '../contract/common.js'
 import type {
   BulkWebhookBody,
   CreateWebhookBody,
@@ -53,7 +53,8 @@ export function webhooksApi(http: Requests) {
       ),
     analytics: (id: string) =>
       http.data<WebhookAnalytics>('GET', `/api/webhooks/${encodeURIComponent(id)}/analytics`),
-    templates: () => http.data<{ data: WebhookTemplate[] }>('GET', '/api/webhooks/templates'),
+    templates: (query: PageQuery = {}) =>
+      http.data<PageOf<WebhookTemplate>>('GET', '/api/webhooks/templates', { query }),
     validateUrl: (url: string) =>
       http.data<ValidateUrlResult>('POST', '/api/webhooks/utilities/validate-url', { body: { url } }),
     generateSignature: (body: { secret: string; payload: string; timestamp?: number }) =>

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox'
-import { Nullable, PAGE_MAX, StringEnum, Timestamp } from './common.js'
+import { Nullable, Page, PAGE_MAX, StringEnum, Timestamp } from './common.js'
 import { OverviewQuery } from './gaming.js'
 import { PlainText, VisibleText } from './text.js'
 
@@ -116,7 +116,8 @@ export const BlocklistParams = Type.Object({
   entryId: Type.String({ minLength: 1, maxLength: 100 }),
 })
 
-export const RuleList = Type.Object({ data: Type.Array(FraudRule) })
+/** A page of a game's rules (the pagination envelope; `data` as before). */
+export const RuleList = Page(FraudRule)
 export const BlocklistList = Type.Object({ data: Type.Array(BlocklistEntry) })
 
 export const FraudEventParams = Type.Object({

@@ -141,8 +141,6 @@ export const RULE_CONDITION_TYPES = ['device', 'os', 'country', 'language', 'que
 export type RuleConditionType = (typeof RULE_CONDITION_TYPES)[number]
 export const RULE_DEVICES = ['desktop', 'mobile', 'tablet'] as const
 export const RULE_OSES = ['ios', 'android', 'windows', 'macos', 'linux'] as const
-/** First path segments that are never short codes (compared case-insensitively). */
-export const RESERVED_CODES = ['api', 'health', 'docs', '.well-known'] as const
 /** Query marker the QR code encodes, so a scan is told apart from a click. */
 export const QR_MARKER = 'qr'
 

@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox'
-import { Nullable, Timestamp } from './common.js'
+import { Nullable, Page, Timestamp } from './common.js'
 import { VisibleText } from './text.js'
 
 import { AD_NETWORK_PATTERN, SKAN_LIMITS, SOURCE_IDENTIFIER_PATTERN, type CoarseBand } from './skan-limits.js'
@@ -154,7 +154,8 @@ export type UpdateCampaignBody = Static<typeof UpdateCampaignBody>
 
 export const SkanGameParams = Type.Object({ gameId: Type.String({ minLength: 1, maxLength: 64 }) })
 export const SkanCampaignParams = Type.Object({ campaignId: Type.String({ minLength: 1, maxLength: 100 }) })
-export const CampaignList = Type.Object({ data: Type.Array(SkanCampaign) })
+/** A page of a game's campaigns (the pagination envelope; `data` as before). */
+export const CampaignList = Page(SkanCampaign)
 
 /** The answer to a posted postback. */
 export const PostbackAnswer = Type.Object({

@@ -55,9 +55,34 @@ describe('linkctl fraud rules', () => {
     expect(lines[1]).toMatch(
       /^rule_\w+\tBlock Bot Traffic\tblock\tscore\.bot_detection gte 0\.8\t100\t-\tyes\t/,
     )
-    expect((await json<FraudRule[]>(['fraud', 'rules', 'list', game])).filter((x) => x.enabled)).toHaveLength(
-      3,
-    )
+    const page = await json<PageOf<FraudRule>>(['fraud', 'rules', 'list', game])
+    expect(page).toMatchObject({ total: 6, page: 1, perPage: 20, hasMore: false })
+    expect(page.data.filter((x) => x.enabled)).toHaveLength(3)
+  })
+
+  it('list pages like the other lists: --limit, --page, --all', async () => {
+    const first = await cli(['fraud', 'rules', 'list', game, '--limit', '4'], { env })
+    expect(first.stdout.trim().split('\n')).toHaveLength(5)
+    expect(first.stderr).toBe('showing 4 of 6; more with --limit <n> or --all\n')
+    const second = await json<PageOf<FraudRule>>([
+      'fraud',
+      'rules',
+      'list',
+      game,
+      '--limit',
+      '4',
+      '--page',
+      '2',
+    ])
+    expect(second).toMatchObject({ page: 2, perPage: 4, total: 6, hasMore: false })
+    expect(second.data).toHaveLength(2)
+    const all = await json<PageOf<FraudRule>>(['fraud', 'rules', 'list', game, '--all'])
+    expect(all.data.map((r) => r.id)).toEqual([
+      ...(await json<PageOf<FraudRule>>(['fraud', 'rules', 'list', game, '--limit', '4'])).data.map(
+        (r) => r.id,
+      ),
+      ...second.data.map((r) => r.id),
+    ])
   })
 
   it('create reads --value as a number, a list for in, or JSON text; update, disable and enable by name', async () => {
@@ -182,7 +207,9 @@ describe('linkctl fraud rules', () => {
     const deleted = await cli(['fraud', 'rules', 'delete', game, 'Temp', '--yes'], { env })
     expect(deleted.code, deleted.stderr).toBe(0)
     expect(deleted.stderr).toContain(`Deleted rule ${r.id}`)
-    expect((await json<FraudRule[]>(['fraud', 'rules', 'list', game])).map((x) => x.id)).not.toContain(r.id)
+    expect(
+      (await json<PageOf<FraudRule>>(['fraud', 'rules', 'list', game])).data.map((x) => x.id),
+    ).not.toContain(r.id)
   })
 })
 

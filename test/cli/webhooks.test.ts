@@ -4,6 +4,7 @@
  */
 import { createHmac } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { PageOf } from '../../src/contract/common.js'
 import type { Delivery, WebhookWithSecret } from '../../src/contract/webhooks.js'
 import { startListener } from '../../src/cli/commands/webhooks/listen.js'
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js'
@@ -120,8 +121,15 @@ describe('linkctl webhooks: management', () => {
     const rotated = await run(['rotate-secret', w.id])
     expect(rotated.stdout).toMatch(/^whsec_[A-Za-z0-9]{32}\n$/)
     expect(rotated.stdout.trim()).not.toBe(w.secret)
-    const templates = JSON.parse((await run(['templates', '--json'])).stdout) as Array<{ id: string }>
-    expect(templates).toHaveLength(6)
+    const templates = JSON.parse((await run(['templates', '--json'])).stdout) as PageOf<{ id: string }>
+    expect(templates).toMatchObject({ total: 6, page: 1, perPage: 20, hasMore: false })
+    expect(templates.data).toHaveLength(6)
+    const paged = JSON.parse(
+      (await run(['templates', '--json', '--limit', '4', '--page', '2'])).stdout,
+    ) as PageOf<{
+      id: string
+    }>
+    expect(paged.data.map((t) => t.id)).toEqual(templates.data.slice(4).map((t) => t.id))
   })
 })
 

@@ -11,7 +11,7 @@ import type { Browser } from 'playwright-core'
 import type { LinkAnalytics } from '../../src/contract/links.js'
 import type { SmartLink } from '../../src/contract/smart-links.js'
 import { missingBinaries } from '../support/binaries.js'
-import { launchChromium } from '../support/chromium.js'
+import { launchChromium, LOCAL_SITE, LOCAL_SITE_RULE } from '../support/chromium.js'
 import { startLinkdForCli, type LinkdForCli } from '../support/processes.js'
 
 const SAFARI_MAC =
@@ -31,8 +31,8 @@ describe.skipIf(missingBinaries('chromium'))('a smart link opened by Safari that
       res.end(`<!doctype html><title>Store</title><h1 id="store">${req.url?.split('?')[0]}</h1>`)
     })
     await new Promise<void>((resolve) => stores.listen(0, '127.0.0.1', resolve))
-    base = `http://localhost:${(stores.address() as AddressInfo).port}`
-    browser = await launchChromium()
+    base = `http://${LOCAL_SITE}:${(stores.address() as AddressInfo).port}`
+    browser = await launchChromium([LOCAL_SITE_RULE])
     const created = await cli.linkctl([
       'sl',
       'create',

@@ -25,7 +25,7 @@ async function logsOf(name: string, env: Record<string, string>): Promise<string
 }
 
 describe('linkd logs', () => {
-  it('piped: JSON lines by default; health probes are not logged at info', async () => {
+  it('piped: JSON lines by default, one per request; health probes are not logged at info', async () => {
     const out = await logsOf('json', { LINKD_LOG_LEVEL: 'info' })
     const entries = out
       .split('\n')
@@ -33,7 +33,8 @@ describe('linkd logs', () => {
       .map((l) => JSON.parse(l) as { msg: string; level: number; req?: { url: string } })
     expect(entries.find((e) => e.msg === 'linkd ready')).toBeDefined()
     const urls = entries.filter((e) => e.req).map((e) => e.req!.url)
-    expect(urls).toContain('/api/use')
+    expect(urls.filter((u) => u === '/api/use')).toHaveLength(1)
+    expect(entries.filter((e) => e.req).map((e) => e.msg)).toEqual(urls.map(() => 'request completed'))
     expect(urls.filter((u) => u.startsWith('/health/ready') && u !== '/health/ready')).toEqual([])
     // The start-up poll of /health/ready and the probes above: none at info.
     expect(urls.filter((u) => u.startsWith('/health'))).toEqual([])
@@ -44,8 +45,11 @@ describe('linkd logs', () => {
     const lines = out.split('\n')
     expect(lines.filter((l) => l.startsWith('{'))).toEqual([])
     expect(out).toMatch(/^\d{2}:\d{2}:\d{2}\.\d{3} INFO {2}linkd ready .*version=/m)
-    expect(out).toMatch(/^\d{2}:\d{2}:\d{2}\.\d{3} INFO {2}incoming request GET \/api\/use reqId=/m)
-    expect(out).toMatch(/^\d{2}:\d{2}:\d{2}\.\d{3} INFO {2}request completed 200 \d+\.\dms reqId=/m)
+    // One line per request: method, path, status, time, then the host, client and request id.
+    expect(out).not.toMatch(/incoming request/)
+    expect(out).toMatch(
+      /^\d{2}:\d{2}:\d{2}\.\d{3} INFO {2}request completed GET \/api\/use 200 \d+\.\dms reqId=/m,
+    )
     expect(out).not.toMatch(/Deprecation/)
     expect(out).toMatch(/^\d{2}:\d{2}:\d{2}\.\d{3} DEBUG request completed GET \/health\/live 200 /m)
     expect(out).not.toMatch(/INFO {2}request completed GET \/health/)

@@ -2,7 +2,7 @@
  * End to end in a real browser: Debian's headless Chromium, driven by playwright-core, opens the
  * short URL of a password-protected link on the built linkd, types a wrong password (the 401
  * page with the form again), then the right one, and lands on the destination, served by a tiny
- * HTTP server on loopback. Needs chromium and `npm run build` first.
+ * HTTP server on loopback (by a name the browser maps there). Needs chromium and `npm run build` first.
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Browser } from 'playwright-core'
 import type { Link } from '../../src/contract/links.js'
 import { missingBinaries } from '../support/binaries.js'
-import { launchChromium } from '../support/chromium.js'
+import { launchChromium, LOCAL_SITE, LOCAL_SITE_RULE } from '../support/chromium.js'
 import { startLinkdForCli, type LinkdForCli } from '../support/processes.js'
 
 const noChromium = missingBinaries('chromium')
@@ -28,8 +28,8 @@ describe.skipIf(noChromium)('a password-protected link in headless Chromium', ()
       res.end(`<!doctype html><title>Destination</title><h1 id="arrived">arrived at ${req.url}</h1>`)
     })
     await new Promise<void>((resolve) => destination.listen(0, '127.0.0.1', resolve))
-    destinationUrl = `http://localhost:${(destination.address() as AddressInfo).port}/welcome`
-    browser = await launchChromium()
+    destinationUrl = `http://${LOCAL_SITE}:${(destination.address() as AddressInfo).port}/welcome`
+    browser = await launchChromium([LOCAL_SITE_RULE])
   }, 60_000)
 
   afterAll(async () => {

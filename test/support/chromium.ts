@@ -9,6 +9,13 @@ import { findBinary } from './binaries.js'
  */
 export const LOOPBACK_ONLY = '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1'
 
+/**
+ * A host name for a test's own server on loopback, which Chromium started with LOCAL_SITE_RULE
+ * resolves to 127.0.0.1: link destinations may not name a loopback host.
+ */
+export const LOCAL_SITE = 'site.test'
+export const LOCAL_SITE_RULE = `--host-resolver-rules=MAP ${LOCAL_SITE} 127.0.0.1`
+
 export async function launchChromium(extraArgs: string[] = []): Promise<Browser> {
   const { chromium } = await import('playwright-core')
   return chromium.launch({

@@ -1,12 +1,12 @@
-/** The examples of docs/deployment.md, read from the page so that tests check what readers copy. */
+/** The examples of the docs (docs/deployment.md unless told), read from the page so that tests check what readers copy. */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect } from 'vitest'
 import { root } from './processes.js'
 
-/** The code blocks of docs/deployment.md fenced as `language`, in page order. */
-export function fences(language: string): string[] {
-  const page = readFileSync(join(root, 'docs/deployment.md'), 'utf8')
+/** The code blocks of a docs page fenced as `language`, in page order. */
+export function fences(language: string, path = 'docs/deployment.md'): string[] {
+  const page = readFileSync(join(root, path), 'utf8')
   return [...page.matchAll(new RegExp('^```' + language + '\\n([\\s\\S]*?)^```$', 'gm'))].map((m) => m[1]!)
 }
 

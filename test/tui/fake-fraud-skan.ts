@@ -140,8 +140,13 @@ export class FakeFraud implements Pick<TuiClient, 'fraud'> {
         event.reviewedAt = T0
         return event
       }),
-    rules: (game) =>
-      this.serve(`fraud.rules ${game}`, () => [...this.rules].sort((a, b) => b.priority - a.priority)),
+    rules: (game, q = {}) =>
+      this.serve(`fraud.rules ${game}`, () =>
+        page(
+          [...this.rules].sort((a, b) => b.priority - a.priority),
+          q,
+        ),
+      ),
     updateRule: (game, id, body: UpdateRuleBody) =>
       this.serve(`fraud.updateRule ${game} ${id} ${JSON.stringify(body)}`, () => {
         const rule = this.rules.find((r) => r.id === id)
@@ -220,8 +225,13 @@ export class FakeSkan implements Pick<TuiClient, 'skan'> {
   }
 
   skan: TuiClient['skan'] = {
-    campaigns: (game) =>
-      this.serve(`skan.campaigns ${game}`, () => this.campaigns.filter((c) => c.gameId === game)),
+    campaigns: (game, q = {}) =>
+      this.serve(`skan.campaigns ${game}`, () =>
+        page(
+          this.campaigns.filter((c) => c.gameId === game),
+          q,
+        ),
+      ),
     campaign: (id) =>
       this.serve(`skan.campaign ${id}`, (): CampaignWithReport => ({
         ...this.find(id),

@@ -1,7 +1,7 @@
 import { customAlphabet } from 'nanoid'
 import { AppError } from '../../http/errors.js'
 import { LINK_LIMITS } from '../../../src/contract/limits.js'
-import { isReservedCode } from './rules.js'
+import type { ReservedCodes } from './rules.js'
 
 const ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 /** 7 characters of [A-Za-z0-9] from crypto randomness (62^7 ≈ 3.5e12 codes). */
@@ -17,6 +17,7 @@ const CODE_ROUNDS = 10
 export async function assignCodes(
   taken: (codes: string[]) => Promise<Set<string>>,
   items: ReadonlyArray<{ index: number; customSlug: string | undefined }>,
+  reserved: Pick<ReservedCodes, 'has'>,
   generate: () => string = generateCode,
 ): Promise<Map<number, string | AppError>> {
   const codes = new Map<number, string | AppError>()
@@ -42,7 +43,7 @@ export async function assignCodes(
     const proposed = new Map<number, string>()
     for (const index of pending) {
       let code = generate()
-      while (used.has(code) || isReservedCode(code)) code = generate()
+      while (used.has(code) || reserved.has(code)) code = generate()
       used.add(code)
       proposed.set(index, code)
     }

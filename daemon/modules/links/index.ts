@@ -9,7 +9,7 @@ export {
   type ShortUrlUse,
 } from './service.js'
 export { createSmartLinkService } from './smart.js'
-export { SHARED_DOMAIN_KEY } from './rules.js'
+export { SHARED_DOMAIN_KEY, createReservedCodes, type ReservedCodes } from './rules.js'
 export { type QrImage } from '../../qr/index.js'
 import type { PageOf } from '../../../src/contract/common.js'
 import type {
@@ -34,6 +34,7 @@ import { linkRoutes } from './routes.js'
 import { smartLinkRoutes } from './smart-routes.js'
 import type { LinkKind } from './store.js'
 import type { ClickDelta, ItemValidator, ResolvedLink } from './service.js'
+import type { ReservedCodes } from './rules.js'
 
 /** What install attribution reads of a link. */
 export interface LinkRef {
@@ -97,11 +98,17 @@ export function linksModule(deps: {
   links: LinkService
   smartLinks: SmartLinkService
   bodyLimitBytes: number
+  /** Filled here from the route table: every route's first path segment is reserved. */
+  reserved: ReservedCodes
 }): Module {
   const links = linkRoutes(deps)
   const smart = smartLinkRoutes(deps)
   return {
     name: 'links',
+    hooks(app) {
+      // Module hooks are installed before any route registers, so every route is seen.
+      app.addHook('onRoute', (route) => deps.reserved.addRoute(route.url))
+    },
     routes: async (app) => {
       await links(app)
       await smart(app)

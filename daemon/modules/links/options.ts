@@ -2,51 +2,58 @@
  * Link options beyond the destination: rules (checked and normalized here, matched by the
  * redirect), startsAt, and the stored form of the rules.
  */
-import { validation } from '../../http/errors.js'
+import { collectProblems, validation } from '../../http/errors.js'
+import { checkDestination } from '../../urls.js'
 import type { LinkOg, LinkOgInput, LinkRule } from '../../../src/contract/links.js'
 import { RULE_DEVICES, RULE_OSES } from '../../../src/contract/limits.js'
 
 const DEVICES = new Set<string>(RULE_DEVICES)
 const OSES = new Set<string>(RULE_OSES)
 
+/** A condition's value checked for its type and normalized (device, os and language lower case, country upper case). */
+function checkCondition(c: LinkRule['conditions'][number], field: string): LinkRule['conditions'][number] {
+  const v = c.value.trim()
+  switch (c.type) {
+    case 'device':
+      if (!DEVICES.has(v.toLowerCase())) throw validation(field, `must be one of ${RULE_DEVICES.join(', ')}`)
+      return { type: c.type, value: v.toLowerCase() }
+    case 'os':
+      if (!OSES.has(v.toLowerCase())) throw validation(field, `must be one of ${RULE_OSES.join(', ')}`)
+      return { type: c.type, value: v.toLowerCase() }
+    case 'country':
+      if (!/^[A-Za-z]{2}$/.test(v))
+        throw validation(field, 'must be a two-letter ISO 3166-1 country code, such as DE or US')
+      return { type: c.type, value: v.toUpperCase() }
+    case 'language':
+      if (!/^[A-Za-z]{2,3}$/.test(v))
+        throw validation(field, 'must be a primary language tag (2-3 letters), such as en or de')
+      return { type: c.type, value: v.toLowerCase() }
+    case 'query':
+      if (!/^[^=&#\s]+=[^&#\s]*$/.test(c.value))
+        throw validation(field, 'must be name=value (no &, # or spaces), such as ref=twitter')
+      return { type: c.type, value: c.value }
+  }
+}
+
 /**
- * Each condition's value checked for its type and normalized (device, os and language lower
- * case, country upper case); every rule's destination passes `destination`. The schema already
- * bounds the counts (LINK_RULE_LIMITS).
+ * Each condition checked and normalized (checkCondition); every rule's destination passes
+ * `destination`; one 400 names every bad value. The schema already bounds the counts
+ * (LINK_RULE_LIMITS).
  */
 export function checkRules(
   rules: LinkRule[] | undefined,
   destination: (url: string, field: string) => string,
 ): LinkRule[] | undefined {
   if (rules === undefined) return undefined
-  return rules.map((rule, i) => ({
-    conditions: rule.conditions.map((c, j) => {
-      const field = `rules.${i}.conditions.${j}.value`
-      const v = c.value.trim()
-      switch (c.type) {
-        case 'device':
-          if (!DEVICES.has(v.toLowerCase()))
-            throw validation(field, `must be one of ${RULE_DEVICES.join(', ')}`)
-          return { type: c.type, value: v.toLowerCase() }
-        case 'os':
-          if (!OSES.has(v.toLowerCase())) throw validation(field, `must be one of ${RULE_OSES.join(', ')}`)
-          return { type: c.type, value: v.toLowerCase() }
-        case 'country':
-          if (!/^[A-Za-z]{2}$/.test(v))
-            throw validation(field, 'must be a two-letter ISO 3166-1 country code, such as DE or US')
-          return { type: c.type, value: v.toUpperCase() }
-        case 'language':
-          if (!/^[A-Za-z]{2,3}$/.test(v))
-            throw validation(field, 'must be a primary language tag (2-3 letters), such as en or de')
-          return { type: c.type, value: v.toLowerCase() }
-        case 'query':
-          if (!/^[^=&#\s]+=[^&#\s]*$/.test(c.value))
-            throw validation(field, 'must be name=value (no &, # or spaces), such as ref=twitter')
-          return { type: c.type, value: c.value }
-      }
-    }),
-    destinationUrl: destination(rule.destinationUrl, `rules.${i}.destinationUrl`),
+  const problems = collectProblems()
+  const out = rules.map((rule, i) => ({
+    conditions: rule.conditions.map(
+      (c, j) => problems.check(() => checkCondition(c, `rules.${i}.conditions.${j}.value`)) ?? c,
+    ),
+    destinationUrl: problems.check(() => destination(rule.destinationUrl, `rules.${i}.destinationUrl`)) ?? '',
   }))
+  problems.done()
+  return out
 }
 
 /** `startsAt` of a body: an ISO 8601 date-time (past or future); null clears it. */
@@ -66,14 +73,18 @@ export function parseRules(value: string | null): LinkRule[] {
   return value ? (JSON.parse(value) as LinkRule[]) : []
 }
 
-/** An `og` body normalized: every field present (null when absent or blank); null when all are. */
+/**
+ * An `og` body normalized: every field present (null when absent or blank); null when all are.
+ * The image is fetched by the crawlers' servers: a URL they can reach (checkDestination).
+ */
 export function checkOg(og: LinkOgInput | null | undefined): LinkOg | null | undefined {
   if (og === undefined || og === null) return og
   const text = (v: string | null | undefined) => (v?.trim() ? v.trim() : null)
+  const imageUrl = text(og.imageUrl)
   const out: LinkOg = {
     title: text(og.title),
     description: text(og.description),
-    imageUrl: text(og.imageUrl),
+    imageUrl: imageUrl === null ? null : checkDestination(imageUrl, 'og.imageUrl'),
   }
   return out.title === null && out.description === null && out.imageUrl === null ? null : out
 }

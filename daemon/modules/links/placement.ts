@@ -10,7 +10,7 @@ import type { CreateLinkBody } from '../../../src/contract/links.js'
 import { LINK_LIMITS } from '../../../src/contract/limits.js'
 import { plural } from '../../../src/contract/numbers.js'
 import { checkDestination } from '../../urls.js'
-import { checkSlug, ownHostOf, SHARED_DOMAIN_KEY, splitHostPort } from './rules.js'
+import { ownHostOf, SHARED_DOMAIN_KEY, splitHostPort } from './rules.js'
 import type { LinkPatch, LinkRecord } from './store.js'
 import type { LinkServiceDeps } from './service.js'
 
@@ -117,7 +117,8 @@ export function createLinkPlacement(
   /**
    * The new domain and short code when a PATCH moves a link or smart link (shortCode and/or
    * customDomainId), checked free on the target domain (the shared namespace: 409), and refused
-   * while the current short URL is in use unless `force` (409).
+   * while the current short URL is in use unless `force` (409). The caller has checked the code
+   * (checkSlug) with the body's other fields.
    */
   async function newPlace(
     organizationId: string,
@@ -135,7 +136,7 @@ export function createLinkPlacement(
         : body.customDomainId === null
           ? { domainKey: SHARED_DOMAIN_KEY, customDomainId: null }
           : await linkDomain(organizationId, { customDomainId: body.customDomainId })
-    const shortCode = body.shortCode === undefined ? l.shortCode : checkSlug(body.shortCode, 'shortCode')
+    const shortCode = body.shortCode ?? l.shortCode
     if (domain.domainKey === l.domainKey && shortCode === l.shortCode) return undefined
     if ((await deps.store.takenCodes(domain.domainKey, [shortCode])).size) throw codeTaken(shortCode)
     if (body.force !== true) await refuseWhileInUse(organizationId, l)

@@ -1,11 +1,6 @@
-import { validation } from '../../http/errors.js'
+import { collectProblems, validation } from '../../http/errors.js'
 import { nestedDeeperThan, nestingMessage } from '../../http/json-guards.js'
-import {
-  FREE_FORM_NESTING_MAX,
-  LINK_LIMITS,
-  RESERVED_CODES,
-  type LinkStatus,
-} from '../../../src/contract/limits.js'
+import { FREE_FORM_NESTING_MAX, LINK_LIMITS, type LinkStatus } from '../../../src/contract/limits.js'
 import type { LinkRecord } from './store.js'
 
 /** Domain key (links.domain_key) of the shared short domain; a custom domain's key is its id. */
@@ -17,11 +12,32 @@ export function effectiveStatus(l: Pick<LinkRecord, 'status' | 'expiresAt'>, now
   return l.status
 }
 
-const RESERVED = new Set<string>(RESERVED_CODES.map((c) => c.toLowerCase()))
+/**
+ * The first path segments of the daemon's own routes (`api`, `health`, `metrics`, `docs`,
+ * `.well-known`, …): a short code spelled like one would be shadowed by the route, so none is a
+ * short code, in any case (codes are case-sensitive, but `/Metrics` and `/metrics` read as the
+ * same address to people). Filled from the route table as routes register (the links module's
+ * onRoute hook), so a new route reserves its segment without a list to keep.
+ */
+export interface ReservedCodes {
+  /** Records the first segment of a route path; a parameter or wildcard there reserves nothing. */
+  addRoute(path: string): void
+  /** Whether `code` is a reserved segment, whatever its case. */
+  has(code: string): boolean
+  /** The reserved segments, lower case, sorted. */
+  list(): string[]
+}
 
-/** Reserved first path segments are never short codes, whatever their case. */
-export function isReservedCode(code: string): boolean {
-  return RESERVED.has(code.toLowerCase())
+export function createReservedCodes(): ReservedCodes {
+  const reserved = new Set<string>()
+  return {
+    addRoute(path) {
+      const first = path.split('/')[1] ?? ''
+      if (first !== '' && !first.startsWith(':') && !first.includes('*')) reserved.add(first.toLowerCase())
+    },
+    has: (code) => reserved.has(code.toLowerCase()),
+    list: () => [...reserved].sort(),
+  }
 }
 
 /** `host` or `host:port` (IPv6 in brackets), lowercase, without a trailing dot. */
@@ -60,9 +76,12 @@ export function ownHostOf(
   return own.isCustomDomain(host) ? host : undefined
 }
 
-export function checkSlug(slug: string, field = 'customSlug'): string {
-  if (isReservedCode(slug))
-    throw validation(field, `"${slug}" is reserved (${RESERVED_CODES.join(', ')}); choose another`)
+export function checkSlug(slug: string, reserved: ReservedCodes, field = 'customSlug'): string {
+  if (reserved.has(slug))
+    throw validation(
+      field,
+      `"${slug}" is reserved: linkd serves /${slug.toLowerCase()} itself (reserved, in any case: ${reserved.list().join(', ')}); choose another`,
+    )
   return slug
 }
 
@@ -73,18 +92,20 @@ export function normalizeTitle(title: string | null | undefined): string | null 
   return t === '' ? null : t
 }
 
-/** Trimmed, without empties rejected, de-duplicated (first spelling kept, order kept). */
+/** Trimmed, without empties rejected, de-duplicated (first spelling kept, order kept); every bad tag named. */
 export function normalizeTags(tags: string[] | undefined): string[] | undefined {
   if (tags === undefined) return undefined
   const out: string[] = []
+  const problems = collectProblems()
   tags.forEach((raw, i) => {
     const tag = raw.trim()
-    if (tag === '') throw validation(`tags.${i}`, 'must not be empty or blank')
+    if (tag === '') problems.add(`tags.${i}`, 'must not be empty or blank')
     // Characters (code points), as the schema counts them: an emoji is one, not two.
-    if ([...tag].length > LINK_LIMITS.tagMax)
-      throw validation(`tags.${i}`, `must be at most ${LINK_LIMITS.tagMax} characters`)
-    if (!out.includes(tag)) out.push(tag)
+    else if ([...tag].length > LINK_LIMITS.tagMax)
+      problems.add(`tags.${i}`, `must be at most ${LINK_LIMITS.tagMax} characters`)
+    else if (!out.includes(tag)) out.push(tag)
   })
+  problems.done()
   return out
 }
 

@@ -2,7 +2,7 @@ import type { Clock } from '../../clock.js'
 import { iso, isoOrNull } from '../../clock.js'
 import type { EventBus } from '../../events.js'
 import { newId } from '../../crypto.js'
-import { AppError, MAX_DETAILS, notFound, type ErrorDetail } from '../../http/errors.js'
+import { AppError, collectProblems, notFound, validationError, type ErrorDetail } from '../../http/errors.js'
 import { pageOf, pageParams } from '../../http/pagination.js'
 import type { PageOf } from '../../../src/contract/common.js'
 import type {
@@ -23,6 +23,7 @@ import {
   normalizeTags,
   normalizeTitle,
   SHARED_DOMAIN_KEY,
+  type ReservedCodes,
 } from './rules.js'
 import { createLinkPlacement } from './placement.js'
 import { checkOg, checkRules, parseStartsAt } from './options.js'
@@ -108,6 +109,8 @@ export interface LinkServiceDeps {
   ownHosts?: string[]
   /** Custom domains (absent: only the shared short domain exists). */
   domains?: Pick<DomainDirectory, 'forLink' | 'hostOf' | 'knowsHost'>
+  /** The daemon's own first path segments: never short codes. */
+  reserved: ReservedCodes
   /** What else uses a short URL (absent: nothing but the link's own QR image). */
   shortUrlUse?: ShortUrlUse
 }
@@ -173,25 +176,41 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
     return l
   }
 
-  /** Every rule of a create body except short-code uniqueness (checked when committing). */
+  /**
+   * Every rule of a create body except short-code uniqueness (checked when committing); one 400
+   * names every field that breaks one.
+   */
   async function draft(organizationId: string, body: CreateLinkBody, t: number): Promise<Draft> {
-    const domain = await linkDomain(organizationId, body)
+    const p = collectProblems()
+    const domain = await p.checkAsync(() => linkDomain(organizationId, body))
+    const customSlug =
+      body.customSlug === undefined ? undefined : p.check(() => checkSlug(body.customSlug!, deps.reserved))
+    const destinationUrl = p.check(() => destination(body.destinationUrl))
+    const tags = p.check(() => normalizeTags(body.tags))
+    const metadata = p.check(() => checkMetadata(body.metadata))
+    const expiresAt = p.check(() => parseExpiry(body.expiresAt, t))
+    const expiredUrl = body.expiredUrl ? p.check(() => destination(body.expiredUrl!, 'expiredUrl')) : null
+    const startsAt = p.check(() => parseStartsAt(body.startsAt))
+    const rules = p.check(() => checkRules(body.rules, destination))
+    const og = p.check(() => checkOg(body.og))
+    p.done()
     return {
-      ...domain,
-      customSlug: body.customSlug === undefined ? undefined : checkSlug(body.customSlug),
-      destinationUrl: destination(body.destinationUrl),
+      ...domain!,
+      customSlug,
+      destinationUrl: destinationUrl!,
       title: normalizeTitle(body.title) ?? null,
       redirectType: body.redirectType ?? 302,
-      tags: normalizeTags(body.tags) ?? [],
-      metadata: checkMetadata(body.metadata) ?? {},
-      expiresAt: parseExpiry(body.expiresAt, t) ?? null,
-      expiredUrl: body.expiredUrl ? destination(body.expiredUrl, 'expiredUrl') : null,
+      tags: tags ?? [],
+      metadata: metadata ?? {},
+      expiresAt: expiresAt ?? null,
+      expiredUrl: expiredUrl ?? null,
       maxClicks: body.maxClicks ?? null,
-      startsAt: parseStartsAt(body.startsAt) ?? null,
+      startsAt: startsAt ?? null,
       forwardQuery: body.forwardQuery ?? true,
-      rules: checkRules(body.rules, destination) ?? [],
+      rules: rules ?? [],
+      // Hashed once the body is known to be good (scrypt is slow on purpose).
       passwordHash: body.password === undefined ? null : await hashPassword(body.password),
-      og: checkOg(body.og) ?? null,
+      og: og ?? null,
     }
   }
 
@@ -215,6 +234,7 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
           const codes = await assignCodes(
             (list) => tx.takenCodes(domainKey, list),
             items.map((i) => ({ index: i.index, customSlug: i.draft.customSlug })),
+            deps.reserved,
           )
           for (const { index, draft: d } of items) {
             const code = codes.get(index)
@@ -298,16 +318,7 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
       for (const [index, item] of items.entries()) {
         const problems = validate(item)
         if (problems?.length) {
-          const first = problems[0]!
-          failures.set(
-            index,
-            new AppError(
-              'ValidationError',
-              `${first.field} ${first.message}` +
-                (problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''),
-              problems.slice(0, MAX_DETAILS),
-            ),
-          )
+          failures.set(index, validationError(problems))
           continue
         }
         try {
@@ -366,7 +377,22 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
     async update(organizationId: string, id: string, body: UpdateLinkBody): Promise<Link> {
       const l = await load(organizationId, id)
       const t = now()
-      const expiresAt = parseExpiry(body.expiresAt, t)
+      const p = collectProblems()
+      const expiresAt = p.check(() => parseExpiry(body.expiresAt, t))
+      const title = normalizeTitle(body.title)
+      const tags = p.check(() => normalizeTags(body.tags))
+      const metadata = p.check(() => checkMetadata(body.metadata))
+      const destinationUrl =
+        body.destinationUrl === undefined ? undefined : p.check(() => destination(body.destinationUrl!))
+      const expiredUrl =
+        body.expiredUrl === undefined || body.expiredUrl === null
+          ? body.expiredUrl
+          : p.check(() => destination(body.expiredUrl!, 'expiredUrl'))
+      const rules = p.check(() => checkRules(body.rules, destination))
+      const startsAt = p.check(() => parseStartsAt(body.startsAt))
+      const og = p.check(() => checkOg(body.og))
+      if (body.shortCode !== undefined) p.check(() => checkSlug(body.shortCode!, deps.reserved, 'shortCode'))
+      p.done()
       let status: LinkStatus | undefined = body.status
       if (effectiveStatus(l, t) === 'expired') {
         // A new expiry in the future, or none, brings an expired link back (active unless told).
@@ -377,20 +403,9 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
             `link ${id} expired at ${isoOrNull(l.expiresAt) ?? 'an earlier time'}; set a future expiresAt (or null) to reactivate it`,
           )
       }
-      const title = normalizeTitle(body.title)
-      const tags = normalizeTags(body.tags)
-      const metadata = checkMetadata(body.metadata)
-      const destinationUrl = body.destinationUrl === undefined ? undefined : destination(body.destinationUrl)
-      const expiredUrl =
-        body.expiredUrl === undefined || body.expiredUrl === null
-          ? body.expiredUrl
-          : destination(body.expiredUrl, 'expiredUrl')
-      const rules = checkRules(body.rules, destination)
-      const startsAt = parseStartsAt(body.startsAt)
       // A first maxClicks counts the human clicks the link already has.
       const cappedClicks =
         l.maxClicks === null && body.maxClicks !== undefined && body.maxClicks !== null ? l.clicks : undefined
-      const og = checkOg(body.og)
       const passwordHash =
         body.password === undefined || body.password === null
           ? body.password
@@ -542,6 +557,7 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
         const renamed = await assignCodes(
           (list) => tx.takenCodes(SHARED_DOMAIN_KEY, list),
           links.filter((l) => clash.has(l.shortCode)).map((l, index) => ({ index, customSlug: undefined })),
+          deps.reserved,
         )
         const newCodes = [...renamed.values()]
         let i = 0

@@ -6,7 +6,7 @@
  */
 import { iso } from '../../clock.js'
 import { newId } from '../../crypto.js'
-import { AppError, notFound } from '../../http/errors.js'
+import { AppError, collectProblems, notFound } from '../../http/errors.js'
 import { pageOf, pageParams } from '../../http/pagination.js'
 import { isUniqueViolation } from '../../db/errors.js'
 import type { PageOf } from '../../../src/contract/common.js'
@@ -84,15 +84,18 @@ export function createSmartLinkService(deps: SmartLinkServiceDeps): SmartLinkSer
     return id
   }
 
-  /** The body's targets checked as destinations; absent ones taken from `base`. */
+  /** The body's targets checked as destinations (each bad one recorded); absent ones taken from `base`. */
   function targetsOf(
     body: Partial<Record<(typeof PLATFORMS)[number], { url: string } | null>>,
     base: SmartTargets,
+    problems: ReturnType<typeof collectProblems>,
   ) {
     const out: SmartTargets = { ...base }
     for (const p of PLATFORMS) {
       const v = body[p]
-      if (v !== undefined) out[p] = v === null ? null : { url: destination(v.url, `${p}.url`) }
+      if (v === undefined) continue
+      const url = v === null ? null : problems.check(() => destination(v.url, `${p}.url`))
+      out[p] = url === null || url === undefined ? null : { url }
     }
     return out
   }
@@ -100,10 +103,16 @@ export function createSmartLinkService(deps: SmartLinkServiceDeps): SmartLinkSer
   return {
     async create(organizationId: string, body: CreateSmartLinkBody): Promise<SmartLink> {
       const t = now()
+      const problems = collectProblems()
       const domain = await linkDomain(organizationId, { customDomainId: body.customDomainId })
-      const fallbackUrl = destination(body.fallbackUrl, 'fallbackUrl')
-      const targets = targetsOf(body, { ios: null, android: null, desktop: null })
-      const wanted = body.shortCode === undefined ? undefined : checkSlug(body.shortCode, 'shortCode')
+      const fallbackUrl = problems.check(() => destination(body.fallbackUrl, 'fallbackUrl'))!
+      const targets = targetsOf(body, { ios: null, android: null, desktop: null }, problems)
+      const wanted =
+        body.shortCode === undefined
+          ? undefined
+          : problems.check(() => checkSlug(body.shortCode!, deps.reserved, 'shortCode'))
+      const tags = problems.check(() => normalizeTags(body.tags))
+      problems.done()
       const gameId = (await checkGame(organizationId, body.gameId)) ?? null
       const record: LinkRecord = {
         id: newId('sml'),
@@ -114,7 +123,7 @@ export function createSmartLinkService(deps: SmartLinkServiceDeps): SmartLinkSer
         title: normalizeTitle(body.title) ?? null,
         status: 'active',
         redirectType: 302,
-        tags: normalizeTags(body.tags) ?? [],
+        tags: tags ?? [],
         metadata: {},
         expiresAt: null,
         clicks: 0,
@@ -144,6 +153,7 @@ export function createSmartLinkService(deps: SmartLinkServiceDeps): SmartLinkSer
               await assignCodes(
                 (list) => tx.takenCodes(domain.domainKey, list),
                 [{ index: 0, customSlug: undefined }],
+                deps.reserved,
               )
             ).get(0)
             if (typeof code !== 'string') throw code ?? new AppError('InternalError', 'no short code')
@@ -185,14 +195,20 @@ export function createSmartLinkService(deps: SmartLinkServiceDeps): SmartLinkSer
     async update(organizationId: string, id: string, body: UpdateSmartLinkBody): Promise<SmartLink> {
       const l = await load(organizationId, id)
       const t = now()
+      const problems = collectProblems()
       const fallbackUrl =
-        body.fallbackUrl === undefined ? undefined : destination(body.fallbackUrl, 'fallbackUrl')
+        body.fallbackUrl === undefined
+          ? undefined
+          : problems.check(() => destination(body.fallbackUrl!, 'fallbackUrl'))
       const changesTargets = PLATFORMS.some((p) => body[p] !== undefined)
       const targets = changesTargets
-        ? targetsOf(body, l.targets ?? { ios: null, android: null, desktop: null })
+        ? targetsOf(body, l.targets ?? { ios: null, android: null, desktop: null }, problems)
         : undefined
       const title = normalizeTitle(body.title)
-      const tags = normalizeTags(body.tags)
+      const tags = problems.check(() => normalizeTags(body.tags))
+      if (body.shortCode !== undefined)
+        problems.check(() => checkSlug(body.shortCode!, deps.reserved, 'shortCode'))
+      problems.done()
       const gameId = await checkGame(organizationId, body.gameId)
       const place = await newPlace(organizationId, l, body)
       const patch = {

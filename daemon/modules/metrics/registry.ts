@@ -78,12 +78,20 @@ function readGauge(registry: Registry, name: string, help: string, read: () => n
 }
 
 /**
+ * prom-client's gauges of active libuv handles, requests and resources in all: gauges named like
+ * counters (`_total`), which `promtool check metrics` refuses. Their per-type gauges
+ * (`linkd_nodejs_active_handles{type}`, …) stay; a sum of those is the total.
+ */
+const MISNAMED_DEFAULTS = ['handles', 'requests', 'resources'].map((n) => `linkd_nodejs_active_${n}_total`)
+
+/**
  * One prom-client Registry per app: tests build many apps in one process, so the global default
  * registry is never used. Process metrics carry the `linkd_` prefix.
  */
 export function createMetrics(sources: MetricsSources) {
   const registry = new Registry()
   collectDefaultMetrics({ register: registry, prefix: 'linkd_' })
+  for (const name of MISNAMED_DEFAULTS) registry.removeSingleMetric(name)
 
   // HTTP, by route pattern (never the raw URL: bounded labels; unmatched: ''), method, status.
   // Redirects answered by the fast path never reach Fastify: linkd_redirects_total counts them.

@@ -4,14 +4,24 @@ import Type from 'typebox'
 import { ErrorBody } from '../../../src/contract/common.js'
 import { safeEqual } from '../../crypto.js'
 import { AppError } from '../../http/errors.js'
+import { addressRange } from '../../addresses.js'
 import type { Metrics } from './registry.js'
 
-const LOOPBACK = /^(127\.|::1$|::ffff:127\.)/
+const isLoopback = (address: string | undefined) => addressRange(address ?? '') === 'loopback'
+
+/**
+ * Whether a request comes from this host. The socket's address decides (a forwarded address is
+ * whatever the client wrote when LINKD_TRUST_PROXY trusts everyone); behind a trusted proxy on
+ * this host, every forwarded address it vouches for must be loopback too, so the proxy does not
+ * expose the metrics to its clients.
+ */
+function fromLoopback(request: FastifyRequest): boolean {
+  return isLoopback(request.socket.remoteAddress) && (request.ips ?? []).every(isLoopback)
+}
 
 /**
  * Who may scrape: with a token, whoever presents it (compared in constant time, never logged);
- * without one, loopback clients only. request.ip: behind a trusted proxy it is the real client,
- * so a reverse proxy on this host does not expose the metrics.
+ * without one, loopback clients only.
  */
 function guard(token: string | undefined) {
   return async (request: FastifyRequest): Promise<void> => {
@@ -22,7 +32,7 @@ function guard(token: string | undefined) {
         throw new AppError('Unauthorized', 'metrics need Authorization: Bearer <LINKD_METRICS_TOKEN>')
       return
     }
-    if (!LOOPBACK.test(request.ip))
+    if (!fromLoopback(request))
       throw new AppError('Forbidden', 'metrics are served to loopback clients only; set LINKD_METRICS_TOKEN')
   }
 }

@@ -1,5 +1,4 @@
 import type { Clock } from '../../clock.js'
-import { RESERVED_CODES } from '../../../src/contract/limits.js'
 import {
   createHotLinkCache,
   type HotLinkCacheOptions,
@@ -17,8 +16,8 @@ import type { RateLimitStore } from '../../http/rate-limit.js'
 import { PASSWORD_LINK_TRIES, PASSWORD_WINDOW_MS } from './protected.js'
 import { newClickId, smartTarget } from './smart.js'
 import type { RedirectService } from './index.js'
+import type { ReservedCodes } from '../links/index.js'
 
-const RESERVED = new Set<string>(RESERVED_CODES.map((c) => c.toLowerCase()))
 /** Characters a short code can have (generated codes and custom slugs alike). */
 const CODE = /^[A-Za-z0-9_-]{1,64}$/
 
@@ -30,6 +29,8 @@ export type Lookup =
 
 export interface RedirectServiceDeps {
   links: LinkResolver
+  /** The daemon's own first path segments (the links module's): never short codes. */
+  reserved: Pick<ReservedCodes, 'has'>
   /** Where the click of each redirect goes (the clicks module records it). */
   clicks: Pick<ClicksService, 'record'>
   clock: Clock
@@ -77,7 +78,7 @@ export function createRedirectService(deps: RedirectServiceDeps): RedirectServic
      * database must be asked.
      */
     lookupCached(domainKey: string | undefined, code: string): Lookup | undefined {
-      if (RESERVED.has(code.toLowerCase())) return { kind: 'reserved' }
+      if (deps.reserved.has(code)) return { kind: 'reserved' }
       if (domainKey === undefined || !CODE.test(code)) return { kind: 'not-found' }
       const link = cache.peek(domainKey, code)
       return link ? answer(link) : undefined

@@ -12,7 +12,7 @@ export {
   type GuardPolicy,
   type ResolvedAddress,
 } from './ssrf.js'
-import type { PageOf } from '../../../src/contract/common.js'
+import type { PageOf, PageQuery } from '../../../src/contract/common.js'
 import type { WebhookEvent } from '../../../src/contract/limits.js'
 import type {
   BulkWebhookBody,
@@ -73,7 +73,7 @@ export interface WebhookService {
   /** validate-url: the URL rules under this server's settings. */
   validateUrl(url: string): ValidateUrlResult
   /** The webhook templates (events and retry settings per use). */
-  templates(): WebhookTemplate[]
+  templates(q: PageQuery): PageOf<WebhookTemplate>
   /** Job: drops finished deliveries older than the retention; returns how many. */
   pruneDeliveries(retentionDays?: number): Promise<number>
   /** Writes the deliveries of an event to the outbox (subscribed to the event bus). */

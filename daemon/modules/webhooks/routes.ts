@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Type from 'typebox'
-import { IdParams, Page } from '../../../src/contract/common.js'
+import { IdParams, Page, PageQuery } from '../../../src/contract/common.js'
 import {
   BulkWebhookBody,
   BulkWebhookResult,
@@ -75,10 +75,11 @@ export function webhookRoutes(deps: { webhooks: WebhookService; clock: Clock }) 
         schema: {
           tags,
           summary: 'The built-in templates, each a ready event set',
-          response: { 200: Type.Object({ data: Type.Array(WebhookTemplate) }) },
+          querystring: PageQuery,
+          response: { 200: Page(WebhookTemplate) },
         },
       },
-      async () => ({ data: webhooks.templates() }),
+      async (req) => webhooks.templates(req.query),
     )
 
     app.post(

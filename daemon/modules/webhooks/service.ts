@@ -3,9 +3,9 @@ import type { Clock } from '../../clock.js'
 import { DAY_MS, iso } from '../../clock.js'
 import type { EventEnvelope, EventType } from '../../events.js'
 import { newId, randomToken, type SecretBox } from '../../crypto.js'
-import { AppError, notFound } from '../../http/errors.js'
+import { AppError, collectProblems, notFound } from '../../http/errors.js'
 import { pageOf, pageParams } from '../../http/pagination.js'
-import type { PageOf } from '../../../src/contract/common.js'
+import type { PageOf, PageQuery } from '../../../src/contract/common.js'
 import { WEBHOOK_LIMITS, type WebhookEvent, type WebhookStatus } from '../../../src/contract/limits.js'
 import type {
   BulkWebhookBody,
@@ -106,10 +106,11 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
     async create(organizationId: string, body: CreateWebhookBody): Promise<WebhookWithSecret> {
       const template = body.template ? TEMPLATES.find((t) => t.id === body.template) : undefined
       const events = body.events ?? (template?.events as WebhookEvent[] | undefined)
-      if (!events)
-        throw new AppError('ValidationError', 'events: give at least one event type, or a template', [
-          { field: 'events', message: 'is required (or give a template)' },
-        ])
+      const problems = collectProblems()
+      if (!events) problems.add('events', 'is required: give at least one event type, or a template')
+      const url = problems.check(() => checkUrl(body.url, deps.guard))
+      const headers = problems.check(() => checkHeaders(body.headers ?? {}))
+      problems.done()
       const t = now()
       const secret = newSecret()
       const w: WebhookRecord = {
@@ -117,12 +118,12 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
         organizationId,
         name: body.name.trim(),
         description: body.description?.trim() || null,
-        url: checkUrl(body.url, deps.guard),
-        events: [...new Set(events)],
+        url: url!,
+        events: [...new Set(events!)],
         retryPolicy: body.retryPolicy ?? template?.retryPolicy ?? 'exponential',
         maxRetries: body.maxRetries ?? template?.maxRetries ?? WEBHOOK_LIMITS.maxRetriesDefault,
         timeoutSeconds: body.timeoutSeconds ?? template?.timeoutSeconds ?? WEBHOOK_LIMITS.timeoutDefault,
-        headers: checkHeaders(body.headers ?? {}),
+        headers: headers!,
         secretSealed: deps.secrets.encrypt(secret),
         status: 'active',
         consecutiveFailures: 0,
@@ -152,15 +153,20 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
 
     async update(organizationId: string, id: string, body: UpdateWebhookBody): Promise<Webhook> {
       const w = await load(organizationId, id)
+      const problems = collectProblems()
+      const url = body.url === undefined ? undefined : problems.check(() => checkUrl(body.url!, deps.guard))
+      const headers =
+        body.headers === undefined ? undefined : problems.check(() => checkHeaders(body.headers!))
+      problems.done()
       await store.update(w.id, {
         ...(body.name !== undefined && { name: body.name.trim() }),
         ...(body.description !== undefined && { description: body.description?.trim() || null }),
-        ...(body.url !== undefined && { url: checkUrl(body.url, deps.guard) }),
+        ...(url !== undefined && { url }),
         ...(body.events !== undefined && { events: [...new Set(body.events)] }),
         ...(body.retryPolicy !== undefined && { retryPolicy: body.retryPolicy }),
         ...(body.maxRetries !== undefined && { maxRetries: body.maxRetries }),
         ...(body.timeoutSeconds !== undefined && { timeoutSeconds: body.timeoutSeconds }),
-        ...(body.headers !== undefined && { headers: checkHeaders(body.headers) }),
+        ...(headers !== undefined && { headers }),
         updatedAt: now(),
       })
       subscriptionsChanged(organizationId)
@@ -327,8 +333,9 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
       return checkWebhookUrl(url, deps.guard)
     },
 
-    templates(): WebhookTemplate[] {
-      return [...TEMPLATES]
+    templates(q: PageQuery): PageOf<WebhookTemplate> {
+      const p = pageParams(q)
+      return pageOf(TEMPLATES.slice(p.offset, p.offset + p.perPage), TEMPLATES.length, p)
     },
 
     /** Drops finished deliveries older than the retention (the prune-webhook-deliveries job). */

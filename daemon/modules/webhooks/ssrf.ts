@@ -5,8 +5,7 @@
  */
 import { lookup } from 'node:dns/promises'
 import type { LookupAddress } from 'node:dns'
-import { parseAddress } from '../../addresses.js'
-import { isLoopbackHost } from './url-rules.js'
+import { isLoopbackHost, parseAddress } from '../../addresses.js'
 
 export interface ResolvedAddress {
   address: string

@@ -4,7 +4,7 @@
  * (non-standard port, an IP address or a local host as target), suggestions (root path) and a
  * security score.
  */
-import { addressRange } from '../../addresses.js'
+import { isLoopbackHost } from '../../addresses.js'
 import { WEBHOOK_LIMITS } from '../../../src/contract/limits.js'
 import type { ValidateUrlResult } from '../../../src/contract/webhooks.js'
 
@@ -13,17 +13,6 @@ export const LOCAL_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1
 
 export function isLocalHost(hostname: string): boolean {
   return LOCAL_HOSTS.has(hostname.toLowerCase())
-}
-
-/**
- * Whether a URL host names this machine: `localhost` and its subdomains (RFC 6761), or an address
- * literal in the loopback range or unspecified (`0.0.0.0`, `::` reach loopback), in any spelling.
- */
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/\.$/, '')
-  if (h === 'localhost' || h.endsWith('.localhost')) return true
-  const range = addressRange(h)
-  return range === 'loopback' || range === 'unspecified'
 }
 
 /** The error a loopback URL gets when LINKD_WEBHOOK_ALLOW_LOOPBACK is false. */

@@ -190,9 +190,13 @@ const RULES: TableColumn<FraudRule>[] = [
 
 export function RuleList({ game, active, width, rows }: PaneProps) {
   const env = useTui()
-  const poll = usePoll(`fraud rules ${game}`, () => env.client.fraud.rules(game), [env.client, game])
+  // One page of 100 holds them all: a game has at most 100 rules.
+  const poll = usePoll(`fraud rules ${game}`, () => env.client.fraud.rules(game, { limit: 100 }), [
+    env.client,
+    game,
+  ])
   // Creation order, so a rule keeps its row while its priority changes (the API lists by priority).
-  const rules = [...(poll.data ?? [])].sort(
+  const rules = [...(poll.data?.data ?? [])].sort(
     (a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id),
   )
   const tableRows = Math.max(1, rows - 3)

@@ -30,11 +30,14 @@ function CampaignList(props: {
 }) {
   const { game, active, width, height } = props
   const env = useTui()
-  const poll = usePoll(`skan campaigns ${game.id}`, () => env.client.skan.campaigns(game.id), [
-    env.client,
-    game.id,
-  ])
-  const campaigns = poll.data ?? []
+  // The first 100 (the largest page); the heading says when there are more.
+  const poll = usePoll(
+    `skan campaigns ${game.id}`,
+    () => env.client.skan.campaigns(game.id, { limit: 100 }),
+    [env.client, game.id],
+  )
+  const campaigns = poll.data?.data ?? []
+  const total = poll.data?.total ?? 0
   const rows = Math.max(1, height - 3)
   const pos = useCursor(campaigns.length, rows)
   useKeys((input, key) => {
@@ -55,7 +58,7 @@ function CampaignList(props: {
         <>
           <Text
             dimColor
-          >{`${plural(campaigns.length, 'campaign')} · Enter open · Esc back to the games`}</Text>
+          >{`${total > campaigns.length ? `${campaigns.length} of ${plural(total, 'campaign')} (the oldest; all with linkctl skan campaigns list --all)` : plural(campaigns.length, 'campaign')} · Enter open · Esc back to the games`}</Text>
           <Table
             columns={COLUMNS}
             rows={campaigns.slice(pos.top, pos.top + rows)}

@@ -108,6 +108,28 @@ describe('links commands against linkd', () => {
     expect(bad.message).toBe('error: destinationUrl must start with http:// or https:// (HTTP 400)\n')
   })
 
+  it('several problems in one request: each is printed, on its own line', async () => {
+    const bad = await exit(() =>
+      runLinksCreate(
+        {
+          url: 'http://localhost:3000/x',
+          slug: 'api',
+          expiredUrl: 'http://127.0.0.1/gone',
+          ogImage: 'http://[::1]/preview.png',
+        },
+        as().ctx,
+      ),
+    )
+    expect(bad.code).toBe(1)
+    const lines = bad.message.trimEnd().split('\n')
+    expect(lines[0]).toMatch(/^error: customSlug: "api" is reserved.*\(and 3 more\) \(HTTP 400\)$/)
+    expect(lines.slice(1).map((l) => l.trim().split(':')[0])).toEqual([
+      'destinationUrl',
+      'expiredUrl',
+      'og.imageUrl',
+    ])
+  })
+
   it('get by id, short code or short URL; unknown ones exit 5', async () => {
     const l = await create('https://example.com/get', { slug: 'get-me' })
     for (const ref of [l.id, 'get-me', `http://short.example/get-me`]) {

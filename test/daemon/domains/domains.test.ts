@@ -257,9 +257,11 @@ describe.skipIf(skip)('custom domain verification against real DNS servers', () 
     expect(root.headers.location).toBe('https://example.com/home')
   })
 
-  it('rootRedirectUrl: no user-info, never the domain itself (400 naming the field)', async () => {
+  it('rootRedirectUrl: no user-info, no loopback host, never the domain itself (400 naming the field)', async () => {
     for (const [url, msg] of [
       ['http://paypal.com@evil.example/', /user name or password/],
+      ['http://localhost:3000/', /loopback host/],
+      ['http://[::1]/', /loopback host/],
       ['https://user:pw@example.com/', /user name or password/],
       ['https://go.example.test/home', /itself/],
       ['https://GO.example.test./', /itself/],

@@ -4,12 +4,14 @@
  * clients are served. A connection whose headers never complete is closed after
  * LINKD_HEADERS_TIMEOUT_MS with 408. On loopback, a socket bound to 127.0.0.2 is another client.
  */
+import { EventEmitter } from 'node:events'
 import { connect, type Socket } from 'node:net'
-import { request } from 'node:http'
+import { createServer, request } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
 import { listenHttps } from '../../../daemon/modules/domains/tls.js'
 import { connectionKey } from '../../../daemon/http/connections.js'
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js'
+import { createTestApp } from '../../support/app.js'
 
 let daemon: TestDaemon | undefined
 const sockets: Socket[] = []
@@ -99,6 +101,33 @@ describe('connections per client address', () => {
     for (let i = 0; i < 3; i++) await slowClient(port)
     await opened('127.0.0.1', 3)
     expect(await (await slowClient(port)).ended).toEqual({ received: '' })
+  })
+
+  it('LINKD_TRUST_PROXY=true or a hop count: a public address is still capped; this host and private networks are not', async () => {
+    for (const trustProxy of [true, 1]) {
+      const t = await createTestApp({ connectionsPerIp: 2, trustProxy })
+      try {
+        // The app's own guard on a listener that is handed sockets from these addresses.
+        const server = createServer()
+        t.app.linkd.connections.attach(server)
+        const connectFrom = (remoteAddress: string) => {
+          const socket = Object.assign(new EventEmitter(), { remoteAddress, destroyed: false, destroy() {} })
+          socket.destroy = () => void (socket.destroyed = true)
+          server.emit('connection', socket)
+          return socket
+        }
+        const publicOnes = [1, 2, 3].map(() => connectFrom('203.0.113.7'))
+        expect(publicOnes.map((s) => s.destroyed)).toEqual([false, false, true])
+        expect(t.app.linkd.connections.open('203.0.113.7')).toBe(2)
+        for (const proxy of ['127.0.0.1', '10.0.0.5', 'fd00::5'])
+          expect(
+            [1, 2, 3].map(() => connectFrom(proxy).destroyed),
+            `${proxy}`,
+          ).toEqual([false, false, false])
+      } finally {
+        await t.close()
+      }
+    }
   })
 
   it('the HTTPS listener counts with the plain one: a TCP connection over the cap is closed', async () => {

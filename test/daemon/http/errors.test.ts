@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { LightMyRequestResponse } from 'fastify'
 import { PAGE_MAX } from '../../../src/contract/limits.js'
+import { MAX_DETAILS } from '../../../daemon/http/errors.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import { detailFields, expectError, expectNoStack } from '../../support/responses.js'
 
@@ -116,21 +117,21 @@ describe('error bodies', () => {
     expect(res.json().message).toMatch(/\(and \d+ more\)$/)
   })
 
-  it('thousands of problems list the first 20 and count the rest (the answer stays small)', async () => {
+  it('thousands of problems list the first MAX_DETAILS and count the rest (the answer stays small)', async () => {
     t = await createTestApp()
     const body: Record<string, unknown> = { name: 'ok' }
     for (let i = 0; i < 30_000; i++) body[`unknown${i}`] = 1
     const res = await t.call('POST', '/api/keys', { body })
     const e = expectError(res, 400, 'ValidationError', '/api/keys')
-    expect(e.details).toHaveLength(20)
+    expect(e.details).toHaveLength(MAX_DETAILS)
     expect(e.details![0]).toEqual({ field: 'unknown0', message: 'is not a known field' })
     expect(e.message).toBe('unknown0 is not a known field (and 29999 more)')
-    expect(res.body.length).toBeLessThan(4096)
+    expect(res.body.length).toBeLessThan(8192)
     const bulk = await t.call('POST', '/api/use/links/bulk', {
       body: { links: [{ destinationUrl: 'https://example.com/', ...body, name: undefined }] },
     })
     const item = bulk.json().results[0].error
-    expect(item.details).toHaveLength(20)
+    expect(item.details).toHaveLength(MAX_DETAILS)
     expect(item.message).toMatch(/\(and 29999 more\)$/)
   })
 

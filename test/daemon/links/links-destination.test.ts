@@ -1,7 +1,8 @@
 /**
  * Destination URLs a short link must not have: user-info, which disguises the
- * real host (`http://paypal.com@evil.example` opens evil.example), and this service's own short
- * domains, where a short link to a short link loops or chains. Create, PATCH and bulk alike.
+ * real host (`http://paypal.com@evil.example` opens evil.example), this service's own short
+ * domains, where a short link to a short link loops or chains, and loopback hosts. Create, PATCH
+ * and bulk alike.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BulkCreateResult } from '../../../src/contract/links.js'
@@ -87,19 +88,115 @@ describe('destination URLs', () => {
 describe('a shared short domain with a port', () => {
   let t: TestApp
   beforeAll(async () => {
-    t = await createTestApp({ publicUrl: 'http://127.0.0.1:8080' })
+    t = await createTestApp({ publicUrl: 'http://lnk.example:8080' })
   })
   afterAll(() => t.close())
 
   it('only that port is this service; other ports of the same host are other services', async () => {
     const res = await t.call('POST', '/api/use/links', {
-      body: { destinationUrl: 'http://127.0.0.1:8080/x' },
+      body: { destinationUrl: 'http://lnk.example:8080/x' },
     })
     expect(expectError(res, 400, 'ValidationError').details![0]!.field).toBe('destinationUrl')
-    for (const url of ['http://127.0.0.1:3000/x', 'http://127.0.0.1/x', 'https://127.0.0.1/x']) {
+    for (const url of ['http://lnk.example:3000/x', 'http://lnk.example/x', 'https://lnk.example/x']) {
       const ok = await t.call('POST', '/api/use/links', { body: { destinationUrl: url } })
       expect(ok.statusCode, url).toBe(201)
       expect(ok.json<{ destinationUrl: string }>().destinationUrl).toBe(url)
+    }
+  })
+})
+
+/**
+ * Loopback and unspecified hosts: a visitor's browser sent there opens the visitor's own machine
+ * (or the daemon's, when they share it). Refused wherever a visitor is sent or a crawler fetches.
+ */
+describe('loopback destinations', () => {
+  let t: TestApp
+  beforeAll(async () => {
+    t = await createTestApp({ publicUrl: 'https://sho.rt' })
+  })
+  afterAll(() => t.close())
+
+  const LOOPBACK = [
+    'http://localhost:8080/admin',
+    'http://LOCALHOST./x',
+    'https://app.localhost/x',
+    'http://127.0.0.1/x',
+    'http://127.1:3000/x',
+    'http://2130706433/x',
+    'http://0x7f.0.0.1/x',
+    'http://127.255.255.254/x',
+    'http://[::1]/x',
+    'http://[::ffff:127.0.0.1]/x',
+    'http://0.0.0.0:8080/x',
+    'http://[::]/x',
+  ]
+  const fieldsOf = (res: Awaited<ReturnType<TestApp['call']>>) => {
+    const body = expectError(res, 400, 'ValidationError')
+    for (const d of body.details ?? []) expect(d.message).toMatch(/loopback host/)
+    return (body.details ?? []).map((d) => d.field)
+  }
+
+  it('a link: destinationUrl, a rule, expiredUrl and og.imageUrl; create, PATCH and bulk', async () => {
+    const link = await createLink(t)
+    for (const url of LOOPBACK) {
+      for (const [body, field] of [
+        [{ destinationUrl: url }, 'destinationUrl'],
+        [
+          {
+            destinationUrl: 'https://example.com/',
+            rules: [{ conditions: [{ type: 'device', value: 'mobile' }], destinationUrl: url }],
+          },
+          'rules.0.destinationUrl',
+        ],
+        [{ destinationUrl: 'https://example.com/', expiredUrl: url }, 'expiredUrl'],
+        [{ destinationUrl: 'https://example.com/', og: { title: 'x', imageUrl: url } }, 'og.imageUrl'],
+      ] as const) {
+        expect(fieldsOf(await t.call('POST', '/api/use/links', { body })), url).toEqual([field])
+        expect(fieldsOf(await t.call('PATCH', `/api/use/links/${link.id}`, { body })), url).toEqual([field])
+      }
+      const bulk = await t.call('POST', '/api/use/links/bulk', { body: { links: [{ destinationUrl: url }] } })
+      expect(bulk.json<BulkCreateResult>().results[0], url).toMatchObject({
+        status: 'failed',
+        error: { error: 'ValidationError', details: [{ field: 'destinationUrl' }] },
+      })
+    }
+    expect((await t.call('GET', `/api/use/links/${link.id}`)).json()).toMatchObject({
+      destinationUrl: link.destinationUrl,
+      expiredUrl: null,
+      og: null,
+      rules: [],
+    })
+  })
+
+  it('a smart link: its fallback and each platform target, create and PATCH', async () => {
+    const made = await t.call('POST', '/api/use/smart-links', {
+      body: { fallbackUrl: 'https://example.com/' },
+    })
+    expect(made.statusCode, made.body).toBe(201)
+    for (const url of LOOPBACK)
+      for (const [body, field] of [
+        [{ fallbackUrl: url }, 'fallbackUrl'],
+        [{ fallbackUrl: 'https://example.com/', ios: { url } }, 'ios.url'],
+        [{ fallbackUrl: 'https://example.com/', android: { url } }, 'android.url'],
+        [{ fallbackUrl: 'https://example.com/', desktop: { url } }, 'desktop.url'],
+      ] as const) {
+        expect(fieldsOf(await t.call('POST', '/api/use/smart-links', { body })), url).toEqual([field])
+        const patched = await t.call('PATCH', `/api/use/smart-links/${made.json().id}`, { body })
+        expect(fieldsOf(patched), url).toEqual([field])
+      }
+  })
+
+  it('hosts that only look local are destinations like any other', async () => {
+    for (const url of [
+      'https://localhost.example.com/x',
+      'https://mylocalhost/x',
+      'http://10.0.0.5/intranet',
+      'http://192.168.1.10/x',
+      'http://[fd00::1]/x',
+      'http://128.0.0.1/x',
+    ]) {
+      const res = await t.call('POST', '/api/use/links', { body: { destinationUrl: url } })
+      expect(res.statusCode, `${url}: ${res.body}`).toBe(201)
     }
   })
 })

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { assignCodes } from '../../../daemon/modules/links/codes.js'
 import { createLinkStore } from '../../../daemon/modules/links/store.js'
-import { SHARED_DOMAIN_KEY } from '../../../daemon/modules/links/index.js'
+import { SHARED_DOMAIN_KEY, createReservedCodes } from '../../../daemon/modules/links/index.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import type { EventEnvelope } from '../../../daemon/events.js'
 import { createLink, iso } from '../../support/links.js'
@@ -12,6 +12,8 @@ import type { Database } from '../../../daemon/db/schema.js'
 const HOUR = 3_600_000
 
 describe('short code generation', () => {
+  const reserved = createReservedCodes()
+  reserved.addRoute('/health/live')
   /** Codes on the domain already, and the generator's codes in the order it gives them. */
   const assign = (onDomain: string[], script: string[], items: Array<string | undefined>) => {
     const taken = async (codes: string[]) => new Set(codes.filter((c) => onDomain.includes(c)))
@@ -19,6 +21,7 @@ describe('short code generation', () => {
     return assignCodes(
       taken,
       items.map((customSlug, index) => ({ index, customSlug })),
+      reserved,
       next,
     )
   }
@@ -33,6 +36,7 @@ describe('short code generation', () => {
       const codes = await assignCodes(
         (list) => store.takenCodes(SHARED_DOMAIN_KEY, list),
         [{ index: 0, customSlug: undefined }],
+        t.app.linkd.services.reserved,
         () => script.shift()!,
       )
       expect([...codes.values()]).toEqual(['BBBBBBB'])
@@ -62,6 +66,7 @@ describe('short code generation', () => {
         { index: 0, customSlug: undefined },
         { index: 1, customSlug: 'free' },
       ],
+      reserved,
       () => (proposed.push(`X${String(++n).padStart(6, '0')}`), proposed.at(-1)!),
     )
     expect(proposed).toHaveLength(10)

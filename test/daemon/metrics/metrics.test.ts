@@ -48,6 +48,16 @@ describe('GET /metrics', () => {
     expect((await scrape({ 'x-forwarded-for': '127.0.0.1' })).statusCode).toBe(200)
   })
 
+  it('LINKD_TRUST_PROXY=true: the socket decides; a forged X-Forwarded-For never makes a client loopback', async () => {
+    t = await createTestApp({ trustProxy: true })
+    expectError(await scrape({ 'x-forwarded-for': '127.0.0.1' }, '203.0.113.7'), 403, 'Forbidden')
+    expectError(await scrape({ 'x-forwarded-for': '::1, 127.0.0.1' }, '203.0.113.7'), 403, 'Forbidden')
+    // Through a proxy on this host: the client's forged entry, then the address the proxy appended.
+    expectError(await scrape({ 'x-forwarded-for': '127.0.0.1, 203.0.113.7' }), 403, 'Forbidden')
+    expect((await scrape({ 'x-forwarded-for': '127.0.0.1' }, '::ffff:127.0.0.1')).statusCode).toBe(200)
+    expect((await scrape()).statusCode).toBe(200)
+  })
+
   it('with a token: required from everywhere, loopback included; the right one from anywhere', async () => {
     t = await createTestApp({ metricsToken: TOKEN })
     expectError(await scrape(), 401, 'Unauthorized')

@@ -149,6 +149,26 @@ describe('docs UI and Postman collection', () => {
     expect(res.headers['x-ratelimit-limit']).toBeDefined()
   })
 
+  it('static/index.html with a query leads to the docs page, never a redirect to itself', async () => {
+    for (const url of [
+      '/api/docs/static/index.html?url=https://evil.example/spec.json',
+      '/api/docs/static/index.html?x=1',
+      '/api/docs/static/index.html',
+    ]) {
+      const seen = [url]
+      let res = await raw(t, { method: 'GET', url })
+      while (res.statusCode >= 300 && res.statusCode < 400) {
+        const next = String(res.headers.location)
+        expect(seen, `${url} redirects to ${next}`).not.toContain(next)
+        expect(seen.length, url).toBeLessThan(3)
+        seen.push(next)
+        res = await raw(t, { method: 'GET', url: next })
+      }
+      expect(res.statusCode, url).toBe(200)
+      expect(res.body).toMatch(/<html/i)
+    }
+  })
+
   it('GET /docs/postman/collection.json is a Postman v2.1 collection with the keys requests', async () => {
     const res = await raw(t, { method: 'GET', url: '/docs/postman/collection.json' })
     expect(res.statusCode).toBe(200)

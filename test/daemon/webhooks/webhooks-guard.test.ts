@@ -13,7 +13,7 @@ import {
   type Resolver,
 } from '../../../daemon/modules/webhooks/ssrf.js'
 import { parseAddress } from '../../../daemon/addresses.js'
-import { isLoopbackHost } from '../../../daemon/modules/webhooks/url-rules.js'
+import { isLoopbackHost } from '../../../daemon/addresses.js'
 import { startReceiver, type Receiver } from '../../support/receiver.js'
 
 describe('signature utilities', () => {

@@ -135,7 +135,7 @@ export interface FraudService {
   /** Creates the six templates for a game, once (a game that had them gets none). */
   enableFor(game: GameRecord): Promise<void>
   /** The game's rules. */
-  listRules(organizationId: string, slug: string): Promise<{ data: FraudRule[] }>
+  listRules(organizationId: string, slug: string, q: PageQuery): Promise<PageOf<FraudRule>>
   /** Adds a rule (checked; 409 beyond the rules a game may have). */
   createRule(organizationId: string, slug: string, body: CreateRuleBody): Promise<FraudRule>
   /** Changes a rule (checked as a whole; a changed test starts a clean cooldown). */

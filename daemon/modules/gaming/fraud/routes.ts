@@ -90,10 +90,11 @@ export function fraudRoutes(deps: { fraud: FraudService; fraudEvents: FraudEvent
           tags,
           summary: "List a game's fraud rules (priority high first, then creation order)",
           params: FraudGameParams,
+          querystring: PageQuery,
           response: { 200: RuleList, 409: off },
         },
       },
-      async (req) => fraud.listRules(org(req), req.params.gameId),
+      async (req) => fraud.listRules(org(req), req.params.gameId, req.query),
     )
 
     app.post(

@@ -164,9 +164,11 @@ export function createFraudService(deps: FraudServiceDeps): FraudService {
       await recompile(game.id)
     },
 
-    async listRules(organizationId: string, slug: string): Promise<{ data: FraudRule[] }> {
+    async listRules(organizationId: string, slug: string, q: PageQuery): Promise<PageOf<FraudRule>> {
       const game = await fraudGame(organizationId, slug)
-      return { data: (await store.rules(game.id)).map(presentRule) }
+      const p = pageParams(q)
+      const { rows, total } = await store.rulesPage(game.id, { offset: p.offset, limit: p.perPage })
+      return pageOf(rows.map(presentRule), total, p)
     },
 
     async createRule(organizationId: string, slug: string, body: CreateRuleBody): Promise<FraudRule> {

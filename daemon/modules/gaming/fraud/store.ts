@@ -78,6 +78,22 @@ export function createFraudStore(db: Kysely<Database>) {
         .execute()
       return rows.map(toRule)
     },
+    /** A page of a game's rules in evaluation order, and how many it has. */
+    async rulesPage(
+      gameId: string,
+      page: { offset: number; limit: number },
+    ): Promise<{ rows: RuleRecord[]; total: number }> {
+      const rows = await db
+        .selectFrom('fraud_rules')
+        .selectAll()
+        .where('game_id', '=', gameId)
+        .orderBy('priority', 'desc')
+        .orderBy('seq', 'asc')
+        .offset(page.offset)
+        .limit(page.limit)
+        .execute()
+      return { rows: rows.map(toRule), total: await this.countRules(gameId) }
+    },
     /** Every game's rules (the in-memory cache at start-up). */
     async allRules(): Promise<RuleRecord[]> {
       const rows = await db.selectFrom('fraud_rules').selectAll().orderBy('game_id').orderBy('seq').execute()

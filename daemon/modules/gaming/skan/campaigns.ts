@@ -4,6 +4,8 @@ import { newId } from '../../../crypto.js'
 import { AppError, notFound } from '../../../http/errors.js'
 import { evaluate, type RateLimitStore } from '../../../http/rate-limit.js'
 import { SKAN_LIMITS as L } from '../../../../src/contract/skan-limits.js'
+import { pageOf, pageParams } from '../../../http/pagination.js'
+import type { PageOf, PageQuery } from '../../../../src/contract/common.js'
 import type {
   ConversionSchemaInput,
   CreateCampaignBody,
@@ -73,9 +75,11 @@ export function createSkanCampaigns(deps: SkanCampaignDeps) {
   return {
     skanGame,
 
-    async list(organizationId: string, slug: string): Promise<{ data: SkanCampaign[] }> {
+    async list(organizationId: string, slug: string, q: PageQuery): Promise<PageOf<SkanCampaign>> {
       const game = await skanGame(organizationId, slug)
-      return { data: (await store.campaigns(game.id)).map(presentCampaign) }
+      const p = pageParams(q)
+      const { rows, total } = await store.campaignsPage(game.id, { offset: p.offset, limit: p.perPage })
+      return pageOf(rows.map(presentCampaign), total, p)
     },
 
     async create(organizationId: string, slug: string, body: CreateCampaignBody): Promise<SkanCampaign> {

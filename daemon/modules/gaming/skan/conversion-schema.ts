@@ -1,4 +1,4 @@
-import { validation } from '../../../http/errors.js'
+import { collectProblems } from '../../../http/errors.js'
 import {
   COARSE_BANDS,
   DEFAULT_COARSE_VALUES,
@@ -13,35 +13,47 @@ const isPowerOfTwo = (n: number) => Number.isInteger(n) && n > 0 && (n & (n - 1)
 
 /**
  * The schema as stored: the defaults filled in (coarse bands, lockWindow = the campaign's) and
- * every rule in docs/reference/skan.md checked; a 400 naming the field and the rule otherwise.
+ * every rule in docs/reference/skan.md checked; one 400 naming each field and the rule it breaks
+ * otherwise.
  */
 export function checkedSchema(input: ConversionSchemaInput, lockWindowHours: number): ConversionSchema {
+  const problems = collectProblems()
   const bitOwner = new Map<number, string>()
   for (const [name, value] of Object.entries(input.events)) {
     const field = `${F}.events.${name}`
-    if (!isPowerOfTwo(value) || value > SKAN_LIMITS.valueMax)
-      throw validation(field, 'must be a power of two within the 6 bits (1, 2, 4, 8, 16 or 32)')
+    if (!isPowerOfTwo(value) || value > SKAN_LIMITS.valueMax) {
+      problems.add(field, 'must be a power of two within the 6 bits (1, 2, 4, 8, 16 or 32)')
+      continue
+    }
     const other = bitOwner.get(value)
-    if (other !== undefined) throw validation(field, `shares its bit (${value}) with event ${other}`)
-    bitOwner.set(value, name)
+    if (other !== undefined) problems.add(field, `shares its bit (${value}) with event ${other}`)
+    else bitOwner.set(value, name)
   }
 
   const coarseValues = input.coarseValues ?? DEFAULT_COARSE_VALUES
-  let next = 0
+  // Where the next band must start; null after an inverted band (its end says nothing).
+  let next: number | null = 0
   for (const band of COARSE_BANDS) {
     const { min, max } = coarseValues[band]
     const field = `${F}.coarseValues.${band}`
-    if (min > max) throw validation(field, `min (${min}) must not be above max (${max})`)
-    if (min < next) throw validation(`${field}.min`, `must be above the band before it (ends at ${next - 1})`)
-    if (min > next) throw validation(`${field}.min`, `must be ${next}: the bands cover 0-63 without a gap`)
+    if (min > max) {
+      problems.add(field, `min (${min}) must not be above max (${max})`)
+      next = null
+      continue
+    }
+    if (next !== null && min < next)
+      problems.add(`${field}.min`, `must be above the band before it (ends at ${next - 1})`)
+    else if (next !== null && min > next)
+      problems.add(`${field}.min`, `must be ${next}: the bands cover 0-63 without a gap`)
     next = max + 1
   }
-  if (next !== SKAN_LIMITS.valueMax + 1)
-    throw validation(`${F}.coarseValues.high.max`, 'must be 63: the bands cover 0-63')
+  if (next !== null && next !== SKAN_LIMITS.valueMax + 1)
+    problems.add(`${F}.coarseValues.high.max`, 'must be 63: the bands cover 0-63')
 
   const lockWindow = input.lockWindow ?? lockWindowHours
   if (lockWindow !== lockWindowHours)
-    throw validation(`${F}.lockWindow`, `must equal the campaign's lockWindowHours (${lockWindowHours})`)
+    problems.add(`${F}.lockWindow`, `must equal the campaign's lockWindowHours (${lockWindowHours})`)
+  problems.done()
 
   return {
     events: { ...input.events },

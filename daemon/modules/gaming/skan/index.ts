@@ -78,8 +78,8 @@ export interface ReceivedPostback {
 export interface SkanService {
   /** The game of a SKAN route: 404 in another organization, 409 while SKAN is off. */
   skanGame(organizationId: string, slug: string): Promise<GameRecord>
-  /** The game's campaigns. */
-  list(organizationId: string, slug: string): Promise<{ data: SkanCampaign[] }>
+  /** A page of the game's campaigns, oldest first. */
+  list(organizationId: string, slug: string, q: PageQuery): Promise<PageOf<SkanCampaign>>
   /** Creates a campaign with its conversion schema (checked). */
   create(organizationId: string, slug: string, body: CreateCampaignBody): Promise<SkanCampaign>
   /** Changes a campaign; the result is checked as a whole (lockWindowHours and the schema agree). */

@@ -47,10 +47,11 @@ export function skanRoutes(deps: {
           tags,
           summary: "List a game's SKAN campaigns (oldest first)",
           params: SkanGameParams,
+          querystring: PageQuery,
           response: { 200: CampaignList, 409: off },
         },
       },
-      async (req) => skan.list(org(req), req.params.gameId),
+      async (req) => skan.list(org(req), req.params.gameId, req.query),
     )
 
     app.post(

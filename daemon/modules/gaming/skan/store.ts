@@ -180,6 +180,27 @@ export function createSkanStore(db: Kysely<Database>) {
   return {
     /** A game's campaigns, oldest first. */
     campaigns: (gameId: string) => campaignsWhere('game_id', gameId),
+    /** A page of a game's campaigns, oldest first, and how many it has. */
+    async campaignsPage(
+      gameId: string,
+      page: { offset: number; limit: number },
+    ): Promise<{ rows: CampaignRecord[]; total: number }> {
+      const rows = await db
+        .selectFrom('skan_campaigns')
+        .selectAll()
+        .where('game_id', '=', gameId)
+        .orderBy('created_at', 'asc')
+        .orderBy('id', 'asc')
+        .offset(page.offset)
+        .limit(page.limit)
+        .execute()
+      const count = await db
+        .selectFrom('skan_campaigns')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('game_id', '=', gameId)
+        .executeTakeFirst()
+      return { rows: rows.map(toCampaign), total: Number(count?.n ?? 0) }
+    },
     async campaign(organizationId: string, id: string): Promise<CampaignRecord | undefined> {
       const r = await db
         .selectFrom('skan_campaigns')

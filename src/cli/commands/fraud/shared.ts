@@ -4,7 +4,9 @@
  */
 import type { LinkdClient } from '../../../client/index.js'
 import type { FraudEvent, FraudRule, RuleOperator, RuleValue } from '../../../contract/fraud.js'
+import type { PageOf } from '../../../contract/common.js'
 import { UsageError } from '../../../session/exit-codes.js'
+import { allRows } from '../../paging.js'
 import { round, when, type Column, type Field } from '../../output.js'
 import { ruleNames } from '../../../format/cells.js'
 
@@ -66,7 +68,8 @@ export function ruleFields(r: FraudRule, tty: boolean): Field[] {
 /** The id of the rule a user named: an id as is, a name looked up among the game's rules. */
 export async function ruleIdOf(client: LinkdClient, game: string, rule: string): Promise<string> {
   if (/^rule_/.test(rule)) return rule
-  const named = (await client.fraud.rules(game)).filter((r) => r.name === rule)
+  const { rows } = await allRows<FraudRule, PageOf<FraudRule>>((query) => client.fraud.rules(game, query))
+  const named = rows.filter((r) => r.name === rule)
   if (named.length === 1) return named[0]!.id
   if (named.length === 0) throw new UsageError(`no rule named "${rule}" in game ${game}`)
   throw new UsageError(`${named.length} rules are named "${rule}": give the rule id`)

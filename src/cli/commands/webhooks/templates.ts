@@ -3,21 +3,24 @@ import type { Command } from 'commander'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, printRows } from '../../output.js'
+import { cutNote, fetchList, pageOptions, type PageFlags } from '../../paging.js'
 
-export async function runWebhooksTemplates(ctx: Ctx): Promise<void> {
+export async function runWebhooksTemplates(o: PageFlags, ctx: Ctx): Promise<void> {
   await requireKey(ctx)
-  const { data } = await (await ctx.client()).webhooks.templates()
-  await emit(ctx, data, () =>
-    printRows(ctx, data, [
+  const client = await ctx.client()
+  const page = await fetchList(ctx, o, (query) => client.webhooks.templates(query))
+  await emit(ctx, page, async () => {
+    await printRows(ctx, page.data, [
       { header: 'ID', value: (t) => t.id },
       { header: 'NAME', value: (t) => t.name },
       { header: 'EVENTS', value: (t) => t.events.join(ctx.isTTY ? ', ' : ',') },
-    ]),
-  )
+    ])
+    cutNote(ctx, page, page.data.length)
+  })
 }
 
 export function register(wh: Command): void {
-  jsonOption(wh.command('templates').description('the built-in templates and their events')).action(
-    action<object>((_a, _o, ctx) => runWebhooksTemplates(ctx)),
-  )
+  jsonOption(
+    pageOptions(wh.command('templates').description('the built-in templates and their events')),
+  ).action(action<PageFlags>((_a, o, ctx) => runWebhooksTemplates(o, ctx)))
 }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GameWithSecrets } from '../../../../src/contract/games.js'
 import { encodeExport, rowsOf } from '../../../../daemon/modules/gaming/analytics/export.js'
 import { csvCell } from '../../../../src/contract/csv.js'
+import { EXPORT_TYPES } from '../../../../src/contract/limits.js'
 import { createTestApp, type TestApp } from '../../../support/app.js'
 import { accepted, batch, createGame, event, send } from '../../../support/gaming.js'
 
@@ -87,6 +88,17 @@ describe('bad input, other organizations, scopes', () => {
     expect(res.statusCode, res.body).toBe(400)
     expect(res.json()).toMatchObject({ error: 'ValidationError', statusCode: 400 })
     expect(JSON.stringify(res.json().details)).toContain(field)
+  })
+
+  it('export without a type is a 400 that names every type it takes', async () => {
+    const res = await t.call('GET', path('export', 'format=json'))
+    const types = EXPORT_TYPES.join(', ')
+    expect(res.json()).toMatchObject({
+      error: 'ValidationError',
+      message: `type is required: one of ${types}`,
+      details: [{ field: 'type', message: `is required: one of ${types}` }],
+    })
+    expect(types).toContain('events')
   })
 
   it("another organization's game is a 404 on every endpoint; a key without analytics:read is a 403", async () => {
