@@ -34,8 +34,9 @@ export default tseslint.config(
     rules: { 'no-restricted-properties': 'off' },
   },
   {
-    // The single executable's launcher is CommonJS: Node 20 runs a SEA main script only as that.
-    files: ['bin/**/*.cjs'],
+    // The single executable's launcher is CommonJS: Node 20 runs a SEA main script only as that;
+    // dependency-cruiser loads its configuration as CommonJS too.
+    files: ['bin/**/*.cjs', '.dependency-cruiser.cjs'],
     languageOptions: { sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },

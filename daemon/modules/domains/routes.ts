@@ -14,7 +14,7 @@ import {
 } from '../../../src/contract/domains.js'
 import { principalOf } from '../../http/auth.js'
 import { errorRef } from '../../http/openapi.js'
-import { hostName } from '../redirect/index.js'
+import { hostName } from '../../http/host.js'
 import type { DomainDirectory, DomainService } from './index.js'
 import { AASA_PATH, ASSETLINKS_PATH } from './app-links.js'
 

@@ -72,7 +72,7 @@ export function createGaming(deps: GamingDeps): Gaming {
   const parts: Module[] = [
     gamesModule({ games }),
     ingestModule({ ingest }),
-    gamedataModule({ gamedata, ingest }),
+    gamedataModule({ gamedata }),
     gamingAnalyticsModule({ analytics }),
     gdprModule({ gdpr }),
     fraudModule({ fraud: fraud.service, fraudEvents: fraud.events }),

@@ -1,19 +1,5 @@
+import { splitHost } from '../../http/host.js'
 import { SHARED_DOMAIN_KEY } from '../links/index.js'
-
-function split(hostPort: string): { host: string; port: string | undefined } {
-  const h = hostPort.trim().toLowerCase()
-  const v6 = /^(\[[^\]]+\])(?::(\d+))?$/.exec(h)
-  if (v6) return { host: v6[1]!, port: v6[2] }
-  const i = h.lastIndexOf(':')
-  if (i > 0 && /^\d+$/.test(h.slice(i + 1)))
-    return { host: h.slice(0, i).replace(/\.$/, ''), port: h.slice(i + 1) }
-  return { host: h.replace(/\.$/, ''), port: undefined }
-}
-
-/** A request host without port, lowercase, without a trailing dot. */
-export function hostName(hostPort: string): string {
-  return split(hostPort).host
-}
 
 /**
  * The one mapping from a request's Host to the domain key its short codes live under: '' for the
@@ -25,9 +11,9 @@ export function createDomainResolver(
   shortDomain: string,
   custom?: (host: string) => string | undefined,
 ): (host: string | undefined) => string | undefined {
-  const shared = split(shortDomain)
+  const shared = splitHost(shortDomain)
   const decide = (host: string): string | undefined => {
-    const h = split(host)
+    const h = splitHost(host)
     if (h.host !== shared.host) return undefined
     if (h.port !== undefined && shared.port !== undefined && h.port !== shared.port) return undefined
     return SHARED_DOMAIN_KEY
@@ -36,10 +22,10 @@ export function createDomainResolver(
   const known = new Map<string, string | undefined>()
   return (host) => {
     if (!host) return undefined
-    if (known.has(host)) return known.get(host) ?? (custom ? custom(split(host).host) : undefined)
+    if (known.has(host)) return known.get(host) ?? (custom ? custom(splitHost(host).host) : undefined)
     const key = decide(host)
     if (known.size >= 1000) known.clear()
     known.set(host, key)
-    return key ?? (custom ? custom(split(host).host) : undefined)
+    return key ?? (custom ? custom(splitHost(host).host) : undefined)
   }
 }

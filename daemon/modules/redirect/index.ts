@@ -1,7 +1,6 @@
 /** `GET|HEAD /:code`, its fast path and the hot-link cache; owns no table. */
 export { createRedirectService, type Lookup } from './service.js'
 export { createFastRedirect, type FastRedirectDeps } from './fast-path.js'
-export { hostName } from './host.js'
 export { type HotLinkCache } from './cache.js'
 import type { Clock } from '../../clock.js'
 import type { ClickInput } from '../clicks/index.js'

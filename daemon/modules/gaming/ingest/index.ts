@@ -29,13 +29,16 @@ export function createIngest(deps: {
   clicks?: ClickLookup
 }): IngestService {
   const { db, ...rest } = deps
-  return createIngestService({
+  const ingest = createIngestService({
     batches:
       db.dialect === 'sqlite'
         ? createIngestStore(db.sqlite, db.kysely, () => db.reader())
         : createPostgresIngestStore(db.kysely),
     ...rest,
   })
+  // Batch ids leave after the 24 h idempotency window, with the storage's raw retention run.
+  deps.gamedata.addRawPruner('batch ids', () => ingest.pruneBatches())
+  return ingest
 }
 
 /** The ingestion of a batch, step by step as its route calls them, and the pipeline others join. */

@@ -6,7 +6,6 @@ import type { Clock } from '../../../clock.js'
 import type { Db } from '../../../db/open.js'
 import type { UnitOfWork } from '../../../db/unit-of-work.js'
 import type { GameService } from '../games/index.js'
-import type { IngestService } from '../ingest/index.js'
 import type { Module } from '../../module.js'
 import { createAcquisitionStore, type AcquisitionStore } from './acquisition-store.js'
 import { createAggregatesStore, type AggregatesStore } from './aggregates-store.js'
@@ -107,6 +106,10 @@ export interface GamedataService {
   expireRaw(): Promise<RawExpiry>
   /** Registers another per-game store whose rows expire with the raw events (the fraud events). */
   addRawExpirer(name: string, expire: (gameId: string, cutoff: number) => Promise<number>): void
+  /** Runs the raw pruners: how many rows each deleted, by name. */
+  pruneRaw(): Promise<Record<string, number>>
+  /** Registers a store whose rows expire on a clock of their own (ingest's batch ids), run with the raw retention. */
+  addRawPruner(name: string, prune: () => Promise<number>): void
   /** Deletes aggregate days past each game's compacted retention, with the compacted expirers' rows. */
   compact(): Promise<number>
   /** Registers another store whose rows follow the compacted retention (gameId null: rows of no game). */
@@ -126,12 +129,9 @@ export interface GamedataService {
 }
 
 /** The storage layers have no routes of their own (ingest writes, analytics reads): their retention jobs. */
-export function gamedataModule(deps: {
-  gamedata: GamedataService
-  ingest: Pick<IngestService, 'pruneBatches'>
-}): Module {
+export function gamedataModule(deps: { gamedata: GamedataService }): Module {
   return {
     name: 'gaming/storage',
-    jobs: [gamingRawRetentionJob(deps.gamedata, deps.ingest), gamingCompactionJob(deps.gamedata)],
+    jobs: [gamingRawRetentionJob(deps.gamedata), gamingCompactionJob(deps.gamedata)],
   }
 }

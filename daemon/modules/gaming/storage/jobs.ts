@@ -1,11 +1,9 @@
-import type { IngestService } from '../ingest/index.js'
 import type { GamedataService } from './index.js'
 import type { JobDefinition } from '../../../jobs/scheduler.js'
 
-/** Raw events and sessions past each game's raw retention; batch ids past their 24 h. */
+/** Raw events and sessions past each game's raw retention; the pruners' rows (batch ids past their 24 h). */
 export function gamingRawRetentionJob(
-  gamedata: Pick<GamedataService, 'expireRaw'>,
-  ingest: Pick<IngestService, 'pruneBatches'>,
+  gamedata: Pick<GamedataService, 'expireRaw' | 'pruneRaw'>,
 ): JobDefinition {
   return {
     name: 'gaming-raw-retention',
@@ -13,13 +11,14 @@ export function gamingRawRetentionJob(
     leaseMs: 30 * 60_000,
     async run() {
       const { events, sessions, ...others } = await gamedata.expireRaw()
-      const b = await ingest.pruneBatches()
+      const pruned = Object.entries(await gamedata.pruneRaw())
       const extra = Object.entries(others)
         .filter(([, n]) => n > 0)
         .map(([name, n]) => `, ${n} ${name}`)
         .join('')
-      return events || sessions || extra || b
-        ? `${events} events, ${sessions} sessions${extra} expired; ${b} batch ids pruned`
+      return events || sessions || extra || pruned.some(([, n]) => n > 0)
+        ? `${events} events, ${sessions} sessions${extra} expired` +
+            pruned.map(([name, n]) => `; ${n} ${name} pruned`).join('')
         : undefined
     },
   }

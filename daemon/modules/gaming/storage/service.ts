@@ -47,6 +47,7 @@ export interface GamedataDeps {
 export function createGamedataService(deps: GamedataDeps): Omit<GamedataService, 'watchGroups'> {
   const purgers = new Map<string, (gameId: string, playerId: string) => Promise<number>>()
   const rawExpirers = new Map<string, (gameId: string, cutoff: number) => Promise<number>>()
+  const rawPruners = new Map<string, () => Promise<number>>()
   const compactedExpirers = new Map<string, (gameId: string | null, cutoff: number) => Promise<number>>()
   const queue = { events: 0, refused: 0 }
   return {
@@ -141,6 +142,18 @@ export function createGamedataService(deps: GamedataDeps): Omit<GamedataService,
     /** Registers another per-game store whose rows expire with the raw events (the fraud events). */
     addRawExpirer(name: string, expire: (gameId: string, cutoff: number) => Promise<number>): void {
       rawExpirers.set(name, expire)
+    },
+
+    /** Runs the raw pruners: how many rows each deleted, by name. */
+    async pruneRaw(): Promise<Record<string, number>> {
+      const pruned: Record<string, number> = {}
+      for (const [name, prune] of rawPruners) pruned[name] = await prune()
+      return pruned
+    },
+
+    /** Registers a store whose rows expire on a clock of their own (ingest's batch ids), run with the raw retention. */
+    addRawPruner(name: string, prune: () => Promise<number>): void {
+      rawPruners.set(name, prune)
     },
 
     /**
