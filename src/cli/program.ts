@@ -76,7 +76,7 @@ export function buildProgram(): Command {
   registerAudit(program)
   registerApi(program)
   registerTui(program)
-  registerCompletion(program)
+  registerCompletion(program, buildProgram)
   registerHelp(program)
   return program
 }

@@ -1,6 +1,6 @@
 /** The audit log: one entry per successful authenticated write, read back by the API; owns `audit_log`. */
-import type { PageOf } from '../../../src/contract/common.js'
-import type { AuditEntry, AuditLogQuery } from '../../../src/contract/team.js'
+export type * from './api.js'
+import type { AuditService } from './api.js'
 import type { Module } from '../module.js'
 import { pruneAuditLogJob } from './jobs.js'
 import { installAuditRecording } from './recording.js'
@@ -8,37 +8,6 @@ import { auditRoutes } from './routes.js'
 export { createAuditStore, type AuditStore } from './store.js'
 export { createAuditService } from './service.js'
 export { auditName } from './names.js'
-
-/** Who made a write: set from the API key, or by a route without one (`request.auditActor`). */
-export interface AuditActor {
-  organizationId: string
-  memberId: string | null
-  keyId: string | null
-}
-
-/** One write to record: never a request body or a secret. */
-export interface AuditWrite extends AuditActor {
-  action: string
-  resourceType: string
-  resourceId: string | null
-  ip: string | null
-  statusCode: number
-}
-
-export interface AuditService {
-  /** Buffers one entry (stamped with the clock's time and an `aud_` id); never waits. */
-  record(write: AuditWrite): void
-  /** A page of an organization's entries, newest first, filtered (flushes the buffer first). */
-  list(organizationId: string, q: AuditLogQuery): Promise<PageOf<AuditEntry>>
-  /** Job: deletes entries older than `retentionDays`; returns how many. */
-  prune(retentionDays: number): Promise<number>
-  /** Writes what is buffered now. */
-  flush(): Promise<void>
-  /** Starts the periodic flush (every second); `onError` hears failed writes. */
-  start(onError: (err: unknown) => void): void
-  /** Stops the periodic flush and writes what is left. */
-  stop(): Promise<void>
-}
 
 export function auditModule(deps: { audit: AuditService }): Module {
   return {

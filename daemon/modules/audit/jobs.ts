@@ -1,6 +1,6 @@
 import { TEAM_LIMITS } from '../../../src/contract/limits.js'
 import type { JobDefinition } from '../../jobs/scheduler.js'
-import type { AuditService } from './index.js'
+import type { AuditService } from './api.js'
 import { plural } from '../../../src/contract/numbers.js'
 
 /** Drops audit entries older than the retention (365 days). */

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify'
 import { addRouteHook } from '../../http/route-hooks.js'
-import type { AuditActor, AuditService } from './index.js'
+import type { AuditActor, AuditService } from './api.js'
 import { auditName, type AuditName } from './names.js'
 
 declare module 'fastify' {

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { Page } from '../../../src/contract/common.js'
 import { AuditEntry, AuditLogQuery } from '../../../src/contract/team.js'
 import { principalOf } from '../../http/auth.js'
-import type { AuditService } from './index.js'
+import type { AuditService } from './api.js'
 
 export function auditRoutes(deps: { audit: AuditService }) {
   return async function (fastify: FastifyInstance) {

@@ -6,7 +6,7 @@ import { newId } from '../../crypto.js'
 import { createBatcher } from '../../batcher.js'
 import { AppError } from '../../http/errors.js'
 import { pageOf, pageParams } from '../../http/pagination.js'
-import type { AuditService, AuditWrite } from './index.js'
+import type { AuditService, AuditWrite } from './api.js'
 import type { AuditRecord, AuditStore } from './store.js'
 
 const MAX_BUFFER = 200

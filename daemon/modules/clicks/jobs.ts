@@ -1,4 +1,4 @@
-import type { ClicksService } from './index.js'
+import type { ClicksService } from './api.js'
 import type { JobDefinition } from '../../jobs/scheduler.js'
 import { plural } from '../../../src/contract/numbers.js'
 

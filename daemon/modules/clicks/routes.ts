@@ -8,7 +8,7 @@ import {
   OrganizationClicks,
 } from '../../../src/contract/links.js'
 import { principalOf } from '../../http/auth.js'
-import type { ClicksService } from './index.js'
+import type { ClicksService } from './api.js'
 
 /** The link analytics reads (the paths keep their historical `analytics` name). */
 export function clickRoutes(deps: { clicks: Pick<ClicksService, 'link' | 'organization'> }) {

@@ -17,7 +17,7 @@ import {
   type QrScanCounter,
 } from './recorder.js'
 import type { ClickRef, ClickStore } from './store.js'
-import type { ClicksService } from './index.js'
+import type { ClicksService } from './api.js'
 
 /** What the clicks module needs of the links service. */
 export interface ClickLinks extends LinkClickCounter {

@@ -3,7 +3,7 @@ import type { SecretBox } from '../../crypto.js'
 import { AppError } from '../../http/errors.js'
 import { wellKnownFiles } from './app-links.js'
 import type { DomainRecord, DomainStore } from './store.js'
-import type { DomainDirectory } from './index.js'
+import type { DomainDirectory } from './api.js'
 
 interface Entry {
   id: string

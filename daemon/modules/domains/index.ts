@@ -1,4 +1,9 @@
 /** Custom domains, DNS checks, ACME, SNI; owns `custom_domains`, `acme_accounts`, `acme_challenges`. */
+export type * from './api.js'
+import type { DomainService, DomainDirectory } from './api.js'
+import type { Module } from '../module.js'
+import { expireDomainClaimsJob, recheckDomainsJob, renewCertificatesJob } from './jobs.js'
+import { domainRoutes, installDomainRedirects } from './routes.js'
 export { createDomainStore, type DomainRecord } from './store.js'
 export { createAcmeStore } from './acme-store.js'
 export { createDomainService } from './service.js'
@@ -7,88 +12,6 @@ export { createAcme } from './acme.js'
 export { parseResolvers } from './dns.js'
 export { listenHttps } from './tls.js'
 export { RENEW_CERTIFICATES_JOB } from './jobs.js'
-import type { SecureContext } from 'node:tls'
-import type { PageOf } from '../../../src/contract/common.js'
-import type {
-  AddDomainBody,
-  AppLinks,
-  Domain,
-  DomainStats,
-  ListDomainsQuery,
-  Propagation,
-  SslDetails,
-  UpdateDomainBody,
-} from '../../../src/contract/domains.js'
-import type { Module } from '../module.js'
-import { expireDomainClaimsJob, recheckDomainsJob, renewCertificatesJob } from './jobs.js'
-import { domainRoutes, installDomainRedirects } from './routes.js'
-import type { DomainRecord } from './store.js'
-
-export interface DomainService {
-  /** Adds a domain (pending verification) within the plan's limit; announces domain.created. */
-  add(organizationId: string, body: AddDomainBody): Promise<Domain>
-  /** A page of the organization's domains. */
-  list(organizationId: string, q: ListDomainsQuery): Promise<PageOf<Domain>>
-  /** Counts of the organization's domains and their links' clicks. */
-  stats(organizationId: string): Promise<DomainStats>
-  /** One domain; 404 otherwise. */
-  get(organizationId: string, id: string): Promise<Domain>
-  /** Checks the DNS records now: verified (certificate ordered), failed, or still pending. */
-  verify(organizationId: string, id: string): Promise<Domain>
-  /** The DNS records as each resolver sees them, stored as the domain's last check. */
-  checkPropagation(organizationId: string, id: string): Promise<Propagation>
-  /** The domain's certificate: status, issuer, validity, next renewal. */
-  ssl(organizationId: string, id: string): Promise<SslDetails>
-  /** Makes a verified domain the organization's default for new links. */
-  setDefault(organizationId: string, id: string): Promise<Domain>
-  /** Sets the default flag and the root redirect URL. */
-  update(organizationId: string, id: string, body: UpdateDomainBody): Promise<Domain>
-  /** The domain's app links (both null when none are set); 404 for another organization's domain. */
-  appLinks(organizationId: string, id: string): Promise<AppLinks>
-  /** Replaces the domain's app links (fingerprints stored upper case); the files change at once. */
-  setAppLinks(organizationId: string, id: string, body: AppLinks): Promise<AppLinks>
-  /** Deletes a non-default domain, moving its links to the shared domain; announces domain.deleted. */
-  delete(organizationId: string, id: string): Promise<void>
-  /** Job: re-checks pending domains (failing those past 48 h) and re-orders stalled certificates. */
-  recheckPending(): Promise<{ verified: number; failed: number }>
-  /** Job: deletes domains still unverified 7 days after they were added; how many. */
-  expireClaims(): Promise<number>
-  /** Job: renews certificates within 30 days of expiry. */
-  renewDue(): Promise<{ renewed: number; failed: number }>
-  /** Resolves when no certificate order is running (tests, shutdown). */
-  settled(): Promise<void>
-  /** Metrics: every certificate's domain and expiry (Unix ms), across organizations. */
-  certificateExpiries(): Promise<Array<{ domain: string; expiresAt: number }>>
-  /** The HTTP-01 answer for a token (served at /.well-known/acme-challenge/:token). */
-  challengeResponse(token: string): Promise<string | undefined>
-}
-
-/** The in-memory view of custom domains the hot paths read without a query; reloaded after changes. */
-export interface DomainDirectory {
-  /** Reloads every domain; TLS contexts are rebuilt only for certificates that changed. */
-  refresh(): Promise<void>
-  /** Host of a domain id (links keep their domain id as domain key). */
-  hostOf(id: string): string | undefined
-  /** Whether a host is a custom domain known to linkd, whatever its status (links never point at one). */
-  knowsHost(host: string): boolean
-  /** The domain key (id) of a verified custom domain named by a request's host; else undefined. */
-  keyOfHost(host: string): string | undefined
-  /** The organization of a verified custom domain named by a request's host; else undefined. */
-  organizationOfHost(host: string): string | undefined
-  /** Whether plain HTTP requests to this host go to HTTPS (a certificate is served). */
-  httpsOnly(host: string): boolean
-  /** Where the root (`/`) of a verified custom domain redirects, if set. */
-  rootRedirectOf(host: string): string | undefined
-  /** The body of an app-link file (`/.well-known/…`) a verified custom domain serves, if set. */
-  appLinkFile(host: string, path: string): Buffer | undefined
-  /** TLS context of a host for SNI (only domains with an active certificate). */
-  context(servername: string): SecureContext | undefined
-  /** The domain a new link goes on: the verified one named (else 422), the default, or undefined (shared). */
-  forLink(
-    organizationId: string,
-    ref: { customDomainId?: string | null | undefined; domain?: string | undefined },
-  ): Promise<DomainRecord | undefined>
-}
 
 export function domainsModule(deps: { domains: DomainService; directory: DomainDirectory }): Module {
   return {

@@ -1,4 +1,4 @@
-import type { DomainService } from './index.js'
+import type { DomainService } from './api.js'
 import type { JobDefinition } from '../../jobs/scheduler.js'
 import { plural } from '../../../src/contract/numbers.js'
 

@@ -15,7 +15,7 @@ import {
 import { principalOf } from '../../http/auth.js'
 import { errorRef } from '../../http/openapi.js'
 import { hostName } from '../../http/host.js'
-import type { DomainDirectory, DomainService } from './index.js'
+import type { DomainDirectory, DomainService } from './api.js'
 import { AASA_PATH, ASSETLINKS_PATH } from './app-links.js'
 
 const tags = ['Custom domains']

@@ -19,7 +19,7 @@ import type {
 import { DOMAINS_PER_PLAN, DOMAIN_LIMITS, type Plan } from '../../../src/contract/limits.js'
 import type { OrgService } from '../orgs/index.js'
 import type { Acme } from './acme.js'
-import type { DomainDirectory, DomainService } from './index.js'
+import type { DomainDirectory, DomainService } from './api.js'
 import {
   createDnsChecker,
   expectedRecords,

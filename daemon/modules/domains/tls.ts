@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { clientErrorHandler } from '../../http/errors.js'
-import type { DomainDirectory } from './index.js'
+import type { DomainDirectory } from './api.js'
 
 /**
  * The HTTPS listener of custom domains: one port, the certificate chosen by SNI from the domain

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Type from 'typebox'
 import { Discovery, Health } from '../../../src/contract/health.js'
 import { ErrorBody } from '../../../src/contract/common.js'
-import type { HealthService } from './index.js'
+import type { HealthService } from './api.js'
 
 /** Routes listed by discovery: every documented /api route. */
 export interface RouteInfo {

@@ -2,7 +2,7 @@ import { isoOrNull, type Clock } from '../../clock.js'
 import type { Health, JobStatus } from '../../../src/contract/health.js'
 import { AppError } from '../../http/errors.js'
 import type { HealthStore } from './store.js'
-import type { HealthService } from './index.js'
+import type { HealthService } from './api.js'
 
 export interface HealthDeps {
   clock: Clock

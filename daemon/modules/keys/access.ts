@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { AuthOutcome } from '../../http/auth.js'
 import { effectiveScopes, type Role } from '../../../src/contract/scopes.js'
-import type { KeyService } from './index.js'
+import type { KeyService } from './api.js'
 
 /**
  * What the server's access control asks the keys module: who a key is, and what it did.

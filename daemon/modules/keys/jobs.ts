@@ -1,4 +1,4 @@
-import type { KeyService } from './index.js'
+import type { KeyService } from './api.js'
 import type { JobDefinition } from '../../jobs/scheduler.js'
 import { plural } from '../../../src/contract/numbers.js'
 

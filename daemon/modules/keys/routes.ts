@@ -16,7 +16,7 @@ import { keyLimitState, principalOf } from '../../http/auth.js'
 import { errorRef } from '../../http/openapi.js'
 import type { RateLimitStore } from '../../http/rate-limit.js'
 import type { Clock } from '../../clock.js'
-import type { KeyService } from './index.js'
+import type { KeyService } from './api.js'
 
 const tags = ['API keys']
 

@@ -31,7 +31,7 @@ import {
 import type { OrgService } from '../orgs/index.js'
 import type { KeyQueries, KeyRecord, KeyStore } from './store.js'
 import { createUsageRecorder, type RequestUsage } from './usage.js'
-import type { KeyService } from './index.js'
+import type { KeyService } from './api.js'
 import {
   KEY_PREFIX,
   effectiveStatus,
@@ -43,18 +43,7 @@ import {
   presentKey,
 } from './fields.js'
 import { parseExpiry } from '../../http/expiry.js'
-
-/** The key making a request, for the rules on what it may do to other keys. */
-export interface KeyCaller {
-  keyId: string
-  /** The caller's member and its role: a member or viewer acts only on its own member's keys. */
-  memberId: string
-  role: Role
-  /** The caller's effective scopes (its key's scopes within its role). */
-  permissions: readonly string[]
-}
-export type AuthFailure = 'missing' | 'malformed' | 'nonexistent' | 'revoked' | 'expired' | 'inactive'
-export type AuthResult = { ok: true; key: KeyRecord } | { ok: false; reason: AuthFailure }
+import type { KeyCaller, AuthResult } from './api.js'
 
 /** Rate limit of the keys that stand for the whole organization (owner and recovery keys). */
 const OWNER_REQUEST_LIMIT = 100_000

@@ -1,4 +1,4 @@
-import type { LinkService } from './index.js'
+import type { LinkService } from './api.js'
 import type { JobDefinition } from '../../jobs/scheduler.js'
 import { plural } from '../../../src/contract/numbers.js'
 

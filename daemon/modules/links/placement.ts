@@ -12,7 +12,7 @@ import { plural } from '../../../src/contract/numbers.js'
 import { checkDestination } from '../../urls.js'
 import { ownHostOf, SHARED_DOMAIN_KEY, splitHostPort } from './rules.js'
 import type { LinkPatch, LinkRecord } from './store.js'
-import type { LinkServiceDeps } from './service.js'
+import type { LinkServiceDeps } from './api.js'
 
 /** 409 for a short code already used on the domain (by a link or a smart link). */
 export const codeTaken = (code: string) =>

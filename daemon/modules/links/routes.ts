@@ -15,7 +15,7 @@ import { LINK_LIMITS } from '../../../src/contract/limits.js'
 import { principalOf } from '../../http/auth.js'
 import { validationDetails } from '../../http/errors.js'
 import { errorRef } from '../../http/openapi.js'
-import type { ItemValidator, LinkService } from './index.js'
+import type { ItemValidator, LinkService } from './api.js'
 
 const tags = ['Links']
 

@@ -1,8 +1,6 @@
-import type { Clock } from '../../clock.js'
 import { iso, isoOrNull } from '../../clock.js'
-import type { EventBus } from '../../events.js'
 import { newId } from '../../crypto.js'
-import { AppError, collectProblems, notFound, validationError, type ErrorDetail } from '../../http/errors.js'
+import { AppError, collectProblems, notFound, validationError } from '../../http/errors.js'
 import { pageOf, pageParams } from '../../http/pagination.js'
 import type { PageOf } from '../../../src/contract/common.js'
 import type {
@@ -23,7 +21,6 @@ import {
   normalizeTags,
   normalizeTitle,
   SHARED_DOMAIN_KEY,
-  type ReservedCodes,
 } from './rules.js'
 import { createLinkPlacement } from './placement.js'
 import { checkOg, checkRules, parseStartsAt } from './options.js'
@@ -31,47 +28,12 @@ import { hashPassword } from '../../password.js'
 import { parseExpiry } from '../../http/expiry.js'
 import { DEFAULT_QR_STYLE, renderQrCode, type QrImage } from '../../qr/index.js'
 import { assignCodes } from './codes.js'
-import type { LinkKind, LinkRecord, LinkStore, SmartTargets } from './store.js'
+import type { LinkKind, LinkRecord } from './store.js'
 import { smartEventData } from './smart.js'
 import type { UnitOfWork } from '../../db/unit-of-work.js'
 import { isUniqueViolation } from '../../db/errors.js'
-import type { DomainDirectory } from '../domains/index.js'
-import type { LinkRef, LinkService } from './index.js'
-
-type RedirectType = Link['redirectType']
-
-/** What the redirect needs of a link (the redirect module's resolver and hot-link cache). */
-export interface ResolvedLink {
-  id: string
-  organizationId: string
-  shortCode: string
-  shortUrl: string
-  destinationUrl: string
-  redirectType: RedirectType
-  /** Effective status: expiry applied with clock.now() at resolve time. */
-  status: LinkStatus
-  expiresAt: number | null
-  /** Where an expired link redirects instead of answering 410; null: 410. */
-  expiredUrl: string | null
-  /** Human clicks after which the link is expired; the redirect takes each one atomically. */
-  maxClicks: number | null
-  /** Before it, the short URL answers 404. */
-  startsAt: number | null
-  forwardQuery: boolean
-  rules: LinkRule[]
-  title: string | null
-  /** scrypt hash of the password; a visit gets the password form first. Null: none. */
-  passwordHash: string | null
-  /** Open Graph tags for link-preview crawlers; null: crawlers get the redirect. */
-  og: LinkOg | null
-  /** A smart link's targets (destinationUrl is its fallback); null for a plain link. */
-  smart: (SmartTargets & { appendClickId: boolean }) | null
-}
-
-export interface ClickDelta {
-  linkId: string
-  clicks: number
-}
+import type { LinkRef, LinkService } from './api.js'
+import type { ResolvedLink, ClickDelta, LinkServiceDeps, ItemValidator } from './api.js'
 
 /** Links expired per transaction by the expire-links job. */
 const EXPIRE_BATCH = 1000
@@ -95,42 +57,6 @@ interface Draft {
   passwordHash: string | null
   og: LinkOg | null
 }
-
-export interface LinkServiceDeps {
-  store: LinkStore
-  clock: Clock
-  events: EventBus
-  /** config.publicUrl without a trailing slash: shared-domain short URLs are `${publicUrl}/${code}`. */
-  publicUrl: string
-  /**
-   * The service's own hosts besides custom domains (`host` or `host:port`): the shared short
-   * domain and the public URL's host. Links never point at them. Default: the public URL's host.
-   */
-  ownHosts?: string[]
-  /** Custom domains (absent: only the shared short domain exists). */
-  domains?: Pick<DomainDirectory, 'forLink' | 'hostOf' | 'knowsHost'>
-  /** The daemon's own first path segments: never short codes. */
-  reserved: ReservedCodes
-  /** What else uses a short URL (absent: nothing but the link's own QR image). */
-  shortUrlUse?: ShortUrlUse
-}
-
-/**
- * What reaches a link's short URL besides the link itself, asked before a PATCH changes it: the
- * qr-codes and clicks modules, through the composition (they depend on links, not the reverse).
- */
-export interface ShortUrlUse {
-  /** A link's or smart link's QR codes: how many, and the newest few. */
-  qrCodes(
-    organizationId: string,
-    link: { id: string; kind: LinkKind },
-  ): Promise<{ total: number; first: { id: string; title: string | null }[] }>
-  /** The link's human clicks from `since` on. */
-  clicksSince(linkId: string, since: number): Promise<number>
-}
-
-/** Validates one bulk item against CreateLinkBody; returns its problems, or nothing when valid. */
-export type ItemValidator = (item: unknown) => ErrorDetail[] | undefined
 
 export function createLinkService(deps: LinkServiceDeps): LinkService {
   const { store } = deps
@@ -158,7 +84,7 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
       metadata: l.metadata,
       expiresAt: isoOrNull(l.expiresAt),
       customDomainId: l.customDomainId,
-      redirectType: l.redirectType as RedirectType,
+      redirectType: l.redirectType as Link['redirectType'],
       expiredUrl: l.expiredUrl,
       maxClicks: l.maxClicks,
       startsAt: isoOrNull(l.startsAt),
@@ -484,7 +410,7 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
         shortCode: l.shortCode,
         shortUrl: shortUrlOf(l),
         destinationUrl: l.destinationUrl,
-        redirectType: l.redirectType as RedirectType,
+        redirectType: l.redirectType as Link['redirectType'],
         status: effectiveStatus(l, now()),
         expiresAt: l.expiresAt,
         expiredUrl: l.expiredUrl,

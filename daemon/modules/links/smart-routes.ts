@@ -10,7 +10,7 @@ import {
 } from '../../../src/contract/smart-links.js'
 import { principalOf } from '../../http/auth.js'
 import { errorRef } from '../../http/openapi.js'
-import type { SmartLinkService } from './index.js'
+import type { SmartLinkService } from './api.js'
 
 const tags = ['Smart links']
 

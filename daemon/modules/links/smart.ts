@@ -21,8 +21,8 @@ import { assignCodes } from './codes.js'
 import { codeTaken, createLinkPlacement } from './placement.js'
 import { checkSlug, normalizeTags, normalizeTitle } from './rules.js'
 import type { LinkRecord, SmartTargets } from './store.js'
-import type { LinkServiceDeps } from './service.js'
-import type { SmartLinkService } from './index.js'
+import type { LinkServiceDeps } from './api.js'
+import type { SmartLinkService } from './api.js'
 
 const PLATFORMS = ['ios', 'android', 'desktop'] as const
 

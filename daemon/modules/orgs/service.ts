@@ -3,7 +3,7 @@ import { newId } from '../../crypto.js'
 import { AppError, notFound } from '../../http/errors.js'
 import { PLANS, type Plan } from '../../../src/contract/limits.js'
 import type { Organization, OrgStore } from './store.js'
-import type { OrgService } from './index.js'
+import type { OrgService } from './api.js'
 
 export const DEFAULT_ORG_NAME = 'default'
 const NAME_RE = /^[a-z0-9][a-z0-9-]{0,62}$/

@@ -7,7 +7,7 @@ import { evaluate, type LocalRateLimitStore } from '../../http/rate-limit.js'
 import { clickInput } from './click.js'
 import { SHARED_DOMAIN_KEY } from '../links/index.js'
 import { CACHE_CONTROL } from './pages.js'
-import type { RedirectService } from './index.js'
+import type { RedirectService } from './api.js'
 
 export type TrustProxy = boolean | string[] | ((addr: string, hop: number) => boolean)
 

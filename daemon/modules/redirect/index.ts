@@ -1,45 +1,12 @@
 /** `GET|HEAD /:code`, its fast path and the hot-link cache; owns no table. */
-export { createRedirectService, type Lookup } from './service.js'
+export type * from './api.js'
+import type { RedirectService } from './api.js'
+import type { Clock } from '../../clock.js'
+import type { Module } from '../module.js'
+import { redirectRoutes } from './routes.js'
+export { createRedirectService } from './service.js'
 export { createFastRedirect, type FastRedirectDeps } from './fast-path.js'
 export { type HotLinkCache } from './cache.js'
-import type { Clock } from '../../clock.js'
-import type { ClickInput } from '../clicks/index.js'
-import type { Module } from '../module.js'
-import type { HotLinkCache } from './cache.js'
-import { redirectRoutes } from './routes.js'
-import type { Lookup } from './service.js'
-import type { ResolvedLink } from './cache.js'
-import type { Visit } from './options.js'
-
-export interface RedirectService {
-  /** The domain key a request's Host names ('' shared, a custom domain's id), undefined if not ours. */
-  domainOf(host: string | undefined): string | undefined
-  /** The hot-link cache in front of the links service. */
-  cache: HotLinkCache
-  /** The answer for a code on a domain when known without I/O; undefined when the database must be asked. */
-  lookupCached(domainKey: string | undefined, code: string): Lookup | undefined
-  /** What `GET /:code` on `host` answers. */
-  lookup(host: string | undefined, code: string): Promise<Lookup>
-  /**
-   * Where this visit of a redirecting link goes (rules, forwarded query; a smart link's platform
-   * target with `clickId` appended; `ipad`: the device page found an iPad): its Location.
-   */
-  location(link: ResolvedLink, visit: Visit, clickId?: string, ipad?: boolean): string
-  /** The click id of a human visit of a smart link (`clk_…`); undefined for bots and plain links. */
-  clickIdFor(link: ResolvedLink, method: string, userAgent: string): string | undefined
-  /** A visit of a link with maxClicks: true while it redirects (a human visit takes one click). */
-  takeCappedClick(link: ResolvedLink, method: string, userAgent: string): Promise<boolean>
-  /** A link with maxClicks: whether clicks are left, without taking one. */
-  capOpen(link: ResolvedLink): Promise<boolean>
-  /** Whether `password` is the protected link's. */
-  checkPassword(link: ResolvedLink, password: string): Promise<boolean>
-  /** When the link's password lockout (too many wrong tries from all addresses) ends; undefined: not locked. */
-  passwordLockedUntil(link: ResolvedLink): Promise<number | undefined>
-  /** Counts a wrong password of the link across addresses (and processes, on PostgreSQL). */
-  wrongPassword(link: ResolvedLink): Promise<void>
-  /** Hands the click of a redirect over to the clicks module; never waits on the disk. */
-  record(click: ClickInput): void
-}
 
 /** Short-link resolution; its hot-link cache forgets a link as soon as this process announces a change. */
 export function redirectModule(deps: { redirect: RedirectService; clock: Clock }): Module {

@@ -7,7 +7,7 @@ import type { IncomingHttpHeaders } from 'node:http'
 import { QR_MARKER } from '../../../src/contract/limits.js'
 import type { LinkRule } from '../../../src/contract/links.js'
 import { osFamily, parseAgent } from '../clicks/index.js'
-import type { ResolvedLink } from './cache.js'
+import type { ResolvedLink } from '../links/index.js'
 
 /** What rules look at: the request, read lazily (most rules need one or two facts). */
 export interface Visit {

@@ -17,7 +17,7 @@ import {
   previewPage,
 } from './protected.js'
 import type { ResolvedLink } from './cache.js'
-import type { RedirectService } from './index.js'
+import type { RedirectService } from './api.js'
 import { DEVICE_PAGE_CSP, deviceAnswer, devicePage, needsDevicePage, REFERRER_PARAM } from './smart.js'
 
 function fail(

@@ -15,17 +15,12 @@ import type { EventBus } from '../../events.js'
 import type { RateLimitStore } from '../../http/rate-limit.js'
 import { PASSWORD_LINK_TRIES, PASSWORD_WINDOW_MS } from './protected.js'
 import { newClickId, smartTarget } from './smart.js'
-import type { RedirectService } from './index.js'
+import type { RedirectService } from './api.js'
 import type { ReservedCodes } from '../links/index.js'
+import type { Lookup } from './api.js'
 
 /** Characters a short code can have (generated codes and custom slugs alike). */
 const CODE = /^[A-Za-z0-9_-]{1,64}$/
-
-export type Lookup =
-  | { kind: 'reserved' }
-  | { kind: 'redirect'; link: ResolvedLink }
-  | { kind: 'not-found' }
-  | { kind: 'gone'; link: ResolvedLink }
 
 export interface RedirectServiceDeps {
   links: LinkResolver

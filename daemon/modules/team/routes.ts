@@ -16,7 +16,7 @@ import {
 } from '../../../src/contract/team.js'
 import { principalOf } from '../../http/auth.js'
 import { errorRef } from '../../http/openapi.js'
-import type { TeamService } from './index.js'
+import type { TeamService } from './api.js'
 
 const tags = ['Team']
 const OWNER_403 =

@@ -26,7 +26,7 @@ import { aRole, mayActOnMember } from '../../../src/contract/scopes.js'
 import type { KeyService } from '../keys/index.js'
 import type { OrgService } from '../orgs/index.js'
 import type { InvitationRecord, MemberRecord, TeamStore } from './store.js'
-import type { TeamCaller, TeamService } from './index.js'
+import type { TeamCaller, TeamService } from './api.js'
 
 export interface TeamServiceDeps {
   store: TeamStore

@@ -1,4 +1,4 @@
-import type { WebhookService } from './index.js'
+import type { WebhookService } from './api.js'
 import { WEBHOOK_LIMITS } from '../../../src/contract/limits.js'
 import type { JobDefinition } from '../../jobs/scheduler.js'
 import { plural } from '../../../src/contract/numbers.js'

@@ -28,7 +28,7 @@ import { deliveryHeaders, signPayload, verifySignature } from '../../../src/cont
 import type { Clock } from '../../clock.js'
 import { principalOf } from '../../http/auth.js'
 import { errorRef } from '../../http/openapi.js'
-import type { WebhookService } from './index.js'
+import type { WebhookService } from './api.js'
 
 const tags = ['Webhooks']
 

@@ -29,7 +29,7 @@ import type { WebhookRecord, WebhookStore } from './store.js'
 import { checkWebhookUrl } from './url-rules.js'
 import { checkHeaders, checkUrl } from './webhook-input.js'
 import { createWorker } from './worker.js'
-import type { WebhookService } from './index.js'
+import type { WebhookService } from './api.js'
 
 export { healthBand } from './present.js'
 

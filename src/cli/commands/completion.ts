@@ -17,11 +17,13 @@ export interface CompletionOpts {
   dir?: string
 }
 
-export async function runCompletion(opts: CompletionOpts, ctx: Ctx): Promise<void> {
-  const [{ completionScript, COMPLETION_FILES, SHELLS }, { buildProgram }] = await Promise.all([
-    import('../completion/index.js'),
-    import('../program.js'),
-  ])
+/** `buildProgram` is the program's own builder, handed in by it (this file never imports the program). */
+export async function runCompletion(
+  opts: CompletionOpts,
+  ctx: Ctx,
+  buildProgram: () => Command,
+): Promise<void> {
+  const { completionScript, COMPLETION_FILES, SHELLS } = await import('../completion/index.js')
   const shells = opts.shell === 'all' ? [...SHELLS] : SHELLS.filter((s) => s === opts.shell)
   if (shells.length === 0) throw new UsageError(`unknown shell "${opts.shell}": use bash, zsh, fish or all`)
   if (!opts.write) {
@@ -38,7 +40,7 @@ export async function runCompletion(opts: CompletionOpts, ctx: Ctx): Promise<voi
   }
 }
 
-export function register(program: Command): void {
+export function register(program: Command, buildProgram: () => Command): void {
   program
     .command('completion')
     .description('print the shell completion script (bash, zsh or fish)')
@@ -55,7 +57,7 @@ export function register(program: Command): void {
     )
     .action(
       action<Omit<CompletionOpts, 'shell'>>(([shell], opts, ctx) =>
-        runCompletion({ ...opts, shell: shell ?? '' }, ctx),
+        runCompletion({ ...opts, shell: shell ?? '' }, ctx, buildProgram),
       ),
     )
 }

@@ -1,79 +1,14 @@
 /** Gaming analytics: a game's reports and exports, read from the storage layers (no table of its own). */
-import type {
-  Events,
-  ExportQuery,
-  Geography,
-  Leaderboard,
-  LeaderboardQuery,
-  Overview,
-  OverviewQuery,
-  Retention,
-  RetentionQuery,
-} from '../../../../src/contract/gaming.js'
-import type {
-  AttributionQuery,
-  AttributionReport,
-  PlayerProfile,
-  PlayerQuery,
-  PlayersPage,
-  PlayersQuery,
-  RevenueQuery,
-  RevenueReport,
-  SegmentsReport,
-} from '../../../../src/contract/gaming-revenue.js'
+export type * from './api.js'
+import type { GamingAnalyticsService } from './api.js'
 import type { Module } from '../../module.js'
-import type { LinkAnalytics } from '../../../../src/contract/links.js'
-import type { ExportRegistry } from './export.js'
 import { gamingAnalyticsRoutes } from './routes.js'
 
 export { createGamingAnalyticsService } from './service.js'
 export { dayRange, optionalDays } from './days.js'
 
-/** An export ready to send: its file name, content type and the body as text chunks. */
-export interface ExportFile {
-  fileName: string
-  contentType: string
-  body: AsyncGenerator<string>
-}
-
-/** The reports of a game (each checks the game of the organization and the range), and the export. */
-export interface GamingAnalyticsService {
-  /** DAU, MAU, revenue, ARPU, ARPPU, average session length and D1/D7/D30 retention of the range. */
-  overview(organizationId: string, slug: string, q: OverviewQuery): Promise<Overview>
-  /** Retention of the install cohorts of the range, per install day or ISO week. */
-  retention(organizationId: string, slug: string, q: RetentionQuery): Promise<Retention>
-  /** Top players by revenue earned in the range. */
-  leaderboard(organizationId: string, slug: string, q: LeaderboardQuery): Promise<Leaderboard>
-  /** Players, sessions and revenue per country of the range. */
-  geography(organizationId: string, slug: string, q: OverviewQuery): Promise<Geography>
-  /** Events and distinct players per event type of the range. */
-  events(organizationId: string, slug: string, q: OverviewQuery): Promise<Events>
-  /** Revenue per day, week, month, platform or source of the range, with the totals. */
-  revenue(organizationId: string, slug: string, q: RevenueQuery): Promise<RevenueReport>
-  /** Installs, conversions, revenue, cost and commission per first-touch attribution value. */
-  attribution(organizationId: string, slug: string, q: AttributionQuery): Promise<AttributionReport>
-  /** A smart link's installs attributed by click id (install day in [fromDay, toDay]), per game with revenue. */
-  linkInstalls(
-    organizationId: string,
-    linkId: string,
-    fromDay: number,
-    toDay: number,
-  ): Promise<{ installs: number; installRevenue: LinkInstallRevenue[] }>
-  /** Players and revenue per spending segment (whale, dolphin, minnow, free). */
-  segments(organizationId: string, slug: string): Promise<SegmentsReport>
-  /** A page of the players explorer (search, filters, sorts). */
-  players(organizationId: string, slug: string, q: PlayersQuery): Promise<PlayersPage>
-  /** One player's profile and a page of their newest events. */
-  player(organizationId: string, slug: string, playerId: string, q: PlayerQuery): Promise<PlayerProfile>
-  /** The export registry: more types are added with exports.register (export-sources.ts). */
-  exports: ExportRegistry
-  /** An export, checked (404, 400) before the first byte; the body streams with constant memory. */
-  export(organizationId: string, slug: string, query: ExportQuery): Promise<ExportFile>
-}
-
 /** One game's attributed installs of a link and their revenue (LinkAnalytics.installRevenue). */
 export type { LinkShortUrls } from './attribution.js'
-export type LinkInstallRevenue = NonNullable<LinkAnalytics['installRevenue']>[number]
 
 export function gamingAnalyticsModule(deps: { analytics: GamingAnalyticsService }): Module {
   return { name: 'gaming/analytics', routes: gamingAnalyticsRoutes(deps) }

@@ -15,7 +15,7 @@ import {
 } from '../../../../src/contract/gaming.js'
 import { principalOf } from '../../../http/auth.js'
 import { errorRef } from '../../../http/openapi.js'
-import type { GamingAnalyticsService } from './index.js'
+import type { GamingAnalyticsService } from './api.js'
 import {
   AttributionQuery,
   AttributionReport,

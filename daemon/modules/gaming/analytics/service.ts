@@ -25,7 +25,7 @@ import type {
   PlayersQuery,
   RevenueQuery,
 } from '../../../../src/contract/gaming-revenue.js'
-import type { GamingAnalyticsService } from './index.js'
+import type { GamingAnalyticsService } from './api.js'
 import { attributionReport, type LinkShortUrls } from './attribution.js'
 import { playerProfile, playersPage } from './players.js'
 import { revenueReport } from './revenue.js'

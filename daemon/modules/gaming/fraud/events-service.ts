@@ -22,7 +22,7 @@ import type { GameRecord } from '../games/index.js'
 import { dayRange, optionalDays } from '../analytics/index.js'
 import type { FraudEventRecord, FraudEventsStore } from './events-store.js'
 import type { FraudStore } from './store.js'
-import type { FraudEventsService } from './index.js'
+import type { FraudEventsService } from './api.js'
 
 export interface FraudEventsServiceDeps {
   events: Pick<FraudEventsStore, 'page' | 'get' | 'setReview' | 'countsBetween' | 'dailyTotals'>

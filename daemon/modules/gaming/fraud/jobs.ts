@@ -1,4 +1,4 @@
-import type { FraudService } from './index.js'
+import type { FraudService } from './api.js'
 import type { JobDefinition } from '../../../jobs/scheduler.js'
 
 /** Blocklist entries past their 30 days (the pipeline already ignores them from expiresAt on). */

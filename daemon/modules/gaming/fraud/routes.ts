@@ -21,7 +21,7 @@ import {
 } from '../../../../src/contract/fraud.js'
 import { principalOf } from '../../../http/auth.js'
 import { errorRef } from '../../../http/openapi.js'
-import type { FraudEventsService, FraudService } from './index.js'
+import type { FraudEventsService, FraudService } from './api.js'
 
 const tags = ['Fraud']
 const base = '/api/v1/admin/fraud/games/:gameId'

@@ -19,7 +19,7 @@ import { compileRules, createCooldownStore, type CompiledRule } from './evaluate
 import { checkRule } from './fields.js'
 import type { BlockRecord, FraudStore, RuleRecord } from './store.js'
 import { TEMPLATES } from './templates.js'
-import type { FraudService } from './index.js'
+import type { FraudService } from './api.js'
 
 /** What `announce` says when the blocklist changed (game ids start with `gam_`). */
 export const BLOCKLIST_CHANGED = 'blocklist'

@@ -11,7 +11,7 @@ import {
 } from '../../../../src/contract/games.js'
 import { principalOf } from '../../../http/auth.js'
 import { errorRef } from '../../../http/openapi.js'
-import type { GameService } from './index.js'
+import type { GameService } from './api.js'
 
 const tags = ['Games']
 

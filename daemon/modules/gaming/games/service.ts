@@ -15,7 +15,7 @@ import type {
 } from '../../../../src/contract/games.js'
 import { GAME_LIMITS as L } from '../../../../src/contract/limits.js'
 import type { GameRecord, GameStore } from './store.js'
-import type { GameService } from './index.js'
+import type { GameService } from './api.js'
 
 export type { GameRecord }
 

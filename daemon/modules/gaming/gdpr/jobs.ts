@@ -1,4 +1,4 @@
-import type { GdprService } from './index.js'
+import type { GdprService } from './api.js'
 import type { JobDefinition } from '../../../jobs/scheduler.js'
 
 /** Queued GDPR deletions, every minute. */

@@ -4,7 +4,7 @@ import { IdParams, Page } from '../../../../src/contract/common.js'
 import { GdprDeletion, GdprDeletionBody, GdprDeletionsQuery } from '../../../../src/contract/gaming.js'
 import { principalOf } from '../../../http/auth.js'
 import { errorRef } from '../../../http/openapi.js'
-import type { GdprService } from './index.js'
+import type { GdprService } from './api.js'
 
 const tags = ['GDPR']
 

@@ -9,7 +9,7 @@ import { GDPR_CONFIRMATION, GDPR_RECORD_RETENTION_DAYS } from '../../../../src/c
 import type { GameService } from '../games/index.js'
 import type { GamedataService } from '../storage/index.js'
 import type { DeletionRecord, GdprStore } from './store.js'
-import type { GdprService } from './index.js'
+import type { GdprService } from './api.js'
 
 const KEEP_MS = GDPR_RECORD_RETENTION_DAYS * DAY_MS
 /** Requests handled per job run. */

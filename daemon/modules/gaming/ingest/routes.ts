@@ -5,8 +5,9 @@ import { AppError } from '../../../http/errors.js'
 import { errorRef } from '../../../http/openapi.js'
 import { setRateLimitHeaders } from '../../../http/rate-limit.js'
 import type { GameRecord } from '../games/index.js'
-import type { IngestService } from './index.js'
-import { gunzipCapped, tooLarge, type Admission } from './service.js'
+import type { IngestService } from './api.js'
+import { gunzipCapped, tooLarge } from './service.js'
+import type { Admission } from './api.js'
 
 declare module 'fastify' {
   interface FastifyRequest {

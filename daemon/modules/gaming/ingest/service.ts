@@ -16,41 +16,15 @@ import type { GameRecord, GameService } from '../games/index.js'
 import { attachClicks, type ClickLookup } from './attribution.js'
 import { createPipeline, type Judged, type Pipeline } from './pipeline.js'
 import { createTurns } from '../../../turns.js'
+import { checkEvent, parseBatch, type ParsedBatch } from './validate.js'
+import type { IngestStore } from './store.js'
+import type { IngestService } from './api.js'
+import type { GamedataService } from '../storage/index.js'
+import type { AcceptedEvent } from '../storage/index.js'
+import type { IngestRequest, Admission, SignedRequest } from './api.js'
 
 /** The event loop time batches get in one turn before the I/O that arrived meanwhile (ms). */
 const TURN_MS = 2
-import { checkEvent, parseBatch, type ParsedBatch } from './validate.js'
-import type { IngestStore } from './store.js'
-import type { IngestService } from './index.js'
-import type { GamedataService } from '../storage/index.js'
-import type { AcceptedEvent } from '../storage/index.js'
-
-export interface IngestRequest {
-  /** A game authenticated by `admit` and `verify`. */
-  game: GameRecord
-  /** The decompressed body. */
-  body: Buffer
-  ip: string
-  userAgent: string | null
-  /** The windows `admit` or `verify` counted the request in: given back if it is a replay. */
-  admission?: Admission
-}
-
-/** A request counted in its game's windows: which, and when. */
-export interface Admission {
-  tiers: QuotaTier[]
-  at: number
-  /** The state of the window with the fewest requests left: the X-RateLimit-* headers. */
-  state: LimitState
-}
-
-/** What the signature of a game requiring HMAC covers. */
-export interface SignedRequest {
-  /** The body as sent (gzip bytes when compressed). */
-  wire: Buffer
-  signature: string | undefined
-  timestamp: string | undefined
-}
 
 export interface IngestDeps {
   /** The batch_id records (game_batches). */

@@ -4,7 +4,6 @@
  * decoded amounts with what the players really spent in the window.
  */
 import { money, round } from '../../../../src/contract/numbers.js'
-import type { History } from './optimize.js'
 
 /** Reporting currency; relativeError is a signed fraction of the true total (null: no revenue). */
 export interface RevenueError {
@@ -57,4 +56,13 @@ export function measureError(
     playersByValue,
     revenueByValue,
   }
+}
+
+/** Players' first windows as columns (index i is one player): cheap for a million players. */
+export interface History {
+  /** Revenue within the window, reporting-currency micros. */
+  revenueMicros: ArrayLike<number>
+  /** Event type bit set within the window (bit i = typeByBit[i]). */
+  eventTypes: ArrayLike<number>
+  typeByBit: readonly string[]
 }

@@ -9,7 +9,7 @@ import { OptimizeQuery, OptimizeResult } from '../../../../src/contract/skan-opt
 import { AppError } from '../../../http/errors.js'
 import { hasScope, principalOf } from '../../../http/auth.js'
 import { errorRef } from '../../../http/openapi.js'
-import type { OptimizeService } from './index.js'
+import type { OptimizeService } from './api.js'
 
 export function optimizeRoutes(deps: { optimizer: OptimizeService }) {
   return async function (fastify: FastifyInstance) {

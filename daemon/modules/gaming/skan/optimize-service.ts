@@ -7,20 +7,14 @@ import type { GamedataService } from '../storage/index.js'
 import { EVENT_TYPE_BY_BIT } from '../storage/index.js'
 import type { GameService } from '../games/index.js'
 import type { SkanCampaigns } from './campaigns.js'
-import { optimize, type Proposal } from './optimize.js'
-import type { OptimizeService } from './index.js'
+import { optimize } from './optimize.js'
+import type { OptimizeService } from './api.js'
+import type { OptimizeResult } from './api.js'
 
 export interface OptimizeDeps {
   campaigns: Pick<SkanCampaigns, 'campaign' | 'replaceSchema'>
   games: Pick<GameService, 'record'>
   history: Pick<GamedataService, 'firstWindowHistory'>
-}
-
-export interface OptimizeResult extends Proposal {
-  campaignId: string
-  /** The game's reporting currency (every amount is in it). */
-  currency: string
-  applied: boolean
 }
 
 export function createOptimizeService(deps: OptimizeDeps): OptimizeService {

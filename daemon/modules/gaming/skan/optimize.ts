@@ -7,6 +7,8 @@ import { AppError } from '../../../http/errors.js'
 import type { CoarseBand, ConversionSchema } from '../../../../src/contract/skan.js'
 import { round } from '../../../../src/contract/numbers.js'
 import { measureError, roundedMoney, type Measured, type RevenueError } from './optimize-error.js'
+import type { History } from './optimize-error.js'
+export type { History } from './optimize-error.js'
 
 /** Fewer installs than this with a complete first window: no proposal (422). */
 export const MIN_INSTALLS = 100
@@ -39,15 +41,6 @@ export interface Band {
   max: number
 }
 export type { ConversionSchema }
-
-/** Players' first windows as columns (index i is one player): cheap for a million players. */
-export interface History {
-  /** Revenue within the window, reporting-currency micros. */
-  revenueMicros: ArrayLike<number>
-  /** Event type bit set within the window (bit i = typeByBit[i]). */
-  eventTypes: ArrayLike<number>
-  typeByBit: readonly string[]
-}
 
 export interface OptimizeOptions {
   current: ConversionSchema

@@ -16,7 +16,7 @@ import {
 } from '../../../../src/contract/skan.js'
 import { presentedKey, principalOf } from '../../../http/auth.js'
 import { errorRef } from '../../../http/openapi.js'
-import type { SkanService } from './index.js'
+import type { SkanService } from './api.js'
 
 const tags = ['SKAN']
 const off = errorRef("SKAN is off for the campaign's game (modules.skan)")

@@ -8,7 +8,7 @@ import { createSkanCampaigns, presentCampaign } from './campaigns.js'
 import { createSkanPostbacks } from './postbacks.js'
 import { buildReport } from './report.js'
 import type { SkanStore } from './store.js'
-import type { SkanService } from './index.js'
+import type { SkanService } from './api.js'
 
 export { presentCampaign } from './campaigns.js'
 export type { CampaignRecord } from './store.js'

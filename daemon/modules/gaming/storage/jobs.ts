@@ -1,4 +1,4 @@
-import type { GamedataService } from './index.js'
+import type { GamedataService } from './api.js'
 import type { JobDefinition } from '../../../jobs/scheduler.js'
 
 /** Raw events and sessions past each game's raw retention; the pruners' rows (batch ids past their 24 h). */

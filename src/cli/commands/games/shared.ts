@@ -3,7 +3,7 @@
  * looks on the terminal.
  */
 import { Option, type Command } from 'commander'
-import { GAME_LIMITS, GAME_PLATFORMS, GAME_STATUSES } from '../../../contract/limits.js'
+import { GAME_LIMITS, type GAME_PLATFORMS, GAME_STATUSES } from '../../../contract/limits.js'
 import type { CreateGameBody, Game, GameWithSecrets } from '../../../contract/games.js'
 import { plural, when, type Field } from '../../output.js'
 import { intArg, moneyArg } from '../../parse.js'

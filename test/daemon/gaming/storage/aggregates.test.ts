@@ -17,7 +17,7 @@ import {
   deliveredDataset,
   micros,
   REVENUE,
-  truth,
+  type truth,
   type Ev,
 } from '../../../support/gaming-dataset.js'
 import { gameIdOf } from '../../../support/fraud.js'

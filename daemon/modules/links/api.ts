@@ -1,0 +1,154 @@
+/** The links module's interfaces, imported by its own files (other modules import its index.ts). */
+import type { PageOf } from '../../../src/contract/common.js'
+import type {
+  BulkCreateResult,
+  CreateLinkBody,
+  Link,
+  ListLinksQuery,
+  QrQuery,
+  UpdateLinkBody,
+  LinkOg,
+  LinkRule,
+} from '../../../src/contract/links.js'
+import type {
+  CreateSmartLinkBody,
+  ListSmartLinksQuery,
+  SmartLink,
+  UpdateSmartLinkBody,
+} from '../../../src/contract/smart-links.js'
+import type { UnitOfWork } from '../../db/unit-of-work.js'
+import type { QrImage } from '../../qr/index.js'
+import type { LinkKind, LinkStore, SmartTargets } from './store.js'
+import type { Clock } from '../../clock.js'
+import type { EventBus } from '../../events.js'
+import type { ErrorDetail } from '../../http/errors.js'
+import type { LinkStatus } from '../../../src/contract/limits.js'
+import type { ReservedCodes } from './rules.js'
+import type { DomainDirectory } from '../domains/index.js'
+
+/** What install attribution reads of a link. */
+export interface LinkRef {
+  shortUrl: string
+  destinationUrl: string
+}
+
+export interface LinkService {
+  /** Creates a link on its domain (custom slug or generated code); announces link.created. */
+  create(organizationId: string, body: CreateLinkBody): Promise<Link>
+  /** Up to 1,000 create bodies, each validated on its own, the valid ones committed together. */
+  bulkCreate(organizationId: string, items: unknown[], validate: ItemValidator): Promise<BulkCreateResult>
+  /** A page of the organization's links (status, search, tag, sort). */
+  list(organizationId: string, q: ListLinksQuery): Promise<PageOf<Link>>
+  /** One link; 404 otherwise. */
+  get(organizationId: string, id: string): Promise<Link>
+  /** Edits a link (a new expiry brings an expired one back); announces link.updated. */
+  update(organizationId: string, id: string, body: UpdateLinkBody): Promise<Link>
+  /** Deletes a link; announces link.deleted. */
+  delete(organizationId: string, id: string): Promise<void>
+  /** The QR image of `${shortUrl}?qr=1`; the first one generated for a link is announced. */
+  qr(organizationId: string, id: string, q: QrQuery): Promise<QrImage>
+  /** Any link or smart link of the organization, by id (analytics, QR codes); 404 otherwise. */
+  owned(organizationId: string, id: string): Promise<{ id: string; kind: LinkKind; shortUrl: string }>
+  /**
+   * Short URL and destination (a smart link's fallback) of the organization's links among `ids`;
+   * deleted and other organizations' links are left out (install attribution reads them).
+   */
+  refs(organizationId: string, ids: readonly string[]): Promise<Map<string, LinkRef>>
+  /** For the redirect: the link (or smart link) behind a code on a domain, with its effective status. */
+  resolve(domainKey: string, shortCode: string): Promise<ResolvedLink | undefined>
+  /** A redirect of a link with maxClicks: a human takes a click atomically, a bot only asks. */
+  takeCappedClick(id: string, human: boolean): Promise<boolean>
+  /** Adds human clicks to links.clicks, inside the caller's unit of work when given. */
+  addClicks(deltas: ReadonlyArray<ClickDelta>, unit?: UnitOfWork): Promise<void>
+  /** Which of `ids` are links that still exist (any organization): the clicks purge asks. */
+  existingIds(ids: readonly string[]): Promise<Set<string>>
+  /** Clicks of the organization's links on custom domains (the domains stats). */
+  customDomainClicks(organizationId: string): Promise<number>
+  /** Moves a deleted custom domain's links to the shared domain (renaming clashes); returns how many. */
+  detachDomain(domainId: string): Promise<number>
+  /** Job: persists 'expired' for links past their expiry; returns how many. */
+  expireDue(): Promise<number>
+}
+
+/** Smart links (`/api/use/smart-links`): rows of the links table, never listed as links. */
+export interface SmartLinkService {
+  /** Creates a smart link (its short code shared with links: 409 when taken); announces link.created. */
+  create(organizationId: string, body: CreateSmartLinkBody): Promise<SmartLink>
+  /** A page of the organization's smart links, newest first (search, tag). */
+  list(organizationId: string, q: ListSmartLinksQuery): Promise<PageOf<SmartLink>>
+  /** One smart link; 404 otherwise (a plain link's id too). */
+  get(organizationId: string, id: string): Promise<SmartLink>
+  /** Edits a smart link (null clears a target); announces link.updated. */
+  update(organizationId: string, id: string, body: UpdateSmartLinkBody): Promise<SmartLink>
+  /** Deletes a smart link; announces link.deleted. */
+  delete(organizationId: string, id: string): Promise<void>
+}
+
+/** What the redirect needs of a link (the redirect module's resolver and hot-link cache). */
+export interface ResolvedLink {
+  id: string
+  organizationId: string
+  shortCode: string
+  shortUrl: string
+  destinationUrl: string
+  redirectType: Link['redirectType']
+  /** Effective status: expiry applied with clock.now() at resolve time. */
+  status: LinkStatus
+  expiresAt: number | null
+  /** Where an expired link redirects instead of answering 410; null: 410. */
+  expiredUrl: string | null
+  /** Human clicks after which the link is expired; the redirect takes each one atomically. */
+  maxClicks: number | null
+  /** Before it, the short URL answers 404. */
+  startsAt: number | null
+  forwardQuery: boolean
+  rules: LinkRule[]
+  title: string | null
+  /** scrypt hash of the password; a visit gets the password form first. Null: none. */
+  passwordHash: string | null
+  /** Open Graph tags for link-preview crawlers; null: crawlers get the redirect. */
+  og: LinkOg | null
+  /** A smart link's targets (destinationUrl is its fallback); null for a plain link. */
+  smart: (SmartTargets & { appendClickId: boolean }) | null
+}
+
+export interface ClickDelta {
+  linkId: string
+  clicks: number
+}
+
+export interface LinkServiceDeps {
+  store: LinkStore
+  clock: Clock
+  events: EventBus
+  /** config.publicUrl without a trailing slash: shared-domain short URLs are `${publicUrl}/${code}`. */
+  publicUrl: string
+  /**
+   * The service's own hosts besides custom domains (`host` or `host:port`): the shared short
+   * domain and the public URL's host. Links never point at them. Default: the public URL's host.
+   */
+  ownHosts?: string[]
+  /** Custom domains (absent: only the shared short domain exists). */
+  domains?: Pick<DomainDirectory, 'forLink' | 'hostOf' | 'knowsHost'>
+  /** The daemon's own first path segments: never short codes. */
+  reserved: ReservedCodes
+  /** What else uses a short URL (absent: nothing but the link's own QR image). */
+  shortUrlUse?: ShortUrlUse
+}
+
+/**
+ * What reaches a link's short URL besides the link itself, asked before a PATCH changes it: the
+ * qr-codes and clicks modules, through the composition (they depend on links, not the reverse).
+ */
+export interface ShortUrlUse {
+  /** A link's or smart link's QR codes: how many, and the newest few. */
+  qrCodes(
+    organizationId: string,
+    link: { id: string; kind: LinkKind },
+  ): Promise<{ total: number; first: { id: string; title: string | null }[] }>
+  /** The link's human clicks from `since` on. */
+  clicksSince(linkId: string, since: number): Promise<number>
+}
+
+/** Validates one bulk item against CreateLinkBody; returns its problems, or nothing when valid. */
+export type ItemValidator = (item: unknown) => ErrorDetail[] | undefined
