@@ -24,7 +24,9 @@ export function utcMonth(ms: number): string {
 
 export const MINUTE_MS = 60_000
 export const HOUR_MS = 3_600_000
-export const DAY_MS = 86_400_000
+import { DAY_MS } from '../src/contract/numbers.js'
+
+export { DAY_MS }
 
 /** The start of the `size`-long period holding `ts`, periods counted from `origin` (any sign). */
 export function floorTo(ts: number, size: number, origin = 0): number {

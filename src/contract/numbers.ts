@@ -1,7 +1,13 @@
-/** Figures as the API returns them: money stored in micro-units, decimals rounded. */
+/** Figures as the API returns them: money stored in micro-units, decimals rounded; a day in ms. */
 
 /** Micro-units to an amount of the currency (1_500_000 → 1.5). */
 export const money = (micros: number) => micros / 1_000_000
+
+/** An amount of the currency to whole micro-units (1.5 → 1_500_000), as money is stored. */
+export const toMicros = (amount: number) => Math.round(amount * 1_000_000)
+
+/** Milliseconds in a (UTC) day. */
+export const DAY_MS = 86_400_000
 
 /** `n` rounded to `digits` decimals (a number, so JSON and piped output stay numeric). */
 export function round(n: number, digits: number): number {

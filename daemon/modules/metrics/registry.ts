@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { DAY_MS } from '../../clock.js'
 
 /**
  * What the metrics read at scrape time from the other modules (numbers their index.ts exposes),
@@ -31,8 +32,6 @@ export interface MetricsSources {
   /** Now (Unix ms, the injected clock), for the days left on certificates. */
   now(): number
 }
-
-const DAY_MS = 86_400_000
 
 /**
  * One read shared by the families it fills: prom-client collects every family of a scrape at

@@ -5,6 +5,7 @@ import type { KeyTestResult } from '../../contract/keys.js'
 import { action, jsonOption } from '../action.js'
 import type { Ctx } from '../../session/context.js'
 import { CliError, EXIT } from '../../session/exit-codes.js'
+import { uptime } from '../../format/uptime.js'
 import { emit, maskKey, printRecord, printRows, when, type Field } from '../output.js'
 import { packageVersion } from '../../version.js'
 
@@ -17,12 +18,6 @@ export interface StatusReport {
   features: Discovery['features']
   ready: { ready: boolean; checks: Health['checks'] | null; jobs: JobStatus[] }
   auth: (KeyTestResult & { keyPreview: string }) | null
-}
-
-function uptime(seconds: number): string {
-  const s = Math.floor(seconds)
-  const [d, h, m] = [Math.floor(s / 86400), Math.floor((s % 86400) / 3600), Math.floor((s % 3600) / 60)]
-  return d > 0 ? `${d}d ${h}h` : h > 0 ? `${h}h ${m}m` : m > 0 ? `${m}m ${s % 60}s` : `${s}s`
 }
 
 async function readiness(ctx: Ctx): Promise<StatusReport['ready']> {

@@ -4,6 +4,7 @@
  */
 import type { Health } from '../../contract/health.js'
 import type { Link } from '../../contract/links.js'
+import { DAY_MS } from '../../contract/numbers.js'
 import type { TuiClient } from '../api.js'
 
 export interface Totals {
@@ -24,7 +25,6 @@ export interface HomeSnapshot {
   webhookFailures: Map<string, { name: string; failing: boolean }>
 }
 
-const DAY_MS = 86_400_000
 const SOON_MS = 14 * DAY_MS
 
 async function readiness(client: TuiClient): Promise<Health> {

@@ -3,18 +3,13 @@ import { Box } from 'ink'
 import { Text } from '../components/text.js'
 import { useEffect } from 'react'
 import { relativeTime } from '../../format/cells.js'
+import { uptime } from '../../format/uptime.js'
 import { hasScope, tint, useTui, type ScreenDef, type ScreenProps } from '../context.js'
 import { useKept, useKeptRef } from '../hooks/use-kept.js'
 import { usePoll } from '../hooks/use-poll.js'
 import { eventsBetween, loadHome, type HomeSnapshot, type Totals } from './home-data.js'
 
 const FEED_MAX = 50
-
-function uptime(seconds: number): string {
-  const s = Math.floor(seconds)
-  const [d, h, m] = [Math.floor(s / 86400), Math.floor((s % 86400) / 3600), Math.floor((s % 3600) / 60)]
-  return d > 0 ? `${d}d ${h}h` : h > 0 ? `${h}h ${m}m` : m > 0 ? `${m}m ${s % 60}s` : `${s}s`
-}
 
 function TotalsBox({ totals }: { totals: Totals }) {
   // An unusable key lacks every scope: say nothing per total (the status line says why).

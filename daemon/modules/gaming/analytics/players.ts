@@ -16,7 +16,7 @@ import { pageOf, pageParams } from '../../../http/pagination.js'
 import type { GameRecord } from '../games/index.js'
 import type { PlayersStore } from '../storage/index.js'
 import type { PlayerFilter, PlayerRow as StoredRow } from '../storage/index.js'
-import { money } from '../../../../src/contract/numbers.js'
+import { money, toMicros } from '../../../../src/contract/numbers.js'
 import { segmentBounds, segmentOf } from './segments.js'
 import { optionalDays } from './days.js'
 
@@ -25,7 +25,7 @@ export function playerFilter(
   game: GameRecord,
   q: Omit<PlayersQuery, 'page' | 'limit' | 'perPage'>,
 ): PlayerFilter {
-  let from = q.minRevenue !== undefined ? Math.round(q.minRevenue * 1_000_000) : undefined
+  let from = q.minRevenue !== undefined ? toMicros(q.minRevenue) : undefined
   let below: number | undefined
   if (q.segment) {
     const [segmentFrom, segmentBelow] = segmentBounds(game)[q.segment]

@@ -14,6 +14,7 @@ import type {
   UpdateGameBody,
 } from '../../../../src/contract/games.js'
 import { GAME_LIMITS as L } from '../../../../src/contract/limits.js'
+import { toMicros } from '../../../../src/contract/numbers.js'
 import type { GameRecord, GameStore } from './store.js'
 import type { GameService } from './api.js'
 
@@ -77,7 +78,6 @@ const readOnly = (field: string) =>
 const CURRENCIES: ReadonlySet<string> = new Set(
   (Intl as unknown as { supportedValuesOf(k: string): string[] }).supportedValuesOf('currency'),
 )
-const toMicros = (amount: number) => Math.round(amount * 1_000_000)
 
 /** The reporting currency asked for: a known ISO 4217 code (400 naming the field otherwise). */
 function currencyOf(value: string): string {

@@ -10,6 +10,7 @@ import type { IngestError } from '../../../../src/contract/gaming.js'
 import { PATTERN_MESSAGES, PLAIN_TEXT_PATTERN } from '../../../../src/contract/text.js'
 import { CUSTOM_BIT, TYPE_BIT, type Attribution, type GameEvent } from '../storage/index.js'
 import { utcDayNumber } from '../../../clock.js'
+import { toMicros } from '../../../../src/contract/numbers.js'
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 /** ISO 8601 date-time with a zone (Z or ±hh:mm). */
@@ -205,7 +206,7 @@ function moneyOf(
         error: `data.${field} × data.exchange_rate must be at most ${L.convertedAmountMax.toLocaleString('en')} ${reportingCurrency}`,
       }
   // `+ 0` turns -0 (a valid amount) into 0.
-  const micros = (v: unknown) => (typeof v === 'number' ? Math.round(v * rate * 1_000_000) + 0 : 0)
+  const micros = (v: unknown) => (typeof v === 'number' ? toMicros(v * rate) + 0 : 0)
   return {
     revenueType: isRevenue ? rule!.type : null,
     revenueMicros: isRevenue ? micros(amount) : 0,

@@ -5,7 +5,7 @@
  */
 import { AppError } from '../../../http/errors.js'
 import type { CoarseBand, ConversionSchema } from '../../../../src/contract/skan.js'
-import { round } from '../../../../src/contract/numbers.js'
+import { round, toMicros } from '../../../../src/contract/numbers.js'
 import { measureError, roundedMoney, type Measured, type RevenueError } from './optimize-error.js'
 import type { History } from './optimize-error.js'
 export type { History } from './optimize-error.js'
@@ -349,6 +349,6 @@ function currentEstimate(history: History, schema: ConversionSchema): RevenueErr
   return measureError(history, (_, mask) => {
     let value = 0
     for (const [bit, weight] of bits) if (hasBit(mask, bit)) value += weight
-    return { value, estimateMicros: Math.round((fine[String(value)] ?? 0) * 1_000_000) }
+    return { value, estimateMicros: toMicros(fine[String(value)] ?? 0) }
   }).summary
 }
