@@ -1,6 +1,6 @@
 /**
  * QR codes as resources: one styled code per flyer or poster, for a link or a smart link, with its
- * own scans. Wire names: contract.md, "QR codes".
+ * own scans.
  */
 import Type, { type Static } from 'typebox'
 import { Nullable, PageQuery, StringEnum, Timestamp } from './common.js'

@@ -1,7 +1,7 @@
 /**
  * Smart links (deep links): one short URL that sends each visitor to their platform's target
  * (iOS, Android, desktop), else the fallback. They share the short-code namespace of their domain
- * with links. Wire names: contract.md, "Smart links".
+ * with links.
  */
 import Type, { type Static } from 'typebox'
 import { Nullable, PageQuery, StringEnum, Timestamp } from './common.js'

@@ -38,7 +38,7 @@ const CLAIM_GRACE_MS = 30_000
  * delivery, any sender) its deliveries not yet tried start one at a time (nothing else in flight
  * to it), none during a pause doubling from `firstPauseMs` to `maxPauseMs`; the first success
  * ends it. They stay pending meanwhile, attempts unspent. Retries are not held back: they keep the
- * policy's schedule, so the webhook is suspended on the spec's timing.
+ * policy's schedule, so the webhook is suspended when that schedule runs out.
  */
 export const ENDPOINT_BACKOFF = { probeAfter: 5, firstPauseMs: 1000, maxPauseMs: 60_000 } as const
 

@@ -1,6 +1,6 @@
 /**
  * A game's overview over a range: DAU, MAU, revenue by type, ARPU/ARPPU, session length, daily
- * revenue and paying players as sparklines, the retention triangle in the spec's colour bands,
+ * revenue and paying players as sparklines, the retention triangle in its colour bands,
  * top countries, the leaderboard, the top event types (custom names marked *) and the links that
  * brought the most installs (attribution by link).
  */
@@ -16,7 +16,7 @@ import { tint, useTui, type TuiEnv } from '../context.js'
 import { usePoll } from '../hooks/use-poll.js'
 
 export const RANGES = [7, 30, 90] as const
-/** The spec's retention bands as terminal colours (amber: orange). */
+/** The retention report's bands (each cell's `band`) as terminal colours (amber: orange). */
 const BAND_COLOURS: Record<string, string | undefined> = {
   green: 'green',
   yellow: 'yellow',

@@ -1,5 +1,5 @@
 /**
- * Fraud rules, SKAN campaigns and webhook templates are lists like the others (seed spec 2.13):
+ * Fraud rules, SKAN campaigns and webhook templates are lists like the others:
  * the envelope `{data, total, page, perPage, hasMore}`, `page` and `limit` (alias `perPage`:
  * 10, 20, 50, 100; default 20; anything else a 400). `data` is where it always was.
  */

@@ -82,7 +82,7 @@ export function createIngestService(deps: IngestDeps): IngestService {
   const turn = createTurns(TURN_MS)
   /**
    * The two windows of a game's ingestion, in the order they count: the game and client address
-   * (the spec's budget of one sender), then the whole game (the ceiling guarding the server). A
+   * (the budget of one sender), then the whole game (the ceiling guarding the server). A
    * request its address's window refuses does not count in the game's.
    */
   const TIER_NAMES = ['per game and client address', 'game-wide ceiling'] as const
