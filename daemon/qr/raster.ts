@@ -2,7 +2,7 @@
  * QR PNGs drawn pixel by pixel, the logo decoded (PNG) or rasterised (SVG, resvg) into its box.
  * Runs in the render worker (render-worker.ts), never on the daemon's event loop: a logo's cost
  * is the worker's, bounded in time by the pool (render-pool.ts). Geometry:
- * docs/decisions/qr-logos.md. Imports nothing that throws AppError (errors cross the thread as
+ * docs/decisions/qr-rendering.md. Imports nothing that throws AppError (errors cross the thread as
  * text).
  */
 import { readFile } from 'node:fs/promises'

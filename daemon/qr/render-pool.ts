@@ -5,7 +5,7 @@
  * worker thread's processor time where Linux tells it (a loaded machine does not refuse honest
  * logos), else in wall time: past it the worker is ended (its WebAssembly too) and the request
  * gets a clear error; the next job starts a new worker. Jobs wait in a bounded queue (503 beyond). Workers are unreferenced while idle, so
- * they never keep a process alive. Why: docs/decisions/qr-logos.md.
+ * they never keep a process alive. Why: docs/decisions/qr-rendering.md.
  */
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'

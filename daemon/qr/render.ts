@@ -1,7 +1,8 @@
 /**
  * QR code images (SVG and PNG) drawn in a style: the `qrcode` package encodes the module matrix,
  * this file draws the SVG (and the logo, centred on a pad) itself; PNGs are drawn by the render
- * pool's workers (raster.ts). Geometry and limits: docs/decisions/qr-logos.md.
+ * pool's workers (raster.ts). Limits: docs/reference/links.md (QR images); why workers:
+ * docs/decisions/qr-rendering.md.
  */
 import type { QR_FORMATS } from '../../src/contract/limits.js'
 import { QR_LIMITS } from '../../src/contract/limits.js'

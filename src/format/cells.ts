@@ -13,6 +13,14 @@ export function truncate(s: string, width: number): string {
   return width <= 0 ? '' : `${chars.slice(0, width - 1).join('')}…`
 }
 
+/**
+ * A line of `width` characters at most: `head` (a title, a name) cut with an ellipsis so that
+ * `tail` (the ids and figures after it) stays whole.
+ */
+export function fitHead(head: string, tail: string, width: number): string {
+  return truncate(head, Math.max(8, width - [...visible(tail)].length)) + tail
+}
+
 /** Masked form of a key, as the daemon shows it: lk_••• and the last four characters. */
 export function maskKey(key: string | undefined): string {
   if (!key) return ''
@@ -44,6 +52,11 @@ export function relativeTime(then: number, now: number): string {
     return diff < 0 ? `${text} ago` : `in ${text}`
   }
   return 'just now'
+}
+
+/** A country as the CLI and the TUI show it: its ISO code, or `Unknown` when it is not known. */
+export function countryName(code: string | null | undefined): string {
+  return code || 'Unknown'
 }
 
 /** A percentage as text: `12.5%`; rounded to `digits` decimals when given. */

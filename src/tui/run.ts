@@ -123,7 +123,7 @@ export async function gamingOn(
 /**
  * Before Ink and React load: React's production build (the development one records every render
  * in Node's performance timeline for ever) unless NODE_ENV is set, and V8's `--optimize-for-size`
- * so short-lived frames do not grow the heap. See docs/decisions/tui-production-build.md.
+ * so short-lived frames do not grow the heap. See docs/decisions/tui-rendering.md.
  */
 export function prepareProcessForTui(): void {
   process.env.NODE_ENV ??= 'production'
@@ -143,7 +143,7 @@ export async function runTui(opts: TuiOptions, ctx: Ctx): Promise<void> {
   const client = await ctx.client()
   prepareProcessForTui()
   // Ink and React load while the daemon says who the key is.
-  const [who, gaming, { mount }, { ScreenWriter, frameStdout }] = await Promise.all([
+  const [who, gaming, { mount }, { ScreenWriter, frameStdout, AUTOWRAP_ON }] = await Promise.all([
     whoAmI(client, target.url, target.apiKey),
     gamingOn(client),
     import('./app.js'),
@@ -165,7 +165,7 @@ export async function runTui(opts: TuiOptions, ctx: Ctx): Promise<void> {
     restored = true
     // Nothing reaches the terminal after this (Ink's last render on its way out included).
     frames.detach()
-    stdout.write(SHOW_CURSOR + LEAVE_ALT_SCREEN)
+    stdout.write(AUTOWRAP_ON + SHOW_CURSOR + LEAVE_ALT_SCREEN)
   }
   process.once('exit', restore)
   stdout.write(ENTER_ALT_SCREEN + HIDE_CURSOR)

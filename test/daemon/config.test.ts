@@ -332,10 +332,10 @@ describe('config', () => {
 })
 
 describe('docs/operations.md', () => {
-  it('documents every setting with its environment variable and flag', () => {
+  it('documents every setting with its environment variable, flag and default', () => {
     const readme = readFileSync(join(packageRoot(), 'docs/operations.md'), 'utf8')
     for (const s of SETTINGS)
-      expect(readme, s.env).toMatch(new RegExp(`\\|\\s*\`${s.env}\`\\s*\\|\\s*\`${s.flag}\`\\s*\\|`))
+      expect(readme, s.env).toMatch(new RegExp(`^- \`${s.env}\`, \`${s.flag}\` \\(.+\\): `, 'm'))
   })
 })
 

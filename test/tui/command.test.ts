@@ -95,7 +95,8 @@ describe('linkctl tui', () => {
     const out = execFileSync(
       process.execPath,
       ['--import', 'tsx', join(root, 'test/tui/refreshes-kept.ts')],
-      { cwd: root, env, encoding: 'utf8', timeout: 20_000 },
+      // A bound for a hang, not for speed: a loaded 2-core machine takes half a minute.
+      { cwd: root, env, encoding: 'utf8', timeout: 55_000 },
     )
     const { kept, frames } = JSON.parse(out) as { kept: number; frames: number }
     expect(frames).toBeGreaterThanOrEqual(21)

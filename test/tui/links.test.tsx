@@ -54,6 +54,7 @@ describe('links screen', () => {
     expect(frame).toContain('news.ycombinato…      5')
     expect(frame).toContain('mobile')
     client.state.series.set('lnk_0', [0, 4, 8, 16])
+    app.refresh()
     await frameWith(app, 'Clicks, last 48 hours: 28', '▁▃▅█')
   })
 

@@ -39,7 +39,7 @@ const ua = (request: FastifyRequest) => request.headers['user-agent']
 
 /**
  * Every 3xx of the redirect: Location, Cache-Control and no body, `Content-Length: 0` for GET and
- * HEAD alike (as the fast path answers; docs/decisions/redirect-without-body.md).
+ * HEAD alike (as the fast path answers; docs/decisions/redirect-hot-path.md).
  */
 function sendRedirect(reply: FastifyReply, status: number, location: string, cacheControl: string) {
   return reply

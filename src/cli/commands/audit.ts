@@ -72,7 +72,10 @@ export function register(program: Command): void {
   const audit = program
     .command('audit')
     .description('the audit log: successful writes, newest first (who, what, when; needs team:read)')
-    .option('--member <member>', `only writes by this member: ${MEMBER_ARG_HELP}`)
+    .option(
+      '--member <member>',
+      `only writes by this member: ${MEMBER_ARG_HELP}, removed members too (a current one wins over a removed one of the same e-mail)`,
+    )
     .option('--action <action>', 'only this action, e.g. link.create, key.revoke')
     .option('--resource-type <type>', 'only this resource type, e.g. link, key, webhook')
     .option('--since <when>', 'from: ISO date/time, or 7d/12h/90m/2w ago', (v) => parseInstant(v, 'start'))

@@ -25,17 +25,15 @@ import { isShortUrlInUse } from '../../session/exit-codes.js'
 
 type Mode = 'list' | 'search' | 'detail' | 'create' | 'edit'
 
-function columns(width: number): TableColumn<Link>[] {
-  const fixed = 12 + 8 + 9 + 4
-  const rest = Math.max(20, width - fixed)
+function columns(now: number): TableColumn<Link>[] {
   return [
     { header: 'CODE', width: 12, value: (l) => l.shortCode },
-    { header: 'CLICKS', width: 8, value: (l) => l.clicks, align: 'right' },
-    { header: 'CREATED', width: 9, value: (l) => relativeTime(Date.parse(l.createdAt), Date.now()) },
+    { header: 'CLICKS', width: 6, value: (l) => l.clicks, align: 'right' },
+    { header: 'CREATED', width: 9, value: (l) => relativeTime(Date.parse(l.createdAt), now) },
     {
       header: 'TITLE / DESTINATION',
-      width: rest,
       value: (l) => (l.title ? `${l.title} · ` : '') + l.destinationUrl,
+      fit: 'flex',
     },
   ]
 }
@@ -241,8 +239,9 @@ function PlainLinks({ active, width, height, toggle }: ScreenProps & { toggle():
         </Text>
       ) : (
         <Table
-          columns={columns(width)}
+          columns={columns(env.clock.now())}
           rows={visible}
+          width={width}
           selected={cursor - top}
           color={env.color}
           loading="loading…"
@@ -253,13 +252,13 @@ function PlainLinks({ active, width, height, toggle }: ScreenProps & { toggle():
   )
 }
 
-const SMART_COLUMNS = (width: number): TableColumn<SmartLink>[] => [
+const SMART_COLUMNS: TableColumn<SmartLink>[] = [
   { header: 'CODE', width: 12, value: (l) => l.shortCode },
-  { header: 'CLICKS', width: 8, value: (l) => l.clicks, align: 'right' },
+  { header: 'CLICKS', width: 6, value: (l) => l.clicks, align: 'right' },
   {
     header: 'TITLE / FALLBACK',
-    width: Math.max(20, width - 12 - 8 - 2),
     value: (l) => (l.title ? `${l.title} · ` : '') + l.fallbackUrl,
+    fit: 'flex',
   },
 ]
 
@@ -337,8 +336,9 @@ function SmartLinks({ active, width, height, toggle }: ScreenProps & { toggle():
         <Text>No smart links yet: linkctl smart-links create makes one.</Text>
       ) : (
         <Table
-          columns={SMART_COLUMNS(width)}
+          columns={SMART_COLUMNS}
           rows={visible}
+          width={width}
           selected={cursor - top}
           color={env.color}
           loading="loading…"

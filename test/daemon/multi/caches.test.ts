@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import pg from 'pg'
-import { onPostgres } from '../../support/postgres.js'
+import { postgresOnly } from '../../support/postgres.js'
 import { createSharedApps, eventually, type SharedApps } from '../../support/shared-database.js'
 import { makeLink, visit } from '../../support/redirect.js'
 import { batch, createGame, event, send } from '../../support/gaming.js'
@@ -17,7 +17,7 @@ afterEach(() => shared.close())
 
 const apps = () => shared.apps as [TestApp, TestApp, TestApp]
 
-describe.runIf(onPostgres)('caches with three processes on one PostgreSQL database', () => {
+describe.runIf(postgresOnly())('caches with three processes on one PostgreSQL database', () => {
   it('a link deleted or changed through one process stops redirecting (or moves) on the others', async () => {
     shared = await createSharedApps(3)
     const [a, b, c] = apps()

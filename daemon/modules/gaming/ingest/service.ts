@@ -15,6 +15,10 @@ import type { IngestError, IngestResult } from '../../../../src/contract/gaming.
 import type { GameRecord, GameService } from '../games/index.js'
 import { attachClicks, type ClickLookup } from './attribution.js'
 import { createPipeline, type Judged, type Pipeline } from './pipeline.js'
+import { createTurns } from '../../../turns.js'
+
+/** The event loop time batches get in one turn before the I/O that arrived meanwhile (ms). */
+const TURN_MS = 2
 import { checkEvent, parseBatch, type ParsedBatch } from './validate.js'
 import type { IngestStore } from './store.js'
 import type { IngestService } from './index.js'
@@ -101,6 +105,7 @@ export const tooLarge = (limit = L.batchBytes) =>
 export function createIngestService(deps: IngestDeps): IngestService {
   const { counts, count } = createCounts()
   const pipeline = deps.pipeline ?? createPipeline()
+  const turn = createTurns(TURN_MS)
   /**
    * The two windows of a game's ingestion, in the order they count: the game and client address
    * (the spec's budget of one sender), then the whole game (the ceiling guarding the server). A
@@ -304,6 +309,9 @@ export function createIngestService(deps: IngestDeps): IngestService {
 
     /** Parses, judges and stores a batch of a game that passed `admit` and `verify`. */
     async ingest(req: IngestRequest): Promise<{ status: 202; text: string }> {
+      // Parsing and judging take turns (daemon/turns.ts): a burst of batches does not hold back
+      // the redirects and reads that arrived with it.
+      await turn()
       const now = deps.clock.now()
       const { game } = req
       const windowMs = game.replayWindowSeconds * 1000
