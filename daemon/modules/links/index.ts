@@ -8,7 +8,7 @@ export {
   type ResolvedLink,
   type ShortUrlUse,
 } from './service.js'
-export { createSmartLinkService } from './smart.js'
+export { createSmartLinkService } from './smart-links.js'
 export { SHARED_DOMAIN_KEY, createReservedCodes, type ReservedCodes } from './rules.js'
 export { type QrImage } from '../../qr/index.js'
 import type { PageOf } from '../../../src/contract/common.js'

@@ -18,7 +18,7 @@ import {
 } from './protected.js'
 import type { ResolvedLink } from './cache.js'
 import type { RedirectService } from './index.js'
-import { DEVICE_PAGE_CSP, deviceAnswer, devicePage, needsDevicePage, REFERRER_PARAM } from './smart.js'
+import { DEVICE_PAGE_CSP, deviceAnswer, devicePage, needsDevicePage, REFERRER_PARAM } from './smart-target.js'
 
 function fail(
   request: FastifyRequest,

@@ -14,7 +14,7 @@ import { iso } from '../../clock.js'
 import type { EventBus } from '../../events.js'
 import type { RateLimitStore } from '../../http/rate-limit.js'
 import { PASSWORD_LINK_TRIES, PASSWORD_WINDOW_MS } from './protected.js'
-import { newClickId, smartTarget } from './smart.js'
+import { newClickId, smartTarget } from './smart-target.js'
 import type { RedirectService } from './index.js'
 import type { ReservedCodes } from '../links/index.js'
 
