@@ -1,13 +1,8 @@
 /** Short links, their codes, bulk creation and QR codes; owns `links` and `link_tags`. */
 export { createLinkStore } from './store.js'
-export {
-  createLinkService,
-  qrCodeIdOf,
-  type ClickDelta,
-  type ItemValidator,
-  type ResolvedLink,
-  type ShortUrlUse,
-} from './service.js'
+export { createLinkService, qrCodeIdOf, type ClickDelta, type ShortUrlUse } from './service.js'
+export { type ItemValidator } from './bulk.js'
+export { type ResolvedLink } from './present.js'
 export { createSmartLinkService } from './smart-links.js'
 export { SHARED_DOMAIN_KEY, createReservedCodes, type ReservedCodes } from './rules.js'
 export { type QrImage } from '../../qr/index.js'
@@ -32,8 +27,10 @@ import { expireLinksJob } from './jobs.js'
 import type { QrImage } from '../../qr/index.js'
 import { linkRoutes } from './routes.js'
 import { smartLinkRoutes } from './smart-routes.js'
-import type { LinkKind } from './store.js'
-import type { ClickDelta, ItemValidator, ResolvedLink } from './service.js'
+import type { LinkKind } from './records.js'
+import type { ClickDelta } from './service.js'
+import type { ItemValidator } from './bulk.js'
+import type { ResolvedLink } from './present.js'
 import type { ReservedCodes } from './rules.js'
 
 /** What install attribution reads of a link. */
