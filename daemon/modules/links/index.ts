@@ -26,6 +26,7 @@ import type { Module } from '../module.js'
 import { expireLinksJob } from './jobs.js'
 import type { QrImage } from '../../qr/index.js'
 import { linkRoutes } from './routes.js'
+import { linkQrRoutes } from './qr-routes.js'
 import { smartLinkRoutes } from './smart-routes.js'
 import type { LinkKind } from './records.js'
 import type { ClickDelta } from './service.js'
@@ -99,6 +100,7 @@ export function linksModule(deps: {
   reserved: ReservedCodes
 }): Module {
   const links = linkRoutes(deps)
+  const qr = linkQrRoutes(deps)
   const smart = smartLinkRoutes(deps)
   return {
     name: 'links',
@@ -108,6 +110,7 @@ export function linksModule(deps: {
     },
     routes: async (app) => {
       await links(app)
+      await qr(app)
       await smart(app)
     },
     jobs: [expireLinksJob(deps.links)],
