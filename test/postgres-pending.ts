@@ -36,7 +36,6 @@ export const ENGINE_FREE: string[] = [
   'test/tui/screen-writer.test.tsx',
   'test/tui/shell.test.tsx',
   'test/tui/skan.test.tsx',
-  'test/tui/team.test.tsx',
   'test/tui/webhooks.test.tsx',
 ]
 
