@@ -32,7 +32,6 @@ export const ENGINE_FREE: string[] = [
   'test/tui/gdpr.test.tsx',
   'test/tui/home.test.tsx',
   'test/tui/link-options.test.tsx',
-  'test/tui/qr.test.tsx',
   'test/tui/screen-writer.test.tsx',
   'test/tui/shell.test.tsx',
   'test/tui/skan.test.tsx',
