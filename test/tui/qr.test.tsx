@@ -164,8 +164,9 @@ describe('QR codes in the Links screen against linkd', () => {
     await press(app, 'Big poster', KEY.down, KEY.down, KEY.down)
     await erase(app, 'M')
     await press(app, 'H', CTRL_S)
-    const frame = await frameWith(app, 'saved the QR code “Big poster”', 'Big poster')
-    expect(frame).toContain('#000000 on #ffffff, H')
+    await frameWith(app, 'saved the QR code “Big poster”')
+    // The list, read again, shows the code as the daemon now has it.
+    await frameWhere(app, (f) => /Big poster\s+0 .*#000000 on #ffffff, H/.test(f), 'the code saved')
     expect(app.sent('qrCodes.update')).toEqual([
       [poster.id, { title: 'Big poster', style: { errorCorrection: 'H' } }],
     ])
