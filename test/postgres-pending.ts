@@ -34,7 +34,6 @@ export const ENGINE_FREE: string[] = [
   'test/tui/screen-writer.test.tsx',
   'test/tui/shell.test.tsx',
   'test/tui/skan.test.tsx',
-  'test/tui/webhooks.test.tsx',
 ]
 
 export const NOT_YET_ON_POSTGRES: string[] = []
