@@ -26,7 +26,6 @@ export const ENGINE_FREE: string[] = [
   'test/sdk/**',
   // The TUI's screens against FakeClient only (the others use a daemon too).
   'test/tui/domains.test.tsx',
-  'test/tui/games.test.tsx',
   'test/tui/gaming-off.test.tsx',
   'test/tui/gdpr.test.tsx',
   'test/tui/home.test.tsx',
