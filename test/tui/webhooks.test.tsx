@@ -51,6 +51,8 @@ describe('webhooks screen against linkd', () => {
       await frameWith(app, 'Disable billing hook?', '[y/N]')
       await press(app, 'y')
       await frameWith(app, 'billing hook disabled')
+      // e acts on the status shown: wait for the list read again.
+      await frameWhere(app, (f) => /billing hook\s+disabled\s+http/.test(f), 'the webhook shown disabled')
       expect((await org.api.webhooks.get(hook.id)).status).toBe('disabled')
       await press(app, 'e')
       await frameWith(app, 'billing hook enabled')
