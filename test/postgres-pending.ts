@@ -31,7 +31,6 @@ export const ENGINE_FREE: string[] = [
   'test/tui/link-options.test.tsx',
   'test/tui/screen-writer.test.tsx',
   'test/tui/shell.test.tsx',
-  'test/tui/skan.test.tsx',
 ]
 
 export const NOT_YET_ON_POSTGRES: string[] = []
