@@ -25,7 +25,6 @@ export const ENGINE_FREE: string[] = [
   'test/lint/**',
   'test/sdk/**',
   // The TUI's screens against FakeClient only (the others use a daemon too).
-  'test/tui/domains.test.tsx',
   'test/tui/gaming-off.test.tsx',
   'test/tui/home.test.tsx',
   'test/tui/link-options.test.tsx',
