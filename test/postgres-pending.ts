@@ -27,7 +27,6 @@ export const ENGINE_FREE: string[] = [
   // The TUI's screens against FakeClient only (the others use a daemon too).
   'test/tui/gaming-off.test.tsx',
   'test/tui/home.test.tsx',
-  'test/tui/link-options.test.tsx',
   'test/tui/screen-writer.test.tsx',
   'test/tui/shell.test.tsx',
 ]
