@@ -57,17 +57,6 @@ describe('fraud screen, rendering', () => {
     expect(await frameWith(app, '2 fraud events, newest first')).not.toContain('watched_3')
   })
 
-  it('shows control characters in data as text: a player id cannot retitle or clear the terminal', async () => {
-    const client = new FakeClient()
-    client.fraudData.events.unshift(makeFraudEvent(3, { playerId: 'evil\x1b]0;pwned\x07\x1b[2J' }))
-    const app = await openGame(client)
-    await frameWith(app, '3 fraud events')
-    await press(app, 'l')
-    const frame = await frameWith(app, 'fev_3 (player evil\\x1b]0;pwned\\x07\\x1b[2J) reviewed: legitimate')
-    expect(frame).not.toContain('\x1b')
-    expect(frame).not.toContain('\x07')
-  })
-
   it('? lists every key of the screen within 80x24', async () => {
     const app = await openGame()
     await press(app, '?')
@@ -142,6 +131,23 @@ describe('fraud screen against linkd', () => {
     expect((await org.api.fraud.events('space-race')).data[0]?.review).toBe('fraud')
   })
 
+  it('shows control characters in data as text: a player id cannot retitle or clear the terminal', async () => {
+    const evil = 'evil\x1b]0;pwned\x07\x1b[2J'
+    const { org, app } = await gameOnDaemon((gameId) =>
+      seedFraud(daemon().testApp, gameId, [fraudEvent(daemon().testApp, gameId, { playerId: evil })]),
+    )
+    await frameWith(app, '1 fraud event')
+    await press(app, 'l')
+    const [event] = (await org.api.fraud.events('space-race')).data
+    expect(event?.playerId).toBe(evil)
+    const frame = await frameWith(
+      app,
+      `${event!.id} (player evil\\x1b]0;pwned\\x07\\x1b[2J) reviewed: legitimate`,
+    )
+    expect(frame).not.toContain('\x1b')
+    expect(frame).not.toContain('\x07')
+  })
+
   it('toggles a rule with space and changes its priority with + and -, showing the API’s error in place', async () => {
     // Two rules of the test's own in place of the templates: the screen lists them as created.
     const ids: Record<string, string> = {}
@@ -181,12 +187,15 @@ describe('fraud screen against linkd', () => {
     expect((await ruleOf('Block Bot Traffic'))?.enabled).toBe(false)
     await press(app, KEY.enter)
     await frameWith(app, 'Block Bot Traffic enabled')
+    await frameWhere(app, (f) => /Block Bot Traffic .*\s+500\s+yes/.test(f), 'the rule shown enabled')
     await press(app, '+')
     await frameWith(app, 'Block Bot Traffic: priority 501')
     expect((await ruleOf('Block Bot Traffic'))?.priority).toBe(501)
     // The last rule down to 1, then to 0: the daemon refuses it.
     await press(app, 'G', '-')
     await frameWith(app, 'Rate Limit Abuse: priority 1')
+    // The next step counts from the priority shown: wait for the rules read again.
+    await frameWhere(app, (f) => /Rate Limit Abuse .*\s+1\s+yes/.test(f), 'priority 1 in the table')
     await press(app, '-')
     await frameWith(app, 'Priority of Rate Limit Abuse to 0 failed: priority must be at least 1 (HTTP 400)')
     expect((await ruleOf('Rate Limit Abuse'))?.priority).toBe(1)

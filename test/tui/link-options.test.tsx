@@ -223,7 +223,7 @@ describe('link options in the TUI against linkd', () => {
   })
 
   it('the create form takes the expired URL, a click limit and a password', async () => {
-    const { app, code } = await linkOnDaemon()
+    const { app } = await linkOnDaemon()
     await press(app, 'n')
     await frameWith(app, 'New link', 'Password (optional)')
     await press(app, 'https://example.com/launch')

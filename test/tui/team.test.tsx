@@ -142,6 +142,8 @@ describe('team screen against linkd', () => {
     cleanup()
     // An admin cannot make a member owner.
     await org.api.team.setRole(ana, 'admin')
+    // Eve joins last: the fourth row.
+    d.clock.advance(1000)
     const { token } = await org.api.team.invite({ email: 'eve@example.com', role: 'admin' })
     const admin = await new LinkdClient({ baseUrl: d.url }).team.accept(token, 'Eve')
     const asAdmin = renderOnDaemon(d, admin.apiKey.key, { initialScreen: 'team' })
