@@ -60,6 +60,23 @@ export default tseslint.config(
     },
   },
   {
+    // The TUI's time is its clock (src/tui/clock.ts): the screen tests move it by hand, so none
+    // races a refresh. run.ts, before the app, waits for the daemon on real timers.
+    files: ['src/tui/**'],
+    ignores: ['src/tui/clock.ts', 'src/tui/run.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'Use the TUI clock: env.clock.now().' },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'setTimeout', message: 'Use the TUI clock: env.clock.after().' },
+        { name: 'setInterval', message: 'Use the TUI clock: env.clock.after().' },
+      ],
+    },
+  },
+  {
     files: ['src/cli/**'],
     rules: { 'no-restricted-imports': ['error', { patterns: [notTui] }] },
   },

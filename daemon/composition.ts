@@ -25,7 +25,7 @@ import { hasScope } from './http/auth.js'
 import { createLinkStore } from './modules/links/index.js'
 import { createLinkService } from './modules/links/index.js'
 import { createSmartLinkService } from './modules/links/index.js'
-import { linksModule } from './modules/links/index.js'
+import { linksModule, type ShortUrlUse } from './modules/links/index.js'
 import { createReservedCodes } from './modules/links/index.js'
 import { createDomainStore } from './modules/domains/index.js'
 import { createAcmeStore } from './modules/domains/index.js'
@@ -141,6 +141,17 @@ function services(deps: CompositionDeps) {
     publicUrl: c.publicUrl,
     ownHosts,
     domains: directory,
+    // A short URL's QR codes and recent clicks (qr-codes and clicks are built below; asked per PATCH).
+    shortUrlUse: {
+      qrCodes: async (organizationId: string, link: { id: string; kind: 'link' | 'smart' }) => {
+        const page = await qrCodes.list(
+          organizationId,
+          link.kind === 'smart' ? { smartLinkId: link.id, limit: 10 } : { linkId: link.id, limit: 10 },
+        )
+        return { total: page.total, first: page.data }
+      },
+      clicksSince: (linkId: string, since: number) => clicks.humanClicksSince(linkId, since),
+    } satisfies ShortUrlUse,
   }
   const links = createLinkService(linkDeps)
   const smartLinks = createSmartLinkService({
@@ -212,6 +223,8 @@ function services(deps: CompositionDeps) {
     shortDomain: c.shortDomain,
     customDomainOf: (host) => directory.keyOfHost(host),
     countryOf: (ip) => locate(ip).country,
+    limiter: deps.limiter,
+    events,
   })
   const idempotency = createIdempotencyStore(db.kysely, secrets)
   const audit = createAuditService({ store: createAuditStore(db.kysely), clock })
@@ -237,6 +250,7 @@ function services(deps: CompositionDeps) {
     feed,
     countryOf,
     ingestRates: { perClient: c.ingestRateLimitPerClient, perGame: c.ingestRateLimitPerGame },
+    ingestQueueMax: c.ingestQueueMax,
     skanHeld: { maxRows: c.skanHeldMax, maxBytes: c.skanHeldMaxBytes },
     ...(deps.skanPublicKeys ? { skanPublicKeys: deps.skanPublicKeys } : {}),
     forgetResponsesNaming: (id) => idempotency.forgetResponsesNaming(id),
@@ -307,6 +321,7 @@ export async function compose(deps: CompositionDeps) {
   const metrics = createMetrics({
     clicks: () => ({ ...recorder.status(), received: recorder.received, recorded: recorder.recorded }),
     ingest: () => svc.gaming.ingest.counts(),
+    ingestQueue: () => svc.gaming.gamedata.queue(),
     webhookAttempts: () => svc.webhooks.worker.attempts,
     webhookTotals: () => svc.webhooks.totals(),
     async jobs() {
@@ -325,6 +340,7 @@ export async function compose(deps: CompositionDeps) {
         : undefined,
     now: () => clock.now(),
   })
+  svc.gaming.gamedata.watchGroups((group) => metrics.observeIngestGroup(group))
   // Route registration order (also the order of the OpenAPI document's paths).
   const modules: Module[] = [
     healthModule({ health, publicUrl: config.publicUrl, features: { gaming: svc.gaming.enabled } }),

@@ -30,6 +30,11 @@ export interface DomainEvents {
     organizationId: string
     data: { id: string; shortUrl: string; shortCode: string; deletedAt: string; kind?: 'smart' }
   }
+  /** A password link's wrong tries reached the per-link limit: every try is refused until lockedUntil. */
+  'link.password_locked': {
+    organizationId: string
+    data: { linkId: string; shortUrl: string; shortCode: string; wrongTries: number; lockedUntil: string }
+  }
   /** Human clicks only (bots and link previews are counted, never announced). */
   'link.clicked': {
     organizationId: string
@@ -90,15 +95,30 @@ export interface DomainEvents {
     data: { id: string; domain: string; verifiedAt: string; sslStatus: string; sslExpiresAt: string | null }
   }
   'domain.deleted': { organizationId: string; data: { id: string; domain: string; deletedAt: string } }
-  /** An invitation was accepted: the new member. */
+  /** An invitation was accepted: the new member; `permissions` are the scopes its role allows. */
   'team.member_added': {
     organizationId: string
-    data: { memberId: string; name: string; email: string | null; role: string; invitedBy: string | null }
+    data: {
+      memberId: string
+      name: string
+      email: string | null
+      role: string
+      permissions: string[]
+      invitedBy: string | null
+      joinedAt: string
+    }
   }
   /** A member was removed (its keys revoked); `removedBy` is the member who removed it. */
   'team.member_removed': {
     organizationId: string
-    data: { memberId: string; name: string; email: string | null; role: string; removedBy: string | null }
+    data: {
+      memberId: string
+      name: string
+      email: string | null
+      role: string
+      removedBy: string | null
+      removedAt: string
+    }
   }
 }
 export type EventType = keyof DomainEvents

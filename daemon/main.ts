@@ -94,6 +94,9 @@ async function serve(requested: Config): Promise<void> {
       process.exit(1)
     }, config.shutdownTimeoutMs)
     force.unref()
+    // A request in flight keeps its keep-alive connection open after its answer, which would hold
+    // the close until the client lets go: each such connection is closed once it is idle.
+    setInterval(() => app.server.closeIdleConnections(), 100).unref()
     try {
       await https?.close()
       await app.close() // stops accepting, waits for in-flight requests, stops jobs, flushes buffers

@@ -1,8 +1,8 @@
 /**
  * Link passwords at rest: Node's scrypt with a random 16-byte salt, the parameters stored in the
  * string (`scrypt$N$r$p$salt$hash`, base64url) so they can be raised later without breaking old
- * hashes; verification compares in constant time. Why these numbers:
- * docs/decisions/link-passwords.md.
+ * hashes; verification compares in constant time. The try limit and the rules:
+ * docs/reference/links.md (Link options).
  */
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto'
 

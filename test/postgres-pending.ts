@@ -9,6 +9,10 @@ export const SQLITE_ONLY: string[] = [
   'test/daemon/db/checkpointer.test.ts',
   'test/daemon/db/db-files.test.ts',
   'test/daemon/db/durability.test.ts',
+  'test/daemon/db/group-commit.test.ts',
+  'test/daemon/db/sqlite-dialect.test.ts',
+  // The WAL's fdatasync before a 202, in linkd's system calls.
+  'test/e2e/ingest-durability.e2e.test.ts',
   'test/daemon/db/unit-of-work.test.ts',
   // The modes of linkd.db, -wal and -shm and of a SQLite backup copy: files PostgreSQL does not have.
   'test/e2e/file-modes.e2e.test.ts',

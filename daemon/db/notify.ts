@@ -1,13 +1,13 @@
 /**
  * The change feed between processes on one database: after a commit that changes a cached thing
- * (links, domains, webhook subscriptions, fraud rules), NOTIFY; others drop or reload their copy.
+ * (links, domains, webhook subscriptions, fraud rules, games), NOTIFY; others drop or reload their copy.
  * A dropped LISTEN connection reconnects and makes every cache forget; cache expiry is the net.
  */
 import type pg from 'pg'
 import { newId } from '../crypto.js'
 import type { Db } from './open.js'
 
-export type ChangeTopic = 'link' | 'domains' | 'webhooks' | 'fraud'
+export type ChangeTopic = 'link' | 'domains' | 'webhooks' | 'fraud' | 'games'
 
 /** The key of a notice that means "everything of this topic" (after a reconnection). */
 export const EVERYTHING = '*'

@@ -1,9 +1,10 @@
 import { dirname } from 'node:path'
 import SQLite from 'better-sqlite3'
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely'
+import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import type { Database } from './schema.js'
 import { createPrivateDir, secureDatabaseFiles } from './files.js'
+import { CachingSqliteDialect } from './sqlite-dialect.js'
 
 interface OpenDb {
   /** The Kysely handle every store uses. */
@@ -18,6 +19,12 @@ export interface SqliteDb extends OpenDb {
   dialect: 'sqlite'
   /** The better-sqlite3 connection: for migrations, backups and benchmarked prepared statements. */
   sqlite: SQLite.Database
+  /**
+   * A second, read-only connection to the file (opened on first use; none for `:memory:`): for
+   * a hot read that must not wait while the one connection is busy in a transaction (the WAL
+   * lets it read what was committed meanwhile). What it reads may not be durable yet.
+   */
+  reader(): SQLite.Database | undefined
 }
 
 /** The scale-out engine: a PostgreSQL database shared by any number of linkd processes. */
@@ -58,16 +65,22 @@ function openSqlite(path: string): SqliteDb {
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('busy_timeout = 5000')
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) })
+  const kysely = new Kysely<Database>({ dialect: new CachingSqliteDialect(sqlite) })
   let closed = false
+  let reader: SQLite.Database | undefined
   return {
     kysely,
     sqlite,
     dialect: 'sqlite',
     tightened,
+    reader() {
+      if (path === ':memory:' || closed) return undefined
+      return (reader ??= new SQLite(path, { readonly: true }))
+    },
     async close() {
       if (closed) return
       closed = true
+      reader?.close()
       await kysely.destroy() // closes the better-sqlite3 handle too
     },
   }

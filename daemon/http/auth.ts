@@ -54,6 +54,9 @@ declare module 'fastify' {
   }
 }
 
+/** The methods of writes: authorized again before their handler runs. */
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE'])
+
 const REASON_TEXT: Record<string, string> = {
   missing: 'an API key is required: send Authorization: Bearer <key> or X-API-Key: <key>',
   malformed: 'the API key is malformed',
@@ -138,6 +141,28 @@ export function installAccess(
     if (ipState.exceeded) throw tooMany(ipState, 'per IP')
   }
 
+  /** The presented key's principal as it stands now, from this request's address (401, 403). */
+  async function identify(request: FastifyRequest): Promise<Principal> {
+    const outcome = await deps.authenticate(presentedKey(request))
+    if (!outcome.ok)
+      throw new AppError('Unauthorized', REASON_TEXT[outcome.reason] ?? 'the API key is invalid')
+    const p = outcome.principal
+    request.principal = p
+    if (p.allowedIps.length > 0 && !ipAllowed(request.ip, allowEntries(p.allowedIps)))
+      throw new AppError('Forbidden', `requests from ${request.ip} are not allowed for this API key`)
+    return p
+  }
+
+  function assertScope(p: Principal, required: Scope | true): void {
+    if (required !== true && !hasScope(p.permissions, required))
+      throw new AppError(
+        'Forbidden',
+        ROLE_SCOPES[p.role].includes(required)
+          ? `this API key lacks the ${required} permission`
+          : `the ${p.role} role does not allow ${required}; a team admin can change the role`,
+      )
+  }
+
   /** Authentication, allowlist, key and organization windows, scope: routes declaring `auth`. */
   async function authorize(
     request: FastifyRequest,
@@ -145,14 +170,9 @@ export function installAccess(
     required: Scope | true,
   ): Promise<void> {
     const now = deps.clock.now()
-    const outcome = await deps.authenticate(presentedKey(request))
-    if (!outcome.ok)
-      throw new AppError('Unauthorized', REASON_TEXT[outcome.reason] ?? 'the API key is invalid')
-    const p = outcome.principal
-    request.principal = p
-    // Before the key's quota is counted: requests from outside the allowlist must not use it up.
-    if (p.allowedIps.length > 0 && !ipAllowed(request.ip, allowEntries(p.allowedIps)))
-      throw new AppError('Forbidden', `requests from ${request.ip} are not allowed for this API key`)
+    // The allowlist is checked before the key's quota is counted: requests from outside it must
+    // not use it up.
+    const p = await identify(request)
 
     // One step for the three windows (one statement on PostgreSQL), key → member → organization:
     // a request refused by an earlier window does not use up the later ones.
@@ -178,13 +198,7 @@ export function installAccess(
       throw tooMany(orgState, 'per organization')
     }
 
-    if (required !== true && !hasScope(p.permissions, required))
-      throw new AppError(
-        'Forbidden',
-        ROLE_SCOPES[p.role].includes(required)
-          ? `this API key lacks the ${required} permission`
-          : `the ${p.role} role does not allow ${required}; a team admin can change the role`,
-      )
+    assertScope(p, required)
   }
 
   // A callback hook, synchronous for public routes and redirects (the hot path pays no promise).
@@ -201,6 +215,19 @@ export function installAccess(
       return
     }
     authorize(request, reply, required).then(() => done(), done)
+  })
+
+  // A write is authorized again once its body has arrived, right before its handler runs: the key,
+  // its member and its role as they stand now (read from the store, as at the door), so a slow
+  // body cannot outlive a removal, a revocation or a demotion. The handler acts as that principal.
+  app.addHook('onRoute', (route) => {
+    const required = route.config?.auth
+    const methods = Array.isArray(route.method) ? route.method : [route.method]
+    if (required === undefined || !methods.some((m) => WRITES.has(m))) return
+    const recheck = async (request: FastifyRequest) => {
+      if (WRITES.has(request.method) && request.principal) assertScope(await identify(request), required)
+    }
+    addRouteHook(route, 'preHandler', recheck)
   })
 
   if (deps.onAuthenticatedResponse) {

@@ -1,7 +1,7 @@
 /**
  * The quotas' counters in PostgreSQL, shared by every process (a limit is a total). A request's
  * key and organization windows are one prepared statement, rows locked key first; the table is
- * UNLOGGED. Why: docs/decisions/shared-quota-counters.md. On SQLite the counters stay in memory.
+ * UNLOGGED. Why: docs/decisions/rate-limit-counters.md. On SQLite the counters stay in memory.
  */
 import type pg from 'pg'
 import { addCountersOnConflict } from '../db/counters.js'

@@ -1,3 +1,3 @@
 /** QR images and their styles, shared by the links module (per-link image) and qr-codes. */
-export { renderQrCode, type QrImage } from './render.js'
+export { cancelRenders, checkLogoDraws, renderQrCode, type QrImage } from './render.js'
 export { DEFAULT_QR_STYLE, publicQrStyle, resolveQrStyle, type StoredQrStyle } from './style.js'

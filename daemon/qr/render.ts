@@ -1,43 +1,22 @@
 /**
  * QR code images (SVG and PNG) drawn in a style: the `qrcode` package encodes the module matrix,
- * this file draws it (and the logo, centred on a pad) itself. Geometry and limits:
- * docs/decisions/qr-logos.md.
+ * this file draws the SVG (and the logo, centred on a pad) itself; PNGs are drawn by the render
+ * pool's workers (raster.ts). Limits: docs/reference/links.md (QR images); why workers:
+ * docs/decisions/qr-rendering.md.
  */
-import { readFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
 import type { QR_FORMATS } from '../../src/contract/limits.js'
-import { validation } from '../http/errors.js'
-import { loadPng, parseLogo, type StoredQrStyle } from './style.js'
+import { QR_LIMITS } from '../../src/contract/limits.js'
+import { AppError, validation } from '../http/errors.js'
+import { LOGO_SIDE_SHARE, logoBox, TRANSPARENT_PAD, type Matrix } from './raster.js'
+import { renderPool, type RenderOutcome } from './render-pool.js'
+import { parseLogo, type StoredQrStyle } from './style.js'
 
 export interface QrImage {
   contentType: 'image/svg+xml' | 'image/png'
   body: string | Buffer
 }
 
-/** The logo's pad covers at most this share of the symbol's side (0.4² = 16% of its modules). */
-export const LOGO_SIDE_SHARE = 0.4
-/** A transparent background still gets an opaque pad behind the logo: white, like paper. */
-const TRANSPARENT_PAD = '#ffffff'
-
-interface Matrix {
-  /** Modules a side, without the quiet zone. */
-  size: number
-  data: Uint8Array
-}
-
-/** The pad and the logo's box, in modules from the image's top left (quiet zone included). */
-interface LogoBox {
-  pad: { at: number; side: number }
-  logo: { at: number; side: number }
-}
-
-/** The centred pad: an odd/even count of modules like the symbol's, so it sits on the grid. */
-export function logoBox(modules: number, margin: number): LogoBox {
-  let side = Math.floor(modules * LOGO_SIDE_SHARE)
-  if (side % 2 !== modules % 2) side -= 1
-  const at = margin + (modules - side) / 2
-  return { pad: { at, side }, logo: { at: at + 1, side: side - 2 } }
-}
+export { logoBox } from './raster.js'
 
 /** Modules a side the image shows, quiet zone included: the smallest `size` in pixels. */
 export async function qrModules(text: string, style: StoredQrStyle): Promise<Matrix> {
@@ -46,6 +25,9 @@ export async function qrModules(text: string, style: StoredQrStyle): Promise<Mat
   const qr = QRCode.create(text, { errorCorrectionLevel: style.errorCorrection })
   return { size: qr.modules.size, data: qr.modules.data }
 }
+
+/** Ends the renders under way (503): a shutting-down daemon does not wait for them. */
+export const cancelRenders = (): Promise<void> => renderPool().cancel()
 
 /** Renders `text` as a `size`-pixel QR code in `style`, its logo (if any) centred. */
 export async function renderQrCode(
@@ -62,7 +44,38 @@ export async function renderQrCode(
       'size',
       `must be at least ${side} pixels for this QR code (${side} modules a side at error correction ${style.errorCorrection} with a margin of ${style.margin}), one pixel a module`,
     )
-  return { contentType: 'image/png', body: await png(matrix, style, size) }
+  const drawn = await renderPool().run({ kind: 'png', matrix, style, size })
+  if (drawn.ok) return { contentType: 'image/png', body: drawn.png! }
+  throw renderError(drawn)
+}
+
+/**
+ * A stored logo that does not draw (in time): 422, the request itself being well formed. A
+ * renderer that failed otherwise is the server's error (500, logged).
+ */
+function renderError(r: RenderOutcome & { ok: false }): Error {
+  if (r.reason === 'failed') return new Error(`QR renderer: ${r.message}`)
+  if (r.reason === 'cancelled')
+    return new AppError('ServiceUnavailable', `${r.message}; retry`, undefined, { 'retry-after': '1' })
+  const message = r.reason === 'timeout' ? r.message : `could not be drawn: ${r.message}`
+  return new AppError('Unprocessable', `the QR code's logo ${message}`, [{ field: 'style.logo', message }])
+}
+
+/**
+ * A logo is drawn once when stored, within the renderer's bounds: one that does not draw (in time)
+ * is a 400, not a failure of every later image. An SVG is drawn as large as any image draws it; a
+ * PNG's cost is its decoding, whatever the size.
+ */
+export async function checkLogoDraws(logo: string): Promise<void> {
+  const largest = Math.floor(QR_LIMITS.sizeMax * LOGO_SIDE_SHARE)
+  const box = parseLogo(logo).contentType === 'image/svg+xml' ? largest : QR_LIMITS.sizeMin
+  const r = await renderPool().run({ kind: 'logo', logo, box })
+  if (r.ok) return
+  if (r.reason === 'failed' || r.reason === 'cancelled') throw renderError(r)
+  throw validation(
+    'style.logo',
+    r.reason === 'timeout' ? `${r.message}; use a simpler image` : `could not be drawn: ${r.message}`,
+  )
 }
 
 /** One `<path>` of the dark modules, as qrcode's own SVG renderer writes it (a stroke a run). */
@@ -108,183 +121,4 @@ function svg(m: Matrix, style: StoredQrStyle, size: number): string {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}" viewBox="0 0 ${n} ${n}" shape-rendering="crispEdges">` +
     `${bg}<path stroke="${style.foreground}" d="${darkPath(m, style.margin)}"/>${logo}</svg>\n`
   )
-}
-
-type Rgba = [number, number, number, number]
-const rgb = (hex: string): Rgba => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).concat(255) as Rgba
-
-/**
- * Pixel edges of the `n` modules across `size` pixels: ⌊size/n⌋ whole pixels a module, centred;
- * the pixels left over (fewer than n) widen the quiet zone. Every module is whole pixels of one
- * colour, crisp at 1 px a module, where uneven 1-2 px modules made jsQR miss some codes.
- */
-function edges(n: number, size: number): number[] {
-  const scale = Math.floor(size / n)
-  const offset = Math.floor((size - n * scale) / 2)
-  return Array.from({ length: n + 1 }, (_, i) => offset + i * scale)
-}
-
-async function png(m: Matrix, style: StoredQrStyle, size: number): Promise<Buffer> {
-  const n = m.size + 2 * style.margin
-  const e = edges(n, size)
-  const PNG = loadPng()
-  const img = new PNG({ width: size, height: size })
-  const px = img.data
-  const bg: Rgba = style.background === 'transparent' ? [255, 255, 255, 0] : rgb(style.background)
-  const fg = rgb(style.foreground)
-  // The module under each pixel column/row (-1: outside the symbol, background).
-  const moduleAt = new Int32Array(size).fill(-1)
-  for (let i = 0; i < n; i++) for (let p = e[i]!; p < e[i + 1]!; p++) moduleAt[p] = i - style.margin
-  // One pixel row per module row, copied to each of its pixel rows.
-  const line = new Uint8Array(size * 4)
-  let drawn = NaN
-  for (let y = 0; y < size; y++) {
-    const row = moduleAt[y]!
-    if (row !== drawn) {
-      for (let x = 0; x < size; x++) {
-        const col = moduleAt[x]!
-        const dark = row >= 0 && row < m.size && col >= 0 && col < m.size && m.data[row * m.size + col] === 1
-        line.set(dark ? fg : bg, x * 4)
-      }
-      drawn = row
-    }
-    px.set(line, y * size * 4)
-  }
-  if (style.logo !== null) {
-    const { pad, logo } = logoBox(m.size, style.margin)
-    const padFill = rgb(style.background === 'transparent' ? TRANSPARENT_PAD : style.background)
-    const [p0, p1] = [e[pad.at]!, e[pad.at + pad.side]!]
-    for (let y = p0; y < p1; y++) for (let x = p0; x < p1; x++) px.set(padFill, (y * size + x) * 4)
-    const [l0, l1] = [e[logo.at]!, e[logo.at + logo.side]!]
-    const box = l1 - l0
-    if (box > 0) {
-      const art = await logoPixels(style.logo, box)
-      const ox = l0 + Math.floor((box - art.width) / 2)
-      const oy = l0 + Math.floor((box - art.height) / 2)
-      blend(px, size, art, ox, oy)
-    }
-  }
-  return PNG.sync.write(img)
-}
-
-interface Pixels {
-  width: number
-  height: number
-  data: Uint8Array
-}
-
-/** The last logos drawn, by box and data URL: decoding a 4,096 px logo takes most of a second. */
-const drawnLogos = new Map<string, Promise<Pixels>>()
-const DRAWN_LOGOS_KEPT = 8
-
-/** The logo as RGBA pixels fitted into a `box`-pixel square, keeping its aspect ratio. */
-function logoPixels(dataUrl: string, box: number): Promise<Pixels> {
-  const key = `${box} ${dataUrl}`
-  let pixels = drawnLogos.get(key)
-  if (pixels) drawnLogos.delete(key)
-  else pixels = drawLogo(dataUrl, box)
-  drawnLogos.set(key, pixels) // most recent last
-  if (drawnLogos.size > DRAWN_LOGOS_KEPT) drawnLogos.delete(drawnLogos.keys().next().value!)
-  pixels.catch(() => drawnLogos.delete(key))
-  return pixels
-}
-
-async function drawLogo(dataUrl: string, box: number): Promise<Pixels> {
-  const { contentType, data } = parseLogo(dataUrl)
-  try {
-    if (contentType === 'image/svg+xml') return await rasteriseSvg(data, box)
-    const src = loadPng().sync.read(data)
-    const k = Math.min(box / src.width, box / src.height)
-    return resample(src, Math.max(1, Math.round(src.width * k)), Math.max(1, Math.round(src.height * k)))
-  } catch (err) {
-    throw validation('style.logo', `could not be drawn: ${(err as Error).message}`)
-  }
-}
-
-let resvgReady: Promise<typeof import('@resvg/resvg-wasm')> | undefined
-
-/** resvg (WebAssembly, shipped in its npm package) on first use; no fonts: SVG text is not drawn. */
-function resvg(): Promise<typeof import('@resvg/resvg-wasm')> {
-  resvgReady ??= (async () => {
-    const mod = await import('@resvg/resvg-wasm')
-    const wasm = createRequire(import.meta.url).resolve('@resvg/resvg-wasm/index_bg.wasm')
-    await mod.initWasm(await readFile(wasm))
-    return mod
-  })()
-  return resvgReady
-}
-
-async function rasteriseSvg(data: Buffer, box: number): Promise<Pixels> {
-  const { Resvg } = await resvg()
-  const probe = new Resvg(data)
-  const [w, h] = [probe.width, probe.height]
-  probe.free()
-  const fitTo = w >= h ? { mode: 'width' as const, value: box } : { mode: 'height' as const, value: box }
-  const r = new Resvg(data, { fitTo })
-  const rendered = r.render()
-  // Through PNG: resvg's raw pixels are premultiplied; its PNG is not.
-  const out = loadPng().sync.read(Buffer.from(rendered.asPng()))
-  rendered.free()
-  r.free()
-  return out
-}
-
-/** `src` scaled to `w`×`h`: area average when shrinking, bilinear when growing (premultiplied). */
-function resample(src: Pixels, w: number, h: number): Pixels {
-  const out = new Uint8Array(w * h * 4)
-  const kx = src.width / w
-  const ky = src.height / h
-  const at = (x: number, y: number) => (y * src.width + x) * 4
-  for (let y = 0; y < h; y++)
-    for (let x = 0; x < w; x++) {
-      let r = 0
-      let g = 0
-      let b = 0
-      let a = 0
-      let weight = 0
-      const add = (sx: number, sy: number, wt: number) => {
-        const i = at(sx, sy)
-        const alpha = src.data[i + 3]! * wt
-        r += src.data[i]! * alpha
-        g += src.data[i + 1]! * alpha
-        b += src.data[i + 2]! * alpha
-        a += alpha
-        weight += wt
-      }
-      if (kx >= 1 && ky >= 1) {
-        const [x0, x1] = [Math.floor(x * kx), Math.max(Math.floor(x * kx) + 1, Math.floor((x + 1) * kx))]
-        const [y0, y1] = [Math.floor(y * ky), Math.max(Math.floor(y * ky) + 1, Math.floor((y + 1) * ky))]
-        for (let sy = y0; sy < y1; sy++) for (let sx = x0; sx < x1; sx++) add(sx, sy, 1)
-      } else {
-        const fx = Math.min(Math.max((x + 0.5) * kx - 0.5, 0), src.width - 1)
-        const fy = Math.min(Math.max((y + 0.5) * ky - 0.5, 0), src.height - 1)
-        const [x0, y0] = [Math.floor(fx), Math.floor(fy)]
-        const [x1, y1] = [Math.min(x0 + 1, src.width - 1), Math.min(y0 + 1, src.height - 1)]
-        const [tx, ty] = [fx - x0, fy - y0]
-        add(x0, y0, (1 - tx) * (1 - ty))
-        add(x1, y0, tx * (1 - ty))
-        add(x0, y1, (1 - tx) * ty)
-        add(x1, y1, tx * ty)
-      }
-      const o = (y * w + x) * 4
-      if (a > 0) {
-        out[o] = Math.round(r / a)
-        out[o + 1] = Math.round(g / a)
-        out[o + 2] = Math.round(b / a)
-      }
-      out[o + 3] = Math.round(a / weight)
-    }
-  return { width: w, height: h, data: out }
-}
-
-/** `art` alpha-blended over the opaque image `px` (`size` wide) at (ox, oy). */
-function blend(px: Uint8Array, size: number, art: Pixels, ox: number, oy: number): void {
-  for (let y = 0; y < art.height; y++)
-    for (let x = 0; x < art.width; x++) {
-      const s = (y * art.width + x) * 4
-      const d = ((oy + y) * size + ox + x) * 4
-      const alpha = art.data[s + 3]! / 255
-      for (let c = 0; c < 3; c++) px[d + c] = Math.round(art.data[s + c]! * alpha + px[d + c]! * (1 - alpha))
-      px[d + 3] = 255
-    }
 }

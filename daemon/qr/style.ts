@@ -4,25 +4,16 @@
  */
 import type { QrStyle, QrStyleInput } from '../../src/contract/qr-codes.js'
 import { QR_STYLE_DEFAULTS } from '../../src/contract/qr-codes.js'
-import { createRequire } from 'node:module'
-import type PngJs from 'pngjs'
 import { QR_LIMITS } from '../../src/contract/limits.js'
 import { validation } from '../http/errors.js'
-
-let pngjs: typeof PngJs | undefined
+import { logoData, pngSize } from './logo.js'
+import { checkSvgLogo, SvgLogoError } from './svg-logo.js'
 
 /**
- * pngjs on first use, synchronously (a logo is checked inside `resolveQrStyle`): QR code stays
- * off the daemon's start-up path. Required from node_modules, so the bundle holds no copy.
+ * A PNG logo's largest side in pixels when stored: the largest image (2,048 px) gives its logo a
+ * box of at most 819 px (0.4 of the side), so more would cost decoding time, not quality.
  */
-export function loadPng(): typeof PngJs.PNG {
-  pngjs ??= createRequire(import.meta.url)('pngjs') as typeof PngJs
-  return pngjs.PNG
-}
-
-/** A PNG logo's largest side in pixels: decoding more would cost memory, not quality. */
-export const LOGO_PIXELS_MAX = 4096
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+export const LOGO_PIXELS_MAX = 1024
 
 /** A style as stored: every field set, the logo as its data URL. */
 export interface StoredQrStyle {
@@ -50,38 +41,35 @@ export function contrastRatio(a: string, b: string): number {
   return (hi + 0.05) / (lo + 0.05)
 }
 
-/** A logo data URL's type and decoded bytes, or a 400 naming what is wrong. */
+/** A stored logo's type and decoded bytes (read as stored: reading never applies the write bounds). */
 export function parseLogo(dataUrl: string): { contentType: 'image/png' | 'image/svg+xml'; data: Buffer } {
-  const m = /^data:(image\/png|image\/svg\+xml)(;[^,]*)?,(.*)$/s.exec(dataUrl)
-  if (!m) throw validation('style.logo', 'must be a data URL of a PNG or SVG image')
-  const base64 = /;base64$/i.test(m[2] ?? '')
-  const data = base64 ? Buffer.from(m[3]!, 'base64') : Buffer.from(decodeURIComponent(m[3]!), 'utf8')
-  if (data.length > QR_LIMITS.logoBytesMax)
-    throw validation('style.logo', `is ${data.length} bytes; at most ${QR_LIMITS.logoBytesMax} (100 KB)`)
-  const contentType = m[1] as 'image/png' | 'image/svg+xml'
-  if (contentType === 'image/png') {
-    // The header alone, before any decoding: a few compressed bytes can claim a huge image.
-    if (
-      data.length < 24 ||
-      !data.subarray(0, 8).equals(PNG_SIGNATURE) ||
-      data.toString('latin1', 12, 16) !== 'IHDR'
-    )
-      throw validation('style.logo', 'is not a PNG image')
-    const [width, height] = [data.readUInt32BE(16), data.readUInt32BE(20)]
-    if (width === 0 || height === 0 || width > LOGO_PIXELS_MAX || height > LOGO_PIXELS_MAX)
-      throw validation('style.logo', `is ${width}x${height} pixels; at most ${LOGO_PIXELS_MAX} a side`)
-  } else if (!/<svg[\s>]/.test(data.toString('utf8'))) throw validation('style.logo', 'is not an SVG image')
-  return { contentType, data }
+  return logoData(dataUrl) ?? validationThrow('must be a data URL of a PNG or SVG image')
 }
 
-/** A logo that would fail to draw is refused when stored, not on every image request. */
-function checkLogoDecodes(dataUrl: string): void {
+const validationThrow = (message: string): never => {
+  throw validation('style.logo', message)
+}
+
+/**
+ * A new logo's bounds, checked without decoding it: its bytes; a PNG's header (size); an SVG's
+ * markup (the subset of svg-logo.ts). Whether it then draws in time is checkLogoDraws (render.ts).
+ */
+function checkLogo(dataUrl: string): void {
   const { contentType, data } = parseLogo(dataUrl)
-  if (contentType !== 'image/png') return
+  if (data.length > QR_LIMITS.logoBytesMax)
+    validationThrow(`is ${data.length} bytes; at most ${QR_LIMITS.logoBytesMax} (100 KB)`)
+  if (contentType === 'image/png') {
+    const header = pngSize(data) ?? validationThrow('is not a PNG image')
+    const { width, height } = header
+    if (width === 0 || height === 0 || width > LOGO_PIXELS_MAX || height > LOGO_PIXELS_MAX)
+      validationThrow(`is ${width}x${height} pixels; at most ${LOGO_PIXELS_MAX} a side`)
+    return
+  }
   try {
-    loadPng().sync.read(data)
+    checkSvgLogo(data)
   } catch (err) {
-    throw validation('style.logo', `is not a readable PNG image (${(err as Error).message})`)
+    if (err instanceof SvgLogoError) validationThrow(err.message)
+    throw err
   }
 }
 
@@ -101,10 +89,9 @@ export function resolveQrStyle(
     margin: input.margin ?? base.margin,
     logo: input.logo === undefined ? base.logo : input.logo,
   }
-  if (style.logo !== null) {
-    checkLogoDecodes(style.logo)
-    style.errorCorrection = 'H'
-  }
+  // A new logo is checked; a stored one stays as it is (it was checked by the bounds of its day).
+  if (input.logo) checkLogo(input.logo)
+  if (style.logo !== null) style.errorCorrection = 'H'
   const paper = style.background === 'transparent' ? '#ffffff' : style.background
   const ratio = contrastRatio(style.foreground, paper)
   if (ratio < QR_LIMITS.contrastMin)

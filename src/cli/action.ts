@@ -1,37 +1,61 @@
 /** Glue between commander actions and run functions: builds the context from the parsed flags. */
 import type { Command } from 'commander'
 import { createContext, ioFor, type ContextOptions, type Ctx, type GlobalFlags } from '../session/context.js'
+import { UsageError } from '../session/exit-codes.js'
+
+/** `linkctl links create`: the command's path, for messages. */
+function commandPath(cmd: Command): string {
+  const names: string[] = []
+  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name())
+  return names.join(' ')
+}
 
 /**
  * Wraps `run(args, opts, ctx)` as a commander action. `args` are the positional arguments,
- * `opts` the command's own options; `--json` (when the command has it) sets `ctx.json`.
+ * `opts` the command's own options. The global flags (`--url`, `--api-key`, `--profile`, `--json`)
+ * are the program's, read before or after the command; `--json` sets `ctx.json` on a command that
+ * has it (`jsonOption`) and is refused by one that has not.
  */
+export interface ActionExtra extends Pick<ContextOptions, 'allowNewProfile'> {
+  /**
+   * Body fields the command sets with a flag, and that flag: an API refusal naming the field is
+   * said with the flag (`customSlug may only contain…` → `--short-code may only contain…`).
+   */
+  flagOf?: Readonly<Record<string, string>>
+}
+
 export function action<O>(
   run: (args: (string | undefined)[], opts: O, ctx: Ctx) => Promise<void>,
-  extra: Pick<ContextOptions, 'allowNewProfile'> = {},
+  extra: ActionExtra = {},
 ): (...all: unknown[]) => Promise<void> {
   return async (...all) => {
     const cmd = all[all.length - 1] as Command
-    const opts = cmd.opts() as O & { json?: boolean; columns?: string[] }
-    const globals = cmd.optsWithGlobals() as GlobalFlags
+    const opts = cmd.opts() as O & { columns?: string[] }
+    const globals = cmd.optsWithGlobals() as GlobalFlags & { json?: boolean }
+    const json = globals.json === true
+    if (json && !cmd.options.some((o) => o.long === '--json'))
+      throw new UsageError(`${commandPath(cmd)} has no JSON output: leave out --json`)
+    if (json && opts.columns)
+      throw new UsageError("option '--columns <names>' cannot be used with option '--json'")
     const args = all.slice(0, -2) as (string | undefined)[]
     const ctx = createContext({
       io: ioFor(cmd),
       flags: { url: globals.url, apiKey: globals.apiKey, profile: globals.profile },
-      json: opts.json === true,
+      json,
       columns: opts.columns,
-      ...extra,
+      allowNewProfile: extra.allowNewProfile,
     })
     try {
       await run(args, opts, ctx)
     } catch (err) {
-      // Said for humans: where a refused key came from, a server that is not linkd, TLS mismatches.
-      throw await import('./diagnose.js').then((m) => m.explain(err, ctx))
+      // Said for humans: where a refused key came from, a server that is not linkd, TLS mismatches,
+      // the flag behind a refused field.
+      throw await import('./diagnose.js').then((m) => m.explain(err, ctx, extra.flagOf))
     }
   }
 }
 
-/** Adds `--json` to a command. */
+/** Gives a command `--json` (the program reads the flag wherever it is written; see `action`). */
 export function jsonOption(cmd: Command): Command {
   return cmd.option('--json', 'print the result as JSON')
 }

@@ -7,14 +7,22 @@ import { connect as tlsConnect } from 'node:tls'
 import type { Ctx, Target } from '../session/context.js'
 import { CliError, EXIT } from '../session/exit-codes.js'
 import { keySourceName } from './key-source.js'
+import { ApiError } from '../client/http.js'
 
 interface HttpFailure extends Error {
   status?: number
   body?: { error?: string }
 }
 
-/** The error to report instead of `err`, or `err` itself when there is nothing to add. */
-export async function explain(err: unknown, ctx: Ctx): Promise<unknown> {
+/**
+ * The error to report instead of `err`, or `err` itself when there is nothing to add. `flagOf`:
+ * the body fields the command sets with flags (see `action`).
+ */
+export async function explain(
+  err: unknown,
+  ctx: Ctx,
+  flagOf?: Readonly<Record<string, string>>,
+): Promise<unknown> {
   if (!(err instanceof Error)) return err
   const target = await ctx.target().catch(() => undefined)
   if (!target) return err
@@ -22,6 +30,8 @@ export async function explain(err: unknown, ctx: Ctx): Promise<unknown> {
   if (err.name === 'ApiError' && failure.status === 401 && failure.body?.error !== 'HttpError') {
     return new CliError(unauthorized(err.message, target), EXIT.auth, { cause: err })
   }
+  // --json prints the API's own body, field names included.
+  if (err instanceof ApiError && flagOf && !ctx.json) return inFlagTerms(err, flagOf)
   if (err.name === 'ConnectionError') return (await tlsMismatch(err, target.url)) ?? err
   // An error body that is not linkd's, or an answer a command could not read: is it linkd at all?
   const foreign = err.name === 'ApiError' ? failure.body?.error === 'HttpError' : err.name === 'TypeError'
@@ -29,6 +39,16 @@ export async function explain(err: unknown, ctx: Ctx): Promise<unknown> {
     return new CliError(`${target.url} does not look like linkd (no /api/use)`, EXIT.error)
   }
   return err
+}
+
+/** The refusal with each field the command sets by a flag named as that flag, in the message and the details. */
+function inFlagTerms(err: ApiError, flagOf: Readonly<Record<string, string>>): ApiError {
+  const fields = Object.keys(flagOf)
+  const named = new RegExp(`\\b(${fields.join('|')})\\b`, 'g')
+  const message = err.message.replace(named, (field) => flagOf[field] ?? field)
+  const details = err.body.details?.map((d) => ({ ...d, field: flagOf[d.field] ?? d.field }))
+  if (message === err.message && !err.body.details?.some((d) => Object.hasOwn(flagOf, d.field))) return err
+  return new ApiError(err.status, { ...err.body, message, ...(details ? { details } : {}) }, err.retryAfter)
 }
 
 function unauthorized(message: string, target: Target): string {

@@ -12,11 +12,24 @@ import { InvalidArgumentError, Option, type Command } from 'commander'
 import { noColor, type Ctx } from '../session/context.js'
 import { UsageError } from '../session/exit-codes.js'
 import { visible } from '../format/visible.js'
-import { maskKey, money, percent, relativeTime, truncate } from '../format/cells.js'
+import { countryName, maskKey, money, percent, relativeTime, truncate } from '../format/cells.js'
+import { COLUMN_GAP, fitColumns, wrapWords } from '../format/columns.js'
 import { plural, round } from '../contract/numbers.js'
 
 // Cell formats the TUI shares (src/format), part of this module's API for the commands.
-export { maskKey, money, percent, plural, relativeTime, round, truncate, visible }
+export {
+  countryName,
+  fitColumns,
+  maskKey,
+  money,
+  percent,
+  plural,
+  relativeTime,
+  round,
+  truncate,
+  visible,
+  wrapWords,
+}
 
 export interface Column<T> {
   header: string
@@ -76,91 +89,7 @@ export function terminalWidth(ctx: Ctx): number {
   return ctx.stdout.columns && ctx.stdout.columns > 0 ? ctx.stdout.columns : 80
 }
 
-const GAP = 2
-/** A column is never narrowed below this (or its natural width, when smaller). */
-const MIN_COLUMN = 6
-/** Room a flex column (URL, title) keeps before droppable columns are left out. */
-const FLEX_MIN = 30
-/** The same for a wrap column (lists of short words). */
-const WRAP_MIN = 16
-
-export interface ColumnFit {
-  /** Widest value or header. */
-  natural: number
-  header: number
-  fit?: 'flex' | 'wrap' | undefined
-  drop?: number | undefined
-}
-
-/**
- * Which columns to show and how wide, to fit `total` characters with GAP spaces between them.
- * While the columns (flex ones at FLEX_MIN, wrap ones at WRAP_MIN) do not fit, the droppable
- * column with the highest `drop` is left out. Then flex and wrap columns give way (widest first)
- * down to those floors, then to MIN_COLUMN; only then columns shown whole, down to their header's width and
- * then MIN_COLUMN (a table of such columns only, on a very narrow terminal).
- */
-export function fitColumns(cols: readonly ColumnFit[], total: number): { shown: number[]; widths: number[] } {
-  const flexible = (c: ColumnFit) => c.fit !== undefined
-  const floor = (c: ColumnFit) =>
-    flexible(c) ? Math.min(c.natural, Math.max(c.header, c.fit === 'wrap' ? WRAP_MIN : FLEX_MIN)) : c.natural
-  let shown = cols.map((_, i) => i)
-  const need = (idx: number[], size: (c: ColumnFit) => number) =>
-    idx.reduce((a, i) => a + size(cols[i] as ColumnFit), 0) + GAP * Math.max(0, idx.length - 1)
-  while (need(shown, floor) > total) {
-    let out = -1
-    for (const i of shown) {
-      const d = cols[i]?.drop
-      if (d !== undefined && (out < 0 || d >= (cols[out]?.drop ?? 0))) out = i
-    }
-    if (out < 0) break
-    shown = shown.filter((i) => i !== out)
-  }
-  const widths = shown.map((i) => cols[i]?.natural ?? 0)
-  let over = need(shown, (c) => c.natural) - total
-  const stages: [(c: ColumnFit) => boolean, (c: ColumnFit) => number][] = [
-    [flexible, (c) => Math.max(MIN_COLUMN, floor(c))],
-    [flexible, () => MIN_COLUMN],
-    [(c) => !flexible(c), (c) => Math.max(MIN_COLUMN, c.header)],
-    [(c) => !flexible(c), () => MIN_COLUMN],
-  ]
-  for (const [eligible, limit] of stages) {
-    while (over > 0) {
-      let widest = -1
-      shown.forEach((i, k) => {
-        const c = cols[i] as ColumnFit
-        if (!eligible(c) || (widths[k] ?? 0) <= limit(c)) return
-        if (widest < 0 || (widths[k] ?? 0) > (widths[widest] ?? 0)) widest = k
-      })
-      if (widest < 0) break
-      widths[widest] = (widths[widest] ?? 0) - 1
-      over--
-    }
-  }
-  return { shown, widths }
-}
-
-/** `text` in lines of at most `width` characters, broken between words (a longer word is split). */
-export function wrapWords(text: string, width: number): string[] {
-  if (width <= 0 || widthOf(text) <= width) return [text]
-  const lines: string[] = []
-  let line = ''
-  for (const word of text.split(' ')) {
-    const candidate = line === '' ? word : `${line} ${word}`
-    if (widthOf(candidate) <= width) {
-      line = candidate
-      continue
-    }
-    if (line !== '') lines.push(line)
-    let rest = [...word]
-    while (rest.length > width) {
-      lines.push(rest.slice(0, width).join(''))
-      rest = rest.slice(width)
-    }
-    line = rest.join('')
-  }
-  if (line !== '' || lines.length === 0) lines.push(line)
-  return lines
-}
+const GAP = COLUMN_GAP
 
 const bold = (ctx: Ctx, s: string) => (ctx.color ? `\x1b[1m${s}\x1b[22m` : s)
 const styled = (ctx: Ctx, sgr: string | undefined, s: string) =>
@@ -179,8 +108,8 @@ export function columnsOption(
   const names = columns.map(columnName)
   return cmd.addOption(
     new Option('--columns <names>', `table columns to show, in order (comma-separated): ${names.join(', ')}`)
-      .argParser((value: string) => parseColumns(value, names))
-      .conflicts('json'),
+      // Refused with --json by `action` (--json is the program's flag, so no conflict here sees it).
+      .argParser((value: string) => parseColumns(value, names)),
   )
 }
 

@@ -39,6 +39,9 @@ export function buildProgram(): Command {
     .option('--url <url>', `linkd base URL (env LINKCTL_URL; default ${DEFAULT_URL})`)
     .option('--api-key <key>', 'API key (env LINKCTL_API_KEY)')
     .option('--profile <name>', 'saved profile to use (env LINKCTL_PROFILE)')
+    // Read anywhere on the line (before or after the command), like the three above; the commands
+    // that print JSON list it in their own help, the others refuse it (action.ts).
+    .option('--json', 'print the result as JSON (commands that have it)')
     .showSuggestionAfterError()
     // Mandatory options say so in --help; subcommands inherit this (they are added below).
     .configureHelp({

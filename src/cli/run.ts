@@ -1,7 +1,13 @@
 /** Runs linkctl on an argv with given streams and returns the exit code (main.ts and tests use it). */
 import type { Command } from 'commander'
 import { attachIo, noColor, processIo, type Io } from '../session/context.js'
-import { exitCodeFor, formatError, formatJsonError, isCommanderError } from '../session/exit-codes.js'
+import {
+  exitCodeFor,
+  formatError,
+  formatJsonError,
+  isCommanderError,
+  StoppedBySignal,
+} from '../session/exit-codes.js'
 import { buildProgram } from './program.js'
 import { visible } from '../format/visible.js'
 
@@ -35,6 +41,8 @@ export async function runCli(argv: readonly string[], io: Io = processIo()): Pro
   } catch (err) {
     // Commander has already printed its own usage errors (`error: ...`). Never a stack trace.
     const code = exitCodeFor(err)
+    // Stopped by Ctrl-C or a kill after cleaning up: the command has said all there is.
+    if (err instanceof StoppedBySignal) return code
     if (json) {
       if (code !== 0) io.stderr.write(formatJsonError(err))
     } else if (!isCommanderError(err)) io.stderr.write(formatError(err))

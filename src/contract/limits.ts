@@ -110,6 +110,11 @@ export const LINK_LIMITS = {
   bulkMax: 1000,
   /** Analytics time series points per response. */
   seriesMax: 2000,
+  /**
+   * A short URL with human clicks within this many days (or with QR codes) is in use: changing its
+   * short code or domain needs `force` (409 otherwise).
+   */
+  inUseDays: 30,
 } as const
 /** Link options (rules, maxClicks): the bounds of a link's redirect rules. */
 export const LINK_RULE_LIMITS = {
@@ -145,6 +150,7 @@ export const WEBHOOK_EVENTS = [
   'link.updated',
   'link.deleted',
   'link.clicked',
+  'link.password_locked',
   'qr_code.created',
   'qr_code.scanned',
   'domain.created',
@@ -225,6 +231,8 @@ export const DOMAIN_LIMITS = {
   fileTimeoutMs: 5_000,
   /** File verification: a longer body is not the verification file. */
   fileMaxBytes: 1_024,
+  /** An unverified domain (a claim several organizations may hold) is deleted this long after it was added. */
+  claimMs: 7 * 86_400_000,
 } as const
 /** Gaming: platforms, event types, ingestion limits (docs/reference/gaming.md). */
 export const GAME_PLATFORMS = [

@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox'
 import { Nullable, PageQuery, StringEnum, Timestamp } from './common.js'
-import { PlatformShare } from './smart-links.js'
+import { ForceShortUrlChange, PlatformShare } from './smart-links.js'
 import { DAY_PATTERN, HTTP_URL_PATTERN, PlainText, SLUG_PATTERN } from './text.js'
 import {
   ANALYTICS_INTERVALS,
@@ -118,7 +118,8 @@ const ShortCodeChange = Type.String({
   minLength: LINK_LIMITS.slugMin,
   maxLength: LINK_LIMITS.slugMax,
   pattern: SLUG_PATTERN,
-  description: 'A new short code (409 when taken on the domain); the old short URL then answers 404',
+  description:
+    'A new short code (409 when taken on the domain, or when the current short URL is in use without `force`); the old short URL then answers 404',
 })
 
 const RedirectType = Type.Integer({ enum: [...REDIRECT_TYPES], description: 'HTTP status of the redirect' })
@@ -171,6 +172,7 @@ export const UpdateLinkBody = Type.Object(
     customDomainId: Type.Optional(
       Nullable(Type.String({ maxLength: 100, description: 'Move the link (null: the shared domain)' })),
     ),
+    force: Type.Optional(ForceShortUrlChange),
   },
   { additionalProperties: false, minProperties: 1 },
 )

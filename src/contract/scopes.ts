@@ -66,6 +66,18 @@ export type Role = (typeof ROLES)[number]
 /** How strong a role is: a caller may grant or invite up to its own rank. */
 export const ROLE_RANK: Readonly<Record<Role, number>> = { owner: 3, admin: 2, member: 1, viewer: 0 }
 
+/** A role with its article, for messages: "an admin", "a viewer". */
+export const aRole = (role: Role): string => `${role === 'owner' || role === 'admin' ? 'an' : 'a'} ${role}`
+
+/**
+ * Whether a member of role `actor` may act on another member of role `target`: change its role,
+ * remove it, or touch its keys. Owners act on anyone, admins on anyone but owners, members and
+ * viewers on nobody else (their own keys only).
+ */
+export function mayActOnMember(actor: Role, target: Role): boolean {
+  return actor === 'owner' || (actor === 'admin' && target !== 'owner')
+}
+
 /**
  * The scopes a role allows: viewer only `*:read`; member everything but `team:write` (and `keys:*`
  * on its own keys only, a rule of the keys module); admin and owner everything.

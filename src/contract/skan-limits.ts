@@ -17,6 +17,10 @@ export const SKAN_LIMITS = {
    * far larger is not one (413).
    */
   postbackBodyMax: 8192,
+  /** Campaigns a game may have: each claims an ad network and source identifier pair. */
+  campaignsPerGame: 100,
+  /** Campaigns an organization may create per hour, all its games together (429 beyond). */
+  campaignsPerHour: 60,
 } as const
 
 export const COARSE_BANDS = ['low', 'medium', 'high'] as const

@@ -34,6 +34,13 @@ const ShortCode = Type.String({
   description:
     'Letters, digits, hyphens and underscores; shared with links on the same domain (409 when taken)',
 })
+/**
+ * `force` of a PATCH (links and smart links): a short code or domain change of a short URL in use
+ * (QR codes, or clicks in the last LINK_LIMITS.inUseDays days) is refused with 409 without it.
+ */
+export const ForceShortUrlChange = Type.Boolean({
+  description: `Change shortCode or customDomainId even though the current short URL is in use (it has QR codes, or human clicks in the last ${LINK_LIMITS.inUseDays} days): without it such a change is a 409 naming them. The old short URL then answers 404`,
+})
 const AppendClickId = Type.Boolean({
   description:
     'Append the click id: `referrer=linkd_click%3D<clk_…>` on Google Play URLs (the install referrer), `linkd_click=<clk_…>` elsewhere. Default true',
@@ -72,6 +79,7 @@ export const UpdateSmartLinkBody = Type.Object(
     tags: Type.Optional(Tags),
     shortCode: Type.Optional(ShortCode),
     customDomainId: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+    force: Type.Optional(ForceShortUrlChange),
     appendClickId: Type.Optional(AppendClickId),
     gameId: Type.Optional(GameId),
   },

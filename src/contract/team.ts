@@ -25,13 +25,28 @@ export const Member = Type.Object(
     role: RoleName,
     joinedAt: Timestamp,
     invitedBy: Nullable(Type.String({ description: 'Member id of the inviter' })),
+    removedAt: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description: 'When the member was removed: only on removed members (listed with include=removed)',
+      }),
+    ),
   },
   { $id: 'Member', title: 'Member' },
 )
 export type Member = Static<typeof Member>
 
 export const ListMembersQuery = Type.Object(
-  { ...PageQuery.properties, role: Type.Optional(RoleName) },
+  {
+    ...PageQuery.properties,
+    role: Type.Optional(RoleName),
+    include: Type.Optional(
+      StringEnum(['removed'], {
+        description:
+          'removed: also the removed members (kept, with removedAt, so the audit log can name them)',
+      }),
+    ),
+  },
   { additionalProperties: false },
 )
 export type ListMembersQuery = Static<typeof ListMembersQuery>

@@ -13,31 +13,50 @@ export function truncate(s: string, width: number): string {
   return width <= 0 ? '' : `${chars.slice(0, width - 1).join('')}…`
 }
 
+/**
+ * A line of `width` characters at most: `head` (a title, a name) cut with an ellipsis so that
+ * `tail` (the ids and figures after it) stays whole.
+ */
+export function fitHead(head: string, tail: string, width: number): string {
+  return truncate(head, Math.max(8, width - [...visible(tail)].length)) + tail
+}
+
 /** Masked form of a key, as the daemon shows it: lk_••• and the last four characters. */
 export function maskKey(key: string | undefined): string {
   if (!key) return ''
   return `lk_•••${key.slice(-4)}`
 }
 
-const UNITS: readonly [name: string, ms: number][] = [
-  ['year', 365 * 86_400_000],
-  ['month', 30 * 86_400_000],
-  ['day', 86_400_000],
-  ['hour', 3_600_000],
-  ['minute', 60_000],
+/** The units, smallest first, each with how many of it make the next. */
+const UNITS: readonly [name: string, ms: number, next: number][] = [
+  ['minute', 60_000, 60],
+  ['hour', 3_600_000, 24],
+  ['day', 86_400_000, 30],
+  ['month', 30 * 86_400_000, 12],
+  ['year', 365 * 86_400_000, Infinity],
 ]
 
-/** `then` relative to `now`: "3 minutes ago", "in 2 days", "just now" (under a minute). */
+/**
+ * `then` relative to `now`: "3 minutes ago", "in 2 days", "just now" (under a minute). The
+ * duration rounds to the nearest unit, in the smallest unit whose rounded count stays below the
+ * next one: 7 days less a second is "in 7 days", 23 h 30 min "in 1 day".
+ */
 export function relativeTime(then: number, now: number): string {
   const diff = then - now
   const size = Math.abs(diff)
-  for (const [name, ms] of UNITS) {
-    if (size < ms) continue
-    const n = Math.floor(size / ms)
+  if (size < 60_000) return 'just now'
+  for (const [name, ms, next] of UNITS) {
+    const n = Math.round(size / ms)
+    if (n >= next) continue
     const text = `${n} ${name}${n === 1 ? '' : 's'}`
     return diff < 0 ? `${text} ago` : `in ${text}`
   }
   return 'just now'
+}
+
+/** A country as the CLI and the TUI show it: its ISO code, or `Unknown` when it is not known. */
+export function countryName(code: string | null | undefined): string {
+  return code || 'Unknown'
 }
 
 /** A percentage as text: `12.5%`; rounded to `digits` decimals when given. */

@@ -15,7 +15,12 @@ export const EXIT = {
   conflict: 6,
   rateLimited: 7,
 } as const
-export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
+
+/** A long-running command stopped by a signal exits with the shell's code for it: 128 + its number. */
+export const SIGNAL_EXIT_CODES = { SIGHUP: 129, SIGINT: 130, SIGTERM: 143 } as const
+export type StopSignal = keyof typeof SIGNAL_EXIT_CODES
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT] | (typeof SIGNAL_EXIT_CODES)[StopSignal]
 
 export const EXIT_CODE_TABLE: readonly { code: ExitCode; meaning: string }[] = [
   { code: EXIT.ok, meaning: 'success' },
@@ -25,6 +30,9 @@ export const EXIT_CODE_TABLE: readonly { code: ExitCode; meaning: string }[] = [
   { code: EXIT.notFound, meaning: 'not found (HTTP 404)' },
   { code: EXIT.conflict, meaning: 'conflict (HTTP 409)' },
   { code: EXIT.rateLimited, meaning: 'rate limited (HTTP 429)' },
+  { code: SIGNAL_EXIT_CODES.SIGHUP, meaning: 'stopped by SIGHUP (the terminal closed), after cleaning up' },
+  { code: SIGNAL_EXIT_CODES.SIGINT, meaning: 'stopped by Ctrl-C (SIGINT), after cleaning up' },
+  { code: SIGNAL_EXIT_CODES.SIGTERM, meaning: 'stopped by SIGTERM, after cleaning up' },
 ]
 
 export function exitCodesHelp(): string {
@@ -50,6 +58,19 @@ export class CliError extends Error {
   ) {
     super(message, options)
     this.name = 'CliError'
+  }
+}
+
+/**
+ * A command that ran until a signal (`webhooks listen`, `fraud watch`) and has cleaned up: no
+ * message, the signal's exit code.
+ */
+export class StoppedBySignal extends Error {
+  readonly exitCode: ExitCode
+  constructor(readonly signal: StopSignal) {
+    super(`stopped by ${signal}`)
+    this.name = 'StoppedBySignal'
+    this.exitCode = SIGNAL_EXIT_CODES[signal]
   }
 }
 
@@ -85,7 +106,7 @@ export function exitCodeForStatus(status: number): ExitCode {
 /** The exit code for anything thrown by a command. */
 export function exitCodeFor(err: unknown): ExitCode {
   if (err instanceof UsageError) return EXIT.usage
-  if (err instanceof CliError) return err.exitCode
+  if (err instanceof CliError || err instanceof StoppedBySignal) return err.exitCode
   if (isApiError(err)) return exitCodeForStatus(err.status)
   if (isCommanderError(err)) {
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return EXIT.ok
@@ -163,4 +184,12 @@ function errorText(err: unknown): string {
   }
   const message = err instanceof Error ? err.message : String(err)
   return `error: ${message}\n`
+}
+
+/**
+ * The API's refusal to change a short URL in use (QR codes, recent clicks): a 409 whose details
+ * name `force`, which the same PATCH with `force: true` overrides. linkctl and the TUI ask first.
+ */
+export function isShortUrlInUse(err: unknown): err is Error & { status: 409 } {
+  return isApiError(err) && err.status === 409 && (err.body.details ?? []).some((d) => d.field === 'force')
 }

@@ -1,6 +1,7 @@
 /** The linkctl profile store (conf), loaded on demand: never imported at start-up. */
 import { chmodSync } from 'node:fs'
 import { join } from 'node:path'
+import { STOP_SIGNALS } from './signals.js'
 
 export interface Profile {
   url: string
@@ -35,9 +36,24 @@ export function configDir(env: NodeJS.ProcessEnv): string | undefined {
   return undefined
 }
 
+/**
+ * conf. Its atomic file writer (atomically, through when-exit) hooks SIGINT, SIGTERM and SIGHUP
+ * and re-raises the signal after its own clean-up, which ends linkctl before a command's async
+ * clean-up has run (`webhooks listen` deleting its temporary webhook). linkctl handles those
+ * signals itself (signals.ts), so the hooks that loading conf adds are taken off again; when-exit's
+ * 'exit' hook (removing its temporary files) stays.
+ */
+async function loadConf() {
+  const before = new Map(STOP_SIGNALS.map((s) => [s, new Set(process.listeners(s))]))
+  const { default: Conf } = await import('conf')
+  for (const [s, had] of before)
+    for (const listener of process.listeners(s)) if (!had.has(listener)) process.off(s, listener)
+  return Conf
+}
+
 /** Opens the store in configDir(env). */
 export async function openStore(env: NodeJS.ProcessEnv): Promise<ProfileStore> {
-  const { default: Conf } = await import('conf')
+  const Conf = await loadConf()
   const dir = configDir(env)
   const conf = new Conf<StoreShape>({
     projectName: 'linkctl',

@@ -9,21 +9,25 @@ import { Box, render, useApp, useInput, useStdout, type Instance, type Key, type
 import { Text } from './components/text.js'
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { TuiClient, Trouble } from './api.js'
+import { systemClock, type TuiClock } from './clock.js'
 import { ErrorBoundary } from './components/error-boundary.js'
 import { TuiContext, tint, type KeyHelp, type ScreenDef, type ScreenProps, type TuiEnv } from './context.js'
 import { SCREENS } from './screens/index.js'
+import { wrapWords } from '../format/columns.js'
 
 export const GLOBAL_KEYS: KeyHelp[] = [
   { keys: 'Tab / Shift-Tab', does: 'next / previous screen' },
-  { keys: '1-9, 0', does: 'go to screen n (0: the tenth)' },
-  { keys: '?', does: 'this help (any key closes it)' },
-  { keys: 'Ctrl-L', does: 'redraw the whole screen' },
+  { keys: '1-9, 0', does: 'screen n (0: the tenth)' },
+  { keys: '?', does: 'help' },
+  { keys: 'Ctrl-L', does: 'redraw' },
   { keys: 'q / Ctrl-C', does: 'quit' },
 ]
 
 export interface AppProps {
   client: TuiClient
   refreshSeconds: number
+  /** The system clock unless given (tests move theirs by hand). */
+  clock?: TuiClock
   color: boolean
   scopes: ReadonlySet<string> | null
   /** Why the key cannot be used, when the daemon said so (screens say it instead of a scope). */
@@ -97,6 +101,7 @@ export function App(props: AppProps) {
     () => ({
       client: props.client,
       refreshMs: Math.max(1, props.refreshSeconds) * 1000,
+      clock: props.clock ?? systemClock,
       color: props.color,
       scopes: props.scopes,
       gaming,
@@ -110,6 +115,7 @@ export function App(props: AppProps) {
     [
       props.client,
       props.refreshSeconds,
+      props.clock,
       props.color,
       props.scopes,
       gaming,
@@ -209,7 +215,7 @@ export function App(props: AppProps) {
             ))}
           </Text>
           <Box flexDirection="column" height={bodyHeight} overflow="hidden">
-            {help ? <HelpOverlay screen={screen} /> : null}
+            {help ? <HelpOverlay screen={screen} columns={size.columns} /> : null}
             {!allowed && env.keyProblem ? (
               <Box display={help ? 'none' : 'flex'}>
                 <Text color={tint(env, 'yellow')}>{env.keyProblem}</Text>
@@ -282,15 +288,32 @@ function StatusLine(props: {
   )
 }
 
-function HelpOverlay({ screen }: { screen: ScreenDef }) {
-  const rows = [...screen.keys, ...GLOBAL_KEYS]
-  const width = Math.max(...rows.map((r) => r.keys.length)) + 2
+/**
+ * The `?` overlay: each key beside what it does, a long description wrapped between words under
+ * its own column (never back at the left edge); last, the keys every screen has, run together.
+ */
+function HelpOverlay({ screen, columns }: { screen: ScreenDef; columns: number }) {
+  const keysWidth = Math.max(...screen.keys.map((r) => r.keys.length), EVERYWHERE.length) + 2
+  const room = Math.max(20, columns - keysWidth)
+  const rows: KeyHelp[] = [
+    ...screen.keys,
+    { keys: EVERYWHERE, does: GLOBAL_KEYS.map((r) => `${r.keys} ${r.does}`).join(' · ') },
+  ]
+  const lines = rows.flatMap((r) =>
+    wrapWords(r.does, room).map(
+      (line, i) => (i === 0 ? r.keys.padEnd(keysWidth) : ' '.repeat(keysWidth)) + line,
+    ),
+  )
   return (
-    <Box flexDirection="column" borderStyle="round" paddingX={1}>
-      <Text bold>{`Keys of ${screen.title}`}</Text>
-      {rows.map((r) => (
-        <Text key={r.keys + r.does}>{`${r.keys.padEnd(width)}${r.does}`}</Text>
+    <Box flexDirection="column" flexShrink={0}>
+      <Text bold wrap="truncate">{`Keys of ${screen.title} · any key closes this`}</Text>
+      {lines.map((line, i) => (
+        <Text key={i} wrap="truncate">
+          {line}
+        </Text>
       ))}
     </Box>
   )
 }
+
+const EVERYWHERE = 'everywhere'

@@ -2,10 +2,13 @@
 import { createContext, useContext } from 'react'
 import type { ReactNode } from 'react'
 import type { TuiClient, Trouble } from './api.js'
+import type { TuiClock } from './clock.js'
 
 export interface TuiEnv {
   client: TuiClient
   refreshMs: number
+  /** Now, and the timers of polls and retries (clock.ts). */
+  clock: TuiClock
   /** The daemon's URL (what a teammate joins with); undefined in tests that do not say. */
   url?: string
   /** Colour allowed (NO_COLOR unset). */

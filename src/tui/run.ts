@@ -6,6 +6,7 @@
 import { setFlagsFromString } from 'node:v8'
 import type { Ctx } from '../session/context.js'
 import { UsageError } from '../session/exit-codes.js'
+import { SIGNAL_EXIT_CODES, STOP_SIGNALS, type StopSignal } from '../session/signals.js'
 import { maskKey } from '../format/cells.js'
 import type { RateLimitInfo } from '../contract/keys.js'
 import type { TuiClient } from './api.js'
@@ -19,12 +20,6 @@ const ENTER_ALT_SCREEN = '\x1b[?1049h'
 const LEAVE_ALT_SCREEN = '\x1b[?1049l'
 const SHOW_CURSOR = '\x1b[?25h'
 const HIDE_CURSOR = '\x1b[?25l'
-/** Signals that end the TUI, with the shell's exit code for each (128 + its number). */
-const SIGNAL_CODES: [NodeJS.Signals, number][] = [
-  ['SIGHUP', 129],
-  ['SIGINT', 130],
-  ['SIGTERM', 143],
-]
 
 export function parseRefresh(value: string | undefined): number {
   if (value === undefined) return DEFAULT_REFRESH_SECONDS
@@ -128,7 +123,7 @@ export async function gamingOn(
 /**
  * Before Ink and React load: React's production build (the development one records every render
  * in Node's performance timeline for ever) unless NODE_ENV is set, and V8's `--optimize-for-size`
- * so short-lived frames do not grow the heap. See docs/decisions/tui-production-build.md.
+ * so short-lived frames do not grow the heap. See docs/decisions/tui-rendering.md.
  */
 export function prepareProcessForTui(): void {
   process.env.NODE_ENV ??= 'production'
@@ -148,7 +143,7 @@ export async function runTui(opts: TuiOptions, ctx: Ctx): Promise<void> {
   const client = await ctx.client()
   prepareProcessForTui()
   // Ink and React load while the daemon says who the key is.
-  const [who, gaming, { mount }, { ScreenWriter, frameStdout }] = await Promise.all([
+  const [who, gaming, { mount }, { ScreenWriter, frameStdout, AUTOWRAP_ON }] = await Promise.all([
     whoAmI(client, target.url, target.apiKey),
     gamingOn(client),
     import('./app.js'),
@@ -170,7 +165,7 @@ export async function runTui(opts: TuiOptions, ctx: Ctx): Promise<void> {
     restored = true
     // Nothing reaches the terminal after this (Ink's last render on its way out included).
     frames.detach()
-    stdout.write(SHOW_CURSOR + LEAVE_ALT_SCREEN)
+    stdout.write(AUTOWRAP_ON + SHOW_CURSOR + LEAVE_ALT_SCREEN)
   }
   process.once('exit', restore)
   stdout.write(ENTER_ALT_SCREEN + HIDE_CURSOR)
@@ -198,16 +193,17 @@ export async function runTui(opts: TuiOptions, ctx: Ctx): Promise<void> {
       },
     )
     // A terminal closed (SIGHUP) or a kill (SIGTERM, SIGINT): the terminal is restored first.
-    for (const [signal] of SIGNAL_CODES) process.once(signal, onSignal)
+    for (const signal of STOP_SIGNALS) process.once(signal, onSignal)
     await app.waitUntilExit()
   } finally {
     restore()
     process.off('exit', restore)
-    for (const [signal] of SIGNAL_CODES) process.off(signal, onSignal)
+    for (const signal of STOP_SIGNALS) process.off(signal, onSignal)
   }
 
-  function onSignal(signal: NodeJS.Signals): void {
+  // Ends the TUI with the shell's exit code for the signal (128 + its number).
+  function onSignal(signal: StopSignal): void {
     restore()
-    process.exit(SIGNAL_CODES.find(([s]) => s === signal)?.[1] ?? 1)
+    process.exit(SIGNAL_EXIT_CODES[signal])
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Between Ink and the terminal: Ink renders each frame whole into a stand-in stdout, and only the
  * changed lines are written, each at its row, in one synchronized update (DEC 2026). Why not Ink's
- * own modes: docs/decisions/tui-changed-lines.md.
+ * own modes: docs/decisions/tui-rendering.md.
  */
 import { EventEmitter } from 'node:events'
 
@@ -9,7 +9,16 @@ const ESC = '\x1b['
 /** Begin / end synchronized update (DEC private mode 2026). */
 export const BEGIN_SYNC = `${ESC}?2026h`
 export const END_SYNC = `${ESC}?2026l`
-const HOME_AND_CLEAR = `${ESC}H${ESC}2J`
+/**
+ * Autowrap off (DECAWM) / on again (when the TUI ends). Off, a line wider than the terminal is
+ * clipped at its edge instead of running onto the next row, so each row holds exactly the line
+ * written to it: after a resize to fewer columns Ink renders once more at the old width before
+ * the app lays out for the new one, and the rows below its wide lines stay as the writer knows them.
+ */
+export const AUTOWRAP_OFF = `${ESC}?7l`
+export const AUTOWRAP_ON = `${ESC}?7h`
+/** Before a whole frame: autowrap off, then the screen cleared. */
+const WHOLE = `${AUTOWRAP_OFF}${ESC}H${ESC}2J`
 
 /** Moves to `row` (0-based), column 1, and erases that line. */
 const lineAt = (row: number) => `${ESC}${row + 1};1H${ESC}2K`
@@ -39,7 +48,7 @@ export class ScreenWriter {
     const rows = this.terminal.rows && this.terminal.rows > 0 ? this.terminal.rows : Infinity
     const lines = frame.split('\n').slice(0, rows)
     const shown = this.shown
-    let update = shown === null ? HOME_AND_CLEAR : ''
+    let update = shown === null ? WHOLE : ''
     for (const [row, line] of lines.entries()) {
       if (shown === null ? line === '' : line === shown[row]) continue
       update += lineAt(row) + line

@@ -33,21 +33,31 @@ const TYPES = [
  * batch's place in the sequence, as SDKs that flush every few seconds send them (the indexes
  * by time then grow at their end instead of everywhere).
  */
-export function makeBatches(now: number, playersPerBatch: number, ordered = false) {
+export function makeBatches(
+  now: number,
+  playersPerBatch: number,
+  ordered = false,
+  /** Players drawn from (default 200,000) and events a batch (default 1,000). */
+  shape: { pool?: number; size?: number } = {},
+) {
+  const pool = shape.pool ?? 200_000
+  const size = shape.size ?? BATCH
   const rand = prng(7)
+  // The same number of events whatever the batch size.
+  const count = Math.round((BATCHES * BATCH) / size)
   const batches: Array<{ batch_id: string; batch_timestamp: string; events: Record<string, unknown>[] }> = []
-  for (let b = 0; b < BATCHES; b++) {
+  for (let b = 0; b < count; b++) {
     const events: Record<string, unknown>[] = []
-    const group = Array.from({ length: playersPerBatch }, () => `player-${Math.floor(rand() * 200_000)}`)
-    for (let i = 0; i < BATCH; i++) {
-      const player = playersPerBatch ? group[i % playersPerBatch]! : `player-${Math.floor(rand() * 200_000)}`
+    const group = Array.from({ length: playersPerBatch }, () => `player-${Math.floor(rand() * pool)}`)
+    for (let i = 0; i < size; i++) {
+      const player = playersPerBatch ? group[i % playersPerBatch]! : `player-${Math.floor(rand() * pool)}`
       const purchase = rand() < 0.02
       events.push({
         event_id: randomUUID(),
         event_type: purchase ? 'purchase' : TYPES[i % TYPES.length],
         timestamp: new Date(
           ordered
-            ? now - 3_600_000 + Math.floor(((b + rand()) * 3_600_000) / BATCHES)
+            ? now - 3_600_000 + Math.floor(((b + rand()) * 3_600_000) / count)
             : now - Math.floor(rand() * 3_600_000),
         ).toISOString(),
         player_id: player,
@@ -88,7 +98,7 @@ async function rawInsertRate(batches: ReturnType<typeof makeBatches>): Promise<n
     const t0 = performance.now()
     for (const b of batches) tx(b)
     const s = (performance.now() - t0) / 1000
-    return (batches.length * BATCH) / s
+    return batches.reduce((n, b) => n + b.events.length, 0) / s
   } finally {
     void db.close()
     rmSync(dir, { recursive: true, force: true })
@@ -100,6 +110,8 @@ export interface IngestionCase {
   label: string
   /** Event times in send order (see makeBatches). */
   ordered?: boolean
+  /** Players drawn from and events a batch (see makeBatches). */
+  shape?: { pool?: number; size?: number }
   /** Fraud detection on, with all six templates enabled. */
   fraud?: boolean
   /**
@@ -164,8 +176,9 @@ async function ingestionRun(c: IngestionCase): Promise<IngestionRun> {
       for (const r of rules)
         await admin('PATCH', `/api/v1/admin/fraud/games/${game.id}/rules/${r.id}`, { enabled: true })
     }
-    const batches = makeBatches(Date.now(), playersPerBatch, ordered)
+    const batches = makeBatches(Date.now(), playersPerBatch, ordered, c.shape)
     const bodies = batches.map((b) => JSON.stringify(b))
+    const size = batches[0]!.events.length
     const headers = {
       'content-type': 'application/json',
       authorization: `Bearer ${game.sdkKey}`,
@@ -189,13 +202,14 @@ async function ingestionRun(c: IngestionCase): Promise<IngestionRun> {
       })
       const j = (await r.json()) as { accepted?: number; blocked?: number; flagged?: number }
       // With fraud on, every event is either stored or blocked by a rule.
-      if (r.status !== 202 || (j.accepted ?? 0) + (j.blocked ?? 0) !== BATCH)
+      if (r.status !== 202 || (j.accepted ?? 0) + (j.blocked ?? 0) !== size)
         throw new Error(`ingest: ${r.status} ${JSON.stringify(j).slice(0, 500)}`)
       blocked += j.blocked ?? 0
       flagged += j.flagged ?? 0
     }
     // Warm-up with fresh batches of the same shape (not counted).
-    for (const b of makeBatches(Date.now() - 1, playersPerBatch).slice(0, 5)) await send(JSON.stringify(b))
+    for (const b of makeBatches(Date.now() - 1, playersPerBatch, false, c.shape).slice(0, 5))
+      await send(JSON.stringify(b))
     blocked = flagged = 0
     let next = 0
     const latencies: number[] = []
@@ -211,7 +225,7 @@ async function ingestionRun(c: IngestionCase): Promise<IngestionRun> {
       }),
     )
     const seconds = (performance.now() - t0) / 1000
-    const http = (bodies.length * BATCH) / seconds
+    const http = (bodies.length * size) / seconds
     await linkd.stop('SIGTERM')
     stopped = true
     let detectionUs: number | null = null

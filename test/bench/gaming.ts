@@ -8,6 +8,7 @@ import { migrate } from '../../daemon/db/migrate.js'
 import { openDatabase } from '../../daemon/db/open.js'
 import { prng } from '../support/prng.js'
 import { fraudIngestionBench, ingestionBench, sdkShapedBench } from './gaming-ingestion.js'
+import { playersBench } from './gaming-players.js'
 import { fmt, median, percentile, report } from './lib.js'
 
 const DAY = 86_400_000
@@ -188,11 +189,34 @@ async function overviewBench(): Promise<Array<[string, string]>> {
 
 /** Gaming ingestion throughput against the raw insert rate, and the overview latency. */
 export async function gamingBench(): Promise<void> {
-  // BENCH_GAMING_CASES=typical,worst,worst-ordered,sdk,fraud,overview (default: all) runs a subset.
-  const cases = (process.env.BENCH_GAMING_CASES ?? 'typical,worst,worst-ordered,sdk,fraud,overview').split(
-    ',',
-  )
+  // BENCH_GAMING_CASES=players,sdk-batches,relay,typical,worst,worst-ordered,sdk,fraud,overview
+  // (default: all) runs a subset.
+  const cases = (
+    process.env.BENCH_GAMING_CASES ??
+    'players,sdk-batches,relay,typical,worst,worst-ordered,sdk,fraud,overview'
+  ).split(',')
+  if (cases.includes('players'))
+    report(
+      'gaming ingestion, the players shape: 10-event batches of one player, 1,000 addresses, 64 in flight',
+      await playersBench(),
+    )
   const ingestion: Array<[string, string]> = []
+  if (cases.includes('sdk-batches'))
+    ingestion.push(
+      ...(await ingestionBench({
+        playersPerBatch: 1,
+        label: '100-event batches of one player',
+        shape: { size: 100, pool: 20_000 },
+      })),
+    )
+  if (cases.includes('relay'))
+    ingestion.push(
+      ...(await ingestionBench({
+        playersPerBatch: 0,
+        label: 'relay: 1,000 events over 5,000 players',
+        shape: { pool: 5_000 },
+      })),
+    )
   if (cases.includes('typical'))
     ingestion.push(...(await ingestionBench({ playersPerBatch: 10, label: '10 players/batch' })))
   if (cases.includes('worst'))

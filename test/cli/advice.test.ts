@@ -119,7 +119,7 @@ describe('linkctl --help', () => {
   it('describes the screens of linkctl tui', async () => {
     const r = await cli(['--help'])
     expect(r.stdout.replace(/\s+/g, ' ')).toContain(
-      'full-screen dashboards (needs a terminal): Home, Links, Keys, Domains, Webhooks, Games, Fraud, SKAN, GDPR',
+      'full-screen dashboards (needs a terminal): Home, Links, Keys, Domains, Webhooks, Games, Fraud, SKAN, GDPR, Team',
     )
   })
 })

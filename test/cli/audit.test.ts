@@ -4,6 +4,7 @@ import { runAudit } from '../../src/cli/commands/audit.js'
 import { exitCodeFor } from '../../src/session/exit-codes.js'
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js'
 import { testCtx } from '../support/cli.js'
+import { joinTeam } from '../support/team.js'
 
 let d: TestDaemon
 beforeAll(async () => {
@@ -56,6 +57,39 @@ describe('linkctl audit', () => {
     const nobody = tty()
     const err = await runAudit({ member: 'nobody@example.com' }, nobody.ctx).catch((e: unknown) => e)
     expect(exitCodeFor(err)).toBe(5)
+  })
+
+  it('a removed member is still found by --member and shown by name, marked removed', async () => {
+    const ana = await joinTeam(d.testApp, 'member', 'Ana')
+    const link = await d.testApp.call('POST', '/api/use/links', {
+      key: ana.key,
+      body: { destinationUrl: 'https://example.org/ana' },
+    })
+    expect(link.statusCode, link.body).toBe(201)
+    expect((await d.testApp.call('DELETE', `/api/team/members/${ana.memberId}`)).statusCode).toBe(204)
+
+    const json = testCtx({ flags: { url: d.url, apiKey: d.ownerKey }, json: true, isTTY: false })
+    await runAudit({ member: 'ana@example.com' }, json.ctx)
+    const entries = JSON.parse(json.out.text) as { data: { memberId: string; action: string }[] }
+    expect(entries.data.map((e) => [e.memberId, e.action])).toEqual([
+      [ana.memberId, 'link.create'],
+      [ana.memberId, 'invitation.accept'],
+    ])
+    const { ctx, out } = tty()
+    await runAudit({ member: 'Ana' }, ctx)
+    const rows = out.text.trim().split('\n').slice(1)
+    expect(rows.map((r) => r.split(/\s{2,}/)[3])).toEqual(['Ana (removed)', 'Ana (removed)'])
+
+    // Invited again, the e-mail names the current member; the removed one is still reachable by id.
+    const again = await joinTeam(d.testApp, 'viewer', 'Ana')
+    const now = testCtx({ flags: { url: d.url, apiKey: d.ownerKey }, json: true, isTTY: false })
+    await runAudit({ member: 'ana@example.com' }, now.ctx)
+    const current = JSON.parse(now.out.text) as { data: { memberId: string }[] }
+    expect(current.data.map((e) => e.memberId)).toEqual([again.memberId])
+    expect(now.err.text).toContain(`"ana@example.com" also names ${ana.memberId} (removed): pass an id`)
+    const byId = testCtx({ flags: { url: d.url, apiKey: d.ownerKey }, json: true, isTTY: false })
+    await runAudit({ member: ana.memberId }, byId.ctx)
+    expect((JSON.parse(byId.out.text) as { total: number }).total).toBe(2)
   })
 
   it('a key without team:read is refused (exit 4)', async () => {

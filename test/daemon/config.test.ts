@@ -113,6 +113,7 @@ describe('config', () => {
         LINKD_RATE_LIMIT_REDIRECTS_PER_IP: '30',
         LINKD_INGEST_RATE_LIMIT_PER_CLIENT: '35',
         LINKD_INGEST_RATE_LIMIT_PER_GAME: '40',
+        LINKD_INGEST_QUEUE_MAX: '45',
         LINKD_BODY_LIMIT: '2048',
         LINKD_SHUTDOWN_TIMEOUT_MS: '500',
         LINKD_JOBS: 'false',
@@ -153,6 +154,7 @@ describe('config', () => {
       rateLimitRedirectsPerIp: 30,
       ingestRateLimitPerClient: 35,
       ingestRateLimitPerGame: 40,
+      ingestQueueMax: 45,
       bodyLimitBytes: 2048,
       shutdownTimeoutMs: 500,
       jobs: false,
@@ -330,10 +332,10 @@ describe('config', () => {
 })
 
 describe('docs/operations.md', () => {
-  it('documents every setting with its environment variable and flag', () => {
+  it('documents every setting with its environment variable, flag and default', () => {
     const readme = readFileSync(join(packageRoot(), 'docs/operations.md'), 'utf8')
     for (const s of SETTINGS)
-      expect(readme, s.env).toMatch(new RegExp(`\\|\\s*\`${s.env}\`\\s*\\|\\s*\`${s.flag}\`\\s*\\|`))
+      expect(readme, s.env).toMatch(new RegExp(`^- \`${s.env}\`, \`${s.flag}\` \\(.+\\): `, 'm'))
   })
 })
 

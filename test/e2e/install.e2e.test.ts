@@ -75,6 +75,7 @@ describe('npm pack and an install into a prefix', () => {
         'bin/linkd.js',
         'bin/linkctl.js',
         'dist/bundle/daemon/main.js',
+        'dist/bundle/daemon/render-worker.js',
         'dist/bundle/src/cli/main.js',
         'dist/sdk/web/linkd-sdk.js',
         'dist/sdk/web/types/index.d.ts',

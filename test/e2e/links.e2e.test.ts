@@ -139,15 +139,15 @@ describe('short links with the real binaries', () => {
     expect((await go('e2e-opts?c=2')).headers.get('location')).toBe('https://example.com/web?c=2#top')
     expect((await go('e2e-opts')).headers.get('location')).toBe('https://example.com/over')
 
-    const moved = await linkctl([
-      'links',
-      'update',
-      'e2e-opts',
-      '--short-code',
-      'e2e-moved',
-      '--max-clicks',
-      'none',
-    ])
+    const move = ['links', 'update', 'e2e-opts', '--short-code', 'e2e-moved', '--max-clicks', 'none']
+    // Clicked just now, so in use: refused (nothing changed) until --force.
+    const refused = await linkctl(move)
+    expect(refused.code).toBe(6)
+    expect(refused.stderr).toMatch(
+      /e2e-opts is in use: \d+ clicks in the last 30 days;.*\n {2}add --force to change it anyway\n$/,
+    )
+    expect((await go('e2e-opts')).status).toBe(302)
+    const moved = await linkctl([...move, '--force'])
     expect(moved.code, moved.stderr).toBe(0)
     expect((await go('e2e-opts')).status).toBe(404)
     expect((await go('e2e-moved')).headers.get('location')).toBe('https://example.com/web#top')

@@ -15,7 +15,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Link } from '../../src/contract/links.js'
 import { ingestionHeaders } from '../support/gaming.js'
-import { createTestDatabase, onPostgres } from '../support/postgres.js'
+import { createTestDatabase, postgresOnly } from '../support/postgres.js'
 import { CHROME_WINDOWS } from '../support/redirect.js'
 import { startLinkd, type RunningLinkd } from '../support/processes.js'
 import { startReceiver, type Receiver } from '../support/receiver.js'
@@ -23,7 +23,7 @@ import { startReceiver, type Receiver } from '../support/receiver.js'
 const MINUTE = 60_000
 const EVERY_MINUTE = ['expire-keys', 'expire-links']
 
-describe.runIf(onPostgres)('three linkd processes on one PostgreSQL database', () => {
+describe.runIf(postgresOnly())('three linkd processes on one PostgreSQL database', () => {
   let database: { url: string; drop(): Promise<void> }
   let work = ''
   let env: Record<string, string> = {}

@@ -1,6 +1,7 @@
 /**
- * `npm test` says which tests it did not run: vitest on a fixture whose test
- * needs a tool this machine lacks prints, after the run, the file skipped and the install command.
+ * `npm test` says which tests it did not run: vitest on fixtures, one with a test that needs a
+ * tool this machine lacks and one that runs only on PostgreSQL, prints after the run the files
+ * skipped, the install command, and the file left for `npm run test:pg`.
  */
 import { execFile } from 'node:child_process'
 import { join } from 'node:path'
@@ -9,10 +10,11 @@ import { skipSummary } from '../support/skipped-tools.js'
 import { cleanEnv, root } from '../support/processes.js'
 
 describe('the summary of tests skipped for missing tools', () => {
-  it('vitest on a fixture needing an absent tool ends with the skipped file and the install command', async () => {
+  it('vitest on fixtures ends with the file skipped for a tool, the install command, the PostgreSQL-only file', async () => {
     const env = cleanEnv()
     delete env.CI // in CI a missing tool fails the run instead
     delete env.LINKD_TEST_SKIPS
+    delete env.LINKD_TEST_ENGINE // the fixtures run on SQLite, as `npm test` does
     delete env.FORCE_COLOR
     env.NO_COLOR = '1'
     const out = await new Promise<string>((resolve) =>
@@ -28,12 +30,15 @@ describe('the summary of tests skipped for missing tools', () => {
         (_err, stdout) => resolve(stdout),
       ),
     )
-    expect(out).toMatch(/1 passed \| 1 skipped/)
+    expect(out).toMatch(/Tests +1 passed \| 2 skipped \(3\)/)
     const summary = out.slice(out.lastIndexOf('Not every test ran'))
     expect(summary).toBe(
-      'Not every test ran: 1 test file(s) skipped for missing tools:\n' +
+      'Not every test ran:\n' +
+        '1 test file skipped for missing tools:\n' +
         '  test/fixtures/skips/needs-tool.fixture.ts (missing linkd-absent-tool)\n' +
-        'Install them with: sudo apt-get install linkd-absent-tool\n',
+        'Install them with: sudo apt-get install linkd-absent-tool\n' +
+        '1 test file run only on PostgreSQL (npm run test:pg):\n' +
+        '  test/fixtures/skips/postgres-only.fixture.ts\n',
     )
   })
 
@@ -44,11 +49,38 @@ describe('the summary of tests skipped for missing tools', () => {
         { file: 'test/daemon/domains/domains-dns.test.ts', missing: ['dnsmasq'] },
       ]),
     ).toBe(
-      '\nNot every test ran: 2 test file(s) skipped for missing tools:\n' +
+      '\nNot every test ran:\n' +
+        '2 test files skipped for missing tools:\n' +
         '  test/daemon/domains/domains-dns.test.ts (missing dnsmasq)\n' +
         '  test/e2e/domains.e2e.test.ts (missing dnsmasq, pebble)\n' +
         'Install them with: sudo apt-get install dnsmasq-base pebble\n',
     )
     expect(skipSummary([])).toBe('')
+  })
+
+  it('counts and names the files that run only on PostgreSQL, beside those skipped for tools', () => {
+    const postgresOnly = (file: string) => ({ file, missing: [], postgresOnly: true })
+    const records = [
+      postgresOnly('test/daemon/multi/limits.test.ts'),
+      { file: 'test/e2e/tui.e2e.test.ts', missing: ['tmux'] },
+      postgresOnly('test/daemon/db/collation.test.ts'),
+      postgresOnly('test/daemon/db/collation.test.ts'),
+    ]
+    expect(skipSummary(records)).toBe(
+      '\nNot every test ran:\n' +
+        '1 test file skipped for missing tools:\n' +
+        '  test/e2e/tui.e2e.test.ts (missing tmux)\n' +
+        'Install them with: sudo apt-get install tmux\n' +
+        '2 test files run only on PostgreSQL (npm run test:pg):\n' +
+        '  test/daemon/db/collation.test.ts\n' +
+        '  test/daemon/multi/limits.test.ts\n',
+    )
+    // Every tool there (a run on SQLite): only the PostgreSQL files are named.
+    expect(skipSummary(records.filter((r) => r.missing.length === 0))).toBe(
+      '\nNot every test ran:\n' +
+        '2 test files run only on PostgreSQL (npm run test:pg):\n' +
+        '  test/daemon/db/collation.test.ts\n' +
+        '  test/daemon/multi/limits.test.ts\n',
+    )
   })
 })

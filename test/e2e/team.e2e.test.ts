@@ -57,7 +57,7 @@ describe('linkctl team and whoami against a running linkd', () => {
     expect(r.code, r.stderr).toBe(0)
     expect(r.stdout).toBe('')
     expect(r.stderr).toMatch(
-      /Joined .* as Ana \(member, mem_\w+\)\. Your key .* is saved in profile "default"/,
+      /Joined .* as Ana \(member, mem_\w+\)\. Saved Ana's key \(lk_•••\w{4}\) as profile "default"/,
     )
     const saved = json<{ currentProfile: string; profiles: Record<string, { url: string; apiKey: string }> }>(
       readFileSync(join(l.work, 'ana', 'config.json'), 'utf8'),
@@ -91,7 +91,9 @@ describe('linkctl team and whoami against a running linkd', () => {
       'again',
     ])
     expect(again.code).toBe(1)
-    expect(again.stderr).toMatch(/this invitation was already used, revoked or has expired \(HTTP 410\)/)
+    expect(again.stderr).toMatch(
+      /this invitation can no longer be used: this invitation is accepted; .*\(HTTP 410\)/,
+    )
     const unknown = await ana([
       'team',
       'join',

@@ -384,6 +384,38 @@ describe.skipIf(noTmux)('linkctl tui: keys, kept state, narrow terminals, scopes
     await redrawnEquals(t)
   })
 
+  it('resized from 100 to 80 columns: no fragment of the wider frame; ids whole; ? wraps under its column', async () => {
+    const invited = await api('POST', '/api/team/invitations', {
+      email: 'someone.with.a.long.address@marketing.example.com',
+      role: 'admin',
+    })
+    const res = await fetch(`${daemon2.url}/api/team/invitations/accept`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: invited.token, name: 'Alexandra Konstantinopoulou-Smythe' }),
+    })
+    const member = ((await res.json()) as { member: { id: string } }).member.id
+    const t = tui('resize', owner, 100, 30)
+    await t.paneWith(['● ok'])
+    await t.keys('0')
+    await t.paneWith([member, 'Pending invitations'])
+    t.run(['resize-window', '-x', '80', '-y', '24'])
+    const pane = await t.paneWith([member, 'Pending invitations', ' 10 Team'])
+    const lines = pane.split('\n')
+    expect(Math.max(...lines.map((l) => [...l].length))).toBeLessThanOrEqual(80)
+    // The member's row ends with the whole id; no line holds a piece of it.
+    expect(lines.find((l) => l.includes('Alexandra'))).toMatch(new RegExp(`admin .* ${member}$`))
+    expect(lines.filter((l) => l.includes(member.slice(-8)))).toHaveLength(1)
+    await redrawnEquals(t)
+    await t.keys('?')
+    const help = (await t.paneWith(['Keys of Team', 'everywhere'])).split('\n')
+    // A description's next line starts under its column, not at the left edge.
+    const at = help.findIndex((l) => l.startsWith('i '))
+    const column = help[at]!.indexOf('invite a teammate')
+    expect(help[at + 1]!.slice(0, column).trim()).toBe('')
+    expect(help[at + 1]![column]).not.toBe(' ')
+  })
+
   it('with a read-only key, Links offers no write action and says which scope a write key needs', async () => {
     const key = await api('POST', '/api/keys', { name: 'read only', permissions: ['links:read'] })
     const t = tui('read-only', String(key.key))

@@ -106,6 +106,7 @@ export async function createTestApp(
 
 /** The daemon's scheduled jobs, sorted by name: what /health/ready and the scheduler list. */
 export const JOB_NAMES = [
+  'expire-domain-claims',
   'expire-keys',
   'expire-links',
   'fraud-blocklist-expiry',

@@ -1,7 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { appendFileSync, existsSync } from 'node:fs'
-import { relative } from 'node:path'
-import { TOOL_PACKAGES } from './skipped-tools.js'
+import { existsSync } from 'node:fs'
+import { recordSkip, TOOL_PACKAGES } from './skipped-tools.js'
 
 /**
  * Test dependencies that are system binaries (Debian packages dnsmasq-base, pebble, openssl,
@@ -53,16 +52,6 @@ export function missingTools(missing: string[]): string | undefined {
   const reason = `missing ${missing.join(', ')} (apt-get install ${packages.join(' ')}; .ci/run does it)`
   if (process.env.CI) throw new Error(`CI must provide these test dependencies: ${reason}`)
   process.stderr.write(`skipping: ${reason}\n`)
-  recordSkip(missing)
+  recordSkip({ missing })
   return reason
-}
-
-/** For the summary at the end of the run (test/support/skipped-tools.ts): which file, which tools. */
-function recordSkip(missing: string[]): void {
-  const into = process.env.LINKD_TEST_SKIPS
-  if (!into) return
-  // The test file calling missingBinaries, from the stack (called at a test file's top level).
-  const caller = new Error().stack?.split('\n').find((l) => /\.(test|fixture)\.ts/.test(l))
-  const path = /(?:file:\/\/)?(\/[^:)]+\.(?:test|fixture)\.ts)/.exec(caller ?? '')?.[1] ?? 'unknown test file'
-  appendFileSync(into, `${JSON.stringify({ file: relative(process.cwd(), path), missing })}\n`)
 }

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { utcDayNumber } from '../../daemon/clock.js'
-import { rawTransaction } from '../../daemon/db/raw-writes.js'
+import { exclusive } from '../../daemon/db/group-commit.js'
 import { postgresUnit, syncUnit } from '../../daemon/db/unit-of-work.js'
 import {
   createFraudEventsStore,
@@ -74,7 +74,16 @@ export async function seedFraud(
   const { db } = t
   if (db.dialect === 'sqlite') {
     const store = createFraudEventsStore(db.sqlite, db.kysely)
-    await rawTransaction(db.kysely, db.sqlite, () => store.record(events, increment, syncUnit(db.sqlite)))
+    await exclusive(db.kysely, async () => {
+      db.sqlite.exec('BEGIN IMMEDIATE')
+      try {
+        await store.record(events, increment, syncUnit(db.sqlite))
+        db.sqlite.exec('COMMIT')
+      } catch (err) {
+        db.sqlite.exec('ROLLBACK')
+        throw err
+      }
+    })
   } else {
     const store = createPostgresFraudEventsStore(db.kysely)
     await db.kysely.transaction().execute((trx) => store.record(events, increment, postgresUnit(trx)))

@@ -9,9 +9,21 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import { freePort } from './ports.js'
+import { recordSkip } from './skipped-tools.js'
 
 /** Set by `npm run test:pg`: the engine every test app and linkd process runs on. */
 export const onPostgres = process.env.LINKD_TEST_ENGINE === 'postgres'
+
+/**
+ * For a file whose tests mean something only on PostgreSQL (several processes on one database):
+ * true under `npm run test:pg`; on SQLite false, and the run's summary names the file as run only
+ * on PostgreSQL (test/support/skipped-tools.ts). Call it at the file's top level:
+ * `describe.runIf(postgresOnly())(…)`.
+ */
+export function postgresOnly(): boolean {
+  if (!onPostgres) recordSkip({ missing: [], postgresOnly: true })
+  return onPostgres
+}
 
 /** The template every test database is cloned from (migrated once per run). */
 export const TEMPLATE_DB = 'linkd_template'

@@ -57,6 +57,11 @@ async function databaseEnv(
   return { LINKD_DATABASE_URL: (await database).url }
 }
 
+/** The database a linkd on `dataDir` uses: its own PostgreSQL database under test:pg, else linkd.db. */
+export async function databaseUrlOf(dataDir: string): Promise<string> {
+  return (await databaseEnv({}, dataDir)).LINKD_DATABASE_URL ?? `sqlite:${join(resolve(dataDir), 'linkd.db')}`
+}
+
 /** Drops the PostgreSQL database of a data directory (test:pg), if it has one. */
 export async function dropDatabaseOf(dataDir: string): Promise<void> {
   const key = resolve(dataDir)
@@ -125,10 +130,15 @@ export async function startLinkd(
   env: Record<string, string> = {},
   /** Options for node itself (e.g. --cpu-prof, which NODE_OPTIONS does not allow). */
   nodeArgs: string[] = [],
+  /** A program linkd runs under, with its arguments (e.g. strace …): it gets linkd's command line. */
+  wrapper: string[] = [],
 ): Promise<RunningLinkd> {
   const port = env.LINKD_PORT ? Number(env.LINKD_PORT) : await freePort()
   const database = await databaseEnv(env, env.LINKD_DATA_DIR ?? dataDir)
-  const [program, args] = BINARY ? [BINARY, []] : [process.execPath, [...nodeArgs, LINKD]]
+  const [linkd, linkdArgs] = BINARY ? [BINARY, []] : [process.execPath, [...nodeArgs, LINKD]]
+  const [program, args] = wrapper.length
+    ? [wrapper[0]!, [...wrapper.slice(1), linkd, ...linkdArgs]]
+    : [linkd, linkdArgs]
   const child = spawn(program, args, {
     env: cleanEnv({
       LINKD_HOST: '127.0.0.1',

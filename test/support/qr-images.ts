@@ -1,5 +1,5 @@
 /** QR test images: logos of a chosen byte size, and an independent decoder (jsQR) for PNGs. */
-import { crc32 } from 'node:zlib'
+import { crc32, deflateSync } from 'node:zlib'
 import jsQRModule from 'jsqr'
 import pngjs from 'pngjs'
 
@@ -60,3 +60,29 @@ export const SVG_LOGO =
 
 export const dataUrl = (contentType: string, data: Buffer | string) =>
   `data:${contentType};base64,${Buffer.from(data).toString('base64')}`
+
+/**
+ * The SVG logo that once held the daemon at 100% CPU for minutes: one filter of 100,000 noise
+ * octaves over the whole image.
+ */
+export const HOSTILE_SVG_LOGO =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512" viewBox="0 0 512 512">' +
+  '<filter id="t" x="0" y="0" width="100%" height="100%"><feTurbulence type="fractalNoise" baseFrequency="0.9" numOctaves="100000" stitchTiles="stitch"/></filter>' +
+  '<rect width="512" height="512" filter="url(#t)"/></svg>'
+
+/** A real PNG of one opaque colour, `width`×`height` (it compresses to little: 4096² is ~70 KB). */
+export function solidPng(width: number, height: number): Buffer {
+  const ihdr = Buffer.alloc(13)
+  ihdr.writeUInt32BE(width, 0)
+  ihdr.writeUInt32BE(height, 4)
+  ihdr.set([8, 2, 0, 0, 0], 8) // 8-bit RGB, no interlace
+  const row = Buffer.alloc(1 + width * 3, 0x33)
+  row[0] = 0 // filter: none
+  const raw = Buffer.concat(Array.from({ length: height }, () => row))
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw, { level: 9 })),
+    chunk('IEND', Buffer.alloc(0)),
+  ])
+}

@@ -102,7 +102,7 @@ async function main(): Promise<void> {
     await tmux.keys('Escape', '7')
     await tmux.paneWith(['Arena Clash'])
     await tmux.keys('Down', 'Enter')
-    await save('fraud', 'Fraud of Arena Clash', 'device_farm', 'blocked now: 1 IPs')
+    await save('fraud', 'Fraud of Arena Clash', 'device_farm', 'blocked now: 1 IP,')
     await tmux.keys('Escape', '8')
     await tmux.paneWith(['Space Miners'])
     await tmux.keys('Enter')

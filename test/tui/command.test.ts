@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { runCli } from '../../src/cli/run.js'
 import { EXIT } from '../../src/session/exit-codes.js'
 import { parseRefresh, refreshWithin, whoAmI } from '../../src/tui/run.js'
+import { SCREENS } from '../../src/tui/screens/index.js'
 import { FakeClient } from './fake-client.js'
 import { makeMember } from './fake-team.js'
 import { testIo } from '../support/cli.js'
@@ -19,6 +20,16 @@ describe('linkctl tui', () => {
       expect(t.err.text).toContain('linkctl tui needs a terminal')
       expect(t.err.text).toContain('linkctl links list')
       expect(t.out.text).toBe('')
+    }
+  })
+
+  it("linkctl --help and tui --help list the TUI's screens, all of them in tab order", async () => {
+    const screens = SCREENS.map((s) => s.title).join(', ')
+    for (const argv of [['--help'], ['tui', '--help']]) {
+      const t = testIo({ isTTY: false })
+      expect(await runCli(argv, t.io)).toBe(EXIT.ok)
+      // Help text is wrapped to the width: compare with single spaces.
+      expect(t.out.text.replace(/\s+/g, ' '), argv.join(' ')).toContain(`(needs a terminal): ${screens}`)
     }
   })
 
@@ -84,7 +95,8 @@ describe('linkctl tui', () => {
     const out = execFileSync(
       process.execPath,
       ['--import', 'tsx', join(root, 'test/tui/refreshes-kept.ts')],
-      { cwd: root, env, encoding: 'utf8', timeout: 20_000 },
+      // A bound for a hang, not for speed: a loaded 2-core machine takes half a minute.
+      { cwd: root, env, encoding: 'utf8', timeout: 55_000 },
     )
     const { kept, frames } = JSON.parse(out) as { kept: number; frames: number }
     expect(frames).toBeGreaterThanOrEqual(21)

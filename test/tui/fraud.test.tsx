@@ -31,6 +31,7 @@ describe('fraud screen', () => {
       /10:02:00\s+player_2\s+revenue_anomaly\s+0\.91\s+detected[\s\S]*10:01:00\s+player_1\s+bot_detection/,
     )
     client.fraudData.events.unshift(makeFraudEvent(3, { playerId: 'player_new' }))
+    app.refresh()
     const fresh = await frameWith(app, '3 fraud events, newest first · 1 new (●)')
     expect(fresh).toMatch(/● 10:03:00\s+player_new/)
     expect(fresh).not.toMatch(/● 10:02:00/)

@@ -18,6 +18,8 @@ describe('games screen', () => {
     expect(frame).toMatch(/2026-11-20\s+100\s+100%\s+42%\s+20%/)
     expect(frame).toMatch(/2026-11-21\s+80\s+100%\s+10%/)
     expect(frame).toMatch(/BR\s+120 pl 700\.00 USD/)
+    // A country not known reads as in linkctl.
+    expect(frame).toMatch(/Unknown\s+3 pl 0\.00 USD/)
     expect(frame).toContain('1. whale_1 499.99 USD')
     // Event types: custom names by name, marked *.
     expect(frame).toContain('Events (* custom)')

@@ -24,6 +24,10 @@ describe('gdpr screen', () => {
     for (let i = 0; i < 'delete'.length; i++) await press(app, KEY.backspace)
     await press(app, 'DELETE', KEY.enter)
     await frameWith(app, 'deletion gdpr_1 queued')
+    // Each read moves the fake's deletion on: queued, processing, completed.
+    app.refresh()
+    await frameWith(app, 'processing')
+    app.refresh()
     const done = await frameWith(app, 'completed')
     expect(done).toMatch(/gdpr_1\s+game_1\s+player_9\s+completed\s+13/)
   })
@@ -54,6 +58,7 @@ describe('gdpr screen', () => {
     // Newest first.
     expect(listed).toMatch(/gdpr_2\s+g\s+p_new[\s\S]*gdpr_1\s+g\s+p_old/)
     expect(client.calls).toContain('gaming.deletions')
+    app.refresh()
     await frameWith(app, 'completed')
     await press(app, '1')
     await frameWith(app, 'Jobs')

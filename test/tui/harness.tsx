@@ -1,14 +1,27 @@
-/** Renders the TUI with ink-testing-library against a fake client, and waits for frames. */
+/**
+ * Renders the TUI with ink-testing-library against a fake client and a clock that moves only when
+ * the test moves it (refreshes and retries happen when the test says), and waits for frames.
+ */
 import { render } from 'ink-testing-library'
 import { App, type AppProps } from '../../src/tui/app.js'
 import { FakeClient } from './fake-client.js'
+import { ManualClock } from './manual-clock.js'
 
-export type Rendered = ReturnType<typeof render> & { client: FakeClient }
+export type Rendered = ReturnType<typeof render> & {
+  client: FakeClient
+  clock: ManualClock
+  /** One refresh interval passes: the polls of what is on screen load again. */
+  refresh(): void
+}
 
-export function renderTui(opts: Partial<AppProps> & { client?: FakeClient } = {}): Rendered {
+export function renderTui(
+  opts: Partial<AppProps> & { client?: FakeClient; clock?: ManualClock } = {},
+): Rendered {
   const client = opts.client ?? new FakeClient()
-  const app = render(<App refreshSeconds={1} color={false} scopes={null} {...opts} client={client} />)
-  return Object.assign(app, { client })
+  const clock = opts.clock ?? new ManualClock()
+  const props = { refreshSeconds: 1, color: false, scopes: null, ...opts, client, clock }
+  const app = render(<App {...props} />)
+  return Object.assign(app, { client, clock, refresh: () => clock.advance(props.refreshSeconds * 1000) })
 }
 
 /** The last frame once it satisfies `ok` (polls; fails after 8 s with the frame it saw). */

@@ -7,12 +7,12 @@ import { App } from '../../src/tui/app.js'
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js'
 import { FIREFOX_LINUX, GOOGLEBOT } from '../support/redirect.js'
 import { frameWhere } from './harness.js'
+import { ManualClock } from './manual-clock.js'
 
 let d: TestDaemon
 beforeAll(async () => {
-  // Redirects answer on the test port; the daemon's clock is this machine's (the TUI's "today").
+  // Redirects answer on the test port.
   d = await startTestDaemon({ shortDomain: '127.0.0.1' })
-  d.clock.set(Date.now())
 })
 afterAll(async () => {
   cleanup()
@@ -42,9 +42,12 @@ describe('home against linkd', () => {
     const theirs = await client(other.ownerKey).links.create({ destinationUrl: 'https://example.com/theirs' })
     for (let i = 0; i < 4; i++) await visit(theirs)
 
-    const app = render(<App client={ours} refreshSeconds={1} color={false} scopes={null} />)
+    // The TUI's "today" is the daemon's.
+    const clock = new ManualClock(d.clock.now())
+    const app = render(<App client={ours} refreshSeconds={1} clock={clock} color={false} scopes={null} />)
     await frameWhere(app, (f) => /clicks today\s+12\b/.test(f), 'clicks today 12')
     await visit(links[5]!)
+    clock.advance(1000)
     await frameWhere(app, (f) => /clicks today\s+13\b/.test(f), 'clicks today 13')
     app.unmount()
   })

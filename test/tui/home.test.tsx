@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup } from 'ink-testing-library'
 import { FakeClient, makeLink } from './fake-client.js'
 import { frameWhere, frameWith, press, renderTui, resize } from './harness.js'
+import { ManualClock } from './manual-clock.js'
 
 afterEach(() => cleanup())
 
@@ -25,6 +26,7 @@ describe('home screen', () => {
     const app = renderTui({ client })
     await frameWhere(app, (f) => /clicks today\s+17\b/.test(f), 'clicks today 17')
     client.state.clicksPerDay = [40, 23]
+    app.refresh()
     await frameWhere(app, (f) => /clicks today\s+23\b/.test(f), 'clicks today 23')
     // One request for it, whatever the number of links.
     expect(client.calls.filter((c) => c.startsWith('analytics.link'))).toEqual([])
@@ -54,6 +56,7 @@ describe('home screen', () => {
     top.clicks += 7
     client.state.webhooks[0]!.consecutiveFailures = 3
     client.state.health.jobs![0]!.lastRunAt = '2026-11-21T00:00:01.000Z'
+    app.refresh()
     const frame = await frameWith(app, 'link created fresh → https://new.example', '+7 clicks on c29')
     await frameWith(app, 'webhook hook wh_ok is failing', 'job webhook-sender ran: ok')
     expect(frame).not.toContain('nothing yet')
@@ -70,6 +73,7 @@ describe('home screen', () => {
         createdAt: '2026-11-21T00:00:00.000Z',
       }),
     )
+    app.refresh()
     await frameWith(app, 'link created kept')
     await press(app, '2')
     await frameWith(app, 'links · /')
@@ -81,9 +85,10 @@ describe('home screen', () => {
 
   it('keeps each total on one line at 80x24', async () => {
     const client = new FakeClient()
+    const clock = new ManualClock()
     // A job run "40 minutes ago": the jobs column at its widest.
-    client.state.health.jobs![0]!.lastRunAt = new Date(Date.now() - 40 * 60_000).toISOString()
-    const app = renderTui({ client })
+    client.state.health.jobs![0]!.lastRunAt = new Date(clock.now() - 40 * 60_000).toISOString()
+    const app = renderTui({ client, clock })
     resize(app, 80, 24)
     const frame = await frameWith(app, 'linkd 9.8.7')
     expect(frame).toMatch(/links\s+30\s+webhook-sender/)

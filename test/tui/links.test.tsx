@@ -54,6 +54,7 @@ describe('links screen', () => {
     expect(frame).toContain('news.ycombinato…      5')
     expect(frame).toContain('mobile')
     client.state.series.set('lnk_0', [0, 4, 8, 16])
+    app.refresh()
     await frameWith(app, 'Clicks, last 48 hours: 28', '▁▃▅█')
   })
 
@@ -110,6 +111,49 @@ describe('links screen', () => {
     await frameWith(app, 'Renamed', 'saved c0')
     expect(client.state.links[0]?.title).toBe('Renamed')
     expect(client.calls).toContain('links.update lnk_0')
+  })
+
+  it('a short code in use (QR codes, recent clicks): the refusal asked as a question, y forces it, n keeps it', async () => {
+    const client = new FakeClient()
+    const inUse = () =>
+      apiError(
+        409,
+        'http://s.test/c0 is in use: 1 QR code ("Flyer" qr_1); after the change it would answer 404',
+        [{ field: 'force', message: 'true changes it anyway' }],
+      )
+    const app = renderTui({ client, initialScreen: 'links' })
+    await frameWith(app, '30 links')
+    const editCode = async (code: string) => {
+      await press(app, 'e')
+      await frameWith(app, 'Edit c0')
+      // The fourth field: destination, title, tags, short code.
+      await press(app, KEY.down, KEY.down, KEY.down, KEY.backspace, KEY.backspace, code)
+      // Ctrl+S saves from any field.
+      await press(app, '\x13')
+    }
+    client.linkWriteError = inUse()
+    await editCode('spring')
+    // The refusal's own words, then the question (wrapped at the screen's width).
+    await frameWith(
+      app,
+      'http://s.test/c0 is in use: 1 QR code ("Flyer" qr_1); after the change',
+      'it anyway? [y/N]',
+    )
+    await press(app, 'n')
+    await frameWith(app, 'cancelled')
+    expect(client.state.links[0]?.shortCode).toBe('c0')
+    expect(client.linkBodies).toEqual([{ shortCode: 'spring' }])
+
+    client.linkWriteError = inUse()
+    await editCode('spring')
+    await frameWith(app, 'it anyway? [y/N]')
+    await press(app, 'y')
+    await frameWith(app, 'saved spring')
+    expect(client.linkBodies.slice(1)).toEqual([
+      { shortCode: 'spring' },
+      { shortCode: 'spring', force: true },
+    ])
+    expect(client.state.links[0]?.shortCode).toBe('spring')
   })
 
   it('deletes only after y; any other key cancels', async () => {

@@ -9,15 +9,27 @@ import { render } from 'ink'
 import { useEffect, useState } from 'react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { BEGIN_SYNC, END_SYNC, frameStdout, ScreenWriter } from '../../src/tui/screen-writer.js'
+import { App } from '../../src/tui/app.js'
+import { FakeClient } from './fake-client.js'
+import { makeMember } from './fake-team.js'
+import { ManualClock } from './manual-clock.js'
 
 const CSI = `${String.fromCharCode(27)}\\[`
-const WRITER_SEQUENCES = new RegExp(`(${CSI}\\?2026[hl]|${CSI}\\d+;1H|${CSI}2K|${CSI}H|${CSI}2J)`)
+const WRITER_SEQUENCES = new RegExp(
+  `(${CSI}\\?2026[hl]|${CSI}\\?7[hl]|${CSI}\\d+;1H|${CSI}2K|${CSI}H|${CSI}2J)`,
+)
 const ROW = new RegExp(`^${CSI}(\\d+);1H$`)
+const SGR = new RegExp(`${CSI}[0-9;]*m`, 'g')
 
-/** A terminal that records what is written and keeps the screen the writes leave (rows of text). */
+/**
+ * A terminal that records what is written and keeps the screen the writes leave (rows of text).
+ * Like a real one, it wraps text running past its last column onto the next row, unless autowrap
+ * is off (DECAWM): then the text is clipped at the edge.
+ */
 class FakeTerminal extends EventEmitter {
   writes: string[] = []
   screen: string[] = []
+  autowrap = true
   private row = 0
   constructor(
     public columns = 80,
@@ -35,9 +47,28 @@ class FakeTerminal extends EventEmitter {
       else if (part === '\x1b[H') this.row = 0
       else if (part === '\x1b[2J') this.screen = []
       else if (part === '\x1b[2K') this.screen[this.row] = ''
-      else this.screen[this.row] = (this.screen[this.row] ?? '') + part
+      else if (part === '\x1b[?7l') this.autowrap = false
+      else if (part === '\x1b[?7h') this.autowrap = true
+      else this.put(part)
     }
     return true
+  }
+  /** Text at the cursor; what passes the last column wraps onto the next row, or is clipped. */
+  private put(text: string): void {
+    const line = (this.screen[this.row] ?? '') + text
+    const chars = [...line.replace(SGR, '')]
+    if (chars.length <= this.columns) {
+      this.screen[this.row] = line
+      return
+    }
+    this.screen[this.row] = chars.slice(0, this.columns).join('')
+    if (!this.autowrap || this.row + 1 >= this.rows) return
+    // The rest overwrites the start of the next row, as a terminal's autowrap does.
+    const rest = chars.slice(this.columns).join('')
+    const below = [...(this.screen[this.row + 1] ?? '')]
+    this.row += 1
+    this.screen[this.row] = ''
+    this.put(rest + below.slice([...rest].length).join(''))
   }
   resize(columns: number, rows: number): void {
     this.columns = columns
@@ -63,7 +94,7 @@ describe('screen writer', () => {
     const writer = new ScreenWriter(terminal)
     writer.frame('tabs\nlinks   30\nclicks  17\nstatus')
     expect(terminal.last()).toBe(
-      `${BEGIN_SYNC}\x1b[H\x1b[2J${at(0)}tabs${at(1)}links   30${at(2)}clicks  17${at(3)}status${END_SYNC}`,
+      `${BEGIN_SYNC}\x1b[?7l\x1b[H\x1b[2J${at(0)}tabs${at(1)}links   30${at(2)}clicks  17${at(3)}status${END_SYNC}`,
     )
     writer.frame('tabs\nlinks   30\nclicks  18\nstatus')
     expect(terminal.last()).toBe(`${BEGIN_SYNC}${at(2)}clicks  18${END_SYNC}`)
@@ -105,7 +136,7 @@ describe('screen writer', () => {
     expect(stdout.rows).toBe(4)
     stdout.write('one\ntwo\nthree\nfour')
     expect(terminal.last()).toBe(
-      `${BEGIN_SYNC}\x1b[H\x1b[2J${at(0)}one${at(1)}two${at(2)}three${at(3)}four${END_SYNC}`,
+      `${BEGIN_SYNC}\x1b[?7l\x1b[H\x1b[2J${at(0)}one${at(1)}two${at(2)}three${at(3)}four${END_SYNC}`,
     )
     // Detached (the terminal is being restored): neither frames nor resizes get through.
     detach()
@@ -117,6 +148,20 @@ describe('screen writer', () => {
     expect(terminal.writes).toHaveLength(written)
   })
 
+  it('a frame still laid out for the old width, after a resize to fewer columns, leaves nothing below it', () => {
+    const terminal = new FakeTerminal(100, 5)
+    const writer = new ScreenWriter(terminal)
+    const { stdout } = frameStdout(terminal as unknown as NodeJS.WriteStream, writer)
+    const wide = `Ana  admin  ${'x'.repeat(70)} mem_fhlrql0693d0wsbftnc7`
+    stdout.write(`tabs\n${wide}\n\nPending invitations`)
+    terminal.resize(80, 5)
+    // Ink renders once more at the old width before the app lays out for 80 columns.
+    stdout.write(`tabs\n${wide}\n\nPending invitations`)
+    const narrow = `Ana  admin  ${'x'.repeat(41)}… mem_fhlrql0693d0wsbftnc7`
+    stdout.write(`tabs\n${narrow}\n\nPending invitations`)
+    expect(terminal.text()).toEqual(['tabs', narrow, '', 'Pending invitations'])
+  })
+
   it('redraw writes the last frame whole (Ctrl-L), over whatever else wrote on the screen', () => {
     const terminal = new FakeTerminal()
     const writer = new ScreenWriter(terminal)
@@ -126,6 +171,21 @@ describe('screen writer', () => {
     expect(terminal.text()).toEqual(['a', 'b'])
   })
 })
+
+/** A terminal's keyboard for Ink (raw mode, nothing typed): the TUI reads keys. */
+function keyboard(): NodeJS.ReadStream {
+  const stdin = Object.assign(new EventEmitter(), {
+    isTTY: true,
+    setEncoding: () => stdin,
+    setRawMode: () => stdin,
+    resume: () => stdin,
+    pause: () => stdin,
+    ref: () => stdin,
+    unref: () => stdin,
+    read: () => null,
+  })
+  return stdin as unknown as NodeJS.ReadStream
+}
 
 describe('Ink through the screen writer', () => {
   let unmount: (() => void) | undefined
@@ -169,5 +229,53 @@ describe('Ink through the screen writer', () => {
     writer.redraw()
     expect(seen).toEqual(terminal.text())
     expect(seen).toEqual(['Totals', 'clicks today  7', 'status'])
+  })
+
+  it('the TUI resized from 100 to 80 columns: the screen equals a fresh render, no fragment of the wide one', async () => {
+    const client = new FakeClient()
+    client.teamData.members.push(
+      makeMember(
+        'mem_fhlrql0693d0wsbftnc7',
+        'Alexandra Konstantinopoulou-Smythe',
+        'admin',
+        'someone.with.a.long.address@marketing.example.com',
+      ),
+    )
+    const terminal = new FakeTerminal(100, 24)
+    const writer = new ScreenWriter(terminal)
+    const { stdout, detach } = frameStdout(terminal as unknown as NodeJS.WriteStream, writer)
+    const app = render(
+      <App
+        client={client}
+        clock={new ManualClock()}
+        refreshSeconds={5}
+        color={false}
+        scopes={null}
+        initialScreen="team"
+      />,
+      { stdout, stdin: keyboard(), debug: true, patchConsole: false, exitOnCtrlC: false },
+    )
+    unmount = () => {
+      app.unmount()
+      detach()
+    }
+    const screen = () => terminal.text().join('\n')
+    const until = async (ok: () => boolean, what: string) => {
+      for (let i = 0; !ok(); i++) {
+        if (i > 400) throw new Error(`no ${what}; the screen:\n${screen()}`)
+        await new Promise((r) => setTimeout(r, 20))
+      }
+    }
+    await until(() => screen().includes('mem_fhlrql0693d0wsbftnc7') && screen().includes('inv_1'), 'team')
+    terminal.resize(80, 24)
+    // The frame laid out for 80 columns: the id whole again, after Ink's render at the old width.
+    await until(
+      () => screen().includes('mem_fhlrql0693d0wsbftnc7') && screen().includes('inv_1'),
+      'frame for 80',
+    )
+    const seen = terminal.text()
+    writer.redraw()
+    expect(seen).toEqual(terminal.text())
+    expect(Math.max(...seen.map((line) => [...line].length))).toBeLessThanOrEqual(80)
   })
 })

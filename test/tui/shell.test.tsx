@@ -124,6 +124,33 @@ describe('tui shell', () => {
   })
 })
 
+describe('refreshes on the app clock', () => {
+  it('a refresh asks again for what is shown, once per poll; nothing while the clock stands still', async () => {
+    const app = renderTui({ initialScreen: 'links', refreshSeconds: 5 })
+    await frameWith(app, '30 links')
+    const lists = () => app.client.calls.filter((c) => c.startsWith('links.list')).length
+    expect(lists()).toBe(1)
+    await press(app, 'j', 'j')
+    app.clock.advance(4_999)
+    expect(lists()).toBe(1)
+    app.clock.advance(1)
+    expect(lists()).toBe(2)
+    // Once that answer is in (a page still loading is not asked for twice).
+    await new Promise((r) => setImmediate(r))
+    app.clock.advance(5_000)
+    expect(lists()).toBe(3)
+    // Another screen: the links are no longer asked for; Keys is, on the same interval.
+    await press(app, '3')
+    await frameWith(app, '2 keys')
+    const keys = () => app.client.calls.filter((c) => c.startsWith('keys.list')).length
+    expect(keys()).toBe(1)
+    await new Promise((r) => setImmediate(r))
+    app.clock.advance(5_000)
+    expect(lists()).toBe(3)
+    expect(keys()).toBe(2)
+  })
+})
+
 describe('errors in place', () => {
   it('an unreachable daemon shows a status line, then the data once it answers', async () => {
     const client = new FakeClient()
@@ -131,6 +158,11 @@ describe('errors in place', () => {
     const app = renderTui({ client })
     const frame = await frameWith(app, 'daemon unreachable (retrying in 1s)')
     expect(frame).toContain('cannot reach linkd')
+    // Nothing again before the second is up.
+    const asked = client.calls.length
+    app.clock.advance(999)
+    expect(client.calls.length).toBe(asked)
+    app.clock.advance(1)
     await frameWith(app, 'linkd 9.8.7')
     expect(app.lastFrame()).not.toContain('daemon unreachable')
   })
@@ -140,6 +172,10 @@ describe('errors in place', () => {
     client.failures.push(apiError(429, 'Too many requests', undefined, 2))
     const app = renderTui({ client })
     await frameWith(app, '429 (retrying in 2s): rate limited: Too many requests')
+    const asked = client.calls.length
+    app.clock.advance(1999)
+    expect(client.calls.length).toBe(asked)
+    app.clock.advance(1)
     await frameWith(app, 'linkd 9.8.7')
     cleanup()
     const refused = new FakeClient()

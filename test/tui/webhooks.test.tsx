@@ -51,6 +51,7 @@ describe('webhook health after enabling, and test deliveries', () => {
     await frameWith(app, 'Deliveries of billing hook')
     // Disabled, then enabled: its failed deliveries in a row are reset.
     client.state.webhooks[1]!.status = 'disabled'
+    app.refresh()
     await frameWith(app, 'disabled')
     await press(app, 'e')
     await frameWith(app, 'billing hook enabled')

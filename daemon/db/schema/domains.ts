@@ -33,6 +33,8 @@ export interface CustomDomainsTable {
   app_links: string | null
   /** The last file verification check, {status, reason} as JSON (migration 0028); null before one. */
   file_check: string | null
+  /** When another organization verified the host first, failing this claim (migration 0030). */
+  claim_lost_at: number | null
   created_at: number
   updated_at: number
 }

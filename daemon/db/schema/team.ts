@@ -23,6 +23,8 @@ export interface TeamInvitationsTable {
   created_at: number
   accepted_at: number | null
   member_id: string | null
+  /** NULL (revoked by a team admin) or 'inviter_removed'. */
+  revoked_reason: string | null
 }
 
 export interface AuditLogTable {

@@ -30,6 +30,8 @@ export interface ClicksService {
   link(organizationId: string, id: string, q: AnalyticsQuery): Promise<LinkAnalytics>
   /** `GET /api/use/analytics/clicks`: the organization's clicks per UTC day. */
   organization(organizationId: string, q: ClicksQuery): Promise<OrganizationClicks>
+  /** Human clicks of a link (or smart link) from the hour of `since` on (buffered clicks flushed first). */
+  humanClicksSince(linkId: string, since: number): Promise<number>
   /** Job: deletes the click data of links that no longer exist, up to `budget` rows; returns how many. */
   purgeDeletedLinks(budget: number): Promise<number>
 }

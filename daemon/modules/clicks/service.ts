@@ -1,4 +1,4 @@
-import type { Clock } from '../../clock.js'
+import { floorTo, HOUR_MS, type Clock } from '../../clock.js'
 import type { EventBus } from '../../events.js'
 import type {
   AnalyticsQuery,
@@ -106,6 +106,13 @@ export function createClicksService(deps: ClicksServiceDeps): ClicksService {
     /** `GET /api/use/analytics/clicks`: the organization's clicks per UTC day. */
     organization: (organizationId: string, q: ClicksQuery): Promise<OrganizationClicks> =>
       organizationClicks(organizationId, q),
+
+    /** From the hourly counters: a link's human clicks in the hours from `since`'s on. */
+    async humanClicksSince(linkId: string, since: number): Promise<number> {
+      await flush()
+      const rows = await store.hours(linkId, floorTo(since, HOUR_MS), deps.clock.now())
+      return rows.reduce((n, r) => n + r.clicks, 0)
+    },
 
     /**
      * Deletes the click data of links that no longer exist, up to `budget` rows (the purge job).

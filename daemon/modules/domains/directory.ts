@@ -56,7 +56,8 @@ export function createDomainDirectory(deps: {
           files: wellKnownFiles(r.appLinks),
         }
         nextId.set(r.id, e)
-        nextHost.set(r.domain, e)
+        // Several organizations may claim a host; the verified one (at most one) is the host's.
+        if (e.verified || !nextHost.has(r.domain)) nextHost.set(r.domain, e)
         if (e.https && r.certPem && r.certKeyEnc && r.certSerial) {
           const known = contexts.get(r.domain)
           if (known && known.serial === r.certSerial) nextCtx.set(r.domain, known)

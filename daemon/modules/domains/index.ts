@@ -20,7 +20,7 @@ import type {
   UpdateDomainBody,
 } from '../../../src/contract/domains.js'
 import type { Module } from '../module.js'
-import { recheckDomainsJob, renewCertificatesJob } from './jobs.js'
+import { expireDomainClaimsJob, recheckDomainsJob, renewCertificatesJob } from './jobs.js'
 import { domainRoutes, installDomainRedirects } from './routes.js'
 import type { DomainRecord } from './store.js'
 
@@ -51,6 +51,8 @@ export interface DomainService {
   delete(organizationId: string, id: string): Promise<void>
   /** Job: re-checks pending domains (failing those past 48 h) and re-orders stalled certificates. */
   recheckPending(): Promise<{ verified: number; failed: number }>
+  /** Job: deletes domains still unverified 7 days after they were added; how many. */
+  expireClaims(): Promise<number>
   /** Job: renews certificates within 30 days of expiry. */
   renewDue(): Promise<{ renewed: number; failed: number }>
   /** Resolves when no certificate order is running (tests, shutdown). */
@@ -93,6 +95,10 @@ export function domainsModule(deps: { domains: DomainService; directory: DomainD
     name: 'domains',
     hooks: (app) => installDomainRedirects(app, deps.directory),
     routes: domainRoutes(deps),
-    jobs: [recheckDomainsJob(deps.domains), renewCertificatesJob(deps.domains)],
+    jobs: [
+      recheckDomainsJob(deps.domains),
+      renewCertificatesJob(deps.domains),
+      expireDomainClaimsJob(deps.domains),
+    ],
   }
 }

@@ -32,3 +32,15 @@ export function renewCertificatesJob(domains: Pick<DomainService, 'renewDue'>): 
     },
   }
 }
+
+/** Daily: domains still unverified 7 days after they were added are deleted (claims of a host). */
+export function expireDomainClaimsJob(domains: Pick<DomainService, 'expireClaims'>): JobDefinition {
+  return {
+    name: 'expire-domain-claims',
+    schedule: '41 3 * * *',
+    async run() {
+      const n = await domains.expireClaims()
+      return n ? `${plural(n, 'unverified domain')} deleted` : undefined
+    },
+  }
+}

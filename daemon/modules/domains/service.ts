@@ -123,7 +123,14 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
       dnsRecords: records(d),
       verificationFile:
         d.verificationMethod === 'FILE' ? verificationFile(d.domain, d.challengeToken, d.fileCheck) : null,
-      warnings: recordWarnings(d.domain, { ...targets, shortDomain: deps.shortDomain }),
+      warnings: [
+        ...(d.claimLostAt === null
+          ? []
+          : [
+              `another organization verified ${d.domain} first (${iso(d.claimLostAt)}): this claim cannot be verified while it holds it; delete it`,
+            ]),
+        ...recordWarnings(d.domain, { ...targets, shortDomain: deps.shortDomain }),
+      ],
       rootRedirectUrl: d.rootRedirectUrl,
       createdAt: iso(d.createdAt),
       updatedAt: iso(d.updatedAt),
@@ -173,6 +180,22 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
   }
 
   /**
+   * The move to verified (and certificate pending), only from the state `d` was read in; false
+   * when another request moved it meanwhile, or another organization verified the host first
+   * (the unique index of verified hosts refuses the second).
+   */
+  async function verifyIf(d: DomainRecord, patch: Partial<DomainRecord>): Promise<boolean> {
+    try {
+      return await store.updateIf(d.id, d, patch)
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err
+      const t = now()
+      await store.update(d.id, { verificationStatus: 'failed', claimLostAt: t, updatedAt: t })
+      return false
+    }
+  }
+
+  /**
    * One verification attempt (the verify operation and the re-check job): all records on all
    * resolvers → verified (SSL provisioning starts); a record missing or wrong everywhere →
    * failed; otherwise (still propagating, a resolver not answering) the status stays.
@@ -182,9 +205,19 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
     const t = now()
     const patch: Partial<DomainRecord> = { ...proof, lastCheckedAt: t, updatedAt: t }
     let verifiedNow = false
-    if (d.verificationStatus !== 'verified') {
+    // The first organization to verify a host wins it: while another holds it verified, this
+    // claim's proof changes nothing (it failed when that one verified).
+    const holder = status === 'Verified' ? await store.verifiedByName(d.domain) : undefined
+    if (d.verificationStatus !== 'verified' && holder && holder.id !== d.id) {
+      Object.assign(patch, { verificationStatus: 'failed', claimLostAt: d.claimLostAt ?? t })
+    } else if (d.verificationStatus !== 'verified') {
       if (status === 'Verified') {
-        Object.assign(patch, { verificationStatus: 'verified', verifiedAt: t, sslStatus: 'pending' })
+        Object.assign(patch, {
+          verificationStatus: 'verified',
+          verifiedAt: t,
+          sslStatus: 'pending',
+          claimLostAt: null,
+        })
         verifiedNow = true
       } else if (status === 'Failed' && manual) patch.verificationStatus = 'failed'
     } else if (manual && status === 'Verified' && (d.sslStatus === 'expired' || d.sslStatus === 'failed')) {
@@ -192,7 +225,7 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
       Object.assign(patch, { sslStatus: 'pending', sslError: null })
     }
     if (patch.sslStatus !== 'pending') await store.update(d.id, patch)
-    else if (!(await store.updateIf(d.id, d, patch))) {
+    else if (!(await verifyIf(d, patch))) {
       // The move to "certificate pending" is taken only from the state this attempt read: of two
       // verifications at once (maybe on two processes) one moves the domain, emits the event and
       // orders; the other answers with the domain as the first left it.
@@ -201,6 +234,8 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
       return (await store.byIdAnyOrg(d.id)) ?? { ...d, ...proof, lastCheckedAt: t }
     }
     const next = { ...d, ...patch }
+    // The other organizations' claims of the host fail, saying why (their warnings).
+    if (verifiedNow) await store.loseOtherClaims(d.domain, d.id, t)
     await changed()
     if (verifiedNow)
       deps.events.emit(
@@ -245,6 +280,13 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
             ? `the ${org.plan} plan does not include custom domains; upgrade the plan`
             : `the ${org.plan} plan allows ${max} custom domain${max === 1 ? '' : 's'}; delete one or upgrade the plan`,
         )
+      // Unverified claims of the same host by several organizations may coexist; a verified one is
+      // the host's owner's.
+      const holder = await store.verifiedByName(domain)
+      if (holder && holder.organizationId !== organizationId)
+        throw new AppError('Conflict', `domain ${domain} is verified by another organization`, [
+          { field: 'domain', message: 'verified by another organization' },
+        ])
       const t = now()
       const record: DomainRecord = {
         id: newId('dom'),
@@ -269,6 +311,7 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
         sslExpiresAt: null,
         sslRenewedAt: null,
         appLinks: null,
+        claimLostAt: null,
         createdAt: t,
         updatedAt: t,
       }
@@ -277,7 +320,7 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
       } catch (err) {
         if (isUniqueViolation(err))
           throw new AppError('Conflict', `domain ${domain} has already been added`, [
-            { field: 'domain', message: 'already added (domains are unique across organizations)' },
+            { field: 'domain', message: 'already added to this organization' },
           ])
         throw err
       }
@@ -468,6 +511,24 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
       for (const d of await store.awaitingCertificate(t - ORDER_RUNS_MS))
         if (!orders.running(d.id)) void provision(d)
       return { verified, failed }
+    },
+
+    /**
+     * The claims job: domains still unverified 7 days after they were added are deleted (a claim
+     * nobody proves does not hold the host), each announced as domain.deleted.
+     */
+    async expireClaims(): Promise<number> {
+      const t = now()
+      const gone = await store.expireClaims(t - DOMAIN_LIMITS.claimMs)
+      if (gone.length === 0) return 0
+      await changed()
+      for (const d of gone)
+        deps.events.emit(
+          'domain.deleted',
+          { organizationId: d.organizationId, data: { id: d.id, domain: d.domain, deletedAt: iso(t) } },
+          t,
+        )
+      return gone.length
     },
 
     /** The renewal job: certificates within 30 days of expiry are renewed (active → renewing → active). */

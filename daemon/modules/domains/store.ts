@@ -33,6 +33,8 @@ export interface DomainRecord {
   sslRenewedAt: number | null
   /** What the domain's `.well-known` app-link files say; null when nothing is set. */
   appLinks: AppLinks | null
+  /** When another organization verified the host first, failing this claim; null otherwise. */
+  claimLostAt: number | null
   createdAt: number
   updatedAt: number
 }
@@ -65,6 +67,7 @@ function toRecord(r: Selectable<CustomDomainsTable>): DomainRecord {
     sslExpiresAt: num(r.ssl_expires_at),
     sslRenewedAt: num(r.ssl_renewed_at),
     appLinks: r.app_links === null ? null : (JSON.parse(r.app_links) as AppLinks),
+    claimLostAt: num(r.claim_lost_at),
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),
   }
@@ -90,6 +93,7 @@ const COLUMNS: Record<keyof DomainPatch, keyof CustomDomainsTable> = {
   sslExpiresAt: 'ssl_expires_at',
   sslRenewedAt: 'ssl_renewed_at',
   appLinks: 'app_links',
+  claimLostAt: 'claim_lost_at',
   updatedAt: 'updated_at',
 }
 
@@ -122,6 +126,12 @@ export interface DomainStore {
   byId(organizationId: string, id: string): Promise<DomainRecord | undefined>
   byIdAnyOrg(id: string): Promise<DomainRecord | undefined>
   byName(organizationId: string, domain: string): Promise<DomainRecord | undefined>
+  /** The verified domain of that host, whatever its organization (at most one). */
+  verifiedByName(domain: string): Promise<DomainRecord | undefined>
+  /** Fails every unverified claim of the host but `winnerId`'s (claimLostAt = now); how many. */
+  loseOtherClaims(domain: string, winnerId: string, now: number): Promise<number>
+  /** Deletes the unverified domains added at or before `before`; returns them. */
+  expireClaims(before: number): Promise<DomainRecord[]>
   defaultOf(organizationId: string): Promise<DomainRecord | undefined>
   count(organizationId: string): Promise<number>
   /** One page newest first and the total matching the filter. */
@@ -219,6 +229,37 @@ export function createDomainStore(db: Kysely<Database>): DomainStore {
         .where('organization_id', '=', organizationId)
         .executeTakeFirst()
       return r && toRecord(r)
+    },
+
+    async verifiedByName(domain: string): Promise<DomainRecord | undefined> {
+      const r = await db
+        .selectFrom('custom_domains')
+        .selectAll()
+        .where('domain', '=', domain)
+        .where('verification_status', '=', 'verified')
+        .executeTakeFirst()
+      return r && toRecord(r)
+    },
+
+    async loseOtherClaims(domain: string, winnerId: string, now: number): Promise<number> {
+      const r = await db
+        .updateTable('custom_domains')
+        .set({ verification_status: 'failed', claim_lost_at: now, updated_at: now })
+        .where('domain', '=', domain)
+        .where('id', '<>', winnerId)
+        .where('verification_status', '<>', 'verified')
+        .executeTakeFirst()
+      return Number(r.numUpdatedRows)
+    },
+
+    async expireClaims(before: number): Promise<DomainRecord[]> {
+      const rows = await db
+        .deleteFrom('custom_domains')
+        .where('verification_status', '<>', 'verified')
+        .where('created_at', '<=', before)
+        .returningAll()
+        .execute()
+      return rows.map(toRecord)
     },
 
     async defaultOf(organizationId: string): Promise<DomainRecord | undefined> {

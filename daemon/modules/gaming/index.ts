@@ -35,8 +35,8 @@ export { GAMING_OFF_MESSAGE } from './off.js'
 /** Builds every gaming part and wires them together: pipeline stages, purgers, expirers, hooks. */
 export function createGaming(deps: GamingDeps): Gaming {
   const { db, clock, log, feed } = deps
-  const games = createGames({ db, clock, secrets: deps.secrets })
-  const gamedata = createStorage({ db, clock, games })
+  const games = createGames({ db, clock, secrets: deps.secrets, feed })
+  const gamedata = createStorage({ db, clock, games, queueMax: deps.ingestQueueMax })
   const ingest = createIngest({
     db,
     clock,
@@ -55,6 +55,7 @@ export function createGaming(deps: GamingDeps): Gaming {
     log,
     games,
     gamedata,
+    limiter: deps.limiter,
     held: deps.skanHeld,
     ...(deps.skanPublicKeys ? { publicKeys: deps.skanPublicKeys } : {}),
   })
@@ -126,9 +127,11 @@ export function createGaming(deps: GamingDeps): Gaming {
       }, 30_000).unref()
     },
     async stop(): Promise<void> {
-      if (!enabled) return
-      if (reload) clearInterval(reload)
-      await fraud.saver.stop()
+      if (enabled) {
+        if (reload) clearInterval(reload)
+        await fraud.saver.stop()
+      }
+      await gamedata.close()
     },
   }
 }
@@ -148,6 +151,8 @@ export interface GamingDeps {
   countryOf(ip: string): string | null
   /** LINKD_INGEST_RATE_LIMIT_PER_CLIENT and _PER_GAME (requests per minute). */
   ingestRates: { perClient: number; perGame: number }
+  /** LINKD_INGEST_QUEUE_MAX: events of batches being stored beyond which ingestion answers 503. */
+  ingestQueueMax: number
   /** LINKD_SKAN_HELD_MAX and _BYTES. */
   skanHeld: { maxRows: number; maxBytes: number }
   /** Keys SKAN postback signatures verify against (SPKI DER, base64); default Apple's alone. */

@@ -22,7 +22,7 @@ const tags = ['API keys']
 
 /** Documented refusals of the routes that act on one key. */
 const TARGET_403 = errorRef(
-  "The key lacks keys:write, or lacks a scope the target key holds (named in the message; a key may always act on itself), or its member is a member or viewer and the target is another member's key",
+  "The key lacks keys:write, or lacks a scope the target key holds (named in the message; a key may always act on itself), or its member is a member or viewer and the target is another member's key, or an admin and the target is an owner's key",
 )
 const LAST_KEY_409 =
   "The target is the organization's last active key with keys:write, or its last active key holding every scope (create another first)"

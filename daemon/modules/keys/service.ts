@@ -20,7 +20,9 @@ import {
   PRESETS,
   ROLE_RANK,
   SCOPES,
+  aRole,
   effectiveScopes,
+  mayActOnMember,
   normalizeScopes,
   type Preset,
   type Role,
@@ -114,13 +116,21 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
       throw new AppError('Forbidden', `a key cannot grant scopes it does not hold: ${missing.join(', ')}`)
   }
   /**
-   * Acting on another key needs every scope it holds: otherwise a key with keys:write alone could
-   * regenerate the owner key and receive its value, or strip and revoke stronger keys. A key may
-   * always act on itself; offline admin work (no caller) is not limited.
+   * Acting on another key needs the caller's role to act on the key's member (an admin never on an
+   * owner's keys: it could regenerate the owner key, use it to promote itself and remove the
+   * owner) and every scope the key holds (otherwise a key with keys:write alone could regenerate
+   * the owner key and receive its value, or strip and revoke stronger keys). A key may always act
+   * on itself; offline admin work (no caller) is not limited.
    */
-  function assertMayActOn(target: KeyRecord, caller: KeyCaller | undefined): void {
+  async function assertMayActOn(target: KeyRecord, caller: KeyCaller | undefined): Promise<void> {
     assertOwnKey(target, caller)
     if (!caller || caller.keyId === target.id) return
+    if (target.memberId !== caller.memberId) {
+      // A removed member (no role) has only revoked keys left: nothing there to take over.
+      const role = await deps.roleOf(target.memberId)
+      if (role && !mayActOnMember(caller.role, role))
+        throw new AppError('Forbidden', `${aRole(caller.role)} cannot act on ${aRole(role)}'s keys`)
+    }
     const held = new Set(normalizeScopes(caller.permissions))
     // A key of the caller's own member is bounded by the same role: what it may really do counts.
     const targetScopes =
@@ -320,7 +330,7 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
       caller?: KeyCaller,
     ): Promise<ApiKey> {
       const k = await load(organizationId, id)
-      assertMayActOn(k, caller)
+      await assertMayActOn(k, caller)
       assertNotRevoked(k, 'edited')
       const t = now()
       const permissions = body.permissions ? normalizeScopes(body.permissions) : undefined
@@ -350,7 +360,7 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
 
     async regenerate(organizationId: string, id: string, caller?: KeyCaller): Promise<ApiKeyWithSecret> {
       const k = await load(organizationId, id)
-      assertMayActOn(k, caller)
+      await assertMayActOn(k, caller)
       assertNotRevoked(k, 'regenerated')
       if (effectiveStatus(k, now()) === 'expired')
         throw new AppError('Conflict', `API key ${k.id} is expired; set a new expiresAt first`)
@@ -361,7 +371,7 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
 
     async revoke(organizationId: string, id: string, caller?: KeyCaller): Promise<ApiKey> {
       const k = await load(organizationId, id)
-      assertMayActOn(k, caller)
+      await assertMayActOn(k, caller)
       if (k.status === 'revoked') return presentKey(k, now())
       const t = now()
       await unlessLastKeyManager(k, 'revoking', null, (s) =>
@@ -377,7 +387,7 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
 
     async activate(organizationId: string, id: string, caller?: KeyCaller): Promise<ApiKey> {
       const k = await load(organizationId, id)
-      assertMayActOn(k, caller)
+      await assertMayActOn(k, caller)
       assertNotRevoked(k, 'activated')
       if (effectiveStatus(k, now()) === 'expired')
         throw new AppError('Conflict', `API key ${k.id} is expired; set a new expiresAt to reactivate it`)
@@ -387,7 +397,7 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
 
     async deactivate(organizationId: string, id: string, caller?: KeyCaller): Promise<ApiKey> {
       const k = await load(organizationId, id)
-      assertMayActOn(k, caller)
+      await assertMayActOn(k, caller)
       assertNotRevoked(k, 'deactivated')
       if (k.status === 'active')
         await unlessLastKeyManager(k, 'deactivating', null, (s) =>
@@ -398,7 +408,7 @@ export function createKeyService(deps: KeyServiceDeps): KeyService {
 
     async delete(organizationId: string, id: string, caller?: KeyCaller): Promise<void> {
       const k = await load(organizationId, id)
-      assertMayActOn(k, caller)
+      await assertMayActOn(k, caller)
       await unlessLastKeyManager(k, 'deleting', null, (s) => s.delete(k.id))
       const t = now()
       if (k.status !== 'revoked')

@@ -6,6 +6,7 @@ export {
   type ClickDelta,
   type ItemValidator,
   type ResolvedLink,
+  type ShortUrlUse,
 } from './service.js'
 export { createSmartLinkService } from './smart.js'
 export { SHARED_DOMAIN_KEY, createReservedCodes, type ReservedCodes } from './rules.js'

@@ -107,12 +107,14 @@ export function linkRoutes(deps: { links: LinkService; bodyLimitBytes: number })
           tags,
           summary: 'Update a link',
           description:
-            'status may be set to active or inactive. An expired link comes back (active) with a future expiresAt or expiresAt null. A new shortCode or customDomainId moves the link; the old short URL then answers 404.',
+            'status may be set to active or inactive. An expired link comes back (active) with a future expiresAt or expiresAt null. A new shortCode or customDomainId moves the link; the old short URL then answers 404. While the short URL is in use (QR codes, or human clicks in the last 30 days) such a move needs force: true (409 otherwise).',
           params: IdParams,
           body: UpdateLinkBody,
           response: {
             200: Link,
-            409: errorRef('The new short code is already in use on the target domain'),
+            409: errorRef(
+              'The new short code is already in use on the target domain, or the current short URL is in use (QR codes, or clicks in the last 30 days) and force is not true: the message names them',
+            ),
             422: errorRef(
               'The link is expired (give a new expiresAt), or the custom domain is unknown or not verified',
             ),

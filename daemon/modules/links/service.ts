@@ -111,6 +111,22 @@ export interface LinkServiceDeps {
   domains?: Pick<DomainDirectory, 'forLink' | 'hostOf' | 'knowsHost'>
   /** The daemon's own first path segments: never short codes. */
   reserved: ReservedCodes
+  /** What else uses a short URL (absent: nothing but the link's own QR image). */
+  shortUrlUse?: ShortUrlUse
+}
+
+/**
+ * What reaches a link's short URL besides the link itself, asked before a PATCH changes it: the
+ * qr-codes and clicks modules, through the composition (they depend on links, not the reverse).
+ */
+export interface ShortUrlUse {
+  /** A link's or smart link's QR codes: how many, and the newest few. */
+  qrCodes(
+    organizationId: string,
+    link: { id: string; kind: LinkKind },
+  ): Promise<{ total: number; first: { id: string; title: string | null }[] }>
+  /** The link's human clicks from `since` on. */
+  clicksSince(linkId: string, since: number): Promise<number>
 }
 
 /** Validates one bulk item against CreateLinkBody; returns its problems, or nothing when valid. */

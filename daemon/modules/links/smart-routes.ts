@@ -74,12 +74,14 @@ export function smartLinkRoutes(deps: { smartLinks: SmartLinkService }) {
           tags,
           summary: 'Update a smart link',
           description:
-            'A target set to null sends that platform to the fallback. A new shortCode or customDomainId moves the smart link; the old short URL then answers 404.',
+            'A target set to null sends that platform to the fallback. A new shortCode or customDomainId moves the smart link; the old short URL then answers 404. While the short URL is in use (QR codes, or human clicks in the last 30 days) such a move needs force: true (409 otherwise).',
           params: IdParams,
           body: UpdateSmartLinkBody,
           response: {
             200: SmartLink,
-            409: errorRef('The new short code is already in use on the target domain'),
+            409: errorRef(
+              'The new short code is already in use on the target domain, or the current short URL is in use (QR codes, or clicks in the last 30 days) and force is not true: the message names them',
+            ),
             422: errorRef(
               'The custom domain is unknown or not verified, or gameId is not a game of the organization',
             ),

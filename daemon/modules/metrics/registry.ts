@@ -16,6 +16,8 @@ export interface MetricsSources {
     duplicates: number
     rejected: ReadonlyMap<string, number>
   }
+  /** Events of batches being stored now, and batches refused because there were too many (503). */
+  ingestQueue?(): { events: number; refused: number }
   /** Webhook attempts judged by this process, by outcome. */
   webhookAttempts?(): { success: number; retry: number; failed: number }
   /** Deliveries pending and webhooks suspended (a query per scrape). */
@@ -173,6 +175,38 @@ export function createMetrics(sources: MetricsSources) {
     },
   })
 
+  readGauge(
+    registry,
+    'linkd_ingest_queue_events',
+    'Events of ingestion batches being stored (waiting for or in a commit)',
+    () => sources.ingestQueue?.().events,
+  )
+  readCounter(
+    registry,
+    'linkd_ingest_batches_refused_total',
+    'Ingestion batches refused with 503 because the queue of batches being stored was full',
+    () => sources.ingestQueue?.().refused,
+  )
+  // Pushed by the SQLite group commit as each group becomes durable.
+  const groupBatches = new Histogram({
+    name: 'linkd_ingest_group_batches',
+    help: 'Ingestion batches committed together in one transaction and sync (SQLite)',
+    buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256],
+    registers: [registry],
+  })
+  const groupWrite = new Histogram({
+    name: 'linkd_ingest_group_write_seconds',
+    help: 'Time to write a group of ingestion batches, BEGIN to COMMIT, on the event loop (SQLite)',
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  })
+  const groupSync = new Histogram({
+    name: 'linkd_ingest_group_sync_seconds',
+    help: 'Time from a group COMMIT until it is durable: the WAL sync, off the event loop (SQLite)',
+    buckets: DURATION_BUCKETS,
+    registers: [registry],
+  })
+
   new Counter({
     name: 'linkd_webhook_attempts_total',
     help: 'Webhook delivery attempts judged by this process, by outcome (success, retry: failed and retried later, failed: no retry left)',
@@ -293,6 +327,12 @@ export function createMetrics(sources: MetricsSources) {
     /** The SQLite checkpointer of this process (daemon/main.ts starts it after the app). */
     watchCheckpointer(read: () => { active: boolean; runs: number }): void {
       checkpointer = read
+    },
+    /** One group of ingestion batches, durable (SQLite's group commit). */
+    observeIngestGroup(group: { units: number; writeMs: number; syncMs: number }): void {
+      groupBatches.observe(group.units)
+      groupWrite.observe(group.writeMs / 1000)
+      groupSync.observe(group.syncMs / 1000)
     },
     /** One answered request (an onResponse hook); `route` is the pattern, '' when none matched. */
     observeRequest(route: string, method: string, status: number, seconds: number): void {

@@ -127,6 +127,7 @@ export function qrCodeRoutes(deps: { qrCodes: QrCodeService; bodyLimitBytes: num
               },
             },
             304: Type.Null({ description: 'Not modified (If-None-Match matched the ETag)' }),
+            422: errorRef('The stored logo could not be drawn (within 2 s for an SVG) into the PNG'),
           },
         },
       },

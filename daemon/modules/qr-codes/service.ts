@@ -8,7 +8,14 @@ import { newId } from '../../crypto.js'
 import type { EventBus } from '../../events.js'
 import { AppError, notFound } from '../../http/errors.js'
 import { pageOf, pageParams } from '../../http/pagination.js'
-import { publicQrStyle, renderQrCode, resolveQrStyle, type QrImage } from '../../qr/index.js'
+import {
+  checkLogoDraws,
+  publicQrStyle,
+  renderQrCode,
+  resolveQrStyle,
+  type QrImage,
+  type StoredQrStyle,
+} from '../../qr/index.js'
 import type { PageOf } from '../../../src/contract/common.js'
 import { QR_LIMITS, QR_MARKER } from '../../../src/contract/limits.js'
 import type {
@@ -16,6 +23,7 @@ import type {
   ListQrCodesQuery,
   QrCode,
   QrImageQuery,
+  QrStyleInput,
   UpdateQrCodeBody,
 } from '../../../src/contract/qr-codes.js'
 import type { QrCodeRecord, QrCodeStore } from './store.js'
@@ -40,6 +48,13 @@ const what = (kind: LinkKind) => (kind === 'smart' ? 'smart link' : 'link')
 export const encodedUrlOf = (shortUrl: string, id: string) => `${shortUrl}?${QR_MARKER}=${id}`
 
 const titleOf = (t: string | null | undefined) => (t === undefined ? undefined : t?.trim() || null)
+
+/** `input` over `base`, checked; a new logo is also drawn once, within the renderer's bounds. */
+async function styleOf(input: QrStyleInput | undefined, base?: StoredQrStyle): Promise<StoredQrStyle> {
+  const style = resolveQrStyle(input, base)
+  if (input?.logo) await checkLogoDraws(input.logo)
+  return style
+}
 
 export function createQrCodeService(deps: QrCodeServiceDeps) {
   const { store } = deps
@@ -88,7 +103,7 @@ export function createQrCodeService(deps: QrCodeServiceDeps) {
       }
       const kind: LinkKind = body.linkId !== undefined ? 'link' : 'smart'
       const link = await linkOf(organizationId, (body.linkId ?? body.smartLinkId)!, kind)
-      const style = resolveQrStyle(body.style)
+      const style = await styleOf(body.style)
       const t = deps.clock.now()
       const record: QrCodeRecord = {
         id: newId('qr'),
@@ -150,7 +165,7 @@ export function createQrCodeService(deps: QrCodeServiceDeps) {
 
     async update(organizationId: string, id: string, body: UpdateQrCodeBody): Promise<QrCode> {
       const { record, link } = await load(organizationId, id)
-      const style = body.style === undefined ? undefined : resolveQrStyle(body.style, record.style)
+      const style = body.style === undefined ? undefined : await styleOf(body.style, record.style)
       const title = titleOf(body.title)
       const t = deps.clock.now()
       await store.update(record.id, {

@@ -32,7 +32,7 @@ const SHORT_PATH = /^\/([A-Za-z0-9_-]{1,64})(?:\?|$)/
 /**
  * A hot link's redirect, answered before Fastify: cached, active, on the shared domain, GET or
  * HEAD, within the per-IP window; anything else returns false and goes through the route, which
- * answers the same bytes (tests compare them). Why: docs/decisions/fast-redirect-path.md.
+ * answers the same bytes (tests compare them). Why: docs/decisions/redirect-hot-path.md.
  */
 export function createFastRedirect(
   deps: FastRedirectDeps,

@@ -34,6 +34,10 @@ export interface RedirectService {
   capOpen(link: ResolvedLink): Promise<boolean>
   /** Whether `password` is the protected link's. */
   checkPassword(link: ResolvedLink, password: string): Promise<boolean>
+  /** When the link's password lockout (too many wrong tries from all addresses) ends; undefined: not locked. */
+  passwordLockedUntil(link: ResolvedLink): Promise<number | undefined>
+  /** Counts a wrong password of the link across addresses (and processes, on PostgreSQL). */
+  wrongPassword(link: ResolvedLink): Promise<void>
   /** Hands the click of a redirect over to the clicks module; never waits on the disk. */
   record(click: ClickInput): void
 }

@@ -1,6 +1,6 @@
 /**
  * The redirect's answers: the Location of each 3xx (sent with no body: why in
- * docs/decisions/redirect-without-body.md) and the 404/410 pages for browsers.
+ * docs/decisions/redirect-hot-path.md) and the 404/410 pages for browsers.
  */
 export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)

@@ -27,8 +27,14 @@ export function isPreviewCrawler(userAgent: string | undefined): boolean {
   return userAgent !== undefined && CRAWLER.test(userAgent)
 }
 
-/** Wrong passwords allowed per IP and link in one window; the next try answers 429. */
+/** Wrong passwords allowed per address (IPv6: per /64) and link in one window; the next try answers 429. */
 export const PASSWORD_TRIES = 10
+/**
+ * Wrong passwords allowed per link in one window from all addresses together (every linkd process
+ * on PostgreSQL); then the link is locked until the window ends: every try answers 429, the right
+ * password too.
+ */
+export const PASSWORD_LINK_TRIES = 100
 export const PASSWORD_WINDOW_MS = 15 * 60_000
 /** Largest password form body read (a 128-character password fits many times over). */
 export const PASSWORD_FORM_BYTES = 4096

@@ -2,6 +2,7 @@ import { parse as parseForm } from 'node:querystring'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Clock } from '../../clock.js'
 import { AppError } from '../../http/errors.js'
+import { connectionKey } from '../../http/connections.js'
 import { evaluate, type LocalRateLimitStore } from '../../http/rate-limit.js'
 import { clickInput } from './click.js'
 import { CACHE_CONTROL, locationOf, errorPage, ROOT_MESSAGE, rootPage, wantsHtml } from './pages.js'
@@ -38,7 +39,7 @@ const ua = (request: FastifyRequest) => request.headers['user-agent']
 
 /**
  * Every 3xx of the redirect: Location, Cache-Control and no body, `Content-Length: 0` for GET and
- * HEAD alike (as the fast path answers; docs/decisions/redirect-without-body.md).
+ * HEAD alike (as the fast path answers; docs/decisions/redirect-hot-path.md).
  */
 function sendRedirect(reply: FastifyReply, status: number, location: string, cacheControl: string) {
   return reply
@@ -215,7 +216,20 @@ export function redirectRoutes(deps: { redirect: RedirectService; clock: Clock }
             .send(passwordPage(link, request.url, 'Enter the password.'))
 
         const now = deps.clock.now()
-        const bucket = `pwd:${link.id}:${request.ip}`
+        // Locked after too many wrong tries from all addresses: the right password waits too.
+        const lockedUntil = await redirect.passwordLockedUntil(link)
+        if (lockedUntil !== undefined) {
+          const retryAfter = Math.max(1, Math.ceil((lockedUntil - now) / 1000))
+          reply.header('retry-after', String(retryAfter))
+          return page(
+            reply,
+            429,
+            'Link locked',
+            `Too many wrong passwords were tried for this link. Try again in ${Math.ceil(retryAfter / 60)} minute(s).`,
+          )
+        }
+        // Per address: an IPv6 client counts per /64 (the block one host usually holds).
+        const bucket = `pwd:${link.id}:${connectionKey(request.ip) ?? request.ip}`
         const used = tries.peek(bucket, PASSWORD_WINDOW_MS, now)
         if (used.count >= PASSWORD_TRIES) {
           const limit = evaluate(used, PASSWORD_TRIES, now)
@@ -229,6 +243,7 @@ export function redirectRoutes(deps: { redirect: RedirectService; clock: Clock }
         }
         if (!(await redirect.checkPassword(link, password))) {
           tries.hit(bucket, PASSWORD_WINDOW_MS, now)
+          await redirect.wrongPassword(link)
           request.errorInfo = 'Unauthorized: wrong link password'
           return pageHeaders(reply)
             .code(401)

@@ -10,6 +10,10 @@ import { needsVisit, targetOf, type CountryOf, type Visit } from './options.js'
 import { locationOf } from './pages.js'
 import { createDomainResolver } from './host.js'
 import { verifyPassword } from '../../password.js'
+import { iso } from '../../clock.js'
+import type { EventBus } from '../../events.js'
+import type { RateLimitStore } from '../../http/rate-limit.js'
+import { PASSWORD_LINK_TRIES, PASSWORD_WINDOW_MS } from './protected.js'
 import { newClickId, smartTarget } from './smart.js'
 import type { RedirectService } from './index.js'
 import type { ReservedCodes } from '../links/index.js'
@@ -36,7 +40,12 @@ export interface RedirectServiceDeps {
   /** The country of a visitor for `country` rules (the clicks' geolocation); none: never matches. */
   countryOf?: CountryOf
   cache?: HotLinkCacheOptions
+  /** The shared quota counters: a password link's wrong tries from every address. */
+  limiter: Pick<RateLimitStore, 'hit' | 'peek'>
+  events: EventBus
 }
+
+const lockBucket = (link: ResolvedLink) => `pwd-link:${link.id}`
 
 /**
  * Resolving a request (host + code) to a redirect through the hot-link cache, and handing each
@@ -108,6 +117,33 @@ export function createRedirectService(deps: RedirectServiceDeps): RedirectServic
     /** Whether `password` is the protected link's (scrypt, constant-time compare). */
     checkPassword(link: ResolvedLink, password: string): Promise<boolean> {
       return link.passwordHash === null ? Promise.resolve(false) : verifyPassword(password, link.passwordHash)
+    },
+
+    /** When the link's password lockout ends (Unix ms), or undefined when it is not locked. */
+    async passwordLockedUntil(link: ResolvedLink): Promise<number | undefined> {
+      const used = await deps.limiter.peek(lockBucket(link), PASSWORD_WINDOW_MS, deps.clock.now())
+      return used.count >= PASSWORD_LINK_TRIES ? used.resetAt : undefined
+    },
+
+    /** Counts a wrong password of the link; the try that locks it announces link.password_locked. */
+    async wrongPassword(link: ResolvedLink): Promise<void> {
+      const now = deps.clock.now()
+      const used = await deps.limiter.hit(lockBucket(link), PASSWORD_WINDOW_MS, now)
+      if (used.count === PASSWORD_LINK_TRIES)
+        deps.events.emit(
+          'link.password_locked',
+          {
+            organizationId: link.organizationId,
+            data: {
+              linkId: link.id,
+              shortUrl: link.shortUrl,
+              shortCode: link.shortCode,
+              wrongTries: used.count,
+              lockedUntil: iso(used.resetAt),
+            },
+          },
+          now,
+        )
     },
 
     /** A human visit of a smart link gets a click id; bots, HEAD and plain links none. */

@@ -2,7 +2,7 @@
  * Where a visit of a smart link goes: the target of the visitor's platform (iOS, Android,
  * desktop by the user agent's OS, as click analytics reads it), else the fallback, with the
  * visit's click id appended (the Google Play install referrer on Play store URLs). An iPad's
- * Safari says it is a Mac: the device page asks the browser (docs/decisions/ipad-smart-links.md).
+ * Safari says it is a Mac: the device page asks the browser (docs/reference/links.md).
  */
 import { createHash } from 'node:crypto'
 import { newId } from '../../crypto.js'

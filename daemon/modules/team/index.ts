@@ -24,7 +24,7 @@ export interface TeamCaller {
 }
 
 export interface TeamService {
-  /** A page of the organization's members (removed ones left out), oldest first. */
+  /** A page of the organization's members, oldest first (removed ones only with include=removed). */
   list(organizationId: string, q: ListMembersQuery): Promise<PageOf<Member>>
   /** Every member of the organization not removed, oldest first (`linkd members list`). */
   all(organizationId: string): Promise<Member[]>

@@ -8,6 +8,7 @@ import type { PageOf } from '../../../src/contract/common.js'
 import {
   INVITATION_TOKEN_PATTERN,
   ROLE_RANK,
+  ROLE_SCOPES,
   TEAM_LIMITS,
   effectiveScopes,
   type AcceptInvitationBody,
@@ -21,6 +22,7 @@ import {
   type Role,
   type Whoami,
 } from '../../../src/contract/team.js'
+import { aRole, mayActOnMember } from '../../../src/contract/scopes.js'
 import type { KeyService } from '../keys/index.js'
 import type { OrgService } from '../orgs/index.js'
 import type { InvitationRecord, MemberRecord, TeamStore } from './store.js'
@@ -42,6 +44,7 @@ const presentMember = (m: MemberRecord): Member => ({
   role: m.role,
   joinedAt: iso(m.joinedAt),
   invitedBy: m.invitedBy,
+  ...(m.removedAt !== null && { removedAt: iso(m.removedAt) }),
 })
 
 function invitationStatus(i: InvitationRecord, now: number): Invitation['status'] {
@@ -70,11 +73,16 @@ export function createTeamService(deps: TeamServiceDeps): TeamService {
   /** Nobody grants (by invitation or promotion) a role above its own. */
   function assertWithinOwnRole(role: Role, caller: TeamCaller): void {
     if (ROLE_RANK[role] > ROLE_RANK[caller.role])
-      throw new AppError('Forbidden', `a ${caller.role} cannot grant the ${role} role (above its own)`)
+      throw new AppError('Forbidden', `${aRole(caller.role)} cannot grant the ${role} role (above its own)`)
   }
   function assertMayChange(target: MemberRecord, caller: TeamCaller, action: string): void {
-    if (target.role === 'owner' && caller.role !== 'owner')
-      throw new AppError('Forbidden', `only an owner can ${action} an owner`)
+    if (!mayActOnMember(caller.role, target.role))
+      throw new AppError(
+        'Forbidden',
+        target.role === 'owner'
+          ? `only an owner can ${action} an owner`
+          : `${aRole(caller.role)} cannot ${action} other members`,
+      )
   }
   const lastOwner = (action: string) =>
     new AppError(
@@ -87,6 +95,7 @@ export function createTeamService(deps: TeamServiceDeps): TeamService {
       const p = pageParams(q)
       const { rows, total } = await store.listMembers(organizationId, {
         role: q.role,
+        includeRemoved: q.include === 'removed',
         limit: p.perPage,
         offset: p.offset,
       })
@@ -119,11 +128,20 @@ export function createTeamService(deps: TeamServiceDeps): TeamService {
         throw lastOwner('removing')
       }
       await deps.keys.revokeMemberKeys(organizationId, id)
+      // What it started goes with it: nobody joins on the word of a removed member.
+      await store.revokeInvitationsBy(organizationId, id, t)
       deps.events.emit(
         'team.member_removed',
         {
           organizationId,
-          data: { memberId: m.id, name: m.name, email: m.email, role: m.role, removedBy: caller.memberId },
+          data: {
+            memberId: m.id,
+            name: m.name,
+            email: m.email,
+            role: m.role,
+            removedBy: caller.memberId,
+            removedAt: iso(t),
+          },
         },
         t,
       )
@@ -165,6 +183,7 @@ export function createTeamService(deps: TeamServiceDeps): TeamService {
         createdAt: t,
         acceptedAt: null,
         memberId: null,
+        revokedReason: null,
       }
       await store.insertInvitation(record)
       return { ...presentInvitation(record, t), token }
@@ -201,20 +220,23 @@ export function createTeamService(deps: TeamServiceDeps): TeamService {
       const hash = sha256Hex(token)
       const i = INVITATION_TOKEN_PATTERN.test(token) ? await store.invitationByHash(hash) : undefined
       if (!i || !safeEqual(i.tokenHash, hash)) throw notFound('invitation')
-      const gone = (status: string) =>
+      const gone = (r: InvitationRecord | undefined) =>
         new AppError(
           'Gone',
-          `this invitation is ${status}; ask a team admin for a new one (an invitation works once, for ${TEAM_LIMITS.invitationDays} days)`,
+          r?.revokedReason === 'inviter_removed'
+            ? 'this invitation was revoked because the member who sent it was removed; ask a team admin for a new one'
+            : `this invitation is ${r ? invitationStatus(r, now()) : 'no longer valid'}; ask a team admin for a new one (an invitation works once, for ${TEAM_LIMITS.invitationDays} days)`,
         )
       const t = now()
-      const status = invitationStatus(i, t)
-      if (status !== 'pending') throw gone(status)
+      if (invitationStatus(i, t) !== 'pending') throw gone(i)
+      // Sent while its inviter's removal was under way (the removal revokes the ones it finds).
+      if (i.invitedBy && !(await store.roleOf(i.invitedBy))) {
+        await store.revokeInvitationsBy(i.organizationId, i.invitedBy, t)
+        throw gone(await store.invitationByHash(hash))
+      }
       const memberId = newId('mem')
       // The claim is the one conditional write: of two concurrent accepts, one gets it.
-      if (!(await store.claim(i.id, memberId, t))) {
-        const after = await store.invitationByHash(hash)
-        throw gone(after ? invitationStatus(after, now()) : 'no longer valid')
-      }
+      if (!(await store.claim(i.id, memberId, t))) throw gone(await store.invitationByHash(hash))
       const name = body.name.trim()
       let apiKey: AcceptedInvitation['apiKey']
       try {
@@ -243,7 +265,15 @@ export function createTeamService(deps: TeamServiceDeps): TeamService {
         'team.member_added',
         {
           organizationId: i.organizationId,
-          data: { memberId, name, email: i.email, role: i.role, invitedBy: i.invitedBy },
+          data: {
+            memberId,
+            name,
+            email: i.email,
+            role: i.role,
+            permissions: [...ROLE_SCOPES[i.role]],
+            invitedBy: i.invitedBy,
+            joinedAt: iso(t),
+          },
         },
         t,
       )

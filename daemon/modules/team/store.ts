@@ -29,6 +29,8 @@ export interface InvitationRecord {
   createdAt: number
   acceptedAt: number | null
   memberId: string | null
+  /** Why it was revoked: null by a team admin, `inviter_removed` when its inviter was removed. */
+  revokedReason: 'inviter_removed' | null
 }
 
 const toMember = (r: Selectable<MembersTable>): MemberRecord => ({
@@ -54,6 +56,7 @@ const toInvitation = (r: Selectable<TeamInvitationsTable>): InvitationRecord => 
   createdAt: Number(r.created_at),
   acceptedAt: r.accepted_at === null ? null : Number(r.accepted_at),
   memberId: r.member_id,
+  revokedReason: r.revoked_reason === 'inviter_removed' ? 'inviter_removed' : null,
 })
 
 /** The team tables (members, team_invitations): what the team service may ask of them. */
@@ -63,10 +66,10 @@ export interface TeamStore {
   member(organizationId: string, id: string): Promise<MemberRecord | undefined>
   /** The role of a member that is not removed (any organization): the per-request look-up. */
   roleOf(memberId: string): Promise<Role | undefined>
-  /** Members not removed, oldest first, and their total. */
+  /** Members not removed (or all, `includeRemoved`), oldest first, and their total. */
   listMembers(
     organizationId: string,
-    q: { role?: Role | undefined; limit: number; offset: number },
+    q: { role?: Role | undefined; includeRemoved?: boolean; limit: number; offset: number },
   ): Promise<{ rows: MemberRecord[]; total: number }>
   /** The oldest owner not removed. */
   firstOwner(organizationId: string): Promise<MemberRecord | undefined>
@@ -105,6 +108,8 @@ export interface TeamStore {
   unclaim(id: string, memberId: string): Promise<void>
   /** Revokes a pending, unexpired invitation; false when it was not pending. */
   revokeInvitation(organizationId: string, id: string, now: number): Promise<boolean>
+  /** Revokes the pending, unexpired invitations `memberId` sent (it was removed); returns how many. */
+  revokeInvitationsBy(organizationId: string, memberId: string, now: number): Promise<number>
 }
 
 /** Advisory lock class of an organization's owner changes (PostgreSQL). */
@@ -166,7 +171,9 @@ export function createTeamStore(db: Kysely<Database>): TeamStore {
     },
 
     async listMembers(organizationId, q) {
-      let base = current(db, organizationId)
+      let base = q.includeRemoved
+        ? db.selectFrom('members').where('organization_id', '=', organizationId)
+        : current(db, organizationId)
       if (q.role) base = base.where('role', '=', q.role)
       const [rows, count] = await Promise.all([
         base.selectAll().orderBy('joined_at').orderBy('id').limit(q.limit).offset(q.offset).execute(),
@@ -234,6 +241,7 @@ export function createTeamStore(db: Kysely<Database>): TeamStore {
           created_at: i.createdAt,
           accepted_at: i.acceptedAt,
           member_id: i.memberId,
+          revoked_reason: i.revokedReason,
         })
         .execute()
     },
@@ -311,6 +319,18 @@ export function createTeamStore(db: Kysely<Database>): TeamStore {
         .where('id', '=', id)
         .where('member_id', '=', memberId)
         .execute()
+    },
+
+    async revokeInvitationsBy(organizationId, memberId, now) {
+      const r = await db
+        .updateTable('team_invitations')
+        .set({ status: 'revoked', revoked_reason: 'inviter_removed' })
+        .where('organization_id', '=', organizationId)
+        .where('invited_by', '=', memberId)
+        .where('status', '=', 'pending')
+        .where('expires_at', '>', now)
+        .executeTakeFirst()
+      return Number(r.numUpdatedRows)
     },
 
     async revokeInvitation(organizationId, id, now) {

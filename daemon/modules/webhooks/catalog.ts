@@ -2,6 +2,7 @@
 import { iso } from '../../clock.js'
 import { WEBHOOK_EVENTS, WEBHOOK_LIMITS, type WebhookEvent } from '../../../src/contract/limits.js'
 import type { WebhookTemplate } from '../../../src/contract/webhooks.js'
+import { ROLE_SCOPES } from '../../../src/contract/scopes.js'
 
 const base = {
   retryPolicy: 'exponential' as const,
@@ -90,6 +91,13 @@ export function sampleData(event: WebhookEvent, publicUrl: string, now: number):
       city: 'Berlin',
       referrer: 'https://news.example.org/',
     },
+    'link.password_locked': {
+      linkId: link.id,
+      shortUrl: link.shortUrl,
+      shortCode: link.shortCode,
+      wrongTries: 100,
+      lockedUntil: at,
+    },
     'qr_code.created': {
       qrCodeId: 'qr_sample',
       linkId: link.id,
@@ -114,7 +122,9 @@ export function sampleData(event: WebhookEvent, publicUrl: string, now: number):
       name: 'Ada Lovelace',
       email: 'ada@example.com',
       role: 'member',
+      permissions: [...ROLE_SCOPES.member],
       invitedBy: 'mem_owner',
+      joinedAt: at,
     },
     'team.member_removed': {
       memberId: 'mem_sample',
@@ -122,6 +132,7 @@ export function sampleData(event: WebhookEvent, publicUrl: string, now: number):
       email: 'ada@example.com',
       role: 'member',
       removedBy: 'mem_owner',
+      removedAt: at,
     },
   }
   return { ...data[event], test: true }

@@ -168,7 +168,7 @@ export function createClaimStore(
      * Claims up to `limit` due deliveries, one attempt each: skips organizations and webhooks at
      * their share of attempts in flight, round-robin across organizations, holds back untried rows of
      * a backing-off endpoint, and reads from indexes so a backlog is never scanned. One transaction of
-     * guarded updates (FOR UPDATE SKIP LOCKED on PostgreSQL). See docs/decisions/endpoint-backoff.md.
+     * guarded updates (FOR UPDATE SKIP LOCKED on PostgreSQL). See docs/decisions/webhook-delivery.md.
      */
     async claimDue(now: number, c: ClaimLimits): Promise<DueDelivery[]> {
       if (c.limit <= 0) return []

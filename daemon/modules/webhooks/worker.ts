@@ -1,7 +1,7 @@
 /**
  * The sender: claims due deliveries from the outbox and POSTs them (undici, one pool per webhook,
  * pinned to the vetted address; redirects not followed). Woken by outbox writes and ended attempts,
- * polled for retries. See docs/decisions/webhook-outbox.md.
+ * polled for retries. See docs/decisions/webhook-delivery.md.
  */
 import type { FastifyBaseLogger } from 'fastify'
 import type { Agent } from 'undici'

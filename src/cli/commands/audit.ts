@@ -10,7 +10,7 @@ import { UsageError } from '../../session/exit-codes.js'
 import { columnsOption, emit, note, printRows, when, type Column } from '../output.js'
 import { cutNote, fetchList, pageOptions, type PageFlags } from '../paging.js'
 import { parseInstant } from '../parse.js'
-import { MEMBER_ARG_HELP, memberIdOf, roster } from './team/shared.js'
+import { MEMBER_ARG_HELP, memberIdOf, memberName, roster } from './team/shared.js'
 
 export interface AuditOpts extends PageFlags {
   member?: string
@@ -21,7 +21,7 @@ export interface AuditOpts extends PageFlags {
   until?: string
 }
 
-/** `names`: on a terminal, MEMBER shows the member's name (a removed member keeps its id). */
+/** `names`: on a terminal, MEMBER shows the member's name (`Ana (removed)` for a removed one). */
 export function auditColumns(tty: boolean, names?: ReadonlyMap<string, string>): Column<AuditEntry>[] {
   return [
     { header: 'ID', value: (e) => e.id, only: 'piped' },
@@ -45,8 +45,9 @@ export async function runAudit(opts: AuditOpts, ctx: Ctx): Promise<void> {
     throw new UsageError('--since must not be after --until')
   await requireKey(ctx)
   const client = await ctx.client()
-  const members = roster(client)
-  const memberId = opts.member ? await memberIdOf(members, opts.member) : undefined
+  // Removed members too: their writes stay in the log under their name.
+  const members = roster(client, { removed: true })
+  const memberId = opts.member ? await memberIdOf(members, opts.member, (text) => note(ctx, text)) : undefined
   const page = await fetchList(ctx, opts, (query) =>
     client.team.auditLog({
       ...query,
@@ -61,7 +62,7 @@ export async function runAudit(opts: AuditOpts, ctx: Ctx): Promise<void> {
     if (page.data.length === 0 && ctx.isTTY) return note(ctx, 'No audit entries match.')
     // A person reads names; a pipe keeps the ids (scripts join on them).
     const known = ctx.isTTY ? await members().catch(() => []) : []
-    const names = new Map(known.map((m) => [m.id, m.name]))
+    const names = new Map(known.map((m) => [m.id, memberName(m)]))
     await printRows(ctx, page.data, auditColumns(ctx.isTTY, names))
     cutNote(ctx, page, page.data.length)
   })
@@ -71,7 +72,10 @@ export function register(program: Command): void {
   const audit = program
     .command('audit')
     .description('the audit log: successful writes, newest first (who, what, when; needs team:read)')
-    .option('--member <member>', `only writes by this member: ${MEMBER_ARG_HELP}`)
+    .option(
+      '--member <member>',
+      `only writes by this member: ${MEMBER_ARG_HELP}, removed members too (a current one wins over a removed one of the same e-mail)`,
+    )
     .option('--action <action>', 'only this action, e.g. link.create, key.revoke')
     .option('--resource-type <type>', 'only this resource type, e.g. link, key, webhook')
     .option('--since <when>', 'from: ISO date/time, or 7d/12h/90m/2w ago', (v) => parseInstant(v, 'start'))

@@ -178,7 +178,7 @@ export function register(program: Command): void {
     events
       .command('send')
       .description(
-        'send events from a file or - (stdin): a batch, an array of events or JSON lines; exit 1 when any is rejected',
+        'send events from a file or - (stdin): a batch, an array of events or JSON lines, in batches of 1,000 with the SDK key (event_id and timestamp filled in); exit 1 when any is rejected',
       )
       .argument('<file>', 'file with the events, or - for stdin')
       .option('--game <id>', 'game id (required, or env LINKCTL_GAME)')

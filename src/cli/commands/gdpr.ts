@@ -90,7 +90,9 @@ export function register(program: Command): void {
   jsonOption(
     gdpr
       .command('delete')
-      .description('delete all data of one player, irreversibly (asks to type DELETE on a terminal)')
+      .description(
+        'delete all data of one player, irreversibly (asks to type DELETE on a terminal; without one, --confirm DELETE)',
+      )
       .requiredOption('--game <id>', 'game id')
       .requiredOption('--player <id>', 'player id')
       .requiredOption('--reason <text>', 'reason, e.g. gdpr_request, user_request, age_restriction')

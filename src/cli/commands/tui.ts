@@ -6,8 +6,10 @@ export function register(program: Command): void {
   program
     .command('tui')
     .alias('dashboard')
+    // The screens in tab order, as the TUI's registry has them (src/tui/screens/index.ts, which
+    // loads Ink and so is never imported here; test/tui/command.test.ts keeps the two together).
     .description(
-      'full-screen dashboards (needs a terminal): Home, Links, Keys, Domains, Webhooks, Games, Fraud, SKAN, GDPR',
+      'full-screen dashboards (needs a terminal): Home, Links, Keys, Domains, Webhooks, Games, Fraud, SKAN, GDPR, Team',
     )
     .option('--refresh <seconds>', 'seconds between refreshes (default 5)')
     .addHelpText('after', '\nPress ? inside for the keys of each screen; q or Ctrl-C quits.')

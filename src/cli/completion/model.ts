@@ -1,5 +1,5 @@
-/** The commander tree as plain data for the completion generators, plus shared shell helpers. */
-import type { Command, Option } from 'commander'
+/** The commander tree as plain data (for completions/ and docs/reference/cli.md), plus shell helpers. */
+import type { Argument, Command, Option } from 'commander'
 import { HELP_TOPICS } from '../commands/help.js'
 
 export interface OptSpec {
@@ -12,9 +12,16 @@ export interface CmdSpec {
   path: string
   names: string[]
   description: string
+  /** The arguments as help shows them: `<url>`, `[file]`, `<ids...>`. */
+  usage: string
   options: OptSpec[]
   args: string[]
   children: CmdSpec[]
+}
+
+function humanArgName(a: Argument): string {
+  const name = `${a.name()}${a.variadic ? '...' : ''}`
+  return a.required ? `<${name}>` : `[${name}]`
 }
 
 function optSpec(o: Option): OptSpec {
@@ -43,6 +50,7 @@ function model(cmd: Command, parentPath: string | null): CmdSpec {
     path,
     names: [cmd.name(), ...cmd.aliases()],
     description: cmd.description(),
+    usage: cmd.registeredArguments.map((a) => humanArgName(a)).join(' '),
     options: help.visibleOptions(cmd).map(optSpec),
     args,
     children,
@@ -82,7 +90,9 @@ export function shCases(root: CmdSpec, globals: OptSpec[]): { descend: string; t
 
 export function rootAndGlobals(program: Command): { root: CmdSpec; globals: OptSpec[] } {
   const root = model(program, null)
-  const globals = root.options.filter((o) => !o.names.includes('--version') && !o.names.includes('-V'))
+  // --json is read anywhere too, but offered only where a command has JSON output (others refuse it).
+  const local = ['--version', '-V', '--json']
+  const globals = root.options.filter((o) => !o.names.some((n) => local.includes(n)))
   return { root, globals }
 }
 

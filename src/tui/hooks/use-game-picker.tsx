@@ -15,9 +15,9 @@ import { usePoll } from './use-poll.js'
 import { plural } from '../../contract/numbers.js'
 
 const COLUMNS: TableColumn<Game>[] = [
-  { header: 'GAME', width: 24, value: (g) => g.name },
+  { header: 'GAME', value: (g) => g.name, fit: 'flex' },
   { header: 'ID', width: 20, value: (g) => g.id },
-  { header: 'PLATFORM', width: 9, value: (g) => g.platform },
+  { header: 'PLATFORM', width: 11, value: (g) => g.platform },
   { header: 'STATUS', width: 9, value: (g) => g.status },
 ]
 
@@ -29,7 +29,7 @@ export interface GamePicker {
   list: ReactNode
 }
 
-export function useGamePicker(active: boolean, height: number, hint: string): GamePicker {
+export function useGamePicker(active: boolean, width: number, height: number, hint: string): GamePicker {
   const env = useTui()
   const [open, setOpen] = useState<Game | null>(null)
   const last = useRef<PageOf<Game> | null>(null)
@@ -57,10 +57,11 @@ export function useGamePicker(active: boolean, height: number, hint: string): Ga
   else
     list = (
       <Box flexDirection="column">
-        <Text dimColor>{`${plural(poll.data.total, 'game')} · Enter ${hint}`}</Text>
+        <Text dimColor wrap="truncate">{`${plural(poll.data.total, 'game')} · Enter ${hint}`}</Text>
         <Table
           columns={COLUMNS}
           rows={games.slice(pos.top, pos.top + rows)}
+          width={width}
           selected={pos.cursor - pos.top}
           color={env.color}
         />

@@ -5,7 +5,7 @@ import { useState } from 'react'
 export const LIST_KEYS = [
   { keys: '↑/↓ or k/j', does: 'move' },
   { keys: 'g / G', does: 'first / last' },
-  { keys: 'PgUp/PgDn, Ctrl-U/Ctrl-D', does: 'a screen up / down' },
+  { keys: 'PgUp/PgDn, Ctrl-U/D', does: 'a screen up / down' },
 ]
 
 /** The new cursor after a key, or null when the key is not a move. */

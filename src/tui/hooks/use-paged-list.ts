@@ -31,7 +31,7 @@ export function usePagedList<T>(
   /** A change (e.g. the search text) starts the list over. */
   key: string,
 ): PagedList<T> {
-  const { refreshMs, report } = useTui()
+  const { refreshMs, report, clock } = useTui()
   const pages = useRef(new Map<number, T[]>())
   const loading = useRef(new Set<number>())
   const windowRef = useRef<[number, number]>([0, 1])
@@ -69,15 +69,15 @@ export function usePagedList<T>(
           const trouble = troubleOf(err)
           const wait = retryDelayMs(failures.current, trouble)
           report(source, trouble, wait)
-          setTimeout(() => {
+          clock.after(wait, () => {
             if (started === generation.current) setVersion((v) => v + 1)
-          }, wait)
+          })
         })
         .finally(() => {
           if (started === generation.current) loading.current.delete(page)
         })
     },
-    [report, source],
+    [report, source, clock],
   )
 
   const pagesOf = (from: number, to: number): number[] => {
@@ -112,12 +112,15 @@ export function usePagedList<T>(
 
   // Every refresh, the visible pages again (live click counts).
   useEffect(() => {
-    const timer = setInterval(() => {
+    let cancel = () => {}
+    const tick = () => {
       const [from, to] = windowRef.current
       for (const p of pagesOf(from, to)) load(p)
-    }, refreshMs)
-    return () => clearInterval(timer)
-  }, [load, refreshMs])
+      cancel = clock.after(refreshMs, tick)
+    }
+    cancel = clock.after(refreshMs, tick)
+    return () => cancel()
+  }, [load, refreshMs, clock])
 
   const rowAt = (index: number): T | undefined => {
     const rows = pages.current.get(Math.floor(index / PAGE_SIZE) + 1)

@@ -15,7 +15,7 @@ export interface Poll<T> {
 }
 
 export function usePoll<T>(source: string, load: () => Promise<T>, deps: readonly unknown[]): Poll<T> {
-  const { refreshMs, report } = useTui()
+  const { refreshMs, report, clock } = useTui()
   const [data, setData] = useState<T | undefined>(undefined)
   const [trouble, setTrouble] = useState<Trouble | null>(null)
   const [generation, setGeneration] = useState(0)
@@ -24,7 +24,7 @@ export function usePoll<T>(source: string, load: () => Promise<T>, deps: readonl
 
   useEffect(() => {
     let alive = true
-    let timer: NodeJS.Timeout | undefined
+    let cancel: (() => void) | undefined
     let failures = 0
     const run = async () => {
       try {
@@ -34,7 +34,7 @@ export function usePoll<T>(source: string, load: () => Promise<T>, deps: readonl
         setData(value)
         setTrouble(null)
         report(source, null)
-        timer = setTimeout(() => void run(), refreshMs)
+        cancel = clock.after(refreshMs, () => void run())
       } catch (err) {
         if (!alive) return
         failures += 1
@@ -42,16 +42,16 @@ export function usePoll<T>(source: string, load: () => Promise<T>, deps: readonl
         const wait = retryDelayMs(failures, t)
         setTrouble(t)
         report(source, t, wait)
-        timer = setTimeout(() => void run(), wait)
+        cancel = clock.after(wait, () => void run())
       }
     }
     void run()
     return () => {
       alive = false
-      if (timer) clearTimeout(timer)
+      cancel?.()
       report(source, null)
     }
-  }, [source, refreshMs, report, generation, ...deps])
+  }, [source, refreshMs, clock, report, generation, ...deps])
 
   const reload = useCallback(() => setGeneration((g) => g + 1), [])
   return { data, trouble, reload }

@@ -32,8 +32,8 @@ const COLUMNS: TableColumn<Domain>[] = [
     value: (d) => d.sslStatus ?? 'none',
     colour: (d) => (good(d) ? 'green' : 'yellow'),
   },
-  { header: 'EXPIRES', width: 10, value: (d) => d.sslExpiresAt?.slice(0, 10) ?? '' },
-  { header: 'DEFAULT', width: 7, value: (d) => (d.isDefault ? 'yes' : '') },
+  { header: 'EXPIRES', width: 10, value: (d) => d.sslExpiresAt?.slice(0, 10) ?? '', drop: 1 },
+  { header: 'DEFAULT', width: 7, value: (d) => (d.isDefault ? 'yes' : ''), drop: 2 },
 ]
 
 /** The result of the last action, shown under the records. */
@@ -54,7 +54,7 @@ function propagationLines(p: Propagation): string[] {
   return lines
 }
 
-function Domains({ active, height }: ScreenProps) {
+function Domains({ active, width, height }: ScreenProps) {
   const env = useTui()
   const { client } = env
   const poll = usePoll('domains', () => client.domains.list({ limit: 100 }), [client])
@@ -121,6 +121,7 @@ function Domains({ active, height }: ScreenProps) {
       <Table
         columns={COLUMNS}
         rows={domains.slice(pos.top, pos.top + listRows)}
+        width={width}
         selected={pos.cursor - pos.top}
         color={env.color}
       />

@@ -22,6 +22,7 @@ import { usePoll } from '../hooks/use-poll.js'
 export interface PaneProps {
   game: string
   active: boolean
+  width: number
   rows: number
   /** The pane holds the keyboard (a form or a confirmation is open): Esc and ←/→ are its. */
   hold(on: boolean): void
@@ -73,6 +74,7 @@ function PaneBody<T>(props: {
   rows: T[]
   pos: Cursor
   visible: number
+  width: number
   outcome: Outcome | null
   children?: ReactNode
 }) {
@@ -80,13 +82,16 @@ function PaneBody<T>(props: {
   const { rows, pos } = props
   return (
     <Box flexDirection="column">
-      <Text dimColor>{props.heading}</Text>
+      <Text dimColor wrap="truncate">
+        {props.heading}
+      </Text>
       {rows.length === 0 ? (
         <Text>{props.empty}</Text>
       ) : (
         <Table
           columns={props.columns}
           rows={rows.slice(pos.top, pos.top + props.visible)}
+          width={props.width}
           selected={pos.cursor - pos.top}
           color={env.color}
         />
@@ -100,8 +105,8 @@ function PaneBody<T>(props: {
 const EVENTS: TableColumn<FraudEvent & { fresh: boolean }>[] = [
   { header: ' ', width: 1, value: (e) => (e.fresh ? '●' : ' '), colour: () => 'cyan' },
   { header: 'TIME', width: 8, value: (e) => clock(e.receivedAt) },
-  { header: 'PLAYER', width: 12, value: (e) => e.playerId },
-  { header: 'THREAT', width: 15, value: (e) => e.threatType ?? '-' },
+  { header: 'PLAYER', width: 10, value: (e) => e.playerId },
+  { header: 'THREAT', width: 15, value: (e) => e.threatType ?? '-', drop: 1 },
   { header: 'RISK', width: 4, value: (e) => e.riskScore.toFixed(2), align: 'right' },
   {
     header: 'STATUS',
@@ -109,11 +114,11 @@ const EVENTS: TableColumn<FraudEvent & { fresh: boolean }>[] = [
     value: (e) => e.status,
     colour: (e) => (e.status === 'blocked' ? 'red' : e.status === 'detected' ? 'yellow' : 'gray'),
   },
-  { header: 'REVIEW', width: 10, value: (e) => e.review },
-  { header: 'RULES', width: 14, value: (e) => ruleNames(e) || '-' },
+  { header: 'REVIEW', width: 10, value: (e) => e.review, drop: 2 },
+  { header: 'RULES', value: (e) => ruleNames(e) || '-', fit: 'flex' },
 ]
 
-export function EventFeed({ game, active, rows }: PaneProps) {
+export function EventFeed({ game, active, width, rows }: PaneProps) {
   const env = useTui()
   // o: the Log rules' records (status logged) instead of the threats.
   const [logged, setLogged] = useState(false)
@@ -160,15 +165,20 @@ export function EventFeed({ game, active, rows }: PaneProps) {
       rows={events}
       pos={pos}
       visible={tableRows}
+      width={width}
       outcome={write.outcome}
     />
   )
 }
 
 const RULES: TableColumn<FraudRule>[] = [
-  { header: 'RULE', width: 24, value: (r) => r.name },
+  { header: 'RULE', value: (r) => r.name, fit: 'flex' },
   { header: 'ACTION', width: 6, value: (r) => r.action },
-  { header: 'CONDITION', width: 30, value: (r) => `${r.field} ${r.operator} ${JSON.stringify(r.value)}` },
+  {
+    header: 'CONDITION',
+    value: (r) => `${r.field} ${r.operator} ${JSON.stringify(r.value)}`,
+    fit: 'flex',
+  },
   { header: 'PRI', width: 4, value: (r) => r.priority, align: 'right' },
   {
     header: 'ON',
@@ -178,7 +188,7 @@ const RULES: TableColumn<FraudRule>[] = [
   },
 ]
 
-export function RuleList({ game, active, rows }: PaneProps) {
+export function RuleList({ game, active, width, rows }: PaneProps) {
   const env = useTui()
   // One page of 100 holds them all: a game has at most 100 rules.
   const poll = usePoll(`fraud rules ${game}`, () => env.client.fraud.rules(game, { limit: 100 }), [
@@ -226,6 +236,7 @@ export function RuleList({ game, active, rows }: PaneProps) {
       rows={rules}
       pos={pos}
       visible={tableRows}
+      width={width}
       outcome={write.outcome}
     />
   )
@@ -233,12 +244,12 @@ export function RuleList({ game, active, rows }: PaneProps) {
 
 const BLOCKED: TableColumn<BlocklistEntry>[] = [
   { header: 'TYPE', width: 6, value: (b) => b.type },
-  { header: 'VALUE', width: 32, value: (b) => b.value },
-  { header: 'REASON', width: 24, value: (b) => b.reason },
+  { header: 'VALUE', width: 15, value: (b) => b.value },
+  { header: 'REASON', value: (b) => b.reason, fit: 'flex' },
   { header: 'EXPIRES', width: 10, value: (b) => b.expiresAt.slice(0, 10) },
 ]
 
-export function Blocklist({ game, active, rows, hold }: PaneProps) {
+export function Blocklist({ game, active, width, rows, hold }: PaneProps) {
   const env = useTui()
   const poll = usePoll(`fraud blocklist ${game}`, () => env.client.fraud.blocklist(game, { limit: 100 }), [
     env.client,
@@ -310,6 +321,7 @@ export function Blocklist({ game, active, rows, hold }: PaneProps) {
       rows={entries}
       pos={pos}
       visible={tableRows}
+      width={width}
       outcome={write.outcome}
     >
       {confirm ? <Confirm ask={confirm} active={active} done={() => setConfirm(null)} /> : null}

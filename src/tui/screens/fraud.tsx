@@ -5,7 +5,7 @@
 import { Box } from 'ink'
 import { Text } from '../components/text.js'
 import { useCallback, useState } from 'react'
-import { percent } from '../../format/cells.js'
+import { fitHead, percent } from '../../format/cells.js'
 import { plural } from '../../contract/numbers.js'
 import type { FraudDashboard } from '../../contract/fraud.js'
 import type { Game } from '../../contract/games.js'
@@ -42,11 +42,12 @@ export function dashboardLines(d: FraudDashboard): string[] {
 interface GameProps {
   game: Game
   active: boolean
+  width: number
   height: number
   hold(on: boolean): void
 }
 
-function GameFraud({ game, active, height, hold }: GameProps) {
+function GameFraud({ game, active, width, height, hold }: GameProps) {
   const env = useTui()
   const [pane, setPane] = useState(0)
   const [held, setHeld] = useState(false)
@@ -69,9 +70,12 @@ function GameFraud({ game, active, height, hold }: GameProps) {
   const range = dashboard.data?.range
   return (
     <Box flexDirection="column">
-      <Text bold>
-        {`Fraud of ${game.name} (${game.id})`}
-        {range ? ` · ${range.startDate} to ${range.endDate}` : ''}
+      <Text bold wrap="truncate">
+        {fitHead(
+          `Fraud of ${game.name}`,
+          ` (${game.id})${range ? ` · ${range.startDate} to ${range.endDate}` : ''}`,
+          width,
+        )}
       </Text>
       {dashboard.data ? (
         dashboardLines(dashboard.data).map((line, i) => (
@@ -92,6 +96,7 @@ function GameFraud({ game, active, height, hold }: GameProps) {
         key={`${id} ${game.id}`}
         game={game.id}
         active={active}
+        width={width}
         rows={Math.max(3, height - 8)}
         hold={holdPane}
       />
@@ -99,8 +104,8 @@ function GameFraud({ game, active, height, hold }: GameProps) {
   )
 }
 
-function Fraud({ active, height }: ScreenProps) {
-  const picker = useGamePicker(active, height, 'open its fraud dashboard')
+function Fraud({ active, width, height }: ScreenProps) {
+  const picker = useGamePicker(active, width, height, 'open its fraud dashboard')
   const game = picker.open
   const [held, setHeld] = useState(false)
   useKeys((_input, key) => {
@@ -113,7 +118,7 @@ function Fraud({ active, height }: ScreenProps) {
         {`Fraud detection is off for ${game.name}: turn it on with linkctl games update ${game.id} --fraud (Esc: back)`}
       </Text>
     )
-  return <GameFraud game={game} active={active} height={height} hold={setHeld} />
+  return <GameFraud game={game} active={active} width={width} height={height} hold={setHeld} />
 }
 
 export const fraud: ScreenDef = {

@@ -10,7 +10,7 @@ import type { Game } from '../../contract/games.js'
 import type { Events, Geography, Leaderboard, Overview, Retention } from '../../contract/gaming.js'
 import type { AttributionReport, RevenueReport } from '../../contract/gaming-revenue.js'
 import { RETENTION_DAYS } from '../../contract/limits.js'
-import { money } from '../../format/cells.js'
+import { countryName, fitHead, money } from '../../format/cells.js'
 import { sparkline } from '../components/sparkline.js'
 import { tint, useTui, type TuiEnv } from '../context.js'
 import { usePoll } from '../hooks/use-poll.js'
@@ -34,11 +34,8 @@ interface GameFigures {
   links: AttributionReport
 }
 
-function dayIso(msAgo: number): string {
-  return new Date(Date.now() - msAgo).toISOString().slice(0, 10)
-}
-
 async function loadGame(env: TuiEnv, game: string, days: number): Promise<GameFigures> {
+  const dayIso = (msAgo: number) => new Date(env.clock.now() - msAgo).toISOString().slice(0, 10)
   const range = { startDate: dayIso((days - 1) * 86_400_000), endDate: dayIso(0) }
   const a = env.client.analytics
   const [overview, revenue, retention, geography, leaderboard, events, links] = await Promise.all([
@@ -105,12 +102,18 @@ export function GameOverview({
   // The links that brought the most installs (a deleted one by its id), revenue aligned.
   const links = [...f.links.data].sort((x, y) => y.installs - x.installs || y.revenue - x.revenue).slice(0, 4)
   const revenueWidth = Math.max(0, ...links.map((r) => cash(r.revenue).length))
+  const countries = f.geography.data.slice(0, 4).map((g) => ({ ...g, name: countryName(g.country) }))
+  const countryWidth = Math.max(4, ...countries.map((g) => g.name.length + 1))
   const spark = (values: number[]) => sparkline(values, Math.max(10, Math.min(60, width - 30)))
   return (
     <Box flexDirection="column">
-      <Text
-        bold
-      >{`${game.name} (${game.id}) · ${o.range.startDate} to ${o.range.endDate} · [ ] change the range (${days} days)`}</Text>
+      <Text bold wrap="truncate">
+        {fitHead(
+          game.name,
+          ` (${game.id}) · ${o.range.startDate} to ${o.range.endDate} · [ ] change the range (${days} days)`,
+          width,
+        )}
+      </Text>
       <Text>{`DAU ${o.dau} · MAU ${o.mau} · ARPU ${cash(o.arpu)} · ARPPU ${cash(o.arppu)} · session ${duration(o.avgSessionSeconds)}`}</Text>
       <Text>{`Revenue ${cash(o.revenue.total)}: IAP ${cash(o.revenue.iap)} · ads ${cash(o.revenue.ad)} · subscriptions ${cash(o.revenue.subscription)}`}</Text>
       <Text>{`Revenue a day   ${spark(f.revenue.data.map((r) => r.total))}`}</Text>
@@ -121,21 +124,23 @@ export function GameOverview({
       <Box marginTop={1}>
         <Box flexDirection="column" marginRight={4} flexShrink={0}>
           <Text bold>Countries</Text>
-          {f.geography.data.slice(0, 4).map((g) => (
+          {countries.map((g) => (
             <Text
-              key={g.country ?? '?'}
-            >{`${(g.country ?? '??').padEnd(4)}${String(g.players).padStart(6)} pl ${cash(g.revenue)}`}</Text>
+              key={g.name}
+            >{`${g.name.padEnd(countryWidth)}${String(g.players).padStart(6)} pl ${cash(g.revenue)}`}</Text>
           ))}
         </Box>
         <Box flexDirection="column" marginRight={4} flexShrink={0}>
           <Text bold>Leaderboard</Text>
           {f.leaderboard.data.slice(0, 4).map((r) => (
-            <Text key={r.rank}>{`${r.rank}. ${r.playerId.slice(0, 12)} ${cash(r.revenue)}`}</Text>
+            <Text key={r.rank}>{`${r.rank}. ${r.playerId} ${cash(r.revenue)}`}</Text>
           ))}
         </Box>
         {/* Last, and cut at the edge on a narrow terminal: installs and revenue before the URL. */}
         <Box flexDirection="column">
-          <Text bold>Links: installs, revenue</Text>
+          <Text bold wrap="truncate">
+            Links: installs, revenue
+          </Text>
           {links.length === 0 ? <Text dimColor>no attributed installs</Text> : null}
           {links.map((r) => (
             <Text key={r.group} wrap="truncate">

@@ -9,7 +9,7 @@ import { GameOverview, RANGES } from './game-overview.js'
 
 function Games({ active, width, height }: ScreenProps) {
   const env = useTui()
-  const picker = useGamePicker(active, height, 'open')
+  const picker = useGamePicker(active, width, height, 'open')
   const open = picker.open
   const [range, setRange] = useState(1)
 

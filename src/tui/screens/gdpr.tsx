@@ -17,25 +17,28 @@ import { plural } from '../../contract/numbers.js'
 
 const COLUMNS: TableColumn<GdprDeletion>[] = [
   { header: 'ID', width: 18, value: (d) => d.id },
-  { header: 'GAME', width: 14, value: (d) => d.gameId },
-  { header: 'PLAYER', width: 14, value: (d) => d.playerId },
+  { header: 'GAME', width: 10, value: (d) => d.gameId, drop: 1 },
+  { header: 'PLAYER', width: 10, value: (d) => d.playerId },
   {
     header: 'STATUS',
-    width: 10,
+    width: 9,
     value: (d) => d.status,
     colour: (d) => (d.status === 'completed' ? 'green' : 'yellow'),
   },
   {
-    header: 'ROWS REMOVED',
-    width: 22,
+    // The rows purged from every table.
+    header: 'REMOVED',
+    width: 7,
     value: (d) => (d.purged ? Object.values(d.purged).reduce((a, b) => a + b, 0) : ''),
+    align: 'right',
+    drop: 2,
   },
 ]
 
 /** Deletions read per refresh (the newest). */
 const LISTED = 100
 
-function Gdpr({ active, height }: ScreenProps) {
+function Gdpr({ active, width, height }: ScreenProps) {
   const env = useTui()
   const { client } = env
   const [mode, setMode] = useState<'list' | 'submit' | 'follow'>('list')
@@ -128,7 +131,7 @@ function Gdpr({ active, height }: ScreenProps) {
       ) : (
         <>
           <Text>{`${plural(count, 'deletion')}${shown.length < count ? `, newest ${shown.length} shown` : ''} (records kept 365 days after completion)`}</Text>
-          <Table columns={COLUMNS} rows={shown} color={env.color} />
+          <Table columns={COLUMNS} rows={shown} width={width} color={env.color} />
         </>
       )}
     </Box>

@@ -41,7 +41,7 @@ function TotalsBox({ totals }: { totals: Totals }) {
 function Home({ height }: ScreenProps) {
   const env = useTui()
   const { client } = env
-  const poll = usePoll('home', () => loadHome(client, (s) => hasScope(env, s), Date.now(), env.gaming), [
+  const poll = usePoll('home', () => loadHome(client, (s) => hasScope(env, s), env.clock.now(), env.gaming), [
     client,
     env.gaming,
   ])
@@ -83,7 +83,7 @@ function Home({ height }: ScreenProps) {
               wrap="truncate"
             >
               {`${j.name.padEnd(24)}${(j.lastStatus ?? 'never run').padEnd(10)}${
-                j.lastRunAt ? relativeTime(Date.parse(j.lastRunAt), Date.now()) : ''
+                j.lastRunAt ? relativeTime(Date.parse(j.lastRunAt), env.clock.now()) : ''
               }`}
             </Text>
           ))}

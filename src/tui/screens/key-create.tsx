@@ -7,6 +7,7 @@ import { Text } from '../components/text.js'
 import { useRef, useState } from 'react'
 import type { ApiKey, ApiKeyWithSecret } from '../../contract/keys.js'
 import { PRESET_NAMES, PRESETS, SCOPES } from '../../contract/scopes.js'
+import { countryName } from '../../format/cells.js'
 import { validationLines } from '../api.js'
 import { editText, Field } from '../components/field.js'
 import { tint, useTui } from '../context.js'
@@ -139,7 +140,7 @@ export function KeyActivityView(props: { apiKey: ApiKey; active: boolean; close(
       {poll.data && rows.length === 0 ? <Text dimColor>no requests yet</Text> : null}
       {rows.map((a) => (
         <Text key={a.id} wrap="truncate" color={a.statusCode >= 400 ? tint(env, 'red') : undefined}>
-          {`${a.timestamp.slice(5, 19).replace('T', ' ')} ${a.method.padEnd(6)} ${String(a.statusCode).padEnd(4)}${`${a.responseTimeMs} ms`.padStart(9)}  ${(a.ip ?? '').padEnd(15)} ${(a.country ?? '').padEnd(3)}${a.endpoint}${a.error ? ` (${a.error})` : ''}`}
+          {`${a.timestamp.slice(5, 19).replace('T', ' ')} ${a.method.padEnd(6)} ${String(a.statusCode).padEnd(4)}${`${a.responseTimeMs} ms`.padStart(9)}  ${(a.ip ?? '').padEnd(15)} ${countryName(a.country).padEnd(8)}${a.endpoint}${a.error ? ` (${a.error})` : ''}`}
         </Text>
       ))}
     </Box>

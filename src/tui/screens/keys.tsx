@@ -13,13 +13,12 @@ import { usePoll } from '../hooks/use-poll.js'
 import { KeyActivityView, KeyCreate, NewKey } from './key-create.js'
 import { plural } from '../../contract/numbers.js'
 
-function columns(width: number): TableColumn<ApiKey>[] {
+function columns(now: number): TableColumn<ApiKey>[] {
   return [
-    { header: 'NAME', width: 16, value: (k) => k.name },
-    { header: 'PREVIEW', width: 11, value: (k) => k.preview },
+    { header: 'NAME', value: (k) => k.name, fit: 'flex' },
+    { header: 'PREVIEW', width: 10, value: (k) => k.preview },
     {
       header: 'STATUS',
-      width: 8,
       value: (k) => k.status,
       colour: (k) => (k.status === 'active' ? 'green' : 'yellow'),
     },
@@ -28,9 +27,9 @@ function columns(width: number): TableColumn<ApiKey>[] {
     {
       header: 'LAST USED',
       width: 12,
-      value: (k) => (k.lastUsedAt ? relativeTime(Date.parse(k.lastUsedAt), Date.now()) : 'never'),
+      value: (k) => (k.lastUsedAt ? relativeTime(Date.parse(k.lastUsedAt), now) : 'never'),
     },
-    { header: 'SCOPES', width: Math.max(10, width - 70), value: (k) => k.permissions.join(', ') },
+    { header: 'SCOPES', value: (k) => k.permissions.join(', '), fit: 'flex' },
   ]
 }
 
@@ -110,7 +109,8 @@ function Keys({ active, width, height }: ScreenProps) {
         dimColor
       >{`${plural(poll.data.total, 'key')} · a activity${canWrite ? ' · n new · r revoke · x deactivate/activate' : ''}`}</Text>
       <Table
-        columns={columns(width)}
+        columns={columns(env.clock.now())}
+        width={width}
         rows={keys.slice(pos.top, pos.top + rows)}
         selected={pos.cursor - pos.top}
         color={env.color}

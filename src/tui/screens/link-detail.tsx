@@ -10,7 +10,7 @@ import { troubleOf } from '../api.js'
 import type { Link, LinkAnalytics } from '../../contract/links.js'
 import type { PlatformShare, SmartLink } from '../../contract/smart-links.js'
 import { ruleText } from '../../format/link-rules.js'
-import { money, truncate } from '../../format/cells.js'
+import { fitHead, money, truncate } from '../../format/cells.js'
 import { plural } from '../../contract/numbers.js'
 import { sparkline } from '../components/sparkline.js'
 import { hasScope, useTui } from '../context.js'
@@ -76,6 +76,8 @@ type InstallRevenue = NonNullable<LinkAnalytics['installRevenue']>
 function Platforms(props: { rows: PlatformShare[]; installs: number | undefined; revenue: InstallRevenue }) {
   const { rows, installs, revenue } = props
   const max = Math.max(1, ...rows.map((r) => r.clicks))
+  // Game ids whole, aligned.
+  const gameWidth = Math.max(25, ...revenue.map((r) => r.gameId.length + 1))
   return (
     <Box flexDirection="column" marginTop={1}>
       <Text bold>{`Platforms${installs === undefined ? '' : ` · ${plural(installs, 'install')}`}`}</Text>
@@ -87,7 +89,7 @@ function Platforms(props: { rows: PlatformShare[]; installs: number | undefined;
       ))}
       {revenue.map((r) => (
         <Text key={r.gameId} wrap="truncate">
-          {`${truncate(r.gameId, 24).padEnd(25)}${plural(r.installs, 'install').padStart(14)}  ${money(r.revenue, 2, r.currency)}`}
+          {`${r.gameId.padEnd(gameWidth)}${plural(r.installs, 'install').padStart(14)}  ${money(r.revenue, 2, r.currency)}`}
         </Text>
       ))}
     </Box>
@@ -103,7 +105,7 @@ function Analytics({ id, width }: { id: string; width: number }) {
     () =>
       canRead
         ? env.client.analytics.link(id, {
-            startDate: new Date(Date.now() - (HOURS - 1) * 3_600_000).toISOString(),
+            startDate: new Date(env.clock.now() - (HOURS - 1) * 3_600_000).toISOString(),
             interval: 'hour',
           })
         : Promise.resolve(null),
@@ -138,9 +140,13 @@ export function LinkDetail(props: { link: Link; width: number; qr: boolean; chil
   const { link, width, qr, children } = props
   return (
     <Box flexDirection="column">
-      <Text bold>{`${link.shortUrl}  →  ${link.destinationUrl}`}</Text>
-      <Text>
-        {`${link.title ?? '(no title)'} · ${link.status} · ${link.redirectType} · ${plural(link.clicks, 'click')} in all`}
+      <Text bold wrap="truncate">{`${link.shortUrl}  →  ${link.destinationUrl}`}</Text>
+      <Text wrap="truncate">
+        {fitHead(
+          link.title ?? '(no title)',
+          ` · ${link.status} · ${link.redirectType} · ${plural(link.clicks, 'click')} in all`,
+          width,
+        )}
         {link.tags.length ? ` · tags ${link.tags.join(', ')}` : ''}
       </Text>
       {/* The first line (the short options) wraps; URLs are cut at the edge. */}
@@ -161,9 +167,13 @@ export function SmartLinkDetail(props: { link: SmartLink; width: number; childre
     `${name.padEnd(9)}→ ${t ? t.url : '(the fallback)'}`
   return (
     <Box flexDirection="column">
-      <Text bold>{`${link.shortUrl}  (smart link ${link.id})`}</Text>
-      <Text>
-        {`${link.title ?? '(no title)'} · ${plural(link.clicks, 'click')} in all · click id ${link.appendClickId ? 'appended' : 'not appended'}`}
+      <Text bold wrap="truncate">{`${link.shortUrl}  (smart link ${link.id})`}</Text>
+      <Text wrap="truncate">
+        {fitHead(
+          link.title ?? '(no title)',
+          ` · ${plural(link.clicks, 'click')} in all · click id ${link.appendClickId ? 'appended' : 'not appended'}`,
+          width,
+        )}
         {link.tags.length ? ` · tags ${link.tags.join(', ')}` : ''}
       </Text>
       <Text wrap="truncate">{target('iOS', link.ios)}</Text>

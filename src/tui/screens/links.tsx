@@ -21,20 +21,19 @@ import { LinkDetail, optionLines, SmartLinkDetail } from './link-detail.js'
 import { QrCodes } from './qr-codes.js'
 import { createBody, createFields, editBody, editFields } from './link-form.js'
 import { plural } from '../../contract/numbers.js'
+import { isShortUrlInUse } from '../../session/exit-codes.js'
 
 type Mode = 'list' | 'search' | 'detail' | 'create' | 'edit'
 
-function columns(width: number): TableColumn<Link>[] {
-  const fixed = 12 + 8 + 9 + 4
-  const rest = Math.max(20, width - fixed)
+function columns(now: number): TableColumn<Link>[] {
   return [
     { header: 'CODE', width: 12, value: (l) => l.shortCode },
-    { header: 'CLICKS', width: 8, value: (l) => l.clicks, align: 'right' },
-    { header: 'CREATED', width: 9, value: (l) => relativeTime(Date.parse(l.createdAt), Date.now()) },
+    { header: 'CLICKS', width: 6, value: (l) => l.clicks, align: 'right' },
+    { header: 'CREATED', width: 9, value: (l) => relativeTime(Date.parse(l.createdAt), now) },
     {
       header: 'TITLE / DESTINATION',
-      width: rest,
       value: (l) => (l.title ? `${l.title} · ` : '') + l.destinationUrl,
+      fit: 'flex',
     },
   ]
 }
@@ -160,11 +159,23 @@ function PlainLinks({ active, width, height, toggle }: ScreenProps & { toggle():
         cancel={() => setMode(opened ? 'detail' : 'list')}
         submit={async (values) => {
           const body = editBody(current, values)
-          if (body) {
-            const link = await client.links.update(current.id, body)
+          const saved = (link: Link) => {
             setOpened(link)
             env.say(`saved ${link.shortCode}`)
             list.reload()
+          }
+          if (body) {
+            try {
+              saved(await client.links.update(current.id, body))
+            } catch (err) {
+              if (!isShortUrlInUse(err)) throw err
+              // QR codes or recent clicks use the short URL: forced only once the user says so.
+              setOpened(current)
+              setConfirm({
+                question: `${err.message}. Change it anyway?`,
+                run: async () => saved(await client.links.update(current.id, { ...body, force: true })),
+              })
+            }
           } else env.say('nothing changed')
           setMode('detail')
         }}
@@ -228,8 +239,9 @@ function PlainLinks({ active, width, height, toggle }: ScreenProps & { toggle():
         </Text>
       ) : (
         <Table
-          columns={columns(width)}
+          columns={columns(env.clock.now())}
           rows={visible}
+          width={width}
           selected={cursor - top}
           color={env.color}
           loading="loading…"
@@ -240,13 +252,13 @@ function PlainLinks({ active, width, height, toggle }: ScreenProps & { toggle():
   )
 }
 
-const SMART_COLUMNS = (width: number): TableColumn<SmartLink>[] => [
+const SMART_COLUMNS: TableColumn<SmartLink>[] = [
   { header: 'CODE', width: 12, value: (l) => l.shortCode },
-  { header: 'CLICKS', width: 8, value: (l) => l.clicks, align: 'right' },
+  { header: 'CLICKS', width: 6, value: (l) => l.clicks, align: 'right' },
   {
     header: 'TITLE / FALLBACK',
-    width: Math.max(20, width - 12 - 8 - 2),
     value: (l) => (l.title ? `${l.title} · ` : '') + l.fallbackUrl,
+    fit: 'flex',
   },
 ]
 
@@ -324,8 +336,9 @@ function SmartLinks({ active, width, height, toggle }: ScreenProps & { toggle():
         <Text>No smart links yet: linkctl smart-links create makes one.</Text>
       ) : (
         <Table
-          columns={SMART_COLUMNS(width)}
+          columns={SMART_COLUMNS}
           rows={visible}
+          width={width}
           selected={cursor - top}
           color={env.color}
           loading="loading…"

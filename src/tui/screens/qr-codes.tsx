@@ -48,13 +48,13 @@ async function codesOf(client: TuiClient, owner: QrOwner): Promise<QrCode[] | nu
 
 const label = (code: QrCode) => (code.title ? `“${code.title}”` : code.id)
 
-function columns(width: number): TableColumn<QrCode>[] {
-  const fixed = 24 + 8 + 12 + 3
+function columns(now: number): TableColumn<QrCode>[] {
   return [
-    { header: 'TITLE', width: 24, value: (c) => c.title ?? `(${c.id})` },
-    { header: 'SCANS', width: 8, value: (c) => c.scans, align: 'right' },
-    { header: 'CREATED', width: 12, value: (c) => relativeTime(Date.parse(c.createdAt), Date.now()) },
-    { header: 'STYLE', width: Math.max(20, width - fixed), value: (c) => styleSummary(c.style) },
+    { header: 'ID', width: 6, value: (c) => c.id },
+    { header: 'TITLE', value: (c) => c.title ?? '', fit: 'flex' },
+    { header: 'SCANS', width: 5, value: (c) => c.scans, align: 'right' },
+    { header: 'CREATED', width: 12, value: (c) => relativeTime(Date.parse(c.createdAt), now) },
+    { header: 'STYLE', value: (c) => styleSummary(c.style), fit: 'flex' },
   ]
 }
 
@@ -193,8 +193,9 @@ export function QrCodes(props: {
       ) : null}
       {codes.length > 0 ? (
         <Table
-          columns={columns(props.width)}
+          columns={columns(env.clock.now())}
           rows={codes.slice(pos.top, pos.top + rows)}
+          width={props.width}
           selected={pos.cursor - pos.top}
           color={env.color}
         />

@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from 'node:util'
 import { Box } from 'ink'
 import { Text } from '../components/text.js'
 import { useLayoutEffect, useState } from 'react'
-import { money, percent } from '../../format/cells.js'
+import { fitHead, money, percent } from '../../format/cells.js'
 import { plural } from '../../contract/numbers.js'
 import type { Game } from '../../contract/games.js'
 import type { SkanCampaign } from '../../contract/skan.js'
@@ -38,10 +38,12 @@ function SchemaTables({
   current,
   proposed,
   currency,
+  width,
 }: {
   current: Schema
   proposed?: Schema
   currency: string
+  width: number
 }) {
   const env = useTui()
   const decodes = (schema: Schema, band: (typeof BANDS)[number]) => {
@@ -50,15 +52,27 @@ function SchemaTables({
   }
   const bits: TableColumn<number>[] = [
     { header: 'BIT', width: 3, value: (bit) => bit, align: 'right' },
-    { header: proposed ? 'CURRENT' : 'EVENT', width: 30, value: (bit) => eventOfBit(current, bit) || '-' },
+    {
+      header: proposed ? 'CURRENT' : 'EVENT',
+      value: (bit) => eventOfBit(current, bit) || '-',
+      fit: 'flex',
+    },
   ]
   const bands: TableColumn<(typeof BANDS)[number]>[] = [
     { header: 'COARSE', width: 6, value: (band) => band },
-    { header: proposed ? 'CURRENT' : 'VALUES', width: 7, value: (band) => bandOf(current, band) },
+    {
+      header: proposed ? 'CURRENT' : 'VALUES',
+      width: 7,
+      value: (band) => bandOf(current, band),
+    },
     { header: 'DECODES TO', width: 14, value: (band) => decodes(current, band) },
   ]
   if (proposed) {
-    bits.push({ header: 'PROPOSED', width: 30, value: (bit) => eventOfBit(proposed, bit) || '-' })
+    bits.push({
+      header: 'PROPOSED',
+      value: (bit) => eventOfBit(proposed, bit) || '-',
+      fit: 'flex',
+    })
     bands.push(
       { header: 'PROPOSED', width: 8, value: (band) => bandOf(proposed, band) },
       { header: 'DECODES TO', width: 14, value: (band) => decodes(proposed, band) },
@@ -66,8 +80,8 @@ function SchemaTables({
   }
   return (
     <Box flexDirection="column">
-      <Table columns={bits} rows={BITS} color={env.color} />
-      <Table columns={bands} rows={BANDS} color={env.color} />
+      <Table columns={bits} rows={BITS} width={width} color={env.color} />
+      <Table columns={bands} rows={BANDS} width={width} color={env.color} />
     </Box>
   )
 }
@@ -88,9 +102,10 @@ export function CampaignView(props: {
   game: Game
   campaign: SkanCampaign
   active: boolean
+  width: number
   hold(on: boolean): void
 }) {
-  const { game, campaign, active, hold } = props
+  const { game, campaign, active, width, hold } = props
   const env = useTui()
   const poll = usePoll(`skan campaign ${campaign.id}`, () => env.client.skan.campaign(campaign.id), [
     env.client,
@@ -156,9 +171,13 @@ export function CampaignView(props: {
   const r = c.report
   return (
     <Box flexDirection="column">
-      <Text
-        bold
-      >{`Campaign ${c.name} (${c.id}) · ${c.adNetworkId} · source ${c.sourceIdentifier ?? '-'}`}</Text>
+      <Text bold wrap="truncate">
+        {fitHead(
+          `Campaign ${c.name}`,
+          ` (${c.id}) · ${c.adNetworkId} · source ${c.sourceIdentifier ?? '-'}`,
+          width,
+        )}
+      </Text>
       <Text>
         {`${plural(r.postbacks, 'postback')} · ${percent(r.verifiedShare * 100, 1)} verified · ${plural(r.installs, 'install')} · estimated revenue ${money(r.estimatedRevenue, 2, game.reportingCurrency)}`}
       </Text>
@@ -171,6 +190,7 @@ export function CampaignView(props: {
         current={c.conversionSchema}
         proposed={proposal?.proposed}
         currency={game.reportingCurrency}
+        width={width}
       />
       {confirm ? <Confirm ask={confirm} active={active} done={() => setConfirm(null)} /> : null}
       {lines?.text.map((line, i) => (

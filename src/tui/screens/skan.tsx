@@ -4,6 +4,7 @@ import { Text } from '../components/text.js'
 import { useState } from 'react'
 import type { Game } from '../../contract/games.js'
 import type { SkanCampaign } from '../../contract/skan.js'
+import { fitHead } from '../../format/cells.js'
 import { Table, type TableColumn } from '../components/table.js'
 import { useTui, type ScreenDef, type ScreenProps } from '../context.js'
 import { useGamePicker } from '../hooks/use-game-picker.js'
@@ -14,14 +15,20 @@ import { CampaignView, eventOfBit } from './skan-campaign.js'
 import { plural } from '../../contract/numbers.js'
 
 const COLUMNS: TableColumn<SkanCampaign>[] = [
-  { header: 'CAMPAIGN', width: 22, value: (c) => c.name },
+  { header: 'CAMPAIGN', value: (c) => c.name, fit: 'flex' },
   { header: 'AD NETWORK', width: 24, value: (c) => c.adNetworkId },
   { header: 'SOURCE', width: 6, value: (c) => c.sourceIdentifier ?? '-' },
-  { header: 'BIT 1', width: 20, value: (c) => eventOfBit(c.conversionSchema, 1) || '-' },
+  { header: 'BIT 1', value: (c) => eventOfBit(c.conversionSchema, 1) || '-', fit: 'flex' },
 ]
 
-function CampaignList(props: { game: Game; active: boolean; height: number; open(c: SkanCampaign): void }) {
-  const { game, active, height } = props
+function CampaignList(props: {
+  game: Game
+  active: boolean
+  width: number
+  height: number
+  open(c: SkanCampaign): void
+}) {
+  const { game, active, width, height } = props
   const env = useTui()
   // The first 100 (the largest page); the heading says when there are more.
   const poll = usePoll(
@@ -42,7 +49,9 @@ function CampaignList(props: { game: Game; active: boolean; height: number; open
   if (!poll.data) return <Text dimColor>loading…</Text>
   return (
     <Box flexDirection="column">
-      <Text bold>{`SKAN campaigns of ${game.name} (${game.id})`}</Text>
+      <Text bold wrap="truncate">
+        {fitHead(`SKAN campaigns of ${game.name}`, ` (${game.id})`, width)}
+      </Text>
       {campaigns.length === 0 ? (
         <Text>{`No campaigns yet: create one with linkctl skan campaigns create ${game.id}`}</Text>
       ) : (
@@ -53,6 +62,7 @@ function CampaignList(props: { game: Game; active: boolean; height: number; open
           <Table
             columns={COLUMNS}
             rows={campaigns.slice(pos.top, pos.top + rows)}
+            width={width}
             selected={pos.cursor - pos.top}
             color={env.color}
           />
@@ -62,8 +72,8 @@ function CampaignList(props: { game: Game; active: boolean; height: number; open
   )
 }
 
-function Skan({ active, height }: ScreenProps) {
-  const picker = useGamePicker(active, height, 'open its SKAN campaigns')
+function Skan({ active, width, height }: ScreenProps) {
+  const picker = useGamePicker(active, width, height, 'open its SKAN campaigns')
   const game = picker.open
   const [campaign, setCampaign] = useState<SkanCampaign | null>(null)
   const [held, setHeld] = useState(false)
@@ -80,8 +90,9 @@ function Skan({ active, height }: ScreenProps) {
         {`SKAdNetwork is off for ${game.name}: turn it on with linkctl games update ${game.id} --skan (Esc: back)`}
       </Text>
     )
-  if (campaign) return <CampaignView game={game} campaign={campaign} active={active} hold={setHeld} />
-  return <CampaignList game={game} active={active} height={height} open={setCampaign} />
+  if (campaign)
+    return <CampaignView game={game} campaign={campaign} active={active} width={width} hold={setHeld} />
+  return <CampaignList game={game} active={active} width={width} height={height} open={setCampaign} />
 }
 
 export const skan: ScreenDef = {

@@ -19,32 +19,33 @@ import { LIST_KEYS, useCursor } from '../hooks/use-list-keys.js'
 import { usePoll } from '../hooks/use-poll.js'
 import { plural } from '../../contract/numbers.js'
 
-const ago = (iso: string) => relativeTime(Date.parse(iso), Date.now())
+function memberColumns(now: number): TableColumn<Member>[] {
+  return [
+    { header: 'NAME', value: (m) => m.name, fit: 'flex' },
+    {
+      header: 'ROLE',
+      value: (m) => m.role,
+      colour: (m) => (m.role === 'owner' ? 'magenta' : m.role === 'viewer' ? 'gray' : undefined),
+    },
+    { header: 'EMAIL', value: (m) => m.email ?? '', fit: 'flex' },
+    { header: 'JOINED', width: 12, value: (m) => relativeTime(Date.parse(m.joinedAt), now) },
+    { header: 'ID', width: 24, value: (m) => m.id },
+  ]
+}
 
-const MEMBERS: TableColumn<Member>[] = [
-  { header: 'NAME', width: 20, value: (m) => m.name },
-  {
-    header: 'ROLE',
-    width: 7,
-    value: (m) => m.role,
-    colour: (m) => (m.role === 'owner' ? 'magenta' : m.role === 'viewer' ? 'gray' : undefined),
-  },
-  { header: 'EMAIL', width: 26, value: (m) => m.email ?? '' },
-  { header: 'JOINED', width: 14, value: (m) => ago(m.joinedAt) },
-  { header: 'ID', width: 24, value: (m) => m.id },
-]
-
-const INVITATIONS: TableColumn<Invitation>[] = [
-  { header: 'EMAIL', width: 28, value: (i) => i.email },
-  { header: 'ROLE', width: 7, value: (i) => i.role },
-  { header: 'EXPIRES', width: 14, value: (i) => relativeTime(Date.parse(i.expiresAt), Date.now()) },
-  { header: 'ID', width: 24, value: (i) => i.id },
-]
+function invitationColumns(now: number): TableColumn<Invitation>[] {
+  return [
+    { header: 'EMAIL', value: (i) => i.email, fit: 'flex' },
+    { header: 'ROLE', width: 6, value: (i) => i.role },
+    { header: 'EXPIRES', width: 12, value: (i) => relativeTime(Date.parse(i.expiresAt), now) },
+    { header: 'ID', width: 24, value: (i) => i.id },
+  ]
+}
 
 /** The role keys of the role picker: the first letter of each role. */
 const ROLE_KEYS: Record<string, Role> = Object.fromEntries(ROLES.map((r) => [r[0], r]))
 
-function Team({ active, height }: ScreenProps) {
+function Team({ active, width, height }: ScreenProps) {
   const env = useTui()
   const { client } = env
   const members = usePoll('members', () => client.team.members({ limit: 100 }), [client])
@@ -67,6 +68,7 @@ function Team({ active, height }: ScreenProps) {
   const member = memberList[memberPos.cursor]
   const invitation = pending[invitePos.cursor]
   const canWrite = hasScope(env, 'team:write')
+  const now = env.clock.now()
 
   const reload = () => {
     members.reload()
@@ -149,24 +151,27 @@ function Team({ active, height }: ScreenProps) {
   if (!members.data) return <Text dimColor>loading…</Text>
   return (
     <Box flexDirection="column">
-      <Text
-        dimColor
-      >{`${plural(members.data.total, 'member')} · ${plural(invitations.data?.total ?? 0, 'pending invitation')} · ←/→ switch list${canWrite ? ' · i invite · r role · d remove · x revoke invitation' : ''}`}</Text>
+      <Text dimColor wrap="truncate">
+        {`${plural(members.data.total, 'member')} · ${plural(invitations.data?.total ?? 0, 'pending invitation')} · ←/→ list${canWrite ? ' · i invite · r role · d remove' : ''}`}
+      </Text>
       <Table
-        columns={MEMBERS}
+        columns={memberColumns(now)}
         rows={memberList.slice(memberPos.top, memberPos.top + memberRows)}
+        width={width}
         selected={pane === 'members' ? memberPos.cursor - memberPos.top : undefined}
         color={env.color}
       />
       <Box marginTop={1}>
         <Text bold>Pending invitations</Text>
+        {canWrite ? <Text dimColor> · x revoke</Text> : null}
       </Box>
       {pending.length === 0 ? (
         <Text dimColor>{invitations.data ? 'none' : 'loading…'}</Text>
       ) : (
         <Table
-          columns={INVITATIONS}
+          columns={invitationColumns(now)}
           rows={pending.slice(invitePos.top, invitePos.top + inviteRows)}
+          width={width}
           selected={pane === 'invitations' ? invitePos.cursor - invitePos.top : undefined}
           color={env.color}
         />
@@ -201,7 +206,7 @@ function NewInvitation(props: { created: InvitationWithToken; active: boolean; c
     <Box flexDirection="column">
       <Text
         bold
-      >{`Invited ${created.email} as ${created.role}; the token expires ${ago(created.expiresAt)}.`}</Text>
+      >{`Invited ${created.email} as ${created.role}; the token expires ${relativeTime(Date.parse(created.expiresAt), env.clock.now())}.`}</Text>
       <Text color={tint(env, 'green')}>{created.token}</Text>
       <Text>They run:</Text>
       <Text>{`linkctl team join ${created.token} --url ${env.url ?? '<this linkd URL>'} --name <Name>`}</Text>

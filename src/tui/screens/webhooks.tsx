@@ -5,7 +5,7 @@
 import { Box } from 'ink'
 import { Text } from '../components/text.js'
 import { useState } from 'react'
-import { relativeTime } from '../../format/cells.js'
+import { fitHead, relativeTime } from '../../format/cells.js'
 import type { Delivery, Webhook } from '../../contract/webhooks.js'
 import { troubleOf } from '../api.js'
 import { Confirm, type Confirmation } from '../components/confirm.js'
@@ -34,36 +34,38 @@ export function health(w: Webhook): { band: string; colour: string } {
 const eventOf = (d: Delivery) => (d.test ? `${d.event} (test)` : d.event)
 
 const HOOKS: TableColumn<Webhook>[] = [
-  { header: 'NAME', width: 18, value: (w) => w.name },
+  { header: 'NAME', value: (w) => w.name, fit: 'flex' },
   { header: 'HEALTH', width: 15, value: (w) => health(w).band, colour: (w) => health(w).colour },
-  { header: 'URL', width: 44, value: (w) => w.url },
+  { header: 'URL', value: (w) => w.url, fit: 'flex' },
 ]
 
-const DELIVERIES: TableColumn<Delivery>[] = [
-  { header: 'EVENT', width: 22, value: eventOf },
-  {
-    header: 'STATUS',
-    width: 8,
-    value: (d) => d.status,
-    colour: (d) => (d.status === 'failed' ? 'red' : d.status === 'success' ? 'green' : 'yellow'),
-  },
-  { header: 'CODE', width: 4, value: (d) => d.responseStatusCode ?? '', align: 'right' },
-  {
-    header: 'LATENCY',
-    width: 8,
-    value: (d) => (d.durationMs === null ? '' : `${d.durationMs} ms`),
-    align: 'right',
-  },
-  { header: 'WHEN', width: 12, value: (d) => relativeTime(Date.parse(d.createdAt), Date.now()) },
-  { header: 'ERROR', width: 20, value: (d) => d.error ?? '' },
-]
+function deliveryColumns(now: number): TableColumn<Delivery>[] {
+  return [
+    { header: 'EVENT', width: 22, value: eventOf },
+    {
+      header: 'STATUS',
+      width: 8,
+      value: (d) => d.status,
+      colour: (d) => (d.status === 'failed' ? 'red' : d.status === 'success' ? 'green' : 'yellow'),
+    },
+    { header: 'CODE', width: 4, value: (d) => d.responseStatusCode ?? '', align: 'right' },
+    {
+      header: 'LATENCY',
+      width: 8,
+      value: (d) => (d.durationMs === null ? '' : `${d.durationMs} ms`),
+      align: 'right',
+    },
+    { header: 'WHEN', width: 12, value: (d) => relativeTime(Date.parse(d.createdAt), now) },
+    { header: 'ERROR', value: (d) => d.error ?? '', fit: 'flex' },
+  ]
+}
 
 function describeAttempt(d: Delivery): string {
   const code = d.responseStatusCode === null ? 'no answer' : `HTTP ${d.responseStatusCode}`
   return `${eventOf(d)}: ${d.status}, ${code}${d.durationMs === null ? '' : ` in ${d.durationMs} ms`}${d.error ? ` (${d.error})` : ''}`
 }
 
-function Webhooks({ active, height }: ScreenProps) {
+function Webhooks({ active, width, height }: ScreenProps) {
   const env = useTui()
   const { client } = env
   const hooks = usePoll('webhooks', () => client.webhooks.list({ limit: 100 }), [client])
@@ -142,23 +144,28 @@ function Webhooks({ active, height }: ScreenProps) {
       <Table
         columns={HOOKS}
         rows={list.slice(hookPos.top, hookPos.top + hookRows)}
+        width={width}
         selected={pane === 'hooks' ? hookPos.cursor - hookPos.top : undefined}
         color={env.color}
       />
       <Box marginTop={1}>
-        <Text bold>
-          {selected ? `Deliveries of ${selected.name}` : ''}
-          {totals
-            ? ` · ${totals.success} ok, ${totals.failed} failed, ${totals.pending} pending of ${totals.total}`
-            : ''}
+        <Text bold wrap="truncate">
+          {fitHead(
+            selected ? `Deliveries of ${selected.name}` : '',
+            totals
+              ? ` · ${totals.success} ok, ${totals.failed} failed, ${totals.pending} pending of ${totals.total}`
+              : '',
+            width,
+          )}
         </Text>
       </Box>
       {rows.length === 0 ? (
         <Text dimColor>{deliveries.data ? 'no deliveries yet' : 'loading…'}</Text>
       ) : (
         <Table
-          columns={DELIVERIES}
+          columns={deliveryColumns(env.clock.now())}
           rows={rows.slice(deliveryPos.top, deliveryPos.top + deliveryRows)}
+          width={width}
           selected={pane === 'deliveries' ? deliveryPos.cursor - deliveryPos.top : undefined}
           color={env.color}
         />

@@ -380,6 +380,7 @@ describe('import chunks (stub daemon)', () => {
       skipped: 0,
       failed: 1,
       errors: [{ line: 4, error: 'PayloadTooLarge', message: 'body too large' }],
+      skippedRows: [],
     })
   })
 })

@@ -159,6 +159,76 @@ describe('links import --failed-out and --skip-existing', () => {
     ])
   })
 
+  it('--skip-existing skips by short code, by destination only a row without one, and names every skipped row', async () => {
+    // An expired link to the destination the rows share, with the code one row asks for again.
+    const made = await cli(
+      [
+        'links',
+        'create',
+        'https://example.com/dup',
+        '--short-code',
+        'dup-old',
+        '--expires-at',
+        '1h',
+        '--json',
+      ],
+      { env: { LINKCTL_URL: d.url, LINKCTL_API_KEY: d.ownerKey } },
+    )
+    expect(made.code, made.stderr).toBe(0)
+    const expired = JSON.parse(made.stdout) as Link
+    d.testApp.clock.advance(2 * 3_600_000)
+    const input = file(
+      'skips.csv',
+      'destinationUrl,title,customSlug,tags,expiresAt\n' +
+        'https://example.com/dup,New code,dup-new,skipx,\n' +
+        'https://example.com/dup,Old code,dup-old,skipx,\n' +
+        'https://example.com/dup,,,skipx,\n' +
+        'https://example.com/fresh,,,skipx,\n' +
+        'https://example.com/fresh,,,skipx,\n' +
+        'https://example.com/other,,dup-new,skipx,\n',
+    )
+    const skippedRows = [
+      { line: 3, shortCode: 'dup-old', reason: `short code "dup-old" is already in use (${expired.id})` },
+      {
+        line: 4,
+        shortCode: null,
+        reason: `no short code, and ${expired.id} already goes to https://example.com/dup`,
+      },
+      {
+        line: 6,
+        shortCode: null,
+        reason: 'no short code, and line 5 already goes to https://example.com/fresh',
+      },
+      { line: 7, shortCode: 'dup-new', reason: 'short code "dup-new" is already in use (line 2)' },
+    ]
+    const r = await importRun({ file: input, skipExisting: true })
+    expect(r.code, r.stderr).toBe(0)
+    expect(JSON.parse(r.stdout)).toEqual({ created: 2, skipped: 4, failed: 0, errors: [], skippedRows })
+    // The row with a new code was created, though an (expired) link goes to the same destination.
+    const created = await linksTagged('skipx')
+    const byDestination = created.map((l) => [l.destinationUrl, l.shortCode]).sort()
+    expect(byDestination).toEqual([
+      ['https://example.com/dup', 'dup-new'],
+      ['https://example.com/fresh', expect.stringMatching(/^\w{7}$/)],
+    ])
+
+    // Without --json: the summary line, then each skipped row with its line and why.
+    const again = await importRun({ file: input, skipExisting: true }, true)
+    const lines = again.stdout.trimEnd().split('\n')
+    expect(lines[0]).toBe('Created 0 links; 6 skipped (already there); 0 failed')
+    const dupNew = created.find((l) => l.shortCode === 'dup-new')?.id
+    expect(lines.slice(1, 3)).toEqual([
+      `skipped line 2: short code "dup-new" is already in use (${dupNew})`,
+      `skipped line 3: short code "dup-old" is already in use (${expired.id})`,
+    ])
+    expect(lines.slice(3).map((l) => l.replace(/ \(.*|, and .*/, ''))).toEqual([
+      'skipped line 4: no short code',
+      'skipped line 5: no short code',
+      'skipped line 6: no short code',
+      'skipped line 7: short code "dup-new" is already in use',
+    ])
+  })
+
   it('the progress bar counts rows of the file, not bytes', async () => {
     const rows = Array.from({ length: 7 }, (_, i) => `https://example.com/p${i},P${i},,rerun-p,`)
     const input = file('progress.csv', `destinationUrl,title,customSlug,tags,expiresAt\n${rows.join('\n')}\n`)

@@ -214,7 +214,7 @@ describe('team commands', () => {
     expect(r.stdout).toBe('')
     expect(r.stderr).not.toContain(NEW_KEY)
     expect(r.stderr).toContain(
-      `Joined ${stub.url} as Ana (member, mem_ana). Your key Ana (lk_•••nnnn) is saved in profile "default" (${join(cfg.dir, 'config.json')}), now current.`,
+      `Joined ${stub.url} as Ana (member, mem_ana). Saved Ana's key (lk_•••nnnn) as profile "default" (${join(cfg.dir, 'config.json')}), now current.`,
     )
   })
 
@@ -253,11 +253,11 @@ describe('team commands', () => {
     const gone = await cli(args, { env })
     expect(gone.code).toBe(1)
     expect(gone.stderr).toMatch(
-      /^error: this invitation was already used, revoked or has expired \(HTTP 410\)/,
+      /^error: this invitation can no longer be used: Invitation already used \(HTTP 410\); ask the teammate who invited you/,
     )
     const json = await cli([...args, '--json'], { env })
     expect(JSON.parse(json.stderr)).toMatchObject({ statusCode: 410, message: 'Invitation already used' })
-    expect(json.stderr).toMatch(/"hint":"this invitation was already used/)
+    expect(json.stderr).toMatch(/"hint":"this invitation can no longer be used: Invitation already used/)
     expect(config()).toEqual({ profiles: {} })
   })
 

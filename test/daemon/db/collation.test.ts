@@ -2,13 +2,13 @@ import { sql } from 'kysely'
 import { describe, expect, it } from 'vitest'
 import { migrate } from '../../../daemon/db/migrate.js'
 import { openDatabase } from '../../../daemon/db/open.js'
-import { admin, onPostgres } from '../../support/postgres.js'
+import { admin, postgresOnly } from '../../support/postgres.js'
 
 /**
  * PostgreSQL databases take their server's locale, often a linguistic one; linkd's text must
  * still order as bytes, as on SQLite (runs under npm run test:pg).
  */
-describe.skipIf(!onPostgres)('text order on PostgreSQL', () => {
+describe.runIf(postgresOnly())('text order on PostgreSQL', () => {
   it('a database created with a linguistic locale orders linkd text as bytes once migrated', async () => {
     const server = process.env.LINKD_TEST_POSTGRES!
     const name = `t_icu_${process.pid}_${Math.random().toString(36).slice(2, 8)}`

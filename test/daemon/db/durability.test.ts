@@ -1,7 +1,7 @@
 /**
- * Durability as promised: a 202 on ingestion survives a power loss (its commit
- * runs under synchronous=FULL, on its own), a click flush is one transaction (rows, counters and
- * links.clicks), and clicks the database refuses are counted, logged and shown, never silent.
+ * Durability as promised: an ingestion batch commits on its own (never inside another task's
+ * transaction), a click flush is one transaction (rows, counters and links.clicks), and clicks
+ * the database refuses are counted, logged and shown, never silent.
  */
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -10,9 +10,8 @@ import { Writable } from 'node:stream'
 import { sql } from 'kysely'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Health } from '../../../src/contract/health.js'
-import { fullSync } from '../../../daemon/db/raw-writes.js'
 import { createTestApp, type TestApp, count } from '../../support/app.js'
-import { batch, createGame, event, send } from '../../support/gaming.js'
+import { batch, createGame, event } from '../../support/gaming.js'
 import { analytics, flush, makeLink, visit } from '../../support/redirect.js'
 
 let t: TestApp | undefined
@@ -44,35 +43,9 @@ async function onFile(overrides: Record<string, unknown> = {}, logs?: string[]):
   )
 }
 
-const synchronous = (app: TestApp) => app.db.sqlite.pragma('synchronous', { simple: true })
-
-describe('ingestion: a 202 survives a power loss', () => {
-  it('the batch commits under synchronous=FULL; the connection is back to NORMAL after', async () => {
-    t = await onFile()
-    const app = t
-    expect(app.db.sqlite.pragma('journal_mode', { simple: true })).toBe('wal')
-    expect(synchronous(app)).toBe(1)
-    // A probe inside the ingestion transaction: what the connection's level is at that moment
-    // (SQLite refuses to change it inside a transaction, so it is the level of the commit).
-    app.db.sqlite.exec(`
-      CREATE TABLE sync_probe (level INTEGER);
-      CREATE TRIGGER sync_probe AFTER INSERT ON game_batches
-      BEGIN INSERT INTO sync_probe SELECT synchronous FROM pragma_synchronous(); END;`)
-    const game = await createGame(app)
-    const res = await send(app, batch(app, [event(app), event(app)]), { game, orgId: app.orgId })
-    expect(res.statusCode, res.body).toBe(202)
-    expect(res.json()).toMatchObject({ accepted: 2, rejected: 0 })
-    expect(app.db.sqlite.prepare('SELECT level FROM sync_probe').pluck().all()).toEqual([2])
-    expect(synchronous(app)).toBe(1)
-    // Other writes keep NORMAL (a click flush here).
-    app.db.sqlite.exec(`CREATE TRIGGER click_probe AFTER INSERT ON clicks
-      BEGIN INSERT INTO sync_probe SELECT synchronous FROM pragma_synchronous(); END;`)
-    const link = await makeLink(app)
-    expect((await visit(app, link.shortCode)).statusCode).toBe(302)
-    await flush(app)
-    expect(app.db.sqlite.prepare('SELECT level FROM sync_probe').pluck().all()).toEqual([2, 1])
-  })
-
+describe('ingestion: a batch commits on its own', () => {
+  // That its 202 waits for the WAL sync: test/daemon/db/group-commit.test.ts and
+  // test/e2e/ingest-durability.e2e.test.ts (the real fdatasync, seen by strace).
   it('a batch never joins a transaction another task left open on the shared connection', async () => {
     t = await onFile()
     const app = t
@@ -100,20 +73,6 @@ describe('ingestion: a 202 survives a power loss', () => {
     // Committed on its own: not rolled back with the other transaction.
     expect(await count(app, 'game_events', 'batch_id = ?', b.batch_id)).toBe(1)
     expect(await count(app, 'game_batches', 'batch_id = ?', b.batch_id)).toBe(1)
-  })
-  it('the level comes back after a failed commit; it cannot be raised inside an open transaction', async () => {
-    t = await onFile()
-    const { sqlite } = t.db
-    sqlite.exec('CREATE TABLE one (x INTEGER PRIMARY KEY)')
-    const insert = sqlite.transaction((x: number) => sqlite.prepare('INSERT INTO one VALUES (?)').run(x))
-    fullSync(sqlite, () => insert(1))
-    expect(() => fullSync(sqlite, () => insert(1))).toThrow(/UNIQUE/)
-    expect(synchronous(t)).toBe(1)
-    expect(() =>
-      sqlite.transaction(() => fullSync(sqlite, () => sqlite.prepare('INSERT INTO one VALUES (2)').run()))(),
-    ).toThrow(/transaction is already open/)
-    expect(synchronous(t)).toBe(1)
-    expect(sqlite.prepare('SELECT x FROM one').pluck().all()).toEqual([1])
   })
 })
 

@@ -6,10 +6,10 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import pg from 'pg'
-import { onPostgres } from '../../support/postgres.js'
+import { postgresOnly } from '../../support/postgres.js'
 import { createSharedApps, eventually, type SharedApps } from '../../support/shared-database.js'
 import { makeLink, visit } from '../../support/redirect.js'
-import { createGame } from '../../support/gaming.js'
+import { batch, createGame, event, send } from '../../support/gaming.js'
 import type { TestApp } from '../../support/app.js'
 
 let shared: SharedApps
@@ -17,7 +17,7 @@ afterEach(() => shared.close())
 
 const apps = () => shared.apps as [TestApp, TestApp, TestApp]
 
-describe.runIf(onPostgres)('caches with three processes on one PostgreSQL database', () => {
+describe.runIf(postgresOnly())('caches with three processes on one PostgreSQL database', () => {
   it('a link deleted or changed through one process stops redirecting (or moves) on the others', async () => {
     shared = await createSharedApps(3)
     const [a, b, c] = apps()
@@ -48,7 +48,9 @@ describe.runIf(onPostgres)('caches with three processes on one PostgreSQL databa
     const [a, b, c] = apps()
     const link = await makeLink(a, { customSlug: 'before-move' })
     for (const t of [b, c]) expect((await visit(t, 'before-move')).statusCode).toBe(302)
-    const patched = await a.call('PATCH', `/api/use/links/${link.id}`, { body: { shortCode: 'after-move' } })
+    const patched = await a.call('PATCH', `/api/use/links/${link.id}`, {
+      body: { shortCode: 'after-move', force: true },
+    })
     expect(patched.statusCode, patched.body).toBe(200)
     for (const t of [b, c]) {
       await eventually(async () => (await visit(t, 'before-move')).statusCode === 404, 'moved code')
@@ -111,6 +113,33 @@ describe.runIf(onPostgres)('caches with three processes on one PostgreSQL databa
     expect((await a.call('POST', `/api/keys/${key.id}/revoke`)).statusCode).toBe(200)
     expect((await b.call('GET', '/api/use/links', { key: key.key })).statusCode).toBe(401)
     expect((await c.call('GET', '/api/use/links', { key: key.key })).statusCode).toBe(401)
+  })
+
+  it('a game paused, or its SDK key regenerated, through one process is refused by the others', async () => {
+    shared = await createSharedApps(3)
+    const [a, b, c] = apps()
+    const game = await createGame(a)
+    const sendTo = (t: TestApp, sdkKey = game.sdkKey) =>
+      send(t, batch(t, [event(t)]), { game: { ...game, sdkKey }, orgId: a.orgId })
+    // Each process now holds the game in memory (ingestion authenticates every batch).
+    for (const t of [b, c]) expect((await sendTo(t)).statusCode).toBe(202)
+
+    const paused = await a.call('PATCH', `/api/v1/admin/games/${game.id}`, { body: { status: 'paused' } })
+    expect(paused.statusCode, paused.body).toBe(200)
+    for (const t of [b, c]) await eventually(async () => (await sendTo(t)).statusCode === 403, 'paused game')
+    expect(
+      await a
+        .call('PATCH', `/api/v1/admin/games/${game.id}`, { body: { status: 'active' } })
+        .then((r) => r.statusCode),
+    ).toBe(200)
+    for (const t of [b, c]) await eventually(async () => (await sendTo(t)).statusCode === 202, 'active again')
+
+    const regenerated = await a.call('POST', `/api/v1/admin/games/${game.id}/sdk-key`)
+    const { sdkKey } = regenerated.json<{ sdkKey: string }>()
+    for (const t of [b, c]) {
+      await eventually(async () => (await sendTo(t)).statusCode === 401, 'old SDK key')
+      expect((await sendTo(t, sdkKey)).statusCode).toBe(202)
+    }
   })
 
   it('a process whose LISTEN connection drops reconnects and hears changes again', async () => {

@@ -7,7 +7,7 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest'
-import { onPostgres } from '../../support/postgres.js'
+import { postgresOnly } from '../../support/postgres.js'
 import { createSharedApps, type SharedApps } from '../../support/shared-database.js'
 import type { TestApp } from '../../support/app.js'
 import type { Domain } from '../../../src/contract/domains.js'
@@ -26,7 +26,7 @@ async function brokenCa(): Promise<{ url: string; close(): Promise<void> }> {
   }
 }
 
-describe.runIf(onPostgres)('certificate orders with two processes on one PostgreSQL database', () => {
+describe.runIf(postgresOnly())('certificate orders with two processes on one PostgreSQL database', () => {
   it('a domain verified a moment ago is left to the order running elsewhere; after 10 min it is ordered again', async () => {
     const ca = await brokenCa()
     onTestFinished(() => ca.close())

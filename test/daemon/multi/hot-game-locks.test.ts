@@ -17,7 +17,7 @@ import {
 import { count, sqlRows, type TestApp } from '../../support/app.js'
 import { gameIdOf } from '../../support/fraud.js'
 import { accepted, batch, createGame, event, send } from '../../support/gaming.js'
-import { onPostgres } from '../../support/postgres.js'
+import { postgresOnly } from '../../support/postgres.js'
 import { createSharedApps, eventually, type SharedApps } from '../../support/shared-database.js'
 
 let shared: SharedApps | undefined
@@ -81,7 +81,7 @@ function tracked<T>(promise: Promise<T>) {
   return state
 }
 
-describe.runIf(onPostgres)('the locks of one hot game on PostgreSQL', () => {
+describe.runIf(postgresOnly())('the locks of one hot game on PostgreSQL', () => {
   it("a batch of player A runs while player B's lock is held; B's batch waits for it", async () => {
     const { a, b, game, gameId, client } = await setUp()
     const key = lockKey(gameId, 'player-b')

@@ -12,7 +12,7 @@ import type { GameEventInput, IngestResult } from '../../../src/contract/gaming.
 import { count, createTestApp, type TestApp } from '../../support/app.js'
 import { gameTables } from '../../support/game-tables.js'
 import { accepted, createGame, send } from '../../support/gaming.js'
-import { onPostgres } from '../../support/postgres.js'
+import { postgresOnly } from '../../support/postgres.js'
 import { prng } from '../../support/prng.js'
 import { createSharedApps, type SharedApps } from '../../support/shared-database.js'
 
@@ -104,7 +104,7 @@ function expectTotals(tables: Awaited<ReturnType<typeof gameTables>>, batches: B
   expect(tables.totals).toEqual([{ players: new Set(events.map((e) => e.player_id)).size }])
 }
 
-describe.runIf(onPostgres)('one hot game, two processes, one PostgreSQL database', () => {
+describe.runIf(postgresOnly())('one hot game, two processes, one PostgreSQL database', () => {
   it('batches of different players stored at once: every table as if stored one by one', async () => {
     const { apps, game, orgId } = await twoProcesses()
     // 24 batches of 2 players each, no player in two batches: none waits for another's locks.

@@ -4,7 +4,7 @@
  * the database, usage counters add up.
  */
 import { afterEach, describe, expect, it } from 'vitest'
-import { onPostgres } from '../../support/postgres.js'
+import { postgresOnly } from '../../support/postgres.js'
 import { createSharedApps, type SharedApps } from '../../support/shared-database.js'
 import type { TestApp } from '../../support/app.js'
 import type { ApiKey } from '../../../src/contract/keys.js'
@@ -20,7 +20,7 @@ const statuses = (responses: Array<{ statusCode: number }>) => {
   return Object.fromEntries(count)
 }
 
-describe.runIf(onPostgres)('limits with three processes on one PostgreSQL database', () => {
+describe.runIf(postgresOnly())('limits with three processes on one PostgreSQL database', () => {
   it('a key limited to 100 requests a minute gets 100 in total, whichever process serves them', async () => {
     shared = await createSharedApps(3)
     const [a] = apps()

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { createOutboxStore } from '../../../daemon/modules/webhooks/outbox-store.js'
-import { onPostgres } from '../../support/postgres.js'
+import { postgresOnly } from '../../support/postgres.js'
 import { startReceiver, type Receiver } from '../../support/receiver.js'
 import { createSharedApps, eventually, type SharedApps } from '../../support/shared-database.js'
 import type { TestApp } from '../../support/app.js'
@@ -44,7 +44,7 @@ const deliveryIds = (r: Receiver) => r.received.map((x) => String(x.headers['x-w
 
 // Apps sharing a SQLite file in one Node process block each other (a busy writer waits
 // synchronously); several processes on one database is the PostgreSQL deployment.
-describe.runIf(onPostgres)('webhook deliveries with three senders on one PostgreSQL database', () => {
+describe.runIf(postgresOnly())('webhook deliveries with three senders on one PostgreSQL database', () => {
   it('sends each delivery once when the three claim at the same time', async () => {
     shared = await createSharedApps(3, { webhookAllowLoopback: true, publicUrl: 'https://sho.rt' })
     const [a, b, c] = shared.apps as [TestApp, TestApp, TestApp]

@@ -5,9 +5,14 @@
 import { describe, expect, it } from 'vitest'
 import { QR_LIMITS } from '../../../src/contract/limits.js'
 import { AppError } from '../../../daemon/http/errors.js'
-import { renderQrCode } from '../../../daemon/qr/render.js'
-import { contrastRatio, resolveQrStyle, type StoredQrStyle } from '../../../daemon/qr/style.js'
-import { dataUrl, decodeQrPng, pngLogo, SVG_LOGO } from '../../support/qr-images.js'
+import { checkLogoDraws, renderQrCode } from '../../../daemon/qr/render.js'
+import {
+  contrastRatio,
+  LOGO_PIXELS_MAX,
+  resolveQrStyle,
+  type StoredQrStyle,
+} from '../../../daemon/qr/style.js'
+import { dataUrl, decodeQrPng, pngLogo, solidPng, SVG_LOGO } from '../../support/qr-images.js'
 
 const URL = 'http://127.0.0.1:8080/AbC123x?qr=qr_xxxxxxxxxxxxxxxxxxxx'
 const LEVELS = ['L', 'M', 'Q', 'H'] as const
@@ -131,27 +136,42 @@ describe('QR refusals', () => {
     for (const [logo, message] of [
       ['data:text/plain;base64,aGVsbG8=', 'style.logo: must be a data URL of a PNG or SVG image'],
       [dataUrl('image/png', 'GIF89a not really'), 'style.logo: is not a PNG image'],
-      [dataUrl('image/svg+xml', '<html>hello</html>'), 'style.logo: is not an SVG image'],
+      [
+        dataUrl('image/svg+xml', '<html>hello</html>'),
+        'style.logo: is not an SVG image: its root must be <svg xmlns="http://www.w3.org/2000/svg">',
+      ],
     ] as const) {
       const e = refusal(() => resolveQrStyle({ logo }))
       expect(e.type).toBe('ValidationError')
       expect(e.message).toBe(message)
     }
-    // A PNG header over a body that does not decode.
-    const broken = Buffer.concat([pngLogo(2_000, 10).subarray(0, 40), Buffer.alloc(100, 7)])
-    expect(refusal(() => resolveQrStyle({ logo: dataUrl('image/png', broken) })).message).toMatch(
-      /^style\.logo: is not a readable PNG image/,
-    )
   })
 
-  it('a PNG logo over 4,096 pixels a side is a 400 before anything is decoded', async () => {
-    const { default: pngjs } = await import('pngjs')
-    const wide = pngjs.PNG.sync.write(new pngjs.PNG({ width: 4096, height: 1 }))
+  it('a PNG header over a body that does not decode is a 400 when the logo is stored', async () => {
+    const broken = dataUrl(
+      'image/png',
+      Buffer.concat([pngLogo(2_000, 10).subarray(0, 40), Buffer.alloc(100, 7)]),
+    )
+    expect(resolveQrStyle({ logo: broken }).logo).toBe(broken) // the header alone is fine
+    const e = await checkLogoDraws(broken).catch((err: unknown) => err as AppError)
+    expect(e).toBeInstanceOf(AppError)
+    expect((e as AppError).type).toBe('ValidationError')
+    expect((e as AppError).message).toMatch(/^style\.logo: could not be drawn: ./)
+  })
+
+  it(`a PNG logo over ${LOGO_PIXELS_MAX} pixels a side is a 400 before anything is decoded`, () => {
+    const wide = solidPng(LOGO_PIXELS_MAX, 1)
     expect(resolveQrStyle({ logo: dataUrl('image/png', wide) }).logo).not.toBeNull()
     const huge = Buffer.from(wide)
-    huge.writeUInt32BE(100_000, 20) // claims 4096 x 100,000: only the header is read
+    huge.writeUInt32BE(100_000, 20) // claims 1024 x 100,000: only the header is read
     const e = refusal(() => resolveQrStyle({ logo: dataUrl('image/png', huge) }))
-    expect(e.message).toBe('style.logo: is 4096x100000 pixels; at most 4096 a side')
+    expect(e.message).toBe('style.logo: is 1024x100000 pixels; at most 1024 a side')
+    // A real 4,096 px square: a few KB of bytes, 64 MB of pixels.
+    const square = solidPng(4096, 4096)
+    expect(square.length).toBeLessThan(QR_LIMITS.logoBytesMax)
+    expect(refusal(() => resolveQrStyle({ logo: dataUrl('image/png', square) })).message).toBe(
+      'style.logo: is 4096x4096 pixels; at most 1024 a side',
+    )
   })
 
   it('a PNG smaller than one pixel a module is a 400 naming the smallest size; that size decodes', async () => {

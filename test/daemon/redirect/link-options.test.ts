@@ -274,7 +274,10 @@ describe('PATCH shortCode and customDomainId', () => {
       'ValidationError',
     )
 
-    const moved = await t.call('PATCH', `/api/use/links/${link.id}`, { body: { shortCode: 'new-code' } })
+    // Visited, so in use (links-in-use.test.ts): the move needs force.
+    const moved = await t.call('PATCH', `/api/use/links/${link.id}`, {
+      body: { shortCode: 'new-code', force: true },
+    })
     expect(moved.statusCode).toBe(200)
     expect(moved.json<Link>()).toMatchObject({
       shortCode: 'new-code',
@@ -303,7 +306,7 @@ describe('PATCH shortCode and customDomainId', () => {
       'Conflict',
     )
     const moved = await t.call('PATCH', `/api/use/links/${link.id}`, {
-      body: { customDomainId: domainId, shortCode: 'promo2' },
+      body: { customDomainId: domainId, shortCode: 'promo2', force: true },
     })
     expect(moved.json<Link>()).toMatchObject({
       customDomainId: domainId,
@@ -311,7 +314,9 @@ describe('PATCH shortCode and customDomainId', () => {
     })
     expectError(await visit(t, 'promo'), 404, 'NotFound')
     expect((await visit(t, 'promo2', { host: 'go.example.org' })).statusCode).toBe(302)
-    const back = await t.call('PATCH', `/api/use/links/${link.id}`, { body: { customDomainId: null } })
+    const back = await t.call('PATCH', `/api/use/links/${link.id}`, {
+      body: { customDomainId: null, force: true },
+    })
     expect(back.json<Link>()).toMatchObject({
       customDomainId: null,
       shortUrl: `${t.config.publicUrl}/promo2`,

@@ -3,7 +3,13 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createTestApp, sqlRows, type TestApp } from '../../support/app.js'
 import { expectError } from '../../support/responses.js'
 import { analytics, captureEvents, CHROME_WINDOWS, flush, makeLink, visit } from '../../support/redirect.js'
-import { PASSWORD_TRIES, PREVIEW_CRAWLERS } from '../../../daemon/modules/redirect/protected.js'
+import {
+  PASSWORD_LINK_TRIES,
+  PASSWORD_TRIES,
+  PREVIEW_CRAWLERS,
+} from '../../../daemon/modules/redirect/protected.js'
+import { onPostgres } from '../../support/postgres.js'
+import { createSharedApps } from '../../support/shared-database.js'
 import type { Link } from '../../../src/contract/links.js'
 
 const SECRET = 'correct horse battery'
@@ -12,9 +18,13 @@ const E = 'https://example.com'
 let t: TestApp
 afterEach(() => t.close())
 
-/** The password form's POST, as a browser sends it. */
-function submit(code: string, password: string, o: { ip?: string; query?: string; ua?: string } = {}) {
-  return t.app.inject({
+/** The password form's POST, as a browser sends it (to `app`, by default the test's). */
+function submit(
+  code: string,
+  password: string,
+  o: { ip?: string; query?: string; ua?: string; app?: TestApp } = {},
+) {
+  return (o.app ?? t).app.inject({
     method: 'POST',
     url: `/${code}${o.query ? `?${o.query}` : ''}`,
     headers: {
@@ -134,6 +144,76 @@ describe('password-protected links', () => {
     t.clock.advance(15 * 60_000)
     expect((await submit(link.shortCode, SECRET, { ip: '10.0.0.1' })).statusCode).toBe(302)
   })
+
+  it('an IPv6 /64 is one address for the per-address window; IPv4-mapped IPv6 is its IPv4 address', async () => {
+    t = await createTestApp()
+    const link = await makeLink(t, { password: SECRET })
+    for (let i = 0; i < PASSWORD_TRIES; i++)
+      expect((await submit(link.shortCode, `wrong ${i}`, { ip: `2001:db8:1:2::${i + 1}` })).statusCode).toBe(
+        401,
+      )
+    // Any other address of that /64 is refused; the next /64 is not.
+    expect(
+      (await submit(link.shortCode, SECRET, { ip: '2001:db8:1:2:ffff:ffff:ffff:ffff' })).statusCode,
+    ).toBe(429)
+    expect((await submit(link.shortCode, SECRET, { ip: '2001:db8:1:3::1' })).statusCode).toBe(302)
+    for (let i = 0; i < PASSWORD_TRIES; i++)
+      expect((await submit(link.shortCode, `wrong ${i}`, { ip: '::ffff:10.0.0.5' })).statusCode).toBe(401)
+    expect((await submit(link.shortCode, SECRET, { ip: '10.0.0.5' })).statusCode).toBe(429)
+    expect((await submit(link.shortCode, SECRET, { ip: '10.0.0.6' })).statusCode).toBe(302)
+  })
+
+  it(`${PASSWORD_LINK_TRIES} wrong tries from any addresses lock the link: 429 for all, the right password too, announced once`, async () => {
+    t = await createTestApp()
+    const link = await makeLink(t, { password: SECRET })
+    const locked = captureEvents(t, 'link.password_locked')
+    t.clock.set('2026-11-21T10:05:00.000Z') // 10 minutes left in the 15-minute window
+    for (let i = 0; i < PASSWORD_LINK_TRIES; i++) {
+      const ip = `10.1.${Math.floor(i / PASSWORD_TRIES)}.1` // within each address's own limit
+      expect((await submit(link.shortCode, `wrong ${i}`, { ip })).statusCode).toBe(401)
+    }
+    const refused = await submit(link.shortCode, SECRET, { ip: '10.9.9.9' })
+    expect(refused.statusCode).toBe(429)
+    expectPageHeaders(refused)
+    expect(refused.headers['retry-after']).toBe('600')
+    expect(refused.body).toContain('Too many wrong passwords were tried for this link')
+    expect((await submit(link.shortCode, 'wrong again', { ip: '10.9.9.8' })).statusCode).toBe(429)
+    expect(locked.map((e) => e.data)).toEqual([
+      {
+        linkId: link.id,
+        shortUrl: link.shortUrl,
+        shortCode: link.shortCode,
+        wrongTries: PASSWORD_LINK_TRIES,
+        lockedUntil: '2026-11-21T10:15:00.000Z',
+      },
+    ])
+    // Another password link is not locked; the window ends, the link opens again.
+    const other = await makeLink(t, { password: SECRET })
+    expect((await submit(other.shortCode, SECRET, { ip: '10.9.9.9' })).statusCode).toBe(302)
+    t.clock.set('2026-11-21T10:15:00.000Z')
+    expect((await submit(link.shortCode, SECRET, { ip: '10.9.9.9' })).statusCode).toBe(302)
+  }, 180_000) // a hundred scrypt checks
+
+  it.skipIf(!onPostgres)(
+    'on PostgreSQL the per-link count is shared by every linkd process',
+    async () => {
+      const shared = await createSharedApps(2)
+      try {
+        const [a, b] = shared.apps as [TestApp, TestApp]
+        const link = await makeLink(a, { password: SECRET })
+        for (let i = 0; i < PASSWORD_LINK_TRIES; i++) {
+          const ip = `10.2.${Math.floor(i / PASSWORD_TRIES)}.1`
+          const app = i % 2 === 0 ? a : b
+          expect((await submit(link.shortCode, `wrong ${i}`, { ip, app })).statusCode).toBe(401)
+        }
+        expect((await submit(link.shortCode, SECRET, { ip: '10.9.9.9', app: a })).statusCode).toBe(429)
+        expect((await submit(link.shortCode, SECRET, { ip: '10.9.9.9', app: b })).statusCode).toBe(429)
+      } finally {
+        await shared.close()
+      }
+    },
+    180_000,
+  )
 
   it('bad form bodies answer a 400/413 page, never a 500; POST to an unprotected link is 405', async () => {
     t = await createTestApp()

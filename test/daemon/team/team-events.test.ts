@@ -6,6 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import { startReceiver, type Receiver } from '../../support/receiver.js'
 import { joinTeam, ownerMemberId } from '../../support/team.js'
+import { ROLE_SCOPES, SCOPES } from '../../../src/contract/scopes.js'
 
 let t: TestApp
 let rx: Receiver
@@ -39,12 +40,15 @@ describe('team events', () => {
     await deliver()
     const got = payloads()
     expect(got.map((p) => p.event)).toEqual(['team.member_added', 'team.member_removed'])
+    const joinedAt = new Date(t.clock.now()).toISOString()
     expect(got[0]!.data).toEqual({
       memberId: ada.memberId,
       name: 'Ada',
       email: 'ada@example.com',
       role: 'admin',
+      permissions: [...SCOPES],
       invitedBy: owner,
+      joinedAt,
     })
     expect(got[1]!.data).toEqual({
       memberId: ada.memberId,
@@ -52,7 +56,25 @@ describe('team events', () => {
       email: 'ada@example.com',
       role: 'admin',
       removedBy: owner,
+      removedAt: joinedAt,
     })
+    const members = (await t.call('GET', '/api/team/members')).json<{ data: Array<{ joinedAt: string }> }>()
+    expect(members.data.map((m) => m.joinedAt)).toContain(joinedAt)
+  })
+
+  it("member_added's permissions are the scopes the new member's role allows", async () => {
+    const w = await t.call('POST', '/api/webhooks', {
+      body: { name: 'rx', url: rx.url, events: ['team.member_added'] },
+    })
+    expect(w.statusCode, w.body).toBe(201)
+    await joinTeam(t, 'viewer', 'Vi')
+    await joinTeam(t, 'member', 'Mo')
+    await deliver()
+    const [viewer, member] = payloads().map((p) => p.data as { role: string; permissions: string[] })
+    expect(viewer).toMatchObject({ role: 'viewer', permissions: [...ROLE_SCOPES.viewer] })
+    expect(viewer!.permissions.every((s) => s.endsWith(':read'))).toBe(true)
+    expect(member).toMatchObject({ role: 'member', permissions: [...ROLE_SCOPES.member] })
+    expect(member!.permissions).not.toContain('team:write')
   })
 
   it("the test action's samples have the same fields as the real events", async () => {
@@ -66,7 +88,24 @@ describe('team events', () => {
     }
     await deliver()
     const byEvent = Object.fromEntries(payloads().map((p) => [p.event, Object.keys(p.data).sort()]))
-    expect(byEvent['team.member_added']).toEqual(['email', 'invitedBy', 'memberId', 'name', 'role', 'test'])
-    expect(byEvent['team.member_removed']).toEqual(['email', 'memberId', 'name', 'removedBy', 'role', 'test'])
+    expect(byEvent['team.member_added']).toEqual([
+      'email',
+      'invitedBy',
+      'joinedAt',
+      'memberId',
+      'name',
+      'permissions',
+      'role',
+      'test',
+    ])
+    expect(byEvent['team.member_removed']).toEqual([
+      'email',
+      'memberId',
+      'name',
+      'removedAt',
+      'removedBy',
+      'role',
+      'test',
+    ])
   })
 })

@@ -86,3 +86,55 @@ describe('migration 0020 (teams)', () => {
     ])
   })
 })
+
+describe('migration 0029 (invitations of removed members)', () => {
+  it('revokes the pending invitations sent by members removed before it, saying why; others stay', async () => {
+    db = await emptyDatabase()
+    const all = loadMigrations(db.dialect)
+    await migrate(
+      db,
+      0,
+      all.filter((m) => m.version <= 28),
+    )
+    await sqlRows(
+      { db },
+      `INSERT INTO organizations (id, name, plan, created_at, updated_at) VALUES ('org_a', 'alpha', 'free', 5, 5)`,
+    )
+    const member = (id: string, removedAt: number | null) =>
+      sqlRows(
+        { db: db! },
+        `INSERT INTO members (id, organization_id, name, email, role, invited_by, joined_at, removed_at)
+         VALUES (?, 'org_a', ?, NULL, 'admin', NULL, 1, ?)`,
+        id,
+        id,
+        removedAt,
+      )
+    await member('mem_gone', 10)
+    await member('mem_here', null)
+    const invitation = (id: string, by: string, status: string) =>
+      sqlRows(
+        { db: db! },
+        `INSERT INTO team_invitations (id, organization_id, email, role, token_hash, status, invited_by,
+           expires_at, created_at, accepted_at, member_id)
+         VALUES (?, 'org_a', ?, 'admin', ?, ?, ?, 999999999999999, 1, NULL, NULL)`,
+        id,
+        `${id}@example.com`,
+        `hash_${id}`,
+        status,
+        by,
+      )
+    await invitation('inv_gone_pending', 'mem_gone', 'pending')
+    await invitation('inv_gone_accepted', 'mem_gone', 'accepted')
+    await invitation('inv_here_pending', 'mem_here', 'pending')
+    expect(await migrate(db, 0, all)).toContain('0029_invitation_revoked_reason')
+    const rows = await sqlRows<{ id: string; status: string; revoked_reason: string | null }>(
+      { db },
+      'SELECT id, status, revoked_reason FROM team_invitations ORDER BY id',
+    )
+    expect(rows).toEqual([
+      { id: 'inv_gone_accepted', status: 'accepted', revoked_reason: null },
+      { id: 'inv_gone_pending', status: 'revoked', revoked_reason: 'inviter_removed' },
+      { id: 'inv_here_pending', status: 'pending', revoked_reason: null },
+    ])
+  })
+})

@@ -182,3 +182,65 @@ describe('per-member rate limit', () => {
     expect(other.headers['x-ratelimit-limit']).not.toBe('2')
   })
 })
+
+describe('team routes × acting role × target member', () => {
+  /** What the rules say: null when allowed, else the 403 message. */
+  function refusal(actor: Role, target: Role, verb: string): string | null {
+    if (actor === 'member' || actor === 'viewer')
+      return `the ${actor} role does not allow team:write; a team admin can change the role`
+    if (actor === 'admin' && target === 'owner')
+      return verb === 'invite'
+        ? 'an admin cannot grant the owner role (above its own)'
+        : `only an owner can ${verb} an owner`
+    return null
+  }
+
+  it('owners change, remove and invite anyone; admins anyone but owners; members and viewers nobody', async () => {
+    t = await createTestApp()
+    const actors = {} as Record<Role, Joined>
+    for (const role of ROLES) actors[role] = await joinTeam(t, role, `Actor ${role}`)
+    let n = 0
+    for (const actor of ROLES)
+      for (const target of ROLES) {
+        const what = `${actor} → ${target}`
+        const other = await joinTeam(t, target, `T${n++}`)
+        // A role change away from the target's role and back, then the removal.
+        const to: Role = target === 'viewer' ? 'member' : 'viewer'
+        const change = await t.call('PATCH', `/api/team/members/${other.memberId}`, {
+          key: actors[actor].key,
+          body: { role: to },
+        })
+        const changeRefused = refusal(actor, target, 'change')
+        if (changeRefused) expect(expectError(change, 403, 'Forbidden').message, what).toBe(changeRefused)
+        else expect(change.json<{ role: string }>().role, what).toBe(to)
+        // Promoting someone to the target role (from viewer).
+        const promote = await t.call('PATCH', `/api/team/members/${actors.viewer.memberId}`, {
+          key: actors[actor].key,
+          body: { role: target },
+        })
+        const promoteRefused = refusal(actor, target, 'invite')
+        if (promoteRefused) expect(expectError(promote, 403, 'Forbidden').message, what).toBe(promoteRefused)
+        else expect(promote.statusCode, what).toBe(200)
+        expect(
+          (await t.call('PATCH', `/api/team/members/${actors.viewer.memberId}`, { body: { role: 'viewer' } }))
+            .statusCode,
+        ).toBe(200)
+        const remove = await t.call('DELETE', `/api/team/members/${other.memberId}`, {
+          key: actors[actor].key,
+        })
+        const removeRefused = refusal(actor, changeRefused ? target : to, 'remove')
+        if (removeRefused) expect(expectError(remove, 403, 'Forbidden').message, what).toBe(removeRefused)
+        else expect(remove.statusCode, what).toBe(204)
+        const invite = await t.call('POST', '/api/team/invitations', {
+          key: actors[actor].key,
+          body: { email: `inv${n}@example.com`, role: target },
+        })
+        const inviteRefused = refusal(actor, target, 'invite')
+        if (inviteRefused) expect(expectError(invite, 403, 'Forbidden').message, what).toBe(inviteRefused)
+        else expect(invite.json<{ role: string }>().role, what).toBe(target)
+      }
+    // Nobody's refusal changed a thing: the owner is still the owner.
+    const me = await t.call('GET', '/api/team/me')
+    expect(me.json<{ member: { role: string } }>().member.role).toBe('owner')
+  })
+})

@@ -4,7 +4,7 @@
  * revoke, accept once, expiry on the injected clock, concurrent accepts), and GET /api/team/me.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createTestApp, type TestApp } from '../../support/app.js'
+import { createTestApp, sqlRows, type TestApp } from '../../support/app.js'
 import { expectError } from '../../support/responses.js'
 import { joinTeam, ownerMemberId } from '../../support/team.js'
 import { INVITATION_TOKEN_PATTERN, TEAM_LIMITS } from '../../../src/contract/team.js'
@@ -64,6 +64,57 @@ describe('members', () => {
       404,
       'NotFound',
     )
+  })
+
+  it('a removed member keeps its name and e-mail for the audit log: listed with include=removed, marked removedAt', async () => {
+    const ana = await joinTeam(t, 'member', 'Ana')
+    const link = await t.call('POST', '/api/use/links', {
+      key: ana.key,
+      body: { destinationUrl: 'https://example.com/ana' },
+    })
+    expect(link.statusCode, link.body).toBe(201)
+    t.clock.advance(60_000)
+    expect((await t.call('DELETE', `/api/team/members/${ana.memberId}`)).statusCode).toBe(204)
+    const removedAt = new Date(t.clock.now()).toISOString()
+
+    const current = (await t.call('GET', '/api/team/members')).json<{
+      data: Array<{ id: string }>
+      total: number
+    }>()
+    expect(current.data.map((m) => m.id)).not.toContain(ana.memberId)
+    const all = await t.call('GET', '/api/team/members?include=removed')
+    expect(all.statusCode, all.body).toBe(200)
+    const page = all.json<{ data: Array<Record<string, unknown>>; total: number }>()
+    expect(page.total).toBe(current.total + 1)
+    expect(page.data.find((m) => m.id === ana.memberId)).toEqual({
+      id: ana.memberId,
+      name: 'Ana',
+      email: 'ana@example.com',
+      role: 'member',
+      joinedAt: expect.any(String),
+      invitedBy: await ownerMemberId(t),
+      removedAt,
+    })
+    // Members still present carry no removedAt.
+    expect(page.data.filter((m) => 'removedAt' in m).map((m) => m.id)).toEqual([ana.memberId])
+    const log = (await t.call('GET', `/api/audit-log?memberId=${ana.memberId}`)).json<{
+      data: Array<{ action: string }>
+    }>()
+    expect(log.data.map((e) => e.action)).toEqual(['link.create', 'invitation.accept'])
+
+    // The e-mail can be invited again: a new member, the removed one still listed apart.
+    const again = await joinTeam(t, 'viewer', 'Ana')
+    const both = (await t.call('GET', '/api/team/members?include=removed')).json<{
+      data: Array<{ id: string; email: string; removedAt?: string }>
+    }>()
+    expect(both.data.filter((m) => m.email === 'ana@example.com')).toEqual([
+      expect.objectContaining({ id: ana.memberId, removedAt }),
+      expect.not.objectContaining({ removedAt: expect.anything() }),
+    ])
+    expect(both.data.find((m) => m.id === again.memberId)).toBeDefined()
+    expectError(await t.call('GET', '/api/team/members?include=everyone'), 400, 'ValidationError')
+    // A removed member is still a 404 to act on.
+    expectError(await t.call('DELETE', `/api/team/members/${ana.memberId}`), 404, 'NotFound')
   })
 
   it("another organization's member is a 404, never a 403", async () => {
@@ -215,6 +266,45 @@ describe('invitations', () => {
       expectError(await t.call('DELETE', `/api/team/invitations/${inv.id}`), 409, 'Conflict').message,
     ).toContain('revoked')
     expectError(await t.call('DELETE', '/api/team/invitations/inv_unknown'), 404, 'NotFound')
+  })
+
+  it('removing a member revokes its pending invitations: accept is 410 saying why, and nobody joins', async () => {
+    const admin = await joinTeam(t, 'admin', 'Adm')
+    const pending = (await invite({ email: 'eve@example.com', role: 'admin' }, admin.key)).json<{
+      token: string
+      id: string
+    }>()
+    const used = (await invite({ email: 'bob@example.com' }, admin.key)).json<{ token: string }>()
+    const bob = (await accept(used.token, 'Bob')).json<{ member: { id: string } }>().member
+    const mine = (await invite({ email: 'kim@example.com' })).json<{ token: string }>()
+    expect((await t.call('DELETE', `/api/team/members/${admin.memberId}`)).statusCode).toBe(204)
+
+    const refused = expectError(await accept(pending.token, 'Eve'), 410, 'Gone')
+    expect(refused.message).toBe(
+      'this invitation was revoked because the member who sent it was removed; ask a team admin for a new one',
+    )
+    const list = (await t.call('GET', '/api/team/invitations')).json<{
+      data: Array<{ id: string; status: string }>
+    }>()
+    expect(list.data.find((i) => i.id === pending.id)?.status).toBe('revoked')
+    const members = (await t.call('GET', '/api/team/members')).json<{ data: Array<{ id: string }> }>()
+    expect(members.data.map((m) => m.id).sort()).toEqual([await ownerMemberId(t), bob.id].sort())
+    // Members it invited earlier stay; other members' invitations still work; the e-mail can be invited again.
+    expect((await accept(mine.token, 'Kim')).statusCode).toBe(201)
+    expect((await invite({ email: 'eve@example.com' })).statusCode).toBe(201)
+  })
+
+  it('an invitation that landed while its inviter was being removed is refused the same way', async () => {
+    const admin = await joinTeam(t, 'admin', 'Adm')
+    const inv = (await invite({ email: 'eve@example.com' }, admin.key)).json<{ token: string; id: string }>()
+    // As if the removal had finished just before this invitation was written.
+    await sqlRows(t, 'UPDATE members SET removed_at = ? WHERE id = ?', t.clock.now(), admin.memberId)
+    const refused = expectError(await accept(inv.token, 'Eve'), 410, 'Gone')
+    expect(refused.message).toContain('revoked because the member who sent it was removed')
+    const list = (await t.call('GET', '/api/team/invitations')).json<{
+      data: Array<{ id: string; status: string }>
+    }>()
+    expect(list.data.find((i) => i.id === inv.id)?.status).toBe('revoked')
   })
 
   it('two concurrent accepts of one token: one 201, one 410, one new member', async () => {

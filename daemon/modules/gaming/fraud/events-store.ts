@@ -168,7 +168,7 @@ export function fraudEventReads(db: Kysely<Database>) {
     /**
      * Deletes a player's fraud events (GDPR), and takes them out of the `blocked`, `flagged` and
      * `logged` counters of their days, in one transaction: the dashboard's threatsDetected (rows) and
-     * blocked + flagged (counters) keep agreeing (docs/decisions/fraud-counters-follow-purges.md).
+     * blocked + flagged (counters) keep agreeing (docs/reference/fraud.md).
      * How many events.
      */
     async purgePlayer(gameId: string, playerId: string): Promise<number> {

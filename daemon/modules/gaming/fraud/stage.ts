@@ -3,7 +3,7 @@
  * the blocklist first (a listed IP or device is blocked before any detection), then the seven
  * detectors (detect.ts) and the game's rules (evaluate.ts) on every event, in the request.
  * Block, Flag and Log leave a fraud event (Log's with status logged, the event accepted, not a
- * threat: docs/decisions/fraud-log-records.md); every analyzed event counts in the game's fraud_daily row
+ * threat: docs/reference/fraud.md); every analyzed event counts in the game's fraud_daily row
  * with the time spent here (the dashboard's average detection latency). What a batch found is
  * written by `record`, inside the batch's transaction.
  */

@@ -2,6 +2,7 @@
 import type { Clock } from '../../../clock.js'
 import type { SecretBox } from '../../../crypto.js'
 import type { Db } from '../../../db/open.js'
+import type { ChangeFeed } from '../../../db/notify.js'
 import type { PageOf } from '../../../../src/contract/common.js'
 import type {
   CreateGameBody,
@@ -19,16 +20,26 @@ export { compactedCutoffDay } from './service.js'
 export type { GameRecord } from './store.js'
 
 /** Games, their SDK keys and signing secrets (table `games`). */
-export function createGames(deps: { db: Db; clock: Clock; secrets: SecretBox }): GameService {
-  return createGameService({
+export function createGames(deps: {
+  db: Db
+  clock: Clock
+  secrets: SecretBox
+  feed: ChangeFeed
+}): GameService {
+  const games = createGameService({
     store: createGameStore(deps.db.kysely),
     clock: deps.clock,
     secrets: deps.secrets,
+    announce: (key) => deps.feed.publish('games', key),
   })
+  deps.feed.on('games', (key) => games.forget(key))
+  return games
 }
 
 /** Games of an organization, and the hooks the other gaming parts register on them. */
 export interface GameService {
+  /** Drops what `authenticateSdk` keeps of a game (`gameCacheKey`), or of every game (EVERYTHING). */
+  forget(key: string): void
   /** Creates a game (slug asked for, or made from the name); the only answer showing its secrets. */
   create(organizationId: string, body: CreateGameBody): Promise<GameWithSecrets>
   /** A page of the organization's games, optionally by status. */

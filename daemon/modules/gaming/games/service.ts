@@ -3,6 +3,7 @@ import { DAY_MS, iso } from '../../../clock.js'
 import { newId, randomToken, safeEqual, sha256Hex, type SecretBox } from '../../../crypto.js'
 import { AppError, notFound } from '../../../http/errors.js'
 import { isUniqueViolation } from '../../../db/errors.js'
+import { EVERYTHING } from '../../../db/notify.js'
 import { pageOf, pageParams } from '../../../http/pagination.js'
 import type { PageOf } from '../../../../src/contract/common.js'
 import type {
@@ -110,7 +111,17 @@ export interface GameServiceDeps {
   store: GameStore
   clock: Clock
   secrets: SecretBox
+  /** Tells the other processes that a game changed (the key of `forget`). */
+  announce?: (key: string) => void
 }
+
+/** How long a process trusts its copy of a game for SDK authentication (others' changes: the feed). */
+export const GAME_CACHE_MS = 5_000
+/** Games kept for SDK authentication before the copies are dropped all at once. */
+const GAME_CACHE_MAX = 10_000
+
+/** The key of a game in the SDK authentication cache. */
+const gameCacheKey = (organizationId: string, slug: string) => `${organizationId}\n${slug}`
 
 export function createGameService(deps: GameServiceDeps): GameService {
   const { store } = deps
@@ -119,6 +130,28 @@ export function createGameService(deps: GameServiceDeps): GameService {
   let hasData: (gameId: string) => Promise<boolean> = async () => false
   /** Called when fraud detection is on after a create or update (fraud registers it: templates). */
   let fraudEnabled: (game: GameRecord) => Promise<void> = async () => {}
+  /**
+   * Games as ingestion authenticates them (every batch names its game): a copy per game, or its
+   * absence, trusted GAME_CACHE_MS; a change here drops it at once, and in the other processes
+   * through the change feed.
+   */
+  const cached = new Map<string, { game: GameRecord | undefined; until: number }>()
+  async function cachedBySlug(organizationId: string, slug: string): Promise<GameRecord | undefined> {
+    const key = gameCacheKey(organizationId, slug)
+    const t = now()
+    const hit = cached.get(key)
+    if (hit && hit.until > t) return hit.game
+    const game = await store.bySlug(organizationId, slug)
+    if (cached.size >= GAME_CACHE_MAX) cached.clear()
+    cached.set(key, { game, until: t + GAME_CACHE_MS })
+    return game
+  }
+  /** After a write of a game: this process forgets it now, the others when the feed tells them. */
+  function changed(organizationId: string, slug: string): void {
+    const key = gameCacheKey(organizationId, slug)
+    cached.delete(key)
+    deps.announce?.(key)
+  }
 
   async function load(organizationId: string, slug: string): Promise<GameRecord> {
     const g = await store.bySlug(organizationId, slug)
@@ -145,6 +178,11 @@ export function createGameService(deps: GameServiceDeps): GameService {
   }
 
   return {
+    forget(key: string): void {
+      if (key === EVERYTHING) cached.clear()
+      else cached.delete(key)
+    },
+
     async create(organizationId: string, body: CreateGameBody): Promise<GameWithSecrets> {
       const t = now()
       const slug = await chooseSlug(organizationId, body)
@@ -185,6 +223,8 @@ export function createGameService(deps: GameServiceDeps): GameService {
         if (isUniqueViolation(err)) throw new AppError('Conflict', `a game with id "${slug}" already exists`)
         throw err
       }
+      // Its absence may be remembered (an SDK that sent before the game existed).
+      changed(organizationId, slug)
       if (g.modules.fraud) await fraudEnabled(g)
       return { ...presentGame(g), sdkKey: s.sdkKey, signingSecret: s.signingSecret }
     },
@@ -241,6 +281,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
       if (body.attributionWindowDays !== undefined) g.attributionWindowDays = body.attributionWindowDays
       g.updatedAt = t
       await store.save(g)
+      changed(organizationId, g.slug)
       if (g.modules.fraud && !fraudWasOn) await fraudEnabled(g)
       return presentGame(g)
     },
@@ -254,6 +295,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
       g.signingSecret = s.sealed
       g.updatedAt = now()
       await store.save(g)
+      changed(organizationId, g.slug)
       return { ...presentGame(g), sdkKey: s.sdkKey, signingSecret: s.signingSecret }
     },
 
@@ -266,7 +308,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
       slug: string,
       sdkKey: string,
     ): Promise<GameRecord | undefined> {
-      const g = await store.bySlug(organizationId, slug)
+      const g = await cachedBySlug(organizationId, slug)
       const presented = sha256Hex(sdkKey)
       if (!g) {
         safeEqual(presented, presented)

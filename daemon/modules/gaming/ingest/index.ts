@@ -32,7 +32,7 @@ export function createIngest(deps: {
   return createIngestService({
     batches:
       db.dialect === 'sqlite'
-        ? createIngestStore(db.sqlite, db.kysely)
+        ? createIngestStore(db.sqlite, db.kysely, () => db.reader())
         : createPostgresIngestStore(db.kysely),
     ...rest,
   })

@@ -15,7 +15,11 @@ import type { IngestError, IngestResult } from '../../../../src/contract/gaming.
 import type { GameRecord, GameService } from '../games/index.js'
 import { attachClicks, type ClickLookup } from './attribution.js'
 import { createPipeline, type Judged, type Pipeline } from './pipeline.js'
-import { checkEvent, parseBatch } from './validate.js'
+import { createTurns } from '../../../turns.js'
+
+/** The event loop time batches get in one turn before the I/O that arrived meanwhile (ms). */
+const TURN_MS = 2
+import { checkEvent, parseBatch, type ParsedBatch } from './validate.js'
 import type { IngestStore } from './store.js'
 import type { IngestService } from './index.js'
 import type { GamedataService } from '../storage/index.js'
@@ -52,7 +56,7 @@ export interface IngestDeps {
   /** The batch_id records (game_batches). */
   batches: IngestStore
   /** The owner of the storage layers, which stores the accepted events. */
-  gamedata: Pick<GamedataService, 'storeBatch'>
+  gamedata: Pick<GamedataService, 'storeBatch' | 'admit' | 'durable'>
   clock: Clock
   games: GameService
   limiter: RateLimitStore
@@ -101,6 +105,7 @@ export const tooLarge = (limit = L.batchBytes) =>
 export function createIngestService(deps: IngestDeps): IngestService {
   const { counts, count } = createCounts()
   const pipeline = deps.pipeline ?? createPipeline()
+  const turn = createTurns(TURN_MS)
   /**
    * The two windows of a game's ingestion, in the order they count: the game and client address
    * (the spec's budget of one sender), then the whole game (the ceiling guarding the server). A
@@ -136,6 +141,89 @@ export function createIngestService(deps: IngestDeps): IngestService {
     const tiers = tiersOf(game, ip)
     const state = judge(tiers, await deps.limiter.hitTiers(tiers, now), now)
     return { tiers, at: now, state }
+  }
+
+  /** Judges a batch that has its places in the queue and stores it (`ingest`). */
+  async function storeJudged(
+    req: IngestRequest,
+    batch: ParsedBatch,
+    now: number,
+    since: number,
+  ): Promise<{ status: 202; text: string }> {
+    const { game } = req
+    const signed = game.hmacRequired
+    const errors: IngestError[] = []
+    const judged: Judged[] = []
+    let result: IngestResult | undefined
+    const ctx = {
+      game,
+      ip: req.ip,
+      userAgent: req.userAgent,
+      receivedAt: now,
+      batchId: batch.batchId,
+      signed,
+    }
+    const checkCtx = {
+      now,
+      gamePlatform: game.platform,
+      reportingCurrency: game.reportingCurrency,
+      countryOf: deps.countryOf,
+      ip: req.ip,
+    }
+    batch.events.forEach((raw, index) => {
+      const c = checkEvent(raw, index, checkCtx)
+      if (!c.ok) errors.push(c.error)
+      else judged.push(pipeline.judge(c.event, ctx))
+    })
+    const events: AcceptedEvent[] = []
+    const rejected = errors.length
+    for (const j of judged)
+      if (j.verdict !== 'block') events.push({ event: j.event, verdict: j.verdict })
+      else errors.push(blockedError(j))
+    const blocked = judged.length - events.length
+    if (blocked) errors.sort((a, b) => a.index - b.index)
+    await attachClicks(
+      deps.clicks,
+      game,
+      events.map((a) => a.event),
+    )
+    // The batch_id record commits with the events (one transaction): a repeat sent while the
+    // first is being written finds it, and a crash leaves neither.
+    // What the stages found (fraud events) is recorded in the same transaction.
+    const text = await deps.gamedata
+      .storeBatch(
+        {
+          gameId: game.id,
+          organizationId: game.organizationId,
+          batchId: batch.batchId,
+          receivedAt: now,
+          ip: req.ip,
+          events,
+        },
+        {
+          before: (unit) => deps.batches.responseOf(game.id, batch.batchId, since, unit),
+          after: async ({ stored, duplicates, flagged }, unit) => {
+            await pipeline.record(ctx, unit)
+            const body: IngestResult = {
+              batchId: batch.batchId,
+              accepted: stored,
+              flagged,
+              blocked,
+              duplicates,
+              rejected,
+              errors,
+            }
+            result = body
+            const response = JSON.stringify(body)
+            await deps.batches.record(game.id, batch.batchId, response, now, unit)
+            return response
+          },
+        },
+      )
+      .finally(() => pipeline.discard(ctx))
+    // Counted once committed; a batch whose batch_id another request stored meanwhile is not.
+    if (result) count(result)
+    return { status: 202, text }
   }
 
   return {
@@ -221,10 +309,12 @@ export function createIngestService(deps: IngestDeps): IngestService {
 
     /** Parses, judges and stores a batch of a game that passed `admit` and `verify`. */
     async ingest(req: IngestRequest): Promise<{ status: 202; text: string }> {
+      // Parsing and judging take turns (daemon/turns.ts): a burst of batches does not hold back
+      // the redirects and reads that arrived with it.
+      await turn()
       const now = deps.clock.now()
       const { game } = req
       const windowMs = game.replayWindowSeconds * 1000
-      const signed = game.hmacRequired
       const batch = parseBatch(req.body)
       if (Math.abs(now - batch.batchTimestamp) > windowMs)
         throw new AppError(
@@ -239,85 +329,30 @@ export function createIngestService(deps: IngestDeps): IngestService {
         )
       const since = now - L.batchIdempotencyMs
       const prior = await deps.batches.responseOf(game.id, batch.batchId, since)
-      if (prior) {
-        // A replay (a retry, or a captured request sent again) uses none of the game's budget:
-        // it stored nothing. It still counted in the per-IP window.
+      // A replay (a retry, or a captured request sent again) uses none of the game's budget: it
+      // stored nothing; nor does a batch refused because the queue is full. Both still counted in
+      // the per-IP window.
+      const giveBack = async () => {
         if (req.admission) await deps.limiter.release(req.admission.tiers, req.admission.at)
+      }
+      if (prior) {
+        // Found committed: answered once it is durable, as its first answer was.
+        await deps.gamedata.durable()
+        await giveBack()
         return { status: 202, text: prior }
       }
-
-      const errors: IngestError[] = []
-      const judged: Judged[] = []
-      let result: IngestResult | undefined
-      const ctx = {
-        game,
-        ip: req.ip,
-        userAgent: req.userAgent,
-        receivedAt: now,
-        batchId: batch.batchId,
-        signed,
+      let release: () => void
+      try {
+        release = deps.gamedata.admit(batch.events.length)
+      } catch (err) {
+        await giveBack()
+        throw err
       }
-      const checkCtx = {
-        now,
-        gamePlatform: game.platform,
-        reportingCurrency: game.reportingCurrency,
-        countryOf: deps.countryOf,
-        ip: req.ip,
+      try {
+        return await storeJudged(req, batch, now, since)
+      } finally {
+        release()
       }
-      batch.events.forEach((raw, index) => {
-        const c = checkEvent(raw, index, checkCtx)
-        if (!c.ok) errors.push(c.error)
-        else judged.push(pipeline.judge(c.event, ctx))
-      })
-      const events: AcceptedEvent[] = []
-      const rejected = errors.length
-      for (const j of judged)
-        if (j.verdict !== 'block') events.push({ event: j.event, verdict: j.verdict })
-        else errors.push(blockedError(j))
-      const blocked = judged.length - events.length
-      if (blocked) errors.sort((a, b) => a.index - b.index)
-      await attachClicks(
-        deps.clicks,
-        game,
-        events.map((a) => a.event),
-      )
-      // The batch_id record commits with the events (one transaction): a repeat sent while the
-      // first is being written finds it, and a crash leaves neither.
-      // What the stages found (fraud events) is recorded in the same transaction.
-      const text = await deps.gamedata
-        .storeBatch(
-          {
-            gameId: game.id,
-            organizationId: game.organizationId,
-            batchId: batch.batchId,
-            receivedAt: now,
-            ip: req.ip,
-            events,
-          },
-          {
-            before: (unit) => deps.batches.responseOf(game.id, batch.batchId, since, unit),
-            after: async ({ stored, duplicates, flagged }, unit) => {
-              await pipeline.record(ctx, unit)
-              const body: IngestResult = {
-                batchId: batch.batchId,
-                accepted: stored,
-                flagged,
-                blocked,
-                duplicates,
-                rejected,
-                errors,
-              }
-              result = body
-              const response = JSON.stringify(body)
-              await deps.batches.record(game.id, batch.batchId, response, now, unit)
-              return response
-            },
-          },
-        )
-        .finally(() => pipeline.discard(ctx))
-      // Counted once committed; a batch whose batch_id another request stored meanwhile is not.
-      if (result) count(result)
-      return { status: 202, text }
     },
   }
 }

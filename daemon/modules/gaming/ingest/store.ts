@@ -12,7 +12,11 @@ import { assertOpenOn, type UnitOfWork } from '../../../db/unit-of-work.js'
 
 /** The port of the batch_id records: one implementation per engine. */
 export interface IngestStore {
-  /** The stored response of a batch_id seen since `since` (inside `unit` when given). */
+  /**
+   * The stored response of a batch_id seen since `since`, inside `unit` when given; outside one,
+   * a committed response that may not be durable yet (the caller waits for `durable()` of the
+   * storage before answering with it).
+   */
   responseOf(gameId: string, batchId: string, since: number, unit?: UnitOfWork): Promise<string | undefined>
   /** Records a batch's response inside the batch's unit of work. */
   record(
@@ -57,18 +61,30 @@ export function batchReads(db: Kysely<Database>): Pick<IngestStore, 'pruneBatche
   }
 }
 
-export function createIngestStore(sqlite: SQLite.Database, db: Kysely<Database>): IngestStore {
+export function createIngestStore(
+  sqlite: SQLite.Database,
+  db: Kysely<Database>,
+  /** The read-only connection (daemon/db/open.ts), none for an in-memory database. */
+  reader: () => SQLite.Database | undefined = () => undefined,
+): IngestStore {
   // SQLite-only: prepared statements run inside gamedata's unit of work.
   const statements = {
     findBatch: sqlite.prepare(BATCH_SQL.find).pluck(),
     insertBatch: sqlite.prepare(BATCH_SQL.insert),
   }
+  let findCommitted: SQLite.Statement | undefined
   const reads = batchReads(db)
   return {
     async responseOf(gameId, batchId, since, unit) {
-      // Outside a unit: through Kysely, which waits for a batch's transaction to end instead of
-      // reading what it has not committed yet on the one connection.
-      if (!unit) return reads.responseOutside(gameId, batchId, since)
+      if (!unit) {
+        // Outside a unit: what is committed, on the read-only connection, without waiting for
+        // the batches being written (it may not be durable yet: see IngestStore.responseOf);
+        // without one, through Kysely, which waits for a transaction on the one connection.
+        const committed = reader()
+        if (!committed) return reads.responseOutside(gameId, batchId, since)
+        findCommitted ??= committed.prepare(BATCH_SQL.find).pluck()
+        return findCommitted.get(gameId, batchId, since) as string | undefined
+      }
       assertOpenOn(unit, sqlite)
       return statements.findBatch.get(gameId, batchId, since) as string | undefined
     },

@@ -2,6 +2,8 @@ import type { Clock } from '../../../clock.js'
 import { iso } from '../../../clock.js'
 import { newId } from '../../../crypto.js'
 import { AppError, notFound } from '../../../http/errors.js'
+import { evaluate, type RateLimitStore } from '../../../http/rate-limit.js'
+import { SKAN_LIMITS as L } from '../../../../src/contract/skan-limits.js'
 import { pageOf, pageParams } from '../../../http/pagination.js'
 import type { PageOf, PageQuery } from '../../../../src/contract/common.js'
 import type {
@@ -18,7 +20,11 @@ export interface SkanCampaignDeps {
   store: SkanStore
   clock: Clock
   games: Pick<GameService, 'record'>
+  /** The shared quota counters (one count for every linkd process on PostgreSQL). */
+  limiter: Pick<RateLimitStore, 'hit'>
 }
+
+const HOUR_MS = 3_600_000
 
 export function presentCampaign(c: CampaignRecord): SkanCampaign {
   return {
@@ -78,7 +84,27 @@ export function createSkanCampaigns(deps: SkanCampaignDeps) {
 
     async create(organizationId: string, slug: string, body: CreateCampaignBody): Promise<SkanCampaign> {
       const game = await skanGame(organizationId, slug)
+      const conversionSchema = checkedSchema(body.conversionSchema, body.lockWindowHours)
+      // Each campaign claims an ad network and source identifier pair on the shared postback
+      // domain: a bounded number a game, created at a bounded pace an organization.
+      if ((await store.countCampaigns(game.id)) >= L.campaignsPerGame)
+        throw new AppError(
+          'Conflict',
+          `game ${slug} has ${L.campaignsPerGame} SKAN campaigns, the most a game may have: change one instead`,
+        )
       const t = now()
+      const pace = evaluate(
+        await deps.limiter.hit(`skan-create:${organizationId}`, HOUR_MS, t),
+        L.campaignsPerHour,
+        t,
+      )
+      if (pace.exceeded)
+        throw new AppError(
+          'RateLimitExceeded',
+          `the organization created ${L.campaignsPerHour} SKAN campaigns this hour, the most an hour allows; retry after ${pace.retryAfter} s`,
+          undefined,
+          { 'retry-after': String(pace.retryAfter) },
+        )
       const c: CampaignRecord = {
         id: newId('skan'),
         organizationId,
@@ -89,7 +115,7 @@ export function createSkanCampaigns(deps: SkanCampaignDeps) {
         affiliateId: body.affiliateId?.trim() ?? null,
         sourceIdentifier: body.sourceIdentifier ?? null,
         lockWindowHours: body.lockWindowHours,
-        conversionSchema: checkedSchema(body.conversionSchema, body.lockWindowHours),
+        conversionSchema,
         createdAt: t,
         updatedAt: t,
         claimedAt: t,

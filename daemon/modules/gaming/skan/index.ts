@@ -2,6 +2,7 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../../../clock.js'
 import type { Db } from '../../../db/open.js'
+import type { RateLimitStore } from '../../../http/rate-limit.js'
 import type { GameRecord, GameService } from '../games/index.js'
 import type { GamedataService } from '../storage/index.js'
 import type { PageOf, PageQuery } from '../../../../src/contract/common.js'
@@ -31,6 +32,8 @@ export function createSkan(deps: {
   log: FastifyBaseLogger
   games: GameService
   gamedata: GamedataService
+  /** The shared quota counters (the organization's pace of campaign creation). */
+  limiter: RateLimitStore
   /** Keys postback signatures verify against (SPKI DER, base64); default Apple's alone. */
   publicKeys?: string[]
   /** Caps of the postbacks anyone could have posted (unverified or unmatched). */
@@ -41,6 +44,7 @@ export function createSkan(deps: {
     store: createSkanStore(deps.db.kysely),
     clock,
     games,
+    limiter: deps.limiter,
     publicKeys: (deps.publicKeys ?? [APPLE_SKAN_PUBLIC_KEY]).map(publicKeyOf),
     held: deps.held,
     onDropped(count, sinceStart) {

@@ -61,10 +61,13 @@ export function skanRoutes(deps: {
         schema: {
           tags,
           summary: 'Create a SKAN campaign',
-          description: `adNetworkId <name>.skadnetwork (lower-case); lockWindowHours 1-72; sourceIdentifier (2-4 digits) optional. ${SCHEMA_RULES}`,
+          description: `adNetworkId <name>.skadnetwork (lower-case); lockWindowHours 1-72; sourceIdentifier (2-4 digits) optional. At most ${SKAN_LIMITS.campaignsPerGame} campaigns a game (409) and ${SKAN_LIMITS.campaignsPerHour} created an hour per organization (429). ${SCHEMA_RULES}`,
           params: SkanGameParams,
           body: CreateCampaignBody,
-          response: { 201: SkanCampaign, 409: off },
+          response: {
+            201: SkanCampaign,
+            409: errorRef('SKAN is off for the game, or the game has the most campaigns it may have'),
+          },
         },
       },
       async (req, reply) => reply.code(201).send(await skan.create(org(req), req.params.gameId, req.body)),

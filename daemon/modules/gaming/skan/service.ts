@@ -2,6 +2,7 @@ import type { KeyObject } from 'node:crypto'
 import type { Clock } from '../../../clock.js'
 import type { PageOf, PageQuery } from '../../../../src/contract/common.js'
 import type { CampaignWithReport, SkanPostback } from '../../../../src/contract/skan.js'
+import type { RateLimitStore } from '../../../http/rate-limit.js'
 import type { GameService } from '../games/index.js'
 import { createSkanCampaigns, presentCampaign } from './campaigns.js'
 import { createSkanPostbacks } from './postbacks.js'
@@ -16,6 +17,8 @@ export interface SkanServiceDeps {
   store: SkanStore
   clock: Clock
   games: Pick<GameService, 'record'>
+  /** The shared quota counters: the organization's pace of campaign creation. */
+  limiter: Pick<RateLimitStore, 'hit'>
   /** The keys a postback signature may verify against (production: Apple's alone). */
   publicKeys: readonly KeyObject[]
   /** Caps of the postbacks anyone could have posted (unverified or unmatched). */

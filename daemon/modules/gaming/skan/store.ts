@@ -210,6 +210,15 @@ export function createSkanStore(db: Kysely<Database>) {
         .executeTakeFirst()
       return r && toCampaign(r)
     },
+    /** How many campaigns a game has. */
+    async countCampaigns(gameId: string): Promise<number> {
+      const r = await db
+        .selectFrom('skan_campaigns')
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('game_id', '=', gameId)
+        .executeTakeFirst()
+      return Number(r?.n ?? 0)
+    },
     /** Every campaign of an ad network (postback matching, across organizations). */
     campaignsOfNetwork: (adNetworkId: string) => campaignsWhere('ad_network_id', adNetworkId),
     async insertCampaign(c: CampaignRecord): Promise<void> {

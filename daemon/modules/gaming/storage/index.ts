@@ -18,6 +18,7 @@ import { createGamedataService } from './service.js'
 import { createPostgresGamedataStore } from './store-postgres.js'
 import { createGamedataStore } from './store.js'
 import type { AcceptedBatch, BatchCounts } from './types.js'
+import type { GroupReport } from '../../../db/group-commit.js'
 
 export type { AcquisitionStore, AcquisitionOfValue, RevenueDay, RevenueOfValue } from './acquisition-store.js'
 export type { AggregatesStore, DailyTotals } from './aggregates-store.js'
@@ -40,12 +41,23 @@ export {
 } from './types.js'
 
 /** The gaming storage layers on this database's engine; it asks games whether a game has data. */
-export function createStorage(deps: { db: Db; clock: Clock; games: GameService }): GamedataService {
+export function createStorage(deps: {
+  db: Db
+  clock: Clock
+  games: GameService
+  /** LINKD_INGEST_QUEUE_MAX: events of batches being stored beyond which ingestion answers 503. */
+  queueMax: number
+}): GamedataService {
   const { db } = deps
+  const groups = new Set<(report: GroupReport) => void>()
+  const onGroup = (report: GroupReport) => {
+    for (const listener of groups) listener(report)
+  }
   const gamedata = createGamedataService({
+    queueMax: deps.queueMax,
     store:
       db.dialect === 'sqlite'
-        ? createGamedataStore(db.sqlite, db.kysely)
+        ? createGamedataStore(db.sqlite, db.kysely, onGroup)
         : createPostgresGamedataStore(db.kysely),
     maintenance: createGamedataMaintenanceStore(db.kysely, db.dialect === 'postgres' ? { lockPlayer } : {}),
     aggregates: createAggregatesStore(db.kysely),
@@ -55,7 +67,7 @@ export function createStorage(deps: { db: Db; clock: Clock; games: GameService }
     games: deps.games,
   })
   deps.games.useDataCheck((gameId) => gamedata.players.hasPlayers(gameId))
-  return gamedata
+  return { ...gamedata, watchGroups: (listener) => void groups.add(listener) }
 }
 
 /**
@@ -76,6 +88,19 @@ export type RawExpiry = { events: number; sessions: number } & Record<string, nu
 
 /** The gaming storage layers: the ingestion's writes, retention, the GDPR purge, and the reads. */
 export interface GamedataService {
+  /**
+   * Takes a batch's places in the queue of batches being stored (503 ServiceUnavailable with
+   * Retry-After when it is full: LINKD_INGEST_QUEUE_MAX events); returns what gives them back.
+   */
+  admit(events: number): () => void
+  /** Events of the batches being stored now, and the batches refused since start (metrics). */
+  queue(): { events: number; refused: number }
+  /** Resolves once every batch committed so far is durable (what a committed read found). */
+  durable(): Promise<void>
+  /** Waits for the batches being stored, then lets go of the database files it holds. */
+  close(): Promise<void>
+  /** Each group of batches committed together (SQLite), for the metrics. */
+  watchGroups(listener: (report: GroupReport) => void): void
   /** Stores an accepted batch in every layer in one durable transaction (503 after repeated conflicts). */
   storeBatch<R>(batch: AcceptedBatch, unit: BatchUnit<R>): Promise<R>
   /** Deletes raw events and sessions past each game's raw retention, with the raw expirers' rows. */

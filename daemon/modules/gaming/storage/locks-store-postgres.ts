@@ -1,8 +1,8 @@
 /**
  * The advisory locks of the gaming writes on PostgreSQL (transaction-level). A batch locks its
  * game SHARED, then its batch_id and its players in key order, so only batches sharing a player
- * wait; beyond FINE_LOCK_PLAYERS it locks the game EXCLUSIVE. Why: docs/decisions/per-player-locks.md,
- * docs/decisions/player-lock-threshold.md. Two-key locks (class, key) never meet migrations' and jobs'.
+ * wait; beyond FINE_LOCK_PLAYERS it locks the game EXCLUSIVE. Why:
+ * docs/decisions/gaming-batch-locks.md. Two-key locks (class, key) never meet migrations' and jobs'.
  */
 import { createHash } from 'node:crypto'
 import { query, type Executor } from '../../../db/postgres-rows.js'

@@ -23,11 +23,17 @@ import { WriteConflictError } from '../../../db/errors.js'
 import { AppError } from '../../../http/errors.js'
 import { DAY_MS, utcDayNumber } from '../../../clock.js'
 
+/** About what a batch's rows take to write: its events' data plus a fixed part per event. */
+const batchBytes = (batch: AcceptedBatch) =>
+  batch.events.reduce((n, { event }) => n + 256 + (event.dataJson?.length ?? 0), 0)
+
 /** Session ids start with the start time so that inserts append to the primary key. */
 const newSessionId = (ts: number) => `s${ts.toString(36).padStart(9, '0')}${randomToken().slice(0, 10)}`
 
 export interface GamedataDeps {
   store: GamedataStore
+  /** Events of batches being stored beyond which `admit` refuses (LINKD_INGEST_QUEUE_MAX). */
+  queueMax: number
   maintenance: GamedataMaintenanceStore
   aggregates: AggregatesStore
   /** Revenue and acquisition reads. */
@@ -38,11 +44,41 @@ export interface GamedataDeps {
   games: Pick<GameService, 'all'>
 }
 
-export function createGamedataService(deps: GamedataDeps): GamedataService {
+export function createGamedataService(deps: GamedataDeps): Omit<GamedataService, 'watchGroups'> {
   const purgers = new Map<string, (gameId: string, playerId: string) => Promise<number>>()
   const rawExpirers = new Map<string, (gameId: string, cutoff: number) => Promise<number>>()
   const compactedExpirers = new Map<string, (gameId: string | null, cutoff: number) => Promise<number>>()
+  const queue = { events: 0, refused: 0 }
   return {
+    /**
+     * Takes `events` places in the queue of batches being stored, or refuses the batch (503 with
+     * Retry-After) when the queue would pass its bound; a batch always fits an empty queue. The
+     * returned function gives the places back (once the batch is stored or failed).
+     */
+    admit(events: number): () => void {
+      if (queue.events > 0 && queue.events + events > deps.queueMax) {
+        queue.refused++
+        throw new AppError(
+          'ServiceUnavailable',
+          `ingestion is saturated (${queue.events} events waiting to be stored): nothing was stored, send the batch again`,
+          undefined,
+          { 'retry-after': '1' },
+        )
+      }
+      queue.events += events
+      let given = false
+      return () => {
+        if (given) return
+        given = true
+        queue.events -= events
+      }
+    },
+
+    queue: () => ({ events: queue.events, refused: queue.refused }),
+
+    durable: () => deps.store.durable(),
+    close: () => deps.store.close(),
+
     /**
      * Stores an accepted batch in every layer, in one transaction committed durably (SQLite:
      * synchronous=FULL), the only one in progress for its players and batch_id (`unit` may run
@@ -52,6 +88,7 @@ export function createGamedataService(deps: GamedataDeps): GamedataService {
      */
     async storeBatch<R>(batch: AcceptedBatch, unit: BatchUnit<R>): Promise<R> {
       const scope = { batchId: batch.batchId, playerIds: batch.events.map((j) => j.event.playerId) }
+      const weight = { events: batch.events.length, bytes: batchBytes(batch) }
       try {
         return await deps.store.unitOfWork(
           batch.gameId,
@@ -68,6 +105,7 @@ export function createGamedataService(deps: GamedataDeps): GamedataService {
             )
           },
           scope,
+          weight,
         )
       } catch (err) {
         if (err instanceof WriteConflictError)

@@ -5,7 +5,7 @@
  * only runs it with its engine's statements (how rows are read, batched, locked, ordered).
  */
 import type { Ceilings } from '../../../db/counters.js'
-import { MONEY_SUM_MAX_MICROS, NO_DAY, pairKey } from './types.js'
+import { MONEY_SUM_MAX_MICROS, NO_DAY, addMoney, pairKey } from './types.js'
 import type {
   AcceptedBatch,
   AcceptedEvent,
@@ -373,6 +373,64 @@ export function writesOf(batch: AcceptedBatch, changes: Changes): Writes {
     dimPayingGaps: changes.dimPayingGaps,
     playerTotals: profiles.insert.length ? [{ players: profiles.insert.length }] : [],
   }
+}
+
+/** The steps that add counters to rows every batch of the game shares. */
+export const ADD_STEPS = WRITE_ORDER.filter((name) => WRITE_STEPS[name].write === 'add') as AddStep[]
+export type AddStep = 'daily' | 'dims' | 'gaps' | 'cohorts' | 'acquisition' | 'dimPayingGaps' | 'playerTotals'
+/** What a batch, or a group of batches, adds to the shared counter rows. */
+export type Adds = { [K in AddStep]: Array<StepRow<K>> }
+
+/** A batch's writes apart: its own rows, and what it adds to the shared counter rows. */
+export function splitAdds(writes: Writes): { own: Writes; adds: Adds } {
+  const own = { ...writes }
+  const adds = {} as Record<AddStep, unknown[]>
+  for (const name of ADD_STEPS) {
+    adds[name] = writes[name]
+    own[name] = []
+  }
+  return { own, adds: adds as Adds }
+}
+
+/**
+ * The additions of several batches as one: a row per key, each counter the sum (money saturating
+ * at its ceiling, as the stored sum does: every addition is positive, so the order changes
+ * nothing), in the order the keys first came.
+ */
+export function mergeAdds(parts: readonly Adds[]): Adds {
+  const merged = {} as Record<AddStep, unknown[]>
+  for (const name of ADD_STEPS) {
+    const step = WRITE_STEPS[name] as WriteStep<Record<string, unknown>>
+    const byKey = new Map<string, Record<string, unknown>>()
+    for (const part of parts)
+      for (const row of part[name] as Array<Record<string, unknown>>) {
+        const key = JSON.stringify(valuesOf(row, step.keys))
+        const into = byKey.get(key)
+        if (!into) {
+          byKey.set(key, { ...row })
+          continue
+        }
+        for (const [column] of step.columns) {
+          const [a, b] = [Number(into[column]), Number(row[column])]
+          into[column] = MONEY_CEILINGS[column] === undefined ? a + b : addMoney(a, b)
+        }
+      }
+    merged[name] = [...byKey.values()]
+  }
+  return merged as Adds
+}
+
+/** What one batch of a game adds (what a unit of a group defers). */
+export interface GameAdds {
+  gameId: string
+  adds: Adds
+}
+
+/** The additions of a group's batches merged per game. */
+export function mergeByGame(parts: readonly GameAdds[]): Map<string, Adds> {
+  const byGame = new Map<string, Adds[]>()
+  for (const p of parts) byGame.set(p.gameId, [...(byGame.get(p.gameId) ?? []), p.adds])
+  return new Map([...byGame].map(([gameId, adds]) => [gameId, mergeAdds(adds)]))
 }
 
 /** A store's statement of one step: writes the step's rows of a game (nothing for none) on `db`. */

@@ -2,7 +2,7 @@
  * The PostgreSQL store of the gaming layers (same port as store.ts): one transaction per batch
  * under the locks of locks-store-postgres.ts, the snapshot read with `= ANY($2)`, one multi-row
  * statement per table in key order with the shared aggregate rows last (their locks held
- * shortest); a batch that meets another runs again. See docs/decisions/per-player-locks.md.
+ * shortest); a batch that meets another runs again. See docs/decisions/gaming-batch-locks.md.
  */
 import type { Kysely } from 'kysely'
 import type { Database } from '../../../db/schema.js'
@@ -92,6 +92,10 @@ function concurrentBatch(err: unknown): boolean {
 
 export function createPostgresGamedataStore(db: Kysely<Database>): GamedataStore {
   return {
+    /** A commit is durable when it returns (synchronous_commit). */
+    durable: () => Promise.resolve(),
+    close: () => Promise.resolve(),
+
     unitOfWork(gameId, work, scope) {
       return retryingConflicts(
         () =>

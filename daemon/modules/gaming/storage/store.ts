@@ -2,14 +2,21 @@
  * The SQLite store of the gaming storage layers: it reads a batch's snapshot by the plan of
  * snapshot-plan.ts (keys, then snapshotOf), one player or session at a time, and saves the fold's
  * changes with prepared better-sqlite3 statements, positional, in WRITE_ORDER's order: the plan's
- * generic steps measured ~1.4x slower per save here. One transaction under synchronous=FULL
- * (daemon/db/raw-writes.ts). The PostgreSQL store behind the same port is store-postgres.ts.
+ * generic steps measured ~1.4x slower per save here. Batches commit in groups, each in its own
+ * savepoint, durable before they resolve (daemon/db/group-commit.ts). The PostgreSQL store behind
+ * the same port is store-postgres.ts.
  */
 import type SQLite from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import type { Database } from '../../../db/schema.js'
 import { addCountersSql } from '../../../db/counters.js'
-import { rawTransaction } from '../../../db/raw-writes.js'
+import {
+  createGroupCommitter,
+  sqliteGroupEngine,
+  type GroupLimits,
+  type GroupReport,
+  type UnitWeight,
+} from '../../../db/group-commit.js'
 import { assertOpenOn, syncUnit, type UnitOfWork } from '../../../db/unit-of-work.js'
 import {
   ACQUISITION_COUNTERS,
@@ -17,8 +24,13 @@ import {
   DIM_COUNTERS,
   MONEY_CEILINGS,
   batchKeys,
+  mergeByGame,
   sessionKeys,
   snapshotOf,
+  splitAdds,
+  writesOf,
+  type Adds,
+  type GameAdds,
 } from './snapshot-plan.js'
 import type {
   AcceptedBatch,
@@ -34,15 +46,26 @@ import type {
 /** The port of the batch write path: one implementation per engine. */
 export interface GamedataStore {
   /**
-   * Runs `work` (the loads, the fold, the saves, and other stores' statements given the unit) as
-   * ONE transaction, the only one writing the rows of `scope`'s players (and handling its
-   * batch_id) meanwhile, or without `scope` the only one writing the game's rows; once this
-   * resolves, the work is committed durably (SQLite: synchronous=FULL; PostgreSQL:
-   * synchronous_commit). SQLite has one writer: every unit runs alone. PostgreSQL may run `work`
-   * again in a new transaction when a concurrent one got in its way (nothing of the first run
-   * stays), and throws a WriteConflictError (daemon/db/errors.ts) when that keeps happening.
+   * Runs `work` (the loads, the fold, the saves, and other stores' statements given the unit)
+   * atomically, the only one writing the rows of `scope`'s players (and handling its batch_id)
+   * meanwhile, or without `scope` the only one writing the game's rows; once this resolves, the
+   * work is committed durably (SQLite: the WAL synced; PostgreSQL: synchronous_commit). SQLite
+   * has one writer: units run one after another, in groups sharing a transaction and its sync,
+   * each in a savepoint (a unit that throws leaves the others of its group stored); `weight`
+   * bounds a group. PostgreSQL may run `work` again in a new transaction when a concurrent one
+   * got in its way (nothing of the first run stays), and throws a WriteConflictError
+   * (daemon/db/errors.ts) when that keeps happening. On both, `work` may run more than once.
    */
-  unitOfWork<T>(gameId: string, work: (unit: UnitOfWork) => Promise<T>, scope?: BatchLocks): Promise<T>
+  unitOfWork<T>(
+    gameId: string,
+    work: (unit: UnitOfWork) => Promise<T>,
+    scope?: BatchLocks,
+    weight?: UnitWeight,
+  ): Promise<T>
+  /** Resolves once every unit committed so far is durable (a committed read may precede it). */
+  durable(): Promise<void>
+  /** Waits for the units handed in, then lets go of what it holds (the WAL file). */
+  close(): Promise<void>
   /** The rows the batch's events can touch, as the tables hold them before the batch. */
   loadSnapshot(unit: UnitOfWork, gameId: string, events: readonly AcceptedEvent[]): Promise<Snapshot>
   /** Writes the fold's changes. */
@@ -63,7 +86,26 @@ export interface ClickClaims {
   claims: ReadonlyArray<{ clickId: string; playerId: string }>
 }
 
-export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database>): GamedataStore {
+/** The bounds of a group of batches (one transaction, one sync). */
+export const GROUP_LIMITS: GroupLimits = { maxEvents: 10_000, maxBytes: 16 * 1024 * 1024 }
+
+export function createGamedataStore(
+  sqlite: SQLite.Database,
+  db: Kysely<Database>,
+  onGroup?: (report: GroupReport) => void,
+): GamedataStore {
+  /** Where a unit of a group hands its counters (merged and written last by the group). */
+  const sinks = new WeakMap<UnitOfWork, (d: GameAdds) => void>()
+  const committer = createGroupCommitter<null, GameAdds>(
+    sqliteGroupEngine(db as Kysely<unknown>, sqlite, null),
+    {
+      limits: GROUP_LIMITS,
+      ...(onGroup ? { onGroup } : {}),
+      flush: async (_, deferred) => {
+        for (const [gameId, adds] of mergeByGame(deferred)) saveAdds(gameId, adds)
+      },
+    },
+  )
   // SQLite-only: prepared statements (the hot path); nothing outside this file sees them.
   const statements = {
     storedEventIds: sqlite
@@ -157,8 +199,8 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
     ),
   }
 
-  /** Writes the fold's changes: new rows as INSERTs, existing ones as narrow UPDATEs, increments. */
-  function saveNow(batch: AcceptedBatch, c: Changes): void {
+  /** Writes a batch's own rows of the fold's changes: new rows as INSERTs, existing ones as narrow UPDATEs. */
+  function saveOwn(batch: AcceptedBatch, c: Changes): void {
     const gameId = batch.gameId
     for (const { event: e, verdict } of c.newEvents)
       // prettier-ignore
@@ -213,6 +255,10 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
         writes.updateSessionStart.run(s.started_at, s.last_event_at, s.ended_at, s.events, gameId, s.id)
       else writes.updateSession.run(s.last_event_at, s.ended_at, s.events, gameId, s.id)
     }
+  }
+
+  /** What batches add to the counter rows every batch of the game shares (one row per key). */
+  function saveAdds(gameId: string, c: Adds): void {
     for (const d of c.daily)
       // prettier-ignore
       writes.daily.run(gameId, d.day, d.active_players, d.new_players, d.paying_players, d.sessions, d.session_seconds,
@@ -229,8 +275,7 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
       writes.acquisition.run(gameId, x.day, x.dim, x.value, x.cost_micros, x.commission_micros, x.conversions)
     for (const x of c.dimPayingGaps)
       writes.dimPayingGap.run(gameId, x.dim, x.value, x.day, x.prevDay, x.players)
-    const newPlayers = c.profiles.filter((p) => p.write === 'insert').length
-    if (newPlayers) writes.playerTotal.run(gameId, newPlayers)
+    for (const x of c.playerTotals) writes.playerTotal.run(gameId, x.players)
   }
 
   /** The rows the batch's events can touch (snapshot-plan.ts), one player or session at a time. */
@@ -260,14 +305,23 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
   }
 
   return {
+    durable: () => committer.durable(),
+    close: () => committer.close(),
     async loadSnapshot(unit, gameId, events) {
       assertOpenOn(unit, sqlite)
       return loadSnapshotNow(gameId, events)
     },
-    /** The plan's writes, in its order: new rows as INSERTs, existing ones as narrow UPDATEs, increments. */
+    /**
+     * The plan's writes, in its order: new rows as INSERTs, existing ones as narrow UPDATEs; the
+     * counters handed to the group (written once for all its batches), or written now outside one.
+     */
     async save(unit, batch, changes) {
       assertOpenOn(unit, sqlite)
-      saveNow(batch, changes)
+      saveOwn(batch, changes)
+      const adds = splitAdds(writesOf(batch, changes)).adds
+      const sink = sinks.get(unit)
+      if (sink) sink({ gameId: batch.gameId, adds })
+      else saveAdds(batch.gameId, adds)
     },
     async claimClicks(unit, { organizationId, gameId, at, claims }) {
       assertOpenOn(unit, sqlite)
@@ -277,13 +331,13 @@ export function createGamedataStore(sqlite: SQLite.Database, db: Kysely<Database
           claimed.add(c.clickId)
       return claimed
     },
-    /**
-     * One writer at a time on SQLite: `BEGIN IMMEDIATE … COMMIT` on the raw connection, never
-     * inside a transaction another task left open on it, under synchronous=FULL
-     * (daemon/db/raw-writes.ts).
-     */
-    unitOfWork(_gameId, work) {
-      return rawTransaction(db, sqlite, () => work(syncUnit(sqlite)))
+    /** The next group's transaction on the raw connection, in a savepoint (daemon/db/group-commit.ts). */
+    unitOfWork(_gameId, work, _scope, weight = { events: 1, bytes: 0 }) {
+      return committer.run((_, defer) => {
+        const unit = syncUnit(sqlite)
+        sinks.set(unit, defer)
+        return work(unit)
+      }, weight)
     },
   }
 }

@@ -130,7 +130,7 @@ export const NO_DAY = -1
  * The ceiling of every stored sum of money (micro-units): a game's day, a player's day or lifetime,
  * a dimension's day. Sums saturate there instead of overflowing (a 64-bit column on PostgreSQL,
  * Infinity on SQLite); it stays exact in a JavaScript number, and the 366 days of the longest
- * range still add up within 64 bits. docs/decisions/money-sums-saturate.md.
+ * range still add up within 64 bits. docs/reference/gaming.md (Currency).
  */
 export const MONEY_SUM_MAX_MICROS = Number.MAX_SAFE_INTEGER
 /** `sum + add`, at most MONEY_SUM_MAX_MICROS. */

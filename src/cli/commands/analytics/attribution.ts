@@ -45,7 +45,9 @@ export function register(analytics: Command): void {
     rangeOptions(
       analytics
         .command('attribution')
-        .description('installs, conversions, revenue, cost, commission, CPA and ROAS per attribution value')
+        .description(
+          'installs, conversions, revenue, cost, commission, CPA and ROAS per attribution value, or per link clicked before the install (--group-by link)',
+        )
         .argument('<game>', 'game id')
         .addOption(
           new Option(

@@ -55,7 +55,9 @@ export async function runAnalyticsExport(o: AnalyticsExportOpts, ctx: Ctx): Prom
 
 export function register(analytics: Command): void {
   jsonOption(analytics.command('export'))
-    .description('export a report as CSV or JSON (streamed)')
+    .description(
+      'export a report as CSV or JSON, streamed (to --output through a temporary file: an error leaves nothing)',
+    )
     .argument('<game>', 'game id')
     .addOption(new Option('--type <type>', 'what to export').choices(EXPORT_TYPES).makeOptionMandatory())
     .addOption(

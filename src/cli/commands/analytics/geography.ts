@@ -2,7 +2,7 @@
 import type { Command } from 'commander'
 import type { Geography } from '../../../contract/gaming.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
-import { emit, printRows } from '../../output.js'
+import { countryName, emit, printRows } from '../../output.js'
 import {
   amount,
   currencyOf,
@@ -22,7 +22,7 @@ export async function runAnalyticsGeography(o: RangeOpts & { game: string }, ctx
   const cash = amount(currency, ctx.isTTY)
   await emit(ctx, r, () =>
     printRows(ctx, r.data, [
-      { header: 'COUNTRY', value: (row) => row.country ?? 'unknown' },
+      { header: 'COUNTRY', value: (row) => countryName(row.country) },
       { header: 'PLAYERS', value: (row) => row.players },
       { header: 'SESSIONS', value: (row) => row.sessions },
       {

@@ -3,7 +3,7 @@ import type { Command } from 'commander'
 import type { PlayerEvent, PlayerProfile } from '../../../contract/gaming-revenue.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
-import { emit, printRecord, printRows, when, type Column } from '../../output.js'
+import { countryName, emit, printRecord, printRows, when, type Column } from '../../output.js'
 import { cutNote, pageOptions, pageQuery, type PageFlags } from '../../paging.js'
 import { amount, inCurrency } from './shared.js'
 
@@ -39,7 +39,7 @@ export async function runAnalyticsPlayer(o: PlayerOpts, ctx: Ctx): Promise<void>
       ['FIRST SEEN', when(p.firstSeenAt, ctx.isTTY)],
       ['LAST ACTIVE', when(p.lastActiveAt, ctx.isTTY)],
       ['PLATFORM', p.platform],
-      ['COUNTRY', p.country],
+      ['COUNTRY', countryName(p.country)],
       ['DEVICE', p.device],
       ['ATTRIBUTION', attribution],
       ['SESSIONS', p.sessions],

@@ -4,7 +4,7 @@ import { GAME_PLATFORMS, PLAYER_SORTS, SEGMENTS } from '../../../contract/limits
 import type { PlayerRow, PlayersPage, PlayersQuery } from '../../../contract/gaming-revenue.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
-import { columnsOption, emit, printRows, when, type Column } from '../../output.js'
+import { columnsOption, countryName, emit, printRows, when, type Column } from '../../output.js'
 import { cutNote, fetchList, pageOptions, type PageFlags } from '../../paging.js'
 import { moneyArg } from '../../parse.js'
 import { amount, inCurrency } from './shared.js'
@@ -33,7 +33,7 @@ export const playerColumns = (tty: boolean, currency?: string): Column<PlayerRow
   { header: 'SEGMENT', value: (x) => x.segment, drop: 4 },
   { header: 'LAST ACTIVE', value: (x) => when(x.lastActiveAt, tty), drop: 5 },
   { header: 'PLATFORM', value: (x) => x.platform, drop: 2 },
-  { header: 'COUNTRY', value: (x) => x.country, drop: 1 },
+  { header: 'COUNTRY', value: (x) => countryName(x.country), drop: 1 },
 ]
 
 export async function runAnalyticsPlayers(o: PlayersOpts, ctx: Ctx): Promise<void> {

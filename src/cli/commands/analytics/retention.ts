@@ -52,7 +52,7 @@ export function register(analytics: Command): void {
   gameCommand(
     analytics,
     'retention',
-    'retention cohorts: players retained on days 0, 1, 3, 7, 14 and 30 after install',
+    'retention cohorts: players retained on days 0, 1, 3, 7, 14 and 30 after install (a coloured triangle on a terminal)',
   )
     .addOption(
       new Option('--granularity <unit>', 'one cohort per install day or ISO week').choices(['day', 'week']),

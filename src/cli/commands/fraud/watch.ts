@@ -11,7 +11,7 @@ import type { FraudEvent } from '../../../contract/fraud.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { note, visible, warn } from '../../output.js'
-import { untilSignal } from '../webhooks/listen.js'
+import { stopSignals, StoppedBySignal, type StopSignal } from '../../../session/signals.js'
 import { eventLine, GAME_ARGUMENT } from './shared.js'
 
 /** How far before the newest event seen each poll reads again. */
@@ -49,16 +49,35 @@ async function recent(client: LinkdClient, game: string, newest: number | undefi
   return from === undefined ? out : out.filter((e) => Date.parse(e.receivedAt) >= from)
 }
 
+/** Watches until `until` resolves: by default the first SIGINT, SIGTERM or SIGHUP (exit 130, 143, 129). */
 export async function runFraudWatch(
   o: { game: string; interval?: number },
   ctx: Ctx,
-  until: Promise<unknown> = untilSignal(),
+  until?: Promise<StopSignal | void>,
 ): Promise<void> {
+  const signals = until ? undefined : stopSignals()
+  try {
+    const stopped = await watch(o, ctx, until ?? signals!.first)
+    if (stopped) throw new StoppedBySignal(stopped)
+  } finally {
+    signals?.release()
+  }
+}
+
+async function watch(
+  o: { game: string; interval?: number },
+  ctx: Ctx,
+  until: Promise<StopSignal | void>,
+): Promise<StopSignal | void> {
   await requireKey(ctx)
   const client = await ctx.client()
   const intervalMs = Math.round((o.interval ?? 2) * 1000)
   let stopped = false
-  void until.then(() => (stopped = true))
+  let signal: StopSignal | void = undefined
+  void until.then((s) => {
+    stopped = true
+    signal = s
+  })
   // id → receivedAt (ms) of every event printed or present at start, within the window.
   const seen = new Map<string, number>()
   let newest: number | undefined
@@ -95,6 +114,7 @@ export async function runFraudWatch(
       failing = true
     }
   }
+  return signal
 }
 
 export function register(fraud: Command): void {

@@ -14,7 +14,9 @@ export async function runKeysCreate(opts: KeyFlags, ctx: Ctx): Promise<void> {
 export function register(keys: Command): void {
   jsonOption(
     keyFieldOptions(
-      keys.command('create').description('create an API key (the full key is shown once)'),
+      keys
+        .command('create')
+        .description('create an API key: its full value is printed once, first and alone on its line'),
       'create',
     ),
   ).action(action<KeyFlags>((_args, opts, ctx) => runKeysCreate(opts, ctx)))

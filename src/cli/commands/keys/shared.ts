@@ -13,7 +13,17 @@ import type {
 import { ACCEPTED_SCOPES, PRESET_NAMES, PRESETS, SCOPES, type Preset } from '../../../contract/scopes.js'
 import { KEY_ENVIRONMENTS, KEY_LIMITS, TIME_PERIODS, type TimePeriod } from '../../../contract/limits.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
-import { emit, note, printRecord, round, warn, when, type Column, type Field } from '../../output.js'
+import {
+  countryName,
+  emit,
+  note,
+  printRecord,
+  round,
+  warn,
+  when,
+  type Column,
+  type Field,
+} from '../../output.js'
 import { collect, commaChoices, expiryArg, intArg } from '../../parse.js'
 import { missingOption, UsageError } from '../../../session/exit-codes.js'
 import { confirmOrStop, shout } from '../../confirm.js'
@@ -149,7 +159,7 @@ export function activityColumns(tty: boolean): Column<KeyActivity>[] {
     { header: 'STATUS', value: (a) => a.statusCode },
     { header: 'MS', value: (a) => round(a.responseTimeMs, 1), drop: 4 },
     { header: 'IP', value: (a) => a.ip, drop: 2 },
-    { header: 'COUNTRY', value: (a) => a.country, drop: 1 },
+    { header: 'COUNTRY', value: (a) => countryName(a.country), drop: 1 },
     { header: 'ERROR', value: (a) => a.error, fit: 'flex', drop: 3 },
   ]
 }

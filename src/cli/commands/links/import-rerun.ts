@@ -79,34 +79,54 @@ export class FailedOut {
 }
 
 /**
- * The short codes and destinations of the organization's links, read once through the list
- * (pages of 100, like `links list --all`): one request per 100 links instead of one look-up
- * per row. The rows the import sends are added as they are sent, so a row repeated in the input
- * is created once.
+ * What --skip-existing skips: a row whose short code is already in use (by a link, or by an
+ * earlier row of this import), and a row without a short code when a link already goes to its
+ * destination (such a row gets a new code each time, so its destination is the only sign that an
+ * earlier run created it). A row with a new code is never skipped for its destination. The
+ * organization's links are read once through the list (pages of 100, like `links list --all`);
+ * the rows the import sends are added as they are sent.
  */
 export class ExistingLinks {
-  private readonly codes = new Set<string>()
-  private readonly destinations = new Set<string>()
+  /** Short code → who has it: a link id, or `line N` of this import. */
+  private readonly codes = new Map<string, string>()
+  /** Destination → who goes there. */
+  private readonly destinations = new Map<string, string>()
 
   static async load(client: LinkdClient, ctx: Ctx): Promise<ExistingLinks> {
     const existing = new ExistingLinks()
     const page = await fetchList(ctx, { all: true }, (query) => client.links.list(query))
-    for (const link of page.data) existing.add(link)
+    for (const link of page.data) existing.addLink(link)
     return existing
   }
 
-  /** A link that exists, or a create body about to be sent (its code and destination are taken). */
-  add(link: Pick<Link, 'shortCode' | 'destinationUrl'> | Record<string, unknown>): void {
-    const code = 'shortCode' in link ? link.shortCode : link.customSlug
-    if (typeof code === 'string') this.codes.add(code)
-    if (typeof link.destinationUrl === 'string') this.destinations.add(link.destinationUrl)
+  /** A link that exists (the first one listed is named for a code or destination). */
+  addLink(link: Pick<Link, 'id' | 'shortCode' | 'destinationUrl'>): void {
+    if (!this.codes.has(link.shortCode)) this.codes.set(link.shortCode, link.id)
+    if (!this.destinations.has(link.destinationUrl)) this.destinations.set(link.destinationUrl, link.id)
   }
 
-  /** Why a create body names a link that already exists, or undefined. */
-  has(body: Record<string, unknown>): 'customSlug' | 'destinationUrl' | undefined {
-    if (typeof body.customSlug === 'string' && this.codes.has(body.customSlug)) return 'customSlug'
-    if (typeof body.destinationUrl === 'string' && this.destinations.has(body.destinationUrl))
-      return 'destinationUrl'
-    return undefined
+  /** A create body about to be sent from input line `line`. */
+  addRow(line: number, body: Record<string, unknown>): void {
+    const code = codeOfRow(body)
+    if (code !== undefined && !this.codes.has(code)) this.codes.set(code, `line ${line}`)
+    if (typeof body.destinationUrl === 'string' && !this.destinations.has(body.destinationUrl))
+      this.destinations.set(body.destinationUrl, `line ${line}`)
   }
+
+  /** Why the row is skipped, or undefined when it is to be sent. */
+  skip(body: Record<string, unknown>): string | undefined {
+    const code = codeOfRow(body)
+    if (code !== undefined) {
+      const holder = this.codes.get(code)
+      return holder ? `short code "${code}" is already in use (${holder})` : undefined
+    }
+    const url = typeof body.destinationUrl === 'string' ? body.destinationUrl : undefined
+    const holder = url === undefined ? undefined : this.destinations.get(url)
+    return holder ? `no short code, and ${holder} already goes to ${url}` : undefined
+  }
+}
+
+/** The short code a create body asks for, if any. */
+export function codeOfRow(body: Record<string, unknown>): string | undefined {
+  return typeof body.customSlug === 'string' ? body.customSlug : undefined
 }

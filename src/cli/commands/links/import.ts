@@ -4,8 +4,9 @@
  * fixed run of input records and carries an X-Idempotency-Key hashed from its position and
  * content, so re-running the same import replays the chunks the daemon already accepted
  * instead of creating the links again. Failed rows are reported by input line and, with
- * --failed-out, written to a file in the input's format; --skip-existing skips rows whose
- * custom code or destination already has a link (import-rerun.ts).
+ * --failed-out, written to a file in the input's format; --skip-existing skips rows whose short
+ * code is in use, or without a code whose destination a link goes to, each named with why
+ * (import-rerun.ts).
  */
 import { createHash } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -16,7 +17,7 @@ import type { LinkdClient } from '../../../client/index.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { CliError, EXIT, unstatedDetails } from '../../../session/exit-codes.js'
-import { note, plural, printJson, wrapWords } from '../../output.js'
+import { note, plural, printJson, visible, wrapWords } from '../../output.js'
 import { intArg } from '../../parse.js'
 import { createProgress, type Progress } from '../../progress.js'
 import {
@@ -30,7 +31,7 @@ import {
   type RowError,
   type RowSource,
 } from './import-input.js'
-import { ExistingLinks, FailedOut } from './import-rerun.js'
+import { codeOfRow, ExistingLinks, FailedOut } from './import-rerun.js'
 
 export { CSV_COLUMNS, csvRows, jsonlRows, type Row, type RowError } from './import-input.js'
 
@@ -41,17 +42,28 @@ export interface ImportOpts {
   generateCodes?: boolean
   /** Writes the failed rows here, in the input's format, with an `error` column / field. */
   failedOut?: string
-  /** Skips rows whose customSlug or destinationUrl already has a link. */
+  /**
+   * Skips rows whose short code is already in use, and rows without one whose destination a link
+   * already goes to (import-rerun.ts).
+   */
   skipExisting?: boolean
   json?: boolean
 }
 
+/** A row --skip-existing left out: its input line, its short code (null: none) and why. */
+export interface SkippedRow {
+  line: number
+  shortCode: string | null
+  reason: string
+}
+
 export interface ImportSummary {
   created: number
-  /** Rows left out by --skip-existing (their link already exists). */
+  /** Rows left out by --skip-existing (their link already exists), each in `skippedRows`. */
   skipped: number
   failed: number
   errors: RowError[]
+  skippedRows: SkippedRow[]
 }
 
 export const DEFAULT_CHUNK_SIZE = 500
@@ -135,7 +147,7 @@ export async function runLinksImport(opts: ImportOpts, ctx: Ctx): Promise<void> 
   })
   format = read.format
 
-  const summary: ImportSummary = { created: 0, skipped: 0, failed: 0, errors: [] }
+  const summary: ImportSummary = { created: 0, skipped: 0, failed: 0, errors: [], skippedRows: [] }
   let replayed = 0
   let seen = 0
   const progress: Progress = createProgress(ctx.stderr, {
@@ -156,15 +168,21 @@ export async function runLinksImport(opts: ImportOpts, ctx: Ctx): Promise<void> 
     progress.log(`line ${e.line}: ${e.message}`)
   }
 
+  const skip = (row: BodyRow, reason: string) => {
+    summary.skipped++
+    summary.skippedRows.push({ line: row.line, shortCode: codeOfRow(row.body) ?? null, reason })
+  }
+
   const flush = async (chunk: Row[]) => {
     const errors: FailedRow[] = chunk.filter((r): r is FailedRow => 'error' in r)
     const valid: BodyRow[] = []
     for (const row of chunk) {
       if (!('body' in row)) continue
-      if (existing?.has(row.body)) summary.skipped++
+      const why = existing?.skip(row.body)
+      if (why !== undefined) skip(row, why)
       else {
         // Claimed now: the same link further down this chunk is a repeat, not a new link.
-        existing?.add(row.body)
+        existing?.addRow(row.line, row.body)
         valid.push(row)
       }
     }
@@ -176,12 +194,11 @@ export async function runLinksImport(opts: ImportOpts, ctx: Ctx): Promise<void> 
         if (sent.replayed) replayed += sent.result.created
         summary.created += sent.result.created
         for (const item of sent.result.results) {
-          if (item.link) existing?.add(item.link)
           if (item.status !== 'failed') continue
           const row = valid[item.index]
           const e = item.error ?? { error: 'Failed', message: 'failed' }
-          // A code taken meanwhile is an existing link too.
-          if (existing && e.error === 'Conflict') summary.skipped++
+          // A code taken meanwhile (or by a smart link) is an existing link too.
+          if (existing && e.error === 'Conflict' && row) skip(row, reason(e))
           else errors.push({ line: row?.line ?? 0, error: e.error, message: reason(e), source: row?.source })
         }
       } else {
@@ -226,6 +243,7 @@ export async function runLinksImport(opts: ImportOpts, ctx: Ctx): Promise<void> 
   progress.finish()
   const written = await failedOut?.close()
 
+  summary.skippedRows.sort((a, b) => a.line - b.line)
   if (ctx.json) printJson(ctx, summary)
   else if (seen === 0) note(ctx, 'Nothing to import.')
   else {
@@ -234,6 +252,7 @@ export async function runLinksImport(opts: ImportOpts, ctx: Ctx): Promise<void> 
     ctx.stdout.write(
       `Created ${plural(summary.created, 'link')}${again}${skipped}; ${summary.failed} failed\n`,
     )
+    for (const r of summary.skippedRows) ctx.stdout.write(visible(`skipped line ${r.line}: ${r.reason}\n`))
   }
   if (summary.failed > 0) {
     const where =
@@ -265,7 +284,7 @@ export function register(links: Command): void {
       )
       .option(
         '--skip-existing',
-        'skip rows whose customSlug or destinationUrl already has a link (reads your links once first)',
+        'skip rows whose short code is already in use, and rows without a short code whose destination a link already goes to (reads your links once first); each skipped row is listed with why',
       )
       .addHelpText(
         'after',

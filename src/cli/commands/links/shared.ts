@@ -7,9 +7,9 @@ import type { CreateLinkBody, Link, LinkRule, UpdateLinkBody } from '../../../co
 import { LINK_LIMITS, LINK_RULE_LIMITS, REDIRECT_TYPES } from '../../../contract/limits.js'
 import { parseRule, ruleText } from '../../../format/link-rules.js'
 import type { LinkdClient } from '../../../client/index.js'
-import { action } from '../../action.js'
+import { action, type ActionExtra } from '../../action.js'
 import type { Ctx } from '../../../session/context.js'
-import { CliError, EXIT, UsageError } from '../../../session/exit-codes.js'
+import { CliError, EXIT, isShortUrlInUse, UsageError } from '../../../session/exit-codes.js'
 import { when, type Column, type Field } from '../../output.js'
 import { collect, expiryArg, intArg, parseExpiry } from '../../parse.js'
 
@@ -23,6 +23,8 @@ export interface LinkRefOpts {
 export interface LinkFlags {
   destination?: string
   title?: string
+  /** The short code: `--short-code`, or its alias `--slug` (create: the custom code; update: a new one). */
+  shortCode?: string
   slug?: string
   expiresAt?: string | null
   tag?: string[]
@@ -45,8 +47,6 @@ export interface LinkFlags {
   forwardQuery?: boolean
   rule?: LinkRule[]
   clearRules?: boolean
-  /** update only: a new short code. */
-  shortCode?: string
   /** Read the password from stdin (first line). */
   passwordStdin?: boolean
   /** Ask for the password on the terminal without echo. */
@@ -58,6 +58,8 @@ export interface LinkFlags {
   ogImage?: string
   /** update only: `--no-og` sets this to false (removes the preview). */
   og?: boolean
+  /** update only: move the short URL even though it is in use. */
+  force?: boolean
 }
 
 /**
@@ -175,7 +177,8 @@ export function createBody(destination: string | undefined, flags: LinkFlags): C
     )
   const body: CreateLinkBody = { destinationUrl: url }
   if (flags.title !== undefined && flags.title !== '') body.title = flags.title
-  if (flags.slug !== undefined) body.customSlug = flags.slug
+  const code = shortCodeFlag(flags)
+  if (code !== undefined) body.customSlug = code
   if (flags.expiresAt) body.expiresAt = flags.expiresAt
   if (flags.tag) body.tags = tagsOf(flags.tag)
   if (flags.meta) body.metadata = flags.meta
@@ -189,7 +192,6 @@ export function createBody(destination: string | undefined, flags: LinkFlags): C
 
 /** The body of `links update`; `customDomainId` is the domain flag resolved to an id (or null). */
 export function updateBody(flags: LinkFlags, customDomainId?: string | null): UpdateLinkBody {
-  if (flags.slug !== undefined) throw new UsageError('to change the short code use --short-code <code>')
   if (flags.clearTags && flags.tag) throw new UsageError('use either --tag or --clear-tags, not both')
   if (flags.clearMeta && flags.meta) throw new UsageError('use either --meta or --clear-meta, not both')
   if (flags.expiry === false && flags.expiresAt !== undefined)
@@ -206,8 +208,10 @@ export function updateBody(flags: LinkFlags, customDomainId?: string | null): Up
   else if (flags.meta) body.metadata = flags.meta
   if (flags.redirectType) body.redirectType = Number(flags.redirectType) as UpdateLinkBody['redirectType']
   Object.assign(body, optionFields(flags, 'update'))
-  if (flags.shortCode !== undefined) body.shortCode = flags.shortCode
+  const code = shortCodeFlag(flags)
+  if (code !== undefined) body.shortCode = code
   if (customDomainId !== undefined) body.customDomainId = customDomainId
+  if (flags.force) body.force = forceFlag(body)
   if (Object.keys(body).length === 0 && !flags.passwordStdin && !flags.passwordPrompt)
     throw new UsageError('nothing to update: pass at least one field flag')
   return body
@@ -302,6 +306,61 @@ export async function linkIdOf(client: LinkdClient, ref: string): Promise<string
   return ID_RE.test(ref) || ref.startsWith('sml_') ? ref : (await findLink(client, ref)).id
 }
 
+/** What a short code may be, for the flags' help. */
+export const SHORT_CODE_RULE = `${LINK_LIMITS.slugMin}-${LINK_LIMITS.slugMax} letters, digits, - and _`
+
+/**
+ * `--short-code <code>`, the one name for a short code on every command that sets one (the API's
+ * `shortCode`), and `--slug`, its alias (hidden; the help of --short-code names it).
+ */
+export function shortCodeOptions(cmd: Command, description: string): Command {
+  return cmd
+    .option('--short-code <code>', `${description}; alias --slug`)
+    .addOption(new Option('--slug <code>').hideHelp())
+}
+
+/** The code of `--short-code` or `--slug`; both with different codes is a usage error. */
+export function shortCodeFlag(flags: { shortCode?: string; slug?: string }): string | undefined {
+  if (flags.shortCode !== undefined && flags.slug !== undefined && flags.shortCode !== flags.slug)
+    throw new UsageError('give the short code once: --short-code (or its alias --slug)')
+  return flags.shortCode ?? flags.slug
+}
+
+/**
+ * The body fields a refusal may name, said as the flag that sets them: `customSlug` (create) and
+ * `shortCode` (update) are `--short-code` (see `action`'s `flagOf`).
+ */
+export const SHORT_CODE_FLAG = { customSlug: '--short-code', shortCode: '--short-code' } as const
+
+/** `--force`: only with what moves the short URL. */
+export function forceFlag(body: { shortCode?: string; customDomainId?: string | null }): true {
+  if (body.shortCode === undefined && body.customDomainId === undefined)
+    throw new UsageError('--force goes with --short-code or --domain')
+  return true
+}
+
+export const FORCE_HELP = `change the short code or domain even though QR codes or clicks in the last ${LINK_LIMITS.inUseDays} days use the short URL (it then answers 404)`
+
+/**
+ * Sends a PATCH; when the short URL it moves is in use (QR codes, recent clicks), a terminal is
+ * asked whether to move it anyway (then it is sent again with force), else the refusal says to
+ * add --force (exit 6). `--json` never asks.
+ */
+export async function patchShortUrl<T>(ctx: Ctx, send: (force?: true) => Promise<T>): Promise<T> {
+  try {
+    return await send()
+  } catch (err) {
+    if (!isShortUrlInUse(err)) throw err
+    if (ctx.canPrompt && !ctx.json) {
+      if (await ctx.prompt.confirm(`${err.message}. Change it anyway?`)) return send(true)
+      throw new CliError('aborted', EXIT.error)
+    }
+    throw new CliError(`${err.message} (HTTP 409)\n  add --force to change it anyway`, EXIT.conflict, {
+      cause: err,
+    })
+  }
+}
+
 const REDIRECT_CHOICES = REDIRECT_TYPES.map(String)
 
 /** The flags of `links create` and `links update` (update adds status and the clearing flags). */
@@ -313,11 +372,13 @@ export function linkFieldOptions(cmd: Command, mode: 'create' | 'update'): Comma
       mode === 'create' ? 'destination URL (or the argument)' : 'new destination URL',
     )
     .option('--title <text>', mode === 'update' ? 'title ("" clears it)' : 'title')
+  shortCodeOptions(
+    cmd,
+    mode === 'create'
+      ? `custom short code (${SHORT_CODE_RULE})`
+      : `new short code (${SHORT_CODE_RULE}); the old short URL stops working`,
+  )
   if (mode === 'create') {
-    cmd.option(
-      '--slug <code>',
-      `custom short code (${LINK_LIMITS.slugMin}-${LINK_LIMITS.slugMax} letters, digits, - and _)`,
-    )
     cmd.option(
       '--domain <domain>',
       'verified custom domain for the short URL (name or dom_ id; default: the default domain)',
@@ -381,10 +442,6 @@ export function linkFieldOptions(cmd: Command, mode: 'create' | 'update'): Comma
       .option('--no-og', 'remove the preview (crawlers get the redirect again)')
       .option('--clear-rules', 'remove every rule')
       .option(
-        '--short-code <code>',
-        `new short code (${LINK_LIMITS.slugMin}-${LINK_LIMITS.slugMax} letters, digits, - and _); the old short URL stops working`,
-      )
-      .option(
         '--domain <domain>',
         'move to a verified custom domain (name or dom_ id; "shared": the shared domain)',
       )
@@ -394,11 +451,12 @@ export function linkFieldOptions(cmd: Command, mode: 'create' | 'update'): Comma
       .option('--clear-tags', 'remove every tag')
       .option('--clear-meta', 'remove every metadata entry')
       .option('--no-expiry', 'remove the expiry date')
+      .option('--force', FORCE_HELP)
   }
   return cmd
 }
 
 /** A commander action for verbs whose first argument is a link reference. */
-export const refAction = <O>(run: (opts: O & LinkRefOpts, ctx: Ctx) => Promise<void>) =>
-  action<O>(([ref], opts, ctx) => run({ ...opts, ref: ref ?? '' }, ctx))
+export const refAction = <O>(run: (opts: O & LinkRefOpts, ctx: Ctx) => Promise<void>, extra?: ActionExtra) =>
+  action<O>(([ref], opts, ctx) => run({ ...opts, ref: ref ?? '' }, ctx), extra)
 export const REF_HELP = 'link id (lnk_...), short code or short URL'

@@ -180,7 +180,9 @@ export function registerStats(parent: Command, argument: string, help: string, i
   jsonOption(
     parent
       .command('stats')
-      .description('click analytics: totals, bots, geography, devices, referrers, UTM, time series')
+      .description(
+        "click analytics (totals, bots, geography, devices, referrers, UTM, time series; a smart link's platforms) and the installs the link brought, with their players' revenue per game",
+      )
       .argument(argument, help)
       .option('--start <when>', 'range start: ISO date/time, or 7d/12h/90m/2w ago', (v) =>
         parseInstant(v, 'start'),

@@ -8,9 +8,11 @@ import {
   linkFieldOptions,
   linkFields,
   linkIdOf,
+  patchShortUrl,
   readPassword,
   REF_HELP,
   refAction,
+  SHORT_CODE_FLAG,
   updateBody,
   type LinkFlags,
   type LinkRefOpts,
@@ -25,7 +27,8 @@ export async function runLinksUpdate(opts: LinkRefOpts & LinkFlags, ctx: Ctx): P
   const body = updateBody(opts, domain)
   const password = await readPassword(opts, ctx)
   if (password !== undefined) body.password = password
-  const link = await client.links.update(await linkIdOf(client, opts.ref), body)
+  const id = await linkIdOf(client, opts.ref)
+  const link = await patchShortUrl(ctx, (force) => client.links.update(id, force ? { ...body, force } : body))
   await emit(ctx, link, () => printRecord(ctx, linkFields(link, ctx.isTTY)))
 }
 
@@ -35,5 +38,5 @@ export function register(links: Command): void {
       links.command('update').description('change a short link').argument('<link>', REF_HELP),
       'update',
     ),
-  ).action(refAction<LinkFlags>(runLinksUpdate))
+  ).action(refAction<LinkFlags>(runLinksUpdate, { flagOf: SHORT_CODE_FLAG }))
 }

@@ -5,6 +5,7 @@ import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit } from '../../output.js'
 import { domainId } from '../domains/shared.js'
 import { createSmartBody, smartLinkFieldOptions, type SmartLinkFlags } from './shared.js'
+import { SHORT_CODE_FLAG } from '../links/shared.js'
 
 export async function runSmartLinksCreate(opts: SmartLinkFlags, ctx: Ctx): Promise<void> {
   createSmartBody(opts) // usage errors before any request
@@ -20,5 +21,7 @@ export function register(smart: Command): void {
       smart.command('create').description('create a smart link and print its short URL'),
       'create',
     ),
-  ).action(action<SmartLinkFlags>((_args, opts, ctx) => runSmartLinksCreate(opts, ctx)))
+  ).action(
+    action<SmartLinkFlags>((_args, opts, ctx) => runSmartLinksCreate(opts, ctx), { flagOf: SHORT_CODE_FLAG }),
+  )
 }

@@ -6,12 +6,19 @@ import type { Command } from 'commander'
 import type { CreateSmartLinkBody, SmartLink, UpdateSmartLinkBody } from '../../../contract/smart-links.js'
 import { LINK_LIMITS } from '../../../contract/limits.js'
 import type { LinkdClient } from '../../../client/index.js'
-import { action } from '../../action.js'
+import { action, type ActionExtra } from '../../action.js'
 import type { Ctx } from '../../../session/context.js'
 import { CliError, EXIT, UsageError } from '../../../session/exit-codes.js'
 import { when, type Column, type Field } from '../../output.js'
 import { collect } from '../../parse.js'
-import { codeOf } from '../links/shared.js'
+import {
+  codeOf,
+  FORCE_HELP,
+  forceFlag,
+  SHORT_CODE_RULE,
+  shortCodeFlag,
+  shortCodeOptions,
+} from '../links/shared.js'
 
 export interface SmartLinkRefOpts {
   /** A smart link id (sml_...), short code or short URL. */
@@ -28,13 +35,17 @@ export interface SmartLinkFlags {
   title?: string
   tag?: string[]
   clearTags?: boolean
+  /** `--short-code`, or its alias `--slug`. */
   shortCode?: string
+  slug?: string
   /** A verified custom domain, by name or dom_ id ("shared" on update: the shared domain). */
   domain?: string
   /** `--no-click-id` sets this to false (`--click-id` on update: true). */
   clickId?: boolean
   /** A game id; update: `--no-game` sets false (no game). */
   game?: string | false
+  /** update only: move the short URL even though it is in use. */
+  force?: boolean
 }
 
 const PLATFORMS = ['ios', 'android', 'desktop'] as const
@@ -51,7 +62,8 @@ export function createSmartBody(flags: SmartLinkFlags, customDomainId?: string):
   }
   if (flags.title !== undefined && flags.title !== '') body.title = flags.title
   if (flags.tag) body.tags = tagsOf(flags.tag)
-  if (flags.shortCode !== undefined) body.shortCode = flags.shortCode
+  const code = shortCodeFlag(flags)
+  if (code !== undefined) body.shortCode = code
   if (customDomainId !== undefined) body.customDomainId = customDomainId
   if (flags.clickId === false) body.appendClickId = false
   if (typeof flags.game === 'string') body.gameId = flags.game
@@ -70,8 +82,10 @@ export function updateSmartBody(flags: SmartLinkFlags, customDomainId?: string |
   if (flags.title !== undefined) body.title = flags.title === '' ? null : flags.title
   if (flags.clearTags) body.tags = []
   else if (flags.tag) body.tags = tagsOf(flags.tag)
-  if (flags.shortCode !== undefined) body.shortCode = flags.shortCode
+  const code = shortCodeFlag(flags)
+  if (code !== undefined) body.shortCode = code
   if (customDomainId !== undefined) body.customDomainId = customDomainId
+  if (flags.force) body.force = forceFlag(body)
   if (flags.clickId !== undefined) body.appendClickId = flags.clickId
   if (flags.game !== undefined) body.gameId = flags.game === false ? null : flags.game
   if (Object.keys(body).length === 0) throw new UsageError('nothing to update: pass at least one field flag')
@@ -161,10 +175,13 @@ export function smartLinkFieldOptions(cmd: Command, mode: 'create' | 'update'): 
       mode === 'update' ? 'tag (repeatable; replaces the tags)' : 'tag (repeatable)',
       collect,
     )
-    .option(
-      '--short-code <code>',
-      `${mode === 'update' ? 'new ' : ''}short code (${LINK_LIMITS.slugMin}-${LINK_LIMITS.slugMax} letters, digits, - and _; shared with links)`,
-    )
+  shortCodeOptions(
+    cmd,
+    mode === 'update'
+      ? `new short code (${SHORT_CODE_RULE}; shared with links); the old short URL stops working`
+      : `short code (${SHORT_CODE_RULE}; shared with links)`,
+  )
+  cmd
     .option(
       '--domain <domain>',
       mode === 'create'
@@ -182,10 +199,13 @@ export function smartLinkFieldOptions(cmd: Command, mode: 'create' | 'update'): 
       .option('--no-desktop', 'send desktop visitors to the fallback')
       .option('--no-game', 'no game')
       .option('--clear-tags', 'remove every tag')
+      .option('--force', FORCE_HELP)
   return cmd
 }
 
 /** A commander action for verbs whose first argument is a smart link reference. */
-export const refAction = <O>(run: (opts: O & SmartLinkRefOpts, ctx: Ctx) => Promise<void>) =>
-  action<O>(([ref], opts, ctx) => run({ ...opts, ref: ref ?? '' }, ctx))
+export const refAction = <O>(
+  run: (opts: O & SmartLinkRefOpts, ctx: Ctx) => Promise<void>,
+  extra?: ActionExtra,
+) => action<O>(([ref], opts, ctx) => run({ ...opts, ref: ref ?? '' }, ctx), extra)
 export const REF_HELP = 'smart link id (sml_...), short code or short URL'

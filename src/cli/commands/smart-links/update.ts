@@ -14,6 +14,7 @@ import {
   type SmartLinkFlags,
   type SmartLinkRefOpts,
 } from './shared.js'
+import { patchShortUrl, SHORT_CODE_FLAG } from '../links/shared.js'
 
 export async function runSmartLinksUpdate(opts: SmartLinkRefOpts & SmartLinkFlags, ctx: Ctx): Promise<void> {
   updateSmartBody(opts, opts.domain === undefined ? undefined : null) // usage errors before any request
@@ -21,9 +22,10 @@ export async function runSmartLinksUpdate(opts: SmartLinkRefOpts & SmartLinkFlag
   const client = await ctx.client()
   const domain =
     opts.domain === undefined ? undefined : opts.domain === 'shared' ? null : await domainId(ctx, opts.domain)
-  const link = await client.smartLinks.update(
-    await smartLinkIdOf(client, opts.ref),
-    updateSmartBody(opts, domain),
+  const id = await smartLinkIdOf(client, opts.ref)
+  const body = updateSmartBody(opts, domain)
+  const link = await patchShortUrl(ctx, (force) =>
+    client.smartLinks.update(id, force ? { ...body, force } : body),
   )
   await emit(ctx, link, () => printRecord(ctx, smartLinkFields(link, ctx.isTTY)))
 }
@@ -34,5 +36,5 @@ export function register(smart: Command): void {
       smart.command('update').description('change a smart link').argument('<smart-link>', REF_HELP),
       'update',
     ),
-  ).action(refAction<SmartLinkFlags>(runSmartLinksUpdate))
+  ).action(refAction<SmartLinkFlags>(runSmartLinksUpdate, { flagOf: SHORT_CODE_FLAG }))
 }

@@ -15,14 +15,17 @@ export interface JoinOpts {
   name: string
 }
 
-/** 404 and 410 of accept, said with what to do about them. */
+/**
+ * 404 and 410 of accept, said with what to do about them. A 410 keeps the daemon's reason (used,
+ * revoked, expired, or revoked because the member who sent it was removed).
+ */
 function explainAccept(err: unknown): unknown {
   const e = err as { name?: string; status?: number; message?: string }
   if (e.name !== 'ApiError' || (e.status !== 404 && e.status !== 410)) return err
   const why =
     e.status === 404
       ? 'no invitation has this token: check that it was copied whole'
-      : 'this invitation was already used, revoked or has expired'
+      : `this invitation can no longer be used: ${e.message ?? 'it was used, revoked or has expired'}`
   return new CliError(
     `${why} (HTTP ${e.status}); ask the teammate who invited you for a new one (linkctl team invite)`,
     exitCodeForStatus(e.status),
@@ -53,8 +56,8 @@ export async function runTeamJoin(opts: JoinOpts, ctx: Ctx): Promise<void> {
   const { member, apiKey } = joined
   note(
     ctx,
-    `Joined ${target.url} as ${member.name} (${member.role}, ${member.id}). Your key ${apiKey.name} ` +
-      `(${apiKey.preview}) is saved in profile "${target.profile}" (${store.path}), now current.`,
+    `Joined ${target.url} as ${member.name} (${member.role}, ${member.id}). Saved ${member.name}'s key ` +
+      `(${apiKey.preview}) as profile "${target.profile}" (${store.path}), now current.`,
   )
   if (!ctx.json) note(ctx, 'Check with: linkctl whoami')
 }

@@ -46,23 +46,46 @@ export function roleArgument(): Argument {
 export const statusOption = (): Option =>
   new Option('--status <status>', 'only invitations with this status').choices(INVITATION_STATUSES)
 
-/** The organization's members, fetched once however often asked (pages of 100; teams are small). */
-export function roster(client: LinkdClient): () => Promise<Member[]> {
+/**
+ * The organization's members, fetched once however often asked (pages of 100; teams are small);
+ * with `removed`, the removed ones too (they carry `removedAt`), as the audit log names them.
+ */
+export function roster(client: LinkdClient, opts: { removed?: boolean } = {}): () => Promise<Member[]> {
   let members: Promise<Member[]> | undefined
   return () =>
-    (members ??= allRows<Member, PageOf<Member>>((query) => client.team.members(query)).then(
-      (all) => all.rows,
-    ))
+    (members ??= allRows<Member, PageOf<Member>>((query) =>
+      client.team.members({ ...query, ...(opts.removed ? { include: 'removed' as const } : {}) }),
+    ).then((all) => all.rows))
 }
 
-/** A member named by id (`mem_…`, taken as is), e-mail or name (both case-insensitive). */
-export async function memberIdOf(members: () => Promise<Member[]>, ref: string): Promise<string> {
+/** A member's name as a person reads it: `Ana`, or `Ana (removed)`. */
+export const memberName = (m: Member): string => (m.removedAt ? `${m.name} (removed)` : m.name)
+
+/**
+ * A member named by id (`mem_…`, taken as is), e-mail or name (both case-insensitive). A member
+ * still present wins over removed ones of the same e-mail or name (invited again); `onOthers`
+ * hears about those.
+ */
+export async function memberIdOf(
+  members: () => Promise<Member[]>,
+  ref: string,
+  onOthers?: (text: string) => void,
+): Promise<string> {
   if (ref.startsWith('mem_')) return ref
   const wanted = ref.toLowerCase()
   const all = await members()
   const byEmail = all.filter((m) => m.email?.toLowerCase() === wanted)
-  const found = byEmail.length > 0 ? byEmail : all.filter((m) => m.name.toLowerCase() === wanted)
-  if (found.length === 1) return found[0]!.id
+  const named = byEmail.length > 0 ? byEmail : all.filter((m) => m.name.toLowerCase() === wanted)
+  const present = named.filter((m) => !m.removedAt)
+  const found = present.length > 0 ? present : named
+  if (found.length === 1) {
+    const others = named.filter((m) => m !== found[0])
+    if (others.length > 0)
+      onOthers?.(
+        `"${ref}" also names ${others.map((m) => `${m.id} (removed)`).join(', ')}: pass an id for that member`,
+      )
+    return found[0]!.id
+  }
   if (found.length === 0)
     throw new CliError(
       `no member with the e-mail or name "${ref}" (linkctl team members lists them)`,

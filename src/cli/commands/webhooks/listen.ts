@@ -11,6 +11,7 @@ import { WEBHOOK_EVENTS, type WebhookEvent } from '../../../contract/limits.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { CliError, EXIT, UsageError } from '../../../session/exit-codes.js'
+import { stopSignals, StoppedBySignal, type StopSignal, type StopSignals } from '../../../session/signals.js'
 import { note, printLine, utcMinute, warn } from '../../output.js'
 import { commaChoices, intArg } from '../../parse.js'
 import { secretOf, secretOpt, signatureModule } from './shared.js'
@@ -169,19 +170,6 @@ export async function startListener(
   }
 }
 
-/** Resolves on the first SIGINT or SIGTERM. */
-export function untilSignal(): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const stop = () => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
-      resolve()
-    }
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
-  })
-}
-
 export interface ListenOpts extends Record<string, unknown> {
   secret?: string
   forwardTo?: string
@@ -189,8 +177,32 @@ export interface ListenOpts extends Record<string, unknown> {
   receiverUrl?: string
 }
 
-/** --forward-to: the temporary webhook around the listener, deleted however the wait ends. */
-async function listenAndForward(opts: ListenOpts, ctx: Ctx, until: Promise<unknown>): Promise<void> {
+/** How long deleting the temporary webhook may take once stopped (a daemon that hangs must not hold the exit). */
+export const CLEANUP_MS = 5_000
+
+/** `work`, or a rejection once `ms` have passed without it settling. */
+async function within<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms)
+  })
+  try {
+    return await Promise.race([work, late])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/**
+ * --forward-to: the temporary webhook around the listener, deleted however the wait ends (within
+ * CLEANUP_MS); a signal during the deletion leaves it, and says so with the command to delete it.
+ */
+async function listenAndForward(
+  opts: ListenOpts,
+  ctx: Ctx,
+  until: Promise<StopSignal | void>,
+  signals: StopSignals | undefined,
+): Promise<StopSignal | void> {
   const target = opts.forwardTo ?? ''
   if (!/^https?:\/\/[^/]/i.test(target))
     throw new UsageError(`--forward-to "${target}": expected an http(s) URL`)
@@ -205,6 +217,8 @@ async function listenAndForward(opts: ListenOpts, ctx: Ctx, until: Promise<unkno
   const receiverUrl = opts.receiverUrl ?? listener.url
   let webhookId: string | undefined
   let left = false
+  let stopped: StopSignal | void = undefined
+  const deleteLine = (id: string) => `linkctl webhooks delete ${id} --yes`
   try {
     const hook = await client.webhooks
       .create({
@@ -229,32 +243,64 @@ async function listenAndForward(opts: ListenOpts, ctx: Ctx, until: Promise<unkno
     )
     note(ctx, `Signing secret (verify the forwarded deliveries with it):\n${hook.secret}`)
     note(ctx, 'Ctrl-C to stop; the webhook is deleted on exit')
-    await until
+    stopped = await until
   } finally {
-    await listener.close()
-    if (webhookId) {
+    const id = webhookId
+    const cleanUp = async () => {
+      await listener.close()
+      if (!id) return
+      if (stopped) note(ctx, `Stopping: deleting webhook ${id}…`)
       try {
-        await client.webhooks.delete(webhookId)
-        note(ctx, `Deleted webhook ${webhookId}`)
+        await within(client.webhooks.delete(id), CLEANUP_MS)
+        note(ctx, `Deleted webhook ${id}`)
       } catch (err) {
         warn(
           ctx,
-          `could not delete webhook ${webhookId}: ${(err as Error).message}; delete it with: linkctl webhooks delete ${webhookId} --yes`,
+          `could not delete webhook ${id}: ${(err as Error).message}; delete it with: ${deleteLine(id)}`,
         )
         left = true
       }
     }
+    await (signals
+      ? signals.during(cleanUp(), (signal) => {
+          if (id)
+            warn(
+              ctx,
+              `${signal} again: stopped before webhook ${id} was deleted, so it may still be active; delete it with: ${deleteLine(id)}`,
+            )
+        })
+      : cleanUp())
   }
-  if (left) throw new CliError('the temporary webhook was not deleted (see the warning above)', EXIT.error)
+  if (left && stopped === undefined)
+    throw new CliError('the temporary webhook was not deleted (see the warning above)', EXIT.error)
+  return stopped
 }
 
-/** Listens until `until` resolves (SIGINT or SIGTERM by default). */
+/**
+ * Listens until `until` resolves: by default the first SIGINT, SIGTERM or SIGHUP, which then ends
+ * linkctl with the signal's exit code (130 for Ctrl-C) once the clean-up is done.
+ */
 export async function runWebhooksListen(
   opts: ListenOpts,
   ctx: Ctx,
-  until: Promise<unknown> = untilSignal(),
+  until?: Promise<StopSignal | void>,
 ): Promise<void> {
-  if (opts.forwardTo !== undefined) return listenAndForward(opts, ctx, until)
+  const signals = until ? undefined : stopSignals()
+  try {
+    const stopped = await listen(opts, ctx, until ?? signals!.first, signals)
+    if (stopped) throw new StoppedBySignal(stopped)
+  } finally {
+    signals?.release()
+  }
+}
+
+async function listen(
+  opts: ListenOpts,
+  ctx: Ctx,
+  until: Promise<StopSignal | void>,
+  signals: StopSignals | undefined,
+): Promise<StopSignal | void> {
+  if (opts.forwardTo !== undefined) return listenAndForward(opts, ctx, until, signals)
   if (opts.events || opts.receiverUrl)
     throw new UsageError('--events and --receiver-url go with --forward-to')
   const listener = await startListener(opts, ctx)
@@ -263,8 +309,9 @@ export async function runWebhooksListen(
     ctx,
     `Listening on ${listener.url} (${secret ? 'verifying signatures' : 'no --secret: signatures not checked'}); Ctrl-C to stop`,
   )
-  await until
+  const stopped = await until
   await listener.close()
+  return stopped
 }
 
 export function register(wh: Command): void {
@@ -292,7 +339,8 @@ export function register(wh: Command): void {
         'after',
         '\nWith --forward-to the signing secret is that of the temporary webhook (printed at start);\n' +
           "deliveries are answered with the forward target's status (502 when it cannot be reached),\n" +
-          'and the webhook is deleted on Ctrl-C or SIGTERM.',
+          'and the webhook is deleted on Ctrl-C, SIGTERM or SIGHUP (exit code 130, 143, 129); a second\n' +
+          'Ctrl-C while it is being deleted exits at once and names the webhook left behind.',
       ),
   ).action(action<ListenOpts>((_a, opts, ctx) => runWebhooksListen(opts, ctx)))
 }

@@ -5,8 +5,15 @@
  */
 import { describe, expect, it } from 'vitest'
 import {
+  ADD_STEPS,
   WRITE_ORDER,
   WRITE_STEPS,
+  mergeAdds,
+  mergeByGame,
+  splitAdds,
+  type AddStep,
+  type Adds,
+  type Writes,
   batchKeys,
   compileSteps,
   dayRowOf,
@@ -19,6 +26,7 @@ import {
   type WriteStep,
 } from '../../../../daemon/modules/gaming/storage/snapshot-plan.js'
 import {
+  MONEY_SUM_MAX_MICROS,
   NO_DAY,
   pairKey,
   type AcceptedBatch,
@@ -318,5 +326,88 @@ describe('what a batch writes', () => {
     expect(calls[0]).toBe('db g game_events insert 0')
     expect(calls[2]).toBe('db g game_players insert 1')
     expect(calls.at(-1)).toBe('db g game_player_totals add 1')
+  })
+})
+
+describe('the additions of a group of batches', () => {
+  const daily = (day: number, over: Record<string, number> = {}) => ({
+    day,
+    active_players: 1,
+    new_players: 0,
+    paying_players: 0,
+    sessions: 1,
+    session_seconds: 10,
+    events: 3,
+    flagged_events: 0,
+    transactions: 0,
+    revenue_iap_micros: 0,
+    revenue_ad_micros: 0,
+    revenue_subscription_micros: 0,
+    ...over,
+  })
+  const none = (): Adds => ({
+    daily: [],
+    dims: [],
+    gaps: [],
+    cohorts: [],
+    acquisition: [],
+    dimPayingGaps: [],
+    playerTotals: [],
+  })
+
+  it('splitAdds takes the counter steps out of a batch’s writes', () => {
+    const writes = Object.fromEntries(WRITE_ORDER.map((n) => [n, [{ n }]])) as unknown as Writes
+    const { own, adds } = splitAdds(writes)
+    expect(Object.keys(adds).sort()).toEqual([...ADD_STEPS].sort())
+    for (const name of WRITE_ORDER)
+      expect(own[name].length, name).toBe(ADD_STEPS.includes(name as AddStep) ? 0 : 1)
+  })
+
+  it('mergeAdds sums the counters of rows with the same key, keeps the others, money saturating', () => {
+    const a = {
+      ...none(),
+      daily: [daily(10), daily(11)],
+      gaps: [{ kind: 'active' as const, day: 11, prevDay: 10, players: 2 }],
+    }
+    const b = {
+      ...none(),
+      daily: [daily(10, { events: 5, revenue_iap_micros: MONEY_SUM_MAX_MICROS - 1 })],
+      gaps: [
+        { kind: 'active' as const, day: 11, prevDay: 10, players: 1 },
+        { kind: 'active' as const, day: 11, prevDay: 9, players: 1 },
+      ],
+      playerTotals: [{ players: 3 }],
+    }
+    const c = { ...none(), daily: [daily(10, { revenue_iap_micros: 5 })], playerTotals: [{ players: 2 }] }
+    const m = mergeAdds([a, b, c])
+    expect(m.daily).toEqual([
+      daily(10, {
+        active_players: 3,
+        sessions: 3,
+        session_seconds: 30,
+        events: 11,
+        revenue_iap_micros: MONEY_SUM_MAX_MICROS,
+      }),
+      daily(11),
+    ])
+    expect(m.gaps).toEqual([
+      { kind: 'active', day: 11, prevDay: 10, players: 3 },
+      { kind: 'active', day: 11, prevDay: 9, players: 1 },
+    ])
+    expect(m.playerTotals).toEqual([{ players: 5 }])
+    // The parts are left as they were.
+    expect(a.daily[0]).toEqual(daily(10))
+  })
+
+  it('mergeByGame keeps each game’s additions apart', () => {
+    const m = mergeByGame([
+      { gameId: 'g1', adds: { ...none(), playerTotals: [{ players: 1 }] } },
+      { gameId: 'g2', adds: { ...none(), playerTotals: [{ players: 4 }] } },
+      { gameId: 'g1', adds: { ...none(), playerTotals: [{ players: 2 }] } },
+    ])
+    expect([...m].map(([g, adds]) => [g, adds.playerTotals])).toEqual([
+      ['g1', [{ players: 3 }]],
+      ['g2', [{ players: 4 }]],
+    ])
   })
 })

@@ -93,7 +93,9 @@ export function register(schema: Command): void {
   jsonOption(
     schema
       .command('edit')
-      .description("edit a campaign's conversion schema in $VISUAL or $EDITOR (validated by the daemon)")
+      .description(
+        "edit a campaign's conversion schema in $VISUAL or $EDITOR (validated by the daemon; a refused schema is reopened)",
+      )
       .argument('<campaign>', CAMPAIGN_ARGUMENT),
   ).action(action(([campaign], _o, ctx) => runSkanSchemaEdit({ campaign: campaign ?? '' }, ctx)))
 }

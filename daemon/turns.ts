@@ -1,0 +1,37 @@
+/**
+ * Turns of the event loop for CPU-heavy work that arrives in bursts (gaming batches): each caller
+ * waits for its turn, in order; within one turn callers go one after another, each up to its
+ * first wait, until `turnMs` is used; the others wait for the next turn, which comes after the
+ * I/O that arrived meanwhile (redirects, reads) has been handled.
+ */
+export function createTurns(turnMs: number): () => Promise<void> {
+  const waiting: Array<() => void> = []
+  let scheduled = false
+  let started = 0
+  const next = (): void => {
+    const go = waiting.shift()
+    if (!go) {
+      scheduled = false
+      return
+    }
+    go()
+    // Queued after the caller's continuation: runs once it has reached its first wait.
+    queueMicrotask(() => {
+      if (!waiting.length) scheduled = false
+      else if (performance.now() - started < turnMs) next()
+      else setImmediate(turn)
+    })
+  }
+  const turn = (): void => {
+    started = performance.now()
+    next()
+  }
+  return () =>
+    new Promise<void>((resolve) => {
+      waiting.push(resolve)
+      if (!scheduled) {
+        scheduled = true
+        setImmediate(turn)
+      }
+    })
+}

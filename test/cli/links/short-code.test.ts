@@ -1,0 +1,132 @@
+/**
+ * One name for the short code on the command line, against the real daemon: `--short-code` on
+ * every command that sets a code (links and smart links, create and update), `--slug` its alias,
+ * the API's refusals of a code said with the flag (not `customSlug` / `shortCode`), and close
+ * misspellings of the flag suggested.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Link } from '../../../src/contract/links.js'
+import type { SmartLink } from '../../../src/contract/smart-links.js'
+import { startTestDaemon, type TestDaemon } from '../../support/daemon.js'
+import { cli } from '../../support/cli.js'
+
+let d: TestDaemon
+beforeAll(async () => {
+  d = await startTestDaemon()
+})
+afterAll(() => d.close())
+
+const run = (argv: string[]) => cli(argv, { env: { LINKCTL_URL: d.url, LINKCTL_API_KEY: d.ownerKey } })
+
+async function created<T>(argv: string[]): Promise<T> {
+  const r = await run([...argv, '--json'])
+  expect(r.code, r.stderr).toBe(0)
+  return JSON.parse(r.stdout) as T
+}
+
+describe('--short-code, with --slug as its alias', () => {
+  it('links create and update take --short-code, and --slug alike', async () => {
+    expect(
+      await created<Link>(['links', 'create', 'https://example.com/a', '--short-code', 'sc-one']),
+    ).toMatchObject({ shortCode: 'sc-one' })
+    expect(
+      await created<Link>(['links', 'create', 'https://example.com/b', '--slug', 'sc-two']),
+    ).toMatchObject({
+      shortCode: 'sc-two',
+    })
+    expect(await created<Link>(['links', 'update', 'sc-one', '--slug', 'sc-one-b'])).toMatchObject({
+      shortCode: 'sc-one-b',
+    })
+    expect(await created<Link>(['links', 'update', 'sc-one-b', '--short-code', 'sc-one-c'])).toMatchObject({
+      shortCode: 'sc-one-c',
+    })
+    const both = await run([
+      'links',
+      'create',
+      'https://example.com/c',
+      '--short-code',
+      'x1x',
+      '--slug',
+      'y1y',
+    ])
+    expect([both.code, both.stderr]).toEqual([
+      2,
+      'error: give the short code once: --short-code (or its alias --slug)\n',
+    ])
+  })
+
+  it('smart-links create and update take both too', async () => {
+    const sl = await created<SmartLink>([
+      'sl',
+      'create',
+      '--fallback',
+      'https://example.com/f',
+      '--slug',
+      'sc-smart',
+    ])
+    expect(sl.shortCode).toBe('sc-smart')
+    expect(
+      await created<SmartLink>(['sl', 'update', 'sc-smart', '--short-code', 'sc-smart-2']),
+    ).toMatchObject({
+      shortCode: 'sc-smart-2',
+    })
+  })
+
+  it('the help documents --short-code and names the alias; --slug itself is not listed', async () => {
+    for (const argv of [
+      ['links', 'create', '--help'],
+      ['links', 'update', '--help'],
+      ['sl', 'create', '--help'],
+      ['sl', 'update', '--help'],
+    ]) {
+      const help = (await run(argv)).stdout
+      expect(help, argv.join(' ')).toMatch(/--short-code <code> [^\n]*(\n {20,}[^\n]*)*alias\s+--slug/)
+      expect(help, argv.join(' ')).not.toMatch(/^\s+--slug <code>/m)
+    }
+  })
+})
+
+describe('refusals name the flag', () => {
+  it('a bad code on links create / update and smart-links create / update: --short-code, not customSlug or shortCode', async () => {
+    await created<Link>(['links', 'create', 'https://example.com/named', '--short-code', 'sc-named'])
+    for (const argv of [
+      ['links', 'create', 'https://example.com/bad', '--short-code', 'bad code!'],
+      ['links', 'update', 'sc-named', '--short-code', 'bad code!'],
+      ['sl', 'create', '--fallback', 'https://example.com/f', '--short-code', 'bad code!'],
+    ]) {
+      const r = await run(argv)
+      expect(r.code, argv.join(' ')).toBe(1)
+      expect(r.stderr).toMatch(
+        /^error: --short-code may only contain letters, digits, hyphens and underscores \(HTTP 400\)\n$/,
+      )
+    }
+    const short = await run(['links', 'create', 'https://example.com/short', '--slug', 'ab'])
+    expect(short.stderr).toBe('error: --short-code must be at least 3 characters (HTTP 400)\n')
+  })
+
+  it('a taken code: exit 6, and the API body as it came with --json', async () => {
+    const r = await run(['links', 'create', 'https://example.com/taken', '--short-code', 'sc-two'])
+    expect([r.code, r.stderr]).toEqual([
+      6,
+      'error: short code "sc-two" is already in use on this domain (HTTP 409)\n',
+    ])
+    const json = await run([
+      'links',
+      'create',
+      'https://example.com/bad',
+      '--short-code',
+      'bad code!',
+      '--json',
+    ])
+    expect(JSON.parse(json.stderr)).toMatchObject({
+      error: 'ValidationError',
+      details: [expect.objectContaining({ field: 'customSlug' })],
+    })
+  })
+
+  it('a misspelt flag gets a suggestion', async () => {
+    const r = await run(['links', 'create', 'https://example.com/typo', '--shortcode', 'abc'])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain("error: unknown option '--shortcode'\n(Did you mean --short-code?)")
+  })
+})

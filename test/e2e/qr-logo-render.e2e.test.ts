@@ -1,0 +1,114 @@
+/**
+ * End to end, the built linkd (or the single executable with LINKD_TEST_BINARY): a hostile QR
+ * logo already in the database (stored before the write-time bounds) is drawn by the render
+ * worker, from the bundle's own worker file; /health answers all through the render, which gives
+ * up with a 422; and SIGTERM during such a render still stops the daemon at once (the render
+ * answers 503). Needs `npm run build`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openDatabase } from '../../daemon/db/open.js'
+import type { QrCode } from '../../src/contract/qr-codes.js'
+import { createTestDatabase, onPostgres } from '../support/postgres.js'
+import { dataUrl, HOSTILE_SVG_LOGO } from '../support/qr-images.js'
+import { startLinkd, type RunningLinkd } from '../support/processes.js'
+
+let work = ''
+let daemon: RunningLinkd
+let key = ''
+/** The daemon's database: a file in its data directory, or (test:pg) a database of the run. */
+let database: { url: string; env: Record<string, string>; drop(): Promise<void> }
+
+beforeAll(async () => {
+  work = mkdtempSync(join(tmpdir(), 'linkd-qr-logo-e2e-'))
+  const pg = onPostgres ? await createTestDatabase() : undefined
+  database = pg
+    ? { url: pg.url, env: { LINKD_DATABASE_URL: pg.url }, drop: () => pg.drop() }
+    : { url: `sqlite:${join(work, 'data', 'linkd.db')}`, env: {}, drop: async () => {} }
+  daemon = await startLinkd(join(work, 'data'), database.env)
+  key = daemon.ownerKey() ?? ''
+}, 60_000)
+
+afterAll(async () => {
+  if (daemon) await daemon.stop('SIGKILL')
+  await database?.drop()
+  if (work) rmSync(work, { recursive: true, force: true })
+})
+
+async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${daemon.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  expect(res.status, `${method} ${path}`).toBeLessThan(300)
+  return (await res.json()) as T
+}
+
+/** A QR code whose stored logo is the hostile SVG, written past every check (as an old row). */
+async function hostileQr(): Promise<string> {
+  const link = await api<{ id: string }>('POST', '/api/use/links', { destinationUrl: 'https://example.com/' })
+  const qr = await api<QrCode>('POST', '/api/use/qr-codes', { linkId: link.id })
+  const style = {
+    foreground: '#000000',
+    background: '#ffffff',
+    errorCorrection: 'H',
+    margin: 4,
+    logo: dataUrl('image/svg+xml', HOSTILE_SVG_LOGO),
+  }
+  const db = openDatabase(database.url)
+  try {
+    await db.kysely
+      .updateTable('qr_codes')
+      .set({ style: JSON.stringify(style) })
+      .where('id', '=', qr.id)
+      .execute()
+  } finally {
+    await db.close()
+  }
+  return qr.id
+}
+
+const pngOf = (id: string) =>
+  fetch(`${daemon.url}/api/use/qr-codes/${id}/image?format=png&size=2048`, {
+    headers: { authorization: `Bearer ${key}` },
+  })
+
+describe('a hostile stored QR logo with the real daemon', () => {
+  it('the render gives up with a 422 while /health answers, each within a second', async () => {
+    const id = await hostileQr()
+    let done = false
+    const image = pngOf(id).finally(() => (done = true))
+    const waits: number[] = []
+    while (!done) {
+      const started = performance.now()
+      expect((await fetch(`${daemon.url}/health`)).status).toBe(200)
+      waits.push(performance.now() - started)
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    const res = await image
+    expect(res.status).toBe(422)
+    expect(((await res.json()) as { message: string }).message).toBe(
+      "the QR code's logo could not be drawn within 2 s",
+    )
+    expect(waits.length).toBeGreaterThan(10)
+    expect(Math.max(...waits)).toBeLessThan(1000)
+  })
+
+  it('SIGTERM during such a render stops the daemon', async () => {
+    const id = await hostileQr()
+    const image = pngOf(id).then(
+      (res) => res.status,
+      () => 'closed',
+    )
+    // The render is under way once the daemon is busy with it; the main thread still answers.
+    await new Promise((r) => setTimeout(r, 300))
+    expect((await fetch(`${daemon.url}/health`)).status).toBe(200)
+    const code = await daemon.stop('SIGTERM')
+    expect(code, daemon.output()).toBe(0)
+    // Cut short by the shutdown: 503 (retry elsewhere), or the connection closed first.
+    expect([503, 'closed']).toContain(await image)
+  })
+})
