@@ -13,7 +13,7 @@ import {
 } from '../../../../src/contract/gaming-revenue.js'
 import type { GameRecord } from '../games/index.js'
 import type { AcquisitionStore } from '../storage/index.js'
-import { ratio } from './money.js'
+import { byGroup, ratio } from './money.js'
 import { money, round } from '../../../../src/contract/numbers.js'
 import { dateOfDay } from '../../../clock.js'
 
@@ -79,7 +79,7 @@ export async function attributionReport(
     for (const k of Object.keys(total) as (keyof Counters)[]) total[k] += c[k]
     data.push({ group: value === '' ? NONE_GROUP : value, ...figures(c) })
   }
-  data.sort((a, b) => b.installs - a.installs || a.group.localeCompare(b.group))
+  data.sort((a, b) => b.installs - a.installs || byGroup(a, b))
   if (dim === 'link') {
     const ids = [...groups.keys()].filter((v) => v !== '')
     const urls = deps.linkRefs ? await deps.linkRefs(game.organizationId, ids) : new Map<string, string>()

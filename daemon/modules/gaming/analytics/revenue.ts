@@ -13,7 +13,7 @@ import {
 import { DAY_MS, dateOfDay } from '../../../clock.js'
 import type { GameRecord } from '../games/index.js'
 import type { AcquisitionStore, AggregatesStore } from '../storage/index.js'
-import { ratio } from './money.js'
+import { byGroup, ratio } from './money.js'
 import { money } from '../../../../src/contract/numbers.js'
 
 interface Counters {
@@ -97,7 +97,7 @@ export async function revenueReport(
       .filter((r) => r.iap + r.ad + r.subscription + r.transactions > 0)
       // Players without the value are stored under '': the (none) row.
       .map((r) => row(r.value === '' ? NONE_GROUP : r.value, r, paying.get(r.value) ?? 0))
-      .sort((a, b) => b.total - a.total || a.group.localeCompare(b.group))
+      .sort((a, b) => b.total - a.total || byGroup(a, b))
   } else {
     const days = await acquisition.revenueByDay(game.id, start, end)
     const spans = buckets(groupBy, start, end)

@@ -141,18 +141,8 @@ describe('currency conversion at ingestion', () => {
       },
     ])
     const attribution = (await get('attribution?groupBy=source')).json<AttributionReport>()
-    // Sorted by installs, then group.
+    // Sorted by installs, then group: (none) after the named ones.
     expect(attribution.data).toEqual([
-      {
-        group: '(none)',
-        installs: 1,
-        conversions: 1,
-        revenue: 4,
-        cost: 0,
-        commission: 0,
-        avgCpa: 0,
-        avgRoas: null,
-      },
       {
         group: 'ads',
         installs: 1,
@@ -162,6 +152,16 @@ describe('currency conversion at ingestion', () => {
         commission: 1.1,
         avgCpa: 3,
         avgRoas: 3.666667,
+      },
+      {
+        group: '(none)',
+        installs: 1,
+        conversions: 1,
+        revenue: 4,
+        cost: 0,
+        commission: 0,
+        avgCpa: 0,
+        avgRoas: null,
       },
     ])
     expect(attribution.totals).toMatchObject({
