@@ -39,7 +39,9 @@ export function domainRoutes(deps: { domains: DomainService }) {
           response: {
             201: Domain,
             403: errorRef("The key lacks the permission, or the plan's custom domain limit is reached"),
-            409: errorRef('The domain has already been added (domains are unique across organizations)'),
+            409: errorRef(
+              'The domain has already been added (domains are unique across organizations). When another organization added it and has not verified it, the message and the details (txtRecord.name, txtRecord.value) name the TXT record that, published, lets this organization add it in its place',
+            ),
             422: errorRef("The service's own domain, or an apex domain while the server has no A record IP"),
           },
         },

@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js'
 import { DAY_MS, iso, isoOrNull } from '../../clock.js'
-import { newId, randomToken, type SecretBox } from '../../crypto.js'
+import { newId, type SecretBox } from '../../crypto.js'
 import type { EventBus } from '../../events.js'
 import { AppError, notFound, validation } from '../../http/errors.js'
 import { checkDestination } from '../../urls.js'
@@ -35,6 +35,7 @@ import { createCertificateOrders, ORDER_RUNS_MS } from './certificates.js'
 import { normalizeAppLinks } from './app-links.js'
 import type { GuardPolicy } from '../webhooks/index.js'
 import { createFileChecker, resolverOf, verificationFile } from './file.js'
+import { alreadyAdded, claimTokens, heldUnverified, verifiedElsewhere } from './claims.js'
 import type { DomainVerificationMethod } from '../../../src/contract/limits.js'
 
 export interface DomainServiceDeps {
@@ -43,6 +44,8 @@ export interface DomainServiceDeps {
   events: EventBus
   orgs: Pick<OrgService, 'get'>
   secrets: SecretBox
+  /** Derives the organizations' claim tokens of hosts (claims.ts). */
+  masterKey: Buffer
   directory: DomainDirectory
   /** Moves an organization's links off a domain being deleted (the links service). */
   detachLinks(domainId: string): Promise<number>
@@ -75,6 +78,7 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
     ...(deps.dnsTimeoutMs ? { timeoutMs: deps.dnsTimeoutMs } : {}),
   })
   const now = () => deps.clock.now()
+  const claimToken = claimTokens(deps.masterKey)
   const targets = { cnameTarget: deps.cnameTarget, aRecordIp: deps.aRecordIp }
   const orders = createCertificateOrders({ ...deps, changed })
   const files = createFileChecker({
@@ -280,21 +284,26 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
             ? `the ${org.plan} plan does not include custom domains; upgrade the plan`
             : `the ${org.plan} plan allows ${max} custom domain${max === 1 ? '' : 's'}; delete one or upgrade the plan`,
         )
-      // Unverified claims of the same host by several organizations may coexist; a verified one is
-      // the host's owner's.
-      const holder = await store.verifiedByName(domain)
-      if (holder && holder.organizationId !== organizationId)
-        throw new AppError('Conflict', `domain ${domain} is verified by another organization`, [
-          { field: 'domain', message: 'verified by another organization' },
-        ])
+      const verificationMethod = methodFor(domain, body.verificationMethod)
+      const claims = await store.byHost(domain)
+      if (claims.some((c) => c.organizationId === organizationId)) throw alreadyAdded(domain)
+      const others = claims.filter((c) => c.organizationId !== organizationId)
+      if (others.some((c) => c.verificationStatus === 'verified')) throw verifiedElsewhere(domain)
+      const token = claimToken(organizationId, domain)
+      // Another organization's unverified claim gives way only to proof of control: this
+      // organization's claim token in the TXT challenge record, on every resolver.
+      if (others.length) {
+        const [txt] = await dns.check(expectedRecords(domain, token, targets).filter((r) => r.type === 'TXT'))
+        if (txt!.status !== 'Verified') throw heldUnverified(domain, txt!)
+      }
       const t = now()
       const record: DomainRecord = {
         id: newId('dom'),
         organizationId,
         domain,
         verificationStatus: 'pending',
-        verificationMethod: methodFor(domain, body.verificationMethod),
-        challengeToken: `linkd-verify=${randomToken()}`,
+        verificationMethod,
+        challengeToken: token,
         recordChecks: null,
         fileCheck: null,
         lastCheckedAt: null,
@@ -315,16 +324,28 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
         createdAt: t,
         updatedAt: t,
       }
+      let gone: DomainRecord[] = []
       try {
-        await store.insert(record)
+        if (others.length) {
+          const replaced = await store.replaceClaims(record)
+          if (!replaced) throw verifiedElsewhere(domain)
+          gone = replaced
+        } else await store.insert(record)
       } catch (err) {
-        if (isUniqueViolation(err))
-          throw new AppError('Conflict', `domain ${domain} has already been added`, [
-            { field: 'domain', message: 'already added to this organization' },
-          ])
+        if (isUniqueViolation(err)) throw alreadyAdded(domain)
         throw err
       }
       await changed()
+      // The organizations whose claims gave way learn it from domain.deleted.
+      for (const d of gone)
+        deps.events.emit(
+          'domain.deleted',
+          {
+            organizationId: d.organizationId,
+            data: { id: d.id, domain: d.domain, deletedAt: iso(t), reason: 'taken_over' },
+          },
+          t,
+        )
       const out = present(record)
       deps.events.emit(
         'domain.created',
@@ -487,7 +508,7 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
       const t = now()
       deps.events.emit(
         'domain.deleted',
-        { organizationId, data: { id: d.id, domain: d.domain, deletedAt: iso(t) } },
+        { organizationId, data: { id: d.id, domain: d.domain, deletedAt: iso(t), reason: 'deleted' } },
         t,
       )
     },
@@ -525,7 +546,10 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
       for (const d of gone)
         deps.events.emit(
           'domain.deleted',
-          { organizationId: d.organizationId, data: { id: d.id, domain: d.domain, deletedAt: iso(t) } },
+          {
+            organizationId: d.organizationId,
+            data: { id: d.id, domain: d.domain, deletedAt: iso(t), reason: 'expired' },
+          },
           t,
         )
       return gone.length

@@ -1,14 +1,9 @@
 /** Short links, their codes, bulk creation and QR codes; owns `links` and `link_tags`. */
 export { createLinkStore } from './store.js'
-export {
-  createLinkService,
-  qrCodeIdOf,
-  type ClickDelta,
-  type ItemValidator,
-  type ResolvedLink,
-  type ShortUrlUse,
-} from './service.js'
-export { createSmartLinkService } from './smart.js'
+export { createLinkService, qrCodeIdOf, type ClickDelta, type ShortUrlUse } from './service.js'
+export { type ItemValidator } from './bulk.js'
+export { type ResolvedLink } from './present.js'
+export { createSmartLinkService } from './smart-links.js'
 export { SHARED_DOMAIN_KEY, createReservedCodes, type ReservedCodes } from './rules.js'
 export { type QrImage } from '../../qr/index.js'
 import type { PageOf } from '../../../src/contract/common.js'
@@ -31,9 +26,12 @@ import type { Module } from '../module.js'
 import { expireLinksJob } from './jobs.js'
 import type { QrImage } from '../../qr/index.js'
 import { linkRoutes } from './routes.js'
+import { linkQrRoutes } from './qr-routes.js'
 import { smartLinkRoutes } from './smart-routes.js'
-import type { LinkKind } from './store.js'
-import type { ClickDelta, ItemValidator, ResolvedLink } from './service.js'
+import type { LinkKind } from './records.js'
+import type { ClickDelta } from './service.js'
+import type { ItemValidator } from './bulk.js'
+import type { ResolvedLink } from './present.js'
 import type { ReservedCodes } from './rules.js'
 
 /** What install attribution reads of a link. */
@@ -102,6 +100,7 @@ export function linksModule(deps: {
   reserved: ReservedCodes
 }): Module {
   const links = linkRoutes(deps)
+  const qr = linkQrRoutes(deps)
   const smart = smartLinkRoutes(deps)
   return {
     name: 'links',
@@ -111,6 +110,7 @@ export function linksModule(deps: {
     },
     routes: async (app) => {
       await links(app)
+      await qr(app)
       await smart(app)
     },
     jobs: [expireLinksJob(deps.links)],

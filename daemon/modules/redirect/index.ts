@@ -10,7 +10,7 @@ import type { HotLinkCache } from './cache.js'
 import { redirectRoutes } from './routes.js'
 import type { Lookup } from './service.js'
 import type { ResolvedLink } from './cache.js'
-import type { Visit } from './options.js'
+import type { VisitAnswer, Visitor, VisitRequest } from './visit.js'
 
 export interface RedirectService {
   /** The domain key a request's Host names ('' shared, a custom domain's id), undefined if not ours. */
@@ -21,13 +21,10 @@ export interface RedirectService {
   lookupCached(domainKey: string | undefined, code: string): Lookup | undefined
   /** What `GET /:code` on `host` answers. */
   lookup(host: string | undefined, code: string): Promise<Lookup>
-  /**
-   * Where this visit of a redirecting link goes (rules, forwarded query; a smart link's platform
-   * target with `clickId` appended; `ipad`: the device page found an iPad): its Location.
-   */
-  location(link: ResolvedLink, visit: Visit, clickId?: string, ipad?: boolean): string
-  /** The click id of a human visit of a smart link (`clk_…`); undefined for bots and plain links. */
-  clickIdFor(link: ResolvedLink, method: string, userAgent: string): string | undefined
+  /** The one decision of a visit, without I/O (the fast path, the password form's POST). */
+  decide: Visitor
+  /** What GET|HEAD /:code on `host` answers: lookup, maxClicks, then `decide`. */
+  visit(host: string | undefined, code: string, req: VisitRequest): Promise<VisitAnswer>
   /** A visit of a link with maxClicks: true while it redirects (a human visit takes one click). */
   takeCappedClick(link: ResolvedLink, method: string, userAgent: string): Promise<boolean>
   /** A link with maxClicks: whether clicks are left, without taking one. */

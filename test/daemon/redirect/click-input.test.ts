@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { clickInput, REFERER_MAX, USER_AGENT_MAX } from '../../../daemon/modules/redirect/click.js'
-import type { ResolvedLink } from '../../../daemon/modules/links/service.js'
+import type { ResolvedLink } from '../../../daemon/modules/links/index.js'
 
 const link: ResolvedLink = {
   id: 'lnk_1',
