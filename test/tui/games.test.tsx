@@ -49,6 +49,7 @@ describe('games screen, rendering', () => {
       row('lnk_few', 'http://s.test/few', 2, 1.5),
       row('sml_most', 'https://go.example/play', 9, 49.95),
       row('lnk_gone', null, 1, 0),
+      row('(none)', null, 5, 3),
     ]
     const app = renderTui({ client, initialScreen: 'games' })
     await frameWith(app, '3 games')
@@ -60,6 +61,9 @@ describe('games screen, rendering', () => {
     expect(frame).toMatch(/ 9 {2}49\.95 USD {2}go\.example\/play/)
     expect(frame).toMatch(/ 2 {3}1\.50 USD {2}s\.test\/few/)
     expect(frame).toMatch(/ 1 {3}0\.00 USD {2}lnk_gone/)
+    // The installs without a link: the (none) row, among the others by installs.
+    expect(frame).toMatch(/ 5 {3}3\.00 USD {2}\(none\)/)
+    expect(at('(none)')).toBeLessThan(at('s.test/few'))
     expect(at('go.example/play')).toBeLessThan(at('s.test/few'))
     expect(at('s.test/few')).toBeLessThan(at('lnk_gone'))
     expect(

@@ -113,7 +113,7 @@ export function gamingAnalyticsRoutes(deps: { analytics: GamingAnalyticsService 
       'events',
       {
         summary: 'Per event type: count, unique players, percentage of all events',
-        description: `${RANGE} Named types (custom: false), and each custom event name as its own row (custom: true); uniquePlayers: distinct players who sent the type in the range (null for a custom name: not kept per name); sorted by count.`,
+        description: `${RANGE} Named types (custom: false), and each custom event name as its own row (custom: true); uniquePlayers: distinct players who sent the type in the range (null for a custom name over a range holding days stored by linkd 0.1); sorted by count.`,
       },
       OverviewQuery,
       Events,

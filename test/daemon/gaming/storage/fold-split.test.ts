@@ -124,12 +124,12 @@ function snapshotOf(r: Rand, known: History[], storedIds: string[]): Snapshot {
   const allDays = new Map<string, number[]>()
   const sessionsBySid = new Map<string, SessionRow>()
   const sessionsById = new Map<string, SessionRow>()
-  const typeDays = new Map<string, Array<Pick<PlayerDayRow, 'day' | 'event_types'>>>()
+  const typeDays = new Map<string, Array<Pick<PlayerDayRow, 'day' | 'event_types' | 'custom_events'>>>()
   for (const h of known) {
     const p = h.profile.player_id
     profiles.set(p, h.profile)
     allDays.set(p, h.days)
-    const types: Array<Pick<PlayerDayRow, 'day' | 'event_types'>> = []
+    const types: Array<Pick<PlayerDayRow, 'day' | 'event_types' | 'custom_events'>> = []
     for (const day of h.days) {
       let bits = 0
       for (let b = 0; b <= CUSTOM_BIT; b++) if (r() < 0.15) bits += 2 ** b
@@ -142,8 +142,9 @@ function snapshotOf(r: Rand, known: History[], storedIds: string[]): Snapshot {
         events: int(r, 1, 50),
         revenue_micros: paying ? int(r, 1, 5_000_000) : 0,
         event_types: bits,
+        custom_events: null,
       })
-      types.push({ day, event_types: bits })
+      types.push({ day, event_types: bits, custom_events: null })
     }
     typeDays.set(p, types)
     for (let day = D - 6; day <= D + 2; day++) {
@@ -286,8 +287,8 @@ describe('the fold split by layer', () => {
       const count = (what: string) => seen.set(what, (seen.get(what) ?? 0) + 1)
       for (let seed = 1; seed <= 2000; seed++) {
         const { snapshot, events } = batch(seed)
-        const expected = referenceFold(snapshot, events, ids())
-        const actual = fold(snapshot, events, ids())
+        const expected = withoutLaterRules(referenceFold(snapshot, events, ids()))
+        const actual = withoutLaterRules(fold(snapshot, events, ids()))
         expect(actual, `seed ${seed}`).toStrictEqual(expected)
         expect(JSON.stringify(actual), `seed ${seed}`).toBe(JSON.stringify(expected))
         tally(snapshot, expected, count)
@@ -323,6 +324,33 @@ describe('the fold split by layer', () => {
     },
   )
 })
+
+/** The profile dimensions, whose players without a value the fold counts under '' since. */
+const PROFILE_DIMS = new Set(['platform', 'affiliate', 'campaign', 'source', 'medium', 'link'])
+
+/**
+ * The changes without what the fold counts since the reference was taken: players per custom
+ * event name (custom_events, the 'custom_event' players, 'custom:' gaps) and players without a
+ * profile value under '' (the reports' `(none)` rows; fold-acquisition and fold-player-days test
+ * them). The rest must stay bit for bit (the day dimensions in key order).
+ */
+function withoutLaterRules(c: Changes): Changes {
+  return {
+    ...c,
+    playerDays: c.playerDays.map(({ row, isNew }) => {
+      const { custom_events: _names, ...rest } = row
+      return { row: rest as PlayerDayRow, isNew }
+    }),
+    // In key order: a custom name's row may now be created by its players before its events.
+    dims: c.dims
+      .filter((d) => !(d.value === '' && PROFILE_DIMS.has(d.dim)))
+      .map((d) => (d.dim === 'custom_event' ? { ...d, players: 0 } : d))
+      .sort((a, b) => a.day - b.day || a.dim.localeCompare(b.dim) || a.value.localeCompare(b.value)),
+    gaps: c.gaps.filter((g) => !g.kind.startsWith('custom:')),
+    acquisition: c.acquisition.filter((a) => a.value !== ''),
+    dimPayingGaps: c.dimPayingGaps.filter((g) => g.value !== ''),
+  }
+}
 
 function tally(snapshot: Snapshot, c: Changes, count: (what: string) => void) {
   if (c.duplicates) count('duplicates')
