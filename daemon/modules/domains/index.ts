@@ -21,7 +21,10 @@ import type {
 } from '../../../src/contract/domains.js'
 import type { Module } from '../module.js'
 import { expireDomainClaimsJob, recheckDomainsJob, renewCertificatesJob } from './jobs.js'
-import { domainRoutes, installDomainRedirects } from './routes.js'
+import { appLinkRoutes } from './app-link-routes.js'
+import { acmeRoutes, installDomainRedirects } from './host-routes.js'
+import { domainRoutes } from './routes.js'
+import { domainStatusRoutes } from './status-routes.js'
 import type { DomainRecord } from './store.js'
 
 export interface DomainService {
@@ -95,10 +98,13 @@ export interface DomainDirectory {
 }
 
 export function domainsModule(deps: { domains: DomainService; directory: DomainDirectory }): Module {
+  const plugins = [domainRoutes, domainStatusRoutes, appLinkRoutes, acmeRoutes].map((p) => p(deps))
   return {
     name: 'domains',
     hooks: (app) => installDomainRedirects(app, deps.directory),
-    routes: domainRoutes(deps),
+    routes: async (app) => {
+      for (const plugin of plugins) await plugin(app)
+    },
     jobs: [
       recheckDomainsJob(deps.domains),
       renewCertificatesJob(deps.domains),

@@ -20,23 +20,17 @@ import { DOMAINS_PER_PLAN, DOMAIN_LIMITS, type Plan } from '../../../src/contrac
 import type { OrgService } from '../orgs/index.js'
 import type { Acme } from './acme.js'
 import type { DomainDirectory, DomainService } from './index.js'
-import {
-  createDnsChecker,
-  expectedRecords,
-  isApex,
-  recordWarnings,
-  type RecordCheck,
-  type RecordStatus,
-} from './dns.js'
+import { createDnsChecker, expectedRecords, isApex } from './dns.js'
 import { checkDomainName } from './rules.js'
 import type { DomainRecord, DomainStore } from './store.js'
 import { isUniqueViolation } from '../../db/errors.js'
 import { createCertificateOrders, ORDER_RUNS_MS } from './certificates.js'
 import { normalizeAppLinks } from './app-links.js'
 import type { GuardPolicy } from '../webhooks/index.js'
-import { createFileChecker, resolverOf, verificationFile } from './file.js'
+import { createFileChecker, resolverOf } from './file.js'
 import { alreadyAdded, claimTokens, heldUnverified, verifiedElsewhere } from './claims.js'
-import type { DomainVerificationMethod } from '../../../src/contract/limits.js'
+import { presentDomain } from './present.js'
+import { createVerification, methodFor } from './verification.js'
 
 export interface DomainServiceDeps {
   store: DomainStore
@@ -87,62 +81,9 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
     ...(deps.filePort ? { port: deps.filePort } : {}),
     ...(deps.fileTimeoutMs ? { timeoutMs: deps.fileTimeoutMs } : {}),
   })
-
-  /**
-   * The records a domain needs: the TXT challenge and CNAME or A; with FILE verification only
-   * the CNAME or A record (it brings traffic here; the file proves ownership).
-   */
-  function needed(d: Pick<DomainRecord, 'domain' | 'challengeToken' | 'verificationMethod'>) {
-    const all = expectedRecords(d.domain, d.challengeToken, targets)
-    return d.verificationMethod === 'FILE' ? all.filter((r) => r.type !== 'TXT') : all
-  }
-
-  /** The method asked for, checked against the domain type; the type's DNS method when none is. */
-  function methodFor(domain: string, asked: DomainVerificationMethod | undefined): DomainVerificationMethod {
-    const dns = isApex(domain) ? 'TXT' : 'CNAME'
-    if (asked === undefined || asked === 'FILE' || asked === dns) return asked ?? dns
-    throw validation(
-      'verificationMethod',
-      `${asked} is not a method for ${domain}: ${isApex(domain) ? 'an apex domain is verified by TXT (TXT challenge + A record)' : 'a subdomain is verified by CNAME (TXT challenge + CNAME record)'} or FILE`,
-    )
-  }
   const { provision } = orders
-
-  function records(d: DomainRecord): Domain['dnsRecords'] {
-    const checked = new Map((d.recordChecks ?? []).map((c) => [`${c.type} ${c.name}`, c.status]))
-    return needed(d).map((r) => ({
-      ...r,
-      status: checked.get(`${r.type} ${r.name}`) ?? 'Pending',
-    }))
-  }
-
-  function present(d: DomainRecord): Domain {
-    return {
-      id: d.id,
-      domain: d.domain,
-      verificationStatus: d.verificationStatus,
-      sslStatus: d.sslStatus,
-      isDefault: d.isDefault,
-      verificationMethod: d.verificationMethod,
-      dnsRecords: records(d),
-      verificationFile:
-        d.verificationMethod === 'FILE' ? verificationFile(d.domain, d.challengeToken, d.fileCheck) : null,
-      warnings: [
-        ...(d.claimLostAt === null
-          ? []
-          : [
-              `another organization verified ${d.domain} first (${iso(d.claimLostAt)}): this claim cannot be verified while it holds it; delete it`,
-            ]),
-        ...recordWarnings(d.domain, { ...targets, shortDomain: deps.shortDomain }),
-      ],
-      rootRedirectUrl: d.rootRedirectUrl,
-      createdAt: iso(d.createdAt),
-      updatedAt: iso(d.updatedAt),
-      verifiedAt: isoOrNull(d.verifiedAt),
-      lastCheckedAt: isoOrNull(d.lastCheckedAt),
-      sslExpiresAt: isoOrNull(d.sslExpiresAt),
-    }
-  }
+  const { check, attempt } = createVerification({ ...deps, dns, files, targets, changed, provision })
+  const present = (d: DomainRecord) => presentDomain(d, { targets, shortDomain: deps.shortDomain })
 
   async function load(organizationId: string, id: string): Promise<DomainRecord> {
     const d = await store.byId(organizationId, id)
@@ -153,111 +94,6 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
   async function changed(): Promise<void> {
     await deps.directory.refresh()
     deps.announce?.()
-  }
-
-  /** Checks the records on every resolver and stores the per-record statuses. */
-  async function check(d: DomainRecord): Promise<{ checks: RecordCheck[]; status: RecordStatus }> {
-    const checks = await dns.check(needed(d))
-    const status: RecordStatus = checks.every((c) => c.status === 'Verified')
-      ? 'Verified'
-      : checks.some((c) => c.status === 'Failed')
-        ? 'Failed'
-        : 'Pending'
-    return { checks, status }
-  }
-
-  /**
-   * The ownership proof of one attempt: the DNS records, or (FILE) the file, the CNAME or A
-   * record being checked alongside for the domain's dnsRecords without deciding anything.
-   */
-  async function prove(d: DomainRecord): Promise<{
-    checks: RecordCheck[]
-    status: RecordStatus
-    patch: Partial<DomainRecord>
-  }> {
-    if (d.verificationMethod !== 'FILE') {
-      const { checks, status } = await check(d)
-      return { checks, status, patch: { recordChecks: checks } }
-    }
-    const [{ checks }, file] = await Promise.all([check(d), files.check(d.domain, d.challengeToken)])
-    return { checks, status: file.status, patch: { recordChecks: checks, fileCheck: file } }
-  }
-
-  /**
-   * The move to verified (and certificate pending), only from the state `d` was read in; false
-   * when another request moved it meanwhile, or another organization verified the host first
-   * (the unique index of verified hosts refuses the second).
-   */
-  async function verifyIf(d: DomainRecord, patch: Partial<DomainRecord>): Promise<boolean> {
-    try {
-      return await store.updateIf(d.id, d, patch)
-    } catch (err) {
-      if (!isUniqueViolation(err)) throw err
-      const t = now()
-      await store.update(d.id, { verificationStatus: 'failed', claimLostAt: t, updatedAt: t })
-      return false
-    }
-  }
-
-  /**
-   * One verification attempt (the verify operation and the re-check job): all records on all
-   * resolvers → verified (SSL provisioning starts); a record missing or wrong everywhere →
-   * failed; otherwise (still propagating, a resolver not answering) the status stays.
-   */
-  async function attempt(d: DomainRecord, manual: boolean): Promise<DomainRecord> {
-    const { status, patch: proof } = await prove(d)
-    const t = now()
-    const patch: Partial<DomainRecord> = { ...proof, lastCheckedAt: t, updatedAt: t }
-    let verifiedNow = false
-    // The first organization to verify a host wins it: while another holds it verified, this
-    // claim's proof changes nothing (it failed when that one verified).
-    const holder = status === 'Verified' ? await store.verifiedByName(d.domain) : undefined
-    if (d.verificationStatus !== 'verified' && holder && holder.id !== d.id) {
-      Object.assign(patch, { verificationStatus: 'failed', claimLostAt: d.claimLostAt ?? t })
-    } else if (d.verificationStatus !== 'verified') {
-      if (status === 'Verified') {
-        Object.assign(patch, {
-          verificationStatus: 'verified',
-          verifiedAt: t,
-          sslStatus: 'pending',
-          claimLostAt: null,
-        })
-        verifiedNow = true
-      } else if (status === 'Failed' && manual) patch.verificationStatus = 'failed'
-    } else if (manual && status === 'Verified' && (d.sslStatus === 'expired' || d.sslStatus === 'failed')) {
-      // Re-verifying a verified domain whose certificate expired or failed re-provisions it.
-      Object.assign(patch, { sslStatus: 'pending', sslError: null })
-    }
-    if (patch.sslStatus !== 'pending') await store.update(d.id, patch)
-    else if (!(await verifyIf(d, patch))) {
-      // The move to "certificate pending" is taken only from the state this attempt read: of two
-      // verifications at once (maybe on two processes) one moves the domain, emits the event and
-      // orders; the other answers with the domain as the first left it.
-      await store.update(d.id, { ...proof, lastCheckedAt: t, updatedAt: t })
-      await changed()
-      return (await store.byIdAnyOrg(d.id)) ?? { ...d, ...proof, lastCheckedAt: t }
-    }
-    const next = { ...d, ...patch }
-    // The other organizations' claims of the host fail, saying why (their warnings).
-    if (verifiedNow) await store.loseOtherClaims(d.domain, d.id, t)
-    await changed()
-    if (verifiedNow)
-      deps.events.emit(
-        'domain.verified',
-        {
-          organizationId: d.organizationId,
-          data: {
-            id: d.id,
-            domain: d.domain,
-            verifiedAt: iso(t),
-            sslStatus: 'pending',
-            sslExpiresAt: null,
-          },
-        },
-        t,
-      )
-    if (next.verificationStatus === 'verified' && next.sslStatus === 'pending') provision(next)
-    return next
   }
 
   return {

@@ -1,6 +1,8 @@
 /** API keys, request authentication, usage and activity; owns `api_keys` and `api_key_activity`. */
 export { createKeyStore, type KeyRecord } from './store.js'
-export { createKeyService, type AuthFailure, type AuthResult, type KeyCaller } from './service.js'
+export { createKeyService } from './service.js'
+export { type AuthFailure, type AuthResult } from './authentication.js'
+export { type KeyCaller } from './guards.js'
 export { type RequestUsage, type UsageRecorder } from './usage.js'
 export { keyAccess } from './access.js'
 import type { PageOf } from '../../../src/contract/common.js'
@@ -18,8 +20,11 @@ import type { Clock } from '../../clock.js'
 import type { RateLimitStore } from '../../http/rate-limit.js'
 import type { Module } from '../module.js'
 import { expireKeysJob, pruneKeyActivityJob } from './jobs.js'
+import { keyActionRoutes } from './action-routes.js'
 import { keyRoutes } from './routes.js'
-import type { AuthResult, KeyCaller } from './service.js'
+import { keyTesterRoutes } from './tester-routes.js'
+import type { AuthResult } from './authentication.js'
+import type { KeyCaller } from './guards.js'
 import type { KeyRecord } from './store.js'
 import type { RequestUsage, UsageRecorder } from './usage.js'
 
@@ -75,9 +80,12 @@ export interface KeyService {
 }
 
 export function keysModule(deps: { keys: KeyService; limiter: RateLimitStore; clock: Clock }): Module {
+  const plugins = [keyRoutes, keyActionRoutes, keyTesterRoutes].map((p) => p(deps))
   return {
     name: 'keys',
-    routes: keyRoutes(deps),
+    routes: async (app) => {
+      for (const plugin of plugins) await plugin(app)
+    },
     jobs: [expireKeysJob(deps.keys), pruneKeyActivityJob(deps.keys)],
   }
 }

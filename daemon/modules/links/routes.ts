@@ -12,7 +12,7 @@ import {
 } from '../../../src/contract/links.js'
 import { LINK_LIMITS } from '../../../src/contract/limits.js'
 import { principalOf } from '../../http/auth.js'
-import { validationDetails } from '../../http/errors.js'
+import { validationDetails } from '../../http/validation-details.js'
 import { errorRef } from '../../http/openapi.js'
 import type { ItemValidator, LinkService } from './index.js'
 

@@ -15,7 +15,8 @@ import type {
   Whoami,
 } from '../../../src/contract/team.js'
 import type { Module } from '../module.js'
-import { teamRoutes } from './routes.js'
+import { invitationRoutes } from './invitation-routes.js'
+import { meRoutes, memberRoutes } from './routes.js'
 
 /** The member acting (from its key): its id and role. */
 export interface TeamCaller {
@@ -54,5 +55,11 @@ export interface TeamService {
 }
 
 export function teamModule(deps: { team: TeamService }): Module {
-  return { name: 'team', routes: teamRoutes(deps) }
+  const plugins = [memberRoutes, invitationRoutes, meRoutes].map((p) => p(deps))
+  return {
+    name: 'team',
+    routes: async (app) => {
+      for (const plugin of plugins) await plugin(app)
+    },
+  }
 }

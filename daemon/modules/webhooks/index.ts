@@ -32,7 +32,10 @@ import type { Clock } from '../../clock.js'
 import type { EventEnvelope, EventType } from '../../events.js'
 import type { Module } from '../module.js'
 import { pruneWebhookDeliveriesJob } from './jobs.js'
+import { webhookActionRoutes } from './action-routes.js'
+import { webhookDeliveryRoutes } from './delivery-routes.js'
 import { webhookRoutes } from './routes.js'
+import { webhookUtilityRoutes } from './utility-routes.js'
 import type { Worker } from './worker.js'
 
 export interface WebhookService {
@@ -91,9 +94,14 @@ export interface WebhookService {
 /** Webhooks listen to every event type some active webhook subscribes to. */
 export function webhooksModule(deps: { webhooks: WebhookService; clock: Clock }): Module {
   const { webhooks } = deps
+  const plugins = [webhookRoutes, webhookActionRoutes, webhookDeliveryRoutes, webhookUtilityRoutes].map((p) =>
+    p(deps),
+  )
   return {
     name: 'webhooks',
-    routes: webhookRoutes(deps),
+    routes: async (app) => {
+      for (const plugin of plugins) await plugin(app)
+    },
     jobs: [pruneWebhookDeliveriesJob(webhooks)],
     subscriptions(events) {
       events.onAny(
