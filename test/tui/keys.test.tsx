@@ -84,7 +84,9 @@ describe('keys screen against linkd', () => {
   it('revokes after y, activates an inactive key', async () => {
     const d = daemon()
     const org = await newOrg(d)
-    // Newest first: web app, then ci bot, then the owner key.
+    // Newest first: web app, then ci bot, then the owner key (each a second apart: a tie in
+    // creation time would order by id).
+    d.clock.advance(1000)
     const ci = (await org.api.keys.create({ name: 'ci bot', preset: 'read-only' })).id
     await org.api.keys.deactivate(ci)
     d.clock.advance(1000)
