@@ -167,6 +167,7 @@ function services(deps: CompositionDeps) {
     events,
     orgs,
     secrets,
+    masterKey: deps.masterKey,
     directory,
     detachLinks: (id) => links.detachDomain(id),
     customDomainClicks: (id) => links.customDomainClicks(id),

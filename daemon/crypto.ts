@@ -1,4 +1,11 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto'
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { customAlphabet } from 'nanoid'
@@ -8,6 +15,20 @@ const ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz'
 const idPart = customAlphabet(ID_ALPHABET, 20)
 /** 32 characters of [A-Za-z0-9]: ~190 bits. */
 export const randomToken = customAlphabet(ALNUM, 32)
+
+/**
+ * A token in randomToken's format derived from `message` by HMAC-SHA256 under `key`: the same
+ * message always gives the same token, and without the key nobody can compute it.
+ */
+export function keyedToken(key: Buffer, message: string): string {
+  let n = BigInt(`0x${createHmac('sha256', key).update(message).digest('hex')}`)
+  let out = ''
+  for (let i = 0; i < 32; i++) {
+    out += ALNUM[Number(n % 62n)]
+    n /= 62n
+  }
+  return out
+}
 
 /** Opaque, prefixed resource id, e.g. `key_3n0...`. */
 export function newId(prefix: string): string {

@@ -94,7 +94,14 @@ export interface DomainEvents {
     organizationId: string
     data: { id: string; domain: string; verifiedAt: string; sslStatus: string; sslExpiresAt: string | null }
   }
-  'domain.deleted': { organizationId: string; data: { id: string; domain: string; deletedAt: string } }
+  /**
+   * Why: `deleted` by its organization, `expired` (unverified 7 days after it was added), or
+   * `taken_over` (unverified, it gave way to another organization that proved control of the host).
+   */
+  'domain.deleted': {
+    organizationId: string
+    data: { id: string; domain: string; deletedAt: string; reason: 'deleted' | 'expired' | 'taken_over' }
+  }
   /** An invitation was accepted: the new member; `permissions` are the scopes its role allows. */
   'team.member_added': {
     organizationId: string

@@ -1,13 +1,7 @@
 import { Command, Option } from 'commander'
 import { createServer } from 'node:net'
-import {
-  ConfigError,
-  loadConfig,
-  redactDatabaseUrl,
-  SETTINGS,
-  withListenPort,
-  type Config,
-} from './config.js'
+import { ConfigError, loadConfig, redactDatabaseUrl, withListenPort, type Config } from './config.js'
+import { SETTINGS } from './settings.js'
 import { packageVersion } from '../src/version.js'
 import { prettyDestination, usePretty } from './log-format.js'
 import { PRESET_NAMES } from '../src/contract/scopes.js'

@@ -24,22 +24,11 @@ export const SQLITE_ONLY: string[] = [
 export const ENGINE_FREE: string[] = [
   'test/lint/**',
   'test/sdk/**',
-  // The TUI's screens against FakeClient (command.test.ts and home-daemon.test.tsx use a daemon).
-  'test/tui/domains.test.tsx',
-  'test/tui/fraud.test.tsx',
-  'test/tui/games.test.tsx',
+  // The TUI's screens against FakeClient only (the others use a daemon too).
   'test/tui/gaming-off.test.tsx',
-  'test/tui/gdpr.test.tsx',
   'test/tui/home.test.tsx',
-  'test/tui/keys.test.tsx',
-  'test/tui/link-options.test.tsx',
-  'test/tui/links.test.tsx',
-  'test/tui/qr.test.tsx',
   'test/tui/screen-writer.test.tsx',
   'test/tui/shell.test.tsx',
-  'test/tui/skan.test.tsx',
-  'test/tui/team.test.tsx',
-  'test/tui/webhooks.test.tsx',
 ]
 
 export const NOT_YET_ON_POSTGRES: string[] = []

@@ -17,6 +17,12 @@ const Currency = Type.String({ description: "The game's reporting currency (ISO 
 const Money = Type.Number({ description: 'In the reporting currency' })
 const Day = Type.String({ pattern: DAY_PATTERN, description: 'UTC date YYYY-MM-DD' })
 
+/**
+ * The group of the players without a value for the grouping (no source, no link, …): with it, the
+ * rows of every grouping add up to the totals.
+ */
+export const NONE_GROUP = '(none)'
+
 export const RevenueQuery = Type.Object({
   ...OverviewQuery.properties,
   groupBy: Type.Optional(StringEnum(REVENUE_GROUPS, { default: 'day' })),
@@ -33,7 +39,9 @@ const RevenueFigures = {
   arppu: Type.Number({ description: 'total / payingUsers; 0 without paying users' }),
 }
 export const RevenueRow = Type.Object({
-  group: Type.String({ description: 'Day YYYY-MM-DD, ISO week YYYY-Www, month YYYY-MM, platform or source' }),
+  group: Type.String({
+    description: `Day YYYY-MM-DD, ISO week YYYY-Www, month YYYY-MM, platform or source; ${NONE_GROUP} for the players without a source`,
+  }),
   ...RevenueFigures,
 })
 export type RevenueRow = Static<typeof RevenueRow>
@@ -60,7 +68,9 @@ const AttributionFigures = {
   avgRoas: Nullable(Type.Number({ description: 'revenue / cost; null when cost is 0' })),
 }
 export const AttributionRow = Type.Object({
-  group: Type.String({ description: 'The first-touch value; for groupBy=link the link (or smart link) id' }),
+  group: Type.String({
+    description: `The first-touch value; for groupBy=link the link (or smart link) id; ${NONE_GROUP} for the players without one`,
+  }),
   shortUrl: Type.Optional(
     Nullable(
       Type.String({ description: "groupBy=link only: the link's short URL; null when the link was deleted" }),

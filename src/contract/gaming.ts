@@ -250,7 +250,8 @@ export const EventsRow = Type.Object({
   count: Type.Integer(),
   uniquePlayers: Nullable(
     Type.Integer({
-      description: 'Distinct players who sent it in the range; null for a custom name (not kept)',
+      description:
+        'Distinct players who sent it in the range; null for a custom name over a range holding days stored by linkd 0.1 (not counted per name)',
     }),
   ),
   percentage: Type.Number({ description: 'count / all events of the range x 100 (0-100)' }),

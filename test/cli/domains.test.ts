@@ -75,6 +75,33 @@ describe('linkctl domains', () => {
     const deleted = await cli(['domains', 'delete', 'named.example.test', '--yes'], { env })
     expect(deleted.stderr).toBe(`Deleted domain ${domain.id}\n`)
   })
+
+  it('add of a host another organization added: exit 6 with the TXT record that proves control', async () => {
+    await cli(['domains', 'add', 'claimed.example.test'], { env })
+    const other = await d.testApp.createOrg('other', 'enterprise')
+    const otherEnv = { ...env, LINKCTL_API_KEY: other.ownerKey }
+    const r = await cli(['domains', 'add', 'claimed.example.test'], { env: otherEnv })
+    expect(r.code).toBe(6)
+    expect(r.stdout).toBe('')
+    const token = /"(linkd-verify=[A-Za-z0-9]{32})"/.exec(r.stderr)?.[1]
+    expect(r.stderr).toBe(
+      'error: claimed.example.test has been added by another organization, which has not verified it (HTTP 409).\n' +
+        'If the domain is yours, prove it: create this record at its DNS provider (zone-file form)\n\n' +
+        `  _linkd-challenge.claimed.example.test.   3600  IN  TXT    "${token}"\n\n` +
+        'then run linkctl domains add claimed.example.test again: an unverified claim gives way to an organization that proves control of the domain.\n' +
+        'The record now: returned by 0 of 1 resolvers; every one must return it (not reached: 127.0.0.1:1).\n',
+    )
+    // --json: the API's error body as it came, with linkctl's explanation.
+    const json = await cli(['domains', 'add', 'claimed.example.test', '--json'], { env: otherEnv })
+    expect(json.code).toBe(6)
+    expect(JSON.parse(json.stderr)).toMatchObject({
+      error: 'Conflict',
+      statusCode: 409,
+      details: expect.arrayContaining([{ field: 'txtRecord.value', message: token }]),
+      hint: expect.stringContaining(token!),
+    })
+    expect((await cli(['domains', 'delete', 'claimed.example.test', '--yes'], { env })).code).toBe(0)
+  })
 })
 
 describe('linkctl domains in the default set-up (CNAME target 127.0.0.1, no resolver reachable)', () => {

@@ -122,7 +122,7 @@ describe('linkctl analytics retention, leaderboard, geography, events, export', 
         'EVENT TYPE\tKIND\tCOUNT\tPLAYERS\tSHARE',
         'app_install\tnamed\t2\t2\t40%',
         'purchase\tnamed\t2\t2\t40%',
-        'boss_fight\tcustom\t1\t\t20%',
+        'boss_fight\tcustom\t1\t1\t20%',
         '',
       ].join('\n'),
     )
@@ -134,7 +134,7 @@ describe('linkctl analytics retention, leaderboard, geography, events, export', 
       eventType: 'boss_fight',
       custom: true,
       count: 1,
-      uniquePlayers: null,
+      uniquePlayers: 1,
       percentage: 20,
     })
   })
@@ -162,7 +162,7 @@ describe('linkctl analytics retention, leaderboard, geography, events, export', 
     const f = as({ json: false })
     await runAnalyticsExport({ game: game.id, type: 'events', output: file }, f.ctx)
     expect(readFileSync(file, 'utf8')).toBe(
-      'eventType,custom,count,uniquePlayers,percentage\r\napp_install,false,2,2,40\r\npurchase,false,2,2,40\r\nboss_fight,true,1,,20\r\n',
+      'eventType,custom,count,uniquePlayers,percentage\r\napp_install,false,2,2,40\r\npurchase,false,2,2,40\r\nboss_fight,true,1,1,20\r\n',
     )
     expect(f.err.text).toContain(`Exported events to ${file}`)
 

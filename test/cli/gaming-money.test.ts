@@ -129,7 +129,23 @@ describe('linkctl analytics revenue, attribution, segments, players, player', ()
         avgCpa: 3,
         avgRoas: 11.333333,
       },
+      {
+        group: '(none)',
+        installs: 1,
+        conversions: 0,
+        revenue: 0,
+        cost: 0,
+        commission: 0,
+        avgCpa: null,
+        avgRoas: null,
+      },
     ])
+    // free-1 has no source: its install is the (none) row, and TOTAL counts both installs.
+    const at = as({ json: false })
+    await runAnalyticsAttribution({ game: game.id }, at.ctx)
+    const lines = at.out.text.trim().split('\n')
+    expect(lines.find((l) => l.startsWith('(none)\t'))).toMatch(/^\(none\)\t1\t0\t0\.00\t/)
+    expect(lines.at(-1)).toMatch(/^TOTAL\t2\t1\t34\.00\t3\.00\t2\.50\t/)
 
     const g = as({ json: false, isTTY: true })
     await runAnalyticsSegments({ game: game.id }, g.ctx)

@@ -5,11 +5,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   ConfigError,
   ConfigSchema,
-  SETTINGS,
   loadConfig,
   redactDatabaseUrl,
   withListenPort,
 } from '../../daemon/config.js'
+import { SETTINGS } from '../../daemon/settings.js'
 import { packageRoot } from '../../src/version.js'
 
 describe('config', () => {

@@ -24,7 +24,8 @@ export async function gameTables(t: TestApp, game: GameWithSecrets) {
       'SELECT install_day, day_offset, players FROM game_cohorts WHERE game_id = ? AND players <> 0 ORDER BY install_day, day_offset',
     ),
     acquisition: await rows(
-      'SELECT * FROM game_acquisition_daily WHERE game_id = ? ORDER BY day, dim, value',
+      `SELECT * FROM game_acquisition_daily WHERE game_id = ?
+         AND (cost_micros <> 0 OR commission_micros <> 0 OR conversions <> 0) ORDER BY day, dim, value`,
     ),
     dimPayingGaps: await rows(
       'SELECT dim, value, day, prev_day, players FROM game_dim_paying_gaps WHERE game_id = ? AND players <> 0 ORDER BY dim, value, day, prev_day',

@@ -260,24 +260,22 @@ function rangeFigures(
         if (inRange(dayNo(first.ts), s, e)) row(first.player_id).sessions++
       return rows
     },
-    /**
-     * Per event type: events and distinct players in [s, e]; each custom name its own row
-     * (`custom`), with no distinct players (the aggregates do not keep them per name).
-     */
+    /** Per event type: events and distinct players in [s, e]; each custom name its own row (`custom`). */
     eventTypes(s: number, e: number) {
-      const rows = new Map<string, { count: number; custom: boolean; players: Set<string> | null }>()
+      const rows = new Map<string, { count: number; custom: boolean; players: Set<string> }>()
       for (const [key, count] of typeEvents) {
         const [day, type] = key.split('\n') as [string, string]
         if (type === 'custom' || !inRange(Number(day), s, e)) continue
         const r = rows.get(type) ?? { count: 0, custom: false, players: new Set<string>() }
         r.count += count
-        for (const player of typePlayers.get(key)!) r.players!.add(player)
+        for (const player of typePlayers.get(key)!) r.players.add(player)
         rows.set(type, r)
       }
       for (const ev of events)
         if (!NAMED.has(ev.event_type) && inRange(dayNo(ev.ts), s, e)) {
-          const r = rows.get(ev.event_type) ?? { count: 0, custom: true, players: null }
+          const r = rows.get(ev.event_type) ?? { count: 0, custom: true, players: new Set<string>() }
           r.count++
+          r.players.add(ev.player_id)
           rows.set(ev.event_type, r)
         }
       return rows

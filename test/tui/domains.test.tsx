@@ -1,12 +1,17 @@
-/** The Domains screen against the fake client: statuses, the DNS records to copy, actions and results. */
+/**
+ * The Domains screen: statuses and the records to publish against the fake client; verify, check
+ * propagation and set default against a real linkd (whose DNS resolver does not answer).
+ */
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup } from 'ink-testing-library'
 import { FakeClient, makeDomain } from './fake-client.js'
-import { frameWith, press, renderTui } from './harness.js'
+import { frameWhere, frameWith, press, renderTui } from './harness.js'
+import { sqlRows } from '../support/app.js'
+import { newOrg, renderOnDaemon, useDaemon } from './tui-daemon.js'
 
 afterEach(() => cleanup())
 
-describe('domains screen', () => {
+describe('domains screen, rendering', () => {
   it('shows verification, certificate with expiry, default, and the selected domain’s DNS records', async () => {
     const app = renderTui({ initialScreen: 'domains' })
     const frame = await frameWith(app, '2 domains', 'go.example.com')
@@ -16,40 +21,6 @@ describe('domains screen', () => {
     await press(app, 'j')
     const second = await frameWith(app, 'DNS records of new.example.com')
     expect(second).toMatch(/TXT {3}_linkd\.new\.example\.com {2}\(pending\)\n\s+linkd-verify=tok_new\n/)
-  })
-
-  it('verify, check propagation and set default show their results', async () => {
-    const client = new FakeClient()
-    const app = renderTui({ client, initialScreen: 'domains' })
-    await frameWith(app, '2 domains')
-    await press(app, 'j', 'v')
-    await frameWith(app, 'Verification of new.example.com: failed')
-    await press(app, 'p')
-    const frame = await frameWith(app, 'Propagation of new.example.com: not complete (1.1.1.1, 8.8.8.8)')
-    expect(frame).toMatch(
-      /CNAME new\.example\.com: 1\.1\.1\.1 Verified \(links\.example\.net\) · 8\.8\.8\.8 unreachable\s+\(timed\s+out\)/,
-    )
-    await press(app, 's')
-    await frameWith(app, 'new.example.com is now the default domain for new links')
-    expect(client.calls).toEqual(
-      expect.arrayContaining([
-        'domains.verify new',
-        'domains.checkPropagation new',
-        'domains.setDefault new',
-      ]),
-    )
-    expect(client.state.domains.find((d) => d.id === 'new')?.isDefault).toBe(true)
-  })
-
-  it('a key without domains:write can check propagation but not verify', async () => {
-    const client = new FakeClient()
-    const app = renderTui({ client, initialScreen: 'domains', scopes: new Set(['domains:read']) })
-    await frameWith(app, '2 domains')
-    await press(app, 'v', 's', 'p')
-    await frameWith(app, 'Propagation of go.example.com')
-    expect(
-      client.calls.some((c) => c.startsWith('domains.verify') || c.startsWith('domains.setDefault')),
-    ).toBe(false)
   })
 
   it('a domain verified by file shows the URL and body to publish, the last check, then its DNS record', async () => {
@@ -84,7 +55,57 @@ describe('domains screen', () => {
       /Last check: http:\/\/\S+ answered HTTP 404, not 200 with the file/,
     )
     expect(frame).toContain('DNS record of byfile.example.com, to create when its traffic should come here:')
+  })
+})
+
+const daemon = useDaemon()
+let names = 0
+
+/** A new organization with one domain added, and the TUI on its Domains screen. */
+async function domainOnDaemon(scopes: Set<string> | null = null) {
+  const org = await newOrg(daemon())
+  const domain = await org.api.domains.add({ domain: `links${++names}.example.com` })
+  const app = renderOnDaemon(daemon(), org.ownerKey, { initialScreen: 'domains', scopes })
+  await frameWith(app, '1 domain', domain.domain)
+  return { org, domain, app }
+}
+
+describe('domains screen against linkd', () => {
+  it('verify, check propagation and set default show the daemon’s results and refusals', async () => {
+    const { org, domain, app } = await domainOnDaemon()
     await press(app, 'v')
-    await frameWith(app, 'Verification of byfile.example.com: failed')
+    // Nothing answers the daemon's DNS queries here: still pending.
+    await frameWith(app, `Verification of ${domain.domain}: pending`)
+    await press(app, 'p')
+    const propagation = await frameWith(app, `Propagation of ${domain.domain}: not complete (127.0.0.1:1)`)
+    expect(propagation).toMatch(
+      /TXT _linkd-challenge\.\S+: 127\.0\.0\.1:1 unreachable \(connection refused\)/,
+    )
+    await press(app, 's')
+    const refused = await frameWith(app, `Making ${domain.domain} the default failed:`)
+    expect(refused.replace(/\s+/g, ' ')).toContain(
+      `domain ${domain.domain} is not verified; verify it before making it the default (HTTP 422)`,
+    )
+    // Verified (as a DNS answer would have it): now it can be the default.
+    await sqlRows(
+      daemon().testApp,
+      "UPDATE custom_domains SET verification_status = 'verified' WHERE id = ?",
+      domain.id,
+    )
+    app.refresh()
+    await frameWhere(app, (f) => new RegExp(`${domain.domain}\\s+verified`).test(f), 'the domain verified')
+    await press(app, 's')
+    await frameWith(app, `${domain.domain} is now the default domain for new links`)
+    expect(app.sent('domains.verify')).toEqual([[domain.id]])
+    expect(app.sent('domains.setDefault')).toEqual([[domain.id], [domain.id]])
+    expect((await org.api.domains.get(domain.id)).isDefault).toBe(true)
+  })
+
+  it('a key without domains:write can check propagation but not verify', async () => {
+    const { domain, app } = await domainOnDaemon(new Set(['domains:read']))
+    await press(app, 'v', 's', 'p')
+    await frameWith(app, `Propagation of ${domain.domain}`)
+    expect(app.sent('domains.verify')).toEqual([])
+    expect(app.sent('domains.setDefault')).toEqual([])
   })
 })

@@ -1,20 +1,16 @@
 /**
  * A fake of the TUI's client interface serving fixed, in-memory data (the real one is
- * LinkdClient): links (as many as asked, e.g. 100k), keys, domains, webhooks, games, QR codes and health.
- * `failNext` makes the next calls throw what the real client throws; `calls` records requests.
+ * LinkdClient): links (as many as asked, e.g. 100k), keys, domains, webhooks, games, QR codes and health,
+ * for the tests of rendering. `failures` makes the next calls throw what the real client throws;
+ * `calls` records requests. Writes are not served: what the TUI sends and how it takes the
+ * daemon's answers is tested against a real linkd (tui-daemon.ts).
  */
 import { ApiError, ConnectionError, type BytesResponse } from '../../src/client/index.js'
 import type { PageOf } from '../../src/contract/common.js'
-import type { ApiKey, KeyTestResult } from '../../src/contract/keys.js'
+import type { KeyTestResult } from '../../src/contract/keys.js'
 import type { Game } from '../../src/contract/games.js'
 import type { GdprDeletion } from '../../src/contract/gaming.js'
-import type {
-  CreateLinkBody,
-  LinkAnalytics,
-  OrganizationClicks,
-  UpdateLinkBody,
-} from '../../src/contract/links.js'
-import type { Webhook } from '../../src/contract/webhooks.js'
+import type { LinkAnalytics, OrganizationClicks } from '../../src/contract/links.js'
 import type { TuiClient } from '../../src/tui/api.js'
 import {
   fakeState,
@@ -55,20 +51,19 @@ export function apiError(
   )
 }
 
+/** A write of the client: the fake does not serve it (see the file's comment). */
+export const notServed = (name: string) => (): never => {
+  throw new Error(`${name} is not served by the fake client: test it against linkd (tui-daemon.ts)`)
+}
+
 export function unreachable(): ConnectionError {
   return new ConnectionError('http://127.0.0.1:1', new Error('connect ECONNREFUSED 127.0.0.1:1'))
 }
 
 export class FakeClient implements TuiClient {
   readonly calls: string[] = []
-  /** The bodies of link creates and updates, in order, as sent. */
-  readonly linkBodies: unknown[] = []
   /** Thrown by the next calls, one each, before they are served. */
   readonly failures: Failure[] = []
-  /** Validation errors the next link create/update answers with. */
-  linkWriteError: ApiError | null = null
-  /** Test deliveries fail (the receiver is down). */
-  receiverDown = false
 
   constructor(readonly state: FakeState = fakeState()) {}
 
@@ -110,15 +105,7 @@ export class FakeClient implements TuiClient {
   keys = {
     list: (q: { page?: number; limit?: number } = {}) =>
       this.serve('keys.list', () => page(this.state.keys, q)),
-    create: (body: { name: string; permissions?: string[]; preset?: string }) =>
-      this.serve('keys.create', () => {
-        const key = makeKey(`key_${this.state.keys.length}new`, {
-          name: body.name,
-          permissions: body.permissions ?? [`preset:${body.preset}`],
-        })
-        this.state.keys.push(key)
-        return { ...key, key: 'lk_live_SECRETVALUE1234' }
-      }),
+    create: notServed('keys.create'),
     activity: (id: string, q: { page?: number; limit?: number } = {}) =>
       this.serve(`keys.activity ${id}`, () =>
         page(
@@ -153,9 +140,9 @@ export class FakeClient implements TuiClient {
           q,
         ),
       ),
-    revoke: (id: string) => this.serve(`keys.revoke ${id}`, () => this.setKey(id, 'revoked')),
-    activate: (id: string) => this.serve(`keys.activate ${id}`, () => this.setKey(id, 'active')),
-    deactivate: (id: string) => this.serve(`keys.deactivate ${id}`, () => this.setKey(id, 'inactive')),
+    revoke: notServed('keys.revoke'),
+    activate: notServed('keys.activate'),
+    deactivate: notServed('keys.deactivate'),
     test: (key: string): Promise<KeyTestResult> =>
       this.serve('keys.test', () => ({
         valid: true,
@@ -169,13 +156,6 @@ export class FakeClient implements TuiClient {
           organization: { id: 'org_1', name: 'Org', plan: 'pro' },
         },
       })),
-  }
-
-  private setKey(id: string, status: ApiKey['status']): ApiKey {
-    const key = this.state.keys.find((k) => k.id === id)
-    if (!key) throw apiError(404, 'API key not found')
-    key.status = status
-    return key
   }
 
   links = {
@@ -194,52 +174,9 @@ export class FakeClient implements TuiClient {
         if (q.sortBy === 'clicks') rows = [...rows].sort((a, b) => b.clicks - a.clicks)
         return page(rows, q)
       }),
-    create: (body: CreateLinkBody) =>
-      this.serve('links.create', () => {
-        this.linkBodies.push(structuredClone(body))
-        if (this.linkWriteError) {
-          const e = this.linkWriteError
-          this.linkWriteError = null
-          throw e
-        }
-        const link = makeLink(this.state.links.length, {
-          destinationUrl: body.destinationUrl,
-          title: body.title ?? null,
-          shortCode: body.customSlug ?? `n${this.state.links.length}`,
-          clicks: 0,
-          expiredUrl: body.expiredUrl ?? null,
-          maxClicks: body.maxClicks ?? null,
-          passwordProtected: body.password !== undefined,
-        })
-        this.state.links.unshift(link)
-        return link
-      }),
-    update: (id: string, body: UpdateLinkBody) =>
-      this.serve(`links.update ${id}`, () => {
-        this.linkBodies.push(structuredClone(body))
-        if (this.linkWriteError) {
-          const e = this.linkWriteError
-          this.linkWriteError = null
-          throw e
-        }
-        const link = this.state.links.find((l) => l.id === id)
-        if (!link) throw apiError(404, 'Link not found')
-        // As the daemon does: the password is write-only, the preview replaced as a whole.
-        const { password, og, ...rest } = body
-        Object.assign(link, rest)
-        if (password !== undefined) link.passwordProtected = password !== null
-        if (og !== undefined)
-          link.og = og && {
-            title: og.title ?? null,
-            description: og.description ?? null,
-            imageUrl: og.imageUrl ?? null,
-          }
-        return link
-      }),
-    delete: (id: string) =>
-      this.serve(`links.delete ${id}`, () => {
-        this.state.links = this.state.links.filter((l) => l.id !== id)
-      }),
+    create: notServed('links.create'),
+    update: notServed('links.update'),
+    delete: notServed('links.delete'),
   }
 
   analytics = {
@@ -425,57 +362,18 @@ export class FakeClient implements TuiClient {
   domains = {
     list: (q: { page?: number; limit?: number } = {}) =>
       this.serve('domains.list', () => page(this.state.domains, q)),
-    add: (body: { domain: string }) => this.serve('domains.add', () => makeDomain(body.domain)),
-    verify: (id: string) =>
-      this.serve(`domains.verify ${id}`, () => {
-        const d = this.state.domains.find((x) => x.id === id)!
-        d.verificationStatus = 'failed'
-        return d
-      }),
-    checkPropagation: (id: string) =>
-      this.serve(`domains.checkPropagation ${id}`, () => {
-        const d = this.state.domains.find((x) => x.id === id)!
-        return {
-          domain: d.domain,
-          propagated: false,
-          checkedAt: T0,
-          resolvers: ['1.1.1.1', '8.8.8.8'],
-          records: d.dnsRecords.map((r) => ({
-            ...r,
-            resolvers: [
-              { resolver: '1.1.1.1', status: 'Verified', found: [r.value], reachable: true },
-              { resolver: '8.8.8.8', status: 'Pending', found: [], reachable: false, error: 'ETIMEOUT' },
-            ],
-          })),
-        } as never
-      }),
-    setDefault: (id: string) =>
-      this.serve(`domains.setDefault ${id}`, () => {
-        for (const d of this.state.domains) d.isDefault = d.id === id
-        return this.state.domains.find((x) => x.id === id)!
-      }),
+    add: notServed('domains.add'),
+    verify: notServed('domains.verify'),
+    checkPropagation: notServed('domains.checkPropagation'),
+    setDefault: notServed('domains.setDefault'),
   }
 
   webhooks = {
     list: (q: { page?: number; limit?: number } = {}) =>
       this.serve('webhooks.list', () => page(this.state.webhooks, q)),
-    enable: (id: string) => this.serve(`webhooks.enable ${id}`, () => this.setHook(id, 'active')),
-    disable: (id: string) => this.serve(`webhooks.disable ${id}`, () => this.setHook(id, 'disabled')),
-    test: (id: string) =>
-      this.serve(`webhooks.test ${id}`, () => {
-        // As the daemon does: a test delivery in the log, and its result as the webhook's latest attempt.
-        const delivery = makeDelivery(`dl_test_${this.calls.length}`, id, {
-          test: true,
-          durationMs: 77,
-          ...(this.receiverDown
-            ? { status: 'failed', responseStatusCode: null, error: 'connection refused' }
-            : {}),
-        })
-        this.state.deliveries.set(id, [delivery, ...(this.state.deliveries.get(id) ?? [])])
-        const hook = this.state.webhooks.find((w) => w.id === id)!
-        hook.failedAttempts = this.receiverDown ? hook.failedAttempts + 1 : 0
-        return delivery
-      }),
+    enable: notServed('webhooks.enable'),
+    disable: notServed('webhooks.disable'),
+    test: notServed('webhooks.test'),
     deliveries: (id: string, q: { page?: number; limit?: number } = {}) =>
       this.serve(`webhooks.deliveries ${id}`, () => {
         const rows = this.state.deliveries.get(id) ?? []
@@ -485,66 +383,23 @@ export class FakeClient implements TuiClient {
           totals: { total: rows.length, success: rows.length - failed, failed, pending: 0 },
         }
       }),
-    retry: (id: string, deliveryId: string) =>
-      this.serve(`webhooks.retry ${id} ${deliveryId}`, () =>
-        makeDelivery(deliveryId, id, { status: 'success', durationMs: 55 }),
-      ),
+    retry: notServed('webhooks.retry'),
   }
 
-  private setHook(id: string, status: Webhook['status']): Webhook {
-    const hook = this.state.webhooks.find((w) => w.id === id)!
-    hook.status = status
-    // Enabling resets the failures in a row, as the daemon does.
-    if (status === 'active') Object.assign(hook, { consecutiveFailures: 0, failedAttempts: 0 })
-    return hook
-  }
-
-  /** GDPR deletions by id; each read moves a deletion one status on (queued → processing → completed). */
+  /** GDPR deletions by id, listed newest first (the last set first). */
   readonly deletions = new Map<string, GdprDeletion>()
 
-  /** A deletion read once more: queued → processing → completed. */
-  private progress(d: GdprDeletion): GdprDeletion {
-    if (d.status === 'processing')
-      Object.assign(d, { status: 'completed', completedAt: T0, purged: { game_events: 12, game_players: 1 } })
-    else if (d.status === 'queued') Object.assign(d, { status: 'processing', startedAt: T0 })
-    return d
-  }
-
   gaming = {
-    requestDeletion: (body: { gameId: string; playerId: string; reason: string; confirmation: string }) =>
-      this.serve('gaming.requestDeletion', (): GdprDeletion => {
-        if (body.confirmation !== 'DELETE')
-          throw apiError(400, 'confirmation must be DELETE', [
-            { field: 'confirmation', message: 'must be DELETE' },
-          ])
-        const deletion: GdprDeletion = {
-          id: `gdpr_${this.deletions.size + 1}`,
-          gameId: body.gameId,
-          playerId: body.playerId,
-          reason: body.reason,
-          status: 'queued',
-          createdAt: T0,
-          startedAt: null,
-          completedAt: null,
-          purged: null,
-          expiresAt: '2027-11-20T10:00:00.000Z',
-        }
-        this.deletions.set(deletion.id, deletion)
-        return deletion
-      }),
+    requestDeletion: notServed('gaming.requestDeletion'),
     deletion: (id: string) =>
       this.serve(`gaming.deletion ${id}`, (): GdprDeletion => {
         const d = this.deletions.get(id)
         if (!d) throw apiError(404, 'GDPR deletion not found')
-        return this.progress(d)
+        return d
       }),
-    /** Newest first (created in order: the last id first); each read moves a running one on. */
     deletions: (q: { page?: number; limit?: number } = {}) =>
       this.serve('gaming.deletions', (): PageOf<GdprDeletion> =>
-        page(
-          [...this.deletions.values()].reverse().map((d) => this.progress(d)),
-          q,
-        ),
+        page([...this.deletions.values()].reverse(), q),
       ),
   }
 

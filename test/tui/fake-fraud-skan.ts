@@ -1,22 +1,12 @@
 /**
- * The fraud and SKAN parts of the fake client (FakeClient.fraud, FakeClient.skan): fixed data in
- * memory, writes applied to it, the API's answers to bad writes (400 naming the field, 409, the
- * optimizer's 422) as the real client throws them. Every call is recorded in the client's `calls`.
+ * The fraud and SKAN reads of the fake client (FakeClient.fraud, FakeClient.skan): fixed data in
+ * memory. Every call is recorded in the client's `calls`; writes and the optimizer are not served.
  */
 import type { PageOf } from '../../src/contract/common.js'
-import type {
-  BlocklistEntry,
-  CreateBlocklistBody,
-  FraudDashboard,
-  FraudEvent,
-  FraudReview,
-  FraudRule,
-  UpdateRuleBody,
-} from '../../src/contract/fraud.js'
+import type { BlocklistEntry, FraudDashboard, FraudEvent, FraudRule } from '../../src/contract/fraud.js'
 import type { CampaignWithReport, ConversionSchema, SkanCampaign } from '../../src/contract/skan.js'
-import type { OptimizeResult } from '../../src/contract/skan-optimize.js'
 import type { TuiClient } from '../../src/tui/api.js'
-import { apiError } from './fake-client.js'
+import { apiError, notServed } from './fake-client.js'
 import { page, T0 } from './fake-data.js'
 
 type Serve = <T>(name: string, make: () => T) => Promise<T>
@@ -132,14 +122,7 @@ export class FakeFraud implements Pick<TuiClient, 'fraud'> {
           q,
         ),
       ),
-    review: (game, id, review: FraudReview) =>
-      this.serve(`fraud.review ${game} ${id} ${review}`, () => {
-        const event = this.events.find((e) => e.id === id)
-        if (!event) throw apiError(404, 'Fraud event not found')
-        event.review = review
-        event.reviewedAt = T0
-        return event
-      }),
+    review: notServed('fraud.review'),
     rules: (game, q = {}) =>
       this.serve(`fraud.rules ${game}`, () =>
         page(
@@ -147,39 +130,11 @@ export class FakeFraud implements Pick<TuiClient, 'fraud'> {
           q,
         ),
       ),
-    updateRule: (game, id, body: UpdateRuleBody) =>
-      this.serve(`fraud.updateRule ${game} ${id} ${JSON.stringify(body)}`, () => {
-        const rule = this.rules.find((r) => r.id === id)
-        if (!rule) throw apiError(404, 'Rule not found')
-        if (body.priority !== undefined && (body.priority < 1 || body.priority > 1000))
-          throw apiError(400, 'Invalid request', [{ field: 'priority', message: 'must be 1-1000' }])
-        Object.assign(rule, body)
-        return rule
-      }),
+    updateRule: notServed('fraud.updateRule'),
     blocklist: (game, q = {}) =>
       this.serve(`fraud.blocklist ${game}`, (): PageOf<BlocklistEntry> => page(this.blocked, q)),
-    block: (game, body: CreateBlocklistBody) =>
-      this.serve(`fraud.block ${game} ${body.type} ${body.value}`, () => {
-        if (body.type !== 'ip' && body.type !== 'device')
-          throw apiError(400, 'Invalid request', [{ field: 'type', message: 'must be ip or device' }])
-        if (body.type === 'ip' && !/^\d{1,3}(\.\d{1,3}){3}$/.test(body.value))
-          throw apiError(400, 'Invalid request', [{ field: 'value', message: 'not an IP address' }])
-        if (this.blocked.some((b) => b.value === body.value)) throw apiError(409, 'Already blocked')
-        const entry: BlocklistEntry = {
-          id: `blk_${this.blocked.length + 1}`,
-          type: body.type,
-          value: body.value,
-          reason: body.reason ?? '',
-          createdAt: T0,
-          expiresAt: '2026-12-23T00:00:00.000Z',
-        }
-        this.blocked.unshift(entry)
-        return entry
-      }),
-    unblock: (game, id) =>
-      this.serve(`fraud.unblock ${game} ${id}`, () => {
-        this.blocked = this.blocked.filter((b) => b.id !== id)
-      }),
+    block: notServed('fraud.block'),
+    unblock: notServed('fraud.unblock'),
   }
 }
 
@@ -209,13 +164,6 @@ function makeCampaign(id: string, name: string): SkanCampaign {
 
 export class FakeSkan implements Pick<TuiClient, 'skan'> {
   campaigns: SkanCampaign[] = [makeCampaign('skan_1', 'Spring UA'), makeCampaign('skan_2', 'Tiny test')]
-  /** Installs per campaign the optimizer sees (under 100: its 422). */
-  installs: Record<string, number> = { skan_1: 640, skan_2: 42 }
-  proposal: ConversionSchema = {
-    ...schema({ level_5: 1, tutorial_complete: 2, revenue_bucket_1: 4, revenue_bucket_2: 8 }, [4, 9]),
-    decodedRevenue: { coarse: { low: 0, medium: 12.5, high: 80 } },
-  }
-
   constructor(private readonly serve: Serve) {}
 
   private find(id: string): SkanCampaign {
@@ -247,34 +195,6 @@ export class FakeSkan implements Pick<TuiClient, 'skan'> {
           estimatedRevenue: 1234.5,
         },
       })),
-    optimize: (id, opts = {}) =>
-      this.serve(`skan.optimize ${id}${opts.apply ? ' apply' : ''}`, (): OptimizeResult => {
-        const campaign = this.find(id)
-        const installs = this.installs[id] ?? 0
-        if (installs < 100)
-          throw apiError(
-            422,
-            `too little history to propose a schema: ${installs} installs with a complete first conversion window (days 0-2), at least 100 needed`,
-            [{ field: 'history', message: `${installs} installs; at least 100 needed` }],
-          )
-        const current = campaign.conversionSchema
-        if (opts.apply) campaign.conversionSchema = this.proposal
-        const error = { revenue: 1000, estimatedRevenue: 1040, relativeError: 0.04, meanAbsoluteError: 1.2 }
-        return {
-          campaignId: id,
-          currency: 'USD',
-          applied: opts.apply === true,
-          installs,
-          payers: 60,
-          current,
-          proposed: this.proposal,
-          keyEvents: [],
-          buckets: [],
-          values: [],
-          expectedError: error,
-          currentError: { ...error, estimatedRevenue: 700, relativeError: -0.3 },
-          currentErrorReason: null,
-        }
-      }),
+    optimize: notServed('skan.optimize'),
   }
 }

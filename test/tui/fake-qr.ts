@@ -1,9 +1,8 @@
-/** The QR code calls of the TUI's fake client: codes held in memory, the bodies sent recorded. */
-import type { CreateQrCodeBody, QrCode, UpdateQrCodeBody } from '../../src/contract/qr-codes.js'
+/** The QR code reads of the TUI's fake client: codes held in memory. */
+import type { QrCode } from '../../src/contract/qr-codes.js'
 import type { TuiClient } from '../../src/tui/api.js'
-import type { ApiError } from '../../src/client/index.js'
 import { page, T0 } from './fake-data.js'
-import { apiError } from './fake-client.js'
+import { apiError, notServed } from './fake-client.js'
 
 type Serve = <T>(name: string, make: () => T) => Promise<T>
 
@@ -56,21 +55,9 @@ export class FakeQr {
     ),
     makeQrCode('qr_sml', { smartLinkId: 'sml_1' }, { title: 'Store sign', scans: 5 }),
   ]
-  /** The bodies of creates and updates, in order, as sent. */
-  readonly bodies: unknown[] = []
   /** A daemon older than QR codes: their list answers 404 "no route". */
   missing = false
-  /** What the next create or update answers with instead (a 400, a 403). */
-  writeError: ApiError | null = null
-
   constructor(private readonly serve: Serve) {}
-
-  private written(body: unknown) {
-    this.bodies.push(structuredClone(body))
-    const e = this.writeError
-    this.writeError = null
-    if (e) throw e
-  }
 
   readonly qrCodes: TuiClient['qrCodes'] = {
     list: (q = {}) =>
@@ -83,30 +70,8 @@ export class FakeQr {
           q,
         )
       }),
-    create: (body: CreateQrCodeBody) =>
-      this.serve('qrCodes.create', () => {
-        this.written(body)
-        const owner = body.linkId ? { linkId: body.linkId } : { smartLinkId: body.smartLinkId ?? '' }
-        const code = makeQrCode(`qr_${this.codes.length}made`, owner, {
-          title: body.title ?? null,
-          createdAt: '2026-11-20T10:00:00.000Z',
-          style: { ...makeQrCode('x', owner).style, ...body.style, logo: null },
-        })
-        this.codes.push(code)
-        return code
-      }),
-    update: (id: string, body: UpdateQrCodeBody) =>
-      this.serve(`qrCodes.update ${id}`, () => {
-        this.written(body)
-        const code = this.codes.find((c) => c.id === id)
-        if (!code) throw apiError(404, 'QR code not found')
-        if (body.title !== undefined) code.title = body.title
-        if (body.style) Object.assign(code.style, body.style)
-        return code
-      }),
-    delete: (id: string) =>
-      this.serve(`qrCodes.delete ${id}`, () => {
-        this.codes = this.codes.filter((c) => c.id !== id)
-      }),
+    create: notServed('qrCodes.create'),
+    update: notServed('qrCodes.update'),
+    delete: notServed('qrCodes.delete'),
   }
 }

@@ -1,9 +1,14 @@
-/** The Fraud screen against the fake client: figures, live feed, rule toggles and priority, blocklist. */
+/**
+ * The Fraud screen: figures, the live feed, help and scopes against the fake client; reviews, rule
+ * toggles and priority, the blocklist and the daemon's refusals against a real linkd.
+ */
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup } from 'ink-testing-library'
 import { FakeClient } from './fake-client.js'
 import { makeFraudEvent } from './fake-fraud-skan.js'
 import { frameWhere, frameWith, KEY, press, renderTui, resize } from './harness.js'
+import { fraudEvent, gameIdOf, seedFraud } from '../support/fraud.js'
+import { newOrg, renderOnDaemon, useDaemon, type Org } from './tui-daemon.js'
 
 afterEach(() => cleanup())
 
@@ -18,7 +23,7 @@ async function openGame(client = new FakeClient()) {
   return app
 }
 
-describe('fraud screen', () => {
+describe('fraud screen, rendering', () => {
   it('shows the dashboard figures and the live feed, newest first, marking the events that arrive, in 80x24', async () => {
     const client = new FakeClient()
     const app = await openGame(client)
@@ -40,17 +45,6 @@ describe('fraud screen', () => {
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(80)
   })
 
-  it('reviews the selected event as legitimate (l) or fraud (f)', async () => {
-    const client = new FakeClient()
-    const app = await openGame(client)
-    await frameWith(app, '2 fraud events')
-    await press(app, 'j', 'l')
-    await frameWith(app, 'fev_1 (player player_1) reviewed: legitimate')
-    expect(client.calls).toContain('fraud.review game-1 fev_1 legitimate')
-    await press(app, 'f')
-    await frameWith(app, 'reviewed: fraud')
-  })
-
   it("o switches the feed to the Log rules' records (status logged) and back", async () => {
     const client = new FakeClient()
     const app = await openGame(client)
@@ -61,65 +55,6 @@ describe('fraud screen', () => {
     expect(logged).toMatch(/watched_3\s+-\s+0\.\d+\s+logged/)
     await press(app, 'o')
     expect(await frameWith(app, '2 fraud events, newest first')).not.toContain('watched_3')
-  })
-
-  it('shows control characters in data as text: a player id cannot retitle or clear the terminal', async () => {
-    const client = new FakeClient()
-    client.fraudData.events.unshift(makeFraudEvent(3, { playerId: 'evil\x1b]0;pwned\x07\x1b[2J' }))
-    const app = await openGame(client)
-    await frameWith(app, '3 fraud events')
-    await press(app, 'l')
-    const frame = await frameWith(app, 'fev_3 (player evil\\x1b]0;pwned\\x07\\x1b[2J) reviewed: legitimate')
-    expect(frame).not.toContain('\x1b')
-    expect(frame).not.toContain('\x07')
-  })
-
-  it('toggles a rule with space and changes its priority with + and -, showing the API’s error in place', async () => {
-    const client = new FakeClient()
-    const app = await openGame(client)
-    await press(app, RIGHT)
-    const frame = await frameWith(app, '3 rules, run by priority (high first) · Space on/off · +/- priority')
-    expect(frame).toMatch(/Block Bot Traffic\s+block\s+score\.bot_detection gte 0\.8\s+100\s+yes/)
-    expect(frame).toMatch(/Rate Limit Abuse\s+block\s+score\.rate_limit gte 0\.9\s+1000\s+no/)
-    expect(Math.max(...frame.split('\n').map((l) => l.length))).toBeLessThanOrEqual(80)
-    await press(app, ' ')
-    await frameWith(app, 'Block Bot Traffic disabled')
-    await frameWhere(app, (f) => /Block Bot Traffic .*\s+100\s+no/.test(f), 'the rule shown disabled')
-    expect(client.calls).toContain('fraud.updateRule game-1 rule_1 {"enabled":false}')
-    await press(app, KEY.enter)
-    await frameWith(app, 'Block Bot Traffic enabled')
-    await press(app, '+')
-    await frameWith(app, 'Block Bot Traffic: priority 101')
-    expect(client.calls).toContain('fraud.updateRule game-1 rule_1 {"priority":101}')
-    await press(app, 'G', '+')
-    const error = await frameWith(app, 'Priority of Rate Limit Abuse to 1001 failed')
-    expect(error).toContain('priority: must be 1-1000')
-    expect(client.fraudData.rules[2]?.priority).toBe(1000)
-  })
-
-  it('adds a blocklist entry (the API’s 400 shown) and removes one after y', async () => {
-    const client = new FakeClient()
-    const app = await openGame(client)
-    await press(app, RIGHT, RIGHT)
-    await frameWith(app, '1 blocked', '198.51.100.9')
-    await press(app, 'a')
-    await frameWith(app, 'Block an IP address or a device')
-    await press(app, KEY.enter, 'not-an-ip', KEY.enter, 'scraper', KEY.enter)
-    await frameWith(app, 'value: not an IP address')
-    await press(app, KEY.up)
-    for (let i = 0; i < 'not-an-ip'.length; i++) await press(app, KEY.backspace)
-    await press(app, '203.0.113.50', KEY.enter, KEY.enter)
-    await frameWith(app, 'ip 203.0.113.50 blocked until 2026-12-23', '2 blocked')
-    expect(client.calls).toContain('fraud.block game-1 ip 203.0.113.50')
-    expect(client.fraudData.blocked[0]?.reason).toBe('scraper')
-    await press(app, 'd')
-    await frameWith(app, 'Remove ip 203.0.113.50 from the blocklist?', '[y/N]')
-    await press(app, KEY.escape)
-    await frameWith(app, 'Fraud of Game 1')
-    expect(client.fraudData.blocked).toHaveLength(2)
-    await press(app, 'd', 'y')
-    await frameWith(app, 'ip 203.0.113.50 removed from the blocklist', '1 blocked')
-    expect(client.calls).toContain('fraud.unblock game-1 blk_2')
   })
 
   it('? lists every key of the screen within 80x24', async () => {
@@ -157,5 +92,138 @@ describe('fraud screen', () => {
     await frameWith(app, '1 blocked')
     expect(app.lastFrame()).not.toContain('Block an IP')
     expect(client.calls.filter((c) => /review|updateRule|block |unblock/.test(c))).toEqual([])
+  })
+})
+
+const daemon = useDaemon()
+
+/** A game with fraud on in a new organization, and the TUI at 80x24 on its Fraud view. */
+async function gameOnDaemon(seed: (gameId: string, api: Org['api']) => Promise<void> = async () => {}) {
+  const d = daemon()
+  const org = await newOrg(d)
+  await org.api.games.create({
+    name: 'Space Race',
+    slug: 'space-race',
+    platform: 'ios',
+    modules: { fraud: true },
+  })
+  await seed(await gameIdOf(d.testApp, 'space-race', org.orgId), org.api)
+  const app = renderOnDaemon(d, org.ownerKey, { initialScreen: 'fraud' })
+  resize(app, 80, 24)
+  await frameWith(app, '1 game', 'Space Race')
+  await press(app, KEY.enter)
+  await frameWith(app, 'Fraud of Space Race (space-race)', 'events analyzed')
+  return { d, org, app }
+}
+
+describe('fraud screen against linkd', () => {
+  it('reviews the selected event as legitimate (l) or fraud (f)', async () => {
+    const { org, app } = await gameOnDaemon((gameId) =>
+      seedFraud(daemon().testApp, gameId, [fraudEvent(daemon().testApp, gameId, { playerId: 'player_1' })]),
+    )
+    await frameWith(app, '1 fraud event')
+    await press(app, 'l')
+    const [event] = (await org.api.fraud.events('space-race')).data
+    await frameWith(app, `${event!.id} (player player_1) reviewed: legitimate`)
+    expect(app.sent('fraud.review')).toEqual([['space-race', event!.id, 'legitimate']])
+    await press(app, 'f')
+    await frameWith(app, 'reviewed: fraud')
+    expect((await org.api.fraud.events('space-race')).data[0]?.review).toBe('fraud')
+  })
+
+  it('shows control characters in data as text: a player id cannot retitle or clear the terminal', async () => {
+    const evil = 'evil\x1b]0;pwned\x07\x1b[2J'
+    const { org, app } = await gameOnDaemon((gameId) =>
+      seedFraud(daemon().testApp, gameId, [fraudEvent(daemon().testApp, gameId, { playerId: evil })]),
+    )
+    await frameWith(app, '1 fraud event')
+    await press(app, 'l')
+    const [event] = (await org.api.fraud.events('space-race')).data
+    expect(event?.playerId).toBe(evil)
+    const frame = await frameWith(
+      app,
+      `${event!.id} (player evil\\x1b]0;pwned\\x07\\x1b[2J) reviewed: legitimate`,
+    )
+    expect(frame).not.toContain('\x1b')
+    expect(frame).not.toContain('\x07')
+  })
+
+  it('toggles a rule with space and changes its priority with + and -, showing the API’s error in place', async () => {
+    // Two rules of the test's own in place of the templates: the screen lists them as created.
+    const ids: Record<string, string> = {}
+    const { org, app } = await gameOnDaemon(async (_, api) => {
+      for (const rule of (await api.fraud.rules('space-race', { limit: 100 })).data)
+        await api.fraud.deleteRule('space-race', rule.id)
+      const rule = { action: 'block', operator: 'gte', value: 0.8 } as const
+      ids['Block Bot Traffic'] = (
+        await api.fraud.createRule('space-race', {
+          ...rule,
+          name: 'Block Bot Traffic',
+          field: 'score.bot_detection',
+          priority: 500,
+        })
+      ).id
+      daemon().clock.advance(1000)
+      ids['Rate Limit Abuse'] = (
+        await api.fraud.createRule('space-race', {
+          ...rule,
+          name: 'Rate Limit Abuse',
+          field: 'score.rate_limit',
+          priority: 2,
+        })
+      ).id
+    })
+    const ruleOf = async (name: string) =>
+      (await org.api.fraud.rules('space-race', { limit: 100 })).data.find((r) => r.id === ids[name])
+    await press(app, RIGHT)
+    const frame = await frameWith(app, '2 rules, run by priority (high first) · Space on/off · +/- priority')
+    expect(Math.max(...frame.split('\n').map((l) => l.length))).toBeLessThanOrEqual(80)
+    await press(app, ' ')
+    await frameWith(app, 'Block Bot Traffic disabled')
+    await frameWhere(app, (f) => /Block Bot Traffic .*\s+500\s+no/.test(f), 'the rule shown disabled')
+    expect(app.sent('fraud.updateRule')).toEqual([
+      ['space-race', ids['Block Bot Traffic'], { enabled: false }],
+    ])
+    expect((await ruleOf('Block Bot Traffic'))?.enabled).toBe(false)
+    await press(app, KEY.enter)
+    await frameWith(app, 'Block Bot Traffic enabled')
+    await frameWhere(app, (f) => /Block Bot Traffic .*\s+500\s+yes/.test(f), 'the rule shown enabled')
+    await press(app, '+')
+    await frameWith(app, 'Block Bot Traffic: priority 501')
+    expect((await ruleOf('Block Bot Traffic'))?.priority).toBe(501)
+    // The last rule down to 1, then to 0: the daemon refuses it.
+    await press(app, 'G', '-')
+    await frameWith(app, 'Rate Limit Abuse: priority 1')
+    // The next step counts from the priority shown: wait for the rules read again.
+    await frameWhere(app, (f) => /Rate Limit Abuse .*\s+1\s+yes/.test(f), 'priority 1 in the table')
+    await press(app, '-')
+    await frameWith(app, 'Priority of Rate Limit Abuse to 0 failed: priority must be at least 1 (HTTP 400)')
+    expect((await ruleOf('Rate Limit Abuse'))?.priority).toBe(1)
+  })
+
+  it('adds a blocklist entry (the API’s 400 shown) and removes one after y', async () => {
+    const { org, app } = await gameOnDaemon()
+    await press(app, RIGHT, RIGHT)
+    await frameWith(app, '0 blocked')
+    await press(app, 'a')
+    await frameWith(app, 'Block an IP address or a device')
+    await press(app, KEY.enter, 'not-an-ip', KEY.enter, 'scraper', KEY.enter)
+    await frameWith(app, '(HTTP 400)', 'not-an-ip')
+    expect((await org.api.fraud.blocklist('space-race')).total).toBe(0)
+    await press(app, KEY.up)
+    for (let i = 0; i < 'not-an-ip'.length; i++) await press(app, KEY.backspace)
+    await press(app, '203.0.113.50', KEY.enter, KEY.enter)
+    await frameWith(app, 'ip 203.0.113.50 blocked until', '1 blocked')
+    const [entry] = (await org.api.fraud.blocklist('space-race')).data
+    expect(entry).toMatchObject({ type: 'ip', value: '203.0.113.50', reason: 'scraper' })
+    await press(app, 'd')
+    await frameWith(app, 'Remove ip 203.0.113.50 from the blocklist?', '[y/N]')
+    await press(app, KEY.escape)
+    await frameWith(app, 'Fraud of Space Race')
+    expect((await org.api.fraud.blocklist('space-race')).total).toBe(1)
+    await press(app, 'd', 'y')
+    await frameWith(app, 'ip 203.0.113.50 removed from the blocklist', '0 blocked')
+    expect(app.sent('fraud.unblock')).toEqual([['space-race', entry!.id]])
+    expect((await org.api.fraud.blocklist('space-race')).total).toBe(0)
   })
 })

@@ -1,12 +1,16 @@
-/** The Games screen against the fake client: pick a game, its figures, sparklines, retention, range. */
+/**
+ * The Games screen: a game's figures, sparklines and retention against the fake client; the range
+ * asked of a real linkd.
+ */
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { cleanup } from 'ink-testing-library'
 import { FakeClient } from './fake-client.js'
 import { frameWith, KEY, press, renderTui } from './harness.js'
+import { newOrg, renderOnDaemon, useDaemon } from './tui-daemon.js'
 
 afterEach(() => cleanup())
 
-describe('games screen', () => {
+describe('games screen, rendering', () => {
   it('opens a game: DAU, MAU, revenue by type, ARPU, session, sparklines, retention, countries, leaderboard, event types', async () => {
     const app = renderTui({ initialScreen: 'games' })
     await frameWith(app, '3 games', 'Game 2')
@@ -45,6 +49,7 @@ describe('games screen', () => {
       row('lnk_few', 'http://s.test/few', 2, 1.5),
       row('sml_most', 'https://go.example/play', 9, 49.95),
       row('lnk_gone', null, 1, 0),
+      row('(none)', null, 5, 3),
     ]
     const app = renderTui({ client, initialScreen: 'games' })
     await frameWith(app, '3 games')
@@ -56,32 +61,14 @@ describe('games screen', () => {
     expect(frame).toMatch(/ 9 {2}49\.95 USD {2}go\.example\/play/)
     expect(frame).toMatch(/ 2 {3}1\.50 USD {2}s\.test\/few/)
     expect(frame).toMatch(/ 1 {3}0\.00 USD {2}lnk_gone/)
+    // The installs without a link: the (none) row, among the others by installs.
+    expect(frame).toMatch(/ 5 {3}3\.00 USD {2}\(none\)/)
+    expect(at('(none)')).toBeLessThan(at('s.test/few'))
     expect(at('go.example/play')).toBeLessThan(at('s.test/few'))
     expect(at('s.test/few')).toBeLessThan(at('lnk_gone'))
     expect(
       client.calls.some((c) => c.startsWith('analytics.gameAttribution game-1') && c.endsWith(' link')),
     ).toBe(true)
-  })
-
-  it('[ and ] change the range between 7, 30 and 90 days', async () => {
-    const client = new FakeClient()
-    const app = renderTui({ client, initialScreen: 'games' })
-    await frameWith(app, '3 games')
-    await press(app, KEY.enter)
-    await frameWith(app, '(30 days)')
-    await press(app, ']')
-    await frameWith(app, '(90 days)')
-    await press(app, '[', '[')
-    await frameWith(app, '(7 days)')
-    // The frame shows the new range before its figures are fetched: wait for the fetch.
-    await vi.waitFor(() => {
-      const ranges = new Set(
-        client.calls.filter((c) => c.startsWith('analytics.gameOverview')).map((c) => c.split(' from ')[1]),
-      )
-      expect(ranges.size).toBe(3)
-    }, 8_000)
-    await press(app, KEY.escape)
-    await frameWith(app, '3 games')
   })
 
   it('a key without analytics:read sees the games and which scope their figures need', async () => {
@@ -91,5 +78,38 @@ describe('games screen', () => {
     await press(app, KEY.enter)
     await frameWith(app, 'The figures of Game 1 need the scope analytics:read')
     expect(client.calls.some((c) => c.startsWith('analytics.game'))).toBe(false)
+  })
+})
+
+const daemon = useDaemon()
+
+describe('games screen against linkd', () => {
+  it('[ and ] change the range between 7, 30 and 90 days, each ending on the daemon’s today', async () => {
+    const org = await newOrg(daemon())
+    await org.api.games.create({ name: 'Space Race', slug: 'space-race', platform: 'ios' })
+    const app = renderOnDaemon(daemon(), org.ownerKey, { initialScreen: 'games' })
+    await frameWith(app, '1 game')
+    await press(app, KEY.enter)
+    await frameWith(app, '(30 days)')
+    await press(app, ']')
+    await frameWith(app, '(90 days)')
+    await press(app, '[', '[')
+    await frameWith(app, '(7 days)')
+    // The frame shows the new range before its figures are fetched: wait for the fetch.
+    const ranges = () => app.sent('analytics.gameOverview').map(([, range]) => range)
+    await vi.waitFor(() => expect(new Set(ranges().map((r) => JSON.stringify(r))).size).toBe(3), 8_000)
+    // The daemon's clock reads 2026-11-21.
+    expect(ranges()).toEqual(
+      expect.arrayContaining([
+        { startDate: '2026-10-23', endDate: '2026-11-21' },
+        { startDate: '2026-08-24', endDate: '2026-11-21' },
+        { startDate: '2026-11-15', endDate: '2026-11-21' },
+      ]),
+    )
+    // The daemon took each range: figures, no error.
+    await frameWith(app, 'DAU')
+    expect(app.lastFrame()).not.toContain('HTTP 400')
+    await press(app, KEY.escape)
+    await frameWith(app, '1 game')
   })
 })

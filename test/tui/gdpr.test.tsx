@@ -1,69 +1,99 @@
 /**
- * The GDPR screen against the fake client: the organization's deletions listed from the route, a
- * deletion needs DELETE typed, then its status is followed.
+ * The GDPR screen against a real linkd: the organization's deletions listed from the route, a
+ * deletion needs DELETE typed, then its status is followed as the daemon's job runs it.
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup } from 'ink-testing-library'
-import { FakeClient } from './fake-client.js'
-import { frameWith, KEY, press, renderTui } from './harness.js'
+import { frameWhere, frameWith, KEY, press } from './harness.js'
+import { newOrg, renderOnDaemon, useDaemon } from './tui-daemon.js'
 
 afterEach(() => cleanup())
 
+const daemon = useDaemon()
+
+/** A new organization with the game space-race. */
+async function withGame() {
+  const org = await newOrg(daemon())
+  await org.api.games.create({ name: 'Space Race', slug: 'space-race', platform: 'ios' })
+  return org
+}
+
+const runDeletions = async () =>
+  expect(await daemon().app.linkd.scheduler.runNow('gdpr-deletions')).toMatchObject({
+    ran: true,
+    status: 'ok',
+  })
+
 describe('gdpr screen', () => {
   it('submits a deletion once DELETE is typed and follows it to completed', async () => {
-    const client = new FakeClient()
-    const app = renderTui({ client, initialScreen: 'gdpr' })
+    const org = await withGame()
+    const app = renderOnDaemon(daemon(), org.ownerKey, { initialScreen: 'gdpr' })
     await frameWith(app, 'No GDPR deletions.')
     await press(app, 'n')
     await frameWith(app, 'Type DELETE to confirm')
-    await press(app, 'game_1', KEY.enter, 'player_9', KEY.enter, KEY.enter, 'delete', KEY.enter)
-    // The message states the field's problem: it is shown once, not again as "confirmation: …".
-    const refused = await frameWith(app, 'confirmation must be DELETE (HTTP 400)')
-    expect(refused).not.toContain('confirmation: must be DELETE')
-    expect(client.deletions.size).toBe(0)
+    await press(app, 'space-race', KEY.enter, 'player_9', KEY.enter, KEY.enter, 'delete', KEY.enter)
+    // The daemon's refusal under the form, which stays open.
+    const refused = await frameWith(app, 'confirmation must be the text DELETE (HTTP 400)')
+    expect(refused).toContain('Type DELETE to confirm: delete')
+    expect((await org.api.gaming.deletions()).total).toBe(0)
     for (let i = 0; i < 'delete'.length; i++) await press(app, KEY.backspace)
     await press(app, 'DELETE', KEY.enter)
-    await frameWith(app, 'deletion gdpr_1 queued')
-    // Each read moves the fake's deletion on: queued, processing, completed.
-    app.refresh()
-    await frameWith(app, 'processing')
+    const queued = await frameWith(app, 'queued')
+    const [deletion] = (await org.api.gaming.deletions()).data
+    expect(queued).toContain(`deletion ${deletion!.id} queued`)
+    expect(deletion).toMatchObject({ gameId: 'space-race', playerId: 'player_9', status: 'queued' })
+    // The daemon's job runs it; the next refresh shows it done.
+    await runDeletions()
     app.refresh()
     const done = await frameWith(app, 'completed')
-    expect(done).toMatch(/gdpr_1\s+game_1\s+player_9\s+completed\s+13/)
+    expect(done).toMatch(new RegExp(`${deletion!.id}\\s+space-race\\s+player_9\\s+completed`))
   })
 
   it('follows a deletion by id; a key without gdpr:write cannot submit', async () => {
-    const client = new FakeClient()
-    const queued = await client.gaming.requestDeletion({
-      gameId: 'g',
+    const org = await withGame()
+    const queued = await org.api.gaming.requestDeletion({
+      gameId: 'space-race',
       playerId: 'p',
       reason: 'r',
       confirmation: 'DELETE',
     })
-    const app = renderTui({ client, initialScreen: 'gdpr', scopes: new Set(['gdpr:read']) })
+    const app = renderOnDaemon(daemon(), org.ownerKey, {
+      initialScreen: 'gdpr',
+      scopes: new Set(['gdpr:read']),
+    })
     await frameWith(app, 'f follow a deletion by id')
     expect(app.lastFrame()).not.toContain('n new deletion')
     await press(app, 'n')
     expect(await frameWith(app, 'n (new deletion) needs the scope gdpr:write')).not.toContain('Type DELETE')
+    expect(app.sent('gaming.requestDeletion')).toEqual([])
+    await runDeletions()
     await press(app, 'f', queued.id, KEY.enter)
-    await frameWith(app, 'gdpr_1', 'completed')
+    await frameWith(app, queued.id, 'completed')
+    expect(app.sent('gaming.deletion')).toContainEqual([queued.id])
   })
 
-  it('lists the past deletions from the route, without following them, and again after another screen', async () => {
-    const client = new FakeClient()
-    for (const playerId of ['p_old', 'p_new'])
-      await client.gaming.requestDeletion({ gameId: 'g', playerId, reason: 'r', confirmation: 'DELETE' })
-    const app = renderTui({ client, initialScreen: 'gdpr' })
-    const listed = await frameWith(app, '2 deletions (records kept 365 days after completion)')
-    // Newest first.
-    expect(listed).toMatch(/gdpr_2\s+g\s+p_new[\s\S]*gdpr_1\s+g\s+p_old/)
-    expect(client.calls).toContain('gaming.deletions')
+  it('lists the past deletions from the route, newest first, and again after another screen', async () => {
+    const d = daemon()
+    const org = await withGame()
+    const ids: string[] = []
+    for (const playerId of ['p_old', 'p_new']) {
+      d.clock.advance(1000)
+      const body = { gameId: 'space-race', playerId, reason: 'r', confirmation: 'DELETE' as const }
+      ids.push((await org.api.gaming.requestDeletion(body)).id)
+    }
+    const app = renderOnDaemon(d, org.ownerKey, { initialScreen: 'gdpr' })
+    const listed = await frameWith(app, '2 deletions (records kept')
+    expect(listed).toMatch(
+      new RegExp(`${ids[1]}\\s+space-race\\s+p_new[\\s\\S]*${ids[0]}\\s+space-race\\s+p_old`),
+    )
+    expect(app.sent('gaming.deletions').length).toBeGreaterThan(0)
+    await runDeletions()
     app.refresh()
-    await frameWith(app, 'completed')
+    await frameWhere(app, (f) => (f.match(/completed/g) ?? []).length === 2, 'both completed')
     await press(app, '1')
     await frameWith(app, 'Jobs')
     await press(app, '9')
-    const back = await frameWith(app, 'f follow', 'gdpr_2')
-    expect(back).toContain('gdpr_1')
+    const back = await frameWith(app, 'f follow', ids[1]!)
+    expect(back).toContain(ids[0])
   })
 })

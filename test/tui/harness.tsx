@@ -1,23 +1,25 @@
 /**
- * Renders the TUI with ink-testing-library against a fake client and a clock that moves only when
- * the test moves it (refreshes and retries happen when the test says), and waits for frames.
+ * Renders the TUI with ink-testing-library against a client (a fake serving fixed data, or a real
+ * LinkdClient: tui-daemon.tsx) and a clock that moves only when the test moves it (refreshes and
+ * retries happen when the test says), and waits for frames.
  */
 import { render } from 'ink-testing-library'
 import { App, type AppProps } from '../../src/tui/app.js'
+import type { TuiClient } from '../../src/tui/api.js'
 import { FakeClient } from './fake-client.js'
 import { ManualClock } from './manual-clock.js'
 
-export type Rendered = ReturnType<typeof render> & {
-  client: FakeClient
+export type Rendered<C extends TuiClient = FakeClient> = ReturnType<typeof render> & {
+  client: C
   clock: ManualClock
   /** One refresh interval passes: the polls of what is on screen load again. */
   refresh(): void
 }
 
-export function renderTui(
-  opts: Partial<AppProps> & { client?: FakeClient; clock?: ManualClock } = {},
-): Rendered {
-  const client = opts.client ?? new FakeClient()
+export function renderTui<C extends TuiClient = FakeClient>(
+  opts: Partial<AppProps> & { client?: C; clock?: ManualClock } = {},
+): Rendered<C> {
+  const client = opts.client ?? (new FakeClient() as TuiClient as C)
   const clock = opts.clock ?? new ManualClock()
   const props = { refreshSeconds: 1, color: false, scopes: null, ...opts, client, clock }
   const app = render(<App {...props} />)
@@ -47,7 +49,7 @@ export const frameWith = (app: Pick<Rendered, 'lastFrame'>, ...texts: string[]) 
  * renders and re-subscribes the input handlers in setImmediate tasks, which a busy machine can
  * leave behind an expired timer, so the next key waits for those too (else it meets a stale handler).
  */
-export async function press(app: Rendered, ...keys: string[]): Promise<void> {
+export async function press(app: Pick<Rendered, 'stdin'>, ...keys: string[]): Promise<void> {
   for (const k of keys) {
     app.stdin.write(k)
     await new Promise((r) => setTimeout(r, 30))
@@ -67,7 +69,7 @@ export const KEY = {
 }
 
 /** Gives the fake terminal a size and tells the app, as a terminal resize does. */
-export function resize(app: Rendered, columns: number, rows: number): void {
+export function resize(app: Pick<Rendered, 'stdout'>, columns: number, rows: number): void {
   const stdout = app.stdout as unknown as { emit(event: string): void }
   Object.defineProperty(stdout, 'columns', { value: columns, configurable: true })
   Object.defineProperty(stdout, 'rows', { value: rows, configurable: true })

@@ -1,20 +1,26 @@
-/** Link options in the Links screen (detail, edit and create forms) and the smart links list with its platform breakdown. */
+/**
+ * Link options in the Links screen: what the edit and create forms send to a real linkd and what
+ * it answers; the detail of given options and the smart links list with its platform breakdown
+ * against the fake client.
+ */
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup } from 'ink-testing-library'
 import { FakeClient, makeLink } from './fake-client.js'
+import type { CreateLinkBody } from '../../src/contract/links.js'
 import { frameWhere, frameWith, KEY, press, renderTui, type Rendered } from './harness.js'
+import { newOrg, renderOnDaemon, useDaemon, type OnDaemon } from './tui-daemon.js'
 
 afterEach(() => cleanup())
 
 const CLEAR = '\x15' // Ctrl-U empties the field
 
 /** Moves the form's focus down `n` fields. */
-async function down(app: Rendered, n: number): Promise<void> {
+async function down(app: Pick<Rendered, 'stdin'>, n: number): Promise<void> {
   for (let i = 0; i < n; i++) await press(app, KEY.down)
 }
 
 /** Saves the form: to its last field, then Enter. */
-async function save(app: Rendered): Promise<void> {
+async function save(app: Pick<Rendered, 'stdin'>): Promise<void> {
   await down(app, 16)
   await press(app, KEY.enter)
 }
@@ -41,7 +47,206 @@ function withOptions(client: FakeClient): void {
   })
 }
 
-describe('link options in the TUI', () => {
+const daemon = useDaemon()
+let codes = 0
+
+/** The options of withOptions, as a create body (the password set, no clicks yet). */
+const OPTIONS: Omit<CreateLinkBody, 'destinationUrl'> = {
+  maxClicks: 100,
+  expiredUrl: 'https://example.com/sold-out',
+  startsAt: '2026-12-01T09:00:00.000Z',
+  forwardQuery: false,
+  rules: [
+    { conditions: [{ type: 'os', value: 'ios' }], destinationUrl: 'https://apps.apple.com/app/id1' },
+    {
+      conditions: [
+        { type: 'country', value: 'DE' },
+        { type: 'device', value: 'mobile' },
+      ],
+      destinationUrl: 'https://example.de/m',
+    },
+  ],
+  password: 'opensesame',
+  og: { title: 'Spring sale' },
+}
+
+/** A new organization with one link (with `options`), and the TUI on the Links screen. */
+async function linkOnDaemon(options: Omit<CreateLinkBody, 'destinationUrl'> = {}) {
+  const org = await newOrg(daemon())
+  const code = `opt-${++codes}`
+  await org.api.links.create({ destinationUrl: 'https://example.com/page/0', customSlug: code, ...options })
+  const app = renderOnDaemon(daemon(), org.ownerKey, { initialScreen: 'links' })
+  await frameWith(app, '1 link', code)
+  return { org, app, code }
+}
+
+/** The bodies of the link creates and updates the TUI sent, in order. */
+const sentBodies = (app: OnDaemon) =>
+  app.calls.flatMap((c) =>
+    c.name === 'links.create' ? [c.args[0]] : c.name === 'links.update' ? [c.args[1]] : [],
+  )
+
+describe('link options in the TUI against linkd', () => {
+  it('editing sends exactly the fields that changed', async () => {
+    const { app, code } = await linkOnDaemon()
+    await press(app, 'e')
+    await frameWith(app, `Edit ${code}`, 'Forward the query string (y/n): y')
+    await down(app, 5) // maxClicks
+    await press(app, '50')
+    await down(app, 2) // forwardQuery
+    await press(app, CLEAR, 'n')
+    await down(app, 1) // rules
+    await press(app, 'os:android=>https://play.example/a; query:ref=tw=>https://example.com/tw')
+    await save(app)
+    const frame = await frameWith(app, `saved ${code}`)
+    expect(sentBodies(app)).toEqual([
+      {
+        maxClicks: 50,
+        forwardQuery: false,
+        rules: [
+          { conditions: [{ type: 'os', value: 'android' }], destinationUrl: 'https://play.example/a' },
+          { conditions: [{ type: 'query', value: 'ref=tw' }], destinationUrl: 'https://example.com/tw' },
+        ],
+      },
+    ])
+    expect(frame).toContain('max 50 clicks (0 used) · query not forwarded')
+    expect(frame).toContain('rule 2: query:ref=tw=>https://example.com/tw')
+  })
+
+  it('Ctrl+S saves from any field, without walking to the last one', async () => {
+    const { app, code } = await linkOnDaemon()
+    await press(app, 'e')
+    await frameWith(app, `Edit ${code}`, 'Ctrl+S: save')
+    await down(app, 5) // maxClicks
+    await press(app, '7', '\x13')
+    await frameWith(app, `saved ${code}`)
+    expect(sentBodies(app)).toEqual([{ maxClicks: 7 }])
+  })
+
+  it('an edit that changes nothing sends nothing', async () => {
+    const { app, code } = await linkOnDaemon(OPTIONS)
+    await press(app, 'e')
+    await frameWith(app, `Edit ${code}`)
+    await save(app)
+    await frameWith(app, 'nothing changed')
+    expect(sentBodies(app)).toEqual([])
+  })
+
+  it('a rule the parser refuses is an error in the form, and nothing is sent', async () => {
+    const { app, code } = await linkOnDaemon()
+    await press(app, 'e')
+    await frameWith(app, `Edit ${code}`)
+    await down(app, 8)
+    await press(app, 'platform:ios=>https://x.example')
+    await save(app)
+    const frame = await frameWith(app, 'rules: unknown condition "platform:ios"')
+    expect(frame).toContain(`Edit ${code}`)
+    expect(sentBodies(app)).toEqual([])
+    // Fixed, it saves.
+    await press(app, KEY.up, KEY.up, KEY.up, KEY.up, CLEAR, 'os:ios=>https://x.example')
+    await save(app)
+    await frameWith(app, `saved ${code}`, 'rule 1: os:ios=>https://x.example')
+    expect(sentBodies(app)).toEqual([
+      { rules: [{ conditions: [{ type: 'os', value: 'ios' }], destinationUrl: 'https://x.example' }] },
+    ])
+  })
+
+  it('a bad maxClicks or startsAt names its field in the form', async () => {
+    const { app, code } = await linkOnDaemon()
+    await press(app, 'e')
+    await frameWith(app, `Edit ${code}`)
+    await down(app, 5)
+    await press(app, 'lots')
+    await save(app)
+    await frameWith(app, 'maxClicks: a whole number from 1 to 1000000000')
+    await press(app, KEY.up, KEY.up, KEY.up, KEY.up, KEY.up, KEY.up, KEY.up, CLEAR, KEY.down, 'tomorrow')
+    await save(app)
+    await frameWith(app, 'startsAt: an ISO date or time')
+    expect(sentBodies(app)).toEqual([])
+  })
+
+  it('a password is typed as dots, never drawn, sent once; the link then says it is protected', async () => {
+    const { app, code } = await linkOnDaemon()
+    await press(app, 'e')
+    await frameWith(app, `Edit ${code}`, 'Password (empty: none)')
+    const frames: string[] = []
+    await down(app, 9)
+    for (const ch of 'hunter22') {
+      await press(app, ch)
+      frames.push(app.lastFrame() ?? '')
+    }
+    frames.push(await frameWith(app, 'Password (empty: none): ••••••••'))
+    await save(app)
+    frames.push(await frameWith(app, `saved ${code}`, 'password protected'))
+    for (const f of [...frames, ...app.frames]) expect(f).not.toContain('hunter')
+    expect(sentBodies(app)).toEqual([{ password: 'hunter22' }])
+
+    // Removing it: the form of a protected link asks.
+    await press(app, 'e')
+    await frameWith(app, 'New password (empty: unchanged)', 'Remove the password (y/n): n')
+    await down(app, 10)
+    await press(app, CLEAR, 'y')
+    await save(app)
+    const after = await frameWhere(
+      app,
+      (f) => f.includes(`saved ${code}`) && !f.includes('password protected'),
+    )
+    expect(after).not.toContain('hunter')
+    expect(sentBodies(app)[1]).toEqual({ password: null })
+  })
+
+  it('a too short password is refused in the form without drawing it', async () => {
+    const { app, code } = await linkOnDaemon()
+    await press(app, 'e')
+    await frameWith(app, `Edit ${code}`)
+    await down(app, 9)
+    await press(app, 'abc')
+    await save(app)
+    const frame = await frameWith(app, 'password: 4-128 characters (got 3)')
+    expect(frame).not.toContain('abc')
+    expect(sentBodies(app)).toEqual([])
+  })
+
+  it('the preview and the short code are edited; the preview goes whole, as the API replaces it', async () => {
+    const { app, code } = await linkOnDaemon(OPTIONS)
+    await press(app, 'e')
+    await frameWith(app, `Edit ${code}`, 'Preview title: Spring sale')
+    await down(app, 3)
+    await press(app, CLEAR, 'spring')
+    await down(app, 9) // ogDescription (after the removal question)
+    await press(app, 'Half price')
+    await save(app)
+    await frameWith(app, 'saved spring')
+    expect(sentBodies(app)).toEqual([
+      { shortCode: 'spring', og: { title: 'Spring sale', description: 'Half price', imageUrl: null } },
+    ])
+  })
+
+  it('the create form takes the expired URL, a click limit and a password', async () => {
+    const { app } = await linkOnDaemon()
+    await press(app, 'n')
+    await frameWith(app, 'New link', 'Password (optional)')
+    await press(app, 'https://example.com/launch')
+    await down(app, 4)
+    await press(app, 'https://example.com/over', KEY.down, '3', KEY.down, 's3cret!')
+    const typed = await frameWith(app, 'Password (optional): •••••••')
+    expect(typed).not.toContain('s3cret')
+    await press(app, KEY.enter)
+    const frame = await frameWith(app, 'created', 'max 3 clicks (0 used)', 'password protected')
+    expect(frame).toContain('once expired → https://example.com/over')
+    expect(frame).not.toContain('s3cret')
+    expect(sentBodies(app)).toEqual([
+      {
+        destinationUrl: 'https://example.com/launch',
+        expiredUrl: 'https://example.com/over',
+        maxClicks: 3,
+        password: 's3cret!',
+      },
+    ])
+  })
+})
+
+describe('link options in the TUI, rendering', () => {
   it('the detail shows the options a link has, and none for a link without', async () => {
     const client = new FakeClient()
     withOptions(client)
@@ -58,181 +263,6 @@ describe('link options in the TUI', () => {
     await press(app, KEY.escape, 'j', KEY.enter)
     const plain = await frameWith(app, 'http://s.test/c1', 'Clicks, last 48 hours')
     expect(plain).not.toMatch(/max \d+ clicks|live from|query|password|preview|once expired|rule 1/)
-  })
-
-  it('editing sends exactly the fields that changed', async () => {
-    const client = new FakeClient()
-    const app = renderTui({ client, initialScreen: 'links' })
-    await frameWith(app, '30 links')
-    await press(app, 'e')
-    await frameWith(app, 'Edit c0', 'Forward the query string (y/n): y')
-    await down(app, 5) // maxClicks
-    await press(app, '50')
-    await down(app, 2) // forwardQuery
-    await press(app, CLEAR, 'n')
-    await down(app, 1) // rules
-    await press(app, 'os:android=>https://play.example/a; query:ref=tw=>https://example.com/tw')
-    await save(app)
-    const frame = await frameWith(app, 'saved c0')
-    expect(client.linkBodies).toEqual([
-      {
-        maxClicks: 50,
-        forwardQuery: false,
-        rules: [
-          { conditions: [{ type: 'os', value: 'android' }], destinationUrl: 'https://play.example/a' },
-          { conditions: [{ type: 'query', value: 'ref=tw' }], destinationUrl: 'https://example.com/tw' },
-        ],
-      },
-    ])
-    expect(frame).toContain('max 50 clicks (0 used) · query not forwarded')
-    expect(frame).toContain('rule 2: query:ref=tw=>https://example.com/tw')
-  })
-
-  it('Ctrl+S saves from any field, without walking to the last one', async () => {
-    const client = new FakeClient()
-    const app = renderTui({ client, initialScreen: 'links' })
-    await frameWith(app, '30 links')
-    await press(app, 'e')
-    await frameWith(app, 'Edit c0', 'Ctrl+S: save')
-    await down(app, 5) // maxClicks
-    await press(app, '7', '\x13')
-    await frameWith(app, 'saved c0')
-    expect(client.linkBodies).toEqual([{ maxClicks: 7 }])
-  })
-
-  it('an edit that changes nothing sends nothing', async () => {
-    const client = new FakeClient()
-    withOptions(client)
-    const app = renderTui({ client, initialScreen: 'links' })
-    await frameWith(app, '30 links')
-    await press(app, 'e')
-    await frameWith(app, 'Edit c0')
-    await save(app)
-    await frameWith(app, 'nothing changed')
-    expect(client.linkBodies).toEqual([])
-  })
-
-  it('a rule the parser refuses is an error in the form, and nothing is sent', async () => {
-    const client = new FakeClient()
-    const app = renderTui({ client, initialScreen: 'links' })
-    await frameWith(app, '30 links')
-    await press(app, 'e')
-    await frameWith(app, 'Edit c0')
-    await down(app, 8)
-    await press(app, 'platform:ios=>https://x.example')
-    await save(app)
-    const frame = await frameWith(app, 'rules: unknown condition "platform:ios"')
-    expect(frame).toContain('Edit c0')
-    expect(client.linkBodies).toEqual([])
-    // Fixed, it saves.
-    await press(app, KEY.up, KEY.up, KEY.up, KEY.up, CLEAR, 'os:ios=>https://x.example')
-    await save(app)
-    await frameWith(app, 'saved c0', 'rule 1: os:ios=>https://x.example')
-    expect(client.linkBodies).toEqual([
-      { rules: [{ conditions: [{ type: 'os', value: 'ios' }], destinationUrl: 'https://x.example' }] },
-    ])
-  })
-
-  it('a bad maxClicks or startsAt names its field in the form', async () => {
-    const client = new FakeClient()
-    const app = renderTui({ client, initialScreen: 'links' })
-    await frameWith(app, '30 links')
-    await press(app, 'e')
-    await frameWith(app, 'Edit c0')
-    await down(app, 5)
-    await press(app, 'lots')
-    await save(app)
-    await frameWith(app, 'maxClicks: a whole number from 1 to 1000000000')
-    await press(app, KEY.up, KEY.up, KEY.up, KEY.up, KEY.up, KEY.up, KEY.up, CLEAR, KEY.down, 'tomorrow')
-    await save(app)
-    await frameWith(app, 'startsAt: an ISO date or time')
-    expect(client.linkBodies).toEqual([])
-  })
-
-  it('a password is typed as dots, never drawn, sent once; the link then says it is protected', async () => {
-    const client = new FakeClient()
-    const app = renderTui({ client, initialScreen: 'links' })
-    await frameWith(app, '30 links')
-    await press(app, 'e')
-    await frameWith(app, 'Edit c0', 'Password (empty: none)')
-    const frames: string[] = []
-    await down(app, 9)
-    for (const ch of 'hunter22') {
-      await press(app, ch)
-      frames.push(app.lastFrame() ?? '')
-    }
-    frames.push(await frameWith(app, 'Password (empty: none): ••••••••'))
-    await save(app)
-    frames.push(await frameWith(app, 'saved c0', 'password protected'))
-    for (const f of [...frames, ...app.frames]) expect(f).not.toContain('hunter')
-    expect(client.linkBodies).toEqual([{ password: 'hunter22' }])
-
-    // Removing it: the form of a protected link asks.
-    await press(app, 'e')
-    await frameWith(app, 'New password (empty: unchanged)', 'Remove the password (y/n): n')
-    await down(app, 10)
-    await press(app, CLEAR, 'y')
-    await save(app)
-    const after = await frameWhere(app, (f) => f.includes('saved c0') && !f.includes('password protected'))
-    expect(after).not.toContain('hunter')
-    expect(client.linkBodies[1]).toEqual({ password: null })
-  })
-
-  it('a too short password is refused in the form without drawing it', async () => {
-    const client = new FakeClient()
-    const app = renderTui({ client, initialScreen: 'links' })
-    await frameWith(app, '30 links')
-    await press(app, 'e')
-    await frameWith(app, 'Edit c0')
-    await down(app, 9)
-    await press(app, 'abc')
-    await save(app)
-    const frame = await frameWith(app, 'password: 4-128 characters (got 3)')
-    expect(frame).not.toContain('abc')
-    expect(client.linkBodies).toEqual([])
-  })
-
-  it('the preview and the short code are edited; the preview goes whole, as the API replaces it', async () => {
-    const client = new FakeClient()
-    withOptions(client)
-    const app = renderTui({ client, initialScreen: 'links' })
-    await frameWith(app, '30 links')
-    await press(app, 'e')
-    await frameWith(app, 'Edit c0', 'Preview title: Spring sale')
-    await down(app, 3)
-    await press(app, CLEAR, 'spring')
-    await down(app, 9) // ogDescription (after the removal question)
-    await press(app, 'Half price')
-    await save(app)
-    await frameWith(app, 'saved spring')
-    expect(client.linkBodies).toEqual([
-      { shortCode: 'spring', og: { title: 'Spring sale', description: 'Half price', imageUrl: null } },
-    ])
-  })
-
-  it('the create form takes the expired URL, a click limit and a password', async () => {
-    const client = new FakeClient()
-    const app = renderTui({ client, initialScreen: 'links' })
-    await frameWith(app, '30 links')
-    await press(app, 'n')
-    await frameWith(app, 'New link', 'Password (optional)')
-    await press(app, 'https://example.com/launch')
-    await down(app, 4)
-    await press(app, 'https://example.com/over', KEY.down, '3', KEY.down, 's3cret!')
-    const typed = await frameWith(app, 'Password (optional): •••••••')
-    expect(typed).not.toContain('s3cret')
-    await press(app, KEY.enter)
-    const frame = await frameWith(app, 'created', 'max 3 clicks (0 used)', 'password protected')
-    expect(frame).toContain('once expired → https://example.com/over')
-    expect(frame).not.toContain('s3cret')
-    expect(client.linkBodies).toEqual([
-      {
-        destinationUrl: 'https://example.com/launch',
-        expiredUrl: 'https://example.com/over',
-        maxClicks: 3,
-        password: 's3cret!',
-      },
-    ])
   })
 })
 

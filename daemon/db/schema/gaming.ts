@@ -118,6 +118,8 @@ export interface GamePlayerDaysTable {
   events: number
   revenue_micros: number
   event_types: number
+  /** The custom event names of the day, a JSON array; null: none (or a day stored before 0031). */
+  custom_events: string | null
 }
 
 export interface GameDailyTable {

@@ -14,7 +14,11 @@ import type {
 import type { DomainRecord } from './store.js'
 
 export interface DomainService {
-  /** Adds a domain (pending verification) within the plan's limit; announces domain.created. */
+  /**
+   * Adds a domain (pending verification) within the plan's limit; announces domain.created. A host
+   * another organization holds is 409, unless its claim is unverified and this organization's
+   * claim token is in the TXT challenge record: that claim is then deleted (domain.deleted).
+   */
   add(organizationId: string, body: AddDomainBody): Promise<Domain>
   /** A page of the organization's domains. */
   list(organizationId: string, q: ListDomainsQuery): Promise<PageOf<Domain>>

@@ -3,7 +3,10 @@ export type * from './api.js'
 import type { DomainService, DomainDirectory } from './api.js'
 import type { Module } from '../module.js'
 import { expireDomainClaimsJob, recheckDomainsJob, renewCertificatesJob } from './jobs.js'
-import { domainRoutes, installDomainRedirects } from './routes.js'
+import { appLinkRoutes } from './app-link-routes.js'
+import { acmeRoutes, installDomainRedirects } from './host-routes.js'
+import { domainRoutes } from './routes.js'
+import { domainStatusRoutes } from './status-routes.js'
 export { createDomainStore, type DomainRecord } from './store.js'
 export { createAcmeStore } from './acme-store.js'
 export { createDomainService } from './service.js'
@@ -14,10 +17,13 @@ export { listenHttps } from './tls.js'
 export { RENEW_CERTIFICATES_JOB } from './jobs.js'
 
 export function domainsModule(deps: { domains: DomainService; directory: DomainDirectory }): Module {
+  const plugins = [domainRoutes, domainStatusRoutes, appLinkRoutes, acmeRoutes].map((p) => p(deps))
   return {
     name: 'domains',
     hooks: (app) => installDomainRedirects(app, deps.directory),
-    routes: domainRoutes(deps),
+    routes: async (app) => {
+      for (const plugin of plugins) await plugin(app)
+    },
     jobs: [
       recheckDomainsJob(deps.domains),
       renewCertificatesJob(deps.domains),

@@ -4,23 +4,17 @@ import Type from 'typebox'
 import { Page } from '../../../src/contract/common.js'
 import {
   AddDomainBody,
-  AppLinks,
   Domain,
   DomainStats,
   ListDomainsQuery,
-  Propagation,
-  SslDetails,
   UpdateDomainBody,
 } from '../../../src/contract/domains.js'
 import { principalOf } from '../../http/auth.js'
 import { errorRef } from '../../http/openapi.js'
-import { hostName } from '../../http/host.js'
-import type { DomainDirectory, DomainService } from './api.js'
-import { AASA_PATH, ASSETLINKS_PATH } from './app-links.js'
+import type { DomainService } from './api.js'
 
 const tags = ['Custom domains']
-const DomainParams = Type.Object({ domainId: Type.String({ minLength: 1, maxLength: 100 }) })
-const ACME_PATH = '/.well-known/acme-challenge/'
+export const DomainParams = Type.Object({ domainId: Type.String({ minLength: 1, maxLength: 100 }) })
 
 /** `/api/domains`: reads need domains:read; create, verify, update domains:write; delete domains:delete. */
 export function domainRoutes(deps: { domains: DomainService }) {
@@ -39,7 +33,9 @@ export function domainRoutes(deps: { domains: DomainService }) {
           response: {
             201: Domain,
             403: errorRef("The key lacks the permission, or the plan's custom domain limit is reached"),
-            409: errorRef('The domain has already been added (domains are unique across organizations)'),
+            409: errorRef(
+              'The domain has already been added (domains are unique across organizations). When another organization added it and has not verified it, the message and the details (txtRecord.name, txtRecord.value) name the TXT record that, published, lets this organization add it in its place',
+            ),
             422: errorRef("The service's own domain, or an apex domain while the server has no A record IP"),
           },
         },
@@ -118,73 +114,6 @@ export function domainRoutes(deps: { domains: DomainService }) {
       },
       async (req) => domains.update(principalOf(req).organizationId, req.params.domainId, req.body),
     )
-    app.post(
-      '/api/domains/:domainId/check-propagation',
-      {
-        config: { auth: 'domains:read' },
-        schema: {
-          tags,
-          summary: 'DNS propagation per resolver and record (does not change the verification status)',
-          params: DomainParams,
-          response: { 200: Propagation },
-        },
-      },
-      async (req) => domains.checkPropagation(principalOf(req).organizationId, req.params.domainId),
-    )
-    app.get(
-      '/api/domains/:domainId/ssl',
-      {
-        config: { auth: 'domains:read' },
-        schema: {
-          tags,
-          summary: 'SSL certificate details',
-          params: DomainParams,
-          response: { 200: SslDetails },
-        },
-      },
-      async (req) => domains.ssl(principalOf(req).organizationId, req.params.domainId),
-    )
-    app.post(
-      '/api/domains/:domainId/set-default',
-      {
-        config: { auth: 'domains:write' },
-        schema: {
-          tags,
-          summary: 'Make a verified domain the default for new links (unsets the previous default)',
-          params: DomainParams,
-          response: { 200: Domain, 422: errorRef('The domain is not verified') },
-        },
-      },
-      async (req) => domains.setDefault(principalOf(req).organizationId, req.params.domainId),
-    )
-    app.get(
-      '/api/domains/:domainId/app-links',
-      {
-        config: { auth: 'domains:read' },
-        schema: {
-          tags,
-          summary: 'App links: what the domain serves as apple-app-site-association and assetlinks.json',
-          params: DomainParams,
-          response: { 200: AppLinks },
-        },
-      },
-      async (req) => domains.appLinks(principalOf(req).organizationId, req.params.domainId),
-    )
-    app.put(
-      '/api/domains/:domainId/app-links',
-      {
-        config: { auth: 'domains:write' },
-        schema: {
-          tags,
-          summary:
-            'Set the app links (null for a platform: its file answers 404); served at once at /.well-known/ on the verified domain',
-          params: DomainParams,
-          body: AppLinks,
-          response: { 200: AppLinks },
-        },
-      },
-      async (req) => domains.setAppLinks(principalOf(req).organizationId, req.params.domainId, req.body),
-    )
     app.delete(
       '/api/domains/:domainId',
       {
@@ -204,55 +133,5 @@ export function domainRoutes(deps: { domains: DomainService }) {
         return reply.code(204).send(null)
       },
     )
-
-    // ACME HTTP-01 responder: no key, answered on any host.
-    app.get<{ Params: { token: string } }>(
-      `${ACME_PATH}:token`,
-      { schema: { hide: true }, config: { apiRateLimit: false } },
-      async (req, reply) => {
-        const answer = /^[A-Za-z0-9_-]{1,256}$/.test(req.params.token)
-          ? await domains.challengeResponse(req.params.token)
-          : undefined
-        if (!answer) return reply.code(404).type('text/plain').send('not found')
-        return reply.type('text/plain').send(answer)
-      },
-    )
   }
-}
-
-/** Paths answered before any redirect of the domain (ACME, apps' verifiers must not be redirected). */
-const APP_LINK_PATHS = new Set([AASA_PATH, ASSETLINKS_PATH])
-
-/**
- * A verified custom domain's app-link files (GET/HEAD, over HTTP and HTTPS; unset → the 404 of
- * an unknown route). Otherwise plain HTTP to a custom domain with an active certificate → 308 to
- * the same URL on HTTPS (the ACME challenge path excepted); GET / on a verified custom domain →
- * its root redirect, if set.
- */
-export function installDomainRedirects(app: FastifyInstance, directory: DomainDirectory): void {
-  app.addHook('onRequest', (request, reply, done) => {
-    const rawHost = request.host
-    if (!rawHost) return done()
-    const host = hostName(rawHost)
-    const path = request.url.split('?', 1)[0]!
-    if (APP_LINK_PATHS.has(path)) {
-      const file =
-        request.method === 'GET' || request.method === 'HEAD' ? directory.appLinkFile(host, path) : undefined
-      if (file === undefined) return done()
-      void reply.code(200).type('application/json').header('cache-control', 'public, max-age=300').send(file)
-      return
-    }
-    if (request.protocol === 'http' && directory.httpsOnly(host) && !request.url.startsWith(ACME_PATH)) {
-      void reply.code(308).header('location', `https://${host}${request.url}`).send()
-      return
-    }
-    if (request.url === '/' && (request.method === 'GET' || request.method === 'HEAD')) {
-      const target = directory.rootRedirectOf(host)
-      if (target) {
-        void reply.code(302).header('location', target).header('cache-control', 'private, max-age=90').send()
-        return
-      }
-    }
-    done()
-  })
 }

@@ -1,6 +1,6 @@
 import type { Clock } from '../../clock.js'
 import { DAY_MS, iso, isoOrNull } from '../../clock.js'
-import { newId, randomToken, type SecretBox } from '../../crypto.js'
+import { newId, type SecretBox } from '../../crypto.js'
 import type { EventBus } from '../../events.js'
 import { AppError, notFound, validation } from '../../http/errors.js'
 import { checkDestination } from '../../urls.js'
@@ -20,22 +20,17 @@ import { DOMAINS_PER_PLAN, DOMAIN_LIMITS, type Plan } from '../../../src/contrac
 import type { OrgService } from '../orgs/index.js'
 import type { Acme } from './acme.js'
 import type { DomainDirectory, DomainService } from './api.js'
-import {
-  createDnsChecker,
-  expectedRecords,
-  isApex,
-  recordWarnings,
-  type RecordCheck,
-  type RecordStatus,
-} from './dns.js'
+import { createDnsChecker, expectedRecords, isApex } from './dns.js'
 import { checkDomainName } from './rules.js'
 import type { DomainRecord, DomainStore } from './store.js'
 import { isUniqueViolation } from '../../db/errors.js'
 import { createCertificateOrders, ORDER_RUNS_MS } from './certificates.js'
 import { normalizeAppLinks } from './app-links.js'
 import type { GuardPolicy } from '../webhooks/index.js'
-import { createFileChecker, resolverOf, verificationFile } from './file.js'
-import type { DomainVerificationMethod } from '../../../src/contract/limits.js'
+import { createFileChecker, resolverOf } from './file.js'
+import { alreadyAdded, claimTokens, heldUnverified, verifiedElsewhere } from './claims.js'
+import { presentDomain } from './present.js'
+import { createVerification, methodFor } from './verification.js'
 
 export interface DomainServiceDeps {
   store: DomainStore
@@ -43,6 +38,8 @@ export interface DomainServiceDeps {
   events: EventBus
   orgs: Pick<OrgService, 'get'>
   secrets: SecretBox
+  /** Derives the organizations' claim tokens of hosts (claims.ts). */
+  masterKey: Buffer
   directory: DomainDirectory
   /** Moves an organization's links off a domain being deleted (the links service). */
   detachLinks(domainId: string): Promise<number>
@@ -75,6 +72,7 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
     ...(deps.dnsTimeoutMs ? { timeoutMs: deps.dnsTimeoutMs } : {}),
   })
   const now = () => deps.clock.now()
+  const claimToken = claimTokens(deps.masterKey)
   const targets = { cnameTarget: deps.cnameTarget, aRecordIp: deps.aRecordIp }
   const orders = createCertificateOrders({ ...deps, changed })
   const files = createFileChecker({
@@ -83,62 +81,9 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
     ...(deps.filePort ? { port: deps.filePort } : {}),
     ...(deps.fileTimeoutMs ? { timeoutMs: deps.fileTimeoutMs } : {}),
   })
-
-  /**
-   * The records a domain needs: the TXT challenge and CNAME or A; with FILE verification only
-   * the CNAME or A record (it brings traffic here; the file proves ownership).
-   */
-  function needed(d: Pick<DomainRecord, 'domain' | 'challengeToken' | 'verificationMethod'>) {
-    const all = expectedRecords(d.domain, d.challengeToken, targets)
-    return d.verificationMethod === 'FILE' ? all.filter((r) => r.type !== 'TXT') : all
-  }
-
-  /** The method asked for, checked against the domain type; the type's DNS method when none is. */
-  function methodFor(domain: string, asked: DomainVerificationMethod | undefined): DomainVerificationMethod {
-    const dns = isApex(domain) ? 'TXT' : 'CNAME'
-    if (asked === undefined || asked === 'FILE' || asked === dns) return asked ?? dns
-    throw validation(
-      'verificationMethod',
-      `${asked} is not a method for ${domain}: ${isApex(domain) ? 'an apex domain is verified by TXT (TXT challenge + A record)' : 'a subdomain is verified by CNAME (TXT challenge + CNAME record)'} or FILE`,
-    )
-  }
   const { provision } = orders
-
-  function records(d: DomainRecord): Domain['dnsRecords'] {
-    const checked = new Map((d.recordChecks ?? []).map((c) => [`${c.type} ${c.name}`, c.status]))
-    return needed(d).map((r) => ({
-      ...r,
-      status: checked.get(`${r.type} ${r.name}`) ?? 'Pending',
-    }))
-  }
-
-  function present(d: DomainRecord): Domain {
-    return {
-      id: d.id,
-      domain: d.domain,
-      verificationStatus: d.verificationStatus,
-      sslStatus: d.sslStatus,
-      isDefault: d.isDefault,
-      verificationMethod: d.verificationMethod,
-      dnsRecords: records(d),
-      verificationFile:
-        d.verificationMethod === 'FILE' ? verificationFile(d.domain, d.challengeToken, d.fileCheck) : null,
-      warnings: [
-        ...(d.claimLostAt === null
-          ? []
-          : [
-              `another organization verified ${d.domain} first (${iso(d.claimLostAt)}): this claim cannot be verified while it holds it; delete it`,
-            ]),
-        ...recordWarnings(d.domain, { ...targets, shortDomain: deps.shortDomain }),
-      ],
-      rootRedirectUrl: d.rootRedirectUrl,
-      createdAt: iso(d.createdAt),
-      updatedAt: iso(d.updatedAt),
-      verifiedAt: isoOrNull(d.verifiedAt),
-      lastCheckedAt: isoOrNull(d.lastCheckedAt),
-      sslExpiresAt: isoOrNull(d.sslExpiresAt),
-    }
-  }
+  const { check, attempt } = createVerification({ ...deps, dns, files, targets, changed, provision })
+  const present = (d: DomainRecord) => presentDomain(d, { targets, shortDomain: deps.shortDomain })
 
   async function load(organizationId: string, id: string): Promise<DomainRecord> {
     const d = await store.byId(organizationId, id)
@@ -149,111 +94,6 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
   async function changed(): Promise<void> {
     await deps.directory.refresh()
     deps.announce?.()
-  }
-
-  /** Checks the records on every resolver and stores the per-record statuses. */
-  async function check(d: DomainRecord): Promise<{ checks: RecordCheck[]; status: RecordStatus }> {
-    const checks = await dns.check(needed(d))
-    const status: RecordStatus = checks.every((c) => c.status === 'Verified')
-      ? 'Verified'
-      : checks.some((c) => c.status === 'Failed')
-        ? 'Failed'
-        : 'Pending'
-    return { checks, status }
-  }
-
-  /**
-   * The ownership proof of one attempt: the DNS records, or (FILE) the file, the CNAME or A
-   * record being checked alongside for the domain's dnsRecords without deciding anything.
-   */
-  async function prove(d: DomainRecord): Promise<{
-    checks: RecordCheck[]
-    status: RecordStatus
-    patch: Partial<DomainRecord>
-  }> {
-    if (d.verificationMethod !== 'FILE') {
-      const { checks, status } = await check(d)
-      return { checks, status, patch: { recordChecks: checks } }
-    }
-    const [{ checks }, file] = await Promise.all([check(d), files.check(d.domain, d.challengeToken)])
-    return { checks, status: file.status, patch: { recordChecks: checks, fileCheck: file } }
-  }
-
-  /**
-   * The move to verified (and certificate pending), only from the state `d` was read in; false
-   * when another request moved it meanwhile, or another organization verified the host first
-   * (the unique index of verified hosts refuses the second).
-   */
-  async function verifyIf(d: DomainRecord, patch: Partial<DomainRecord>): Promise<boolean> {
-    try {
-      return await store.updateIf(d.id, d, patch)
-    } catch (err) {
-      if (!isUniqueViolation(err)) throw err
-      const t = now()
-      await store.update(d.id, { verificationStatus: 'failed', claimLostAt: t, updatedAt: t })
-      return false
-    }
-  }
-
-  /**
-   * One verification attempt (the verify operation and the re-check job): all records on all
-   * resolvers → verified (SSL provisioning starts); a record missing or wrong everywhere →
-   * failed; otherwise (still propagating, a resolver not answering) the status stays.
-   */
-  async function attempt(d: DomainRecord, manual: boolean): Promise<DomainRecord> {
-    const { status, patch: proof } = await prove(d)
-    const t = now()
-    const patch: Partial<DomainRecord> = { ...proof, lastCheckedAt: t, updatedAt: t }
-    let verifiedNow = false
-    // The first organization to verify a host wins it: while another holds it verified, this
-    // claim's proof changes nothing (it failed when that one verified).
-    const holder = status === 'Verified' ? await store.verifiedByName(d.domain) : undefined
-    if (d.verificationStatus !== 'verified' && holder && holder.id !== d.id) {
-      Object.assign(patch, { verificationStatus: 'failed', claimLostAt: d.claimLostAt ?? t })
-    } else if (d.verificationStatus !== 'verified') {
-      if (status === 'Verified') {
-        Object.assign(patch, {
-          verificationStatus: 'verified',
-          verifiedAt: t,
-          sslStatus: 'pending',
-          claimLostAt: null,
-        })
-        verifiedNow = true
-      } else if (status === 'Failed' && manual) patch.verificationStatus = 'failed'
-    } else if (manual && status === 'Verified' && (d.sslStatus === 'expired' || d.sslStatus === 'failed')) {
-      // Re-verifying a verified domain whose certificate expired or failed re-provisions it.
-      Object.assign(patch, { sslStatus: 'pending', sslError: null })
-    }
-    if (patch.sslStatus !== 'pending') await store.update(d.id, patch)
-    else if (!(await verifyIf(d, patch))) {
-      // The move to "certificate pending" is taken only from the state this attempt read: of two
-      // verifications at once (maybe on two processes) one moves the domain, emits the event and
-      // orders; the other answers with the domain as the first left it.
-      await store.update(d.id, { ...proof, lastCheckedAt: t, updatedAt: t })
-      await changed()
-      return (await store.byIdAnyOrg(d.id)) ?? { ...d, ...proof, lastCheckedAt: t }
-    }
-    const next = { ...d, ...patch }
-    // The other organizations' claims of the host fail, saying why (their warnings).
-    if (verifiedNow) await store.loseOtherClaims(d.domain, d.id, t)
-    await changed()
-    if (verifiedNow)
-      deps.events.emit(
-        'domain.verified',
-        {
-          organizationId: d.organizationId,
-          data: {
-            id: d.id,
-            domain: d.domain,
-            verifiedAt: iso(t),
-            sslStatus: 'pending',
-            sslExpiresAt: null,
-          },
-        },
-        t,
-      )
-    if (next.verificationStatus === 'verified' && next.sslStatus === 'pending') provision(next)
-    return next
   }
 
   return {
@@ -280,21 +120,26 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
             ? `the ${org.plan} plan does not include custom domains; upgrade the plan`
             : `the ${org.plan} plan allows ${max} custom domain${max === 1 ? '' : 's'}; delete one or upgrade the plan`,
         )
-      // Unverified claims of the same host by several organizations may coexist; a verified one is
-      // the host's owner's.
-      const holder = await store.verifiedByName(domain)
-      if (holder && holder.organizationId !== organizationId)
-        throw new AppError('Conflict', `domain ${domain} is verified by another organization`, [
-          { field: 'domain', message: 'verified by another organization' },
-        ])
+      const verificationMethod = methodFor(domain, body.verificationMethod)
+      const claims = await store.byHost(domain)
+      if (claims.some((c) => c.organizationId === organizationId)) throw alreadyAdded(domain)
+      const others = claims.filter((c) => c.organizationId !== organizationId)
+      if (others.some((c) => c.verificationStatus === 'verified')) throw verifiedElsewhere(domain)
+      const token = claimToken(organizationId, domain)
+      // Another organization's unverified claim gives way only to proof of control: this
+      // organization's claim token in the TXT challenge record, on every resolver.
+      if (others.length) {
+        const [txt] = await dns.check(expectedRecords(domain, token, targets).filter((r) => r.type === 'TXT'))
+        if (txt!.status !== 'Verified') throw heldUnverified(domain, txt!)
+      }
       const t = now()
       const record: DomainRecord = {
         id: newId('dom'),
         organizationId,
         domain,
         verificationStatus: 'pending',
-        verificationMethod: methodFor(domain, body.verificationMethod),
-        challengeToken: `linkd-verify=${randomToken()}`,
+        verificationMethod,
+        challengeToken: token,
         recordChecks: null,
         fileCheck: null,
         lastCheckedAt: null,
@@ -315,16 +160,28 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
         createdAt: t,
         updatedAt: t,
       }
+      let gone: DomainRecord[] = []
       try {
-        await store.insert(record)
+        if (others.length) {
+          const replaced = await store.replaceClaims(record)
+          if (!replaced) throw verifiedElsewhere(domain)
+          gone = replaced
+        } else await store.insert(record)
       } catch (err) {
-        if (isUniqueViolation(err))
-          throw new AppError('Conflict', `domain ${domain} has already been added`, [
-            { field: 'domain', message: 'already added to this organization' },
-          ])
+        if (isUniqueViolation(err)) throw alreadyAdded(domain)
         throw err
       }
       await changed()
+      // The organizations whose claims gave way learn it from domain.deleted.
+      for (const d of gone)
+        deps.events.emit(
+          'domain.deleted',
+          {
+            organizationId: d.organizationId,
+            data: { id: d.id, domain: d.domain, deletedAt: iso(t), reason: 'taken_over' },
+          },
+          t,
+        )
       const out = present(record)
       deps.events.emit(
         'domain.created',
@@ -487,7 +344,7 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
       const t = now()
       deps.events.emit(
         'domain.deleted',
-        { organizationId, data: { id: d.id, domain: d.domain, deletedAt: iso(t) } },
+        { organizationId, data: { id: d.id, domain: d.domain, deletedAt: iso(t), reason: 'deleted' } },
         t,
       )
     },
@@ -525,7 +382,10 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
       for (const d of gone)
         deps.events.emit(
           'domain.deleted',
-          { organizationId: d.organizationId, data: { id: d.id, domain: d.domain, deletedAt: iso(t) } },
+          {
+            organizationId: d.organizationId,
+            data: { id: d.id, domain: d.domain, deletedAt: iso(t), reason: 'expired' },
+          },
           t,
         )
       return gone.length

@@ -118,6 +118,19 @@ function toRow(p: DomainPatch): Updateable<CustomDomainsTable> {
   return row as Updateable<CustomDomainsTable>
 }
 
+function insertRow(r: DomainRecord): Insertable<CustomDomainsTable> {
+  return {
+    ...toRow(r),
+    id: r.id,
+    organization_id: r.organizationId,
+    domain: r.domain,
+    created_at: r.createdAt,
+  } as Insertable<CustomDomainsTable>
+}
+
+/** Thrown inside replaceClaims' transaction to roll it back. */
+class HostVerified extends Error {}
+
 /** The custom_domains table: the port the domain service and the directory depend on. */
 export interface DomainStore {
   /** Every domain holding a certificate, with its expiry (Unix ms), across organizations (metrics). */
@@ -128,6 +141,14 @@ export interface DomainStore {
   byName(organizationId: string, domain: string): Promise<DomainRecord | undefined>
   /** The verified domain of that host, whatever its organization (at most one). */
   verifiedByName(domain: string): Promise<DomainRecord | undefined>
+  /** Every organization's domain of that host (normally at most one). */
+  byHost(domain: string): Promise<DomainRecord[]>
+  /**
+   * Inserts `r` in place of the other organizations' unverified claims of its host, deleted in
+   * the same transaction; returns them. Undefined, and nothing changed, when another
+   * organization holds the host verified by then.
+   */
+  replaceClaims(r: DomainRecord): Promise<DomainRecord[] | undefined>
   /** Fails every unverified claim of the host but `winnerId`'s (claimLostAt = now); how many. */
   loseOtherClaims(domain: string, winnerId: string, now: number): Promise<number>
   /** Deletes the unverified domains added at or before `before`; returns them. */
@@ -194,16 +215,36 @@ export function createDomainStore(db: Kysely<Database>): DomainStore {
       return rows.map((r) => ({ domain: r.domain, expiresAt: Number(r.ssl_expires_at) }))
     },
     async insert(r: DomainRecord): Promise<void> {
-      await db
-        .insertInto('custom_domains')
-        .values({
-          ...toRow(r),
-          id: r.id,
-          organization_id: r.organizationId,
-          domain: r.domain,
-          created_at: r.createdAt,
-        } as Insertable<CustomDomainsTable>)
-        .execute()
+      await db.insertInto('custom_domains').values(insertRow(r)).execute()
+    },
+
+    async replaceClaims(r: DomainRecord): Promise<DomainRecord[] | undefined> {
+      return db
+        .transaction()
+        .execute(async (trx) => {
+          const gone = await trx
+            .deleteFrom('custom_domains')
+            .where('domain', '=', r.domain)
+            .where('organization_id', '<>', r.organizationId)
+            .where('verification_status', '<>', 'verified')
+            .returningAll()
+            .execute()
+          const verified = await trx
+            .selectFrom('custom_domains')
+            .select('id')
+            .where('domain', '=', r.domain)
+            .where('organization_id', '<>', r.organizationId)
+            .where('verification_status', '=', 'verified')
+            .executeTakeFirst()
+          // Rolls the deletion back: the host was verified meanwhile.
+          if (verified) throw new HostVerified()
+          await trx.insertInto('custom_domains').values(insertRow(r)).execute()
+          return gone.map(toRecord)
+        })
+        .catch((err: unknown) => {
+          if (err instanceof HostVerified) return undefined
+          throw err
+        })
     },
 
     async byId(organizationId: string, id: string): Promise<DomainRecord | undefined> {
@@ -239,6 +280,11 @@ export function createDomainStore(db: Kysely<Database>): DomainStore {
         .where('verification_status', '=', 'verified')
         .executeTakeFirst()
       return r && toRecord(r)
+    },
+
+    async byHost(domain: string): Promise<DomainRecord[]> {
+      const rows = await db.selectFrom('custom_domains').selectAll().where('domain', '=', domain).execute()
+      return rows.map(toRecord)
     },
 
     async loseOtherClaims(domain: string, winnerId: string, now: number): Promise<number> {

@@ -9,7 +9,9 @@ import type {
   ListKeysQuery,
   UpdateKeyBody,
 } from '../../../src/contract/keys.js'
-import type { Preset, Role } from '../../../src/contract/scopes.js'
+import type { Preset } from '../../../src/contract/scopes.js'
+import type { AuthResult } from './authentication.js'
+import type { KeyCaller } from './guards.js'
 import type { KeyRecord } from './store.js'
 import type { RequestUsage, UsageRecorder } from './usage.js'
 
@@ -63,17 +65,3 @@ export interface KeyService {
   /** Job: drops activity older than the retention; returns how many rows. */
   pruneActivity(retentionDays: number): Promise<number>
 }
-
-/** The key making a request, for the rules on what it may do to other keys. */
-export interface KeyCaller {
-  keyId: string
-  /** The caller's member and its role: a member or viewer acts only on its own member's keys. */
-  memberId: string
-  role: Role
-  /** The caller's effective scopes (its key's scopes within its role). */
-  permissions: readonly string[]
-}
-
-export type AuthFailure = 'missing' | 'malformed' | 'nonexistent' | 'revoked' | 'expired' | 'inactive'
-
-export type AuthResult = { ok: true; key: KeyRecord } | { ok: false; reason: AuthFailure }

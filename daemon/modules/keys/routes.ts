@@ -1,33 +1,29 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Type from 'typebox'
-import { IdParams, Page, PageQuery } from '../../../src/contract/common.js'
+import { IdParams, Page } from '../../../src/contract/common.js'
 import {
   ApiKey,
   ApiKeyWithSecret,
   CreateKeyBody,
-  KeyActivity,
-  KeyTestBody,
-  KeyTestResult,
   ListKeysQuery,
   UpdateKeyBody,
 } from '../../../src/contract/keys.js'
-import { keyLimitState, principalOf } from '../../http/auth.js'
+import { principalOf } from '../../http/auth.js'
 import { errorRef } from '../../http/openapi.js'
-import type { RateLimitStore } from '../../http/rate-limit.js'
-import type { Clock } from '../../clock.js'
 import type { KeyService } from './api.js'
 
 const tags = ['API keys']
 
 /** Documented refusals of the routes that act on one key. */
-const TARGET_403 = errorRef(
+export const TARGET_403 = errorRef(
   "The key lacks keys:write, or lacks a scope the target key holds (named in the message; a key may always act on itself), or its member is a member or viewer and the target is another member's key, or an admin and the target is an owner's key",
 )
-const LAST_KEY_409 =
+export const LAST_KEY_409 =
   "The target is the organization's last active key with keys:write, or its last active key holding every scope (create another first)"
 
-export function keyRoutes(deps: { keys: KeyService; limiter: RateLimitStore; clock: Clock }) {
+/** API keys: create, list, get, update, delete. */
+export function keyRoutes(deps: { keys: KeyService }) {
   const { keys } = deps
   return async function (fastify: FastifyInstance) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
@@ -131,74 +127,6 @@ export function keyRoutes(deps: { keys: KeyService; limiter: RateLimitStore; clo
         await keys.delete(p.organizationId, req.params.id, p)
         return reply.code(204).send(null)
       },
-    )
-
-    const conflicts = {
-      regenerate: 'The key is revoked or expired',
-      revoke: LAST_KEY_409,
-      activate: 'The key is revoked, or expired (set a new expiresAt first)',
-      deactivate: `The key is revoked. ${LAST_KEY_409}`,
-    }
-    const action = (name: 'regenerate' | 'revoke' | 'activate' | 'deactivate', summary: string) =>
-      app.post(
-        `/api/keys/:id/${name}`,
-        {
-          config: { auth: 'keys:write' },
-          schema: {
-            tags,
-            summary,
-            params: IdParams,
-            response: {
-              200: name === 'regenerate' ? ApiKeyWithSecret : ApiKey,
-              403: TARGET_403,
-              409: errorRef(conflicts[name]),
-            },
-          },
-        },
-        async (req) => {
-          const p = principalOf(req)
-          return keys[name](p.organizationId, req.params.id, p)
-        },
-      )
-    action('regenerate', 'Regenerate the key value; the old value stops working at once')
-    action('revoke', 'Revoke the key permanently')
-    action('activate', 'Activate an inactive key')
-    action('deactivate', 'Deactivate a key (reversible)')
-
-    app.get(
-      '/api/keys/:id/activity',
-      {
-        config: { auth: 'keys:read' },
-        schema: {
-          tags,
-          summary: 'Request log of a key, newest first',
-          params: IdParams,
-          querystring: PageQuery,
-          response: { 200: Page(KeyActivity) },
-        },
-      },
-      async (req) => {
-        const p = principalOf(req)
-        return keys.activity(p.organizationId, req.params.id, req.query, p)
-      },
-    )
-
-    app.post(
-      '/api/keys/test',
-      {
-        schema: {
-          tags,
-          summary:
-            'Key tester: validity, reason, name, permissions, status and rate limit of a key (no key needed)',
-          body: KeyTestBody,
-          response: { 200: KeyTestResult },
-        },
-      },
-      async (req) =>
-        keys.test(req.body.key, async (k) => {
-          const s = await keyLimitState(deps.limiter, k, deps.clock.now())
-          return { limit: s.limit, period: k.timePeriod, remaining: s.remaining, reset: s.reset }
-        }),
     )
   }
 }

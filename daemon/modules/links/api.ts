@@ -7,8 +7,6 @@ import type {
   ListLinksQuery,
   QrQuery,
   UpdateLinkBody,
-  LinkOg,
-  LinkRule,
 } from '../../../src/contract/links.js'
 import type {
   CreateSmartLinkBody,
@@ -16,15 +14,16 @@ import type {
   SmartLink,
   UpdateSmartLinkBody,
 } from '../../../src/contract/smart-links.js'
-import type { UnitOfWork } from '../../db/unit-of-work.js'
-import type { QrImage } from '../../qr/index.js'
-import type { LinkKind, LinkStore, SmartTargets } from './store.js'
 import type { Clock } from '../../clock.js'
+import type { UnitOfWork } from '../../db/unit-of-work.js'
 import type { EventBus } from '../../events.js'
 import type { ErrorDetail } from '../../http/errors.js'
-import type { LinkStatus } from '../../../src/contract/limits.js'
-import type { ReservedCodes } from './rules.js'
+import type { QrImage } from '../../qr/index.js'
 import type { DomainDirectory } from '../domains/index.js'
+import type { ResolvedLink } from './present.js'
+import type { LinkKind } from './records.js'
+import type { ReservedCodes } from './rules.js'
+import type { LinkStore } from './store.js'
 
 /** What install attribution reads of a link. */
 export interface LinkRef {
@@ -82,34 +81,6 @@ export interface SmartLinkService {
   update(organizationId: string, id: string, body: UpdateSmartLinkBody): Promise<SmartLink>
   /** Deletes a smart link; announces link.deleted. */
   delete(organizationId: string, id: string): Promise<void>
-}
-
-/** What the redirect needs of a link (the redirect module's resolver and hot-link cache). */
-export interface ResolvedLink {
-  id: string
-  organizationId: string
-  shortCode: string
-  shortUrl: string
-  destinationUrl: string
-  redirectType: Link['redirectType']
-  /** Effective status: expiry applied with clock.now() at resolve time. */
-  status: LinkStatus
-  expiresAt: number | null
-  /** Where an expired link redirects instead of answering 410; null: 410. */
-  expiredUrl: string | null
-  /** Human clicks after which the link is expired; the redirect takes each one atomically. */
-  maxClicks: number | null
-  /** Before it, the short URL answers 404. */
-  startsAt: number | null
-  forwardQuery: boolean
-  rules: LinkRule[]
-  title: string | null
-  /** scrypt hash of the password; a visit gets the password form first. Null: none. */
-  passwordHash: string | null
-  /** Open Graph tags for link-preview crawlers; null: crawlers get the redirect. */
-  og: LinkOg | null
-  /** A smart link's targets (destinationUrl is its fallback); null for a plain link. */
-  smart: (SmartTargets & { appendClickId: boolean }) | null
 }
 
 export interface ClickDelta {

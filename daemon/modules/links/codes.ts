@@ -8,18 +8,25 @@ const ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 const generateCode = customAlphabet(ALNUM, LINK_LIMITS.codeLength)
 const CODE_ROUNDS = 10
 
+/** 409 for a short code already used on the domain (by a link or a smart link), on `field`. */
+export const codeTaken = (code: string, field = 'shortCode') =>
+  new AppError('Conflict', `short code "${code}" is already in use on this domain`, [
+    { field, message: 'already in use on this domain' },
+  ])
+
 /**
- * Short codes for the items of one domain: the custom slug when free (taken on the domain, or
- * by an earlier item, fails with 409), else a generated code, retried on collision and never
- * reserved. `taken` tells which of the given codes are already used on the domain; `generate`
- * is the random code (tests script it).
+ * Short codes for the items of one domain: the chosen code (`customSlug`) when free (taken on
+ * the domain, or by an earlier item, fails with 409 on `field`), else a generated code, retried
+ * on collision and never reserved. `taken` tells which of the given codes are already used on
+ * the domain; `generate` is the random code (tests script it).
  */
 export async function assignCodes(
   taken: (codes: string[]) => Promise<Set<string>>,
   items: ReadonlyArray<{ index: number; customSlug: string | undefined }>,
   reserved: Pick<ReservedCodes, 'has'>,
-  generate: () => string = generateCode,
+  opts: { field?: string; generate?: () => string } = {},
 ): Promise<Map<number, string | AppError>> {
+  const generate = opts.generate ?? generateCode
   const codes = new Map<number, string | AppError>()
   const slugs = items.flatMap((i) => (i.customSlug ? [i.customSlug] : []))
   const existing = await taken([...new Set(slugs)])
@@ -27,12 +34,7 @@ export async function assignCodes(
   for (const { index, customSlug } of items) {
     if (!customSlug) continue
     if (existing.has(customSlug) || used.has(customSlug)) {
-      codes.set(
-        index,
-        new AppError('Conflict', `short code "${customSlug}" is already in use on this domain`, [
-          { field: 'customSlug', message: 'is already in use' },
-        ]),
-      )
+      codes.set(index, codeTaken(customSlug, opts.field ?? 'customSlug'))
     } else {
       used.add(customSlug)
       codes.set(index, customSlug)

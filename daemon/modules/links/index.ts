@@ -1,16 +1,18 @@
 /** Short links, their codes, bulk creation and QR codes; owns `links` and `link_tags`. */
 export type * from './api.js'
 import type { LinkService, SmartLinkService } from './api.js'
+export { createLinkStore } from './store.js'
+export { createLinkService, qrCodeIdOf } from './service.js'
+export { type ResolvedLink } from './present.js'
+export { createSmartLinkService } from './smart-links.js'
+export { SHARED_DOMAIN_KEY, createReservedCodes, type ReservedCodes } from './rules.js'
+export { type QrImage } from '../../qr/index.js'
 import type { Module } from '../module.js'
 import { expireLinksJob } from './jobs.js'
 import { linkRoutes } from './routes.js'
+import { linkQrRoutes } from './qr-routes.js'
 import { smartLinkRoutes } from './smart-routes.js'
 import type { ReservedCodes } from './rules.js'
-export { createLinkStore } from './store.js'
-export { createLinkService, qrCodeIdOf } from './service.js'
-export { createSmartLinkService } from './smart.js'
-export { SHARED_DOMAIN_KEY, createReservedCodes, type ReservedCodes } from './rules.js'
-export { type QrImage } from '../../qr/index.js'
 
 export function linksModule(deps: {
   links: LinkService
@@ -20,6 +22,7 @@ export function linksModule(deps: {
   reserved: ReservedCodes
 }): Module {
   const links = linkRoutes(deps)
+  const qr = linkQrRoutes(deps)
   const smart = smartLinkRoutes(deps)
   return {
     name: 'links',
@@ -29,6 +32,7 @@ export function linksModule(deps: {
     },
     routes: async (app) => {
       await links(app)
+      await qr(app)
       await smart(app)
     },
     jobs: [expireLinksJob(deps.links)],

@@ -10,15 +10,10 @@ import type { CreateLinkBody } from '../../../src/contract/links.js'
 import { LINK_LIMITS } from '../../../src/contract/limits.js'
 import { plural } from '../../../src/contract/numbers.js'
 import { checkDestination } from '../../urls.js'
+import { codeTaken } from './codes.js'
 import { ownHostOf, SHARED_DOMAIN_KEY, splitHostPort } from './rules.js'
-import type { LinkPatch, LinkRecord } from './store.js'
+import type { LinkPatch, LinkRecord } from './records.js'
 import type { LinkServiceDeps } from './api.js'
-
-/** 409 for a short code already used on the domain (by a link or a smart link). */
-export const codeTaken = (code: string) =>
-  new AppError('Conflict', `short code "${code}" is already in use on this domain`, [
-    { field: 'shortCode', message: 'already in use on this domain' },
-  ])
 
 /** QR codes of a short URL named in a refusal at most (the count says how many there are). */
 const QR_CODES_NAMED = 5

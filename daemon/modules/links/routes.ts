@@ -8,12 +8,11 @@ import {
   CreateLinkBody,
   Link,
   ListLinksQuery,
-  QrQuery,
   UpdateLinkBody,
 } from '../../../src/contract/links.js'
 import { LINK_LIMITS } from '../../../src/contract/limits.js'
 import { principalOf } from '../../http/auth.js'
-import { validationDetails } from '../../http/errors.js'
+import { validationDetails } from '../../http/validation-details.js'
 import { errorRef } from '../../http/openapi.js'
 import type { ItemValidator, LinkService } from './api.js'
 
@@ -138,39 +137,6 @@ export function linkRoutes(deps: { links: LinkService; bodyLimitBytes: number })
       async (req, reply) => {
         await links.delete(principalOf(req).organizationId, req.params.id)
         return reply.code(204).send(null)
-      },
-    )
-
-    app.get(
-      '/api/use/links/:id/qr',
-      {
-        config: { auth: 'qrCodes:read' },
-        schema: {
-          tags,
-          summary: 'QR code of the short link (SVG or PNG)',
-          description:
-            'Encodes the short URL with `?qr=1`, so a scan is counted as a QR scan. `size` is the width in pixels (default 300).',
-          params: IdParams,
-          querystring: QrQuery,
-          response: {
-            200: {
-              description: 'The QR image',
-              content: {
-                'image/svg+xml': { schema: Type.Unsafe<string | Buffer>({ type: 'string' }) },
-                'image/png': {
-                  schema: Type.Unsafe<string | Buffer>({ type: 'string', format: 'binary' }),
-                },
-              },
-            },
-          },
-        },
-      },
-      async (req, reply) => {
-        const image = await links.qr(principalOf(req).organizationId, req.params.id, req.query)
-        return reply
-          .type(image.contentType === 'image/svg+xml' ? 'image/svg+xml; charset=utf-8' : 'image/png')
-          .header('cache-control', 'private, max-age=3600')
-          .send(image.body)
       },
     )
   }

@@ -1,7 +1,7 @@
 import { collectProblems, validation } from '../../http/errors.js'
 import { nestedDeeperThan, nestingMessage } from '../../http/json-guards.js'
 import { FREE_FORM_NESTING_MAX, LINK_LIMITS, type LinkStatus } from '../../../src/contract/limits.js'
-import type { LinkRecord } from './store.js'
+import type { LinkRecord } from './records.js'
 
 /** Domain key (links.domain_key) of the shared short domain; a custom domain's key is its id. */
 export const SHARED_DOMAIN_KEY = ''

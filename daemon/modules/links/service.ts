@@ -1,14 +1,10 @@
 import { iso, isoOrNull } from '../../clock.js'
-import { newId } from '../../crypto.js'
-import { AppError, collectProblems, notFound, validationError } from '../../http/errors.js'
-import { pageOf, pageParams } from '../../http/pagination.js'
+import { AppError, collectProblems, notFound } from '../../http/errors.js'
 import type { PageOf } from '../../../src/contract/common.js'
 import type {
   BulkCreateResult,
   CreateLinkBody,
   Link,
-  LinkOg,
-  LinkRule,
   ListLinksQuery,
   QrQuery,
   UpdateLinkBody,
@@ -22,91 +18,38 @@ import {
   normalizeTitle,
   SHARED_DOMAIN_KEY,
 } from './rules.js'
-import { createLinkPlacement } from './placement.js'
 import { checkOg, checkRules, parseStartsAt } from './options.js'
 import { hashPassword } from '../../password.js'
 import { parseExpiry } from '../../http/expiry.js'
 import { DEFAULT_QR_STYLE, renderQrCode, type QrImage } from '../../qr/index.js'
 import { assignCodes } from './codes.js'
-import type { LinkKind, LinkRecord } from './store.js'
-import { smartEventData } from './smart.js'
+import type { LinkKind, LinkRecord } from './records.js'
+import { presentLink, resolvedOf, type ResolvedLink } from './present.js'
+import { bulkCreate } from './bulk.js'
+import { createLinkWriter, type NewItem } from './writer.js'
 import type { UnitOfWork } from '../../db/unit-of-work.js'
-import { isUniqueViolation } from '../../db/errors.js'
-import type { LinkRef, LinkService } from './api.js'
-import type { ResolvedLink, ClickDelta, LinkServiceDeps, ItemValidator } from './api.js'
+import type { ClickDelta, ItemValidator, LinkRef, LinkService, LinkServiceDeps } from './api.js'
 
 /** Links expired per transaction by the expire-links job. */
 const EXPIRE_BATCH = 1000
 
-/** A create body that passed every rule, waiting for its short code. */
-interface Draft {
-  domainKey: string
-  customDomainId: string | null
-  customSlug: string | undefined
-  destinationUrl: string
-  title: string | null
-  redirectType: number
-  tags: string[]
-  metadata: Record<string, unknown>
-  expiresAt: number | null
-  expiredUrl: string | null
-  maxClicks: number | null
-  startsAt: number | null
-  forwardQuery: boolean
-  rules: LinkRule[]
-  passwordHash: string | null
-  og: LinkOg | null
-}
-
 export function createLinkService(deps: LinkServiceDeps): LinkService {
   const { store } = deps
   const now = () => deps.clock.now()
-  const { destination, linkDomain, shortUrlOf, newPlace, writePatch } = createLinkPlacement(deps)
-
-  /** Past its expiry, or every click of its maxClicks taken: expired. */
-  function statusOf(l: LinkRecord, t: number): LinkStatus {
-    const s = effectiveStatus(l, t)
-    return s === 'active' && l.maxClicks !== null && l.cappedClicks >= l.maxClicks ? 'expired' : s
-  }
-
-  function present(l: LinkRecord, t: number): Link {
-    return {
-      id: l.id,
-      shortUrl: shortUrlOf(l),
-      shortCode: l.shortCode,
-      destinationUrl: l.destinationUrl,
-      title: l.title,
-      status: statusOf(l, t),
-      clicks: l.clicks,
-      createdAt: iso(l.createdAt),
-      updatedAt: iso(l.updatedAt),
-      tags: l.tags,
-      metadata: l.metadata,
-      expiresAt: isoOrNull(l.expiresAt),
-      customDomainId: l.customDomainId,
-      redirectType: l.redirectType as Link['redirectType'],
-      expiredUrl: l.expiredUrl,
-      maxClicks: l.maxClicks,
-      startsAt: isoOrNull(l.startsAt),
-      forwardQuery: l.forwardQuery,
-      rules: l.rules,
-      passwordProtected: l.passwordHash !== null,
-      og: l.og,
-    }
-  }
-
-  async function load(organizationId: string, id: string): Promise<LinkRecord> {
-    const l = await store.byId(organizationId, id)
-    // A smart link is not a link here (its own resource answers for it).
-    if (!l || l.kind !== 'link') throw notFound(`link ${id}`)
-    return l
-  }
+  const writer = createLinkWriter(deps)
+  const { destination, linkDomain, shortUrlOf } = writer
+  const present = (l: LinkRecord, t: number) => presentLink(l, t, shortUrlOf)
+  const load = (organizationId: string, id: string) => writer.load(organizationId, id, 'link')
 
   /**
-   * Every rule of a create body except short-code uniqueness (checked when committing); one 400
-   * names every field that breaks one.
+   * Every rule of a create body except short-code uniqueness (checked when inserting); one 400
+   * names every field that breaks one. The row, and its custom slug when one was asked for.
    */
-  async function draft(organizationId: string, body: CreateLinkBody, t: number): Promise<Draft> {
+  async function draft(
+    organizationId: string,
+    body: CreateLinkBody,
+    t: number,
+  ): Promise<Omit<NewItem, 'index'>> {
     const p = collectProblems()
     const domain = await p.checkAsync(() => linkDomain(organizationId, body))
     const customSlug =
@@ -120,9 +63,10 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
     const rules = p.check(() => checkRules(body.rules, destination))
     const og = p.check(() => checkOg(body.og))
     p.done()
-    return {
+    const record = writer.newRecord({
+      organizationId,
       ...domain!,
-      customSlug,
+      kind: 'link',
       destinationUrl: destinationUrl!,
       title: normalizeTitle(body.title) ?? null,
       redirectType: body.redirectType ?? 302,
@@ -137,96 +81,16 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
       // Hashed once the body is known to be good (scrypt is slow on purpose).
       passwordHash: body.password === undefined ? null : await hashPassword(body.password),
       og: og ?? null,
-    }
-  }
-
-  /**
-   * Gives each draft its short code and inserts the ones that got one, in one transaction.
-   * A custom slug taken on its domain (already, or earlier in the batch) fails that item with 409.
-   */
-  async function commit(
-    organizationId: string,
-    drafts: Array<{ index: number; draft: Draft }>,
-    t: number,
-  ): Promise<Map<number, LinkRecord | AppError>> {
-    const out = new Map<number, LinkRecord | AppError>()
-    try {
-      await store.transaction(async (tx) => {
-        const byDomain = new Map<string, Array<{ index: number; draft: Draft }>>()
-        for (const d of drafts)
-          byDomain.set(d.draft.domainKey, [...(byDomain.get(d.draft.domainKey) ?? []), d])
-        const records: LinkRecord[] = []
-        for (const [domainKey, items] of byDomain) {
-          const codes = await assignCodes(
-            (list) => tx.takenCodes(domainKey, list),
-            items.map((i) => ({ index: i.index, customSlug: i.draft.customSlug })),
-            deps.reserved,
-          )
-          for (const { index, draft: d } of items) {
-            const code = codes.get(index)
-            if (code instanceof AppError || code === undefined) {
-              out.set(index, code ?? new AppError('InternalError', 'no short code'))
-              continue
-            }
-            const record: LinkRecord = {
-              id: newId('lnk'),
-              organizationId,
-              domainKey: d.domainKey,
-              customDomainId: d.customDomainId,
-              shortCode: code,
-              destinationUrl: d.destinationUrl,
-              title: d.title,
-              status: 'active',
-              redirectType: d.redirectType,
-              tags: d.tags,
-              metadata: d.metadata,
-              expiresAt: d.expiresAt,
-              clicks: 0,
-              qrCreatedAt: null,
-              createdAt: t,
-              updatedAt: t,
-              expiredUrl: d.expiredUrl,
-              maxClicks: d.maxClicks,
-              startsAt: d.startsAt,
-              forwardQuery: d.forwardQuery,
-              rules: d.rules,
-              cappedClicks: 0,
-              passwordHash: d.passwordHash,
-              og: d.og,
-              kind: 'link',
-              targets: null,
-              appendClickId: true,
-              gameId: null,
-            }
-            records.push(record)
-            out.set(index, record)
-          }
-        }
-        await tx.insert(records)
-      })
-    } catch (err) {
-      // Only another writer racing for the same code gets here (one process holds the connection).
-      if (isUniqueViolation(err))
-        throw new AppError('Conflict', 'a short code was taken concurrently; retry the request')
-      throw err
-    }
-    return out
-  }
-
-  function announceCreated(records: LinkRecord[], t: number): void {
-    for (const r of records)
-      deps.events.emit('link.created', { organizationId: r.organizationId, data: present(r, t) }, t)
+      createdAt: t,
+    })
+    return { record, code: customSlug }
   }
 
   return {
     async create(organizationId: string, body: CreateLinkBody): Promise<Link> {
       const t = now()
       const d = await draft(organizationId, body, t)
-      const result = (await commit(organizationId, [{ index: 0, draft: d }], t)).get(0)
-      if (!result) throw new AppError('InternalError', 'link was not created')
-      if (result instanceof AppError) throw result
-      announceCreated([result], t)
-      return present(result, t)
+      return present(await writer.insertOne(d.record, d.code, 'customSlug', t), t)
     },
 
     /**
@@ -239,61 +103,16 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
       validate: ItemValidator,
     ): Promise<BulkCreateResult> {
       const t = now()
-      const failures = new Map<number, AppError>()
-      const drafts: Array<{ index: number; draft: Draft }> = []
-      for (const [index, item] of items.entries()) {
-        const problems = validate(item)
-        if (problems?.length) {
-          failures.set(index, validationError(problems))
-          continue
-        }
-        try {
-          drafts.push({ index, draft: await draft(organizationId, item as CreateLinkBody, t) })
-        } catch (err) {
-          if (!(err instanceof AppError)) throw err
-          failures.set(index, err)
-        }
-      }
-      const committed = drafts.length ? await commit(organizationId, drafts, t) : new Map()
-      const created: LinkRecord[] = []
-      const results: BulkCreateResult['results'] = items.map((_, index) => {
-        const r = failures.get(index) ?? committed.get(index)
-        if (r instanceof AppError || r === undefined) {
-          const e = r ?? new AppError('InternalError', 'not processed')
-          return {
-            index,
-            status: 'failed' as const,
-            error: { error: e.type, message: e.message, ...(e.details ? { details: e.details } : {}) },
-          }
-        }
-        created.push(r)
-        return { index, status: 'created' as const, link: present(r, t) }
+      return bulkCreate(items, validate, (body) => draft(organizationId, body, t), {
+        writer,
+        present: (l) => present(l, t),
+        t,
       })
-      announceCreated(created, t)
-      return { created: created.length, failed: items.length - created.length, results }
     },
 
     async list(organizationId: string, q: ListLinksQuery): Promise<PageOf<Link>> {
-      const p = pageParams(q)
       const t = now()
-      const search = q.search?.trim()
-      const tag = q.tag?.trim()
-      const { rows, total } = await store.list(organizationId, {
-        kind: 'link',
-        status: q.status,
-        search: search || undefined,
-        tag: tag || undefined,
-        sortBy: q.sortBy ?? 'createdAt',
-        sortOrder: q.sortOrder ?? 'desc',
-        now: t,
-        limit: p.perPage,
-        offset: p.offset,
-      })
-      return pageOf(
-        rows.map((r) => present(r, t)),
-        total,
-        p,
-      )
+      return writer.list(organizationId, 'link', q, t, (l) => present(l, t))
     },
 
     async get(organizationId: string, id: string): Promise<Link> {
@@ -336,7 +155,6 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
         body.password === undefined || body.password === null
           ? body.password
           : await hashPassword(body.password)
-      const place = await newPlace(organizationId, l, body)
       const patch = {
         ...(destinationUrl !== undefined && { destinationUrl }),
         ...(title !== undefined && { title }),
@@ -353,27 +171,12 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
         ...(rules !== undefined && { rules }),
         ...(passwordHash !== undefined && { passwordHash }),
         ...(og !== undefined && { og }),
-        ...(place !== undefined && { place }),
-        updatedAt: t,
       }
-      await writePatch(l.id, patch)
-      const link = present(await load(organizationId, id), t)
-      deps.events.emit('link.updated', { organizationId, data: link }, t)
-      return link
+      return present(await writer.update(organizationId, l, body, patch, t), t)
     },
 
     async delete(organizationId: string, id: string): Promise<void> {
-      const l = await load(organizationId, id)
-      const t = now()
-      await store.delete(l.id)
-      deps.events.emit(
-        'link.deleted',
-        {
-          organizationId,
-          data: { id: l.id, shortUrl: shortUrlOf(l), shortCode: l.shortCode, deletedAt: iso(t) },
-        },
-        t,
-      )
+      await writer.remove(await load(organizationId, id), now())
     },
 
     /** The QR image of `${shortUrl}?qr=1`; the first one generated for a link is announced. */
@@ -403,26 +206,7 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
     /** For the redirect: the link behind a code on a domain, with its effective status. */
     async resolve(domainKey: string, shortCode: string): Promise<ResolvedLink | undefined> {
       const l = await store.byCode(domainKey, shortCode)
-      if (!l) return undefined
-      return {
-        id: l.id,
-        organizationId: l.organizationId,
-        shortCode: l.shortCode,
-        shortUrl: shortUrlOf(l),
-        destinationUrl: l.destinationUrl,
-        redirectType: l.redirectType as Link['redirectType'],
-        status: effectiveStatus(l, now()),
-        expiresAt: l.expiresAt,
-        expiredUrl: l.expiredUrl,
-        maxClicks: l.maxClicks,
-        startsAt: l.startsAt,
-        forwardQuery: l.forwardQuery,
-        rules: l.rules,
-        title: l.title,
-        passwordHash: l.passwordHash,
-        og: l.og,
-        smart: l.kind === 'smart' && l.targets ? { ...l.targets, appendClickId: l.appendClickId } : null,
-      }
+      return l && resolvedOf(l, now(), shortUrlOf)
     },
 
     /** Any link or smart link of the organization (analytics read both by id); 404 otherwise. */
@@ -482,7 +266,7 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
         )
         const renamed = await assignCodes(
           (list) => tx.takenCodes(SHARED_DOMAIN_KEY, list),
-          links.filter((l) => clash.has(l.shortCode)).map((l, index) => ({ index, customSlug: undefined })),
+          links.filter((l) => clash.has(l.shortCode)).map((_, index) => ({ index, customSlug: undefined })),
           deps.reserved,
         )
         const newCodes = [...renamed.values()]
@@ -506,15 +290,7 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
         }
         return out
       })
-      for (const l of moved)
-        deps.events.emit(
-          'link.updated',
-          {
-            organizationId: l.organizationId,
-            data: l.kind === 'smart' ? smartEventData(l, shortUrlOf) : present(l, t),
-          },
-          t,
-        )
+      for (const l of moved) writer.announce('link.updated', l, t)
       return moved.length
     },
 
@@ -524,8 +300,7 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
       let total = 0
       for (;;) {
         const expired = await store.expireDue(t, EXPIRE_BATCH)
-        for (const r of expired)
-          deps.events.emit('link.updated', { organizationId: r.organizationId, data: present(r, t) }, t)
+        for (const r of expired) writer.announce('link.updated', r, t)
         total += expired.length
         if (expired.length < EXPIRE_BATCH) return total
       }

@@ -4,9 +4,7 @@ import proxyAddr from '@fastify/proxy-addr'
 import type { FastifyBaseLogger } from 'fastify'
 import type { Clock } from '../../clock.js'
 import { evaluate, type LocalRateLimitStore } from '../../http/rate-limit.js'
-import { clickInput } from './click.js'
 import { SHARED_DOMAIN_KEY } from '../links/index.js'
-import { CACHE_CONTROL } from './pages.js'
 import type { RedirectService } from './api.js'
 
 export type TrustProxy = boolean | string[] | ((addr: string, hop: number) => boolean)
@@ -31,8 +29,9 @@ const SHORT_PATH = /^\/([A-Za-z0-9_-]{1,64})(?:\?|$)/
 
 /**
  * A hot link's redirect, answered before Fastify: cached, active, on the shared domain, GET or
- * HEAD, within the per-IP window; anything else returns false and goes through the route, which
- * answers the same bytes (tests compare them). Why: docs/decisions/redirect-hot-path.md.
+ * HEAD, within the per-IP window; anything else returns false and goes through the route. Both
+ * write what the one visit decision (visit.ts) answers, the same bytes (tests compare them).
+ * Why: docs/decisions/redirect-hot-path.md.
  */
 export function createFastRedirect(
   deps: FastRedirectDeps,
@@ -62,31 +61,37 @@ export function createFastRedirect(
     // HTTP to HTTPS for domains with a certificate and answer their root redirect.
     const domainKey = redirect.domainOf(host)
     if (domainKey !== SHARED_DOMAIN_KEY) return false
-    const found = redirect.lookupCached(domainKey, m[1]!)
+    const code = m[1]!
+    const found = redirect.lookupCached(domainKey, code)
     // A link with maxClicks asks the database on every visit, a protected link answers its form
-    // and a link with og its preview page to crawlers, a smart link picks a target and a click
-    // id per visit: the route does those.
+    // and a link with og its preview page to crawlers, a smart link may answer the device page
+    // and picks a click id per visit: the route does those.
     if (found?.kind !== 'redirect') return false
     const l = found.link
     if (l.maxClicks !== null || l.passwordHash !== null || l.og !== null || l.smart !== null) return false
 
     const now = clock.now()
+    const q = url.indexOf('?')
+    const rawQuery = q === -1 ? '' : url.slice(q + 1)
+    // The click reads only utm_* and qr from the query: a query that cannot name them (no `utm_`,
+    // no `qr`, nothing percent-encoded) is not parsed.
+    const query = CLICK_QUERY.test(rawQuery) ? (parseQuery(rawQuery) as Record<string, unknown>) : {}
+    const answer = redirect.decide(
+      found,
+      code,
+      { method, ip, headers: req.headers, query, receivedAt, url, rawQuery },
+      now,
+      { capOpen: true },
+    )
+    if (answer.kind !== 'redirect') return false
     const limit = evaluate(limiter.hit(`rip:${ip}`, 60_000, now), deps.perIpPerMinute, now)
     // Over the limit: Fastify answers the 429 (its hook counts the request once more, which
     // changes nothing: the window is already exhausted and Remaining stays 0).
     if (limit.exceeded) return false
 
     const id = deps.nextRequestId()
+    if (answer.click) redirect.record(answer.click)
 
-    const link = found.link
-    const q = url.indexOf('?')
-    const rawQuery = q === -1 ? '' : url.slice(q + 1)
-    // The click reads only utm_* and qr from the query: a query that cannot name them (no `utm_`,
-    // no `qr`, nothing percent-encoded) is not parsed.
-    const query = CLICK_QUERY.test(rawQuery) ? (parseQuery(rawQuery) as Record<string, unknown>) : {}
-    redirect.record(clickInput(link, now, { method, ip, headers: req.headers, query, receivedAt }))
-
-    const location = redirect.location(link, { headers: req.headers, ip, rawQuery })
     // prettier-ignore
     // The same headers, in the same order, as the Fastify route (writeHead with a flat list
     // skips the per-header bookkeeping of setHeader). No body, so end() sends one write.
@@ -96,18 +101,18 @@ export function createFastRedirect(
       'x-ratelimit-limit', limit.limit,
       'x-ratelimit-remaining', limit.remaining,
       'x-ratelimit-reset', limit.reset,
-      'location', location,
-      'cache-control', CACHE_CONTROL,
+      'location', answer.location,
+      'cache-control', answer.cacheControl,
       'content-length', '0',
     ]
-    res.writeHead(link.redirectType, headers as string[]).end()
+    res.writeHead(answer.status, headers as string[]).end()
     // The line the Fastify route would log (http/request-log.ts).
     if (infoEnabled(log))
       log.info(
         {
           reqId: id,
           req: { method, url, host, ip },
-          res: { statusCode: link.redirectType },
+          res: { statusCode: answer.status },
           responseTime: performance.now() - receivedAt,
         },
         'request completed',

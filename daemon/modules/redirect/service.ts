@@ -6,18 +6,16 @@ import {
   type ResolvedLink,
 } from './cache.js'
 import { botReason, type ClickInput, type ClicksService } from '../clicks/index.js'
-import { needsVisit, targetOf, type CountryOf, type Visit } from './options.js'
-import { locationOf } from './pages.js'
+import type { CountryOf } from './options.js'
 import { createDomainResolver } from './host.js'
 import { verifyPassword } from '../../password.js'
 import { iso } from '../../clock.js'
 import type { EventBus } from '../../events.js'
 import type { RateLimitStore } from '../../http/rate-limit.js'
 import { PASSWORD_LINK_TRIES, PASSWORD_WINDOW_MS } from './protected.js'
-import { newClickId, smartTarget } from './smart.js'
-import type { RedirectService } from './api.js'
+import { createVisitor, takesClick, userAgentOf } from './visit.js'
+import type { Lookup, RedirectService, VisitAnswer, VisitRequest } from './api.js'
 import type { ReservedCodes } from '../links/index.js'
-import type { Lookup } from './api.js'
 
 /** Characters a short code can have (generated codes and custom slugs alike). */
 const CODE = /^[A-Za-z0-9_-]{1,64}$/
@@ -52,7 +50,7 @@ export function createRedirectService(deps: RedirectServiceDeps): RedirectServic
   const cache = createHotLinkCache(deps.links, deps.clock, deps.cache)
   const { clicks } = deps
 
-  const countryOf: CountryOf = deps.countryOf ?? (() => null)
+  const decide = createVisitor(deps.countryOf ?? (() => null))
 
   const answer = (link: ResolvedLink | undefined): Lookup => {
     if (!link || link.status === 'inactive') return { kind: 'not-found' }
@@ -85,15 +83,22 @@ export function createRedirectService(deps: RedirectServiceDeps): RedirectServic
       return this.lookupCached(domainKey, code) ?? answer(await cache.get(domainKey!, code))
     },
 
-    /** Where this visit of a redirecting link goes (rules, forwarded query): its Location. */
-    location(link: ResolvedLink, visit: Visit, clickId?: string, ipad = false): string {
-      if (link.smart) {
-        const ua = visit.headers['user-agent']
-        return locationOf(smartTarget(link, typeof ua === 'string' ? ua : '', clickId, ipad))
-      }
-      // A link without rules visited without a query goes to its own destination.
-      if (!needsVisit(link, visit.rawQuery)) return locationOf(link.destinationUrl)
-      return locationOf(targetOf(link, visit, countryOf))
+    decide,
+
+    /**
+     * The answer to GET|HEAD /:code on `host`: the lookup, the link's maxClicks asked when it has
+     * some (a visit that ends in the password form or a preview only looks), then the decision.
+     */
+    async visit(host: string | undefined, code: string, req: VisitRequest): Promise<VisitAnswer> {
+      const found = await this.lookup(host, code)
+      const link = found.kind === 'redirect' ? found.link : undefined
+      const capOpen =
+        link === undefined ||
+        link.maxClicks === null ||
+        (takesClick(link, req)
+          ? await this.takeCappedClick(link, req.method, userAgentOf(req))
+          : await this.capOpen(link))
+      return decide(found, code, req, deps.clock.now(), { capOpen })
     },
 
     /**
@@ -139,11 +144,6 @@ export function createRedirectService(deps: RedirectServiceDeps): RedirectServic
           },
           now,
         )
-    },
-
-    /** A human visit of a smart link gets a click id; bots, HEAD and plain links none. */
-    clickIdFor(link: ResolvedLink, method: string, userAgent: string): string | undefined {
-      return link.smart && botReason(method, userAgent) === null ? newClickId() : undefined
     },
 
     /** Hands the click of a redirect over to the clicks module; never waits on the disk. */

@@ -114,7 +114,7 @@ export function sampleData(event: WebhookEvent, publicUrl: string, now: number):
     },
     'domain.created': { ...domain, verificationStatus: 'pending', createdAt: at },
     'domain.verified': { ...domain, verifiedAt: at, sslStatus: 'pending', sslExpiresAt: null },
-    'domain.deleted': { ...domain, deletedAt: at },
+    'domain.deleted': { ...domain, deletedAt: at, reason: 'deleted' },
     'api_key.created': { id: 'key_sample', name: 'Sample key', permissions: ['links:read'], createdAt: at },
     'api_key.revoked': { id: 'key_sample', name: 'Sample key', revokedAt: at, reason: 'revoked' },
     'team.member_added': {

@@ -4,7 +4,10 @@ import type { WebhookService } from './api.js'
 import type { Clock } from '../../clock.js'
 import type { Module } from '../module.js'
 import { pruneWebhookDeliveriesJob } from './jobs.js'
+import { webhookActionRoutes } from './action-routes.js'
+import { webhookDeliveryRoutes } from './delivery-routes.js'
 import { webhookRoutes } from './routes.js'
+import { webhookUtilityRoutes } from './utility-routes.js'
 export { createWebhookStore } from './store.js'
 export { createWebhookService } from './service.js'
 export { type Worker } from './worker.js'
@@ -22,9 +25,14 @@ export {
 /** Webhooks listen to every event type some active webhook subscribes to. */
 export function webhooksModule(deps: { webhooks: WebhookService; clock: Clock }): Module {
   const { webhooks } = deps
+  const plugins = [webhookRoutes, webhookActionRoutes, webhookDeliveryRoutes, webhookUtilityRoutes].map((p) =>
+    p(deps),
+  )
   return {
     name: 'webhooks',
-    routes: webhookRoutes(deps),
+    routes: async (app) => {
+      for (const plugin of plugins) await plugin(app)
+    },
     jobs: [pruneWebhookDeliveriesJob(webhooks)],
     subscriptions(events) {
       events.onAny(

@@ -1,147 +1,220 @@
 /**
- * Domain squatting: a host an organization adds without owning it must not block its owner.
- * Several organizations may hold unverified claims of a host; the first to verify wins (the
- * others' claims fail, saying why, and no organization can add it again); within one
- * organization a host is added once; unverified claims are deleted 7 days after they were added.
- * Verification runs against a real DNS server (dnsmasq).
+ * Domain squatting under the spec's rule that a host is unique across organizations: adding a
+ * host another organization added is 409, but an unverified claim gives way to an organization
+ * that proves control of the host (its own claim token in the TXT challenge record, on every
+ * resolver); a verified host never does; two claims from a race: the first to verify wins;
+ * unverified claims are deleted 7 days after they were added. DNS is a real dnsmasq (two, as
+ * LINKD_DNS_RESOLVERS lists two resolvers).
  */
+import { randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Domain } from '../../../src/contract/domains.js'
+import { claimTokens } from '../../../daemon/modules/domains/claims.js'
+import { createDomainStore } from '../../../daemon/modules/domains/index.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import { missingBinaries } from '../../support/binaries.js'
-import { startDnsServer, type DnsServer } from '../../support/dns-server.js'
+import { startDnsServer, type DnsRecords, type DnsServer } from '../../support/dns-server.js'
 import { captureEvents } from '../../support/redirect.js'
 import { expectError } from '../../support/responses.js'
 
 const CNAME = 'links.linkd.test'
 const HOST = 'go.claimed.test'
+const TOKEN = /^linkd-verify=[A-Za-z0-9]{32}$/
 
-describe.skipIf(missingBinaries('dnsmasq'))('claims of one host by several organizations', () => {
-  let t: TestApp
-  let dns: DnsServer
-  let squatter: { orgId: string; ownerKey: string }
-  let owner: { orgId: string; ownerKey: string }
-
-  beforeAll(async () => {
-    dns = await startDnsServer({ a: [[CNAME, '127.0.0.1']] })
-    t = await createTestApp({ cnameTarget: CNAME, dnsResolvers: dns.address })
-    squatter = await t.createOrg('squatter', 'enterprise')
-    owner = await t.createOrg('owner', 'enterprise')
+describe('claim tokens', () => {
+  it('are per organization and host, stable, and depend on the master key', () => {
+    const key = randomBytes(32)
+    const token = claimTokens(key)
+    expect(token('org_a', HOST)).toMatch(TOKEN)
+    expect(token('org_a', HOST)).toBe(claimTokens(Buffer.from(key))('org_a', HOST))
+    expect(token('org_b', HOST)).not.toBe(token('org_a', HOST))
+    expect(token('org_a', `www.${HOST}`)).not.toBe(token('org_a', HOST))
+    expect(claimTokens(randomBytes(32))('org_a', HOST)).not.toBe(token('org_a', HOST))
   })
-  afterAll(async () => {
-    await t?.close()
-    await dns?.stop()
-  })
+})
 
-  const add = (key: string, domain = HOST) => t.call('POST', '/api/domains', { key, body: { domain } })
-  const get = (key: string, id: string) => t.call('GET', `/api/domains/${id}`, { key })
-  /** DNS as the host's real owner sets it: the CNAME and the TXT challenge of `d`. */
-  const provedBy = (d: Domain) =>
-    dns.restart({
-      txt: [[d.dnsRecords[0]!.name, d.dnsRecords[0]!.value]],
-      cname: [[HOST, CNAME]],
-      a: [[CNAME, '127.0.0.1']],
+describe.skipIf(missingBinaries('dnsmasq'))(
+  'one organization per host; proof of control takes an unverified claim over',
+  () => {
+    let t: TestApp
+    let dnsA: DnsServer
+    let dnsB: DnsServer
+    let squatter: { orgId: string; ownerKey: string }
+    let owner: { orgId: string; ownerKey: string }
+    let third: { orgId: string; ownerKey: string }
+    /** The token each organization's 409 named for HOST. */
+    const tokens = new Map<string, string>()
+
+    beforeAll(async () => {
+      dnsA = await startDnsServer({ a: [[CNAME, '127.0.0.1']] })
+      dnsB = await startDnsServer({ a: [[CNAME, '127.0.0.1']] })
+      t = await createTestApp({ cnameTarget: CNAME, dnsResolvers: `${dnsA.address},${dnsB.address}` })
+      squatter = await t.createOrg('squatter', 'enterprise')
+      owner = await t.createOrg('owner', 'enterprise')
+      third = await t.createOrg('third', 'enterprise')
+    })
+    afterAll(async () => {
+      await t?.close()
+      await dnsA?.stop()
+      await dnsB?.stop()
     })
 
-  it('a pending or failed claim does not block another organization; the first to verify wins', async () => {
-    const squatted = await add(squatter.ownerKey)
-    expect(squatted.statusCode, squatted.body).toBe(201)
-    const claim = squatted.json<Domain>()
-    // The squatter cannot prove it: failed.
-    const failed = await t.call('POST', `/api/domains/${claim.id}/verify`, { key: squatter.ownerKey })
-    expect(failed.json<Domain>().verificationStatus).toBe('failed')
-
-    // The owner adds the same host (201, not 409) and proves it.
-    const added = await add(owner.ownerKey)
-    expect(added.statusCode, added.body).toBe(201)
-    const mine = added.json<Domain>()
-    expect(mine.dnsRecords[0]!.value).not.toBe(claim.dnsRecords[0]!.value) // its own challenge
-    // Within one organization the host is added once.
-    expect(expectError(await add(owner.ownerKey), 409, 'Conflict').message).toBe(
-      `domain ${HOST} has already been added`,
-    )
-    const verified = captureEvents(t, 'domain.verified')
-    await provedBy(mine)
-    const v = await t.call('POST', `/api/domains/${mine.id}/verify`, { key: owner.ownerKey })
-    expect(v.json<Domain>()).toMatchObject({ verificationStatus: 'verified', sslStatus: 'pending' })
-    expect(verified.map((e) => e.organizationId)).toEqual([owner.orgId])
-
-    // The squatter's claim failed, saying why; verifying it again changes nothing.
-    const lost = (await get(squatter.ownerKey, claim.id)).json<Domain>()
-    expect(lost.verificationStatus).toBe('failed')
-    expect(lost.warnings[0]).toMatch(
-      new RegExp(`^another organization verified ${HOST} first \\(.+\\): this claim cannot be verified`),
-    )
-    const again = await t.call('POST', `/api/domains/${claim.id}/verify`, { key: squatter.ownerKey })
-    expect(again.json<Domain>().verificationStatus).toBe('failed')
-
-    // The host serves the owner's links: a link on it is the owner's, not the squatter's.
-    const link = await t.call('POST', '/api/use/links', {
-      key: owner.ownerKey,
-      body: { destinationUrl: 'https://example.com/', customDomainId: mine.id, customSlug: 'hello' },
-    })
-    expect(link.statusCode, link.body).toBe(201)
-    const visit = await t.app.inject({ method: 'GET', url: '/hello', headers: { host: HOST } })
-    expect(visit.statusCode).toBe(302)
-    expect(t.app.linkd.services.directory.organizationOfHost(HOST)).toBe(owner.orgId)
-
-    // Nobody else can add a verified host.
-    const third = await t.createOrg('third', 'enterprise')
-    const refused = expectError(await add(third.ownerKey), 409, 'Conflict')
-    expect(refused.message).toBe(`domain ${HOST} is verified by another organization`)
-  })
-
-  it('a claim that verifies while the host is verified elsewhere fails (even with the right records)', async () => {
-    // The squatter copies the verified owner's public records into "its" DNS: the TXT value is
-    // the owner's token, not its own, so it never proves its claim; and with its own token it
-    // still loses, the host being verified elsewhere.
-    const other = await t.createOrg('copycat', 'enterprise')
-    const host = 'www.claimed.test'
-    const a = (await add(owner.ownerKey, host)).json<Domain>()
-    const b = (await add(other.ownerKey, host)).json<Domain>()
-    await dns.restart({
-      txt: [
-        [a.dnsRecords[0]!.name, a.dnsRecords[0]!.value],
-        [b.dnsRecords[0]!.name, b.dnsRecords[0]!.value],
-      ],
+    const add = (key: string, domain = HOST) => t.call('POST', '/api/domains', { key, body: { domain } })
+    const get = (key: string, id: string) => t.call('GET', `/api/domains/${id}`, { key })
+    const verify = (key: string, id: string) => t.call('POST', `/api/domains/${id}/verify`, { key })
+    /** DNS of `host` with the CNAME and these TXT challenge values. */
+    const zone = (host: string, ...values: string[]): DnsRecords => ({
+      txt: values.map((v) => [`_linkd-challenge.${host}`, v]),
       cname: [[host, CNAME]],
       a: [[CNAME, '127.0.0.1']],
     })
-    const first = await t.call('POST', `/api/domains/${a.id}/verify`, { key: owner.ownerKey })
-    expect(first.json<Domain>().verificationStatus).toBe('verified')
-    const second = await t.call('POST', `/api/domains/${b.id}/verify`, { key: other.ownerKey })
-    expect(second.json<Domain>().verificationStatus).toBe('failed')
-    expect(second.json<Domain>().warnings[0]).toMatch(
-      /^another organization verified www\.claimed\.test first/,
-    )
-  })
+    const both = (r: DnsRecords) => Promise.all([dnsA.restart(r), dnsB.restart(r)])
 
-  it('unverified claims are deleted 7 days after they were added (domain.deleted); verified ones stay', async () => {
-    const squat = (await add(squatter.ownerKey, 'old.claimed.test')).json<Domain>()
-    const deleted = captureEvents(t, 'domain.deleted')
-    t.clock.advance(7 * 86_400_000 - 1)
-    expect(await t.app.linkd.scheduler.runNow('expire-domain-claims')).toMatchObject({
-      ran: true,
-      status: 'ok',
+    it('adding a host another organization added is 409 naming the TXT record of its own claim token', async () => {
+      const added = await add(squatter.ownerKey)
+      expect(added.statusCode, added.body).toBe(201)
+      const claim = added.json<Domain>()
+      expect(claim.dnsRecords[0]!.value).toMatch(TOKEN)
+
+      for (const org of [owner, third]) {
+        const refused = expectError(await add(org.ownerKey), 409, 'Conflict', '/api/domains')
+        const token = refused.details!.find((d) => d.field === 'txtRecord.value')!.message
+        expect(token).toMatch(TOKEN)
+        expect(refused.message).toBe(
+          `domain ${HOST} has been added by another organization and is not verified: publish TXT _linkd-challenge.${HOST} with value "${token}" and add it again; an unverified claim gives way to an organization that proves control of the domain`,
+        )
+        expect(refused.details).toEqual([
+          { field: 'domain', message: 'added by another organization, not verified' },
+          { field: 'txtRecord.name', message: `_linkd-challenge.${HOST}` },
+          { field: 'txtRecord.value', message: token },
+          { field: 'txtRecord', message: 'returned by 0 of 2 resolvers; every one must return it' },
+        ])
+        // The same token every time for this organization.
+        expect((await add(org.ownerKey)).json().details[2].message).toBe(token)
+        tokens.set(org.orgId, token)
+      }
+      // Each organization its own: none can publish another's (nor the claim's) for it.
+      expect(new Set([...tokens.values(), claim.dnsRecords[0]!.value]).size).toBe(3)
+      // Nothing was added, and within one organization the host is added once.
+      expect((await t.call('GET', '/api/domains', { key: owner.ownerKey })).json().total).toBe(0)
+      expect(expectError(await add(squatter.ownerKey), 409, 'Conflict').message).toBe(
+        `domain ${HOST} has already been added`,
+      )
     })
-    expect((await get(squatter.ownerKey, squat.id)).statusCode).toBe(200)
-    t.clock.advance(1)
-    expect(await t.app.linkd.scheduler.runNow('expire-domain-claims')).toMatchObject({
-      ran: true,
-      status: 'ok',
+
+    it('the TXT record on every resolver takes the claim over: deleted (domain.deleted, taken_over), verified at once', async () => {
+      const mine = tokens.get(owner.orgId)!
+      const [claim] = (await t.call('GET', '/api/domains', { key: squatter.ownerKey })).json<{
+        data: Domain[]
+      }>().data
+      // Another organization's token proves nothing; one resolver of two is not enough.
+      await dnsA.restart(zone(HOST, mine))
+      await dnsB.restart(zone(HOST, tokens.get(third.orgId)!))
+      const partial = expectError(await add(owner.ownerKey), 409, 'Conflict')
+      expect(partial.details!.at(-1)).toEqual({
+        field: 'txtRecord',
+        message: 'returned by 1 of 2 resolvers; every one must return it',
+      })
+      expect((await get(squatter.ownerKey, claim!.id)).statusCode).toBe(200)
+
+      await both(zone(HOST, mine))
+      const events = captureEvents(t, 'domain.deleted', 'domain.created')
+      const added = await add(owner.ownerKey)
+      expect(added.statusCode, added.body).toBe(201)
+      const d = added.json<Domain>()
+      expect(d).toMatchObject({ domain: HOST, verificationStatus: 'pending' })
+      expect(d.dnsRecords[0]!.value).toBe(mine)
+
+      // The squatter's claim is gone, and its organization is told why.
+      expect((await get(squatter.ownerKey, claim!.id)).statusCode).toBe(404)
+      expect(events.map((e) => [e.type, e.organizationId])).toEqual([
+        ['domain.deleted', squatter.orgId],
+        ['domain.created', owner.orgId],
+      ])
+      expect(events[0]!.data).toEqual({
+        id: claim!.id,
+        domain: HOST,
+        deletedAt: expect.any(String),
+        reason: 'taken_over',
+      })
+
+      // The record just published verifies it.
+      const v = await verify(owner.ownerKey, d.id)
+      expect(v.json<Domain>()).toMatchObject({ verificationStatus: 'verified', sslStatus: 'pending' })
+      expect(t.app.linkd.services.directory.organizationOfHost(HOST)).toBe(owner.orgId)
+      // The squatter adding it again is now the 409 of a verified host.
+      expect(expectError(await add(squatter.ownerKey), 409, 'Conflict').message).toBe(
+        `domain ${HOST} is verified by another organization`,
+      )
     })
-    expect((await get(squatter.ownerKey, squat.id)).statusCode).toBe(404)
-    expect(deleted.map((e) => e.data.id)).toContain(squat.id)
-    // The verified host stays its owner's.
-    const list = await t.call('GET', '/api/domains?verificationStatus=verified', { key: owner.ownerKey })
-    expect(
-      list
-        .json<{ data: Domain[] }>()
-        .data.map((d) => d.domain)
-        .sort(),
-    ).toEqual([HOST, 'www.claimed.test'])
-    // The squatter's lost claims (older than 7 days) are gone too.
-    const left = await t.call('GET', '/api/domains', { key: squatter.ownerKey })
-    expect(left.json<{ data: Domain[] }>().data).toEqual([])
-  })
-})
+
+    it('a verified host never gives way: 409 with no TXT record, even with the record published', async () => {
+      await both(zone(HOST, tokens.get(owner.orgId)!, tokens.get(third.orgId)!))
+      const refused = expectError(await add(third.ownerKey), 409, 'Conflict')
+      expect(refused).toMatchObject({
+        message: `domain ${HOST} is verified by another organization`,
+        details: [{ field: 'domain', message: 'verified by another organization' }],
+      })
+      expect((await t.call('GET', '/api/domains', { key: third.ownerKey })).json().total).toBe(0)
+    })
+
+    it('two claims from a race: the first to verify wins, the other fails saying why', async () => {
+      // Two adds at once each see no other claim; the store's copy stands for the second.
+      const host = 'www.claimed.test'
+      const a = (await add(owner.ownerKey, host)).json<Domain>()
+      const store = createDomainStore(t.db.kysely)
+      const copy = { ...(await store.byIdAnyOrg(a.id))!, id: 'dom_race', organizationId: third.orgId }
+      await store.insert({ ...copy, challengeToken: tokens.get(third.orgId)! })
+      await both(zone(host, a.dnsRecords[0]!.value, tokens.get(third.orgId)!))
+
+      expect((await verify(owner.ownerKey, a.id)).json<Domain>().verificationStatus).toBe('verified')
+      const lost = (await get(third.ownerKey, 'dom_race')).json<Domain>()
+      expect(lost.verificationStatus).toBe('failed')
+      expect(lost.warnings[0]).toMatch(
+        /^another organization verified www\.claimed\.test first \(.+\): this claim cannot be verified/,
+      )
+      expect((await verify(third.ownerKey, 'dom_race')).json<Domain>().verificationStatus).toBe('failed')
+
+      // A takeover racing a verification deletes nothing once the host is verified.
+      const late = { ...copy, id: 'dom_late', organizationId: squatter.orgId }
+      expect(await store.replaceClaims(late)).toBeUndefined()
+      expect((await store.byHost(host)).map((d) => d.id).sort()).toEqual([a.id, 'dom_race'].sort())
+    })
+
+    it('unverified claims are deleted 7 days after they were added (reason expired); the host is then free', async () => {
+      const old = (await add(squatter.ownerKey, 'old.claimed.test')).json<Domain>()
+      expect((await add(third.ownerKey, 'old.claimed.test')).statusCode).toBe(409)
+      const deleted = captureEvents(t, 'domain.deleted')
+      t.clock.advance(7 * 86_400_000 - 1)
+      expect(await t.app.linkd.scheduler.runNow('expire-domain-claims')).toMatchObject({ status: 'ok' })
+      expect((await get(squatter.ownerKey, old.id)).statusCode).toBe(200)
+      t.clock.advance(1)
+      expect(await t.app.linkd.scheduler.runNow('expire-domain-claims')).toMatchObject({ status: 'ok' })
+      expect((await get(squatter.ownerKey, old.id)).statusCode).toBe(404)
+      expect(deleted.find((e) => e.data.id === old.id)).toMatchObject({
+        organizationId: squatter.orgId,
+        data: { domain: 'old.claimed.test', reason: 'expired' },
+      })
+      // The race's lost claim went too; the verified hosts stay their owner's.
+      expect((await get(third.ownerKey, 'dom_race')).statusCode).toBe(404)
+      const verified = await t.call('GET', '/api/domains?verificationStatus=verified', {
+        key: owner.ownerKey,
+      })
+      expect(
+        verified
+          .json<{ data: Domain[] }>()
+          .data.map((d) => d.domain)
+          .sort(),
+      ).toEqual([HOST, 'www.claimed.test'])
+
+      // Nobody holds the host now: another organization adds it without proof; deleting says so.
+      const free = await add(third.ownerKey, 'old.claimed.test')
+      expect(free.statusCode, free.body).toBe(201)
+      expect(
+        (await t.call('DELETE', `/api/domains/${free.json<Domain>().id}`, { key: third.ownerKey }))
+          .statusCode,
+      ).toBe(204)
+      expect(deleted.at(-1)).toMatchObject({ organizationId: third.orgId, data: { reason: 'deleted' } })
+    })
+  },
+)

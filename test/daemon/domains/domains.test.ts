@@ -3,6 +3,7 @@ import { createTestApp, type TestApp } from '../../support/app.js'
 import { missingBinaries } from '../../support/binaries.js'
 import { startDnsServer, type DnsServer } from '../../support/dns-server.js'
 import type { Domain } from '../../../src/contract/domains.js'
+import { expectError } from '../../support/responses.js'
 
 const CNAME = 'links.linkd.test'
 
@@ -38,7 +39,7 @@ describe('custom domain API without DNS', () => {
     expect((await t.call('POST', '/api/domains', { body: { domain: CNAME } })).statusCode).toBe(422)
   })
 
-  it('adds a subdomain with its records; 409 twice in one organization; other organizations see 404', async () => {
+  it('adds a subdomain with its records; 409 twice and from another organization; which sees 404', async () => {
     const res = await t.call('POST', '/api/domains', { body: { domain: 'go.example.test' } })
     expect(res.statusCode).toBe(201)
     const d = res.json<Domain>()
@@ -67,7 +68,36 @@ describe('custom domain API without DNS', () => {
       error: 'Conflict',
       details: [{ field: 'domain', message: 'already added to this organization' }],
     })
-    const other = await t.createOrg('other')
+    // Globally unique (spec 2.11): another organization adding it is 409 too; the details name
+    // the TXT record that would prove its control (none is reachable here).
+    const other = await t.createOrg('other', 'enterprise')
+    const taken = expectError(
+      await t.call('POST', '/api/domains', { body: { domain: 'go.example.test' }, key: other.ownerKey }),
+      409,
+      'Conflict',
+    )
+    expect(taken.details).toEqual([
+      { field: 'domain', message: 'added by another organization, not verified' },
+      { field: 'txtRecord.name', message: '_linkd-challenge.go.example.test' },
+      { field: 'txtRecord.value', message: expect.stringMatching(/^linkd-verify=[A-Za-z0-9]{32}$/) },
+      {
+        field: 'txtRecord',
+        message: 'returned by 0 of 1 resolvers; every one must return it (not reached: 127.0.0.1:1)',
+      },
+    ])
+    expect(taken.details![2]!.message).not.toBe(d.dnsRecords[0]!.value)
+    // Bad input is a 400 before any claim is looked at.
+    const badMethod = await t.call('POST', '/api/domains', {
+      body: { domain: 'go.example.test', verificationMethod: 'TXT' },
+      key: other.ownerKey,
+    })
+    expect(expectError(badMethod, 400, 'ValidationError').details).toEqual([
+      {
+        field: 'verificationMethod',
+        message: expect.stringMatching(/^TXT is not a method for go\.example\.test/),
+      },
+    ])
+    expect((await t.call('GET', '/api/domains', { key: other.ownerKey })).json().total).toBe(0)
     expect((await t.call('GET', `/api/domains/${d.id}`, { key: other.ownerKey })).statusCode).toBe(404)
     expect((await t.call('DELETE', `/api/domains/${d.id}`, { key: other.ownerKey })).statusCode).toBe(404)
 

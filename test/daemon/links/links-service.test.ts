@@ -22,7 +22,7 @@ describe('short code generation', () => {
       taken,
       items.map((customSlug, index) => ({ index, customSlug })),
       reserved,
-      next,
+      { generate: next },
     )
   }
 
@@ -37,7 +37,7 @@ describe('short code generation', () => {
         (list) => store.takenCodes(SHARED_DOMAIN_KEY, list),
         [{ index: 0, customSlug: undefined }],
         t.app.linkd.services.reserved,
-        () => script.shift()!,
+        { generate: () => script.shift()! },
       )
       expect([...codes.values()]).toEqual(['BBBBBBB'])
     } finally {
@@ -67,7 +67,7 @@ describe('short code generation', () => {
         { index: 1, customSlug: 'free' },
       ],
       reserved,
-      () => (proposed.push(`X${String(++n).padStart(6, '0')}`), proposed.at(-1)!),
+      { generate: () => (proposed.push(`X${String(++n).padStart(6, '0')}`), proposed.at(-1)!) },
     )
     expect(proposed).toHaveLength(10)
     expect(full.get(1)).toBe('free')

@@ -5,14 +5,15 @@
  * (data.commission of revenue events), avgCpa and avgRoas. Read from game_daily_dims and
  * game_acquisition_daily.
  */
-import type {
-  AttributionQuery,
-  AttributionReport,
-  AttributionRow,
+import {
+  NONE_GROUP,
+  type AttributionQuery,
+  type AttributionReport,
+  type AttributionRow,
 } from '../../../../src/contract/gaming-revenue.js'
 import type { GameRecord } from '../games/index.js'
 import type { AcquisitionStore } from '../storage/index.js'
-import { ratio } from './money.js'
+import { byGroup, ratio } from './money.js'
 import { money, round } from '../../../../src/contract/numbers.js'
 import { dateOfDay } from '../../../clock.js'
 
@@ -72,19 +73,16 @@ export async function attributionReport(
   }
   const total: Counters = { installs: 0, conversions: 0, revenue: 0, cost: 0, commission: 0 }
   const data: AttributionRow[] = []
-  for (const [group, c] of groups) {
+  // Players without the value are stored under '': the (none) row; the totals are the rows' sum.
+  for (const [value, c] of groups) {
     if (!(c.installs || c.conversions || c.revenue || c.cost || c.commission)) continue
     for (const k of Object.keys(total) as (keyof Counters)[]) total[k] += c[k]
-    data.push({ group, ...figures(c) })
+    data.push({ group: value === '' ? NONE_GROUP : value, ...figures(c) })
   }
-  data.sort((a, b) => b.installs - a.installs || a.group.localeCompare(b.group))
+  data.sort((a, b) => b.installs - a.installs || byGroup(a, b))
   if (dim === 'link') {
-    const urls = deps.linkRefs
-      ? await deps.linkRefs(
-          game.organizationId,
-          data.map((r) => r.group),
-        )
-      : new Map<string, string>()
+    const ids = [...groups.keys()].filter((v) => v !== '')
+    const urls = deps.linkRefs ? await deps.linkRefs(game.organizationId, ids) : new Map<string, string>()
     for (const r of data) r.shortUrl = urls.get(r.group) ?? null
   }
   return {

@@ -96,20 +96,28 @@ export async function geographyReport(aggregates: Reads, scope: Scope): Promise<
 
 /**
  * Per event type: the named types, and each custom name as its own row (`custom: true`, from the
- * 'custom_event' dimension, which counts events per name but not distinct players: their
- * `uniquePlayers` is null). Events of the range, distinct players who sent it in the range, share
- * of all events; sorted by count.
+ * 'custom_event' dimension). Events of the range, distinct players who sent it in the range, share
+ * of all events; sorted by count. A custom name with events of days stored before players were
+ * counted per name ('custom_event_uncounted') in the range has uniquePlayers null.
  */
 export async function eventsReport(aggregates: Reads, scope: Scope): Promise<Events> {
-  const [rows, customRows, players] = await Promise.all([
+  const [rows, counted, uncounted, players, customPlayers] = await Promise.all([
     aggregates.dimensionTotals(scope.gameId, 'event_type', scope.start, scope.end),
     aggregates.dimensionTotals(scope.gameId, 'custom_event', scope.start, scope.end),
+    aggregates.dimensionTotals(scope.gameId, 'custom_event_uncounted', scope.start, scope.end),
     aggregates.distinctPerKind(scope.gameId, 'type:', scope.start, scope.end),
+    aggregates.distinctPerKind(scope.gameId, 'custom:', scope.start, scope.end),
   ])
   // The 'custom' event_type row lumps every custom name: replaced by the per-name rows.
   const named = rows.filter((row) => row.value !== 'custom')
   const total = rows.reduce((sum, row) => sum + row.events, 0)
   const share = (events: number) => (total ? round((100 * events) / total, 2) : 0)
+  const custom = new Map<string, { count: number; uncounted: boolean }>()
+  for (const row of counted) custom.set(row.value, { count: row.events, uncounted: false })
+  for (const row of uncounted.filter((r) => r.events > 0)) {
+    const c = custom.get(row.value)
+    custom.set(row.value, { count: (c?.count ?? 0) + row.events, uncounted: true })
+  }
   const data = [
     ...named
       .filter((row) => row.events > 0)
@@ -120,14 +128,14 @@ export async function eventsReport(aggregates: Reads, scope: Scope): Promise<Eve
         uniquePlayers: players.get(row.value) ?? 0,
         percentage: share(row.events),
       })),
-    ...customRows
-      .filter((row) => row.events > 0)
-      .map((row) => ({
-        eventType: row.value,
+    ...[...custom]
+      .filter(([, c]) => c.count > 0)
+      .map(([name, c]) => ({
+        eventType: name,
         custom: true,
-        count: row.events,
-        uniquePlayers: null,
-        percentage: share(row.events),
+        count: c.count,
+        uniquePlayers: c.uncounted ? null : (customPlayers.get(name) ?? 0),
+        percentage: share(c.count),
       })),
   ].sort(
     (a, b) =>

@@ -4,11 +4,16 @@
  * Read from game_daily, game_daily_dims and the distinct-player gaps (game_day_gaps,
  * game_dim_paying_gaps): never raw events or player-days.
  */
-import type { RevenueQuery, RevenueReport, RevenueRow } from '../../../../src/contract/gaming-revenue.js'
+import {
+  NONE_GROUP,
+  type RevenueQuery,
+  type RevenueReport,
+  type RevenueRow,
+} from '../../../../src/contract/gaming-revenue.js'
 import { DAY_MS, dateOfDay } from '../../../clock.js'
 import type { GameRecord } from '../games/index.js'
 import type { AcquisitionStore, AggregatesStore } from '../storage/index.js'
-import { ratio } from './money.js'
+import { byGroup, ratio } from './money.js'
 import { money } from '../../../../src/contract/numbers.js'
 
 interface Counters {
@@ -90,8 +95,9 @@ export async function revenueReport(
     ])
     data = rows
       .filter((r) => r.iap + r.ad + r.subscription + r.transactions > 0)
-      .map((r) => row(r.value, r, paying.get(r.value) ?? 0))
-      .sort((a, b) => b.total - a.total || a.group.localeCompare(b.group))
+      // Players without the value are stored under '': the (none) row.
+      .map((r) => row(r.value === '' ? NONE_GROUP : r.value, r, paying.get(r.value) ?? 0))
+      .sort((a, b) => b.total - a.total || byGroup(a, b))
   } else {
     const days = await acquisition.revenueByDay(game.id, start, end)
     const spans = buckets(groupBy, start, end)

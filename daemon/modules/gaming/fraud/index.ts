@@ -15,6 +15,8 @@ import { createFraudEventsService } from './events-service.js'
 import { createPostgresFraudEventsStore } from './events-store-postgres.js'
 import { createFraudEventsStore } from './events-store.js'
 import { fraudBlocklistExpiryJob } from './jobs.js'
+import { blocklistRoutes } from './blocklist-routes.js'
+import { fraudRuleRoutes } from './rule-routes.js'
 import { fraudRoutes } from './routes.js'
 import { BLOCKLIST_CHANGED, createFraudService } from './service.js'
 import { createFraudStage } from './stage.js'
@@ -97,5 +99,12 @@ export function createFraud(deps: {
 }
 
 export function fraudModule(deps: { fraud: FraudService; fraudEvents: FraudEventsService }): Module {
-  return { name: 'gaming/fraud', routes: fraudRoutes(deps), jobs: [fraudBlocklistExpiryJob(deps.fraud)] }
+  const plugins = [fraudRoutes, fraudRuleRoutes, blocklistRoutes].map((p) => p(deps))
+  return {
+    name: 'gaming/fraud',
+    routes: async (app) => {
+      for (const plugin of plugins) await plugin(app)
+    },
+    jobs: [fraudBlocklistExpiryJob(deps.fraud)],
+  }
 }

@@ -5,9 +5,9 @@ import { AppError } from '../../../http/errors.js'
 import { errorRef } from '../../../http/openapi.js'
 import { setRateLimitHeaders } from '../../../http/rate-limit.js'
 import type { GameRecord } from '../games/index.js'
-import type { IngestService } from './api.js'
+import type { Admission, IngestService } from './api.js'
 import { gunzipCapped, tooLarge } from './service.js'
-import type { Admission } from './api.js'
+import { installIngestCors } from './cors.js'
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -30,13 +30,6 @@ const header = (req: FastifyRequest, name: string): string | undefined => {
   const v = req.headers[name]
   return typeof v === 'string' && v.length > 0 ? v : undefined
 }
-
-/** Request headers a browser may send cross-origin (contract, "CORS on ingestion"). */
-const CORS_ALLOWED =
-  'Authorization, Content-Type, Content-Encoding, X-Game-ID, X-Organization-ID, X-Signature, X-Timestamp'
-/** Response headers a page may read besides the safelisted ones (Date: the SDK corrects a wrong device clock). */
-const CORS_EXPOSED =
-  'Date, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id'
 
 /**
  * POST /api/v1/gaming/events. Its own authentication (SDK key, X-Game-ID and X-Organization-ID, not API
@@ -71,21 +64,7 @@ export function ingestRoutes(deps: { ingest: IngestService }) {
       },
     )
 
-    // Web games send from their own origin: every answer may be read by any page (no cookies are
-    // involved, the SDK key is the credential), and the SDK reads Retry-After and the windows.
-    app.addHook('onSend', async (_req, reply, payload) => {
-      reply.header('access-control-allow-origin', '*')
-      reply.header('access-control-expose-headers', CORS_EXPOSED)
-      return payload
-    })
-    app.options('/api/v1/gaming/events', { schema: { hide: true } }, async (_req, reply) =>
-      reply
-        .code(204)
-        .header('access-control-allow-methods', 'POST, OPTIONS')
-        .header('access-control-allow-headers', CORS_ALLOWED)
-        .header('access-control-max-age', '7200')
-        .send(),
-    )
+    installIngestCors(app)
 
     app.post(
       '/api/v1/gaming/events',

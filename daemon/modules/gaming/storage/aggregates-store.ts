@@ -4,6 +4,7 @@ import {
   breakdownReads,
   type CohortCell,
   type DimensionTotal,
+  type DimensionTotalsDim,
   type PlayerRevenue,
 } from './breakdowns-store.js'
 
@@ -47,14 +48,14 @@ export interface AggregatesStore {
   /** Summed counters per value of a daily dimension over [start, end], by value. */
   dimensionTotals(
     gameId: string,
-    dim: 'country' | 'event_type' | 'custom_event',
+    dim: DimensionTotalsDim,
     start: number,
     end: number,
   ): Promise<DimensionTotal[]>
-  /** Distinct players of [start, end] per value of 'country:' (profile country) or 'type:' (event type). */
+  /** Distinct players of [start, end] per profile country, event type or custom event name. */
   distinctPerKind(
     gameId: string,
-    family: 'country:' | 'type:',
+    family: 'country:' | 'type:' | 'custom:',
     start: number,
     end: number,
   ): Promise<Map<string, number>>

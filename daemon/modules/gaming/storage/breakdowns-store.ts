@@ -24,6 +24,12 @@ export interface DimensionTotal {
 }
 
 /**
+ * The daily dimensions the breakdowns read: 'custom_event_uncounted' holds the custom-name events
+ * of days stored before players were counted per name (migration 0031).
+ */
+export type DimensionTotalsDim = 'country' | 'event_type' | 'custom_event' | 'custom_event_uncounted'
+
+/**
  * Reads of the gaming aggregates behind retention, leaderboard, geography and events.
  * Layer 4 only: cohorts, daily dimensions, distinct-player gaps, and the paying
  * player-days through their partial index (migration 0008); never raw events.
@@ -117,12 +123,7 @@ export function breakdownReads(db: Kysely<Database>) {
     },
 
     /** Per value of a daily dimension over [start, end]: summed counters, by value. */
-    async dimensionTotals(
-      gameId: string,
-      dim: 'country' | 'event_type' | 'custom_event',
-      start: number,
-      end: number,
-    ) {
+    async dimensionTotals(gameId: string, dim: DimensionTotalsDim, start: number, end: number) {
       const rows = await db
         .selectFrom('game_daily_dims')
         .select((eb) => [
@@ -152,9 +153,15 @@ export function breakdownReads(db: Kysely<Database>) {
 
     /**
      * Distinct players of [start, end] per value of a gaps kind family: 'country:' (active players
-     * by profile country, '' when unknown) or 'type:' (players who sent the event type).
+     * by profile country, '' when unknown), 'type:' (players who sent the event type) or 'custom:'
+     * (players who sent the custom event name).
      */
-    async distinctPerKind(gameId: string, family: 'country:' | 'type:', start: number, end: number) {
+    async distinctPerKind(
+      gameId: string,
+      family: 'country:' | 'type:' | 'custom:',
+      start: number,
+      end: number,
+    ) {
       const rows = await db
         .selectFrom('game_day_gaps')
         .select(['kind', (eb) => eb.fn.sum<number>('players').as('n')])

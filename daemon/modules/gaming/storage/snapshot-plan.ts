@@ -236,7 +236,10 @@ const PLAYER_ALL = [
   ...PLAYER_ACTIVITY,
 ]
 const PLAYER_DAY_KEY = [own<PlayerDayRow>('player_id', 'text'), own<PlayerDayRow>('day')]
-const PLAYER_DAY_COUNTS = owns<PlayerDayRow>('integer', 'events', 'revenue_micros', 'event_types')
+const PLAYER_DAY_COUNTS = [
+  ...owns<PlayerDayRow>('integer', 'events', 'revenue_micros', 'event_types'),
+  own<PlayerDayRow>('custom_events', 'text'),
+]
 const SESSION_KEY = [own<SessionRow>('id', 'text')]
 const SESSION_PROGRESS = owns<SessionRow>('integer', 'last_event_at', 'ended_at', 'events')
 

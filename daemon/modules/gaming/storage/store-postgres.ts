@@ -67,7 +67,7 @@ const statements = compileSteps<Executor, Promise<void>>(pgStep)
 const SQL = {
   storedEventIds: 'SELECT event_id FROM game_events WHERE game_id = $1 AND event_id = ANY($2::text[])',
   players: 'SELECT * FROM game_players WHERE game_id = $1 AND player_id = ANY($2::text[])',
-  playerDays: `SELECT player_id, day, install_day, events, revenue_micros, event_types FROM game_player_days
+  playerDays: `SELECT player_id, day, install_day, events, revenue_micros, event_types, custom_events FROM game_player_days
     WHERE game_id = $1 AND player_id = ANY($2::text[]) ORDER BY player_id, day`,
   // In click id order: two batches claiming the same ids wait for each other, never deadlock.
   claimClicks: `INSERT INTO install_click_claims (organization_id, click_id, game_id, player_id, claimed_at)

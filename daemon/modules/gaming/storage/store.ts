@@ -115,7 +115,7 @@ export function createGamedataStore(
       .pluck(),
     player: sqlite.prepare('SELECT * FROM game_players WHERE game_id = ? AND player_id = ?'),
     playerDays: sqlite.prepare(
-      `SELECT player_id, day, install_day, events, revenue_micros, event_types FROM game_player_days
+      `SELECT player_id, day, install_day, events, revenue_micros, event_types, custom_events FROM game_player_days
        WHERE game_id = ? AND player_id = ? ORDER BY day`,
     ),
     sessionBySid: sqlite.prepare(
@@ -158,11 +158,12 @@ export function createGamedataStore(
       'UPDATE game_player_days SET install_day = ? WHERE game_id = ? AND player_id = ?',
     ),
     insertPlayerDay: sqlite.prepare(
-      `INSERT INTO game_player_days (game_id, player_id, day, install_day, events, revenue_micros, event_types)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO game_player_days (game_id, player_id, day, install_day, events, revenue_micros, event_types,
+         custom_events)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     updatePlayerDay: sqlite.prepare(
-      `UPDATE game_player_days SET events = ?, revenue_micros = ?, event_types = ?
+      `UPDATE game_player_days SET events = ?, revenue_micros = ?, event_types = ?, custom_events = ?
        WHERE game_id = ? AND player_id = ? AND day = ?`,
     ),
     insertSession: sqlite.prepare(
@@ -234,8 +235,18 @@ export function createGamedataStore(
           d.events,
           d.revenue_micros,
           d.event_types,
+          d.custom_events,
         )
-      else writes.updatePlayerDay.run(d.events, d.revenue_micros, d.event_types, gameId, d.player_id, d.day)
+      else
+        writes.updatePlayerDay.run(
+          d.events,
+          d.revenue_micros,
+          d.event_types,
+          d.custom_events,
+          gameId,
+          d.player_id,
+          d.day,
+        )
     for (const { row: s, write } of c.sessions) {
       // prettier-ignore
       if (write === 'insert')

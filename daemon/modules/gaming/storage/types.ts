@@ -85,8 +85,11 @@ export type DimCounters = Omit<GameDailyDimsTable, 'game_id' | 'day' | 'dim' | '
 
 /** An increment of one game_day_gaps row (derived from the schema; kind narrowed). */
 export type GapIncrement = Omit<Camelized<GameDayGapsTable>, 'gameId' | 'kind'> & {
-  /** 'country:<code>': the active days of the players of one profile country (geography). */
-  kind: 'active' | 'paying' | `country:${string}` | `type:${string}`
+  /**
+   * 'country:<code>': the active days of the players of one profile country (geography);
+   * 'type:<type>': the days of a named type (or any custom one), 'custom:<name>': of a custom name.
+   */
+  kind: 'active' | 'paying' | `country:${string}` | `type:${string}` | `custom:${string}`
 }
 /** An increment of one game_cohorts row. */
 export type CohortIncrement = Omit<Camelized<GameCohortsTable>, 'gameId'>
@@ -163,8 +166,11 @@ export interface Snapshot {
   sessionsBySid: ReadonlyMap<string, SessionRow>
   /** Sessions by id: the current session of each known profile. */
   sessionsById: ReadonlyMap<string, SessionRow>
-  /** Every stored day of each known player of the batch with its event-type bits (events: distinct players per type). */
-  typeDays: ReadonlyMap<string, ReadonlyArray<Pick<PlayerDayRow, 'day' | 'event_types'>>>
+  /**
+   * Every stored day of each known player of the batch with its event-type bits and custom names
+   * (events: distinct players per type and per custom name).
+   */
+  typeDays: ReadonlyMap<string, ReadonlyArray<Pick<PlayerDayRow, 'day' | 'event_types' | 'custom_events'>>>
 }
 
 export interface SessionWrite {

@@ -62,9 +62,9 @@ describe('answers', () => {
     const events = (await t.call('GET', path('events'))).json()
     expect(events.totals).toEqual({ count: 8 })
     expect(events.data).toEqual([
-      { eventType: 'boss_fight', custom: true, count: 3, uniquePlayers: null, percentage: 37.5 },
+      { eventType: 'boss_fight', custom: true, count: 3, uniquePlayers: 2, percentage: 37.5 },
       { eventType: 'app_install', custom: false, count: 2, uniquePlayers: 2, percentage: 25 },
-      { eventType: 'chest.opened', custom: true, count: 1, uniquePlayers: null, percentage: 12.5 },
+      { eventType: 'chest.opened', custom: true, count: 1, uniquePlayers: 1, percentage: 12.5 },
       { eventType: 'level_start', custom: false, count: 1, uniquePlayers: 1, percentage: 12.5 },
       { eventType: 'purchase', custom: false, count: 1, uniquePlayers: 1, percentage: 12.5 },
     ])
@@ -125,9 +125,9 @@ describe('export', () => {
     expect(res.body).toBe(
       [
         'eventType,custom,count,uniquePlayers,percentage',
-        'boss_fight,true,3,,37.5',
+        'boss_fight,true,3,2,37.5',
         'app_install,false,2,2,25',
-        'chest.opened,true,1,,12.5',
+        'chest.opened,true,1,1,12.5',
         'level_start,false,1,1,12.5',
         'purchase,false,1,1,12.5',
         '',
@@ -136,7 +136,7 @@ describe('export', () => {
     const one = await t.call('GET', path('export', 'type=events&limit=1'))
     expect(one.body.split('\r\n')).toEqual([
       'eventType,custom,count,uniquePlayers,percentage',
-      'boss_fight,true,3,,37.5',
+      'boss_fight,true,3,2,37.5',
       '',
     ])
   })

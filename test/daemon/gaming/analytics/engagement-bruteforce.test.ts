@@ -147,7 +147,7 @@ describe('geography and events against the brute force', () => {
           eventType,
           custom: r.custom,
           count: r.count,
-          uniquePlayers: r.players?.size ?? null,
+          uniquePlayers: r.players.size,
           percentage: round((100 * r.count) / total, 2),
         }))
         .sort((a, b) => b.count - a.count || a.eventType.localeCompare(b.eventType))

@@ -117,6 +117,7 @@ describe('currency conversion at ingestion', () => {
     ])
     const revenue = (await get('revenue?groupBy=source')).json<RevenueReport>()
     expect(revenue.totals).toMatchObject({ total: 15, iap: 15, transactions: 2, payingUsers: 2, arppu: 7.5 })
+    // 'us' has no source: its purchase is the (none) row, and the rows add up to the totals.
     expect(revenue.data).toEqual([
       {
         group: 'ads',
@@ -128,8 +129,19 @@ describe('currency conversion at ingestion', () => {
         payingUsers: 1,
         arppu: 11,
       },
+      {
+        group: '(none)',
+        total: 4,
+        iap: 4,
+        ad: 0,
+        subscription: 0,
+        transactions: 1,
+        payingUsers: 1,
+        arppu: 4,
+      },
     ])
     const attribution = (await get('attribution?groupBy=source')).json<AttributionReport>()
+    // Sorted by installs, then group: (none) after the named ones.
     expect(attribution.data).toEqual([
       {
         group: 'ads',
@@ -141,7 +153,24 @@ describe('currency conversion at ingestion', () => {
         avgCpa: 3,
         avgRoas: 3.666667,
       },
+      {
+        group: '(none)',
+        installs: 1,
+        conversions: 1,
+        revenue: 4,
+        cost: 0,
+        commission: 0,
+        avgCpa: 0,
+        avgRoas: null,
+      },
     ])
+    expect(attribution.totals).toMatchObject({
+      installs: 2,
+      conversions: 2,
+      revenue: 15,
+      cost: 3,
+      commission: 1.1,
+    })
     const player = (await get('players/eu')).json<PlayerProfile>()
     expect(player).toMatchObject({
       revenue: 11,

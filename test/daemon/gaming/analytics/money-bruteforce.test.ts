@@ -38,6 +38,8 @@ const round6 = (n: number) => Math.round(n * 1e6) / 1e6
  * such as 0.8953125 lands on either side by a float's last bit, so toBeCloseTo(x, 6) is too tight). */
 const expectRounded6 = (got: number | null, exact: number, label?: string) =>
   expect(Math.abs((got ?? NaN) - exact), label).toBeLessThanOrEqual(5e-7 + 1e-12)
+/** The row of the players without the grouped value. */
+const NONE = '(none)'
 const pct = (a: number, b: number) => (b ? Math.round((10000 * a) / b) / 100 : 0)
 
 beforeAll(async () => {
@@ -94,7 +96,7 @@ describe('revenue against the raw events', () => {
     week: (_p: PlayerTruth, d: number) => isoWeek(d),
     month: (_p: PlayerTruth, d: number) => iso(d).slice(0, 7),
     platform: (p: PlayerTruth) => p.platform,
-    source: (p: PlayerTruth) => p.attribution.source,
+    source: (p: PlayerTruth) => p.attribution.source ?? NONE,
   } as const
 
   function expected(groupBy: keyof typeof groupOf, start: number, end: number) {
@@ -113,10 +115,7 @@ describe('revenue against the raw events', () => {
     const all = { iap: 0, ad: 0, subscription: 0, n: 0, payers: new Set<string>() }
     for (const r of T.revenueEvents) {
       if (r.day < start || r.day > end) continue
-      for (const x of [
-        all,
-        ...[groupOf[groupBy](T.profiles.get(r.player)!, r.day)].flatMap((g) => (g === null ? [] : [of(g)])),
-      ]) {
+      for (const x of [all, of(groupOf[groupBy](T.profiles.get(r.player)!, r.day))]) {
         x[r.type] += r.micros
         x.n++
         if (r.micros > 0) x.payers.add(r.player)
@@ -159,6 +158,12 @@ describe('revenue against the raw events', () => {
             : [...want.groups]
         expect(got.data.map((r) => r.group).sort(), label).toEqual(listed.map(([g]) => g).sort())
         for (const { group, ...row } of got.data) close(row, want.groups.get(group)!, `${label} ${group}`)
+        // The rows add up to the totals (paying users are distinct per row: not additive).
+        for (const k of ['total', 'iap', 'ad', 'subscription', 'transactions'] as const)
+          expect(
+            got.data.reduce((n, r) => n + r[k], 0),
+            `${label} sum of ${k}`,
+          ).toBeCloseTo(got.totals[k], 6)
       }
     },
   )
@@ -189,22 +194,22 @@ describe('attribution against the raw events', () => {
           if (!x) groups.set(g, (x = { installs: 0, conversions: 0, revenue: 0, cost: 0, commission: 0 }))
           return x
         }
-        const valueOf = (player: string) => T.profiles.get(player)!.attribution[dim]
+        const valueOf = (player: string) => T.profiles.get(player)!.attribution[dim] ?? NONE
         for (const p of T.profiles.values()) {
-          const v = p.attribution[dim]
-          if (v === null || p.installDay < start || p.installDay > end) continue
+          const v = p.attribution[dim] ?? NONE
+          if (p.installDay < start || p.installDay > end) continue
           of(v).installs++
           if (p.revenue.total > 0) of(v).conversions++
         }
         for (const r of T.revenueEvents) {
           const v = valueOf(r.player)
-          if (v === null || r.day < start || r.day > end) continue
+          if (r.day < start || r.day > end) continue
           of(v).revenue += r.micros
           of(v).commission += r.commission
         }
         for (const i of T.installs) {
           const v = valueOf(i.player)
-          if (v !== null && i.day >= start && i.day <= end) of(v).cost += i.cost
+          if (i.day >= start && i.day <= end) of(v).cost += i.cost
         }
         const want = [...groups].filter(
           ([, x]) => x.installs || x.revenue || x.cost || x.commission || x.conversions,
@@ -222,7 +227,21 @@ describe('attribution against the raw events', () => {
           if (x.cost) expectRounded6(row.avgRoas, x.revenue / x.cost, `${label} ${group}`)
           else expect(row.avgRoas).toBeNull()
         }
-        expect(got.totals.installs).toBe(want.reduce((n, [, x]) => n + x.installs, 0))
+        // Every install, conversion and amount of the range is in a row: the rows add up to the totals.
+        for (const k of ['installs', 'conversions', 'revenue', 'cost', 'commission'] as const) {
+          const sum = want.reduce((n, [, x]) => n + x[k], 0)
+          const exact = k === 'installs' || k === 'conversions' ? sum : sum / 1e6
+          expect(got.totals[k], `${label} totals ${k}`).toBeCloseTo(exact, 6)
+          expect(
+            got.data.reduce((n, r) => n + r[k], 0),
+            `${label} sum of ${k}`,
+          ).toBeCloseTo(got.totals[k], 6)
+        }
+        if (start <= d0 + 1 && end >= d0 + 1)
+          expect(
+            got.data.map((r) => r.group),
+            label,
+          ).toContain(NONE)
       }
     },
   )
@@ -231,8 +250,10 @@ describe('attribution against the raw events', () => {
     const got = await get<AttributionReport>(
       `attribution?groupBy=affiliate&startDate=${iso(d0)}&endDate=${iso(d0 + DAYS - 1)}`,
     )
-    expect(got.data.length).toBe(2)
-    for (const row of got.data) {
+    expect(got.data.map((r) => r.group)).toContain(NONE)
+    const named = got.data.filter((r) => r.group !== NONE)
+    expect(named.length).toBe(2)
+    for (const row of named) {
       expect(row.cost).toBeGreaterThan(0)
       expect(row.commission).toBeGreaterThan(0)
       expect(row.conversions).toBeGreaterThan(0)

@@ -42,6 +42,8 @@ let t: TestApp
 let game: GameWithSecrets
 const links: SmartLink[] = []
 const credits = new Map<string, Credit>()
+/** Every player's install: its day and cost (micros). */
+const installs = new Map<string, { installDay: number; cost: number }>()
 /** Purchases (player, day, micros) of every player. */
 const purchases: Array<{ player: string; day: number; micros: number }> = []
 
@@ -95,6 +97,7 @@ beforeAll(async () => {
           ...(clickId ? { click_id: clickId } : {}),
           ...(cost ? { cost } : {}),
         }
+        installs.set(player, { installDay: dayNo(ts), cost: Math.round(cost * 1e6) })
         events.push({
           event_id: randomUUID(),
           event_type: 'app_install',
@@ -170,27 +173,35 @@ describe('attribution by link against the join of raw clicks and events', () => 
       if (!x) want.set(id, (x = { installs: 0, conversions: 0, revenue: 0, cost: 0 }))
       return x
     }
-    for (const [player, c] of credits) {
-      if (c.installDay < start || c.installDay > end) continue
-      of(c.linkId).installs++
-      of(c.linkId).cost += c.cost
-      if (purchases.some((p) => p.player === player)) of(c.linkId).conversions++
+    // A player without a credited click is in the (none) row.
+    const groupOf = (player: string) => credits.get(player)?.linkId ?? '(none)'
+    for (const [player, i] of installs) {
+      if (i.installDay < start || i.installDay > end) continue
+      of(groupOf(player)).installs++
+      of(groupOf(player)).cost += i.cost
+      if (purchases.some((p) => p.player === player)) of(groupOf(player)).conversions++
     }
-    for (const p of purchases) {
-      const c = credits.get(p.player)
-      if (c && p.day >= start && p.day <= end) of(c.linkId).revenue += p.micros
-    }
+    for (const p of purchases) if (p.day >= start && p.day <= end) of(groupOf(p.player)).revenue += p.micros
     const rows = [...want].filter(([, x]) => x.installs || x.revenue || x.cost || x.conversions)
     expect(got.data.map((r) => r.group).sort()).toEqual(rows.map(([id]) => id).sort())
     for (const [id, x] of rows) {
       const row = got.data.find((r) => r.group === id)!
       const label = `${id} ${iso(start)}..${iso(end)}`
-      expect(row.shortUrl, label).toBe(links.find((l) => l.id === id)!.shortUrl)
+      expect(row.shortUrl, label).toBe(links.find((l) => l.id === id)?.shortUrl ?? null)
       expect(row.installs, label).toBe(x.installs)
       expect(row.conversions, label).toBe(x.conversions)
       expect(row.revenue, label).toBeCloseTo(x.revenue / 1e6, 6)
       expect(row.cost, label).toBeCloseTo(x.cost / 1e6, 6)
     }
+    // Every install of the range is in a row; the rows add up to the totals.
+    expect(got.totals.installs).toBe(
+      [...installs.values()].filter((i) => i.installDay >= start && i.installDay <= end).length,
+    )
+    for (const k of ['installs', 'conversions', 'revenue', 'cost', 'commission'] as const)
+      expect(
+        got.data.reduce((n, r) => n + r[k], 0),
+        k,
+      ).toBeCloseTo(got.totals[k], 6)
   })
 
   it("each link's analytics: installs and their revenue over the whole period", async () => {

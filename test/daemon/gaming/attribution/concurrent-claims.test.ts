@@ -78,7 +78,9 @@ it('batches of different players claiming one click id at once: exactly one inst
   )
   expect(claims).toEqual(players)
   const report = await t.call('GET', `/api/v1/analytics/games/${game.id}/attribution?groupBy=link`)
+  // The rivals that lost a click are installs without a link: the (none) row.
   expect(report.json<AttributionReport>().data).toEqual([
+    expect.objectContaining({ group: '(none)', installs: CLICKS * (RIVALS - 1), shortUrl: null }),
     expect.objectContaining({ group: link.id, installs: CLICKS, shortUrl: link.shortUrl }),
   ])
 })

@@ -124,7 +124,8 @@ describe('attribution of an install by click id', () => {
     expect(r).toMatchObject({ accepted: 3, rejected: 0 })
     for (const p of ['p1', 'p2', 'p3'])
       expect((await profile(p)).attribution, p).toMatchObject({ linkId: null, clickId: null, source: null })
-    expect((await byLink()).data).toEqual([])
+    // No link row: the three installs are in the (none) row.
+    expect((await byLink()).data.map((x) => [x.group, x.shortUrl, x.installs])).toEqual([['(none)', null, 3]])
   })
 
   it('one click credits one install: a second player with the same click id is not attributed', async () => {
@@ -245,8 +246,20 @@ describe('reports', () => {
         avgCpa: 0,
         avgRoas: null,
       },
+      {
+        group: '(none)',
+        shortUrl: null,
+        installs: 1,
+        conversions: 1,
+        revenue: 100,
+        cost: 0,
+        commission: 0,
+        avgCpa: 0,
+        avgRoas: null,
+      },
     ])
-    expect(r.totals).toMatchObject({ installs: 3, conversions: 2, revenue: 10.5 })
+    // The install without a link is in the (none) row: the rows add up to the totals.
+    expect(r.totals).toMatchObject({ installs: 4, conversions: 3, revenue: 110.5 })
     // Other groupings carry no shortUrl.
     const bySource = (
       await t.call('GET', `/api/v1/analytics/games/${game.id}/attribution?groupBy=source`)
@@ -259,7 +272,8 @@ describe('reports', () => {
     ).body.split('\r\n')
     expect(csv[0]).toBe('group,shortUrl,installs,conversions,revenue,cost,commission,avgCpa,avgRoas,currency')
     expect(csv).toContain(`${a.id},${a.shortUrl},2,1,9.5,2,0,2,4.75,${game.reportingCurrency}`)
-    expect(csv).toContain(`TOTAL,,3,2,10.5,2,0,1,5.25,${game.reportingCurrency}`)
+    expect(csv).toContain(`(none),,1,1,100,0,0,0,,${game.reportingCurrency}`)
+    expect(csv).toContain(`TOTAL,,4,3,110.5,2,0,0.666667,55.25,${game.reportingCurrency}`)
     const sourceCsv = (await t.call('GET', `/api/v1/analytics/games/${game.id}/export?type=attribution`)).body
     expect(sourceCsv.split('\r\n')[0]).toBe(
       'group,installs,conversions,revenue,cost,commission,avgCpa,avgRoas,currency',

@@ -65,7 +65,7 @@ describe('campaigns per game', () => {
     expect(over.message).toBe(
       `game ${g.id} has ${L.campaignsPerGame} SKAN campaigns, the most a game may have: change one instead`,
     )
-    const list = await t.call('GET', `/api/v1/skan/games/${g.id}/campaigns`)
+    const list = await t.call('GET', `/api/v1/skan/games/${g.id}/campaigns?limit=100`)
     expect(list.json<{ data: SkanCampaign[] }>().data).toHaveLength(L.campaignsPerGame)
     expect((await create(await skanGame(), 0)).statusCode).toBe(201)
   })
@@ -85,7 +85,7 @@ describe('campaigns an organization creates per hour', () => {
     )
     expect(res.headers['retry-after']).toBe('2400')
     // Nothing was created by the refused request.
-    const listed = await t.call('GET', `/api/v1/skan/games/${a.id}/campaigns`)
+    const listed = await t.call('GET', `/api/v1/skan/games/${a.id}/campaigns?limit=100`)
     expect(listed.json<{ data: SkanCampaign[] }>().data).toHaveLength(L.campaignsPerHour / 2)
 
     // Another organization has its own pace.

@@ -13,7 +13,7 @@ import { D, T0, ev, profile, state } from './fold-fixtures.js'
 const attributed = profile({ affiliate: 'aff-1', campaign: null, source: 'google', medium: 'cpi' })
 
 describe('fold: acquisition', () => {
-  it("cost and commission on the event's day, per known attribution value, saturating at the ceiling", () => {
+  it("cost and commission on the event's day, per attribution value ('' when missing), saturating at the ceiling", () => {
     const st = state()
     addCostAndCommission(st, attributed, ev({ ts: T0, costMicros: 300, commissionMicros: 0 }))
     addCostAndCommission(
@@ -23,10 +23,18 @@ describe('fold: acquisition', () => {
     )
     addCostAndCommission(st, attributed, ev({ ts: T0 }))
     expect(acquisitionChanges(st).acquisition).toEqual(
-      ['affiliate', 'source', 'medium'].map((dim) => ({
+      (
+        [
+          ['affiliate', 'aff-1'],
+          ['campaign', ''],
+          ['source', 'google'],
+          ['medium', 'cpi'],
+          ['link', ''],
+        ] as const
+      ).map(([dim, value]) => ({
         day: D,
         dim,
-        value: attributed[dim as 'affiliate' | 'source' | 'medium'],
+        value,
         cost_micros: MONEY_SUM_MAX_MICROS,
         commission_micros: 40,
         conversions: 0,
@@ -41,15 +49,17 @@ describe('fold: acquisition', () => {
     moveConversion(st, { ...attributed, first_purchase_at: T0 }, D - 3, D - 4)
     expect(acquisitionChanges(st).acquisition.map((a) => [a.day - D, a.dim, a.conversions])).toEqual([
       [-4, 'affiliate', 1],
+      [-4, 'campaign', 1],
       [-4, 'source', 1],
       [-4, 'medium', 1],
+      [-4, 'link', 1],
     ])
   })
 
-  it('a new paying day counts per platform and source (known values); increments back at zero are left out', () => {
+  it("a new paying day counts per platform and source ('' when missing); increments back at zero are left out", () => {
     const st = state()
     addPayingDimDay(st, attributed, D, { prev: D - 2, next: D + 1 })
-    // Another player without a source, first paying on D + 1 after D - 2: cancels the split's -1.
+    // Another player without a source, first paying on D + 1 after D - 2: counted under source ''.
     addPayingDimDay(st, profile({ source: null }), D + 1, { prev: D - 2, next: null })
     addPayingDimDay(st, profile({ platform: 'web', source: null }), D + 5, { prev: NO_DAY, next: null })
     expect(
@@ -60,7 +70,9 @@ describe('fold: acquisition', () => {
       ['source', 'google', 0, D - 2, 1],
       ['source', 'google', 1, D - 2, -1],
       ['source', 'google', 1, D, 1],
+      ['source', '', 1, D - 2, 1],
       ['platform', 'web', 5, NO_DAY, 1],
+      ['source', '', 5, NO_DAY, 1],
     ])
   })
 })

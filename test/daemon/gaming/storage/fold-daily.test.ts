@@ -12,7 +12,7 @@ const dims = (st: ReturnType<typeof state>) =>
   dailyChanges(st).dims.map((d) => [d.dim, d.value, d.events, d.transactions, d.revenue_iap_micros])
 
 describe('fold: day aggregates', () => {
-  it('a flagged custom event: counted on its day, its custom type and the profile dimensions', () => {
+  it("a flagged custom event: counted on its day, its custom type and the profile dimensions ('' when missing)", () => {
     const st = state()
     countEvent(st, profile({ country: null, source: 'google' }), ev({ ts: T0, type: 'boss_fight' }), 'flag')
     const { daily } = dailyChanges(st)
@@ -37,7 +37,11 @@ describe('fold: day aggregates', () => {
       ['custom_event', 'boss_fight', 1, 0, 0],
       ['platform', 'ios', 1, 0, 0],
       ['country', '', 1, 0, 0],
+      ['affiliate', '', 1, 0, 0],
+      ['campaign', '', 1, 0, 0],
       ['source', 'google', 1, 0, 0],
+      ['medium', '', 1, 0, 0],
+      ['link', '', 1, 0, 0],
     ])
   })
 
@@ -59,6 +63,11 @@ describe('fold: day aggregates', () => {
       ['event_type', 'purchase', 2, 2, 1_000],
       ['platform', 'ios', 2, 2, 1_000],
       ['country', 'DE', 2, 2, 1_000],
+      ['affiliate', '', 2, 2, 1_000],
+      ['campaign', '', 2, 2, 1_000],
+      ['source', '', 2, 2, 1_000],
+      ['medium', '', 2, 2, 1_000],
+      ['link', '', 2, 2, 1_000],
     ])
   })
 })

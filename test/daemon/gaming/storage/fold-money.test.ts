@@ -11,6 +11,7 @@ const day = (over: Partial<LiveDay> = {}): LiveDay => ({
   events: 1,
   revenue_micros: 0,
   event_types: 1,
+  custom_events: null,
   payingBefore: false,
   isNew: true,
   ...over,
@@ -35,7 +36,10 @@ describe('fold: money', () => {
     expect(pd.revenue_micros).toBe(3_000)
     expect([...st.acquisition.values()].map((a) => [a.day - D, a.dim, a.conversions])).toEqual([
       [-3, 'affiliate', 1],
+      [-3, 'campaign', 1],
       [-3, 'source', 1],
+      [-3, 'medium', 1],
+      [-3, 'link', 1],
     ])
     const split = [
       [0, -2, 1],
@@ -54,7 +58,10 @@ describe('fold: money', () => {
       ['platform', 1],
       ['country', 1],
       ['affiliate', 1],
+      ['campaign', 1],
       ['source', 1],
+      ['medium', 1],
+      ['link', 1],
     ])
   })
 

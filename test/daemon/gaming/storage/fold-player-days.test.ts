@@ -21,6 +21,7 @@ describe('fold: player-days', () => {
       events: 1,
       revenue_micros: 0,
       event_types: LEVEL_START,
+      custom_events: null,
       payingBefore: false,
       isNew: true,
     })
@@ -34,6 +35,11 @@ describe('fold: player-days', () => {
     expect([...st.dims.values()].map((d) => [d.dim, d.value, d.counters.players])).toEqual([
       ['platform', 'ios', 1],
       ['country', '', 1],
+      ['affiliate', '', 1],
+      ['campaign', '', 1],
+      ['source', '', 1],
+      ['medium', '', 1],
+      ['link', '', 1],
       ['event_type', 'level_start', 1],
     ])
     expect(playerDayWrites(st)).toEqual([
@@ -45,6 +51,7 @@ describe('fold: player-days', () => {
           events: 1,
           revenue_micros: 0,
           event_types: LEVEL_START,
+          custom_events: null,
         },
         isNew: true,
       },
@@ -81,6 +88,7 @@ describe('fold: player-days', () => {
       events: 4,
       revenue_micros: 100,
       event_types: LEVEL_START,
+      custom_events: null,
     }
     const st = state(
       snapshot({
@@ -89,9 +97,9 @@ describe('fold: player-days', () => {
           [
             'p1',
             [
-              { day: D - 2, event_types: LEVEL_COMPLETE },
-              { day: D, event_types: LEVEL_START },
-              { day: D + 1, event_types: LEVEL_COMPLETE | LEVEL_START },
+              { day: D - 2, event_types: LEVEL_COMPLETE, custom_events: null },
+              { day: D, event_types: LEVEL_START, custom_events: null },
+              { day: D + 1, event_types: LEVEL_COMPLETE | LEVEL_START, custom_events: null },
             ],
           ],
         ]),
@@ -115,5 +123,66 @@ describe('fold: player-days', () => {
     expect([...st.dims.values()].map((d) => [d.dim, d.value, d.counters.players])).toEqual([
       ['event_type', 'level_complete', 1],
     ])
+  })
+})
+
+describe('fold: custom event names per player-day', () => {
+  it('a name new on the day counts the player once, against the stored days holding the name; the names are written', () => {
+    const stored = {
+      player_id: 'p1',
+      day: D,
+      install_day: D - 3,
+      events: 1,
+      revenue_micros: 0,
+      event_types: 2 ** TYPE_BIT.get('level_start')!,
+      custom_events: '["raid"]',
+    }
+    const st = state(
+      snapshot({
+        playerDays: new Map([[`p1\n${D}`, stored]]),
+        typeDays: new Map([
+          [
+            'p1',
+            [
+              { day: D - 3, event_types: 0, custom_events: '["boss_fight","raid"]' },
+              { day: D - 1, event_types: 0, custom_events: '["raid"]' },
+              { day: D, event_types: 0, custom_events: '["raid"]' },
+              { day: D + 2, event_types: 0, custom_events: '["boss_fight"]' },
+            ],
+          ],
+        ]),
+      }),
+    )
+    const p = live(profile({ last_active_day: D + 2 }))
+    foldPlayerDay(st, p, ev({ ts: T0, type: 'raid' })) // on the day already: nothing
+    foldPlayerDay(st, p, ev({ ts: T0 + 1, type: 'boss_fight' }))
+    foldPlayerDay(st, p, ev({ ts: T0 + 2, type: 'boss_fight' }))
+    foldPlayerDay(st, p, ev({ ts: T0 + DAY, type: 'boss_fight' })) // a new day of the batch
+    expect(gapsOf(st, 'custom:raid')).toEqual([])
+    expect(gapsOf(st, 'custom:boss_fight')).toEqual([
+      [0, -3, 1],
+      [2, -3, -1],
+      [2, 0, 0], // the batch's D + 1 takes the gap back from D
+      [1, 0, 1],
+      [2, 1, 1],
+    ])
+    expect(
+      [...st.dims.values()]
+        .filter((d) => d.dim === 'custom_event')
+        .map((d) => [d.day - D, d.value, d.counters.players]),
+    ).toEqual([
+      [0, 'boss_fight', 1],
+      [1, 'boss_fight', 1],
+    ])
+    expect(playerDayWrites(st).map((w) => [w.row.day - D, w.row.custom_events])).toEqual([
+      [0, '["raid","boss_fight"]'],
+      [1, '["boss_fight"]'],
+    ])
+  })
+
+  it('a day without custom events keeps its names untouched (null)', () => {
+    const st = state()
+    foldPlayerDay(st, live(profile({ install_day: D }), false), ev({ ts: T0 }))
+    expect(playerDayWrites(st)[0]!.row.custom_events).toBeNull()
   })
 })

@@ -41,8 +41,11 @@ describe('fold: player profiles', () => {
     expect(dimsOf(st)).toEqual([
       [0, 'platform', 'android', 1],
       [0, 'country', 'FR', 1],
+      [0, 'affiliate', '', 1],
       [0, 'campaign', 'summer', 1],
       [0, 'source', 'google', 1],
+      [0, 'medium', '', 1],
+      [0, 'link', '', 1],
     ])
     expect(profileWrites(st).map((w) => w.write)).toEqual(['insert'])
   })
@@ -81,6 +84,7 @@ describe('fold: player profiles', () => {
       events: 1,
       revenue_micros: 0,
       event_types: 1,
+      custom_events: null,
       payingBefore: false,
       isNew: false,
     })
@@ -94,9 +98,17 @@ describe('fold: player profiles', () => {
       [-3, 2, -1],
       [-4, 3, 1],
     ])
-    expect([...st.acquisition.values()].map((a) => [a.day - D, a.value, a.conversions])).toEqual([
-      [-3, 'aff-1', -1],
-      [-4, 'aff-1', 1],
+    expect([...st.acquisition.values()].map((a) => [a.day - D, a.dim, a.value, a.conversions])).toEqual([
+      [-3, 'affiliate', 'aff-1', -1],
+      [-3, 'campaign', '', -1],
+      [-3, 'source', '', -1],
+      [-3, 'medium', '', -1],
+      [-3, 'link', '', -1],
+      [-4, 'affiliate', 'aff-1', 1],
+      [-4, 'campaign', '', 1],
+      [-4, 'source', '', 1],
+      [-4, 'medium', '', 1],
+      [-4, 'link', '', 1],
     ])
     expect([...st.installMoves]).toEqual([['p1', D - 4]])
     expect(st.days.get('p1\n' + (D - 1))?.install_day).toBe(D - 4)
@@ -124,13 +136,17 @@ describe('fold: player profiles', () => {
       'launch',
     ])
     expect(dimsOf(st)).toContainEqual([0, 'link', 'sml_1', 1])
-    // A known player without a link, already paying: credited now, its install and conversion go to the link.
+    // A known player without a link, already paying: credited now, its install and conversion move from no link to the link.
     const paid = profile({ install_day: D - 3, first_purchase_at: T0 - 2 * DAY })
     const later = state(snapshot({ profiles: new Map([['p1', paid]]) }))
     const q = foldPlayer(later, ev({ ts: T0, credit: { ...credit, linkId: 'sml_2' } }))
     expect(q.link_id).toBe('sml_2')
-    expect(dimsOf(later)).toEqual([[-3, 'link', 'sml_2', 1]])
+    expect(dimsOf(later)).toEqual([
+      [-3, 'link', '', -1],
+      [-3, 'link', 'sml_2', 1],
+    ])
     expect([...later.acquisition.values()]).toEqual([
+      { day: D - 3, dim: 'link', value: '', cost_micros: 0, commission_micros: 0, conversions: -1 },
       { day: D - 3, dim: 'link', value: 'sml_2', cost_micros: 0, commission_micros: 0, conversions: 1 },
     ])
     // A player with a link keeps it.

@@ -41,6 +41,11 @@ describe('fold: sessions', () => {
     expect([...st.dims.values()].map((d) => [d.dim, d.counters.sessions])).toEqual([
       ['platform', 3],
       ['country', 3],
+      ['affiliate', 3],
+      ['campaign', 3],
+      ['source', 3],
+      ['medium', 3],
+      ['link', 3],
     ])
     expect([p.session_count, p.current_session_id]).toEqual([5, id(85, 3)])
   })

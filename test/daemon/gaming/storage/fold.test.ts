@@ -80,7 +80,15 @@ describe('sessions', () => {
       playerDays: new Map([
         [
           pairKey('p1', D),
-          { player_id: 'p1', day: D, install_day: D - 3, events: 4, revenue_micros: 0, event_types: 1 },
+          {
+            player_id: 'p1',
+            day: D,
+            install_day: D - 3,
+            events: 4,
+            revenue_micros: 0,
+            event_types: 1,
+            custom_events: null,
+          },
         ],
       ]),
       sessionsBySid: new Map([[pairKey('p1', 's'), open]]),
@@ -161,6 +169,7 @@ describe('installs and first / last seen', () => {
           events: 2,
           revenue_micros: 0,
           event_types: 2 ** TYPE_BIT.get('level_start')!,
+          custom_events: null,
         },
       },
     ])
@@ -282,7 +291,15 @@ describe('revenue', () => {
         playerDays: new Map([
           [
             pairKey('p1', D),
-            { player_id: 'p1', day: D, install_day: D - 3, events: 1, revenue_micros: 100, event_types: 1 },
+            {
+              player_id: 'p1',
+              day: D,
+              install_day: D - 3,
+              events: 1,
+              revenue_micros: 100,
+              event_types: 1,
+              custom_events: null,
+            },
           ],
         ]),
         payingNeighbours: new Map([[pairKey('p1', D), { prev: NO_DAY, next: null }]]),
@@ -332,9 +349,15 @@ describe('acquisition (cost, commission, conversions; paying players per platfor
     expect(rowsOf(c)).toEqual(
       sorted([
         [0, 'affiliate', 'aff', 1_500_000, 0, 1],
+        [0, 'campaign', '', 1_500_000, 0, 1],
         [0, 'source', 'ads', 1_500_000, 0, 1],
+        [0, 'medium', '', 1_500_000, 0, 1],
+        [0, 'link', '', 1_500_000, 0, 1],
         [1, 'affiliate', 'aff', 0, 500_000, 0],
+        [1, 'campaign', '', 0, 500_000, 0],
         [1, 'source', 'ads', 0, 500_000, 0],
+        [1, 'medium', '', 0, 500_000, 0],
+        [1, 'link', '', 0, 500_000, 0],
       ]),
     )
     // Paying players per platform and source: a first paying day without a previous one.
@@ -363,6 +386,10 @@ describe('acquisition (cost, commission, conversions; paying players per platfor
     )
     expect(rowsOf(c)).toEqual(
       sorted([
+        ...['affiliate', 'campaign', 'medium', 'link'].flatMap((dim) => [
+          [-1, dim, '', 0, 0, 1],
+          [0, dim, '', 0, 0, -1],
+        ]),
         [-1, 'source', 'ads', 0, 0, 1],
         [0, 'source', 'ads', 0, 0, -1],
       ]),
@@ -490,9 +517,9 @@ describe('event types (distinct players per type over any range)', () => {
           [
             'p1',
             [
-              { day: D - 4, event_types: 2 ** bit },
-              { day: D - 1, event_types: 2 ** other },
-              { day: D + 3, event_types: 2 ** bit + 2 ** other },
+              { day: D - 4, event_types: 2 ** bit, custom_events: null },
+              { day: D - 1, event_types: 2 ** other, custom_events: null },
+              { day: D + 3, event_types: 2 ** bit + 2 ** other, custom_events: null },
             ],
           ],
         ]),

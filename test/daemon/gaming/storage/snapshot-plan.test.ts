@@ -98,6 +98,7 @@ const dayRow = (playerId: string, day: number, revenue = 0): PlayerDayRow => ({
   events: 1,
   revenue_micros: revenue,
   event_types: 1,
+  custom_events: null,
 })
 
 const session = (id: string, playerId: string, sessionId: string): SessionRow => ({

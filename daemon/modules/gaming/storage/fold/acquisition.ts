@@ -6,7 +6,7 @@
 import { addMoney } from '../types.js'
 import type { AcquisitionIncrement, Changes, GameEvent, Neighbours, ProfileRow } from '../types.js'
 import type { FoldState } from './state.js'
-import { ATTRIBUTION_DIMS } from './daily.js'
+import { ATTRIBUTION_DIMS, dimValue } from './daily.js'
 
 /** Attribution dimensions of game_acquisition_daily: the profile's first-touch ones. */
 const ACQUISITION_DIMS = ATTRIBUTION_DIMS
@@ -21,8 +21,7 @@ function each(
   dims: typeof ACQUISITION_DIMS | readonly [(typeof ACQUISITION_DIMS)[number]] = ACQUISITION_DIMS,
 ) {
   for (const [dim, column] of dims) {
-    const value = profile[column]
-    if (value === null) continue
+    const value = dimValue(profile[column])
     const key = `${day}\n${dim}\n${value}`
     let row = st.acquisition.get(key)
     if (!row)
@@ -34,8 +33,14 @@ function each(
   }
 }
 
-/** A paying player credited with a link later: its conversion on the install day, for the link only. */
-export function addLinkConversion(st: FoldState, profile: ProfileRow): void {
+/**
+ * A paying player credited with a link later: its conversion on the install day moves from no
+ * link ('') to the link.
+ */
+export function moveLinkConversion(st: FoldState, profile: ProfileRow): void {
+  each(st, { ...profile, link_id: null }, profile.install_day, (row) => row.conversions--, [
+    ['link', 'link_id'],
+  ])
   each(st, profile, profile.install_day, (row) => row.conversions++, [['link', 'link_id']])
 }
 
@@ -80,8 +85,7 @@ export function addPayingDimDay(
   { prev, next }: Neighbours,
 ): void {
   for (const dim of PAYING_DIMS) {
-    const value = profile[dim]
-    if (value === null) continue
+    const value = dimValue(profile[dim])
     gap(st, dim, value, day, prev, 1)
     if (next !== null) {
       gap(st, dim, value, next, prev, -1)

@@ -59,13 +59,15 @@ export function dimCounters(st: FoldState, day: number, dim: string, value: stri
   return d.counters
 }
 
-/** Applies `f` to the counters of each profile dimension's value (unknown country: ''). */
+/**
+ * The value a profile dimension is counted under: a missing one (no source, no link, unknown
+ * country) is '' (the reports' `(none)` row), so that every dimension's rows add up to the day.
+ */
+export const dimValue = (v: string | null): string => v ?? ''
+
+/** Applies `f` to the counters of each profile dimension's value. */
 export function profileDims(st: FoldState, p: ProfileRow, day: number, f: (c: DimCounters) => void): void {
-  for (const [dim, column] of PROFILE_DIMS) {
-    const v = p[column]
-    if (v === null && dim !== 'country') continue
-    f(dimCounters(st, day, dim, v ?? ''))
-  }
+  for (const [dim, column] of PROFILE_DIMS) f(dimCounters(st, day, dim, dimValue(p[column])))
 }
 
 /** The event itself: events, flagged events, per type and custom type, transactions and revenue. */

@@ -1,7 +1,8 @@
 /**
- * Player-days (game_player_days): one row per player and active day with its events and
- * event-type bits. A new active day counts the player as active (DAU, cohort, distinct-player
- * gaps of 'active' and its country); a type new on the day counts the player for that type.
+ * Player-days (game_player_days): one row per player and active day with its events, event-type
+ * bits and custom event names. A new active day counts the player as active (DAU, cohort,
+ * distinct-player gaps of 'active' and its country); a type or custom name new on the day counts
+ * the player for it.
  */
 import { NO_DAY, pairKey } from '../types.js'
 import type { Changes, GameEvent, PlayerDayRow } from '../types.js'
@@ -26,6 +27,7 @@ export function foldPlayerDay(st: FoldState, profile: LiveProfile, event: GameEv
         events: 0,
         revenue_micros: 0,
         event_types: 0,
+        custom_events: null,
         payingBefore: false,
         isNew: true,
       }
@@ -56,6 +58,7 @@ export function foldPlayerDay(st: FoldState, profile: LiveProfile, event: GameEv
     dimCounters(st, event.day, 'event_type', typeValue).players++
     addTypeDay(st, playerId, typeValue, bit, event.day)
   }
+  if (event.custom) addCustomName(st, pd, event.type)
   return pd
 }
 
@@ -73,9 +76,38 @@ function addTypeDay(st: FoldState, playerId: string, typeValue: string, bit: num
   pushDay(st.batchTypeDays, key, day)
 }
 
+/** Whether a stored custom_events list (a JSON array of names) holds `name` (names have no quotes). */
+const holdsName = (list: string | null, name: string) => list !== null && list.includes(`"${name}"`)
+
+/**
+ * A custom event name new on the player's day: the day's players of that name, and its
+ * distinct-player gaps ('custom:<name>') against the player's other days with the name.
+ */
+function addCustomName(st: FoldState, pd: LiveDay, name: string): void {
+  const names = (pd.customNames ??= new Set(
+    pd.custom_events ? (JSON.parse(pd.custom_events) as string[]) : [],
+  ))
+  if (names.has(name)) return
+  names.add(name)
+  dimCounters(st, pd.day, 'custom_event', name).players++
+  let prev = NO_DAY
+  let next: number | null = null
+  for (const row of st.snapshot.typeDays.get(pd.player_id) ?? [])
+    if (holdsName(row.custom_events, name)) {
+      if (row.day < pd.day && row.day > prev) prev = row.day
+      if (row.day > pd.day && (next === null || row.day < next)) next = row.day
+    }
+  const key = `${pd.player_id}\ncustom:${name}`
+  addDay(st, `custom:${name}`, pd.day, withBatchDays({ prev, next }, pd.day, st.batchTypeDays.get(key)))
+  pushDay(st.batchTypeDays, key, pd.day)
+}
+
 export function playerDayWrites(st: FoldState): Changes['playerDays'] {
   return [...st.days.values()].map((d) => ({
-    row: strip<PlayerDayRow>(d, 'payingBefore', 'isNew'),
+    row: {
+      ...strip<PlayerDayRow>(d, 'payingBefore', 'isNew', 'customNames'),
+      custom_events: d.customNames ? JSON.stringify([...d.customNames]) : d.custom_events,
+    },
     isNew: d.isNew,
   }))
 }

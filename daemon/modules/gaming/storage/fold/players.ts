@@ -5,7 +5,7 @@
  */
 import { NO_DAY } from '../types.js'
 import type { GameEvent, ProfileRow, ProfileWrite } from '../types.js'
-import { addLinkConversion, moveConversion } from './acquisition.js'
+import { moveConversion, moveLinkConversion } from './acquisition.js'
 import { dayCounters, dimCounters, profileDims } from './daily.js'
 import { cohort } from './gaps.js'
 import { strip, type FoldState, type LiveProfile } from './state.js'
@@ -71,11 +71,12 @@ const newProfile = (event: GameEvent): LiveProfile => ({
 
 /**
  * A player seen before its credited install (its profile already counted as a new player without
- * a link): the install and, if it paid already, its conversion count for the link from now on.
+ * a link, under ''): the install and, if it paid already, its conversion move to the link.
  */
 function linkCredited(st: FoldState, profile: LiveProfile): void {
+  dimCounters(st, profile.install_day, 'link', '').new_players--
   dimCounters(st, profile.install_day, 'link', profile.link_id!).new_players++
-  if (profile.first_purchase_at !== null) addLinkConversion(st, profile)
+  if (profile.first_purchase_at !== null) moveLinkConversion(st, profile)
 }
 
 /** An older event (up to 24 h) moves the install date back: cohorts and new players follow. */

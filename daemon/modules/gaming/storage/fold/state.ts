@@ -20,7 +20,8 @@ import type {
 /** A session as the batch sees it: new, or read from the snapshot (and maybe changed). */
 export type LiveSession = SessionRow & { isNew: boolean; touched: boolean; loadedStart: number }
 export type LiveProfile = ProfileRow & { known: boolean; loadedLastDay: number; dirty: boolean }
-export type LiveDay = PlayerDayRow & { payingBefore: boolean; isNew: boolean }
+/** customNames: custom_events read (and extended) by the batch; absent until a custom event. */
+export type LiveDay = PlayerDayRow & { payingBefore: boolean; isNew: boolean; customNames?: Set<string> }
 export type DimRow = { day: number; dim: string; value: string; counters: DimCounters }
 
 export interface FoldState {
@@ -32,7 +33,7 @@ export interface FoldState {
   /** Days added / made paying by this batch, per player (not in the snapshot). */
   batchDays: Map<string, number[]>
   batchPayDays: Map<string, number[]>
-  /** Days of each (player, type bit) added by this batch, by pairKey(player, bit). */
+  /** Days of each (player, type bit) or (player, 'custom:' name) added by this batch. */
   batchTypeDays: Map<string, number[]>
   /** Install days moved back, per player. */
   installMoves: Map<string, number>
