@@ -16,6 +16,11 @@ const idPart = customAlphabet(ID_ALPHABET, 20)
 /** 32 characters of [A-Za-z0-9]: ~190 bits. */
 export const randomToken = customAlphabet(ALNUM, 32)
 
+/** A key for one purpose (`linkd:<purpose>:v1`) derived from the master key by HMAC-SHA256. */
+export function deriveKey(masterKey: Buffer, purpose: string): Buffer {
+  return createHmac('sha256', masterKey).update(`linkd:${purpose}:v1`).digest()
+}
+
 /**
  * A token in randomToken's format derived from `message` by HMAC-SHA256 under `key`: the same
  * message always gives the same token, and without the key nobody can compute it.

@@ -1,17 +1,8 @@
 /**
- * Group commit (docs/decisions/group-commit.md): units of work that arrive while a group is being
- * written wait and are written together, in ONE transaction, each unit stored whole or not at all
- * independently of the others; a unit is settled only once its group is durable.
- *
- * - A group runs its units without savepoints (they cost a copy of every page a unit touches
- *   first); when one throws, the transaction is rolled back and the others are written again in
- *   a careful group, each in a savepoint, where a unit that throws is rolled back alone.
- * - What units only add to rows every unit shares (counters) they may defer: the group merges it
- *   and writes it once, last (`flush`), so those rows are written once a group and locked shortest.
- * - The engine gives the transaction and durability: SQLite's (`sqliteGroupEngine`) commits under
- *   synchronous=NORMAL and then syncs the WAL file off the event loop, syncs shared by the groups
- *   committed meanwhile. PostgreSQL groups concurrent commits itself; what its stores would gain
- *   from groups of their own is measured in docs/decisions/group-commit.md.
+ * Group commit (why and what it measured: docs/decisions/group-commit.md): units of work that
+ * arrive while a group is written are written together in one transaction, each stored whole or
+ * not at all, and settled once the group is durable. Deferred counter adds are merged and flushed
+ * once, last; a unit that throws sends the others through again, each in a savepoint.
  */
 import { close as closeCallback, fdatasync as fdatasyncCallback, open as openCallback } from 'node:fs'
 import { promisify } from 'node:util'

@@ -1,4 +1,5 @@
 import { createHmac, hash } from 'node:crypto'
+import { deriveKey } from '../../crypto.js'
 import { isbot } from 'isbot'
 import UAParser from 'ua-parser-js'
 import { utcDay, utcDayNumber } from '../../clock.js'
@@ -151,7 +152,7 @@ export function utmOf(query: Record<string, unknown> | undefined, destinationUrl
  * the IP cannot be recovered from the hash without the master key.
  */
 export function createVisitorHasher(masterKey: Buffer) {
-  const secret = createHmac('sha256', masterKey).update('linkd:visitor-salt:v1').digest()
+  const secret = deriveKey(masterKey, 'visitor-salt')
   const salts = new Map<number, string>()
   return (ts: number, ip: string, userAgent: string): string => {
     const dayNumber = utcDayNumber(ts)

@@ -1,10 +1,9 @@
-import { createHmac } from 'node:crypto'
-import { keyedToken } from '../../crypto.js'
+import { deriveKey, keyedToken } from '../../crypto.js'
 import { AppError } from '../../http/errors.js'
 import type { RecordCheck } from './dns.js'
 
 /**
- * Claims of a host across organizations: a host is added by one organization only (spec 2.11);
+ * Claims of a host across organizations (docs/reference/domains.md): a host belongs to one organization;
  * an unverified claim gives way to an organization that proves control of the host by
  * publishing its claim token in the TXT challenge record.
  */
@@ -16,7 +15,7 @@ import type { RecordCheck } from './dns.js'
  * Another organization, seeing only its own tokens, cannot compute it.
  */
 export function claimTokens(masterKey: Buffer): (organizationId: string, host: string) => string {
-  const key = createHmac('sha256', masterKey).update('linkd:domain-claim:v1').digest()
+  const key = deriveKey(masterKey, 'domain-claim')
   return (organizationId, host) => `linkd-verify=${keyedToken(key, `${organizationId}\n${host}`)}`
 }
 

@@ -66,32 +66,25 @@ const toBlock = (r: Selectable<FraudBlocklistTable>): BlockRecord => ({
 
 /** Fraud rules, blocklist entries and the template seeding marks (SQL of the fraud module). */
 export function createFraudStore(db: Kysely<Database>) {
+  /** A game's rules in evaluation order (priority high first, then creation order). */
+  const gameRules = (gameId: string) =>
+    db
+      .selectFrom('fraud_rules')
+      .selectAll()
+      .where('game_id', '=', gameId)
+      .orderBy('priority', 'desc')
+      .orderBy('seq', 'asc')
   return {
-    /** A game's rules in evaluation order (priority high first, then creation order). */
+    /** A game's rules in evaluation order. */
     async rules(gameId: string): Promise<RuleRecord[]> {
-      const rows = await db
-        .selectFrom('fraud_rules')
-        .selectAll()
-        .where('game_id', '=', gameId)
-        .orderBy('priority', 'desc')
-        .orderBy('seq', 'asc')
-        .execute()
-      return rows.map(toRule)
+      return (await gameRules(gameId).execute()).map(toRule)
     },
     /** A page of a game's rules in evaluation order, and how many it has. */
     async rulesPage(
       gameId: string,
       page: { offset: number; limit: number },
     ): Promise<{ rows: RuleRecord[]; total: number }> {
-      const rows = await db
-        .selectFrom('fraud_rules')
-        .selectAll()
-        .where('game_id', '=', gameId)
-        .orderBy('priority', 'desc')
-        .orderBy('seq', 'asc')
-        .offset(page.offset)
-        .limit(page.limit)
-        .execute()
+      const rows = await gameRules(gameId).offset(page.offset).limit(page.limit).execute()
       return { rows: rows.map(toRule), total: await this.countRules(gameId) }
     },
     /** Every game's rules (the in-memory cache at start-up). */
