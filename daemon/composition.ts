@@ -322,7 +322,7 @@ export async function compose(deps: CompositionDeps) {
   const metrics = createMetrics({
     clicks: () => ({ ...recorder.status(), received: recorder.received, recorded: recorder.recorded }),
     ingest: () => svc.gaming.ingest.counts(),
-    ingestQueue: () => svc.gaming.gamedata.queue(),
+    ingestQueue: () => svc.gaming.storage.queue(),
     webhookAttempts: () => svc.webhooks.worker.attempts,
     webhookTotals: () => svc.webhooks.totals(),
     async jobs() {
@@ -341,7 +341,7 @@ export async function compose(deps: CompositionDeps) {
         : undefined,
     now: () => clock.now(),
   })
-  svc.gaming.gamedata.watchGroups((group) => metrics.observeIngestGroup(group))
+  svc.gaming.storage.watchGroups((group) => metrics.observeIngestGroup(group))
   // Route registration order (also the order of the OpenAPI document's paths).
   const modules: Module[] = [
     healthModule({ health, publicUrl: config.publicUrl, features: { gaming: svc.gaming.enabled } }),

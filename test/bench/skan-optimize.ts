@@ -2,7 +2,7 @@
  * `npm run bench skan-optimize`: the SKAN schema optimizer on 1M installed
  * players (60 install days; player-days generated directly: the install day, half the players
  * back on day 1, a third on day 2, some later outside the window; 5 % payers with heavy-tailed
- * amounts). Timed: the history read (gamedata's firstWindowHistory), the pure optimizer, and the
+ * amounts). Timed: the history read (storage's firstWindowHistory), the pure optimizer, and the
  * whole route over inject. Baseline in the same run: one raw query reading the same rows.
  * BENCH_SKAN_PLAYERS=100000 for a smaller run.
  */
@@ -71,7 +71,7 @@ export async function skanOptimizeBench(): Promise<void> {
     const app = await buildApp({ config, db, masterKey: randomBytes(32) })
     try {
       const { orgs, keys } = app.linkd.services
-      const { games, gamedata, skan } = app.linkd.services.gaming
+      const { games, storage, skan } = app.linkd.services.gaming
       const org = await orgs.create('bench')
       const key = (await keys.createOwnerKey(org.id)).key
       const game = await games.create(org.id, {
@@ -111,7 +111,7 @@ export async function skanOptimizeBench(): Promise<void> {
         t0 = performance.now()
         revenueMicros = []
         eventTypes = []
-        for await (const page of gamedata.firstWindowHistory(internalId))
+        for await (const page of storage.firstWindowHistory(internalId))
           for (const w of page) {
             revenueMicros.push(w.revenueMicros)
             eventTypes.push(w.eventTypes)

@@ -2,7 +2,7 @@ import type { Generated } from 'kysely'
 
 /**
  * The gaming tables: games (games), batches, events, sessions, players and their aggregates
- * (gamedata, ingest), GDPR deletions (gdpr). Migration 0006 and later: days are UTC day numbers,
+ * (storage, ingest), GDPR deletions (gdpr). Migration 0006 and later: days are UTC day numbers,
  * money is BIGINT micro-units.
  * Kysely table types (daemon/db/schema.ts): timestamps are Unix ms; JSON columns are TEXT.
  */

@@ -27,7 +27,7 @@ import { createGames, gamesModule, type GameService } from './games/index.js'
 import { createGdpr, gdprModule, type GdprService } from './gdpr/index.js'
 import { createIngest, ingestModule, type ClickLookup, type IngestService } from './ingest/index.js'
 import { createSkan, skanModule, type OptimizeService, type SkanService } from './skan/index.js'
-import { createStorage, gamedataModule, type GamedataService } from './storage/index.js'
+import { createStorage, storageModule, type StorageService } from './storage/index.js'
 import { GAMING_OFF_MESSAGE, gamingOffModule } from './off.js'
 
 export { GAMING_OFF_MESSAGE } from './off.js'
@@ -36,25 +36,25 @@ export { GAMING_OFF_MESSAGE } from './off.js'
 export function createGaming(deps: GamingDeps): Gaming {
   const { db, clock, log, feed } = deps
   const games = createGames({ db, clock, secrets: deps.secrets, feed })
-  const gamedata = createStorage({ db, clock, games, queueMax: deps.ingestQueueMax })
+  const storage = createStorage({ db, clock, games, queueMax: deps.ingestQueueMax })
   const ingest = createIngest({
     db,
     clock,
     games,
-    gamedata,
+    storage,
     limiter: deps.limiter,
     perClientPerMinute: deps.ingestRates.perClient,
     perGamePerMinute: deps.ingestRates.perGame,
     countryOf: deps.countryOf,
     ...(deps.clickLookup ? { clicks: deps.clickLookup } : {}),
   })
-  const fraud = createFraud({ db, clock, log, games, ingest, gamedata, feed })
+  const fraud = createFraud({ db, clock, log, games, ingest, storage, feed })
   const skan = createSkan({
     db,
     clock,
     log,
     games,
-    gamedata,
+    storage,
     limiter: deps.limiter,
     held: deps.skanHeld,
     ...(deps.skanPublicKeys ? { publicKeys: deps.skanPublicKeys } : {}),
@@ -62,17 +62,17 @@ export function createGaming(deps: GamingDeps): Gaming {
   const analytics = createGamingAnalyticsService({
     clock,
     games,
-    aggregates: gamedata.aggregates,
-    acquisition: gamedata.acquisition,
-    players: gamedata.players,
+    aggregates: storage.aggregates,
+    acquisition: storage.acquisition,
+    players: storage.players,
     ...(deps.linkShortUrls ? { linkRefs: deps.linkShortUrls } : {}),
   })
-  const gdpr = createGdpr({ db, clock, games, gamedata, forgetResponsesNaming: deps.forgetResponsesNaming })
+  const gdpr = createGdpr({ db, clock, games, storage, forgetResponsesNaming: deps.forgetResponsesNaming })
 
   const parts: Module[] = [
     gamesModule({ games }),
     ingestModule({ ingest }),
-    gamedataModule({ gamedata }),
+    storageModule({ storage }),
     gamingAnalyticsModule({ analytics }),
     gdprModule({ gdpr }),
     fraudModule({ fraud: fraud.service, fraudEvents: fraud.events }),
@@ -105,7 +105,7 @@ export function createGaming(deps: GamingDeps): Gaming {
     },
     games,
     ingest,
-    gamedata,
+    storage,
     analytics,
     gdpr,
     fraud: fraud.service,
@@ -131,7 +131,7 @@ export function createGaming(deps: GamingDeps): Gaming {
         if (reload) clearInterval(reload)
         await fraud.saver.stop()
       }
-      await gamedata.close()
+      await storage.close()
     },
   }
 }
@@ -180,7 +180,7 @@ export interface Gaming {
   /** The ingestion of event batches. */
   ingest: IngestService
   /** The storage layers: batches stored, retention, the GDPR purge, the reads. */
-  gamedata: GamedataService
+  storage: StorageService
   /** The reports and exports. */
   analytics: GamingAnalyticsService
   /** GDPR deletions of a player. */

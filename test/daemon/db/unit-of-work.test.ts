@@ -3,7 +3,7 @@ import { openDatabase, type Db } from '../../../daemon/db/open.js'
 import { migrate } from '../../../daemon/db/migrate.js'
 import { kyselyOf, kyselyUnit, syncUnit, type UnitOfWork } from '../../../daemon/db/unit-of-work.js'
 import { createIngestStore } from '../../../daemon/modules/gaming/ingest/store.js'
-import { createGamedataStore } from '../../../daemon/modules/gaming/storage/store.js'
+import { createStorageStore } from '../../../daemon/modules/gaming/storage/store.js'
 
 describe('the unit of work lent from one store to another', () => {
   let db: Db
@@ -15,11 +15,11 @@ describe('the unit of work lent from one store to another', () => {
 
   const batches = () => db.sqlite.prepare('SELECT game_id, batch_id, response FROM game_batches').all()
 
-  it("a batch_id record joins gamedata's unit: committed with it, rolled back with it", async () => {
+  it("a batch_id record joins storage's unit: committed with it, rolled back with it", async () => {
     const ingest = createIngestStore(db.sqlite, db.kysely)
-    const gamedata = createGamedataStore(db.sqlite, db.kysely)
+    const storage = createStorageStore(db.sqlite, db.kysely)
     await expect(
-      gamedata.unitOfWork('g1', async (unit) => {
+      storage.unitOfWork('g1', async (unit) => {
         await ingest.record('g1', 'b1', '{"accepted":1}', 1_000, unit)
         expect(await ingest.responseOf('g1', 'b1', 0, unit)).toBe('{"accepted":1}')
         throw new Error('the fold failed')
@@ -27,17 +27,17 @@ describe('the unit of work lent from one store to another', () => {
     ).rejects.toThrow('the fold failed')
     expect(batches()).toEqual([])
 
-    await gamedata.unitOfWork('g1', (unit) => ingest.record('g1', 'b2', '{"accepted":2}', 1_000, unit))
+    await storage.unitOfWork('g1', (unit) => ingest.record('g1', 'b2', '{"accepted":2}', 1_000, unit))
     expect(batches()).toEqual([{ game_id: 'g1', batch_id: 'b2', response: '{"accepted":2}' }])
   })
 
   it('while a unit awaits, Kysely statements wait for its end instead of joining it', async () => {
     const ingest = createIngestStore(db.sqlite, db.kysely)
-    const gamedata = createGamedataStore(db.sqlite, db.kysely)
+    const storage = createStorageStore(db.sqlite, db.kysely)
     let inserted: Promise<unknown> = Promise.resolve()
     let outside: Promise<string | undefined> = Promise.resolve(undefined)
     await expect(
-      gamedata.unitOfWork('g1', async (unit) => {
+      storage.unitOfWork('g1', async (unit) => {
         await ingest.record('g1', 'b1', '{"accepted":1}', 1_000, unit)
         inserted = db.kysely
           .insertInto('game_batches')

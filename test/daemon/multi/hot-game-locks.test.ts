@@ -189,7 +189,7 @@ describe.runIf(postgresOnly())('the locks of one hot game on PostgreSQL', () => 
     await client.query('SELECT pg_advisory_lock($1, $2)', [PLAYER_LOCK, key])
     const before = sendFor(b, game, a.orgId, [PLAYER])
     await eventually(async () => (await waiters()) === 1, 'a batch waits for the player')
-    const purge = tracked(a.app.linkd.services.gaming.gamedata.purgePlayer(gameId, PLAYER))
+    const purge = tracked(a.app.linkd.services.gaming.storage.purgePlayer(gameId, PLAYER))
     await eventually(async () => (await waiters()) === 2, 'the purge waits behind it')
     const after = Array.from({ length: 6 }, (_, i) => {
       const t = i % 2 ? a : b

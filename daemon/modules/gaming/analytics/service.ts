@@ -39,7 +39,7 @@ import type { GameRecord } from '../games/index.js'
 export function createGamingAnalyticsService(deps: {
   clock: Clock
   games: GameService
-  /** The storage layers' reads (gamedata's stores). */
+  /** The storage layers' reads (storage's stores). */
   aggregates: AggregatesStore
   acquisition: AcquisitionStore
   players: PlayersStore

@@ -1,6 +1,6 @@
 /**
  * Fraud events and the daily pipeline counters (tables fraud_events, fraud_daily, migration 0013).
- * The pipeline's writes (`record`) run inside the batch's unit of work (gamedata's `storeBatch`
+ * The pipeline's writes (`record`) run inside the batch's unit of work (storage's `storeBatch`
  * lends it): on SQLite prepared statements on the raw connection, the hot path, kept inside this
  * file; on PostgreSQL multi-row statements on the unit's transaction (events-store-postgres.ts).
  * Every other access goes through Kysely (`fraudEventReads`) and runs on both engines.
@@ -122,7 +122,7 @@ export const dailyParams = (d: FraudDailyIncrement) => [
 ]
 
 export function createFraudEventsStore(sqlite: SQLite.Database, db: Kysely<Database>) {
-  // SQLite-only: prepared statements run inside gamedata's unit of work.
+  // SQLite-only: prepared statements run inside storage's unit of work.
   const statements = {
     insertEvent: sqlite.prepare(
       `INSERT INTO fraud_events (id, game_id, received_at, event_time, player_id, event_id, event_type,

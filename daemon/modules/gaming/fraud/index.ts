@@ -7,7 +7,7 @@ import type { Db } from '../../../db/open.js'
 import { EVERYTHING, type ChangeFeed } from '../../../db/notify.js'
 import type { GameService } from '../games/index.js'
 import type { IngestService } from '../ingest/index.js'
-import type { GamedataService } from '../storage/index.js'
+import type { StorageService } from '../storage/index.js'
 import type { Module } from '../../module.js'
 import { createDetectorState } from './detectors/state.js'
 import { createDetectorStateStore, createStateSaver } from './detectors/state-store.js'
@@ -52,11 +52,11 @@ export function createFraud(deps: {
   log: FastifyBaseLogger
   games: GameService
   ingest: IngestService
-  gamedata: GamedataService
+  storage: StorageService
   /** Other linkd processes on the same database: rule and blocklist changes travel both ways. */
   feed: ChangeFeed
 }): Fraud {
-  const { db, clock, log, games, gamedata } = deps
+  const { db, clock, log, games, storage } = deps
   const store = createFraudStore(db.kysely)
   const fraud = createFraudService({
     store,
@@ -85,10 +85,10 @@ export function createFraud(deps: {
       events: eventsStore,
     }),
   )
-  gamedata.addPlayerPurger('fraudEvents', (gameId, playerId) => eventsStore.purgePlayer(gameId, playerId))
-  gamedata.addPlayerPurger('fraudDetectorState', (gameId, playerId) => saver.forgetPlayer(gameId, playerId))
+  storage.addPlayerPurger('fraudEvents', (gameId, playerId) => eventsStore.purgePlayer(gameId, playerId))
+  storage.addPlayerPurger('fraudDetectorState', (gameId, playerId) => saver.forgetPlayer(gameId, playerId))
   // Fraud events expire with the raw events.
-  gamedata.addRawExpirer('fraudEvents', (gameId, cutoff) => eventsStore.expireBefore(gameId, cutoff))
+  storage.addRawExpirer('fraudEvents', (gameId, cutoff) => eventsStore.expireBefore(gameId, cutoff))
   const events = createFraudEventsService({
     events: eventsStore,
     blocks: store,

@@ -126,7 +126,7 @@ const gameCacheKey = (organizationId: string, slug: string) => `${organizationId
 export function createGameService(deps: GameServiceDeps): GameService {
   const { store } = deps
   const now = () => deps.clock.now()
-  /** Whether a game has stored data (gamedata registers it: it depends on games, not the reverse). */
+  /** Whether a game has stored data (storage registers it: it depends on games, not the reverse). */
   let hasData: (gameId: string) => Promise<boolean> = async () => false
   /** Called when fraud detection is on after a create or update (fraud registers it: templates). */
   let fraudEnabled: (game: GameRecord) => Promise<void> = async () => {}
@@ -323,7 +323,7 @@ export function createGameService(deps: GameServiceDeps): GameService {
 
     all: () => store.all(),
 
-    /** Registers the check "this game has stored data" (gamedata owns that data). */
+    /** Registers the check "this game has stored data" (storage owns that data). */
     useDataCheck(check: (gameId: string) => Promise<boolean>): void {
       hasData = check
     },

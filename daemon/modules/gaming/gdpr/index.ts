@@ -4,7 +4,7 @@ import type { GdprService } from './api.js'
 import type { Clock } from '../../../clock.js'
 import type { Db } from '../../../db/open.js'
 import type { GameService } from '../games/index.js'
-import type { GamedataService } from '../storage/index.js'
+import type { StorageService } from '../storage/index.js'
 import type { Module } from '../../module.js'
 import { gdprDeletionsJob, gdprRecordsPurgeJob } from './jobs.js'
 import { gdprRoutes } from './routes.js'
@@ -16,7 +16,7 @@ export function createGdpr(deps: {
   db: Db
   clock: Clock
   games: GameService
-  gamedata: GamedataService
+  storage: StorageService
   forgetResponsesNaming(id: string): Promise<number>
 }): GdprService {
   const { db, ...rest } = deps

@@ -7,7 +7,7 @@ import type { GdprDeletion, GdprDeletionBody, GdprDeletionsQuery } from '../../.
 import { pageOf, pageParams } from '../../../http/pagination.js'
 import { GDPR_CONFIRMATION, GDPR_RECORD_RETENTION_DAYS } from '../../../../src/contract/limits.js'
 import type { GameService } from '../games/index.js'
-import type { GamedataService } from '../storage/index.js'
+import type { StorageService } from '../storage/index.js'
 import type { DeletionRecord, GdprStore } from './store.js'
 import type { GdprService } from './api.js'
 
@@ -39,7 +39,7 @@ export function createGdprService(deps: {
   store: GdprStore
   clock: Clock
   games: GameService
-  gamedata: Pick<GamedataService, 'purgePlayer'>
+  storage: Pick<StorageService, 'purgePlayer'>
   /** Drops stored idempotent responses naming a deletion (they carry the player id). */
   forgetResponsesNaming(id: string): Promise<number>
 }): GdprService {
@@ -94,7 +94,7 @@ export function createGdprService(deps: {
       let done = 0
       for (const d of await store.pending(PER_RUN)) {
         await store.markProcessing(d.id, deps.clock.now())
-        const purged = await deps.gamedata.purgePlayer(d.gameId, d.playerId)
+        const purged = await deps.storage.purgePlayer(d.gameId, d.playerId)
         // A request sent with X-Idempotency-Key left its response (player id included) for replay.
         await deps.forgetResponsesNaming(d.id)
         const at = deps.clock.now()

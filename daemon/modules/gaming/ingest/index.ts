@@ -5,7 +5,7 @@ import type { Clock } from '../../../clock.js'
 import type { Db } from '../../../db/open.js'
 import type { RateLimitStore } from '../../../http/rate-limit.js'
 import type { GameService } from '../games/index.js'
-import type { GamedataService } from '../storage/index.js'
+import type { StorageService } from '../storage/index.js'
 import type { Module } from '../../module.js'
 import type { ClickLookup } from './attribution.js'
 import { ingestRoutes } from './routes.js'
@@ -21,7 +21,7 @@ export function createIngest(deps: {
   db: Db
   clock: Clock
   games: GameService
-  gamedata: GamedataService
+  storage: StorageService
   limiter: RateLimitStore
   perClientPerMinute: number
   perGamePerMinute: number
@@ -38,7 +38,7 @@ export function createIngest(deps: {
     ...rest,
   })
   // Batch ids leave after the 24 h idempotency window, with the storage's raw retention run.
-  deps.gamedata.addRawPruner('batch ids', () => ingest.pruneBatches())
+  deps.storage.addRawPruner('batch ids', () => ingest.pruneBatches())
   return ingest
 }
 

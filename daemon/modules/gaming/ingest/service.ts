@@ -19,7 +19,7 @@ import { createTurns } from '../../../turns.js'
 import { checkEvent, parseBatch, type ParsedBatch } from './validate.js'
 import type { IngestStore } from './store.js'
 import type { IngestService } from './api.js'
-import type { GamedataService } from '../storage/index.js'
+import type { StorageService } from '../storage/index.js'
 import type { AcceptedEvent } from '../storage/index.js'
 import type { IngestRequest, Admission, SignedRequest } from './api.js'
 
@@ -30,7 +30,7 @@ export interface IngestDeps {
   /** The batch_id records (game_batches). */
   batches: IngestStore
   /** The owner of the storage layers, which stores the accepted events. */
-  gamedata: Pick<GamedataService, 'storeBatch' | 'admit' | 'durable'>
+  storage: Pick<StorageService, 'storeBatch' | 'admit' | 'durable'>
   clock: Clock
   games: GameService
   limiter: RateLimitStore
@@ -73,7 +73,7 @@ export const tooLarge = (limit = L.batchBytes) =>
 /**
  * Gaming ingestion: SDK authentication, HMAC and replay window, the per-game rate limit (counting
  * authenticated requests only), batch and event validation, batch_id dedupe, the pipeline, and
- * the hand-over of the accepted events to the gamedata module, which stores them in one
+ * the hand-over of the accepted events to the storage module, which stores them in one
  * transaction with the batch_id record (202 only after the commit, synced to disk).
  */
 export function createIngestService(deps: IngestDeps): IngestService {
@@ -164,7 +164,7 @@ export function createIngestService(deps: IngestDeps): IngestService {
     // The batch_id record commits with the events (one transaction): a repeat sent while the
     // first is being written finds it, and a crash leaves neither.
     // What the stages found (fraud events) is recorded in the same transaction.
-    const text = await deps.gamedata
+    const text = await deps.storage
       .storeBatch(
         {
           gameId: game.id,
@@ -311,13 +311,13 @@ export function createIngestService(deps: IngestDeps): IngestService {
       }
       if (prior) {
         // Found committed: answered once it is durable, as its first answer was.
-        await deps.gamedata.durable()
+        await deps.storage.durable()
         await giveBack()
         return { status: 202, text: prior }
       }
       let release: () => void
       try {
-        release = deps.gamedata.admit(batch.events.length)
+        release = deps.storage.admit(batch.events.length)
       } catch (err) {
         await giveBack()
         throw err

@@ -1,7 +1,7 @@
 /**
  * The ingestion's own data: the batch_id records of the 24 h idempotency window (game_batches).
- * The events of a batch belong to the gamedata module; a batch's record is written in the same
- * unit of work as its events (gamedata's `storeBatch` lends it to `responseOf` and `record`). On
+ * The events of a batch belong to the storage module; a batch's record is written in the same
+ * unit of work as its events (storage's `storeBatch` lends it to `responseOf` and `record`). On
  * SQLite those two are prepared statements on the raw connection (the hot path), kept inside this
  * file; the PostgreSQL store (store-postgres.ts) runs the same SQL text on the unit's transaction.
  */
@@ -67,7 +67,7 @@ export function createIngestStore(
   /** The read-only connection (daemon/db/open.ts), none for an in-memory database. */
   reader: () => SQLite.Database | undefined = () => undefined,
 ): IngestStore {
-  // SQLite-only: prepared statements run inside gamedata's unit of work.
+  // SQLite-only: prepared statements run inside storage's unit of work.
   const statements = {
     findBatch: sqlite.prepare(BATCH_SQL.find).pluck(),
     insertBatch: sqlite.prepare(BATCH_SQL.insert),

@@ -36,7 +36,7 @@ const REVENUE: Readonly<Record<string, { type: RevenueType; required: boolean }>
 
 /**
  * An event that passed every check, normalized for the pipeline; the fields the storage layers
- * keep are gamedata's GameEvent.
+ * keep are storage's GameEvent.
  */
 export interface NormalizedEvent extends GameEvent {
   index: number

@@ -6,7 +6,7 @@ import type { Clock } from '../../../clock.js'
 import type { Db } from '../../../db/open.js'
 import type { RateLimitStore } from '../../../http/rate-limit.js'
 import type { GameService } from '../games/index.js'
-import type { GamedataService } from '../storage/index.js'
+import type { StorageService } from '../storage/index.js'
 import type { Module } from '../../module.js'
 import { optimizeRoutes } from './optimize-routes.js'
 import { createOptimizeService } from './optimize-service.js'
@@ -21,7 +21,7 @@ export function createSkan(deps: {
   clock: Clock
   log: FastifyBaseLogger
   games: GameService
-  gamedata: GamedataService
+  storage: StorageService
   /** The shared quota counters (the organization's pace of campaign creation). */
   limiter: RateLimitStore
   /** Keys postback signatures verify against (SPKI DER, base64); default Apple's alone. */
@@ -29,7 +29,7 @@ export function createSkan(deps: {
   /** Caps of the postbacks anyone could have posted (unverified or unmatched). */
   held: { maxRows: number; maxBytes: number }
 }): Skan {
-  const { clock, games, gamedata, log } = deps
+  const { clock, games, storage, log } = deps
   const skan = createSkanService({
     store: createSkanStore(deps.db.kysely),
     clock,
@@ -45,8 +45,8 @@ export function createSkan(deps: {
     },
   })
   // Postbacks follow each game's compacted retention (unmatched ones the default retention).
-  gamedata.addCompactedExpirer('skanPostbacks', (gameId, before) => skan.expirePostbacks(gameId, before))
-  const optimizer = createOptimizeService({ campaigns: skan, games, history: gamedata })
+  storage.addCompactedExpirer('skanPostbacks', (gameId, before) => skan.expirePostbacks(gameId, before))
+  const optimizer = createOptimizeService({ campaigns: skan, games, history: storage })
   return { service: skan, optimizer }
 }
 

@@ -1,9 +1,9 @@
 /**
  * `POST /api/v1/skan/campaigns/:campaignId/optimize`: reads the campaign's game history through
- * gamedata (first conversion windows), runs the pure optimizer, and on `apply` replaces the
+ * storage (first conversion windows), runs the pure optimizer, and on `apply` replaces the
  * campaign's schema through the campaigns service.
  */
-import type { GamedataService } from '../storage/index.js'
+import type { StorageService } from '../storage/index.js'
 import { EVENT_TYPE_BY_BIT } from '../storage/index.js'
 import type { GameService } from '../games/index.js'
 import type { SkanCampaigns } from './campaigns.js'
@@ -14,7 +14,7 @@ import type { OptimizeResult } from './api.js'
 export interface OptimizeDeps {
   campaigns: Pick<SkanCampaigns, 'campaign' | 'replaceSchema'>
   games: Pick<GameService, 'record'>
-  history: Pick<GamedataService, 'firstWindowHistory'>
+  history: Pick<StorageService, 'firstWindowHistory'>
 }
 
 export function createOptimizeService(deps: OptimizeDeps): OptimizeService {

@@ -23,7 +23,7 @@ export interface BatchUnit<R> {
 export type RawExpiry = { events: number; sessions: number } & Record<string, number>
 
 /** The gaming storage layers: the ingestion's writes, retention, the GDPR purge, and the reads. */
-export interface GamedataService {
+export interface StorageService {
   /**
    * Takes a batch's places in the queue of batches being stored (503 ServiceUnavailable with
    * Retry-After when it is full: LINKD_INGEST_QUEUE_MAX events); returns what gives them back.

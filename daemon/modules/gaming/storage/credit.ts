@@ -4,13 +4,13 @@
  * install of a player without a link yet; per click, the earliest of those; then the click id is
  * claimed in the batch's transaction (install_click_claims), and only a claimed one is credited.
  */
-import type { GamedataStore } from './store.js'
+import type { StorageStore } from './store.js'
 import type { AcceptedBatch, AcceptedEvent, Snapshot } from './types.js'
 import type { UnitOfWork } from '../../../db/unit-of-work.js'
 
 /** The batch's events, those credited with their click carrying it as `credit` (new objects). */
 export async function creditClicks(
-  store: Pick<GamedataStore, 'claimClicks'>,
+  store: Pick<StorageStore, 'claimClicks'>,
   unit: UnitOfWork,
   batch: AcceptedBatch,
   snapshot: Snapshot,

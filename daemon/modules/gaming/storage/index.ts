@@ -3,7 +3,7 @@
  * games and game_batches), stored by one fold per batch, expired, purged per player, and read.
  */
 export type * from './api.js'
-import type { GamedataService } from './api.js'
+import type { StorageService } from './api.js'
 import type { Clock } from '../../../clock.js'
 import type { Db } from '../../../db/open.js'
 import type { GameService } from '../games/index.js'
@@ -12,11 +12,11 @@ import { createAcquisitionStore } from './acquisition-store.js'
 import { createAggregatesStore } from './aggregates-store.js'
 import { gamingCompactionJob, gamingRawRetentionJob } from './jobs.js'
 import { lockPlayer } from './locks-store-postgres.js'
-import { createGamedataMaintenanceStore } from './maintenance-store.js'
+import { createStorageMaintenanceStore } from './maintenance-store.js'
 import { createPlayersStore } from './players-store.js'
-import { createGamedataService } from './service.js'
-import { createPostgresGamedataStore } from './store-postgres.js'
-import { createGamedataStore } from './store.js'
+import { createStorageService } from './service.js'
+import { createPostgresStorageStore } from './store-postgres.js'
+import { createStorageStore } from './store.js'
 import type { GroupReport } from '../../../db/group-commit.js'
 
 export type { AcquisitionStore, AcquisitionOfValue, RevenueDay, RevenueOfValue } from './acquisition-store.js'
@@ -46,33 +46,33 @@ export function createStorage(deps: {
   games: GameService
   /** LINKD_INGEST_QUEUE_MAX: events of batches being stored beyond which ingestion answers 503. */
   queueMax: number
-}): GamedataService {
+}): StorageService {
   const { db } = deps
   const groups = new Set<(report: GroupReport) => void>()
   const onGroup = (report: GroupReport) => {
     for (const listener of groups) listener(report)
   }
-  const gamedata = createGamedataService({
+  const storage = createStorageService({
     queueMax: deps.queueMax,
     store:
       db.dialect === 'sqlite'
-        ? createGamedataStore(db.sqlite, db.kysely, onGroup)
-        : createPostgresGamedataStore(db.kysely),
-    maintenance: createGamedataMaintenanceStore(db.kysely, db.dialect === 'postgres' ? { lockPlayer } : {}),
+        ? createStorageStore(db.sqlite, db.kysely, onGroup)
+        : createPostgresStorageStore(db.kysely),
+    maintenance: createStorageMaintenanceStore(db.kysely, db.dialect === 'postgres' ? { lockPlayer } : {}),
     aggregates: createAggregatesStore(db.kysely),
     acquisition: createAcquisitionStore(db.kysely),
     players: createPlayersStore(db.kysely),
     clock: deps.clock,
     games: deps.games,
   })
-  deps.games.useDataCheck((gameId) => gamedata.players.hasPlayers(gameId))
-  return { ...gamedata, watchGroups: (listener) => void groups.add(listener) }
+  deps.games.useDataCheck((gameId) => storage.players.hasPlayers(gameId))
+  return { ...storage, watchGroups: (listener) => void groups.add(listener) }
 }
 
 /** The storage layers have no routes of their own (ingest writes, analytics reads): their retention jobs. */
-export function gamedataModule(deps: { gamedata: GamedataService }): Module {
+export function storageModule(deps: { storage: StorageService }): Module {
   return {
     name: 'gaming/storage',
-    jobs: [gamingRawRetentionJob(deps.gamedata), gamingCompactionJob(deps.gamedata)],
+    jobs: [gamingRawRetentionJob(deps.storage), gamingCompactionJob(deps.storage)],
   }
 }

@@ -1,17 +1,17 @@
-import type { GamedataService } from './api.js'
+import type { StorageService } from './api.js'
 import type { JobDefinition } from '../../../jobs/scheduler.js'
 
 /** Raw events and sessions past each game's raw retention; the pruners' rows (batch ids past their 24 h). */
 export function gamingRawRetentionJob(
-  gamedata: Pick<GamedataService, 'expireRaw' | 'pruneRaw'>,
+  storage: Pick<StorageService, 'expireRaw' | 'pruneRaw'>,
 ): JobDefinition {
   return {
     name: 'gaming-raw-retention',
     schedule: '23 * * * *',
     leaseMs: 30 * 60_000,
     async run() {
-      const { events, sessions, ...others } = await gamedata.expireRaw()
-      const pruned = Object.entries(await gamedata.pruneRaw())
+      const { events, sessions, ...others } = await storage.expireRaw()
+      const pruned = Object.entries(await storage.pruneRaw())
       const extra = Object.entries(others)
         .filter(([, n]) => n > 0)
         .map(([name, n]) => `, ${n} ${name}`)
@@ -25,13 +25,13 @@ export function gamingRawRetentionJob(
 }
 
 /** Daily aggregates past each game's compacted retention. */
-export function gamingCompactionJob(gamedata: Pick<GamedataService, 'compact'>): JobDefinition {
+export function gamingCompactionJob(storage: Pick<StorageService, 'compact'>): JobDefinition {
   return {
     name: 'gaming-compaction',
     schedule: '50 2 * * *',
     leaseMs: 30 * 60_000,
     async run() {
-      const n = await gamedata.compact()
+      const n = await storage.compact()
       return n ? `${n} aggregate rows past the compacted retention deleted` : undefined
     },
   }

@@ -22,7 +22,7 @@ export interface MaintenanceEngine {
   lockPlayer?(trx: Kysely<Database>, gameId: string, playerId: string): Promise<void>
 }
 
-export function createGamedataMaintenanceStore(db: Kysely<Database>, engine: MaintenanceEngine = {}) {
+export function createStorageMaintenanceStore(db: Kysely<Database>, engine: MaintenanceEngine = {}) {
   /** Deletes in chunks by rowid-free keys: repeated bounded deletes until none is left. */
   const chunked = (run: () => Promise<number>) => chunkedBy(CHUNK, () => retryingConflicts(run))
   /** One delete statement: its rows removed. */
@@ -124,4 +124,4 @@ export function createGamedataMaintenanceStore(db: Kysely<Database>, engine: Mai
     },
   }
 }
-export type GamedataMaintenanceStore = ReturnType<typeof createGamedataMaintenanceStore>
+export type StorageMaintenanceStore = ReturnType<typeof createStorageMaintenanceStore>

@@ -1,5 +1,5 @@
 /**
- * The gamedata module owns the four gaming storage layers of every game: raw events, sessions,
+ * The storage module owns the four gaming storage layers of every game: raw events, sessions,
  * player profiles and aggregates (player-days, daily totals and dimensions,
  * distinct-player gaps, cohorts). It stores the batches the ingestion accepted (load a snapshot,
  * fold, save: one transaction), runs raw retention and compaction, purges a player (GDPR) and
@@ -15,9 +15,9 @@ import type { AcquisitionStore } from './acquisition-store.js'
 import { FIRST_WINDOW_LAST_DAY, type PlayersStore } from './players-store.js'
 import { creditClicks } from './credit.js'
 import { fold } from './fold/index.js'
-import type { GamedataMaintenanceStore } from './maintenance-store.js'
-import type { GamedataStore } from './store.js'
-import type { BatchUnit, GamedataService, RawExpiry } from './api.js'
+import type { StorageMaintenanceStore } from './maintenance-store.js'
+import type { StorageStore } from './store.js'
+import type { BatchUnit, StorageService, RawExpiry } from './api.js'
 import type { AcceptedBatch } from './types.js'
 import { WriteConflictError } from '../../../db/errors.js'
 import { AppError } from '../../../http/errors.js'
@@ -30,11 +30,11 @@ const batchBytes = (batch: AcceptedBatch) =>
 /** Session ids start with the start time so that inserts append to the primary key. */
 const newSessionId = (ts: number) => `s${ts.toString(36).padStart(9, '0')}${randomToken().slice(0, 10)}`
 
-export interface GamedataDeps {
-  store: GamedataStore
+export interface StorageDeps {
+  store: StorageStore
   /** Events of batches being stored beyond which `admit` refuses (LINKD_INGEST_QUEUE_MAX). */
   queueMax: number
-  maintenance: GamedataMaintenanceStore
+  maintenance: StorageMaintenanceStore
   aggregates: AggregatesStore
   /** Revenue and acquisition reads. */
   acquisition: AcquisitionStore
@@ -44,7 +44,7 @@ export interface GamedataDeps {
   games: Pick<GameService, 'all'>
 }
 
-export function createGamedataService(deps: GamedataDeps): Omit<GamedataService, 'watchGroups'> {
+export function createStorageService(deps: StorageDeps): Omit<StorageService, 'watchGroups'> {
   const purgers = new Map<string, (gameId: string, playerId: string) => Promise<number>>()
   const rawExpirers = new Map<string, (gameId: string, cutoff: number) => Promise<number>>()
   const rawPruners = new Map<string, () => Promise<number>>()
@@ -83,7 +83,7 @@ export function createGamedataService(deps: GamedataDeps): Omit<GamedataService,
     /**
      * Stores an accepted batch in every layer, in one transaction committed durably (SQLite:
      * synchronous=FULL), the only one in progress for its players and batch_id (`unit` may run
-     * more than once on PostgreSQL: see GamedataStore.unitOfWork): once this resolves, the batch
+     * more than once on PostgreSQL: see StorageStore.unitOfWork): once this resolves, the batch
      * survives a power loss, and concurrent batches of the game (other processes) lose nothing.
      * 503 (Retry-After: 1) when concurrent batches kept getting in its way.
      */

@@ -30,7 +30,7 @@ import {
   type StepStatement,
   type WriteStep,
 } from './snapshot-plan.js'
-import type { GamedataStore } from './store.js'
+import type { StorageStore } from './store.js'
 import type { PlayerDayRow, ProfileRow, SessionRow, Snapshot } from './types.js'
 
 /** A plan's field as a multi-row statement's column (its values sent as one int8 or text array). */
@@ -90,7 +90,7 @@ function concurrentBatch(err: unknown): boolean {
   return isTransientConflict(err) || (isUniqueViolation(err) && table === 'game_events')
 }
 
-export function createPostgresGamedataStore(db: Kysely<Database>): GamedataStore {
+export function createPostgresStorageStore(db: Kysely<Database>): StorageStore {
   return {
     /** A commit is durable when it returns (synchronous_commit). */
     durable: () => Promise.resolve(),

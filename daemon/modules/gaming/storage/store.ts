@@ -44,7 +44,7 @@ import type {
 } from './types.js'
 
 /** The port of the batch write path: one implementation per engine. */
-export interface GamedataStore {
+export interface StorageStore {
   /**
    * Runs `work` (the loads, the fold, the saves, and other stores' statements given the unit)
    * atomically, the only one writing the rows of `scope`'s players (and handling its batch_id)
@@ -89,11 +89,11 @@ export interface ClickClaims {
 /** The bounds of a group of batches (one transaction, one sync). */
 export const GROUP_LIMITS: GroupLimits = { maxEvents: 10_000, maxBytes: 16 * 1024 * 1024 }
 
-export function createGamedataStore(
+export function createStorageStore(
   sqlite: SQLite.Database,
   db: Kysely<Database>,
   onGroup?: (report: GroupReport) => void,
-): GamedataStore {
+): StorageStore {
   /** Where a unit of a group hands its counters (merged and written last by the group). */
   const sinks = new WeakMap<UnitOfWork, (d: GameAdds) => void>()
   const committer = createGroupCommitter<null, GameAdds>(

@@ -1,4 +1,4 @@
-/** Shapes shared by the gamedata module's fold, store and service. */
+/** Shapes shared by the storage module's fold, store and service. */
 import { NAMED_EVENT_TYPES, type GamePlatform, type RevenueType } from '../../../../src/contract/limits.js'
 import type {
   Camelized,

@@ -182,7 +182,7 @@ describe('leaderboard against the brute force, before and after GDPR deletions',
     async (_, s, e) => {
       const gameId = await gameIdOf(t, game.id)
       const scope = { gameId, start: s, end: e, today, range: { startDate: iso(s), endDate: iso(e) } }
-      const aggregates = t.app.linkd.services.gaming.gamedata.aggregates
+      const aggregates = t.app.linkd.services.gaming.storage.aggregates
       const viaCandidates = await topPayersOfRange(aggregates, scope, 100)
       const viaPayingDays = await topPayersOfRange(aggregates, scope, 100, 0)
       expect(viaPayingDays).toEqual(viaCandidates)

@@ -366,17 +366,17 @@ describe('players explorer and profile against the profiles', () => {
   })
 
   it('the export source streams every explorer row by player id in keyset pages, filters applied', async () => {
-    const { gamedata, games } = t.app.linkd.services.gaming
+    const { storage, games } = t.app.linkd.services.gaming
     const internal = (await games.record(t.orgId, game.id)).id
     const streamed: string[] = []
     // Keyset pages of 100 rows: every page boundary must neither repeat nor skip a player.
-    for await (const r of gamedata.players.stream(internal, {}, 100)) streamed.push(r.playerId)
+    for await (const r of storage.players.stream(internal, {}, 100)) streamed.push(r.playerId)
     const ids = living()
       .map((p) => p.playerId)
       .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
     expect(streamed).toEqual(ids)
     const whales: string[] = []
-    for await (const r of gamedata.players.stream(internal, { platform: 'web', minRevenue: 1 }, 7))
+    for await (const r of storage.players.stream(internal, { platform: 'web', minRevenue: 1 }, 7))
       whales.push(r.playerId)
     expect(whales).toEqual(
       ids.filter((id) => T.profiles.get(id)!.platform === 'web' && T.profiles.get(id)!.revenue.total > 0),

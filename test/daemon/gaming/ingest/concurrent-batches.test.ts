@@ -40,7 +40,7 @@ async function app(overrides: Record<string, unknown> = {}) {
   t.clock.set(NOW)
   const game = await createGame(t)
   const groups: GroupReport[] = []
-  t.app.linkd.services.gaming.gamedata.watchGroups((g) => groups.push(g))
+  t.app.linkd.services.gaming.storage.watchGroups((g) => groups.push(g))
   return { t, game, o: { game, orgId: t.orgId } as SendOpts, groups }
 }
 
@@ -150,9 +150,9 @@ describe('the same batch_id twice in one group (SQLite)', () => {
 describe('the queue of batches being stored', () => {
   it('at its bound a batch passes; one event past it is refused with 503 + Retry-After, nothing stored', async () => {
     const { t, o } = await app({ ingestQueueMax: 100 })
-    const { gamedata } = t.app.linkd.services.gaming
+    const { storage } = t.app.linkd.services.gaming
     // Batches being stored already (held places): 90 events.
-    const held = gamedata.admit(90)
+    const held = storage.admit(90)
     try {
       const atBound = batch(t, events(t, 10))
       expect(accepted(await send(t, atBound, o)).accepted).toBe(10)
@@ -168,7 +168,7 @@ describe('the queue of batches being stored', () => {
       })
       expect(await storedOf(t, onePast.batch_id)).toBe(0)
       expect(await recorded(t, onePast.batch_id)).toBe(0)
-      expect(gamedata.queue()).toEqual({ events: 90, refused: 1 })
+      expect(storage.queue()).toEqual({ events: 90, refused: 1 })
       const metrics = await t.app.inject({ method: 'GET', url: '/metrics' })
       expect(metrics.body).toMatch(/^linkd_ingest_batches_refused_total 1$/m)
       expect(metrics.body).toMatch(/^linkd_ingest_queue_events 90$/m)
@@ -179,12 +179,12 @@ describe('the queue of batches being stored', () => {
     } finally {
       held()
     }
-    expect(gamedata.queue().events).toBe(0)
+    expect(storage.queue().events).toBe(0)
   })
 
   it('a refused batch uses none of its game window: its retries are not rate limited', async () => {
     const { t, o } = await app({ ingestQueueMax: 5, ingestRateLimitPerClient: 3 })
-    const held = t.app.linkd.services.gaming.gamedata.admit(5)
+    const held = t.app.linkd.services.gaming.storage.admit(5)
     try {
       const b = batch(t, events(t, 2))
       for (let i = 0; i < 5; i++) expect((await send(t, b, o)).statusCode).toBe(503)
@@ -212,7 +212,7 @@ describe('the queue of batches being stored', () => {
         expect(stored).toBe(0)
       } else expect([res.statusCode, stored]).toEqual([202, 100])
     }
-    expect(t.app.linkd.services.gaming.gamedata.queue()).toEqual({ events: 0, refused })
+    expect(t.app.linkd.services.gaming.storage.queue()).toEqual({ events: 0, refused })
   })
 })
 

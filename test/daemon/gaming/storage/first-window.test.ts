@@ -1,6 +1,6 @@
 /**
  * The SKAN optimizer's history read: events sent through the real ingestion,
- * then gamedata's firstWindowHistory gives each player's revenue and event types within days
+ * then storage's firstWindowHistory gives each player's revenue and event types within days
  * 0-2 after the install day, for the players whose window is over.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -40,7 +40,7 @@ const names = (mask: number) => EVENT_TYPE_BY_BIT.filter((_, bit) => Math.floor(
 async function read(sinceDay?: number): Promise<FirstWindow[]> {
   const gameKey = await gameIdOf(t, game.id)
   const out: FirstWindow[] = []
-  for await (const page of t.app.linkd.services.gaming.gamedata.firstWindowHistory(gameKey, sinceDay))
+  for await (const page of t.app.linkd.services.gaming.storage.firstWindowHistory(gameKey, sinceDay))
     out.push(...page)
   return out
 }
