@@ -137,11 +137,13 @@ export function createIngestService(deps: IngestDeps): IngestService {
       batchId: batch.batchId,
       signed,
     }
+    // Every event of a batch comes from the request's address: it is located once.
+    let country: string | null | undefined
     const checkCtx = {
       now,
       gamePlatform: game.platform,
       reportingCurrency: game.reportingCurrency,
-      countryOf: deps.countryOf,
+      countryOf: (ip: string) => (country === undefined ? (country = deps.countryOf(ip)) : country),
       ip: req.ip,
     }
     batch.events.forEach((raw, index) => {

@@ -365,13 +365,7 @@ export function writesOf(batch: AcceptedBatch, changes: Changes): Writes {
     insertSessions: sessions.insert,
     updateSessionsStart: sessions.start,
     updateSessions: sessions.update,
-    daily: changes.daily,
-    dims: changes.dims,
-    gaps: changes.gaps,
-    cohorts: changes.cohorts,
-    acquisition: changes.acquisition,
-    dimPayingGaps: changes.dimPayingGaps,
-    playerTotals: profiles.insert.length ? [{ players: profiles.insert.length }] : [],
+    ...addsOf(changes),
   }
 }
 
@@ -381,15 +375,19 @@ export type AddStep = 'daily' | 'dims' | 'gaps' | 'cohorts' | 'acquisition' | 'd
 /** What a batch, or a group of batches, adds to the shared counter rows. */
 export type Adds = { [K in AddStep]: Array<StepRow<K>> }
 
-/** A batch's writes apart: its own rows, and what it adds to the shared counter rows. */
-export function splitAdds(writes: Writes): { own: Writes; adds: Adds } {
-  const own = { ...writes }
-  const adds = {} as Record<AddStep, unknown[]>
-  for (const name of ADD_STEPS) {
-    adds[name] = writes[name]
-    own[name] = []
+/** What the fold's `changes` of a batch add to the shared counter rows (its writes' add steps). */
+export function addsOf(changes: Changes): Adds {
+  let players = 0
+  for (const p of changes.profiles) if (p.write === 'insert') players++
+  return {
+    daily: changes.daily,
+    dims: changes.dims,
+    gaps: changes.gaps,
+    cohorts: changes.cohorts,
+    acquisition: changes.acquisition,
+    dimPayingGaps: changes.dimPayingGaps,
+    playerTotals: players ? [{ players }] : [],
   }
-  return { own, adds: adds as Adds }
 }
 
 /**

@@ -20,6 +20,7 @@ import {
 import { assertOpenOn, syncUnit, type UnitOfWork } from '../../../db/unit-of-work.js'
 import {
   ACQUISITION_COUNTERS,
+  addsOf,
   DAILY_COUNTERS,
   DIM_COUNTERS,
   MONEY_CEILINGS,
@@ -27,8 +28,6 @@ import {
   mergeByGame,
   sessionKeys,
   snapshotOf,
-  splitAdds,
-  writesOf,
   type Adds,
   type GameAdds,
 } from './snapshot-plan.js'
@@ -318,7 +317,7 @@ export function createStorageStore(
     async save(unit, batch, changes) {
       assertOpenOn(unit, sqlite)
       saveOwn(batch, changes)
-      const adds = splitAdds(writesOf(batch, changes)).adds
+      const adds = addsOf(changes)
       const sink = sinks.get(unit)
       if (sink) sink({ gameId: batch.gameId, adds })
       else saveAdds(batch.gameId, adds)
