@@ -92,6 +92,8 @@ export function createStorageStore(
   sqlite: SQLite.Database,
   db: Kysely<Database>,
   onGroup?: (report: GroupReport) => void,
+  /** The turns of the event loop the group writer shares with the parsing of batches (turns.ts). */
+  turn?: () => Promise<void>,
 ): StorageStore {
   /** Where a unit of a group hands its counters (merged and written last by the group). */
   const sinks = new WeakMap<UnitOfWork, (d: GameAdds) => void>()
@@ -100,6 +102,7 @@ export function createStorageStore(
     {
       limits: GROUP_LIMITS,
       ...(onGroup ? { onGroup } : {}),
+      ...(turn ? { yieldTo: turn } : {}),
       flush: async (_, deferred) => {
         for (const [gameId, adds] of mergeByGame(deferred)) saveAdds(gameId, adds)
       },
