@@ -399,21 +399,34 @@ export function mergeAdds(parts: readonly Adds[]): Adds {
   const merged = {} as Record<AddStep, unknown[]>
   for (const name of ADD_STEPS) {
     const step = WRITE_STEPS[name] as WriteStep<Record<string, unknown>>
-    const byKey = new Map<string, Record<string, unknown>>()
+    const last = step.keys.length - 1
+    // A map per key column, nested; the last one's values are the merged rows.
+    const byKey = new Map<unknown, unknown>()
+    const rows: Array<Record<string, unknown>> = []
     for (const part of parts)
       for (const row of part[name] as Array<Record<string, unknown>>) {
-        const key = JSON.stringify(valuesOf(row, step.keys))
-        const into = byKey.get(key)
+        let level = byKey
+        for (let k = 0; k < last; k++) {
+          const value = step.keys[k]![2](row)
+          let next = level.get(value) as Map<unknown, unknown> | undefined
+          if (!next) level.set(value, (next = new Map()))
+          level = next
+        }
+        const value = last >= 0 ? step.keys[last]![2](row) : undefined
+        const into = level.get(value) as Record<string, unknown> | undefined
         if (!into) {
-          byKey.set(key, { ...row })
+          const copy = { ...row }
+          level.set(value, copy)
+          rows.push(copy)
           continue
         }
         for (const [column] of step.columns) {
-          const [a, b] = [Number(into[column]), Number(row[column])]
+          const a = Number(into[column])
+          const b = Number(row[column])
           into[column] = MONEY_CEILINGS[column] === undefined ? a + b : addMoney(a, b)
         }
       }
-    merged[name] = [...byKey.values()]
+    merged[name] = rows
   }
   return merged as Adds
 }
