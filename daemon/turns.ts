@@ -1,4 +1,10 @@
 /**
+ * The event loop time ingestion's CPU-heavy work (parsing and judging batches, writing a group)
+ * gets in one turn, all of it together, before the I/O that arrived meanwhile (ms).
+ */
+export const INGEST_TURN_MS = 1
+
+/**
  * Turns of the event loop for CPU-heavy work that arrives in bursts (gaming batches): each caller
  * waits for its turn, in order; within one turn callers go one after another, each up to its
  * first wait, until `turnMs` is used; the others wait for the next turn, which comes after the

@@ -25,7 +25,10 @@ export function exclusive<DB, T>(db: Kysely<DB>, fn: () => T | Promise<T>): Prom
 }
 
 /** The longest a group keeps the event loop before it lets other work run (ms). */
-const YIELD_AFTER_MS = 2
+const YIELD_AFTER_MS = 1
+
+/** Lets the I/O that arrived meanwhile run: the next turn of the event loop. */
+const nextTurn = (): Promise<void> => new Promise<void>((r) => setImmediate(r))
 
 export interface GroupLimits {
   /** Most events in one group (a unit's weight counts as it arrives; one unit may exceed it). */
@@ -76,6 +79,11 @@ export interface GroupCommitOptions<U, D> {
   onGroup?: (report: GroupReport) => void
   /** Writes what the group's stored units deferred, last, in the group's transaction. */
   flush?: (unit: U, deferred: D[]) => Promise<void>
+  /**
+   * Waits for the group's next slice of the event loop (default: the next turn); the turns that
+   * other CPU-heavy work takes (daemon/turns.ts), so that both share one slice per turn.
+   */
+  yieldTo?: () => Promise<void>
 }
 
 export interface GroupCommitter<U, D = never> {
@@ -120,7 +128,7 @@ export function createGroupCommitter<U, D = never>(
   engine: GroupEngine<U>,
   options: GroupCommitOptions<U, D>,
 ): GroupCommitter<U, D> {
-  const { limits, onGroup = () => {}, flush } = options
+  const { limits, onGroup = () => {}, flush, yieldTo = nextTurn } = options
   const queue: Array<Unit<U, D>> = []
   let waitingEvents = 0
   let writing = false
@@ -162,7 +170,7 @@ export function createGroupCommitter<U, D = never>(
           // A long group lets the event loop answer others (redirects, reads from caches)
           // between its units; nothing else joins its transaction meanwhile.
           if (performance.now() - ran > YIELD_AFTER_MS) {
-            await new Promise<void>((r) => setImmediate(r))
+            await yieldTo()
             ran = performance.now()
           }
           const own: D[] = []
@@ -182,6 +190,8 @@ export function createGroupCommitter<U, D = never>(
             throw new RollBack(outcomes.map((o, j) => (j === i ? o : undefined)))
           }
         }
+        // The counters and the COMMIT run in one piece: they start a slice of their own.
+        if (performance.now() - ran > YIELD_AFTER_MS) await yieldTo()
         if (flush && deferred.length) await flush(tx.unit, deferred)
         return outcomes
       })
@@ -268,7 +278,7 @@ export function createGroupCommitter<U, D = never>(
           },
         )
         // Let requests that arrived meanwhile be parsed and join the next group.
-        await new Promise<void>((r) => setImmediate(r))
+        await yieldTo()
       }
     } finally {
       writing = false

@@ -65,6 +65,9 @@ function openSqlite(path: string): SqliteDb {
   sqlite.pragma('synchronous = NORMAL')
   sqlite.pragma('foreign_keys = ON')
   sqlite.pragma('busy_timeout = 5000')
+  // Pages the ingestion touches (player rows, sessions, their indexes) stay in the connection's
+  // cache: with SQLite's default of 2 MB each batch read them again through the OS.
+  sqlite.pragma('cache_size = -32768')
   const kysely = new Kysely<Database>({ dialect: new CachingSqliteDialect(sqlite) })
   let closed = false
   let reader: SQLite.Database | undefined

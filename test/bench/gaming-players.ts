@@ -11,7 +11,7 @@
  * BENCH_PLAYERS_PROCESSES linkd processes (default 1) sharing the load.
  */
 import { spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Agent, request } from 'undici'
@@ -110,6 +110,19 @@ function sender(target: Target, agents: Agent[]) {
       out.other++
       out.firstError ??= String(err)
     }
+  }
+}
+
+/**
+ * CPU time (ms, user + system, all threads) a process has used so far, from /proc (Linux; 100
+ * ticks a second): per batch it is what a run on a shared machine measures best.
+ */
+function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return NaN
   }
 }
 
@@ -298,10 +311,12 @@ export async function playersBench(): Promise<Array<[string, string]>> {
       const redirectUrl = `${linkd.url}/${link.shortCode!}`
       const idle = await redirectProbe(redirectUrl, 4)
       await closedLoop(send, 2) // warm-up
+      const cpu0 = daemons.reduce((n, d) => n + cpuMs(d.child.pid), 0)
       const [flood, during] = await Promise.all([
         closedLoop(send, SECONDS),
         redirectProbe(redirectUrl, SECONDS - 2),
       ])
+      const cpu = daemons.reduce((n, d) => n + cpuMs(d.child.pid), 0) - cpu0
       if (flood.other) throw new Error(`ingestion: ${flood.other} failed, first: ${flood.firstError}`)
       const rate = flood.accepted / flood.seconds
       const groups = await groupFigures(linkd.url)
@@ -316,6 +331,10 @@ export async function playersBench(): Promise<Array<[string, string]>> {
           `${fmt(rate, 0)} batches/s accepted, ${flood.refused} refused (503); p50 ${fmt(median(flood.latencies))} ms, p99 ${p99(flood.latencies)} ms`,
         ],
         ['  ratio to min(bare, raw)', `${fmt(rate / base, 2)}x (goal >= 0.5x)`],
+        [
+          '  linkd CPU per batch',
+          `${fmt((cpu * 1000) / flood.accepted, 0)} µs (${fmt(cpu / 10 / flood.seconds, 0)} % of a core)`,
+        ],
         ...(groups ? [['  groups (SQLite group commit)', groups] as [string, string]] : []),
         ['  players at a 5 s flush', `~${fmt((rate * 5) / 1000, 1)}k`],
         [

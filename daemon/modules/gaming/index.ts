@@ -29,6 +29,7 @@ import { createIngest, ingestModule, type ClickLookup, type IngestService } from
 import { createSkan, skanModule, type OptimizeService, type SkanService } from './skan/index.js'
 import { createStorage, storageModule, type StorageService } from './storage/index.js'
 import { GAMING_OFF_MESSAGE, gamingOffModule } from './off.js'
+import { createTurns, INGEST_TURN_MS } from '../../turns.js'
 
 export { GAMING_OFF_MESSAGE } from './off.js'
 
@@ -36,12 +37,16 @@ export { GAMING_OFF_MESSAGE } from './off.js'
 export function createGaming(deps: GamingDeps): Gaming {
   const { db, clock, log, feed } = deps
   const games = createGames({ db, clock, secrets: deps.secrets, feed })
-  const storage = createStorage({ db, clock, games, queueMax: deps.ingestQueueMax })
+  // Parsing batches and writing their groups take turns of the event loop together, so that the
+  // redirects and reads that arrive meanwhile wait for one short slice at most.
+  const turn = createTurns(INGEST_TURN_MS)
+  const storage = createStorage({ db, clock, games, queueMax: deps.ingestQueueMax, turn })
   const ingest = createIngest({
     db,
     clock,
     games,
     storage,
+    turn,
     limiter: deps.limiter,
     perClientPerMinute: deps.ingestRates.perClient,
     perGamePerMinute: deps.ingestRates.perGame,

@@ -49,6 +49,7 @@ function committer(
     limits?: GroupLimits
     sync?: () => Promise<void>
     flush?: (unit: null, deferred: number[]) => Promise<void>
+    yieldTo?: () => Promise<void>
   } = {},
 ) {
   const groups: GroupReport[] = []
@@ -57,6 +58,7 @@ function committer(
     limits: options.limits ?? LIMITS,
     onGroup: (g) => groups.push(g),
     ...(options.flush ? { flush: options.flush } : {}),
+    ...(options.yieldTo ? { yieldTo: options.yieldTo } : {}),
   })
   return { c, groups }
 }
@@ -300,6 +302,31 @@ describe('group commit', () => {
     )
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected'])
     expect(committedIds()).toEqual([])
+  })
+
+  it('a long group lets other work run between its units, in the turns it is given', async () => {
+    const turns: string[] = []
+    const { c, groups } = committer({
+      yieldTo: async () => {
+        turns.push(`after ${ids().length} rows`)
+        await tick()
+      },
+    })
+    const busy = (ms: number) => {
+      for (const end = performance.now() + ms; performance.now() < end;);
+    }
+    const units = [1, 2, 3].map((id) =>
+      c.run(async () => {
+        insert(id)
+        busy(2) // longer than a slice: what follows waits for a turn
+        return id
+      }, one),
+    )
+    expect(await Promise.all(units)).toEqual([1, 2, 3])
+    expect(groups.map((g) => g.units)).toEqual([3])
+    // Between the units, before the counters and the COMMIT, and after the group.
+    expect(turns).toEqual(['after 1 rows', 'after 2 rows', 'after 3 rows', 'after 3 rows'])
+    expect(committedIds()).toEqual([1, 2, 3])
   })
 
   it('idle() resolves once every unit handed in is settled', async () => {

@@ -28,6 +28,8 @@ export function createIngest(deps: {
   countryOf(ip: string): string | null
   /** Install attribution: smart-link clicks by click id (the composition's port). */
   clicks?: ClickLookup
+  /** The turns of the event loop parsing and judging take (shared with the group writer). */
+  turn?: () => Promise<void>
 }): IngestService {
   const { db, ...rest } = deps
   const ingest = createIngestService({

@@ -15,16 +15,13 @@ import type { IngestError, IngestResult } from '../../../../src/contract/gaming.
 import type { GameRecord, GameService } from '../games/index.js'
 import { attachClicks, type ClickLookup } from './attribution.js'
 import { createPipeline, type Judged, type Pipeline } from './pipeline.js'
-import { createTurns } from '../../../turns.js'
+import { createTurns, INGEST_TURN_MS } from '../../../turns.js'
 import { checkEvent, parseBatch, type ParsedBatch } from './validate.js'
 import type { IngestStore } from './store.js'
 import type { IngestService } from './api.js'
 import type { StorageService } from '../storage/index.js'
 import type { AcceptedEvent } from '../storage/index.js'
 import type { IngestRequest, Admission, SignedRequest } from './api.js'
-
-/** The event loop time batches get in one turn before the I/O that arrived meanwhile (ms). */
-const TURN_MS = 2
 
 export interface IngestDeps {
   /** The batch_id records (game_batches). */
@@ -42,6 +39,8 @@ export interface IngestDeps {
   pipeline?: Pipeline
   /** Install attribution: smart-link clicks of an organization by click id. */
   clicks?: ClickLookup
+  /** The turns of the event loop parsing and judging take (daemon/turns.ts; default: their own). */
+  turn?: () => Promise<void>
 }
 
 /** The per-event error of a blocked event (counted in `blocked`, not in `rejected`). */
@@ -79,7 +78,7 @@ export const tooLarge = (limit = L.batchBytes) =>
 export function createIngestService(deps: IngestDeps): IngestService {
   const { counts, count } = createCounts()
   const pipeline = deps.pipeline ?? createPipeline()
-  const turn = createTurns(TURN_MS)
+  const turn = deps.turn ?? createTurns(INGEST_TURN_MS)
   /**
    * The two windows of a game's ingestion, in the order they count: the game and client address
    * (the budget of one sender), then the whole game (the ceiling guarding the server). A
@@ -137,11 +136,13 @@ export function createIngestService(deps: IngestDeps): IngestService {
       batchId: batch.batchId,
       signed,
     }
+    // Every event of a batch comes from the request's address: it is located once.
+    let country: string | null | undefined
     const checkCtx = {
       now,
       gamePlatform: game.platform,
       reportingCurrency: game.reportingCurrency,
-      countryOf: deps.countryOf,
+      countryOf: (ip: string) => (country === undefined ? (country = deps.countryOf(ip)) : country),
       ip: req.ip,
     }
     batch.events.forEach((raw, index) => {

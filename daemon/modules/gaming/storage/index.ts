@@ -46,6 +46,8 @@ export function createStorage(deps: {
   games: GameService
   /** LINKD_INGEST_QUEUE_MAX: events of batches being stored beyond which ingestion answers 503. */
   queueMax: number
+  /** The turns of the event loop ingestion's CPU-heavy work takes (daemon/turns.ts). */
+  turn?: () => Promise<void>
 }): StorageService {
   const { db } = deps
   const groups = new Set<(report: GroupReport) => void>()
@@ -56,7 +58,7 @@ export function createStorage(deps: {
     queueMax: deps.queueMax,
     store:
       db.dialect === 'sqlite'
-        ? createStorageStore(db.sqlite, db.kysely, onGroup)
+        ? createStorageStore(db.sqlite, db.kysely, onGroup, deps.turn)
         : createPostgresStorageStore(db.kysely),
     maintenance: createStorageMaintenanceStore(db.kysely, db.dialect === 'postgres' ? { lockPlayer } : {}),
     aggregates: createAggregatesStore(db.kysely),

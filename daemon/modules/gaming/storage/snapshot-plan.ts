@@ -365,13 +365,7 @@ export function writesOf(batch: AcceptedBatch, changes: Changes): Writes {
     insertSessions: sessions.insert,
     updateSessionsStart: sessions.start,
     updateSessions: sessions.update,
-    daily: changes.daily,
-    dims: changes.dims,
-    gaps: changes.gaps,
-    cohorts: changes.cohorts,
-    acquisition: changes.acquisition,
-    dimPayingGaps: changes.dimPayingGaps,
-    playerTotals: profiles.insert.length ? [{ players: profiles.insert.length }] : [],
+    ...addsOf(changes),
   }
 }
 
@@ -381,15 +375,19 @@ export type AddStep = 'daily' | 'dims' | 'gaps' | 'cohorts' | 'acquisition' | 'd
 /** What a batch, or a group of batches, adds to the shared counter rows. */
 export type Adds = { [K in AddStep]: Array<StepRow<K>> }
 
-/** A batch's writes apart: its own rows, and what it adds to the shared counter rows. */
-export function splitAdds(writes: Writes): { own: Writes; adds: Adds } {
-  const own = { ...writes }
-  const adds = {} as Record<AddStep, unknown[]>
-  for (const name of ADD_STEPS) {
-    adds[name] = writes[name]
-    own[name] = []
+/** What the fold's `changes` of a batch add to the shared counter rows (its writes' add steps). */
+export function addsOf(changes: Changes): Adds {
+  let players = 0
+  for (const p of changes.profiles) if (p.write === 'insert') players++
+  return {
+    daily: changes.daily,
+    dims: changes.dims,
+    gaps: changes.gaps,
+    cohorts: changes.cohorts,
+    acquisition: changes.acquisition,
+    dimPayingGaps: changes.dimPayingGaps,
+    playerTotals: players ? [{ players }] : [],
   }
-  return { own, adds: adds as Adds }
 }
 
 /**
@@ -401,21 +399,34 @@ export function mergeAdds(parts: readonly Adds[]): Adds {
   const merged = {} as Record<AddStep, unknown[]>
   for (const name of ADD_STEPS) {
     const step = WRITE_STEPS[name] as WriteStep<Record<string, unknown>>
-    const byKey = new Map<string, Record<string, unknown>>()
+    const last = step.keys.length - 1
+    // A map per key column, nested; the last one's values are the merged rows.
+    const byKey = new Map<unknown, unknown>()
+    const rows: Array<Record<string, unknown>> = []
     for (const part of parts)
       for (const row of part[name] as Array<Record<string, unknown>>) {
-        const key = JSON.stringify(valuesOf(row, step.keys))
-        const into = byKey.get(key)
+        let level = byKey
+        for (let k = 0; k < last; k++) {
+          const value = step.keys[k]![2](row)
+          let next = level.get(value) as Map<unknown, unknown> | undefined
+          if (!next) level.set(value, (next = new Map()))
+          level = next
+        }
+        const value = last >= 0 ? step.keys[last]![2](row) : undefined
+        const into = level.get(value) as Record<string, unknown> | undefined
         if (!into) {
-          byKey.set(key, { ...row })
+          const copy = { ...row }
+          level.set(value, copy)
+          rows.push(copy)
           continue
         }
         for (const [column] of step.columns) {
-          const [a, b] = [Number(into[column]), Number(row[column])]
+          const a = Number(into[column])
+          const b = Number(row[column])
           into[column] = MONEY_CEILINGS[column] === undefined ? a + b : addMoney(a, b)
         }
       }
-    merged[name] = [...byKey.values()]
+    merged[name] = rows
   }
   return merged as Adds
 }

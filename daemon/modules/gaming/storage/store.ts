@@ -20,6 +20,7 @@ import {
 import { assertOpenOn, syncUnit, type UnitOfWork } from '../../../db/unit-of-work.js'
 import {
   ACQUISITION_COUNTERS,
+  addsOf,
   DAILY_COUNTERS,
   DIM_COUNTERS,
   MONEY_CEILINGS,
@@ -27,8 +28,6 @@ import {
   mergeByGame,
   sessionKeys,
   snapshotOf,
-  splitAdds,
-  writesOf,
   type Adds,
   type GameAdds,
 } from './snapshot-plan.js'
@@ -93,6 +92,8 @@ export function createStorageStore(
   sqlite: SQLite.Database,
   db: Kysely<Database>,
   onGroup?: (report: GroupReport) => void,
+  /** The turns of the event loop the group writer shares with the parsing of batches (turns.ts). */
+  turn?: () => Promise<void>,
 ): StorageStore {
   /** Where a unit of a group hands its counters (merged and written last by the group). */
   const sinks = new WeakMap<UnitOfWork, (d: GameAdds) => void>()
@@ -101,6 +102,7 @@ export function createStorageStore(
     {
       limits: GROUP_LIMITS,
       ...(onGroup ? { onGroup } : {}),
+      ...(turn ? { yieldTo: turn } : {}),
       flush: async (_, deferred) => {
         for (const [gameId, adds] of mergeByGame(deferred)) saveAdds(gameId, adds)
       },
@@ -318,7 +320,7 @@ export function createStorageStore(
     async save(unit, batch, changes) {
       assertOpenOn(unit, sqlite)
       saveOwn(batch, changes)
-      const adds = splitAdds(writesOf(batch, changes)).adds
+      const adds = addsOf(changes)
       const sink = sinks.get(unit)
       if (sink) sink({ gameId: batch.gameId, adds })
       else saveAdds(batch.gameId, adds)

@@ -2,7 +2,7 @@
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GameWithSecrets } from '../../../../src/contract/games.js'
-import { createTestApp, type TestApp, count } from '../../../support/app.js'
+import { createTestApp, type TestApp, count, sqlRows } from '../../../support/app.js'
 import {
   accepted,
   batch,
@@ -280,6 +280,24 @@ describe('per-event rules', () => {
     expect(r.accepted).toBe(1)
     expect(r.rejected).toBe(1)
     expect(r.errors).toEqual([expect.objectContaining({ index: 1, error: 'EventTooLarge' })])
+  })
+
+  it('an event’s country is data.country, else the one of the address the batch came from', async () => {
+    const events = [
+      event(t),
+      event(t, { data: { country: 'de' } }),
+      event(t),
+      event(t, { data: { country: 'x' } }),
+    ]
+    result(await send(t, batch(t, events), { ...o, ip: '81.2.69.160' }))
+    result(await send(t, batch(t, [event(t)]), { ...o, ip: '8.8.8.8' }))
+    const rows = await sqlRows<{ event_id: string; country: string | null }>(
+      t,
+      'SELECT event_id, country FROM game_events',
+    )
+    const countryOf = new Map(rows.map((r) => [r.event_id, r.country]))
+    expect(events.map((e) => countryOf.get(e.event_id))).toEqual(['GB', 'DE', 'GB', 'GB'])
+    expect(countryOf.size).toBe(rows.length)
   })
 
   it('timestamps: 24 h old and +5 min accepted, 1 ms beyond either rejected', async () => {

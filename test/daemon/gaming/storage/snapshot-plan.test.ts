@@ -10,10 +10,8 @@ import {
   WRITE_STEPS,
   mergeAdds,
   mergeByGame,
-  splitAdds,
-  type AddStep,
+  addsOf,
   type Adds,
-  type Writes,
   batchKeys,
   compileSteps,
   dayRowOf,
@@ -355,12 +353,22 @@ describe('the additions of a group of batches', () => {
     playerTotals: [],
   })
 
-  it('splitAdds takes the counter steps out of a batch’s writes', () => {
-    const writes = Object.fromEntries(WRITE_ORDER.map((n) => [n, [{ n }]])) as unknown as Writes
-    const { own, adds } = splitAdds(writes)
+  it('addsOf gives a batch’s counter steps, the rows writesOf gives them', () => {
+    const daily = { day: 100, ...Object.fromEntries(WRITE_STEPS.daily.columns.map(([n]) => [n, 1])) }
+    const c = changes({
+      profiles: [
+        { row: profile('a'), write: 'insert' },
+        { row: profile('b'), write: 'all' },
+        { row: profile('c'), write: 'insert' },
+      ],
+      daily: [daily as Changes['daily'][number]],
+    })
+    const adds = addsOf(c)
+    const writes = writesOf(batch, c)
     expect(Object.keys(adds).sort()).toEqual([...ADD_STEPS].sort())
-    for (const name of WRITE_ORDER)
-      expect(own[name].length, name).toBe(ADD_STEPS.includes(name as AddStep) ? 0 : 1)
+    for (const name of ADD_STEPS) expect(adds[name], name).toEqual(writes[name])
+    expect(adds.playerTotals).toEqual([{ players: 2 }])
+    expect(addsOf(changes()).playerTotals).toEqual([])
   })
 
   it('mergeAdds sums the counters of rows with the same key, keeps the others, money saturating', () => {
