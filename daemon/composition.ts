@@ -215,6 +215,8 @@ function services(deps: CompositionDeps) {
     // Smart links' attributed installs (gaming is built below; called per request only).
     installs: (organizationId, linkId, fromDay, toDay) =>
       gaming.analytics.linkInstalls(organizationId, linkId, fromDay, toDay),
+    installClicks: (organizationId, linkId, fromDay, toDay) =>
+      gaming.analytics.linkInstallClicks(organizationId, linkId, fromDay, toDay),
   })
   const redirect = createRedirectService({
     links,
@@ -264,7 +266,9 @@ function services(deps: CompositionDeps) {
       )
       return refs.flatMap((r) => {
         const link = known.get(r.linkId)
-        return link ? [{ ...r, destinationUrl: link.destinationUrl }] : []
+        // The URL the visit went to: its variant's, else the link's (UTM fields come from it).
+        const { variant, ...click } = r
+        return link ? [{ ...click, destinationUrl: variant ?? link.destinationUrl }] : []
       })
     },
     async linkShortUrls(organizationId, ids) {

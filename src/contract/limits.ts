@@ -134,6 +134,16 @@ export const LINK_RULE_LIMITS = {
   ogDescriptionMax: 500,
   ogImageUrlMax: 2048,
 } as const
+/** Split (A/B) destinations: a link's variants and their integer weights (percent). */
+export const LINK_VARIANT_LIMITS = {
+  variantsMin: 2,
+  variantsMax: 10,
+  /** Every variant gets some traffic: a variant of weight 0 is left out instead. */
+  weightMin: 1,
+  weightMax: 99,
+  /** The weights of a link's variants add up to this. */
+  weightTotal: 100,
+} as const
 /** A smart link's platform breakdown: its three targets, and `other` for everything else. */
 export const SMART_LINK_PLATFORMS = ['ios', 'android', 'desktop', 'other'] as const
 export type SmartLinkPlatform = (typeof SMART_LINK_PLATFORMS)[number]

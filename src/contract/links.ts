@@ -1,6 +1,7 @@
 import Type, { type Static } from 'typebox'
 import { Nullable, PageQuery, StringEnum, Timestamp } from './common.js'
 import { ForceShortUrlChange, PlatformShare } from './smart-links.js'
+import { LinkVariant, Variants } from './variants.js'
 import { DAY_PATTERN, HTTP_URL_PATTERN, PlainText, SLUG_PATTERN } from './text.js'
 import {
   ANALYTICS_INTERVALS,
@@ -145,6 +146,7 @@ export const CreateLinkBody = Type.Object(
     startsAt: Type.Optional(Nullable(StartsAt)),
     forwardQuery: Type.Optional(ForwardQuery),
     rules: Type.Optional(Rules),
+    variants: Type.Optional(Nullable(Variants)),
     password: Type.Optional(Password),
     og: Type.Optional(Nullable(LinkOgInput)),
   },
@@ -166,6 +168,7 @@ export const UpdateLinkBody = Type.Object(
     startsAt: Type.Optional(Nullable(StartsAt)),
     forwardQuery: Type.Optional(ForwardQuery),
     rules: Type.Optional(Rules),
+    variants: Type.Optional(Nullable(Variants)),
     password: Type.Optional(Nullable(Password)),
     og: Type.Optional(Nullable(LinkOgInput)),
     shortCode: Type.Optional(ShortCodeChange),
@@ -199,6 +202,9 @@ export const Link = Type.Object(
     startsAt: Nullable(Timestamp),
     forwardQuery: Type.Boolean(),
     rules: Type.Array(LinkRule),
+    variants: Type.Array(LinkVariant, {
+      description: 'Split destinations ([]: none, visits go to destinationUrl)',
+    }),
     passwordProtected: Type.Boolean({ description: 'Whether a visit asks for a password first' }),
     og: Nullable(LinkOg),
   },
@@ -323,6 +329,21 @@ export const LinkAnalytics = Type.Object(
         description:
           'Smart links only: players of any game of the organization whose install (in the range) was attributed to this link by click id',
       }),
+    ),
+    variants: Type.Optional(
+      Type.Array(
+        Type.Object({
+          destinationUrl: Type.String(),
+          weight: Type.Integer(),
+          clicks: Type.Integer({ description: 'Human clicks that went to this variant in the range' }),
+          uniqueVisitors: Type.Integer({ description: 'Daily visitors of this variant, summed per day' }),
+          installs: Type.Integer({
+            description:
+              'Installs attributed by click id to visits of this variant (smart links only; 0 for links, whose visits carry no click id)',
+          }),
+        }),
+        { description: 'Links and smart links with variants: the figures of each current variant' },
+      ),
     ),
     installRevenue: Type.Optional(
       Type.Array(

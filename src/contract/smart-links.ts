@@ -6,7 +6,8 @@
 import Type, { type Static } from 'typebox'
 import { Nullable, PageQuery, StringEnum, Timestamp } from './common.js'
 import { HTTP_URL_PATTERN, PlainText, SLUG_PATTERN } from './text.js'
-import { LINK_LIMITS, SMART_LINK_PLATFORMS } from './limits.js'
+import { LINK_LIMITS, LINK_VARIANT_LIMITS, SMART_LINK_PLATFORMS } from './limits.js'
+import { LinkVariant } from './variants.js'
 
 const TargetUrl = Type.String({
   minLength: 1,
@@ -51,6 +52,13 @@ const GameId = Nullable(
     description: "The game this link promotes: one of the organization's games (its id)",
   }),
 )
+/** A smart link's split fallback: the variants a visitor without a platform target gets. */
+const FallbackVariants = Type.Array(LinkVariant, {
+  minItems: LINK_VARIANT_LIMITS.variantsMin,
+  maxItems: LINK_VARIANT_LIMITS.variantsMax,
+  description:
+    'Split (A/B) fallback: a visitor whose platform has no target gets one by weight instead of fallbackUrl, and keeps it for the UTC day. 2-10 variants, integer weights adding up to 100, each URL once; null clears',
+})
 
 export const CreateSmartLinkBody = Type.Object(
   {
@@ -64,6 +72,7 @@ export const CreateSmartLinkBody = Type.Object(
     customDomainId: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
     appendClickId: Type.Optional(AppendClickId),
     gameId: Type.Optional(GameId),
+    variants: Type.Optional(Nullable(FallbackVariants)),
   },
   { additionalProperties: false },
 )
@@ -82,6 +91,7 @@ export const UpdateSmartLinkBody = Type.Object(
     force: Type.Optional(ForceShortUrlChange),
     appendClickId: Type.Optional(AppendClickId),
     gameId: Type.Optional(GameId),
+    variants: Type.Optional(Nullable(FallbackVariants)),
   },
   { additionalProperties: false, minProperties: 1 },
 )
@@ -101,6 +111,9 @@ export const SmartLink = Type.Object(
     desktop: Nullable(SmartLinkTarget),
     appendClickId: Type.Boolean(),
     gameId: Nullable(Type.String()),
+    variants: Type.Array(LinkVariant, {
+      description: 'Split fallback ([]: none, visitors without a target go to fallbackUrl)',
+    }),
     clicks: Type.Integer({ description: 'Human clicks (bots and link previews excluded)' }),
     createdAt: Timestamp,
     updatedAt: Timestamp,

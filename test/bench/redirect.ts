@@ -68,6 +68,11 @@ const RULES = [
   { conditions: [{ type: 'country', value: 'FR' }], destinationUrl: 'https://example.com/fr' },
   { conditions: [{ type: 'query', value: 'campaign=launch' }], destinationUrl: 'https://example.com/launch' },
 ]
+const VARIANTS = [
+  { destinationUrl: 'https://example.com/a', weight: 50 },
+  { destinationUrl: 'https://example.com/b', weight: 50 },
+]
+
 /** Pairs no rule matches; not utm_*, whose click dimensions cost the same on any link (shown apart). */
 const RULES_QUERY = 'ref=bench&src=wrk&campaign=other'
 const UTM_QUERY = 'utm_source=bench&utm_medium=wrk&campaign=other'
@@ -76,8 +81,8 @@ const UTM_QUERY = 'utm_source=bench&utm_medium=wrk&campaign=other'
  * Redirect throughput and p99 of the built linkd with click recording on (a browser user agent,
  * so every request is a human click: enriched, group-committed, added to links.clicks and
  * announced), against the bare Fastify server's `/r` 302 started in the same run. Then checks that
- * every redirect was recorded. Then a link with five rules and a forwarded query against the plain
- * link, same run.
+ * every redirect was recorded. Then a link with five rules and a forwarded query, and a link with
+ * split destinations (variants), each against the plain link, same run.
  */
 export async function redirectBench(): Promise<void> {
   const port = await freePort()
@@ -130,6 +135,19 @@ async function measureLinkd(barePid: number, bareUrl: string): Promise<void> {
     })
     if (withRules.status !== 201)
       throw new Error(`create link: ${withRules.status} ${await withRules.text()}`)
+    // Split destinations: every visit hashes its visitor to pick a variant (one visitor here: the
+    // same variant each time, the same work per visit as for many).
+    const withVariants = await fetch(`${linkd.url}/api/use/links`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({
+        destinationUrl: 'https://example.com/',
+        customSlug: 'bench-split',
+        variants: VARIANTS,
+      }),
+    })
+    if (withVariants.status !== 201)
+      throw new Error(`create link: ${withVariants.status} ${await withVariants.text()}`)
     const rulesUrl = `${linkd.url}/bench-rules?${RULES_QUERY}`
     const probe = await fetch(rulesUrl, { redirect: 'manual', headers: { 'user-agent': UA } })
     if (probe.headers.get('location') !== `https://example.com/?${RULES_QUERY}`)
@@ -198,6 +216,21 @@ async function measureLinkd(barePid: number, bareUrl: string): Promise<void> {
       [
         'ratio with utm_* (req/s; server CPU)',
         `${fmt(perSecond(utm) / perSecond(plain), 2)}x; ${fmt(cpuOf(plain) / cpuOf(utm), 2)}x`,
+      ],
+    ])
+    await load(`${linkd.url}/bench-split`, pid, 3) // warm-up
+    const plainAgain: Measured[] = []
+    const split: Measured[] = []
+    for (let round = 0; round < ROUNDS; round++) {
+      plainAgain.push(await load(`${linkd.url}/bench`, pid, ROUND_SECONDS))
+      split.push(await load(`${linkd.url}/bench-split`, pid, ROUND_SECONDS))
+    }
+    report('redirect of a link with 2 variants, vs the plain link (same run)', [
+      [`plain link GET /bench (baseline), ${ROUNDS} x ${ROUND_SECONDS} s`, rounds(plainAgain)],
+      ['GET /bench-split', rounds(split)],
+      [
+        'ratio (req/s; server CPU) vs plain link',
+        `${fmt(perSecond(split) / perSecond(plainAgain), 2)}x; ${fmt(cpuOf(plainAgain) / cpuOf(split), 2)}x (target >= 0.9x); non-302 or errors ${split.reduce((n, m) => n + m.result.requests.total - countOf(m.result, 302) + m.result.errors + m.result.timeouts, 0)}`,
       ],
     ])
   } finally {

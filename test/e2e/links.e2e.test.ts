@@ -104,7 +104,7 @@ describe('short links with the real binaries', () => {
     const exp = await linkctl(['links', 'export', '--output', out, '--tag', 'bulk'])
     expect(exp.code, exp.stderr).toBe(0)
     expect(readFileSync(out, 'utf8')).toMatch(
-      /^destinationUrl,title,customSlug,tags,expiresAt,id,shortUrl,clicks,status,createdAt,expiredUrl,maxClicks,startsAt,forwardQuery,rules,passwordProtected,og\r\nhttps:\/\/example\.com\/i1,"One, 1",/,
+      /^destinationUrl,title,customSlug,tags,expiresAt,id,shortUrl,clicks,status,createdAt,expiredUrl,maxClicks,startsAt,forwardQuery,rules,passwordProtected,og,variants\r\nhttps:\/\/example\.com\/i1,"One, 1",/,
     )
 
     const png = join(work, 'qr.png')

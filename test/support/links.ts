@@ -24,6 +24,7 @@ export const LINK_FIELDS = [
   'rules',
   'passwordProtected',
   'og',
+  'variants',
 ].sort()
 
 /** Creates a link through the API and returns it (fails the test on anything but 201). */

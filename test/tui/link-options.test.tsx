@@ -143,7 +143,8 @@ describe('link options in the TUI against linkd', () => {
     expect(frame).toContain(`Edit ${code}`)
     expect(sentBodies(app)).toEqual([])
     // Fixed, it saves.
-    await press(app, KEY.up, KEY.up, KEY.up, KEY.up, CLEAR, 'os:ios=>https://x.example')
+    // From the last field (variants) up to rules.
+    await press(app, ...Array<string>(5).fill(KEY.up), CLEAR, 'os:ios=>https://x.example')
     await save(app)
     await frameWith(app, `saved ${code}`, 'rule 1: os:ios=>https://x.example')
     expect(sentBodies(app)).toEqual([
@@ -159,7 +160,8 @@ describe('link options in the TUI against linkd', () => {
     await press(app, 'lots')
     await save(app)
     await frameWith(app, 'maxClicks: a whole number from 1 to 1000000000')
-    await press(app, KEY.up, KEY.up, KEY.up, KEY.up, KEY.up, KEY.up, KEY.up, CLEAR, KEY.down, 'tomorrow')
+    // From the last field (variants) up to maxClicks.
+    await press(app, ...Array<string>(8).fill(KEY.up), CLEAR, KEY.down, 'tomorrow')
     await save(app)
     await frameWith(app, 'startsAt: an ISO date or time')
     expect(sentBodies(app)).toEqual([])
@@ -220,6 +222,35 @@ describe('link options in the TUI against linkd', () => {
     expect(sentBodies(app)).toEqual([
       { shortCode: 'spring', og: { title: 'Spring sale', description: 'Half price', imageUrl: null } },
     ])
+  })
+
+  it('variants are edited as --variant takes them, shown with their figures, and cleared', async () => {
+    const { app, code } = await linkOnDaemon()
+    await press(app, 'e')
+    await frameWith(app, `Edit ${code}`, 'Split destinations')
+    await down(app, 16) // variants, the last field
+    await press(app, 'https://example.com/a=0')
+    await press(app, KEY.enter)
+    await frameWith(app, 'variants: a weight is 1-99 (got 0)')
+    expect(sentBodies(app)).toEqual([])
+    await press(app, CLEAR, 'https://example.com/a?x=1=60  https://example.com/b=40', KEY.enter)
+    const frame = await frameWith(app, `saved ${code}`, 'Variants', '60%')
+    expect(frame).toContain('variant 1: https://example.com/a?x=1=60')
+    expect(frame).toMatch(/60% +0 clicks +0 visitors +https:\/\/example\.com\/a\?x=1/)
+    expect(sentBodies(app)).toEqual([
+      {
+        variants: [
+          { destinationUrl: 'https://example.com/a?x=1', weight: 60 },
+          { destinationUrl: 'https://example.com/b', weight: 40 },
+        ],
+      },
+    ])
+    await press(app, 'e')
+    await frameWith(app, 'https://example.com/b=40')
+    await down(app, 16)
+    await press(app, CLEAR, KEY.enter)
+    await frameWhere(app, (f) => f.includes(`saved ${code}`) && !f.includes('variant 1'))
+    expect(sentBodies(app)[1]).toEqual({ variants: null })
   })
 
   it('the create form takes the expired URL, a click limit and a password', async () => {

@@ -97,8 +97,8 @@ describe('links screen against linkd', () => {
     await frameWith(app, `Edit ${link!.shortCode}`)
     await press(app, KEY.down)
     for (let i = 0; i < 'Old title'.length; i++) await press(app, KEY.backspace)
-    // Enter through the other twelve fields (the link options), saving on the last.
-    await press(app, 'Renamed', ...Array<string>(12).fill(KEY.enter))
+    // Enter through the other thirteen fields (the link options), saving on the last.
+    await press(app, 'Renamed', ...Array<string>(13).fill(KEY.enter))
     await frameWith(app, 'Renamed', `saved ${link!.shortCode}`)
     expect(app.sent('links.update')).toEqual([[link!.id, { title: 'Renamed' }]])
     expect(await org.api.links.get(link!.id)).toMatchObject({

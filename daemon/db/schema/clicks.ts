@@ -25,6 +25,8 @@ export interface ClicksTable {
   response_ms: number
   /** `clk_…` of a human visit of a smart link (migration 0024), else null. */
   click_id: string | null
+  /** The variant's destination URL the visit went to (migration 0035), else null. */
+  variant: string | null
 }
 
 export interface LinkClickHoursTable {

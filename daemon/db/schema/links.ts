@@ -39,6 +39,8 @@ export interface LinksTable {
   /** 1 or 0: a smart link appends the visit's click id to its target. */
   append_click_id: Generated<number>
   game_id: Generated<string | null>
+  /** JSON [{destinationUrl, weight}] (migration 0035): split destinations; null for none. */
+  variants: Generated<string | null>
   created_at: number
   updated_at: number
 }

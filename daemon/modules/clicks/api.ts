@@ -13,6 +13,11 @@ export interface ClicksService {
   recorder: ClickRecorder
   /** Buffers the click of a redirect; never waits on the disk. */
   record(click: ClickInput): void
+  /**
+   * The daily visitor hash of a visit (uniqueVisitors counts them): SHA-256 of the UTC day's
+   * salt, the address and the user agent. The redirect picks a link's variant by it.
+   */
+  visitorHash(ts: number, ip: string, userAgent: string): string
   /** Smart-link clicks of an organization by click id (buffered clicks flushed first). */
   clickRefs(organizationId: string, clickIds: readonly string[]): Promise<ClickRef[]>
   /** `GET /api/use/analytics/links/:id`: one link's analytics over a range. */

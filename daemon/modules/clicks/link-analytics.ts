@@ -6,6 +6,7 @@ import { LINK_LIMITS, SMART_LINK_PLATFORMS, type SmartLinkPlatform } from '../..
 import type { PlatformShare } from '../../../src/contract/smart-links.js'
 import { platformOf } from './classify.js'
 import { round } from '../../../src/contract/numbers.js'
+import type { LinkVariant } from '../../../src/contract/variants.js'
 import type { ClickStore, DimRow } from './store.js'
 
 const WEEK = 7 * DAY_MS
@@ -51,15 +52,30 @@ export type LinkInstalls = (
   toDay: number,
 ) => Promise<Pick<LinkAnalytics, 'installs' | 'installRevenue'>>
 
+/** The click ids of the installs LinkInstalls counts (the same link, days and games). */
+export type LinkInstallClicks = (
+  organizationId: string,
+  linkId: string,
+  fromDay: number,
+  toDay: number,
+) => Promise<string[]>
+
 export interface LinkAnalyticsDeps {
-  store: Pick<ClickStore, 'hours' | 'dims' | 'visitors'>
+  store: Pick<ClickStore, 'hours' | 'dims' | 'visitors' | 'clickVariants'>
   clock: Clock
   /** A link or smart link of an organization; throws NotFound for another organization's. */
-  links: { owned(organizationId: string, id: string): Promise<{ id: string; kind: 'link' | 'smart' }> }
+  links: {
+    owned(
+      organizationId: string,
+      id: string,
+    ): Promise<{ id: string; kind: 'link' | 'smart'; variants: LinkVariant[] }>
+  }
   /** Writes buffered clicks, so that a read sees every click made before it. */
   flush(): Promise<void>
   /** Smart links' attributed installs (gaming); without it they are left out. */
   installs?: LinkInstalls
+  /** Their click ids, for the installs of each variant of a split smart link; without it, 0. */
+  installClicks?: LinkInstallClicks
 }
 
 /**
@@ -95,13 +111,19 @@ export function createLinkAnalytics(deps: LinkAnalyticsDeps) {
       const { start, end, interval } = range(q)
       await deps.flush()
 
-      const [hours, dims, visitors, installs] = await Promise.all([
+      const smart = link.kind === 'smart'
+      const [hours, dims, visitors, installs, variantInstalls] = await Promise.all([
         store.hours(link.id, floorTo(start, HOUR_MS), end),
         store.dims(link.id, floorTo(start, DAY_MS), end),
         store.visitors(link.id, floorTo(start, DAY_MS), end),
-        link.kind === 'smart' && deps.installs
+        smart && deps.installs
           ? deps.installs(organizationId, link.id, utcDayNumber(start), utcDayNumber(end))
           : undefined,
+        smart && link.variants.length > 0 && deps.installClicks
+          ? deps
+              .installClicks(organizationId, link.id, utcDayNumber(start), utcDayNumber(end))
+              .then((ids) => store.clickVariants(organizationId, ids))
+          : new Map<string, string>(),
       ])
 
       const size = SIZE[interval]
@@ -169,10 +191,37 @@ export function createLinkAnalytics(deps: LinkAnalyticsDeps) {
         utmSources: counted('utm_source'),
         utmMediums: counted('utm_medium'),
         utmCampaigns: counted('utm_campaign'),
-        ...(link.kind === 'smart' ? { platforms: platforms(of('os')), ...installs } : {}),
+        ...(link.variants.length > 0 && {
+          variants: variantFigures(link.variants, of('variant'), of('variant_visitors'), variantInstalls),
+        }),
+        ...(smart ? { platforms: platforms(of('os')), ...installs } : {}),
       }
     },
   }
+}
+
+/**
+ * The figures of each current variant, by its URL: human clicks, daily visitors, and installs
+ * (`installs`: the variant of each attributed install's click, by click id).
+ */
+function variantFigures(
+  variants: LinkVariant[],
+  clicks: DimRow[],
+  visitors: DimRow[],
+  installs: ReadonlyMap<string, string>,
+): NonNullable<LinkAnalytics['variants']> {
+  const count = (rows: DimRow[]) => new Map(rows.map((r) => [r.value, r.clicks]))
+  const clicksOf = count(clicks)
+  const visitorsOf = count(visitors)
+  const installsOf = new Map<string, number>()
+  for (const v of installs.values()) installsOf.set(v, (installsOf.get(v) ?? 0) + 1)
+  return variants.map((v) => ({
+    destinationUrl: v.destinationUrl,
+    weight: v.weight,
+    clicks: clicksOf.get(v.destinationUrl) ?? 0,
+    uniqueVisitors: visitorsOf.get(v.destinationUrl) ?? 0,
+    installs: installsOf.get(v.destinationUrl) ?? 0,
+  }))
 }
 
 /**

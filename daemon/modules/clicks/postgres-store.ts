@@ -5,6 +5,7 @@ import { kyselyOf, postgresUnit, type UnitOfWork } from '../../db/unit-of-work.j
 import {
   clickReads,
   visitorTotals,
+  variantVisitorDims,
   monthRollup,
   type ClickBatch,
   type ClickRow,
@@ -40,6 +41,7 @@ const CLICK_COLUMNS: Column<ClickRow>[] = [
   field('utm_campaign', 'text', 'utmCampaign'),
   field('response_ms', 'float8', 'responseMs'),
   field('click_id', 'text', 'clickId'),
+  field('variant', 'text', 'variant'),
 ]
 
 type Dim = DimDelta | MonthDelta
@@ -102,8 +104,6 @@ export function createPostgresClickStore(db: Kysely<Database>): ClickStore {
     await statements.insertClicks(trx, batch.rows)
     await statements.hours(trx, batch.hours)
     await statements.orgDays(trx, batch.orgDays)
-    await statements.dims(trx, batch.dims)
-    await statements.dimsMonth(trx, monthRollup(batch.dims))
     const returned = await statements.visitors(trx, batch.visitors)
     const afterFlush = new Map(
       returned.map((r) => [`${r.link_id}\n${r.day_start}\n${r.visitor_hash}`, r.clicks]),
@@ -112,6 +112,9 @@ export function createPostgresClickStore(db: Kysely<Database>): ClickStore {
       (v) => afterFlush.get(`${v.linkId}\n${v.dayStart}\n${v.visitorHash}`) ?? 0,
     )
     await statements.dayTotals(trx, visitorTotals(batch.visitors, after))
+    const dims = [...batch.dims, ...variantVisitorDims(batch.visitors, after)]
+    await statements.dims(trx, dims)
+    await statements.dimsMonth(trx, monthRollup(dims))
   }
 
   return {

@@ -11,7 +11,7 @@ import type {
   DimDelta,
   HourDelta,
   OrgDayDelta,
-  VisitorDelta,
+  VisitorOfBatch,
 } from './store.js'
 import { createBatcher } from '../../batcher.js'
 import type { UnitOfWork } from '../../db/unit-of-work.js'
@@ -36,6 +36,10 @@ export interface ClickInput {
   clickId?: string
   /** The device page found an iPad behind a Mac's user agent: an iOS tablet. */
   ipad?: boolean
+  /** The variant's destination URL the visit went to (a link with variants, no rule matched). */
+  variant?: string
+  /** The visit's visitor hash when the redirect already worked it out (to pick a variant). */
+  visitorHash?: string
 }
 
 /** What recording needs of the QR codes: each code's scans, inside the flush's unit of work. */
@@ -85,6 +89,9 @@ export const DIMS = [
   'utm_source',
   'utm_medium',
   'utm_campaign',
+  // Split destinations: human clicks per variant URL, and its visitors new to the day.
+  'variant',
+  'variant_visitors',
 ] as const
 export type Dim = (typeof DIMS)[number]
 
@@ -115,7 +122,7 @@ export function aggregate(rows: ClickRow[]): ClickBatch {
   const hours = new Map<string, HourDelta>()
   const orgDays = new Map<string, OrgDayDelta>()
   /** Per link and day: dimension counters and visitor counters. */
-  const days = new Map<string, { dims: Map<string, DimDelta>; visitors: Map<string, VisitorDelta> }>()
+  const days = new Map<string, { dims: Map<string, DimDelta>; visitors: Map<string, VisitorOfBatch> }>()
   for (const r of rows) {
     const hourStart = floorTo(r.ts, HOUR_MS)
     const hk = `${r.linkId}\n${hourStart}`
@@ -161,11 +168,18 @@ export function aggregate(rows: ClickRow[]): ClickBatch {
     add('utm_source', r.utmSource)
     add('utm_medium', r.utmMedium)
     add('utm_campaign', r.utmCampaign)
+    add('variant', r.variant)
 
     const v = day.visitors.get(r.visitorHash)
     if (v) v.clicks++
     else
-      day.visitors.set(r.visitorHash, { linkId: r.linkId, dayStart, visitorHash: r.visitorHash, clicks: 1 })
+      day.visitors.set(r.visitorHash, {
+        linkId: r.linkId,
+        dayStart,
+        visitorHash: r.visitorHash,
+        clicks: 1,
+        variant: r.variant,
+      })
   }
   const all = [...days.values()]
   return {
@@ -193,7 +207,7 @@ export function createClickRecorder(deps: RecorderDeps) {
     const reason = botReason(c.method, c.userAgent)
     const agent = parseAgent(c.userAgent)
     const place = deps.locate(c.ip)
-    const utm = utmOf(c.query, c.link.destinationUrl)
+    const utm = utmOf(c.query, c.variant ?? c.link.destinationUrl)
     const qr = qrOf(c.query)
     return {
       link: c.link,
@@ -202,7 +216,7 @@ export function createClickRecorder(deps: RecorderDeps) {
         linkId: c.link.id,
         organizationId: c.link.organizationId,
         ts: c.ts,
-        visitorHash: deps.visitorHash(c.ts, c.ip, c.userAgent),
+        visitorHash: c.visitorHash ?? deps.visitorHash(c.ts, c.ip, c.userAgent),
         isBot: reason !== null,
         botReason: reason,
         isQr: qr.isQr,
@@ -218,6 +232,7 @@ export function createClickRecorder(deps: RecorderDeps) {
         utmCampaign: utm.campaign,
         responseMs: Math.round(c.responseMs * 1000) / 1000,
         clickId: c.clickId ?? null,
+        variant: c.variant ?? null,
       },
     }
   }

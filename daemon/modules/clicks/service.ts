@@ -6,8 +6,9 @@ import type {
   LinkAnalytics,
   OrganizationClicks,
 } from '../../../src/contract/links.js'
+import type { LinkVariant } from '../../../src/contract/variants.js'
 import { createVisitorHasher } from './classify.js'
-import { createLinkAnalytics, type LinkInstalls } from './link-analytics.js'
+import { createLinkAnalytics, type LinkInstallClicks, type LinkInstalls } from './link-analytics.js'
 import type { Locate } from './location.js'
 import { createOrganizationClicks } from './organization-clicks.js'
 import {
@@ -22,7 +23,10 @@ import type { ClicksService } from './api.js'
 /** What the clicks module needs of the links service. */
 export interface ClickLinks extends LinkClickCounter {
   /** A link or smart link of an organization; throws NotFound for another organization's. */
-  owned(organizationId: string, id: string): Promise<{ id: string; kind: 'link' | 'smart' }>
+  owned(
+    organizationId: string,
+    id: string,
+  ): Promise<{ id: string; kind: 'link' | 'smart'; variants: LinkVariant[] }>
   /** Which of `ids` are links that still exist (the purge asks; the links table is not ours). */
   existingIds(ids: readonly string[]): Promise<Set<string>>
 }
@@ -49,6 +53,8 @@ export interface ClicksServiceDeps {
   onReadFlushError?(err: unknown): void
   /** The installs attributed to a smart link and their revenue (gaming, given by the composition). */
   installs?: LinkInstalls
+  /** The click ids of those installs (per-variant installs of a split smart link). */
+  installClicks?: LinkInstallClicks
   maxBuffer?: number
   flushMs?: number
 }
@@ -61,13 +67,14 @@ export interface ClicksServiceDeps {
  */
 export function createClicksService(deps: ClicksServiceDeps): ClicksService {
   const { store } = deps
+  const visitorHash = createVisitorHasher(deps.masterKey)
   const recorder = createClickRecorder({
     store,
     links: deps.links,
     ...(deps.qrCodes ? { qrCodes: deps.qrCodes } : {}),
     events: deps.events,
     locate: deps.locate,
-    visitorHash: createVisitorHasher(deps.masterKey),
+    visitorHash,
     ...(deps.onError ? { onError: deps.onError } : {}),
     ...(deps.onDrop ? { onDrop: deps.onDrop } : {}),
     ...(deps.maxBuffer ? { maxBuffer: deps.maxBuffer } : {}),
@@ -81,6 +88,7 @@ export function createClicksService(deps: ClicksServiceDeps): ClicksService {
     links: deps.links,
     flush,
     ...(deps.installs ? { installs: deps.installs } : {}),
+    ...(deps.installClicks ? { installClicks: deps.installClicks } : {}),
   })
   const organizationClicks = createOrganizationClicks({ store, clock: deps.clock, flush })
 
@@ -91,6 +99,7 @@ export function createClicksService(deps: ClicksServiceDeps): ClicksService {
     record(click: ClickInput): void {
       recorder.record(click)
     },
+    visitorHash,
 
     /** Buffered clicks are written first: an install may arrive right after its click. */
     async clickRefs(organizationId: string, clickIds: readonly string[]): Promise<ClickRef[]> {

@@ -22,6 +22,8 @@ export type HourDelta = Camelized<LinkClickHoursTable>
 export type DimDelta = Camelized<LinkClickDimsTable>
 /** Increments of one visitor's daily clicks on a link. */
 export type VisitorDelta = Camelized<LinkDayVisitorsTable>
+/** A visitor of a flush, with the variant of its first click in it (null: none). */
+export type VisitorOfBatch = VisitorDelta & { variant: string | null }
 
 /** Increments of one organization's clicks of one UTC day. */
 export type OrgDayDelta = Camelized<OrgClickDaysTable>
@@ -32,7 +34,7 @@ export interface ClickBatch {
   hours: HourDelta[]
   orgDays: OrgDayDelta[]
   dims: DimDelta[]
-  visitors: VisitorDelta[]
+  visitors: VisitorOfBatch[]
 }
 
 /** One hour of a link's counters, as read. */
@@ -69,6 +71,8 @@ export interface ClickStore {
   visitors(linkId: string, from: number, to: number): Promise<{ visitors: number; singleClick: number }>
   /** Link ids with click data after `after` (in id order; null: from the start), at most `limit`. */
   linkIdsWithClicks(after: string | null, limit: number): Promise<string[]>
+  /** The variant of each of these clicks (by click id) that went to one; the others left out. */
+  clickVariants(organizationId: string, clickIds: readonly string[]): Promise<Map<string, string>>
   /** The stored clicks of an organization with these click ids (`clk_…`): link and time. */
   clickRefs(organizationId: string, clickIds: readonly string[]): Promise<ClickRef[]>
   /** Deletes the click data of one link, at most `budget` rows; returns the rows deleted. */
@@ -80,6 +84,8 @@ export interface ClickRef {
   clickId: string
   linkId: string
   ts: number
+  /** The variant's URL the visit went to, or null. */
+  variant: string | null
 }
 
 /** A click row's values in the column order of both stores' INSERT (flags as 0/1). */
@@ -104,6 +110,7 @@ export function clickValues(r: ClickRow): unknown[] {
     r.utmCampaign,
     r.responseMs,
     r.clickId,
+    r.variant,
   ]
 }
 
@@ -147,6 +154,35 @@ export function visitorTotals(visitors: readonly VisitorDelta[], after: readonly
 }
 
 /**
+ * The per-variant visitor counters of a flush ('variant_visitors' dimension rows): one for each
+ * visitor new to the day (`after[i]`, as for visitorTotals) whose click went to a variant.
+ */
+export function variantVisitorDims(
+  visitors: readonly VisitorOfBatch[],
+  after: readonly number[],
+): DimDelta[] {
+  const dims = new Map<string, DimDelta>()
+  visitors.forEach((v, i) => {
+    if (v.variant === null || (after[i] ?? 0) - v.clicks !== 0) return
+    const key = `${v.linkId}\n${v.dayStart}\n${v.variant}`
+    const d = dims.get(key)
+    if (d) d.clicks++
+    else
+      dims.set(key, {
+        linkId: v.linkId,
+        dayStart: v.dayStart,
+        dim: 'variant_visitors',
+        value: v.variant,
+        clicks: 1,
+      })
+  })
+  return [...dims.values()]
+}
+
+/** Click ids per statement of clickVariants (well under either engine's parameter limit). */
+const CLICK_ID_CHUNK = 500
+
+/**
  * Every table holding click data by link_id, with the columns that order its rows (its key after
  * link_id; raw clicks have no key, and ties on ts are a handful of rows at most). The hourly
  * counters come last: a purge finds deleted links by them, so an interrupted one is found again.
@@ -171,8 +207,8 @@ export function createClickStore(sqlite: SQLite.Database, db: Kysely<Database>):
   const insertClick = sqlite.prepare(
     `INSERT INTO clicks (link_id, organization_id, ts, visitor_hash, is_bot, bot_reason, is_qr, country, region,
        city, device, browser, os, referrer_domain, utm_source, utm_medium, utm_campaign, response_ms,
-       click_id)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       click_id, variant)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
   // Counters: each row's counts are added to the stored ones (daemon/db/counters.ts).
   const upsertHour = sqlite.prepare(
@@ -204,14 +240,14 @@ export function createClickStore(sqlite: SQLite.Database, db: Kysely<Database>):
     for (const h of batch.hours)
       upsertHour.run(h.linkId, h.hourStart, h.clicks, h.bots, h.qrScans, h.responseMsSum)
     for (const o of batch.orgDays) upsertOrgDay.run(o.organizationId, o.dayStart, o.clicks, o.bots, o.qrScans)
-    for (const d of batch.dims) upsertDim.run(d.linkId, d.dayStart, d.dim, d.value, d.clicks)
-    for (const m of monthRollup(batch.dims))
-      upsertDimMonth.run(m.linkId, m.monthStart, m.dim, m.value, m.clicks)
     const after = batch.visitors.map((v) =>
       Number((upsertVisitor.get(v.linkId, v.dayStart, v.visitorHash, v.clicks) as { clicks: number }).clicks),
     )
     for (const t of visitorTotals(batch.visitors, after))
       upsertDayTotals.run(t.linkId, t.dayStart, t.visitors, t.singleClickVisitors)
+    const dims = [...batch.dims, ...variantVisitorDims(batch.visitors, after)]
+    for (const d of dims) upsertDim.run(d.linkId, d.dayStart, d.dim, d.value, d.clicks)
+    for (const m of monthRollup(dims)) upsertDimMonth.run(m.linkId, m.monthStart, m.dim, m.value, m.clicks)
   })
 
   return {
@@ -244,7 +280,7 @@ export function clickReads(db: Kysely<Database>): Omit<ClickStore, 'transaction'
       if (clickIds.length === 0) return []
       const rows = await db
         .selectFrom('clicks')
-        .select(['click_id', 'link_id', 'ts'])
+        .select(['click_id', 'link_id', 'ts', 'variant'])
         .where('organization_id', '=', organizationId)
         .where('click_id', 'in', [...clickIds])
         .orderBy('ts')
@@ -252,8 +288,28 @@ export function clickReads(db: Kysely<Database>): Omit<ClickStore, 'transaction'
       const out = new Map<string, ClickRef>()
       for (const r of rows)
         if (r.click_id !== null && !out.has(r.click_id))
-          out.set(r.click_id, { clickId: r.click_id, linkId: r.link_id, ts: Number(r.ts) })
+          out.set(r.click_id, {
+            clickId: r.click_id,
+            linkId: r.link_id,
+            ts: Number(r.ts),
+            variant: r.variant,
+          })
       return [...out.values()]
+    },
+    /** By the index clicks_org_click_id, in chunks (an analytics read of a link's installs). */
+    async clickVariants(organizationId: string, clickIds: readonly string[]): Promise<Map<string, string>> {
+      const out = new Map<string, string>()
+      for (let i = 0; i < clickIds.length; i += CLICK_ID_CHUNK) {
+        const rows = await db
+          .selectFrom('clicks')
+          .select(['click_id', 'variant'])
+          .where('organization_id', '=', organizationId)
+          .where('click_id', 'in', clickIds.slice(i, i + CLICK_ID_CHUNK))
+          .where('variant', 'is not', null)
+          .execute()
+        for (const r of rows) if (r.click_id !== null && r.variant !== null) out.set(r.click_id, r.variant)
+      }
+      return out
     },
     /** Hourly counters of a link with hour_start in [from, to]. */
     async hours(linkId: string, from: number, to: number): Promise<HourRow[]> {

@@ -14,6 +14,7 @@ import type {
   SmartLink,
   UpdateSmartLinkBody,
 } from '../../../src/contract/smart-links.js'
+import type { LinkVariant } from '../../../src/contract/variants.js'
 import type { Clock } from '../../clock.js'
 import type { UnitOfWork } from '../../db/unit-of-work.js'
 import type { EventBus } from '../../events.js'
@@ -24,6 +25,15 @@ import type { ResolvedLink } from './present.js'
 import type { LinkKind } from './records.js'
 import type { ReservedCodes } from './rules.js'
 import type { LinkStore } from './store.js'
+
+/** A link or smart link as analytics and QR codes read it. */
+export interface OwnedLink {
+  id: string
+  kind: LinkKind
+  shortUrl: string
+  /** Its split destinations ([]: none). */
+  variants: LinkVariant[]
+}
 
 /** What install attribution reads of a link. */
 export interface LinkRef {
@@ -47,7 +57,7 @@ export interface LinkService {
   /** The QR image of `${shortUrl}?qr=1`; the first one generated for a link is announced. */
   qr(organizationId: string, id: string, q: QrQuery): Promise<QrImage>
   /** Any link or smart link of the organization, by id (analytics, QR codes); 404 otherwise. */
-  owned(organizationId: string, id: string): Promise<{ id: string; kind: LinkKind; shortUrl: string }>
+  owned(organizationId: string, id: string): Promise<OwnedLink>
   /**
    * Short URL and destination (a smart link's fallback) of the organization's links among `ids`;
    * deleted and other organizations' links are left out (install attribution reads them).

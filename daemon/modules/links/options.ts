@@ -1,11 +1,12 @@
 /**
- * Link options beyond the destination: rules (checked and normalized here, matched by the
- * redirect), startsAt, and the stored form of the rules.
+ * Link options beyond the destination: rules and variants (checked and normalized here, used by
+ * the redirect), startsAt, and the stored form of the rules and variants.
  */
 import { collectProblems, validation } from '../../http/errors.js'
 import { checkDestination } from '../../urls.js'
 import type { LinkOg, LinkOgInput, LinkRule } from '../../../src/contract/links.js'
-import { RULE_DEVICES, RULE_OSES } from '../../../src/contract/limits.js'
+import { LINK_VARIANT_LIMITS, RULE_DEVICES, RULE_OSES } from '../../../src/contract/limits.js'
+import type { LinkVariant } from '../../../src/contract/variants.js'
 
 const DEVICES = new Set<string>(RULE_DEVICES)
 const OSES = new Set<string>(RULE_OSES)
@@ -54,6 +55,45 @@ export function checkRules(
   }))
   problems.done()
   return out
+}
+
+/**
+ * Split destinations of a body: each URL passes `destination` (as the link's own), none twice,
+ * the weights add up to 100 (the schema bounds the count and each weight); null clears ([]),
+ * undefined leaves them. One 400 names every problem.
+ */
+export function checkVariants(
+  variants: LinkVariant[] | null | undefined,
+  destination: (url: string, field: string) => string,
+): LinkVariant[] | undefined {
+  if (variants === undefined) return undefined
+  if (variants === null) return []
+  const problems = collectProblems()
+  const seen = new Set<string>()
+  const out = variants.map((v, i) => {
+    const url = problems.check(() => destination(v.destinationUrl, `variants.${i}.destinationUrl`)) ?? ''
+    if (url !== '' && seen.has(url))
+      problems.add(`variants.${i}.destinationUrl`, 'is already another variant; give each URL once')
+    seen.add(url)
+    return { destinationUrl: url, weight: v.weight }
+  })
+  const total = variants.reduce((n, v) => n + v.weight, 0)
+  if (total !== LINK_VARIANT_LIMITS.weightTotal)
+    problems.add(
+      'variants',
+      `weights add up to ${total}; they must add up to ${LINK_VARIANT_LIMITS.weightTotal}`,
+    )
+  problems.done()
+  return out
+}
+
+/** Variants as stored (links.variants): JSON, or null for none. */
+export function storedVariants(variants: LinkVariant[]): string | null {
+  return variants.length ? JSON.stringify(variants) : null
+}
+
+export function parseVariants(value: string | null): LinkVariant[] {
+  return value ? (JSON.parse(value) as LinkVariant[]) : []
 }
 
 /** `startsAt` of a body: an ISO 8601 date-time (past or future); null clears it. */

@@ -7,6 +7,7 @@ import type { SmartLinkEventData } from '../../events.js'
 import type { Link, LinkOg, LinkRule } from '../../../src/contract/links.js'
 import type { LinkStatus } from '../../../src/contract/limits.js'
 import type { SmartLink } from '../../../src/contract/smart-links.js'
+import type { LinkVariant } from '../../../src/contract/variants.js'
 import type { LinkRecord, SmartTargets } from './records.js'
 import { effectiveStatus } from './rules.js'
 
@@ -39,6 +40,8 @@ export interface ResolvedLink {
   og: LinkOg | null
   /** A smart link's targets (destinationUrl is its fallback); null for a plain link. */
   smart: (SmartTargets & { appendClickId: boolean }) | null
+  /** Split destinations ([]: none); a smart link's split its fallback. */
+  variants: LinkVariant[]
 }
 
 /** Past its expiry, or every click of its maxClicks taken: expired. */
@@ -69,6 +72,7 @@ export function presentLink(l: LinkRecord, t: number, shortUrlOf: ShortUrlOf): L
     startsAt: isoOrNull(l.startsAt),
     forwardQuery: l.forwardQuery,
     rules: l.rules,
+    variants: l.variants,
     passwordProtected: l.passwordHash !== null,
     og: l.og,
   }
@@ -90,6 +94,7 @@ export function presentSmart(l: LinkRecord, shortUrlOf: ShortUrlOf): SmartLink {
     desktop: targets.desktop,
     appendClickId: l.appendClickId,
     gameId: l.gameId,
+    variants: l.variants,
     clicks: l.clicks,
     createdAt: iso(l.createdAt),
     updatedAt: iso(l.updatedAt),
@@ -123,5 +128,6 @@ export function resolvedOf(l: LinkRecord, t: number, shortUrlOf: ShortUrlOf): Re
     passwordHash: l.passwordHash,
     og: l.og,
     smart: l.kind === 'smart' && l.targets ? { ...l.targets, appendClickId: l.appendClickId } : null,
+    variants: l.variants,
   }
 }

@@ -3,7 +3,8 @@ import type { Insertable, Selectable, Updateable } from 'kysely'
 import type { LinksTable } from '../../db/schema.js'
 import type { LinkStatus } from '../../../src/contract/limits.js'
 import type { LinkOg, LinkRule } from '../../../src/contract/links.js'
-import { parseRules, storedRules } from './options.js'
+import type { LinkVariant } from '../../../src/contract/variants.js'
+import { parseRules, parseVariants, storedRules, storedVariants } from './options.js'
 
 /** A smart link's per-platform targets (each {url} or null: the fallback). */
 export interface SmartTargets {
@@ -47,6 +48,8 @@ export interface LinkRecord {
   targets: SmartTargets | null
   appendClickId: boolean
   gameId: string | null
+  /** Split destinations ([]: none); a smart link's split its fallback. */
+  variants: LinkVariant[]
 }
 
 export interface LinkPatch {
@@ -68,6 +71,7 @@ export interface LinkPatch {
   targets?: SmartTargets
   appendClickId?: boolean
   gameId?: string | null
+  variants?: LinkVariant[]
   /** A move (new short code and/or domain): all three together. */
   place?: { domainKey: string; customDomainId: string | null; shortCode: string }
   updatedAt: number
@@ -103,6 +107,7 @@ export function toRecord(r: Selectable<LinksTable>): LinkRecord {
     targets: r.targets ? (JSON.parse(r.targets) as SmartTargets) : null,
     appendClickId: r.append_click_id === undefined ? true : Number(r.append_click_id) === 1,
     gameId: r.game_id ?? null,
+    variants: parseVariants(r.variants ?? null),
   }
 }
 
@@ -135,6 +140,7 @@ export function toRow(l: LinkRecord): Insertable<LinksTable> {
     targets: l.targets === null ? null : JSON.stringify(l.targets),
     append_click_id: l.appendClickId ? 1 : 0,
     game_id: l.gameId,
+    variants: storedVariants(l.variants),
     created_at: l.createdAt,
     updated_at: l.updatedAt,
   }
@@ -161,6 +167,7 @@ export function patchRow(p: LinkPatch): Updateable<LinksTable> {
     ...(p.targets !== undefined && { targets: JSON.stringify(p.targets) }),
     ...(p.appendClickId !== undefined && { append_click_id: p.appendClickId ? 1 : 0 }),
     ...(p.gameId !== undefined && { game_id: p.gameId }),
+    ...(p.variants !== undefined && { variants: storedVariants(p.variants) }),
     ...(p.place !== undefined && {
       domain_key: p.place.domainKey,
       custom_domain_id: p.place.customDomainId,

@@ -18,17 +18,17 @@ import {
   normalizeTitle,
   SHARED_DOMAIN_KEY,
 } from './rules.js'
-import { checkOg, checkRules, parseStartsAt } from './options.js'
+import { checkOg, checkRules, checkVariants, parseStartsAt } from './options.js'
 import { hashPassword } from '../../password.js'
 import { parseExpiry } from '../../http/expiry.js'
 import { DEFAULT_QR_STYLE, renderQrCode, type QrImage } from '../../qr/index.js'
 import { assignCodes } from './codes.js'
-import type { LinkKind, LinkRecord } from './records.js'
+import type { LinkRecord } from './records.js'
 import { presentLink, resolvedOf, type ResolvedLink } from './present.js'
 import { bulkCreate } from './bulk.js'
 import { createLinkWriter, type NewItem } from './writer.js'
 import type { UnitOfWork } from '../../db/unit-of-work.js'
-import type { ClickDelta, ItemValidator, LinkRef, LinkService, LinkServiceDeps } from './api.js'
+import type { ClickDelta, ItemValidator, LinkRef, LinkService, LinkServiceDeps, OwnedLink } from './api.js'
 
 /** Links expired per transaction by the expire-links job. */
 const EXPIRE_BATCH = 1000
@@ -61,6 +61,7 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
     const expiredUrl = body.expiredUrl ? p.check(() => destination(body.expiredUrl!, 'expiredUrl')) : null
     const startsAt = p.check(() => parseStartsAt(body.startsAt))
     const rules = p.check(() => checkRules(body.rules, destination))
+    const variants = p.check(() => checkVariants(body.variants, destination))
     const og = p.check(() => checkOg(body.og))
     p.done()
     const record = writer.newRecord({
@@ -78,6 +79,7 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
       startsAt: startsAt ?? null,
       forwardQuery: body.forwardQuery ?? true,
       rules: rules ?? [],
+      variants: variants ?? [],
       // Hashed once the body is known to be good (scrypt is slow on purpose).
       passwordHash: body.password === undefined ? null : await hashPassword(body.password),
       og: og ?? null,
@@ -134,6 +136,7 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
           ? body.expiredUrl
           : p.check(() => destination(body.expiredUrl!, 'expiredUrl'))
       const rules = p.check(() => checkRules(body.rules, destination))
+      const variants = p.check(() => checkVariants(body.variants, destination))
       const startsAt = p.check(() => parseStartsAt(body.startsAt))
       const og = p.check(() => checkOg(body.og))
       if (body.shortCode !== undefined) p.check(() => checkSlug(body.shortCode!, deps.reserved, 'shortCode'))
@@ -169,6 +172,7 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
         ...(startsAt !== undefined && { startsAt }),
         ...(body.forwardQuery !== undefined && { forwardQuery: body.forwardQuery }),
         ...(rules !== undefined && { rules }),
+        ...(variants !== undefined && { variants }),
         ...(passwordHash !== undefined && { passwordHash }),
         ...(og !== undefined && { og }),
       }
@@ -210,13 +214,10 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
     },
 
     /** Any link or smart link of the organization (analytics read both by id); 404 otherwise. */
-    async owned(
-      organizationId: string,
-      id: string,
-    ): Promise<{ id: string; kind: LinkKind; shortUrl: string }> {
+    async owned(organizationId: string, id: string): Promise<OwnedLink> {
       const l = await store.byId(organizationId, id)
       if (!l) throw notFound(`link ${id}`)
-      return { id: l.id, kind: l.kind, shortUrl: shortUrlOf(l) }
+      return { id: l.id, kind: l.kind, shortUrl: shortUrlOf(l), variants: l.variants }
     },
 
     async refs(organizationId: string, ids: readonly string[]): Promise<Map<string, LinkRef>> {

@@ -15,6 +15,7 @@ import type {
 import { presentSmart } from './present.js'
 import type { LinkRecord, SmartTargets } from './records.js'
 import { checkSlug, normalizeTags, normalizeTitle } from './rules.js'
+import { checkVariants } from './options.js'
 import type { LinkServiceDeps } from './api.js'
 import { createLinkWriter } from './writer.js'
 import type { SmartLinkService } from './api.js'
@@ -74,6 +75,7 @@ export function createSmartLinkService(deps: SmartLinkServiceDeps): SmartLinkSer
           ? undefined
           : problems.check(() => checkSlug(body.shortCode!, deps.reserved, 'shortCode'))
       const tags = problems.check(() => normalizeTags(body.tags))
+      const variants = problems.check(() => checkVariants(body.variants, destination))
       problems.done()
       const gameId = (await checkGame(organizationId, body.gameId)) ?? null
       const record = writer.newRecord({
@@ -87,6 +89,7 @@ export function createSmartLinkService(deps: SmartLinkServiceDeps): SmartLinkSer
         targets,
         appendClickId: body.appendClickId ?? true,
         gameId,
+        variants: variants ?? [],
         createdAt: t,
       })
       return present(await writer.insertOne(record, wanted, 'shortCode', t))
@@ -112,6 +115,7 @@ export function createSmartLinkService(deps: SmartLinkServiceDeps): SmartLinkSer
       const targets = changesTargets ? targetsOf(body, l.targets ?? NO_TARGETS, problems) : undefined
       const title = normalizeTitle(body.title)
       const tags = problems.check(() => normalizeTags(body.tags))
+      const variants = problems.check(() => checkVariants(body.variants, destination))
       if (body.shortCode !== undefined)
         problems.check(() => checkSlug(body.shortCode!, deps.reserved, 'shortCode'))
       problems.done()
@@ -123,6 +127,7 @@ export function createSmartLinkService(deps: SmartLinkServiceDeps): SmartLinkSer
         ...(tags !== undefined && { tags }),
         ...(body.appendClickId !== undefined && { appendClickId: body.appendClickId }),
         ...(gameId !== undefined && { gameId }),
+        ...(variants !== undefined && { variants }),
       }
       return present(await writer.update(organizationId, l, body, patch, t))
     },

@@ -73,6 +73,7 @@ export function createLinkWriter(deps: LinkServiceDeps) {
       targets: null,
       appendClickId: true,
       gameId: null,
+      variants: [],
       ...fields,
     }
   }

@@ -127,9 +127,9 @@ export function planOf(link: ResolvedLink): Plan {
   return p
 }
 
-/** Whether a visit of the link needs more than its cached answer (rules, or a query to forward). */
+/** Whether a visit of the link needs more than its cached answer (rules, variants, or a query to forward). */
 export function needsVisit(link: ResolvedLink, rawQuery: string): boolean {
-  return link.rules.length > 0 || (link.forwardQuery && rawQuery !== '')
+  return link.rules.length > 0 || link.variants.length > 0 || (link.forwardQuery && rawQuery !== '')
 }
 
 /** The facts rules read about one visit, each worked out on first use (one object, no closures). */
@@ -182,9 +182,17 @@ class VisitFacts implements Facts {
   }
 }
 
-/** The URL this visit goes to: the first matching rule's destination (else the link's), query merged. */
-export function targetOf(link: ResolvedLink, visit: Visit, countryOf: CountryOf): string {
-  let destination = link.destinationUrl
+/**
+ * The URL this visit goes to: the first matching rule's destination, else `otherwise()` (the
+ * visit's variant) or the link's destination; the visitor's query merged.
+ */
+export function targetOf(
+  link: ResolvedLink,
+  visit: Visit,
+  countryOf: CountryOf,
+  otherwise?: () => string,
+): string {
+  let destination: string | undefined
   const plan = planOf(link)
   let facts: VisitFacts | undefined
   if (plan.rules.length) {
@@ -195,6 +203,7 @@ export function targetOf(link: ResolvedLink, visit: Visit, countryOf: CountryOf)
         break
       }
   }
+  destination ??= otherwise ? otherwise() : link.destinationUrl
   return link.forwardQuery && visit.rawQuery !== ''
     ? forwardQuery(destination, visit.rawQuery, facts?.visitor)
     : destination

@@ -25,7 +25,7 @@ export interface RedirectServiceDeps {
   /** The daemon's own first path segments (the links module's): never short codes. */
   reserved: Pick<ReservedCodes, 'has'>
   /** Where the click of each redirect goes (the clicks module records it). */
-  clicks: Pick<ClicksService, 'record'>
+  clicks: Pick<ClicksService, 'record' | 'visitorHash'>
   clock: Clock
   shortDomain: string
   /** Domain key (id) of a verified custom domain by host name. */
@@ -50,7 +50,7 @@ export function createRedirectService(deps: RedirectServiceDeps): RedirectServic
   const cache = createHotLinkCache(deps.links, deps.clock, deps.cache)
   const { clicks } = deps
 
-  const decide = createVisitor(deps.countryOf ?? (() => null))
+  const decide = createVisitor(deps.countryOf ?? (() => null), clicks.visitorHash)
 
   const answer = (link: ResolvedLink | undefined): Lookup => {
     if (!link || link.status === 'inactive') return { kind: 'not-found' }

@@ -40,18 +40,21 @@ export function withClickId(url: string, clickId: string): string {
 
 /**
  * The URL a visit of a smart link goes to; `clickId` only for human visits; `ipad`: the device
- * page found touch on a "Mac" (the iOS target).
+ * page found touch on a "Mac" (the iOS target); `fallback`: the visit's variant of a split
+ * fallback (asked only when the platform has no target).
  */
 export function smartTarget(
   link: ResolvedLink,
   userAgent: string,
   clickId: string | undefined,
   ipad = false,
+  fallback?: () => string,
 ): string {
   const smart = link.smart
   if (!smart) return link.destinationUrl
   const platform = ipad ? 'ios' : platformOf(parseAgent(userAgent).os)
-  const url = (platform === 'other' ? null : smart[platform])?.url ?? link.destinationUrl
+  const url =
+    (platform === 'other' ? null : smart[platform])?.url ?? (fallback ? fallback() : link.destinationUrl)
   return clickId !== undefined && smart.appendClickId ? withClickId(url, clickId) : url
 }
 
@@ -68,7 +71,9 @@ export function needsDevicePage(link: ResolvedLink, userAgent: string): boolean 
   if (!smart) return false
   const a = parseAgent(userAgent)
   if (a.bot !== null || a.browser !== 'Safari' || osFamily(a.os) !== 'macos') return false
-  return (smart.ios?.url ?? link.destinationUrl) !== (smart.desktop?.url ?? link.destinationUrl)
+  // A split fallback is no URL of its own: '' stands for it (the visitor's variant either way).
+  const fallback = link.variants.length ? '' : link.destinationUrl
+  return (smart.ios?.url ?? fallback) !== (smart.desktop?.url ?? fallback)
 }
 
 /** The device page's answer in a query: 'ipad', 'mac', or undefined when absent or another value. */

@@ -4,9 +4,9 @@
  * and its Location (rules, forwarded query, a smart link's target), a page (password form, Open
  * Graph preview, device page), or 404/410, with the click the visit records.
  */
-import { botReason } from '../clicks/index.js'
+import { botReason, type ClickInput } from '../clicks/index.js'
 import type { ResolvedLink } from './cache.js'
-import { clickInput, type RedirectRequest } from './click.js'
+import { clickInput, USER_AGENT_MAX, type RedirectRequest } from './click.js'
 import { needsVisit, targetOf, type CountryOf } from './options.js'
 import { CACHE_CONTROL, locationOf, ROOT_MESSAGE } from './pages.js'
 import { isPreviewCrawler, passwordPage, previewPage } from './protected.js'
@@ -20,6 +20,10 @@ import {
   REFERRER_PARAM,
   smartTarget,
 } from './smart-target.js'
+import { bucketOf, variantAt } from './variants.js'
+
+/** The daily visitor hash of a visit (the clicks module's). */
+export type VisitorHash = (ts: number, ip: string, userAgent: string) => string
 
 /**
  * Whether a visit of the link takes one of its maxClicks: a visit that ends in the password form
@@ -42,14 +46,45 @@ function expired(link: ResolvedLink, code: string): VisitAnswer {
   return { kind: 'redirect', status: 302, location: locationOf(link.expiredUrl), cacheControl: 'no-store' }
 }
 
-/** The visit decision; `countryOf` answers `country` rules. */
-export function createVisitor(countryOf: CountryOf): Visitor {
-  /** Where a visit of a redirecting link goes; a smart link's target carries `clickId`. */
-  function location(link: ResolvedLink, req: VisitRequest, clickId?: string, ipad = false): string {
-    if (link.smart) return locationOf(smartTarget(link, userAgentOf(req), clickId, ipad))
-    // A link without rules visited without a query goes to its own destination.
+/**
+ * The visit decision; `countryOf` answers `country` rules, `visitorHash` picks a variant (the
+ * visitor keeps it for the UTC day).
+ */
+export function createVisitor(countryOf: CountryOf, visitorHash: VisitorHash): Visitor {
+  /** The visit's variant of a link with variants; its click records it (and the hash, not worked out twice). */
+  function variant(
+    link: ResolvedLink,
+    req: VisitRequest,
+    now: number,
+    click: ClickInput | undefined,
+  ): string {
+    const hashed = visitorHash(now, req.ip, userAgentOf(req).slice(0, USER_AGENT_MAX))
+    const url = variantAt(link.variants, bucketOf(hashed, link.id)).destinationUrl
+    if (click) {
+      click.variant = url
+      click.visitorHash = hashed
+    }
+    return url
+  }
+
+  /**
+   * Where a visit of a redirecting link goes: rules first, then the visit's variant (a smart
+   * link: its platform's target, then the variant of its fallback); a smart link's target
+   * carries `clickId`.
+   */
+  function location(
+    link: ResolvedLink,
+    req: VisitRequest,
+    now: number,
+    click: ClickInput | undefined,
+    clickId?: string,
+    ipad = false,
+  ): string {
+    const split = link.variants.length ? () => variant(link, req, now, click) : undefined
+    if (link.smart) return locationOf(smartTarget(link, userAgentOf(req), clickId, ipad, split))
+    // A link without rules or variants visited without a query goes to its own destination.
     if (!needsVisit(link, req.rawQuery)) return locationOf(link.destinationUrl)
-    return locationOf(targetOf(link, req, countryOf))
+    return locationOf(targetOf(link, req, countryOf, split))
   }
 
   return function visit(found, code, req, now, opts) {
@@ -65,18 +100,16 @@ export function createVisitor(countryOf: CountryOf): Visitor {
       // Always 302 (a 307/308 would send the password form on to the destination); the click is
       // the visit's GET, as a human unless a bot.
       const click = clickInput(link, now, { ...req, method: 'GET' })
-      return { kind: 'redirect', status: 302, location: location(link, req), cacheControl: 'no-store', click }
+      const to = location(link, req, now, click)
+      return { kind: 'redirect', status: 302, location: to, cacheControl: 'no-store', click }
     }
     const head = req.method === 'HEAD'
     if (link.og !== null && isPreviewCrawler(req.headers['user-agent'])) {
       // A crawler's visit: recorded (the clicks module counts it as a bot); a protected link's
       // preview never shows the destination.
-      const to = link.passwordHash === null ? location(link, req) : null
-      return {
-        kind: 'page',
-        body: head ? undefined : previewPage(link, to),
-        click: clickInput(link, now, req),
-      }
+      const click = clickInput(link, now, req)
+      const to = link.passwordHash === null ? location(link, req, now, click) : null
+      return { kind: 'page', body: head ? undefined : previewPage(link, to), click }
     }
     if (link.passwordHash !== null)
       return { kind: 'page', body: head ? undefined : passwordPage(link, req.url) }
@@ -101,7 +134,7 @@ export function createVisitor(countryOf: CountryOf): Visitor {
       return {
         kind: 'redirect',
         status: link.redirectType,
-        location: location(link, req),
+        location: location(link, req, now, click),
         cacheControl: CACHE_CONTROL,
         click,
       }
@@ -109,7 +142,7 @@ export function createVisitor(countryOf: CountryOf): Visitor {
     // depends on the visitor (platform, click id): never reused.
     const clickId = botReason(req.method, agent) === null ? newClickId() : undefined
     if (clickId !== undefined) click.clickId = clickId
-    const to = location(link, req, clickId, answer === 'ipad')
+    const to = location(link, req, now, click, clickId, answer === 'ipad')
     return { kind: 'redirect', status: link.redirectType, location: to, cacheControl: 'no-store', click }
   }
 }

@@ -1,7 +1,7 @@
 /**
  * A link's (or a smart link's) detail: its figures and options, a click sparkline (last 48 hours)
- * that follows each refresh, top dimensions, a smart link's platform breakdown, and the installs
- * it brought with their players' revenue per game.
+ * that follows each refresh, top dimensions, each variant's figures, a smart link's platform
+ * breakdown, and the installs it brought with their players' revenue per game.
  */
 import { Box } from 'ink'
 import { Drawing, Text } from '../components/text.js'
@@ -10,6 +10,7 @@ import { troubleOf } from '../api.js'
 import type { Link, LinkAnalytics } from '../../contract/links.js'
 import type { PlatformShare, SmartLink } from '../../contract/smart-links.js'
 import { ruleText } from '../../format/link-rules.js'
+import { variantText } from '../../format/link-variants.js'
 import { fitHead, money, truncate } from '../../format/cells.js'
 import { plural } from '../../contract/numbers.js'
 import { sparkline } from '../components/sparkline.js'
@@ -64,7 +65,24 @@ export function optionLines(link: Link): string[] {
     ...(flags.length ? [flags.join(' · ')] : []),
     ...(link.expiredUrl ? [`once expired → ${link.expiredUrl}`] : []),
     ...link.rules.map((r, i) => `rule ${i + 1}: ${ruleText(r)}`),
+    ...link.variants.map((v, i) => `variant ${i + 1}: ${variantText(v)}`),
   ]
+}
+
+type VariantFigures = NonNullable<LinkAnalytics['variants']>
+
+/** Split destinations: each variant's weight, then what it got (clicks, visitors, installs). */
+function Variants({ rows, smart }: { rows: VariantFigures; smart: boolean }) {
+  return (
+    <Box flexDirection="column" marginTop={1}>
+      <Text bold>Variants</Text>
+      {rows.map((v) => (
+        <Text key={v.destinationUrl} wrap="truncate">
+          {`${`${v.weight}%`.padStart(4)} ${plural(v.clicks, 'click').padStart(12)} ${plural(v.uniqueVisitors, 'visitor').padStart(14)}${smart ? plural(v.installs, 'install').padStart(14) : ''}  ${v.destinationUrl}`}
+        </Text>
+      ))}
+    </Box>
+  )
 }
 
 type InstallRevenue = NonNullable<LinkAnalytics['installRevenue']>
@@ -123,6 +141,7 @@ function Analytics({ id, width }: { id: string; width: number }) {
           Math.max(10, width - 2),
         )}
       </Text>
+      {a.variants ? <Variants rows={a.variants} smart={a.platforms !== undefined} /> : null}
       {a.platforms ? (
         <Platforms rows={a.platforms} installs={a.installs} revenue={a.installRevenue ?? []} />
       ) : null}
@@ -180,6 +199,12 @@ export function SmartLinkDetail(props: { link: SmartLink; width: number; childre
       <Text wrap="truncate">{target('Android', link.android)}</Text>
       <Text wrap="truncate">{target('Desktop', link.desktop)}</Text>
       <Text wrap="truncate">{target('Fallback', { url: link.fallbackUrl })}</Text>
+      {link.variants.map((v, i) => (
+        <Text
+          key={v.destinationUrl}
+          wrap="truncate"
+        >{`${`variant ${i + 1}`.padEnd(9)}→ ${variantText(v)}`}</Text>
+      ))}
       {children ?? <Analytics id={link.id} width={width} />}
     </Box>
   )

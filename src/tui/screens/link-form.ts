@@ -6,7 +6,9 @@
 import type { CreateLinkBody, Link, LinkOgInput, UpdateLinkBody } from '../../contract/links.js'
 import { LINK_RULE_LIMITS, RULE_CONDITION_TYPES } from '../../contract/limits.js'
 import { parseRule, ruleText } from '../../format/link-rules.js'
+import { parseVariant, variantText } from '../../format/link-variants.js'
 import type { LinkRule } from '../../contract/links.js'
+import type { LinkVariant } from '../../contract/variants.js'
 import type { FormField } from '../components/form.js'
 
 const tagsOf = (text: string) =>
@@ -44,6 +46,16 @@ export function rulesOf(text: string): LinkRule[] {
 }
 
 export const rulesText = (rules: readonly LinkRule[]) => rules.map(ruleText).join('; ')
+
+/** Variants written as `--variant` takes them (`https://…/a=70`), separated by spaces. */
+export function variantsOf(text: string): LinkVariant[] {
+  return text
+    .split(/\s+/)
+    .filter((p) => p !== '')
+    .reduce<LinkVariant[]>((variants, p) => parsed('variants', () => parseVariant(p, variants)), [])
+}
+
+export const variantsText = (variants: readonly LinkVariant[]) => variants.map(variantText).join(' ')
 
 function maxClicksOf(text: string): number | null {
   const t = text.trim()
@@ -135,6 +147,11 @@ export function editFields(link: Link): FormField[] {
     { name: 'ogTitle', label: 'Preview title', value: link.og?.title ?? '' },
     { name: 'ogDescription', label: 'Preview description', value: link.og?.description ?? '' },
     { name: 'ogImage', label: 'Preview image URL', value: link.og?.imageUrl ?? '' },
+    {
+      name: 'variants',
+      label: 'Split destinations, space-separated (https://…/a=70 https://…/b=30; empty: none)',
+      value: variantsText(link.variants),
+    },
   ]
 }
 
@@ -172,6 +189,11 @@ export function editBody(link: Link, values: Record<string, string>): UpdateLink
   if ((values.rules ?? '').trim() !== rulesText(link.rules)) {
     const rules = rulesOf(values.rules ?? '')
     if (rulesText(rules) !== rulesText(link.rules)) body.rules = rules
+  }
+  if ((values.variants ?? '').trim() !== variantsText(link.variants)) {
+    const variants = variantsOf(values.variants ?? '')
+    if (variantsText(variants) !== variantsText(link.variants))
+      body.variants = variants.length === 0 ? null : variants
   }
   const password = passwordOf(values.password ?? '')
   const remove = link.passwordProtected && yesNo('removePassword', values.removePassword ?? 'n')

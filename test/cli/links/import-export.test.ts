@@ -233,7 +233,14 @@ describe('links export', () => {
         tags: ['exp'],
         expiresAt: '2031-05-01T00:00:00.000Z',
       },
-      { destinationUrl: 'https://example.com/e3?a=1&b=2', tags: ['exp'] },
+      {
+        destinationUrl: 'https://example.com/e3?a=1&b=2',
+        tags: ['exp'],
+        variants: [
+          { destinationUrl: 'https://example.com/a?x="1",y', weight: 70 },
+          { destinationUrl: 'https://example.com/b', weight: 30 },
+        ],
+      },
     ]
     for (const body of seed) await d.testApp.call('POST', '/api/use/links', { body, key: src.ownerKey })
 
@@ -262,6 +269,7 @@ describe('links export', () => {
         'rules',
         'passwordProtected',
         'og',
+        'variants',
       ],
     })
     expect(records).toHaveLength(4)
@@ -278,6 +286,7 @@ describe('links export', () => {
           startsAt: l.startsAt,
           forwardQuery: l.forwardQuery,
           rules: l.rules,
+          variants: l.variants,
         }))
         .sort((a, b) => a.destinationUrl.localeCompare(b.destinationUrl))
     const original = await linksTagged('exp', d, src.ownerKey)

@@ -55,6 +55,7 @@ describe('smart links CRUD', () => {
       desktop: null,
       appendClickId: true,
       gameId: game.id,
+      variants: [],
       clicks: 0,
       createdAt: new Date(t.clock.now()).toISOString(),
       updatedAt: new Date(t.clock.now()).toISOString(),

@@ -54,6 +54,8 @@ export interface GamingAnalyticsService {
     fromDay: number,
     toDay: number,
   ): Promise<{ installs: number; installRevenue: LinkInstallRevenue[] }>
+  /** The click ids of the installs linkInstalls counts (per-variant installs of a split smart link). */
+  linkInstallClicks(organizationId: string, linkId: string, fromDay: number, toDay: number): Promise<string[]>
   /** Players and revenue per spending segment (whale, dolphin, minnow, free). */
   segments(organizationId: string, slug: string): Promise<SegmentsReport>
   /** A page of the players explorer (search, filters, sorts). */

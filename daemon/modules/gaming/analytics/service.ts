@@ -165,6 +165,15 @@ export function createGamingAnalyticsService(deps: {
         .sort((a, b) => a.gameId.localeCompare(b.gameId))
       return { installs: rows.reduce((n, r) => n + r.installs, 0), installRevenue }
     },
+    async linkInstallClicks(organizationId: string, linkId: string, fromDay: number, toDay: number) {
+      const games = (await deps.games.all()).filter((g) => g.organizationId === organizationId)
+      return deps.players.linkInstallClicks(
+        games.map((g) => g.id),
+        linkId,
+        fromDay,
+        toDay,
+      )
+    },
     /** The export registry: more types are added with exports.register (export-sources.ts). */
     exports,
     /** An export, checked (404, 400) before the first byte; the body streams with constant memory. */

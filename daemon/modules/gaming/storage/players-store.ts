@@ -90,6 +90,13 @@ export interface PlayersStore {
     fromDay: number,
     toDay: number,
   ): Promise<Array<{ gameId: string; installs: number; revenueMicros: number }>>
+  /** The click ids of the installs linkInstalls counts (same games, link and install days). */
+  linkInstallClicks(
+    gameIds: readonly string[],
+    linkId: string,
+    fromDay: number,
+    toDay: number,
+  ): Promise<string[]>
   /** The whole profile of one player. */
   profile(gameId: string, playerId: string): Promise<GamePlayersTable | undefined>
   /** The player's raw events, newest first, and their count. */
@@ -209,6 +216,20 @@ export function createPlayersStore(db: Kysely<Database>): PlayersStore {
         installs: Number(r.installs),
         revenueMicros: revenueOf.get(r.game_id) ?? 0,
       }))
+    },
+
+    async linkInstallClicks(gameIds: readonly string[], linkId: string, fromDay: number, toDay: number) {
+      if (gameIds.length === 0) return []
+      const rows = await db
+        .selectFrom('game_players')
+        .select('click_id')
+        .where('link_id', '=', linkId)
+        .where('game_id', 'in', [...gameIds])
+        .where('install_day', '>=', fromDay)
+        .where('install_day', '<=', toDay)
+        .where('click_id', 'is not', null)
+        .execute()
+      return rows.flatMap((r) => (r.click_id === null ? [] : [r.click_id]))
     },
 
     async revenueBand(gameId: string, from: number, below: number | null) {

@@ -52,6 +52,7 @@ export function exportRow(l: Link): string {
     l.rules.length ? JSON.stringify(l.rules) : '',
     l.passwordProtected,
     l.og ? JSON.stringify(l.og) : '',
+    l.variants.length ? JSON.stringify(l.variants) : '',
   ])
 }
 

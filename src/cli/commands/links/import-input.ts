@@ -14,8 +14,8 @@ import { unprotectCsvText } from '../../../contract/csv.js'
 /** The columns an import reads; the link options come last (an export writes them after createdAt). */
 export const BASE_CSV_COLUMNS = ['destinationUrl', 'title', 'customSlug', 'tags', 'expiresAt'] as const
 /**
- * Link options: rules and og as JSON, forwardQuery and passwordProtected true|false; empty cells
- * are the defaults. An export writes passwordProtected (never a password or its hash).
+ * Link options: rules, og and variants as JSON, forwardQuery and passwordProtected true|false;
+ * empty cells are the defaults. An export writes passwordProtected (never a password or its hash).
  */
 export const OPTION_CSV_COLUMNS = [
   'expiredUrl',
@@ -25,6 +25,7 @@ export const OPTION_CSV_COLUMNS = [
   'rules',
   'passwordProtected',
   'og',
+  'variants',
 ] as const
 /** Read by an import only: the plain password a row's link gets (the file is the user's own). */
 export const IMPORT_ONLY_CSV_COLUMNS = ['password'] as const
@@ -163,12 +164,13 @@ function csvBody(line: number, fields: string[], columns: Map<string, number>, g
       return { line, error: 'ValidationError', message: `rules: invalid JSON: ${(err as Error).message}` }
     }
   }
-  const og = cell('og')
-  if (og) {
+  for (const name of ['og', 'variants'] as const) {
+    const json = cell(name)
+    if (!json) continue
     try {
-      body.og = JSON.parse(og) as unknown
+      body[name] = JSON.parse(json) as unknown
     } catch (err) {
-      return { line, error: 'ValidationError', message: `og: invalid JSON: ${(err as Error).message}` }
+      return { line, error: 'ValidationError', message: `${name}: invalid JSON: ${(err as Error).message}` }
     }
   }
   const i = columns.get('password')
@@ -222,6 +224,8 @@ export async function* jsonlRows(text: Text, opts: ReadOptions = {}): AsyncGener
     const wasProtected = body.passwordProtected === true
     delete body.passwordProtected
     if (body.og === null) delete body.og
+    // An exported link without variants shows []: a create body leaves them out.
+    if (Array.isArray(body.variants) && body.variants.length === 0) delete body.variants
     if (wasProtected && body.password === undefined)
       return { line, error: 'ValidationError', message: NEEDS_PASSWORD, source: { object } }
     return { line, body, source: { object } }

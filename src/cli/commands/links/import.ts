@@ -291,7 +291,7 @@ export function register(links: Command): void {
         '\n' +
           wrapWords(
             `CSV columns, named in the header: ${BASE_CSV_COLUMNS.join(', ')} (tags separated by ; or |); ` +
-              `optionally the link options ${[...OPTION_CSV_COLUMNS, ...IMPORT_ONLY_CSV_COLUMNS].join(', ')} (rules and og as ` +
+              `optionally the link options ${[...OPTION_CSV_COLUMNS, ...IMPORT_ONLY_CSV_COLUMNS].join(', ')} (rules, og and variants as ` +
               'JSON; empty cells are the defaults); other columns are ignored, so an export can be ' +
               'imported. JSON lines: one create body (or link) per line. Each chunk carries an ' +
               'idempotency key derived from its content: re-running the same import (within 24 h, same ' +

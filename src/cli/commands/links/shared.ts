@@ -6,6 +6,8 @@ import { InvalidArgumentError, Option, type Command } from 'commander'
 import type { CreateLinkBody, Link, LinkRule, UpdateLinkBody } from '../../../contract/links.js'
 import { LINK_LIMITS, LINK_RULE_LIMITS, REDIRECT_TYPES } from '../../../contract/limits.js'
 import { parseRule, ruleText } from '../../../format/link-rules.js'
+import { parseVariant, variantText } from '../../../format/link-variants.js'
+import type { LinkVariant } from '../../../contract/variants.js'
 import type { LinkdClient } from '../../../client/index.js'
 import { action, type ActionExtra } from '../../action.js'
 import type { Ctx } from '../../../session/context.js'
@@ -47,6 +49,8 @@ export interface LinkFlags {
   forwardQuery?: boolean
   rule?: LinkRule[]
   clearRules?: boolean
+  variant?: LinkVariant[]
+  clearVariants?: boolean
   /** Read the password from stdin (first line). */
   passwordStdin?: boolean
   /** Ask for the password on the terminal without echo. */
@@ -75,6 +79,15 @@ export function ruleArg(value: string, previous: LinkRule[] | undefined): LinkRu
   }
 }
 
+/** `--variant '<url>=<weight>'`, repeatable: the split destinations, in order. */
+export function variantArg(value: string, previous: LinkVariant[] | undefined): LinkVariant[] {
+  try {
+    return parseVariant(value, previous)
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message)
+  }
+}
+
 /** `--max-clicks <n>`: a positive integer, or `none` (no limit). */
 export function maxClicksArg(value: string): number | null {
   return value === 'none' ? null : intArg(LINK_RULE_LIMITS.maxClicksMin, LINK_RULE_LIMITS.maxClicksMax)(value)
@@ -98,6 +111,10 @@ function optionFields(flags: LinkFlags, mode: 'create' | 'update'): Partial<Upda
   if (flags.forwardQuery !== undefined) body.forwardQuery = flags.forwardQuery
   if (flags.clearRules) body.rules = []
   else if (flags.rule) body.rules = flags.rule
+  if (flags.clearVariants && flags.variant)
+    throw new UsageError('use either --variant or --clear-variants, not both')
+  if (flags.clearVariants) body.variants = null
+  else if (flags.variant) body.variants = flags.variant
   if (body.expiredUrl === undefined) delete body.expiredUrl
   const ogGiven = [flags.ogTitle, flags.ogDescription, flags.ogImage].some((v) => v !== undefined)
   if (flags.og === false && ogGiven) throw new UsageError('use either --og-* or --no-og, not both')
@@ -257,6 +274,7 @@ export function linkFields(l: Link, tty: boolean): Field[] {
     ['OG DESCRIPTION', l.og?.description ?? null],
     ['OG IMAGE', l.og?.imageUrl ?? null],
     ...l.rules.map((r, i): Field => [`RULE ${i + 1}`, ruleText(r)]),
+    ...l.variants.map((v, i): Field => [`VARIANT ${i + 1}`, variantText(v)]),
     ['CREATED', when(l.createdAt, tty)],
     ['UPDATED', when(l.updatedAt, tty)],
   ]
@@ -422,6 +440,12 @@ export function linkFieldOptions(cmd: Command, mode: 'create' | 'update'): Comma
         (mode === 'update' ? ' (replaces the rules)' : ''),
       ruleArg,
     )
+    .option(
+      '--variant <url=weight>',
+      "split destination, repeatable, 2-10 with weights adding up to 100: --variant 'https://…/a=70' --variant 'https://…/b=30'" +
+        (mode === 'update' ? ' (replaces the variants)' : ''),
+      variantArg,
+    )
   cmd
     // Hidden: `--password <pw>` is what people type first; it gets the way that keeps it secret.
     .addOption(new Option('--password [value]').hideHelp())
@@ -441,6 +465,7 @@ export function linkFieldOptions(cmd: Command, mode: 'create' | 'update'): Comma
       .option('--no-password', 'remove the password')
       .option('--no-og', 'remove the preview (crawlers get the redirect again)')
       .option('--clear-rules', 'remove every rule')
+      .option('--clear-variants', 'remove the split destinations')
       .option(
         '--domain <domain>',
         'move to a verified custom domain (name or dom_ id; "shared": the shared domain)',

@@ -1,7 +1,7 @@
 /**
  * `links stats` and `smart-links stats`: a link's analytics as a summary and tables, or the API's
- * body with --json. A smart link's adds its platforms and installs; the game revenue of the
- * players a link brought shows when the daemon reports it.
+ * body with --json. A smart link's adds its platforms and installs, a link with variants the
+ * figures of each; the game revenue of the players a link brought shows when the daemon reports it.
  */
 import { Option, type Command } from 'commander'
 import type { LinkAnalytics } from '../../../contract/links.js'
@@ -140,6 +140,14 @@ export async function printStats(ctx: Ctx, a: LinkAnalytics): Promise<void> {
     { header: 'PLATFORM', value: (r) => r.platform },
     { header: 'CLICKS', value: (r) => r.clicks },
     percentColumn(tty),
+  ])
+  // Split destinations: each variant's weight and what it got.
+  await section(ctx, 'Variants', a.variants ?? [], [
+    { header: 'DESTINATION', value: (r) => r.destinationUrl, fit: 'flex' },
+    { header: 'WEIGHT', value: (r) => (tty ? `${r.weight}%` : r.weight) },
+    { header: 'CLICKS', value: (r) => r.clicks },
+    { header: 'VISITORS', value: (r) => r.uniqueVisitors },
+    { header: 'INSTALLS', value: (r) => r.installs },
   ])
   // Installs attributed to the link and the revenue of those players, per game (own currency).
   await section(ctx, 'Installs by game', a.installRevenue ?? [], [

@@ -11,8 +11,11 @@ import type { Ctx } from '../../../session/context.js'
 import { CliError, EXIT, UsageError } from '../../../session/exit-codes.js'
 import { when, type Column, type Field } from '../../output.js'
 import { collect } from '../../parse.js'
+import type { LinkVariant } from '../../../contract/variants.js'
+import { variantText } from '../../../format/link-variants.js'
 import {
   codeOf,
+  variantArg,
   FORCE_HELP,
   forceFlag,
   SHORT_CODE_RULE,
@@ -46,6 +49,9 @@ export interface SmartLinkFlags {
   game?: string | false
   /** update only: move the short URL even though it is in use. */
   force?: boolean
+  /** The fallback's split destinations; update: `--clear-variants` removes them. */
+  variant?: LinkVariant[]
+  clearVariants?: boolean
 }
 
 const PLATFORMS = ['ios', 'android', 'desktop'] as const
@@ -67,6 +73,7 @@ export function createSmartBody(flags: SmartLinkFlags, customDomainId?: string):
   if (customDomainId !== undefined) body.customDomainId = customDomainId
   if (flags.clickId === false) body.appendClickId = false
   if (typeof flags.game === 'string') body.gameId = flags.game
+  if (flags.variant) body.variants = flags.variant
   return body
 }
 
@@ -88,6 +95,10 @@ export function updateSmartBody(flags: SmartLinkFlags, customDomainId?: string |
   if (flags.force) body.force = forceFlag(body)
   if (flags.clickId !== undefined) body.appendClickId = flags.clickId
   if (flags.game !== undefined) body.gameId = flags.game === false ? null : flags.game
+  if (flags.clearVariants && flags.variant)
+    throw new UsageError('use either --variant or --clear-variants, not both')
+  if (flags.clearVariants) body.variants = null
+  else if (flags.variant) body.variants = flags.variant
   if (Object.keys(body).length === 0) throw new UsageError('nothing to update: pass at least one field flag')
   return body
 }
@@ -115,6 +126,7 @@ export function smartLinkFields(s: SmartLink, tty: boolean): Field[] {
     ['SHORT URL', s.shortUrl],
     ['SHORT CODE', s.shortCode],
     ['FALLBACK', s.fallbackUrl],
+    ...s.variants.map((v, i): Field => [`VARIANT ${i + 1}`, variantText(v)]),
     ['IOS', s.ios?.url ?? null],
     ['ANDROID', s.android?.url ?? null],
     ['DESKTOP', s.desktop?.url ?? null],
@@ -189,6 +201,12 @@ export function smartLinkFieldOptions(cmd: Command, mode: 'create' | 'update'): 
         : 'move to a verified custom domain (name or dom_ id; "shared": the shared domain)',
     )
     .option('--game <gameId>', 'the game this link promotes (its id, as linkctl games list shows it)')
+    .option(
+      '--variant <url=weight>',
+      "split fallback, repeatable, 2-10 with weights adding up to 100: visitors without a target get one ('https://…/a=70')" +
+        (mode === 'update' ? ' (replaces the variants)' : ''),
+      variantArg,
+    )
   // On update, --click-id comes first: then neither flag leaves a default (no change).
   if (mode === 'update') cmd.option('--click-id', 'append the click id again')
   cmd.option('--no-click-id', 'do not append the click id (linkd_click) to the targets')
@@ -199,6 +217,7 @@ export function smartLinkFieldOptions(cmd: Command, mode: 'create' | 'update'): 
       .option('--no-desktop', 'send desktop visitors to the fallback')
       .option('--no-game', 'no game')
       .option('--clear-tags', 'remove every tag')
+      .option('--clear-variants', 'remove the split fallback')
       .option('--force', FORCE_HELP)
   return cmd
 }
