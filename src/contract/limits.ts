@@ -151,6 +151,7 @@ export const WEBHOOK_EVENTS = [
   'link.deleted',
   'link.clicked',
   'link.password_locked',
+  'link.flagged',
   'qr_code.created',
   'qr_code.scanned',
   'domain.created',

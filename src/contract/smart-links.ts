@@ -6,6 +6,7 @@
 import Type, { type Static } from 'typebox'
 import { Nullable, PageQuery, StringEnum, Timestamp } from './common.js'
 import { HTTP_URL_PATTERN, PlainText, SLUG_PATTERN } from './text.js'
+import { LinkFlagged } from './safety.js'
 import { LINK_LIMITS, SMART_LINK_PLATFORMS } from './limits.js'
 
 const TargetUrl = Type.String({
@@ -104,6 +105,7 @@ export const SmartLink = Type.Object(
     clicks: Type.Integer({ description: 'Human clicks (bots and link previews excluded)' }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
+    flagged: Type.Optional(LinkFlagged),
   },
   { $id: 'SmartLink', title: 'SmartLink' },
 )

@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely'
 
 /**
- * The links module's tables (migrations 0002, 0021, 0023, 0024).
+ * The links module's tables (migrations 0002, 0021, 0023, 0024, 0036).
  * Kysely table types (daemon/db/schema.ts): timestamps are Unix ms; JSON columns are TEXT.
  */
 
@@ -39,6 +39,10 @@ export interface LinksTable {
   /** 1 or 0: a smart link appends the visit's click id to its target. */
   append_click_id: Generated<number>
   game_id: Generated<string | null>
+  /** The destination host found on a safety list, that list's name and when (migration 0036); null: not flagged. */
+  flagged_host: Generated<string | null>
+  flagged_list: Generated<string | null>
+  flagged_at: Generated<number | null>
   created_at: number
   updated_at: number
 }

@@ -39,6 +39,8 @@ export interface ResolvedLink {
   og: LinkOg | null
   /** A smart link's targets (destinationUrl is its fallback); null for a plain link. */
   smart: (SmartTargets & { appendClickId: boolean }) | null
+  /** A destination found on a safety list: visits get the warning page, never the redirect. */
+  flagged: { host: string; list: string } | null
 }
 
 /** Past its expiry, or every click of its maxClicks taken: expired. */
@@ -46,6 +48,8 @@ function statusOf(l: LinkRecord, t: number): LinkStatus {
   const s = effectiveStatus(l, t)
   return s === 'active' && l.maxClicks !== null && l.cappedClicks >= l.maxClicks ? 'expired' : s
 }
+
+const flagOf = (f: NonNullable<LinkRecord['flag']>) => ({ host: f.host, list: f.list, flaggedAt: iso(f.at) })
 
 /** A link as the API shows it at time `t`. */
 export function presentLink(l: LinkRecord, t: number, shortUrlOf: ShortUrlOf): Link {
@@ -71,6 +75,7 @@ export function presentLink(l: LinkRecord, t: number, shortUrlOf: ShortUrlOf): L
     rules: l.rules,
     passwordProtected: l.passwordHash !== null,
     og: l.og,
+    ...(l.flag && { flagged: flagOf(l.flag) }),
   }
 }
 
@@ -93,6 +98,7 @@ export function presentSmart(l: LinkRecord, shortUrlOf: ShortUrlOf): SmartLink {
     clicks: l.clicks,
     createdAt: iso(l.createdAt),
     updatedAt: iso(l.updatedAt),
+    ...(l.flag && { flagged: flagOf(l.flag) }),
   }
 }
 
@@ -123,5 +129,6 @@ export function resolvedOf(l: LinkRecord, t: number, shortUrlOf: ShortUrlOf): Re
     passwordHash: l.passwordHash,
     og: l.og,
     smart: l.kind === 'smart' && l.targets ? { ...l.targets, appendClickId: l.appendClickId } : null,
+    flagged: l.flag && { host: l.flag.host, list: l.flag.list },
   }
 }

@@ -13,6 +13,14 @@ export interface SmartTargets {
 }
 export type LinkKind = 'link' | 'smart'
 
+/** A destination host found on a safety list after the link was written (the re-check). */
+export interface LinkFlag {
+  host: string
+  /** The list's name. */
+  list: string
+  at: number
+}
+
 /** A link as stored: the store's domain object (status as stored, expiry not applied). */
 export interface LinkRecord {
   id: string
@@ -47,6 +55,8 @@ export interface LinkRecord {
   targets: SmartTargets | null
   appendClickId: boolean
   gameId: string | null
+  /** Set by the safety re-check: the link answers a warning page instead of redirecting. */
+  flag: LinkFlag | null
 }
 
 export interface LinkPatch {
@@ -103,6 +113,10 @@ export function toRecord(r: Selectable<LinksTable>): LinkRecord {
     targets: r.targets ? (JSON.parse(r.targets) as SmartTargets) : null,
     appendClickId: r.append_click_id === undefined ? true : Number(r.append_click_id) === 1,
     gameId: r.game_id ?? null,
+    flag:
+      r.flagged_host && r.flagged_list
+        ? { host: r.flagged_host, list: r.flagged_list, at: Number(r.flagged_at ?? 0) }
+        : null,
   }
 }
 
@@ -135,6 +149,9 @@ export function toRow(l: LinkRecord): Insertable<LinksTable> {
     targets: l.targets === null ? null : JSON.stringify(l.targets),
     append_click_id: l.appendClickId ? 1 : 0,
     game_id: l.gameId,
+    flagged_host: l.flag?.host ?? null,
+    flagged_list: l.flag?.list ?? null,
+    flagged_at: l.flag?.at ?? null,
     created_at: l.createdAt,
     updated_at: l.updatedAt,
   }

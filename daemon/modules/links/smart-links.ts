@@ -16,6 +16,7 @@ import { presentSmart } from './present.js'
 import type { LinkRecord, SmartTargets } from './records.js'
 import { checkSlug, normalizeTags, normalizeTitle } from './rules.js'
 import type { LinkServiceDeps } from './api.js'
+import { destinationsOf } from './destinations.js'
 import { createLinkWriter } from './writer.js'
 import type { SmartLinkService } from './api.js'
 
@@ -75,6 +76,7 @@ export function createSmartLinkService(deps: SmartLinkServiceDeps): SmartLinkSer
           : problems.check(() => checkSlug(body.shortCode!, deps.reserved, 'shortCode'))
       const tags = problems.check(() => normalizeTags(body.tags))
       problems.done()
+      await writer.guard(organizationId, destinationsOf({ kind: 'smart', destinationUrl: fallbackUrl, targets }))
       const gameId = (await checkGame(organizationId, body.gameId)) ?? null
       const record = writer.newRecord({
         organizationId,
@@ -115,6 +117,9 @@ export function createSmartLinkService(deps: SmartLinkServiceDeps): SmartLinkSer
       if (body.shortCode !== undefined)
         problems.check(() => checkSlug(body.shortCode!, deps.reserved, 'shortCode'))
       problems.done()
+      // The destinations this PATCH names (targets it leaves alone are not checked again).
+      const named = targets && Object.fromEntries(PLATFORMS.filter((p) => body[p]).map((p) => [p, targets[p]]))
+      await writer.guard(organizationId, destinationsOf({ kind: 'smart', destinationUrl: fallbackUrl, targets: named }))
       const gameId = await checkGame(organizationId, body.gameId)
       const patch = {
         ...(fallbackUrl !== undefined && { destinationUrl: fallbackUrl }),
