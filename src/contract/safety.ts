@@ -21,7 +21,8 @@ export const SafetyListName = Type.String({
   minLength: 1,
   maxLength: SAFETY_LIMITS.nameMax,
   pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$',
-  description: 'Letters, digits, dot, dash and underscore; a new upload under the same name replaces the list',
+  description:
+    'Letters, digits, dot, dash and underscore; a new upload under the same name replaces the list',
   examples: ['urlhaus'],
 })
 

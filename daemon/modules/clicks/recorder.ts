@@ -36,6 +36,8 @@ export interface ClickInput {
   clickId?: string
   /** The device page found an iPad behind a Mac's user agent: an iOS tablet. */
   ipad?: boolean
+  /** The link is flagged by a safety list: the visit got the warning page (never a human click). */
+  blocked?: boolean
 }
 
 /** What recording needs of the QR codes: each code's scans, inside the flush's unit of work. */
@@ -190,7 +192,7 @@ export function createClickRecorder(deps: RecorderDeps) {
   let received = 0
 
   function enrich(c: ClickInput): Enriched {
-    const reason = botReason(c.method, c.userAgent)
+    const reason = c.blocked ? 'blocked' : botReason(c.method, c.userAgent)
     const agent = parseAgent(c.userAgent)
     const place = deps.locate(c.ip)
     const utm = utmOf(c.query, c.link.destinationUrl)

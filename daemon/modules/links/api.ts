@@ -72,7 +72,11 @@ export interface LinkService {
    * The safety re-check's reading: up to `limit` links and smart links with ids after `afterId`
    * (in id order; one organization's when given), each with its destinations and current flag.
    */
-  destinationsPage(q: { organizationId?: string; afterId: string; limit: number }): Promise<LinkDestinations[]>
+  destinationsPage(q: {
+    organizationId?: string
+    afterId: string
+    limit: number
+  }): Promise<LinkDestinations[]>
   /**
    * Flags a link (its visits get the warning page; announces link.flagged and link.updated) or
    * clears its flag (announces link.updated); false when nothing changed.

@@ -76,7 +76,10 @@ export function createSmartLinkService(deps: SmartLinkServiceDeps): SmartLinkSer
           : problems.check(() => checkSlug(body.shortCode!, deps.reserved, 'shortCode'))
       const tags = problems.check(() => normalizeTags(body.tags))
       problems.done()
-      await writer.guard(organizationId, destinationsOf({ kind: 'smart', destinationUrl: fallbackUrl, targets }))
+      await writer.guard(
+        organizationId,
+        destinationsOf({ kind: 'smart', destinationUrl: fallbackUrl, targets }),
+      )
       const gameId = (await checkGame(organizationId, body.gameId)) ?? null
       const record = writer.newRecord({
         organizationId,
@@ -118,8 +121,12 @@ export function createSmartLinkService(deps: SmartLinkServiceDeps): SmartLinkSer
         problems.check(() => checkSlug(body.shortCode!, deps.reserved, 'shortCode'))
       problems.done()
       // The destinations this PATCH names (targets it leaves alone are not checked again).
-      const named = targets && Object.fromEntries(PLATFORMS.filter((p) => body[p]).map((p) => [p, targets[p]]))
-      await writer.guard(organizationId, destinationsOf({ kind: 'smart', destinationUrl: fallbackUrl, targets: named }))
+      const named =
+        targets && Object.fromEntries(PLATFORMS.filter((p) => body[p]).map((p) => [p, targets[p]]))
+      await writer.guard(
+        organizationId,
+        destinationsOf({ kind: 'smart', destinationUrl: fallbackUrl, targets: named }),
+      )
       const gameId = await checkGame(organizationId, body.gameId)
       const patch = {
         ...(fallbackUrl !== undefined && { destinationUrl: fallbackUrl }),

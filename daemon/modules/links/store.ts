@@ -137,7 +137,11 @@ function queries(db: Kysely<Database>): LinkQueries {
     async setFlag(id: string, flag: LinkRecord['flag']): Promise<void> {
       await db
         .updateTable('links')
-        .set({ flagged_host: flag?.host ?? null, flagged_list: flag?.list ?? null, flagged_at: flag?.at ?? null })
+        .set({
+          flagged_host: flag?.host ?? null,
+          flagged_list: flag?.list ?? null,
+          flagged_at: flag?.at ?? null,
+        })
         .where('id', '=', id)
         .execute()
     },

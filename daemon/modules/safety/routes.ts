@@ -2,7 +2,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Type from 'typebox'
 import { Page, PageQuery } from '../../../src/contract/common.js'
-import { SAFETY_LIMITS, SafetyList, SafetyListParams, UploadSafetyListQuery } from '../../../src/contract/safety.js'
+import {
+  SAFETY_LIMITS,
+  SafetyList,
+  SafetyListParams,
+  UploadSafetyListQuery,
+} from '../../../src/contract/safety.js'
 import { principalOf } from '../../http/auth.js'
 import { AppError } from '../../http/errors.js'
 import { errorRef } from '../../http/openapi.js'
@@ -70,7 +75,12 @@ export function safetyRoutes(deps: { safety: SafetyService }) {
       '/api/safety/lists/:id',
       {
         config: { auth: 'safety:read' },
-        schema: { tags, summary: 'Get a safety list', params: SafetyListParams, response: { 200: SafetyList } },
+        schema: {
+          tags,
+          summary: 'Get a safety list',
+          params: SafetyListParams,
+          response: { 200: SafetyList },
+        },
       },
       async (req) => safety.get(org(req), req.params.id),
     )

@@ -58,10 +58,12 @@ function matchOf(url: string, listed: ReadonlyMap<string, string> | undefined): 
 }
 
 const candidatesOf = (urls: readonly string[]) => [
-  ...new Set(urls.flatMap((u) => {
-    const h = hostOfUrl(u)
-    return h ? candidateHosts(h) : []
-  })),
+  ...new Set(
+    urls.flatMap((u) => {
+      const h = hostOfUrl(u)
+      return h ? candidateHosts(h) : []
+    }),
+  ),
 ]
 
 export function createSafetyService(deps: SafetyServiceDeps): SafetyService {
@@ -83,7 +85,10 @@ export function createSafetyService(deps: SafetyServiceDeps): SafetyService {
     return n
   }
 
-  async function firstMatch(organizationId: string, urls: readonly string[]): Promise<SafetyMatch | undefined> {
+  async function firstMatch(
+    organizationId: string,
+    urls: readonly string[],
+  ): Promise<SafetyMatch | undefined> {
     const listed = indexOf(await store.matches([organizationId], candidatesOf(urls))).get(organizationId)
     for (const u of urls) {
       const m = matchOf(u, listed)
@@ -126,7 +131,12 @@ export function createSafetyService(deps: SafetyServiceDeps): SafetyService {
         throw new AppError(
           'Conflict',
           `an organization has at most ${SAFETY_LIMITS.listsMax} safety lists (${lists.map((l) => l.name).join(', ')}); delete one, or upload under one of these names to replace it`,
-          [{ field: 'name', message: `would be list ${lists.length + 1} of at most ${SAFETY_LIMITS.listsMax}` }],
+          [
+            {
+              field: 'name',
+              message: `would be list ${lists.length + 1} of at most ${SAFETY_LIMITS.listsMax}`,
+            },
+          ],
         )
       const t = now()
       const upload: UploadRecord = {
@@ -163,7 +173,11 @@ export function createSafetyService(deps: SafetyServiceDeps): SafetyService {
             `the file holds no host (read as ${read.format}${read.skipped > 0 ? `, ${plural(read.skipped, 'line')} without one` : ''}); send a hosts file, one domain a line, or URLhaus CSV`,
             [{ field: 'body', message: 'no host found' }],
           )
-        const ready = await store.publish(upload, { entries, skipped: read.skipped, format: read.format }, now())
+        const ready = await store.publish(
+          upload,
+          { entries, skipped: read.skipped, format: read.format },
+          now(),
+        )
         background('safety list re-check', async () => {
           await service.recheck(organizationId)
           await service.purge()

@@ -107,6 +107,7 @@ describe('links service: resolve and addClicks (used by the redirect)', () => {
       passwordHash: null,
       og: null,
       smart: null,
+      flagged: null,
     })
     expect(await links.resolve('', 'GO-NOW')).toBeUndefined()
     expect(await links.resolve('', 'nope')).toBeUndefined()

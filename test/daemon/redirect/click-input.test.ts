@@ -20,6 +20,7 @@ const link: ResolvedLink = {
   passwordHash: null,
   og: null,
   smart: null,
+  flagged: null,
 }
 
 /** The one builder of the click input, used by the fast path and by the Fastify route alike. */
