@@ -163,6 +163,9 @@ export const WEBHOOK_EVENTS = [
   'team.member_removed',
 ] as const
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
+/** What an endpoint is posted: the event envelope, or a message Slack's or Discord's incoming webhooks accept. */
+export const WEBHOOK_FORMATS = ['json', 'slack', 'discord'] as const
+export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number]
 export const RETRY_POLICIES = ['exponential', 'linear', 'immediate', 'none'] as const
 export type RetryPolicy = (typeof RETRY_POLICIES)[number]
 export const WEBHOOK_STATUSES = ['active', 'disabled', 'suspended'] as const
