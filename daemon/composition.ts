@@ -25,7 +25,7 @@ import { hasScope } from './http/auth.js'
 import { createLinkStore } from './modules/links/index.js'
 import { createLinkService } from './modules/links/index.js'
 import { createSmartLinkService } from './modules/links/index.js'
-import { linksModule, type ShortUrlUse } from './modules/links/index.js'
+import { linksModule, type DestinationGuard, type ShortUrlUse } from './modules/links/index.js'
 import { createReservedCodes } from './modules/links/index.js'
 import { createDomainStore } from './modules/domains/index.js'
 import { createAcmeStore } from './modules/domains/index.js'
@@ -45,6 +45,7 @@ import { redirectModule } from './modules/redirect/index.js'
 import { createWebhookStore } from './modules/webhooks/index.js'
 import { createWebhookService } from './modules/webhooks/index.js'
 import { webhooksModule } from './modules/webhooks/index.js'
+import { createSafetyService, createSafetyStore, safetyModule } from './modules/safety/index.js'
 import type { Resolver } from './modules/webhooks/index.js'
 import { createHealthStore } from './modules/health/index.js'
 import { createHealthService } from './modules/health/index.js'
@@ -152,6 +153,12 @@ function services(deps: CompositionDeps) {
       },
       clicksSince: (linkId: string, since: number) => clicks.humanClicksSince(linkId, since),
     } satisfies ShortUrlUse,
+    // The safety lists (built below, on the links service: asked per create and update).
+    destinationGuard: {
+      assertDestinationsAllowed: (organizationId, destinations) =>
+        safety.assertDestinationsAllowed(organizationId, destinations),
+      firstMatch: (organizationId, urls) => safety.firstMatch(organizationId, urls),
+    } satisfies DestinationGuard,
   }
   const links = createLinkService(linkDeps)
   const smartLinks = createSmartLinkService({
@@ -159,6 +166,12 @@ function services(deps: CompositionDeps) {
     // A smart link's gameId names one of the organization's games (gaming is built below); a
     // gameId while gaming is turned off is a 400.
     gameExists: (organizationId, gameId) => gaming.gameExists(organizationId, gameId),
+  })
+  const safety = createSafetyService({
+    store: createSafetyStore(db.kysely),
+    clock,
+    links,
+    onError: (err, what) => log.error({ err }, `${what} failed`),
   })
   const qrCodes = createQrCodeService({ store: createQrCodeStore(db.kysely), links, clock, events })
   const domains = createDomainService({
@@ -304,6 +317,7 @@ function services(deps: CompositionDeps) {
     domains,
     gaming,
     audit,
+    safety,
   }
 }
 export type Services = ReturnType<typeof services>
@@ -362,6 +376,7 @@ export async function compose(deps: CompositionDeps) {
     qrCodesModule({ qrCodes: svc.qrCodes, bodyLimitBytes: config.bodyLimitBytes }),
     clicksModule({ clicks: svc.clicks }),
     webhooksModule({ webhooks: svc.webhooks, clock }),
+    safetyModule({ safety: svc.safety }),
     domainsModule({ domains: svc.domains, directory: svc.directory }),
     ...svc.gaming.modules,
     redirectModule({ redirect: svc.redirect, clock }),
@@ -429,6 +444,7 @@ export async function compose(deps: CompositionDeps) {
       await svc.feed.stop()
       await scheduler.stop()
       await svc.domains.settled()
+      await svc.safety.settled()
       await svc.keys.usage.stop()
       await svc.audit.stop()
       await svc.clicks.recorder.stop()

@@ -35,6 +35,14 @@ export interface DomainEvents {
     organizationId: string
     data: { linkId: string; shortUrl: string; shortCode: string; wrongTries: number; lockedUntil: string }
   }
+  /**
+   * A link's destination host (or a parent domain) was found on one of the organization's safety
+   * lists after the link was written: it now answers a warning page instead of redirecting.
+   */
+  'link.flagged': {
+    organizationId: string
+    data: { linkId: string; shortUrl: string; host: string; list: string; flaggedAt: string; kind?: 'smart' }
+  }
   /** Human clicks only (bots and link previews are counted, never announced). */
   'link.clicked': {
     organizationId: string

@@ -64,6 +64,8 @@ export const TABLE_KEYS = {
   fraud_detector_state: ['game_id', 'kind', 'entry_key'],
   skan_campaigns: ['id'],
   skan_postbacks: ['id'],
+  safety_lists: ['id'],
+  safety_list_hosts: ['upload_id', 'host'],
 } as const satisfies Keys
 
 export type CopiedTable = keyof typeof TABLE_KEYS

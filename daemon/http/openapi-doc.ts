@@ -25,6 +25,10 @@ export const TAGS = [
   },
   { name: 'Analytics', description: 'Click analytics of a short link over a date range' },
   { name: 'Custom domains', description: 'Own domains for short links: DNS verification and certificates' },
+  {
+    name: 'Safety',
+    description: 'Lists of hosts link destinations may not use (phishing and malware feeds); flagged links',
+  },
   { name: 'Webhooks', description: 'Signed event deliveries to your receivers, their log and health' },
   { name: 'Games', description: 'Games of the organization, with their SDK keys and signing secrets' },
   { name: 'Gaming ingestion', description: 'Event batches sent by game SDKs (SDK key, not an API key)' },

@@ -64,6 +64,8 @@ export interface PageOf<T> {
 /** Error `error` values of the contract, with their status codes. */
 export const ERROR_TYPES = {
   ValidationError: 400,
+  /** A destination whose host (or a parent domain) is on one of the organization's safety lists. */
+  DestinationBlocked: 400,
   StaleBatch: 400,
   Unauthorized: 401,
   Forbidden: 403,

@@ -161,6 +161,7 @@ export const WEBHOOK_EVENTS = [
   'link.deleted',
   'link.clicked',
   'link.password_locked',
+  'link.flagged',
   'qr_code.created',
   'qr_code.scanned',
   'domain.created',
@@ -172,6 +173,9 @@ export const WEBHOOK_EVENTS = [
   'team.member_removed',
 ] as const
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number]
+/** What an endpoint is posted: the event envelope, or a message Slack's or Discord's incoming webhooks accept. */
+export const WEBHOOK_FORMATS = ['json', 'slack', 'discord'] as const
+export type WebhookFormat = (typeof WEBHOOK_FORMATS)[number]
 export const RETRY_POLICIES = ['exponential', 'linear', 'immediate', 'none'] as const
 export type RetryPolicy = (typeof RETRY_POLICIES)[number]
 export const WEBHOOK_STATUSES = ['active', 'disabled', 'suspended'] as const

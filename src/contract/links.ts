@@ -2,6 +2,7 @@ import Type, { type Static } from 'typebox'
 import { Nullable, PageQuery, StringEnum, Timestamp } from './common.js'
 import { ForceShortUrlChange, PlatformShare } from './smart-links.js'
 import { LinkVariant, Variants } from './variants.js'
+import { LinkFlagged } from './safety.js'
 import { DAY_PATTERN, HTTP_URL_PATTERN, PlainText, SLUG_PATTERN } from './text.js'
 import {
   ANALYTICS_INTERVALS,
@@ -207,6 +208,7 @@ export const Link = Type.Object(
     }),
     passwordProtected: Type.Boolean({ description: 'Whether a visit asks for a password first' }),
     og: Nullable(LinkOg),
+    flagged: Type.Optional(LinkFlagged),
   },
   { $id: 'Link', title: 'Link' },
 )

@@ -27,6 +27,8 @@ export const SCOPES = [
   'gdpr:write',
   'team:read',
   'team:write',
+  'safety:read',
+  'safety:write',
 ] as const
 export type Scope = (typeof SCOPES)[number]
 

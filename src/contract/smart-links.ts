@@ -8,6 +8,7 @@ import { Nullable, PageQuery, StringEnum, Timestamp } from './common.js'
 import { HTTP_URL_PATTERN, PlainText, SLUG_PATTERN } from './text.js'
 import { LINK_LIMITS, LINK_VARIANT_LIMITS, SMART_LINK_PLATFORMS } from './limits.js'
 import { LinkVariant } from './variants.js'
+import { LinkFlagged } from './safety.js'
 
 const TargetUrl = Type.String({
   minLength: 1,
@@ -117,6 +118,7 @@ export const SmartLink = Type.Object(
     clicks: Type.Integer({ description: 'Human clicks (bots and link previews excluded)' }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
+    flagged: Type.Optional(LinkFlagged),
   },
   { $id: 'SmartLink', title: 'SmartLink' },
 )

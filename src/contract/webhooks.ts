@@ -8,6 +8,7 @@ import {
   SIGNATURE_REASONS,
   WEBHOOK_BULK_ACTIONS,
   WEBHOOK_EVENTS,
+  WEBHOOK_FORMATS,
   WEBHOOK_LIMITS,
   WEBHOOK_STATUSES,
   WEBHOOK_TEMPLATE_IDS,
@@ -17,6 +18,7 @@ export {
   DELIVERY_STATUSES,
   RETRY_POLICIES,
   WEBHOOK_EVENTS,
+  WEBHOOK_FORMATS,
   WEBHOOK_LIMITS,
   WEBHOOK_STATUSES,
   WEBHOOK_TEMPLATE_IDS,
@@ -39,6 +41,10 @@ const Events = Type.Array(EventType, {
 const Policy = StringEnum(RETRY_POLICIES, {
   description: 'exponential (2, 4, 8 s…), linear (5 s), immediate (1 s) or none',
 })
+const Format = StringEnum(WEBHOOK_FORMATS, {
+  description:
+    'json: the event envelope; slack: {text, blocks} for a Slack incoming webhook; discord: {content, embeds} for a Discord webhook URL (same signature headers)',
+})
 const MaxRetries = Type.Integer({ minimum: 0, maximum: L.maxRetriesMax })
 const Timeout = Type.Integer({ minimum: L.timeoutMin, maximum: L.timeoutMax, description: 'Seconds' })
 const Headers = Type.Record(Type.String(), Type.String({ maxLength: L.headerValueMax }), {
@@ -60,6 +66,7 @@ export const CreateWebhookBody = Type.Object(
     maxRetries: Type.Optional(MaxRetries),
     timeoutSeconds: Type.Optional(Timeout),
     headers: Type.Optional(Headers),
+    format: Type.Optional({ ...Format, default: 'json' }),
   },
   { additionalProperties: false },
 )
@@ -75,6 +82,7 @@ export const UpdateWebhookBody = Type.Object(
     maxRetries: Type.Optional(MaxRetries),
     timeoutSeconds: Type.Optional(Timeout),
     headers: Type.Optional(Headers),
+    format: Type.Optional(Format),
   },
   { additionalProperties: false, minProperties: 1 },
 )
@@ -91,6 +99,7 @@ export const Webhook = Type.Object(
     maxRetries: Type.Integer(),
     timeoutSeconds: Type.Integer(),
     headers: Type.Record(Type.String(), Type.String()),
+    format: Format,
     status: StringEnum(WEBHOOK_STATUSES),
     consecutiveFailures: Type.Integer({
       description: 'Failed deliveries in a row (retries exhausted; tests excluded): 5 suspends the webhook',

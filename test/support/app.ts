@@ -120,6 +120,7 @@ export const JOB_NAMES = [
   'prune-webhook-deliveries',
   'purge-deleted-link-clicks',
   'recheck-domains',
+  'recheck-safety-lists',
   'renew-certificates',
 ]
 

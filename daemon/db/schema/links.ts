@@ -1,7 +1,7 @@
 import type { Generated } from 'kysely'
 
 /**
- * The links module's tables (migrations 0002, 0021, 0023, 0024).
+ * The links module's tables (migrations 0002, 0021, 0023, 0024, 0036).
  * Kysely table types (daemon/db/schema.ts): timestamps are Unix ms; JSON columns are TEXT.
  */
 
@@ -41,6 +41,10 @@ export interface LinksTable {
   game_id: Generated<string | null>
   /** JSON [{destinationUrl, weight}] (migration 0035): split destinations; null for none. */
   variants: Generated<string | null>
+  /** The destination host found on a safety list, that list's name and when (migration 0036); null: not flagged. */
+  flagged_host: Generated<string | null>
+  flagged_list: Generated<string | null>
+  flagged_at: Generated<number | null>
   created_at: number
   updated_at: number
 }

@@ -24,6 +24,8 @@ export interface WebhooksTable {
   /** Failed attempts in a row since the last success, and no untried delivery before paused_until (0018). */
   failed_attempts: Generated<number>
   paused_until: Generated<number>
+  /** json | slack | discord: the body an endpoint is sent (0036). */
+  format: Generated<string>
 }
 
 /** The webhook outbox (migration 0004): one row per event per subscribed webhook. */

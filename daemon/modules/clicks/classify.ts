@@ -6,8 +6,11 @@ import { utcDay, utcDayNumber } from '../../clock.js'
 import { boundedMemo } from './memo.js'
 import type { SmartLinkPlatform } from '../../../src/contract/limits.js'
 
-/** Why a redirect was counted as a bot rather than a human click. */
-export type BotReason = 'link-preview' | 'head-request' | 'user-agent' | 'no-user-agent'
+/**
+ * Why a redirect was counted as a bot rather than a human click (`blocked`: a visit of a link
+ * flagged by a safety list, answered with the warning page).
+ */
+export type BotReason = 'link-preview' | 'head-request' | 'user-agent' | 'no-user-agent' | 'blocked'
 
 /**
  * Link-preview fetchers of chat apps and social networks: they fetch every link a person pastes,

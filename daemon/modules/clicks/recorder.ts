@@ -40,6 +40,8 @@ export interface ClickInput {
   variant?: string
   /** The visit's visitor hash when the redirect already worked it out (to pick a variant). */
   visitorHash?: string
+  /** The link is flagged by a safety list: the visit got the warning page (never a human click). */
+  blocked?: boolean
 }
 
 /** What recording needs of the QR codes: each code's scans, inside the flush's unit of work. */
@@ -204,7 +206,7 @@ export function createClickRecorder(deps: RecorderDeps) {
   let received = 0
 
   function enrich(c: ClickInput): Enriched {
-    const reason = botReason(c.method, c.userAgent)
+    const reason = c.blocked ? 'blocked' : botReason(c.method, c.userAgent)
     const agent = parseAgent(c.userAgent)
     const place = deps.locate(c.ip)
     const utm = utmOf(c.query, c.variant ?? c.link.destinationUrl)

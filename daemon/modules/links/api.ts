@@ -22,6 +22,7 @@ import type { ErrorDetail } from '../../http/errors.js'
 import type { QrImage } from '../../qr/index.js'
 import type { DomainDirectory } from '../domains/index.js'
 import type { ResolvedLink } from './present.js'
+import type { Destination } from './destinations.js'
 import type { LinkKind } from './records.js'
 import type { ReservedCodes } from './rules.js'
 import type { LinkStore } from './store.js'
@@ -77,6 +78,49 @@ export interface LinkService {
   detachDomain(domainId: string): Promise<number>
   /** Job: persists 'expired' for links past their expiry; returns how many. */
   expireDue(): Promise<number>
+  /**
+   * The safety re-check's reading: up to `limit` links and smart links with ids after `afterId`
+   * (in id order; one organization's when given), each with its destinations and current flag.
+   */
+  destinationsPage(q: {
+    organizationId?: string
+    afterId: string
+    limit: number
+  }): Promise<LinkDestinations[]>
+  /**
+   * Flags a link (its visits get the warning page; announces link.flagged and link.updated) or
+   * clears its flag (announces link.updated); false when nothing changed.
+   */
+  setFlag(organizationId: string, id: string, flag: SafetyMatch | null): Promise<boolean>
+}
+
+/** A destination host found on a safety list, and the list's name. */
+export interface SafetyMatch {
+  host: string
+  list: string
+}
+
+/** What the safety re-check reads of a stored link. */
+export interface LinkDestinations {
+  id: string
+  organizationId: string
+  urls: string[]
+  flag: SafetyMatch | null
+}
+
+/**
+ * The safety lists as the links module asks them (the safety module, wired by the composition:
+ * it depends on links, not the reverse).
+ */
+export interface DestinationGuard {
+  /**
+   * 400 DestinationBlocked naming every destination whose host or a parent domain is on one of
+   * the organization's safety lists. Every destination of a create or update goes through this
+   * one check (links, rules, smart-link targets, split variants).
+   */
+  assertDestinationsAllowed(organizationId: string, destinations: readonly Destination[]): Promise<void>
+  /** The first of `urls` whose host is listed (the most specific listed host of it), or undefined. */
+  firstMatch(organizationId: string, urls: readonly string[]): Promise<SafetyMatch | undefined>
 }
 
 /** Smart links (`/api/use/smart-links`): rows of the links table, never listed as links. */
@@ -115,6 +159,8 @@ export interface LinkServiceDeps {
   reserved: ReservedCodes
   /** What else uses a short URL (absent: nothing but the link's own QR image). */
   shortUrlUse?: ShortUrlUse
+  /** The safety lists every destination is checked against (absent: none). */
+  destinationGuard?: DestinationGuard
 }
 
 /**

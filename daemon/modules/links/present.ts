@@ -42,6 +42,8 @@ export interface ResolvedLink {
   smart: (SmartTargets & { appendClickId: boolean }) | null
   /** Split destinations ([]: none); a smart link's split its fallback. */
   variants: LinkVariant[]
+  /** A destination found on a safety list: visits get the warning page, never the redirect. */
+  flagged: { host: string; list: string } | null
 }
 
 /** Past its expiry, or every click of its maxClicks taken: expired. */
@@ -49,6 +51,8 @@ function statusOf(l: LinkRecord, t: number): LinkStatus {
   const s = effectiveStatus(l, t)
   return s === 'active' && l.maxClicks !== null && l.cappedClicks >= l.maxClicks ? 'expired' : s
 }
+
+const flagOf = (f: NonNullable<LinkRecord['flag']>) => ({ host: f.host, list: f.list, flaggedAt: iso(f.at) })
 
 /** A link as the API shows it at time `t`. */
 export function presentLink(l: LinkRecord, t: number, shortUrlOf: ShortUrlOf): Link {
@@ -75,6 +79,7 @@ export function presentLink(l: LinkRecord, t: number, shortUrlOf: ShortUrlOf): L
     variants: l.variants,
     passwordProtected: l.passwordHash !== null,
     og: l.og,
+    ...(l.flag && { flagged: flagOf(l.flag) }),
   }
 }
 
@@ -98,6 +103,7 @@ export function presentSmart(l: LinkRecord, shortUrlOf: ShortUrlOf): SmartLink {
     clicks: l.clicks,
     createdAt: iso(l.createdAt),
     updatedAt: iso(l.updatedAt),
+    ...(l.flag && { flagged: flagOf(l.flag) }),
   }
 }
 
@@ -129,5 +135,6 @@ export function resolvedOf(l: LinkRecord, t: number, shortUrlOf: ShortUrlOf): Re
     og: l.og,
     smart: l.kind === 'smart' && l.targets ? { ...l.targets, appendClickId: l.appendClickId } : null,
     variants: l.variants,
+    flagged: l.flag && { host: l.flag.host, list: l.flag.list },
   }
 }

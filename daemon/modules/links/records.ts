@@ -14,6 +14,14 @@ export interface SmartTargets {
 }
 export type LinkKind = 'link' | 'smart'
 
+/** A destination host found on a safety list after the link was written (the re-check). */
+export interface LinkFlag {
+  host: string
+  /** The list's name. */
+  list: string
+  at: number
+}
+
 /** A link as stored: the store's domain object (status as stored, expiry not applied). */
 export interface LinkRecord {
   id: string
@@ -50,6 +58,8 @@ export interface LinkRecord {
   gameId: string | null
   /** Split destinations ([]: none); a smart link's split its fallback. */
   variants: LinkVariant[]
+  /** Set by the safety re-check: the link answers a warning page instead of redirecting. */
+  flag: LinkFlag | null
 }
 
 export interface LinkPatch {
@@ -108,6 +118,10 @@ export function toRecord(r: Selectable<LinksTable>): LinkRecord {
     appendClickId: r.append_click_id === undefined ? true : Number(r.append_click_id) === 1,
     gameId: r.game_id ?? null,
     variants: parseVariants(r.variants ?? null),
+    flag:
+      r.flagged_host && r.flagged_list
+        ? { host: r.flagged_host, list: r.flagged_list, at: Number(r.flagged_at ?? 0) }
+        : null,
   }
 }
 
@@ -141,6 +155,9 @@ export function toRow(l: LinkRecord): Insertable<LinksTable> {
     append_click_id: l.appendClickId ? 1 : 0,
     game_id: l.gameId,
     variants: storedVariants(l.variants),
+    flagged_host: l.flag?.host ?? null,
+    flagged_list: l.flag?.list ?? null,
+    flagged_at: l.flag?.at ?? null,
     created_at: l.createdAt,
     updated_at: l.updatedAt,
   }

@@ -28,7 +28,17 @@ import { presentLink, resolvedOf, type ResolvedLink } from './present.js'
 import { bulkCreate } from './bulk.js'
 import { createLinkWriter, type NewItem } from './writer.js'
 import type { UnitOfWork } from '../../db/unit-of-work.js'
-import type { ClickDelta, ItemValidator, LinkRef, LinkService, LinkServiceDeps, OwnedLink } from './api.js'
+import type {
+  ClickDelta,
+  OwnedLink,
+  ItemValidator,
+  LinkDestinations,
+  LinkRef,
+  LinkService,
+  LinkServiceDeps,
+  SafetyMatch,
+} from './api.js'
+import { destinationsOf } from './destinations.js'
 
 /** Links expired per transaction by the expire-links job. */
 const EXPIRE_BATCH = 1000
@@ -85,6 +95,7 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
       og: og ?? null,
       createdAt: t,
     })
+    await writer.guard(organizationId, destinationsOf(record))
     return { record, code: customSlug }
   }
 
@@ -141,6 +152,10 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
       const og = p.check(() => checkOg(body.og))
       if (body.shortCode !== undefined) p.check(() => checkSlug(body.shortCode!, deps.reserved, 'shortCode'))
       p.done()
+      await writer.guard(
+        organizationId,
+        destinationsOf({ kind: 'link', destinationUrl, expiredUrl, rules, variants }),
+      )
       let status: LinkStatus | undefined = body.status
       if (effectiveStatus(l, t) === 'expired') {
         // A new expiry in the future, or none, brings an expired link back (active unless told).
@@ -305,6 +320,25 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
         total += expired.length
         if (expired.length < EXPIRE_BATCH) return total
       }
+    },
+
+    async destinationsPage(q: {
+      organizationId?: string
+      afterId: string
+      limit: number
+    }): Promise<LinkDestinations[]> {
+      const rows = await store.pageById(q)
+      return rows.map((l) => ({
+        id: l.id,
+        organizationId: l.organizationId,
+        urls: destinationsOf(l).map((d) => d.url),
+        flag: l.flag && { host: l.flag.host, list: l.flag.list },
+      }))
+    },
+
+    async setFlag(organizationId: string, id: string, flag: SafetyMatch | null): Promise<boolean> {
+      const l = await store.byId(organizationId, id)
+      return l ? writer.setFlag(l, flag, now()) : false
     },
   }
 }

@@ -17,6 +17,7 @@ import type { LinkRecord, SmartTargets } from './records.js'
 import { checkSlug, normalizeTags, normalizeTitle } from './rules.js'
 import { checkVariants } from './options.js'
 import type { LinkServiceDeps } from './api.js'
+import { destinationsOf } from './destinations.js'
 import { createLinkWriter } from './writer.js'
 import type { SmartLinkService } from './api.js'
 
@@ -77,6 +78,10 @@ export function createSmartLinkService(deps: SmartLinkServiceDeps): SmartLinkSer
       const tags = problems.check(() => normalizeTags(body.tags))
       const variants = problems.check(() => checkVariants(body.variants, destination))
       problems.done()
+      await writer.guard(
+        organizationId,
+        destinationsOf({ kind: 'smart', destinationUrl: fallbackUrl, targets, variants }),
+      )
       const gameId = (await checkGame(organizationId, body.gameId)) ?? null
       const record = writer.newRecord({
         organizationId,
@@ -119,6 +124,13 @@ export function createSmartLinkService(deps: SmartLinkServiceDeps): SmartLinkSer
       if (body.shortCode !== undefined)
         problems.check(() => checkSlug(body.shortCode!, deps.reserved, 'shortCode'))
       problems.done()
+      // The destinations this PATCH names (targets it leaves alone are not checked again).
+      const named =
+        targets && Object.fromEntries(PLATFORMS.filter((p) => body[p]).map((p) => [p, targets[p]]))
+      await writer.guard(
+        organizationId,
+        destinationsOf({ kind: 'smart', destinationUrl: fallbackUrl, targets: named, variants }),
+      )
       const gameId = await checkGame(organizationId, body.gameId)
       const patch = {
         ...(fallbackUrl !== undefined && { destinationUrl: fallbackUrl }),

@@ -56,6 +56,10 @@ export interface LinkQueries {
   takeCappedClick(id: string, human: boolean): Promise<boolean>
   /** Sum of the clicks of the organization's links on custom domains. */
   customDomainClicks(organizationId: string): Promise<number>
+  /** Up to `limit` links (either kind) with ids after `afterId`, in id order; one organization's when given. */
+  pageById(q: { organizationId?: string | undefined; afterId: string; limit: number }): Promise<LinkRecord[]>
+  /** Sets or clears a link's safety flag (not an edit: updated_at is kept). */
+  setFlag(id: string, flag: LinkRecord['flag']): Promise<void>
 }
 
 /** The link store port: its queries, and a unit of work running several of them atomically. */
@@ -114,6 +118,29 @@ function queries(db: Kysely<Database>): LinkQueries {
           custom_domain_id: customDomainId,
           short_code: shortCode,
           updated_at: now,
+        })
+        .where('id', '=', id)
+        .execute()
+    },
+
+    async pageById(q: {
+      organizationId?: string | undefined
+      afterId: string
+      limit: number
+    }): Promise<LinkRecord[]> {
+      let query = db.selectFrom('links').selectAll().where('id', '>', q.afterId)
+      if (q.organizationId !== undefined) query = query.where('organization_id', '=', q.organizationId)
+      const rows = await query.orderBy('id').limit(q.limit).execute()
+      return rows.map(toRecord)
+    },
+
+    async setFlag(id: string, flag: LinkRecord['flag']): Promise<void> {
+      await db
+        .updateTable('links')
+        .set({
+          flagged_host: flag?.host ?? null,
+          flagged_list: flag?.list ?? null,
+          flagged_at: flag?.at ?? null,
         })
         .where('id', '=', id)
         .execute()

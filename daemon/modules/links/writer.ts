@@ -15,7 +15,8 @@ import { assignCodes, codeTaken } from './codes.js'
 import { createLinkPlacement } from './placement.js'
 import { eventData } from './present.js'
 import type { LinkKind, LinkPatch, LinkRecord } from './records.js'
-import type { LinkServiceDeps } from './api.js'
+import type { LinkServiceDeps, SafetyMatch } from './api.js'
+import { destinationsOf, type Destination } from './destinations.js'
 
 /** A new row's own fields; the others take the defaults of a link without options. */
 export type NewRow = Pick<
@@ -74,6 +75,7 @@ export function createLinkWriter(deps: LinkServiceDeps) {
       appendClickId: true,
       gameId: null,
       variants: [],
+      flag: null,
       ...fields,
     }
   }
@@ -133,11 +135,50 @@ export function createLinkWriter(deps: LinkServiceDeps) {
     return out
   }
 
+  /** The destination guard (safety lists): 400 DestinationBlocked when one is listed. */
+  async function guard(organizationId: string, destinations: readonly Destination[]): Promise<void> {
+    if (deps.destinationGuard && destinations.length > 0)
+      await deps.destinationGuard.assertDestinationsAllowed(organizationId, destinations)
+  }
+
+  /**
+   * Sets or clears a flag (no edit: updated_at kept); a new flag announces link.flagged, any
+   * change link.updated (the link's `flagged` field, and the redirect caches forget it).
+   */
+  async function setFlag(l: LinkRecord, match: SafetyMatch | null, t: number): Promise<boolean> {
+    const same = match === null ? l.flag === null : l.flag?.host === match.host && l.flag.list === match.list
+    if (same) return false
+    const flag = match && { ...match, at: t }
+    await store.setFlag(l.id, flag)
+    const updated = { ...l, flag }
+    if (flag) {
+      deps.events.emit(
+        'link.flagged',
+        {
+          organizationId: l.organizationId,
+          data: {
+            linkId: l.id,
+            shortUrl: shortUrlOf(l),
+            host: flag.host,
+            list: flag.list,
+            flaggedAt: iso(t),
+            ...(l.kind === 'smart' && { kind: 'smart' as const }),
+          },
+        },
+        t,
+      )
+    }
+    announce('link.updated', updated, t)
+    return true
+  }
+
   return {
     ...placement,
     newRecord,
     announce,
     load,
+    guard,
+    setFlag,
 
     /** One page of the organization's rows of that kind (search and tag trimmed; blank: none). */
     async list<T>(
@@ -194,7 +235,17 @@ export function createLinkWriter(deps: LinkServiceDeps) {
     ): Promise<LinkRecord> {
       const place = await newPlace(organizationId, l, body)
       await writePatch(l.id, { ...patch, ...(place !== undefined && { place }), updatedAt: t })
-      const updated = await load(organizationId, l.id, l.kind)
+      let updated = await load(organizationId, l.id, l.kind)
+      if (updated.flag !== null && destinationsOf({ kind: l.kind, ...patch }).length > 0) {
+        // New destinations (checked clean by the caller): the flag stays only while another is listed.
+        const match = await deps.destinationGuard?.firstMatch(
+          organizationId,
+          destinationsOf(updated).map((d) => d.url),
+        )
+        const flag = match ? { ...match, at: updated.flag.at } : null
+        await store.setFlag(l.id, flag)
+        updated = { ...updated, flag }
+      }
       announce('link.updated', updated, t)
       return updated
     },

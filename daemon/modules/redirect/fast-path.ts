@@ -65,10 +65,11 @@ export function createFastRedirect(
     const found = redirect.lookupCached(domainKey, code)
     // A link with maxClicks asks the database on every visit, a protected link answers its form
     // and a link with og its preview page to crawlers, a smart link may answer the device page
-    // and picks a click id per visit: the route does those.
+    // and picks a click id per visit, a flagged link answers the warning page: the route does those.
     if (found?.kind !== 'redirect') return false
     const l = found.link
     if (l.maxClicks !== null || l.passwordHash !== null || l.og !== null || l.smart !== null) return false
+    if (l.flagged !== null) return false
 
     const now = clock.now()
     const q = url.indexOf('?')

@@ -112,6 +112,21 @@ export function previewPage(link: ResolvedLink, destination: string | null): str
   return page(title, body, head)
 }
 
+/**
+ * What a visit of a link flagged by a safety list gets instead of the redirect: the listed host,
+ * and no way through (no link to the destination).
+ */
+export function flaggedPage(link: ResolvedLink, flag: { host: string; list: string }): string {
+  const title = 'Warning: this link was blocked'
+  return page(
+    title,
+    `<h1>${escapeHtml(title)}</h1>` +
+      `<p>The short link ${escapeHtml(link.shortUrl)} leads to <strong>${escapeHtml(flag.host)}</strong>, ` +
+      `which is on a list of sites known for phishing or malware (${escapeHtml(flag.list)}).</p>` +
+      '<p>You were not sent there. If you trust the link anyway, ask whoever shared it for the address.</p>',
+  )
+}
+
 /** Headers of every page above: no caching, no indexing, nothing loaded from elsewhere. */
 export function pageHeaders(reply: FastifyReply): FastifyReply {
   return reply

@@ -9,7 +9,7 @@ import type { ResolvedLink } from './cache.js'
 import { clickInput, USER_AGENT_MAX, type RedirectRequest } from './click.js'
 import { needsVisit, targetOf, type CountryOf } from './options.js'
 import { CACHE_CONTROL, locationOf, ROOT_MESSAGE } from './pages.js'
-import { isPreviewCrawler, passwordPage, previewPage } from './protected.js'
+import { flaggedPage, isPreviewCrawler, passwordPage, previewPage } from './protected.js'
 import type { VisitAnswer, Visitor, VisitRequest } from './api.js'
 import {
   DEVICE_PAGE_CSP,
@@ -26,11 +26,15 @@ import { bucketOf, variantAt } from './variants.js'
 export type VisitorHash = (ts: number, ip: string, userAgent: string) => string
 
 /**
- * Whether a visit of the link takes one of its maxClicks: a visit that ends in the password form
- * or a preview page does not (the unlocked visit after the form does).
+ * Whether a visit of the link takes one of its maxClicks: a visit that ends in the password form,
+ * a preview page or the warning page of a flagged link does not (the unlocked visit after the form does).
  */
 export function takesClick(link: ResolvedLink, req: Pick<RedirectRequest, 'headers'>): boolean {
-  return link.passwordHash === null && !(link.og !== null && isPreviewCrawler(req.headers['user-agent']))
+  return (
+    link.flagged === null &&
+    link.passwordHash === null &&
+    !(link.og !== null && isPreviewCrawler(req.headers['user-agent']))
+  )
 }
 
 /** The request's User-Agent ('' when none). */
@@ -93,6 +97,14 @@ export function createVisitor(countryOf: CountryOf, visitorHash: VisitorHash): V
     if (found.kind === 'not-found')
       return { kind: 'error', status: 404, message: `short link /${code} not found` }
     const link = found.link
+    // A destination on a safety list: the warning page before anything could lead there (the
+    // visit is recorded as blocked, never as a human click).
+    if (link.flagged !== null)
+      return {
+        kind: 'page',
+        body: req.method === 'HEAD' ? undefined : flaggedPage(link, link.flagged),
+        click: { ...clickInput(link, now, req), blocked: true },
+      }
     // Expiry, startsAt (the lookup) and maxClicks come first: an expired link has no form or preview.
     if (found.kind === 'gone' || !opts.capOpen) return expired(link, code)
 

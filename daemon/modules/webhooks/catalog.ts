@@ -98,6 +98,13 @@ export function sampleData(event: WebhookEvent, publicUrl: string, now: number):
       wrongTries: 100,
       lockedUntil: at,
     },
+    'link.flagged': {
+      linkId: link.id,
+      shortUrl: link.shortUrl,
+      host: 'phish.example.net',
+      list: 'urlhaus',
+      flaggedAt: at,
+    },
     'qr_code.created': {
       qrCodeId: 'qr_sample',
       linkId: link.id,

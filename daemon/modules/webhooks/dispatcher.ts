@@ -12,11 +12,13 @@ import type { Clock } from '../../clock.js'
 import { iso } from '../../clock.js'
 import { newId } from '../../crypto.js'
 import type { EventEnvelope } from '../../events.js'
+import type { WebhookFormat } from '../../../src/contract/limits.js'
+import { deliveryBody, type Envelope } from './chat.js'
 import type { NewDelivery, WebhookStore } from './store.js'
 
 interface Subscriptions {
   organization: { id: string; name: string }
-  hooks: Array<{ id: string; events: ReadonlySet<string>; maxAttempts: number }>
+  hooks: Array<{ id: string; events: ReadonlySet<string>; maxAttempts: number; format: WebhookFormat }>
 }
 
 const CACHE_MS = 10_000
@@ -69,6 +71,7 @@ export function createDispatcher(deps: {
           id: h.id,
           events: new Set<string>(h.events),
           maxAttempts: attemptsFor(h),
+          format: h.format,
         })),
       }
     })()
@@ -98,14 +101,21 @@ export function createDispatcher(deps: {
     const hooks = subs.hooks.filter((h) => h.events.has(event.type))
     if (hooks.length === 0) return
     const eventId = newId('evt')
-    const payload = JSON.stringify({
+    const envelope: Envelope = {
       id: eventId,
       event: event.type,
       timestamp: iso(event.at),
       organizationId: event.organizationId,
       organization: subs.organization,
-      data: event.data,
-    })
+      data: event.data as Record<string, unknown>,
+    }
+    // One body per format (json endpoints share theirs).
+    const bodies = new Map<WebhookFormat, string>()
+    const payloadOf = (format: WebhookFormat) => {
+      let body = bodies.get(format)
+      if (body === undefined) bodies.set(format, (body = deliveryBody(format, envelope)))
+      return body
+    }
     const now = deps.clock.now()
     for (const h of hooks)
       queue.push({
@@ -114,7 +124,7 @@ export function createDispatcher(deps: {
         organizationId: event.organizationId,
         eventId,
         event: event.type,
-        payload,
+        payload: payloadOf(h.format),
         isTest: false,
         status: 'pending',
         maxAttempts: h.maxAttempts,

@@ -25,6 +25,7 @@ export function present(w: WebhookRecord): Webhook {
     maxRetries: w.maxRetries,
     timeoutSeconds: w.timeoutSeconds,
     headers: w.headers,
+    format: w.format,
     status: w.status,
     consecutiveFailures: w.consecutiveFailures,
     failedAttempts: w.failedAttempts,

@@ -21,6 +21,7 @@ import type {
   WebhookTemplate,
   WebhookWithSecret,
 } from '../../../src/contract/webhooks.js'
+import { deliveryBody } from './chat.js'
 import { sampleData, TEMPLATES } from './catalog.js'
 import { createDispatcher } from './dispatcher.js'
 import { systemResolver, type GuardPolicy, type Resolver } from './ssrf.js'
@@ -124,6 +125,7 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
         maxRetries: body.maxRetries ?? template?.maxRetries ?? WEBHOOK_LIMITS.maxRetriesDefault,
         timeoutSeconds: body.timeoutSeconds ?? template?.timeoutSeconds ?? WEBHOOK_LIMITS.timeoutDefault,
         headers: headers!,
+        format: body.format ?? 'json',
         secretSealed: deps.secrets.encrypt(secret),
         status: 'active',
         consecutiveFailures: 0,
@@ -167,6 +169,7 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
         ...(body.maxRetries !== undefined && { maxRetries: body.maxRetries }),
         ...(body.timeoutSeconds !== undefined && { timeoutSeconds: body.timeoutSeconds }),
         ...(headers !== undefined && { headers }),
+        ...(body.format !== undefined && { format: body.format }),
         updatedAt: now(),
       })
       subscriptionsChanged(organizationId)
@@ -237,7 +240,7 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
           organizationId,
           eventId,
           event,
-          payload: JSON.stringify({
+          payload: deliveryBody(w.format, {
             id: eventId,
             event,
             timestamp: iso(t),

@@ -1,7 +1,7 @@
 import { sql, type Kysely, type Selectable } from 'kysely'
 import type { SecretBox } from '../../crypto.js'
 import type { Database, WebhooksTable } from '../../db/schema.js'
-import type { RetryPolicy, WebhookEvent, WebhookStatus } from '../../../src/contract/limits.js'
+import type { RetryPolicy, WebhookEvent, WebhookFormat, WebhookStatus } from '../../../src/contract/limits.js'
 import { createOutboxStore, type OutboxStore } from './outbox-store.js'
 import { newestFirstPage } from '../../db/paginate.js'
 
@@ -26,6 +26,8 @@ export interface WebhookRecord {
   maxRetries: number
   timeoutSeconds: number
   headers: Record<string, string>
+  /** What the endpoint is posted: the envelope (json) or a chat message (slack, discord). */
+  format: WebhookFormat
   secretSealed: string
   status: WebhookStatus
   consecutiveFailures: number
@@ -44,6 +46,7 @@ export interface WebhookPatch {
   maxRetries?: number
   timeoutSeconds?: number
   headers?: Record<string, string>
+  format?: WebhookFormat
   secretSealed?: string
   updatedAt: number
 }
@@ -60,6 +63,7 @@ function toWebhook(r: Selectable<WebhooksTable>, headers: Record<string, string>
     maxRetries: Number(r.max_retries),
     timeoutSeconds: Number(r.timeout_seconds),
     headers,
+    format: (r.format ?? 'json') as WebhookFormat,
     secretSealed: r.secret_sealed,
     status: r.status as WebhookStatus,
     consecutiveFailures: Number(r.consecutive_failures),
@@ -143,6 +147,7 @@ export function createWebhookStore(db: Kysely<Database>, secrets: SecretBox): We
           max_retries: w.maxRetries,
           timeout_seconds: w.timeoutSeconds,
           headers: sealHeaders(w.headers),
+          format: w.format,
           secret_sealed: w.secretSealed,
           status: w.status,
           consecutive_failures: w.consecutiveFailures,
@@ -206,6 +211,7 @@ export function createWebhookStore(db: Kysely<Database>, secrets: SecretBox): We
           ...(p.retryPolicy !== undefined && { retry_policy: p.retryPolicy }),
           ...(p.maxRetries !== undefined && { max_retries: p.maxRetries }),
           ...(p.timeoutSeconds !== undefined && { timeout_seconds: p.timeoutSeconds }),
+          ...(p.format !== undefined && { format: p.format }),
           ...(p.headers !== undefined && { headers: sealHeaders(p.headers) }),
           ...(p.secretSealed !== undefined && { secret_sealed: p.secretSealed }),
           updated_at: p.updatedAt,

@@ -108,6 +108,7 @@ describe('links service: resolve and addClicks (used by the redirect)', () => {
       og: null,
       smart: null,
       variants: [],
+      flagged: null,
     })
     expect(await links.resolve('', 'GO-NOW')).toBeUndefined()
     expect(await links.resolve('', 'nope')).toBeUndefined()

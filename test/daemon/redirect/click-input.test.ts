@@ -21,6 +21,7 @@ const link: ResolvedLink = {
   og: null,
   smart: null,
   variants: [],
+  flagged: null,
 }
 
 /** The one builder of the click input, used by the fast path and by the Fastify route alike. */
