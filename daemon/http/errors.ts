@@ -175,7 +175,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       const status = ERROR_TYPES[mapped]
       const message =
         mapped === 'PayloadTooLarge'
-          ? 'request body is too large'
+          ? `request body is too large: this endpoint takes at most ${sizeOf(request.routeOptions.bodyLimit)}`
           : mapped === 'UnsupportedMediaType'
             ? `unsupported content type ${JSON.stringify(request.headers['content-type'] ?? '')}; send application/json`
             : fe.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
@@ -310,4 +310,10 @@ declare module 'fastify' {
     /** Error type and message of a failed request, for the key activity log. */
     errorInfo?: string
   }
+}
+
+/** A body limit in words (`1 MB`, `20.1 MB`, `512 KB`). */
+function sizeOf(bytes: number): string {
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} KB`
+  return `${(bytes / 1024 / 1024).toFixed(1).replace(/\.0$/, '')} MB`
 }

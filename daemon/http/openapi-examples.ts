@@ -54,6 +54,13 @@ export function requestExamples(): Record<string, unknown> {
         },
       ],
     },
+    'POST /api/use/links/import': {
+      source: 'bitly',
+      file:
+        'id,link,long_url,title,created_at,archived,tags,custom_bitlinks\r\n' +
+        'bit.ly/3xYzAbc,https://bit.ly/3xYzAbc,https://example.com/spring,Spring sale,2024-03-01T10:15:00+0000,false,promo,\r\n',
+      dryRun: false,
+    },
     'PATCH /api/use/links/{id}': { title: 'Spring sale (extended)', expiresAt: '2099-05-31T23:59:59.000Z' },
     'POST /api/use/smart-links': {
       fallbackUrl: 'https://example.com/game',

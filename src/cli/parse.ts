@@ -1,5 +1,6 @@
 /** Option-argument parsers. They throw commander's InvalidArgumentError, which exits 2. */
 import { InvalidArgumentError } from 'commander'
+import { parseExpiry as sharedExpiry, UNIT_MS } from '../import/when.js'
 
 export function intArg(min: number, max = Number.MAX_SAFE_INTEGER) {
   return (value: string): number => {
@@ -55,24 +56,16 @@ export function commaChoices(choices: readonly string[]) {
   }
 }
 
-/** Milliseconds of the duration units accepted by `30d`, `12h`, `90m`, `2w`. */
-const UNIT_MS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }
-
 /**
  * Expiry: an ISO date or date-time, a duration from now (`90m`, `12h`, `30d`, `2w`),
  * or `never` (no expiry). Returns ISO 8601 UTC with milliseconds, or null.
  */
 export function parseExpiry(value: string, now: number = Date.now()): string | null {
-  if (value === 'never' || value === 'none') return null
-  const rel = /^(\d+)([mhdw])$/.exec(value)
-  if (rel) return new Date(now + Number(rel[1]) * (UNIT_MS[rel[2] ?? 'd'] ?? 0)).toISOString()
-  if (/^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(value)) {
-    const t = Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value)
-    if (Number.isFinite(t)) return new Date(t).toISOString()
+  try {
+    return sharedExpiry(value, now)
+  } catch (err) {
+    throw new InvalidArgumentError((err as Error).message)
   }
-  throw new InvalidArgumentError(
-    'expected an ISO date (2026-12-31 or 2026-12-31T12:00:00Z), 30d/12h/90m/2w, or never',
-  )
 }
 
 export function expiryArg(value: string): string | null {

@@ -3,6 +3,8 @@ import type {
   BulkCreateBody,
   BulkCreateResult,
   CreateLinkBody,
+  ImportLinksBody,
+  ImportLinksResult,
   Link,
   ListLinksQuery,
   QrQuery,
@@ -28,6 +30,12 @@ export function linksApi(http: Requests) {
     /** The whole response: `headers['idempotent-replayed']` tells a replayed chunk. */
     bulk: (body: BulkCreateBody, idempotencyKey?: string) =>
       http.call<BulkCreateResult>('POST', '/api/use/links/bulk', {
+        body,
+        ...(idempotencyKey ? { idempotencyKey } : {}),
+      }),
+    /** An export file to import (or check, with dryRun); the whole response, like bulk. */
+    import: (body: ImportLinksBody, idempotencyKey?: string) =>
+      http.call<ImportLinksResult>('POST', '/api/use/links/import', {
         body,
         ...(idempotencyKey ? { idempotencyKey } : {}),
       }),

@@ -74,6 +74,13 @@ export const API_KEY_PATTERN = /^lk_(live|test)_[A-Za-z0-9]{32}$/
 export const LINK_STATUSES = ['active', 'inactive', 'expired'] as const
 export type LinkStatus = (typeof LINK_STATUSES)[number]
 export const REDIRECT_TYPES = [301, 302, 307, 308] as const
+/** The products whose export files `POST /api/use/links/import` reads (linkd: its own CSV or JSON lines). */
+export const IMPORT_SOURCES = ['linkd', 'bitly', 'shlink', 'yourls', 'kutt'] as const
+/**
+ * One import request: the file's size in bytes (UTF-8) and its rows. linkctl reads any size and
+ * sends it in parts of 500 rows.
+ */
+export const IMPORT_LIMITS = { fileBytesMax: 10 * 1024 * 1024, rowsMax: 10_000 } as const
 export const LINK_SORT_FIELDS = ['createdAt', 'clicks'] as const
 export const SORT_ORDERS = ['asc', 'desc'] as const
 export const ANALYTICS_INTERVALS = ['hour', 'day', 'week'] as const

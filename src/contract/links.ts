@@ -6,6 +6,8 @@ import { LinkFlagged } from './safety.js'
 import { DAY_PATTERN, HTTP_URL_PATTERN, PlainText, SLUG_PATTERN } from './text.js'
 import {
   ANALYTICS_INTERVALS,
+  IMPORT_LIMITS,
+  IMPORT_SOURCES,
   LINK_LIMITS,
   LINK_RULE_LIMITS,
   LINK_SORT_FIELDS,
@@ -264,6 +266,51 @@ export const BulkCreateResult = Type.Object(
   { $id: 'BulkCreateResult', title: 'BulkCreateResult' },
 )
 export type BulkCreateResult = Static<typeof BulkCreateResult>
+
+export const ImportLinksBody = Type.Object(
+  {
+    source: Type.Optional(
+      StringEnum(IMPORT_SOURCES, {
+        description:
+          "Who wrote the file: linkd (its CSV or JSON lines, the default), bitly (the links CSV), shlink (the short-URL CSV), yourls (an export plugin's CSV), kutt (the links JSON of GET /api/v2/links)",
+      }),
+    ),
+    file: Type.String({
+      description: `The file's text (UTF-8, at most ${IMPORT_LIMITS.fileBytesMax / 1024 / 1024} MB and ${IMPORT_LIMITS.rowsMax} rows)`,
+    }),
+    dryRun: Type.Optional(
+      Type.Boolean({ description: 'Check every row as an import would, and write nothing' }),
+    ),
+  },
+  { additionalProperties: false },
+)
+export type ImportLinksBody = Static<typeof ImportLinksBody>
+
+export const IMPORT_ROW_STATUSES = ['created', 'wouldCreate', 'failed'] as const
+export const ImportLinksResult = Type.Object(
+  {
+    source: StringEnum(IMPORT_SOURCES),
+    dryRun: Type.Boolean(),
+    created: Type.Integer({ description: 'Links created (0 in a dry run)' }),
+    wouldCreate: Type.Integer({ description: 'Links a dry run would create (0 otherwise)' }),
+    failed: Type.Integer(),
+    results: Type.Array(
+      Type.Object({
+        line: Type.Integer({
+          description: "The row's line in the file (Kutt's JSON: the link's position in the list)",
+        }),
+        status: StringEnum(IMPORT_ROW_STATUSES),
+        shortCode: Nullable(
+          Type.String({ description: 'The short code the row asked for (or got, once created)' }),
+        ),
+        link: Type.Optional(Link),
+        error: Type.Optional(BulkItemError),
+      }),
+    ),
+  },
+  { $id: 'ImportLinksResult', title: 'ImportLinksResult' },
+)
+export type ImportLinksResult = Static<typeof ImportLinksResult>
 
 export const QrQuery = Type.Object(
   {

@@ -3,6 +3,8 @@ import type { PageOf } from '../../../src/contract/common.js'
 import type {
   BulkCreateResult,
   CreateLinkBody,
+  ImportLinksBody,
+  ImportLinksResult,
   Link,
   ListLinksQuery,
   QrQuery,
@@ -47,6 +49,12 @@ export interface LinkService {
   create(organizationId: string, body: CreateLinkBody): Promise<Link>
   /** Up to 1,000 create bodies, each validated on its own, the valid ones committed together. */
   bulkCreate(organizationId: string, items: unknown[], validate: ItemValidator): Promise<BulkCreateResult>
+  /** Another shortener's export file (or linkd's), each row created like a bulk item; or a dry run. */
+  importFile(
+    organizationId: string,
+    body: ImportLinksBody,
+    validate: ItemValidator,
+  ): Promise<ImportLinksResult>
   /** A page of the organization's links (status, search, tag, sort). */
   list(organizationId: string, q: ListLinksQuery): Promise<PageOf<Link>>
   /** One link; 404 otherwise. */
@@ -154,7 +162,7 @@ export interface LinkServiceDeps {
    */
   ownHosts?: string[]
   /** Custom domains (absent: only the shared short domain exists). */
-  domains?: Pick<DomainDirectory, 'forLink' | 'hostOf' | 'knowsHost'>
+  domains?: Pick<DomainDirectory, 'forLink' | 'hostOf' | 'knowsHost' | 'organizationOfHost'>
   /** The daemon's own first path segments: never short codes. */
   reserved: ReservedCodes
   /** What else uses a short URL (absent: nothing but the link's own QR image). */

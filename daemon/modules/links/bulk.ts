@@ -12,8 +12,14 @@ import type { ItemValidator } from './api.js'
 export async function bulkCreate(
   items: unknown[],
   validate: ItemValidator,
-  draft: (body: CreateLinkBody) => Promise<Omit<NewItem, 'index'>>,
-  deps: { writer: Pick<LinkWriter, 'insert'>; present: (l: LinkRecord) => Link; t: number },
+  draft: (body: CreateLinkBody, index: number) => Promise<Omit<NewItem, 'index'>>,
+  deps: {
+    writer: Pick<LinkWriter, 'insert'>
+    present: (l: LinkRecord) => Link
+    t: number
+    /** Checks everything, writes nothing: `created` then counts the items that would be. */
+    dryRun?: boolean
+  },
 ): Promise<BulkCreateResult> {
   const failures = new Map<number, AppError>()
   const drafts: NewItem[] = []
@@ -24,13 +30,15 @@ export async function bulkCreate(
       continue
     }
     try {
-      drafts.push({ index, ...(await draft(item as CreateLinkBody)) })
+      drafts.push({ index, ...(await draft(item as CreateLinkBody, index)) })
     } catch (err) {
       if (!(err instanceof AppError)) throw err
       failures.set(index, err)
     }
   }
-  const committed = drafts.length ? await deps.writer.insert(drafts, 'customSlug', deps.t) : new Map()
+  const committed = drafts.length
+    ? await deps.writer.insert(drafts, 'customSlug', deps.t, { dryRun: deps.dryRun === true })
+    : new Map()
   let created = 0
   const results: BulkCreateResult['results'] = items.map((_, index) => {
     const r = failures.get(index) ?? committed.get(index)

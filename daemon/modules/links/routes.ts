@@ -6,11 +6,13 @@ import {
   BulkCreateBody,
   BulkCreateResult,
   CreateLinkBody,
+  ImportLinksBody,
+  ImportLinksResult,
   Link,
   ListLinksQuery,
   UpdateLinkBody,
 } from '../../../src/contract/links.js'
-import { LINK_LIMITS } from '../../../src/contract/limits.js'
+import { IMPORT_LIMITS, LINK_LIMITS } from '../../../src/contract/limits.js'
 import { principalOf } from '../../http/auth.js'
 import { validationDetails } from '../../http/validation-details.js'
 import { errorRef } from '../../http/openapi.js'
@@ -87,6 +89,24 @@ export function linkRoutes(deps: { links: LinkService; bodyLimitBytes: number })
         },
       },
       async (req) => links.bulkCreate(principalOf(req).organizationId, req.body.links, itemValidator(req)),
+    )
+
+    app.post(
+      '/api/use/links/import',
+      {
+        config: { auth: 'links:write' },
+        // The file as a JSON string: room for its escapes (a quote becomes two characters).
+        bodyLimit: Math.max(deps.bodyLimitBytes, 2 * IMPORT_LIMITS.fileBytesMax + 65_536),
+        schema: {
+          tags,
+          summary: "Import another shortener's export file (Bitly, Shlink, YOURLS, Kutt) or linkd's own",
+          description:
+            "Each row is checked and created like a bulk item: a failed row (a taken short code, a bad URL) writes nothing and is named by its line; the valid rows commit together. Rows keep their short code, title, tags and creation date. A row whose short URL host is a verified custom domain of yours goes on that domain; any other host (bit.ly, the other product's own domain) where a new link goes by default. `dryRun` checks every row and writes nothing. A file that cannot be read (no usable header, not UTF-8) is a 400; over 10 MB or 10,000 rows a 413 (linkctl links import sends any size in parts).",
+          body: ImportLinksBody,
+          response: { 200: ImportLinksResult },
+        },
+      },
+      async (req) => links.importFile(principalOf(req).organizationId, req.body, itemValidator(req)),
     )
 
     app.get(

@@ -4,6 +4,8 @@ import type { PageOf } from '../../../src/contract/common.js'
 import type {
   BulkCreateResult,
   CreateLinkBody,
+  ImportLinksBody,
+  ImportLinksResult,
   Link,
   ListLinksQuery,
   QrQuery,
@@ -26,6 +28,7 @@ import { assignCodes } from './codes.js'
 import type { LinkRecord } from './records.js'
 import { presentLink, resolvedOf, type ResolvedLink } from './present.js'
 import { bulkCreate } from './bulk.js'
+import { importFile } from './import.js'
 import { createLinkWriter, type NewItem } from './writer.js'
 import type { UnitOfWork } from '../../db/unit-of-work.js'
 import type {
@@ -120,6 +123,21 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
         writer,
         present: (l) => present(l, t),
         t,
+      })
+    },
+
+    async importFile(
+      organizationId: string,
+      body: ImportLinksBody,
+      validate: ItemValidator,
+    ): Promise<ImportLinksResult> {
+      const t = now()
+      return importFile(body, validate, {
+        draft: (b) => draft(organizationId, b, t),
+        writer,
+        present: (l) => present(l, t),
+        t,
+        ownsHost: (host) => deps.domains?.organizationOfHost(host) === organizationId,
       })
     },
 

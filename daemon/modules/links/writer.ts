@@ -90,12 +90,14 @@ export function createLinkWriter(deps: LinkServiceDeps) {
   /**
    * Gives each row its short code and inserts the ones that got one, in one transaction; a
    * chosen code taken on its domain (already, or earlier in the batch) fails that item with
-   * 409 on `field`. Announces link.created for each row inserted.
+   * 409 on `field`. Announces link.created for each row inserted. A dry run does all of it but
+   * the insert and the events.
    */
   async function insert(
     items: NewItem[],
     field: 'customSlug' | 'shortCode',
     t: number,
+    opts: { dryRun?: boolean } = {},
   ): Promise<Map<number, LinkRecord | AppError>> {
     const out = new Map<number, LinkRecord | AppError>()
     const inserted: LinkRecord[] = []
@@ -122,7 +124,7 @@ export function createLinkWriter(deps: LinkServiceDeps) {
             out.set(index, record)
           }
         }
-        await tx.insert(inserted)
+        if (!opts.dryRun) await tx.insert(inserted)
       })
     } catch (err) {
       if (!isUniqueViolation(err)) throw err
@@ -131,7 +133,7 @@ export function createLinkWriter(deps: LinkServiceDeps) {
       if (only !== undefined) throw codeTaken(only, field)
       throw new AppError('Conflict', 'a short code was taken concurrently; retry the request')
     }
-    for (const r of inserted) announce('link.created', r, t)
+    if (!opts.dryRun) for (const r of inserted) announce('link.created', r, t)
     return out
   }
 

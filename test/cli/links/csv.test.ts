@@ -1,13 +1,14 @@
 /** The pieces of `links import/export/open/stats` that need no daemon: CSV, rows, chunk keys, progress, flags. */
 import { describe, expect, it } from 'vitest'
-import { parseCsv, CsvParser, type CsvRecord } from '../../../src/cli/csv.js'
+import { parseCsv, CsvParser, type CsvRecord } from '../../../src/contract/csv.js'
 import { csvCell as csvField, csvRow } from '../../../src/contract/csv.js'
 import { chunkKey, csvRows, jsonlRows, reason, type Row } from '../../../src/cli/commands/links/import.js'
 import { createProgress, progressLine, renderBar } from '../../../src/cli/progress.js'
 import { browserCommand } from '../../../src/cli/commands/links/open.js'
 import { createBody, metaArg, updateBody } from '../../../src/cli/commands/links/shared.js'
 import { parseInstant } from '../../../src/cli/parse.js'
-import { CliError, UsageError } from '../../../src/session/exit-codes.js'
+import { UsageError } from '../../../src/session/exit-codes.js'
+import { ImportFileError } from '../../../src/import/index.js'
 import { runLinksImport } from '../../../src/cli/commands/links/import.js'
 import { exitCodeFor } from '../../../src/session/exit-codes.js'
 import { capture, errorReply, stubServer, testCtx, type Recorded } from '../../support/cli.js'
@@ -137,7 +138,7 @@ describe('import rows', () => {
     await expect(all(csvRows(chunks('url,title\nx,y\n')))).rejects.toThrow(
       /line 1: .*destinationUrl is missing/,
     )
-    await expect(all(csvRows(chunks('url,title\nx,y\n')))).rejects.toBeInstanceOf(CliError)
+    await expect(all(csvRows(chunks('url,title\nx,y\n')))).rejects.toBeInstanceOf(ImportFileError)
   })
 
   it('JSON lines: objects per line, link objects mapped to create bodies, bad lines reported', async () => {
@@ -172,6 +173,9 @@ describe('import rows', () => {
           expiresAt: null,
           redirectType: 302,
         },
+        // Where the link was and when it was made: POST /api/use/links/import keeps them.
+        host: 's',
+        createdAt: '2026-01-01T00:00:00.000Z',
       },
       { line: 4, error: 'ParseError', message: expect.stringMatching(/^invalid JSON/) },
       { line: 5, error: 'ParseError', message: 'expected a JSON object' },

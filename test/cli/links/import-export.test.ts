@@ -13,7 +13,7 @@ import {
 import { runLinksExport } from '../../../src/cli/commands/links/export.js'
 import { CSV_COLUMNS } from '../../../src/cli/commands/links/import-input.js'
 import { runLinksList } from '../../../src/cli/commands/links/list.js'
-import { parseCsv } from '../../../src/cli/csv.js'
+import { parseCsv } from '../../../src/contract/csv.js'
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js'
 import { cli, tempDir, testCtx } from '../../support/cli.js'
 

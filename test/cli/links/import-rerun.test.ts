@@ -14,7 +14,7 @@ import {
   type ImportOpts,
   type ImportSummary,
 } from '../../../src/cli/commands/links/import.js'
-import { parseCsv } from '../../../src/cli/csv.js'
+import { parseCsv } from '../../../src/contract/csv.js'
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js'
 import { cli, tempDir, testCtx } from '../../support/cli.js'
 

@@ -123,6 +123,10 @@ const FIXTURES: Record<string, () => Promise<Call>> = {
     url: '/api/use/links/bulk',
     body: examples['POST /api/use/links/bulk'],
   }),
+  'POST /api/use/links/import': async () => ({
+    url: '/api/use/links/import',
+    body: examples['POST /api/use/links/import'],
+  }),
   'PATCH /api/use/links/{id}': async () => ({
     url: `/api/use/links/${await link()}`,
     body: { title: 'New' },
@@ -266,6 +270,7 @@ const NAMES: Record<string, [string, string]> = {
   'PATCH /api/use/links/{id}': ['link.update', 'link'],
   'DELETE /api/use/links/{id}': ['link.delete', 'link'],
   'POST /api/use/links/bulk': ['link.bulk_create', 'link'],
+  'POST /api/use/links/import': ['link.import', 'link'],
   'POST /api/use/smart-links': ['smart_link.create', 'smart_link'],
   'PATCH /api/use/smart-links/{id}': ['smart_link.update', 'smart_link'],
   'DELETE /api/use/smart-links/{id}': ['smart_link.delete', 'smart_link'],

@@ -1,6 +1,9 @@
 /**
  * `links import [file|-]`: CSV (header destinationUrl,title,customSlug,tags,expiresAt) or JSON
- * lines, read as a stream and sent in chunks to POST /api/use/links/bulk. Each chunk covers a
+ * lines, or with --from another shortener's export (src/import reads each), read as a stream and
+ * sent in chunks: linkd's rows to POST /api/use/links/bulk; another product's rows, and every
+ * --dry-run, to POST /api/use/links/import (as linkd JSON lines carrying each row's short URL
+ * and creation date, so that the daemon places and dates them). Each chunk covers a
  * fixed run of input records and carries an X-Idempotency-Key hashed from its position and
  * content, so re-running the same import replays the chunks the daemon already accepted
  * instead of creating the links again. Failed rows are reported by input line and, with
@@ -11,12 +14,13 @@
 import { createHash } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { Argument, Option, type Command } from 'commander'
-import type { BulkCreateResult } from '../../../contract/links.js'
-import { LINK_LIMITS } from '../../../contract/limits.js'
+import type { BulkCreateResult, ImportLinksResult } from '../../../contract/links.js'
+import { IMPORT_SOURCES, LINK_LIMITS } from '../../../contract/limits.js'
+import type { ImportSource } from '../../../import/index.js'
 import type { LinkdClient } from '../../../client/index.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
-import { CliError, EXIT, unstatedDetails } from '../../../session/exit-codes.js'
+import { CliError, EXIT, UsageError, unstatedDetails } from '../../../session/exit-codes.js'
 import { note, plural, printJson, visible, wrapWords } from '../../output.js'
 import { intArg } from '../../parse.js'
 import { createProgress, type Progress } from '../../progress.js'
@@ -37,6 +41,10 @@ export { CSV_COLUMNS, csvRows, jsonlRows, type Row, type RowError } from './impo
 
 export interface ImportOpts {
   file?: string
+  /** The product that wrote the file (default linkd). */
+  from?: ImportSource
+  /** Checks every row with the daemon and creates nothing. */
+  dryRun?: boolean
   format?: 'csv' | 'jsonl'
   chunkSize?: number
   generateCodes?: boolean
@@ -58,6 +66,8 @@ export interface SkippedRow {
 }
 
 export interface ImportSummary {
+  /** A dry run: `created` counts the links the import would create. */
+  dryRun: boolean
   created: number
   /** Rows left out by --skip-existing (their link already exists), each in `skippedRows`. */
   skipped: number
@@ -129,29 +139,102 @@ async function sendChunk(
   }
 }
 
-type BodyRow = { line: number; body: Record<string, unknown>; source?: RowSource }
+/**
+ * Sends one chunk to POST /api/use/links/import as linkd JSON lines (each row's short URL and
+ * creation date kept for the daemon), retried like sendChunk; the answer in bulk's shape (a
+ * dry run's rows that would be created count as created). A dry run sends no idempotency key:
+ * its answer must be today's, never a replay.
+ */
+async function sendImportChunk(
+  client: LinkdClient,
+  rows: BodyRow[],
+  dryRun: boolean,
+): Promise<{ result: BulkCreateResult; replayed: boolean } | BulkItemErr> {
+  const lines = rows.map((r) =>
+    JSON.stringify({
+      ...r.body,
+      ...(r.host !== undefined && { shortUrl: `https://${r.host}/` }),
+      ...(r.createdAt !== undefined && { createdAt: r.createdAt }),
+    }),
+  )
+  const key = dryRun ? undefined : chunkKey(rows[0]?.line ?? 0, [{ via: 'import' }, ...lines])
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const res = await client.links.import({ source: 'linkd', file: lines.join('\n'), dryRun }, key)
+      return { result: asBulk(res.body), replayed: res.headers['idempotent-replayed'] === 'true' }
+    } catch (err) {
+      if (!isApiError(err)) throw err
+      if ((err.status === 429 || err.status === 503) && attempt < RETRIES) {
+        await sleep(Math.min(60, Math.max(1, err.retryAfter ?? attempt)) * 1000)
+        continue
+      }
+      if (err.status === 401 || err.status === 403 || err.status >= 500 || err.status === 429) throw err
+      return err.body
+    }
+  }
+}
+
+/** An import answer for chunk lines 1..n as bulk results by index (line - 1). */
+function asBulk(r: ImportLinksResult): BulkCreateResult {
+  return {
+    created: r.created + r.wouldCreate,
+    failed: r.failed,
+    results: r.results.map((x) => ({
+      index: x.line - 1,
+      status: x.status === 'failed' ? ('failed' as const) : ('created' as const),
+      ...(x.link && { link: x.link }),
+      ...(x.error && { error: x.error }),
+    })),
+  }
+}
+
+type BodyRow = {
+  line: number
+  body: Record<string, unknown>
+  source?: RowSource
+  host?: string
+  createdAt?: string
+}
 type FailedRow = RowError & { source?: RowSource | undefined }
 
 export async function runLinksImport(opts: ImportOpts, ctx: Ctx): Promise<void> {
   const chunkSize = opts.chunkSize ?? DEFAULT_CHUNK_SIZE
+  const from = opts.from ?? 'linkd'
+  const dryRun = opts.dryRun === true
+  if (from !== 'linkd' && opts.format)
+    throw new UsageError(`--format is for linkd's files; a ${from} export has one format`)
+  // linkd's own rows go to the bulk endpoint as before; the rest, and dry runs, to the importer.
+  const viaImport = from !== 'linkd' || dryRun
   await requireKey(ctx)
   const client = await ctx.client()
   const input = await openInput(opts.file, ctx)
   let format: 'csv' | 'jsonl' = opts.format ?? 'csv'
   const failedOut = opts.failedOut ? await FailedOut.open(opts.failedOut, () => format) : undefined
   const existing = opts.skipExisting ? await ExistingLinks.load(client, ctx) : undefined
-  const total = ctx.stderr.isTTY === true ? await countRows(opts.file, opts.format) : undefined
-  const read = await readRows(input, opts.format, {
-    generateCodes: opts.generateCodes === true,
-    onHeader: (fields) => failedOut?.setHeader(fields),
-  })
+  const total = ctx.stderr.isTTY === true ? await countRows(opts.file, opts.format, from) : undefined
+  const read = await readRows(
+    input,
+    opts.format,
+    {
+      generateCodes: opts.generateCodes === true,
+      onHeader: (fields) => failedOut?.setHeader(fields),
+    },
+    from,
+  )
   format = read.format
 
-  const summary: ImportSummary = { created: 0, skipped: 0, failed: 0, errors: [], skippedRows: [] }
+  const summary: ImportSummary = {
+    dryRun,
+    created: 0,
+    skipped: 0,
+    failed: 0,
+    errors: [],
+    skippedRows: [],
+  }
   let replayed = 0
   let seen = 0
   const progress: Progress = createProgress(ctx.stderr, {
-    label: 'Importing',
+    label: dryRun ? 'Checking' : 'Importing',
     enabled: ctx.stderr.isTTY === true,
   })
   // The bar counts rows (created, skipped or failed) of the file's rows; the figures say which.
@@ -159,7 +242,7 @@ export async function runLinksImport(opts: ImportOpts, ctx: Ctx): Promise<void> 
     progress.update(
       summary.created + summary.skipped + summary.failed,
       total,
-      `rows: ${summary.created} created${existing ? `, ${summary.skipped} skipped` : ''}, ${summary.failed} failed`,
+      `rows: ${summary.created} ${dryRun ? 'would be created' : 'created'}${existing ? `, ${summary.skipped} skipped` : ''}, ${summary.failed} failed`,
     )
   const fail = (e: FailedRow) => {
     summary.failed++
@@ -189,7 +272,9 @@ export async function runLinksImport(opts: ImportOpts, ctx: Ctx): Promise<void> 
     if (valid.length > 0) {
       const first = chunk[0]?.line ?? 0
       const bodies = valid.map((r) => r.body)
-      const sent = await sendChunk(client, bodies, chunkKey(first, bodies))
+      const sent = viaImport
+        ? await sendImportChunk(client, valid, dryRun)
+        : await sendChunk(client, bodies, chunkKey(first, bodies))
       if ('result' in sent) {
         if (sent.replayed) replayed += sent.result.created
         summary.created += sent.result.created
@@ -250,7 +335,9 @@ export async function runLinksImport(opts: ImportOpts, ctx: Ctx): Promise<void> 
     const again = replayed > 0 ? ` (${replayed} of them by an earlier run of this import)` : ''
     const skipped = existing ? `; ${summary.skipped} skipped (already there)` : ''
     ctx.stdout.write(
-      `Created ${plural(summary.created, 'link')}${again}${skipped}; ${summary.failed} failed\n`,
+      dryRun
+        ? `Dry run: would create ${plural(summary.created, 'link')}${skipped}; ${summary.failed} would fail; nothing was written\n`
+        : `Created ${plural(summary.created, 'link')}${again}${skipped}; ${summary.failed} failed\n`,
     )
     for (const r of summary.skippedRows) ctx.stdout.write(visible(`skipped line ${r.line}: ${r.reason}\n`))
   }
@@ -269,6 +356,12 @@ export function register(links: Command): void {
       .command('import')
       .description('create links in bulk from CSV or JSON lines (a file, or - / nothing for stdin)')
       .addArgument(new Argument('[file]', 'input file; - or none reads stdin'))
+      .addOption(
+        new Option('--from <source>', "the product that wrote the file (its own export's format)")
+          .choices([...IMPORT_SOURCES])
+          .default('linkd'),
+      )
+      .option('--dry-run', 'check every row with the daemon and create nothing')
       .addOption(
         new Option('--format <format>', 'input format (default: detected)').choices(['csv', 'jsonl']),
       )
@@ -298,7 +391,10 @@ export function register(links: Command): void {
               'chunk size) replays the accepted chunks instead of creating duplicates. Failed rows are ' +
               'reported as "line N: reason" on stderr; the exit code is 1 if any row failed. ' +
               'Fix-and-retry: --failed-out failed.csv, edit failed.csv, then linkctl links import ' +
-              'failed.csv --skip-existing (the error column is ignored on input).',
+              'failed.csv --skip-existing (the error column is ignored on input). --from bitly|shlink|' +
+              "yourls|kutt reads that product's export (Bitly's links CSV, Shlink's short-URL CSV, a " +
+              "YOURLS export plugin's CSV, Kutt's links JSON): links keep their codes, titles, tags and " +
+              'creation dates, and a short URL on a verified custom domain of yours stays on it.',
             96,
           ).join('\n'),
       ),

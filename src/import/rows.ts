@@ -1,0 +1,84 @@
+/**
+ * What every import file becomes, whatever product wrote it: records, each a create body (plus
+ * the short URL's host and the creation date when the file has them) or why it cannot be one,
+ * with the input line it came from and the record as it was read (`source`), so that a failed
+ * row can be written back in the input's own format.
+ */
+import type { IMPORT_SOURCES } from '../contract/limits.js'
+
+export type ImportSource = (typeof IMPORT_SOURCES)[number]
+
+/** A record as read: CSV fields, a JSON object, or the text of a line that is neither. */
+export type RowSource = { fields: string[] } | { object: Record<string, unknown> } | { text: string }
+
+export interface RowError {
+  line: number
+  error: string
+  message: string
+}
+
+export interface BodyRow {
+  line: number
+  body: Record<string, unknown>
+  source?: RowSource
+  /** The host of the row's short URL in the file (its custom domain, when it is one of yours). */
+  host?: string
+  /** When the source product created the link (ISO 8601 UTC). */
+  createdAt?: string
+}
+
+/** One input record: a create body to send, or why it cannot be sent. */
+export type Row = BodyRow | (RowError & { source?: RowSource })
+
+export type Text = AsyncIterable<string | Buffer>
+
+export interface ReadOptions {
+  generateCodes?: boolean
+  /** CSV: called with the header's fields once they are read. */
+  onHeader?: (fields: string[]) => void
+  /** Now (ms), for expiries written as durations (`30d`). */
+  now?: number
+}
+
+/** A file that cannot be read at all (no usable header, not UTF-8 text, not the JSON expected). */
+export class ImportFileError extends Error {
+  override name = 'ImportFileError'
+}
+
+/**
+ * A cell a spreadsheet would run rather than show (`=HYPERLINK("…")`, `+SUM(…)`): its text is
+ * not what the product showed, so the row fails instead of importing the formula as a title.
+ * linkd's own exports protect such text with a leading `'`, which is not a formula.
+ */
+export function formulaIn(field: string, cell: string): RowError['message'] | undefined {
+  return /^\s*(=|[+\-@]\s*[A-Za-z_][\w.]*\s*\()/.test(cell)
+    ? `${field}: is a spreadsheet formula (${cell.length > 40 ? `${cell.slice(0, 40)}…` : cell}); put the text itself, or start it with ' to keep it as written`
+    : undefined
+}
+
+/** U+FFFD stands where the input had bytes that are not UTF-8 (the decoder's replacement). */
+export function notUtf8(values: readonly string[]): string | undefined {
+  return values.some((v) => v.includes('\ufffd'))
+    ? 'the row is not UTF-8 text (the file looks like Latin-1 or Windows-1252): save the file as UTF-8 and import it again'
+    : undefined
+}
+
+/** A NUL in the text: UTF-16 (Excel's "Unicode text") read as UTF-8, or a binary file. */
+export function checkText(text: string): void {
+  if (text.includes('\u0000'))
+    throw new ImportFileError(
+      'the file is not UTF-8 text (it holds NUL characters: UTF-16 or binary); save it as UTF-8 (CSV UTF-8) and import it again',
+    )
+}
+
+/** Tags from one cell, split on `separators`, trimmed, without empties or repeats. */
+export function splitTags(cell: string, separators: RegExp): string[] {
+  return [
+    ...new Set(
+      cell
+        .split(separators)
+        .map((t) => t.trim())
+        .filter((t) => t.length > 0),
+    ),
+  ]
+}

@@ -1,0 +1,276 @@
+/**
+ * The files other shorteners export, read into the rows linkd's own import makes:
+ * - Bitly: the links CSV (columns of a Bitlink: `link`, `long_url`, `title`, `created_at`,
+ *   `tags`, `custom_bitlinks`; "Long URL", "Bitlink" and the like are read too).
+ * - Shlink: the short-URL CSV of its web client (`createdAt, domain, shortCode, shortUrl,
+ *   longUrl, title, tags, visits`, tags separated by `|`), or shlink-importer's CSV
+ *   ("Long URL", "Short code", "Domain", "Title", "Tags").
+ * - YOURLS: the CSV of its export plugins (`keyword, url, title, timestamp, …`, or
+ *   `source, target, hits` where source is `/keyword/`); YOURLS has one domain and no tags.
+ * - Kutt: the links JSON of its API (`GET /api/v2/links`: `{data: [link…]}`, or an array of
+ *   links: `address, target, description, domain, created_at, expire_in, password`).
+ * Header names are matched without case, spaces, `_` or `-`. Where the format comes from:
+ * test/fixtures/import/README.md.
+ */
+import { CsvParser, type CsvRecord, unprotectCsvText } from '../contract/csv.js'
+import { hostOf } from './linkd.js'
+import {
+  checkText,
+  formulaIn,
+  ImportFileError,
+  notUtf8,
+  splitTags,
+  type BodyRow,
+  type ReadOptions,
+  type Row,
+  type Text,
+} from './rows.js'
+import { parseExportedTime } from './when.js'
+
+type Field = 'destination' | 'code' | 'shortUrl' | 'customUrl' | 'domain' | 'title' | 'tags' | 'createdAt'
+
+interface CsvFormat {
+  product: string
+  /** Header names (normalized: lower case, letters and digits only) of each field, first found wins. */
+  columns: Partial<Record<Field, string[]>>
+  tagSeparators: RegExp
+}
+
+export const CSV_FORMATS = {
+  bitly: {
+    product: 'Bitly',
+    columns: {
+      destination: ['longurl', 'destination', 'destinationurl', 'originalurl'],
+      shortUrl: ['link', 'bitlink', 'shortlink', 'shorturl', 'id'],
+      customUrl: ['custombitlinks', 'custombackhalf', 'custombackhalves'],
+      title: ['title'],
+      tags: ['tags'],
+      createdAt: ['createdat', 'created', 'datecreated', 'creationdate'],
+    },
+    tagSeparators: /[,;|]/,
+  },
+  shlink: {
+    product: 'Shlink',
+    columns: {
+      destination: ['longurl'],
+      code: ['shortcode'],
+      shortUrl: ['shorturl'],
+      domain: ['domain'],
+      title: ['title'],
+      tags: ['tags'],
+      createdAt: ['createdat', 'datecreated'],
+    },
+    tagSeparators: /\|/,
+  },
+  yourls: {
+    product: 'YOURLS',
+    columns: {
+      destination: ['url', 'target', 'longurl'],
+      code: ['keyword', 'source'],
+      shortUrl: ['shorturl'],
+      title: ['title'],
+      createdAt: ['timestamp', 'date', 'createdat'],
+    },
+    tagSeparators: /[;|]/,
+  },
+} satisfies Record<string, CsvFormat>
+
+const normalize = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '')
+
+/** Records of another product's CSV export (`format` says which columns mean what). */
+export async function* foreignCsvRows(
+  text: Text,
+  format: CsvFormat,
+  opts: ReadOptions = {},
+): AsyncGenerator<Row> {
+  const parser = new CsvParser()
+  let columns: Map<Field, number> | undefined
+  let width = 0
+  const handle = function* (records: CsvRecord[]): Generator<Row> {
+    for (const r of records) {
+      if (!columns) {
+        if ('error' in r) throw new ImportFileError(`line ${r.line}: cannot read the CSV header: ${r.error}`)
+        checkText(r.fields.join(''))
+        const names = r.fields.map(normalize)
+        columns = new Map()
+        for (const [field, aliases] of Object.entries(format.columns) as [Field, string[]][]) {
+          const i = aliases.map((a) => names.indexOf(a)).find((n) => n >= 0)
+          if (i !== undefined) columns.set(field, i)
+        }
+        width = r.fields.length
+        if (!columns.has('destination'))
+          throw new ImportFileError(
+            `line ${r.line}: this is not ${format.product}'s export: the header has no destination column (one of ${(format.columns.destination ?? []).join(', ')}); it names ${r.fields.join(', ') || 'nothing'}`,
+          )
+        opts.onHeader?.(r.fields)
+        continue
+      }
+      if ('error' in r) yield { line: r.line, error: 'ParseError', message: r.error }
+      else if (r.fields.length !== width)
+        yield {
+          line: r.line,
+          error: 'ParseError',
+          message: `expected ${width} fields like the header, found ${r.fields.length}`,
+          source: { fields: r.fields },
+        }
+      else yield { ...foreignBody(r.line, r.fields, columns, format, opts), source: { fields: r.fields } }
+    }
+  }
+  for await (const chunk of text) yield* handle(parser.push(String(chunk)))
+  yield* handle(parser.end())
+}
+
+function foreignBody(
+  line: number,
+  fields: string[],
+  columns: Map<Field, number>,
+  format: CsvFormat,
+  opts: ReadOptions,
+): Row {
+  const raw = (f: Field) => {
+    const i = columns.get(f)
+    return i === undefined ? '' : (fields[i] ?? '')
+  }
+  const cell = (f: Field) => unprotectCsvText(raw(f)).trim()
+  const encoding = notUtf8(fields)
+  if (encoding) return { line, error: 'ParseError', message: encoding }
+  const formula = formulaIn('title', raw('title')) ?? formulaIn('tags', raw('tags'))
+  if (formula) return { line, error: 'ValidationError', message: formula }
+  // Bitly: a custom back-half (the first, when several) is the link people use.
+  const custom = cell('customUrl')
+    .split(/[\s,|]+/)
+    .find((u) => u.length > 0)
+  return linkRow(
+    line,
+    {
+      destination: cell('destination'),
+      code: cell('code'),
+      shortUrl: custom ?? cell('shortUrl'),
+      domain: cell('domain'),
+      title: cell('title'),
+      tags: splitTags(cell('tags'), format.tagSeparators),
+      createdAt: cell('createdAt'),
+    },
+    opts,
+  )
+}
+
+interface Found {
+  destination: string
+  code?: string
+  shortUrl?: string
+  domain?: string
+  title?: string
+  tags?: string[]
+  createdAt?: string
+  expiresAt?: string
+}
+
+/** A row from what a record says: its code from the code column, else the short URL's path. */
+function linkRow(line: number, found: Found, opts: ReadOptions): Row {
+  if (!found.destination) return { line, error: 'ValidationError', message: 'destinationUrl: is empty' }
+  const body: Record<string, unknown> = { destinationUrl: found.destination }
+  if (found.title) body.title = found.title
+  if (found.tags?.length) body.tags = found.tags
+  if (found.expiresAt) body.expiresAt = found.expiresAt
+  const code = (found.code || (found.shortUrl ? codeOf(found.shortUrl) : '')).replace(/^\/+|\/+$/g, '')
+  if (code && opts.generateCodes !== true) body.customSlug = code
+  const row: BodyRow = { line, body }
+  const host = found.domain ? hostOf(found.domain) : found.shortUrl ? hostOf(found.shortUrl) : undefined
+  if (host) row.host = host
+  if (found.createdAt) {
+    const at = parseExportedTime(found.createdAt)
+    if (!at)
+      return {
+        line,
+        error: 'ValidationError',
+        message: `createdAt: "${found.createdAt}" is not a date (expected ISO 8601 or YYYY-MM-DD HH:MM:SS)`,
+      }
+    row.createdAt = at
+  }
+  return row
+}
+
+/** The path of a short URL without its slashes (`https://bit.ly/abc` → `abc`). */
+function codeOf(shortUrl: string): string {
+  try {
+    const url = new URL(/^[a-z][a-z0-9+.-]*:\/\//i.test(shortUrl) ? shortUrl : `https://${shortUrl}`)
+    return decodeURIComponent(url.pathname).replace(/^\/+|\/+$/g, '')
+  } catch {
+    return ''
+  }
+}
+
+/**
+ * Kutt's links JSON: the API's page `{data: [...]}` or an array of links. The whole text is read
+ * first (JSON is not read record by record); a row's line is its link's position in the list.
+ */
+export async function* kuttRows(text: Text, opts: ReadOptions = {}): AsyncGenerator<Row> {
+  let all = ''
+  for await (const chunk of text) all += String(chunk)
+  checkText(all)
+  let value: unknown
+  try {
+    value = JSON.parse(all.charCodeAt(0) === 0xfeff ? all.slice(1) : all)
+  } catch (err) {
+    throw new ImportFileError(`this is not Kutt's links JSON: ${(err as Error).message}`)
+  }
+  const list = Array.isArray(value)
+    ? value
+    : value && typeof value === 'object' && Array.isArray((value as { data?: unknown }).data)
+      ? (value as { data: unknown[] }).data
+      : undefined
+  if (!list)
+    throw new ImportFileError(
+      `this is not Kutt's links JSON: expected an array of links or {"data": [links]} (GET /api/v2/links)`,
+    )
+  for (const [i, item] of list.entries()) {
+    const line = i + 1
+    if (!item || typeof item !== 'object' || Array.isArray(item)) {
+      yield {
+        line,
+        error: 'ParseError',
+        message: 'expected a link object',
+        source: { text: JSON.stringify(item) },
+      }
+      continue
+    }
+    const object = item as Record<string, unknown>
+    const str = (k: string) => (typeof object[k] === 'string' ? (object[k] as string).trim() : '')
+    const source = { object }
+    const encoding = notUtf8(Object.values(object).filter((v): v is string => typeof v === 'string'))
+    if (encoding) {
+      yield { line, error: 'ParseError', message: encoding, source }
+      continue
+    }
+    if (object.password === true) {
+      yield {
+        line,
+        error: 'ValidationError',
+        message:
+          'password: the link is password-protected in Kutt, and its export never carries the password; set "password" to the one it should have (or to false to import it unprotected)',
+        source,
+      }
+      continue
+    }
+    // An expiry that has passed fails the row (a create takes future expiries only).
+    const expires = str('expire_in')
+    const expiresAt = expires ? (parseExportedTime(expires) ?? expires) : undefined
+    const row = linkRow(
+      line,
+      {
+        destination: str('target'),
+        code: str('address'),
+        shortUrl: str('link'),
+        domain: str('domain'),
+        title: str('description'),
+        createdAt: str('created_at'),
+        ...(expiresAt ? { expiresAt } : {}),
+      },
+      opts,
+    )
+    if ('body' in row && typeof object.password === 'string' && object.password)
+      row.body.password = object.password
+    yield { ...row, source }
+  }
+}
