@@ -35,6 +35,7 @@ import type {
   GameDimPayingGapsTable,
   GamePlayerTotalsTable,
   GameCohortsTable,
+  GameCohortDimsTable,
   GdprDeletionsTable,
   InstallClickClaimsTable,
 } from './schema/gaming.js'
@@ -93,6 +94,7 @@ export interface Database {
   game_daily_dims: GameDailyDimsTable
   game_day_gaps: GameDayGapsTable
   game_cohorts: GameCohortsTable
+  game_cohort_dims: GameCohortDimsTable
   game_acquisition_daily: GameAcquisitionDailyTable
   game_dim_paying_gaps: GameDimPayingGapsTable
   game_player_totals: GamePlayerTotalsTable

@@ -171,6 +171,7 @@ import {
   EXPORT_LIMITS,
   EXPORT_TYPES,
   LEADERBOARD_LIMITS,
+  PLAYER_GROUPS,
   RETENTION_BANDS,
   RETENTION_DAYS,
   REVENUE_GROUPS,
@@ -188,6 +189,20 @@ export const RetentionQuery = Type.Object({
       description: 'day: one cohort per install day (YYYY-MM-DD); week: per ISO week (YYYY-Www)',
     }),
   ),
+  groupBy: Type.Optional(
+    StringEnum(PLAYER_GROUPS, {
+      description:
+        "One cohort list per value of the player's platform or country (profile) or install source, campaign or link; (none) for players without one",
+    }),
+  ),
+  returnEvent: Type.Optional(
+    Type.String({
+      maxLength: INGEST_LIMITS.customTypeMax,
+      pattern: EVENT_TYPE_PATTERN,
+      description:
+        'Retained on day N: sent this event type (a named type or a custom name) on day N; default: any event',
+    }),
+  ),
 })
 export type RetentionQuery = Static<typeof RetentionQuery>
 const RetentionCell = Nullable(
@@ -200,6 +215,9 @@ const RetentionCell = Nullable(
   }),
 )
 export const RetentionRow = Type.Object({
+  group: Type.Optional(
+    Type.String({ description: 'With groupBy: the value ((none) for players without one)' }),
+  ),
   cohort: Type.String({ examples: ['2026-10-01', '2026-W40'] }),
   size: Type.Integer(),
   days: Type.Object(

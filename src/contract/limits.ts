@@ -372,6 +372,18 @@ export const REVENUE_GROUPS = ['day', 'week', 'month', 'platform', 'source'] as 
 export const ATTRIBUTION_GROUPS = ['affiliate', 'campaign', 'source', 'medium', 'link'] as const
 export const SEGMENTS = ['whale', 'dolphin', 'minnow', 'free'] as const
 export const PLAYER_SORTS = ['revenue', 'sessions', 'lastActive'] as const
+/** Funnels and retention breakdowns: the player's acquisition values they group by. */
+export const PLAYER_GROUPS = ['platform', 'source', 'campaign', 'link', 'country'] as const
+export type PlayerGroup = (typeof PLAYER_GROUPS)[number]
+/** Funnel conversion windows (from a player's first step to the last) and their length in ms. */
+export const FUNNEL_WINDOWS = {
+  '1h': 3_600_000,
+  '1d': 86_400_000,
+  '7d': 604_800_000,
+  '30d': 2_592_000_000,
+} as const
+export type FunnelWindow = keyof typeof FUNNEL_WINDOWS
+export const FUNNEL_LIMITS = { stepsMin: 2, stepsMax: 10, stepsTextMax: 2000 } as const
 export type Segment = (typeof SEGMENTS)[number]
 /**
  * App links on a custom domain (docs/reference/domains.md): what the two `.well-known` files list.

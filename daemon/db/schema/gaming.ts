@@ -194,6 +194,16 @@ export interface GameCohortsTable {
   players: number
 }
 
+/** game_cohorts per acquisition value (dim platform, country, source, campaign, link; '' for none). */
+export interface GameCohortDimsTable {
+  game_id: string
+  dim: string
+  install_day: number
+  day_offset: number
+  value: string
+  players: number
+}
+
 export interface GdprDeletionsTable {
   id: string
   organization_id: string

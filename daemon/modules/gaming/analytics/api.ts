@@ -23,6 +23,7 @@ import type {
 } from '../../../../src/contract/gaming-revenue.js'
 import type { LinkAnalytics } from '../../../../src/contract/links.js'
 import type { ExportRegistry } from './export.js'
+import type { Funnel, FunnelQuery } from '../../../../src/contract/gaming-funnel.js'
 
 /** An export ready to send: its file name, content type and the body as text chunks. */
 export interface ExportFile {
@@ -62,6 +63,8 @@ export interface GamingAnalyticsService {
   players(organizationId: string, slug: string, q: PlayersQuery): Promise<PlayersPage>
   /** One player's profile and a page of their newest events. */
   player(organizationId: string, slug: string, playerId: string, q: PlayerQuery): Promise<PlayerProfile>
+  /** Players at each ordered step of a funnel of the game named by the query, from raw events. */
+  funnel(organizationId: string, q: FunnelQuery): Promise<Funnel>
   /** The export registry: more types are added with exports.register (export-sources.ts). */
   exports: ExportRegistry
   /** An export, checked (404, 400) before the first byte; the body streams with constant memory. */

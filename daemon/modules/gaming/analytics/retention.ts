@@ -1,10 +1,18 @@
 /**
- * Retention cohorts: one row per install day (or ISO week) of the range, with
- * the players retained on days 0, 1, 3, 7, 14 and 30 after install, from game_cohorts only.
+ * Retention cohorts: one row per install day (or ISO week) of the range, with the players
+ * retained on days 0, 1, 3, 7, 14 and 30 after install; per acquisition group, and counting only
+ * the players back with one event type, on demand.
  */
-import { RETENTION_DAYS, type RetentionRow } from '../../../../src/contract/gaming.js'
-import type { CohortCell } from '../storage/index.js'
+import {
+  RETENTION_DAYS,
+  type Retention,
+  type RetentionQuery,
+  type RetentionRow,
+} from '../../../../src/contract/gaming.js'
+import { NONE_GROUP } from '../../../../src/contract/gaming-revenue.js'
+import { GROUP_COLUMNS, type CohortCell, type GroupCohortCell } from '../storage/index.js'
 import type { AggregatesStore } from '../storage/index.js'
+import { byGroup } from './money.js'
 import type { Scope } from './scope.js'
 import { round } from '../../../../src/contract/numbers.js'
 import { dateOfDay } from '../../../clock.js'
@@ -31,26 +39,36 @@ export function isoWeekOf(day: number): string {
 }
 
 /**
- * Cohort rows from the cells of the range's install days. A day N of a cohort is null until it is
- * reached (install day + N after today; for a week, its last install day with installs); the
- * range selects the cohorts, their days are followed up to today, past the range's end.
+ * Cohort rows from the sizes (offset 0 cells) and the retained cells of the range's install days.
+ * A day N of a cohort is null until it is reached (install day + N after today; for a week, its
+ * last install day with installs); the range selects the cohorts, their days are followed up to
+ * today, past the range's end.
  */
 export function retentionRows(
-  cells: CohortCell[],
+  sizes: CohortCell[],
+  retained: CohortCell[],
   today: number,
   granularity: 'day' | 'week',
 ): RetentionRow[] {
-  const groups = new Map<string, { lastDay: number; byOffset: Map<number, number> }>()
-  for (const cell of cells) {
-    const key = granularity === 'week' ? isoWeekOf(cell.installDay) : dateOfDay(cell.installDay)
+  const keyOf = (day: number) => (granularity === 'week' ? isoWeekOf(day) : dateOfDay(day))
+  const groups = new Map<string, { lastDay: number; size: number; byOffset: Map<number, number> }>()
+  const groupOf = (day: number) => {
+    const key = keyOf(day)
     let group = groups.get(key)
-    if (!group) groups.set(key, (group = { lastDay: cell.installDay, byOffset: new Map() }))
-    if (cell.dayOffset === 0 && cell.players > 0) group.lastDay = Math.max(group.lastDay, cell.installDay)
+    if (!group) groups.set(key, (group = { lastDay: day, size: 0, byOffset: new Map() }))
+    return group
+  }
+  for (const cell of sizes) {
+    const group = groupOf(cell.installDay)
+    group.size += cell.players
+    if (cell.players > 0) group.lastDay = Math.max(group.lastDay, cell.installDay)
+  }
+  for (const cell of retained) {
+    const group = groupOf(cell.installDay)
     group.byOffset.set(cell.dayOffset, (group.byOffset.get(cell.dayOffset) ?? 0) + cell.players)
   }
   const rows: RetentionRow[] = []
-  for (const [cohort, { lastDay, byOffset }] of groups) {
-    const size = byOffset.get(0) ?? 0
+  for (const [cohort, { lastDay, size, byOffset }] of groups) {
     if (size <= 0) continue
     const days = {} as RetentionRow['days']
     for (const n of RETENTION_DAYS) {
@@ -58,9 +76,9 @@ export function retentionRows(
         days[`d${n}`] = null
         continue
       }
-      const retained = byOffset.get(n) ?? 0
-      const percentage = round((100 * retained) / size, 2)
-      days[`d${n}`] = { retained, percentage, band: bandOf(percentage) }
+      const kept = byOffset.get(n) ?? 0
+      const percentage = round((100 * kept) / size, 2)
+      days[`d${n}`] = { retained: kept, percentage, band: bandOf(percentage) }
     }
     rows.push({ cohort, size, days })
   }
@@ -68,11 +86,51 @@ export function retentionRows(
   return rows.sort((a, b) => (a.cohort < b.cohort ? -1 : a.cohort > b.cohort ? 1 : 0))
 }
 
+/**
+ * Retention of the range's install cohorts (docs/decisions/retention-reads.md for what each case
+ * reads): from game_cohorts, per acquisition value from game_cohort_dims; with `returnEvent`, the
+ * retained players come from the cohorts' player-days, the sizes still from the cohorts.
+ */
 export async function retentionReport(
-  aggregates: Pick<AggregatesStore, 'cohortCells'>,
+  aggregates: Pick<AggregatesStore, 'cohortCells' | 'cohortDimCells' | 'returnCells'>,
   scope: Scope,
-  granularity: 'day' | 'week',
-) {
-  const cells = await aggregates.cohortCells(scope.gameId, scope.start, scope.end, [...RETENTION_DAYS])
-  return { data: retentionRows(cells, scope.today, granularity), range: scope.range }
+  q: Pick<RetentionQuery, 'granularity' | 'groupBy' | 'returnEvent'>,
+): Promise<Retention> {
+  const granularity = q.granularity ?? 'day'
+  const offsets = [...RETENTION_DAYS]
+  const { gameId, start, end } = scope
+  const cells: GroupCohortCell[] = q.groupBy
+    ? await aggregates.cohortDimCells(gameId, q.groupBy, start, end, q.returnEvent ? [0] : offsets)
+    : (await aggregates.cohortCells(gameId, start, end, q.returnEvent ? [0] : offsets)).map((c) => ({
+        ...c,
+        value: '',
+      }))
+  const sizes = cells.filter((c) => c.dayOffset === 0)
+  let retained = cells
+  if (q.returnEvent) {
+    retained = []
+    const column = q.groupBy ? GROUP_COLUMNS[q.groupBy] : null
+    // Only the install days with installs, only the days reached by today.
+    const days = [...new Set(sizes.filter((c) => c.players > 0).map((c) => c.installDay))]
+    for (const day of days) {
+      const reached = offsets.filter((n) => day + n <= scope.today)
+      retained.push(...(await aggregates.returnCells(gameId, day, reached, q.returnEvent, column)))
+    }
+  }
+  if (!q.groupBy)
+    return { data: retentionRows(sizes, retained, scope.today, granularity), range: scope.range }
+  const values = [...new Set(sizes.map((c) => c.value))]
+    .map((value) => ({ value, group: value === '' ? NONE_GROUP : value }))
+    .sort(byGroup)
+  const data: RetentionRow[] = []
+  for (const { value, group } of values) {
+    const rows = retentionRows(
+      sizes.filter((c) => c.value === value),
+      retained.filter((c) => c.value === value),
+      scope.today,
+      granularity,
+    )
+    for (const row of rows) data.push({ group, ...row })
+  }
+  return { data, range: scope.range }
 }

@@ -16,10 +16,11 @@ import type { GamingAnalyticsService } from './api.js'
 import { RANGE, off, read } from './route-common.js'
 import { analyticsExportRoutes } from './export-routes.js'
 import { revenueRoutes } from './revenue-routes.js'
+import { funnelRoutes } from './funnel-routes.js'
 
 /** A game's overview and reports; then its export (export-routes.ts) and revenue (revenue-routes.ts) routes. */
 export function gamingAnalyticsRoutes(deps: { analytics: GamingAnalyticsService }) {
-  const rest = [analyticsExportRoutes(deps), revenueRoutes(deps)]
+  const rest = [analyticsExportRoutes(deps), revenueRoutes(deps), funnelRoutes(deps)]
   return async function (fastify: FastifyInstance) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
 
@@ -68,7 +69,7 @@ export function gamingAnalyticsRoutes(deps: { analytics: GamingAnalyticsService 
       'retention',
       {
         summary: 'Retention cohorts: players retained on days 0, 1, 3, 7, 14 and 30 after install',
-        description: `${RANGE} One row per install day (granularity=day) or ISO week (week) of the range with installs; a day not reached yet (after today; for a week, by its last install day) is null. Days after the range's end count: the range picks the cohorts.`,
+        description: `${RANGE} One row per install day (granularity=day) or ISO week (week) of the range with installs; a day not reached yet (after today; for a week, by its last install day) is null. Days after the range's end count: the range picks the cohorts. groupBy: rows gain \`group\` (the player's platform, country, install source, campaign or link; (none) for players without one), one cohort list per group. returnEvent: a player is retained on day N when they sent that event type (custom names too) on day N; the sizes stay every install. Read from the cohort aggregates (returnEvent: the cohorts' player-days), never raw events.`,
       },
       RetentionQuery,
       Retention,

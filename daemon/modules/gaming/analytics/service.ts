@@ -18,7 +18,9 @@ import { registerMoneySources } from './export-money.js'
 import { retentionReport } from './retention.js'
 import { scopeOf } from './scope.js'
 import type { GameService } from '../games/index.js'
-import type { AcquisitionStore, AggregatesStore, PlayersStore } from '../storage/index.js'
+import type { AcquisitionStore, AggregatesStore, FunnelStore, PlayersStore } from '../storage/index.js'
+import type { FunnelQuery } from '../../../../src/contract/gaming-funnel.js'
+import { funnelReport } from './funnel.js'
 import type {
   AttributionQuery,
   PlayerQuery,
@@ -43,6 +45,8 @@ export function createGamingAnalyticsService(deps: {
   aggregates: AggregatesStore
   acquisition: AcquisitionStore
   players: PlayersStore
+  /** Funnels' reads of raw events. */
+  funnels: FunnelStore
   /** Short URLs of an organization's links by id (deleted ones left out): attribution by link. */
   linkRefs?: LinkShortUrls
 }): GamingAnalyticsService {
@@ -109,7 +113,7 @@ export function createGamingAnalyticsService(deps: {
 
     // Retention, leaderboard, geography, events (retention.ts, breakdowns.ts).
     async retention(organizationId: string, slug: string, q: RetentionQuery): Promise<Retention> {
-      return retentionReport(store, await scope(organizationId, slug, q), q.granularity ?? 'day')
+      return retentionReport(store, await scope(organizationId, slug, q), q)
     },
     async leaderboard(organizationId: string, slug: string, q: LeaderboardQuery): Promise<Leaderboard> {
       const limit = q.limit ?? LEADERBOARD_LIMITS.default
@@ -138,6 +142,10 @@ export function createGamingAnalyticsService(deps: {
     },
     async player(organizationId: string, slug: string, playerId: string, q: PlayerQuery) {
       return playerProfile(deps.players, await games.record(organizationId, slug), playerId, q)
+    },
+    // Funnels read raw events (funnel.ts).
+    async funnel(organizationId: string, q: FunnelQuery) {
+      return funnelReport(deps.funnels, await games.record(organizationId, q.gameId), q, deps.clock.now())
     },
   }
   const exports = createExportRegistry()

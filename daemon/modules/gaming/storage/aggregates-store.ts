@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../../db/schema.js'
+import type { GroupColumn } from './types.js'
 import {
   breakdownReads,
   type CohortCell,
@@ -7,6 +8,7 @@ import {
   type DimensionTotalsDim,
   type PlayerRevenue,
 } from './breakdowns-store.js'
+import { retentionReads, type GroupCohortCell } from './retention-store.js'
 
 /** Revenue (micro-units), sessions and session seconds summed over a range of days. */
 export interface DailyTotals {
@@ -34,6 +36,22 @@ export interface AggregatesStore {
   ): Promise<{ size: number; retained: number }>
   /** Cohort cells of the install days in [start, end] at the given offsets, by day then offset. */
   cohortCells(gameId: string, start: number, end: number, offsets: number[]): Promise<CohortCell[]>
+  /** Cohort cells per value of an acquisition grouping (dim: platform, country, source, campaign, link). */
+  cohortDimCells(
+    gameId: string,
+    dim: string,
+    start: number,
+    end: number,
+    offsets: number[],
+  ): Promise<GroupCohortCell[]>
+  /** Players of an install day who sent `eventType` `offset` days later, per offset (and value of `column`). */
+  returnCells(
+    gameId: string,
+    installDay: number,
+    offsets: number[],
+    eventType: string,
+    column: GroupColumn | null,
+  ): Promise<GroupCohortCell[]>
   /** The `limit` players with the most revenue over [start, end], ties by player id. */
   topPayers(gameId: string, start: number, end: number, limit: number): Promise<PlayerRevenue[]>
   /** Paying players by lifetime revenue, most first, ties by player id, after the keyset `after`. */
@@ -64,6 +82,7 @@ export interface AggregatesStore {
 export function createAggregatesStore(db: Kysely<Database>): AggregatesStore {
   return {
     ...breakdownReads(db),
+    ...retentionReads(db),
     async dailyTotals(gameId: string, start: number, end: number) {
       const r = await db
         .selectFrom('game_daily')

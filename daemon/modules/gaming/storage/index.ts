@@ -14,6 +14,7 @@ import { gamingCompactionJob, gamingRawRetentionJob } from './jobs.js'
 import { lockPlayer } from './locks-store-postgres.js'
 import { createStorageMaintenanceStore } from './maintenance-store.js'
 import { createPlayersStore } from './players-store.js'
+import { createFunnelStore } from './funnel-store.js'
 import { createStorageService } from './service.js'
 import { createPostgresStorageStore } from './store-postgres.js'
 import { createStorageStore } from './store.js'
@@ -22,6 +23,8 @@ import type { GroupReport } from '../../../db/group-commit.js'
 export type { AcquisitionStore, AcquisitionOfValue, RevenueDay, RevenueOfValue } from './acquisition-store.js'
 export type { AggregatesStore, DailyTotals } from './aggregates-store.js'
 export type { CohortCell, DimensionTotal, PlayerRevenue } from './breakdowns-store.js'
+export type { GroupCohortCell } from './retention-store.js'
+export type { FunnelEventRow, FunnelStore } from './funnel-store.js'
 export type {
   FirstWindow,
   PlayerEventRow,
@@ -32,6 +35,8 @@ export type {
 } from './players-store.js'
 export {
   CUSTOM_BIT,
+  GROUP_COLUMNS,
+  type GroupColumn,
   EVENT_TYPE_BY_BIT,
   TYPE_BIT,
   type AcceptedEvent,
@@ -64,6 +69,7 @@ export function createStorage(deps: {
     aggregates: createAggregatesStore(db.kysely),
     acquisition: createAcquisitionStore(db.kysely),
     players: createPlayersStore(db.kysely),
+    funnels: createFunnelStore(db.kysely),
     clock: deps.clock,
     games: deps.games,
   })

@@ -75,13 +75,14 @@ export function createStorageMaintenanceStore(db: Kysely<Database>, engine: Main
         n += await deleted(() =>
           db.deleteFrom(table).where('game_id', '=', gameId).where('day', '<', cutoffDay).executeTakeFirst(),
         )
-      n += await deleted(() =>
-        db
-          .deleteFrom('game_cohorts')
-          .where('game_id', '=', gameId)
-          .where('install_day', '<', cutoffDay)
-          .executeTakeFirst(),
-      )
+      for (const table of ['game_cohorts', 'game_cohort_dims'] as const)
+        n += await deleted(() =>
+          db
+            .deleteFrom(table)
+            .where('game_id', '=', gameId)
+            .where('install_day', '<', cutoffDay)
+            .executeTakeFirst(),
+        )
       return n
     },
 

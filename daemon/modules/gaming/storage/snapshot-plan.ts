@@ -200,6 +200,7 @@ type Daily = Changes['daily'][number]
 type Dim = Changes['dims'][number]
 type Gap = Changes['gaps'][number]
 type Cohort = Changes['cohorts'][number]
+type CohortDim = Changes['cohortDims'][number]
 type Acquisition = Changes['acquisition'][number]
 type DimGap = Changes['dimPayingGaps'][number]
 type InstallDayMove = Changes['installDayMoves'][number]
@@ -320,6 +321,17 @@ export const WRITE_STEPS = {
     [int('install_day', (x) => x.installDay), int('day_offset', (x) => x.dayOffset)],
     [own('players')],
   ),
+  cohortDims: step<CohortDim>(
+    'game_cohort_dims',
+    'add',
+    [
+      own('dim', 'text'),
+      int('install_day', (x) => x.installDay),
+      int('day_offset', (x) => x.dayOffset),
+      own('value', 'text'),
+    ],
+    [own('players')],
+  ),
   acquisition: step<Acquisition>(
     'game_acquisition_daily',
     'add',
@@ -371,7 +383,8 @@ export function writesOf(batch: AcceptedBatch, changes: Changes): Writes {
 
 /** The steps that add counters to rows every batch of the game shares. */
 export const ADD_STEPS = WRITE_ORDER.filter((name) => WRITE_STEPS[name].write === 'add') as AddStep[]
-export type AddStep = 'daily' | 'dims' | 'gaps' | 'cohorts' | 'acquisition' | 'dimPayingGaps' | 'playerTotals'
+export type AddStep =
+  'daily' | 'dims' | 'gaps' | 'cohorts' | 'cohortDims' | 'acquisition' | 'dimPayingGaps' | 'playerTotals'
 /** What a batch, or a group of batches, adds to the shared counter rows. */
 export type Adds = { [K in AddStep]: Array<StepRow<K>> }
 
@@ -384,6 +397,7 @@ export function addsOf(changes: Changes): Adds {
     dims: changes.dims,
     gaps: changes.gaps,
     cohorts: changes.cohorts,
+    cohortDims: changes.cohortDims,
     acquisition: changes.acquisition,
     dimPayingGaps: changes.dimPayingGaps,
     playerTotals: players ? [{ players }] : [],

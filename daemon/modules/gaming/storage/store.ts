@@ -199,6 +199,13 @@ export function createStorageStore(
     cohort: sqlite.prepare(
       addCountersSql('game_cohorts', ['game_id', 'install_day', 'day_offset'], ['players']),
     ),
+    cohortDim: sqlite.prepare(
+      addCountersSql(
+        'game_cohort_dims',
+        ['game_id', 'dim', 'install_day', 'day_offset', 'value'],
+        ['players'],
+      ),
+    ),
   }
 
   /** Writes a batch's own rows of the fold's changes: new rows as INSERTs, existing ones as narrow UPDATEs. */
@@ -272,6 +279,8 @@ export function createStorageStore(
         d.revenue_iap_micros, d.revenue_ad_micros, d.revenue_subscription_micros, d.sessions)
     for (const x of c.gaps) writes.gap.run(gameId, x.kind, x.day, x.prevDay, x.players)
     for (const x of c.cohorts) writes.cohort.run(gameId, x.installDay, x.dayOffset, x.players)
+    for (const x of c.cohortDims)
+      writes.cohortDim.run(gameId, x.dim, x.installDay, x.dayOffset, x.value, x.players)
     // Acquisition: cost, commission, conversions; paying players per platform / source.
     for (const x of c.acquisition)
       writes.acquisition.run(gameId, x.day, x.dim, x.value, x.cost_micros, x.commission_micros, x.conversions)

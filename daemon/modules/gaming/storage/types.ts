@@ -1,10 +1,16 @@
 /** Shapes shared by the storage module's fold, store and service. */
-import { NAMED_EVENT_TYPES, type GamePlatform, type RevenueType } from '../../../../src/contract/limits.js'
+import {
+  NAMED_EVENT_TYPES,
+  type GamePlatform,
+  type PlayerGroup,
+  type RevenueType,
+} from '../../../../src/contract/limits.js'
 import type {
   Camelized,
   GameAcquisitionDailyTable,
   GameDimPayingGapsTable,
   GameCohortsTable,
+  GameCohortDimsTable,
   GameDayGapsTable,
   GameDailyDimsTable,
   GameDailyTable,
@@ -19,6 +25,9 @@ import type {
  */
 export const TYPE_BIT: ReadonlyMap<string, number> = new Map(NAMED_EVENT_TYPES.map((t, i) => [t, i]))
 export const CUSTOM_BIT = NAMED_EVENT_TYPES.length
+
+/** Whether a stored custom_events list (a JSON array of names) holds `name` (names have no quotes). */
+export const holdsName = (list: string | null, name: string) => list !== null && list.includes(`"${name}"`)
 export const EVENT_TYPE_BY_BIT: readonly string[] = [...NAMED_EVENT_TYPES, 'custom']
 
 /** An event the ingestion accepted (validated and judged), as the storage layers need it. */
@@ -93,6 +102,20 @@ export type GapIncrement = Omit<Camelized<GameDayGapsTable>, 'gameId' | 'kind'> 
 }
 /** An increment of one game_cohorts row. */
 export type CohortIncrement = Omit<Camelized<GameCohortsTable>, 'gameId'>
+/**
+ * The profile column of each acquisition grouping (funnels; retention by group: game_cohort_dims'
+ * dim): platform and country from the profile, source, campaign and link from the install.
+ */
+export const GROUP_COLUMNS = {
+  platform: 'platform',
+  country: 'country',
+  source: 'source',
+  campaign: 'campaign',
+  link: 'link_id',
+} as const satisfies Record<PlayerGroup, keyof ProfileRow>
+export type GroupColumn = (typeof GROUP_COLUMNS)[PlayerGroup]
+/** An increment of one game_cohort_dims row. */
+export type CohortDimIncrement = Omit<Camelized<GameCohortDimsTable>, 'gameId'>
 
 /** A batch handed over by the ingestion. */
 export interface AcceptedBatch {
@@ -203,6 +226,8 @@ export interface Changes {
   gaps: Array<GapIncrement>
   /** Non-zero increments of game_cohorts. */
   cohorts: Array<CohortIncrement>
+  /** Non-zero increments of game_cohort_dims. */
+  cohortDims: Array<CohortDimIncrement>
   /** Increments of game_acquisition_daily (cost, commission, conversions per attribution value). */
   acquisition: Array<AcquisitionIncrement>
   /** Non-zero increments of game_dim_paying_gaps (paying players per platform / source). */

@@ -118,6 +118,102 @@ describe('retention against the brute force', () => {
   })
 })
 
+describe('retention breakdowns against the brute force', () => {
+  /** Rows per group (the players' profile values, (none) last) and install day, from the raw events. */
+  function expected(s: number, e: number, groupOf: (player: string) => string | null, returnEvent?: string) {
+    const back = (player: string, day: number) =>
+      returnEvent
+        ? T.byPlayer.get(player)!.some((ev) => ev.event_type === returnEvent && dayNo(ev.ts) === day)
+        : T.activeDays.get(player)!.has(day)
+    const groups = new Map<string, string[]>()
+    for (const [player, day] of T.install)
+      if (day >= s && day <= e) {
+        const g = groupOf(player) ?? '(none)'
+        groups.set(g, [...(groups.get(g) ?? []), player])
+      }
+    const names = [...groups.keys()].sort(
+      (a, b) => Number(a === '(none)') - Number(b === '(none)') || a.localeCompare(b),
+    )
+    return names.flatMap((group) => {
+      const rows = []
+      for (let day = s; day <= e; day++) {
+        const players = groups.get(group)!.filter((p) => T.install.get(p) === day)
+        if (!players.length) continue
+        const days: Record<string, unknown> = {}
+        for (const n of [0, 1, 3, 7, 14, 30]) {
+          if (day + n > today) days[`d${n}`] = null
+          else {
+            const retained = players.filter((p) => back(p, day + n)).length
+            const percentage = round((100 * retained) / players.length, 2)
+            days[`d${n}`] = { retained, percentage, band: band(percentage) }
+          }
+        }
+        rows.push({ group, cohort: iso(day), size: players.length, days })
+      }
+      return rows
+    })
+  }
+  const profile = (player: string) => T.profiles.get(player)!
+  const GROUPS: Array<[string, (player: string) => string | null]> = [
+    ['platform', (p) => profile(p).platform],
+    ['country', (p) => profile(p).country],
+    ['source', (p) => profile(p).attribution.source],
+    ['campaign', (p) => profile(p).attribution.campaign],
+    ['link', () => null],
+  ]
+
+  it.each(GROUPS)('groupBy %s: one cohort list per value, (none) last', async (groupBy, groupOf) => {
+    const [, s, e] = RANGES[3]!
+    const r = await get<Retention>('retention', s, e, `&groupBy=${groupBy}`)
+    expect(r.data).toEqual(expected(s, e, groupOf))
+  })
+
+  it.each(['level_complete', 'custom', 'purchase'])(
+    'returnEvent %s: retained on day N by that event type, whole data set',
+    async (returnEvent) => {
+      const r = await get<Retention>('retention', first, last, `&returnEvent=${returnEvent}`)
+      const want = expected(first, last, () => null, returnEvent).map(({ group: _, ...row }) => row)
+      expect(want.some((row) => (row.days.d1 as { retained: number } | null)?.retained)).toBe(true)
+      expect(r.data).toEqual(want)
+    },
+  )
+
+  it('groupBy and returnEvent together, weeks', async () => {
+    const r = await get<Retention>(
+      'retention',
+      first,
+      first + 20,
+      '&groupBy=source&returnEvent=level_start&granularity=week',
+    )
+    // Week rows add up the day rows of each group.
+    const days = expected(first, first + 20, GROUPS[2]![1], 'level_start')
+    const weeks = new Map<string, { group: string; size: number }>()
+    for (const row of days) {
+      const week = r.data.find((w) => w.group === row.group && w.cohort === isoWeek(row.cohort))!
+      const k = `${row.group} ${week.cohort}`
+      weeks.set(k, { group: row.group, size: (weeks.get(k)?.size ?? 0) + row.size })
+    }
+    expect(r.data.map((w) => w.size)).toEqual([...weeks.values()].map((w) => w.size))
+    const d1 = (group: string) =>
+      r.data.filter((w) => w.group === group).reduce((n, w) => n + (w.days.d1?.retained ?? 0), 0)
+    const want = (group: string) =>
+      days
+        .filter((row) => row.group === group)
+        .reduce((n, row) => n + ((row.days.d1 as { retained: number } | null)?.retained ?? 0), 0)
+    for (const group of ['google', 'facebook', 'tiktok', '(none)']) expect(d1(group), group).toBe(want(group))
+  })
+})
+
+/** The ISO week label (YYYY-Www) of a YYYY-MM-DD day. */
+function isoWeek(date: string): string {
+  const d = new Date(`${date}T00:00:00Z`)
+  const weekday = (d.getUTCDay() + 6) % 7
+  d.setUTCDate(d.getUTCDate() - weekday + 3)
+  const year = d.getUTCFullYear()
+  const week = Math.floor((d.getTime() - Date.UTC(year, 0, 1)) / (7 * DAY)) + 1
+  return `${year}-W${String(week).padStart(2, '0')}`
+}
+
 describe('geography and events against the brute force', () => {
   it.each(RANGES)('geography, %s: distinct players, sessions, revenue per country', async (_, s, e) => {
     const g = await get<Geography>('geography', s, e)

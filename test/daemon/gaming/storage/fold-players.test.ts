@@ -72,6 +72,45 @@ describe('fold: player profiles', () => {
     expect(Object.keys(profileWrites(quiet)[0]!.row)).not.toContain('known')
   })
 
+  it("a source known only now: the player's days move from the (none) group of source and campaign to it", () => {
+    const stored = profile()
+    const st = state(
+      snapshot({
+        profiles: new Map([['p1', stored]]),
+        typeDays: new Map([
+          [
+            'p1',
+            [
+              { day: D - 3, event_types: 1, custom_events: null },
+              { day: D - 1, event_types: 1, custom_events: null },
+            ],
+          ],
+        ]),
+      }),
+    )
+    foldPlayer(
+      st,
+      ev({ ts: T0, attribution: { affiliate: null, campaign: 'spring', source: 'google', medium: null } }),
+    )
+    expect([...st.cohortDims.values()].map((c) => [c.dim, c.value, c.dayOffset, c.players])).toEqual([
+      ['source', '', 0, -1],
+      ['source', 'google', 0, 1],
+      ['source', '', 2, -1],
+      ['source', 'google', 2, 1],
+      ['campaign', '', 0, -1],
+      ['campaign', 'spring', 0, 1],
+      ['campaign', '', 2, -1],
+      ['campaign', 'spring', 2, 1],
+    ])
+    // A value already known never moves (first touch): another source changes nothing.
+    const again = state(snapshot({ profiles: new Map([['p1', profile({ source: 'google' })]]) }))
+    foldPlayer(
+      again,
+      ev({ ts: T0, attribution: { affiliate: null, campaign: null, source: 'tiktok', medium: null } }),
+    )
+    expect(again.cohortDims.size).toBe(0)
+  })
+
   it('an event before the install day moves it back: new players, cohorts, conversion and batch days follow', () => {
     const stored = profile({ affiliate: 'aff-1', first_purchase_at: T0 - DAY })
     const st = state(

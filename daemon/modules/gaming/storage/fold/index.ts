@@ -37,7 +37,7 @@ export function fold(
     foldSession(st, profile, event)
   }
   const { daily, dims } = dailyChanges(st)
-  const { gaps, cohorts } = gapChanges(st)
+  const { gaps, cohorts, cohortDims } = gapChanges(st)
   return {
     newEvents: fresh,
     stored: fresh.length,
@@ -51,6 +51,7 @@ export function fold(
     dims,
     gaps,
     cohorts,
+    cohortDims,
     ...acquisitionChanges(st),
   }
 }

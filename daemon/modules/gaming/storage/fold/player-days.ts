@@ -4,7 +4,7 @@
  * distinct-player gaps of 'active' and its country); a type or custom name new on the day counts
  * the player for it.
  */
-import { NO_DAY, pairKey } from '../types.js'
+import { NO_DAY, holdsName, pairKey } from '../types.js'
 import type { Changes, GameEvent, PlayerDayRow } from '../types.js'
 import { dayCounters, dimCounters, profileDims } from './daily.js'
 import { NONE, addDay, cohort, withBatchDays } from './gaps.js'
@@ -46,7 +46,7 @@ export function foldPlayerDay(st: FoldState, profile: LiveProfile, event: GameEv
       pushDay(st.batchDays, playerId, event.day)
       dayCounters(st, event.day).active_players++
       profileDims(st, profile, event.day, (c) => c.players++)
-      cohort(st, profile.install_day, event.day - profile.install_day, 1)
+      cohort(st, profile, profile.install_day, event.day - profile.install_day, 1)
     }
     st.days.set(dk, pd)
   }
@@ -75,9 +75,6 @@ function addTypeDay(st: FoldState, playerId: string, typeValue: string, bit: num
   addDay(st, `type:${typeValue}`, day, withBatchDays({ prev, next }, day, st.batchTypeDays.get(key)))
   pushDay(st.batchTypeDays, key, day)
 }
-
-/** Whether a stored custom_events list (a JSON array of names) holds `name` (names have no quotes). */
-const holdsName = (list: string | null, name: string) => list !== null && list.includes(`"${name}"`)
 
 /**
  * A custom event name new on the player's day: the day's players of that name, and its

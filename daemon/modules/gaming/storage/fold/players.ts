@@ -7,7 +7,7 @@ import { NO_DAY } from '../types.js'
 import type { GameEvent, ProfileRow, ProfileWrite } from '../types.js'
 import { moveConversion, moveLinkConversion } from './acquisition.js'
 import { dayCounters, dimCounters, profileDims } from './daily.js'
-import { cohort } from './gaps.js'
+import { cohort, moveCohortValue } from './gaps.js'
 import { strip, type FoldState, type LiveProfile } from './state.js'
 
 /** The event's player, read from the snapshot or new (a new player counted on its day). */
@@ -27,7 +27,19 @@ export function foldPlayer(st: FoldState, event: GameEvent): LiveProfile {
     }
   }
   const hadLink = profile.link_id !== null
-  if (fillProfile(profile, event)) profile.dirty = true
+  const { country, source, campaign } = profile
+  if (fillProfile(profile, event)) {
+    profile.dirty = true
+    // Values known only now: the days counted in '' groups of the retention breakdowns follow.
+    if (country !== profile.country)
+      moveCohortValue(st, playerId, profile.install_day, 'country', profile.country!)
+    if (source !== profile.source)
+      moveCohortValue(st, playerId, profile.install_day, 'source', profile.source!)
+    if (campaign !== profile.campaign)
+      moveCohortValue(st, playerId, profile.install_day, 'campaign', profile.campaign!)
+    if (!hadLink && profile.link_id !== null)
+      moveCohortValue(st, playerId, profile.install_day, 'link', profile.link_id)
+  }
   if (!hadLink && profile.link_id !== null) linkCredited(st, profile)
   if (event.ts < profile.first_seen_at) {
     profile.dirty = true
@@ -92,8 +104,8 @@ function moveInstall(st: FoldState, profile: LiveProfile, newInstall: number): v
     ...(st.batchDays.get(playerId) ?? []),
   ])
   for (const d of known) {
-    cohort(st, oldInstall, d - oldInstall, -1)
-    cohort(st, newInstall, d - newInstall, 1)
+    cohort(st, profile, oldInstall, d - oldInstall, -1)
+    cohort(st, profile, newInstall, d - newInstall, 1)
   }
   moveConversion(st, profile, oldInstall, newInstall)
   st.installMoves.set(playerId, newInstall)

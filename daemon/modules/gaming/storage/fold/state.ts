@@ -6,6 +6,7 @@
 import type { RevenueType } from '../../../../../src/contract/limits.js'
 import type {
   AcquisitionIncrement,
+  CohortDimIncrement,
   CohortIncrement,
   DailyCounters,
   DimCounters,
@@ -46,6 +47,7 @@ export interface FoldState {
   dims: Map<string, DimRow>
   gaps: Map<string, GapIncrement>
   cohorts: Map<string, CohortIncrement>
+  cohortDims: Map<string, CohortDimIncrement>
   acquisition: Map<string, AcquisitionIncrement>
   dimPayingGaps: Map<string, DimGapIncrement>
 }
@@ -67,6 +69,7 @@ export function createFoldState(snapshot: Snapshot, newSessionId: (startedAt: nu
     dims: new Map(),
     gaps: new Map(),
     cohorts: new Map(),
+    cohortDims: new Map(),
     acquisition: new Map(),
     dimPayingGaps: new Map(),
   }
