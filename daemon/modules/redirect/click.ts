@@ -34,5 +34,9 @@ export function clickInput(link: ResolvedLink, ts: number, req: RedirectRequest)
     referer: typeof referer === 'string' ? referer.slice(0, REFERER_MAX) : undefined,
     query: req.query,
     responseMs: performance.now() - req.receivedAt,
+    // Set by the visit decision for a link with variants; present from the start, so that every
+    // click keeps one object shape on the hot path.
+    variant: undefined,
+    visitorHash: undefined,
   }
 }

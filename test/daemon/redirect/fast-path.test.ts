@@ -181,6 +181,23 @@ describe('the redirect fast path', () => {
     }
   })
 
+  it('answers links with variants on the fast path, the same variant and bytes as the route', async () => {
+    await start()
+    const variants = [
+      { destinationUrl: 'https://example.com/a', weight: 50 },
+      { destinationUrl: 'https://example.com/b', weight: 50 },
+    ]
+    const link = await makeLink(t, { variants })
+    const routed = await get(`/${link.shortCode}?x=1`)
+    expect(routed.viaFastify).toBe(true)
+    expect(variants.map((v) => `${v.destinationUrl}?x=1`)).toContain(routed.headers.location)
+    for (let i = 0; i < 3; i++) {
+      const fast = await get(`/${link.shortCode}?x=1`)
+      expect(fast.viaFastify).toBe(false)
+      expect(comparable(fast)).toEqual(comparable(routed))
+    }
+  })
+
   it('leaves links with maxClicks, before startsAt or expired with an expiredUrl to the route', async () => {
     await start()
     const capped = await makeLink(t, { maxClicks: 2, expiredUrl: 'https://example.com/gone' })
