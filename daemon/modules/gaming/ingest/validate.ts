@@ -104,7 +104,10 @@ const PLAIN_ID = new RegExp(PLAIN_TEXT_PATTERN, 'u')
 const NOT_PLAIN = PATTERN_MESSAGES[PLAIN_TEXT_PATTERN]!
 
 /** The first of `keys` holding an id in `d`: the key and the id. */
-function firstStr(d: Record<string, unknown> | null, keys: string[]): { key: string; value: string } | null {
+function firstStr(
+  d: Record<string, unknown> | null,
+  keys: readonly string[],
+): { key: string; value: string } | null {
   if (!d) return null
   for (const key of keys) {
     const value = str(d[key])
@@ -131,12 +134,13 @@ const DATA_IDS = {
   medium: ['medium', 'utm_medium'],
 } as const
 type DataIds = Record<keyof typeof DATA_IDS, string | null>
+const DATA_ID_FIELDS = Object.entries(DATA_IDS) as Array<[keyof DataIds, readonly string[]]>
 
 /** The data ids of an event, or the message refusing the first one holding a refused character. */
 function dataIdsOf(data: Record<string, unknown> | null): DataIds | { error: string } {
   const out = {} as DataIds
-  for (const [name, keys] of Object.entries(DATA_IDS) as Array<[keyof DataIds, readonly string[]]>) {
-    const found = firstStr(data, [...keys])
+  for (const [name, keys] of DATA_ID_FIELDS) {
+    const found = firstStr(data, keys)
     if (found && !PLAIN_ID.test(found.value)) return { error: `data.${found.key} ${NOT_PLAIN}` }
     out[name] = found?.value ?? null
   }
@@ -246,8 +250,8 @@ export function checkEvent(
   if (!raw || typeof raw !== 'object' || Array.isArray(raw))
     return fail('InvalidEvent', 'event must be an object')
   // Before anything walks the event recursively (JSON.stringify for its size, and later on).
-  for (const [field, value] of Object.entries(raw))
-    if (nestedDeeperThan(value, FREE_FORM_NESTING_MAX))
+  for (const field of Object.keys(raw))
+    if (nestedDeeperThan((raw as Record<string, unknown>)[field], FREE_FORM_NESTING_MAX))
       return fail('InvalidEvent', `${field} ${nestingMessage(FREE_FORM_NESTING_MAX)}`)
   const size = Buffer.byteLength(JSON.stringify(raw))
   if (size > L.eventBytes)

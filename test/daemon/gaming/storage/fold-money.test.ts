@@ -88,6 +88,6 @@ describe('fold: money', () => {
     expect([p.transactions, p.revenue_total_micros, p.first_purchase_at, p.dirty, pd.revenue_micros]).toEqual(
       [1, 0, null, true, 0],
     )
-    expect([st.gaps.size, st.acquisition.size, st.daily.size, st.dims.size]).toEqual([0, 0, 0, 0])
+    expect([st.gaps.size, st.acquisition.size, st.daily.size, st.dims.length]).toEqual([0, 0, 0, 0])
   })
 })

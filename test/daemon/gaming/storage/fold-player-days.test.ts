@@ -107,7 +107,7 @@ describe('fold: player-days', () => {
     )
     const p = live(profile())
     foldPlayerDay(st, p, ev({ ts: T0 }))
-    expect([st.gaps.size, st.daily.size, st.dims.size]).toEqual([0, 0, 0])
+    expect([st.gaps.size, st.daily.size, st.dims.length]).toEqual([0, 0, 0])
     const pd = foldPlayerDay(st, p, ev({ ts: T0 + 1, type: 'level_complete' }))
     expect([pd.events, pd.event_types, pd.payingBefore, pd.isNew]).toEqual([
       6,

@@ -53,9 +53,15 @@ export function dayCounters(st: FoldState, day: number): DailyCounters {
 
 /** The game_daily_dims counters of (day, dim, value), created at zero. */
 export function dimCounters(st: FoldState, day: number, dim: string, value: string): DimCounters {
-  const k = `${day}\n${dim}\n${value}`
-  let d = st.dims.get(k)
-  if (!d) st.dims.set(k, (d = { day, dim, value, counters: zeroDim() }))
+  let byDim = st.dimIndex.get(day)
+  if (!byDim) st.dimIndex.set(day, (byDim = new Map()))
+  let byValue = byDim.get(dim)
+  if (!byValue) byDim.set(dim, (byValue = new Map()))
+  let d = byValue.get(value)
+  if (!d) {
+    byValue.set(value, (d = { day, dim, value, counters: zeroDim() }))
+    st.dims.push(d)
+  }
   return d.counters
 }
 
@@ -100,6 +106,6 @@ export function countEvent(
 export function dailyChanges(st: FoldState): Pick<Changes, 'daily' | 'dims'> {
   return {
     daily: [...st.daily].map(([day, c]) => ({ day, ...c })),
-    dims: [...st.dims.values()].map(({ day, dim, value, counters }) => ({ day, dim, value, ...counters })),
+    dims: st.dims.map(({ day, dim, value, counters }) => ({ day, dim, value, ...counters })),
   }
 }

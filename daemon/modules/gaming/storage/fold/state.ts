@@ -44,7 +44,10 @@ export interface FoldState {
   /** Each player's current session (latest by last event); null: none. */
   latest: Map<string, LiveSession | null>
   daily: Map<number, DailyCounters>
-  dims: Map<string, DimRow>
+  /** Dimension rows, in the order they came. */
+  dims: DimRow[]
+  /** The same rows by day, dim and value (nested: no key string per event and dimension). */
+  dimIndex: Map<number, Map<string, Map<string, DimRow>>>
   gaps: Map<string, GapIncrement>
   cohorts: Map<string, CohortIncrement>
   cohortDims: Map<string, CohortDimIncrement>
@@ -66,7 +69,8 @@ export function createFoldState(snapshot: Snapshot, newSessionId: (startedAt: nu
     bySid: new Map(),
     latest: new Map(),
     daily: new Map(),
-    dims: new Map(),
+    dims: [],
+    dimIndex: new Map(),
     gaps: new Map(),
     cohorts: new Map(),
     cohortDims: new Map(),
