@@ -380,6 +380,7 @@ describe('import chunks (stub daemon)', () => {
     )
     expect(code).toBe(1)
     expect(JSON.parse(t.out.text)).toEqual({
+      dryRun: false,
       created: 4,
       skipped: 0,
       failed: 1,

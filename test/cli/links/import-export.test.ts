@@ -191,7 +191,14 @@ describe('links import', () => {
       stdin: 'destinationUrl,tags\nhttps://example.com/cli,cli-import\n',
     })
     expect(r.code, r.stderr).toBe(0)
-    expect(JSON.parse(r.stdout)).toEqual({ created: 1, skipped: 0, failed: 0, errors: [], skippedRows: [] })
+    expect(JSON.parse(r.stdout)).toEqual({
+      dryRun: false,
+      created: 1,
+      skipped: 0,
+      failed: 0,
+      errors: [],
+      skippedRows: [],
+    })
     expect((await cli(['links', 'import', '--chunk-size', '1001'], { env })).code).toBe(2)
     expect((await cli(['links', 'import', '--format', 'xml'], { env })).code).toBe(2)
   })

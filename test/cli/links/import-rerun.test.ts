@@ -203,7 +203,14 @@ describe('links import --failed-out and --skip-existing', () => {
     ]
     const r = await importRun({ file: input, skipExisting: true })
     expect(r.code, r.stderr).toBe(0)
-    expect(JSON.parse(r.stdout)).toEqual({ created: 2, skipped: 4, failed: 0, errors: [], skippedRows })
+    expect(JSON.parse(r.stdout)).toEqual({
+      dryRun: false,
+      created: 2,
+      skipped: 4,
+      failed: 0,
+      errors: [],
+      skippedRows,
+    })
     // The row with a new code was created, though an (expired) link goes to the same destination.
     const created = await linksTagged('skipx')
     const byDestination = created.map((l) => [l.destinationUrl, l.shortCode]).sort()

@@ -1,0 +1,89 @@
+/** `links import --from <product>` against the real daemon: each product's export, dry runs, taken codes. */
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { PageOf } from '../../../src/contract/common.js'
+import type { Link } from '../../../src/contract/links.js'
+import { exitCodeFor } from '../../../src/session/exit-codes.js'
+import {
+  runLinksImport,
+  type ImportOpts,
+  type ImportSummary,
+} from '../../../src/cli/commands/links/import.js'
+import { runLinksList } from '../../../src/cli/commands/links/list.js'
+import { startTestDaemon, type TestDaemon } from '../../support/daemon.js'
+import { testCtx } from '../../support/cli.js'
+
+const fixture = (name: string) => fileURLToPath(new URL(`../../fixtures/import/${name}`, import.meta.url))
+
+let d: TestDaemon
+beforeAll(async () => {
+  d = await startTestDaemon()
+})
+afterAll(() => d.close())
+
+const ctx = (json: boolean) =>
+  testCtx({ flags: { url: d.url, apiKey: d.ownerKey }, json, isTTY: false, env: { NO_COLOR: '1' } })
+
+async function importRun(opts: ImportOpts, json = false) {
+  const t = ctx(json)
+  let code = 0
+  try {
+    await runLinksImport(opts, t.ctx)
+  } catch (err) {
+    code = exitCodeFor(err)
+    t.err.write(`error: ${(err as Error).message}\n`)
+  }
+  return { code, stdout: t.out.text, stderr: t.err.text }
+}
+
+async function codes(): Promise<Map<string, Link>> {
+  const t = ctx(true)
+  await runLinksList({ limit: 100 }, t.ctx)
+  return new Map((JSON.parse(t.out.text) as PageOf<Link>).data.map((l) => [l.shortCode, l]))
+}
+
+describe('links import --from', () => {
+  it('a dry run of each export creates nothing; the import then keeps codes, titles, tags and dates', async () => {
+    const dry = await importRun({ from: 'bitly', file: fixture('bitly.csv'), dryRun: true })
+    expect(dry).toMatchObject({ code: 0 })
+    expect(dry.stdout).toBe('Dry run: would create 3 links; 0 would fail; nothing was written\n')
+    expect((await codes()).size).toBe(0)
+    for (const [from, file, created] of [
+      ['bitly', 'bitly.csv', 3],
+      ['shlink', 'shlink.csv', 3],
+      ['yourls', 'yourls.csv', 3],
+    ] as const) {
+      const r = await importRun({ from, file: fixture(file) }, true)
+      expect(r.code, r.stderr).toBe(0)
+      expect(JSON.parse(r.stdout) as ImportSummary).toMatchObject({ dryRun: false, created, failed: 0 })
+    }
+    const got = await codes()
+    expect(got.get('launch')).toMatchObject({ title: 'Launch day', createdAt: '2024-04-12T08:00:00.000Z' })
+    expect(got.get('blog-2024')?.tags).toEqual(['blog', 'plans'])
+    expect(got.get('ozh')?.createdAt).toBe('2015-04-10T12:34:56.000Z')
+  })
+
+  it("Kutt's JSON: the protected link fails by its position, the run exits 1; a taken code is its row's error", async () => {
+    const r = await importRun({ from: 'kutt', file: fixture('kutt.json') })
+    expect(r.code).toBe(1)
+    expect(r.stdout).toBe('Created 2 links; 1 failed\n')
+    expect(r.stderr).toMatch(/line 3: password: the link is password-protected in Kutt/)
+    // Another file asking for a code the first one took.
+    const other = join(mkdtempSync(join(tmpdir(), 'linkctl-kutt-')), 'kutt.json')
+    writeFileSync(other, JSON.stringify([{ address: 'kutt-home', target: 'https://example.com/other' }]))
+    const again = await importRun({ from: 'kutt', file: other })
+    expect(again.code).toBe(1)
+    expect(again.stderr).toMatch(/line 1: short code "kutt-home" is already in use on this domain/)
+  })
+
+  it("a file that is not the product's export stops with why; --format is linkd's only", async () => {
+    const r = await importRun({ from: 'shlink', file: fixture('kutt.json') })
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/this is not Shlink's export: the header has no destination column/)
+    const f = await importRun({ from: 'yourls', file: fixture('yourls.csv'), format: 'csv' })
+    expect(f.code).toBe(2)
+  })
+})
