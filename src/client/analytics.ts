@@ -20,6 +20,7 @@ import type {
   Retention,
   RetentionQuery,
 } from '../contract/gaming.js'
+import type { Funnel, FunnelQuery } from '../contract/gaming-funnel.js'
 import type { AnalyticsQuery, ClicksQuery, LinkAnalytics, OrganizationClicks } from '../contract/links.js'
 import type { Requests } from './http.js'
 
@@ -38,6 +39,9 @@ export function analyticsApi(http: Requests) {
       http.data<Retention>('GET', `/api/v1/analytics/games/${encodeURIComponent(gameId)}/retention`, {
         query,
       }),
+    /** A funnel of the game named by the query (`/api/v1/gaming/analytics/funnel`). */
+    gameFunnel: (query: FunnelQuery) =>
+      http.data<Funnel>('GET', '/api/v1/gaming/analytics/funnel', { query }),
     gameLeaderboard: (gameId: string, query: LeaderboardQuery = {}) =>
       http.data<Leaderboard>('GET', `/api/v1/analytics/games/${encodeURIComponent(gameId)}/leaderboard`, {
         query,

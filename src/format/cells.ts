@@ -59,6 +59,11 @@ export function countryName(code: string | null | undefined): string {
   return code || 'Unknown'
 }
 
+/** A bar of full blocks, `width` long for `max` (empty when `max` is 0). */
+export function bar(value: number, max: number, width: number): string {
+  return max > 0 ? '█'.repeat(Math.round((value / max) * width)) : ''
+}
+
 /** A percentage as text: `12.5%`; rounded to `digits` decimals when given. */
 export function percent(n: number, digits?: number): string {
   return `${digits === undefined ? n : round(n, digits)}%`

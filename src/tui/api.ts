@@ -25,6 +25,7 @@ export interface TuiClient extends Pick<LinkdClient, 'health' | 'ready' | 'disco
     | 'gameLeaderboard'
     | 'gameEvents'
     | 'gameAttribution'
+    | 'gameFunnel'
   >
   domains: Calls<'domains', 'list' | 'add' | 'verify' | 'checkPropagation' | 'setDefault'>
   webhooks: Calls<'webhooks', 'list' | 'enable' | 'disable' | 'test' | 'deliveries' | 'retry'>

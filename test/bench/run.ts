@@ -9,6 +9,7 @@ import { analyticsBench } from './analytics.js'
 import { webhooksBench, webhooksDeadEndpointBench } from './webhooks.js'
 import { gamingBench } from './gaming.js'
 import { gamingAnalyticsBench } from './gaming-analytics.js'
+import { gamingFunnelBench } from './gaming-funnel.js'
 import { fraudDetectBench } from './fraud-detect.js'
 import { skanOptimizeBench } from './skan-optimize.js'
 import { tuiBench } from './tui.js'
@@ -24,6 +25,7 @@ const benches: Record<string, () => Promise<void>> = {
   'webhooks-dead': () => webhooksDeadEndpointBench(),
   gaming: () => gamingBench(),
   'gaming-analytics': () => gamingAnalyticsBench(),
+  'gaming-funnel': () => gamingFunnelBench(),
   'fraud-detect': () => fraudDetectBench(),
   'skan-optimize': () => skanOptimizeBench(),
   tui: () => tuiBench(),

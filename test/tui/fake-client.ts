@@ -356,6 +356,7 @@ export class FakeClient implements TuiClient {
           totals: { count: 1500 },
           range: { startDate: '', endDate: '' },
         })),
+      gameFunnel: notServed('analytics.gameFunnel'),
     }
   }
 

@@ -7,6 +7,8 @@ import { cleanup } from 'ink-testing-library'
 import { FakeClient } from './fake-client.js'
 import { frameWith, KEY, press, renderTui } from './harness.js'
 import { newOrg, renderOnDaemon, useDaemon } from './tui-daemon.js'
+import type { GameWithSecrets } from '../../src/contract/games.js'
+import { accepted, batch, event, send } from '../support/gaming.js'
 
 afterEach(() => cleanup())
 
@@ -81,7 +83,7 @@ describe('games screen, rendering', () => {
   })
 })
 
-const daemon = useDaemon()
+const daemon = useDaemon({ ingestRateLimitPerGame: 100_000, ingestRateLimitPerClient: 100_000 })
 
 describe('games screen against linkd', () => {
   it('[ and ] change the range between 7, 30 and 90 days, each ending on the daemon’s today', async () => {
@@ -109,6 +111,71 @@ describe('games screen against linkd', () => {
     // The daemon took each range: figures, no error.
     await frameWith(app, 'DAU')
     expect(app.lastFrame()).not.toContain('HTTP 400')
+    await press(app, KEY.escape)
+    await frameWith(app, '1 game')
+  })
+})
+
+describe('the funnel pane against linkd', () => {
+  it('f shows the funnel as bars with conversions; e edits the steps (a refusal shown under them); w the window', async () => {
+    const d = daemon()
+    const org = await newOrg(d)
+    const game = (await org.api.games.create({
+      name: 'Space Race',
+      slug: 'space-race',
+      platform: 'ios',
+    })) as GameWithSecrets
+    // Four installs, two first sessions, one purchase.
+    const t = d.testApp
+    const e = (player: string, type: string, data: Record<string, unknown> = {}) =>
+      event(t, { player_id: player, session_id: player, event_type: type, data })
+    accepted(
+      await send(
+        t,
+        batch(t, [
+          ...['a', 'b', 'c', 'd'].map((p) => e(p, 'app_install')),
+          e('a', 'session_start'),
+          e('b', 'session_start'),
+          e('a', 'purchase', { amount: 0.99, currency: 'USD' }),
+        ]),
+        { game, orgId: org.orgId },
+      ),
+    )
+    const app = renderOnDaemon(d, org.ownerKey, { initialScreen: 'games' })
+    await frameWith(app, '1 game')
+    await press(app, KEY.enter)
+    await frameWith(app, 'DAU')
+    await press(app, 'f')
+    const frame = await frameWith(app, 'Funnel of Space Race', 'purchase')
+    expect(frame).toMatch(/ 1 app_install\s+█{5,}\s+4\s+100%\s+100%/)
+    expect(frame).toMatch(/ 2 session_start\s+█+\s+2\s+50%\s+50%/)
+    expect(frame).toMatch(/ 3 purchase\s+█+\s+1\s+25%\s+50%/)
+    expect(app.sent('analytics.gameFunnel').at(-1)).toEqual([
+      expect.objectContaining({
+        gameId: 'space-race',
+        steps: 'app_install,session_start,purchase',
+        window: '1d',
+      }),
+    ])
+
+    await press(app, 'e')
+    await frameWith(app, 'Funnel steps of Space Race', 'steps: app_install,session_start,purchase')
+    // One step is refused by the API: its message under the field, the form stays.
+    await press(app, '\x15', 'app_install', KEY.enter)
+    await frameWith(app, '2 to 10 comma-separated steps')
+    await press(app, ',purchase', KEY.enter)
+    const edited = await frameWith(app, 'Funnel of Space Race', ' 2 purchase')
+    expect(edited).toMatch(/ 2 purchase\s+█+\s+1\s+25%\s+25%/)
+    expect(edited).not.toContain('session_start')
+
+    await press(app, 'w')
+    await frameWith(app, 'window 7d')
+    expect(app.sent('analytics.gameFunnel').at(-1)).toEqual([
+      expect.objectContaining({ steps: 'app_install,purchase', window: '7d' }),
+    ])
+    // f again: back to the overview; Esc: back to the games.
+    await press(app, 'f')
+    await frameWith(app, 'DAU')
     await press(app, KEY.escape)
     await frameWith(app, '1 game')
   })

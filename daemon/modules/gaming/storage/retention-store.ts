@@ -79,7 +79,8 @@ export function retentionReads(db: Kysely<Database>) {
       if (TYPE_BIT.has(eventType)) {
         const rows = await q
           .select(['d.day', valueOf.as('value'), (eb) => eb.fn.countAll<number>().as('n')])
-          .groupBy(['d.day', valueOf])
+          // PostgreSQL refuses a constant in GROUP BY: the value only when grouped by a column.
+          .groupBy(column ? ['d.day', valueOf] : ['d.day'])
           .execute()
         for (const r of rows) add(Number(r.day), r.value, Number(r.n))
       } else {

@@ -10,6 +10,7 @@ import { register as registerGeography } from './geography.js'
 import { register as registerLeaderboard } from './leaderboard.js'
 import { register as registerOverview } from './overview.js'
 import { register as registerRetention } from './retention.js'
+import { register as registerFunnel } from './funnel.js'
 import { register as registerAttribution } from './attribution.js'
 import { register as registerPlayer } from './player.js'
 import { register as registerPlayers } from './players.js'
@@ -21,6 +22,7 @@ export function register(program: Command): void {
   for (const registerVerb of [
     registerOverview,
     registerRetention,
+    registerFunnel,
     registerLeaderboard,
     registerGeography,
     registerEvents,

@@ -4,7 +4,7 @@
  */
 import { Option, type Command } from 'commander'
 import type { Retention, RetentionRow } from '../../../contract/gaming.js'
-import { RETENTION_DAYS } from '../../../contract/limits.js'
+import { PLAYER_GROUPS, RETENTION_DAYS, type PlayerGroup } from '../../../contract/limits.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, printRows, type Column } from '../../output.js'
 import { gameAction, gameCommand, rangeQuery, type RangeOpts } from './shared.js'
@@ -12,6 +12,8 @@ import { gameAction, gameCommand, rangeQuery, type RangeOpts } from './shared.js
 export interface RetentionOpts extends RangeOpts {
   game: string
   granularity?: 'day' | 'week'
+  groupBy?: PlayerGroup
+  returnEvent?: string
 }
 
 type Cell = RetentionRow['days']['d0']
@@ -30,8 +32,13 @@ export async function runAnalyticsRetention(o: RetentionOpts, ctx: Ctx): Promise
   ).analytics.gameRetention(o.game, {
     ...rangeQuery(o),
     ...(o.granularity ? { granularity: o.granularity } : {}),
+    ...(o.groupBy ? { groupBy: o.groupBy } : {}),
+    ...(o.returnEvent ? { returnEvent: o.returnEvent } : {}),
   })
   const columns: Column<RetentionRow>[] = [
+    ...(o.groupBy
+      ? [{ header: o.groupBy.toUpperCase(), name: 'group', value: (row: RetentionRow) => row.group }]
+      : []),
     { header: 'COHORT', value: (row) => row.cohort },
     { header: 'SIZE', value: (row) => row.size },
     ...RETENTION_DAYS.map((n) => ({
@@ -57,5 +64,9 @@ export function register(analytics: Command): void {
     .addOption(
       new Option('--granularity <unit>', 'one cohort per install day or ISO week').choices(['day', 'week']),
     )
+    .addOption(
+      new Option('--group-by <group>', 'one cohort list per value of the player').choices(PLAYER_GROUPS),
+    )
+    .option('--return-event <type>', 'retained on day N: sent this event type that day (default: any event)')
     .action(gameAction<Omit<RetentionOpts, 'game'>>(runAnalyticsRetention))
 }

@@ -1,0 +1,104 @@
+/**
+ * A game's funnel over a range: each step as a bar of its players with the conversion from step 1
+ * and from the previous step, and the median time between them. `e` edits the steps (a small
+ * form; the API's message when it refuses them), `w` changes the window.
+ */
+import { Box } from 'ink'
+import { Text } from '../components/text.js'
+import { Form } from '../components/form.js'
+import type { Game } from '../../contract/games.js'
+import type { Funnel } from '../../contract/gaming-funnel.js'
+import type { FunnelWindow } from '../../contract/limits.js'
+import { bar, fitHead, percent } from '../../format/cells.js'
+import { uptime } from '../../format/uptime.js'
+import { useTui, type TuiEnv } from '../context.js'
+import { usePoll } from '../hooks/use-poll.js'
+
+export const FUNNEL_WINDOW_CYCLE: FunnelWindow[] = ['1h', '1d', '7d', '30d']
+/** The steps a game's funnel starts with: install, a first session, a purchase. */
+export const DEFAULT_STEPS = 'app_install,session_start,purchase'
+
+const ratio = (r: number | null) => (r === null ? '-' : percent(r * 100, 1))
+const median = (s: number | null) => (s === null ? '' : s < 1 ? `${Math.round(s * 1000)}ms` : uptime(s))
+
+function rangeOf(env: TuiEnv, days: number) {
+  const dayIso = (msAgo: number) => new Date(env.clock.now() - msAgo).toISOString().slice(0, 10)
+  return { startDate: dayIso((days - 1) * 86_400_000), endDate: dayIso(0) }
+}
+
+export function GameFunnel(props: {
+  game: Game
+  days: number
+  steps: string
+  window: FunnelWindow
+  editing: boolean
+  active: boolean
+  width: number
+  setSteps(steps: string): void
+  stopEditing(): void
+}) {
+  const env = useTui()
+  const { game, days, steps, window, width } = props
+  const poll = usePoll(
+    `funnel ${game.id}`,
+    () => env.client.analytics.gameFunnel({ gameId: game.id, steps, window, ...rangeOf(env, days) }),
+    [game.id, days, steps, window],
+  )
+  if (props.editing)
+    return (
+      <Form
+        title={`Funnel steps of ${game.name}: 2-10 event types, comma-separated, each optionally type:field=value`}
+        fields={[{ name: 'steps', label: 'steps', value: steps }]}
+        active={props.active}
+        cancel={props.stopEditing}
+        submit={async (v) => {
+          const next = (v.steps ?? '').trim()
+          // Asked once here, so that the API's message about bad steps shows under the field.
+          await env.client.analytics.gameFunnel({
+            gameId: game.id,
+            steps: next,
+            window,
+            ...rangeOf(env, days),
+          })
+          props.setSteps(next)
+          props.stopEditing()
+        }}
+      />
+    )
+  const f: Funnel | undefined = poll.data
+  const head = fitHead(
+    `Funnel of ${game.name}`,
+    ` · window ${window} · ${days} days · e edit the steps · w window · f overview`,
+    width,
+  )
+  if (!f)
+    return (
+      <Box flexDirection="column">
+        <Text bold wrap="truncate">
+          {head}
+        </Text>
+        <Text dimColor>loading…</Text>
+      </Box>
+    )
+  const names = f.data.map((s) => (s.condition ? `${s.eventType}:${s.condition}` : s.eventType))
+  const nameWidth = Math.min(28, Math.max(...names.map((n) => n.length)))
+  const top = f.data[0]?.players ?? 0
+  const barWidth = Math.max(5, Math.min(40, width - nameWidth - 40))
+  const count = Math.max(1, ...f.data.map((s) => String(s.players).length))
+  return (
+    <Box flexDirection="column">
+      <Text bold wrap="truncate">
+        {head}
+      </Text>
+      <Text
+        dimColor
+      >{`${f.range.startDate} to ${f.range.endDate}: players, from step 1, from the previous step, median time`}</Text>
+      {f.data.map((s, i) => (
+        <Text key={s.step} wrap="truncate">
+          {`${String(s.step).padStart(2)} ${names[i]!.slice(0, nameWidth).padEnd(nameWidth)} ${bar(s.players, top, barWidth).padEnd(barWidth)} ${String(s.players).padStart(count)} ${ratio(s.conversion).padStart(6)} ${ratio(s.stepConversion).padStart(6)} ${median(s.medianSecondsFromPrevious)}`}
+        </Text>
+      ))}
+      {top === 0 ? <Text dimColor>No player did step 1 in the range.</Text> : null}
+    </Box>
+  )
+}

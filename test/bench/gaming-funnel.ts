@@ -1,0 +1,133 @@
+/**
+ * `npm run bench gaming-funnel`: funnels over 1M players and 10M raw events of the last 30 days,
+ * and retention with groupBy / returnEvent. The overview's data set (withAggregates in gaming.ts:
+ * profiles, cohorts) gets raw events (each player: an install, sessions, level starts and
+ * completions with a level, some purchases), game_cohort_dims and the player-days of the cohorts'
+ * retention days. BENCH_GAMING_PLAYERS=100000 for a smaller run (10 events a player either way).
+ */
+import { randomUUID } from 'node:crypto'
+import { fmt, median, percentile, report } from './lib.js'
+import { prng } from '../support/prng.js'
+import { COUNTRIES, PROFILE_VALUES, withAggregates, type AggregatesBench } from './gaming.js'
+
+const DAY = 86_400_000
+const MIN = 60_000
+const OFFSETS = [0, 1, 3, 7, 14, 30]
+/** Bits of game_player_days.event_types (NAMED_EVENT_TYPES order). */
+const BIT = { app_install: 1, session_start: 2, level_start: 16, level_complete: 32, purchase: 512 } as const
+
+function fillRaw(b: AggregatesBench, players: number, days: number): number {
+  const rand = prng(21)
+  const today = Math.floor(b.now / DAY)
+  const first = today - days + 1
+  const gameId = b.game.internalId
+  const insert = b.sqlite.prepare(
+    `INSERT INTO game_events (game_id, event_id, event_type, player_id, session_id, platform, ts, received_at,
+       batch_id, revenue_micros, verdict, data) VALUES (?, ?, ?, ?, ?, 'android', ?, ?, 'bench', 0, 'accept', ?)`,
+  )
+  const day = b.sqlite.prepare(
+    `INSERT INTO game_player_days (game_id, player_id, day, install_day, events, revenue_micros, event_types)
+     VALUES (?, ?, ?, ?, 1, 0, ?) ON CONFLICT (game_id, player_id, day) DO UPDATE SET event_types = event_types | excluded.event_types`,
+  )
+  let n = 0
+  const batch = 50_000
+  let pending: Array<() => void> = []
+  const flush = b.sqlite.transaction((rows: Array<() => void>) => rows.forEach((run) => run()))
+  for (let i = 0; i < players; i++) {
+    const player = `player-${i}`
+    const install = first + (i % days)
+    let ts = install * DAY + Math.floor(rand() * (DAY - 60 * MIN))
+    const add = (type: keyof typeof BIT, data: string | null) => {
+      const at = ts
+      pending.push(() => {
+        insert.run(gameId, randomUUID(), type, player, player, at, at, data)
+        const d = Math.floor(at / DAY)
+        if (OFFSETS.includes(d - install)) day.run(gameId, player, d, install, BIT[type])
+      })
+      n++
+    }
+    add('app_install', null)
+    for (let e = 0; e < 9 && ts < b.now - 10 * MIN; e++) {
+      // Most next events within minutes, some days later (retention days and windows both cut).
+      ts += rand() < 0.8 ? Math.floor(rand() * 20 * MIN) : Math.floor(rand() * 5 * DAY)
+      if (ts > b.now) break
+      const r = rand()
+      if (r < 0.3) add('session_start', null)
+      else if (r < 0.6) add('level_start', `{"level":${1 + Math.floor(rand() * 5)}}`)
+      else if (r < 0.95) add('level_complete', `{"level":${1 + Math.floor(rand() * 5)}}`)
+      else add('purchase', '{"amount":0.99,"currency":"USD"}')
+    }
+    if (pending.length >= batch) {
+      flush(pending)
+      pending = []
+    }
+  }
+  flush(pending)
+  // The cohorts per acquisition value the fold keeps (shares of the cohort cells).
+  const cells = b.sqlite
+    .prepare('SELECT install_day, day_offset, players FROM game_cohorts WHERE game_id = ?')
+    .all(gameId) as Array<{ install_day: number; day_offset: number; players: number }>
+  const dim = b.sqlite.prepare(
+    'INSERT INTO game_cohort_dims (game_id, dim, install_day, day_offset, value, players) VALUES (?, ?, ?, ?, ?, ?)',
+  )
+  const values = {
+    platform: PROFILE_VALUES.platform,
+    country: COUNTRIES,
+    source: PROFILE_VALUES.source,
+    campaign: PROFILE_VALUES.campaign,
+    link: [''] as const,
+  }
+  b.sqlite.transaction(() => {
+    for (const c of cells)
+      for (const [name, list] of Object.entries(values)) {
+        for (const v of list)
+          dim.run(gameId, name, c.install_day, c.day_offset, v, Math.floor(c.players / list.length))
+      }
+  })()
+  return n
+}
+
+/** Median and p99 of `calls` calls (after 2 warm-ups) of GET url against the targets given. */
+async function timed(b: AggregatesBench, url: string, calls: number, target: string): Promise<string> {
+  const call = async () => {
+    const s = performance.now()
+    const res = await b.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${b.key}` } })
+    if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body.slice(0, 300)}`)
+    return performance.now() - s
+  }
+  for (let i = 0; i < 2; i++) await call()
+  const times: number[] = []
+  for (let i = 0; i < calls; i++) times.push(await call())
+  return `median ${fmt(median(times))} ms, p99 ${fmt(percentile(times, 99))} ms (target ${target})`
+}
+
+export async function gamingFunnelBench(): Promise<void> {
+  const players = Number(process.env.BENCH_GAMING_PLAYERS ?? 1_000_000)
+  const days = 30
+  const rows = await withAggregates(players, days, async (b) => {
+    const t0 = performance.now()
+    const events = fillRaw(b, players, days)
+    const out: Array<[string, string]> = [
+      [
+        `load ${fmt(events / 1e6, 1)}M raw events of ${fmt(players / 1e6, 1)}M players, 30 days`,
+        `${fmt((performance.now() - t0) / 1000, 1)} s`,
+      ],
+    ]
+    const funnel = `/api/v1/gaming/analytics/funnel?gameId=${b.game.id}&steps=app_install,session_start,level_complete:level=3,purchase&window=7d`
+    out.push(['funnel, 4 steps (one condition), 30 days', await timed(b, funnel, 10, '<= 2000 / 4000 ms')])
+    out.push([
+      'funnel, 4 steps, groupBy country',
+      await timed(b, `${funnel}&groupBy=country`, 10, '<= 3000 ms'),
+    ])
+    const retention = `/api/v1/analytics/games/${b.game.id}/retention`
+    for (const q of [
+      'groupBy=country',
+      'groupBy=source',
+      'returnEvent=level_complete',
+      'groupBy=platform&returnEvent=purchase',
+    ])
+      out.push([`retention ${q}`, await timed(b, `${retention}?${q}`, 20, '<= 50 ms')])
+    return out
+  })
+  report('gaming funnels and retention breakdowns, 1M players, 10M raw events', rows)
+}
