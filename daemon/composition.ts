@@ -168,7 +168,7 @@ function services(deps: CompositionDeps) {
     gameExists: (organizationId, gameId) => gaming.gameExists(organizationId, gameId),
   })
   const safety = createSafetyService({
-    store: createSafetyStore(db.kysely),
+    store: createSafetyStore(db),
     clock,
     links,
     onError: (err, what) => log.error({ err }, `${what} failed`),

@@ -25,6 +25,7 @@ import { register as registerLinks } from './commands/links/index.js'
 import { register as registerSmartLinks } from './commands/smart-links/index.js'
 import { register as registerQr } from './commands/qr/index.js'
 import { register as registerWebhooks } from './commands/webhooks/index.js'
+import { register as registerSafety } from './commands/safety/index.js'
 import { register as registerProfile } from './commands/profile.js'
 import { register as registerStatus } from './commands/status.js'
 import { register as registerTeam } from './commands/team/index.js'
@@ -67,6 +68,7 @@ export function buildProgram(): Command {
   registerQr(program)
   registerDomains(program)
   registerWebhooks(program)
+  registerSafety(program)
   registerGames(program)
   registerEvents(program)
   registerAnalytics(program)

@@ -12,6 +12,7 @@ import { HttpClient } from './http.js'
 import { keysApi } from './keys.js'
 import { linksApi } from './links.js'
 import { qrCodesApi } from './qr-codes.js'
+import { safetyApi } from './safety.js'
 import { skanApi } from './skan.js'
 import { smartLinksApi } from './smart-links.js'
 import { teamApi } from './team.js'
@@ -46,4 +47,5 @@ export class LinkdClient extends HttpClient {
   domains = domainsApi(this.requests)
   skan = skanApi(this.requests)
   team = teamApi(this.requests)
+  safety = safetyApi(this.requests)
 }

@@ -12,7 +12,7 @@ import { principalOf } from '../../http/auth.js'
 import { AppError } from '../../http/errors.js'
 import { errorRef } from '../../http/openapi.js'
 import type { SafetyService } from './api.js'
-import { FeedUpload, feedBytes, streamBodies } from './upload.js'
+import { drain, FeedUpload, feedBytes, streamBodies } from './upload.js'
 
 const tags = ['Safety']
 
@@ -52,8 +52,13 @@ export function safetyRoutes(deps: { safety: SafetyService }) {
             { field: 'body', message: 'is required' },
           ])
         const encoding = req.headers['content-encoding']
-        const bytes = feedBytes(body, typeof encoding === 'string' ? encoding : undefined)
-        return reply.code(201).send(await safety.upload(org(req), req.query, bytes))
+        try {
+          const bytes = feedBytes(body, typeof encoding === 'string' ? encoding : undefined)
+          return reply.code(201).send(await safety.upload(org(req), req.query, bytes))
+        } catch (err) {
+          if (!(err instanceof AppError && err.type === 'PayloadTooLarge')) await drain(body)
+          throw err
+        }
       },
     )
 

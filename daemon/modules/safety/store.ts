@@ -1,5 +1,10 @@
-/** SQL of the safety lists (both engines): uploads, their hosts, the lookup by host. */
-import type { Kysely, Selectable } from 'kysely'
+/**
+ * SQL of the safety lists (both engines): uploads, their hosts, the lookup by host. Loading
+ * millions of hosts is the one hot path: a prepared statement per host inside a Kysely
+ * transaction on SQLite, one `unnest` statement per batch on PostgreSQL.
+ */
+import { CompiledQuery, type Kysely, type Selectable } from 'kysely'
+import type { Db } from '../../db/open.js'
 import type { Database, SafetyListsTable } from '../../db/schema.js'
 import type { SafetyFormat } from '../../../src/contract/safety.js'
 
@@ -39,13 +44,39 @@ const toRecord = (r: Selectable<SafetyListsTable>): UploadRecord => ({
   updatedAt: Number(r.updated_at),
 })
 
-/** Rows per INSERT statement (2 parameters each: within both engines' limits). */
-const INSERT_ROWS = 2000
 /** Hosts per lookup statement. */
 const LOOKUP_HOSTS = 1000
 
-export function createSafetyStore(db: Kysely<Database>) {
+/** Adds hosts to an upload in one transaction; returns how many were new to it. */
+type AddHosts = (uploadId: string, hosts: readonly string[]) => Promise<number>
+
+function sqliteAddHosts(db: Extract<Db, { dialect: 'sqlite' }>): AddHosts {
+  const insert = db.sqlite.prepare(
+    'INSERT INTO safety_list_hosts (upload_id, host) VALUES (?, ?) ON CONFLICT DO NOTHING',
+  )
+  // Kysely's transaction holds the one connection: the prepared statements run inside it.
+  return (uploadId, hosts) =>
+    db.kysely.transaction().execute(() => {
+      let added = 0
+      for (const host of hosts) added += insert.run(uploadId, host).changes
+      return Promise.resolve(added)
+    })
+}
+
+function postgresAddHosts(db: Kysely<Database>): AddHosts {
+  const sql =
+    'INSERT INTO safety_list_hosts (upload_id, host) SELECT $1, h FROM unnest($2::text[]) AS r(h) ON CONFLICT DO NOTHING'
+  return async (uploadId, hosts) => {
+    const r = await db.executeQuery(CompiledQuery.raw(sql, [uploadId, [...hosts]]))
+    return Number(r.numAffectedRows ?? 0)
+  }
+}
+
+export function createSafetyStore(engine: Db) {
+  const db = engine.kysely
   return {
+    addHosts: engine.dialect === 'sqlite' ? sqliteAddHosts(engine) : postgresAddHosts(db),
+
     /** The organization's ready lists, by name. */
     async lists(organizationId: string): Promise<UploadRecord[]> {
       const rows = await db
@@ -86,23 +117,6 @@ export function createSafetyStore(db: Kysely<Database>) {
           updated_at: u.updatedAt,
         })
         .execute()
-    },
-
-    /** Adds hosts to an upload in one transaction; returns how many were new to it. */
-    async addHosts(uploadId: string, hosts: readonly string[]): Promise<number> {
-      return db.transaction().execute(async (trx) => {
-        let added = 0
-        for (let i = 0; i < hosts.length; i += INSERT_ROWS) {
-          const rows = hosts.slice(i, i + INSERT_ROWS).map((host) => ({ upload_id: uploadId, host }))
-          const r = await trx
-            .insertInto('safety_list_hosts')
-            .values(rows)
-            .onConflict((oc) => oc.columns(['upload_id', 'host']).doNothing())
-            .executeTakeFirst()
-          added += Number(r.numInsertedOrUpdatedRows ?? 0)
-        }
-        return added
-      })
     },
 
     /**

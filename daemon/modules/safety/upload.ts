@@ -47,7 +47,8 @@ export function feedBytes(upload: FeedUpload, contentEncoding: string | undefine
   async function* capped() {
     let bytes = 0
     try {
-      for await (const chunk of source) {
+      // Not destroyed on an early stop: the route reads what is left before it answers.
+      for await (const chunk of source.iterator({ destroyOnReturn: false })) {
         bytes += (chunk as Buffer).length
         if (bytes > SAFETY_LIMITS.uploadBytesMax) throw uploadTooLarge()
         yield chunk as Buffer
@@ -57,9 +58,19 @@ export function feedBytes(upload: FeedUpload, contentEncoding: string | undefine
       throw new AppError('ValidationError', 'the body is not valid gzip', [
         { field: 'Content-Encoding', message: 'gzip, but the body does not decompress' },
       ])
-    } finally {
-      source.destroy()
     }
   }
   return Readable.from(capped())
+}
+
+/**
+ * Reads and drops what is left of a refused upload, so that the client, still sending, reads the
+ * error answer (a refused 413 closes the connection instead: too much to read).
+ */
+export async function drain(upload: FeedUpload): Promise<void> {
+  try {
+    for await (const chunk of upload.stream) void chunk
+  } catch {
+    // The client went away: nothing to answer.
+  }
 }

@@ -8,10 +8,12 @@ import { Option, type Command } from 'commander'
 import {
   RETRY_POLICIES,
   WEBHOOK_EVENTS,
+  WEBHOOK_FORMATS,
   WEBHOOK_LIMITS,
   WEBHOOK_TEMPLATE_IDS,
   type RetryPolicy,
   type WebhookEvent,
+  type WebhookFormat,
   type WebhookTemplateId,
 } from '../../../contract/limits.js'
 import type { Delivery, Webhook, WebhookWithSecret } from '../../../contract/webhooks.js'
@@ -34,6 +36,7 @@ export interface WebhookFlags {
   timeout?: number
   header?: string[]
   clearHeaders?: boolean
+  format?: WebhookFormat
 }
 
 /** `Name: value` or `Name=value`. */
@@ -60,6 +63,7 @@ export function body(opts: WebhookFlags) {
     ...(opts.maxRetries !== undefined && { maxRetries: opts.maxRetries }),
     ...(opts.timeout !== undefined && { timeoutSeconds: opts.timeout }),
     ...(headers !== undefined && { headers }),
+    ...(opts.format !== undefined && { format: opts.format }),
   }
 }
 
@@ -81,6 +85,7 @@ export function webhookFields(w: Webhook | WebhookWithSecret, tty: boolean): Fie
     ['EVENTS', w.events.join(tty ? ', ' : ',')],
     ['RETRY POLICY', `${w.retryPolicy}, up to ${plural(w.maxRetries, 'retry', 'retries')}`],
     ['TIMEOUT', `${w.timeoutSeconds} s`],
+    ['FORMAT', w.format],
     ['HEADERS', Object.keys(w.headers).join(tty ? ', ' : ',')],
     ['CONSECUTIVE FAILURES', w.consecutiveFailures],
     ['FAILED ATTEMPTS IN A ROW', w.failedAttempts],
@@ -196,6 +201,12 @@ export function fieldOptions(cmd: Command, mode: 'create' | 'update'): Command {
       intArg(WEBHOOK_LIMITS.timeoutMin, WEBHOOK_LIMITS.timeoutMax),
     )
     .option('--header <header>', 'custom header "Name: value" (repeatable, up to 10)', collect)
+    .addOption(
+      new Option(
+        '--format <format>',
+        `body posted: json (the event), slack or discord (a chat message for their incoming webhook URL)${mode === 'create' ? ' (default json)' : ''}`,
+      ).choices(WEBHOOK_FORMATS),
+    )
   if (mode === 'create')
     cmd.addOption(
       new Option('--template <id>', "use a built-in template's events").choices(WEBHOOK_TEMPLATE_IDS),

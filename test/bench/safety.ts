@@ -1,0 +1,93 @@
+/**
+ * `npm run bench safety`: what a 2,000,000-host safety list costs. Link creation (median time of
+ * a create through the API) without any list and then with the list, in the same run (the
+ * ratio), the upload's time, the process's RSS before and after, and the lookup alone (the
+ * destination check every create and update makes). The redirect never reads the lists.
+ */
+import { randomBytes } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Readable } from 'node:stream'
+import { buildApp } from '../../daemon/app.js'
+import { loadConfig } from '../../daemon/config.js'
+import { migrate } from '../../daemon/db/migrate.js'
+import { openDatabase } from '../../daemon/db/open.js'
+import { SAFETY_LIMITS } from '../../src/contract/safety.js'
+import { hostsFeed } from '../support/safety-feed.js'
+import { fmt, median, report } from './lib.js'
+
+const CREATES = 400
+const rssMb = () => process.memoryUsage().rss / 1024 / 1024
+
+export async function safetyBench(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'linkd-bench-safety-'))
+  try {
+    const config = loadConfig({
+      env: {},
+      flags: {
+        dataDir: dir,
+        databaseUrl: `sqlite:${join(dir, 'linkd.db')}`,
+        logLevel: 'silent',
+        jobs: false,
+      },
+    })
+    const db = openDatabase(config.databaseUrl)
+    await migrate(db, Date.now())
+    const app = await buildApp({ config, db, masterKey: randomBytes(32) })
+    const { orgs, keys, safety } = app.linkd.services
+    const org = await orgs.create('bench')
+    const key = (await keys.createOwnerKey(org.id)).key
+    let n = 0
+    const createMs = async (host: (i: number) => string, expect: number) => {
+      const times: number[] = []
+      for (let i = 0; i < CREATES; i++) {
+        const start = performance.now()
+        const res = await app.inject({
+          method: 'POST',
+          url: '/api/use/links',
+          headers: { authorization: `Bearer ${key}` },
+          payload: { destinationUrl: `https://${host(i)}/page-${n++}` },
+        })
+        times.push(performance.now() - start)
+        if (res.statusCode !== expect) throw new Error(`create: ${res.statusCode} ${res.body}`)
+      }
+      return median(times)
+    }
+    await createMs((i) => `warm-${i}.example.com`, 201)
+    const without = await createMs((i) => `site-${i}.example.com`, 201)
+    const rssBefore = rssMb()
+
+    const max = SAFETY_LIMITS.entriesMax
+    const start = performance.now()
+    const list = await safety.upload(org.id, { name: 'big' }, Readable.from(hostsFeed(max)))
+    const uploadS = (performance.now() - start) / 1000
+    await safety.settled()
+    const rssAfter = rssMb()
+
+    const withList = await createMs((i) => `other-${i}.example.com`, 201)
+    const blocked = await createMs((i) => `deep.host-${i * 997}.feed.test`, 400)
+    const checks: number[] = []
+    for (let i = 0; i < 2000; i++) {
+      const s = performance.now()
+      await safety.assertDestinationsAllowed(org.id, [
+        { field: 'destinationUrl', url: `https://a.b.c${i}.example.com/x` },
+      ])
+      checks.push(performance.now() - s)
+    }
+    report('safety lists: 2,000,000 hosts', [
+      ['hosts stored', `${list.entries}`],
+      ['upload (parse + store)', `${fmt(uploadS)} s`],
+      ['create, no list (median)', `${fmt(without, 3)} ms`],
+      ['create, with the list (median)', `${fmt(withList, 3)} ms`],
+      ['create ratio with / without', `${fmt(withList / without, 2)}×`],
+      ['create refused, listed parent (median)', `${fmt(blocked, 3)} ms`],
+      ['destination check alone (median)', `${fmt(median(checks), 3)} ms`],
+      ['RSS before / after the upload', `${fmt(rssBefore, 0)} MB / ${fmt(rssAfter, 0)} MB`],
+    ])
+    await app.close()
+    await db.close()
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
