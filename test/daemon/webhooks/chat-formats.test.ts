@@ -4,8 +4,8 @@
  * size when data is long, and delivered to a real receiver with the usual signature headers.
  */
 import { createHmac } from 'node:crypto'
-import Ajv from 'ajv'
-import addFormats from 'ajv-formats'
+import { Ajv } from 'ajv'
+import formats from 'ajv-formats'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { WEBHOOK_EVENTS } from '../../../src/contract/limits.js'
 import { sampleData } from '../../../daemon/modules/webhooks/catalog.js'
@@ -19,7 +19,8 @@ import { createTestApp, type TestApp } from '../../support/app.js'
 import { startReceiver, type Receiver } from '../../support/receiver.js'
 
 const ajv = new Ajv({ allErrors: true, strict: false })
-addFormats(ajv)
+// ajv-formats is CommonJS: its function is the default export's `default`.
+formats.default(ajv)
 const slackValid = ajv.compile(SLACK_INCOMING_WEBHOOK)
 const discordValid = ajv.compile(DISCORD_EXECUTE_WEBHOOK)
 
