@@ -1,6 +1,7 @@
 /** Destination safety lists (`/api/safety/lists`): feed files of hosts that link destinations may not use. */
 import Type, { type Static } from 'typebox'
 import { StringEnum, Timestamp } from './common.js'
+import { LIST_NAME_PATTERN } from './text.js'
 
 export const SAFETY_FORMATS = ['hosts', 'domains', 'urlhaus'] as const
 export type SafetyFormat = (typeof SAFETY_FORMATS)[number]
@@ -20,7 +21,7 @@ export const SAFETY_LIMITS = {
 export const SafetyListName = Type.String({
   minLength: 1,
   maxLength: SAFETY_LIMITS.nameMax,
-  pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$',
+  pattern: LIST_NAME_PATTERN,
   description:
     'Letters, digits, dot, dash and underscore; a new upload under the same name replaces the list',
   examples: ['urlhaus'],

@@ -58,6 +58,8 @@ export const DATE_PATTERN = '^\\d{4}-\\d{2}-\\d{2}'
 export const DAY_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$'
 /** An ISO 4217 currency code, upper case. */
 export const CURRENCY_PATTERN = '^[A-Z]{3}$'
+/** A safety list's name: a letter or digit, then letters, digits, dots, hyphens and underscores. */
+export const LIST_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]*$'
 /** An ISO 3166-1 alpha-2 country code, either case. */
 export const COUNTRY_PATTERN = '^[A-Za-z]{2}$'
 
@@ -71,6 +73,8 @@ export const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
   [MULTILINE_TEXT_PATTERN]: `must not contain ${REFUSED_WORDS} (tabs and line breaks are fine)`,
   [HTTP_URL_PATTERN]: 'must start with http:// or https://',
   [SLUG_PATTERN]: 'may only contain letters, digits, hyphens and underscores',
+  [LIST_NAME_PATTERN]:
+    'must start with a letter or digit and contain only letters, digits, dots, hyphens and underscores',
   [EVENT_TYPE_PATTERN]:
     'must start with a letter and contain only letters, digits and the characters _ . : -',
   [DATE_PATTERN]: 'must be a date such as 2026-01-31 (optionally with a time: 2026-01-31T12:00:00Z)',

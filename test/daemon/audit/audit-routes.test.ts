@@ -244,6 +244,14 @@ const FIXTURES: Record<string, () => Promise<Call>> = {
     const entry = await post(`/api/v1/admin/fraud/games/${g}/blocklist`, { type: 'ip', value: '203.0.113.9' })
     return { url: `/api/v1/admin/fraud/games/${g}/blocklist/${id(entry)}` }
   },
+  'POST /api/safety/lists': async () => ({
+    url: '/api/safety/lists?name=audit-list',
+    body: 'evil.example\n',
+  }),
+  'DELETE /api/safety/lists/{id}': async () => {
+    const res = await t.call('POST', '/api/safety/lists?name=audit-delete', { body: 'bad.example\n' })
+    return { url: `/api/safety/lists/${res.json<{ id: string }>().id}` }
+  },
   'POST /api/v1/skan/games/{gameId}/campaigns': async () => ({
     url: `/api/v1/skan/games/${await game({ skan: true })}/campaigns`,
     body: examples['POST /api/v1/skan/games/{gameId}/campaigns'],

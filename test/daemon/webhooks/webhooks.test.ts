@@ -12,6 +12,7 @@ const WEBHOOK_FIELDS = [
   'description',
   'events',
   'failedAttempts',
+  'format',
   'headers',
   'id',
   'maxRetries',
