@@ -1,12 +1,15 @@
 /**
  * A list of 2,000,000 hosts (the limit), generated in the test: accepted whole, matched by its
  * hosts and their subdomains; one host more is refused and leaves nothing behind. Time and memory
- * are measured by `npm run bench safety` (test/bench/safety.bench.ts), not asserted here.
+ * are measured by `npm run bench safety` (test/bench/safety.ts), not asserted here. SQLite
+ * only: PostgreSQL loads the same rows through the same code in ~8 minutes, too long for the suite;
+ * its bulk load is covered by the smaller lists of safety-lists.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SAFETY_LIMITS } from '../../../src/contract/safety.js'
 import { createTestApp, sqlRows, type TestApp } from '../../support/app.js'
 import { hostsFeed } from '../../support/safety-feed.js'
+import { onPostgres } from '../../support/postgres.js'
 
 let t: TestApp
 beforeAll(async () => {
@@ -26,7 +29,7 @@ const upload = async (name: string, body: Buffer) => {
 }
 const create = (destinationUrl: string) => t.call('POST', '/api/use/links', { body: { destinationUrl } })
 
-describe('a list of 2,000,000 hosts', () => {
+describe.skipIf(onPostgres)('a list of 2,000,000 hosts', () => {
   it('is accepted whole and matched; one host more is refused', { timeout: 600_000 }, async () => {
     const max = SAFETY_LIMITS.entriesMax
     const res = await upload('big', Buffer.from([...hostsFeed(max)].join('')))
