@@ -378,3 +378,19 @@ export const APPLE_PATH_PATTERN = '^(NOT )?[/*][^\\s#]*$'
 export const ANDROID_PACKAGE_PATTERN = '^[A-Za-z][A-Za-z0-9_]*(\\.[A-Za-z][A-Za-z0-9_]*)+$'
 /** A SHA-256 certificate fingerprint: 32 hex pairs joined by colons (stored upper case). */
 export const SHA256_FINGERPRINT_PATTERN = '^[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){31}$'
+
+/** Destination safety lists (`/api/safety/lists`): the feed formats read and the limits. */
+export const SAFETY_FORMATS = ['hosts', 'domains', 'urlhaus'] as const
+export type SafetyFormat = (typeof SAFETY_FORMATS)[number]
+
+export const SAFETY_LIMITS = {
+  /** Lists per organization (a file uploaded under an existing name replaces that list). */
+  listsMax: 5,
+  /** Distinct hosts per list. */
+  entriesMax: 2_000_000,
+  /** Bytes of one upload (after gzip decompression): a 2,000,000-line hosts file is about 60 MB. */
+  uploadBytesMax: 256 * 1024 * 1024,
+  nameMax: 100,
+  /** A line longer than this is skipped (no host is that long). */
+  lineMax: 8192,
+} as const

@@ -1,21 +1,9 @@
 /** Destination safety lists (`/api/safety/lists`): feed files of hosts that link destinations may not use. */
 import Type, { type Static } from 'typebox'
 import { StringEnum, Timestamp } from './common.js'
+import { SAFETY_FORMATS, SAFETY_LIMITS } from './limits.js'
 
-export const SAFETY_FORMATS = ['hosts', 'domains', 'urlhaus'] as const
-export type SafetyFormat = (typeof SAFETY_FORMATS)[number]
-
-export const SAFETY_LIMITS = {
-  /** Lists per organization (a file uploaded under an existing name replaces that list). */
-  listsMax: 5,
-  /** Distinct hosts per list. */
-  entriesMax: 2_000_000,
-  /** Bytes of one upload (after gzip decompression): a 2,000,000-line hosts file is about 60 MB. */
-  uploadBytesMax: 256 * 1024 * 1024,
-  nameMax: 100,
-  /** A line longer than this is skipped (no host is that long). */
-  lineMax: 8192,
-} as const
+export { SAFETY_FORMATS, SAFETY_LIMITS, type SafetyFormat } from './limits.js'
 
 export const SafetyListName = Type.String({
   minLength: 1,

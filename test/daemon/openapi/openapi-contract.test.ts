@@ -197,6 +197,8 @@ describe('OpenAPI document contract', () => {
     let checked = 0
     for (const { path, method, op } of operations(doc)) {
       if (!WRITES.has(method) || !(isPublic(op) || needsApiKey(op))) continue
+      // A safety list upload takes the feed file as downloaded, whatever its content type.
+      if (`${method} ${path}` === 'post /api/safety/lists') continue
       const url = path.replace(/\{[^}]+\}/g, 'x')
       const res = await raw(t, {
         method: method.toUpperCase() as 'POST',

@@ -1,7 +1,7 @@
 /** `linkctl safety lists add <file> --name <name>`: upload a feed file (the same name replaces that list). */
 import { readFile } from 'node:fs/promises'
 import { Option, type Command } from 'commander'
-import { SAFETY_FORMATS, type SafetyFormat } from '../../../contract/safety.js'
+import { SAFETY_FORMATS, type SafetyFormat } from '../../../contract/limits.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { UsageError } from '../../../session/exit-codes.js'
