@@ -63,6 +63,7 @@ describe('webhooks API: create', () => {
       url: 'https://hooks.example.com/linkd',
       events: ['link.created'],
       retryPolicy: 'exponential',
+      format: 'json',
       maxRetries: 3,
       timeoutSeconds: 30,
       headers: {},
