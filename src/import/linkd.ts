@@ -2,9 +2,10 @@
  * linkd's own import formats: CSV (the header names the columns; `links export` writes one) and
  * JSON lines (one create body, or link object, per line).
  */
-import { CsvParser, type CsvRecord, unprotectCsvText } from '../contract/csv.js'
+import { unprotectCsvText } from '../contract/csv.js'
 import { parseExpiry } from './when.js'
 import {
+  csvTableRows,
   formulaIn,
   ImportFileError,
   notUtf8,
@@ -49,39 +50,19 @@ export const NEEDS_PASSWORD =
 
 /** Records of a CSV text: the header (line 1 or the first non-blank line) names the columns. */
 export async function* csvRows(text: Text, opts: ReadOptions = {}): AsyncGenerator<Row> {
-  const parser = new CsvParser()
-  let columns: Map<string, number> | undefined
-  let width = 0
-  const handle = function* (records: CsvRecord[]): Generator<Row> {
-    for (const r of records) {
-      if (!columns) {
-        if ('error' in r) throw new ImportFileError(`line ${r.line}: cannot read the CSV header: ${r.error}`)
-        columns = new Map()
-        r.fields.forEach((name, i) => {
-          const known = READ_COLUMNS.find((c) => c.toLowerCase() === name.trim().toLowerCase())
-          if (known && !columns?.has(known)) columns?.set(known, i)
-        })
-        width = r.fields.length
-        if (!columns.has('destinationUrl'))
-          throw new ImportFileError(
-            `line ${r.line}: the CSV header must name the columns (${BASE_CSV_COLUMNS.join(',')}, optionally ${OPTION_CSV_COLUMNS.join(',')}); destinationUrl is missing`,
-          )
-        opts.onHeader?.(r.fields)
-        continue
-      }
-      if ('error' in r) yield { line: r.line, error: 'ParseError', message: r.error }
-      else if (r.fields.length !== width)
-        yield {
-          line: r.line,
-          error: 'ParseError',
-          message: `expected ${width} fields like the header, found ${r.fields.length}`,
-          source: { fields: r.fields },
-        }
-      else yield { ...csvBody(r.line, r.fields, columns, opts), source: { fields: r.fields } }
-    }
-  }
-  for await (const chunk of text) yield* handle(parser.push(String(chunk)))
-  yield* handle(parser.end())
+  yield* csvTableRows(text, (r) => {
+    const columns = new Map<string, number>()
+    r.fields.forEach((name, i) => {
+      const known = READ_COLUMNS.find((c) => c.toLowerCase() === name.trim().toLowerCase())
+      if (known && !columns.has(known)) columns.set(known, i)
+    })
+    if (!columns.has('destinationUrl'))
+      throw new ImportFileError(
+        `line ${r.line}: the CSV header must name the columns (${BASE_CSV_COLUMNS.join(',')}, optionally ${OPTION_CSV_COLUMNS.join(',')}); destinationUrl is missing`,
+      )
+    opts.onHeader?.(r.fields)
+    return (line, fields) => csvBody(line, fields, columns, opts)
+  })
 }
 
 function csvBody(line: number, fields: string[], columns: Map<string, number>, opts: ReadOptions): Row {

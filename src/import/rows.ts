@@ -5,6 +5,7 @@
  * row can be written back in the input's own format.
  */
 import type { IMPORT_SOURCES } from '../contract/limits.js'
+import { CsvParser, type CsvRecord } from '../contract/csv.js'
 
 export type ImportSource = (typeof IMPORT_SOURCES)[number]
 
@@ -81,4 +82,39 @@ export function splitTags(cell: string, separators: RegExp): string[] {
         .filter((t) => t.length > 0),
     ),
   ]
+}
+
+/**
+ * The rows of a CSV text: `header` reads the header record (the first) and returns how to read a
+ * body row of its fields; a row whose field count differs from the header's, or that does not
+ * parse, is a ParseError row.
+ */
+export async function* csvTableRows(
+  text: Text,
+  header: (r: { line: number; fields: string[] }) => (line: number, fields: string[]) => Row,
+): AsyncGenerator<Row> {
+  const parser = new CsvParser()
+  let body: ((line: number, fields: string[]) => Row) | undefined
+  let width = 0
+  const handle = function* (records: CsvRecord[]): Generator<Row> {
+    for (const r of records) {
+      if (!body) {
+        if ('error' in r) throw new ImportFileError(`line ${r.line}: cannot read the CSV header: ${r.error}`)
+        body = header(r)
+        width = r.fields.length
+        continue
+      }
+      if ('error' in r) yield { line: r.line, error: 'ParseError', message: r.error }
+      else if (r.fields.length !== width)
+        yield {
+          line: r.line,
+          error: 'ParseError',
+          message: `expected ${width} fields like the header, found ${r.fields.length}`,
+          source: { fields: r.fields },
+        }
+      else yield { ...body(r.line, r.fields), source: { fields: r.fields } }
+    }
+  }
+  for await (const chunk of text) yield* handle(parser.push(String(chunk)))
+  yield* handle(parser.end())
 }

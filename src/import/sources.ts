@@ -1,20 +1,13 @@
 /**
- * The files other shorteners export, read into the rows linkd's own import makes:
- * - Bitly: the links CSV (columns of a Bitlink: `link`, `long_url`, `title`, `created_at`,
- *   `tags`, `custom_bitlinks`; "Long URL", "Bitlink" and the like are read too).
- * - Shlink: the short-URL CSV of its web client (`createdAt, domain, shortCode, shortUrl,
- *   longUrl, title, tags, visits`, tags separated by `|`), or shlink-importer's CSV
- *   ("Long URL", "Short code", "Domain", "Title", "Tags").
- * - YOURLS: the CSV of its export plugins (`keyword, url, title, timestamp, …`, or
- *   `source, target, hits` where source is `/keyword/`); YOURLS has one domain and no tags.
- * - Kutt: the links JSON of its API (`GET /api/v2/links`: `{data: [link…]}`, or an array of
- *   links: `address, target, description, domain, created_at, expire_in, password`).
- * Header names are matched without case, spaces, `_` or `-`. Where the format comes from:
- * test/fixtures/import/README.md.
+ * The files other shorteners export (Bitly's links CSV, Shlink's and YOURLS' CSVs, Kutt's links
+ * JSON) read into the rows linkd's own import makes. Header names are matched without case,
+ * spaces, `_` or `-`; the columns are in CSV_FORMATS (Kutt's fields in kuttRows), and where each
+ * format comes from in test/fixtures/import/README.md.
  */
-import { CsvParser, type CsvRecord, unprotectCsvText } from '../contract/csv.js'
+import { unprotectCsvText } from '../contract/csv.js'
 import { hostOf } from './linkd.js'
 import {
+  csvTableRows,
   checkText,
   formulaIn,
   ImportFileError,
@@ -83,41 +76,21 @@ export async function* foreignCsvRows(
   format: CsvFormat,
   opts: ReadOptions = {},
 ): AsyncGenerator<Row> {
-  const parser = new CsvParser()
-  let columns: Map<Field, number> | undefined
-  let width = 0
-  const handle = function* (records: CsvRecord[]): Generator<Row> {
-    for (const r of records) {
-      if (!columns) {
-        if ('error' in r) throw new ImportFileError(`line ${r.line}: cannot read the CSV header: ${r.error}`)
-        checkText(r.fields.join(''))
-        const names = r.fields.map(normalize)
-        columns = new Map()
-        for (const [field, aliases] of Object.entries(format.columns) as [Field, string[]][]) {
-          const i = aliases.map((a) => names.indexOf(a)).find((n) => n >= 0)
-          if (i !== undefined) columns.set(field, i)
-        }
-        width = r.fields.length
-        if (!columns.has('destination'))
-          throw new ImportFileError(
-            `line ${r.line}: this is not ${format.product}'s export: the header has no destination column (one of ${(format.columns.destination ?? []).join(', ')}); it names ${r.fields.join(', ') || 'nothing'}`,
-          )
-        opts.onHeader?.(r.fields)
-        continue
-      }
-      if ('error' in r) yield { line: r.line, error: 'ParseError', message: r.error }
-      else if (r.fields.length !== width)
-        yield {
-          line: r.line,
-          error: 'ParseError',
-          message: `expected ${width} fields like the header, found ${r.fields.length}`,
-          source: { fields: r.fields },
-        }
-      else yield { ...foreignBody(r.line, r.fields, columns, format, opts), source: { fields: r.fields } }
+  yield* csvTableRows(text, (r) => {
+    checkText(r.fields.join(''))
+    const names = r.fields.map(normalize)
+    const columns = new Map<Field, number>()
+    for (const [field, aliases] of Object.entries(format.columns) as [Field, string[]][]) {
+      const i = aliases.map((a) => names.indexOf(a)).find((n) => n >= 0)
+      if (i !== undefined) columns.set(field, i)
     }
-  }
-  for await (const chunk of text) yield* handle(parser.push(String(chunk)))
-  yield* handle(parser.end())
+    if (!columns.has('destination'))
+      throw new ImportFileError(
+        `line ${r.line}: this is not ${format.product}'s export: the header has no destination column (one of ${(format.columns.destination ?? []).join(', ')}); it names ${r.fields.join(', ') || 'nothing'}`,
+      )
+    opts.onHeader?.(r.fields)
+    return (line, fields) => foreignBody(line, fields, columns, format, opts)
+  })
 }
 
 function foreignBody(

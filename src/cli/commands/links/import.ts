@@ -1,15 +1,9 @@
 /**
- * `links import [file|-]`: CSV (header destinationUrl,title,customSlug,tags,expiresAt) or JSON
- * lines, or with --from another shortener's export (src/import reads each), read as a stream and
- * sent in chunks: linkd's rows to POST /api/use/links/bulk; another product's rows, and every
- * --dry-run, to POST /api/use/links/import (as linkd JSON lines carrying each row's short URL
- * and creation date, so that the daemon places and dates them). Each chunk covers a
- * fixed run of input records and carries an X-Idempotency-Key hashed from its position and
- * content, so re-running the same import replays the chunks the daemon already accepted
- * instead of creating the links again. Failed rows are reported by input line and, with
- * --failed-out, written to a file in the input's format; --skip-existing skips rows whose short
- * code is in use, or without a code whose destination a link goes to, each named with why
- * (import-rerun.ts).
+ * `links import [file|-]`: linkd's CSV or JSON lines, or (--from) another shortener's export,
+ * streamed in chunks: linkd's rows to /links/bulk; other products' rows and every --dry-run to
+ * /links/import (with each row's short URL and creation date). A chunk's idempotency key hashes
+ * its position and content, so a re-run replays what was accepted. --failed-out and
+ * --skip-existing: import-rerun.ts.
  */
 import { createHash } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
