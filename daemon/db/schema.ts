@@ -51,6 +51,7 @@ import type {
 import type { SkanCampaignsTable, SkanPostbacksTable } from './schema/skan.js'
 import type { MembersTable, TeamInvitationsTable, AuditLogTable } from './schema/team.js'
 import type { QrCodesTable } from './schema/qr-codes.js'
+import type { ExportDestinationsTable } from './schema/exports.js'
 
 export type * from './schema/platform.js'
 export type * from './schema/links.js'
@@ -62,6 +63,7 @@ export type * from './schema/fraud.js'
 export type * from './schema/skan.js'
 export type * from './schema/team.js'
 export type * from './schema/qr-codes.js'
+export type * from './schema/exports.js'
 
 export interface Database {
   organizations: OrganizationsTable
@@ -112,6 +114,7 @@ export interface Database {
   members: MembersTable
   team_invitations: TeamInvitationsTable
   audit_log: AuditLogTable
+  export_destinations: ExportDestinationsTable
 }
 
 /** A snake_case column name in camelCase, at the type level (`hour_start` → `hourStart`). */

@@ -64,6 +64,7 @@ export const TABLE_KEYS = {
   fraud_detector_state: ['game_id', 'kind', 'entry_key'],
   skan_campaigns: ['id'],
   skan_postbacks: ['id'],
+  export_destinations: ['id'],
 } as const satisfies Keys
 
 export type CopiedTable = keyof typeof TABLE_KEYS

@@ -374,3 +374,14 @@ export const APPLE_PATH_PATTERN = '^(NOT )?[/*][^\\s#]*$'
 export const ANDROID_PACKAGE_PATTERN = '^[A-Za-z][A-Za-z0-9_]*(\\.[A-Za-z][A-Za-z0-9_]*)+$'
 /** A SHA-256 certificate fingerprint: 32 hex pairs joined by colons (stored upper case). */
 export const SHA256_FINGERPRINT_PATTERN = '^[0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){31}$'
+
+/** Raw exports: the file formats and the datasets (src/contract/raw-export.ts). */
+export const RAW_FORMATS = ['ndjson', 'csv', 'parquet'] as const
+export type RawFormat = (typeof RAW_FORMATS)[number]
+export const RAW_DATASETS = ['raw_events', 'clicks'] as const
+export type RawDataset = (typeof RAW_DATASETS)[number]
+export const EXPORT_DESTINATION_LIMITS = {
+  /** Destinations per organization. */
+  perOrganization: 20,
+  prefixMax: 512,
+} as const

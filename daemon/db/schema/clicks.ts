@@ -25,6 +25,8 @@ export interface ClicksTable {
   response_ms: number
   /** `clk_…` of a human visit of a smart link (migration 0024), else null. */
   click_id: string | null
+  /** The QR code resource (`qr_…`) a human scan named (migration 0034), else null. */
+  qr_code_id: string | null
 }
 
 export interface LinkClickHoursTable {

@@ -40,6 +40,7 @@ const CLICK_COLUMNS: Column<ClickRow>[] = [
   field('utm_campaign', 'text', 'utmCampaign'),
   field('response_ms', 'float8', 'responseMs'),
   field('click_id', 'text', 'clickId'),
+  field('qr_code_id', 'text', 'qrCodeId'),
 ]
 
 type Dim = DimDelta | MonthDelta

@@ -65,6 +65,7 @@ export function createGaming(deps: GamingDeps): Gaming {
     aggregates: storage.aggregates,
     acquisition: storage.acquisition,
     players: storage.players,
+    rawEvents: storage.rawEvents,
     ...(deps.linkShortUrls ? { linkRefs: deps.linkShortUrls } : {}),
   })
   const gdpr = createGdpr({ db, clock, games, storage, forgetResponsesNaming: deps.forgetResponsesNaming })

@@ -3,6 +3,7 @@ import type { UnitOfWork } from '../../../db/unit-of-work.js'
 import type { AcquisitionStore } from './acquisition-store.js'
 import type { AggregatesStore } from './aggregates-store.js'
 import type { FirstWindow, PlayersStore } from './players-store.js'
+import type { RawEventsStore } from './raw-events-store.js'
 import type { AcceptedBatch, BatchCounts } from './types.js'
 import type { GroupReport } from '../../../db/group-commit.js'
 
@@ -61,6 +62,8 @@ export interface StorageService {
   acquisition: AcquisitionStore
   /** Reads of the player profiles and of one player's own events. */
   players: PlayersStore
+  /** Reads of the raw events, page by page (the raw export). */
+  rawEvents: RawEventsStore
   /** The SKAN optimizer's history: the first conversion windows that are over, installed since `sinceDay`. */
   firstWindowHistory(gameId: string, sinceDay?: number): AsyncGenerator<FirstWindow[]>
 }

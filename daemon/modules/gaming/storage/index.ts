@@ -14,6 +14,7 @@ import { gamingCompactionJob, gamingRawRetentionJob } from './jobs.js'
 import { lockPlayer } from './locks-store-postgres.js'
 import { createStorageMaintenanceStore } from './maintenance-store.js'
 import { createPlayersStore } from './players-store.js'
+import { createRawEventsStore } from './raw-events-store.js'
 import { createStorageService } from './service.js'
 import { createPostgresStorageStore } from './store-postgres.js'
 import { createStorageStore } from './store.js'
@@ -22,6 +23,7 @@ import type { GroupReport } from '../../../db/group-commit.js'
 export type { AcquisitionStore, AcquisitionOfValue, RevenueDay, RevenueOfValue } from './acquisition-store.js'
 export type { AggregatesStore, DailyTotals } from './aggregates-store.js'
 export type { CohortCell, DimensionTotal, PlayerRevenue } from './breakdowns-store.js'
+export type { RawEventRow, RawEventsStore } from './raw-events-store.js'
 export type {
   FirstWindow,
   PlayerEventRow,
@@ -62,6 +64,7 @@ export function createStorage(deps: {
     aggregates: createAggregatesStore(db.kysely),
     acquisition: createAcquisitionStore(db.kysely),
     players: createPlayersStore(db.kysely),
+    rawEvents: createRawEventsStore(db.kysely),
     clock: deps.clock,
     games: deps.games,
   })

@@ -13,6 +13,7 @@ import { GAME_LIMITS } from '../../../../src/contract/limits.js'
 import type { AggregatesStore } from './aggregates-store.js'
 import type { AcquisitionStore } from './acquisition-store.js'
 import { FIRST_WINDOW_LAST_DAY, type PlayersStore } from './players-store.js'
+import type { RawEventsStore } from './raw-events-store.js'
 import { creditClicks } from './credit.js'
 import { fold } from './fold/index.js'
 import type { StorageMaintenanceStore } from './maintenance-store.js'
@@ -40,6 +41,8 @@ export interface StorageDeps {
   acquisition: AcquisitionStore
   /** Player profile reads. */
   players: PlayersStore
+  /** Raw event reads (the raw export). */
+  rawEvents: RawEventsStore
   clock: Clock
   games: Pick<GameService, 'all'>
 }
@@ -205,6 +208,7 @@ export function createStorageService(deps: StorageDeps): Omit<StorageService, 'w
     aggregates: deps.aggregates,
     acquisition: deps.acquisition,
     players: deps.players,
+    rawEvents: deps.rawEvents,
 
     /**
      * The SKAN optimizer's history: each player's revenue and event types in the first
