@@ -27,6 +27,8 @@ export const SCOPES = [
   'gdpr:write',
   'team:read',
   'team:write',
+  'exports:read',
+  'exports:write',
 ] as const
 export type Scope = (typeof SCOPES)[number]
 

@@ -39,7 +39,7 @@ export interface TestApp {
  */
 export async function createTestApp(
   overrides: Record<string, unknown> = {},
-  deps: Pick<AppDeps, 'resolve' | 'logger' | 'skanPublicKeys' | 'domainFile'> &
+  deps: Pick<AppDeps, 'resolve' | 'logger' | 'skanPublicKeys' | 'domainFile' | 'exportRetryDelaysMs'> &
     Partial<Pick<AppDeps, 'masterKey'>> = {},
   /** `orgName`: the test organization's name, for a second app on the same database file. */
   opts: { orgName?: string } = {},
@@ -121,6 +121,7 @@ export const JOB_NAMES = [
   'purge-deleted-link-clicks',
   'recheck-domains',
   'renew-certificates',
+  'scheduled-exports',
 ]
 
 /** The rows of a portable SQL statement with `?` placeholders, on either engine (tests' look-ups). */
