@@ -14,6 +14,7 @@ import { skanOptimizeBench } from './skan-optimize.js'
 import { tuiBench } from './tui.js'
 import { postgresBench } from './postgres.js'
 import { rateLimitBench } from './ratelimit.js'
+import { rawExportBench } from './raw-export.js'
 
 const only = process.argv[2]
 const benches: Record<string, () => Promise<void>> = {
@@ -29,6 +30,7 @@ const benches: Record<string, () => Promise<void>> = {
   tui: () => tuiBench(),
   postgres: () => postgresBench(process.argv[3]),
   ratelimit: () => rateLimitBench(),
+  'raw-export': () => rawExportBench(),
 }
 process.stdout.write(`linkd benchmarks — node ${process.version}, ${new Date().toISOString()}\n`)
 for (const [name, run] of Object.entries(benches)) {
