@@ -35,6 +35,7 @@ const RUNTIME = [
   'openapi-to-postmanv2',
   'undici',
   'acme-client',
+  '@aws-sdk/client-s3',
   'ajv',
   'ajv-formats',
   'pngjs',

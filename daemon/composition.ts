@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify'
 import type { Config } from './config.js'
-import type { Clock } from './clock.js'
+import { dateOfDay, type Clock } from './clock.js'
 import type { Db } from './db/open.js'
 import { createSecretBox } from './crypto.js'
 import { EventBus } from './events.js'
@@ -54,6 +54,7 @@ import { createGaming } from './modules/gaming/index.js'
 import { createAuditStore, createAuditService, auditModule } from './modules/audit/index.js'
 import { createQrCodeService, createQrCodeStore, qrCodesModule } from './modules/qr-codes/index.js'
 import { createMetrics, metricsModule } from './modules/metrics/index.js'
+import { createExportDestinationStore, createExportsService, exportsModule } from './modules/exports/index.js'
 import { packageVersion } from '../src/version.js'
 import type { Plan } from '../src/contract/limits.js'
 
@@ -78,6 +79,8 @@ export interface CompositionDeps {
   domainFile?: { port?: number; timeoutMs?: number }
   /** Keys SKAN postback signatures verify against (SPKI DER, base64); default Apple's alone. */
   skanPublicKeys?: string[]
+  /** Waits between the attempts of a scheduled export's upload (tests shorten them). */
+  exportRetryDelaysMs?: number[]
 }
 
 /** Organizations, API keys and team members: all the offline subcommands need (daemon/admin/context.ts). */
@@ -296,7 +299,38 @@ function services(deps: CompositionDeps) {
         : undefined
     },
   })
+  // Scheduled exports: the datasets plug in here (clicks always; raw events while gaming is on).
+  const dayQuery = (day: number) => ({ startDate: dateOfDay(day), endDate: dateOfDay(day) })
+  const exports = createExportsService({
+    store: createExportDestinationStore(db.kysely),
+    secrets,
+    clock,
+    datasets: {
+      clicks: {
+        check: async () => undefined,
+        rows: async (organizationId, _gameId, day) =>
+          (await clicks.rawClicks(organizationId, dayQuery(day))).rows,
+      },
+      ...(gaming.enabled
+        ? {
+            raw_events: {
+              check: async (organizationId, gameId) =>
+                void (await gaming.analytics.rawEvents(organizationId, gameId ?? '', {})),
+              rows: async (organizationId, gameId, day) =>
+                (await gaming.analytics.rawEvents(organizationId, gameId ?? '', dayQuery(day))).rows,
+            },
+          }
+        : {}),
+    },
+    s3: {
+      guard: { allowPrivateNetworks: c.webhookAllowPrivateNetworks, allowLoopback: c.webhookAllowLoopback },
+      ...(deps.resolve ? { resolve: deps.resolve } : {}),
+    },
+    ...(deps.exportRetryDelaysMs ? { retryDelaysMs: deps.exportRetryDelaysMs } : {}),
+    log,
+  })
   return {
+    exports,
     events,
     feed,
     orgs,
@@ -378,6 +412,7 @@ export async function compose(deps: CompositionDeps) {
     webhooksModule({ webhooks: svc.webhooks, clock }),
     safetyModule({ safety: svc.safety }),
     domainsModule({ domains: svc.domains, directory: svc.directory }),
+    exportsModule({ exports: svc.exports }),
     ...svc.gaming.modules,
     redirectModule({ redirect: svc.redirect, clock }),
   ]

@@ -53,6 +53,7 @@ import type { SkanCampaignsTable, SkanPostbacksTable } from './schema/skan.js'
 import type { MembersTable, TeamInvitationsTable, AuditLogTable } from './schema/team.js'
 import type { QrCodesTable } from './schema/qr-codes.js'
 import type { SafetyListsTable, SafetyListHostsTable } from './schema/safety.js'
+import type { ExportDestinationsTable } from './schema/exports.js'
 
 export type * from './schema/platform.js'
 export type * from './schema/links.js'
@@ -65,6 +66,7 @@ export type * from './schema/skan.js'
 export type * from './schema/team.js'
 export type * from './schema/qr-codes.js'
 export type * from './schema/safety.js'
+export type * from './schema/exports.js'
 
 export interface Database {
   organizations: OrganizationsTable
@@ -118,6 +120,7 @@ export interface Database {
   audit_log: AuditLogTable
   safety_lists: SafetyListsTable
   safety_list_hosts: SafetyListHostsTable
+  export_destinations: ExportDestinationsTable
 }
 
 /** A snake_case column name in camelCase, at the type level (`hour_start` → `hourStart`). */

@@ -67,6 +67,7 @@ export const TABLE_KEYS = {
   skan_postbacks: ['id'],
   safety_lists: ['id'],
   safety_list_hosts: ['upload_id', 'host'],
+  export_destinations: ['id'],
 } as const satisfies Keys
 
 export type CopiedTable = keyof typeof TABLE_KEYS

@@ -14,6 +14,8 @@ import { register as registerAudit } from './commands/audit.js'
 import { register as registerAuth } from './commands/auth.js'
 import { register as registerCompletion } from './commands/completion.js'
 import { register as registerEvents } from './commands/events.js'
+import { register as registerExport } from './commands/export/index.js'
+import { register as registerExports } from './commands/exports/index.js'
 import { register as registerGames } from './commands/games/index.js'
 import { register as registerFraud } from './commands/fraud/index.js'
 import { register as registerGdpr } from './commands/gdpr.js'
@@ -72,6 +74,8 @@ export function buildProgram(): Command {
   registerGames(program)
   registerEvents(program)
   registerAnalytics(program)
+  registerExport(program)
+  registerExports(program)
   registerFraud(program)
   registerSkan(program)
   registerGdpr(program)

@@ -6,7 +6,7 @@ import { CliError, EXIT } from '../session/exit-codes.js'
 
 /** Where an export is written: stdout, or a file that appears (renamed) only when complete. */
 export interface Sink {
-  write(s: string): Promise<void>
+  write(s: string | Uint8Array): Promise<void>
   close(): Promise<void>
   abort(): Promise<void>
 }
@@ -42,7 +42,8 @@ export async function fileSink(file: string): Promise<Sink> {
   return {
     async write(s) {
       try {
-        await handle.write(s)
+        if (typeof s === 'string') await handle.write(s)
+        else await handle.write(s)
       } catch (err) {
         throw fail(err)
       }
@@ -71,10 +72,15 @@ export async function exportTo(
   ctx: Ctx,
   output: string | undefined,
   write: (sink: Sink, progress: Progress) => Promise<void>,
+  /** `progress: false` draws no line even on a terminal (--json). */
+  opts: { progress?: boolean } = {},
 ): Promise<boolean> {
   const toFile = output !== undefined && output !== '-'
   const sink = toFile ? await fileSink(output) : stdoutSink(ctx)
-  const progress = createProgress(ctx.stderr, { label: 'Exporting', enabled: ctx.stderr.isTTY === true })
+  const progress = createProgress(ctx.stderr, {
+    label: 'Exporting',
+    enabled: ctx.stderr.isTTY === true && opts.progress !== false,
+  })
   try {
     await write(sink, progress)
     await sink.close()

@@ -5,6 +5,7 @@
 import type { Discovery, Health } from '../contract/health.js'
 import { analyticsApi } from './analytics.js'
 import { domainsApi } from './domains.js'
+import { exportsApi } from './exports.js'
 import { fraudApi } from './fraud.js'
 import { gamesApi } from './games.js'
 import { gamingApi } from './gaming.js'
@@ -48,4 +49,5 @@ export class LinkdClient extends HttpClient {
   skan = skanApi(this.requests)
   team = teamApi(this.requests)
   safety = safetyApi(this.requests)
+  exports = exportsApi(this.requests)
 }

@@ -423,3 +423,14 @@ export const SAFETY_LIMITS = {
   /** A line longer than this is skipped (no host is that long). */
   lineMax: 8192,
 } as const
+
+/** Raw exports: the file formats and the datasets (src/contract/raw-export.ts). */
+export const RAW_FORMATS = ['ndjson', 'csv', 'parquet'] as const
+export type RawFormat = (typeof RAW_FORMATS)[number]
+export const RAW_DATASETS = ['raw_events', 'clicks'] as const
+export type RawDataset = (typeof RAW_DATASETS)[number]
+export const EXPORT_DESTINATION_LIMITS = {
+  /** Destinations per organization. */
+  perOrganization: 20,
+  prefixMax: 512,
+} as const

@@ -29,6 +29,8 @@ export const SCOPES = [
   'team:write',
   'safety:read',
   'safety:write',
+  'exports:read',
+  'exports:write',
 ] as const
 export type Scope = (typeof SCOPES)[number]
 

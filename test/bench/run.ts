@@ -16,6 +16,7 @@ import { tuiBench } from './tui.js'
 import { postgresBench } from './postgres.js'
 import { rateLimitBench } from './ratelimit.js'
 import { safetyBench } from './safety.js'
+import { rawExportBench } from './raw-export.js'
 
 const only = process.argv[2]
 const benches: Record<string, () => Promise<void>> = {
@@ -33,6 +34,7 @@ const benches: Record<string, () => Promise<void>> = {
   postgres: () => postgresBench(process.argv[3]),
   ratelimit: () => rateLimitBench(),
   safety: () => safetyBench(),
+  'raw-export': () => rawExportBench(),
 }
 process.stdout.write(`linkd benchmarks — node ${process.version}, ${new Date().toISOString()}\n`)
 for (const [name, run] of Object.entries(benches)) {

@@ -69,7 +69,7 @@ describe('shell completions', () => {
         { encoding: 'utf8' },
       ).trim()
     expect(complete('linkctl ')).toBe(
-      'login logout profile status whoami keys team links smart-links sl qr domains webhooks safety games events analytics fraud skan gdpr audit api tui dashboard completion help',
+      'login logout profile status whoami keys team links smart-links sl qr domains webhooks safety games events analytics export exports fraud skan gdpr audit api tui dashboard completion help',
     )
     expect(complete('linkctl keys re')).toBe('regenerate revoke')
     expect(complete('linkctl keys create --preset ')).toBe('read-only full analytics-only')

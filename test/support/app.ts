@@ -39,7 +39,7 @@ export interface TestApp {
  */
 export async function createTestApp(
   overrides: Record<string, unknown> = {},
-  deps: Pick<AppDeps, 'resolve' | 'logger' | 'skanPublicKeys' | 'domainFile'> &
+  deps: Pick<AppDeps, 'resolve' | 'logger' | 'skanPublicKeys' | 'domainFile' | 'exportRetryDelaysMs'> &
     Partial<Pick<AppDeps, 'masterKey'>> = {},
   /** `orgName`: the test organization's name, for a second app on the same database file. */
   opts: { orgName?: string } = {},
@@ -122,6 +122,7 @@ export const JOB_NAMES = [
   'recheck-domains',
   'recheck-safety-lists',
   'renew-certificates',
+  'scheduled-exports',
 ]
 
 /** The rows of a portable SQL statement with `?` placeholders, on either engine (tests' look-ups). */

@@ -27,6 +27,8 @@ export interface ClicksTable {
   click_id: string | null
   /** The variant's destination URL the visit went to (migration 0035), else null. */
   variant: string | null
+  /** The QR code resource (`qr_…`) a human scan named (migration 0034), else null. */
+  qr_code_id: string | null
 }
 
 export interface LinkClickHoursTable {

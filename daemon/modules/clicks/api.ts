@@ -7,6 +7,15 @@ import type {
 } from '../../../src/contract/links.js'
 import type { ClickInput, ClickRecorder } from './recorder.js'
 import type { ClickRef } from './store.js'
+import type { RawFile, RawRows } from '../../raw-export.js'
+import type { ClicksExportQuery } from '../../../src/contract/raw-export.js'
+
+/** The range of raw clicks: an optional link, and dates (ISO 8601; whole UTC days). */
+export interface RawClicksQuery {
+  linkId?: string | undefined
+  startDate?: string | undefined
+  endDate?: string | undefined
+}
 
 export interface ClicksService {
   /** The click buffer: flush, start, stop, pending, and status() for /health/ready. */
@@ -24,6 +33,16 @@ export interface ClicksService {
   link(organizationId: string, id: string, q: AnalyticsQuery): Promise<LinkAnalytics>
   /** `GET /api/use/analytics/clicks`: the organization's clicks per UTC day. */
   organization(organizationId: string, q: ClicksQuery): Promise<OrganizationClicks>
+  /**
+   * The raw clicks of the organization (or of one of its links: 404 for another's) on the UTC
+   * days from startDate's to endDate's (default the last 30 days), read page by page as consumed.
+   */
+  rawClicks(
+    organizationId: string,
+    q: RawClicksQuery,
+  ): Promise<{ rows: RawRows; firstDay: number; lastDay: number }>
+  /** The raw clicks export as a file (NDJSON, CSV or Parquet), streamed. */
+  rawExport(organizationId: string, q: ClicksExportQuery): Promise<RawFile>
   /** Human clicks of a link (or smart link) from the hour of `since` on (buffered clicks flushed first). */
   humanClicksSince(linkId: string, since: number): Promise<number>
   /** Job: deletes the click data of links that no longer exist, up to `budget` rows; returns how many. */

@@ -14,6 +14,32 @@ export interface OrganizationClicksDeps {
 }
 
 /**
+ * The whole UTC days of a clicks query: from the day holding startDate to the day holding endDate
+ * (default the last 30 days up to now), at most 2,000 (a 400 naming the field otherwise).
+ */
+export function clickDays(
+  q: { startDate?: string | undefined; endDate?: string | undefined },
+  now: number,
+): { start: number; end: number; firstDay: number; lastDay: number } {
+  const end = parseDate(q.endDate, 'endDate') ?? now
+  const start = parseDate(q.startDate, 'startDate') ?? end - DEFAULT_RANGE
+  if (start > end)
+    throw new AppError('ValidationError', 'startDate must not be after endDate', [
+      { field: 'startDate', message: 'must not be after endDate' },
+    ])
+  const firstDay = floorTo(start, DAY_MS)
+  const lastDay = floorTo(end, DAY_MS)
+  const dayCount = (lastDay - firstDay) / DAY_MS + 1
+  if (dayCount > LINK_LIMITS.seriesMax)
+    throw new AppError(
+      'ValidationError',
+      `the range holds ${dayCount} days; at most ${LINK_LIMITS.seriesMax} are allowed: narrow the range`,
+      [{ field: 'startDate', message: `gives more than ${LINK_LIMITS.seriesMax} days before endDate` }],
+    )
+  return { start, end, firstDay, lastDay }
+}
+
+/**
  * `GET /api/use/analytics/clicks`: an organization's clicks per UTC day, from its daily counters
  * (org_click_days, added by each click flush; never raw clicks, one row a day however many links).
  * The range holds whole UTC days: from the day holding startDate to the day holding endDate
@@ -25,21 +51,7 @@ export function createOrganizationClicks(deps: OrganizationClicksDeps) {
     organizationId: string,
     q: ClicksQuery,
   ): Promise<OrganizationClicks> {
-    const end = parseDate(q.endDate, 'endDate') ?? deps.clock.now()
-    const start = parseDate(q.startDate, 'startDate') ?? end - DEFAULT_RANGE
-    if (start > end)
-      throw new AppError('ValidationError', 'startDate must not be after endDate', [
-        { field: 'startDate', message: 'must not be after endDate' },
-      ])
-    const firstDay = floorTo(start, DAY_MS)
-    const lastDay = floorTo(end, DAY_MS)
-    const dayCount = (lastDay - firstDay) / DAY_MS + 1
-    if (dayCount > LINK_LIMITS.seriesMax)
-      throw new AppError(
-        'ValidationError',
-        `the range holds ${dayCount} days; at most ${LINK_LIMITS.seriesMax} are allowed: narrow the range`,
-        [{ field: 'startDate', message: `gives more than ${LINK_LIMITS.seriesMax} days before endDate` }],
-      )
+    const { start, end, firstDay, lastDay } = clickDays(q, deps.clock.now())
     await deps.flush()
     const totals = await deps.store.organizationDays(organizationId, firstDay, lastDay)
 

@@ -42,6 +42,7 @@ const CLICK_COLUMNS: Column<ClickRow>[] = [
   field('response_ms', 'float8', 'responseMs'),
   field('click_id', 'text', 'clickId'),
   field('variant', 'text', 'variant'),
+  field('qr_code_id', 'text', 'qrCodeId'),
 ]
 
 type Dim = DimDelta | MonthDelta

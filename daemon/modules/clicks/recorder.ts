@@ -235,6 +235,7 @@ export function createClickRecorder(deps: RecorderDeps) {
         responseMs: Math.round(c.responseMs * 1000) / 1000,
         clickId: c.clickId ?? null,
         variant: c.variant ?? null,
+        qrCodeId: reason === null ? qr.qrCodeId : null,
       },
     }
   }
@@ -302,13 +303,15 @@ export function createClickRecorder(deps: RecorderDeps) {
     let counted: ReadonlySet<string> = new Set()
     // Click rows, counters, links.clicks and QR scans: one transaction, all of it or nothing.
     await deps.store.transaction(async (unit) => {
+      if (scans.size > 0 && deps.qrCodes) counted = await deps.qrCodes.addScans([...scans.values()], unit)
+      // A row keeps the code it named only when the scan counted on it (else: the link's own code).
+      for (const r of rows) if (r.qrCodeId !== null && !counted.has(r.qrCodeId)) r.qrCodeId = null
       await deps.store.apply(batch, unit)
       if (human.size > 0)
         await deps.links.addClicks(
           [...human].map(([linkId, n]) => ({ linkId, clicks: n })),
           unit,
         )
-      if (scans.size > 0 && deps.qrCodes) counted = await deps.qrCodes.addScans([...scans.values()], unit)
     })
     recorded += rows.length
     announce(clicks, counted)

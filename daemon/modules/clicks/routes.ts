@@ -9,9 +9,11 @@ import {
 } from '../../../src/contract/links.js'
 import { principalOf } from '../../http/auth.js'
 import type { ClicksService } from './api.js'
+import { rawClickExportRoutes } from './raw-export-routes.js'
 
 /** The link analytics reads (the paths keep their historical `analytics` name). */
-export function clickRoutes(deps: { clicks: Pick<ClicksService, 'link' | 'organization'> }) {
+export function clickRoutes(deps: { clicks: Pick<ClicksService, 'link' | 'organization' | 'rawExport'> }) {
+  const rawExport = rawClickExportRoutes(deps)
   return async function (fastify: FastifyInstance) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
     app.get(
@@ -45,5 +47,6 @@ export function clickRoutes(deps: { clicks: Pick<ClicksService, 'link' | 'organi
       },
       async (req) => deps.clicks.organization(principalOf(req).organizationId, req.query),
     )
+    await rawExport(fastify)
   }
 }

@@ -10,7 +10,10 @@ import type { LinkVariant } from '../../../src/contract/variants.js'
 import { createVisitorHasher } from './classify.js'
 import { createLinkAnalytics, type LinkInstallClicks, type LinkInstalls } from './link-analytics.js'
 import type { Locate } from './location.js'
-import { createOrganizationClicks } from './organization-clicks.js'
+import { clickDays, createOrganizationClicks } from './organization-clicks.js'
+import { rawClickRows } from './raw-export.js'
+import { rawFile } from '../../raw-export.js'
+import { iso } from '../../clock.js'
 import {
   createClickRecorder,
   type ClickInput,
@@ -18,7 +21,8 @@ import {
   type QrScanCounter,
 } from './recorder.js'
 import type { ClickRef, ClickStore } from './store.js'
-import type { ClicksService } from './api.js'
+import type { ClicksService, RawClicksQuery } from './api.js'
+import type { ClicksExportQuery } from '../../../src/contract/raw-export.js'
 
 /** What the clicks module needs of the links service. */
 export interface ClickLinks extends LinkClickCounter {
@@ -92,9 +96,27 @@ export function createClicksService(deps: ClicksServiceDeps): ClicksService {
   })
   const organizationClicks = createOrganizationClicks({ store, clock: deps.clock, flush })
 
+  /** The raw clicks of a range (a link of the organization: 404 otherwise), buffered clicks written first. */
+  async function rawClicks(organizationId: string, q: RawClicksQuery) {
+    const { firstDay, lastDay } = clickDays(q, deps.clock.now())
+    if (q.linkId !== undefined) await deps.links.owned(organizationId, q.linkId)
+    await flush()
+    return {
+      rows: rawClickRows(store, organizationId, q.linkId, firstDay, lastDay),
+      firstDay,
+      lastDay,
+    }
+  }
+
   return {
     /** The click buffer: flush, start, stop, pending, and status() for /health/ready. */
     recorder,
+    rawClicks,
+    async rawExport(organizationId: string, q: ClicksExportQuery) {
+      const { rows, firstDay, lastDay } = await rawClicks(organizationId, q)
+      const name = `${q.linkId ?? 'clicks'}-${iso(firstDay).slice(0, 10)}-${iso(lastDay).slice(0, 10)}`
+      return rawFile(name, rows, q.format ?? 'ndjson')
+    },
     /** Buffers the click of a redirect; never waits on the disk. */
     record(click: ClickInput): void {
       recorder.record(click)

@@ -13,6 +13,7 @@ import type {
 import { assertOpenOn, kyselyUnit, type UnitOfWork } from '../../db/unit-of-work.js'
 import { DAY_MS, floorTo, utcMonthStart } from '../../clock.js'
 import { addCountersSql } from '../../db/counters.js'
+import { rawClickPages, type RawClickRow } from './raw-store.js'
 
 /** One click row as stored (no raw IP); the flags as booleans (0/1 in the table). */
 export type ClickRow = Omit<Camelized<ClicksTable>, 'isBot' | 'isQr'> & { isBot: boolean; isQr: boolean }
@@ -75,6 +76,14 @@ export interface ClickStore {
   clickVariants(organizationId: string, clickIds: readonly string[]): Promise<Map<string, string>>
   /** The stored clicks of an organization with these click ids (`clk_…`): link and time. */
   clickRefs(organizationId: string, clickIds: readonly string[]): Promise<ClickRef[]>
+  /** The raw clicks of an organization (or one of its links) with from ≤ ts < to, page by page. */
+  rawPages(
+    organizationId: string,
+    linkId: string | undefined,
+    from: number,
+    to: number,
+    pageSize?: number,
+  ): AsyncGenerator<RawClickRow[]>
   /** Deletes the click data of one link, at most `budget` rows; returns the rows deleted. */
   purgeLink(linkId: string, budget: number, chunk?: number): Promise<number>
 }
@@ -111,6 +120,7 @@ export function clickValues(r: ClickRow): unknown[] {
     r.responseMs,
     r.clickId,
     r.variant,
+    r.qrCodeId,
   ]
 }
 
@@ -207,8 +217,8 @@ export function createClickStore(sqlite: SQLite.Database, db: Kysely<Database>):
   const insertClick = sqlite.prepare(
     `INSERT INTO clicks (link_id, organization_id, ts, visitor_hash, is_bot, bot_reason, is_qr, country, region,
        city, device, browser, os, referrer_domain, utm_source, utm_medium, utm_campaign, response_ms,
-       click_id, variant)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       click_id, variant, qr_code_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   )
   // Counters: each row's counts are added to the stored ones (daemon/db/counters.ts).
   const upsertHour = sqlite.prepare(
@@ -275,6 +285,8 @@ export function createClickStore(sqlite: SQLite.Database, db: Kysely<Database>):
  */
 export function clickReads(db: Kysely<Database>): Omit<ClickStore, 'transaction' | 'apply'> {
   return {
+    rawPages: (organizationId, linkId, from, to, pageSize) =>
+      rawClickPages(db, organizationId, linkId, from, to, pageSize),
     /** By the index clicks_org_click_id; a click id is unique (the first row if ever repeated). */
     async clickRefs(organizationId: string, clickIds: readonly string[]): Promise<ClickRef[]> {
       if (clickIds.length === 0) return []

@@ -71,6 +71,7 @@ export function createGaming(deps: GamingDeps): Gaming {
     acquisition: storage.acquisition,
     players: storage.players,
     funnels: storage.funnels,
+    rawEvents: storage.rawEvents,
     ...(deps.linkShortUrls ? { linkRefs: deps.linkShortUrls } : {}),
   })
   const gdpr = createGdpr({ db, clock, games, storage, forgetResponsesNaming: deps.forgetResponsesNaming })

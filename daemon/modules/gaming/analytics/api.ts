@@ -24,6 +24,8 @@ import type {
 import type { LinkAnalytics } from '../../../../src/contract/links.js'
 import type { ExportRegistry } from './export.js'
 import type { Funnel, FunnelQuery } from '../../../../src/contract/gaming-funnel.js'
+import type { RawFile, RawRows } from '../../../raw-export.js'
+import type { RawEventsExportQuery } from '../../../../src/contract/raw-export.js'
 
 /** An export ready to send: its file name, content type and the body as text chunks. */
 export interface ExportFile {
@@ -69,6 +71,17 @@ export interface GamingAnalyticsService {
   exports: ExportRegistry
   /** An export, checked (404, 400) before the first byte; the body streams with constant memory. */
   export(organizationId: string, slug: string, query: ExportQuery): Promise<ExportFile>
+  /**
+   * A game's raw events over a range of UTC days (default the last 30), checked first (404, 409,
+   * 400); the rows are read page by page as they are consumed.
+   */
+  rawEvents(
+    organizationId: string,
+    slug: string,
+    range: OverviewQuery,
+  ): Promise<{ rows: RawRows; start: number; end: number }>
+  /** The raw events export as a file (NDJSON, CSV or Parquet), streamed. */
+  rawExport(organizationId: string, query: RawEventsExportQuery): Promise<RawFile>
 }
 
 export type LinkInstallRevenue = NonNullable<LinkAnalytics['installRevenue']>[number]

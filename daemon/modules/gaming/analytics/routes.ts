@@ -17,10 +17,11 @@ import { RANGE, off, read } from './route-common.js'
 import { analyticsExportRoutes } from './export-routes.js'
 import { revenueRoutes } from './revenue-routes.js'
 import { funnelRoutes } from './funnel-routes.js'
+import { rawExportRoutes } from './raw-export-routes.js'
 
 /** A game's overview and reports; then its export (export-routes.ts) and revenue (revenue-routes.ts) routes. */
 export function gamingAnalyticsRoutes(deps: { analytics: GamingAnalyticsService }) {
-  const rest = [analyticsExportRoutes(deps), revenueRoutes(deps), funnelRoutes(deps)]
+  const rest = [analyticsExportRoutes(deps), revenueRoutes(deps), funnelRoutes(deps), rawExportRoutes(deps)]
   return async function (fastify: FastifyInstance) {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>()
 

@@ -18,9 +18,18 @@ import { registerMoneySources } from './export-money.js'
 import { retentionReport } from './retention.js'
 import { scopeOf } from './scope.js'
 import type { GameService } from '../games/index.js'
-import type { AcquisitionStore, AggregatesStore, FunnelStore, PlayersStore } from '../storage/index.js'
+import type {
+  AcquisitionStore,
+  AggregatesStore,
+  FunnelStore,
+  PlayersStore,
+  RawEventsStore,
+} from '../storage/index.js'
 import type { FunnelQuery } from '../../../../src/contract/gaming-funnel.js'
 import { funnelReport } from './funnel.js'
+import { rawFile } from '../../../raw-export.js'
+import type { RawEventsExportQuery } from '../../../../src/contract/raw-export.js'
+import { rawEventRows } from './raw-events.js'
 import type {
   AttributionQuery,
   PlayerQuery,
@@ -47,6 +56,8 @@ export function createGamingAnalyticsService(deps: {
   players: PlayersStore
   /** Funnels' reads of raw events. */
   funnels: FunnelStore
+  /** The raw events (the raw export). */
+  rawEvents: RawEventsStore
   /** Short URLs of an organization's links by id (deleted ones left out): attribution by link. */
   linkRefs?: LinkShortUrls
 }): GamingAnalyticsService {
@@ -151,8 +162,20 @@ export function createGamingAnalyticsService(deps: {
   const exports = createExportRegistry()
   registerReportSources(exports, reports)
   registerMoneySources(exports, reports, { ...deps, games })
+  /** A game's raw events over a range of UTC days: 404 for another organization's game, 409 while analytics is off. */
+  async function rawEvents(organizationId: string, slug: string, range: OverviewQuery) {
+    const game = await analyticsGame(organizationId, slug)
+    const { start, end } = dayRange(range, deps.clock.now())
+    return { rows: rawEventRows(deps.rawEvents, game.id, start, end), start, end }
+  }
   return {
     ...reports,
+    rawEvents,
+    async rawExport(organizationId: string, query: RawEventsExportQuery) {
+      const { rows, start, end } = await rawEvents(organizationId, query.gameId, query)
+      const name = `${query.gameId}-raw_events-${dateOfDay(start)}-${dateOfDay(end)}`
+      return rawFile(name, rows, query.format ?? 'ndjson')
+    },
     /** A smart link's attributed installs over every game of the organization, and their revenue. */
     async linkInstalls(organizationId: string, linkId: string, fromDay: number, toDay: number) {
       const games = (await deps.games.all()).filter((g) => g.organizationId === organizationId)

@@ -4,6 +4,7 @@ import type { AcquisitionStore } from './acquisition-store.js'
 import type { AggregatesStore } from './aggregates-store.js'
 import type { FirstWindow, PlayersStore } from './players-store.js'
 import type { FunnelStore } from './funnel-store.js'
+import type { RawEventsStore } from './raw-events-store.js'
 import type { AcceptedBatch, BatchCounts } from './types.js'
 import type { GroupReport } from '../../../db/group-commit.js'
 
@@ -64,6 +65,8 @@ export interface StorageService {
   players: PlayersStore
   /** Reads of a funnel: raw events of one type in time order, the players' acquisition values. */
   funnels: FunnelStore
+  /** Reads of the raw events, page by page (the raw export). */
+  rawEvents: RawEventsStore
   /** The SKAN optimizer's history: the first conversion windows that are over, installed since `sinceDay`. */
   firstWindowHistory(gameId: string, sinceDay?: number): AsyncGenerator<FirstWindow[]>
 }

@@ -15,6 +15,7 @@ import { lockPlayer } from './locks-store-postgres.js'
 import { createStorageMaintenanceStore } from './maintenance-store.js'
 import { createPlayersStore } from './players-store.js'
 import { createFunnelStore } from './funnel-store.js'
+import { createRawEventsStore } from './raw-events-store.js'
 import { createStorageService } from './service.js'
 import { createPostgresStorageStore } from './store-postgres.js'
 import { createStorageStore } from './store.js'
@@ -25,6 +26,7 @@ export type { AggregatesStore, DailyTotals } from './aggregates-store.js'
 export type { CohortCell, DimensionTotal, PlayerRevenue } from './breakdowns-store.js'
 export type { GroupCohortCell } from './retention-store.js'
 export type { FunnelEventRow, FunnelStore } from './funnel-store.js'
+export type { RawEventRow, RawEventsStore } from './raw-events-store.js'
 export type {
   FirstWindow,
   PlayerEventRow,
@@ -70,6 +72,7 @@ export function createStorage(deps: {
     acquisition: createAcquisitionStore(db.kysely),
     players: createPlayersStore(db.kysely),
     funnels: createFunnelStore(db.kysely),
+    rawEvents: createRawEventsStore(db.kysely),
     clock: deps.clock,
     games: deps.games,
   })

@@ -14,6 +14,7 @@ import type { AggregatesStore } from './aggregates-store.js'
 import type { AcquisitionStore } from './acquisition-store.js'
 import { FIRST_WINDOW_LAST_DAY, type PlayersStore } from './players-store.js'
 import type { FunnelStore } from './funnel-store.js'
+import type { RawEventsStore } from './raw-events-store.js'
 import { creditClicks } from './credit.js'
 import { fold } from './fold/index.js'
 import type { StorageMaintenanceStore } from './maintenance-store.js'
@@ -43,6 +44,8 @@ export interface StorageDeps {
   players: PlayersStore
   /** Funnel reads (raw events of a type, players' acquisition values). */
   funnels: FunnelStore
+  /** Raw event reads (the raw export). */
+  rawEvents: RawEventsStore
   clock: Clock
   games: Pick<GameService, 'all'>
 }
@@ -209,6 +212,7 @@ export function createStorageService(deps: StorageDeps): Omit<StorageService, 'w
     acquisition: deps.acquisition,
     players: deps.players,
     funnels: deps.funnels,
+    rawEvents: deps.rawEvents,
 
     /**
      * The SKAN optimizer's history: each player's revenue and event types in the first

@@ -1,0 +1,50 @@
+/**
+ * The raw clicks export: every stored click of an organization (or one of its links) on the UTC
+ * days of a range, page by page. Never an IP (none is stored) nor the visitor hash. qrCodeId: the
+ * QR code resource a scan named, else the link's own code for a scan of the link's QR image.
+ */
+import { DAY_MS } from '../../clock.js'
+import type { RawColumn, RawRows } from '../../raw-export.js'
+import { qrCodeIdOf } from '../links/index.js'
+import type { RawClickRow } from './raw-store.js'
+import type { ClickStore } from './store.js'
+
+const text = (name: string, nullable = true): RawColumn => ({ name, kind: 'string', nullable })
+
+export const RAW_CLICK_COLUMNS: readonly RawColumn[] = [
+  text('clickId'),
+  text('linkId', false),
+  { name: 'ts', kind: 'timestamp', nullable: false },
+  text('country'),
+  text('region'),
+  text('device', false),
+  text('browser'),
+  text('os'),
+  text('referrer'),
+  text('utmSource'),
+  text('utmMedium'),
+  text('utmCampaign'),
+  { name: 'bot', kind: 'boolean', nullable: false },
+  text('qrCodeId'),
+  text('variant'),
+]
+
+/** The clicks with firstDay ≤ ts < lastDay + 1 day (UTC day starts in ms), as export rows. */
+export function rawClickRows(
+  store: Pick<ClickStore, 'rawPages'>,
+  organizationId: string,
+  linkId: string | undefined,
+  firstDay: number,
+  lastDay: number,
+): RawRows {
+  async function* pages(): AsyncGenerator<RawClickRow[]> {
+    for await (const page of store.rawPages(organizationId, linkId, firstDay, lastDay + DAY_MS)) {
+      for (const r of page) {
+        r.bot = Number(r.bot) === 1
+        r.qrCodeId = Number(r.isQr) === 1 ? (r.qrCodeId ?? qrCodeIdOf(r.linkId)) : null
+      }
+      yield page
+    }
+  }
+  return { columns: RAW_CLICK_COLUMNS, pages: pages() }
+}

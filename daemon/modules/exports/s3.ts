@@ -1,0 +1,88 @@
+/**
+ * Writing one object to S3 or an S3-compatible store with the official client, loaded on the first
+ * upload only (start-up and the single binary's start never load the AWS SDK). A custom endpoint
+ * passes the webhooks' SSRF guard and the connection is pinned to the vetted address; it is
+ * addressed path-style (MinIO, R2, s3rver). The client makes one attempt: the service retries.
+ */
+import { lookup as dnsLookup } from 'node:dns/promises'
+import { createReadStream } from 'node:fs'
+import http from 'node:http'
+import https from 'node:https'
+import { pinnedLookup, vetTarget, type GuardPolicy, type Resolver } from '../webhooks/index.js'
+
+export interface S3Target {
+  endpoint: string | null
+  region: string
+  bucket: string
+  accessKeyId: string
+  secretAccessKey: string
+}
+
+export interface S3Options {
+  guard: GuardPolicy
+  /** DNS of custom endpoints (default the system's). */
+  resolve?: Resolver
+  /** Connection and whole-request timeouts (ms). */
+  connectTimeoutMs?: number
+  requestTimeoutMs?: number
+}
+
+const systemResolve: Resolver = async (hostname) =>
+  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({
+    address: a.address,
+    family: a.family === 6 ? 6 : 4,
+  }))
+
+/** Puts the file at `path` (`size` bytes) as `key`; rejects with the store's error. */
+export async function putFile(
+  target: S3Target,
+  key: string,
+  path: string,
+  size: number,
+  contentType: string,
+  opts: S3Options,
+): Promise<void> {
+  const { S3Client, PutObjectCommand } = await import('@aws-sdk/client-s3')
+  let agents = {}
+  if (target.endpoint !== null) {
+    const resolve = opts.resolve ?? systemResolve
+    const lookup = pinnedLookup(await vetTarget(new URL(target.endpoint), { resolve, ...opts.guard }))
+    agents = { httpAgent: new http.Agent({ lookup }), httpsAgent: new https.Agent({ lookup }) }
+  }
+  const client = new S3Client({
+    region: target.region,
+    credentials: { accessKeyId: target.accessKeyId, secretAccessKey: target.secretAccessKey },
+    maxAttempts: 1,
+    // No checksum trailers (aws-chunked with a CRC trailer): many S3-compatible stores refuse or
+    // store them as data; the request is signed as usual.
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+    ...(target.endpoint !== null ? { endpoint: target.endpoint, forcePathStyle: true } : {}),
+    requestHandler: {
+      ...agents,
+      connectionTimeout: opts.connectTimeoutMs ?? 10_000,
+      requestTimeout: opts.requestTimeoutMs ?? 600_000,
+    },
+  })
+  try {
+    await client.send(
+      new PutObjectCommand({
+        Bucket: target.bucket,
+        Key: key,
+        Body: createReadStream(path),
+        ContentLength: size,
+        ContentType: contentType,
+      }),
+    )
+  } finally {
+    client.destroy()
+  }
+}
+
+/** A store's error in a few words, never a credential (the SDK's messages carry none). */
+export function s3ErrorText(err: unknown): string {
+  const e = err as { name?: string; message?: string; code?: string; $metadata?: { httpStatusCode?: number } }
+  const status = e.$metadata?.httpStatusCode
+  const text = `${e.name && e.name !== 'Error' ? `${e.name}: ` : ''}${e.message ?? String(err)}`
+  return (status ? `${text} (HTTP ${status})` : text).slice(0, 500)
+}

@@ -1,0 +1,132 @@
+/**
+ * The file formats of raw exports (gaming events, clicks; downloads and scheduled exports alike):
+ * NDJSON, CSV and Parquet, encoded from pages of rows as they come, so that memory holds one page
+ * (Parquet: one row group) whatever the number of rows. Timestamps are ISO 8601 UTC text in NDJSON
+ * and CSV, and Parquet TIMESTAMP (ms, UTC) columns; CSV text is formula-safe (src/contract/csv.ts).
+ */
+import { csvRow } from '../src/contract/csv.js'
+import type { RawFormat } from '../src/contract/raw-export.js'
+
+export type RawCell = string | number | boolean | null
+
+/** A raw export's row: the values of its columns by name (a timestamp as Unix ms). */
+export type RawRow = Record<string, RawCell>
+
+export interface RawColumn {
+  name: string
+  kind: 'string' | 'timestamp' | 'boolean'
+  nullable: boolean
+}
+
+/** A raw export ready to encode: its columns, and its rows page by page. */
+export interface RawRows {
+  columns: readonly RawColumn[]
+  pages: AsyncIterable<RawRow[]>
+}
+
+export const RAW_CONTENT_TYPES: Readonly<Record<RawFormat, string>> = {
+  ndjson: 'application/x-ndjson; charset=utf-8',
+  csv: 'text/csv; charset=utf-8',
+  parquet: 'application/vnd.apache.parquet',
+}
+
+/** Text chunks are sent once they reach this size. */
+const CHUNK = 64 * 1024
+/** Rows per Parquet row group: a group is encoded and sent as soon as it fills. */
+export const PARQUET_GROUP_ROWS = 65_536
+
+const iso = (ms: RawCell) => (typeof ms === 'number' ? new Date(ms).toISOString() : null)
+
+/** The rows encoded in `format`, chunk by chunk (text, or Parquet bytes). */
+export function encodeRaw(rows: RawRows, format: RawFormat): AsyncGenerator<string | Uint8Array> {
+  if (format === 'parquet') return parquet(rows)
+  return text(rows, format)
+}
+
+async function* text({ columns, pages }: RawRows, format: 'ndjson' | 'csv'): AsyncGenerator<string> {
+  const times = new Set(columns.filter((c) => c.kind === 'timestamp').map((c) => c.name))
+  // NDJSON lines are written key by key (no intermediate object per row).
+  const keys = columns.map((c, i) => `${i ? ',' : '{'}${JSON.stringify(c.name)}:`)
+  let chunk = format === 'csv' ? csvRow(columns.map((c) => c.name)) : ''
+  for await (const page of pages) {
+    for (const row of page) {
+      if (format === 'csv') {
+        chunk += csvRow(columns.map((c) => (times.has(c.name) ? iso(row[c.name] ?? null) : row[c.name])))
+        continue
+      }
+      let line = ''
+      for (let i = 0; i < columns.length; i++) {
+        const name = columns[i]!.name
+        const v = row[name] ?? null
+        line += keys[i]! + JSON.stringify(times.has(name) ? iso(v) : v)
+      }
+      chunk += `${line}}\n`
+    }
+    if (chunk.length >= CHUNK) {
+      yield chunk
+      chunk = ''
+    }
+  }
+  if (chunk) yield chunk
+}
+
+const PARQUET_TYPES = { string: 'STRING', timestamp: 'TIMESTAMP', boolean: 'BOOLEAN' } as const
+
+/**
+ * Parquet written incrementally with hyparquet-writer's ParquetWriter: the header, then each row
+ * group as soon as it fills (its bytes taken out of the writer's buffer and yielded), then the
+ * footer. A file without rows has no row group.
+ */
+async function* parquet({ columns, pages }: RawRows): AsyncGenerator<Uint8Array> {
+  // Loaded on the first Parquet export only (start-up stays light).
+  const { ByteWriter, ParquetWriter, schemaFromColumnData } = await import('hyparquet-writer')
+  const writer = new ByteWriter(1 << 20)
+  // Min/max statistics on the time column only (readers skip row groups by time); on every
+  // column they cost most of the encoding time.
+  const spec = columns.map((c) => ({
+    name: c.name,
+    type: PARQUET_TYPES[c.kind],
+    nullable: c.nullable,
+    statistics: c.kind === 'timestamp',
+  }))
+  const schema = schemaFromColumnData({ columnData: spec.map((s) => ({ ...s, data: [] })) })
+  const pq = new ParquetWriter({ writer, schema, createdBy: 'linkd' })
+  const take = (): Uint8Array => {
+    const bytes = writer.getBytes().slice()
+    writer.index = 0
+    return bytes
+  }
+  let group: RawRow[] = []
+  const flush = async () => {
+    const columnData = spec.map((s) => ({ ...s, data: group.map((r) => r[s.name] ?? null) }))
+    await pq.write({ columnData, rowGroupSize: group.length })
+    group = []
+  }
+  yield take()
+  for await (const page of pages) {
+    for (const row of page) group.push(row)
+    if (group.length >= PARQUET_GROUP_ROWS) {
+      await flush()
+      yield take()
+    }
+  }
+  if (group.length > 0) await flush()
+  await pq.finish()
+  yield take()
+}
+
+/** A raw export ready to send: its file name, content type and body. */
+export interface RawFile {
+  fileName: string
+  contentType: string
+  body: AsyncGenerator<string | Uint8Array>
+}
+
+/** `rows` as a file `<name>.<format>`. */
+export function rawFile(name: string, rows: RawRows, format: RawFormat): RawFile {
+  return {
+    fileName: `${name}.${format}`,
+    contentType: RAW_CONTENT_TYPES[format],
+    body: encodeRaw(rows, format),
+  }
+}

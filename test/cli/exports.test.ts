@@ -1,0 +1,135 @@
+/** linkctl export events|clicks and exports destinations against the real daemon (and s3rver). */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { ExportDestination } from '../../src/contract/raw-export.js'
+import { exitCodeFor } from '../../src/session/exit-codes.js'
+import { runRawExport } from '../../src/cli/commands/export/index.js'
+import {
+  runExportsAdd,
+  runExportsList,
+  runExportsRemove,
+  runExportsRun,
+} from '../../src/cli/commands/exports/index.js'
+import { startTestDaemon, type TestDaemon } from '../support/daemon.js'
+import { cli, tempDir, testCtx } from '../support/cli.js'
+import { duckPath, duckRows } from '../support/duckdb.js'
+import { flush, makeLink, visit } from '../support/redirect.js'
+import { S3RVER_KEY, startS3, type TestS3 } from '../support/s3.js'
+
+let d: TestDaemon
+let s3: TestS3
+let dir: ReturnType<typeof tempDir>
+beforeAll(async () => {
+  d = await startTestDaemon()
+  s3 = await startS3(['cli-lake'])
+  dir = tempDir()
+  const t = d.testApp
+  await makeLink(t, { customSlug: 'cli' })
+  for (let i = 0; i < 25; i++) {
+    t.clock.advance(1000)
+    expect((await visit(t, 'cli', { ip: `192.0.2.${i}` })).statusCode).toBe(302)
+  }
+  await flush(t)
+}, 60_000)
+afterAll(async () => {
+  dir.remove()
+  await s3.close()
+  await d.close()
+})
+
+const as = (opts: { json?: boolean; isTTY?: boolean; env?: NodeJS.ProcessEnv } = {}) =>
+  testCtx({
+    flags: { url: d.url, apiKey: d.ownerKey },
+    json: opts.json ?? false,
+    isTTY: opts.isTTY ?? false,
+    env: { NO_COLOR: '1', ...opts.env },
+  })
+
+describe('linkctl export', () => {
+  it('clicks -o FILE.parquet: the file DuckDB reads; a progress line on a terminal only', async () => {
+    const file = join(dir.dir, 'clicks.parquet')
+    const tty = as({ isTTY: true })
+    await runRawExport('clicks', { output: file }, tty.ctx)
+    const [row] = await duckRows(`SELECT count(*) AS n FROM read_parquet(${duckPath(file)})`)
+    expect(row).toEqual({ n: 25n })
+    expect(tty.err.text).toMatch(/Exporting \d+ bytes/)
+    expect(tty.err.text).toContain(`to ${file}`)
+    // Piped: no progress line; --json: a summary, no progress even on a terminal.
+    const piped = as()
+    await runRawExport('clicks', { output: join(dir.dir, 'c.csv') }, piped.ctx)
+    expect(piped.err.text).not.toContain('Exporting 1')
+    const lines = readFileSync(join(dir.dir, 'c.csv'), 'utf8').trimEnd().split('\r\n')
+    expect(lines[0]).toMatch(/^clickId,linkId,ts,/)
+    expect(lines).toHaveLength(26)
+    const json = as({ json: true, isTTY: true })
+    await runRawExport('clicks', { output: join(dir.dir, 'c.ndjson') }, json.ctx)
+    expect(JSON.parse(json.out.text)).toMatchObject({ format: 'ndjson', rows: 25 })
+    expect(json.err.text).toBe('')
+  })
+
+  it('events needs --game (exit 2); an unknown game is exit 5 and leaves no file', async () => {
+    const res = await cli([
+      'export',
+      'events',
+      '--url',
+      d.url,
+      '--api-key',
+      d.ownerKey,
+      '-o',
+      join(dir.dir, 'x'),
+    ])
+    expect(res.code).toBe(2)
+    expect(res.stderr).toContain('--game')
+    const c = as()
+    const err = await runRawExport(
+      'events',
+      { game: 'nope', output: join(dir.dir, 'none.ndjson') },
+      c.ctx,
+    ).catch((e: unknown) => e)
+    expect(exitCodeFor(err)).toBe(5)
+    expect(() => readFileSync(join(dir.dir, 'none.ndjson'))).toThrow()
+  })
+})
+
+describe('linkctl exports destinations', () => {
+  it('add (secret from the environment), list, run, remove', async () => {
+    const add = as({ json: true, env: { AWS_SECRET_ACCESS_KEY: S3RVER_KEY.secretAccessKey } })
+    await runExportsAdd(
+      {
+        endpoint: s3.endpoint,
+        bucket: 'cli-lake',
+        prefix: 'x',
+        accessKeyId: S3RVER_KEY.accessKeyId,
+        datasets: ['clicks'],
+        format: 'ndjson',
+      },
+      add.ctx,
+    )
+    const created = JSON.parse(add.out.text) as ExportDestination
+    expect(created.id).toMatch(/^exd_/)
+    expect(add.out.text).not.toContain('secretAccessKey')
+    const today = new Date(d.clock.now()).toISOString().slice(0, 10)
+    const run = as()
+    await runExportsRun({ id: created.id, date: today }, run.ctx)
+    expect(run.out.text).toContain(`x/clicks/date=${today}/part-0.ndjson`)
+    expect(await s3.keys('cli-lake')).toEqual([`x/clicks/date=${today}/part-0.ndjson`])
+    const list = as()
+    await runExportsList({}, list.ctx)
+    expect(list.out.text).toContain(created.id)
+    expect(list.out.text).toContain(today)
+    const rm = as()
+    await runExportsRemove({ id: created.id, yes: true }, rm.ctx)
+    expect(rm.err.text).toContain('Removed')
+    const again = await runExportsRemove({ id: created.id, yes: true }, as().ctx).catch((e: unknown) => e)
+    expect(exitCodeFor(again)).toBe(5)
+  })
+
+  it('add without a secret is a usage error (exit 2)', async () => {
+    const err = await runExportsAdd(
+      { bucket: 'cli-lake', accessKeyId: 'a', datasets: ['clicks'] },
+      as().ctx,
+    ).catch((e: unknown) => e)
+    expect(exitCodeFor(err)).toBe(2)
+  })
+})
