@@ -59,6 +59,8 @@ describe('linkctl export', () => {
     const piped = as()
     await runRawExport('clicks', { output: join(dir.dir, 'c.csv') }, piped.ctx)
     expect(piped.err.text).not.toContain('Exporting 1')
+    // The summary gives a small file's size in KB, not as 0.0 MB.
+    expect(piped.err.text).toMatch(/^Exported 25 rows, \d+\.\d KB to /m)
     const lines = readFileSync(join(dir.dir, 'c.csv'), 'utf8').trimEnd().split('\r\n')
     expect(lines[0]).toMatch(/^clickId,linkId,ts,/)
     expect(lines).toHaveLength(26)

@@ -23,6 +23,13 @@ export interface RawExportOpts {
 }
 
 const MB = 1024 * 1024
+/** A file size as people read it: bytes, KB or MB. */
+const size = (bytes: number) =>
+  bytes >= MB
+    ? `${(bytes / MB).toFixed(1)} MB`
+    : bytes >= 1024
+      ? `${(bytes / 1024).toFixed(1)} KB`
+      : `${bytes} bytes`
 
 /** The format of a raw export: --format, else the --output file's extension, else ndjson. */
 function formatOf(o: RawExportOpts): RawFormat {
@@ -64,10 +71,7 @@ export async function runRawExport(dataset: 'events' | 'clicks', o: RawExportOpt
   const rows = format === 'parquet' ? null : format === 'csv' ? Math.max(0, lines - 1) : lines
   if (toFile)
     await emit(ctx, { file: o.output, format, rows, bytes }, () =>
-      note(
-        ctx,
-        `Exported ${rows === null ? '' : `${rows} rows, `}${(bytes / MB).toFixed(1)} MB to ${o.output}`,
-      ),
+      note(ctx, `Exported ${rows === null ? '' : `${rows} rows, `}${size(bytes)} to ${o.output}`),
     )
 }
 
