@@ -79,6 +79,29 @@ describe('links import --from', () => {
     expect(again.stderr).toMatch(/line 1: short code "kutt-home" is already in use on this domain/)
   })
 
+  it("linkd's own export: the dry run says what the import does, and the import keeps creation dates", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'linkctl-linkd-')), 'links.csv')
+    writeFileSync(
+      file,
+      [
+        'customSlug,destinationUrl,title,shortUrl,createdAt',
+        'kept-date,https://example.com/a,Old one,https://elsewhere.example/kept-date,2019-06-01T10:00:00.000Z',
+        'future,https://example.com/b,Not yet,https://elsewhere.example/future,2999-01-01T00:00:00.000Z',
+      ].join('\n') + '\n',
+    )
+    const dry = await importRun({ file, dryRun: true })
+    expect(dry.code).toBe(1)
+    expect(dry.stdout).toBe('Dry run: would create 1 link; 1 would fail; nothing was written\n')
+    expect(dry.stderr).toMatch(/line 3: .*2999-01-01T00:00:00.000Z is in the future/)
+    const real = await importRun({ file })
+    expect(real.code).toBe(1)
+    expect(real.stdout).toBe('Created 1 link; 1 failed\n')
+    expect(real.stderr).toMatch(/line 3: .*2999-01-01T00:00:00.000Z is in the future/)
+    const got = await codes()
+    expect(got.get('kept-date')?.createdAt).toBe('2019-06-01T10:00:00.000Z')
+    expect(got.has('future')).toBe(false)
+  })
+
   it("a file that is not the product's export stops with why; --format is linkd's only", async () => {
     const r = await importRun({ from: 'shlink', file: fixture('kutt.json') })
     expect(r.code).toBe(1)
