@@ -134,7 +134,7 @@ function Analytics({ id, width }: { id: string; width: number }) {
   if (!a) return <Text dimColor>loading analytics…</Text>
   return (
     <Box flexDirection="column" marginTop={1}>
-      <Text>{`Clicks, last ${HOURS} hours: ${a.totalClicks} (${plural(a.uniqueVisitors, 'visitor')}, ${plural(a.qrScans, 'QR scan')}, ${plural(a.botDetection.count, 'bot')})`}</Text>
+      <Text>{`Clicks, last ${HOURS} hours: ${a.totalClicks} (${plural(a.uniqueVisitors, 'visitor')}, ${plural(a.qrScans, 'QR scan')}, ${plural(a.botDetection.count, 'bot')}${a.blockedVisits > 0 ? `, ${a.blockedVisits} blocked` : ''})`}</Text>
       <Text>
         {sparkline(
           a.timeSeries.map((p) => p.clicks),
