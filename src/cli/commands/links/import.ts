@@ -311,7 +311,7 @@ export async function runLinksImport(opts: ImportOpts, ctx: Ctx): Promise<void> 
   if (summary.failed > 0) {
     const where =
       written !== undefined && opts.failedOut
-        ? `; they are in ${opts.failedOut}: fix them and run linkctl links import ${opts.failedOut} --skip-existing`
+        ? `; they are in ${opts.failedOut}: fix them and run linkctl links import${from === 'linkd' ? '' : ` --from ${from}`} ${opts.failedOut} --skip-existing`
         : ' (see the lines above)'
     throw new CliError(`${summary.failed} of ${plural(seen, 'row')} failed${where}`, EXIT.error)
   }
