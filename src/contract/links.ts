@@ -348,6 +348,10 @@ export const LinkAnalytics = Type.Object(
     }),
     qrScans: Type.Integer(),
     botDetection: Type.Object({ count: Type.Integer(), percentage: Type.Number() }),
+    blockedVisits: Type.Integer({
+      description:
+        'Visits answered with the safety warning page (the link was flagged), whole UTC days; in botDetection too',
+    }),
     responseTime: Type.Number({ description: 'Average server time to produce the redirect, ms' }),
     bounceRate: Type.Number({ description: 'Percent of unique visitors with exactly one click' }),
     geography: Type.Array(

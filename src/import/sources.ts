@@ -174,25 +174,45 @@ function codeOf(shortUrl: string): string {
   }
 }
 
+/** One Kutt link object (with a `target`) a line, blank lines skipped; else undefined. */
+function jsonObjectLines(text: string): unknown[] | undefined {
+  const out: unknown[] = []
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') continue
+    try {
+      const v: unknown = JSON.parse(line)
+      if (!v || typeof v !== 'object' || Array.isArray(v) || !('target' in v)) return undefined
+      out.push(v)
+    } catch {
+      return undefined
+    }
+  }
+  return out.length > 0 ? out : undefined
+}
+
 /**
- * Kutt's links JSON: the API's page `{data: [...]}` or an array of links. The whole text is read
- * first (JSON is not read record by record); a row's line is its link's position in the list.
+ * Kutt's links JSON: the API's page `{data: [...]}` or an array of links; also one link object a
+ * line (what --failed-out writes of it). The whole text is read first (JSON is not read record
+ * by record); a row's line is its link's position in the list.
  */
 export async function* kuttRows(text: Text, opts: ReadOptions = {}): AsyncGenerator<Row> {
   let all = ''
   for await (const chunk of text) all += String(chunk)
   checkText(all)
+  const body = all.charCodeAt(0) === 0xfeff ? all.slice(1) : all
   let value: unknown
+  let parseError: Error | undefined
   try {
-    value = JSON.parse(all.charCodeAt(0) === 0xfeff ? all.slice(1) : all)
+    value = JSON.parse(body)
   } catch (err) {
-    throw new ImportFileError(`this is not Kutt's links JSON: ${(err as Error).message}`)
+    parseError = err as Error
   }
   const list = Array.isArray(value)
     ? value
     : value && typeof value === 'object' && Array.isArray((value as { data?: unknown }).data)
       ? (value as { data: unknown[] }).data
-      : undefined
+      : jsonObjectLines(body)
+  if (!list && parseError) throw new ImportFileError(`this is not Kutt's links JSON: ${parseError.message}`)
   if (!list)
     throw new ImportFileError(
       `this is not Kutt's links JSON: expected an array of links or {"data": [links]} (GET /api/v2/links)`,

@@ -204,6 +204,7 @@ export class FakeClient implements TuiClient {
           uniqueVisitors: total,
           qrScans: 0,
           botDetection: { count: 0, percentage: 0 },
+          blockedVisits: 0,
           responseTime: 1,
           bounceRate: 0,
           geography: [

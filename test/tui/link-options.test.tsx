@@ -297,6 +297,24 @@ describe('link options in the TUI, rendering', () => {
   })
 })
 
+describe('a flagged link in the TUI', () => {
+  it('the detail says which safety list holds its host and that visits get a warning page', async () => {
+    const client = new FakeClient()
+    client.state.links[0] = makeLink(0, {
+      flagged: { host: 'evil.test', list: 'urlhaus', flaggedAt: '2026-11-20T10:00:00.000Z' },
+    })
+    const app = renderTui({ client, initialScreen: 'links' })
+    await frameWith(app, '30 links')
+    await press(app, KEY.enter)
+    const frame = await frameWith(app, 'http://s.test/c0', 'Clicks, last 48 hours')
+    expect(frame.replace(/\s+/g, ' ')).toContain(
+      'flagged: evil.test is on the safety list "urlhaus"; visits get a warning page',
+    )
+    await press(app, KEY.escape, 'j', KEY.enter)
+    expect(await frameWith(app, 'http://s.test/c1', 'Clicks, last 48 hours')).not.toContain('flagged')
+  })
+})
+
 describe('smart links in the TUI', () => {
   it('s lists the smart links; one opens on its targets, fallback and platform breakdown', async () => {
     const client = new FakeClient()

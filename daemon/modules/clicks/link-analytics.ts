@@ -177,6 +177,7 @@ export function createLinkAnalytics(deps: LinkAnalyticsDeps) {
         uniqueVisitors: visitors.visitors,
         qrScans,
         botDetection: { count: bots, percentage: pct(bots, clicks + bots) },
+        blockedVisits: sum(of('blocked')),
         responseTime: clicks + bots > 0 ? round(responseMsSum / (clicks + bots), 2) : 0,
         bounceRate: pct(visitors.singleClick, visitors.visitors),
         geography: geography(of('country'), of('region')),

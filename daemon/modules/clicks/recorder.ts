@@ -94,6 +94,8 @@ export const DIMS = [
   // Split destinations: human clicks per variant URL, and its visitors new to the day.
   'variant',
   'variant_visitors',
+  // Visits answered with the safety warning page (value ''): bots in the hourly counters too.
+  'blocked',
 ] as const
 export type Dim = (typeof DIMS)[number]
 
@@ -137,18 +139,6 @@ export function aggregate(rows: ClickRow[]): ClickBatch {
     let o = orgDays.get(ok)
     if (!o)
       orgDays.set(ok, (o = { organizationId: r.organizationId, dayStart, clicks: 0, bots: 0, qrScans: 0 }))
-    if (r.isBot) {
-      h.bots++
-      o.bots++
-      continue
-    }
-    h.clicks++
-    o.clicks++
-    if (r.isQr) {
-      h.qrScans++
-      o.qrScans++
-    }
-
     const dk = `${r.linkId}\n${dayStart}`
     let day = days.get(dk)
     if (!day) days.set(dk, (day = { dims: new Map(), visitors: new Map() }))
@@ -159,6 +149,18 @@ export function aggregate(rows: ClickRow[]): ClickBatch {
       const d = dims.get(k)
       if (d) d.clicks++
       else dims.set(k, { linkId: r.linkId, dayStart, dim, value, clicks: 1 })
+    }
+    if (r.isBot) {
+      h.bots++
+      o.bots++
+      if (r.botReason === 'blocked') add('blocked', '')
+      continue
+    }
+    h.clicks++
+    o.clicks++
+    if (r.isQr) {
+      h.qrScans++
+      o.qrScans++
     }
     // Unknown country, browser and OS are counted under '' so that each list adds up to 100 %.
     add('country', r.country ?? '')

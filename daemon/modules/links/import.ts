@@ -10,6 +10,7 @@ import { AppError, validation } from '../../http/errors.js'
 import type { CreateLinkBody, ImportLinksBody, ImportLinksResult, Link } from '../../../src/contract/links.js'
 import { IMPORT_LIMITS, LINK_LIMITS } from '../../../src/contract/limits.js'
 import { plural } from '../../../src/contract/numbers.js'
+import { PATTERN_MESSAGES, SLUG_PATTERN } from '../../../src/contract/text.js'
 import { ImportFileError, readRows, type BodyRow, type Row } from '../../../src/import/index.js'
 import { bulkCreate } from './bulk.js'
 import type { LinkRecord } from './records.js'
@@ -59,7 +60,7 @@ export async function importFile(
     const answer = bodies.length
       ? await bulkCreate(
           bodies,
-          validate,
+          keepShortCodes(validate),
           async (body, index) => {
             const d = await deps.draft(body)
             const at = sent[index]?.createdAt
@@ -105,6 +106,25 @@ export async function importFile(
     wouldCreate: dryRun ? ok : 0,
     failed: results.length - ok,
     results,
+  }
+}
+
+const SLUG = new RegExp(SLUG_PATTERN)
+
+/**
+ * An imported code may be shorter than a new link's minimum (YOURLS' `a`, Bitly's old 2-letter
+ * back-halves): the short URLs people already printed keep working. Only the length is waived;
+ * the characters are checked as for any code.
+ */
+function keepShortCodes(validate: ItemValidator): ItemValidator {
+  return (item) => {
+    const { customSlug, ...rest } = item as Record<string, unknown>
+    if (typeof customSlug !== 'string' || customSlug === '' || customSlug.length >= LINK_LIMITS.slugMin)
+      return validate(item)
+    const problems = validate(rest) ?? []
+    if (!SLUG.test(customSlug))
+      problems.unshift({ field: 'customSlug', message: PATTERN_MESSAGES[SLUG_PATTERN]! })
+    return problems.length > 0 ? problems : undefined
   }
 }
 

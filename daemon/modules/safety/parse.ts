@@ -152,26 +152,32 @@ export async function readFeed(
   let fmt = format
   let skipped = 0
   let pending: string[] = []
-  for await (const raw of lines) {
-    if (raw.length > SAFETY_LIMITS.lineMax) {
-      skipped++
-      continue
+  try {
+    for await (const raw of lines) {
+      if (raw.length > SAFETY_LIMITS.lineMax) {
+        skipped++
+        continue
+      }
+      const trimmed = raw.trim()
+      if (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('!')) continue
+      fmt ??= guessFormat(trimmed)
+      // A URL may hold a '#': only hosts and domains lines end at one.
+      const line = fmt === 'urlhaus' ? trimmed : trimmed.replace(/#.*$/, '').trim()
+      if (line === '') continue
+      const { hosts, bad } = hostsOfLine(line, fmt)
+      if (bad) skipped++
+      for (const h of hosts) pending.push(h)
+      if (pending.length >= batch) {
+        const full = pending
+        pending = []
+        await take(full)
+      }
     }
-    const trimmed = raw.trim()
-    if (trimmed === '' || trimmed.startsWith('#') || trimmed.startsWith('!')) continue
-    fmt ??= guessFormat(trimmed)
-    // A URL may hold a '#': only hosts and domains lines end at one.
-    const line = fmt === 'urlhaus' ? trimmed : trimmed.replace(/#.*$/, '').trim()
-    if (line === '') continue
-    const { hosts, bad } = hostsOfLine(line, fmt)
-    if (bad) skipped++
-    for (const h of hosts) pending.push(h)
-    if (pending.length >= batch) {
-      const full = pending
-      pending = []
-      await take(full)
-    }
+    if (pending.length > 0) await take(pending)
+  } finally {
+    // readline leaves its input open when reading stops early (a batch refused): a later error of
+    // that input (the rest of a bad gzip body) would then have no listener and stop the process.
+    input.destroy()
   }
-  if (pending.length > 0) await take(pending)
   return { format: fmt ?? 'domains', skipped }
 }

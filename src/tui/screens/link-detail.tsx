@@ -52,7 +52,7 @@ function QrPreview({ link }: { link: Link }) {
   return 'qr' in drawing ? <Drawing>{drawing.qr}</Drawing> : <Text>{drawing.error}</Text>
 }
 
-/** The options a link has, only those set (forwarding the query is the default: shown when off). */
+/** The options a link has, only those set (forwarding the query is the default: shown when off), and a safety flag. */
 export function optionLines(link: Link): string[] {
   const flags = [
     ...(link.maxClicks !== null ? [`max ${link.maxClicks} clicks (${link.clicks} used)`] : []),
@@ -62,6 +62,12 @@ export function optionLines(link: Link): string[] {
     ...(link.og?.title ? [`preview “${link.og.title}”`] : link.og ? ['preview set'] : []),
   ]
   return [
+    // On a safety list: visits get the warning page instead of the destination.
+    ...(link.flagged
+      ? [
+          `flagged: ${link.flagged.host} is on the safety list "${link.flagged.list}"; visits get a warning page`,
+        ]
+      : []),
     ...(flags.length ? [flags.join(' · ')] : []),
     ...(link.expiredUrl ? [`once expired → ${link.expiredUrl}`] : []),
     ...link.rules.map((r, i) => `rule ${i + 1}: ${ruleText(r)}`),
@@ -134,7 +140,7 @@ function Analytics({ id, width }: { id: string; width: number }) {
   if (!a) return <Text dimColor>loading analytics…</Text>
   return (
     <Box flexDirection="column" marginTop={1}>
-      <Text>{`Clicks, last ${HOURS} hours: ${a.totalClicks} (${plural(a.uniqueVisitors, 'visitor')}, ${plural(a.qrScans, 'QR scan')}, ${plural(a.botDetection.count, 'bot')})`}</Text>
+      <Text>{`Clicks, last ${HOURS} hours: ${a.totalClicks} (${plural(a.uniqueVisitors, 'visitor')}, ${plural(a.qrScans, 'QR scan')}, ${plural(a.botDetection.count, 'bot')}${a.blockedVisits > 0 ? `, ${a.blockedVisits} blocked` : ''})`}</Text>
       <Text>
         {sparkline(
           a.timeSeries.map((p) => p.clicks),

@@ -449,6 +449,43 @@ describe('links commands against linkd', () => {
   })
 })
 
+describe('a link flagged by a safety list', () => {
+  it('links get names the list, links list marks it, links stats counts the blocked visits', async () => {
+    const l = await create('https://files.flag-me.test/setup.exe')
+    const up = await fetch(`${d.url}/api/safety/lists?name=cli-flag`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${d.ownerKey}`, 'content-type': 'text/plain' },
+      body: '0.0.0.0 flag-me.test\n',
+    })
+    expect(up.status).toBe(201)
+    // The re-check runs in the background after the upload.
+    for (let i = 0; i < 100; i++) {
+      const { ctx, out } = as()
+      await runLinksGet({ ref: l.id }, ctx)
+      if ((JSON.parse(out.text) as Link).flagged) break
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    }
+    expect((await visit(l.shortCode)).status).toBe(200)
+
+    const get = as(d.ownerKey, { json: false, isTTY: true })
+    await runLinksGet({ ref: l.id }, get.ctx)
+    expect(get.out.text).toMatch(/^FLAGGED\s+flag-me\.test is on the safety list "cli-flag" \(since /m)
+    expect(get.out.text.replace(/\s+/g, ' ')).toContain('): visits get a warning page')
+    const list = as(d.ownerKey, { json: false })
+    await runLinksList({ search: l.shortCode }, list.ctx)
+    expect(list.out.text).toMatch(/\tactive, flagged\t/)
+    const stats = as(d.ownerKey, { json: false, isTTY: true })
+    await runLinksStats({ ref: l.id }, stats.ctx)
+    expect(stats.out.text).toMatch(/^BLOCKED VISITS\s+1$/m)
+
+    const del = await fetch(`${d.url}/api/safety/lists/${((await up.json()) as { id: string }).id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${d.ownerKey}` },
+    })
+    expect(del.status).toBe(204)
+  })
+})
+
 describe('links create|update: the password from a prompt or stdin, og flags', () => {
   const prompting = (answers: string[]) => {
     const asked: string[] = []

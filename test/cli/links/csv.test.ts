@@ -345,9 +345,9 @@ describe('links flags', () => {
 describe('import chunks (stub daemon)', () => {
   it('chunks end before 900 KB; a refused chunk fails its rows and the import goes on; 429 is retried', async () => {
     let calls = 0
-    const bulk = (req: Recorded) => {
+    const importChunk = (req: Recorded) => {
       calls++
-      const items = (req.body as { links: unknown[] }).links
+      const lines = (req.body as { file: string }).file.split('\n')
       if (calls === 1)
         return { ...errorReply(429, 'RateLimitExceeded', 'slow down'), headers: { 'retry-after': '1' } }
       if (JSON.stringify(req.body).length > 1_048_576)
@@ -355,13 +355,16 @@ describe('import chunks (stub daemon)', () => {
       return {
         status: 200,
         body: {
-          created: items.length,
+          source: 'linkd',
+          dryRun: false,
+          created: lines.length,
+          wouldCreate: 0,
           failed: 0,
-          results: items.map((_, index) => ({ index, status: 'created' })),
+          results: lines.map((_, i) => ({ line: i + 1, status: 'created', shortCode: null })),
         },
       }
     }
-    const stub = await stubServer({ 'POST /api/use/links/bulk': bulk })
+    const stub = await stubServer({ 'POST /api/use/links/import': importChunk })
     const big = (n: number, kb: number) =>
       JSON.stringify({ destinationUrl: `https://example.com/${n}`, metadata: { pad: 'x'.repeat(kb * 1000) } })
     const stdin = [big(1, 400), big(2, 400), big(3, 400), big(4, 1100), big(5, 1)].join('\n') + '\n'
@@ -373,7 +376,7 @@ describe('import chunks (stub daemon)', () => {
       code = exitCodeFor(err)
     }
     await stub.close()
-    const sent = stub.requests.map((r) => (r.body as { links: unknown[] }).links.length)
+    const sent = stub.requests.map((r) => (r.body as { file: string }).file.split('\n').length)
     expect(sent).toEqual([2, 2, 1, 1, 1]) // 429 then its retry, then [3], [4] (refused), [5]
     expect(stub.requests[0]?.headers['x-idempotency-key']).toBe(
       stub.requests[1]?.headers['x-idempotency-key'],

@@ -1,5 +1,5 @@
 /** `links import --from <product>` against the real daemon: each product's export, dry runs, taken codes. */
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -77,6 +77,70 @@ describe('links import --from', () => {
     const again = await importRun({ from: 'kutt', file: other })
     expect(again.code).toBe(1)
     expect(again.stderr).toMatch(/line 1: short code "kutt-home" is already in use on this domain/)
+  })
+
+  it("linkd's own export: the dry run says what the import does, and the import keeps creation dates", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'linkctl-linkd-')), 'links.csv')
+    writeFileSync(
+      file,
+      [
+        'customSlug,destinationUrl,title,shortUrl,createdAt',
+        'kept-date,https://example.com/a,Old one,https://elsewhere.example/kept-date,2019-06-01T10:00:00.000Z',
+        'future,https://example.com/b,Not yet,https://elsewhere.example/future,2999-01-01T00:00:00.000Z',
+      ].join('\n') + '\n',
+    )
+    const dry = await importRun({ file, dryRun: true })
+    expect(dry.code).toBe(1)
+    expect(dry.stdout).toBe('Dry run: would create 1 link; 1 would fail; nothing was written\n')
+    expect(dry.stderr).toMatch(/line 3: .*2999-01-01T00:00:00.000Z is in the future/)
+    const real = await importRun({ file })
+    expect(real.code).toBe(1)
+    expect(real.stdout).toBe('Created 1 link; 1 failed\n')
+    expect(real.stderr).toMatch(/line 3: .*2999-01-01T00:00:00.000Z is in the future/)
+    const got = await codes()
+    expect(got.get('kept-date')?.createdAt).toBe('2019-06-01T10:00:00.000Z')
+    expect(got.has('future')).toBe(false)
+  })
+
+  it("--failed-out of another product's export: the rerun it suggests reads that file as that product's", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'linkctl-yourls-'))
+    const file = join(dir, 'yourls.csv')
+    const failedOut = join(dir, 'failed.csv')
+    writeFileSync(
+      file,
+      'keyword,url,title,timestamp\nrerun-ok,https://example.com/ok,Fine,2020-01-01 00:00:00\nbad!,https://example.com/bad,Bad,2020-01-01 00:00:00\n',
+    )
+    const first = await importRun({ from: 'yourls', file, failedOut })
+    expect(first.code).toBe(1)
+    const hint = /fix them and run linkctl (links import .*)$/m.exec(first.stderr)?.[1]
+    expect(hint).toBe(`links import --from yourls ${failedOut} --skip-existing`)
+    // Fixed as the hint says, the rerun creates the row.
+    writeFileSync(failedOut, readFileSync(failedOut, 'utf8').replace('bad!,', 'rerun-fixed,'))
+    const again = await importRun({ from: 'yourls', file: failedOut, skipExisting: true })
+    expect(again.code, again.stderr).toBe(0)
+    expect((await codes()).has('rerun-fixed')).toBe(true)
+  })
+
+  it("Kutt's failed rows (JSON lines) import again with --from kutt once fixed", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'linkctl-kutt-'))
+    const file = join(dir, 'kutt.json')
+    const failedOut = join(dir, 'failed.jsonl')
+    writeFileSync(
+      file,
+      JSON.stringify({
+        data: [
+          { address: 'kutt-rerun-a', target: 'https://example.com/a' },
+          { address: 'kutt-rerun-b', target: 'https://example.com/b', password: true },
+        ],
+      }),
+    )
+    const first = await importRun({ from: 'kutt', file, failedOut })
+    expect(first.code).toBe(1)
+    expect(first.stderr).toContain(`run linkctl links import --from kutt ${failedOut} --skip-existing`)
+    writeFileSync(failedOut, readFileSync(failedOut, 'utf8').replace('"password":true', '"password":false'))
+    const again = await importRun({ from: 'kutt', file: failedOut, skipExisting: true })
+    expect(again.code, again.stderr).toBe(0)
+    expect((await codes()).has('kutt-rerun-b')).toBe(true)
   })
 
   it("a file that is not the product's export stops with why; --format is linkd's only", async () => {

@@ -88,6 +88,28 @@ describe('links API: import from other shorteners', () => {
     expect(got.get('wiki')?.title).toBe('YOURLS wiki, the manual')
   })
 
+  it("YOURLS' one- and two-character keywords keep their short URLs; a new link's code still needs 3", async () => {
+    const csv =
+      'keyword,url,title,timestamp\n' +
+      'a,https://example.com/a,One,2012-01-01 00:00:00\n' +
+      'x9,https://example.com/x9,Two,2012-01-02 00:00:00\n' +
+      'b!,https://example.com/bad,Bad,2012-01-03 00:00:00\n'
+    const r = await run({ source: 'yourls', file: csv })
+    expect(r.results.map((x) => [x.line, x.status, x.shortCode])).toEqual([
+      [2, 'created', 'a'],
+      [3, 'created', 'x9'],
+      [4, 'failed', 'b!'],
+    ])
+    expect(r.results[2]!.error!.message).toMatch(/customSlug may only contain letters, digits, hyphens/)
+    const visit = await t.app.inject({ method: 'GET', url: '/x9', headers: { host: 'sho.rt' } })
+    expect(visit.statusCode).toBe(302)
+    expect(visit.headers.location).toBe('https://example.com/x9')
+    const create = await t.call('POST', '/api/use/links', {
+      body: { destinationUrl: 'https://example.com/new', customSlug: 'zz' },
+    })
+    expectError(create, 400, 'ValidationError')
+  })
+
   it("Kutt's links JSON: a password-protected link fails alone (its password cannot be exported)", async () => {
     const domainId = await verifiedDomain()
     const r = await run({ source: 'kutt', file: fixture('kutt.json') })

@@ -96,7 +96,9 @@ describe('flagging links written before their host was listed', () => {
     // The first visit (before the flag) was a human click; the two after it were blocked.
     expect(rows.map((r) => r.bot_reason)).toEqual([null, 'blocked', 'blocked'])
     expect((await getLink(bad.id)).clicks).toBe(1)
-    expect((await analytics(t, bad.id)).totalClicks).toBe(1)
+    // Link analytics say how many visitors the warning page stopped.
+    expect(await analytics(t, bad.id)).toMatchObject({ totalClicks: 1, blockedVisits: 2 })
+    expect((await analytics(t, good.id)).blockedVisits).toBe(0)
 
     // A good link of the same organization still redirects.
     expect((await visit(t, good.shortCode)).statusCode).toBe(302)

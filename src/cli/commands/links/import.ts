@@ -1,7 +1,7 @@
 /**
  * `links import [file|-]`: linkd's CSV or JSON lines, or (--from) another shortener's export,
- * streamed in chunks: linkd's rows to /links/bulk; other products' rows and every --dry-run to
- * /links/import (with each row's short URL and creation date). A chunk's idempotency key hashes
+ * streamed in chunks to /links/import as linkd JSON lines (with each row's short URL and creation
+ * date), a dry run the same way. A chunk's idempotency key hashes
  * its position and content, so a re-run replays what was accepted. --failed-out and
  * --skip-existing: import-rerun.ts.
  */
@@ -110,34 +110,12 @@ export function reason(e: BulkItemErr): string {
 
 const RETRIES = 5
 
-/** Sends one chunk; 429/503 are retried after Retry-After (the idempotency key makes it safe). */
-async function sendChunk(
-  client: LinkdClient,
-  bodies: unknown[],
-  key: string,
-): Promise<{ result: BulkCreateResult; replayed: boolean } | BulkItemErr> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const res = await client.links.bulk({ links: bodies }, key)
-      return { result: res.body, replayed: res.headers['idempotent-replayed'] === 'true' }
-    } catch (err) {
-      if (!isApiError(err)) throw err
-      if ((err.status === 429 || err.status === 503) && attempt < RETRIES) {
-        await sleep(Math.min(60, Math.max(1, err.retryAfter ?? attempt)) * 1000)
-        continue
-      }
-      // Auth failures and server errors stop the import; a refused chunk fails its rows.
-      if (err.status === 401 || err.status === 403 || err.status >= 500 || err.status === 429) throw err
-      return err.body
-    }
-  }
-}
-
 /**
  * Sends one chunk to POST /api/use/links/import as linkd JSON lines (each row's short URL and
- * creation date kept for the daemon), retried like sendChunk; the answer in bulk's shape (a
- * dry run's rows that would be created count as created). A dry run sends no idempotency key:
- * its answer must be today's, never a replay.
+ * creation date kept for the daemon), for every source, dry run or not, so that a dry run
+ * checks exactly what the import does; 429/503 are retried after Retry-After (the idempotency
+ * key makes it safe). The answer in bulk's shape (a dry run's rows that would be created count
+ * as created). A dry run sends no idempotency key: its answer must be today's, never a replay.
  */
 async function sendImportChunk(
   client: LinkdClient,
@@ -162,6 +140,7 @@ async function sendImportChunk(
         await sleep(Math.min(60, Math.max(1, err.retryAfter ?? attempt)) * 1000)
         continue
       }
+      // Auth failures and server errors stop the import; a refused chunk fails its rows.
       if (err.status === 401 || err.status === 403 || err.status >= 500 || err.status === 429) throw err
       return err.body
     }
@@ -197,8 +176,6 @@ export async function runLinksImport(opts: ImportOpts, ctx: Ctx): Promise<void> 
   const dryRun = opts.dryRun === true
   if (from !== 'linkd' && opts.format)
     throw new UsageError(`--format is for linkd's files; a ${from} export has one format`)
-  // linkd's own rows go to the bulk endpoint as before; the rest, and dry runs, to the importer.
-  const viaImport = from !== 'linkd' || dryRun
   await requireKey(ctx)
   const client = await ctx.client()
   const input = await openInput(opts.file, ctx)
@@ -264,11 +241,7 @@ export async function runLinksImport(opts: ImportOpts, ctx: Ctx): Promise<void> 
       }
     }
     if (valid.length > 0) {
-      const first = chunk[0]?.line ?? 0
-      const bodies = valid.map((r) => r.body)
-      const sent = viaImport
-        ? await sendImportChunk(client, valid, dryRun)
-        : await sendChunk(client, bodies, chunkKey(first, bodies))
+      const sent = await sendImportChunk(client, valid, dryRun)
       if ('result' in sent) {
         if (sent.replayed) replayed += sent.result.created
         summary.created += sent.result.created
@@ -338,7 +311,7 @@ export async function runLinksImport(opts: ImportOpts, ctx: Ctx): Promise<void> 
   if (summary.failed > 0) {
     const where =
       written !== undefined && opts.failedOut
-        ? `; they are in ${opts.failedOut}: fix them and run linkctl links import ${opts.failedOut} --skip-existing`
+        ? `; they are in ${opts.failedOut}: fix them and run linkctl links import${from === 'linkd' ? '' : ` --from ${from}`} ${opts.failedOut} --skip-existing`
         : ' (see the lines above)'
     throw new CliError(`${summary.failed} of ${plural(seen, 'row')} failed${where}`, EXIT.error)
   }

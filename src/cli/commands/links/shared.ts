@@ -242,7 +242,8 @@ export function linkColumns(tty: boolean): Column<Link>[] {
     { header: 'SHORT URL', value: (l) => l.shortUrl, only: 'piped' },
     { header: 'DESTINATION', value: (l) => l.destinationUrl, fit: 'flex' },
     { header: 'TITLE', value: (l) => l.title, fit: 'flex', drop: 3 },
-    { header: 'STATUS', value: (l) => l.status, drop: 1 },
+    // A link on a safety list answers a warning page: said where its status is.
+    { header: 'STATUS', value: (l) => (l.flagged ? `${l.status}, flagged` : l.status), drop: 1 },
     { header: 'CLICKS', value: (l) => l.clicks, drop: 2 },
     { header: 'TAGS', value: (l) => l.tags.join(tty ? ', ' : ','), fit: 'wrap', drop: 4 },
     { header: 'CREATED', value: (l) => when(l.createdAt, tty), drop: 5 },
@@ -259,6 +260,14 @@ export function linkFields(l: Link, tty: boolean): Field[] {
     ['DESTINATION', l.destinationUrl],
     ['TITLE', l.title],
     ['STATUS', l.status],
+    ...(l.flagged
+      ? ([
+          [
+            'FLAGGED',
+            `${l.flagged.host} is on the safety list "${l.flagged.list}" (since ${when(l.flagged.flaggedAt, tty)}): visits get a warning page`,
+          ],
+        ] as Field[])
+      : []),
     ['CLICKS', l.clicks],
     ['REDIRECT', l.redirectType],
     ['TAGS', l.tags.join(tty ? ', ' : ',')],

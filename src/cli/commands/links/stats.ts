@@ -71,6 +71,8 @@ export function summaryFields(a: LinkAnalytics, tty: boolean): Field[] {
     ['UNIQUE VISITORS', a.uniqueVisitors],
     ['BOTS', tty ? `${a.botDetection.count} (${pct(a.botDetection.percentage)})` : a.botDetection.count],
     ...(tty ? [] : ([['BOTS %', a.botDetection.percentage]] as Field[])),
+    // Visitors stopped by the safety warning page (counted among the bots too).
+    ...(a.blockedVisits > 0 ? ([['BLOCKED VISITS', a.blockedVisits]] as Field[]) : []),
     ['QR SCANS', a.qrScans],
     ['BOUNCE RATE', tty ? pct(a.bounceRate) : a.bounceRate],
     ['RESPONSE TIME', tty ? `${round(a.responseTime, 2)} ms` : a.responseTime],
