@@ -30,6 +30,10 @@ export const TAGS = [
     description: 'Lists of hosts link destinations may not use (phishing and malware feeds); flagged links',
   },
   { name: 'Webhooks', description: 'Signed event deliveries to your receivers, their log and health' },
+  {
+    name: 'Exports',
+    description: 'Raw events and clicks written each night to S3-compatible object storage (Hive-style days)',
+  },
   { name: 'Games', description: 'Games of the organization, with their SDK keys and signing secrets' },
   { name: 'Gaming ingestion', description: 'Event batches sent by game SDKs (SDK key, not an API key)' },
   { name: 'Gaming analytics', description: 'Daily game metrics: DAU, MAU, revenue, sessions, retention' },

@@ -95,6 +95,16 @@ export function requestExamples(): Record<string, unknown> {
         ],
       },
     },
+    'POST /api/exports/destinations': {
+      endpoint: 'https://minio.example.com',
+      bucket: 'analytics-lake',
+      prefix: 'linkd/',
+      accessKeyId: 'AKIAEXAMPLE',
+      secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+      format: 'parquet',
+      datasets: ['clicks'],
+    },
+    'POST /api/exports/destinations/{id}/run': { date: '2026-01-14' },
     'POST /api/webhooks': {
       name: 'Order system',
       url: 'https://hooks.example.com/linkd',

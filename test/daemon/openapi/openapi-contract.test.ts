@@ -16,6 +16,7 @@ import { joinTeam } from '../../support/team.js'
 import { createTestApp, sqlRows, type TestApp } from '../../support/app.js'
 import { raw } from '../../support/responses.js'
 import { fraudEvent, gameIdOf, seedFraud } from '../../support/fraud.js'
+import { S3RVER_KEY, startS3, type TestS3 } from '../../support/s3.js'
 
 type Json = Record<string, unknown>
 interface Operation {
@@ -223,6 +224,7 @@ describe('OpenAPI document contract', () => {
 describe('OpenAPI request examples', () => {
   let t: TestApp
   let doc: OpenApiDoc
+  let s3: TestS3
   beforeAll(async () => {
     // Webhook tests resolve nothing: no network.
     t = await createTestApp(
@@ -230,8 +232,12 @@ describe('OpenAPI request examples', () => {
       { resolve: () => Promise.reject(new Error('offline')) },
     )
     doc = (await t.call('GET', '/api/docs/openapi.json', { key: null })).json<OpenApiDoc>()
+    s3 = await startS3(['fixture-lake'])
   })
-  afterAll(() => t.close())
+  afterAll(async () => {
+    await s3.close()
+    await t.close()
+  })
 
   it('every request body has an example', () => {
     let bodies = 0
@@ -279,6 +285,11 @@ describe('OpenAPI request examples', () => {
       exampleLink.json<{ id: string }>().id,
     )
     const domain = await t.call('POST', '/api/domains', { body: { domain: 'fixture.example.org' } })
+    // The run example writes a day to a real S3-protocol server.
+    const destination = await t.call('POST', '/api/exports/destinations', {
+      body: { endpoint: s3.endpoint, bucket: 'fixture-lake', ...S3RVER_KEY, datasets: ['clicks'] },
+    })
+    expect(destination.statusCode, destination.body).toBe(201)
     const key = await t.createKey({ name: 'fixture', preset: 'full' })
     const fraudGame = await t.call('POST', '/api/v1/admin/games', {
       body: { name: 'Fraud fixture', platform: 'android', modules: { fraud: true } },
@@ -324,6 +335,7 @@ describe('OpenAPI request examples', () => {
       '/api/use/qr-codes/': qrCode.json<{ id: string }>().id,
       '/api/webhooks/': webhook.json<{ id: string }>().id,
       '/api/domains/': domain.json<{ id: string }>().id,
+      '/api/exports/destinations/': destination.json<{ id: string }>().id,
       '/api/v1/admin/games/': g.id,
     }
     // Each {parameter} becomes the fixture named by the path before it.
