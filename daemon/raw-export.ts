@@ -35,7 +35,19 @@ const CHUNK = 64 * 1024
 /** Rows per Parquet row group: a group is encoded and sent as soon as it fills. */
 export const PARQUET_GROUP_ROWS = 65_536
 
-const iso = (ms: RawCell) => (typeof ms === 'number' ? new Date(ms).toISOString() : null)
+/** ISO 8601 text of a time, the last one remembered (rows come in time order, often sharing one). */
+function isoText(): (ms: RawCell) => string | null {
+  let last = NaN
+  let text = ''
+  return (ms) => {
+    if (typeof ms !== 'number') return null
+    if (ms !== last) {
+      last = ms
+      text = new Date(ms).toISOString()
+    }
+    return text
+  }
+}
 
 /** The rows encoded in `format`, chunk by chunk (text, or Parquet bytes). */
 export function encodeRaw(rows: RawRows, format: RawFormat): AsyncGenerator<string | Uint8Array> {
@@ -44,31 +56,41 @@ export function encodeRaw(rows: RawRows, format: RawFormat): AsyncGenerator<stri
 }
 
 async function* text({ columns, pages }: RawRows, format: 'ndjson' | 'csv'): AsyncGenerator<string> {
-  const times = new Set(columns.filter((c) => c.kind === 'timestamp').map((c) => c.name))
+  const names = columns.map((c) => c.name)
+  const isTime = columns.map((c) => c.kind === 'timestamp')
+  const iso = isoText()
   // NDJSON lines are written key by key (no intermediate object per row).
   const keys = columns.map((c, i) => `${i ? ',' : '{'}${JSON.stringify(c.name)}:`)
-  let chunk = format === 'csv' ? csvRow(columns.map((c) => c.name)) : ''
+  const cells: RawCell[] = []
+  let chunk = format === 'csv' ? csvRow(names) : ''
   for await (const page of pages) {
     for (const row of page) {
       if (format === 'csv') {
-        chunk += csvRow(columns.map((c) => (times.has(c.name) ? iso(row[c.name] ?? null) : row[c.name])))
-        continue
+        for (let i = 0; i < names.length; i++) {
+          const v = row[names[i]!] ?? null
+          cells[i] = isTime[i] ? iso(v) : v
+        }
+        chunk += csvRow(cells)
+      } else {
+        let line = ''
+        for (let i = 0; i < names.length; i++) {
+          const v = row[names[i]!] ?? null
+          line += keys[i]! + (v === null ? 'null' : isTime[i] ? `"${iso(v)}"` : JSON.stringify(v))
+        }
+        chunk += `${line}}\n`
       }
-      let line = ''
-      for (let i = 0; i < columns.length; i++) {
-        const name = columns[i]!.name
-        const v = row[name] ?? null
-        line += keys[i]! + JSON.stringify(times.has(name) ? iso(v) : v)
+      // Chunks of about CHUNK: memory holds one page of rows and one chunk of text.
+      if (chunk.length >= CHUNK) {
+        yield chunk
+        chunk = ''
       }
-      chunk += `${line}}\n`
-    }
-    if (chunk.length >= CHUNK) {
-      yield chunk
-      chunk = ''
     }
   }
   if (chunk) yield chunk
 }
+
+/** Distinct texts of a column remembered per row group (the repeated ones are few). */
+const DISTINCT_KEPT = 1024
 
 const PARQUET_TYPES = { string: 'STRING', timestamp: 'TIMESTAMP', boolean: 'BOOLEAN' } as const
 
@@ -96,21 +118,45 @@ async function* parquet({ columns, pages }: RawRows): AsyncGenerator<Uint8Array>
     writer.index = 0
     return bytes
   }
-  let group: RawRow[] = []
+  // The row group is kept as columns, text already as UTF-8 bytes: the writer takes bytes as
+  // they are (it would encode each string into a buffer of its own), and a value repeated in a
+  // column (type, platform, country) is one buffer, found by reference by its dictionary.
+  const names = spec.map((s) => s.name)
+  const isText = spec.map((s) => s.type === 'STRING')
+  const known = spec.map(() => new Map<string, Uint8Array>())
+  let data: Array<Array<RawCell | Uint8Array>> = spec.map(() => [])
+  let count = 0
   const flush = async () => {
-    const columnData = spec.map((s) => ({ ...s, data: group.map((r) => r[s.name] ?? null) }))
-    await pq.write({ columnData, rowGroupSize: group.length })
-    group = []
+    const columnData = spec.map((s, i) => ({ ...s, data: data[i]! }))
+    await pq.write({ columnData, rowGroupSize: count })
+    data = spec.map(() => [])
+    for (const m of known) m.clear()
+    count = 0
   }
   yield take()
   for await (const page of pages) {
-    for (const row of page) group.push(row)
-    if (group.length >= PARQUET_GROUP_ROWS) {
-      await flush()
-      yield take()
+    for (const row of page) {
+      for (let i = 0; i < names.length; i++) {
+        const v = row[names[i]!] ?? null
+        if (typeof v !== 'string' || !isText[i]) {
+          data[i]!.push(v)
+          continue
+        }
+        const seen = known[i]!
+        let bytes = seen.get(v)
+        if (bytes === undefined) {
+          bytes = Buffer.from(v, 'utf8')
+          if (seen.size < DISTINCT_KEPT) seen.set(v, bytes)
+        }
+        data[i]!.push(bytes)
+      }
+      if (++count >= PARQUET_GROUP_ROWS) {
+        await flush()
+        yield take()
+      }
     }
   }
-  if (group.length > 0) await flush()
+  if (count > 0) await flush()
   await pq.finish()
   yield take()
 }

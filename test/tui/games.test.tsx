@@ -173,6 +173,13 @@ describe('the funnel pane against linkd', () => {
     expect(app.sent('analytics.gameFunnel').at(-1)).toEqual([
       expect.objectContaining({ steps: 'app_install,purchase', window: '7d' }),
     ])
+    // Refresh ticks do not fetch the funnel again (a refresh would ask at once); r does.
+    const asked = app.sent('analytics.gameFunnel').length
+    app.refresh()
+    app.refresh()
+    expect(app.sent('analytics.gameFunnel')).toHaveLength(asked)
+    await press(app, 'r')
+    await vi.waitFor(() => expect(app.sent('analytics.gameFunnel')).toHaveLength(asked + 1))
     // f again: back to the overview; Esc: back to the games.
     await press(app, 'f')
     await frameWith(app, 'DAU')

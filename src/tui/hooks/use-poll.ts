@@ -1,7 +1,8 @@
 /**
- * Loads data now and again every refresh interval. A failure is reported to the status line
- * and retried with backoff (1 s doubling to 30 s, or the daemon's Retry-After); the last good
- * data stays on screen meanwhile. Nothing it does throws into the render tree.
+ * Loads data now and again every refresh interval (with `repeat: false`, only when its deps
+ * change or on reload: a costly report). A failure is reported to the status line and retried
+ * with backoff (1 s doubling to 30 s, or the daemon's Retry-After); the last good data stays on
+ * screen meanwhile. Nothing it does throws into the render tree.
  */
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { retryDelayMs, troubleOf, type Trouble } from '../api.js'
@@ -14,7 +15,13 @@ export interface Poll<T> {
   reload(): void
 }
 
-export function usePoll<T>(source: string, load: () => Promise<T>, deps: readonly unknown[]): Poll<T> {
+export function usePoll<T>(
+  source: string,
+  load: () => Promise<T>,
+  deps: readonly unknown[],
+  opts: { repeat?: boolean } = {},
+): Poll<T> {
+  const repeat = opts.repeat ?? true
   const { refreshMs, report, clock } = useTui()
   const [data, setData] = useState<T | undefined>(undefined)
   const [trouble, setTrouble] = useState<Trouble | null>(null)
@@ -34,7 +41,7 @@ export function usePoll<T>(source: string, load: () => Promise<T>, deps: readonl
         setData(value)
         setTrouble(null)
         report(source, null)
-        cancel = clock.after(refreshMs, () => void run())
+        if (repeat) cancel = clock.after(refreshMs, () => void run())
       } catch (err) {
         if (!alive) return
         failures += 1
@@ -51,7 +58,7 @@ export function usePoll<T>(source: string, load: () => Promise<T>, deps: readonl
       cancel?.()
       report(source, null)
     }
-  }, [source, refreshMs, clock, report, generation, ...deps])
+  }, [source, refreshMs, clock, report, generation, repeat, ...deps])
 
   const reload = useCallback(() => setGeneration((g) => g + 1), [])
   return { data, trouble, reload }

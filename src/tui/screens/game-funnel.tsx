@@ -1,7 +1,9 @@
 /**
  * A game's funnel over a range: each step as a bar of its players with the conversion from step 1
  * and from the previous step, and the median time between them. `e` edits the steps (a small
- * form; the API's message when it refuses them), `w` changes the window.
+ * form; the API's message when it refuses them), `w` changes the window. A funnel reads raw events
+ * (seconds on a large game): it is fetched when its steps, window or range change and on `r`, not
+ * every refresh.
  */
 import { Box } from 'ink'
 import { Text } from '../components/text.js'
@@ -31,6 +33,8 @@ export function GameFunnel(props: {
   days: number
   steps: string
   window: FunnelWindow
+  /** Counts the user's `r` presses: each fetches the funnel again. */
+  fetches: number
   editing: boolean
   active: boolean
   width: number
@@ -42,7 +46,8 @@ export function GameFunnel(props: {
   const poll = usePoll(
     `funnel ${game.id}`,
     () => env.client.analytics.gameFunnel({ gameId: game.id, steps, window, ...rangeOf(env, days) }),
-    [game.id, days, steps, window],
+    [game.id, days, steps, window, props.fetches],
+    { repeat: false },
   )
   if (props.editing)
     return (
@@ -68,7 +73,7 @@ export function GameFunnel(props: {
   const f: Funnel | undefined = poll.data
   const head = fitHead(
     `Funnel of ${game.name}`,
-    ` · window ${window} · ${days} days · e edit the steps · w window · f overview`,
+    ` · window ${window} · ${days} days · e steps · w window · r fetch · f overview`,
     width,
   )
   if (!f)

@@ -22,6 +22,7 @@ function Games({ active, width, height }: ScreenProps) {
   const [stepsByGame, setStepsByGame] = useKept<Record<string, string>>('games funnel steps', {})
   const [window, setWindow] = useKept<FunnelWindow>('games funnel window', '1d')
   const [editing, setEditing] = useState(false)
+  const [fetches, setFetches] = useState(0)
 
   useKeys((input, key) => {
     if (!open) return
@@ -31,6 +32,7 @@ function Games({ active, width, height }: ScreenProps) {
     if (input === 'f') return setFunnel((on) => !on)
     if (!funnel) return
     if (input === 'e') return setEditing(true)
+    if (input === 'r') return setFetches((n) => n + 1)
     if (input === 'w')
       return setWindow(
         (w) => FUNNEL_WINDOW_CYCLE[(FUNNEL_WINDOW_CYCLE.indexOf(w) + 1) % FUNNEL_WINDOW_CYCLE.length]!,
@@ -50,6 +52,7 @@ function Games({ active, width, height }: ScreenProps) {
         days={days}
         steps={stepsByGame[open.id] ?? DEFAULT_STEPS}
         window={window}
+        fetches={fetches}
         editing={editing}
         active={active}
         width={width}
@@ -72,6 +75,7 @@ export const games: ScreenDef = {
     { keys: 'f', does: "the game's funnel / back to its overview" },
     { keys: 'e', does: 'funnel: edit its steps (Enter applies, Esc cancels)' },
     { keys: 'w', does: 'funnel: the next window (1h, 1d, 7d, 30d)' },
+    { keys: 'r', does: 'funnel: fetch it again (it is not refreshed on its own)' },
     { keys: 'Esc, ← or h', does: 'back to the games' },
   ],
   render: (props) => <Games {...props} />,

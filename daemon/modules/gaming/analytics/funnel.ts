@@ -1,9 +1,6 @@
 /**
- * Funnels from raw events. A player's step 1 is their first step-1 event of the range; step k is
- * the first event matching it at or after step k-1's time (the same millisecond counts; one event
- * counts for one step), at most `window` after step 1. Each step's events are read in one pass in
- * time order (funnel-store.ts), so the earliest qualifying event of each player is the one taken:
- * the furthest step reached and the earliest time of each step.
+ * Funnels from raw events: the steps parsed and the range checked here, each player's walk through
+ * the steps computed by the database (funnel-store.ts, which states the rules), the figures here.
  */
 import {
   FUNNEL_LIMITS,
@@ -18,15 +15,12 @@ import { EVENT_TYPE_PATTERN } from '../../../../src/contract/text.js'
 import { AppError } from '../../../http/errors.js'
 import { DAY_MS, dateOfDay, utcDayNumber } from '../../../clock.js'
 import type { GameRecord } from '../games/index.js'
-import { GROUP_COLUMNS, type FunnelStore } from '../storage/index.js'
+import { GROUP_COLUMNS, type FunnelCell, type FunnelStepSpec, type FunnelStore } from '../storage/index.js'
 import { MAX_RANGE_DAYS, parseDay } from './days.js'
 import { byGroup } from './money.js'
 
 /** A parsed step: its event type and optional condition on a top-level data field. */
-export interface StepSpec {
-  eventType: string
-  condition: { field: string; value: string } | null
-}
+export type StepSpec = FunnelStepSpec
 
 const TYPE = new RegExp(EVENT_TYPE_PATTERN)
 const bad = (message: string): never => {
@@ -59,25 +53,6 @@ export function parseSteps(text: string): StepSpec[] {
 }
 
 /**
- * Whether an event's data meets a condition: the field's value as text equals it, so a number 3
- * and a string "3" both match `level=3`, a boolean matches `true`/`false`; objects, arrays and null
- * never match.
- */
-export function meets(data: string | null, condition: StepSpec['condition']): boolean {
-  if (!condition) return true
-  if (data === null) return false
-  let v: unknown
-  try {
-    v = (JSON.parse(data) as Record<string, unknown>)[condition.field]
-  } catch {
-    return false
-  }
-  if (typeof v === 'string') return v === condition.value
-  if (typeof v === 'number' || typeof v === 'boolean') return String(v) === condition.value
-  return false
-}
-
-/**
  * The range of a funnel: days as other analytics queries (366 at most), but raw events only exist
  * within the game's raw retention: an explicit startDate before it is a 400 naming it; without
  * one, the range starts at the later of 30 days before its end and the first retained day.
@@ -103,43 +78,21 @@ export function funnelRange(game: GameRecord, q: FunnelQuery, now: number): { st
   return { start, end }
 }
 
-/** Each player's progress: the steps reached, the time of the last one, the events used at that time. */
-interface Progress {
-  reached: number
-  first: number
-  last: number
-  usedAtLast: string[]
-  /** Milliseconds from each step to the next reached (index k-1: from step k to step k+1). */
-  gaps: number[]
-}
-
 const ratio = (a: number, b: number) => (b > 0 ? round(a / b, 4) : null)
 
-function median(xs: number[]): number | null {
-  if (xs.length === 0) return null
-  const s = [...xs].sort((a, b) => a - b)
-  const mid = s.length >> 1
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2
-}
-
-/** The rows of one funnel from the progress of its players. */
-export function stepRows(steps: StepSpec[], players: Iterable<Progress>): FunnelStep[] {
-  const counts = steps.map(() => 0)
-  const gaps: number[][] = steps.map(() => [])
-  for (const p of players)
-    for (let k = 0; k < p.reached; k++) {
-      counts[k]!++
-      if (k > 0) gaps[k]!.push(p.gaps[k - 1]!)
-    }
+/** The rows of one funnel from its cells (players and median gap per step; absent: nobody). */
+export function stepRows(steps: StepSpec[], cells: FunnelCell[]): FunnelStep[] {
+  const byStep = new Map(cells.map((c) => [c.step, c]))
+  const players = (k: number) => byStep.get(k + 1)?.players ?? 0
   return steps.map((s, k) => {
-    const m = k === 0 ? null : median(gaps[k]!)
+    const m = k === 0 ? null : (byStep.get(k + 1)?.medianMs ?? null)
     return {
       step: k + 1,
       eventType: s.eventType,
       condition: s.condition ? `${s.condition.field}=${s.condition.value}` : null,
-      players: counts[k]!,
-      conversion: ratio(counts[k]!, counts[0]!),
-      stepConversion: ratio(counts[k]!, k === 0 ? counts[0]! : counts[k - 1]!),
+      players: players(k),
+      conversion: ratio(players(k), players(0)),
+      stepConversion: ratio(players(k), k === 0 ? players(0) : players(k - 1)),
       // Seconds with 3 decimals: whole milliseconds.
       medianSecondsFromPrevious: m === null ? null : Math.round(m) / 1000,
     }
@@ -156,60 +109,20 @@ export async function funnelReport(
   const steps = parseSteps(q.steps)
   const windowMs = FUNNEL_WINDOWS[q.window ?? '1d']
   const { start, end } = funnelRange(game, q, now)
-  const players = new Map<string, Progress>()
-  // Step 1: each player's first matching event of the range.
-  let latestFirst = -Infinity
-  let earliest = Infinity
-  const s1 = steps[0]!
-  for await (const page of store.typeEvents(
-    game.id,
-    s1.eventType,
-    start * DAY_MS,
-    (end + 1) * DAY_MS - 1,
-    !!s1.condition,
-  ))
-    for (const e of page) {
-      if (players.has(e.playerId) || !meets(e.data, s1.condition)) continue
-      players.set(e.playerId, { reached: 1, first: e.ts, last: e.ts, usedAtLast: [e.eventId], gaps: [] })
-      latestFirst = Math.max(latestFirst, e.ts)
-      earliest = Math.min(earliest, e.ts)
-    }
-  // Steps 2..n: one pass each over the events from the earliest step 1 to the latest window's end.
-  for (let k = 1; k < steps.length && players.size > 0; k++) {
-    const s = steps[k]!
-    for await (const page of store.typeEvents(
-      game.id,
-      s.eventType,
-      earliest,
-      latestFirst + windowMs,
-      !!s.condition,
-    ))
-      for (const e of page) {
-        const p = players.get(e.playerId)
-        if (!p || p.reached !== k || e.ts < p.last || e.ts > p.first + windowMs) continue
-        if (e.ts === p.last && p.usedAtLast.includes(e.eventId)) continue
-        if (!meets(e.data, s.condition)) continue
-        p.gaps.push(e.ts - p.last)
-        if (e.ts === p.last) p.usedAtLast.push(e.eventId)
-        else p.usedAtLast = [e.eventId]
-        p.last = e.ts
-        p.reached = k + 1
-      }
-  }
+  const column = q.groupBy ? GROUP_COLUMNS[q.groupBy] : null
+  const cells = await store.cells(game.id, steps, start * DAY_MS, (end + 1) * DAY_MS - 1, windowMs, column)
   const range = { startDate: dateOfDay(start), endDate: dateOfDay(end) }
-  const data = stepRows(steps, players.values())
+  const byGroupValue = new Map<string | null, FunnelCell[]>()
+  for (const c of cells) {
+    const group = c.group === null ? null : c.group === '' ? NONE_GROUP : c.group
+    let list = byGroupValue.get(group)
+    if (!list) byGroupValue.set(group, (list = []))
+    list.push(c)
+  }
+  const data = stepRows(steps, byGroupValue.get(null) ?? [])
   if (!q.groupBy) return { data, range }
-  const byGroupValue = new Map<string, Progress[]>()
-  for await (const page of store.playerValues(game.id, GROUP_COLUMNS[q.groupBy]))
-    for (const [playerId, value] of page) {
-      const p = players.get(playerId)
-      if (!p) continue
-      const group = value === null || value === '' ? NONE_GROUP : value
-      let list = byGroupValue.get(group)
-      if (!list) byGroupValue.set(group, (list = []))
-      list.push(p)
-    }
   const groups = [...byGroupValue]
+    .filter((e): e is [string, FunnelCell[]] => e[0] !== null)
     .map(([group, list]) => ({ group, steps: stepRows(steps, list) }))
     .sort((a, b) => b.steps[0]!.players - a.steps[0]!.players || byGroup(a, b))
   return { data, groups, range }

@@ -25,7 +25,7 @@ export type { AcquisitionStore, AcquisitionOfValue, RevenueDay, RevenueOfValue }
 export type { AggregatesStore, DailyTotals } from './aggregates-store.js'
 export type { CohortCell, DimensionTotal, PlayerRevenue } from './breakdowns-store.js'
 export type { GroupCohortCell } from './retention-store.js'
-export type { FunnelEventRow, FunnelStore } from './funnel-store.js'
+export type { FunnelCell, FunnelStepSpec, FunnelStore } from './funnel-store.js'
 export type { RawEventRow, RawEventsStore } from './raw-events-store.js'
 export type {
   FirstWindow,
@@ -71,7 +71,7 @@ export function createStorage(deps: {
     aggregates: createAggregatesStore(db.kysely),
     acquisition: createAcquisitionStore(db.kysely),
     players: createPlayersStore(db.kysely),
-    funnels: createFunnelStore(db.kysely),
+    funnels: createFunnelStore(db.kysely, db.dialect),
     rawEvents: createRawEventsStore(db.kysely),
     clock: deps.clock,
     games: deps.games,

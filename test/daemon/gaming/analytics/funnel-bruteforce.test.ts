@@ -207,6 +207,8 @@ const CASES: Array<[string, string, number, number]> = [
   ['level_start,level_start,level_start', '1d', first + 1, first + 2],
   ['tutorial,level_start:level=2,level_complete:level=2,tutorial,purchase', '30d', first, first],
   ['level_complete,level_start', '1h', first + 2, first + 3],
+  // One type with and without a condition: which event each step takes at a shared millisecond.
+  ['level_start,level_start:level=2,level_start', '1d', first, first + DAYS - 1],
 ]
 
 describe('funnels against the brute force', () => {
