@@ -382,7 +382,7 @@ describe('keys commands: privileges and the last key with keys:write', () => {
     const forbidden = await run(admin.key, 'keys', 'revoke', owner.id, '--yes')
     expect(forbidden.code).toBe(4)
     expect(forbidden.stderr).toMatch(
-      /^error: this key lacks links:write, .*, team:write, safety:read, safety:write held by the target key \(HTTP 403\)\n$/,
+      /^error: this key lacks links:write, .*, team:write, safety:read, safety:write, exports:read, exports:write held by the target key \(HTTP 403\)\n$/,
     )
     expect(forbidden.stderr).not.toMatch(/ keys:write,/)
 

@@ -13,6 +13,7 @@ import { createGame } from '../../support/gaming.js'
 import { fraudEvent, gameIdOf, seedFraud } from '../../support/fraud.js'
 import { sendHistory, windowsOver } from '../../support/skan-history.js'
 import { raw } from '../../support/responses.js'
+import { S3RVER_KEY, startS3, type TestS3 } from '../../support/s3.js'
 
 type Json = Record<string, unknown>
 interface Operation {
@@ -25,6 +26,7 @@ interface Call {
 }
 
 let t: TestApp
+let s3: TestS3
 const examples = requestExamples() as Record<string, Json>
 /** Every string that must never be in the audit log. */
 const secrets = new Set<string>()
@@ -47,6 +49,15 @@ const webhook = async () =>
       name: 'fixture',
       url: 'https://hooks.example.org/x',
       events: ['link.created'],
+    }),
+  )
+const destination = async () =>
+  id(
+    await post('/api/exports/destinations', {
+      endpoint: s3.endpoint,
+      bucket: 'audit-lake',
+      ...S3RVER_KEY,
+      datasets: ['clicks'],
     }),
   )
 let domains = 0
@@ -252,6 +263,19 @@ const FIXTURES: Record<string, () => Promise<Call>> = {
     const res = await t.call('POST', '/api/safety/lists?name=audit-delete', { body: 'bad.example\n' })
     return { url: `/api/safety/lists/${res.json<{ id: string }>().id}` }
   },
+  'POST /api/exports/destinations': async () => {
+    const body = examples['POST /api/exports/destinations']!
+    secrets.add(body.secretAccessKey as string)
+    return { url: '/api/exports/destinations', body }
+  },
+  'DELETE /api/exports/destinations/{id}': async () => ({
+    url: `/api/exports/destinations/${await destination()}`,
+  }),
+  // A run writes to a real S3-protocol server.
+  'POST /api/exports/destinations/{id}/run': async () => ({
+    url: `/api/exports/destinations/${await destination()}/run`,
+    body: { date: '2026-01-14' },
+  }),
   'POST /api/v1/skan/games/{gameId}/campaigns': async () => ({
     url: `/api/v1/skan/games/${await game({ skan: true })}/campaigns`,
     body: examples['POST /api/v1/skan/games/{gameId}/campaigns'],
@@ -327,8 +351,12 @@ beforeAll(async () => {
     { resolve: () => Promise.reject(new Error('offline')) },
   )
   secrets.add(t.ownerKey)
+  s3 = await startS3(['audit-lake'])
 }, 60_000)
-afterAll(() => t.close())
+afterAll(async () => {
+  await s3.close()
+  await t.close()
+})
 
 describe('audit log of the route table', () => {
   it('has a fixture for every authenticated write route, and each success leaves one entry', async () => {
