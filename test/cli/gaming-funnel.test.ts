@@ -36,7 +36,9 @@ beforeAll(async () => {
   const created = as()
   await runGamesCreate({ name: 'Funnel CLI', platform: 'ios' }, created.ctx)
   game = JSON.parse(created.out.text) as GameWithSecrets
-  const at = (minutesAgo: number) => new Date(Date.now() - minutesAgo * 60_000).toISOString()
+  // One "now" for every event: gaps of whole minutes, whatever the clock does while they are built.
+  const now = Date.now()
+  const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000).toISOString()
   // Four players install (two from ads); three start level 3, two of them complete it (2 and 4 minutes later).
   const events = [
     ...['ann', 'ben', 'cy', 'dee'].map((id, i) => ({
