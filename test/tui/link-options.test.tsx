@@ -298,13 +298,16 @@ describe('link options in the TUI, rendering', () => {
 })
 
 describe('a flagged link in the TUI', () => {
-  it('the detail says which safety list holds its host and that visits get a warning page', async () => {
+  it('the list marks it; the detail says which safety list holds its host and that visits get a warning page', async () => {
     const client = new FakeClient()
     client.state.links[0] = makeLink(0, {
       flagged: { host: 'evil.test', list: 'urlhaus', flaggedAt: '2026-11-20T10:00:00.000Z' },
     })
     const app = renderTui({ client, initialScreen: 'links' })
-    await frameWith(app, '30 links')
+    const list = await frameWith(app, '30 links')
+    // In the list, the flagged row says so first; the others do not.
+    expect(list.split('\n').filter((l) => l.includes('FLAGGED · '))).toHaveLength(1)
+    expect(list.split('\n').find((l) => l.includes('FLAGGED · '))).toContain('c0')
     await press(app, KEY.enter)
     const frame = await frameWith(app, 'http://s.test/c0', 'Clicks, last 48 hours')
     expect(frame.replace(/\s+/g, ' ')).toContain(

@@ -32,7 +32,9 @@ function columns(now: number): TableColumn<Link>[] {
     { header: 'CREATED', width: 9, value: (l) => relativeTime(Date.parse(l.createdAt), now) },
     {
       header: 'TITLE / DESTINATION',
-      value: (l) => (l.title ? `${l.title} · ` : '') + l.destinationUrl,
+      // A link on a safety list says so first: its visits get a warning page.
+      value: (l) => (l.flagged ? 'FLAGGED · ' : '') + (l.title ? `${l.title} · ` : '') + l.destinationUrl,
+      colour: (l) => (l.flagged ? 'red' : undefined),
       fit: 'flex',
     },
   ]
