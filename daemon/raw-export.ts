@@ -4,6 +4,9 @@
  * (Parquet: one row group) whatever the number of rows. Timestamps are ISO 8601 UTC text in NDJSON
  * and CSV, and Parquet TIMESTAMP (ms, UTC) columns; CSV text is formula-safe (src/contract/csv.ts).
  */
+import { Readable } from 'node:stream'
+import type { FastifyReply } from 'fastify'
+import Type from 'typebox'
 import { csvRow } from '../src/contract/csv.js'
 import type { RawFormat } from '../src/contract/raw-export.js'
 
@@ -16,6 +19,14 @@ export interface RawColumn {
   name: string
   kind: 'string' | 'timestamp' | 'boolean'
   nullable: boolean
+}
+
+/** A dataset's columns in the contract's order: nullable text unless `shape` says otherwise. */
+export function rawColumns<N extends string>(
+  names: readonly N[],
+  shape: Partial<Record<N, Partial<Omit<RawColumn, 'name'>>>>,
+): readonly RawColumn[] {
+  return names.map((name) => ({ name, kind: 'string', nullable: true, ...shape[name] }))
 }
 
 /** A raw export ready to encode: its columns, and its rows page by page. */
@@ -175,4 +186,23 @@ export function rawFile(name: string, rows: RawRows, format: RawFormat): RawFile
     contentType: RAW_CONTENT_TYPES[format],
     body: encodeRaw(rows, format),
   }
+}
+
+const Text = Type.Unsafe<Readable>({ type: 'string' })
+/** The 200 response of a raw export route (OpenAPI): one body, in the asked format. */
+export const RAW_FILE_RESPONSE = {
+  description: 'The rows',
+  content: {
+    'application/x-ndjson': { schema: Text },
+    'text/csv': { schema: Text },
+    'application/vnd.apache.parquet': { schema: Type.Unsafe<Readable>({ type: 'string', format: 'binary' }) },
+  },
+}
+
+/** Streams a raw export as a download named by Content-Disposition. */
+export function sendRawFile(reply: FastifyReply, file: RawFile): FastifyReply {
+  return reply
+    .header('content-type', file.contentType)
+    .header('content-disposition', `attachment; filename="${file.fileName}"`)
+    .send(Readable.from(file.body))
 }

@@ -1,13 +1,9 @@
-import { Readable } from 'node:stream'
-import Type from 'typebox'
 import type { FastifyInstance } from 'fastify'
+import { RAW_FILE_RESPONSE, sendRawFile } from '../../raw-export.js'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { ClicksExportQuery } from '../../../src/contract/raw-export.js'
 import { principalOf } from '../../http/auth.js'
 import type { ClicksService } from './api.js'
-
-const Body = Type.Unsafe<Readable>({ type: 'string' })
-const Binary = Type.Unsafe<Readable>({ type: 'string', format: 'binary' })
 
 /** Every raw click of a range, streamed as NDJSON, CSV or Parquet. */
 export function rawClickExportRoutes(deps: { clicks: Pick<ClicksService, 'rawExport'> }) {
@@ -21,26 +17,16 @@ export function rawClickExportRoutes(deps: { clicks: Pick<ClicksService, 'rawExp
           tags: ['Analytics'],
           summary: 'Export raw clicks (NDJSON, CSV or Parquet), streamed',
           description:
-            "Every stored click of the key's organization, or of one link (linkId; another organization's link is a 404), on the UTC days from the day holding startDate to the day holding endDate (ISO 8601; default the last 30 days up to now; at most 2,000 days), by time, bots included (bot: true). Columns clickId (a smart link's click id, else null), linkId, ts (ISO 8601; Parquet: TIMESTAMP in ms, UTC), country, region, device, browser, os, referrer (its domain), utmSource, utmMedium, utmCampaign, bot, qrCodeId (the QR code of a scan, else null). Never an IP address nor the visitor hash. CSV text cells starting with = + - @ are prefixed with '. Content-Disposition names the file.",
+            "Every stored click of the key's organization, or of one link (linkId; another organization's link is a 404), on the UTC days from the day holding startDate to the day holding endDate (ISO 8601; default the last 30 days up to now; at most 2,000 days), by time, bots included (bot: true). Columns clickId (a smart link's click id, else null), linkId, ts (ISO 8601; Parquet: TIMESTAMP in ms, UTC), country, region, device, browser, os, referrer (its domain), utmSource, utmMedium, utmCampaign, bot, qrCodeId (the QR code of a scan, else null), variant (the split destination a visit went to, else null). Never an IP address nor the visitor hash. CSV text cells starting with = + - @ are prefixed with '. Content-Disposition names the file.",
           querystring: ClicksExportQuery,
           response: {
-            200: {
-              description: 'The rows',
-              content: {
-                'application/x-ndjson': { schema: Body },
-                'text/csv': { schema: Body },
-                'application/vnd.apache.parquet': { schema: Binary },
-              },
-            },
+            200: RAW_FILE_RESPONSE,
           },
         },
       },
       async (req, reply) => {
         const file = await deps.clicks.rawExport(principalOf(req).organizationId, req.query)
-        return reply
-          .header('content-type', file.contentType)
-          .header('content-disposition', `attachment; filename="${file.fileName}"`)
-          .send(Readable.from(file.body))
+        return sendRawFile(reply, file)
       },
     )
   }

@@ -4,30 +4,18 @@
  * QR code resource a scan named, else the link's own code for a scan of the link's QR image.
  */
 import { DAY_MS } from '../../clock.js'
-import type { RawColumn, RawRows } from '../../raw-export.js'
+import { rawColumns, type RawRows } from '../../raw-export.js'
+import { RAW_CLICK_COLUMNS } from '../../../src/contract/raw-export.js'
 import { qrCodeIdOf } from '../links/index.js'
 import type { RawClickRow } from './raw-store.js'
 import type { ClickStore } from './store.js'
 
-const text = (name: string, nullable = true): RawColumn => ({ name, kind: 'string', nullable })
-
-export const RAW_CLICK_COLUMNS: readonly RawColumn[] = [
-  text('clickId'),
-  text('linkId', false),
-  { name: 'ts', kind: 'timestamp', nullable: false },
-  text('country'),
-  text('region'),
-  text('device', false),
-  text('browser'),
-  text('os'),
-  text('referrer'),
-  text('utmSource'),
-  text('utmMedium'),
-  text('utmCampaign'),
-  { name: 'bot', kind: 'boolean', nullable: false },
-  text('qrCodeId'),
-  text('variant'),
-]
+const COLUMNS = rawColumns(RAW_CLICK_COLUMNS, {
+  linkId: { nullable: false },
+  ts: { kind: 'timestamp', nullable: false },
+  device: { nullable: false },
+  bot: { kind: 'boolean', nullable: false },
+})
 
 /** The clicks with firstDay ≤ ts < lastDay + 1 day (UTC day starts in ms), as export rows. */
 export function rawClickRows(
@@ -46,5 +34,5 @@ export function rawClickRows(
       yield page
     }
   }
-  return { columns: RAW_CLICK_COLUMNS, pages: pages() }
+  return { columns: COLUMNS, pages: pages() }
 }

@@ -3,21 +3,19 @@
  * the raw layer (kept `rawRetentionDays`; older days export no rows), with `data` as JSON text.
  */
 import { DAY_MS } from '../../../clock.js'
-import type { RawColumn, RawRows } from '../../../raw-export.js'
+import { rawColumns, type RawRows } from '../../../raw-export.js'
+import { RAW_EVENT_COLUMNS } from '../../../../src/contract/raw-export.js'
 import type { RawEventsStore } from '../storage/index.js'
 
-export const RAW_EVENT_COLUMNS: readonly RawColumn[] = [
-  { name: 'eventId', kind: 'string', nullable: false },
-  { name: 'type', kind: 'string', nullable: false },
-  { name: 'playerId', kind: 'string', nullable: false },
-  { name: 'sessionId', kind: 'string', nullable: true },
-  { name: 'ts', kind: 'timestamp', nullable: false },
-  { name: 'platform', kind: 'string', nullable: false },
-  { name: 'country', kind: 'string', nullable: true },
-  { name: 'data', kind: 'string', nullable: true },
-]
+const COLUMNS = rawColumns(RAW_EVENT_COLUMNS, {
+  eventId: { nullable: false },
+  type: { nullable: false },
+  playerId: { nullable: false },
+  ts: { kind: 'timestamp', nullable: false },
+  platform: { nullable: false },
+})
 
 /** The raw events of a game on the UTC days [start, end] (day numbers). */
 export function rawEventRows(store: RawEventsStore, gameId: string, start: number, end: number): RawRows {
-  return { columns: RAW_EVENT_COLUMNS, pages: store.pages(gameId, start * DAY_MS, (end + 1) * DAY_MS) }
+  return { columns: COLUMNS, pages: store.pages(gameId, start * DAY_MS, (end + 1) * DAY_MS) }
 }

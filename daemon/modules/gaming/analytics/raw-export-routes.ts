@@ -1,14 +1,10 @@
-import { Readable } from 'node:stream'
-import Type from 'typebox'
 import type { FastifyInstance } from 'fastify'
+import { RAW_FILE_RESPONSE, sendRawFile } from '../../../raw-export.js'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { RawEventsExportQuery } from '../../../../src/contract/raw-export.js'
 import { principalOf } from '../../../http/auth.js'
 import type { GamingAnalyticsService } from './api.js'
 import { off, read } from './route-common.js'
-
-const Body = Type.Unsafe<Readable>({ type: 'string' })
-const Binary = Type.Unsafe<Readable>({ type: 'string', format: 'binary' })
 
 /** A game's raw events, every stored row of the range, streamed as NDJSON, CSV or Parquet. */
 export function rawExportRoutes(deps: { analytics: GamingAnalyticsService }) {
@@ -25,24 +21,14 @@ export function rawExportRoutes(deps: { analytics: GamingAnalyticsService }) {
             "type=raw_events: every stored event of the game whose time falls on a UTC day of [startDate, endDate] (default the last 30 days, at most 366), by time. Columns eventId, type, playerId, sessionId, ts (ISO 8601; Parquet: TIMESTAMP in ms, UTC), platform, country, data (the event's data as JSON text). Raw events are kept rawRetentionDays: older days have no rows. CSV text cells starting with = + - @ are prefixed with '. Content-Disposition names the file.",
           querystring: RawEventsExportQuery,
           response: {
-            200: {
-              description: 'The rows',
-              content: {
-                'application/x-ndjson': { schema: Body },
-                'text/csv': { schema: Body },
-                'application/vnd.apache.parquet': { schema: Binary },
-              },
-            },
+            200: RAW_FILE_RESPONSE,
             409: off,
           },
         },
       },
       async (req, reply) => {
         const file = await deps.analytics.rawExport(principalOf(req).organizationId, req.query)
-        return reply
-          .header('content-type', file.contentType)
-          .header('content-disposition', `attachment; filename="${file.fileName}"`)
-          .send(Readable.from(file.body))
+        return sendRawFile(reply, file)
       },
     )
   }

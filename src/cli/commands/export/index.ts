@@ -6,6 +6,7 @@
 import { extname } from 'node:path'
 import { Option, type Command } from 'commander'
 import { RAW_FORMATS, type RawFormat } from '../../../contract/limits.js'
+import { RAW_EVENT_COLUMNS } from '../../../contract/raw-export.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { UsageError } from '../../../session/exit-codes.js'
@@ -88,7 +89,7 @@ function verb(parent: Command, dataset: 'events' | 'clicks', description: string
 
 export function register(program: Command): void {
   const exp = program.command('export').description('export raw rows: every gaming event or click of a range')
-  verb(exp, 'events', "a game's raw events (eventId, type, playerId, sessionId, ts, platform, country, data)")
+  verb(exp, 'events', `a game's raw events (${RAW_EVENT_COLUMNS.join(', ')})`)
     .option('--game <game>', 'game id (required)')
     .option('--from <date>', 'first UTC day (YYYY-MM-DD; default 29 days before the end)', dayArg)
     .option('--to <date>', 'last UTC day (YYYY-MM-DD; default today; at most 366 days in all)', dayArg)
