@@ -10,34 +10,7 @@ import { EXPORT_DESTINATION_LIMITS, RAW_DATASETS, RAW_FORMATS } from './limits.j
 export { EXPORT_DESTINATION_LIMITS } from './limits.js'
 
 export { RAW_DATASETS, RAW_FORMATS, type RawDataset, type RawFormat } from './limits.js'
-/** The columns of each dataset, in file order. */
-export const RAW_EVENT_COLUMNS = [
-  'eventId',
-  'type',
-  'playerId',
-  'sessionId',
-  'ts',
-  'platform',
-  'country',
-  'data',
-] as const
-export const RAW_CLICK_COLUMNS = [
-  'clickId',
-  'linkId',
-  'ts',
-  'country',
-  'region',
-  'device',
-  'browser',
-  'os',
-  'referrer',
-  'utmSource',
-  'utmMedium',
-  'utmCampaign',
-  'bot',
-  'qrCodeId',
-  'variant',
-] as const
+export { RAW_CLICK_COLUMNS, RAW_EVENT_COLUMNS } from './raw-columns.js'
 
 const Day = Type.String({
   pattern: DATE_PATTERN,

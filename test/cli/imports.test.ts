@@ -112,6 +112,7 @@ describe('modules reachable from linkctl', () => {
       'src/contract/fraud-limits.ts',
       'src/contract/limits.ts',
       'src/contract/numbers.ts',
+      'src/contract/raw-columns.ts',
       'src/contract/scopes.ts',
       'src/contract/skan-limits.ts',
     ])

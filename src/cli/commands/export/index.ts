@@ -6,7 +6,7 @@
 import { extname } from 'node:path'
 import { Option, type Command } from 'commander'
 import { RAW_FORMATS, type RawFormat } from '../../../contract/limits.js'
-import { RAW_EVENT_COLUMNS } from '../../../contract/raw-export.js'
+import { RAW_EVENT_COLUMNS } from '../../../contract/raw-columns.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { UsageError } from '../../../session/exit-codes.js'
