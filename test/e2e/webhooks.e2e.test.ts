@@ -145,7 +145,9 @@ describe('webhooks with the real binaries', () => {
       daemon = await startLinkd(join(work, 'data'))
       env.LINKCTL_URL = daemon.url
       const line = await listener.next(15_000)
-      expect(line).toMatchObject({ event: 'link.created', attempt: 2, signature: 'valid' })
+      // A retry (2 s) may also fail before the stop when the machine is slow: attempt 2 or later.
+      expect(line).toMatchObject({ event: 'link.created', signature: 'valid' })
+      expect(line.attempt).toBeGreaterThanOrEqual(2)
       expect((line.payload as { data: { destinationUrl: string } }).data.destinationUrl).toBe(
         'https://example.com/restart',
       )

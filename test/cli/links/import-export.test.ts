@@ -11,7 +11,7 @@ import {
   type ImportSummary,
 } from '../../../src/cli/commands/links/import.js'
 import { runLinksExport } from '../../../src/cli/commands/links/export.js'
-import { CSV_COLUMNS } from '../../../src/cli/commands/links/import-input.js'
+import { CSV_COLUMNS } from '../../../src/import/index.js'
 import { runLinksList } from '../../../src/cli/commands/links/list.js'
 import { parseCsv } from '../../../src/contract/csv.js'
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js'

@@ -13,7 +13,7 @@ import { requireKey, type Ctx } from '../../../session/context.js'
 import { note, plural } from '../../output.js'
 import { exportTo } from '../../sink.js'
 import { csvRow } from '../../../contract/csv.js'
-import { BASE_CSV_COLUMNS, OPTION_CSV_COLUMNS } from './import-input.js'
+import { BASE_CSV_COLUMNS, OPTION_CSV_COLUMNS } from '../../../import/index.js'
 
 export interface ExportOpts {
   format?: 'csv' | 'json'

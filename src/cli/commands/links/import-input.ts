@@ -15,20 +15,6 @@ import {
   type Text,
 } from '../../../import/index.js'
 
-export {
-  BASE_CSV_COLUMNS,
-  CSV_COLUMNS,
-  IMPORT_ONLY_CSV_COLUMNS,
-  OPTION_CSV_COLUMNS,
-  PLACEMENT_CSV_COLUMNS,
-  csvRows,
-  jsonlRows,
-  type Row,
-  type RowError,
-  type RowSource,
-  type Text,
-} from '../../../import/index.js'
-
 /** The records of `input` from `source` (linkd: `format`, detected when not given). */
 export async function readRows(
   input: Text,

@@ -10,7 +10,7 @@ import type { Ctx } from '../../../session/context.js'
 import { CliError, EXIT } from '../../../session/exit-codes.js'
 import { csvRow } from '../../../contract/csv.js'
 import { fetchList } from '../../paging.js'
-import type { RowSource } from './import-input.js'
+import type { RowSource } from '../../../import/index.js'
 
 export interface FailedRow {
   line: number

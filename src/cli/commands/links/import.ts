@@ -10,7 +10,6 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { Argument, Option, type Command } from 'commander'
 import type { BulkCreateResult, ImportLinksResult } from '../../../contract/links.js'
 import { IMPORT_SOURCES, LINK_LIMITS } from '../../../contract/limits.js'
-import type { ImportSource } from '../../../import/index.js'
 import type { LinkdClient } from '../../../client/index.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
@@ -20,18 +19,15 @@ import { intArg } from '../../parse.js'
 import { createProgress, type Progress } from '../../progress.js'
 import {
   BASE_CSV_COLUMNS,
-  countRows,
   IMPORT_ONLY_CSV_COLUMNS,
+  type ImportSource,
   OPTION_CSV_COLUMNS,
-  openInput,
-  readRows,
   type Row,
   type RowError,
   type RowSource,
-} from './import-input.js'
+} from '../../../import/index.js'
+import { countRows, openInput, readRows } from './import-input.js'
 import { codeOfRow, ExistingLinks, FailedOut } from './import-rerun.js'
-
-export { CSV_COLUMNS, csvRows, jsonlRows, type Row, type RowError } from './import-input.js'
 
 export interface ImportOpts {
   file?: string
