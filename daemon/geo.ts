@@ -29,18 +29,34 @@ export function isPublicIp(ip: string): boolean {
   return addressRange(ip) === 'unicast'
 }
 
-/** The database (8 MB) is read on the first lookup, not at start-up. */
+/** Addresses whose country is kept (a burst of clicks or batches comes from few); then cleared. */
+const KNOWN_MAX = 10_000
+
+/**
+ * The database (8 MB) is read on the first lookup, not at start-up. The countries of the last
+ * addresses looked up are kept: parsing an address and walking the tree cost more than the
+ * look-up of a click or a batch.
+ */
 export function openGeo(path?: string): Geo {
   let reader: Reader<CountryRecord> | undefined
+  const known = new Map<string, string | null>()
+  const lookUp = (ip: string): string | null => {
+    if (!isPublicIp(ip)) return null
+    try {
+      reader ??= new Reader<CountryRecord>(readFileSync(path ?? require.resolve(DB)))
+      return reader.get(unmap(ip))?.country_code ?? null
+    } catch {
+      return null
+    }
+  }
   return {
     country(ip) {
-      if (!isPublicIp(ip)) return null
-      try {
-        reader ??= new Reader<CountryRecord>(readFileSync(path ?? require.resolve(DB)))
-        return reader.get(unmap(ip))?.country_code ?? null
-      } catch {
-        return null
-      }
+      const hit = known.get(ip)
+      if (hit !== undefined) return hit
+      const country = lookUp(ip)
+      if (known.size >= KNOWN_MAX) known.clear()
+      known.set(ip, country)
+      return country
     },
   }
 }

@@ -136,6 +136,8 @@ export function createGameService(deps: GameServiceDeps): GameService {
    * through the change feed.
    */
   const cached = new Map<string, { game: GameRecord | undefined; until: number }>()
+  /** The SDK key each cached copy of a game verified last (see authenticateSdk). */
+  const verifiedKeys = new WeakMap<GameRecord, string>()
   async function cachedBySlug(organizationId: string, slug: string): Promise<GameRecord | undefined> {
     const key = gameCacheKey(organizationId, slug)
     const t = now()
@@ -309,12 +311,18 @@ export function createGameService(deps: GameServiceDeps): GameService {
       sdkKey: string,
     ): Promise<GameRecord | undefined> {
       const g = await cachedBySlug(organizationId, slug)
+      // The key this copy of the game last verified: compared as is (constant time), without
+      // hashing again. It goes with the copy (a new key, or GAME_CACHE_MS, makes a new one).
+      const known = g && verifiedKeys.get(g)
+      if (known !== undefined) return safeEqual(sdkKey, known) ? g : undefined
       const presented = sha256Hex(sdkKey)
       if (!g) {
         safeEqual(presented, presented)
         return undefined
       }
-      return safeEqual(presented, g.sdkKeyHash) ? g : undefined
+      if (!safeEqual(presented, g.sdkKeyHash)) return undefined
+      verifiedKeys.set(g, sdkKey)
+      return g
     },
 
     signingSecretOf(g: GameRecord): string {

@@ -52,8 +52,8 @@ export async function attachClicks(
   game: GameRecord,
   events: readonly GameEvent[],
 ): Promise<void> {
+  if (!lookup || !events.some((e) => e.installClick)) return
   const ids = [...new Set(events.flatMap((e) => (e.installClick ? [e.installClick] : [])))]
-  if (!lookup || ids.length === 0) return
   const clicks = new Map((await lookup(game.organizationId, ids)).map((c) => [c.clickId, c]))
   for (const e of events) {
     const c = e.installClick ? clicks.get(e.installClick) : undefined

@@ -12,10 +12,10 @@ const CORS_EXPOSED =
  * involved, the SDK key is the credential), and the SDK reads Retry-After and the windows.
  */
 export function installIngestCors(app: FastifyInstance): void {
-  app.addHook('onSend', async (_req, reply, payload) => {
+  app.addHook('onSend', (_req, reply, payload, done) => {
     reply.header('access-control-allow-origin', '*')
     reply.header('access-control-expose-headers', CORS_EXPOSED)
-    return payload
+    done(null, payload)
   })
   app.options('/api/v1/gaming/events', { schema: { hide: true } }, async (_req, reply) =>
     reply

@@ -45,8 +45,11 @@ export interface Stage {
 export interface Judged {
   event: NormalizedEvent
   verdict: Verdict
-  reasons: string[]
+  reasons: readonly string[]
 }
+
+/** The reasons of an event no stage gave one for (shared: most events). */
+const NO_REASONS: readonly string[] = Object.freeze([])
 
 /** The stages in order: registration, judging an event, and the records of a batch. */
 export interface Pipeline {
@@ -68,15 +71,15 @@ export function createPipeline(initial: Stage[] = []): Pipeline {
     },
     judge(event: NormalizedEvent, ctx: StageContext): Judged {
       let verdict: Verdict = 'accept'
-      const reasons: string[] = []
+      let reasons: string[] | undefined
       for (const stage of stages) {
         const r = stage.judge(event, ctx)
         const v = typeof r === 'string' ? r : r.verdict
-        if (typeof r !== 'string' && r.reasons) reasons.push(...r.reasons)
-        if (v === 'block') return { event, verdict: 'block', reasons }
+        if (typeof r !== 'string' && r.reasons?.length) (reasons ??= []).push(...r.reasons)
+        if (v === 'block') return { event, verdict: 'block', reasons: reasons ?? NO_REASONS }
         if (v === 'flag') verdict = 'flag'
       }
-      return { event, verdict, reasons }
+      return { event, verdict, reasons: reasons ?? NO_REASONS }
     },
     async record(ctx: StageContext, unit: UnitOfWork): Promise<void> {
       for (const stage of stages) await stage.record?.(ctx, unit)

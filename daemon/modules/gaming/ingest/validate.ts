@@ -149,6 +149,15 @@ function dataIdsOf(data: Record<string, unknown> | null): DataIds | { error: str
 
 type Money = Pick<GameEvent, 'revenueType' | 'revenueMicros' | 'currency' | 'costMicros' | 'commissionMicros'>
 
+/** The money of an event that has none (spread into the event, never changed). */
+const NO_MONEY: Money = Object.freeze({
+  revenueType: null,
+  revenueMicros: 0,
+  currency: null,
+  costMicros: 0,
+  commissionMicros: 0,
+})
+
 const amountIn = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v >= 0 && v <= L.amountMax
 
 /**
@@ -163,20 +172,13 @@ function moneyOf(
   data: Record<string, unknown> | null,
   reportingCurrency: string,
 ): Money | { error: string } {
-  const none: Money = {
-    revenueType: null,
-    revenueMicros: 0,
-    currency: null,
-    costMicros: 0,
-    commissionMicros: 0,
-  }
   const rule = REVENUE[type]
   const amount = data?.amount
   const cur = data?.currency
   const isRevenue = rule !== undefined && (rule.required || amount !== undefined || cur !== undefined)
   const cost = type === 'app_install' ? data?.cost : undefined
   const commission = isRevenue ? data?.commission : undefined
-  if (!isRevenue && cost === undefined) return none
+  if (!isRevenue && cost === undefined) return NO_MONEY
   if (isRevenue && !amountIn(amount))
     return { error: `data.amount must be a number from 0 to ${L.amountMax.toLocaleString('en')} for ${type}` }
   if (cost !== undefined && !amountIn(cost))
@@ -222,6 +224,67 @@ function moneyOf(
 
 type Check = { ok: true; event: NormalizedEvent } | { ok: false; error: IngestError }
 
+/** The per-event error of the event at `index` (its event_id when it has one). */
+function failed(raw: unknown, index: number, error: string, message: string): Check {
+  const id = raw && typeof raw === 'object' ? (raw as { event_id?: unknown }).event_id : undefined
+  return {
+    ok: false,
+    error: { index, eventId: typeof id === 'string' ? id.slice(0, L.idMax) : null, error, message },
+  }
+}
+
+const REQUIRED = ['event_id', 'event_type', 'timestamp', 'player_id'] as const
+const isBlank = (v: unknown) => v === undefined || v === null || v === ''
+
+/**
+ * The last ids found plain: the events of a batch mostly share their player and session ids, so
+ * the (Unicode) pattern runs once per batch rather than once per event.
+ */
+const plainSeen = ['', '']
+function isPlain(id: string): boolean {
+  if (id === plainSeen[0] || id === plainSeen[1]) return true
+  if (!PLAIN_ID.test(id)) return false
+  plainSeen[1] = plainSeen[0]!
+  plainSeen[0] = id
+  return true
+}
+
+/**
+ * The UTF-8 bytes of JSON.stringify(v) for a number or a short string JSON writes as is
+ * (printable ASCII but `"` and `\`), else undefined.
+ */
+function scalarBytes(v: unknown): number | undefined {
+  if (typeof v === 'string') {
+    if (v.length > 256) return undefined
+    for (let i = 0; i < v.length; i++) {
+      const c = v.charCodeAt(i)
+      if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return undefined
+    }
+    return v.length + 2
+  }
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v).length : 4
+  if (typeof v === 'boolean') return v ? 4 : 5
+  if (v === null) return 4
+  return undefined
+}
+
+/**
+ * The UTF-8 bytes of JSON.stringify(event) for an object JSON.parse made: the plain fields an
+ * event carries are counted without writing the event out again; anything else (long or escaped
+ * strings, objects) is written out field by field, `data` given as `dataJson` when it is known.
+ */
+export function jsonBytes(event: object, dataJson?: string): number {
+  let n = 1
+  for (const key of Object.keys(event)) {
+    const value = (event as Record<string, unknown>)[key]
+    n += (scalarBytes(key) ?? Buffer.byteLength(JSON.stringify(key))) + 2
+    n +=
+      scalarBytes(value) ??
+      Buffer.byteLength(key === 'data' && dataJson !== undefined ? dataJson : JSON.stringify(value))
+  }
+  return n === 1 ? 2 : n
+}
+
 /**
  * One event: at most 10 KB, required fields, platform, type, timestamp age (≤ 24 h old, ≤ 5 min
  * ahead of `now`), session_id for session_start/end, amount (0 to 1,000,000) and ISO 4217 currency
@@ -239,70 +302,77 @@ export function checkEvent(
     ip: string
   },
 ): Check {
-  const eventIdOf = (): string | null =>
-    raw && typeof raw === 'object' && typeof (raw as { event_id?: unknown }).event_id === 'string'
-      ? ((raw as { event_id: string }).event_id.slice(0, L.idMax) ?? null)
-      : null
-  const fail = (error: string, message: string): Check => ({
-    ok: false,
-    error: { index, eventId: eventIdOf(), error, message },
-  })
   if (!raw || typeof raw !== 'object' || Array.isArray(raw))
-    return fail('InvalidEvent', 'event must be an object')
+    return failed(raw, index, 'InvalidEvent', 'event must be an object')
   // Before anything walks the event recursively (JSON.stringify for its size, and later on).
   for (const field of Object.keys(raw))
     if (nestedDeeperThan((raw as Record<string, unknown>)[field], FREE_FORM_NESTING_MAX))
-      return fail('InvalidEvent', `${field} ${nestingMessage(FREE_FORM_NESTING_MAX)}`)
-  const size = Buffer.byteLength(JSON.stringify(raw))
-  if (size > L.eventBytes)
-    return fail('EventTooLarge', `event is ${size} bytes; at most ${L.eventBytes} bytes per event`)
+      return failed(raw, index, 'InvalidEvent', `${field} ${nestingMessage(FREE_FORM_NESTING_MAX)}`)
   const e = raw as Record<string, unknown>
-  const missing = ['event_id', 'event_type', 'timestamp', 'player_id'].filter(
-    (k) => e[k] === undefined || e[k] === null || e[k] === '',
-  )
-  if (missing.length) return fail('InvalidEvent', `missing ${missing.join(', ')}`)
+  // data as stored (an object; anything else is refused below).
+  const dataJson =
+    e.data !== null && typeof e.data === 'object' && !Array.isArray(e.data)
+      ? JSON.stringify(e.data)
+      : undefined
+  const size = jsonBytes(raw, dataJson)
+  if (size > L.eventBytes)
+    return failed(
+      raw,
+      index,
+      'EventTooLarge',
+      `event is ${size} bytes; at most ${L.eventBytes} bytes per event`,
+    )
+  if (isBlank(e.event_id) || isBlank(e.event_type) || isBlank(e.timestamp) || isBlank(e.player_id)) {
+    const missing = REQUIRED.filter((k) => isBlank(e[k]))
+    return failed(raw, index, 'InvalidEvent', `missing ${missing.join(', ')}`)
+  }
   if (typeof e.event_id !== 'string' || !UUID_RE.test(e.event_id))
-    return fail('InvalidEvent', 'event_id must be a UUID')
+    return failed(raw, index, 'InvalidEvent', 'event_id must be a UUID')
   const type = e.event_type
   if (typeof type !== 'string' || type.length > L.customTypeMax || !CUSTOM_TYPE_RE.test(type))
-    return fail(
+    return failed(
+      raw,
+      index,
       'InvalidEvent',
       `event_type must be a named type or a custom name (a letter, then letters, digits, _ . : -; up to ${L.customTypeMax})`,
     )
   const playerId = str(e.player_id)
   if (!playerId || typeof e.player_id !== 'string')
-    return fail('InvalidEvent', `player_id must be a string of 1-${L.idMax} characters`)
-  if (!PLAIN_ID.test(playerId)) return fail('InvalidEvent', `player_id ${NOT_PLAIN}`)
+    return failed(raw, index, 'InvalidEvent', `player_id must be a string of 1-${L.idMax} characters`)
+  if (!isPlain(playerId)) return failed(raw, index, 'InvalidEvent', `player_id ${NOT_PLAIN}`)
   let sessionId: string | null = null
   if (e.session_id !== undefined && e.session_id !== null) {
     sessionId = typeof e.session_id === 'string' ? str(e.session_id) : null
-    if (!sessionId) return fail('InvalidEvent', `session_id must be a string of 1-${L.idMax} characters`)
-    if (!PLAIN_ID.test(sessionId)) return fail('InvalidEvent', `session_id ${NOT_PLAIN}`)
+    if (!sessionId)
+      return failed(raw, index, 'InvalidEvent', `session_id must be a string of 1-${L.idMax} characters`)
+    if (!isPlain(sessionId)) return failed(raw, index, 'InvalidEvent', `session_id ${NOT_PLAIN}`)
   }
   if (!sessionId && (type === 'session_start' || type === 'session_end'))
-    return fail('InvalidEvent', `session_id is required for ${type}`)
+    return failed(raw, index, 'InvalidEvent', `session_id is required for ${type}`)
   let platform = ctx.gamePlatform
   if (e.platform !== undefined && e.platform !== null) {
     if (typeof e.platform !== 'string' || !PLATFORMS.has(e.platform))
-      return fail('InvalidEvent', `platform must be one of ${GAME_PLATFORMS.join(', ')}`)
+      return failed(raw, index, 'InvalidEvent', `platform must be one of ${GAME_PLATFORMS.join(', ')}`)
     platform = e.platform as GamePlatform
   }
   const ts = parseTimestamp(e.timestamp)
-  if (ts === undefined) return fail('InvalidEvent', 'timestamp must be an ISO 8601 date-time with a zone')
-  if (ts < ctx.now - L.maxEventAgeMs) return fail('EventTooOld', 'timestamp is more than 24 hours old')
+  if (ts === undefined)
+    return failed(raw, index, 'InvalidEvent', 'timestamp must be an ISO 8601 date-time with a zone')
+  if (ts < ctx.now - L.maxEventAgeMs)
+    return failed(raw, index, 'EventTooOld', 'timestamp is more than 24 hours old')
   if (ts > ctx.now + L.maxEventFutureMs)
-    return fail('EventInFuture', 'timestamp is more than 5 minutes in the future')
+    return failed(raw, index, 'EventInFuture', 'timestamp is more than 5 minutes in the future')
   let data: Record<string, unknown> | null = null
   if (e.data !== undefined && e.data !== null) {
     if (typeof e.data !== 'object' || Array.isArray(e.data))
-      return fail('InvalidEvent', 'data must be an object')
+      return failed(raw, index, 'InvalidEvent', 'data must be an object')
     data = e.data as Record<string, unknown>
   }
 
   const money = moneyOf(type, data, ctx.reportingCurrency)
-  if ('error' in money) return fail('InvalidEvent', money.error)
+  if ('error' in money) return failed(raw, index, 'InvalidEvent', money.error)
   const ids = dataIdsOf(data)
-  if ('error' in ids) return fail('InvalidEvent', ids.error)
+  if ('error' in ids) return failed(raw, index, 'InvalidEvent', ids.error)
 
   // A smart link's click id (`clk_…`): anything else is kept in data but never looked up.
   const clickId = type === 'app_install' && typeof data?.click_id === 'string' ? data.click_id : null
@@ -324,7 +394,7 @@ export function checkEvent(
       sessionId,
       platform,
       data,
-      dataJson: data ? JSON.stringify(data) : null,
+      dataJson: data ? dataJson! : null,
       ...money,
       country,
       deviceFingerprint: ids.deviceFingerprint,

@@ -85,6 +85,18 @@ describe('authentication (SDK key, game and organization headers)', () => {
     result(await send(t, batch(t, [event(t)]), { game: regenerated, orgId: t.orgId }))
   })
 
+  it('a key verified once: a wrong key of the game is still refused, and the old key after regeneration', async () => {
+    const g = await createGame(t)
+    result(await send(t, batch(t, [event(t)]), { game: g, orgId: t.orgId }))
+    const wrong = { ...g, sdkKey: `${g.sdkKey.slice(0, -1)}${g.sdkKey.endsWith('a') ? 'b' : 'a'}` }
+    expect((await send(t, batch(t, [event(t)]), { game: wrong, orgId: t.orgId })).statusCode).toBe(401)
+    result(await send(t, batch(t, [event(t)]), { game: g, orgId: t.orgId }))
+    const regenerated = (await t.call('POST', `/api/v1/admin/games/${g.id}/sdk-key`)).json<GameWithSecrets>()
+    expect((await send(t, batch(t, [event(t)]), { game: g, orgId: t.orgId })).statusCode).toBe(401)
+    result(await send(t, batch(t, [event(t)]), { game: regenerated, orgId: t.orgId }))
+    expect(await stored(g)).toBe(3)
+  })
+
   it('paused and archived games: 403 GamePaused / GameArchived, nothing stored', async () => {
     const g = await createGame(t)
     for (const [status, error] of [
