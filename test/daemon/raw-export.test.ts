@@ -39,13 +39,12 @@ function rows(count: number, page: number): RawRows {
   async function* pages() {
     for (let i = 0; i < count; i += page) {
       const out = []
-      for (let j = i; j < Math.min(count, i + page); j++) out.push(toRow(cells(j)))
+      for (let j = i; j < Math.min(count, i + page); j++) out.push(cells(j))
       yield out
     }
   }
   return { columns: COLUMNS, pages: pages() }
 }
-const toRow = (c: RawCell[]) => Object.fromEntries(NAMES.map((n, i) => [n, c[i]!]))
 
 async function encoded(format: RawFormat, count: number, page: number): Promise<Buffer> {
   const parts: Buffer[] = []
