@@ -44,7 +44,7 @@ export const RAW_CONTENT_TYPES: Readonly<Record<RawFormat, string>> = {
 /** Text chunks are sent once they reach this size. */
 const CHUNK = 64 * 1024
 /** Rows per Parquet row group: a group is encoded and sent as soon as it fills. */
-export const PARQUET_GROUP_ROWS = 65_536
+export const PARQUET_GROUP_ROWS = 16_384
 
 /** ISO 8601 text of a time, the last one remembered (rows come in time order, often sharing one). */
 function isoText(): (ms: RawCell) => string | null {

@@ -31,3 +31,10 @@ export function arrayRows(db: Db): ArrayRows {
     return stmt.all(q.parameters as unknown[]) as unknown[][]
   }
 }
+
+/**
+ * Rows per page of an export's reads: a page lives while it is encoded, and a small one dies in
+ * V8's young generation; pages of 10,000 rows outlived it and grew the old generation by ~100 MB
+ * over a long export (JS heap, `npm run bench raw-export`), and cost more CPU in GC.
+ */
+export const EXPORT_PAGE_ROWS = 2_000

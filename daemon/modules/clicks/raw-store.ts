@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import type { ArrayRows } from '../../db/array-rows.js'
+import { EXPORT_PAGE_ROWS, type ArrayRows } from '../../db/array-rows.js'
 import type { Database } from '../../db/schema.js'
 import { timePages } from '../../db/time-pages.js'
 import { RAW_CLICK_COLUMNS } from '../../../src/contract/raw-columns.js'
@@ -42,7 +42,7 @@ export function rawClickPages(
   linkId: string | undefined,
   from: number,
   to: number,
-  pageSize = 10_000,
+  pageSize = EXPORT_PAGE_ROWS,
 ): AsyncGenerator<RawClickRow[]> {
   const base = () => {
     const q = db.selectFrom('clicks').select(SELECT)

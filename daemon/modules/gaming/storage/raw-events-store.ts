@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely'
-import type { ArrayRows } from '../../../db/array-rows.js'
+import { EXPORT_PAGE_ROWS, type ArrayRows } from '../../../db/array-rows.js'
 import type { Database } from '../../../db/schema.js'
 import { timePages } from '../../../db/time-pages.js'
 import { RAW_EVENT_COLUMNS } from '../../../../src/contract/raw-columns.js'
@@ -38,7 +38,7 @@ export function createRawEventsStore(db: Kysely<Database>, arrays: ArrayRows): R
   const read = async (query: { compile(): Parameters<ArrayRows>[0] }) =>
     (await arrays(query.compile())) as RawEventRow[]
   return {
-    pages(gameId, from, to, pageSize = 10_000) {
+    pages(gameId, from, to, pageSize = EXPORT_PAGE_ROWS) {
       return timePages<RawEventRow>(
         {
           after: (after, before, limit) =>
