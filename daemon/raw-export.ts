@@ -101,7 +101,10 @@ async function* text({ columns, pages }: RawRows, format: 'ndjson' | 'csv'): Asy
   if (chunk) yield chunk
 }
 
-/** Distinct texts of a column remembered per row group (the repeated ones are few). */
+/**
+ * Distinct texts of a column remembered per row group (the repeated ones are few); a column with
+ * more (ids) is not looked up again in that group: each of its values is new bytes anyway.
+ */
 const DISTINCT_KEPT = 1024
 
 const PARQUET_TYPES = { string: 'STRING', timestamp: 'TIMESTAMP', boolean: 'BOOLEAN' } as const
@@ -155,7 +158,7 @@ async function* parquet({ columns, pages }: RawRows): AsyncGenerator<Uint8Array>
           continue
         }
         const seen = known[i]!
-        let bytes = seen.get(v)
+        let bytes = seen.size < DISTINCT_KEPT ? seen.get(v) : undefined
         if (bytes === undefined) {
           bytes = Buffer.from(v, 'utf8')
           if (seen.size < DISTINCT_KEPT) seen.set(v, bytes)
