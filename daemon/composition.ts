@@ -5,6 +5,7 @@ import type { Db } from './db/open.js'
 import { createSecretBox } from './crypto.js'
 import { EventBus } from './events.js'
 import { createChangeFeed } from './db/notify.js'
+import { arrayRows } from './db/array-rows.js'
 import { shareCaches } from './shared-caches.js'
 import { openGeo, type Geo } from './geo.js'
 import { createIdempotencyStore } from './http/idempotency-store.js'
@@ -214,7 +215,9 @@ function services(deps: CompositionDeps) {
   const locate = createLocator(countryOf, c.geoCityDb)
   const clicks = createClicksService({
     store:
-      db.dialect === 'sqlite' ? createClickStore(db.sqlite, db.kysely) : createPostgresClickStore(db.kysely),
+      db.dialect === 'sqlite'
+        ? createClickStore(db.sqlite, db.kysely, arrayRows(db))
+        : createPostgresClickStore(db.kysely, arrayRows(db)),
     links,
     qrCodes,
     events,

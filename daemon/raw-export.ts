@@ -12,8 +12,8 @@ import type { RawFormat } from '../src/contract/raw-export.js'
 
 export type RawCell = string | number | boolean | null
 
-/** A raw export's row: the values of its columns by name (a timestamp as Unix ms). */
-export type RawRow = Record<string, RawCell>
+/** A raw export's row: the values of its columns in the columns' order (a timestamp as Unix ms). */
+export type RawRow = RawCell[]
 
 export interface RawColumn {
   name: string
@@ -44,7 +44,7 @@ export const RAW_CONTENT_TYPES: Readonly<Record<RawFormat, string>> = {
 /** Text chunks are sent once they reach this size. */
 const CHUNK = 64 * 1024
 /** Rows per Parquet row group: a group is encoded and sent as soon as it fills. */
-export const PARQUET_GROUP_ROWS = 65_536
+export const PARQUET_GROUP_ROWS = 16_384
 
 /** ISO 8601 text of a time, the last one remembered (rows come in time order, often sharing one). */
 function isoText(): (ms: RawCell) => string | null {
@@ -68,6 +68,7 @@ export function encodeRaw(rows: RawRows, format: RawFormat): AsyncGenerator<stri
 
 async function* text({ columns, pages }: RawRows, format: 'ndjson' | 'csv'): AsyncGenerator<string> {
   const names = columns.map((c) => c.name)
+  const n = names.length
   const isTime = columns.map((c) => c.kind === 'timestamp')
   const iso = isoText()
   // NDJSON lines are written key by key (no intermediate object per row).
@@ -77,15 +78,15 @@ async function* text({ columns, pages }: RawRows, format: 'ndjson' | 'csv'): Asy
   for await (const page of pages) {
     for (const row of page) {
       if (format === 'csv') {
-        for (let i = 0; i < names.length; i++) {
-          const v = row[names[i]!] ?? null
+        for (let i = 0; i < n; i++) {
+          const v = row[i]!
           cells[i] = isTime[i] ? iso(v) : v
         }
         chunk += csvRow(cells)
       } else {
         let line = ''
-        for (let i = 0; i < names.length; i++) {
-          const v = row[names[i]!] ?? null
+        for (let i = 0; i < n; i++) {
+          const v = row[i]!
           line += keys[i]! + (v === null ? 'null' : isTime[i] ? `"${iso(v)}"` : JSON.stringify(v))
         }
         chunk += `${line}}\n`
@@ -100,7 +101,10 @@ async function* text({ columns, pages }: RawRows, format: 'ndjson' | 'csv'): Asy
   if (chunk) yield chunk
 }
 
-/** Distinct texts of a column remembered per row group (the repeated ones are few). */
+/**
+ * Distinct texts of a column remembered per row group (the repeated ones are few); a column with
+ * more (ids) is not looked up again in that group: each of its values is new bytes anyway.
+ */
 const DISTINCT_KEPT = 1024
 
 const PARQUET_TYPES = { string: 'STRING', timestamp: 'TIMESTAMP', boolean: 'BOOLEAN' } as const
@@ -132,7 +136,7 @@ async function* parquet({ columns, pages }: RawRows): AsyncGenerator<Uint8Array>
   // The row group is kept as columns, text already as UTF-8 bytes: the writer takes bytes as
   // they are (it would encode each string into a buffer of its own), and a value repeated in a
   // column (type, platform, country) is one buffer, found by reference by its dictionary.
-  const names = spec.map((s) => s.name)
+  const n = spec.length
   const isText = spec.map((s) => s.type === 'STRING')
   const known = spec.map(() => new Map<string, Uint8Array>())
   let data: Array<Array<RawCell | Uint8Array>> = spec.map(() => [])
@@ -147,14 +151,14 @@ async function* parquet({ columns, pages }: RawRows): AsyncGenerator<Uint8Array>
   yield take()
   for await (const page of pages) {
     for (const row of page) {
-      for (let i = 0; i < names.length; i++) {
-        const v = row[names[i]!] ?? null
+      for (let i = 0; i < n; i++) {
+        const v = row[i]!
         if (typeof v !== 'string' || !isText[i]) {
           data[i]!.push(v)
           continue
         }
         const seen = known[i]!
-        let bytes = seen.get(v)
+        let bytes = seen.size < DISTINCT_KEPT ? seen.get(v) : undefined
         if (bytes === undefined) {
           bytes = Buffer.from(v, 'utf8')
           if (seen.size < DISTINCT_KEPT) seen.set(v, bytes)

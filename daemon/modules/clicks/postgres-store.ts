@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely'
 import type { Database } from '../../db/schema.js'
 import { addCounterRows, insertManyRows, type Column, type PgType } from '../../db/postgres-rows.js'
 import { kyselyOf, postgresUnit, type UnitOfWork } from '../../db/unit-of-work.js'
+import type { ArrayRows } from '../../db/array-rows.js'
 import {
   clickReads,
   visitorTotals,
@@ -100,7 +101,7 @@ const statements = {
  * counters added with `ON CONFLICT … DO UPDATE SET x = table.x + excluded.x`, so that any number
  * of linkd processes recording clicks on the same link keep exact totals. Reads are shared.
  */
-export function createPostgresClickStore(db: Kysely<Database>): ClickStore {
+export function createPostgresClickStore(db: Kysely<Database>, arrays: ArrayRows): ClickStore {
   async function apply(trx: Kysely<Database>, batch: ClickBatch): Promise<void> {
     await statements.insertClicks(trx, batch.rows)
     await statements.hours(trx, batch.hours)
@@ -126,6 +127,6 @@ export function createPostgresClickStore(db: Kysely<Database>): ClickStore {
     apply(batch: ClickBatch, unit: UnitOfWork): Promise<void> {
       return apply(kyselyOf(unit), batch)
     },
-    ...clickReads(db),
+    ...clickReads(db, arrays),
   }
 }

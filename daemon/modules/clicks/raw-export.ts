@@ -16,6 +16,9 @@ const COLUMNS = rawColumns(RAW_CLICK_COLUMNS, {
   device: { nullable: false },
   bot: { kind: 'boolean', nullable: false },
 })
+const LINK = RAW_CLICK_COLUMNS.indexOf('linkId')
+const BOT = RAW_CLICK_COLUMNS.indexOf('bot')
+const QR = RAW_CLICK_COLUMNS.indexOf('qrCodeId')
 
 /** The clicks with firstDay ≤ ts < lastDay + 1 day (UTC day starts in ms), as export rows. */
 export function rawClickRows(
@@ -28,8 +31,10 @@ export function rawClickRows(
   async function* pages(): AsyncGenerator<RawClickRow[]> {
     for await (const page of store.rawPages(organizationId, linkId, firstDay, lastDay + DAY_MS)) {
       for (const r of page) {
-        r.bot = Number(r.bot) === 1
-        r.qrCodeId = Number(r.isQr) === 1 ? (r.qrCodeId ?? qrCodeIdOf(r.linkId)) : null
+        // The store's last cell, is_qr, is not a column of the file.
+        const isQr = Number(r.pop()) === 1
+        r[BOT] = Number(r[BOT]) === 1
+        r[QR] = isQr ? (r[QR] ?? qrCodeIdOf(r[LINK] as string)) : null
       }
       yield page
     }

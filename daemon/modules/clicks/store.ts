@@ -14,6 +14,7 @@ import { assertOpenOn, kyselyUnit, type UnitOfWork } from '../../db/unit-of-work
 import { DAY_MS, floorTo, utcMonthStart } from '../../clock.js'
 import { addCountersSql } from '../../db/counters.js'
 import { rawClickPages, type RawClickRow } from './raw-store.js'
+import type { ArrayRows } from '../../db/array-rows.js'
 
 /** One click row as stored (no raw IP); the flags as booleans (0/1 in the table). */
 export type ClickRow = Omit<Camelized<ClicksTable>, 'isBot' | 'isQr'> & { isBot: boolean; isQr: boolean }
@@ -212,7 +213,11 @@ const CLICK_TABLES = [
  * connection Kysely shares, so that the links service's update of links.clicks joins it). The
  * PostgreSQL implementation (postgres-store.ts) writes the same rows with multi-row statements.
  */
-export function createClickStore(sqlite: SQLite.Database, db: Kysely<Database>): ClickStore {
+export function createClickStore(
+  sqlite: SQLite.Database,
+  db: Kysely<Database>,
+  arrays: ArrayRows,
+): ClickStore {
   // SQLite-specific (better-sqlite3): the hot path's prepared statements, used only by `apply`.
   const insertClick = sqlite.prepare(
     `INSERT INTO clicks (link_id, organization_id, ts, visitor_hash, is_bot, bot_reason, is_qr, country, region,
@@ -275,7 +280,7 @@ export function createClickStore(sqlite: SQLite.Database, db: Kysely<Database>):
       return Promise.resolve()
     },
 
-    ...clickReads(db),
+    ...clickReads(db, arrays),
   }
 }
 
@@ -283,10 +288,13 @@ export function createClickStore(sqlite: SQLite.Database, db: Kysely<Database>):
  * The reads and the purge, the same on both engines (portable Kysely): the hourly counters, the
  * dimension and visitor totals of a range, and the deletion of a deleted link's click data.
  */
-export function clickReads(db: Kysely<Database>): Omit<ClickStore, 'transaction' | 'apply'> {
+export function clickReads(
+  db: Kysely<Database>,
+  arrays: ArrayRows,
+): Omit<ClickStore, 'transaction' | 'apply'> {
   return {
     rawPages: (organizationId, linkId, from, to, pageSize) =>
-      rawClickPages(db, organizationId, linkId, from, to, pageSize),
+      rawClickPages(db, arrays, organizationId, linkId, from, to, pageSize),
     /** By the index clicks_org_click_id; a click id is unique (the first row if ever repeated). */
     async clickRefs(organizationId: string, clickIds: readonly string[]): Promise<ClickRef[]> {
       if (clickIds.length === 0) return []

@@ -16,6 +16,7 @@ import { createStorageMaintenanceStore } from './maintenance-store.js'
 import { createPlayersStore } from './players-store.js'
 import { createFunnelStore } from './funnel-store.js'
 import { createRawEventsStore } from './raw-events-store.js'
+import { arrayRows } from '../../../db/array-rows.js'
 import { createStorageService } from './service.js'
 import { createPostgresStorageStore } from './store-postgres.js'
 import { createStorageStore } from './store.js'
@@ -72,7 +73,7 @@ export function createStorage(deps: {
     acquisition: createAcquisitionStore(db.kysely),
     players: createPlayersStore(db.kysely),
     funnels: createFunnelStore(db.kysely, db.dialect),
-    rawEvents: createRawEventsStore(db.kysely),
+    rawEvents: createRawEventsStore(db.kysely, arrayRows(db)),
     clock: deps.clock,
     games: deps.games,
   })

@@ -1,19 +1,14 @@
 import type { Kysely } from 'kysely'
+import { EXPORT_PAGE_ROWS, type ArrayRows } from '../../../db/array-rows.js'
 import type { Database } from '../../../db/schema.js'
 import { timePages } from '../../../db/time-pages.js'
+import { RAW_EVENT_COLUMNS } from '../../../../src/contract/raw-columns.js'
 
-/** One stored raw event as the raw export writes it (`data`: the event's JSON text). */
-export interface RawEventRow {
-  [column: string]: string | number | null
-  eventId: string
-  type: string
-  playerId: string
-  sessionId: string | null
-  ts: number
-  platform: string
-  country: string | null
-  data: string | null
-}
+/**
+ * One stored raw event as the raw export writes it: its cells in the order of RAW_EVENT_COLUMNS
+ * (eventId, type, playerId, sessionId, ts in Unix ms, platform, country, data as JSON text).
+ */
+export type RawEventRow = Array<string | number | null>
 
 /** The raw event rows of a game, read for the raw export. */
 export interface RawEventsStore {
@@ -21,41 +16,35 @@ export interface RawEventsStore {
   pages(gameId: string, from: number, to: number, pageSize?: number): AsyncGenerator<RawEventRow[]>
 }
 
-export function createRawEventsStore(db: Kysely<Database>): RawEventsStore {
+/** The stored column of each export column. */
+const SOURCE = {
+  eventId: 'event_id',
+  type: 'event_type',
+  playerId: 'player_id',
+  sessionId: 'session_id',
+  ts: 'ts',
+  platform: 'platform',
+  country: 'country',
+  data: 'data',
+} as const
+const TS = RAW_EVENT_COLUMNS.indexOf('ts')
+
+export function createRawEventsStore(db: Kysely<Database>, arrays: ArrayRows): RawEventsStore {
   const base = (gameId: string) =>
     db
       .selectFrom('game_events')
-      .select([
-        'event_id as eventId',
-        'event_type as type',
-        'player_id as playerId',
-        'session_id as sessionId',
-        'ts',
-        'platform',
-        'country',
-        'data',
-      ])
+      .select(RAW_EVENT_COLUMNS.map((c) => SOURCE[c]))
       .where('game_id', '=', gameId)
-  // PostgreSQL answers BIGINT as text.
-  const row = (r: RawEventRow): RawEventRow => {
-    r.ts = Number(r.ts)
-    return r
-  }
+  const read = async (query: { compile(): Parameters<ArrayRows>[0] }) =>
+    (await arrays(query.compile())) as RawEventRow[]
   return {
-    pages(gameId, from, to, pageSize = 10_000) {
+    pages(gameId, from, to, pageSize = EXPORT_PAGE_ROWS) {
       return timePages<RawEventRow>(
         {
-          after: async (after, before, limit) =>
-            (
-              await base(gameId)
-                .where('ts', '>', after)
-                .where('ts', '<', before)
-                .orderBy('ts')
-                .limit(limit)
-                .execute()
-            ).map(row),
-          at: async (ts) => (await base(gameId).where('ts', '=', ts).execute()).map(row),
-          timeOf: (r) => r.ts,
+          after: (after, before, limit) =>
+            read(base(gameId).where('ts', '>', after).where('ts', '<', before).orderBy('ts').limit(limit)),
+          at: (ts) => read(base(gameId).where('ts', '=', ts)),
+          timeOf: (r) => r[TS] as number,
         },
         from,
         to,
