@@ -4,6 +4,7 @@
  * profiles, cohorts) gets raw events (each player: an install, sessions, level starts and
  * completions with a level, some purchases), game_cohort_dims and the player-days of the cohorts'
  * retention days. BENCH_GAMING_PLAYERS=100000 for a smaller run (10 events a player either way).
+ * The seeded database is kept in the temp directory and reused by the next run of the same size.
  */
 import { randomUUID } from 'node:crypto'
 import { tmpdir } from 'node:os'
