@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import {
+  copyFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildApp } from '../../daemon/app.js'
@@ -108,6 +116,7 @@ export interface AggregatesBench {
   key: string
   organizationId: string
   game: { id: string; internalId: string }
+  /** The time the data was generated for: the app's clock starts there (a cached seed is older). */
   now: number
   /** Seconds spent generating the overview's aggregates. */
   loadS: number
@@ -116,21 +125,65 @@ export interface AggregatesBench {
 }
 
 /**
+ * A seeded database kept in the temp directory (`file`, and `file`.json for the ids, key and
+ * times) and reused by the next run: `fill` adds a bench's own layers once, what it returns is
+ * kept. Bump the version in the file name when what is seeded changes.
+ */
+export interface SeedCache<S> {
+  file: string
+  fill(b: AggregatesBench): S
+}
+
+interface SeedMeta<S> {
+  masterKey: string
+  key: string
+  organizationId: string
+  game: { id: string; internalId: string }
+  now: number
+  loadS: number
+  seeded: S
+}
+
+/**
  * Builds the app on a fresh database, fills the overview's aggregates of `players` players over
  * `days` days (fillAggregates) and runs `bench` (the gaming-analytics bench adds its own layers).
+ * With `cache`, a copy of the cached seed instead when there is one, the app's clock moved back
+ * to the time the seed was generated for.
  */
-export async function withAggregates<R>(
+export async function withAggregates<R, S = undefined>(
   players: number,
   days: number,
-  bench: (b: AggregatesBench) => Promise<R>,
+  bench: (b: AggregatesBench, seeded: S | undefined, cached: boolean) => Promise<R>,
+  cache?: SeedCache<S>,
 ): Promise<R> {
   const dir = mkdtempSync(join(tmpdir(), 'linkd-bench-overview-'))
   const config = loadConfig({ env: {}, flags: { dataDir: dir, logLevel: 'silent', jobs: false } })
+  const hit = cache && existsSync(cache.file) && existsSync(`${cache.file}.json`)
+  const meta = hit ? (JSON.parse(readFileSync(`${cache.file}.json`, 'utf8')) as SeedMeta<S>) : undefined
+  if (hit) copyFileSync(cache.file, join(dir, 'linkd.db'))
   const db = openDatabase(config.databaseUrl)
   try {
     await migrate(db, Date.now())
-    const app = await buildApp({ config, db, masterKey: randomBytes(32) })
+    const masterKey = meta ? Buffer.from(meta.masterKey, 'hex') : randomBytes(32)
+    const shift = meta ? Date.now() - meta.now : 0
+    const app = await buildApp({ config, db, masterKey, clock: { now: () => Date.now() - shift } })
     try {
+      const call = async (url: string, key: string) => {
+        const s = performance.now()
+        const res = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } })
+        if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`)
+        return performance.now() - s
+      }
+      const time = (key: string) => async (url: string) => {
+        for (let i = 0; i < 5; i++) await call(url, key)
+        const times: number[] = []
+        for (let i = 0; i < 50; i++) times.push(await call(url, key))
+        return `median ${fmt(median(times))} ms, p99 ${fmt(percentile(times, 99))} ms (target <= 50 / 150 ms)`
+      }
+      if (meta) {
+        const b = { app, sqlite: db.sqlite, ...meta, time: time(meta.key) }
+        return await bench(b, meta.seeded, true)
+      }
       const { orgs, keys } = app.linkd.services
       const { games } = app.linkd.services.gaming
       const org = await orgs.create('bench')
@@ -141,20 +194,8 @@ export async function withAggregates<R>(
       const t0 = performance.now()
       fillAggregates(db.sqlite, internalId, players, days, now)
       const loadS = (performance.now() - t0) / 1000
-      const time = async (url: string) => {
-        const call = async () => {
-          const s = performance.now()
-          const res = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } })
-          if (res.statusCode !== 200) throw new Error(`${url}: ${res.statusCode} ${res.body}`)
-          return performance.now() - s
-        }
-        for (let i = 0; i < 5; i++) await call()
-        const times: number[] = []
-        for (let i = 0; i < 50; i++) times.push(await call())
-        return `median ${fmt(median(times))} ms, p99 ${fmt(percentile(times, 99))} ms (target <= 50 / 150 ms)`
-      }
       const game2 = { id: game.id, internalId }
-      return await bench({
+      const b = {
         app,
         sqlite: db.sqlite,
         key,
@@ -162,8 +203,24 @@ export async function withAggregates<R>(
         game: game2,
         now,
         loadS,
-        time,
-      })
+        time: time(key),
+      }
+      if (!cache) return await bench(b, undefined, false)
+      const seeded = cache.fill(b)
+      db.sqlite.pragma('wal_checkpoint(TRUNCATE)')
+      copyFileSync(join(dir, 'linkd.db'), `${cache.file}.tmp`)
+      renameSync(`${cache.file}.tmp`, cache.file)
+      const kept: SeedMeta<S> = {
+        masterKey: masterKey.toString('hex'),
+        key,
+        organizationId: org.id,
+        game: game2,
+        now,
+        loadS,
+        seeded,
+      }
+      writeFileSync(`${cache.file}.json`, JSON.stringify(kept))
+      return await bench(b, seeded, false)
     } finally {
       await app.close()
     }

@@ -1,7 +1,7 @@
 /**
- * Funnels computed in the database, one query: each step's time per player is a correlated MIN
- * over that player's events of the step's type (index game_events_funnel_player: game, type,
- * player, time, event id), chained step by step through materialized CTEs, then players and the
+ * Funnels computed in the database, one query: each step's time per player is the MIN over that
+ * player's events of the step's type (SQLite: a seek per player in index game_events_funnel_player:
+ * game, type, player, time, event id; PostgreSQL: a join it can hash), chained step by step through materialized CTEs, then players and the
  * median time from the previous step per step (and per group) by window functions. Same rules as
  * docs/reference/gaming.md: step 1 is the first matching event of the range; step k the earliest
  * matching event at or after step k-1's time, at most `window` after step 1; one event counts for
@@ -118,13 +118,25 @@ export function createFunnelStore(db: Kysely<Database>, dialect: Dialect): Funne
         ctes.push(sql`c0i AS MATERIALIZED (SELECT c.*, ${idOf(0)} AS i0 FROM c0 c)`)
         prev = 'c0i'
       }
-      // ck: step k's time of the players who reached step k-1 (NULL: not reached).
+      // ck: step k's time of the players who reached step k-1 (NULL: not reached). SQLite: a
+      // correlated MIN per player (one index seek). PostgreSQL: sk, the times of the players
+      // reaching step k by a join its planner may hash (one scan of the step's events, where a
+      // seek per player costs several times more), joined back to every player of step k-1.
       for (let k = 1; k < steps.length; k++) {
         const reached = k === 1 ? sql`` : sql`WHERE c.${t(k - 1)} IS NOT NULL`
-        ctes.push(sql`${sql.raw(`c${k}`)} AS MATERIALIZED (SELECT c.*,
-          (SELECT MIN(e.ts) ${events(k)} AND e.ts >= c.${t(k - 1)} AND e.ts <= c.t0 + ${windowMs}
-            ${cond(k)} ${unused(k)}) AS ${t(k)}
-          FROM ${sql.raw(prev)} c ${reached})`)
+        const within = sql`e.ts >= c.${t(k - 1)} AND e.ts <= c.t0 + ${windowMs} ${cond(k)} ${unused(k)}`
+        const [ck, sk, from] = [sql.raw(`c${k}`), sql.raw(`s${k}`), sql.raw(prev)]
+        if (dialect === 'sqlite')
+          ctes.push(sql`${ck} AS MATERIALIZED (SELECT c.*,
+            (SELECT MIN(e.ts) ${events(k)} AND ${within}) AS ${t(k)} FROM ${from} c ${reached})`)
+        else
+          ctes.push(
+            sql`${sk} AS MATERIALIZED (SELECT c.player_id, MIN(e.ts) AS t FROM ${from} c JOIN game_events e
+              ON e.game_id = ${gameId} AND e.event_type = ${steps[k]!.eventType} AND e.player_id = c.player_id
+              AND ${within} GROUP BY c.player_id)`,
+            sql`${ck} AS MATERIALIZED (SELECT c.*, s.t AS ${t(k)} FROM ${from} c
+              LEFT JOIN ${sk} s ON s.player_id = c.player_id ${reached})`,
+          )
         prev = `c${k}`
         if (needsId[k]) {
           ctes.push(sql`${sql.raw(`c${k}i`)} AS MATERIALIZED (SELECT c.*,
