@@ -36,6 +36,7 @@ import type {
   GamePlayerTotalsTable,
   GameCohortsTable,
   GameCohortDimsTable,
+  GameCohortEventsTable,
   GdprDeletionsTable,
   InstallClickClaimsTable,
 } from './schema/gaming.js'
@@ -97,6 +98,7 @@ export interface Database {
   game_day_gaps: GameDayGapsTable
   game_cohorts: GameCohortsTable
   game_cohort_dims: GameCohortDimsTable
+  game_cohort_events: GameCohortEventsTable
   game_acquisition_daily: GameAcquisitionDailyTable
   game_dim_paying_gaps: GameDimPayingGapsTable
   game_player_totals: GamePlayerTotalsTable

@@ -47,6 +47,7 @@ export const TABLE_KEYS = {
   game_day_gaps: ['game_id', 'kind', 'day', 'prev_day'],
   game_cohorts: ['game_id', 'install_day', 'day_offset'],
   game_cohort_dims: ['game_id', 'dim', 'install_day', 'day_offset', 'value'],
+  game_cohort_events: ['game_id', 'event_type', 'dim', 'install_day', 'day_offset', 'value'],
   game_acquisition_daily: ['game_id', 'day', 'dim', 'value'],
   game_dim_paying_gaps: ['game_id', 'dim', 'day', 'value', 'prev_day'],
   game_player_totals: ['game_id'],

@@ -26,6 +26,10 @@ export async function gameTables(t: TestApp, game: GameWithSecrets) {
     cohortDims: await rows(
       'SELECT dim, install_day, day_offset, value, players FROM game_cohort_dims WHERE game_id = ? AND players <> 0 ORDER BY dim, install_day, day_offset, value',
     ),
+    cohortEvents: await rows(
+      `SELECT event_type, dim, install_day, day_offset, value, players FROM game_cohort_events
+         WHERE game_id = ? AND players <> 0 ORDER BY event_type, dim, install_day, day_offset, value`,
+    ),
     acquisition: await rows(
       `SELECT * FROM game_acquisition_daily WHERE game_id = ?
          AND (cost_micros <> 0 OR commission_micros <> 0 OR conversions <> 0) ORDER BY day, dim, value`,

@@ -204,6 +204,21 @@ export interface GameCohortDimsTable {
   players: number
 }
 
+/**
+ * Players of an install day who sent one event type (named, or a custom name) on the day
+ * day_offset (a retention offset) after it; dim '' (value ''): all players, else per acquisition
+ * value as game_cohort_dims.
+ */
+export interface GameCohortEventsTable {
+  game_id: string
+  event_type: string
+  dim: string
+  install_day: number
+  day_offset: number
+  value: string
+  players: number
+}
+
 export interface GdprDeletionsTable {
   id: string
   organization_id: string

@@ -10,7 +10,7 @@ import {
   type RetentionRow,
 } from '../../../../src/contract/gaming.js'
 import { NONE_GROUP } from '../../../../src/contract/gaming-revenue.js'
-import { GROUP_COLUMNS, type CohortCell, type GroupCohortCell } from '../storage/index.js'
+import type { CohortCell, GroupCohortCell } from '../storage/index.js'
 import type { AggregatesStore } from '../storage/index.js'
 import { byGroup } from './money.js'
 import type { Scope } from './scope.js'
@@ -89,7 +89,7 @@ export function retentionRows(
 /**
  * Retention of the range's install cohorts (docs/decisions/retention-reads.md for what each case
  * reads): from game_cohorts, per acquisition value from game_cohort_dims; with `returnEvent`, the
- * retained players come from the cohorts' player-days, the sizes still from the cohorts.
+ * retained players from game_cohort_events, the sizes still from the cohorts.
  */
 export async function retentionReport(
   aggregates: Pick<AggregatesStore, 'cohortCells' | 'cohortDimCells' | 'returnCells'>,
@@ -106,17 +106,9 @@ export async function retentionReport(
         value: '',
       }))
   const sizes = cells.filter((c) => c.dayOffset === 0)
-  let retained = cells
-  if (q.returnEvent) {
-    retained = []
-    const column = q.groupBy ? GROUP_COLUMNS[q.groupBy] : null
-    // Only the install days with installs, only the days reached by today.
-    const days = [...new Set(sizes.filter((c) => c.players > 0).map((c) => c.installDay))]
-    for (const day of days) {
-      const reached = offsets.filter((n) => day + n <= scope.today)
-      retained.push(...(await aggregates.returnCells(gameId, day, reached, q.returnEvent, column)))
-    }
-  }
+  const retained = q.returnEvent
+    ? await aggregates.returnCells(gameId, q.returnEvent, q.groupBy ?? '', start, end, offsets)
+    : cells
   if (!q.groupBy)
     return { data: retentionRows(sizes, retained, scope.today, granularity), range: scope.range }
   const values = [...new Set(sizes.map((c) => c.value))]

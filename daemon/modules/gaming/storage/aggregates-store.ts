@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely'
 import type { Database } from '../../../db/schema.js'
-import type { GroupColumn } from './types.js'
 import {
   breakdownReads,
   type CohortCell,
@@ -44,13 +43,17 @@ export interface AggregatesStore {
     end: number,
     offsets: number[],
   ): Promise<GroupCohortCell[]>
-  /** Players of an install day who sent `eventType` `offset` days later, per offset (and value of `column`). */
+  /**
+   * Players of the install days in [start, end] who sent `eventType` on the day `offset` days
+   * later, at the given offsets; dim '' for all players, else per value of that grouping.
+   */
   returnCells(
     gameId: string,
-    installDay: number,
-    offsets: number[],
     eventType: string,
-    column: GroupColumn | null,
+    dim: string,
+    start: number,
+    end: number,
+    offsets: number[],
   ): Promise<GroupCohortCell[]>
   /** The `limit` players with the most revenue over [start, end], ties by player id. */
   topPayers(gameId: string, start: number, end: number, limit: number): Promise<PlayerRevenue[]>

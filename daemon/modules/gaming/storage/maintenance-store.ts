@@ -75,7 +75,7 @@ export function createStorageMaintenanceStore(db: Kysely<Database>, engine: Main
         n += await deleted(() =>
           db.deleteFrom(table).where('game_id', '=', gameId).where('day', '<', cutoffDay).executeTakeFirst(),
         )
-      for (const table of ['game_cohorts', 'game_cohort_dims'] as const)
+      for (const table of ['game_cohorts', 'game_cohort_dims', 'game_cohort_events'] as const)
         n += await deleted(() =>
           db
             .deleteFrom(table)

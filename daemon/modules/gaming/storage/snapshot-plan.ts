@@ -201,6 +201,7 @@ type Dim = Changes['dims'][number]
 type Gap = Changes['gaps'][number]
 type Cohort = Changes['cohorts'][number]
 type CohortDim = Changes['cohortDims'][number]
+type CohortEvent = Changes['cohortEvents'][number]
 type Acquisition = Changes['acquisition'][number]
 type DimGap = Changes['dimPayingGaps'][number]
 type InstallDayMove = Changes['installDayMoves'][number]
@@ -332,6 +333,18 @@ export const WRITE_STEPS = {
     ],
     [own('players')],
   ),
+  cohortEvents: step<CohortEvent>(
+    'game_cohort_events',
+    'add',
+    [
+      text('event_type', (x) => x.eventType),
+      own('dim', 'text'),
+      int('install_day', (x) => x.installDay),
+      int('day_offset', (x) => x.dayOffset),
+      own('value', 'text'),
+    ],
+    [own('players')],
+  ),
   acquisition: step<Acquisition>(
     'game_acquisition_daily',
     'add',
@@ -384,7 +397,15 @@ export function writesOf(batch: AcceptedBatch, changes: Changes): Writes {
 /** The steps that add counters to rows every batch of the game shares. */
 export const ADD_STEPS = WRITE_ORDER.filter((name) => WRITE_STEPS[name].write === 'add') as AddStep[]
 export type AddStep =
-  'daily' | 'dims' | 'gaps' | 'cohorts' | 'cohortDims' | 'acquisition' | 'dimPayingGaps' | 'playerTotals'
+  | 'daily'
+  | 'dims'
+  | 'gaps'
+  | 'cohorts'
+  | 'cohortDims'
+  | 'cohortEvents'
+  | 'acquisition'
+  | 'dimPayingGaps'
+  | 'playerTotals'
 /** What a batch, or a group of batches, adds to the shared counter rows. */
 export type Adds = { [K in AddStep]: Array<StepRow<K>> }
 
@@ -398,6 +419,7 @@ export function addsOf(changes: Changes): Adds {
     gaps: changes.gaps,
     cohorts: changes.cohorts,
     cohortDims: changes.cohortDims,
+    cohortEvents: changes.cohortEvents,
     acquisition: changes.acquisition,
     dimPayingGaps: changes.dimPayingGaps,
     playerTotals: players ? [{ players }] : [],

@@ -206,6 +206,13 @@ export function createStorageStore(
         ['players'],
       ),
     ),
+    cohortEvent: sqlite.prepare(
+      addCountersSql(
+        'game_cohort_events',
+        ['game_id', 'event_type', 'dim', 'install_day', 'day_offset', 'value'],
+        ['players'],
+      ),
+    ),
   }
 
   /** Writes a batch's own rows of the fold's changes: new rows as INSERTs, existing ones as narrow UPDATEs. */
@@ -281,6 +288,8 @@ export function createStorageStore(
     for (const x of c.cohorts) writes.cohort.run(gameId, x.installDay, x.dayOffset, x.players)
     for (const x of c.cohortDims)
       writes.cohortDim.run(gameId, x.dim, x.installDay, x.dayOffset, x.value, x.players)
+    for (const x of c.cohortEvents)
+      writes.cohortEvent.run(gameId, x.eventType, x.dim, x.installDay, x.dayOffset, x.value, x.players)
     // Acquisition: cost, commission, conversions; paying players per platform / source.
     for (const x of c.acquisition)
       writes.acquisition.run(gameId, x.day, x.dim, x.value, x.cost_micros, x.commission_micros, x.conversions)

@@ -11,6 +11,7 @@ import type {
   GameDimPayingGapsTable,
   GameCohortsTable,
   GameCohortDimsTable,
+  GameCohortEventsTable,
   GameDayGapsTable,
   GameDailyDimsTable,
   GameDailyTable,
@@ -116,6 +117,8 @@ export const GROUP_COLUMNS = {
 export type GroupColumn = (typeof GROUP_COLUMNS)[PlayerGroup]
 /** An increment of one game_cohort_dims row. */
 export type CohortDimIncrement = Omit<Camelized<GameCohortDimsTable>, 'gameId'>
+/** An increment of one game_cohort_events row. */
+export type CohortEventIncrement = Omit<Camelized<GameCohortEventsTable>, 'gameId'>
 
 /** A batch handed over by the ingestion. */
 export interface AcceptedBatch {
@@ -228,6 +231,8 @@ export interface Changes {
   cohorts: Array<CohortIncrement>
   /** Non-zero increments of game_cohort_dims. */
   cohortDims: Array<CohortDimIncrement>
+  /** Non-zero increments of game_cohort_events. */
+  cohortEvents: Array<CohortEventIncrement>
   /** Increments of game_acquisition_daily (cost, commission, conversions per attribution value). */
   acquisition: Array<AcquisitionIncrement>
   /** Non-zero increments of game_dim_paying_gaps (paying players per platform / source). */

@@ -5,11 +5,13 @@
  * first and last day, a middle range whose cohorts' D30 lies past its end, and after GDPR
  * deletions of the biggest payers (named lists forget them; anonymous totals keep them).
  */
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GameWithSecrets } from '../../../../src/contract/games.js'
 import type { Events, Geography, Leaderboard, Retention } from '../../../../src/contract/gaming.js'
 import { topPayersOfRange } from '../../../../daemon/modules/gaming/analytics/breakdowns.js'
-import type { TestApp } from '../../../support/app.js'
+import { sqlRows, type TestApp } from '../../../support/app.js'
 import { gameIdOf } from '../../../support/fraud.js'
 import { D0, DAY, DAYS, dayNo, deliveredDataset, type truth } from '../../../support/gaming-dataset.js'
 
@@ -178,6 +180,64 @@ describe('retention breakdowns against the brute force', () => {
     },
   )
 
+  // Every type the data set sends (named and custom), overall and per grouping: game_cohort_events
+  // kept by the fold over shuffled deliveries (install days moved back by late older events).
+  const TYPES = [
+    'app_install',
+    'session_start',
+    'session_end',
+    'level_start',
+    'level_complete',
+    'currency_earned',
+    'battle_won',
+    'purchase',
+    'ad_watched',
+    'subscription_start',
+    'boss_fight',
+    'custom',
+  ]
+  it.each(TYPES)('returnEvent %s, overall and by every grouping, whole data set', async (returnEvent) => {
+    const all = await get<Retention>('retention', first, last, `&returnEvent=${returnEvent}`)
+    expect(all.data).toEqual(
+      expected(first, first + DAYS - 1, () => null, returnEvent).map(({ group: _, ...row }) => row),
+    )
+    for (const [groupBy, groupOf] of GROUPS) {
+      const r = await get<Retention>(
+        'retention',
+        first,
+        last,
+        `&groupBy=${groupBy}&returnEvent=${returnEvent}`,
+      )
+      expect(r.data, groupBy).toEqual(expected(first, last, groupOf, returnEvent))
+    }
+  })
+
+  it('migration 0038 fills game_cohort_events from the player-days and profiles as the fold does', async () => {
+    const id = await gameIdOf(t, game.id)
+    const rows = () =>
+      sqlRows(
+        t,
+        `SELECT event_type, dim, install_day, day_offset, value, players FROM game_cohort_events
+           WHERE game_id = ? AND players <> 0 ORDER BY event_type, dim, install_day, day_offset, value`,
+        id,
+      )
+    const folded = await rows()
+    expect(new Set(folded.map((r) => r.event_type))).toEqual(new Set(TYPES))
+    await sqlRows(t, 'DELETE FROM game_cohort_events WHERE game_id = ?', id)
+    const file = join(
+      import.meta.dirname,
+      '../../../../daemon/db/migrations',
+      t.db.dialect === 'postgres' ? 'postgres' : '',
+      '0038_cohort_return_events.sql',
+    )
+    const backfill = readFileSync(file, 'utf8')
+      .split(/;\s*\n/)
+      .map((s) => s.replace(/^\s*--.*$/gm, '').trim())
+      .find((s) => s.startsWith('INSERT INTO game_cohort_events'))!
+    await sqlRows(t, backfill)
+    expect(await rows()).toEqual(folded)
+  })
+
   it('groupBy and returnEvent together, weeks', async () => {
     const r = await get<Retention>(
       'retention',
@@ -293,6 +353,9 @@ describe('leaderboard against the brute force, before and after GDPR deletions',
     expect(board.data).toHaveLength(10)
     const victims = board.data.slice(0, 2).map((r) => r.playerId)
     const geographyBefore = await get<Geography>('geography', first, last)
+    const returns = () =>
+      get<Retention>('retention', first, last, '&groupBy=source&returnEvent=session_start')
+    const returnsBefore = await returns()
     for (const playerId of victims) {
       const res = await t.call('POST', '/api/v1/gaming/gdpr/deletions', {
         body: { gameId: game.id, playerId, reason: 'gdpr_request', confirmation: 'DELETE' },
@@ -305,5 +368,6 @@ describe('leaderboard against the brute force, before and after GDPR deletions',
     for (const [, s, e] of RANGES) await check(s, e, 50, new Set(victims))
     // Geography and retention are anonymous aggregates: the deleted players still count there.
     expect(await get<Geography>('geography', first, last)).toEqual(geographyBefore)
+    expect(await returns()).toEqual(returnsBefore)
   })
 })

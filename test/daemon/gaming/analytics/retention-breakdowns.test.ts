@@ -97,6 +97,57 @@ describe('retention breakdowns', () => {
   })
 })
 
+describe('returnEvent when events come late and out of order', () => {
+  let late: GameWithSecrets
+  const at = (player: string, type: string, ts: number, data: Record<string, unknown> = {}) =>
+    event(t, {
+      player_id: player,
+      event_type: type,
+      session_id: `s-${player}`,
+      data,
+      timestamp: new Date(ts).toISOString(),
+    })
+  const get = async (day: number, query: string) => {
+    const res = await t.call(
+      'GET',
+      `/api/v1/analytics/games/${late.id}/retention?startDate=${iso(day)}&endDate=${iso(day)}&${query}`,
+    )
+    expect(res.statusCode, res.body).toBe(200)
+    return res.json<Retention>().data
+  }
+
+  beforeAll(async () => {
+    late = await createGame(t)
+    t.clock.set(D0 + DAY)
+    const send2 = async (events: unknown[]) =>
+      accepted(await send(t, batch(t, events), { game: late, orgId: t.orgId }))
+    // m first seen on day 1, n installs on day 1.
+    await send2([at('m', 'level_complete', D0 + DAY), at('n', 'app_install', D0 + DAY)])
+    // m's older install (day 0, 23:00) arrives later: m's cohort is day 0 now, its level_complete
+    // on day 1 is its D1; n completes a level on its install day.
+    await send2([at('m', 'app_install', D0 + 11 * 3_600_000), at('n', 'level_complete', D0 + DAY + 60_000)])
+    // m's source, known only now: m's days move to ads.
+    await send2([at('m', 'session_start', D0 + DAY + 120_000, { source: 'ads' })])
+  })
+
+  it("the install day moved back: the type's day counts in the older cohort, under the value known later", async () => {
+    const one = (d0: number, d1: number) => ({ ...days(d0, d1, 1) })
+    expect(await get(D0, 'returnEvent=level_complete')).toEqual([
+      { cohort: iso(D0), size: 1, days: one(0, 1) },
+    ])
+    expect(await get(D0, 'returnEvent=app_install&groupBy=source')).toEqual([
+      { group: 'ads', cohort: iso(D0), size: 1, days: one(1, 0) },
+    ])
+    expect(await get(D0, 'returnEvent=level_complete&groupBy=source')).toEqual([
+      { group: 'ads', cohort: iso(D0), size: 1, days: one(0, 1) },
+    ])
+    const d1 = { ...days(1, 0, 1), d1: null }
+    expect(await get(D0 + DAY, 'returnEvent=level_complete&groupBy=source')).toEqual([
+      { group: '(none)', cohort: iso(D0 + DAY), size: 1, days: d1 },
+    ])
+  })
+})
+
 describe('0033 on days stored before it', () => {
   it('fills game_cohort_dims from the player-days and profiles as the fold writes them', async () => {
     const id = await gameIdOf(t, game.id)

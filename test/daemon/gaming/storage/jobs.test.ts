@@ -65,6 +65,15 @@ it('compaction deletes aggregate days past the compacted retention, per game', a
   expect(await t.app.linkd.scheduler.runNow('gaming-compaction')).toMatchObject({ ran: true, status: 'ok' })
   const left = (await sqlRows(t, 'SELECT DISTINCT game_id FROM game_daily')) as { game_id: string }[]
   expect(left).toHaveLength(1)
-  for (const table of ['game_daily_dims', 'game_day_gaps', 'game_cohorts', 'game_player_days'])
-    expect(await count(t, table, 'game_id = ?', left[0]!.game_id)).toBe(await count(t, table))
+  const tables = [
+    'game_daily_dims',
+    'game_day_gaps',
+    'game_cohorts',
+    'game_cohort_events',
+    'game_player_days',
+  ]
+  for (const table of tables) {
+    expect(await count(t, table, 'game_id = ?', left[0]!.game_id), table).toBeGreaterThan(0)
+    expect(await count(t, table, 'game_id = ?', left[0]!.game_id), table).toBe(await count(t, table))
+  }
 })

@@ -53,7 +53,8 @@ export function cohort(st: FoldState, p: ProfileRow, installDay: number, dayOffs
   for (const [dim, column] of GROUP_DIMS) cohortDim(st, dim, p[column] ?? '', installDay, dayOffset, n)
 }
 
-const GROUP_DIMS = Object.entries(GROUP_COLUMNS) as Array<[PlayerGroup, GroupColumn]>
+/** Each acquisition grouping with its profile column. */
+export const GROUP_DIMS = Object.entries(GROUP_COLUMNS) as Array<[PlayerGroup, GroupColumn]>
 
 function cohortDim(
   st: FoldState,

@@ -5,6 +5,7 @@
  */
 import type { AcceptedEvent, Changes, Snapshot } from '../types.js'
 import { acquisitionChanges, addCostAndCommission } from './acquisition.js'
+import { cohortEventChanges } from './cohort-events.js'
 import { countEvent, dailyChanges } from './daily.js'
 import { freshEvents } from './events.js'
 import { gapChanges } from './gaps.js'
@@ -52,6 +53,7 @@ export function fold(
     gaps,
     cohorts,
     cohortDims,
+    cohortEvents: cohortEventChanges(st),
     ...acquisitionChanges(st),
   }
 }
