@@ -104,6 +104,13 @@ function expectTotals(tables: Awaited<ReturnType<typeof gameTables>>, batches: B
   expect(tables.totals).toEqual([{ players: new Set(events.map((e) => e.player_id)).size }])
 }
 
+it('the batches sharing players stored one by one in another order: the same tables', async () => {
+  // Batch 4 is the one whose first event of p2 is a purchase, before the events carrying its source.
+  const batches = makeBatches(16, 15, (b) => (b % 2 ? ['p1', 'p2', 'p3'] : ['p3', 'p1', 'p2']), 9)
+  const reordered = await oneByOne([batches[4]!, ...batches.filter((_, i) => i !== 4)])
+  expect(reordered).toEqual(await oneByOne(batches))
+})
+
 describe.runIf(postgresOnly())('one hot game, two processes, one PostgreSQL database', () => {
   it('batches of different players stored at once: every table as if stored one by one', async () => {
     const { apps, game, orgId } = await twoProcesses()

@@ -501,6 +501,45 @@ describe('geography layers', () => {
   })
 })
 
+describe('first-touch values in a batch', () => {
+  it("a source on a later event of the batch than a player's purchase counts the purchase under it too", () => {
+    const adnet = { affiliate: null, campaign: null, source: 'adnet', medium: null }
+    const batch = [
+      // A new player (p1) and a known one without a source (p2): each pays before saying where from.
+      ev({ ts: T0, type: 'purchase', revenueType: 'iap', revenueMicros: 5_000_000, country: 'FR' }),
+      ev({ ts: T0 + MIN, attribution: adnet }),
+      ev({ ts: T0, playerId: 'p2', type: 'purchase', revenueType: 'iap', revenueMicros: 2_000_000 }),
+      ev({ ts: T0 + MIN, playerId: 'p2', attribution: adnet }),
+    ]
+    const known = () =>
+      snapshot({ profiles: new Map([['p2', profile({ player_id: 'p2', last_active_day: D - 1 })]]) })
+    const tables = (c: ReturnType<typeof fold>) => ({
+      dims: sorted(c.dims.filter((d) => d.dim === 'source')),
+      acquisition: sorted(c.acquisition.filter((a) => a.dim === 'source')),
+      dimPayingGaps: sorted(c.dimPayingGaps.filter((g) => g.dim === 'source')),
+    })
+    const purchaseFirst = tables(fold(known(), batch, ids()))
+    // The same events with the source first: the batch's order within a player does not matter.
+    expect(purchaseFirst).toEqual(
+      tables(
+        fold(
+          known(),
+          [1, 0, 3, 2].map((i) => batch[i]!),
+          ids(),
+        ),
+      ),
+    )
+    expect(purchaseFirst.dims.map((d) => [d.value, d.events, d.new_players, d.paying_players])).toEqual([
+      ['adnet', 4, 1, 2],
+    ])
+    // Each conversion on its player's install day (p2's is three days back).
+    expect(purchaseFirst.acquisition.map((a) => [a.day - D, a.value, a.conversions])).toEqual([
+      [-3, 'adnet', 1],
+      [0, 'adnet', 1],
+    ])
+  })
+})
+
 describe('event types (distinct players per type over any range)', () => {
   it("a type new on a player's day is counted against the player's stored and batch days of that type", () => {
     const bit = TYPE_BIT.get('level_complete')!

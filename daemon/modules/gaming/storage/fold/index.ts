@@ -28,7 +28,11 @@ export function fold(
   newSessionId: (startedAt: number) => string,
 ): Changes {
   const { fresh, duplicates, flagged } = freshEvents(snapshot, accepted)
-  const st = createFoldState(snapshot, newSessionId)
+  const st = createFoldState(
+    snapshot,
+    newSessionId,
+    fresh.map((f) => f.event),
+  )
   for (const { event, verdict } of fresh) {
     const profile = foldPlayer(st, event)
     const day = foldPlayerDay(st, profile, event)

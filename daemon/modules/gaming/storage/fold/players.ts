@@ -14,21 +14,25 @@ import { strip, type FoldState, type LiveProfile } from './state.js'
 export function foldPlayer(st: FoldState, event: GameEvent): LiveProfile {
   const playerId = event.playerId
   let profile = st.profiles.get(playerId)
+  // The player's first event of the batch takes the first-touch values of all its events in the
+  // batch (a source on a later event than a purchase counts the purchase under it too).
+  let touches: readonly GameEvent[] = [event]
   if (!profile) {
+    touches = st.playerEvents.get(playerId) ?? touches
     const row = st.snapshot.profiles.get(playerId)
     profile = row
       ? { ...row, known: true, loadedLastDay: row.last_active_day, dirty: false }
       : newProfile(event)
     st.profiles.set(playerId, profile)
     if (!row) {
-      fillProfile(profile, event)
+      fillTouches(profile, touches)
       dayCounters(st, event.day).new_players++
       profileDims(st, profile, event.day, (c) => c.new_players++)
     }
   }
   const hadLink = profile.link_id !== null
   const { country, source, campaign } = profile
-  if (fillProfile(profile, event)) {
+  if (fillTouches(profile, touches)) {
     profile.dirty = true
     // Values known only now: the days counted in '' groups of the retention breakdowns follow.
     if (country !== profile.country)
@@ -141,6 +145,13 @@ export function fillProfile(p: ProfileRow, e: GameEvent): boolean {
   if (fill(p, 'campaign', e.attribution.campaign)) changed = true
   if (fill(p, 'source', e.attribution.source)) changed = true
   if (fill(p, 'medium', e.attribution.medium)) changed = true
+  return changed
+}
+
+/** fillProfile over events in order: the first known value of each field wins. */
+function fillTouches(p: ProfileRow, events: readonly GameEvent[]): boolean {
+  let changed = false
+  for (const e of events) if (fillProfile(p, e)) changed = true
   return changed
 }
 

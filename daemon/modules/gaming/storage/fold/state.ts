@@ -11,6 +11,7 @@ import type {
   DailyCounters,
   DimCounters,
   DimGapIncrement,
+  GameEvent,
   GapIncrement,
   PlayerDayRow,
   ProfileRow,
@@ -28,6 +29,11 @@ export type DimRow = { day: number; dim: string; value: string; counters: DimCou
 export interface FoldState {
   snapshot: Snapshot
   newSessionId: (startedAt: number) => string
+  /**
+   * Each player's events of the batch, in batch order: their first-touch values are the player's
+   * from its first event of the batch on (a batch is one delivery), whatever order they came in.
+   */
+  playerEvents: Map<string, GameEvent[]>
   profiles: Map<string, LiveProfile>
   /** Player-day rows by pairKey(player, day). */
   days: Map<string, LiveDay>
@@ -55,10 +61,21 @@ export interface FoldState {
   dimPayingGaps: Map<string, DimGapIncrement>
 }
 
-export function createFoldState(snapshot: Snapshot, newSessionId: (startedAt: number) => string): FoldState {
+export function createFoldState(
+  snapshot: Snapshot,
+  newSessionId: (startedAt: number) => string,
+  events: readonly GameEvent[] = [],
+): FoldState {
+  const playerEvents = new Map<string, GameEvent[]>()
+  for (const e of events) {
+    const list = playerEvents.get(e.playerId)
+    if (list) list.push(e)
+    else playerEvents.set(e.playerId, [e])
+  }
   return {
     snapshot,
     newSessionId,
+    playerEvents,
     profiles: new Map(),
     days: new Map(),
     batchDays: new Map(),
