@@ -20,16 +20,14 @@ import { isTransientConflict, isUniqueViolation, retryingConflicts } from '../..
 import { lockBatch } from './locks-store-postgres.js'
 import {
   MONEY_CEILINGS,
-  batchKeys,
   compileSteps,
   runWrites,
-  sessionKeys,
-  snapshotOf,
   writesOf,
   type Field,
   type StepStatement,
   type WriteStep,
 } from './snapshot-plan.js'
+import { batchKeys, sessionKeys, snapshotOf } from './snapshot-read.js'
 import type { StorageStore } from './store.js'
 import type { PlayerDayRow, ProfileRow, SessionRow, Snapshot } from './types.js'
 

@@ -24,13 +24,11 @@ import {
   DAILY_COUNTERS,
   DIM_COUNTERS,
   MONEY_CEILINGS,
-  batchKeys,
   mergeByGame,
-  sessionKeys,
-  snapshotOf,
   type Adds,
   type GameAdds,
 } from './snapshot-plan.js'
+import { batchKeys, sessionKeys, snapshotOf } from './snapshot-read.js'
 import type {
   AcceptedBatch,
   AcceptedEvent,

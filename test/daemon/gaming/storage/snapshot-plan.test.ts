@@ -12,17 +12,19 @@ import {
   mergeByGame,
   addsOf,
   type Adds,
-  batchKeys,
   compileSteps,
-  dayRowOf,
-  neighboursIn,
   runWrites,
-  sessionKeys,
-  snapshotOf,
   valuesOf,
   writesOf,
   type WriteStep,
 } from '../../../../daemon/modules/gaming/storage/snapshot-plan.js'
+import {
+  batchKeys,
+  dayRowOf,
+  neighboursIn,
+  sessionKeys,
+  snapshotOf,
+} from '../../../../daemon/modules/gaming/storage/snapshot-read.js'
 import {
   MONEY_SUM_MAX_MICROS,
   NO_DAY,
