@@ -295,8 +295,8 @@ async function* parquet({ columns, pages }: RawRows): AsyncGenerator<Uint8Array>
       data_page_offset: 0n,
     }
     let size = 0
-    // A dictionary pays when the texts repeat (ids do not).
-    if (col.dictionary && col.keys.length * 2 > values) col.plain()
+    // A dictionary pays when the texts repeat (ids do not); a column of nulls has no values.
+    if (col.dictionary && (col.keys.length * 2 > values || values === 0)) col.plain()
     let data: Uint8Array = col.bytes.subarray(0, col.at)
     if (col.dictionary) {
       col.at = 0
