@@ -20,6 +20,21 @@ export function parseAddress(text: string): ipaddr.IPv4 | ipaddr.IPv6 | undefine
   return v4 ? new ipaddr.IPv4([low(6) >> 8, low(6) & 255, low(7) >> 8, low(7) & 255]) : ip
 }
 
+/**
+ * What one client's requests count under in per-address limits: an IPv4 address as it is (and
+ * IPv4-mapped `::ffff:a.b.c.d` as `a.b.c.d`); an IPv6 address by its /64, `2001:db8:1:2::/64`,
+ * since one host or subscriber line holds a whole /64 and may use any address of it. Anything
+ * that is not an address stays as it came.
+ */
+export function clientKey(address: string): string {
+  if (!address.includes(':')) return address
+  if (address.startsWith('::ffff:') && address.includes('.')) return address.slice(7)
+  const ip = parseAddress(address)
+  if (!ip) return address
+  if (ip.kind() === 'ipv4') return ip.toString()
+  return `${ip.toNormalizedString().split(':').slice(0, 4).join(':')}::/64`
+}
+
 /** The ipaddr.js range of an address literal (`unicast` is public), `invalid` when not one. */
 export function addressRange(text: string): string {
   return parseAddress(text)?.range() ?? 'invalid'
