@@ -302,7 +302,7 @@ describe.skipIf(skip)('custom domain verification against real DNS servers', () 
     })
     const results = res.json().results as Array<{
       status: string
-      link?: { shortUrl: string }
+      link?: { id: string; shortUrl: string }
       error?: unknown
     }>
     expect(results.map((r) => r.status)).toEqual(['created', 'failed', 'created', 'created', 'failed'])
@@ -311,8 +311,7 @@ describe.skipIf(skip)('custom domain verification against real DNS servers', () 
       expect(results[i]!.error).toMatchObject({ error: 'Unprocessable', details: [{ field: 'domain' }] })
     // The next tests expect no default and these links gone.
     await t.call('PATCH', `/api/domains/${domain.id}`, { body: { isDefault: false } })
-    for (const i of [0, 2, 3])
-      await t.call('DELETE', `/api/use/links/${(results[i]!.link as { id: string }).id}`)
+    for (const i of [0, 2, 3]) await t.call('DELETE', `/api/use/links/${results[i]!.link!.id}`)
   })
 
   it('rootRedirectUrl: no user-info, no loopback host, never the domain itself (400 naming the field)', async () => {
