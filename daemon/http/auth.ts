@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Clock } from '../clock.js'
 import { ROLE_SCOPES, canonicalScope, type Role, type Scope } from '../../src/contract/scopes.js'
 import { PERIOD_MS, type TimePeriod } from '../../src/contract/limits.js'
+import { clientKey } from '../addresses.js'
 import { AppError } from './errors.js'
 import { addRouteHook } from './route-hooks.js'
 import { ipAllowed, parseAllowEntry, type AllowEntry } from './ip-allowlist.js'
@@ -134,9 +135,10 @@ export function installAccess(
   function limitIp(request: FastifyRequest, reply: FastifyReply): void {
     const now = deps.clock.now()
     const redirect = request.routeOptions.config.apiRateLimit === false
+    const client = clientKey(request.ip)
     const ipState = redirect
-      ? evaluate(deps.localLimiter.hit(`rip:${request.ip}`, 60_000, now), deps.redirectsPerIpPerMinute, now)
-      : evaluate(deps.localLimiter.hit(`ip:${request.ip}`, 60_000, now), deps.perIpPerMinute, now)
+      ? evaluate(deps.localLimiter.hit(`rip:${client}`, 60_000, now), deps.redirectsPerIpPerMinute, now)
+      : evaluate(deps.localLimiter.hit(`ip:${client}`, 60_000, now), deps.perIpPerMinute, now)
     setRateLimitHeaders(reply, ipState)
     if (ipState.exceeded) throw tooMany(ipState, 'per IP')
   }

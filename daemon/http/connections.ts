@@ -10,7 +10,7 @@
 import type { Server as HttpServer } from 'node:http'
 import type { Server as HttpsServer } from 'node:https'
 import type { Socket } from 'node:net'
-import { parseAddress } from '../addresses.js'
+import { clientKey } from '../addresses.js'
 
 export interface ConnectionLimits {
   /** Open connections at most per client address (IPv6: per /64). */
@@ -29,16 +29,6 @@ export interface ConnectionGuard {
   open(address: string): number
 }
 
-/** What a socket's address counts as: an IPv4 address (mapped ones too), or an IPv6 /64. */
-export function connectionKey(address: string | undefined): string | undefined {
-  if (!address) return undefined
-  const ip = parseAddress(address)
-  if (!ip) return address
-  if (ip.kind() === 'ipv4') return ip.toString()
-  const parts = (ip.toNormalizedString() as string).split(':').slice(0, 4)
-  return `${parts.join(':')}::/64`
-}
-
 /** One count of open connections per client address, shared by every listener it is attached to. */
 export function createConnectionGuard(limits: ConnectionLimits): ConnectionGuard {
   const open = new Map<string, number>()
@@ -46,8 +36,8 @@ export function createConnectionGuard(limits: ConnectionLimits): ConnectionGuard
   const checkEveryMs = Math.max(50, Math.min(1000, Math.floor(limits.headersTimeoutMs / 2)))
 
   function onConnection(socket: Socket): void {
-    const key = connectionKey(socket.remoteAddress)
-    if (key === undefined) return // already gone
+    if (!socket.remoteAddress) return // already gone
+    const key = clientKey(socket.remoteAddress)
     if (limits.isProxy?.(socket.remoteAddress!)) return
     const n = open.get(key) ?? 0
     if (n >= limits.perIp) {
@@ -75,6 +65,6 @@ export function createConnectionGuard(limits: ConnectionLimits): ConnectionGuard
       // A TLS listener emits `connection` for the TCP socket, before the handshake.
       server.on('connection', onConnection)
     },
-    open: (address) => open.get(connectionKey(address) ?? address) ?? 0,
+    open: (address) => open.get(clientKey(address)) ?? 0,
   }
 }

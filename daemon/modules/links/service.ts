@@ -54,6 +54,18 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
   const present = (l: LinkRecord, t: number) => presentLink(l, t, shortUrlOf)
   const load = (organizationId: string, id: string) => writer.load(organizationId, id, 'link')
 
+  type Place = (body: CreateLinkBody) => ReturnType<typeof linkDomain>
+  /** linkDomain for the items of one bulk call: each domain named (or none) is looked up once. */
+  const placeOnce = (organizationId: string): Place => {
+    const seen = new Map<string, ReturnType<typeof linkDomain>>()
+    return (body) => {
+      const key = `${body.customDomainId ?? ''}\n${body.domain ?? ''}`
+      let place = seen.get(key)
+      if (!place) seen.set(key, (place = linkDomain(organizationId, body)))
+      return place
+    }
+  }
+
   /**
    * Every rule of a create body except short-code uniqueness (checked when inserting); one 400
    * names every field that breaks one. The row, and its custom slug when one was asked for.
@@ -62,9 +74,10 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
     organizationId: string,
     body: CreateLinkBody,
     t: number,
+    place: Place = (b) => linkDomain(organizationId, b),
   ): Promise<Omit<NewItem, 'index'>> {
     const p = collectProblems()
-    const domain = await p.checkAsync(() => linkDomain(organizationId, body))
+    const domain = await p.checkAsync(() => place(body))
     const customSlug =
       body.customSlug === undefined ? undefined : p.check(() => checkSlug(body.customSlug!, deps.reserved))
     const destinationUrl = p.check(() => destination(body.destinationUrl))
@@ -119,7 +132,8 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
       validate: ItemValidator,
     ): Promise<BulkCreateResult> {
       const t = now()
-      return bulkCreate(items, validate, (body) => draft(organizationId, body, t), {
+      const place = placeOnce(organizationId)
+      return bulkCreate(items, validate, (body) => draft(organizationId, body, t, place), {
         writer,
         present: (l) => present(l, t),
         t,
@@ -132,8 +146,9 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
       validate: ItemValidator,
     ): Promise<ImportLinksResult> {
       const t = now()
+      const place = placeOnce(organizationId)
       return importFile(body, validate, {
-        draft: (b) => draft(organizationId, b, t),
+        draft: (b) => draft(organizationId, b, t, place),
         writer,
         present: (l) => present(l, t),
         t,

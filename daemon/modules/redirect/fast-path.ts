@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { parse as parseQuery } from 'node:querystring'
 import proxyAddr from '@fastify/proxy-addr'
 import type { FastifyBaseLogger } from 'fastify'
+import { clientKey } from '../../addresses.js'
 import type { Clock } from '../../clock.js'
 import { evaluate, type LocalRateLimitStore } from '../../http/rate-limit.js'
 import { SHARED_DOMAIN_KEY } from '../links/index.js'
@@ -85,7 +86,7 @@ export function createFastRedirect(
       { capOpen: true },
     )
     if (answer.kind !== 'redirect') return false
-    const limit = evaluate(limiter.hit(`rip:${ip}`, 60_000, now), deps.perIpPerMinute, now)
+    const limit = evaluate(limiter.hit(`rip:${clientKey(ip)}`, 60_000, now), deps.perIpPerMinute, now)
     // Over the limit: Fastify answers the 429 (its hook counts the request once more, which
     // changes nothing: the window is already exhausted and Remaining stays 0).
     if (limit.exceeded) return false

@@ -2,7 +2,7 @@ import { parse as parseForm } from 'node:querystring'
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify'
 import type { Clock } from '../../clock.js'
 import { AppError } from '../../http/errors.js'
-import { connectionKey } from '../../http/connections.js'
+import { clientKey } from '../../addresses.js'
 import { evaluate, type LocalRateLimitStore } from '../../http/rate-limit.js'
 import {
   messagePage,
@@ -98,7 +98,7 @@ export function passwordRoutes(deps: { redirect: RedirectService; clock: Clock }
           )
         }
         // Per address: an IPv6 client counts per /64 (the block one host usually holds).
-        const bucket = `pwd:${link.id}:${connectionKey(request.ip) ?? request.ip}`
+        const bucket = `pwd:${link.id}:${clientKey(request.ip)}`
         const used = tries.peek(bucket, PASSWORD_WINDOW_MS, now)
         if (used.count >= PASSWORD_TRIES) {
           const limit = evaluate(used, PASSWORD_TRIES, now)

@@ -287,6 +287,33 @@ describe.skipIf(skip)('custom domain verification against real DNS servers', () 
     expect(root.headers.location).toBe('https://example.com/home')
   })
 
+  it('bulk create: each item goes on the domain it names, else the default; an unknown one fails that item only', async () => {
+    await t.call('POST', `/api/domains/${domain.id}/set-default`)
+    const res = await t.call('POST', '/api/use/links/bulk', {
+      body: {
+        links: [
+          { destinationUrl: 'https://example.com/0' },
+          { destinationUrl: 'https://example.com/1', domain: 'nope.example.test' },
+          { destinationUrl: 'https://example.com/2', customDomainId: domain.id },
+          { destinationUrl: 'https://example.com/3' },
+          { destinationUrl: 'https://example.com/4', domain: 'nope.example.test' },
+        ],
+      },
+    })
+    const results = res.json().results as Array<{
+      status: string
+      link?: { id: string; shortUrl: string }
+      error?: unknown
+    }>
+    expect(results.map((r) => r.status)).toEqual(['created', 'failed', 'created', 'created', 'failed'])
+    for (const i of [0, 2, 3]) expect(results[i]!.link!.shortUrl).toMatch(/^https:\/\/go\.example\.test\//)
+    for (const i of [1, 4])
+      expect(results[i]!.error).toMatchObject({ error: 'Unprocessable', details: [{ field: 'domain' }] })
+    // The next tests expect no default and these links gone.
+    await t.call('PATCH', `/api/domains/${domain.id}`, { body: { isDefault: false } })
+    for (const i of [0, 2, 3]) await t.call('DELETE', `/api/use/links/${results[i]!.link!.id}`)
+  })
+
   it('rootRedirectUrl: no user-info, no loopback host, never the domain itself (400 naming the field)', async () => {
     for (const [url, msg] of [
       ['http://paypal.com@evil.example/', /user name or password/],

@@ -9,7 +9,7 @@ import { connect, type Socket } from 'node:net'
 import { createServer, request } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
 import { listenHttps } from '../../../daemon/modules/domains/tls.js'
-import { connectionKey } from '../../../daemon/http/connections.js'
+import { clientKey } from '../../../daemon/addresses.js'
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js'
 import { createTestApp } from '../../support/app.js'
 
@@ -159,9 +159,9 @@ describe('connections per client address', () => {
   })
 
   it('counts IPv4 (mapped too) per address and IPv6 per /64', () => {
-    expect(connectionKey('203.0.113.7')).toBe('203.0.113.7')
-    expect(connectionKey('::ffff:203.0.113.7')).toBe('203.0.113.7')
-    expect(connectionKey('2001:db8:1:2:aaaa::1')).toBe(connectionKey('2001:db8:1:2:ffff:1:2:3'))
-    expect(connectionKey('2001:db8:1:2::1')).not.toBe(connectionKey('2001:db8:1:3::1'))
+    expect(clientKey('203.0.113.7')).toBe('203.0.113.7')
+    expect(clientKey('::ffff:203.0.113.7')).toBe('203.0.113.7')
+    expect(clientKey('2001:db8:1:2:aaaa::1')).toBe(clientKey('2001:db8:1:2:ffff:1:2:3'))
+    expect(clientKey('2001:db8:1:2::1')).not.toBe(clientKey('2001:db8:1:3::1'))
   })
 })

@@ -180,6 +180,20 @@ describe('per-IP limit', () => {
     expect((await t.call('GET', '/health', { key: null })).statusCode).toBe(200)
   })
 
+  it('an IPv6 client counts per /64: other addresses of its block share the window, another block does not', async () => {
+    t = await createTestApp({ rateLimitPerIp: 2 })
+    const from = (remoteAddress: string) => raw(t, { method: 'GET', url: '/health', remoteAddress })
+    expect((await from('2001:db8:1:2::1')).statusCode).toBe(200)
+    expect((await from('2001:db8:1:2:ffff:ffff:ffff:fffe')).statusCode).toBe(200)
+    // A third address of the same /64 is the same client: its window is spent.
+    expectError(await from('2001:db8:1:2:abcd::9'), 429, 'RateLimitExceeded', '/health')
+    expect((await from('2001:db8:1:3::1')).statusCode).toBe(200)
+    // IPv4-mapped addresses count as the IPv4 address.
+    expect((await from('198.51.100.7')).statusCode).toBe(200)
+    expect((await from('::ffff:198.51.100.7')).statusCode).toBe(200)
+    expectError(await from('198.51.100.7'), 429, 'RateLimitExceeded', '/health')
+  })
+
   it('redirects count in their own per-IP window: API calls and redirects do not share a budget', async () => {
     t = await createTestApp({ rateLimitPerIp: 2, rateLimitRedirectsPerIp: 3 })
     const created = await t.call('POST', '/api/use/links', {

@@ -257,6 +257,19 @@ describe('the redirect fast path', () => {
     expect((await via('203.0.113.2')).status).toBe(429)
   })
 
+  it('counts an IPv6 visitor per /64: rotating addresses within the block does not reset the window', async () => {
+    await start({ rateLimitRedirectsPerIp: 2, trustProxy: true })
+    const link = await makeLink(t)
+    const via = (ip: string) =>
+      get(`/${link.shortCode}`, {
+        headers: { host: '127.0.0.1', 'x-forwarded-host': 'sho.rt', 'x-forwarded-for': ip },
+      })
+    expect((await via('2001:db8:7:7::1')).status).toBe(302)
+    expect(await via('2001:db8:7:7::2')).toMatchObject({ status: 302, viaFastify: false })
+    expect((await via('2001:db8:7:7:1:2:3:4')).status).toBe(429)
+    expect((await via('2001:db8:7:8::1')).status).toBe(302)
+  })
+
   it('ignores X-Forwarded-* headers when no proxy is trusted', async () => {
     await start({ rateLimitRedirectsPerIp: 2 })
     const link = await makeLink(t)

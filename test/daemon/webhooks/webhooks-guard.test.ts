@@ -108,6 +108,10 @@ describe('SSRF guard', () => {
       expect(parseAddress(text)?.toString(), text).toBe(address)
     expect(parseAddress('example.com')).toBeUndefined()
     expect(parseAddress('localhost')).toBeUndefined()
+    // Host names of hex digits and dots only are still checked as IPv4 spellings.
+    for (const host of ['cafe.be', 'deadbeef', 'a.b.c.d', 'bad.example'])
+      expect(parseAddress(host), host).toBeUndefined()
+    expect(parseAddress('0XA.0x1')?.toString()).toBe('10.0.0.1')
   })
 
   it('loopback: allowed for this machine by name or literal unless LINKD_WEBHOOK_ALLOW_LOOPBACK=false, whatever the spelling', () => {

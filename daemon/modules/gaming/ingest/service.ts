@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto'
 import { gunzipSync } from 'node:zlib'
+import { clientKey } from '../../../addresses.js'
 import type { Clock } from '../../../clock.js'
 import { safeEqual } from '../../../crypto.js'
 import { AppError } from '../../../http/errors.js'
@@ -86,7 +87,7 @@ export function createIngestService(deps: IngestDeps): IngestService {
    */
   const TIER_NAMES = ['per game and client address', 'game-wide ceiling'] as const
   const tiersOf = (game: GameRecord, ip: string): QuotaTier[] => [
-    { bucket: `game-ip:${game.id}:${ip}`, windowMs: 60_000, limit: deps.perClientPerMinute },
+    { bucket: `game-ip:${game.id}:${clientKey(ip)}`, windowMs: 60_000, limit: deps.perClientPerMinute },
     { bucket: `game:${game.id}`, windowMs: 60_000, limit: deps.perGamePerMinute },
   ]
   const rateLimited = (state: LimitState, tier: string) =>

@@ -66,6 +66,21 @@ describe('ingestion rate: per game and client address, and a game-wide ceiling',
     expect(await storedEvents(t, game)).toBe(4)
   })
 
+  it('an IPv6 sender counts per /64: another address of its block is the same client', async () => {
+    await setup(2, 100)
+    const game = await createGame(t)
+    const o: SendOpts = { game, orgId: t.orgId }
+    for (const ip of ['2001:db8:5:6::1', '2001:db8:5:6::2'])
+      expect(accepted(await send(t, batch(t, [event(t)]), { ...o, ip }))).toMatchObject(ONE)
+    const over = await send(t, batch(t, [event(t)]), { ...o, ip: '2001:db8:5:6:ffff::3' })
+    expect(over.statusCode).toBe(429)
+    expect(over.json()).toMatchObject({
+      details: [{ field: 'rateLimit', message: 'per game and client address' }],
+    })
+    expect(accepted(await send(t, batch(t, [event(t)]), { ...o, ip: '2001:db8:5:7::1' }))).toMatchObject(ONE)
+    expect(await storedEvents(t, game)).toBe(3)
+  })
+
   it('the game-wide ceiling refuses any address once the game is full; the 429 says so', async () => {
     await setup(3, 5)
     const game = await createGame(t)
