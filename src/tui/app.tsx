@@ -160,8 +160,11 @@ export function App(props: AppProps) {
   )
   // Keys read together (one input holding several) are handled one at a time, each after the
   // render of the one before: a key that opens a form or changes screen is seen by the next.
+  // That render may come after a setImmediate, so the next key waits for a commit of its own
+  // (drainTick): React renders the screens' updates of a key together with it.
   const pending = useRef<KeyPress[]>([])
   const draining = useRef(false)
+  const [drainTick, setDrainTick] = useState(0)
   const drain = useCallback(() => {
     const next = pending.current.shift()
     if (!next) {
@@ -176,9 +179,14 @@ export function App(props: AppProps) {
       ;[input, key] = textKey(first)
     }
     handleKey(input, key)
-    if (pending.current.length > 0) setImmediate(drain)
+    if (pending.current.length > 0) setDrainTick((n) => n + 1)
     else draining.current = false
   }, [handleKey])
+  useEffect(() => {
+    if (drainTick === 0) return
+    const next = setImmediate(drain)
+    return () => clearImmediate(next)
+  }, [drainTick, drain])
   const onKey = useCallback(
     (input: string, key: Key) => {
       pending.current.push(...splitKeys(input, key))

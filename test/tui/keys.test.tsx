@@ -26,6 +26,15 @@ describe('keys screen, rendering', () => {
     expect(refused).not.toMatch(/Revoke|New API key/)
   })
 
+  it('keys of one write act in order: a move then an action acts on the row moved to', async () => {
+    const app = renderTui({ initialScreen: 'keys' })
+    await frameWith(app, '2 keys')
+    await press(app, 'jx')
+    await frameWith(app, 'Activate ci bot (lk_•••bbbb)?')
+    await press(app, 'n', 'kx')
+    await frameWith(app, 'Deactivate key key_aaaa (lk_•••aaaa)?')
+  })
+
   it('a shows the key’s latest requests', async () => {
     const app = renderTui({ initialScreen: 'keys' })
     await frameWith(app, '2 keys')
