@@ -144,50 +144,66 @@ export function createFunnelStore(db: Kysely<Database>, dialect: Dialect): Funne
           prev = `c${k}i`
         }
       }
-      // The gap from the previous step of each player reaching step k >= 2, for the whole funnel
-      // (grp NULL) and, grouped, under the player's value.
+      // Per step, its players and, as JSON arrays in the same row order, their gaps from the
+      // previous step and (grouped) their groups: the medians are taken here, where a sort of a
+      // Float64Array per step and group costs a fraction of a window sort over every gap.
+      const agg = (v: RawBuilder<unknown>) =>
+        dialect === 'sqlite' ? sql`json_group_array(${v})` : sql`CAST(json_agg(${v}) AS TEXT)`
+      const grps = column ? agg(sql`c.grp`) : sql`NULL`
       const stepOf = (k: number) => sql.raw(needsId[k] ? `c${k}i` : `c${k}`)
-      const gapRows = (grp: RawBuilder<unknown>, where: RawBuilder<unknown>) =>
-        steps.slice(1).map(
+      const rows = [
+        sql`SELECT 1 AS k, COUNT(*) AS n, NULL AS gaps, ${grps} AS grps FROM c0 c`,
+        ...steps.slice(1).map(
           (_, i) =>
-            sql`SELECT ${grp} AS grp, ${sql.lit(i + 2)} AS k, c.${t(i + 1)} - c.${t(i)} AS g
-              FROM ${stepOf(i + 1)} c WHERE c.${t(i + 1)} IS NOT NULL ${where}`,
-        )
-      const gaps = [...gapRows(sql`CAST(NULL AS TEXT)`, sql``)]
-      const firsts = [sql`SELECT CAST(NULL AS TEXT) AS grp, 1 AS k, COUNT(*) AS n, 0 AS g FROM c0`]
-      if (column) {
-        gaps.push(...gapRows(sql`c.grp`, sql`AND c.grp IS NOT NULL`))
-        firsts.push(sql`SELECT grp, 1 AS k, COUNT(*) AS n, 0 AS g FROM c0 WHERE grp IS NOT NULL GROUP BY grp`)
-      }
-      const { rows } = await sql<{ grp: string | null; k: number; n: number; g: number }>`
-        WITH ${sql.join(ctes)},
-        gaps AS (${sql.join(gaps, sql` UNION ALL `)}),
-        ranked AS (SELECT grp, k, g, ROW_NUMBER() OVER (PARTITION BY grp, k ORDER BY g) AS rn,
-          COUNT(*) OVER (PARTITION BY grp, k) AS n FROM gaps)
-        SELECT grp, k, n, g FROM ranked WHERE rn = (n + 1) / 2 OR rn = n / 2 + 1
-        UNION ALL ${sql.join(firsts, sql` UNION ALL `)}`.execute(db)
-      // The median: the middle gap, or the mean of the two middle ones.
-      const cells = new Map<string, FunnelCell & { sum: number; parts: number }>()
-      for (const r of rows) {
-        const key = `${r.grp ?? '\u0000'}\n${r.k}`
-        const cell = cells.get(key)
-        if (cell) {
-          cell.sum += Number(r.g)
-          cell.parts++
-        } else
-          cells.set(key, {
-            group: r.grp,
-            step: Number(r.k),
-            players: Number(r.n),
-            medianMs: null,
-            sum: Number(r.g),
-            parts: 1,
-          })
-      }
-      return [...cells.values()].map(({ sum, parts, ...c }) => ({
-        ...c,
-        medianMs: c.step === 1 ? null : sum / parts,
-      }))
+            sql`SELECT ${sql.lit(i + 2)} AS k, COUNT(*) AS n, ${agg(sql`c.${t(i + 1)} - c.${t(i)}`)} AS gaps,
+              ${grps} AS grps FROM ${stepOf(i + 1)} c WHERE c.${t(i + 1)} IS NOT NULL`,
+        ),
+      ]
+      const { rows: stepRows } = await sql<StepRow>`WITH ${sql.join(ctes)}
+        ${sql.join(rows, sql` UNION ALL `)}`.execute(db)
+      return funnelCells(stepRows, column !== null)
     },
   }
+}
+
+/** A step's players and their gaps and groups as JSON arrays (NULL or '[]' for none). */
+interface StepRow {
+  k: number
+  n: number
+  gaps: string | null
+  grps: string | null
+}
+
+/** The median of some gaps: the middle one, or the mean of the two middle ones. */
+function median(gaps: number[]): number {
+  const sorted = Float64Array.from(gaps).sort()
+  const mid = sorted.length >> 1
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+/**
+ * The cells from the steps' rows: the whole funnel's, and when `grouped` each group's (a NULL
+ * group: no profile, in no group).
+ */
+function funnelCells(rows: StepRow[], grouped: boolean): FunnelCell[] {
+  const cells: FunnelCell[] = []
+  for (const row of rows) {
+    const step = Number(row.k)
+    const players = Number(row.n)
+    if (players === 0) continue
+    const gaps = step === 1 ? [] : (JSON.parse(row.gaps ?? '[]') as number[])
+    cells.push({ group: null, step, players, medianMs: step === 1 ? null : median(gaps) })
+    if (!grouped) continue
+    const groups = JSON.parse(row.grps ?? '[]') as Array<string | null>
+    const byGroup = new Map<string, number[]>()
+    groups.forEach((grp, i) => {
+      if (grp === null) return
+      let list = byGroup.get(grp)
+      if (!list) byGroup.set(grp, (list = []))
+      list.push(step === 1 ? 0 : gaps[i]!)
+    })
+    for (const [group, list] of byGroup)
+      cells.push({ group, step, players: list.length, medianMs: step === 1 ? null : median(list) })
+  }
+  return cells
 }
