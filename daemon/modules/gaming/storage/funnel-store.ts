@@ -127,29 +127,38 @@ export function createFunnelStore(db: Kysely<Database>, dialect: Dialect): Funne
         ctes.push(sql`c0i AS MATERIALIZED (SELECT c.*, ${idOf(0)} AS i0 FROM c0 c)`)
         prev = 'c0i'
       }
-      // ck: step k's time of the players who reached step k-1 (NULL: not reached). SQLite: a
-      // correlated MIN per player (one index seek). PostgreSQL: sk, the times of the players
-      // reaching step k by a join its planner may hash (one scan of the step's events, where a
-      // seek per player costs several times more), joined back to every player of step k-1.
+      // ck: the players who reached step k, with step k's time and what later steps read: t0, the
+      // group, the previous step's time, the times and event ids of steps whose type comes again.
+      // SQLite: a correlated MIN per player (one index seek), kept when not NULL (LIMIT -1 keeps
+      // the subquery from being flattened, which would run the MIN twice). PostgreSQL: sk, the
+      // times by a join its planner may hash (one scan of the step's events, where a seek per
+      // player costs several times more), joined back to the players of step k-1.
       for (let k = 1; k < steps.length; k++) {
-        const reached = k === 1 ? sql`` : sql`WHERE c.${t(k - 1)} IS NOT NULL`
+        const keep = ['player_id', 't0', 'grp']
+        for (let j = 0; j < k; j++) {
+          if (j > 0 && (needsId[j] || j === k - 1)) keep.push(`t${j}`)
+          if (needsId[j]) keep.push(`i${j}`)
+        }
+        const cols = sql.join(keep.map((c) => sql.ref(`c.${c}`)))
         const within = sql`e.ts >= c.${t(k - 1)} AND e.ts <= c.t0 + ${windowMs} ${cond(k)} ${unused(k)}`
         const [ck, sk, from] = [sql.raw(`c${k}`), sql.raw(`s${k}`), sql.raw(prev)]
         if (dialect === 'sqlite')
-          ctes.push(sql`${ck} AS MATERIALIZED (SELECT c.*,
-            (SELECT MIN(e.ts) ${events(k)} AND ${within}) AS ${t(k)} FROM ${from} c ${reached})`)
+          ctes.push(sql`${ck} AS MATERIALIZED (SELECT * FROM (SELECT ${cols},
+            (SELECT MIN(e.ts) ${events(k)} AND ${within}) AS ${t(k)} FROM ${from} c LIMIT -1)
+            WHERE ${t(k)} IS NOT NULL)`)
         else
           ctes.push(
             sql`${sk} AS MATERIALIZED (SELECT c.player_id, MIN(e.ts) AS t FROM ${from} c JOIN game_events e
               ON e.game_id = ${gameId} AND e.event_type = ${steps[k]!.eventType} AND e.player_id = c.player_id
               AND ${within} GROUP BY c.player_id)`,
-            sql`${ck} AS MATERIALIZED (SELECT c.*, s.t AS ${t(k)} FROM ${from} c
-              LEFT JOIN ${sk} s ON s.player_id = c.player_id ${reached})`,
+            sql`${ck} AS MATERIALIZED (SELECT ${cols}, s.t AS ${t(k)} FROM ${from} c
+              JOIN ${sk} s ON s.player_id = c.player_id)`,
           )
         prev = `c${k}`
         if (needsId[k]) {
-          ctes.push(sql`${sql.raw(`c${k}i`)} AS MATERIALIZED (SELECT c.*,
-            CASE WHEN c.${t(k)} IS NULL THEN NULL ELSE ${idOf(k)} END AS ${id(k)} FROM ${sql.raw(prev)} c)`)
+          ctes.push(
+            sql`${sql.raw(`c${k}i`)} AS MATERIALIZED (SELECT c.*, ${idOf(k)} AS ${id(k)} FROM ${ck} c)`,
+          )
           prev = `c${k}i`
         }
       }
@@ -165,7 +174,7 @@ export function createFunnelStore(db: Kysely<Database>, dialect: Dialect): Funne
         ...steps.slice(1).map(
           (_, i) =>
             sql`SELECT ${sql.lit(i + 2)} AS k, COUNT(*) AS n, ${agg(sql`c.${t(i + 1)} - c.${t(i)}`)} AS gaps,
-              ${grps} AS grps FROM ${stepOf(i + 1)} c WHERE c.${t(i + 1)} IS NOT NULL`,
+              ${grps} AS grps FROM ${stepOf(i + 1)} c`,
         ),
       ]
       const { rows: stepRows } = await sql<StepRow>`WITH ${sql.join(ctes)}
