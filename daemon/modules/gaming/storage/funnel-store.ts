@@ -1,8 +1,9 @@
 /**
  * Funnels computed in the database, one query: each step's time per player is the MIN over that
  * player's events of the step's type (SQLite: a seek per player in index game_events_funnel_player:
- * game, type, player, time, event id; PostgreSQL: a join it can hash), chained step by step through materialized CTEs, then players and the
- * median time from the previous step per step (and per group) by window functions. Same rules as
+ * game, type, player, time, event id; PostgreSQL: a join it can hash), chained step by step through
+ * materialized CTEs; per step, its players and their gaps from the previous step come back as JSON
+ * arrays and the medians (per step, and per group) are taken here. Same rules as
  * docs/reference/gaming.md: step 1 is the first matching event of the range; step k the earliest
  * matching event at or after step k-1's time, at most `window` after step 1; one event counts for
  * one step (at a shared millisecond, steps of the same type take the smallest event ids first).
