@@ -193,11 +193,36 @@ interface StepRow {
   grps: string | null
 }
 
-/** The median of some gaps: the middle one, or the mean of the two middle ones. */
+/**
+ * The median of some gaps: the middle one, or the mean of the two middle ones. Quickselect (a
+ * random pivot: O(n) on average whatever the data) costs a fifth of a sort of a million gaps.
+ */
 function median(gaps: number[]): number {
-  const sorted = Float64Array.from(gaps).sort()
-  const mid = sorted.length >> 1
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+  const a = Float64Array.from(gaps)
+  const mid = a.length >> 1
+  let [lo, hi] = [0, a.length - 1]
+  // Partitions a[lo..hi] around a pivot until a[mid] is the mid-th smallest: then every value
+  // before it is at most it.
+  while (lo < hi) {
+    const pivot = a[lo + Math.floor(Math.random() * (hi - lo + 1))]!
+    let [i, j] = [lo, hi]
+    while (i <= j) {
+      while (a[i]! < pivot) i++
+      while (a[j]! > pivot) j--
+      if (i <= j) {
+        ;[a[i], a[j]] = [a[j]!, a[i]!]
+        i++
+        j--
+      }
+    }
+    if (mid <= j) hi = j
+    else if (mid >= i) lo = i
+    else break
+  }
+  if (a.length % 2 === 1) return a[mid]!
+  let below = a[0]!
+  for (let i = 1; i < mid; i++) if (a[i]! > below) below = a[i]!
+  return (below + a[mid]!) / 2
 }
 
 /**
