@@ -39,6 +39,11 @@ beforeAll(async () => {
       at(base, `c${i}`, 'c_start'),
       at(base + 60_000 * (i + 1), `c${i}`, 'level_complete', { level }),
     ]),
+    // Booleans against 1 / 0 / true, and an object against the same text.
+    ...[true, 1, 'true', false, 0, { v: 1 }, '{"v":1}', [1]].flatMap((flag, i) => [
+      at(base, `f${i}`, 'f_start'),
+      at(base + 60_000, `f${i}`, 'f_done', { flag }),
+    ]),
   ]
   accepted(await send(t, batch(t, events), { game, orgId: t.orgId }))
 })
@@ -86,6 +91,17 @@ describe('what counts as a step', () => {
       medianSecondsFromPrevious: 90,
     })
     expect(players(await funnel('steps=c_start,level_complete:level=3.5'))).toEqual([6, 1])
+  })
+
+  it('1 and 0 match numbers, not booleans; true matches the boolean and the text; {…} only the text', async () => {
+    const done = async (value: string) =>
+      (await funnel(`steps=f_start,${encodeURIComponent(`f_done:flag=${value}`)}`)).data[1]!.players
+    expect(await done('1')).toBe(1)
+    expect(await done('0')).toBe(1)
+    expect(await done('true')).toBe(2)
+    expect(await done('false')).toBe(1)
+    expect(await done('{"v":1}')).toBe(1)
+    expect(await done('[1]')).toBe(0)
   })
 
   it('step 1 has conversion 1 and no median; a step nobody reached has a null step conversion after it', async () => {

@@ -29,6 +29,7 @@ interface Ev {
 }
 
 const rand = prng(7)
+const FLAGS = [true, false, 1, 0, 'true', '1', { v: 1 }, '{"v":1}', [1], null] as const
 const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!
 
 /** Players who install, start and complete levels (level as a number, sometimes as text), and buy. */
@@ -62,7 +63,9 @@ function generate(): { events: Ev[]; profiles: Map<string, Record<string, string
       const level = 1 + Math.floor(rand() * 4)
       const levelValue = rand() < 0.3 ? String(level) : level
       const type = pick(['level_start', 'level_start', 'level_complete', 'purchase', 'tutorial'])
-      add(type, type === 'purchase' ? { amount: 0.99, currency: 'USD' } : { level: levelValue })
+      // A flag of each kind a condition tells apart, taken in turn (no draw: the rest stays the same).
+      const flag = FLAGS[events.length % FLAGS.length]
+      add(type, type === 'purchase' ? { amount: 0.99, currency: 'USD' } : { level: levelValue, flag })
     }
   }
   return { events: events.filter((e) => e.ts < D0 + DAYS * DAY), profiles }
@@ -113,7 +116,7 @@ function reference(
     if (e.event_type !== s.type) return false
     if (s.field === null) return true
     const v = e.data[s.field]
-    return (typeof v === 'string' || typeof v === 'number') && String(v) === s.value
+    return (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') && String(v) === s.value
   }
   const byPlayer = new Map<string, Ev[]>()
   for (const e of events) byPlayer.set(e.player_id, [...(byPlayer.get(e.player_id) ?? []), e])
@@ -209,6 +212,9 @@ const CASES: Array<[string, string, number, number]> = [
   ['level_complete,level_start', '1h', first + 2, first + 3],
   // One type with and without a condition: which event each step takes at a shared millisecond.
   ['level_start,level_start:level=2,level_start', '1d', first, first + DAYS - 1],
+  // Flags: 1 / 0 against booleans, true against text, an object against its text.
+  ['tutorial:flag=1,level_start:flag=true,tutorial:flag=0', '30d', first, first + DAYS - 1],
+  ['level_start:flag={"v":1},tutorial:flag=false,level_complete:flag=true', '30d', first, first + DAYS - 1],
 ]
 
 describe('funnels against the brute force', () => {
