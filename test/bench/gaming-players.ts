@@ -205,7 +205,7 @@ async function groupFigures(url: string): Promise<string | undefined> {
 }
 
 /** Raw better-sqlite3 inserts of the same rows: 1,000 batches per transaction, WAL, NORMAL. */
-async function rawBatchesPerSecond(batches: number): Promise<number> {
+async function rawBatches(batches: number): Promise<{ rate: number; cpuUs: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'linkd-bench-players-raw-'))
   const db = openDatabase(`sqlite:${join(dir, 'raw.db')}`)
   try {
@@ -228,8 +228,10 @@ async function rawBatchesPerSecond(batches: number): Promise<number> {
             JSON.stringify(e.data))
     })
     const t0 = performance.now()
+    const c0 = process.cpuUsage()
     for (let i = 0; i < all.length; i += 1000) tx(all.slice(i, i + 1000))
-    return batches / ((performance.now() - t0) / 1000)
+    const c = process.cpuUsage(c0)
+    return { rate: batches / ((performance.now() - t0) / 1000), cpuUs: (c.user + c.system) / batches }
   } finally {
     await db.close()
     rmSync(dir, { recursive: true, force: true })
@@ -255,18 +257,21 @@ export async function playersBench(): Promise<Array<[string, string]>> {
       { ...process.env, PORT: String(port) },
     )
     let bareRun: Drive
+    let bareCpu = 0
     try {
       const target = {
         urls: [`http://127.0.0.1:${port}/events`],
         headers: { 'content-type': 'application/json' },
       }
       await closedLoop(sender(target, agents), 2)
+      const c0 = cpuMs(bare.child.pid)
       bareRun = await closedLoop(sender(target, agents), SECONDS)
+      bareCpu = ((cpuMs(bare.child.pid) - c0) * 1000) / bareRun.accepted
     } finally {
       await stop(bare.child)
     }
     const bareRate = bareRun.accepted / bareRun.seconds
-    const rawRate = await rawBatchesPerSecond(50_000)
+    const { rate: rawRate, cpuUs: rawCpu } = await rawBatches(50_000)
 
     const onPostgres = process.env.BENCH_PLAYERS_ENGINE === 'postgres'
     const server = onPostgres ? await startPostgres({ durable: true }) : undefined
@@ -324,13 +329,25 @@ export async function playersBench(): Promise<Array<[string, string]>> {
       const base = Math.min(bareRate, rawRate)
       const p99 = (xs: number[]) => fmt(percentile(xs, 99))
       return [
-        ['bare Fastify, same POST', `${fmt(bareRate, 0)} batches/s, p99 ${p99(bareRun.latencies)} ms`],
-        ['raw better-sqlite3, same rows', `${fmt(rawRate, 0)} batches/s (1,000 batches a transaction)`],
+        [
+          'bare Fastify, same POST',
+          `${fmt(bareRate, 0)} batches/s, p99 ${p99(bareRun.latencies)} ms, ${fmt(bareCpu, 0)} µs of CPU each`,
+        ],
+        [
+          'raw better-sqlite3, same rows',
+          `${fmt(rawRate, 0)} batches/s (1,000 batches a transaction), ${fmt(rawCpu, 0)} µs of CPU each`,
+        ],
         [
           `linkd (${engine}), ${IN_FLIGHT} in flight`,
           `${fmt(rate, 0)} batches/s accepted, ${flood.refused} refused (503); p50 ${fmt(median(flood.latencies))} ms, p99 ${p99(flood.latencies)} ms`,
         ],
         ['  ratio to min(bare, raw)', `${fmt(rate / base, 2)}x (goal >= 0.5x)`],
+        [
+          // What one process would reach doing only the HTTP request and the inserts, on the
+          // share of the machine linkd got in this run.
+          '  ceiling: HTTP + inserts alone',
+          `${fmt(bareCpu + rawCpu, 0)} µs a batch: ${fmt(((cpu / flood.accepted) * rate) / ((bareCpu + rawCpu) / 1000) / base, 2)}x at linkd's share of the CPU`,
+        ],
         [
           '  linkd CPU per batch',
           `${fmt((cpu * 1000) / flood.accepted, 0)} µs (${fmt(cpu / 10 / flood.seconds, 0)} % of a core)`,
