@@ -186,6 +186,7 @@ describe('OpenAPI fuzz: hostile input never gives a 5xx and every 4xx carries th
         cnameTarget: 'links.fuzz.test',
         rateLimitPerIp: 10_000_000,
         rateLimitPerOrg: 10_000_000,
+        rateLimitPerMember: 10_000_000,
         ingestRateLimitPerGame: 10_000_000,
         ingestRateLimitPerClient: 10_000_000,
       },
