@@ -310,6 +310,11 @@ export const INGEST_LIMITS = {
   sessionGapMs: 30 * 60_000,
   idMax: 128,
   customTypeMax: 64,
+  /**
+   * Distinct custom names a player's UTC day counts per name (players per name, retention by that
+   * return event); later names of the day are stored and counted as events only.
+   */
+  customNamesPerPlayerDay: 250,
   /** Revenue `data.amount` of one event, in the event's currency: 0 to this, inclusive. */
   amountMax: 1_000_000,
   /** `data.exchange_rate`: more than 0, at most this (reporting units per 1 unit of the event's). */

@@ -97,8 +97,8 @@ export async function geographyReport(aggregates: Reads, scope: Scope): Promise<
 /**
  * Per event type: the named types, and each custom name as its own row (`custom: true`, from the
  * 'custom_event' dimension). Events of the range, distinct players who sent it in the range, share
- * of all events; sorted by count. A custom name with events of days stored before players were
- * counted per name ('custom_event_uncounted') in the range has uniquePlayers null.
+ * of all events; sorted by count. A custom name with events whose players are not counted per name
+ * ('custom_event_uncounted') in the range has uniquePlayers null.
  */
 export async function eventsReport(aggregates: Reads, scope: Scope): Promise<Events> {
   const [rows, counted, uncounted, players, customPlayers] = await Promise.all([

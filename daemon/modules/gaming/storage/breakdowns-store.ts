@@ -25,7 +25,8 @@ export interface DimensionTotal {
 
 /**
  * The daily dimensions the breakdowns read: 'custom_event_uncounted' holds the custom-name events
- * of days stored before players were counted per name (migration 0031).
+ * whose players are not counted per name: of days stored before they were (migration 0031), and of
+ * names past a player-day's INGEST_LIMITS.customNamesPerPlayerDay.
  */
 export type DimensionTotalsDim = 'country' | 'event_type' | 'custom_event' | 'custom_event_uncounted'
 

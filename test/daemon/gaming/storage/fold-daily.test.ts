@@ -14,7 +14,14 @@ const dims = (st: ReturnType<typeof state>) =>
 describe('fold: day aggregates', () => {
   it("a flagged custom event: counted on its day, its custom type and the profile dimensions ('' when missing)", () => {
     const st = state()
-    countEvent(st, profile({ country: null, source: 'google' }), ev({ ts: T0, type: 'boss_fight' }), 'flag')
+    const day = { customNames: new Set(['boss_fight']) }
+    countEvent(
+      st,
+      profile({ country: null, source: 'google' }),
+      day,
+      ev({ ts: T0, type: 'boss_fight' }),
+      'flag',
+    )
     const { daily } = dailyChanges(st)
     expect(daily).toEqual([
       {
@@ -45,12 +52,21 @@ describe('fold: day aggregates', () => {
     ])
   })
 
+  it("a custom name its player-day does not count per name: its events under 'custom_event_uncounted'", () => {
+    const st = state()
+    countEvent(st, profile(), { customNames: new Set(['a']) }, ev({ ts: T0, type: 'b' }), 'accept')
+    expect(dims(st).slice(0, 2)).toEqual([
+      ['event_type', 'custom', 1, 0, 0],
+      ['custom_event_uncounted', 'b', 1, 0, 0],
+    ])
+  })
+
   it('revenue: a transaction and its sum per day, type and profile dimension, saturating at the ceiling', () => {
     const st = state()
     dayCounters(st, D).revenue_iap_micros = MONEY_SUM_MAX_MICROS - 5
     const buy = ev({ ts: T0, type: 'purchase', revenueType: 'iap', revenueMicros: 1_000 })
-    countEvent(st, profile(), buy, 'accept')
-    countEvent(st, profile(), { ...buy, revenueType: 'ad', revenueMicros: 0 }, 'accept')
+    countEvent(st, profile(), {}, buy, 'accept')
+    countEvent(st, profile(), {}, { ...buy, revenueType: 'ad', revenueMicros: 0 }, 'accept')
     const day = dailyChanges(st).daily[0]!
     expect([
       day.events,

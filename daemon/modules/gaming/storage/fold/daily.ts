@@ -5,7 +5,7 @@
  */
 import { addMoney } from '../types.js'
 import type { AcceptedEvent, Changes, DailyCounters, DimCounters, GameEvent, ProfileRow } from '../types.js'
-import { REVENUE_COLUMN, type FoldState } from './state.js'
+import { REVENUE_COLUMN, type FoldState, type LiveDay } from './state.js'
 
 const zeroDaily = (): DailyCounters => ({
   active_players: 0,
@@ -76,10 +76,14 @@ export function profileDims(st: FoldState, p: ProfileRow, day: number, f: (c: Di
   for (const [dim, column] of PROFILE_DIMS) f(dimCounters(st, day, dim, dimValue(p[column])))
 }
 
-/** The event itself: events, flagged events, per type and custom type, transactions and revenue. */
+/**
+ * The event itself: events, flagged events, per type and custom type, transactions and revenue.
+ * `day` is the event's player-day, already folded (the custom names it counts).
+ */
 export function countEvent(
   st: FoldState,
   profile: ProfileRow,
+  day: Pick<LiveDay, 'customNames'>,
   event: GameEvent,
   verdict: AcceptedEvent['verdict'],
 ): void {
@@ -88,7 +92,14 @@ export function countEvent(
   if (verdict === 'flag') dc.flagged_events++
   const typeC = dimCounters(st, event.day, 'event_type', event.custom ? 'custom' : event.type)
   typeC.events++
-  if (event.custom) dimCounters(st, event.day, 'custom_event', event.type).events++
+  // A custom name the player's day does not count per name: events only ('custom_event_uncounted').
+  if (event.custom)
+    dimCounters(
+      st,
+      event.day,
+      day.customNames!.has(event.type) ? 'custom_event' : 'custom_event_uncounted',
+      event.type,
+    ).events++
   profileDims(st, profile, event.day, (c) => c.events++)
   if (event.revenueType) {
     const col = REVENUE_COLUMN[event.revenueType]

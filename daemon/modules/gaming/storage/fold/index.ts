@@ -36,7 +36,7 @@ export function fold(
   for (const { event, verdict } of fresh) {
     const profile = foldPlayer(st, event)
     const day = foldPlayerDay(st, profile, event)
-    countEvent(st, profile, event, verdict)
+    countEvent(st, profile, day, event, verdict)
     foldRevenue(st, profile, day, event)
     addCostAndCommission(st, profile, event)
     foldSession(st, profile, event)

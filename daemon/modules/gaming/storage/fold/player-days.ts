@@ -4,6 +4,7 @@
  * distinct-player gaps of 'active' and its country); a type or custom name new on the day counts
  * the player for it.
  */
+import { INGEST_LIMITS } from '../../../../../src/contract/limits.js'
 import { NO_DAY, holdsName, pairKey } from '../types.js'
 import type { Changes, GameEvent, PlayerDayRow } from '../types.js'
 import { dayCounters, dimCounters, profileDims } from './daily.js'
@@ -78,13 +79,15 @@ function addTypeDay(st: FoldState, playerId: string, typeValue: string, bit: num
 
 /**
  * A custom event name new on the player's day: the day's players of that name, and its
- * distinct-player gaps ('custom:<name>') against the player's other days with the name.
+ * distinct-player gaps ('custom:<name>') against the player's other days with the name. A day
+ * counts its first INGEST_LIMITS.customNamesPerPlayerDay names only, which bounds what each batch
+ * reads and writes of the day whatever names a client makes up.
  */
 function addCustomName(st: FoldState, pd: LiveDay, name: string): void {
   const names = (pd.customNames ??= new Set(
     pd.custom_events ? (JSON.parse(pd.custom_events) as string[]) : [],
   ))
-  if (names.has(name)) return
+  if (names.has(name) || names.size >= INGEST_LIMITS.customNamesPerPlayerDay) return
   names.add(name)
   dimCounters(st, pd.day, 'custom_event', name).players++
   let prev = NO_DAY
