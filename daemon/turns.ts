@@ -4,13 +4,16 @@
  */
 export const INGEST_TURN_MS = 1
 
+/** Waits for a turn; `first`: ahead of the callers already waiting (work begun that others wait for). */
+export type Turn = (first?: boolean) => Promise<void>
+
 /**
  * Turns of the event loop for CPU-heavy work that arrives in bursts (gaming batches): each caller
- * waits for its turn, in order; within one turn callers go one after another, each up to its
- * first wait, until `turnMs` is used; the others wait for the next turn, which comes after the
- * I/O that arrived meanwhile (redirects, reads) has been handled.
+ * waits for its turn, in order (a `first` caller ahead of the others); within one turn callers go
+ * one after another, each up to its first wait, until `turnMs` is used; the others wait for the
+ * next turn, which comes after the I/O that arrived meanwhile (redirects, reads) has been handled.
  */
-export function createTurns(turnMs: number): () => Promise<void> {
+export function createTurns(turnMs: number): Turn {
   const waiting: Array<() => void> = []
   let scheduled = false
   let started = 0
@@ -32,9 +35,10 @@ export function createTurns(turnMs: number): () => Promise<void> {
     started = performance.now()
     next()
   }
-  return () =>
+  return (first = false) =>
     new Promise<void>((resolve) => {
-      waiting.push(resolve)
+      if (first) waiting.unshift(resolve)
+      else waiting.push(resolve)
       if (!scheduled) {
         scheduled = true
         setImmediate(turn)

@@ -81,9 +81,10 @@ export interface GroupCommitOptions<U, D> {
   flush?: (unit: U, deferred: D[]) => Promise<void>
   /**
    * Waits for the group's next slice of the event loop (default: the next turn); the turns that
-   * other CPU-heavy work takes (daemon/turns.ts), so that both share one slice per turn.
+   * other CPU-heavy work takes (daemon/turns.ts), so that both share one slice per turn. `first`:
+   * a group being written goes ahead of the work waiting (its batches are older and wait for it).
    */
-  yieldTo?: () => Promise<void>
+  yieldTo?: (first?: boolean) => Promise<void>
 }
 
 export interface GroupCommitter<U, D = never> {
@@ -170,7 +171,7 @@ export function createGroupCommitter<U, D = never>(
           // A long group lets the event loop answer others (redirects, reads from caches)
           // between its units; nothing else joins its transaction meanwhile.
           if (performance.now() - ran > YIELD_AFTER_MS) {
-            await yieldTo()
+            await yieldTo(true)
             ran = performance.now()
           }
           const own: D[] = []
@@ -191,7 +192,7 @@ export function createGroupCommitter<U, D = never>(
           }
         }
         // The counters and the COMMIT run in one piece: they start a slice of their own.
-        if (performance.now() - ran > YIELD_AFTER_MS) await yieldTo()
+        if (performance.now() - ran > YIELD_AFTER_MS) await yieldTo(true)
         if (flush && deferred.length) await flush(tx.unit, deferred)
         return outcomes
       })

@@ -5,7 +5,9 @@
  * same POST and raw better-sqlite3 inserting the same rows, so the ratios hold on a noisy machine:
  * - accepted batches/s (closed loop; goal >= 0.5x min(bare Fastify, raw SQLite));
  * - p99 of a 202 at half that rate (open loop; goal <= 250 ms);
- * - the redirect p99 during an ingestion flood against its idle p99 (goal <= 2x), and at half rate.
+ * - the redirect p99 during an ingestion flood against its idle p99 (goal <= 2x), and at half rate;
+ * - what explains a slow run: linkd's young GCs in the flood (--trace-gc-nvp) and the p99 of its
+ *   groups' write and sync at half the rate (/metrics).
  * BENCH_PLAYERS_SECONDS (default 10) sets each closed-loop phase; BENCH_PLAYERS_ENGINE=postgres
  * runs linkd on a PostgreSQL server of its own (durable: fsync and synchronous_commit on), with
  * BENCH_PLAYERS_PROCESSES linkd processes (default 1) sharing the load.
@@ -204,6 +206,35 @@ async function groupFigures(url: string): Promise<string | undefined> {
   return `${groups} groups, ${fmt(value('linkd_ingest_group_batches_sum') / groups, 1)} batches each; write ${per('linkd_ingest_group_write_seconds')} ms, sync ${per('linkd_ingest_group_sync_seconds')} ms (means)`
 }
 
+/**
+ * The bound under which 99 % of what a /metrics histogram observed between two readings falls
+ * (ms; its bucket bounds): where a slow run's 202s waited, the group's write or its sync.
+ */
+function histogramP99(before: string, after: string, name: string): string {
+  const buckets = (text: string) =>
+    [...text.matchAll(new RegExp(`^${name}_bucket\\{le="([^"]+)"\\} (\\S+)$`, 'gm'))].map(
+      (m) => [m[1]!, Number(m[2])] as const,
+    )
+  const was = new Map(buckets(before))
+  const now = buckets(after).map(([le, n]) => [le, n - (was.get(le) ?? 0)] as const)
+  const total = now.at(-1)?.[1] ?? 0
+  const le = now.find(([, n]) => n >= total * 0.99)?.[0]
+  return !total || le === undefined ? '-' : le === '+Inf' ? '> 10 s' : `<= ${fmt(Number(le) * 1000, 0)} ms`
+}
+
+/**
+ * The young-generation GCs (scavenges) in linkd's --trace-gc-nvp output: how often per batch
+ * (what a batch allocates), how much each kept (survived or promoted: what is alive, mostly the
+ * batches in flight) and their pauses (what a redirect waits behind).
+ */
+function scavenges(nvp: string, batches: number): string {
+  const rows = [...nvp.matchAll(/ms: pause=([\d.]+) .*?gc=s .*?promoted=(\d+) new_space_survived=(\d+)/g)]
+  if (!rows.length) return 'none seen'
+  const pauses = rows.map((m) => Number(m[1]))
+  const kept = rows.reduce((n, m) => n + Number(m[2]) + Number(m[3]), 0) / rows.length
+  return `${fmt((rows.length / batches) * 1000, 1)} per 1,000 batches, ${fmt(kept / 1024, 0)} KB kept each; pause p50 ${fmt(median(pauses))} ms, p99 ${fmt(percentile(pauses, 99))} ms`
+}
+
 /** Raw better-sqlite3 inserts of the same rows: 1,000 batches per transaction, WAL, NORMAL. */
 async function rawBatches(batches: number): Promise<{ rate: number; cpuUs: number }> {
   const dir = mkdtempSync(join(tmpdir(), 'linkd-bench-players-raw-'))
@@ -287,7 +318,10 @@ export async function playersBench(): Promise<Array<[string, string]>> {
     const daemons: RunningLinkd[] = []
     for (const dir of dirs)
       daemons.push(
-        await startLinkd(dir, { ...ENV, ...database }, prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []),
+        await startLinkd(dir, { ...ENV, ...database }, [
+          '--trace-gc-nvp',
+          ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []),
+        ]),
       )
     const linkd = daemons[0]!
     try {
@@ -317,6 +351,7 @@ export async function playersBench(): Promise<Array<[string, string]>> {
       const idle = await redirectProbe(redirectUrl, 4)
       await closedLoop(send, 2) // warm-up
       const cpu0 = daemons.reduce((n, d) => n + cpuMs(d.child.pid), 0)
+      const gc0 = linkd.output().length
       const [flood, during] = await Promise.all([
         closedLoop(send, SECONDS),
         redirectProbe(redirectUrl, SECONDS - 2),
@@ -324,11 +359,14 @@ export async function playersBench(): Promise<Array<[string, string]>> {
       const cpu = daemons.reduce((n, d) => n + cpuMs(d.child.pid), 0) - cpu0
       if (flood.other) throw new Error(`ingestion: ${flood.other} failed, first: ${flood.firstError}`)
       const rate = flood.accepted / flood.seconds
+      const gc = scavenges(linkd.output().slice(gc0), flood.accepted)
       const groups = await groupFigures(linkd.url)
+      const metrics0 = await (await fetch(`${linkd.url}/metrics`)).text()
       const [half, duringHalf] = await Promise.all([
         openLoop(send, rate / 2, SECONDS),
         redirectProbe(redirectUrl, SECONDS - 2),
       ])
+      const metrics1 = await (await fetch(`${linkd.url}/metrics`)).text()
       const base = Math.min(bareRate, rawRate)
       const p99 = (xs: number[]) => fmt(percentile(xs, 99))
       return [
@@ -356,11 +394,21 @@ export async function playersBench(): Promise<Array<[string, string]>> {
           `${fmt((cpu * 1000) / flood.accepted, 0)} µs (${fmt(cpu / 10 / flood.seconds, 0)} % of a core)`,
         ],
         ...(groups ? [['  groups (SQLite group commit)', groups] as [string, string]] : []),
+        ['  young GCs', gc],
         ['  players at a 5 s flush', `~${fmt((rate * 5) / 1000, 1)}k`],
         [
           `linkd at half that rate (${fmt(rate / 2, 0)}/s, open loop)`,
           `p50 ${fmt(median(half.latencies))} ms, p99 ${p99(half.latencies)} ms (goal <= 250 ms); ${half.refused} refused, ${half.other} failed`,
         ],
+        ...(groups
+          ? [
+              [
+                // A slow run's 202s: long group writes (CPU the process did not get) or slow syncs.
+                '  groups at half the rate, p99',
+                `write ${histogramP99(metrics0, metrics1, 'linkd_ingest_group_write_seconds')}, sync ${histogramP99(metrics0, metrics1, 'linkd_ingest_group_sync_seconds')}`,
+              ] as [string, string],
+            ]
+          : []),
         [
           'redirect p99 idle / during the flood',
           `${p99(idle)} ms / ${p99(during)} ms = ${fmt(percentile(during, 99) / percentile(idle, 99), 2)}x (goal <= 2x)`,

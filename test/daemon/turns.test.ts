@@ -39,4 +39,19 @@ describe('turns', () => {
     expect(other).toBeLessThan(6)
     expect(log.filter((l) => l.startsWith('caller'))).toEqual(callers.map((_, i) => `caller ${i}`))
   })
+
+  it('a caller that asks to go first goes ahead of the callers already waiting', async () => {
+    const turn = createTurns(50)
+    const order: string[] = []
+    const waiting = [0, 1, 2].map(async (i) => {
+      await turn()
+      order.push(`caller ${i}`)
+    })
+    const first = (async () => {
+      await turn(true)
+      order.push('first')
+    })()
+    await Promise.all([...waiting, first])
+    expect(order).toEqual(['first', 'caller 0', 'caller 1', 'caller 2'])
+  })
 })

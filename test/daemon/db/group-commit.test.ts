@@ -16,6 +16,7 @@ import {
   type GroupLimits,
   type GroupReport,
 } from '../../../daemon/db/group-commit.js'
+import { createTurns } from '../../../daemon/turns.js'
 import { openDatabase, type SqliteDb } from '../../../daemon/db/open.js'
 
 let dir: string
@@ -49,7 +50,7 @@ function committer(
     limits?: GroupLimits
     sync?: () => Promise<void>
     flush?: (unit: null, deferred: number[]) => Promise<void>
-    yieldTo?: () => Promise<void>
+    yieldTo?: (first?: boolean) => Promise<void>
   } = {},
 ) {
   const groups: GroupReport[] = []
@@ -307,8 +308,8 @@ describe('group commit', () => {
   it('a long group lets other work run between its units, in the turns it is given', async () => {
     const turns: string[] = []
     const { c, groups } = committer({
-      yieldTo: async () => {
-        turns.push(`after ${ids().length} rows`)
+      yieldTo: async (first) => {
+        turns.push(`after ${ids().length} rows${first ? ', first' : ''}`)
         await tick()
       },
     })
@@ -324,8 +325,39 @@ describe('group commit', () => {
     )
     expect(await Promise.all(units)).toEqual([1, 2, 3])
     expect(groups.map((g) => g.units)).toEqual([3])
-    // Between the units, before the counters and the COMMIT, and after the group.
-    expect(turns).toEqual(['after 1 rows', 'after 2 rows', 'after 3 rows', 'after 3 rows'])
+    // Between the units and before the counters and the COMMIT ahead of other work; after the
+    // group, behind it (the batches that arrived meanwhile are parsed and join the next group).
+    expect(turns).toEqual([
+      'after 1 rows, first',
+      'after 2 rows, first',
+      'after 3 rows, first',
+      'after 3 rows',
+    ])
+    expect(committedIds()).toEqual([1, 2, 3])
+  })
+
+  it('a group being written goes ahead of the work that waits for a turn meanwhile', async () => {
+    const turn = createTurns(1)
+    const { c } = committer({ yieldTo: turn })
+    const log: string[] = []
+    const busy = (ms: number) => {
+      for (const end = performance.now() + ms; performance.now() < end;);
+    }
+    const units = [1, 2, 3].map((id) =>
+      c.run(async () => {
+        insert(id)
+        busy(2) // longer than a slice: the group waits for a turn after each unit
+        log.push(`unit ${id}`)
+      }, one),
+    )
+    while (!log.length) await tick()
+    // Batches that arrive while the group is written (their parsing takes turns too).
+    const others = [1, 2].map(async (i) => {
+      await turn()
+      log.push(`other ${i}`)
+    })
+    await Promise.all([...units, ...others])
+    expect(log).toEqual(['unit 1', 'unit 2', 'unit 3', 'other 1', 'other 2'])
     expect(committedIds()).toEqual([1, 2, 3])
   })
 

@@ -6,6 +6,7 @@ export type * from './api.js'
 import type { StorageService } from './api.js'
 import type { Clock } from '../../../clock.js'
 import type { Db } from '../../../db/open.js'
+import type { Turn } from '../../../turns.js'
 import type { GameService } from '../games/index.js'
 import type { Module } from '../../module.js'
 import { createAcquisitionStore } from './acquisition-store.js'
@@ -55,7 +56,7 @@ export function createStorage(deps: {
   /** LINKD_INGEST_QUEUE_MAX: events of batches being stored beyond which ingestion answers 503. */
   queueMax: number
   /** The turns of the event loop ingestion's CPU-heavy work takes (daemon/turns.ts). */
-  turn?: () => Promise<void>
+  turn?: Turn
 }): StorageService {
   const { db } = deps
   const groups = new Set<(report: GroupReport) => void>()

@@ -18,6 +18,7 @@ import {
   type UnitWeight,
 } from '../../../db/group-commit.js'
 import { assertOpenOn, syncUnit, type UnitOfWork } from '../../../db/unit-of-work.js'
+import type { Turn } from '../../../turns.js'
 import {
   ACQUISITION_COUNTERS,
   addsOf,
@@ -91,7 +92,7 @@ export function createStorageStore(
   db: Kysely<Database>,
   onGroup?: (report: GroupReport) => void,
   /** The turns of the event loop the group writer shares with the parsing of batches (turns.ts). */
-  turn?: () => Promise<void>,
+  turn?: Turn,
 ): StorageStore {
   /** Where a unit of a group hands its counters (merged and written last by the group). */
   const sinks = new WeakMap<UnitOfWork, (d: GameAdds) => void>()
