@@ -180,23 +180,7 @@ export async function* jsonlRows(text: Text, opts: ReadOptions = {}): AsyncGener
         source: { text: s },
       }
     }
-    if (!value || typeof value !== 'object' || Array.isArray(value))
-      return { line, error: 'ParseError', message: 'expected a JSON object', source: { text: s } }
-    const object = value as Record<string, unknown>
-    const body: Record<string, unknown> = { ...object }
-    for (const k of NOT_CREATE_FIELDS) delete body[k]
-    if (typeof body.shortCode === 'string' && body.customSlug === undefined) body.customSlug = body.shortCode
-    delete body.shortCode
-    if (body.customDomainId === null) delete body.customDomainId
-    if (opts.generateCodes) delete body.customSlug
-    const wasProtected = body.passwordProtected === true
-    delete body.passwordProtected
-    if (body.og === null) delete body.og
-    // An exported link without variants shows []: a create body leaves them out.
-    if (Array.isArray(body.variants) && body.variants.length === 0) delete body.variants
-    if (wasProtected && body.password === undefined)
-      return { line, error: 'ValidationError', message: NEEDS_PASSWORD, source: { object } }
-    return { line, body, source: { object }, ...placement(object.shortUrl, object.createdAt) }
+    return objectRow(line, value, s, opts)
   }
   for await (const chunk of text) {
     const parts = (rest + String(chunk)).split('\n')
@@ -208,4 +192,48 @@ export async function* jsonlRows(text: Text, opts: ReadOptions = {}): AsyncGener
   }
   const last = parse(rest)
   if (last) yield last
+}
+
+/**
+ * Records of a JSON array of link objects (what `links export --format json` writes), read
+ * whole; a row's line is its position in the array.
+ */
+export async function* jsonArrayRows(text: Text, opts: ReadOptions = {}): AsyncGenerator<Row> {
+  let all = ''
+  for await (const chunk of text) all += String(chunk)
+  let list: unknown
+  try {
+    list = JSON.parse(all.charCodeAt(0) === 0xfeff ? all.slice(1) : all)
+  } catch (err) {
+    throw new ImportFileError(`this is not a JSON array of links: ${(err as Error).message}`)
+  }
+  if (!Array.isArray(list)) throw new ImportFileError('this is not a JSON array of links')
+  for (const [i, value] of list.entries()) {
+    const text = JSON.stringify(value) ?? 'null'
+    const encoding = notUtf8([text])
+    yield encoding
+      ? { line: i + 1, error: 'ParseError', message: encoding, source: { text } }
+      : objectRow(i + 1, value, text, opts)
+  }
+}
+
+/** The row of one link object or create body (`text`: how the record was written). */
+function objectRow(line: number, value: unknown, text: string, opts: ReadOptions): Row {
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    return { line, error: 'ParseError', message: 'expected a JSON object', source: { text } }
+  const object = value as Record<string, unknown>
+  const body: Record<string, unknown> = { ...object }
+  for (const k of NOT_CREATE_FIELDS) delete body[k]
+  if (typeof body.shortCode === 'string' && body.customSlug === undefined) body.customSlug = body.shortCode
+  delete body.shortCode
+  if (body.customDomainId === null) delete body.customDomainId
+  if (opts.generateCodes) delete body.customSlug
+  const wasProtected = body.passwordProtected === true
+  delete body.passwordProtected
+  if (body.og === null) delete body.og
+  // An exported link without variants shows []: a create body leaves them out.
+  if (Array.isArray(body.variants) && body.variants.length === 0) delete body.variants
+  if (wasProtected && body.password === undefined)
+    return { line, error: 'ValidationError', message: NEEDS_PASSWORD, source: { object } }
+  return { line, body, source: { object }, ...placement(object.shortUrl, object.createdAt) }
 }

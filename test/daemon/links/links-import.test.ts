@@ -188,6 +188,29 @@ describe('links API: import from other shorteners', () => {
     })
   })
 
+  it("linkd's JSON export (an array of links) imports; a broken array is a 400", async () => {
+    const file = JSON.stringify([
+      {
+        shortCode: 'arr-one',
+        destinationUrl: 'https://example.com/1',
+        createdAt: '2025-01-02T03:04:05.000Z',
+      },
+      { shortCode: 'arr-two', destinationUrl: 'ftp://example.com/2', variants: [] },
+    ])
+    const r = await run({ source: 'linkd', file })
+    expect(r.results.map((x) => [x.line, x.status, x.shortCode])).toEqual([
+      [1, 'created', 'arr-one'],
+      [2, 'failed', 'arr-two'],
+    ])
+    expect((await byCode()).get('arr-one')).toMatchObject({ createdAt: '2025-01-02T03:04:05.000Z' })
+    const broken = expectError(
+      await post({ file: '[{"destinationUrl": "https://example.com/3"' }),
+      400,
+      'ValidationError',
+    )
+    expect(broken.message).toMatch(/not a JSON array of links/)
+  })
+
   it('a file of another format, or not UTF-8, is a 400 that says why; nothing is written', async () => {
     const wrong = expectError(
       await post({ source: 'bitly', file: fixture('kutt.json') }),

@@ -317,7 +317,9 @@ export function register(links: Command): void {
   jsonOption(
     links
       .command('import')
-      .description('create links in bulk from CSV or JSON lines (a file, or - / nothing for stdin)')
+      .description(
+        'create links in bulk from CSV, JSON lines or a JSON array (a file, or - / nothing for stdin)',
+      )
       .addArgument(new Argument('[file]', 'input file; - or none reads stdin'))
       .addOption(
         new Option('--from <source>', "the product that wrote the file (its own export's format)")
@@ -349,7 +351,7 @@ export function register(links: Command): void {
             `CSV columns, named in the header: ${BASE_CSV_COLUMNS.join(', ')} (tags separated by ; or |); ` +
               `optionally the link options ${[...OPTION_CSV_COLUMNS, ...IMPORT_ONLY_CSV_COLUMNS].join(', ')} (rules, og and variants as ` +
               'JSON; empty cells are the defaults); other columns are ignored, so an export can be ' +
-              'imported. JSON lines: one create body (or link) per line. Each chunk carries an ' +
+              'imported. JSON lines: one create body (or link) per line; a JSON array (an export): one per item, its "line" its position. Each chunk carries an ' +
               'idempotency key derived from its content: re-running the same import (within 24 h, same ' +
               'chunk size) replays the accepted chunks instead of creating duplicates. Failed rows are ' +
               'reported as "line N: reason" on stderr; the exit code is 1 if any row failed. ' +
