@@ -92,6 +92,19 @@ describe('linkctl export', () => {
     expect(exitCodeFor(err)).toBe(5)
     expect(() => readFileSync(join(dir.dir, 'none.ndjson'))).toThrow()
   })
+
+  it('clicks --link takes a short code or short URL, like the links commands', async () => {
+    const page = await d.testApp.call('GET', '/api/use/links?search=cli')
+    const shortUrl = page.json<{ data: Array<{ shortUrl: string }> }>().data[0]!.shortUrl
+    for (const ref of ['cli', shortUrl]) {
+      const c = as({ json: true })
+      await runRawExport('clicks', { link: ref, output: join(dir.dir, 'one.csv') }, c.ctx)
+      expect(JSON.parse(c.out.text)).toMatchObject({ format: 'csv', rows: 25 })
+    }
+    const err = await runRawExport('clicks', { link: 'no-such-code' }, as().ctx).catch((e: unknown) => e)
+    expect(exitCodeFor(err)).toBe(5)
+    expect((err as Error).message).toBe('no link with the id or short code "no-such-code"')
+  })
 })
 
 describe('linkctl exports destinations', () => {

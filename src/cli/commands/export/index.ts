@@ -13,6 +13,7 @@ import { UsageError } from '../../../session/exit-codes.js'
 import { emit, note } from '../../output.js'
 import { dayArg } from '../../parse.js'
 import { exportTo } from '../../sink.js'
+import { linkIdOf, REF_HELP } from '../links/shared.js'
 
 export interface RawExportOpts {
   format?: RawFormat
@@ -52,7 +53,11 @@ export async function runRawExport(dataset: 'events' | 'clicks', o: RawExportOpt
   const answer =
     dataset === 'events'
       ? await client.exports.rawEvents({ gameId: o.game!, format, ...range })
-      : await client.exports.clicks({ format, ...(o.link ? { linkId: o.link } : {}), ...range })
+      : await client.exports.clicks({
+          format,
+          ...(o.link ? { linkId: await linkIdOf(client, o.link) } : {}),
+          ...range,
+        })
   let bytes = 0
   let lines = 0
   const toFile = await exportTo(
@@ -95,7 +100,7 @@ export function register(program: Command): void {
     .option('--to <date>', 'last UTC day (YYYY-MM-DD; default today; at most 366 days in all)', dayArg)
     .action(action<RawExportOpts>((_a, opts, ctx) => runRawExport('events', opts, ctx)))
   verb(exp, 'clicks', "the organization's raw clicks, or one link's (no IP, no visitor hash)")
-    .option('--link <id>', "only this link's clicks")
+    .option('--link <link>', `only this link's clicks: ${REF_HELP}`)
     .option('--from <date>', 'first UTC day (YYYY-MM-DD; default 30 days before the end)', dayArg)
     .option('--to <date>', 'last UTC day (YYYY-MM-DD; default today)', dayArg)
     .action(action<RawExportOpts>((_a, opts, ctx) => runRawExport('clicks', opts, ctx)))
