@@ -104,7 +104,8 @@ export async function* csvTableRows(
         width = r.fields.length
         continue
       }
-      if ('error' in r) yield { line: r.line, error: 'ParseError', message: r.error }
+      if ('error' in r)
+        yield { line: r.line, error: 'ParseError', message: r.error, source: { text: r.text } }
       else if (r.fields.length !== width)
         yield {
           line: r.line,
