@@ -152,4 +152,13 @@ describe('linkctl analytics retention --group-by --return-event', () => {
       band: 'green',
     })
   })
+
+  it('an empty --return-event (an unset variable) is refused, not read as "any event"', async () => {
+    const r = await cli(['analytics', 'retention', game.id, '--return-event', ''], {
+      env: { LINKCTL_URL: d.url, LINKCTL_API_KEY: d.ownerKey },
+    })
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/returnEvent must start with a letter/)
+    expect(r.stdout).toBe('')
+  })
 })
