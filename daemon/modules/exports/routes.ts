@@ -79,8 +79,13 @@ export function exportRoutes(deps: { exports: ExportsService }) {
           body: RunExportBody,
           response: { 200: ExportRun, 503: errorRef('The object store kept failing') },
         },
+        // The body is optional: none means yesterday.
+        preValidation: (req, _reply, done) => {
+          req.body ??= {}
+          done()
+        },
       },
-      async (req) => deps.exports.run(principalOf(req).organizationId, req.params.id, req.body?.date),
+      async (req) => deps.exports.run(principalOf(req).organizationId, req.params.id, req.body.date),
     )
   }
 }

@@ -190,6 +190,14 @@ describe('export destinations', () => {
     // A day in the future, or no calendar day, is a 400.
     expect((await run(d.id, '2026-11-22')).statusCode).toBe(400)
     expect((await run(d.id, '2026-02-30')).statusCode).toBe(400)
+    // No body at all (curl -X POST …/run): yesterday, as with {}.
+    const bare = await t.app.inject({
+      method: 'POST',
+      url: `/api/exports/destinations/${d.id}/run`,
+      headers: { authorization: `Bearer ${t.ownerKey}` },
+    })
+    expect(bare.statusCode, bare.body).toBe(200)
+    expect(bare.json<ExportRun>().date).toBe('2026-11-20')
   })
 
   it('the daily job writes yesterday of every destination', async () => {
