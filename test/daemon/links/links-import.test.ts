@@ -110,6 +110,19 @@ describe('links API: import from other shorteners', () => {
     expectError(create, 400, 'ValidationError')
   })
 
+  it('a page title longer than 255 characters, or on several lines, is cut and joined: the link is imported', async () => {
+    const long = `${'Très long titre '.repeat(20)}😀 end`
+    const csv = `keyword,url,title\nlongt,https://example.com/long,"${long}"\ntwol,https://example.com/two,"Line one\r\n\tline two"\n`
+    const r = await run({ source: 'yourls', file: csv })
+    expect(r).toMatchObject({ created: 2, failed: 0 })
+    const got = await byCode()
+    const title = got.get('longt')!.title!
+    expect([...title]).toHaveLength(255)
+    expect(title.endsWith('…')).toBe(true)
+    expect(long.startsWith(title.slice(0, -1))).toBe(true)
+    expect(got.get('twol')!.title).toBe('Line one line two')
+  })
+
   it("Kutt's links JSON: a password-protected link fails alone (its password cannot be exported)", async () => {
     const domainId = await verifiedDomain()
     const r = await run({ source: 'kutt', file: fixture('kutt.json') })
