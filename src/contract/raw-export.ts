@@ -109,9 +109,6 @@ export const ExportDestination = Type.Object(
 )
 export type ExportDestination = Static<typeof ExportDestination>
 
-export const ExportDestinationList = Type.Object({ data: Type.Array(ExportDestination) })
-export type ExportDestinationList = Static<typeof ExportDestinationList>
-
 export const RunExportBody = Type.Object(
   {
     date: Type.Optional(

@@ -1,11 +1,10 @@
 import Type from 'typebox'
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { IdParams } from '../../../src/contract/common.js'
+import { IdParams, Page, PageQuery } from '../../../src/contract/common.js'
 import {
   CreateExportDestinationBody,
   ExportDestination,
-  ExportDestinationList,
   ExportRun,
   RunExportBody,
 } from '../../../src/contract/raw-export.js'
@@ -45,10 +44,11 @@ export function exportRoutes(deps: { exports: ExportsService }) {
         schema: {
           tags: TAGS,
           summary: "The organization's export destinations, with each one's last run, success and error",
-          response: { 200: ExportDestinationList },
+          querystring: PageQuery,
+          response: { 200: Page(ExportDestination) },
         },
       },
-      async (req) => ({ data: await deps.exports.list(principalOf(req).organizationId) }),
+      async (req) => deps.exports.list(principalOf(req).organizationId, req.query),
     )
     app.delete(
       '/api/exports/destinations/:id',

@@ -17,6 +17,7 @@ import { dateOfDay, isoOrNull, iso, utcDayNumber, type Clock } from '../../clock
 import type { SecretBox } from '../../crypto.js'
 import { newId } from '../../crypto.js'
 import { AppError, validation } from '../../http/errors.js'
+import { pageOf, pageParams } from '../../http/pagination.js'
 import { encodeRaw, RAW_CONTENT_TYPES, type RawRows } from '../../raw-export.js'
 import {
   EXPORT_DESTINATION_LIMITS,
@@ -216,8 +217,10 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
       await store.insert(row)
       return present(row)
     },
-    async list(organizationId) {
-      return (await store.list(organizationId)).map(present)
+    async list(organizationId, q) {
+      const all = await store.list(organizationId)
+      const p = pageParams(q)
+      return pageOf(all.slice(p.offset, p.offset + p.perPage).map(present), all.length, p)
     },
     async remove(organizationId, id) {
       if (!(await store.delete(organizationId, id)))

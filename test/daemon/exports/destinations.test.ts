@@ -14,6 +14,7 @@ import { duckPath, duckRows } from '../../support/duckdb.js'
 import { accepted, batch, createGame, event, send } from '../../support/gaming.js'
 import { DAY, flush, makeLink, visit } from '../../support/redirect.js'
 import { S3RVER_KEY, startS3, type TestS3 } from '../../support/s3.js'
+import { expectError } from '../../support/responses.js'
 
 let t: TestApp
 let s3: TestS3
@@ -106,6 +107,10 @@ describe('export destinations', () => {
     )
     expect(stored!.secret_sealed).not.toContain(SECRET)
     expect((await list()).map((x) => x.id)).toContain(d.id)
+    // The list is the pagination envelope every list endpoint answers, with its page sizes.
+    const page = await t.call('GET', '/api/exports/destinations?limit=10')
+    expect(page.json()).toMatchObject({ total: 1, page: 1, perPage: 10, hasMore: false })
+    expectError(await t.call('GET', '/api/exports/destinations?limit=7'), 400, 'ValidationError')
     expect((await t.call('DELETE', `/api/exports/destinations/${d.id}`)).statusCode).toBe(204)
     expect((await t.call('DELETE', `/api/exports/destinations/${d.id}`)).statusCode).toBe(404)
   })

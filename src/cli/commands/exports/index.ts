@@ -69,7 +69,8 @@ export async function runExportsAdd(o: AddOpts, ctx: Ctx): Promise<void> {
 export async function runExportsList(_o: object, ctx: Ctx): Promise<void> {
   await requireKey(ctx)
   const client = await ctx.client()
-  const list = await client.exports.destinations.list()
+  // One page holds them all: an organization has at most 20.
+  const list = await client.exports.destinations.list({ limit: 100 })
   await emit(ctx, list, async () => {
     if (list.data.length === 0 && ctx.isTTY) return note(ctx, 'No export destinations.')
     await printRows(ctx, list.data, columns(ctx.isTTY))
