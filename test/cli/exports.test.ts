@@ -140,6 +140,20 @@ describe('linkctl exports destinations', () => {
     expect(exitCodeFor(again)).toBe(5)
   })
 
+  it('list takes the list flags of every list verb (--limit, --all) and says what it left out', async () => {
+    for (const bucket of ['cli-lake', 'cli-lake']) {
+      const add = as({ json: true })
+      await runExportsAdd({ bucket, ...S3RVER_KEY, datasets: ['clicks'] }, add.ctx)
+    }
+    const env = { LINKCTL_URL: d.url, LINKCTL_API_KEY: d.ownerKey }
+    const one = await cli(['exports', 'destinations', 'list', '--limit', '1'], { env })
+    expect(one.code, one.stderr).toBe(0)
+    expect(one.stdout.trimEnd().split('\n')).toHaveLength(2)
+    expect(one.stderr).toMatch(/showing 1 of 2/)
+    const all = await cli(['exports', 'destinations', 'list', '--all', '--json'], { env })
+    expect(JSON.parse(all.stdout)).toMatchObject({ total: 2, hasMore: false })
+  })
+
   it('add without a secret is a usage error (exit 2)', async () => {
     const err = await runExportsAdd(
       { bucket: 'cli-lake', accessKeyId: 'a', datasets: ['clicks'] },
