@@ -297,7 +297,8 @@ export const ImportLinksResult = Type.Object(
     results: Type.Array(
       Type.Object({
         line: Type.Integer({
-          description: "The row's line in the file (a JSON array, Kutt's or linkd's: the link's position in it)",
+          description:
+            "The row's line in the file (a JSON array, Kutt's or linkd's: the link's position in it)",
         }),
         status: StringEnum(IMPORT_ROW_STATUSES),
         shortCode: Nullable(

@@ -59,7 +59,7 @@ export function checkRules(
 
 /**
  * Split destinations of a body: each URL passes `destination` (as the link's own), none twice,
- * the weights add up to 100 (the schema bounds the count and each weight); null clears ([]),
+ * the weights add up to 100 (the schema bounds each weight); null or [] clears (none),
  * undefined leaves them. One 400 names every problem.
  */
 export function checkVariants(
@@ -67,7 +67,12 @@ export function checkVariants(
   destination: (url: string, field: string) => string,
 ): LinkVariant[] | undefined {
   if (variants === undefined) return undefined
-  if (variants === null) return []
+  if (variants === null || variants.length === 0) return []
+  if (variants.length < LINK_VARIANT_LIMITS.variantsMin)
+    throw validation(
+      'variants',
+      `must have at least ${LINK_VARIANT_LIMITS.variantsMin} items (or [] for none)`,
+    )
   const problems = collectProblems()
   const seen = new Set<string>()
   const out = variants.map((v, i) => {
