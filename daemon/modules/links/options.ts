@@ -39,13 +39,14 @@ function checkCondition(c: LinkRule['conditions'][number], field: string): LinkR
 /**
  * Each condition checked and normalized (checkCondition); every rule's destination passes
  * `destination`; one 400 names every bad value. The schema already bounds the counts
- * (LINK_RULE_LIMITS).
+ * (LINK_RULE_LIMITS). null clears them ([]), undefined leaves them.
  */
 export function checkRules(
-  rules: LinkRule[] | undefined,
+  rules: LinkRule[] | null | undefined,
   destination: (url: string, field: string) => string,
 ): LinkRule[] | undefined {
   if (rules === undefined) return undefined
+  if (rules === null) return []
   const problems = collectProblems()
   const out = rules.map((rule, i) => ({
     conditions: rule.conditions.map(
