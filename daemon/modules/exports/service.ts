@@ -187,6 +187,10 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
       const datasets = RAW_DATASETS.filter((d) => body.datasets.includes(d))
       const gameId = body.gameId ?? null
       const endpoint = body.endpoint ? checkEndpoint(body.endpoint) : null
+      const prefix = (body.prefix ?? '').replace(/^\/+|\/+$/g, '')
+      // A path-style request resolves . and .. segments: `../other` would write into another bucket.
+      if (prefix !== '' && prefix.split('/').some((s) => s === '' || s === '.' || s === '..'))
+        throw validation('prefix', 'must not hold empty, . or .. segments (a/b/c)')
       if (datasets.includes('raw_events') && gameId === null)
         throw validation('gameId', 'is required to export raw_events')
       for (const d of datasets) await source(d).check(organizationId, gameId)
@@ -201,7 +205,7 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
         kind: 's3',
         endpoint,
         bucket: body.bucket,
-        prefix: (body.prefix ?? '').replace(/^\/+|\/+$/g, ''),
+        prefix,
         region: body.region ?? 'us-east-1',
         access_key_id: body.accessKeyId,
         secret_sealed: deps.secrets.encrypt(body.secretAccessKey),

@@ -127,6 +127,8 @@ describe('export destinations', () => {
     await bad({ bucket: 'No_Such' }, 'bucket')
     await bad({ datasets: [] }, 'datasets')
     await bad({ format: 'xlsx' }, 'format')
+    // A . or .. segment: a path-style request would resolve it, into another bucket.
+    for (const prefix of ['../other/x', 'a/../../other', './x', 'a//b']) await bad({ prefix }, 'prefix')
     const other = await t.createOrg('neighbours')
     const res = await t.call('POST', '/api/exports/destinations', { body: body(), key: other.ownerKey })
     expect(res.statusCode).toBe(404)
