@@ -996,7 +996,7 @@ complete -c linkctl -n '__linkctl_at \'export events\'' -l to -x -d 'last UTC da
 complete -c linkctl -n '__linkctl_at \'export clicks\'' -l json -d 'print the result as JSON'
 complete -c linkctl -n '__linkctl_at \'export clicks\'' -l format -x -a 'ndjson csv parquet' -d 'ndjson, csv or parquet (default: from --output, else ndjson)'
 complete -c linkctl -n '__linkctl_at \'export clicks\'' -s o -l output -r -F -d 'write to this file instead of stdout'
-complete -c linkctl -n '__linkctl_at \'export clicks\'' -l link -x -d 'only this link\'s clicks: link id (lnk_...), short code or short URL'
+complete -c linkctl -n '__linkctl_at \'export clicks\'' -l link -x -d 'only this link\'s or smart link\'s clicks: id, short code or short URL'
 complete -c linkctl -n '__linkctl_at \'export clicks\'' -l from -x -d 'first UTC day (YYYY-MM-DD; default 30 days before the end)'
 complete -c linkctl -n '__linkctl_at \'export clicks\'' -l to -x -d 'last UTC day (YYYY-MM-DD; default today)'
 complete -c linkctl -n '__linkctl_at \'exports\'' -a 'destinations' -d 'where the daily raw export writes (S3 or S3-compatible)'

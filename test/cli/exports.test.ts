@@ -101,9 +101,17 @@ describe('linkctl export', () => {
       await runRawExport('clicks', { link: ref, output: join(dir.dir, 'one.csv') }, c.ctx)
       expect(JSON.parse(c.out.text)).toMatchObject({ format: 'csv', rows: 25 })
     }
+    // A smart link's code too (its clicks are exported under its sml_ id).
+    const smart = await d.testApp.call('POST', '/api/use/smart-links', {
+      body: { fallbackUrl: 'https://example.com/fallback', shortCode: 'cli-smart' },
+    })
+    expect(smart.statusCode, smart.body).toBe(201)
+    const s = as({ json: true })
+    await runRawExport('clicks', { link: 'cli-smart', output: join(dir.dir, 'smart.csv') }, s.ctx)
+    expect(JSON.parse(s.out.text)).toMatchObject({ format: 'csv', rows: 0 })
     const err = await runRawExport('clicks', { link: 'no-such-code' }, as().ctx).catch((e: unknown) => e)
     expect(exitCodeFor(err)).toBe(5)
-    expect((err as Error).message).toBe('no link with the id or short code "no-such-code"')
+    expect((err as Error).message).toBe('no link or smart link with the id or short code "no-such-code"')
   })
 })
 
