@@ -149,10 +149,11 @@ export function hostOf(url: string): string | undefined {
 }
 
 /**
- * Fields of a link object that a create body does not take (export and `get --json` output),
- * and the `error` a `--failed-out` file adds to each row.
+ * Fields of a link object that a create body does not take (export and `get --json` output:
+ * `flagged` is a safety list's finding, made again where the link is imported), and the `error`
+ * a `--failed-out` file adds to each row.
  */
-const NOT_CREATE_FIELDS = ['id', 'shortUrl', 'clicks', 'status', 'createdAt', 'updatedAt', 'error']
+const NOT_CREATE_FIELDS = ['id', 'shortUrl', 'clicks', 'status', 'createdAt', 'updatedAt', 'flagged', 'error']
 
 /** Records of a JSON lines text: one object per line; blank lines are skipped. */
 export async function* jsonlRows(text: Text, opts: ReadOptions = {}): AsyncGenerator<Row> {

@@ -216,6 +216,14 @@ describe('links API: import from other shorteners', () => {
       [2, 'failed', 'arr-two'],
     ])
     expect((await byCode()).get('arr-one')).toMatchObject({ createdAt: '2025-01-02T03:04:05.000Z' })
+    // A link flagged by a safety list exports its flag, which says where it was, not what to create.
+    const flag = { host: 'x.example', list: 'feed', flaggedAt: '2025-01-02T03:04:05.000Z' }
+    const flagged = await run({
+      file: JSON.stringify([
+        { shortCode: 'arr-flag', destinationUrl: 'https://example.com/f', flagged: flag },
+      ]),
+    })
+    expect(flagged.results.map((x) => x.status)).toEqual(['created'])
     const broken = expectError(
       await post({ file: '[{"destinationUrl": "https://example.com/3"' }),
       400,
