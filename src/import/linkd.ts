@@ -37,7 +37,7 @@ export const IMPORT_ONLY_CSV_COLUMNS = ['password'] as const
  * Written by an export, read by POST /api/use/links/import: the short URL (its host places the
  * link on that custom domain of yours) and the creation date the link keeps.
  */
-export const PLACEMENT_CSV_COLUMNS = ['shortUrl', 'createdAt'] as const
+export const PLACEMENT_CSV_COLUMNS = ['shortUrl', 'createdAt', 'status'] as const
 export const CSV_COLUMNS = [...BASE_CSV_COLUMNS, ...OPTION_CSV_COLUMNS, ...IMPORT_ONLY_CSV_COLUMNS] as const
 const READ_COLUMNS = [...CSV_COLUMNS, ...PLACEMENT_CSV_COLUMNS] as const
 
@@ -122,12 +122,17 @@ function csvBody(line: number, fields: string[], columns: Map<string, number>, o
   const password = raw('password')
   if (password) body.password = password
   else if (cell('passwordProtected').toLowerCase() === 'true') return invalid(NEEDS_PASSWORD)
-  return { line, body, ...placement(cell('shortUrl'), cell('createdAt')) }
+  return { line, body, ...placement(cell('shortUrl'), cell('createdAt'), cell('status')) }
 }
 
-/** The host of a short URL and a creation date, when given and readable. */
-function placement(shortUrl: unknown, createdAt: unknown): { host?: string; createdAt?: string } {
-  const out: { host?: string; createdAt?: string } = {}
+/** The host of a short URL, a creation date (when given and readable) and a disabled link's status. */
+function placement(
+  shortUrl: unknown,
+  createdAt: unknown,
+  status: unknown,
+): { host?: string; createdAt?: string; inactive?: boolean } {
+  const out: { host?: string; createdAt?: string; inactive?: boolean } = {}
+  if (status === 'inactive') out.inactive = true
   if (typeof shortUrl === 'string' && shortUrl) {
     const host = hostOf(shortUrl)
     if (host) out.host = host
@@ -236,5 +241,10 @@ function objectRow(line: number, value: unknown, text: string, opts: ReadOptions
   if (Array.isArray(body.variants) && body.variants.length === 0) delete body.variants
   if (wasProtected && body.password === undefined)
     return { line, error: 'ValidationError', message: NEEDS_PASSWORD, source: { object } }
-  return { line, body, source: { object }, ...placement(object.shortUrl, object.createdAt) }
+  return {
+    line,
+    body,
+    source: { object },
+    ...placement(object.shortUrl, object.createdAt, object.status),
+  }
 }

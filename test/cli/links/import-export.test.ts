@@ -426,6 +426,11 @@ describe('links export', () => {
       },
     ])
       await d.testApp.call('POST', '/api/use/links', { body, key: src.ownerKey })
+    const disabled = (await linksTagged('jarr', d, src.ownerKey)).find((l) => l.shortCode === 'json-arr-1')!
+    await d.testApp.call('PATCH', `/api/use/links/${disabled.id}`, {
+      body: { status: 'inactive' },
+      key: src.ownerKey,
+    })
     const out = join(tmp.dir, 'round.json')
     await runLinksExport({ output: out }, as({ key: src.ownerKey }).ctx)
     const original = await linksTagged('jarr', d, src.ownerKey)
@@ -434,7 +439,7 @@ describe('links export', () => {
     const r = await importRun({ file: out, generateCodes: true }, { key: dst.ownerKey })
     expect(r).toMatchObject({ code: 0, stdout: 'Created 2 links; 0 failed\n' })
     const copied = await linksTagged('jarr', d, dst.ownerKey)
-    const shape = (ls: Link[]) => ls.map((l) => [l.destinationUrl, l.variants]).sort()
+    const shape = (ls: Link[]) => ls.map((l) => [l.destinationUrl, l.status, l.variants]).sort()
     expect(shape(copied)).toEqual(shape(original))
 
     // The codes are taken in this organization: each row fails by its position in the array.

@@ -201,6 +201,26 @@ describe('links API: import from other shorteners', () => {
     })
   })
 
+  it("linkd's export of a disabled link imports it disabled (CSV and JSON), not live again", async () => {
+    const csv =
+      'destinationUrl,customSlug,status,shortUrl,createdAt\n' +
+      'https://example.com/off,off-csv,inactive,https://x.example/off-csv,2025-01-02T03:04:05.000Z\n' +
+      'https://example.com/on,on-csv,active,,\n'
+    expect(await run({ file: csv })).toMatchObject({ created: 2 })
+    const json = JSON.stringify([
+      { shortCode: 'off-json', destinationUrl: 'https://example.com/o', status: 'inactive' },
+    ])
+    expect(await run({ file: json })).toMatchObject({ created: 1 })
+    const got = await byCode()
+    expect([got.get('off-csv')?.status, got.get('on-csv')?.status, got.get('off-json')?.status]).toEqual([
+      'inactive',
+      'active',
+      'inactive',
+    ])
+    const visit = await t.app.inject({ method: 'GET', url: '/off-json', headers: { host: 'sho.rt' } })
+    expect(visit.statusCode).toBe(404)
+  })
+
   it("linkd's JSON export (an array of links) imports; a broken array is a 400", async () => {
     const file = JSON.stringify([
       {

@@ -123,6 +123,7 @@ async function sendImportChunk(
       ...r.body,
       ...(r.host !== undefined && { shortUrl: `https://${r.host}/` }),
       ...(r.createdAt !== undefined && { createdAt: r.createdAt }),
+      ...(r.inactive === true && { status: 'inactive' }),
     }),
   )
   const key = dryRun ? undefined : chunkKey(rows[0]?.line ?? 0, [{ via: 'import' }, ...lines])
@@ -163,6 +164,7 @@ type BodyRow = {
   source?: RowSource
   host?: string
   createdAt?: string
+  inactive?: boolean
 }
 type FailedRow = RowError & { source?: RowSource | undefined }
 
