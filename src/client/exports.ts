@@ -2,10 +2,10 @@ import type {
   ClicksExportQuery,
   CreateExportDestinationBody,
   ExportDestination,
-  ExportDestinationList,
   ExportRun,
   RawEventsExportQuery,
 } from '../contract/raw-export.js'
+import type { PageOf, PageQuery } from '../contract/common.js'
 import type { Requests } from './http.js'
 
 /** Raw exports (streamed) and the destinations of scheduled exports. */
@@ -20,7 +20,8 @@ export function exportsApi(http: Requests) {
     destinations: {
       create: (body: CreateExportDestinationBody) =>
         http.data<ExportDestination>('POST', '/api/exports/destinations', { body }),
-      list: () => http.data<ExportDestinationList>('GET', '/api/exports/destinations'),
+      list: (query: PageQuery = {}) =>
+        http.data<PageOf<ExportDestination>>('GET', '/api/exports/destinations', { query }),
       remove: async (id: string): Promise<void> => {
         await http.call('DELETE', `/api/exports/destinations/${encodeURIComponent(id)}`)
       },

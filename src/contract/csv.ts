@@ -33,10 +33,11 @@ export function unprotectCsvText(field: string): string {
  * is pushed in chunks as it is read) and tells the line of the input file each record starts on, so that errors can name
  * it. It accepts LF, CRLF and lone CR line ends, a byte order mark, quoted fields holding
  * commas, quotes ("" inside quotes) and line breaks; blank lines are skipped. A malformed record
- * becomes an error record and parsing goes on at the next line.
+ * becomes an error record, with its text as it was (to be fixed by hand), and parsing goes on at
+ * the next line.
  */
 
-export type CsvRecord = { line: number; fields: string[] } | { line: number; error: string }
+export type CsvRecord = { line: number; fields: string[] } | { line: number; error: string; text: string }
 
 type State = 'start' | 'unquoted' | 'quoted' | 'quote' | 'skip'
 
@@ -51,6 +52,8 @@ export class CsvParser {
   private afterCR = false
   private first = true
   private error = ''
+  /** The current record's text as read (line breaks inside quotes included). */
+  private raw = ''
   private out: CsvRecord[] = []
 
   /** Parses `text` and returns the records completed by it. */
@@ -66,12 +69,17 @@ export class CsvParser {
         this.afterCR = false
         // The LF of a CRLF: the line was already counted (and the record ended) at the CR.
         if (c === '\n') {
-          if (this.state === 'quoted') this.field += c
+          if (this.state === 'quoted') {
+            this.field += c
+            this.raw += c
+          }
           continue
         }
       }
       const newline = c === '\n' || c === '\r'
       if (c === '\r') this.afterCR = true
+      // A line break ending the record is not part of its text.
+      if (!newline || this.state === 'quoted') this.raw += c
       switch (this.state) {
         case 'quoted':
           if (c === '"') this.state = 'quote'
@@ -110,9 +118,9 @@ export class CsvParser {
   /** Ends the input: the last record (without a final line break) and an unclosed quote. */
   end(): CsvRecord[] {
     if (this.state === 'quoted') {
-      this.out.push({ line: this.recordLine, error: 'unterminated quoted field' })
+      this.out.push({ line: this.recordLine, error: 'unterminated quoted field', text: this.raw })
     } else if (this.state === 'skip') {
-      this.out.push({ line: this.recordLine, error: this.error })
+      this.out.push({ line: this.recordLine, error: this.error, text: this.raw })
     } else if (this.fields.length > 0 || this.field !== '' || this.state === 'quote') {
       this.fields.push(this.field)
       this.out.push({ line: this.recordLine, fields: this.fields })
@@ -139,7 +147,7 @@ export class CsvParser {
   }
 
   private endRecord(): void {
-    if (this.state === 'skip') this.out.push({ line: this.recordLine, error: this.error })
+    if (this.state === 'skip') this.out.push({ line: this.recordLine, error: this.error, text: this.raw })
     else if (this.fields.length > 0 || this.field !== '' || this.state === 'quote') {
       this.fields.push(this.field)
       this.out.push({ line: this.recordLine, fields: this.fields })
@@ -153,6 +161,7 @@ export class CsvParser {
     this.field = ''
     this.fields = []
     this.error = ''
+    this.raw = ''
     this.recordLine = this.line
   }
 }

@@ -82,7 +82,8 @@ export const LinkRule = Type.Object(
 export type LinkRule = Static<typeof LinkRule>
 const Rules = Type.Array(LinkRule, {
   maxItems: LINK_RULE_LIMITS.rulesMax,
-  description: 'The first rule whose conditions all hold picks the destination, else destinationUrl',
+  description:
+    'The first rule whose conditions all hold picks the destination, else destinationUrl; null or [] clears',
 })
 const Password = Type.String({
   minLength: LINK_RULE_LIMITS.passwordMin,
@@ -148,7 +149,7 @@ export const CreateLinkBody = Type.Object(
     maxClicks: Type.Optional(Nullable(MaxClicks)),
     startsAt: Type.Optional(Nullable(StartsAt)),
     forwardQuery: Type.Optional(ForwardQuery),
-    rules: Type.Optional(Rules),
+    rules: Type.Optional(Nullable(Rules)),
     variants: Type.Optional(Nullable(Variants)),
     password: Type.Optional(Password),
     og: Type.Optional(Nullable(LinkOgInput)),
@@ -170,7 +171,7 @@ export const UpdateLinkBody = Type.Object(
     maxClicks: Type.Optional(Nullable(MaxClicks)),
     startsAt: Type.Optional(Nullable(StartsAt)),
     forwardQuery: Type.Optional(ForwardQuery),
-    rules: Type.Optional(Rules),
+    rules: Type.Optional(Nullable(Rules)),
     variants: Type.Optional(Nullable(Variants)),
     password: Type.Optional(Nullable(Password)),
     og: Type.Optional(Nullable(LinkOgInput)),
@@ -297,7 +298,8 @@ export const ImportLinksResult = Type.Object(
     results: Type.Array(
       Type.Object({
         line: Type.Integer({
-          description: "The row's line in the file (Kutt's JSON: the link's position in the list)",
+          description:
+            "The row's line in the file (a JSON array, Kutt's or linkd's: the link's position in it)",
         }),
         status: StringEnum(IMPORT_ROW_STATUSES),
         shortCode: Nullable(

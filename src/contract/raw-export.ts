@@ -53,7 +53,7 @@ const Endpoint = Type.String({
 })
 const Prefix = Type.String({
   maxLength: EXPORT_DESTINATION_LIMITS.prefixMax,
-  description: 'Key prefix of every object (no leading or trailing slash needed)',
+  description: 'Key prefix of every object (no leading or trailing slash needed; no empty, . or .. segments)',
 })
 const Region = VisibleText({ minLength: 1, maxLength: 64, description: 'Default us-east-1' })
 const Datasets = Type.Array(StringEnum(RAW_DATASETS), {
@@ -108,9 +108,6 @@ export const ExportDestination = Type.Object(
   { $id: 'ExportDestination', title: 'ExportDestination' },
 )
 export type ExportDestination = Static<typeof ExportDestination>
-
-export const ExportDestinationList = Type.Object({ data: Type.Array(ExportDestination) })
-export type ExportDestinationList = Static<typeof ExportDestinationList>
 
 export const RunExportBody = Type.Object(
   {

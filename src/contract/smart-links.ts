@@ -55,10 +55,9 @@ const GameId = Nullable(
 )
 /** A smart link's split fallback: the variants a visitor without a platform target gets. */
 const FallbackVariants = Type.Array(LinkVariant, {
-  minItems: LINK_VARIANT_LIMITS.variantsMin,
   maxItems: LINK_VARIANT_LIMITS.variantsMax,
   description:
-    'Split (A/B) fallback: a visitor whose platform has no target gets one by weight instead of fallbackUrl, and keeps it for the UTC day. 2-10 variants, integer weights adding up to 100, each URL once; null clears',
+    'Split (A/B) fallback: a visitor whose platform has no target gets one by weight instead of fallbackUrl, and keeps it for the UTC day. 2-10 variants, integer weights adding up to 100, each URL once; null or [] clears',
 })
 
 export const CreateSmartLinkBody = Type.Object(

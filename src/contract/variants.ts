@@ -21,10 +21,12 @@ export const LinkVariant = Type.Object(
   { additionalProperties: false },
 )
 export type LinkVariant = Static<typeof LinkVariant>
-/** Split destinations, written (2-10 variants, weights adding up to 100, no URL twice). */
+/**
+ * Split destinations, written (2-10 variants, weights adding up to 100, no URL twice; [] is none,
+ * as a link without them reads, so checkVariants counts them).
+ */
 export const Variants = Type.Array(LinkVariant, {
-  minItems: LINK_VARIANT_LIMITS.variantsMin,
   maxItems: LINK_VARIANT_LIMITS.variantsMax,
   description:
-    'Split (A/B) destinations: when no rule matches, a visitor gets one by weight and keeps it for the UTC day (the same daily visitor hash as uniqueVisitors). 2-10 variants, integer weights adding up to 100, each URL once; null clears',
+    'Split (A/B) destinations: when no rule matches, a visitor gets one by weight and keeps it for the UTC day (the same daily visitor hash as uniqueVisitors). 2-10 variants, integer weights adding up to 100, each URL once; null or [] clears',
 })

@@ -3,7 +3,7 @@
  * import): one reader per source product, each making the rows of rows.ts.
  */
 import { StringDecoder } from 'node:string_decoder'
-import { csvRows, jsonlRows } from './linkd.js'
+import { csvRows, jsonArrayRows, jsonlRows } from './linkd.js'
 import { checkText, type ImportSource, type ReadOptions, type Row, type Text } from './rows.js'
 import { CSV_FORMATS, foreignCsvRows, kuttRows } from './sources.js'
 
@@ -22,11 +22,15 @@ export {
 /** The file's format as written back by `--failed-out`: CSV, or JSON lines (linkd's and Kutt's JSON). */
 export type FileFormat = 'csv' | 'jsonl'
 
-/** Reads until the first non-blank character and picks the format: `{` is JSON lines, else CSV. */
-export async function detect(text: Text): Promise<{ format: FileFormat; text: Text }> {
+/**
+ * Reads until the first non-blank character and picks the format: `{` is JSON lines, `[` a JSON
+ * array (`links export --format json`; written back as JSON lines), else CSV.
+ */
+export async function detect(text: Text): Promise<{ format: FileFormat; array: boolean; text: Text }> {
   const it = text[Symbol.asyncIterator]()
   const seen: string[] = []
   let format: FileFormat = 'csv'
+  let array = false
   for (;;) {
     const next = await it.next()
     if (next.done) break
@@ -34,7 +38,8 @@ export async function detect(text: Text): Promise<{ format: FileFormat; text: Te
     seen.push(s)
     const c = /[^\s\ufeff]/.exec(s)?.[0]
     if (c !== undefined) {
-      format = c === '{' ? 'jsonl' : 'csv'
+      array = c === '['
+      format = c === '{' || array ? 'jsonl' : 'csv'
       break
     }
   }
@@ -46,12 +51,12 @@ export async function detect(text: Text): Promise<{ format: FileFormat; text: Te
       yield String(next.value)
     }
   }
-  return { format, text: replay() }
+  return { format, array, text: replay() }
 }
 
 /**
- * The records of `input` as `source` exports them (linkd: CSV or JSON lines, `format` or
- * detected). Throws ImportFileError for a file that cannot be read at all.
+ * The records of `input` as `source` exports them (linkd: CSV, JSON lines or a JSON array,
+ * `format` or detected). Throws ImportFileError for a file that cannot be read at all.
  */
 export async function readRows(
   source: ImportSource,
@@ -62,9 +67,10 @@ export async function readRows(
   const text = decoded(input)
   if (source === 'kutt') return { format: 'jsonl', rows: kuttRows(text, opts) }
   if (source !== 'linkd') return { format: 'csv', rows: foreignCsvRows(text, CSV_FORMATS[source], opts) }
-  const detected = format ? { format, text } : await detect(text)
-  const read = detected.format === 'jsonl' ? jsonlRows : csvRows
-  return { format: detected.format, rows: read(detected.text, opts) }
+  const detected = await detect(text)
+  if (detected.array && format !== 'csv') return { format: 'jsonl', rows: jsonArrayRows(detected.text, opts) }
+  const read = (format ?? detected.format) === 'jsonl' ? jsonlRows : csvRows
+  return { format: format ?? detected.format, rows: read(detected.text, opts) }
 }
 
 /** Text of the input, UTF-8 characters split across chunks joined; UTF-16 refused at once. */

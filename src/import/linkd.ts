@@ -37,7 +37,7 @@ export const IMPORT_ONLY_CSV_COLUMNS = ['password'] as const
  * Written by an export, read by POST /api/use/links/import: the short URL (its host places the
  * link on that custom domain of yours) and the creation date the link keeps.
  */
-export const PLACEMENT_CSV_COLUMNS = ['shortUrl', 'createdAt'] as const
+export const PLACEMENT_CSV_COLUMNS = ['shortUrl', 'createdAt', 'status'] as const
 export const CSV_COLUMNS = [...BASE_CSV_COLUMNS, ...OPTION_CSV_COLUMNS, ...IMPORT_ONLY_CSV_COLUMNS] as const
 const READ_COLUMNS = [...CSV_COLUMNS, ...PLACEMENT_CSV_COLUMNS] as const
 
@@ -122,12 +122,17 @@ function csvBody(line: number, fields: string[], columns: Map<string, number>, o
   const password = raw('password')
   if (password) body.password = password
   else if (cell('passwordProtected').toLowerCase() === 'true') return invalid(NEEDS_PASSWORD)
-  return { line, body, ...placement(cell('shortUrl'), cell('createdAt')) }
+  return { line, body, ...placement(cell('shortUrl'), cell('createdAt'), cell('status')) }
 }
 
-/** The host of a short URL and a creation date, when given and readable. */
-function placement(shortUrl: unknown, createdAt: unknown): { host?: string; createdAt?: string } {
-  const out: { host?: string; createdAt?: string } = {}
+/** The host of a short URL, a creation date (when given and readable) and a disabled link's status. */
+function placement(
+  shortUrl: unknown,
+  createdAt: unknown,
+  status: unknown,
+): { host?: string; createdAt?: string; inactive?: boolean } {
+  const out: { host?: string; createdAt?: string; inactive?: boolean } = {}
+  if (status === 'inactive') out.inactive = true
   if (typeof shortUrl === 'string' && shortUrl) {
     const host = hostOf(shortUrl)
     if (host) out.host = host
@@ -149,10 +154,11 @@ export function hostOf(url: string): string | undefined {
 }
 
 /**
- * Fields of a link object that a create body does not take (export and `get --json` output),
- * and the `error` a `--failed-out` file adds to each row.
+ * Fields of a link object that a create body does not take (export and `get --json` output:
+ * `flagged` is a safety list's finding, made again where the link is imported), and the `error`
+ * a `--failed-out` file adds to each row.
  */
-const NOT_CREATE_FIELDS = ['id', 'shortUrl', 'clicks', 'status', 'createdAt', 'updatedAt', 'error']
+const NOT_CREATE_FIELDS = ['id', 'shortUrl', 'clicks', 'status', 'createdAt', 'updatedAt', 'flagged', 'error']
 
 /** Records of a JSON lines text: one object per line; blank lines are skipped. */
 export async function* jsonlRows(text: Text, opts: ReadOptions = {}): AsyncGenerator<Row> {
@@ -180,23 +186,7 @@ export async function* jsonlRows(text: Text, opts: ReadOptions = {}): AsyncGener
         source: { text: s },
       }
     }
-    if (!value || typeof value !== 'object' || Array.isArray(value))
-      return { line, error: 'ParseError', message: 'expected a JSON object', source: { text: s } }
-    const object = value as Record<string, unknown>
-    const body: Record<string, unknown> = { ...object }
-    for (const k of NOT_CREATE_FIELDS) delete body[k]
-    if (typeof body.shortCode === 'string' && body.customSlug === undefined) body.customSlug = body.shortCode
-    delete body.shortCode
-    if (body.customDomainId === null) delete body.customDomainId
-    if (opts.generateCodes) delete body.customSlug
-    const wasProtected = body.passwordProtected === true
-    delete body.passwordProtected
-    if (body.og === null) delete body.og
-    // An exported link without variants shows []: a create body leaves them out.
-    if (Array.isArray(body.variants) && body.variants.length === 0) delete body.variants
-    if (wasProtected && body.password === undefined)
-      return { line, error: 'ValidationError', message: NEEDS_PASSWORD, source: { object } }
-    return { line, body, source: { object }, ...placement(object.shortUrl, object.createdAt) }
+    return objectRow(line, value, s, opts)
   }
   for await (const chunk of text) {
     const parts = (rest + String(chunk)).split('\n')
@@ -208,4 +198,53 @@ export async function* jsonlRows(text: Text, opts: ReadOptions = {}): AsyncGener
   }
   const last = parse(rest)
   if (last) yield last
+}
+
+/**
+ * Records of a JSON array of link objects (what `links export --format json` writes), read
+ * whole; a row's line is its position in the array.
+ */
+export async function* jsonArrayRows(text: Text, opts: ReadOptions = {}): AsyncGenerator<Row> {
+  let all = ''
+  for await (const chunk of text) all += String(chunk)
+  let list: unknown
+  try {
+    list = JSON.parse(all.charCodeAt(0) === 0xfeff ? all.slice(1) : all)
+  } catch (err) {
+    throw new ImportFileError(`this is not a JSON array of links: ${(err as Error).message}`)
+  }
+  if (!Array.isArray(list)) throw new ImportFileError('this is not a JSON array of links')
+  for (const [i, value] of list.entries()) {
+    const text = JSON.stringify(value) ?? 'null'
+    const encoding = notUtf8([text])
+    yield encoding
+      ? { line: i + 1, error: 'ParseError', message: encoding, source: { text } }
+      : objectRow(i + 1, value, text, opts)
+  }
+}
+
+/** The row of one link object or create body (`text`: how the record was written). */
+function objectRow(line: number, value: unknown, text: string, opts: ReadOptions): Row {
+  if (!value || typeof value !== 'object' || Array.isArray(value))
+    return { line, error: 'ParseError', message: 'expected a JSON object', source: { text } }
+  const object = value as Record<string, unknown>
+  const body: Record<string, unknown> = { ...object }
+  for (const k of NOT_CREATE_FIELDS) delete body[k]
+  if (typeof body.shortCode === 'string' && body.customSlug === undefined) body.customSlug = body.shortCode
+  delete body.shortCode
+  if (body.customDomainId === null) delete body.customDomainId
+  if (opts.generateCodes) delete body.customSlug
+  const wasProtected = body.passwordProtected === true
+  delete body.passwordProtected
+  if (body.og === null) delete body.og
+  // An exported link without variants shows []: a create body leaves them out.
+  if (Array.isArray(body.variants) && body.variants.length === 0) delete body.variants
+  if (wasProtected && body.password === undefined)
+    return { line, error: 'ValidationError', message: NEEDS_PASSWORD, source: { object } }
+  return {
+    line,
+    body,
+    source: { object },
+    ...placement(object.shortUrl, object.createdAt, object.status),
+  }
 }

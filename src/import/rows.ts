@@ -26,6 +26,8 @@ export interface BodyRow {
   host?: string
   /** When the source product created the link (ISO 8601 UTC). */
   createdAt?: string
+  /** The link was disabled (linkd's status `inactive`): it is imported disabled. */
+  inactive?: boolean
 }
 
 /** One input record: a create body to send, or why it cannot be sent. */
@@ -104,7 +106,8 @@ export async function* csvTableRows(
         width = r.fields.length
         continue
       }
-      if ('error' in r) yield { line: r.line, error: 'ParseError', message: r.error }
+      if ('error' in r)
+        yield { line: r.line, error: 'ParseError', message: r.error, source: { text: r.text } }
       else if (r.fields.length !== width)
         yield {
           line: r.line,

@@ -5,6 +5,7 @@
  * format comes from in test/fixtures/import/README.md.
  */
 import { unprotectCsvText } from '../contract/csv.js'
+import { LINK_LIMITS } from '../contract/limits.js'
 import { hostOf } from './linkd.js'
 import {
   csvTableRows,
@@ -143,7 +144,7 @@ interface Found {
 function linkRow(line: number, found: Found, opts: ReadOptions): Row {
   if (!found.destination) return { line, error: 'ValidationError', message: 'destinationUrl: is empty' }
   const body: Record<string, unknown> = { destinationUrl: found.destination }
-  if (found.title) body.title = found.title
+  if (found.title) body.title = importedTitle(found.title)
   if (found.tags?.length) body.tags = found.tags
   if (found.expiresAt) body.expiresAt = found.expiresAt
   const code = (found.code || (found.shortUrl ? codeOf(found.shortUrl) : '')).replace(/^\/+|\/+$/g, '')
@@ -162,6 +163,20 @@ function linkRow(line: number, found: Found, opts: ReadOptions): Row {
     row.createdAt = at
   }
   return row
+}
+
+/**
+ * Another product's title (often the page's, fetched) as a link title: line breaks and tabs
+ * become spaces and a title over 255 characters is cut with `…`, so that the link is imported.
+ */
+function importedTitle(title: string): string {
+  const t = [...title.replace(/\s+/g, ' ').trim()]
+  return t.length <= LINK_LIMITS.titleMax
+    ? t.join('')
+    : `${t
+        .slice(0, LINK_LIMITS.titleMax - 1)
+        .join('')
+        .trimEnd()}…`
 }
 
 /** The path of a short URL without its slashes (`https://bit.ly/abc` → `abc`). */

@@ -92,6 +92,27 @@ describe('linkctl export', () => {
     expect(exitCodeFor(err)).toBe(5)
     expect(() => readFileSync(join(dir.dir, 'none.ndjson'))).toThrow()
   })
+
+  it('clicks --link takes a short code or short URL, like the links commands', async () => {
+    const page = await d.testApp.call('GET', '/api/use/links?search=cli')
+    const shortUrl = page.json<{ data: Array<{ shortUrl: string }> }>().data[0]!.shortUrl
+    for (const ref of ['cli', shortUrl]) {
+      const c = as({ json: true })
+      await runRawExport('clicks', { link: ref, output: join(dir.dir, 'one.csv') }, c.ctx)
+      expect(JSON.parse(c.out.text)).toMatchObject({ format: 'csv', rows: 25 })
+    }
+    // A smart link's code too (its clicks are exported under its sml_ id).
+    const smart = await d.testApp.call('POST', '/api/use/smart-links', {
+      body: { fallbackUrl: 'https://example.com/fallback', shortCode: 'cli-smart' },
+    })
+    expect(smart.statusCode, smart.body).toBe(201)
+    const s = as({ json: true })
+    await runRawExport('clicks', { link: 'cli-smart', output: join(dir.dir, 'smart.csv') }, s.ctx)
+    expect(JSON.parse(s.out.text)).toMatchObject({ format: 'csv', rows: 0 })
+    const err = await runRawExport('clicks', { link: 'no-such-code' }, as().ctx).catch((e: unknown) => e)
+    expect(exitCodeFor(err)).toBe(5)
+    expect((err as Error).message).toBe('no link or smart link with the id or short code "no-such-code"')
+  })
 })
 
 describe('linkctl exports destinations', () => {
@@ -125,6 +146,20 @@ describe('linkctl exports destinations', () => {
     expect(rm.err.text).toContain('Removed')
     const again = await runExportsRemove({ id: created.id, yes: true }, as().ctx).catch((e: unknown) => e)
     expect(exitCodeFor(again)).toBe(5)
+  })
+
+  it('list takes the list flags of every list verb (--limit, --all) and says what it left out', async () => {
+    for (const bucket of ['cli-lake', 'cli-lake']) {
+      const add = as({ json: true })
+      await runExportsAdd({ bucket, ...S3RVER_KEY, datasets: ['clicks'] }, add.ctx)
+    }
+    const env = { LINKCTL_URL: d.url, LINKCTL_API_KEY: d.ownerKey }
+    const one = await cli(['exports', 'destinations', 'list', '--limit', '1'], { env })
+    expect(one.code, one.stderr).toBe(0)
+    expect(one.stdout.trimEnd().split('\n')).toHaveLength(2)
+    expect(one.stderr).toMatch(/showing 1 of 2/)
+    const all = await cli(['exports', 'destinations', 'list', '--all', '--json'], { env })
+    expect(JSON.parse(all.stdout)).toMatchObject({ total: 2, hasMore: false })
   })
 
   it('add without a secret is a usage error (exit 2)', async () => {

@@ -103,6 +103,24 @@ describe('linkctl analytics funnel', () => {
     const lines = tty.out.text.split('\n')
     expect(lines.find((l) => l.includes('level_complete:level=3'))).toMatch(/50%.*66\.7%.*3m 0s.*█{15}(?!█)/)
     expect(lines.find((l) => l.includes('app_install'))).toContain('█'.repeat(30))
+    // Narrower terminals: shorter bars, never cut (they keep their proportions); none when the
+    // figures leave too little room, and the figures stay whole.
+    const at = async (columns: number) => {
+      const narrow = testCtx({
+        flags: { url: d.url, apiKey: d.ownerKey },
+        isTTY: true,
+        env: { NO_COLOR: '1', COLUMNS: String(columns) },
+      })
+      await runAnalyticsFunnel({ game: game.id, steps: STEPS }, narrow.ctx)
+      const rows = narrow.out.text.split('\n').filter((l) => /^\d /.test(l))
+      expect(rows.every((l) => l.length <= columns && !l.includes('…'))).toBe(true)
+      return rows.map((l) => (/█+/.exec(l)?.[0] ?? '').length)
+    }
+    const bars = await at(100)
+    expect(bars[0]).toBeGreaterThan(10)
+    expect(bars[0]).toBeLessThan(30)
+    expect(bars[2]).toBe(Math.round(bars[0]! / 2))
+    expect(await at(80)).toEqual([0, 0, 0])
 
     const piped = as({ json: false })
     await runAnalyticsFunnel({ game: game.id, steps: STEPS, groupBy: 'source' }, piped.ctx)
@@ -151,5 +169,14 @@ describe('linkctl analytics retention --group-by --return-event', () => {
       percentage: 50,
       band: 'green',
     })
+  })
+
+  it('an empty --return-event (an unset variable) is refused, not read as "any event"', async () => {
+    const r = await cli(['analytics', 'retention', game.id, '--return-event', ''], {
+      env: { LINKCTL_URL: d.url, LINKCTL_API_KEY: d.ownerKey },
+    })
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/returnEvent must start with a letter/)
+    expect(r.stdout).toBe('')
   })
 })

@@ -3,6 +3,7 @@ import { RAW_FILE_RESPONSE, sendRawFile } from '../../raw-export.js'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { ClicksExportQuery } from '../../../src/contract/raw-export.js'
 import { principalOf } from '../../http/auth.js'
+import { errorRef } from '../../http/openapi.js'
 import type { ClicksService } from './api.js'
 
 /** Every raw click of a range, streamed as NDJSON, CSV or Parquet. */
@@ -21,6 +22,7 @@ export function rawClickExportRoutes(deps: { clicks: Pick<ClicksService, 'rawExp
           querystring: ClicksExportQuery,
           response: {
             200: RAW_FILE_RESPONSE,
+            404: errorRef("linkId: no such link in the key's organization"),
           },
         },
       },

@@ -1,4 +1,5 @@
 /** The exports module's interfaces, imported by its own files (other modules import its index.ts). */
+import type { PageOf, PageQuery } from '../../../src/contract/common.js'
 import type {
   CreateExportDestinationBody,
   ExportDestination,
@@ -16,7 +17,8 @@ export interface DatasetSource {
 
 export interface ExportsService {
   create(organizationId: string, body: CreateExportDestinationBody): Promise<ExportDestination>
-  list(organizationId: string): Promise<ExportDestination[]>
+  /** A page of the organization's destinations (at most 20 in all), oldest first. */
+  list(organizationId: string, q: PageQuery): Promise<PageOf<ExportDestination>>
   remove(organizationId: string, id: string): Promise<void>
   /** Writes one UTC day (default yesterday) of every dataset of the destination now, with retries. */
   run(organizationId: string, id: string, date?: string): Promise<ExportRun>

@@ -1,11 +1,10 @@
 import Type from 'typebox'
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
-import { IdParams } from '../../../src/contract/common.js'
+import { IdParams, Page, PageQuery } from '../../../src/contract/common.js'
 import {
   CreateExportDestinationBody,
   ExportDestination,
-  ExportDestinationList,
   ExportRun,
   RunExportBody,
 } from '../../../src/contract/raw-export.js'
@@ -29,7 +28,10 @@ export function exportRoutes(deps: { exports: ExportsService }) {
           description:
             'Every day shortly after 00:00 UTC, the previous UTC day of each dataset is written as one object, <prefix>/<dataset>/date=YYYY-MM-DD/part-0.<format> (days missed while the store failed are written on the next days, up to a week back). raw_events needs gameId. endpoint: HTTPS (HTTP only for localhost and 127.0.0.1), reached under the webhooks’ address rules (LINKD_WEBHOOK_ALLOW_*); leave it out for AWS S3. secretAccessKey is stored encrypted and never returned. At most 20 destinations per organization.',
           body: CreateExportDestinationBody,
-          response: { 201: ExportDestination },
+          response: {
+            201: ExportDestination,
+            404: errorRef("gameId: no such game in the key's organization"),
+          },
         },
       },
       async (req, reply) =>
@@ -42,10 +44,11 @@ export function exportRoutes(deps: { exports: ExportsService }) {
         schema: {
           tags: TAGS,
           summary: "The organization's export destinations, with each one's last run, success and error",
-          response: { 200: ExportDestinationList },
+          querystring: PageQuery,
+          response: { 200: Page(ExportDestination) },
         },
       },
-      async (req) => ({ data: await deps.exports.list(principalOf(req).organizationId) }),
+      async (req) => deps.exports.list(principalOf(req).organizationId, req.query),
     )
     app.delete(
       '/api/exports/destinations/:id',
@@ -76,8 +79,13 @@ export function exportRoutes(deps: { exports: ExportsService }) {
           body: RunExportBody,
           response: { 200: ExportRun, 503: errorRef('The object store kept failing') },
         },
+        // The body is optional: none means yesterday.
+        preValidation: (req, _reply, done) => {
+          req.body ??= {}
+          done()
+        },
       },
-      async (req) => deps.exports.run(principalOf(req).organizationId, req.params.id, req.body?.date),
+      async (req) => deps.exports.run(principalOf(req).organizationId, req.params.id, req.body.date),
     )
   }
 }

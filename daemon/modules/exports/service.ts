@@ -17,6 +17,7 @@ import { dateOfDay, isoOrNull, iso, utcDayNumber, type Clock } from '../../clock
 import type { SecretBox } from '../../crypto.js'
 import { newId } from '../../crypto.js'
 import { AppError, validation } from '../../http/errors.js'
+import { pageOf, pageParams } from '../../http/pagination.js'
 import { encodeRaw, RAW_CONTENT_TYPES, type RawRows } from '../../raw-export.js'
 import {
   EXPORT_DESTINATION_LIMITS,
@@ -186,6 +187,10 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
       const datasets = RAW_DATASETS.filter((d) => body.datasets.includes(d))
       const gameId = body.gameId ?? null
       const endpoint = body.endpoint ? checkEndpoint(body.endpoint) : null
+      const prefix = (body.prefix ?? '').replace(/^\/+|\/+$/g, '')
+      // A path-style request resolves . and .. segments: `../other` would write into another bucket.
+      if (prefix !== '' && prefix.split('/').some((s) => s === '' || s === '.' || s === '..'))
+        throw validation('prefix', 'must not hold empty, . or .. segments (a/b/c)')
       if (datasets.includes('raw_events') && gameId === null)
         throw validation('gameId', 'is required to export raw_events')
       for (const d of datasets) await source(d).check(organizationId, gameId)
@@ -200,7 +205,7 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
         kind: 's3',
         endpoint,
         bucket: body.bucket,
-        prefix: (body.prefix ?? '').replace(/^\/+|\/+$/g, ''),
+        prefix,
         region: body.region ?? 'us-east-1',
         access_key_id: body.accessKeyId,
         secret_sealed: deps.secrets.encrypt(body.secretAccessKey),
@@ -216,8 +221,10 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
       await store.insert(row)
       return present(row)
     },
-    async list(organizationId) {
-      return (await store.list(organizationId)).map(present)
+    async list(organizationId, q) {
+      const all = await store.list(organizationId)
+      const p = pageParams(q)
+      return pageOf(all.slice(p.offset, p.offset + p.perPage).map(present), all.length, p)
     },
     async remove(organizationId, id) {
       if (!(await store.delete(organizationId, id)))

@@ -69,6 +69,7 @@ export async function importFile(
               if (t > deps.t) throw validation('createdAt', `${at} is in the future`)
               d.record.createdAt = t
             }
+            if (sent[index]?.inactive === true) d.record.status = 'inactive'
             return d
           },
           { writer: deps.writer, present: deps.present, t: deps.t, dryRun },

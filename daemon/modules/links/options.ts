@@ -39,13 +39,14 @@ function checkCondition(c: LinkRule['conditions'][number], field: string): LinkR
 /**
  * Each condition checked and normalized (checkCondition); every rule's destination passes
  * `destination`; one 400 names every bad value. The schema already bounds the counts
- * (LINK_RULE_LIMITS).
+ * (LINK_RULE_LIMITS). null clears them ([]), undefined leaves them.
  */
 export function checkRules(
-  rules: LinkRule[] | undefined,
+  rules: LinkRule[] | null | undefined,
   destination: (url: string, field: string) => string,
 ): LinkRule[] | undefined {
   if (rules === undefined) return undefined
+  if (rules === null) return []
   const problems = collectProblems()
   const out = rules.map((rule, i) => ({
     conditions: rule.conditions.map(
@@ -59,7 +60,7 @@ export function checkRules(
 
 /**
  * Split destinations of a body: each URL passes `destination` (as the link's own), none twice,
- * the weights add up to 100 (the schema bounds the count and each weight); null clears ([]),
+ * the weights add up to 100 (the schema bounds each weight); null or [] clears (none),
  * undefined leaves them. One 400 names every problem.
  */
 export function checkVariants(
@@ -67,7 +68,12 @@ export function checkVariants(
   destination: (url: string, field: string) => string,
 ): LinkVariant[] | undefined {
   if (variants === undefined) return undefined
-  if (variants === null) return []
+  if (variants === null || variants.length === 0) return []
+  if (variants.length < LINK_VARIANT_LIMITS.variantsMin)
+    throw validation(
+      'variants',
+      `must have at least ${LINK_VARIANT_LIMITS.variantsMin} items (or [] for none)`,
+    )
   const problems = collectProblems()
   const seen = new Set<string>()
   const out = variants.map((v, i) => {

@@ -101,7 +101,7 @@ export function linkRoutes(deps: { links: LinkService; bodyLimitBytes: number })
           tags,
           summary: "Import another shortener's export file (Bitly, Shlink, YOURLS, Kutt) or linkd's own",
           description:
-            "Each row is checked and created like a bulk item: a failed row (a taken short code, a bad URL) writes nothing and is named by its line; the valid rows commit together. Rows keep their short code, title, tags and creation date. A row whose short URL host is a verified custom domain of yours goes on that domain; any other host (bit.ly, the other product's own domain) where a new link goes by default. `dryRun` checks every row and writes nothing. A file that cannot be read (no usable header, not UTF-8) is a 400; over 10 MB or 10,000 rows a 413 (linkctl links import sends any size in parts).",
+            "Each row is checked and created like a bulk item: a failed row (a taken short code, a bad URL) writes nothing and is named by its line; the valid rows commit together. Rows keep their short code, title, tags and creation date (a linkd export its status inactive). A row whose short URL host is a verified custom domain of yours goes on that domain; any other host (bit.ly, the other product's own domain) where a new link goes by default. `dryRun` checks every row and writes nothing. A file that cannot be read (no usable header, not UTF-8) is a 400; over 10 MB or 10,000 rows a 413 (linkctl links import sends any size in parts).",
           body: ImportLinksBody,
           response: { 200: ImportLinksResult },
         },

@@ -99,10 +99,10 @@ function csvFields(line: string): string[] {
   return out
 }
 
-/** The format of a file whose first meaningful line is `line`. */
+/** The format of a file whose first meaningful line is `line` (URLhaus: a record or its header). */
 export function guessFormat(line: string): SafetyFormat {
   const t = line.trim()
-  if (t.startsWith('"') || /^\d+,/.test(t)) return 'urlhaus'
+  if (t.startsWith('"') || /^\d+,/.test(t) || /^id,dateadded,url\b/i.test(t)) return 'urlhaus'
   const [first, second] = t.split(/\s+/)
   if (second !== undefined && first !== undefined && ADDRESS.test(first)) return 'hosts'
   return 'domains'

@@ -143,6 +143,13 @@ function slack(e: Envelope): Record<string, unknown> {
   return { text: cut(slackEscape(plain), CHAT_LIMITS.slackText), blocks }
 }
 
+/**
+ * Discord markdown escaped with backslashes (a title's `[text](url)` would show as a disguised
+ * link, `*x*` in bold); a value that is one URL stays as it is, so that it shows as a link.
+ */
+const discordEscape = (s: string) =>
+  /^https?:\/\/\S+$/.test(s) ? s : s.replace(/[\\*_~`|[\]()]/g, '\\$&').replace(/^([#>-])/gm, '\\$1')
+
 function discord(e: Envelope): Record<string, unknown> {
   const title = titleOf(e)
   const link = linkOf(e)
@@ -155,7 +162,7 @@ function discord(e: Envelope): Record<string, unknown> {
       .slice(0, CHAT_LIMITS.discordFields)
       .map(([k, v]) => ({
         name: cut(k, EMBED.fieldName),
-        value: cut(v, EMBED.fieldValue),
+        value: cut(discordEscape(v), EMBED.fieldValue),
         inline: v.length <= 40,
       })),
     footer: { text: cut(`${e.event}${org ? ` · ${org}` : ''}`, EMBED.footer) },

@@ -50,7 +50,7 @@ describe('CSV parser (RFC 4180)', () => {
     // `"" ` (a character after the closing quote) is malformed: reported on line 6.
     expect(parseCsv(text)).toEqual([
       ...expected.slice(0, 3),
-      { line: 6, error: expect.stringMatching(/after a closing quote/) },
+      { line: 6, error: expect.stringMatching(/after a closing quote/), text: 'last,"" ' },
     ])
     expect(parseCsv('x,y\n"a, b","say ""hi"""\n"multi\nline\nvalue",z\nlast,""\n')).toEqual(expected)
   })
@@ -71,9 +71,9 @@ describe('CSV parser (RFC 4180)', () => {
   it('malformed records are errors with their line, and parsing goes on at the next line', () => {
     expect(parseCsv('a,b\nab"c,d\nok,1\n"open\n')).toEqual([
       { line: 1, fields: ['a', 'b'] },
-      { line: 2, error: expect.stringMatching(/unexpected quote/) },
+      { line: 2, error: expect.stringMatching(/unexpected quote/), text: 'ab"c,d' },
       { line: 3, fields: ['ok', '1'] },
-      { line: 4, error: 'unterminated quoted field' },
+      { line: 4, error: 'unterminated quoted field', text: '"open\n' },
     ])
   })
 

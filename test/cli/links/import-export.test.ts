@@ -411,4 +411,41 @@ describe('links export', () => {
     expect(new Set(all.map((l) => l.id)).size).toBe(105)
     expect(all[0]?.destinationUrl).toBe('https://example.com/j0')
   })
+
+  it('JSON export → import: the array `--format json` writes is read back, rows by position', async () => {
+    const src = await d.testApp.createOrg('export-json-src')
+    for (const body of [
+      { destinationUrl: 'https://example.com/ja1', customSlug: 'json-arr-1', tags: ['jarr'] },
+      {
+        destinationUrl: 'https://example.com/ja2',
+        tags: ['jarr'],
+        variants: [
+          { destinationUrl: 'https://example.com/ja2a', weight: 60 },
+          { destinationUrl: 'https://example.com/ja2b', weight: 40 },
+        ],
+      },
+    ])
+      await d.testApp.call('POST', '/api/use/links', { body, key: src.ownerKey })
+    const disabled = (await linksTagged('jarr', d, src.ownerKey)).find((l) => l.shortCode === 'json-arr-1')!
+    await d.testApp.call('PATCH', `/api/use/links/${disabled.id}`, {
+      body: { status: 'inactive' },
+      key: src.ownerKey,
+    })
+    const out = join(tmp.dir, 'round.json')
+    await runLinksExport({ output: out }, as({ key: src.ownerKey }).ctx)
+    const original = await linksTagged('jarr', d, src.ownerKey)
+
+    const dst = await d.testApp.createOrg('export-json-dst')
+    const r = await importRun({ file: out, generateCodes: true }, { key: dst.ownerKey })
+    expect(r).toMatchObject({ code: 0, stdout: 'Created 2 links; 0 failed\n' })
+    const copied = await linksTagged('jarr', d, dst.ownerKey)
+    const shape = (ls: Link[]) => ls.map((l) => [l.destinationUrl, l.status, l.variants]).sort()
+    expect(shape(copied)).toEqual(shape(original))
+
+    // The codes are taken in this organization: each row fails by its position in the array.
+    const again = await importRun({ file: out }, { key: src.ownerKey })
+    expect(again.code).toBe(1)
+    expect(again.stderr).toMatch(/^line 1: short code "[^"]+" is already in use/m)
+    expect(again.stderr).toMatch(/^line 2: short code "[^"]+" is already in use/m)
+  })
 })

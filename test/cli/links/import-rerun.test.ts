@@ -118,6 +118,26 @@ describe('links import --failed-out and --skip-existing', () => {
     expect(destinations).toEqual([1, 2, 4, 5, 6].map((n) => `https://example.com/r${n}`))
   })
 
+  it('CSV: a record that does not parse is written back as it was, to fix and re-import', async () => {
+    const input = file(
+      'malformed.csv',
+      'destinationUrl,title,tags\n' +
+        'https://example.com/m1,Fo"ur,malformed\n' +
+        'https://example.com/m2,"Two, ok",malformed\r\n',
+    )
+    const failedPath = join(tmp.dir, 'malformed-failed.csv')
+    const first = await importRun({ file: input, failedOut: failedPath })
+    expect(JSON.parse(first.stdout)).toMatchObject({ created: 1, failed: 1 })
+    const lines = readFileSync(failedPath, 'utf8').split('\r\n')
+    expect(lines[0]).toBe('destinationUrl,title,tags,error')
+    expect(lines[1]).toMatch(/^https:\/\/example\.com\/m1,Fo"ur,malformed,"?line 2: unexpected quote/)
+
+    writeFileSync(failedPath, readFileSync(failedPath, 'utf8').replace('Fo"ur', '"Fo""ur"'))
+    const again = await importRun({ file: failedPath })
+    expect(again.code, again.stderr).toBe(0)
+    expect((await linksTagged('malformed')).map((l) => l.title).sort()).toEqual(['Fo"ur', 'Two, ok'])
+  })
+
   it('JSON lines: the failed file holds each object with an error field, and re-imports', async () => {
     const input = file(
       'links.jsonl',

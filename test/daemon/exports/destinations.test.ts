@@ -14,6 +14,7 @@ import { duckPath, duckRows } from '../../support/duckdb.js'
 import { accepted, batch, createGame, event, send } from '../../support/gaming.js'
 import { DAY, flush, makeLink, visit } from '../../support/redirect.js'
 import { S3RVER_KEY, startS3, type TestS3 } from '../../support/s3.js'
+import { expectError } from '../../support/responses.js'
 
 let t: TestApp
 let s3: TestS3
@@ -106,6 +107,10 @@ describe('export destinations', () => {
     )
     expect(stored!.secret_sealed).not.toContain(SECRET)
     expect((await list()).map((x) => x.id)).toContain(d.id)
+    // The list is the pagination envelope every list endpoint answers, with its page sizes.
+    const page = await t.call('GET', '/api/exports/destinations?limit=10')
+    expect(page.json()).toMatchObject({ total: 1, page: 1, perPage: 10, hasMore: false })
+    expectError(await t.call('GET', '/api/exports/destinations?limit=7'), 400, 'ValidationError')
     expect((await t.call('DELETE', `/api/exports/destinations/${d.id}`)).statusCode).toBe(204)
     expect((await t.call('DELETE', `/api/exports/destinations/${d.id}`)).statusCode).toBe(404)
   })
@@ -122,6 +127,8 @@ describe('export destinations', () => {
     await bad({ bucket: 'No_Such' }, 'bucket')
     await bad({ datasets: [] }, 'datasets')
     await bad({ format: 'xlsx' }, 'format')
+    // A . or .. segment: a path-style request would resolve it, into another bucket.
+    for (const prefix of ['../other/x', 'a/../../other', './x', 'a//b']) await bad({ prefix }, 'prefix')
     const other = await t.createOrg('neighbours')
     const res = await t.call('POST', '/api/exports/destinations', { body: body(), key: other.ownerKey })
     expect(res.statusCode).toBe(404)
@@ -190,6 +197,14 @@ describe('export destinations', () => {
     // A day in the future, or no calendar day, is a 400.
     expect((await run(d.id, '2026-11-22')).statusCode).toBe(400)
     expect((await run(d.id, '2026-02-30')).statusCode).toBe(400)
+    // No body at all (curl -X POST …/run): yesterday, as with {}.
+    const bare = await t.app.inject({
+      method: 'POST',
+      url: `/api/exports/destinations/${d.id}/run`,
+      headers: { authorization: `Bearer ${t.ownerKey}` },
+    })
+    expect(bare.statusCode, bare.body).toBe(200)
+    expect(bare.json<ExportRun>().date).toBe('2026-11-20')
   })
 
   it('the daily job writes yesterday of every destination', async () => {

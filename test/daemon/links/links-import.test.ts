@@ -110,6 +110,19 @@ describe('links API: import from other shorteners', () => {
     expectError(create, 400, 'ValidationError')
   })
 
+  it('a page title longer than 255 characters, or on several lines, is cut and joined: the link is imported', async () => {
+    const long = `${'Très long titre '.repeat(20)}😀 end`
+    const csv = `keyword,url,title\nlongt,https://example.com/long,"${long}"\ntwol,https://example.com/two,"Line one\r\n\tline two"\n`
+    const r = await run({ source: 'yourls', file: csv })
+    expect(r).toMatchObject({ created: 2, failed: 0 })
+    const got = await byCode()
+    const title = got.get('longt')!.title!
+    expect([...title]).toHaveLength(255)
+    expect(title.endsWith('…')).toBe(true)
+    expect(long.startsWith(title.slice(0, -1))).toBe(true)
+    expect(got.get('twol')!.title).toBe('Line one line two')
+  })
+
   it("Kutt's links JSON: a password-protected link fails alone (its password cannot be exported)", async () => {
     const domainId = await verifiedDomain()
     const r = await run({ source: 'kutt', file: fixture('kutt.json') })
@@ -186,6 +199,57 @@ describe('links API: import from other shorteners', () => {
       tags: ['x', 'y'],
       createdAt: '2025-01-02T03:04:05.000Z',
     })
+  })
+
+  it("linkd's export of a disabled link imports it disabled (CSV and JSON), not live again", async () => {
+    const csv =
+      'destinationUrl,customSlug,status,shortUrl,createdAt\n' +
+      'https://example.com/off,off-csv,inactive,https://x.example/off-csv,2025-01-02T03:04:05.000Z\n' +
+      'https://example.com/on,on-csv,active,,\n'
+    expect(await run({ file: csv })).toMatchObject({ created: 2 })
+    const json = JSON.stringify([
+      { shortCode: 'off-json', destinationUrl: 'https://example.com/o', status: 'inactive' },
+    ])
+    expect(await run({ file: json })).toMatchObject({ created: 1 })
+    const got = await byCode()
+    expect([got.get('off-csv')?.status, got.get('on-csv')?.status, got.get('off-json')?.status]).toEqual([
+      'inactive',
+      'active',
+      'inactive',
+    ])
+    const visit = await t.app.inject({ method: 'GET', url: '/off-json', headers: { host: 'sho.rt' } })
+    expect(visit.statusCode).toBe(404)
+  })
+
+  it("linkd's JSON export (an array of links) imports; a broken array is a 400", async () => {
+    const file = JSON.stringify([
+      {
+        shortCode: 'arr-one',
+        destinationUrl: 'https://example.com/1',
+        createdAt: '2025-01-02T03:04:05.000Z',
+      },
+      { shortCode: 'arr-two', destinationUrl: 'ftp://example.com/2', variants: [] },
+    ])
+    const r = await run({ source: 'linkd', file })
+    expect(r.results.map((x) => [x.line, x.status, x.shortCode])).toEqual([
+      [1, 'created', 'arr-one'],
+      [2, 'failed', 'arr-two'],
+    ])
+    expect((await byCode()).get('arr-one')).toMatchObject({ createdAt: '2025-01-02T03:04:05.000Z' })
+    // A link flagged by a safety list exports its flag, which says where it was, not what to create.
+    const flag = { host: 'x.example', list: 'feed', flaggedAt: '2025-01-02T03:04:05.000Z' }
+    const flagged = await run({
+      file: JSON.stringify([
+        { shortCode: 'arr-flag', destinationUrl: 'https://example.com/f', flagged: flag },
+      ]),
+    })
+    expect(flagged.results.map((x) => x.status)).toEqual(['created'])
+    const broken = expectError(
+      await post({ file: '[{"destinationUrl": "https://example.com/3"' }),
+      400,
+      'ValidationError',
+    )
+    expect(broken.message).toMatch(/not a JSON array of links/)
   })
 
   it('a file of another format, or not UTF-8, is a 400 that says why; nothing is written', async () => {

@@ -177,6 +177,11 @@ describe('OpenAPI document contract', () => {
     // domain-specific ones, read from the services
     const codes = (path: string, method: string) => Object.keys(doc.paths[path]![method]!.responses)
     expect(codes('/api/v1/gaming/gdpr/deletions', 'post')).toContain('404')
+    // A game or link named in the query or body that is not the organization's is a 404 too.
+    expect(codes('/api/v1/gaming/analytics/funnel', 'get')).toContain('404')
+    expect(codes('/api/v1/gaming/export', 'get')).toContain('404')
+    expect(codes('/api/use/analytics/clicks/export', 'get')).toContain('404')
+    expect(codes('/api/exports/destinations', 'post')).toContain('404')
     expect(doc.paths['/api/domains']!.post!.responses['409']!.description).toMatch(/already/)
     expect(doc.paths['/api/domains']!.post!.responses['422']!.description).toMatch(/own domain/)
     expect(doc.paths['/api/webhooks/{id}/suspend']!.post!.responses['422']!.description).toMatch(/active/)

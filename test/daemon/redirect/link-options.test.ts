@@ -360,6 +360,11 @@ describe('link option bounds', () => {
     )
     const cleared = await t.call('PATCH', `/api/use/links/${id}`, { body: { rules: [] } })
     expect(cleared.json<Link>().rules).toEqual([])
+    // null clears them too, as it clears variants and og (it was read as [null]: "rules.0 must be an object").
+    await t.call('PATCH', `/api/use/links/${id}`, { body: { rules: many(2) } })
+    const nulled = await t.call('PATCH', `/api/use/links/${id}`, { body: { rules: null } })
+    expect(nulled.statusCode, nulled.body).toBe(200)
+    expect(nulled.json<Link>().rules).toEqual([])
   })
 
   it.each([

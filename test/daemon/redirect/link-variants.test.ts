@@ -123,6 +123,27 @@ describe('variants: validation', () => {
     expect((await patch(null)).json<Link>().variants).toEqual([])
     expect(await target(link.shortCode)).toBe(`${E}/landing`)
   })
+
+  it('[] (what a link without variants shows) means none too: a link read back can be written back', async () => {
+    t = await createTestApp()
+    const created = await create([])
+    expect(created.statusCode, created.body).toBe(201)
+    expect(created.json<Link>().variants).toEqual([])
+    const link = await makeLink(t, { variants: split(60, 40) })
+    const patch = (body: unknown) => t.call('PATCH', `/api/use/links/${link.id}`, { body })
+    expect((await patch({ variants: [] })).json<Link>().variants).toEqual([])
+    const read = (await t.call('GET', `/api/use/links/${link.id}`)).json<Link>()
+    const { destinationUrl, title, tags, rules, variants, forwardQuery } = read
+    const again = await patch({ destinationUrl, title, tags, rules, variants, forwardQuery })
+    expect(again.statusCode, again.body).toBe(200)
+    // One variant is still a 400 that says how many are needed.
+    const one = expectError(
+      await patch({ variants: split(50).map((v) => ({ ...v, weight: 99 })) }),
+      400,
+      'ValidationError',
+    )
+    expect(one.message).toMatch(/at least 2/)
+  })
 })
 
 describe('variants: the visit', () => {
@@ -276,6 +297,9 @@ describe('variants of a smart link: its fallback split', () => {
     expectError(bad, 400, 'ValidationError')
     const cleared = await t.call('PATCH', `/api/use/smart-links/${smart.id}`, { body: { variants: null } })
     expect(cleared.json<SmartLink>().variants).toEqual([])
+    // [] as it reads back is accepted as none.
+    const empty = await t.call('PATCH', `/api/use/smart-links/${smart.id}`, { body: { variants: [] } })
+    expect(empty.statusCode, empty.body).toBe(200)
     const plain = new URL(await target(smart.shortCode, { ip: ipOf(5) }))
     expect(plain.origin + plain.pathname).toBe(`${E}/fallback`)
   })

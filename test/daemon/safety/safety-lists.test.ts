@@ -96,6 +96,17 @@ describe('safety lists', () => {
     expect((await createLink('https://tracker.test/')).statusCode).toBe(201)
   })
 
+  it('URLhaus CSV with its header as a plain first line (saved from a spreadsheet) is still URLhaus', async () => {
+    const csv =
+      'id,dateadded,url,url_status,last_online,threat,tags,urlhaus_link,reporter\n' +
+      '3216551,2026-11-20 10:11:14,http://header-first.test/x.exe,online,,malware_download,exe,https://urlhaus.abuse.ch/url/3216551/,anonymous\n'
+    const res = await upload('urlhaus-header', csv)
+    expect(res.statusCode, res.body).toBe(201)
+    expect(res.json()).toMatchObject({ format: 'urlhaus', entries: 1, skipped: 0 })
+    expect((await createLink('https://header-first.test/')).json().error).toBe('DestinationBlocked')
+    await clearLists()
+  })
+
   it('an explicit format wins over the guess', async () => {
     const res = await upload('forced', '0.0.0.0 forced.test\n', { format: 'domains' })
     // Read as one domain a line, "0.0.0.0" is the entry (and names no host worth listing).

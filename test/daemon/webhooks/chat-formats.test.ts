@@ -79,6 +79,23 @@ describe('slack and discord bodies', () => {
     expect(d.allowed_mentions).toEqual({ parse: [] })
   })
 
+  it('discord: markdown in data shows as typed (no disguised link, no bold); URLs stay links', () => {
+    const e = envelope('link.created', {
+      id: 'lnk_1',
+      shortUrl: 'https://sho.rt/abc',
+      destinationUrl: 'https://example.com/a_b_c*d',
+      title: '[Verify your account](https://phish.test) *now* ||x|| `y`',
+    })
+    const d = JSON.parse(deliveryBody('discord', e))
+    const field = (name: string) =>
+      (d.embeds[0].fields as Array<{ name: string; value: string }>).find((f) => f.name === name)?.value
+    expect(field('title')).toBe(
+      '\\[Verify your account\\]\\(https://phish.test\\) \\*now\\* \\|\\|x\\|\\| \\`y\\`',
+    )
+    expect(field('destinationUrl')).toBe('https://example.com/a_b_c*d')
+    expect(d.embeds[0].footer.text).toBe('link.created · Acme <Growth> & Co')
+  })
+
   it('long data is cut to the limits; mentions in data stay text', () => {
     const long = 'x'.repeat(50_000)
     const e = envelope('link.created', {

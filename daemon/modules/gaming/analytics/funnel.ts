@@ -29,7 +29,7 @@ const bad = (message: string): never => {
 
 /**
  * `type` or `type:field=value`, comma-separated. An event type may hold ':' itself: with a '=',
- * the field is what follows the last ':' before the first '='.
+ * the field is what follows the last ':' before the first '='. Spaces around each part are dropped.
  */
 export function parseSteps(text: string): StepSpec[] {
   const parts = text.split(',').map((s) => s.trim())
@@ -40,12 +40,12 @@ export function parseSteps(text: string): StepSpec[] {
     const head = eq < 0 ? part : part.slice(0, eq)
     const colon = head.lastIndexOf(':')
     if (eq >= 0 && colon < 0) bad(`step ${i + 1} has a condition without a field: write type:field=value`)
-    const eventType = eq < 0 ? part : head.slice(0, colon)
+    const eventType = eq < 0 ? part : head.slice(0, colon).trim()
     if (!TYPE.test(eventType))
       bad(`step ${i + 1}: "${eventType}" is not an event type (a letter, then letters, digits, _ . : -)`)
     if (eq < 0) return { eventType, condition: null }
-    const field = head.slice(colon + 1)
-    const value = part.slice(eq + 1)
+    const field = head.slice(colon + 1).trim()
+    const value = part.slice(eq + 1).trim()
     if (!field) bad(`step ${i + 1} has an empty field name`)
     if (!value) bad(`step ${i + 1} has an empty value`)
     return { eventType, condition: { field, value } }

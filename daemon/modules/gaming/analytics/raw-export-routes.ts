@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { RawEventsExportQuery } from '../../../../src/contract/raw-export.js'
 import { principalOf } from '../../../http/auth.js'
 import type { GamingAnalyticsService } from './api.js'
-import { off, read } from './route-common.js'
+import { noGame, off, read } from './route-common.js'
 
 /** A game's raw events, every stored row of the range, streamed as NDJSON, CSV or Parquet. */
 export function rawExportRoutes(deps: { analytics: GamingAnalyticsService }) {
@@ -22,6 +22,7 @@ export function rawExportRoutes(deps: { analytics: GamingAnalyticsService }) {
           querystring: RawEventsExportQuery,
           response: {
             200: RAW_FILE_RESPONSE,
+            404: noGame,
             409: off,
           },
         },

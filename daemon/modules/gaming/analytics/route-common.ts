@@ -2,6 +2,8 @@
 import { errorRef } from '../../../http/openapi.js'
 
 export const off = errorRef('Gaming analytics is off for this game (modules.analytics)')
+/** The 404 of a route naming its game in the query (another organization's game too). */
+export const noGame = errorRef("No such game in the key's organization")
 
 export const RANGE =
   "startDate and endDate: UTC days, both included; default the last 30 days up to today; at most 366 days. Money in the game's reporting currency (`currency`)."

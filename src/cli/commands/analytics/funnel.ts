@@ -14,7 +14,8 @@ import {
 import { bar, percent } from '../../../format/cells.js'
 import { uptime } from '../../../format/uptime.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
-import { dateRange, emit, note, printLine, printRows, type Column } from '../../output.js'
+import { COLUMN_GAP } from '../../../format/columns.js'
+import { dateRange, emit, note, printLine, printRows, terminalWidth, type Column } from '../../output.js'
 import { gameAction, gameCommand, rangeQuery, type RangeOpts } from './shared.js'
 
 export interface FunnelOpts extends RangeOpts {
@@ -34,9 +35,17 @@ export const medianText = (s: number | null) =>
 
 type Row = FunnelStep & { group?: string }
 
-function columns(ctx: Ctx, top: number, grouped: boolean): Column<Row>[] {
+/**
+ * The longest bar: 30 characters, or the room the terminal leaves beside the figures; under 10,
+ * no bars (the figures say it all).
+ */
+const BAR_MAX = 30
+const BAR_MIN = 10
+
+function columns(ctx: Ctx, rows: readonly Row[], grouped: boolean): Column<Row>[] {
   const tty = ctx.isTTY
-  return [
+  const top = rows[0]?.players ?? 0
+  const figures: Column<Row>[] = [
     ...(grouped && !tty ? [{ header: 'GROUP', value: (r: Row) => r.group }] : []),
     { header: 'STEP', value: (r) => r.step },
     { header: 'EVENT', value: (r) => stepName(r) },
@@ -52,9 +61,16 @@ function columns(ctx: Ctx, top: number, grouped: boolean): Column<Row>[] {
       name: 'median',
       value: (r) => (tty ? medianText(r.medianSecondsFromPrevious) : r.medianSecondsFromPrevious),
     },
-    // Bars on a terminal only, shortened first when the table is wider than it.
-    { header: '', name: 'bar', only: 'tty', fit: 'flex', value: (r) => bar(r.players, top, 30) },
   ]
+  // Bars on a terminal only, scaled to the room left (a bar cut short would misstate its step).
+  const used = figures.reduce(
+    (n, c) =>
+      n + COLUMN_GAP + Math.max(c.header.length, ...rows.map((r) => String(c.value(r) ?? '-').length)),
+    0,
+  )
+  const width = Math.min(BAR_MAX, terminalWidth(ctx) - used)
+  if (width < BAR_MIN) return figures
+  return [...figures, { header: '', name: 'bar', only: 'tty', value: (r) => bar(r.players, top, width) }]
 }
 
 export async function runAnalyticsFunnel(o: FunnelOpts, ctx: Ctx): Promise<void> {
@@ -69,18 +85,15 @@ export async function runAnalyticsFunnel(o: FunnelOpts, ctx: Ctx): Promise<void>
     ...rangeQuery(o),
   })
   await emit(ctx, f, async () => {
-    if (!f.groups) await printRows(ctx, f.data, columns(ctx, f.data[0]?.players ?? 0, false))
-    else if (!ctx.isTTY)
-      await printRows(
-        ctx,
-        f.groups.flatMap((g) => g.steps.map((s) => ({ ...s, group: g.group }))),
-        columns(ctx, 0, true),
-      )
-    else
+    if (!f.groups) await printRows(ctx, f.data, columns(ctx, f.data, false))
+    else if (!ctx.isTTY) {
+      const rows = f.groups.flatMap((g) => g.steps.map((s) => ({ ...s, group: g.group })))
+      await printRows(ctx, rows, columns(ctx, rows, true))
+    } else
       for (const g of f.groups) {
         ctx.stdout.write('\n')
         printLine(ctx, g.group)
-        await printRows(ctx, g.steps, columns(ctx, g.steps[0]?.players ?? 0, true))
+        await printRows(ctx, g.steps, columns(ctx, g.steps, true))
       }
     if (ctx.isTTY) note(ctx, `${dateRange(f.range.startDate, f.range.endDate)}, window ${o.window ?? '1d'}`)
   })

@@ -33,7 +33,7 @@ export async function runAnalyticsRetention(o: RetentionOpts, ctx: Ctx): Promise
     ...rangeQuery(o),
     ...(o.granularity ? { granularity: o.granularity } : {}),
     ...(o.groupBy ? { groupBy: o.groupBy } : {}),
-    ...(o.returnEvent ? { returnEvent: o.returnEvent } : {}),
+    ...(o.returnEvent !== undefined ? { returnEvent: o.returnEvent } : {}),
   })
   const columns: Column<RetentionRow>[] = [
     ...(o.groupBy

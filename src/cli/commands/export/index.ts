@@ -13,6 +13,8 @@ import { UsageError } from '../../../session/exit-codes.js'
 import { emit, note } from '../../output.js'
 import { dayArg } from '../../parse.js'
 import { exportTo } from '../../sink.js'
+import type { LinkdClient } from '../../../client/index.js'
+import { targetOf } from '../qr/shared.js'
 
 export interface RawExportOpts {
   format?: RawFormat
@@ -39,6 +41,12 @@ function formatOf(o: RawExportOpts): RawFormat {
   return (RAW_FORMATS as readonly string[]).includes(ext) ? (ext as RawFormat) : 'ndjson'
 }
 
+/** The id clicks are exported under: a link's, or a smart link's (both named as the CLI names them). */
+async function clickLinkId(client: LinkdClient, ref: string): Promise<string> {
+  const target = await targetOf(client, ref)
+  return 'linkId' in target ? target.linkId : target.smartLinkId
+}
+
 export async function runRawExport(dataset: 'events' | 'clicks', o: RawExportOpts, ctx: Ctx): Promise<void> {
   const format = formatOf(o)
   const toStdout = o.output === undefined || o.output === '-'
@@ -52,7 +60,11 @@ export async function runRawExport(dataset: 'events' | 'clicks', o: RawExportOpt
   const answer =
     dataset === 'events'
       ? await client.exports.rawEvents({ gameId: o.game!, format, ...range })
-      : await client.exports.clicks({ format, ...(o.link ? { linkId: o.link } : {}), ...range })
+      : await client.exports.clicks({
+          format,
+          ...(o.link ? { linkId: await clickLinkId(client, o.link) } : {}),
+          ...range,
+        })
   let bytes = 0
   let lines = 0
   const toFile = await exportTo(
@@ -95,7 +107,7 @@ export function register(program: Command): void {
     .option('--to <date>', 'last UTC day (YYYY-MM-DD; default today; at most 366 days in all)', dayArg)
     .action(action<RawExportOpts>((_a, opts, ctx) => runRawExport('events', opts, ctx)))
   verb(exp, 'clicks', "the organization's raw clicks, or one link's (no IP, no visitor hash)")
-    .option('--link <id>', "only this link's clicks")
+    .option('--link <link>', "only this link's or smart link's clicks: id, short code or short URL")
     .option('--from <date>', 'first UTC day (YYYY-MM-DD; default 30 days before the end)', dayArg)
     .option('--to <date>', 'last UTC day (YYYY-MM-DD; default today)', dayArg)
     .action(action<RawExportOpts>((_a, opts, ctx) => runRawExport('clicks', opts, ctx)))

@@ -10,6 +10,7 @@ import { confirmOrStop } from '../../confirm.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { missingOption } from '../../../session/exit-codes.js'
 import { columnsOption, emit, note, printRecord, printRows, when, type Column } from '../../output.js'
+import { cutNote, fetchList, pageOptions, type PageFlags } from '../../paging.js'
 import { commaChoices, dayArg } from '../../parse.js'
 
 export interface AddOpts {
@@ -66,13 +67,14 @@ export async function runExportsAdd(o: AddOpts, ctx: Ctx): Promise<void> {
   )
 }
 
-export async function runExportsList(_o: object, ctx: Ctx): Promise<void> {
+export async function runExportsList(o: PageFlags, ctx: Ctx): Promise<void> {
   await requireKey(ctx)
   const client = await ctx.client()
-  const list = await client.exports.destinations.list()
-  await emit(ctx, list, async () => {
-    if (list.data.length === 0 && ctx.isTTY) return note(ctx, 'No export destinations.')
-    await printRows(ctx, list.data, columns(ctx.isTTY))
+  const page = await fetchList(ctx, o, (query) => client.exports.destinations.list(query))
+  await emit(ctx, page, async () => {
+    if (page.data.length === 0 && ctx.isTTY) return note(ctx, 'No export destinations.')
+    await printRows(ctx, page.data, columns(ctx.isTTY))
+    cutNote(ctx, page, page.data.length)
   })
 }
 
@@ -125,10 +127,10 @@ export function register(program: Command): void {
     .action(action<AddOpts>((_a, opts, ctx) => runExportsAdd(opts, ctx)))
   jsonOption(
     columnsOption(
-      dest.command('list').alias('ls').description('list destinations and their last run'),
+      pageOptions(dest.command('list').alias('ls').description('list destinations and their last run')),
       columns(false),
     ),
-  ).action(action<object>((_a, opts, ctx) => runExportsList(opts, ctx)))
+  ).action(action<PageFlags>((_a, opts, ctx) => runExportsList(opts, ctx)))
   jsonOption(dest.command('remove').alias('rm').description('remove a destination (asks on a terminal)'))
     .argument('<id>', 'destination id (exd_…)')
     .option('-y, --yes', 'do not ask')

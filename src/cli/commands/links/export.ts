@@ -91,7 +91,7 @@ export async function runLinksExport(opts: ExportOpts, ctx: Ctx): Promise<void> 
 export function register(links: Command): void {
   links
     .command('export')
-    .description('write every link as CSV (importable) or a JSON array')
+    .description('write every link as CSV or a JSON array (both importable)')
     .addOption(
       new Option('--format <format>', 'output format (default: from --output, else csv)').choices([
         'csv',

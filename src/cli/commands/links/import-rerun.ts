@@ -62,6 +62,11 @@ export class FailedOut {
       this.stream.write(csvRow([...(this.header ?? []), 'error']))
       this.headerWritten = true
     }
+    // A record that did not parse goes back as it was, for the user to fix.
+    if (row.source && 'text' in row.source) {
+      this.stream.write(`${row.source.text},${csvRow([reason])}`)
+      return
+    }
     const fields = row.source && 'fields' in row.source ? [...row.source.fields] : []
     while (fields.length < width) fields.push('')
     this.stream.write(csvRow([...fields, reason]))

@@ -123,6 +123,7 @@ async function sendImportChunk(
       ...r.body,
       ...(r.host !== undefined && { shortUrl: `https://${r.host}/` }),
       ...(r.createdAt !== undefined && { createdAt: r.createdAt }),
+      ...(r.inactive === true && { status: 'inactive' }),
     }),
   )
   const key = dryRun ? undefined : chunkKey(rows[0]?.line ?? 0, [{ via: 'import' }, ...lines])
@@ -163,6 +164,7 @@ type BodyRow = {
   source?: RowSource
   host?: string
   createdAt?: string
+  inactive?: boolean
 }
 type FailedRow = RowError & { source?: RowSource | undefined }
 
@@ -317,7 +319,9 @@ export function register(links: Command): void {
   jsonOption(
     links
       .command('import')
-      .description('create links in bulk from CSV or JSON lines (a file, or - / nothing for stdin)')
+      .description(
+        'create links in bulk from CSV, JSON lines or a JSON array (a file, or - / nothing for stdin)',
+      )
       .addArgument(new Argument('[file]', 'input file; - or none reads stdin'))
       .addOption(
         new Option('--from <source>', "the product that wrote the file (its own export's format)")
@@ -349,7 +353,7 @@ export function register(links: Command): void {
             `CSV columns, named in the header: ${BASE_CSV_COLUMNS.join(', ')} (tags separated by ; or |); ` +
               `optionally the link options ${[...OPTION_CSV_COLUMNS, ...IMPORT_ONLY_CSV_COLUMNS].join(', ')} (rules, og and variants as ` +
               'JSON; empty cells are the defaults); other columns are ignored, so an export can be ' +
-              'imported. JSON lines: one create body (or link) per line. Each chunk carries an ' +
+              'imported. JSON lines: one create body (or link) per line; a JSON array (an export): one per item, its "line" its position. Each chunk carries an ' +
               'idempotency key derived from its content: re-running the same import (within 24 h, same ' +
               'chunk size) replays the accepted chunks instead of creating duplicates. Failed rows are ' +
               'reported as "line N: reason" on stderr; the exit code is 1 if any row failed. ' +

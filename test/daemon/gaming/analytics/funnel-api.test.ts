@@ -93,6 +93,11 @@ describe('what counts as a step', () => {
     expect(players(await funnel('steps=c_start,level_complete:level=3.5'))).toEqual([6, 1])
   })
 
+  it('spaces around the field, the = and the value are left out, as around the steps', async () => {
+    const f = await funnel(`steps=${encodeURIComponent('c_start, level_complete : level = 3 ')}`)
+    expect(f.data[1]).toMatchObject({ eventType: 'level_complete', condition: 'level=3', players: 2 })
+  })
+
   it('1 and 0 match numbers, not booleans; true matches the boolean and the text; {…} only the text', async () => {
     const done = async (value: string) =>
       (await funnel(`steps=f_start,${encodeURIComponent(`f_done:flag=${value}`)}`)).data[1]!.players
