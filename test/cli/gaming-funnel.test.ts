@@ -15,6 +15,7 @@ import { runAnalyticsFunnel } from '../../src/cli/commands/analytics/funnel.js'
 import { runAnalyticsRetention } from '../../src/cli/commands/analytics/retention.js'
 import { startTestDaemon, type TestDaemon } from '../support/daemon.js'
 import { cli, tempDir, testCtx } from '../support/cli.js'
+import { oneDayEnd } from '../support/gaming.js'
 
 let d: TestDaemon
 let dir: ReturnType<typeof tempDir>
@@ -32,12 +33,13 @@ function as(opts: { json?: boolean; isTTY?: boolean } = {}) {
 beforeAll(async () => {
   d = await startTestDaemon()
   d.clock.set(Date.now())
+  // One "now" for every event: gaps of whole minutes, whatever the clock does while they are
+  // built, and every event on one UTC day (the retention below counts day 0).
+  const now = oneDayEnd(30 * 60_000)
   dir = tempDir()
   const created = as()
   await runGamesCreate({ name: 'Funnel CLI', platform: 'ios' }, created.ctx)
   game = JSON.parse(created.out.text) as GameWithSecrets
-  // One "now" for every event: gaps of whole minutes, whatever the clock does while they are built.
-  const now = Date.now()
   const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000).toISOString()
   // Four players install (two from ads); three start level 3, two of them complete it (2 and 4 minutes later).
   const events = [

@@ -124,6 +124,16 @@ export function storedEvents(t: TestApp, game: GameWithSecrets): Promise<number>
   return count(t, 'game_events', 'game_id = (SELECT id FROM games WHERE slug = ?)', game.id)
 }
 
+/**
+ * The latest time whose last `spanMs` fall on one UTC day, for events sent now: the real time, or
+ * a minute before midnight in a run just after it (so that day figures stay whole).
+ */
+export function oneDayEnd(spanMs: number): number {
+  const now = Date.now()
+  const sinceMidnight = now % 86_400_000
+  return sinceMidnight > spanMs ? now : now - sinceMidnight - 60_000
+}
+
 /** An app with one game whose ingestion window no test reaches, and how to send as that game. */
 export async function ingestionApp(): Promise<{ t: TestApp; game: GameWithSecrets; o: SendOpts }> {
   const t = await createTestApp({ ingestRateLimitPerGame: 100_000, ingestRateLimitPerClient: 100_000 })
