@@ -8,6 +8,7 @@ import { close as closeCallback, fdatasync as fdatasyncCallback, open as openCal
 import { promisify } from 'node:util'
 import type SQLite from 'better-sqlite3'
 import type { Kysely } from 'kysely'
+import type { Turn } from '../turns.js'
 
 const openFile = promisify(openCallback)
 const fdatasync = promisify(fdatasyncCallback)
@@ -84,7 +85,7 @@ export interface GroupCommitOptions<U, D> {
    * other CPU-heavy work takes (daemon/turns.ts), so that both share one slice per turn. `first`:
    * a group being written goes ahead of the work waiting (its batches are older and wait for it).
    */
-  yieldTo?: (first?: boolean) => Promise<void>
+  yieldTo?: Turn
 }
 
 export interface GroupCommitter<U, D = never> {

@@ -137,6 +137,11 @@ function chosen<T>(ctx: Ctx, columns: readonly Column<T>[]): Column<T>[] {
   })
 }
 
+/** A column's natural width in printRows' terminal table: its header or widest cell. */
+export function naturalWidth<T>(c: Column<T>, rows: readonly T[]): number {
+  return Math.max(widthOf(c.header), ...rows.map((row) => widthOf(cell(c.value(row)) || '-')))
+}
+
 /** Rows as a table (TTY) or tab-separated lines with a header row (piped). */
 export async function printRows<T>(ctx: Ctx, rows: readonly T[], all: readonly Column<T>[]): Promise<void> {
   const columns = chosen(ctx, all)
@@ -148,8 +153,8 @@ export async function printRows<T>(ctx: Ctx, rows: readonly T[], all: readonly C
   }
   const body = rows.map((row) => columns.map((c) => cell(c.value(row)) || '-'))
   const { shown, widths } = fitColumns(
-    columns.map((c, i) => ({
-      natural: Math.max(widthOf(c.header), ...body.map((r) => widthOf(r[i] ?? ''))),
+    columns.map((c) => ({
+      natural: naturalWidth(c, rows),
       header: widthOf(c.header),
       fit: c.fit,
       // Columns named by --columns are all shown (cut if need be): the user chose them.

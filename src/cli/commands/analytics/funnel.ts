@@ -15,7 +15,16 @@ import { bar, percent } from '../../../format/cells.js'
 import { uptime } from '../../../format/uptime.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { COLUMN_GAP } from '../../../format/columns.js'
-import { dateRange, emit, note, printLine, printRows, terminalWidth, type Column } from '../../output.js'
+import {
+  dateRange,
+  emit,
+  naturalWidth,
+  note,
+  printLine,
+  printRows,
+  terminalWidth,
+  type Column,
+} from '../../output.js'
 import { gameAction, gameCommand, rangeQuery, type RangeOpts } from './shared.js'
 
 export interface FunnelOpts extends RangeOpts {
@@ -63,11 +72,7 @@ function columns(ctx: Ctx, rows: readonly Row[], grouped: boolean): Column<Row>[
     },
   ]
   // Bars on a terminal only, scaled to the room left (a bar cut short would misstate its step).
-  const used = figures.reduce(
-    (n, c) =>
-      n + COLUMN_GAP + Math.max(c.header.length, ...rows.map((r) => String(c.value(r) ?? '-').length)),
-    0,
-  )
+  const used = figures.reduce((n, c) => n + COLUMN_GAP + naturalWidth(c, rows), 0)
   const width = Math.min(BAR_MAX, terminalWidth(ctx) - used)
   if (width < BAR_MIN) return figures
   return [...figures, { header: '', name: 'bar', only: 'tty', value: (r) => bar(r.players, top, width) }]
