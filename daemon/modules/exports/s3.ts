@@ -4,11 +4,16 @@
  * passes the webhooks' SSRF guard and the connection is pinned to the vetted address; it is
  * addressed path-style (MinIO, R2, s3rver). The client makes one attempt: the service retries.
  */
-import { lookup as dnsLookup } from 'node:dns/promises'
 import { createReadStream } from 'node:fs'
 import http from 'node:http'
 import https from 'node:https'
-import { pinnedLookup, vetTarget, type GuardPolicy, type Resolver } from '../webhooks/index.js'
+import {
+  pinnedLookup,
+  systemResolver,
+  vetTarget,
+  type GuardPolicy,
+  type Resolver,
+} from '../webhooks/index.js'
 
 export interface S3Target {
   endpoint: string | null
@@ -27,12 +32,6 @@ export interface S3Options {
   requestTimeoutMs?: number
 }
 
-const systemResolve: Resolver = async (hostname) =>
-  (await dnsLookup(hostname, { all: true, verbatim: true })).map((a) => ({
-    address: a.address,
-    family: a.family === 6 ? 6 : 4,
-  }))
-
 /** Puts the file at `path` (`size` bytes) as `key`; rejects with the store's error. */
 export async function putFile(
   target: S3Target,
@@ -45,7 +44,7 @@ export async function putFile(
   const { S3Client, PutObjectCommand } = await import('@aws-sdk/client-s3')
   let agents = {}
   if (target.endpoint !== null) {
-    const resolve = opts.resolve ?? systemResolve
+    const resolve = opts.resolve ?? systemResolver
     const lookup = pinnedLookup(await vetTarget(new URL(target.endpoint), { resolve, ...opts.guard }))
     agents = { httpAgent: new http.Agent({ lookup }), httpsAgent: new https.Agent({ lookup }) }
   }

@@ -27,6 +27,7 @@ import {
   type RawDataset,
   type RawFormat,
 } from '../../../src/contract/raw-export.js'
+import { hostRefusal, SsrfError, type GuardPolicy } from '../webhooks/index.js'
 import type { DatasetSource, ExportsService } from './api.js'
 import { putFile, s3ErrorText, type S3Options } from './s3.js'
 import type { DestinationRow, ExportDestinationStore } from './store.js'
@@ -46,8 +47,11 @@ export interface ExportsDeps {
 /** Days the daily job goes back for days not written yet (a store down for a while). */
 const CATCH_UP_DAYS = 7
 
-/** An endpoint as the webhooks take URLs: HTTPS, or HTTP to this machine; no credentials, query or fragment. */
-function checkEndpoint(value: string): string {
+/**
+ * An endpoint as the webhooks take URLs: HTTPS, or HTTP to this machine; no credentials, query or
+ * fragment; not a host the address policy refuses whatever DNS answers.
+ */
+function checkEndpoint(value: string, guard: GuardPolicy): string {
   let url: URL
   try {
     url = new URL(value)
@@ -58,6 +62,8 @@ function checkEndpoint(value: string): string {
     throw validation('endpoint', 'HTTPS is required (HTTP is allowed only for localhost and 127.0.0.1)')
   if (url.username || url.password || url.search || url.hash)
     throw validation('endpoint', 'must not hold credentials, a query or a fragment')
+  const refused = hostRefusal(url.hostname, guard)
+  if (refused) throw validation('endpoint', refused)
   return url.toString().replace(/\/$/, '')
 }
 
@@ -126,7 +132,7 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
     return { path, rows: count, bytes: (await stat(path)).size }
   }
 
-  /** Uploads with retries; the last attempt's error is thrown. */
+  /** Uploads with retries (none when the address policy refused: trying again cannot help); the last attempt's error is thrown. */
   async function upload(row: DestinationRow, key: string, file: { path: string; bytes: number }) {
     const target = {
       endpoint: row.endpoint,
@@ -142,7 +148,7 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
         return
       } catch (err) {
         const wait = delays[attempt]
-        if (wait === undefined) throw err
+        if (wait === undefined || err instanceof SsrfError) throw err
         deps.log?.warn(
           { destinationId: row.id, key, attempt: attempt + 1, error: s3ErrorText(err) },
           'export upload failed: retrying',
@@ -167,12 +173,18 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
         await rm(file.path, { force: true })
       }
     } catch (err) {
-      const error = err instanceof AppError ? err.message : s3ErrorText(err)
+      const refused = err instanceof SsrfError
+      const error =
+        err instanceof AppError
+          ? err.message
+          : refused
+            ? `linkd's address policy refused the endpoint, not the store: ${err.message}`
+            : s3ErrorText(err)
       await store.recordRun(row.id, { at: clock.now(), ok: false, error })
       deps.log?.warn({ destinationId: row.id, date: dateOfDay(day), error }, 'export failed')
       throw new AppError(
         'ServiceUnavailable',
-        `the export of ${dateOfDay(day)} to bucket ${row.bucket} failed after ${delays.length + 1} attempts: ${error}`,
+        `the export of ${dateOfDay(day)} to bucket ${row.bucket} failed${refused ? '' : ` after ${delays.length + 1} attempts`}: ${error}`,
       )
     } finally {
       await rm(dir, { recursive: true, force: true })
@@ -186,7 +198,7 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
     async create(organizationId, body) {
       const datasets = RAW_DATASETS.filter((d) => body.datasets.includes(d))
       const gameId = body.gameId ?? null
-      const endpoint = body.endpoint ? checkEndpoint(body.endpoint) : null
+      const endpoint = body.endpoint ? checkEndpoint(body.endpoint, deps.s3.guard) : null
       const prefix = (body.prefix ?? '').replace(/^\/+|\/+$/g, '')
       // A path-style request resolves . and .. segments: `../other` would write into another bucket.
       if (prefix !== '' && prefix.split('/').some((s) => s === '' || s === '.' || s === '..'))

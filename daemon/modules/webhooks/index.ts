@@ -12,9 +12,11 @@ export { createWebhookStore } from './store.js'
 export { createWebhookService } from './service.js'
 export { type Worker } from './worker.js'
 export { type Resolver } from './ssrf.js'
-/** The SSRF guard, also applied by the domains module's file verification. */
+/** The SSRF guard, also applied by the domains module's file verification and the exports' stores. */
 export {
   vetTarget,
+  hostRefusal,
+  systemResolver,
   pinnedLookup,
   isFetchTimeout,
   SsrfError,

@@ -29,15 +29,37 @@ export interface GuardPolicy {
   allowLoopback: boolean
 }
 
+/** Ranges never connected to: no host (0.0.0.0 and :: reach loopback), broadcast, multicast, not an address. */
+const NEVER = ['invalid', 'unspecified', 'broadcast', 'multicast']
+
 /** Whether a delivery to `hostname` may connect to `address`. */
 export function addressAllowed(address: string, hostname: string, policy: GuardPolicy): boolean {
   const range = parseAddress(address)?.range() ?? 'invalid'
   if (range === 'unicast') return true
-  // Never: no host (0.0.0.0 and :: reach loopback), broadcast, multicast, or not an address.
-  if (['invalid', 'unspecified', 'broadcast', 'multicast'].includes(range)) return false
+  if (NEVER.includes(range)) return false
   if (range === 'loopback')
     return policy.allowLoopback && (policy.allowPrivateNetworks || isLoopbackHost(hostname))
   return policy.allowPrivateNetworks
+}
+
+/** The error a URL naming this machine gets while LINKD_WEBHOOK_ALLOW_LOOPBACK is false. */
+const LOOPBACK_REFUSED =
+  'loopback receivers (localhost, 127.0.0.0/8, ::1, in any spelling) are refused on this server (LINKD_WEBHOOK_ALLOW_LOOPBACK=false)'
+
+/**
+ * Why a URL host is refused whatever DNS answers (so at creation already), or undefined: a name
+ * of this machine while loopback is off, or an address literal the guard refuses. Other host
+ * names are vetted at each delivery only: their addresses can change.
+ */
+export function hostRefusal(hostname: string, policy: GuardPolicy): string | undefined {
+  if (!policy.allowLoopback && isLoopbackHost(hostname)) return LOOPBACK_REFUSED
+  const ip = parseAddress(hostname)
+  if (!ip || addressAllowed(ip.toString(), hostname, policy)) return undefined
+  const range = ip.range()
+  const what = `${ip.toString()} is in the ${range} range`
+  return NEVER.includes(range)
+    ? `${what}, which linkd never connects to`
+    : `${what}: set LINKD_WEBHOOK_ALLOW_PRIVATE_NETWORKS=true to allow`
 }
 
 /** Resolves the URL's host and returns the one address to connect to, or throws SsrfError. */

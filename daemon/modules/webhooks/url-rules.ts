@@ -1,12 +1,12 @@
 /**
- * Webhook URL rules: HTTPS required, HTTP only for localhost and 127.0.0.1;
- * loopback hosts refused when LINKD_WEBHOOK_ALLOW_LOOPBACK is false; validate-url adds warnings
+ * Webhook URL rules: HTTPS required, HTTP only for localhost and 127.0.0.1; a host the SSRF
+ * guard refuses whatever DNS answers (hostRefusal) is an error; validate-url adds warnings
  * (non-standard port, an IP address or a local host as target), suggestions (root path) and a
  * security score.
  */
-import { isLoopbackHost } from '../../addresses.js'
 import { WEBHOOK_LIMITS } from '../../../src/contract/limits.js'
 import type { ValidateUrlResult } from '../../../src/contract/webhooks.js'
+import { hostRefusal, type GuardPolicy } from './ssrf.js'
 
 /** The only hosts a webhook URL may use plain HTTP for. */
 export const LOCAL_HOSTS: ReadonlySet<string> = new Set(['localhost', '127.0.0.1'])
@@ -15,10 +15,6 @@ export function isLocalHost(hostname: string): boolean {
   return LOCAL_HOSTS.has(hostname.toLowerCase())
 }
 
-/** The error a loopback URL gets when LINKD_WEBHOOK_ALLOW_LOOPBACK is false. */
-export const LOOPBACK_REFUSED =
-  'loopback receivers (localhost, 127.0.0.0/8, ::1, in any spelling) are refused on this server (LINKD_WEBHOOK_ALLOW_LOOPBACK=false)'
-
 const IPV4_RE = /^\d{1,3}(\.\d{1,3}){3}$/
 
 /**
@@ -26,7 +22,7 @@ const IPV4_RE = /^\d{1,3}(\.\d{1,3}){3}$/
  * localhost 15, the standard port 10, a dedicated path 5, no query string 5 (secrets in query
  * strings end up in access logs).
  */
-export function checkWebhookUrl(text: string, policy: { allowLoopback: boolean }): ValidateUrlResult {
+export function checkWebhookUrl(text: string, policy: GuardPolicy): ValidateUrlResult {
   const errors: string[] = []
   const warnings: string[] = []
   const suggestions: string[] = []
@@ -43,7 +39,8 @@ export function checkWebhookUrl(text: string, policy: { allowLoopback: boolean }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') errors.push('the scheme must be https')
   else if (!https && !local)
     errors.push('HTTPS is required (HTTP is allowed only for localhost and 127.0.0.1)')
-  if (!policy.allowLoopback && isLoopbackHost(url.hostname)) errors.push(LOOPBACK_REFUSED)
+  const refused = hostRefusal(url.hostname, policy)
+  if (refused) errors.push(refused)
   if (url.username || url.password) errors.push('credentials in the URL are not allowed; use a custom header')
   if (url.hash) errors.push('a fragment (#…) is not sent to the server; remove it')
   const ip = IPV4_RE.test(url.hostname) || url.hostname.startsWith('[')

@@ -32,7 +32,15 @@ beforeAll(async () => {
   })
   t = await createTestApp(
     { logLevel: 'info', ingestRateLimitPerGame: 100_000 },
-    { logger: { level: 'info', stream } as never, exportRetryDelaysMs: [10, 10] },
+    {
+      logger: { level: 'info', stream } as never,
+      exportRetryDelaysMs: [10, 10],
+      // A store's host name that resolves to a private address (DNS changed after it was added).
+      resolve: async (host) => {
+        if (host === 'lan-store.example.test') return [{ address: '10.0.0.5', family: 4 }]
+        throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' })
+      },
+    },
   )
   game = await createGame(t, { slug: 'lake-game' })
   // Yesterday (2026-11-20): 30 clicks and 50 events; today: 5 clicks and 5 events, not exported.
@@ -261,5 +269,35 @@ describe('export destinations', () => {
     for (const text of [logs.join(''), res.body, JSON.stringify(await list())]) {
       expect(text).not.toContain('wrong-secret-value')
     }
+  })
+
+  it('an endpoint the address policy refuses is a 400 naming why; a host name refused at run names the policy, tried once', async () => {
+    for (const [endpoint, why] of [
+      [
+        'https://10.0.0.5:9000',
+        '10.0.0.5 is in the private range: set LINKD_WEBHOOK_ALLOW_PRIVATE_NETWORKS=true to allow',
+      ],
+      [
+        'https://[::ffff:169.254.169.254]',
+        '169.254.169.254 is in the linkLocal range: set LINKD_WEBHOOK_ALLOW_PRIVATE_NETWORKS=true to allow',
+      ],
+      ['https://0.0.0.0:9000', '0.0.0.0 is in the unspecified range, which linkd never connects to'],
+    ]) {
+      const res = await t.call('POST', '/api/exports/destinations', { body: body({ endpoint }) })
+      const err = expectError(res, 400, 'ValidationError')
+      expect(err.details, endpoint).toEqual([{ field: 'endpoint', message: why }])
+    }
+    // A host name is accepted (its addresses can change); the run is refused without a retry.
+    const d = await create({ endpoint: 'https://lan-store.example.test', datasets: ['clicks'], gameId: null })
+    const before = logs.join('').split('export upload failed: retrying').length
+    const res = await run(d.id, '2026-11-20')
+    expect(res.statusCode).toBe(503)
+    expect(res.json<{ message: string }>().message).not.toMatch(/attempts/)
+    expect(logs.join('').split('export upload failed: retrying').length).toBe(before)
+    const after = (await list()).find((x) => x.id === d.id)!
+    expect(after.lastError).toMatch(
+      /^linkd's address policy refused the endpoint, not the store: refused: lan-store\.example\.test resolves to 10\.0\.0\.5, a private address/,
+    )
+    await t.call('DELETE', `/api/exports/destinations/${d.id}`)
   })
 })
