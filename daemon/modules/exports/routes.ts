@@ -26,11 +26,12 @@ export function exportRoutes(deps: { exports: ExportsService }) {
           tags: TAGS,
           summary: 'Add a destination of the daily raw export (S3 or S3-compatible)',
           description:
-            'Every day shortly after 00:00 UTC, the previous UTC day of each dataset is written as one object, <prefix>/<dataset>/date=YYYY-MM-DD/part-0.<format> (days missed while the store failed are written on the next days, up to a week back). raw_events needs gameId. endpoint: HTTPS (HTTP only for localhost and 127.0.0.1), reached under the webhooks’ address rules (LINKD_WEBHOOK_ALLOW_*: an address literal they refuse is a 400); leave it out for AWS S3. secretAccessKey is stored encrypted and never returned. At most 20 destinations per organization.',
+            'Every day shortly after 00:00 UTC, the previous UTC day of each dataset is written as one object, <prefix>/<dataset>/date=YYYY-MM-DD/part-0.<format> (days missed while the store failed are written on the next days, up to a week back). raw_events needs gameId. endpoint: HTTPS (HTTP only for localhost and 127.0.0.1), reached under the webhooks’ address rules (LINKD_WEBHOOK_ALLOW_*: an address literal they refuse is a 400); leave it out for AWS S3. secretAccessKey is stored encrypted and never returned. At most 20 destinations per organization (409 beyond).',
           body: CreateExportDestinationBody,
           response: {
             201: ExportDestination,
             404: errorRef("gameId: no such game in the key's organization"),
+            409: errorRef('The organization already has the most destinations allowed'),
           },
         },
       },

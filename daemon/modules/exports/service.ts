@@ -207,8 +207,8 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
         throw validation('gameId', 'is required to export raw_events')
       for (const d of datasets) await source(d).check(organizationId, gameId)
       if ((await store.count(organizationId)) >= EXPORT_DESTINATION_LIMITS.perOrganization)
-        throw validation(
-          'request',
+        throw new AppError(
+          'Conflict',
           `at most ${EXPORT_DESTINATION_LIMITS.perOrganization} export destinations per organization: remove one first`,
         )
       const row: DestinationRow = {

@@ -300,4 +300,18 @@ describe('export destinations', () => {
     )
     await t.call('DELETE', `/api/exports/destinations/${d.id}`)
   })
+
+  it('at most 20 destinations per organization: the 21st is a 409, as every count limit', async () => {
+    const org = await t.createOrg('many-stores')
+    const add = () =>
+      t.call('POST', '/api/exports/destinations', {
+        body: body({ datasets: ['clicks'], gameId: null }),
+        key: org.ownerKey,
+      })
+    for (let i = 0; i < 20; i++) expect((await add()).statusCode).toBe(201)
+    const res = await add()
+    expect(expectError(res, 409, 'Conflict').message).toBe(
+      'at most 20 export destinations per organization: remove one first',
+    )
+  })
 })
