@@ -115,6 +115,45 @@ describe('linkctl export', () => {
   })
 })
 
+describe('linkctl export date flags', () => {
+  it('--start-date/--end-date as the analytics verbs take them; --from/--to still work, hidden', async () => {
+    const day = new Date(d.testApp.clock.now()).toISOString().slice(0, 10)
+    const before = new Date(d.testApp.clock.now() - 86_400_000).toISOString().slice(0, 10)
+    const rows = async (...flags: string[]) => {
+      const file = join(dir.dir, 'range.csv')
+      const res = await cli([
+        'export',
+        'clicks',
+        '--url',
+        d.url,
+        '--api-key',
+        d.ownerKey,
+        '--json',
+        '-o',
+        file,
+        ...flags,
+      ])
+      expect(res.code, res.stderr).toBe(0)
+      return (JSON.parse(res.stdout) as { rows: number }).rows
+    }
+    expect(await rows('--start-date', day, '--end-date', day)).toBe(25)
+    expect(await rows('--start-date', before, '--end-date', before)).toBe(0)
+    expect(await rows('--from', day, '--to', day)).toBe(25)
+    expect(await rows('--from', before, '--to', before)).toBe(0)
+    const both = await cli(['export', 'clicks', '--from', before, '--start-date', day])
+    expect(both.code).toBe(2)
+    expect(both.stderr).toMatch(/--from.*cannot be used with.*--start-date/)
+    const bad = await cli(['export', 'events', '--game', 'g', '--start-date', '2026-02-30'])
+    expect(bad.code).toBe(2)
+    for (const dataset of ['events', 'clicks']) {
+      const help = (await cli(['export', dataset, '--help'])).stdout
+      expect(help).toContain('--start-date <date>')
+      expect(help).toContain('--end-date <date>')
+      expect(help).not.toMatch(/--from|--to\b/)
+    }
+  })
+})
+
 describe('linkctl exports destinations', () => {
   it('add (secret from the environment), list, run, remove', async () => {
     const add = as({ json: true, env: { AWS_SECRET_ACCESS_KEY: S3RVER_KEY.secretAccessKey } })

@@ -15,12 +15,14 @@ import { dayArg } from '../../parse.js'
 import { exportTo } from '../../sink.js'
 import type { LinkdClient } from '../../../client/index.js'
 import { targetOf } from '../qr/shared.js'
+import { END_DATE_HELP, rangeQuery, START_DATE_HELP, type RangeOpts } from '../analytics/shared.js'
 
-export interface RawExportOpts {
+export interface RawExportOpts extends RangeOpts {
   format?: RawFormat
   output?: string
   game?: string
   link?: string
+  /** Hidden aliases of --start-date and --end-date (the flags' first names). */
   from?: string
   to?: string
 }
@@ -55,7 +57,7 @@ export async function runRawExport(dataset: 'events' | 'clicks', o: RawExportOpt
   if (dataset === 'events' && !o.game) throw new UsageError("required option '--game <game>' not specified")
   await requireKey(ctx)
   const client = await ctx.client()
-  const range = { ...(o.from ? { startDate: o.from } : {}), ...(o.to ? { endDate: o.to } : {}) }
+  const range = rangeQuery({ startDate: o.startDate ?? o.from, endDate: o.endDate ?? o.to })
   // Asked before the file is created: a 400 or 404 leaves nothing behind.
   const answer =
     dataset === 'events'
@@ -88,27 +90,41 @@ export async function runRawExport(dataset: 'events' | 'clicks', o: RawExportOpt
     )
 }
 
-function verb(parent: Command, dataset: 'events' | 'clicks', description: string): Command {
-  const cmd = jsonOption(parent.command(dataset).description(description))
+/**
+ * A verb with its format, output and range flags: --start-date and --end-date as the analytics
+ * verbs take them; --from and --to, their first names, still work (hidden), not with them.
+ */
+function verb(
+  parent: Command,
+  dataset: 'events' | 'clicks',
+  description: string,
+  help: { start: string; end: string },
+): Command {
+  return jsonOption(parent.command(dataset).description(description))
     .addOption(
       new Option('--format <format>', 'ndjson, csv or parquet (default: from --output, else ndjson)').choices(
         RAW_FORMATS,
       ),
     )
     .option('-o, --output <file>', 'write to this file instead of stdout')
-  return cmd
+    .option('--start-date <date>', help.start, dayArg)
+    .option('--end-date <date>', help.end, dayArg)
+    .addOption(new Option('--from <date>').argParser(dayArg).conflicts('startDate').hideHelp())
+    .addOption(new Option('--to <date>').argParser(dayArg).conflicts('endDate').hideHelp())
 }
 
 export function register(program: Command): void {
   const exp = program.command('export').description('export raw rows: every gaming event or click of a range')
-  verb(exp, 'events', `a game's raw events (${RAW_EVENT_COLUMNS.join(', ')})`)
+  verb(exp, 'events', `a game's raw events (${RAW_EVENT_COLUMNS.join(', ')})`, {
+    start: START_DATE_HELP,
+    end: END_DATE_HELP,
+  })
     .option('--game <game>', 'game id (required)')
-    .option('--from <date>', 'first UTC day (YYYY-MM-DD; default 29 days before the end)', dayArg)
-    .option('--to <date>', 'last UTC day (YYYY-MM-DD; default today; at most 366 days in all)', dayArg)
     .action(action<RawExportOpts>((_a, opts, ctx) => runRawExport('events', opts, ctx)))
-  verb(exp, 'clicks', "the organization's raw clicks, or one link's (no IP, no visitor hash)")
+  verb(exp, 'clicks', "the organization's raw clicks, or one link's (no IP, no visitor hash)", {
+    start: 'first UTC day (YYYY-MM-DD; default 30 days before the end)',
+    end: 'last UTC day (YYYY-MM-DD; default today)',
+  })
     .option('--link <link>', "only this link's or smart link's clicks: id, short code or short URL")
-    .option('--from <date>', 'first UTC day (YYYY-MM-DD; default 30 days before the end)', dayArg)
-    .option('--to <date>', 'last UTC day (YYYY-MM-DD; default today)', dayArg)
     .action(action<RawExportOpts>((_a, opts, ctx) => runRawExport('clicks', opts, ctx)))
 }
