@@ -140,6 +140,30 @@ describe('linkctl analytics funnel', () => {
     )
   })
 
+  it('grouped on a terminal: the whole funnel first, then each group', async () => {
+    const tty = testCtx({
+      flags: { url: d.url, apiKey: d.ownerKey },
+      isTTY: true,
+      env: { NO_COLOR: '1', COLUMNS: '140' },
+    })
+    await runAnalyticsFunnel({ game: game.id, steps: STEPS, groupBy: 'source' }, tty.ctx)
+    const lines = tty.out.text.split('\n')
+    // Each table: its heading, then its step rows (players of step 1, 2, 3).
+    const tables = ['All players', 'ads', '(none)'].map((heading) => {
+      const at = lines.indexOf(heading)
+      expect(at, heading).toBeGreaterThanOrEqual(0)
+      const rows = lines.slice(at + 2, at + 5)
+      return [at, rows.map((l) => Number(/^\d\s+\S+\s+(\d+)/.exec(l)?.[1]))] as const
+    })
+    expect(tables.map(([, players]) => players)).toEqual([
+      [4, 3, 2],
+      [2, 2, 1],
+      [2, 1, 1],
+    ])
+    expect(tables.map(([at]) => at)).toEqual([...tables.map(([at]) => at)].sort((a, b) => a - b))
+    expect(tables[0]![0]).toBe(0)
+  })
+
   it('the whole CLI: --steps is required, --window and --group-by take their choices only; the API refuses one step', async () => {
     const base = ['--url', d.url, '--api-key', d.ownerKey, 'analytics', 'funnel', game.id]
     const ok = await cli([...base, '--steps', STEPS, '--window', '7d', '--json'])

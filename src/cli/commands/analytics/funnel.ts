@@ -1,7 +1,7 @@
 /**
  * `linkctl analytics funnel <game> --steps a,b:level=3,c`: players at each ordered step, with
- * conversion and the median time from the previous step; bars on a terminal, one table per group
- * with --group-by (piped: one table with a GROUP column).
+ * conversion and the median time from the previous step; bars on a terminal, the whole funnel then
+ * one table per group with --group-by (piped: one table with a GROUP column).
  */
 import { Option, type Command } from 'commander'
 import type { Funnel, FunnelStep } from '../../../contract/gaming-funnel.js'
@@ -94,12 +94,16 @@ export async function runAnalyticsFunnel(o: FunnelOpts, ctx: Ctx): Promise<void>
     else if (!ctx.isTTY) {
       const rows = f.groups.flatMap((g) => g.steps.map((s) => ({ ...s, group: g.group })))
       await printRows(ctx, rows, columns(ctx, rows, true))
-    } else
+    } else {
+      // The whole funnel first, as without --group-by, then each group's.
+      printLine(ctx, 'All players')
+      await printRows(ctx, f.data, columns(ctx, f.data, false))
       for (const g of f.groups) {
         ctx.stdout.write('\n')
         printLine(ctx, g.group)
         await printRows(ctx, g.steps, columns(ctx, g.steps, true))
       }
+    }
     if (ctx.isTTY) note(ctx, `${dateRange(f.range.startDate, f.range.endDate)}, window ${o.window ?? '1d'}`)
   })
 }
