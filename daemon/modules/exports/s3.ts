@@ -41,6 +41,9 @@ export async function putFile(
   contentType: string,
   opts: S3Options,
 ): Promise<void> {
+  // The SDK's notice that its releases after January 2027 need Node.js 22 is for its users, not
+  // linkd's operators (linkd ships its SDK); silenced as the SDK documents, unless set otherwise.
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true'
   const { S3Client, PutObjectCommand } = await import('@aws-sdk/client-s3')
   let agents = {}
   if (target.endpoint !== null) {
