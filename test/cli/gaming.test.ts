@@ -147,7 +147,19 @@ describe('linkctl events send → analytics overview', () => {
     writeFileSync(file, '[{"event_type":"level_start","player_id":"x"}]')
     const r = await exit(() => runEventsSend({ source: file, game: game.id, sdkKey: game.sdkKey }, as().ctx))
     expect(r.code).toBe(4)
-    expect(r.message).toMatch(/signed|X-Signature/)
+    // The SDK key is right: the advice names the missing secret, not a refused key.
+    expect(r.message).toMatch(/requires signed batches/)
+    expect(r.message).toContain('give its signing secret with --signing-secret')
+    expect(r.message).not.toContain('SDK key from')
+    const wrong = await exit(() =>
+      runEventsSend(
+        { source: file, game: game.id, sdkKey: game.sdkKey, signingSecret: 'sig_wrong' },
+        as().ctx,
+      ),
+    )
+    expect(wrong.code).toBe(4)
+    expect(wrong.message).toContain('the signing secret from --signing-secret was refused')
+    expect(wrong.message).not.toContain('SDK key from')
 
     writeFileSync(file, '[{"event_type":"purchase","player_id":"x","data":{"amount":1}}]')
     const t = as({ json: false })

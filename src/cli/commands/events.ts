@@ -76,18 +76,28 @@ export function parseEvents(text: string): Record<string, unknown>[] {
 const set = (v: string | undefined) => (v === undefined || v === '' ? undefined : v)
 
 /**
- * A 401 from ingestion refuses the SDK key (not the profile's API key, which it never sees):
- * said so, with where the key came from and how to get the game's current one.
+ * A 401 from ingestion refuses the SDK key (not the profile's API key, which it never sees), or,
+ * when the daemon names X-Signature, the batch's signature (the key was right): said so, with
+ * where the key or secret came from and how to get the game's current ones.
  */
-function sdkKeyRefused(err: unknown, source: string, game: string): unknown {
+function ingestRefused(
+  err: unknown,
+  from: { key: string; secret: string | undefined },
+  game: string,
+): unknown {
   if (!(err instanceof Error) || err.name !== 'ApiError' || (err as { status?: number }).status !== 401)
     return err
-  return new CliError(
-    `${err.message} (HTTP 401): the SDK key from ${source} was refused; use the game's current SDK key ` +
-      `(\`linkctl games get ${game}\` shows its preview; \`linkctl games regenerate-key ${game}\` makes a new one)`,
-    EXIT.auth,
-    { cause: err },
-  )
+  const current =
+    `(\`linkctl games get ${game}\` shows its preview; ` +
+    `\`linkctl games regenerate-key ${game}\` makes a new one)`
+  const advice = !err.message.includes('X-Signature')
+    ? `the SDK key from ${from.key} was refused; use the game's current SDK key ${current}`
+    : from.secret
+      ? `the signing secret from ${from.secret} was refused; use the game's current signing secret ` +
+        `(\`linkctl games regenerate-key ${game}\` makes a new one with a new SDK key)`
+      : 'the game requires signed batches: give its signing secret with --signing-secret ' +
+        '(or LINKCTL_SIGNING_SECRET)'
+  return new CliError(`${err.message} (HTTP 401): ${advice}`, EXIT.auth, { cause: err })
 }
 
 export async function runEventsSend(o: SendOpts, ctx: Ctx): Promise<void> {
@@ -96,6 +106,11 @@ export async function runEventsSend(o: SendOpts, ctx: Ctx): Promise<void> {
   if (!sdkKey) throw missingOption('--sdk-key <key>', 'set LINKCTL_SDK_KEY')
   if (!game) throw missingOption('--game <id>', 'set LINKCTL_GAME')
   const secret = set(o.signingSecret) ?? set(ctx.env.LINKCTL_SIGNING_SECRET)
+  const secretFrom = !secret
+    ? undefined
+    : set(o.signingSecret)
+      ? '--signing-secret'
+      : 'LINKCTL_SIGNING_SECRET'
   let org = set(o.org) ?? set(ctx.env.LINKCTL_ORG_ID)
   if (!org) {
     // The organization of the game, looked up with the API key when one is configured.
@@ -135,7 +150,7 @@ export async function runEventsSend(o: SendOpts, ctx: Ctx): Promise<void> {
         `sha256=${createHmac('sha256', secret).update(`${ts}.`).update(body).digest('hex')}`
     }
     const r = await client.gaming.sendEvents(body, headers).catch((err: unknown) => {
-      throw sdkKeyRefused(err, o.sdkKey ? '--sdk-key' : 'LINKCTL_SDK_KEY', game)
+      throw ingestRefused(err, { key: o.sdkKey ? '--sdk-key' : 'LINKCTL_SDK_KEY', secret: secretFrom }, game)
     })
     summary.batches++
     summary.accepted += r.accepted
