@@ -73,6 +73,20 @@ describe('games screen, rendering', () => {
     ).toBe(true)
   })
 
+  it('a game with analytics off says so and how to turn it on, overview and funnel alike; Esc goes back', async () => {
+    const client = new FakeClient()
+    const app = renderTui({ client, initialScreen: 'games' })
+    await frameWith(app, '3 games')
+    await press(app, 'j', 'j', KEY.enter)
+    const off = 'Gaming Analytics is off for Game 3: turn it on with linkctl games update game-3 --analytics'
+    await frameWith(app, off)
+    await press(app, 'f')
+    await frameWith(app, off)
+    expect(client.calls.some((c) => c.startsWith('analytics.') && c.includes('game-3'))).toBe(false)
+    await press(app, KEY.escape)
+    await frameWith(app, '3 games')
+  })
+
   it('a key without analytics:read sees the games and which scope their figures need', async () => {
     const client = new FakeClient()
     const app = renderTui({ client, initialScreen: 'games', scopes: new Set(['games:read']) })
