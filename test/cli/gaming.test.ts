@@ -160,6 +160,24 @@ describe('linkctl events send → analytics overview', () => {
     expect(wrong.code).toBe(4)
     expect(wrong.message).toContain('the signing secret from --signing-secret was refused')
     expect(wrong.message).not.toContain('SDK key from')
+    // The organization looked up with the API key is right: the SDK key is named alone.
+    const key = await exit(() => runEventsSend({ source: file, game: game.id, sdkKey: 'sdk_bad' }, as().ctx))
+    expect(key.message).toContain("the SDK key from --sdk-key was refused; use the game's current SDK key")
+    // A wrong --org gets the same 401: both are named.
+    const org = await exit(() =>
+      runEventsSend({ source: file, game: game.id, sdkKey: game.sdkKey, org: 'org_wrong' }, as().ctx),
+    )
+    expect(org.code).toBe(4)
+    expect(org.message).toContain('the SDK key from --sdk-key or the organization id from --org was refused')
+    // A file that cannot be read is named, as other linkctl commands do.
+    const missing = join(dir.dir, 'missing.json')
+    const none = await exit(() =>
+      runEventsSend({ source: missing, game: game.id, sdkKey: game.sdkKey }, as().ctx),
+    )
+    expect(none).toMatchObject({
+      code: 1,
+      message: expect.stringContaining(`error: cannot read ${missing}: ENOENT`),
+    })
 
     writeFileSync(file, '[{"event_type":"purchase","player_id":"x","data":{"amount":1}}]')
     const t = as({ json: false })

@@ -35,7 +35,10 @@ export interface SendSummary {
 }
 
 async function readInput(ctx: Ctx, source: string): Promise<string> {
-  if (source !== '-') return readFile(source, 'utf8')
+  if (source !== '-')
+    return readFile(source, 'utf8').catch((err: unknown) => {
+      throw new CliError(`cannot read ${source}: ${(err as Error).message}`, EXIT.error)
+    })
   let text = ''
   for await (const chunk of ctx.stdin) text += String(chunk)
   return text
@@ -82,7 +85,7 @@ const set = (v: string | undefined) => (v === undefined || v === '' ? undefined 
  */
 function ingestRefused(
   err: unknown,
-  from: { key: string; secret: string | undefined },
+  from: { key: string; secret: string | undefined; org: string | undefined },
   game: string,
 ): unknown {
   if (!(err instanceof Error) || err.name !== 'ApiError' || (err as { status?: number }).status !== 401)
@@ -91,7 +94,10 @@ function ingestRefused(
     `(\`linkctl games get ${game}\` shows its preview; ` +
     `\`linkctl games regenerate-key ${game}\` makes a new one)`
   const advice = !err.message.includes('X-Signature')
-    ? `the SDK key from ${from.key} was refused; use the game's current SDK key ${current}`
+    ? from.org
+      ? `the SDK key from ${from.key} or the organization id from ${from.org} was refused; use the game's ` +
+        `organization id and current SDK key ${current}`
+      : `the SDK key from ${from.key} was refused; use the game's current SDK key ${current}`
     : from.secret
       ? `the signing secret from ${from.secret} was refused; use the game's current signing secret ` +
         `(\`linkctl games regenerate-key ${game}\` makes a new one with a new SDK key)`
@@ -112,13 +118,16 @@ export async function runEventsSend(o: SendOpts, ctx: Ctx): Promise<void> {
       ? '--signing-secret'
       : 'LINKCTL_SIGNING_SECRET'
   let org = set(o.org) ?? set(ctx.env.LINKCTL_ORG_ID)
+  // Looked up with the API key, the organization is the game's: a 401 is the SDK key's.
+  const orgFrom = !org ? undefined : set(o.org) ? '--org' : 'LINKCTL_ORG_ID'
+  const text = await readInput(ctx, o.source)
   if (!org) {
     // The organization of the game, looked up with the API key when one is configured.
     const t = await ctx.target()
     if (!t.apiKey) throw missingOption('--org <id>', 'set LINKCTL_ORG_ID, or give an API key to look it up')
     org = (await (await ctx.client()).games.get(game)).organizationId
   }
-  const events = parseEvents(await readInput(ctx, o.source)).map((e) => ({
+  const events = parseEvents(text).map((e) => ({
     ...e,
     event_id: e.event_id ?? randomUUID(),
     timestamp: e.timestamp ?? new Date().toISOString(),
@@ -150,7 +159,11 @@ export async function runEventsSend(o: SendOpts, ctx: Ctx): Promise<void> {
         `sha256=${createHmac('sha256', secret).update(`${ts}.`).update(body).digest('hex')}`
     }
     const r = await client.gaming.sendEvents(body, headers).catch((err: unknown) => {
-      throw ingestRefused(err, { key: o.sdkKey ? '--sdk-key' : 'LINKCTL_SDK_KEY', secret: secretFrom }, game)
+      throw ingestRefused(
+        err,
+        { key: o.sdkKey ? '--sdk-key' : 'LINKCTL_SDK_KEY', secret: secretFrom, org: orgFrom },
+        game,
+      )
     })
     summary.batches++
     summary.accepted += r.accepted
