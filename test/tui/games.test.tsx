@@ -73,6 +73,35 @@ describe('games screen, rendering', () => {
     ).toBe(true)
   })
 
+  it('event types: the named ones whole, a longer custom name cut with …', async () => {
+    const client = new FakeClient()
+    const row = (eventType: string, custom: boolean, count: number) => ({
+      eventType,
+      custom,
+      count,
+      uniquePlayers: 1,
+      percentage: 25,
+    })
+    client.analytics.gameEvents = async () => ({
+      data: [
+        row('achievement_unlocked', false, 40),
+        row('subscription_cancel', false, 30),
+        row('tutorial_complete', false, 20),
+        row('boss_fight_of_the_third_dungeon_level', true, 10),
+      ],
+      totals: { count: 100 },
+      range: { startDate: '', endDate: '' },
+    })
+    const app = renderTui({ client, initialScreen: 'games' })
+    await frameWith(app, '3 games')
+    await press(app, KEY.enter)
+    const frame = await frameWith(app, 'Events (* custom)', 'achievement')
+    expect(frame).toMatch(/ achievement_unlocked +40/)
+    expect(frame).toMatch(/ subscription_cancel +30/)
+    expect(frame).toMatch(/ tutorial_complete +20/)
+    expect(frame).toMatch(/\*boss_fight_of_the_t… +10/)
+  })
+
   it('a game with analytics off says so and how to turn it on, overview and funnel alike; Esc goes back', async () => {
     const client = new FakeClient()
     const app = renderTui({ client, initialScreen: 'games' })
