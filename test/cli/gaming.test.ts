@@ -169,6 +169,22 @@ describe('linkctl events send → analytics overview', () => {
     )
     expect(org.code).toBe(4)
     expect(org.message).toContain('the SDK key from --sdk-key or the organization id from --org was refused')
+    // An API key that may not read games cannot look the organization up: --org is the way.
+    const created = await fetch(`${d.url}/api/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${d.ownerKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'links only', permissions: ['links:read'] }),
+    })
+    const linksOnly = ((await created.json()) as { key: string }).key
+    const lookup = await exit(() =>
+      runEventsSend(
+        { source: file, game: game.id, sdkKey: game.sdkKey },
+        testCtx({ flags: { url: d.url, apiKey: linksOnly }, json: true, isTTY: false, env: {} }).ctx,
+      ),
+    )
+    expect(lookup.code, lookup.message).toBe(4)
+    expect(lookup.message).toContain('lacks the games:read permission (HTTP 403): the API key looks up')
+    expect(lookup.message).toContain('give it with --org <id> (or LINKCTL_ORG_ID) instead')
     // A file that cannot be read is named, as other linkctl commands do.
     const missing = join(dir.dir, 'missing.json')
     const none = await exit(() =>

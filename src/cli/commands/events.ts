@@ -125,7 +125,22 @@ export async function runEventsSend(o: SendOpts, ctx: Ctx): Promise<void> {
     // The organization of the game, looked up with the API key when one is configured.
     const t = await ctx.target()
     if (!t.apiKey) throw missingOption('--org <id>', 'set LINKCTL_ORG_ID, or give an API key to look it up')
-    org = (await (await ctx.client()).games.get(game)).organizationId
+    org = (
+      await (await ctx.client()).games.get(game).catch((err: unknown) => {
+        // Only the lookup needs the API key: a key without games:read is told the way around it.
+        if (
+          (err as { name?: string; status?: number }).name !== 'ApiError' ||
+          (err as { status?: number }).status !== 403
+        )
+          throw err
+        throw new CliError(
+          `${(err as Error).message} (HTTP 403): the API key looks up the organization of game ${game}; ` +
+            'give it with --org <id> (or LINKCTL_ORG_ID) instead',
+          EXIT.auth,
+          { cause: err },
+        )
+      })
+    ).organizationId
   }
   const events = parseEvents(text).map((e) => ({
     ...e,
