@@ -246,6 +246,11 @@ describe('linkctl gdpr', () => {
       })
     const opts = { game: game.id, player: 'cli-p3', reason: 'user_request' }
     expect((await exit(() => runGdprDelete(opts, prompting('yes').ctx))).code).toBe(1)
+    // Lower case is not DELETE: said so, nothing sent.
+    expect(await exit(() => runGdprDelete(opts, prompting('delete').ctx))).toEqual({
+      code: 1,
+      message: 'error: aborted, nothing deleted: type DELETE in capitals to confirm\n',
+    })
     const ok = prompting('DELETE')
     await runGdprDelete(opts, ok.ctx)
     expect(asked[0]).toMatch(/Type DELETE to confirm/)
