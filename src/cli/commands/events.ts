@@ -12,7 +12,14 @@ import type { IngestResult } from '../../contract/gaming.js'
 import { INGEST_LIMITS } from '../../contract/limits.js'
 import { action, jsonOption } from '../action.js'
 import type { Ctx } from '../../session/context.js'
-import { CliError, EXIT, missingOption, UsageError } from '../../session/exit-codes.js'
+import {
+  CliError,
+  EXIT,
+  exitCodeFor,
+  formatError,
+  missingOption,
+  UsageError,
+} from '../../session/exit-codes.js'
 import { emit, note, plural, printRecord, printRows } from '../output.js'
 
 export interface SendOpts {
@@ -106,6 +113,43 @@ function ingestRefused(
   return new CliError(`${err.message} (HTTP 401): ${advice}`, EXIT.auth, { cause: err })
 }
 
+/** The most a busy daemon (503) is waited for, in all, before the send gives up. */
+const BUSY_WAIT_MAX_MS = 30_000
+
+/**
+ * A batch sent until stored: a 503 (ingestion queue full, nothing stored) is sent again with the
+ * same batch_id after its Retry-After, as the daemon asks; any other error is the caller's.
+ */
+async function sendRetrying<T>(ctx: Ctx, attempt: () => Promise<T>, batchId: string): Promise<T> {
+  let waited = 0
+  for (;;) {
+    try {
+      return await attempt()
+    } catch (err) {
+      const e = err as { name?: string; status?: number; retryAfter?: number | null }
+      const waitMs = Math.max(1, e.retryAfter ?? 1) * 1000
+      if (e.name !== 'ApiError' || e.status !== 503 || waited + waitMs > BUSY_WAIT_MAX_MS) throw err
+      note(ctx, `linkd is busy (HTTP 503): sending batch ${batchId} again in ${waitMs / 1000} s`)
+      await new Promise((resolve) => setTimeout(resolve, waitMs))
+      waited += waitMs
+    }
+  }
+}
+
+/** A failure after some batches were stored: which events went, so that only the rest is sent again. */
+function partlySent(err: unknown, sent: number, total: number): unknown {
+  // The error's own line ("… (HTTP 429)"), then what was stored.
+  const line = formatError(err)
+    .replace(/^error: /, '')
+    .trimEnd()
+  return new CliError(
+    `${line}\nevents 1-${sent} of ${total} were stored before it, events ${sent + 1}-${total} were not: ` +
+      'send only those again (an event without event_id gets a new one each time)',
+    exitCodeFor(err),
+    { cause: err instanceof CliError ? err.cause : err },
+  )
+}
+
 export async function runEventsSend(o: SendOpts, ctx: Ctx): Promise<void> {
   const sdkKey = set(o.sdkKey) ?? set(ctx.env.LINKCTL_SDK_KEY)
   const game = set(o.game) ?? set(ctx.env.LINKCTL_GAME)
@@ -157,10 +201,9 @@ export async function runEventsSend(o: SendOpts, ctx: Ctx): Promise<void> {
     rejected: 0,
     errors: [],
   }
-  for (let i = 0; i < events.length; i += INGEST_LIMITS.eventsPerBatch) {
-    const slice = events.slice(i, i + INGEST_LIMITS.eventsPerBatch)
+  const send = async (slice: Record<string, unknown>[], batchId: string) => {
     const text = JSON.stringify({
-      batch_id: randomUUID(),
+      batch_id: batchId,
       batch_timestamp: new Date().toISOString(),
       events: slice,
     })
@@ -173,12 +216,19 @@ export async function runEventsSend(o: SendOpts, ctx: Ctx): Promise<void> {
       headers['x-signature'] =
         `sha256=${createHmac('sha256', secret).update(`${ts}.`).update(body).digest('hex')}`
     }
-    const r = await client.gaming.sendEvents(body, headers).catch((err: unknown) => {
-      throw ingestRefused(
+    return client.gaming.sendEvents(body, headers)
+  }
+  for (let i = 0; i < events.length; i += INGEST_LIMITS.eventsPerBatch) {
+    const slice = events.slice(i, i + INGEST_LIMITS.eventsPerBatch)
+    // One batch_id for every attempt of the batch: a resent one is stored once.
+    const batchId = randomUUID()
+    const r = await sendRetrying(ctx, () => send(slice, batchId), batchId).catch((err: unknown) => {
+      const refused = ingestRefused(
         err,
         { key: o.sdkKey ? '--sdk-key' : 'LINKCTL_SDK_KEY', secret: secretFrom, org: orgFrom },
         game,
       )
+      throw i === 0 ? refused : partlySent(refused, i, events.length)
     })
     summary.batches++
     summary.accepted += r.accepted
