@@ -102,6 +102,22 @@ describe('games screen, rendering', () => {
     expect(frame).toMatch(/\*boss_fight_of_the_t… +10/)
   })
 
+  it('a paused game says so in its heading: its figures stopped because events are refused', async () => {
+    const client = new FakeClient()
+    const list = client.games.list
+    client.games.list = async (q) => {
+      const p = await list(q)
+      return { ...p, data: p.data.map((g, i) => (i === 0 ? { ...g, status: 'paused' as const } : g)) }
+    }
+    const app = renderTui({ client, initialScreen: 'games' })
+    await frameWith(app, '3 games')
+    await press(app, KEY.enter)
+    await frameWith(app, 'Game 1 (game-1) · paused: events refused · ')
+    await press(app, KEY.escape, 'j', KEY.enter)
+    const active = await frameWith(app, 'Game 2 (game-2) · ', 'DAU 321')
+    expect(active).not.toContain('events refused')
+  })
+
   it('a game with analytics off says so and how to turn it on, overview and funnel alike; Esc goes back', async () => {
     const client = new FakeClient()
     const app = renderTui({ client, initialScreen: 'games' })

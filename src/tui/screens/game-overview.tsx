@@ -113,7 +113,9 @@ export function GameOverview({
       <Text bold wrap="truncate">
         {fitHead(
           game.name,
-          ` (${game.id}) · ${o.range.startDate} to ${o.range.endDate} · [ ] change the range (${days} days)`,
+          // A paused or archived game says so: its figures stopped growing because events are refused.
+          ` (${game.id}) · ${game.status === 'active' ? '' : `${game.status}: events refused · `}` +
+            `${o.range.startDate} to ${o.range.endDate} · [ ] change the range (${days} days)`,
           width,
         )}
       </Text>
