@@ -156,6 +156,7 @@ export async function printRows<T>(ctx: Ctx, rows: readonly T[], all: readonly C
     columns.map((c) => ({
       natural: naturalWidth(c, rows),
       header: widthOf(c.header),
+      cells: Math.max(0, ...rows.map((row) => widthOf(cell(c.value(row)) || '-'))),
       fit: c.fit,
       // Columns named by --columns are all shown (cut if need be): the user chose them.
       drop: ctx.columns ? undefined : c.drop,

@@ -20,6 +20,8 @@ export interface ColumnFit {
   /** Widest value or header. */
   natural: number
   header: number
+  /** Widest value alone, when known: a header wider than it is cut before any value is. */
+  cells?: number | undefined
   fit?: 'flex' | 'wrap' | undefined
   drop?: number | undefined
 }
@@ -28,8 +30,9 @@ export interface ColumnFit {
  * Which columns to show and how wide, to fit `total` characters with `gap` spaces between them.
  * While the columns (flex ones at FLEX_MIN, wrap ones at WRAP_MIN) do not fit, the droppable
  * column with the highest `drop` is left out. Then flex and wrap columns give way (widest first)
- * down to those floors, then to MIN_COLUMN; only then columns shown whole, down to their header's width and
- * then MIN_COLUMN (a table of such columns only, on a very narrow terminal).
+ * down to those floors, then to MIN_COLUMN; then headers wider than their values (cut, the values
+ * whole); only then columns shown whole, down to their header's width and then MIN_COLUMN (a table
+ * of such columns only, on a very narrow terminal).
  */
 export function fitColumns(
   cols: readonly ColumnFit[],
@@ -56,6 +59,7 @@ export function fitColumns(
   const stages: [(c: ColumnFit) => boolean, (c: ColumnFit) => number][] = [
     [flexible, (c) => Math.max(MIN_COLUMN, floor(c))],
     [flexible, () => MIN_COLUMN],
+    [(c) => !flexible(c), (c) => Math.max(MIN_COLUMN, c.cells ?? c.natural)],
     [(c) => !flexible(c), (c) => Math.max(MIN_COLUMN, c.header)],
     [(c) => !flexible(c), () => MIN_COLUMN],
   ]

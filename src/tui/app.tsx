@@ -289,10 +289,24 @@ function StatusLine(props: {
       </Text>
     )
   }
+  if (props.message !== null)
+    return (
+      <Text dimColor wrap="truncate">
+        {props.message}
+      </Text>
+    )
+  // A narrow terminal cuts the identity (key, organization, URL), never the keys that help and quit.
   return (
-    <Text dimColor wrap="truncate">
-      {props.message ?? `${props.identity ?? ''}  ? help · q quit`}
-    </Text>
+    <Box>
+      <Box flexShrink={1}>
+        <Text dimColor wrap="truncate">
+          {props.identity ?? ''}
+        </Text>
+      </Box>
+      <Box flexShrink={0}>
+        <Text dimColor>{'  ? help · q quit'}</Text>
+      </Box>
+    </Box>
   )
 }
 

@@ -35,14 +35,16 @@ describe('a refused SDK key', () => {
   it('is reported as the SDK key being refused, from the flag or the environment, with the fix', async () => {
     const flag = await cli([...send, '--sdk-key', 'sdk_bad'], { env: env(), stdin: event })
     expect(flag.code).toBe(4)
+    // The organization was given (--org), so it may be the wrong one as well.
     expect(flag.stderr).toBe(
-      "error: Invalid SDK key (HTTP 401): the SDK key from --sdk-key was refused; use the game's current SDK key " +
+      'error: Invalid SDK key (HTTP 401): the SDK key from --sdk-key or the organization id from --org ' +
+        "was refused; use the game's organization id and current SDK key " +
         '(`linkctl games get g1` shows its preview; `linkctl games regenerate-key g1` makes a new one)\n',
     )
     expect(flag.stderr).not.toContain('API key')
     const fromEnv = await cli(send, { env: env({ LINKCTL_SDK_KEY: 'sdk_bad' }), stdin: event })
     expect(fromEnv.code).toBe(4)
-    expect(fromEnv.stderr).toContain('the SDK key from LINKCTL_SDK_KEY was refused')
+    expect(fromEnv.stderr).toContain('the SDK key from LINKCTL_SDK_KEY or the organization id from --org')
   })
 })
 

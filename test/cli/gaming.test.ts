@@ -147,7 +147,53 @@ describe('linkctl events send → analytics overview', () => {
     writeFileSync(file, '[{"event_type":"level_start","player_id":"x"}]')
     const r = await exit(() => runEventsSend({ source: file, game: game.id, sdkKey: game.sdkKey }, as().ctx))
     expect(r.code).toBe(4)
-    expect(r.message).toMatch(/signed|X-Signature/)
+    // The SDK key is right: the advice names the missing secret, not a refused key.
+    expect(r.message).toMatch(/requires signed batches/)
+    expect(r.message).toContain('give its signing secret with --signing-secret')
+    expect(r.message).not.toContain('SDK key from')
+    const wrong = await exit(() =>
+      runEventsSend(
+        { source: file, game: game.id, sdkKey: game.sdkKey, signingSecret: 'sig_wrong' },
+        as().ctx,
+      ),
+    )
+    expect(wrong.code).toBe(4)
+    expect(wrong.message).toContain('the signing secret from --signing-secret was refused')
+    expect(wrong.message).not.toContain('SDK key from')
+    // The organization looked up with the API key is right: the SDK key is named alone.
+    const key = await exit(() => runEventsSend({ source: file, game: game.id, sdkKey: 'sdk_bad' }, as().ctx))
+    expect(key.message).toContain("the SDK key from --sdk-key was refused; use the game's current SDK key")
+    // A wrong --org gets the same 401: both are named.
+    const org = await exit(() =>
+      runEventsSend({ source: file, game: game.id, sdkKey: game.sdkKey, org: 'org_wrong' }, as().ctx),
+    )
+    expect(org.code).toBe(4)
+    expect(org.message).toContain('the SDK key from --sdk-key or the organization id from --org was refused')
+    // An API key that may not read games cannot look the organization up: --org is the way.
+    const created = await fetch(`${d.url}/api/keys`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${d.ownerKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'links only', permissions: ['links:read'] }),
+    })
+    const linksOnly = ((await created.json()) as { key: string }).key
+    const lookup = await exit(() =>
+      runEventsSend(
+        { source: file, game: game.id, sdkKey: game.sdkKey },
+        testCtx({ flags: { url: d.url, apiKey: linksOnly }, json: true, isTTY: false, env: {} }).ctx,
+      ),
+    )
+    expect(lookup.code, lookup.message).toBe(4)
+    expect(lookup.message).toContain('lacks the games:read permission (HTTP 403): the API key looks up')
+    expect(lookup.message).toContain('give it with --org <id> (or LINKCTL_ORG_ID) instead')
+    // A file that cannot be read is named, as other linkctl commands do.
+    const missing = join(dir.dir, 'missing.json')
+    const none = await exit(() =>
+      runEventsSend({ source: missing, game: game.id, sdkKey: game.sdkKey }, as().ctx),
+    )
+    expect(none).toMatchObject({
+      code: 1,
+      message: expect.stringContaining(`error: cannot read ${missing}: ENOENT`),
+    })
 
     writeFileSync(file, '[{"event_type":"purchase","player_id":"x","data":{"amount":1}}]')
     const t = as({ json: false })
@@ -200,6 +246,11 @@ describe('linkctl gdpr', () => {
       })
     const opts = { game: game.id, player: 'cli-p3', reason: 'user_request' }
     expect((await exit(() => runGdprDelete(opts, prompting('yes').ctx))).code).toBe(1)
+    // Lower case is not DELETE: said so, nothing sent.
+    expect(await exit(() => runGdprDelete(opts, prompting('delete').ctx))).toEqual({
+      code: 1,
+      message: 'error: aborted, nothing deleted: type DELETE in capitals to confirm\n',
+    })
     const ok = prompting('DELETE')
     await runGdprDelete(opts, ok.ctx)
     expect(asked[0]).toMatch(/Type DELETE to confirm/)

@@ -125,6 +125,27 @@ beforeAll(async () => {
       },
     }),
     'GET /api/v1/admin/games/g1': () => ({ status: 200, body: { id: 'g1', reportingCurrency: 'EUR' } }),
+    'GET /api/v1/analytics/games/g1/revenue': () => {
+      const row = (group: string, f: number) => ({
+        group,
+        total: 2600.47 * f,
+        iap: 2399.67 * f,
+        ad: 1 * f,
+        subscription: 199.8 * f,
+        transactions: 60 * f,
+        payingUsers: 20 * f,
+        arppu: 130.02,
+      })
+      return {
+        status: 200,
+        body: {
+          currency: 'USD',
+          data: [row('ios', 1), row('android', 1)],
+          totals: row('TOTAL', 2),
+          range: { startDate: '2026-11-01', endDate: '2026-11-30' },
+        },
+      }
+    },
   })
 })
 afterAll(() => stub.close())
@@ -210,6 +231,19 @@ describe('tables fitted to the terminal', () => {
     expect(wrapWords('links:read, links:write', 12)).toEqual(['links:read,', 'links:write'])
   })
 
+  it('revenue at 80 columns: amounts whole, the counts left out; at 100 all of it', async () => {
+    const r = await tty(['analytics', 'revenue', 'g1', '--group-by', 'platform'], 80)
+    const lines = r.stdout.trimEnd().split('\n')
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(80)
+    expect(lines[0]).toMatch(/^PLATFORM +TOTAL +IAP +AD +SUBSCRIPTION +ARPPU$/)
+    expect(lines[1]).toMatch(/^ios +2600\.47 USD +2399\.67 USD +1\.00 USD +199\.80 USD +130\.02 USD$/)
+    expect(lines[3]).toMatch(/^TOTAL +5200\.94 USD +4799\.34 USD +2\.00 USD +399\.60 USD +130\.02 USD$/)
+    const wide = await tty(['analytics', 'revenue', 'g1', '--group-by', 'platform'], 100)
+    expect(wide.stdout).toMatch(
+      /^ios +2600\.47 USD +2399\.67 USD +1\.00 USD +199\.80 USD +60 +20 +130\.02 USD$/m,
+    )
+  })
+
   it('fit: droppable columns go first (highest drop first), then flex columns are cut', () => {
     const cols = [
       { natural: 24, header: 2 },
@@ -236,6 +270,18 @@ describe('tables fitted to the terminal', () => {
       shown: [0, 1],
       widths: [6, 6],
     })
+  })
+
+  it('fit: a header wider than its values is cut before any value', () => {
+    const cols = [
+      { natural: 11, header: 5, cells: 11 },
+      { natural: 12, header: 12, cells: 3 },
+      { natural: 12, header: 12, cells: 10 },
+    ]
+    // 39 wide in all: 8 to give, by the headers (12 → 6 and 10) while the values stay whole.
+    expect(fitColumns(cols, 31)).toEqual({ shown: [0, 1, 2], widths: [11, 6, 10] })
+    // Then the values, down to their header's width, when nothing else is left.
+    expect(fitColumns(cols, 26).widths).toEqual([6, 6, 10])
   })
 })
 

@@ -99,6 +99,14 @@ describe('linkctl webhooks: management', () => {
     expect((await run(['get', a.id])).code).toBe(5)
   })
 
+  it('get shows the retries the policy makes: none makes none, whatever maxRetries says', async () => {
+    const none = await createHook(['--retry-policy', 'none'])
+    expect(none).toMatchObject({ retryPolicy: 'none', maxRetries: 3 })
+    expect((await run(['get', none.id])).stdout).toMatch(/\tnone \(no retries\)\t/)
+    const linear = await createHook(['--retry-policy', 'linear', '--max-retries', '1'])
+    expect((await run(['get', linear.id])).stdout).toMatch(/\tlinear, up to 1 retry\t/)
+  })
+
   it('test, deliveries, retry, health, rotate-secret, templates', async () => {
     const w = await createHook(['--max-retries', '0'])
     rx.behave({ kind: 'status', status: 500 })

@@ -417,8 +417,8 @@ export class FakeClient implements TuiClient {
               status: 'active',
               platform: 'ios',
               reportingCurrency: 'USD',
-              // The third game has fraud and SKAN off.
-              modules: { analytics: true, fraud: i < 2, skan: i < 2 },
+              // The third game has every module off.
+              modules: { analytics: i < 2, fraud: i < 2, skan: i < 2 },
             }) as Game,
         )
         return page(games, q)

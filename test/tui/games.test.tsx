@@ -73,6 +73,65 @@ describe('games screen, rendering', () => {
     ).toBe(true)
   })
 
+  it('event types: the named ones whole, a longer custom name cut with …', async () => {
+    const client = new FakeClient()
+    const row = (eventType: string, custom: boolean, count: number) => ({
+      eventType,
+      custom,
+      count,
+      uniquePlayers: 1,
+      percentage: 25,
+    })
+    client.analytics.gameEvents = async () => ({
+      data: [
+        row('achievement_unlocked', false, 40),
+        row('subscription_cancel', false, 30),
+        row('tutorial_complete', false, 20),
+        row('boss_fight_of_the_third_dungeon_level', true, 10),
+      ],
+      totals: { count: 100 },
+      range: { startDate: '', endDate: '' },
+    })
+    const app = renderTui({ client, initialScreen: 'games' })
+    await frameWith(app, '3 games')
+    await press(app, KEY.enter)
+    const frame = await frameWith(app, 'Events (* custom)', 'achievement')
+    expect(frame).toMatch(/ achievement_unlocked +40/)
+    expect(frame).toMatch(/ subscription_cancel +30/)
+    expect(frame).toMatch(/ tutorial_complete +20/)
+    expect(frame).toMatch(/\*boss_fight_of_the_t… +10/)
+  })
+
+  it('a paused game says so in its heading: its figures stopped because events are refused', async () => {
+    const client = new FakeClient()
+    const list = client.games.list
+    client.games.list = async (q) => {
+      const p = await list(q)
+      return { ...p, data: p.data.map((g, i) => (i === 0 ? { ...g, status: 'paused' as const } : g)) }
+    }
+    const app = renderTui({ client, initialScreen: 'games' })
+    await frameWith(app, '3 games')
+    await press(app, KEY.enter)
+    await frameWith(app, 'Game 1 (game-1) · paused: events refused · ')
+    await press(app, KEY.escape, 'j', KEY.enter)
+    const active = await frameWith(app, 'Game 2 (game-2) · ', 'DAU 321')
+    expect(active).not.toContain('events refused')
+  })
+
+  it('a game with analytics off says so and how to turn it on, overview and funnel alike; Esc goes back', async () => {
+    const client = new FakeClient()
+    const app = renderTui({ client, initialScreen: 'games' })
+    await frameWith(app, '3 games')
+    await press(app, 'j', 'j', KEY.enter)
+    const off = 'Gaming Analytics is off for Game 3: turn it on with linkctl games update game-3 --analytics'
+    await frameWith(app, off)
+    await press(app, 'f')
+    await frameWith(app, off)
+    expect(client.calls.some((c) => c.startsWith('analytics.') && c.includes('game-3'))).toBe(false)
+    await press(app, KEY.escape)
+    await frameWith(app, '3 games')
+  })
+
   it('a key without analytics:read sees the games and which scope their figures need', async () => {
     const client = new FakeClient()
     const app = renderTui({ client, initialScreen: 'games', scopes: new Set(['games:read']) })

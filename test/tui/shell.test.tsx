@@ -108,6 +108,20 @@ describe('tui shell', () => {
     await frameWhere(app, (f) => f.split('\n').length <= 12, 'frame of 12 lines')
   })
 
+  it('at 80 columns the status line cuts the identity, never its keys (? help · q quit)', async () => {
+    const identity =
+      "Owner (owner) · owner (lk_•••nxJJ) · default · http://127.0.0.1:18777 · refresh 5s (the key's rate limit)"
+    const app = renderTui({ screens: THREE, identity })
+    resize(app, 80, 24)
+    const lastLine = (f: string) => f.split('\n').at(-1) ?? ''
+    const frame = await frameWhere(app, (f) => lastLine(f).length <= 80, 'status line within 80 columns')
+    const status = lastLine(frame)
+    expect(status).toMatch(/^Owner \(owner\) · owner \(lk_•••nxJJ\) · default · http.*… {2}\? help · q quit$/)
+    // Wide enough, the identity is whole.
+    resize(app, 140, 24)
+    await frameWith(app, `${identity}  ? help · q quit`)
+  })
+
   it('at 50 columns the tab bar is one line (numbers, the current title) and list rows are cut', async () => {
     const app = renderTui({ initialScreen: 'links' })
     resize(app, 50, 20)

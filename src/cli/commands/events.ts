@@ -12,7 +12,14 @@ import type { IngestResult } from '../../contract/gaming.js'
 import { INGEST_LIMITS } from '../../contract/limits.js'
 import { action, jsonOption } from '../action.js'
 import type { Ctx } from '../../session/context.js'
-import { CliError, EXIT, missingOption, UsageError } from '../../session/exit-codes.js'
+import {
+  CliError,
+  EXIT,
+  exitCodeFor,
+  formatError,
+  missingOption,
+  UsageError,
+} from '../../session/exit-codes.js'
 import { emit, note, plural, printRecord, printRows } from '../output.js'
 
 export interface SendOpts {
@@ -35,7 +42,10 @@ export interface SendSummary {
 }
 
 async function readInput(ctx: Ctx, source: string): Promise<string> {
-  if (source !== '-') return readFile(source, 'utf8')
+  if (source !== '-')
+    return readFile(source, 'utf8').catch((err: unknown) => {
+      throw new CliError(`cannot read ${source}: ${(err as Error).message}`, EXIT.error)
+    })
   let text = ''
   for await (const chunk of ctx.stdin) text += String(chunk)
   return text
@@ -76,17 +86,67 @@ export function parseEvents(text: string): Record<string, unknown>[] {
 const set = (v: string | undefined) => (v === undefined || v === '' ? undefined : v)
 
 /**
- * A 401 from ingestion refuses the SDK key (not the profile's API key, which it never sees):
- * said so, with where the key came from and how to get the game's current one.
+ * A 401 from ingestion refuses the SDK key (not the profile's API key, which it never sees), or,
+ * when the daemon names X-Signature, the batch's signature (the key was right): said so, with
+ * where the key or secret came from and how to get the game's current ones.
  */
-function sdkKeyRefused(err: unknown, source: string, game: string): unknown {
+function ingestRefused(
+  err: unknown,
+  from: { key: string; secret: string | undefined; org: string | undefined },
+  game: string,
+): unknown {
   if (!(err instanceof Error) || err.name !== 'ApiError' || (err as { status?: number }).status !== 401)
     return err
+  const current =
+    `(\`linkctl games get ${game}\` shows its preview; ` +
+    `\`linkctl games regenerate-key ${game}\` makes a new one)`
+  const advice = !err.message.includes('X-Signature')
+    ? from.org
+      ? `the SDK key from ${from.key} or the organization id from ${from.org} was refused; use the game's ` +
+        `organization id and current SDK key ${current}`
+      : `the SDK key from ${from.key} was refused; use the game's current SDK key ${current}`
+    : from.secret
+      ? `the signing secret from ${from.secret} was refused; use the game's current signing secret ` +
+        `(\`linkctl games regenerate-key ${game}\` makes a new one with a new SDK key)`
+      : 'the game requires signed batches: give its signing secret with --signing-secret ' +
+        '(or LINKCTL_SIGNING_SECRET)'
+  return new CliError(`${err.message} (HTTP 401): ${advice}`, EXIT.auth, { cause: err })
+}
+
+/** The most a busy daemon (503) is waited for, in all, before the send gives up. */
+const BUSY_WAIT_MAX_MS = 30_000
+
+/**
+ * A batch sent until stored: a 503 (ingestion queue full, nothing stored) is sent again with the
+ * same batch_id after its Retry-After, as the daemon asks; any other error is the caller's.
+ */
+async function sendRetrying<T>(ctx: Ctx, attempt: () => Promise<T>, batchId: string): Promise<T> {
+  let waited = 0
+  for (;;) {
+    try {
+      return await attempt()
+    } catch (err) {
+      const e = err as { name?: string; status?: number; retryAfter?: number | null }
+      const waitMs = Math.max(1, e.retryAfter ?? 1) * 1000
+      if (e.name !== 'ApiError' || e.status !== 503 || waited + waitMs > BUSY_WAIT_MAX_MS) throw err
+      note(ctx, `linkd is busy (HTTP 503): sending batch ${batchId} again in ${waitMs / 1000} s`)
+      await new Promise((resolve) => setTimeout(resolve, waitMs))
+      waited += waitMs
+    }
+  }
+}
+
+/** A failure after some batches were stored: which events went, so that only the rest is sent again. */
+function partlySent(err: unknown, sent: number, total: number): unknown {
+  // The error's own line ("… (HTTP 429)"), then what was stored.
+  const line = formatError(err)
+    .replace(/^error: /, '')
+    .trimEnd()
   return new CliError(
-    `${err.message} (HTTP 401): the SDK key from ${source} was refused; use the game's current SDK key ` +
-      `(\`linkctl games get ${game}\` shows its preview; \`linkctl games regenerate-key ${game}\` makes a new one)`,
-    EXIT.auth,
-    { cause: err },
+    `${line}\nevents 1-${sent} of ${total} were stored before it, events ${sent + 1}-${total} were not: ` +
+      'send only those again (an event without event_id gets a new one each time)',
+    exitCodeFor(err),
+    { cause: err instanceof CliError ? err.cause : err },
   )
 }
 
@@ -96,14 +156,37 @@ export async function runEventsSend(o: SendOpts, ctx: Ctx): Promise<void> {
   if (!sdkKey) throw missingOption('--sdk-key <key>', 'set LINKCTL_SDK_KEY')
   if (!game) throw missingOption('--game <id>', 'set LINKCTL_GAME')
   const secret = set(o.signingSecret) ?? set(ctx.env.LINKCTL_SIGNING_SECRET)
+  const secretFrom = !secret
+    ? undefined
+    : set(o.signingSecret)
+      ? '--signing-secret'
+      : 'LINKCTL_SIGNING_SECRET'
   let org = set(o.org) ?? set(ctx.env.LINKCTL_ORG_ID)
+  // Looked up with the API key, the organization is the game's: a 401 is the SDK key's.
+  const orgFrom = !org ? undefined : set(o.org) ? '--org' : 'LINKCTL_ORG_ID'
+  const text = await readInput(ctx, o.source)
   if (!org) {
     // The organization of the game, looked up with the API key when one is configured.
     const t = await ctx.target()
     if (!t.apiKey) throw missingOption('--org <id>', 'set LINKCTL_ORG_ID, or give an API key to look it up')
-    org = (await (await ctx.client()).games.get(game)).organizationId
+    org = (
+      await (await ctx.client()).games.get(game).catch((err: unknown) => {
+        // Only the lookup needs the API key: a key without games:read is told the way around it.
+        if (
+          (err as { name?: string; status?: number }).name !== 'ApiError' ||
+          (err as { status?: number }).status !== 403
+        )
+          throw err
+        throw new CliError(
+          `${(err as Error).message} (HTTP 403): the API key looks up the organization of game ${game}; ` +
+            'give it with --org <id> (or LINKCTL_ORG_ID) instead',
+          EXIT.auth,
+          { cause: err },
+        )
+      })
+    ).organizationId
   }
-  const events = parseEvents(await readInput(ctx, o.source)).map((e) => ({
+  const events = parseEvents(text).map((e) => ({
     ...e,
     event_id: e.event_id ?? randomUUID(),
     timestamp: e.timestamp ?? new Date().toISOString(),
@@ -118,10 +201,9 @@ export async function runEventsSend(o: SendOpts, ctx: Ctx): Promise<void> {
     rejected: 0,
     errors: [],
   }
-  for (let i = 0; i < events.length; i += INGEST_LIMITS.eventsPerBatch) {
-    const slice = events.slice(i, i + INGEST_LIMITS.eventsPerBatch)
+  const send = async (slice: Record<string, unknown>[], batchId: string) => {
     const text = JSON.stringify({
-      batch_id: randomUUID(),
+      batch_id: batchId,
       batch_timestamp: new Date().toISOString(),
       events: slice,
     })
@@ -134,8 +216,19 @@ export async function runEventsSend(o: SendOpts, ctx: Ctx): Promise<void> {
       headers['x-signature'] =
         `sha256=${createHmac('sha256', secret).update(`${ts}.`).update(body).digest('hex')}`
     }
-    const r = await client.gaming.sendEvents(body, headers).catch((err: unknown) => {
-      throw sdkKeyRefused(err, o.sdkKey ? '--sdk-key' : 'LINKCTL_SDK_KEY', game)
+    return client.gaming.sendEvents(body, headers)
+  }
+  for (let i = 0; i < events.length; i += INGEST_LIMITS.eventsPerBatch) {
+    const slice = events.slice(i, i + INGEST_LIMITS.eventsPerBatch)
+    // One batch_id for every attempt of the batch: a resent one is stored once.
+    const batchId = randomUUID()
+    const r = await sendRetrying(ctx, () => send(slice, batchId), batchId).catch((err: unknown) => {
+      const refused = ingestRefused(
+        err,
+        { key: o.sdkKey ? '--sdk-key' : 'LINKCTL_SDK_KEY', secret: secretFrom, org: orgFrom },
+        game,
+      )
+      throw i === 0 ? refused : partlySent(refused, i, events.length)
     })
     summary.batches++
     summary.accepted += r.accepted

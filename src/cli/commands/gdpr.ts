@@ -37,7 +37,11 @@ export async function runGdprDelete(o: DeleteOpts, ctx: Ctx): Promise<void> {
     confirmation = await ctx.prompt.text(
       `This deletes all data of player ${o.player} in game ${o.game}, irreversibly.\nType ${GDPR_CONFIRMATION} to confirm: `,
     )
-    if (confirmation !== GDPR_CONFIRMATION) throw new CliError('aborted', EXIT.error)
+    if (confirmation !== GDPR_CONFIRMATION)
+      throw new CliError(
+        `aborted, nothing deleted: type ${GDPR_CONFIRMATION} in capitals to confirm`,
+        EXIT.error,
+      )
   } else if (confirmation !== GDPR_CONFIRMATION)
     throw new UsageError(`--confirm must be ${GDPR_CONFIRMATION} (in capitals)`)
   await requireKey(ctx)

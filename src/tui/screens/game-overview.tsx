@@ -10,7 +10,7 @@ import type { Game } from '../../contract/games.js'
 import type { Events, Geography, Leaderboard, Overview, Retention } from '../../contract/gaming.js'
 import type { AttributionReport, RevenueReport } from '../../contract/gaming-revenue.js'
 import { RETENTION_DAYS } from '../../contract/limits.js'
-import { countryName, fitHead, money } from '../../format/cells.js'
+import { countryName, fitHead, money, truncate } from '../../format/cells.js'
 import { sparkline } from '../components/sparkline.js'
 import { tint, useTui, type TuiEnv } from '../context.js'
 import { usePoll } from '../hooks/use-poll.js'
@@ -49,6 +49,9 @@ async function loadGame(env: TuiEnv, game: string, days: number): Promise<GameFi
   ])
   return { overview, revenue, retention, geography, leaderboard, events, links }
 }
+
+/** The longest named event type (achievement_unlocked); a longer custom name is cut with …. */
+const EVENT_TYPE_WIDTH = 20
 
 function duration(seconds: number): string {
   const s = Math.round(seconds)
@@ -110,7 +113,9 @@ export function GameOverview({
       <Text bold wrap="truncate">
         {fitHead(
           game.name,
-          ` (${game.id}) · ${o.range.startDate} to ${o.range.endDate} · [ ] change the range (${days} days)`,
+          // A paused or archived game says so: its figures stopped growing because events are refused.
+          ` (${game.id}) · ${game.status === 'active' ? '' : `${game.status}: events refused · `}` +
+            `${o.range.startDate} to ${o.range.endDate} · [ ] change the range (${days} days)`,
           width,
         )}
       </Text>
@@ -154,7 +159,7 @@ export function GameOverview({
         {f.events.data.slice(0, 4).map((e) => (
           <Text
             key={`${e.custom ? '*' : ''}${e.eventType}`}
-          >{`${e.custom ? '*' : ' '}${e.eventType.slice(0, 16).padEnd(17)}${String(e.count).padStart(7)}`}</Text>
+          >{`${e.custom ? '*' : ' '}${truncate(e.eventType, EVENT_TYPE_WIDTH).padEnd(EVENT_TYPE_WIDTH + 1)}${String(e.count).padStart(7)}`}</Text>
         ))}
       </Box>
     </Box>

@@ -27,6 +27,8 @@ function Games({ active, width, height }: ScreenProps) {
   useKeys((input, key) => {
     if (!open) return
     if (key.escape || key.leftArrow || input === 'h') return picker.close()
+    // Analytics off: nothing to range over or edit, only the way back.
+    if (open.modules?.analytics === false) return
     if (input === '[') return setRange((r) => Math.max(0, r - 1))
     if (input === ']') return setRange((r) => Math.min(RANGES.length - 1, r + 1))
     if (input === 'f') return setFunnel((on) => !on)
@@ -43,6 +45,13 @@ function Games({ active, width, height }: ScreenProps) {
   if (!hasScope(env, 'analytics:read'))
     return (
       <Text>{`The figures of ${open.name} need the scope analytics:read; this key does not have it.`}</Text>
+    )
+  // Every analytics route answers 409 for it: said once, with the way to turn it on.
+  if (open.modules?.analytics === false)
+    return (
+      <Text>
+        {`Gaming Analytics is off for ${open.name}: turn it on with linkctl games update ${open.id} --analytics (Esc: back)`}
+      </Text>
     )
   const days = RANGES[range] ?? 30
   if (funnel)

@@ -25,8 +25,9 @@ export async function runAnalyticsRevenue(o: RevenueOpts, ctx: Ctx): Promise<voi
     { header: 'IAP', value: (x) => cash(x.iap) },
     { header: 'AD', value: (x) => cash(x.ad) },
     { header: 'SUBSCRIPTION', value: (x) => cash(x.subscription) },
-    { header: 'TRANSACTIONS', value: (x) => x.transactions },
-    { header: 'PAYING USERS', value: (x) => x.payingUsers },
+    // Left out of a narrow terminal (80 columns) before any amount is cut.
+    { header: 'TRANSACTIONS', value: (x) => x.transactions, drop: 2 },
+    { header: 'PAYING USERS', value: (x) => x.payingUsers, drop: 1 },
     { header: 'ARPPU', value: (x) => cash(x.arppu) },
   ]
   await emitGrouped(ctx, r, columns)

@@ -83,7 +83,13 @@ export function webhookFields(w: Webhook | WebhookWithSecret, tty: boolean): Fie
     ['STATUS', w.status],
     ['URL', w.url],
     ['EVENTS', w.events.join(tty ? ', ' : ',')],
-    ['RETRY POLICY', `${w.retryPolicy}, up to ${plural(w.maxRetries, 'retry', 'retries')}`],
+    [
+      'RETRY POLICY',
+      // Policy none makes no retries whatever maxRetries holds (it applies if the policy changes).
+      w.retryPolicy === 'none'
+        ? 'none (no retries)'
+        : `${w.retryPolicy}, up to ${plural(w.maxRetries, 'retry', 'retries')}`,
+    ],
     ['TIMEOUT', `${w.timeoutSeconds} s`],
     ['FORMAT', w.format],
     ['HEADERS', Object.keys(w.headers).join(tty ? ', ' : ',')],
