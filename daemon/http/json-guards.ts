@@ -61,6 +61,8 @@ export interface UnstorableValue {
   /** JSON pointer (`/requestLimit`, `/metadata/n/1`). */
   path: string
   message: string
+  /** The type the schema takes there, when the value is a refused null. */
+  type?: unknown
 }
 
 const NOT_FINITE = 'must be a finite number'
@@ -88,6 +90,52 @@ export function unstorableValues(data: unknown): UnstorableValue[] {
         if (k.includes('\u0000')) found.push({ path: child, message: HOLDS_NUL })
         else stack.push([x, child])
       }
+    }
+  }
+  return found
+}
+
+/** A JSON schema, as the routes give them (TypeBox objects, plain JSON). */
+type SchemaNode = Record<string, unknown>
+
+/** Whether `schema` accepts null: a `null` type, `nullable`, an alternative that does, or no type. */
+function takesNull(schema: SchemaNode): boolean {
+  if (schema.nullable === true) return true
+  const type = schema.type
+  if (type !== undefined) return type === 'null' || (Array.isArray(type) && type.includes('null'))
+  if (Array.isArray(schema.enum)) return schema.enum.includes(null)
+  if ('const' in schema) return schema.const === null
+  for (const k of ['anyOf', 'oneOf'] as const) {
+    const alternatives = schema[k]
+    if (Array.isArray(alternatives)) return alternatives.some((s) => !isSchema(s) || takesNull(s))
+  }
+  return true
+}
+
+const isSchema = (s: unknown): s is SchemaNode => s !== null && typeof s === 'object' && !Array.isArray(s)
+
+/**
+ * The `null` values of a body where its schema takes none. Type coercion would turn them into
+ * "", 0, false or [""] (`forwardQuery: null` read as false, `customSlug: null` refused as an
+ * empty code): each is refused instead, with the type its field takes (`params.type`, put in
+ * words by validation-details.ts). Follows `properties` and `items`; iterative.
+ */
+export function refusedNulls(schema: unknown, data: unknown): UnstorableValue[] {
+  const found: UnstorableValue[] = []
+  const stack: Array<[unknown, unknown, string]> = [[schema, data, '']]
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [s, v, path] = next
+    if (!isSchema(s)) continue
+    if (v === null) {
+      if (!takesNull(s)) found.push({ path, message: 'must not be null', type: s.type })
+    } else if (Array.isArray(v)) {
+      if (isSchema(s.items))
+        for (let i = v.length - 1; i >= 0; i--) stack.push([s.items, v[i], `${path}/${i}`])
+    } else if (typeof v === 'object' && isSchema(s.properties)) {
+      const properties = s.properties
+      for (const [k, x] of Object.entries(v as object).reverse())
+        if (Object.hasOwn(properties, k))
+          stack.push([properties[k], x, `${path}/${k.replaceAll('~', '~0').replaceAll('/', '~1')}`])
     }
   }
   return found
