@@ -58,6 +58,17 @@ describe('null in a field that takes no null', () => {
     expect(cleared.json<Link>()).toMatchObject({ title: null, expiresAt: null, metadata: { keep: null } })
   })
 
+  it('in a bulk item: that item fails naming the field, the others are created', async () => {
+    const res = await t.call('POST', '/api/use/links/bulk', {
+      body: { links: [{ destinationUrl: E, forwardQuery: null }, { destinationUrl: E }, null] },
+    })
+    expect(res.statusCode, res.body).toBe(200)
+    const { created, results } = res.json<{ created: number; results: Array<Record<string, any>> }>()
+    expect(created).toBe(1)
+    expect(results[0]!.error.details).toEqual([{ field: 'forwardQuery', message: 'must be true or false' }])
+    expect(results.map((r) => r.status)).toEqual(['failed', 'created', 'failed'])
+  })
+
   it('on other resources too: an API key', async () => {
     const res = await t.call('POST', '/api/keys', { body: { name: 'ci', requestLimit: null } })
     expect(expectError(res, 400, 'ValidationError').details).toEqual([
