@@ -115,28 +115,41 @@ function takesNull(schema: SchemaNode): boolean {
 const isSchema = (s: unknown): s is SchemaNode => s !== null && typeof s === 'object' && !Array.isArray(s)
 
 /**
- * The `null` values of a body where its schema takes none. Type coercion would turn them into
- * "", 0, false or [""] (`forwardQuery: null` read as false, `customSlug: null` refused as an
- * empty code): each is refused instead, with the type its field takes (`params.type`, put in
- * words by validation-details.ts). Follows `properties` and `items`; iterative.
+ * A body's `null` values where its schema takes none, which type coercion would turn into "", 0,
+ * false or [""] (`forwardQuery: null` read as false, `customSlug: null` refused as an empty
+ * code). An optional field given as null is left out (deleted from `data`: null means not
+ * given, as an absent field); any other such null is returned, refused with the type its place
+ * takes (`params.type`, put in words by validation-details.ts). Follows `properties` and `items`;
+ * iterative.
  */
-export function refusedNulls(schema: unknown, data: unknown): UnstorableValue[] {
+export function settleNulls(schema: unknown, data: unknown): UnstorableValue[] {
   const found: UnstorableValue[] = []
+  const refuse = (s: SchemaNode, path: string) =>
+    found.push({ path, message: 'must not be null', type: s.type })
+  if (data === null && isSchema(schema) && !takesNull(schema)) refuse(schema, '')
   const stack: Array<[unknown, unknown, string]> = [[schema, data, '']]
   for (let next = stack.pop(); next; next = stack.pop()) {
     const [s, v, path] = next
-    if (!isSchema(s)) continue
-    if (v === null) {
-      if (!takesNull(s)) found.push({ path, message: 'must not be null', type: s.type })
-    } else if (Array.isArray(v)) {
-      if (isSchema(s.items))
-        for (let i = v.length - 1; i >= 0; i--) stack.push([s.items, v[i], `${path}/${i}`])
-    } else if (typeof v === 'object' && isSchema(s.properties)) {
+    if (!isSchema(s) || v === null || typeof v !== 'object') continue
+    const children: Array<[SchemaNode, string | number, unknown]> = []
+    if (Array.isArray(v)) {
+      if (isSchema(s.items)) for (const [i, x] of v.entries()) children.push([s.items, i, x])
+    } else if (isSchema(s.properties)) {
       const properties = s.properties
-      for (const [k, x] of Object.entries(v as object).reverse())
-        if (Object.hasOwn(properties, k))
-          stack.push([properties[k], x, `${path}/${k.replaceAll('~', '~0').replaceAll('/', '~1')}`])
+      const required = Array.isArray(s.required) ? s.required : []
+      for (const [k, x] of Object.entries(v as object)) {
+        const p = properties[k]
+        if (!Object.hasOwn(properties, k) || !isSchema(p)) continue
+        if (x === null && !takesNull(p) && !required.includes(k)) delete (v as Record<string, unknown>)[k]
+        else children.push([p, k, x])
+      }
+    }
+    for (const [c, key, x] of children.reverse()) {
+      const at = `${path}/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`
+      if (x === null) {
+        if (!takesNull(c)) refuse(c, at)
+      } else stack.push([c, x, at])
     }
   }
-  return found
+  return found.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0))
 }

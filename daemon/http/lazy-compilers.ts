@@ -1,7 +1,7 @@
 import AjvCompiler from '@fastify/ajv-compiler'
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
 import type { FastifyServerOptions } from 'fastify'
-import { refusedNulls, unstorableValues } from './json-guards.js'
+import { settleNulls, unstorableValues } from './json-guards.js'
 
 type Serialize = (data: unknown) => string
 type Validate = ((data: unknown) => unknown) & { errors?: unknown }
@@ -11,8 +11,8 @@ type Factory = (externalSchemas: unknown, options: unknown) => (route: RouteSche
 /**
  * Fastify's validator and serializer factories, compiling each route's function on first use
  * rather than at start-up (~150 ms and several MB saved). Every route's validators also reject
- * non-finite numbers and NUL text (see unstorableValues), and bodies null where their schema
- * takes no null, before coercion would turn it into "", 0 or false (see refusedNulls).
+ * non-finite numbers and NUL text (see unstorableValues); in bodies, a null where the schema
+ * takes none is settled before coercion would turn it into "", 0 or false (see settleNulls).
  */
 export function lazyCompilers(): NonNullable<FastifyServerOptions['schemaController']> {
   const validators = AjvCompiler() as unknown as Factory
@@ -26,7 +26,7 @@ export function lazyCompilers(): NonNullable<FastifyServerOptions['schemaControl
           // Fastify reads `errors` off the function it was given, so mirror the compiled one's.
           const lazy: Validate = (data) => {
             validate ??= compile(route)
-            const nulls = route.httpPart === 'body' ? refusedNulls(route.schema, data) : []
+            const nulls = route.httpPart === 'body' ? settleNulls(route.schema, data) : []
             const result = nulls.length === 0 && validate(data)
             lazy.errors = validate.errors
             // ajv coerces "1e400" to Infinity and then skips minimum/maximum; PostgreSQL refuses
