@@ -291,16 +291,40 @@ export function linkFields(l: Link, tty: boolean): Field[] {
 
 const ID_RE = /^lnk_/
 
+/** A reference as a short URL: `https://host/code`, or `host/code` (a code has no `/`); else undefined. */
+export function shortUrlOf(ref: string): URL | undefined {
+  const text = /^https?:\/\//i.test(ref) ? ref : ref.includes('/') ? `http://${ref}` : undefined
+  if (text === undefined) return undefined
+  try {
+    return new URL(text)
+  } catch {
+    return undefined
+  }
+}
+
 /** The short code a reference names: a code, or the last path segment of a short URL. */
 export function codeOf(ref: string): string {
-  if (/^https?:\/\//i.test(ref)) {
-    try {
-      return new URL(ref).pathname.split('/').filter(Boolean).pop() ?? ref
-    } catch {
-      return ref
-    }
-  }
-  return ref
+  const url = shortUrlOf(ref)
+  return url ? (url.pathname.split('/').filter(Boolean).pop() ?? ref) : ref
+}
+
+/**
+ * Which of the links or smart links with a reference's short code it names: a code is unique per
+ * domain, so a short URL picks the one on its host (or the only one), and a code alone on several
+ * domains is a usage error listing their short URLs.
+ */
+export function pickByRef<T extends { shortUrl: string }>(
+  ref: string,
+  found: T[],
+  noun = 'link',
+): T | undefined {
+  if (found.length <= 1) return found[0]
+  const host = shortUrlOf(ref)?.hostname
+  const onHost = found.filter((l) => shortUrlOf(l.shortUrl)?.hostname === host)
+  if (host !== undefined && onHost.length === 1) return onHost[0]
+  throw new UsageError(
+    `short code "${codeOf(ref)}" is on several domains (${found.map((l) => l.shortUrl).join(', ')}): give the short URL or the ${noun} id`,
+  )
 }
 
 /**
@@ -313,7 +337,10 @@ export async function findLink(client: LinkdClient, ref: string): Promise<Link> 
   if (code.length === 0 || code.length > LINK_LIMITS.slugMax)
     throw new CliError(`no link with the id or short code "${ref}"`, EXIT.notFound)
   const page = await client.links.list({ search: code, limit: 100 })
-  const found = page.data.find((l) => l.shortCode === code)
+  const found = pickByRef(
+    ref,
+    page.data.filter((l) => l.shortCode === code),
+  )
   if (!found) {
     // Links and smart links share short codes: say so when the code is the other kind's.
     const smart = await client.smartLinks.list({ search: code, limit: 100 })
