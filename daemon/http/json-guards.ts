@@ -40,12 +40,15 @@ export function tooDeepField(body: unknown): string | undefined {
 /**
  * Replaces the app's JSON body parser by Fastify's own followed by the nesting check, so that a
  * body too deep is a 400 naming its field before any hook (idempotency hashing) or validation
- * walks it. Encapsulated plugins with their own parser (ingestion) check their bodies themselves.
+ * walks it. An empty body is no body (clients send the header on a DELETE too); a route that
+ * needs one says so. Encapsulated plugins with their own parser (ingestion) check their bodies
+ * themselves.
  */
 export function installBodyNestingLimit(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error')
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined)
     parse(request, body as string, (err: Error | null, value?: unknown) => {
       if (err) return done(err, undefined)
       const field = tooDeepField(value)
