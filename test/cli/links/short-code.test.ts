@@ -164,7 +164,7 @@ describe('one short code on two domains', () => {
     const alone = await run(['links', 'delete', 'twice', '--yes'])
     expect([alone.code, alone.stderr]).toEqual([
       2,
-      `error: short code "twice" is on several domains (${branded.shortUrl}, ${shared.shortUrl}): give the short URL or the link id\n`,
+      `error: short code "twice" is on several domains (${shared.shortUrl}, ${branded.shortUrl}): give the short URL or the link id\n`,
     ])
     expect((await run(['links', 'get', shared.id])).code).toBe(0) // nothing was deleted
   })
