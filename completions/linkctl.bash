@@ -88,7 +88,7 @@ _linkctl_descend() {
     'domains|set-default') echo 'domains set-default' ;;
     'domains|update') echo 'domains update' ;;
     'domains|app-links') echo 'domains app-links' ;;
-    'domains|delete'|'domains|rm') echo 'domains delete' ;;
+    'domains|delete'|'domains|rm'|'domains|remove') echo 'domains delete' ;;
     'domains|stats') echo 'domains stats' ;;
     'domains|help') echo 'domains help' ;;
     'webhooks|create') echo 'webhooks create' ;;
@@ -201,7 +201,7 @@ _linkctl_words() {
     'links') echo 'create list ls get update delete rm open qr share stats clicks import export help' ;;
     'smart-links') echo 'create list ls get update delete rm stats help' ;;
     'qr') echo 'create list ls get update delete rm image help' ;;
-    'domains') echo 'add list ls get verify check ssl set-default update app-links delete rm stats help' ;;
+    'domains') echo 'add list ls get verify check ssl set-default update app-links delete rm remove stats help' ;;
     'webhooks') echo 'create list ls get update enable disable suspend delete rm rotate-secret test deliveries retry health templates validate-url sign verify listen help' ;;
     'safety') echo 'lists help' ;;
     'safety lists') echo 'list ls add remove rm help' ;;

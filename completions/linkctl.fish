@@ -173,7 +173,7 @@ function __linkctl_descend
             echo 'domains update'
         case 'domains|app-links'
             echo 'domains app-links'
-        case 'domains|delete' 'domains|rm'
+        case 'domains|delete' 'domains|rm' 'domains|remove'
             echo 'domains delete'
         case 'domains|stats'
             echo 'domains stats'

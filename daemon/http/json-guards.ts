@@ -40,12 +40,15 @@ export function tooDeepField(body: unknown): string | undefined {
 /**
  * Replaces the app's JSON body parser by Fastify's own followed by the nesting check, so that a
  * body too deep is a 400 naming its field before any hook (idempotency hashing) or validation
- * walks it. Encapsulated plugins with their own parser (ingestion) check their bodies themselves.
+ * walks it. An empty body is no body (clients send the header on a DELETE too); a route that
+ * needs one says so. Encapsulated plugins with their own parser (ingestion) check their bodies
+ * themselves.
  */
 export function installBodyNestingLimit(app: FastifyInstance): void {
   const parse = app.getDefaultJsonParser('error', 'error')
   app.removeContentTypeParser('application/json')
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    if (body === '') return done(null, undefined)
     parse(request, body as string, (err: Error | null, value?: unknown) => {
       if (err) return done(err, undefined)
       const field = tooDeepField(value)
@@ -61,6 +64,8 @@ export interface UnstorableValue {
   /** JSON pointer (`/requestLimit`, `/metadata/n/1`). */
   path: string
   message: string
+  /** The type the schema takes there, when the value is a refused null. */
+  type?: unknown
 }
 
 const NOT_FINITE = 'must be a finite number'
@@ -91,4 +96,63 @@ export function unstorableValues(data: unknown): UnstorableValue[] {
     }
   }
   return found
+}
+
+/** A JSON schema, as the routes give them (TypeBox objects, plain JSON). */
+type SchemaNode = Record<string, unknown>
+
+/** Whether `schema` accepts null: a `null` type, `nullable`, an alternative that does, or no type. */
+function takesNull(schema: SchemaNode): boolean {
+  if (schema.nullable === true) return true
+  const type = schema.type
+  if (type !== undefined) return type === 'null' || (Array.isArray(type) && type.includes('null'))
+  if (Array.isArray(schema.enum)) return schema.enum.includes(null)
+  if ('const' in schema) return schema.const === null
+  for (const k of ['anyOf', 'oneOf'] as const) {
+    const alternatives = schema[k]
+    if (Array.isArray(alternatives)) return alternatives.some((s) => !isSchema(s) || takesNull(s))
+  }
+  return true
+}
+
+const isSchema = (s: unknown): s is SchemaNode => s !== null && typeof s === 'object' && !Array.isArray(s)
+
+/**
+ * A body's `null` values where its schema takes none, which type coercion would turn into "", 0,
+ * false or [""] (`forwardQuery: null` read as false, `customSlug: null` refused as an empty
+ * code). An optional field given as null is left out (deleted from `data`: null means not
+ * given, as an absent field); any other such null is returned, refused with the type its place
+ * takes (`params.type`, put in words by validation-details.ts). Follows `properties` and `items`;
+ * iterative.
+ */
+export function settleNulls(schema: unknown, data: unknown): UnstorableValue[] {
+  const found: UnstorableValue[] = []
+  const refuse = (s: SchemaNode, path: string) =>
+    found.push({ path, message: 'must not be null', type: s.type })
+  if (data === null && isSchema(schema) && !takesNull(schema)) refuse(schema, '')
+  const stack: Array<[unknown, unknown, string]> = [[schema, data, '']]
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const [s, v, path] = next
+    if (!isSchema(s) || v === null || typeof v !== 'object') continue
+    const children: Array<[SchemaNode, string | number, unknown]> = []
+    if (Array.isArray(v)) {
+      if (isSchema(s.items)) for (const [i, x] of v.entries()) children.push([s.items, i, x])
+    } else if (isSchema(s.properties)) {
+      const properties = s.properties
+      const required = Array.isArray(s.required) ? s.required : []
+      for (const [k, x] of Object.entries(v as object)) {
+        const p = properties[k]
+        if (!Object.hasOwn(properties, k) || !isSchema(p)) continue
+        if (x === null && !takesNull(p) && !required.includes(k)) delete (v as Record<string, unknown>)[k]
+        else children.push([p, k, x])
+      }
+    }
+    for (const [c, key, x] of children.reverse()) {
+      const at = `${path}/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`
+      if (x === null) {
+        if (!takesNull(c)) refuse(c, at)
+      } else stack.push([c, x, at])
+    }
+  }
+  return found.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0))
 }

@@ -1,17 +1,18 @@
 import AjvCompiler from '@fastify/ajv-compiler'
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler'
 import type { FastifyServerOptions } from 'fastify'
-import { unstorableValues } from './json-guards.js'
+import { settleNulls, unstorableValues } from './json-guards.js'
 
 type Serialize = (data: unknown) => string
 type Validate = ((data: unknown) => unknown) & { errors?: unknown }
-type RouteSchema = { schema: unknown; method: string; url: string }
+type RouteSchema = { schema: unknown; method: string; url: string; httpPart?: string }
 type Factory = (externalSchemas: unknown, options: unknown) => (route: RouteSchema) => unknown
 
 /**
  * Fastify's validator and serializer factories, compiling each route's function on first use
  * rather than at start-up (~150 ms and several MB saved). Every route's validators also reject
- * non-finite numbers and NUL text (see unstorableValues).
+ * non-finite numbers and NUL text (see unstorableValues); in bodies, a null where the schema
+ * takes none is settled before coercion would turn it into "", 0 or false (see settleNulls).
  */
 export function lazyCompilers(): NonNullable<FastifyServerOptions['schemaController']> {
   const validators = AjvCompiler() as unknown as Factory
@@ -25,16 +26,17 @@ export function lazyCompilers(): NonNullable<FastifyServerOptions['schemaControl
           // Fastify reads `errors` off the function it was given, so mirror the compiled one's.
           const lazy: Validate = (data) => {
             validate ??= compile(route)
-            const result = validate(data)
+            const nulls = route.httpPart === 'body' ? settleNulls(route.schema, data) : []
+            const result = nulls.length === 0 && validate(data)
             lazy.errors = validate.errors
             // ajv coerces "1e400" to Infinity and then skips minimum/maximum; PostgreSQL refuses
             // NUL in text: refuse both here.
-            const bad = result === true ? unstorableValues(data) : []
+            const bad = result === true ? unstorableValues(data) : nulls
             if (bad.length === 0) return result
-            lazy.errors = bad.map(({ path, message }) => ({
+            lazy.errors = bad.map(({ path, message, type }) => ({
               instancePath: path,
               keyword: 'type',
-              params: {},
+              params: type === undefined ? {} : { type },
               message,
             }))
             return false

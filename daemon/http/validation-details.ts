@@ -122,7 +122,8 @@ function trivialAlternative(branch: AjvIssue[]): string | undefined {
  * An anyOf/oneOf failure reported as one problem: ajv lists every alternative's errors plus "must
  * match a schema in anyOf". The errors of the real alternatives are kept, a one-value alternative
  * (null, '') is appended to them in words (`must be at least 3 characters, or empty`), and
- * alternatives that failed only on their type become one `must be a string or a whole number`.
+ * alternatives that failed only on their type become one `must be a string or a whole number`,
+ * those that failed only on their format one `must be a date and time such as … or a date such as …`.
  */
 function collapseAlternatives(issues: AjvIssue[]): AjvIssue[] {
   let out = issues
@@ -143,10 +144,17 @@ function collapseAlternatives(issues: AjvIssue[]): AjvIssue[] {
       else real.push(branch)
     }
     const typeOnly = real.every((b) => b.every((e) => e.keyword === 'type' && e.params?.type))
-    const kept: AjvIssue[] =
-      typeOnly && real.length > 0
-        ? [{ ...alt, keyword: 'type', params: { type: real.flat().map((e) => String(e.params!.type)) } }]
-        : real.flat()
+    // Each alternative's one format in words, `must be ` dropped (undefined: not only formats).
+    const formats = real.map((b) =>
+      b.length === 1 && b[0]!.keyword === 'format'
+        ? keywordMessage('format', b[0]!.params ?? {})?.replace(/^must be /, '')
+        : undefined,
+    )
+    let kept: AjvIssue[] = real.flat()
+    if (typeOnly && real.length > 0)
+      kept = [{ ...alt, keyword: 'type', params: { type: real.flat().map((e) => String(e.params!.type)) } }]
+    else if (real.length > 1 && formats.every((w) => w !== undefined))
+      kept = [{ ...alt, keyword: 'alternatives', message: `must be ${formats.join(' or ')}` }]
     const or = trivial.length ? `, or ${trivial.join(' or ')}` : ''
     const merged = kept.length
       ? kept.map((e) => ({ ...e, suffix: or }))

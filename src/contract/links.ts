@@ -323,10 +323,18 @@ export const QrQuery = Type.Object(
 )
 export type QrQuery = Static<typeof QrQuery>
 
+/** A range edge of click analytics: an ISO 8601 date-time, or a date alone (a whole UTC day). */
+const RangeEdge = (edge: 'start' | 'end') =>
+  Type.Optional(
+    Type.Union([Type.String({ format: 'date-time' }), Type.String({ format: 'date' })], {
+      description: `ISO 8601 date-time, or a date: its ${edge === 'start' ? 'first' : 'last'} millisecond (UTC)`,
+    }),
+  )
+
 export const AnalyticsQuery = Type.Object(
   {
-    startDate: Type.Optional(Type.String({ format: 'date-time' })),
-    endDate: Type.Optional(Type.String({ format: 'date-time' })),
+    startDate: RangeEdge('start'),
+    endDate: RangeEdge('end'),
     interval: Type.Optional(StringEnum(ANALYTICS_INTERVALS)),
   },
   { additionalProperties: false },
@@ -419,8 +427,8 @@ export type LinkAnalytics = Static<typeof LinkAnalytics>
 /** `GET /api/use/analytics/clicks`: the organization's clicks per UTC day. */
 export const ClicksQuery = Type.Object(
   {
-    startDate: Type.Optional(Type.String({ format: 'date-time' })),
-    endDate: Type.Optional(Type.String({ format: 'date-time' })),
+    startDate: RangeEdge('start'),
+    endDate: RangeEdge('end'),
   },
   { additionalProperties: false },
 )

@@ -72,7 +72,8 @@ describe('linkctl domains', () => {
     expect(unknown.stderr).toBe(
       'error: no domain named nobody.example.test in this organization (see: linkctl domains list)\n',
     )
-    const deleted = await cli(['domains', 'delete', 'named.example.test', '--yes'], { env })
+    // `remove` as the other nouns' verbs (team, safety lists, blocklist) name it.
+    const deleted = await cli(['domains', 'remove', 'named.example.test', '--yes'], { env })
     expect(deleted.stderr).toBe(`Deleted domain ${domain.id}\n`)
   })
 

@@ -26,14 +26,22 @@ const SIZE: Record<Interval, number> = { hour: HOUR_MS, day: DAY_MS, week: WEEK 
 
 const pct = (part: number, whole: number) => (whole > 0 ? round((part / whole) * 100, 2) : 0)
 
-export function parseDate(value: string | undefined, field: string): number | undefined {
+/**
+ * A range edge of the query (validated as an ISO 8601 date-time or date) in ms; a date alone is
+ * a whole UTC day, so as the range `end` it is the day's last millisecond (ranges are inclusive).
+ */
+export function parseDate(
+  value: string | undefined,
+  field: string,
+  edge: 'start' | 'end',
+): number | undefined {
   if (value === undefined) return undefined
   const t = Date.parse(value)
   if (Number.isNaN(t))
     throw new AppError('ValidationError', `${field} is not a valid date`, [
       { field, message: 'must be an ISO 8601 date-time' },
     ])
-  return t
+  return edge === 'end' && value.length === 10 ? t + DAY_MS - 1 : t
 }
 
 /** Sorted by clicks (then name), the first 50. */
@@ -88,8 +96,8 @@ export function createLinkAnalytics(deps: LinkAnalyticsDeps) {
 
   function range(q: AnalyticsQuery): { start: number; end: number; interval: Interval } {
     const interval = q.interval ?? 'day'
-    const end = parseDate(q.endDate, 'endDate') ?? deps.clock.now()
-    const start = parseDate(q.startDate, 'startDate') ?? end - DEFAULT_RANGE
+    const end = parseDate(q.endDate, 'endDate', 'end') ?? deps.clock.now()
+    const start = parseDate(q.startDate, 'startDate', 'start') ?? end - DEFAULT_RANGE
     if (start > end)
       throw new AppError('ValidationError', 'startDate must not be after endDate', [
         { field: 'startDate', message: 'must not be after endDate' },

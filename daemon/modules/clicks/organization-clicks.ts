@@ -21,8 +21,8 @@ export function clickDays(
   q: { startDate?: string | undefined; endDate?: string | undefined },
   now: number,
 ): { start: number; end: number; firstDay: number; lastDay: number } {
-  const end = parseDate(q.endDate, 'endDate') ?? now
-  const start = parseDate(q.startDate, 'startDate') ?? end - DEFAULT_RANGE
+  const end = parseDate(q.endDate, 'endDate', 'end') ?? now
+  const start = parseDate(q.startDate, 'startDate', 'start') ?? end - DEFAULT_RANGE
   if (start > end)
     throw new AppError('ValidationError', 'startDate must not be after endDate', [
       { field: 'startDate', message: 'must not be after endDate' },

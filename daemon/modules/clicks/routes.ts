@@ -24,7 +24,7 @@ export function clickRoutes(deps: { clicks: Pick<ClicksService, 'link' | 'organi
           tags: ['Analytics'],
           summary: 'Analytics of one link',
           description:
-            'startDate and endDate (ISO 8601, both inclusive; default the last 30 days up to now) and interval hour|day|week (default day; weeks start Monday 00:00 UTC; at most 2,000 intervals). Totals and timeSeries count whole UTC hours, dimension lists and visitor figures whole UTC days. Bots and link previews are counted in botDetection only; QR scans are human clicks, also counted in qrScans.',
+            'startDate and endDate (ISO 8601, both inclusive; a date alone is a whole UTC day; default the last 30 days up to now) and interval hour|day|week (default day; weeks start Monday 00:00 UTC; at most 2,000 intervals). Totals and timeSeries count whole UTC hours, dimension lists and visitor figures whole UTC days. Bots and link previews are counted in botDetection only; QR scans are human clicks, also counted in qrScans.',
           params: IdParams,
           querystring: AnalyticsQuery,
           response: { 200: LinkAnalytics },

@@ -5,6 +5,12 @@ import { errorPage, rootPage, wantsHtml } from './pages.js'
 import { pageHeaders } from './protected.js'
 import type { RedirectService, VisitAnswer, VisitRequest } from './api.js'
 
+/**
+ * A short URL's paths (GET, HEAD and the password form's POST): the code, and the code with one
+ * trailing slash, as short URLs often get pasted.
+ */
+export const SHORT_CODE_URLS = ['/:shortCode', '/:shortCode/'] as const
+
 /** The facts of a visit from a Fastify request (its parsed query, request-target and raw query). */
 export function visitRequest(request: FastifyRequest): VisitRequest {
   const { method, ip, headers, query, receivedAt, url } = request

@@ -9,6 +9,7 @@ import type { Link } from '../../../src/contract/links.js'
 import type { SmartLink } from '../../../src/contract/smart-links.js'
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js'
 import { cli } from '../../support/cli.js'
+import { sqlRows } from '../../support/app.js'
 
 let d: TestDaemon
 beforeAll(async () => {
@@ -128,5 +129,43 @@ describe('refusals name the flag', () => {
     const r = await run(['links', 'create', 'https://example.com/typo', '--shortcode', 'abc'])
     expect(r.code).toBe(2)
     expect(r.stderr).toContain("error: unknown option '--shortcode'\n(Did you mean --short-code?)")
+  })
+})
+
+describe('one short code on two domains', () => {
+  it('a short URL names the link on its own domain; the code alone is ambiguous (exit 2)', async () => {
+    const shared = await created<Link>([
+      'links',
+      'create',
+      'https://example.com/shared',
+      '--short-code',
+      'twice',
+    ])
+    const domain = await created<{ id: string }>(['domains', 'add', 'brand.example.test'])
+    await sqlRows(
+      d.testApp,
+      "UPDATE custom_domains SET verification_status = 'verified' WHERE id = ?",
+      domain.id,
+    )
+    const branded = await created<Link>([
+      'links',
+      'create',
+      'https://example.com/branded',
+      '--short-code',
+      'twice',
+      '--domain',
+      'brand.example.test',
+    ])
+    expect(branded.shortUrl).toBe('https://brand.example.test/twice')
+
+    expect((await created<Link>(['links', 'get', shared.shortUrl])).id).toBe(shared.id)
+    expect((await created<Link>(['links', 'get', branded.shortUrl])).id).toBe(branded.id)
+    expect((await created<Link>(['links', 'get', 'brand.example.test/twice'])).id).toBe(branded.id)
+    const alone = await run(['links', 'delete', 'twice', '--yes'])
+    expect([alone.code, alone.stderr]).toEqual([
+      2,
+      `error: short code "twice" is on several domains (${shared.shortUrl}, ${branded.shortUrl}): give the short URL or the link id\n`,
+    ])
+    expect((await run(['links', 'get', shared.id])).code).toBe(0) // nothing was deleted
   })
 })

@@ -150,6 +150,34 @@ describe('ranges and intervals', () => {
     ])
   })
 
+  it('a date alone (ISO 8601) is a whole UTC day: startDate its start, endDate its end', async () => {
+    t = await createTestApp()
+    const link = await makeLink(t)
+    t.clock.set('2026-11-20T23:30:00.000Z')
+    await visit(t, link.shortCode)
+    t.clock.set('2026-11-21T22:00:00.000Z')
+    await visit(t, link.shortCode)
+    const a = await analytics(t, link.id, q({ startDate: '2026-11-21', endDate: '2026-11-21' }))
+    expect(a.range).toEqual({ startDate: '2026-11-21T00:00:00.000Z', endDate: '2026-11-21T23:59:59.999Z' })
+    expect(a.totalClicks).toBe(1)
+    expect((await analytics(t, link.id, q({ startDate: '2026-11-20' }))).totalClicks).toBe(2)
+    const clicks = await t.call(
+      'GET',
+      `/api/use/analytics/clicks?${q({ startDate: '2026-11-20', endDate: '2026-11-21' })}`,
+    )
+    expect(clicks.statusCode, clicks.body).toBe(200)
+    expect(clicks.json()).toMatchObject({ totalClicks: 2, range: { endDate: '2026-11-21T23:59:59.999Z' } })
+    for (const startDate of ['2026-02-30', '2026-11-21T10:00', '21.11.2026']) {
+      const bad = await t.call('GET', `/api/use/analytics/links/${link.id}?${q({ startDate })}`)
+      expect(expectError(bad, 400, 'ValidationError').details, startDate).toEqual([
+        {
+          field: 'startDate',
+          message: 'must be a date and time such as 2026-05-01T12:00:00Z or a date such as 2026-05-01',
+        },
+      ])
+    }
+  })
+
   it('dimension lists and visitors count whole UTC days', async () => {
     t = await createTestApp()
     const link = await makeLink(t)

@@ -71,6 +71,24 @@ describe('error bodies', () => {
     expect(body.details?.[0]?.field).toBe('body')
   })
 
+  it('an empty body sent with Content-Type: application/json where none is needed is no body', async () => {
+    t = await createTestApp()
+    const link = await t.call('POST', '/api/use/links', { body: { destinationUrl: 'https://example.com/' } })
+    const key = await t.createKey({ name: 'ci' })
+    const send = (method: 'POST' | 'DELETE', url: string) =>
+      t.app.inject({
+        method,
+        url,
+        headers: { authorization: `Bearer ${t.ownerKey}`, 'content-type': 'application/json' },
+        payload: '',
+      })
+    expect((await send('POST', `/api/keys/${key.id}/revoke`)).json()).toMatchObject({ status: 'revoked' })
+    expect((await send('DELETE', `/api/use/links/${link.json<{ id: string }>().id}`)).statusCode).toBe(204)
+    // A route that needs a body still says so.
+    const body = expectError(await send('POST', '/api/use/links'), 400, 'ValidationError')
+    expect(body.details?.[0]?.field).toBe('body')
+  })
+
   it('a body over the limit is 413 PayloadTooLarge; exactly at the limit passes', async () => {
     t = await createTestApp({ bodyLimitBytes: 2048 })
     const json = JSON.stringify({ name: 'at-limit' })

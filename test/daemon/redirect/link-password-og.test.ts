@@ -107,6 +107,17 @@ describe('password-protected links', () => {
     expect(after.clicks).toBe(1)
   })
 
+  it('the form of /code/ (one trailing slash) posts back there and opens the link', async () => {
+    t = await createTestApp()
+    const link = await makeLink(t, { password: SECRET })
+    const form = await visit(t, `${link.shortCode}/`, { headers: { accept: 'text/html' } })
+    expect(form.statusCode).toBe(200)
+    expect(form.body).toContain(`action="/${link.shortCode}/"`)
+    const right = await submit(`${link.shortCode}/`, SECRET)
+    expect(right.statusCode).toBe(302)
+    expect(right.headers.location).toBe(`${E}/landing`)
+  })
+
   it('rules pick the destination after the password; a 307 link still answers the POST with 302', async () => {
     t = await createTestApp()
     const link = await makeLink(t, {

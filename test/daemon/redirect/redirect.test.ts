@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { count, createTestApp, type TestApp } from '../../support/app.js'
 import { expectError } from '../../support/responses.js'
-import { HOUR, flush, makeLink, visit } from '../../support/redirect.js'
+import { HOUR, analytics, flush, makeLink, visit } from '../../support/redirect.js'
 
 describe('GET|HEAD /:shortCode', () => {
   let t: TestApp
@@ -119,6 +119,21 @@ describe('404 and 410', () => {
     expect((await visit(t, link.shortCode, { host: 'sho.rt' })).statusCode).toBe(302)
     expect((await visit(t, link.shortCode, { host: 'sho.rt:8443' })).statusCode).toBe(302)
     expectError(await visit(t, link.shortCode, { host: 'x.sho.rt' }), 404, 'NotFound')
+  })
+
+  it('one trailing slash is ignored: /code/ redirects (query forwarded), HEAD too; a deeper path is 404', async () => {
+    t = await createTestApp()
+    const link = await makeLink(t, { redirectType: 301 })
+    const res = await visit(t, `${link.shortCode}/`, { query: 'utm_source=x' })
+    expect(res.statusCode).toBe(301)
+    expect(res.headers.location).toBe('https://example.com/landing?utm_source=x')
+    expect(res.headers['cache-control']).toBe('private, max-age=90')
+    expect((await visit(t, `${link.shortCode}/`, { method: 'HEAD' })).statusCode).toBe(301)
+    expectError(await visit(t, `${link.shortCode}//`), 404, 'NotFound')
+    expectError(await visit(t, `${link.shortCode}/more`), 404, 'NotFound')
+    expectError(await visit(t, 'nope123/'), 404, 'NotFound')
+    await flush(t)
+    expect((await analytics(t, link.id)).totalClicks).toBe(1) // HEAD is never a click
   })
 
   it('404 for an inactive link, 302 again once reactivated', async () => {

@@ -19,7 +19,7 @@ export async function runDomainsDelete(opts: IdOpts & { yes?: boolean }, ctx: Ct
 export function register(domains: Command): void {
   domains
     .command('delete')
-    .alias('rm')
+    .aliases(['rm', 'remove'])
     .description('delete a domain (its links fall back to the shared domain)')
     .argument('<domain>', DOMAIN_ARGUMENT)
     .option('-y, --yes', 'do not ask for confirmation (required without a terminal)')

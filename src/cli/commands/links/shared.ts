@@ -8,12 +8,13 @@ import { LINK_LIMITS, LINK_RULE_LIMITS, REDIRECT_TYPES } from '../../../contract
 import { parseRule, ruleText } from '../../../format/link-rules.js'
 import { parseVariant, variantText } from '../../../format/link-variants.js'
 import type { LinkVariant } from '../../../contract/variants.js'
-import type { LinkdClient } from '../../../client/index.js'
 import { action, type ActionExtra } from '../../action.js'
 import type { Ctx } from '../../../session/context.js'
 import { CliError, EXIT, isShortUrlInUse, UsageError } from '../../../session/exit-codes.js'
 import { when, type Column, type Field } from '../../output.js'
 import { collect, expiryArg, intArg, parseExpiry } from '../../parse.js'
+
+export { codeOf, findLink, linkIdOf, pickByRef, shortUrlOf } from './refs.js'
 
 /** A verb that names one link: the reference as given (id, short code or short URL). */
 export interface LinkRefOpts {
@@ -287,50 +288,6 @@ export function linkFields(l: Link, tty: boolean): Field[] {
     ['CREATED', when(l.createdAt, tty)],
     ['UPDATED', when(l.updatedAt, tty)],
   ]
-}
-
-const ID_RE = /^lnk_/
-
-/** The short code a reference names: a code, or the last path segment of a short URL. */
-export function codeOf(ref: string): string {
-  if (/^https?:\/\//i.test(ref)) {
-    try {
-      return new URL(ref).pathname.split('/').filter(Boolean).pop() ?? ref
-    } catch {
-      return ref
-    }
-  }
-  return ref
-}
-
-/**
- * The link a reference names: its id (`lnk_...`), its short code or its short URL. A code is
- * looked up with the list's search (exact match on the short code). Unknown: exit 5.
- */
-export async function findLink(client: LinkdClient, ref: string): Promise<Link> {
-  if (ID_RE.test(ref)) return client.links.get(ref)
-  const code = codeOf(ref)
-  if (code.length === 0 || code.length > LINK_LIMITS.slugMax)
-    throw new CliError(`no link with the id or short code "${ref}"`, EXIT.notFound)
-  const page = await client.links.list({ search: code, limit: 100 })
-  const found = page.data.find((l) => l.shortCode === code)
-  if (!found) {
-    // Links and smart links share short codes: say so when the code is the other kind's.
-    const smart = await client.smartLinks.list({ search: code, limit: 100 })
-    const other = smart.data.some((s) => s.shortCode === code)
-      ? ': it is a smart link (linkctl smart-links)'
-      : ''
-    throw new CliError(`no link with the id or short code "${ref}"${other}`, EXIT.notFound)
-  }
-  return found
-}
-
-/**
- * The id a reference names, without a request when it is already an id. A smart link's id
- * passes too: `links stats` reads its analytics (the other verbs get the API's 404).
- */
-export async function linkIdOf(client: LinkdClient, ref: string): Promise<string> {
-  return ID_RE.test(ref) || ref.startsWith('sml_') ? ref : (await findLink(client, ref)).id
 }
 
 /** What a short code may be, for the flags' help. */

@@ -15,6 +15,7 @@ import type { LinkVariant } from '../../../contract/variants.js'
 import { variantText } from '../../../format/link-variants.js'
 import {
   codeOf,
+  pickByRef,
   variantArg,
   FORCE_HELP,
   forceFlag,
@@ -150,7 +151,11 @@ export async function findSmartLink(client: LinkdClient, ref: string): Promise<S
   const missing = () => new CliError(`no smart link with the id or short code "${ref}"`, EXIT.notFound)
   if (code.length === 0 || code.length > LINK_LIMITS.slugMax) throw missing()
   const page = await client.smartLinks.list({ search: code, limit: 100 })
-  const found = page.data.find((s) => s.shortCode === code)
+  const found = pickByRef(
+    ref,
+    page.data.filter((s) => s.shortCode === code),
+    'smart link',
+  )
   if (!found) {
     // Links and smart links share short codes: say so when the code is a link's.
     const links = await client.links.list({ search: code, limit: 100 })
