@@ -56,7 +56,8 @@ export function hostRefusal(hostname: string, policy: GuardPolicy): string | und
   const ip = parseAddress(hostname)
   if (!ip || addressAllowed(ip.toString(), hostname, policy)) return undefined
   const range = ip.range()
-  const what = `${ip.toString()} is in the ${range} range`
+  // ipaddr.js names ranges in camelCase (linkLocal): written as words (link-local).
+  const what = `${ip.toString()} is in the ${range.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} range`
   return NEVER.includes(range)
     ? `${what}, which linkd never connects to`
     : `${what}: set LINKD_WEBHOOK_ALLOW_PRIVATE_NETWORKS=true to allow`

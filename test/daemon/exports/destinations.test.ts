@@ -279,7 +279,7 @@ describe('export destinations', () => {
       ],
       [
         'https://[::ffff:169.254.169.254]',
-        '169.254.169.254 is in the linkLocal range: set LINKD_WEBHOOK_ALLOW_PRIVATE_NETWORKS=true to allow',
+        '169.254.169.254 is in the link-local range: set LINKD_WEBHOOK_ALLOW_PRIVATE_NETWORKS=true to allow',
       ],
       ['https://0.0.0.0:9000', '0.0.0.0 is in the unspecified range, which linkd never connects to'],
     ]) {

@@ -351,12 +351,12 @@ describe('LINKD_WEBHOOK_ALLOW_LOOPBACK=true (default)', () => {
       ['https://[::ffff:10.0.0.1]/hook', '10.0.0.1', 'private'],
       ['https://[::a00:1]/hook', '10.0.0.1', 'private'],
       ['https://[::10.0.0.1]/hook', '10.0.0.1', 'private'],
-      ['https://[::ffff:169.254.169.254]/hook', '169.254.169.254', 'linkLocal'],
-      ['https://[::a9fe:a9fe]/hook', '169.254.169.254', 'linkLocal'],
-      ['https://0xa9.0xfe.0xa9.0xfe/hook', '169.254.169.254', 'linkLocal'],
+      ['https://[::ffff:169.254.169.254]/hook', '169.254.169.254', 'link-local'],
+      ['https://[::a9fe:a9fe]/hook', '169.254.169.254', 'link-local'],
+      ['https://0xa9.0xfe.0xa9.0xfe/hook', '169.254.169.254', 'link-local'],
       ['https://[::c0a8:101]/hook', '192.168.1.1', 'private'],
-      ['https://[::6440:1]/hook', '100.64.0.1', 'carrierGradeNat'],
-      ['https://[fd12::1]/hook', 'fd12::1', 'uniqueLocal'],
+      ['https://[::6440:1]/hook', '100.64.0.1', 'carrier-grade-nat'],
+      ['https://[fd12::1]/hook', 'fd12::1', 'unique-local'],
     ] as const
     const ok = await a.call('POST', '/api/webhooks', {
       name: 'public',
