@@ -10,7 +10,7 @@ import { RAW_EVENT_COLUMNS } from '../../../contract/raw-columns.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { UsageError } from '../../../session/exit-codes.js'
-import { emit, note } from '../../output.js'
+import { emit, note, plural } from '../../output.js'
 import { dayArg } from '../../parse.js'
 import { exportTo } from '../../sink.js'
 import type { LinkdClient } from '../../../client/index.js'
@@ -86,7 +86,7 @@ export async function runRawExport(dataset: 'events' | 'clicks', o: RawExportOpt
   const rows = format === 'parquet' ? null : format === 'csv' ? Math.max(0, lines - 1) : lines
   if (toFile)
     await emit(ctx, { file: o.output, format, rows, bytes }, () =>
-      note(ctx, `Exported ${rows === null ? '' : `${rows} rows, `}${size(bytes)} to ${o.output}`),
+      note(ctx, `Exported ${rows === null ? '' : `${plural(rows, 'row')}, `}${size(bytes)} to ${o.output}`),
     )
 }
 
