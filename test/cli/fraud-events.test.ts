@@ -94,15 +94,29 @@ describe('linkctl fraud events', () => {
     )
   })
 
-  it('--threat, --status, --player, --from/--to filter; --limit cuts with a note; --json is the page', async () => {
+  it('--threat, --status, --player, --start-date/--end-date filter; --limit cuts with a note; --json is the page', async () => {
     const ids = async (args: string[]) =>
       (await json<PageOf<FraudEvent>>(['fraud', 'events', game, ...args])).data.map((e) => e.id)
     expect(await ids(['--threat', 'device_farm'])).toEqual(['fev_cli3', 'fev_cli2'])
     expect(await ids(['--status', 'blocked'])).toEqual(['fev_cli1'])
     expect(await ids(['--status', 'logged'])).toEqual(['fev_cli4'])
     expect(await ids(['--player', 'p-farm'])).toEqual(['fev_cli2'])
+    expect(await ids(['--start-date', '2026-11-19', '--end-date', '2026-11-19'])).toEqual(['fev_cli2'])
+    expect(await ids(['--end-date', '2026-11-18'])).toEqual(['fev_cli1'])
+    // --from/--to, the flags' names before, still work; not together with the new names.
     expect(await ids(['--from', '2026-11-19', '--to', '2026-11-19'])).toEqual(['fev_cli2'])
-    expect(await ids(['--to', '2026-11-18'])).toEqual(['fev_cli1'])
+    const both = await linkctl([
+      'fraud',
+      'events',
+      game,
+      '--from',
+      '2026-11-19',
+      '--start-date',
+      '2026-11-19',
+    ])
+    expect(both.code).toBe(2)
+    expect(both.stderr).toMatch(/'--from <date>' cannot be used with option '--start-date <date>'/)
+    expect((await linkctl(['fraud', 'events', '--help'])).stdout).not.toMatch(/--from/)
     const cut = await linkctl(['fraud', 'events', game, '--limit', '2'])
     expect(cut.stdout.trim().split('\n')).toHaveLength(3)
     expect(cut.stderr).toBe('showing 2 of 3; more with --limit <n> or --all\n')
@@ -114,7 +128,7 @@ describe('linkctl fraud events', () => {
 
 describe('linkctl fraud dashboard and review', () => {
   it('dashboard prints the figures; --json is the API answer', async () => {
-    const range = ['--from', '2026-11-18', '--to', '2026-11-20']
+    const range = ['--start-date', '2026-11-18', '--end-date', '2026-11-20']
     const dash = await json<FraudDashboard>(['fraud', 'dashboard', game, ...range])
     expect(dash).toMatchObject({
       range: { startDate: '2026-11-18', endDate: '2026-11-20' },
@@ -141,7 +155,15 @@ describe('linkctl fraud dashboard and review', () => {
       'AVG LATENCY': '30 µs',
       DEVICE_FARM: '2',
     })
-    const wide = await linkctl(['fraud', 'dashboard', game, '--from', '2025-01-01', '--to', '2026-11-20'])
+    const wide = await linkctl([
+      'fraud',
+      'dashboard',
+      game,
+      '--start-date',
+      '2025-01-01',
+      '--end-date',
+      '2026-11-20',
+    ])
     expect(wide.code).toBe(1)
     expect(wide.stderr).toMatch(/at most 366 days/)
   })

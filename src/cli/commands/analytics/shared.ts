@@ -2,7 +2,7 @@
  * What the `linkctl analytics` verbs share: the game argument, the date range flags, money headers
  * with the currency and the grouped reports (revenue, attribution).
  */
-import type { Command } from 'commander'
+import { Option, type Command } from 'commander'
 import { action, jsonOption } from '../../action.js'
 import type { Ctx } from '../../../session/context.js'
 import { dateRange, emit, money, note, printRows, type Column } from '../../output.js'
@@ -11,16 +11,21 @@ import { dayArg } from '../../parse.js'
 export interface RangeOpts {
   startDate?: string
   endDate?: string
+  /** Hidden aliases of --start-date and --end-date (scripts of older linkctl use them). */
+  from?: string
+  to?: string
 }
 
 export const START_DATE_HELP = 'first UTC day (YYYY-MM-DD; default 29 days before the end)'
 export const END_DATE_HELP = 'last UTC day (YYYY-MM-DD; default today; at most 366 days in all)'
 
-/** --start-date and --end-date on a command. */
-export function rangeOptions(cmd: Command): Command {
+/** --start-date and --end-date (UTC days) on a command, and --from/--to as their hidden aliases. */
+export function rangeOptions(cmd: Command, help = { start: START_DATE_HELP, end: END_DATE_HELP }): Command {
   return cmd
-    .option('--start-date <date>', START_DATE_HELP, dayArg)
-    .option('--end-date <date>', END_DATE_HELP, dayArg)
+    .option('--start-date <date>', help.start, dayArg)
+    .option('--end-date <date>', help.end, dayArg)
+    .addOption(new Option('--from <date>').argParser(dayArg).conflicts('startDate').hideHelp())
+    .addOption(new Option('--to <date>').argParser(dayArg).conflicts('endDate').hideHelp())
 }
 
 /** `<game>`, --start-date, --end-date and --json on a new verb. */
@@ -31,10 +36,10 @@ export function gameCommand(analytics: Command, verb: string, description: strin
 }
 
 /** The range flags as query parameters (absent ones left out). */
-export const rangeQuery = (o: RangeOpts) => ({
-  ...(o.startDate ? { startDate: o.startDate } : {}),
-  ...(o.endDate ? { endDate: o.endDate } : {}),
-})
+export const rangeQuery = (o: RangeOpts) => {
+  const [startDate, endDate] = [o.startDate ?? o.from, o.endDate ?? o.to]
+  return { ...(startDate ? { startDate } : {}), ...(endDate ? { endDate } : {}) }
+}
 
 /** The action of a verb whose first argument is the game. */
 export const gameAction = <O>(run: (o: O & { game: string }, ctx: Ctx) => Promise<void>) =>

@@ -11,20 +11,22 @@ import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { UsageError } from '../../../session/exit-codes.js'
 import { emit, note, plural } from '../../output.js'
-import { dayArg } from '../../parse.js'
 import { exportTo } from '../../sink.js'
 import type { LinkdClient } from '../../../client/index.js'
 import { targetOf } from '../qr/shared.js'
-import { END_DATE_HELP, rangeQuery, START_DATE_HELP, type RangeOpts } from '../analytics/shared.js'
+import {
+  END_DATE_HELP,
+  rangeOptions,
+  rangeQuery,
+  START_DATE_HELP,
+  type RangeOpts,
+} from '../analytics/shared.js'
 
 export interface RawExportOpts extends RangeOpts {
   format?: RawFormat
   output?: string
   game?: string
   link?: string
-  /** Hidden aliases of --start-date and --end-date (the flags' first names). */
-  from?: string
-  to?: string
 }
 
 const MB = 1024 * 1024
@@ -57,7 +59,7 @@ export async function runRawExport(dataset: 'events' | 'clicks', o: RawExportOpt
   if (dataset === 'events' && !o.game) throw new UsageError("required option '--game <game>' not specified")
   await requireKey(ctx)
   const client = await ctx.client()
-  const range = rangeQuery({ startDate: o.startDate ?? o.from, endDate: o.endDate ?? o.to })
+  const range = rangeQuery(o)
   // Asked before the file is created: a 400 or 404 leaves nothing behind.
   const answer =
     dataset === 'events'
@@ -90,27 +92,20 @@ export async function runRawExport(dataset: 'events' | 'clicks', o: RawExportOpt
     )
 }
 
-/**
- * A verb with its format, output and range flags: --start-date and --end-date as the analytics
- * verbs take them; --from and --to, their first names, still work (hidden), not with them.
- */
+/** A verb with its format, output and range flags (as the analytics verbs take them). */
 function verb(
   parent: Command,
   dataset: 'events' | 'clicks',
   description: string,
   help: { start: string; end: string },
 ): Command {
-  return jsonOption(parent.command(dataset).description(description))
+  return rangeOptions(jsonOption(parent.command(dataset).description(description)), help)
     .addOption(
       new Option('--format <format>', 'ndjson, csv or parquet (default: from --output, else ndjson)').choices(
         RAW_FORMATS,
       ),
     )
     .option('-o, --output <file>', 'write to this file instead of stdout')
-    .option('--start-date <date>', help.start, dayArg)
-    .option('--end-date <date>', help.end, dayArg)
-    .addOption(new Option('--from <date>').argParser(dayArg).conflicts('startDate').hideHelp())
-    .addOption(new Option('--to <date>').argParser(dayArg).conflicts('endDate').hideHelp())
 }
 
 export function register(program: Command): void {

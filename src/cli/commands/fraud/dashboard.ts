@@ -6,20 +6,8 @@ import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { dateRange, emit, percent, printRecord, round, type Field } from '../../output.js'
 import { count } from '../../paging.js'
-import { dayArg } from '../../parse.js'
-import { END_DATE_HELP, START_DATE_HELP } from '../analytics/shared.js'
+import { rangeOptions, rangeQuery, type RangeOpts } from '../analytics/shared.js'
 import { GAME_ARGUMENT } from './shared.js'
-
-export interface DateFlags {
-  from?: string
-  to?: string
-}
-
-/** --from and --to as the API's startDate and endDate (absent ones left out). */
-export const dateQuery = (o: DateFlags) => ({
-  ...(o.from !== undefined ? { startDate: o.from } : {}),
-  ...(o.to !== undefined ? { endDate: o.to } : {}),
-})
 
 const share = (v: number | null) => (v === null ? '-' : percent(round(v * 100, 2)))
 
@@ -41,21 +29,21 @@ export function dashboardFields(d: FraudDashboard): Field[] {
   ]
 }
 
-export async function runFraudDashboard(o: DateFlags & { game: string }, ctx: Ctx): Promise<void> {
+export async function runFraudDashboard(o: RangeOpts & { game: string }, ctx: Ctx): Promise<void> {
   await requireKey(ctx)
-  const d = await (await ctx.client()).fraud.dashboard(o.game, dateQuery(o))
+  const d = await (await ctx.client()).fraud.dashboard(o.game, rangeQuery(o))
   await emit(ctx, d, () => printRecord(ctx, dashboardFields(d)))
 }
 
 export function register(fraud: Command): void {
   jsonOption(
-    fraud
-      .command('dashboard')
-      .description(
-        'fraud figures of a game over a date range: analyzed, detected, rates, latency, threats by type',
-      )
-      .argument('<game>', GAME_ARGUMENT)
-      .option('--from <date>', START_DATE_HELP, dayArg)
-      .option('--to <date>', END_DATE_HELP, dayArg),
-  ).action(action<DateFlags>(([game], o, ctx) => runFraudDashboard({ ...o, game: game ?? '' }, ctx)))
+    rangeOptions(
+      fraud
+        .command('dashboard')
+        .description(
+          'fraud figures of a game over a date range: analyzed, detected, rates, latency, threats by type',
+        )
+        .argument('<game>', GAME_ARGUMENT),
+    ),
+  ).action(action<RangeOpts>(([game], o, ctx) => runFraudDashboard({ ...o, game: game ?? '' }, ctx)))
 }

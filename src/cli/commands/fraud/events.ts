@@ -11,11 +11,10 @@ import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { columnsOption, emit, note, printRows } from '../../output.js'
 import { cutNote, fetchList, pageOptions, type PageFlags } from '../../paging.js'
-import { dayArg } from '../../parse.js'
-import { dateQuery, type DateFlags } from './dashboard.js'
+import { rangeOptions, rangeQuery, type RangeOpts } from '../analytics/shared.js'
 import { EVENT_COLUMNS, GAME_ARGUMENT } from './shared.js'
 
-export interface EventsFlags extends PageFlags, DateFlags {
+export interface EventsFlags extends PageFlags, RangeOpts {
   threat?: ThreatType
   status?: FraudEventStatus
   player?: string
@@ -26,7 +25,7 @@ export const eventsFilter = (o: EventsFlags): FraudEventsQuery => ({
   ...(o.threat !== undefined ? { threatType: o.threat } : {}),
   ...(o.status !== undefined ? { status: o.status } : {}),
   ...(o.player !== undefined ? { playerId: o.player } : {}),
-  ...dateQuery(o),
+  ...rangeQuery(o),
 })
 
 export async function runFraudEvents(o: EventsFlags & { game: string }, ctx: Ctx): Promise<void> {
@@ -55,8 +54,10 @@ export function register(fraud: Command): void {
       ),
     )
     .option('--player <id>', "only this player's events")
-    .option('--from <date>', 'first UTC day (YYYY-MM-DD; default: no bound)', dayArg)
-    .option('--to <date>', 'last UTC day, included (YYYY-MM-DD; default: no bound)', dayArg)
+  rangeOptions(events, {
+    start: 'first UTC day (YYYY-MM-DD; default: no bound)',
+    end: 'last UTC day, included (YYYY-MM-DD; default: no bound)',
+  })
   jsonOption(columnsOption(pageOptions(events), EVENT_COLUMNS(false))).action(
     action<EventsFlags>(([game], o, ctx) => runFraudEvents({ ...o, game: game ?? '' }, ctx)),
   )
