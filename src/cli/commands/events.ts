@@ -10,6 +10,7 @@ import { gzipSync } from 'node:zlib'
 import type { Command } from 'commander'
 import type { IngestResult } from '../../contract/gaming.js'
 import { INGEST_LIMITS } from '../../contract/limits.js'
+import { ApiError } from '../../client/http.js'
 import { action, jsonOption } from '../action.js'
 import type { Ctx } from '../../session/context.js'
 import {
@@ -85,6 +86,17 @@ export function parseEvents(text: string): Record<string, unknown>[] {
 
 const set = (v: string | undefined) => (v === undefined || v === '' ? undefined : v)
 
+/** A setting from its flag, else its environment variable: the value and where it came from. */
+function fromFlagOrEnv(
+  flagValue: string | undefined,
+  flag: string,
+  envValue: string | undefined,
+  env: string,
+) {
+  const value = set(flagValue) ?? set(envValue)
+  return { value, from: value === undefined ? undefined : set(flagValue) ? flag : env }
+}
+
 /**
  * A 401 from ingestion refuses the SDK key (not the profile's API key, which it never sees), or,
  * when the daemon names X-Signature, the batch's signature (the key was right): said so, with
@@ -95,8 +107,7 @@ function ingestRefused(
   from: { key: string; secret: string | undefined; org: string | undefined },
   game: string,
 ): unknown {
-  if (!(err instanceof Error) || err.name !== 'ApiError' || (err as { status?: number }).status !== 401)
-    return err
+  if (!(err instanceof ApiError) || err.status !== 401) return err
   const current =
     `(\`linkctl games get ${game}\` shows its preview; ` +
     `\`linkctl games regenerate-key ${game}\` makes a new one)`
@@ -126,9 +137,9 @@ async function sendRetrying<T>(ctx: Ctx, attempt: () => Promise<T>, batchId: str
     try {
       return await attempt()
     } catch (err) {
-      const e = err as { name?: string; status?: number; retryAfter?: number | null }
-      const waitMs = Math.max(1, e.retryAfter ?? 1) * 1000
-      if (e.name !== 'ApiError' || e.status !== 503 || waited + waitMs > BUSY_WAIT_MAX_MS) throw err
+      if (!(err instanceof ApiError) || err.status !== 503) throw err
+      const waitMs = Math.max(1, err.retryAfter ?? 1) * 1000
+      if (waited + waitMs > BUSY_WAIT_MAX_MS) throw err
       note(ctx, `linkd is busy (HTTP 503): sending batch ${batchId} again in ${waitMs / 1000} s`)
       await new Promise((resolve) => setTimeout(resolve, waitMs))
       waited += waitMs
@@ -151,19 +162,21 @@ function partlySent(err: unknown, sent: number, total: number): unknown {
 }
 
 export async function runEventsSend(o: SendOpts, ctx: Ctx): Promise<void> {
-  const sdkKey = set(o.sdkKey) ?? set(ctx.env.LINKCTL_SDK_KEY)
+  const key = fromFlagOrEnv(o.sdkKey, '--sdk-key', ctx.env.LINKCTL_SDK_KEY, 'LINKCTL_SDK_KEY')
+  const sdkKey = key.value
   const game = set(o.game) ?? set(ctx.env.LINKCTL_GAME)
   if (!sdkKey) throw missingOption('--sdk-key <key>', 'set LINKCTL_SDK_KEY')
   if (!game) throw missingOption('--game <id>', 'set LINKCTL_GAME')
-  const secret = set(o.signingSecret) ?? set(ctx.env.LINKCTL_SIGNING_SECRET)
-  const secretFrom = !secret
-    ? undefined
-    : set(o.signingSecret)
-      ? '--signing-secret'
-      : 'LINKCTL_SIGNING_SECRET'
-  let org = set(o.org) ?? set(ctx.env.LINKCTL_ORG_ID)
+  const signing = fromFlagOrEnv(
+    o.signingSecret,
+    '--signing-secret',
+    ctx.env.LINKCTL_SIGNING_SECRET,
+    'LINKCTL_SIGNING_SECRET',
+  )
+  const secret = signing.value
   // Looked up with the API key, the organization is the game's: a 401 is the SDK key's.
-  const orgFrom = !org ? undefined : set(o.org) ? '--org' : 'LINKCTL_ORG_ID'
+  const given = fromFlagOrEnv(o.org, '--org', ctx.env.LINKCTL_ORG_ID, 'LINKCTL_ORG_ID')
+  let org = given.value
   const text = await readInput(ctx, o.source)
   if (!org) {
     // The organization of the game, looked up with the API key when one is configured.
@@ -172,13 +185,9 @@ export async function runEventsSend(o: SendOpts, ctx: Ctx): Promise<void> {
     org = (
       await (await ctx.client()).games.get(game).catch((err: unknown) => {
         // Only the lookup needs the API key: a key without games:read is told the way around it.
-        if (
-          (err as { name?: string; status?: number }).name !== 'ApiError' ||
-          (err as { status?: number }).status !== 403
-        )
-          throw err
+        if (!(err instanceof ApiError) || err.status !== 403) throw err
         throw new CliError(
-          `${(err as Error).message} (HTTP 403): the API key looks up the organization of game ${game}; ` +
+          `${err.message} (HTTP 403): the API key looks up the organization of game ${game}; ` +
             'give it with --org <id> (or LINKCTL_ORG_ID) instead',
           EXIT.auth,
           { cause: err },
@@ -223,11 +232,7 @@ export async function runEventsSend(o: SendOpts, ctx: Ctx): Promise<void> {
     // One batch_id for every attempt of the batch: a resent one is stored once.
     const batchId = randomUUID()
     const r = await sendRetrying(ctx, () => send(slice, batchId), batchId).catch((err: unknown) => {
-      const refused = ingestRefused(
-        err,
-        { key: o.sdkKey ? '--sdk-key' : 'LINKCTL_SDK_KEY', secret: secretFrom, org: orgFrom },
-        game,
-      )
+      const refused = ingestRefused(err, { key: key.from!, secret: signing.from, org: given.from }, game)
       throw i === 0 ? refused : partlySent(refused, i, events.length)
     })
     summary.batches++
