@@ -13,7 +13,8 @@
  * BENCH_PLAYERS_PROCESSES linkd processes (default 1) sharing the load.
  */
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { getRandomValues, randomUUID } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Agent, request } from 'undici'
@@ -21,7 +22,8 @@ import { migrate } from '../../daemon/db/migrate.js'
 import { openDatabase } from '../../daemon/db/open.js'
 import { root, startLinkd, type RunningLinkd } from '../support/processes.js'
 import { admin, startPostgres } from '../support/postgres.js'
-import { fmt, freePort, median, percentile, spawnUntilReady, stop } from './lib.js'
+import { uuid } from '../../sdk/web/src/core.js'
+import { cpuMs, diskWrites, fmt, freePort, median, percentile, spawnUntilReady, stop } from './lib.js'
 
 const ADDRESSES = 1_000
 const IN_FLIGHT = 64
@@ -46,10 +48,21 @@ function clientAgents(): Agent[] {
   )
 }
 
+/**
+ * Event and batch ids: as the web SDK makes them (default), random v4 UUIDs (`v4`), or a counter
+ * (`seq`, the best case for the indexes): BENCH_GAMING_IDS.
+ */
+function idMaker(): () => string {
+  const kind = process.env.BENCH_GAMING_IDS ?? 'sdk'
+  let seq = 0
+  if (kind === 'seq') return () => `00000000-0000-4000-8000-${(seq++).toString(16).padStart(12, '0')}`
+  if (kind === 'v4') return () => randomUUID()
+  return () => uuid((b) => getRandomValues(b), Date.now())
+}
+
 /** The batches of the SDK: player p's n-th batch, 10 events within its last 5 s. */
 function batchMaker() {
-  let seq = 0
-  const id = () => `00000000-0000-4000-8000-${(seq++).toString(16).padStart(12, '0')}`
+  const id = idMaker()
   const sent = new Map<number, number>()
   return (player: number) => {
     const n = sent.get(player) ?? 0
@@ -112,19 +125,6 @@ function sender(target: Target, agents: Agent[]) {
       out.other++
       out.firstError ??= String(err)
     }
-  }
-}
-
-/**
- * CPU time (ms, user + system, all threads) a process has used so far, from /proc (Linux; 100
- * ticks a second): per batch it is what a run on a shared machine measures best.
- */
-function cpuMs(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
-    return (Number(fields[11]) + Number(fields[12])) * 10
-  } catch {
-    return NaN
   }
 }
 
@@ -295,9 +295,9 @@ export async function playersBench(): Promise<Array<[string, string]>> {
         headers: { 'content-type': 'application/json' },
       }
       await closedLoop(sender(target, agents), 2)
-      const c0 = cpuMs(bare.child.pid)
+      const c0 = cpuMs(bare.child.pid!)
       bareRun = await closedLoop(sender(target, agents), SECONDS)
-      bareCpu = ((cpuMs(bare.child.pid) - c0) * 1000) / bareRun.accepted
+      bareCpu = ((cpuMs(bare.child.pid!) - c0) * 1000) / bareRun.accepted
     } finally {
       await stop(bare.child)
     }
@@ -350,13 +350,17 @@ export async function playersBench(): Promise<Array<[string, string]>> {
       const redirectUrl = `${linkd.url}/${link.shortCode!}`
       const idle = await redirectProbe(redirectUrl, 4)
       await closedLoop(send, 2) // warm-up
-      const cpu0 = daemons.reduce((n, d) => n + cpuMs(d.child.pid), 0)
+      const cpu0 = daemons.reduce((n, d) => n + cpuMs(d.child.pid!), 0)
+      const main0 = daemons.reduce((n, d) => n + cpuMs(d.child.pid!, d.child.pid), 0)
+      const disk0 = daemons.reduce((n, d) => n + diskWrites(d.child.pid!), 0)
       const gc0 = linkd.output().length
       const [flood, during] = await Promise.all([
         closedLoop(send, SECONDS),
         redirectProbe(redirectUrl, SECONDS - 2),
       ])
-      const cpu = daemons.reduce((n, d) => n + cpuMs(d.child.pid), 0) - cpu0
+      const cpu = daemons.reduce((n, d) => n + cpuMs(d.child.pid!), 0) - cpu0
+      const mainCpu = daemons.reduce((n, d) => n + cpuMs(d.child.pid!, d.child.pid), 0) - main0
+      const disk = daemons.reduce((n, d) => n + diskWrites(d.child.pid!), 0) - disk0
       if (flood.other) throw new Error(`ingestion: ${flood.other} failed, first: ${flood.firstError}`)
       const rate = flood.accepted / flood.seconds
       const gc = scavenges(linkd.output().slice(gc0), flood.accepted)
@@ -391,8 +395,10 @@ export async function playersBench(): Promise<Array<[string, string]>> {
         ],
         [
           '  linkd CPU per batch',
-          `${fmt((cpu * 1000) / flood.accepted, 0)} µs (${fmt(cpu / 10 / flood.seconds, 0)} % of a core)`,
+          `${fmt((cpu * 1000) / flood.accepted, 0)} µs (${fmt(cpu / 10 / flood.seconds, 0)} % of a core); main thread ${fmt((mainCpu * 1000) / flood.accepted, 0)} µs`,
         ],
+        // The log and the checkpoints (the database file): what a group's pages cost the disk.
+        ['  disk writes per batch', `${fmt(disk / 1024 / flood.accepted, 1)} KB`],
         ...(groups ? [['  groups (SQLite group commit)', groups] as [string, string]] : []),
         ['  young GCs', gc],
         ['  players at a 5 s flush', `~${fmt((rate * 5) / 1000, 1)}k`],

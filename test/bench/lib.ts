@@ -80,10 +80,21 @@ export function report(name: string, rows: Array<[string, string]>): void {
   for (const [k, v] of rows) process.stdout.write(`  ${k.padEnd(44)} ${v}\n`)
 }
 
-/** CPU time (user + system, ms) a process has used so far, from /proc (Linux). */
-export function cpuMs(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+/**
+ * CPU time (user + system, ms) a process has used so far, all its threads, or one thread of it
+ * (`thread`: its id; the process's own id is its main thread), from /proc (Linux).
+ */
+export function cpuMs(pid: number, thread?: number): number {
+  const stat = readFileSync(
+    thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`,
+    'utf8',
+  )
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
   // utime and stime are fields 14 and 15 of the whole line, in clock ticks (100 per second).
   return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
+/** Bytes a process has had written to storage so far (its threads' too), from /proc (Linux). */
+export function diskWrites(pid: number): number {
+  return Number(/^write_bytes: (\d+)$/m.exec(readFileSync(`/proc/${pid}/io`, 'utf8'))?.[1] ?? NaN)
 }

@@ -19,7 +19,10 @@ import {
 } from '../../sdk/web/src/index.js'
 import { MAX_BATCH_BYTES, MAX_EVENTS } from '../../sdk/web/src/core.js'
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+/** A version 7 (time-ordered) UUID. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/
+/** The Unix ms a version 7 UUID was made at. */
+const msOf = (id: string) => parseInt(id.replace(/-/g, '').slice(0, 12), 16)
 
 interface Sent {
   url: string
@@ -121,6 +124,25 @@ describe('batching', () => {
     }
     expect(sent[0]!.body.batch_id).toMatch(UUID)
     expect(sent[0]!.body.batch_id).not.toBe(sent[1]!.body.batch_id)
+  })
+
+  it('makes time-ordered ids: each carries the ms it was made at, later ones sort after', async () => {
+    vi.useFakeTimers({ now: Date.parse('2026-11-30T10:00:00.000Z'), toFake: ['Date'] })
+    try {
+      const { sent, fetch } = recorder()
+      const c = createClient(options({ fetch }))
+      c.track('level_start')
+      vi.setSystemTime(Date.parse('2026-11-30T10:00:01.000Z'))
+      c.track('level_complete')
+      await c.shutdown()
+      const [first, second] = sent[0]!.body.events
+      expect(msOf(first!.event_id)).toBe(Date.parse(first!.timestamp))
+      expect(msOf(second!.event_id)).toBe(Date.parse('2026-11-30T10:00:01.000Z'))
+      expect(first!.event_id < second!.event_id).toBe(true)
+      expect(msOf(sent[0]!.body.batch_id)).toBe(Date.parse('2026-11-30T10:00:01.000Z'))
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })
 

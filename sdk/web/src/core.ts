@@ -52,10 +52,17 @@ export const utf8 = (s: string) => encoder.encode(s) as Uint8Array<ArrayBuffer>
 /** Size of a value as the server measures it: UTF-8 bytes of its JSON. */
 export const jsonBytes = (v: unknown): number => utf8(JSON.stringify(v)).length
 
-/** A random (v4) UUID from getRandomValues, which unlike randomUUID also exists on plain http pages. */
-export function uuid(random: (bytes: Uint8Array) => Uint8Array): string {
+/**
+ * A time-ordered UUID (version 7, RFC 9562): the Unix ms `ms` in the first 48 bits, then random
+ * bits from getRandomValues (which unlike randomUUID also exists on plain http pages). Ids made
+ * close in time sort close together, so the server's indexes take a batch's events on the last
+ * pages instead of one random page each: fewer pages written per commit.
+ */
+export function uuid(random: (bytes: Uint8Array) => Uint8Array, ms: number): string {
   const b = random(new Uint8Array(16))
-  b[6] = (b[6]! & 15) | 64
+  let t = Math.max(0, Math.floor(ms))
+  for (let i = 5; i >= 0; i--, t = Math.floor(t / 256)) b[i] = t % 256
+  b[6] = (b[6]! & 15) | 0x70
   b[8] = (b[8]! & 63) | 128
   const h = Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('')
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`
@@ -63,7 +70,7 @@ export function uuid(random: (bytes: Uint8Array) => Uint8Array): string {
 
 /** Bytes of a batch's envelope without its events (36-character id, 24-character timestamp). */
 const ENVELOPE = jsonBytes({
-  batch_id: uuid((b) => b),
+  batch_id: uuid((b) => b, 0),
   batch_timestamp: new Date(0).toISOString(),
   events: [],
 })

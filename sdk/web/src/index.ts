@@ -109,7 +109,8 @@ export function createClient(o: ClientOptions): Client {
   const env = globalThis as unknown as Env
   /** The server's time as far as known: a device clock minutes off would have its batches refused. */
   const now = () => Date.now() + (read().o ?? 0)
-  const newId = () => uuid((b) => env.crypto.getRandomValues(b))
+  /** A time-ordered id made at `ms` (the server's time as far as known). */
+  const newId = (ms: number) => uuid((b) => env.crypto.getRandomValues(b), ms)
   const url = o.endpoint.endsWith(PATH) ? o.endpoint : o.endpoint.replace(/\/+$/, '') + PATH
   const maxBatch = Math.min(MAX_EVENTS, Math.max(1, o.maxBatch ?? 100))
   const maxQueue = o.maxQueueBytes ?? 524_288
@@ -291,7 +292,8 @@ export function createClient(o: ClientOptions): Client {
     if (read().buf.length)
       update((s) => {
         const limit = keepalive ? KEEPALIVE_BYTES : MAX_BATCH_BYTES
-        for (const events of splitBatches(s.buf, maxBatch, limit)) s.q.push({ id: newId(), events })
+        const t = Date.now() + (s.o ?? 0)
+        for (const events of splitBatches(s.buf, maxBatch, limit)) s.q.push({ id: newId(t), events })
         s.buf = []
       })
     const run = () => (retryTimer ? undefined : drain(keepalive))
@@ -318,9 +320,9 @@ export function createClient(o: ClientOptions): Client {
     track(type, data) {
       const full = update((s) => {
         const t = Date.now() + (s.o ?? 0)
-        if (!s.s || t - s.s.at > SESSION_GAP_MS) s.s = { id: newId(), at: t }
+        if (!s.s || t - s.s.at > SESSION_GAP_MS) s.s = { id: newId(t), at: t }
         s.s.at = t
-        s.p ??= newId()
+        s.p ??= newId(t)
         const d = { ...data }
         if (type === 'app_install' && !s.i) {
           s.i = true
@@ -328,7 +330,7 @@ export function createClient(o: ClientOptions): Client {
           delete s.c
         }
         const e: SdkEvent = {
-          event_id: newId(),
+          event_id: newId(t),
           event_type: type,
           timestamp: new Date(t).toISOString(),
           player_id: s.p,
