@@ -16,6 +16,7 @@ import { migrate } from '../../daemon/db/migrate.js'
 import { openDatabase } from '../../daemon/db/open.js'
 import { prng } from '../support/prng.js'
 import { fraudIngestionBench, ingestionBench, sdkShapedBench } from './gaming-ingestion.js'
+import { historyBench } from './gaming-history.js'
 import { playersBench } from './gaming-players.js'
 import { fmt, median, percentile, report } from './lib.js'
 
@@ -246,16 +247,21 @@ async function overviewBench(): Promise<Array<[string, string]>> {
 
 /** Gaming ingestion throughput against the raw insert rate, and the overview latency. */
 export async function gamingBench(): Promise<void> {
-  // BENCH_GAMING_CASES=players,sdk-batches,relay,typical,worst,worst-ordered,sdk,fraud,overview
+  // BENCH_GAMING_CASES=players,history,sdk-batches,relay,typical,worst,worst-ordered,sdk,fraud,overview
   // (default: all) runs a subset.
   const cases = (
     process.env.BENCH_GAMING_CASES ??
-    'players,sdk-batches,relay,typical,worst,worst-ordered,sdk,fraud,overview'
+    'players,history,sdk-batches,relay,typical,worst,worst-ordered,sdk,fraud,overview'
   ).split(',')
   if (cases.includes('players'))
     report(
       'gaming ingestion, the players shape: 10-event batches of one player, 1,000 addresses, 64 in flight',
       await playersBench(),
+    )
+  if (cases.includes('history'))
+    report(
+      'gaming ingestion, returning players: a batch of a player with months of history',
+      await historyBench(),
     )
   const ingestion: Array<[string, string]> = []
   if (cases.includes('sdk-batches'))

@@ -60,40 +60,59 @@ export interface SnapshotRows {
   storedEventIds: Iterable<string>
   /** The profiles of the batch's known players, by player id. */
   profiles: ReadonlyMap<string, ProfileRow>
-  /** Every player-day row of each known player, ascending by day (a player without: none or []). */
-  days: ReadonlyMap<string, readonly PlayerDayRow[]>
+  /**
+   * Every player-day row of a known player, ascending by day (none: []). Called only when the fold
+   * needs the player's history: a returning player's batch on a day it already has a row for,
+   * adding no new type, reads none of it (its cost would grow with the player's lifetime).
+   */
+  days(playerId: string): readonly PlayerDayRow[]
+  /** The row of one day of a known player, where a store reads it without the history. */
+  dayRow?(playerId: string, day: number): PlayerDayRow | undefined
   /** The rows of sessionKeys' currentIds found. */
   currentSessions: Iterable<SessionRow>
   /** The rows of sessionKeys' pairs found: the latest start of each pair. */
   latestSessions: Iterable<SessionRow>
 }
 
+/** A lookup of `keys` (key: player and day) whose values are made on the first get. */
+function lazy<V>(keys: ReadonlyMap<string, readonly [string, number]>, make: (p: string, day: number) => V) {
+  const made = new Map<string, V>()
+  return {
+    get(key: string): V | undefined {
+      const at = keys.get(key)
+      if (!at) return undefined
+      let v = made.get(key)
+      if (v === undefined) made.set(key, (v = make(at[0], at[1])))
+      return v
+    },
+  }
+}
+
 /** The Snapshot the fold reads, from the rows a store read for `events`. */
 export function snapshotOf(events: readonly AcceptedEvent[], rows: SnapshotRows): Snapshot {
-  const { profiles, days: daysOf } = rows
+  const { profiles } = rows
+  const histories = new Map<string, readonly PlayerDayRow[]>()
+  const history = (playerId: string) => {
+    let days = histories.get(playerId)
+    if (!days) histories.set(playerId, (days = rows.days(playerId)))
+    return days
+  }
+  const rowOf = rows.dayRow ?? ((playerId: string, day: number) => dayRowOf(history(playerId), day))
   const playerDays = new Map<string, PlayerDayRow>()
-  const activeNeighbours = new Map<string, Neighbours>()
-  const payingNeighbours = new Map<string, Neighbours>()
-  const allDays = new Map<string, number[]>()
-  const daysDone = new Set<string>()
+  const noRow = new Map<string, readonly [string, number]>()
+  const paying = new Map<string, readonly [string, number]>()
+  const beforeInstall = new Set<string>()
   for (const { event: e } of events) {
     const profile = profiles.get(e.playerId)
     if (!profile) continue
-    const days = daysOf.get(e.playerId) ?? []
     const dk = pairKey(e.playerId, e.day)
-    if (!daysDone.has(dk)) {
-      daysDone.add(dk)
-      const row = dayRowOf(days, e.day)
+    if (!playerDays.has(dk) && !noRow.has(dk)) {
+      const row = rowOf(e.playerId, e.day)
       if (row) playerDays.set(dk, row)
-      else activeNeighbours.set(dk, neighboursIn(days, e.day, false))
+      else noRow.set(dk, [e.playerId, e.day])
     }
-    if (e.revenueMicros > 0 && !payingNeighbours.has(dk))
-      payingNeighbours.set(dk, neighboursIn(days, e.day, true))
-    if (e.day < profile.install_day && !allDays.has(e.playerId))
-      allDays.set(
-        e.playerId,
-        days.map((d) => d.day),
-      )
+    if (e.revenueMicros > 0) paying.set(dk, [e.playerId, e.day])
+    if (e.day < profile.install_day) beforeInstall.add(e.playerId)
   }
   const sessionsById = new Map<string, SessionRow>()
   for (const s of rows.currentSessions) sessionsById.set(s.id, s)
@@ -103,11 +122,11 @@ export function snapshotOf(events: readonly AcceptedEvent[], rows: SnapshotRows)
     storedEventIds: new Set(rows.storedEventIds),
     profiles,
     playerDays,
-    activeNeighbours,
-    payingNeighbours,
-    allDays,
+    activeNeighbours: lazy(noRow, (p, day) => neighboursIn(history(p), day, false)),
+    payingNeighbours: lazy(paying, (p, day) => neighboursIn(history(p), day, true)),
+    allDays: { get: (p) => (beforeInstall.has(p) ? history(p).map((d) => d.day) : undefined) },
     sessionsBySid,
     sessionsById,
-    typeDays: daysOf,
+    typeDays: { get: (p) => (profiles.has(p) ? history(p) : undefined) },
   }
 }

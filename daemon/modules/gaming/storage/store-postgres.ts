@@ -129,7 +129,7 @@ export function createPostgresStorageStore(db: Kysely<Database>): StorageStore {
       return snapshotOf(events, {
         storedEventIds: stored.map((r) => r.event_id),
         profiles,
-        days,
+        days: (playerId) => days.get(playerId) ?? [],
         currentSessions,
         latestSessions,
       })

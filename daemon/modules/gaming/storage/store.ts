@@ -119,6 +119,10 @@ export function createStorageStore(
       `SELECT player_id, day, install_day, events, revenue_micros, event_types, custom_events FROM game_player_days
        WHERE game_id = ? AND player_id = ? ORDER BY day`,
     ),
+    playerDay: sqlite.prepare(
+      `SELECT player_id, day, install_day, events, revenue_micros, event_types, custom_events FROM game_player_days
+       WHERE game_id = ? AND player_id = ? AND day = ?`,
+    ),
     sessionBySid: sqlite.prepare(
       'SELECT * FROM game_sessions WHERE game_id = ? AND player_id = ? AND session_id = ? ORDER BY started_at DESC LIMIT 1',
     ),
@@ -301,19 +305,18 @@ export function createStorageStore(
   function loadSnapshotNow(gameId: string, events: readonly AcceptedEvent[]): Snapshot {
     const { eventIds, playerIds } = batchKeys(events)
     const profiles = new Map<string, ProfileRow>()
-    const days = new Map<string, PlayerDayRow[]>()
     for (const playerId of playerIds) {
       const profile = statements.player.get(gameId, playerId) as ProfileRow | undefined
-      if (!profile) continue
-      profiles.set(playerId, profile)
-      days.set(playerId, statements.playerDays.all(gameId, playerId) as PlayerDayRow[])
+      if (profile) profiles.set(playerId, profile)
     }
     const { currentIds, pairs } = sessionKeys(events, profiles)
     const found = (row: unknown) => row as SessionRow | undefined
     return snapshotOf(events, {
       storedEventIds: statements.storedEventIds.all(gameId, JSON.stringify(eventIds)) as string[],
       profiles,
-      days,
+      // Read by the fold when it needs them, inside the batch's unit (nothing writes in between).
+      days: (playerId) => statements.playerDays.all(gameId, playerId) as PlayerDayRow[],
+      dayRow: (playerId, day) => statements.playerDay.get(gameId, playerId, day) as PlayerDayRow | undefined,
       currentSessions: currentIds
         .map((id) => found(statements.sessionById.get(gameId, id)))
         .filter((s) => s !== undefined),

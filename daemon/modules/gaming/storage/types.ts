@@ -171,9 +171,15 @@ export interface Neighbours {
   next: number | null
 }
 
+/** What the fold looks up by key: a Map, or rows read only when asked for (snapshot-read.ts). */
+export interface Lookup<V> {
+  get(key: string): V | undefined
+}
+
 /**
  * Everything the fold reads, as the table held it before the batch, for the batch's players only.
- * Maps leave out what does not exist (an unknown player, a day without a row).
+ * Maps and lookups leave out what does not exist (an unknown player, a day without a row). What
+ * a player's whole history answers (neighbours, all days) is read only when the fold asks for it.
  */
 export interface Snapshot {
   /** Event ids of the batch already stored (duplicates of an earlier batch). */
@@ -183,11 +189,11 @@ export interface Snapshot {
   /** Player-day rows of the batch's (player, day) pairs, by pairKey(player, day). */
   playerDays: ReadonlyMap<string, PlayerDayRow>
   /** Active-day neighbours of a known player's batch day that has no row. */
-  activeNeighbours: ReadonlyMap<string, Neighbours>
+  activeNeighbours: Lookup<Neighbours>
   /** Paying-day neighbours of a known player's batch day with a revenue event. */
-  payingNeighbours: ReadonlyMap<string, Neighbours>
+  payingNeighbours: Lookup<Neighbours>
   /** Every active day of a known player with an event before its install day. */
-  allDays: ReadonlyMap<string, readonly number[]>
+  allDays: Lookup<readonly number[]>
   /** Sessions by pairKey(player, session_id), the latest start of each. */
   sessionsBySid: ReadonlyMap<string, SessionRow>
   /** Sessions by id: the current session of each known profile. */
@@ -196,7 +202,7 @@ export interface Snapshot {
    * Every stored day of each known player of the batch with its event-type bits and custom names
    * (events: distinct players per type and per custom name).
    */
-  typeDays: ReadonlyMap<string, ReadonlyArray<Pick<PlayerDayRow, 'day' | 'event_types' | 'custom_events'>>>
+  typeDays: Lookup<ReadonlyArray<Pick<PlayerDayRow, 'day' | 'event_types' | 'custom_events'>>>
 }
 
 export interface SessionWrite {

@@ -168,7 +168,6 @@ describe('what a batch reads', () => {
   it('makes the snapshot of the rows read: day rows, neighbours of missing and paying days, all days before the install', () => {
     const aDays = [dayRow('a', 98, 3), dayRow('a', 100), dayRow('a', 104)]
     const profiles = new Map([['a', profile('a', { install_day: 98, current_session_id: 'sa' })]])
-    const days = new Map([['a', aDays]])
     const events = [
       ev({ eventId: 'e1', playerId: 'a', day: 100, revenueMicros: 5 }), // a stored day, now paying
       ev({ eventId: 'e2', playerId: 'a', day: 102 }), // a new day
@@ -177,27 +176,46 @@ describe('what a batch reads', () => {
     ]
     const current = session('sa', 'a', 's1')
     const latest = session('x2', 'a', 's2')
+    const read: string[] = []
     const snapshot = snapshotOf(events, {
       storedEventIds: ['e1'],
       profiles,
-      days,
+      days: (p) => (read.push(p), p === 'a' ? aDays : []),
       currentSessions: [current],
       latestSessions: [latest],
     })
     expect(snapshot.storedEventIds).toEqual(new Set(['e1']))
     expect(snapshot.profiles).toBe(profiles)
     expect(snapshot.playerDays).toEqual(new Map([[pairKey('a', 100), aDays[1]]]))
-    expect(snapshot.activeNeighbours).toEqual(
-      new Map([
-        [pairKey('a', 102), { prev: 100, next: 104 }],
-        [pairKey('a', 97), { prev: NO_DAY, next: 98 }],
-      ]),
-    )
-    expect(snapshot.payingNeighbours).toEqual(new Map([[pairKey('a', 100), { prev: 98, next: null }]]))
-    expect(snapshot.allDays).toEqual(new Map([['a', [98, 100, 104]]]))
+    expect(snapshot.activeNeighbours.get(pairKey('a', 102))).toEqual({ prev: 100, next: 104 })
+    expect(snapshot.activeNeighbours.get(pairKey('a', 97))).toEqual({ prev: NO_DAY, next: 98 })
+    expect(snapshot.activeNeighbours.get(pairKey('a', 100))).toBeUndefined() // it has a row
+    expect(snapshot.payingNeighbours.get(pairKey('a', 100))).toEqual({ prev: 98, next: null })
+    expect(snapshot.payingNeighbours.get(pairKey('n', 100))).toBeUndefined()
+    expect(snapshot.allDays.get('a')).toEqual([98, 100, 104])
     expect(snapshot.sessionsById).toEqual(new Map([['sa', current]]))
     expect(snapshot.sessionsBySid).toEqual(new Map([[pairKey('a', 's2'), latest]]))
     expect(snapshot.typeDays.get('a')).toEqual(aDays)
+    expect(snapshot.typeDays.get('n')).toBeUndefined()
+    expect(read).toEqual(['a']) // a history is read once, and only a known player's
+  })
+
+  it("reads no history when a store gives the day's row and nothing asks for more", () => {
+    const aDays = [dayRow('a', 98), dayRow('a', 100)]
+    const profiles = new Map([['a', profile('a', { install_day: 98 })]])
+    const read: string[] = []
+    const snapshot = snapshotOf([ev({ eventId: 'e1', playerId: 'a', day: 100 })], {
+      storedEventIds: [],
+      profiles,
+      days: (p) => (read.push(p), aDays),
+      dayRow: (p, day) => dayRowOf(aDays, day),
+      currentSessions: [],
+      latestSessions: [],
+    })
+    expect(snapshot.playerDays.get(pairKey('a', 100))).toBe(aDays[1])
+    expect(read).toEqual([])
+    expect(snapshot.typeDays.get('a')).toBe(aDays)
+    expect(read).toEqual(['a'])
   })
 })
 
