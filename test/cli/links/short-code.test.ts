@@ -168,4 +168,42 @@ describe('one short code on two domains', () => {
     ])
     expect((await run(['links', 'get', shared.id])).code).toBe(0) // nothing was deleted
   })
+
+  it('a code is found among more than 100 links and smart links that mention it', async () => {
+    // The link first, then 120 newer links and 101 smart links whose destinations and titles hold
+    // its code: a search of the code lists those first.
+    const post = (path: string, body: unknown) =>
+      fetch(`${d.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${d.ownerKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    const link = await created<Link>(['links', 'create', 'https://example.com/x', '--short-code', 'promo'])
+    const sl = await created<SmartLink>([
+      'smart-links',
+      'create',
+      '--fallback',
+      'https://example.com/y',
+      '--short-code',
+      'promo2',
+    ])
+    d.clock.advance(1000)
+    const links = Array.from({ length: 120 }, (_, i) => ({
+      destinationUrl: `https://example.com/promo2/${i}`,
+      title: `promo ${i}`,
+    }))
+    expect((await post('/api/use/links/bulk', { links })).status).toBe(200)
+    for (let i = 0; i < 101; i++)
+      expect(
+        (await post('/api/use/smart-links', { fallbackUrl: `https://example.com/promo2/${i}` })).status,
+      ).toBe(201)
+    expect((await created<Link>(['links', 'get', 'promo'])).id).toBe(link.id)
+    expect((await created<SmartLink>(['smart-links', 'get', 'promo2'])).id).toBe(sl.id)
+    // The code of the other kind is still named as such.
+    const other = await run(['links', 'get', 'promo2'])
+    expect([other.code, other.stderr]).toEqual([
+      5,
+      'error: no link with the id or short code "promo2": it is a smart link (linkctl smart-links)\n',
+    ])
+  })
 })

@@ -54,14 +54,14 @@ export async function findLink(client: LinkdClient, ref: string): Promise<Link> 
   const code = codeOf(ref)
   if (code.length === 0 || code.length > LINK_LIMITS.slugMax)
     throw new CliError(`no link with the id or short code "${ref}"`, EXIT.notFound)
-  const page = await client.links.list({ search: code, limit: 100 })
+  const page = await client.links.list({ shortCode: code, limit: 100 })
   const found = pickByRef(
     ref,
     page.data.filter((l) => l.shortCode === code),
   )
   if (!found) {
     // Links and smart links share short codes: say so when the code is the other kind's.
-    const smart = await client.smartLinks.list({ search: code, limit: 100 })
+    const smart = await client.smartLinks.list({ shortCode: code, limit: 100 })
     const other = smart.data.some((s) => s.shortCode === code)
       ? ': it is a smart link (linkctl smart-links)'
       : ''

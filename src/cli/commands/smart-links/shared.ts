@@ -150,7 +150,7 @@ export async function findSmartLink(client: LinkdClient, ref: string): Promise<S
   const code = codeOf(ref)
   const missing = () => new CliError(`no smart link with the id or short code "${ref}"`, EXIT.notFound)
   if (code.length === 0 || code.length > LINK_LIMITS.slugMax) throw missing()
-  const page = await client.smartLinks.list({ search: code, limit: 100 })
+  const page = await client.smartLinks.list({ shortCode: code, limit: 100 })
   const found = pickByRef(
     ref,
     page.data.filter((s) => s.shortCode === code),
@@ -158,7 +158,7 @@ export async function findSmartLink(client: LinkdClient, ref: string): Promise<S
   )
   if (!found) {
     // Links and smart links share short codes: say so when the code is a link's.
-    const links = await client.links.list({ search: code, limit: 100 })
+    const links = await client.links.list({ shortCode: code, limit: 100 })
     if (links.data.some((l) => l.shortCode === code))
       throw new CliError(
         `no smart link with the short code "${ref}": it is a link (linkctl links)`,
