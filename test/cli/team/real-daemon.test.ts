@@ -64,4 +64,28 @@ describe('joining', () => {
       'this invitation can no longer be used: this invitation was revoked because the member who sent it was removed',
     )
   })
+
+  it('a token used once already is refused with one piece of advice, not two', async () => {
+    const inv = await d.testApp.call('POST', '/api/team/invitations', { body: { email: 'rui@example.com' } })
+    const token = inv.json<{ token: string }>().token
+    const join = async (name: string) => {
+      const cfg = tempDir()
+      const { ctx } = testCtx({
+        flags: { url: d.url },
+        json: false,
+        isTTY: false,
+        env: { LINKCTL_CONFIG_DIR: cfg.dir },
+      })
+      return runTeamJoin({ token, name }, ctx)
+        .then(() => undefined)
+        .catch((e: unknown) => e)
+        .finally(() => cfg.remove())
+    }
+    expect(await join('Rui')).toBeUndefined()
+    const err = await join('Rui again')
+    expect(exitCodeFor(err)).toBe(1)
+    expect((err as Error).message).toBe(
+      'this invitation can no longer be used: this invitation is accepted; ask a team admin for a new one (an invitation works once, for 7 days) (HTTP 410)',
+    )
+  })
 })
