@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Link } from '../../../src/contract/links.js'
 import type { SmartLink } from '../../../src/contract/smart-links.js'
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js'
-import { cli } from '../../support/cli.js'
+import { cli, errorReply, page, stubServer } from '../../support/cli.js'
 import { sqlRows } from '../../support/app.js'
 
 let d: TestDaemon
@@ -205,5 +205,39 @@ describe('one short code on two domains', () => {
       5,
       'error: no link with the id or short code "promo2": it is a smart link (linkctl smart-links)\n',
     ])
+  })
+
+  it('from a linkd without the shortCode filter (a 400 naming it), every page of the search is read', async () => {
+    const link = (code: string, i: number) => ({
+      id: `lnk_${i}`,
+      shortCode: code,
+      shortUrl: `https://s.test/${code}`,
+    })
+    const stub = await stubServer({
+      'GET /api/use/links': (req) => {
+        const q = new URL(req.url, 'http://x').searchParams
+        if (q.has('shortCode'))
+          return errorReply(400, 'ValidationError', 'shortCode is not a known field', '/api/use/links', [
+            { field: 'shortCode', message: 'is not a known field' },
+          ])
+        // Page 1: 100 other links mentioning the code; page 2: the link itself.
+        const p = Number(q.get('page') ?? '1')
+        const data = p === 1 ? Array.from({ length: 100 }, (_, i) => link(`old${i}`, i)) : [link('old', 999)]
+        return { status: 200, body: page(data, { page: p, perPage: 100, total: 101 }) }
+      },
+      'GET /api/use/links/lnk_999': () => ({ status: 200, body: link('old', 999) }),
+    })
+    try {
+      const r = await cli(['links', 'get', 'old', '--json'], {
+        env: { LINKCTL_URL: stub.url, LINKCTL_API_KEY: d.ownerKey },
+      })
+      expect(r.code, r.stderr).toBe(0)
+      expect(JSON.parse(r.stdout)).toMatchObject({ id: 'lnk_999', shortCode: 'old' })
+      expect(
+        stub.requests.map((x) => x.url.replace(/\?.*/, '') + (x.url.includes('page=2') ? ' p2' : '')),
+      ).toContain('/api/use/links p2')
+    } finally {
+      await stub.close()
+    }
   })
 })
