@@ -223,6 +223,12 @@ export const ListLinksQuery = Type.Object(
     search: Type.Optional(
       Type.String({ maxLength: 200, description: 'Title, short code or destination URL' }),
     ),
+    shortCode: Type.Optional(
+      Type.String({
+        maxLength: LINK_LIMITS.slugMax,
+        description: 'Exactly this short code (case-sensitive)',
+      }),
+    ),
     status: Type.Optional(StringEnum(LINK_STATUSES)),
     tag: Type.Optional(Type.String({ maxLength: LINK_LIMITS.tagMax })),
     sortBy: Type.Optional(StringEnum(LINK_SORT_FIELDS)),

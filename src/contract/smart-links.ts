@@ -127,6 +127,12 @@ export const ListSmartLinksQuery = Type.Object(
   {
     ...PageQuery.properties,
     search: Type.Optional(Type.String({ maxLength: 200, description: 'Title, short code or a target URL' })),
+    shortCode: Type.Optional(
+      Type.String({
+        maxLength: LINK_LIMITS.slugMax,
+        description: 'Exactly this short code (case-sensitive)',
+      }),
+    ),
     tag: Type.Optional(Type.String({ maxLength: LINK_LIMITS.tagMax })),
   },
   { additionalProperties: false },

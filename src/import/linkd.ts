@@ -7,6 +7,7 @@ import { parseExpiry } from './when.js'
 import {
   csvTableRows,
   formulaIn,
+  headerKey,
   ImportFileError,
   notUtf8,
   splitTags,
@@ -53,7 +54,7 @@ export async function* csvRows(text: Text, opts: ReadOptions = {}): AsyncGenerat
   yield* csvTableRows(text, (r) => {
     const columns = new Map<string, number>()
     r.fields.forEach((name, i) => {
-      const known = READ_COLUMNS.find((c) => c.toLowerCase() === name.trim().toLowerCase())
+      const known = READ_COLUMNS.find((c) => headerKey(c) === headerKey(name))
       if (known && !columns.has(known)) columns.set(known, i)
     })
     if (!columns.has('destinationUrl'))

@@ -59,6 +59,9 @@ export function formulaIn(field: string, cell: string): RowError['message'] | un
     : undefined
 }
 
+/** A header name as the importers match it: case, spaces, `_`, `-` and other marks ignored. */
+export const headerKey = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '')
+
 /** U+FFFD stands where the input had bytes that are not UTF-8 (the decoder's replacement). */
 export function notUtf8(values: readonly string[]): string | undefined {
   return values.some((v) => v.includes('\ufffd'))

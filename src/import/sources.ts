@@ -11,6 +11,7 @@ import {
   csvTableRows,
   checkText,
   formulaIn,
+  headerKey,
   ImportFileError,
   notUtf8,
   splitTags,
@@ -69,8 +70,6 @@ export const CSV_FORMATS = {
   },
 } satisfies Record<string, CsvFormat>
 
-const normalize = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '')
-
 /** Records of another product's CSV export (`format` says which columns mean what). */
 export async function* foreignCsvRows(
   text: Text,
@@ -79,7 +78,7 @@ export async function* foreignCsvRows(
 ): AsyncGenerator<Row> {
   yield* csvTableRows(text, (r) => {
     checkText(r.fields.join(''))
-    const names = r.fields.map(normalize)
+    const names = r.fields.map(headerKey)
     const columns = new Map<Field, number>()
     for (const [field, aliases] of Object.entries(format.columns) as [Field, string[]][]) {
       const i = aliases.map((a) => names.indexOf(a)).find((n) => n >= 0)

@@ -8,6 +8,8 @@ export interface LinkListQuery {
   kind: LinkKind
   status?: LinkStatus | undefined
   search?: string | undefined
+  /** Exactly this short code (on any domain). */
+  shortCode?: string | undefined
   tag?: string | undefined
   sortBy: 'createdAt' | 'clicks'
   sortOrder: 'asc' | 'desc'
@@ -218,6 +220,7 @@ function queries(db: Kysely<Database>): LinkQueries {
           ]),
         )
       }
+      if (q.shortCode !== undefined) base = base.where('short_code', '=', q.shortCode)
       if (q.tag !== undefined) {
         const tag = q.tag
         base = base.where((eb) =>

@@ -35,6 +35,7 @@ export interface NewItem {
 /** What a list asks: its page, the trimmed search and tag, and the order. */
 export type ListAsk = PageQuery & {
   search?: string | undefined
+  shortCode?: string | undefined
   tag?: string | undefined
   status?: LinkStatus | undefined
   sortBy?: 'createdAt' | 'clicks' | undefined
@@ -195,6 +196,7 @@ export function createLinkWriter(deps: LinkServiceDeps) {
         kind,
         status: q.status,
         search: q.search?.trim() || undefined,
+        shortCode: q.shortCode,
         tag: q.tag?.trim() || undefined,
         sortBy: q.sortBy ?? 'createdAt',
         sortOrder: q.sortOrder ?? 'desc',

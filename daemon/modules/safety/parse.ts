@@ -26,16 +26,22 @@ const PLAIN_HOST = /^[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_
 const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/
 /** The address column of a hosts line (IPv4 or IPv6). */
 const ADDRESS = /^(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9a-f:]*:[0-9a-f:.]*)$/i
+const BARE_IPV6 = /^[0-9a-f]*:[0-9a-f:.]*$/
 
 /**
  * A host as URLs spell it (lowercase, punycode, no trailing dot; a leading `*.` dropped), or
  * undefined when `raw` names no host.
  */
 export function normalizeHost(raw: string): string | undefined {
-  let h = raw.trim().toLowerCase().replace(/\.$/, '')
+  let h = raw.trim().toLowerCase()
+  // A URL (OpenPhish's feed is one a line): its host, never its scheme.
+  if (/^[a-z][a-z0-9+.-]*:\/\//.test(h)) h = hostOfUrl(h) ?? ''
+  h = h.replace(/\.$/, '')
   if (h.startsWith('*.')) h = h.slice(2)
   if (h === '' || h.length > 253 || LOCAL_NAMES.has(h)) return undefined
   if (PLAIN_HOST.test(h)) return h
+  // A bare IPv6 address, bracketed as URLs carry it.
+  if (BARE_IPV6.test(h)) h = `[${h}]`
   try {
     // Unicode names (IDN) in the punycode URLs carry.
     const parsed = new URL(`http://${h}/`).hostname.replace(/\.$/, '')

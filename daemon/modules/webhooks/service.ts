@@ -28,7 +28,7 @@ import { systemResolver, type GuardPolicy, type Resolver } from './ssrf.js'
 import { healthBand, present, presentDelivery } from './present.js'
 import type { WebhookRecord, WebhookStore } from './store.js'
 import { checkWebhookUrl } from './url-rules.js'
-import { checkHeaders, checkUrl } from './webhook-input.js'
+import { checkChatFormat, checkHeaders, checkUrl } from './webhook-input.js'
 import { createWorker } from './worker.js'
 import type { WebhookService } from './api.js'
 
@@ -110,6 +110,7 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
       const problems = collectProblems()
       if (!events) problems.add('events', 'is required: give at least one event type, or a template')
       const url = problems.check(() => checkUrl(body.url, deps.guard))
+      if (url) problems.check(() => checkChatFormat(url, body.format ?? 'json'))
       const headers = problems.check(() => checkHeaders(body.headers ?? {}))
       problems.done()
       const t = now()
@@ -157,6 +158,8 @@ export function createWebhookService(deps: WebhookServiceDeps): WebhookService {
       const w = await load(organizationId, id)
       const problems = collectProblems()
       const url = body.url === undefined ? undefined : problems.check(() => checkUrl(body.url!, deps.guard))
+      if ((body.url !== undefined && url !== undefined) || body.format !== undefined)
+        problems.check(() => checkChatFormat(url ?? w.url, body.format ?? w.format))
       const headers =
         body.headers === undefined ? undefined : problems.check(() => checkHeaders(body.headers!))
       problems.done()

@@ -3,7 +3,7 @@
  * the URL under this server's rules; each refusal is a 400 naming the field.
  */
 import { AppError, type ErrorDetail } from '../../http/errors.js'
-import { WEBHOOK_LIMITS } from '../../../src/contract/limits.js'
+import { WEBHOOK_LIMITS, type WebhookFormat } from '../../../src/contract/limits.js'
 import type { GuardPolicy } from './ssrf.js'
 import { checkWebhookUrl } from './url-rules.js'
 
@@ -65,4 +65,36 @@ export function checkUrl(url: string, policy: GuardPolicy): string {
       r.errors.map((message) => ({ field: 'url', message })),
     )
   return url
+}
+
+/**
+ * The body a chat service's incoming-webhook URL accepts, or undefined for any other URL: Slack's
+ * `hooks.slack.com/services/…` takes `slack`; Discord's `…/api/webhooks/<id>/<token>` takes
+ * `discord`, and `slack` with the `/slack` suffix. Anything else they answer with a 400, so a
+ * webhook would only fail (and be suspended).
+ */
+export function chatFormatOf(url: string): WebhookFormat | undefined {
+  let u: URL
+  try {
+    u = new URL(url)
+  } catch {
+    return undefined
+  }
+  const host = u.hostname.toLowerCase()
+  if (host === 'hooks.slack.com' && u.pathname.startsWith('/services/')) return 'slack'
+  if (/^(?:(?:ptb|canary)\.)?discord(?:app)?\.com$/.test(host)) {
+    const m = /^\/api\/(?:v\d+\/)?webhooks\/[^/]+\/[^/]+(\/[^/]*)?\/?$/.exec(u.pathname)
+    if (m) return m[1] === '/slack' ? 'slack' : m[1] ? undefined : 'discord'
+  }
+  return undefined
+}
+
+/** A 400 on `format` when the URL is a chat service's that refuses bodies of `format`. */
+export function checkChatFormat(url: string, format: WebhookFormat): void {
+  const takes = chatFormatOf(url)
+  if (takes === undefined || takes === format) return
+  const service =
+    takes === 'slack' && !/discord/i.test(url) ? 'a Slack incoming webhook' : 'this Discord webhook URL'
+  const message = `${service} takes format '${takes}' (it refuses '${format}' bodies, so every delivery would fail)`
+  throw new AppError('ValidationError', `format: ${message}`, [{ field: 'format', message }])
 }

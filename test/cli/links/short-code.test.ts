@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Link } from '../../../src/contract/links.js'
 import type { SmartLink } from '../../../src/contract/smart-links.js'
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js'
-import { cli } from '../../support/cli.js'
+import { cli, errorReply, page, stubServer } from '../../support/cli.js'
 import { sqlRows } from '../../support/app.js'
 
 let d: TestDaemon
@@ -167,5 +167,77 @@ describe('one short code on two domains', () => {
       `error: short code "twice" is on several domains (${shared.shortUrl}, ${branded.shortUrl}): give the short URL or the link id\n`,
     ])
     expect((await run(['links', 'get', shared.id])).code).toBe(0) // nothing was deleted
+  })
+
+  it('a code is found among more than 100 links and smart links that mention it', async () => {
+    // The link first, then 120 newer links and 101 smart links whose destinations and titles hold
+    // its code: a search of the code lists those first.
+    const post = (path: string, body: unknown) =>
+      fetch(`${d.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${d.ownerKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      })
+    const link = await created<Link>(['links', 'create', 'https://example.com/x', '--short-code', 'promo'])
+    const sl = await created<SmartLink>([
+      'smart-links',
+      'create',
+      '--fallback',
+      'https://example.com/y',
+      '--short-code',
+      'promo2',
+    ])
+    d.clock.advance(1000)
+    const links = Array.from({ length: 120 }, (_, i) => ({
+      destinationUrl: `https://example.com/promo2/${i}`,
+      title: `promo ${i}`,
+    }))
+    expect((await post('/api/use/links/bulk', { links })).status).toBe(200)
+    for (let i = 0; i < 101; i++)
+      expect(
+        (await post('/api/use/smart-links', { fallbackUrl: `https://example.com/promo2/${i}` })).status,
+      ).toBe(201)
+    expect((await created<Link>(['links', 'get', 'promo'])).id).toBe(link.id)
+    expect((await created<SmartLink>(['smart-links', 'get', 'promo2'])).id).toBe(sl.id)
+    // The code of the other kind is still named as such.
+    const other = await run(['links', 'get', 'promo2'])
+    expect([other.code, other.stderr]).toEqual([
+      5,
+      'error: no link with the id or short code "promo2": it is a smart link (linkctl smart-links)\n',
+    ])
+  })
+
+  it('from a linkd without the shortCode filter (a 400 naming it), every page of the search is read', async () => {
+    const link = (code: string, i: number) => ({
+      id: `lnk_${i}`,
+      shortCode: code,
+      shortUrl: `https://s.test/${code}`,
+    })
+    const stub = await stubServer({
+      'GET /api/use/links': (req) => {
+        const q = new URL(req.url, 'http://x').searchParams
+        if (q.has('shortCode'))
+          return errorReply(400, 'ValidationError', 'shortCode is not a known field', '/api/use/links', [
+            { field: 'shortCode', message: 'is not a known field' },
+          ])
+        // Page 1: 100 other links mentioning the code; page 2: the link itself.
+        const p = Number(q.get('page') ?? '1')
+        const data = p === 1 ? Array.from({ length: 100 }, (_, i) => link(`old${i}`, i)) : [link('old', 999)]
+        return { status: 200, body: page(data, { page: p, perPage: 100, total: 101 }) }
+      },
+      'GET /api/use/links/lnk_999': () => ({ status: 200, body: link('old', 999) }),
+    })
+    try {
+      const r = await cli(['links', 'get', 'old', '--json'], {
+        env: { LINKCTL_URL: stub.url, LINKCTL_API_KEY: d.ownerKey },
+      })
+      expect(r.code, r.stderr).toBe(0)
+      expect(JSON.parse(r.stdout)).toMatchObject({ id: 'lnk_999', shortCode: 'old' })
+      expect(
+        stub.requests.map((x) => x.url.replace(/\?.*/, '') + (x.url.includes('page=2') ? ' p2' : '')),
+      ).toContain('/api/use/links p2')
+    } finally {
+      await stub.close()
+    }
   })
 })

@@ -40,6 +40,21 @@ describe('invitation expiry on a terminal', () => {
   })
 })
 
+/** `linkctl team join` with a fresh config dir: undefined when it joined, else the error. */
+async function join(token: string, name: string): Promise<unknown> {
+  const cfg = tempDir()
+  const { ctx } = testCtx({
+    flags: { url: d.url },
+    json: false,
+    isTTY: false,
+    env: { LINKCTL_CONFIG_DIR: cfg.dir },
+  })
+  return runTeamJoin({ token, name }, ctx)
+    .then(() => undefined)
+    .catch((e: unknown) => e)
+    .finally(() => cfg.remove())
+}
+
 describe('joining', () => {
   it("an invitation whose inviter was removed is refused with the daemon's reason (exit 1)", async () => {
     const admin = await joinTeam(d.testApp, 'admin', 'Adm')
@@ -49,19 +64,21 @@ describe('joining', () => {
     })
     const token = inv.json<{ token: string }>().token
     expect((await d.testApp.call('DELETE', `/api/team/members/${admin.memberId}`)).statusCode).toBe(204)
-    const cfg = tempDir()
-    const { ctx } = testCtx({
-      flags: { url: d.url },
-      json: false,
-      isTTY: false,
-      env: { LINKCTL_CONFIG_DIR: cfg.dir },
-    })
-    const err = await runTeamJoin({ token, name: 'Eve' }, ctx)
-      .catch((e: unknown) => e)
-      .finally(() => cfg.remove())
+    const err = await join(token, 'Eve')
     expect(exitCodeFor(err)).toBe(1)
     expect(String(err)).toContain(
       'this invitation can no longer be used: this invitation was revoked because the member who sent it was removed',
+    )
+  })
+
+  it('a token used once already is refused with one piece of advice, not two', async () => {
+    const inv = await d.testApp.call('POST', '/api/team/invitations', { body: { email: 'rui@example.com' } })
+    const token = inv.json<{ token: string }>().token
+    expect(await join(token, 'Rui')).toBeUndefined()
+    const err = await join(token, 'Rui again')
+    expect(exitCodeFor(err)).toBe(1)
+    expect((err as Error).message).toBe(
+      'this invitation can no longer be used: this invitation is accepted; ask a team admin for a new one (an invitation works once, for 7 days) (HTTP 410)',
     )
   })
 })

@@ -201,6 +201,19 @@ describe('links API: import from other shorteners', () => {
     })
   })
 
+  it("linkd's CSV header, like the others', ignores case, spaces, _ and - (a spreadsheet's 'Destination URL')", async () => {
+    const csv =
+      'Destination URL,custom_slug,TITLE,Expires-At\n' +
+      'https://example.com/sheet,from-sheet,From a sheet,2099-01-01T00:00:00Z\n'
+    const r = await run({ file: csv })
+    expect(r).toMatchObject({ source: 'linkd', created: 1, failed: 0 })
+    expect((await byCode()).get('from-sheet')).toMatchObject({
+      destinationUrl: 'https://example.com/sheet',
+      title: 'From a sheet',
+      expiresAt: '2099-01-01T00:00:00.000Z',
+    })
+  })
+
   it("linkd's export of a disabled link imports it disabled (CSV and JSON), not live again", async () => {
     const csv =
       'destinationUrl,customSlug,status,shortUrl,createdAt\n' +

@@ -122,6 +122,10 @@ describe('links API: list', () => {
     expect((await list('?search=%25')).total).toBe(0)
     expect((await list('?search=_')).total).toBe(0)
     expect(codes(await list('?search=summer-')).length).toBe(1)
+    // shortCode: that code exactly (case-sensitive), not every link mentioning it.
+    expect(codes(await list('?shortCode=xmas'))).toEqual(['xmas'])
+    expect((await list('?shortCode=XMAS')).total).toBe(0)
+    expect((await list('?shortCode=sale')).total).toBe(0)
   })
 
   it('filters by status, deriving expired from expiresAt', async () => {

@@ -107,6 +107,19 @@ describe('safety lists', () => {
     await clearLists()
   })
 
+  it('a one-a-line feed of URLs (OpenPhish) lists their hosts; a bare IPv6 address lists itself', async () => {
+    const feed =
+      'https://phish-login.test/secure/login.php\n' + 'http://Dropper.Test:8080/a?b=1#c\n' + '2001:db8::7\n'
+    const res = await upload('openphish', feed)
+    expect(res.statusCode, res.body).toBe(201)
+    expect(res.json()).toMatchObject({ format: 'domains', entries: 3, skipped: 0 })
+    for (const url of ['https://phish-login.test/', 'https://dropper.test/other', 'http://[2001:db8::7]/'])
+      expect((await createLink(url)).json().error, url).toBe('DestinationBlocked')
+    // The scheme is not a host: a destination under a TLD-like "https" stays allowed.
+    expect((await createLink('https://www.https/')).statusCode).toBe(201)
+    await clearLists()
+  })
+
   it('an explicit format wins over the guess', async () => {
     const res = await upload('forced', '0.0.0.0 forced.test\n', { format: 'domains' })
     // Read as one domain a line, "0.0.0.0" is the entry (and names no host worth listing).

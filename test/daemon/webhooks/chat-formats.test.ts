@@ -179,4 +179,41 @@ describe('chat formats delivered', () => {
       ).statusCode,
     ).toBe(400)
   })
+
+  it('a Slack or Discord webhook URL with a format it refuses is a 400 naming the one it takes', async () => {
+    const create = (url: string, format?: string) =>
+      t.call('POST', '/api/webhooks', {
+        body: { name: 'chat', url, events: ['link.created'], ...(format && { format }) },
+      })
+    const slackUrl = 'https://hooks.slack.com/services/T000/B000/XXXX'
+    const discordUrl = 'https://discord.com/api/webhooks/123/abc'
+    for (const [url, format, takes] of [
+      [slackUrl, undefined, 'slack'],
+      [slackUrl, 'discord', 'slack'],
+      [discordUrl, 'json', 'discord'],
+      ['https://discordapp.com/api/v10/webhooks/123/abc', 'slack', 'discord'],
+      [`${discordUrl}/slack`, 'discord', 'slack'],
+    ] as const) {
+      const res = await create(url, format)
+      expect(res.statusCode, `${url} ${format}: ${res.body}`).toBe(400)
+      expect(res.json().details).toEqual([
+        { field: 'format', message: expect.stringContaining(`takes format '${takes}'`) },
+      ])
+    }
+    // The formats they take; a Slack workflow trigger takes any JSON.
+    expect((await create(slackUrl, 'slack')).statusCode).toBe(201)
+    expect((await create(discordUrl, 'discord')).statusCode).toBe(201)
+    expect((await create(`${discordUrl}/slack`, 'slack')).statusCode).toBe(201)
+    const workflow = await create('https://hooks.slack.com/triggers/T000/123/abc')
+    expect(workflow.statusCode).toBe(201)
+    // PATCH checks the URL and format the webhook ends up with.
+    const id = workflow.json().id
+    const patch = await t.call('PATCH', `/api/webhooks/${id}`, { body: { url: slackUrl } })
+    expect(patch.statusCode, patch.body).toBe(400)
+    expect(patch.json().details[0].field).toBe('format')
+    const both = await t.call('PATCH', `/api/webhooks/${id}`, { body: { url: slackUrl, format: 'slack' } })
+    expect(both.statusCode, both.body).toBe(200)
+    const back = await t.call('PATCH', `/api/webhooks/${id}`, { body: { format: 'json' } })
+    expect(back.statusCode).toBe(400)
+  })
 })

@@ -14,6 +14,7 @@ import type { LinkdClient } from '../../../client/index.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { CliError, EXIT, UsageError, unstatedDetails } from '../../../session/exit-codes.js'
+import { stopSignals, StoppedBySignal, type StopSignal } from '../../../session/signals.js'
 import { note, plural, printJson, visible, wrapWords } from '../../output.js'
 import { intArg } from '../../parse.js'
 import { createProgress, type Progress } from '../../progress.js'
@@ -263,13 +264,25 @@ export async function runLinksImport(opts: ImportOpts, ctx: Ctx): Promise<void> 
 
   let chunk: Row[] = []
   let chunkBytes = 0
+  // Ctrl-C (or SIGTERM, SIGHUP): the chunk in flight finishes, nothing more is read or sent, and
+  // the import says how far it got (below); a second signal exits at once.
+  let stoppedBy: StopSignal | undefined
+  const signals = stopSignals()
+  void signals.first.then((s) => {
+    stoppedBy = s
+    ;(input as { destroy?: () => void }).destroy?.()
+  })
   const send = async () => {
-    await flush(chunk)
+    if (stoppedBy) throw new StoppedBySignal(stoppedBy)
+    await signals.during(flush(chunk), () =>
+      note(ctx, `import stopped during a chunk: re-run the same command to go on`),
+    )
     chunk = []
     chunkBytes = 0
   }
   try {
     for await (const row of read.rows) {
+      if (stoppedBy) break
       seen++
       // A chunk also ends before its request body would pass the daemon's body limit.
       const size = 'body' in row ? Buffer.byteLength(JSON.stringify(row.body)) + 1 : 0
@@ -278,17 +291,22 @@ export async function runLinksImport(opts: ImportOpts, ctx: Ctx): Promise<void> 
       chunkBytes += size
       if (chunk.length >= chunkSize) await send()
     }
+    if (stoppedBy) throw new StoppedBySignal(stoppedBy)
     if (chunk.length > 0) await send()
-  } catch (err) {
+  } catch (caught) {
+    // The input destroyed by a signal may end its read with an error of its own.
+    const err = stoppedBy ? new StoppedBySignal(stoppedBy) : caught
     progress.finish()
     await failedOut?.close()
-    if (summary.created > 0 || summary.failed > 0)
+    if (summary.created > 0 || summary.failed > 0 || stoppedBy)
       note(
         ctx,
         `import stopped after ${summary.created} created and ${summary.failed} failed; ` +
           're-run the same command to go on (chunks already accepted are replayed, not duplicated)',
       )
     throw err
+  } finally {
+    signals.release()
   }
   progress.finish()
   const written = await failedOut?.close()

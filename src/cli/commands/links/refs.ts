@@ -2,6 +2,8 @@
 import type { Link } from '../../../contract/links.js'
 import { LINK_LIMITS } from '../../../contract/limits.js'
 import type { LinkdClient } from '../../../client/index.js'
+import { ApiError } from '../../../client/http.js'
+import type { PageOf } from '../../../contract/common.js'
 import { CliError, EXIT, UsageError } from '../../../session/exit-codes.js'
 
 const ID_RE = /^lnk_/
@@ -46,6 +48,29 @@ export function pickByRef<T extends { shortUrl: string }>(
 }
 
 /**
+ * The rows of a list with exactly the short `code`: by the list's `shortCode` filter or, from a
+ * linkd older than that filter (a 400 naming it), by every page of a search of the code.
+ */
+export async function withCode<T extends { shortCode: string }>(
+  list: (q: { shortCode?: string; search?: string; limit: 100; page?: number }) => Promise<PageOf<T>>,
+  code: string,
+): Promise<T[]> {
+  try {
+    return (await list({ shortCode: code, limit: 100 })).data.filter((l) => l.shortCode === code)
+  } catch (err) {
+    const unknownFilter =
+      err instanceof ApiError && err.status === 400 && err.body.details?.some((d) => d.field === 'shortCode')
+    if (!unknownFilter) throw err
+  }
+  const out: T[] = []
+  for (let page = 1; ; page++) {
+    const p = await list({ search: code, limit: 100, page })
+    out.push(...p.data.filter((l) => l.shortCode === code))
+    if (!p.hasMore) return out
+  }
+}
+
+/**
  * The link a reference names: its id (`lnk_...`), its short code or its short URL. A code is
  * looked up with the list's search (exact match on the short code). Unknown: exit 5.
  */
@@ -54,15 +79,10 @@ export async function findLink(client: LinkdClient, ref: string): Promise<Link> 
   const code = codeOf(ref)
   if (code.length === 0 || code.length > LINK_LIMITS.slugMax)
     throw new CliError(`no link with the id or short code "${ref}"`, EXIT.notFound)
-  const page = await client.links.list({ search: code, limit: 100 })
-  const found = pickByRef(
-    ref,
-    page.data.filter((l) => l.shortCode === code),
-  )
+  const found = pickByRef(ref, await withCode((q) => client.links.list(q), code))
   if (!found) {
     // Links and smart links share short codes: say so when the code is the other kind's.
-    const smart = await client.smartLinks.list({ search: code, limit: 100 })
-    const other = smart.data.some((s) => s.shortCode === code)
+    const other = (await withCode((q) => client.smartLinks.list(q), code)).length
       ? ': it is a smart link (linkctl smart-links)'
       : ''
     throw new CliError(`no link with the id or short code "${ref}"${other}`, EXIT.notFound)

@@ -14,7 +14,7 @@ import { CliError, EXIT, isShortUrlInUse, UsageError } from '../../../session/ex
 import { when, type Column, type Field } from '../../output.js'
 import { collect, expiryArg, intArg, parseExpiry } from '../../parse.js'
 
-export { codeOf, findLink, linkIdOf, pickByRef, shortUrlOf } from './refs.js'
+export { codeOf, findLink, linkIdOf, pickByRef, shortUrlOf, withCode } from './refs.js'
 
 /** A verb that names one link: the reference as given (id, short code or short URL). */
 export interface LinkRefOpts {

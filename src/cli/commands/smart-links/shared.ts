@@ -16,6 +16,7 @@ import { variantText } from '../../../format/link-variants.js'
 import {
   codeOf,
   pickByRef,
+  withCode,
   variantArg,
   FORCE_HELP,
   forceFlag,
@@ -150,16 +151,10 @@ export async function findSmartLink(client: LinkdClient, ref: string): Promise<S
   const code = codeOf(ref)
   const missing = () => new CliError(`no smart link with the id or short code "${ref}"`, EXIT.notFound)
   if (code.length === 0 || code.length > LINK_LIMITS.slugMax) throw missing()
-  const page = await client.smartLinks.list({ search: code, limit: 100 })
-  const found = pickByRef(
-    ref,
-    page.data.filter((s) => s.shortCode === code),
-    'smart link',
-  )
+  const found = pickByRef(ref, await withCode((q) => client.smartLinks.list(q), code), 'smart link')
   if (!found) {
     // Links and smart links share short codes: say so when the code is a link's.
-    const links = await client.links.list({ search: code, limit: 100 })
-    if (links.data.some((l) => l.shortCode === code))
+    if ((await withCode((q) => client.links.list(q), code)).length)
       throw new CliError(
         `no smart link with the short code "${ref}": it is a link (linkctl links)`,
         EXIT.notFound,

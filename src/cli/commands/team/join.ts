@@ -26,11 +26,11 @@ function explainAccept(err: unknown): unknown {
     e.status === 404
       ? 'no invitation has this token: check that it was copied whole'
       : `this invitation can no longer be used: ${e.message ?? 'it was used, revoked or has expired'}`
-  return new CliError(
-    `${why} (HTTP ${e.status}); ask the teammate who invited you for a new one (linkctl team invite)`,
-    exitCodeForStatus(e.status),
-    { cause: err },
-  )
+  // The daemon's reason may already say whom to ask: the advice is given once.
+  const advice = /\bask\b/i.test(why)
+    ? ''
+    : '; ask the teammate who invited you for a new one (linkctl team invite)'
+  return new CliError(`${why} (HTTP ${e.status})${advice}`, exitCodeForStatus(e.status), { cause: err })
 }
 
 export async function runTeamJoin(opts: JoinOpts, ctx: Ctx): Promise<void> {
