@@ -195,17 +195,25 @@ export function RuleList({ game, active, width, rows }: PaneProps) {
     env.client,
     game,
   ])
-  // Creation order, so a rule keeps its row while its priority changes (the API lists by priority).
-  const rules = [...(poll.data?.data ?? [])].sort(
-    (a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id),
-  )
+  // As the API lists them: the order they run in (priority high first, then creation order).
+  const rules = poll.data?.data ?? []
   const tableRows = Math.max(1, rows - 3)
   const pos = useCursor(rules.length, tableRows)
+  // The cursor stays on its rule when a new priority moves the rule's row; a move key lets go.
+  const followed = useRef<string | null>(null)
+  const at = rules.findIndex((r) => r.id === followed.current)
+  useLayoutEffect(() => {
+    if (at >= 0 && at !== pos.cursor) pos.to(at)
+    else followed.current = rules[pos.cursor]?.id ?? null
+  })
   const write = useWrite(poll.reload)
   const canWrite = hasScope(env, 'fraud:write')
 
   useKeys((input, key) => {
-    if (pos.move(input, key)) return
+    if (pos.move(input, key)) {
+      followed.current = null
+      return
+    }
     const rule = rules[pos.cursor]
     if (!rule || !canWrite) return
     if (input === ' ' || key.return) {
