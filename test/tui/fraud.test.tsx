@@ -82,6 +82,36 @@ describe('fraud screen, rendering', () => {
     await frameWith(app, '3 games')
   })
 
+  it('a device fingerprint its cell cuts is shown whole under the blocklist, wrapped within 80 columns', async () => {
+    const client = new FakeClient()
+    const fingerprint = `fp-${'0123456789abcdef'.repeat(15)}-end` // 247 characters
+    client.fraudData.blocked.push({
+      ...client.fraudData.blocked[0]!,
+      id: 'blk_2',
+      type: 'device',
+      value: fingerprint,
+      reason: 'farm',
+    })
+    const app = await openGame(client)
+    await press(app, RIGHT, RIGHT)
+    // The IP selected: its value is whole in its cell, nothing under the table.
+    const ip = await frameWith(app, '2 blocked')
+    expect(ip).toMatch(/ip\s+198\.51\.100\.9\s+relay/)
+    expect(ip).not.toContain('-end')
+    await press(app, 'j')
+    const frame = await frameWith(app, '-end')
+    const lines = frame.split('\n')
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(80)
+    expect(lines.length).toBeLessThanOrEqual(24)
+    // The row keeps its cut cell; the lines under the table give the whole value, in order.
+    expect(lines.find((l) => l.startsWith('device '))).toMatch(/…/)
+    const start = lines.findIndex(
+      (l) => l.startsWith(`device ${fingerprint.slice(0, 20)}`) && !l.includes('…'),
+    )
+    expect(start).toBeGreaterThan(0)
+    expect(lines.slice(start, start + 4).join('')).toBe(`device ${fingerprint}`)
+  })
+
   it('a key without fraud:write sees the figures but its write keys do nothing', async () => {
     const client = new FakeClient()
     const app = renderTui({ client, initialScreen: 'fraud', scopes: new Set(['fraud:read', 'games:read']) })
