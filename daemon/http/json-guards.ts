@@ -72,8 +72,8 @@ const NOT_FINITE = 'must be a finite number'
 const HOLDS_NUL = 'must not contain the NUL character (\\u0000)'
 
 /**
- * Validated input no store can take as given: non-finite numbers (`1e400`, or strings ajv coerces
- * to Infinity, which skip minimum/maximum) and text holding NUL (PostgreSQL refuses it; refused on
+ * Validated input no store can take as given: non-finite numbers (`1e400`, or querystring text
+ * ajv coerces to Infinity, which skip minimum/maximum) and text holding NUL (PostgreSQL refuses it; refused on
  * both engines alike). Iterative, so deep input cannot exhaust the stack.
  */
 export function unstorableValues(data: unknown): UnstorableValue[] {
@@ -118,9 +118,8 @@ function takesNull(schema: SchemaNode): boolean {
 const isSchema = (s: unknown): s is SchemaNode => s !== null && typeof s === 'object' && !Array.isArray(s)
 
 /**
- * A body's `null` values where its schema takes none, which type coercion would turn into "", 0,
- * false or [""] (`forwardQuery: null` read as false, `customSlug: null` refused as an empty
- * code). An optional field given as null is left out (deleted from `data`: null means not
+ * A body's `null` values where its schema takes none (type coercion once turned them into "", 0,
+ * false or [""]: `forwardQuery: null` read as false). An optional field given as null is left out (deleted from `data`: null means not
  * given, as an absent field); any other such null is returned, refused with the type its place
  * takes (`params.type`, put in words by validation-details.ts). Follows `properties` and `items`;
  * iterative.

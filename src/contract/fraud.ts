@@ -20,8 +20,8 @@ const L = FRAUD_LIMITS
 
 /**
  * A rule's value: a string, number, boolean or an array of them (`in`). Untyped in the schema on
- * purpose: the validator coerces types (a number sent to a string-or-number union would become a
- * string), so the service checks the value's shape and type itself (400 naming `value`).
+ * purpose: which type it takes depends on the field and operator, so the service checks the
+ * value's shape and type itself (400 naming `value`).
  */
 export const RuleValue = Type.Unsafe<string | number | boolean | (string | number | boolean)[]>({
   description: `A string, number or boolean; for in, a non-empty array of them (at most ${L.inValuesMax}); at most ${L.valueBytesMax} bytes as JSON`,

@@ -207,9 +207,9 @@ const POSTBACK_FIELDS: Record<string, string> = {
 export const POSTBACK_FIELD_NAMES: readonly string[] = Object.keys(POSTBACK_FIELDS)
 
 /**
- * The postback body: Apple's field names, each documented but not typed here (the schema would
- * coerce "123" into 123, and the signature covers what was sent): checked per version by the
- * service (400 with details).
+ * The postback body: Apple's field names, each documented but not typed here (their types differ
+ * by version, and the signature covers what was sent): checked per version by the service (400
+ * with details).
  */
 export const PostbackBody = Type.Unsafe<Record<string, unknown>>({
   type: 'object',

@@ -5,6 +5,7 @@
 import type { Command } from 'commander'
 import type { LinkdClient } from '../client/index.js'
 import type { ProfileStore } from './profiles.js'
+import { blockedPort } from './blocked-ports.js'
 import { CliError, UsageError } from './exit-codes.js'
 import type { Prompter } from './prompt.js'
 
@@ -187,11 +188,24 @@ async function resolveTarget(ctx: Ctx, allowNewProfile: boolean): Promise<Target
     if (!apiKey && saved?.apiKey) [apiKey, sources.apiKey] = [saved.apiKey, 'profile']
   }
   if (!url) [url, sources.url] = [DEFAULT_URL, 'default']
+  let parsed: URL
   try {
-    const parsed = new URL(url)
+    parsed = new URL(url)
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http')
   } catch {
     throw new UsageError(`invalid --url "${url}": expected http://host:port or https://host`)
+  }
+  const port = blockedPort(parsed)
+  if (port !== undefined) {
+    const from =
+      sources.url === 'flag'
+        ? ' (--url)'
+        : sources.url === 'env'
+          ? ' (LINKCTL_URL)'
+          : ` (profile "${profile}")`
+    throw new UsageError(
+      `cannot reach linkd at ${url}${from}: port ${port} is one browsers and fetch refuse to connect to (a blocked port of the Fetch standard); run linkd on another port`,
+    )
   }
   return { url, apiKey, profile: profile ?? DEFAULT_PROFILE, sources }
 }

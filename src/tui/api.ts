@@ -48,6 +48,11 @@ export interface Trouble {
   message: string
   /** Retry-After of a 429, seconds, when the daemon sent one. */
   retryAfter: number | null
+  /**
+   * The same request would fail again (a 4xx other than 408 and 429: a refused key, a missing
+   * game, a scope): not retried until the user acts. A 5xx, a 408, a 429 or no answer is retried.
+   */
+  permanent: boolean
 }
 
 interface ErrorShape {
@@ -63,15 +68,22 @@ export function troubleOf(err: unknown): Trouble {
   const e = (typeof err === 'object' && err !== null ? err : {}) as ErrorShape
   const message = typeof e.message === 'string' ? e.message : String(err)
   const retryAfter = typeof e.retryAfter === 'number' ? e.retryAfter : null
-  if (e.name === 'ConnectionError') return { kind: 'unreachable', message, retryAfter: null }
+  if (e.name === 'ConnectionError')
+    return { kind: 'unreachable', message, retryAfter: null, permanent: false }
   if (e.name === 'ApiError' && typeof e.status === 'number') {
-    if (e.status === 401)
-      return { kind: 'auth', message: `key refused (revoked, expired or wrong): ${message}`, retryAfter }
-    if (e.status === 403) return { kind: 'auth', message: `not allowed: ${message}`, retryAfter }
-    if (e.status === 429) return { kind: 'rate-limited', message: `rate limited: ${message}`, retryAfter }
-    return { kind: 'error', message: `${message} (HTTP ${e.status})`, retryAfter }
+    const permanent = e.status >= 400 && e.status < 500 && e.status !== 408 && e.status !== 429
+    const t = (kind: Trouble['kind'], text: string): Trouble => ({
+      kind,
+      message: text,
+      retryAfter,
+      permanent,
+    })
+    if (e.status === 401) return t('auth', `key refused (revoked, expired or wrong): ${message}`)
+    if (e.status === 403) return t('auth', `not allowed: ${message}`)
+    if (e.status === 429) return t('rate-limited', `rate limited: ${message}`)
+    return t('error', `${message} (HTTP ${e.status})`)
   }
-  return { kind: 'error', message, retryAfter: null }
+  return { kind: 'error', message, retryAfter: null, permanent: false }
 }
 
 /** The API's validation messages of a failed write, one per line ("field: message"). */

@@ -279,7 +279,11 @@ function StatusLine(props: {
 }) {
   const { trouble, retryInMs } = props.status
   if (trouble) {
-    const wait = retryInMs === undefined ? '' : ` (retrying in ${Math.ceil(retryInMs / 1000)}s)`
+    const wait = trouble.permanent
+      ? ' (not retried)'
+      : retryInMs === undefined
+        ? ''
+        : ` (retrying in ${Math.ceil(retryInMs / 1000)}s)`
     const label = { unreachable: 'daemon unreachable', auth: 'auth', 'rate-limited': '429', error: 'error' }[
       trouble.kind
     ]

@@ -63,7 +63,7 @@ describe('exit codes for daemon answers', () => {
 })
 
 describe('usage errors exit 2', () => {
-  const env = { LINKCTL_URL: 'http://127.0.0.1:9', LINKCTL_API_KEY: OWNER_KEY }
+  const env = { LINKCTL_URL: 'http://127.0.0.1:2', LINKCTL_API_KEY: OWNER_KEY }
   it.each([
     [['keys', 'list', '--bogus'], /error: unknown option '--bogus'/],
     [['keys', 'get'], /error: missing required argument 'id'/],
@@ -101,16 +101,32 @@ describe('usage errors exit 2', () => {
 describe('other exits', () => {
   it('an unreachable daemon is a plain error (1) without a stack trace', async () => {
     const r = await cli(['keys', 'list'], {
-      env: { LINKCTL_URL: 'http://127.0.0.1:9', LINKCTL_API_KEY: OWNER_KEY },
+      env: { LINKCTL_URL: 'http://127.0.0.1:2', LINKCTL_API_KEY: OWNER_KEY },
     })
     expect(r.code).toBe(1)
-    expect(r.stderr).toMatch(/^error: cannot reach linkd at http:\/\/127\.0\.0\.1:9/)
+    expect(r.stderr).toMatch(/^error: cannot reach linkd at http:\/\/127\.0\.0\.1:2/)
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1)
+  })
+
+  it('a port fetch refuses (the Fetch standard blocks it) is a usage error (2) naming the port', async () => {
+    const flag = await cli(['--url', 'http://127.0.0.1:1', 'status'], { env: { LINKCTL_API_KEY: OWNER_KEY } })
+    expect(flag.code).toBe(2)
+    expect(flag.stderr).toBe(
+      'error: cannot reach linkd at http://127.0.0.1:1 (--url): port 1 is one browsers and fetch refuse to connect to (a blocked port of the Fetch standard); run linkd on another port\n',
+    )
+    const env = await cli(['keys', 'list'], {
+      env: { LINKCTL_URL: 'http://127.0.0.1:6000', LINKCTL_API_KEY: OWNER_KEY },
+    })
+    expect(env.code).toBe(2)
+    expect(env.stderr).toMatch(
+      /^error: cannot reach linkd at http:\/\/127\.0\.0\.1:6000 \(LINKCTL_URL\): port 6000 is one browsers and fetch refuse/,
+    )
+    expect(env.stderr).not.toContain('bad port')
   })
 
   it('no key configured is an auth failure (4) that says how to log in', async () => {
     const r = await cli(['keys', 'list'], {
-      env: { LINKCTL_URL: 'http://127.0.0.1:9', LINKCTL_CONFIG_DIR: '/nonexistent/x' },
+      env: { LINKCTL_URL: 'http://127.0.0.1:2', LINKCTL_CONFIG_DIR: '/nonexistent/x' },
     })
     expect(r.code).toBe(4)
     expect(r.stderr).toMatch(/linkctl login/)

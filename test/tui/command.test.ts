@@ -15,7 +15,7 @@ describe('linkctl tui', () => {
   it('refuses to start when stdout is not a terminal, pointing to the plain commands (usage error)', async () => {
     for (const verb of ['tui', 'dashboard']) {
       const t = testIo({ isTTY: false })
-      const code = await runCli([verb, '--url', 'http://127.0.0.1:1'], t.io)
+      const code = await runCli([verb, '--url', 'http://127.0.0.1:2'], t.io)
       expect(code).toBe(EXIT.usage)
       expect(t.err.text).toContain('linkctl tui needs a terminal')
       expect(t.err.text).toContain('linkctl links list')

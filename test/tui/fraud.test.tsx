@@ -82,6 +82,36 @@ describe('fraud screen, rendering', () => {
     await frameWith(app, '3 games')
   })
 
+  it('a device fingerprint its cell cuts is shown whole under the blocklist, wrapped within 80 columns', async () => {
+    const client = new FakeClient()
+    const fingerprint = `fp-${'0123456789abcdef'.repeat(15)}-end` // 247 characters
+    client.fraudData.blocked.push({
+      ...client.fraudData.blocked[0]!,
+      id: 'blk_2',
+      type: 'device',
+      value: fingerprint,
+      reason: 'farm',
+    })
+    const app = await openGame(client)
+    await press(app, RIGHT, RIGHT)
+    // The IP selected: its value is whole in its cell, nothing under the table.
+    const ip = await frameWith(app, '2 blocked')
+    expect(ip).toMatch(/ip\s+198\.51\.100\.9\s+relay/)
+    expect(ip).not.toContain('-end')
+    await press(app, 'j')
+    const frame = await frameWith(app, '-end')
+    const lines = frame.split('\n')
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(80)
+    expect(lines.length).toBeLessThanOrEqual(24)
+    // The row keeps its cut cell; the lines under the table give the whole value, in order.
+    expect(lines.find((l) => l.startsWith('device '))).toMatch(/…/)
+    const start = lines.findIndex(
+      (l) => l.startsWith(`device ${fingerprint.slice(0, 20)}`) && !l.includes('…'),
+    )
+    expect(start).toBeGreaterThan(0)
+    expect(lines.slice(start, start + 4).join('')).toBe(`device ${fingerprint}`)
+  })
+
   it('a key without fraud:write sees the figures but its write keys do nothing', async () => {
     const client = new FakeClient()
     const app = renderTui({ client, initialScreen: 'fraud', scopes: new Set(['fraud:read', 'games:read']) })
@@ -149,7 +179,7 @@ describe('fraud screen against linkd', () => {
   })
 
   it('toggles a rule with space and changes its priority with + and -, showing the API’s error in place', async () => {
-    // Two rules of the test's own in place of the templates: the screen lists them as created.
+    // Two rules of the test's own in place of the templates, listed in the order they run.
     const ids: Record<string, string> = {}
     const { org, app } = await gameOnDaemon(async (_, api) => {
       for (const rule of (await api.fraud.rules('space-race', { limit: 100 })).data)
@@ -199,6 +229,44 @@ describe('fraud screen against linkd', () => {
     await press(app, '-')
     await frameWith(app, 'Priority of Rate Limit Abuse to 0 failed: priority must be at least 1 (HTTP 400)')
     expect((await ruleOf('Rate Limit Abuse'))?.priority).toBe(1)
+  })
+
+  it('lists the rules in the order they run, and the cursor follows a rule its priority moves', async () => {
+    // The six templates (one creation time) and two rules of the test's own, one of them first by priority.
+    const { org, app } = await gameOnDaemon(async (_, api) => {
+      const rule = { action: 'flag', field: 'country', operator: 'eq' } as const
+      daemon().clock.advance(1000)
+      await api.fraud.createRule('space-race', { ...rule, name: 'Country XX', value: 'XX', priority: 900 })
+      await api.fraud.createRule('space-race', { ...rule, name: 'Country YY', value: 'YY' })
+    })
+    await press(app, RIGHT)
+    await frameWith(app, '8 rules, run by priority (high first)')
+    const runOrder = [
+      'Country XX',
+      'Block Bot Traffic',
+      'Block Click Injection',
+      'Flag Device Farms',
+      'Rate Limit Abuse',
+      'Block Emulators',
+      'Flag Revenue Anomalies',
+      'Country YY',
+    ]
+    const shown = (frame: string) =>
+      frame
+        .split('\n')
+        .map((line) => runOrder.find((name) => new RegExp(`^${name} +(block|flag) `).test(line)))
+        .filter(Boolean)
+    expect(shown(app.lastFrame() ?? '')).toEqual(runOrder)
+    expect((await org.api.fraud.rules('space-race', { limit: 100 })).data.map((r) => r.name)).toEqual(
+      runOrder,
+    )
+    // Country YY (last) to 101: it runs second now, and stays selected: the next + is its too.
+    await press(app, 'G', '+')
+    await frameWith(app, 'Country YY: priority 101')
+    await frameWhere(app, (f) => shown(f)[1] === 'Country YY', 'Country YY second')
+    await press(app, '+')
+    await frameWith(app, 'Country YY: priority 102')
+    expect(shown(app.lastFrame() ?? '')).toEqual(['Country XX', 'Country YY', ...runOrder.slice(1, 7)])
   })
 
   it('adds a blocklist entry (the API’s 400 shown) and removes one after y', async () => {

@@ -198,6 +198,60 @@ describe('errors in place', () => {
     await frameWith(again, 'key refused (revoked, expired or wrong): API key revoked')
   })
 
+  it('a refused key is said once and not asked again until the screen is shown again', async () => {
+    const client = new FakeClient()
+    client.failures.push(apiError(401, 'the API key has been revoked'))
+    const app = renderTui({ client })
+    await frameWith(
+      app,
+      '✗ auth (not retried): key refused (revoked, expired or wrong): the API key has been revoked',
+    )
+    const asked = client.calls.length
+    for (let i = 0; i < 5; i++) app.clock.advance(30_000)
+    await new Promise((r) => setImmediate(r))
+    expect(client.calls.length).toBe(asked)
+    // The user acts (another screen, then Home again): asked again, and it answers.
+    await press(app, '3')
+    await frameWith(app, '2 keys')
+    await press(app, '1')
+    await frameWith(app, 'linkd 9.8.7')
+    expect(app.lastFrame()).not.toContain('✗')
+  })
+
+  it('a list page refused for good is not fetched again until r; a 5xx one after its backoff', async () => {
+    const client = new FakeClient()
+    const app = renderTui({ client, initialScreen: 'links' })
+    await frameWith(app, '30 links')
+    const lists = () => client.calls.filter((c) => c.startsWith('links.list')).length
+    client.failures.push(apiError(404, 'Organization not found'))
+    app.refresh()
+    await frameWith(app, '✗ error (not retried): Organization not found (HTTP 404)')
+    const asked = lists()
+    for (let i = 0; i < 5; i++) {
+      app.refresh()
+      await press(app, 'j')
+    }
+    expect(lists()).toBe(asked)
+    await press(app, 'r')
+    await frameWhere(app, (f) => f.includes('30 links') && !f.includes('✗'), 'the list read again')
+    expect(lists()).toBe(asked + 1)
+    cleanup()
+
+    // A 5xx on the first page: retried once its second is up, not at every render meanwhile.
+    const flaky = new FakeClient()
+    flaky.failures.push(apiError(500, 'database is busy'))
+    const again = renderTui({ client: flaky, initialScreen: 'links' })
+    await frameWith(again, '✗ error (retrying in 1s): database is busy (HTTP 500)')
+    await press(again, 'j', 'j')
+    const flakyLists = () => flaky.calls.filter((c) => c.startsWith('links.list')).length
+    expect(flakyLists()).toBe(1)
+    again.clock.advance(999)
+    expect(flakyLists()).toBe(1)
+    again.clock.advance(1)
+    await frameWith(again, '30 links')
+    expect(flakyLists()).toBe(2)
+  })
+
   it('backs off 1 s, 2 s, 4 s … up to 30 s, and honours a capped Retry-After', () => {
     const down = troubleOf(unreachable())
     expect([1, 2, 3, 4, 5, 6, 7, 20].map((n) => retryDelayMs(n, down))).toEqual([

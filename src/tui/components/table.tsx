@@ -55,6 +55,17 @@ export function columnWidths<T>(
   )
 }
 
+/** How many characters column `index` gets in the table of `rows` (0 when it is left out). */
+export function columnWidth<T>(
+  columns: readonly TableColumn<T>[],
+  rows: readonly (T | undefined)[],
+  total: number,
+  index: number,
+): number {
+  const { shown, widths } = columnWidths(columns, rows, total)
+  return widths[shown.indexOf(index)] ?? 0
+}
+
 function cell(text: string, width: number, align: 'right' | undefined): string {
   const cut = truncate(text, width)
   return align === 'right' ? cut.padStart(width) : cut.padEnd(width)

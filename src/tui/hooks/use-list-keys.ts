@@ -42,6 +42,8 @@ export interface Cursor {
   move(input: string, key: Key): boolean
   /** Back to the first row. */
   reset(): void
+  /** To row `index` (its row moved: a re-sorted list), scrolled into view. */
+  to(index: number): void
 }
 
 /** The selected row and the first visible one of a list of `count` rows shown `rows` at a time. */
@@ -62,5 +64,6 @@ export function useCursor(count: number, rows: number): Cursor {
       return true
     },
     reset: () => setPos({ cursor: 0, top: 0 }),
+    to: (index) => setPos((p) => ({ cursor: index, top: scrollTop(p.top, index, rows) })),
   }
 }

@@ -2,7 +2,8 @@
  * A long list read page by page (virtualized): only the pages around the visible window are
  * fetched and kept (at most KEEP_PAGES), so 100k rows scroll with a handful of requests and
  * bounded memory. The visible pages are fetched again every refresh interval; a failed fetch
- * is reported on the status line and retried with backoff.
+ * is reported on the status line and retried with backoff, or, when permanent (a refused key:
+ * `Trouble.permanent`), not asked for again until the list is reloaded or shown anew.
  */
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { PageOf } from '../../contract/common.js'
@@ -34,6 +35,8 @@ export function usePagedList<T>(
   const { refreshMs, report, clock } = useTui()
   const pages = useRef(new Map<number, T[]>())
   const loading = useRef(new Set<number>())
+  /** Pages whose fetch failed: not asked for until their retry is due (for good when permanent). */
+  const held = useRef(new Set<number>())
   const windowRef = useRef<[number, number]>([0, 1])
   const failures = useRef(0)
   const requested = useRef(0)
@@ -67,10 +70,14 @@ export function usePagedList<T>(
           if (started !== generation.current) return
           failures.current += 1
           const trouble = troubleOf(err)
+          held.current.add(page)
+          if (trouble.permanent) return report(source, trouble)
           const wait = retryDelayMs(failures.current, trouble)
           report(source, trouble, wait)
           clock.after(wait, () => {
-            if (started === generation.current) setVersion((v) => v + 1)
+            if (started !== generation.current) return
+            held.current.delete(page)
+            setVersion((v) => v + 1)
           })
         })
         .finally(() => {
@@ -91,7 +98,7 @@ export function usePagedList<T>(
   const show = useCallback(
     (from: number, to: number) => {
       windowRef.current = [from, to]
-      for (const p of pagesOf(from, to)) if (!pages.current.has(p)) load(p)
+      for (const p of pagesOf(from, to)) if (!pages.current.has(p) && !held.current.has(p)) load(p)
     },
     [load],
   )
@@ -100,6 +107,7 @@ export function usePagedList<T>(
     generation.current += 1
     pages.current.clear()
     loading.current.clear()
+    held.current.clear()
     setVersion((v) => v + 1)
   }, [])
 
@@ -115,7 +123,7 @@ export function usePagedList<T>(
     let cancel = () => {}
     const tick = () => {
       const [from, to] = windowRef.current
-      for (const p of pagesOf(from, to)) load(p)
+      for (const p of pagesOf(from, to)) if (!held.current.has(p)) load(p)
       cancel = clock.after(refreshMs, tick)
     }
     cancel = clock.after(refreshMs, tick)

@@ -2,7 +2,9 @@
  * Loads data now and again every refresh interval (with `repeat: false`, only when its deps
  * change or on reload: a costly report). A failure is reported to the status line and retried
  * with backoff (1 s doubling to 30 s, or the daemon's Retry-After); the last good data stays on
- * screen meanwhile. Nothing it does throws into the render tree.
+ * screen meanwhile. A permanent one (a refused key, a missing resource: `Trouble.permanent`) is
+ * not retried: the poll stops until the user acts (reload, other deps, the screen shown again).
+ * Nothing it does throws into the render tree.
  */
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { retryDelayMs, troubleOf, type Trouble } from '../api.js'
@@ -46,8 +48,9 @@ export function usePoll<T>(
         if (!alive) return
         failures += 1
         const t = troubleOf(err)
-        const wait = retryDelayMs(failures, t)
         setTrouble(t)
+        if (t.permanent) return report(source, t)
+        const wait = retryDelayMs(failures, t)
         report(source, t, wait)
         cancel = clock.after(wait, () => void run())
       }

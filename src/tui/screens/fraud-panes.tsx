@@ -9,11 +9,12 @@ import { Text } from '../components/text.js'
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react'
 import type { BlocklistEntry, BlockType, FraudEvent, FraudReview, FraudRule } from '../../contract/fraud.js'
 import { ruleNames } from '../../format/cells.js'
+import { visible } from '../../format/visible.js'
 import { plural } from '../../contract/numbers.js'
 import { validationLines } from '../api.js'
 import { Confirm, type Confirmation } from '../components/confirm.js'
 import { Form } from '../components/form.js'
-import { Table, type TableColumn } from '../components/table.js'
+import { columnWidth, Table, type TableColumn } from '../components/table.js'
 import { hasScope, tint, useTui } from '../context.js'
 import { useKeys } from '../hooks/use-keys.js'
 import { useCursor, type Cursor } from '../hooks/use-list-keys.js'
@@ -195,17 +196,25 @@ export function RuleList({ game, active, width, rows }: PaneProps) {
     env.client,
     game,
   ])
-  // Creation order, so a rule keeps its row while its priority changes (the API lists by priority).
-  const rules = [...(poll.data?.data ?? [])].sort(
-    (a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id),
-  )
+  // As the API lists them: the order they run in (priority high first, then creation order).
+  const rules = poll.data?.data ?? []
   const tableRows = Math.max(1, rows - 3)
   const pos = useCursor(rules.length, tableRows)
+  // The cursor stays on its rule when a new priority moves the rule's row; a move key lets go.
+  const followed = useRef<string | null>(null)
+  const at = rules.findIndex((r) => r.id === followed.current)
+  useLayoutEffect(() => {
+    if (at >= 0 && at !== pos.cursor) pos.to(at)
+    else followed.current = rules[pos.cursor]?.id ?? null
+  })
   const write = useWrite(poll.reload)
   const canWrite = hasScope(env, 'fraud:write')
 
   useKeys((input, key) => {
-    if (pos.move(input, key)) return
+    if (pos.move(input, key)) {
+      followed.current = null
+      return
+    }
     const rule = rules[pos.cursor]
     if (!rule || !canWrite) return
     if (input === ' ' || key.return) {
@@ -256,8 +265,18 @@ export function Blocklist({ game, active, width, rows, hold }: PaneProps) {
     game,
   ])
   const entries = poll.data?.data ?? []
-  const tableRows = Math.max(1, rows - 3)
+  // A value its cell cuts (a device fingerprint: up to 256 characters) is also shown whole under
+  // the table, wrapped, to read and copy (as Domains shows its records); the table leaves it the
+  // lines the longest such value needs, so the rows do not jump as the cursor moves.
+  const room = columnWidth(BLOCKED, entries, width, 1)
+  const wholeOf = (e: BlocklistEntry | undefined) =>
+    e && [...visible(e.value)].length > room ? `${e.type} ${e.value}` : null
+  const linesOf = (text: string | null) =>
+    text ? Math.ceil([...visible(text)].length / Math.max(1, width)) : 0
+  const reserved = Math.max(0, ...entries.map((e) => linesOf(wholeOf(e))))
+  const tableRows = Math.max(1, rows - 3 - reserved)
   const pos = useCursor(entries.length, tableRows)
+  const whole = wholeOf(entries[pos.cursor])
   const write = useWrite(poll.reload)
   const [adding, setAdding] = useState(false)
   const [confirm, setConfirm] = useState<Confirmation | null>(null)
@@ -324,6 +343,7 @@ export function Blocklist({ game, active, width, rows, hold }: PaneProps) {
       width={width}
       outcome={write.outcome}
     >
+      {whole ? <Text>{whole}</Text> : null}
       {confirm ? <Confirm ask={confirm} active={active} done={() => setConfirm(null)} /> : null}
     </PaneBody>
   )

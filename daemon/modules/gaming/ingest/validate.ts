@@ -340,6 +340,9 @@ export function checkEvent(
   if (!playerId || typeof e.player_id !== 'string')
     return failed(raw, index, 'InvalidEvent', `player_id must be a string of 1-${L.idMax} characters`)
   if (!isPlain(playerId)) return failed(raw, index, 'InvalidEvent', `player_id ${NOT_PLAIN}`)
+  // A URL path reads `.` and `..` as "here" and "up": such a player's profile could not be asked for.
+  if (playerId === '.' || playerId === '..')
+    return failed(raw, index, 'InvalidEvent', 'player_id cannot be "." or ".." (a URL path cannot name them)')
   let sessionId: string | null = null
   if (e.session_id !== undefined && e.session_id !== null) {
     sessionId = typeof e.session_id === 'string' ? str(e.session_id) : null

@@ -67,3 +67,25 @@ describe('ids with control characters', () => {
     expect(await count(t, 'game_players')).toBe(0)
   })
 })
+
+describe('player ids a URL path cannot name', () => {
+  it('"." and ".." are refused per event, naming player_id; "..." and ".a" are ids like others', async () => {
+    const events = ['.', '..', '...', '.a'].map((player_id) => event(t, { player_id }))
+    const r = accepted(await send(t, batch(t, events), o))
+    expect(r).toMatchObject({ accepted: 2, rejected: 2 })
+    const message = 'player_id cannot be "." or ".." (a URL path cannot name them)'
+    expect(r.errors).toEqual([
+      { index: 0, eventId: events[0]!.event_id, error: 'InvalidEvent', message },
+      { index: 1, eventId: events[1]!.event_id, error: 'InvalidEvent', message },
+    ])
+    // The players stored can be read back by their profile route.
+    for (const id of ['...', '.a']) {
+      const profile = await t.call(
+        'GET',
+        `/api/v1/analytics/games/${game.id}/players/${encodeURIComponent(id)}`,
+      )
+      expect(profile.statusCode, profile.body).toBe(200)
+      expect(profile.json<{ playerId: string }>().playerId).toBe(id)
+    }
+  })
+})
