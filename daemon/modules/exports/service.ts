@@ -99,6 +99,17 @@ function present(r: DestinationRow): ExportDestination {
   }
 }
 
+/**
+ * The lastExportedDate after a `run` of `day`: the daily job resumes the day after it, so it moves
+ * only onto a day that has ended and follows it (or is the first written). Today, written while it
+ * still gets rows, and a day after a gap stay for the job to write (again).
+ */
+function manualRunMark(stored: number | null, day: number, today: number): number | null {
+  const last = stored === null ? null : Number(stored)
+  if (day >= today) return last
+  return last === null || day === last + 1 ? day : last
+}
+
 export function createExportsService(deps: ExportsDeps): ExportsService {
   const { store, clock } = deps
   const delays = deps.retryDelaysMs ?? [2_000, 10_000]
@@ -158,8 +169,11 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
     }
   }
 
-  /** Writes one day of every dataset of the destination; records the outcome; throws 503 on failure. */
-  async function runDay(row: DestinationRow, day: number): Promise<ExportRun> {
+  /**
+   * Writes one day of every dataset of the destination; records the outcome; throws 503 on failure.
+   * `last` is the destination's lastExportedDate after a success (the day the daily job resumes from).
+   */
+  async function runDay(row: DestinationRow, day: number, last: number | null): Promise<ExportRun> {
     const format = row.format as RawFormat
     const objects: ExportRun['objects'] = []
     const dir = await mkdtemp(join(tmpdir(), 'linkd-export-'))
@@ -189,7 +203,6 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
-    const last = row.last_exported_day === null ? day : Math.max(Number(row.last_exported_day), day)
     await store.recordRun(row.id, { at: clock.now(), ok: true, day: last })
     return { destinationId: row.id, date: dateOfDay(day), objects }
   }
@@ -247,7 +260,7 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
       const today = utcDayNumber(clock.now())
       const day = date === undefined ? today - 1 : dayOf(date)
       if (day > today) throw validation('date', 'must not be in the future')
-      return runDay(row, day)
+      return runDay(row, day, manualRunMark(row.last_exported_day, day, today))
     },
     async runDue() {
       const yesterday = utcDayNumber(clock.now()) - 1
@@ -257,7 +270,7 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
         const done = row.last_exported_day === null ? yesterday - 1 : Number(row.last_exported_day)
         for (let day = Math.max(done + 1, yesterday - CATCH_UP_DAYS + 1); day <= yesterday; day++) {
           try {
-            await runDay(row, day)
+            await runDay(row, day, day)
             written++
           } catch {
             // Recorded on the destination; the next run tries this day again.

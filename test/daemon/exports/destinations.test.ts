@@ -233,6 +233,38 @@ describe('export destinations', () => {
     expect((await list()).find((x) => x.id === d.id)).toMatchObject({ lastExportedDate: '2026-11-20' })
   })
 
+  it('a run of today, or of a day after a gap, leaves those days to the daily job: it writes them whole', async () => {
+    const d = await create({ bucket: 'other', prefix: 'partial', format: 'csv', datasets: ['raw_events'] })
+    const now = t.clock.now()
+    const rowsOf = async (date: string) =>
+      (await s3.get('other', `partial/raw_events/date=${date}/part-0.csv`)).toString().trimEnd().split('\r\n')
+        .length - 1
+    try {
+      // Today so far (5 events); then a sixth arrives, later that day.
+      expect((await run(d.id, '2026-11-21')).statusCode).toBe(200)
+      expect(await rowsOf('2026-11-21')).toBe(5)
+      expect((await list()).find((x) => x.id === d.id)!.lastExportedDate).toBeNull()
+      t.clock.advance(3_600_000)
+      expect(
+        accepted(await send(t, batch(t, [event(t, { player_id: 'late' })]), { game, orgId: t.orgId }))
+          .accepted,
+      ).toBe(1)
+      // A day after a gap (2026-11-19 written, 11-20 not): the mark stays before the gap.
+      expect((await run(d.id, '2026-11-19')).statusCode).toBe(200)
+      expect((await run(d.id, '2026-11-21')).statusCode).toBe(200)
+      expect((await list()).find((x) => x.id === d.id)!.lastExportedDate).toBe('2026-11-19')
+      // The next night's job writes 11-20 and the whole of 11-21.
+      t.clock.set(now + DAY)
+      expect((await t.app.linkd.scheduler.runNow('scheduled-exports')).status).toBe('ok')
+      expect(await rowsOf('2026-11-20')).toBe(50)
+      expect(await rowsOf('2026-11-21')).toBe(6)
+      expect((await list()).find((x) => x.id === d.id)!.lastExportedDate).toBe('2026-11-21')
+    } finally {
+      t.clock.set(now)
+      await t.call('DELETE', `/api/exports/destinations/${d.id}`)
+    }
+  })
+
   it('a store that is down is tried 3 times, and its error shows as lastError; the secret is never logged', async () => {
     let connections = 0
     const down: Server = createServer((socket) => {
