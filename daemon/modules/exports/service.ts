@@ -29,7 +29,7 @@ import {
 } from '../../../src/contract/raw-export.js'
 import { hostRefusal, SsrfError, type GuardPolicy } from '../webhooks/index.js'
 import type { DatasetSource, ExportsService } from './api.js'
-import { putFile, s3ErrorText, type S3Options } from './s3.js'
+import { isStoreRefusal, putFile, s3ErrorText, type S3Options } from './s3.js'
 import type { DestinationRow, ExportDestinationStore } from './store.js'
 
 export interface ExportsDeps {
@@ -143,7 +143,10 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
     return { path, rows: count, bytes: (await stat(path)).size }
   }
 
-  /** Uploads with retries (none when the address policy refused: trying again cannot help); the last attempt's error is thrown. */
+  /**
+   * Uploads with retries (none when the address policy or the store refused: trying again cannot
+   * help); the last attempt's error is thrown, with the attempts made in `attempts`.
+   */
   async function upload(row: DestinationRow, key: string, file: { path: string; bytes: number }) {
     const target = {
       endpoint: row.endpoint,
@@ -159,7 +162,8 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
         return
       } catch (err) {
         const wait = delays[attempt]
-        if (wait === undefined || err instanceof SsrfError) throw err
+        if (wait === undefined || err instanceof SsrfError || isStoreRefusal(err))
+          throw Object.assign(err as object, { attempts: attempt + 1 })
         deps.log?.warn(
           { destinationId: row.id, key, attempt: attempt + 1, error: s3ErrorText(err) },
           'export upload failed: retrying',
@@ -188,6 +192,7 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
       }
     } catch (err) {
       const refused = err instanceof SsrfError
+      const attempts = (err as { attempts?: number }).attempts ?? 1
       const error =
         err instanceof AppError
           ? err.message
@@ -198,7 +203,7 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
       deps.log?.warn({ destinationId: row.id, date: dateOfDay(day), error }, 'export failed')
       throw new AppError(
         'ServiceUnavailable',
-        `the export of ${dateOfDay(day)} to bucket ${row.bucket} failed${refused ? '' : ` after ${delays.length + 1} attempts`}: ${error}`,
+        `the export of ${dateOfDay(day)} to bucket ${row.bucket} failed${attempts > 1 ? ` after ${attempts} attempts` : ''}: ${error}`,
       )
     } finally {
       await rm(dir, { recursive: true, force: true })

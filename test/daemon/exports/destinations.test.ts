@@ -265,7 +265,7 @@ describe('export destinations', () => {
     }
   })
 
-  it('a store that is down is tried 3 times, and its error shows as lastError; the secret is never logged', async () => {
+  it('a store that is down is tried 3 times, one that refuses (403, 404) once; the error shows as lastError; the secret is never logged', async () => {
     let connections = 0
     const down: Server = createServer((socket) => {
       connections++
@@ -286,7 +286,9 @@ describe('export destinations', () => {
     } finally {
       down.close()
     }
-    // Bad credentials: the store's refusal, named.
+    // Bad credentials: the store's refusal, named, and not tried again (it would refuse again).
+    const retries = () => logs.join('').split('export upload failed: retrying').length
+    const before = retries()
     const d = await create({
       accessKeyId: 'NOBODY',
       secretAccessKey: 'wrong-secret-value',
@@ -295,8 +297,17 @@ describe('export destinations', () => {
     })
     const res = await run(d.id, '2026-11-20')
     expect(res.statusCode).toBe(503)
+    expect(res.json<{ message: string }>().message).toMatch(
+      /^the export of 2026-11-20 to bucket lake failed: /,
+    )
     const after = (await list()).find((x) => x.id === d.id)!
     expect(after.lastError).toMatch(/Signature|AccessKey|Forbidden|403/)
+    // A bucket that does not exist: the same.
+    const missing = await create({ bucket: 'no-such-bucket', datasets: ['clicks'], gameId: null })
+    const res404 = await run(missing.id, '2026-11-20')
+    expect(res404.json<{ message: string }>().message).toMatch(/failed: NoSuchBucket: .*\(HTTP 404\)$/)
+    expect(retries()).toBe(before)
+    await t.call('DELETE', `/api/exports/destinations/${missing.id}`)
     expect(logs.join('')).toContain('export failed')
     for (const text of [logs.join(''), res.body, JSON.stringify(await list())]) {
       expect(text).not.toContain('wrong-secret-value')
