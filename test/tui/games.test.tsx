@@ -245,4 +245,38 @@ describe('the funnel pane against linkd', () => {
     await press(app, KEY.escape)
     await frameWith(app, '1 game')
   })
+  it('a game that keeps raw events 7 days: the 30-day funnel reads those 7 days (it was a 400 retried forever)', async () => {
+    const d = daemon()
+    const org = await newOrg(d)
+    const game = (await org.api.games.create({
+      name: 'Short Memory',
+      slug: 'short-memory',
+      platform: 'ios',
+      rawRetentionDays: 7,
+    })) as GameWithSecrets
+    const t = d.testApp
+    accepted(
+      await send(t, batch(t, [event(t, { player_id: 'a', event_type: 'app_install' })]), {
+        game,
+        orgId: org.orgId,
+      }),
+    )
+    const app = renderOnDaemon(d, org.ownerKey, { initialScreen: 'games' })
+    await frameWith(app, '1 game')
+    await press(app, KEY.enter)
+    await frameWith(app, '(30 days)')
+    await press(app, 'f')
+    // The daemon's clock reads 2026-11-21.
+    const frame = await frameWith(app, 'Funnel of Short Memory', 'app_install')
+    expect(frame).toContain('· 7 days ·')
+    expect(frame).toContain('2026-11-15 to 2026-11-21 (raw events are kept 7 days)')
+    expect(frame).toMatch(/ 1 app_install\s+█+\s+1\s+100%/)
+    expect(app.lastFrame()).not.toContain('HTTP 400')
+    // Kept 30 days from now on: the days the 7 already removed stay gone, which the pane says whole.
+    await org.api.games.update('short-memory', { rawRetentionDays: 30 })
+    await press(app, KEY.escape)
+    await frameWith(app, '1 game')
+    await press(app, KEY.enter)
+    await frameWith(app, 'which this game keeps 30 days (rawRetentionDays): the range must start')
+  })
 })
