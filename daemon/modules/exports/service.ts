@@ -174,7 +174,8 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
   }
 
   /**
-   * Writes one day of every dataset of the destination; records the outcome; throws 503 on failure.
+   * Writes one day of every dataset of the destination; records the outcome; throws 503 when the
+   * store failed (linkd's own refusal as it is).
    * `last` is the destination's lastExportedDate after a success (the day the daily job resumes from).
    */
   async function runDay(row: DestinationRow, day: number, last: number | null): Promise<ExportRun> {
@@ -201,6 +202,8 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
             : s3ErrorText(err)
       await store.recordRun(row.id, { at: clock.now(), ok: false, error })
       deps.log?.warn({ destinationId: row.id, date: dateOfDay(day), error }, 'export failed')
+      // linkd's own refusal (the game's analytics turned off…) is answered as such, not as the store's.
+      if (err instanceof AppError) throw err
       throw new AppError(
         'ServiceUnavailable',
         `the export of ${dateOfDay(day)} to bucket ${row.bucket} failed${attempts > 1 ? ` after ${attempts} attempts` : ''}: ${error}`,

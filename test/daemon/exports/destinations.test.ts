@@ -344,6 +344,20 @@ describe('export destinations', () => {
     await t.call('DELETE', `/api/exports/destinations/${d.id}`)
   })
 
+  it("a game whose analytics is off: run is that 409, not a store's 503, and lastError says it", async () => {
+    await createGame(t, { slug: 'paused-lake' })
+    const d = await create({ gameId: 'paused-lake', datasets: ['raw_events'] })
+    const off = await t.call('PATCH', '/api/v1/admin/games/paused-lake', {
+      body: { modules: { analytics: false } },
+    })
+    expect(off.statusCode, off.body).toBe(200)
+    const res = await run(d.id, '2026-11-20')
+    const err = expectError(res, 409, 'Conflict')
+    expect(err.message).toMatch(/^gaming analytics is off for game paused-lake/)
+    expect((await list()).find((x) => x.id === d.id)!.lastError).toBe(err.message)
+    await t.call('DELETE', `/api/exports/destinations/${d.id}`)
+  })
+
   it('at most 20 destinations per organization: the 21st is a 409, as every count limit', async () => {
     const org = await t.createOrg('many-stores')
     const add = () =>
