@@ -3,6 +3,7 @@ import { rename, rm, writeFile } from 'node:fs/promises'
 import { extname } from 'node:path'
 import type { Ctx } from '../session/context.js'
 import { CliError, EXIT } from '../session/exit-codes.js'
+import { checkOutputFile, writeFailure } from './sink.js'
 
 type Format = 'svg' | 'png'
 
@@ -29,6 +30,7 @@ export async function sendImage(
 ): Promise<{ format: Format; file: string; bytes: number } | undefined> {
   const file = opts.output !== undefined && opts.output !== '-' ? opts.output : undefined
   const format = opts.format ?? (file === undefined ? 'svg' : formatOfFile(file))
+  if (file !== undefined) await checkOutputFile(file)
   const image = await fetch(format)
   if (file === undefined) {
     ctx.stdout.write(image.body)
@@ -40,10 +42,7 @@ export async function sendImage(
     await rename(tmp, file)
   } catch (err) {
     await rm(tmp, { force: true })
-    throw new CliError(
-      `cannot write ${file}: ${err instanceof Error ? err.message : String(err)}`,
-      EXIT.error,
-    )
+    throw writeFailure(file, tmp, err)
   }
   return { format, file, bytes: image.body.length }
 }

@@ -1,5 +1,6 @@
 /** Export destinations of the CLI (links export, analytics export). */
-import { open, rename, rm, type FileHandle } from 'node:fs/promises'
+import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises'
+import { dirname } from 'node:path'
 import type { Ctx } from '../session/context.js'
 import { createProgress, type Progress } from './progress.js'
 import { CliError, EXIT } from '../session/exit-codes.js'
@@ -28,11 +29,38 @@ export function stdoutSink(ctx: Ctx): Sink {
   }
 }
 
+/**
+ * A usage error when `file` cannot be an output file: a directory, or in one that does not exist
+ * (checked before an export starts, and before a temporary file is made beside it).
+ */
+export async function checkOutputFile(file: string): Promise<void> {
+  if (file.trim() === '') throw new CliError('-o/--output needs a file name (or - for stdout)', EXIT.usage)
+  const refuse = (why: string) => new CliError(`cannot write ${file}: ${why}`, EXIT.usage)
+  if ((await stat(file).catch(() => undefined))?.isDirectory() || /[/\\]$/.test(file))
+    throw refuse('it is a directory; name a file in it')
+  const dir = dirname(file)
+  const parent = await stat(dir).catch(() => undefined)
+  if (!parent) throw refuse(`there is no directory ${dir}`)
+  if (!parent.isDirectory()) throw refuse(`${dir} is not a directory`)
+}
+
+/** Why writing `file` failed, in its name (never the temporary file's). */
+export function writeFailure(file: string, tmp: string, err: unknown): CliError {
+  const code = (err as NodeJS.ErrnoException).code
+  const why =
+    code === 'EACCES' || code === 'EPERM'
+      ? 'permission denied'
+      : code === 'ENOSPC'
+        ? 'no space left on the device'
+        : (err instanceof Error ? err.message : String(err)).replaceAll(tmp, file)
+  return new CliError(`cannot write ${file}: ${why}`, EXIT.error)
+}
+
 /** A temporary file beside `file`, renamed to it on close and removed on abort. */
 export async function fileSink(file: string): Promise<Sink> {
+  await checkOutputFile(file)
   const tmp = `${file}.tmp-${process.pid}`
-  const fail = (err: unknown) =>
-    new CliError(`cannot write ${file}: ${err instanceof Error ? err.message : String(err)}`, EXIT.error)
+  const fail = (err: unknown) => writeFailure(file, tmp, err)
   let handle: FileHandle
   try {
     handle = await open(tmp, 'w', 0o644)

@@ -100,7 +100,12 @@ export const ExportDestination = Type.Object(
     createdAt: Timestamp,
     lastRunAt: Nullable(Timestamp),
     lastSuccessAt: Nullable(Timestamp),
-    lastExportedDate: Nullable(Type.String({ description: 'The last UTC day written (YYYY-MM-DD)' })),
+    lastExportedDate: Nullable(
+      Type.String({
+        description:
+          'The UTC day (YYYY-MM-DD) up to which every day is written: the daily job resumes after it',
+      }),
+    ),
     lastError: Nullable(
       Type.String({ description: "The last failed run's error, null once a run succeeds" }),
     ),

@@ -1,5 +1,5 @@
 /** linkctl export events|clicks and exports destinations against the real daemon (and s3rver). */
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ExportDestination } from '../../src/contract/raw-export.js'
@@ -91,6 +91,28 @@ describe('linkctl export', () => {
     ).catch((e: unknown) => e)
     expect(exitCodeFor(err)).toBe(5)
     expect(() => readFileSync(join(dir.dir, 'none.ndjson'))).toThrow()
+  })
+
+  it('-o naming a directory, or a file in a missing one, is a usage error that says which (no temporary name)', async () => {
+    const attempt = (output: string) =>
+      cli(['export', 'clicks', '--url', d.url, '--api-key', d.ownerKey, '-o', output])
+    for (const output of [dir.dir, `${dir.dir}/`]) {
+      const res = await attempt(output)
+      expect(res.code, res.stderr).toBe(2)
+      expect(res.stderr).toBe(`error: cannot write ${output}: it is a directory; name a file in it\n`)
+    }
+    const missing = join(dir.dir, 'no-such-dir', 'clicks.csv')
+    const res = await attempt(missing)
+    expect(res.code, res.stderr).toBe(2)
+    expect(res.stderr).toBe(
+      `error: cannot write ${missing}: there is no directory ${join(dir.dir, 'no-such-dir')}\n`,
+    )
+    const empty = await attempt('')
+    expect([empty.code, empty.stderr]).toEqual([
+      2,
+      'error: -o/--output needs a file name (or - for stdout)\n',
+    ])
+    expect(readdirSync(dir.dir).filter((f) => f.includes('.tmp-'))).toEqual([])
   })
 
   it('clicks --link takes a short code or short URL, like the links commands', async () => {

@@ -176,16 +176,31 @@ describe('games screen against linkd', () => {
 })
 
 describe('the funnel pane against linkd', () => {
-  it('f shows the funnel as bars with conversions; e edits the steps (a refusal shown under them); w the window', async () => {
+  /** A new organization of the daemon with one iOS game. */
+  async function withGame(name: string, slug: string, rawRetentionDays?: number) {
     const d = daemon()
     const org = await newOrg(d)
     const game = (await org.api.games.create({
-      name: 'Space Race',
-      slug: 'space-race',
+      name,
+      slug,
       platform: 'ios',
+      ...(rawRetentionDays ? { rawRetentionDays } : {}),
     })) as GameWithSecrets
+    return { d, org, game, t: d.testApp }
+  }
+  /** The TUI on the games screen: the game opened (its overview over 30 days), then its funnel. */
+  async function openFunnel(d: ReturnType<typeof daemon>, ownerKey: string) {
+    const app = renderOnDaemon(d, ownerKey, { initialScreen: 'games' })
+    await frameWith(app, '1 game')
+    await press(app, KEY.enter)
+    await frameWith(app, 'DAU', '(30 days)')
+    await press(app, 'f')
+    return app
+  }
+
+  it('f shows the funnel as bars with conversions; e edits the steps (a refusal shown under them); w the window', async () => {
+    const { d, org, game, t } = await withGame('Space Race', 'space-race')
     // Four installs, two first sessions, one purchase.
-    const t = d.testApp
     const e = (player: string, type: string, data: Record<string, unknown> = {}) =>
       event(t, { player_id: player, session_id: player, event_type: type, data })
     accepted(
@@ -200,11 +215,7 @@ describe('the funnel pane against linkd', () => {
         { game, orgId: org.orgId },
       ),
     )
-    const app = renderOnDaemon(d, org.ownerKey, { initialScreen: 'games' })
-    await frameWith(app, '1 game')
-    await press(app, KEY.enter)
-    await frameWith(app, 'DAU')
-    await press(app, 'f')
+    const app = await openFunnel(d, org.ownerKey)
     const frame = await frameWith(app, 'Funnel of Space Race', 'purchase')
     expect(frame).toMatch(/ 1 app_install\s+█{5,}\s+4\s+100%\s+100%/)
     expect(frame).toMatch(/ 2 session_start\s+█+\s+2\s+50%\s+50%/)
@@ -244,5 +255,28 @@ describe('the funnel pane against linkd', () => {
     await frameWith(app, 'DAU')
     await press(app, KEY.escape)
     await frameWith(app, '1 game')
+  })
+
+  it('a game that keeps raw events 7 days: the 30-day funnel reads those 7 days (it was a 400 retried forever)', async () => {
+    const { d, org, game, t } = await withGame('Short Memory', 'short-memory', 7)
+    accepted(
+      await send(t, batch(t, [event(t, { player_id: 'a', event_type: 'app_install' })]), {
+        game,
+        orgId: org.orgId,
+      }),
+    )
+    const app = await openFunnel(d, org.ownerKey)
+    // The daemon's clock reads 2026-11-21.
+    const frame = await frameWith(app, 'Funnel of Short Memory', 'app_install')
+    expect(frame).toContain('· 7 days ·')
+    expect(frame).toContain('2026-11-15 to 2026-11-21 (raw events are kept 7 days)')
+    expect(frame).toMatch(/ 1 app_install\s+█+\s+1\s+100%/)
+    expect(app.lastFrame()).not.toContain('HTTP 400')
+    // Kept 30 days from now on: the days the 7 already removed stay gone, which the pane says whole.
+    await org.api.games.update('short-memory', { rawRetentionDays: 30 })
+    await press(app, KEY.escape)
+    await frameWith(app, '1 game')
+    await press(app, KEY.enter)
+    await frameWith(app, 'which this game keeps 30 days (rawRetentionDays): the range must start')
   })
 })

@@ -20,7 +20,7 @@ export interface ExportDestinationsTable {
   created_at: number
   last_run_at: number | null
   last_success_at: number | null
-  /** The last UTC day written (day number). */
+  /** The UTC day (day number) up to which every day is written: the daily job resumes after it. */
   last_exported_day: number | null
   last_error: string | null
 }

@@ -75,10 +75,14 @@ export function exportRoutes(deps: { exports: ExportsService }) {
           tags: TAGS,
           summary: 'Write one UTC day now (default yesterday)',
           description:
-            'Writes the day of every dataset of the destination, replacing the objects of that day, and answers once they are stored. An upload is tried 3 times; when the store keeps failing, the answer is a 503 naming its error, also shown as lastError.',
+            'Writes the day of every dataset of the destination, replacing the objects of that day, and answers once they are stored. An upload is tried 3 times (once when the store refuses it with a 4xx); when the store keeps failing, the answer is a 503 naming its error, also shown as lastError. A raw_events game with analytics off is a 409.',
           params: IdParams,
           body: RunExportBody,
-          response: { 200: ExportRun, 503: errorRef('The object store kept failing') },
+          response: {
+            200: ExportRun,
+            409: errorRef("The game's analytics is off"),
+            503: errorRef('The object store kept failing'),
+          },
         },
         // The body is optional: none means yesterday.
         preValidation: (req, _reply, done) => {

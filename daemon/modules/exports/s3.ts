@@ -88,3 +88,23 @@ export function s3ErrorText(err: unknown): string {
   const text = `${e.name && e.name !== 'Error' ? `${e.name}: ` : ''}${e.message ?? String(err)}`
   return (status ? `${text} (HTTP ${status})` : text).slice(0, 500)
 }
+
+/** Codes of a 4xx that a later attempt can pass (the store was busy or slow, not refusing). */
+const TRANSIENT_CODES = new Set([
+  'RequestTimeout',
+  'SlowDown',
+  'Throttling',
+  'ThrottlingException',
+  'TooManyRequestsException',
+])
+
+/**
+ * Whether the store refused the request itself (4xx: wrong key, no such bucket, no permission):
+ * sending it again gets the same answer. Timeouts, throttling, 5xx and network errors are not.
+ */
+export function isStoreRefusal(err: unknown): boolean {
+  const e = err as { name?: string; $metadata?: { httpStatusCode?: number } }
+  const status = e.$metadata?.httpStatusCode
+  if (status === undefined || status < 400 || status >= 500 || status === 408 || status === 429) return false
+  return !TRANSIENT_CODES.has(e.name ?? '')
+}

@@ -29,7 +29,7 @@ import {
 } from '../../../src/contract/raw-export.js'
 import { hostRefusal, SsrfError, type GuardPolicy } from '../webhooks/index.js'
 import type { DatasetSource, ExportsService } from './api.js'
-import { putFile, s3ErrorText, type S3Options } from './s3.js'
+import { isStoreRefusal, putFile, s3ErrorText, type S3Options } from './s3.js'
 import type { DestinationRow, ExportDestinationStore } from './store.js'
 
 export interface ExportsDeps {
@@ -99,6 +99,17 @@ function present(r: DestinationRow): ExportDestination {
   }
 }
 
+/**
+ * The lastExportedDate after a `run` of `day`: the daily job resumes the day after it, so it moves
+ * only onto a day that has ended and follows it (or is the first written). Today, written while it
+ * still gets rows, and a day after a gap stay for the job to write (again).
+ */
+function manualRunMark(stored: number | null, day: number, today: number): number | null {
+  const last = stored === null ? null : Number(stored)
+  if (day >= today) return last
+  return last === null || day === last + 1 ? day : last
+}
+
 export function createExportsService(deps: ExportsDeps): ExportsService {
   const { store, clock } = deps
   const delays = deps.retryDelaysMs ?? [2_000, 10_000]
@@ -132,7 +143,10 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
     return { path, rows: count, bytes: (await stat(path)).size }
   }
 
-  /** Uploads with retries (none when the address policy refused: trying again cannot help); the last attempt's error is thrown. */
+  /**
+   * Uploads with retries (none when the address policy or the store refused: trying again cannot
+   * help); the last attempt's error is thrown, with the attempts made in `attempts`.
+   */
   async function upload(row: DestinationRow, key: string, file: { path: string; bytes: number }) {
     const target = {
       endpoint: row.endpoint,
@@ -148,7 +162,8 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
         return
       } catch (err) {
         const wait = delays[attempt]
-        if (wait === undefined || err instanceof SsrfError) throw err
+        if (wait === undefined || err instanceof SsrfError || isStoreRefusal(err))
+          throw Object.assign(err as object, { attempts: attempt + 1 })
         deps.log?.warn(
           { destinationId: row.id, key, attempt: attempt + 1, error: s3ErrorText(err) },
           'export upload failed: retrying',
@@ -158,8 +173,12 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
     }
   }
 
-  /** Writes one day of every dataset of the destination; records the outcome; throws 503 on failure. */
-  async function runDay(row: DestinationRow, day: number): Promise<ExportRun> {
+  /**
+   * Writes one day of every dataset of the destination; records the outcome; throws 503 when the
+   * store failed (linkd's own refusal as it is).
+   * `last` is the destination's lastExportedDate after a success (the day the daily job resumes from).
+   */
+  async function runDay(row: DestinationRow, day: number, last: number | null): Promise<ExportRun> {
     const format = row.format as RawFormat
     const objects: ExportRun['objects'] = []
     const dir = await mkdtemp(join(tmpdir(), 'linkd-export-'))
@@ -174,6 +193,7 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
       }
     } catch (err) {
       const refused = err instanceof SsrfError
+      const attempts = (err as { attempts?: number }).attempts ?? 1
       const error =
         err instanceof AppError
           ? err.message
@@ -182,14 +202,15 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
             : s3ErrorText(err)
       await store.recordRun(row.id, { at: clock.now(), ok: false, error })
       deps.log?.warn({ destinationId: row.id, date: dateOfDay(day), error }, 'export failed')
+      // linkd's own refusal (the game's analytics turned off…) is answered as such, not as the store's.
+      if (err instanceof AppError) throw err
       throw new AppError(
         'ServiceUnavailable',
-        `the export of ${dateOfDay(day)} to bucket ${row.bucket} failed${refused ? '' : ` after ${delays.length + 1} attempts`}: ${error}`,
+        `the export of ${dateOfDay(day)} to bucket ${row.bucket} failed${attempts > 1 ? ` after ${attempts} attempts` : ''}: ${error}`,
       )
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
-    const last = row.last_exported_day === null ? day : Math.max(Number(row.last_exported_day), day)
     await store.recordRun(row.id, { at: clock.now(), ok: true, day: last })
     return { destinationId: row.id, date: dateOfDay(day), objects }
   }
@@ -247,7 +268,7 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
       const today = utcDayNumber(clock.now())
       const day = date === undefined ? today - 1 : dayOf(date)
       if (day > today) throw validation('date', 'must not be in the future')
-      return runDay(row, day)
+      return runDay(row, day, manualRunMark(row.last_exported_day, day, today))
     },
     async runDue() {
       const yesterday = utcDayNumber(clock.now()) - 1
@@ -257,7 +278,7 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
         const done = row.last_exported_day === null ? yesterday - 1 : Number(row.last_exported_day)
         for (let day = Math.max(done + 1, yesterday - CATCH_UP_DAYS + 1); day <= yesterday; day++) {
           try {
-            await runDay(row, day)
+            await runDay(row, day, day)
             written++
           } catch {
             // Recorded on the destination; the next run tries this day again.

@@ -4,7 +4,8 @@ import type { Database, ExportDestinationsTable } from '../../db/schema.js'
 export type DestinationRow = Selectable<ExportDestinationsTable>
 
 /** The outcome of a run, recorded on its destination. */
-export type RunOutcome = { at: number; ok: true; day: number } | { at: number; ok: false; error: string }
+export type RunOutcome =
+  { at: number; ok: true; day: number | null } | { at: number; ok: false; error: string }
 
 /** SQL of export_destinations (the secret arrives sealed: the store never sees it in clear). */
 export interface ExportDestinationStore {
@@ -16,7 +17,7 @@ export interface ExportDestinationStore {
   /** Every destination (the daily job). */
   all(): Promise<DestinationRow[]>
   delete(organizationId: string, id: string): Promise<boolean>
-  /** Records a run: its time, and the day written or the error. */
+  /** Records a run: its time, and the lastExportedDate after it or the error. */
   recordRun(id: string, outcome: RunOutcome): Promise<void>
 }
 

@@ -42,7 +42,9 @@ export function GameFunnel(props: {
   stopEditing(): void
 }) {
   const env = useTui()
-  const { game, days, steps, window, width } = props
+  const { game, steps, window, width } = props
+  // Raw events older than the game keeps them are gone: a range reaching back further is a 400.
+  const days = Math.min(props.days, game.rawRetentionDays)
   const poll = usePoll(
     `funnel ${game.id}`,
     () => env.client.analytics.gameFunnel({ gameId: game.id, steps, window, ...rangeOf(env, days) }),
@@ -82,7 +84,8 @@ export function GameFunnel(props: {
         <Text bold wrap="truncate">
           {head}
         </Text>
-        <Text dimColor>loading…</Text>
+        {/* A refusal (retried meanwhile) shows here, whole, not only cut short on the status line. */}
+        <Text dimColor>{poll.trouble ? poll.trouble.message : 'loading…'}</Text>
       </Box>
     )
   const names = f.data.map((s) => (s.condition ? `${s.eventType}:${s.condition}` : s.eventType))
@@ -97,7 +100,7 @@ export function GameFunnel(props: {
       </Text>
       <Text
         dimColor
-      >{`${f.range.startDate} to ${f.range.endDate}: players, from step 1, from the previous step, median time`}</Text>
+      >{`${f.range.startDate} to ${f.range.endDate}${days < props.days ? ` (raw events are kept ${days} days)` : ''}: players, from step 1, from the previous step, median time`}</Text>
       {f.data.map((s, i) => (
         <Text key={s.step} wrap="truncate">
           {`${String(s.step).padStart(2)} ${names[i]!.slice(0, nameWidth).padEnd(nameWidth)} ${bar(s.players, top, barWidth).padEnd(barWidth)} ${String(s.players).padStart(count)} ${ratio(s.conversion).padStart(6)} ${ratio(s.stepConversion).padStart(6)} ${median(s.medianSecondsFromPrevious)}`}

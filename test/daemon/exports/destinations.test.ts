@@ -233,7 +233,39 @@ describe('export destinations', () => {
     expect((await list()).find((x) => x.id === d.id)).toMatchObject({ lastExportedDate: '2026-11-20' })
   })
 
-  it('a store that is down is tried 3 times, and its error shows as lastError; the secret is never logged', async () => {
+  it('a run of today, or of a day after a gap, leaves those days to the daily job: it writes them whole', async () => {
+    const d = await create({ bucket: 'other', prefix: 'partial', format: 'csv', datasets: ['raw_events'] })
+    const now = t.clock.now()
+    const rowsOf = async (date: string) =>
+      (await s3.get('other', `partial/raw_events/date=${date}/part-0.csv`)).toString().trimEnd().split('\r\n')
+        .length - 1
+    try {
+      // Today so far (5 events); then a sixth arrives, later that day.
+      expect((await run(d.id, '2026-11-21')).statusCode).toBe(200)
+      expect(await rowsOf('2026-11-21')).toBe(5)
+      expect((await list()).find((x) => x.id === d.id)!.lastExportedDate).toBeNull()
+      t.clock.advance(3_600_000)
+      expect(
+        accepted(await send(t, batch(t, [event(t, { player_id: 'late' })]), { game, orgId: t.orgId }))
+          .accepted,
+      ).toBe(1)
+      // A day after a gap (2026-11-19 written, 11-20 not): the mark stays before the gap.
+      expect((await run(d.id, '2026-11-19')).statusCode).toBe(200)
+      expect((await run(d.id, '2026-11-21')).statusCode).toBe(200)
+      expect((await list()).find((x) => x.id === d.id)!.lastExportedDate).toBe('2026-11-19')
+      // The next night's job writes 11-20 and the whole of 11-21.
+      t.clock.set(now + DAY)
+      expect((await t.app.linkd.scheduler.runNow('scheduled-exports')).status).toBe('ok')
+      expect(await rowsOf('2026-11-20')).toBe(50)
+      expect(await rowsOf('2026-11-21')).toBe(6)
+      expect((await list()).find((x) => x.id === d.id)!.lastExportedDate).toBe('2026-11-21')
+    } finally {
+      t.clock.set(now)
+      await t.call('DELETE', `/api/exports/destinations/${d.id}`)
+    }
+  })
+
+  it('a store that is down is tried 3 times, one that refuses (403, 404) once; the error shows as lastError; the secret is never logged', async () => {
     let connections = 0
     const down: Server = createServer((socket) => {
       connections++
@@ -254,7 +286,9 @@ describe('export destinations', () => {
     } finally {
       down.close()
     }
-    // Bad credentials: the store's refusal, named.
+    // Bad credentials: the store's refusal, named, and not tried again (it would refuse again).
+    const retries = () => logs.join('').split('export upload failed: retrying').length
+    const before = retries()
     const d = await create({
       accessKeyId: 'NOBODY',
       secretAccessKey: 'wrong-secret-value',
@@ -263,8 +297,17 @@ describe('export destinations', () => {
     })
     const res = await run(d.id, '2026-11-20')
     expect(res.statusCode).toBe(503)
+    expect(res.json<{ message: string }>().message).toMatch(
+      /^the export of 2026-11-20 to bucket lake failed: /,
+    )
     const after = (await list()).find((x) => x.id === d.id)!
     expect(after.lastError).toMatch(/Signature|AccessKey|Forbidden|403/)
+    // A bucket that does not exist: the same.
+    const missing = await create({ bucket: 'no-such-bucket', datasets: ['clicks'], gameId: null })
+    const res404 = await run(missing.id, '2026-11-20')
+    expect(res404.json<{ message: string }>().message).toMatch(/failed: NoSuchBucket: .*\(HTTP 404\)$/)
+    expect(retries()).toBe(before)
+    await t.call('DELETE', `/api/exports/destinations/${missing.id}`)
     expect(logs.join('')).toContain('export failed')
     for (const text of [logs.join(''), res.body, JSON.stringify(await list())]) {
       expect(text).not.toContain('wrong-secret-value')
@@ -298,6 +341,20 @@ describe('export destinations', () => {
     expect(after.lastError).toMatch(
       /^linkd's address policy refused the endpoint, not the store: refused: lan-store\.example\.test resolves to 10\.0\.0\.5, a private address/,
     )
+    await t.call('DELETE', `/api/exports/destinations/${d.id}`)
+  })
+
+  it("a game whose analytics is off: run is that 409, not a store's 503, and lastError says it", async () => {
+    await createGame(t, { slug: 'paused-lake' })
+    const d = await create({ gameId: 'paused-lake', datasets: ['raw_events'] })
+    const off = await t.call('PATCH', '/api/v1/admin/games/paused-lake', {
+      body: { modules: { analytics: false } },
+    })
+    expect(off.statusCode, off.body).toBe(200)
+    const res = await run(d.id, '2026-11-20')
+    const err = expectError(res, 409, 'Conflict')
+    expect(err.message).toMatch(/^gaming analytics is off for game paused-lake/)
+    expect((await list()).find((x) => x.id === d.id)!.lastError).toBe(err.message)
     await t.call('DELETE', `/api/exports/destinations/${d.id}`)
   })
 

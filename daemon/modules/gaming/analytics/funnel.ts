@@ -10,6 +10,7 @@ import {
   type FunnelStep,
 } from '../../../../src/contract/gaming-funnel.js'
 import { NONE_GROUP } from '../../../../src/contract/gaming-revenue.js'
+import { INGEST_LIMITS } from '../../../../src/contract/limits.js'
 import { round } from '../../../../src/contract/numbers.js'
 import { EVENT_TYPE_PATTERN } from '../../../../src/contract/text.js'
 import { AppError } from '../../../http/errors.js'
@@ -41,8 +42,10 @@ export function parseSteps(text: string): StepSpec[] {
     const colon = head.lastIndexOf(':')
     if (eq >= 0 && colon < 0) bad(`step ${i + 1} has a condition without a field: write type:field=value`)
     const eventType = eq < 0 ? part : head.slice(0, colon).trim()
-    if (!TYPE.test(eventType))
-      bad(`step ${i + 1}: "${eventType}" is not an event type (a letter, then letters, digits, _ . : -)`)
+    if (!TYPE.test(eventType) || eventType.length > INGEST_LIMITS.customTypeMax)
+      bad(
+        `step ${i + 1}: "${eventType}" is not an event type (a letter, then letters, digits, _ . : -; up to ${INGEST_LIMITS.customTypeMax})`,
+      )
     if (eq < 0) return { eventType, condition: null }
     const field = head.slice(colon + 1).trim()
     const value = part.slice(eq + 1).trim()

@@ -11,7 +11,7 @@ import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { UsageError } from '../../../session/exit-codes.js'
 import { emit, note, plural } from '../../output.js'
-import { exportTo } from '../../sink.js'
+import { checkOutputFile, exportTo } from '../../sink.js'
 import type { LinkdClient } from '../../../client/index.js'
 import { targetOf } from '../qr/shared.js'
 import {
@@ -58,6 +58,7 @@ export async function runRawExport(dataset: 'events' | 'clicks', o: RawExportOpt
     throw new UsageError('Parquet is binary: write it to a file with -o FILE (or pipe stdout)')
   if (dataset === 'events' && !o.game) throw new UsageError("required option '--game <game>' not specified")
   await requireKey(ctx)
+  if (!toStdout) await checkOutputFile(o.output!)
   const client = await ctx.client()
   const range = rangeQuery(o)
   // Asked before the file is created: a 400 or 404 leaves nothing behind.

@@ -152,6 +152,15 @@ describe('bad input', () => {
     expect(JSON.stringify(res.body)).toContain('steps')
   })
 
+  it('an event type longer than an event can have (64) is a 400, as returnEvent of retention', async () => {
+    expect((await status(`steps=a,${'b'.repeat(64)}`)).status).toBe(200)
+    const res = await status(`steps=a,${'b'.repeat(65)}:level=3`)
+    expect(res.status).toBe(400)
+    expect(res.body.message).toBe(
+      `steps: step 2: "${'b'.repeat(65)}" is not an event type (a letter, then letters, digits, _ . : -; up to 64)`,
+    )
+  })
+
   it('an unknown window or groupBy is a 400; a missing gameId or steps too', async () => {
     expect((await status('steps=a,b&window=2d')).status).toBe(400)
     expect((await status('steps=a,b&groupBy=device')).status).toBe(400)
