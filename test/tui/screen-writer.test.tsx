@@ -268,9 +268,11 @@ describe('Ink through the screen writer', () => {
     }
     await until(() => screen().includes('mem_fhlrql0693d0wsbftnc7') && screen().includes('inv_1'), 'team')
     terminal.resize(80, 24)
-    // The frame laid out for 80 columns: the id whole again, after Ink's render at the old width.
+    // The frame laid out for 80 columns: the id whole again, after Ink's render at the old width
+    // (until then the old frame is on the screen, with the ids too: wait for its width to go).
+    const narrow = () => Math.max(...terminal.text().map((line) => [...line].length)) <= 80
     await until(
-      () => screen().includes('mem_fhlrql0693d0wsbftnc7') && screen().includes('inv_1'),
+      () => narrow() && screen().includes('mem_fhlrql0693d0wsbftnc7') && screen().includes('inv_1'),
       'frame for 80',
     )
     const seen = terminal.text()
