@@ -108,7 +108,8 @@ const memoryStorage = (): StorageLike => {
 export function createClient(o: ClientOptions): Client {
   const env = globalThis as unknown as Env
   /** The server's time as far as known: a device clock minutes off would have its batches refused. */
-  const now = () => Date.now() + (read().o ?? 0)
+  const serverTime = (s: State) => Date.now() + (s.o ?? 0)
+  const now = () => serverTime(read())
   /** A time-ordered id made at `ms` (the server's time as far as known). */
   const newId = (ms: number) => uuid((b) => env.crypto.getRandomValues(b), ms)
   const url = o.endpoint.endsWith(PATH) ? o.endpoint : o.endpoint.replace(/\/+$/, '') + PATH
@@ -292,7 +293,7 @@ export function createClient(o: ClientOptions): Client {
     if (read().buf.length)
       update((s) => {
         const limit = keepalive ? KEEPALIVE_BYTES : MAX_BATCH_BYTES
-        const t = Date.now() + (s.o ?? 0)
+        const t = serverTime(s)
         for (const events of splitBatches(s.buf, maxBatch, limit)) s.q.push({ id: newId(t), events })
         s.buf = []
       })
@@ -319,7 +320,7 @@ export function createClient(o: ClientOptions): Client {
   return {
     track(type, data) {
       const full = update((s) => {
-        const t = Date.now() + (s.o ?? 0)
+        const t = serverTime(s)
         if (!s.s || t - s.s.at > SESSION_GAP_MS) s.s = { id: newId(t), at: t }
         s.s.at = t
         s.p ??= newId(t)

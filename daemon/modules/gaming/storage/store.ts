@@ -108,6 +108,8 @@ export function createStorageStore(
     },
   )
   // SQLite-only: prepared statements (the hot path); nothing outside this file sees them.
+  const PLAYER_DAYS = `SELECT player_id, day, install_day, events, revenue_micros, event_types, custom_events
+    FROM game_player_days WHERE game_id = ? AND player_id = ?`
   const statements = {
     storedEventIds: sqlite
       .prepare(
@@ -115,14 +117,8 @@ export function createStorageStore(
       )
       .pluck(),
     player: sqlite.prepare('SELECT * FROM game_players WHERE game_id = ? AND player_id = ?'),
-    playerDays: sqlite.prepare(
-      `SELECT player_id, day, install_day, events, revenue_micros, event_types, custom_events FROM game_player_days
-       WHERE game_id = ? AND player_id = ? ORDER BY day`,
-    ),
-    playerDay: sqlite.prepare(
-      `SELECT player_id, day, install_day, events, revenue_micros, event_types, custom_events FROM game_player_days
-       WHERE game_id = ? AND player_id = ? AND day = ?`,
-    ),
+    playerDays: sqlite.prepare(`${PLAYER_DAYS} ORDER BY day`),
+    playerDay: sqlite.prepare(`${PLAYER_DAYS} AND day = ?`),
     sessionBySid: sqlite.prepare(
       'SELECT * FROM game_sessions WHERE game_id = ? AND player_id = ? AND session_id = ? ORDER BY started_at DESC LIMIT 1',
     ),
