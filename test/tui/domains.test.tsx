@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup } from 'ink-testing-library'
 import { FakeClient, makeDomain } from './fake-client.js'
-import { frameWhere, frameWith, press, renderTui } from './harness.js'
+import { frameWith, press, refreshUntil, renderTui } from './harness.js'
 import { sqlRows } from '../support/app.js'
 import { newOrg, renderOnDaemon, useDaemon } from './tui-daemon.js'
 
@@ -92,8 +92,7 @@ describe('domains screen against linkd', () => {
       "UPDATE custom_domains SET verification_status = 'verified' WHERE id = ?",
       domain.id,
     )
-    app.refresh()
-    await frameWhere(app, (f) => new RegExp(`${domain.domain}\\s+verified`).test(f), 'the domain verified')
+    await refreshUntil(app, (f) => new RegExp(`${domain.domain}\\s+verified`).test(f), 'the domain verified')
     await press(app, 's')
     await frameWith(app, `${domain.domain} is now the default domain for new links`)
     expect(app.sent('domains.verify')).toEqual([[domain.id]])

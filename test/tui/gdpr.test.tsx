@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup } from 'ink-testing-library'
-import { frameWhere, frameWith, KEY, press } from './harness.js'
+import { frameWith, KEY, press, refreshUntil } from './harness.js'
 import { newOrg, renderOnDaemon, useDaemon } from './tui-daemon.js'
 
 afterEach(() => cleanup())
@@ -44,8 +44,7 @@ describe('gdpr screen', () => {
     expect(deletion).toMatchObject({ gameId: 'space-race', playerId: 'player_9', status: 'queued' })
     // The daemon's job runs it; the next refresh shows it done.
     await runDeletions()
-    app.refresh()
-    const done = await frameWith(app, 'completed')
+    const done = await refreshUntil(app, (f) => f.includes('completed'), 'completed')
     expect(done).toMatch(new RegExp(`${deletion!.id}\\s+space-race\\s+player_9\\s+completed`))
   })
 
@@ -88,8 +87,7 @@ describe('gdpr screen', () => {
     )
     expect(app.sent('gaming.deletions').length).toBeGreaterThan(0)
     await runDeletions()
-    app.refresh()
-    await frameWhere(app, (f) => (f.match(/completed/g) ?? []).length === 2, 'both completed')
+    await refreshUntil(app, (f) => (f.match(/completed/g) ?? []).length === 2, 'both completed')
     await press(app, '1')
     await frameWith(app, 'Jobs')
     await press(app, '9')

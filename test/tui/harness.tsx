@@ -41,6 +41,28 @@ export async function frameWhere(
   }
 }
 
+/**
+ * Refreshes until the frame satisfies `ok`. One refresh is not enough against a real linkd: a poll
+ * whose request is in flight when the clock moves schedules its next load after it answers, so that
+ * refresh passes unseen and the answer in flight may predate the change the test made.
+ */
+export async function refreshUntil(
+  app: Pick<Rendered, 'lastFrame' | 'refresh'>,
+  ok: (frame: string) => boolean,
+  what = 'frame',
+): Promise<string> {
+  let refreshed = 0
+  return frameWhere(
+    app,
+    (frame) => {
+      if (ok(frame)) return true
+      if (++refreshed % 10 === 1) app.refresh()
+      return false
+    },
+    what,
+  )
+}
+
 export const frameWith = (app: Pick<Rendered, 'lastFrame'>, ...texts: string[]) =>
   frameWhere(app, (f) => texts.every((t) => f.includes(t)), `frame with ${texts.join(', ')}`)
 
