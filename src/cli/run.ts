@@ -27,7 +27,31 @@ function configure(cmd: Command, io: Io, json: boolean): void {
     getOutHasColors: () => io.stdout.isTTY === true && !noColor(io.env),
     getErrHasColors: () => io.stderr.isTTY === true && !noColor(io.env),
   })
+  explainArgumentAsOption(cmd)
   for (const sub of cmd.commands) configure(sub, io, json)
+}
+
+const ORDINALS = ['first', 'second', 'third', 'fourth']
+
+/**
+ * An argument written as an option (`--game g` where the game is an argument; other commands take
+ * `--game`): the usage error says how to give it.
+ */
+function explainArgumentAsOption(cmd: Command): void {
+  const names = cmd.registeredArguments.map((a) => a.name())
+  if (names.length === 0) return
+  const own = cmd as unknown as { unknownOption(flag: string): void }
+  const unknownOption = own.unknownOption.bind(cmd)
+  own.unknownOption = (flag) => {
+    const at = flag.startsWith('--') ? names.indexOf(flag.slice(2).split('=')[0]!) : -1
+    if (at < 0) return unknownOption(flag)
+    const path: string[] = []
+    for (let c: Command | null = cmd; c; c = c.parent) path.unshift(c.name())
+    cmd.error(
+      `error: unknown option '${flag}': the ${names[at]} is this command's ${ORDINALS[at] ?? `number ${at + 1}`} argument: ${path.join(' ')} ${cmd.usage()}`,
+      { code: 'commander.unknownOption' },
+    )
+  }
 }
 
 export async function runCli(argv: readonly string[], io: Io = processIo()): Promise<number> {

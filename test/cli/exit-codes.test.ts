@@ -66,6 +66,12 @@ describe('usage errors exit 2', () => {
   const env = { LINKCTL_URL: 'http://127.0.0.1:2', LINKCTL_API_KEY: OWNER_KEY }
   it.each([
     [['keys', 'list', '--bogus'], /error: unknown option '--bogus'/],
+    // An argument written as an option (other game commands take --game): said how to give it.
+    [
+      ['analytics', 'funnel', '--game', 'g', '--steps', 'a,b'],
+      /^error: unknown option '--game': the game is this command's first argument: linkctl analytics funnel \[options\] <game>\n/,
+    ],
+    [['fraud', 'events', '--game=g'], /unknown option '--game=g': the game is this command's first argument/],
     [['keys', 'get'], /error: missing required argument 'id'/],
     [['keys', 'list', '--limit', '0'], /error: option '--limit <n>' argument '0' is invalid/],
     [['keys', 'list', '--page', '0'], /expected an integer from 1/],
