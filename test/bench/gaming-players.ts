@@ -10,7 +10,8 @@
  *   groups' write and sync at half the rate (/metrics).
  * BENCH_PLAYERS_SECONDS (default 10) sets each closed-loop phase; BENCH_PLAYERS_ENGINE=postgres
  * runs linkd on a PostgreSQL server of its own (durable: fsync and synchronous_commit on), with
- * BENCH_PLAYERS_PROCESSES linkd processes (default 1) sharing the load.
+ * BENCH_PLAYERS_PROCESSES linkd processes (default 1) sharing the load. BENCH_LINKD_FLAGS adds
+ * node flags to linkd (e.g. `--max-semi-space-size=64`, to compare GC settings in one sitting).
  */
 import { spawn } from 'node:child_process'
 import { getRandomValues, randomUUID } from 'node:crypto'
@@ -320,6 +321,7 @@ export async function playersBench(): Promise<Array<[string, string]>> {
       daemons.push(
         await startLinkd(dir, { ...ENV, ...database }, [
           '--trace-gc-nvp',
+          ...(process.env.BENCH_LINKD_FLAGS ?? '').split(' ').filter(Boolean),
           ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : []),
         ]),
       )
