@@ -26,13 +26,16 @@ export function renderTui<C extends TuiClient = FakeClient>(
   return Object.assign(app, { client, clock, refresh: () => clock.advance(props.refreshSeconds * 1000) })
 }
 
-/** The last frame once it satisfies `ok` (polls; fails after 8 s with the frame it saw). */
+/**
+ * The last frame once it satisfies `ok` (polls; fails after 20 s with the frame it saw: a wait
+ * catches a hang, not slowness, and a loaded CI machine runs a real linkd's answers slowly).
+ */
 export async function frameWhere(
   app: Pick<Rendered, 'lastFrame'>,
   ok: (frame: string) => boolean,
   what = 'frame',
 ): Promise<string> {
-  const end = Date.now() + 8_000
+  const end = Date.now() + 20_000
   for (;;) {
     const frame = app.lastFrame() ?? ''
     if (ok(frame)) return frame
