@@ -227,6 +227,22 @@ describe('linkctl exports destinations', () => {
     expect(JSON.parse(all.stdout)).toMatchObject({ total: 2, hasMore: false })
   })
 
+  it("a store's refusal is printed with one HTTP status: the store's, which the message names", async () => {
+    const add = as({ json: true })
+    await runExportsAdd(
+      { endpoint: s3.endpoint, bucket: 'no-such-bucket', ...S3RVER_KEY, datasets: ['clicks'] },
+      add.ctx,
+    )
+    const { id } = JSON.parse(add.out.text) as ExportDestination
+    const env = { LINKCTL_URL: d.url, LINKCTL_API_KEY: d.ownerKey }
+    const res = await cli(['exports', 'destinations', 'run', id], { env })
+    expect(res.code).toBe(1) // linkd's 503
+    expect(res.stderr).toMatch(
+      /^error: the export of \d{4}-\d\d-\d\d to bucket no-such-bucket failed: NoSuchBucket: .* \(HTTP 404\)\n$/,
+    )
+    await runExportsRemove({ id, yes: true }, as().ctx)
+  })
+
   it('add without a secret is a usage error (exit 2)', async () => {
     const err = await runExportsAdd(
       { bucket: 'cli-lake', accessKeyId: 'a', datasets: ['clicks'] },
