@@ -243,6 +243,16 @@ describe('linkctl exports destinations', () => {
     await runExportsRemove({ id, yes: true }, as().ctx)
   })
 
+  it('add refused for a field it sets by a flag names the flag: raw_events without --game', async () => {
+    const env = { LINKCTL_URL: d.url, LINKCTL_API_KEY: d.ownerKey }
+    const res = await cli(
+      ['exports', 'destinations', 'add', '--bucket', 'cli-lake', '--datasets', 'raw_events'],
+      { env: { ...env, AWS_ACCESS_KEY_ID: 'a', AWS_SECRET_ACCESS_KEY: 'b' } },
+    )
+    expect(res.code).toBe(1)
+    expect(res.stderr).toBe('error: --game: is required to export raw_events (HTTP 400)\n')
+  })
+
   it('add without a secret is a usage error (exit 2)', async () => {
     const err = await runExportsAdd(
       { bucket: 'cli-lake', accessKeyId: 'a', datasets: ['clicks'] },
