@@ -8,7 +8,7 @@ import type { Ctx, Target } from '../session/context.js'
 import { CliError, EXIT } from '../session/exit-codes.js'
 import { keySourceName } from './key-source.js'
 import { ApiError } from '../client/http.js'
-import { inTermsOf } from '../contract/text.js'
+import { inTermsOf } from '../format/terms.js'
 
 interface HttpFailure extends Error {
   status?: number

@@ -32,7 +32,7 @@ export interface BodyRow {
   inactive?: boolean
   /**
    * Body fields that another product's file names otherwise, and its name for each (customSlug →
-   * custom_bitlinks): the row's errors are said in the file's terms (`inTermsOf`).
+   * custom_bitlinks): the CLI says the row's errors in the file's terms (src/format/terms.ts).
    */
   columns?: Readonly<Record<string, string>>
 }
