@@ -1,5 +1,5 @@
 /** Validator issues in words: ajv's errors → the `{field, message}` details of a 400. */
-import { patternMessage } from '../../src/contract/text.js'
+import { DATE_TIME_WORDS, DATE_WORDS, patternMessage } from '../../src/contract/text.js'
 import { plural } from '../../src/contract/numbers.js'
 
 /** One problem of a 400's `details`: the field (a dotted path) and what is wrong with it. */
@@ -52,8 +52,8 @@ const TYPE_WORDS: Record<string, string> = {
 }
 
 const FORMAT_WORDS: Record<string, string> = {
-  'date-time': 'a date and time such as 2026-05-01T12:00:00Z',
-  date: 'a date such as 2026-05-01',
+  'date-time': DATE_TIME_WORDS,
+  date: DATE_WORDS,
   uri: 'a URL',
   url: 'a URL',
   email: 'an email address',

@@ -8,6 +8,7 @@ import type { Ctx, Target } from '../session/context.js'
 import { CliError, EXIT } from '../session/exit-codes.js'
 import { keySourceName } from './key-source.js'
 import { ApiError } from '../client/http.js'
+import { inTermsOf } from '../format/terms.js'
 
 interface HttpFailure extends Error {
   status?: number
@@ -43,9 +44,7 @@ export async function explain(
 
 /** The refusal with each field the command sets by a flag named as that flag, in the message and the details. */
 function inFlagTerms(err: ApiError, flagOf: Readonly<Record<string, string>>): ApiError {
-  const fields = Object.keys(flagOf)
-  const named = new RegExp(`\\b(${fields.join('|')})\\b`, 'g')
-  const message = err.message.replace(named, (field) => flagOf[field] ?? field)
+  const message = inTermsOf(err.message, flagOf)
   const details = err.body.details?.map((d) => ({ ...d, field: flagOf[d.field] ?? d.field }))
   if (message === err.message && !err.body.details?.some((d) => Object.hasOwn(flagOf, d.field))) return err
   return new ApiError(err.status, { ...err.body, message, ...(details ? { details } : {}) }, err.retryAfter)

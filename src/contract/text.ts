@@ -67,6 +67,15 @@ export const COUNTRY_PATTERN = '^[A-Za-z]{2}$'
  * The human message of every pattern in the contract (ajv's would quote the regular expression;
  * a test walks the schemas and fails on a pattern missing here).
  */
+/** The formats `date-time` and `date` in words (validation details say "must be <words>"). */
+export const DATE_TIME_WORDS = 'a date and time such as 2026-05-01T12:00:00Z'
+export const DATE_WORDS = 'a date such as 2026-05-01'
+/**
+ * A query's date or date-time (startDate, endDate) that is not one, or names a day its month does
+ * not have: the same words whether the schema or the service finds it, on every route.
+ */
+export const DATE_PARAM_WORDS = `must be ${DATE_TIME_WORDS} or ${DATE_WORDS}`
+
 export const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
   [PLAIN_TEXT_PATTERN]: `must not contain ${REFUSED_WORDS}`,
   [VISIBLE_TEXT_PATTERN]: `must have a visible character and must not contain ${REFUSED_WORDS}`,
@@ -77,7 +86,7 @@ export const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
     'must start with a letter or digit and contain only letters, digits, dots, hyphens and underscores',
   [EVENT_TYPE_PATTERN]:
     'must start with a letter and contain only letters, digits and the characters _ . : -',
-  [DATE_PATTERN]: 'must be a date such as 2026-01-31 (optionally with a time: 2026-01-31T12:00:00Z)',
+  [DATE_PATTERN]: DATE_PARAM_WORDS,
   [DAY_PATTERN]: 'must be a date such as 2026-01-31',
   [CURRENCY_PATTERN]: 'must be a three-letter ISO 4217 currency code in capitals, such as USD or EUR',
   [COUNTRY_PATTERN]: 'must be a two-letter ISO 3166-1 country code, such as DE or US',

@@ -16,6 +16,8 @@ export interface RowError {
   line: number
   error: string
   message: string
+  /** See BodyRow.columns. */
+  columns?: Readonly<Record<string, string>> | undefined
 }
 
 export interface BodyRow {
@@ -28,6 +30,11 @@ export interface BodyRow {
   createdAt?: string
   /** The link was disabled (linkd's status `inactive`): it is imported disabled. */
   inactive?: boolean
+  /**
+   * Body fields that another product's file names otherwise, and its name for each (customSlug →
+   * custom_bitlinks): the CLI says the row's errors in the file's terms (src/format/terms.ts).
+   */
+  columns?: Readonly<Record<string, string>>
 }
 
 /** One input record: a create body to send, or why it cannot be sent. */

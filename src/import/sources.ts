@@ -89,7 +89,11 @@ export async function* foreignCsvRows(
         `line ${r.line}: this is not ${format.product}'s export: the header has no destination column (one of ${(format.columns.destination ?? []).join(', ')}); it names ${r.fields.join(', ') || 'nothing'}`,
       )
     opts.onHeader?.(r.fields)
-    return (line, fields) => foreignBody(line, fields, columns, format, opts)
+    const header = (f: Field) => {
+      const i = columns.get(f)
+      return i === undefined ? undefined : r.fields[i]?.trim()
+    }
+    return (line, fields) => foreignBody(line, fields, columns, header, format, opts)
   })
 }
 
@@ -97,6 +101,7 @@ function foreignBody(
   line: number,
   fields: string[],
   columns: Map<Field, number>,
+  header: (f: Field) => string | undefined,
   format: CsvFormat,
   opts: ReadOptions,
 ): Row {
@@ -113,7 +118,7 @@ function foreignBody(
   const custom = cell('customUrl')
     .split(/[\s,|]+/)
     .find((u) => u.length > 0)
-  return linkRow(
+  const row = linkRow(
     line,
     {
       destination: cell('destination'),
@@ -126,6 +131,21 @@ function foreignBody(
     },
     opts,
   )
+  return withColumns(row, {
+    destinationUrl: header('destination'),
+    customSlug: header(custom ? 'customUrl' : cell('code') ? 'code' : 'shortUrl'),
+    title: header('title'),
+    tags: header('tags'),
+    createdAt: header('createdAt'),
+  })
+}
+
+/** `row` with the names its file gives the body's fields (those it names otherwise). */
+function withColumns(row: Row, names: Record<string, string | undefined>): Row {
+  const columns = Object.fromEntries(
+    Object.entries(names).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== e[0]),
+  )
+  return Object.keys(columns).length > 0 ? { ...row, columns } : row
 }
 
 interface Found {
@@ -278,6 +298,13 @@ export async function* kuttRows(text: Text, opts: ReadOptions = {}): AsyncGenera
     )
     if ('body' in row && typeof object.password === 'string' && object.password)
       row.body.password = object.password
-    yield { ...row, source }
+    const named = withColumns(row, {
+      destinationUrl: 'target',
+      customSlug: str('address') ? 'address' : 'link',
+      title: 'description',
+      createdAt: 'created_at',
+      expiresAt: 'expire_in',
+    })
+    yield { ...named, source }
   }
 }

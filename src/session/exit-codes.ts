@@ -168,6 +168,15 @@ export function unstatedDetails<D extends { field: string; message: string }>(
   )
 }
 
+/**
+ * An API error's message with its HTTP status, said once: a message that already ends with a
+ * status (linkd quoting the server it called, as an export's store: "NoSuchBucket: … (HTTP 404)")
+ * keeps that one, which names the cause; the exit code still follows linkd's own status.
+ */
+export function withStatus(message: string, status: number): string {
+  return /\(HTTP \d{3}\)$/.test(message) ? message : `${message} (HTTP ${status})`
+}
+
 /** The lines printed to stderr for an error: `error: <message>`, then validation details. */
 export function formatError(err: unknown): string {
   return visible(errorText(err))
@@ -175,7 +184,7 @@ export function formatError(err: unknown): string {
 
 function errorText(err: unknown): string {
   if (isApiError(err)) {
-    let text = `error: ${err.message} (HTTP ${err.status})`
+    let text = `error: ${withStatus(err.message, err.status)}`
     if (err.status === 429 && err.retryAfter !== null) text += ` (retry after ${err.retryAfter}s)`
     for (const d of unstatedDetails(err.message, err.body.details)) {
       text += `\n  ${d.field ? `${d.field}: ` : ''}${d.message}`

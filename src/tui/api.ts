@@ -4,7 +4,7 @@
  * A screen gets it through `useTui().client`; adding a call here is adding it to the fake.
  */
 import type { LinkdClient } from '../client/index.js'
-import { unstatedDetails } from '../session/exit-codes.js'
+import { unstatedDetails, withStatus } from '../session/exit-codes.js'
 
 /** The calls `K` of the client's namespace `N`. */
 type Calls<N extends keyof LinkdClient, K extends keyof LinkdClient[N]> = Pick<LinkdClient[N], K>
@@ -81,7 +81,7 @@ export function troubleOf(err: unknown): Trouble {
     if (e.status === 401) return t('auth', `key refused (revoked, expired or wrong): ${message}`)
     if (e.status === 403) return t('auth', `not allowed: ${message}`)
     if (e.status === 429) return t('rate-limited', `rate limited: ${message}`)
-    return t('error', `${message} (HTTP ${e.status})`)
+    return t('error', withStatus(message, e.status))
   }
   return { kind: 'error', message, retryAfter: null, permanent: false }
 }

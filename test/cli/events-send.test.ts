@@ -64,6 +64,25 @@ describe('linkctl events send, batch by batch', () => {
     expect(r.stderr).toContain(`linkd is busy (HTTP 503): sending batch ${ids[1]} again in 1 s`)
   })
 
+  it('events without event_id and the batches get time-ordered ids (UUIDv7), as the web SDK makes', async () => {
+    const s = await daemon((_n, b) => stored(b))
+    const before = Date.now()
+    const r = await send(s.url, 1500)
+    expect(r.code, r.stderr).toBe(0)
+    const batches = s.requests.map((q) => q.body as { batch_id: string; events: Array<{ event_id: string }> })
+    const ids = [
+      ...batches.map((b) => b.batch_id),
+      ...batches.flatMap((b) => b.events.map((e) => e.event_id)),
+    ]
+    expect(ids).toHaveLength(2 + 1500)
+    expect(new Set(ids).size).toBe(ids.length)
+    for (const id of ids) {
+      expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+      // The first 48 bits are the Unix ms the id was made (not before the command started).
+      expect(parseInt(id.replace(/-/g, '').slice(0, 12), 16)).toBeGreaterThanOrEqual(before)
+    }
+  })
+
   it('a batch refused after others were stored says which events were stored and which to send again', async () => {
     const s = await daemon((n, b) =>
       n === 3

@@ -54,7 +54,11 @@ describe('linkctl export', () => {
     const [row] = await duckRows(`SELECT count(*) AS n FROM read_parquet(${duckPath(file)})`)
     expect(row).toEqual({ n: 25n })
     expect(tty.err.text).toMatch(/Exporting \d+ bytes/)
-    expect(tty.err.text).toContain(`to ${file}`)
+    // The summary counts Parquet rows as it counts the text formats' (read from the file's footer).
+    expect(tty.err.text).toMatch(/Exported 25 rows, \d+\.\d KB to /)
+    const json = as({ json: true })
+    await runRawExport('clicks', { output: join(dir.dir, 'c.parquet') }, json.ctx)
+    expect(JSON.parse(json.out.text)).toMatchObject({ format: 'parquet', rows: 25 })
     // Piped: no progress line; --json: a summary, no progress even on a terminal.
     const piped = as()
     await runRawExport('clicks', { output: join(dir.dir, 'c.csv') }, piped.ctx)
@@ -64,10 +68,10 @@ describe('linkctl export', () => {
     const lines = readFileSync(join(dir.dir, 'c.csv'), 'utf8').trimEnd().split('\r\n')
     expect(lines[0]).toMatch(/^clickId,linkId,ts,/)
     expect(lines).toHaveLength(26)
-    const json = as({ json: true, isTTY: true })
-    await runRawExport('clicks', { output: join(dir.dir, 'c.ndjson') }, json.ctx)
-    expect(JSON.parse(json.out.text)).toMatchObject({ format: 'ndjson', rows: 25 })
-    expect(json.err.text).toBe('')
+    const ndjson = as({ json: true, isTTY: true })
+    await runRawExport('clicks', { output: join(dir.dir, 'c.ndjson') }, ndjson.ctx)
+    expect(JSON.parse(ndjson.out.text)).toMatchObject({ format: 'ndjson', rows: 25 })
+    expect(ndjson.err.text).toBe('')
   })
 
   it('events needs --game (exit 2); an unknown game is exit 5 and leaves no file', async () => {
@@ -221,6 +225,32 @@ describe('linkctl exports destinations', () => {
     expect(one.stderr).toMatch(/showing 1 of 2/)
     const all = await cli(['exports', 'destinations', 'list', '--all', '--json'], { env })
     expect(JSON.parse(all.stdout)).toMatchObject({ total: 2, hasMore: false })
+  })
+
+  it("a store's refusal is printed with one HTTP status: the store's, which the message names", async () => {
+    const add = as({ json: true })
+    await runExportsAdd(
+      { endpoint: s3.endpoint, bucket: 'no-such-bucket', ...S3RVER_KEY, datasets: ['clicks'] },
+      add.ctx,
+    )
+    const { id } = JSON.parse(add.out.text) as ExportDestination
+    const env = { LINKCTL_URL: d.url, LINKCTL_API_KEY: d.ownerKey }
+    const res = await cli(['exports', 'destinations', 'run', id], { env })
+    expect(res.code).toBe(1) // linkd's 503
+    expect(res.stderr).toMatch(
+      /^error: the export of \d{4}-\d\d-\d\d to bucket no-such-bucket failed: NoSuchBucket: .* \(HTTP 404\)\n$/,
+    )
+    await runExportsRemove({ id, yes: true }, as().ctx)
+  })
+
+  it('add refused for a field it sets by a flag names the flag: raw_events without --game', async () => {
+    const env = { LINKCTL_URL: d.url, LINKCTL_API_KEY: d.ownerKey }
+    const res = await cli(
+      ['exports', 'destinations', 'add', '--bucket', 'cli-lake', '--datasets', 'raw_events'],
+      { env: { ...env, AWS_ACCESS_KEY_ID: 'a', AWS_SECRET_ACCESS_KEY: 'b' } },
+    )
+    expect(res.code).toBe(1)
+    expect(res.stderr).toBe('error: --game: is required to export raw_events (HTTP 400)\n')
   })
 
   it('add without a secret is a usage error (exit 2)', async () => {

@@ -65,9 +65,13 @@ describe('kill -9 during a stream of redirects', () => {
       }
     }
     const clients = [client(), client()]
-    // A few seconds of stream (several timed flushes), then the kill mid-stream.
+    // A few seconds of stream (several timed flushes), then the kill mid-stream; on a slow machine
+    // the stream goes on until some click was answered more than the bound before the kill.
+    let gone = false
+    void Promise.all(clients).then(() => (gone = true))
     const started = Date.now()
-    while (Date.now() - started < 3500) await new Promise((r) => setTimeout(r, 50))
+    const due = () => Date.now() - started >= 3500 && answered.some((t) => t < Date.now() - BOUND_MS)
+    while (!due() && !gone) await new Promise((r) => setTimeout(r, 50))
     const killedAt = Date.now()
     expect(await first.stop('SIGKILL')).toBeNull()
     streaming = false
@@ -76,7 +80,7 @@ describe('kill -9 during a stream of redirects', () => {
     const second = (daemon = await startLinkd(dataDir))
     const stored = (await api<{ clicks: number }>(second, key, 'GET', `/api/use/links/${link.id}`)).clicks
     const before = answered.filter((t) => t < killedAt - BOUND_MS).length
-    expect(before).toBeGreaterThan(100)
+    expect(before, `linkd answered ${answered.length} clicks before it was killed`).toBeGreaterThan(0)
     // Every click answered before the last second is stored; the rest may be lost. (A request in
     // flight at the kill may be stored without its answer arriving: at most one per client.)
     expect(stored).toBeGreaterThanOrEqual(before)

@@ -87,7 +87,7 @@ describe('npm pack and an install into a prefix', () => {
       (p) =>
         /^(src|test|docs|sdk)\//.test(p) ||
         (p.endsWith('.ts') && !p.startsWith('dist/sdk/web/types/')) ||
-        /^dist\/(?!bundle\/|sdk\/)/.test(p),
+        /^dist\/(?!bundle\/|sdk\/web\/linkd-sdk\.js$|sdk\/web\/types\/)/.test(p),
     )
     expect(stray).toEqual([])
   })

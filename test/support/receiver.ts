@@ -68,7 +68,7 @@ export async function startReceiver(
     behave(b) {
       behaviour = b
     },
-    async waitFor(n, timeoutMs = 5000) {
+    async waitFor(n, timeoutMs = 20_000) {
       const until = Date.now() + timeoutMs
       while (received.length < n) {
         if (Date.now() > until) throw new Error(`receiver got ${received.length} of ${n} requests`)

@@ -261,6 +261,11 @@ describe('errors in place', () => {
     expect(retryDelayMs(1, troubleOf(apiError(429, 'slow down', undefined, 600)))).toBe(30000)
   })
 
+  it("an error quoting another server's status says one status, that one", () => {
+    const store = 'the export failed: NoSuchBucket: The specified bucket does not exist (HTTP 404)'
+    expect(troubleOf(apiError(503, store)).message).toBe(store)
+  })
+
   it('a refused write lists each field problem once, under the message', () => {
     const err = apiError(400, 'rules.0.conditions is required (and 2 more)', [
       { field: 'rules.0.conditions', message: 'is required' },

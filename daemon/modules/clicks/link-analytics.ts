@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock.js'
 import { DAY_MS, floorTo, HOUR_MS, iso, utcDayNumber } from '../../clock.js'
 import { AppError } from '../../http/errors.js'
+import { queryTime } from '../../http/query-time.js'
 import type { AnalyticsQuery, LinkAnalytics } from '../../../src/contract/links.js'
 import { LINK_LIMITS, SMART_LINK_PLATFORMS, type SmartLinkPlatform } from '../../../src/contract/limits.js'
 import type { PlatformShare } from '../../../src/contract/smart-links.js'
@@ -36,11 +37,7 @@ export function parseDate(
   edge: 'start' | 'end',
 ): number | undefined {
   if (value === undefined) return undefined
-  const t = Date.parse(value)
-  if (Number.isNaN(t))
-    throw new AppError('ValidationError', `${field} is not a valid date`, [
-      { field, message: 'must be an ISO 8601 date-time' },
-    ])
+  const t = queryTime(value, field)
   return edge === 'end' && value.length === 10 ? t + DAY_MS - 1 : t
 }
 

@@ -80,7 +80,25 @@ const FIRST = [
 /** Ids and times the message shows elsewhere (the link, the timestamp) or that say little in chat. */
 const HIDDEN = new Set(['shortUrl', 'test', 'metadata', 'og', 'rules', 'dnsRecords', 'kind'])
 
-const cut = (s: string, max: number) => (s.length <= max ? s : `${s.slice(0, max - 1)}…`)
+/**
+ * `escape(s)` in at most `max` UTF-16 units, ending with `…` when cut. The text is cut before it
+ * is escaped, so never inside an escape (`&amp;`, `\*`), and between characters, never inside
+ * one made of two units (an emoji).
+ */
+function cut(s: string, max: number, escape: (s: string) => string = (x) => x): string {
+  const whole = escape(s)
+  if (whole.length <= max) return whole
+  const chars = [...s]
+  const fits = (n: number) => escape(chars.slice(0, n).join('')).length <= max - 1
+  // The longest start of the text that fits, escaped, with room for the `…`.
+  let [lo, hi] = [0, chars.length]
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2)
+    if (fits(mid)) lo = mid
+    else hi = mid - 1
+  }
+  return `${escape(chars.slice(0, lo).join(''))}…`
+}
 
 function text(v: unknown): string | undefined {
   if (v === null || v === undefined || v === '') return undefined
@@ -124,7 +142,7 @@ function slack(e: Envelope): Record<string, unknown> {
       type: 'section',
       fields: figs.map(([k, v]) => ({
         type: 'mrkdwn',
-        text: cut(`*${slackEscape(k)}*\n${slackEscape(v)}`, CHAT_LIMITS.slackFieldText),
+        text: `*${slackEscape(k)}*\n${cut(v, CHAT_LIMITS.slackFieldText - slackEscape(k).length - 3, slackEscape)}`,
       })),
     })
   blocks.push({
@@ -140,7 +158,7 @@ function slack(e: Envelope): Record<string, unknown> {
     ],
   })
   const plain = `${title}${link ? `: ${link}` : ''}${figs.length ? ` (${figs.map(([k, v]) => `${k}: ${v}`).join(', ')})` : ''}`
-  return { text: cut(slackEscape(plain), CHAT_LIMITS.slackText), blocks }
+  return { text: cut(plain, CHAT_LIMITS.slackText, slackEscape), blocks }
 }
 
 /**
@@ -162,7 +180,7 @@ function discord(e: Envelope): Record<string, unknown> {
       .slice(0, CHAT_LIMITS.discordFields)
       .map(([k, v]) => ({
         name: cut(k, EMBED.fieldName),
-        value: cut(discordEscape(v), EMBED.fieldValue),
+        value: cut(v, EMBED.fieldValue, discordEscape),
         inline: v.length <= 40,
       })),
     footer: { text: cut(`${e.event}${org ? ` · ${org}` : ''}`, EMBED.footer) },

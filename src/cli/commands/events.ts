@@ -4,7 +4,8 @@
  * events, or JSON lines (one event per line). Missing event_id / timestamp are filled in; the
  * events go in batches of 1,000, signed when a signing secret is given.
  */
-import { createHmac, randomUUID } from 'node:crypto'
+import { createHmac, getRandomValues } from 'node:crypto'
+import { uuid } from '../../../sdk/web/src/core.js'
 import { readFile } from 'node:fs/promises'
 import { gzipSync } from 'node:zlib'
 import type { Command } from 'commander'
@@ -22,6 +23,9 @@ import {
   UsageError,
 } from '../../session/exit-codes.js'
 import { emit, note, plural, printRecord, printRows } from '../output.js'
+
+/** A time-ordered id (UUIDv7) for an event or a batch, as the web SDK makes them. */
+const newId = () => uuid((bytes) => getRandomValues(bytes), Date.now())
 
 export interface SendOpts {
   source: string
@@ -197,7 +201,7 @@ export async function runEventsSend(o: SendOpts, ctx: Ctx): Promise<void> {
   }
   const events = parseEvents(text).map((e) => ({
     ...e,
-    event_id: e.event_id ?? randomUUID(),
+    event_id: e.event_id ?? newId(),
     timestamp: e.timestamp ?? new Date().toISOString(),
   }))
   const client = await ctx.clientWithKey(sdkKey)
@@ -230,7 +234,7 @@ export async function runEventsSend(o: SendOpts, ctx: Ctx): Promise<void> {
   for (let i = 0; i < events.length; i += INGEST_LIMITS.eventsPerBatch) {
     const slice = events.slice(i, i + INGEST_LIMITS.eventsPerBatch)
     // One batch_id for every attempt of the batch: a resent one is stored once.
-    const batchId = randomUUID()
+    const batchId = newId()
     const r = await sendRetrying(ctx, () => send(slice, batchId), batchId).catch((err: unknown) => {
       const refused = ingestRefused(err, { key: key.from!, secret: signing.from, org: given.from }, game)
       throw i === 0 ? refused : partlySent(refused, i, events.length)

@@ -143,6 +143,31 @@ describe('links import --from', () => {
     expect((await codes()).has('kutt-rerun-b')).toBe(true)
   })
 
+  it("a failed row names the file's own columns, not linkd's fields (custom_bitlinks, not customSlug)", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'linkctl-bitly-')), 'bitly.csv')
+    writeFileSync(
+      file,
+      'id,link,long_url,title,created_at,tags,custom_bitlinks\n' +
+        'bit.ly/one,https://bit.ly/one,https://example.com/1,One,2024-01-01T00:00:00+0000,,https://bit.ly/no!way\n' +
+        'bit.ly/tw!o,https://bit.ly/tw!o,https://example.com/2,Two,2024-01-01T00:00:00+0000,,\n' +
+        'bit.ly/three,https://bit.ly/three,example.com/3,Three,2024-01-01T00:00:00+0000,,\n' +
+        'bit.ly/four,https://bit.ly/four,https://example.com/4,Four,yesterday,,\n' +
+        'bit.ly/five,https://bit.ly/five,,Five,2024-01-01T00:00:00+0000,,\n',
+    )
+    const r = await importRun({ from: 'bitly', file, dryRun: true })
+    expect(r.stderr.split('\n').filter((l) => l.startsWith('line '))).toEqual([
+      'line 2: custom_bitlinks may only contain letters, digits, hyphens and underscores',
+      'line 3: link may only contain letters, digits, hyphens and underscores',
+      'line 4: long_url must start with http:// or https://; did you mean https://example.com/3?',
+      'line 5: created_at: "yesterday" is not a date (expected ISO 8601 or YYYY-MM-DD HH:MM:SS)',
+      'line 6: long_url: is empty',
+    ])
+    const kutt = join(mkdtempSync(join(tmpdir(), 'linkctl-kutt-')), 'kutt.json')
+    writeFileSync(kutt, JSON.stringify([{ address: 'b!', target: 'https://example.com/k' }]))
+    const k = await importRun({ from: 'kutt', file: kutt, dryRun: true })
+    expect(k.stderr).toContain('line 1: address may only contain letters, digits, hyphens and underscores\n')
+  })
+
   it("a file that is not the product's export stops with why; --format is linkd's only", async () => {
     const r = await importRun({ from: 'shlink', file: fixture('kutt.json') })
     expect(r.code).toBe(1)

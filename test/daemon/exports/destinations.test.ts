@@ -286,6 +286,23 @@ describe('export destinations', () => {
     } finally {
       down.close()
     }
+    // Nobody listening: said in words, as linkd says other connection errors.
+    const closed: Server = createServer()
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r))
+    const closedPort = (closed.address() as { port: number }).port
+    await new Promise<void>((r) => closed.close(() => r()))
+    const nobody = await create({
+      endpoint: `http://127.0.0.1:${closedPort}`,
+      datasets: ['clicks'],
+      gameId: null,
+    })
+    const refused = await run(nobody.id, '2026-11-20')
+    const words = `127.0.0.1:${closedPort} unreachable (connection refused)`
+    expect(refused.json<{ message: string }>().message).toBe(
+      `the export of 2026-11-20 to bucket lake failed after 3 attempts: ${words}`,
+    )
+    expect((await list()).find((x) => x.id === nobody.id)!.lastError).toBe(words)
+    await t.call('DELETE', `/api/exports/destinations/${nobody.id}`)
     // Bad credentials: the store's refusal, named, and not tried again (it would refuse again).
     const retries = () => logs.join('').split('export upload failed: retrying').length
     const before = retries()

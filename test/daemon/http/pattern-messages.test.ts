@@ -72,7 +72,9 @@ describe('pattern messages', () => {
     expect(texts[0]).toContain('may only contain letters, digits, hyphens and underscores')
     expect(texts[1]).toContain('did you mean https://www.example.com?')
     expect(texts[2]).toContain('may only contain letters, digits, hyphens and underscores')
-    expect(texts[3]).toContain('must be a date such as 2026-01-31')
+    expect(texts[3]).toContain(
+      'must be a date and time such as 2026-05-01T12:00:00Z or a date such as 2026-05-01',
+    )
     for (const text of texts) {
       expect(text).not.toMatch(REGEX_LOOK)
       expect(text).not.toContain('must match pattern')

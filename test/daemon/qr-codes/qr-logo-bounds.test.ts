@@ -72,21 +72,21 @@ describe('a hostile logo already stored', () => {
     const image = t
       .call('GET', `/api/use/qr-codes/${qr.id}/image?format=png&size=2048`)
       .finally(() => (done = true))
-    // Health checks all through the render: each answered well within a second.
-    const waits: number[] = []
+    // /health asked back to back all through the render (at least 2 s of its worker's processor
+    // time). A render on the event loop would leave every /health unanswered until it ended.
+    let answeredDuring = 0
     while (!done) {
-      const started = performance.now()
       const health = await t.app.inject({ method: 'GET', url: '/health' })
-      waits.push(performance.now() - started)
       expect(health.statusCode).toBe(200)
+      if (!done) answeredDuring++
       await new Promise((r) => setTimeout(r, 50))
     }
     const res = await image
     const body = expectError(res, 422, 'Unprocessable')
     expect(body.message).toBe("the QR code's logo could not be drawn within 2 s")
     expect(body.details).toEqual([{ field: 'style.logo', message: 'could not be drawn within 2 s' }])
-    expect(waits.length).toBeGreaterThan(10) // the render lasted (2 s at least): /health was asked meanwhile
-    expect(Math.max(...waits)).toBeLessThan(1000)
+    // Answered while the render was under way: the first may have come before it began drawing.
+    expect(answeredDuring).toBeGreaterThanOrEqual(2)
     // The SVG image is the client's to draw; PNGs of other codes are still drawn.
     expect((await t.call('GET', `/api/use/qr-codes/${qr.id}/image?format=svg`)).statusCode).toBe(200)
     const other = await t.call('POST', '/api/use/qr-codes', { body: { linkId: (await makeLink(t)).id } })

@@ -9,7 +9,7 @@ import formats from 'ajv-formats'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { WEBHOOK_EVENTS } from '../../../src/contract/limits.js'
 import { sampleData } from '../../../daemon/modules/webhooks/catalog.js'
-import { deliveryBody, type Envelope } from '../../../daemon/modules/webhooks/chat.js'
+import { CHAT_LIMITS, deliveryBody, type Envelope } from '../../../daemon/modules/webhooks/chat.js'
 import {
   DISCORD_EXECUTE_WEBHOOK,
   SLACK_INCOMING_WEBHOOK,
@@ -111,6 +111,39 @@ describe('slack and discord bodies', () => {
     const d = JSON.parse(deliveryBody('discord', e))
     expect(discordValid(d), JSON.stringify(discordValid.errors)).toBe(true)
     expect(discordEmbedChars(d.embeds[0])).toBeLessThanOrEqual(6000)
+  })
+
+  it('a cut never splits an escape (&amp;, \\*) nor a character made of two UTF-16 units', () => {
+    const lone = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+    for (let k = 0; k < 5; k++) {
+      const pad = 'a'.repeat(k)
+      const slackOf = (title: string) =>
+        JSON.parse(deliveryBody('slack', envelope('link.created', { id: 'lnk_1', title }))) as {
+          text: string
+          blocks: Array<{ fields?: Array<{ text: string }> }>
+        }
+      const field = (title: string) =>
+        slackOf(title).blocks[1]!.fields!.find((f) => f.text.startsWith('*title*'))!.text
+      const amp = field(`${pad}${'&'.repeat(1000)}`)
+      expect(amp.length).toBeLessThanOrEqual(CHAT_LIMITS.slackFieldText)
+      expect(amp).toMatch(new RegExp(`^\\*title\\*\\n${pad}(&amp;)+…$`))
+      expect(slackOf(`${pad}${'<'.repeat(11_000)}`).text).toMatch(
+        new RegExp(`^Link created \\(title: ${pad}(&lt;)+…$`),
+      )
+      const d = JSON.parse(
+        deliveryBody('discord', envelope('link.created', { id: 'lnk_1', title: `${pad}${'*'.repeat(500)}` })),
+      ) as { embeds: Array<{ fields: Array<{ name: string; value: string }> }> }
+      expect(d.embeds[0]!.fields.find((f) => f.name === 'title')!.value).toMatch(
+        new RegExp(`^${pad}(\\\\\\*)+…$`),
+      )
+      const emoji = JSON.parse(
+        deliveryBody(
+          'discord',
+          envelope('link.created', { id: 'lnk_1', title: `${pad}${'😀'.repeat(300)}` }),
+        ),
+      ) as { embeds: Array<{ fields: Array<{ name: string; value: string }> }> }
+      expect(emoji.embeds[0]!.fields.find((f) => f.name === 'title')!.value).not.toMatch(lone)
+    }
   })
 })
 

@@ -1,6 +1,7 @@
 /** The day ranges of gaming report queries: UTC day numbers, parsed and checked (a 400 naming the field). */
 import { utcDayNumber } from '../../../clock.js'
 import { AppError } from '../../../http/errors.js'
+import { queryTime } from '../../../http/query-time.js'
 import type { OverviewQuery } from '../../../../src/contract/gaming.js'
 
 /** Longest range of one request (contract: at most 366 days, a 400 beyond). */
@@ -9,16 +10,7 @@ export const MAX_RANGE_DAYS = 366
 const dayOf = utcDayNumber
 
 export function parseDay(value: string | undefined, field: string): number | undefined {
-  if (value === undefined) return undefined
-  const ms = Date.parse(value.length === 10 ? `${value}T00:00:00Z` : value)
-  // Date.parse rolls a day past the month's end over (2026-02-30 → 2026-03-02): refuse it instead.
-  const [y, m, d] = value.slice(0, 10).split('-').map(Number) as [number, number, number]
-  const calendar = new Date(Date.UTC(y, m - 1, d))
-  if (!Number.isFinite(ms) || calendar.getUTCMonth() !== m - 1 || calendar.getUTCDate() !== d)
-    throw new AppError('ValidationError', `${field} is not a valid date`, [
-      { field, message: 'must be an ISO 8601 date or date-time' },
-    ])
-  return dayOf(ms)
+  return value === undefined ? undefined : dayOf(queryTime(value, field))
 }
 
 /**

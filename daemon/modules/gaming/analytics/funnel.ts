@@ -30,7 +30,8 @@ const bad = (message: string): never => {
 
 /**
  * `type` or `type:field=value`, comma-separated. An event type may hold ':' itself: with a '=',
- * the field is what follows the last ':' before the first '='. Spaces around each part are dropped.
+ * the field is what follows the last ':' before the first '='; a step ending with ':' is an empty
+ * condition (a 400), not a type. Spaces around each part are dropped.
  */
 export function parseSteps(text: string): StepSpec[] {
   const parts = text.split(',').map((s) => s.trim())
@@ -41,6 +42,8 @@ export function parseSteps(text: string): StepSpec[] {
     const head = eq < 0 ? part : part.slice(0, eq)
     const colon = head.lastIndexOf(':')
     if (eq >= 0 && colon < 0) bad(`step ${i + 1} has a condition without a field: write type:field=value`)
+    if (eq < 0 && part.endsWith(':'))
+      bad(`step ${i + 1} has an empty condition after ':': write type:field=value, or the type alone`)
     const eventType = eq < 0 ? part : head.slice(0, colon).trim()
     if (!TYPE.test(eventType) || eventType.length > INGEST_LIMITS.customTypeMax)
       bad(

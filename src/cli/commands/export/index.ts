@@ -1,8 +1,10 @@
 /**
  * `linkctl export events|clicks`: every raw row of a range, streamed from the daemon into a file
  * (a temporary file renamed when complete) or stdout, as NDJSON, CSV or Parquet, with a progress
- * line (bytes, and rows for the text formats) on a terminal's stderr. Constant memory.
+ * line (bytes, and rows for the text formats) on a terminal's stderr, and a summary with the rows
+ * (Parquet's read from the file's footer). Constant memory.
  */
+import { open } from 'node:fs/promises'
 import { extname } from 'node:path'
 import { Option, type Command } from 'commander'
 import { RAW_FORMATS, type RawFormat } from '../../../contract/limits.js'
@@ -43,6 +45,22 @@ function formatOf(o: RawExportOpts): RawFormat {
   if (o.format) return o.format
   const ext = o.output ? extname(o.output).slice(1).toLowerCase() : ''
   return (RAW_FORMATS as readonly string[]).includes(ext) ? (ext as RawFormat) : 'ndjson'
+}
+
+/** The rows of a Parquet file, as its footer says (the text formats' rows are counted as they come). */
+async function parquetRows(file: string): Promise<number> {
+  const { parquetMetadata } = await import('hyparquet')
+  const handle = await open(file, 'r')
+  try {
+    const { size } = await handle.stat()
+    // The file ends with the footer, its length (4 bytes, little-endian) and "PAR1".
+    const { buffer: tail } = await handle.read(Buffer.alloc(8), 0, 8, size - 8)
+    const length = Math.min(size, tail.readUInt32LE(0) + 8)
+    const { buffer: footer } = await handle.read(Buffer.alloc(length), 0, length, size - length)
+    return Number(parquetMetadata(footer).num_rows)
+  } finally {
+    await handle.close()
+  }
 }
 
 /** The id clicks are exported under: a link's, or a smart link's (both named as the CLI names them). */
@@ -86,11 +104,12 @@ export async function runRawExport(dataset: 'events' | 'clicks', o: RawExportOpt
     },
     { progress: !ctx.json },
   )
-  const rows = format === 'parquet' ? null : format === 'csv' ? Math.max(0, lines - 1) : lines
-  if (toFile)
-    await emit(ctx, { file: o.output, format, rows, bytes }, () =>
-      note(ctx, `Exported ${rows === null ? '' : `${plural(rows, 'row')}, `}${size(bytes)} to ${o.output}`),
-    )
+  if (!toFile) return
+  const rows =
+    format === 'parquet' ? await parquetRows(o.output!) : format === 'csv' ? Math.max(0, lines - 1) : lines
+  await emit(ctx, { file: o.output, format, rows, bytes }, () =>
+    note(ctx, `Exported ${plural(rows, 'row')}, ${size(bytes)} to ${o.output}`),
+  )
 }
 
 /** A verb with its format, output and range flags (as the analytics verbs take them). */

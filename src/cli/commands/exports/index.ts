@@ -36,6 +36,13 @@ const columns = (tty: boolean): Column<ExportDestination>[] => [
   { header: 'LAST ERROR', value: (d) => d.lastError ?? '', fit: 'flex' },
 ]
 
+/** The body fields add sets by a flag of another name (words such as bucket are left alone). */
+const ADD_FLAGS = {
+  gameId: '--game',
+  accessKeyId: '--access-key-id',
+  secretAccessKey: '--secret-access-key',
+}
+
 export async function runExportsAdd(o: AddOpts, ctx: Ctx): Promise<void> {
   const accessKeyId = o.accessKeyId ?? ctx.env.AWS_ACCESS_KEY_ID
   const secretAccessKey = o.secretAccessKey ?? ctx.env.AWS_SECRET_ACCESS_KEY
@@ -124,7 +131,7 @@ export function register(program: Command): void {
     .option('--secret-access-key <key>', 'secret access key (env AWS_SECRET_ACCESS_KEY); stored encrypted')
     .addOption(new Option('--format <format>', 'file format (default parquet)').choices(RAW_FORMATS))
     .option('--game <game>', 'game id (needed by raw_events)')
-    .action(action<AddOpts>((_a, opts, ctx) => runExportsAdd(opts, ctx)))
+    .action(action<AddOpts>((_a, opts, ctx) => runExportsAdd(opts, ctx), { flagOf: ADD_FLAGS }))
   jsonOption(
     columnsOption(
       pageOptions(dest.command('list').alias('ls').description('list destinations and their last run')),

@@ -10,6 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { Argument, Option, type Command } from 'commander'
 import type { BulkCreateResult, ImportLinksResult } from '../../../contract/links.js'
 import { IMPORT_SOURCES, LINK_LIMITS } from '../../../contract/limits.js'
+import { inTermsOf } from '../../../format/terms.js'
 import type { LinkdClient } from '../../../client/index.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
@@ -20,6 +21,7 @@ import { intArg } from '../../parse.js'
 import { createProgress, type Progress } from '../../progress.js'
 import {
   BASE_CSV_COLUMNS,
+  type BodyRow,
   IMPORT_ONLY_CSV_COLUMNS,
   type ImportSource,
   OPTION_CSV_COLUMNS,
@@ -159,14 +161,6 @@ function asBulk(r: ImportLinksResult): BulkCreateResult {
   }
 }
 
-type BodyRow = {
-  line: number
-  body: Record<string, unknown>
-  source?: RowSource
-  host?: string
-  createdAt?: string
-  inactive?: boolean
-}
 type FailedRow = RowError & { source?: RowSource | undefined }
 
 export async function runLinksImport(opts: ImportOpts, ctx: Ctx): Promise<void> {
@@ -214,7 +208,9 @@ export async function runLinksImport(opts: ImportOpts, ctx: Ctx): Promise<void> 
       total,
       `rows: ${summary.created} ${dryRun ? 'would be created' : 'created'}${existing ? `, ${summary.skipped} skipped` : ''}, ${summary.failed} failed`,
     )
-  const fail = (e: FailedRow) => {
+  const fail = (failed: FailedRow) => {
+    // Said in the file's terms (custom_bitlinks, not customSlug) when it is another product's.
+    const e = { ...failed, message: inTermsOf(failed.message, failed.columns ?? {}) }
     summary.failed++
     summary.errors.push({ line: e.line, error: e.error, message: e.message })
     failedOut?.write(e)
@@ -250,11 +246,24 @@ export async function runLinksImport(opts: ImportOpts, ctx: Ctx): Promise<void> 
           const e = item.error ?? { error: 'Failed', message: 'failed' }
           // A code taken meanwhile (or by a smart link) is an existing link too.
           if (existing && e.error === 'Conflict' && row) skip(row, reason(e))
-          else errors.push({ line: row?.line ?? 0, error: e.error, message: reason(e), source: row?.source })
+          else
+            errors.push({
+              line: row?.line ?? 0,
+              error: e.error,
+              message: reason(e),
+              source: row?.source,
+              columns: row?.columns,
+            })
         }
       } else {
         for (const r of valid)
-          errors.push({ line: r.line, error: sent.error, message: reason(sent), source: r.source })
+          errors.push({
+            line: r.line,
+            error: sent.error,
+            message: reason(sent),
+            source: r.source,
+            columns: r.columns,
+          })
       }
     }
     errors.sort((a, b) => a.line - b.line)

@@ -152,6 +152,18 @@ describe('bad input', () => {
     expect(JSON.stringify(res.body)).toContain('steps')
   })
 
+  it('a step ending with ":" (a condition left empty) is a 400 naming that step', async () => {
+    for (const [steps, n] of [
+      ['level_start:,level_complete', 1],
+      ['level_start, level_complete : ', 2],
+    ] as const) {
+      const res = await status(`steps=${encodeURIComponent(steps)}`)
+      expect(res.status, steps).toBe(400)
+      const message = `step ${n} has an empty condition after ':': write type:field=value, or the type alone`
+      expect(res.body).toMatchObject({ message: `steps: ${message}`, details: [{ field: 'steps', message }] })
+    }
+  })
+
   it('an event type longer than an event can have (64) is a 400, as returnEvent of retention', async () => {
     expect((await status(`steps=a,${'b'.repeat(64)}`)).status).toBe(200)
     const res = await status(`steps=a,${'b'.repeat(65)}:level=3`)
