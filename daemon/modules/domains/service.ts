@@ -77,10 +77,10 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
    */
   async function checkRootRedirect(organizationId: string, domain: string, url: string): Promise<string> {
     const field = 'rootRedirectUrl'
-    checkDestination(url, field)
+    const stored = checkDestination(url, field)
     if (new URL(url).hostname.replace(/\.$/, '') === domain)
       throw validation(field, `points at ${domain} itself: its root would redirect to itself`)
-    return deps.checkDestination ? deps.checkDestination(organizationId, url, field) : url
+    return deps.checkDestination ? deps.checkDestination(organizationId, stored, field) : stored
   }
 
   const { store } = deps
