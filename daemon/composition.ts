@@ -318,6 +318,7 @@ function services(deps: CompositionDeps) {
       ...(gaming.enabled
         ? {
             raw_events: {
+              lateRows: true,
               check: async (organizationId, gameId) =>
                 void (await gaming.analytics.rawEvents(organizationId, gameId ?? '', {})),
               rows: async (organizationId, gameId, day) =>
