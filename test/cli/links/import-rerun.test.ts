@@ -226,6 +226,7 @@ describe('links import --failed-out and --skip-existing', () => {
     expect(JSON.parse(r.stdout)).toEqual({
       dryRun: false,
       created: 2,
+      replayed: 0,
       skipped: 4,
       failed: 0,
       errors: [],
