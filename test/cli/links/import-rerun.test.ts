@@ -257,6 +257,23 @@ describe('links import --failed-out and --skip-existing', () => {
     ])
   })
 
+  it('--skip-existing knows a destination linkd stored percent-encoded (typed with < > or non-ASCII)', async () => {
+    const input = file(
+      'encoded.csv',
+      'destinationUrl,tags\nhttps://example.com/größe?q=<1>,encx\nhttps://example.com/plain,encx\n',
+    )
+    expect((await importRun({ file: input })).code).toBe(0)
+    const created = await linksTagged('encx')
+    expect(created.map((l) => l.destinationUrl).sort()).toEqual([
+      'https://example.com/gr%C3%B6%C3%9Fe?q=%3C1%3E',
+      'https://example.com/plain',
+    ])
+    const again = await importRun({ file: input, skipExisting: true })
+    expect(again.code, again.stderr).toBe(0)
+    expect(JSON.parse(again.stdout)).toMatchObject({ created: 0, skipped: 2 })
+    expect(await linksTagged('encx')).toHaveLength(2)
+  })
+
   it('the progress bar counts rows of the file, not bytes', async () => {
     const rows = Array.from({ length: 7 }, (_, i) => `https://example.com/p${i},P${i},,rerun-p,`)
     const input = file('progress.csv', `destinationUrl,title,customSlug,tags,expiresAt\n${rows.join('\n')}\n`)
