@@ -22,7 +22,8 @@ function authorityOf(value: string): string {
  * scheme prefix. `http://paypal.com@evil.example` opens evil.example: user-info only disguises
  * the real host, so any `@` before the host is refused. A loopback host is refused too: the
  * visitor's browser would open the visitor's own machine (a mistake, or an attack on a service
- * listening there).
+ * listening there). Returns the URL as stored: a URI reference (uriReference), so that Location is
+ * always valid, within the length limit once encoded.
  */
 export function checkDestination(value: string, field = 'destinationUrl'): string {
   let url: URL | undefined
