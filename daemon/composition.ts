@@ -188,6 +188,7 @@ function services(deps: CompositionDeps) {
     directory,
     detachLinks: (id) => links.detachDomain(id),
     customDomainClicks: (id) => links.customDomainClicks(id),
+    checkDestination: (organizationId, url, field) => links.checkDestination(organizationId, url, field),
     resolvers: parseResolvers(c.dnsResolvers),
     cnameTarget: c.cnameTarget ?? c.shortDomain,
     aRecordIp: c.aRecordIp,
@@ -317,6 +318,7 @@ function services(deps: CompositionDeps) {
       ...(gaming.enabled
         ? {
             raw_events: {
+              lateRows: true,
               check: async (organizationId, gameId) =>
                 void (await gaming.analytics.rawEvents(organizationId, gameId ?? '', {})),
               rows: async (organizationId, gameId, day) =>

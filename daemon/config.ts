@@ -4,6 +4,7 @@ import Type, { type Static } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { PLANS, TEAM_LIMITS } from '../src/contract/limits.js'
 import { StringEnum } from '../src/contract/common.js'
+import { blockedPort } from '../src/contract/blocked-ports.js'
 import { parseResolvers } from './modules/domains/index.js'
 import { SETTINGS } from './settings.js'
 
@@ -224,6 +225,7 @@ export function loadConfig(sources: ConfigSources = {}): Config {
       .replace(/^\[|\]$/g, '')
       .toLowerCase()
   check(merged)
+  checkPublicPort(merged as Config)
   try {
     parseResolvers(String(merged.dnsResolvers))
   } catch (err) {
@@ -232,6 +234,22 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     )
   }
   return Object.freeze(merged) as Config
+}
+
+/**
+ * Visitors and linkctl reach linkd at its public URL (by default http://HOST:PORT): on a port
+ * browsers and fetch refuse (the Fetch standard's blocked ports) no short link would open and
+ * linkctl could not connect, so linkd does not start. Listening on such a port behind a proxy
+ * whose public URL has another port is fine.
+ */
+function checkPublicPort(config: Config): void {
+  const url = new URL(config.publicUrl)
+  const port = blockedPort(url)
+  if (port === undefined) return
+  const setting = port === config.port ? 'LINKD_PORT / --port' : 'LINKD_PUBLIC_URL / --public-url'
+  throw new ConfigError(
+    `invalid configuration:\n  ${setting}: port ${port} is one browsers and fetch refuse to connect to (a blocked port of the Fetch standard): short links on ${config.publicUrl} would not open and linkctl could not reach linkd; choose another port (behind a proxy, set LINKD_PUBLIC_URL to the address visitors use)`,
+  )
 }
 
 /**

@@ -7,7 +7,12 @@
  */
 export const SETTINGS = [
   { key: 'host', env: 'LINKD_HOST', flag: '--host', doc: 'Listen address (default 127.0.0.1)' },
-  { key: 'port', env: 'LINKD_PORT', flag: '--port', doc: 'Listen port (default 8080; 0 picks a free port)' },
+  {
+    key: 'port',
+    env: 'LINKD_PORT',
+    flag: '--port',
+    doc: 'Listen port (default 8080; 0 picks a free port; a port browsers block only behind a proxy)',
+  },
   { key: 'dataDir', env: 'LINKD_DATA_DIR', flag: '--data-dir', doc: 'Data directory (default ./data)' },
   {
     key: 'publicUrl',

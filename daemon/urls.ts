@@ -4,6 +4,8 @@
  */
 import { validation } from './http/errors.js'
 import { isLoopbackHost } from './addresses.js'
+import { LINK_LIMITS } from '../src/contract/limits.js'
+import { uriReference } from '../src/contract/uri.js'
 
 /**
  * The authority of an http(s) URL as browsers read it (WHATWG): after the scheme and any run of
@@ -20,7 +22,8 @@ function authorityOf(value: string): string {
  * scheme prefix. `http://paypal.com@evil.example` opens evil.example: user-info only disguises
  * the real host, so any `@` before the host is refused. A loopback host is refused too: the
  * visitor's browser would open the visitor's own machine (a mistake, or an attack on a service
- * listening there).
+ * listening there). Returns the URL as stored: a URI reference (uriReference), so that Location is
+ * always valid, within the length limit once encoded.
  */
 export function checkDestination(value: string, field = 'destinationUrl'): string {
   let url: URL | undefined
@@ -44,5 +47,25 @@ export function checkDestination(value: string, field = 'destinationUrl'): strin
       field,
       `must not point at ${url.hostname}: a loopback host (localhost, 127.0.0.0/8, ::1, 0.0.0.0, in any spelling) is the visitor's own machine`,
     )
-  return value
+  const stored = uriReference(value, url)
+  if (stored.length > LINK_LIMITS.destinationUrlMax)
+    throw validation(
+      field,
+      `is ${stored.length} characters once percent-encoded (a URL cannot hold some of its characters as typed); at most ${LINK_LIMITS.destinationUrlMax}`,
+    )
+  return stored
+}
+
+/**
+ * A header-safe Location: a destination stored before destinations were stored as URI references
+ * (uriReference), or with a visitor's query merged in. A redirect has no body, so this is all of its
+ * answer: one regex test, cheaper than any cache.
+ */
+export function locationOf(url: string): string {
+  if (!/[^\x21-\x7e]|["<>\\^`{|}[\]]/.test(url)) return url
+  try {
+    return uriReference(url)
+  } catch {
+    return encodeURI(url)
+  }
 }

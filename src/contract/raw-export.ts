@@ -103,7 +103,7 @@ export const ExportDestination = Type.Object(
     lastExportedDate: Nullable(
       Type.String({
         description:
-          'The UTC day (YYYY-MM-DD) up to which every day is written: the daily job resumes after it',
+          'The UTC day (YYYY-MM-DD) up to which every day is written: the daily job writes its raw events again once (events come up to 24 h late), then resumes after it',
       }),
     ),
     lastError: Nullable(

@@ -5,7 +5,7 @@
 import type { Command } from 'commander'
 import type { LinkdClient } from '../client/index.js'
 import type { ProfileStore } from './profiles.js'
-import { blockedPort } from './blocked-ports.js'
+import { blockedPort } from '../contract/blocked-ports.js'
 import { CliError, UsageError } from './exit-codes.js'
 import type { Prompter } from './prompt.js'
 

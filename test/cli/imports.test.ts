@@ -108,6 +108,7 @@ describe('modules reachable from linkctl', () => {
     expect(packages).toEqual(['commander'])
     const contract = startup.files.filter((f) => f.startsWith('src/contract/')).sort()
     expect(contract).toEqual([
+      'src/contract/blocked-ports.ts',
       'src/contract/csv.ts',
       'src/contract/fraud-limits.ts',
       'src/contract/limits.ts',
@@ -115,6 +116,7 @@ describe('modules reachable from linkctl', () => {
       'src/contract/raw-columns.ts',
       'src/contract/scopes.ts',
       'src/contract/skan-limits.ts',
+      'src/contract/uri.ts',
     ])
     expect(startup.files).not.toContain('src/client/index.ts')
   })

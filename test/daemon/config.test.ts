@@ -269,6 +269,23 @@ describe('config', () => {
     expect(both).toContain('LINKD_LOG_LEVEL')
   })
 
+  it('a public URL on a port browsers and fetch refuse (the Fetch standard) is refused; listening on one behind a proxy is not', () => {
+    const port = configError(() => loadConfig({ env: { LINKD_PORT: '6000' } }))
+    expect(port).toContain(
+      'LINKD_PORT / --port: port 6000 is one browsers and fetch refuse to connect to (a blocked port of the Fetch standard): short links on http://127.0.0.1:6000 would not open',
+    )
+    expect(
+      configError(() => loadConfig({ env: { LINKD_PUBLIC_URL: 'http://go.example.com:10080' } })),
+    ).toMatch(
+      /^invalid configuration:\n {2}LINKD_PUBLIC_URL \/ --public-url: port 10080 is one browsers and fetch refuse/,
+    )
+    // Behind a proxy, visitors and linkctl never see the port linkd listens on.
+    expect(loadConfig({ env: { LINKD_PORT: '6000', LINKD_PUBLIC_URL: 'https://go.example.com' } }).port).toBe(
+      6000,
+    )
+    expect(loadConfig({ env: { LINKD_PORT: '6001' } }).publicUrl).toBe('http://127.0.0.1:6001')
+  })
+
   it('settings checked by a pattern are explained in words, never as the expression', () => {
     const message = configError(() =>
       loadConfig({

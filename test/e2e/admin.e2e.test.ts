@@ -3,7 +3,7 @@
  * data dir: init, org create / set-plan, migrate, backup, restart on an existing database, and
  * the graceful shutdown that flushes buffered usage before closing the database.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
@@ -94,6 +94,21 @@ describe('linkd offline subcommands', () => {
     const r = await runBin(LINKD, ['migrate'], { LINKD_DATA_DIR: dataDir, LINKD_PORT: 'eighty' })
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/LINKD_PORT/)
+  })
+
+  it('linkd does not start on a port browsers and linkctl refuse: exit 2 naming it, nothing created', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'linkd-port-'))
+    try {
+      const r = await runBin(LINKD, [], { LINKD_DATA_DIR: fresh, LINKD_PORT: '6000' })
+      expect(r.code, r.stderr).toBe(2)
+      expect(r.stderr).toMatch(
+        /^linkd: invalid configuration:\n {2}LINKD_PORT \/ --port: port 6000 is one browsers/,
+      )
+      expect(r.stdout).toBe('')
+      expect(readdirSync(fresh)).toEqual([])
+    } finally {
+      rmSync(fresh, { recursive: true, force: true })
+    }
   })
 
   it('the daemon restarts on the existing database without printing a key, and SIGTERM flushes usage', async () => {

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { hostName } from '../../http/host.js'
+import { locationOf } from '../../urls.js'
 import type { DomainDirectory, DomainService } from './api.js'
 import { AASA_PATH, ASSETLINKS_PATH } from './app-links.js'
 
@@ -56,7 +57,11 @@ export function installDomainRedirects(app: FastifyInstance, directory: DomainDi
     if (request.url === '/' && (request.method === 'GET' || request.method === 'HEAD')) {
       const target = directory.rootRedirectOf(host)
       if (target) {
-        void reply.code(302).header('location', target).header('cache-control', 'private, max-age=90').send()
+        void reply
+          .code(302)
+          .header('location', locationOf(target))
+          .header('cache-control', 'private, max-age=90')
+          .send()
         return
       }
     }

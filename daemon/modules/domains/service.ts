@@ -45,6 +45,11 @@ export interface DomainServiceDeps {
   detachLinks(domainId: string): Promise<number>
   /** Clicks of the organization's links on custom domains (the links service). */
   customDomainClicks(organizationId: string): Promise<number>
+  /**
+   * The link destination rules and safety lists for a root redirect (the links service);
+   * absent: checkDestination only. Returns the URL as stored.
+   */
+  checkDestination?(organizationId: string, url: string, field: string): Promise<string>
   resolvers: string[]
   cnameTarget: string
   aRecordIp: string | undefined
@@ -66,6 +71,18 @@ export interface DomainServiceDeps {
 }
 
 export function createDomainService(deps: DomainServiceDeps): DomainService {
+  /**
+   * A destination like a link's (the same rules and safety lists), and never the domain itself:
+   * its root would redirect to itself. The URL as stored.
+   */
+  async function checkRootRedirect(organizationId: string, domain: string, url: string): Promise<string> {
+    const field = 'rootRedirectUrl'
+    const stored = checkDestination(url, field)
+    if (new URL(url).hostname.replace(/\.$/, '') === domain)
+      throw validation(field, `points at ${domain} itself: its root would redirect to itself`)
+    return deps.checkDestination ? deps.checkDestination(organizationId, stored, field) : stored
+  }
+
   const { store } = deps
   const dns = createDnsChecker({
     resolvers: deps.resolvers,
@@ -284,6 +301,10 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
 
     async update(organizationId: string, id: string, body: UpdateDomainBody): Promise<Domain> {
       const d = await load(organizationId, id)
+      // Checked before any change is written: a refused PATCH changes nothing.
+      const rootRedirectUrl = body.rootRedirectUrl
+        ? await checkRootRedirect(organizationId, d.domain, body.rootRedirectUrl)
+        : body.rootRedirectUrl
       const method =
         body.verificationMethod === undefined || body.verificationMethod === d.verificationMethod
           ? undefined
@@ -302,9 +323,7 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
           )
         await store.setDefault(organizationId, d.id, now())
       } else if (body.isDefault === false && d.isDefault) await store.setDefault(organizationId, null, now())
-      if (body.rootRedirectUrl) checkRootRedirect(d.domain, body.rootRedirectUrl)
-      if (body.rootRedirectUrl !== undefined)
-        await store.update(d.id, { rootRedirectUrl: body.rootRedirectUrl, updatedAt: now() })
+      if (rootRedirectUrl !== undefined) await store.update(d.id, { rootRedirectUrl, updatedAt: now() })
       if (method)
         // The other method's last checks say nothing about this one.
         await store.update(d.id, {
@@ -414,11 +433,4 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
       return deps.acme?.challengeResponse(token)
     },
   }
-}
-
-/** A destination like a link's, and never the domain itself: its root would redirect to itself. */
-function checkRootRedirect(domain: string, url: string): void {
-  checkDestination(url, 'rootRedirectUrl')
-  if (new URL(url).hostname.replace(/\.$/, '') === domain)
-    throw validation('rootRedirectUrl', `points at ${domain} itself: its root would redirect to itself`)
 }

@@ -13,6 +13,11 @@ export interface DatasetSource {
   check(organizationId: string, gameId: string | null): Promise<void>
   /** The rows of one UTC day (day number), read as they are consumed. */
   rows(organizationId: string, gameId: string | null, day: number): Promise<RawRows>
+  /**
+   * A day's rows keep arriving after it ends (game events: up to 24 h late): the daily job writes
+   * the day again once they all have.
+   */
+  lateRows?: boolean
 }
 
 export interface ExportsService {
@@ -22,6 +27,9 @@ export interface ExportsService {
   remove(organizationId: string, id: string): Promise<void>
   /** Writes one UTC day (default yesterday) of every dataset of the destination now, with retries. */
   run(organizationId: string, id: string, date?: string): Promise<ExportRun>
-  /** The daily job: each destination's days not written yet, up to yesterday (at most a week back). */
+  /**
+   * The daily job: each destination's days not written yet, up to yesterday (at most a week back),
+   * and the last day written before, again, for the datasets whose rows arrive late.
+   */
   runDue(): Promise<{ written: number; failed: number }>
 }

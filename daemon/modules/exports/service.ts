@@ -104,6 +104,8 @@ function present(r: DestinationRow): ExportDestination {
  * only onto a day that has ended and follows it (or is the first written). Today, written while it
  * still gets rows, and a day after a gap stay for the job to write (again).
  */
+const datasetsOf = (row: DestinationRow) => JSON.parse(row.datasets) as RawDataset[]
+
 function manualRunMark(stored: number | null, day: number, today: number): number | null {
   const last = stored === null ? null : Number(stored)
   if (day >= today) return last
@@ -177,13 +179,19 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
    * Writes one day of every dataset of the destination; records the outcome; throws 503 when the
    * store failed (linkd's own refusal as it is).
    * `last` is the destination's lastExportedDate after a success (the day the daily job resumes from).
+   * `datasets`: the destination's unless told.
    */
-  async function runDay(row: DestinationRow, day: number, last: number | null): Promise<ExportRun> {
+  async function runDay(
+    row: DestinationRow,
+    day: number,
+    last: number | null,
+    datasets: readonly RawDataset[] = datasetsOf(row),
+  ): Promise<ExportRun> {
     const format = row.format as RawFormat
     const objects: ExportRun['objects'] = []
     const dir = await mkdtemp(join(tmpdir(), 'linkd-export-'))
     try {
-      for (const dataset of JSON.parse(row.datasets) as RawDataset[]) {
+      for (const dataset of datasets) {
         const rows = await source(dataset).rows(row.organization_id, row.game_id, day)
         const file = await encodeToFile(rows, format, dir)
         const key = objectKey(row.prefix, dataset, day, format)
@@ -272,13 +280,21 @@ export function createExportsService(deps: ExportsDeps): ExportsService {
     },
     async runDue() {
       const yesterday = utcDayNumber(clock.now()) - 1
+      const oldest = yesterday - CATCH_UP_DAYS + 1
       let written = 0
       let failed = 0
       for (const row of await store.all()) {
-        const done = row.last_exported_day === null ? yesterday - 1 : Number(row.last_exported_day)
-        for (let day = Math.max(done + 1, yesterday - CATCH_UP_DAYS + 1); day <= yesterday; day++) {
+        const done = row.last_exported_day === null ? null : Number(row.last_exported_day)
+        // The last day written was written before its late rows had all arrived (game events
+        // come up to 24 h late); by now, a whole day after it ended, they have: once more, those
+        // datasets only (the same keys, replaced), then the days after it.
+        const late = datasetsOf(row).filter((d) => deps.datasets[d]?.lateRows)
+        const again = done !== null && done >= oldest && done < yesterday && late.length > 0 ? done : null
+        const first = Math.max(done === null ? yesterday : done + 1, oldest)
+        for (let day = again ?? first; day <= yesterday; day++) {
           try {
-            await runDay(row, day, day)
+            if (day === again) await runDay(row, day, done, late)
+            else await runDay(row, day, day)
             written++
           } catch {
             // Recorded on the destination; the next run tries this day again.

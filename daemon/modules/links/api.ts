@@ -82,6 +82,12 @@ export interface LinkService {
   existingIds(ids: readonly string[]): Promise<Set<string>>
   /** Clicks of the organization's links on custom domains (the domains stats). */
   customDomainClicks(organizationId: string): Promise<number>
+  /**
+   * The rules of a link destination for another URL visitors are sent to (a custom domain's
+   * root redirect): checkDestination, not one of this service's short domains, not on the
+   * organization's safety lists (400 naming `field`). Returns the URL as stored.
+   */
+  checkDestination(organizationId: string, url: string, field: string): Promise<string>
   /** Moves a deleted custom domain's links to the shared domain (renaming clashes); returns how many. */
   detachDomain(domainId: string): Promise<number>
   /** Job: persists 'expired' for links past their expiry; returns how many. */

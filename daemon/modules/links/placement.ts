@@ -28,16 +28,19 @@ export function createLinkPlacement(
     isCustomDomain: (host: string) => deps.domains?.knowsHost(host) ?? false,
   }
 
-  /** checkDestination, and never one of this service's short domains (a loop or a chain). */
+  /**
+   * checkDestination, and never one of this service's short domains (a loop or a chain); the URL as
+   * stored (a URI reference: checkDestination).
+   */
   function destination(value: string, field = 'destinationUrl'): string {
-    checkDestination(value, field)
+    const stored = checkDestination(value, field)
     const host = ownHostOf(value, own)
     if (host !== undefined)
       throw validation(
         field,
         `must not point at ${host}, a short domain of this service: a short link to a short link would loop or chain`,
       )
-    return value
+    return stored
   }
 
   /**

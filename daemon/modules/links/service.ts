@@ -300,6 +300,12 @@ export function createLinkService(deps: LinkServiceDeps): LinkService {
       return store.customDomainClicks(organizationId)
     },
 
+    async checkDestination(organizationId: string, url: string, field: string): Promise<string> {
+      const checked = destination(url, field)
+      await writer.guard(organizationId, [{ field, url: checked }])
+      return checked
+    },
+
     /**
      * A custom domain is being deleted: its links fall back to the shared short domain. A link
      * whose code is already taken there gets a new generated code. Returns how many.

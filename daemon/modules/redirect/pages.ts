@@ -1,6 +1,6 @@
 /**
- * The redirect's answers: the Location of each 3xx (sent with no body: why in
- * docs/decisions/redirect-hot-path.md) and the 404/410 pages for browsers.
+ * The redirect's pages: the 404/410 pages for browsers, and when a 3xx (sent with no body: why in
+ * docs/decisions/redirect-hot-path.md) is cached. Its Location: locationOf (daemon/urls.ts).
  */
 export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!)
@@ -38,16 +38,3 @@ export function wantsHtml(accept: string | undefined): boolean {
 }
 
 export const CACHE_CONTROL = 'private, max-age=90'
-
-/**
- * A header-safe Location: destinations with non-ASCII or unsafe characters in their encoded form.
- * A redirect has no body, so this is all of its answer: one regex test, cheaper than any cache.
- */
-export function locationOf(url: string): string {
-  if (!/[^\x21-\x7e]|["<>\\^`{|}]/.test(url)) return url
-  try {
-    return new URL(url).href
-  } catch {
-    return encodeURI(url)
-  }
-}

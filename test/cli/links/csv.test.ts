@@ -385,6 +385,7 @@ describe('import chunks (stub daemon)', () => {
     expect(JSON.parse(t.out.text)).toEqual({
       dryRun: false,
       created: 4,
+      replayed: 0,
       skipped: 0,
       failed: 1,
       errors: [{ line: 4, error: 'PayloadTooLarge', message: 'body too large' }],

@@ -125,7 +125,7 @@ describe('links import', () => {
     const second = await importRun({ file: path, chunkSize: 2, json: true }, { json: true })
     expect(second.code).toBe(1)
     const summary = JSON.parse(second.stdout) as ImportSummary
-    expect(summary).toMatchObject({ created: 3, failed: 5 })
+    expect(summary).toMatchObject({ created: 3, replayed: 3, failed: 5 })
     expect(summary.errors.map((e) => e.line)).toEqual([3, 5, 6, 9, 11])
     expect(summary.errors[3]).toEqual({
       line: 9,
@@ -194,6 +194,7 @@ describe('links import', () => {
     expect(JSON.parse(r.stdout)).toEqual({
       dryRun: false,
       created: 1,
+      replayed: 0,
       skipped: 0,
       failed: 0,
       errors: [],

@@ -226,6 +226,7 @@ describe('links import --failed-out and --skip-existing', () => {
     expect(JSON.parse(r.stdout)).toEqual({
       dryRun: false,
       created: 2,
+      replayed: 0,
       skipped: 4,
       failed: 0,
       errors: [],
@@ -254,6 +255,23 @@ describe('links import --failed-out and --skip-existing', () => {
       'skipped line 6: no short code',
       'skipped line 7: short code "dup-new" is already in use',
     ])
+  })
+
+  it('--skip-existing knows a destination linkd stored percent-encoded (typed with < > or non-ASCII)', async () => {
+    const input = file(
+      'encoded.csv',
+      'destinationUrl,tags\nhttps://example.com/größe?q=<1>,encx\nhttps://example.com/plain,encx\n',
+    )
+    expect((await importRun({ file: input })).code).toBe(0)
+    const created = await linksTagged('encx')
+    expect(created.map((l) => l.destinationUrl).sort()).toEqual([
+      'https://example.com/gr%C3%B6%C3%9Fe?q=%3C1%3E',
+      'https://example.com/plain',
+    ])
+    const again = await importRun({ file: input, skipExisting: true })
+    expect(again.code, again.stderr).toBe(0)
+    expect(JSON.parse(again.stdout)).toMatchObject({ created: 0, skipped: 2 })
+    expect(await linksTagged('encx')).toHaveLength(2)
   })
 
   it('the progress bar counts rows of the file, not bytes', async () => {

@@ -83,6 +83,23 @@ describe('destination URLs', () => {
     expect((await t.call('DELETE', `/api/domains/${mine.json().id}`)).statusCode).toBe(204)
     await accepted('https://go.example.test/x')
   })
+
+  it("a custom domain's rootRedirectUrl: never a short domain of this service either (a chain or a loop)", async () => {
+    const a = (await t.call('POST', '/api/domains', { body: { domain: 'a.root.test' } })).json().id
+    const b = await t.call('POST', '/api/domains', { body: { domain: 'b.root.test' } })
+    expect(b.statusCode, b.body).toBe(201)
+    for (const url of ['https://sho.rt/abc', 'https://api.sho.rt/', 'https://b.root.test/']) {
+      const res = await t.call('PATCH', `/api/domains/${a}`, { body: { rootRedirectUrl: url } })
+      const body = expectError(res, 400, 'ValidationError')
+      expect(body.details, url).toEqual([
+        { field: 'rootRedirectUrl', message: expect.stringMatching(/short domain of this service/) },
+      ])
+    }
+    const ok = await t.call('PATCH', `/api/domains/${a}`, {
+      body: { rootRedirectUrl: 'https://example.test/' },
+    })
+    expect(ok.json().rootRedirectUrl).toBe('https://example.test/')
+  })
 })
 
 describe('a shared short domain with a port', () => {

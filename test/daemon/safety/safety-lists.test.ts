@@ -195,6 +195,86 @@ describe('safety lists', () => {
     expect(JSON.stringify(bulk.json())).toContain('DestinationBlocked')
   })
 
+  it('every write that sets where a visitor is sent is checked: each field, create, PATCH, import, a root redirect', async () => {
+    await upload('paths', 'listed.test\n')
+    const bad = 'https://www.listed.test/x'
+    const ok = 'https://fine.test/'
+    const rule = (url: string) => [{ conditions: [{ type: 'device', value: 'mobile' }], destinationUrl: url }]
+    const split = (url: string) => [
+      { destinationUrl: url, weight: 50 },
+      { destinationUrl: 'https://fine.test/b', weight: 50 },
+    ]
+    const link = (await createLink(ok)).json<{ id: string }>().id
+    const smart = (
+      await t.call('POST', '/api/use/smart-links', { body: { fallbackUrl: ok, ios: { url: ok } } })
+    ).json<{ id: string }>().id
+    const domain = (await t.call('POST', '/api/domains', { body: { domain: 'go.paths.test' } })).json<{
+      id: string
+    }>().id
+    const linkFields = [
+      [{ destinationUrl: bad }, 'destinationUrl'],
+      [{ expiredUrl: bad }, 'expiredUrl'],
+      [{ rules: rule(bad) }, 'rules.0.destinationUrl'],
+      [{ variants: split(bad) }, 'variants.0.destinationUrl'],
+    ] as const
+    const smartFields = [
+      [{ fallbackUrl: bad }, 'fallbackUrl'],
+      [{ ios: { url: bad } }, 'ios.url'],
+      [{ android: { url: bad } }, 'android.url'],
+      [{ desktop: { url: bad } }, 'desktop.url'],
+      [{ variants: split(bad) }, 'variants.0.destinationUrl'],
+    ] as const
+    const writes: ReadonlyArray<readonly [string, () => ReturnType<TestApp['call']>, string]> = [
+      ...linkFields.flatMap(([body, field]) => [
+        [`link create ${field}`, () => createLink(ok, body), field] as const,
+        [`link PATCH ${field}`, () => t.call('PATCH', `/api/use/links/${link}`, { body }), field] as const,
+      ]),
+      ...smartFields.flatMap(([body, field]) => [
+        [
+          `smart link create ${field}`,
+          () => t.call('POST', '/api/use/smart-links', { body: { fallbackUrl: ok, ...body } }),
+          field,
+        ] as const,
+        [
+          `smart link PATCH ${field}`,
+          () => t.call('PATCH', `/api/use/smart-links/${smart}`, { body }),
+          field,
+        ] as const,
+      ]),
+      [
+        'custom domain PATCH rootRedirectUrl',
+        () => t.call('PATCH', `/api/domains/${domain}`, { body: { rootRedirectUrl: bad } }),
+        'rootRedirectUrl',
+      ],
+    ]
+    for (const [what, write, field] of writes) {
+      const res = await write()
+      expect(res.statusCode, `${what}: ${res.body}`).toBe(400)
+      expect(res.json(), what).toMatchObject({ error: 'DestinationBlocked', details: [{ field }] })
+    }
+    for (const [body, field] of linkFields) {
+      const file = JSON.stringify([{ destinationUrl: ok, ...body }])
+      const res = await t.call('POST', '/api/use/links/import', { body: { source: 'linkd', file } })
+      expect(JSON.stringify(res.json()), `import ${field}`).toContain('DestinationBlocked')
+      expect(res.json(), `import ${field}`).toMatchObject({ created: 0, failed: 1 })
+    }
+    // Nothing was written.
+    expect((await t.call('GET', `/api/use/links/${link}`)).json()).toMatchObject({
+      destinationUrl: ok,
+      expiredUrl: null,
+      rules: [],
+      variants: [],
+    })
+    expect((await t.call('GET', `/api/use/smart-links/${smart}`)).json()).toMatchObject({
+      fallbackUrl: ok,
+      ios: { url: ok },
+      android: null,
+      variants: [],
+    })
+    expect((await t.call('GET', `/api/domains/${domain}`)).json().rootRedirectUrl).toBeNull()
+    await t.call('DELETE', `/api/domains/${domain}`)
+  })
+
   it('an upload under an existing name replaces that list, keeping its id', async () => {
     await clearLists()
     const first = (await upload('rotating', 'old.test\n')).json<SafetyList>()

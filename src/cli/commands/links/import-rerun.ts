@@ -9,6 +9,7 @@ import type { LinkdClient } from '../../../client/index.js'
 import type { Ctx } from '../../../session/context.js'
 import { CliError, EXIT } from '../../../session/exit-codes.js'
 import { csvRow } from '../../../contract/csv.js'
+import { uriReference } from '../../../contract/uri.js'
 import { fetchList } from '../../paging.js'
 import type { RowSource } from '../../../import/index.js'
 
@@ -107,15 +108,17 @@ export class ExistingLinks {
   /** A link that exists (the first one listed is named for a code or destination). */
   addLink(link: Pick<Link, 'id' | 'shortCode' | 'destinationUrl'>): void {
     if (!this.codes.has(link.shortCode)) this.codes.set(link.shortCode, link.id)
-    if (!this.destinations.has(link.destinationUrl)) this.destinations.set(link.destinationUrl, link.id)
+    const url = asStored(link.destinationUrl)
+    if (!this.destinations.has(url)) this.destinations.set(url, link.id)
   }
 
   /** A create body about to be sent from input line `line`. */
   addRow(line: number, body: Record<string, unknown>): void {
     const code = codeOfRow(body)
     if (code !== undefined && !this.codes.has(code)) this.codes.set(code, `line ${line}`)
-    if (typeof body.destinationUrl === 'string' && !this.destinations.has(body.destinationUrl))
-      this.destinations.set(body.destinationUrl, `line ${line}`)
+    if (typeof body.destinationUrl !== 'string') return
+    const url = asStored(body.destinationUrl)
+    if (!this.destinations.has(url)) this.destinations.set(url, `line ${line}`)
   }
 
   /** Why the row is skipped, or undefined when it is to be sent. */
@@ -126,8 +129,17 @@ export class ExistingLinks {
       return holder ? `short code "${code}" is already in use (${holder})` : undefined
     }
     const url = typeof body.destinationUrl === 'string' ? body.destinationUrl : undefined
-    const holder = url === undefined ? undefined : this.destinations.get(url)
+    const holder = url === undefined ? undefined : this.destinations.get(asStored(url))
     return holder ? `no short code, and ${holder} already goes to ${url}` : undefined
+  }
+}
+
+/** A destination as linkd stores it (percent-encoded where a URI needs it); as given when not a URL. */
+function asStored(url: string): string {
+  try {
+    return uriReference(url)
+  } catch {
+    return url
   }
 }
 

@@ -62,6 +62,8 @@ export interface ImportSummary {
   /** A dry run: `created` counts the links the import would create. */
   dryRun: boolean
   created: number
+  /** Of `created`, the links an earlier run of this import created (its chunks were replayed). */
+  replayed: number
   /** Rows left out by --skip-existing (their link already exists), each in `skippedRows`. */
   skipped: number
   failed: number
@@ -190,12 +192,12 @@ export async function runLinksImport(opts: ImportOpts, ctx: Ctx): Promise<void> 
   const summary: ImportSummary = {
     dryRun,
     created: 0,
+    replayed: 0,
     skipped: 0,
     failed: 0,
     errors: [],
     skippedRows: [],
   }
-  let replayed = 0
   let seen = 0
   const progress: Progress = createProgress(ctx.stderr, {
     label: dryRun ? 'Checking' : 'Importing',
@@ -238,7 +240,7 @@ export async function runLinksImport(opts: ImportOpts, ctx: Ctx): Promise<void> 
     if (valid.length > 0) {
       const sent = await sendImportChunk(client, valid, dryRun)
       if ('result' in sent) {
-        if (sent.replayed) replayed += sent.result.created
+        if (sent.replayed) summary.replayed += sent.result.created
         summary.created += sent.result.created
         for (const item of sent.result.results) {
           if (item.status !== 'failed') continue
@@ -324,7 +326,8 @@ export async function runLinksImport(opts: ImportOpts, ctx: Ctx): Promise<void> 
   if (ctx.json) printJson(ctx, summary)
   else if (seen === 0) note(ctx, 'Nothing to import.')
   else {
-    const again = replayed > 0 ? ` (${replayed} of them by an earlier run of this import)` : ''
+    const again =
+      summary.replayed > 0 ? ` (${summary.replayed} of them by an earlier run of this import)` : ''
     const skipped = existing ? `; ${summary.skipped} skipped (already there)` : ''
     ctx.stdout.write(
       dryRun

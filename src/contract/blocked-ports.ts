@@ -1,6 +1,7 @@
 /**
  * The ports fetch refuses to connect to, as browsers do (the Fetch standard's "bad ports":
  * https://fetch.spec.whatwg.org/#port-blocking): Node's fetch fails them with a bare "bad port".
+ * linkctl refuses such a URL, and linkd a public URL on one (daemon/config.ts).
  */
 const BLOCKED_PORTS = new Set([
   1, 7, 9, 11, 13, 15, 17, 19, 20, 21, 22, 23, 25, 37, 42, 43, 53, 69, 77, 79, 87, 95, 101, 102, 103, 104,
