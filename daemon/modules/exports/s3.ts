@@ -14,6 +14,7 @@ import {
   type GuardPolicy,
   type Resolver,
 } from '../webhooks/index.js'
+import { unreachableText } from '../../socket-errors.js'
 
 export interface S3Target {
   endpoint: string | null
@@ -81,31 +82,15 @@ export async function putFile(
   }
 }
 
-/** Socket errors of a connection to the store, in words (as linkctl says a resolver's). */
-const CONNECT_WORDS: Readonly<Record<string, string>> = {
-  ECONNREFUSED: 'connection refused',
-  ECONNRESET: 'connection reset',
-  ETIMEDOUT: 'timed out',
-  EHOSTUNREACH: 'no route to host',
-  ENETUNREACH: 'network unreachable',
-}
-
 /** A store's error in a few words, never a credential (the SDK's messages carry none). */
 export function s3ErrorText(err: unknown): string {
   const e = err as {
     name?: string
     message?: string
-    code?: string
-    address?: string
-    port?: number
     $metadata?: { httpStatusCode?: number }
   }
-  // "connect ECONNREFUSED 127.0.0.1:9000" → "127.0.0.1:9000 unreachable (connection refused)".
-  const words = e.code === undefined ? undefined : CONNECT_WORDS[e.code]
-  if (words && e.address) {
-    const host = e.address.includes(':') ? `[${e.address}]` : e.address
-    return `${host}${e.port ? `:${e.port}` : ''} unreachable (${words})`
-  }
+  const unreachable = unreachableText(err)
+  if (unreachable) return unreachable
   const status = e.$metadata?.httpStatusCode
   const text = `${e.name && e.name !== 'Error' ? `${e.name}: ` : ''}${e.message ?? String(err)}`
   return (status ? `${text} (HTTP ${status})` : text).slice(0, 500)

@@ -7,6 +7,7 @@ import type { FastifyBaseLogger } from 'fastify'
 import type { Agent } from 'undici'
 import type { Clock } from '../../clock.js'
 import type { SecretBox } from '../../crypto.js'
+import { unreachableText } from '../../socket-errors.js'
 import { deliveryHeaders } from '../../../src/contract/webhook-signature.js'
 import { WEBHOOK_LIMITS, type RetryPolicy } from '../../../src/contract/limits.js'
 import {
@@ -82,6 +83,8 @@ function describe(err: unknown, timeoutSeconds: number): string {
   if (err instanceof SsrfError) return err.message
   const e = err as { name?: string; code?: string; message?: string; cause?: unknown }
   if (isFetchTimeout(err)) return `timed out after ${timeoutSeconds} s`
+  const unreachable = unreachableText(err)
+  if (unreachable) return unreachable
   const cause = e.cause as { code?: string; message?: string } | undefined
   const detail = cause?.code ?? e.code ?? e.name ?? 'Error'
   return `connection failed: ${detail}${e.message ? ` (${e.message})` : ''}`.slice(0, 500)

@@ -17,6 +17,7 @@ import type { Resolver } from '../../../daemon/modules/webhooks/ssrf.js'
 import { healthBand } from '../../../daemon/modules/webhooks/service.js'
 import { createTestApp, type TestApp } from '../../support/app.js'
 import { FakeClock } from '../../support/clock.js'
+import { freePort } from '../../support/ports.js'
 import { startReceiver, type Receiver } from '../../support/receiver.js'
 import { expectError } from '../../support/responses.js'
 
@@ -275,6 +276,19 @@ describe('failures and retries (policies, suspension, manual retry)', () => {
     const d = (await deliveries(w.id)).data[0]!
     expect(d.status).toBe('failed')
     expect(d.error).toMatch(/^connection failed/)
+  })
+
+  it('a receiver nobody listens on: the address and the reason in words, as exports say it', async () => {
+    const port = await freePort()
+    const w = await createWebhook({ maxRetries: 0, url: `http://127.0.0.1:${port}/hook` })
+    await createLink()
+    await deliver()
+    const d = (await deliveries(w.id)).data[0]!
+    expect(d).toMatchObject({
+      status: 'failed',
+      responseStatusCode: null,
+      error: `127.0.0.1:${port} unreachable (connection refused)`,
+    })
   })
 
   it('5 consecutive failed deliveries suspend the webhook; it then gets nothing; enable resets', async () => {
