@@ -33,23 +33,38 @@ function configure(cmd: Command, io: Io, json: boolean): void {
 
 const ORDINALS = ['first', 'second', 'third', 'fourth']
 
+/** "this command's first argument: linkctl analytics funnel [options] <game>" */
+function argumentAdvice(cmd: Command, at: number): string {
+  const path: string[] = []
+  for (let c: Command | null = cmd; c; c = c.parent) path.unshift(c.name())
+  const nth = ORDINALS[at] ?? `number ${at + 1}`
+  return `this command's ${nth} argument: ${path.join(' ')} ${cmd.usage()}`
+}
+
 /**
  * An argument written as an option (`--game g` where the game is an argument; other commands take
- * `--game`): the usage error says how to give it.
+ * `--game`), or missing after `--url` (linkd's address, not the argument `url`): the usage error
+ * says how to give it.
  */
 function explainArgumentAsOption(cmd: Command): void {
   const names = cmd.registeredArguments.map((a) => a.name())
   if (names.length === 0) return
-  const own = cmd as unknown as { unknownOption(flag: string): void }
-  const unknownOption = own.unknownOption.bind(cmd)
+  const own = cmd as unknown as { unknownOption(flag: string): void; missingArgument(name: string): void }
+  const [unknownOption, missingArgument] = [own.unknownOption.bind(cmd), own.missingArgument.bind(cmd)]
   own.unknownOption = (flag) => {
     const at = flag.startsWith('--') ? names.indexOf(flag.slice(2).split('=')[0]!) : -1
     if (at < 0) return unknownOption(flag)
-    const path: string[] = []
-    for (let c: Command | null = cmd; c; c = c.parent) path.unshift(c.name())
+    cmd.error(`error: unknown option '${flag}': the ${names[at]} is ${argumentAdvice(cmd, at)}`, {
+      code: 'commander.unknownOption',
+    })
+  }
+  own.missingArgument = (name) => {
+    const at = names.indexOf(name)
+    if (name !== 'url' || at < 0 || cmd.getOptionValueSourceWithGlobals('url') !== 'cli')
+      return missingArgument(name)
     cmd.error(
-      `error: unknown option '${flag}': the ${names[at]} is this command's ${ORDINALS[at] ?? `number ${at + 1}`} argument: ${path.join(' ')} ${cmd.usage()}`,
-      { code: 'commander.unknownOption' },
+      `error: missing required argument 'url' (--url is linkd's address; give the url as ${argumentAdvice(cmd, at)})`,
+      { code: 'commander.missingArgument' },
     )
   }
 }

@@ -71,6 +71,11 @@ describe('usage errors exit 2', () => {
       ['analytics', 'funnel', '--game', 'g', '--steps', 'a,b'],
       /^error: unknown option '--game': the game is this command's first argument: linkctl analytics funnel \[options\] <game>\n/,
     ],
+    // --url is linkd's address: a receiver's URL given with it is missing as the argument.
+    [
+      ['webhooks', 'create', '--name', 'rx', '--url', 'https://rx.example/hook', '--event', 'link.created'],
+      /^error: missing required argument 'url' \(--url is linkd's address; give the url as this command's first argument: linkctl webhooks create \[options\] <url>\)\n/,
+    ],
     [['fraud', 'events', '--game=g'], /unknown option '--game=g': the game is this command's first argument/],
     [['keys', 'get'], /error: missing required argument 'id'/],
     [['keys', 'list', '--limit', '0'], /error: option '--limit <n>' argument '0' is invalid/],
