@@ -274,8 +274,14 @@ describe('the funnel pane against linkd', () => {
     expect(app.lastFrame()).not.toContain('HTTP 400')
     // Kept 30 days from now on: the days the 7 already removed stay gone, which the pane says whole.
     await org.api.games.update('short-memory', { rawRetentionDays: 30 })
+    const listed = app.calls.length
     await press(app, KEY.escape)
     await frameWith(app, '1 game')
+    // Back on the list, it loads again: the game opened next is the one this answer holds.
+    await vi.waitFor(
+      () => expect(app.calls.slice(listed).some((c) => c.name === 'games.list' && c.settled)).toBe(true),
+      { timeout: 20_000 },
+    )
     await press(app, KEY.enter)
     await frameWith(app, 'which this game keeps 30 days (rawRetentionDays): the range must start')
   })

@@ -44,6 +44,8 @@ export async function newOrg(d: TestDaemon): Promise<Org> {
 export interface Call {
   name: string
   args: unknown[]
+  /** Its answer (or error) has come back. */
+  settled: boolean
 }
 
 /** `client` with each call recorded in `calls` before it goes to the daemon. */
@@ -52,8 +54,16 @@ export function recorded(client: LinkdClient): { client: TuiClient; calls: Call[
   const call =
     (name: string, fn: (...args: unknown[]) => unknown, self: object) =>
     (...args: unknown[]) => {
-      calls.push({ name, args })
-      return fn.apply(self, args)
+      const c: Call = { name, args, settled: false }
+      calls.push(c)
+      const result = fn.apply(self, args)
+      if (result instanceof Promise)
+        void result.then(
+          () => (c.settled = true),
+          () => (c.settled = true),
+        )
+      else c.settled = true
+      return result
     }
   const group = (name: string, api: object) =>
     new Proxy(api, {
