@@ -63,10 +63,6 @@ export const LIST_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]*$'
 /** An ISO 3166-1 alpha-2 country code, either case. */
 export const COUNTRY_PATTERN = '^[A-Za-z]{2}$'
 
-/**
- * The human message of every pattern in the contract (ajv's would quote the regular expression;
- * a test walks the schemas and fails on a pattern missing here).
- */
 /** The formats `date-time` and `date` in words (validation details say "must be <words>"). */
 export const DATE_TIME_WORDS = 'a date and time such as 2026-05-01T12:00:00Z'
 export const DATE_WORDS = 'a date such as 2026-05-01'
@@ -76,6 +72,10 @@ export const DATE_WORDS = 'a date such as 2026-05-01'
  */
 export const DATE_PARAM_WORDS = `must be ${DATE_TIME_WORDS} or ${DATE_WORDS}`
 
+/**
+ * The human message of every pattern in the contract (ajv's would quote the regular expression;
+ * a test walks the schemas and fails on a pattern missing here).
+ */
 export const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
   [PLAIN_TEXT_PATTERN]: `must not contain ${REFUSED_WORDS}`,
   [VISIBLE_TEXT_PATTERN]: `must have a visible character and must not contain ${REFUSED_WORDS}`,

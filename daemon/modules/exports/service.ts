@@ -99,13 +99,14 @@ function present(r: DestinationRow): ExportDestination {
   }
 }
 
+/** The datasets a destination writes. */
+const datasetsOf = (row: DestinationRow) => JSON.parse(row.datasets) as RawDataset[]
+
 /**
  * The lastExportedDate after a `run` of `day`: the daily job resumes the day after it, so it moves
  * only onto a day that has ended and follows it (or is the first written). Today, written while it
  * still gets rows, and a day after a gap stay for the job to write (again).
  */
-const datasetsOf = (row: DestinationRow) => JSON.parse(row.datasets) as RawDataset[]
-
 function manualRunMark(stored: number | null, day: number, today: number): number | null {
   const last = stored === null ? null : Number(stored)
   if (day >= today) return last
