@@ -9,6 +9,7 @@ import { platformOf } from './classify.js'
 import { round } from '../../../src/contract/numbers.js'
 import type { LinkVariant } from '../../../src/contract/variants.js'
 import type { ClickStore, DimRow } from './store.js'
+import { locationOf } from '../../urls.js'
 
 const WEEK = 7 * DAY_MS
 /** 1970-01-05T00:00:00Z, a Monday: weeks start on Monday 00:00 UTC (ISO 8601). */
@@ -208,7 +209,9 @@ export function createLinkAnalytics(deps: LinkAnalyticsDeps) {
 
 /**
  * The figures of each current variant, by its URL: human clicks, daily visitors, and installs
- * (`installs`: the variant of each attributed install's click, by click id).
+ * (`installs`: the variant of each attributed install's click, by click id). URLs are compared as
+ * sent (locationOf): clicks of a variant stored as typed by an earlier linkd count under its
+ * encoded form.
  */
 function variantFigures(
   variants: LinkVariant[],
@@ -216,18 +219,29 @@ function variantFigures(
   visitors: DimRow[],
   installs: ReadonlyMap<string, string>,
 ): NonNullable<LinkAnalytics['variants']> {
-  const count = (rows: DimRow[]) => new Map(rows.map((r) => [r.value, r.clicks]))
+  const add = (to: Map<string, number>, url: string, n: number) => {
+    const sent = locationOf(url)
+    to.set(sent, (to.get(sent) ?? 0) + n)
+  }
+  const count = (rows: DimRow[]) => {
+    const out = new Map<string, number>()
+    for (const r of rows) add(out, r.value, r.clicks)
+    return out
+  }
   const clicksOf = count(clicks)
   const visitorsOf = count(visitors)
   const installsOf = new Map<string, number>()
-  for (const v of installs.values()) installsOf.set(v, (installsOf.get(v) ?? 0) + 1)
-  return variants.map((v) => ({
-    destinationUrl: v.destinationUrl,
-    weight: v.weight,
-    clicks: clicksOf.get(v.destinationUrl) ?? 0,
-    uniqueVisitors: visitorsOf.get(v.destinationUrl) ?? 0,
-    installs: installsOf.get(v.destinationUrl) ?? 0,
-  }))
+  for (const v of installs.values()) add(installsOf, v, 1)
+  return variants.map((v) => {
+    const url = locationOf(v.destinationUrl)
+    return {
+      destinationUrl: v.destinationUrl,
+      weight: v.weight,
+      clicks: clicksOf.get(url) ?? 0,
+      uniqueVisitors: visitorsOf.get(url) ?? 0,
+      installs: installsOf.get(url) ?? 0,
+    }
+  })
 }
 
 /**

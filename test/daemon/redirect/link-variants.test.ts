@@ -261,6 +261,37 @@ describe('variants: analytics', () => {
     )
     expect(rows).toEqual([{ variant: null }])
   })
+  it('clicks recorded under a variant URL stored as typed (before linkd encoded them) count once it is saved encoded', async () => {
+    t = await createTestApp()
+    const typed = [`${E}/ü0`, `${E}/ü1`]
+    const stored = typed.map((u) => new URL(u).href)
+    const link = await makeLink(t, {
+      variants: stored.map((destinationUrl) => ({ destinationUrl, weight: 50 })),
+    })
+    // A link saved by an earlier linkd holds its variants as typed.
+    await sqlRows(
+      t,
+      'UPDATE links SET variants = ? WHERE id = ?',
+      JSON.stringify(typed.map((destinationUrl) => ({ destinationUrl, weight: 50 }))),
+      link.id,
+    )
+    const went = new Map<string, number>()
+    for (let v = 0; v < 8; v++) {
+      const to = await target(link.shortCode, { ip: ipOf(v) })
+      went.set(to, (went.get(to) ?? 0) + 1)
+    }
+    await flush(t)
+    // Saved again (as any edit does), the variants are stored encoded; the old clicks still count.
+    const saved = await t.call('PATCH', `/api/use/links/${link.id}`, {
+      body: { variants: typed.map((destinationUrl) => ({ destinationUrl, weight: 50 })) },
+    })
+    expect(saved.json<Link>().variants.map((v) => v.destinationUrl)).toEqual(stored)
+    const a = await analytics(t, link.id)
+    expect(a.variants!.map((v) => [v.destinationUrl, v.clicks, v.uniqueVisitors])).toEqual(
+      stored.map((u) => [u, went.get(u) ?? 0, went.get(u) ?? 0]),
+    )
+    expect(a.variants!.reduce((n, v) => n + v.clicks, 0)).toBe(8)
+  })
 })
 
 describe('variants of a smart link: its fallback split', () => {
