@@ -29,7 +29,7 @@ export interface TuiClient extends Pick<LinkdClient, 'health' | 'ready' | 'disco
   >
   domains: Calls<'domains', 'list' | 'add' | 'verify' | 'checkPropagation' | 'setDefault'>
   webhooks: Calls<'webhooks', 'list' | 'enable' | 'disable' | 'test' | 'deliveries' | 'retry'>
-  games: Calls<'games', 'list'>
+  games: Calls<'games', 'list' | 'get'>
   fraud: Calls<
     'fraud',
     'dashboard' | 'events' | 'review' | 'rules' | 'updateRule' | 'blocklist' | 'block' | 'unblock'

@@ -405,23 +405,30 @@ export class FakeClient implements TuiClient {
       ),
   }
 
+  /** The games: the third has every module off. */
+  private gameList(): Game[] {
+    return Array.from(
+      { length: this.state.games },
+      (_, i) =>
+        ({
+          id: `game-${i + 1}`,
+          name: `Game ${i + 1}`,
+          status: 'active',
+          platform: 'ios',
+          reportingCurrency: 'USD',
+          modules: { analytics: i < 2, fraud: i < 2, skan: i < 2 },
+        }) as Game,
+    )
+  }
+
   games = {
     list: (q: { page?: number; limit?: number } = {}) =>
-      this.serve('games.list', (): PageOf<Game> => {
-        const games = Array.from(
-          { length: this.state.games },
-          (_, i) =>
-            ({
-              id: `game-${i + 1}`,
-              name: `Game ${i + 1}`,
-              status: 'active',
-              platform: 'ios',
-              reportingCurrency: 'USD',
-              // The third game has every module off.
-              modules: { analytics: i < 2, fraud: i < 2, skan: i < 2 },
-            }) as Game,
-        )
-        return page(games, q)
+      this.serve('games.list', (): PageOf<Game> => page(this.gameList(), q)),
+    get: (id: string) =>
+      this.serve('games.get', (): Game => {
+        const game = this.gameList().find((g) => g.id === id)
+        if (!game) throw apiError(404, 'Game not found')
+        return game
       }),
   }
 }

@@ -5,9 +5,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { cleanup } from 'ink-testing-library'
 import { FakeClient } from './fake-client.js'
-import { frameWith, KEY, press, renderTui } from './harness.js'
+import { frameWith, KEY, press, refreshUntil, renderTui } from './harness.js'
 import { newOrg, renderOnDaemon, useDaemon } from './tui-daemon.js'
-import type { GameWithSecrets } from '../../src/contract/games.js'
+import type { Game, GameWithSecrets } from '../../src/contract/games.js'
 import { accepted, batch, event, send } from '../support/gaming.js'
 
 afterEach(() => cleanup())
@@ -104,11 +104,13 @@ describe('games screen, rendering', () => {
 
   it('a paused game says so in its heading: its figures stopped because events are refused', async () => {
     const client = new FakeClient()
-    const list = client.games.list
+    const { list, get } = client.games
+    const paused = (g: Game): Game => (g.id === 'game-1' ? { ...g, status: 'paused' } : g)
     client.games.list = async (q) => {
       const p = await list(q)
-      return { ...p, data: p.data.map((g, i) => (i === 0 ? { ...g, status: 'paused' as const } : g)) }
+      return { ...p, data: p.data.map(paused) }
     }
+    client.games.get = async (id) => paused(await get(id))
     const app = renderTui({ client, initialScreen: 'games' })
     await frameWith(app, '3 games')
     await press(app, KEY.enter)
@@ -272,17 +274,13 @@ describe('the funnel pane against linkd', () => {
     expect(frame).toContain('2026-11-15 to 2026-11-21 (raw events are kept 7 days)')
     expect(frame).toMatch(/ 1 app_install\s+█+\s+1\s+100%/)
     expect(app.lastFrame()).not.toContain('HTTP 400')
-    // Kept 30 days from now on: the days the 7 already removed stay gone, which the pane says whole.
+    // Kept 30 days from now on (changed elsewhere while the game is open): the open game is read
+    // again each refresh, and the days the 7 already removed stay gone, which the pane says whole.
     await org.api.games.update('short-memory', { rawRetentionDays: 30 })
-    const listed = app.calls.length
-    await press(app, KEY.escape)
-    await frameWith(app, '1 game')
-    // Back on the list, it loads again: the game opened next is the one this answer holds.
-    await vi.waitFor(
-      () => expect(app.calls.slice(listed).some((c) => c.name === 'games.list' && c.settled)).toBe(true),
-      { timeout: 20_000 },
+    await refreshUntil(
+      app,
+      (f) => f.includes('which this game keeps 30 days (rawRetentionDays): the range must start'),
+      'the game read again',
     )
-    await press(app, KEY.enter)
-    await frameWith(app, 'which this game keeps 30 days (rawRetentionDays): the range must start')
   })
 })

@@ -1,6 +1,6 @@
 /**
  * A list of the games to pick one from (Games, Fraud, SKAN): ↑/↓ to move, Enter, → or l opens it. While a game
- * is open the list is neither polled nor driven by keys; `close()` goes back to it.
+ * is open the list is not driven by keys and only the open game is read again; `close()` goes back to it.
  */
 import { Box } from 'ink'
 import { Text } from '../components/text.js'
@@ -31,14 +31,21 @@ export interface GamePicker {
 
 export function useGamePicker(active: boolean, width: number, height: number, hint: string): GamePicker {
   const env = useTui()
-  const [open, setOpen] = useState<Game | null>(null)
+  const [openId, setOpenId] = useState<string | null>(null)
   const last = useRef<PageOf<Game> | null>(null)
   const poll = usePoll(
     'games',
-    async () => (open ? last.current : (last.current = await env.client.games.list({ limit: 100 }))),
-    [env.client, open?.id],
+    async () => {
+      if (openId === null) return (last.current = await env.client.games.list({ limit: 100 }))
+      // The open game is read again each refresh: a change made elsewhere (retention, modules) shows.
+      const game = await env.client.games.get(openId)
+      const page = last.current
+      return page && (last.current = { ...page, data: page.data.map((g) => (g.id === game.id ? game : g)) })
+    },
+    [env.client, openId],
   )
   const games = poll.data?.data ?? []
+  const open = (openId !== null && games.find((g) => g.id === openId)) || null
   const rows = Math.max(1, height - 2)
   const pos = useCursor(games.length, rows)
 
@@ -46,9 +53,9 @@ export function useGamePicker(active: boolean, width: number, height: number, hi
     (input, key) => {
       if (pos.move(input, key)) return
       const game = games[pos.cursor]
-      if (game && (key.return || key.rightArrow || input === 'l')) setOpen(game)
+      if (game && (key.return || key.rightArrow || input === 'l')) setOpenId(game.id)
     },
-    active && open === null,
+    active && openId === null,
   )
 
   let list: ReactNode
@@ -67,5 +74,5 @@ export function useGamePicker(active: boolean, width: number, height: number, hi
         />
       </Box>
     )
-  return { open, close: () => setOpen(null), list }
+  return { open, close: () => setOpenId(null), list }
 }

@@ -78,13 +78,14 @@ export function GameFunnel(props: {
     ` · window ${window} · ${days} days · e steps · w window · r fetch · f overview`,
     width,
   )
-  if (!f)
+  // A refusal of this query shows here, whole, not only cut short on the status line, and in place of
+  // the figures of an earlier query (other steps, window or range).
+  if (!f || poll.trouble?.permanent)
     return (
       <Box flexDirection="column">
         <Text bold wrap="truncate">
           {head}
         </Text>
-        {/* A refusal (retried meanwhile) shows here, whole, not only cut short on the status line. */}
         <Text dimColor>{poll.trouble ? poll.trouble.message : 'loading…'}</Text>
       </Box>
     )
