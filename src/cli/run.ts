@@ -1,5 +1,5 @@
 /** Runs linkctl on an argv with given streams and returns the exit code (main.ts and tests use it). */
-import type { Command } from 'commander'
+import type { Command, Option } from 'commander'
 import { attachIo, noColor, processIo, type Io } from '../session/context.js'
 import {
   exitCodeFor,
@@ -27,7 +27,7 @@ function configure(cmd: Command, io: Io, json: boolean): void {
     getOutHasColors: () => io.stdout.isTTY === true && !noColor(io.env),
     getErrHasColors: () => io.stderr.isTTY === true && !noColor(io.env),
   })
-  explainArgumentAsOption(cmd)
+  explainMisplacedValue(cmd)
   for (const sub of cmd.commands) configure(sub, io, json)
 }
 
@@ -41,15 +41,36 @@ function argumentAdvice(cmd: Command, at: number): string {
   return `this command's ${nth} argument: ${path.join(' ')} ${cmd.usage()}`
 }
 
+/** A word as a POSIX shell reads it back: quoted unless it holds only safe characters. */
+const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`)
+
 /**
  * An argument written as an option (`--game g` where the game is an argument; other commands take
  * `--game`), or missing after `--url` (linkd's address, not the argument `url`): the usage error
- * says how to give it.
+ * says how to give it; so does a value given as an argument where a required option takes it
+ * (`games create "Space Race"`).
  */
-function explainArgumentAsOption(cmd: Command): void {
+function explainMisplacedValue(cmd: Command): void {
   const names = cmd.registeredArguments.map((a) => a.name())
+  const own = cmd as unknown as {
+    unknownOption(flag: string): void
+    missingArgument(name: string): void
+    missingMandatoryOptionValue(option: Option): void
+  }
+  const missingOption = own.missingMandatoryOptionValue.bind(cmd)
+  own.missingMandatoryOptionValue = (option) => {
+    // One word too many and this the only required option missing: that word was meant for it.
+    const extra = cmd.args.slice(names.length)
+    const missing = cmd.options.filter(
+      (o) => o.mandatory && cmd.getOptionValue(o.attributeName()) === undefined,
+    )
+    if (extra.length !== 1 || extra[0]!.startsWith('-') || missing.length !== 1) return missingOption(option)
+    cmd.error(
+      `error: required option '${option.flags}' not specified ("${extra[0]}" was given as an argument: write ${option.long} ${shellWord(extra[0]!)})`,
+      { code: 'commander.missingMandatoryOptionValue' },
+    )
+  }
   if (names.length === 0) return
-  const own = cmd as unknown as { unknownOption(flag: string): void; missingArgument(name: string): void }
   const [unknownOption, missingArgument] = [own.unknownOption.bind(cmd), own.missingArgument.bind(cmd)]
   own.unknownOption = (flag) => {
     const at = flag.startsWith('--') ? names.indexOf(flag.slice(2).split('=')[0]!) : -1

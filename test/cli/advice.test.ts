@@ -74,6 +74,19 @@ describe('required options', () => {
       "error: required option '--secret <secret>' not specified (or set LINKCTL_WEBHOOK_SECRET)\n",
     )
   })
+  it('a value given as an argument where the command takes it as an option: the option is named', async () => {
+    const games = await cli(['games', 'create', 'Space Race', '--platform', 'ios'], { env: env() })
+    expect(games).toMatchObject({
+      code: 2,
+      stderr:
+        "error: required option '--name <name>' not specified (\"Space Race\" was given as an argument: write --name 'Space Race')\n",
+    })
+    // Without such an argument, or with other options missing too, the error is commander's alone.
+    const none = await cli(['games', 'create', '--platform', 'ios'], { env: env() })
+    expect(none.stderr).toBe("error: required option '--name <name>' not specified\n")
+    const two = await cli(['gdpr', 'delete', 'p1'], { env: env() })
+    expect(two.stderr).toBe("error: required option '--game <id>' not specified\n")
+  })
 })
 
 describe('--json errors', () => {
