@@ -23,7 +23,7 @@ import {
 } from '../../output.js'
 import { parseInstant } from '../../parse.js'
 import type { LinkdClient } from '../../../client/index.js'
-import { linkIdOf, REF_HELP, refAction } from './shared.js'
+import { linkIdOf, REF_HELP, refAction } from './refs.js'
 
 export interface StatsOpts {
   ref: string
