@@ -20,7 +20,8 @@ import {
   type RateLimitStore,
 } from './http/rate-limit.js'
 import { createDatabaseRateLimitStore } from './http/rate-limit-store.js'
-import { compose, type Composition, type CompositionDeps } from './composition.js'
+import { compose, type Composition } from './composition.js'
+import type { CompositionDeps } from './services.js'
 import { packageVersion } from '../src/version.js'
 
 /** What the server is built on; the composition root (daemon/composition.ts) wires the rest. */

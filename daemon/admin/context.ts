@@ -7,7 +7,7 @@ import { securePrivateDir, securePrivateFile } from '../db/files.js'
 import { migrate } from '../db/migrate.js'
 import { EventBus } from '../events.js'
 import { DEFAULT_ORG_NAME } from '../modules/orgs/index.js'
-import { accountServices } from '../composition.js'
+import { accountServices } from '../services.js'
 
 /** Services for the offline subcommands, on the database directly (the daemon may be stopped). */
 export function adminContext(config: Config, db: Db) {

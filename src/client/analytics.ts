@@ -21,7 +21,12 @@ import type {
   RetentionQuery,
 } from '../contract/gaming.js'
 import type { Funnel, FunnelQuery } from '../contract/gaming-funnel.js'
-import type { AnalyticsQuery, ClicksQuery, LinkAnalytics, OrganizationClicks } from '../contract/links.js'
+import type {
+  AnalyticsQuery,
+  ClicksQuery,
+  LinkAnalytics,
+  OrganizationClicks,
+} from '../contract/click-analytics.js'
 import type { Requests } from './http.js'
 
 /** Analytics: a link's and the organization's clicks (`/api/use/analytics`), a game's reports

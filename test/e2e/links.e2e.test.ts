@@ -7,7 +7,8 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Link, LinkAnalytics } from '../../src/contract/links.js'
+import type { Link } from '../../src/contract/links.js'
+import type { LinkAnalytics } from '../../src/contract/click-analytics.js'
 import { startLinkdForCli, type LinkdForCli, type RunningLinkd } from '../support/processes.js'
 
 let cli: LinkdForCli

@@ -5,7 +5,7 @@
  * `linkctl sl get` the clicks. Needs `npm run build` first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { LinkAnalytics } from '../../src/contract/links.js'
+import type { LinkAnalytics } from '../../src/contract/click-analytics.js'
 import type { SmartLink } from '../../src/contract/smart-links.js'
 import { startLinkdForCli, type LinkdForCli } from '../support/processes.js'
 

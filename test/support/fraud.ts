@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { utcDayNumber } from '../../daemon/clock.js'
-import { exclusive } from '../../daemon/db/group-commit.js'
+import { exclusive } from '../../daemon/db/sqlite-group-engine.js'
 import { postgresUnit, syncUnit } from '../../daemon/db/unit-of-work.js'
 import {
   createFraudEventsStore,

@@ -1,6 +1,7 @@
 import { expect } from 'vitest'
 import type { InjectOptions, LightMyRequestResponse } from 'fastify'
-import type { Link, LinkAnalytics } from '../../src/contract/links.js'
+import type { Link } from '../../src/contract/links.js'
+import type { LinkAnalytics } from '../../src/contract/click-analytics.js'
 import type { EventEnvelope, EventType } from '../../daemon/events.js'
 import type { TestApp } from './app.js'
 

@@ -10,7 +10,7 @@ import type { PageOf } from '../../src/contract/common.js'
 import type { KeyTestResult } from '../../src/contract/keys.js'
 import type { Game } from '../../src/contract/games.js'
 import type { GdprDeletion } from '../../src/contract/gaming.js'
-import type { LinkAnalytics, OrganizationClicks } from '../../src/contract/links.js'
+import type { LinkAnalytics, OrganizationClicks } from '../../src/contract/click-analytics.js'
 import type { TuiClient } from '../../src/tui/api.js'
 import {
   fakeState,

@@ -4,7 +4,7 @@ import type {
   ClicksQuery,
   LinkAnalytics,
   OrganizationClicks,
-} from '../../../src/contract/links.js'
+} from '../../../src/contract/click-analytics.js'
 import type { ClickInput, ClickRecorder } from './recorder.js'
 import type { ClickRef } from './store.js'
 import type { RawFile, RawRows } from '../../raw-export.js'

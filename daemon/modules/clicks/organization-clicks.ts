@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js'
 import { DAY_MS, floorTo, iso } from '../../clock.js'
 import { AppError } from '../../http/errors.js'
-import type { ClicksQuery, OrganizationClicks } from '../../../src/contract/links.js'
+import type { ClicksQuery, OrganizationClicks } from '../../../src/contract/click-analytics.js'
 import { LINK_LIMITS } from '../../../src/contract/limits.js'
 import { DEFAULT_RANGE, parseDate } from './link-analytics.js'
 import type { ClickStore } from './store.js'

@@ -3,21 +3,20 @@ import type { Database } from '../../db/schema.js'
 import { addCounterRows, insertManyRows, type Column, type PgType } from '../../db/postgres-rows.js'
 import { kyselyOf, postgresUnit, type UnitOfWork } from '../../db/unit-of-work.js'
 import type { ArrayRows } from '../../db/array-rows.js'
+import { clickReads, type ClickStore } from './store.js'
 import {
-  clickReads,
   visitorTotals,
   variantVisitorDims,
   monthRollup,
   type ClickBatch,
   type ClickRow,
-  type ClickStore,
   type DayTotalDelta,
   type DimDelta,
   type HourDelta,
   type MonthDelta,
   type OrgDayDelta,
   type VisitorDelta,
-} from './store.js'
+} from './batch.js'
 
 /** A column whose value is a row's field of the same name in camelCase. */
 const field = <T>(name: string, type: PgType, key: keyof T): Column<T> => [name, type, (row: T) => row[key]]

@@ -4,15 +4,8 @@ import { QR_MARKER } from '../../../src/contract/limits.js'
 import { qrCodeIdOf, type ClickDelta, type ResolvedLink } from '../links/index.js'
 import { botReason, parseAgent, referrerDomain, utmOf } from './classify.js'
 import { countryName, type Locate } from './location.js'
-import type {
-  ClickBatch,
-  ClickRow,
-  ClickStore,
-  DimDelta,
-  HourDelta,
-  OrgDayDelta,
-  VisitorOfBatch,
-} from './store.js'
+import type { ClickBatch, ClickRow, DimDelta, HourDelta, OrgDayDelta, VisitorOfBatch } from './batch.js'
+import type { ClickStore } from './store.js'
 import { createBatcher } from '../../batcher.js'
 import type { UnitOfWork } from '../../db/unit-of-work.js'
 

@@ -6,7 +6,7 @@ import {
   ClicksQuery,
   LinkAnalytics,
   OrganizationClicks,
-} from '../../../src/contract/links.js'
+} from '../../../src/contract/click-analytics.js'
 import { principalOf } from '../../http/auth.js'
 import type { ClicksService } from './api.js'
 import { rawClickExportRoutes } from './raw-export-routes.js'

@@ -5,7 +5,7 @@ import type {
   ClicksQuery,
   LinkAnalytics,
   OrganizationClicks,
-} from '../../../src/contract/links.js'
+} from '../../../src/contract/click-analytics.js'
 import type { LinkVariant } from '../../../src/contract/variants.js'
 import { createVisitorHasher } from './classify.js'
 import { createLinkAnalytics, type LinkInstallClicks, type LinkInstalls } from './link-analytics.js'

@@ -11,7 +11,7 @@ import type {
   SslDetails,
   UpdateDomainBody,
 } from '../../../src/contract/domains.js'
-import type { DomainRecord } from './store.js'
+import type { DomainRecord } from './records.js'
 
 export interface DomainService {
   /**

@@ -7,7 +7,8 @@
 import type { Clock } from '../../clock.js'
 import type { SecretBox } from '../../crypto.js'
 import type { Acme } from './acme.js'
-import type { DomainRecord, DomainStore } from './store.js'
+import type { DomainRecord } from './records.js'
+import type { DomainStore } from './store.js'
 
 /**
  * Longer than a certificate order takes: a verified domain pending longer was interrupted, and

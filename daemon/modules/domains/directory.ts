@@ -2,7 +2,8 @@ import { createSecureContext, type SecureContext } from 'node:tls'
 import type { SecretBox } from '../../crypto.js'
 import { AppError } from '../../http/errors.js'
 import { wellKnownFiles } from './app-links.js'
-import type { DomainRecord, DomainStore } from './store.js'
+import type { DomainRecord } from './records.js'
+import type { DomainStore } from './store.js'
 import type { DomainDirectory } from './api.js'
 
 interface Entry {

@@ -1,7 +1,7 @@
 /** A custom domain as the API shows it: its records with their status, the verification file, warnings. */
 import { iso, isoOrNull } from '../../clock.js'
 import type { Domain } from '../../../src/contract/domains.js'
-import type { DomainRecord } from './store.js'
+import type { DomainRecord } from './records.js'
 import { verificationFile } from './file.js'
 import { recordWarnings } from './dns.js'
 import { neededRecords, type RecordTargets } from './verification.js'

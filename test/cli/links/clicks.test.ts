@@ -1,6 +1,6 @@
 /** `linkctl links clicks`: the organization's clicks per UTC day, against the real daemon. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { OrganizationClicks } from '../../../src/contract/links.js'
+import type { OrganizationClicks } from '../../../src/contract/click-analytics.js'
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js'
 import { cli } from '../../support/cli.js'
 import { createLink } from '../../support/links.js'

@@ -1,7 +1,7 @@
 /** `linkctl smart-links` (alias `sl`) against the real daemon (in-memory SQLite, fake clock). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { PageOf } from '../../../src/contract/common.js'
-import type { LinkAnalytics } from '../../../src/contract/links.js'
+import type { LinkAnalytics } from '../../../src/contract/click-analytics.js'
 import type { SmartLink } from '../../../src/contract/smart-links.js'
 import { exitCodeFor, formatError } from '../../../src/session/exit-codes.js'
 import { runSmartLinksCreate } from '../../../src/cli/commands/smart-links/create.js'

@@ -1,7 +1,7 @@
 /**
- * SQLite's group commit (daemon/db/group-commit.ts): units that arrive while a group is written
- * wait and share the next transaction, each in its own savepoint; none is settled before its
- * group is durable. On a real database file in WAL mode, as linkd runs it.
+ * SQLite's group commit (daemon/db/group-commit.ts, sqlite-group-engine.ts): units that arrive
+ * while a group is written wait and share the next transaction, each in its own savepoint; none is
+ * settled before its group is durable. On a real database file in WAL mode, as linkd runs it.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -9,13 +9,8 @@ import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
 import type { Kysely } from 'kysely'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import {
-  createGroupCommitter,
-  sqliteGroupEngine,
-  walSync,
-  type GroupLimits,
-  type GroupReport,
-} from '../../../daemon/db/group-commit.js'
+import { createGroupCommitter, type GroupLimits, type GroupReport } from '../../../daemon/db/group-commit.js'
+import { sqliteGroupEngine, walSync } from '../../../daemon/db/sqlite-group-engine.js'
 import { createTurns } from '../../../daemon/turns.js'
 import { openDatabase, type SqliteDb } from '../../../daemon/db/open.js'
 

@@ -1,6 +1,7 @@
 import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import type { Link, LinkAnalytics } from '../../../src/contract/links.js'
+import type { Link } from '../../../src/contract/links.js'
+import type { LinkAnalytics } from '../../../src/contract/click-analytics.js'
 import { startTestDaemon, type TestDaemon } from '../../support/daemon.js'
 import { CHROME_WINDOWS } from '../../support/redirect.js'
 

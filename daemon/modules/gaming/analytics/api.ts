@@ -21,7 +21,7 @@ import type {
   RevenueReport,
   SegmentsReport,
 } from '../../../../src/contract/gaming-revenue.js'
-import type { LinkAnalytics } from '../../../../src/contract/links.js'
+import type { LinkAnalytics } from '../../../../src/contract/click-analytics.js'
 import type { ExportRegistry } from './export.js'
 import type { Funnel, FunnelQuery } from '../../../../src/contract/gaming-funnel.js'
 import type { RawFile, RawRows } from '../../../raw-export.js'

@@ -12,11 +12,11 @@ import type { Database } from '../../../db/schema.js'
 import { addCountersSql } from '../../../db/counters.js'
 import {
   createGroupCommitter,
-  sqliteGroupEngine,
   type GroupLimits,
   type GroupReport,
   type UnitWeight,
 } from '../../../db/group-commit.js'
+import { sqliteGroupEngine } from '../../../db/sqlite-group-engine.js'
 import { assertOpenOn, syncUnit, type UnitOfWork } from '../../../db/unit-of-work.js'
 import type { Turn } from '../../../turns.js'
 import {

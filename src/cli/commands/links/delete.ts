@@ -2,7 +2,7 @@
 import type { Command } from 'commander'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { note } from '../../output.js'
-import { linkIdOf, REF_HELP, refAction, type LinkRefOpts } from './shared.js'
+import { linkIdOf, REF_HELP, refAction, type LinkRefOpts } from './refs.js'
 import { confirmOrStop } from '../../confirm.js'
 
 export interface DeleteLinkOpts extends LinkRefOpts {

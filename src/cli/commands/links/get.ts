@@ -3,7 +3,8 @@ import type { Command } from 'commander'
 import { jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, printRecord } from '../../output.js'
-import { findLink, linkFields, REF_HELP, refAction, type LinkRefOpts } from './shared.js'
+import { linkFields } from './display.js'
+import { findLink, REF_HELP, refAction, type LinkRefOpts } from './refs.js'
 
 export async function runLinksGet(opts: LinkRefOpts, ctx: Ctx): Promise<void> {
   await requireKey(ctx)

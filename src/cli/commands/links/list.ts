@@ -5,7 +5,7 @@ import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { columnsOption, emit, note, printRows } from '../../output.js'
 import { cutNote, fetchList, pageOptions, type PageFlags } from '../../paging.js'
-import { linkColumns } from './shared.js'
+import { linkColumns } from './display.js'
 
 export interface ListLinksOpts extends PageFlags {
   search?: string

@@ -5,7 +5,7 @@ import { delimiter } from 'node:path'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { CliError, EXIT } from '../../../session/exit-codes.js'
 import { note } from '../../output.js'
-import { findLink, REF_HELP, refAction } from './shared.js'
+import { findLink, REF_HELP, refAction } from './refs.js'
 
 export interface OpenOpts {
   ref: string

@@ -6,7 +6,7 @@ import { requireKey, type Ctx } from '../../../session/context.js'
 import { sendImage } from '../../image-output.js'
 import { note } from '../../output.js'
 import { intArg } from '../../parse.js'
-import { findLink, linkIdOf, REF_HELP, refAction } from './shared.js'
+import { findLink, linkIdOf, REF_HELP, refAction } from './refs.js'
 
 export interface QrOpts {
   ref: string

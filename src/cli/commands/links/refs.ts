@@ -1,10 +1,21 @@
-/** How linkctl finds the link a reference names: an id, a short code or a short URL. */
+/**
+ * How linkctl finds the link a reference names (an id, a short code or a short URL), and the
+ * reference argument of the verbs that name one link.
+ */
 import type { Link } from '../../../contract/links.js'
 import { LINK_LIMITS } from '../../../contract/limits.js'
 import type { LinkdClient } from '../../../client/index.js'
 import { ApiError } from '../../../client/http.js'
 import type { PageOf } from '../../../contract/common.js'
 import { CliError, EXIT, UsageError } from '../../../session/exit-codes.js'
+import type { Ctx } from '../../../session/context.js'
+import { action, type ActionExtra } from '../../action.js'
+
+/** A verb that names one link: the reference as given (id, short code or short URL). */
+export interface LinkRefOpts {
+  /** A link id (lnk_...), short code or short URL. */
+  ref: string
+}
 
 const ID_RE = /^lnk_/
 
@@ -97,3 +108,8 @@ export async function findLink(client: LinkdClient, ref: string): Promise<Link> 
 export async function linkIdOf(client: LinkdClient, ref: string): Promise<string> {
   return ID_RE.test(ref) || ref.startsWith('sml_') ? ref : (await findLink(client, ref)).id
 }
+
+/** A commander action for verbs whose first argument is a link reference. */
+export const refAction = <O>(run: (opts: O & LinkRefOpts, ctx: Ctx) => Promise<void>, extra?: ActionExtra) =>
+  action<O>(([ref], opts, ctx) => run({ ...opts, ref: ref ?? '' }, ctx), extra)
+export const REF_HELP = 'link id (lnk_...), short code or short URL'

@@ -9,7 +9,7 @@ import { qrTarget, terminalQr } from '../../../format/qr.js'
 import { jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { plural, printJson, when } from '../../output.js'
-import { findLink, REF_HELP, refAction, type LinkRefOpts } from './shared.js'
+import { findLink, REF_HELP, refAction, type LinkRefOpts } from './refs.js'
 
 export interface ShareOpts extends LinkRefOpts {
   /** `--no-qr` sets this to false. */

@@ -1,26 +1,17 @@
 /**
- * What the `links` verbs share: the create/update flags and the bodies they become, how a link
- * looks on the terminal, and the look-up of a link by id, short code or short URL.
+ * What the `links` verbs share: the create/update flags, how commander parses them and the bodies
+ * they become, and the PATCH that may move a short URL. How a link looks on the terminal:
+ * display.ts; the verbs' link reference and its look-up: refs.ts.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander'
-import type { CreateLinkBody, Link, LinkRule, UpdateLinkBody } from '../../../contract/links.js'
+import type { CreateLinkBody, LinkRule, UpdateLinkBody } from '../../../contract/links.js'
 import { LINK_LIMITS, LINK_RULE_LIMITS, REDIRECT_TYPES } from '../../../contract/limits.js'
-import { parseRule, ruleText } from '../../../format/link-rules.js'
-import { parseVariant, variantText } from '../../../format/link-variants.js'
+import { parseRule } from '../../../format/link-rules.js'
+import { parseVariant } from '../../../format/link-variants.js'
 import type { LinkVariant } from '../../../contract/variants.js'
-import { action, type ActionExtra } from '../../action.js'
 import type { Ctx } from '../../../session/context.js'
 import { CliError, EXIT, isShortUrlInUse, UsageError } from '../../../session/exit-codes.js'
-import { when, type Column, type Field } from '../../output.js'
 import { collect, expiryArg, intArg, parseExpiry } from '../../parse.js'
-
-export { codeOf, findLink, linkIdOf, pickByRef, shortUrlOf, withCode } from './refs.js'
-
-/** A verb that names one link: the reference as given (id, short code or short URL). */
-export interface LinkRefOpts {
-  /** A link id (lnk_...), short code or short URL. */
-  ref: string
-}
 
 /** Flags shared by `links create` and `links update`, as commander parses them. */
 export interface LinkFlags {
@@ -235,61 +226,6 @@ export function updateBody(flags: LinkFlags, customDomainId?: string | null): Up
   return body
 }
 
-export function linkColumns(tty: boolean): Column<Link>[] {
-  return [
-    // On a terminal the short code (any command takes it) stands for the long short URL.
-    { header: 'ID', value: (l) => l.id },
-    { header: 'CODE', value: (l) => l.shortCode, only: 'tty' },
-    { header: 'SHORT URL', value: (l) => l.shortUrl, only: 'piped' },
-    { header: 'DESTINATION', value: (l) => l.destinationUrl, fit: 'flex' },
-    { header: 'TITLE', value: (l) => l.title, fit: 'flex', drop: 3 },
-    // A link on a safety list answers a warning page: said where its status is.
-    { header: 'STATUS', value: (l) => (l.flagged ? `${l.status}, flagged` : l.status), drop: 1 },
-    { header: 'CLICKS', value: (l) => l.clicks, drop: 2 },
-    { header: 'TAGS', value: (l) => l.tags.join(tty ? ', ' : ','), fit: 'wrap', drop: 4 },
-    { header: 'CREATED', value: (l) => when(l.createdAt, tty), drop: 5 },
-    { header: 'EXPIRES', value: (l) => when(l.expiresAt, tty), drop: 6 },
-  ]
-}
-
-export function linkFields(l: Link, tty: boolean): Field[] {
-  const meta = Object.keys(l.metadata).length > 0 ? JSON.stringify(l.metadata) : ''
-  return [
-    ['ID', l.id],
-    ['SHORT URL', l.shortUrl],
-    ['SHORT CODE', l.shortCode],
-    ['DESTINATION', l.destinationUrl],
-    ['TITLE', l.title],
-    ['STATUS', l.status],
-    ...(l.flagged
-      ? ([
-          [
-            'FLAGGED',
-            `${l.flagged.host} is on the safety list "${l.flagged.list}" (since ${when(l.flagged.flaggedAt, tty)}): visits get a warning page`,
-          ],
-        ] as Field[])
-      : []),
-    ['CLICKS', l.clicks],
-    ['REDIRECT', l.redirectType],
-    ['TAGS', l.tags.join(tty ? ', ' : ',')],
-    ['METADATA', meta],
-    ['DOMAIN', l.customDomainId],
-    ['EXPIRES', when(l.expiresAt, tty)],
-    ['EXPIRED URL', l.expiredUrl],
-    ['MAX CLICKS', l.maxClicks],
-    ['STARTS', when(l.startsAt, tty)],
-    ['FORWARD QUERY', l.forwardQuery ? 'yes' : 'no'],
-    ['PASSWORD', l.passwordProtected ? 'yes (protected)' : 'no'],
-    ['OG TITLE', l.og?.title ?? null],
-    ['OG DESCRIPTION', l.og?.description ?? null],
-    ['OG IMAGE', l.og?.imageUrl ?? null],
-    ...l.rules.map((r, i): Field => [`RULE ${i + 1}`, ruleText(r)]),
-    ...l.variants.map((v, i): Field => [`VARIANT ${i + 1}`, variantText(v)]),
-    ['CREATED', when(l.createdAt, tty)],
-    ['UPDATED', when(l.updatedAt, tty)],
-  ]
-}
-
 /** What a short code may be, for the flags' help. */
 export const SHORT_CODE_RULE = `${LINK_LIMITS.slugMin}-${LINK_LIMITS.slugMax} letters, digits, - and _`
 
@@ -446,8 +382,3 @@ export function linkFieldOptions(cmd: Command, mode: 'create' | 'update'): Comma
   }
   return cmd
 }
-
-/** A commander action for verbs whose first argument is a link reference. */
-export const refAction = <O>(run: (opts: O & LinkRefOpts, ctx: Ctx) => Promise<void>, extra?: ActionExtra) =>
-  action<O>(([ref], opts, ctx) => run({ ...opts, ref: ref ?? '' }, ctx), extra)
-export const REF_HELP = 'link id (lnk_...), short code or short URL'

@@ -4,7 +4,7 @@
  * figures of each; the game revenue of the players a link brought shows when the daemon reports it.
  */
 import { Option, type Command } from 'commander'
-import type { LinkAnalytics } from '../../../contract/links.js'
+import type { LinkAnalytics } from '../../../contract/click-analytics.js'
 import { ANALYTICS_INTERVALS } from '../../../contract/limits.js'
 import { jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
@@ -23,7 +23,7 @@ import {
 } from '../../output.js'
 import { parseInstant } from '../../parse.js'
 import type { LinkdClient } from '../../../client/index.js'
-import { linkIdOf, REF_HELP, refAction } from './shared.js'
+import { linkIdOf, REF_HELP, refAction } from './refs.js'
 
 export interface StatsOpts {
   ref: string

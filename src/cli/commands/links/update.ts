@@ -6,17 +6,14 @@ import { emit, printRecord } from '../../output.js'
 import { domainId } from '../domains/shared.js'
 import {
   linkFieldOptions,
-  linkFields,
-  linkIdOf,
   patchShortUrl,
   readPassword,
-  REF_HELP,
-  refAction,
   SHORT_CODE_FLAG,
   updateBody,
   type LinkFlags,
-  type LinkRefOpts,
 } from './shared.js'
+import { linkFields } from './display.js'
+import { linkIdOf, REF_HELP, refAction, type LinkRefOpts } from './refs.js'
 
 export async function runLinksUpdate(opts: LinkRefOpts & LinkFlags, ctx: Ctx): Promise<void> {
   updateBody(opts, opts.domain === undefined ? undefined : null) // usage errors before any request

@@ -13,7 +13,7 @@ import type { Ctx } from '../../../session/context.js'
 import { CliError, EXIT, UsageError } from '../../../session/exit-codes.js'
 import { when, type Column, type Field } from '../../output.js'
 import { intArg } from '../../parse.js'
-import { findLink } from '../links/shared.js'
+import { findLink } from '../links/refs.js'
 import { findSmartLink } from '../smart-links/shared.js'
 
 /** Flags of `qr create` and `qr update`, as commander parses them. */

@@ -14,9 +14,6 @@ import { collect } from '../../parse.js'
 import type { LinkVariant } from '../../../contract/variants.js'
 import { variantText } from '../../../format/link-variants.js'
 import {
-  codeOf,
-  pickByRef,
-  withCode,
   variantArg,
   FORCE_HELP,
   forceFlag,
@@ -24,6 +21,7 @@ import {
   shortCodeFlag,
   shortCodeOptions,
 } from '../links/shared.js'
+import { codeOf, pickByRef, withCode } from '../links/refs.js'
 
 export interface SmartLinkRefOpts {
   /** A smart link id (sml_...), short code or short URL. */
