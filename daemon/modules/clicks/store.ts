@@ -80,8 +80,8 @@ export interface ClickRef {
   variant: string | null
 }
 
-/** A click row's values in the column order of both stores' INSERT (flags as 0/1). */
-export function clickValues(r: ClickRow): unknown[] {
+/** A click row's values in the column order of the SQLite INSERT below (flags as 0/1). */
+function clickValues(r: ClickRow): unknown[] {
   return [
     r.linkId,
     r.organizationId,

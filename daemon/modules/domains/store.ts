@@ -84,7 +84,7 @@ export interface DomainStore {
   expiringBy(before: number): Promise<DomainRecord[]>
 }
 
-/** The SQLite (Kysely) implementation. */
+/** The store on either engine (Kysely queries that run on both). */
 export function createDomainStore(db: Kysely<Database>): DomainStore {
   return {
     async certificateExpiries() {
