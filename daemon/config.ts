@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
+import proxyAddr from '@fastify/proxy-addr'
 import Type, { type Static } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { PLANS, TEAM_LIMITS } from '../src/contract/limits.js'
@@ -7,6 +8,7 @@ import { StringEnum } from '../src/contract/common.js'
 import { blockedPort } from '../src/contract/blocked-ports.js'
 import { parseResolvers } from './modules/domains/index.js'
 import { SETTINGS } from './settings.js'
+import { parseMasterKey } from './crypto.js'
 
 /**
  * The one configuration schema. Sources, highest first: command-line flags, environment
@@ -203,7 +205,12 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   if (merged.publicUrl === undefined) {
     const h = String(merged.host)
     const host = h === '0.0.0.0' || h === '::' ? '127.0.0.1' : h.includes(':') ? `[${h}]` : h
-    merged.publicUrl = `http://${host}:${String(merged.port)}`
+    const derived = `http://${host}:${String(merged.port)}`
+    merged.publicUrl = derived
+    if (!URL.canParse(derived))
+      throw new ConfigError(
+        `invalid configuration:\n  LINKD_HOST / --host: not a host name or IP address: ${h}`,
+      )
   }
   if (typeof merged.publicUrl === 'string') merged.publicUrl = merged.publicUrl.replace(/\/+$/, '')
   if (merged.shortDomain === undefined) {
@@ -219,12 +226,22 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     merged.databaseUrl = `sqlite:${resolve(String(merged.dataDir), 'linkd.db')}`
 
   checkDatabaseUrl(String(merged.databaseUrl), 'LINKD_DATABASE_URL / --database-url')
+  if (typeof merged.secretKey === 'string' && merged.secretKey !== '') {
+    try {
+      parseMasterKey(merged.secretKey)
+    } catch {
+      throw new ConfigError(
+        'invalid configuration:\n  LINKD_SECRET_KEY / --secret-key: must be 64 hex characters or base64 of 32 bytes (openssl rand -hex 32)',
+      )
+    }
+  }
   if (merged.cnameTarget === undefined)
     merged.cnameTarget = String(merged.shortDomain)
       .replace(/:\d+$/, '')
       .replace(/^\[|\]$/g, '')
       .toLowerCase()
   check(merged)
+  checkTrustProxy(merged.trustProxy)
   checkPublicPort(merged as Config)
   try {
     parseResolvers(String(merged.dnsResolvers))
@@ -234,6 +251,23 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     )
   }
   return Object.freeze(merged) as Config
+}
+
+/** A list of trusted proxies must parse as proxy-addr reads it (else linkd fails later, unnamed). */
+function checkTrustProxy(value: unknown): void {
+  if (typeof value !== 'string') return
+  for (const entry of value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    try {
+      proxyAddr.compile(entry)
+    } catch {
+      throw new ConfigError(
+        `invalid configuration:\n  LINKD_TRUST_PROXY / --trust-proxy: not an IP address or CIDR: ${entry}; use the proxies' addresses (127.0.0.1,10.0.0.0/8), a hop count or true`,
+      )
+    }
+  }
 }
 
 /**
@@ -258,6 +292,8 @@ function checkPublicPort(config: Config): void {
  */
 export function checkDatabaseUrl(databaseUrl: string, setting: string): void {
   const problem = (text: string) => new ConfigError(`invalid configuration:\n  ${setting}: ${text}`)
+  if (/^sqlite:(\/\/)?$/.test(databaseUrl))
+    throw problem('sqlite: needs the path of the database file, as in sqlite:/var/lib/linkd/linkd.db')
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(databaseUrl)?.[1]
   if (scheme === undefined) return
   if (!/^postgres(ql)?$/.test(scheme))
@@ -279,18 +315,40 @@ const PATTERN_WORDS: Readonly<Record<string, string>> = {
   acmeDirectory: 'must be an http:// or https:// URL, or off',
 }
 
+/**
+ * What a setting accepts, in words: a whole number's range and a choice's values, each with the
+ * value given (never secret: numbers and names); undefined for the other settings.
+ */
+function acceptedWords(field: string, value: unknown): string | undefined {
+  const schema = (ConfigSchema.properties as Record<string, unknown>)[field] as
+    { type?: string; minimum?: number; maximum?: number; enum?: readonly string[] } | undefined
+  const got = ` (got ${String(value)})`
+  if (schema?.type === 'integer') {
+    const { minimum: min, maximum: max } = schema
+    const range = max === undefined ? `, ${String(min)} or more` : ` from ${String(min)} to ${String(max)}`
+    return `must be a whole number${min === undefined ? '' : range}${got}`
+  }
+  if (schema?.enum) return `must be one of ${schema.enum.join(', ')}${got}`
+  return undefined
+}
+
 function check(value: Record<string, unknown>): void {
   if (validator.Check(value)) return
-  const problems = [...validator.Errors(value)].map((e) => {
+  const seen = new Set<string>()
+  const problems = [...validator.Errors(value)].flatMap((e) => {
     const field =
       e.instancePath.replace(/^\//, '') ||
       String((e.params as { additionalProperty?: string }).additionalProperty ?? '')
+    if (seen.has(field)) return []
+    seen.add(field)
     const setting = SETTINGS.find((s) => s.key === field)
     const message =
       (e.keyword === 'pattern' && PATTERN_WORDS[field]) ||
       (e.keyword === 'type' && BOOLEAN.has(field as keyof Config) && 'must be true, false, 1 or 0') ||
+      (e.keyword === 'minLength' && `must be ${String(e.params.limit)} characters or more`) ||
+      acceptedWords(field, value[field]) ||
       e.message
-    return `${setting ? `${setting.env} / ${setting.flag}` : field}: ${message}`
+    return [`${setting ? `${setting.env} / ${setting.flag}` : field}: ${message}`]
   })
   throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`)
 }

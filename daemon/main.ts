@@ -19,20 +19,47 @@ function configFrom(cmd: Command): Config {
   return loadConfig({ flags, file: typeof opts.config === 'string' ? opts.config : undefined })
 }
 
-/** A free port on the host, for LINKD_PORT=0 (chosen before the app is built so URLs are right). */
-function freePort(host: string): Promise<number> {
+/**
+ * A free port on the host, for LINKD_PORT=0 (chosen before the app is built so URLs are right);
+ * with a port, that one, checked before anything is created: a port in use fails before a first
+ * start makes (and prints) the owner key.
+ */
+function freePort(host: string, port = 0): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer()
     srv.once('error', reject)
-    srv.listen(0, host, () => {
+    srv.listen(port, host, () => {
       const addr = srv.address()
       srv.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0))
     })
   })
 }
 
+/** Why a listener could not open, naming the setting to change (else the error as it is). */
+function listenError(err: unknown, setting: string): unknown {
+  const e = err as NodeJS.ErrnoException & { address?: string; port?: number }
+  const where = `${e.address?.includes(':') ? `[${e.address}]` : String(e.address)}:${String(e.port)}`
+  if (e.code === 'EADDRINUSE')
+    return new Error(`${setting}: ${where} is already in use (another linkd, or another program)`)
+  if (e.code === 'EACCES')
+    return new Error(
+      `${setting}: ${where} needs privileges (ports below 1024: CAP_NET_BIND_SERVICE, docs/deployment.md)`,
+    )
+  if (e.code === 'EADDRNOTAVAIL')
+    return new Error(`LINKD_HOST / --host: ${String(e.address)} is not an address of this machine`)
+  return err
+}
+
 async function serve(requested: Config): Promise<void> {
   const config = requested.port === 0 ? withListenPort(requested, await freePort(requested.host)) : requested
+  for (const [port, setting] of [
+    [config.port, 'LINKD_PORT / --port'],
+    [config.httpsPort, 'LINKD_HTTPS_PORT / --https-port'],
+  ] as const)
+    if (port)
+      await freePort(config.host, port).catch((err: unknown) => {
+        throw listenError(err, setting)
+      })
   const [{ bootstrap, ownerKeyBanner }, { buildApp }] = await Promise.all([
     import('./admin/context.js'),
     import('./app.js'),
@@ -105,12 +132,16 @@ async function serve(requested: Config): Promise<void> {
   process.once('SIGINT', () => void shutdown('SIGINT'))
   process.once('SIGTERM', () => void shutdown('SIGTERM'))
 
-  const address = await app.listen({ host: config.host, port: config.port })
+  const address = await app.listen({ host: config.host, port: config.port }).catch((err: unknown) => {
+    throw listenError(err, 'LINKD_PORT / --port')
+  })
   if (config.httpsPort !== undefined) {
     const { listenHttps } = await import('./modules/domains/index.js')
     https = await listenHttps(app, app.linkd.services.directory, {
       host: config.host,
       port: config.httpsPort,
+    }).catch((err: unknown) => {
+      throw listenError(err, 'LINKD_HTTPS_PORT / --https-port')
     })
     out(`linkd HTTPS for custom domains on port ${https.port}\n`)
   }

@@ -1,5 +1,7 @@
-import { join } from 'node:path'
-import type { Config } from '../config.js'
+import { existsSync } from 'node:fs'
+import { userInfo } from 'node:os'
+import { dirname, join } from 'node:path'
+import { ConfigError, type Config } from '../config.js'
 import { systemClock } from '../clock.js'
 import { loadOrCreateMasterKey } from '../crypto.js'
 import { openDatabase, type Db } from '../db/open.js'
@@ -26,15 +28,45 @@ export interface Bootstrap {
 }
 
 /**
+ * The data directory created or tightened owner-only, and the master key read or generated in it.
+ * A directory linkd cannot use is a configuration error naming LINKD_DATA_DIR and the reason.
+ */
+function prepareDataDir(config: Config) {
+  try {
+    const tightenedDir = [
+      ...securePrivateDir(config.dataDir),
+      ...securePrivateFile(join(config.dataDir, 'secret.key')),
+    ]
+    const { key: masterKey, generated } = loadOrCreateMasterKey(config.secretKey, config.dataDir)
+    return { tightenedDir, masterKey, generated }
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === undefined) throw err
+    throw new ConfigError(
+      `invalid configuration:\n  LINKD_DATA_DIR / --data-dir: cannot use ${config.dataDir} as the data directory: ${fileProblem(config.dataDir, code, err)}`,
+    )
+  }
+}
+
+/** Why a path cannot be created or written, in words. */
+function fileProblem(path: string, code: string, err: unknown): string {
+  if (code === 'EEXIST' || code === 'ENOTDIR') {
+    let p = path
+    while (!existsSync(p) && dirname(p) !== p) p = dirname(p)
+    return `${p} is not a directory`
+  }
+  if (code === 'EACCES' || code === 'EPERM') return `permission denied for user ${userInfo().username}`
+  if (code === 'EROFS') return 'read-only file system'
+  if (code === 'ENOSPC') return 'no space left on the device'
+  return (err as Error).message
+}
+
+/**
  * Opens the database, applies migrations and, on first start, creates organization `default`
  * with an owner key holding every scope. Used by `linkd`, `linkd init` and tests.
  */
 export async function bootstrap(config: Config): Promise<Bootstrap> {
-  const tightenedDir = [
-    ...securePrivateDir(config.dataDir),
-    ...securePrivateFile(join(config.dataDir, 'secret.key')),
-  ]
-  const { key: masterKey, generated } = loadOrCreateMasterKey(config.secretKey, config.dataDir)
+  const { tightenedDir, masterKey, generated } = prepareDataDir(config)
   const db = openDatabase(config.databaseUrl)
   try {
     const applied = await migrate(db, systemClock.now())

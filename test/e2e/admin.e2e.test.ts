@@ -3,7 +3,8 @@
  * data dir: init, org create / set-plan, migrate, backup, restart on an existing database, and
  * the graceful shutdown that flushes buffered usage before closing the database.
  */
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
@@ -90,10 +91,71 @@ describe('linkd offline subcommands', () => {
     }
   })
 
+  it('migrate, backup and org set-plan on a data dir holding no database refuse (exit 1), creating nothing', async () => {
+    // A mistyped LINKD_DATA_DIR (or a command run without the service's environment) must not
+    // migrate, back up or change a new empty database in its place and report success.
+    const typo = join(work, 'typo')
+    const env = { LINKD_DATA_DIR: typo, LINKD_DATABASE_URL: `sqlite:${join(typo, 'linkd.db')}` }
+    for (const args of [
+      ['migrate'],
+      ['backup', join(work, 'empty.db')],
+      ['org', 'set-plan', 'default', 'free'],
+    ]) {
+      const r = await runBin(LINKD, args, env)
+      expect({ args, code: r.code }).toEqual({ args, code: 1 })
+      expect(r.stderr).toBe(
+        `linkd: no database at ${join(typo, 'linkd.db')}; run linkd init first (or set LINKD_DATA_DIR / LINKD_DATABASE_URL)\n`,
+      )
+    }
+    expect(readdirSync(work).filter((f) => f === 'typo' || f === 'empty.db')).toEqual([])
+  })
+
   it('invalid configuration exits 2 naming the setting', async () => {
     const r = await runBin(LINKD, ['migrate'], { LINKD_DATA_DIR: dataDir, LINKD_PORT: 'eighty' })
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/LINKD_PORT/)
+  })
+
+  it('a data dir that cannot be one (a file, a path through a file) exits 2 naming LINKD_DATA_DIR', async () => {
+    const file = join(work, 'not-a-dir')
+    writeFileSync(file, 'x')
+    for (const dir of [file, join(file, 'data')]) {
+      const r = await runBin(LINKD, ['init'], {
+        LINKD_DATA_DIR: dir,
+        LINKD_DATABASE_URL: `sqlite:${join(dir, 'linkd.db')}`,
+      })
+      expect({ dir, code: r.code }).toEqual({ dir, code: 2 })
+      expect(r.stderr).toBe(
+        `linkd: invalid configuration:\n  LINKD_DATA_DIR / --data-dir: cannot use ${dir} as the data directory: ${file} is not a directory\n`,
+      )
+    }
+  })
+
+  it('a port in use stops linkd with exit 1 naming the setting and the address, before a first start makes its key', async () => {
+    const busy = createServer()
+    await new Promise<void>((done) => busy.listen(0, '127.0.0.1', done))
+    const port = (busy.address() as AddressInfo).port
+    const fresh = mkdtempSync(join(tmpdir(), 'linkd-busy-'))
+    try {
+      for (const env of [{ LINKD_PORT: String(port) }, { LINKD_PORT: '0', LINKD_HTTPS_PORT: String(port) }]) {
+        const r = await runBin(LINKD, [], {
+          LINKD_DATA_DIR: join(fresh, 'data'),
+          LINKD_DATABASE_URL: `sqlite:${join(fresh, 'data', 'linkd.db')}`,
+          ...env,
+        })
+        const setting = env.LINKD_HTTPS_PORT ? 'LINKD_HTTPS_PORT / --https-port' : 'LINKD_PORT / --port'
+        expect({ env, code: r.code }).toEqual({ env, code: 1 })
+        expect(r.stderr).toBe(
+          `linkd: ${setting}: 127.0.0.1:${port} is already in use (another linkd, or another program)\n`,
+        )
+        // Nothing made: the owner key of a first start is not created, printed and left behind.
+        expect(r.stdout).toBe('')
+        expect(readdirSync(fresh)).toEqual([])
+      }
+    } finally {
+      busy.close()
+      rmSync(fresh, { recursive: true, force: true })
+    }
   })
 
   it('linkd does not start on a port browsers and linkctl refuse: exit 2 naming it, nothing created', async () => {
