@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import proxyAddr from '@fastify/proxy-addr'
 import Type, { type Static } from 'typebox'
@@ -251,6 +251,23 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     )
   }
   return Object.freeze(merged) as Config
+}
+
+/**
+ * The files the daemon reads at start-up (city database, ACME CA) exist and are files: checked
+ * before anything is created, so a wrong path does not leave a first start's key unseen.
+ */
+export function checkSettingFiles(config: Config): void {
+  const files = [
+    ['LINKD_GEO_CITY_DB / --geo-city-db', config.geoCityDb],
+    ['LINKD_ACME_CA_FILE / --acme-ca-file', config.acmeDirectory === 'off' ? undefined : config.acmeCaFile],
+  ] as const
+  for (const [setting, file] of files) {
+    if (file === undefined) continue
+    const stat = statSync(file, { throwIfNoEntry: false })
+    const problem = !stat ? `no file ${file}` : stat.isFile() ? undefined : `${file} is not a file`
+    if (problem) throw new ConfigError(`invalid configuration:\n  ${setting}: ${problem}`)
+  }
 }
 
 /** A list of trusted proxies must parse as proxy-addr reads it (else linkd fails later, unnamed). */

@@ -1,6 +1,13 @@
 import { Command, Option } from 'commander'
 import { createServer } from 'node:net'
-import { ConfigError, loadConfig, redactDatabaseUrl, withListenPort, type Config } from './config.js'
+import {
+  checkSettingFiles,
+  ConfigError,
+  loadConfig,
+  redactDatabaseUrl,
+  withListenPort,
+  type Config,
+} from './config.js'
 import { SETTINGS } from './settings.js'
 import { packageVersion } from '../src/version.js'
 import { prettyDestination, usePretty } from './log-format.js'
@@ -52,6 +59,7 @@ function listenError(err: unknown, setting: string): unknown {
 
 async function serve(requested: Config): Promise<void> {
   const config = requested.port === 0 ? withListenPort(requested, await freePort(requested.host)) : requested
+  checkSettingFiles(config)
   for (const [port, setting] of [
     [config.port, 'LINKD_PORT / --port'],
     [config.httpsPort, 'LINKD_HTTPS_PORT / --https-port'],
@@ -66,6 +74,9 @@ async function serve(requested: Config): Promise<void> {
   ])
   const started = performance.now()
   const b = await bootstrap(config)
+  // At once: whatever fails after this (a city database that does not open…) must not leave the
+  // owner key of a first start made but never shown.
+  if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey, config.publicUrl))
   const app = await buildApp({
     config,
     db: b.db,
@@ -93,7 +104,6 @@ async function serve(requested: Config): Promise<void> {
       { paths: b.tightened },
       'made data files owner-only (directory 0700, files 0600); they were readable by others',
     )
-  if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey, config.publicUrl))
   // WAL checkpoints on a worker thread of their own, not inside a request's commit.
   const checkpointer =
     b.db.dialect !== 'sqlite' || b.db.sqlite.memory

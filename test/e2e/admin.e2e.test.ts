@@ -158,6 +158,52 @@ describe('linkd offline subcommands', () => {
     }
   })
 
+  it('a city database or ACME CA file that is not there exits 2 naming the setting, nothing created', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'linkd-files-'))
+    const missing = join(fresh, 'missing')
+    try {
+      for (const [variable, flag] of [
+        ['LINKD_GEO_CITY_DB', '--geo-city-db'],
+        ['LINKD_ACME_CA_FILE', '--acme-ca-file'],
+      ] as const) {
+        const r = await runBin(LINKD, [], {
+          LINKD_DATA_DIR: join(fresh, 'data'),
+          LINKD_DATABASE_URL: `sqlite:${join(fresh, 'data', 'linkd.db')}`,
+          LINKD_PORT: '0',
+          [variable]: missing,
+        })
+        expect({ variable, code: r.code }).toEqual({ variable, code: 2 })
+        expect(r.stderr).toBe(`linkd: invalid configuration:\n  ${variable} / ${flag}: no file ${missing}\n`)
+        expect(readdirSync(fresh)).toEqual([])
+      }
+    } finally {
+      rmSync(fresh, { recursive: true, force: true })
+    }
+  })
+
+  it('a first start that fails after making the owner key has printed it (it is never shown again)', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'linkd-first-'))
+    const notCities = join(fresh, 'city.mmdb')
+    writeFileSync(notCities, 'not a MaxMind database')
+    try {
+      const r = await runBin(LINKD, [], {
+        LINKD_DATA_DIR: join(fresh, 'data'),
+        LINKD_DATABASE_URL: `sqlite:${join(fresh, 'data', 'linkd.db')}`,
+        LINKD_PORT: '0',
+        LINKD_GEO_CITY_DB: notCities,
+      })
+      expect(r.code).toBe(1)
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^linkd: LINKD_GEO_CITY_DB / --geo-city-db: cannot read the city database ${notCities}: .+\\n$`,
+        ),
+      )
+      expect(r.stdout).toMatch(OWNER_KEY_RE)
+    } finally {
+      rmSync(fresh, { recursive: true, force: true })
+    }
+  })
+
   it('linkd does not start on a port browsers and linkctl refuse: exit 2 naming it, nothing created', async () => {
     const fresh = mkdtempSync(join(tmpdir(), 'linkd-port-'))
     try {
