@@ -9,6 +9,7 @@ import {
   type Config,
 } from './config.js'
 import { SETTINGS } from './settings.js'
+import { postgresProblem } from './socket-errors.js'
 import { packageVersion } from '../src/version.js'
 import { prettyDestination, usePretty } from './log-format.js'
 import { PRESET_NAMES } from '../src/contract/scopes.js'
@@ -18,6 +19,9 @@ import { PRESET_NAMES } from '../src/contract/scopes.js'
  * close); the subcommands are offline admin tasks on the database.
  */
 const out = (text: string) => process.stdout.write(text)
+
+/** The setting a database that cannot be reached is named by: migrate-data's are its flags. */
+let databaseSetting = 'LINKD_DATABASE_URL / --database-url'
 
 function configFrom(cmd: Command): Config {
   const opts = cmd.optsWithGlobals<Record<string, unknown>>()
@@ -197,9 +201,10 @@ function program(): Command {
     .description(
       'copy an installation into an empty database (stop linkd first): every table, row counts verified; keys and secrets keep working with the same master key',
     )
-    .action(async (o: { from: string; to: string }) =>
-      (await import('./admin/migrate-data.js')).migrateDataCommand(o, out),
-    )
+    .action(async (o: { from: string; to: string }) => {
+      databaseSetting = '--from / --to'
+      await (await import('./admin/migrate-data.js')).migrateDataCommand(o, out)
+    })
   const org = p.command('org').description('manage organizations')
   org
     .command('create')
@@ -250,8 +255,15 @@ if (process.platform !== 'win32') process.umask(0o077)
 program()
   .parseAsync(process.argv)
   .catch((err: unknown) => {
+    const postgres = postgresProblem(err)
     const message =
-      err instanceof ConfigError ? err.message : err instanceof Error ? err.message : String(err)
+      err instanceof ConfigError
+        ? err.message
+        : postgres
+          ? `${databaseSetting}: ${postgres}`
+          : err instanceof Error
+            ? err.message
+            : String(err)
     process.stderr.write(`linkd: ${message}\n`)
     process.exit(err instanceof ConfigError ? 2 : 1)
   })

@@ -181,6 +181,36 @@ describe('linkd offline subcommands', () => {
     }
   })
 
+  it('a PostgreSQL server that is not there is named with its setting and address, in words', async () => {
+    const closed = createServer()
+    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done))
+    const port = (closed.address() as AddressInfo).port
+    await new Promise((done) => closed.close(done))
+    const url = `postgres://linkd@127.0.0.1:${port}/linkd`
+    for (const args of [[], ['migrate'], ['keys', 'create', '--org', 'default']]) {
+      const r = await runBin(LINKD, args, {
+        LINKD_DATA_DIR: dataDir,
+        LINKD_PORT: '0',
+        LINKD_DATABASE_URL: url,
+      })
+      expect({ args, code: r.code }).toEqual({ args, code: 1 })
+      expect(r.stderr).toBe(
+        `linkd: LINKD_DATABASE_URL / --database-url: PostgreSQL at 127.0.0.1:${port} unreachable (connection refused)\n`,
+      )
+    }
+    const copy = await runBin(LINKD, [
+      'migrate-data',
+      '--from',
+      url,
+      '--to',
+      `sqlite:${join(work, 'copy.db')}`,
+    ])
+    expect(copy.code).toBe(1)
+    expect(copy.stderr).toBe(
+      `linkd: --from / --to: PostgreSQL at 127.0.0.1:${port} unreachable (connection refused)\n`,
+    )
+  })
+
   it('a first start that fails after making the owner key has printed it (it is never shown again)', async () => {
     const fresh = mkdtempSync(join(tmpdir(), 'linkd-first-'))
     const notCities = join(fresh, 'city.mmdb')
