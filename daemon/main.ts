@@ -176,7 +176,19 @@ function program(): Command {
     .option('--config <file>', 'JSON config file (also LINKD_CONFIG)')
     .showHelpAfterError()
   for (const s of SETTINGS) p.addOption(new Option(`${s.flag} <value>`, `${s.doc} [${s.env}]`))
-  p.action(async (_o, cmd: Command) => serve(configFrom(cmd)))
+  // The daemon takes no operands: one is a mistyped subcommand (`linkd migrat`), said as such
+  // rather than as commander's "too many arguments".
+  p.allowExcessArguments().action(async (_o, cmd: Command) => {
+    const [word] = cmd.args
+    if (word !== undefined) {
+      const names = cmd.commands.map((c) => c.name())
+      const near = names.filter((n) => n.startsWith(word.slice(0, 3))).sort((a, b) => a.length - b.length)[0]
+      cmd.error(
+        `error: unknown command '${word}'${near ? ` (did you mean ${near}?)` : `; the commands: ${names.join(', ')}`}`,
+      )
+    }
+    await serve(configFrom(cmd))
+  })
 
   const load = () => import('./admin/commands.js')
   p.command('init')

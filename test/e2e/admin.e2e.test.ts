@@ -110,6 +110,13 @@ describe('linkd offline subcommands', () => {
     expect(readdirSync(work).filter((f) => f === 'typo' || f === 'empty.db')).toEqual([])
   })
 
+  it('a mistyped subcommand is named as an unknown command, not as too many arguments', async () => {
+    const r = await linkd('migrat')
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/^error: unknown command 'migrat' \(did you mean migrate\?\)\n/)
+    expect(r.stdout).toBe('')
+  })
+
   it('invalid configuration exits 2 naming the setting', async () => {
     const r = await runBin(LINKD, ['migrate'], { LINKD_DATA_DIR: dataDir, LINKD_PORT: 'eighty' })
     expect(r.code).toBe(2)
