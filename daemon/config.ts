@@ -10,6 +10,9 @@ import { parseResolvers } from './modules/domains/index.js'
 import { SETTINGS } from './settings.js'
 import { parseMasterKey } from './crypto.js'
 
+/** The longest delay Node's timers hold (2^31 - 1 ms, about 24.8 days); a longer one fires at once. */
+const TIMER_MAX_MS = 2_147_483_647
+
 /**
  * The one configuration schema. Sources, highest first: command-line flags, environment
  * (LINKD_*), an optional JSON config file (--config / LINKD_CONFIG), defaults. Validated once.
@@ -35,7 +38,7 @@ export const ConfigSchema = Type.Object(
     ingestRateLimitPerGame: Type.Integer({ minimum: 1 }),
     ingestQueueMax: Type.Integer({ minimum: 1 }),
     bodyLimitBytes: Type.Integer({ minimum: 1024 }),
-    shutdownTimeoutMs: Type.Integer({ minimum: 100 }),
+    shutdownTimeoutMs: Type.Integer({ minimum: 100, maximum: TIMER_MAX_MS }),
     jobs: Type.Boolean(),
     geoCityDb: Type.Optional(Type.String({ minLength: 1 })),
     webhookAllowPrivateNetworks: Type.Boolean(),
@@ -55,7 +58,7 @@ export const ConfigSchema = Type.Object(
     skanHeldMax: Type.Integer({ minimum: 1 }),
     skanHeldMaxBytes: Type.Integer({ minimum: 4096 }),
     connectionsPerIp: Type.Integer({ minimum: 1 }),
-    headersTimeoutMs: Type.Integer({ minimum: 100 }),
+    headersTimeoutMs: Type.Integer({ minimum: 100, maximum: TIMER_MAX_MS }),
     gamingEnabled: Type.Boolean(),
     metricsToken: Type.Optional(Type.String({ minLength: 16 })),
   },

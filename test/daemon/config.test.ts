@@ -297,8 +297,8 @@ describe('config', () => {
     expect(problem({ LINKD_HTTPS_PORT: '70000' })).toBe(
       '  LINKD_HTTPS_PORT / --https-port: must be a whole number from 0 to 65535 (got 70000)',
     )
-    expect(problem({ LINKD_SHUTDOWN_TIMEOUT_MS: '1e12' })).toBe(
-      '  LINKD_SHUTDOWN_TIMEOUT_MS / --shutdown-timeout-ms: must be a whole number, 100 or more (got 1e12)',
+    expect(problem({ LINKD_INGEST_QUEUE_MAX: '1e12' })).toBe(
+      '  LINKD_INGEST_QUEUE_MAX / --ingest-queue-max: must be a whole number, 1 or more (got 1e12)',
     )
     expect(problem({ LINKD_LOG_LEVEL: 'loud' })).toBe(
       '  LINKD_LOG_LEVEL / --log-level: must be one of fatal, error, warn, info, debug, trace, silent (got loud)',
@@ -308,6 +308,18 @@ describe('config', () => {
     )
     expect(problem({ LINKD_METRICS_TOKEN: 'short' })).toBe(
       '  LINKD_METRICS_TOKEN / --metrics-token: must be 16 characters or more',
+    )
+  })
+
+  it('a time in ms beyond what timers hold is refused (it fired at once: a shutdown "timed out" before flushing)', () => {
+    for (const variable of ['LINKD_SHUTDOWN_TIMEOUT_MS', 'LINKD_HEADERS_TIMEOUT_MS'])
+      expect(configError(() => loadConfig({ env: { [variable]: '3000000000' } }))).toMatch(
+        new RegExp(
+          `^invalid configuration:\\n {2}${variable} / --[a-z-]+: must be a whole number from 100 to 2147483647 \\(got 3000000000\\)$`,
+        ),
+      )
+    expect(loadConfig({ env: { LINKD_SHUTDOWN_TIMEOUT_MS: '2147483647' } }).shutdownTimeoutMs).toBe(
+      2147483647,
     )
   })
 
