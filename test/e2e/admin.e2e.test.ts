@@ -144,7 +144,10 @@ describe('linkd offline subcommands', () => {
     const port = (busy.address() as AddressInfo).port
     const fresh = mkdtempSync(join(tmpdir(), 'linkd-busy-'))
     try {
-      for (const env of [{ LINKD_PORT: String(port) }, { LINKD_PORT: '0', LINKD_HTTPS_PORT: String(port) }]) {
+      for (const env of [
+        { LINKD_PORT: String(port) },
+        { LINKD_PORT: '0', LINKD_HTTPS_PORT: String(port) },
+      ] as Record<string, string>[]) {
         const r = await runBin(LINKD, [], {
           LINKD_DATA_DIR: join(fresh, 'data'),
           LINKD_DATABASE_URL: `sqlite:${join(fresh, 'data', 'linkd.db')}`,
