@@ -51,7 +51,7 @@ export const ConfigSchema = Type.Object(
       Type.String({ pattern: '^(25[0-5]|2[0-4]\\d|1?\\d?\\d)(\\.(25[0-5]|2[0-4]\\d|1?\\d?\\d)){3}$' }),
     ),
     acmeDirectory: Type.String({ pattern: '^(https?://.+|off)$' }),
-    acmeEmail: Type.Optional(Type.String({ minLength: 3 })),
+    acmeEmail: Type.Optional(Type.String({ pattern: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$' })),
     acmeCaFile: Type.Optional(Type.String({ minLength: 1 })),
     acmePrecheck: Type.Boolean(),
     httpsPort: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
@@ -333,6 +333,7 @@ const PATTERN_WORDS: Readonly<Record<string, string>> = {
   cnameTarget: 'must be a host name in lower case (letters, digits, dots, hyphens), without a scheme or path',
   aRecordIp: 'must be an IPv4 address such as 203.0.113.10',
   acmeDirectory: 'must be an http:// or https:// URL, or off',
+  acmeEmail: 'must be an e-mail address such as ops@example.com',
 }
 
 /**

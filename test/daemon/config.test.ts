@@ -369,6 +369,11 @@ describe('config', () => {
       'LINKD_ACME_DIRECTORY / --acme-directory: must be an http:// or https:// URL, or off',
     )
     expect(message).not.toMatch(/pattern|\^|\$"|\\d/)
+    // The CA refuses an account whose contact is not an address: said at start-up, not at the first order.
+    expect(configError(() => loadConfig({ env: { LINKD_ACME_EMAIL: 'ops.example.com' } }))).toBe(
+      'invalid configuration:\n  LINKD_ACME_EMAIL / --acme-email: must be an e-mail address such as ops@example.com',
+    )
+    expect(loadConfig({ env: { LINKD_ACME_EMAIL: 'ops@example.com' } }).acmeEmail).toBe('ops@example.com')
   })
 
   it('a config file with an unknown key, bad JSON or not an object is refused', () => {
