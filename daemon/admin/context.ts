@@ -1,7 +1,7 @@
-import { existsSync } from 'node:fs'
+import { existsSync, rmSync } from 'node:fs'
 import { userInfo } from 'node:os'
 import { dirname, join } from 'node:path'
-import { ConfigError, type Config } from '../config.js'
+import { ConfigError, redactDatabaseUrl, type Config } from '../config.js'
 import { systemClock } from '../clock.js'
 import { loadOrCreateMasterKey } from '../crypto.js'
 import { openDatabase, type Db } from '../db/open.js'
@@ -71,8 +71,16 @@ export async function bootstrap(config: Config): Promise<Bootstrap> {
   try {
     const applied = await migrate(db, systemClock.now())
     const { orgs, keys } = adminContext(config, db)
+    const installed = (await orgs.count()) > 0
+    if (generated && installed) {
+      // A new key for an installation sealed with another: none of its secrets would open.
+      rmSync(join(config.dataDir, 'secret.key'), { force: true })
+      throw new ConfigError(
+        `invalid configuration:\n  LINKD_SECRET_KEY / --secret-key: the database ${redactDatabaseUrl(config.databaseUrl)} holds an installation, but there is no master key (no LINKD_SECRET_KEY, no ${join(config.dataDir, 'secret.key')}): give it the one its secrets were sealed with (the other processes' LINKD_SECRET_KEY, or the backed-up secret.key); only if it is lost, a new one (openssl rand -hex 32), after which webhook and game secrets and TLS keys must be replaced`,
+      )
+    }
     let ownerKey: string | undefined
-    if ((await orgs.count()) === 0) {
+    if (!installed) {
       const org = await orgs.create(DEFAULT_ORG_NAME)
       ownerKey = (await keys.createOwnerKey(org.id)).key
     }

@@ -3,7 +3,7 @@
  * data dir: init, org create / set-plan, migrate, backup, restart on an existing database, and
  * the graceful shutdown that flushes buffered usage before closing the database.
  */
-import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -108,6 +108,32 @@ describe('linkd offline subcommands', () => {
       )
     }
     expect(readdirSync(work).filter((f) => f === 'typo' || f === 'empty.db')).toEqual([])
+  })
+
+  it('a process without the master key of an existing installation refuses to start rather than make a new one', async () => {
+    // A second process on the database (or a restore) whose LINKD_SECRET_KEY was forgotten.
+    const other = join(work, 'other-data')
+    const database = join(dataDir, 'linkd.db')
+    const r = await runBin(LINKD, [], {
+      LINKD_DATA_DIR: other,
+      LINKD_DATABASE_URL: `sqlite:${database}`,
+      LINKD_PORT: '0',
+    })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^linkd: invalid configuration:\\n {2}LINKD_SECRET_KEY / --secret-key: the database sqlite:${database} holds an installation, but there is no master key \\(no LINKD_SECRET_KEY, no ${join(other, 'secret.key')}\\): give it the one its secrets were sealed with`,
+      ),
+    )
+    expect(readdirSync(other)).toEqual([])
+    // With the installation's key it starts.
+    const key = readFileSync(join(dataDir, 'secret.key'), 'utf8').trim()
+    const ok = await runBin(LINKD, ['init'], {
+      LINKD_DATA_DIR: other,
+      LINKD_DATABASE_URL: `sqlite:${database}`,
+      LINKD_SECRET_KEY: key,
+    })
+    expect(ok.code, ok.stderr).toBe(0)
   })
 
   it('a mistyped subcommand is named as an unknown command, not as too many arguments', async () => {
