@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { resolve } from 'node:path'
+import proxyAddr from '@fastify/proxy-addr'
 import Type, { type Static } from 'typebox'
 import { Compile } from 'typebox/compile'
 import { PLANS, TEAM_LIMITS } from '../src/contract/limits.js'
@@ -7,6 +8,10 @@ import { StringEnum } from '../src/contract/common.js'
 import { blockedPort } from '../src/contract/blocked-ports.js'
 import { parseResolvers } from './modules/domains/index.js'
 import { SETTINGS } from './settings.js'
+import { parseMasterKey } from './crypto.js'
+
+/** The longest delay Node's timers hold (2^31 - 1 ms, about 24.8 days); a longer one fires at once. */
+const TIMER_MAX_MS = 2_147_483_647
 
 /**
  * The one configuration schema. Sources, highest first: command-line flags, environment
@@ -33,7 +38,7 @@ export const ConfigSchema = Type.Object(
     ingestRateLimitPerGame: Type.Integer({ minimum: 1 }),
     ingestQueueMax: Type.Integer({ minimum: 1 }),
     bodyLimitBytes: Type.Integer({ minimum: 1024 }),
-    shutdownTimeoutMs: Type.Integer({ minimum: 100 }),
+    shutdownTimeoutMs: Type.Integer({ minimum: 100, maximum: TIMER_MAX_MS }),
     jobs: Type.Boolean(),
     geoCityDb: Type.Optional(Type.String({ minLength: 1 })),
     webhookAllowPrivateNetworks: Type.Boolean(),
@@ -46,14 +51,14 @@ export const ConfigSchema = Type.Object(
       Type.String({ pattern: '^(25[0-5]|2[0-4]\\d|1?\\d?\\d)(\\.(25[0-5]|2[0-4]\\d|1?\\d?\\d)){3}$' }),
     ),
     acmeDirectory: Type.String({ pattern: '^(https?://.+|off)$' }),
-    acmeEmail: Type.Optional(Type.String({ minLength: 3 })),
+    acmeEmail: Type.Optional(Type.String({ pattern: '^[^@\\s]+@[^@\\s]+\\.[^@\\s]+$' })),
     acmeCaFile: Type.Optional(Type.String({ minLength: 1 })),
     acmePrecheck: Type.Boolean(),
     httpsPort: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
     skanHeldMax: Type.Integer({ minimum: 1 }),
     skanHeldMaxBytes: Type.Integer({ minimum: 4096 }),
     connectionsPerIp: Type.Integer({ minimum: 1 }),
-    headersTimeoutMs: Type.Integer({ minimum: 100 }),
+    headersTimeoutMs: Type.Integer({ minimum: 100, maximum: TIMER_MAX_MS }),
     gamingEnabled: Type.Boolean(),
     metricsToken: Type.Optional(Type.String({ minLength: 16 })),
   },
@@ -203,7 +208,12 @@ export function loadConfig(sources: ConfigSources = {}): Config {
   if (merged.publicUrl === undefined) {
     const h = String(merged.host)
     const host = h === '0.0.0.0' || h === '::' ? '127.0.0.1' : h.includes(':') ? `[${h}]` : h
-    merged.publicUrl = `http://${host}:${String(merged.port)}`
+    const derived = `http://${host}:${String(merged.port)}`
+    merged.publicUrl = derived
+    if (!URL.canParse(derived))
+      throw new ConfigError(
+        `invalid configuration:\n  LINKD_HOST / --host: not a host name or IP address: ${h}`,
+      )
   }
   if (typeof merged.publicUrl === 'string') merged.publicUrl = merged.publicUrl.replace(/\/+$/, '')
   if (merged.shortDomain === undefined) {
@@ -219,12 +229,22 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     merged.databaseUrl = `sqlite:${resolve(String(merged.dataDir), 'linkd.db')}`
 
   checkDatabaseUrl(String(merged.databaseUrl), 'LINKD_DATABASE_URL / --database-url')
+  if (typeof merged.secretKey === 'string' && merged.secretKey !== '') {
+    try {
+      parseMasterKey(merged.secretKey)
+    } catch {
+      throw new ConfigError(
+        'invalid configuration:\n  LINKD_SECRET_KEY / --secret-key: must be 64 hex characters or base64 of 32 bytes (openssl rand -hex 32)',
+      )
+    }
+  }
   if (merged.cnameTarget === undefined)
     merged.cnameTarget = String(merged.shortDomain)
       .replace(/:\d+$/, '')
       .replace(/^\[|\]$/g, '')
       .toLowerCase()
   check(merged)
+  checkTrustProxy(merged.trustProxy)
   checkPublicPort(merged as Config)
   try {
     parseResolvers(String(merged.dnsResolvers))
@@ -234,6 +254,40 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     )
   }
   return Object.freeze(merged) as Config
+}
+
+/**
+ * The files the daemon reads at start-up (city database, ACME CA) exist and are files: checked
+ * before anything is created, so a wrong path does not leave a first start's key unseen.
+ */
+export function checkSettingFiles(config: Config): void {
+  const files = [
+    ['LINKD_GEO_CITY_DB / --geo-city-db', config.geoCityDb],
+    ['LINKD_ACME_CA_FILE / --acme-ca-file', config.acmeDirectory === 'off' ? undefined : config.acmeCaFile],
+  ] as const
+  for (const [setting, file] of files) {
+    if (file === undefined) continue
+    const stat = statSync(file, { throwIfNoEntry: false })
+    const problem = !stat ? `no file ${file}` : stat.isFile() ? undefined : `${file} is not a file`
+    if (problem) throw new ConfigError(`invalid configuration:\n  ${setting}: ${problem}`)
+  }
+}
+
+/** A list of trusted proxies must parse as proxy-addr reads it (else linkd fails later, unnamed). */
+function checkTrustProxy(value: unknown): void {
+  if (typeof value !== 'string') return
+  for (const entry of value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    try {
+      proxyAddr.compile(entry)
+    } catch {
+      throw new ConfigError(
+        `invalid configuration:\n  LINKD_TRUST_PROXY / --trust-proxy: not an IP address or CIDR: ${entry}; use the proxies' addresses (127.0.0.1,10.0.0.0/8), a hop count or true`,
+      )
+    }
+  }
 }
 
 /**
@@ -258,6 +312,8 @@ function checkPublicPort(config: Config): void {
  */
 export function checkDatabaseUrl(databaseUrl: string, setting: string): void {
   const problem = (text: string) => new ConfigError(`invalid configuration:\n  ${setting}: ${text}`)
+  if (/^sqlite:(\/\/)?$/.test(databaseUrl))
+    throw problem('sqlite: needs the path of the database file, as in sqlite:/var/lib/linkd/linkd.db')
   const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(databaseUrl)?.[1]
   if (scheme === undefined) return
   if (!/^postgres(ql)?$/.test(scheme))
@@ -277,20 +333,43 @@ const PATTERN_WORDS: Readonly<Record<string, string>> = {
   cnameTarget: 'must be a host name in lower case (letters, digits, dots, hyphens), without a scheme or path',
   aRecordIp: 'must be an IPv4 address such as 203.0.113.10',
   acmeDirectory: 'must be an http:// or https:// URL, or off',
+  acmeEmail: 'must be an e-mail address such as ops@example.com',
+}
+
+/**
+ * What a setting accepts, in words: a whole number's range and a choice's values, each with the
+ * value given (never secret: numbers and names); undefined for the other settings.
+ */
+function acceptedWords(field: string, value: unknown): string | undefined {
+  const schema = (ConfigSchema.properties as Record<string, unknown>)[field] as
+    { type?: string; minimum?: number; maximum?: number; enum?: readonly string[] } | undefined
+  const got = ` (got ${String(value)})`
+  if (schema?.type === 'integer') {
+    const { minimum: min, maximum: max } = schema
+    const range = max === undefined ? `, ${String(min)} or more` : ` from ${String(min)} to ${String(max)}`
+    return `must be a whole number${min === undefined ? '' : range}${got}`
+  }
+  if (schema?.enum) return `must be one of ${schema.enum.join(', ')}${got}`
+  return undefined
 }
 
 function check(value: Record<string, unknown>): void {
   if (validator.Check(value)) return
-  const problems = [...validator.Errors(value)].map((e) => {
+  const seen = new Set<string>()
+  const problems = [...validator.Errors(value)].flatMap((e) => {
     const field =
       e.instancePath.replace(/^\//, '') ||
       String((e.params as { additionalProperty?: string }).additionalProperty ?? '')
+    if (seen.has(field)) return []
+    seen.add(field)
     const setting = SETTINGS.find((s) => s.key === field)
     const message =
       (e.keyword === 'pattern' && PATTERN_WORDS[field]) ||
       (e.keyword === 'type' && BOOLEAN.has(field as keyof Config) && 'must be true, false, 1 or 0') ||
+      (e.keyword === 'minLength' && `must be ${String(e.params.limit)} characters or more`) ||
+      acceptedWords(field, value[field]) ||
       e.message
-    return `${setting ? `${setting.env} / ${setting.flag}` : field}: ${message}`
+    return [`${setting ? `${setting.env} / ${setting.flag}` : field}: ${message}`]
   })
   throw new ConfigError(`invalid configuration:\n  ${problems.join('\n  ')}`)
 }

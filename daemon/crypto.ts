@@ -101,7 +101,15 @@ export function loadOrCreateMasterKey(
 ): { key: Buffer; generated: boolean } {
   if (secretKey) return { key: parseMasterKey(secretKey), generated: false }
   const file = join(dataDir, 'secret.key')
-  if (existsSync(file)) return { key: parseMasterKey(readFileSync(file, 'utf8')), generated: false }
+  if (existsSync(file)) {
+    try {
+      return { key: parseMasterKey(readFileSync(file, 'utf8')), generated: false }
+    } catch {
+      throw new Error(
+        `${file} is not a master key (64 hex characters or base64 of 32 bytes): restore it from its backup, or set LINKD_SECRET_KEY`,
+      )
+    }
+  }
   mkdirSync(dataDir, { recursive: true })
   const key = randomBytes(32)
   writeFileSync(file, key.toString('hex') + '\n', { mode: 0o600, flag: 'wx' })

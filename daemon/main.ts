@@ -1,7 +1,15 @@
 import { Command, Option } from 'commander'
 import { createServer } from 'node:net'
-import { ConfigError, loadConfig, redactDatabaseUrl, withListenPort, type Config } from './config.js'
+import {
+  checkSettingFiles,
+  ConfigError,
+  loadConfig,
+  redactDatabaseUrl,
+  withListenPort,
+  type Config,
+} from './config.js'
 import { SETTINGS } from './settings.js'
+import { postgresProblem } from './socket-errors.js'
 import { packageVersion } from '../src/version.js'
 import { prettyDestination, usePretty } from './log-format.js'
 import { PRESET_NAMES } from '../src/contract/scopes.js'
@@ -12,6 +20,9 @@ import { PRESET_NAMES } from '../src/contract/scopes.js'
  */
 const out = (text: string) => process.stdout.write(text)
 
+/** The setting a database that cannot be reached is named by: migrate-data's are its flags. */
+let databaseSetting = 'LINKD_DATABASE_URL / --database-url'
+
 function configFrom(cmd: Command): Config {
   const opts = cmd.optsWithGlobals<Record<string, unknown>>()
   const flags: Record<string, unknown> = {}
@@ -19,26 +30,57 @@ function configFrom(cmd: Command): Config {
   return loadConfig({ flags, file: typeof opts.config === 'string' ? opts.config : undefined })
 }
 
-/** A free port on the host, for LINKD_PORT=0 (chosen before the app is built so URLs are right). */
-function freePort(host: string): Promise<number> {
+/**
+ * A free port on the host, for LINKD_PORT=0 (chosen before the app is built so URLs are right);
+ * with a port, that one, checked before anything is created: a port in use fails before a first
+ * start makes (and prints) the owner key.
+ */
+function freePort(host: string, port = 0): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer()
     srv.once('error', reject)
-    srv.listen(0, host, () => {
+    srv.listen(port, host, () => {
       const addr = srv.address()
       srv.close(() => resolve(typeof addr === 'object' && addr ? addr.port : 0))
     })
   })
 }
 
+/** Why a listener could not open, naming the setting to change (else the error as it is). */
+function listenError(err: unknown, setting: string): unknown {
+  const e = err as NodeJS.ErrnoException & { address?: string; port?: number }
+  const where = `${e.address?.includes(':') ? `[${e.address}]` : String(e.address)}:${String(e.port)}`
+  if (e.code === 'EADDRINUSE')
+    return new Error(`${setting}: ${where} is already in use (another linkd, or another program)`)
+  if (e.code === 'EACCES')
+    return new Error(
+      `${setting}: ${where} needs privileges (ports below 1024: CAP_NET_BIND_SERVICE, docs/deployment.md)`,
+    )
+  if (e.code === 'EADDRNOTAVAIL')
+    return new Error(`LINKD_HOST / --host: ${String(e.address)} is not an address of this machine`)
+  return err
+}
+
 async function serve(requested: Config): Promise<void> {
   const config = requested.port === 0 ? withListenPort(requested, await freePort(requested.host)) : requested
+  checkSettingFiles(config)
+  for (const [port, setting] of [
+    [config.port, 'LINKD_PORT / --port'],
+    [config.httpsPort, 'LINKD_HTTPS_PORT / --https-port'],
+  ] as const)
+    if (port)
+      await freePort(config.host, port).catch((err: unknown) => {
+        throw listenError(err, setting)
+      })
   const [{ bootstrap, ownerKeyBanner }, { buildApp }] = await Promise.all([
     import('./admin/context.js'),
     import('./app.js'),
   ])
   const started = performance.now()
   const b = await bootstrap(config)
+  // At once: whatever fails after this (a city database that does not open…) must not leave the
+  // owner key of a first start made but never shown.
+  if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey, config.publicUrl))
   const app = await buildApp({
     config,
     db: b.db,
@@ -66,7 +108,6 @@ async function serve(requested: Config): Promise<void> {
       { paths: b.tightened },
       'made data files owner-only (directory 0700, files 0600); they were readable by others',
     )
-  if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey, config.publicUrl))
   // WAL checkpoints on a worker thread of their own, not inside a request's commit.
   const checkpointer =
     b.db.dialect !== 'sqlite' || b.db.sqlite.memory
@@ -105,12 +146,16 @@ async function serve(requested: Config): Promise<void> {
   process.once('SIGINT', () => void shutdown('SIGINT'))
   process.once('SIGTERM', () => void shutdown('SIGTERM'))
 
-  const address = await app.listen({ host: config.host, port: config.port })
+  const address = await app.listen({ host: config.host, port: config.port }).catch((err: unknown) => {
+    throw listenError(err, 'LINKD_PORT / --port')
+  })
   if (config.httpsPort !== undefined) {
     const { listenHttps } = await import('./modules/domains/index.js')
     https = await listenHttps(app, app.linkd.services.directory, {
       host: config.host,
       port: config.httpsPort,
+    }).catch((err: unknown) => {
+      throw listenError(err, 'LINKD_HTTPS_PORT / --https-port')
     })
     out(`linkd HTTPS for custom domains on port ${https.port}\n`)
   }
@@ -131,7 +176,19 @@ function program(): Command {
     .option('--config <file>', 'JSON config file (also LINKD_CONFIG)')
     .showHelpAfterError()
   for (const s of SETTINGS) p.addOption(new Option(`${s.flag} <value>`, `${s.doc} [${s.env}]`))
-  p.action(async (_o, cmd: Command) => serve(configFrom(cmd)))
+  // The daemon takes no operands: one is a mistyped subcommand (`linkd migrat`), said as such
+  // rather than as commander's "too many arguments".
+  p.allowExcessArguments().action(async (_o, cmd: Command) => {
+    const [word] = cmd.args
+    if (word !== undefined) {
+      const names = cmd.commands.map((c) => c.name())
+      const near = names.filter((n) => n.startsWith(word.slice(0, 3))).sort((a, b) => a.length - b.length)[0]
+      cmd.error(
+        `error: unknown command '${word}'${near ? ` (did you mean ${near}?)` : `; the commands: ${names.join(', ')}`}`,
+      )
+    }
+    await serve(configFrom(cmd))
+  })
 
   const load = () => import('./admin/commands.js')
   p.command('init')
@@ -156,9 +213,10 @@ function program(): Command {
     .description(
       'copy an installation into an empty database (stop linkd first): every table, row counts verified; keys and secrets keep working with the same master key',
     )
-    .action(async (o: { from: string; to: string }) =>
-      (await import('./admin/migrate-data.js')).migrateDataCommand(o, out),
-    )
+    .action(async (o: { from: string; to: string }) => {
+      databaseSetting = '--from / --to'
+      await (await import('./admin/migrate-data.js')).migrateDataCommand(o, out)
+    })
   const org = p.command('org').description('manage organizations')
   org
     .command('create')
@@ -209,8 +267,15 @@ if (process.platform !== 'win32') process.umask(0o077)
 program()
   .parseAsync(process.argv)
   .catch((err: unknown) => {
+    const postgres = postgresProblem(err)
     const message =
-      err instanceof ConfigError ? err.message : err instanceof Error ? err.message : String(err)
+      err instanceof ConfigError
+        ? err.message
+        : postgres
+          ? `${databaseSetting}: ${postgres}`
+          : err instanceof Error
+            ? err.message
+            : String(err)
     process.stderr.write(`linkd: ${message}\n`)
     process.exit(err instanceof ConfigError ? 2 : 1)
   })

@@ -33,3 +33,19 @@ export function unreachableText(err: unknown): string | undefined {
   }
   return undefined
 }
+
+/**
+ * Why PostgreSQL could not be used, in words: not reachable, its host unknown, the login refused,
+ * the database missing; undefined for any other error.
+ */
+export function postgresProblem(err: unknown): string | undefined {
+  const unreachable = unreachableText(err)
+  if (unreachable) return `PostgreSQL at ${unreachable}`
+  const e = err as { code?: string; message?: string; hostname?: string }
+  if (e.code === 'ENOTFOUND') return `PostgreSQL host ${String(e.hostname)} not found`
+  if (e.code === '28P01' || e.code === '28000')
+    return `PostgreSQL refused the login: ${String(e.message)} (the password: PGPASSWORD, ~/.pgpass or the URL)`
+  if (e.code === '3D000')
+    return `PostgreSQL: ${String(e.message)} (create it: docs/deployment.md, "Several processes on PostgreSQL")`
+  return undefined
+}

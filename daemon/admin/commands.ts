@@ -41,8 +41,9 @@ export async function initCommand(config: Config, out: Out): Promise<void> {
   else out('Already initialized; the owner key was shown when it was created.\n')
 }
 
-/** `linkd migrate`: apply pending migrations and report. */
+/** `linkd migrate`: apply pending migrations to an existing database (`init` creates one) and report. */
 export async function migrateCommand(config: Config, out: Out): Promise<void> {
+  assertDatabaseExists(config)
   const db = openDatabase(config.databaseUrl)
   reportTightened(db.tightened, out)
   try {
@@ -74,6 +75,7 @@ export function postgresBackupAdvice(databaseUrl: string, file: string): string 
 /** `linkd backup <file>`: SQLite online backup, safe while the daemon runs. */
 export async function backupCommand(config: Config, file: string, out: Out): Promise<void> {
   if (isPostgresUrl(config.databaseUrl)) throw new Error(postgresBackupAdvice(config.databaseUrl, file))
+  assertDatabaseExists(config)
   const target = resolve(file)
   // Created here, empty and owner-only (an empty file is an empty database), so that the copy of
   // every secret hash and sealed value is never readable by others, even for a moment.
@@ -117,6 +119,7 @@ export async function orgCreateCommand(
 
 /** `linkd org set-plan <org> <plan>`. */
 export async function orgSetPlanCommand(config: Config, org: string, plan: string, out: Out): Promise<void> {
+  assertDatabaseExists(config)
   const db = openDatabase(config.databaseUrl)
   reportTightened(db.tightened, out)
   try {

@@ -1,5 +1,7 @@
-import { join } from 'node:path'
-import type { Config } from '../config.js'
+import { existsSync, rmSync } from 'node:fs'
+import { userInfo } from 'node:os'
+import { dirname, join } from 'node:path'
+import { ConfigError, redactDatabaseUrl, type Config } from '../config.js'
 import { systemClock } from '../clock.js'
 import { loadOrCreateMasterKey } from '../crypto.js'
 import { openDatabase, type Db } from '../db/open.js'
@@ -26,21 +28,59 @@ export interface Bootstrap {
 }
 
 /**
+ * The data directory created or tightened owner-only, and the master key read or generated in it.
+ * A directory linkd cannot use is a configuration error naming LINKD_DATA_DIR and the reason.
+ */
+function prepareDataDir(config: Config) {
+  try {
+    const tightenedDir = [
+      ...securePrivateDir(config.dataDir),
+      ...securePrivateFile(join(config.dataDir, 'secret.key')),
+    ]
+    const { key: masterKey, generated } = loadOrCreateMasterKey(config.secretKey, config.dataDir)
+    return { tightenedDir, masterKey, generated }
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (code === undefined) throw err
+    throw new ConfigError(
+      `invalid configuration:\n  LINKD_DATA_DIR / --data-dir: cannot use ${config.dataDir} as the data directory: ${fileProblem(config.dataDir, code, err)}`,
+    )
+  }
+}
+
+/** Why a path cannot be created or written, in words. */
+function fileProblem(path: string, code: string, err: unknown): string {
+  if (code === 'EEXIST' || code === 'ENOTDIR') {
+    let p = path
+    while (!existsSync(p) && dirname(p) !== p) p = dirname(p)
+    return `${p} is not a directory`
+  }
+  if (code === 'EACCES' || code === 'EPERM') return `permission denied for user ${userInfo().username}`
+  if (code === 'EROFS') return 'read-only file system'
+  if (code === 'ENOSPC') return 'no space left on the device'
+  return (err as Error).message
+}
+
+/**
  * Opens the database, applies migrations and, on first start, creates organization `default`
  * with an owner key holding every scope. Used by `linkd`, `linkd init` and tests.
  */
 export async function bootstrap(config: Config): Promise<Bootstrap> {
-  const tightenedDir = [
-    ...securePrivateDir(config.dataDir),
-    ...securePrivateFile(join(config.dataDir, 'secret.key')),
-  ]
-  const { key: masterKey, generated } = loadOrCreateMasterKey(config.secretKey, config.dataDir)
+  const { tightenedDir, masterKey, generated } = prepareDataDir(config)
   const db = openDatabase(config.databaseUrl)
   try {
     const applied = await migrate(db, systemClock.now())
     const { orgs, keys } = adminContext(config, db)
+    const installed = (await orgs.count()) > 0
+    if (generated && installed) {
+      // A new key for an installation sealed with another: none of its secrets would open.
+      rmSync(join(config.dataDir, 'secret.key'), { force: true })
+      throw new ConfigError(
+        `invalid configuration:\n  LINKD_SECRET_KEY / --secret-key: the database ${redactDatabaseUrl(config.databaseUrl)} holds an installation, but there is no master key (no LINKD_SECRET_KEY, no ${join(config.dataDir, 'secret.key')}): give it the one its secrets were sealed with (the other processes' LINKD_SECRET_KEY, or the backed-up secret.key); only if it is lost, a new one (openssl rand -hex 32), after which webhook and game secrets and TLS keys must be replaced`,
+      )
+    }
     let ownerKey: string | undefined
-    if ((await orgs.count()) === 0) {
+    if (!installed) {
       const org = await orgs.create(DEFAULT_ORG_NAME)
       ownerKey = (await keys.createOwnerKey(org.id)).key
     }

@@ -3,6 +3,7 @@ import type { Socket } from 'node:net'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { ERROR_TYPES, type ErrorBody, type ErrorType } from '../../src/contract/common.js'
 import { validationDetails, type AjvIssue, type ErrorDetail } from './validation-details.js'
+import { postgresProblem } from '../socket-errors.js'
 export type { ErrorDetail }
 
 /** The one error type services throw; the handler below turns it into the error body (ErrorBody). */
@@ -126,6 +127,18 @@ function send(
     .send(errorBody(request, type, status, message, details))
 }
 
+/**
+ * A database that cannot answer now, which a retry may find answering: SQLite locked by another
+ * process (an offline `linkd` command), PostgreSQL unreachable, restarting or shutting down
+ * connections (SQLSTATE class 08, 57P01-57P03).
+ */
+function databaseUnavailable(err: unknown): boolean {
+  const code = (err as { code?: unknown }).code
+  if (typeof code === 'string' && (/^SQLITE_(BUSY|LOCKED)/.test(code) || /^(08...|57P0[123])$/.test(code)))
+    return true
+  return postgresProblem(err) !== undefined
+}
+
 /** 500 without internals; the request id (in the logs with the error) is the way back to it. */
 function internalError(reply: FastifyReply, request: FastifyRequest) {
   return send(
@@ -206,6 +219,10 @@ export function installErrorHandling(app: FastifyInstance): void {
       )
     }
     request.log.error({ err }, 'unhandled error')
+    if (databaseUnavailable(err)) {
+      reply.header('retry-after', '1')
+      return send(reply, request, 'ServiceUnavailable', 503, 'the database is busy or does not answer; retry')
+    }
     return internalError(reply, request)
   })
 

@@ -6,7 +6,7 @@
 import { connect as tlsConnect } from 'node:tls'
 import type { Ctx, Target } from '../session/context.js'
 import { CliError, EXIT } from '../session/exit-codes.js'
-import { keySourceName } from './key-source.js'
+import { keySourceName, urlSourceName } from './key-source.js'
 import { ApiError } from '../client/http.js'
 import { inTermsOf } from '../format/terms.js'
 
@@ -31,6 +31,8 @@ export async function explain(
   if (err.name === 'ApiError' && failure.status === 401 && failure.body?.error !== 'HttpError') {
     return new CliError(unauthorized(err.message, target), EXIT.auth, { cause: err })
   }
+  const misplaced = noRouteUnderPath(err, target)
+  if (misplaced) return misplaced
   // --json prints the API's own body, field names included.
   if (err instanceof ApiError && flagOf && !ctx.json) return inFlagTerms(err, flagOf)
   if (err.name === 'ConnectionError') return (await tlsMismatch(err, target.url)) ?? err
@@ -48,6 +50,22 @@ function inFlagTerms(err: ApiError, flagOf: Readonly<Record<string, string>>): A
   const details = err.body.details?.map((d) => ({ ...d, field: flagOf[d.field] ?? d.field }))
   if (message === err.message && !err.body.details?.some((d) => Object.hasOwn(flagOf, d.field))) return err
   return new ApiError(err.status, { ...err.body, message, ...(details ? { details } : {}) }, err.retryAfter)
+}
+
+/**
+ * linkd's 404 for a route it does not have, asked under the path of a URL that has one
+ * (`--url http://host:8080/api`): linkd's address is its origin. Not "not found" (exit 5).
+ */
+function noRouteUnderPath(err: Error, target: Target): CliError | undefined {
+  const url = new URL(target.url)
+  if (!(err instanceof ApiError) || err.status !== 404 || url.pathname.replace(/\/+$/, '') === '')
+    return undefined
+  if (!err.message.startsWith('no route ')) return undefined
+  return new CliError(
+    `linkd has ${err.message}: ${target.url} (${urlSourceName(target)}) has a path; linkd's address is ${url.origin}`,
+    EXIT.usage,
+    { cause: err },
+  )
 }
 
 function unauthorized(message: string, target: Target): string {

@@ -28,6 +28,8 @@ describe('errors for humans', () => {
   beforeAll(async () => {
     stub = await stubServer({
       'GET /api/keys': () => errorReply(401, 'Unauthorized', 'Invalid API key'),
+      // linkd's answer to a path it has no route for (an --url with a path puts it before /api).
+      'GET /api/api/use/links': () => errorReply(404, 'NotFound', 'no route GET /api/api/use/links'),
       'POST /api/use/links': () =>
         errorReply(400, 'ValidationError', 'destinationUrl must start with http:// or https://', '/', [
           { field: 'destinationUrl', message: 'must start with http:// or https://' },
@@ -70,6 +72,14 @@ describe('errors for humans', () => {
       env: env({ LINKCTL_URL: stub.url, LINKCTL_API_KEY: OWNER_KEY }),
     })
     expect(fromEnv.stderr).toMatch(/the key from LINKCTL_API_KEY was refused/)
+  })
+
+  it('an --url with a path that linkd has no route under says to use linkd\'s address (exit 2, not "not found")', async () => {
+    const r = await cli(['links', 'list', '--url', `${stub.url}/api`, '--api-key', OWNER_KEY], { env: env() })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toBe(
+      `error: linkd has no route GET /api/api/use/links: ${stub.url}/api (--url) has a path; linkd's address is ${stub.url}\n`,
+    )
   })
 
   it('a validation problem is printed once', async () => {

@@ -286,6 +286,71 @@ describe('config', () => {
     expect(loadConfig({ env: { LINKD_PORT: '6001' } }).publicUrl).toBe('http://127.0.0.1:6001')
   })
 
+  it('a wrong number or choice says what is accepted, in words', () => {
+    const problem = (env: Record<string, string>) => configError(() => loadConfig({ env })).split('\n')[1]
+    expect(problem({ LINKD_RATE_LIMIT_PER_IP: '-5' })).toBe(
+      '  LINKD_RATE_LIMIT_PER_IP / --rate-limit-per-ip: must be a whole number, 1 or more (got -5)',
+    )
+    expect(problem({ LINKD_PORT: 'eighty' })).toBe(
+      '  LINKD_PORT / --port: must be a whole number from 0 to 65535 (got eighty)',
+    )
+    expect(problem({ LINKD_HTTPS_PORT: '70000' })).toBe(
+      '  LINKD_HTTPS_PORT / --https-port: must be a whole number from 0 to 65535 (got 70000)',
+    )
+    expect(problem({ LINKD_INGEST_QUEUE_MAX: '1e12' })).toBe(
+      '  LINKD_INGEST_QUEUE_MAX / --ingest-queue-max: must be a whole number, 1 or more (got 1e12)',
+    )
+    expect(problem({ LINKD_LOG_LEVEL: 'loud' })).toBe(
+      '  LINKD_LOG_LEVEL / --log-level: must be one of fatal, error, warn, info, debug, trace, silent (got loud)',
+    )
+    expect(problem({ LINKD_LOG_FORMAT: 'xml' })).toBe(
+      '  LINKD_LOG_FORMAT / --log-format: must be one of auto, json, pretty (got xml)',
+    )
+    expect(problem({ LINKD_METRICS_TOKEN: 'short' })).toBe(
+      '  LINKD_METRICS_TOKEN / --metrics-token: must be 16 characters or more',
+    )
+  })
+
+  it('a time in ms beyond what timers hold is refused (it fired at once: a shutdown "timed out" before flushing)', () => {
+    for (const variable of ['LINKD_SHUTDOWN_TIMEOUT_MS', 'LINKD_HEADERS_TIMEOUT_MS'])
+      expect(configError(() => loadConfig({ env: { [variable]: '3000000000' } }))).toMatch(
+        new RegExp(
+          `^invalid configuration:\\n {2}${variable} / --[a-z-]+: must be a whole number from 100 to 2147483647 \\(got 3000000000\\)$`,
+        ),
+      )
+    expect(loadConfig({ env: { LINKD_SHUTDOWN_TIMEOUT_MS: '2147483647' } }).shutdownTimeoutMs).toBe(
+      2147483647,
+    )
+  })
+
+  it('a listen address that makes no URL is reported as LINKD_HOST, not as the public URL derived from it', () => {
+    expect(configError(() => loadConfig({ env: { LINKD_HOST: '999.1.1.1' } }))).toBe(
+      'invalid configuration:\n  LINKD_HOST / --host: not a host name or IP address: 999.1.1.1',
+    )
+  })
+
+  it('a trusted proxy that is not an address, CIDR, hop count or true is refused naming LINKD_TRUST_PROXY', () => {
+    for (const value of ['foo', '-3', '10.0.0.0/8,nonsense'])
+      expect(
+        configError(() => loadConfig({ env: { LINKD_TRUST_PROXY: value } })),
+        value,
+      ).toMatch(
+        /^invalid configuration:\n {2}LINKD_TRUST_PROXY \/ --trust-proxy: not an IP address or CIDR: (foo|-3|nonsense); use the proxies' addresses \(127\.0\.0\.1,10\.0\.0\.0\/8\), a hop count or true$/,
+      )
+    expect(loadConfig({ env: { LINKD_TRUST_PROXY: 'loopback, 10.0.0.0/8' } }).trustProxy).toBe(
+      'loopback, 10.0.0.0/8',
+    )
+  })
+
+  it('a master key that is not 32 bytes is refused at start-up, naming LINKD_SECRET_KEY, never echoing it', () => {
+    const message = configError(() => loadConfig({ env: { LINKD_SECRET_KEY: 'not-the-key-0123' } }))
+    expect(message).toBe(
+      'invalid configuration:\n  LINKD_SECRET_KEY / --secret-key: must be 64 hex characters or base64 of 32 bytes (openssl rand -hex 32)',
+    )
+    const key = 'ab'.repeat(32)
+    expect(loadConfig({ env: { LINKD_SECRET_KEY: key } }).secretKey).toBe(key)
+  })
+
   it('settings checked by a pattern are explained in words, never as the expression', () => {
     const message = configError(() =>
       loadConfig({
@@ -304,6 +369,11 @@ describe('config', () => {
       'LINKD_ACME_DIRECTORY / --acme-directory: must be an http:// or https:// URL, or off',
     )
     expect(message).not.toMatch(/pattern|\^|\$"|\\d/)
+    // The CA refuses an account whose contact is not an address: said at start-up, not at the first order.
+    expect(configError(() => loadConfig({ env: { LINKD_ACME_EMAIL: 'ops.example.com' } }))).toBe(
+      'invalid configuration:\n  LINKD_ACME_EMAIL / --acme-email: must be an e-mail address such as ops@example.com',
+    )
+    expect(loadConfig({ env: { LINKD_ACME_EMAIL: 'ops@example.com' } }).acmeEmail).toBe('ops@example.com')
   })
 
   it('a config file with an unknown key, bad JSON or not an object is refused', () => {
@@ -383,6 +453,13 @@ describe('LINKD_DATABASE_URL', () => {
       /LINKD_DATABASE_URL \/ --database-url: unsupported database "mysql:\/\/"; use sqlite:PATH or postgres:\/\/USER@HOST:PORT\/DB/,
     )
     expect(message('mysql://linkd:secret@db/linkd')).not.toContain('secret')
+  })
+
+  it('refuses sqlite: without a path (it would be a database in memory, lost at every restart)', () => {
+    for (const url of ['sqlite:', 'sqlite://'])
+      expect(message(url)).toBe(
+        'invalid configuration:\n  LINKD_DATABASE_URL / --database-url: sqlite: needs the path of the database file, as in sqlite:/var/lib/linkd/linkd.db',
+      )
   })
 
   it('refuses a PostgreSQL URL that does not parse, without echoing it (it may hold a password)', () => {

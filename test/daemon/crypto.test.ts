@@ -87,8 +87,11 @@ describe('master key', () => {
   it('refuses keys that are not 32 bytes', () => {
     expect(() => parseMasterKey('abcd')).toThrow(/LINKD_SECRET_KEY/)
     expect(() => parseMasterKey(randomBytes(16).toString('hex'))).toThrow(/LINKD_SECRET_KEY/)
+    // A damaged key file is named as the file, not as the variable nobody set.
     writeFileSync(join(dir, 'secret.key'), 'short\n')
-    expect(() => loadOrCreateMasterKey(undefined, dir)).toThrow(/32 bytes/)
+    expect(() => loadOrCreateMasterKey(undefined, dir)).toThrow(
+      `${join(dir, 'secret.key')} is not a master key (64 hex characters or base64 of 32 bytes): restore it from its backup, or set LINKD_SECRET_KEY`,
+    )
   })
 })
 

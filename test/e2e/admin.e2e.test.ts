@@ -3,7 +3,8 @@
  * data dir: init, org create / set-plan, migrate, backup, restart on an existing database, and
  * the graceful shutdown that flushes buffered usage before closing the database.
  */
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
@@ -90,10 +91,183 @@ describe('linkd offline subcommands', () => {
     }
   })
 
+  it('migrate, backup and org set-plan on a data dir holding no database refuse (exit 1), creating nothing', async () => {
+    // A mistyped LINKD_DATA_DIR (or a command run without the service's environment) must not
+    // migrate, back up or change a new empty database in its place and report success.
+    const typo = join(work, 'typo')
+    const env = { LINKD_DATA_DIR: typo, LINKD_DATABASE_URL: `sqlite:${join(typo, 'linkd.db')}` }
+    for (const args of [
+      ['migrate'],
+      ['backup', join(work, 'empty.db')],
+      ['org', 'set-plan', 'default', 'free'],
+    ]) {
+      const r = await runBin(LINKD, args, env)
+      expect({ args, code: r.code }).toEqual({ args, code: 1 })
+      expect(r.stderr).toBe(
+        `linkd: no database at ${join(typo, 'linkd.db')}; run linkd init first (or set LINKD_DATA_DIR / LINKD_DATABASE_URL)\n`,
+      )
+    }
+    expect(readdirSync(work).filter((f) => f === 'typo' || f === 'empty.db')).toEqual([])
+  })
+
+  it('a process without the master key of an existing installation refuses to start rather than make a new one', async () => {
+    // A second process on the database (or a restore) whose LINKD_SECRET_KEY was forgotten.
+    const other = join(work, 'other-data')
+    const database = join(dataDir, 'linkd.db')
+    const r = await runBin(LINKD, [], {
+      LINKD_DATA_DIR: other,
+      LINKD_DATABASE_URL: `sqlite:${database}`,
+      LINKD_PORT: '0',
+    })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^linkd: invalid configuration:\\n {2}LINKD_SECRET_KEY / --secret-key: the database sqlite:${database} holds an installation, but there is no master key \\(no LINKD_SECRET_KEY, no ${join(other, 'secret.key')}\\): give it the one its secrets were sealed with`,
+      ),
+    )
+    expect(readdirSync(other)).toEqual([])
+    // With the installation's key it starts.
+    const key = readFileSync(join(dataDir, 'secret.key'), 'utf8').trim()
+    const ok = await runBin(LINKD, ['init'], {
+      LINKD_DATA_DIR: other,
+      LINKD_DATABASE_URL: `sqlite:${database}`,
+      LINKD_SECRET_KEY: key,
+    })
+    expect(ok.code, ok.stderr).toBe(0)
+  })
+
+  it('a mistyped subcommand is named as an unknown command, not as too many arguments', async () => {
+    const r = await linkd('migrat')
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/^error: unknown command 'migrat' \(did you mean migrate\?\)\n/)
+    expect(r.stdout).toBe('')
+  })
+
   it('invalid configuration exits 2 naming the setting', async () => {
     const r = await runBin(LINKD, ['migrate'], { LINKD_DATA_DIR: dataDir, LINKD_PORT: 'eighty' })
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(/LINKD_PORT/)
+  })
+
+  it('a data dir that cannot be one (a file, a path through a file) exits 2 naming LINKD_DATA_DIR', async () => {
+    const file = join(work, 'not-a-dir')
+    writeFileSync(file, 'x')
+    for (const dir of [file, join(file, 'data')]) {
+      const r = await runBin(LINKD, ['init'], {
+        LINKD_DATA_DIR: dir,
+        LINKD_DATABASE_URL: `sqlite:${join(dir, 'linkd.db')}`,
+      })
+      expect({ dir, code: r.code }).toEqual({ dir, code: 2 })
+      expect(r.stderr).toBe(
+        `linkd: invalid configuration:\n  LINKD_DATA_DIR / --data-dir: cannot use ${dir} as the data directory: ${file} is not a directory\n`,
+      )
+    }
+  })
+
+  it('a port in use stops linkd with exit 1 naming the setting and the address, before a first start makes its key', async () => {
+    const busy = createServer()
+    await new Promise<void>((done) => busy.listen(0, '127.0.0.1', done))
+    const port = (busy.address() as AddressInfo).port
+    const fresh = mkdtempSync(join(tmpdir(), 'linkd-busy-'))
+    try {
+      for (const env of [
+        { LINKD_PORT: String(port) },
+        { LINKD_PORT: '0', LINKD_HTTPS_PORT: String(port) },
+      ] as Record<string, string>[]) {
+        const r = await runBin(LINKD, [], {
+          LINKD_DATA_DIR: join(fresh, 'data'),
+          LINKD_DATABASE_URL: `sqlite:${join(fresh, 'data', 'linkd.db')}`,
+          ...env,
+        })
+        const setting = env.LINKD_HTTPS_PORT ? 'LINKD_HTTPS_PORT / --https-port' : 'LINKD_PORT / --port'
+        expect({ env, code: r.code }).toEqual({ env, code: 1 })
+        expect(r.stderr).toBe(
+          `linkd: ${setting}: 127.0.0.1:${port} is already in use (another linkd, or another program)\n`,
+        )
+        // Nothing made: the owner key of a first start is not created, printed and left behind.
+        expect(r.stdout).toBe('')
+        expect(readdirSync(fresh)).toEqual([])
+      }
+    } finally {
+      busy.close()
+      rmSync(fresh, { recursive: true, force: true })
+    }
+  })
+
+  it('a city database or ACME CA file that is not there exits 2 naming the setting, nothing created', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'linkd-files-'))
+    const missing = join(fresh, 'missing')
+    try {
+      for (const [variable, flag] of [
+        ['LINKD_GEO_CITY_DB', '--geo-city-db'],
+        ['LINKD_ACME_CA_FILE', '--acme-ca-file'],
+      ] as const) {
+        const r = await runBin(LINKD, [], {
+          LINKD_DATA_DIR: join(fresh, 'data'),
+          LINKD_DATABASE_URL: `sqlite:${join(fresh, 'data', 'linkd.db')}`,
+          LINKD_PORT: '0',
+          [variable]: missing,
+        })
+        expect({ variable, code: r.code }).toEqual({ variable, code: 2 })
+        expect(r.stderr).toBe(`linkd: invalid configuration:\n  ${variable} / ${flag}: no file ${missing}\n`)
+        expect(readdirSync(fresh)).toEqual([])
+      }
+    } finally {
+      rmSync(fresh, { recursive: true, force: true })
+    }
+  })
+
+  it('a PostgreSQL server that is not there is named with its setting and address, in words', async () => {
+    const closed = createServer()
+    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done))
+    const port = (closed.address() as AddressInfo).port
+    await new Promise((done) => closed.close(done))
+    const url = `postgres://linkd@127.0.0.1:${port}/linkd`
+    for (const args of [[], ['migrate'], ['keys', 'create', '--org', 'default']]) {
+      const r = await runBin(LINKD, args, {
+        LINKD_DATA_DIR: dataDir,
+        LINKD_PORT: '0',
+        LINKD_DATABASE_URL: url,
+      })
+      expect({ args, code: r.code }).toEqual({ args, code: 1 })
+      expect(r.stderr).toBe(
+        `linkd: LINKD_DATABASE_URL / --database-url: PostgreSQL at 127.0.0.1:${port} unreachable (connection refused)\n`,
+      )
+    }
+    const copy = await runBin(LINKD, [
+      'migrate-data',
+      '--from',
+      url,
+      '--to',
+      `sqlite:${join(work, 'copy.db')}`,
+    ])
+    expect(copy.code).toBe(1)
+    expect(copy.stderr).toBe(
+      `linkd: --from / --to: PostgreSQL at 127.0.0.1:${port} unreachable (connection refused)\n`,
+    )
+  })
+
+  it('a first start that fails after making the owner key has printed it (it is never shown again)', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'linkd-first-'))
+    const notCities = join(fresh, 'city.mmdb')
+    writeFileSync(notCities, 'not a MaxMind database')
+    try {
+      const r = await runBin(LINKD, [], {
+        LINKD_DATA_DIR: join(fresh, 'data'),
+        LINKD_DATABASE_URL: `sqlite:${join(fresh, 'data', 'linkd.db')}`,
+        LINKD_PORT: '0',
+        LINKD_GEO_CITY_DB: notCities,
+      })
+      expect(r.code).toBe(1)
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^linkd: LINKD_GEO_CITY_DB / --geo-city-db: cannot read the city database ${notCities}: .+\\n$`,
+        ),
+      )
+      expect(r.stdout).toMatch(OWNER_KEY_RE)
+    } finally {
+      rmSync(fresh, { recursive: true, force: true })
+    }
   })
 
   it('linkd does not start on a port browsers and linkctl refuse: exit 2 naming it, nothing created', async () => {

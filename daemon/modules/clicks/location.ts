@@ -52,7 +52,10 @@ export function lookup(countryOf: (ip: string) => string | null, cityDbPath?: st
   try {
     reader = new Reader<CityRecord>(readFileSync(cityDbPath))
   } catch (err) {
-    throw new Error(`cannot read the city database ${cityDbPath}: ${(err as Error).message}`, { cause: err })
+    throw new Error(
+      `LINKD_GEO_CITY_DB / --geo-city-db: cannot read the city database ${cityDbPath}: ${(err as Error).message}`,
+      { cause: err },
+    )
   }
   return (ip) => {
     if (!isPublicIp(ip)) return NOWHERE

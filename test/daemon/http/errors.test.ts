@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import SQLite from 'better-sqlite3'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { LightMyRequestResponse } from 'fastify'
 import { PAGE_MAX } from '../../../src/contract/limits.js'
@@ -40,6 +44,26 @@ describe('error bodies', () => {
     expect(page.body).toContain('<a href="/health">/health</a>')
     expect((await t.call('GET', '/api/docs', { key: null })).statusCode).toBe(200)
     expect((await t.call('GET', '/health', { key: null })).statusCode).toBe(200)
+  })
+
+  it('a database another process holds locked is 503 with Retry-After (try again), not a 500', async () => {
+    // `linkd keys create` (documented as safe while linkd runs) writes the same SQLite file.
+    const dir = mkdtempSync(join(tmpdir(), 'linkd-locked-'))
+    try {
+      t = await createTestApp({ databaseUrl: `sqlite:${join(dir, 'linkd.db')}` })
+      const other = new SQLite(join(dir, 'linkd.db'))
+      other.exec('BEGIN EXCLUSIVE')
+      const link = { destinationUrl: 'https://example.com/locked' }
+      const locked = await t.call('POST', '/api/use/links', { body: link })
+      const body = expectError(locked, 503, 'ServiceUnavailable', '/api/use/links')
+      expect(body.message).toBe('the database is busy or does not answer; retry')
+      expect(locked.headers['retry-after']).toBe('1')
+      other.exec('ROLLBACK')
+      other.close()
+      expect((await t.call('POST', '/api/use/links', { body: link })).statusCode).toBe(201)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('wrong method on a known path is 404 NotFound', async () => {
