@@ -4,6 +4,7 @@
  * terminal; titles, names and URLs cut with an ellipsis instead; `?` wraps each description under
  * its own column.
  */
+import { stripVTControlCharacters } from 'node:util'
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup } from 'ink-testing-library'
 import type { Game } from '../../src/contract/games.js'
@@ -158,6 +159,47 @@ describe.each(SIZES)('at %i×%i', (columns, rows) => {
     await press(app, KEY.escape, KEY.escape, 's')
     const smart = await show(app, 'smart links ·', IDS.code)
     expect(smart).toMatch(new RegExp(`${IDS.code} +\\d+ +Spring sale`))
+  })
+
+  it('a QR code drawn in a link’s detail fits, with its quiet zone and the way back', async () => {
+    const app = await at(columns, rows, 'links')
+    await show(app, IDS.code)
+    await press(app, KEY.enter, 'c')
+    await show(app, IDS.qr)
+    await press(app, 'p')
+    const frame = await show(app, '▀▀▀▀▀▀▀', 'Esc back · drawn plain')
+    const lines = frame.split('\n').map((l) => stripVTControlCharacters(l))
+    expect(lines[0]).toContain(' 2 Links ')
+    // The code's line (the title cut, the URL it encodes whole), then the drawing: nothing laid over either.
+    expect(lines[1]).toMatch(new RegExp(`^“Spring sale.*… → http://s\\.test/\\S+\\?qr=${IDS.qr}$`))
+    expect(lines[2]).toMatch(/^ ▄▄▄▄▄▄▄ /)
+    await press(app, KEY.escape)
+    expect(await show(app, IDS.qr, 'Enter/p preview')).toContain(`http://s.test/${IDS.code}`)
+  })
+
+  it('a QR code too tall for the terminal is said so, not drawn cut or over the lines around it', async () => {
+    const app = await at(columns, rows, 'links')
+    const code = app.client.qrData.codes.find((c) => c.id === IDS.qr)!
+    code.encodedUrl = `https://${IDS.domain}/${'x'.repeat(150)}?qr=${IDS.qr}`
+    await show(app, IDS.code)
+    await press(app, KEY.enter, 'c')
+    await show(app, IDS.qr)
+    await press(app, 'p')
+    const frame = await show(app, 'does not fit', 'Esc back · drawn plain')
+    expect(frame).toMatch(/the drawing needs \d+ rows, \d+ are free here/)
+    expect(frame).not.toContain('▀▀▀')
+  })
+
+  it('Q: a link’s QR code too tall under its lines is said so, with the keys still shown', async () => {
+    const c = clock()
+    const client = wideClient(c)
+    client.state.links[0]!.shortUrl = `https://${IDS.domain}/${'x'.repeat(150)}`
+    const app = renderTui({ client, clock: c, initialScreen: 'links' })
+    resize(app, columns, rows)
+    await show(app, IDS.code)
+    await press(app, KEY.enter, 'Q')
+    const frame = await show(app, 'does not fit', 'Esc back · e edit')
+    expect(frame).not.toContain('▀▀▀')
   })
 
   it('Keys, Domains, Webhooks: previews, domains, events and times whole', async () => {

@@ -34,8 +34,8 @@ function Top(props: { title: string; rows: [string, number][] }) {
   )
 }
 
-/** The link's QR code drawn with text blocks (the same drawing as `linkctl links qr`). */
-function QrPreview({ link }: { link: Link }) {
+/** The link's QR code drawn with text blocks (the same drawing as `linkctl links qr`), in `rows` lines. */
+function QrPreview({ link, rows }: { link: Link; rows: number }) {
   const env = useTui()
   const [drawing, setDrawing] = useState<{ qr: string } | { error: string } | null>(null)
   useEffect(() => {
@@ -49,7 +49,13 @@ function QrPreview({ link }: { link: Link }) {
     }
   }, [env.client, link])
   if (drawing === null) return <Text>drawing the QR code…</Text>
-  return 'qr' in drawing ? <Drawing>{drawing.qr}</Drawing> : <Text>{drawing.error}</Text>
+  return 'qr' in drawing ? (
+    <Drawing rows={rows} tooTall={`The QR code of ${link.shortCode} does not fit`}>
+      {drawing.qr}
+    </Drawing>
+  ) : (
+    <Text>{drawing.error}</Text>
+  )
 }
 
 /** The options a link has, only those set (forwarding the query is the default: shown when off), and a safety flag. */
@@ -160,38 +166,63 @@ function Analytics({ id, width }: { id: string; width: number }) {
   )
 }
 
-/** `children` (the QR codes pane) take the place of the figures when given. */
-export function LinkDetail(props: { link: Link; width: number; qr: boolean; children?: ReactNode }) {
-  const { link, width, qr, children } = props
+/**
+ * `children` (the QR codes pane) take the place of the figures when given; `bare` leaves out the
+ * link's lines above them (the pane draws a code: it needs the rows). `rows`: the lines below
+ * those for the figures or the QR code.
+ */
+export function LinkDetail(props: {
+  link: Link
+  width: number
+  qr: boolean
+  rows: number
+  bare?: boolean
+  children?: ReactNode
+}) {
+  const { link, width, qr, children, bare } = props
+  // Each part keeps its place (null when left out): the pane below is not mounted again.
   return (
     <Box flexDirection="column">
-      <Text bold wrap="truncate">{`${link.shortUrl}  →  ${link.destinationUrl}`}</Text>
-      <Text wrap="truncate">
-        {fitHead(
-          link.title ?? '(no title)',
-          ` · ${link.status} · ${link.redirectType} · ${plural(link.clicks, 'click')} in all`,
-          width,
-        )}
-        {link.tags.length ? ` · tags ${link.tags.join(', ')}` : ''}
-      </Text>
-      {/* The first line (the short options) wraps; URLs are cut at the edge. */}
-      {optionLines(link).map((line, i) => (
-        <Text key={i} wrap={i === 0 ? 'wrap' : 'truncate'}>
-          {line}
+      {bare ? null : <Text bold wrap="truncate">{`${link.shortUrl}  →  ${link.destinationUrl}`}</Text>}
+      {bare ? null : (
+        <Text wrap="truncate">
+          {fitHead(
+            link.title ?? '(no title)',
+            ` · ${link.status} · ${link.redirectType} · ${plural(link.clicks, 'click')} in all`,
+            width,
+          )}
+          {link.tags.length ? ` · tags ${link.tags.join(', ')}` : ''}
         </Text>
-      ))}
-      {children ?? (qr ? <QrPreview link={link} /> : <Analytics id={link.id} width={width} />)}
+      )}
+      {/* The first line (the short options) wraps; URLs are cut at the edge. */}
+      {bare
+        ? null
+        : optionLines(link).map((line, i) => (
+            <Text key={i} wrap={i === 0 ? 'wrap' : 'truncate'}>
+              {line}
+            </Text>
+          ))}
+      {children ??
+        (qr ? <QrPreview link={link} rows={props.rows} /> : <Analytics id={link.id} width={width} />)}
     </Box>
   )
 }
 
-/** A smart link's detail: its targets and fallback, then its analytics with the platform breakdown. */
-export function SmartLinkDetail(props: { link: SmartLink; width: number; children?: ReactNode }) {
+/**
+ * A smart link's detail: its targets and fallback, then its analytics with the platform breakdown;
+ * `children` and `bare` as in LinkDetail.
+ */
+export function SmartLinkDetail(props: {
+  link: SmartLink
+  width: number
+  bare?: boolean
+  children?: ReactNode
+}) {
   const { link, width, children } = props
   const target = (name: string, t: { url: string } | null) =>
     `${name.padEnd(9)}→ ${t ? t.url : '(the fallback)'}`
-  return (
-    <Box flexDirection="column">
+  const head = (
+    <>
       <Text bold wrap="truncate">{`${link.shortUrl}  (smart link ${link.id})`}</Text>
       <Text wrap="truncate">
         {fitHead(
@@ -211,6 +242,11 @@ export function SmartLinkDetail(props: { link: SmartLink; width: number; childre
           wrap="truncate"
         >{`${`variant ${i + 1}`.padEnd(9)}→ ${variantText(v)}`}</Text>
       ))}
+    </>
+  )
+  return (
+    <Box flexDirection="column">
+      {props.bare ? null : head}
       {children ?? <Analytics id={link.id} width={width} />}
     </Box>
   )

@@ -50,6 +50,8 @@ function PlainLinks({ active, width, height, toggle }: ScreenProps & { toggle():
   const [qr, setQr] = useState(false)
   // The QR codes pane in place of the figures: it has the keys while open.
   const [codes, setCodes] = useState(false)
+  // The QR codes pane draws a code: it takes the detail's rows.
+  const [drawn, setDrawn] = useState(false)
   const list = usePagedList<Link>(
     'links',
     (page, limit) =>
@@ -186,7 +188,13 @@ function PlainLinks({ active, width, height, toggle }: ScreenProps & { toggle():
   if (mode === 'detail' && opened)
     return (
       <Box flexDirection="column">
-        <LinkDetail link={opened} width={width} qr={qr}>
+        <LinkDetail
+          link={opened}
+          width={width}
+          qr={qr}
+          rows={height - 4 - optionLines(opened).length}
+          bare={codes && drawn}
+        >
           {codes ? (
             <QrCodes
               owner={{ linkId: opened.id }}
@@ -194,6 +202,8 @@ function PlainLinks({ active, width, height, toggle }: ScreenProps & { toggle():
               active={active}
               width={width}
               rows={height - 7 - optionLines(opened).length}
+              drawRows={height}
+              drawing={setDrawn}
               close={() => setCodes(false)}
             />
           ) : null}
@@ -269,6 +279,8 @@ function SmartLinks({ active, width, height, toggle }: ScreenProps & { toggle():
   const env = useTui()
   const [opened, setOpened] = useState<SmartLink | null>(null)
   const [codes, setCodes] = useState(false)
+  // The QR codes pane draws a code: it takes the detail's rows.
+  const [drawn, setDrawn] = useState(false)
   // A daemon without smart links answers their route 404: said once, not retried as a failure.
   const [missing, setMissing] = useState(false)
   const list = usePagedList<SmartLink>(
@@ -304,7 +316,7 @@ function SmartLinks({ active, width, height, toggle }: ScreenProps & { toggle():
   if (opened)
     return (
       <Box flexDirection="column">
-        <SmartLinkDetail link={opened} width={width}>
+        <SmartLinkDetail link={opened} width={width} bare={codes && drawn}>
           {codes ? (
             <QrCodes
               owner={{ smartLinkId: opened.id }}
@@ -312,6 +324,8 @@ function SmartLinks({ active, width, height, toggle }: ScreenProps & { toggle():
               active={active}
               width={width}
               rows={height - 11}
+              drawRows={height}
+              drawing={setDrawn}
               close={() => setCodes(false)}
             />
           ) : null}
