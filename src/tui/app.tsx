@@ -234,7 +234,9 @@ export function App(props: AppProps) {
                   {`${screen.title} needs the scope ${screen.scope}; this key does not have it.`}
                 </Text>
                 <Text dimColor>{`Its scopes: ${[...(env.scopes ?? [])].join(', ') || 'none'}`}</Text>
-                <Text dimColor>{`A key with it: linkctl keys create --scopes ${screen.scope ?? ''}`}</Text>
+                <Text
+                  dimColor
+                >{`A key with it: linkctl keys create --name ${screen.id}-read --scope ${screen.scope ?? ''}`}</Text>
               </Box>
             ) : (
               // Kept mounted behind the overlay (a half-filled form survives `?`), without the keyboard.

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup } from 'ink-testing-library'
 import type { ScreenDef } from '../../src/tui/context.js'
 import { retryDelayMs, troubleOf, validationLines } from '../../src/tui/api.js'
+import { cli, OWNER_KEY, sampleKey, stubServer } from '../support/cli.js'
 import { apiError, FakeClient, unreachable } from './fake-client.js'
 import { frameWith, frameWhere, KEY, press, renderTui, resize } from './harness.js'
 
@@ -68,6 +69,28 @@ describe('tui shell', () => {
     expect(frame).not.toContain('screen three body')
     await press(app, '2')
     await frameWith(app, 'screen two body')
+  })
+
+  it('the command it suggests for a key with that scope is one linkctl runs', async () => {
+    const app = renderTui({ initialScreen: 'webhooks', scopes: new Set(['links:read']) })
+    const frame = await frameWith(app, 'Webhooks needs the scope webhooks:read')
+    const advice = /A key with it: linkctl (.+)$/m.exec(frame)?.[1]
+    expect(advice).toBeDefined()
+    const stub = await stubServer({
+      'POST /api/keys': (req) => ({ status: 201, body: { ...sampleKey(req.body as never), key: OWNER_KEY } }),
+    })
+    try {
+      const run = await cli(advice!.trim().split(/ +/), {
+        env: { LINKCTL_URL: stub.url, LINKCTL_API_KEY: OWNER_KEY },
+      })
+      expect(run.stderr).not.toContain('error')
+      expect(run.code).toBe(0)
+      expect(stub.requests.map((r) => r.body)).toEqual([
+        expect.objectContaining({ permissions: ['webhooks:read'] }),
+      ])
+    } finally {
+      await stub.close()
+    }
   })
 
   it('with an unusable key, a screen says why the key fails instead of naming a scope', async () => {
