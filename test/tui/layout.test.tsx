@@ -167,7 +167,7 @@ describe.each(SIZES)('at %i×%i', (columns, rows) => {
     await press(app, KEY.enter, 'c')
     await show(app, IDS.qr)
     await press(app, 'p')
-    const frame = await show(app, '▀▀▀▀▀▀▀', 'Esc back · drawn plain')
+    const frame = await show(app, '▀▀▀▀▀▀▀', `Esc back · the styled image: linkctl qr image ${IDS.qr}`)
     const lines = frame.split('\n').map((l) => stripVTControlCharacters(l))
     expect(lines[0]).toContain(' 2 Links ')
     // The code's line (the title cut, the URL it encodes whole), then the drawing: nothing laid over either.
@@ -185,7 +185,7 @@ describe.each(SIZES)('at %i×%i', (columns, rows) => {
     await press(app, KEY.enter, 'c')
     await show(app, IDS.qr)
     await press(app, 'p')
-    const frame = await show(app, 'does not fit', 'Esc back · drawn plain')
+    const frame = await show(app, 'does not fit', `linkctl qr image ${IDS.qr}`)
     expect(frame).toMatch(/the drawing needs \d+ rows, \d+ are free here/)
     expect(frame).not.toContain('▀▀▀')
   })

@@ -82,7 +82,7 @@ function Preview({ code, rows, width }: { code: QrCode; rows: number; width: num
       ) : null}
       {drawing && 'error' in drawing ? <Text>{drawing.error}</Text> : null}
       <Text dimColor wrap="truncate">
-        {`Esc back · drawn plain; the styled image: linkctl qr image ${code.id}`}
+        {`Esc back · the styled image: linkctl qr image ${code.id}`}
       </Text>
     </Box>
   )
