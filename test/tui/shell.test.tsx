@@ -275,13 +275,27 @@ describe('errors in place', () => {
     expect(flakyLists()).toBe(2)
   })
 
-  it('backs off 1 s, 2 s, 4 s … up to 30 s, and honours a capped Retry-After', () => {
+  it('backs off 1 s, 2 s, 4 s … up to 30 s, and honours Retry-After', () => {
     const down = troubleOf(unreachable())
     expect([1, 2, 3, 4, 5, 6, 7, 20].map((n) => retryDelayMs(n, down))).toEqual([
       1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000,
     ])
     expect(retryDelayMs(1, troubleOf(apiError(429, 'slow down', undefined, 7)))).toBe(7000)
-    expect(retryDelayMs(1, troubleOf(apiError(429, 'slow down', undefined, 600)))).toBe(30000)
+    // A key's window ends later than 30 s: trying before it only meets another 429.
+    expect(retryDelayMs(1, troubleOf(apiError(429, 'slow down', undefined, 600)))).toBe(600_000)
+  })
+
+  it('a 429 with a long Retry-After says that wait on the status line, and keeps it', async () => {
+    const client = new FakeClient()
+    const message = 'rate limit exceeded; retry after 600 s'
+    client.failures.push(apiError(429, message, undefined, 600))
+    const app = renderTui({ client })
+    await frameWith(app, `429 (retrying in 10m 0s): rate limited: ${message}`)
+    const asked = client.calls.length
+    app.clock.advance(599_999)
+    expect(client.calls.length).toBe(asked)
+    app.clock.advance(1)
+    await frameWith(app, 'linkd 9.8.7')
   })
 
   it("an error quoting another server's status says one status, that one", () => {
