@@ -177,6 +177,37 @@ describe.each(SIZES)('at %i×%i', (columns, rows) => {
     expect(await show(app, IDS.qr, 'Enter/p preview')).toContain(`http://s.test/${IDS.code}`)
   })
 
+  it('a link with every rule and variant it may have: its detail fits, what does not is said, the keys shown', async () => {
+    const c = clock()
+    const client = wideClient(c)
+    const link = client.state.links[0]!
+    link.rules = Array.from({ length: 20 }, (_, i) => ({
+      conditions: [{ type: 'country' as const, value: `D${String.fromCharCode(65 + i)}` }],
+      destinationUrl: `https://example.com/country/${i}`,
+    }))
+    link.variants = Array.from({ length: 10 }, (_, i) => ({
+      destinationUrl: `https://example.com/v${i}`,
+      weight: 10,
+    }))
+    link.maxClicks = 100
+    const app = renderTui({ client, clock: c, initialScreen: 'links' })
+    resize(app, columns, rows)
+    await show(app, IDS.code)
+    await press(app, KEY.enter)
+    const frame = await show(app, 'Esc back · e edit', `more: linkctl links get ${IDS.code}`)
+    const lines = frame.split('\n')
+    expect(lines[0]).toContain(' 2 Links ')
+    expect(lines[1]).toContain(`http://s.test/${IDS.code}  →  `)
+    // The options shown are whole lines, in order, none drawn over another.
+    const shown = lines.filter((l) => /^rule \d+: /.test(l))
+    expect(shown.length).toBeGreaterThan(0)
+    shown.forEach((line, i) =>
+      expect(line).toBe(
+        `rule ${i + 1}: country:D${String.fromCharCode(65 + i)}=>https://example.com/country/${i}`,
+      ),
+    )
+  })
+
   it('a QR code too tall for the terminal is said so, not drawn cut or over the lines around it', async () => {
     const app = await at(columns, rows, 'links')
     const code = app.client.qrData.codes.find((c) => c.id === IDS.qr)!

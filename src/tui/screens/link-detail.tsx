@@ -167,9 +167,44 @@ function Analytics({ id, width }: { id: string; width: number }) {
 }
 
 /**
- * `children` (the QR codes pane) take the place of the figures when given; `bare` leaves out the
- * link's lines above them (the pane draws a code: it needs the rows). `rows`: the lines below
- * those for the figures or the QR code.
+ * The option lines a detail of `rows` lines, `width` wide, shows: at most half of its rows (a link
+ * may have 20 rules and 10 variants), the last then saying how many more there are and where to
+ * see them; `used`: the screen lines they take (the first wraps).
+ */
+export function shownOptions(link: Link, width: number, rows: number): { lines: string[]; used: number } {
+  const all = optionLines(link)
+  const cap = Math.max(1, Math.floor(rows / 2))
+  const lines =
+    all.length <= cap
+      ? all
+      : [...all.slice(0, cap - 1), `… ${all.length - cap + 1} more: linkctl links get ${link.shortCode}`]
+  const first = lines[0] === undefined ? 0 : Math.ceil([...lines[0]].length / Math.max(1, width))
+  return { lines, used: lines.length === 0 ? 0 : Math.max(1, first) + lines.length - 1 }
+}
+
+/** The lines of a link's detail of `rows` lines left under its head and options: the figures', the QR code's or the pane's. */
+export function linesBelowHead(link: Link, width: number, rows: number): number {
+  return rows - 2 - shownOptions(link, width, rows).used
+}
+
+/**
+ * What lies under a detail's head, in the lines left: cut at the bottom when taller (its lines
+ * keep their height: squeezed, Ink would draw them over each other).
+ */
+function Below({ children }: { children: ReactNode }) {
+  return (
+    <Box flexDirection="column" overflow="hidden">
+      <Box flexDirection="column" flexShrink={0}>
+        {children}
+      </Box>
+    </Box>
+  )
+}
+
+/**
+ * A link's detail in `rows` lines: its head, its options, then its figures. `children` (the QR
+ * codes pane) take the place of the figures when given; `bare` leaves out the head and options
+ * (the pane draws a code: it needs the rows).
  */
 export function LinkDetail(props: {
   link: Link
@@ -179,31 +214,38 @@ export function LinkDetail(props: {
   bare?: boolean
   children?: ReactNode
 }) {
-  const { link, width, qr, children, bare } = props
+  const { link, width, qr, children, bare, rows } = props
+  const options = shownOptions(link, width, rows)
   // Each part keeps its place (null when left out): the pane below is not mounted again.
   return (
     <Box flexDirection="column">
-      {bare ? null : <Text bold wrap="truncate">{`${link.shortUrl}  →  ${link.destinationUrl}`}</Text>}
       {bare ? null : (
-        <Text wrap="truncate">
-          {fitHead(
-            link.title ?? '(no title)',
-            ` · ${link.status} · ${link.redirectType} · ${plural(link.clicks, 'click')} in all`,
-            width,
-          )}
-          {link.tags.length ? ` · tags ${link.tags.join(', ')}` : ''}
-        </Text>
-      )}
-      {/* The first line (the short options) wraps; URLs are cut at the edge. */}
-      {bare
-        ? null
-        : optionLines(link).map((line, i) => (
+        <Box flexDirection="column" flexShrink={0}>
+          <Text bold wrap="truncate">{`${link.shortUrl}  →  ${link.destinationUrl}`}</Text>
+          <Text wrap="truncate">
+            {fitHead(
+              link.title ?? '(no title)',
+              ` · ${link.status} · ${link.redirectType} · ${plural(link.clicks, 'click')} in all`,
+              width,
+            )}
+            {link.tags.length ? ` · tags ${link.tags.join(', ')}` : ''}
+          </Text>
+          {/* The first line (the short options) wraps; URLs are cut at the edge. */}
+          {options.lines.map((line, i) => (
             <Text key={i} wrap={i === 0 ? 'wrap' : 'truncate'}>
               {line}
             </Text>
           ))}
-      {children ??
-        (qr ? <QrPreview link={link} rows={props.rows} /> : <Analytics id={link.id} width={width} />)}
+        </Box>
+      )}
+      <Below>
+        {children ??
+          (qr ? (
+            <QrPreview link={link} rows={bare ? rows : rows - 2 - options.used} />
+          ) : (
+            <Analytics id={link.id} width={width} />
+          ))}
+      </Below>
     </Box>
   )
 }
@@ -246,8 +288,12 @@ export function SmartLinkDetail(props: {
   )
   return (
     <Box flexDirection="column">
-      {props.bare ? null : head}
-      {children ?? <Analytics id={link.id} width={width} />}
+      {props.bare ? null : (
+        <Box flexDirection="column" flexShrink={0}>
+          {head}
+        </Box>
+      )}
+      <Below>{children ?? <Analytics id={link.id} width={width} />}</Below>
     </Box>
   )
 }

@@ -17,7 +17,7 @@ import { Table, type TableColumn } from '../components/table.js'
 import { allowed, hasScope, useTui, type ScreenDef, type ScreenProps } from '../context.js'
 import { LIST_KEYS, useCursor } from '../hooks/use-list-keys.js'
 import { usePagedList } from '../hooks/use-paged-list.js'
-import { LinkDetail, optionLines, SmartLinkDetail } from './link-detail.js'
+import { LinkDetail, linesBelowHead, SmartLinkDetail } from './link-detail.js'
 import { QrCodes } from './qr-codes.js'
 import { createBody, createFields, editBody, editFields } from './link-form.js'
 import { plural } from '../../contract/numbers.js'
@@ -185,23 +185,19 @@ function PlainLinks({ active, width, height, toggle }: ScreenProps & { toggle():
         }}
       />
     )
+  // The detail's lines: the screen's less the footer and a confirmation (the QR codes pane has its own).
+  const detailRows = codes ? height : height - 2
   if (mode === 'detail' && opened)
     return (
       <Box flexDirection="column">
-        <LinkDetail
-          link={opened}
-          width={width}
-          qr={qr}
-          rows={height - 4 - optionLines(opened).length}
-          bare={codes && drawn}
-        >
+        <LinkDetail link={opened} width={width} qr={qr} rows={detailRows} bare={codes && drawn}>
           {codes ? (
             <QrCodes
               owner={{ linkId: opened.id }}
               name={opened.shortCode}
               active={active}
               width={width}
-              rows={height - 7 - optionLines(opened).length}
+              rows={linesBelowHead(opened, width, detailRows) - 5}
               drawRows={height}
               drawing={setDrawn}
               close={() => setCodes(false)}
@@ -209,7 +205,7 @@ function PlainLinks({ active, width, height, toggle }: ScreenProps & { toggle():
           ) : null}
         </LinkDetail>
         {codes ? null : (
-          <>
+          <Box flexDirection="column" flexShrink={0}>
             {footer}
             <Text dimColor wrap="truncate">
               {[
@@ -219,7 +215,7 @@ function PlainLinks({ active, width, height, toggle }: ScreenProps & { toggle():
                 ...(canQr ? [`Q ${qr ? 'figures' : 'QR code'}`, 'c QR codes'] : []),
               ].join(' · ')}
             </Text>
-          </>
+          </Box>
         )}
       </Box>
     )
@@ -331,7 +327,9 @@ function SmartLinks({ active, width, height, toggle }: ScreenProps & { toggle():
           ) : null}
         </SmartLinkDetail>
         {codes ? null : (
-          <Text dimColor>{hasScope(env, 'qrCodes:read') ? 'Esc back · c QR codes' : 'Esc back'}</Text>
+          <Box flexShrink={0}>
+            <Text dimColor>{hasScope(env, 'qrCodes:read') ? 'Esc back · c QR codes' : 'Esc back'}</Text>
+          </Box>
         )}
       </Box>
     )
