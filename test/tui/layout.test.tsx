@@ -201,6 +201,13 @@ describe.each(SIZES)('at %i×%i', (columns, rows) => {
     // The options shown are whole lines, in order, none drawn over another.
     const shown = lines.filter((l) => /^rule \d+: /.test(l))
     expect(shown.length).toBeGreaterThan(0)
+    // Its edit form, every field filled, still fits once the daemon refuses it.
+    await press(app, KEY.escape, 'e')
+    await show(app, `Edit ${IDS.code}`, 'Split destinations')
+    await press(app, '\x15', 'ftp://x', '\x13')
+    const refused = await show(app, 'links.update is not served')
+    expect(refused).toMatch(/^ {2}Rules, .*: …/m)
+    expect(refused.split('\n')[0]).toContain(' 2 Links ')
     shown.forEach((line, i) =>
       expect(line).toBe(
         `rule ${i + 1}: country:D${String.fromCharCode(65 + i)}=>https://example.com/country/${i}`,

@@ -197,7 +197,7 @@ describe('links screen against linkd', () => {
 })
 
 describe('links screen, rendering', () => {
-  it('a value longer than the terminal takes three lines at most, its end shown, the label whole', async () => {
+  it('a value longer than the terminal takes three lines at most (one unfocused), its end shown, the label whole', async () => {
     const app = renderTui({ initialScreen: 'links' })
     resize(app, 80, 24)
     await frameWith(app, '30 links')
@@ -209,8 +209,8 @@ describe('links screen, rendering', () => {
     const lines = frame.split('\n')
     expect(lines.length).toBeLessThanOrEqual(24)
     for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(80)
-    // Three lines each at most, the end of the value on the last one.
-    expect(frame).toMatch(/^ {2}Destination URL: …a+\n {19}a+\n {19}a+\/end\n› Title/m)
+    // The focused field in three lines at most, the others in one: the end of the value last.
+    expect(frame).toMatch(/^ {2}Destination URL: …a+\/end\n› Title/m)
     expect(frame).toMatch(/^› Title \(optional\): …T+\n {20}T+\n {20}T+ the end *\n {2}Custom short code/m)
   })
 

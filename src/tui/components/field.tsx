@@ -15,28 +15,27 @@ export function editText(value: string, input: string, key: Key): string | null 
   return printable === '' ? null : value + printable
 }
 
-/** Lines a field's value may take: beyond, its start is cut (typing goes at its end). */
-const VALUE_LINES = 3
-
 export function Field(props: {
   label: string
   value: string
   focused: boolean
   width?: number
   secret?: boolean
+  /** Lines the value may take (default 1): beyond, its start is cut (typing goes at its end). */
+  lines?: number
 }) {
   const { stdout } = useStdout()
   const columns = props.width ?? (stdout.columns || 80)
   const shown = props.secret ? '•'.repeat(props.value.length) : props.value
   const head = `${props.focused ? '›' : ' '} ${props.label}: `
   // The value beside the label, or under it when the label leaves it less than a third of the
-  // line; in lines of the room left (one column kept for the cursor), at most VALUE_LINES: a
-  // longer value shows its end, its start cut with …. Never more lines: the frame must fit the
+  // line; in lines of the room left (one column kept for the cursor), at most `lines`: a longer
+  // value shows its end, its start cut with …. Never more lines: the frame must fit the
   // terminal's height.
   const under = columns - [...head].length < columns / 3
   const indent = under ? 4 : [...head].length
   const room = Math.max(8, columns - indent - 1)
-  const lines = valueLines(visible(shown), room, VALUE_LINES)
+  const lines = valueLines(visible(shown), room, Math.max(1, props.lines ?? 1))
   const cursor = props.focused ? <Text inverse> </Text> : null
   const body = (
     <Box flexDirection="column" marginLeft={under ? indent : 0}>
