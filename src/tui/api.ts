@@ -78,7 +78,8 @@ export function troubleOf(err: unknown): Trouble {
       retryAfter,
       permanent,
     })
-    if (e.status === 401) return t('auth', `key refused (revoked, expired or wrong): ${message}`)
+    // linkd's message says why (invalid, malformed, expired, revoked): whole at 80 columns.
+    if (e.status === 401) return t('auth', `key refused: ${message}`)
     if (e.status === 403) return t('auth', `not allowed: ${message}`)
     if (e.status === 429) return t('rate-limited', `rate limited: ${message}`)
     return t('error', withStatus(message, e.status))

@@ -218,16 +218,18 @@ describe('errors in place', () => {
     const refused = new FakeClient()
     refused.failures.push(apiError(401, 'API key revoked'))
     const again = renderTui({ client: refused })
-    await frameWith(again, 'key refused (revoked, expired or wrong): API key revoked')
+    await frameWith(again, '✗ auth (not retried): key refused: API key revoked')
   })
 
-  it('a refused key is said once and not asked again until the screen is shown again', async () => {
+  it('a refused key is said once, whole at 80 columns, and not asked again until the screen is shown again', async () => {
     const client = new FakeClient()
     client.failures.push(apiError(401, 'the API key has been revoked'))
     const app = renderTui({ client })
-    await frameWith(
+    resize(app, 80, 24)
+    await frameWhere(
       app,
-      '✗ auth (not retried): key refused (revoked, expired or wrong): the API key has been revoked',
+      (f) => /^✗ auth \(not retried\): key refused: the API key has been revoked$/m.test(f),
+      'the refusal whole',
     )
     const asked = client.calls.length
     for (let i = 0; i < 5; i++) app.clock.advance(30_000)
