@@ -209,7 +209,9 @@ function NewInvitation(props: { created: InvitationWithToken; active: boolean; c
       >{`Invited ${created.email} as ${created.role}; the token expires ${relativeTime(Date.parse(created.expiresAt), env.clock.now())}.`}</Text>
       <Text color={tint(env, 'green')}>{created.token}</Text>
       <Text>They run:</Text>
-      <Text>{`linkctl team join ${created.token} --url ${env.url ?? '<this linkd URL>'} --name <Name>`}</Text>
+      {/* Two lines joined by the shell (\), not cut where the terminal's width falls. */}
+      <Text>{`linkctl team join ${created.token} \\`}</Text>
+      <Text>{`  --url ${env.url ?? '<this linkd URL>'} --name <Name>`}</Text>
       <Text color={tint(env, 'yellow')}>
         Copy it now (select it with the mouse; in tmux, copy mode): it is shown only this once.
       </Text>
