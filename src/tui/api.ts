@@ -78,7 +78,8 @@ export function troubleOf(err: unknown): Trouble {
       retryAfter,
       permanent,
     })
-    if (e.status === 401) return t('auth', `key refused (revoked, expired or wrong): ${message}`)
+    // linkd's message says why (invalid, malformed, expired, revoked): whole at 80 columns.
+    if (e.status === 401) return t('auth', `key refused: ${message}`)
     if (e.status === 403) return t('auth', `not allowed: ${message}`)
     if (e.status === 429) return t('rate-limited', `rate limited: ${message}`)
     return t('error', withStatus(message, e.status))
@@ -102,11 +103,11 @@ export const BACKOFF_MAX_MS = 30_000
 
 /**
  * The wait before the next try after `failures` failures in a row (1 s, 2 s, 4 s … 30 s), or
- * the daemon's Retry-After when it said one (also capped).
+ * the daemon's Retry-After when it said one: a key's window (a minute, an hour, a day) does not
+ * open earlier, so an earlier try would only be refused again.
  */
 export function retryDelayMs(failures: number, trouble: Trouble): number {
-  if (trouble.retryAfter !== null && trouble.retryAfter > 0)
-    return Math.min(BACKOFF_MAX_MS, trouble.retryAfter * 1000)
+  if (trouble.retryAfter !== null && trouble.retryAfter > 0) return trouble.retryAfter * 1000
   const exponent = Math.max(0, Math.min(failures - 1, 10))
   return Math.min(BACKOFF_MAX_MS, BACKOFF_MIN_MS * 2 ** exponent)
 }

@@ -14,6 +14,7 @@ import { ErrorBoundary } from './components/error-boundary.js'
 import { TuiContext, tint, type KeyHelp, type ScreenDef, type ScreenProps, type TuiEnv } from './context.js'
 import { SCREENS } from './screens/index.js'
 import { wrapWords } from '../format/columns.js'
+import { uptime } from '../format/uptime.js'
 
 export const GLOBAL_KEYS: KeyHelp[] = [
   { keys: 'Tab / Shift-Tab', does: 'next / previous screen' },
@@ -234,7 +235,9 @@ export function App(props: AppProps) {
                   {`${screen.title} needs the scope ${screen.scope}; this key does not have it.`}
                 </Text>
                 <Text dimColor>{`Its scopes: ${[...(env.scopes ?? [])].join(', ') || 'none'}`}</Text>
-                <Text dimColor>{`A key with it: linkctl keys create --scopes ${screen.scope ?? ''}`}</Text>
+                <Text
+                  dimColor
+                >{`A key with it: linkctl keys create --name ${screen.id}-read --scope ${screen.scope ?? ''}`}</Text>
               </Box>
             ) : (
               // Kept mounted behind the overlay (a half-filled form survives `?`), without the keyboard.
@@ -283,7 +286,7 @@ function StatusLine(props: {
       ? ' (not retried)'
       : retryInMs === undefined
         ? ''
-        : ` (retrying in ${Math.ceil(retryInMs / 1000)}s)`
+        : ` (retrying in ${uptime(Math.ceil(retryInMs / 1000))})`
     const label = { unreachable: 'daemon unreachable', auth: 'auth', 'rate-limited': '429', error: 'error' }[
       trouble.kind
     ]

@@ -205,6 +205,17 @@ describe('linkctl webhooks: sign, verify, listen', () => {
     expect((await run(['sign', '--payload', payload])).code).toBe(2)
   })
 
+  it('a --payload-file that cannot be read is named, as other commands name their files', async () => {
+    const missing = '/nonexistent/linkd-payload.json'
+    for (const verb of [['sign'], ['verify', '--signature', 'sha256=00', '--timestamp', '1']]) {
+      const r = await run([...verb, '--secret', secret, '--payload-file', missing])
+      expect(r.code).toBe(1)
+      expect(r.stderr).toBe(
+        `error: cannot read --payload-file ${missing}: ENOENT: no such file or directory, open '${missing}'\n`,
+      )
+    }
+  })
+
   it('listen prints verified deliveries from the daemon; 401 for a bad signature', async () => {
     const { ctx, out } = testCtx({ json: true, env: { LINKCTL_WEBHOOK_SECRET: 'placeholder' } })
     const listener = await startListener({ port: 0 }, ctx)

@@ -45,6 +45,26 @@ describe('fraud screen, rendering', () => {
     expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(80)
   })
 
+  it('a review goes to the event chosen, though new events pushed its row down meanwhile', async () => {
+    const client = new FakeClient()
+    const reviewed: string[] = []
+    client.fraud.review = (_game, id, review) => {
+      reviewed.push(`${id} ${review}`)
+      return Promise.resolve({ ...client.fraudData.events.find((e) => e.id === id)!, review })
+    }
+    const app = await openGame(client)
+    await frameWith(app, '2 fraud events, newest first')
+    await press(app, 'j')
+    // The second row, newest first: player_1's event.
+    const chosen = client.fraudData.events.find((e) => e.playerId === 'player_1')!
+    client.fraudData.events.unshift(makeFraudEvent(3, { playerId: 'player_new' }))
+    app.refresh()
+    await frameWith(app, '3 fraud events, newest first · 1 new (●)')
+    await press(app, 'f')
+    await frameWith(app, `${chosen.id} (player player_1) reviewed: fraud`)
+    expect(reviewed).toEqual([`${chosen.id} fraud`])
+  })
+
   it("o switches the feed to the Log rules' records (status logged) and back", async () => {
     const client = new FakeClient()
     const app = await openGame(client)

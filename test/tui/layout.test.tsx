@@ -4,6 +4,7 @@
  * terminal; titles, names and URLs cut with an ellipsis instead; `?` wraps each description under
  * its own column.
  */
+import { stripVTControlCharacters } from 'node:util'
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup } from 'ink-testing-library'
 import type { Game } from '../../src/contract/games.js'
@@ -158,6 +159,85 @@ describe.each(SIZES)('at %i×%i', (columns, rows) => {
     await press(app, KEY.escape, KEY.escape, 's')
     const smart = await show(app, 'smart links ·', IDS.code)
     expect(smart).toMatch(new RegExp(`${IDS.code} +\\d+ +Spring sale`))
+  })
+
+  it('a QR code drawn in a link’s detail fits, with its quiet zone and the way back', async () => {
+    const app = await at(columns, rows, 'links')
+    await show(app, IDS.code)
+    await press(app, KEY.enter, 'c')
+    await show(app, IDS.qr)
+    await press(app, 'p')
+    const frame = await show(app, '▀▀▀▀▀▀▀', `Esc back · the styled image: linkctl qr image ${IDS.qr}`)
+    const lines = frame.split('\n').map((l) => stripVTControlCharacters(l))
+    expect(lines[0]).toContain(' 2 Links ')
+    // The code's line (the title cut, the URL it encodes whole), then the drawing: nothing laid over either.
+    expect(lines[1]).toMatch(new RegExp(`^“Spring sale.*… → http://s\\.test/\\S+\\?qr=${IDS.qr}$`))
+    expect(lines[2]).toMatch(/^ ▄▄▄▄▄▄▄ /)
+    await press(app, KEY.escape)
+    expect(await show(app, IDS.qr, 'Enter/p preview')).toContain(`http://s.test/${IDS.code}`)
+  })
+
+  it('a link with every rule and variant it may have: its detail fits, what does not is said, the keys shown', async () => {
+    const c = clock()
+    const client = wideClient(c)
+    const link = client.state.links[0]!
+    link.rules = Array.from({ length: 20 }, (_, i) => ({
+      conditions: [{ type: 'country' as const, value: `D${String.fromCharCode(65 + i)}` }],
+      destinationUrl: `https://example.com/country/${i}`,
+    }))
+    link.variants = Array.from({ length: 10 }, (_, i) => ({
+      destinationUrl: `https://example.com/v${i}`,
+      weight: 10,
+    }))
+    link.maxClicks = 100
+    const app = renderTui({ client, clock: c, initialScreen: 'links' })
+    resize(app, columns, rows)
+    await show(app, IDS.code)
+    await press(app, KEY.enter)
+    const frame = await show(app, 'Esc back · e edit', `more: linkctl links get ${IDS.code}`)
+    const lines = frame.split('\n')
+    expect(lines[0]).toContain(' 2 Links ')
+    expect(lines[1]).toContain(`http://s.test/${IDS.code}  →  `)
+    // The options shown are whole lines, in order, none drawn over another.
+    const shown = lines.filter((l) => /^rule \d+: /.test(l))
+    expect(shown.length).toBeGreaterThan(0)
+    // Its edit form, every field filled, still fits once the daemon refuses it.
+    await press(app, KEY.escape, 'e')
+    await show(app, `Edit ${IDS.code}`, 'Split destinations')
+    await press(app, '\x15', 'ftp://x', '\x13')
+    const refused = await show(app, 'links.update is not served')
+    expect(refused).toMatch(/^ {2}Rules, .*: …/m)
+    expect(refused.split('\n')[0]).toContain(' 2 Links ')
+    shown.forEach((line, i) =>
+      expect(line).toBe(
+        `rule ${i + 1}: country:D${String.fromCharCode(65 + i)}=>https://example.com/country/${i}`,
+      ),
+    )
+  })
+
+  it('a QR code too tall for the terminal is said so, not drawn cut or over the lines around it', async () => {
+    const app = await at(columns, rows, 'links')
+    const code = app.client.qrData.codes.find((c) => c.id === IDS.qr)!
+    code.encodedUrl = `https://${IDS.domain}/${'x'.repeat(150)}?qr=${IDS.qr}`
+    await show(app, IDS.code)
+    await press(app, KEY.enter, 'c')
+    await show(app, IDS.qr)
+    await press(app, 'p')
+    const frame = await show(app, 'does not fit', `linkctl qr image ${IDS.qr}`)
+    expect(frame).toMatch(/the drawing needs \d+ rows, \d+ are free here/)
+    expect(frame).not.toContain('▀▀▀')
+  })
+
+  it('Q: a link’s QR code too tall under its lines is said so, with the keys still shown', async () => {
+    const c = clock()
+    const client = wideClient(c)
+    client.state.links[0]!.shortUrl = `https://${IDS.domain}/${'x'.repeat(150)}`
+    const app = renderTui({ client, clock: c, initialScreen: 'links' })
+    resize(app, columns, rows)
+    await show(app, IDS.code)
+    await press(app, KEY.enter, 'Q')
+    const frame = await show(app, 'does not fit', 'Esc back · e edit')
+    expect(frame).not.toContain('▀▀▀')
   })
 
   it('Keys, Domains, Webhooks: previews, domains, events and times whole', async () => {

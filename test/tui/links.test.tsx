@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup } from 'ink-testing-library'
 import type { Link } from '../../src/contract/links.js'
 import { FakeClient } from './fake-client.js'
-import { frameWith, KEY, press, renderTui } from './harness.js'
+import { frameWith, KEY, press, renderTui, resize } from './harness.js'
 import { newOrg, renderOnDaemon, useDaemon } from './tui-daemon.js'
 
 afterEach(() => cleanup())
@@ -197,6 +197,23 @@ describe('links screen against linkd', () => {
 })
 
 describe('links screen, rendering', () => {
+  it('a value longer than the terminal takes three lines at most (one unfocused), its end shown, the label whole', async () => {
+    const app = renderTui({ initialScreen: 'links' })
+    resize(app, 80, 24)
+    await frameWith(app, '30 links')
+    await press(app, 'n')
+    await frameWith(app, 'New link', 'Destination URL')
+    const url = `https://example.com/${'a'.repeat(2000)}/end`
+    await press(app, url, KEY.enter, `${'T'.repeat(300)} the end`)
+    const frame = await frameWith(app, 'the end')
+    const lines = frame.split('\n')
+    expect(lines.length).toBeLessThanOrEqual(24)
+    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(80)
+    // The focused field in three lines at most, the others in one: the end of the value last.
+    expect(frame).toMatch(/^ {2}Destination URL: …a+\/end\n› Title/m)
+    expect(frame).toMatch(/^› Title \(optional\): …T+\n {20}T+\n {20}T+ the end *\n {2}Custom short code/m)
+  })
+
   it('j/k move the selection and the list scrolls with it', async () => {
     const app = renderTui({ initialScreen: 'links' })
     await frameWith(app, '30 links')

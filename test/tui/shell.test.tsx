@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup } from 'ink-testing-library'
 import type { ScreenDef } from '../../src/tui/context.js'
 import { retryDelayMs, troubleOf, validationLines } from '../../src/tui/api.js'
+import { cli, OWNER_KEY, sampleKey, stubServer } from '../support/cli.js'
 import { apiError, FakeClient, unreachable } from './fake-client.js'
 import { frameWith, frameWhere, KEY, press, renderTui, resize } from './harness.js'
 
@@ -68,6 +69,28 @@ describe('tui shell', () => {
     expect(frame).not.toContain('screen three body')
     await press(app, '2')
     await frameWith(app, 'screen two body')
+  })
+
+  it('the command it suggests for a key with that scope is one linkctl runs', async () => {
+    const app = renderTui({ initialScreen: 'webhooks', scopes: new Set(['links:read']) })
+    const frame = await frameWith(app, 'Webhooks needs the scope webhooks:read')
+    const advice = /A key with it: linkctl (.+)$/m.exec(frame)?.[1]
+    expect(advice).toBeDefined()
+    const stub = await stubServer({
+      'POST /api/keys': (req) => ({ status: 201, body: { ...sampleKey(req.body as never), key: OWNER_KEY } }),
+    })
+    try {
+      const run = await cli(advice!.trim().split(/ +/), {
+        env: { LINKCTL_URL: stub.url, LINKCTL_API_KEY: OWNER_KEY },
+      })
+      expect(run.stderr).not.toContain('error')
+      expect(run.code).toBe(0)
+      expect(stub.requests.map((r) => r.body)).toEqual([
+        expect.objectContaining({ permissions: ['webhooks:read'] }),
+      ])
+    } finally {
+      await stub.close()
+    }
   })
 
   it('with an unusable key, a screen says why the key fails instead of naming a scope', async () => {
@@ -195,16 +218,18 @@ describe('errors in place', () => {
     const refused = new FakeClient()
     refused.failures.push(apiError(401, 'API key revoked'))
     const again = renderTui({ client: refused })
-    await frameWith(again, 'key refused (revoked, expired or wrong): API key revoked')
+    await frameWith(again, '✗ auth (not retried): key refused: API key revoked')
   })
 
-  it('a refused key is said once and not asked again until the screen is shown again', async () => {
+  it('a refused key is said once, whole at 80 columns, and not asked again until the screen is shown again', async () => {
     const client = new FakeClient()
     client.failures.push(apiError(401, 'the API key has been revoked'))
     const app = renderTui({ client })
-    await frameWith(
+    resize(app, 80, 24)
+    await frameWhere(
       app,
-      '✗ auth (not retried): key refused (revoked, expired or wrong): the API key has been revoked',
+      (f) => /^✗ auth \(not retried\): key refused: the API key has been revoked$/m.test(f),
+      'the refusal whole',
     )
     const asked = client.calls.length
     for (let i = 0; i < 5; i++) app.clock.advance(30_000)
@@ -252,13 +277,27 @@ describe('errors in place', () => {
     expect(flakyLists()).toBe(2)
   })
 
-  it('backs off 1 s, 2 s, 4 s … up to 30 s, and honours a capped Retry-After', () => {
+  it('backs off 1 s, 2 s, 4 s … up to 30 s, and honours Retry-After', () => {
     const down = troubleOf(unreachable())
     expect([1, 2, 3, 4, 5, 6, 7, 20].map((n) => retryDelayMs(n, down))).toEqual([
       1000, 2000, 4000, 8000, 16000, 30000, 30000, 30000,
     ])
     expect(retryDelayMs(1, troubleOf(apiError(429, 'slow down', undefined, 7)))).toBe(7000)
-    expect(retryDelayMs(1, troubleOf(apiError(429, 'slow down', undefined, 600)))).toBe(30000)
+    // A key's window ends later than 30 s: trying before it only meets another 429.
+    expect(retryDelayMs(1, troubleOf(apiError(429, 'slow down', undefined, 600)))).toBe(600_000)
+  })
+
+  it('a 429 with a long Retry-After says that wait on the status line, and keeps it', async () => {
+    const client = new FakeClient()
+    const message = 'rate limit exceeded; retry after 600 s'
+    client.failures.push(apiError(429, message, undefined, 600))
+    const app = renderTui({ client })
+    await frameWith(app, `429 (retrying in 10m 0s): rate limited: ${message}`)
+    const asked = client.calls.length
+    app.clock.advance(599_999)
+    expect(client.calls.length).toBe(asked)
+    app.clock.advance(1)
+    await frameWith(app, 'linkd 9.8.7')
   })
 
   it("an error quoting another server's status says one status, that one", () => {

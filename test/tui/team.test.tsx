@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup } from 'ink-testing-library'
 import { LinkdClient } from '../../src/client/index.js'
 import type { Role } from '../../src/contract/scopes.js'
-import { frameWhere, frameWith, KEY, press, renderTui } from './harness.js'
+import { frameWhere, frameWith, KEY, press, renderTui, resize } from './harness.js'
 import { newOrg, renderOnDaemon, useDaemon } from './tui-daemon.js'
 
 afterEach(() => cleanup())
@@ -53,16 +53,25 @@ describe('team screen against linkd', () => {
       initialScreen: 'team',
       url: 'http://linkd.test:8080',
     })
+    resize(app, 80, 24)
     await frameWith(app, LIST)
     await press(app, 'i')
     await frameWith(app, 'Invite a teammate', 'Role (owner, admin, member, viewer): member')
     await press(app, 'dee@example.com', KEY.enter)
     for (let i = 0; i < 'member'.length; i++) await press(app, KEY.backspace)
     await press(app, 'viewer', KEY.enter)
-    const shown = await frameWith(app, 'shown only this once')
+    const shown = await frameWith(app, 'Any key: back to the list')
     expect(shown).toContain('Invited dee@example.com as viewer')
     const token = /lkinv_\w+/.exec(shown)?.[0]
-    expect(shown.replace(/\s+/g, ' ')).toContain(
+    // Its lines as the terminal shows them, pasted into a shell: one command (a line cut by the
+    // terminal's width would run `--url` without its value).
+    const lines = shown.split('\n')
+    const command = lines.slice(
+      lines.indexOf('They run:') + 1,
+      lines.findIndex((l) => l.startsWith('Copy it now')),
+    )
+    expect(command.slice(0, -1).every((l) => l.endsWith(' \\'))).toBe(true)
+    expect(command.join('\n').replace(/ \\\n\s*/g, ' ')).toBe(
       `linkctl team join ${token} --url http://linkd.test:8080 --name <Name>`,
     )
     expect(app.sent('team.invite')).toEqual([[{ email: 'dee@example.com', role: 'viewer' }]])

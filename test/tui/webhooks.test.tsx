@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup } from 'ink-testing-library'
 import { startReceiver } from '../support/receiver.js'
+import { makeWebhook } from './fake-data.js'
 import { frameWhere, frameWith, press, renderTui } from './harness.js'
 import { newOrg, renderOnDaemon, useDaemon } from './tui-daemon.js'
 
@@ -19,6 +20,20 @@ describe('webhooks screen, rendering', () => {
     await press(app, 'j')
     const deliveries = await frameWith(app, 'Deliveries of billing hook · 0 ok, 1 failed, 0 pending of 1')
     expect(deliveries).toMatch(/link\.created\s+failed\s+500\s+1234 ms/)
+  })
+
+  it('the selection stays on its webhook when a teammate’s new one is listed above it', async () => {
+    const app = renderTui({ initialScreen: 'webhooks' })
+    await frameWith(app, '2 webhooks', 'billing hook')
+    await press(app, 'j')
+    await frameWith(app, 'Deliveries of billing hook')
+    app.client.state.webhooks.unshift(makeWebhook('wh_new', { name: 'new hook' }))
+    app.refresh()
+    const frame = await frameWith(app, '3 webhooks', 'new hook')
+    expect(frame).toContain('Deliveries of billing hook')
+    // A move goes on from there.
+    await press(app, 'k')
+    await frameWith(app, 'Deliveries of hook wh_ok')
   })
 })
 

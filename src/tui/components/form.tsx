@@ -10,6 +10,13 @@ import { validationLines } from '../api.js'
 import { tint, useTui } from '../context.js'
 import { editText, Field } from './field.js'
 
+/**
+ * Lines of the focused field's value (the others take one, their end shown) and of the API's
+ * messages: a form of 14 fields with long values and a refusal still fits 80x24.
+ */
+const FOCUSED_LINES = 3
+const ERROR_LINES = 3
+
 export interface FormField {
   name: string
   label: string
@@ -76,12 +83,16 @@ export function Form(props: {
           value={values[f.name] ?? ''}
           focused={i === focus}
           secret={f.secret}
+          lines={i === focus ? FOCUSED_LINES : 1}
         />
       ))}
       <Text dimColor>
         {busy ? 'saving…' : 'Enter: next field / save on the last · Ctrl+S: save · Esc: cancel'}
       </Text>
-      {errors.map((line, i) => (
+      {(errors.length > ERROR_LINES
+        ? [...errors.slice(0, ERROR_LINES - 1), `(and ${errors.length - ERROR_LINES + 1} more problems)`]
+        : errors
+      ).map((line, i) => (
         <Text key={i} color={tint(env, 'red')}>
           {line}
         </Text>

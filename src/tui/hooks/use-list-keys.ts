@@ -1,6 +1,6 @@
 /** The moves of a list: ↑/↓ and j/k, g/G to the ends, PgUp/PgDn (and Ctrl-U/Ctrl-D) by a screen. */
 import type { Key } from 'ink'
-import { useState } from 'react'
+import { useLayoutEffect, useRef, useState } from 'react'
 
 export const LIST_KEYS = [
   { keys: '↑/↓ or k/j', does: 'move' },
@@ -65,5 +65,43 @@ export function useCursor(count: number, rows: number): Cursor {
     },
     reset: () => setPos({ cursor: 0, top: 0 }),
     to: (index) => setPos((p) => ({ cursor: index, top: scrollTop(p.top, index, rows) })),
+  }
+}
+
+/** The id of a listed resource: what useFollowingCursor follows. */
+export const byId = (item: { id: string }): string => item.id
+
+/**
+ * useCursor over `items` that stays on the selected item (`idOf`) when a refresh moves its row: a
+ * new item listed above it (a live feed, a teammate's webhook), a re-sort (a rule's priority). Keys
+ * then act on the item the user chose, not on whatever took its row. A move key, `to` and `reset`
+ * let go of it; an item that is gone leaves the cursor on its row.
+ */
+export function useFollowingCursor<T>(items: readonly T[], idOf: (item: T) => string, rows: number): Cursor {
+  const pos = useCursor(items.length, rows)
+  const followed = useRef<string | null>(null)
+  const at = followed.current === null ? -1 : items.findIndex((item) => idOf(item) === followed.current)
+  const cursor = at >= 0 ? at : pos.cursor
+  useLayoutEffect(() => {
+    if (cursor !== pos.cursor) pos.to(cursor)
+    const item = items[cursor]
+    followed.current = item === undefined ? null : idOf(item)
+  })
+  return {
+    cursor,
+    top: scrollTop(pos.top, cursor, rows),
+    move(input, key) {
+      if (!pos.move(input, key)) return false
+      followed.current = null
+      return true
+    },
+    reset() {
+      followed.current = null
+      pos.reset()
+    },
+    to(index) {
+      followed.current = null
+      pos.to(index)
+    },
   }
 }

@@ -11,7 +11,7 @@ import { troubleOf } from '../api.js'
 import { Table, type TableColumn } from '../components/table.js'
 import { allowed, hasScope, tint, useTui, type ScreenDef, type ScreenProps } from '../context.js'
 import { useKeys } from '../hooks/use-keys.js'
-import { LIST_KEYS, useCursor } from '../hooks/use-list-keys.js'
+import { byId, LIST_KEYS, useFollowingCursor } from '../hooks/use-list-keys.js'
 import { usePoll } from '../hooks/use-poll.js'
 import { plural } from '../../contract/numbers.js'
 
@@ -62,7 +62,7 @@ function Domains({ active, width, height }: ScreenProps) {
   const [busy, setBusy] = useState(false)
   const domains = poll.data?.data ?? []
   const listRows = Math.max(2, Math.min(domains.length, Math.floor((height - 4) / 2)))
-  const pos = useCursor(domains.length, listRows)
+  const pos = useFollowingCursor(domains, byId, listRows)
   const selected = domains[pos.cursor]
   const canWrite = hasScope(env, 'domains:write')
 

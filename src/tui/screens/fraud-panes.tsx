@@ -17,7 +17,7 @@ import { Form } from '../components/form.js'
 import { columnWidth, Table, type TableColumn } from '../components/table.js'
 import { hasScope, tint, useTui } from '../context.js'
 import { useKeys } from '../hooks/use-keys.js'
-import { useCursor, type Cursor } from '../hooks/use-list-keys.js'
+import { byId, useFollowingCursor, type Cursor } from '../hooks/use-list-keys.js'
 import { usePoll } from '../hooks/use-poll.js'
 
 export interface PaneProps {
@@ -134,7 +134,7 @@ export function EventFeed({ game, active, width, rows }: PaneProps) {
   const events = (feed.data?.data ?? []).map((e) => ({ ...e, fresh: !initial.current?.has(e.id) }))
   const fresh = events.filter((e) => e.fresh).length
   const tableRows = Math.max(1, rows - 2)
-  const pos = useCursor(events.length, tableRows)
+  const pos = useFollowingCursor(events, byId, tableRows)
   const write = useWrite(feed.reload)
   const canWrite = hasScope(env, 'fraud:write')
 
@@ -199,22 +199,13 @@ export function RuleList({ game, active, width, rows }: PaneProps) {
   // As the API lists them: the order they run in (priority high first, then creation order).
   const rules = poll.data?.data ?? []
   const tableRows = Math.max(1, rows - 3)
-  const pos = useCursor(rules.length, tableRows)
-  // The cursor stays on its rule when a new priority moves the rule's row; a move key lets go.
-  const followed = useRef<string | null>(null)
-  const at = rules.findIndex((r) => r.id === followed.current)
-  useLayoutEffect(() => {
-    if (at >= 0 && at !== pos.cursor) pos.to(at)
-    else followed.current = rules[pos.cursor]?.id ?? null
-  })
+  // The cursor stays on its rule when a new priority moves the rule's row.
+  const pos = useFollowingCursor(rules, byId, tableRows)
   const write = useWrite(poll.reload)
   const canWrite = hasScope(env, 'fraud:write')
 
   useKeys((input, key) => {
-    if (pos.move(input, key)) {
-      followed.current = null
-      return
-    }
+    if (pos.move(input, key)) return
     const rule = rules[pos.cursor]
     if (!rule || !canWrite) return
     if (input === ' ' || key.return) {
@@ -275,7 +266,7 @@ export function Blocklist({ game, active, width, rows, hold }: PaneProps) {
     text ? Math.ceil([...visible(text)].length / Math.max(1, width)) : 0
   const reserved = Math.max(0, ...entries.map((e) => linesOf(wholeOf(e))))
   const tableRows = Math.max(1, rows - 3 - reserved)
-  const pos = useCursor(entries.length, tableRows)
+  const pos = useFollowingCursor(entries, byId, tableRows)
   const whole = wholeOf(entries[pos.cursor])
   const write = useWrite(poll.reload)
   const [adding, setAdding] = useState(false)

@@ -8,7 +8,7 @@ import { Confirm, type Confirmation } from '../components/confirm.js'
 import { Table, type TableColumn } from '../components/table.js'
 import { allowed, hasScope, useTui, type ScreenDef, type ScreenProps } from '../context.js'
 import { useKeys } from '../hooks/use-keys.js'
-import { LIST_KEYS, useCursor } from '../hooks/use-list-keys.js'
+import { byId, LIST_KEYS, useFollowingCursor } from '../hooks/use-list-keys.js'
 import { usePoll } from '../hooks/use-poll.js'
 import { KeyActivityView, KeyCreate, NewKey } from './key-create.js'
 import { plural } from '../../contract/numbers.js'
@@ -43,7 +43,7 @@ function Keys({ active, width, height }: ScreenProps) {
   const [confirm, setConfirm] = useState<Confirmation | null>(null)
   const keys = poll.data?.data ?? []
   const rows = Math.max(1, height - 3)
-  const pos = useCursor(keys.length, rows)
+  const pos = useFollowingCursor(keys, byId, rows)
   const selected = keys[pos.cursor]
   const canWrite = hasScope(env, 'keys:write')
 

@@ -35,8 +35,8 @@ function Top(props: { title: string; rows: [string, number][] }) {
   )
 }
 
-/** The link's QR code drawn with text blocks (the same drawing as `linkctl links qr`). */
-function QrPreview({ link }: { link: Link }) {
+/** The link's QR code drawn with text blocks (the same drawing as `linkctl links qr`), in `rows` lines. */
+function QrPreview({ link, rows }: { link: Link; rows: number }) {
   const env = useTui()
   const [drawing, setDrawing] = useState<{ qr: string } | { error: string } | null>(null)
   useEffect(() => {
@@ -50,7 +50,13 @@ function QrPreview({ link }: { link: Link }) {
     }
   }, [env.client, link])
   if (drawing === null) return <Text>drawing the QR code…</Text>
-  return 'qr' in drawing ? <Drawing>{drawing.qr}</Drawing> : <Text>{drawing.error}</Text>
+  return 'qr' in drawing ? (
+    <Drawing rows={rows} tooTall={`The QR code of ${link.shortCode} does not fit`}>
+      {drawing.qr}
+    </Drawing>
+  ) : (
+    <Text>{drawing.error}</Text>
+  )
 }
 
 /** The options a link has, only those set (forwarding the query is the default: shown when off), and a safety flag. */
@@ -161,38 +167,105 @@ function Analytics({ id, width }: { id: string; width: number }) {
   )
 }
 
-/** `children` (the QR codes pane) take the place of the figures when given. */
-export function LinkDetail(props: { link: Link; width: number; qr: boolean; children?: ReactNode }) {
-  const { link, width, qr, children } = props
+/**
+ * The option lines a detail of `rows` lines, `width` wide, shows: at most half of its rows (a link
+ * may have 20 rules and 10 variants), the last then saying how many more there are and where to
+ * see them; `used`: the screen lines they take (the first wraps).
+ */
+export function shownOptions(link: Link, width: number, rows: number): { lines: string[]; used: number } {
+  const all = optionLines(link)
+  const cap = Math.max(1, Math.floor(rows / 2))
+  const lines =
+    all.length <= cap
+      ? all
+      : [...all.slice(0, cap - 1), `… ${all.length - cap + 1} more: linkctl links get ${link.shortCode}`]
+  const first = lines[0] === undefined ? 0 : Math.ceil([...lines[0]].length / Math.max(1, width))
+  return { lines, used: lines.length === 0 ? 0 : Math.max(1, first) + lines.length - 1 }
+}
+
+/** The lines of a link's detail of `rows` lines left under its head and options: the figures', the QR code's or the pane's. */
+export function linesBelowHead(link: Link, width: number, rows: number): number {
+  return rows - 2 - shownOptions(link, width, rows).used
+}
+
+/**
+ * What lies under a detail's head, in the lines left: cut at the bottom when taller (its lines
+ * keep their height: squeezed, Ink would draw them over each other).
+ */
+function Below({ children }: { children: ReactNode }) {
   return (
-    <Box flexDirection="column">
-      <Text bold wrap="truncate">{`${link.shortUrl}  →  ${link.destinationUrl}`}</Text>
-      <Text wrap="truncate">
-        {fitHead(
-          link.title ?? '(no title)',
-          ` · ${link.status} · ${link.redirectType} · ${plural(link.clicks, 'click')} in all`,
-          width,
-        )}
-        {link.tags.length ? ` · tags ${link.tags.join(', ')}` : ''}
-      </Text>
-      {/* The first line (the short options) wraps; URLs are cut at the edge. */}
-      {optionLines(link).map((line, i) => (
-        <Text key={i} wrap={i === 0 ? 'wrap' : 'truncate'}>
-          {line}
-        </Text>
-      ))}
-      {children ?? (qr ? <QrPreview link={link} /> : <Analytics id={link.id} width={width} />)}
+    <Box flexDirection="column" overflow="hidden">
+      <Box flexDirection="column" flexShrink={0}>
+        {children}
+      </Box>
     </Box>
   )
 }
 
-/** A smart link's detail: its targets and fallback, then its analytics with the platform breakdown. */
-export function SmartLinkDetail(props: { link: SmartLink; width: number; children?: ReactNode }) {
+/**
+ * A link's detail in `rows` lines: its head, its options, then its figures. `children` (the QR
+ * codes pane) take the place of the figures when given; `bare` leaves out the head and options
+ * (the pane draws a code: it needs the rows).
+ */
+export function LinkDetail(props: {
+  link: Link
+  width: number
+  qr: boolean
+  rows: number
+  bare?: boolean
+  children?: ReactNode
+}) {
+  const { link, width, qr, children, bare, rows } = props
+  const options = shownOptions(link, width, rows)
+  // Each part keeps its place (null when left out): the pane below is not mounted again.
+  return (
+    <Box flexDirection="column">
+      {bare ? null : (
+        <Box flexDirection="column" flexShrink={0}>
+          <Text bold wrap="truncate">{`${link.shortUrl}  →  ${link.destinationUrl}`}</Text>
+          <Text wrap="truncate">
+            {fitHead(
+              link.title ?? '(no title)',
+              ` · ${link.status} · ${link.redirectType} · ${plural(link.clicks, 'click')} in all`,
+              width,
+            )}
+            {link.tags.length ? ` · tags ${link.tags.join(', ')}` : ''}
+          </Text>
+          {/* The first line (the short options) wraps; URLs are cut at the edge. */}
+          {options.lines.map((line, i) => (
+            <Text key={i} wrap={i === 0 ? 'wrap' : 'truncate'}>
+              {line}
+            </Text>
+          ))}
+        </Box>
+      )}
+      <Below>
+        {children ??
+          (qr ? (
+            <QrPreview link={link} rows={bare ? rows : rows - 2 - options.used} />
+          ) : (
+            <Analytics id={link.id} width={width} />
+          ))}
+      </Below>
+    </Box>
+  )
+}
+
+/**
+ * A smart link's detail: its targets and fallback, then its analytics with the platform breakdown;
+ * `children` and `bare` as in LinkDetail.
+ */
+export function SmartLinkDetail(props: {
+  link: SmartLink
+  width: number
+  bare?: boolean
+  children?: ReactNode
+}) {
   const { link, width, children } = props
   const target = (name: string, t: { url: string } | null) =>
     `${name.padEnd(9)}→ ${t ? t.url : '(the fallback)'}`
-  return (
-    <Box flexDirection="column">
+  const head = (
+    <>
       <Text bold wrap="truncate">{`${link.shortUrl}  (smart link ${link.id})`}</Text>
       <Text wrap="truncate">
         {fitHead(
@@ -212,7 +285,16 @@ export function SmartLinkDetail(props: { link: SmartLink; width: number; childre
           wrap="truncate"
         >{`${`variant ${i + 1}`.padEnd(9)}→ ${variantText(v)}`}</Text>
       ))}
-      {children ?? <Analytics id={link.id} width={width} />}
+    </>
+  )
+  return (
+    <Box flexDirection="column">
+      {props.bare ? null : (
+        <Box flexDirection="column" flexShrink={0}>
+          {head}
+        </Box>
+      )}
+      <Below>{children ?? <Analytics id={link.id} width={width} />}</Below>
     </Box>
   )
 }

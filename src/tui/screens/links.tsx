@@ -17,7 +17,7 @@ import { Table, type TableColumn } from '../components/table.js'
 import { allowed, hasScope, useTui, type ScreenDef, type ScreenProps } from '../context.js'
 import { LIST_KEYS, useCursor } from '../hooks/use-list-keys.js'
 import { usePagedList } from '../hooks/use-paged-list.js'
-import { LinkDetail, optionLines, SmartLinkDetail } from './link-detail.js'
+import { LinkDetail, linesBelowHead, SmartLinkDetail } from './link-detail.js'
 import { QrCodes } from './qr-codes.js'
 import { createBody, createFields, editBody, editFields } from './link-form.js'
 import { plural } from '../../contract/numbers.js'
@@ -50,6 +50,8 @@ function PlainLinks({ active, width, height, toggle }: ScreenProps & { toggle():
   const [qr, setQr] = useState(false)
   // The QR codes pane in place of the figures: it has the keys while open.
   const [codes, setCodes] = useState(false)
+  // The QR codes pane draws a code: it takes the detail's rows.
+  const [drawn, setDrawn] = useState(false)
   const list = usePagedList<Link>(
     'links',
     (page, limit) =>
@@ -183,23 +185,27 @@ function PlainLinks({ active, width, height, toggle }: ScreenProps & { toggle():
         }}
       />
     )
+  // The detail's lines: the screen's less the footer and a confirmation (the QR codes pane has its own).
+  const detailRows = codes ? height : height - 2
   if (mode === 'detail' && opened)
     return (
       <Box flexDirection="column">
-        <LinkDetail link={opened} width={width} qr={qr}>
+        <LinkDetail link={opened} width={width} qr={qr} rows={detailRows} bare={codes && drawn}>
           {codes ? (
             <QrCodes
               owner={{ linkId: opened.id }}
               name={opened.shortCode}
               active={active}
               width={width}
-              rows={height - 7 - optionLines(opened).length}
+              rows={linesBelowHead(opened, width, detailRows) - 5}
+              drawRows={height}
+              drawing={setDrawn}
               close={() => setCodes(false)}
             />
           ) : null}
         </LinkDetail>
         {codes ? null : (
-          <>
+          <Box flexDirection="column" flexShrink={0}>
             {footer}
             <Text dimColor wrap="truncate">
               {[
@@ -209,7 +215,7 @@ function PlainLinks({ active, width, height, toggle }: ScreenProps & { toggle():
                 ...(canQr ? [`Q ${qr ? 'figures' : 'QR code'}`, 'c QR codes'] : []),
               ].join(' · ')}
             </Text>
-          </>
+          </Box>
         )}
       </Box>
     )
@@ -269,6 +275,8 @@ function SmartLinks({ active, width, height, toggle }: ScreenProps & { toggle():
   const env = useTui()
   const [opened, setOpened] = useState<SmartLink | null>(null)
   const [codes, setCodes] = useState(false)
+  // The QR codes pane draws a code: it takes the detail's rows.
+  const [drawn, setDrawn] = useState(false)
   // A daemon without smart links answers their route 404: said once, not retried as a failure.
   const [missing, setMissing] = useState(false)
   const list = usePagedList<SmartLink>(
@@ -304,7 +312,7 @@ function SmartLinks({ active, width, height, toggle }: ScreenProps & { toggle():
   if (opened)
     return (
       <Box flexDirection="column">
-        <SmartLinkDetail link={opened} width={width}>
+        <SmartLinkDetail link={opened} width={width} bare={codes && drawn}>
           {codes ? (
             <QrCodes
               owner={{ smartLinkId: opened.id }}
@@ -312,12 +320,16 @@ function SmartLinks({ active, width, height, toggle }: ScreenProps & { toggle():
               active={active}
               width={width}
               rows={height - 11}
+              drawRows={height}
+              drawing={setDrawn}
               close={() => setCodes(false)}
             />
           ) : null}
         </SmartLinkDetail>
         {codes ? null : (
-          <Text dimColor>{hasScope(env, 'qrCodes:read') ? 'Esc back · c QR codes' : 'Esc back'}</Text>
+          <Box flexShrink={0}>
+            <Text dimColor>{hasScope(env, 'qrCodes:read') ? 'Esc back · c QR codes' : 'Esc back'}</Text>
+          </Box>
         )}
       </Box>
     )

@@ -7,7 +7,7 @@
 import { Box } from 'ink'
 import { useEffect, useState } from 'react'
 import type { QrCode } from '../../contract/qr-codes.js'
-import { relativeTime } from '../../format/cells.js'
+import { fitHead, relativeTime } from '../../format/cells.js'
 import { plural } from '../../contract/numbers.js'
 import { troubleOf, type TuiClient } from '../api.js'
 import { Confirm, type Confirmation } from '../components/confirm.js'
@@ -58,8 +58,8 @@ function columns(now: number): TableColumn<QrCode>[] {
   ]
 }
 
-/** The code drawn for a terminal, with the URL it encodes. */
-function Preview({ code }: { code: QrCode }) {
+/** The code drawn for a terminal, with the URL it encodes (whole: the title is cut), in `rows` lines. */
+function Preview({ code, rows, width }: { code: QrCode; rows: number; width: number }) {
   const [drawing, setDrawing] = useState<{ qr: string } | { error: string } | null>(null)
   useEffect(() => {
     let alive = true
@@ -73,12 +73,16 @@ function Preview({ code }: { code: QrCode }) {
   }, [code.encodedUrl])
   return (
     <Box flexDirection="column">
-      <Text wrap="truncate">{`${label(code)} → ${code.encodedUrl}`}</Text>
+      <Text wrap="truncate">{fitHead(label(code), ` → ${code.encodedUrl}`, width)}</Text>
       {drawing === null ? <Text>drawing the QR code…</Text> : null}
-      {drawing && 'qr' in drawing ? <Drawing>{drawing.qr}</Drawing> : null}
+      {drawing && 'qr' in drawing ? (
+        <Drawing rows={rows - 2} tooTall="This QR code does not fit">
+          {drawing.qr}
+        </Drawing>
+      ) : null}
       {drawing && 'error' in drawing ? <Text>{drawing.error}</Text> : null}
       <Text dimColor wrap="truncate">
-        {`Drawn plain; the styled image: linkctl qr image ${code.id} · Esc back`}
+        {`Esc back · the styled image: linkctl qr image ${code.id}`}
       </Text>
     </Box>
   )
@@ -92,6 +96,10 @@ export function QrCodes(props: {
   width: number
   /** Table rows the pane may use. */
   rows: number
+  /** Lines a drawn code may use: the detail leaves out its own lines meanwhile (`drawing`). */
+  drawRows: number
+  /** Called with true when the pane starts drawing a code, false when it stops. */
+  drawing(on: boolean): void
   close(): void
 }) {
   const env = useTui()
@@ -113,6 +121,12 @@ export function QrCodes(props: {
   const [confirm, setConfirm] = useState<Confirmation | null>(null)
   const canWrite = hasScope(env, 'qrCodes:write')
   const canDelete = hasScope(env, 'qrCodes:delete')
+  const { drawing } = props
+  const drawn = mode === 'preview' && held !== null
+  useEffect(() => {
+    drawing(drawn)
+    return () => drawing(false)
+  }, [drawing, drawn])
 
   useKeys((input, key) => {
     if (confirm || mode === 'create' || mode === 'edit') return
@@ -180,7 +194,7 @@ export function QrCodes(props: {
         }}
       />
     )
-  if (mode === 'preview' && held) return <Preview code={held} />
+  if (mode === 'preview' && held) return <Preview code={held} rows={props.drawRows} width={props.width} />
 
   const scans = codes.reduce((n, c) => n + c.scans, 0)
   return (

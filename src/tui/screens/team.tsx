@@ -15,7 +15,7 @@ import { Form } from '../components/form.js'
 import { Table, type TableColumn } from '../components/table.js'
 import { allowed, hasScope, tint, useTui, type ScreenDef, type ScreenProps } from '../context.js'
 import { useCapture, useKeys } from '../hooks/use-keys.js'
-import { LIST_KEYS, useCursor } from '../hooks/use-list-keys.js'
+import { byId, LIST_KEYS, useFollowingCursor } from '../hooks/use-list-keys.js'
 import { usePoll } from '../hooks/use-poll.js'
 import { plural } from '../../contract/numbers.js'
 
@@ -58,8 +58,8 @@ function Team({ active, width, height }: ScreenProps) {
   const pending = invitations.data?.data ?? []
   const memberRows = Math.max(2, Math.min(memberList.length, Math.floor((height - 7) / 2)))
   const inviteRows = Math.max(1, height - memberRows - 7)
-  const memberPos = useCursor(memberList.length, memberRows)
-  const invitePos = useCursor(pending.length, inviteRows)
+  const memberPos = useFollowingCursor(memberList, byId, memberRows)
+  const invitePos = useFollowingCursor(pending, byId, inviteRows)
   const [pane, setPane] = useState<'members' | 'invitations'>('members')
   const [mode, setMode] = useState<'list' | 'invite' | 'role'>('list')
   const [created, setCreated] = useState<InvitationWithToken | null>(null)
@@ -209,7 +209,9 @@ function NewInvitation(props: { created: InvitationWithToken; active: boolean; c
       >{`Invited ${created.email} as ${created.role}; the token expires ${relativeTime(Date.parse(created.expiresAt), env.clock.now())}.`}</Text>
       <Text color={tint(env, 'green')}>{created.token}</Text>
       <Text>They run:</Text>
-      <Text>{`linkctl team join ${created.token} --url ${env.url ?? '<this linkd URL>'} --name <Name>`}</Text>
+      {/* Two lines joined by the shell (\), not cut where the terminal's width falls. */}
+      <Text>{`linkctl team join ${created.token} \\`}</Text>
+      <Text>{`  --url ${env.url ?? '<this linkd URL>'} --name <Name>`}</Text>
       <Text color={tint(env, 'yellow')}>
         Copy it now (select it with the mouse; in tmux, copy mode): it is shown only this once.
       </Text>

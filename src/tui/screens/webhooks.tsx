@@ -12,7 +12,7 @@ import { Confirm, type Confirmation } from '../components/confirm.js'
 import { Table, type TableColumn } from '../components/table.js'
 import { allowed, hasScope, useTui, type ScreenDef, type ScreenProps } from '../context.js'
 import { useKeys } from '../hooks/use-keys.js'
-import { LIST_KEYS, useCursor } from '../hooks/use-list-keys.js'
+import { byId, LIST_KEYS, useFollowingCursor } from '../hooks/use-list-keys.js'
 import { usePoll } from '../hooks/use-poll.js'
 import { plural } from '../../contract/numbers.js'
 
@@ -71,7 +71,7 @@ function Webhooks({ active, width, height }: ScreenProps) {
   const hooks = usePoll('webhooks', () => client.webhooks.list({ limit: 100 }), [client])
   const list = hooks.data?.data ?? []
   const hookRows = Math.max(2, Math.min(list.length, Math.floor((height - 6) / 2)))
-  const hookPos = useCursor(list.length, hookRows)
+  const hookPos = useFollowingCursor(list, byId, hookRows)
   const selected = list[hookPos.cursor]
   const deliveries = usePoll(
     `deliveries ${selected?.id ?? ''}`,
@@ -80,7 +80,7 @@ function Webhooks({ active, width, height }: ScreenProps) {
   )
   const rows = deliveries.data?.data ?? []
   const deliveryRows = Math.max(1, height - hookRows - 7)
-  const deliveryPos = useCursor(rows.length, deliveryRows)
+  const deliveryPos = useFollowingCursor(rows, byId, deliveryRows)
   const [pane, setPane] = useState<'hooks' | 'deliveries'>('hooks')
   const [confirm, setConfirm] = useState<Confirmation | null>(null)
   const [result, setResult] = useState<string | null>(null)

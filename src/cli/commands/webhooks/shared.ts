@@ -241,7 +241,16 @@ export async function payloadOf(
   ctx: Ctx,
 ): Promise<string> {
   if (typeof opts.payload === 'string') return opts.payload
-  if (typeof opts.payloadFile === 'string') return readFileSync(opts.payloadFile, 'utf8')
+  if (typeof opts.payloadFile === 'string') {
+    try {
+      return readFileSync(opts.payloadFile, 'utf8')
+    } catch (err) {
+      throw new CliError(
+        `cannot read --payload-file ${opts.payloadFile}: ${(err as Error).message}`,
+        EXIT.error,
+      )
+    }
+  }
   if (ctx.stdin.isTTY) throw new UsageError('no payload: pass --payload, --payload-file, or pipe it on stdin')
   let text = ''
   for await (const chunk of ctx.stdin) text += String(chunk)
