@@ -1,4 +1,7 @@
-/** Export destinations of the CLI (links export, analytics export). */
+/**
+ * Export destinations of the CLI (links export, analytics export), and why a file named on the
+ * command line cannot be read or written, in words.
+ */
 import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { Ctx } from '../session/context.js'
@@ -44,16 +47,27 @@ export async function checkOutputFile(file: string): Promise<void> {
   if (!parent.isDirectory()) throw refuse(`${dir} is not a directory`)
 }
 
+/** A file system error in words ("no such file"), else its message. */
+function fileTrouble(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code
+  if (code === 'ENOENT') return 'no such file'
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied'
+  if (code === 'EISDIR') return 'it is a directory'
+  if (code === 'ENOSPC') return 'no space left on the device'
+  return err instanceof Error ? err.message : String(err)
+}
+
+/**
+ * Why a file named on the command line (`what`: the file, or its flag and the file) cannot be
+ * read: a usage error, like an output file that cannot be (checkOutputFile).
+ */
+export function readFailure(what: string, err: unknown): CliError {
+  return new CliError(`cannot read ${what}: ${fileTrouble(err)}`, EXIT.usage)
+}
+
 /** Why writing `file` failed, in its name (never the temporary file's). */
 export function writeFailure(file: string, tmp: string, err: unknown): CliError {
-  const code = (err as NodeJS.ErrnoException).code
-  const why =
-    code === 'EACCES' || code === 'EPERM'
-      ? 'permission denied'
-      : code === 'ENOSPC'
-        ? 'no space left on the device'
-        : (err instanceof Error ? err.message : String(err)).replaceAll(tmp, file)
-  return new CliError(`cannot write ${file}: ${why}`, EXIT.error)
+  return new CliError(`cannot write ${file}: ${fileTrouble(err).replaceAll(tmp, file)}`, EXIT.error)
 }
 
 /** A temporary file beside `file`, renamed to it on close and removed on abort. */

@@ -118,3 +118,47 @@ describe('errors for humans', () => {
     )
   })
 })
+
+describe('a file named on the command line that cannot be read', () => {
+  const temp = tempDir()
+  afterAll(() => temp.remove())
+  const dir = temp.dir
+  // Nothing listens there: the file is refused before anything is sent.
+  const env = { LINKCTL_URL: 'http://127.0.0.1:2', LINKCTL_API_KEY: OWNER_KEY }
+  it('is one usage error (exit 2) naming the flag or file and why, in words, before anything is sent', async () => {
+    const missing = `${dir}/missing.txt`
+    const cases: Array<[string[], string]> = [
+      [['qr', 'create', 'abc', '--logo', missing], `--logo ${missing}`],
+      [['links', 'import', missing], missing],
+      [['events', 'send', missing, '--game', 'g1', '--sdk-key', 'sdk_x'], missing],
+      [['safety', 'lists', 'add', missing, '--name', 'bad'], missing],
+      [
+        [
+          'skan',
+          'campaigns',
+          'create',
+          'g1',
+          '--name',
+          'c',
+          '--ad-network',
+          'x.skadnetwork',
+          '--lock-window',
+          '24',
+        ].concat(['--schema', missing]),
+        `--schema ${missing}`,
+      ],
+      [['webhooks', 'sign', '--secret', 's', '--payload-file', missing], `--payload-file ${missing}`],
+    ]
+    for (const [args, named] of cases) {
+      const res = await cli(args, { env })
+      expect({ args, code: res.code, stderr: res.stderr }).toEqual({
+        args,
+        code: 2,
+        stderr: `error: cannot read ${named}: no such file\n`,
+      })
+    }
+    // A directory where a file is wanted says so too.
+    const asDir = await cli(['links', 'import', dir], { env })
+    expect(asDir).toMatchObject({ code: 2, stderr: `error: cannot read ${dir}: it is a directory\n` })
+  })
+})

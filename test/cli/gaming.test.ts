@@ -191,8 +191,8 @@ describe('linkctl events send → analytics overview', () => {
       runEventsSend({ source: missing, game: game.id, sdkKey: game.sdkKey }, as().ctx),
     )
     expect(none).toMatchObject({
-      code: 1,
-      message: expect.stringContaining(`error: cannot read ${missing}: ENOENT`),
+      code: 2,
+      message: expect.stringContaining(`error: cannot read ${missing}: no such file`),
     })
 
     writeFileSync(file, '[{"event_type":"purchase","player_id":"x","data":{"amount":1}}]')

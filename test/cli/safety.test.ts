@@ -19,7 +19,7 @@ const run = (args: string[]) =>
   cli(['safety', 'lists', ...args], { env: { LINKCTL_URL: d.url, LINKCTL_API_KEY: d.ownerKey } })
 
 describe('linkctl safety lists add', () => {
-  it('uploads a feed file; a file it cannot read is an error (exit 1), as for links import', async () => {
+  it('uploads a feed file; a file it cannot read is a usage error (exit 2), as for links import', async () => {
     const feed = join(tmp.dir, 'feed.txt')
     writeFileSync(feed, '0.0.0.0 listed.test\n')
     const ok = await run(['add', feed, '--name', 'cli-feed', '--json'])
@@ -27,7 +27,7 @@ describe('linkctl safety lists add', () => {
     expect(JSON.parse(ok.stdout)).toMatchObject({ name: 'cli-feed', format: 'hosts', entries: 1 })
 
     const missing = await run(['add', join(tmp.dir, 'missing.txt'), '--name', 'cli-feed'])
-    expect(missing.code).toBe(1)
-    expect(missing.stderr).toMatch(/^error: cannot read .*missing\.txt/)
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toMatch(/^error: cannot read .*missing\.txt: no such file\n$/)
   })
 })

@@ -23,6 +23,7 @@ import {
   UsageError,
 } from '../../session/exit-codes.js'
 import { emit, note, plural, printRecord, printRows } from '../output.js'
+import { readFailure } from '../sink.js'
 
 /** A time-ordered id (UUIDv7) for an event or a batch, as the web SDK makes them. */
 const newId = () => uuid((bytes) => getRandomValues(bytes), Date.now())
@@ -49,7 +50,7 @@ export interface SendSummary {
 async function readInput(ctx: Ctx, source: string): Promise<string> {
   if (source !== '-')
     return readFile(source, 'utf8').catch((err: unknown) => {
-      throw new CliError(`cannot read ${source}: ${(err as Error).message}`, EXIT.error)
+      throw readFailure(source, err)
     })
   let text = ''
   for await (const chunk of ctx.stdin) text += String(chunk)

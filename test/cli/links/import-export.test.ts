@@ -173,8 +173,8 @@ describe('links import', () => {
     const quiet = await importRun({ file: other })
     expect(quiet).toEqual({ code: 0, stdout: 'Created 7 links; 0 failed\n', stderr: '' })
     const missing = await importRun({ file: join(tmp.dir, 'missing.csv') })
-    expect(missing.code).toBe(1)
-    expect(missing.stderr).toMatch(/^error: cannot read .*missing\.csv/)
+    expect(missing.code).toBe(2)
+    expect(missing.stderr).toMatch(/^error: cannot read .*missing\.csv: no such file\n$/)
   })
 
   it('a key without links:write stops the import with exit 4', async () => {

@@ -14,6 +14,7 @@ import {
   type Row,
   type Text,
 } from '../../../import/index.js'
+import { readFailure } from '../../sink.js'
 
 /** The records of `input` from `source` (linkd: `format`, detected when not given). */
 export async function readRows(
@@ -45,12 +46,18 @@ export async function openInput(file: string | undefined, ctx: Ctx): Promise<Tex
       throw new UsageError('no input: pass a file, or pipe the rows in (linkctl links import - < links.csv)')
     return ctx.stdin as AsyncIterable<Buffer>
   }
+  let handle: Awaited<ReturnType<typeof open>>
   try {
-    const handle = await open(file)
-    return handle.createReadStream({ encoding: 'utf8' })
+    handle = await open(file)
   } catch (err) {
-    throw new CliError(`cannot read ${file}: ${(err as Error).message}`, EXIT.error)
+    throw readFailure(file, err)
   }
+  // A directory opens; reading it fails only later.
+  if ((await handle.stat()).isDirectory()) {
+    await handle.close()
+    throw readFailure(file, { code: 'EISDIR' })
+  }
+  return handle.createReadStream({ encoding: 'utf8' })
 }
 
 /**

@@ -15,6 +15,7 @@ import { when, type Column, type Field } from '../../output.js'
 import { intArg } from '../../parse.js'
 import { findLink } from '../links/refs.js'
 import { findSmartLink } from '../smart-links/shared.js'
+import { readFailure } from '../../sink.js'
 
 /** Flags of `qr create` and `qr update`, as commander parses them. */
 export interface QrFlags {
@@ -35,7 +36,7 @@ export async function logoDataUrl(file: string): Promise<string> {
   try {
     data = await readFile(file)
   } catch (err) {
-    throw new CliError(`cannot read ${file}: ${err instanceof Error ? err.message : String(err)}`, EXIT.error)
+    throw readFailure(`--logo ${file}`, err)
   }
   const head = data.subarray(0, 256).toString('utf8').trimStart()
   const type = data.subarray(0, 8).equals(PNG_SIGNATURE)

@@ -4,8 +4,8 @@ import { Option, type Command } from 'commander'
 import { SAFETY_FORMATS, type SafetyFormat } from '../../../contract/limits.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
-import { CliError, EXIT } from '../../../session/exit-codes.js'
 import { emit, note, plural, printRecord, when } from '../../output.js'
+import { readFailure } from '../../sink.js'
 
 export interface AddFlags {
   file: string
@@ -18,7 +18,7 @@ export async function runSafetyListsAdd(o: AddFlags, ctx: Ctx): Promise<void> {
   try {
     bytes = o.file === '-' ? await readStdin(ctx) : await readFile(o.file)
   } catch (err) {
-    throw new CliError(`cannot read ${o.file}: ${(err as Error).message}`, EXIT.error)
+    throw readFailure(o.file, err)
   }
   // A .gz download is sent as it is (the daemon decompresses it).
   const gzip = bytes[0] === 0x1f && bytes[1] === 0x8b

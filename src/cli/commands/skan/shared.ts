@@ -10,6 +10,7 @@ import { plural } from '../../../contract/numbers.js'
 import { UsageError } from '../../../session/exit-codes.js'
 import { percent, when, type Column, type Field } from '../../output.js'
 import { intArg } from '../../parse.js'
+import { readFailure } from '../../sink.js'
 
 export const GAME_ARGUMENT = 'game id'
 export const CAMPAIGN_ARGUMENT = 'campaign id (skan_…)'
@@ -102,7 +103,7 @@ export async function schemaFile(path: string): Promise<Record<string, unknown>>
   try {
     text = await readFile(path, 'utf8')
   } catch (err) {
-    throw new UsageError(`cannot read --schema ${path}: ${(err as Error).message}`)
+    throw readFailure(`--schema ${path}`, err)
   }
   try {
     return JSON.parse(text) as Record<string, unknown>

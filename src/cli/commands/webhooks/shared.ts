@@ -23,6 +23,7 @@ import { requireKey, type Ctx } from '../../../session/context.js'
 import { CliError, EXIT, missingOption, UsageError } from '../../../session/exit-codes.js'
 import { emit, note, plural, printRecord, when, type Column, type Field } from '../../output.js'
 import { collect, commaChoices, intArg } from '../../parse.js'
+import { readFailure } from '../../sink.js'
 
 export interface WebhookFlags {
   name?: string
@@ -245,10 +246,7 @@ export async function payloadOf(
     try {
       return readFileSync(opts.payloadFile, 'utf8')
     } catch (err) {
-      throw new CliError(
-        `cannot read --payload-file ${opts.payloadFile}: ${(err as Error).message}`,
-        EXIT.error,
-      )
+      throw readFailure(`--payload-file ${opts.payloadFile}`, err)
     }
   }
   if (ctx.stdin.isTTY) throw new UsageError('no payload: pass --payload, --payload-file, or pipe it on stdin')
