@@ -16,7 +16,7 @@ import { linksModule } from './modules/links/index.js'
 import { domainsModule } from './modules/domains/index.js'
 import { clicksModule } from './modules/clicks/index.js'
 import { createFastRedirect, type FastRedirectDeps } from './modules/redirect/index.js'
-import { redirectModule } from './modules/redirect/index.js'
+import { redirectModule, sendFlaggedRoot } from './modules/redirect/index.js'
 import { webhooksModule } from './modules/webhooks/index.js'
 import { safetyModule } from './modules/safety/index.js'
 import { createHealthStore } from './modules/health/index.js'
@@ -84,7 +84,7 @@ export async function compose(deps: CompositionDeps) {
     clicksModule({ clicks: svc.clicks }),
     webhooksModule({ webhooks: svc.webhooks, clock }),
     safetyModule({ safety: svc.safety }),
-    domainsModule({ domains: svc.domains, directory: svc.directory }),
+    domainsModule({ domains: svc.domains, directory: svc.directory, flaggedRoot: sendFlaggedRoot }),
     exportsModule({ exports: svc.exports }),
     ...svc.gaming.modules,
     redirectModule({ redirect: svc.redirect, clock }),

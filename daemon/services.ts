@@ -161,6 +161,11 @@ export function services(deps: CompositionDeps) {
     store: createSafetyStore(db),
     clock,
     links,
+    // Custom domains' root redirects, re-checked with the links (domains is built below).
+    domains: {
+      rootRedirects: (organizationId) => domains.rootRedirects(organizationId),
+      setRootRedirectFlag: (root, flag) => domains.setRootRedirectFlag(root, flag),
+    },
     onError: (err, what) => log.error({ err }, `${what} failed`),
   })
   const qrCodes = createQrCodeService({ store: createQrCodeStore(db.kysely), links, clock, events })

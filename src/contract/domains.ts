@@ -117,6 +117,21 @@ export const Domain = Type.Object(
         'Why the DNS records cannot work in this set-up, naming the setting to change (LINKD_CNAME_TARGET when the CNAME target is an IP address, localhost or has a port; LINKD_A_RECORD_IP for apex domains). Empty when they can.',
     }),
     rootRedirectUrl: Nullable(Type.String()),
+    rootRedirectFlagged: Nullable(
+      Type.Object(
+        {
+          host: Type.String({
+            description: 'The listed host (the root redirect host or a parent domain of it)',
+          }),
+          list: Type.String({ description: "The safety list's name" }),
+          flaggedAt: Timestamp,
+        },
+        {
+          description:
+            "The root redirect's host is on one of the organization's safety lists (found after it was set): `/` answers a warning page instead of the redirect. null when not",
+        },
+      ),
+    ),
     createdAt: Timestamp,
     updatedAt: Timestamp,
     verifiedAt: Nullable(Timestamp),

@@ -201,4 +201,37 @@ describe('linkctl domains in the default set-up (CNAME target 127.0.0.1, no reso
       'error: go.example.test is not verified: fix the setting in the warning above and restart linkd (for the CNAME record), then verify again',
     )
   })
+
+  it('a root redirect on a safety list: get says FLAGGED, list says verified, root flagged', async () => {
+    const added = await cli(['domains', 'add', 'root.example.test', '--json'], { env })
+    const id = JSON.parse(added.stdout).id as string
+    await d.testApp.db.kysely
+      .updateTable('custom_domains')
+      .set({ verification_status: 'verified' })
+      .where('id', '=', id)
+      .execute()
+    const root = await cli(['domains', 'update', id, '--root-redirect', 'https://get.listed.test/'], { env })
+    expect(root.code, root.stderr).toBe(0)
+    const up = await fetch(`${d.url}/api/safety/lists?name=cli-root`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${d.ownerKey}`, 'content-type': 'text/plain' },
+      body: 'listed.test\n',
+    })
+    expect(up.status).toBe(201)
+    await d.testApp.app.linkd.services.safety.settled()
+
+    const get = await cli(['domains', 'get', id], { env: { ...env, NO_COLOR: '1' }, isTTY: true })
+    expect(get.stdout).toMatch(/^FLAGGED\s+listed\.test is on the safety list "cli-root" \(since /m)
+    expect(get.stdout.replace(/\s+/g, ' ')).toContain('): visits to / get a warning page')
+    const list = await cli(['domains', 'list'], { env })
+    expect(list.stdout).toContain(`${id}\troot.example.test\tverified, root flagged\t`)
+    const json = JSON.parse((await cli(['domains', 'get', id, '--json'], { env })).stdout)
+    expect(json.rootRedirectFlagged).toMatchObject({ host: 'listed.test', list: 'cli-root' })
+
+    // A clean root redirect: no flag, and nothing said.
+    await cli(['domains', 'update', id, '--root-redirect', 'https://clean.example.com/'], { env })
+    expect((await cli(['domains', 'get', id], { env })).stdout).not.toContain('FLAGGED')
+    expect((await cli(['domains', 'list'], { env })).stdout).toContain(`${id}\troot.example.test\tverified\t`)
+    await cli(['domains', 'delete', id, '--yes'], { env })
+  })
 })

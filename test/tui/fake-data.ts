@@ -91,6 +91,7 @@ export function makeDomain(id: string, extra: Partial<Domain> = {}): Domain {
     verificationFile: null,
     warnings: [],
     rootRedirectUrl: null,
+    rootRedirectFlagged: null,
     createdAt: T0,
     updatedAt: T0,
     verifiedAt: null,

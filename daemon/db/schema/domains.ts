@@ -35,6 +35,10 @@ export interface CustomDomainsTable {
   file_check: string | null
   /** When another organization verified the host first, failing this claim (migration 0030). */
   claim_lost_at: number | null
+  /** The root redirect's host on a safety list, the list, when flagged (migration 0039); null: not. */
+  root_flagged_host: string | null
+  root_flagged_list: string | null
+  root_flagged_at: number | null
   created_at: number
   updated_at: number
 }

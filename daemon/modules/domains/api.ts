@@ -1,5 +1,6 @@
 /** The domains module's interfaces, imported by its own files (other modules import its index.ts). */
 import type { SecureContext } from 'node:tls'
+import type { FastifyReply } from 'fastify'
 import type { PageOf } from '../../../src/contract/common.js'
 import type {
   AddDomainBody,
@@ -34,7 +35,7 @@ export interface DomainService {
   ssl(organizationId: string, id: string): Promise<SslDetails>
   /** Makes a verified domain the organization's default for new links. */
   setDefault(organizationId: string, id: string): Promise<Domain>
-  /** Sets the default flag and the root redirect URL. */
+  /** Sets the default flag and the root redirect URL (a new one, or none, clears its safety flag). */
   update(organizationId: string, id: string, body: UpdateDomainBody): Promise<Domain>
   /** The domain's app links (both null when none are set); 404 for another organization's domain. */
   appLinks(organizationId: string, id: string): Promise<AppLinks>
@@ -48,6 +49,13 @@ export interface DomainService {
   expireClaims(): Promise<number>
   /** Job: renews certificates within 30 days of expiry. */
   renewDue(): Promise<{ renewed: number; failed: number }>
+  /** The domains with a root redirect, and its safety flag: one organization's, or all (the re-check). */
+  rootRedirects(organizationId?: string): Promise<RootRedirect[]>
+  /**
+   * Flags a root redirect whose host a safety list holds (`/` then answers the warning page), or
+   * clears its flag; false when nothing changed (the same flag, or the URL changed meanwhile).
+   */
+  setRootRedirectFlag(root: RootRedirect, flag: { host: string; list: string } | null): Promise<boolean>
   /** Resolves when no certificate order is running (tests, shutdown). */
   settled(): Promise<void>
   /** Metrics: every certificate's domain and expiry (Unix ms), across organizations. */
@@ -55,6 +63,31 @@ export interface DomainService {
   /** The HTTP-01 answer for a token (served at /.well-known/acme-challenge/:token). */
   challengeResponse(token: string): Promise<string | undefined>
 }
+
+/** A domain's root redirect as the safety re-check reads it. */
+export interface RootRedirect {
+  id: string
+  organizationId: string
+  url: string
+  flag: { host: string; list: string } | null
+}
+
+/** Where `/` of a verified custom domain goes: its root redirect, or the warning page when flagged. */
+export interface RootOfHost {
+  url: string
+  flag: { host: string; list: string } | null
+}
+
+/**
+ * Sends the warning page of a flagged root redirect (the links' page, which the redirect module
+ * renders; the composition passes it in). `url`: the address visited; `head`: no body.
+ */
+export type FlaggedRootPage = (
+  reply: FastifyReply,
+  url: string,
+  flag: { host: string; list: string },
+  head: boolean,
+) => FastifyReply
 
 /** The in-memory view of custom domains the hot paths read without a query; reloaded after changes. */
 export interface DomainDirectory {
@@ -70,8 +103,8 @@ export interface DomainDirectory {
   organizationOfHost(host: string): string | undefined
   /** Whether plain HTTP requests to this host go to HTTPS (a certificate is served). */
   httpsOnly(host: string): boolean
-  /** Where the root (`/`) of a verified custom domain redirects, if set. */
-  rootRedirectOf(host: string): string | undefined
+  /** Where the root (`/`) of a verified custom domain redirects, and its safety flag, if set. */
+  rootRedirectOf(host: string): RootOfHost | undefined
   /** The body of an app-link file (`/.well-known/…`) a verified custom domain serves, if set. */
   appLinkFile(host: string, path: string): Buffer | undefined
   /** TLS context of a host for SNI (only domains with an active certificate). */

@@ -4,7 +4,7 @@ import { AppError } from '../../http/errors.js'
 import { wellKnownFiles } from './app-links.js'
 import type { DomainRecord } from './records.js'
 import type { DomainStore } from './store.js'
-import type { DomainDirectory } from './api.js'
+import type { DomainDirectory, RootOfHost } from './api.js'
 
 interface Entry {
   id: string
@@ -14,6 +14,7 @@ interface Entry {
   /** A certificate is being served (SSL active or renewing). */
   https: boolean
   rootRedirectUrl: string | null
+  rootFlag: { host: string; list: string } | null
   serial: string | null
   /** The app-link files the domain serves, by path. */
   files: Map<string, Buffer>
@@ -53,6 +54,7 @@ export function createDomainDirectory(deps: {
           verified: r.verificationStatus === 'verified',
           https: serving(r) && r.certPem !== null,
           rootRedirectUrl: r.rootRedirectUrl,
+          rootFlag: r.rootFlag && { host: r.rootFlag.host, list: r.rootFlag.list },
           serial: r.certSerial,
           files: wellKnownFiles(r.appLinks),
         }
@@ -104,9 +106,11 @@ export function createDomainDirectory(deps: {
       return byHost.get(host)?.https ?? false
     },
 
-    rootRedirectOf(host: string): string | undefined {
+    rootRedirectOf(host: string): RootOfHost | undefined {
       const e = byHost.get(host)
-      return e?.verified ? (e.rootRedirectUrl ?? undefined) : undefined
+      return e?.verified && e.rootRedirectUrl !== null
+        ? { url: e.rootRedirectUrl, flag: e.rootFlag }
+        : undefined
     },
 
     appLinkFile(host: string, path: string): Buffer | undefined {

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import { hostName } from '../../http/host.js'
 import { locationOf } from '../../urls.js'
-import type { DomainDirectory, DomainService } from './api.js'
+import type { DomainDirectory, DomainService, FlaggedRootPage } from './api.js'
 import { AASA_PATH, ASSETLINKS_PATH } from './app-links.js'
 
 const ACME_PATH = '/.well-known/acme-challenge/'
@@ -35,9 +35,13 @@ const APP_LINK_PATHS = new Set([AASA_PATH, ASSETLINKS_PATH])
  * A verified custom domain's app-link files (GET/HEAD, over HTTP and HTTPS; unset → the 404 of
  * an unknown route). Otherwise plain HTTP to a custom domain with an active certificate → 308 to
  * the same URL on HTTPS (the ACME challenge path excepted); GET / on a verified custom domain →
- * its root redirect, if set.
+ * its root redirect, if set, or the warning page when a safety list holds its host.
  */
-export function installDomainRedirects(app: FastifyInstance, directory: DomainDirectory): void {
+export function installDomainRedirects(
+  app: FastifyInstance,
+  directory: DomainDirectory,
+  flaggedRoot: FlaggedRootPage,
+): void {
   app.addHook('onRequest', (request, reply, done) => {
     const rawHost = request.host
     if (!rawHost) return done()
@@ -55,11 +59,15 @@ export function installDomainRedirects(app: FastifyInstance, directory: DomainDi
       return
     }
     if (request.url === '/' && (request.method === 'GET' || request.method === 'HEAD')) {
-      const target = directory.rootRedirectOf(host)
-      if (target) {
+      const root = directory.rootRedirectOf(host)
+      if (root?.flag) {
+        void flaggedRoot(reply, `${request.protocol}://${host}/`, root.flag, request.method === 'HEAD')
+        return
+      }
+      if (root) {
         void reply
           .code(302)
-          .header('location', locationOf(target))
+          .header('location', locationOf(root.url))
           .header('cache-control', 'private, max-age=90')
           .send()
         return

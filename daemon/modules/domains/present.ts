@@ -42,6 +42,11 @@ export function presentDomain(d: DomainRecord, ctx: PresentContext): Domain {
       ...recordWarnings(d.domain, { ...ctx.targets, shortDomain: ctx.shortDomain }),
     ],
     rootRedirectUrl: d.rootRedirectUrl,
+    rootRedirectFlagged: d.rootFlag && {
+      host: d.rootFlag.host,
+      list: d.rootFlag.list,
+      flaggedAt: iso(d.rootFlag.at),
+    },
     createdAt: iso(d.createdAt),
     updatedAt: iso(d.updatedAt),
     verifiedAt: isoOrNull(d.verifiedAt),

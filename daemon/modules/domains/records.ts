@@ -25,6 +25,8 @@ export interface DomainRecord {
   verifiedAt: number | null
   isDefault: boolean
   rootRedirectUrl: string | null
+  /** The root redirect's host found on a safety list by the re-check (at: when); null: not flagged. */
+  rootFlag: RootFlag | null
   sslStatus: SslStatus | null
   sslError: string | null
   certPem: string | null
@@ -40,6 +42,12 @@ export interface DomainRecord {
   claimLostAt: number | null
   createdAt: number
   updatedAt: number
+}
+
+export interface RootFlag {
+  host: string
+  list: string
+  at: number
 }
 
 export type DomainPatch = Partial<Omit<DomainRecord, 'id' | 'organizationId' | 'domain' | 'createdAt'>>
@@ -60,6 +68,10 @@ export function toRecord(r: Selectable<CustomDomainsTable>): DomainRecord {
     verifiedAt: num(r.verified_at),
     isDefault: Number(r.is_default) === 1,
     rootRedirectUrl: r.root_redirect_url,
+    rootFlag:
+      r.root_flagged_host && r.root_flagged_list
+        ? { host: r.root_flagged_host, list: r.root_flagged_list, at: Number(r.root_flagged_at ?? 0) }
+        : null,
     sslStatus: r.ssl_status as SslStatus | null,
     sslError: r.ssl_error,
     certPem: r.cert_pem,
@@ -76,7 +88,7 @@ export function toRecord(r: Selectable<CustomDomainsTable>): DomainRecord {
   }
 }
 
-const COLUMNS: Record<keyof DomainPatch, keyof CustomDomainsTable> = {
+const COLUMNS: Record<Exclude<keyof DomainPatch, 'rootFlag'>, keyof CustomDomainsTable> = {
   verificationStatus: 'verification_status',
   verificationMethod: 'verification_method',
   challengeToken: 'challenge_token',
@@ -105,8 +117,13 @@ const JSON_FIELDS = new Set<keyof DomainPatch>(['recordChecks', 'fileCheck', 'ap
 
 export function toRow(p: DomainPatch): Updateable<CustomDomainsTable> {
   const row: Partial<Record<keyof CustomDomainsTable, unknown>> = {}
+  if (p.rootFlag !== undefined) {
+    row.root_flagged_host = p.rootFlag?.host ?? null
+    row.root_flagged_list = p.rootFlag?.list ?? null
+    row.root_flagged_at = p.rootFlag?.at ?? null
+  }
   for (const [k, v] of Object.entries(p) as Array<[keyof DomainPatch, unknown]>) {
-    const col = COLUMNS[k]
+    const col = k === 'rootFlag' ? undefined : COLUMNS[k]
     if (v === undefined || !col) continue
     row[col] = JSON_FIELDS.has(k)
       ? v === null

@@ -19,7 +19,7 @@ import type {
 import { DOMAINS_PER_PLAN, DOMAIN_LIMITS, type Plan } from '../../../src/contract/limits.js'
 import type { OrgService } from '../orgs/index.js'
 import type { Acme } from './acme.js'
-import type { DomainDirectory, DomainService } from './api.js'
+import type { DomainDirectory, DomainService, RootRedirect } from './api.js'
 import { createDnsChecker, expectedRecords, isApex } from './dns.js'
 import { checkDomainName } from './rules.js'
 import type { DomainRecord } from './records.js'
@@ -164,6 +164,7 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
         verifiedAt: null,
         isDefault: false,
         rootRedirectUrl: null,
+        rootFlag: null,
         sslStatus: null,
         sslError: null,
         certPem: null,
@@ -324,7 +325,9 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
           )
         await store.setDefault(organizationId, d.id, now())
       } else if (body.isDefault === false && d.isDefault) await store.setDefault(organizationId, null, now())
-      if (rootRedirectUrl !== undefined) await store.update(d.id, { rootRedirectUrl, updatedAt: now() })
+      // Checked above against the safety lists: a new root redirect (or none) is not flagged.
+      if (rootRedirectUrl !== undefined)
+        await store.update(d.id, { rootRedirectUrl, rootFlag: null, updatedAt: now() })
       if (method)
         // The other method's last checks say nothing about this one.
         await store.update(d.id, {
@@ -335,6 +338,23 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
         })
       await changed()
       return present(await load(organizationId, id))
+    },
+
+    async rootRedirects(organizationId?: string): Promise<RootRedirect[]> {
+      return (await store.rootRedirects(organizationId)).map((d) => ({
+        id: d.id,
+        organizationId: d.organizationId,
+        url: d.rootRedirectUrl!,
+        flag: d.rootFlag && { host: d.rootFlag.host, list: d.rootFlag.list },
+      }))
+    },
+
+    async setRootRedirectFlag(root: RootRedirect, flag: { host: string; list: string } | null) {
+      const same =
+        flag === null ? root.flag === null : root.flag?.host === flag.host && root.flag.list === flag.list
+      if (same || !(await store.setRootFlag(root.id, root.url, flag && { ...flag, at: now() }))) return false
+      await changed()
+      return true
     },
 
     async appLinks(organizationId: string, id: string): Promise<AppLinks> {

@@ -5,7 +5,7 @@
 import { sql, type Kysely } from 'kysely'
 import type { Database } from '../../db/schema.js'
 import { newestFirstPage } from '../../db/paginate.js'
-import { insertRow, toRecord, toRow, type DomainPatch, type DomainRecord } from './records.js'
+import { insertRow, toRecord, toRow, type DomainPatch, type DomainRecord, type RootFlag } from './records.js'
 
 // A constant compared with the column of a partial index (safety_lists.state,
 // custom_domains.verification_status) is written inline with sql.lit: bound as a parameter, it
@@ -46,6 +46,13 @@ export interface DomainStore {
   /** Every domain (the host index and the TLS certificates are built from it). */
   all(): Promise<DomainRecord[]>
   update(id: string, p: DomainPatch): Promise<void>
+  /** The domains with a root redirect (one organization's, or every one), oldest id first. */
+  rootRedirects(organizationId?: string): Promise<DomainRecord[]>
+  /**
+   * Sets or clears the root redirect's flag, only while the domain still redirects to `url` (a
+   * PATCH meanwhile was checked itself); true when it did.
+   */
+  setRootFlag(id: string, url: string, flag: RootFlag | null): Promise<boolean>
   /**
    * Applies `p` only if the domain's verification and SSL statuses are still `expected` (another
    * request, maybe in another process, did not move it meanwhile); true when it did.
@@ -227,6 +234,22 @@ export function createDomainStore(db: Kysely<Database>): DomainStore {
 
     async update(id: string, p: DomainPatch): Promise<void> {
       await db.updateTable('custom_domains').set(toRow(p)).where('id', '=', id).execute()
+    },
+
+    async rootRedirects(organizationId?: string): Promise<DomainRecord[]> {
+      let q = db.selectFrom('custom_domains').selectAll().where('root_redirect_url', 'is not', null)
+      if (organizationId !== undefined) q = q.where('organization_id', '=', organizationId)
+      return (await q.orderBy('id').execute()).map(toRecord)
+    },
+
+    async setRootFlag(id: string, url: string, flag: RootFlag | null): Promise<boolean> {
+      const r = await db
+        .updateTable('custom_domains')
+        .set(toRow({ rootFlag: flag }))
+        .where('id', '=', id)
+        .where('root_redirect_url', '=', url)
+        .executeTakeFirst()
+      return Number(r.numUpdatedRows) === 1
     },
 
     async updateIf(id, expected, p): Promise<boolean> {

@@ -7,6 +7,7 @@ import { redirectRoutes } from './routes.js'
 export { createRedirectService } from './service.js'
 export { createFastRedirect, type FastRedirectDeps } from './fast-path.js'
 export { type HotLinkCache } from './cache.js'
+export { sendFlaggedRoot } from './protected.js'
 
 /** Short-link resolution; its hot-link cache forgets a link as soon as this process announces a change. */
 export function redirectModule(deps: { redirect: RedirectService; clock: Clock }): Module {

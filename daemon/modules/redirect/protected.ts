@@ -114,17 +114,34 @@ export function previewPage(link: ResolvedLink, destination: string | null): str
 
 /**
  * What a visit of a link flagged by a safety list gets instead of the redirect: the listed host,
- * and no way through (no link to the destination).
+ * and no way through (no link to the destination). `what`: 'address' for a custom domain's root.
  */
-export function flaggedPage(link: ResolvedLink, flag: { host: string; list: string }): string {
+export function flaggedPage(
+  link: Pick<ResolvedLink, 'shortUrl'>,
+  flag: { host: string; list: string },
+  what: 'short link' | 'address' = 'short link',
+): string {
   const title = 'Warning: this link was blocked'
   return page(
     title,
     `<h1>${escapeHtml(title)}</h1>` +
-      `<p>The short link ${escapeHtml(link.shortUrl)} leads to <strong>${escapeHtml(flag.host)}</strong>, ` +
+      `<p>The ${what} ${escapeHtml(link.shortUrl)} leads to <strong>${escapeHtml(flag.host)}</strong>, ` +
       `which is on a list of sites known for phishing or malware (${escapeHtml(flag.list)}).</p>` +
       '<p>You were not sent there. If you trust the link anyway, ask whoever shared it for the address.</p>',
   )
+}
+
+/**
+ * The warning page of a custom domain's root redirect flagged by a safety list (domains' host
+ * routes), without a body for HEAD, as a flagged link's.
+ */
+export function sendFlaggedRoot(
+  reply: FastifyReply,
+  url: string,
+  flag: { host: string; list: string },
+  head: boolean,
+) {
+  return pageHeaders(reply.code(200)).send(head ? undefined : flaggedPage({ shortUrl: url }, flag, 'address'))
 }
 
 /** Headers of every page above: no caching, no indexing, nothing loaded from elsewhere. */

@@ -4,6 +4,7 @@ import type { PageOf, PageQuery } from '../../../src/contract/common.js'
 import type { SafetyList, UploadSafetyListQuery } from '../../../src/contract/safety.js'
 import type { Clock } from '../../clock.js'
 import type { DestinationGuard, LinkService } from '../links/index.js'
+import type { DomainService } from '../domains/index.js'
 import type { SafetyStore } from './store.js'
 
 /** What one re-check did. */
@@ -11,6 +12,9 @@ export interface RecheckResult {
   checked: number
   flagged: number
   unflagged: number
+  /** Custom domains' root redirects flagged and cleared. */
+  rootsFlagged: number
+  rootsUnflagged: number
 }
 
 export interface SafetyService extends DestinationGuard {
@@ -25,8 +29,9 @@ export interface SafetyService extends DestinationGuard {
   /** Removes a list (its hosts stop matching at once, and flags it set are cleared by a re-check). */
   delete(organizationId: string, id: string): Promise<void>
   /**
-   * Checks stored links against the lists: flags those with a listed destination, clears the
-   * flags no list holds any more; one organization's links, or every link (the daily job).
+   * Checks stored links and custom domains' root redirects against the lists: flags those with a
+   * listed destination, clears the flags no list holds any more; one organization's, or every
+   * organization's (the daily job).
    */
   recheck(organizationId?: string): Promise<RecheckResult>
   /** Removes deleted and replaced lists' hosts, and abandoned uploads, in bounded chunks. */
@@ -39,5 +44,6 @@ export interface SafetyServiceDeps {
   store: SafetyStore
   clock: Clock
   links: Pick<LinkService, 'destinationsPage' | 'setFlag'>
+  domains: Pick<DomainService, 'rootRedirects' | 'setRootRedirectFlag'>
   onError?: (err: unknown, what: string) => void
 }

@@ -36,7 +36,7 @@ export function safetyRoutes(deps: { safety: SafetyService }) {
             description: [
               'The body is the file as downloaded (any Content-Type, optionally `Content-Encoding: gzip`): hosts format (`0.0.0.0 evil.example` lines, as StevenBlack/hosts), one domain a line (as phishing.army), or URLhaus CSV (the host of each URL). Comments (`#`, `!`) and blank lines are skipped; `skipped` counts the other lines that hold no host.',
               `A listed host blocks itself and its subdomains. Limits: ${SAFETY_LIMITS.listsMax} lists per organization (409 beyond), ${SAFETY_LIMITS.entriesMax.toLocaleString('en-US')} hosts per list (400 beyond), ${SAFETY_LIMITS.uploadBytesMax} bytes per file after decompression (413).`,
-              "A new name creates a list; an existing name replaces that list's hosts (its id stays). Link destinations on the lists are refused from then on (400 DestinationBlocked); links already pointing at them are flagged in the background (they answer a warning page, and link.flagged is sent).",
+              "A new name creates a list; an existing name replaces that list's hosts (its id stays). Link destinations on the lists are refused from then on (400 DestinationBlocked); links already pointing at them are flagged in the background (they answer a warning page, and link.flagged is sent), and so are custom domains' root redirects (`rootRedirectFlagged`; `/` answers the warning page).",
             ].join('\n\n'),
             querystring: UploadSafetyListQuery,
             response: {
@@ -99,7 +99,7 @@ export function safetyRoutes(deps: { safety: SafetyService }) {
         config: { auth: 'safety:write' },
         schema: {
           tags,
-          summary: 'Delete a safety list (links it flagged are cleared in the background)',
+          summary: 'Delete a safety list (links and domain roots it flagged are cleared in the background)',
           params: SafetyListParams,
           response: { 204: Type.Null({ description: 'Deleted' }) },
         },

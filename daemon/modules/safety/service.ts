@@ -97,6 +97,35 @@ export function createSafetyService(deps: SafetyServiceDeps): SafetyService {
     return undefined
   }
 
+  /** The links part of a re-check: pages of links, each page's hosts looked up at once. */
+  async function recheckLinks(result: RecheckResult, organizationId: string | undefined): Promise<void> {
+    let afterId = ''
+    for (;;) {
+      const page = await links.destinationsPage({
+        ...(organizationId !== undefined && { organizationId }),
+        afterId,
+        limit: RECHECK_PAGE,
+      })
+      const last = page.at(-1)
+      if (!last) return
+      afterId = last.id
+      const orgs = [...new Set(page.map((l) => l.organizationId))]
+      const listed = indexOf(await store.matches(orgs, candidatesOf(page.flatMap((l) => l.urls))))
+      for (const l of page) {
+        let match: SafetyMatch | undefined
+        for (const u of l.urls) if ((match = matchOf(u, listed.get(l.organizationId)))) break
+        const same =
+          match === undefined ? l.flag === null : l.flag?.host === match.host && l.flag.list === match.list
+        if (!same && (await links.setFlag(l.organizationId, l.id, match ?? null))) {
+          if (match) result.flagged++
+          else result.unflagged++
+        }
+      }
+      result.checked += page.length
+      if (page.length < RECHECK_PAGE) return
+    }
+  }
+
   const service: SafetyService = {
     async assertDestinationsAllowed(organizationId: string, destinations: readonly Destination[]) {
       const urls = destinations.map((d) => d.url)
@@ -213,32 +242,25 @@ export function createSafetyService(deps: SafetyServiceDeps): SafetyService {
     },
 
     async recheck(organizationId?: string): Promise<RecheckResult> {
-      const result = { checked: 0, flagged: 0, unflagged: 0 }
-      let afterId = ''
-      for (;;) {
-        const page = await links.destinationsPage({
-          ...(organizationId !== undefined && { organizationId }),
-          afterId,
-          limit: RECHECK_PAGE,
-        })
-        const last = page.at(-1)
-        if (!last) return result
-        afterId = last.id
-        const orgs = [...new Set(page.map((l) => l.organizationId))]
-        const listed = indexOf(await store.matches(orgs, candidatesOf(page.flatMap((l) => l.urls))))
-        for (const l of page) {
-          let match: SafetyMatch | undefined
-          for (const u of l.urls) if ((match = matchOf(u, listed.get(l.organizationId)))) break
-          const same =
-            match === undefined ? l.flag === null : l.flag?.host === match.host && l.flag.list === match.list
-          if (!same && (await links.setFlag(l.organizationId, l.id, match ?? null))) {
-            if (match) result.flagged++
-            else result.unflagged++
-          }
+      const result = { checked: 0, flagged: 0, unflagged: 0, rootsFlagged: 0, rootsUnflagged: 0 }
+      await recheckLinks(result, organizationId)
+      // Custom domains' root redirects: few (a handful per organization), read at once.
+      const roots = await deps.domains.rootRedirects(organizationId)
+      if (roots.length === 0) return result
+      const listed = indexOf(
+        await store.matches(
+          [...new Set(roots.map((r) => r.organizationId))],
+          candidatesOf(roots.map((r) => r.url)),
+        ),
+      )
+      for (const r of roots) {
+        const match = matchOf(r.url, listed.get(r.organizationId))
+        if (await deps.domains.setRootRedirectFlag(r, match ?? null)) {
+          if (match) result.rootsFlagged++
+          else result.rootsUnflagged++
         }
-        result.checked += page.length
-        if (page.length < RECHECK_PAGE) return result
       }
+      return result
     },
 
     async purge(): Promise<number> {

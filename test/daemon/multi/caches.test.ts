@@ -10,7 +10,7 @@ import { postgresOnly } from '../../support/postgres.js'
 import { createSharedApps, eventually, type SharedApps } from '../../support/shared-database.js'
 import { makeLink, visit } from '../../support/redirect.js'
 import { batch, createGame, event, send } from '../../support/gaming.js'
-import type { TestApp } from '../../support/app.js'
+import { sqlRows, type TestApp } from '../../support/app.js'
 
 let shared: SharedApps
 afterEach(() => shared.close())
@@ -105,6 +105,33 @@ describe.runIf(postgresOnly())('caches with three processes on one PostgreSQL da
     })
     expect(block.statusCode, block.body).toBe(201)
     await eventually(() => Boolean(listed()), 'blocklist entry')
+  })
+
+  it('a root redirect flagged by a safety list through one process answers the warning page on the others', async () => {
+    shared = await createSharedApps(2)
+    const [a, b] = apps()
+    const rootOf = (t: TestApp) =>
+      t.app.inject({ method: 'GET', url: '/', headers: { host: 'root.example.org' } })
+    const created = await a.call('POST', '/api/domains', { body: { domain: 'root.example.org' } })
+    expect(created.statusCode, created.body).toBe(201)
+    const id = created.json<{ id: string }>().id
+    await sqlRows(a, "UPDATE custom_domains SET verification_status = 'verified' WHERE id = ?", id)
+    const patched = await a.call('PATCH', `/api/domains/${id}`, {
+      body: { rootRedirectUrl: 'https://landing.listed.test/' },
+    })
+    expect(patched.statusCode, patched.body).toBe(200)
+    await eventually(async () => (await rootOf(b)).statusCode === 302, 'root redirect')
+
+    const up = await a.app.inject({
+      method: 'POST',
+      url: '/api/safety/lists?name=feed',
+      headers: { authorization: `Bearer ${a.ownerKey}`, 'content-type': 'text/plain' },
+      payload: 'listed.test\n',
+    })
+    expect(up.statusCode, up.body).toBe(201)
+    await a.app.linkd.services.safety.settled()
+    await eventually(async () => (await rootOf(b)).statusCode === 200, 'flagged root')
+    expect((await rootOf(b)).body).toContain('listed.test')
   })
 
   it('an API key revoked through one process is refused by the others at once (keys are not cached)', async () => {

@@ -10,7 +10,11 @@ import { cutNote, fetchList, pageOptions, type PageFlags } from '../../paging.js
 export const domainColumns = (tty: boolean): Column<Domain>[] => [
   { header: 'ID', value: (d) => d.id },
   { header: 'DOMAIN', value: (d) => d.domain, fit: 'flex' },
-  { header: 'VERIFICATION', value: (d) => d.verificationStatus },
+  // A root redirect on a safety list answers a warning page: said as a flagged link's status is.
+  {
+    header: 'VERIFICATION',
+    value: (d) => (d.rootRedirectFlagged ? `${d.verificationStatus}, root flagged` : d.verificationStatus),
+  },
   { header: 'SSL', value: (d) => d.sslStatus ?? '', drop: 1 },
   { header: 'DEFAULT', value: (d) => (d.isDefault ? 'yes' : ''), drop: 2 },
   { header: 'CREATED', value: (d) => when(d.createdAt, tty), drop: 3 },

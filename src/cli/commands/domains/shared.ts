@@ -102,6 +102,15 @@ export function domainFields(d: Domain, tty: boolean): Field[] {
     ['VERIFIED AT', when(d.verifiedAt, tty)],
     ['SSL EXPIRES', when(d.sslExpiresAt, tty)],
     ['ROOT REDIRECT', d.rootRedirectUrl ?? ''],
+    // As a flagged link's FLAGGED: its root answers a warning page instead of the redirect.
+    ...(d.rootRedirectFlagged
+      ? ([
+          [
+            'FLAGGED',
+            `${d.rootRedirectFlagged.host} is on the safety list "${d.rootRedirectFlagged.list}" (since ${when(d.rootRedirectFlagged.flaggedAt, tty)}): visits to / get a warning page`,
+          ],
+        ] as Field[])
+      : []),
     ['CREATED', when(d.createdAt, tty)],
   ]
 }

@@ -39,7 +39,10 @@ export async function runSafetyListsAdd(o: AddFlags, ctx: Ctx): Promise<void> {
       ['CREATED', when(list.createdAt, ctx.isTTY)],
       ['UPDATED', when(list.updatedAt, ctx.isTTY)],
     ])
-    note(ctx, `${plural(list.entries, 'host')} listed; existing links are re-checked in the background`)
+    note(
+      ctx,
+      `${plural(list.entries, 'host')} listed; existing links and domain roots are re-checked in the background`,
+    )
   })
 }
 

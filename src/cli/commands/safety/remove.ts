@@ -17,7 +17,7 @@ export async function runSafetyListsRemove(o: { list: string; yes?: boolean }, c
   await confirmOrStop(ctx, {
     yes: o.yes,
     action: `remove safety list ${o.list}`,
-    question: `Remove safety list ${o.list}? Its hosts are allowed again and the links it flagged are cleared.`,
+    question: `Remove safety list ${o.list}? Its hosts are allowed again and the links and domain roots it flagged are cleared.`,
   })
   await client.safety.deleteList(id)
   note(ctx, `Removed safety list ${o.list}`)
