@@ -12,6 +12,7 @@ import {
   type CopiedTable,
 } from '../db/transfer.js'
 import { systemClock } from '../clock.js'
+import { plural } from '../../src/contract/numbers.js'
 
 type Out = (text: string) => void
 
@@ -52,7 +53,7 @@ export async function migrateDataCommand(opts: MigrateDataOptions, out: Out): Pr
       const total = copied.reduce((sum, c) => sum + c.rows, 0)
       const seconds = ((performance.now() - started) / 1000).toFixed(1)
       out(
-        `Done: ${total} rows in ${copied.length} tables copied and verified in ${seconds} s.\n` +
+        `Done: ${plural(total, 'row')} in ${plural(copied.length, 'table')} copied and verified in ${seconds} s.\n` +
           'Start linkd with LINKD_DATABASE_URL set to the target and the same master key ' +
           '(LINKD_SECRET_KEY or DATA_DIR/secret.key).\n',
       )
@@ -115,12 +116,12 @@ async function copyAll(source: Db, target: Db, out: Out): Promise<Copied[]> {
             rows += batch.length
             if (rows - reported >= PROGRESS_EVERY) {
               reported = rows
-              out(`  ${table}: ${rows} of ${expected} rows\n`)
+              out(`  ${table}: ${rows.toLocaleString('en-US')} of ${plural(expected, 'row')}\n`)
             }
           }
         } catch (err) {
           throw new Error(
-            `copying ${table} failed after ${rows} rows: ${(err as Error).message}; nothing was committed`,
+            `copying ${table} failed after ${plural(rows, 'row')}: ${(err as Error).message}; nothing was committed`,
             { cause: err },
           )
         }
@@ -130,7 +131,7 @@ async function copyAll(source: Db, target: Db, out: Out): Promise<Copied[]> {
             `${table}: the source holds ${expected} rows, ${rows} were read and the target holds ` +
               `${written}; nothing was committed`,
           )
-        if (expected) out(`  ${table}: ${expected} rows\n`)
+        if (expected) out(`  ${table}: ${plural(expected, 'row')}\n`)
         copied.push({ table, rows: expected })
       }
       return copied

@@ -20,6 +20,7 @@ import { LINKD, runBin, startLinkd, type RunningLinkd } from '../support/process
 import { postgresForFile, postgresMissing, type PostgresForFile } from '../support/postgres-file.js'
 import { startReceiver, type Receiver } from '../support/receiver.js'
 import { ingestionHeaders } from '../support/gaming.js'
+import { plural } from '../../src/contract/numbers.js'
 
 const PASSWORD = 'pw-never-printed-3Z'
 let server: PostgresForFile | undefined
@@ -191,9 +192,11 @@ describe.skipIf(postgresMissing())('linkd migrate-data', () => {
     expect(r.code, r.stderr).toBe(0)
     expect(r.stdout).toMatch(/^Copying sqlite:\S+linkd\.db to postgres:\/\/linkd@127\.0\.0\.1:\d+\/f_\w+\n/)
     expect(r.stdout).toMatch(/ {2}clicks: 6 rows\n/)
+    expect(before.organizations).toBe(1)
+    expect(r.stdout).toMatch(/ {2}organizations: 1 row\n/)
     const total = Object.values(before).reduce((a, b) => a + b, 0)
-    expect(r.stdout).toMatch(
-      new RegExp(`Done: ${total} rows in ${COPIED_TABLES.length} tables copied and verified`),
+    expect(r.stdout).toContain(
+      `Done: ${plural(total, 'row')} in ${plural(COPIED_TABLES.length, 'table')} copied and verified`,
     )
     expect(r.stdout + r.stderr).not.toContain(PASSWORD)
     expect(await postgresCounts(target)).toEqual(before)
