@@ -53,7 +53,7 @@ export interface DomainService {
   rootRedirects(organizationId?: string): Promise<RootRedirect[]>
   /**
    * Flags a root redirect whose host a safety list holds (`/` then answers the warning page), or
-   * clears its flag; false when nothing changed (the same flag, or the URL changed meanwhile).
+   * clears its flag (the caller sets only a flag that differs); false when the URL changed meanwhile.
    */
   setRootRedirectFlag(root: RootRedirect, flag: { host: string; list: string } | null): Promise<boolean>
   /** Resolves when no certificate order is running (tests, shutdown). */

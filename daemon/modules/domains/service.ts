@@ -350,9 +350,7 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
     },
 
     async setRootRedirectFlag(root: RootRedirect, flag: { host: string; list: string } | null) {
-      const same =
-        flag === null ? root.flag === null : root.flag?.host === flag.host && root.flag.list === flag.list
-      if (same || !(await store.setRootFlag(root.id, root.url, flag && { ...flag, at: now() }))) return false
+      if (!(await store.setRootFlag(root.id, root.url, flag && { ...flag, at: now() }))) return false
       await changed()
       return true
     },

@@ -97,6 +97,10 @@ export function createSafetyService(deps: SafetyServiceDeps): SafetyService {
     return undefined
   }
 
+  /** Whether a stored flag already says what the check found (a match, or none). */
+  const sameFlag = (flag: { host: string; list: string } | null, match: SafetyMatch | undefined) =>
+    match === undefined ? flag === null : flag?.host === match.host && flag.list === match.list
+
   /** The links part of a re-check: pages of links, each page's hosts looked up at once. */
   async function recheckLinks(result: RecheckResult, organizationId: string | undefined): Promise<void> {
     let afterId = ''
@@ -114,9 +118,7 @@ export function createSafetyService(deps: SafetyServiceDeps): SafetyService {
       for (const l of page) {
         let match: SafetyMatch | undefined
         for (const u of l.urls) if ((match = matchOf(u, listed.get(l.organizationId)))) break
-        const same =
-          match === undefined ? l.flag === null : l.flag?.host === match.host && l.flag.list === match.list
-        if (!same && (await links.setFlag(l.organizationId, l.id, match ?? null))) {
+        if (!sameFlag(l.flag, match) && (await links.setFlag(l.organizationId, l.id, match ?? null))) {
           if (match) result.flagged++
           else result.unflagged++
         }
@@ -255,7 +257,7 @@ export function createSafetyService(deps: SafetyServiceDeps): SafetyService {
       )
       for (const r of roots) {
         const match = matchOf(r.url, listed.get(r.organizationId))
-        if (await deps.domains.setRootRedirectFlag(r, match ?? null)) {
+        if (!sameFlag(r.flag, match) && (await deps.domains.setRootRedirectFlag(r, match ?? null))) {
           if (match) result.rootsFlagged++
           else result.rootsUnflagged++
         }
