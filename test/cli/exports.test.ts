@@ -74,19 +74,16 @@ describe('linkctl export', () => {
     expect(ndjson.err.text).toBe('')
   })
 
-  it('events needs --game (exit 2); an unknown game is exit 5 and leaves no file', async () => {
-    const res = await cli([
-      'export',
-      'events',
-      '--url',
-      d.url,
-      '--api-key',
-      d.ownerKey,
-      '-o',
-      join(dir.dir, 'x'),
-    ])
+  it('events needs its game, an argument as in analytics (exit 2); an unknown game is exit 5 and leaves no file', async () => {
+    const flags = ['--url', d.url, '--api-key', d.ownerKey, '-o', join(dir.dir, 'x')]
+    const res = await cli(['export', 'events', ...flags])
     expect(res.code).toBe(2)
-    expect(res.stderr).toContain('--game')
+    expect(res.stderr).toBe("error: missing required argument 'game'\n")
+    // The option other commands take is refused with the way to give it.
+    const option = await cli(['export', 'events', '--game', 'g', ...flags])
+    expect(option.code).toBe(2)
+    expect(option.stderr).toContain("the game is this command's first argument: linkctl export events")
+    expect(() => readFileSync(join(dir.dir, 'x'))).toThrow()
     const c = as()
     const err = await runRawExport(
       'events',
@@ -169,7 +166,7 @@ describe('linkctl export date flags', () => {
     const both = await cli(['export', 'clicks', '--from', before, '--start-date', day])
     expect(both.code).toBe(2)
     expect(both.stderr).toMatch(/--from.*cannot be used with.*--start-date/)
-    const bad = await cli(['export', 'events', '--game', 'g', '--start-date', '2026-02-30'])
+    const bad = await cli(['export', 'events', 'g', '--start-date', '2026-02-30'])
     expect(bad.code).toBe(2)
     for (const dataset of ['events', 'clicks']) {
       const help = (await cli(['export', dataset, '--help'])).stdout

@@ -1,5 +1,5 @@
 /**
- * `linkctl export events|clicks`: every raw row of a range, streamed from the daemon into a file
+ * `linkctl export events <game>|clicks`: every raw row of a range, streamed from the daemon into a file
  * (a temporary file renamed when complete) or stdout, as NDJSON, CSV or Parquet, with a progress
  * line (bytes, and rows for the text formats) on a terminal's stderr, and a summary with the rows
  * (Parquet's read from the file's footer). Constant memory.
@@ -74,7 +74,6 @@ export async function runRawExport(dataset: 'events' | 'clicks', o: RawExportOpt
   const toStdout = o.output === undefined || o.output === '-'
   if (format === 'parquet' && toStdout && ctx.stdout.isTTY)
     throw new UsageError('Parquet is binary: write it to a file with -o FILE (or pipe stdout)')
-  if (dataset === 'events' && !o.game) throw new UsageError("required option '--game <game>' not specified")
   await requireKey(ctx)
   if (!toStdout) await checkOutputFile(o.output!)
   const client = await ctx.client()
@@ -134,8 +133,8 @@ export function register(program: Command): void {
     start: START_DATE_HELP,
     end: END_DATE_HELP,
   })
-    .option('--game <game>', 'game id (required)')
-    .action(action<RawExportOpts>((_a, opts, ctx) => runRawExport('events', opts, ctx)))
+    .argument('<game>', 'game id')
+    .action(action<RawExportOpts>(([game], opts, ctx) => runRawExport('events', { ...opts, game }, ctx)))
   verb(exp, 'clicks', "the organization's raw clicks, or one link's (no IP, no visitor hash)", {
     start: 'first UTC day (YYYY-MM-DD; default 30 days before the end)',
     end: 'last UTC day (YYYY-MM-DD; default today)',
