@@ -199,7 +199,11 @@ export function validationDetails(
     } else if (e.keyword === 'enum' && Array.isArray(params.allowedValues)) {
       message = `must be one of: ${params.allowedValues.join(', ')}`
     } else if (e.keyword === 'pattern' && typeof params.pattern === 'string') {
-      message = patternMessage(params.pattern, valueAt(root, e.instancePath ?? '')) ?? 'has an invalid format'
+      // Else the field's own description says what it takes (`S3 bucket name: 3-63 lower-case …`).
+      const described = schemaAt(schema, e.instancePath ?? '')?.description
+      message =
+        patternMessage(params.pattern, valueAt(root, e.instancePath ?? '')) ??
+        `has an invalid format${typeof described === 'string' ? ` (${described})` : ''}`
     } else {
       message = keywordMessage(e.keyword, params) ?? message
     }

@@ -133,6 +133,11 @@ describe('export destinations', () => {
     await bad({ endpoint: 'http://s3.example.com' }, 'endpoint')
     await bad({ endpoint: 'https://user:pw@s3.example.com' }, 'endpoint')
     await bad({ bucket: 'No_Such' }, 'bucket')
+    // A name S3 refuses is explained, not only refused.
+    const short = await t.call('POST', '/api/exports/destinations', { body: body({ bucket: 'b' }) })
+    expect(short.json<{ details: Array<{ message: string }> }>().details[0]!.message).toBe(
+      'has an invalid format (S3 bucket name: 3-63 lower-case letters, digits, dots and hyphens)',
+    )
     await bad({ datasets: [] }, 'datasets')
     await bad({ format: 'xlsx' }, 'format')
     // A . or .. segment: a path-style request would resolve it, into another bucket.
