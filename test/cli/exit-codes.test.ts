@@ -9,6 +9,8 @@ describe('exit codes for daemon answers', () => {
       'GET /api/keys/key_401': () => errorReply(401, 'Unauthorized', 'Invalid API key'),
       'GET /api/keys/key_403': () => errorReply(403, 'Forbidden', 'Missing scope keys:read'),
       'GET /api/keys/key_404': () => errorReply(404, 'NotFound', 'API key not found'),
+      // linkd's answer outside /api/: the path taken for a short link.
+      'GET /links': () => errorReply(404, 'NotFound', 'short link /links not found', '/links'),
       'POST /api/keys/key_409/activate': () =>
         errorReply(409, 'Conflict', 'A revoked key cannot be activated'),
       'GET /api/keys/key_429': () => ({
@@ -59,6 +61,15 @@ describe('exit codes for daemon answers', () => {
     expect(r.code).toBe(5)
     expect(JSON.parse(r.stdout)).toMatchObject({ error: 'NotFound', statusCode: 404 })
     expect(r.stderr).toBe('error: API key not found (HTTP 404)\n')
+  })
+
+  it('api with a path outside /api/ says where the API is (still exit 5, the body on stdout)', async () => {
+    const r = await cli(['api', 'GET', 'links'], { env: env() })
+    expect(r.code).toBe(5)
+    expect(JSON.parse(r.stdout)).toMatchObject({ error: 'NotFound', path: '/links' })
+    expect(r.stderr).toBe(
+      "error: short link /links not found: linkd's API paths begin with /api/, as in /api/use/links (HTTP 404)\n",
+    )
   })
 })
 

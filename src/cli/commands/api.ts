@@ -107,6 +107,13 @@ export async function runApi(opts: ApiOpts, ctx: Ctx): Promise<void> {
     if (!opts.silent) writeBody(ctx, res.body)
   } catch (err) {
     if (err instanceof ApiError && !opts.silent) writeBody(ctx, err.body)
+    // `api GET /links` reached a short link or no route: the API is under /api/.
+    if (err instanceof ApiError && err.status === 404 && !/^\/api(\/|$)/.test(path))
+      throw new ApiError(
+        404,
+        { ...err.body, message: `${err.message}: linkd's API paths begin with /api/, as in /api/use/links` },
+        err.retryAfter,
+      )
     throw err
   }
 }
