@@ -5,5 +5,6 @@
 export function inTermsOf(text: string, names: Readonly<Record<string, string>>): string {
   const fields = Object.keys(names)
   if (fields.length === 0) return text
-  return text.replace(new RegExp(`\\b(${fields.join('|')})\\b`, 'g'), (field) => names[field] ?? field)
+  const words = fields.map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+  return text.replace(new RegExp(`\\b(${words.join('|')})\\b`, 'g'), (field) => names[field] ?? field)
 }

@@ -114,6 +114,10 @@ describe('linkctl qr', () => {
     })
     expect(low.code).toBe(1)
     expect(low.stderr).toContain('contrast')
+    // A refused colour is named as the flag that set it, with what it takes.
+    const colour = await cli(['qr', 'create', link.id, '--foreground', '#zzz'], { env })
+    expect(colour.code).toBe(1)
+    expect(colour.stderr).toBe('error: --foreground has an invalid format (#rrggbb) (HTTP 400)\n')
   })
 
   it('list (--link filter), get, update, delete (--yes; refused without a terminal)', async () => {

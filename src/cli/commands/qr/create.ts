@@ -3,7 +3,7 @@ import type { Command } from 'commander'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit } from '../../output.js'
-import { qrFieldOptions, styleOf, targetOf, type QrFlags } from './shared.js'
+import { qrFieldOptions, STYLE_FLAGS, styleOf, targetOf, type QrFlags } from './shared.js'
 
 export async function runQrCreate(opts: QrFlags & { ref: string }, ctx: Ctx): Promise<void> {
   const style = await styleOf(opts) // a bad --logo file before any request
@@ -26,5 +26,9 @@ export function register(qr: Command): void {
         .argument('<link>', 'link or smart link: id (lnk_... / sml_...), short code or short URL'),
       'create',
     ),
-  ).action(action<QrFlags>(([ref], opts, ctx) => runQrCreate({ ...opts, ref: ref ?? '' }, ctx)))
+  ).action(
+    action<QrFlags>(([ref], opts, ctx) => runQrCreate({ ...opts, ref: ref ?? '' }, ctx), {
+      flagOf: STYLE_FLAGS,
+    }),
+  )
 }

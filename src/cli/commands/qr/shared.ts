@@ -8,7 +8,7 @@ import { Option, type Command } from 'commander'
 import type { QrCode, QrStyleInput } from '../../../contract/qr-codes.js'
 import { QR_ERROR_LEVELS, QR_LIMITS } from '../../../contract/limits.js'
 import type { LinkdClient } from '../../../client/index.js'
-import { action } from '../../action.js'
+import { action, type ActionExtra } from '../../action.js'
 import type { Ctx } from '../../../session/context.js'
 import { CliError, EXIT, UsageError } from '../../../session/exit-codes.js'
 import { when, type Column, type Field } from '../../output.js'
@@ -140,6 +140,17 @@ export function qrFieldOptions(cmd: Command, mode: 'create' | 'update'): Command
 
 export const REF_HELP = 'QR code id (qr_...)'
 
+/** The style fields the flags set, named as the flags in a refusal (`--foreground`, not `style.foreground`). */
+export const STYLE_FLAGS = {
+  'style.foreground': '--foreground',
+  'style.background': '--background',
+  'style.errorCorrection': '--error-correction',
+  'style.margin': '--margin',
+  'style.logo': '--logo',
+}
+
 /** A commander action for verbs whose first argument is a QR code id. */
-export const refAction = <O>(run: (opts: O & { ref: string }, ctx: Ctx) => Promise<void>) =>
-  action<O>(([ref], opts, ctx) => run({ ...opts, ref: ref ?? '' }, ctx))
+export const refAction = <O>(
+  run: (opts: O & { ref: string }, ctx: Ctx) => Promise<void>,
+  extra?: ActionExtra,
+) => action<O>(([ref], opts, ctx) => run({ ...opts, ref: ref ?? '' }, ctx), extra)

@@ -5,7 +5,15 @@ import { jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { UsageError } from '../../../session/exit-codes.js'
 import { emit, printRecord } from '../../output.js'
-import { qrFieldOptions, qrFields, REF_HELP, refAction, styleOf, type QrFlags } from './shared.js'
+import {
+  qrFieldOptions,
+  qrFields,
+  REF_HELP,
+  refAction,
+  STYLE_FLAGS,
+  styleOf,
+  type QrFlags,
+} from './shared.js'
 
 export async function runQrUpdate(opts: QrFlags & { ref: string }, ctx: Ctx): Promise<void> {
   const body: UpdateQrCodeBody = {}
@@ -21,5 +29,5 @@ export async function runQrUpdate(opts: QrFlags & { ref: string }, ctx: Ctx): Pr
 export function register(qr: Command): void {
   jsonOption(
     qrFieldOptions(qr.command('update').description('change a QR code').argument('<id>', REF_HELP), 'update'),
-  ).action(refAction<QrFlags>(runQrUpdate))
+  ).action(refAction<QrFlags>(runQrUpdate, { flagOf: STYLE_FLAGS }))
 }
