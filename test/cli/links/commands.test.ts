@@ -447,6 +447,12 @@ describe('links commands against linkd', () => {
     // The daemon's 400: a validation failure (1), naming the field.
     expect(badValue.code).toBe(1)
     expect(badValue.stderr).toContain('rules.0.conditions.0.value')
+    // A field a flag of its own sets is named as that flag.
+    const ogTitle = await cli(['links', 'create', 'https://example.com/x', '--og-title', 'x'.repeat(201)], {
+      env,
+    })
+    expect(ogTitle.code).toBe(1)
+    expect(ogTitle.stderr).toBe('error: --og-title must be at most 200 characters (HTTP 400)\n')
   })
 })
 

@@ -85,6 +85,10 @@ describe('linkctl smart-links', () => {
       gameId: 'cli-game',
     })
 
+    // A refused target is named as the flag that set it.
+    const ftp = await cli(['sl', 'create', '--fallback', FALLBACK, '--ios', 'ftp://example.com/app'], { env })
+    expect(ftp.code).toBe(1)
+    expect(ftp.stderr).toMatch(/^error: --ios /)
     const missing = await cli(['smart-links', 'create', '--ios', IOS], { env })
     expect(missing.code).toBe(2)
     expect(missing.stderr).toContain('--fallback')
@@ -106,7 +110,7 @@ describe('linkctl smart-links', () => {
     // Bad input the daemon refuses: 1 with its message.
     const bad = await cli(['sl', 'create', '--fallback', 'ftp://example.com/'], { env })
     expect(bad.code).toBe(1)
-    expect(bad.stderr).toContain('fallbackUrl')
+    expect(bad.stderr).toContain('--fallback must start with http:// or https://')
   })
 
   it('list: tab-separated when piped, a table on a terminal, --json the page; --search and --tag', async () => {

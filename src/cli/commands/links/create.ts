@@ -3,7 +3,7 @@ import type { Command } from 'commander'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit } from '../../output.js'
-import { createBody, linkFieldOptions, readPassword, SHORT_CODE_FLAG, type LinkFlags } from './shared.js'
+import { createBody, linkFieldOptions, readPassword, LINK_FLAGS, type LinkFlags } from './shared.js'
 
 export async function runLinksCreate(opts: LinkFlags & { url?: string }, ctx: Ctx): Promise<void> {
   const body = createBody(opts.url, opts)
@@ -25,7 +25,7 @@ export function register(links: Command): void {
     ),
   ).action(
     action<LinkFlags>(([url], opts, ctx) => runLinksCreate({ ...opts, ...(url ? { url } : {}) }, ctx), {
-      flagOf: SHORT_CODE_FLAG,
+      flagOf: LINK_FLAGS,
     }),
   )
 }

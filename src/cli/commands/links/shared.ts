@@ -248,9 +248,22 @@ export function shortCodeFlag(flags: { shortCode?: string; slug?: string }): str
 
 /**
  * The body fields a refusal may name, said as the flag that sets them: `customSlug` (create) and
- * `shortCode` (update) are `--short-code` (see `action`'s `flagOf`).
+ * `shortCode` (update) are `--short-code` (see `action`'s `flagOf`); smart links add theirs.
  */
 export const SHORT_CODE_FLAG = { customSlug: '--short-code', shortCode: '--short-code' } as const
+
+/** A link's fields set by flags of their own (`og.title must be at most 200 characters` → `--og-title …`). */
+export const LINK_FLAGS = {
+  ...SHORT_CODE_FLAG,
+  expiresAt: '--expires-at',
+  expiredUrl: '--expired-url',
+  startsAt: '--starts-at',
+  maxClicks: '--max-clicks',
+  redirectType: '--redirect-type',
+  'og.title': '--og-title',
+  'og.description': '--og-description',
+  'og.imageUrl': '--og-image',
+} as const
 
 /** `--force`: only with what moves the short URL. */
 export function forceFlag(body: { shortCode?: string; customDomainId?: string | null }): true {

@@ -8,7 +8,7 @@ import {
   linkFieldOptions,
   patchShortUrl,
   readPassword,
-  SHORT_CODE_FLAG,
+  LINK_FLAGS,
   updateBody,
   type LinkFlags,
 } from './shared.js'
@@ -35,5 +35,5 @@ export function register(links: Command): void {
       links.command('update').description('change a short link').argument('<link>', REF_HELP),
       'update',
     ),
-  ).action(refAction<LinkFlags>(runLinksUpdate, { flagOf: SHORT_CODE_FLAG }))
+  ).action(refAction<LinkFlags>(runLinksUpdate, { flagOf: LINK_FLAGS }))
 }

@@ -4,8 +4,7 @@ import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit } from '../../output.js'
 import { domainId } from '../domains/shared.js'
-import { createSmartBody, smartLinkFieldOptions, type SmartLinkFlags } from './shared.js'
-import { SHORT_CODE_FLAG } from '../links/shared.js'
+import { createSmartBody, SMART_LINK_FLAGS, smartLinkFieldOptions, type SmartLinkFlags } from './shared.js'
 
 export async function runSmartLinksCreate(opts: SmartLinkFlags, ctx: Ctx): Promise<void> {
   createSmartBody(opts) // usage errors before any request
@@ -22,6 +21,8 @@ export function register(smart: Command): void {
       'create',
     ),
   ).action(
-    action<SmartLinkFlags>((_args, opts, ctx) => runSmartLinksCreate(opts, ctx), { flagOf: SHORT_CODE_FLAG }),
+    action<SmartLinkFlags>((_args, opts, ctx) => runSmartLinksCreate(opts, ctx), {
+      flagOf: SMART_LINK_FLAGS,
+    }),
   )
 }

@@ -17,11 +17,22 @@ import {
   variantArg,
   FORCE_HELP,
   forceFlag,
+  SHORT_CODE_FLAG,
   SHORT_CODE_RULE,
   shortCodeFlag,
   shortCodeOptions,
 } from '../links/shared.js'
 import { codeOf, pickByRef, withCode } from '../links/refs.js'
+
+/** A smart link's fields named as the flags that set them in a refusal (`ios.url` → `--ios`). */
+export const SMART_LINK_FLAGS = {
+  ...SHORT_CODE_FLAG,
+  fallbackUrl: '--fallback',
+  'ios.url': '--ios',
+  'android.url': '--android',
+  'desktop.url': '--desktop',
+  gameId: '--game',
+} as const
 
 export interface SmartLinkRefOpts {
   /** A smart link id (sml_...), short code or short URL. */

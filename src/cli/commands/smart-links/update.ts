@@ -13,8 +13,9 @@ import {
   updateSmartBody,
   type SmartLinkFlags,
   type SmartLinkRefOpts,
+  SMART_LINK_FLAGS,
 } from './shared.js'
-import { patchShortUrl, SHORT_CODE_FLAG } from '../links/shared.js'
+import { patchShortUrl } from '../links/shared.js'
 
 export async function runSmartLinksUpdate(opts: SmartLinkRefOpts & SmartLinkFlags, ctx: Ctx): Promise<void> {
   updateSmartBody(opts, opts.domain === undefined ? undefined : null) // usage errors before any request
@@ -36,5 +37,5 @@ export function register(smart: Command): void {
       smart.command('update').description('change a smart link').argument('<smart-link>', REF_HELP),
       'update',
     ),
-  ).action(refAction<SmartLinkFlags>(runSmartLinksUpdate, { flagOf: SHORT_CODE_FLAG }))
+  ).action(refAction<SmartLinkFlags>(runSmartLinksUpdate, { flagOf: SMART_LINK_FLAGS }))
 }
