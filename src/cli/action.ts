@@ -63,6 +63,7 @@ export function jsonOption(cmd: Command): Command {
 /** Like `action`, for verbs whose first argument is an id: it becomes `opts.id`. */
 export function idAction<O>(
   run: (opts: O & { id: string }, ctx: Ctx) => Promise<void>,
+  extra?: ActionExtra,
 ): (...all: unknown[]) => Promise<void> {
-  return action<O>(([id], opts, ctx) => run({ ...opts, id: id ?? '' }, ctx))
+  return action<O>(([id], opts, ctx) => run({ ...opts, id: id ?? '' }, ctx), extra)
 }

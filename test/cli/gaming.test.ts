@@ -94,6 +94,15 @@ describe('linkctl games', () => {
     const r = await cli(['games', 'create', '--name', 'x', '--url', d.url, '--api-key', d.ownerKey])
     expect(r.code).toBe(2)
   })
+
+  it('a setting the daemon refuses is named as its flag', async () => {
+    const flags = ['--url', d.url, '--api-key', d.ownerKey]
+    const r = await cli(['games', 'update', 'cli-quest', '--currency', 'XYZ', ...flags])
+    expect(r.code).toBe(1)
+    expect(r.stderr).toBe(
+      'error: --currency XYZ is not an ISO 4217 code (HTTP 400)\n  --currency: must be an ISO 4217 code (e.g. USD, EUR)\n',
+    )
+  })
 })
 
 describe('linkctl events send → analytics overview', () => {

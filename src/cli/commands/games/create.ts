@@ -6,7 +6,7 @@ import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { UsageError } from '../../../session/exit-codes.js'
 import { emit, printRecord, warn } from '../../output.js'
-import { gameFields, given, ONCE, settingOptions, settings, type GameFlags } from './shared.js'
+import { GAME_FLAGS, gameFields, given, ONCE, settingOptions, settings, type GameFlags } from './shared.js'
 
 export async function runGamesCreate(o: GameFlags, ctx: Ctx): Promise<void> {
   if (!o.name || !o.platform) throw new UsageError('--name and --platform are required')
@@ -37,6 +37,6 @@ export function register(games: Command): void {
     )
     .option('--slug <id>', 'game id: letters, digits, -, _ (generated from the name when left out)')
   jsonOption(settingOptions(create)).action(
-    action<GameFlags>((_a, opts, ctx) => runGamesCreate(given(create, opts), ctx)),
+    action<GameFlags>((_a, opts, ctx) => runGamesCreate(given(create, opts), ctx), { flagOf: GAME_FLAGS }),
   )
 }

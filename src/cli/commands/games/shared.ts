@@ -88,6 +88,17 @@ export function settings(o: GameFlags) {
   }
 }
 
+/** The settings' fields named as their flags in a refusal (`reportingCurrency` → `--currency`). */
+export const GAME_FLAGS = {
+  rawRetentionDays: '--raw-retention-days',
+  compactedRetentionMonths: '--compacted-retention-months',
+  replayWindowSeconds: '--replay-window',
+  attributionWindowDays: '--attribution-window',
+  reportingCurrency: '--currency',
+  'segments.whale': '--whale',
+  'segments.dolphin': '--dolphin',
+}
+
 /** The setting flags of `games create` and `games update`. */
 export function settingOptions(cmd: Command): Command {
   return cmd

@@ -5,7 +5,7 @@ import { idAction, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { UsageError } from '../../../session/exit-codes.js'
 import { emit, printRecord } from '../../output.js'
-import { gameFields, given, settingOptions, settings, type GameFlags } from './shared.js'
+import { GAME_FLAGS, gameFields, given, settingOptions, settings, type GameFlags } from './shared.js'
 
 export async function runGamesUpdate(o: GameFlags & { id: string }, ctx: Ctx): Promise<void> {
   const body: UpdateGameBody = { ...(o.name ? { name: o.name } : {}), ...settings(o) }
@@ -23,6 +23,8 @@ export function register(games: Command): void {
     .argument('<game>', 'game id')
     .option('--name <name>', 'display name')
   jsonOption(settingOptions(update)).action(
-    idAction<GameFlags>((opts, ctx) => runGamesUpdate({ ...given(update, opts), id: opts.id }, ctx)),
+    idAction<GameFlags>((opts, ctx) => runGamesUpdate({ ...given(update, opts), id: opts.id }, ctx), {
+      flagOf: GAME_FLAGS,
+    }),
   )
 }
