@@ -19,9 +19,22 @@ function commandPath(cmd: Command): string {
 export interface ActionExtra extends Pick<ContextOptions, 'allowNewProfile'> {
   /**
    * Body fields the command sets with a flag, and that flag: an API refusal naming the field is
-   * said with the flag (`customSlug may only contain…` → `--short-code may only contain…`).
+   * said with the flag (`customSlug may only contain…` → `--short-code may only contain…`). A field
+   * named as a flag's camelCase attribute needs no entry (`requestLimit` → `--request-limit`).
    */
   flagOf?: Readonly<Record<string, string>>
+}
+
+/**
+ * The flags a refusal may name: each option whose attribute is a camelCase word, as the API
+ * names that field (one-word names such as `name` are left out: they also occur in prose), then
+ * the command's own `flagOf`.
+ */
+function flagsOf(cmd: Command, flagOf: Readonly<Record<string, string>> = {}): Record<string, string> {
+  const named: Record<string, string> = {}
+  for (const o of cmd.options)
+    if (o.long && !o.negate && /[A-Z]/.test(o.attributeName())) named[o.attributeName()] = o.long
+  return { ...named, ...flagOf }
 }
 
 export function action<O>(
@@ -50,7 +63,7 @@ export function action<O>(
     } catch (err) {
       // Said for humans: where a refused key came from, a server that is not linkd, TLS mismatches,
       // the flag behind a refused field.
-      throw await import('./diagnose.js').then((m) => m.explain(err, ctx, extra.flagOf))
+      throw await import('./diagnose.js').then((m) => m.explain(err, ctx, flagsOf(cmd, extra.flagOf)))
     }
   }
 }

@@ -34,7 +34,8 @@ export async function explain(
   const misplaced = noRouteUnderPath(err, target)
   if (misplaced) return misplaced
   // --json prints the API's own body, field names included.
-  if (err instanceof ApiError && flagOf && !ctx.json) return inFlagTerms(err, flagOf)
+  const said = err instanceof ApiError && flagOf && !ctx.json ? inFlagTerms(err, flagOf) : err
+  if (said !== err) return said
   if (err.name === 'ConnectionError') return (await tlsMismatch(err, target.url)) ?? err
   // An error body that is not linkd's, or an answer a command could not read: is it linkd at all?
   const foreign = err.name === 'ApiError' ? failure.body?.error === 'HttpError' : err.name === 'TypeError'

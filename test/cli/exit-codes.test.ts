@@ -51,7 +51,7 @@ describe('exit codes for daemon answers', () => {
     const r = await cli(['keys', 'create', '--name', 'x'], { env: env() })
     expect(r.code).toBe(1)
     expect(r.stderr).toBe(
-      'error: Invalid request body (HTTP 400)\n  name: must not be blank\n  requestLimit: must be >= 1\n',
+      'error: Invalid request body (HTTP 400)\n  name: must not be blank\n  --request-limit: must be >= 1\n',
     )
     expect(r.stdout).toBe('')
   })

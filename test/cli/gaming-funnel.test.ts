@@ -202,7 +202,7 @@ describe('linkctl analytics retention --group-by --return-event', () => {
       env: { LINKCTL_URL: d.url, LINKCTL_API_KEY: d.ownerKey },
     })
     expect(r.code).toBe(1)
-    expect(r.stderr).toMatch(/returnEvent must start with a letter/)
+    expect(r.stderr).toMatch(/^error: --return-event must start with a letter/)
     expect(r.stdout).toBe('')
   })
 })
