@@ -88,10 +88,11 @@ export function settings(o: GameFlags) {
   }
 }
 
-/** The settings' fields named as their flags in a refusal (`reportingCurrency` → `--currency`). */
+/**
+ * The settings' fields named otherwise than their flags, for a refusal (`reportingCurrency` →
+ * `--currency`); `rawRetentionDays`… map by themselves (see `action`).
+ */
 export const GAME_FLAGS = {
-  rawRetentionDays: '--raw-retention-days',
-  compactedRetentionMonths: '--compacted-retention-months',
   replayWindowSeconds: '--replay-window',
   attributionWindowDays: '--attribution-window',
   reportingCurrency: '--currency',

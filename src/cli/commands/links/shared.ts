@@ -252,14 +252,12 @@ export function shortCodeFlag(flags: { shortCode?: string; slug?: string }): str
  */
 export const SHORT_CODE_FLAG = { customSlug: '--short-code', shortCode: '--short-code' } as const
 
-/** A link's fields set by flags of their own (`og.title must be at most 200 characters` → `--og-title …`). */
+/**
+ * A link's fields set by flags named otherwise (`og.title must be at most 200 characters` →
+ * `--og-title …`); `expiresAt`, `maxClicks`… map by themselves (see `action`).
+ */
 export const LINK_FLAGS = {
   ...SHORT_CODE_FLAG,
-  expiresAt: '--expires-at',
-  expiredUrl: '--expired-url',
-  startsAt: '--starts-at',
-  maxClicks: '--max-clicks',
-  redirectType: '--redirect-type',
   'og.title': '--og-title',
   'og.description': '--og-description',
   'og.imageUrl': '--og-image',
