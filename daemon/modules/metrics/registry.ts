@@ -29,6 +29,8 @@ export interface MetricsSources {
   certificates?(): Promise<Array<{ domain: string; expiresAt: number }>>
   /** The PostgreSQL pool: connections open, idle, and queries waiting for one; undefined on SQLite. */
   pool?(): { total: number; idle: number; waiting: number } | undefined
+  /** QR PNGs a render worker is drawing, and those waiting for one. */
+  qrRenders?(): { running: number; queued: number }
   /** Now (Unix ms, the injected clock), for the days left on certificates. */
   now(): number
 }
@@ -303,6 +305,19 @@ export function createMetrics(sources: MetricsSources) {
       this.set({ state: 'open' }, p.total)
       this.set({ state: 'idle' }, p.idle)
       this.set({ state: 'waiting' }, p.waiting)
+    },
+  })
+
+  new Gauge({
+    name: 'linkd_qr_renders',
+    help: 'QR PNGs a render worker is drawing (running), and those waiting for one (queued)',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const r = sources.qrRenders?.()
+      if (!r) return
+      this.set({ state: 'running' }, r.running)
+      this.set({ state: 'queued' }, r.queued)
     },
   })
 
