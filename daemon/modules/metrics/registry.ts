@@ -78,6 +78,24 @@ function readGauge(registry: Registry, name: string, help: string, read: () => n
   })
 }
 
+/** A gauge by `state`, each state's value read from a module at scrape time. */
+function readStateGauge(
+  registry: Registry,
+  name: string,
+  help: string,
+  read: () => Record<string, number> | undefined,
+) {
+  return new Gauge({
+    name,
+    help,
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      for (const [state, v] of Object.entries(read() ?? {})) this.set({ state }, v)
+    },
+  })
+}
+
 /**
  * prom-client's gauges of active libuv handles, requests and resources in all: gauges named like
  * counters (`_total`), which `promtool check metrics` refuses. Their per-type gauges
@@ -294,32 +312,21 @@ export function createMetrics(sources: MetricsSources) {
     },
   })
 
-  new Gauge({
-    name: 'linkd_db_pool_connections',
-    help: 'PostgreSQL pool connections by state (open, idle), and queries waiting for one (waiting)',
-    labelNames: ['state'],
-    registers: [registry],
-    collect() {
+  readStateGauge(
+    registry,
+    'linkd_db_pool_connections',
+    'PostgreSQL pool connections by state (open, idle), and queries waiting for one (waiting)',
+    () => {
       const p = sources.pool?.()
-      if (!p) return
-      this.set({ state: 'open' }, p.total)
-      this.set({ state: 'idle' }, p.idle)
-      this.set({ state: 'waiting' }, p.waiting)
+      return p && { open: p.total, idle: p.idle, waiting: p.waiting }
     },
-  })
-
-  new Gauge({
-    name: 'linkd_qr_renders',
-    help: 'QR PNGs a render worker is drawing (running), and those waiting for one (queued)',
-    labelNames: ['state'],
-    registers: [registry],
-    collect() {
-      const r = sources.qrRenders?.()
-      if (!r) return
-      this.set({ state: 'running' }, r.running)
-      this.set({ state: 'queued' }, r.queued)
-    },
-  })
+  )
+  readStateGauge(
+    registry,
+    'linkd_qr_renders',
+    'QR PNGs a render worker is drawing (running), and those waiting for one (queued)',
+    () => sources.qrRenders?.(),
+  )
 
   // SQLite's background checkpointer (started by main.ts, outside the app): set once it exists.
   let checkpointer: (() => { active: boolean; runs: number }) | undefined
