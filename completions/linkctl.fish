@@ -1161,6 +1161,7 @@ complete -c linkctl -n '__linkctl_at \'audit\'' -l limit -x -d 'number of rows (
 complete -c linkctl -n '__linkctl_at \'audit\'' -l all -d 'fetch every row (a progress line on a terminal)'
 complete -c linkctl -n '__linkctl_at \'audit\'' -l columns -x -d 'table columns to show, in order (comma-separated): id, at, action, resource-type, resource, member, key, ip, status'
 complete -c linkctl -n '__linkctl_at \'audit\'' -l json -d 'print the result as JSON'
+complete -c linkctl -n '__linkctl_at \'api\'' -a 'GET POST PUT PATCH DELETE HEAD OPTIONS'
 complete -c linkctl -n '__linkctl_at \'api\'' -s F -l field -x -d 'typed field: true/false/null/numbers as JSON, @file reads a file (repeatable)'
 complete -c linkctl -n '__linkctl_at \'api\'' -s f -l raw-field -x -d 'string field (repeatable)'
 complete -c linkctl -n '__linkctl_at \'api\'' -s H -l header -x -d 'extra request header (repeatable)'

@@ -25,6 +25,7 @@ import { healthModule } from './modules/health/index.js'
 import { auditModule } from './modules/audit/index.js'
 import { qrCodesModule } from './modules/qr-codes/index.js'
 import { createMetrics, metricsModule } from './modules/metrics/index.js'
+import { renderStats } from './qr/index.js'
 import { exportsModule } from './modules/exports/index.js'
 import { services, type CompositionDeps } from './services.js'
 import { packageVersion } from '../src/version.js'
@@ -60,6 +61,7 @@ export async function compose(deps: CompositionDeps) {
       })
     },
     certificates: () => svc.domains.certificateExpiries(),
+    qrRenders: renderStats,
     pool: () =>
       deps.db.dialect === 'postgres'
         ? { total: deps.db.pool.totalCount, idle: deps.db.pool.idleCount, waiting: deps.db.pool.waitingCount }

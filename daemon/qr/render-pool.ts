@@ -48,6 +48,13 @@ export interface RenderPool {
    * render must not hold it). Later jobs start new workers.
    */
   cancel(): Promise<void>
+  /** Jobs a worker is drawing, and jobs waiting for one (read by the metrics at scrape time). */
+  stats(): RenderStats
+}
+
+export interface RenderStats {
+  running: number
+  queued: number
 }
 
 /**
@@ -208,6 +215,11 @@ export function createRenderPool(options: Partial<RenderPoolOptions> = {}): Rend
         dispatch()
       })
     },
+    stats() {
+      let running = 0
+      for (const slot of slots) if (slot.job) running++
+      return { running, queued: queue.length }
+    },
     async cancel() {
       const cancelled = { ok: false, reason: 'cancelled', message: 'linkd is shutting down' } as const
       for (const p of queue.splice(0)) p.done(cancelled)
@@ -227,3 +239,6 @@ export function renderPool(): RenderPool {
   shared ??= createRenderPool()
   return shared
 }
+
+/** The process's pool's renders, without starting it. */
+export const renderStats = (): RenderStats => shared?.stats() ?? { running: 0, queued: 0 }

@@ -11,7 +11,15 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { TuiClient, Trouble } from './api.js'
 import { systemClock, type TuiClock } from './clock.js'
 import { ErrorBoundary } from './components/error-boundary.js'
-import { TuiContext, tint, type KeyHelp, type ScreenDef, type ScreenProps, type TuiEnv } from './context.js'
+import {
+  TuiContext,
+  tint,
+  useRelearnWhile,
+  type KeyHelp,
+  type ScreenDef,
+  type ScreenProps,
+  type TuiEnv,
+} from './context.js'
 import { SCREENS } from './screens/index.js'
 import { wrapWords } from '../format/columns.js'
 import { uptime } from '../format/uptime.js'
@@ -40,6 +48,12 @@ export interface AppProps {
   screens?: ScreenDef[]
   /** False when the daemon has gaming turned off (run.ts asks GET /api/use): no gaming tab. */
   gaming?: boolean
+  /**
+   * Asks the daemon again who the key is (run.ts: `whoAmI`): when a screen or an action needs a
+   * scope the key lacked, and when the daemon refuses a screen (403). Without it, what the start
+   * learnt is kept.
+   */
+  relearn?: () => Promise<Who>
   /** Where the app starts (tests). */
   initialScreen?: string
   /** Writes the whole screen again (Ctrl-L; run.ts's screen writer). */
@@ -62,6 +76,53 @@ function useSize(): { columns: number; rows: number } {
     return () => void stdout.off('resize', onResize)
   }, [stdout])
   return size
+}
+
+/** Who the key is: its scopes (null: unknown), the status line's identity, why it cannot be used. */
+export interface Who {
+  scopes: ReadonlySet<string> | null
+  identity?: string
+  keyProblem?: string
+}
+
+/**
+ * The key's scopes, learnt at the start and again on `relearn()` (one request at a time): a member
+ * promoted or a key's scopes changed meanwhile are seen without a restart. An answer without scopes
+ * (the daemon down or slow) keeps what was learnt. A change says so on the status line.
+ */
+function useWho(props: AppProps, say: (message: string) => void): { who: Who; relearn(): void } {
+  const [learnt, setLearnt] = useState<Who | null>(null)
+  const asking = useRef(false)
+  const latest = useRef<{ props: AppProps; learnt: Who | null }>({ props, learnt })
+  latest.current = { props, learnt }
+  const relearn = useCallback(() => {
+    const ask = latest.current.props.relearn
+    if (!ask || asking.current) return
+    asking.current = true
+    ask()
+      .then((next) => {
+        if (next.scopes === null) return
+        const before = latest.current.learnt?.scopes ?? latest.current.props.scopes
+        setLearnt(next)
+        if (before !== null) {
+          const gained = [...next.scopes].filter((s) => !before.has(s))
+          const lost = [...before].filter((s) => !next.scopes!.has(s))
+          const said = [
+            ...(gained.length ? [`now with ${gained.join(', ')}`] : []),
+            ...(lost.length ? [`without ${lost.join(', ')}`] : []),
+          ]
+          if (said.length) say(`this key's scopes changed: ${said.join('; ')}`)
+        }
+      })
+      .catch(() => undefined)
+      .finally(() => (asking.current = false))
+  }, [say])
+  const who = learnt ?? {
+    scopes: props.scopes,
+    ...(props.identity !== undefined ? { identity: props.identity } : {}),
+    ...(props.keyProblem !== undefined ? { keyProblem: props.keyProblem } : {}),
+  }
+  return { who, relearn }
 }
 
 interface Status {
@@ -89,12 +150,18 @@ export function App(props: AppProps) {
   const troubles = useRef(new Map<string, Status>())
   const kept = useRef(new Map<string, { current: unknown }>()).current
 
-  const report = useCallback((source: string, trouble: Trouble | null, retryInMs?: number) => {
-    if (trouble) troubles.current.set(source, { trouble, retryInMs })
-    else troubles.current.delete(source)
-    const first = troubles.current.values().next()
-    setStatus(first.done ? { trouble: null, retryInMs: undefined } : first.value)
-  }, [])
+  const { who, relearn } = useWho(props, setMessage)
+  const report = useCallback(
+    (source: string, trouble: Trouble | null, retryInMs?: number) => {
+      // Refused by the daemon: the key's scopes or its member's role may have changed.
+      if (trouble?.kind === 'auth') relearn()
+      if (trouble) troubles.current.set(source, { trouble, retryInMs })
+      else troubles.current.delete(source)
+      const first = troubles.current.values().next()
+      setStatus(first.done ? { trouble: null, retryInMs: undefined } : first.value)
+    },
+    [relearn],
+  )
   const capture = useCallback((on: boolean) => {
     captured.current = Math.max(0, captured.current + (on ? 1 : -1))
   }, [])
@@ -104,13 +171,14 @@ export function App(props: AppProps) {
       refreshMs: Math.max(1, props.refreshSeconds) * 1000,
       clock: props.clock ?? systemClock,
       color: props.color,
-      scopes: props.scopes,
+      scopes: who.scopes,
       gaming,
-      ...(props.keyProblem ? { keyProblem: props.keyProblem } : {}),
+      ...(who.keyProblem ? { keyProblem: who.keyProblem } : {}),
       ...(props.url ? { url: props.url } : {}),
       report,
       capture,
       say: setMessage,
+      relearn,
       kept,
     }),
     [
@@ -118,12 +186,13 @@ export function App(props: AppProps) {
       props.refreshSeconds,
       props.clock,
       props.color,
-      props.scopes,
+      who.scopes,
       gaming,
-      props.keyProblem,
+      who.keyProblem,
       props.url,
       report,
       capture,
+      relearn,
       kept,
     ],
   )
@@ -202,6 +271,7 @@ export function App(props: AppProps) {
 
   const screen = screens[index] ?? screens[0]!
   const allowed = screen.scope === null || env.scopes === null || env.scopes.has(screen.scope)
+  useRelearnWhile(!allowed, env)
   // The whole terminal: one line each for the tab bar and the status line, the screen between.
   // Lines are written by row (screen-writer.ts), never with a line break: the last row can be
   // used without the terminal scrolling.
@@ -248,7 +318,7 @@ export function App(props: AppProps) {
               </Box>
             )}
           </Box>
-          <StatusLine status={status} message={message} identity={props.identity} color={props.color} />
+          <StatusLine status={status} message={message} identity={who.identity} color={props.color} />
         </Box>
       </KeysContext.Provider>
     </TuiContext.Provider>

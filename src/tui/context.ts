@@ -1,5 +1,5 @@
 /** What every screen receives: the client, the refresh interval, the key's scopes, the terminal. */
-import { createContext, useContext } from 'react'
+import { createContext, useContext, useEffect } from 'react'
 import type { ReactNode } from 'react'
 import type { TuiClient, Trouble } from './api.js'
 import type { TuiClock } from './clock.js'
@@ -25,6 +25,11 @@ export interface TuiEnv {
   capture(on: boolean): void
   /** A short message on the status line (the result of an action). */
   say(message: string): void
+  /**
+   * Asks the daemon again for the key's scopes (a promotion, a key's scopes changed): when
+   * something the user wants needs a scope the key lacked.
+   */
+  relearn(): void
   /** What screens keep while another tab is shown (use-kept.ts): one store per app. */
   kept: Map<string, { current: unknown }>
 }
@@ -76,8 +81,34 @@ export function hasScope(env: Pick<TuiEnv, 'scopes'>, scope: string): boolean {
  * For a key pressed for an action: true when the key's scopes allow it; otherwise false, and the
  * status line says which scope is missing (an action the key cannot do is never silent).
  */
-export function allowed(env: Pick<TuiEnv, 'scopes' | 'say'>, scope: string, action: string): boolean {
+export function allowed(
+  env: Pick<TuiEnv, 'scopes' | 'say' | 'relearn'>,
+  scope: string,
+  action: string,
+): boolean {
   if (hasScope(env, scope)) return true
   env.say(`${action} needs the scope ${scope}; this key does not have it`)
+  env.relearn()
   return false
+}
+
+/**
+ * While `refused` (what is shown needs a scope the key lacks), the key's scopes are read again
+ * now and every refresh interval: a promotion shows the screen without a restart.
+ */
+export function useRelearnWhile(
+  refused: boolean,
+  env: Pick<TuiEnv, 'relearn' | 'clock' | 'refreshMs'>,
+): void {
+  const { relearn, clock, refreshMs } = env
+  useEffect(() => {
+    if (!refused) return
+    let cancel = () => {}
+    const tick = () => {
+      relearn()
+      cancel = clock.after(refreshMs, tick)
+    }
+    tick()
+    return () => cancel()
+  }, [refused, relearn, clock, refreshMs])
 }

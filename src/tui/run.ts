@@ -1,6 +1,6 @@
 /**
  * `linkctl tui`: checks the terminal and the flags, learns the key's scopes (POST /api/keys/test,
- * as `linkctl status` does), then loads Ink and React (only now: other commands never load them)
+ * as `linkctl status` does; again when they matter: app.tsx), then loads Ink and React (only now: other commands never load them)
  * and runs the app on the alternate screen, restoring the terminal however it ends.
  */
 import { setFlagsFromString } from 'node:v8'
@@ -150,10 +150,8 @@ export async function runTui(opts: TuiOptions, ctx: Ctx): Promise<void> {
     import('./screen-writer.js'),
   ])
   const refreshSeconds = refreshWithin(asked, who.rateLimit)
-  const identity =
-    refreshSeconds > asked
-      ? `${who.identity} · refresh ${refreshSeconds}s (the key's rate limit)`
-      : who.identity
+  const described = (identity: string) =>
+    refreshSeconds > asked ? `${identity} · refresh ${refreshSeconds}s (the key's rate limit)` : identity
   const stdout = ctx.stdout as NodeJS.WriteStream
   // Ink renders each frame whole into a stand-in stdout; the writer sends the terminal only the
   // lines that changed (screen-writer.ts).
@@ -177,9 +175,14 @@ export async function runTui(opts: TuiOptions, ctx: Ctx): Promise<void> {
         color: ctx.color,
         scopes: who.scopes,
         gaming,
-        identity,
+        identity: described(who.identity),
         url: target.url,
         ...(who.keyProblem ? { keyProblem: who.keyProblem } : {}),
+        // A promotion, a key's scopes changed: read again when a screen or an action needs it.
+        relearn: async () => {
+          const again = await whoAmI(client, target.url, target.apiKey)
+          return { ...again, identity: described(again.identity) }
+        },
         redraw: () => writer.redraw(),
       },
       {

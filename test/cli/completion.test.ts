@@ -6,6 +6,9 @@ import { buildProgram } from '../../src/cli/program.js'
 import { COMPLETION_FILES, completionScript, SHELLS } from '../../src/cli/completion/index.js'
 import { packageRoot } from '../../src/version.js'
 import { cli, tempDir } from '../support/cli.js'
+import { createTestApp } from '../support/app.js'
+import { API_PATHS_FILE, apiPathsOf } from '../support/api-paths.js'
+import { API_PATHS } from '../../src/cli/completion/api-paths.js'
 
 const hasShell = (sh: string) => {
   try {
@@ -81,7 +84,29 @@ describe('shell completions', () => {
     expect(complete('linkctl team r')).toBe('revoke-invite role remove rm')
     expect(complete('linkctl team invite x --role ')).toBe('owner admin member viewer')
     expect(complete('linkctl team invitations --status ')).toBe('pending accepted revoked expired')
+    // `api`: the methods, then the paths linkd serves for that method (its OpenAPI document's).
+    expect(complete('linkctl api ')).toBe('GET POST PUT PATCH DELETE HEAD OPTIONS')
+    expect(complete('linkctl api P')).toBe('POST PUT PATCH')
+    expect(complete('linkctl api GET /api/keys')).toBe('/api/keys /api/keys/{id} /api/keys/{id}/activity')
+    expect(complete('linkctl api get /api/keys/{id}/a')).toBe('/api/keys/{id}/activity')
+    expect(complete('linkctl api POST /api/keys/{id}/r')).toBe(
+      '/api/keys/{id}/regenerate /api/keys/{id}/revoke',
+    )
+    expect(complete('linkctl --url http://x api -F a=1 DELETE /api/use/l')).toBe('/api/use/links/{id}')
+    expect(complete('linkctl api HEAD /health/')).toBe('/health/live /health/ready')
+    expect(complete('linkctl api GET /api/use/links ')).toBe('')
     tmp.remove()
+  })
+
+  it("the api command's paths are those of linkd's OpenAPI document, for each method", async () => {
+    const t = await createTestApp()
+    try {
+      const res = await t.call('GET', '/api/docs/openapi.json', { key: null })
+      // If this fails, regenerate with: npm run completions
+      expect(API_PATHS, `${API_PATHS_FILE} is stale: run npm run completions`).toEqual(apiPathsOf(res.json()))
+    } finally {
+      await t.close()
+    }
   })
 
   it.runIf(hasShell('zsh'))('the zsh script parses', () => {

@@ -76,6 +76,18 @@ const pngOf = (id: string) =>
     headers: { authorization: `Bearer ${key}` },
   })
 
+/** Waits until `n` QR renders are running in the render workers (GET /metrics, from loopback). */
+async function rendering(n: number): Promise<void> {
+  const end = Date.now() + 20_000
+  let text = ''
+  while (Date.now() < end) {
+    text = await (await fetch(`${daemon.url}/metrics`)).text()
+    if (new RegExp(`^linkd_qr_renders\\{state="running"\\} ${n}$`, 'm').test(text)) return
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  throw new Error(`no ${n} running QR renders in time; the metrics:\n${text}`)
+}
+
 describe('a hostile stored QR logo with the real daemon', () => {
   it('the render gives up with a 422 while /health is answered during it', async () => {
     const id = await hostileQr()
@@ -104,8 +116,8 @@ describe('a hostile stored QR logo with the real daemon', () => {
       (res) => res.status,
       () => 'closed',
     )
-    // The render is under way once the daemon is busy with it; the main thread still answers.
-    await new Promise((r) => setTimeout(r, 300))
+    // Under way once a render worker has it (the metrics say so); the main thread still answers.
+    await rendering(1)
     expect((await fetch(`${daemon.url}/health`)).status).toBe(200)
     const code = await daemon.stop('SIGTERM')
     expect(code, daemon.output()).toBe(0)

@@ -5,8 +5,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup } from 'ink-testing-library'
 import type { Link } from '../../src/contract/links.js'
-import { FakeClient } from './fake-client.js'
-import { frameWith, KEY, press, renderTui, resize } from './harness.js'
+import { FakeClient, makeLink, makeSmartLink } from './fake-client.js'
+import { frameWith, KEY, press, refreshUntil, renderTui, resize } from './harness.js'
 import { newOrg, renderOnDaemon, useDaemon } from './tui-daemon.js'
 
 afterEach(() => cleanup())
@@ -149,6 +149,29 @@ describe('links screen against linkd', () => {
     expect((await org.api.links.get(link!.id)).shortCode).toBe('moved')
   })
 
+  it('d asks about the link shown selected, after a link made elsewhere moved it down a row', async () => {
+    const { org, app } = await withLinks(3, (i) => ({
+      destinationUrl: `https://example.com/page/${i}`,
+      customSlug: `keep-${i}`,
+    }))
+    const listed = (await org.api.links.list({ sortBy: 'createdAt', sortOrder: 'desc' })).data as Link[]
+    await press(app, 'j')
+    await frameWith(app, '2 of 3')
+    const chosen = listed[1]!
+    // A second later (newest first: listed above the others).
+    daemon().clock.advance(1000)
+    await org.api.links.create({ destinationUrl: 'https://example.com/new', customSlug: 'made-elsewhere' })
+    await refreshUntil(app, (f) => f.includes('4 links'))
+    await frameWith(app, '3 of 4')
+    await press(app, 'd')
+    await frameWith(app, `Delete ${chosen.shortCode} (${chosen.destinationUrl})?`)
+    await press(app, 'y')
+    await frameWith(app, `deleted ${chosen.shortCode}`, '3 links')
+    const left = ((await org.api.links.list()).data as Link[]).map((l) => l.shortCode)
+    expect(left).toContain('made-elsewhere')
+    expect(left).not.toContain(chosen.shortCode)
+  })
+
   it('deletes only after y; any other key cancels', async () => {
     const { org, app } = await withLinks(2, (i) => ({
       destinationUrl: `https://example.com/page/${i}`,
@@ -212,6 +235,43 @@ describe('links screen, rendering', () => {
     // The focused field in three lines at most, the others in one: the end of the value last.
     expect(frame).toMatch(/^ {2}Destination URL: …a+\/end\n› Title/m)
     expect(frame).toMatch(/^› Title \(optional\): …T+\n {20}T+\n {20}T+ the end *\n {2}Custom short code/m)
+  })
+
+  it('the selection stays on its link when new links are listed above it, and Enter opens that link', async () => {
+    const app = renderTui({ initialScreen: 'links' })
+    await frameWith(app, '30 links')
+    await press(app, 'j', 'j')
+    await frameWith(app, '3 of 30')
+    // Two links made elsewhere: newest first, above the selected one.
+    app.client.state.links.unshift(makeLink(101), makeLink(100))
+    app.refresh()
+    await frameWith(app, '32 links', 'c101 ', '5 of 32')
+    await press(app, KEY.enter)
+    await frameWith(app, 'Link number 2')
+    await press(app, KEY.escape)
+    // A move goes on from there; a link deleted elsewhere above it moves the selection up with it.
+    await press(app, 'j')
+    await frameWith(app, '6 of 32')
+    app.client.state.links.splice(0, 1)
+    app.refresh()
+    await frameWith(app, '31 links', '5 of 31')
+    await press(app, KEY.enter)
+    await frameWith(app, 'Link number 3')
+  })
+
+  it('the smart links list keeps its selection on its smart link the same way', async () => {
+    const client = new FakeClient()
+    const app = renderTui({ client, initialScreen: 'links' })
+    await frameWith(app, '30 links')
+    await press(app, 's')
+    await frameWith(app, '2 smart links')
+    await press(app, 'j')
+    await frameWith(app, '2 of 2')
+    client.state.smartLinks!.unshift(makeSmartLink(9))
+    app.refresh()
+    await frameWith(app, '3 smart links', 'play9', '3 of 3')
+    await press(app, KEY.enter)
+    await frameWith(app, 'smart link sml_2')
   })
 
   it('j/k move the selection and the list scrolls with it', async () => {

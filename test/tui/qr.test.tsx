@@ -7,7 +7,7 @@ import { cleanup } from 'ink-testing-library'
 import { LinkdClient } from '../../src/client/index.js'
 import type { TestDaemon } from '../support/daemon.js'
 import { FakeClient } from './fake-client.js'
-import { frameWhere, frameWith, KEY, press, renderTui, type Rendered } from './harness.js'
+import { frameWhere, frameWith, KEY, press, refreshUntil, renderTui, type Rendered } from './harness.js'
 import { newOrg, renderOnDaemon, useDaemon, type Org } from './tui-daemon.js'
 
 afterEach(() => cleanup())
@@ -190,6 +190,20 @@ describe('QR codes in the Links screen against linkd', () => {
     await frameWith(app, 'saved the QR code “Poster!”')
     expect(app.sent('qrCodes.update').map(([id]) => id)).toEqual([poster.id])
     expect(await titles(org, link.id)).toEqual(['Made elsewhere', 'Flyer', 'Poster!'])
+  })
+
+  it('d asks about the code shown selected after a refresh lists a newer code above it', async () => {
+    const { d, org, link, poster, app } = await paneOnDaemon()
+    await press(app, 'j')
+    d.clock.advance(1000)
+    await org.api.qrCodes.create({ linkId: link.id, title: 'Made elsewhere' })
+    await refreshUntil(app, (f) => f.includes('QR codes: 3'))
+    await press(app, 'd')
+    await frameWith(app, 'Delete the QR code “Poster”')
+    await press(app, 'y')
+    await frameWith(app, 'deleted the QR code “Poster”', 'QR codes: 2')
+    expect(app.sent('qrCodes.delete')).toEqual([[poster.id]])
+    expect(await titles(org, link.id)).toEqual(['Made elsewhere', 'Flyer'])
   })
 
   it('deletes the selected code only after y', async () => {

@@ -5,7 +5,9 @@ import { cleanup } from 'ink-testing-library'
 import type { ScreenDef } from '../../src/tui/context.js'
 import { retryDelayMs, troubleOf, validationLines } from '../../src/tui/api.js'
 import { cli, OWNER_KEY, sampleKey, stubServer } from '../support/cli.js'
+import { whoAmI } from '../../src/tui/run.js'
 import { apiError, FakeClient, unreachable } from './fake-client.js'
+import { makeMember } from './fake-team.js'
 import { frameWith, frameWhere, KEY, press, renderTui, resize } from './harness.js'
 
 afterEach(() => cleanup())
@@ -316,5 +318,81 @@ describe('errors in place', () => {
       'rules.0.destinationUrl: is required',
       'rules.0.to: is not a known field',
     ])
+  })
+})
+
+describe("the key's scopes, read again when they matter", () => {
+  const URL = 'http://127.0.0.1:8080'
+  /** What GET /api/team/me answers for Bo, with the role and the scopes within it. */
+  const bo = (role: 'viewer' | 'member', effective: string[]) => ({
+    member: makeMember('mem_bo', 'Bo', role),
+    key: { id: 'key_aaaa', name: 'fake', preview: 'lk_•••aaaa' },
+    organization: { id: 'org_1', name: 'Org', plan: 'pro' },
+    permissions: ['links:read', 'links:write', 'keys:read', 'keys:write'],
+    effectivePermissions: effective,
+  })
+  /** The TUI as linkctl tui starts it: the scopes learnt once, and the way to learn them again. */
+  async function started(client: FakeClient, opts: Parameters<typeof renderTui>[0] = {}) {
+    const who = await whoAmI(client, URL, 'lk_live_abcdefgh')
+    return renderTui({
+      client,
+      scopes: who.scopes,
+      identity: who.identity,
+      relearn: () => whoAmI(client, URL, 'lk_live_abcdefgh'),
+      ...opts,
+    })
+  }
+
+  it('a screen that needed a scope shows once a refresh finds the member promoted; the status line names the new role', async () => {
+    const client = new FakeClient()
+    client.teamData.whoami = bo('viewer', ['links:read'])
+    const app = await started(client, { screens: THREE })
+    await press(app, '3')
+    await frameWith(app, 'THREE needs the scope keys:write', 'Bo (viewer)')
+    client.teamData.whoami = bo('member', ['links:read', 'keys:write'])
+    app.refresh()
+    const frame = await frameWith(app, 'screen three body', "this key's scopes changed: now with keys:write")
+    expect(frame).not.toContain('needs the scope')
+    await press(app, '1')
+    await frameWith(app, 'Bo (member) · fake (lk_•••aaaa) · Org')
+  })
+
+  it('an action refused for a scope reads the scopes again: pressed again after a promotion, it works', async () => {
+    const client = new FakeClient()
+    client.teamData.whoami = bo('viewer', ['links:read'])
+    const app = await started(client, { initialScreen: 'links' })
+    await frameWith(app, '30 links')
+    // Promoted while the TUI runs: the first press meets the scopes learnt at the start.
+    client.teamData.whoami = bo('member', ['links:read', 'links:write'])
+    await press(app, 'n')
+    // Refused (that message is replaced as soon as the scopes are read again).
+    await frameWith(app, "this key's scopes changed: now with links:write")
+    await press(app, 'n')
+    await frameWith(app, 'New link')
+  })
+
+  it('a screen refused by the daemon (403) reads the scopes again and says which one the key lost', async () => {
+    const client = new FakeClient()
+    client.teamData.whoami = bo('member', ['links:read', 'keys:read'])
+    const app = await started(client, { initialScreen: 'keys' })
+    await frameWith(app, '2 keys')
+    client.teamData.whoami = bo('viewer', ['links:read'])
+    client.failures.push(apiError(403, 'this key lacks the scope keys:read'))
+    app.refresh()
+    await frameWith(app, 'Keys needs the scope keys:read', "this key's scopes changed: without keys:read")
+  })
+
+  it('scopes that cannot be read again (no answer) leave what was learnt', async () => {
+    const client = new FakeClient()
+    client.teamData.whoami = bo('viewer', ['links:read'])
+    const app = await started(client, { screens: THREE })
+    await press(app, '3')
+    await frameWith(app, 'THREE needs the scope keys:write')
+    const asked = client.calls.filter((c) => c === 'keys.test').length
+    client.failures.push(unreachable())
+    app.refresh()
+    await frameWhere(app, () => client.calls.filter((c) => c === 'keys.test').length > asked, 'a key test')
+    await new Promise((r) => setImmediate(r))
+    expect(app.lastFrame()).toContain('THREE needs the scope keys:write')
   })
 })

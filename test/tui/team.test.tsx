@@ -9,6 +9,7 @@ import { LinkdClient } from '../../src/client/index.js'
 import type { Role } from '../../src/contract/scopes.js'
 import { frameWhere, frameWith, KEY, press, renderTui, resize } from './harness.js'
 import { newOrg, renderOnDaemon, useDaemon } from './tui-daemon.js'
+import { whoAmI } from '../../src/tui/run.js'
 
 afterEach(() => cleanup())
 
@@ -167,6 +168,29 @@ describe('team screen against linkd', () => {
 })
 
 describe('team screen, scopes', () => {
+  it('a viewer promoted by the owner while the TUI runs creates a link without a restart', async () => {
+    const d = daemon()
+    const org = await newOrg(d)
+    const { token } = await org.api.team.invite({ email: 'vera@example.com', role: 'viewer' })
+    const joined = await new LinkdClient({ baseUrl: d.url }).team.accept(token, 'Vera')
+    const key = joined.apiKey.key
+    // As linkctl tui starts: the scopes learnt once, and the way to learn them again.
+    const probe = new LinkdClient({ baseUrl: d.url, apiKey: key })
+    const who = await whoAmI(probe, d.url, key)
+    const app = renderOnDaemon(d, key, {
+      initialScreen: 'links',
+      scopes: who.scopes,
+      identity: who.identity,
+      relearn: () => whoAmI(probe, d.url, key),
+    })
+    await frameWith(app, 'No links yet.', 'Vera (viewer)')
+    await org.api.team.setRole(joined.member.id, 'member')
+    await press(app, 'n')
+    await frameWith(app, "this key's scopes changed: now with links:write")
+    await press(app, 'n')
+    await frameWith(app, 'New link', 'Destination URL')
+  })
+
   it('a key without team:write is told the missing scope; without team:read the screen says so', async () => {
     const readOnly = renderTui({ initialScreen: 'team', scopes: new Set(['team:read']) })
     const frame = await frameWith(readOnly, '3 members')

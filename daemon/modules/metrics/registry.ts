@@ -29,6 +29,8 @@ export interface MetricsSources {
   certificates?(): Promise<Array<{ domain: string; expiresAt: number }>>
   /** The PostgreSQL pool: connections open, idle, and queries waiting for one; undefined on SQLite. */
   pool?(): { total: number; idle: number; waiting: number } | undefined
+  /** QR PNGs a render worker is drawing, and those waiting for one. */
+  qrRenders?(): { running: number; queued: number }
   /** Now (Unix ms, the injected clock), for the days left on certificates. */
   now(): number
 }
@@ -72,6 +74,24 @@ function readGauge(registry: Registry, name: string, help: string, read: () => n
     collect() {
       const v = read()
       if (v !== undefined) this.set(v)
+    },
+  })
+}
+
+/** A gauge by `state`, each state's value read from a module at scrape time. */
+function readStateGauge(
+  registry: Registry,
+  name: string,
+  help: string,
+  read: () => Record<string, number> | undefined,
+) {
+  return new Gauge({
+    name,
+    help,
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      for (const [state, v] of Object.entries(read() ?? {})) this.set({ state }, v)
     },
   })
 }
@@ -292,19 +312,21 @@ export function createMetrics(sources: MetricsSources) {
     },
   })
 
-  new Gauge({
-    name: 'linkd_db_pool_connections',
-    help: 'PostgreSQL pool connections by state (open, idle), and queries waiting for one (waiting)',
-    labelNames: ['state'],
-    registers: [registry],
-    collect() {
+  readStateGauge(
+    registry,
+    'linkd_db_pool_connections',
+    'PostgreSQL pool connections by state (open, idle), and queries waiting for one (waiting)',
+    () => {
       const p = sources.pool?.()
-      if (!p) return
-      this.set({ state: 'open' }, p.total)
-      this.set({ state: 'idle' }, p.idle)
-      this.set({ state: 'waiting' }, p.waiting)
+      return p && { open: p.total, idle: p.idle, waiting: p.waiting }
     },
-  })
+  )
+  readStateGauge(
+    registry,
+    'linkd_qr_renders',
+    'QR PNGs a render worker is drawing (running), and those waiting for one (queued)',
+    () => sources.qrRenders?.(),
+  )
 
   // SQLite's background checkpointer (started by main.ts, outside the app): set once it exists.
   let checkpointer: (() => { active: boolean; runs: number }) | undefined

@@ -8,7 +8,14 @@ export function bashCompletion(program: Command): string {
   const words: string[] = []
   const opts: string[] = []
   const values: string[] = []
+  const second: string[] = []
+  const hasSecond: string[] = []
   walk(root, (c) => {
+    if (c.secondArgs) hasSecond.push(sq(c.path))
+    for (const [first, words] of Object.entries(c.secondArgs ?? {})) {
+      const cases = [...new Set([first, first.toLowerCase()])].map((f) => sq(`${c.path}|${f}`))
+      second.push(`    ${cases.join('|')}) echo ${sq(words.join(' '))} ;;`)
+    }
     const w = [...c.children.flatMap((ch) => ch.names), ...c.args]
     if (w.length) words.push(`    ${sq(c.path)}) echo ${sq(w.join(' '))} ;;`)
     opts.push(
@@ -54,8 +61,21 @@ ${values.join('\n')}
   esac
 }
 
+_linkctl_has_second() {
+  case "$1" in
+    ${hasSecond.join('|') || "''"}) return 0 ;;
+  esac
+  return 1
+}
+
+_linkctl_second() {
+  case "$1|$2" in
+${second.join('\n')}
+  esac
+}
+
 _linkctl() {
-  local cur prev cmdpath="" next w i
+  local cur prev cmdpath="" next w i first="" nargs=0
   cur="\${COMP_WORDS[COMP_CWORD]}"
   prev="\${COMP_WORDS[COMP_CWORD-1]}"
   if declare -F _get_comp_words_by_ref >/dev/null 2>&1; then _get_comp_words_by_ref -n : cur prev; fi
@@ -66,7 +86,11 @@ _linkctl() {
       continue
     fi
     next="$(_linkctl_descend "$cmdpath" "$w")"
-    [[ -n "$next" ]] && cmdpath="$next"
+    if [[ -n "$next" ]]; then
+      cmdpath="$next" first="" nargs=0
+    else
+      ((nargs++ == 0)) && first="$w"
+    fi
   done
   COMPREPLY=()
   if [[ "$prev" == -* ]] && _linkctl_takes_value "$cmdpath" "$prev"; then
@@ -79,6 +103,9 @@ _linkctl() {
     esac
   elif [[ "$cur" == -* ]]; then
     COMPREPLY=($(compgen -W "$(_linkctl_options "$cmdpath")" -- "$cur"))
+  elif ((nargs > 0)) && _linkctl_has_second "$cmdpath"; then
+    # The second argument's words follow the first (api GET: its paths); none after it.
+    ((nargs == 1)) && COMPREPLY=($(compgen -W "$(_linkctl_second "$cmdpath" "$first")" -- "$cur"))
   else
     COMPREPLY=($(compgen -W "$(_linkctl_words "$cmdpath")" -- "$cur"))
   fi

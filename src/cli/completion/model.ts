@@ -1,6 +1,8 @@
 /** The commander tree as plain data (for completions/ and docs/reference/cli.md), plus shell helpers. */
 import type { Argument, Command, Option } from 'commander'
+import { API_METHODS } from '../commands/api.js'
 import { HELP_TOPICS } from '../commands/help.js'
+import { API_PATHS } from './api-paths.js'
 
 export interface OptSpec {
   names: string[]
@@ -16,6 +18,8 @@ export interface CmdSpec {
   usage: string
   options: OptSpec[]
   args: string[]
+  /** The second argument's words, by the first one (`api`: each method's paths). */
+  secondArgs?: Record<string, readonly string[]>
   children: CmdSpec[]
 }
 
@@ -46,6 +50,17 @@ function model(cmd: Command, parentPath: string | null): CmdSpec {
   if (cmd.name() === 'help' && cmd.parent && !cmd.parent.parent) {
     args = [...cmd.parent.commands.filter((c) => c !== cmd).map((c) => c.name()), ...HELP_TOPICS]
   }
+  // `api <method> <path>`: the methods it takes, then the paths linkd serves with that method (HEAD
+  // those of GET).
+  let secondArgs: Record<string, readonly string[]> | undefined
+  if (cmd.name() === 'api' && cmd.parent && !cmd.parent.parent) {
+    args = [...API_METHODS]
+    secondArgs = {}
+    for (const m of API_METHODS) {
+      const paths = API_PATHS[m === 'HEAD' ? 'GET' : m]
+      if (paths?.length) secondArgs[m] = paths
+    }
+  }
   return {
     path,
     names: [cmd.name(), ...cmd.aliases()],
@@ -53,6 +68,7 @@ function model(cmd: Command, parentPath: string | null): CmdSpec {
     usage: cmd.registeredArguments.map((a) => humanArgName(a)).join(' '),
     options: help.visibleOptions(cmd).map(optSpec),
     args,
+    ...(secondArgs ? { secondArgs } : {}),
     children,
   }
 }

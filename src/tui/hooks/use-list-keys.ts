@@ -71,21 +71,47 @@ export function useCursor(count: number, rows: number): Cursor {
 /** The id of a listed resource: what useFollowingCursor follows. */
 export const byId = (item: { id: string }): string => item.id
 
+/** Rows a cursor follows an item through: an array, or a paged list's (use-paged-list.ts). */
+export interface FollowedRows<T> {
+  count: number
+  /** The row at an index; undefined while its page loads. */
+  rowAt(index: number): T | undefined
+  /** The index of the first row at hand that satisfies `ok`, or -1. */
+  findIndex(ok: (item: T) => boolean): number
+  /** Rows are on their way (a page loading): an item not found may be on one of them. */
+  busy?: boolean
+}
+
+const arrayRows = <T>(items: readonly T[]): FollowedRows<T> => ({
+  count: items.length,
+  rowAt: (index) => items[index],
+  findIndex: (ok) => items.findIndex(ok),
+})
+
 /**
  * useCursor over `items` that stays on the selected item (`idOf`) when a refresh moves its row: a
- * new item listed above it (a live feed, a teammate's webhook), a re-sort (a rule's priority). Keys
- * then act on the item the user chose, not on whatever took its row. A move key, `to` and `reset`
- * let go of it; an item that is gone leaves the cursor on its row.
+ * new item listed above it (a live feed, a teammate's webhook or link), a re-sort (a rule's
+ * priority). Keys then act on the item the user chose, not on whatever took its row. A move key,
+ * `to` and `reset` let go of it; an item that is gone leaves the cursor on its row (once no page
+ * that may hold it is loading).
  */
-export function useFollowingCursor<T>(items: readonly T[], idOf: (item: T) => string, rows: number): Cursor {
-  const pos = useCursor(items.length, rows)
+export function useFollowingCursor<T>(
+  items: readonly T[] | FollowedRows<T>,
+  idOf: (item: T) => string,
+  rows: number,
+): Cursor {
+  const list = Array.isArray(items) ? arrayRows<T>(items) : (items as FollowedRows<T>)
+  const pos = useCursor(list.count, rows)
   const followed = useRef<string | null>(null)
-  const at = followed.current === null ? -1 : items.findIndex((item) => idOf(item) === followed.current)
+  const at = followed.current === null ? -1 : list.findIndex((item) => idOf(item) === followed.current)
   const cursor = at >= 0 ? at : pos.cursor
   useLayoutEffect(() => {
     if (cursor !== pos.cursor) pos.to(cursor)
-    const item = items[cursor]
-    followed.current = item === undefined ? null : idOf(item)
+    // Not found while rows are loading: kept until they are in (a page still on its way, a reload).
+    if (at < 0 && followed.current !== null && list.busy) return
+    const item = list.rowAt(cursor)
+    if (item !== undefined) followed.current = idOf(item)
+    else if (cursor >= list.count) followed.current = null
   })
   return {
     cursor,

@@ -9,15 +9,23 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import type { PageOf } from '../../contract/common.js'
 import { retryDelayMs, troubleOf } from '../api.js'
 import { useTui } from '../context.js'
+import type { FollowedRows } from './use-list-keys.js'
 
 export const PAGE_SIZE = 100
 const KEEP_PAGES = 12
 
-export interface PagedList<T> {
+/** Also the rows a cursor follows its item through (useFollowingCursor). */
+export interface PagedList<T> extends FollowedRows<T> {
   /** Rows in the list; undefined until the first page answered. */
   total: number | undefined
+  /** `total`, 0 until it is known. */
+  count: number
   /** The row at an index, or undefined while its page loads. */
   rowAt(index: number): T | undefined
+  /** The index of the first row of the pages at hand that satisfies `ok`, or -1. */
+  findIndex(ok: (item: T) => boolean): number
+  /** A page is loading. */
+  busy: boolean
   /** Shows rows [from, to): fetches the pages they are on. */
   show(from: number, to: number): void
   /** Forgets every page and loads again (after a create or delete). */
@@ -56,6 +64,8 @@ export function usePagedList<T>(
         .current(page, PAGE_SIZE)
         .then((result) => {
           if (started !== generation.current) return
+          // Before the render this answer causes: that render sees whether pages are still loading.
+          loading.current.delete(page)
           failures.current = 0
           report(source, null)
           pages.current.set(page, result.data)
@@ -68,6 +78,7 @@ export function usePagedList<T>(
         })
         .catch((err: unknown) => {
           if (started !== generation.current) return
+          loading.current.delete(page)
           failures.current += 1
           const trouble = troubleOf(err)
           held.current.add(page)
@@ -79,9 +90,6 @@ export function usePagedList<T>(
             held.current.delete(page)
             setVersion((v) => v + 1)
           })
-        })
-        .finally(() => {
-          if (started === generation.current) loading.current.delete(page)
         })
     },
     [report, source, clock],
@@ -111,7 +119,16 @@ export function usePagedList<T>(
     setVersion((v) => v + 1)
   }, [])
 
-  // A new key (search) starts over.
+  // A new key (search) starts over, from the render that has it: rows of the old key are never
+  // shown (nor followed by a cursor) with it.
+  const keyed = useRef(key)
+  if (keyed.current !== key) {
+    keyed.current = key
+    generation.current += 1
+    pages.current.clear()
+    loading.current.clear()
+    held.current.clear()
+  }
   useEffect(() => {
     reload()
     setTotal(undefined)
@@ -134,5 +151,21 @@ export function usePagedList<T>(
     const rows = pages.current.get(Math.floor(index / PAGE_SIZE) + 1)
     return rows?.[index % PAGE_SIZE]
   }
-  return { total, rowAt, show, reload, requested: requested.current }
+  const findIndex = (ok: (item: T) => boolean): number => {
+    for (const [page, rows] of [...pages.current].sort(([a], [b]) => a - b)) {
+      const i = rows.findIndex(ok)
+      if (i >= 0) return (page - 1) * PAGE_SIZE + i
+    }
+    return -1
+  }
+  return {
+    total,
+    count: total ?? 0,
+    rowAt,
+    findIndex,
+    busy: loading.current.size > 0,
+    show,
+    reload,
+    requested: requested.current,
+  }
 }

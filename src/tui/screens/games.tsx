@@ -5,7 +5,7 @@
 import { Text } from '../components/text.js'
 import { useState } from 'react'
 import type { FunnelWindow } from '../../contract/limits.js'
-import { hasScope, useTui, type ScreenDef, type ScreenProps } from '../context.js'
+import { hasScope, useRelearnWhile, useTui, type ScreenDef, type ScreenProps } from '../context.js'
 import { useGamePicker } from '../hooks/use-game-picker.js'
 import { useKept } from '../hooks/use-kept.js'
 import { useKeys } from '../hooks/use-keys.js'
@@ -23,6 +23,7 @@ function Games({ active, width, height }: ScreenProps) {
   const [window, setWindow] = useKept<FunnelWindow>('games funnel window', '1d')
   const [editing, setEditing] = useState(false)
   const [fetches, setFetches] = useState(0)
+  useRelearnWhile(open !== null && !hasScope(env, 'analytics:read'), env)
 
   useKeys((input, key) => {
     if (!open) return

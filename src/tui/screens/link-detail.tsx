@@ -15,7 +15,7 @@ import { variantText } from '../../format/link-variants.js'
 import { fitHead, money, truncate } from '../../format/cells.js'
 import { plural } from '../../contract/numbers.js'
 import { sparkline } from '../components/sparkline.js'
-import { hasScope, useTui } from '../context.js'
+import { hasScope, useRelearnWhile, useTui } from '../context.js'
 import { usePoll } from '../hooks/use-poll.js'
 
 const HOURS = 48
@@ -131,6 +131,7 @@ function Platforms(props: { rows: PlatformShare[]; installs: number | undefined;
 function Analytics({ id, width }: { id: string; width: number }) {
   const env = useTui()
   const canRead = hasScope(env, 'analytics:read')
+  useRelearnWhile(!canRead, env)
   const poll = usePoll<LinkAnalytics | null>(
     `link ${id}`,
     () =>

@@ -15,7 +15,7 @@ import { editText, Field } from '../components/field.js'
 import { Form } from '../components/form.js'
 import { Table, type TableColumn } from '../components/table.js'
 import { allowed, hasScope, useTui, type ScreenDef, type ScreenProps } from '../context.js'
-import { LIST_KEYS, useCursor } from '../hooks/use-list-keys.js'
+import { byId, LIST_KEYS, useFollowingCursor } from '../hooks/use-list-keys.js'
 import { usePagedList } from '../hooks/use-paged-list.js'
 import { LinkDetail, linesBelowHead, SmartLinkDetail } from './link-detail.js'
 import { QrCodes } from './qr-codes.js'
@@ -67,7 +67,8 @@ function PlainLinks({ active, width, height, toggle }: ScreenProps & { toggle():
   // Rows for the table: the height less the search line, the header and the footer.
   const rows = Math.max(1, height - 3)
   const total = list.total ?? 0
-  const pos = useCursor(total, rows)
+  // On its link when others are listed above it or removed: keys act on the link shown selected.
+  const pos = useFollowingCursor(list, byId, rows)
   const { cursor, top } = pos
   useEffect(() => list.show(top, top + rows))
   useCapture(mode === 'search')
@@ -99,7 +100,9 @@ function PlainLinks({ active, width, height, toggle }: ScreenProps & { toggle():
     if (mode === 'search') {
       if (key.return) return setMode('list')
       if (key.escape) {
+        // The whole list again, from its top (as any change of the search).
         setSearch('')
+        pos.reset()
         return setMode('list')
       }
       setSearch((text) => editText(text, input, key) ?? text)
@@ -291,7 +294,7 @@ function SmartLinks({ active, width, height, toggle }: ScreenProps & { toggle():
   )
   const rows = Math.max(1, height - 3)
   const total = list.total ?? 0
-  const pos = useCursor(total, rows)
+  const pos = useFollowingCursor(list, byId, rows)
   const { cursor, top } = pos
   useEffect(() => list.show(top, top + rows))
   const selected = list.rowAt(cursor)

@@ -16,7 +16,7 @@ import { Table, type TableColumn } from '../components/table.js'
 import { Drawing, Text } from '../components/text.js'
 import { allowed, hasScope, useTui } from '../context.js'
 import { useKeys } from '../hooks/use-keys.js'
-import { useCursor } from '../hooks/use-list-keys.js'
+import { byId, useFollowingCursor } from '../hooks/use-list-keys.js'
 import { usePoll } from '../hooks/use-poll.js'
 import { qrCreateBody, qrEditBody, qrFields, styleSummary } from './qr-form.js'
 
@@ -109,7 +109,8 @@ export function QrCodes(props: {
   const poll = usePoll(`QR codes of ${name}`, () => codesOf(client, owner), [client, id])
   const codes = poll.data ?? []
   const rows = Math.max(1, props.rows)
-  const pos = useCursor(codes.length, rows)
+  // On its code when a refresh lists a newer one above it: keys act on the code shown selected.
+  const pos = useFollowingCursor(codes, byId, rows)
   const selected = codes[pos.cursor]
   const [mode, setMode] = useState<'list' | 'create' | 'edit' | 'preview'>('list')
   // The code edited or drawn, held: a refresh that adds a code moves the cursor's row.
