@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { PRESETS } from '../../../src/contract/scopes.js'
-import { createBody, updateBody } from '../../../src/cli/commands/keys/shared.js'
+import { Command } from 'commander'
+import { createBody, keyFieldOptions, updateBody } from '../../../src/cli/commands/keys/shared.js'
 import { UsageError } from '../../../src/session/exit-codes.js'
 import { parseExpiry } from '../../../src/cli/parse.js'
 
@@ -30,6 +31,10 @@ describe('flags', () => {
       allowedOrigins: ['https://a.example'],
     })
     expect(updateBody({ preset: 'read-only' })).toEqual({ permissions: [...PRESETS['read-only']] })
+    // --scope on update sets the key's whole list, as its help says (it said "add one scope").
+    expect(updateBody({ scope: ['keys:read'] })).toEqual({ permissions: ['keys:read'] })
+    const help = keyFieldOptions(new Command('update'), 'update').helpInformation({ error: false })
+    expect(help.replace(/\s+/g, ' ')).toContain('the key gets the scopes given, no others')
     expect(() => updateBody({})).toThrow(/nothing to update/)
   })
 

@@ -255,7 +255,12 @@ export function keyFieldOptions(cmd: Command, mode: 'create' | 'update'): Comman
       commaChoices(ACCEPTED_SCOPES),
     )
     .addOption(
-      new Option('--scope <scope>', 'add one scope (repeatable)')
+      new Option(
+        '--scope <scope>',
+        mode === 'update'
+          ? 'a scope (repeatable): the key gets the scopes given, no others'
+          : 'a scope (repeatable)',
+      )
         .choices(ACCEPTED_SCOPES)
         .argParser(commaChoices(ACCEPTED_SCOPES)),
     )
