@@ -6,9 +6,10 @@ import {
   randomBytes,
   timingSafeEqual,
 } from 'node:crypto'
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { customAlphabet } from 'nanoid'
+import { createPrivateDir } from './db/files.js'
 
 const ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 const ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz'
@@ -110,7 +111,7 @@ export function loadOrCreateMasterKey(
       )
     }
   }
-  mkdirSync(dataDir, { recursive: true })
+  createPrivateDir(dataDir)
   const key = randomBytes(32)
   writeFileSync(file, key.toString('hex') + '\n', { mode: 0o600, flag: 'wx' })
   chmodSync(file, 0o600)

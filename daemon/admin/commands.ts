@@ -2,7 +2,7 @@ import { existsSync, rmSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { redactDatabaseUrl, type Config } from '../config.js'
 import { isPostgresUrl, openDatabase, sqlitePath } from '../db/open.js'
-import { createPrivateFile } from '../db/files.js'
+import { createPrivateFile, pathProblem } from '../db/files.js'
 import { migrate, pendingMigrations } from '../db/migrate.js'
 import { systemClock } from '../clock.js'
 import { KEY_LIMITS, PLANS, type Plan } from '../../src/contract/limits.js'
@@ -79,7 +79,13 @@ export async function backupCommand(config: Config, file: string, out: Out): Pro
   const target = resolve(file)
   // Created here, empty and owner-only (an empty file is an empty database), so that the copy of
   // every secret hash and sealed value is never readable by others, even for a moment.
-  if (!createPrivateFile(target)) throw new Error(`${target} already exists; choose a new file`)
+  let created: boolean
+  try {
+    created = createPrivateFile(target)
+  } catch (err) {
+    throw new Error(`cannot create ${target}: ${pathProblem(target, err)}`, { cause: err })
+  }
+  if (!created) throw new Error(`${target} already exists; choose a new file`)
   const db = openDatabase(config.databaseUrl)
   reportTightened(db.tightened, out)
   try {

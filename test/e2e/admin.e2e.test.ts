@@ -3,7 +3,7 @@
  * data dir: init, org create / set-plan, migrate, backup, restart on an existing database, and
  * the graceful shutdown that flushes buffered usage before closing the database.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -163,6 +163,44 @@ describe('linkd offline subcommands', () => {
       )
     }
   })
+
+  it.runIf(existsSync('/proc/self'))(
+    'a data dir, database or backup where nothing can be made (/proc) is refused in words, at once',
+    async () => {
+      const dir = '/proc/linkd-test/data'
+      const inProc = { LINKD_DATA_DIR: dir, LINKD_DATABASE_URL: `sqlite:${join(dir, 'linkd.db')}` }
+      for (const args of [[], ['init'], ['org', 'create', 'acme']]) {
+        const r = await runBin(LINKD, args, inProc)
+        expect({ args, code: r.code }).toEqual({ args, code: 2 })
+        expect(r.stderr).toBe(
+          `linkd: invalid configuration:\n  LINKD_DATA_DIR / --data-dir: cannot use ${dir} as the data directory: nothing can be created in /proc\n`,
+        )
+      }
+      const database = await runBin(LINKD, ['init'], {
+        LINKD_DATA_DIR: join(work, 'proc-db'),
+        LINKD_DATABASE_URL: 'sqlite:/proc/linkd-test/linkd.db',
+      })
+      expect(database.code).toBe(2)
+      expect(database.stderr).toBe(
+        'linkd: invalid configuration:\n  LINKD_DATABASE_URL / --database-url: cannot create the database /proc/linkd-test/linkd.db: nothing can be created in /proc\n',
+      )
+      for (const args of [['migrate'], ['backup', join(work, 'never.db')]]) {
+        const r = await runBin(LINKD, args, inProc)
+        expect({ args, code: r.code }).toEqual({ args, code: 1 })
+        expect(r.stderr).toMatch(
+          /^linkd: no database at \/proc\/linkd-test\/data\/linkd\.db; run linkd init first/,
+        )
+      }
+      for (const [file, why] of [
+        ['/proc/copy.db', 'nothing can be created in /proc'],
+        [join(work, 'missing', 'copy.db'), `${join(work, 'missing')} does not exist`],
+      ]) {
+        const r = await linkd('backup', file!)
+        expect({ file, code: r.code }).toEqual({ file, code: 1 })
+        expect(r.stderr).toBe(`linkd: cannot create ${file}: ${why}\n`)
+      }
+    },
+  )
 
   it('a port in use stops linkd with exit 1 naming the setting and the address, before a first start makes its key', async () => {
     const busy = createServer()
