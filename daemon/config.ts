@@ -13,6 +13,9 @@ import { parseMasterKey } from './crypto.js'
 /** The longest delay Node's timers hold (2^31 - 1 ms, about 24.8 days); a longer one fires at once. */
 const TIMER_MAX_MS = 2_147_483_647
 
+/** A label of a DNS host name: 1-63 letters, digits and hyphens, no hyphen first or last. */
+const HOST_LABEL = '[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?'
+
 /**
  * Upper bounds of the counts and sizes, each far above any sane value, so that a typo (digits
  * too many) is refused rather than read as "no limit". Rates per minute: one process answers
@@ -65,7 +68,12 @@ export const ConfigSchema = Type.Object(
     webhookConcurrency: Type.Integer({ minimum: 1, maximum: 10_000 }),
     webhookConcurrencyPerOrg: Type.Integer({ minimum: 1, maximum: 10_000 }),
     dnsResolvers: Type.String({ minLength: 1 }),
-    cnameTarget: Type.Optional(Type.String({ pattern: '^[a-z0-9.:-]+$' })),
+    // Labels of a DNS host name (a trailing dot allowed), or an IP address (derived from LINKD_HOST).
+    cnameTarget: Type.Optional(
+      Type.String({
+        pattern: `^(${HOST_LABEL}(\\.${HOST_LABEL})*\\.?|[0-9a-f.]*:[0-9a-f:.]*)$`,
+      }),
+    ),
     aRecordIp: Type.Optional(
       Type.String({ pattern: '^(25[0-5]|2[0-4]\\d|1?\\d?\\d)(\\.(25[0-5]|2[0-4]\\d|1?\\d?\\d)){3}$' }),
     ),
@@ -356,7 +364,8 @@ export function checkDatabaseUrl(databaseUrl: string, setting: string): void {
 /** The settings checked by a pattern, in words (the regular expression is never shown). */
 const PATTERN_WORDS: Readonly<Record<string, string>> = {
   publicUrl: 'must start with http:// or https://',
-  cnameTarget: 'must be a host name in lower case (letters, digits, dots, hyphens), without a scheme or path',
+  cnameTarget:
+    'must be a host name in lower case (letters, digits, dots, hyphens; each dot-separated label 1-63 characters, not starting or ending with a hyphen), without a scheme or path',
   aRecordIp: 'must be an IPv4 address such as 203.0.113.10',
   acmeDirectory: 'must be an http:// or https:// URL, or off',
   acmeEmail: 'must be an e-mail address such as ops@example.com',

@@ -408,6 +408,27 @@ describe('config', () => {
     expect(loadConfig({ env: { LINKD_ACME_EMAIL: 'ops@example.com' } }).acmeEmail).toBe('ops@example.com')
   })
 
+  it('a CNAME target whose labels are not a host name (a hyphen at either end, empty) is refused in words', () => {
+    for (const value of [
+      '-x.example.',
+      'x-.example',
+      'go.-x.example',
+      'a..example',
+      `${'a'.repeat(64)}.example`,
+    ])
+      expect(
+        configError(() => loadConfig({ env: { LINKD_CNAME_TARGET: value } })),
+        value,
+      ).toBe(
+        'invalid configuration:\n  LINKD_CNAME_TARGET / --cname-target: must be a host name in lower case (letters, digits, dots, hyphens; each dot-separated label 1-63 characters, not starting or ending with a hyphen), without a scheme or path',
+      )
+    for (const value of ['x.example.', 'go-1.lnk.example', 'localhost', `${'a'.repeat(63)}.example`])
+      expect(loadConfig({ env: { LINKD_CNAME_TARGET: value } }).cnameTarget).toBe(value)
+    // Derived from the listen address when unset, an IP address included.
+    expect(loadConfig({ env: { LINKD_HOST: '::1' } }).cnameTarget).toBe('::1')
+    expect(loadConfig({ env: {} }).cnameTarget).toBe('127.0.0.1')
+  })
+
   it('a config file with an unknown key, bad JSON or not an object is refused', () => {
     const unknown = file({ port: 8081, colour: 'blue' })
     expect(configError(() => loadConfig({ file: unknown, env: {} }))).toMatch(/unknown setting "colour"/)
