@@ -33,9 +33,7 @@ function tighten(path: string, mode: number): boolean {
  * exists (/proc); here that is a `NothingCreated` error.
  */
 export function createPrivateDir(dir: string): void {
-  const missing: string[] = []
-  for (let p = resolve(dir); !existsSync(p) && dirname(p) !== p; p = dirname(p)) missing.unshift(p)
-  for (const p of missing) {
+  for (const p of missingDirs(dir)) {
     try {
       mkdirSync(p, { mode: DIR_MODE })
     } catch (err) {
@@ -45,6 +43,13 @@ export function createPrivateDir(dir: string): void {
       throw err
     }
   }
+}
+
+/** The directories of `dir` (itself included) that do not exist yet, outermost first. */
+export function missingDirs(dir: string): string[] {
+  const missing: string[] = []
+  for (let p = resolve(dir); !existsSync(p) && dirname(p) !== p; p = dirname(p)) missing.unshift(p)
+  return missing
 }
 
 /** A directory that exists but in which nothing can be created (a virtual file system: /proc, /sys). */
