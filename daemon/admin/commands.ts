@@ -29,6 +29,16 @@ function assertDatabaseExists(config: Config): void {
     )
 }
 
+/**
+ * The daemon's URL as its settings give it, for the owner key's login line: with port 0 linkd
+ * picks its port at start, which an offline command cannot know.
+ */
+function daemonUrl(config: Config): string {
+  return config.port === 0
+    ? config.publicUrl.replace(/:0$/, ':<the port linkd listens on>')
+    : config.publicUrl
+}
+
 /** `linkd init`: create the data dir, master key, schema and the default organization. */
 export async function initCommand(config: Config, out: Out): Promise<void> {
   const b = await bootstrap(config)
@@ -37,7 +47,7 @@ export async function initCommand(config: Config, out: Out): Promise<void> {
   if (b.generatedMasterKey)
     out(`Generated master key ${resolve(config.dataDir, 'secret.key')} (mode 0600); back it up.\n`)
   if (b.applied.length) out(`Applied migrations: ${b.applied.join(', ')}\n`)
-  if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey, config.publicUrl))
+  if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey, daemonUrl(config)))
   else out('Already initialized; the owner key was shown when it was created.\n')
 }
 
@@ -112,12 +122,12 @@ export async function orgCreateCommand(
   const b = await bootstrap(config)
   reportTightened(b.tightened, out)
   try {
-    if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey, config.publicUrl))
+    if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey, daemonUrl(config)))
     const { orgs, keys } = adminContext(config, b.db)
     const org = await orgs.create(name, plan as Plan | undefined)
     const key = await keys.createOwnerKey(org.id)
     out(`Created organization "${org.name}" (${org.id}, plan ${org.plan}).\n`)
-    out(ownerKeyBanner(org.name, key.key, config.publicUrl))
+    out(ownerKeyBanner(org.name, key.key, daemonUrl(config)))
   } finally {
     await b.db.close()
   }

@@ -51,6 +51,23 @@ describe('linkd offline subcommands', () => {
     expect(badPlan.stderr).toMatch(/plan must be one of/)
   })
 
+  it("org create names the daemon's URL as configured: LINKD_PORT and LINKD_HOST, or the public URL", async () => {
+    const hint = async (name: string, env: Record<string, string>) => {
+      const r = await runBin(LINKD, ['org', 'create', name], { LINKD_DATA_DIR: join(work, 'urls'), ...env })
+      expect(r.code, r.stderr).toBe(0)
+      return /Use it with: linkctl login --url (.+) --api-key lk_live_…/.exec(r.stdout)?.[1]
+    }
+    expect(await hint('url-port', { LINKD_PORT: '18111' })).toBe('http://127.0.0.1:18111')
+    expect(await hint('url-host', { LINKD_HOST: '0.0.0.0', LINKD_PORT: '18112' })).toBe(
+      'http://127.0.0.1:18112',
+    )
+    expect(await hint('url-public', { LINKD_PUBLIC_URL: 'https://l.example/', LINKD_PORT: '18113' })).toBe(
+      'https://l.example',
+    )
+    // Port 0: the port is picked when linkd starts, so none can be named offline.
+    expect(await hint('url-free', { LINKD_PORT: '0' })).toBe('http://127.0.0.1:<the port linkd listens on>')
+  })
+
   it('org set-plan changes the plan by name', async () => {
     const r = await linkd('org', 'set-plan', 'acme', 'starter')
     expect(r.code, r.stderr).toBe(0)
