@@ -23,6 +23,14 @@ export function deriveKey(masterKey: Buffer, purpose: string): Buffer {
 }
 
 /**
+ * The master key's fingerprint, stored to tell another key from it: HMAC-SHA256 of a fixed label
+ * under the key (hex). It reveals nothing of the key, nor of the keys derived for other purposes.
+ */
+export function masterKeyFingerprint(masterKey: Buffer): string {
+  return deriveKey(masterKey, 'fingerprint').toString('hex')
+}
+
+/**
  * A token in randomToken's format derived from `message` by HMAC-SHA256 under `key`: the same
  * message always gives the same token, and without the key nobody can compute it.
  */

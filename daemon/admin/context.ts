@@ -2,9 +2,10 @@ import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { ConfigError, redactDatabaseUrl, type Config } from '../config.js'
 import { systemClock } from '../clock.js'
-import { loadOrCreateMasterKey } from '../crypto.js'
+import { loadOrCreateMasterKey, masterKeyFingerprint } from '../crypto.js'
 import { isPostgresUrl, openDatabase, sqlitePath, type Db } from '../db/open.js'
 import { pathProblem, securePrivateDir, securePrivateFile } from '../db/files.js'
+import { matchesInstallationKey } from '../db/master-key.js'
 import { migrate } from '../db/migrate.js'
 import { EventBus } from '../events.js'
 import { DEFAULT_ORG_NAME } from '../modules/orgs/index.js'
@@ -61,8 +62,9 @@ function openConfigured(config: Config): Db {
 }
 
 /**
- * Opens the database, applies migrations and, on first start, creates organization `default`
- * with an owner key holding every scope. Used by `linkd`, `linkd init` and tests.
+ * Opens the database, applies migrations, refuses a master key other than the installation's
+ * (recording its fingerprint at the first start) and, on first start, creates organization
+ * `default` with an owner key holding every scope. Used by `linkd`, `linkd init` and tests.
  */
 export async function bootstrap(config: Config): Promise<Bootstrap> {
   const { tightenedDir, masterKey, generated } = prepareDataDir(config)
@@ -76,6 +78,12 @@ export async function bootstrap(config: Config): Promise<Bootstrap> {
       rmSync(join(config.dataDir, 'secret.key'), { force: true })
       throw new ConfigError(
         `invalid configuration:\n  LINKD_SECRET_KEY / --secret-key: the database ${redactDatabaseUrl(config.databaseUrl)} holds an installation, but there is no master key (no LINKD_SECRET_KEY, no ${join(config.dataDir, 'secret.key')}): give it the one its secrets were sealed with (the other processes' LINKD_SECRET_KEY, or the backed-up secret.key); only if it is lost, a new one (openssl rand -hex 32), after which webhook and game secrets and TLS keys must be replaced`,
+      )
+    }
+    if (!(await matchesInstallationKey(db.kysely, masterKeyFingerprint(masterKey), systemClock.now()))) {
+      if (generated) rmSync(join(config.dataDir, 'secret.key'), { force: true })
+      throw new ConfigError(
+        `invalid configuration:\n  LINKD_SECRET_KEY / --secret-key: the master key ${config.secretKey ? 'in LINKD_SECRET_KEY' : `in ${join(config.dataDir, 'secret.key')}`} is not the one of the installation in ${redactDatabaseUrl(config.databaseUrl)} (its fingerprint there differs): webhook and game secrets and TLS keys would not open. Give it the key they were sealed with (the other processes' LINKD_SECRET_KEY, or the backed-up secret.key)`,
       )
     }
     let ownerKey: string | undefined

@@ -3,7 +3,16 @@
  * data dir: init, org create / set-plan, migrate, backup, restart on an existing database, and
  * the graceful shutdown that flushes buffered usage before closing the database.
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -151,6 +160,53 @@ describe('linkd offline subcommands', () => {
       LINKD_SECRET_KEY: key,
     })
     expect(ok.code, ok.stderr).toBe(0)
+  })
+
+  it("a master key other than the installation's is refused (exit 2) by its fingerprint, recorded again after an upgrade", async () => {
+    const database = join(dataDir, 'linkd.db')
+    const key = readFileSync(join(dataDir, 'secret.key'), 'utf8').trim()
+    const fingerprint = () => {
+      const db = openDb()
+      try {
+        return db.prepare('SELECT fingerprint FROM master_key_fingerprint').all() as { fingerprint: string }[]
+      } finally {
+        db.close()
+      }
+    }
+    const recorded = fingerprint()
+    expect(recorded).toEqual([{ fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) }])
+    expect(recorded[0]!.fingerprint).not.toContain(key)
+    const other = 'cd'.repeat(32)
+    const refused = `linkd: invalid configuration:\n  LINKD_SECRET_KEY / --secret-key: the master key in LINKD_SECRET_KEY is not the one of the installation in sqlite:${database} (its fingerprint there differs): webhook and game secrets and TLS keys would not open. Give it the key they were sealed with (the other processes' LINKD_SECRET_KEY, or the backed-up secret.key)\n`
+    for (const args of [[], ['init'], ['org', 'create', 'never']]) {
+      const r = await runBin(LINKD, args, {
+        LINKD_DATA_DIR: dataDir,
+        LINKD_SECRET_KEY: other,
+        LINKD_PORT: '0',
+      })
+      expect({ args, code: r.code }).toEqual({ args, code: 2 })
+      expect(r.stderr).toBe(refused)
+    }
+    // A secret.key file that is another key is named as the file.
+    const elsewhere = join(work, 'other-key')
+    mkdirSync(elsewhere)
+    writeFileSync(join(elsewhere, 'secret.key'), `${other}\n`)
+    const byFile = await runBin(LINKD, ['init'], {
+      LINKD_DATA_DIR: elsewhere,
+      LINKD_DATABASE_URL: `sqlite:${database}`,
+    })
+    expect(byFile.code).toBe(2)
+    expect(byFile.stderr).toContain(
+      `the master key in ${join(elsewhere, 'secret.key')} is not the one of the installation`,
+    )
+
+    // A database from before the fingerprint (an upgrade): the first start records it, then refuses another key.
+    const db = new SQLite(database)
+    db.prepare('DELETE FROM master_key_fingerprint').run()
+    db.close()
+    expect((await linkd('init')).code).toBe(0)
+    expect(fingerprint()).toEqual(recorded)
+    expect((await runBin(LINKD, ['init'], { LINKD_DATA_DIR: dataDir, LINKD_SECRET_KEY: other })).code).toBe(2)
   })
 
   it('a mistyped subcommand is named as an unknown command, not as too many arguments', async () => {
