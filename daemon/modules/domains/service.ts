@@ -30,7 +30,7 @@ import { createCertificateOrders } from './certificates.js'
 import type { GuardPolicy } from '../webhooks/index.js'
 import { createFileChecker, resolverOf } from './file.js'
 import { alreadyAdded, claimTokens, heldUnverified, verifiedElsewhere } from './claims.js'
-import { presentDomain } from './present.js'
+import { announceDeleted, presentDomain } from './present.js'
 import { createDomainSettings, type DomainSettingsDeps } from './settings.js'
 import { createDomainUpkeep } from './upkeep.js'
 import { createVerification, methodFor } from './verification.js'
@@ -182,15 +182,7 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
       }
       await changed()
       // The organizations whose claims gave way learn it from domain.deleted.
-      for (const d of gone)
-        deps.events.emit(
-          'domain.deleted',
-          {
-            organizationId: d.organizationId,
-            data: { id: d.id, domain: d.domain, deletedAt: iso(t), reason: 'taken_over' },
-          },
-          t,
-        )
+      announceDeleted(deps.events, gone, t, 'taken_over')
       const out = present(record)
       deps.events.emit(
         'domain.created',
@@ -290,12 +282,7 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
       await deps.detachLinks(d.id)
       await store.delete(d.id)
       await changed()
-      const t = now()
-      deps.events.emit(
-        'domain.deleted',
-        { organizationId, data: { id: d.id, domain: d.domain, deletedAt: iso(t), reason: 'deleted' } },
-        t,
-      )
+      announceDeleted(deps.events, [d], now(), 'deleted')
     },
 
     /** Resolves when no certificate order is running (tests, shutdown). */

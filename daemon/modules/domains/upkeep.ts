@@ -1,10 +1,10 @@
 /** The domains' scheduled upkeep: pending re-checks, expired claims, certificate renewals. */
 import type { Clock } from '../../clock.js'
-import { iso } from '../../clock.js'
 import type { EventBus } from '../../events.js'
 import { DOMAIN_LIMITS } from '../../../src/contract/limits.js'
 import type { DomainService } from './api.js'
 import { ORDER_RUNS_MS } from './certificates.js'
+import { announceDeleted } from './present.js'
 import type { DomainRecord } from './records.js'
 import type { DomainStore } from './store.js'
 
@@ -58,15 +58,7 @@ export function createDomainUpkeep(deps: DomainUpkeepDeps): DomainUpkeep {
       const gone = await store.expireClaims(t - DOMAIN_LIMITS.claimMs)
       if (gone.length === 0) return 0
       await changed()
-      for (const d of gone)
-        deps.events.emit(
-          'domain.deleted',
-          {
-            organizationId: d.organizationId,
-            data: { id: d.id, domain: d.domain, deletedAt: iso(t), reason: 'expired' },
-          },
-          t,
-        )
+      announceDeleted(deps.events, gone, t, 'expired')
       return gone.length
     },
 
