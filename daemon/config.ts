@@ -13,6 +13,28 @@ import { parseMasterKey } from './crypto.js'
 /** The longest delay Node's timers hold (2^31 - 1 ms, about 24.8 days); a longer one fires at once. */
 const TIMER_MAX_MS = 2_147_483_647
 
+/** A label of a DNS host name: 1-63 letters, digits and hyphens, no hyphen first or last. */
+const HOST_LABEL = '[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?'
+
+/**
+ * Upper bounds of the counts and sizes, each far above any sane value, so that a typo (digits
+ * too many) is refused rather than read as "no limit". Rates per minute: one process answers
+ * some 40,000 requests a second, 2.4 million a minute.
+ */
+export const SETTING_MAX = {
+  ratePerMinute: 10_000_000,
+  /** Events waiting in memory (about 1 KB each). */
+  ingestQueue: 1_000_000,
+  /** A request body is held whole in memory and parsed. */
+  bodyBytes: 100 * 1024 * 1024,
+  skanHeldRows: 1_000_000,
+  skanHeldBytes: 1024 * 1024 * 1024,
+  /** A client address has at most 65,535 source ports. */
+  connectionsPerIp: 65_535,
+  /** A packet crosses at most 255 hops (the IP TTL), so does a request through proxies. */
+  proxyHops: 255,
+} as const
+
 /**
  * The one configuration schema. Sources, highest first: command-line flags, environment
  * (LINKD_*), an optional JSON config file (--config / LINKD_CONFIG), defaults. Validated once.
@@ -30,14 +52,14 @@ export const ConfigSchema = Type.Object(
     logFormat: StringEnum(['auto', 'json', 'pretty']),
     trustProxy: Type.Union([Type.Boolean(), Type.Integer({ minimum: 0 }), Type.String()]),
     defaultPlan: StringEnum(PLANS),
-    rateLimitPerIp: Type.Integer({ minimum: 1 }),
-    rateLimitPerOrg: Type.Integer({ minimum: 1 }),
-    rateLimitPerMember: Type.Integer({ minimum: 1 }),
-    rateLimitRedirectsPerIp: Type.Integer({ minimum: 1 }),
-    ingestRateLimitPerClient: Type.Integer({ minimum: 1 }),
-    ingestRateLimitPerGame: Type.Integer({ minimum: 1 }),
-    ingestQueueMax: Type.Integer({ minimum: 1 }),
-    bodyLimitBytes: Type.Integer({ minimum: 1024 }),
+    rateLimitPerIp: Type.Integer({ minimum: 1, maximum: SETTING_MAX.ratePerMinute }),
+    rateLimitPerOrg: Type.Integer({ minimum: 1, maximum: SETTING_MAX.ratePerMinute }),
+    rateLimitPerMember: Type.Integer({ minimum: 1, maximum: SETTING_MAX.ratePerMinute }),
+    rateLimitRedirectsPerIp: Type.Integer({ minimum: 1, maximum: SETTING_MAX.ratePerMinute }),
+    ingestRateLimitPerClient: Type.Integer({ minimum: 1, maximum: SETTING_MAX.ratePerMinute }),
+    ingestRateLimitPerGame: Type.Integer({ minimum: 1, maximum: SETTING_MAX.ratePerMinute }),
+    ingestQueueMax: Type.Integer({ minimum: 1, maximum: SETTING_MAX.ingestQueue }),
+    bodyLimitBytes: Type.Integer({ minimum: 1024, maximum: SETTING_MAX.bodyBytes }),
     shutdownTimeoutMs: Type.Integer({ minimum: 100, maximum: TIMER_MAX_MS }),
     jobs: Type.Boolean(),
     geoCityDb: Type.Optional(Type.String({ minLength: 1 })),
@@ -46,7 +68,12 @@ export const ConfigSchema = Type.Object(
     webhookConcurrency: Type.Integer({ minimum: 1, maximum: 10_000 }),
     webhookConcurrencyPerOrg: Type.Integer({ minimum: 1, maximum: 10_000 }),
     dnsResolvers: Type.String({ minLength: 1 }),
-    cnameTarget: Type.Optional(Type.String({ pattern: '^[a-z0-9.:-]+$' })),
+    // Labels of a DNS host name (a trailing dot allowed), or an IP address (derived from LINKD_HOST).
+    cnameTarget: Type.Optional(
+      Type.String({
+        pattern: `^(${HOST_LABEL}(\\.${HOST_LABEL})*\\.?|[0-9a-f.]*:[0-9a-f:.]*)$`,
+      }),
+    ),
     aRecordIp: Type.Optional(
       Type.String({ pattern: '^(25[0-5]|2[0-4]\\d|1?\\d?\\d)(\\.(25[0-5]|2[0-4]\\d|1?\\d?\\d)){3}$' }),
     ),
@@ -55,9 +82,9 @@ export const ConfigSchema = Type.Object(
     acmeCaFile: Type.Optional(Type.String({ minLength: 1 })),
     acmePrecheck: Type.Boolean(),
     httpsPort: Type.Optional(Type.Integer({ minimum: 0, maximum: 65535 })),
-    skanHeldMax: Type.Integer({ minimum: 1 }),
-    skanHeldMaxBytes: Type.Integer({ minimum: 4096 }),
-    connectionsPerIp: Type.Integer({ minimum: 1 }),
+    skanHeldMax: Type.Integer({ minimum: 1, maximum: SETTING_MAX.skanHeldRows }),
+    skanHeldMaxBytes: Type.Integer({ minimum: 4096, maximum: SETTING_MAX.skanHeldBytes }),
+    connectionsPerIp: Type.Integer({ minimum: 1, maximum: SETTING_MAX.connectionsPerIp }),
     headersTimeoutMs: Type.Integer({ minimum: 100, maximum: TIMER_MAX_MS }),
     gamingEnabled: Type.Boolean(),
     metricsToken: Type.Optional(Type.String({ minLength: 16 })),
@@ -273,8 +300,15 @@ export function checkSettingFiles(config: Config): void {
   }
 }
 
-/** A list of trusted proxies must parse as proxy-addr reads it (else linkd fails later, unnamed). */
+/**
+ * A list of trusted proxies must parse as proxy-addr reads it (else linkd fails later, unnamed);
+ * a hop count is one a request can take.
+ */
 function checkTrustProxy(value: unknown): void {
+  if (typeof value === 'number' && value > SETTING_MAX.proxyHops)
+    throw new ConfigError(
+      `invalid configuration:\n  LINKD_TRUST_PROXY / --trust-proxy: a hop count is ${String(SETTING_MAX.proxyHops)} at most (got ${String(value)})`,
+    )
   if (typeof value !== 'string') return
   for (const entry of value
     .split(',')
@@ -330,7 +364,8 @@ export function checkDatabaseUrl(databaseUrl: string, setting: string): void {
 /** The settings checked by a pattern, in words (the regular expression is never shown). */
 const PATTERN_WORDS: Readonly<Record<string, string>> = {
   publicUrl: 'must start with http:// or https://',
-  cnameTarget: 'must be a host name in lower case (letters, digits, dots, hyphens), without a scheme or path',
+  cnameTarget:
+    'must be a host name in lower case (letters, digits, dots, hyphens; each dot-separated label 1-63 characters, not starting or ending with a hyphen), without a scheme or path',
   aRecordIp: 'must be an IPv4 address such as 203.0.113.10',
   acmeDirectory: 'must be an http:// or https:// URL, or off',
   acmeEmail: 'must be an e-mail address such as ops@example.com',

@@ -6,9 +6,10 @@ import {
   randomBytes,
   timingSafeEqual,
 } from 'node:crypto'
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { customAlphabet } from 'nanoid'
+import { createPrivateDir } from './db/files.js'
 
 const ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 const ID_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz'
@@ -19,6 +20,14 @@ export const randomToken = customAlphabet(ALNUM, 32)
 /** A key for one purpose (`linkd:<purpose>:v1`) derived from the master key by HMAC-SHA256. */
 export function deriveKey(masterKey: Buffer, purpose: string): Buffer {
   return createHmac('sha256', masterKey).update(`linkd:${purpose}:v1`).digest()
+}
+
+/**
+ * The master key's fingerprint, stored to tell another key from it: HMAC-SHA256 of a fixed label
+ * under the key (hex). It reveals nothing of the key, nor of the keys derived for other purposes.
+ */
+export function masterKeyFingerprint(masterKey: Buffer): string {
+  return deriveKey(masterKey, 'fingerprint').toString('hex')
 }
 
 /**
@@ -110,7 +119,7 @@ export function loadOrCreateMasterKey(
       )
     }
   }
-  mkdirSync(dataDir, { recursive: true })
+  createPrivateDir(dataDir)
   const key = randomBytes(32)
   writeFileSync(file, key.toString('hex') + '\n', { mode: 0o600, flag: 'wx' })
   chmodSync(file, 0o600)

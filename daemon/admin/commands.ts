@@ -2,7 +2,7 @@ import { existsSync, rmSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { redactDatabaseUrl, type Config } from '../config.js'
 import { isPostgresUrl, openDatabase, sqlitePath } from '../db/open.js'
-import { createPrivateFile } from '../db/files.js'
+import { createPrivateFile, pathProblem } from '../db/files.js'
 import { migrate, pendingMigrations } from '../db/migrate.js'
 import { systemClock } from '../clock.js'
 import { KEY_LIMITS, PLANS, type Plan } from '../../src/contract/limits.js'
@@ -29,6 +29,16 @@ function assertDatabaseExists(config: Config): void {
     )
 }
 
+/**
+ * The daemon's URL as its settings give it, for the owner key's login line: with port 0 linkd
+ * picks its port at start, which an offline command cannot know.
+ */
+function daemonUrl(config: Config): string {
+  return config.port === 0
+    ? config.publicUrl.replace(/:0$/, ':<the port linkd listens on>')
+    : config.publicUrl
+}
+
 /** `linkd init`: create the data dir, master key, schema and the default organization. */
 export async function initCommand(config: Config, out: Out): Promise<void> {
   const b = await bootstrap(config)
@@ -37,7 +47,7 @@ export async function initCommand(config: Config, out: Out): Promise<void> {
   if (b.generatedMasterKey)
     out(`Generated master key ${resolve(config.dataDir, 'secret.key')} (mode 0600); back it up.\n`)
   if (b.applied.length) out(`Applied migrations: ${b.applied.join(', ')}\n`)
-  if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey, config.publicUrl))
+  if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey, daemonUrl(config)))
   else out('Already initialized; the owner key was shown when it was created.\n')
 }
 
@@ -79,7 +89,13 @@ export async function backupCommand(config: Config, file: string, out: Out): Pro
   const target = resolve(file)
   // Created here, empty and owner-only (an empty file is an empty database), so that the copy of
   // every secret hash and sealed value is never readable by others, even for a moment.
-  if (!createPrivateFile(target)) throw new Error(`${target} already exists; choose a new file`)
+  let created: boolean
+  try {
+    created = createPrivateFile(target)
+  } catch (err) {
+    throw new Error(`cannot create ${target}: ${pathProblem(target, err)}`, { cause: err })
+  }
+  if (!created) throw new Error(`${target} already exists; choose a new file`)
   const db = openDatabase(config.databaseUrl)
   reportTightened(db.tightened, out)
   try {
@@ -106,12 +122,12 @@ export async function orgCreateCommand(
   const b = await bootstrap(config)
   reportTightened(b.tightened, out)
   try {
-    if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey, config.publicUrl))
+    if (b.ownerKey) out(ownerKeyBanner('default', b.ownerKey, daemonUrl(config)))
     const { orgs, keys } = adminContext(config, b.db)
     const org = await orgs.create(name, plan as Plan | undefined)
     const key = await keys.createOwnerKey(org.id)
     out(`Created organization "${org.name}" (${org.id}, plan ${org.plan}).\n`)
-    out(ownerKeyBanner(org.name, key.key, config.publicUrl))
+    out(ownerKeyBanner(org.name, key.key, daemonUrl(config)))
   } finally {
     await b.db.close()
   }

@@ -1,11 +1,11 @@
-import { existsSync, rmSync } from 'node:fs'
-import { userInfo } from 'node:os'
-import { dirname, join } from 'node:path'
+import { rmSync } from 'node:fs'
+import { join } from 'node:path'
 import { ConfigError, redactDatabaseUrl, type Config } from '../config.js'
 import { systemClock } from '../clock.js'
-import { loadOrCreateMasterKey } from '../crypto.js'
-import { openDatabase, type Db } from '../db/open.js'
-import { securePrivateDir, securePrivateFile } from '../db/files.js'
+import { loadOrCreateMasterKey, masterKeyFingerprint } from '../crypto.js'
+import { isPostgresUrl, openDatabase, sqlitePath, type Db } from '../db/open.js'
+import { pathProblem, securePrivateDir, securePrivateFile } from '../db/files.js'
+import { matchesInstallationKey } from '../db/master-key.js'
 import { migrate } from '../db/migrate.js'
 import { EventBus } from '../events.js'
 import { DEFAULT_ORG_NAME } from '../modules/orgs/index.js'
@@ -40,34 +40,35 @@ function prepareDataDir(config: Config) {
     const { key: masterKey, generated } = loadOrCreateMasterKey(config.secretKey, config.dataDir)
     return { tightenedDir, masterKey, generated }
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code
-    if (code === undefined) throw err
+    if ((err as NodeJS.ErrnoException).code === undefined) throw err
     throw new ConfigError(
-      `invalid configuration:\n  LINKD_DATA_DIR / --data-dir: cannot use ${config.dataDir} as the data directory: ${fileProblem(config.dataDir, code, err)}`,
+      `invalid configuration:\n  LINKD_DATA_DIR / --data-dir: cannot use ${config.dataDir} as the data directory: ${pathProblem(config.dataDir, err)}`,
     )
   }
 }
 
-/** Why a path cannot be created or written, in words. */
-function fileProblem(path: string, code: string, err: unknown): string {
-  if (code === 'EEXIST' || code === 'ENOTDIR') {
-    let p = path
-    while (!existsSync(p) && dirname(p) !== p) p = dirname(p)
-    return `${p} is not a directory`
+/** The database opened; a SQLite file that cannot be made is a configuration error naming LINKD_DATABASE_URL. */
+function openConfigured(config: Config): Db {
+  try {
+    return openDatabase(config.databaseUrl)
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    if (isPostgresUrl(config.databaseUrl) || !/^E[A-Z]+$/.test(code ?? '')) throw err
+    const path = sqlitePath(config.databaseUrl)
+    throw new ConfigError(
+      `invalid configuration:\n  LINKD_DATABASE_URL / --database-url: cannot create the database ${path}: ${pathProblem(path, err)}`,
+    )
   }
-  if (code === 'EACCES' || code === 'EPERM') return `permission denied for user ${userInfo().username}`
-  if (code === 'EROFS') return 'read-only file system'
-  if (code === 'ENOSPC') return 'no space left on the device'
-  return (err as Error).message
 }
 
 /**
- * Opens the database, applies migrations and, on first start, creates organization `default`
- * with an owner key holding every scope. Used by `linkd`, `linkd init` and tests.
+ * Opens the database, applies migrations, refuses a master key other than the installation's
+ * (recording its fingerprint at the first start) and, on first start, creates organization
+ * `default` with an owner key holding every scope. Used by `linkd`, `linkd init` and tests.
  */
 export async function bootstrap(config: Config): Promise<Bootstrap> {
   const { tightenedDir, masterKey, generated } = prepareDataDir(config)
-  const db = openDatabase(config.databaseUrl)
+  const db = openConfigured(config)
   try {
     const applied = await migrate(db, systemClock.now())
     const { orgs, keys } = adminContext(config, db)
@@ -77,6 +78,12 @@ export async function bootstrap(config: Config): Promise<Bootstrap> {
       rmSync(join(config.dataDir, 'secret.key'), { force: true })
       throw new ConfigError(
         `invalid configuration:\n  LINKD_SECRET_KEY / --secret-key: the database ${redactDatabaseUrl(config.databaseUrl)} holds an installation, but there is no master key (no LINKD_SECRET_KEY, no ${join(config.dataDir, 'secret.key')}): give it the one its secrets were sealed with (the other processes' LINKD_SECRET_KEY, or the backed-up secret.key); only if it is lost, a new one (openssl rand -hex 32), after which webhook and game secrets and TLS keys must be replaced`,
+      )
+    }
+    if (!(await matchesInstallationKey(db.kysely, masterKeyFingerprint(masterKey), systemClock.now()))) {
+      if (generated) rmSync(join(config.dataDir, 'secret.key'), { force: true })
+      throw new ConfigError(
+        `invalid configuration:\n  LINKD_SECRET_KEY / --secret-key: the master key ${config.secretKey ? 'in LINKD_SECRET_KEY' : `in ${join(config.dataDir, 'secret.key')}`} is not the one of the installation in ${redactDatabaseUrl(config.databaseUrl)} (its fingerprint there differs): webhook and game secrets and TLS keys would not open. Give it the key they were sealed with (the other processes' LINKD_SECRET_KEY, or the backed-up secret.key)`,
       )
     }
     let ownerKey: string | undefined

@@ -1,5 +1,7 @@
-import { existsSync } from 'node:fs'
+import { existsSync, rmSync, rmdirSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
 import { checkDatabaseUrl, redactDatabaseUrl } from '../config.js'
+import { missingDirs } from '../db/files.js'
 import { isPostgresUrl, openDatabase, sqlitePath, type Db } from '../db/open.js'
 import { migrate } from '../db/migrate.js'
 import {
@@ -31,7 +33,8 @@ export interface MigrateDataOptions {
  * table of an installation into an empty database, as it is (key hashes and sealed secrets
  * unchanged, so the same master key reads them). Both sides are migrated first by this build;
  * the copy runs in one transaction on the target and checks the row counts before committing, so
- * a failed or interrupted copy leaves the target as empty as it found it.
+ * a failed or interrupted copy leaves the target as empty as it found it; a SQLite file it made
+ * is removed.
  */
 export async function migrateDataCommand(opts: MigrateDataOptions, out: Out): Promise<void> {
   checkDatabaseUrl(opts.from, '--from')
@@ -44,9 +47,17 @@ export async function migrateDataCommand(opts: MigrateDataOptions, out: Out): Pr
   }
   const started = performance.now()
   out(`Copying ${redactDatabaseUrl(opts.from)} to ${redactDatabaseUrl(opts.to)}\n`)
+  const made = madeByTarget(opts.to)
   const source = openDatabase(opts.from)
   try {
-    const target = openDatabase(opts.to)
+    let target: Db
+    try {
+      target = openDatabase(opts.to)
+    } catch (err) {
+      removeMade(made)
+      throw err
+    }
+    let done = false
     try {
       await prepare(source, target, out)
       const copied = await copyAll(source, target, out)
@@ -57,11 +68,36 @@ export async function migrateDataCommand(opts: MigrateDataOptions, out: Out): Pr
           'Start linkd with LINKD_DATABASE_URL set to the target and the same master key ' +
           '(LINKD_SECRET_KEY or DATA_DIR/secret.key).\n',
       )
+      done = true
     } finally {
       await target.close()
+      if (!done) removeMade(made)
     }
   } finally {
     await source.close()
+  }
+}
+
+/**
+ * What opening a SQLite target creates: its file (with -wal, -shm) and the folders missing on
+ * the way, innermost last; nothing for an existing file or a PostgreSQL database.
+ */
+function madeByTarget(to: string): { files: string[]; dirs: string[] } {
+  if (isPostgresUrl(to)) return { files: [], dirs: [] }
+  const path = resolve(sqlitePath(to))
+  if (existsSync(path)) return { files: [], dirs: [] }
+  return { files: [path, `${path}-wal`, `${path}-shm`], dirs: missingDirs(dirname(path)) }
+}
+
+/** Removes a failed copy's target file and the folders made for it (those left empty). */
+function removeMade(made: { files: string[]; dirs: string[] }): void {
+  for (const file of made.files) rmSync(file, { force: true })
+  for (const dir of made.dirs.toReversed()) {
+    try {
+      rmdirSync(dir)
+    } catch {
+      break // not empty: something else was put there meanwhile
+    }
   }
 }
 

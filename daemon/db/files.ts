@@ -1,4 +1,6 @@
-import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs'
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs'
+import { userInfo } from 'node:os'
+import { dirname, resolve } from 'node:path'
 
 /**
  * Owner-only modes for what holds the data: the data directory 0700, the database, its -wal and
@@ -25,9 +27,56 @@ function tighten(path: string, mode: number): boolean {
   return true
 }
 
-/** Creates `dir` (and missing parents) owner-only. An existing one is left as it is. */
+/**
+ * Creates `dir` (and missing parents) owner-only. An existing one is left as it is. One level at a
+ * time: Node's recursive mkdir loops forever where mkdir fails with ENOENT under a parent that
+ * exists (/proc); here that is a `NothingCreated` error.
+ */
 export function createPrivateDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: DIR_MODE })
+  for (const p of missingDirs(dir)) {
+    try {
+      mkdirSync(p, { mode: DIR_MODE })
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code
+      if (code === 'EEXIST' && statSync(p).isDirectory()) continue // made meanwhile
+      if (code === 'ENOENT') throw new NothingCreated(dirname(p))
+      throw err
+    }
+  }
+}
+
+/** The directories of `dir` (itself included) that do not exist yet, outermost first. */
+export function missingDirs(dir: string): string[] {
+  const missing: string[] = []
+  for (let p = resolve(dir); !existsSync(p) && dirname(p) !== p; p = dirname(p)) missing.unshift(p)
+  return missing
+}
+
+/** A directory that exists but in which nothing can be created (a virtual file system: /proc, /sys). */
+export class NothingCreated extends Error {
+  readonly code = 'ENOENT'
+  constructor(dir: string) {
+    super(`nothing can be created in ${dir}`)
+  }
+}
+
+/** Why `path` cannot be created or written, in words, from the error of the attempt. */
+export function pathProblem(path: string, err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code
+  if (err instanceof NothingCreated) return err.message
+  if (code === 'EEXIST' || code === 'ENOTDIR') {
+    let p = path
+    while (!existsSync(p) && dirname(p) !== p) p = dirname(p)
+    return `${p} is not a directory`
+  }
+  if (code === 'ENOENT')
+    return existsSync(dirname(path))
+      ? new NothingCreated(dirname(path)).message
+      : `${dirname(path)} does not exist`
+  if (code === 'EACCES' || code === 'EPERM') return `permission denied for user ${userInfo().username}`
+  if (code === 'EROFS') return 'read-only file system'
+  if (code === 'ENOSPC') return 'no space left on the device'
+  return (err as Error).message
 }
 
 /** The data directory: created 0700, or tightened to 0700. Returns the paths tightened. */

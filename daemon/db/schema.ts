@@ -10,6 +10,7 @@ import type {
   JobRunsTable,
   SchemaMigrationsTable,
   RateLimitCountersTable,
+  MasterKeyFingerprintTable,
 } from './schema/platform.js'
 import type { LinksTable, LinkTagsTable } from './schema/links.js'
 import type {
@@ -77,6 +78,7 @@ export interface Database {
   job_runs: JobRunsTable
   schema_migrations: SchemaMigrationsTable
   rate_limit_counters: RateLimitCountersTable
+  master_key_fingerprint: MasterKeyFingerprintTable
   links: LinksTable
   link_tags: LinkTagsTable
   qr_codes: QrCodesTable

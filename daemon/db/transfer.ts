@@ -69,6 +69,7 @@ export const TABLE_KEYS = {
   safety_lists: ['id'],
   safety_list_hosts: ['upload_id', 'host'],
   export_destinations: ['id'],
+  master_key_fingerprint: ['id'],
 } as const satisfies Keys
 
 export type CopiedTable = keyof typeof TABLE_KEYS

@@ -23,6 +23,14 @@ describe('linkctl domains', () => {
     expect(r.stderr).toBe('')
   })
 
+  it('add of an internationalized name says the punycode form to add', async () => {
+    const r = await cli(['domains', 'add', 'bücher.example.test'], { env })
+    expect(r.code).toBe(1)
+    expect(r.stderr).toBe(
+      'error: domain is an internationalized name: add its punycode form, xn--bcher-kva.example.test (HTTP 400)\n',
+    )
+  })
+
   it('list / get / ssl / stats piped and as JSON; errors map to exit codes', async () => {
     const list = await cli(['domains', 'list', '--json'], { env })
     const id = JSON.parse(list.stdout).data[0].id as string

@@ -53,11 +53,53 @@ describe('linkctl fraud rules', () => {
     expect(lines[0]).toBe('ID\tNAME\tACTION\tCONDITION\tPRIORITY\tCOOLDOWN\tENABLED\tUPDATED')
     expect(lines).toHaveLength(7)
     expect(lines[1]).toMatch(
-      /^rule_\w+\tBlock Bot Traffic\tblock\tscore\.bot_detection gte 0\.8\t100\t-\tyes\t/,
+      /^rule_\w+\tBlock Bot Traffic\tblock\tscore\.bot_detection gte 0\.8\t100\tnone\tyes\t/,
     )
     const page = await json<PageOf<FraudRule>>(['fraud', 'rules', 'list', game])
     expect(page).toMatchObject({ total: 6, page: 1, perPage: 20, hasMore: false })
     expect(page.data.filter((x) => x.enabled)).toHaveLength(3)
+  })
+
+  it('a cooldown reads the same in the list and in what create and update print: none for 0, else minutes', async () => {
+    const create = (name: string, cooldown: string) =>
+      cli(
+        ['fraud', 'rules', 'create', game, '--name', name, '--action', 'log', '--field', 'country'].concat([
+          '--operator',
+          'eq',
+          '--value',
+          'XX',
+          '--cooldown',
+          cooldown,
+          '--disabled',
+        ]),
+        { env },
+      )
+    // A record piped: a header line and a line of values.
+    const cooldownOf = (stdout: string) => {
+      const [header, values] = stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.split('\t'))
+      return values![header!.indexOf('COOLDOWN')]
+    }
+    try {
+      const none = await create('Cooldown none', '0')
+      expect(none.code, none.stderr).toBe(0)
+      expect(cooldownOf(none.stdout)).toBe('none')
+      const some = await create('Cooldown some', '15')
+      expect(cooldownOf(some.stdout)).toBe('15 min')
+      const list = await cli(['fraud', 'rules', 'list', game, '--all', '--columns', 'name,cooldown'], { env })
+      expect(list.stdout).toContain('Block Bot Traffic\tnone\n')
+      expect(list.stdout).toContain('Cooldown none\tnone\n')
+      expect(list.stdout).toContain('Cooldown some\t15 min\n')
+      const updated = await cli(['fraud', 'rules', 'update', game, 'Cooldown some', '--cooldown', '0'], {
+        env,
+      })
+      expect(cooldownOf(updated.stdout)).toBe('none')
+    } finally {
+      for (const name of ['Cooldown none', 'Cooldown some'])
+        await cli(['fraud', 'rules', 'delete', game, name, '--yes'], { env })
+    }
   })
 
   it('list pages like the other lists: --limit, --page, --all', async () => {

@@ -289,7 +289,7 @@ describe('config', () => {
   it('a wrong number or choice says what is accepted, in words', () => {
     const problem = (env: Record<string, string>) => configError(() => loadConfig({ env })).split('\n')[1]
     expect(problem({ LINKD_RATE_LIMIT_PER_IP: '-5' })).toBe(
-      '  LINKD_RATE_LIMIT_PER_IP / --rate-limit-per-ip: must be a whole number, 1 or more (got -5)',
+      '  LINKD_RATE_LIMIT_PER_IP / --rate-limit-per-ip: must be a whole number from 1 to 10000000 (got -5)',
     )
     expect(problem({ LINKD_PORT: 'eighty' })).toBe(
       '  LINKD_PORT / --port: must be a whole number from 0 to 65535 (got eighty)',
@@ -298,7 +298,7 @@ describe('config', () => {
       '  LINKD_HTTPS_PORT / --https-port: must be a whole number from 0 to 65535 (got 70000)',
     )
     expect(problem({ LINKD_INGEST_QUEUE_MAX: '1e12' })).toBe(
-      '  LINKD_INGEST_QUEUE_MAX / --ingest-queue-max: must be a whole number, 1 or more (got 1e12)',
+      '  LINKD_INGEST_QUEUE_MAX / --ingest-queue-max: must be a whole number from 1 to 1000000 (got 1e12)',
     )
     expect(problem({ LINKD_LOG_LEVEL: 'loud' })).toBe(
       '  LINKD_LOG_LEVEL / --log-level: must be one of fatal, error, warn, info, debug, trace, silent (got loud)',
@@ -308,6 +308,38 @@ describe('config', () => {
     )
     expect(problem({ LINKD_METRICS_TOKEN: 'short' })).toBe(
       '  LINKD_METRICS_TOKEN / --metrics-token: must be 16 characters or more',
+    )
+  })
+
+  it('every count and size has a maximum: accepted at it, refused one past, naming the setting', () => {
+    const bounds: Array<[string, keyof ReturnType<typeof loadConfig>, number]> = [
+      ['LINKD_RATE_LIMIT_PER_IP', 'rateLimitPerIp', 10_000_000],
+      ['LINKD_RATE_LIMIT_PER_ORG', 'rateLimitPerOrg', 10_000_000],
+      ['LINKD_RATE_LIMIT_PER_MEMBER', 'rateLimitPerMember', 10_000_000],
+      ['LINKD_RATE_LIMIT_REDIRECTS_PER_IP', 'rateLimitRedirectsPerIp', 10_000_000],
+      ['LINKD_INGEST_RATE_LIMIT_PER_CLIENT', 'ingestRateLimitPerClient', 10_000_000],
+      ['LINKD_INGEST_RATE_LIMIT_PER_GAME', 'ingestRateLimitPerGame', 10_000_000],
+      ['LINKD_INGEST_QUEUE_MAX', 'ingestQueueMax', 1_000_000],
+      ['LINKD_BODY_LIMIT', 'bodyLimitBytes', 104_857_600],
+      ['LINKD_SKAN_HELD_MAX', 'skanHeldMax', 1_000_000],
+      ['LINKD_SKAN_HELD_MAX_BYTES', 'skanHeldMaxBytes', 1_073_741_824],
+      ['LINKD_CONNECTIONS_PER_IP', 'connectionsPerIp', 65_535],
+    ]
+    for (const [variable, key, max] of bounds) {
+      expect(loadConfig({ env: { [variable]: String(max) } })[key], variable).toBe(max)
+      expect(configError(() => loadConfig({ env: { [variable]: String(max + 1) } }))).toMatch(
+        new RegExp(
+          `^invalid configuration:\\n {2}${variable} / --[a-z-]+: must be a whole number from \\d+ to ${max} \\(got ${max + 1}\\)$`,
+        ),
+      )
+    }
+    // A number past what doubles hold exactly (1e20, as typed in digits) is refused too.
+    expect(configError(() => loadConfig({ env: { LINKD_BODY_LIMIT: '100000000000000000000' } }))).toMatch(
+      /LINKD_BODY_LIMIT \/ --body-limit-bytes: must be a whole number from 1024 to 104857600/,
+    )
+    expect(loadConfig({ env: { LINKD_TRUST_PROXY: '255' } }).trustProxy).toBe(255)
+    expect(configError(() => loadConfig({ env: { LINKD_TRUST_PROXY: '256' } }))).toBe(
+      'invalid configuration:\n  LINKD_TRUST_PROXY / --trust-proxy: a hop count is 255 at most (got 256)',
     )
   })
 
@@ -374,6 +406,27 @@ describe('config', () => {
       'invalid configuration:\n  LINKD_ACME_EMAIL / --acme-email: must be an e-mail address such as ops@example.com',
     )
     expect(loadConfig({ env: { LINKD_ACME_EMAIL: 'ops@example.com' } }).acmeEmail).toBe('ops@example.com')
+  })
+
+  it('a CNAME target whose labels are not a host name (a hyphen at either end, empty) is refused in words', () => {
+    for (const value of [
+      '-x.example.',
+      'x-.example',
+      'go.-x.example',
+      'a..example',
+      `${'a'.repeat(64)}.example`,
+    ])
+      expect(
+        configError(() => loadConfig({ env: { LINKD_CNAME_TARGET: value } })),
+        value,
+      ).toBe(
+        'invalid configuration:\n  LINKD_CNAME_TARGET / --cname-target: must be a host name in lower case (letters, digits, dots, hyphens; each dot-separated label 1-63 characters, not starting or ending with a hyphen), without a scheme or path',
+      )
+    for (const value of ['x.example.', 'go-1.lnk.example', 'localhost', `${'a'.repeat(63)}.example`])
+      expect(loadConfig({ env: { LINKD_CNAME_TARGET: value } }).cnameTarget).toBe(value)
+    // Derived from the listen address when unset, an IP address included.
+    expect(loadConfig({ env: { LINKD_HOST: '::1' } }).cnameTarget).toBe('::1')
+    expect(loadConfig({ env: {} }).cnameTarget).toBe('127.0.0.1')
   })
 
   it('a config file with an unknown key, bad JSON or not an object is refused', () => {

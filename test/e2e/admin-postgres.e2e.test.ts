@@ -4,7 +4,7 @@
  * create work on it, backup explains pg_dump instead of pretending, and a password in the URL is
  * never printed (the test server trusts loopback, so the password is accepted and ignored).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
@@ -65,6 +65,30 @@ describe.skipIf(postgresMissing())('linkd offline subcommands on PostgreSQL', ()
     const again = await linkd('init')
     expect(again.code, again.stderr).toBe(0)
     expect(again.stdout).toMatch(/Already initialized/)
+  })
+
+  it("a process with a master key other than the installation's refuses to start (exit 2), naming LINKD_SECRET_KEY", async () => {
+    const rows = await query<{ fingerprint: string }>('SELECT fingerprint FROM master_key_fingerprint')
+    expect(rows).toEqual([{ fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) }])
+    const r = await runBin(LINKD, [], {
+      LINKD_DATA_DIR: join(work, 'second'),
+      LINKD_DATABASE_URL: url,
+      LINKD_SECRET_KEY: 'ef'.repeat(32),
+      LINKD_PORT: '0',
+    })
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(
+      /^linkd: invalid configuration:\n {2}LINKD_SECRET_KEY \/ --secret-key: the master key in LINKD_SECRET_KEY is not the one of the installation in postgres:\/\/linkd@[^ ]+ \(its fingerprint there differs\)/,
+    )
+    expect(r.stderr).not.toContain(PASSWORD)
+    // With the installation's key it starts.
+    const key = readFileSync(join(work, 'data', 'secret.key'), 'utf8').trim()
+    const ok = await runBin(LINKD, ['init'], {
+      LINKD_DATA_DIR: join(work, 'second'),
+      LINKD_DATABASE_URL: url,
+      LINKD_SECRET_KEY: key,
+    })
+    expect(ok.code, ok.stderr).toBe(0)
   })
 
   it('migrate applies what is pending on PostgreSQL and then reports it up to date', async () => {

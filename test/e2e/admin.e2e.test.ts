@@ -3,7 +3,16 @@
  * data dir: init, org create / set-plan, migrate, backup, restart on an existing database, and
  * the graceful shutdown that flushes buffered usage before closing the database.
  */
-import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -49,6 +58,23 @@ describe('linkd offline subcommands', () => {
     const badPlan = await linkd('org', 'create', 'beta', '--plan', 'gold')
     expect(badPlan.code).toBe(1)
     expect(badPlan.stderr).toMatch(/plan must be one of/)
+  })
+
+  it("org create names the daemon's URL as configured: LINKD_PORT and LINKD_HOST, or the public URL", async () => {
+    const hint = async (name: string, env: Record<string, string>) => {
+      const r = await runBin(LINKD, ['org', 'create', name], { LINKD_DATA_DIR: join(work, 'urls'), ...env })
+      expect(r.code, r.stderr).toBe(0)
+      return /Use it with: linkctl login --url (.+) --api-key lk_live_…/.exec(r.stdout)?.[1]
+    }
+    expect(await hint('url-port', { LINKD_PORT: '18111' })).toBe('http://127.0.0.1:18111')
+    expect(await hint('url-host', { LINKD_HOST: '0.0.0.0', LINKD_PORT: '18112' })).toBe(
+      'http://127.0.0.1:18112',
+    )
+    expect(await hint('url-public', { LINKD_PUBLIC_URL: 'https://l.example/', LINKD_PORT: '18113' })).toBe(
+      'https://l.example',
+    )
+    // Port 0: the port is picked when linkd starts, so none can be named offline.
+    expect(await hint('url-free', { LINKD_PORT: '0' })).toBe('http://127.0.0.1:<the port linkd listens on>')
   })
 
   it('org set-plan changes the plan by name', async () => {
@@ -136,6 +162,53 @@ describe('linkd offline subcommands', () => {
     expect(ok.code, ok.stderr).toBe(0)
   })
 
+  it("a master key other than the installation's is refused (exit 2) by its fingerprint, recorded again after an upgrade", async () => {
+    const database = join(dataDir, 'linkd.db')
+    const key = readFileSync(join(dataDir, 'secret.key'), 'utf8').trim()
+    const fingerprint = () => {
+      const db = openDb()
+      try {
+        return db.prepare('SELECT fingerprint FROM master_key_fingerprint').all() as { fingerprint: string }[]
+      } finally {
+        db.close()
+      }
+    }
+    const recorded = fingerprint()
+    expect(recorded).toEqual([{ fingerprint: expect.stringMatching(/^[0-9a-f]{64}$/) }])
+    expect(recorded[0]!.fingerprint).not.toContain(key)
+    const other = 'cd'.repeat(32)
+    const refused = `linkd: invalid configuration:\n  LINKD_SECRET_KEY / --secret-key: the master key in LINKD_SECRET_KEY is not the one of the installation in sqlite:${database} (its fingerprint there differs): webhook and game secrets and TLS keys would not open. Give it the key they were sealed with (the other processes' LINKD_SECRET_KEY, or the backed-up secret.key)\n`
+    for (const args of [[], ['init'], ['org', 'create', 'never']]) {
+      const r = await runBin(LINKD, args, {
+        LINKD_DATA_DIR: dataDir,
+        LINKD_SECRET_KEY: other,
+        LINKD_PORT: '0',
+      })
+      expect({ args, code: r.code }).toEqual({ args, code: 2 })
+      expect(r.stderr).toBe(refused)
+    }
+    // A secret.key file that is another key is named as the file.
+    const elsewhere = join(work, 'other-key')
+    mkdirSync(elsewhere)
+    writeFileSync(join(elsewhere, 'secret.key'), `${other}\n`)
+    const byFile = await runBin(LINKD, ['init'], {
+      LINKD_DATA_DIR: elsewhere,
+      LINKD_DATABASE_URL: `sqlite:${database}`,
+    })
+    expect(byFile.code).toBe(2)
+    expect(byFile.stderr).toContain(
+      `the master key in ${join(elsewhere, 'secret.key')} is not the one of the installation`,
+    )
+
+    // A database from before the fingerprint (an upgrade): the first start records it, then refuses another key.
+    const db = new SQLite(database)
+    db.prepare('DELETE FROM master_key_fingerprint').run()
+    db.close()
+    expect((await linkd('init')).code).toBe(0)
+    expect(fingerprint()).toEqual(recorded)
+    expect((await runBin(LINKD, ['init'], { LINKD_DATA_DIR: dataDir, LINKD_SECRET_KEY: other })).code).toBe(2)
+  })
+
   it('a mistyped subcommand is named as an unknown command, not as too many arguments', async () => {
     const r = await linkd('migrat')
     expect(r.code).toBe(1)
@@ -163,6 +236,44 @@ describe('linkd offline subcommands', () => {
       )
     }
   })
+
+  it.runIf(existsSync('/proc/self'))(
+    'a data dir, database or backup where nothing can be made (/proc) is refused in words, at once',
+    async () => {
+      const dir = '/proc/linkd-test/data'
+      const inProc = { LINKD_DATA_DIR: dir, LINKD_DATABASE_URL: `sqlite:${join(dir, 'linkd.db')}` }
+      for (const args of [[], ['init'], ['org', 'create', 'acme']]) {
+        const r = await runBin(LINKD, args, inProc)
+        expect({ args, code: r.code }).toEqual({ args, code: 2 })
+        expect(r.stderr).toBe(
+          `linkd: invalid configuration:\n  LINKD_DATA_DIR / --data-dir: cannot use ${dir} as the data directory: nothing can be created in /proc\n`,
+        )
+      }
+      const database = await runBin(LINKD, ['init'], {
+        LINKD_DATA_DIR: join(work, 'proc-db'),
+        LINKD_DATABASE_URL: 'sqlite:/proc/linkd-test/linkd.db',
+      })
+      expect(database.code).toBe(2)
+      expect(database.stderr).toBe(
+        'linkd: invalid configuration:\n  LINKD_DATABASE_URL / --database-url: cannot create the database /proc/linkd-test/linkd.db: nothing can be created in /proc\n',
+      )
+      for (const args of [['migrate'], ['backup', join(work, 'never.db')]]) {
+        const r = await runBin(LINKD, args, inProc)
+        expect({ args, code: r.code }).toEqual({ args, code: 1 })
+        expect(r.stderr).toMatch(
+          /^linkd: no database at \/proc\/linkd-test\/data\/linkd\.db; run linkd init first/,
+        )
+      }
+      for (const [file, why] of [
+        ['/proc/copy.db', 'nothing can be created in /proc'],
+        [join(work, 'missing', 'copy.db'), `${join(work, 'missing')} does not exist`],
+      ]) {
+        const r = await linkd('backup', file!)
+        expect({ file, code: r.code }).toEqual({ file, code: 1 })
+        expect(r.stderr).toBe(`linkd: cannot create ${file}: ${why}\n`)
+      }
+    },
+  )
 
   it('a port in use stops linkd with exit 1 naming the setting and the address, before a first start makes its key', async () => {
     const busy = createServer()

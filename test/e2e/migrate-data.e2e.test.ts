@@ -7,7 +7,7 @@
  * refused; and the copy moves back to SQLite, where the game's old signing secret still verifies.
  */
 import { randomUUID } from 'node:crypto'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
@@ -326,5 +326,51 @@ describe.skipIf(postgresMissing())('linkd migrate-data', () => {
     expect(scheme.code).toBe(2)
     expect(scheme.stderr).toMatch(/--to: unsupported database "mysql:\/\/"/)
     expect(scheme.stderr).not.toContain(PASSWORD)
+  })
+})
+
+describe('linkd migrate-data that fails', () => {
+  let dir = ''
+  let source = ''
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'linkd-migrate-fail-'))
+    const init = await runBin(LINKD, ['init'], { LINKD_DATA_DIR: join(dir, 'data') })
+    expect(init.code, init.stderr).toBe(0)
+    source = join(dir, 'data', 'linkd.db')
+  })
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+  const run = (from: string, to: string) =>
+    runBin(LINKD, ['migrate-data', '--from', from, '--to', to], { LINKD_DATA_DIR: join(dir, 'data') })
+
+  it('removes the SQLite target it created (file and folders) when the source is unreachable or refused', async () => {
+    const newer = join(dir, 'newer.db')
+    copyFileSync(source, newer)
+    const db = new SQLite(newer)
+    db.prepare(
+      "INSERT INTO schema_migrations (version, name, applied_at) VALUES (9999, '9999_future', 0)",
+    ).run()
+    db.close()
+    for (const [from, why] of [
+      ['postgres://linkd@127.0.0.1:1/linkd', /PostgreSQL at 127\.0\.0\.1:1 unreachable/],
+      [`sqlite:${newer}`, /migrated by a newer linkd/],
+    ] as const) {
+      const r = await run(from, `sqlite:${join(dir, 'new', 'deeper', 'linkd.db')}`)
+      expect({ from, code: r.code }).toEqual({ from, code: 1 })
+      expect(r.stderr).toMatch(why)
+      expect(existsSync(join(dir, 'new')), from).toBe(false)
+    }
+  })
+
+  it('never removes a target that existed before, nor the folder it was in', async () => {
+    const existing = join(dir, 'existing', 'linkd.db')
+    mkdirSync(join(dir, 'existing'))
+    copyFileSync(source, existing)
+    const r = await run(`sqlite:${source}`, `sqlite:${existing}`)
+    expect(r.code).toBe(1)
+    expect(r.stderr).toMatch(/the target is not empty/)
+    expect(readFileSync(existing).equals(readFileSync(source))).toBe(true)
+    const unreachable = await run('postgres://linkd@127.0.0.1:1/linkd', `sqlite:${existing}`)
+    expect(unreachable.code).toBe(1)
+    expect(existsSync(existing)).toBe(true)
   })
 })

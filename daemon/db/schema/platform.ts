@@ -2,7 +2,8 @@ import type { Generated } from 'kysely'
 
 /**
  * The tables every module leans on: organizations, API keys and their activity, idempotency
- * records, the quotas' shared counters, job leases and the applied migrations.
+ * records, the quotas' shared counters, job leases, the applied migrations and the master key's
+ * fingerprint.
  * Kysely table types (daemon/db/schema.ts): timestamps are Unix ms; JSON columns are TEXT.
  */
 
@@ -96,4 +97,11 @@ export interface RateLimitCountersTable {
   window_start: number
   window_end: number
   count: number
+}
+
+/** The master key's fingerprint (migration 0040): one row, id 1. */
+export interface MasterKeyFingerprintTable {
+  id: number
+  fingerprint: string
+  created_at: number
 }

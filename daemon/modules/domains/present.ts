@@ -1,5 +1,6 @@
 /** A custom domain as the API shows it: its records with their status, the verification file, warnings. */
 import { iso, isoOrNull } from '../../clock.js'
+import type { DomainEvents, EventBus } from '../../events.js'
 import type { Domain } from '../../../src/contract/domains.js'
 import type { DomainRecord } from './records.js'
 import { verificationFile } from './file.js'
@@ -53,4 +54,19 @@ export function presentDomain(d: DomainRecord, ctx: PresentContext): Domain {
     lastCheckedAt: isoOrNull(d.lastCheckedAt),
     sslExpiresAt: isoOrNull(d.sslExpiresAt),
   }
+}
+
+/** Announces domains gone (domain.deleted), each to its organization, with why. */
+export function announceDeleted(
+  events: EventBus,
+  gone: readonly Pick<DomainRecord, 'id' | 'domain' | 'organizationId'>[],
+  at: number,
+  reason: DomainEvents['domain.deleted']['data']['reason'],
+): void {
+  for (const d of gone)
+    events.emit(
+      'domain.deleted',
+      { organizationId: d.organizationId, data: { id: d.id, domain: d.domain, deletedAt: iso(at), reason } },
+      at,
+    )
 }

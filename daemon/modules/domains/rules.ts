@@ -1,4 +1,5 @@
 import { isIP } from 'node:net'
+import { domainToASCII } from 'node:url'
 import { AppError, type ErrorDetail } from '../../http/errors.js'
 import { DOMAIN_LIMITS } from '../../../src/contract/limits.js'
 
@@ -7,14 +8,18 @@ const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/
 /**
  * A custom domain name as typed: no protocol, path or trailing slash; lowercase letters, digits,
  * hyphens, dots; plus what makes a DNS host name: labels of 1-63 characters not starting or
- * ending with a hyphen, at least two labels, not an IP address. 400 with the reasons otherwise.
+ * ending with a hyphen, at least two labels, not an IP address. 400 with the reasons otherwise;
+ * an internationalized name's say the punycode form to add.
  */
 export function checkDomainName(input: string): string {
   const d = input.trim()
   const problems: string[] = []
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(d)) problems.push('must not include a protocol (like https://)')
   if (d.includes('/')) problems.push('must not include a path or trailing slash')
-  if (/[^a-z0-9.\-/:]/.test(d.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')))
+  // An internationalized name (bücher.example): the DNS holds its punycode form, which is the one to add.
+  const ascii = /\P{ASCII}/u.test(d) && !problems.length ? domainToASCII(d) : ''
+  if (ascii) problems.push(`is an internationalized name: add its punycode form, ${ascii}`)
+  else if (/[^a-z0-9.\-/:]/.test(d.replace(/^[a-z][a-z0-9+.-]*:\/\//i, '')))
     problems.push(
       /[A-Z]/.test(d)
         ? `must be lowercase (${d.toLowerCase()})`

@@ -1,36 +1,38 @@
+/**
+ * Custom domains: adding (claims), reading, verifying, deleting. A domain's settings are in
+ * settings.ts, the jobs' upkeep in upkeep.ts.
+ */
 import type { Clock } from '../../clock.js'
 import { DAY_MS, iso, isoOrNull } from '../../clock.js'
 import { newId, type SecretBox } from '../../crypto.js'
 import type { EventBus } from '../../events.js'
-import { AppError, notFound, validation } from '../../http/errors.js'
-import { checkDestination } from '../../urls.js'
+import { AppError, notFound } from '../../http/errors.js'
 import { pageOf, pageParams } from '../../http/pagination.js'
 import type { PageOf } from '../../../src/contract/common.js'
 import type {
   AddDomainBody,
-  AppLinks,
   Domain,
   DomainStats,
   ListDomainsQuery,
   Propagation,
   SslDetails,
-  UpdateDomainBody,
 } from '../../../src/contract/domains.js'
 import { DOMAINS_PER_PLAN, DOMAIN_LIMITS, type Plan } from '../../../src/contract/limits.js'
 import type { OrgService } from '../orgs/index.js'
 import type { Acme } from './acme.js'
-import type { DomainDirectory, DomainService, RootRedirect } from './api.js'
+import type { DomainDirectory, DomainService } from './api.js'
 import { createDnsChecker, expectedRecords, isApex } from './dns.js'
 import { checkDomainName } from './rules.js'
 import type { DomainRecord } from './records.js'
 import type { DomainStore } from './store.js'
 import { isUniqueViolation } from '../../db/errors.js'
-import { createCertificateOrders, ORDER_RUNS_MS } from './certificates.js'
-import { normalizeAppLinks } from './app-links.js'
+import { createCertificateOrders } from './certificates.js'
 import type { GuardPolicy } from '../webhooks/index.js'
 import { createFileChecker, resolverOf } from './file.js'
 import { alreadyAdded, claimTokens, heldUnverified, verifiedElsewhere } from './claims.js'
-import { presentDomain } from './present.js'
+import { announceDeleted, presentDomain } from './present.js'
+import { createDomainSettings, type DomainSettingsDeps } from './settings.js'
+import { createDomainUpkeep } from './upkeep.js'
 import { createVerification, methodFor } from './verification.js'
 
 export interface DomainServiceDeps {
@@ -46,11 +48,8 @@ export interface DomainServiceDeps {
   detachLinks(domainId: string): Promise<number>
   /** Clicks of the organization's links on custom domains (the links service). */
   customDomainClicks(organizationId: string): Promise<number>
-  /**
-   * The link destination rules and safety lists for a root redirect (the links service);
-   * absent: checkDestination only. Returns the URL as stored.
-   */
-  checkDestination?(organizationId: string, url: string, field: string): Promise<string>
+  /** A root redirect's destination check (settings.ts). */
+  checkDestination?: DomainSettingsDeps['checkDestination']
   resolvers: string[]
   cnameTarget: string
   aRecordIp: string | undefined
@@ -72,18 +71,6 @@ export interface DomainServiceDeps {
 }
 
 export function createDomainService(deps: DomainServiceDeps): DomainService {
-  /**
-   * A destination like a link's (the same rules and safety lists), and never the domain itself:
-   * its root would redirect to itself. The URL as stored.
-   */
-  async function checkRootRedirect(organizationId: string, domain: string, url: string): Promise<string> {
-    const field = 'rootRedirectUrl'
-    const stored = checkDestination(url, field)
-    if (new URL(url).hostname.replace(/\.$/, '') === domain)
-      throw validation(field, `points at ${domain} itself: its root would redirect to itself`)
-    return deps.checkDestination ? deps.checkDestination(organizationId, stored, field) : stored
-  }
-
   const { store } = deps
   const dns = createDnsChecker({
     resolvers: deps.resolvers,
@@ -115,6 +102,9 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
   }
 
   return {
+    ...createDomainSettings({ ...deps, load, changed, present }),
+    ...createDomainUpkeep({ ...deps, attempt, provision, running: orders.running, changed }),
+
     async add(organizationId: string, body: AddDomainBody): Promise<Domain> {
       const domain = checkDomainName(body.domain)
       const own = deps.ownHosts.map((h) => h.replace(/:\d+$/, '').toLowerCase())
@@ -192,15 +182,7 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
       }
       await changed()
       // The organizations whose claims gave way learn it from domain.deleted.
-      for (const d of gone)
-        deps.events.emit(
-          'domain.deleted',
-          {
-            organizationId: d.organizationId,
-            data: { id: d.id, domain: d.domain, deletedAt: iso(t), reason: 'taken_over' },
-          },
-          t,
-        )
+      announceDeleted(deps.events, gone, t, 'taken_over')
       const out = present(record)
       deps.events.emit(
         'domain.created',
@@ -289,85 +271,6 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
       }
     },
 
-    async setDefault(organizationId: string, id: string): Promise<Domain> {
-      const d = await load(organizationId, id)
-      if (d.verificationStatus !== 'verified')
-        throw new AppError(
-          'Unprocessable',
-          `domain ${d.domain} is not verified; verify it before making it the default`,
-        )
-      await store.setDefault(organizationId, d.id, now())
-      await changed()
-      return present(await load(organizationId, id))
-    },
-
-    async update(organizationId: string, id: string, body: UpdateDomainBody): Promise<Domain> {
-      const d = await load(organizationId, id)
-      // Checked before any change is written: a refused PATCH changes nothing.
-      const rootRedirectUrl = body.rootRedirectUrl
-        ? await checkRootRedirect(organizationId, d.domain, body.rootRedirectUrl)
-        : body.rootRedirectUrl
-      const method =
-        body.verificationMethod === undefined || body.verificationMethod === d.verificationMethod
-          ? undefined
-          : methodFor(d.domain, body.verificationMethod)
-      if (method && d.verificationStatus === 'verified')
-        throw new AppError(
-          'Unprocessable',
-          `domain ${d.domain} is already verified; its verification method no longer changes`,
-          [{ field: 'verificationMethod', message: 'the domain is already verified' }],
-        )
-      if (body.isDefault === true && !d.isDefault) {
-        if (d.verificationStatus !== 'verified')
-          throw new AppError(
-            'Unprocessable',
-            `domain ${d.domain} is not verified; verify it before making it the default`,
-          )
-        await store.setDefault(organizationId, d.id, now())
-      } else if (body.isDefault === false && d.isDefault) await store.setDefault(organizationId, null, now())
-      // Checked above against the safety lists: a new root redirect (or none) is not flagged.
-      if (rootRedirectUrl !== undefined)
-        await store.update(d.id, { rootRedirectUrl, rootFlag: null, updatedAt: now() })
-      if (method)
-        // The other method's last checks say nothing about this one.
-        await store.update(d.id, {
-          verificationMethod: method,
-          recordChecks: null,
-          fileCheck: null,
-          updatedAt: now(),
-        })
-      await changed()
-      return present(await load(organizationId, id))
-    },
-
-    async rootRedirects(organizationId?: string): Promise<RootRedirect[]> {
-      return (await store.rootRedirects(organizationId)).map((d) => ({
-        id: d.id,
-        organizationId: d.organizationId,
-        url: d.rootRedirectUrl!,
-        flag: d.rootFlag && { host: d.rootFlag.host, list: d.rootFlag.list },
-      }))
-    },
-
-    async setRootRedirectFlag(root: RootRedirect, flag: { host: string; list: string } | null) {
-      if (!(await store.setRootFlag(root.id, root.url, flag && { ...flag, at: now() }))) return false
-      await changed()
-      return true
-    },
-
-    async appLinks(organizationId: string, id: string): Promise<AppLinks> {
-      return (await load(organizationId, id)).appLinks ?? { ios: null, android: null }
-    },
-
-    async setAppLinks(organizationId: string, id: string, body: AppLinks): Promise<AppLinks> {
-      const d = await load(organizationId, id)
-      const appLinks = normalizeAppLinks(body)
-      const stored = appLinks.ios || appLinks.android ? appLinks : null
-      await store.update(d.id, { appLinks: stored, updatedAt: now() })
-      await changed()
-      return appLinks
-    },
-
     async delete(organizationId: string, id: string): Promise<void> {
       const d = await load(organizationId, id)
       if (d.isDefault)
@@ -379,66 +282,7 @@ export function createDomainService(deps: DomainServiceDeps): DomainService {
       await deps.detachLinks(d.id)
       await store.delete(d.id)
       await changed()
-      const t = now()
-      deps.events.emit(
-        'domain.deleted',
-        { organizationId, data: { id: d.id, domain: d.domain, deletedAt: iso(t), reason: 'deleted' } },
-        t,
-      )
-    },
-
-    /**
-     * The re-check job: pending domains added within the propagation window (48 h) are checked
-     * again (verified when all resolvers agree); older pending ones become failed. Verified
-     * domains whose certificate order was interrupted (pending for 10 minutes) are ordered again.
-     */
-    async recheckPending(): Promise<{ verified: number; failed: number }> {
-      const t = now()
-      let verified = 0
-      for (const d of await store.pendingSince(t - DOMAIN_LIMITS.propagationMs)) {
-        const next = await attempt(d, false)
-        if (next.verificationStatus === 'verified') verified++
-      }
-      const failed = await store.failStalePending(t - DOMAIN_LIMITS.propagationMs, t)
-      if (failed) await changed()
-      // Only orders older than any order runs: the one a verification just started, maybe in
-      // another linkd process, is not ordered a second time.
-      for (const d of await store.awaitingCertificate(t - ORDER_RUNS_MS))
-        if (!orders.running(d.id)) void provision(d)
-      return { verified, failed }
-    },
-
-    /**
-     * The claims job: domains still unverified 7 days after they were added are deleted (a claim
-     * nobody proves does not hold the host), each announced as domain.deleted.
-     */
-    async expireClaims(): Promise<number> {
-      const t = now()
-      const gone = await store.expireClaims(t - DOMAIN_LIMITS.claimMs)
-      if (gone.length === 0) return 0
-      await changed()
-      for (const d of gone)
-        deps.events.emit(
-          'domain.deleted',
-          {
-            organizationId: d.organizationId,
-            data: { id: d.id, domain: d.domain, deletedAt: iso(t), reason: 'expired' },
-          },
-          t,
-        )
-      return gone.length
-    },
-
-    /** The renewal job: certificates within 30 days of expiry are renewed (active → renewing → active). */
-    async renewDue(): Promise<{ renewed: number; failed: number }> {
-      const due = await store.expiringBy(now() + DOMAIN_LIMITS.renewBeforeMs)
-      let renewed = 0
-      for (const d of due) {
-        await provision(d, true)
-        const after = await store.byIdAnyOrg(d.id)
-        if (after && after.certSerial !== d.certSerial && after.sslStatus === 'active') renewed++
-      }
-      return { renewed, failed: due.length - renewed }
+      announceDeleted(deps.events, [d], now(), 'deleted')
     },
 
     /** Resolves when no certificate order is running (tests, shutdown). */

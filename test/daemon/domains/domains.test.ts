@@ -32,6 +32,21 @@ describe('custom domain API without DNS', () => {
     }
   })
 
+  it('an internationalized name is refused with its punycode form to add instead', async () => {
+    for (const domain of ['bücher.example.test', 'Bücher.Example.test'] as const) {
+      const res = await t.call('POST', '/api/domains', { body: { domain } })
+      expect(expectError(res, 400, 'ValidationError').message, domain).toBe(
+        'domain is an internationalized name: add its punycode form, xn--bcher-kva.example.test',
+      )
+      expect(res.json().details).toEqual([
+        {
+          field: 'domain',
+          message: 'is an internationalized name: add its punycode form, xn--bcher-kva.example.test',
+        },
+      ])
+    }
+  })
+
   it('refuses apex domains without LINKD_A_RECORD_IP and the service own domain (422)', async () => {
     const apex = await t.call('POST', '/api/domains', { body: { domain: 'example.test' } })
     expect(apex.statusCode).toBe(422)

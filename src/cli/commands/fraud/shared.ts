@@ -38,6 +38,8 @@ export function ruleValue(text: string, operator: RuleOperator | undefined): Rul
 }
 
 const show = (v: RuleValue) => JSON.stringify(v)
+/** A rule's cooldown, one way in the list and the record: `none` for 0, else minutes. */
+const cooldownText = (r: FraudRule) => (r.cooldownMinutes ? `${r.cooldownMinutes} min` : 'none')
 export const ruleCondition = (r: FraudRule) => `${r.field} ${r.operator} ${show(r.value)}`
 
 export const RULE_COLUMNS = (tty: boolean): Column<FraudRule>[] => [
@@ -46,7 +48,7 @@ export const RULE_COLUMNS = (tty: boolean): Column<FraudRule>[] => [
   { header: 'ACTION', value: (r) => r.action },
   { header: 'CONDITION', value: ruleCondition, fit: 'flex' },
   { header: 'PRIORITY', value: (r) => r.priority, drop: 2 },
-  { header: 'COOLDOWN', value: (r) => (r.cooldownMinutes ? `${r.cooldownMinutes} min` : '-'), drop: 3 },
+  { header: 'COOLDOWN', value: cooldownText, drop: 3 },
   { header: 'ENABLED', value: (r) => (r.enabled ? 'yes' : 'no'), drop: 1 },
   { header: 'UPDATED', value: (r) => when(r.updatedAt, tty), drop: 4 },
 ]
@@ -58,7 +60,7 @@ export function ruleFields(r: FraudRule, tty: boolean): Field[] {
     ['ACTION', r.action],
     ['CONDITION', ruleCondition(r)],
     ['PRIORITY', r.priority],
-    ['COOLDOWN', `${r.cooldownMinutes} min`],
+    ['COOLDOWN', cooldownText(r)],
     ['ENABLED', r.enabled ? 'yes' : 'no'],
     ['TEMPLATE', r.template ?? '-'],
     ['UPDATED', when(r.updatedAt, tty)],
