@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely'
 import type { Database } from './schema.js'
+import { safeEqual } from '../crypto.js'
 
 /**
  * The master key's fingerprint in the database (table master_key_fingerprint, owned here): the
@@ -21,5 +22,5 @@ export async function matchesInstallationKey(
     .select('fingerprint')
     .where('id', '=', 1)
     .executeTakeFirstOrThrow()
-  return row.fingerprint === fingerprint
+  return safeEqual(row.fingerprint, fingerprint)
 }
