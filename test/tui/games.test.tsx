@@ -259,6 +259,18 @@ describe('the funnel pane against linkd', () => {
     await frameWith(app, '1 game')
   })
 
+  it('a funnel whose first step no player did names that step and says how to change the steps', async () => {
+    const { d, org, game, t } = await withGame('No Installs', 'no-installs')
+    accepted(
+      await send(t, batch(t, [event(t, { player_id: 'a', session_id: 'a', event_type: 'session_start' })]), {
+        game,
+        orgId: org.orgId,
+      }),
+    )
+    const app = await openFunnel(d, org.ownerKey)
+    await frameWith(app, 'No player did step 1 (app_install) in the range: e changes the steps.')
+  })
+
   it('a game that keeps raw events 7 days: the 30-day funnel reads those 7 days (it was a 400 retried forever)', async () => {
     const { d, org, game, t } = await withGame('Short Memory', 'short-memory', 7)
     accepted(

@@ -107,7 +107,9 @@ export function GameFunnel(props: {
           {`${String(s.step).padStart(2)} ${names[i]!.slice(0, nameWidth).padEnd(nameWidth)} ${bar(s.players, top, barWidth).padEnd(barWidth)} ${String(s.players).padStart(count)} ${ratio(s.conversion).padStart(6)} ${ratio(s.stepConversion).padStart(6)} ${median(s.medianSecondsFromPrevious)}`}
         </Text>
       ))}
-      {top === 0 ? <Text dimColor>No player did step 1 in the range.</Text> : null}
+      {top === 0 ? (
+        <Text dimColor>{`No player did step 1 (${names[0]}) in the range: e changes the steps.`}</Text>
+      ) : null}
     </Box>
   )
 }
