@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { ConfigError, redactDatabaseUrl, type Config } from '../config.js'
 import { systemClock } from '../clock.js'
-import { loadOrCreateMasterKey, masterKeyFingerprint } from '../crypto.js'
+import { createSecretBox, loadOrCreateMasterKey, masterKeyFingerprint } from '../crypto.js'
 import { isPostgresUrl, openDatabase, sqlitePath, type Db } from '../db/open.js'
 import { pathProblem, securePrivateDir, securePrivateFile } from '../db/files.js'
 import { matchesInstallationKey } from '../db/master-key.js'
@@ -80,7 +80,8 @@ export async function bootstrap(config: Config): Promise<Bootstrap> {
         `invalid configuration:\n  LINKD_SECRET_KEY / --secret-key: the database ${redactDatabaseUrl(config.databaseUrl)} holds an installation, but there is no master key (no LINKD_SECRET_KEY, no ${join(config.dataDir, 'secret.key')}): give it the one its secrets were sealed with (the other processes' LINKD_SECRET_KEY, or the backed-up secret.key); only if it is lost, a new one (openssl rand -hex 32), after which webhook and game secrets and TLS keys must be replaced`,
       )
     }
-    if (!(await matchesInstallationKey(db.kysely, masterKeyFingerprint(masterKey), systemClock.now()))) {
+    const box = createSecretBox(masterKey)
+    if (!(await matchesInstallationKey(db.kysely, masterKeyFingerprint(masterKey), box, systemClock.now()))) {
       if (generated) rmSync(join(config.dataDir, 'secret.key'), { force: true })
       throw new ConfigError(
         `invalid configuration:\n  LINKD_SECRET_KEY / --secret-key: the master key ${config.secretKey ? 'in LINKD_SECRET_KEY' : `in ${join(config.dataDir, 'secret.key')}`} is not the one of the installation in ${redactDatabaseUrl(config.databaseUrl)} (its fingerprint there differs): webhook and game secrets and TLS keys would not open. Give it the key they were sealed with (the other processes' LINKD_SECRET_KEY, or the backed-up secret.key)`,

@@ -17,6 +17,7 @@ import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import SQLite from 'better-sqlite3'
+import { createSecretBox, parseMasterKey } from '../../daemon/crypto.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { LINKD, OWNER_KEY_RE, runBin, startLinkd } from '../support/processes.js'
 
@@ -200,13 +201,29 @@ describe('linkd offline subcommands', () => {
       `the master key in ${join(elsewhere, 'secret.key')} is not the one of the installation`,
     )
 
-    // A database from before the fingerprint (an upgrade): the first start records it, then refuses another key.
+    // A database from before the fingerprint (an upgrade) that holds a sealed secret: another key,
+    // which cannot open it, is refused even then and not recorded; the first start with the right
+    // key records it, then refuses another key.
     const db = new SQLite(database)
     db.prepare('DELETE FROM master_key_fingerprint').run()
+    const box = createSecretBox(parseMasterKey(key))
+    const org = db.prepare('SELECT id FROM organizations LIMIT 1').get() as { id: string }
+    db.prepare(
+      `INSERT INTO webhooks (id, organization_id, name, url, events, retry_policy, max_retries, timeout_seconds,
+         headers, secret_sealed, status, created_at, updated_at)
+       VALUES ('wh_sealed', ?, 'sealed', 'https://hooks.example/', '[]', 'none', 0, 5, ?, ?, 'active', 0, 0)`,
+    ).run(org.id, box.encrypt('{}'), box.encrypt('whsec_test'))
     db.close()
+    const wrong = await runBin(LINKD, ['init'], { LINKD_DATA_DIR: dataDir, LINKD_SECRET_KEY: other })
+    expect(wrong.code).toBe(2)
+    expect(wrong.stderr).toContain('the master key in LINKD_SECRET_KEY is not the one of the installation')
+    expect(fingerprint()).toEqual([])
     expect((await linkd('init')).code).toBe(0)
     expect(fingerprint()).toEqual(recorded)
     expect((await runBin(LINKD, ['init'], { LINKD_DATA_DIR: dataDir, LINKD_SECRET_KEY: other })).code).toBe(2)
+    const cleanup = new SQLite(database)
+    cleanup.prepare("DELETE FROM webhooks WHERE id = 'wh_sealed'").run()
+    cleanup.close()
   })
 
   it('a mistyped subcommand is named as an unknown command, not as too many arguments', async () => {
