@@ -334,9 +334,13 @@ describe('linkd migrate-data that fails', () => {
   let source = ''
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'linkd-migrate-fail-'))
-    const init = await runBin(LINKD, ['init'], { LINKD_DATA_DIR: join(dir, 'data') })
-    expect(init.code, init.stderr).toBe(0)
     source = join(dir, 'data', 'linkd.db')
+    // A SQLite source on either engine's run (the PostgreSQL run gives processes a database else).
+    const init = await runBin(LINKD, ['init'], {
+      LINKD_DATA_DIR: join(dir, 'data'),
+      LINKD_DATABASE_URL: `sqlite:${source}`,
+    })
+    expect(init.code, init.stderr).toBe(0)
   })
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
   const run = (from: string, to: string) =>
