@@ -152,8 +152,8 @@ export function formatJsonError(err: unknown): string {
 
 /**
  * Each problem once: the validation details an error's message does not already state, as
- * "field message" or "field: message". The message of a lone detail (or one without a field)
- * counts as stated when the message holds it in its own words: `short code "x" is already in use`
+ * "field message", or naming "field: " and holding the message (`url: A; B` states both). The
+ * message of a lone detail (or one without a field) counts as stated when the message holds it in its own words: `short code "x" is already in use`
  * states `shortCode: already in use`; with several details, "is required" alone says too little.
  */
 export function unstatedDetails<D extends { field: string; message: string }>(
@@ -163,7 +163,8 @@ export function unstatedDetails<D extends { field: string; message: string }>(
   const all = details ?? []
   return all.filter((d) =>
     d.field && all.length > 1
-      ? ![`${d.field} ${d.message}`, `${d.field}: ${d.message}`].some((t) => message.includes(t))
+      ? !message.includes(`${d.field} ${d.message}`) &&
+        !(message.includes(`${d.field}: `) && message.includes(d.message))
       : !message.includes(d.message),
   )
 }

@@ -180,4 +180,9 @@ describe('validation details under an error message', () => {
     expect(unstatedDetails('rules.0.conditions is required (and 1 more)', details)).toEqual([details[1]])
     expect(unstatedDetails('Invalid request body', details)).toEqual(details)
   })
+  it('a message naming one field and all its problems repeats none of them', () => {
+    const url = [d('url', 'HTTPS is required'), d('url', '10.0.0.1 is in the private range')]
+    expect(unstatedDetails('url: HTTPS is required; 10.0.0.1 is in the private range', url)).toEqual([])
+    expect(unstatedDetails('url: HTTPS is required', url)).toEqual([url[1]])
+  })
 })
