@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox'
 import { Nullable, StringEnum, Timestamp, PageQuery } from './common.js'
-import { VisibleText } from './text.js'
+import { EMAIL_PATTERN, VisibleText } from './text.js'
 import { ROLES } from './scopes.js'
 import { INVITATION_STATUSES, TEAM_LIMITS } from './limits.js'
 import { ApiKeyWithSecret } from './keys.js'
@@ -13,7 +13,7 @@ const MemberName = VisibleText({ minLength: 1, maxLength: TEAM_LIMITS.nameMax })
 const Email = Type.String({
   minLength: 3,
   maxLength: TEAM_LIMITS.emailMax,
-  pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$',
+  pattern: EMAIL_PATTERN,
   description: 'E-mail address of the person invited (not used to send mail)',
 })
 

@@ -60,6 +60,8 @@ export const DAY_PATTERN = '^\\d{4}-\\d{2}-\\d{2}$'
 export const CURRENCY_PATTERN = '^[A-Z]{3}$'
 /** A safety list's name: a letter or digit, then letters, digits, dots, hyphens and underscores. */
 export const LIST_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]*$'
+/** An e-mail address: something, an @, a domain with a dot; no spaces. */
+export const EMAIL_PATTERN = '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$'
 /** An ISO 3166-1 alpha-2 country code, either case. */
 export const COUNTRY_PATTERN = '^[A-Za-z]{2}$'
 
@@ -89,6 +91,7 @@ export const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
   [DATE_PATTERN]: DATE_PARAM_WORDS,
   [DAY_PATTERN]: 'must be a date such as 2026-01-31',
   [CURRENCY_PATTERN]: 'must be a three-letter ISO 4217 currency code in capitals, such as USD or EUR',
+  [EMAIL_PATTERN]: 'must be an e-mail address such as ana@example.com',
   [COUNTRY_PATTERN]: 'must be a two-letter ISO 3166-1 country code, such as DE or US',
   [AD_NETWORK_PATTERN]: 'must be <name>.skadnetwork in lower case, such as abc123.skadnetwork',
   [SOURCE_IDENTIFIER_PATTERN]: 'must be 2 to 4 digits, such as 39',

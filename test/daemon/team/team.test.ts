@@ -172,6 +172,12 @@ describe('members', () => {
 })
 
 describe('invitations', () => {
+  it('an address that is not one is refused in words, with an example', async () => {
+    const body = expectError(await invite({ email: 'notanemail' }), 400, 'ValidationError')
+    expect(body.details).toEqual([
+      { field: 'email', message: 'must be an e-mail address such as ana@example.com' },
+    ])
+  })
   it('create answers the token once (lkinv_, 7 days, pending, default member); list never shows it', async () => {
     const res = await invite({ email: 'ada@example.com' })
     expect(res.statusCode, res.body).toBe(201)
