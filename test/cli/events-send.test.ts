@@ -101,4 +101,24 @@ describe('linkctl events send, batch by batch', () => {
     )
     expect(s.requests).toHaveLength(3)
   })
+
+  it('a rejected event is numbered as the input counts them, from 1, across batches', async () => {
+    const s = await daemon((n, b) => {
+      const r = stored(b)
+      if (n === 2)
+        Object.assign(r.body, {
+          accepted: b.events.length - 1,
+          rejected: 1,
+          errors: [{ index: 4, eventId: 'e-1005', error: 'InvalidEvent', message: 'session_id is required' }],
+        })
+      return r
+    })
+    const r = await cli(['events', 'send', '-', '--game', 'g1', '--org', 'org_1', '--sdk-key', 'sdk_x'], {
+      env: { LINKCTL_URL: s.url, LINKCTL_API_KEY: OWNER_KEY },
+      stdin: lines(1500),
+    })
+    expect(r.code).toBe(1)
+    expect(r.stdout).toContain('#\tEVENT\tERROR\tMESSAGE\n1005\te-1005\tInvalidEvent\tsession_id is required')
+    expect(r.stderr).toContain('1 of 1,500 events was rejected')
+  })
 })

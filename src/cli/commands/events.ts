@@ -260,7 +260,8 @@ export async function runEventsSend(o: SendOpts, ctx: Ctx): Promise<void> {
     if (summary.errors.length) {
       note(ctx, 'Events not stored (rejected or blocked):')
       await printRows(ctx, summary.errors, [
-        { header: 'INDEX', value: (e) => e.index },
+        // From 1, as the input counts them and as "events 1-N were stored" says (JSON: the API's index).
+        { header: '#', value: (e) => e.index + 1 },
         { header: 'EVENT', value: (e) => e.eventId },
         { header: 'ERROR', value: (e) => e.error },
         { header: 'MESSAGE', value: (e) => e.message },
