@@ -92,6 +92,19 @@ describe('keys commands against linkd', () => {
     expect(err.text).toMatch(/warning: .*only time the full key is shown/)
   })
 
+  it('create without scopes warns that linkd refuses the key everything, and how to give it some', async () => {
+    const bare = as()
+    await runKeysCreate({ name: 'no scopes' }, bare.ctx)
+    const k = JSON.parse(bare.out.text) as ApiKeyWithSecret
+    expect(k.permissions).toEqual([])
+    expect(bare.err.text).toContain(
+      `warning: the key has no scopes: linkd refuses it every resource (403); give it some with linkctl keys update ${k.id} --preset read-only (or --scope …)`,
+    )
+    const scoped = as()
+    await runKeysCreate({ name: 'some scopes', scope: ['links:read'] }, scoped.ctx)
+    expect(scoped.err.text).not.toContain('no scopes')
+  })
+
   it('list: TSV when piped, filtered by --search and --status, JSON envelope with --json', async () => {
     const k = await create({ name: 'zebra-unique', permissions: ['links:read'] })
     const piped = as(d.ownerKey, { json: false })
