@@ -48,6 +48,9 @@ export function buildProgram(): Command {
     .showSuggestionAfterError()
     // Mandatory options say so in --help; subcommands inherit this (they are added below).
     .configureHelp({
+      // Commander leaves a description unwrapped when fewer than 40 columns remain beside a long
+      // term (`fraud review [options] <game> <eventId> <review>`); 30 still reads well.
+      minWidthToWrap: 30,
       optionDescription: (option) => {
         const text = new Help().optionDescription(option)
         return option.mandatory ? `${text} (required)` : text

@@ -1,0 +1,16 @@
+/** Every command's --help fits an 80-column terminal: commander wraps descriptions, here too. */
+import { describe, expect, it } from 'vitest'
+import type { Command } from 'commander'
+import { buildProgram } from '../../src/cli/program.js'
+
+describe('linkctl --help', () => {
+  it('no line of any command or group help is wider than 80 columns', () => {
+    const wide: string[] = []
+    const walk = (c: Command, path: string) => {
+      for (const line of c.helpInformation().split('\n')) if (line.length > 80) wide.push(`${path}: ${line}`)
+      for (const s of c.commands) walk(s, `${path} ${s.name()}`)
+    }
+    walk(buildProgram(), 'linkctl')
+    expect(wide).toEqual([])
+  })
+})
