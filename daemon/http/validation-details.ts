@@ -185,17 +185,32 @@ export function validationDetails(
 ): ErrorDetail[] {
   const seen = new Set<string>()
   const out: ErrorDetail[] = []
-  for (const e of collapseAlternatives(issues)) {
-    let field = (e.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.')
+  const query = context === 'querystring'
+  const all = collapseAlternatives(issues)
+  // A value outside a set of values gets that set; its type problem ("must be a whole number")
+  // would only repeat less of it.
+  const listed = new Set(all.filter((e) => e.keyword === 'enum').map((e) => e.instancePath ?? ''))
+  for (const e of all) {
+    const path = e.instancePath ?? ''
+    const repeated =
+      query &&
+      (e.keyword === 'type' || e.keyword === 'enum') &&
+      Array.isArray(valueAt(root, path)) &&
+      schemaAt(schema, path)?.type !== 'array'
+    if (e.keyword === 'type' && listed.has(path) && !repeated) continue
+    let field = path.replace(/^\//, '').replaceAll('/', '.')
     const params = e.params ?? {}
     let message = e.message ?? 'is invalid'
-    if (e.keyword === 'required' && typeof params.missingProperty === 'string') {
+    if (repeated) {
+      // `?limit=1&limit=2` reaches the schema as an array: every problem it has is this one.
+      message = 'is given more than once: give it once'
+    } else if (e.keyword === 'required' && typeof params.missingProperty === 'string') {
       field = field ? `${field}.${params.missingProperty}` : params.missingProperty
       const values = schemaAt(schema, `${e.instancePath ?? ''}/${params.missingProperty}`)?.enum
       message = Array.isArray(values) ? `is required: one of ${values.join(', ')}` : 'is required'
     } else if (e.keyword === 'additionalProperties' && typeof params.additionalProperty === 'string') {
       field = field ? `${field}.${params.additionalProperty}` : params.additionalProperty
-      message = 'is not a known field'
+      message = query ? 'is not a known query parameter' : 'is not a known field'
     } else if (e.keyword === 'enum' && Array.isArray(params.allowedValues)) {
       message = `must be one of: ${params.allowedValues.join(', ')}`
     } else if (e.keyword === 'pattern' && typeof params.pattern === 'string') {

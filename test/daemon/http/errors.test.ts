@@ -255,6 +255,16 @@ describe('error bodies', () => {
     const unknown = await t.call('GET', '/api/keys?colour=blue')
     expectError(unknown, 400, 'ValidationError')
     expect(detailFields(unknown)).toEqual(['colour'])
+    expect(unknown.json().message).toBe('colour is not a known query parameter')
+  })
+
+  it('a query parameter given twice, or outside its values, gets one problem in words', async () => {
+    t = await createTestApp()
+    const twice = expectError(await t.call('GET', '/api/use/links?limit=10&limit=20'), 400, 'ValidationError')
+    expect(twice.details).toEqual([{ field: 'limit', message: 'is given more than once: give it once' }])
+    const word = expectError(await t.call('GET', '/api/use/links?limit=abc'), 400, 'ValidationError')
+    expect(word.details).toEqual([{ field: 'limit', message: 'must be one of: 10, 20, 50, 100' }])
+    expect(word.message).toBe('limit must be one of: 10, 20, 50, 100')
   })
 
   it('a path parameter too long for the router is 400 ValidationError with the error body', async () => {
