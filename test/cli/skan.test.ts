@@ -119,7 +119,26 @@ describe('linkctl skan campaigns', () => {
       { env },
     )
     expect(bad.code).toBe(1)
-    expect(bad.stderr).toMatch(/adNetworkId/)
+    expect(bad.stderr).toBe(
+      'error: --ad-network must be <name>.skadnetwork in lower case, such as abc123.skadnetwork (HTTP 400)\n',
+    )
+    const source = await cli(
+      [
+        'skan',
+        'campaigns',
+        'create',
+        game,
+        '--name',
+        'x',
+        '--ad-network',
+        'a.skadnetwork',
+        '--lock-window',
+        '5',
+      ].concat(['--source-id', '12345', '--affiliate', 'a'.repeat(201)]),
+      { env },
+    )
+    expect(source.stderr).toMatch(/^error: --affiliate must be at most 200 characters \(and 1 more\)/)
+    expect(source.stderr).toContain('--source-id: must be 2 to 4 digits, such as 39')
     const usage = await cli(
       ['skan', 'campaigns', 'create', game, '--name', 'x', '--ad-network', 'a.skadnetwork'],
       {

@@ -79,6 +79,14 @@ export interface CampaignFlags {
   schema?: string
 }
 
+/** The campaign's fields named otherwise than their flags, for a refusal (`adNetworkId` → `--ad-network`). */
+export const CAMPAIGN_FLAGS = {
+  adNetworkId: '--ad-network',
+  affiliateId: '--affiliate',
+  sourceIdentifier: '--source-id',
+  lockWindowHours: '--lock-window',
+}
+
 /** The flags create and update share (name, ad network and lock window required on create). */
 export function campaignOptions(cmd: Command, required = false): Command {
   const opt = (flags: string, description: string) =>

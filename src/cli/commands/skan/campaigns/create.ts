@@ -4,7 +4,14 @@ import type { ConversionSchemaInput } from '../../../../contract/skan.js'
 import { action, jsonOption } from '../../../action.js'
 import { requireKey, type Ctx } from '../../../../session/context.js'
 import { emit, printRecord } from '../../../output.js'
-import { campaignFields, campaignOptions, GAME_ARGUMENT, schemaFile, type CampaignFlags } from '../shared.js'
+import {
+  CAMPAIGN_FLAGS,
+  campaignFields,
+  campaignOptions,
+  GAME_ARGUMENT,
+  schemaFile,
+  type CampaignFlags,
+} from '../shared.js'
 
 export async function runSkanCampaignsCreate(
   o: CampaignFlags & { game: string; name: string; adNetwork: string; lockWindow: number },
@@ -31,8 +38,9 @@ export function register(campaigns: Command): void {
     .description('create a SKAN campaign (schema from --schema, else no events and the default bands)')
     .argument('<game>', GAME_ARGUMENT)
   jsonOption(campaignOptions(create, true)).action(
-    action<CampaignFlags & { name: string; adNetwork: string; lockWindow: number }>(([game], o, ctx) =>
-      runSkanCampaignsCreate({ ...o, game: game ?? '' }, ctx),
+    action<CampaignFlags & { name: string; adNetwork: string; lockWindow: number }>(
+      ([game], o, ctx) => runSkanCampaignsCreate({ ...o, game: game ?? '' }, ctx),
+      { flagOf: CAMPAIGN_FLAGS },
     ),
   )
 }

@@ -7,6 +7,7 @@ import { UsageError } from '../../../../session/exit-codes.js'
 import { emit, printRecord } from '../../../output.js'
 import {
   CAMPAIGN_ARGUMENT,
+  CAMPAIGN_FLAGS,
   campaignFields,
   campaignOptions,
   schemaFile,
@@ -39,8 +40,9 @@ export function register(campaigns: Command): void {
     .description('change a SKAN campaign (an empty --affiliate or --source-id removes it)')
     .argument('<campaign>', CAMPAIGN_ARGUMENT)
   jsonOption(campaignOptions(update)).action(
-    action<CampaignFlags>(([campaign], o, ctx) =>
-      runSkanCampaignsUpdate({ ...o, campaign: campaign ?? '' }, ctx),
+    action<CampaignFlags>(
+      ([campaign], o, ctx) => runSkanCampaignsUpdate({ ...o, campaign: campaign ?? '' }, ctx),
+      { flagOf: CAMPAIGN_FLAGS },
     ),
   )
 }
