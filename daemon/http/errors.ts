@@ -23,8 +23,14 @@ export class AppError extends Error {
 }
 
 export const notFound = (what: string) => new AppError('NotFound', `${what} not found`)
+/**
+ * A 400 about one field: "field message" when the message goes on from the field (`gameId is
+ * required to export raw_events`), "field: message" when it is a sentence of its own.
+ */
 export const validation = (field: string, message: string) =>
-  new AppError('ValidationError', `${field}: ${message}`, [{ field, message }])
+  new AppError('ValidationError', `${field}${/^(is|must|may|has) /.test(message) ? ' ' : ': '}${message}`, [
+    { field, message },
+  ])
 
 export function errorBody(
   request: FastifyRequest,

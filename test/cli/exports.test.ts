@@ -247,7 +247,7 @@ describe('linkctl exports destinations', () => {
       { env: { ...env, AWS_ACCESS_KEY_ID: 'a', AWS_SECRET_ACCESS_KEY: 'b' } },
     )
     expect(res.code).toBe(1)
-    expect(res.stderr).toBe('error: --game: is required to export raw_events (HTTP 400)\n')
+    expect(res.stderr).toBe('error: --game is required to export raw_events (HTTP 400)\n')
   })
 
   it('add without a secret is a usage error (exit 2)', async () => {

@@ -129,16 +129,16 @@ describe('QR refusals', () => {
     expect(resolveQrStyle({ logo: dataUrl('image/png', pngLogo(102_400)) }).logo).not.toBeNull()
     const e = refusal(() => resolveQrStyle({ logo: dataUrl('image/png', pngLogo(102_401)) }))
     expect(e.type).toBe('ValidationError')
-    expect(e.message).toBe('style.logo: is 102401 bytes; at most 102400 (100 KB)')
+    expect(e.message).toBe('style.logo is 102401 bytes; at most 102400 (100 KB)')
   })
 
   it('a data URL that is not a PNG or SVG image is a 400', () => {
     for (const [logo, message] of [
-      ['data:text/plain;base64,aGVsbG8=', 'style.logo: must be a data URL of a PNG or SVG image'],
-      [dataUrl('image/png', 'GIF89a not really'), 'style.logo: is not a PNG image'],
+      ['data:text/plain;base64,aGVsbG8=', 'style.logo must be a data URL of a PNG or SVG image'],
+      [dataUrl('image/png', 'GIF89a not really'), 'style.logo is not a PNG image'],
       [
         dataUrl('image/svg+xml', '<html>hello</html>'),
-        'style.logo: is not an SVG image: its root must be <svg xmlns="http://www.w3.org/2000/svg">',
+        'style.logo is not an SVG image: its root must be <svg xmlns="http://www.w3.org/2000/svg">',
       ],
     ] as const) {
       const e = refusal(() => resolveQrStyle({ logo }))
@@ -165,12 +165,12 @@ describe('QR refusals', () => {
     const huge = Buffer.from(wide)
     huge.writeUInt32BE(100_000, 20) // claims 1024 x 100,000: only the header is read
     const e = refusal(() => resolveQrStyle({ logo: dataUrl('image/png', huge) }))
-    expect(e.message).toBe('style.logo: is 1024x100000 pixels; at most 1024 a side')
+    expect(e.message).toBe('style.logo is 1024x100000 pixels; at most 1024 a side')
     // A real 4,096 px square: a few KB of bytes, 64 MB of pixels.
     const square = solidPng(4096, 4096)
     expect(square.length).toBeLessThan(QR_LIMITS.logoBytesMax)
     expect(refusal(() => resolveQrStyle({ logo: dataUrl('image/png', square) })).message).toBe(
-      'style.logo: is 4096x4096 pixels; at most 1024 a side',
+      'style.logo is 4096x4096 pixels; at most 1024 a side',
     )
   })
 
@@ -181,7 +181,7 @@ describe('QR refusals', () => {
     expect(e).toBeInstanceOf(AppError)
     expect((e as AppError).type).toBe('ValidationError')
     expect((e as AppError).message).toBe(
-      'size: must be at least 89 pixels for this QR code (89 modules a side at error correction H with a margin of 4), one pixel a module',
+      'size must be at least 89 pixels for this QR code (89 modules a side at error correction H with a margin of 4), one pixel a module',
     )
     const smallest = await renderQrCode(long, style, 'png', 89)
     expect(decodeQrPng(smallest.body as Buffer)).toBe(long)
