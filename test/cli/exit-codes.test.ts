@@ -111,6 +111,10 @@ describe('usage errors exit 2', () => {
     [['keys'], /Usage: linkctl keys/],
     [['help', 'nope'], /unknown command or help topic/],
     [['api', 'FETCH', '/x'], /unknown method "FETCH"/],
+    [
+      ['api', 'POST', '/api/use/links', '-d', '{"destinationUrl":"https://x.example"}'],
+      /linkctl api takes no -d: send the JSON body with --input <file> \(- for stdin\), or fields with -F key=value/,
+    ],
     [['completion', 'tcsh'], /value 'tcsh' is invalid for argument 'shell'/],
   ])('%j', async (argv, message) => {
     const r = await cli(argv, { env: argv[0] === 'login' ? { LINKCTL_URL: env.LINKCTL_URL } : env })

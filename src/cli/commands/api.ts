@@ -1,6 +1,6 @@
 /** `linkctl api <METHOD> <path>`: any endpoint, authenticated like every other command (like `gh api`). */
 import { readFile } from 'node:fs/promises'
-import type { Command } from 'commander'
+import { Option, type Command } from 'commander'
 import { action } from '../action.js'
 import type { Ctx } from '../../session/context.js'
 import { UsageError } from '../../session/exit-codes.js'
@@ -15,6 +15,8 @@ export interface ApiOpts {
   rawField?: string[]
   header?: string[]
   input?: string
+  /** Refused: curl's -d (see register). */
+  data?: string
   include?: boolean
   silent?: boolean
 }
@@ -69,6 +71,10 @@ function splitPair(pair: string, sep: string, what: string): [string, string] {
 }
 
 export async function runApi(opts: ApiOpts, ctx: Ctx): Promise<void> {
+  if (opts.data !== undefined)
+    throw new UsageError(
+      `linkctl api takes no -d: send the JSON body with --input <file> (- for stdin), or fields with -F key=value (echo '${opts.data.replaceAll("'", "'\\''")}' | linkctl api ${opts.method} ${opts.path} --input -)`,
+    )
   const method = opts.method.toUpperCase()
   if (!(API_METHODS as readonly string[]).includes(method)) {
     throw new UsageError(`unknown method "${opts.method}": use one of ${API_METHODS.join(', ')}`)
@@ -152,6 +158,8 @@ export function register(program: Command): void {
     .option('--input <file>', 'read the JSON request body from a file, or - for stdin')
     .option('-i, --include', 'print the status line and response headers first')
     .option('--silent', 'do not print the response body')
+    // curl's habit: said in words rather than as an unknown option.
+    .addOption(new Option('-d, --data <body>').hideHelp())
     .addHelpText(
       'after',
       '\nFields go into the query string for GET and HEAD, into a JSON body otherwise.\n' +
