@@ -6,6 +6,7 @@ import { buildProgram } from '../../src/cli/program.js'
 import { COMPLETION_FILES, completionScript, SHELLS } from '../../src/cli/completion/index.js'
 import { packageRoot } from '../../src/version.js'
 import { cli, tempDir } from '../support/cli.js'
+import { missingBinaries } from '../support/binaries.js'
 import { createTestApp } from '../support/app.js'
 import { API_PATHS_FILE, apiPathsOf } from '../support/api-paths.js'
 import { API_PATHS } from '../../src/cli/completion/api-paths.js'
@@ -109,25 +110,70 @@ describe('shell completions', () => {
     }
   })
 
-  it.runIf(hasShell('zsh'))('the zsh script parses', () => {
+  // What a user meets in zsh and fish: each line as typed, and the words offered on Tab.
+  const sorted = (words: string) => words.split(/\s+/).filter(Boolean).sort()
+  const COMMON: [line: string, words: string][] = [
+    // nouns, verbs, options of a verb
+    ['linkctl e', 'events export exports'],
+    ['linkctl links cr', 'create'],
+    ['linkctl keys re', 'regenerate revoke'],
+    ['linkctl keys list --s', '--search --status'],
+    // an option's choices, after a global option and its value, at an alias
+    ['linkctl webhooks create --retry-policy ', 'exponential immediate linear none'],
+    ['linkctl --url http://x keys ls --status ', 'active expired inactive revoked'],
+    ['linkctl links import --from ', 'bitly kutt linkd shlink yourls'],
+    // `api`: the methods, then the paths linkd serves for that method, then nothing
+    ['linkctl api ', 'DELETE GET HEAD OPTIONS PATCH POST PUT'],
+    ['linkctl api GET /api/keys', '/api/keys /api/keys/{id} /api/keys/{id}/activity'],
+    ['linkctl api get /api/keys/{id}/a', '/api/keys/{id}/activity'],
+    ['linkctl api POST /api/keys/{id}/r', '/api/keys/{id}/regenerate /api/keys/{id}/revoke'],
+    ['linkctl --url http://x api -F a=1 DELETE /api/use/l', '/api/use/links/{id}'],
+    ['linkctl api HEAD /health/', '/health/live /health/ready'],
+    ['linkctl api GET /api/use/links ', ''],
+  ]
+
+  it.skipIf(missingBinaries('zsh'))('zsh completes commands, options, choices and api paths on Tab', () => {
     const tmp = tempDir()
+    // Installed as the script's header says: the file _linkctl in a directory of $fpath, then compinit.
     writeFileSync(join(tmp.dir, '_linkctl'), completionScript('zsh', buildProgram()))
-    expect(() => execFileSync('zsh', ['-n', join(tmp.dir, '_linkctl')])).not.toThrow()
+    const cases: [string, string][] = [...COMMON, ['linkctl s', 'safety skan sl smart-links status']]
+    const out = execFileSync(
+      'zsh',
+      ['-f', join(packageRoot(), 'test/support/zsh-complete.zsh'), tmp.dir, ...cases.map(([line]) => line)],
+      { encoding: 'utf8', timeout: 120_000 },
+    )
+    const offered = out.split('\n').slice(0, cases.length)
+    expect(cases.map(([line], i) => [line, sorted(offered[i] ?? '')])).toEqual(
+      cases.map(([line, words]) => [line, sorted(words)]),
+    )
     tmp.remove()
   })
 
-  it.runIf(hasShell('fish'))('fish completes subcommands and choices', () => {
+  it.skipIf(missingBinaries('fish'))('fish completes commands, options, choices and api paths', () => {
     const tmp = tempDir()
     const script = join(tmp.dir, 'linkctl.fish')
     writeFileSync(script, completionScript('fish', buildProgram()))
+    const cases: [string, string][] = [
+      ...COMMON,
+      ['linkctl s', 'safety skan smart-links status'],
+      ['linkctl keys create --time-period ', 'day hour minute'],
+    ]
+    // One line per case: its candidates (fish prints each with its description after a tab).
     const out = execFileSync(
       'fish',
-      ['-c', `source ${script}; complete -C 'linkctl keys create --time-period '`],
-      {
-        encoding: 'utf8',
-      },
+      [
+        '--no-config',
+        '-c',
+        'source $argv[1]; for l in $argv[2..-1]; set -l w (complete -C $l | string replace -r "\t.*" ""); echo "$w"; end',
+        script,
+        ...cases.map(([line]) => line),
+      ],
+      { encoding: 'utf8' },
     )
-    expect(out.split('\n').map((l) => l.split('\t')[0])).toEqual(['day', 'hour', 'minute', ''])
+    const offered = out.split('\n').slice(0, cases.length)
+    expect(cases.map(([line], i) => [line, sorted(offered[i] ?? '')])).toEqual(
+      cases.map(([line, words]) => [line, sorted(words)]),
+    )
     tmp.remove()
   })
 })

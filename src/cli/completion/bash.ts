@@ -4,18 +4,15 @@ import { optionsAt, rootAndGlobals, shCases, sq, walk } from './model.js'
 
 export function bashCompletion(program: Command): string {
   const { root, globals } = rootAndGlobals(program)
-  const { descend, takesValue } = shCases(root, globals)
+  const { descend, takesValue, hasSecond, second } = shCases(
+    root,
+    globals,
+    (words) => `echo ${sq(words.join(' '))}`,
+  )
   const words: string[] = []
   const opts: string[] = []
   const values: string[] = []
-  const second: string[] = []
-  const hasSecond: string[] = []
   walk(root, (c) => {
-    if (c.secondArgs) hasSecond.push(sq(c.path))
-    for (const [first, words] of Object.entries(c.secondArgs ?? {})) {
-      const cases = [...new Set([first, first.toLowerCase()])].map((f) => sq(`${c.path}|${f}`))
-      second.push(`    ${cases.join('|')}) echo ${sq(words.join(' '))} ;;`)
-    }
     const w = [...c.children.flatMap((ch) => ch.names), ...c.args]
     if (w.length) words.push(`    ${sq(c.path)}) echo ${sq(w.join(' '))} ;;`)
     opts.push(
@@ -62,16 +59,11 @@ ${values.join('\n')}
 }
 
 _linkctl_has_second() {
-  case "$1" in
-    ${hasSecond.join('|') || "''"}) return 0 ;;
-  esac
-  return 1
+${hasSecond}
 }
 
 _linkctl_second() {
-  case "$1|$2" in
-${second.join('\n')}
-  esac
+${second}
 }
 
 _linkctl() {

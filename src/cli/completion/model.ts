@@ -82,12 +82,21 @@ export const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 export const fishq = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
 export const firstLine = (s: string) => (s.split('\n')[0] ?? '').trim()
 
-/** Shared shell functions (bash and zsh use the same case syntax). */
-export function shCases(root: CmdSpec, globals: OptSpec[]): { descend: string; takesValue: string } {
+/**
+ * Shared shell functions (bash and zsh use the same case syntax). `second(words)` is the shell's
+ * command that offers the second argument's words (`api GET <path>`), given as-is or lowercase.
+ */
+export function shCases(
+  root: CmdSpec,
+  globals: OptSpec[],
+  second: (words: readonly string[]) => string,
+): { descend: string; takesValue: string; hasSecond: string; second: string } {
   const descend: string[] = []
   const takes: string[] = globals
     .filter((o) => o.values)
     .flatMap((o) => o.names.map((n) => `*${sq(`|${n}`)}`))
+  const hasSecond: string[] = []
+  const seconds: string[] = []
   walk(root, (c) => {
     for (const child of c.children) {
       descend.push(`    ${child.names.map((n) => sq(`${c.path}|${n}`)).join('|')}) echo ${sq(child.path)} ;;`)
@@ -95,12 +104,19 @@ export function shCases(root: CmdSpec, globals: OptSpec[]): { descend: string; t
     if (c !== root) {
       for (const o of c.options) if (o.values) takes.push(...o.names.map((n) => sq(`${c.path}|${n}`)))
     }
+    if (c.secondArgs) hasSecond.push(sq(c.path))
+    for (const [first, words] of Object.entries(c.secondArgs ?? {})) {
+      const cases = [...new Set([first, first.toLowerCase()])].map((f) => sq(`${c.path}|${f}`))
+      seconds.push(`    ${cases.join('|')}) ${second(words)} ;;`)
+    }
   })
   return {
     descend: `  case "$1|$2" in\n${descend.join('\n')}\n  esac`,
     takesValue: takes.length
       ? `  case "$1|$2" in\n    ${takes.join('|')}) return 0 ;;\n  esac\n  return 1`
       : '  return 1',
+    hasSecond: `  case "$1" in\n    ${hasSecond.join('|') || "''"}) return 0 ;;\n  esac\n  return 1`,
+    second: `  case "$1|$2" in\n${seconds.join('\n')}\n  esac`,
   }
 }
 

@@ -4,7 +4,11 @@ import { firstLine, optionsAt, rootAndGlobals, shCases, sq, walk } from './model
 
 export function zshCompletion(program: Command): string {
   const { root, globals } = rootAndGlobals(program)
-  const { descend, takesValue } = shCases(root, globals)
+  const { descend, takesValue, hasSecond, second } = shCases(
+    root,
+    globals,
+    (words) => `compadd -- ${words.map(sq).join(' ')}`,
+  )
   const esc = (s: string) => s.replace(/:/g, '\\:')
   const items: string[] = []
   const values: string[] = []
@@ -50,8 +54,16 @@ ${values.join('\n')}
   esac
 }
 
+_linkctl_has_second() {
+${hasSecond}
+}
+
+_linkctl_second() {
+${second}
+}
+
 _linkctl() {
-  local cmdpath="" next w i
+  local cmdpath="" next w i first="" nargs=0
   local -a opts cmds extra
   for ((i = 2; i < CURRENT; i++)); do
     w="\${words[i]}"
@@ -60,7 +72,11 @@ _linkctl() {
       continue
     fi
     next="$(_linkctl_descend "$cmdpath" "$w")"
-    [[ -n "$next" ]] && cmdpath="$next"
+    if [[ -n "$next" ]]; then
+      cmdpath="$next" first="" nargs=0
+    else
+      ((nargs++ == 0)) && first="$w"
+    fi
   done
   local cur="\${words[CURRENT]}" prev="\${words[CURRENT-1]}"
   if [[ "$prev" == -* ]] && _linkctl_takes_value "$cmdpath" "$prev"; then
@@ -72,6 +88,9 @@ ${items.join('\n')}
   esac
   if [[ "$cur" == -* ]]; then
     _describe -t options 'option' opts
+  elif ((nargs > 0)) && _linkctl_has_second "$cmdpath"; then
+    # The second argument's words follow the first (api GET: its paths); none after it.
+    ((nargs == 1)) && _linkctl_second "$cmdpath" "$first"
   else
     (( \${#cmds} )) && _describe -t commands 'command' cmds
     (( \${#extra} )) && compadd -- "\${extra[@]}"
