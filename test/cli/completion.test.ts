@@ -134,7 +134,7 @@ describe('shell completions', () => {
 
   it.skipIf(missingBinaries('zsh'))('zsh completes commands, options, choices and api paths on Tab', () => {
     const tmp = tempDir()
-    // Installed as the script's header says: the file _linkctl in a directory of $fpath, then compinit.
+    // Installed as the script's header says: saved as _linkctl in a directory of $fpath, then compinit.
     writeFileSync(join(tmp.dir, '_linkctl'), completionScript('zsh', buildProgram()))
     const cases: [string, string][] = [...COMMON, ['linkctl s', 'safety skan sl smart-links status']]
     const out = execFileSync(

@@ -38,7 +38,8 @@ export function zshCompletion(program: Command): string {
   })
   return `#compdef linkctl
 # zsh completion for linkctl. Generated from the command tree by \`linkctl completion zsh\`; do not edit.
-# Install: put this file (named _linkctl) in a directory of $fpath, then run compinit.
+# Install: save it as _linkctl in a directory of $fpath, e.g. ~/.zfunc/_linkctl with, in ~/.zshrc:
+#   fpath=(~/.zfunc $fpath); autoload -U compinit; compinit
 
 _linkctl_descend() {
 ${descend}
