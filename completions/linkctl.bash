@@ -517,6 +517,20 @@ _linkctl_second() {
   esac
 }
 
+_linkctl_file_args() {
+  case "$1" in
+    'links import'|'safety lists add'|'events send') return 0 ;;
+  esac
+  return 1
+}
+
+# File (-f) or directory (-d) names, one a word, quoted and a directory with its / (filenames).
+_linkctl_files() {
+  local IFS=$'\n'
+  compopt -o filenames 2>/dev/null
+  COMPREPLY=($(compgen "$1" -- "$cur"))
+}
+
 _linkctl() {
   local cur prev cmdpath="" next w i first="" nargs=0
   cur="${COMP_WORDS[COMP_CWORD]}"
@@ -540,8 +554,8 @@ _linkctl() {
     local values
     values="$(_linkctl_values "$cmdpath" "$prev")"
     case "$values" in
-      __files) COMPREPLY=($(compgen -f -- "$cur")) ;;
-      __dirs) COMPREPLY=($(compgen -d -- "$cur")) ;;
+      __files) _linkctl_files -f ;;
+      __dirs) _linkctl_files -d ;;
       *) COMPREPLY=($(compgen -W "$values" -- "$cur")) ;;
     esac
   elif [[ "$cur" == -* ]]; then
@@ -549,6 +563,8 @@ _linkctl() {
   elif ((nargs > 0)) && _linkctl_has_second "$cmdpath"; then
     # The second argument's words follow the first (api GET: its paths); none after it.
     ((nargs == 1)) && COMPREPLY=($(compgen -W "$(_linkctl_second "$cmdpath" "$first")" -- "$cur"))
+  elif _linkctl_file_args "$cmdpath"; then
+    _linkctl_files -f
   else
     COMPREPLY=($(compgen -W "$(_linkctl_words "$cmdpath")" -- "$cur"))
   fi

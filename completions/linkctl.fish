@@ -626,6 +626,7 @@ complete -c linkctl -n '__linkctl_at \'links stats\'' -l json -d 'print the resu
 complete -c linkctl -n '__linkctl_at \'links clicks\'' -l start -x -d 'first day: ISO date/time, or 7d/12h/90m/2w ago (default 30 days ago)'
 complete -c linkctl -n '__linkctl_at \'links clicks\'' -l end -x -d 'last day: ISO date/time, now, or a duration ago (default now)'
 complete -c linkctl -n '__linkctl_at \'links clicks\'' -l json -d 'print the result as JSON'
+complete -c linkctl -n '__linkctl_at \'links import\'' -F
 complete -c linkctl -n '__linkctl_at \'links import\'' -l from -x -a 'linkd bitly shlink yourls kutt' -d 'the product that wrote the file (its own export\'s format)'
 complete -c linkctl -n '__linkctl_at \'links import\'' -l dry-run -d 'check every row with the daemon and create nothing'
 complete -c linkctl -n '__linkctl_at \'links import\'' -l format -x -a 'csv jsonl' -d 'input format (default: detected)'
@@ -866,6 +867,7 @@ complete -c linkctl -n '__linkctl_at \'safety lists list\'' -l limit -x -d 'numb
 complete -c linkctl -n '__linkctl_at \'safety lists list\'' -l all -d 'fetch every row (a progress line on a terminal)'
 complete -c linkctl -n '__linkctl_at \'safety lists list\'' -l columns -x -d 'table columns to show, in order (comma-separated): id, name, format, hosts, skipped, updated'
 complete -c linkctl -n '__linkctl_at \'safety lists list\'' -l json -d 'print the result as JSON'
+complete -c linkctl -n '__linkctl_at \'safety lists add\'' -F
 complete -c linkctl -n '__linkctl_at \'safety lists add\'' -l name -x -d 'list name: letters, digits, dot, dash, underscore'
 complete -c linkctl -n '__linkctl_at \'safety lists add\'' -l format -x -a 'hosts domains urlhaus' -d 'file format (default: guessed)'
 complete -c linkctl -n '__linkctl_at \'safety lists add\'' -l json -d 'print the result as JSON'
@@ -924,6 +926,7 @@ complete -c linkctl -n '__linkctl_at \'games update\'' -l json -d 'print the res
 complete -c linkctl -n '__linkctl_at \'games regenerate-key\'' -l json -d 'print the result as JSON'
 complete -c linkctl -n '__linkctl_at \'events\'' -a 'send' -d 'send events from a file or - (stdin): a batch, an array of events or JSON lines, in batches of 1,000 with the SDK key (event_id and timestamp filled in); exit 1 when any is rejected'
 complete -c linkctl -n '__linkctl_at \'events\'' -a 'help' -d 'display help for command'
+complete -c linkctl -n '__linkctl_at \'events send\'' -F
 complete -c linkctl -n '__linkctl_at \'events send\'' -l game -x -d 'game id (required, or env LINKCTL_GAME)'
 complete -c linkctl -n '__linkctl_at \'events send\'' -l org -x -d 'organization id (env LINKCTL_ORG_ID; looked up with the API key when left out)'
 complete -c linkctl -n '__linkctl_at \'events send\'' -l sdk-key -x -d 'the game SDK key (required, or env LINKCTL_SDK_KEY)'

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { buildProgram } from '../../src/cli/program.js'
@@ -55,7 +55,7 @@ describe('shell completions', () => {
     expect((await cli(['completion', 'all'])).code).toBe(2)
   })
 
-  it.runIf(hasShell('bash'))('bash completes commands, options and option values', () => {
+  it.runIf(hasShell('bash'))('bash completes commands, options, option values, api paths and files', () => {
     const tmp = tempDir()
     const script = join(tmp.dir, 'linkctl.bash')
     writeFileSync(script, completionScript('bash', buildProgram()))
@@ -96,6 +96,11 @@ describe('shell completions', () => {
     expect(complete('linkctl --url http://x api -F a=1 DELETE /api/use/l')).toBe('/api/use/links/{id}')
     expect(complete('linkctl api HEAD /health/')).toBe('/health/live /health/ready')
     expect(complete('linkctl api GET /api/use/links ')).toBe('')
+    // A file argument or option takes file names; another argument does not.
+    const files = someFiles(tmp.dir)
+    expect(complete(`linkctl events send ${files}/`)).toBe(`${files}/links.csv ${files}/sub`)
+    expect(complete(`linkctl links import --failed-out ${files}/l`)).toBe(`${files}/links.csv`)
+    expect(complete(`linkctl links list ${files}/`)).toBe('')
     tmp.remove()
   })
 
@@ -109,6 +114,14 @@ describe('shell completions', () => {
       await t.close()
     }
   })
+
+  /** A directory holding links.csv and sub/, for the file arguments (`links import [file]`). */
+  const someFiles = (dir: string) => {
+    const files = join(dir, 'files')
+    mkdirSync(join(files, 'sub'), { recursive: true })
+    writeFileSync(join(files, 'links.csv'), '')
+    return files
+  }
 
   // What a user meets in zsh and fish: each line as typed, and the words offered on Tab.
   const sorted = (words: string) => words.split(/\s+/).filter(Boolean).sort()
@@ -132,31 +145,45 @@ describe('shell completions', () => {
     ['linkctl api GET /api/use/links ', ''],
   ]
 
-  it.skipIf(missingBinaries('zsh'))('zsh completes commands, options, choices and api paths on Tab', () => {
-    const tmp = tempDir()
-    // Installed as the script's header says: saved as _linkctl in a directory of $fpath, then compinit.
-    writeFileSync(join(tmp.dir, '_linkctl'), completionScript('zsh', buildProgram()))
-    const cases: [string, string][] = [...COMMON, ['linkctl s', 'safety skan sl smart-links status']]
-    const out = execFileSync(
-      'zsh',
-      ['-f', join(packageRoot(), 'test/support/zsh-complete.zsh'), tmp.dir, ...cases.map(([line]) => line)],
-      { encoding: 'utf8', timeout: 120_000 },
-    )
-    const offered = out.split('\n').slice(0, cases.length)
-    expect(cases.map(([line], i) => [line, sorted(offered[i] ?? '')])).toEqual(
-      cases.map(([line, words]) => [line, sorted(words)]),
-    )
-    tmp.remove()
-  })
+  it.skipIf(missingBinaries('zsh'))(
+    'zsh completes commands, options, choices, api paths and files on Tab',
+    () => {
+      const tmp = tempDir()
+      // Installed as the script's header says: saved as _linkctl in a directory of $fpath, then compinit.
+      writeFileSync(join(tmp.dir, '_linkctl'), completionScript('zsh', buildProgram()))
+      const files = someFiles(tmp.dir)
+      const cases: [string, string][] = [
+        ...COMMON,
+        ['linkctl s', 'safety skan sl smart-links status'],
+        [`linkctl links import ${files}/`, 'links.csv sub'],
+        [`linkctl links import --failed-out ${files}/l`, 'links.csv'],
+        [`linkctl links list ${files}/`, ''],
+      ]
+      const out = execFileSync(
+        'zsh',
+        ['-f', join(packageRoot(), 'test/support/zsh-complete.zsh'), tmp.dir, ...cases.map(([line]) => line)],
+        { encoding: 'utf8', timeout: 120_000 },
+      )
+      const offered = out.split('\n').slice(0, cases.length)
+      expect(cases.map(([line], i) => [line, sorted(offered[i] ?? '')])).toEqual(
+        cases.map(([line, words]) => [line, sorted(words)]),
+      )
+      tmp.remove()
+    },
+  )
 
-  it.skipIf(missingBinaries('fish'))('fish completes commands, options, choices and api paths', () => {
+  it.skipIf(missingBinaries('fish'))('fish completes commands, options, choices, api paths and files', () => {
     const tmp = tempDir()
     const script = join(tmp.dir, 'linkctl.fish')
     writeFileSync(script, completionScript('fish', buildProgram()))
+    const files = someFiles(tmp.dir)
     const cases: [string, string][] = [
       ...COMMON,
       ['linkctl s', 'safety skan smart-links status'],
       ['linkctl keys create --time-period ', 'day hour minute'],
+      [`linkctl links import ${files}/`, `${files}/links.csv ${files}/sub/`],
+      [`linkctl links import --failed-out ${files}/l`, `${files}/links.csv`],
+      [`linkctl links list ${files}/`, ''],
     ]
     // One line per case: its candidates (fish prints each with its description after a tab).
     const out = execFileSync(

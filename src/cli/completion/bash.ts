@@ -4,7 +4,7 @@ import { optionsAt, rootAndGlobals, shCases, sq, walk } from './model.js'
 
 export function bashCompletion(program: Command): string {
   const { root, globals } = rootAndGlobals(program)
-  const { descend, takesValue, hasSecond, second } = shCases(
+  const { descend, takesValue, hasSecond, second, fileArgs } = shCases(
     root,
     globals,
     (words) => `echo ${sq(words.join(' '))}`,
@@ -66,6 +66,17 @@ _linkctl_second() {
 ${second}
 }
 
+_linkctl_file_args() {
+${fileArgs}
+}
+
+# File (-f) or directory (-d) names, one a word, quoted and a directory with its / (filenames).
+_linkctl_files() {
+  local IFS=$'\\n'
+  compopt -o filenames 2>/dev/null
+  COMPREPLY=($(compgen "$1" -- "$cur"))
+}
+
 _linkctl() {
   local cur prev cmdpath="" next w i first="" nargs=0
   cur="\${COMP_WORDS[COMP_CWORD]}"
@@ -89,8 +100,8 @@ _linkctl() {
     local values
     values="$(_linkctl_values "$cmdpath" "$prev")"
     case "$values" in
-      __files) COMPREPLY=($(compgen -f -- "$cur")) ;;
-      __dirs) COMPREPLY=($(compgen -d -- "$cur")) ;;
+      __files) _linkctl_files -f ;;
+      __dirs) _linkctl_files -d ;;
       *) COMPREPLY=($(compgen -W "$values" -- "$cur")) ;;
     esac
   elif [[ "$cur" == -* ]]; then
@@ -98,6 +109,8 @@ _linkctl() {
   elif ((nargs > 0)) && _linkctl_has_second "$cmdpath"; then
     # The second argument's words follow the first (api GET: its paths); none after it.
     ((nargs == 1)) && COMPREPLY=($(compgen -W "$(_linkctl_second "$cmdpath" "$first")" -- "$cur"))
+  elif _linkctl_file_args "$cmdpath"; then
+    _linkctl_files -f
   else
     COMPREPLY=($(compgen -W "$(_linkctl_words "$cmdpath")" -- "$cur"))
   fi

@@ -31,6 +31,7 @@ export function fishCompletion(program: Command): string {
     }
     // With a second argument (api <method> <path>), the first's words come only first.
     const atArgs = c.secondArgs ? `__linkctl_first ${sq(c.path)}` : `__linkctl_at ${sq(c.path)}`
+    if (c.fileArgs) lines.push(`complete -c linkctl -n ${fishq(`__linkctl_at ${sq(c.path)}`)} -F`)
     if (c.args.length) lines.push(`complete -c linkctl -n ${fishq(atArgs)} -a ${fishq(c.args.join(' '))}`)
     for (const [first, words] of Object.entries(c.secondArgs ?? {})) {
       const firsts = [...new Set([first, first.toLowerCase()])].map(sq).join(' ')

@@ -20,6 +20,8 @@ export interface CmdSpec {
   args: string[]
   /** The second argument's words, by the first one (`api`: each method's paths). */
   secondArgs?: Record<string, readonly string[]>
+  /** An argument is a file (`links import [file]`): its words are file names. */
+  fileArgs?: true
   children: CmdSpec[]
 }
 
@@ -69,6 +71,7 @@ function model(cmd: Command, parentPath: string | null): CmdSpec {
     options: help.visibleOptions(cmd).map(optSpec),
     args,
     ...(secondArgs ? { secondArgs } : {}),
+    ...(cmd.registeredArguments.some((a) => a.name() === 'file') ? { fileArgs: true as const } : {}),
     children,
   }
 }
@@ -90,14 +93,16 @@ export function shCases(
   root: CmdSpec,
   globals: OptSpec[],
   second: (words: readonly string[]) => string,
-): { descend: string; takesValue: string; hasSecond: string; second: string } {
+): { descend: string; takesValue: string; hasSecond: string; second: string; fileArgs: string } {
   const descend: string[] = []
   const takes: string[] = globals
     .filter((o) => o.values)
     .flatMap((o) => o.names.map((n) => `*${sq(`|${n}`)}`))
   const hasSecond: string[] = []
   const seconds: string[] = []
+  const fileArgs: string[] = []
   walk(root, (c) => {
+    if (c.fileArgs) fileArgs.push(sq(c.path))
     for (const child of c.children) {
       descend.push(`    ${child.names.map((n) => sq(`${c.path}|${n}`)).join('|')}) echo ${sq(child.path)} ;;`)
     }
@@ -117,6 +122,7 @@ export function shCases(
       : '  return 1',
     hasSecond: `  case "$1" in\n    ${hasSecond.join('|') || "''"}) return 0 ;;\n  esac\n  return 1`,
     second: `  case "$1|$2" in\n${seconds.join('\n')}\n  esac`,
+    fileArgs: `  case "$1" in\n    ${fileArgs.join('|') || "''"}) return 0 ;;\n  esac\n  return 1`,
   }
 }
 

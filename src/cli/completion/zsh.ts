@@ -4,7 +4,7 @@ import { firstLine, optionsAt, rootAndGlobals, shCases, sq, walk } from './model
 
 export function zshCompletion(program: Command): string {
   const { root, globals } = rootAndGlobals(program)
-  const { descend, takesValue, hasSecond, second } = shCases(
+  const { descend, takesValue, hasSecond, second, fileArgs } = shCases(
     root,
     globals,
     (words) => `compadd -- ${words.map(sq).join(' ')}`,
@@ -63,6 +63,10 @@ _linkctl_second() {
 ${second}
 }
 
+_linkctl_file_args() {
+${fileArgs}
+}
+
 _linkctl() {
   local cmdpath="" next w i first="" nargs=0
   local -a opts cmds extra
@@ -92,6 +96,8 @@ ${items.join('\n')}
   elif ((nargs > 0)) && _linkctl_has_second "$cmdpath"; then
     # The second argument's words follow the first (api GET: its paths); none after it.
     ((nargs == 1)) && _linkctl_second "$cmdpath" "$first"
+  elif _linkctl_file_args "$cmdpath"; then
+    _files
   else
     (( \${#cmds} )) && _describe -t commands 'command' cmds
     (( \${#extra} )) && compadd -- "\${extra[@]}"
