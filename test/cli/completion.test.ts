@@ -162,7 +162,7 @@ describe('shell completions', () => {
       const out = execFileSync(
         'zsh',
         ['-f', join(packageRoot(), 'test/support/zsh-complete.zsh'), tmp.dir, ...cases.map(([line]) => line)],
-        { encoding: 'utf8', timeout: 120_000 },
+        { encoding: 'utf8', timeout: 50_000 },
       )
       const offered = out.split('\n').slice(0, cases.length)
       expect(cases.map(([line], i) => [line, sorted(offered[i] ?? '')])).toEqual(
