@@ -4,11 +4,7 @@ import { optionsAt, rootAndGlobals, shCases, sq, walk } from './model.js'
 
 export function bashCompletion(program: Command): string {
   const { root, globals } = rootAndGlobals(program)
-  const { descend, takesValue, hasSecond, second, fileArgs } = shCases(
-    root,
-    globals,
-    (words) => `echo ${sq(words.join(' '))}`,
-  )
+  const shared = shCases(root, globals, (words) => `echo ${sq(words.join(' '))}`)
   const words: string[] = []
   const opts: string[] = []
   const values: string[] = []
@@ -32,13 +28,7 @@ export function bashCompletion(program: Command): string {
   return `# bash completion for linkctl. Generated from the command tree by \`linkctl completion bash\`; do not edit.
 # Install: source this file, or copy it to ~/.local/share/bash-completion/completions/linkctl
 
-_linkctl_descend() {
-${descend}
-}
-
-_linkctl_takes_value() {
-${takesValue}
-}
+${shared}
 
 _linkctl_words() {
   case "$1" in
@@ -56,18 +46,6 @@ _linkctl_values() {
   case "$1|$2" in
 ${values.join('\n')}
   esac
-}
-
-_linkctl_has_second() {
-${hasSecond}
-}
-
-_linkctl_second() {
-${second}
-}
-
-_linkctl_file_args() {
-${fileArgs}
 }
 
 # File (-f) or directory (-d) names, one a word, quoted and a directory with its / (filenames).

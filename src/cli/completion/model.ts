@@ -86,14 +86,15 @@ export const fishq = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "
 export const firstLine = (s: string) => (s.split('\n')[0] ?? '').trim()
 
 /**
- * Shared shell functions (bash and zsh use the same case syntax). `second(words)` is the shell's
- * command that offers the second argument's words (`api GET <path>`), given as-is or lowercase.
+ * The shell functions bash and zsh share (same case syntax): _linkctl_descend, _linkctl_takes_value,
+ * _linkctl_has_second, _linkctl_second, _linkctl_file_args. `second(words)` is the shell's command
+ * that offers the second argument's words (`api GET <path>`), given as-is or lowercase.
  */
 export function shCases(
   root: CmdSpec,
   globals: OptSpec[],
   second: (words: readonly string[]) => string,
-): { descend: string; takesValue: string; hasSecond: string; second: string; fileArgs: string } {
+): string {
   const descend: string[] = []
   const takes: string[] = globals
     .filter((o) => o.values)
@@ -115,15 +116,19 @@ export function shCases(
       seconds.push(`    ${cases.join('|')}) ${second(words)} ;;`)
     }
   })
-  return {
-    descend: `  case "$1|$2" in\n${descend.join('\n')}\n  esac`,
-    takesValue: takes.length
-      ? `  case "$1|$2" in\n    ${takes.join('|')}) return 0 ;;\n  esac\n  return 1`
-      : '  return 1',
-    hasSecond: `  case "$1" in\n    ${hasSecond.join('|') || "''"}) return 0 ;;\n  esac\n  return 1`,
-    second: `  case "$1|$2" in\n${seconds.join('\n')}\n  esac`,
-    fileArgs: `  case "$1" in\n    ${fileArgs.join('|') || "''"}) return 0 ;;\n  esac\n  return 1`,
-  }
+  const fn = (name: string, body: string) => `_linkctl_${name}() {\n${body}\n}`
+  return [
+    fn('descend', `  case "$1|$2" in\n${descend.join('\n')}\n  esac`),
+    fn(
+      'takes_value',
+      takes.length
+        ? `  case "$1|$2" in\n    ${takes.join('|')}) return 0 ;;\n  esac\n  return 1`
+        : '  return 1',
+    ),
+    fn('has_second', `  case "$1" in\n    ${hasSecond.join('|') || "''"}) return 0 ;;\n  esac\n  return 1`),
+    fn('second', `  case "$1|$2" in\n${seconds.join('\n')}\n  esac`),
+    fn('file_args', `  case "$1" in\n    ${fileArgs.join('|') || "''"}) return 0 ;;\n  esac\n  return 1`),
+  ].join('\n\n')
 }
 
 export function rootAndGlobals(program: Command): { root: CmdSpec; globals: OptSpec[] } {

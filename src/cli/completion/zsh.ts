@@ -4,11 +4,7 @@ import { firstLine, optionsAt, rootAndGlobals, shCases, sq, walk } from './model
 
 export function zshCompletion(program: Command): string {
   const { root, globals } = rootAndGlobals(program)
-  const { descend, takesValue, hasSecond, second, fileArgs } = shCases(
-    root,
-    globals,
-    (words) => `compadd -- ${words.map(sq).join(' ')}`,
-  )
+  const shared = shCases(root, globals, (words) => `compadd -- ${words.map(sq).join(' ')}`)
   const esc = (s: string) => s.replace(/:/g, '\\:')
   const items: string[] = []
   const values: string[] = []
@@ -41,30 +37,12 @@ export function zshCompletion(program: Command): string {
 # Install: save it as _linkctl in a directory of $fpath, e.g. ~/.zfunc/_linkctl with, in ~/.zshrc:
 #   fpath=(~/.zfunc $fpath); autoload -U compinit; compinit
 
-_linkctl_descend() {
-${descend}
-}
-
-_linkctl_takes_value() {
-${takesValue}
-}
+${shared}
 
 _linkctl_value() {
   case "$1|$2" in
 ${values.join('\n')}
   esac
-}
-
-_linkctl_has_second() {
-${hasSecond}
-}
-
-_linkctl_second() {
-${second}
-}
-
-_linkctl_file_args() {
-${fileArgs}
 }
 
 _linkctl() {
