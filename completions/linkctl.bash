@@ -191,6 +191,31 @@ _linkctl_takes_value() {
   return 1
 }
 
+_linkctl_has_second() {
+  case "$1" in
+    'api') return 0 ;;
+  esac
+  return 1
+}
+
+_linkctl_second() {
+  case "$1|$2" in
+    'api|GET'|'api|get') echo '/api/audit-log /api/domains /api/domains/stats /api/domains/{domainId} /api/domains/{domainId}/app-links /api/domains/{domainId}/ssl /api/exports/destinations /api/keys /api/keys/{id} /api/keys/{id}/activity /api/safety/lists /api/safety/lists/{id} /api/team/invitations /api/team/me /api/team/members /api/use /api/use/analytics/clicks /api/use/analytics/clicks/export /api/use/analytics/links/{id} /api/use/links /api/use/links/{id} /api/use/links/{id}/qr /api/use/qr-codes /api/use/qr-codes/{id} /api/use/qr-codes/{id}/image /api/use/smart-links /api/use/smart-links/{id} /api/v1/admin/fraud/games/{gameId}/blocklist /api/v1/admin/fraud/games/{gameId}/dashboard /api/v1/admin/fraud/games/{gameId}/events /api/v1/admin/fraud/games/{gameId}/rules /api/v1/admin/games /api/v1/admin/games/{gameId} /api/v1/analytics/games/{gameId}/attribution /api/v1/analytics/games/{gameId}/events /api/v1/analytics/games/{gameId}/export /api/v1/analytics/games/{gameId}/geography /api/v1/analytics/games/{gameId}/leaderboard /api/v1/analytics/games/{gameId}/overview /api/v1/analytics/games/{gameId}/players /api/v1/analytics/games/{gameId}/players/{playerId} /api/v1/analytics/games/{gameId}/retention /api/v1/analytics/games/{gameId}/revenue /api/v1/analytics/games/{gameId}/segments /api/v1/gaming/analytics/funnel /api/v1/gaming/export /api/v1/gaming/gdpr/deletions /api/v1/gaming/gdpr/deletions/{id} /api/v1/skan/campaigns/{campaignId} /api/v1/skan/campaigns/{campaignId}/postbacks /api/v1/skan/games/{gameId}/campaigns /api/webhooks /api/webhooks/templates /api/webhooks/{id} /api/webhooks/{id}/analytics /api/webhooks/{id}/deliveries /health /health/live /health/ready /metrics' ;;
+    'api|POST'|'api|post') echo '/api/domains /api/domains/{domainId}/check-propagation /api/domains/{domainId}/set-default /api/domains/{domainId}/verify /api/exports/destinations /api/exports/destinations/{id}/run /api/keys /api/keys/test /api/keys/{id}/activate /api/keys/{id}/deactivate /api/keys/{id}/regenerate /api/keys/{id}/revoke /api/safety/lists /api/team/invitations /api/team/invitations/accept /api/use/links /api/use/links/bulk /api/use/links/import /api/use/qr-codes /api/use/smart-links /api/v1/admin/fraud/games/{gameId}/blocklist /api/v1/admin/fraud/games/{gameId}/rules /api/v1/admin/games /api/v1/admin/games/{gameId}/sdk-key /api/v1/gaming/events /api/v1/gaming/gdpr/deletions /api/v1/skan/campaigns/{campaignId}/optimize /api/v1/skan/games/{gameId}/campaigns /api/v1/skan/postbacks /api/webhooks /api/webhooks/bulk /api/webhooks/utilities/generate-signature /api/webhooks/utilities/validate-url /api/webhooks/utilities/verify-signature /api/webhooks/{id}/deliveries/{deliveryId}/retry /api/webhooks/{id}/disable /api/webhooks/{id}/enable /api/webhooks/{id}/rotate-secret /api/webhooks/{id}/suspend /api/webhooks/{id}/test' ;;
+    'api|PUT'|'api|put') echo '/api/domains/{domainId}/app-links' ;;
+    'api|PATCH'|'api|patch') echo '/api/domains/{domainId} /api/keys/{id} /api/team/members/{id} /api/use/links/{id} /api/use/qr-codes/{id} /api/use/smart-links/{id} /api/v1/admin/fraud/games/{gameId}/events/{eventId} /api/v1/admin/fraud/games/{gameId}/rules/{ruleId} /api/v1/admin/games/{gameId} /api/v1/skan/campaigns/{campaignId} /api/webhooks/{id}' ;;
+    'api|DELETE'|'api|delete') echo '/api/domains/{domainId} /api/exports/destinations/{id} /api/keys/{id} /api/safety/lists/{id} /api/team/invitations/{id} /api/team/members/{id} /api/use/links/{id} /api/use/qr-codes/{id} /api/use/smart-links/{id} /api/v1/admin/fraud/games/{gameId}/blocklist/{entryId} /api/v1/admin/fraud/games/{gameId}/rules/{ruleId} /api/webhooks/{id}' ;;
+    'api|HEAD'|'api|head') echo '/api/audit-log /api/domains /api/domains/stats /api/domains/{domainId} /api/domains/{domainId}/app-links /api/domains/{domainId}/ssl /api/exports/destinations /api/keys /api/keys/{id} /api/keys/{id}/activity /api/safety/lists /api/safety/lists/{id} /api/team/invitations /api/team/me /api/team/members /api/use /api/use/analytics/clicks /api/use/analytics/clicks/export /api/use/analytics/links/{id} /api/use/links /api/use/links/{id} /api/use/links/{id}/qr /api/use/qr-codes /api/use/qr-codes/{id} /api/use/qr-codes/{id}/image /api/use/smart-links /api/use/smart-links/{id} /api/v1/admin/fraud/games/{gameId}/blocklist /api/v1/admin/fraud/games/{gameId}/dashboard /api/v1/admin/fraud/games/{gameId}/events /api/v1/admin/fraud/games/{gameId}/rules /api/v1/admin/games /api/v1/admin/games/{gameId} /api/v1/analytics/games/{gameId}/attribution /api/v1/analytics/games/{gameId}/events /api/v1/analytics/games/{gameId}/export /api/v1/analytics/games/{gameId}/geography /api/v1/analytics/games/{gameId}/leaderboard /api/v1/analytics/games/{gameId}/overview /api/v1/analytics/games/{gameId}/players /api/v1/analytics/games/{gameId}/players/{playerId} /api/v1/analytics/games/{gameId}/retention /api/v1/analytics/games/{gameId}/revenue /api/v1/analytics/games/{gameId}/segments /api/v1/gaming/analytics/funnel /api/v1/gaming/export /api/v1/gaming/gdpr/deletions /api/v1/gaming/gdpr/deletions/{id} /api/v1/skan/campaigns/{campaignId} /api/v1/skan/campaigns/{campaignId}/postbacks /api/v1/skan/games/{gameId}/campaigns /api/webhooks /api/webhooks/templates /api/webhooks/{id} /api/webhooks/{id}/analytics /api/webhooks/{id}/deliveries /health /health/live /health/ready /metrics' ;;
+  esac
+}
+
+_linkctl_file_args() {
+  case "$1" in
+    'links import'|'safety lists add'|'events send') return 0 ;;
+  esac
+  return 1
+}
+
 _linkctl_words() {
   case "$1" in
     '') echo 'login logout profile status whoami keys team links smart-links sl qr domains webhooks safety games events analytics export exports fraud skan gdpr audit api tui dashboard completion help' ;;
@@ -499,22 +524,11 @@ _linkctl_values() {
   esac
 }
 
-_linkctl_has_second() {
-  case "$1" in
-    'api') return 0 ;;
-  esac
-  return 1
-}
-
-_linkctl_second() {
-  case "$1|$2" in
-    'api|GET'|'api|get') echo '/api/audit-log /api/domains /api/domains/stats /api/domains/{domainId} /api/domains/{domainId}/app-links /api/domains/{domainId}/ssl /api/exports/destinations /api/keys /api/keys/{id} /api/keys/{id}/activity /api/safety/lists /api/safety/lists/{id} /api/team/invitations /api/team/me /api/team/members /api/use /api/use/analytics/clicks /api/use/analytics/clicks/export /api/use/analytics/links/{id} /api/use/links /api/use/links/{id} /api/use/links/{id}/qr /api/use/qr-codes /api/use/qr-codes/{id} /api/use/qr-codes/{id}/image /api/use/smart-links /api/use/smart-links/{id} /api/v1/admin/fraud/games/{gameId}/blocklist /api/v1/admin/fraud/games/{gameId}/dashboard /api/v1/admin/fraud/games/{gameId}/events /api/v1/admin/fraud/games/{gameId}/rules /api/v1/admin/games /api/v1/admin/games/{gameId} /api/v1/analytics/games/{gameId}/attribution /api/v1/analytics/games/{gameId}/events /api/v1/analytics/games/{gameId}/export /api/v1/analytics/games/{gameId}/geography /api/v1/analytics/games/{gameId}/leaderboard /api/v1/analytics/games/{gameId}/overview /api/v1/analytics/games/{gameId}/players /api/v1/analytics/games/{gameId}/players/{playerId} /api/v1/analytics/games/{gameId}/retention /api/v1/analytics/games/{gameId}/revenue /api/v1/analytics/games/{gameId}/segments /api/v1/gaming/analytics/funnel /api/v1/gaming/export /api/v1/gaming/gdpr/deletions /api/v1/gaming/gdpr/deletions/{id} /api/v1/skan/campaigns/{campaignId} /api/v1/skan/campaigns/{campaignId}/postbacks /api/v1/skan/games/{gameId}/campaigns /api/webhooks /api/webhooks/templates /api/webhooks/{id} /api/webhooks/{id}/analytics /api/webhooks/{id}/deliveries /health /health/live /health/ready /metrics' ;;
-    'api|POST'|'api|post') echo '/api/domains /api/domains/{domainId}/check-propagation /api/domains/{domainId}/set-default /api/domains/{domainId}/verify /api/exports/destinations /api/exports/destinations/{id}/run /api/keys /api/keys/test /api/keys/{id}/activate /api/keys/{id}/deactivate /api/keys/{id}/regenerate /api/keys/{id}/revoke /api/safety/lists /api/team/invitations /api/team/invitations/accept /api/use/links /api/use/links/bulk /api/use/links/import /api/use/qr-codes /api/use/smart-links /api/v1/admin/fraud/games/{gameId}/blocklist /api/v1/admin/fraud/games/{gameId}/rules /api/v1/admin/games /api/v1/admin/games/{gameId}/sdk-key /api/v1/gaming/events /api/v1/gaming/gdpr/deletions /api/v1/skan/campaigns/{campaignId}/optimize /api/v1/skan/games/{gameId}/campaigns /api/v1/skan/postbacks /api/webhooks /api/webhooks/bulk /api/webhooks/utilities/generate-signature /api/webhooks/utilities/validate-url /api/webhooks/utilities/verify-signature /api/webhooks/{id}/deliveries/{deliveryId}/retry /api/webhooks/{id}/disable /api/webhooks/{id}/enable /api/webhooks/{id}/rotate-secret /api/webhooks/{id}/suspend /api/webhooks/{id}/test' ;;
-    'api|PUT'|'api|put') echo '/api/domains/{domainId}/app-links' ;;
-    'api|PATCH'|'api|patch') echo '/api/domains/{domainId} /api/keys/{id} /api/team/members/{id} /api/use/links/{id} /api/use/qr-codes/{id} /api/use/smart-links/{id} /api/v1/admin/fraud/games/{gameId}/events/{eventId} /api/v1/admin/fraud/games/{gameId}/rules/{ruleId} /api/v1/admin/games/{gameId} /api/v1/skan/campaigns/{campaignId} /api/webhooks/{id}' ;;
-    'api|DELETE'|'api|delete') echo '/api/domains/{domainId} /api/exports/destinations/{id} /api/keys/{id} /api/safety/lists/{id} /api/team/invitations/{id} /api/team/members/{id} /api/use/links/{id} /api/use/qr-codes/{id} /api/use/smart-links/{id} /api/v1/admin/fraud/games/{gameId}/blocklist/{entryId} /api/v1/admin/fraud/games/{gameId}/rules/{ruleId} /api/webhooks/{id}' ;;
-    'api|HEAD'|'api|head') echo '/api/audit-log /api/domains /api/domains/stats /api/domains/{domainId} /api/domains/{domainId}/app-links /api/domains/{domainId}/ssl /api/exports/destinations /api/keys /api/keys/{id} /api/keys/{id}/activity /api/safety/lists /api/safety/lists/{id} /api/team/invitations /api/team/me /api/team/members /api/use /api/use/analytics/clicks /api/use/analytics/clicks/export /api/use/analytics/links/{id} /api/use/links /api/use/links/{id} /api/use/links/{id}/qr /api/use/qr-codes /api/use/qr-codes/{id} /api/use/qr-codes/{id}/image /api/use/smart-links /api/use/smart-links/{id} /api/v1/admin/fraud/games/{gameId}/blocklist /api/v1/admin/fraud/games/{gameId}/dashboard /api/v1/admin/fraud/games/{gameId}/events /api/v1/admin/fraud/games/{gameId}/rules /api/v1/admin/games /api/v1/admin/games/{gameId} /api/v1/analytics/games/{gameId}/attribution /api/v1/analytics/games/{gameId}/events /api/v1/analytics/games/{gameId}/export /api/v1/analytics/games/{gameId}/geography /api/v1/analytics/games/{gameId}/leaderboard /api/v1/analytics/games/{gameId}/overview /api/v1/analytics/games/{gameId}/players /api/v1/analytics/games/{gameId}/players/{playerId} /api/v1/analytics/games/{gameId}/retention /api/v1/analytics/games/{gameId}/revenue /api/v1/analytics/games/{gameId}/segments /api/v1/gaming/analytics/funnel /api/v1/gaming/export /api/v1/gaming/gdpr/deletions /api/v1/gaming/gdpr/deletions/{id} /api/v1/skan/campaigns/{campaignId} /api/v1/skan/campaigns/{campaignId}/postbacks /api/v1/skan/games/{gameId}/campaigns /api/webhooks /api/webhooks/templates /api/webhooks/{id} /api/webhooks/{id}/analytics /api/webhooks/{id}/deliveries /health /health/live /health/ready /metrics' ;;
-  esac
+# File (-f) or directory (-d) names, one a word, quoted and a directory with its / (filenames).
+_linkctl_files() {
+  local IFS=$'\n'
+  compopt -o filenames 2>/dev/null
+  COMPREPLY=($(compgen "$1" -- "$cur"))
 }
 
 _linkctl() {
@@ -540,8 +554,8 @@ _linkctl() {
     local values
     values="$(_linkctl_values "$cmdpath" "$prev")"
     case "$values" in
-      __files) COMPREPLY=($(compgen -f -- "$cur")) ;;
-      __dirs) COMPREPLY=($(compgen -d -- "$cur")) ;;
+      __files) _linkctl_files -f ;;
+      __dirs) _linkctl_files -d ;;
       *) COMPREPLY=($(compgen -W "$values" -- "$cur")) ;;
     esac
   elif [[ "$cur" == -* ]]; then
@@ -549,6 +563,8 @@ _linkctl() {
   elif ((nargs > 0)) && _linkctl_has_second "$cmdpath"; then
     # The second argument's words follow the first (api GET: its paths); none after it.
     ((nargs == 1)) && COMPREPLY=($(compgen -W "$(_linkctl_second "$cmdpath" "$first")" -- "$cur"))
+  elif _linkctl_file_args "$cmdpath"; then
+    _linkctl_files -f
   else
     COMPREPLY=($(compgen -W "$(_linkctl_words "$cmdpath")" -- "$cur"))
   fi

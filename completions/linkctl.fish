@@ -370,8 +370,10 @@ function __linkctl_takes_value
     return 1
 end
 
+# The command path of the words before the cursor, then its arguments (one a line).
 function __linkctl_path
     set -l p ''
+    set -l args
     set -l skip 0
     for w in (commandline -opc)[2..-1]
         if test $skip = 1
@@ -383,14 +385,32 @@ function __linkctl_path
             continue
         end
         set -l next (__linkctl_descend "$p" $w)
-        test -n "$next"; and set p $next
+        if test -n "$next"
+            set p $next
+            set args
+        else
+            set -a args $w
+        end
     end
-    echo $p
+    printf '%s
+' $p $args
 end
 
 function __linkctl_at
     set -l p (__linkctl_path)
-    test "$p" = "$argv[1]"
+    test "$p[1]" = "$argv[1]"
+end
+
+# At command $argv[1], before its first argument.
+function __linkctl_first
+    set -l p (__linkctl_path)
+    test "$p[1]" = "$argv[1]"; and test (count $p) = 1
+end
+
+# At command $argv[1], after one argument that is one of $argv[2..].
+function __linkctl_second
+    set -l p (__linkctl_path)
+    test "$p[1]" = "$argv[1]"; and test (count $p) = 2; and contains -- $p[2] $argv[2..-1]
 end
 
 complete -c linkctl -f
@@ -606,6 +626,7 @@ complete -c linkctl -n '__linkctl_at \'links stats\'' -l json -d 'print the resu
 complete -c linkctl -n '__linkctl_at \'links clicks\'' -l start -x -d 'first day: ISO date/time, or 7d/12h/90m/2w ago (default 30 days ago)'
 complete -c linkctl -n '__linkctl_at \'links clicks\'' -l end -x -d 'last day: ISO date/time, now, or a duration ago (default now)'
 complete -c linkctl -n '__linkctl_at \'links clicks\'' -l json -d 'print the result as JSON'
+complete -c linkctl -n '__linkctl_at \'links import\'' -F
 complete -c linkctl -n '__linkctl_at \'links import\'' -l from -x -a 'linkd bitly shlink yourls kutt' -d 'the product that wrote the file (its own export\'s format)'
 complete -c linkctl -n '__linkctl_at \'links import\'' -l dry-run -d 'check every row with the daemon and create nothing'
 complete -c linkctl -n '__linkctl_at \'links import\'' -l format -x -a 'csv jsonl' -d 'input format (default: detected)'
@@ -846,6 +867,7 @@ complete -c linkctl -n '__linkctl_at \'safety lists list\'' -l limit -x -d 'numb
 complete -c linkctl -n '__linkctl_at \'safety lists list\'' -l all -d 'fetch every row (a progress line on a terminal)'
 complete -c linkctl -n '__linkctl_at \'safety lists list\'' -l columns -x -d 'table columns to show, in order (comma-separated): id, name, format, hosts, skipped, updated'
 complete -c linkctl -n '__linkctl_at \'safety lists list\'' -l json -d 'print the result as JSON'
+complete -c linkctl -n '__linkctl_at \'safety lists add\'' -F
 complete -c linkctl -n '__linkctl_at \'safety lists add\'' -l name -x -d 'list name: letters, digits, dot, dash, underscore'
 complete -c linkctl -n '__linkctl_at \'safety lists add\'' -l format -x -a 'hosts domains urlhaus' -d 'file format (default: guessed)'
 complete -c linkctl -n '__linkctl_at \'safety lists add\'' -l json -d 'print the result as JSON'
@@ -904,6 +926,7 @@ complete -c linkctl -n '__linkctl_at \'games update\'' -l json -d 'print the res
 complete -c linkctl -n '__linkctl_at \'games regenerate-key\'' -l json -d 'print the result as JSON'
 complete -c linkctl -n '__linkctl_at \'events\'' -a 'send' -d 'send events from a file or - (stdin): a batch, an array of events or JSON lines, in batches of 1,000 with the SDK key (event_id and timestamp filled in); exit 1 when any is rejected'
 complete -c linkctl -n '__linkctl_at \'events\'' -a 'help' -d 'display help for command'
+complete -c linkctl -n '__linkctl_at \'events send\'' -F
 complete -c linkctl -n '__linkctl_at \'events send\'' -l game -x -d 'game id (required, or env LINKCTL_GAME)'
 complete -c linkctl -n '__linkctl_at \'events send\'' -l org -x -d 'organization id (env LINKCTL_ORG_ID; looked up with the API key when left out)'
 complete -c linkctl -n '__linkctl_at \'events send\'' -l sdk-key -x -d 'the game SDK key (required, or env LINKCTL_SDK_KEY)'
@@ -1161,7 +1184,13 @@ complete -c linkctl -n '__linkctl_at \'audit\'' -l limit -x -d 'number of rows (
 complete -c linkctl -n '__linkctl_at \'audit\'' -l all -d 'fetch every row (a progress line on a terminal)'
 complete -c linkctl -n '__linkctl_at \'audit\'' -l columns -x -d 'table columns to show, in order (comma-separated): id, at, action, resource-type, resource, member, key, ip, status'
 complete -c linkctl -n '__linkctl_at \'audit\'' -l json -d 'print the result as JSON'
-complete -c linkctl -n '__linkctl_at \'api\'' -a 'GET POST PUT PATCH DELETE HEAD OPTIONS'
+complete -c linkctl -n '__linkctl_first \'api\'' -a 'GET POST PUT PATCH DELETE HEAD OPTIONS'
+complete -c linkctl -n '__linkctl_second \'api\' \'GET\' \'get\'' -a '/api/audit-log /api/domains /api/domains/stats /api/domains/{domainId} /api/domains/{domainId}/app-links /api/domains/{domainId}/ssl /api/exports/destinations /api/keys /api/keys/{id} /api/keys/{id}/activity /api/safety/lists /api/safety/lists/{id} /api/team/invitations /api/team/me /api/team/members /api/use /api/use/analytics/clicks /api/use/analytics/clicks/export /api/use/analytics/links/{id} /api/use/links /api/use/links/{id} /api/use/links/{id}/qr /api/use/qr-codes /api/use/qr-codes/{id} /api/use/qr-codes/{id}/image /api/use/smart-links /api/use/smart-links/{id} /api/v1/admin/fraud/games/{gameId}/blocklist /api/v1/admin/fraud/games/{gameId}/dashboard /api/v1/admin/fraud/games/{gameId}/events /api/v1/admin/fraud/games/{gameId}/rules /api/v1/admin/games /api/v1/admin/games/{gameId} /api/v1/analytics/games/{gameId}/attribution /api/v1/analytics/games/{gameId}/events /api/v1/analytics/games/{gameId}/export /api/v1/analytics/games/{gameId}/geography /api/v1/analytics/games/{gameId}/leaderboard /api/v1/analytics/games/{gameId}/overview /api/v1/analytics/games/{gameId}/players /api/v1/analytics/games/{gameId}/players/{playerId} /api/v1/analytics/games/{gameId}/retention /api/v1/analytics/games/{gameId}/revenue /api/v1/analytics/games/{gameId}/segments /api/v1/gaming/analytics/funnel /api/v1/gaming/export /api/v1/gaming/gdpr/deletions /api/v1/gaming/gdpr/deletions/{id} /api/v1/skan/campaigns/{campaignId} /api/v1/skan/campaigns/{campaignId}/postbacks /api/v1/skan/games/{gameId}/campaigns /api/webhooks /api/webhooks/templates /api/webhooks/{id} /api/webhooks/{id}/analytics /api/webhooks/{id}/deliveries /health /health/live /health/ready /metrics'
+complete -c linkctl -n '__linkctl_second \'api\' \'POST\' \'post\'' -a '/api/domains /api/domains/{domainId}/check-propagation /api/domains/{domainId}/set-default /api/domains/{domainId}/verify /api/exports/destinations /api/exports/destinations/{id}/run /api/keys /api/keys/test /api/keys/{id}/activate /api/keys/{id}/deactivate /api/keys/{id}/regenerate /api/keys/{id}/revoke /api/safety/lists /api/team/invitations /api/team/invitations/accept /api/use/links /api/use/links/bulk /api/use/links/import /api/use/qr-codes /api/use/smart-links /api/v1/admin/fraud/games/{gameId}/blocklist /api/v1/admin/fraud/games/{gameId}/rules /api/v1/admin/games /api/v1/admin/games/{gameId}/sdk-key /api/v1/gaming/events /api/v1/gaming/gdpr/deletions /api/v1/skan/campaigns/{campaignId}/optimize /api/v1/skan/games/{gameId}/campaigns /api/v1/skan/postbacks /api/webhooks /api/webhooks/bulk /api/webhooks/utilities/generate-signature /api/webhooks/utilities/validate-url /api/webhooks/utilities/verify-signature /api/webhooks/{id}/deliveries/{deliveryId}/retry /api/webhooks/{id}/disable /api/webhooks/{id}/enable /api/webhooks/{id}/rotate-secret /api/webhooks/{id}/suspend /api/webhooks/{id}/test'
+complete -c linkctl -n '__linkctl_second \'api\' \'PUT\' \'put\'' -a '/api/domains/{domainId}/app-links'
+complete -c linkctl -n '__linkctl_second \'api\' \'PATCH\' \'patch\'' -a '/api/domains/{domainId} /api/keys/{id} /api/team/members/{id} /api/use/links/{id} /api/use/qr-codes/{id} /api/use/smart-links/{id} /api/v1/admin/fraud/games/{gameId}/events/{eventId} /api/v1/admin/fraud/games/{gameId}/rules/{ruleId} /api/v1/admin/games/{gameId} /api/v1/skan/campaigns/{campaignId} /api/webhooks/{id}'
+complete -c linkctl -n '__linkctl_second \'api\' \'DELETE\' \'delete\'' -a '/api/domains/{domainId} /api/exports/destinations/{id} /api/keys/{id} /api/safety/lists/{id} /api/team/invitations/{id} /api/team/members/{id} /api/use/links/{id} /api/use/qr-codes/{id} /api/use/smart-links/{id} /api/v1/admin/fraud/games/{gameId}/blocklist/{entryId} /api/v1/admin/fraud/games/{gameId}/rules/{ruleId} /api/webhooks/{id}'
+complete -c linkctl -n '__linkctl_second \'api\' \'HEAD\' \'head\'' -a '/api/audit-log /api/domains /api/domains/stats /api/domains/{domainId} /api/domains/{domainId}/app-links /api/domains/{domainId}/ssl /api/exports/destinations /api/keys /api/keys/{id} /api/keys/{id}/activity /api/safety/lists /api/safety/lists/{id} /api/team/invitations /api/team/me /api/team/members /api/use /api/use/analytics/clicks /api/use/analytics/clicks/export /api/use/analytics/links/{id} /api/use/links /api/use/links/{id} /api/use/links/{id}/qr /api/use/qr-codes /api/use/qr-codes/{id} /api/use/qr-codes/{id}/image /api/use/smart-links /api/use/smart-links/{id} /api/v1/admin/fraud/games/{gameId}/blocklist /api/v1/admin/fraud/games/{gameId}/dashboard /api/v1/admin/fraud/games/{gameId}/events /api/v1/admin/fraud/games/{gameId}/rules /api/v1/admin/games /api/v1/admin/games/{gameId} /api/v1/analytics/games/{gameId}/attribution /api/v1/analytics/games/{gameId}/events /api/v1/analytics/games/{gameId}/export /api/v1/analytics/games/{gameId}/geography /api/v1/analytics/games/{gameId}/leaderboard /api/v1/analytics/games/{gameId}/overview /api/v1/analytics/games/{gameId}/players /api/v1/analytics/games/{gameId}/players/{playerId} /api/v1/analytics/games/{gameId}/retention /api/v1/analytics/games/{gameId}/revenue /api/v1/analytics/games/{gameId}/segments /api/v1/gaming/analytics/funnel /api/v1/gaming/export /api/v1/gaming/gdpr/deletions /api/v1/gaming/gdpr/deletions/{id} /api/v1/skan/campaigns/{campaignId} /api/v1/skan/campaigns/{campaignId}/postbacks /api/v1/skan/games/{gameId}/campaigns /api/webhooks /api/webhooks/templates /api/webhooks/{id} /api/webhooks/{id}/analytics /api/webhooks/{id}/deliveries /health /health/live /health/ready /metrics'
 complete -c linkctl -n '__linkctl_at \'api\'' -s F -l field -x -d 'typed field: true/false/null/numbers as JSON, @file reads a file (repeatable)'
 complete -c linkctl -n '__linkctl_at \'api\'' -s f -l raw-field -x -d 'string field (repeatable)'
 complete -c linkctl -n '__linkctl_at \'api\'' -s H -l header -x -d 'extra request header (repeatable)'

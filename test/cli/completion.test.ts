@@ -1,11 +1,12 @@
 import { execFileSync } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { buildProgram } from '../../src/cli/program.js'
 import { COMPLETION_FILES, completionScript, SHELLS } from '../../src/cli/completion/index.js'
 import { packageRoot } from '../../src/version.js'
 import { cli, tempDir } from '../support/cli.js'
+import { missingBinaries } from '../support/binaries.js'
 import { createTestApp } from '../support/app.js'
 import { API_PATHS_FILE, apiPathsOf } from '../support/api-paths.js'
 import { API_PATHS } from '../../src/cli/completion/api-paths.js'
@@ -54,7 +55,7 @@ describe('shell completions', () => {
     expect((await cli(['completion', 'all'])).code).toBe(2)
   })
 
-  it.runIf(hasShell('bash'))('bash completes commands, options and option values', () => {
+  it.runIf(hasShell('bash'))('bash completes commands, options, option values, api paths and files', () => {
     const tmp = tempDir()
     const script = join(tmp.dir, 'linkctl.bash')
     writeFileSync(script, completionScript('bash', buildProgram()))
@@ -95,6 +96,11 @@ describe('shell completions', () => {
     expect(complete('linkctl --url http://x api -F a=1 DELETE /api/use/l')).toBe('/api/use/links/{id}')
     expect(complete('linkctl api HEAD /health/')).toBe('/health/live /health/ready')
     expect(complete('linkctl api GET /api/use/links ')).toBe('')
+    // A file argument or option takes file names; another argument does not.
+    const files = someFiles(tmp.dir)
+    expect(complete(`linkctl events send ${files}/`)).toBe(`${files}/links.csv ${files}/sub`)
+    expect(complete(`linkctl links import --failed-out ${files}/l`)).toBe(`${files}/links.csv`)
+    expect(complete(`linkctl links list ${files}/`)).toBe('')
     tmp.remove()
   })
 
@@ -109,25 +115,92 @@ describe('shell completions', () => {
     }
   })
 
-  it.runIf(hasShell('zsh'))('the zsh script parses', () => {
-    const tmp = tempDir()
-    writeFileSync(join(tmp.dir, '_linkctl'), completionScript('zsh', buildProgram()))
-    expect(() => execFileSync('zsh', ['-n', join(tmp.dir, '_linkctl')])).not.toThrow()
-    tmp.remove()
-  })
+  /** A directory holding links.csv and sub/, for the file arguments (`links import [file]`). */
+  const someFiles = (dir: string) => {
+    const files = join(dir, 'files')
+    mkdirSync(join(files, 'sub'), { recursive: true })
+    writeFileSync(join(files, 'links.csv'), '')
+    return files
+  }
 
-  it.runIf(hasShell('fish'))('fish completes subcommands and choices', () => {
+  // What a user meets in zsh and fish: each line as typed, and the words offered on Tab.
+  const sorted = (words: string) => words.split(/\s+/).filter(Boolean).sort()
+  const COMMON: [line: string, words: string][] = [
+    // nouns, verbs, options of a verb
+    ['linkctl e', 'events export exports'],
+    ['linkctl links cr', 'create'],
+    ['linkctl keys re', 'regenerate revoke'],
+    ['linkctl keys list --s', '--search --status'],
+    // an option's choices, after a global option and its value, at an alias
+    ['linkctl webhooks create --retry-policy ', 'exponential immediate linear none'],
+    ['linkctl --url http://x keys ls --status ', 'active expired inactive revoked'],
+    ['linkctl links import --from ', 'bitly kutt linkd shlink yourls'],
+    // `api`: the methods, then the paths linkd serves for that method, then nothing
+    ['linkctl api ', 'DELETE GET HEAD OPTIONS PATCH POST PUT'],
+    ['linkctl api GET /api/keys', '/api/keys /api/keys/{id} /api/keys/{id}/activity'],
+    ['linkctl api get /api/keys/{id}/a', '/api/keys/{id}/activity'],
+    ['linkctl api POST /api/keys/{id}/r', '/api/keys/{id}/regenerate /api/keys/{id}/revoke'],
+    ['linkctl --url http://x api -F a=1 DELETE /api/use/l', '/api/use/links/{id}'],
+    ['linkctl api HEAD /health/', '/health/live /health/ready'],
+    ['linkctl api GET /api/use/links ', ''],
+  ]
+
+  it.skipIf(missingBinaries('zsh'))(
+    'zsh completes commands, options, choices, api paths and files on Tab',
+    () => {
+      const tmp = tempDir()
+      // Installed as the script's header says: saved as _linkctl in a directory of $fpath, then compinit.
+      writeFileSync(join(tmp.dir, '_linkctl'), completionScript('zsh', buildProgram()))
+      const files = someFiles(tmp.dir)
+      const cases: [string, string][] = [
+        ...COMMON,
+        ['linkctl s', 'safety skan sl smart-links status'],
+        [`linkctl links import ${files}/`, 'links.csv sub'],
+        [`linkctl links import --failed-out ${files}/l`, 'links.csv'],
+        [`linkctl links list ${files}/`, ''],
+      ]
+      const out = execFileSync(
+        'zsh',
+        ['-f', join(packageRoot(), 'test/support/zsh-complete.zsh'), tmp.dir, ...cases.map(([line]) => line)],
+        { encoding: 'utf8', timeout: 50_000 },
+      )
+      const offered = out.split('\n').slice(0, cases.length)
+      expect(cases.map(([line], i) => [line, sorted(offered[i] ?? '')])).toEqual(
+        cases.map(([line, words]) => [line, sorted(words)]),
+      )
+      tmp.remove()
+    },
+  )
+
+  it.skipIf(missingBinaries('fish'))('fish completes commands, options, choices, api paths and files', () => {
     const tmp = tempDir()
     const script = join(tmp.dir, 'linkctl.fish')
     writeFileSync(script, completionScript('fish', buildProgram()))
+    const files = someFiles(tmp.dir)
+    const cases: [string, string][] = [
+      ...COMMON,
+      ['linkctl s', 'safety skan smart-links status'],
+      ['linkctl keys create --time-period ', 'day hour minute'],
+      [`linkctl links import ${files}/`, `${files}/links.csv ${files}/sub/`],
+      [`linkctl links import --failed-out ${files}/l`, `${files}/links.csv`],
+      [`linkctl links list ${files}/`, ''],
+    ]
+    // One line per case: its candidates (fish prints each with its description after a tab).
     const out = execFileSync(
       'fish',
-      ['-c', `source ${script}; complete -C 'linkctl keys create --time-period '`],
-      {
-        encoding: 'utf8',
-      },
+      [
+        '--no-config',
+        '-c',
+        'source $argv[1]; for l in $argv[2..-1]; set -l w (complete -C $l | string replace -r "\t.*" ""); echo "$w"; end',
+        script,
+        ...cases.map(([line]) => line),
+      ],
+      { encoding: 'utf8' },
     )
-    expect(out.split('\n').map((l) => l.split('\t')[0])).toEqual(['day', 'hour', 'minute', ''])
+    const offered = out.split('\n').slice(0, cases.length)
+    expect(cases.map(([line], i) => [line, sorted(offered[i] ?? '')])).toEqual(
+      cases.map(([line, words]) => [line, sorted(words)]),
+    )
     tmp.remove()
   })
 })

@@ -19,6 +19,8 @@ export const TOOL_PACKAGES: Readonly<Record<string, string>> = {
   ngx_stream_module: 'libnginx-mod-stream',
   caddy: 'caddy',
   tmux: 'tmux',
+  zsh: 'zsh',
+  fish: 'fish',
   chromium: 'chromium',
   postgres: 'postgresql',
   'systemd-analyze': 'systemd',

@@ -51,7 +51,8 @@ export function register(program: Command, buildProgram: () => Command): void {
       'after',
       '\nExamples:\n' +
         '  source <(linkctl completion bash)\n' +
-        '  linkctl completion zsh > "${fpath[1]}/_linkctl"\n' +
+        '  mkdir -p ~/.zfunc && linkctl completion zsh > ~/.zfunc/_linkctl\n' +
+        '    (and in ~/.zshrc, before compinit: fpath=(~/.zfunc $fpath))\n' +
         '  linkctl completion fish > ~/.config/fish/completions/linkctl.fish\n' +
         '  linkctl completion all --write',
     )

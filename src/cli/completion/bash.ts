@@ -4,18 +4,11 @@ import { optionsAt, rootAndGlobals, shCases, sq, walk } from './model.js'
 
 export function bashCompletion(program: Command): string {
   const { root, globals } = rootAndGlobals(program)
-  const { descend, takesValue } = shCases(root, globals)
+  const shared = shCases(root, globals, (words) => `echo ${sq(words.join(' '))}`)
   const words: string[] = []
   const opts: string[] = []
   const values: string[] = []
-  const second: string[] = []
-  const hasSecond: string[] = []
   walk(root, (c) => {
-    if (c.secondArgs) hasSecond.push(sq(c.path))
-    for (const [first, words] of Object.entries(c.secondArgs ?? {})) {
-      const cases = [...new Set([first, first.toLowerCase()])].map((f) => sq(`${c.path}|${f}`))
-      second.push(`    ${cases.join('|')}) echo ${sq(words.join(' '))} ;;`)
-    }
     const w = [...c.children.flatMap((ch) => ch.names), ...c.args]
     if (w.length) words.push(`    ${sq(c.path)}) echo ${sq(w.join(' '))} ;;`)
     opts.push(
@@ -35,13 +28,7 @@ export function bashCompletion(program: Command): string {
   return `# bash completion for linkctl. Generated from the command tree by \`linkctl completion bash\`; do not edit.
 # Install: source this file, or copy it to ~/.local/share/bash-completion/completions/linkctl
 
-_linkctl_descend() {
-${descend}
-}
-
-_linkctl_takes_value() {
-${takesValue}
-}
+${shared}
 
 _linkctl_words() {
   case "$1" in
@@ -61,17 +48,11 @@ ${values.join('\n')}
   esac
 }
 
-_linkctl_has_second() {
-  case "$1" in
-    ${hasSecond.join('|') || "''"}) return 0 ;;
-  esac
-  return 1
-}
-
-_linkctl_second() {
-  case "$1|$2" in
-${second.join('\n')}
-  esac
+# File (-f) or directory (-d) names, one a word, quoted and a directory with its / (filenames).
+_linkctl_files() {
+  local IFS=$'\\n'
+  compopt -o filenames 2>/dev/null
+  COMPREPLY=($(compgen "$1" -- "$cur"))
 }
 
 _linkctl() {
@@ -97,8 +78,8 @@ _linkctl() {
     local values
     values="$(_linkctl_values "$cmdpath" "$prev")"
     case "$values" in
-      __files) COMPREPLY=($(compgen -f -- "$cur")) ;;
-      __dirs) COMPREPLY=($(compgen -d -- "$cur")) ;;
+      __files) _linkctl_files -f ;;
+      __dirs) _linkctl_files -d ;;
       *) COMPREPLY=($(compgen -W "$values" -- "$cur")) ;;
     esac
   elif [[ "$cur" == -* ]]; then
@@ -106,6 +87,8 @@ _linkctl() {
   elif ((nargs > 0)) && _linkctl_has_second "$cmdpath"; then
     # The second argument's words follow the first (api GET: its paths); none after it.
     ((nargs == 1)) && COMPREPLY=($(compgen -W "$(_linkctl_second "$cmdpath" "$first")" -- "$cur"))
+  elif _linkctl_file_args "$cmdpath"; then
+    _linkctl_files -f
   else
     COMPREPLY=($(compgen -W "$(_linkctl_words "$cmdpath")" -- "$cur"))
   fi

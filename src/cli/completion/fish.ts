@@ -29,10 +29,16 @@ export function fishCompletion(program: Command): string {
         `complete -c linkctl -n ${fishq(`__linkctl_at ${sq(c.path)}`)} -a ${fishq(child.names[0] ?? '')} -d ${fishq(firstLine(child.description))}`,
       )
     }
-    if (c.args.length)
+    // With a second argument (api <method> <path>), the first's words come only first.
+    const atArgs = c.secondArgs ? `__linkctl_first ${sq(c.path)}` : `__linkctl_at ${sq(c.path)}`
+    if (c.fileArgs) lines.push(`complete -c linkctl -n ${fishq(`__linkctl_at ${sq(c.path)}`)} -F`)
+    if (c.args.length) lines.push(`complete -c linkctl -n ${fishq(atArgs)} -a ${fishq(c.args.join(' '))}`)
+    for (const [first, words] of Object.entries(c.secondArgs ?? {})) {
+      const firsts = [...new Set([first, first.toLowerCase()])].map(sq).join(' ')
       lines.push(
-        `complete -c linkctl -n ${fishq(`__linkctl_at ${sq(c.path)}`)} -a ${fishq(c.args.join(' '))}`,
+        `complete -c linkctl -n ${fishq(`__linkctl_second ${sq(c.path)} ${firsts}`)} -a ${fishq(words.join(' '))}`,
       )
+    }
     const globalNames = new Set(globals.flatMap((g) => g.names))
     for (const o of c.options) {
       if (c !== root && o.names.every((n) => globalNames.has(n))) continue
@@ -58,8 +64,10 @@ function __linkctl_takes_value
     return 1
 end
 
+# The command path of the words before the cursor, then its arguments (one a line).
 function __linkctl_path
     set -l p ''
+    set -l args
     set -l skip 0
     for w in (commandline -opc)[2..-1]
         if test $skip = 1
@@ -71,14 +79,31 @@ function __linkctl_path
             continue
         end
         set -l next (__linkctl_descend "$p" $w)
-        test -n "$next"; and set p $next
+        if test -n "$next"
+            set p $next
+            set args
+        else
+            set -a args $w
+        end
     end
-    echo $p
+    printf '%s\n' $p $args
 end
 
 function __linkctl_at
     set -l p (__linkctl_path)
-    test "$p" = "$argv[1]"
+    test "$p[1]" = "$argv[1]"
+end
+
+# At command $argv[1], before its first argument.
+function __linkctl_first
+    set -l p (__linkctl_path)
+    test "$p[1]" = "$argv[1]"; and test (count $p) = 1
+end
+
+# At command $argv[1], after one argument that is one of $argv[2..].
+function __linkctl_second
+    set -l p (__linkctl_path)
+    test "$p[1]" = "$argv[1]"; and test (count $p) = 2; and contains -- $p[2] $argv[2..-1]
 end
 
 complete -c linkctl -f

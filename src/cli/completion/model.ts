@@ -20,6 +20,8 @@ export interface CmdSpec {
   args: string[]
   /** The second argument's words, by the first one (`api`: each method's paths). */
   secondArgs?: Record<string, readonly string[]>
+  /** An argument is a file (`links import [file]`): its words are file names. */
+  fileArgs?: true
   children: CmdSpec[]
 }
 
@@ -69,6 +71,7 @@ function model(cmd: Command, parentPath: string | null): CmdSpec {
     options: help.visibleOptions(cmd).map(optSpec),
     args,
     ...(secondArgs ? { secondArgs } : {}),
+    ...(cmd.registeredArguments.some((a) => a.name() === 'file') ? { fileArgs: true as const } : {}),
     children,
   }
 }
@@ -82,26 +85,50 @@ export const sq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`
 export const fishq = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`
 export const firstLine = (s: string) => (s.split('\n')[0] ?? '').trim()
 
-/** Shared shell functions (bash and zsh use the same case syntax). */
-export function shCases(root: CmdSpec, globals: OptSpec[]): { descend: string; takesValue: string } {
+/**
+ * The shell functions bash and zsh share (same case syntax): _linkctl_descend, _linkctl_takes_value,
+ * _linkctl_has_second, _linkctl_second, _linkctl_file_args. `second(words)` is the shell's command
+ * that offers the second argument's words (`api GET <path>`), given as-is or lowercase.
+ */
+export function shCases(
+  root: CmdSpec,
+  globals: OptSpec[],
+  second: (words: readonly string[]) => string,
+): string {
   const descend: string[] = []
   const takes: string[] = globals
     .filter((o) => o.values)
     .flatMap((o) => o.names.map((n) => `*${sq(`|${n}`)}`))
+  const hasSecond: string[] = []
+  const seconds: string[] = []
+  const fileArgs: string[] = []
   walk(root, (c) => {
+    if (c.fileArgs) fileArgs.push(sq(c.path))
     for (const child of c.children) {
       descend.push(`    ${child.names.map((n) => sq(`${c.path}|${n}`)).join('|')}) echo ${sq(child.path)} ;;`)
     }
     if (c !== root) {
       for (const o of c.options) if (o.values) takes.push(...o.names.map((n) => sq(`${c.path}|${n}`)))
     }
+    if (c.secondArgs) hasSecond.push(sq(c.path))
+    for (const [first, words] of Object.entries(c.secondArgs ?? {})) {
+      const cases = [...new Set([first, first.toLowerCase()])].map((f) => sq(`${c.path}|${f}`))
+      seconds.push(`    ${cases.join('|')}) ${second(words)} ;;`)
+    }
   })
-  return {
-    descend: `  case "$1|$2" in\n${descend.join('\n')}\n  esac`,
-    takesValue: takes.length
-      ? `  case "$1|$2" in\n    ${takes.join('|')}) return 0 ;;\n  esac\n  return 1`
-      : '  return 1',
-  }
+  const fn = (name: string, body: string) => `_linkctl_${name}() {\n${body}\n}`
+  return [
+    fn('descend', `  case "$1|$2" in\n${descend.join('\n')}\n  esac`),
+    fn(
+      'takes_value',
+      takes.length
+        ? `  case "$1|$2" in\n    ${takes.join('|')}) return 0 ;;\n  esac\n  return 1`
+        : '  return 1',
+    ),
+    fn('has_second', `  case "$1" in\n    ${hasSecond.join('|') || "''"}) return 0 ;;\n  esac\n  return 1`),
+    fn('second', `  case "$1|$2" in\n${seconds.join('\n')}\n  esac`),
+    fn('file_args', `  case "$1" in\n    ${fileArgs.join('|') || "''"}) return 0 ;;\n  esac\n  return 1`),
+  ].join('\n\n')
 }
 
 export function rootAndGlobals(program: Command): { root: CmdSpec; globals: OptSpec[] } {

@@ -4,7 +4,7 @@ import { firstLine, optionsAt, rootAndGlobals, shCases, sq, walk } from './model
 
 export function zshCompletion(program: Command): string {
   const { root, globals } = rootAndGlobals(program)
-  const { descend, takesValue } = shCases(root, globals)
+  const shared = shCases(root, globals, (words) => `compadd -- ${words.map(sq).join(' ')}`)
   const esc = (s: string) => s.replace(/:/g, '\\:')
   const items: string[] = []
   const values: string[] = []
@@ -34,15 +34,10 @@ export function zshCompletion(program: Command): string {
   })
   return `#compdef linkctl
 # zsh completion for linkctl. Generated from the command tree by \`linkctl completion zsh\`; do not edit.
-# Install: put this file (named _linkctl) in a directory of $fpath, then run compinit.
+# Install: save it as _linkctl in a directory of $fpath, e.g. ~/.zfunc/_linkctl with, in ~/.zshrc:
+#   fpath=(~/.zfunc $fpath); autoload -U compinit; compinit
 
-_linkctl_descend() {
-${descend}
-}
-
-_linkctl_takes_value() {
-${takesValue}
-}
+${shared}
 
 _linkctl_value() {
   case "$1|$2" in
@@ -51,7 +46,7 @@ ${values.join('\n')}
 }
 
 _linkctl() {
-  local cmdpath="" next w i
+  local cmdpath="" next w i first="" nargs=0
   local -a opts cmds extra
   for ((i = 2; i < CURRENT; i++)); do
     w="\${words[i]}"
@@ -60,7 +55,11 @@ _linkctl() {
       continue
     fi
     next="$(_linkctl_descend "$cmdpath" "$w")"
-    [[ -n "$next" ]] && cmdpath="$next"
+    if [[ -n "$next" ]]; then
+      cmdpath="$next" first="" nargs=0
+    else
+      ((nargs++ == 0)) && first="$w"
+    fi
   done
   local cur="\${words[CURRENT]}" prev="\${words[CURRENT-1]}"
   if [[ "$prev" == -* ]] && _linkctl_takes_value "$cmdpath" "$prev"; then
@@ -72,6 +71,11 @@ ${items.join('\n')}
   esac
   if [[ "$cur" == -* ]]; then
     _describe -t options 'option' opts
+  elif ((nargs > 0)) && _linkctl_has_second "$cmdpath"; then
+    # The second argument's words follow the first (api GET: its paths); none after it.
+    ((nargs == 1)) && _linkctl_second "$cmdpath" "$first"
+  elif _linkctl_file_args "$cmdpath"; then
+    _files
   else
     (( \${#cmds} )) && _describe -t commands 'command' cmds
     (( \${#extra} )) && compadd -- "\${extra[@]}"
