@@ -10,6 +10,7 @@ import {
 } from '../session/exit-codes.js'
 import { buildProgram } from './program.js'
 import { visible } from '../format/visible.js'
+import { shellWord } from '../format/terms.js'
 
 /** `--json` among the options (before a `--`): errors are then printed as JSON too. */
 function wantsJson(argv: readonly string[]): boolean {
@@ -40,9 +41,6 @@ function argumentAdvice(cmd: Command, at: number): string {
   const nth = ORDINALS[at] ?? `number ${at + 1}`
   return `this command's ${nth} argument: ${path.join(' ')} ${cmd.usage()}`
 }
-
-/** A word as a POSIX shell reads it back: quoted unless it holds only safe characters. */
-const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`)
 
 /**
  * An argument written as an option (`--game g` where the game is an argument; other commands take
