@@ -34,6 +34,22 @@ describe('games screen, rendering', () => {
     expect(frame).toContain('no attributed installs')
   })
 
+  it('the selection stays on its game when a game made elsewhere is listed above it', async () => {
+    const app = renderTui({ initialScreen: 'games' })
+    await frameWith(app, '3 games', 'Game 2')
+    await press(app, 'j')
+    app.client.state.newerGames.unshift('Space Race')
+    app.refresh()
+    await frameWith(app, '4 games', 'Space Race')
+    // Enter opens the game selected, not the one that took its row; a move goes on from there.
+    await press(app, KEY.enter)
+    await frameWith(app, 'Game 2 (game-2)', 'DAU 321')
+    await press(app, KEY.escape)
+    await frameWith(app, '4 games')
+    await press(app, 'k', KEY.enter)
+    await frameWith(app, 'Game 1 (game-1)', 'DAU 321')
+  })
+
   it('Links: the links that brought the most installs, by their short URL, with the revenue of those players', async () => {
     const client = new FakeClient()
     const row = (group: string, shortUrl: string | null, installs: number, revenue: number) => ({
