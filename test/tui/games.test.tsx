@@ -287,7 +287,7 @@ describe('the funnel pane against linkd', () => {
     await frameWith(app, 'No player did step 1 (app_install) in the range: e changes the steps.')
   })
 
-  it('a game that keeps raw events 7 days: the 30-day funnel reads those 7 days (it was a 400 retried forever)', async () => {
+  it('a game that keeps raw events 7 days: the 30-day funnel reads those 7 days, and still once kept 30 (the daemon picks the start)', async () => {
     const { d, org, game, t } = await withGame('Short Memory', 'short-memory', 7)
     accepted(
       await send(t, batch(t, [event(t, { player_id: 'a', event_type: 'app_install' })]), {
@@ -303,12 +303,24 @@ describe('the funnel pane against linkd', () => {
     expect(frame).toMatch(/ 1 app_install\s+█+\s+1\s+100%/)
     expect(app.lastFrame()).not.toContain('HTTP 400')
     // Kept 30 days from now on (changed elsewhere while the game is open): the open game is read
-    // again each refresh, and the days the 7 already removed stay gone, which the pane says whole.
+    // again each refresh, and the days the 7 already removed stay gone. The 30 days asked are
+    // refused (a 400 on startDate): the pane lets the daemon choose and shows the range it read.
     await org.api.games.update('short-memory', { rawRetentionDays: 30 })
-    await refreshUntil(
-      app,
-      (f) => f.includes('which this game keeps 30 days (rawRetentionDays): the range must start'),
-      'the game read again',
-    )
+    const asked = () => app.sent('analytics.gameFunnel').map((a) => a[0] as { startDate?: string })
+    await refreshUntil(app, () => asked().length === 3, 'the funnel asked again')
+    expect(asked()[1]).toMatchObject({ startDate: '2026-10-23', endDate: '2026-11-21' })
+    expect(asked()[2]).toMatchObject({ endDate: '2026-11-21' })
+    expect(asked()[2]).not.toHaveProperty('startDate')
+    await vi.waitFor(() => expect(app.calls.every((c) => c.settled)).toBe(true))
+    await frameWith(app, '2026-11-15 to 2026-11-21 (no raw events kept before 2026-11-15)')
+    expect(app.lastFrame()).toContain('· 7 days ·')
+    expect(app.lastFrame()).toMatch(/ 1 app_install\s+█+\s+1\s+100%/)
+    expect(app.lastFrame()).not.toContain('HTTP 400')
+    // Editing the steps asks the same way: no refusal under the form.
+    await press(app, 'e')
+    await frameWith(app, 'Funnel steps of Short Memory')
+    await press(app, KEY.enter)
+    await frameWith(app, 'no raw events kept before 2026-11-15')
+    expect(app.lastFrame()).not.toContain('HTTP 400')
   })
 })
