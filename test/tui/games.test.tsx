@@ -275,6 +275,33 @@ describe('the funnel pane against linkd', () => {
     await frameWith(app, '1 game')
   })
 
+  it('the default steps are the game’s own 3 most frequent event types, the one most players sent first', async () => {
+    const { d, org, game, t } = await withGame('No Installs', 'no-installs')
+    const e = (player: string, type: string) =>
+      event(t, { player_id: player, session_id: player, event_type: type })
+    // No app_install: sessions (3 players), boss fights (2 players, 4 times), a tutorial (1) and
+    // session ends (left out: a session's end is no step towards anything).
+    accepted(
+      await send(
+        t,
+        batch(t, [
+          ...['a', 'b', 'c'].flatMap((p) => [e(p, 'session_start'), e(p, 'session_end')]),
+          ...['a', 'a', 'b', 'b'].map((p) => e(p, 'boss_fight')),
+          e('a', 'tutorial_complete'),
+        ]),
+        { game, orgId: org.orgId },
+      ),
+    )
+    const app = await openFunnel(d, org.ownerKey)
+    const frame = await frameWith(app, 'Funnel of No Installs', 'tutorial_complete')
+    expect(frame).toMatch(/ 1 session_start\s+█+\s+3\s+100%/)
+    expect(frame).toMatch(/ 2 boss_fight\s+█+\s+2\s+66.7%/)
+    expect(frame).toMatch(/ 3 tutorial_complete\s+█+\s+1\s+33.3%\s+50%/)
+    expect(frame).not.toContain('No player did step 1')
+    await press(app, 'e')
+    await frameWith(app, 'steps: session_start,boss_fight,tutorial_complete')
+  })
+
   it('a funnel whose first step no player did names that step and says how to change the steps', async () => {
     const { d, org, game, t } = await withGame('No Installs', 'no-installs')
     accepted(
