@@ -2,6 +2,7 @@
 import type { Command } from 'commander'
 import { createContext, ioFor, type ContextOptions, type Ctx, type GlobalFlags } from '../session/context.js'
 import { UsageError } from '../session/exit-codes.js'
+import type { FlagTerms, RepeatedFlag } from './diagnose.js'
 
 /** `linkctl links create`: the command's path, for messages. */
 function commandPath(cmd: Command): string {
@@ -27,21 +28,6 @@ export interface ActionExtra extends Pick<ContextOptions, 'allowNewProfile'> {
    * what was typed when that is known (`allowedOrigins.0` → `--allowed-origin notaurl`).
    */
   flagOf?: Readonly<Record<string, string>>
-}
-
-/** How a refusal's fields are said: as the flags that set them, and a repeatable flag's items. */
-export interface FlagTerms {
-  names: Record<string, string>
-  items: RepeatedFlag[]
-}
-
-/** A repeatable flag given on the command line, and the API field it fills (see `ActionExtra`). */
-export interface RepeatedFlag {
-  field: string
-  flag: string
-  keyed: boolean
-  /** What each occurrence typed, when the option keeps it as written (not parsed into objects). */
-  typed?: readonly string[]
 }
 
 /**

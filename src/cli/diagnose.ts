@@ -9,7 +9,21 @@ import { CliError, EXIT } from '../session/exit-codes.js'
 import { keySourceName, urlSourceName } from './key-source.js'
 import { ApiError } from '../client/http.js'
 import { escapeRegExp, inTermsOf, ordinal, shellWord } from '../format/terms.js'
-import type { FlagTerms, RepeatedFlag } from './action.js'
+
+/** How a refusal's fields are said: as the flags that set them, and a repeatable flag's items. */
+export interface FlagTerms {
+  names: Record<string, string>
+  items: RepeatedFlag[]
+}
+
+/** A repeatable flag given on the command line, and the API field it fills (see `ActionExtra`). */
+export interface RepeatedFlag {
+  field: string
+  flag: string
+  keyed: boolean
+  /** What each occurrence typed, when the option keeps it as written (not parsed into objects). */
+  typed?: readonly string[]
+}
 
 interface HttpFailure extends Error {
   status?: number
