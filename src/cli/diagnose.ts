@@ -69,10 +69,13 @@ function inFlagTerms(err: ApiError, flags: FlagTerms): ApiError {
 /**
  * `text` with each item of a repeatable flag's field said as that occurrence: `allowedOrigins.0`
  * → `--allowed-origin notaurl` (what was typed), `rules.1.destinationUrl` → `the 2nd --rule's
- * destinationUrl`, `headers.Host` → `--header 'Host: x'`.
+ * destinationUrl`, `headers.Host` → `--header 'Host: x'`; the list itself, leading the text, as
+ * the flag (`tags must have at most 20 items` → `--tag must…`).
  */
-function inItemTerms(text: string, item: RepeatedFlag): string {
+function inItemTerms(said: string, item: RepeatedFlag): string {
   const { field, flag, typed } = item
+  // The whole list, as the subject of a refusal (`tags must have at most 20 items`).
+  const text = said.replace(new RegExp(`^${escapeRegExp(field)}(?=$|[\\s:])`), flag)
   if (item.keyed)
     return text.replace(new RegExp(`\\b${escapeRegExp(field)}\\.([\\w-]+)`, 'g'), (all, key: string) => {
       const written = typed?.find((t) => t.split(/[:=]/)[0]!.trim().toLowerCase() === key.toLowerCase())

@@ -72,6 +72,11 @@ describe('an occurrence of a repeatable flag refused by the API', () => {
     const tag = await refused(['links', 'create', ok, '--tag', 'a', '--tag', ' a ', '--tag', 'b\u200bc'])
     expect(tag).toMatch(/^error: --tag 'b.*c' must not contain control/)
     expect(tag).not.toMatch(/tags\.\d/)
+    // Too many: the whole list refused, said as the flag too.
+    const many = Array.from({ length: 21 }, (_, i) => ['--tag', `t${i}`]).flat()
+    expect(await refused(['links', 'create', ok, ...many])).toBe(
+      'error: --tag must have at most 20 items (HTTP 400)\n',
+    )
   })
 
   it('smart links: --tag and the nth --variant', async () => {
