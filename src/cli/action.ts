@@ -2,6 +2,7 @@
 import type { Command } from 'commander'
 import { createContext, ioFor, type ContextOptions, type Ctx, type GlobalFlags } from '../session/context.js'
 import { UsageError } from '../session/exit-codes.js'
+import type { FlagTerms, RepeatedFlag } from './diagnose.js'
 
 /** `linkctl links create`: the command's path, for messages. */
 function commandPath(cmd: Command): string {
@@ -21,6 +22,10 @@ export interface ActionExtra extends Pick<ContextOptions, 'allowNewProfile'> {
    * Body fields the command sets with a flag, and that flag: an API refusal naming the field is
    * said with the flag (`customSlug may only contain…` → `--short-code may only contain…`). A field
    * named as a flag's camelCase attribute needs no entry (`requestLimit` → `--request-limit`).
+   * A repeatable flag's field ends in `[]` (a list, an item per occurrence: `'rules[]': '--rule'`)
+   * or `{}` (an object, a `Name: value` per occurrence: `'headers{}': '--header'`); its items are
+   * said as the occurrence (`rules.1.destinationUrl` → `the 2nd --rule's destinationUrl`), quoting
+   * what was typed when that is known (`allowedOrigins.0` → `--allowed-origin notaurl`).
    */
   flagOf?: Readonly<Record<string, string>>
 }
@@ -28,13 +33,26 @@ export interface ActionExtra extends Pick<ContextOptions, 'allowNewProfile'> {
 /**
  * The flags a refusal may name: each option whose attribute is a camelCase word, as the API
  * names that field (one-word names such as `name` are left out: they also occur in prose), then
- * the command's own `flagOf`.
+ * the command's own `flagOf`, its repeatable flags among them when given.
  */
-function flagsOf(cmd: Command, flagOf: Readonly<Record<string, string>> = {}): Record<string, string> {
-  const named: Record<string, string> = {}
+function flagsOf(cmd: Command, flagOf: Readonly<Record<string, string>> = {}): FlagTerms {
+  const names: Record<string, string> = {}
   for (const o of cmd.options)
-    if (o.long && !o.negate && /[A-Z]/.test(o.attributeName())) named[o.attributeName()] = o.long
-  return { ...named, ...flagOf }
+    if (o.long && !o.negate && /[A-Z]/.test(o.attributeName())) names[o.attributeName()] = o.long
+  const items: RepeatedFlag[] = []
+  for (const [field, flag] of Object.entries(flagOf)) {
+    const repeated = /^(.+)(\[\]|\{\})$/.exec(field)
+    if (!repeated) {
+      names[field] = flag
+      continue
+    }
+    const option = cmd.options.find((o) => o.long === flag)
+    if (!option || cmd.getOptionValueSource(option.attributeName()) !== 'cli') continue
+    const value: unknown = cmd.getOptionValue(option.attributeName())
+    const typed = Array.isArray(value) && value.every((v) => typeof v === 'string') ? value : undefined
+    items.push({ field: repeated[1]!, flag, keyed: repeated[2] === '{}', ...(typed && { typed }) })
+  }
+  return { names, items }
 }
 
 export function action<O>(

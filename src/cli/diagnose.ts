@@ -8,7 +8,22 @@ import type { Ctx, Target } from '../session/context.js'
 import { CliError, EXIT } from '../session/exit-codes.js'
 import { keySourceName, urlSourceName } from './key-source.js'
 import { ApiError } from '../client/http.js'
-import { inTermsOf } from '../format/terms.js'
+import { escapeRegExp, inTermsOf, ordinal, shellWord } from '../format/terms.js'
+
+/** How a refusal's fields are said: as the flags that set them, and a repeatable flag's items. */
+export interface FlagTerms {
+  names: Record<string, string>
+  items: RepeatedFlag[]
+}
+
+/** A repeatable flag given on the command line, and the API field it fills (see `ActionExtra`). */
+export interface RepeatedFlag {
+  field: string
+  flag: string
+  keyed: boolean
+  /** What each occurrence typed, when the option keeps it as written (not parsed into objects). */
+  typed?: readonly string[]
+}
 
 interface HttpFailure extends Error {
   status?: number
@@ -16,14 +31,10 @@ interface HttpFailure extends Error {
 }
 
 /**
- * The error to report instead of `err`, or `err` itself when there is nothing to add. `flagOf`:
+ * The error to report instead of `err`, or `err` itself when there is nothing to add. `flags`:
  * the body fields the command sets with flags (see `action`).
  */
-export async function explain(
-  err: unknown,
-  ctx: Ctx,
-  flagOf?: Readonly<Record<string, string>>,
-): Promise<unknown> {
+export async function explain(err: unknown, ctx: Ctx, flags?: FlagTerms): Promise<unknown> {
   if (!(err instanceof Error)) return err
   const target = await ctx.target().catch(() => undefined)
   if (!target) return err
@@ -34,7 +45,7 @@ export async function explain(
   const misplaced = noRouteUnderPath(err, target)
   if (misplaced) return misplaced
   // --json prints the API's own body, field names included.
-  const said = err instanceof ApiError && flagOf && !ctx.json ? inFlagTerms(err, flagOf) : err
+  const said = err instanceof ApiError && flags && !ctx.json ? inFlagTerms(err, flags) : err
   if (said !== err) return said
   if (err.name === 'ConnectionError') return (await tlsMismatch(err, target.url)) ?? err
   // An error body that is not linkd's, or an answer a command could not read: is it linkd at all?
@@ -46,11 +57,40 @@ export async function explain(
 }
 
 /** The refusal with each field the command sets by a flag named as that flag, in the message and the details. */
-function inFlagTerms(err: ApiError, flagOf: Readonly<Record<string, string>>): ApiError {
-  const message = inTermsOf(err.message, flagOf)
-  const details = err.body.details?.map((d) => ({ ...d, field: flagOf[d.field] ?? d.field }))
-  if (message === err.message && !err.body.details?.some((d) => Object.hasOwn(flagOf, d.field))) return err
+function inFlagTerms(err: ApiError, flags: FlagTerms): ApiError {
+  const said = (text: string) => inTermsOf(flags.items.reduce(inItemTerms, text), flags.names)
+  const message = said(err.message)
+  const details = err.body.details?.map((d) => ({ ...d, field: d.field && said(d.field) }))
+  if (message === err.message && !details?.some((d, i) => d.field !== err.body.details?.[i]?.field))
+    return err
   return new ApiError(err.status, { ...err.body, message, ...(details ? { details } : {}) }, err.retryAfter)
+}
+
+/**
+ * `text` with each item of a repeatable flag's field said as that occurrence: `allowedOrigins.0`
+ * → `--allowed-origin notaurl` (what was typed), `rules.1.destinationUrl` → `the 2nd --rule's
+ * destinationUrl`, `headers.Host` → `--header 'Host: x'`; the list itself, leading the text, as
+ * the flag (`tags must have at most 20 items` → `--tag must…`).
+ */
+function inItemTerms(said: string, item: RepeatedFlag): string {
+  const { field, flag, typed } = item
+  // The whole list, as the subject of a refusal (`tags must have at most 20 items`).
+  const text = said.replace(new RegExp(`^${escapeRegExp(field)}(?=$|[\\s:])`), flag)
+  if (item.keyed)
+    return text.replace(new RegExp(`\\b${escapeRegExp(field)}\\.([\\w-]+)`, 'g'), (all, key: string) => {
+      const written = typed?.find((t) => t.split(/[:=]/)[0]!.trim().toLowerCase() === key.toLowerCase())
+      return written === undefined ? all : `${flag} ${shellWord(written)}`
+    })
+  return text.replace(
+    new RegExp(`\\b${escapeRegExp(field)}\\.(\\d+)((?:\\.\\w+)*)\\b`, 'g'),
+    (_all, index: string, rest: string) => {
+      const at = Number(index)
+      const written = typed?.[at]
+      const occurrence =
+        written === undefined ? `the ${ordinal(at + 1)} ${flag}` : `${flag} ${shellWord(written)}`
+      return rest ? `${occurrence}'s ${rest.slice(1)}` : occurrence
+    },
+  )
 }
 
 /**

@@ -35,6 +35,12 @@ export function collect(value: string, previous: string[] | undefined): string[]
   return [...(previous ?? []), value]
 }
 
+/** Repeatable `--tag`: each occurrence adds its tag, trimmed, unless empty or already there. */
+export function collectTag(value: string, previous: string[] | undefined): string[] {
+  const tag = value.trim()
+  return tag === '' || previous?.includes(tag) ? (previous ?? []) : [...(previous ?? []), tag]
+}
+
 /** Repeatable option restricted to `choices`. */
 export function collectChoice(choices: readonly string[]) {
   return (value: string, previous: string[] | undefined): string[] => {

@@ -10,6 +10,7 @@ import {
 } from '../session/exit-codes.js'
 import { buildProgram } from './program.js'
 import { visible } from '../format/visible.js'
+import { shellWord } from '../format/terms.js'
 
 /** `--json` among the options (before a `--`): errors are then printed as JSON too. */
 function wantsJson(argv: readonly string[]): boolean {
@@ -41,14 +42,15 @@ function argumentAdvice(cmd: Command, at: number): string {
   return `this command's ${nth} argument: ${path.join(' ')} ${cmd.usage()}`
 }
 
-/** A word as a POSIX shell reads it back: quoted unless it holds only safe characters. */
-const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`)
+/** `a, b and c` */
+const listed = (items: string[], last: 'and' | 'or') =>
+  items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} ${last} ${items.at(-1)}`
 
 /**
  * An argument written as an option (`--game g` where the game is an argument; other commands take
  * `--game`), or missing after `--url` (linkd's address, not the argument `url`): the usage error
  * says how to give it; so does a value given as an argument where a required option takes it
- * (`games create "Space Race"`).
+ * (`games create "Space Race"`: `did you mean --name 'Space Race'?`, the options it fits).
  */
 function explainMisplacedValue(cmd: Command): void {
   const names = cmd.registeredArguments.map((a) => a.name())
@@ -59,14 +61,24 @@ function explainMisplacedValue(cmd: Command): void {
   }
   const missingOption = own.missingMandatoryOptionValue.bind(cmd)
   own.missingMandatoryOptionValue = (option) => {
-    // One word too many and this the only required option missing: that word was meant for it.
+    // One word too many: it was meant for a required option that is missing, one whose choices
+    // (if any) take it. Named when it is the only one missing, suggested among several.
     const extra = cmd.args.slice(names.length)
     const missing = cmd.options.filter(
       (o) => o.mandatory && cmd.getOptionValue(o.attributeName()) === undefined,
     )
-    if (extra.length !== 1 || extra[0]!.startsWith('-') || missing.length !== 1) return missingOption(option)
+    const word = extra[0]
+    const takers = missing.filter((o) => !o.argChoices || o.argChoices.includes(word ?? ''))
+    if (extra.length !== 1 || word!.startsWith('-') || takers.length === 0) return missingOption(option)
+    const given = `"${word}" was given as an argument`
+    const written = takers.map((o) => `${o.long} ${shellWord(word!)}`)
     cmd.error(
-      `error: required option '${option.flags}' not specified ("${extra[0]}" was given as an argument: write ${option.long} ${shellWord(extra[0]!)})`,
+      missing.length === 1
+        ? `error: required option '${option.flags}' not specified (${given}: write ${written[0]})`
+        : `error: required options ${listed(
+            missing.map((o) => `'${o.flags}'`),
+            'and',
+          )} not specified (${given}: did you mean ${listed(written, 'or')}?)`,
       { code: 'commander.missingMandatoryOptionValue' },
     )
   }

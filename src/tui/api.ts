@@ -87,6 +87,12 @@ export function troubleOf(err: unknown): Trouble {
   return { kind: 'error', message, retryAfter: null, permanent: false }
 }
 
+/** A 400 whose details name `field`: the API refused that value of the query or body. */
+export function refusedField(err: unknown, field: string): boolean {
+  const e = (typeof err === 'object' && err !== null ? err : {}) as ErrorShape
+  return e.name === 'ApiError' && e.status === 400 && !!e.body?.details?.some((d) => d.field === field)
+}
+
 /** The API's validation messages of a failed write, one per line ("field: message"). */
 export function validationLines(err: unknown): string[] {
   const e = (typeof err === 'object' && err !== null ? err : {}) as ErrorShape

@@ -43,6 +43,8 @@ export interface AppProps {
   keyProblem?: string
   /** Who is connected where, for the status line. */
   identity?: string
+  /** Why refreshes come slower than asked (`refresh 10s (key's rate limit)`): kept on the status line. */
+  refreshNote?: string
   /** The daemon's URL. */
   url?: string
   screens?: ScreenDef[]
@@ -318,7 +320,13 @@ export function App(props: AppProps) {
               </Box>
             )}
           </Box>
-          <StatusLine status={status} message={message} identity={who.identity} color={props.color} />
+          <StatusLine
+            status={status}
+            message={message}
+            identity={who.identity}
+            note={props.refreshNote}
+            color={props.color}
+          />
         </Box>
       </KeysContext.Provider>
     </TuiContext.Provider>
@@ -348,6 +356,7 @@ function StatusLine(props: {
   status: Status
   message: string | null
   identity?: string | undefined
+  note?: string | undefined
   color: boolean
 }) {
   const { trouble, retryInMs } = props.status
@@ -366,23 +375,25 @@ function StatusLine(props: {
       </Text>
     )
   }
-  if (props.message !== null)
-    return (
-      <Text dimColor wrap="truncate">
-        {props.message}
-      </Text>
-    )
-  // A narrow terminal cuts the identity (key, organization, URL), never the keys that help and quit.
+  // A narrow terminal cuts the message or the identity (key, organization, URL), never the
+  // refresh note nor the keys that help and quit.
   return (
     <Box>
       <Box flexShrink={1}>
         <Text dimColor wrap="truncate">
-          {props.identity ?? ''}
+          {props.message ?? props.identity ?? ''}
         </Text>
       </Box>
-      <Box flexShrink={0}>
-        <Text dimColor>{'  ? help · q quit'}</Text>
-      </Box>
+      {props.note ? (
+        <Box flexShrink={0}>
+          <Text dimColor>{` · ${props.note}`}</Text>
+        </Box>
+      ) : null}
+      {props.message === null ? (
+        <Box flexShrink={0}>
+          <Text dimColor>{'  ? help · q quit'}</Text>
+        </Box>
+      ) : null}
     </Box>
   )
 }

@@ -150,8 +150,6 @@ export async function runTui(opts: TuiOptions, ctx: Ctx): Promise<void> {
     import('./screen-writer.js'),
   ])
   const refreshSeconds = refreshWithin(asked, who.rateLimit)
-  const described = (identity: string) =>
-    refreshSeconds > asked ? `${identity} · refresh ${refreshSeconds}s (the key's rate limit)` : identity
   const stdout = ctx.stdout as NodeJS.WriteStream
   // Ink renders each frame whole into a stand-in stdout; the writer sends the terminal only the
   // lines that changed (screen-writer.ts).
@@ -175,14 +173,12 @@ export async function runTui(opts: TuiOptions, ctx: Ctx): Promise<void> {
         color: ctx.color,
         scopes: who.scopes,
         gaming,
-        identity: described(who.identity),
+        identity: who.identity,
+        ...(refreshSeconds > asked ? { refreshNote: `refresh ${refreshSeconds}s (key's rate limit)` } : {}),
         url: target.url,
         ...(who.keyProblem ? { keyProblem: who.keyProblem } : {}),
         // A promotion, a key's scopes changed: read again when a screen or an action needs it.
-        relearn: async () => {
-          const again = await whoAmI(client, target.url, target.apiKey)
-          return { ...again, identity: described(again.identity) }
-        },
+        relearn: () => whoAmI(client, target.url, target.apiKey),
         redraw: () => writer.redraw(),
       },
       {

@@ -81,11 +81,29 @@ describe('required options', () => {
       stderr:
         "error: required option '--name <name>' not specified (\"Space Race\" was given as an argument: write --name 'Space Race')\n",
     })
-    // Without such an argument, or with other options missing too, the error is commander's alone.
+    // Without such an argument, the error is commander's alone.
     const none = await cli(['games', 'create', '--platform', 'ios'], { env: env() })
     expect(none.stderr).toBe("error: required option '--name <name>' not specified\n")
-    const two = await cli(['gdpr', 'delete', 'p1'], { env: env() })
-    expect(two.stderr).toBe("error: required option '--game <id>' not specified\n")
+    const three = await cli(['gdpr', 'delete', 'p1'], { env: env() })
+    expect(three.stderr).toBe(
+      "error: required options '--game <id>', '--player <id>' and '--reason <text>' not specified (\"p1\" was given as an argument: did you mean --game p1, --player p1 or --reason p1?)\n",
+    )
+  })
+  it('with several required options missing, the ones the argument could be for are suggested', async () => {
+    // --platform takes ios, android…: "Space Race" can only be the name.
+    const name = await cli(['games', 'create', 'Space Race'], { env: env() })
+    expect(name).toMatchObject({
+      code: 2,
+      stderr:
+        "error: required options '--name <name>' and '--platform <platform>' not specified (\"Space Race\" was given as an argument: did you mean --name 'Space Race'?)\n",
+    })
+    const either = await cli(['games', 'create', 'ios'], { env: env() })
+    expect(either.stderr).toBe(
+      "error: required options '--name <name>' and '--platform <platform>' not specified (\"ios\" was given as an argument: did you mean --name ios or --platform ios?)\n",
+    )
+    // Two words: no single option takes them; the error is commander's.
+    const words = await cli(['games', 'create', 'Space', 'Race'], { env: env() })
+    expect(words.stderr).toBe("error: required option '--name <name>' not specified\n")
   })
 })
 

@@ -405,20 +405,21 @@ export class FakeClient implements TuiClient {
       ),
   }
 
-  /** The games: the third has every module off. */
+  /** The games, newest first: the named ones, then Game 1 … N (the third with every module off). */
   private gameList(): Game[] {
-    return Array.from(
-      { length: this.state.games },
-      (_, i) =>
-        ({
-          id: `game-${i + 1}`,
-          name: `Game ${i + 1}`,
-          status: 'active',
-          platform: 'ios',
-          reportingCurrency: 'USD',
-          modules: { analytics: i < 2, fraud: i < 2, skan: i < 2 },
-        }) as Game,
-    )
+    const game = (name: string, on: boolean) =>
+      ({
+        id: name.toLowerCase().replace(/[^a-z0-9]+/g, '-'),
+        name,
+        status: 'active',
+        platform: 'ios',
+        reportingCurrency: 'USD',
+        modules: { analytics: on, fraud: on, skan: on },
+      }) as Game
+    return [
+      ...this.state.newerGames.map((name) => game(name, true)),
+      ...Array.from({ length: this.state.games }, (_, i) => game(`Game ${i + 1}`, i < 2)),
+    ]
   }
 
   games = {

@@ -166,7 +166,10 @@ export interface FakeState {
   domains: Domain[]
   webhooks: Webhook[]
   deliveries: Map<string, Delivery[]>
+  /** Games `Game 1` … `Game N` (game-1 …), the third with every module off. */
   games: number
+  /** Games made later, by name, newest first: listed above the others, every module on. */
+  newerGames: string[]
   /** GET /api/use's features.gaming: false, a daemon with gaming turned off. */
   gaming: boolean
 }
@@ -224,6 +227,7 @@ export function fakeState(linkCount = 30): FakeState {
       ],
     ]),
     games: 3,
+    newerGames: [],
     gaming: true,
   }
 }

@@ -148,7 +148,7 @@ const schema = (events: Record<string, number>, medium: [number, number]): Conve
   lockWindow: 48,
 })
 
-function makeCampaign(id: string, name: string): SkanCampaign {
+export function makeCampaign(id: string, name: string): SkanCampaign {
   return {
     id,
     gameId: 'game-1',

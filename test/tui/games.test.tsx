@@ -34,6 +34,22 @@ describe('games screen, rendering', () => {
     expect(frame).toContain('no attributed installs')
   })
 
+  it('the selection stays on its game when a game made elsewhere is listed above it', async () => {
+    const app = renderTui({ initialScreen: 'games' })
+    await frameWith(app, '3 games', 'Game 2')
+    await press(app, 'j')
+    app.client.state.newerGames.unshift('Space Race')
+    app.refresh()
+    await frameWith(app, '4 games', 'Space Race')
+    // Enter opens the game selected, not the one that took its row; a move goes on from there.
+    await press(app, KEY.enter)
+    await frameWith(app, 'Game 2 (game-2)', 'DAU 321')
+    await press(app, KEY.escape)
+    await frameWith(app, '4 games')
+    await press(app, 'k', KEY.enter)
+    await frameWith(app, 'Game 1 (game-1)', 'DAU 321')
+  })
+
   it('Links: the links that brought the most installs, by their short URL, with the revenue of those players', async () => {
     const client = new FakeClient()
     const row = (group: string, shortUrl: string | null, installs: number, revenue: number) => ({
@@ -259,6 +275,33 @@ describe('the funnel pane against linkd', () => {
     await frameWith(app, '1 game')
   })
 
+  it('the default steps are the game’s own 3 most frequent event types, the one most players sent first', async () => {
+    const { d, org, game, t } = await withGame('No Installs', 'no-installs')
+    const e = (player: string, type: string) =>
+      event(t, { player_id: player, session_id: player, event_type: type })
+    // No app_install: sessions (3 players), boss fights (2 players, 4 times), a tutorial (1) and
+    // session ends (left out: a session's end is no step towards anything).
+    accepted(
+      await send(
+        t,
+        batch(t, [
+          ...['a', 'b', 'c'].flatMap((p) => [e(p, 'session_start'), e(p, 'session_end')]),
+          ...['a', 'a', 'b', 'b'].map((p) => e(p, 'boss_fight')),
+          e('a', 'tutorial_complete'),
+        ]),
+        { game, orgId: org.orgId },
+      ),
+    )
+    const app = await openFunnel(d, org.ownerKey)
+    const frame = await frameWith(app, 'Funnel of No Installs', 'tutorial_complete')
+    expect(frame).toMatch(/ 1 session_start\s+█+\s+3\s+100%/)
+    expect(frame).toMatch(/ 2 boss_fight\s+█+\s+2\s+66.7%/)
+    expect(frame).toMatch(/ 3 tutorial_complete\s+█+\s+1\s+33.3%\s+50%/)
+    expect(frame).not.toContain('No player did step 1')
+    await press(app, 'e')
+    await frameWith(app, 'steps: session_start,boss_fight,tutorial_complete')
+  })
+
   it('a funnel whose first step no player did names that step and says how to change the steps', async () => {
     const { d, org, game, t } = await withGame('No Installs', 'no-installs')
     accepted(
@@ -271,7 +314,7 @@ describe('the funnel pane against linkd', () => {
     await frameWith(app, 'No player did step 1 (app_install) in the range: e changes the steps.')
   })
 
-  it('a game that keeps raw events 7 days: the 30-day funnel reads those 7 days (it was a 400 retried forever)', async () => {
+  it('a game that keeps raw events 7 days: the 30-day funnel reads those 7 days, and still once kept 30 (the daemon picks the start)', async () => {
     const { d, org, game, t } = await withGame('Short Memory', 'short-memory', 7)
     accepted(
       await send(t, batch(t, [event(t, { player_id: 'a', event_type: 'app_install' })]), {
@@ -287,12 +330,24 @@ describe('the funnel pane against linkd', () => {
     expect(frame).toMatch(/ 1 app_install\s+█+\s+1\s+100%/)
     expect(app.lastFrame()).not.toContain('HTTP 400')
     // Kept 30 days from now on (changed elsewhere while the game is open): the open game is read
-    // again each refresh, and the days the 7 already removed stay gone, which the pane says whole.
+    // again each refresh, and the days the 7 already removed stay gone. The 30 days asked are
+    // refused (a 400 on startDate): the pane lets the daemon choose and shows the range it read.
     await org.api.games.update('short-memory', { rawRetentionDays: 30 })
-    await refreshUntil(
-      app,
-      (f) => f.includes('which this game keeps 30 days (rawRetentionDays): the range must start'),
-      'the game read again',
-    )
+    const asked = () => app.sent('analytics.gameFunnel').map((a) => a[0] as { startDate?: string })
+    await refreshUntil(app, () => asked().length === 3, 'the funnel asked again')
+    expect(asked()[1]).toMatchObject({ startDate: '2026-10-23', endDate: '2026-11-21' })
+    expect(asked()[2]).toMatchObject({ endDate: '2026-11-21' })
+    expect(asked()[2]).not.toHaveProperty('startDate')
+    await vi.waitFor(() => expect(app.calls.every((c) => c.settled)).toBe(true))
+    await frameWith(app, '2026-11-15 to 2026-11-21 (no raw events kept before 2026-11-15)')
+    expect(app.lastFrame()).toContain('· 7 days ·')
+    expect(app.lastFrame()).toMatch(/ 1 app_install\s+█+\s+1\s+100%/)
+    expect(app.lastFrame()).not.toContain('HTTP 400')
+    // Editing the steps asks the same way: no refusal under the form.
+    await press(app, 'e')
+    await frameWith(app, 'Funnel steps of Short Memory')
+    await press(app, KEY.enter)
+    await frameWith(app, 'no raw events kept before 2026-11-15')
+    expect(app.lastFrame()).not.toContain('HTTP 400')
   })
 })

@@ -134,8 +134,7 @@ describe('tui shell', () => {
   })
 
   it('at 80 columns the status line cuts the identity, never its keys (? help · q quit)', async () => {
-    const identity =
-      "Owner (owner) · owner (lk_•••nxJJ) · default · http://127.0.0.1:18777 · refresh 5s (the key's rate limit)"
+    const identity = 'Owner (owner) · owner (lk_•••nxJJ) · default · http://127.0.0.1:18777'
     const app = renderTui({ screens: THREE, identity })
     resize(app, 80, 24)
     const lastLine = (f: string) => f.split('\n').at(-1) ?? ''
@@ -355,6 +354,25 @@ describe("the key's scopes, read again when they matter", () => {
     expect(frame).not.toContain('needs the scope')
     await press(app, '1')
     await frameWith(app, 'Bo (member) · fake (lk_•••aaaa) · Org')
+  })
+
+  it('at 80 columns the rate-limit note stays on the status line, beside the identity and beside a message', async () => {
+    const client = new FakeClient()
+    client.teamData.whoami = bo('viewer', ['links:read'])
+    const app = await started(client, { screens: THREE, refreshNote: "refresh 7s (key's rate limit)" })
+    resize(app, 80, 24)
+    const lastLine = (f: string) => f.split('\n').at(-1) ?? ''
+    await press(app, '3')
+    const before = await frameWith(app, 'THREE needs the scope keys:write')
+    expect(lastLine(before)).toMatch(
+      /^Bo \(viewer\) .*… · refresh 7s \(key's rate limit\) {2}\? help · q quit$/,
+    )
+    client.teamData.whoami = bo('member', ['links:read', 'keys:write'])
+    app.refresh()
+    const after = await frameWith(app, 'screen three body')
+    expect(lastLine(after)).toBe(
+      "this key's scopes changed: now with keys:write · refresh 7s (key's rate limit)",
+    )
   })
 
   it('an action refused for a scope reads the scopes again: pressed again after a promotion, it works', async () => {

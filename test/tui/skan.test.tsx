@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { cleanup } from 'ink-testing-library'
 import { FakeClient } from './fake-client.js'
+import { makeCampaign } from './fake-fraud-skan.js'
 import type { GameWithSecrets } from '../../src/contract/games.js'
 import { sendHistory, windowsOver } from '../support/skan-history.js'
 import { frameWhere, frameWith, KEY, press, renderTui, resize } from './harness.js'
@@ -42,6 +43,20 @@ describe('skan screen, rendering', () => {
     expect(frame).toMatch(/medium 11-40/)
     expect(frame).toMatch(/high\s+41-63/)
     expect(fits(frame)).toBe(true)
+  })
+
+  it('the selection stays on its campaign when a new one is listed above it', async () => {
+    const client = new FakeClient()
+    const app = renderTui({ client, initialScreen: 'skan' })
+    await frameWith(app, '3 games', 'Game 1')
+    await press(app, KEY.enter)
+    await frameWith(app, '2 campaigns', 'Tiny test')
+    await press(app, 'j')
+    client.skanData.campaigns.unshift(makeCampaign('skan_3', 'Summer UA'))
+    app.refresh()
+    await frameWith(app, '3 campaigns', 'Summer UA')
+    await press(app, KEY.enter)
+    await frameWith(app, 'Campaign Tiny test (skan_2)')
   })
 
   it('? lists every key of the screen within 80x24', async () => {

@@ -10,7 +10,7 @@ import type { PageOf } from '../../contract/common.js'
 import { Table, type TableColumn } from '../components/table.js'
 import { useTui } from '../context.js'
 import { useKeys } from './use-keys.js'
-import { useCursor } from './use-list-keys.js'
+import { byId, useFollowingCursor } from './use-list-keys.js'
 import { usePoll } from './use-poll.js'
 import { plural } from '../../contract/numbers.js'
 
@@ -47,7 +47,7 @@ export function useGamePicker(active: boolean, width: number, height: number, hi
   const games = poll.data?.data ?? []
   const open = (openId !== null && games.find((g) => g.id === openId)) || null
   const rows = Math.max(1, height - 2)
-  const pos = useCursor(games.length, rows)
+  const pos = useFollowingCursor(games, byId, rows)
 
   useKeys(
     (input, key) => {

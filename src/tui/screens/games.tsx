@@ -10,7 +10,7 @@ import { useGamePicker } from '../hooks/use-game-picker.js'
 import { useKept } from '../hooks/use-kept.js'
 import { useKeys } from '../hooks/use-keys.js'
 import { LIST_KEYS } from '../hooks/use-list-keys.js'
-import { DEFAULT_STEPS, FUNNEL_WINDOW_CYCLE, GameFunnel } from './game-funnel.js'
+import { FUNNEL_WINDOW_CYCLE, GameFunnel } from './game-funnel.js'
 import { GameOverview, RANGES } from './game-overview.js'
 
 function Games({ active, width, height }: ScreenProps) {
@@ -60,7 +60,7 @@ function Games({ active, width, height }: ScreenProps) {
       <GameFunnel
         game={open}
         days={days}
-        steps={stepsByGame[open.id] ?? DEFAULT_STEPS}
+        steps={stepsByGame[open.id]}
         window={window}
         fetches={fetches}
         editing={editing}

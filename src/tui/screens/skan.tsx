@@ -9,7 +9,7 @@ import { Table, type TableColumn } from '../components/table.js'
 import { useTui, type ScreenDef, type ScreenProps } from '../context.js'
 import { useGamePicker } from '../hooks/use-game-picker.js'
 import { useKeys } from '../hooks/use-keys.js'
-import { LIST_KEYS, useCursor } from '../hooks/use-list-keys.js'
+import { byId, LIST_KEYS, useFollowingCursor } from '../hooks/use-list-keys.js'
 import { usePoll } from '../hooks/use-poll.js'
 import { CampaignView, eventOfBit } from './skan-campaign.js'
 import { plural } from '../../contract/numbers.js'
@@ -39,7 +39,7 @@ function CampaignList(props: {
   const campaigns = poll.data?.data ?? []
   const total = poll.data?.total ?? 0
   const rows = Math.max(1, height - 3)
-  const pos = useCursor(campaigns.length, rows)
+  const pos = useFollowingCursor(campaigns, byId, rows)
   useKeys((input, key) => {
     if (pos.move(input, key)) return
     const campaign = campaigns[pos.cursor]

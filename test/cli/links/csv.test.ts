@@ -6,7 +6,7 @@ import { chunkKey, reason } from '../../../src/cli/commands/links/import.js'
 import { createProgress, progressLine, renderBar } from '../../../src/cli/progress.js'
 import { browserCommand } from '../../../src/cli/commands/links/open.js'
 import { createBody, metaArg, updateBody } from '../../../src/cli/commands/links/shared.js'
-import { parseInstant } from '../../../src/cli/parse.js'
+import { collectTag, parseInstant } from '../../../src/cli/parse.js'
 import { UsageError } from '../../../src/session/exit-codes.js'
 import { csvRows, ImportFileError, jsonlRows, type Row } from '../../../src/import/index.js'
 import { runLinksImport } from '../../../src/cli/commands/links/import.js'
@@ -266,7 +266,8 @@ describe('links flags', () => {
         title: 'A',
         slug: 'my-slug',
         expiresAt: '2030-01-01T00:00:00.000Z',
-        tag: ['x', ' y ', 'x'],
+        // As commander collects `--tag x --tag ' y ' --tag x`: trimmed, once each.
+        tag: collectTag('x', collectTag(' y ', collectTag('x', undefined))),
         meta: metaArg('b=2', metaArg('a=1=1', undefined)),
         redirectType: '301',
       }),

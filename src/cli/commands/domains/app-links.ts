@@ -64,6 +64,14 @@ export async function runDomainsAppLinks(opts: AppLinksOpts, ctx: Ctx): Promise<
   )
 }
 
+/** The repeatable flags' fields, for a refusal (`ios.appIds.1` → `--ios-app-id bad`). */
+const APP_LINK_FLAGS = {
+  'ios.appIds[]': '--ios-app-id',
+  'ios.paths[]': '--ios-path',
+  'android.packageName': '--android-package',
+  'android.sha256CertFingerprints[]': '--android-fingerprint',
+}
+
 export function register(domains: Command): void {
   jsonOption(
     domains
@@ -86,5 +94,5 @@ export function register(domains: Command): void {
       )
       .option('--clear-ios', 'stop serving apple-app-site-association')
       .option('--clear-android', 'stop serving assetlinks.json'),
-  ).action(domainAction<Omit<AppLinksOpts, 'id'>>(runDomainsAppLinks))
+  ).action(domainAction<Omit<AppLinksOpts, 'id'>>(runDomainsAppLinks, { flagOf: APP_LINK_FLAGS }))
 }

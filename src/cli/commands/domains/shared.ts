@@ -4,7 +4,7 @@
  */
 import type { Domain } from '../../../contract/domains.js'
 import { PAGE_SIZES } from '../../../contract/limits.js'
-import { idAction } from '../../action.js'
+import { idAction, type ActionExtra } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { CliError, EXIT } from '../../../session/exit-codes.js'
 import { printRecord, printRows, visible, warn, when, type Column, type Field } from '../../output.js'
@@ -36,8 +36,11 @@ export async function domainId(ctx: Ctx, nameOrId: string): Promise<string> {
 }
 
 /** Like idAction, for the domain verbs: the argument may be the domain's name or its id. */
-export function domainAction<O>(run: (opts: O & { id: string }, ctx: Ctx) => Promise<void>) {
-  return idAction<O>(async (opts, ctx) => run({ ...opts, id: await domainId(ctx, opts.id) }, ctx))
+export function domainAction<O>(
+  run: (opts: O & { id: string }, ctx: Ctx) => Promise<void>,
+  extra?: ActionExtra,
+) {
+  return idAction<O>(async (opts, ctx) => run({ ...opts, id: await domainId(ctx, opts.id) }, ctx), extra)
 }
 
 /** `--method`: the DNS records of the domain type (default), or a file on its web server. */

@@ -3,7 +3,7 @@ import type { Command } from 'commander'
 import { action, jsonOption } from '../../action.js'
 import { warn } from '../../output.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
-import { createBody, keyFieldOptions, printNewKey, ONCE_WARNING, type KeyFlags } from './shared.js'
+import { createBody, KEY_FLAGS, keyFieldOptions, printNewKey, ONCE_WARNING, type KeyFlags } from './shared.js'
 
 export async function runKeysCreate(opts: KeyFlags, ctx: Ctx): Promise<void> {
   const body = createBody(opts)
@@ -26,5 +26,5 @@ export function register(keys: Command): void {
         .description('create an API key: its full value is printed once, first and alone on its line'),
       'create',
     ),
-  ).action(action<KeyFlags>((_args, opts, ctx) => runKeysCreate(opts, ctx)))
+  ).action(action<KeyFlags>((_args, opts, ctx) => runKeysCreate(opts, ctx), { flagOf: KEY_FLAGS }))
 }

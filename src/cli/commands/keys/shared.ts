@@ -242,6 +242,9 @@ export function yesOption(cmd: Command): Command {
   return cmd.option('-y, --yes', 'do not ask for confirmation (required without a terminal)')
 }
 
+/** The repeatable flags' fields, for a refusal (`allowedOrigins.1` → `--allowed-origin notaurl`). */
+export const KEY_FLAGS = { 'allowedIps[]': '--allowed-ip', 'allowedOrigins[]': '--allowed-origin' }
+
 /** The flags of `keys create` and `keys update` (create: a mandatory name and the environment). */
 export function keyFieldOptions(cmd: Command, mode: 'create' | 'update'): Command {
   const name = new Option('--name <name>', `key name (up to ${KEY_LIMITS.nameMax} characters)`)

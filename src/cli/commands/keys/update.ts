@@ -3,7 +3,7 @@ import type { Command } from 'commander'
 import { idAction, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { emit, printRecord } from '../../output.js'
-import { keyFieldOptions, keyFields, updateBody, type IdOpts, type KeyFlags } from './shared.js'
+import { KEY_FLAGS, keyFieldOptions, keyFields, updateBody, type IdOpts, type KeyFlags } from './shared.js'
 
 export async function runKeysUpdate(opts: IdOpts & KeyFlags, ctx: Ctx): Promise<void> {
   const body = updateBody(opts)
@@ -18,5 +18,5 @@ export function register(keys: Command): void {
       keys.command('update').description('change an API key').argument('<id>', 'key id'),
       'update',
     ),
-  ).action(idAction<KeyFlags>(runKeysUpdate))
+  ).action(idAction<KeyFlags>(runKeysUpdate, { flagOf: KEY_FLAGS }))
 }

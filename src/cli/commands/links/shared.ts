@@ -11,7 +11,7 @@ import { parseVariant } from '../../../format/link-variants.js'
 import type { LinkVariant } from '../../../contract/variants.js'
 import type { Ctx } from '../../../session/context.js'
 import { CliError, EXIT, isShortUrlInUse, UsageError } from '../../../session/exit-codes.js'
-import { collect, expiryArg, intArg, parseExpiry } from '../../parse.js'
+import { collectTag, expiryArg, intArg, parseExpiry } from '../../parse.js'
 
 /** Flags shared by `links create` and `links update`, as commander parses them. */
 export interface LinkFlags {
@@ -172,10 +172,6 @@ export function metaArg(value: string, previous: Record<string, string> | undefi
   return { ...(previous ?? {}), [value.slice(0, eq)]: value.slice(eq + 1) }
 }
 
-function tagsOf(tags: readonly string[]): string[] {
-  return [...new Set(tags.map((t) => t.trim()).filter((t) => t.length > 0))]
-}
-
 export function createBody(destination: string | undefined, flags: LinkFlags): CreateLinkBody {
   if (destination && flags.destination && destination !== flags.destination)
     throw new UsageError('give the destination URL once: as the argument or with --destination')
@@ -189,7 +185,7 @@ export function createBody(destination: string | undefined, flags: LinkFlags): C
   const code = shortCodeFlag(flags)
   if (code !== undefined) body.customSlug = code
   if (flags.expiresAt) body.expiresAt = flags.expiresAt
-  if (flags.tag) body.tags = tagsOf(flags.tag)
+  if (flags.tag) body.tags = flags.tag
   if (flags.meta) body.metadata = flags.meta
   if (flags.redirectType) body.redirectType = Number(flags.redirectType) as CreateLinkBody['redirectType']
   if (flags.domain) {
@@ -212,7 +208,7 @@ export function updateBody(flags: LinkFlags, customDomainId?: string | null): Up
   if (flags.expiry === false) body.expiresAt = null
   else if (flags.expiresAt !== undefined) body.expiresAt = flags.expiresAt
   if (flags.clearTags) body.tags = []
-  else if (flags.tag) body.tags = tagsOf(flags.tag)
+  else if (flags.tag) body.tags = flags.tag
   if (flags.clearMeta) body.metadata = {}
   else if (flags.meta) body.metadata = flags.meta
   if (flags.redirectType) body.redirectType = Number(flags.redirectType) as UpdateLinkBody['redirectType']
@@ -258,6 +254,9 @@ export const SHORT_CODE_FLAG = { customSlug: '--short-code', shortCode: '--short
  */
 export const LINK_FLAGS = {
   ...SHORT_CODE_FLAG,
+  'tags[]': '--tag',
+  'rules[]': '--rule',
+  'variants[]': '--variant',
   'og.title': '--og-title',
   'og.description': '--og-description',
   'og.imageUrl': '--og-image',
@@ -320,7 +319,7 @@ export function linkFieldOptions(cmd: Command, mode: 'create' | 'update'): Comma
     .option(
       '--tag <tag>',
       mode === 'update' ? 'tag (repeatable; replaces the tags)' : 'tag (repeatable)',
-      collect,
+      collectTag,
     )
     .option(
       '--meta <key=value>',

@@ -10,7 +10,7 @@ import { action, type ActionExtra } from '../../action.js'
 import type { Ctx } from '../../../session/context.js'
 import { CliError, EXIT, UsageError } from '../../../session/exit-codes.js'
 import { when, type Column, type Field } from '../../output.js'
-import { collect } from '../../parse.js'
+import { collectTag } from '../../parse.js'
 import type { LinkVariant } from '../../../contract/variants.js'
 import { variantText } from '../../../format/link-variants.js'
 import {
@@ -32,6 +32,8 @@ export const SMART_LINK_FLAGS = {
   'android.url': '--android',
   'desktop.url': '--desktop',
   gameId: '--game',
+  'tags[]': '--tag',
+  'variants[]': '--variant',
 } as const
 
 export interface SmartLinkRefOpts {
@@ -67,8 +69,6 @@ export interface SmartLinkFlags {
 
 const PLATFORMS = ['ios', 'android', 'desktop'] as const
 
-const tagsOf = (tags: readonly string[]) => [...new Set(tags.map((t) => t.trim()).filter((t) => t !== ''))]
-
 export function createSmartBody(flags: SmartLinkFlags, customDomainId?: string): CreateSmartLinkBody {
   if (!flags.fallback)
     throw new UsageError('a fallback URL is required: linkctl smart-links create --fallback <url>')
@@ -78,7 +78,7 @@ export function createSmartBody(flags: SmartLinkFlags, customDomainId?: string):
     if (typeof v === 'string') body[p] = { url: v }
   }
   if (flags.title !== undefined && flags.title !== '') body.title = flags.title
-  if (flags.tag) body.tags = tagsOf(flags.tag)
+  if (flags.tag) body.tags = flags.tag
   const code = shortCodeFlag(flags)
   if (code !== undefined) body.shortCode = code
   if (customDomainId !== undefined) body.customDomainId = customDomainId
@@ -99,7 +99,7 @@ export function updateSmartBody(flags: SmartLinkFlags, customDomainId?: string |
   }
   if (flags.title !== undefined) body.title = flags.title === '' ? null : flags.title
   if (flags.clearTags) body.tags = []
-  else if (flags.tag) body.tags = tagsOf(flags.tag)
+  else if (flags.tag) body.tags = flags.tag
   const code = shortCodeFlag(flags)
   if (code !== undefined) body.shortCode = code
   if (customDomainId !== undefined) body.customDomainId = customDomainId
@@ -194,7 +194,7 @@ export function smartLinkFieldOptions(cmd: Command, mode: 'create' | 'update'): 
     .option(
       '--tag <tag>',
       mode === 'update' ? 'tag (repeatable; replaces the tags)' : 'tag (repeatable)',
-      collect,
+      collectTag,
     )
   shortCodeOptions(
     cmd,

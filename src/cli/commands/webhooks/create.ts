@@ -5,7 +5,7 @@ import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { UsageError } from '../../../session/exit-codes.js'
 import { emit, printRecord, warn } from '../../output.js'
-import { body, fieldOptions, SECRET_ONCE, webhookFields, type WebhookFlags } from './shared.js'
+import { body, fieldOptions, SECRET_ONCE, webhookFields, WEBHOOK_FLAGS, type WebhookFlags } from './shared.js'
 
 export async function runWebhooksCreate(opts: WebhookFlags, ctx: Ctx): Promise<void> {
   if (!opts.event && !opts.template) throw new UsageError('give --event (repeatable) or --template')
@@ -25,5 +25,9 @@ export function register(wh: Command): void {
         .argument('<url>', 'receiver URL: https, or http for localhost / 127.0.0.1'),
       'create',
     ),
-  ).action(action<WebhookFlags>(([url], opts, ctx) => runWebhooksCreate({ ...opts, url: url ?? '' }, ctx)))
+  ).action(
+    action<WebhookFlags>(([url], opts, ctx) => runWebhooksCreate({ ...opts, url: url ?? '' }, ctx), {
+      flagOf: WEBHOOK_FLAGS,
+    }),
+  )
 }

@@ -187,6 +187,9 @@ export async function showAttempt(ctx: Ctx, d: Delivery): Promise<void> {
 }
 
 /** The flags of `webhooks create` and `webhooks update`. */
+/** `--header`'s field, for a refusal (`headers.Host` → `--header 'Host: x'`). */
+export const WEBHOOK_FLAGS = { 'headers{}': '--header' }
+
 export function fieldOptions(cmd: Command, mode: 'create' | 'update'): Command {
   const name = new Option('--name <name>', `webhook name (up to ${WEBHOOK_LIMITS.nameMax} characters)`)
   cmd.addOption(mode === 'create' ? name.makeOptionMandatory() : name)

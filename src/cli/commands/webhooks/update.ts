@@ -4,7 +4,7 @@ import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { UsageError } from '../../../session/exit-codes.js'
 import { emit, printRecord } from '../../output.js'
-import { body, fieldOptions, webhookFields, type IdOpts, type WebhookFlags } from './shared.js'
+import { body, fieldOptions, webhookFields, WEBHOOK_FLAGS, type IdOpts, type WebhookFlags } from './shared.js'
 
 export async function runWebhooksUpdate(opts: WebhookFlags & IdOpts, ctx: Ctx): Promise<void> {
   const b = body(opts)
@@ -20,5 +20,9 @@ export function register(wh: Command): void {
       wh.command('update').description('change a webhook').argument('<id>', 'webhook id'),
       'update',
     ),
-  ).action(action<WebhookFlags>(([id], opts, ctx) => runWebhooksUpdate({ ...opts, id: id ?? '' }, ctx)))
+  ).action(
+    action<WebhookFlags>(([id], opts, ctx) => runWebhooksUpdate({ ...opts, id: id ?? '' }, ctx), {
+      flagOf: WEBHOOK_FLAGS,
+    }),
+  )
 }
