@@ -249,7 +249,12 @@ export function services(deps: CompositionDeps) {
     orgName: async (id) => (await orgs.get(id)).name,
     publicUrl: c.publicUrl,
     guard: { allowPrivateNetworks: c.webhookAllowPrivateNetworks, allowLoopback: c.webhookAllowLoopback },
-    sender: { concurrency: c.webhookConcurrency, perOrganization: c.webhookConcurrencyPerOrg },
+    sender: {
+      concurrency: c.webhookConcurrency,
+      perOrganization: c.webhookConcurrencyPerOrg,
+      // Other processes may share a PostgreSQL database: what a dead one left is found within 10 s.
+      ...(db.dialect === 'postgres' ? { sweepMs: 10_000 } : {}),
+    },
     log,
     ...(deps.resolve ? { resolve: deps.resolve } : {}),
     announce: (organizationId) => feed.publish('webhooks', organizationId),
