@@ -67,6 +67,11 @@ export interface CompositionDeps {
   skanPublicKeys?: string[]
   /** Waits between the attempts of a scheduled export's upload (tests shorten them). */
   exportRetryDelaysMs?: number[]
+  /**
+   * How often the webhook sender looks for what other processes left due: 10 s on PostgreSQL,
+   * never on SQLite (one process); tests shorten it.
+   */
+  webhookSweepMs?: number
 }
 
 /** Organizations, API keys and team members: all the offline subcommands need (daemon/admin/context.ts). */
@@ -253,7 +258,7 @@ export function services(deps: CompositionDeps) {
       concurrency: c.webhookConcurrency,
       perOrganization: c.webhookConcurrencyPerOrg,
       // Other processes may share a PostgreSQL database: what a dead one left is found within 10 s.
-      ...(db.dialect === 'postgres' ? { sweepMs: 10_000 } : {}),
+      sweepMs: deps.webhookSweepMs ?? (db.dialect === 'postgres' ? 10_000 : 0),
     },
     log,
     ...(deps.resolve ? { resolve: deps.resolve } : {}),
