@@ -34,6 +34,9 @@ export const SENDER_DEFAULTS = { concurrency: 64, perOrganization: 16, perWebhoo
 /** A claim lasts the webhook's timeout plus this, so that a sender that died releases it by expiry. */
 const CLAIM_GRACE_MS = 30_000
 
+/** A claim that failed (the database locked or down) is tried again after this. */
+const RETRY_AFTER_FAILURE_MS = 1000
+
 /**
  * A failing endpoint backs off as a whole: from `probeAfter` failed attempts in a row (any
  * delivery, any sender) its deliveries not yet tried start one at a time (nothing else in flight
@@ -287,6 +290,8 @@ export function createWorker(opts: WorkerOptions) {
         }
       } catch (err) {
         opts.log.error({ err }, 'webhook sender failed')
+        // Nothing else may wake it for what is pending (no new event): it tries again itself.
+        wakeAt(opts.clock.now() + RETRY_AFTER_FAILURE_MS)
       } finally {
         filling = undefined
       }
