@@ -200,6 +200,12 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     headersTimeoutMs: 10_000,
     gamingEnabled: true,
   }
+  /** Each setting given, as given (the text typed, or the config file's JSON value): errors quote it. */
+  const typed: Record<string, unknown> = {}
+  const set = (key: string, value: unknown) => {
+    typed[key] = value
+    merged[key] = coerce(key as keyof Config, value)
+  }
   const filePath = sources.file ?? env.LINKD_CONFIG
   if (filePath) {
     let parsed: unknown
@@ -213,25 +219,27 @@ export function loadConfig(sources: ConfigSources = {}): Config {
     for (const [k, v] of Object.entries(parsed)) {
       if (!SETTINGS.some((s) => s.key === k))
         throw new ConfigError(`config file ${filePath}: unknown setting "${k}"`)
-      merged[k] = coerce(k as keyof Config, v)
+      set(k, v)
     }
   }
   for (const s of SETTINGS) {
     const v = env[s.env]
-    if (v !== undefined && v !== '') merged[s.key] = coerce(s.key, v)
+    if (v !== undefined && v !== '') set(s.key, v)
   }
-  for (const [k, v] of Object.entries(sources.flags ?? {}))
-    if (v !== undefined) merged[k] = coerce(k as keyof Config, v)
+  for (const [k, v] of Object.entries(sources.flags ?? {})) if (v !== undefined) set(k, v)
 
   merged.dataDir = resolve(String(merged.dataDir))
   // Validate what was given before deriving defaults from it, so that a bad LINKD_PORT is reported
   // as such rather than as a broken derived public URL.
-  check({
-    publicUrl: 'http://placeholder',
-    shortDomain: 'placeholder',
-    databaseUrl: 'placeholder',
-    ...merged,
-  })
+  check(
+    {
+      publicUrl: 'http://placeholder',
+      shortDomain: 'placeholder',
+      databaseUrl: 'placeholder',
+      ...merged,
+    },
+    typed,
+  )
   if (merged.publicUrl === undefined) {
     const h = String(merged.host)
     const host = h === '0.0.0.0' || h === '::' ? '127.0.0.1' : h.includes(':') ? `[${h}]` : h
@@ -270,8 +278,8 @@ export function loadConfig(sources: ConfigSources = {}): Config {
       .replace(/:\d+$/, '')
       .replace(/^\[|\]$/g, '')
       .toLowerCase()
-  check(merged)
-  checkTrustProxy(merged.trustProxy)
+  check(merged, typed)
+  checkTrustProxy(merged.trustProxy, typed.trustProxy)
   checkPublicPort(merged as Config)
   try {
     parseResolvers(String(merged.dnsResolvers))
@@ -304,10 +312,10 @@ export function checkSettingFiles(config: Config): void {
  * A list of trusted proxies must parse as proxy-addr reads it (else linkd fails later, unnamed);
  * a hop count is one a request can take.
  */
-function checkTrustProxy(value: unknown): void {
+function checkTrustProxy(value: unknown, typed: unknown): void {
   if (typeof value === 'number' && value > SETTING_MAX.proxyHops)
     throw new ConfigError(
-      `invalid configuration:\n  LINKD_TRUST_PROXY / --trust-proxy: a hop count is ${String(SETTING_MAX.proxyHops)} at most (got ${String(value)})`,
+      `invalid configuration:\n  LINKD_TRUST_PROXY / --trust-proxy: a hop count is ${String(SETTING_MAX.proxyHops)} at most (got ${asTyped(typed ?? value)})`,
     )
   if (typeof value !== 'string') return
   for (const entry of value
@@ -372,13 +380,23 @@ const PATTERN_WORDS: Readonly<Record<string, string>> = {
 }
 
 /**
+ * A value as the operator gave it: text as typed; a JSON number in digits (1e+23 is how a double
+ * prints 100000000000000000000000, which is what the file says).
+ */
+function asTyped(value: unknown): string {
+  if (typeof value === 'number' && Number.isFinite(value))
+    return value.toLocaleString('en-US', { useGrouping: false, maximumFractionDigits: 20 })
+  return String(value)
+}
+
+/**
  * What a setting accepts, in words: a whole number's range and a choice's values, each with the
  * value given (never secret: numbers and names); undefined for the other settings.
  */
 function acceptedWords(field: string, value: unknown): string | undefined {
   const schema = (ConfigSchema.properties as Record<string, unknown>)[field] as
     { type?: string; minimum?: number; maximum?: number; enum?: readonly string[] } | undefined
-  const got = ` (got ${String(value)})`
+  const got = ` (got ${asTyped(value)})`
   if (schema?.type === 'integer') {
     const { minimum: min, maximum: max } = schema
     const range = max === undefined ? `, ${String(min)} or more` : ` from ${String(min)} to ${String(max)}`
@@ -388,7 +406,7 @@ function acceptedWords(field: string, value: unknown): string | undefined {
   return undefined
 }
 
-function check(value: Record<string, unknown>): void {
+function check(value: Record<string, unknown>, typed: Record<string, unknown>): void {
   if (validator.Check(value)) return
   const seen = new Set<string>()
   const problems = [...validator.Errors(value)].flatMap((e) => {
@@ -402,7 +420,7 @@ function check(value: Record<string, unknown>): void {
       (e.keyword === 'pattern' && PATTERN_WORDS[field]) ||
       (e.keyword === 'type' && BOOLEAN.has(field as keyof Config) && 'must be true, false, 1 or 0') ||
       (e.keyword === 'minLength' && `must be ${String(e.params.limit)} characters or more`) ||
-      acceptedWords(field, value[field]) ||
+      acceptedWords(field, field in typed ? typed[field] : value[field]) ||
       e.message
     return [`${setting ? `${setting.env} / ${setting.flag}` : field}: ${message}`]
   })

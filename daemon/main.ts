@@ -9,7 +9,7 @@ import {
   type Config,
 } from './config.js'
 import { SETTINGS } from './settings.js'
-import { postgresProblem } from './socket-errors.js'
+import { NamedDatabaseProblem, postgresProblem } from './socket-errors.js'
 import { packageVersion } from '../src/version.js'
 import { prettyDestination, usePretty } from './log-format.js'
 import { PRESET_NAMES } from '../src/contract/scopes.js'
@@ -20,7 +20,7 @@ import { PRESET_NAMES } from '../src/contract/scopes.js'
  */
 const out = (text: string) => process.stdout.write(text)
 
-/** The setting a database that cannot be reached is named by: migrate-data's are its flags. */
+/** The setting a database that cannot be reached is named by (migrate-data names its flag itself). */
 let databaseSetting = 'LINKD_DATABASE_URL / --database-url'
 
 function configFrom(cmd: Command): Config {
@@ -269,7 +269,7 @@ program()
   .catch((err: unknown) => {
     const postgres = postgresProblem(err)
     const message =
-      err instanceof ConfigError
+      err instanceof ConfigError || err instanceof NamedDatabaseProblem
         ? err.message
         : postgres
           ? `${databaseSetting}: ${postgres}`

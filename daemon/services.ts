@@ -67,6 +67,11 @@ export interface CompositionDeps {
   skanPublicKeys?: string[]
   /** Waits between the attempts of a scheduled export's upload (tests shorten them). */
   exportRetryDelaysMs?: number[]
+  /**
+   * How often the webhook sender looks for what other processes left due: 10 s on PostgreSQL,
+   * never on SQLite (one process); tests shorten it.
+   */
+  webhookSweepMs?: number
 }
 
 /** Organizations, API keys and team members: all the offline subcommands need (daemon/admin/context.ts). */
@@ -249,7 +254,12 @@ export function services(deps: CompositionDeps) {
     orgName: async (id) => (await orgs.get(id)).name,
     publicUrl: c.publicUrl,
     guard: { allowPrivateNetworks: c.webhookAllowPrivateNetworks, allowLoopback: c.webhookAllowLoopback },
-    sender: { concurrency: c.webhookConcurrency, perOrganization: c.webhookConcurrencyPerOrg },
+    sender: {
+      concurrency: c.webhookConcurrency,
+      perOrganization: c.webhookConcurrencyPerOrg,
+      // Other processes may share a PostgreSQL database: what a dead one left is found within 10 s.
+      sweepMs: deps.webhookSweepMs ?? (db.dialect === 'postgres' ? 10_000 : 0),
+    },
     log,
     ...(deps.resolve ? { resolve: deps.resolve } : {}),
     announce: (organizationId) => feed.publish('webhooks', organizationId),

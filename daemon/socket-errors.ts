@@ -34,6 +34,14 @@ export function unreachableText(err: unknown): string | undefined {
   return undefined
 }
 
+/** A database that could not be used, its message naming the setting that gave it (migrate-data's flags). */
+export class NamedDatabaseProblem extends Error {
+  constructor(setting: string, problem: string, options: { cause: unknown }) {
+    super(`${setting}: ${problem}`, options)
+    this.name = 'NamedDatabaseProblem'
+  }
+}
+
 /**
  * Why PostgreSQL could not be used, in words: not reachable, its host unknown, the login refused,
  * the database missing; undefined for any other error.

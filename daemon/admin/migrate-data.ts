@@ -14,6 +14,7 @@ import {
   type CopiedTable,
 } from '../db/transfer.js'
 import { systemClock } from '../clock.js'
+import { NamedDatabaseProblem, postgresProblem } from '../socket-errors.js'
 import { plural } from '../../src/contract/numbers.js'
 
 type Out = (text: string) => void
@@ -101,12 +102,26 @@ function removeMade(made: { files: string[]; dirs: string[] }): void {
   }
 }
 
+/**
+ * A PostgreSQL side that cannot be used (unreachable, unknown host, login refused, no database),
+ * named by its flag: the error's address is the server's, never the URL's password.
+ */
+async function onSide<T>(flag: '--from' | '--to', work: Promise<T>): Promise<T> {
+  try {
+    return await work
+  } catch (err) {
+    const problem = postgresProblem(err)
+    if (problem) throw new NamedDatabaseProblem(flag, problem, { cause: err })
+    throw err
+  }
+}
+
 /** Migrates both sides, then refuses a target holding any row or a schema the source differs from. */
 async function prepare(source: Db, target: Db, out: Out): Promise<void> {
   const now = systemClock.now()
-  const sourceApplied = await migrate(source, now)
+  const sourceApplied = await onSide('--from', migrate(source, now))
   if (sourceApplied.length) out(`Applied to the source first: ${sourceApplied.join(', ')}\n`)
-  const targetApplied = await migrate(target, now)
+  const targetApplied = await onSide('--to', migrate(target, now))
   if (targetApplied.length) out(`Created the schema on the target: ${targetApplied.length} migrations\n`)
   const [sourceVersions, targetVersions] = await Promise.all([
     appliedVersions(source.kysely),

@@ -33,18 +33,38 @@ export async function matchesInstallationKey(
   return safeEqual(row.fingerprint, fingerprint)
 }
 
-/** Whether the key opens a sealed secret of the installation (true when it holds none). */
+/**
+ * Where the installation keeps values sealed with the master key (SecretBox), each read as a
+ * column of one row: webhook secrets (their custom headers are in the same row), export
+ * destinations' secret keys, games' signing secrets, the ACME account key, TLS private keys and
+ * stored idempotent responses.
+ */
+const SEALED: ReadonlyArray<(db: Kysely<Database>) => Promise<{ sealed: string | null } | undefined>> = [
+  (db) => db.selectFrom('webhooks').select('secret_sealed as sealed').limit(1).executeTakeFirst(),
+  (db) => db.selectFrom('export_destinations').select('secret_sealed as sealed').limit(1).executeTakeFirst(),
+  (db) => db.selectFrom('games').select('signing_secret as sealed').limit(1).executeTakeFirst(),
+  (db) => db.selectFrom('acme_accounts').select('account_key_enc as sealed').limit(1).executeTakeFirst(),
+  (db) =>
+    db
+      .selectFrom('custom_domains')
+      .select('cert_key_enc as sealed')
+      .where('cert_key_enc', 'is not', null)
+      .limit(1)
+      .executeTakeFirst(),
+  (db) => db.selectFrom('idempotency_records').select('body as sealed').limit(1).executeTakeFirst(),
+]
+
+/** Whether the key opens the first sealed secret of the installation found (true when it holds none). */
 async function opensASecret(kysely: Kysely<Database>, box: SecretBox): Promise<boolean> {
-  const sealed =
-    (await kysely.selectFrom('webhooks').select('secret_sealed').limit(1).executeTakeFirst())
-      ?.secret_sealed ??
-    (await kysely.selectFrom('export_destinations').select('secret_sealed').limit(1).executeTakeFirst())
-      ?.secret_sealed
-  if (sealed === undefined) return true
-  try {
-    box.decrypt(sealed)
-    return true
-  } catch {
-    return false
+  for (const from of SEALED) {
+    const sealed = (await from(kysely))?.sealed
+    if (sealed == null) continue
+    try {
+      box.decrypt(sealed)
+      return true
+    } catch {
+      return false
+    }
   }
+  return true
 }

@@ -333,9 +333,19 @@ describe('config', () => {
         ),
       )
     }
-    // A number past what doubles hold exactly (1e20, as typed in digits) is refused too.
-    expect(configError(() => loadConfig({ env: { LINKD_BODY_LIMIT: '100000000000000000000' } }))).toMatch(
-      /LINKD_BODY_LIMIT \/ --body-limit-bytes: must be a whole number from 1024 to 104857600/,
+    // A number past what doubles hold exactly is refused too, quoted in the digits typed (not 1e+23).
+    const huge = '100000000000000000000000'
+    const hugeProblem =
+      'invalid configuration:\n  LINKD_RATE_LIMIT_PER_IP / --rate-limit-per-ip: must be a whole number from 1 to 10000000 (got 100000000000000000000000)'
+    expect(configError(() => loadConfig({ env: { LINKD_RATE_LIMIT_PER_IP: huge } }))).toBe(hugeProblem)
+    expect(configError(() => loadConfig({ env: {}, flags: { rateLimitPerIp: huge } }))).toBe(hugeProblem)
+    const typed = file(`{"rateLimitPerIp": ${huge}}`)
+    expect(configError(() => loadConfig({ env: {}, file: typed }))).toBe(hugeProblem)
+    expect(configError(() => loadConfig({ env: { LINKD_BODY_LIMIT: '000099999999999' } }))).toMatch(
+      /LINKD_BODY_LIMIT \/ --body-limit-bytes: must be a whole number from 1024 to 104857600 \(got 000099999999999\)$/,
+    )
+    expect(configError(() => loadConfig({ env: { LINKD_TRUST_PROXY: huge } }))).toBe(
+      `invalid configuration:\n  LINKD_TRUST_PROXY / --trust-proxy: a hop count is 255 at most (got ${huge})`,
     )
     expect(loadConfig({ env: { LINKD_TRUST_PROXY: '255' } }).trustProxy).toBe(255)
     expect(configError(() => loadConfig({ env: { LINKD_TRUST_PROXY: '256' } }))).toBe(

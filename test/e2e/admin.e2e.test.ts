@@ -362,6 +362,7 @@ describe('linkd offline subcommands', () => {
         `linkd: LINKD_DATABASE_URL / --database-url: PostgreSQL at 127.0.0.1:${port} unreachable (connection refused)\n`,
       )
     }
+    // migrate-data names the side that failed, with its address and never its password.
     const copy = await runBin(LINKD, [
       'migrate-data',
       '--from',
@@ -371,8 +372,19 @@ describe('linkd offline subcommands', () => {
     ])
     expect(copy.code).toBe(1)
     expect(copy.stderr).toBe(
-      `linkd: --from / --to: PostgreSQL at 127.0.0.1:${port} unreachable (connection refused)\n`,
+      `linkd: --from: PostgreSQL at 127.0.0.1:${port} unreachable (connection refused)\n`,
     )
+    await runBin(LINKD, ['init'], { LINKD_DATA_DIR: join(work, 'copy-source') })
+    const to = await runBin(LINKD, [
+      'migrate-data',
+      '--from',
+      `sqlite:${join(work, 'copy-source', 'linkd.db')}`,
+      '--to',
+      `postgres://linkd:hunter2@127.0.0.1:${port}/linkd`,
+    ])
+    expect(to.code).toBe(1)
+    expect(to.stderr).toBe(`linkd: --to: PostgreSQL at 127.0.0.1:${port} unreachable (connection refused)\n`)
+    expect(to.stdout + to.stderr).not.toContain('hunter2')
   })
 
   it('a first start that fails after making the owner key has printed it (it is never shown again)', async () => {

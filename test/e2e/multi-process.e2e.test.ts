@@ -144,7 +144,7 @@ describe.runIf(postgresOnly())('three linkd processes on one PostgreSQL database
   })
 
   it('the delivery of the killed process is sent by another once its claim expires', async () => {
-    // The claim lasts the webhook's timeout (5 s) + 30 s; the other senders poll every second.
+    // The claim lasts the webhook's timeout (5 s) + 30 s; the others wake when it expires.
     const until = Date.now() + 60_000
     const again = () =>
       receiver.received.slice(1).filter((r) => String(r.headers['x-webhook-delivery']) === firstAttempt)

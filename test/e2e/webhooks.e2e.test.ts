@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { WebhookWithSecret } from '../../src/contract/webhooks.js'
 import { cleanEnv, freePort, LINKCTL, runBin, startLinkd, type RunningLinkd } from '../support/processes.js'
+import { startReceiver } from '../support/receiver.js'
 
 let daemon: RunningLinkd
 let work = ''
@@ -153,6 +154,41 @@ describe('webhooks with the real binaries', () => {
       )
     } finally {
       await listener.stop()
+    }
+  })
+
+  it('an immediate retry reaches the receiver 1 s after the failed attempt, not on the next poll', async () => {
+    // Two failures, then a 200: three attempts, two 1 s gaps. A sender polling every second for due
+    // retries would make the second gap nearly 2 s (the retry falls due just after a poll).
+    const rx = await startReceiver({ kind: 'status', status: 503 })
+    try {
+      const created = await linkctl([
+        'webhooks',
+        'create',
+        rx.url,
+        '--name',
+        'immediate',
+        '--event',
+        'link.created',
+        '--retry-policy',
+        'immediate',
+        '--max-retries',
+        '2',
+        '--json',
+      ])
+      expect(created.code, created.stderr).toBe(0)
+      const link = await linkctl(['links', 'create', 'https://example.com/immediate'])
+      expect(link.code, link.stderr).toBe(0)
+      await rx.waitFor(2)
+      rx.behave({ kind: 'status', status: 200 })
+      const [first, second, third] = await rx.waitFor(3)
+      expect([first, second, third].map((r) => r!.headers['x-webhook-attempt'])).toEqual(['1', '2', '3'])
+      const gaps = [second!.at - first!.at, third!.at - second!.at].map(Math.round)
+      // A bound generous for a loaded machine; a poll-driven sender lands near 2,000 ms.
+      for (const gap of gaps) expect(gap, `gaps ${gaps.join(', ')} ms`).toBeGreaterThanOrEqual(950)
+      for (const gap of gaps) expect(gap, `gaps ${gaps.join(', ')} ms`).toBeLessThan(1600)
+    } finally {
+      await rx.close()
     }
   })
 })

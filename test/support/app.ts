@@ -39,7 +39,10 @@ export interface TestApp {
  */
 export async function createTestApp(
   overrides: Record<string, unknown> = {},
-  deps: Pick<AppDeps, 'resolve' | 'logger' | 'skanPublicKeys' | 'domainFile' | 'exportRetryDelaysMs'> &
+  deps: Pick<
+    AppDeps,
+    'resolve' | 'logger' | 'skanPublicKeys' | 'domainFile' | 'exportRetryDelaysMs' | 'webhookSweepMs'
+  > &
     Partial<Pick<AppDeps, 'masterKey'>> = {},
   /** `orgName`: the test organization's name, for a second app on the same database file. */
   opts: { orgName?: string } = {},

@@ -32,6 +32,11 @@ export interface ClaimStore {
   claimDue(now: number, c: ClaimLimits): Promise<DueDelivery[]>
   /** Claims one due delivery by id, outside the shares; undefined when it is not due or taken. */
   claimById(id: string, now: number, graceMs: number): Promise<DueDelivery | undefined>
+  /**
+   * The earliest time after `now` when a delivery may fall due: a retry's, an endpoint's pause
+   * ending, a claim expiring (its sender died). Null when nothing waits.
+   */
+  nextDue(now: number): Promise<number | null>
   /** Gives a claimed delivery back untried (due again at once) if the claim still holds. */
   release(id: string, claimedUntil: number): Promise<void>
   /**
@@ -271,6 +276,31 @@ export function createClaimStore(
           return undefined
         return (await withWebhooks(trx, [r.id]))[0]
       })
+    },
+
+    async nextDue(now: number): Promise<number | null> {
+      // Each minimum reads one index (the due, claimed and webhooks' rows), never the backlog.
+      const [retry, claim, pause] = await Promise.all([
+        db
+          .selectFrom('webhook_deliveries')
+          .select((eb) => eb.fn.min('next_attempt_at').as('at'))
+          .where('status', '=', 'pending')
+          .where('next_attempt_at', '>', now)
+          .executeTakeFirst(),
+        db
+          .selectFrom('webhook_deliveries')
+          .select((eb) => eb.fn.min('locked_until').as('at'))
+          .where('locked_until', '>', now)
+          .executeTakeFirst(),
+        db
+          .selectFrom('webhooks')
+          .select((eb) => eb.fn.min('paused_until').as('at'))
+          .where('status', '=', 'active')
+          .where('paused_until', '>', now)
+          .executeTakeFirst(),
+      ])
+      const times = [retry?.at, claim?.at, pause?.at].filter((t) => t != null).map(Number)
+      return times.length ? Math.min(...times) : null
     },
 
     /** Gives a claimed delivery back untried (its attempt was cut by shutdown): due again at once. */

@@ -42,8 +42,11 @@ export interface WebhookServiceDeps {
   publicUrl: string
   /** What deliveries may reach besides public addresses (LINKD_WEBHOOK_ALLOW_*). */
   guard: GuardPolicy
-  /** Attempts in flight: overall, per organization, per webhook (defaults: SENDER_DEFAULTS). */
-  sender?: { concurrency?: number; perOrganization?: number; perWebhook?: number }
+  /**
+   * Attempts in flight: overall, per organization, per webhook (defaults: SENDER_DEFAULTS); how
+   * often to look for what other processes left due (several processes on PostgreSQL).
+   */
+  sender?: { concurrency?: number; perOrganization?: number; perWebhook?: number; sweepMs?: number }
   log: FastifyBaseLogger
   /** DNS resolution of delivery targets (tests pass their own). */
   resolve?: Resolver

@@ -1,7 +1,7 @@
 /**
  * The sender: claims due deliveries from the outbox and POSTs them (undici, one pool per webhook,
- * pinned to the vetted address; redirects not followed). Woken by outbox writes and ended attempts,
- * polled for retries. See docs/decisions/webhook-delivery.md.
+ * pinned to the vetted address; redirects not followed). Woken by outbox writes, ended attempts and
+ * one timer set for the next delivery to fall due. See docs/decisions/webhook-delivery.md.
  */
 import type { FastifyBaseLogger } from 'fastify'
 import type { Agent } from 'undici'
@@ -34,6 +34,9 @@ export const SENDER_DEFAULTS = { concurrency: 64, perOrganization: 16, perWebhoo
 /** A claim lasts the webhook's timeout plus this, so that a sender that died releases it by expiry. */
 const CLAIM_GRACE_MS = 30_000
 
+/** A claim that failed (the database locked or down) is tried again after this. */
+const RETRY_AFTER_FAILURE_MS = 1000
+
 /**
  * A failing endpoint backs off as a whole: from `probeAfter` failed attempts in a row (any
  * delivery, any sender) its deliveries not yet tried start one at a time (nothing else in flight
@@ -61,7 +64,12 @@ export interface WorkerOptions {
   concurrency?: number
   perOrganization?: number
   perWebhook?: number
-  pollMs?: number
+  /**
+   * How often to look for what other processes on the database left due (a dead one's claims and
+   * retries, rows it wrote but never sent); their own timers cover the rest. None by default: one
+   * process on SQLite.
+   */
+  sweepMs?: number
   /** How long stop() lets attempts in flight finish before cutting them. */
   stopGraceMs?: number
   /** A webhook was suspended after consecutive failed deliveries. */
@@ -95,7 +103,6 @@ export function createWorker(opts: WorkerOptions) {
   const concurrency = opts.concurrency ?? SENDER_DEFAULTS.concurrency
   const perOrganization = opts.perOrganization ?? SENDER_DEFAULTS.perOrganization
   const perWebhook = opts.perWebhook ?? SENDER_DEFAULTS.perWebhook
-  const pollMs = opts.pollMs ?? 1000
   const stopGraceMs = opts.stopGraceMs ?? 2000
   /** Attempts in flight: the claimed ones count toward `concurrency`, test and manual ones do not. */
   const inflight = new Map<string, { done: Promise<void>; claimed: boolean }>()
@@ -104,7 +111,9 @@ export function createWorker(opts: WorkerOptions) {
   /** Aborted by stop(): cuts every attempt still in flight. */
   let halt = new AbortController()
   let started = false
-  let timer: NodeJS.Timeout | undefined
+  /** The timer for the next delivery to fall due (one, the earliest), and the sweep. */
+  let alarm: { at: number; timer: NodeJS.Timeout } | undefined
+  let sweep: NodeJS.Timeout | undefined
   let filling: Promise<void> | undefined
   let refill = false
 
@@ -193,6 +202,7 @@ export function createWorker(opts: WorkerOptions) {
     const success = outcome.error === null
     const retry = !success && n < d.maxAttempts
     attempts[success ? 'success' : retry ? 'retry' : 'failed']++
+    const nextAttemptAt = retry ? at + retryDelayMs(d.retryPolicy, n) : null
     const recorded = await opts.store.recordAttempt(d.id, d.claimedUntil, {
       status: success ? 'success' : retry ? 'pending' : 'failed',
       attempts: n,
@@ -200,7 +210,7 @@ export function createWorker(opts: WorkerOptions) {
       error: outcome.error,
       durationMs: outcome.durationMs,
       at,
-      nextAttemptAt: retry ? at + retryDelayMs(d.retryPolicy, n) : null,
+      nextAttemptAt,
     })
     if (!recorded) {
       // This sender was paused past its claim and another one re-claimed the delivery: the row is
@@ -211,6 +221,7 @@ export function createWorker(opts: WorkerOptions) {
       )
       return
     }
+    if (nextAttemptAt !== null) wakeAt(nextAttemptAt)
     // A test never counts toward suspension, but it is an attempt to the endpoint like any other:
     // its result is the webhook's latest (a failed test right after enabling shows), and a test
     // that gets through ends a backoff.
@@ -273,8 +284,14 @@ export function createWorker(opts: WorkerOptions) {
           refill = false
           await fill()
         } while (refill)
+        if (started) {
+          const next = await opts.store.nextDue(opts.clock.now())
+          if (next !== null) wakeAt(next)
+        }
       } catch (err) {
         opts.log.error({ err }, 'webhook sender failed')
+        // Nothing else may wake it for what is pending (no new event): it tries again itself.
+        wakeAt(opts.clock.now() + RETRY_AFTER_FAILURE_MS)
       } finally {
         filling = undefined
       }
@@ -286,16 +303,34 @@ export function createWorker(opts: WorkerOptions) {
     if (started) void pump()
   }
 
+  /** Wakes the sender at `at` (clock time), unless it is already set to wake no later. */
+  function wakeAt(at: number): void {
+    if (!started || (alarm && alarm.at <= at)) return
+    if (alarm) clearTimeout(alarm.timer)
+    const delay = Math.min(Math.max(at - opts.clock.now(), 0), 2 ** 31 - 1)
+    const timer = setTimeout(() => {
+      alarm = undefined
+      wake()
+    }, delay)
+    timer.unref()
+    alarm = { at, timer }
+  }
+
   return {
     /** Attempts judged in this process since start, by outcome (metrics). */
     attempts: attempts as Readonly<typeof attempts>,
-    /** Background mode: wake on new rows and freed slots, poll for retries and rows left by a restart. */
+    /**
+     * Background mode: wake on new rows, freed slots and when the next delivery falls due (rows left
+     * by a restart included: the first claim finds them).
+     */
     start(): void {
       if (started) return
       started = true
       halt = new AbortController()
-      timer = setInterval(wake, pollMs)
-      timer.unref()
+      if (opts.sweepMs) {
+        sweep = setInterval(wake, opts.sweepMs)
+        sweep.unref()
+      }
       wake()
     },
     wake,
@@ -318,8 +353,9 @@ export function createWorker(opts: WorkerOptions) {
      */
     async stop(): Promise<void> {
       started = false
-      if (timer) clearInterval(timer)
-      timer = undefined
+      if (sweep) clearInterval(sweep)
+      if (alarm) clearTimeout(alarm.timer)
+      sweep = alarm = undefined
       await filling
       const all = () => Promise.allSettled([...inflight.values()].map((a) => a.done))
       let grace: NodeJS.Timeout | undefined

@@ -1,8 +1,9 @@
 /**
  * Three webhook senders on one database (PostgreSQL under `npm run test:pg`), against real HTTP
  * receivers on loopback: each delivery is sent by exactly one of them, a delivery claimed by a
- * sender that died is sent by another once the claim has expired, and a sender paused past its
- * claim cannot record its late result over the one of the sender that re-claimed the delivery.
+ * sender that died is sent by another once the claim has expired, a sender paused past its
+ * claim cannot record its late result over the one of the sender that re-claimed the delivery, and
+ * a delivery written by a process that never sent it is found by a running sender's sweep.
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { createOutboxStore } from '../../../daemon/modules/webhooks/outbox-store.js'
@@ -134,5 +135,25 @@ describe.runIf(postgresOnly())('webhook deliveries with three senders on one Pos
     ])
     const hook = await a.call('GET', `/api/webhooks/${hookId}`, { key: a.ownerKey })
     expect(hook.json()).toMatchObject({ status: 'active', consecutiveFailures: 0 })
+  })
+
+  it('a delivery another process wrote and never sent is found by a running sender (its sweep)', async () => {
+    // The running sender's timer covers what it knows of; a row written elsewhere after its last
+    // look (the writer died before sending) is found by the sweep.
+    shared = await createSharedApps(
+      2,
+      { webhookAllowLoopback: true, publicUrl: 'https://sho.rt' },
+      { webhookSweepMs: 100 },
+    )
+    const [writer, sender] = shared.apps as [TestApp, TestApp]
+    const rx = await receiver()
+    await createWebhook(writer, rx.url)
+    sender.app.linkd.services.webhooks.worker.start()
+    await new Promise((r) => setTimeout(r, 300)) // its first look finds nothing due
+    expect(rx.received).toHaveLength(0)
+    await createLink(writer, writer.ownerKey)
+    await writer.app.linkd.services.webhooks.settle() // written; the writer never sends it
+    const [delivery] = await rx.waitFor(1, 5000)
+    expect(delivery!.headers['x-webhook-attempt']).toBe('1')
   })
 })
