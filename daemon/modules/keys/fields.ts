@@ -4,7 +4,7 @@
  */
 import { iso, isoOrNull, utcDay, utcMonth } from '../../clock.js'
 import { randomToken, sha256Hex } from '../../crypto.js'
-import { AppError } from '../../http/errors.js'
+import { AppError, validation } from '../../http/errors.js'
 import { formatAllowEntry, parseAllowEntry } from '../../http/ip-allowlist.js'
 import type { ApiKey } from '../../../src/contract/keys.js'
 import type { KeyRecord } from './store.js'
@@ -90,11 +90,7 @@ export function parseOrigins(list: string[]): string[] {
       origin = undefined
     }
     if (!origin)
-      throw new AppError(
-        'ValidationError',
-        `allowedOrigins.${i}: "${v}" is not an origin like https://app.example.com`,
-        [{ field: `allowedOrigins.${i}`, message: 'must be an origin such as https://app.example.com' }],
-      )
+      throw validation(`allowedOrigins.${i}`, `"${v}" is not an origin such as https://app.example.com`)
     out.push(origin)
   })
   return [...new Set(out)]
