@@ -193,7 +193,10 @@ async function resolveTarget(ctx: Ctx, allowNewProfile: boolean): Promise<Target
     parsed = new URL(url)
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http')
   } catch {
-    throw new UsageError(`invalid --url "${url}": expected http://host:port or https://host`)
+    const bare = !url.includes('://') && /^[\w.-]+(:\d+)?(\/|$)/.test(url)
+    throw new UsageError(
+      `invalid --url "${url}": expected http://host:port or https://host${bare ? `; did you mean http://${url}?` : ''}`,
+    )
   }
   const port = blockedPort(parsed)
   if (port !== undefined) {

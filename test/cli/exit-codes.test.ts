@@ -112,6 +112,10 @@ describe('usage errors exit 2', () => {
     [['help', 'nope'], /unknown command or help topic/],
     [['api', 'FETCH', '/x'], /unknown method "FETCH"/],
     [
+      ['--url', 'localhost:8080', 'links', 'list'],
+      /invalid --url "localhost:8080": expected http:\/\/host:port or https:\/\/host; did you mean http:\/\/localhost:8080\?/,
+    ],
+    [
       ['api', 'POST', '/api/use/links', '-d', '{"destinationUrl":"https://x.example"}'],
       /linkctl api takes no -d: send the JSON body with --input <file> \(- for stdin\), or fields with -F key=value/,
     ],
