@@ -74,8 +74,14 @@ export function parseExpiry(value: string, now: number = Date.now()): string | n
   }
 }
 
-export function expiryArg(value: string): string | null {
-  return parseExpiry(value)
+/** `--expires-at`'s parser: an ISO date-time, or '' for `never` (commander makes a parser's null ''). */
+export function expiryArg(value: string): string {
+  return parseExpiry(value) ?? ''
+}
+
+/** An `--expires-at` flag for a body: undefined when not given, null for `never` ('' or null). */
+export function expiryOf(flag: string | null | undefined): string | null | undefined {
+  return flag === '' ? null : flag
 }
 
 /**

@@ -446,7 +446,7 @@ describe('links commands against linkd', () => {
     )
     // The daemon's 400: a validation failure (1), naming the field in the --rule that holds it.
     expect(badValue.code).toBe(1)
-    expect(badValue.stderr).toContain("the 1st --rule's conditions.0.value: must be one of ios")
+    expect(badValue.stderr).toContain("the 1st --rule's conditions.0.value must be one of ios")
     // A field a flag of its own sets is named as that flag.
     const ogTitle = await cli(['links', 'create', 'https://example.com/x', '--og-title', 'x'.repeat(201)], {
       env,

@@ -93,7 +93,7 @@ describe('linkctl and variants', () => {
     expect(sum.stderr).toContain('must add up to 100')
     const one = await run(['links', 'create', 'https://example.com/x', '--variant', `${A}=50`])
     expect(one.code).toBe(1)
-    expect(one.stderr).toContain('variants')
+    expect(one.stderr).toContain('--variant must have at least 2 items')
   })
 
   it('smart-links create|update --variant split the fallback', async () => {

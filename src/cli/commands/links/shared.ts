@@ -11,7 +11,7 @@ import { parseVariant } from '../../../format/link-variants.js'
 import type { LinkVariant } from '../../../contract/variants.js'
 import type { Ctx } from '../../../session/context.js'
 import { CliError, EXIT, isShortUrlInUse, UsageError } from '../../../session/exit-codes.js'
-import { collectTag, expiryArg, intArg, parseExpiry } from '../../parse.js'
+import { collectTag, expiryArg, expiryOf, intArg, parseExpiry } from '../../parse.js'
 
 /** Flags shared by `links create` and `links update`, as commander parses them. */
 export interface LinkFlags {
@@ -206,7 +206,7 @@ export function updateBody(flags: LinkFlags, customDomainId?: string | null): Up
   if (flags.title !== undefined) body.title = flags.title === '' ? null : flags.title
   if (flags.status) body.status = flags.status
   if (flags.expiry === false) body.expiresAt = null
-  else if (flags.expiresAt !== undefined) body.expiresAt = flags.expiresAt
+  else if (flags.expiresAt !== undefined) body.expiresAt = expiryOf(flags.expiresAt) ?? null
   if (flags.clearTags) body.tags = []
   else if (flags.tag) body.tags = flags.tag
   if (flags.clearMeta) body.metadata = {}
