@@ -117,7 +117,7 @@ async function webhooks(): Promise<Webhook[]> {
 
 describe('linkctl webhooks listen --forward-to with the real binaries', () => {
   it('forwards a signed link.created to the receiver; SIGINT deletes the temporary webhook', async () => {
-    const l = await forward(rx.url, ['--events', 'link.created'])
+    const l = await forward(rx.url, ['--event', 'link.created'])
     try {
       const [hook] = await webhooks()
       expect(hook).toMatchObject({ events: ['link.created'], status: 'active' })
@@ -144,7 +144,7 @@ describe('linkctl webhooks listen --forward-to with the real binaries', () => {
   }, 60_000)
 
   it('with the forward target down: one line per delivery, and SIGTERM still deletes the webhook', async () => {
-    const l = await forward(`http://127.0.0.1:${await freePort()}/down`, ['--events', 'link.created'])
+    const l = await forward(`http://127.0.0.1:${await freePort()}/down`, ['--event', 'link.created'])
     try {
       expect(await webhooks()).toHaveLength(1)
       expect((await linkctl(['links', 'create', 'https://example.com/down', '--json'])).code).toBe(0)
@@ -162,7 +162,7 @@ describe('linkctl webhooks listen --forward-to with the real binaries', () => {
   }, 60_000)
 
   it('SIGHUP (the terminal closed) deletes the webhook too, and exits 129', async () => {
-    const l = await forward(rx.url, ['--events', 'link.deleted'])
+    const l = await forward(rx.url, ['--event', 'link.deleted'])
     expect((await webhooks()).map((h) => h.id)).toEqual([l.id])
     expect(await l.stop('SIGHUP')).toBe(129)
     expect(l.stderr()).toContain(`Deleted webhook ${l.id}`)

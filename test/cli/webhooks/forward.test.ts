@@ -118,10 +118,15 @@ describe('webhooks listen --forward-to', () => {
     expect(await webhooks()).toEqual([])
   })
 
-  it('usage: --forward-to needs an http(s) URL; --events only with --forward-to', async () => {
+  it('usage: --forward-to needs an http(s) URL; --event (or --events) only with --forward-to', async () => {
     expect((await run(['listen', '--forward-to', 'ftp://x'])).code).toBe(2)
+    const alone = await run(['listen', '--event', 'link.created'])
+    expect([alone.code, alone.stderr]).toEqual([
+      2,
+      'error: --event and --receiver-url go with --forward-to\n',
+    ])
     expect((await run(['listen', '--events', 'link.created'])).code).toBe(2)
-    expect((await run(['listen', '--forward-to', 'http://x', '--events', 'link.nope'])).code).toBe(2)
+    expect((await run(['listen', '--forward-to', 'http://x', '--event', 'link.nope'])).code).toBe(2)
   })
 })
 

@@ -6,7 +6,7 @@
 import type { IncomingHttpHeaders, Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { hostname } from 'node:os'
-import type { Command } from 'commander'
+import { Option, type Command } from 'commander'
 import { WEBHOOK_EVENTS, type WebhookEvent } from '../../../contract/limits.js'
 import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
@@ -173,6 +173,8 @@ export async function startListener(
 export interface ListenOpts extends Record<string, unknown> {
   secret?: string
   forwardTo?: string
+  /** `--event`, as `webhooks create` names it; `--events` is kept as a hidden alias. */
+  event?: WebhookEvent[]
   events?: WebhookEvent[]
   receiverUrl?: string
 }
@@ -213,7 +215,8 @@ async function listenAndForward(
     secret: () => secret,
     forwardTo: target,
   })
-  const events = opts.events && opts.events.length > 0 ? opts.events : [...WEBHOOK_EVENTS]
+  const chosen = [...new Set([...(opts.event ?? []), ...(opts.events ?? [])])]
+  const events = chosen.length > 0 ? chosen : [...WEBHOOK_EVENTS]
   const receiverUrl = opts.receiverUrl ?? listener.url
   let webhookId: string | undefined
   let left = false
@@ -301,8 +304,8 @@ async function listen(
   signals: StopSignals | undefined,
 ): Promise<StopSignal | void> {
   if (opts.forwardTo !== undefined) return listenAndForward(opts, ctx, until, signals)
-  if (opts.events || opts.receiverUrl)
-    throw new UsageError('--events and --receiver-url go with --forward-to')
+  if (opts.event || opts.events || opts.receiverUrl)
+    throw new UsageError('--event and --receiver-url go with --forward-to')
   const listener = await startListener(opts, ctx)
   const secret = secretOf(opts, ctx, false)
   note(
@@ -330,10 +333,11 @@ export function register(wh: Command): void {
         'create a temporary webhook and forward its verified deliveries to this URL',
       )
       .option(
-        '--events <types>',
-        'with --forward-to: event types, comma-separated (default: every event)',
+        '--event <types>',
+        'with --forward-to: event type(s), comma-separated or repeated (default: every event)',
         commaChoices(WEBHOOK_EVENTS),
       )
+      .addOption(new Option('--events <types>').hideHelp().argParser(commaChoices(WEBHOOK_EVENTS)))
       .option('--receiver-url <url>', 'with --forward-to: the URL linkd delivers to (default: this listener)')
       .addHelpText(
         'after',
