@@ -53,6 +53,7 @@ export function register(program: Command, buildProgram: () => Command): void {
         '  source <(linkctl completion bash)\n' +
         '  mkdir -p ~/.zfunc && linkctl completion zsh > ~/.zfunc/_linkctl\n' +
         '    (and in ~/.zshrc, before compinit: fpath=(~/.zfunc $fpath))\n' +
+        '  mkdir -p ~/.config/fish/completions\n' +
         '  linkctl completion fish > ~/.config/fish/completions/linkctl.fish\n' +
         '  linkctl completion all --write',
     )
