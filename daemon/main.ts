@@ -175,6 +175,9 @@ function program(): Command {
     .version(packageVersion(), '-v, --version')
     .option('--config <file>', 'JSON config file (also LINKD_CONFIG)')
     .showHelpAfterError()
+    // Commander leaves descriptions unwrapped when fewer than 40 columns remain beside the
+    // longest setting (`--webhook-allow-private-networks <value>`); 30 still reads well.
+    .configureHelp({ minWidthToWrap: 30 })
   for (const s of SETTINGS) p.addOption(new Option(`${s.flag} <value>`, `${s.doc} [${s.env}]`))
   // The daemon takes no operands: one is a mistyped subcommand (`linkd migrat`), said as such
   // rather than as commander's "too many arguments".

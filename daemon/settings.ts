@@ -42,7 +42,7 @@ export const SETTINGS = [
     key: 'logLevel',
     env: 'LINKD_LOG_LEVEL',
     flag: '--log-level',
-    doc: 'fatal|error|warn|info|debug|trace|silent (default info)',
+    doc: 'Log level: fatal, error, warn, info, debug, trace or silent (default info)',
   },
   {
     key: 'logFormat',

@@ -233,6 +233,15 @@ describe('linkd offline subcommands', () => {
     expect(r.stdout).toBe('')
   })
 
+  it('linkd --help and its commands wrap at 80 columns beside their long setting names', async () => {
+    for (const args of [['--help'], ['migrate-data', '--help'], ['org', '--help']]) {
+      const r = await linkd(...args)
+      expect(r.code, r.stderr).toBe(0)
+      // Only a word longer than the column may pass it (an environment name, a URL pattern).
+      expect(r.stdout.split('\n').filter((l) => l.length > 80 && /\s/.test(l.trim()))).toEqual([])
+    }
+  })
+
   it('invalid configuration exits 2 naming the setting', async () => {
     const r = await runBin(LINKD, ['migrate'], { LINKD_DATA_DIR: dataDir, LINKD_PORT: 'eighty' })
     expect(r.code).toBe(2)
