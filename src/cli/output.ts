@@ -67,6 +67,18 @@ export function printLine(ctx: Ctx, text: string): void {
   ctx.stdout.write(`${visible(text)}\n`)
 }
 
+/**
+ * A command's closing help text, for `addHelpText('after', …)`: each line a paragraph wrapped at
+ * the help's width (the terminal's, 80 when piped), as commander wraps the options above it; a
+ * line indented by two spaces (an example to copy) is kept as written.
+ */
+export function helpText(...lines: string[]): () => string {
+  return () => {
+    const width = (process.stdout.isTTY && process.stdout.columns) || 80
+    return `\n${lines.flatMap((l) => (l.startsWith('  ') ? [l] : wrapWords(l, width))).join('\n')}`
+  }
+}
+
 /** A warning on stderr, yellow when stderr is a colour terminal. */
 export function warn(ctx: Ctx, message: string): void {
   const colour = ctx.stderr.isTTY === true && !noColor(ctx.env)

@@ -34,6 +34,7 @@ import { register as registerTeam } from './commands/team/index.js'
 import { register as registerTui } from './commands/tui.js'
 import { register as registerWhoami } from './commands/whoami.js'
 import { packageVersion } from '../version.js'
+import { helpText } from './output.js'
 
 export function buildProgram(): Command {
   const program = new Command('linkctl')
@@ -58,9 +59,11 @@ export function buildProgram(): Command {
     })
     .addHelpText(
       'after',
-      '\nSettings come from flags, then LINKCTL_URL / LINKCTL_API_KEY / LINKCTL_PROFILE, then the current profile.\n' +
-        'Output is a table on a terminal, tab-separated lines when piped, JSON with --json.\n' +
+      helpText(
+        'Settings come from flags, then LINKCTL_URL / LINKCTL_API_KEY / LINKCTL_PROFILE, then the current profile.',
+        'Output is a table on a terminal, tab-separated lines when piped, JSON with --json.',
         'Exit codes: linkctl help exit-codes',
+      ),
     )
   registerAuth(program)
   registerProfile(program)

@@ -5,6 +5,7 @@ import { action } from '../action.js'
 import type { Ctx } from '../../session/context.js'
 import { UsageError } from '../../session/exit-codes.js'
 import { collect } from '../parse.js'
+import { helpText } from '../output.js'
 
 export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'] as const
 
@@ -162,9 +163,11 @@ export function register(program: Command): void {
     .addOption(new Option('-d, --data <body>').hideHelp())
     .addHelpText(
       'after',
-      '\nFields go into the query string for GET and HEAD, into a JSON body otherwise.\n' +
-        'Nested names: -F tags[]=a -F tags[]=b, -F metadata[source]=cli.\n' +
+      helpText(
+        'Fields go into the query string for GET and HEAD, into a JSON body otherwise.',
+        'Nested names: -F tags[]=a -F tags[]=b, -F metadata[source]=cli.',
         'On an error status the error body is printed and the exit code follows `linkctl help exit-codes`.',
+      ),
     )
     .action(
       action<Omit<ApiOpts, 'method' | 'path'>>(([method, path], opts, ctx) =>

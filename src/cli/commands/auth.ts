@@ -3,7 +3,7 @@ import type { Command } from 'commander'
 import { action } from '../action.js'
 import { profileName, type Ctx } from '../../session/context.js'
 import { CliError, EXIT, UsageError } from '../../session/exit-codes.js'
-import { maskKey, note } from '../output.js'
+import { helpText, maskKey, note } from '../output.js'
 
 /**
  * Saves url and key in the profile (--profile, default `default`) and makes it current.
@@ -56,8 +56,9 @@ export function register(program: Command): void {
     .description('save a daemon URL and API key as a profile (uses --url, --api-key, --profile)')
     .addHelpText(
       'after',
-      '\nThe key is checked with the daemon before it is saved. Without --api-key (or LINKCTL_API_KEY)\n' +
-        'it is asked for on the terminal; without a terminal, login fails with exit code 2.',
+      helpText(
+        'The key is checked with the daemon before it is saved. Without --api-key (or LINKCTL_API_KEY) it is asked for on the terminal; without a terminal, login fails with exit code 2.',
+      ),
     )
     .action(action<object>((_args, opts, ctx) => runLogin(opts, ctx), { allowNewProfile: true }))
   program

@@ -16,7 +16,7 @@ import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { CliError, EXIT, UsageError, unstatedDetails } from '../../../session/exit-codes.js'
 import { stopSignals, StoppedBySignal, type StopSignal } from '../../../session/signals.js'
-import { note, plural, printJson, visible, wrapWords } from '../../output.js'
+import { helpText, note, plural, printJson, visible } from '../../output.js'
 import { intArg } from '../../parse.js'
 import { createProgress, type Progress } from '../../progress.js'
 import {
@@ -378,22 +378,20 @@ export function register(links: Command): void {
       )
       .addHelpText(
         'after',
-        '\n' +
-          wrapWords(
-            `CSV columns, named in the header: ${BASE_CSV_COLUMNS.join(', ')} (tags separated by ; or |); ` +
-              `optionally the link options ${[...OPTION_CSV_COLUMNS, ...IMPORT_ONLY_CSV_COLUMNS].join(', ')} (rules, og and variants as ` +
-              'JSON; empty cells are the defaults); other columns are ignored, so an export can be ' +
-              'imported. JSON lines: one create body (or link) per line; a JSON array (an export): one per item, its "line" its position. Each chunk carries an ' +
-              'idempotency key derived from its content: re-running the same import (within 24 h, same ' +
-              'chunk size) replays the accepted chunks instead of creating duplicates. Failed rows are ' +
-              'reported as "line N: reason" on stderr; the exit code is 1 if any row failed. ' +
-              'Fix-and-retry: --failed-out failed.csv, edit failed.csv, then linkctl links import ' +
-              'failed.csv --skip-existing (the error column is ignored on input). --from bitly|shlink|' +
-              "yourls|kutt reads that product's export (Bitly's links CSV, Shlink's short-URL CSV, a " +
-              "YOURLS export plugin's CSV, Kutt's links JSON): links keep their codes, titles, tags and " +
-              'creation dates, and a short URL on a verified custom domain of yours stays on it.',
-            96,
-          ).join('\n'),
+        helpText(
+          `CSV columns, named in the header: ${BASE_CSV_COLUMNS.join(', ')} (tags separated by ; or |); ` +
+            `optionally the link options ${[...OPTION_CSV_COLUMNS, ...IMPORT_ONLY_CSV_COLUMNS].join(', ')} (rules, og and variants as ` +
+            'JSON; empty cells are the defaults); other columns are ignored, so an export can be ' +
+            'imported. JSON lines: one create body (or link) per line; a JSON array (an export): one per item, its "line" its position. Each chunk carries an ' +
+            'idempotency key derived from its content: re-running the same import (within 24 h, same ' +
+            'chunk size) replays the accepted chunks instead of creating duplicates. Failed rows are ' +
+            'reported as "line N: reason" on stderr; the exit code is 1 if any row failed. ' +
+            'Fix-and-retry: --failed-out failed.csv, edit failed.csv, then linkctl links import ' +
+            'failed.csv --skip-existing (the error column is ignored on input). --from bitly|shlink|' +
+            "yourls|kutt reads that product's export (Bitly's links CSV, Shlink's short-URL CSV, a " +
+            "YOURLS export plugin's CSV, Kutt's links JSON): links keep their codes, titles, tags and " +
+            'creation dates, and a short URL on a verified custom domain of yours stays on it.',
+        ),
       ),
   ).action(
     action<Omit<ImportOpts, 'file' | 'json'>>(([file], opts, ctx) =>

@@ -8,7 +8,7 @@ import type { AcceptedInvitation } from '../../../contract/team.js'
 import { action, jsonOption } from '../../action.js'
 import type { Ctx } from '../../../session/context.js'
 import { CliError, exitCodeForStatus, UsageError } from '../../../session/exit-codes.js'
-import { emit, note } from '../../output.js'
+import { emit, helpText, note } from '../../output.js'
 
 export interface JoinOpts {
   token: string
@@ -71,9 +71,9 @@ export function register(team: Command): void {
       .requiredOption('--name <name>', 'your name as the team sees it')
       .addHelpText(
         'after',
-        '\nThe daemon is --url (or LINKCTL_URL); the key is saved in --profile (default: "default"),\n' +
-          'which becomes current. A profile that already holds a key is never overwritten.\n' +
-          'With --json the whole answer is printed, the full key included.',
+        helpText(
+          'The daemon is --url (or LINKCTL_URL); the key is saved in --profile (default: "default"), which becomes current. A profile that already holds a key is never overwritten. With --json the whole answer is printed, the full key included.',
+        ),
       ),
   ).action(
     action<{ name: string }>(

@@ -12,7 +12,7 @@ import { action, jsonOption } from '../../action.js'
 import { requireKey, type Ctx } from '../../../session/context.js'
 import { CliError, EXIT, UsageError } from '../../../session/exit-codes.js'
 import { stopSignals, StoppedBySignal, type StopSignal, type StopSignals } from '../../../session/signals.js'
-import { note, printLine, utcMinute, warn } from '../../output.js'
+import { helpText, note, printLine, utcMinute, warn } from '../../output.js'
 import { commaChoices, intArg } from '../../parse.js'
 import { secretOf, secretOpt, signatureModule } from './shared.js'
 
@@ -341,10 +341,9 @@ export function register(wh: Command): void {
       .option('--receiver-url <url>', 'with --forward-to: the URL linkd delivers to (default: this listener)')
       .addHelpText(
         'after',
-        '\nWith --forward-to the signing secret is that of the temporary webhook (printed at start);\n' +
-          "deliveries are answered with the forward target's status (502 when it cannot be reached),\n" +
-          'and the webhook is deleted on Ctrl-C, SIGTERM or SIGHUP (exit code 130, 143, 129); a second\n' +
-          'Ctrl-C while it is being deleted exits at once and names the webhook left behind.',
+        helpText(
+          "With --forward-to the signing secret is that of the temporary webhook (printed at start); deliveries are answered with the forward target's status (502 when it cannot be reached), and the webhook is deleted on Ctrl-C, SIGTERM or SIGHUP (exit code 130, 143, 129); a second Ctrl-C while it is being deleted exits at once and names the webhook left behind.",
+        ),
       ),
   ).action(action<ListenOpts>((_a, opts, ctx) => runWebhooksListen(opts, ctx)))
 }
