@@ -289,7 +289,7 @@ describe.skipIf(skip)('custom domains with the real binaries, dnsmasq and pebble
 
     const bad = await linkctl('domains', 'app-links', HOST, '--android-fingerprint', 'AB:CD')
     expect(bad.code).toBe(1)
-    expect(bad.stderr).toMatch(/android\.sha256CertFingerprints\.0.*32 hex pairs/)
+    expect(bad.stderr).toMatch(/--android-fingerprint AB:CD.*32 hex pairs/)
     const usage = await linkctl('domains', 'app-links', HOST, '--clear-ios', '--ios-path', '/*')
     expect(usage.code).toBe(2)
     expect(usage.stderr).toMatch(/--clear-ios cannot be combined/)
