@@ -79,8 +79,11 @@ export function expiryArg(value: string): string {
   return parseExpiry(value) ?? ''
 }
 
-/** An `--expires-at` flag for a body: undefined when not given, null for `never` ('' or null). */
-export function expiryOf(flag: string | null | undefined): string | null | undefined {
+/**
+ * A flag whose parser may say "none" (`--expires-at never`, `--max-clicks none`), for a body:
+ * commander makes a parser's null '', which is null here; undefined when the flag was not given.
+ */
+export function noneOf<T>(flag: T | '' | null | undefined): T | null | undefined {
   return flag === '' ? null : flag
 }
 

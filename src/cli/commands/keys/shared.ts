@@ -24,7 +24,7 @@ import {
   type Column,
   type Field,
 } from '../../output.js'
-import { collect, commaChoices, expiryArg, expiryOf, intArg } from '../../parse.js'
+import { collect, commaChoices, expiryArg, noneOf, intArg } from '../../parse.js'
 import { missingOption, UsageError } from '../../../session/exit-codes.js'
 import { confirmOrStop, shout } from '../../confirm.js'
 import { keySourceName } from '../../key-source.js'
@@ -58,7 +58,7 @@ export function createBody(flags: KeyFlags): CreateKeyBody {
     throw new UsageError('use either --preset or --permissions/--scope, not both')
   const body: CreateKeyBody = { name: flags.name }
   if (flags.description !== undefined) body.description = flags.description
-  const expiresAt = expiryOf(flags.expiresAt)
+  const expiresAt = noneOf(flags.expiresAt)
   if (expiresAt) body.expiresAt = expiresAt
   if (permissions) body.permissions = permissions
   if (flags.preset) body.preset = flags.preset
@@ -77,7 +77,7 @@ export function updateBody(flags: KeyFlags): UpdateKeyBody {
   const body: UpdateKeyBody = {}
   if (flags.name !== undefined) body.name = flags.name
   if (flags.description !== undefined) body.description = flags.description === '' ? null : flags.description
-  if (flags.expiresAt !== undefined) body.expiresAt = expiryOf(flags.expiresAt) ?? null
+  if (flags.expiresAt !== undefined) body.expiresAt = noneOf(flags.expiresAt) ?? null
   if (permissions) body.permissions = permissions
   else if (flags.preset) body.permissions = [...PRESETS[flags.preset]]
   if (flags.requestLimit !== undefined) body.requestLimit = flags.requestLimit

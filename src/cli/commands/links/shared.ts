@@ -11,7 +11,7 @@ import { parseVariant } from '../../../format/link-variants.js'
 import type { LinkVariant } from '../../../contract/variants.js'
 import type { Ctx } from '../../../session/context.js'
 import { CliError, EXIT, isShortUrlInUse, UsageError } from '../../../session/exit-codes.js'
-import { collectTag, expiryArg, expiryOf, intArg, parseExpiry } from '../../parse.js'
+import { collectTag, expiryArg, noneOf, intArg, parseExpiry } from '../../parse.js'
 
 /** Flags shared by `links create` and `links update`, as commander parses them. */
 export interface LinkFlags {
@@ -97,9 +97,9 @@ function optionFields(flags: LinkFlags, mode: 'create' | 'update'): Partial<Upda
   if (flags.expiredUrl !== undefined)
     body.expiredUrl = flags.expiredUrl === '' ? (mode === 'update' ? null : undefined) : flags.expiredUrl
   if (flags.maxClicks !== undefined && (mode === 'update' || flags.maxClicks !== ''))
-    body.maxClicks = flags.maxClicks === '' ? null : flags.maxClicks
+    body.maxClicks = noneOf(flags.maxClicks)
   if (flags.startsAt !== undefined && (mode === 'update' || flags.startsAt !== ''))
-    body.startsAt = flags.startsAt === '' ? null : flags.startsAt
+    body.startsAt = noneOf(flags.startsAt)
   if (flags.forwardQuery !== undefined) body.forwardQuery = flags.forwardQuery
   if (flags.clearRules) body.rules = []
   else if (flags.rule) body.rules = flags.rule
@@ -206,7 +206,7 @@ export function updateBody(flags: LinkFlags, customDomainId?: string | null): Up
   if (flags.title !== undefined) body.title = flags.title === '' ? null : flags.title
   if (flags.status) body.status = flags.status
   if (flags.expiry === false) body.expiresAt = null
-  else if (flags.expiresAt !== undefined) body.expiresAt = expiryOf(flags.expiresAt) ?? null
+  else if (flags.expiresAt !== undefined) body.expiresAt = noneOf(flags.expiresAt) ?? null
   if (flags.clearTags) body.tags = []
   else if (flags.tag) body.tags = flags.tag
   if (flags.clearMeta) body.metadata = {}
