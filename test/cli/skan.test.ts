@@ -122,46 +122,17 @@ describe('linkctl skan campaigns', () => {
     expect(bad.stderr).toBe(
       'error: --ad-network must be <name>.skadnetwork in lower case, such as abc123.skadnetwork (HTTP 400)\n',
     )
-    const source = await cli(
-      [
-        'skan',
-        'campaigns',
-        'create',
-        game,
-        '--name',
-        'x',
-        '--ad-network',
-        'a.skadnetwork',
-        '--lock-window',
-        '5',
-      ].concat(['--source-id', '12345', '--affiliate', 'a'.repeat(201)]),
-      { env },
-    )
+    const create = (...extra: string[]) =>
+      cli(['skan', 'campaigns', 'create', game, '--name', 'x', '--ad-network', 'a.skadnetwork', ...extra], {
+        env,
+      })
+    const source = await create('--lock-window', '5', '--source-id', '12345', '--affiliate', 'a'.repeat(201))
     expect(source.stderr).toMatch(/^error: --affiliate must be at most 200 characters \(and 1 more\)/)
     expect(source.stderr).toContain('--source-id: must be 2 to 4 digits, such as 39')
-    const usage = await cli(
-      ['skan', 'campaigns', 'create', game, '--name', 'x', '--ad-network', 'a.skadnetwork'],
-      {
-        env,
-      },
-    )
+    const usage = await create()
     expect(usage.code).toBe(2)
     expect(usage.stderr).toMatch(/--lock-window/)
-    const range = await cli(
-      [
-        'skan',
-        'campaigns',
-        'create',
-        game,
-        '--name',
-        'x',
-        '--ad-network',
-        'a.skadnetwork',
-        '--lock-window',
-        '73',
-      ],
-      { env },
-    )
+    const range = await create('--lock-window', '73')
     expect(range.code).toBe(2)
   })
 })
