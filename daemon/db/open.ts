@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import type { Database } from './schema.js'
 import { createPrivateDir, secureDatabaseFiles } from './files.js'
+import { createReadPool, type ReadPool } from './read-pool.js'
 import { CachingSqliteDialect } from './sqlite-dialect.js'
 
 interface OpenDb {
@@ -25,6 +26,11 @@ export interface SqliteDb extends OpenDb {
    * lets it read what was committed meanwhile). What it reads may not be durable yet.
    */
   reader(): SQLite.Database | undefined
+  /**
+   * Worker threads with read-only connections to the file (started on first query; none for
+   * `:memory:`): for a long read (a funnel) that must not hold the event loop (read-pool.ts).
+   */
+  readPool(): ReadPool | undefined
 }
 
 /** The scale-out engine: a PostgreSQL database shared by any number of linkd processes. */
@@ -71,6 +77,7 @@ function openSqlite(path: string): SqliteDb {
   const kysely = new Kysely<Database>({ dialect: new CachingSqliteDialect(sqlite) })
   let closed = false
   let reader: SQLite.Database | undefined
+  let readPool: ReadPool | undefined
   return {
     kysely,
     sqlite,
@@ -80,10 +87,15 @@ function openSqlite(path: string): SqliteDb {
       if (path === ':memory:' || closed) return undefined
       return (reader ??= new SQLite(path, { readonly: true }))
     },
+    readPool() {
+      if (path === ':memory:' || closed) return undefined
+      return (readPool ??= createReadPool(path))
+    },
     async close() {
       if (closed) return
       closed = true
       reader?.close()
+      await readPool?.close()
       await kysely.destroy() // closes the better-sqlite3 handle too
     },
   }

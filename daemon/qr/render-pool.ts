@@ -8,11 +8,9 @@
  * they never keep a process alive. Why: docs/decisions/qr-rendering.md.
  */
 import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { AppError } from '../http/errors.js'
+import { workerEntry } from '../worker-entry.js'
 import type { RenderJob, WorkerMessage } from './render-worker.js'
 
 export interface RenderPoolOptions {
@@ -57,20 +55,6 @@ export interface RenderStats {
   queued: number
 }
 
-/**
- * The worker's entry: beside this file, as tsc emits it (`dist/daemon/qr/`) or as the daemon's
- * bundle ships it (`dist/bundle/daemon/render-worker.js`, an entry of its own beside main.js, this
- * module's URL then being main.js's); from the TypeScript sources (vitest), through tsx.
- */
-function workerEntry(): URL {
-  const here = import.meta.url
-  if (!here.endsWith('.ts')) return new URL('./render-worker.js', here)
-  const tsx = pathToFileURL(join(dirname(createRequire(here).resolve('tsx/esm/api')), 'index.mjs')).href
-  const entry = new URL('./render-worker.ts', here).href
-  const boot = `import { register } from ${JSON.stringify(tsx)}; register(); await import(${JSON.stringify(entry)})`
-  return new URL(`data:text/javascript,${encodeURIComponent(boot)}`)
-}
-
 interface Pending {
   id: number
   job: RenderJob
@@ -109,7 +93,7 @@ export function createRenderPool(options: Partial<RenderPoolOptions> = {}): Rend
   let seq = 0
 
   function spawn(): void {
-    const worker = new Worker(workerEntry())
+    const worker = new Worker(workerEntry('render-worker', import.meta.url))
     const slot: Slot = { worker, ready: false, tid: null }
     slots.add(slot)
     worker.on('message', (m: WorkerMessage) => {

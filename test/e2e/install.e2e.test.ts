@@ -76,6 +76,7 @@ describe('npm pack and an install into a prefix', () => {
         'bin/linkctl.js',
         'dist/bundle/daemon/main.js',
         'dist/bundle/daemon/render-worker.js',
+        'dist/bundle/daemon/read-worker.js',
         'dist/bundle/src/cli/main.js',
         'dist/sdk/web/linkd-sdk.js',
         'dist/sdk/web/types/index.d.ts',

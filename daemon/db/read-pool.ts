@@ -1,0 +1,136 @@
+/**
+ * Long read-only queries of a SQLite file (a funnel over a million players reads for seconds) run
+ * in worker threads (read-worker.ts), each with its own read-only connection: the event loop keeps
+ * serving redirects and ingestion meanwhile, and a query split in parts (by player) uses as many
+ * cores as there are workers. Workers start on first use and are unreferenced while idle, so they
+ * never keep a process alive; jobs wait in a bounded queue (503 beyond). Why:
+ * docs/decisions/retention-reads.md.
+ */
+import { availableParallelism } from 'node:os'
+import { Worker } from 'node:worker_threads'
+import type { CompiledQuery } from 'kysely'
+import { AppError } from '../http/errors.js'
+import { workerEntry } from '../worker-entry.js'
+import type { ReadJob, ReadReply, ReadWorkerData } from './read-worker.js'
+
+export interface ReadPool {
+  /** Workers at most: the parts worth splitting one query into. */
+  readonly size: number
+  /** The rows of a query, read by a worker. */
+  all<R>(query: Pick<CompiledQuery, 'sql' | 'parameters'>): Promise<R[]>
+  /** Ends every worker; queued and running queries fail (the daemon is shutting down). */
+  close(): Promise<void>
+}
+
+export interface ReadPoolOptions {
+  /** Workers at most (default: the processor cores, 1 to 4). */
+  workers: number
+  /** Queries waiting for a worker at most; one more is a 503. */
+  queueMax: number
+  /** Each worker's page cache, KiB. */
+  cacheKib: number
+  /** Each worker's memory map of the file, bytes (the OS shares the pages between them). */
+  mmapBytes: number
+}
+
+const DEFAULTS: ReadPoolOptions = {
+  workers: Math.max(1, Math.min(4, availableParallelism())),
+  queueMax: 64,
+  cacheKib: 65_536,
+  mmapBytes: 16 * 2 ** 30,
+}
+
+interface Pending {
+  job: ReadJob
+  settle(reply: ReadReply): void
+}
+
+interface Slot {
+  worker: Worker
+  job?: Pending
+}
+
+/** An error of a worker's query, as better-sqlite3 would have thrown it on the daemon's thread. */
+class ReadError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message)
+  }
+}
+
+export function createReadPool(path: string, options: Partial<ReadPoolOptions> = {}): ReadPool {
+  const o = { ...DEFAULTS, ...options }
+  const slots = new Set<Slot>()
+  const queue: Pending[] = []
+  let seq = 0
+  let closed = false
+
+  function spawn(): void {
+    const workerData: ReadWorkerData = { path, cacheKib: o.cacheKib, mmapBytes: o.mmapBytes }
+    const slot: Slot = { worker: new Worker(workerEntry('read-worker', import.meta.url), { workerData }) }
+    slots.add(slot)
+    slot.worker.on('message', (reply: ReadReply) => {
+      const p = slot.job
+      if (!p || reply.id !== p.job.id) return
+      slot.job = undefined
+      p.settle(reply)
+      dispatch()
+    })
+    const lost = (message: string) => {
+      if (!slots.delete(slot)) return
+      slot.job?.settle({ id: 0, ok: false, message, code: undefined })
+      dispatch()
+    }
+    slot.worker.on('error', (err) => lost(`a database reader failed: ${err.message}`))
+    slot.worker.on('exit', () => lost('a database reader stopped'))
+  }
+
+  function dispatch(): void {
+    let idle = 0
+    for (const slot of slots) if (!slot.job) idle++
+    for (; queue.length > idle && slots.size < o.workers; idle++) spawn()
+    for (const slot of slots) {
+      if (slot.job) continue
+      const p = queue.shift()
+      if (!p) {
+        slot.worker.unref()
+        continue
+      }
+      // A worker takes messages before it has started: they wait for its listener.
+      slot.job = p
+      slot.worker.ref()
+      slot.worker.postMessage(p.job)
+    }
+  }
+
+  return {
+    size: o.workers,
+    all<R>(query: Pick<CompiledQuery, 'sql' | 'parameters'>) {
+      if (closed) return Promise.reject(new ReadError('the database is closed', undefined))
+      if (queue.length >= o.queueMax)
+        throw new AppError(
+          'ServiceUnavailable',
+          'every database reader is busy and the queue is full; retry in a moment',
+          undefined,
+          { 'retry-after': '1' },
+        )
+      return new Promise<R[]>((resolve, reject) => {
+        const job: ReadJob = { id: ++seq, sql: query.sql, parameters: query.parameters }
+        queue.push({
+          job,
+          settle: (r) => (r.ok ? resolve(r.rows as R[]) : reject(new ReadError(r.message, r.code))),
+        })
+        dispatch()
+      })
+    },
+    async close() {
+      closed = true
+      for (const p of queue.splice(0))
+        p.settle({ id: 0, ok: false, message: 'linkd is shutting down', code: undefined })
+      const workers = [...slots].map((s) => s.worker)
+      await Promise.all(workers.map((w) => w.terminate()))
+    },
+  }
+}
