@@ -9,6 +9,7 @@
  * one step (at a shared millisecond, steps of the same type take the smallest event ids first).
  */
 import { sql, type Kysely, type RawBuilder } from 'kysely'
+import type { ReadPool } from '../../../db/read-pool.js'
 import type { Database } from '../../../db/schema.js'
 import type { GroupColumn } from './types.js'
 
@@ -84,105 +85,152 @@ function conditionSql(dialect: Dialect, c: { field: string; value: string }): Ra
   return sql<boolean>`(${sql.join(parts, sql` OR `)})`
 }
 
-export function createFunnelStore(db: Kysely<Database>, dialect: Dialect): FunnelStore {
+/** The players of one part of a funnel: player ids at or after `lo` and before `hi` (none: no bound). */
+interface Part {
+  lo: string | null
+  hi: string | null
+}
+
+/**
+ * With `pool` (a SQLite file), the query runs in its worker threads, split by player id into as
+ * many parts as it has workers (players of about equal numbers of step-1 events), each part a
+ * worker's: the event loop is free meanwhile, and every core reads. Otherwise on `db`, whole.
+ */
+export function createFunnelStore(db: Kysely<Database>, dialect: Dialect, pool?: ReadPool): FunnelStore {
+  /**
+   * The player ids splitting the game's players into `parts` parts of equal numbers (an offset
+   * into the profiles' key, its count kept by the store): about equal numbers of step-1 players.
+   */
+  async function bounds(gameId: string, parts: number): Promise<string[]> {
+    const at = (i: number) => sql`SELECT (SELECT player_id FROM game_players WHERE game_id = ${gameId}
+      ORDER BY player_id LIMIT 1 OFFSET (SELECT COALESCE(MAX(players), 0) * ${sql.lit(i)} / ${sql.lit(parts)}
+        FROM game_player_totals WHERE game_id = ${gameId})) AS player_id`
+    const picks = Array.from({ length: parts - 1 }, (_, i) => at(i + 1))
+    const rows = await pool!.all<{ player_id: string | null }>(sql.join(picks, sql` UNION ALL `).compile(db))
+    // Fewer players than parts: some bounds are the same, or none.
+    return [...new Set(rows.flatMap((r) => (r.player_id === null ? [] : [r.player_id])))]
+  }
+
   return {
     async cells(gameId, steps, from, to, windowMs, column) {
-      const t = (k: number) => sql.raw(`t${k}`)
-      const id = (k: number) => sql.raw(`i${k}`)
-      const cond = (k: number) => {
-        const c = steps[k]!.condition
-        return c ? sql`AND ${conditionSql(dialect, c)}` : sql``
-      }
-      // The event id a step took matters when a later step has its type (it cannot take it again).
-      const needsId = steps.map((s, k) => steps.slice(k + 1).some((o) => o.eventType === s.eventType))
-      // Events taken by earlier steps of the same type, left out of step k.
-      const unused = (k: number) =>
-        sql.join(
-          steps
-            .slice(0, k)
-            .flatMap((s, j) =>
-              s.eventType === steps[k]!.eventType
-                ? [sql`AND NOT (e.ts = c.${t(j)} AND e.event_id = c.${id(j)})`]
-                : [],
-            ),
-          sql` `,
-        )
-      const events = (k: number) =>
-        sql`FROM game_events e WHERE e.game_id = ${gameId} AND e.event_type = ${steps[k]!.eventType}
-          AND e.player_id = c.player_id`
-      const idOf = (k: number) =>
-        sql`(SELECT MIN(e.event_id) ${events(k)} AND e.ts = c.${t(k)} ${cond(k)} ${unused(k)})`
-      // c0: each player's first step-1 time in the range (and group: NULL without a profile).
-      const first = sql`SELECT e.player_id, MIN(e.ts) AS t0 FROM game_events e
-        WHERE e.game_id = ${gameId} AND e.event_type = ${steps[0]!.eventType} AND e.ts >= ${from}
-          AND e.ts <= ${to} ${cond(0)} GROUP BY e.player_id`
-      const ctes: RawBuilder<unknown>[] = [
-        column
-          ? sql`c0 AS MATERIALIZED (SELECT f.player_id, f.t0,
-              CASE WHEN p.player_id IS NULL THEN NULL ELSE COALESCE(${sql.ref(`p.${column}`)}, '') END AS grp
-              FROM (${first}) f LEFT JOIN game_players p ON p.game_id = ${gameId} AND p.player_id = f.player_id)`
-          : sql`c0 AS MATERIALIZED (SELECT f.player_id, f.t0, CAST(NULL AS TEXT) AS grp FROM (${first}) f)`,
-      ]
-      let prev = 'c0'
-      if (needsId[0]) {
-        ctes.push(sql`c0i AS MATERIALIZED (SELECT c.*, ${idOf(0)} AS i0 FROM c0 c)`)
-        prev = 'c0i'
-      }
-      // ck: the players who reached step k, with step k's time and what later steps read: t0, the
-      // group, the previous step's time, the times and event ids of steps whose type comes again.
-      // SQLite: a correlated MIN per player (one index seek), kept when not NULL (LIMIT -1 keeps
-      // the subquery from being flattened, which would run the MIN twice). PostgreSQL: sk, the
-      // times by a join its planner may hash (one scan of the step's events, where a seek per
-      // player costs several times more), joined back to the players of step k-1.
-      for (let k = 1; k < steps.length; k++) {
-        const keep = ['player_id', 't0', 'grp']
-        for (let j = 0; j < k; j++) {
-          if (j > 0 && (needsId[j] || j === k - 1)) keep.push(`t${j}`)
-          if (needsId[j]) keep.push(`i${j}`)
-        }
-        const cols = sql.join(keep.map((c) => sql.ref(`c.${c}`)))
-        const within = sql`e.ts >= c.${t(k - 1)} AND e.ts <= c.t0 + ${windowMs} ${cond(k)} ${unused(k)}`
-        const [ck, sk, from] = [sql.raw(`c${k}`), sql.raw(`s${k}`), sql.raw(prev)]
-        if (dialect === 'sqlite')
-          ctes.push(sql`${ck} AS MATERIALIZED (SELECT * FROM (SELECT ${cols},
-            (SELECT MIN(e.ts) ${events(k)} AND ${within}) AS ${t(k)} FROM ${from} c LIMIT -1)
-            WHERE ${t(k)} IS NOT NULL)`)
-        else
-          ctes.push(
-            sql`${sk} AS MATERIALIZED (SELECT c.player_id, MIN(e.ts) AS t FROM ${from} c JOIN game_events e
-              ON e.game_id = ${gameId} AND e.event_type = ${steps[k]!.eventType} AND e.player_id = c.player_id
-              AND ${within} GROUP BY c.player_id)`,
-            sql`${ck} AS MATERIALIZED (SELECT ${cols}, s.t AS ${t(k)} FROM ${from} c
-              JOIN ${sk} s ON s.player_id = c.player_id)`,
-          )
-        prev = `c${k}`
-        if (needsId[k]) {
-          ctes.push(
-            sql`${sql.raw(`c${k}i`)} AS MATERIALIZED (SELECT c.*, ${idOf(k)} AS ${id(k)} FROM ${ck} c)`,
-          )
-          prev = `c${k}i`
-        }
-      }
-      // Per step, its players and, as JSON arrays in the same row order, their gaps from the
-      // previous step and (grouped) their groups: the medians are taken here, where a sort of a
-      // Float64Array per step and group costs a fraction of a window sort over every gap.
-      const agg = (v: RawBuilder<unknown>) =>
-        dialect === 'sqlite' ? sql`json_group_array(${v})` : sql`CAST(json_agg(${v}) AS TEXT)`
-      const grps = column ? agg(sql`c.grp`) : sql`NULL`
-      const stepOf = (k: number) => sql.raw(needsId[k] ? `c${k}i` : `c${k}`)
-      const rows = [
-        sql`SELECT 1 AS k, COUNT(*) AS n, NULL AS gaps, ${grps} AS grps FROM c0 c`,
-        ...steps.slice(1).map(
-          (_, i) =>
-            sql`SELECT ${sql.lit(i + 2)} AS k, COUNT(*) AS n, ${agg(sql`c.${t(i + 1)} - c.${t(i)}`)} AS gaps,
-              ${grps} AS grps FROM ${stepOf(i + 1)} c`,
-        ),
-      ]
-      const { rows: stepRows } = await sql<StepRow>`WITH ${sql.join(ctes)}
-        ${sql.join(rows, sql` UNION ALL `)}`.execute(db)
-      return funnelCells(stepRows, column !== null)
+      const split = pool && pool.size > 1 ? await bounds(gameId, pool.size) : []
+      const parts: Part[] = [...split, null].map((hi, i) => ({ lo: i === 0 ? null : split[i - 1]!, hi }))
+      const query = (part: Part) => funnelQuery(dialect, gameId, steps, from, to, windowMs, column, part)
+      if (!pool) return funnelCells([parseRows((await query(parts[0]!).execute(db)).rows)], column !== null)
+      const read = parts.map(async (part) => parseRows(await pool.all<StepRow>(query(part).compile(db))))
+      return funnelCells(await Promise.all(read), column !== null)
     },
   }
+}
+
+/** The one query of a funnel's part (see the top of this file). */
+function funnelQuery(
+  dialect: Dialect,
+  gameId: string,
+  steps: FunnelStepSpec[],
+  from: number,
+  to: number,
+  windowMs: number,
+  column: GroupColumn | null,
+  part: Part,
+): RawBuilder<StepRow> {
+  const t = (k: number) => sql.raw(`t${k}`)
+  const id = (k: number) => sql.raw(`i${k}`)
+  const cond = (k: number) => {
+    const c = steps[k]!.condition
+    return c ? sql`AND ${conditionSql(dialect, c)}` : sql``
+  }
+  // The event id a step took matters when a later step has its type (it cannot take it again).
+  const needsId = steps.map((s, k) => steps.slice(k + 1).some((o) => o.eventType === s.eventType))
+  // Events taken by earlier steps of the same type, left out of step k.
+  const unused = (k: number) =>
+    sql.join(
+      steps
+        .slice(0, k)
+        .flatMap((s, j) =>
+          s.eventType === steps[k]!.eventType
+            ? [sql`AND NOT (e.ts = c.${t(j)} AND e.event_id = c.${id(j)})`]
+            : [],
+        ),
+      sql` `,
+    )
+  const events = (k: number) =>
+    sql`FROM game_events e WHERE e.game_id = ${gameId} AND e.event_type = ${steps[k]!.eventType}
+      AND e.player_id = c.player_id`
+  const idOf = (k: number) =>
+    sql`(SELECT MIN(e.event_id) ${events(k)} AND e.ts = c.${t(k)} ${cond(k)} ${unused(k)})`
+  // c0: each player's first step-1 time in the range (and group: NULL without a profile).
+  const players = sql.join(
+    [
+      ...(part.lo === null ? [] : [sql`AND e.player_id >= ${part.lo}`]),
+      ...(part.hi === null ? [] : [sql`AND e.player_id < ${part.hi}`]),
+    ],
+    sql` `,
+  )
+  const first = sql`SELECT e.player_id, MIN(e.ts) AS t0 FROM game_events e
+    WHERE e.game_id = ${gameId} AND e.event_type = ${steps[0]!.eventType} AND e.ts >= ${from}
+      AND e.ts <= ${to} ${cond(0)} ${players} GROUP BY e.player_id`
+  const ctes: RawBuilder<unknown>[] = [
+    column
+      ? sql`c0 AS MATERIALIZED (SELECT f.player_id, f.t0,
+          CASE WHEN p.player_id IS NULL THEN NULL ELSE COALESCE(${sql.ref(`p.${column}`)}, '') END AS grp
+          FROM (${first}) f LEFT JOIN game_players p ON p.game_id = ${gameId} AND p.player_id = f.player_id)`
+      : sql`c0 AS MATERIALIZED (SELECT f.player_id, f.t0, CAST(NULL AS TEXT) AS grp FROM (${first}) f)`,
+  ]
+  let prev = 'c0'
+  if (needsId[0]) {
+    ctes.push(sql`c0i AS MATERIALIZED (SELECT c.*, ${idOf(0)} AS i0 FROM c0 c)`)
+    prev = 'c0i'
+  }
+  // ck: the players who reached step k, with step k's time and what later steps read: t0, the
+  // group, the previous step's time, the times and event ids of steps whose type comes again.
+  // SQLite: a correlated MIN per player (one index seek), kept when not NULL (LIMIT -1 keeps
+  // the subquery from being flattened, which would run the MIN twice). PostgreSQL: sk, the
+  // times by a join its planner may hash (one scan of the step's events, where a seek per
+  // player costs several times more), joined back to the players of step k-1.
+  for (let k = 1; k < steps.length; k++) {
+    const keep = ['player_id', 't0', 'grp']
+    for (let j = 0; j < k; j++) {
+      if (j > 0 && (needsId[j] || j === k - 1)) keep.push(`t${j}`)
+      if (needsId[j]) keep.push(`i${j}`)
+    }
+    const cols = sql.join(keep.map((c) => sql.ref(`c.${c}`)))
+    const within = sql`e.ts >= c.${t(k - 1)} AND e.ts <= c.t0 + ${windowMs} ${cond(k)} ${unused(k)}`
+    const [ck, sk, from] = [sql.raw(`c${k}`), sql.raw(`s${k}`), sql.raw(prev)]
+    if (dialect === 'sqlite')
+      ctes.push(sql`${ck} AS MATERIALIZED (SELECT * FROM (SELECT ${cols},
+        (SELECT MIN(e.ts) ${events(k)} AND ${within}) AS ${t(k)} FROM ${from} c LIMIT -1)
+        WHERE ${t(k)} IS NOT NULL)`)
+    else
+      ctes.push(
+        sql`${sk} AS MATERIALIZED (SELECT c.player_id, MIN(e.ts) AS t FROM ${from} c JOIN game_events e
+          ON e.game_id = ${gameId} AND e.event_type = ${steps[k]!.eventType} AND e.player_id = c.player_id
+          AND ${within} GROUP BY c.player_id)`,
+        sql`${ck} AS MATERIALIZED (SELECT ${cols}, s.t AS ${t(k)} FROM ${from} c
+          JOIN ${sk} s ON s.player_id = c.player_id)`,
+      )
+    prev = `c${k}`
+    if (needsId[k]) {
+      ctes.push(sql`${sql.raw(`c${k}i`)} AS MATERIALIZED (SELECT c.*, ${idOf(k)} AS ${id(k)} FROM ${ck} c)`)
+      prev = `c${k}i`
+    }
+  }
+  // Per step, its players and, as JSON arrays in the same row order, their gaps from the
+  // previous step and (grouped) their groups: the medians are taken here, where a sort of a
+  // Float64Array per step and group costs a fraction of a window sort over every gap.
+  const agg = (v: RawBuilder<unknown>) =>
+    dialect === 'sqlite' ? sql`json_group_array(${v})` : sql`CAST(json_agg(${v}) AS TEXT)`
+  const grps = column ? agg(sql`c.grp`) : sql`NULL`
+  const stepOf = (k: number) => sql.raw(needsId[k] ? `c${k}i` : `c${k}`)
+  const rows = [
+    sql`SELECT 1 AS k, COUNT(*) AS n, NULL AS gaps, ${grps} AS grps FROM c0 c`,
+    ...steps.slice(1).map(
+      (_, i) =>
+        sql`SELECT ${sql.lit(i + 2)} AS k, COUNT(*) AS n, ${agg(sql`c.${t(i + 1)} - c.${t(i)}`)} AS gaps,
+          ${grps} AS grps FROM ${stepOf(i + 1)} c`,
+    ),
+  ]
+  return sql<StepRow>`WITH ${sql.join(ctes)} ${sql.join(rows, sql` UNION ALL `)}`
 }
 
 /** A step's players and their gaps and groups as JSON arrays (NULL or '[]' for none). */
@@ -192,6 +240,22 @@ interface StepRow {
   gaps: string | null
   grps: string | null
 }
+
+/** A step's players, and in the same order their gaps from the previous step and their groups. */
+interface StepPlayers {
+  step: number
+  players: number
+  gaps: number[]
+  groups: Array<string | null>
+}
+
+const parseRows = (rows: StepRow[]): StepPlayers[] =>
+  rows.map((r) => ({
+    step: Number(r.k),
+    players: Number(r.n),
+    gaps: JSON.parse(r.gaps ?? '[]') as number[],
+    groups: JSON.parse(r.grps ?? '[]') as Array<string | null>,
+  }))
 
 /**
  * The median of some gaps: the middle one, or the mean of the two middle ones. Quickselect (a
@@ -226,19 +290,20 @@ function median(gaps: number[]): number {
 }
 
 /**
- * The cells from the steps' rows: the whole funnel's, and when `grouped` each group's (a NULL
- * group: no profile, in no group).
+ * The cells from the steps' players of every part (players of one part are in no other): the whole
+ * funnel's, and when `grouped` each group's (a NULL group: no profile, in no group).
  */
-function funnelCells(rows: StepRow[], grouped: boolean): FunnelCell[] {
+function funnelCells(parts: StepPlayers[][], grouped: boolean): FunnelCell[] {
   const cells: FunnelCell[] = []
-  for (const row of rows) {
-    const step = Number(row.k)
-    const players = Number(row.n)
+  for (const [k, first] of parts[0]!.entries()) {
+    const rows = parts.map((p) => p[k]!)
+    const step = first.step
+    const players = rows.reduce((n, r) => n + r.players, 0)
     if (players === 0) continue
-    const gaps = step === 1 ? [] : (JSON.parse(row.gaps ?? '[]') as number[])
+    const gaps = step === 1 ? [] : rows.flatMap((r) => r.gaps)
     cells.push({ group: null, step, players, medianMs: step === 1 ? null : median(gaps) })
     if (!grouped) continue
-    const groups = JSON.parse(row.grps ?? '[]') as Array<string | null>
+    const groups = rows.flatMap((r) => r.groups)
     const byGroup = new Map<string, number[]>()
     groups.forEach((grp, i) => {
       if (grp === null) return

@@ -73,7 +73,7 @@ export function createStorage(deps: {
     aggregates: createAggregatesStore(db.kysely),
     acquisition: createAcquisitionStore(db.kysely),
     players: createPlayersStore(db.kysely),
-    funnels: createFunnelStore(db.kysely, db.dialect),
+    funnels: createFunnelStore(db.kysely, db.dialect, db.dialect === 'sqlite' ? db.readPool() : undefined),
     rawEvents: createRawEventsStore(db.kysely, arrayRows(db)),
     clock: deps.clock,
     games: deps.games,

@@ -2,13 +2,21 @@
  * Funnels against a brute force: hundreds of players over four days (steps repeated, sharing
  * milliseconds, numeric and text levels, some without source or country) sent through the real
  * ingestion, and every funnel figure computed again from the same events by a plain per-player
- * walk: for several step lists, windows, ranges and every groupBy.
+ * walk: for several step lists, windows, ranges and every groupBy. On SQLite the database is a
+ * file, as the daemon's: funnels then run on read workers, split by player.
  */
 import { randomUUID } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GameWithSecrets } from '../../../../src/contract/games.js'
 import type { Funnel, FunnelStep } from '../../../../src/contract/gaming-funnel.js'
+import { createReadPool, type ReadPool } from '../../../../daemon/db/read-pool.js'
+import { parseSteps } from '../../../../daemon/modules/gaming/analytics/funnel.js'
+import { createFunnelStore } from '../../../../daemon/modules/gaming/storage/funnel-store.js'
 import { createTestApp, type TestApp } from '../../../support/app.js'
+import { onPostgres } from '../../../support/postgres.js'
 import { createGame, send } from '../../../support/gaming.js'
 import { prng } from '../../../support/prng.js'
 
@@ -185,13 +193,23 @@ let game: GameWithSecrets
 let data: ReturnType<typeof generate>
 const first = dayNo(D0)
 
+const dir = onPostgres ? undefined : mkdtempSync(join(tmpdir(), 'linkd-funnel-'))
+const file = dir && join(dir, 'linkd.db')
+
 beforeAll(async () => {
-  t = await createTestApp({ ingestRateLimitPerGame: 1_000_000, ingestRateLimitPerClient: 1_000_000 })
+  t = await createTestApp({
+    ingestRateLimitPerGame: 1_000_000,
+    ingestRateLimitPerClient: 1_000_000,
+    ...(file ? { databaseUrl: `sqlite:${file}` } : {}),
+  })
   game = await createGame(t, { platform: 'ios' })
   data = generate()
   await deliver(t, game, data.events)
 }, 120_000)
-afterAll(() => t.close())
+afterAll(async () => {
+  await t.close()
+  if (dir) rmSync(dir, { recursive: true, force: true })
+})
 
 async function funnel(steps: string, window: string, start: number, end: number, groupBy?: string) {
   const res = await t.call(
@@ -231,4 +249,32 @@ describe('funnels against the brute force', () => {
     expect(expected.groups!.length).toBeGreaterThan(0)
     expect(await funnel(steps, window, start, end, groupBy)).toEqual(expected)
   })
+
+  it.skipIf(onPostgres)(
+    'split into 3 parts by player on 3 read workers: the cells of one query',
+    async () => {
+      const pool = createReadPool(file!, { workers: 3 })
+      try {
+        // The queries the workers read: per funnel, the bounds, then one query per part.
+        let queries = 0
+        const counted: ReadPool = { ...pool, all: (q) => (queries++, pool.all(q)) }
+        const split = createFunnelStore(t.db.kysely, 'sqlite', counted)
+        const whole = createFunnelStore(t.db.kysely, 'sqlite')
+        const gameId = (await t.app.linkd.services.gaming.games.record(t.orgId, game.id)).id
+        for (const [stepsText, window, start, end] of CASES) {
+          const steps = parseSteps(stepsText)
+          const args = [gameId, steps, start * DAY, (end + 1) * DAY - 1, WINDOWS[window]!] as const
+          for (const column of [null, 'country'] as const) {
+            queries = 0
+            const parts = await split.cells(...args, column)
+            expect(queries).toBe(1 + 3)
+            expect(parts.length).toBeGreaterThan(0)
+            expect(parts).toEqual(await whole.cells(...args, column))
+          }
+        }
+      } finally {
+        await pool.close()
+      }
+    },
+  )
 })
