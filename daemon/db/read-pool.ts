@@ -2,8 +2,8 @@
  * Long read-only queries of a SQLite file (a funnel over a million players reads for seconds) run
  * in worker threads (read-worker.ts), each with its own read-only connection: the event loop keeps
  * serving redirects and ingestion meanwhile, and a query split in parts (by player) uses as many
- * cores as there are workers. Workers start on first use and are unreferenced while idle, so they
- * never keep a process alive; jobs wait in a bounded queue (503 beyond). Why:
+ * cores as there are workers. Workers start on first use and end after a minute idle (their page
+ * caches with them); they never keep a process alive. Jobs wait in a bounded queue (503 beyond). Why:
  * docs/decisions/retention-reads.md.
  */
 import { availableParallelism } from 'node:os'
@@ -27,17 +27,17 @@ export interface ReadPoolOptions {
   workers: number
   /** Queries waiting for a worker at most; one more is a 503. */
   queueMax: number
-  /** Each worker's page cache, KiB. */
+  /** Each worker's page cache, KiB (the daemon's connection's). */
   cacheKib: number
-  /** Each worker's memory map of the file, bytes (the OS shares the pages between them). */
-  mmapBytes: number
+  /** A worker idle this long ends. */
+  idleMs: number
 }
 
 const DEFAULTS: ReadPoolOptions = {
   workers: Math.max(1, Math.min(4, availableParallelism())),
   queueMax: 64,
-  cacheKib: 65_536,
-  mmapBytes: 16 * 2 ** 30,
+  cacheKib: 32_768,
+  idleMs: 60_000,
 }
 
 interface Pending {
@@ -48,6 +48,7 @@ interface Pending {
 interface Slot {
   worker: Worker
   job?: Pending
+  idle?: NodeJS.Timeout
 }
 
 /** An error of a worker's query, as better-sqlite3 would have thrown it on the daemon's thread. */
@@ -68,7 +69,7 @@ export function createReadPool(path: string, options: Partial<ReadPoolOptions> =
   let closed = false
 
   function spawn(): void {
-    const workerData: ReadWorkerData = { path, cacheKib: o.cacheKib, mmapBytes: o.mmapBytes }
+    const workerData: ReadWorkerData = { path, cacheKib: o.cacheKib }
     const slot: Slot = { worker: new Worker(workerEntry('read-worker', import.meta.url), { workerData }) }
     slots.add(slot)
     slot.worker.on('message', (reply: ReadReply) => {
@@ -80,6 +81,7 @@ export function createReadPool(path: string, options: Partial<ReadPoolOptions> =
     })
     const lost = (message: string) => {
       if (!slots.delete(slot)) return
+      clearTimeout(slot.idle)
       slot.job?.settle({ id: 0, ok: false, message, code: undefined })
       dispatch()
     }
@@ -96,8 +98,14 @@ export function createReadPool(path: string, options: Partial<ReadPoolOptions> =
       const p = queue.shift()
       if (!p) {
         slot.worker.unref()
+        slot.idle ??= setTimeout(() => {
+          slots.delete(slot)
+          void slot.worker.terminate()
+        }, o.idleMs).unref()
         continue
       }
+      clearTimeout(slot.idle)
+      slot.idle = undefined
       // A worker takes messages before it has started: they wait for its listener.
       slot.job = p
       slot.worker.ref()
@@ -127,10 +135,17 @@ export function createReadPool(path: string, options: Partial<ReadPoolOptions> =
     },
     async close() {
       closed = true
-      for (const p of queue.splice(0))
-        p.settle({ id: 0, ok: false, message: 'linkd is shutting down', code: undefined })
-      const workers = [...slots].map((s) => s.worker)
-      await Promise.all(workers.map((w) => w.terminate()))
+      const ending = [...slots]
+      slots.clear()
+      const down = { id: 0, ok: false, message: 'linkd is shutting down', code: undefined } as const
+      for (const p of queue.splice(0)) p.settle(down)
+      for (const slot of ending) {
+        clearTimeout(slot.idle)
+        slot.job?.settle(down)
+        // An unreferenced worker's exit would not keep the process alive until it comes.
+        slot.worker.ref()
+      }
+      await Promise.all(ending.map((slot) => slot.worker.terminate()))
     },
   }
 }

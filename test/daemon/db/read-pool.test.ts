@@ -1,13 +1,15 @@
 /**
- * The read workers (long reads of a SQLite file off the event loop): rows committed by the daemon's
- * connection come back, a query's error is SQLite's and the worker goes on, the event loop runs
- * while a worker reads, a full queue is a 503, and closing fails what waits. The funnel's split
- * into parts is checked against one query in funnel-bruteforce.test.ts.
+ * The read workers (long reads of a SQLite file off the event loop): rows committed by the
+ * daemon's connection come back, a query's error is SQLite's and the worker goes on, an idle
+ * worker ends, the event loop runs while a worker reads, a full queue is a 503, and closing fails
+ * what waits. The funnel's split into parts is checked in funnel-bruteforce.test.ts.
  */
-import { mkdtempSync, rmSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { pathToFileURL } from 'node:url'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { openDatabase, type SqliteDb } from '../../../daemon/db/open.js'
 import { createReadPool, type ReadPool } from '../../../daemon/db/read-pool.js'
 import { AppError } from '../../../daemon/http/errors.js'
@@ -59,6 +61,32 @@ describe('read workers', () => {
       code: 'SQLITE_READONLY',
     })
     expect(await pool.all({ sql: 'SELECT COUNT(*) AS n FROM t', parameters: [] })).toEqual([{ n: 2 }])
+  })
+
+  it('a worker idle for idleMs ends (and its cache with it); the next query starts one', async () => {
+    const threads = () => readdirSync('/proc/self/task').length
+    const before = threads()
+    pool = createReadPool(join(dir, 'x.db'), { workers: 1, idleMs: 100 })
+    expect(await pool.all({ sql: 'SELECT COUNT(*) AS n FROM t', parameters: [] })).toEqual([{ n: 2 }])
+    expect(threads()).toBeGreaterThan(before)
+    await vi.waitFor(() => expect(threads()).toBe(before), { timeout: 5000, interval: 50 })
+    expect(await pool.all({ sql: 'SELECT COUNT(*) AS n FROM t', parameters: [] })).toEqual([{ n: 2 }])
+  })
+
+  it('closing waits for idle workers to end, in a process nothing else keeps alive', () => {
+    // Idle workers are unreferenced: closing once let the process exit before they ended, in the
+    // middle of an awaited close (the daemon's shutdown, the benches).
+    const pool = pathToFileURL(join(import.meta.dirname, '../../../daemon/db/read-pool.ts')).href
+    const script = `import { createReadPool } from ${JSON.stringify(pool)}
+      const pool = createReadPool(${JSON.stringify(join(dir, 'x.db'))}, { workers: 2 })
+      const q = { sql: 'SELECT COUNT(*) AS n FROM t', parameters: [] }
+      await Promise.all([pool.all(q), pool.all(q)])
+      await pool.close()
+      console.log('closed')`
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      encoding: 'utf8',
+    })
+    expect(out.trim()).toBe('closed')
   })
 
   it('the event loop runs while a worker reads', async () => {
