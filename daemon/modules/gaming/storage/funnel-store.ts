@@ -259,10 +259,10 @@ const parseRows = (rows: StepRow[]): StepPlayers[] =>
 
 /**
  * The median of some gaps: the middle one, or the mean of the two middle ones. Quickselect (a
- * random pivot: O(n) on average whatever the data) costs a fifth of a sort of a million gaps.
+ * random pivot: O(n) on average whatever the data) costs a fifth of a sort of a million gaps. It
+ * reorders `a`.
  */
-function median(gaps: number[]): number {
-  const a = Float64Array.from(gaps)
+function median(a: Float64Array): number {
   const mid = a.length >> 1
   let [lo, hi] = [0, a.length - 1]
   // Partitions a[lo..hi] around a pivot until a[mid] is the mid-th smallest: then every value
@@ -291,7 +291,9 @@ function median(gaps: number[]): number {
 
 /**
  * The cells from the steps' players of every part (players of one part are in no other): the whole
- * funnel's, and when `grouped` each group's (a NULL group: no profile, in no group).
+ * funnel's, and when `grouped` each group's (a NULL group: no profile, in no group). Gaps go into
+ * one typed array per step and per group (counted first): at 1M players, pushing them into lists
+ * of a Map took a second.
  */
 function funnelCells(parts: StepPlayers[][], grouped: boolean): FunnelCell[] {
   const cells: FunnelCell[] = []
@@ -300,19 +302,49 @@ function funnelCells(parts: StepPlayers[][], grouped: boolean): FunnelCell[] {
     const step = first.step
     const players = rows.reduce((n, r) => n + r.players, 0)
     if (players === 0) continue
-    const gaps = step === 1 ? [] : rows.flatMap((r) => r.gaps)
+    const gaps = new Float64Array(step === 1 ? 0 : players)
+    if (step > 1) {
+      let at = 0
+      for (const r of rows) {
+        gaps.set(r.gaps, at)
+        at += r.gaps.length
+      }
+    }
+    if (grouped) cells.push(...groupCells(rows, step, gaps))
+    // After the groups: the median reorders the gaps.
     cells.push({ group: null, step, players, medianMs: step === 1 ? null : median(gaps) })
-    if (!grouped) continue
-    const groups = rows.flatMap((r) => r.groups)
-    const byGroup = new Map<string, number[]>()
-    groups.forEach((grp, i) => {
-      if (grp === null) return
-      let list = byGroup.get(grp)
-      if (!list) byGroup.set(grp, (list = []))
-      list.push(step === 1 ? 0 : gaps[i]!)
-    })
-    for (const [group, list] of byGroup)
-      cells.push({ group, step, players: list.length, medianMs: step === 1 ? null : median(list) })
   }
   return cells
+}
+
+/** A step's cells per group: each player's group in `rows`, their gaps in `gaps` in that order. */
+function groupCells(rows: StepPlayers[], step: number, gaps: Float64Array): FunnelCell[] {
+  const ids = new Map<string, number>()
+  const counts: number[] = []
+  const groupIds = new Int32Array(gaps.length || rows.reduce((n, r) => n + r.groups.length, 0))
+  let i = 0
+  for (const r of rows)
+    for (const group of r.groups) {
+      let id = -1
+      if (group !== null) {
+        id = ids.get(group) ?? -1
+        if (id < 0) ids.set(group, (id = counts.push(0) - 1))
+        counts[id]!++
+      }
+      groupIds[i++] = id
+    }
+  const lists = counts.map((n) => new Float64Array(step === 1 ? 0 : n))
+  if (step > 1) {
+    const filled = new Array<number>(counts.length).fill(0)
+    for (let j = 0; j < groupIds.length; j++) {
+      const id = groupIds[j]!
+      if (id >= 0) lists[id]![filled[id]!++] = gaps[j]!
+    }
+  }
+  return [...ids].map(([group, id]) => ({
+    group,
+    step,
+    players: counts[id]!,
+    medianMs: step === 1 ? null : median(lists[id]!),
+  }))
 }
