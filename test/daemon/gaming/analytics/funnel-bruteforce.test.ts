@@ -257,6 +257,7 @@ describe('funnels against the brute force', () => {
       try {
         // The queries the workers read: per funnel, the bounds, then one query per part.
         let queries = 0
+        let first = true
         const counted: ReadPool = { ...pool, all: (q) => (queries++, pool.all(q)) }
         const split = createFunnelStore(t.db.kysely, 'sqlite', counted)
         const whole = createFunnelStore(t.db.kysely, 'sqlite')
@@ -267,7 +268,9 @@ describe('funnels against the brute force', () => {
           for (const column of [null, 'country'] as const) {
             queries = 0
             const parts = await split.cells(...args, column)
-            expect(queries).toBe(1 + 3)
+            // The bounds are read once, then kept.
+            expect(queries).toBe(first ? 1 + 3 : 3)
+            first = false
             expect(parts.length).toBeGreaterThan(0)
             expect(parts).toEqual(await whole.cells(...args, column))
           }
