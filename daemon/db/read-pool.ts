@@ -14,7 +14,7 @@ import { workerEntry } from '../worker-entry.js'
 import type { ReadJob, ReadReply, ReadWorkerData } from './read-worker.js'
 
 export interface ReadPool {
-  /** Workers at most: the parts worth splitting one query into. */
+  /** Workers at most (a query split in parts keeps them all busy). */
   readonly size: number
   /** The rows of a query, read by a worker. */
   all<R>(query: Pick<CompiledQuery, 'sql' | 'parameters'>): Promise<R[]>

@@ -92,9 +92,10 @@ interface Part {
 }
 
 /**
- * With `pool` (a SQLite file), the query runs in its worker threads, split by player id into as
- * many parts as it has workers (players of about equal numbers of step-1 events), each part a
- * worker's: the event loop is free meanwhile, and every core reads. Otherwise on `db`, whole.
+ * With `pool` (a SQLite file), the query runs in its worker threads, split by player id into twice
+ * as many parts as it has workers (about equal numbers of players), each worker taking the next
+ * part: the event loop is free meanwhile, and every core reads to the end (one part a worker left
+ * one idle while the other finished: 6 % slower at 1M players). Otherwise on `db`, whole.
  */
 export function createFunnelStore(db: Kysely<Database>, dialect: Dialect, pool?: ReadPool): FunnelStore {
   /**
@@ -129,7 +130,7 @@ export function createFunnelStore(db: Kysely<Database>, dialect: Dialect, pool?:
 
   return {
     async cells(gameId, steps, from, to, windowMs, column) {
-      const split = pool && pool.size > 1 ? await keptBounds(gameId, pool.size) : []
+      const split = pool && pool.size > 1 ? await keptBounds(gameId, 2 * pool.size) : []
       const parts: Part[] = [...split, null].map((hi, i) => ({ lo: i === 0 ? null : split[i - 1]!, hi }))
       const query = (part: Part) => funnelQuery(dialect, gameId, steps, from, to, windowMs, column, part)
       if (!pool) return funnelCells([parseRows((await query(parts[0]!).execute(db)).rows)], column !== null)

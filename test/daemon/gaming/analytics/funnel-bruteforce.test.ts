@@ -251,7 +251,7 @@ describe('funnels against the brute force', () => {
   })
 
   it.skipIf(onPostgres)(
-    'split into 3 parts by player on 3 read workers: the cells of one query',
+    'split into 6 parts by player on 3 read workers: the cells of one query',
     async () => {
       const pool = createReadPool(file!, { workers: 3 })
       try {
@@ -269,7 +269,7 @@ describe('funnels against the brute force', () => {
             queries = 0
             const parts = await split.cells(...args, column)
             // The bounds are read once, then kept.
-            expect(queries).toBe(first ? 1 + 3 : 3)
+            expect(queries).toBe(first ? 1 + 6 : 6)
             first = false
             expect(parts.length).toBeGreaterThan(0)
             expect(parts).toEqual(await whole.cells(...args, column))
