@@ -129,28 +129,25 @@ export function createFunnelStore(db: Kysely<Database>, dialect: Dialect, pool?:
   }
 
   return {
-    async cells(gameId, steps, from, to, windowMs, column) {
+    async cells(...args) {
+      const gameId = args[0]
+      const grouped = args[5] !== null
       const split = pool && pool.size > 1 ? await keptBounds(gameId, 2 * pool.size) : []
       const parts: Part[] = [...split, null].map((hi, i) => ({ lo: i === 0 ? null : split[i - 1]!, hi }))
-      const query = (part: Part) => funnelQuery(dialect, gameId, steps, from, to, windowMs, column, part)
-      if (!pool) return funnelCells([parseRows((await query(parts[0]!).execute(db)).rows)], column !== null)
+      const query = (part: Part) => funnelQuery(dialect, args, part)
+      if (!pool) return funnelCells([parseRows((await query(parts[0]!).execute(db)).rows)], grouped)
       const read = parts.map(async (part) => parseRows(await pool.all<StepRow>(query(part).compile(db))))
-      return funnelCells(await Promise.all(read), column !== null)
+      return funnelCells(await Promise.all(read), grouped)
     },
   }
 }
 
+/** What a funnel reads: the arguments of FunnelStore.cells. */
+type FunnelArgs = Parameters<FunnelStore['cells']>
+
 /** The one query of a funnel's part (see the top of this file). */
-function funnelQuery(
-  dialect: Dialect,
-  gameId: string,
-  steps: FunnelStepSpec[],
-  from: number,
-  to: number,
-  windowMs: number,
-  column: GroupColumn | null,
-  part: Part,
-): RawBuilder<StepRow> {
+function funnelQuery(dialect: Dialect, args: FunnelArgs, part: Part): RawBuilder<StepRow> {
+  const [gameId, steps, from, to, windowMs, column] = args
   const t = (k: number) => sql.raw(`t${k}`)
   const id = (k: number) => sql.raw(`i${k}`)
   const cond = (k: number) => {
