@@ -3,8 +3,8 @@
  * in worker threads (read-worker.ts), each with its own read-only connection: the event loop keeps
  * serving redirects and ingestion meanwhile, and a query split in parts (by player) uses as many
  * cores as there are workers. Workers start on first use and end after a minute idle (their page
- * caches with them); they never keep a process alive. Jobs wait in a bounded queue (503 beyond). Why:
- * docs/decisions/retention-reads.md.
+ * caches with them); they never keep a process alive. Jobs wait in a bounded queue (503 beyond).
+ * Why: docs/decisions/retention-reads.md.
  */
 import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
