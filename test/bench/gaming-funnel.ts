@@ -11,6 +11,11 @@ import { randomUUID } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
+import { Kysely } from 'kysely'
+import { CachingSqliteDialect } from '../../daemon/db/sqlite-dialect.js'
+import { parseSteps } from '../../daemon/modules/gaming/analytics/funnel.js'
+import { createFunnelStore } from '../../daemon/modules/gaming/storage/funnel-store.js'
 import { TYPE_BIT } from '../../daemon/modules/gaming/storage/types.js'
 import { fmt, median, percentile, report } from './lib.js'
 import { prng } from '../support/prng.js'
@@ -125,6 +130,36 @@ async function timed(b: AggregatesBench, url: string, calls: number, target: str
   return `median ${fmt(median(times))} ms, p99 ${fmt(percentile(times, 99))} ms, CPU ${fmt(cpu)} ms (target ${target})`
 }
 
+/** The event loop's longest delay (ms) while `run` runs, sampled every 10 ms. */
+async function longestStall(run: () => Promise<unknown>): Promise<number> {
+  const delay = monitorEventLoopDelay({ resolution: 10 })
+  delay.enable()
+  // Its timer starts on the loop's next turn: without one, a funnel that holds the loop from
+  // the start would go unseen.
+  await new Promise((resolve) => setTimeout(resolve, 30))
+  await run()
+  // The sample that was due while the loop was held is taken on its next turn.
+  await new Promise((resolve) => setTimeout(resolve, 30))
+  delay.disable()
+  return delay.max / 1e6
+}
+
+/**
+ * The event loop while a funnel runs: through the API (read workers), against the same query run
+ * on the daemon's connection, as funnels ran before the read workers (the baseline, same run).
+ */
+async function stalls(b: AggregatesBench, url: string, stepsText: string): Promise<string> {
+  const viaApi = await longestStall(() =>
+    b.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${b.key}` } }),
+  )
+  const store = createFunnelStore(new Kysely({ dialect: new CachingSqliteDialect(b.sqlite) }), 'sqlite')
+  const end = (Math.floor(b.now / DAY) + 1) * DAY - 1
+  const onLoop = await longestStall(() =>
+    store.cells(b.game.internalId, parseSteps(stepsText), end + 1 - 30 * DAY, end, 7 * DAY, null),
+  )
+  return `${fmt(viaApi)} ms; the query on the event loop: ${fmt(onLoop)} ms (${fmt(viaApi / onLoop, 3)}×)`
+}
+
 /** Bump when fillRaw or the aggregates it builds on change: the cached seed is made again. */
 const SEED_VERSION = 3
 
@@ -151,8 +186,10 @@ export async function gamingFunnelBench(): Promise<void> {
         ],
         ['backfill game_cohort_events (migration 0038)', `${fmt(backfillS, 1)} s`],
       ]
-      const funnel = `/api/v1/gaming/analytics/funnel?gameId=${b.game.id}&steps=app_install,session_start,level_complete:level=3,purchase&window=7d`
+      const steps = 'app_install,session_start,level_complete:level=3,purchase'
+      const funnel = `/api/v1/gaming/analytics/funnel?gameId=${b.game.id}&steps=${steps}&window=7d`
       out.push(['funnel, 4 steps (one condition), 30 days', await timed(b, funnel, 10, '<= 2000 / 4000 ms')])
+      out.push(['event loop: longest stall during that funnel', await stalls(b, funnel, steps)])
       out.push([
         'funnel, 4 steps, groupBy country',
         await timed(b, `${funnel}&groupBy=country`, 10, '<= 3000 ms'),
