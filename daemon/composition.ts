@@ -62,6 +62,7 @@ export async function compose(deps: CompositionDeps) {
     },
     certificates: () => svc.domains.certificateExpiries(),
     qrRenders: renderStats,
+    dbReads: () => (deps.db.dialect === 'sqlite' ? deps.db.readPool()?.stats() : undefined),
     pool: () =>
       deps.db.dialect === 'postgres'
         ? { total: deps.db.pool.totalCount, idle: deps.db.pool.idleCount, waiting: deps.db.pool.waitingCount }

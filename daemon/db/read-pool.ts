@@ -18,6 +18,8 @@ export interface ReadPool {
   readonly size: number
   /** The rows of a query, read by a worker. */
   all<R>(query: Pick<CompiledQuery, 'sql' | 'parameters'>): Promise<R[]>
+  /** Queries a worker is reading, and queries waiting for one (read by the metrics). */
+  stats(): { running: number; queued: number }
   /** Ends every worker; queued and running queries fail (the daemon is shutting down). */
   close(): Promise<void>
 }
@@ -132,6 +134,11 @@ export function createReadPool(path: string, options: Partial<ReadPoolOptions> =
         })
         dispatch()
       })
+    },
+    stats() {
+      let running = 0
+      for (const slot of slots) if (slot.job) running++
+      return { running, queued: queue.length }
     },
     async close() {
       closed = true

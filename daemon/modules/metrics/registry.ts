@@ -31,6 +31,8 @@ export interface MetricsSources {
   pool?(): { total: number; idle: number; waiting: number } | undefined
   /** QR PNGs a render worker is drawing, and those waiting for one. */
   qrRenders?(): { running: number; queued: number }
+  /** SQLite's read workers (funnels): undefined on PostgreSQL and in memory. */
+  dbReads?(): { running: number; queued: number } | undefined
   /** Now (Unix ms, the injected clock), for the days left on certificates. */
   now(): number
 }
@@ -326,6 +328,12 @@ export function createMetrics(sources: MetricsSources) {
     'linkd_qr_renders',
     'QR PNGs a render worker is drawing (running), and those waiting for one (queued)',
     () => sources.qrRenders?.(),
+  )
+  readStateGauge(
+    registry,
+    'linkd_db_reads',
+    'SQLite reads (funnels) a read worker is running (running), and those waiting for one (queued)',
+    () => sources.dbReads?.(),
   )
 
   // SQLite's background checkpointer (started by main.ts, outside the app): set once it exists.

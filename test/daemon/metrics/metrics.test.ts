@@ -213,6 +213,27 @@ describe('metrics read from the modules at scrape time', () => {
   })
 })
 
+describe.skipIf(onPostgres)('SQLite read workers', () => {
+  it('linkd_db_reads: a read running on a worker, then none', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'linkd-metrics-'))
+    const t = await createTestApp({ databaseUrl: `sqlite:${join(dir, 'linkd.db')}` })
+    try {
+      expect(sample(await scrape(t), 'linkd_db_reads', { state: 'running' })).toBe(0)
+      const count = 'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 3000000)'
+      const reading = (t.db as SqliteDb)
+        .readPool()!
+        .all({ sql: `${count} SELECT COUNT(*) AS n FROM n`, parameters: [] })
+      expect(sample(await scrape(t), 'linkd_db_reads', { state: 'running' })).toBe(1)
+      expect(sample(await scrape(t), 'linkd_db_reads', { state: 'queued' })).toBe(0)
+      await reading
+      expect(sample(await scrape(t), 'linkd_db_reads', { state: 'running' })).toBe(0)
+    } finally {
+      await t.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
 describe.skipIf(onPostgres)('SQLite checkpoints', () => {
   it('the background checkpointer main.ts starts: active, and its checkpoints', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'linkd-metrics-'))
