@@ -9,8 +9,7 @@
 import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
 import type { CompiledQuery } from 'kysely'
-import { AppError } from '../http/errors.js'
-import { workerEntry } from '../worker-entry.js'
+import { poolStats, queueFull, workerEntry, type PoolStats } from '../worker-pool.js'
 import type { ReadJob, ReadReply, ReadWorkerData } from './read-worker.js'
 
 export interface ReadPool {
@@ -19,7 +18,7 @@ export interface ReadPool {
   /** The rows of a query, read by a worker. */
   all<R>(query: Pick<CompiledQuery, 'sql' | 'parameters'>): Promise<R[]>
   /** Queries a worker is reading, and queries waiting for one (read by the metrics). */
-  stats(): { running: number; queued: number }
+  stats(): PoolStats
   /** Ends every worker; queued and running queries fail (the daemon is shutting down). */
   close(): Promise<void>
 }
@@ -119,13 +118,7 @@ export function createReadPool(path: string, options: Partial<ReadPoolOptions> =
     size: o.workers,
     all<R>(query: Pick<CompiledQuery, 'sql' | 'parameters'>) {
       if (closed) return Promise.reject(new ReadError('the database is closed', undefined))
-      if (queue.length >= o.queueMax)
-        throw new AppError(
-          'ServiceUnavailable',
-          'every database reader is busy and the queue is full; retry in a moment',
-          undefined,
-          { 'retry-after': '1' },
-        )
+      if (queue.length >= o.queueMax) throw queueFull('database reader')
       return new Promise<R[]>((resolve, reject) => {
         const job: ReadJob = { id: ++seq, sql: query.sql, parameters: query.parameters }
         queue.push({
@@ -135,11 +128,7 @@ export function createReadPool(path: string, options: Partial<ReadPoolOptions> =
         dispatch()
       })
     },
-    stats() {
-      let running = 0
-      for (const slot of slots) if (slot.job) running++
-      return { running, queued: queue.length }
-    },
+    stats: () => poolStats(slots, queue),
     async close() {
       closed = true
       const ending = [...slots]

@@ -9,8 +9,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { Worker } from 'node:worker_threads'
-import { AppError } from '../http/errors.js'
-import { workerEntry } from '../worker-entry.js'
+import { poolStats, queueFull, workerEntry, type PoolStats } from '../worker-pool.js'
 import type { RenderJob, WorkerMessage } from './render-worker.js'
 
 export interface RenderPoolOptions {
@@ -50,10 +49,7 @@ export interface RenderPool {
   stats(): RenderStats
 }
 
-export interface RenderStats {
-  running: number
-  queued: number
-}
+export type RenderStats = PoolStats
 
 interface Pending {
   id: number
@@ -187,23 +183,13 @@ export function createRenderPool(options: Partial<RenderPoolOptions> = {}): Rend
 
   return {
     run(job) {
-      if (queue.length >= o.queueMax)
-        throw new AppError(
-          'ServiceUnavailable',
-          'every QR renderer is busy and the queue is full; retry in a moment',
-          undefined,
-          { 'retry-after': '1' },
-        )
+      if (queue.length >= o.queueMax) throw queueFull('QR renderer')
       return new Promise((done) => {
         queue.push({ id: ++seq, job, done })
         dispatch()
       })
     },
-    stats() {
-      let running = 0
-      for (const slot of slots) if (slot.job) running++
-      return { running, queued: queue.length }
-    },
+    stats: () => poolStats(slots, queue),
     async cancel() {
       const cancelled = { ok: false, reason: 'cancelled', message: 'linkd is shutting down' } as const
       for (const p of queue.splice(0)) p.done(cancelled)
